@@ -1,0 +1,33 @@
+# One image for the three processes; the command chooses which:
+#   docker run IMAGE portal | client-portal | data-api
+FROM node:20-bookworm-slim AS deps
+WORKDIR /app
+# better-sqlite3 compiles from source.
+RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+
+FROM deps AS build
+COPY . .
+RUN npm run build && npm prune --omit=dev
+
+FROM node:20-bookworm-slim AS runtime
+ENV NODE_ENV=production \
+    DATA_DIR=/data \
+    PORT=3000 \
+    CLIENT_PORTAL_PORT=3001 \
+    DATA_API_PORT=3002
+WORKDIR /app
+RUN mkdir -p /data && chown node:node /data
+COPY --from=build --chown=node:node /app/node_modules ./node_modules
+COPY --from=build --chown=node:node /app/build ./build
+COPY --chown=node:node package.json tsconfig.base.json ./
+COPY --chown=node:node contracts ./contracts
+COPY --chown=node:node services ./services
+COPY --chown=node:node scripts ./scripts
+USER node
+VOLUME ["/data"]
+EXPOSE 3000 3001 3002
+HEALTHCHECK --interval=15s --timeout=5s --start-period=20s --retries=3 CMD ["node", "scripts/container-healthcheck.mjs"]
+ENTRYPOINT ["scripts/container-start.sh"]
+CMD ["portal"]

@@ -1,0 +1,45 @@
+import { ChevronRight } from "lucide-react";
+import { Link, useMatches, type UIMatch } from "react-router";
+import { useCompanyHref } from "~/lib/company-href";
+
+/**
+ * A route's `handle.breadcrumb`: a label, or a function of the route's match that returns one (for
+ * names its loader resolved: project, template, script, dictionary).
+ */
+export type BreadcrumbHandle = { breadcrumb?: string | ((match: UIMatch<unknown, unknown>) => string | null | undefined) };
+
+export function Breadcrumbs() {
+  const matches = useMatches();
+  const href = useCompanyHref();
+  const crumbs = matches.flatMap((match) => {
+    const handle = match.handle as BreadcrumbHandle | undefined;
+    const label = typeof handle?.breadcrumb === "function" ? handle.breadcrumb(match) : handle?.breadcrumb;
+    return label ? [{ id: match.id, label, to: match.pathname }] : [];
+  });
+  if (crumbs.length === 0) return null;
+  return (
+    <nav aria-label="Breadcrumb" className="px-6 pt-4 text-sm">
+      <ol className="flex flex-wrap items-center gap-1 text-muted-foreground">
+        {crumbs.map((crumb, i) => {
+          const last = i === crumbs.length - 1;
+          return (
+            <li key={crumb.id} className="flex items-center gap-1">
+              {last ? (
+                <span aria-current="page" className="font-medium text-slate-900">
+                  {crumb.label}
+                </span>
+              ) : (
+                <>
+                  <Link to={href(crumb.to)} className="hover:underline">
+                    {crumb.label}
+                  </Link>
+                  <ChevronRight aria-hidden="true" className="size-3.5" />
+                </>
+              )}
+            </li>
+          );
+        })}
+      </ol>
+    </nav>
+  );
+}

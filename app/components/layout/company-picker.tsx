@@ -1,0 +1,47 @@
+import { useEffect, useState } from "react";
+import { Form, useLocation, useSubmit } from "react-router";
+import type { Company } from "../../../contracts/data-api";
+import { COMPANY_PARAM } from "~/lib/company-href";
+import { cn } from "~/lib/utils";
+
+/**
+ * The company scope (spec §1). A GET form: without JavaScript the user picks and presses "Switch";
+ * with it, choosing is enough and the button steps aside.
+ */
+export function CompanyPicker({ companies, company }: { companies: Company[]; company: Company | null }) {
+  const submit = useSubmit();
+  const location = useLocation();
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+
+  return (
+    <Form method="get" action={location.pathname} className="flex flex-col gap-1">
+      <label htmlFor="company-picker" className="sidebar-label text-xs font-medium text-muted-foreground">
+        Company
+      </label>
+      <div className="flex flex-wrap gap-1">
+        <select
+          id="company-picker"
+          name={COMPANY_PARAM}
+          defaultValue={company?.id}
+          key={company?.id}
+          onChange={(e) => submit(e.currentTarget.form)}
+          className="h-9 min-w-0 flex-1 basis-24 rounded-md border border-border bg-white px-2 text-sm"
+        >
+          {companies.map((c) => (
+            <option key={c.id} value={c.id}>
+              {c.name}
+            </option>
+          ))}
+        </select>
+        <button
+          type="submit"
+          className={cn("h-9 rounded-md border border-border px-2 text-xs hover:bg-muted", hydrated && "sr-only")}
+          tabIndex={hydrated ? -1 : undefined}
+        >
+          Switch
+        </button>
+      </div>
+    </Form>
+  );
+}

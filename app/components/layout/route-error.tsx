@@ -1,0 +1,40 @@
+import { isRouteErrorResponse, useRouteError } from "react-router";
+import { Alert } from "~/components/ui/alert";
+import { Card, CardTitle } from "~/components/ui/card";
+import { useErrorReference } from "~/lib/error-reference";
+
+/**
+ * The error catalogue's page (spec §8): a failed load shows the server's error lines joined in an
+ * alert; an unexpected error shows a reference id that is also in the server log, never a stack.
+ */
+export function RouteErrorBoundary() {
+  const error = useRouteError();
+  const reference = useErrorReference();
+  let title = "Something went wrong";
+  let lines: string[] = ["An unexpected error occurred. Please try again."];
+  if (isRouteErrorResponse(error)) {
+    title = error.status === 404 ? "Not found" : error.status === 403 ? "Permission denied" : "The page could not be loaded";
+    const body = error.data as { errors?: unknown } | string | undefined;
+    if (body && typeof body === "object" && Array.isArray(body.errors)) lines = body.errors.map(String);
+    else if (typeof body === "string" && body) lines = [body];
+    else lines = [error.statusText || `Error ${error.status}`];
+  }
+  return (
+    <div className="mx-auto w-full max-w-2xl p-6">
+      <Card>
+        <CardTitle>{title}</CardTitle>
+        <Alert className="mt-4">{lines.join(" ")}</Alert>
+        {!isRouteErrorResponse(error) && reference ? (
+          <p className="mt-4 text-sm text-muted-foreground">
+            Reference: <code>{reference}</code>
+          </p>
+        ) : null}
+        <p className="mt-4 text-sm">
+          <a className="text-brand underline" href="/">
+            Go to main page
+          </a>
+        </p>
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,90 @@
+import { data } from "react-router";
+import type { z } from "zod";
+import { apiErrorSchema } from "../../contracts/errors";
+import { createLogger } from "../../services/shared/logger";
+import { endSessionAndSignIn, type Authenticated } from "./auth.server";
+import { env } from "./env.server";
+
+const log = createLogger("portal.api");
+
+/** Spec §8: the message for a 403 that comes without a body. */
+export const FORBIDDEN_MESSAGE = "You don't have permission to access.";
+
+/** What a failed call throws for the error boundary: the server's lines, shown joined in an alert. */
+export type ServiceFailure = { errors: string[]; fieldErrors?: Record<string, string[]> };
+
+type Query = Record<string, string | number | boolean | null | undefined | (string | number)[]>;
+
+type CallOptions<S extends z.ZodType> = {
+  schema: S;
+  method?: "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
+  /** Arrays repeat the key (spec §7): `status=A&status=B`. */
+  query?: Query;
+  body?: unknown;
+};
+
+const SERVICES = {
+  "data-api": { label: "data service", baseUrl: () => env.DATA_API_URL },
+  "client-portal": { label: "client portal", baseUrl: () => env.CLIENT_PORTAL_API_URL },
+} as const;
+
+export type ServiceName = keyof typeof SERVICES;
+
+/**
+ * The one way the portal calls a service. With `as`, the call carries the user's access token; a 401
+ * ends the session and redirects to /login, other failures throw `data(ServiceFailure, status)`.
+ */
+export async function callService<S extends z.ZodType>(
+  service: ServiceName,
+  path: string,
+  as: { request: Request; authenticated: Authenticated } | null,
+  options: CallOptions<S>,
+): Promise<z.output<S>> {
+  const { label, baseUrl } = SERVICES[service];
+  const url = new URL(`${baseUrl()}${path}`);
+  for (const [key, value] of Object.entries(options.query ?? {})) {
+    for (const v of Array.isArray(value) ? value : [value]) {
+      if (v !== undefined && v !== null && v !== "") url.searchParams.append(key, String(v));
+    }
+  }
+  const headers: Record<string, string> = { accept: "application/json" };
+  if (as) headers.authorization = `Bearer ${as.authenticated.auth.accessToken}`;
+  if (options.body !== undefined) headers["content-type"] = "application/json";
+
+  let res: Response;
+  try {
+    res = await fetch(url, {
+      method: options.method ?? "GET",
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    });
+  } catch (err) {
+    log.error("service unreachable", { service, path, err });
+    throw data<ServiceFailure>({ errors: [`The ${label} is not reachable. Try again in a moment.`] }, { status: 503 });
+  }
+
+  if (res.status === 401 && as) return endSessionAndSignIn(as.request, as.authenticated.session);
+  if (!res.ok) throw data<ServiceFailure>(await failureBody(res, label), { status: res.status });
+
+  const json: unknown = res.status === 204 ? null : await res.json().catch(() => undefined);
+  const parsed = options.schema.safeParse(json);
+  if (!parsed.success) {
+    log.error("service answered an unexpected shape", { service, path, issues: parsed.error.issues.slice(0, 5) });
+    throw data<ServiceFailure>({ errors: [`The ${label} gave an answer the portal does not understand.`] }, { status: 502 });
+  }
+  return parsed.data;
+}
+
+async function failureBody(res: Response, label: string): Promise<ServiceFailure> {
+  const text = await res.text().catch(() => "");
+  if (!text.trim()) {
+    if (res.status === 403) return { errors: [FORBIDDEN_MESSAGE] };
+    return { errors: [`The ${label} answered ${res.status} ${res.statusText}`.trim()] };
+  }
+  try {
+    const body = apiErrorSchema.parse(JSON.parse(text));
+    return { errors: body.errors, fieldErrors: body.fieldErrors };
+  } catch {
+    return { errors: [res.status === 403 ? FORBIDDEN_MESSAGE : `The ${label} answered ${res.status}.`] };
+  }
+}

@@ -1,0 +1,285 @@
+import { createCookie, redirect, type Session } from "react-router";
+import { createRemoteJWKSet, decodeJwt, jwtVerify, type JWTPayload } from "jose";
+import { OAuth2Strategy, CodeChallengeMethod } from "remix-auth-oauth2";
+import { z } from "zod";
+import { createLogger } from "../../services/shared/logger";
+import { env } from "./env.server";
+import { loginPath, requestPath, safeRedirect } from "./safe-redirect";
+import { getSession, readSessionData, sessionStorage, type AuthSession, type SessionData } from "./session.server";
+
+const log = createLogger("portal.auth");
+
+/** Spec §9: refresh the access token when it expires within this window. */
+export const TOKEN_EXPIRY_WINDOW_MS = 20_000;
+
+const STATE_COOKIE = "dt_oauth2";
+const isProduction = env.NODE_ENV === "production";
+
+/** Where each pending sign-in (by its OAuth state) should land afterwards. */
+const loginCookie = createCookie("dt_login", {
+  httpOnly: true,
+  sameSite: "lax",
+  secure: isProduction,
+  path: "/",
+  maxAge: 10 * 60,
+  secrets: env.SESSION_SECRETS,
+});
+
+const discoverySchema = z.object({
+  issuer: z.string(),
+  authorization_endpoint: z.string(),
+  token_endpoint: z.string(),
+  jwks_uri: z.string(),
+  end_session_endpoint: z.string().optional(),
+  revocation_endpoint: z.string().optional(),
+});
+type Discovery = z.infer<typeof discoverySchema>;
+
+type Provider = {
+  discovery: Discovery;
+  strategy: OAuth2Strategy<AuthSession>;
+  jwks: ReturnType<typeof createRemoteJWKSet>;
+};
+
+let provider: Promise<Provider> | undefined;
+
+/** The identity provider, discovered on first use and cached; a failed discovery is retried next time. */
+function getProvider(): Promise<Provider> {
+  provider ??= (async () => {
+    const url = `${env.OIDC_ISSUER}/.well-known/openid-configuration`;
+    const res = await fetch(url, { headers: { accept: "application/json" } });
+    if (!res.ok) throw new Error(`OpenID discovery at ${url} answered ${res.status}`);
+    const discovery = discoverySchema.parse(await res.json());
+    const jwks = createRemoteJWKSet(new URL(discovery.jwks_uri));
+    const strategy = new OAuth2Strategy<AuthSession>(
+      {
+        cookie: { name: STATE_COOKIE, ...(isProduction ? { secure: true as const } : {}) },
+        clientId: env.OIDC_CLIENT_ID,
+        clientSecret: env.OIDC_CLIENT_SECRET,
+        authorizationEndpoint: discovery.authorization_endpoint,
+        tokenEndpoint: discovery.token_endpoint,
+        tokenRevocationEndpoint: discovery.revocation_endpoint,
+        redirectURI: `${env.PORTAL_URL}/auth/callback`,
+        scopes: env.OIDC_SCOPES.split(/\s+/).filter(Boolean),
+        codeChallengeMethod: CodeChallengeMethod.S256,
+      },
+      async ({ tokens }) => authFromTokens(tokens, null, jwks),
+    );
+    return { discovery, strategy, jwks };
+  })().catch((err) => {
+    provider = undefined;
+    throw err;
+  });
+  return provider;
+}
+
+type Tokens = Awaited<ReturnType<OAuth2Strategy<AuthSession>["refreshToken"]>>;
+
+async function authFromTokens(
+  tokens: Tokens,
+  previous: AuthSession | null,
+  jwks: ReturnType<typeof createRemoteJWKSet>,
+): Promise<AuthSession> {
+  const accessToken = tokens.accessToken();
+  const idToken = "id_token" in tokens.data ? tokens.idToken() : (previous?.idToken ?? null);
+  let claims: JWTPayload;
+  if ("id_token" in tokens.data) {
+    // Received straight from the token endpoint, but verified anyway: issuer, audience, signature, expiry.
+    ({ payload: claims } = await jwtVerify(tokens.idToken(), jwks, { issuer: env.OIDC_ISSUER, audience: env.OIDC_CLIENT_ID }));
+  } else if (previous) {
+    claims = { sub: previous.userId, name: previous.name, [env.ROLES_CLAIM]: previous.roles };
+  } else {
+    throw new Error("The identity provider returned no ID token.");
+  }
+  if (typeof claims.sub !== "string") throw new Error("The ID token has no subject.");
+  return {
+    userId: claims.sub,
+    name: typeof claims.name === "string" && claims.name ? claims.name : claims.sub,
+    roles: typeof claims[env.ROLES_CLAIM] === "string" ? (claims[env.ROLES_CLAIM] as string) : "",
+    idToken,
+    accessToken,
+    accessTokenExpiresAt: accessTokenExpiry(tokens, accessToken),
+    refreshToken: tokens.hasRefreshToken() ? tokens.refreshToken() : (previous?.refreshToken ?? null),
+  };
+}
+
+function accessTokenExpiry(tokens: Tokens, accessToken: string): number {
+  if ("expires_in" in tokens.data) return tokens.accessTokenExpiresAt().getTime();
+  try {
+    const { exp } = decodeJwt(accessToken);
+    if (exp) return exp * 1000;
+  } catch {
+    // An opaque token without expires_in: assume a short life so that it is refreshed soon.
+  }
+  return Date.now() + 60_000;
+}
+
+/** Sends the browser to the provider's sign-in page, remembering where to come back to. */
+export async function startLogin(request: Request, redirectTo: string): Promise<never> {
+  const { strategy } = await getProvider();
+  const clean = new Request(new URL("/login", request.url), { headers: request.headers });
+  try {
+    await strategy.authenticate(clean);
+  } catch (thrown) {
+    if (!(thrown instanceof Response)) throw thrown;
+    const state = new URL(thrown.headers.get("Location") ?? "", env.PORTAL_URL).searchParams.get("state");
+    if (state) {
+      const pending = await readPendingLogins(request);
+      // Keep a few pending sign-ins (several tabs), newest last.
+      const entries = Object.entries({ ...pending, [state]: safeRedirect(redirectTo) }).slice(-5);
+      thrown.headers.append("Set-Cookie", await loginCookie.serialize(Object.fromEntries(entries)));
+    }
+    throw thrown;
+  }
+  throw new Error("The sign-in strategy did not redirect.");
+}
+
+async function readPendingLogins(request: Request): Promise<Record<string, string>> {
+  const value = await loginCookie.parse(request.headers.get("Cookie"));
+  return value && typeof value === "object" ? (value as Record<string, string>) : {};
+}
+
+export class SignInError extends Error {
+  override name = "SignInError";
+}
+
+/**
+ * Completes the code + PKCE exchange at /auth/callback and opens a new session (a new id at every
+ * sign-in). A tampered or replayed state or code throws SignInError with a reason for the user.
+ */
+export async function finishLogin(request: Request): Promise<Response> {
+  const { strategy } = await getProvider();
+  let auth: AuthSession;
+  try {
+    auth = await strategy.authenticate(request);
+  } catch (err) {
+    if (err instanceof Response) throw err;
+    log.warn("sign-in callback refused", { reason: err instanceof Error ? err.message : String(err) });
+    throw new SignInError(callbackErrorMessage(err));
+  }
+  const state = new URL(request.url).searchParams.get("state") ?? "";
+  const pending = await readPendingLogins(request);
+  const redirectTo = safeRedirect(pending[state]);
+  delete pending[state];
+
+  const previous = await getSession(request);
+  if (previous.id) await sessionStorage.destroySession(previous);
+  const session = await sessionStorage.getSession(null);
+  session.set("auth", auth);
+
+  const headers = new Headers();
+  headers.append("Set-Cookie", await sessionStorage.commitSession(session));
+  headers.append("Set-Cookie", await loginCookie.serialize(pending));
+  for (const name of stateCookieNames(request)) {
+    headers.append("Set-Cookie", `${name}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax${isProduction ? "; Secure" : ""}`);
+  }
+  log.info("signed in", { userId: auth.userId });
+  return redirect(redirectTo, { headers });
+}
+
+function stateCookieNames(request: Request): string[] {
+  const header = request.headers.get("Cookie") ?? "";
+  return header
+    .split(";")
+    .map((part) => part.trim().split("=")[0] ?? "")
+    .filter((name) => name.startsWith(`${STATE_COOKIE}:`));
+}
+
+function callbackErrorMessage(err: unknown): string {
+  const message = err instanceof Error ? err.message : "";
+  if (/state/i.test(message)) return "The sign-in request has expired or was not started here. Please sign in again.";
+  if (/code/i.test(message) || /invalid_grant/i.test(message)) return "The sign-in code is invalid or was already used. Please sign in again.";
+  if (/access_denied/i.test(message)) return "Sign-in was cancelled.";
+  return "Sign-in could not be completed. Please sign in again.";
+}
+
+export type Authenticated = { session: Session<SessionData>; auth: AuthSession };
+
+/** The signed-in user with a fresh access token, or null. Never redirects. */
+export async function getAuth(request: Request): Promise<Authenticated | null> {
+  const session = await getSession(request);
+  const auth = session.get("auth");
+  if (!session.id || !auth) return null;
+  const fresh = await ensureFreshToken(session, auth);
+  return fresh ? { session, auth: fresh } : null;
+}
+
+/** Guard: the signed-in user, or a redirect to /login with this page as `redirectTo`. */
+export async function requireAuth(request: Request): Promise<Authenticated> {
+  const found = await getAuth(request);
+  if (found) return found;
+  const session = await getSession(request);
+  const headers = session.id ? { "Set-Cookie": await sessionStorage.destroySession(session) } : undefined;
+  throw redirect(loginPath(requestPath(request)), { headers });
+}
+
+/** Ends the portal session and sends the user to sign in again (a 401 from a service, spec §8). */
+export async function endSessionAndSignIn(request: Request, session: Session<SessionData>): Promise<never> {
+  throw redirect(loginPath(requestPath(request)), {
+    headers: { "Set-Cookie": await sessionStorage.destroySession(session) },
+  });
+}
+
+const refreshing = new Map<string, Promise<AuthSession | null>>();
+
+async function ensureFreshToken(session: Session<SessionData>, auth: AuthSession): Promise<AuthSession | null> {
+  if (auth.accessTokenExpiresAt - Date.now() > TOKEN_EXPIRY_WINDOW_MS) return auth;
+  let pending = refreshing.get(session.id);
+  if (!pending) {
+    pending = refresh(session).finally(() => refreshing.delete(session.id));
+    refreshing.set(session.id, pending);
+  }
+  const fresh = await pending;
+  if (fresh) session.set("auth", fresh);
+  return fresh;
+}
+
+async function refresh(session: Session<SessionData>): Promise<AuthSession | null> {
+  // Re-read the store: another request may have refreshed already, and refresh tokens rotate,
+  // so using the old one again would be refused and would revoke the whole grant.
+  const stored = (await readSessionData(session.id))?.auth;
+  if (!stored) return null;
+  if (stored.accessTokenExpiresAt - Date.now() > TOKEN_EXPIRY_WINDOW_MS) return stored;
+  if (!stored.refreshToken) {
+    await sessionStorage.destroySession(session);
+    return null;
+  }
+  try {
+    const { strategy, jwks } = await getProvider();
+    const tokens = await strategy.refreshToken(stored.refreshToken);
+    const next = await authFromTokens(tokens, stored, jwks);
+    session.set("auth", next);
+    await sessionStorage.commitSession(session);
+    return next;
+  } catch (err) {
+    log.warn("token refresh failed; ending the session", { reason: err instanceof Error ? err.message : String(err) });
+    await sessionStorage.destroySession(session);
+    return null;
+  }
+}
+
+/**
+ * Logout (a POST): ends the portal session, revokes the refresh token, then ends the session at
+ * the provider (RP-initiated logout), which sends the browser back to the portal.
+ */
+export async function logout(request: Request): Promise<Response> {
+  const session = await getSession(request);
+  const auth = session.get("auth");
+  const headers = { "Set-Cookie": await sessionStorage.destroySession(session) };
+  let discovery: Discovery | null = null;
+  try {
+    const p = await getProvider();
+    discovery = p.discovery;
+    if (auth?.refreshToken && discovery.revocation_endpoint) await p.strategy.revokeToken(auth.refreshToken).catch(() => undefined);
+  } catch (err) {
+    log.warn("identity provider unreachable at logout", { reason: err instanceof Error ? err.message : String(err) });
+  }
+  if (!discovery?.end_session_endpoint) return redirect("/", { headers });
+  const endSession = new URL(discovery.end_session_endpoint);
+  endSession.searchParams.set("client_id", env.OIDC_CLIENT_ID);
+  endSession.searchParams.set("post_logout_redirect_uri", `${env.PORTAL_URL}/`);
+  if (auth?.idToken) endSession.searchParams.set("id_token_hint", auth.idToken);
+  return redirect(endSession.toString(), { headers });
+}
+
+export { requestPath };

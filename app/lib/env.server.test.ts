@@ -1,0 +1,24 @@
+import { describe, expect, it } from "vitest";
+import { loadPortalEnv } from "./env.server";
+
+describe("portal environment", () => {
+  it("starts with development defaults outside production", () => {
+    const env = loadPortalEnv({ NODE_ENV: "development" });
+    expect(env.PORTAL_URL).toBe("http://localhost:3000");
+    expect(env.PORTAL_DATABASE_URL).toBe("./data/portal.sqlite");
+    expect(env.CLOUD_TARGET).toBe("AWS");
+  });
+
+  it("refuses the development secrets in production, naming each variable", () => {
+    expect(() => loadPortalEnv({ NODE_ENV: "production" })).toThrowError(/OIDC_CLIENT_SECRET[\s\S]*SESSION_SECRETS|SESSION_SECRETS[\s\S]*OIDC_CLIENT_SECRET/);
+    expect(() =>
+      loadPortalEnv({ NODE_ENV: "production", OIDC_CLIENT_SECRET: "s3cret", SESSION_SECRETS: "new-secret,dev-only-session-secret" }),
+    ).toThrowError(/SESSION_SECRETS/);
+    expect(loadPortalEnv({ NODE_ENV: "production", OIDC_CLIENT_SECRET: "s3cret", SESSION_SECRETS: "a,b" }).SESSION_SECRETS).toEqual(["a", "b"]);
+  });
+
+  it("names the variable that holds a bad value", () => {
+    expect(() => loadPortalEnv({ DATA_API_URL: "not a url" })).toThrowError(/DATA_API_URL/);
+    expect(() => loadPortalEnv({ CLOUD_TARGET: "GCP" })).toThrowError(/CLOUD_TARGET/);
+  });
+});

@@ -1,0 +1,76 @@
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "react-router";
+import { brandingSchema, DEFAULT_BRAND_NAME, type Branding } from "../contracts/client-portal";
+import { productInfoSchema } from "../contracts/data-api";
+import { parseRoleAttribute, readableRole } from "../contracts/roles";
+import type { Route } from "./+types/root";
+import "./app.css";
+import { SessionWatcher } from "./components/layout/session-watcher";
+import { SiteFooter } from "./components/layout/site-footer";
+import { SiteHeader } from "./components/layout/site-header";
+import { RouteErrorBoundary } from "./components/layout/route-error";
+import { callService } from "./lib/api.server";
+import { getAuth } from "./lib/auth.server";
+
+const DEFAULT_BRANDING: Branding = { logoUrl: null, name: DEFAULT_BRAND_NAME, termsAndConditions: null };
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const authenticated = await getAuth(request);
+  const as = authenticated ? { request, authenticated } : null;
+  // A redirect (401 → /login) must pass; any other failure only costs the branding or the version.
+  const orElse = <T,>(fallback: T) => (err: unknown) => {
+    if (err instanceof Response) throw err;
+    return fallback;
+  };
+  const [branding, productInfo] = await Promise.all([
+    callService("client-portal", "/api/v1/branding", null, { schema: brandingSchema }).catch(orElse(DEFAULT_BRANDING)),
+    as ? callService("data-api", "/api/v1/productInfo", as, { schema: productInfoSchema }).catch(orElse(null)) : null,
+  ]);
+  const user = authenticated
+    ? { id: authenticated.auth.userId, name: authenticated.auth.name, roles: parseRoleAttribute(authenticated.auth.roles) }
+    : null;
+  return { user, branding, version: productInfo?.version ?? null };
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const data = useRouteLoaderData<typeof loader>("root");
+  const branding = data?.branding ?? DEFAULT_BRANDING;
+  const user = data?.user ?? null;
+  // The role that counts is the one in the selected company (the shell knows it); elsewhere the identity's.
+  const shell = useRouteLoaderData("routes/shell") as { roles: string[] } | undefined;
+  const roles = shell?.roles ?? user?.roles ?? [];
+  const roleLabel = roles.length ? roles.map(readableRole).join(", ") : null;
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="flex min-h-screen flex-col">
+        <SiteHeader branding={branding} user={user ? { name: user.name, roleLabel } : null} />
+        <div className="flex flex-1 flex-col">{children}</div>
+        <SiteFooter branding={branding} version={data?.version ?? null} />
+        {user ? <SessionWatcher /> : null}
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function meta({ data }: Route.MetaArgs) {
+  return [{ title: `Data Transformation · ${data?.branding.name ?? DEFAULT_BRAND_NAME}` }];
+}
+
+export function ErrorBoundary() {
+  return (
+    <main className="flex-1">
+      <RouteErrorBoundary />
+    </main>
+  );
+}

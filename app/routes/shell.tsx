@@ -1,0 +1,46 @@
+import { Outlet } from "react-router";
+import { Breadcrumbs } from "~/components/layout/breadcrumbs";
+import { Sidebar } from "~/components/layout/sidebar";
+import { mayEnterArea } from "~/lib/access";
+import { env } from "~/lib/env.server";
+import { accessSettings, shellContext, shellMiddleware } from "~/lib/guards.server";
+import { MENU } from "~/lib/menu";
+import { readSidebarState } from "~/lib/sidebar-cookie.server";
+import type { Route } from "./+types/shell";
+
+/** Every signed-in page with the sidebar: the guards of the whole subtree start here. */
+export const middleware: Route.MiddlewareFunction[] = [shellMiddleware];
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const shell = context.get(shellContext);
+  return {
+    companies: shell.companies,
+    company: shell.company,
+    roles: shell.roles,
+    sections: MENU.filter((section) => mayEnterArea(section.area, shell.roles, accessSettings)),
+    sidebar: await readSidebarState(request),
+    dashboardUrl: `${env.CLIENT_PORTAL_URL}/dashboard`,
+  };
+}
+
+export default function Shell({ loaderData }: Route.ComponentProps) {
+  return (
+    <div className="flex flex-1">
+      <Sidebar
+        state={loaderData.sidebar}
+        sections={loaderData.sections}
+        companies={loaderData.companies}
+        company={loaderData.company}
+        dashboardUrl={loaderData.dashboardUrl}
+      />
+      <main className="flex min-w-0 flex-1 flex-col">
+        <Breadcrumbs />
+        <div className="flex-1 p-6">
+          <Outlet />
+        </div>
+      </main>
+    </div>
+  );
+}
+
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error";

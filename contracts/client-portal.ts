@@ -1,0 +1,20 @@
+import { z } from "zod";
+
+/** GET /api/v1/permissions/{userId} (spec §7, Base A). */
+export const permissionEntrySchema = z.object({
+  companyId: z.string(),
+  productRoleName: z.string(),
+});
+export const permissionsResponseSchema = z.array(permissionEntrySchema);
+export type PermissionEntry = z.infer<typeof permissionEntrySchema>;
+
+/** GET /api/v1/branding (our path; spec §3 gives the fields). */
+export const brandingSchema = z.object({
+  logoUrl: z.string().nullable(),
+  name: z.string(),
+  termsAndConditions: z.string().nullable(),
+});
+export type Branding = z.infer<typeof brandingSchema>;
+
+/** The generic name shown when a tenant has not set one (spec §1). */
+export const DEFAULT_BRAND_NAME = "Data Hub";

@@ -1,0 +1,17 @@
+#!/bin/sh
+# The container's entrypoint: runs one of the three processes in the foreground (exec, so it gets
+# the signals), and tells the health check where that process answers.
+set -eu
+case "${1:-portal}" in
+  portal)
+    echo "http://127.0.0.1:${PORT}/healthz" > /tmp/healthz-url
+    exec node node_modules/@react-router/serve/bin.js build/server/index.js ;;
+  client-portal)
+    echo "http://127.0.0.1:${CLIENT_PORTAL_PORT}/healthz" > /tmp/healthz-url
+    exec node --import tsx services/client-portal/src/server.ts ;;
+  data-api)
+    echo "http://127.0.0.1:${DATA_API_PORT}/healthz" > /tmp/healthz-url
+    exec node --import tsx services/data-api/src/server.ts ;;
+  *)
+    exec "$@" ;;
+esac

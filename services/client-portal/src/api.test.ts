@@ -1,0 +1,171 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiErrorSchema } from "../../../contracts/errors.ts";
+import { DEMO_COMPANIES, demoUsers } from "../../../scripts/demo-data.ts";
+import { TEST_DATABASE_KINDS } from "../../shared/testing/databases.ts";
+import { createTestSigner } from "../../shared/testing/tokens.ts";
+import { createClientPortal, type ClientPortal } from "./app.ts";
+import { seedDemo } from "./seed.ts";
+import { createMigratedDatabase, silentLogger, testEnv } from "./test-support.ts";
+
+const users = Object.fromEntries(demoUsers().map((u) => [u.email.split("@")[0], u]));
+const analyst = users.analyst!;
+const viewer = users.viewer!;
+const [cedar, acme, birch] = DEMO_COMPANIES;
+
+describe.each(TEST_DATABASE_KINDS)("client portal API on %s", (kind) => {
+  let database: Awaited<ReturnType<typeof createMigratedDatabase>>;
+  let signer: Awaited<ReturnType<typeof createTestSigner>>;
+  let portal: ClientPortal;
+
+  beforeAll(async () => {
+    database = await createMigratedDatabase(kind);
+    await seedDemo(database.db, "FusionPSI_TranslationAnalyst");
+    signer = await createTestSigner();
+    portal = await createClientPortal({ env: testEnv(), db: database.db, logger: silentLogger, bearer: signer.bearer });
+  });
+
+  afterAll(async () => {
+    await portal?.close();
+    await database?.drop();
+  });
+
+  const getPermissions = (userId: string, token?: string) =>
+    portal.api.request(`/api/v1/permissions/${userId}`, token ? { headers: { authorization: `Bearer ${token}` } } : {});
+
+  describe("GET /api/v1/permissions/:userId", () => {
+    it("gives users their own company roles", async () => {
+      const res = await getPermissions(analyst.id, await signer.token(analyst.id, analyst.roles));
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual([
+        { companyId: acme.id, productRoleName: "DataTransformation_Analyst" },
+        { companyId: birch.id, productRoleName: "DataTransformation_Analyst" },
+      ]);
+    });
+
+    it("answers an empty list for a user without company roles", async () => {
+      const support = users.support!;
+      const res = await getPermissions(support.id, await signer.token(support.id, support.roles));
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual([]);
+    });
+
+    it("refuses another user's permissions to a non-admin with 403 and the JSON error body", async () => {
+      const res = await getPermissions(viewer.id, await signer.token(analyst.id, analyst.roles));
+      expect(res.status).toBe(403);
+      const body = apiErrorSchema.parse(await res.json());
+      expect(body).toMatchObject({ status: 403, code: "forbidden", errors: ["You don't have permission to access."] });
+    });
+
+    it("lets SuperAdmin and Support read anyone's, the role matched case-insensitively", async () => {
+      for (const roles of ["SuperAdmin", "support", "DataTransformation_Viewer;SUPPORT"]) {
+        const res = await getPermissions(users.clientadmin!.id, await signer.token("someone-else", roles));
+        expect(res.status, roles).toBe(200);
+        expect(await res.json()).toEqual(
+          expect.arrayContaining([
+            { companyId: birch.id, productRoleName: "DataTransformation_ClientAdmin" },
+            { companyId: cedar.id, productRoleName: "DataTransformation_Viewer" },
+          ]),
+        );
+      }
+    });
+
+    it("answers 404 for a user that does not exist", async () => {
+      const res = await getPermissions("no-such-user", await signer.token("admin", "SuperAdmin"));
+      expect(res.status).toBe(404);
+      expect(apiErrorSchema.parse(await res.json()).code).toBe("not_found");
+    });
+
+    it("answers 401 without a token, and for a forged, expired, wrong-audience or wrong-issuer token", async () => {
+      const other = await createTestSigner();
+      const bad = {
+        none: undefined,
+        forged: await other.token(analyst.id, analyst.roles),
+        expired: await signer.token(analyst.id, analyst.roles, { expiresIn: Math.floor(Date.now() / 1000) - 60 }),
+        wrongAudience: await signer.token(analyst.id, analyst.roles, { audience: "urn:something-else" }),
+        wrongIssuer: await signer.token(analyst.id, analyst.roles, { issuer: "http://evil.test" }),
+        garbage: "not.a.jwt",
+      };
+      for (const [name, token] of Object.entries(bad)) {
+        const res = await getPermissions(analyst.id, token);
+        expect(res.status, name).toBe(401);
+        expect(apiErrorSchema.parse(await res.json()).code, name).toBe("unauthorized");
+      }
+    });
+  });
+
+  describe("GET /api/v1/branding", () => {
+    it("is public and answers the default branding when none is set", async () => {
+      const res = await portal.api.request("/api/v1/branding");
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ logoUrl: null, name: "Data Hub", termsAndConditions: null });
+    });
+
+    it("answers the tenant's branding, which the sign-in pages show", async () => {
+      await database.db
+        .updateTable("branding")
+        .set({ name: "Acme Portal", logo_url: "https://cdn.example/acme.png", terms_and_conditions: "Be nice." })
+        .where("id", "=", 1)
+        .execute();
+      try {
+        const res = await portal.api.request("/api/v1/branding");
+        expect(await res.json()).toEqual({ logoUrl: "https://cdn.example/acme.png", name: "Acme Portal", termsAndConditions: "Be nice." });
+
+        const page = await (await portal.api.request("/dashboard")).text();
+        expect(page).toContain('<img src="https://cdn.example/acme.png" alt="Acme Portal">');
+        expect(page).toContain("<h1>Acme Portal</h1>");
+      } finally {
+        await database.db.updateTable("branding").set({ name: "Data Hub", logo_url: null, terms_and_conditions: null }).execute();
+      }
+    });
+
+    it("never renders a script URL as the logo", async () => {
+      await database.db.updateTable("branding").set({ logo_url: "javascript:alert(1)" }).execute();
+      try {
+        const page = await (await portal.api.request("/dashboard")).text();
+        expect(page).not.toContain("javascript:");
+        expect(page).toMatch(/<svg role="img" aria-label="Data Hub"/);
+      } finally {
+        await database.db.updateTable("branding").set({ logo_url: null }).execute();
+      }
+    });
+  });
+
+  it("GET /dashboard lists Data Transformation, linking to the portal", async () => {
+    const res = await portal.api.request("/dashboard");
+    expect(res.status).toBe(200);
+    const page = await res.text();
+    expect(page).toContain("<main");
+    expect(page).toMatch(/<a href="http:\/\/localhost:3000\/"><strong>Data Transformation<\/strong>/);
+  });
+
+  it("serves the default logo for clients that show it too", async () => {
+    const res = await portal.api.request("/assets/default-logo.svg");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("image/svg+xml");
+    expect(await res.text()).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+  });
+
+  it("GET /healthz answers ok when the database answers", async () => {
+    const res = await portal.api.request("/healthz");
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: "ok" });
+  });
+
+  it("answers unknown API paths with the JSON 404 body", async () => {
+    const res = await portal.api.request("/api/v1/nothing-here");
+    expect(res.status).toBe(404);
+    expect(apiErrorSchema.parse(await res.json()).code).toBe("not_found");
+  });
+});
+
+describe("health check", () => {
+  it("answers 503 when the database does not answer", async () => {
+    const database = await createMigratedDatabase("sqlite");
+    const portal = await createClientPortal({ env: testEnv(), db: database.db, logger: silentLogger });
+    await database.drop();
+    const res = await portal.api.request("/healthz");
+    expect(res.status).toBe(503);
+    expect(await res.json()).toEqual({ status: "unavailable" });
+    await portal.close();
+  });
+});

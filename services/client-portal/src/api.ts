@@ -1,0 +1,67 @@
+import { Hono } from "hono";
+import { sql, type Kysely } from "kysely";
+import { brandingSchema, permissionsResponseSchema } from "../../../contracts/client-portal.ts";
+import { isAdmin } from "../../../contracts/roles.ts";
+import { bearerAuth, type BearerOptions } from "../../shared/bearer.ts";
+import { apiError } from "../../shared/http.ts";
+import type { Logger } from "../../shared/logger.ts";
+import type { AppEnv } from "./app-env.ts";
+import { getBranding } from "./db/branding.ts";
+import type { Database } from "./db/schema.ts";
+import { findUserById, listPermissions } from "./db/users.ts";
+import type { ClientPortalEnv } from "./env.ts";
+import { DEFAULT_LOGO_SVG } from "./views/layout.ts";
+import { USERINFO_PATH } from "./oidc.ts";
+import { dashboardPage } from "./views/pages.ts";
+
+type Deps = { db: Kysely<Database>; env: ClientPortalEnv; bearer: BearerOptions; logger: Logger };
+
+/** The client portal API ("Base A" of the specification), the dashboard page and the health check. */
+export function apiRoutes({ db, env, bearer, logger }: Deps) {
+  const app = new Hono<AppEnv>();
+
+  /** Spec §7: a user's company-specific product roles. Users read their own; SuperAdmin and Support anyone's. */
+  app.get("/api/v1/permissions/:userId", bearerAuth(bearer), async (c) => {
+    const caller = c.get("caller");
+    const userId = c.req.param("userId");
+    if (caller.userId !== userId && !isAdmin(caller.roles)) {
+      return apiError(c, 403, "forbidden", ["You don't have permission to access."]);
+    }
+    if (!(await findUserById(db, userId))) return apiError(c, 404, "not_found", ["User not found."]);
+    return c.json(permissionsResponseSchema.parse(await listPermissions(db, userId)));
+  });
+
+  /** OpenID Connect userinfo for the portal's JWT access tokens: the same claims as the ID token. */
+  app.on(["GET", "POST"], USERINFO_PATH, bearerAuth(bearer), async (c) => {
+    c.header("Cache-Control", "no-store");
+    const user = await findUserById(db, c.get("caller").userId);
+    if (!user) {
+      c.header("WWW-Authenticate", 'Bearer error="invalid_token"');
+      return apiError(c, 401, "unauthorized", ["The access token is not valid."]);
+    }
+    return c.json({ sub: user.id, name: user.name, [env.ROLES_CLAIM]: user.roles });
+  });
+
+  /** Public: the sign-in page shows it before anyone has a token. */
+  app.get("/api/v1/branding", async (c) => c.json(brandingSchema.parse(await getBranding(db))));
+
+  app.get("/dashboard", async (c) => c.html(dashboardPage({ branding: await getBranding(db), portalUrl: env.PORTAL_URL })));
+
+  app.get("/assets/default-logo.svg", (c) => {
+    c.header("Content-Type", "image/svg+xml");
+    c.header("Cache-Control", "public, max-age=86400");
+    return c.body(DEFAULT_LOGO_SVG);
+  });
+
+  app.get("/healthz", async (c) => {
+    try {
+      await sql`select 1`.execute(db);
+      return c.json({ status: "ok" });
+    } catch (err) {
+      logger.error("health check failed", { err });
+      return c.json({ status: "unavailable" }, 503);
+    }
+  });
+
+  return app;
+}

@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { adminDataSourceSchema, companySchema } from "../../../contracts/data-api.ts";
+import { createKysely } from "../../shared/db.ts";
+import { createLogger } from "../../shared/logger.ts";
+import { TEST_DATABASE_KINDS, createTestDatabase } from "../../shared/testing/databases.ts";
+import { createTestSigner } from "../../shared/testing/tokens.ts";
+import { createApp } from "./app.ts";
+import { migrateDatabase } from "./db/migrate.ts";
+import type { Database } from "./db/schema.ts";
+import { USERS, createTestApi, type TestApi } from "./testing/harness.ts";
+
+describe.each(TEST_DATABASE_KINDS)("data API app on %s", (kind) => {
+  let api: TestApi;
+  beforeAll(async () => {
+    api = await createTestApi(kind);
+  });
+  afterAll(() => api?.close());
+
+  it("reports healthy at /healthz without a token", async () => {
+    const res = await api.get("/healthz");
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: "ok" });
+  });
+
+  it("publishes the OpenAPI document without a token, generated from the contract schemas", async () => {
+    const res = await api.get("/api/v1/openapi.json");
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body.paths).sort()).toEqual([
+      "/api/v1/companies/all",
+      "/api/v1/companies/{id}/admin-data-sources",
+      "/api/v1/productInfo",
+    ]);
+    const ok = (path: string) => res.body.paths[path].get.responses["200"].content["application/json"].schema;
+    expect(ok("/api/v1/companies/all")).toMatchObject({
+      type: "array",
+      items: { properties: { id: { type: "string" }, name: { type: "string" } }, required: Object.keys(companySchema.shape) },
+    });
+    expect(ok("/api/v1/companies/{id}/admin-data-sources").items.properties.engine).toEqual({
+      type: "string",
+      enum: adminDataSourceSchema.shape.engine.options,
+    });
+    expect(res.body.paths["/api/v1/companies/{id}/admin-data-sources"].get.responses["404"]).toBeDefined();
+    expect(res.body.components.securitySchemes.bearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
+  });
+
+  it("echoes the caller's request id, or makes one", async () => {
+    const given = await api.app.request("/healthz", { headers: { "x-request-id": "req-42" } });
+    expect(given.headers.get("x-request-id")).toBe("req-42");
+    const made = await api.app.request("/healthz");
+    expect(made.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("answers an unknown path with a JSON 404", async () => {
+    const res = await api.get("/api/v1/no-such-thing", await api.tokenFor(USERS.superAdmin));
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ status: 404, code: "not_found", errors: ["Not found."] });
+  });
+
+  it("answers 503 at /healthz when the database is gone, with no stack in the body", async () => {
+    const database = await createTestDatabase(kind);
+    const db = createKysely<Database>(database.url);
+    await migrateDatabase(db);
+    const signer = await createTestSigner();
+    const app = createApp({
+      db,
+      logger: createLogger("data-api-test", "silent"),
+      bearer: signer.bearer,
+      permissions: { forCaller: async () => [] },
+      version: "0.0.0",
+    });
+    await db.destroy();
+    await database.drop();
+
+    const res = await app.request("/healthz");
+    expect(res.status).toBe(503);
+    const text = await res.text();
+    expect(JSON.parse(text)).toMatchObject({ status: 503, errors: ["The database is not reachable."] });
+    expect(text).not.toMatch(/\bat .+:\d+:\d+/);
+  });
+});

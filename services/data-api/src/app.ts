@@ -1,0 +1,62 @@
+import { OpenAPIHono } from "@hono/zod-openapi";
+import type { MiddlewareHandler } from "hono";
+import { except } from "hono/combine";
+import { sql } from "kysely";
+import { bearerAuth } from "../../shared/bearer.ts";
+import { apiError, installErrorHandlers, requestId } from "../../shared/http.ts";
+import type { Logger } from "../../shared/logger.ts";
+import type { AppDeps, AppEnv } from "./context.ts";
+import { API_PREFIX, OPENAPI_PATH, installOpenApiDocument, validationHook } from "./openapi.ts";
+import { createCompaniesRouter } from "./routes/companies.ts";
+import { createProductInfoRouter } from "./routes/product-info.ts";
+
+export type { AppDeps, AppEnv } from "./context.ts";
+
+/** The data API as a Hono app: the server listens with it, the tests call `app.request(...)` on it. */
+export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
+  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+
+  app.use(requestId());
+  app.use(async (c, next) => {
+    c.set("deps", deps);
+    await next();
+  });
+  app.use(requestLog(deps.logger));
+  installErrorHandlers(app, deps.logger);
+
+  // For load balancers and `docker HEALTHCHECK`: no auth, but it does reach the database.
+  app.get("/healthz", async (c) => {
+    try {
+      await sql`select 1`.execute(deps.db);
+    } catch (err) {
+      deps.logger.error("health check: database unreachable", { err, requestId: c.var.requestId });
+      return apiError(c, 503, "service_unavailable", ["The database is not reachable."]);
+    }
+    return c.json({ status: "ok" as const }, 200);
+  });
+
+  // The document is public (clients generate code from it); everything else under /api/v1 is not.
+  installOpenApiDocument(app, deps.version);
+  app.use(`${API_PREFIX}/*`, except(OPENAPI_PATH, bearerAuth(deps.bearer)));
+
+  // One router per resource (ARCHITECTURE.md §3); later issues add projects, data-dictionaries, …
+  app.route(API_PREFIX, createProductInfoRouter());
+  app.route(API_PREFIX, createCompaniesRouter());
+
+  return app;
+}
+
+function requestLog(logger: Logger): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const started = performance.now();
+    await next();
+    logger.info("request", {
+      method: c.req.method,
+      path: c.req.path,
+      status: c.res.status,
+      ms: Math.round(performance.now() - started),
+      requestId: c.var.requestId,
+      userId: c.var.caller?.userId,
+    });
+  };
+}

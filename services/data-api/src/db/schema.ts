@@ -1,0 +1,25 @@
+/**
+ * The control plane's tables as Kysely sees them. Portable column types only, so SQLite and
+ * PostgreSQL behave the same: text ids (UUIDs), ISO-8601 text timestamps, integer 0/1 flags.
+ */
+export interface Database {
+  companies: CompaniesTable;
+  admin_data_sources: AdminDataSourcesTable;
+}
+
+export interface CompaniesTable {
+  id: string;
+  name: string;
+  created_at: string;
+}
+
+export type DataSourceEngine = "sqlite" | "postgres";
+
+export interface AdminDataSourcesTable {
+  id: string;
+  company_id: string;
+  name: string;
+  engine: DataSourceEngine;
+  description: string | null;
+  created_at: string;
+}

@@ -1,0 +1,40 @@
+import path from "node:path";
+import { z } from "zod";
+import { envFields, parseEnv } from "../../../contracts/env.ts";
+import { DEFAULT_ROLES_CLAIM } from "../../../contracts/roles.ts";
+
+const httpUrl = z.url({ protocol: /^https?$/ });
+
+/** The data API's whole environment, parsed once at start (server.ts). */
+const dataApiEnvSchema = z
+  .object({
+    NODE_ENV: envFields.nodeEnv,
+    LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+    DATA_API_PORT: envFields.port(3002),
+    /** The control-plane SQLite file and, in later issues, every project's databases live under it. */
+    DATA_DIR: z.string().trim().min(1).default("./data"),
+    /** A `postgres://` URL selects PostgreSQL; anything else is a SQLite file path. Default: under DATA_DIR. */
+    DATABASE_URL: z.string().trim().min(1).optional(),
+    /**
+     * Kept exactly as given (no trailing-slash trimming): jose compares the token's `iss` byte for
+     * byte, and some providers' issuers end with a slash.
+     */
+    OIDC_ISSUER: httpUrl.default("http://localhost:3001"),
+    OIDC_JWKS_URL: httpUrl.optional(),
+    API_AUDIENCE: z.string().trim().min(1).default("urn:data-transformation:api"),
+    ROLES_CLAIM: z.string().trim().min(1).default(DEFAULT_ROLES_CLAIM),
+    CLIENT_PORTAL_API_URL: envFields.url("http://localhost:3001"),
+    SEED_DEMO: envFields.flag,
+  })
+  .transform((env) => ({
+    ...env,
+    DATABASE_URL: env.DATABASE_URL ?? path.join(env.DATA_DIR, "data-api.sqlite"),
+    OIDC_JWKS_URL: env.OIDC_JWKS_URL ?? `${env.OIDC_ISSUER.replace(/\/+$/, "")}/jwks`,
+  }));
+
+export type DataApiEnv = z.output<typeof dataApiEnvSchema>;
+
+/** Throws an EnvError naming every bad variable; server.ts prints it and exits. */
+export function loadEnv(source: Record<string, string | undefined> = process.env): DataApiEnv {
+  return parseEnv("data-api", dataApiEnvSchema, source);
+}

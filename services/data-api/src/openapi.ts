@@ -1,0 +1,64 @@
+import { OpenAPIHono, type Hook } from "@hono/zod-openapi";
+import type { ZodType } from "zod";
+import { apiErrorSchema } from "../../../contracts/errors.ts";
+import { apiError } from "../../shared/http.ts";
+import type { AppEnv } from "./context.ts";
+
+export const API_PREFIX = "/api/v1";
+export const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
+export const BEARER_SCHEME = "bearerAuth";
+
+/**
+ * A failed Zod validation of params, query or body answers 400 with the shared error body:
+ * one readable line per problem and `fieldErrors` keyed by the field's dotted path.
+ */
+export const validationHook: Hook<unknown, AppEnv, string, Response | undefined> = (result, c) => {
+  if (result.success) return;
+  const fieldErrors: Record<string, string[]> = {};
+  for (const issue of result.error.issues) {
+    const field = issue.path.map(String).join(".") || result.target;
+    (fieldErrors[field] ??= []).push(issue.message);
+  }
+  const lines = Object.entries(fieldErrors).flatMap(([field, messages]) => messages.map((m) => `${field}: ${m}`));
+  return apiError(c, 400, "validation_failed", lines, fieldErrors);
+};
+
+/** Every resource router is one of these, mounted on the app with `app.route(API_PREFIX, router)`. */
+export function createRouter() {
+  return new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+}
+
+export function jsonContent<S extends ZodType>(schema: S, description: string) {
+  return { description, content: { "application/json": { schema } } };
+}
+
+// Named, so the document holds the error body once as a component and every answer refers to it.
+const apiErrorComponent = apiErrorSchema.openapi("ApiError");
+const errorBody = (description: string) => jsonContent(apiErrorComponent, description);
+
+/** Error answers shared by the routes, so the document shows what a client must handle. */
+export const errorResponses = {
+  400: errorBody("The request failed validation; `fieldErrors` names the fields."),
+  401: errorBody("No bearer token, or one that is forged, expired or for another issuer or audience."),
+  404: errorBody("Not found, or it belongs to a company the caller may not see (the two are indistinguishable)."),
+  503: errorBody("The caller's permissions could not be loaded from the client portal."),
+} as const;
+
+/** Publishes the document generated from every route registered on `app` (and its mounted routers). */
+export function installOpenApiDocument(app: OpenAPIHono<AppEnv>, version: string) {
+  app.openAPIRegistry.registerComponent("securitySchemes", BEARER_SCHEME, {
+    type: "http",
+    scheme: "bearer",
+    bearerFormat: "JWT",
+    description: "An access token issued by the client portal (OpenID Connect).",
+  });
+  app.doc(OPENAPI_PATH, {
+    openapi: "3.0.3",
+    info: {
+      title: "Data Transformation data API",
+      version,
+      description: "Reference implementation of the data API (Base B). Every path needs a bearer token.",
+    },
+    security: [{ [BEARER_SCHEME]: [] }],
+  });
+}

@@ -1,0 +1,103 @@
+/**
+ * Starts the data API: environment, database (migrate, recover, seed), then HTTP.
+ * `npm run start:data-api`, or through scripts/start-all.ts with the other two processes.
+ */
+import { serve } from "@hono/node-server";
+import { createRemoteJWKSet } from "jose";
+import { EnvError } from "../../../contracts/env.ts";
+import type { BearerOptions } from "../../shared/bearer.ts";
+import { createKysely, databaseKind } from "../../shared/db.ts";
+import { createLogger } from "../../shared/logger.ts";
+import { createApp } from "./app.ts";
+import { migrateDatabase } from "./db/migrate.ts";
+import type { Database } from "./db/schema.ts";
+import { loadEnv, type DataApiEnv } from "./env.ts";
+import { createHttpPermissionsSource } from "./permissions.ts";
+import { seedDemo } from "./seed.ts";
+import { readProductVersion } from "./version.ts";
+
+/** How long in-flight requests get to finish after SIGINT/SIGTERM before the process exits anyway. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
+function readEnvOrExit(): DataApiEnv {
+  try {
+    return loadEnv();
+  } catch (err) {
+    if (!(err instanceof EnvError)) throw err;
+    // The message names every bad variable; a stack trace would only hide it.
+    process.stderr.write(`${err.message}\n`);
+    process.exit(1);
+  }
+}
+
+async function main() {
+  const env = readEnvOrExit();
+  const logger = createLogger("data-api", env.LOG_LEVEL);
+  const db = createKysely<Database>(env.DATABASE_URL);
+
+  try {
+    // Start sequence: each step needs the one before it, and all run before the port opens.
+    // 1. Schema.
+    await migrateDatabase(db);
+    // 2. Recovery (issue 4, jobs): mark jobs a previous process left running as failed and release
+    //    their project locks here, before any request can see a project locked forever.
+    // 3. Demo data, when asked.
+    if (env.SEED_DEMO) {
+      await seedDemo(db);
+      logger.info("demo data seeded");
+    }
+  } catch (err) {
+    logger.error("start failed", { err });
+    await db.destroy();
+    process.exit(1);
+  }
+
+  const bearer: BearerOptions = {
+    getKey: createRemoteJWKSet(new URL(env.OIDC_JWKS_URL)),
+    issuer: env.OIDC_ISSUER,
+    audience: env.API_AUDIENCE,
+    rolesClaim: env.ROLES_CLAIM,
+  };
+  const app = createApp({
+    db,
+    logger,
+    bearer,
+    permissions: createHttpPermissionsSource({ baseUrl: env.CLIENT_PORTAL_API_URL }),
+    version: readProductVersion(),
+  });
+
+  const server = serve({ fetch: app.fetch, port: env.DATA_API_PORT }, (info) => {
+    logger.info(`data API listening on http://localhost:${info.port}`, {
+      url: `http://localhost:${info.port}`,
+      database: databaseKind(env.DATABASE_URL),
+      openapi: `http://localhost:${info.port}/api/v1/openapi.json`,
+    });
+  });
+  server.on("error", async (err) => {
+    logger.error("server failed", { err, port: env.DATA_API_PORT });
+    await db.destroy();
+    process.exit(1);
+  });
+
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info("stopping", { signal });
+    setTimeout(() => {
+      logger.warn("requests still open after the grace period; exiting anyway");
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS).unref();
+    server.close(async () => {
+      await db.destroy();
+      logger.info("stopped");
+      process.exit(0);
+    });
+    // Idle keep-alive connections would otherwise hold close() open until they time out.
+    if ("closeIdleConnections" in server) server.closeIdleConnections();
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+}
+
+await main();

@@ -1,0 +1,81 @@
+/**
+ * One data API on a fresh, migrated, demo-seeded database of the given engine, with a real token
+ * signer and the client-portal stub behind the real HTTP permissions source. One per test file.
+ */
+import { randomUUID } from "node:crypto";
+import type { PermissionEntry } from "../../../../contracts/client-portal.ts";
+import { demoUsers, type DemoUser } from "../../../../scripts/demo-data.ts";
+import { createKysely, type DatabaseKind } from "../../../shared/db.ts";
+import { createLogger } from "../../../shared/logger.ts";
+import { createTestDatabase } from "../../../shared/testing/databases.ts";
+import { createTestSigner } from "../../../shared/testing/tokens.ts";
+import { createApp } from "../app.ts";
+import { migrateDatabase } from "../db/migrate.ts";
+import type { Database } from "../db/schema.ts";
+import { createHttpPermissionsSource } from "../permissions.ts";
+import { seedDemo } from "../seed.ts";
+import { CLIENT_PORTAL_TEST_URL, createClientPortalStub } from "./client-portal-stub.ts";
+
+export const TEST_VERSION = "1.2.3-test";
+
+const users = demoUsers();
+const byEmail = (email: string): DemoUser => {
+  const user = users.find((u) => u.email === email);
+  if (!user) throw new Error(`no demo user ${email}`);
+  return user;
+};
+
+/** The demo users (scripts/demo-data.ts) plus one signed-in user the client portal grants nothing. */
+export const USERS = {
+  superAdmin: byEmail("super@demo.test"),
+  support: byEmail("support@demo.test"),
+  analyst: byEmail("analyst@demo.test"),
+  clientAdmin: byEmail("clientadmin@demo.test"),
+  viewer: byEmail("viewer@demo.test"),
+  manager: byEmail("manager@demo.test"),
+  translator: byEmail("translator@demo.test"),
+  unassigned: {
+    id: "a0000000-0000-4000-8000-0000000000ff",
+    email: "nobody@demo.test",
+    name: "Nina Nobody",
+    roles: "DataTransformation_Analyst",
+    permissions: [],
+  } satisfies DemoUser,
+};
+
+export async function createTestApi(kind: DatabaseKind) {
+  const database = await createTestDatabase(kind);
+  const db = createKysely<Database>(database.url);
+  await migrateDatabase(db);
+  await seedDemo(db);
+
+  const signer = await createTestSigner();
+  const permissionsTable = new Map<string, PermissionEntry[]>(Object.values(USERS).map((u) => [u.id, u.permissions]));
+  const clientPortal = createClientPortalStub(signer.bearer, permissionsTable);
+  const app = createApp({
+    db,
+    logger: createLogger("data-api-test", "silent"),
+    bearer: signer.bearer,
+    permissions: createHttpPermissionsSource({ baseUrl: CLIENT_PORTAL_TEST_URL, fetch: clientPortal.fetch }),
+    version: TEST_VERSION,
+  });
+
+  /** A fresh token per call (unique jti), so the permissions cache never hides one test from another. */
+  function tokenFor(user: Pick<DemoUser, "id" | "roles">, roles: string = user.roles) {
+    return signer.token(user.id, roles, { claims: { jti: randomUUID() } });
+  }
+
+  async function get(path: string, token?: string) {
+    const res = await app.request(path, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+    return { status: res.status, headers: res.headers, body: (await res.json()) as any };
+  }
+
+  async function close() {
+    await db.destroy();
+    await database.drop();
+  }
+
+  return { app, db, signer, clientPortal, tokenFor, get, close };
+}
+
+export type TestApi = Awaited<ReturnType<typeof createTestApi>>;
