@@ -37,9 +37,20 @@ type Discovery = z.infer<typeof discoverySchema>;
 
 type Provider = {
   discovery: Discovery;
-  strategy: OAuth2Strategy<AuthSession>;
+  strategy: PortalStrategy;
   jwks: ReturnType<typeof createRemoteJWKSet>;
 };
+
+/**
+ * Refreshes without a `scope` parameter: the refreshed tokens keep the scopes of the grant (RFC 6749
+ * §6). Sending the requested scopes again fails where the grant holds fewer (`offline_access` is
+ * usually not echoed back), which would end every session at the first refresh.
+ */
+class PortalStrategy extends OAuth2Strategy<AuthSession> {
+  refreshKeepingScopes(refreshToken: string) {
+    return this.client.refreshAccessToken(this.options.tokenEndpoint.toString(), refreshToken, []);
+  }
+}
 
 let provider: Promise<Provider> | undefined;
 
@@ -51,7 +62,7 @@ function getProvider(): Promise<Provider> {
     if (!res.ok) throw new Error(`OpenID discovery at ${url} answered ${res.status}`);
     const discovery = discoverySchema.parse(await res.json());
     const jwks = createRemoteJWKSet(new URL(discovery.jwks_uri));
-    const strategy = new OAuth2Strategy<AuthSession>(
+    const strategy = new PortalStrategy(
       {
         cookie: { name: STATE_COOKIE, ...(isProduction ? { secure: true as const } : {}) },
         clientId: env.OIDC_CLIENT_ID,
@@ -246,7 +257,7 @@ async function refresh(session: Session<SessionData>): Promise<AuthSession | nul
   }
   try {
     const { strategy, jwks } = await getProvider();
-    const tokens = await strategy.refreshToken(stored.refreshToken);
+    const tokens = await strategy.refreshKeepingScopes(stored.refreshToken);
     const next = await authFromTokens(tokens, stored, jwks);
     session.set("auth", next);
     await sessionStorage.commitSession(session);

@@ -11,11 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 
-declare module "vitest" {
-  export interface ProvidedContext {
-    postgresAdminUrl: string | null;
-  }
-}
+import "../../services/shared/testing/provided-context.ts";
 
 function findBin(name: string): string {
   const candidates = [process.env.PG_BIN_DIR, ...listPgBinDirs()].filter(Boolean) as string[];

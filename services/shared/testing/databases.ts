@@ -9,6 +9,7 @@ import path from "node:path";
 import pg from "pg";
 import { inject } from "vitest";
 import type { DatabaseKind } from "../db.ts";
+import "./provided-context.ts";
 
 const postgresAdminUrl = inject("postgresAdminUrl");
 

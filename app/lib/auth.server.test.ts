@@ -1,0 +1,212 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { PORTAL_URL, isRedirect, routeArgs, settle, signIn, startLiveServices } from "~/test/live-services";
+
+const live = await startLiveServices();
+afterAll(() => live.stop());
+
+const { loader: loginLoader } = await import("~/routes/auth/login");
+const { loader: callbackLoader } = await import("~/routes/auth/callback");
+const { loader: sessionLoader } = await import("~/routes/auth/session");
+const { action: logoutAction } = await import("~/routes/auth/logout");
+const { loader: rootLoader } = await import("~/root");
+const { getAuth, requireAuth, TOKEN_EXPIRY_WINDOW_MS } = await import("./auth.server");
+const { callService, FORBIDDEN_MESSAGE } = await import("./api.server");
+const { getSession, readSessionData, sessionStorage } = await import("./session.server");
+const { productInfoSchema } = await import("../../contracts/data-api");
+
+const loaders = {
+  login: (request: Request) => loginLoader(routeArgs(request)),
+  callback: (request: Request) => callbackLoader(routeArgs(request)),
+};
+
+const withCookie = (path: string, cookie: string, init: RequestInit = {}) =>
+  new Request(`${PORTAL_URL}${path}`, { ...init, headers: { cookie, ...init.headers } });
+
+async function sessionOf(cookie: string) {
+  return getSession(withCookie("/", cookie));
+}
+
+describe("/login", () => {
+  it("sends the browser to the provider with state, PKCE (S256) and the portal's callback", async () => {
+    const res = await settle(loginLoader(routeArgs(new Request(`${PORTAL_URL}/login?redirectTo=%2Fmigration%2Fprojects`))));
+    expect(isRedirect(res)).toBe(true);
+    const location = new URL((res as Response).headers.get("Location")!);
+    expect(location.origin).toBe(live.clientPortalUrl);
+    expect(location.searchParams.get("response_type")).toBe("code");
+    expect(location.searchParams.get("redirect_uri")).toBe(`${PORTAL_URL}/auth/callback`);
+    expect(location.searchParams.get("code_challenge_method")).toBe("S256");
+    expect(location.searchParams.get("code_challenge")).toMatch(/^[\w-]{43}$/);
+    expect(location.searchParams.get("state")).toBeTruthy();
+    const cookies = (res as Response).headers.getSetCookie().join("\n");
+    expect(cookies).toMatch(/dt_oauth2:[^=]+=/);
+    expect(cookies).toMatch(/dt_login=/);
+  });
+
+  it("sends a signed-in user straight to redirectTo", async () => {
+    const { cookie } = await signIn(loaders, "analyst@demo.test");
+    const res = await settle(loginLoader(routeArgs(withCookie("/login?redirectTo=%2Fmigration%2Fapplication", cookie))));
+    expect(isRedirect(res, "/migration/application")).toBe(true);
+  });
+});
+
+describe("/auth/callback", () => {
+  it("opens a session holding only an id in the cookie and lands on redirectTo", async () => {
+    const { cookie, location } = await signIn(loaders, "analyst@demo.test", { redirectTo: "/migration/projects?companyId=x" });
+    expect(location).toBe("/migration/projects?companyId=x");
+    const value = /__session=([^;]+)/.exec(cookie)?.[1] ?? "";
+    expect(value).not.toBe("");
+    expect(decodeURIComponent(value)).not.toMatch(/eyJ/); // no JWT in the cookie
+    const session = await sessionOf(cookie);
+    expect(session.get("auth")?.name).toBe("Ann Analyst");
+    expect(session.get("auth")?.roles).toBe("DataTransformation_Analyst");
+  });
+
+  it("turns an outside redirectTo into /", async () => {
+    const { location } = await signIn(loaders, "analyst@demo.test", { redirectTo: "//evil.example/x" });
+    expect(location).toBe("/");
+  });
+
+  it("gives a new session id at every sign-in and ends the old one", async () => {
+    const first = await signIn(loaders, "analyst@demo.test");
+    const firstId = (await sessionOf(first.cookie)).id;
+    // The browser still holds the first session's cookie when the second sign-in comes back.
+    const second = await signIn(loaders, "super@demo.test", { callbackCookie: first.cookie });
+    const secondId = (await sessionOf(second.cookie)).id;
+    expect(secondId).not.toBe(firstId);
+    expect(await readSessionData(firstId)).toBeNull();
+    expect((await sessionOf(second.cookie)).get("auth")?.name).toBe("Sam Super");
+  });
+
+  it("answers a replayed code with 400 and a message, and opens no session", async () => {
+    const { callbackUrl, jar } = await signIn(loaders, "analyst@demo.test");
+    const before = jar.header();
+    const replay = await settle(callbackLoader(routeArgs(new Request(callbackUrl, { headers: { cookie: before } }))));
+    expect(replay).toMatchObject({ init: { status: 400 }, data: { message: expect.stringMatching(/sign in again/i) } });
+  });
+
+  it("answers a forged state with 400", async () => {
+    const res = await settle(callbackLoader(routeArgs(new Request(`${PORTAL_URL}/auth/callback?code=abc&state=forged`))));
+    expect(res).toMatchObject({ init: { status: 400 }, data: { message: expect.stringMatching(/sign in again/i) } });
+  });
+});
+
+describe("session", () => {
+  it("the session check answers 200 while signed in and 401 once logged out", async () => {
+    const { cookie } = await signIn(loaders, "viewer@demo.test");
+    const ok = (await sessionLoader(routeArgs(withCookie("/auth/session", cookie)))) as Response;
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get("Cache-Control")).toBe("no-store");
+
+    const out = (await logoutAction(routeArgs(withCookie("/logout", cookie, { method: "POST" })))) as Response;
+    const end = new URL(out.headers.get("Location")!);
+    expect(end.origin).toBe(live.clientPortalUrl);
+    expect(end.pathname).toBe("/session/end");
+    expect(end.searchParams.get("post_logout_redirect_uri")).toBe(`${PORTAL_URL}/`);
+    expect(end.searchParams.get("id_token_hint")).toBeTruthy();
+
+    const gone = (await sessionLoader(routeArgs(withCookie("/auth/session", cookie)))) as Response;
+    expect(gone.status).toBe(401);
+  });
+
+  it("requireAuth sends a signed-out visitor to /login with the page to come back to", async () => {
+    const res = await settle(requireAuth(new Request(`${PORTAL_URL}/migration/projects?companyId=c1`)));
+    expect(isRedirect(res, "/login?redirectTo=%2Fmigration%2Fprojects%3FcompanyId%3Dc1")).toBe(true);
+  });
+
+  it("refreshes the access token when it expires within 20 s, once for parallel requests", async () => {
+    const { cookie } = await signIn(loaders, "analyst@demo.test");
+    const session = await sessionOf(cookie);
+    const before = session.get("auth")!;
+    session.set("auth", { ...before, accessTokenExpiresAt: Date.now() + TOKEN_EXPIRY_WINDOW_MS - 1000 });
+    await sessionStorage.commitSession(session);
+
+    const [a, b] = await Promise.all([getAuth(withCookie("/", cookie)), getAuth(withCookie("/", cookie))]);
+    expect(a?.auth.accessToken).not.toBe(before.accessToken);
+    expect(b?.auth.accessToken).toBe(a?.auth.accessToken);
+    expect(a?.auth.refreshToken).not.toBe(before.refreshToken);
+    expect(a!.auth.accessTokenExpiresAt - Date.now()).toBeGreaterThan(TOKEN_EXPIRY_WINDOW_MS);
+
+    // The new token works at the data API; the session stays usable for the next request.
+    const info = await callService("data-api", "/api/v1/productInfo", { request: withCookie("/", cookie), authenticated: a! }, { schema: productInfoSchema });
+    expect(info.version).toMatch(/^\d+\.\d+\.\d+/);
+    expect((await getAuth(withCookie("/", cookie)))?.auth.accessToken).toBe(a?.auth.accessToken);
+  });
+
+  it("ends the session when the refresh is refused", async () => {
+    const { cookie } = await signIn(loaders, "analyst@demo.test");
+    const session = await sessionOf(cookie);
+    session.set("auth", { ...session.get("auth")!, accessTokenExpiresAt: Date.now() - 1, refreshToken: "revoked-or-forged" });
+    await sessionStorage.commitSession(session);
+    expect(await getAuth(withCookie("/", cookie))).toBeNull();
+    expect(await readSessionData(session.id)).toBeNull();
+  });
+});
+
+describe("calling the services (spec §8)", () => {
+  it("a 401 from a service ends the session and redirects to /login", async () => {
+    const { cookie } = await signIn(loaders, "analyst@demo.test");
+    const request = withCookie("/migration/projects?companyId=c", cookie);
+    const authenticated = (await getAuth(request))!;
+    const forged = { ...authenticated, auth: { ...authenticated.auth, accessToken: "not-a-token" } };
+    const res = await settle(callService("data-api", "/api/v1/productInfo", { request, authenticated: forged }, { schema: productInfoSchema }));
+    expect(isRedirect(res, "/login?redirectTo=%2Fmigration%2Fprojects%3FcompanyId%3Dc")).toBe(true);
+    expect((res as Response).headers.get("Set-Cookie")).toMatch(/__session=;/);
+    expect(await readSessionData(authenticated.session.id)).toBeNull();
+  });
+
+  it("a failed load carries the server's error lines; another company's id is a 404", async () => {
+    const { cookie } = await signIn(loaders, "analyst@demo.test");
+    const request = withCookie("/", cookie);
+    const authenticated = (await getAuth(request))!;
+    const cedar = "6f1c2a4e-0c1b-4d7e-9a51-3c2f8e1b7a01";
+    const res = await settle(
+      callService("data-api", `/api/v1/companies/${cedar}/admin-data-sources`, { request, authenticated }, { schema: productInfoSchema }),
+    );
+    expect(res).toMatchObject({ init: { status: 404 }, data: { errors: ["Company not found."] } });
+  });
+
+  it("a 403 without a body says the permission message", async () => {
+    const { cookie } = await signIn(loaders, "analyst@demo.test");
+    const request = withCookie("/", cookie);
+    const authenticated = (await getAuth(request))!;
+    // The client portal refuses to show another user's permissions to an analyst.
+    const res = await settle(
+      callService("client-portal", "/api/v1/permissions/a0000000-0000-4000-8000-000000000001", { request, authenticated }, { schema: productInfoSchema }),
+    );
+    expect(res).toMatchObject({ init: { status: 403 } });
+    const { errors } = (res as { data: { errors: string[] } }).data;
+    expect(errors.length).toBeGreaterThan(0);
+    expect(FORBIDDEN_MESSAGE).toBe("You don't have permission to access.");
+  });
+
+  it("an unreachable service is a 503 with a message, not a crash", async () => {
+    const saved = process.env.DATA_API_URL;
+    const { env } = await import("./env.server");
+    const original = env.DATA_API_URL;
+    (env as { DATA_API_URL: string }).DATA_API_URL = "http://127.0.0.1:9";
+    try {
+      const res = await settle(callService("data-api", "/api/v1/productInfo", null, { schema: productInfoSchema }));
+      expect(res).toMatchObject({ init: { status: 503 }, data: { errors: [expect.stringMatching(/not reachable/)] } });
+    } finally {
+      (env as { DATA_API_URL: string }).DATA_API_URL = original;
+      process.env.DATA_API_URL = saved;
+    }
+  });
+});
+
+describe("root loader", () => {
+  it("gives the user, the branding and the version in one go", async () => {
+    const { cookie } = await signIn(loaders, "analyst@demo.test");
+    const data = await rootLoader(routeArgs(withCookie("/", cookie)));
+    expect(data.user?.name).toBe("Ann Analyst");
+    expect(data.branding.name).toBeTruthy();
+    expect(data.version).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
+  it("signed out: branding without a user or version", async () => {
+    const data = await rootLoader(routeArgs(new Request(`${PORTAL_URL}/login`)));
+    expect(data.user).toBeNull();
+    expect(data.version).toBeNull();
+    expect(data.branding.name).toBeTruthy();
+  });
+});

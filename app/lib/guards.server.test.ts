@@ -1,0 +1,154 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { DEMO_COMPANIES } from "../../scripts/demo-data";
+import { PORTAL_URL, isRedirect, routeArgs, settle, signIn, startLiveServices } from "~/test/live-services";
+
+const live = await startLiveServices();
+afterAll(() => live.stop());
+
+const { loader: loginLoader } = await import("~/routes/auth/login");
+const { loader: callbackLoader } = await import("~/routes/auth/callback");
+const { shellMiddleware, shellContext, requireArea, requireUnlocked, requireWrite } = await import("./guards.server");
+const { getSession, sessionStorage } = await import("./session.server");
+const { middleware: areaMiddleware } = await import("~/routes/area/layout");
+
+const [cedar, acme, birch] = DEMO_COMPANIES;
+const loaders = {
+  login: (request: Request) => loginLoader(routeArgs(request)),
+  callback: (request: Request) => callbackLoader(routeArgs(request)),
+};
+const cookies = new Map<string, string>();
+async function cookieFor(email: string) {
+  if (!cookies.has(email)) cookies.set(email, (await signIn(loaders, email)).cookie);
+  return cookies.get(email)!;
+}
+
+const passed = () => Promise.resolve(new Response("the page"));
+
+/** Runs the shell middleware, then `more` (area guards), for `path` as `email`. */
+async function visit(email: string | null, path: string, more: Array<(args: any, next: () => Promise<Response>) => unknown> = []) {
+  const request = new Request(`${PORTAL_URL}${path}`, { headers: email ? { cookie: await cookieFor(email) } : {} });
+  const args = routeArgs(request);
+  const chain = [shellMiddleware, ...more].reduceRight<() => Promise<Response>>(
+    (next, mw) => () => Promise.resolve(mw(args, next) as Promise<Response>),
+    passed,
+  );
+  const result = await settle(chain());
+  const shell = (() => {
+    try {
+      return args.context.get(shellContext);
+    } catch {
+      return null;
+    }
+  })();
+  return { result, shell };
+}
+
+describe("shell: signed in and in a company", () => {
+  it("sends a signed-out visitor to /login with the page as redirectTo", async () => {
+    const { result } = await visit(null, "/migration/projects?companyId=x");
+    expect(isRedirect(result, "/login?redirectTo=%2Fmigration%2Fprojects%3FcompanyId%3Dx")).toBe(true);
+  });
+
+  it("adds the first company by name when companyId is missing, keeping other parameters", async () => {
+    const { result } = await visit("analyst@demo.test", "/migration/projects?page=2");
+    expect(isRedirect(result, `/migration/projects?page=2&companyId=${acme.id}`)).toBe(true);
+  });
+
+  it("corrects an unknown companyId, and one of a company the user has no permission for", async () => {
+    expect(isRedirect((await visit("analyst@demo.test", "/migration/projects?companyId=nope")).result, `/migration/projects?companyId=${acme.id}`)).toBe(true);
+    expect(isRedirect((await visit("analyst@demo.test", `/migration/projects?companyId=${cedar.id}`)).result, `/migration/projects?companyId=${acme.id}`)).toBe(true);
+  });
+
+  it("lists an admin's companies sorted by name", async () => {
+    const { result, shell } = await visit("super@demo.test", `/migration/projects?companyId=${birch.id}`);
+    expect(result).toBeInstanceOf(Response);
+    expect(shell?.companies.map((c) => c.name)).toEqual(["Acme Health", "Birch Logistics", "Cedar Retail"]);
+    expect(shell?.roles).toEqual(["SuperAdmin"]);
+  });
+
+  it("gives a non-admin the role of the selected company", async () => {
+    expect((await visit("clientadmin@demo.test", `/migration/projects?companyId=${birch.id}`)).shell?.roles).toEqual(["DataTransformation_ClientAdmin"]);
+    expect((await visit("clientadmin@demo.test", `/migration/projects?companyId=${cedar.id}`)).shell?.roles).toEqual(["DataTransformation_Viewer"]);
+    expect((await visit("clientadmin@demo.test", `/migration/projects?companyId=${cedar.id}`)).shell?.companies.map((c) => c.name)).toEqual([
+      "Birch Logistics",
+      "Cedar Retail",
+    ]);
+  });
+
+  it("falls back to the identity roles when the permissions call fails (never more)", async () => {
+    const { cookie } = await signIn(loaders, "clientadmin@demo.test");
+    const session = await getSession(new Request(PORTAL_URL, { headers: { cookie } }));
+    // Asking for another user's permissions is refused by the client portal: the call fails.
+    session.set("auth", { ...session.get("auth")!, userId: "a0000000-0000-4000-8000-000000000001" });
+    await sessionStorage.commitSession(session);
+    const request = new Request(`${PORTAL_URL}/migration/projects?companyId=${cedar.id}`, { headers: { cookie } });
+    const args = routeArgs(request);
+    await shellMiddleware(args, passed);
+    expect(args.context.get(shellContext).roles).toEqual(["DataTransformation_ClientAdmin"]);
+  });
+});
+
+describe("area guard", () => {
+  const migration = `/migration/projects`;
+  it.each([
+    ["viewer@demo.test", acme.id, migration],
+    ["manager@demo.test", cedar.id, migration],
+    ["clientadmin@demo.test", cedar.id, migration],
+    ["clientadmin@demo.test", birch.id, "/onboarding/configurations"],
+    ["analyst@demo.test", acme.id, "/additional-options/product-info/details"],
+    ["translator@demo.test", acme.id, migration],
+  ])("%s in %s is sent from %s to /permission-denied (company kept)", async (email, companyId, path) => {
+    const { result } = await visit(email, `${path}?companyId=${companyId}`, areaMiddleware);
+    expect(isRedirect(result, `/permission-denied?companyId=${companyId}`)).toBe(true);
+  });
+
+  it.each([
+    ["clientadmin@demo.test", birch.id, migration],
+    ["analyst@demo.test", birch.id, "/onboarding/data-dictionary"],
+    ["translator@demo.test", acme.id, "/translations/mappings"],
+    ["support@demo.test", cedar.id, "/additional-options/sql-credentials/users"],
+  ])("%s in %s may open %s", async (email, companyId, path) => {
+    const { result } = await visit(email, `${path}?companyId=${companyId}`, areaMiddleware);
+    expect(await (result as Response).text()).toBe("the page");
+  });
+
+  it("guards actions too: a POST by a viewer never reaches the action", async () => {
+    const request = new Request(`${PORTAL_URL}${migration}?companyId=${acme.id}`, {
+      method: "POST",
+      headers: { cookie: await cookieFor("viewer@demo.test") },
+    });
+    const args = routeArgs(request);
+    let reached = false;
+    const result = await settle(
+      shellMiddleware(args, () => Promise.resolve(requireArea("migration")(args, async () => ((reached = true), new Response()))) as Promise<Response>),
+    );
+    expect(isRedirect(result, `/permission-denied?companyId=${acme.id}`)).toBe(true);
+    expect(reached).toBe(false);
+  });
+});
+
+describe("entity guards", () => {
+  it("a locked project sends the page to its background-process page, keeping the company", () => {
+    const thrown = (() => {
+      try {
+        requireUnlocked({ isLocked: true }, "/migration/projects/p1/background-process", acme.id);
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(isRedirect(thrown, `/migration/projects/p1/background-process?companyId=${acme.id}`)).toBe(true);
+    expect(() => requireUnlocked({ isLocked: false }, "/x", acme.id)).not.toThrow();
+  });
+
+  it("no write permission sends an edit page to its parent route", () => {
+    const thrown = (() => {
+      try {
+        requireWrite({ canWrite: false }, "/migration/projects/p1/details", acme.id);
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(isRedirect(thrown, `/migration/projects/p1/details?companyId=${acme.id}`)).toBe(true);
+    expect(() => requireWrite({ canWrite: true }, "/x", acme.id)).not.toThrow();
+  });
+});

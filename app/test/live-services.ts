@@ -1,0 +1,163 @@
+/**
+ * The portal's integration tests run against the real reference services, started in-process on
+ * loopback ports with fresh SQLite databases and the demo tenant: a real OpenID Connect sign-in,
+ * real tokens, real permissions. Call `startLiveServices()` BEFORE importing any portal module:
+ * the portal parses its environment once, at import.
+ */
+import crypto from "node:crypto";
+import fs from "node:fs";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { serve } from "@hono/node-server";
+import { createRemoteJWKSet } from "jose";
+import { RouterContextProvider } from "react-router";
+import { DEFAULT_ROLES_CLAIM, DEFAULT_TRANSLATION_ANALYST_ROLE } from "../../contracts/roles";
+import { DEMO_PASSWORD } from "../../scripts/demo-data";
+import { seedDemo as seedClientPortal } from "../../services/client-portal/src/seed";
+import { CookieJar, createMigratedDatabase, startPortal } from "../../services/client-portal/src/test-support";
+import { createApp } from "../../services/data-api/src/app";
+import { migrateDatabase } from "../../services/data-api/src/db/migrate";
+import type { Database as DataApiDatabase } from "../../services/data-api/src/db/schema";
+import { createHttpPermissionsSource } from "../../services/data-api/src/permissions";
+import { seedDemo as seedDataApi } from "../../services/data-api/src/seed";
+import { readProductVersion } from "../../services/data-api/src/version";
+import { createKysely } from "../../services/shared/db";
+import { createLogger } from "../../services/shared/logger";
+
+export const PORTAL_URL = "http://portal.test";
+const CLIENT_SECRET = crypto.randomBytes(16).toString("hex");
+const AUDIENCE = "urn:data-transformation:api";
+
+export type LiveServices = Awaited<ReturnType<typeof startLiveServices>>;
+
+export async function startLiveServices(portalEnv: Record<string, string> = {}) {
+  const clientPortalDb = await createMigratedDatabase("sqlite");
+  await seedClientPortal(clientPortalDb.db, DEFAULT_TRANSLATION_ANALYST_ROLE);
+  const clientPortal = await startPortal(clientPortalDb.db, {
+    env: {
+      PORTAL_CLIENT_SECRET: CLIENT_SECRET,
+      PORTAL_REDIRECT_URIS: `${PORTAL_URL}/auth/callback`,
+      PORTAL_POST_LOGOUT_REDIRECT_URIS: `${PORTAL_URL}/`,
+      API_AUDIENCE: AUDIENCE,
+    },
+  });
+
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "dt-portal-it-"));
+  const dataApiDb = createKysely<DataApiDatabase>(path.join(dir, "data-api.sqlite"));
+  await migrateDatabase(dataApiDb);
+  await seedDataApi(dataApiDb);
+  const dataApiApp = createApp({
+    db: dataApiDb,
+    logger: createLogger("data-api-it", "silent"),
+    bearer: {
+      getKey: createRemoteJWKSet(new URL(`${clientPortal.baseUrl}/jwks`)),
+      issuer: clientPortal.baseUrl,
+      audience: AUDIENCE,
+      rolesClaim: DEFAULT_ROLES_CLAIM,
+    },
+    permissions: createHttpPermissionsSource({ baseUrl: clientPortal.baseUrl }),
+    version: readProductVersion(),
+  });
+  const dataApiServer = await new Promise<ReturnType<typeof serve>>((resolve) => {
+    const s = serve({ fetch: dataApiApp.fetch, port: 0, hostname: "127.0.0.1" }, () => resolve(s));
+  });
+  const dataApiUrl = `http://127.0.0.1:${(dataApiServer.address() as AddressInfo).port}`;
+
+  Object.assign(process.env, {
+    NODE_ENV: "test",
+    PORTAL_URL,
+    OIDC_ISSUER: clientPortal.baseUrl,
+    OIDC_CLIENT_SECRET: CLIENT_SECRET,
+    CLIENT_PORTAL_URL: clientPortal.baseUrl,
+    CLIENT_PORTAL_API_URL: clientPortal.baseUrl,
+    DATA_API_URL: dataApiUrl,
+    SESSION_SECRETS: crypto.randomBytes(16).toString("hex"),
+    PORTAL_DATABASE_URL: path.join(dir, "portal.sqlite"),
+    ...portalEnv,
+  });
+
+  return {
+    clientPortalUrl: clientPortal.baseUrl,
+    dataApiUrl,
+    clientPortalDb: clientPortalDb.db,
+    async stop() {
+      dataApiServer.close();
+      await dataApiDb.destroy();
+      await clientPortal.stop();
+      await clientPortalDb.drop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Arguments for a route's loader, action or middleware, as React Router passes them. */
+export function routeArgs(request: Request, params: Record<string, string> = {}) {
+  return { request, params, context: new RouterContextProvider(), unstable_pattern: "", unstable_url: new URL(request.url) } as any;
+}
+
+/** What a loader returned or threw, as a Response when it was one (redirects are thrown). */
+export async function settle(result: Promise<unknown>): Promise<unknown> {
+  try {
+    return await result;
+  } catch (thrown) {
+    return thrown;
+  }
+}
+
+export function isRedirect(value: unknown, to?: string | RegExp): value is Response {
+  if (!(value instanceof Response) || value.status < 300 || value.status >= 400) return false;
+  const location = value.headers.get("Location") ?? "";
+  if (to === undefined) return true;
+  return typeof to === "string" ? location === to : to.test(location);
+}
+
+export type Login = (request: Request) => Promise<unknown>;
+
+/**
+ * A real sign-in: the portal's /login loader, the provider's authorize and sign-in page (by HTTP),
+ * then the portal's /auth/callback loader. Returns the portal's cookies and where it sent the user.
+ */
+export async function signIn(
+  loaders: { login: Login; callback: Login },
+  email: string,
+  options: { redirectTo?: string; password?: string; portalJar?: CookieJar; callbackCookie?: string } = {},
+) {
+  const portalJar = options.portalJar ?? new CookieJar();
+  const loginUrl = `${PORTAL_URL}/login?${new URLSearchParams({ redirectTo: options.redirectTo ?? "/" })}`;
+  const toProvider = await settle(loaders.login(new Request(loginUrl, { headers: { cookie: portalJar.header() } })));
+  if (!isRedirect(toProvider)) throw new Error("/login did not redirect to the provider");
+  portalJar.store(toProvider);
+
+  const providerJar = new CookieJar();
+  let url = new URL(toProvider.headers.get("Location")!);
+  let res = await providerJar.fetch(url.toString());
+  ({ res, url } = await follow(providerJar, res, url));
+  const html = await res.text();
+  const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1];
+  if (!action) throw new Error("no sign-in form at the provider");
+  const formUrl = new URL(action.replaceAll("&amp;", "&"), url);
+  res = await providerJar.fetch(formUrl.toString(), {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ email, password: options.password ?? DEMO_PASSWORD }),
+  });
+  ({ url } = await follow(providerJar, res, formUrl));
+  if (!url.toString().startsWith(`${PORTAL_URL}/auth/callback`)) throw new Error(`sign-in of ${email} did not reach the callback (${url})`);
+
+  const cookie = [portalJar.header(), options.callbackCookie].filter(Boolean).join("; ");
+  const done = await settle(loaders.callback(new Request(url, { headers: { cookie } })));
+  if (!isRedirect(done)) throw new Error("the callback did not redirect");
+  portalJar.store(done);
+  return { jar: portalJar, cookie: portalJar.header(), location: done.headers.get("Location"), callbackUrl: url };
+}
+
+/** Follows the provider's redirects until it shows a page or sends the browser to the portal. */
+async function follow(jar: CookieJar, res: Response, url: URL) {
+  while (res.status >= 300 && res.status < 400) {
+    url = new URL(res.headers.get("Location")!, url);
+    if (url.toString().startsWith(PORTAL_URL)) break;
+    res = await jar.fetch(url.toString());
+  }
+  return { res, url };
+}

@@ -1,0 +1,8 @@
+/** What the Vitest global setup (tests/setup/postgres.ts) hands to test files through `inject`. */
+declare module "vitest" {
+  export interface ProvidedContext {
+    postgresAdminUrl: string | null;
+  }
+}
+
+export {};
