@@ -8,6 +8,7 @@ afterAll(() => live.stop());
 const { loader: loginLoader } = await import("~/routes/auth/login");
 const { loader: callbackLoader } = await import("~/routes/auth/callback");
 const { shellMiddleware, shellContext, requireArea, requireUnlocked, requireWrite } = await import("./guards.server");
+type Shell = import("./guards.server").Shell;
 const { getSession, sessionStorage } = await import("./session.server");
 const { middleware: areaMiddleware } = await import("~/routes/area/layout");
 
@@ -33,7 +34,7 @@ async function visit(email: string | null, path: string, more: Array<(args: any,
     passed,
   );
   const result = await settle(chain());
-  const shell = (() => {
+  const shell = ((): Shell | null => {
     try {
       return args.context.get(shellContext);
     } catch {

@@ -97,7 +97,7 @@ export function routeArgs(request: Request, params: Record<string, string> = {})
 }
 
 /** What a loader returned or threw, as a Response when it was one (redirects are thrown). */
-export async function settle(result: Promise<unknown>): Promise<unknown> {
+export async function settle(result: unknown): Promise<unknown> {
   try {
     return await result;
   } catch (thrown) {
