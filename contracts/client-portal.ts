@@ -18,3 +18,8 @@ export type Branding = z.infer<typeof brandingSchema>;
 
 /** The generic name shown when a tenant has not set one (spec §1). */
 export const DEFAULT_BRAND_NAME = "Data Hub";
+
+/** GET /api/v1/companies/{companyId}/users: the people of a company, for pickers (project access). */
+export const companyUserSchema = z.object({ id: z.string(), name: z.string(), email: z.string() });
+export const companyUsersResponseSchema = z.array(companyUserSchema);
+export type CompanyUser = z.infer<typeof companyUserSchema>;

@@ -20,7 +20,10 @@ type CallOptions<S extends z.ZodType> = {
   method?: "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
   /** Arrays repeat the key (spec §7): `status=A&status=B`. */
   query?: Query;
+  /** A JSON body. */
   body?: unknown;
+  /** A multipart body (file uploads are passed on as they came). */
+  formData?: FormData;
 };
 
 const SERVICES = {
@@ -50,13 +53,14 @@ export async function callService<S extends z.ZodType>(
   const headers: Record<string, string> = { accept: "application/json" };
   if (as) headers.authorization = `Bearer ${as.authenticated.auth.accessToken}`;
   if (options.body !== undefined) headers["content-type"] = "application/json";
+  const body = options.formData ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
 
   let res: Response;
   try {
     res = await fetch(url, {
       method: options.method ?? "GET",
       headers,
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      body,
     });
   } catch (err) {
     log.error("service unreachable", { service, path, err });

@@ -2,7 +2,11 @@
  * The control plane's tables as Kysely sees them. Portable column types only, so SQLite and
  * PostgreSQL behave the same: text ids (UUIDs), ISO-8601 text timestamps, integer 0/1 flags.
  */
-export interface Database {
+import type { DictionaryTables } from "./schema-dictionaries.ts";
+import type { ProjectTables } from "./schema-projects.ts";
+
+/** Each area keeps its table types in its own file (schema-*.ts); this is their union. */
+export interface Database extends DictionaryTables, ProjectTables {
   companies: CompaniesTable;
   admin_data_sources: AdminDataSourcesTable;
 }

@@ -1,0 +1,52 @@
+import { z } from "zod";
+
+/** A written object carries the version it was based on; a stale one is refused with 409. */
+export const versionSchema = z.coerce.number().int().min(0);
+
+/** Spec §3: names of tables and columns become SQL identifiers in the project databases. */
+export const IDENTIFIER_MAX = 128;
+export const identifierSchema = z
+  .string()
+  .trim()
+  .min(1, "Required")
+  .max(IDENTIFIER_MAX, `At most ${IDENTIFIER_MAX} characters`)
+  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "Use letters, digits and underscores, starting with a letter or underscore");
+
+/** Display names (applications, dictionaries, projects). */
+export const NAME_MAX = 100;
+export const nameSchema = z.string().trim().min(1, "Required").max(NAME_MAX, `At most ${NAME_MAX} characters`);
+
+export const DESCRIPTION_MAX = 1000;
+export const descriptionSchema = z
+  .string()
+  .trim()
+  .max(DESCRIPTION_MAX, `At most ${DESCRIPTION_MAX} characters`)
+  .nullish()
+  .transform((v) => (v ? v : null));
+
+/** A page of a list: paginated, filtered and sorted in SQL (ARCHITECTURE.md §3). */
+export const PAGE_SIZES = [10, 25, 50, 100] as const;
+export const pageQuerySchema = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  pageSize: z.coerce
+    .number()
+    .int()
+    .refine((n) => (PAGE_SIZES as readonly number[]).includes(n), `One of ${PAGE_SIZES.join(", ")}`)
+    .default(25),
+});
+
+export function pageOf<T extends z.ZodType>(item: T) {
+  return z.object({
+    items: z.array(item),
+    total: z.number().int(),
+    page: z.number().int(),
+    pageSize: z.number().int(),
+  });
+}
+
+/** Booleans as HTML forms and query strings send them. */
+export const formBoolean = z
+  .union([z.boolean(), z.enum(["true", "false", "on", "off", "1", "0", ""])])
+  .transform((v) => v === true || v === "true" || v === "on" || v === "1");
+
+export const timestampSchema = z.string();

@@ -1,0 +1,199 @@
+import { z } from "zod";
+import { descriptionSchema, formBoolean, identifierSchema, nameSchema, pageOf, timestampSchema, versionSchema } from "./common";
+
+/** Spec §3: the column types a dictionary offers. */
+export const COLUMN_TYPES = ["int", "decimal", "float", "bigint", "date", "time", "datetime", "nvarchar", "uniqueidentifier"] as const;
+export const columnTypeSchema = z.enum(COLUMN_TYPES, { error: `Unknown type: use one of ${COLUMN_TYPES.join(", ")}` });
+export type ColumnType = z.infer<typeof columnTypeSchema>;
+
+export const NVARCHAR_MAX_LENGTH = 4000;
+export const DECIMAL_MAX_PRECISION = 38;
+
+const optionalInt = (min: number, max: number, label: string) =>
+  z.preprocess(
+    (v) => (v === "" || v === undefined ? null : v),
+    z.coerce.number({ error: `${label} must be a whole number` }).int(`${label} must be a whole number`).min(min, `${label} must be at least ${min}`).max(max, `${label} must be at most ${max}`).nullable(),
+  );
+
+/**
+ * One column as a user defines it. Rules: nvarchar needs a length (1–4000); decimal needs a precision
+ * (1–38) and a scale from 0 to the precision; other types take neither. A key column is never nullable.
+ */
+export const columnInputSchema = z
+  .object({
+    name: identifierSchema,
+    type: columnTypeSchema,
+    length: optionalInt(1, NVARCHAR_MAX_LENGTH, "Length"),
+    precision: optionalInt(1, DECIMAL_MAX_PRECISION, "Precision"),
+    scale: optionalInt(0, DECIMAL_MAX_PRECISION, "Scale"),
+    nullable: formBoolean.default(true),
+    isKey: formBoolean.default(false),
+    description: descriptionSchema,
+  })
+  .superRefine((c, ctx) => {
+    if (c.type === "nvarchar" && c.length == null) ctx.addIssue({ code: "custom", path: ["length"], message: "nvarchar needs a length" });
+    if (c.type !== "nvarchar" && c.length != null) ctx.addIssue({ code: "custom", path: ["length"], message: "Only nvarchar takes a length" });
+    if (c.type === "decimal" && c.precision == null) ctx.addIssue({ code: "custom", path: ["precision"], message: "decimal needs a precision" });
+    if (c.type !== "decimal" && (c.precision != null || c.scale != null)) {
+      ctx.addIssue({ code: "custom", path: [c.precision != null ? "precision" : "scale"], message: "Only decimal takes a precision and scale" });
+    }
+    if (c.type === "decimal" && c.precision != null && c.scale != null && c.scale > c.precision) {
+      ctx.addIssue({ code: "custom", path: ["scale"], message: "Scale cannot be greater than precision" });
+    }
+    if (c.isKey && c.nullable) ctx.addIssue({ code: "custom", path: ["nullable"], message: "A key column cannot be nullable" });
+  });
+export type ColumnInput = z.infer<typeof columnInputSchema>;
+
+export const columnSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  type: columnTypeSchema,
+  length: z.number().int().nullable(),
+  precision: z.number().int().nullable(),
+  scale: z.number().int().nullable(),
+  nullable: z.boolean(),
+  isKey: z.boolean(),
+  description: z.string().nullable(),
+  order: z.number().int(),
+});
+export type Column = z.infer<typeof columnSchema>;
+
+/** A table as a user defines it: column names unique (case-insensitive); order is the array's. */
+export const tableInputSchema = z
+  .object({
+    name: identifierSchema,
+    description: descriptionSchema,
+    columns: z.array(columnInputSchema).max(1024, "At most 1024 columns"),
+  })
+  .superRefine((t, ctx) => {
+    const seen = new Map<string, number>();
+    t.columns.forEach((c, i) => {
+      const key = c.name.toLowerCase();
+      if (seen.has(key)) ctx.addIssue({ code: "custom", path: ["columns", i, "name"], message: `Duplicate column ${c.name}` });
+      seen.set(key, i);
+    });
+  });
+export type TableInput = z.infer<typeof tableInputSchema>;
+
+export const tableSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  order: z.number().int(),
+  columns: z.array(columnSchema),
+});
+export type Table = z.infer<typeof tableSchema>;
+
+/** A table in a list: without its columns. */
+export const tableSummarySchema = tableSchema.omit({ columns: true }).extend({ columnCount: z.number().int() });
+export type TableSummary = z.infer<typeof tableSummarySchema>;
+
+/** A master data dictionary, of one application (DOMAIN.md "Data dictionary"). */
+export const dictionarySummarySchema = z.object({
+  id: z.string(),
+  companyId: z.string(),
+  applicationId: z.string(),
+  applicationName: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  tableCount: z.number().int(),
+  columnCount: z.number().int(),
+  updatedAt: timestampSchema,
+  version: z.number().int(),
+});
+export type DictionarySummary = z.infer<typeof dictionarySummarySchema>;
+export const dictionariesResponseSchema = z.array(dictionarySummarySchema);
+
+export const dictionarySchema = dictionarySummarySchema.extend({ tables: z.array(tableSchema) });
+export type Dictionary = z.infer<typeof dictionarySchema>;
+
+/** POST /api/v1/data-dictionaries */
+export const createDictionarySchema = z.object({
+  companyId: z.string().min(1),
+  applicationId: z.string().min(1, "Choose an application"),
+  name: nameSchema,
+  description: descriptionSchema,
+});
+
+/** PATCH /api/v1/data-dictionaries/{id}: name and description, based on `version`. */
+export const updateDictionarySchema = z.object({
+  version: versionSchema,
+  name: nameSchema,
+  description: descriptionSchema,
+});
+
+/** POST (create) and PATCH (replace, with `tableId`) a table; both carry the dictionary's version. */
+export const createTableSchema = tableInputSchema.and(z.object({ version: versionSchema }));
+export const updateTableSchema = tableInputSchema.and(z.object({ version: versionSchema, tableId: z.string().min(1) }));
+
+/* ---------- Bulk upload → review → apply or discard (master and project dictionaries alike) ---------- */
+
+/** The file's columns (header row, any order, case-insensitive). table, column and type are required. */
+export const BULK_COLUMNS = ["table", "column", "type", "length", "precision", "scale", "nullable", "key", "description"] as const;
+export const BULK_REQUIRED_COLUMNS = ["table", "column", "type"] as const;
+export const BULK_UPLOAD_MAX_BYTES = 5 * 1024 * 1024;
+export const BULK_UPLOAD_EXTENSIONS = [".csv", ".xlsx"] as const;
+
+/** An error in the uploaded file: the row number counts the header as row 1. */
+export const rowErrorSchema = z.object({
+  row: z.number().int().nullable(),
+  column: z.string().nullable(),
+  message: z.string(),
+});
+export type RowError = z.infer<typeof rowErrorSchema>;
+
+export const columnChangeSchema = z.object({
+  name: z.string(),
+  before: columnSchema.omit({ id: true, order: true }).nullable(),
+  after: columnSchema.omit({ id: true, order: true }).nullable(),
+  /** Which fields differ, for a changed column. */
+  fields: z.array(z.string()),
+});
+
+export const reviewTableSchema = z.object({
+  name: z.string(),
+  /** added: a new table; changed: columns differ; unchanged: same as now. Tables not in the file stay as they are. */
+  status: z.enum(["added", "changed", "unchanged"]),
+  added: z.array(columnChangeSchema),
+  changed: z.array(columnChangeSchema),
+  removed: z.array(columnChangeSchema),
+  unchanged: z.number().int(),
+});
+export type ReviewTable = z.infer<typeof reviewTableSchema>;
+
+export const reviewSchema = z.object({
+  id: z.string(),
+  fileName: z.string(),
+  createdAt: timestampSchema,
+  /** The dictionary version the review was computed against; apply refuses it once the dictionary moved on. */
+  baseVersion: z.number().int(),
+  rowCount: z.number().int(),
+  errors: z.array(rowErrorSchema),
+  tables: z.array(reviewTableSchema),
+  /** True when there are no errors and something would change. */
+  canApply: z.boolean(),
+});
+export type Review = z.infer<typeof reviewSchema>;
+
+/* ---------- A project's own dictionary (a copy it may edit without touching the master) ---------- */
+
+/** GET /api/v1/projects/{id}/data-dictionary */
+export const projectDictionarySchema = z.object({
+  projectId: z.string(),
+  version: z.number().int(),
+  sourceDictionaryId: z.string().nullable(),
+  sourceDictionaryName: z.string().nullable(),
+  tableCount: z.number().int(),
+  columnCount: z.number().int(),
+  /** Tables without a column block the wizard (status SetupAddColumnsIncomplete). */
+  emptyTableCount: z.number().int(),
+});
+export type ProjectDictionary = z.infer<typeof projectDictionarySchema>;
+
+/** GET /api/v1/projects/{id}/data-dictionary/tables?name=&page=&pageSize= → pageOf(tableSummarySchema) */
+export const tablesQuerySchema = z.object({
+  name: z.string().trim().max(128).optional(),
+  page: z.coerce.number().int().min(1).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(25),
+});
+export const tablesPageSchema = pageOf(tableSummarySchema);
