@@ -1,8 +1,14 @@
 import { useEffect, useState } from "react";
-import { Form, useLocation, useSubmit } from "react-router";
+import { Form, useLocation, useMatches, useSubmit } from "react-router";
 import type { Company } from "../../../contracts/data-api";
 import { COMPANY_PARAM } from "~/lib/company-href";
 import { cn } from "~/lib/utils";
+
+/**
+ * A route's `handle.companySwitchTo`: where switching company goes from its pages. Entity pages (a
+ * project, a dictionary) belong to one company, so a switch goes to their list instead.
+ */
+export type CompanySwitchHandle = { companySwitchTo?: string };
 
 /**
  * The company scope (spec §1). A GET form: without JavaScript the user picks and presses "Switch";
@@ -11,11 +17,17 @@ import { cn } from "~/lib/utils";
 export function CompanyPicker({ companies, company }: { companies: Company[]; company: Company | null }) {
   const submit = useSubmit();
   const location = useLocation();
+  const matches = useMatches();
+  const switchTo =
+    matches
+      .map((m) => (m.handle as CompanySwitchHandle | undefined)?.companySwitchTo)
+      .filter(Boolean)
+      .at(-1) ?? location.pathname;
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
 
   return (
-    <Form method="get" action={location.pathname} className="flex flex-col gap-1">
+    <Form method="get" action={switchTo} className="flex flex-col gap-1">
       <label htmlFor="company-picker" className="sidebar-label text-xs font-medium text-muted-foreground">
         Company
       </label>
