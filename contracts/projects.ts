@@ -157,6 +157,8 @@ export const setProjectUserSchema = z
 
 /** GET and POST /api/v1/projects/{id}/upload-type */
 export const uploadTypeBodySchema = z.object({ uploadType: uploadTypeSchema });
+/** GET /api/v1/projects/{id}/upload-type: null until one is chosen. */
+export const uploadTypeResponseSchema = z.object({ uploadType: uploadTypeSchema.nullable() });
 
 /** POST /api/v1/projects/{id}/data-dictionary/{dictionaryId}/assign: copy a master dictionary of the project's application. */
 export const assignDictionarySchema = z.object({ version: versionSchema });

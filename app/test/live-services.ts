@@ -17,6 +17,8 @@ import { DEMO_PASSWORD } from "../../scripts/demo-data";
 import { seedDemo as seedClientPortal } from "../../services/client-portal/src/seed";
 import { CookieJar, createMigratedDatabase, startPortal } from "../../services/client-portal/src/test-support";
 import { createApp } from "../../services/data-api/src/app";
+import { createHttpCompanyUsersSource } from "../../services/data-api/src/company-users";
+import { createJobRunner } from "../../services/data-api/src/jobs/runner";
 import { migrateDatabase } from "../../services/data-api/src/db/migrate";
 import type { Database as DataApiDatabase } from "../../services/data-api/src/db/schema";
 import { createHttpPermissionsSource } from "../../services/data-api/src/permissions";
@@ -47,6 +49,7 @@ export async function startLiveServices(portalEnv: Record<string, string> = {}) 
   const dataApiDb = createKysely<DataApiDatabase>(path.join(dir, "data-api.sqlite"));
   await migrateDatabase(dataApiDb);
   await seedDataApi(dataApiDb);
+  const jobs = createJobRunner();
   const dataApiApp = createApp({
     db: dataApiDb,
     logger: createLogger("data-api-it", "silent"),
@@ -58,6 +61,9 @@ export async function startLiveServices(portalEnv: Record<string, string> = {}) 
     },
     permissions: createHttpPermissionsSource({ baseUrl: clientPortal.baseUrl }),
     version: readProductVersion(),
+    dataDir: dir,
+    jobs,
+    companyUsers: createHttpCompanyUsersSource({ baseUrl: clientPortal.baseUrl }),
   });
   const dataApiServer = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const s = serve({ fetch: dataApiApp.fetch, port: 0, hostname: "127.0.0.1" }, () => resolve(s));
@@ -82,6 +88,7 @@ export async function startLiveServices(portalEnv: Record<string, string> = {}) 
     dataApiUrl,
     clientPortalDb: clientPortalDb.db,
     async stop() {
+      await jobs.idle();
       dataApiServer.close();
       await dataApiDb.destroy();
       await clientPortal.stop();

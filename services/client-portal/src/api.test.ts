@@ -93,6 +93,48 @@ describe.each(TEST_DATABASE_KINDS)("client portal API on %s", (kind) => {
     });
   });
 
+  describe("GET /api/v1/companies/:companyId/users", () => {
+    const getUsers = (companyId: string, token?: string) =>
+      portal.api.request(`/api/v1/companies/${companyId}/users`, token ? { headers: { authorization: `Bearer ${token}` } } : {});
+
+    it("lists everybody holding a permission entry for the company, whatever the role, sorted by name", async () => {
+      const res = await getUsers(acme.id, await signer.token(analyst.id, analyst.roles));
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual([
+        { id: analyst.id, name: "Ann Analyst", email: "analyst@demo.test" },
+        { id: users.translator!.id, name: "Tia Translator", email: "translator@demo.test" },
+        { id: viewer.id, name: "Vera Viewer", email: "viewer@demo.test" },
+      ]);
+    });
+
+    it("lets a user with any entry for the company ask, even a viewer", async () => {
+      const clientAdmin = users.clientadmin!;
+      const res = await getUsers(cedar.id, await signer.token(clientAdmin.id, clientAdmin.roles));
+      expect(res.status).toBe(200);
+      expect((await res.json()).map((u: { name: string }) => u.name)).toEqual(["Carl Client", "Max Manager"]);
+    });
+
+    it("refuses a company the caller holds no entry for with 403", async () => {
+      const res = await getUsers(cedar.id, await signer.token(analyst.id, analyst.roles));
+      expect(res.status).toBe(403);
+      expect(apiErrorSchema.parse(await res.json()).code).toBe("forbidden");
+    });
+
+    it("lets SuperAdmin and Support ask for any company; an unknown company has nobody", async () => {
+      for (const roles of ["SuperAdmin", "support"]) {
+        const res = await getUsers(birch.id, await signer.token("someone-else", roles));
+        expect(res.status, roles).toBe(200);
+        expect((await res.json()).map((u: { name: string }) => u.name), roles).toEqual(["Ann Analyst", "Carl Client"]);
+      }
+      const none = await getUsers("no-such-company", await signer.token("admin", "SuperAdmin"));
+      expect(await none.json()).toEqual([]);
+    });
+
+    it("answers 401 without a token", async () => {
+      expect((await getUsers(acme.id)).status).toBe(401);
+    });
+  });
+
   describe("GET /api/v1/branding", () => {
     it("is public and answers the default branding when none is set", async () => {
       const res = await portal.api.request("/api/v1/branding");

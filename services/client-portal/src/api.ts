@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { sql, type Kysely } from "kysely";
-import { brandingSchema, permissionsResponseSchema } from "../../../contracts/client-portal.ts";
+import { brandingSchema, companyUsersResponseSchema, permissionsResponseSchema, type CompanyUser } from "../../../contracts/client-portal.ts";
 import { isAdmin } from "../../../contracts/roles.ts";
 import { bearerAuth, type BearerOptions } from "../../shared/bearer.ts";
 import { apiError } from "../../shared/http.ts";
@@ -29,6 +29,23 @@ export function apiRoutes({ db, env, bearer, logger }: Deps) {
     }
     if (!(await findUserById(db, userId))) return apiError(c, 404, "not_found", ["User not found."]);
     return c.json(permissionsResponseSchema.parse(await listPermissions(db, userId)));
+  });
+
+  /**
+   * The people of a company (anyone holding a permission entry for it), sorted by name: the data API
+   * checks project-access grants against it and the portal's user picker lists it. SuperAdmin and
+   * Support may ask for any company; others only for a company they hold an entry for themselves.
+   */
+  app.get("/api/v1/companies/:companyId/users", bearerAuth(bearer), async (c) => {
+    const caller = c.get("caller");
+    const companyId = c.req.param("companyId");
+    if (!isAdmin(caller.roles)) {
+      const own = await listPermissions(db, caller.userId);
+      if (!own.some((p) => p.companyId === companyId)) {
+        return apiError(c, 403, "forbidden", ["You don't have permission to access."]);
+      }
+    }
+    return c.json(companyUsersResponseSchema.parse(await listCompanyUsers(db, companyId)));
   });
 
   /** OpenID Connect userinfo for the portal's JWT access tokens: the same claims as the ID token. */
@@ -64,4 +81,17 @@ export function apiRoutes({ db, env, bearer, logger }: Deps) {
   });
 
   return app;
+}
+
+/** Case-insensitive name order first so "ann" and "Ann" sit together on both engines; id keeps ties stable. */
+function listCompanyUsers(db: Kysely<Database>, companyId: string): Promise<CompanyUser[]> {
+  return db
+    .selectFrom("users")
+    .innerJoin("permissions", "permissions.user_id", "users.id")
+    .select(["users.id", "users.name", "users.email"])
+    .where("permissions.company_id", "=", companyId)
+    .orderBy(sql`lower(users.name)`)
+    .orderBy("users.name")
+    .orderBy("users.id")
+    .execute();
 }

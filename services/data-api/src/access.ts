@@ -1,6 +1,8 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
+import type { PermissionEntry } from "../../../contracts/client-portal.ts";
 import type { Company } from "../../../contracts/data-api.ts";
+import { hasRole, isAdmin, ROLES } from "../../../contracts/roles.ts";
 import { ALL_COMPANIES, callerSeesEveryCompany, scopeFromPermissions, scopeIncludes, type CompanyScope } from "./company-scope.ts";
 import type { AppEnv } from "./context.ts";
 import { PermissionsUnavailableError } from "./permissions.ts";
@@ -27,10 +29,15 @@ export const COMPANY_NOT_FOUND_MESSAGE = "Company not found.";
 
 /** The companies the caller may see. Fails with 503 when the permissions cannot be loaded: never grants more. */
 export async function companyScope(c: AnyContext): Promise<CompanyScope> {
+  if (callerSeesEveryCompany(c.var.caller.roles)) return ALL_COMPANIES;
+  return scopeFromPermissions(await callerPermissions(c));
+}
+
+/** The caller's client-portal permission entries (cached per token); 503 when they cannot be loaded. */
+async function callerPermissions(c: AnyContext): Promise<PermissionEntry[]> {
   const caller = c.var.caller;
-  if (callerSeesEveryCompany(caller.roles)) return ALL_COMPANIES;
   try {
-    return scopeFromPermissions(await c.var.deps.permissions.forCaller(caller));
+    return await c.var.deps.permissions.forCaller(caller);
   } catch (err) {
     if (!(err instanceof PermissionsUnavailableError)) throw err;
     c.var.deps.logger.warn("permissions unavailable", { err, userId: caller.userId, requestId: c.var.requestId });
@@ -43,5 +50,44 @@ export async function requireCompany(c: AnyContext, companyId: string): Promise<
   const scope = await companyScope(c);
   const company = scopeIncludes(scope, companyId) ? await findCompany(c.var.deps.db, companyId) : undefined;
   if (!company) throw new HTTPException(404, { message: COMPANY_NOT_FOUND_MESSAGE });
+  return company;
+}
+
+export const FORBIDDEN_MESSAGE = "You don't have permission to access.";
+
+/** Spec §6: the product roles allowed in the Migration area, besides SuperAdmin and Support. */
+const MIGRATION_PRODUCT_ROLES = [ROLES.Analyst, ROLES.ClientAdmin];
+
+export type MigrationAccess = {
+  /** Not used yet: reads and writes need the same roles today; the flag keeps call sites ready. */
+  write: boolean;
+  /**
+   * The 404 message when the company is not visible. An object of another company must answer
+   * exactly like an unknown id of its kind ("Data dictionary not found."), not "Company not found.".
+   */
+  notFoundMessage?: string;
+};
+
+/**
+ * The Migration area's rule (spec §6): the company must be visible (else 404, as requireCompany)
+ * and the caller must be SuperAdmin/Support, or hold Analyst or ClientAdmin *for that company*
+ * (else 403). A Viewer or Manager sees the company in the list but gets 403 here.
+ */
+export async function requireMigrationRole(c: AnyContext, companyId: string, options: MigrationAccess): Promise<Company> {
+  let company: Company;
+  try {
+    company = await requireCompany(c, companyId);
+  } catch (err) {
+    if (options.notFoundMessage && err instanceof HTTPException && err.status === 404) {
+      throw new HTTPException(404, { message: options.notFoundMessage });
+    }
+    throw err;
+  }
+  if (isAdmin(c.var.caller.roles)) return company;
+  const entries = await callerPermissions(c);
+  const allowed = entries.some(
+    (e) => e.companyId === company.id && MIGRATION_PRODUCT_ROLES.some((role) => hasRole([e.productRoleName], role)),
+  );
+  if (!allowed) throw new HTTPException(403, { message: FORBIDDEN_MESSAGE });
   return company;
 }

@@ -7,8 +7,11 @@ import { apiError, installErrorHandlers, requestId } from "../../shared/http.ts"
 import type { Logger } from "../../shared/logger.ts";
 import type { AppDeps, AppEnv } from "./context.ts";
 import { API_PREFIX, OPENAPI_PATH, installOpenApiDocument, validationHook } from "./openapi.ts";
+import { createApplicationsRouter } from "./routes/applications.ts";
 import { createCompaniesRouter } from "./routes/companies.ts";
+import { createDataDictionariesRouter } from "./routes/data-dictionaries.ts";
 import { createProductInfoRouter } from "./routes/product-info.ts";
+import { createProjectsRouter } from "./routes/projects.ts";
 
 export type { AppDeps, AppEnv } from "./context.ts";
 
@@ -42,6 +45,9 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   // One router per resource (ARCHITECTURE.md §3); later issues add projects, data-dictionaries, …
   app.route(API_PREFIX, createProductInfoRouter());
   app.route(API_PREFIX, createCompaniesRouter());
+  app.route(API_PREFIX, createApplicationsRouter());
+  app.route(API_PREFIX, createDataDictionariesRouter());
+  app.route(API_PREFIX, createProjectsRouter());
 
   return app;
 }

@@ -2,7 +2,9 @@ import type { Kysely } from "kysely";
 import type { BearerOptions, BearerVariables } from "../../shared/bearer.ts";
 import type { RequestIdVariables } from "../../shared/http.ts";
 import type { Logger } from "../../shared/logger.ts";
+import type { CompanyUsersSource } from "./company-users.ts";
 import type { Database } from "./db/schema.ts";
+import type { JobRunner } from "./jobs/runner.ts";
 import type { PermissionsSource } from "./permissions.ts";
 
 /** What createApp needs from the outside: the server wires real ones, tests wire their own. */
@@ -13,6 +15,15 @@ export type AppDeps = {
   permissions: PermissionsSource;
   /** The product version (root package.json), answered by productInfo. */
   version: string;
+  /**
+   * The data folder: project databases live under `${dataDir}/projects/{projectId}/`. Without it
+   * the data API serves everything but database creation (503).
+   */
+  dataDir?: string;
+  /** Runs jobs in the background of this process (jobs/runner.ts); one per app. */
+  jobs?: JobRunner;
+  /** The people of a company (client portal); without it project-access grants are not checked against it. */
+  companyUsers?: CompanyUsersSource;
 };
 
 /**

@@ -9,9 +9,12 @@ import type { BearerOptions } from "../../shared/bearer.ts";
 import { createKysely, databaseKind } from "../../shared/db.ts";
 import { createLogger } from "../../shared/logger.ts";
 import { createApp } from "./app.ts";
+import { createHttpCompanyUsersSource } from "./company-users.ts";
 import { migrateDatabase } from "./db/migrate.ts";
 import type { Database } from "./db/schema.ts";
 import { loadEnv, type DataApiEnv } from "./env.ts";
+import { STALE_JOB_MS, recoverInterruptedJobs, startStaleJobSweep } from "./jobs/recover.ts";
+import { createJobRunner } from "./jobs/runner.ts";
 import { createHttpPermissionsSource } from "./permissions.ts";
 import { seedDemo } from "./seed.ts";
 import { readProductVersion } from "./version.ts";
@@ -34,13 +37,18 @@ async function main() {
   const env = readEnvOrExit();
   const logger = createLogger("data-api", env.LOG_LEVEL);
   const db = createKysely<Database>(env.DATABASE_URL);
+  const sharedControlPlane = databaseKind(env.DATABASE_URL) === "postgres";
 
   try {
     // Start sequence: each step needs the one before it, and all run before the port opens.
     // 1. Schema.
     await migrateDatabase(db);
-    // 2. Recovery (issue 4, jobs): mark jobs a previous process left running as failed and release
-    //    their project locks here, before any request can see a project locked forever.
+    // 2. Recovery: end the jobs a previous process left running (ERROR) and release their project
+    //    locks, before any request can see a project locked forever. SQLite: this process is the
+    //    only one on the file, so every running job is dead. PostgreSQL: other processes may be
+    //    running jobs right now, so only jobs whose heartbeat stopped, now and periodically.
+    const recovered = await recoverInterruptedJobs(db, sharedControlPlane ? { staleBefore: new Date(Date.now() - STALE_JOB_MS) } : {});
+    if (recovered.length) logger.warn("ended jobs a previous process left running", { jobIds: recovered });
     // 3. Demo data, when asked.
     if (env.SEED_DEMO) {
       await seedDemo(db);
@@ -58,13 +66,18 @@ async function main() {
     audience: env.API_AUDIENCE,
     rolesClaim: env.ROLES_CLAIM,
   };
+  const jobs = createJobRunner();
   const app = createApp({
     db,
     logger,
     bearer,
     permissions: createHttpPermissionsSource({ baseUrl: env.CLIENT_PORTAL_API_URL }),
     version: readProductVersion(),
+    dataDir: env.DATA_DIR,
+    jobs,
+    companyUsers: createHttpCompanyUsersSource({ baseUrl: env.CLIENT_PORTAL_API_URL }),
   });
+  const stopSweep = sharedControlPlane ? startStaleJobSweep(db, logger) : () => undefined;
 
   const server = serve({ fetch: app.fetch, port: env.DATA_API_PORT }, (info) => {
     logger.info(`data API listening on http://localhost:${info.port}`, {
@@ -84,11 +97,14 @@ async function main() {
     if (stopping) return;
     stopping = true;
     logger.info("stopping", { signal });
+    stopSweep();
     setTimeout(() => {
       logger.warn("requests still open after the grace period; exiting anyway");
       process.exit(1);
     }, SHUTDOWN_GRACE_MS).unref();
     server.close(async () => {
+      // Running jobs get the rest of the grace period; one cut short is ended by the next start's recovery.
+      await jobs.idle();
       await db.destroy();
       logger.info("stopped");
       process.exit(0);

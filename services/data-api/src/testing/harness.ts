@@ -3,18 +3,24 @@
  * signer and the client-portal stub behind the real HTTP permissions source. One per test file.
  */
 import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import type { PermissionEntry } from "../../../../contracts/client-portal.ts";
 import { demoUsers, type DemoUser } from "../../../../scripts/demo-data.ts";
 import { createKysely, type DatabaseKind } from "../../../shared/db.ts";
 import { createLogger } from "../../../shared/logger.ts";
 import { createTestDatabase } from "../../../shared/testing/databases.ts";
 import { createTestSigner } from "../../../shared/testing/tokens.ts";
-import { createApp } from "../app.ts";
+import { createApp, type AppDeps } from "../app.ts";
+import { createHttpCompanyUsersSource } from "../company-users.ts";
 import { migrateDatabase } from "../db/migrate.ts";
 import type { Database } from "../db/schema.ts";
+import { createJobRunner } from "../jobs/runner.ts";
 import { createHttpPermissionsSource } from "../permissions.ts";
 import { seedDemo } from "../seed.ts";
 import { CLIENT_PORTAL_TEST_URL, createClientPortalStub } from "./client-portal-stub.ts";
+import { createCompanyUsersStub } from "./company-users-stub.ts";
 
 export const TEST_VERSION = "1.2.3-test";
 
@@ -52,13 +58,25 @@ export async function createTestApi(kind: DatabaseKind) {
   const signer = await createTestSigner();
   const permissionsTable = new Map<string, PermissionEntry[]>(Object.values(USERS).map((u) => [u.id, u.permissions]));
   const clientPortal = createClientPortalStub(signer.bearer, permissionsTable);
-  const app = createApp({
+  // Project databases of this test file; jobs run on a runner whose hooks a test may set.
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "dt-data-"));
+  const jobs = createJobRunner();
+  const deps: AppDeps = {
     db,
     logger: createLogger("data-api-test", "silent"),
     bearer: signer.bearer,
     permissions: createHttpPermissionsSource({ baseUrl: CLIENT_PORTAL_TEST_URL, fetch: clientPortal.fetch }),
     version: TEST_VERSION,
-  });
+    dataDir,
+    jobs,
+    companyUsers: createHttpCompanyUsersSource({ baseUrl: CLIENT_PORTAL_TEST_URL, fetch: createCompanyUsersStub(signer.bearer, Object.values(USERS)) }),
+  };
+  const app = createApp(deps);
+
+  /** What a restarted process would be: a fresh app and job runner on the same database and data folder. */
+  function restartedApp() {
+    return createApp({ ...deps, jobs: createJobRunner() });
+  }
 
   /** A fresh token per call (unique jti), so the permissions cache never hides one test from another. */
   function tokenFor(user: Pick<DemoUser, "id" | "roles">, roles: string = user.roles) {
@@ -70,12 +88,22 @@ export async function createTestApi(kind: DatabaseKind) {
     return { status: res.status, headers: res.headers, body: (await res.json()) as any };
   }
 
+  /** Any method, with a JSON body when given. */
+  async function send(method: string, url: string, token: string | undefined, body?: unknown) {
+    const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+    if (body !== undefined) headers["content-type"] = "application/json";
+    const res = await app.request(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await res.text();
+    return { status: res.status, headers: res.headers, body: (text ? JSON.parse(text) : undefined) as any };
+  }
+
   async function close() {
     await db.destroy();
     await database.drop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
   }
 
-  return { app, db, signer, clientPortal, tokenFor, get, close };
+  return { app, db, signer, clientPortal, tokenFor, get, close, send, dataDir, jobs, restartedApp };
 }
 
 export type TestApi = Awaited<ReturnType<typeof createTestApi>>;

@@ -1,0 +1,59 @@
+/**
+ * The first job (wizard step 3): the project's source and destination databases, one table per
+ * table of its own data dictionary. Status DatabaseCreation (locked, reason DatabaseCreation) while
+ * it runs; SetupRestoreDatabaseIncomplete when done; DatabaseCreationFailed on failure (a retry
+ * starts from there).
+ */
+import type { Job } from "../../../../contracts/projects.ts";
+import type { Table } from "../../../../contracts/dictionary.ts";
+import type { JobDeps } from "../jobs/start-job.ts";
+import { startJob } from "../jobs/start-job.ts";
+import { DATABASE_CREATION_START_STATUSES, dictionaryBlockers } from "../project-setup.ts";
+import { findProjectDictionaryRef, readTables } from "../repositories/dictionaries.ts";
+import { createProjectDatabase, projectDatabasePath, removeProjectDatabases } from "./project-databases.ts";
+
+export const DATABASE_CREATION_STEPS = {
+  validate: "Validate data dictionary",
+  source: "Create source database",
+  destination: "Create destination database",
+} as const;
+
+export async function startDatabaseCreation(deps: JobDeps & { dataDir: string }, projectId: string, userId: string): Promise<Job> {
+  const { dataDir } = deps;
+  // Read under the lock by the first step, used by the next two: the databases match the
+  // dictionary as it was when the job started, whatever happens to it later.
+  let tables: Table[] = [];
+
+  return startJob(deps, {
+    projectId,
+    kind: "DatabaseCreation",
+    lockReason: "DatabaseCreation",
+    userId,
+    statusWhileRunning: "DatabaseCreation",
+    allowedStatuses: DATABASE_CREATION_START_STATUSES,
+    steps: [
+      {
+        name: DATABASE_CREATION_STEPS.validate,
+        run: async ({ db }) => {
+          // Checked before the job started too; again here because the dictionary could change
+          // between that check and the lock (dictionary writes are refused only once locked).
+          const dictionary = await findProjectDictionaryRef(db, projectId);
+          tables = dictionary ? await readTables(db, dictionary.id) : [];
+          const problems = dictionaryBlockers({ tableCount: tables.length, emptyTableCount: tables.filter((t) => t.columns.length === 0).length });
+          if (problems.length) throw new Error(problems.join(" "));
+        },
+      },
+      {
+        name: DATABASE_CREATION_STEPS.source,
+        run: async () => createProjectDatabase(projectDatabasePath(dataDir, projectId, "source"), tables),
+      },
+      {
+        name: DATABASE_CREATION_STEPS.destination,
+        run: async () => createProjectDatabase(projectDatabasePath(dataDir, projectId, "destination"), tables),
+      },
+    ],
+    onSuccess: { status: "SetupRestoreDatabaseIncomplete" },
+    // A failed creation leaves no database that looks usable (the source may have been made).
+    onFailure: async () => removeProjectDatabases(dataDir, projectId),
+  });
+}

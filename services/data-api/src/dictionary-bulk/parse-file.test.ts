@@ -1,0 +1,209 @@
+import ExcelJS from "exceljs";
+import { describe, expect, it } from "vitest";
+import { BULK_COLUMNS, BULK_UPLOAD_MAX_BYTES, COLUMN_TYPES } from "../../../../contracts/dictionary.ts";
+import { ApiProblem } from "../api-problem.ts";
+import { fixture } from "../testing/dictionary-fixtures.ts";
+import { parseDictionaryFile } from "./parse-file.ts";
+import { EMPTY_FILE_MESSAGE, FILE_TOO_LARGE_MESSAGE, WRONG_EXTENSION_MESSAGE } from "./sheet-rows.ts";
+
+const HEADER = "table,column,type,length,precision,scale,nullable,key,description";
+const bytes = (text: string) => new TextEncoder().encode(text);
+const csv = (...lines: string[]) => parseDictionaryFile(bytes(lines.join("\n")), "dictionary.csv");
+
+async function problemOf(promise: Promise<unknown>) {
+  const err = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(ApiProblem);
+  const problem = err as ApiProblem;
+  return { status: problem.statusCode, message: problem.message, fieldErrors: problem.fieldErrors };
+}
+
+async function xlsx(rows: unknown[][]): Promise<Uint8Array> {
+  const workbook = new ExcelJS.Workbook();
+  const sheet = workbook.addWorksheet("Columns");
+  for (const row of rows) sheet.addRow(row);
+  return new Uint8Array(await workbook.xlsx.writeBuffer());
+}
+
+describe("parseDictionaryFile", () => {
+  it("reads the sample CSV into its two tables, every type, in file order", async () => {
+    const parsed = await parseDictionaryFile(fixture("sample-dictionary.csv"), "sample-dictionary.csv");
+    expect(parsed.errors).toEqual([]);
+    expect(parsed.rowCount).toBe(10);
+    expect(parsed.tables.map((t) => [t.name, t.columns.length])).toEqual([
+      ["Customers", 5],
+      ["Orders", 5],
+    ]);
+    const types = new Set(parsed.tables.flatMap((t) => t.columns.map((c) => c.type)));
+    expect([...types].sort()).toEqual([...COLUMN_TYPES].sort());
+    expect(parsed.tables[0]!.columns[2]).toEqual({
+      name: "CreditLimit",
+      type: "decimal",
+      length: null,
+      precision: 18,
+      scale: 2,
+      nullable: true,
+      isKey: false,
+      description: "Credit limit in the customer's currency",
+    });
+    expect(parsed.tables[1]!.columns[3]!.description).toBe("Kilograms, gross");
+  });
+
+  it("accepts the header in any order and case, a BOM, CRLF line ends, blank lines and missing optional columns", async () => {
+    const text = "\uFEFFType,TABLE,Column,Key\r\nint,Orders,OrderId,yes\r\n\r\nnvarchar,Orders,Note,\r\n";
+    const parsed = await parseDictionaryFile(bytes(text), "x.CSV");
+    expect(parsed.errors).toEqual([{ row: 4, column: "length", message: "nvarchar needs a length" }]);
+    const ok = await parseDictionaryFile(bytes("\uFEFFType,TABLE,Column,Key\r\nint,Orders,OrderId,yes\r\n"), "x.csv");
+    expect(ok.errors).toEqual([]);
+    // A key with an empty nullable is not nullable; other columns are.
+    expect(ok.tables[0]!.columns[0]).toMatchObject({ name: "OrderId", isKey: true, nullable: false, length: null });
+  });
+
+  it.each([
+    ["yes", true],
+    ["Y", true],
+    ["true", true],
+    ["1", true],
+    ["no", false],
+    ["n", false],
+    ["FALSE", false],
+    ["0", false],
+    ["", true],
+  ])("reads nullable %j as %s", async (text, nullable) => {
+    const parsed = await csv(HEADER, `T,C,int,,,,${text},no,`);
+    expect(parsed.errors).toEqual([]);
+    expect(parsed.tables[0]!.columns[0]!.nullable).toBe(nullable);
+  });
+
+  it("collects every row error with its row number (header = 1) and column", async () => {
+    const parsed = await parseDictionaryFile(fixture("sample-dictionary-errors.csv"), "sample-dictionary-errors.csv");
+    expect(parsed.rowCount).toBe(5);
+    expect(parsed.errors).toEqual([
+      { row: 3, column: "type", message: `Unknown type 'varchar2': use one of ${COLUMN_TYPES.join(", ")}` },
+      { row: 4, column: "length", message: "nvarchar needs a length" },
+      { row: 5, column: "scale", message: "Scale cannot be greater than precision" },
+      { row: 6, column: "column", message: "Duplicate column 'customerid' in table 'Customers': first on row 2" },
+    ]);
+  });
+
+  it("reports the other mistakes a row can hold", async () => {
+    const parsed = await csv(
+      HEADER,
+      ",Id,int,,,,,,",
+      "T,first name,int,,,,,,",
+      "T,Amount,int,10,,,,,",
+      "T,Price,decimal,,x,,,,",
+      "T,Flag,int,,,,maybe,,",
+      "T,Key,int,,,,yes,yes,",
+      "T,Long,nvarchar,5000,,,,,",
+      `T,Described,int,,,,,,${"d".repeat(1001)}`,
+      "T,,,,,,,,",
+    );
+    expect(parsed.errors).toEqual([
+      { row: 2, column: "table", message: "Required" },
+      { row: 3, column: "column", message: "Use letters, digits and underscores, starting with a letter or underscore" },
+      { row: 4, column: "length", message: "Only nvarchar takes a length" },
+      { row: 5, column: "precision", message: "Precision must be a whole number" },
+      { row: 6, column: "nullable", message: "'maybe' is not yes or no (also accepted: y/n, true/false, 1/0, empty)" },
+      { row: 7, column: "nullable", message: "A key column cannot be nullable" },
+      { row: 8, column: "length", message: "Length must be at most 4000" },
+      { row: 9, column: "description", message: "At most 1000 characters" },
+      { row: 10, column: "type", message: "Required" },
+      { row: 10, column: "column", message: "Required" },
+    ]);
+    expect(parsed.tables.flatMap((t) => t.columns)).toEqual([]);
+  });
+
+  it("names a missing header column once per column, and reads no rows", async () => {
+    const parsed = await csv("table,name,kind", "Orders,Id,int");
+    expect(parsed.errors).toEqual([
+      expect.objectContaining({ row: 1, column: "name", message: expect.stringContaining("Unknown column 'name'") }),
+      expect.objectContaining({ row: 1, column: "kind", message: expect.stringContaining("Unknown column 'kind'") }),
+      expect.objectContaining({ row: 1, column: "column", message: expect.stringContaining("no 'column' column") }),
+      expect.objectContaining({ row: 1, column: "type", message: expect.stringContaining("no 'type' column") }),
+    ]);
+    expect(parsed.tables).toEqual([]);
+  });
+
+  it("says so once when the file has no header row", async () => {
+    const parsed = await csv("Orders,Id,int", "Orders,Total,decimal");
+    expect(parsed.errors).toEqual([
+      { row: 1, column: null, message: `The first row must be the header row naming the columns (${BULK_COLUMNS.join(", ")}); row 1 names none of them` },
+    ]);
+  });
+
+  it.each([
+    ["';'", "table;column;type\nOrders;Id;int"],
+    ["tabs", "table\tcolumn\ttype\nOrders\tId\tint"],
+    ["'|'", "table|column|type\nOrders|Id|int"],
+  ])("says the file is not comma-separated when its header is one field separated by %s", async (name, text) => {
+    const parsed = await parseDictionaryFile(bytes(text), "semi.csv");
+    expect(parsed.errors).toEqual([{ row: 1, column: null, message: `The file is not comma-separated: its header row is one field separated by ${name}. Save it as CSV (comma delimited)` }]);
+    expect(parsed.tables).toEqual([]);
+  });
+
+  it("reports broken CSV quoting as a row error", async () => {
+    const parsed = await csv(HEADER, 'Orders,"Id,int');
+    expect(parsed.errors).toEqual([{ row: 2, column: null, message: expect.stringContaining("The file is not valid CSV") }]);
+  });
+
+  it("reads the first worksheet of an .xlsx the same way, numbers and all", async () => {
+    const file = await xlsx([
+      ["Table", "Column", "Type", "Length", "Precision", "Scale", "Nullable", "Key", "Description"],
+      ["Orders", "OrderId", "bigint", null, null, null, false, true, { richText: [{ text: "Primary " }, { text: "key" }] }],
+      ["Orders", "Total", "DECIMAL", null, 12, 2, "yes", "no", null],
+      ["Orders", "Total", "int", null, null, null, null, null, null],
+      ["Orders", "Note", "nvarchar", null, null, null, null, null, null],
+    ]);
+    const parsed = await parseDictionaryFile(file, "dictionary.xlsx");
+    expect(parsed.rowCount).toBe(4);
+    expect(parsed.errors).toEqual([
+      { row: 4, column: "column", message: "Duplicate column 'Total' in table 'Orders': first on row 3" },
+      { row: 5, column: "length", message: "nvarchar needs a length" },
+    ]);
+    expect(parsed.tables[0]!.columns).toEqual([
+      { name: "OrderId", type: "bigint", length: null, precision: null, scale: null, nullable: false, isKey: true, description: "Primary key" },
+      { name: "Total", type: "decimal", length: null, precision: 12, scale: 2, nullable: true, isKey: false, description: null },
+    ]);
+  });
+
+  it("reads the sample .xlsx", async () => {
+    const parsed = await parseDictionaryFile(fixture("sample-dictionary-update.xlsx"), "sample-dictionary-update.xlsx");
+    expect(parsed.errors).toEqual([]);
+    expect(parsed.tables.map((t) => [t.name, t.columns.map((c) => c.name)])).toEqual([
+      ["Customers", ["CustomerId", "Name", "Email", "CreditLimit", "CreatedAt"]],
+      ["Products", ["ProductId", "Title"]],
+    ]);
+  });
+
+  it("refuses a file that is not an .xlsx workbook", async () => {
+    expect(await problemOf(parseDictionaryFile(bytes("table,column,type\nT,C,int"), "fake.xlsx"))).toEqual({
+      status: 400,
+      message: "'fake.xlsx' is not a valid .xlsx workbook",
+      fieldErrors: { file: ["'fake.xlsx' is not a valid .xlsx workbook"] },
+    });
+  });
+
+  it.each([
+    ["an empty file", new Uint8Array(0), "empty.csv", 400, EMPTY_FILE_MESSAGE],
+    ["a file of blank lines", bytes("\uFEFF\n \n"), "blank.csv", 400, EMPTY_FILE_MESSAGE],
+    ["a file over the limit", new Uint8Array(BULK_UPLOAD_MAX_BYTES + 1), "big.csv", 413, FILE_TOO_LARGE_MESSAGE],
+    ["another extension", bytes(HEADER), "dictionary.txt", 400, WRONG_EXTENSION_MESSAGE],
+    ["a file that is not UTF-8", new Uint8Array([0x74, 0x61, 0x62, 0xe9, 0x0a]), "latin1.csv", 400, "The file is not UTF-8 text: save it as CSV UTF-8 (comma delimited)"],
+  ])("refuses %s as a whole", async (_what, file, name, status, message) => {
+    expect(await problemOf(parseDictionaryFile(file, name))).toEqual({ status, message, fieldErrors: { file: [message] } });
+  });
+
+  it("refuses an .xlsx whose first worksheet is empty", async () => {
+    const workbook = new ExcelJS.Workbook();
+    workbook.addWorksheet("Empty");
+    const file = new Uint8Array(await workbook.xlsx.writeBuffer());
+    expect((await problemOf(parseDictionaryFile(file, "empty.xlsx"))).message).toBe(EMPTY_FILE_MESSAGE);
+  });
+
+  it("says the file is larger than 5 MB", () => {
+    expect(FILE_TOO_LARGE_MESSAGE).toBe("The file is larger than 5 MB");
+  });
+});

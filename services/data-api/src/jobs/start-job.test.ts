@@ -1,0 +1,141 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Project } from "../../../../contracts/projects.ts";
+import { DEMO_COMPANIES } from "../../../../scripts/demo-data.ts";
+import { createLogger } from "../../../shared/logger.ts";
+import { TEST_DATABASE_KINDS } from "../../../shared/testing/databases.ts";
+import { USERS, createTestApi, type TestApi } from "../testing/harness.ts";
+import { makeApplication, makeProject } from "../testing/project-fixtures.ts";
+import { findJob } from "./job-store.ts";
+import { recoverInterruptedJobs } from "./recover.ts";
+import { JobRefusedError, startJob, type JobDeps } from "./start-job.ts";
+
+const [, , birch] = DEMO_COMPANIES;
+
+/** The job mechanism with kinds other than database creation: what later jobs rely on. */
+describe.each(TEST_DATABASE_KINDS)("startJob on %s", (kind) => {
+  let api: TestApi;
+  let deps: JobDeps;
+  let applicationId: string;
+  beforeAll(async () => {
+    api = await createTestApi(kind);
+    deps = { db: api.db, logger: createLogger("jobs-test", "silent"), jobs: api.jobs };
+    applicationId = (await makeApplication(api, birch.id)).id;
+  });
+  afterAll(() => api?.close());
+
+  async function activeProject(): Promise<Project> {
+    const project = await makeProject(api, await api.tokenFor(USERS.analyst), { companyId: birch.id, applicationId });
+    await api.db.updateTable("projects").set({ status: "Active" }).where("id", "=", project.id).execute();
+    return project;
+  }
+  const row = (id: string) => api.db.selectFrom("projects").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+
+  it("reports progress within a step, and writes onSuccess's update in the transaction that unlocks", async () => {
+    const project = await activeProject();
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let reported!: () => void;
+    const progressed = new Promise<void>((r) => (reported = r));
+    const job = await startJob(deps, {
+      projectId: project.id,
+      kind: "Backup",
+      lockReason: "Backup",
+      userId: "u1",
+      steps: [
+        {
+          name: "Copy",
+          run: async (ctx) => {
+            await ctx.progress(0.5);
+            reported();
+            await held;
+          },
+        },
+        { name: "Verify", run: async () => undefined },
+      ],
+      onSuccess: {
+        status: "previous",
+        update: async (trx) => {
+          await trx.updateTable("projects").set({ current_backup_name: "backup-1" }).where("id", "=", project.id).execute();
+        },
+      },
+    });
+    await progressed;
+    expect((await findJob(api.db, job.id))?.progress).toBe(25);
+    // No statusWhileRunning: the status stays; the lock says why.
+    expect(await row(project.id)).toMatchObject({ status: "Active", is_locked: 1, lock_reason: "Backup", lock_state: "Locked", lock_job_id: job.id });
+    release();
+    await api.jobs.idle();
+    expect(await row(project.id)).toMatchObject({ status: "Active", is_locked: 0, lock_reason: null, lock_job_id: null, current_backup_name: "backup-1" });
+    expect((await findJob(api.db, job.id))?.status).toBe("SUCCESS");
+  });
+
+  it("puts the previous status back when a job of a kind without its own failure status fails, then runs onFailure", async () => {
+    const project = await activeProject();
+    const cleaned: string[] = [];
+    await startJob(deps, {
+      projectId: project.id,
+      kind: "Restore",
+      lockReason: "Restore",
+      userId: "u1",
+      statusWhileRunning: "SetupRestoreDatabaseIncomplete",
+      steps: [{ name: "Restore", run: async () => Promise.reject(new Error("corrupt backup")) }],
+      onSuccess: { status: "Active" },
+      onFailure: async (err) => {
+        cleaned.push((err as Error).message);
+        // The lock is already released when the clean-up runs.
+        expect((await row(project.id)).is_locked).toBe(0);
+      },
+    });
+    await api.jobs.idle();
+    expect(await row(project.id)).toMatchObject({ status: "Active", is_locked: 0 });
+    expect(cleaned).toEqual(["corrupt backup"]);
+  });
+
+  it("refuses to start from a status it does not allow, or on a locked project, taking nothing", async () => {
+    const project = await activeProject();
+    const definition = {
+      projectId: project.id,
+      kind: "DatabaseCreation" as const,
+      lockReason: "DatabaseCreation" as const,
+      userId: "u1",
+      steps: [],
+      onSuccess: { status: "previous" as const },
+    };
+    await expect(startJob(deps, { ...definition, allowedStatuses: ["SetupUploadTypeIncomplete"] })).rejects.toThrow(JobRefusedError);
+    await api.db.updateTable("projects").set({ is_locked: 1, lock_reason: "Backup" }).where("id", "=", project.id).execute();
+    await expect(startJob(deps, definition)).rejects.toThrow(/locked \(Backup\)/);
+    expect(await api.db.selectFrom("jobs").select("id").where("project_id", "=", project.id).execute()).toEqual([]);
+  });
+
+  it("lets only one of two simultaneous starts take the lock", async () => {
+    const project = await activeProject();
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    // Held, so the winner cannot finish (and unlock) before the others try.
+    const definition = { projectId: project.id, kind: "Backup" as const, lockReason: "Backup" as const, userId: "u1", steps: [{ name: "Hold", run: () => held }], onSuccess: { status: "previous" as const } };
+    const results = await Promise.allSettled([startJob(deps, definition), startJob(deps, definition), startJob(deps, definition)]);
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    expect(results.filter((r) => r.status === "rejected").every((r) => (r as PromiseRejectedResult).reason instanceof JobRefusedError)).toBe(true);
+    release();
+    await api.jobs.idle();
+  });
+
+  it("recovers an interrupted job of a 'previous' kind to the status it had before", async () => {
+    const project = await activeProject();
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const job = await startJob(deps, {
+      projectId: project.id,
+      kind: "Restore",
+      lockReason: "Restore",
+      userId: "u1",
+      statusWhileRunning: "SetupRestoreDatabaseIncomplete",
+      steps: [{ name: "Restore", run: () => held }],
+      onSuccess: { status: "Active" },
+    });
+    expect(await recoverInterruptedJobs(api.db)).toEqual([job.id]);
+    expect(await row(project.id)).toMatchObject({ status: "Active", is_locked: 0 });
+    release();
+    await api.jobs.idle();
+  });
+});

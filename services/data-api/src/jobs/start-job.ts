@@ -1,0 +1,224 @@
+/**
+ * The job mechanism every long piece of work uses (database creation, and later restores, flat-file
+ * loads, backups, comparisons, runs): take the project lock, record the job and its steps, answer
+ * at once, run the steps in the background, and release the lock with the final status.
+ *
+ *   const job = await startJob(deps, {
+ *     projectId, kind: "Backup", lockReason: "Backup", userId,
+ *     steps: [{ name: "Copy source", run: async (ctx) => { …; await ctx.progress(0.5); … } }],
+ *     onSuccess: { status: "previous", update: (trx) => setBackupName(trx, …) },
+ *   });
+ *
+ * Today the steps run in this process (runner.ts). At scale (ARCHITECTURE.md §5) the same call
+ * moves onto a PostgreSQL-backed queue without changing callers: startJob keeps its transaction
+ * (lock + job rows) and, instead of `runner.launch`, sends `{ jobId, kind }` to pg-boss in that same
+ * transaction; workers in any process look the kind's steps up in a registry (kind → steps
+ * built from the job's project, which is why steps must not capture request state they cannot
+ * rebuild) and run `runSteps` below unchanged; pg-boss's expiry replaces the heartbeat sweep of
+ * recover.ts. The lock, the step rows and the final transaction stay in these tables, so the
+ * background-process page and the recovery rules do not change.
+ */
+import { randomUUID } from "node:crypto";
+import type { Kysely, Transaction } from "kysely";
+import type { Job, LockReason, ProjectStatus } from "../../../../contracts/projects.ts";
+import type { Logger } from "../../../shared/logger.ts";
+import type { AppDeps } from "../context.ts";
+import type { Database } from "../db/schema.ts";
+import { statusAfterFailure, type JobKind } from "./job-kinds.ts";
+import { IN_PROGRESS, finishJob, insertJob, setStepStatus, toJob, touchJob } from "./job-store.ts";
+import { releaseProjectLock, takeProjectLock } from "./project-lock.ts";
+import type { JobRunner } from "./runner.ts";
+
+export type JobContext = {
+  jobId: string;
+  projectId: string;
+  db: Kysely<Database>;
+  logger: Logger;
+  /** Progress within the running step, from 0 to 1: moves the job's progress and heartbeat. */
+  progress(fraction: number): Promise<void>;
+};
+
+export type JobStep = { name: string; run: (ctx: JobContext) => Promise<void> };
+
+export type JobDefinition = {
+  projectId: string;
+  kind: JobKind;
+  lockReason: LockReason;
+  /** Who started it (jobs.created_by). */
+  userId: string;
+  steps: readonly JobStep[];
+  /** The project's status while the job runs; unchanged when omitted. */
+  statusWhileRunning?: ProjectStatus;
+  /** The statuses the project may start from, checked in the same statement that takes the lock. */
+  allowedStatuses?: readonly ProjectStatus[];
+  /**
+   * The project's status after the last step ("previous": as before the job), and any further
+   * writes, all in the transaction that ends the job and releases the lock.
+   */
+  onSuccess: { status: ProjectStatus | "previous"; update?: (trx: Transaction<Database>, ctx: JobContext) => Promise<void> };
+  /**
+   * Clean-up after a failure, once the lock is released (best effort: a failure here is logged).
+   * The status after a failure is the job kind's rule (job-kinds.ts), the same rule the restart
+   * recovery applies, so it is not a parameter.
+   */
+  onFailure?: (error: unknown, ctx: JobContext) => Promise<void>;
+};
+
+/** What a job needs of the app (AppDeps): the control-plane database, a logger and the runner. */
+export type JobDeps = Pick<AppDeps, "db" | "logger"> & { jobs: JobRunner };
+
+/** The job could not start: the project is locked, or not in a status the job starts from (409). */
+export class JobRefusedError extends Error {
+  override name = "JobRefusedError";
+}
+
+export function lockedMessage(reason: string | null) {
+  return `The project is locked (${reason ?? "unknown reason"}) while a background job runs. Try again when it has finished.`;
+}
+
+const now = () => new Date().toISOString();
+
+/** Takes the lock and records the job (one transaction), schedules its steps, and answers the job. */
+export async function startJob(deps: JobDeps, definition: JobDefinition): Promise<Job> {
+  const { db } = deps;
+  const jobId = randomUUID();
+  const at = now();
+  const stepNames = definition.steps.map((s) => s.name);
+
+  const previousStatus = await db.transaction().execute(async (trx) => {
+    const project = await trx
+      .selectFrom("projects")
+      .select(["status", "is_locked", "lock_reason"])
+      .where("id", "=", definition.projectId)
+      .executeTakeFirst();
+    if (!project) throw new JobRefusedError("The project no longer exists.");
+    if (project.is_locked) throw new JobRefusedError(lockedMessage(project.lock_reason));
+    const allowed = definition.allowedStatuses;
+    if (allowed && !allowed.includes(project.status as ProjectStatus)) {
+      throw new JobRefusedError(`A ${definition.kind} job cannot start while the project's status is ${project.status}.`);
+    }
+    const taken = await takeProjectLock(trx, {
+      projectId: definition.projectId,
+      jobId,
+      reason: definition.lockReason,
+      expectedStatus: project.status,
+      statusWhileRunning: definition.statusWhileRunning,
+      now: at,
+    });
+    // Another request took the lock (or changed the status) between our read and our update.
+    if (!taken) throw new JobRefusedError(lockedMessage(definition.lockReason));
+    await insertJob(trx, {
+      id: jobId,
+      projectId: definition.projectId,
+      kind: definition.kind,
+      previousStatus: project.status,
+      createdBy: definition.userId,
+      now: at,
+      stepNames,
+    });
+    return project.status;
+  });
+
+  deps.jobs.launch(() => runSteps(deps, jobId, previousStatus, definition));
+
+  return toJob(
+    {
+      id: jobId,
+      project_id: definition.projectId,
+      kind: definition.kind,
+      status: IN_PROGRESS,
+      progress: 0,
+      error: null,
+      previous_status: previousStatus,
+      created_by: definition.userId,
+      created_at: at,
+      started_at: null,
+      finished_at: null,
+      heartbeat_at: at,
+    },
+    stepNames.map((name, position) => ({ job_id: jobId, position, name, status: "Pending", started_at: null, finished_at: null, message: null })),
+  );
+}
+
+/** Runs the steps in order and ends the job; never throws (every failure ends up on the job). */
+export async function runSteps(deps: JobDeps, jobId: string, previousStatus: string, definition: JobDefinition): Promise<void> {
+  const { db, logger } = deps;
+  const total = definition.steps.length;
+  let current: number | null = null;
+  const ctx: JobContext = {
+    jobId,
+    projectId: definition.projectId,
+    db,
+    logger,
+    progress: async (fraction) => {
+      const within = Math.min(Math.max(fraction, 0), 1);
+      await touchJob(db, jobId, now(), { progress: percent((current ?? 0) + within, total) });
+    },
+  };
+  // Alive while a long step runs, so a sweep in another process does not take the job for dead.
+  const heartbeat = setInterval(() => {
+    touchJob(db, jobId, now()).catch((err) => logger.warn("job heartbeat failed", { err, jobId }));
+  }, deps.jobs.heartbeatMs);
+  heartbeat.unref();
+
+  try {
+    if (!(await touchJob(db, jobId, now(), { started: true }))) return;
+    for (const [position, step] of definition.steps.entries()) {
+      // The recovery may have ended the job meanwhile: stop rather than work for a dead job.
+      if (!(await touchJob(db, jobId, now(), { progress: percent(position, total) }))) return;
+      current = position;
+      await setStepStatus(db, jobId, position, "Started", now());
+      await deps.jobs.hooks.beforeStep?.({ jobId, projectId: definition.projectId, kind: definition.kind, name: step.name, position });
+      await step.run(ctx);
+      await setStepStatus(db, jobId, position, "Completed", now());
+      current = null;
+    }
+    const status = definition.onSuccess.status === "previous" ? (previousStatus as ProjectStatus) : definition.onSuccess.status;
+    await db.transaction().execute(async (trx) => {
+      if (!(await finishJob(trx, jobId, { status: "SUCCESS", error: null }, now()))) return;
+      await releaseProjectLock(trx, definition.projectId, jobId, status, now());
+      await definition.onSuccess.update?.(trx, ctx);
+    });
+    logger.info("job succeeded", { jobId, kind: definition.kind, projectId: definition.projectId });
+  } catch (error) {
+    await failJob(deps, jobId, current, previousStatus, definition, error, ctx);
+  } finally {
+    clearInterval(heartbeat);
+  }
+}
+
+async function failJob(
+  deps: JobDeps,
+  jobId: string,
+  position: number | null,
+  previousStatus: string,
+  definition: JobDefinition,
+  error: unknown,
+  ctx: JobContext,
+) {
+  const message = error instanceof Error && error.message ? error.message : String(error);
+  deps.logger.warn("job failed", { jobId, kind: definition.kind, projectId: definition.projectId, err: error });
+  try {
+    await deps.db.transaction().execute(async (trx) => {
+      const at = now();
+      // The step first: its update is conditional on the job still running.
+      if (position !== null) await setStepStatus(trx, jobId, position, "Failed", at, message);
+      if (!(await finishJob(trx, jobId, { status: "ERROR", error: message }, at))) return;
+      await releaseProjectLock(trx, definition.projectId, jobId, statusAfterFailure(definition.kind, previousStatus), at);
+    });
+  } catch (err) {
+    // The database itself failed: the job stays IN_PROGRESS until the recovery ends it.
+    deps.logger.error("could not record a job's failure", { err, jobId });
+    return;
+  }
+  try {
+    await definition.onFailure?.(error, ctx);
+  } catch (err) {
+    deps.logger.warn("job clean-up after a failure failed", { err, jobId });
+  }
+}
+
+/** 0–99 while running: 100 means finished, and only the final transaction writes it. */
+function percent(done: number, total: number) {
+  return total === 0 ? 0 : Math.min(99, Math.floor((done / total) * 100));
+}

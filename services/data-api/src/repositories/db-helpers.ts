@@ -1,0 +1,25 @@
+import type { Kysely } from "kysely";
+
+/**
+ * Runs `fn` in a transaction, or inside the caller's when `db` already is one: repository writes
+ * stay atomic on their own and still compose into a larger transaction (Kysely does not nest).
+ */
+export function inTransaction<DB, T>(db: Kysely<DB>, fn: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
+  return db.isTransaction ? fn(db) : db.transaction().execute(fn);
+}
+
+/** True for a unique-constraint violation on SQLite (better-sqlite3) or PostgreSQL (pg). */
+export function isUniqueViolation(err: unknown): boolean {
+  if (typeof err !== "object" || err === null) return false;
+  const code = (err as { code?: unknown }).code;
+  return code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY" || code === "23505";
+}
+
+/** The lower-cased name that unique constraints compare (names are unique case-insensitively). */
+export function nameKey(name: string): string {
+  return name.trim().toLowerCase();
+}
+
+export function toFlag(value: boolean): number {
+  return value ? 1 : 0;
+}

@@ -1,0 +1,301 @@
+import { randomUUID } from "node:crypto";
+import { sql, type Kysely } from "kysely";
+import type { Column, ColumnInput, ColumnType, Table, TableInput, TableSummary } from "../../../../contracts/dictionary.ts";
+import { ApiProblem, DuplicateNameError, NotFoundError } from "../api-problem.ts";
+import type { Database } from "../db/schema.ts";
+import type { DictionaryColumnsTable } from "../db/schema-dictionaries.ts";
+import { inTransaction, isUniqueViolation, nameKey, toFlag } from "./db-helpers.ts";
+import { bumpVersion, type VersionedWrite } from "./dictionary-version.ts";
+
+/**
+ * Tables and columns of a dictionary (master or a project's copy). Every write runs in one
+ * transaction that starts with the dictionary's compare-and-bump (bumpVersion): a stale version
+ * changes nothing, and every successful write moves the version and updated_at on.
+ */
+
+export const TABLE_NOT_FOUND_MESSAGE = "Table not found.";
+export const DUPLICATE_TABLE_MESSAGE = "A table with this name already exists in this dictionary";
+
+/** Adds a table (with its columns) after the last one; answers its id and the new version. */
+export async function createTable(db: Kysely<Database>, dictionaryId: string, input: TableInput, write: VersionedWrite) {
+  assertUniqueColumnNames(input.columns);
+  return inTransaction(db, async (trx) => {
+    const version = await bumpVersion(trx, dictionaryId, write);
+    await assertTableNameFree(trx, dictionaryId, input.name);
+    const last = await trx
+      .selectFrom("dictionary_tables")
+      .select((eb) => eb.fn.max("position").as("position"))
+      .where("dictionary_id", "=", dictionaryId)
+      .executeTakeFirst();
+    const tableId = randomUUID();
+    await withTableNameConstraint(() =>
+      trx
+        .insertInto("dictionary_tables")
+        .values({
+          id: tableId,
+          dictionary_id: dictionaryId,
+          name: input.name,
+          name_key: nameKey(input.name),
+          description: input.description,
+          position: Number(last?.position ?? 0) + 1,
+        })
+        .execute(),
+    );
+    await writeColumns(trx, tableId, input.columns);
+    return { tableId, version };
+  });
+}
+
+/**
+ * Replaces a table's name, description and columns (in the given order). A column whose name stays
+ * (any case) keeps its id, so links to it survive; the others are added or removed.
+ */
+export async function updateTable(db: Kysely<Database>, dictionaryId: string, tableId: string, input: TableInput, write: VersionedWrite) {
+  assertUniqueColumnNames(input.columns);
+  return inTransaction(db, async (trx) => {
+    const version = await bumpVersion(trx, dictionaryId, write);
+    await requireTable(trx, dictionaryId, tableId);
+    await assertTableNameFree(trx, dictionaryId, input.name, tableId);
+    await withTableNameConstraint(() =>
+      trx
+        .updateTable("dictionary_tables")
+        .set({ name: input.name, name_key: nameKey(input.name), description: input.description })
+        .where("id", "=", tableId)
+        .execute(),
+    );
+    await writeColumns(trx, tableId, input.columns);
+    return { version };
+  });
+}
+
+/** Removes a table and its columns; the tables after it keep their relative order. */
+export async function deleteTable(db: Kysely<Database>, dictionaryId: string, tableId: string, write: VersionedWrite) {
+  return inTransaction(db, async (trx) => {
+    const version = await bumpVersion(trx, dictionaryId, write);
+    await requireTable(trx, dictionaryId, tableId);
+    await trx.deleteFrom("dictionary_tables").where("id", "=", tableId).execute();
+    return { version };
+  });
+}
+
+/**
+ * Replaces every table of `toDictionaryId` with copies of those of `fromDictionaryId` (new ids, same
+ * order): a project taking a master dictionary. Based on the target's expected version.
+ */
+export async function copyTables(db: Kysely<Database>, fromDictionaryId: string, toDictionaryId: string, write: VersionedWrite) {
+  return inTransaction(db, async (trx) => {
+    const version = await bumpVersion(trx, toDictionaryId, write);
+    const tables = await readTables(trx, fromDictionaryId);
+    await trx.deleteFrom("dictionary_tables").where("dictionary_id", "=", toDictionaryId).execute();
+    for (const table of tables) {
+      const tableId = randomUUID();
+      await trx
+        .insertInto("dictionary_tables")
+        .values({ id: tableId, dictionary_id: toDictionaryId, name: table.name, name_key: nameKey(table.name), description: table.description, position: table.order })
+        .execute();
+      await insertColumns(trx, tableId, table.columns);
+    }
+    return { version };
+  });
+}
+
+/** One table of a file, as a bulk upload describes it: its columns replace the table's. */
+export type DesiredTable = { name: string; columns: ColumnInput[] };
+
+/**
+ * Writes tables by name (any case): an existing table gets the given columns (ids kept by name, its
+ * own name and description kept); a new one is appended. Tables not given are left alone. Runs in
+ * the caller's transaction, which has bumped the version (a bulk upload's apply).
+ */
+export async function upsertTables(trx: Kysely<Database>, dictionaryId: string, tables: readonly DesiredTable[]) {
+  const existing = await trx.selectFrom("dictionary_tables").select(["id", "name_key", "position"]).where("dictionary_id", "=", dictionaryId).execute();
+  const byKey = new Map(existing.map((t) => [t.name_key, t.id]));
+  let position = existing.reduce((max, t) => Math.max(max, Number(t.position)), 0);
+  for (const table of tables) {
+    assertUniqueColumnNames(table.columns);
+    let tableId = byKey.get(nameKey(table.name));
+    if (!tableId) {
+      tableId = randomUUID();
+      position += 1;
+      await trx
+        .insertInto("dictionary_tables")
+        .values({ id: tableId, dictionary_id: dictionaryId, name: table.name, name_key: nameKey(table.name), description: null, position })
+        .execute();
+      byKey.set(nameKey(table.name), tableId);
+    }
+    await writeColumns(trx, tableId, table.columns);
+  }
+}
+
+/** Every table of the dictionary in order, each with its columns in order: two queries in all. */
+export async function readTables(db: Kysely<Database>, dictionaryId: string): Promise<Table[]> {
+  const tables = await db
+    .selectFrom("dictionary_tables")
+    .select(["id", "name", "description", "position"])
+    .where("dictionary_id", "=", dictionaryId)
+    .orderBy("position")
+    .orderBy("id")
+    .execute();
+  const columns = await db
+    .selectFrom("dictionary_columns as c")
+    .innerJoin("dictionary_tables as t", "t.id", "c.table_id")
+    .selectAll("c")
+    .where("t.dictionary_id", "=", dictionaryId)
+    .orderBy("c.position")
+    .orderBy("c.id")
+    .execute();
+  const byTable = new Map<string, Column[]>(tables.map((t) => [t.id, []]));
+  for (const column of columns) byTable.get(column.table_id)?.push(toColumn(column));
+  return tables.map((t) => ({ id: t.id, name: t.name, description: t.description, order: Number(t.position), columns: byTable.get(t.id) ?? [] }));
+}
+
+export async function getTable(db: Kysely<Database>, dictionaryId: string, tableId: string): Promise<Table | undefined> {
+  const table = await db
+    .selectFrom("dictionary_tables")
+    .select(["id", "name", "description", "position"])
+    .where("id", "=", tableId)
+    .where("dictionary_id", "=", dictionaryId)
+    .executeTakeFirst();
+  if (!table) return undefined;
+  const columns = await db.selectFrom("dictionary_columns").selectAll().where("table_id", "=", tableId).orderBy("position").orderBy("id").execute();
+  return { id: table.id, name: table.name, description: table.description, order: Number(table.position), columns: columns.map(toColumn) };
+}
+
+export type TablesQuery = { name?: string | undefined; page: number; pageSize: number };
+
+/** A page of the dictionary's tables (name contains `name`, any case), in order, with column counts. */
+export async function listTables(db: Kysely<Database>, dictionaryId: string, query: TablesQuery) {
+  let base = db.selectFrom("dictionary_tables as t").where("t.dictionary_id", "=", dictionaryId);
+  const contains = query.name?.trim().toLowerCase();
+  if (contains) base = base.where(sql<boolean>`${sql.ref("t.name_key")} like ${`%${escapeLike(contains)}%`} escape '\\'`);
+  const [rows, total] = await Promise.all([
+    base
+      .select((eb) => [
+        "t.id",
+        "t.name",
+        "t.description",
+        "t.position",
+        eb.selectFrom("dictionary_columns as c").select(eb.fn.countAll<number | string>().as("n")).whereRef("c.table_id", "=", "t.id").as("column_count"),
+      ])
+      .orderBy("t.position")
+      .orderBy("t.id")
+      .limit(query.pageSize)
+      .offset((query.page - 1) * query.pageSize)
+      .execute(),
+    base.select((eb) => eb.fn.countAll<number | string>().as("n")).executeTakeFirstOrThrow(),
+  ]);
+  const items: TableSummary[] = rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    description: r.description,
+    order: Number(r.position),
+    columnCount: Number(r.column_count ?? 0),
+  }));
+  return { items, total: Number(total.n), page: query.page, pageSize: query.pageSize };
+}
+
+/** Makes the table's columns exactly `columns`, in order, keeping the ids of names that stay. */
+async function writeColumns(trx: Kysely<Database>, tableId: string, columns: readonly ColumnInput[]) {
+  const existing = await trx.selectFrom("dictionary_columns").selectAll().where("table_id", "=", tableId).execute();
+  const wanted = new Set(columns.map((c) => nameKey(c.name)));
+  const gone = existing.filter((c) => !wanted.has(c.name_key)).map((c) => c.id);
+  if (gone.length > 0) await trx.deleteFrom("dictionary_columns").where("id", "in", gone).execute();
+  const byKey = new Map(existing.map((c) => [c.name_key, c]));
+  const added: DictionaryColumnsTable[] = [];
+  for (const [index, column] of columns.entries()) {
+    const values = columnValues(column, index + 1);
+    const current = byKey.get(values.name_key);
+    if (!current) added.push({ id: randomUUID(), table_id: tableId, ...values });
+    // Only what differs is written: a bulk update mostly repeats what is there.
+    else if (differs(current, values)) await trx.updateTable("dictionary_columns").set(values).where("id", "=", current.id).execute();
+  }
+  await insertRows(trx, added);
+}
+
+function differs(row: DictionaryColumnsTable, values: ReturnType<typeof columnValues>) {
+  return (Object.keys(values) as (keyof typeof values)[]).some((k) => (k === "nullable" || k === "is_key" || k === "position" ? Number(row[k]) : row[k]) !== values[k]);
+}
+
+async function insertColumns(trx: Kysely<Database>, tableId: string, columns: readonly (ColumnInput | Column)[]) {
+  await insertRows(
+    trx,
+    columns.map((c, i) => ({ id: randomUUID(), table_id: tableId, ...columnValues(c, i + 1) })),
+  );
+}
+
+// Bounded batches: SQLite allows a limited number of bound parameters per statement.
+const INSERT_BATCH = 200;
+
+async function insertRows(trx: Kysely<Database>, rows: DictionaryColumnsTable[]) {
+  for (let i = 0; i < rows.length; i += INSERT_BATCH) {
+    await trx.insertInto("dictionary_columns").values(rows.slice(i, i + INSERT_BATCH)).execute();
+  }
+}
+
+function columnValues(c: ColumnInput | Column, position: number) {
+  return {
+    name: c.name,
+    name_key: nameKey(c.name),
+    type: c.type,
+    length: c.length ?? null,
+    precision: c.precision ?? null,
+    scale: c.scale ?? null,
+    nullable: toFlag(c.nullable),
+    is_key: toFlag(c.isKey),
+    description: c.description ?? null,
+    position,
+  };
+}
+
+function toColumn(row: DictionaryColumnsTable): Column {
+  return {
+    id: row.id,
+    name: row.name,
+    type: row.type as ColumnType,
+    length: row.length,
+    precision: row.precision,
+    scale: row.scale,
+    nullable: Number(row.nullable) === 1,
+    isKey: Number(row.is_key) === 1,
+    description: row.description,
+    order: Number(row.position),
+  };
+}
+
+async function requireTable(trx: Kysely<Database>, dictionaryId: string, tableId: string) {
+  const found = await trx.selectFrom("dictionary_tables").select("id").where("id", "=", tableId).where("dictionary_id", "=", dictionaryId).executeTakeFirst();
+  if (!found) throw new NotFoundError(TABLE_NOT_FOUND_MESSAGE);
+}
+
+async function assertTableNameFree(trx: Kysely<Database>, dictionaryId: string, name: string, exceptTableId?: string) {
+  let query = trx.selectFrom("dictionary_tables").select("id").where("dictionary_id", "=", dictionaryId).where("name_key", "=", nameKey(name));
+  if (exceptTableId) query = query.where("id", "!=", exceptTableId);
+  if (await query.executeTakeFirst()) throw new DuplicateNameError("name", DUPLICATE_TABLE_MESSAGE);
+}
+
+/** The constraint is the authority when two writers race past the check above. */
+async function withTableNameConstraint<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new DuplicateNameError("name", DUPLICATE_TABLE_MESSAGE);
+    throw err;
+  }
+}
+
+/** The request schema already refuses duplicates; this keeps callers that skip it honest. */
+function assertUniqueColumnNames(columns: readonly ColumnInput[]) {
+  const seen = new Set<string>();
+  for (const [index, column] of columns.entries()) {
+    const key = nameKey(column.name);
+    if (seen.has(key)) {
+      const message = `Duplicate column ${column.name}`;
+      throw new ApiProblem(400, "validation_failed", message, { [`columns.${index}.name`]: [message] });
+    }
+    seen.add(key);
+  }
+}
+
+function escapeLike(text: string) {
+  return text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
+}

@@ -1,0 +1,82 @@
+import type { Kysely } from "kysely";
+import type { ProjectAccess } from "../../../../contracts/projects.ts";
+import { ApiProblem, NotFoundError } from "../api-problem.ts";
+import type { Database } from "../db/schema.ts";
+import { inTransaction, toFlag } from "./db-helpers.ts";
+
+/**
+ * A project's access list: who may read it and who may also write (project-access page). A project
+ * always keeps at least one user with write access, or nobody but an admin could ever change it again.
+ */
+
+export const LAST_WRITER_MESSAGE =
+  "A project needs at least one user with write access: give another user write access before removing it from this one.";
+export const PROJECT_USER_NOT_FOUND_MESSAGE = "This user has no access to the project.";
+
+export type ProjectUser = { userId: string; canRead: boolean; canWrite: boolean; grantedAt: string };
+
+export async function listProjectUsers(db: Kysely<Database>, projectId: string): Promise<ProjectUser[]> {
+  const rows = await db
+    .selectFrom("project_users")
+    .select(["user_id", "can_read", "can_write", "granted_at"])
+    .where("project_id", "=", projectId)
+    .orderBy("granted_at")
+    .orderBy("user_id")
+    .execute();
+  return rows.map((r) => ({ userId: r.user_id, canRead: Number(r.can_read) === 1, canWrite: Number(r.can_write) === 1, grantedAt: r.granted_at }));
+}
+
+/** What the access list grants `userId` (admins are decided elsewhere: they need no entry). */
+export async function listedAccess(db: Kysely<Database>, projectId: string, userId: string): Promise<ProjectAccess> {
+  const row = await db
+    .selectFrom("project_users")
+    .select(["can_read", "can_write"])
+    .where("project_id", "=", projectId)
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
+  return { canRead: Number(row?.can_read ?? 0) === 1, canWrite: Number(row?.can_write ?? 0) === 1 };
+}
+
+export type Grant = { canRead: boolean; canWrite: boolean; grantedBy: string; now?: Date };
+
+/** Adds the user or changes their access; demoting the last user with write access is a 409. */
+export async function setProjectUser(db: Kysely<Database>, projectId: string, userId: string, grant: Grant) {
+  const canRead = grant.canRead || grant.canWrite;
+  return inTransaction(db, async (trx) => {
+    await serialiseAccessChanges(trx, projectId);
+    if (!grant.canWrite) await assertAnotherWriter(trx, projectId, userId);
+    const at = (grant.now ?? new Date()).toISOString();
+    const values = { can_read: toFlag(canRead), can_write: toFlag(grant.canWrite), granted_at: at, granted_by: grant.grantedBy };
+    await trx
+      .insertInto("project_users")
+      .values({ project_id: projectId, user_id: userId, ...values })
+      .onConflict((oc) => oc.columns(["project_id", "user_id"]).doUpdateSet(values))
+      .execute();
+  });
+}
+
+/** Removes the user from the list; the last user with write access cannot be removed (409). */
+export async function removeProjectUser(db: Kysely<Database>, projectId: string, userId: string) {
+  return inTransaction(db, async (trx) => {
+    await serialiseAccessChanges(trx, projectId);
+    await assertAnotherWriter(trx, projectId, userId);
+    const result = await trx.deleteFrom("project_users").where("project_id", "=", projectId).where("user_id", "=", userId).executeTakeFirst();
+    if (result.numDeletedRows !== 1n) throw new NotFoundError(PROJECT_USER_NOT_FOUND_MESSAGE);
+  });
+}
+
+/**
+ * Two admins demoting the two last writers at once must not both succeed. A no-op update of the
+ * project row holds its row lock on PostgreSQL until commit, so access changes of one project go
+ * one at a time (SQLite serialises every write transaction anyway).
+ */
+async function serialiseAccessChanges(trx: Kysely<Database>, projectId: string) {
+  await trx.updateTable("projects").set((eb) => ({ updated_at: eb.ref("updated_at") })).where("id", "=", projectId).execute();
+}
+
+/** Throws unless somebody other than `userId` keeps write access (only when `userId` writes now). */
+async function assertAnotherWriter(trx: Kysely<Database>, projectId: string, userId: string) {
+  const writers = await trx.selectFrom("project_users").select("user_id").where("project_id", "=", projectId).where("can_write", "=", 1).execute();
+  const isWriter = writers.some((w) => w.user_id === userId);
+  if (isWriter && writers.length === 1) throw new ApiProblem(409, "last_writer", LAST_WRITER_MESSAGE);
+}

@@ -1,0 +1,59 @@
+import { createRoute } from "@hono/zod-openapi";
+import { z } from "zod";
+import { applicationSchema, applicationsResponseSchema, createApplicationSchema } from "../../../../contracts/applications.ts";
+import { requireMigrationRole } from "../access.ts";
+import { answerApiProblems } from "../api-problem.ts";
+import { createRouter, jsonContent } from "../openapi.ts";
+import { createApplication, listApplications } from "../repositories/applications.ts";
+import { dictionaryErrorResponses } from "./dictionary-routes-shared.ts";
+
+const { 400: e400, 401: e401, 403: e403, 404: e404, 409: e409, 503: e503 } = dictionaryErrorResponses;
+
+const list = createRoute({
+  method: "get",
+  path: "/applications",
+  tags: ["Applications"],
+  summary: "The legacy applications a company migrates from, sorted by name",
+  request: { query: z.object({ companyId: z.string().min(1) }) },
+  responses: {
+    200: jsonContent(applicationsResponseSchema, "The company's applications."),
+    400: e400,
+    401: e401,
+    403: e403,
+    404: e404,
+    503: e503,
+  },
+});
+
+const create = createRoute({
+  method: "post",
+  path: "/applications",
+  tags: ["Applications"],
+  summary: "Register an application (name unique per company, any case)",
+  request: { body: { required: true, content: { "application/json": { schema: createApplicationSchema } } } },
+  responses: {
+    201: jsonContent(applicationSchema, "The new application."),
+    400: e400,
+    401: e401,
+    403: e403,
+    404: e404,
+    409: e409,
+    503: e503,
+  },
+});
+
+export function createApplicationsRouter() {
+  const router = createRouter()
+    .openapi(list, async (c) => {
+      const company = await requireMigrationRole(c, c.req.valid("query").companyId, { write: false });
+      return c.json(await listApplications(c.var.deps.db, company.id), 200);
+    })
+    .openapi(create, async (c) => {
+      const input = c.req.valid("json");
+      const company = await requireMigrationRole(c, input.companyId, { write: true });
+      const application = await createApplication(c.var.deps.db, { companyId: company.id, name: input.name, description: input.description });
+      return c.json(application, 201);
+    });
+  router.onError(answerApiProblems);
+  return router;
+}

@@ -1,0 +1,353 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO_COMPANIES } from "../../../../scripts/demo-data.ts";
+import type { Dictionary } from "../../../../contracts/dictionary.ts";
+import { TEST_DATABASE_KINDS } from "../../../shared/testing/databases.ts";
+import { FORBIDDEN_MESSAGE } from "../access.ts";
+import { STALE_MESSAGE } from "../api-problem.ts";
+import { DUPLICATE_DICTIONARY_MESSAGE } from "../repositories/dictionaries.ts";
+import { DUPLICATE_TABLE_MESSAGE, TABLE_NOT_FOUND_MESSAGE } from "../repositories/dictionary-tables.ts";
+import { seedDictionary, send } from "../testing/dictionary-fixtures.ts";
+import { USERS, createTestApi, type TestApi } from "../testing/harness.ts";
+import { APPLICATION_NOT_FOUND_MESSAGE } from "./data-dictionaries.ts";
+import { DICTIONARY_NOT_FOUND_MESSAGE } from "./dictionary-routes-shared.ts";
+
+const [cedar, acme, birch] = DEMO_COMPANIES;
+
+const customers = {
+  name: "Customers",
+  description: "People who buy",
+  columns: [
+    { name: "CustomerId", type: "uniqueidentifier", nullable: false, isKey: true },
+    { name: "Name", type: "nvarchar", length: 200, nullable: false },
+    { name: "CreditLimit", type: "decimal", precision: 18, scale: 2 },
+    { name: "BirthDate", type: "date", description: "Day of birth" },
+  ],
+};
+
+describe.each(TEST_DATABASE_KINDS)("data dictionaries on %s", (kind) => {
+  let api: TestApi;
+  let analyst: string;
+  beforeAll(async () => {
+    api = await createTestApi(kind);
+    analyst = await api.tokenFor(USERS.analyst);
+  });
+  afterAll(() => api?.close());
+
+  const path = (id: string, rest = "") => `/api/v1/data-dictionaries/${encodeURIComponent(id)}${rest}`;
+  const get = (id: string, token = analyst) => api.get(path(id), token);
+  const addTable = (d: Pick<Dictionary, "id" | "version">, table: object, token = analyst) =>
+    send(api, "POST", path(d.id, "/tables"), token, { version: d.version, ...table });
+
+  describe("create, list, read, rename", () => {
+    it("creates an empty master dictionary of an application and reads it back", async () => {
+      const app = await send(api, "POST", "/api/v1/applications", analyst, { companyId: acme.id, name: "Epicor" });
+      const res = await send(api, "POST", "/api/v1/data-dictionaries", analyst, {
+        companyId: acme.id,
+        applicationId: app.body.id,
+        name: "Epicor core",
+        description: "Finance tables",
+      });
+      expect(res.status).toBe(201);
+      expect(res.body).toEqual({
+        id: expect.any(String),
+        companyId: acme.id,
+        applicationId: app.body.id,
+        applicationName: "Epicor",
+        name: "Epicor core",
+        description: "Finance tables",
+        tableCount: 0,
+        columnCount: 0,
+        updatedAt: expect.any(String),
+        version: 1,
+        tables: [],
+      });
+      expect((await get(res.body.id)).body).toEqual(res.body);
+    });
+
+    it("lists the company's master dictionaries sorted by name, with counts, optionally of one application", async () => {
+      const first = await seedDictionary(api, analyst, birch.id, "Zeta");
+      const second = await seedDictionary(api, analyst, birch.id, "Alpha");
+      await addTable(first, customers);
+      const all = await api.get(`/api/v1/data-dictionaries?companyId=${birch.id}`, analyst);
+      expect(all.status).toBe(200);
+      const names = all.body.map((d: { name: string }) => d.name);
+      expect(names).toEqual([...names].sort((a: string, b: string) => a.toLowerCase().localeCompare(b.toLowerCase())));
+      expect(all.body.find((d: { id: string }) => d.id === first.id)).toMatchObject({ tableCount: 1, columnCount: 4, version: 2 });
+      expect(all.body.every((d: { companyId: string }) => d.companyId === birch.id)).toBe(true);
+
+      const one = await api.get(`/api/v1/data-dictionaries?companyId=${birch.id}&applicationId=${second.applicationId}`, analyst);
+      expect(one.body.map((d: { id: string }) => d.id)).toEqual([second.id]);
+    });
+
+    it("refuses a second dictionary with the same name (any case) in the same application", async () => {
+      const dict = await seedDictionary(api, analyst, acme.id);
+      const res = await send(api, "POST", "/api/v1/data-dictionaries", analyst, { companyId: acme.id, applicationId: dict.applicationId, name: dict.name.toUpperCase() });
+      expect(res.status).toBe(409);
+      expect(res.body.fieldErrors).toEqual({ name: [DUPLICATE_DICTIONARY_MESSAGE] });
+    });
+
+    it("answers 404 for an application of another company, and 400 without one", async () => {
+      const birchDict = await seedDictionary(api, analyst, birch.id);
+      const res = await send(api, "POST", "/api/v1/data-dictionaries", analyst, { companyId: acme.id, applicationId: birchDict.applicationId, name: "Borrowed" });
+      expect(res.status).toBe(404);
+      expect(res.body.errors).toEqual([APPLICATION_NOT_FOUND_MESSAGE]);
+      const none = await send(api, "POST", "/api/v1/data-dictionaries", analyst, { companyId: acme.id, applicationId: "", name: "Orphan" });
+      expect(none.status).toBe(400);
+      expect(none.body.fieldErrors.applicationId).toEqual(["Choose an application"]);
+    });
+
+    it("renames based on the version, and refuses a stale version without changing anything", async () => {
+      const dict = await seedDictionary(api, analyst, acme.id);
+      const renamed = await send(api, "PATCH", path(dict.id), analyst, { version: 1, name: "Renamed", description: "New" });
+      expect(renamed.status).toBe(200);
+      expect(renamed.body).toMatchObject({ name: "Renamed", description: "New", version: 2 });
+
+      const stale = await send(api, "PATCH", path(dict.id), analyst, { version: 1, name: "Lost update", description: null });
+      expect(stale.status).toBe(409);
+      expect(stale.body.errors).toEqual([STALE_MESSAGE]);
+      expect((await get(dict.id)).body).toMatchObject({ name: "Renamed", description: "New", version: 2 });
+    });
+
+    it("refuses renaming to another dictionary's name of the same application", async () => {
+      const dict = await seedDictionary(api, analyst, acme.id);
+      const other = await send(api, "POST", "/api/v1/data-dictionaries", analyst, { companyId: acme.id, applicationId: dict.applicationId, name: "Other" });
+      const res = await send(api, "PATCH", path(other.body.id), analyst, { version: 1, name: dict.name, description: null });
+      expect(res.status).toBe(409);
+      expect(res.body.fieldErrors).toEqual({ name: [DUPLICATE_DICTIONARY_MESSAGE] });
+      expect((await get(other.body.id)).body).toMatchObject({ name: "Other", version: 1 });
+    });
+  });
+
+  describe("tables and columns", () => {
+    it("adds a table with its columns in order and answers the whole dictionary with the new version", async () => {
+      const dict = await seedDictionary(api, analyst, acme.id);
+      const res = await addTable(dict, customers);
+      expect(res.status).toBe(201);
+      expect(res.body.version).toBe(2);
+      expect(res.body.tables).toEqual([
+        {
+          id: expect.any(String),
+          name: "Customers",
+          description: "People who buy",
+          order: 1,
+          columns: [
+            { id: expect.any(String), name: "CustomerId", type: "uniqueidentifier", length: null, precision: null, scale: null, nullable: false, isKey: true, description: null, order: 1 },
+            { id: expect.any(String), name: "Name", type: "nvarchar", length: 200, precision: null, scale: null, nullable: false, isKey: false, description: null, order: 2 },
+            { id: expect.any(String), name: "CreditLimit", type: "decimal", length: null, precision: 18, scale: 2, nullable: true, isKey: false, description: null, order: 3 },
+            { id: expect.any(String), name: "BirthDate", type: "date", length: null, precision: null, scale: null, nullable: true, isKey: false, description: "Day of birth", order: 4 },
+          ],
+        },
+      ]);
+      const table = res.body.tables[0];
+      const one = await api.get(path(dict.id, `/tables/${table.id}`), analyst);
+      expect(one.status).toBe(200);
+      expect(one.body).toEqual(table);
+    });
+
+    it("replaces a table's columns, keeping the ids of the columns whose names stay", async () => {
+      const dict = await seedDictionary(api, analyst, acme.id);
+      const created = await addTable(dict, customers);
+      const table = created.body.tables[0];
+      const idOf = (name: string) => table.columns.find((c: { name: string }) => c.name === name).id;
+      const res = await send(api, "PATCH", path(dict.id, "/tables"), analyst, {
+        version: created.body.version,
+        tableId: table.id,
+        name: "Clients",
+        description: null,
+        columns: [
+          { name: "NAME", type: "nvarchar", length: 300, nullable: false },
+          { name: "CustomerId", type: "uniqueidentifier", nullable: false, isKey: true },
+          { name: "Email", type: "nvarchar", length: 320 },
+        ],
+      });
+      expect(res.status).toBe(200);
+      expect(res.body.version).toBe(3);
+      const [updated] = res.body.tables;
+      expect(updated).toMatchObject({ id: table.id, name: "Clients", description: null });
+      expect(updated.columns.map((c: { name: string; order: number; length: number | null }) => [c.name, c.order, c.length])).toEqual([
+        ["NAME", 1, 300],
+        ["CustomerId", 2, null],
+        ["Email", 3, 320],
+      ]);
+      expect(updated.columns[0].id).toBe(idOf("Name"));
+      expect(updated.columns[1].id).toBe(idOf("CustomerId"));
+      expect([idOf("CreditLimit"), idOf("BirthDate")]).not.toContain(updated.columns[2].id);
+    });
+
+    it("lists tables a page at a time, filtered by name (wildcards taken literally), with column counts", async () => {
+      const dict = await seedDictionary(api, analyst, acme.id);
+      let version = dict.version;
+      for (const name of ["Orders", "Order_Lines", "OrderXLines", "Products"]) {
+        const res = await addTable({ id: dict.id, version }, { name, columns: [{ name: "Id", type: "int" }] });
+        version = res.body.version;
+      }
+      const page = await api.get(path(dict.id, "/tables?page=2&pageSize=2"), analyst);
+      expect(page.status).toBe(200);
+      expect(page.body).toEqual({
+        items: [
+          { id: expect.any(String), name: "OrderXLines", description: null, order: 3, columnCount: 1 },
+          { id: expect.any(String), name: "Products", description: null, order: 4, columnCount: 1 },
+        ],
+        total: 4,
+        page: 2,
+        pageSize: 2,
+      });
+      const filtered = await api.get(path(dict.id, "/tables?name=order_"), analyst);
+      expect(filtered.body.items.map((t: { name: string }) => t.name)).toEqual(["Order_Lines"]);
+      expect(filtered.body.total).toBe(1);
+    });
+
+    it("removes a table with ?version and answers the dictionary without it", async () => {
+      const dict = await seedDictionary(api, analyst, acme.id);
+      const created = await addTable(dict, customers);
+      const tableId = created.body.tables[0].id;
+      const stale = await send(api, "DELETE", path(dict.id, `/tables/${tableId}?version=1`), analyst);
+      expect(stale.status).toBe(409);
+      const res = await send(api, "DELETE", path(dict.id, `/tables/${tableId}?version=2`), analyst);
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ version: 3, tables: [], tableCount: 0, columnCount: 0 });
+      expect((await api.get(path(dict.id, `/tables/${tableId}`), analyst)).status).toBe(404);
+      const again = await send(api, "DELETE", path(dict.id, `/tables/${tableId}?version=3`), analyst);
+      expect(again.status).toBe(404);
+      expect(again.body.errors).toEqual([TABLE_NOT_FOUND_MESSAGE]);
+      expect((await get(dict.id)).body.version).toBe(3);
+      expect((await send(api, "DELETE", path(dict.id, `/tables/${tableId}`), analyst)).status).toBe(400);
+    });
+
+    it("refuses a stale table write and changes nothing", async () => {
+      const dict = await seedDictionary(api, analyst, acme.id);
+      const created = await addTable(dict, customers);
+      const stale = await send(api, "PATCH", path(dict.id, "/tables"), analyst, {
+        version: 1,
+        tableId: created.body.tables[0].id,
+        name: "Overwritten",
+        columns: [],
+      });
+      expect(stale.status).toBe(409);
+      expect(stale.body.errors).toEqual([STALE_MESSAGE]);
+      expect((await addTable(dict, { name: "Late", columns: [] })).status).toBe(409);
+      expect((await get(dict.id)).body).toEqual(created.body);
+    });
+
+    it("lets exactly one of two simultaneous writes based on the same version through", async () => {
+      const dict = await seedDictionary(api, analyst, acme.id);
+      const results = await Promise.all(["First", "Second", "Third"].map((name) => addTable(dict, { name, columns: [{ name: "Id", type: "int" }] })));
+      expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409]);
+      const after = (await get(dict.id)).body;
+      expect(after.version).toBe(2);
+      expect(after.tables).toHaveLength(1);
+    });
+
+    it("refuses a second table of the same name (any case) with a field error, and does not bump the version", async () => {
+      const dict = await seedDictionary(api, analyst, acme.id);
+      const created = await addTable(dict, customers);
+      const res = await addTable(created.body, { name: "CUSTOMERS", columns: [] });
+      expect(res.status).toBe(409);
+      expect(res.body.fieldErrors).toEqual({ name: [DUPLICATE_TABLE_MESSAGE] });
+      expect((await get(dict.id)).body.version).toBe(2);
+
+      const other = await addTable(created.body, { name: "Orders", columns: [] });
+      const rename = await send(api, "PATCH", path(dict.id, "/tables"), analyst, { version: other.body.version, tableId: other.body.tables[1].id, name: "customers", columns: [] });
+      expect(rename.status).toBe(409);
+      expect(rename.body.fieldErrors).toEqual({ name: [DUPLICATE_TABLE_MESSAGE] });
+    });
+
+    it.each([
+      ["a duplicate column", { columns: [{ name: "Id", type: "int" }, { name: "ID", type: "bigint" }] }, "columns.1.name", "Duplicate column ID"],
+      ["an unknown type", { columns: [{ name: "Id", type: "varchar2" }] }, "columns.0.type", "Unknown type: use one of int, decimal, float, bigint, date, time, datetime, nvarchar, uniqueidentifier"],
+      ["nvarchar without a length", { columns: [{ name: "Title", type: "nvarchar" }] }, "columns.0.length", "nvarchar needs a length"],
+      ["a decimal scale above its precision", { columns: [{ name: "Amount", type: "decimal", precision: 5, scale: 7 }] }, "columns.0.scale", "Scale cannot be greater than precision"],
+      ["an empty table name", { name: " ", columns: [] }, "name", "Required"],
+      ["an oversized table name", { name: "T".repeat(129), columns: [] }, "name", "At most 128 characters"],
+      ["a column name that is not an identifier", { columns: [{ name: "first name", type: "int" }] }, "columns.0.name", "Use letters, digits and underscores, starting with a letter or underscore"],
+      ["a nullable key", { columns: [{ name: "Id", type: "int", isKey: true, nullable: true }] }, "columns.0.nullable", "A key column cannot be nullable"],
+    ])("answers 400 naming the field for %s, and changes nothing", async (_what, patch, field, message) => {
+      const dict = await seedDictionary(api, analyst, acme.id);
+      const res = await addTable(dict, { name: "Things", ...patch });
+      expect(res.status).toBe(400);
+      expect(res.body.fieldErrors[field][0]).toBe(message);
+      expect((await get(dict.id)).body).toMatchObject({ version: 1, tables: [] });
+    });
+
+    it("answers 404 for a table of another dictionary", async () => {
+      const one = await seedDictionary(api, analyst, acme.id);
+      const two = await seedDictionary(api, analyst, acme.id);
+      const created = await addTable(one, customers);
+      const tableId = created.body.tables[0].id;
+      expect((await api.get(path(two.id, `/tables/${tableId}`), analyst)).status).toBe(404);
+      const patch = await send(api, "PATCH", path(two.id, "/tables"), analyst, { version: 1, tableId, name: "Stolen", columns: [] });
+      expect(patch.status).toBe(404);
+      expect((await get(two.id)).body.version).toBe(1);
+    });
+  });
+
+  describe("who may see and change a dictionary", () => {
+    let acmeDict: Dictionary;
+    let birchDict: Dictionary;
+    let cedarDict: Dictionary;
+    beforeAll(async () => {
+      acmeDict = await seedDictionary(api, analyst, acme.id, "Acme");
+      birchDict = await seedDictionary(api, analyst, birch.id, "Birch");
+      cedarDict = await seedDictionary(api, await api.tokenFor(USERS.superAdmin), cedar.id, "Cedar");
+    });
+
+    const everyRoute = (d: Dictionary) => [
+      () => ["GET", path(d.id)] as const,
+      () => ["PATCH", path(d.id), { version: 1, name: "X" }] as const,
+      () => ["GET", path(d.id, "/tables")] as const,
+      () => ["POST", path(d.id, "/tables"), { version: 1, name: "X", columns: [] }] as const,
+      () => ["GET", path(d.id, "/tables/any")] as const,
+      () => ["DELETE", path(d.id, "/tables/any?version=1")] as const,
+      () => ["GET", path(d.id, "/bulk-uploads/any")] as const,
+      () => ["POST", path(d.id, "/bulk-uploads/any/apply")] as const,
+      () => ["DELETE", path(d.id, "/bulk-uploads/any")] as const,
+    ];
+
+    it("answers 404, exactly as for an unknown id, to a user of another company (Acme Health asking for Birch Logistics)", async () => {
+      const acmeUser = await api.tokenFor(USERS.viewer);
+      const birchUser = await api.tokenFor(USERS.clientAdmin);
+      for (const [token, dict] of [
+        [acmeUser, birchDict],
+        [birchUser, acmeDict],
+      ] as const) {
+        for (const route of everyRoute(dict)) {
+          const [method, url, body] = route();
+          const res = await send(api, method, url, token, body);
+          expect(res.status, `${method} ${url}`).toBe(404);
+          expect(res.body.errors).toEqual([DICTIONARY_NOT_FOUND_MESSAGE]);
+        }
+      }
+      const unknown = await get("00000000-0000-4000-8000-000000000000");
+      expect(unknown.status).toBe(404);
+      expect(unknown.body.errors).toEqual([DICTIONARY_NOT_FOUND_MESSAGE]);
+      // The list of another company's dictionaries is a 404 too (the company is not visible).
+      expect((await api.get(`/api/v1/data-dictionaries?companyId=${birch.id}`, acmeUser)).status).toBe(404);
+      // Nothing was changed by the refused writes.
+      expect((await get(acmeDict.id)).body.version).toBe(1);
+      expect((await get(birchDict.id)).body.version).toBe(1);
+    });
+
+    it.each([
+      ["Viewer", () => USERS.viewer, () => acmeDict],
+      ["Manager", () => USERS.manager, () => cedarDict],
+    ])("answers 403 to a %s of the dictionary's company, on every route", async (_who, user, dict) => {
+      const token = await api.tokenFor(user());
+      for (const route of everyRoute(dict())) {
+        const [method, url, body] = route();
+        const res = await send(api, method, url, token, body);
+        expect(res.status, `${method} ${url}`).toBe(403);
+        expect(res.body.errors).toEqual([FORBIDDEN_MESSAGE]);
+      }
+      expect((await api.get(`/api/v1/data-dictionaries?companyId=${dict().companyId}`, token)).status).toBe(403);
+    });
+
+    it("lets Support read any company's dictionary", async () => {
+      const res = await get(cedarDict.id, await api.tokenFor(USERS.support));
+      expect(res.status).toBe(200);
+    });
+
+    it("requires a bearer token", async () => {
+      expect((await api.get(path(acmeDict.id))).status).toBe(401);
+    });
+  });
+});

@@ -1,0 +1,106 @@
+import { createRoute } from "@hono/zod-openapi";
+import { z } from "zod";
+import { createDictionarySchema, dictionariesResponseSchema, dictionarySchema, updateDictionarySchema } from "../../../../contracts/dictionary.ts";
+import { requireMigrationRole } from "../access.ts";
+import { answerApiProblems, NotFoundError } from "../api-problem.ts";
+import { createRouter, jsonContent } from "../openapi.ts";
+import { findApplication } from "../repositories/applications.ts";
+import { createDictionary, findDictionaryRef, listDictionaries, updateDictionary } from "../repositories/dictionaries.ts";
+import { createBulkUploadRoutes } from "./dictionary-bulk-uploads.ts";
+import { DICTIONARY_NOT_FOUND_MESSAGE, dictionaryErrorResponses, loadDictionary, type DictionaryResolver } from "./dictionary-routes-shared.ts";
+import { createDictionaryTableRoutes } from "./dictionary-tables.ts";
+
+const TAG = "Data dictionaries";
+export const APPLICATION_NOT_FOUND_MESSAGE = "Application not found.";
+
+const { 400: e400, 401: e401, 403: e403, 404: e404, 409: e409, 503: e503 } = dictionaryErrorResponses;
+const readErrors = { 401: e401, 403: e403, 404: e404, 503: e503 } as const;
+
+/**
+ * A master dictionary by id: never a project's copy, and another company's answers 404 exactly
+ * like an unknown id. The caller needs a Migration role in the dictionary's company.
+ */
+export const resolveMasterDictionary: DictionaryResolver = async (c, id, access) => {
+  const ref = await findDictionaryRef(c.var.deps.db, id);
+  if (!ref || ref.projectId !== null) throw new NotFoundError(DICTIONARY_NOT_FOUND_MESSAGE);
+  await requireMigrationRole(c, ref.companyId, { ...access, notFoundMessage: DICTIONARY_NOT_FOUND_MESSAGE });
+  return ref.id;
+};
+
+const list = createRoute({
+  method: "get",
+  path: "/data-dictionaries",
+  tags: [TAG],
+  summary: "A company's master data dictionaries (optionally of one application), sorted by name",
+  request: { query: z.object({ companyId: z.string().min(1), applicationId: z.string().min(1).optional() }) },
+  responses: { 200: jsonContent(dictionariesResponseSchema, "The dictionaries with their table and column counts."), 400: e400, ...readErrors },
+});
+
+const create = createRoute({
+  method: "post",
+  path: "/data-dictionaries",
+  tags: [TAG],
+  summary: "Create an empty master dictionary of an application of the same company",
+  request: { body: { required: true, content: { "application/json": { schema: createDictionarySchema } } } },
+  responses: { 201: jsonContent(dictionarySchema, "The new dictionary (version 1, no tables)."), 400: e400, ...readErrors, 409: e409 },
+});
+
+const idParams = z.object({ id: z.string().min(1) });
+
+const read = createRoute({
+  method: "get",
+  path: "/data-dictionaries/{id}",
+  tags: [TAG],
+  summary: "A master dictionary with its tables and columns in order",
+  request: { params: idParams },
+  responses: { 200: jsonContent(dictionarySchema, "The dictionary."), ...readErrors },
+});
+
+const update = createRoute({
+  method: "patch",
+  path: "/data-dictionaries/{id}",
+  tags: [TAG],
+  summary: "Rename or re-describe a master dictionary, based on its version",
+  request: { params: idParams, body: { required: true, content: { "application/json": { schema: updateDictionarySchema } } } },
+  responses: { 200: jsonContent(dictionarySchema, "The dictionary with its new version."), 400: e400, ...readErrors, 409: e409 },
+});
+
+export function createDataDictionariesRouter() {
+  const router = createRouter()
+    .openapi(list, async (c) => {
+      const { companyId, applicationId } = c.req.valid("query");
+      const company = await requireMigrationRole(c, companyId, { write: false });
+      return c.json(await listDictionaries(c.var.deps.db, company.id, applicationId), 200);
+    })
+    .openapi(create, async (c) => {
+      const input = c.req.valid("json");
+      const company = await requireMigrationRole(c, input.companyId, { write: true });
+      const application = await findApplication(c.var.deps.db, input.applicationId);
+      if (!application || application.companyId !== company.id) throw new NotFoundError(APPLICATION_NOT_FOUND_MESSAGE);
+      const id = await createDictionary(c.var.deps.db, {
+        companyId: company.id,
+        applicationId: application.id,
+        projectId: null,
+        name: input.name,
+        description: input.description,
+        userId: c.var.caller.userId,
+      });
+      return c.json(await loadDictionary(c, id), 201);
+    })
+    .openapi(read, async (c) => {
+      const id = await resolveMasterDictionary(c, c.req.valid("param").id, { write: false });
+      return c.json(await loadDictionary(c, id), 200);
+    })
+    .openapi(update, async (c) => {
+      const id = await resolveMasterDictionary(c, c.req.valid("param").id, { write: true });
+      const { version, name, description } = c.req.valid("json");
+      await updateDictionary(c.var.deps.db, id, { expectedVersion: version, name, description, userId: c.var.caller.userId });
+      return c.json(await loadDictionary(c, id), 200);
+    });
+  router.onError(answerApiProblems);
+
+  const base = { basePath: "/data-dictionaries/{id}", tag: TAG, resolve: resolveMasterDictionary };
+  router.route("/", createDictionaryTableRoutes(base));
+  router.route("/", createBulkUploadRoutes(base));
+  return router;
+}

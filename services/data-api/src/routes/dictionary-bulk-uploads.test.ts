@@ -1,0 +1,231 @@
+import ExcelJS from "exceljs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO_COMPANIES } from "../../../../scripts/demo-data.ts";
+import { BULK_UPLOAD_MAX_BYTES, COLUMN_TYPES, type Dictionary, type Review } from "../../../../contracts/dictionary.ts";
+import { TEST_DATABASE_KINDS } from "../../../shared/testing/databases.ts";
+import { createReview, REVIEW_HAS_ERRORS_MESSAGE, REVIEW_NOT_FOUND_MESSAGE, REVIEW_STALE_MESSAGE } from "../dictionary-bulk/reviews.ts";
+import { EMPTY_FILE_MESSAGE, FILE_TOO_LARGE_MESSAGE, WRONG_EXTENSION_MESSAGE } from "../dictionary-bulk/sheet-rows.ts";
+import { fixture, seedDictionary, send, upload } from "../testing/dictionary-fixtures.ts";
+import { USERS, createTestApi, type TestApi } from "../testing/harness.ts";
+import { CHOOSE_FILE_MESSAGE } from "./dictionary-bulk-uploads.ts";
+import { DICTIONARY_NOT_FOUND_MESSAGE } from "./dictionary-routes-shared.ts";
+
+const [, acme, birch] = DEMO_COMPANIES;
+const HEADER = "table,column,type,length,precision,scale,nullable,key,description";
+
+describe.each(TEST_DATABASE_KINDS)("dictionary bulk uploads on %s", (kind) => {
+  let api: TestApi;
+  let analyst: string;
+  beforeAll(async () => {
+    api = await createTestApi(kind);
+    analyst = await api.tokenFor(USERS.analyst);
+  });
+  afterAll(() => api?.close());
+
+  const path = (id: string, rest = "") => `/api/v1/data-dictionaries/${encodeURIComponent(id)}${rest}`;
+  const uploadTo = (d: Pick<Dictionary, "id">, file: Uint8Array | string, name: string, token = analyst) => upload(api, path(d.id, "/bulk-uploads"), token, file, name);
+  const apply = (d: Pick<Dictionary, "id">, reviewId: string) => send(api, "POST", path(d.id, `/bulk-uploads/${reviewId}/apply`), analyst);
+  const read = async (d: Pick<Dictionary, "id">) => (await api.get(path(d.id), analyst)).body as Dictionary;
+
+  /** The dictionary as the review describes it: names and definitions, without ids. */
+  const shape = (d: Dictionary) => d.tables.map((t) => ({ name: t.name, columns: t.columns.map(({ id: _id, order: _order, ...c }) => c) }));
+
+  it("reviews the sample CSV without changing the dictionary, then applies exactly what the review said", async () => {
+    const dict = await seedDictionary(api, analyst, acme.id);
+    const res = await uploadTo(dict, fixture("sample-dictionary.csv"), "sample-dictionary.csv");
+    expect(res.status).toBe(201);
+    const review = res.body as Review;
+    expect(review).toMatchObject({ fileName: "sample-dictionary.csv", baseVersion: 1, rowCount: 10, errors: [], canApply: true });
+    expect(review.tables.map((t) => [t.name, t.status, t.added.length])).toEqual([
+      ["Customers", "added", 5],
+      ["Orders", "added", 5],
+    ]);
+    expect(await read(dict)).toMatchObject({ version: 1, tables: [] });
+    expect((await api.get(path(dict.id, `/bulk-uploads/${review.id}`), analyst)).body).toEqual(review);
+
+    const applied = await apply(dict, review.id);
+    expect(applied.status).toBe(200);
+    expect(applied.body).toMatchObject({ version: 2, tableCount: 2, columnCount: 10 });
+    expect(shape(applied.body)).toEqual(review.tables.map((t) => ({ name: t.name, columns: t.added.map((c) => c.after) })));
+    expect(new Set(applied.body.tables.flatMap((t: Dictionary["tables"][number]) => t.columns.map((c) => c.type)))).toEqual(new Set(COLUMN_TYPES));
+    // A review is used up by applying it.
+    expect((await api.get(path(dict.id, `/bulk-uploads/${review.id}`), analyst)).status).toBe(404);
+    expect((await apply(dict, review.id)).status).toBe(404);
+  });
+
+  it("updates with the sample .xlsx: changes the tables it names, adds new ones, never deletes the others", async () => {
+    const dict = await seedDictionary(api, analyst, acme.id);
+    const first = await uploadTo(dict, fixture("sample-dictionary.csv"), "sample-dictionary.csv");
+    const before = (await apply(dict, first.body.id)).body as Dictionary;
+
+    const res = await uploadTo(dict, fixture("sample-dictionary-update.xlsx"), "sample-dictionary-update.xlsx");
+    expect(res.status).toBe(201);
+    const review = res.body as Review;
+    expect(review).toMatchObject({ baseVersion: 2, rowCount: 7, errors: [], canApply: true });
+    expect(review.tables.map((t) => t.name)).toEqual(["Customers", "Products"]);
+    const [customers, products] = review.tables;
+    expect(customers).toMatchObject({ status: "changed", unchanged: 3 });
+    expect(customers!.added.map((c) => c.name)).toEqual(["Email"]);
+    expect(customers!.changed.map((c) => [c.name, c.fields])).toEqual([["Name", ["length"]]]);
+    expect(customers!.removed.map((c) => c.name)).toEqual(["BirthDate"]);
+    expect(products).toMatchObject({ status: "added" });
+
+    const after = (await apply(dict, review.id)).body as Dictionary;
+    expect(after.version).toBe(3);
+    expect(after.tables.map((t) => t.name)).toEqual(["Customers", "Orders", "Products"]);
+    const [oldCustomers, oldOrders] = before.tables;
+    const [newCustomers, newOrders] = after.tables;
+    expect(newOrders).toEqual(oldOrders);
+    expect(newCustomers!.id).toBe(oldCustomers!.id);
+    expect(newCustomers!.columns.map((c) => c.name)).toEqual(["CustomerId", "Name", "Email", "CreditLimit", "CreatedAt"]);
+    const idOf = (t: Dictionary["tables"][number], name: string) => t.columns.find((c) => c.name === name)?.id;
+    expect(idOf(newCustomers!, "Name")).toBe(idOf(oldCustomers!, "Name"));
+    expect(newCustomers!.columns.find((c) => c.name === "Name")!.length).toBe(250);
+  });
+
+  it("round-trips a workbook built in the test", async () => {
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet("Anything");
+    sheet.addRow(["Description", "Key", "Nullable", "Type", "Column", "Table", "Length", "Precision", "Scale"]);
+    sheet.addRow(["Line key", "y", "n", "bigint", "LineId", "OrderLines", null, null, null]);
+    sheet.addRow([null, null, null, "decimal", "Amount", "OrderLines", null, 10, 4]);
+    sheet.addRow(["At", "0", "1", "datetime", "At", "OrderLines", null, null, null]);
+    const file = new Uint8Array(await workbook.xlsx.writeBuffer());
+    const dict = await seedDictionary(api, analyst, birch.id);
+    const review = await uploadTo(dict, file, "lines.XLSX");
+    expect(review.status).toBe(201);
+    expect(review.body.canApply).toBe(true);
+    const applied = await apply(dict, review.body.id);
+    expect(shape(applied.body)).toEqual([
+      {
+        name: "OrderLines",
+        columns: [
+          { name: "LineId", type: "bigint", length: null, precision: null, scale: null, nullable: false, isKey: true, description: "Line key" },
+          { name: "Amount", type: "decimal", length: null, precision: 10, scale: 4, nullable: true, isKey: false, description: null },
+          { name: "At", type: "datetime", length: null, precision: null, scale: null, nullable: true, isKey: false, description: "At" },
+        ],
+      },
+    ]);
+  });
+
+  it.each([
+    ["a missing header", "Orders,Id,int\nOrders,Total,int", [{ row: 1, column: null }]],
+    ["a header missing a column", "table,column,length\nOrders,Id,", [{ row: 1, column: "type" }]],
+    ["a wrong delimiter", "table;column;type\nOrders;Id;int", [{ row: 1, column: null }]],
+    ["unknown types", `${HEADER}\nOrders,Id,varchar2,,,,,,\nOrders,Total,money,,,,,,`, [{ row: 2, column: "type" }, { row: 3, column: "type" }]],
+    ["duplicate columns", `${HEADER}\nOrders,Id,int,,,,,,\nOrders,id,int,,,,,,`, [{ row: 3, column: "column" }]],
+  ])("answers a review with row-numbered errors that cannot be applied, for %s", async (_what, text, where) => {
+    const dict = await seedDictionary(api, analyst, acme.id);
+    const res = await uploadTo(dict, text, "broken.csv");
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ canApply: false, tables: [] });
+    expect(res.body.errors.map((e: { row: number; column: string }) => ({ row: e.row, column: e.column }))).toEqual(where);
+    const refused = await apply(dict, res.body.id);
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors).toEqual([REVIEW_HAS_ERRORS_MESSAGE]);
+    expect(await read(dict)).toMatchObject({ version: 1, tables: [] });
+  });
+
+  it("says which row and column is wrong in the sample error file", async () => {
+    const dict = await seedDictionary(api, analyst, acme.id);
+    const res = await uploadTo(dict, fixture("sample-dictionary-errors.csv"), "sample-dictionary-errors.csv");
+    expect(res.body.errors).toEqual([
+      { row: 3, column: "type", message: expect.stringContaining("Unknown type 'varchar2'") },
+      { row: 4, column: "length", message: "nvarchar needs a length" },
+      { row: 5, column: "scale", message: "Scale cannot be greater than precision" },
+      { row: 6, column: "column", message: expect.stringContaining("Duplicate column 'customerid'") },
+    ]);
+  });
+
+  it.each([
+    ["not an .xlsx workbook", () => "just text", "fake.xlsx", 400, "'fake.xlsx' is not a valid .xlsx workbook"],
+    ["empty", () => new Uint8Array(0), "empty.csv", 400, EMPTY_FILE_MESSAGE],
+    ["of another extension", () => HEADER, "dictionary.json", 400, WRONG_EXTENSION_MESSAGE],
+    ["just over 5 MB", () => new Uint8Array(BULK_UPLOAD_MAX_BYTES + 1).fill(0x41), "big.csv", 413, FILE_TOO_LARGE_MESSAGE],
+    ["far over 5 MB", () => new Uint8Array(BULK_UPLOAD_MAX_BYTES * 2).fill(0x41), "huge.csv", 413, FILE_TOO_LARGE_MESSAGE],
+  ])("refuses a file %s with a message on `file`, and stores no review", async (_what, file, name, status, message) => {
+    const dict = await seedDictionary(api, analyst, acme.id);
+    const res = await uploadTo(dict, file(), name);
+    expect(res.status).toBe(status);
+    expect(res.body).toMatchObject({ status, errors: [message], fieldErrors: { file: [message] } });
+    const reviews = await api.db.selectFrom("dictionary_reviews").select("id").where("dictionary_id", "=", dict.id).execute();
+    expect(reviews).toEqual([]);
+  });
+
+  it("answers 400 on `file` when the form has no file, and 415 to a JSON body", async () => {
+    const dict = await seedDictionary(api, analyst, acme.id);
+    const form = new FormData();
+    form.append("file", "not a file");
+    const res = await api.app.request(path(dict.id, "/bulk-uploads"), { method: "POST", headers: { authorization: `Bearer ${analyst}` }, body: form });
+    expect(res.status).toBe(400);
+    expect((await res.json()).fieldErrors).toEqual({ file: [CHOOSE_FILE_MESSAGE] });
+    const json = await send(api, "POST", path(dict.id, "/bulk-uploads"), analyst, { file: "x" });
+    expect(json.status).toBe(415);
+  });
+
+  it("refuses to apply a review once the dictionary changed, and changes nothing", async () => {
+    const dict = await seedDictionary(api, analyst, acme.id);
+    const review = await uploadTo(dict, fixture("sample-dictionary.csv"), "sample-dictionary.csv");
+    // Someone else adds a table meanwhile.
+    const concurrent = await send(api, "POST", path(dict.id, "/tables"), analyst, { version: 1, name: "Concurrent", columns: [{ name: "Id", type: "int" }] });
+    expect(concurrent.status).toBe(201);
+    const res = await apply(dict, review.body.id);
+    expect(res.status).toBe(409);
+    expect(res.body.errors).toEqual([REVIEW_STALE_MESSAGE]);
+    expect(await read(dict)).toEqual(concurrent.body);
+    // The stale review can still be read and discarded.
+    expect((await api.get(path(dict.id, `/bulk-uploads/${review.body.id}`), analyst)).status).toBe(200);
+  });
+
+  it("discards a review without touching the dictionary", async () => {
+    const dict = await seedDictionary(api, analyst, acme.id);
+    const review = await uploadTo(dict, fixture("sample-dictionary.csv"), "sample-dictionary.csv");
+    const res = await send(api, "DELETE", path(dict.id, `/bulk-uploads/${review.body.id}`), analyst);
+    expect(res.status).toBe(204);
+    expect(res.body).toBeNull();
+    expect((await api.get(path(dict.id, `/bulk-uploads/${review.body.id}`), analyst)).status).toBe(404);
+    const again = await send(api, "DELETE", path(dict.id, `/bulk-uploads/${review.body.id}`), analyst);
+    expect(again.status).toBe(404);
+    expect(again.body.errors).toEqual([REVIEW_NOT_FOUND_MESSAGE]);
+    expect(await read(dict)).toMatchObject({ version: 1, tables: [] });
+  });
+
+  it("uses a review that changes nothing without bumping the version", async () => {
+    const dict = await seedDictionary(api, analyst, acme.id);
+    const first = await uploadTo(dict, fixture("sample-dictionary.csv"), "sample-dictionary.csv");
+    await apply(dict, first.body.id);
+    const same = await uploadTo(dict, fixture("sample-dictionary.csv"), "sample-dictionary.csv");
+    expect(same.body).toMatchObject({ canApply: false, errors: [] });
+    expect(same.body.tables.map((t: { status: string }) => t.status)).toEqual(["unchanged", "unchanged"]);
+    const res = await apply(dict, same.body.id);
+    expect(res.status).toBe(200);
+    expect(res.body.version).toBe(2);
+  });
+
+  it("keeps reviews 24 hours: an older one answers 404 and is purged by the next upload", async () => {
+    const dict = await seedDictionary(api, analyst, acme.id);
+    const old = await createReview(api.db, dict.id, { rowCount: 0, errors: [], tables: [] }, { fileName: "old.csv", userId: USERS.analyst.id, now: new Date(Date.now() - 25 * 3600 * 1000) });
+    expect((await api.get(path(dict.id, `/bulk-uploads/${old.id}`), analyst)).status).toBe(404);
+    await uploadTo(dict, fixture("sample-dictionary.csv"), "sample-dictionary.csv");
+    expect(await api.db.selectFrom("dictionary_reviews").select("id").where("id", "=", old.id).execute()).toEqual([]);
+  });
+
+  it("answers 404 for a review of another dictionary", async () => {
+    const one = await seedDictionary(api, analyst, acme.id);
+    const two = await seedDictionary(api, analyst, acme.id);
+    const review = await uploadTo(one, fixture("sample-dictionary.csv"), "sample-dictionary.csv");
+    expect((await api.get(path(two.id, `/bulk-uploads/${review.body.id}`), analyst)).status).toBe(404);
+    expect((await apply(two, review.body.id)).status).toBe(404);
+    expect((await send(api, "DELETE", path(two.id, `/bulk-uploads/${review.body.id}`), analyst)).status).toBe(404);
+  });
+
+  it("answers 404 to another company's user and 403 to a Viewer, and stores no review", async () => {
+    const dict = await seedDictionary(api, analyst, acme.id);
+    const otherCompany = await uploadTo(dict, fixture("sample-dictionary.csv"), "sample-dictionary.csv", await api.tokenFor(USERS.clientAdmin));
+    expect(otherCompany.status).toBe(404);
+    expect(otherCompany.body.errors).toEqual([DICTIONARY_NOT_FOUND_MESSAGE]);
+    const viewer = await uploadTo(dict, fixture("sample-dictionary.csv"), "sample-dictionary.csv", await api.tokenFor(USERS.viewer));
+    expect(viewer.status).toBe(403);
+    expect(await api.db.selectFrom("dictionary_reviews").select("id").where("dictionary_id", "=", dict.id).execute()).toEqual([]);
+  });
+});

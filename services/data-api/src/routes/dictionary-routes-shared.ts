@@ -1,0 +1,52 @@
+import type { Context } from "hono";
+import type { Dictionary } from "../../../../contracts/dictionary.ts";
+import { NotFoundError } from "../api-problem.ts";
+import type { AppEnv } from "../context.ts";
+import { errorResponses, jsonContent } from "../openapi.ts";
+import { getDictionary } from "../repositories/dictionaries.ts";
+
+export type AnyContext = Context<AppEnv, any, any>;
+
+/**
+ * Turns the `{id}` of a route into the dictionary it works on, after checking that the caller may
+ * read (`write: false`) or write it; throws 404/403/409 otherwise. Master dictionaries resolve
+ * `/data-dictionaries/{id}`; a project resolves `/projects/{id}/data-dictionary` to its own copy.
+ */
+export type DictionaryResolver = (c: AnyContext, id: string, access: { write: boolean }) => Promise<string>;
+
+/**
+ * Called after each successful write (table added, changed or removed, review applied), outside
+ * its transaction: a project moves its wizard status on from here.
+ */
+export type AfterDictionaryWrite = (c: AnyContext, dictionaryId: string) => Promise<void>;
+
+/** Where a family of dictionary routes is mounted and how it finds and guards its dictionary. */
+export type DictionaryRoutesOptions = {
+  /** The path under /api/v1 with an `{id}` parameter, e.g. "/data-dictionaries/{id}". */
+  basePath: string;
+  /** The OpenAPI tag of the routes. */
+  tag: string;
+  resolve: DictionaryResolver;
+  afterWrite?: AfterDictionaryWrite;
+};
+
+export const DICTIONARY_NOT_FOUND_MESSAGE = "Data dictionary not found.";
+
+/** The whole dictionary after a write, so the client has the new version. */
+export async function loadDictionary(c: AnyContext, dictionaryId: string): Promise<Dictionary> {
+  const dictionary = await getDictionary(c.var.deps.db, dictionaryId);
+  if (!dictionary) throw new NotFoundError(DICTIONARY_NOT_FOUND_MESSAGE);
+  return dictionary;
+}
+
+// The shared error body (a named component), for the statuses openapi.ts does not list.
+const apiErrorComponent = errorResponses[404].content["application/json"].schema;
+const errorBody = (description: string) => jsonContent(apiErrorComponent, description);
+
+/** The error answers of dictionary routes, for the OpenAPI document. */
+export const dictionaryErrorResponses = {
+  ...errorResponses,
+  403: errorBody("The caller's role (or project access) does not allow this."),
+  409: errorBody("The version is stale (reload and try again), or a name is already used (`fieldErrors` names the field)."),
+  413: errorBody("The file is larger than the upload limit."),
+} as const;

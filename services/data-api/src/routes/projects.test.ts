@@ -1,0 +1,327 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Project } from "../../../../contracts/projects.ts";
+import { DEMO_COMPANIES } from "../../../../scripts/demo-data.ts";
+import { TEST_DATABASE_KINDS } from "../../../shared/testing/databases.ts";
+import { findProjectDictionaryRef } from "../repositories/dictionaries.ts";
+import { USERS, createTestApi, type TestApi } from "../testing/harness.ts";
+import { makeApplication, makeProject } from "../testing/project-fixtures.ts";
+
+const [cedar, acme, birch] = DEMO_COMPANIES;
+
+describe.each(TEST_DATABASE_KINDS)("projects on %s", (kind) => {
+  let api: TestApi;
+  let birchApp: { id: string };
+  let acmeApp: { id: string };
+  const token = (user: (typeof USERS)[keyof typeof USERS]) => api.tokenFor(user);
+
+  beforeAll(async () => {
+    api = await createTestApi(kind);
+    birchApp = await makeApplication(api, birch.id, "Birch ERP");
+    acmeApp = await makeApplication(api, acme.id, "Acme Billing");
+  });
+  afterAll(() => api?.close());
+
+  /** Puts the project in a status directly, as later wizard steps would. */
+  async function setStatus(id: string, status: string) {
+    await api.db.updateTable("projects").set({ status }).where("id", "=", id).execute();
+  }
+
+  describe("POST /api/v1/projects", () => {
+    it("creates the project at the wizard's first status, with its own empty dictionary and the creator on its access list", async () => {
+      const res = await api.send("POST", "/api/v1/projects", await token(USERS.analyst), {
+        companyId: birch.id,
+        name: "  Ledger move  ",
+        applicationId: birchApp.id,
+        sourceType: "FlatFile",
+        description: "From the old ledger",
+      });
+      expect(res.status).toBe(201);
+      expect(res.body).toMatchObject({
+        companyId: birch.id,
+        name: "Ledger move",
+        description: "From the old ledger",
+        applicationId: birchApp.id,
+        applicationName: "Birch ERP",
+        sourceType: "FlatFile",
+        status: "SetupDataDictionaryIncomplete",
+        isLocked: false,
+        lockReason: null,
+        currentBackupName: null,
+        uploadType: null,
+        flatFileParameters: null,
+        sourceDictionaryId: null,
+        version: 1,
+      });
+      const dictionary = await findProjectDictionaryRef(api.db, res.body.id);
+      expect(dictionary).toMatchObject({ companyId: birch.id, applicationId: birchApp.id, projectId: res.body.id });
+
+      const users = await api.get(`/api/v1/projects/${res.body.id}/users`, await token(USERS.analyst));
+      expect(users.body).toEqual([{ userId: USERS.analyst.id, canRead: true, canWrite: true, grantedAt: expect.any(String) }]);
+    });
+
+    it("refuses a name the company already uses, in any case, with 409 on the name field", async () => {
+      const t = await token(USERS.analyst);
+      await makeProject(api, t, { companyId: birch.id, applicationId: birchApp.id, name: "Payroll" });
+      const res = await api.send("POST", "/api/v1/projects", t, { companyId: birch.id, applicationId: birchApp.id, name: "PAYROLL", sourceType: "BackUp" });
+      expect(res.status).toBe(409);
+      expect(res.body.fieldErrors).toEqual({ name: ["A project with this name already exists in this company"] });
+      // Another company may use the same name.
+      await makeProject(api, t, { companyId: acme.id, applicationId: acmeApp.id, name: "Payroll" });
+    });
+
+    it("refuses an application of another company, as one that does not exist", async () => {
+      const res = await api.send("POST", "/api/v1/projects", await token(USERS.analyst), {
+        companyId: birch.id,
+        applicationId: acmeApp.id,
+        name: "Cross",
+        sourceType: "BackUp",
+      });
+      expect(res.status).toBe(400);
+      expect(res.body.fieldErrors).toEqual({ applicationId: ["Choose an application of this company."] });
+    });
+
+    it("answers 400 naming the fields for an empty name or an unknown source type", async () => {
+      const res = await api.send("POST", "/api/v1/projects", await token(USERS.analyst), {
+        companyId: birch.id,
+        applicationId: birchApp.id,
+        name: " ",
+        sourceType: "Tape",
+      });
+      expect(res.status).toBe(400);
+      expect(Object.keys(res.body.fieldErrors).sort()).toEqual(["name", "sourceType"]);
+    });
+
+    it("answers 404 for a company the caller cannot see and 403 for a Viewer of the company", async () => {
+      const body = { companyId: birch.id, applicationId: birchApp.id, name: "Nope", sourceType: "BackUp" };
+      expect((await api.send("POST", "/api/v1/projects", await token(USERS.viewer), body)).status).toBe(404);
+      expect((await api.send("POST", "/api/v1/projects", await token(USERS.viewer), { ...body, companyId: acme.id, applicationId: acmeApp.id })).status).toBe(403);
+      expect((await api.send("POST", "/api/v1/projects", undefined, body)).status).toBe(401);
+    });
+  });
+
+  describe("GET /api/v1/projects/{id} and /access", () => {
+    let project: Project;
+    beforeAll(async () => {
+      project = await makeProject(api, await token(USERS.analyst), { companyId: birch.id, applicationId: birchApp.id });
+    });
+
+    it("answers the project and the caller's access to its creator and to SuperAdmin and Support", async () => {
+      for (const user of [USERS.analyst, USERS.superAdmin, USERS.support]) {
+        const t = await token(user);
+        const res = await api.get(`/api/v1/projects/${project.id}`, t);
+        expect(res.status, user.email).toBe(200);
+        expect(res.body).toEqual(project);
+        expect((await api.get(`/api/v1/projects/${project.id}/access`, t)).body).toEqual({ canRead: true, canWrite: true });
+      }
+    });
+
+    it("answers an Acme Health user asking for a Birch Logistics project exactly as for a project that does not exist", async () => {
+      for (const user of [USERS.viewer, USERS.translator, USERS.unassigned]) {
+        const t = await token(user);
+        const theirs = await api.get(`/api/v1/projects/${project.id}`, t);
+        const none = await api.get(`/api/v1/projects/00000000-0000-4000-8000-000000000000`, t);
+        expect(theirs.status, user.email).toBe(404);
+        const { requestId: _a, ...a } = theirs.body;
+        const { requestId: _b, ...b } = none.body;
+        expect(a).toEqual(b);
+        expect((await api.get(`/api/v1/projects/${project.id}/access`, t)).status).toBe(404);
+      }
+    });
+
+    it("hides the project from a user of the company who is not on its access list", async () => {
+      const res = await api.get(`/api/v1/projects/${project.id}`, await token(USERS.clientAdmin));
+      expect(res.status).toBe(404);
+    });
+
+    it("refuses a Viewer of the project's company with 403", async () => {
+      const acmeProject = await makeProject(api, await token(USERS.analyst), { companyId: acme.id, applicationId: acmeApp.id });
+      const res = await api.get(`/api/v1/projects/${acmeProject.id}`, await token(USERS.viewer));
+      expect(res.status).toBe(403);
+    });
+
+    it("gives a read-only user read and no write: GET works, writes answer 403", async () => {
+      const owner = await token(USERS.analyst);
+      const granted = await api.send("PUT", `/api/v1/projects/${project.id}/users/${USERS.clientAdmin.id}`, owner, { canRead: true });
+      expect(granted.status).toBe(200);
+      const reader = await token(USERS.clientAdmin);
+      expect((await api.get(`/api/v1/projects/${project.id}`, reader)).status).toBe(200);
+      expect((await api.get(`/api/v1/projects/${project.id}/access`, reader)).body).toEqual({ canRead: true, canWrite: false });
+      const current = (await api.get(`/api/v1/projects/${project.id}`, reader)).body as Project;
+      expect((await api.send("PATCH", `/api/v1/projects/${project.id}`, reader, { version: current.version, name: "Mine now" })).status).toBe(403);
+      expect((await api.send("POST", `/api/v1/projects/${project.id}/upload-type`, reader, { uploadType: "SingleFile" })).status).toBe(403);
+      expect((await api.send("POST", `/api/v1/projects/${project.id}/try-create-databases`, reader)).status).toBe(403);
+      expect((await api.send("PUT", `/api/v1/projects/${project.id}/users/${USERS.clientAdmin.id}`, reader, { canWrite: true })).status).toBe(403);
+    });
+  });
+
+  describe("PATCH /api/v1/projects/{id}", () => {
+    it("changes name and description based on the current version, and moves the version on", async () => {
+      const t = await token(USERS.analyst);
+      const project = await makeProject(api, t, { companyId: birch.id, applicationId: birchApp.id });
+      const res = await api.send("PATCH", `/api/v1/projects/${project.id}`, t, { version: project.version, name: "Renamed", description: "New words" });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ name: "Renamed", description: "New words", version: project.version + 1 });
+    });
+
+    it("refuses a stale version with 409 and changes nothing", async () => {
+      const t = await token(USERS.analyst);
+      const project = await makeProject(api, t, { companyId: birch.id, applicationId: birchApp.id });
+      await api.send("PATCH", `/api/v1/projects/${project.id}`, t, { version: project.version, description: "first" });
+      const stale = await api.send("PATCH", `/api/v1/projects/${project.id}`, t, { version: project.version, name: "Second", description: "second" });
+      expect(stale.status).toBe(409);
+      expect(stale.body.errors).toEqual(["This project was changed by someone else. Reload it and try again."]);
+      const now = (await api.get(`/api/v1/projects/${project.id}`, t)).body;
+      expect(now).toMatchObject({ name: project.name, description: "first", version: project.version + 1 });
+    });
+
+    it("refuses a name another project of the company has", async () => {
+      const t = await token(USERS.analyst);
+      const a = await makeProject(api, t, { companyId: birch.id, applicationId: birchApp.id });
+      const b = await makeProject(api, t, { companyId: birch.id, applicationId: birchApp.id });
+      const res = await api.send("PATCH", `/api/v1/projects/${b.id}`, t, { version: b.version, name: a.name.toUpperCase() });
+      expect(res.status).toBe(409);
+      expect(res.body.fieldErrors).toHaveProperty("name");
+      // Its own name in another case is fine.
+      expect((await api.send("PATCH", `/api/v1/projects/${b.id}`, t, { version: b.version, name: b.name.toLowerCase() })).status).toBe(200);
+    });
+
+    it("moves the status only Active ⇄ Inactive and Active → Completed", async () => {
+      const t = await token(USERS.analyst);
+      const project = await makeProject(api, t, { companyId: birch.id, applicationId: birchApp.id });
+      const patch = async (status: string) => {
+        const version = (await api.get(`/api/v1/projects/${project.id}`, t)).body.version;
+        return api.send("PATCH", `/api/v1/projects/${project.id}`, t, { version, status });
+      };
+      const setup = await patch("Active");
+      expect(setup.status).toBe(400);
+      expect(setup.body.fieldErrors.status).toEqual(["The status of a project in SetupDataDictionaryIncomplete cannot be changed by hand."]);
+
+      await setStatus(project.id, "Active");
+      expect((await patch("Inactive")).body.status).toBe("Inactive");
+      expect((await patch("Completed")).status).toBe(400);
+      expect((await patch("Active")).body.status).toBe("Active");
+      expect((await patch("Completed")).body.status).toBe("Completed");
+      expect((await patch("Active")).status).toBe(400);
+    });
+
+    it("refuses every write to a locked project with 409, naming the lock", async () => {
+      const t = await token(USERS.analyst);
+      const project = await makeProject(api, t, { companyId: birch.id, applicationId: birchApp.id });
+      await api.db.updateTable("projects").set({ is_locked: 1, lock_reason: "DatabaseCreation", lock_state: "Locked" }).where("id", "=", project.id).execute();
+      const writes = [
+        api.send("PATCH", `/api/v1/projects/${project.id}`, t, { version: project.version, name: "x" }),
+        api.send("POST", `/api/v1/projects/${project.id}/upload-type`, t, { uploadType: "SingleFile" }),
+        api.send("PUT", `/api/v1/projects/${project.id}/users/${USERS.clientAdmin.id}`, t, { canRead: true }),
+        api.send("POST", `/api/v1/projects/${project.id}/try-create-databases`, t),
+      ];
+      for (const res of await Promise.all(writes)) {
+        expect(res.status).toBe(409);
+        expect(res.body.errors[0]).toMatch(/^The project is locked \(DatabaseCreation\)/);
+      }
+      // Reads still work.
+      expect((await api.get(`/api/v1/projects/${project.id}`, t)).body).toMatchObject({ isLocked: true, lockReason: "DatabaseCreation" });
+    });
+  });
+
+  describe("upload type and flat-file parameters", () => {
+    it("answers null until an upload type is chosen, then the choice", async () => {
+      const t = await token(USERS.analyst);
+      const project = await makeProject(api, t, { companyId: birch.id, applicationId: birchApp.id });
+      expect((await api.get(`/api/v1/projects/${project.id}/upload-type`, t)).body).toEqual({ uploadType: null });
+      const set = await api.send("POST", `/api/v1/projects/${project.id}/upload-type`, t, { uploadType: "MultipleFiles" });
+      expect(set.status).toBe(200);
+      expect(set.body.uploadType).toBe("MultipleFiles");
+      expect((await api.get(`/api/v1/projects/${project.id}/upload-type`, t)).body).toEqual({ uploadType: "MultipleFiles" });
+      expect((await api.send("POST", `/api/v1/projects/${project.id}/upload-type`, t, { uploadType: "Floppy" })).status).toBe(400);
+    });
+
+    it("stores flat-file parameters for a FlatFile project, with their defaults", async () => {
+      const t = await token(USERS.analyst);
+      const project = await makeProject(api, t, { companyId: birch.id, applicationId: birchApp.id, sourceType: "FlatFile" });
+      const res = await api.send("POST", `/api/v1/projects/${project.id}/updateFlatFileParameters`, t, { extension: ".csv", delimiter: "Semicolon" });
+      expect(res.status).toBe(200);
+      expect(res.body.flatFileParameters).toEqual({ extension: ".csv", delimiter: "Semicolon", hasHeaderRow: true, textQualifier: "DoubleQuote", encoding: "UTF-8" });
+      const bad = await api.send("POST", `/api/v1/projects/${project.id}/updateFlatFileParameters`, t, { extension: ".xlsx", delimiter: "Comma" });
+      expect(bad.status).toBe(400);
+      expect(bad.body.fieldErrors).toHaveProperty("delimiter");
+    });
+
+    it("refuses flat-file parameters for a BackUp project with 400", async () => {
+      const t = await token(USERS.analyst);
+      const project = await makeProject(api, t, { companyId: birch.id, applicationId: birchApp.id, sourceType: "BackUp" });
+      const res = await api.send("POST", `/api/v1/projects/${project.id}/updateFlatFileParameters`, t, { extension: ".csv", delimiter: "Comma" });
+      expect(res.status).toBe(400);
+      expect(res.body.errors).toEqual(["Flat file parameters are only for projects whose source type is Flat file."]);
+    });
+  });
+
+  describe("GET /api/v1/projects/search", () => {
+    // Cedar Retail holds only these (a SuperAdmin creates them), so totals are exact.
+    let cedarApps: { id: string }[];
+    beforeAll(async () => {
+      const t = await token(USERS.superAdmin);
+      cedarApps = [await makeApplication(api, cedar.id, "Zeta POS"), await makeApplication(api, cedar.id, "alpha CRM")];
+      const names = ["Orders", "orders archive", "Stock", "Returns 100%", "Returns_old", "Customers"];
+      for (const [i, name] of names.entries()) {
+        await makeProject(api, t, { companyId: cedar.id, applicationId: cedarApps[i % 2]!.id, name });
+        // Distinct, known update times for the default sort.
+        await api.db.updateTable("projects").set({ updated_at: `2024-01-0${i + 1}T00:00:00.000Z` }).where("name", "=", name).execute();
+      }
+      const id = (name: string) => api.db.selectFrom("projects").select("id").where("name", "=", name).executeTakeFirstOrThrow();
+      await setStatus((await id("Stock")).id, "Active");
+      await setStatus((await id("Customers")).id, "Inactive");
+    });
+
+    const search = async (query: string, user = USERS.superAdmin) => api.get(`/api/v1/projects/search?companyId=${cedar.id}&${query}`, await token(user));
+    const names = (res: { body: { items: { name: string }[] } }) => res.body.items.map((p) => p.name);
+
+    it("answers the newest first by default, with the total", async () => {
+      const res = await search("");
+      expect(res.status).toBe(200);
+      expect(names(res)).toEqual(["Customers", "Returns_old", "Returns 100%", "Stock", "orders archive", "Orders"]);
+      expect(res.body).toMatchObject({ total: 6, page: 1, pageSize: 25 });
+    });
+
+    it("filters by a name fragment in any case, taking % and _ literally", async () => {
+      expect(names(await search("name=ORDER&sort=name"))).toEqual(["Orders", "orders archive"]);
+      expect(names(await search(`name=${encodeURIComponent("100%")}`))).toEqual(["Returns 100%"]);
+      expect(names(await search("name=s_o"))).toEqual(["Returns_old"]);
+    });
+
+    it("filters by several statuses (the key repeated) and by application", async () => {
+      expect(names(await search("status=Active&status=Inactive&sort=name"))).toEqual(["Customers", "Stock"]);
+      expect(names(await search("status=Active"))).toEqual(["Stock"]);
+      expect(names(await search(`applicationId=${cedarApps[1]!.id}&sort=name`))).toEqual(["Customers", "orders archive", "Returns 100%"]);
+    });
+
+    it("sorts by name, status and application either way", async () => {
+      expect(names(await search("sort=name"))).toEqual(["Customers", "Orders", "orders archive", "Returns 100%", "Returns_old", "Stock"]);
+      expect(names(await search("sort=-name"))).toEqual(["Stock", "Returns_old", "Returns 100%", "orders archive", "Orders", "Customers"]);
+      const byStatus = names(await search("sort=status"));
+      expect(byStatus.slice(0, 2)).toEqual(["Stock", "Customers"]);
+      const byApplication = await search("sort=application");
+      expect(byApplication.body.items.map((p: Project) => p.applicationName)).toEqual(["alpha CRM", "alpha CRM", "alpha CRM", "Zeta POS", "Zeta POS", "Zeta POS"]);
+    });
+
+    it("pages", async () => {
+      const first = await search("sort=name&pageSize=10&page=1");
+      expect(first.body.total).toBe(6);
+      const second = await search("sort=name&pageSize=10&page=2");
+      expect(second.body).toMatchObject({ items: [], total: 6, page: 2, pageSize: 10 });
+      expect((await search("pageSize=7")).status).toBe(400);
+      expect((await search("status=Nope")).status).toBe(400);
+    });
+
+    it("answers only the projects the caller may read, and 404 for a company they cannot see", async () => {
+      const t = await token(USERS.analyst);
+      const mine = await makeProject(api, t, { companyId: acme.id, applicationId: acmeApp.id, name: "Visible to Ann" });
+      // One Ann cannot read: created by a SuperAdmin who does not share it.
+      await makeProject(api, await token(USERS.superAdmin), { companyId: acme.id, applicationId: acmeApp.id, name: "Hidden from Ann" });
+      const res = await api.get(`/api/v1/projects/search?companyId=${acme.id}&name=ann`, t);
+      expect(res.body.items.map((p: Project) => p.id)).toEqual([mine.id]);
+      expect(res.body.total).toBe(1);
+      expect((await api.get(`/api/v1/projects/search?companyId=${cedar.id}`, t)).status).toBe(404);
+      expect((await api.get(`/api/v1/projects/search?companyId=${acme.id}`, await token(USERS.viewer))).status).toBe(403);
+    });
+  });
+});

@@ -1,0 +1,43 @@
+/** Test data for the project routes: applications, projects made through the API, dictionary tables. */
+import { randomUUID } from "node:crypto";
+import type { ColumnInput, TableInput } from "../../../../contracts/dictionary.ts";
+import type { Project } from "../../../../contracts/projects.ts";
+import { createApplication } from "../repositories/applications.ts";
+import { createTable, findProjectDictionaryRef } from "../repositories/dictionaries.ts";
+import type { TestApi } from "./harness.ts";
+
+export async function makeApplication(api: TestApi, companyId: string, name = `App ${randomUUID().slice(0, 8)}`) {
+  return createApplication(api.db, { companyId, name, description: null });
+}
+
+export type ProjectInput = { companyId: string; applicationId: string; name?: string; sourceType?: "BackUp" | "FlatFile"; description?: string };
+
+/** A project created through POST /api/v1/projects by `token`'s user (who gets read and write). */
+export async function makeProject(api: TestApi, token: string, input: ProjectInput): Promise<Project> {
+  const res = await api.send("POST", "/api/v1/projects", token, {
+    name: `Project ${randomUUID().slice(0, 8)}`,
+    sourceType: "BackUp",
+    ...input,
+  });
+  if (res.status !== 201) throw new Error(`creating a project answered ${res.status}: ${JSON.stringify(res.body)}`);
+  return res.body as Project;
+}
+
+export const column = (name: string, type: ColumnInput["type"], extra: Partial<ColumnInput> = {}): ColumnInput => ({
+  name,
+  type,
+  length: type === "nvarchar" ? 50 : null,
+  precision: type === "decimal" ? 10 : null,
+  scale: type === "decimal" ? 2 : null,
+  nullable: true,
+  isKey: false,
+  description: null,
+  ...extra,
+});
+
+/** Adds a table to the project's own dictionary directly (the repository, not the route). */
+export async function addProjectTable(api: TestApi, projectId: string, table: Omit<TableInput, "description"> & { description?: string | null }) {
+  const ref = await findProjectDictionaryRef(api.db, projectId);
+  if (!ref) throw new Error(`project ${projectId} has no dictionary`);
+  return createTable(api.db, ref.id, { description: null, ...table }, { expectedVersion: ref.version, userId: "fixture" });
+}
