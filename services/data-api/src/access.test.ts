@@ -10,6 +10,7 @@ import { createTestDatabase, type TestDatabase } from "../../shared/testing/data
 import { createTestSigner } from "../../shared/testing/tokens.ts";
 import { FORBIDDEN_MESSAGE, requireMigrationRole } from "./access.ts";
 import type { AppDeps, AppEnv } from "./context.ts";
+import { createJobRunner } from "./jobs/runner.ts";
 import { migrateDatabase } from "./db/migrate.ts";
 import type { Database } from "./db/schema.ts";
 import { PermissionsUnavailableError } from "./permissions.ts";
@@ -38,6 +39,9 @@ describe("requireMigrationRole", () => {
       logger,
       bearer: signer.bearer,
       version: "test",
+      dataDir: database.url + ".projects",
+      jobs: createJobRunner(),
+      companyUsers: { list: async () => [] },
       permissions: {
         async forCaller(caller) {
           const entries = permissions.get(caller.userId) ?? [];

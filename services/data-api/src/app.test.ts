@@ -4,6 +4,7 @@ import { createKysely } from "../../shared/db.ts";
 import { createLogger } from "../../shared/logger.ts";
 import { TEST_DATABASE_KINDS, createTestDatabase } from "../../shared/testing/databases.ts";
 import { createTestSigner } from "../../shared/testing/tokens.ts";
+import { createJobRunner } from "./jobs/runner.ts";
 import { createApp } from "./app.ts";
 import { migrateDatabase } from "./db/migrate.ts";
 import type { Database } from "./db/schema.ts";
@@ -75,6 +76,9 @@ describe.each(TEST_DATABASE_KINDS)("data API app on %s", (kind) => {
       bearer: signer.bearer,
       permissions: { forCaller: async () => [] },
       version: "0.0.0",
+      dataDir: database.url + ".projects",
+      jobs: createJobRunner(),
+      companyUsers: { list: async () => [] },
     });
     await db.destroy();
     await database.drop();

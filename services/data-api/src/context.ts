@@ -15,15 +15,12 @@ export type AppDeps = {
   permissions: PermissionsSource;
   /** The product version (root package.json), answered by productInfo. */
   version: string;
-  /**
-   * The data folder: project databases live under `${dataDir}/projects/{projectId}/`. Without it
-   * the data API serves everything but database creation (503).
-   */
-  dataDir?: string;
+  /** The data folder: project databases live under `${dataDir}/projects/{projectId}/`. */
+  dataDir: string;
   /** Runs jobs in the background of this process (jobs/runner.ts); one per app. */
-  jobs?: JobRunner;
-  /** The people of a company (client portal); without it project-access grants are not checked against it. */
-  companyUsers?: CompanyUsersSource;
+  jobs: JobRunner;
+  /** The people of a company (client portal): project-access grants are checked against it. */
+  companyUsers: CompanyUsersSource;
 };
 
 /**

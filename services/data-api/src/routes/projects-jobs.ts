@@ -1,5 +1,4 @@
 import { createRoute } from "@hono/zod-openapi";
-import { HTTPException } from "hono/http-exception";
 import { LOCK_STATES, projectJobsSchema, tryCreateDatabasesResponseSchema, type LockReason } from "../../../../contracts/projects.ts";
 import { ApiProblem } from "../api-problem.ts";
 import { startDatabaseCreation } from "../data-plane/database-creation.ts";
@@ -57,7 +56,6 @@ export function createProjectJobsRouter() {
       const stats = dictionary ? await dictionaryStats(db, dictionary.id) : undefined;
       const reasons = databaseCreationBlockers(project, stats ?? { tableCount: 0, emptyTableCount: 0 });
       if (reasons.length) throw new ApiProblem(409, "not_ready", reasons.join(" "));
-      if (!dataDir) throw new HTTPException(503, { message: "This data API has no data folder for project databases." });
       try {
         const job = await startDatabaseCreation({ ...jobDeps(c), dataDir }, project.id, c.var.caller.userId);
         return c.json(job, 202);

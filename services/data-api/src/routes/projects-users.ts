@@ -72,15 +72,12 @@ export function createProjectUsersRouter() {
 
 /**
  * A project is shared only with people of its company: the client portal's list of the company's
- * users (anyone with a permission entry) decides. Without that source (AppDeps.companyUsers unset,
- * as in a bare test app) the grant is not checked.
+ * users (anyone with a permission entry) decides.
  */
 async function requireCompanyUser(c: Context<AppEnv, any, any>, companyId: string, userId: string) {
-  const source = c.var.deps.companyUsers;
-  if (!source) return;
   let users;
   try {
-    users = await source.list(c.var.caller, companyId);
+    users = await c.var.deps.companyUsers.list(c.var.caller, companyId);
   } catch (err) {
     if (!(err instanceof CompanyUsersUnavailableError)) throw err;
     c.var.deps.logger.warn("company users unavailable", { err, companyId, requestId: c.var.requestId });
