@@ -6,7 +6,19 @@ export const E2E = {
   portal: "http://localhost:4100",
   clientPortal: "http://localhost:4101",
   dataApi: "http://localhost:4102",
-  dataDir: path.resolve(import.meta.dirname, "test-results/e2e-data"),
+  /**
+   * A second portal started with CLOUD_TARGET=AZURE against the same services. A different host name
+   * (127.0.0.1, not localhost) keeps its cookies apart from the first portal's: cookies ignore ports.
+   */
+  azurePortal: "http://127.0.0.1:4103",
+  // Outside test-results/, which every Playwright start empties.
+  dataDir: path.resolve(import.meta.dirname, ".e2e-data"),
+};
+
+/** Fixed, non-default secrets for the test run only (production refuses the `dev-only-` defaults). */
+const E2E_SECRETS = {
+  portalClient: "e2e-portal-client-secret-5c0f9a7e2b114d3c",
+  azureSession: "e2e-azure-portal-session-secret-8d21e6b4a9f3",
 };
 
 const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -37,19 +49,51 @@ export default defineConfig({
     },
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], viewport: { width: 1366, height: 900 } } }],
-  webServer: {
-    command: `rm -rf "${E2E.dataDir}" && node --import tsx scripts/start-all.ts`,
-    url: `${E2E.portal}/healthz`,
-    reuseExistingServer: false,
-    timeout: 120_000,
-    stdout: "ignore",
-    stderr: "pipe",
-    env: {
-      DATA_DIR: E2E.dataDir,
-      PORTAL_PORT: "4100",
-      CLIENT_PORTAL_PORT: "4101",
-      DATA_API_PORT: "4102",
-      LOG_LEVEL: "warn",
+  webServer: [
+    {
+      command: `rm -rf "${E2E.dataDir}" && node --import tsx scripts/start-all.ts`,
+      url: `${E2E.portal}/healthz`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      stdout: "ignore",
+      stderr: "pipe",
+      env: {
+        DATA_DIR: E2E.dataDir,
+        PORTAL_PORT: "4100",
+        CLIENT_PORTAL_PORT: "4101",
+        DATA_API_PORT: "4102",
+        LOG_LEVEL: "warn",
+        // Both portals are clients of the one client portal: the same client, two sets of redirect URIs.
+        PORTAL_CLIENT_SECRET: E2E_SECRETS.portalClient,
+        OIDC_CLIENT_SECRET: E2E_SECRETS.portalClient,
+        PORTAL_REDIRECT_URIS: `${E2E.portal}/auth/callback,${E2E.azurePortal}/auth/callback`,
+        PORTAL_POST_LOGOUT_REDIRECT_URIS: `${E2E.portal}/,${E2E.azurePortal}/`,
+      },
     },
-  },
+    {
+      // Started after the first entry is healthy (Playwright starts web servers in order), so the
+      // client portal it signs in with is up and the data folder has been recreated.
+      command: "node node_modules/@react-router/serve/bin.js build/server/index.js",
+      url: `${E2E.azurePortal}/healthz`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: "ignore",
+      stderr: "pipe",
+      env: {
+        NODE_ENV: "production",
+        PORT: "4103",
+        CLOUD_TARGET: "AZURE",
+        PORTAL_URL: E2E.azurePortal,
+        OIDC_ISSUER: E2E.clientPortal,
+        CLIENT_PORTAL_URL: E2E.clientPortal,
+        CLIENT_PORTAL_API_URL: E2E.clientPortal,
+        DATA_API_URL: E2E.dataApi,
+        DATA_DIR: E2E.dataDir,
+        PORTAL_DATABASE_URL: path.join(E2E.dataDir, "portal-azure.sqlite"),
+        OIDC_CLIENT_SECRET: E2E_SECRETS.portalClient,
+        SESSION_SECRETS: E2E_SECRETS.azureSession,
+        LOG_LEVEL: "warn",
+      },
+    },
+  ],
 });

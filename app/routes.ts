@@ -18,10 +18,11 @@ export default [
   route("auth/session", "routes/auth/session.tsx"),
   route("logout", "routes/auth/logout.tsx"),
   route("healthz", "routes/healthz.tsx"),
-  route("permission-denied", "routes/permission-denied.tsx"),
   route("sidebar", "routes/sidebar.tsx"),
 
   layout("routes/shell.tsx", [
+    // Inside the shell: the header shows the role in the selected company, and the picker lets the user leave it.
+    route("permission-denied", "routes/permission-denied.tsx"),
     area("additional-options", [
       empty("sql-credentials/users", "sql-credentials-users"),
       route("product-info/details", "routes/additional-options/product-info.tsx"),

@@ -8,8 +8,6 @@ export const ROLES = {
   Manager: "DataTransformation_Manager",
 } as const;
 
-export const PRODUCT_ROLE_PREFIX = "DataTransformation_";
-
 /** The default name of the translation module's combined analyst role (configurable per deployment). */
 export const DEFAULT_TRANSLATION_ANALYST_ROLE = "FusionPSI_TranslationAnalyst";
 
@@ -35,9 +33,12 @@ export function isAdmin(roles: readonly string[]): boolean {
   return hasRole(roles, ROLES.SuperAdmin) || hasRole(roles, ROLES.Support);
 }
 
-/** The readable name drops the product prefix (spec §6). */
+/**
+ * The readable name drops the product prefix (spec §6): "DataTransformation_Analyst" → "Analyst".
+ * Other modules' roles drop theirs the same way ("FusionPSI_TranslationAnalyst" → "TranslationAnalyst",
+ * DOMAIN.md); roles without a prefix ("SuperAdmin") stay as they are.
+ */
 export function readableRole(role: string): string {
-  return role.toLowerCase().startsWith(PRODUCT_ROLE_PREFIX.toLowerCase())
-    ? role.slice(PRODUCT_ROLE_PREFIX.length)
-    : role;
+  const underscore = role.indexOf("_");
+  return underscore > 0 && underscore < role.length - 1 ? role.slice(underscore + 1) : role;
 }

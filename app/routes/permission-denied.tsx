@@ -10,9 +10,12 @@ export async function loader({ request }: Route.LoaderArgs) {
   };
 }
 
+/** Switching company here goes to the main page of the new company. */
+export const handle = { companySwitchTo: "/" };
+
 export default function PermissionDenied({ loaderData }: Route.ComponentProps) {
   return (
-    <main className="mx-auto w-full max-w-lg flex-1 p-6">
+    <div className="mx-auto w-full max-w-lg">
       <Card>
         <CardTitle>Permission Denied</CardTitle>
         <CardDescription>Your role does not give access to this page in the selected company.</CardDescription>
@@ -29,7 +32,7 @@ export default function PermissionDenied({ loaderData }: Route.ComponentProps) {
           </li>
         </ul>
       </Card>
-    </main>
+    </div>
   );
 }
 

@@ -1,0 +1,74 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { E2E } from "../../playwright.config";
+import { expectAreaPage, expectPermissionDenied } from "./areas";
+import { acme, DEMO, expect, test } from "./sessions";
+
+/**
+ * axe on the shell pages: no violation of WCAG 2.1 A/AA. The `page` fixture lives in its own
+ * `browser.newContext()`, which AxeBuilder needs (it opens a blank page in the same context).
+ */
+async function expectNoViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  expect(results.passes.length, "axe checked the page").toBeGreaterThan(0);
+  const violations = results.violations.map((v) => ({
+    rule: v.id,
+    impact: v.impact,
+    help: v.help,
+    nodes: v.nodes.map((n) => ({ target: n.target.join(" "), html: n.html, why: n.failureSummary })),
+  }));
+  expect(violations, `axe violations on ${page.url()}`).toEqual([]);
+}
+
+async function sidebarWidth(page: Page) {
+  return (await page.getByRole("navigation", { name: "Main menu" }).boundingBox())?.width ?? 0;
+}
+
+test("the client portal's sign-in page", async ({ page }) => {
+  await page.goto("/");
+  await expect(page).toHaveURL(new RegExp(`^${E2E.clientPortal}/`));
+  await expect(page.getByRole("button", { name: "Sign in" })).toBeVisible();
+  await expectNoViolations(page);
+});
+
+test.describe("signed in as super@demo.test", () => {
+  test.use({ signedInAs: DEMO.super.email });
+
+  test.describe("1366 px wide", () => {
+    test.use({ viewport: { width: 1366, height: 900 } });
+
+    test("/migration/projects with the sidebar expanded", async ({ page }) => {
+      await page.goto("/migration/projects");
+      await expectAreaPage(page, E2E.portal, "/migration/projects", "Projects", acme.id);
+      await expect.poll(() => sidebarWidth(page)).toBeGreaterThan(200);
+      await expectNoViolations(page);
+    });
+
+    test("/additional-options/product-info/details", async ({ page }) => {
+      await page.goto("/additional-options/product-info/details");
+      await expectAreaPage(page, E2E.portal, "/additional-options/product-info/details", "Product Info", acme.id);
+      await expectNoViolations(page);
+    });
+  });
+
+  test.describe("1365 px wide", () => {
+    test.use({ viewport: { width: 1365, height: 900 } });
+
+    test("/migration/projects with the sidebar collapsed", async ({ page }) => {
+      await page.goto("/migration/projects");
+      await expectAreaPage(page, E2E.portal, "/migration/projects", "Projects", acme.id);
+      await expect.poll(() => sidebarWidth(page)).toBeLessThan(100);
+      await expectNoViolations(page);
+    });
+  });
+});
+
+test.describe("signed in as viewer@demo.test", () => {
+  test.use({ signedInAs: DEMO.viewer.email });
+
+  test("/permission-denied", async ({ page }) => {
+    await page.goto("/migration/projects");
+    await expectPermissionDenied(page, E2E.portal, acme.id);
+    await expectNoViolations(page);
+  });
+});
