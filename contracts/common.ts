@@ -1,12 +1,19 @@
 import { z } from "zod";
 
+/**
+ * A string field that must be filled in. A form's empty field arrives as missing (Conform drops
+ * empty strings), which must read "Required", not a type error.
+ */
+export function requiredString(message = "Required") {
+  return z.string({ error: (issue) => (issue.input === undefined || issue.input === null ? message : undefined) }).min(1, message);
+}
+
 /** A written object carries the version it was based on; a stale one is refused with 409. */
 export const versionSchema = z.coerce.number().int().min(0);
 
 /** Spec §3: names of tables and columns become SQL identifiers in the project databases. */
 export const IDENTIFIER_MAX = 128;
-export const identifierSchema = z
-  .string()
+export const identifierSchema = requiredString()
   .trim()
   .min(1, "Required")
   .max(IDENTIFIER_MAX, `At most ${IDENTIFIER_MAX} characters`)
@@ -14,7 +21,7 @@ export const identifierSchema = z
 
 /** Display names (applications, dictionaries, projects). */
 export const NAME_MAX = 100;
-export const nameSchema = z.string().trim().min(1, "Required").max(NAME_MAX, `At most ${NAME_MAX} characters`);
+export const nameSchema = requiredString().trim().min(1, "Required").max(NAME_MAX, `At most ${NAME_MAX} characters`);
 
 export const DESCRIPTION_MAX = 1000;
 export const descriptionSchema = z

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { descriptionSchema, formBoolean, identifierSchema, nameSchema, pageOf, timestampSchema, versionSchema } from "./common";
+import { descriptionSchema, requiredString, formBoolean, identifierSchema, nameSchema, pageOf, timestampSchema, versionSchema } from "./common";
 
 /** Spec §3: the column types a dictionary offers. */
 export const COLUMN_TYPES = ["int", "decimal", "float", "bigint", "date", "time", "datetime", "nvarchar", "uniqueidentifier"] as const;
@@ -110,7 +110,7 @@ export type Dictionary = z.infer<typeof dictionarySchema>;
 /** POST /api/v1/data-dictionaries */
 export const createDictionarySchema = z.object({
   companyId: z.string().min(1),
-  applicationId: z.string().min(1, "Choose an application"),
+  applicationId: requiredString("Choose an application"),
   name: nameSchema,
   description: descriptionSchema,
 });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { descriptionSchema, formBoolean, nameSchema, pageOf, pageQuerySchema, timestampSchema, versionSchema } from "./common";
+import { descriptionSchema, requiredString, formBoolean, nameSchema, pageOf, pageQuerySchema, timestampSchema, versionSchema } from "./common";
 
 /** Spec §4. */
 export const PROJECT_STATUSES = [
@@ -75,7 +75,8 @@ export const flatFileParametersSchema = z
   .object({
     extension: z.enum(FLAT_FILE_EXTENSIONS, { error: "Choose a file extension" }),
     delimiter: z.enum(DELIMITERS, { error: "Choose a delimiter" }),
-    hasHeaderRow: formBoolean.default(true),
+    // A checkbox sends nothing when unticked: missing means false.
+    hasHeaderRow: formBoolean.default(false),
     textQualifier: z.enum(TEXT_QUALIFIERS).default("DoubleQuote"),
     encoding: z.enum(ENCODINGS).default("UTF-8"),
   })
@@ -112,7 +113,7 @@ export type Project = z.infer<typeof projectSchema>;
 export const createProjectSchema = z.object({
   companyId: z.string().min(1),
   name: nameSchema,
-  applicationId: z.string().min(1, "Choose an application"),
+  applicationId: requiredString("Choose an application"),
   sourceType: sourceTypeSchema,
   description: descriptionSchema,
 });
@@ -152,7 +153,7 @@ export const projectUsersResponseSchema = z.array(projectUserSchema);
 
 /** PUT /api/v1/projects/{id}/users/{userId}: write implies read. */
 export const setProjectUserSchema = z
-  .object({ canRead: formBoolean.default(true), canWrite: formBoolean.default(false) })
+  .object({ canRead: formBoolean.default(false), canWrite: formBoolean.default(false) })
   .transform((v) => ({ canRead: v.canRead || v.canWrite, canWrite: v.canWrite }));
 
 /** GET and POST /api/v1/projects/{id}/upload-type */

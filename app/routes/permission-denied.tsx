@@ -17,7 +17,7 @@ export default function PermissionDenied({ loaderData }: Route.ComponentProps) {
   return (
     <div className="mx-auto w-full max-w-lg">
       <Card>
-        <CardTitle>Permission Denied</CardTitle>
+        <CardTitle as="h1">Permission Denied</CardTitle>
         <CardDescription>Your role does not give access to this page in the selected company.</CardDescription>
         <ul className="mt-4 flex flex-wrap gap-4 text-sm">
           <li>

@@ -22,7 +22,7 @@ export function RouteErrorBoundary() {
   return (
     <div className="mx-auto w-full max-w-2xl p-6">
       <Card>
-        <CardTitle>{title}</CardTitle>
+        <CardTitle as="h1">{title}</CardTitle>
         <Alert className="mt-4">{lines.join(" ")}</Alert>
         {!isRouteErrorResponse(error) && reference ? (
           <p className="mt-4 text-sm text-muted-foreground">

@@ -5,8 +5,9 @@ export function Card({ className, ...props }: React.ComponentProps<"section">) {
   return <section className={cn("rounded-lg border border-border bg-white p-6 shadow-sm", className)} {...props} />;
 }
 
-export function CardTitle({ className, ...props }: React.ComponentProps<"h1">) {
-  return <h1 className={cn("text-xl font-semibold tracking-tight", className)} {...props} />;
+/** An h2 inside a page; `as="h1"` where the card is the whole page (sign-in failed, permission denied, errors). */
+export function CardTitle({ className, as: Heading = "h2", ...props }: React.ComponentProps<"h2"> & { as?: "h1" | "h2" | "h3" }) {
+  return <Heading className={cn("text-xl font-semibold tracking-tight", className)} {...props} />;
 }
 
 export function CardDescription({ className, ...props }: React.ComponentProps<"p">) {

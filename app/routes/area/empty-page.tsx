@@ -8,10 +8,7 @@ import type { Route } from "./+types/empty-page";
  */
 const PAGES: Record<string, { title: string; empty: string }> = {
   "/additional-options/sql-credentials/users": { title: "SQL Credentials", empty: "No SQL credentials have been issued." },
-  "/migration/projects": { title: "Projects", empty: "There are no migration projects in this company yet." },
   "/migration/master-templates": { title: "Master Templates", empty: "There are no migration master templates yet." },
-  "/migration/data-dictionary": { title: "Data Dictionary", empty: "There are no master data dictionaries in this company yet." },
-  "/migration/application": { title: "Applications", empty: "No applications are registered in this company yet." },
   "/translations/mappings": { title: "Mappings", empty: "There are no translation mappings in this company yet." },
   "/translations/master-templates": { title: "Master Templates", empty: "There are no translation master templates yet." },
   "/onboarding/configurations": { title: "Configurations", empty: "There are no onboarding configurations in this company yet." },

@@ -23,7 +23,7 @@ export default function Callback({ loaderData }: Route.ComponentProps) {
   return (
     <main className="mx-auto w-full max-w-md p-6">
       <Card>
-        <CardTitle>Sign-in failed</CardTitle>
+        <CardTitle as="h1">Sign-in failed</CardTitle>
         <Alert className="mt-4">{loaderData.message}</Alert>
         <p className="mt-4 text-sm">
           <a className="text-brand underline" href="/login">

@@ -25,7 +25,7 @@ export default function Login({ loaderData }: Route.ComponentProps) {
   return (
     <main className="mx-auto w-full max-w-md p-6">
       <Card>
-        <CardTitle>Sign-in is unavailable</CardTitle>
+        <CardTitle as="h1">Sign-in is unavailable</CardTitle>
         <Alert className="mt-4">The sign-in service is not reachable right now. Please try again in a moment.</Alert>
         <p className="mt-4 text-sm">
           <a className="text-brand underline" href={loaderData.retry}>

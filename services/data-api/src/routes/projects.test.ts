@@ -240,7 +240,10 @@ describe.each(TEST_DATABASE_KINDS)("projects on %s", (kind) => {
       const project = await makeProject(api, t, { companyId: birch.id, applicationId: birchApp.id, sourceType: "FlatFile" });
       const res = await api.send("POST", `/api/v1/projects/${project.id}/updateFlatFileParameters`, t, { extension: ".csv", delimiter: "Semicolon" });
       expect(res.status).toBe(200);
-      expect(res.body.flatFileParameters).toEqual({ extension: ".csv", delimiter: "Semicolon", hasHeaderRow: true, textQualifier: "DoubleQuote", encoding: "UTF-8" });
+      // A form's unticked "Header row" sends nothing: missing means no header row.
+      expect(res.body.flatFileParameters).toEqual({ extension: ".csv", delimiter: "Semicolon", hasHeaderRow: false, textQualifier: "DoubleQuote", encoding: "UTF-8" });
+      const withHeader = await api.send("POST", `/api/v1/projects/${project.id}/updateFlatFileParameters`, t, { extension: ".csv", delimiter: "Semicolon", hasHeaderRow: true });
+      expect(withHeader.body.flatFileParameters.hasHeaderRow).toBe(true);
       const bad = await api.send("POST", `/api/v1/projects/${project.id}/updateFlatFileParameters`, t, { extension: ".xlsx", delimiter: "Comma" });
       expect(bad.status).toBe(400);
       expect(bad.body.fieldErrors).toHaveProperty("delimiter");

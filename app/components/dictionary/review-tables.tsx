@@ -1,0 +1,187 @@
+import { getFormProps, getInputProps, type SubmissionResult } from "@conform-to/react";
+import type { z } from "zod";
+import { Form } from "react-router";
+import type { Review, ReviewTable, RowError, columnChangeSchema } from "../../../contracts/dictionary";
+import { FormErrors } from "~/components/forms/fields";
+import { StatusButton, useIsPending } from "~/components/forms/status-button";
+import { Card } from "~/components/ui/card";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
+import { useCompanyHref } from "~/lib/company-href";
+import { useValidatedForm } from "~/lib/forms";
+import { cn } from "~/lib/utils";
+import { formatColumnType, yesNo } from "./column-format";
+import { reviewActionSchema } from "./schemas";
+
+type ColumnChange = z.infer<typeof columnChangeSchema>;
+type ColumnState = NonNullable<ColumnChange["after"]>;
+
+const STATUS_LABELS: Record<ReviewTable["status"], string> = { added: "New table", changed: "Changed", unchanged: "No changes" };
+
+/**
+ * What applying an uploaded dictionary file would do, table by table (columns added, changed and
+ * removed), and every problem found in the file with its row and column. Nothing is applied yet.
+ */
+export function ReviewTables({ review }: { review: Review }) {
+  const changed = review.tables.filter((t) => t.status !== "unchanged").length;
+  return (
+    <div className="flex flex-col gap-6">
+      <p className="text-sm text-muted-foreground">
+        <span className="font-medium text-slate-900">{review.fileName}</span>: {review.rowCount} {review.rowCount === 1 ? "row" : "rows"},{" "}
+        {review.tables.length} {review.tables.length === 1 ? "table" : "tables"}, {changed} to change.
+      </p>
+      {review.errors.length > 0 ? <RowErrors errors={review.errors} /> : null}
+      {review.tables.map((t) => (
+        <ReviewTableCard key={t.name} table={t} />
+      ))}
+    </div>
+  );
+}
+
+/** Every problem in the file: row (the header is row 1), column and what is wrong. */
+export function RowErrors({ errors }: { errors: RowError[] }) {
+  return (
+    <section aria-labelledby="review-errors-heading">
+      <h3 id="review-errors-heading" className="text-base font-semibold text-destructive">
+        {errors.length} {errors.length === 1 ? "problem" : "problems"} in the file
+      </h3>
+      <p className="mt-1 text-sm text-muted-foreground">Correct the file and upload it again; nothing can be applied while it has errors.</p>
+      <div className="mt-3">
+        <Table aria-label="Problems in the file">
+          <TableHeader>
+            <TableRow>
+              <TableHead className="w-20">Row</TableHead>
+              <TableHead className="w-40">Column</TableHead>
+              <TableHead>Problem</TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {errors.map((e, i) => (
+              <TableRow key={i}>
+                <TableCell className="tabular-nums">{e.row ?? "–"}</TableCell>
+                <TableCell>{e.column ?? "–"}</TableCell>
+                <TableCell className="text-destructive">{e.message}</TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </div>
+    </section>
+  );
+}
+
+function ReviewTableCard({ table }: { table: ReviewTable }) {
+  const headingId = `review-table-${table.name}`;
+  return (
+    <Card aria-labelledby={headingId} className="p-4">
+      <div className="flex flex-wrap items-center gap-2">
+        <h3 id={headingId} className="text-base font-semibold">
+          {table.name}
+        </h3>
+        <span
+          className={cn(
+            "rounded-full px-2 py-0.5 text-xs font-medium",
+            table.status === "added" ? "bg-emerald-100 text-emerald-800" : table.status === "changed" ? "bg-amber-100 text-amber-900" : "bg-muted text-muted-foreground",
+          )}
+        >
+          {STATUS_LABELS[table.status]}
+        </span>
+        {table.unchanged > 0 ? (
+          <span className="text-xs text-muted-foreground">
+            {table.unchanged} {table.unchanged === 1 ? "column" : "columns"} unchanged
+          </span>
+        ) : null}
+      </div>
+      <ChangeList title="Columns added" changes={table.added} render={(c) => describe(c.after)} />
+      <ChangeList title="Columns changed" changes={table.changed} render={(c) => describeChange(c)} />
+      <ChangeList title="Columns removed" changes={table.removed} render={(c) => describe(c.before)} />
+    </Card>
+  );
+}
+
+function ChangeList({ title, changes, render }: { title: string; changes: ColumnChange[]; render: (c: ColumnChange) => string }) {
+  if (changes.length === 0) return null;
+  return (
+    <div className="mt-3">
+      <h4 className="text-sm font-medium">
+        {title} ({changes.length})
+      </h4>
+      <ul className="mt-1 space-y-0.5 text-sm">
+        {changes.map((c) => (
+          <li key={c.name}>
+            <span className="font-medium">{c.name}</span> <span className="text-muted-foreground">{render(c)}</span>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+function describe(c: ColumnState | null): string {
+  if (!c) return "";
+  const parts = [formatColumnType(c), c.nullable ? "nullable" : "not null"];
+  if (c.isKey) parts.push("key");
+  return parts.join(", ");
+}
+
+const FIELD_VALUE: Record<string, (c: ColumnState) => string> = {
+  type: (c) => formatColumnType(c),
+  length: (c) => String(c.length ?? "none"),
+  precision: (c) => String(c.precision ?? "none"),
+  scale: (c) => String(c.scale ?? "none"),
+  nullable: (c) => yesNo(c.nullable),
+  isKey: (c) => yesNo(c.isKey),
+  description: (c) => (c.description ? `“${c.description}”` : "none"),
+};
+const FIELD_LABEL: Record<string, string> = { isKey: "key", nullable: "nullable" };
+
+function describeChange(c: ColumnChange): string {
+  if (!c.before || !c.after) return describe(c.after ?? c.before);
+  const { before, after } = c;
+  return c.fields
+    .map((f) => {
+      const value = FIELD_VALUE[f];
+      return value ? `${FIELD_LABEL[f] ?? f}: ${value(before)} → ${value(after)}` : f;
+    })
+    .join("; ");
+}
+
+export type ReviewActionsProps = {
+  review: Pick<Review, "id" | "canApply" | "errors">;
+  lastResult?: SubmissionResult<string[]> | null;
+  /** Where the form posts (a path); by default the current route. Its action reads `reviewActionSchema`. */
+  action?: string;
+};
+
+/**
+ * "Apply" and "Discard" for a review. Apply is disabled, with the reason, while the file has errors
+ * or changes nothing; a refusal (the dictionary changed meanwhile) shows at the top.
+ */
+export function ReviewActions({ review, lastResult, action }: ReviewActionsProps) {
+  const href = useCompanyHref();
+  const formAction = action ? href(action) : undefined;
+  const pending = useIsPending({ formAction });
+  const [form, fields] = useValidatedForm(reviewActionSchema, { id: `review-${review.id}`, lastResult, defaultValue: { reviewId: review.id } });
+  const why =
+    review.canApply ? null : review.errors.length > 0
+      ? `The file has ${review.errors.length} ${review.errors.length === 1 ? "problem" : "problems"} (listed above): correct it and upload it again, or discard this upload.`
+      : "The file changes nothing in the dictionary.";
+  return (
+    <Form method="post" action={formAction} {...getFormProps(form)} className="flex flex-col gap-3">
+      <FormErrors form={form} />
+      {why ? (
+        <p id={`${form.id}-why`} className="rounded-md border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900">
+          {why}
+        </p>
+      ) : null}
+      <input {...getInputProps(fields.reviewId!, { type: "hidden" })} />
+      <div className="flex gap-2">
+        <StatusButton type="submit" name="intent" value="apply" pending={pending} disabled={!review.canApply} aria-describedby={why ? `${form.id}-why` : undefined}>
+          Apply
+        </StatusButton>
+        <StatusButton type="submit" name="intent" value="discard" variant="outline" pending={pending}>
+          Discard
+        </StatusButton>
+      </div>
+    </Form>
+  );
+}

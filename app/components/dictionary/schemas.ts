@@ -1,0 +1,34 @@
+import { z } from "zod";
+import { BULK_UPLOAD_EXTENSIONS, BULK_UPLOAD_MAX_BYTES } from "../../../contracts/dictionary";
+import { versionSchema } from "../../../contracts/common";
+
+/**
+ * The portal-only forms of the dictionary pages (master and project alike). The payloads the data
+ * API validates live in contracts/dictionary.ts; these are the forms around them.
+ */
+
+export const MAX_UPLOAD_MB = BULK_UPLOAD_MAX_BYTES / (1024 * 1024);
+
+/** The bulk upload: one .csv or .xlsx file, not empty, at most 5 MB. */
+export const dictionaryUploadSchema = z.object({
+  file: z
+    .file({ error: "Choose a file to upload" })
+    .min(1, "The file is empty")
+    .max(BULK_UPLOAD_MAX_BYTES, `The file is larger than ${MAX_UPLOAD_MB} MB`)
+    .refine((f) => BULK_UPLOAD_EXTENSIONS.some((ext) => f.name.toLowerCase().endsWith(ext)), {
+      message: `Upload a ${BULK_UPLOAD_EXTENSIONS.join(" or ")} file`,
+    }),
+});
+
+/** The review page's two buttons. */
+export const reviewActionSchema = z.object({
+  intent: z.enum(["apply", "discard"], { error: "Choose Apply or Discard" }),
+  reviewId: z.string().min(1),
+});
+
+/** The confirmation of a table's deletion, based on the dictionary's version. */
+export const deleteTableSchema = z.object({
+  intent: z.literal("delete-table"),
+  tableId: z.string().min(1),
+  version: versionSchema,
+});

@@ -1,0 +1,193 @@
+import { getFormProps, getInputProps, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
+import { ArrowDown, ArrowUp, Plus, Trash2 } from "lucide-react";
+import { Form, Link } from "react-router";
+import { COLUMN_TYPES, type Table, type createTableSchema, type updateTableSchema } from "../../../contracts/dictionary";
+import { CheckboxField, ErrorList, FormErrors, SelectField, TextareaField, TextField } from "~/components/forms/fields";
+import { StatusButton, useIsPending } from "~/components/forms/status-button";
+import { Button, buttonVariants } from "~/components/ui/button";
+import { useCompanyHref } from "~/lib/company-href";
+import { useValidatedForm } from "~/lib/forms";
+
+/** A column as the form holds it: every value a string, as HTML sends it. */
+export type ColumnFormValue = {
+  name: string;
+  type: string;
+  length: string;
+  precision: string;
+  scale: string;
+  /** "true" | "false": a Yes/No select, since an unchecked box would read as the schema's default (true). */
+  nullable: string;
+  isKey: boolean;
+  description: string;
+};
+
+export type TableEditorValue = {
+  name: string;
+  description: string;
+  version: string;
+  tableId?: string;
+  columns: ColumnFormValue[];
+};
+
+const NEW_COLUMN: ColumnFormValue = { name: "", type: "", length: "", precision: "", scale: "", nullable: "true", isKey: false, description: "" };
+
+const num = (n: number | null) => (n == null ? "" : String(n));
+
+/** The form's starting value: an existing table (edit) or a new one with one empty column (create). */
+export function tableEditorDefaults(table: Table | null, version: number): TableEditorValue {
+  if (!table) return { name: "", description: "", version: String(version), columns: [NEW_COLUMN] };
+  return {
+    name: table.name,
+    description: table.description ?? "",
+    version: String(version),
+    tableId: table.id,
+    columns: [...table.columns]
+      .sort((a, b) => a.order - b.order)
+      .map((c) => ({
+        name: c.name,
+        type: c.type,
+        length: num(c.length),
+        precision: num(c.precision),
+        scale: num(c.scale),
+        nullable: c.nullable ? "true" : "false",
+        isKey: c.isKey,
+        description: c.description ?? "",
+      })),
+  };
+}
+
+export type TableEditorProps = {
+  /** createTableSchema for a new table, updateTableSchema (with `tableId`) for an existing one. */
+  schema: typeof createTableSchema | typeof updateTableSchema;
+  defaultValue: TableEditorValue;
+  /** The action's `result` (validation errors, a refusal, or a list intent sent without JavaScript). */
+  lastResult?: SubmissionResult<string[]> | null;
+  submitLabel: string;
+  /** Where "Cancel" goes (a path; the company is added here). */
+  cancelHref: string;
+  /** Where the form posts (a path); by default the current route. */
+  action?: string;
+};
+
+const TYPE_OPTIONS = COLUMN_TYPES.map((t) => ({ value: t, label: t }));
+const NULLABLE_OPTIONS = [
+  { value: "true", label: "Yes" },
+  { value: "false", label: "No" },
+];
+
+/**
+ * A table of a data dictionary: its name, description and columns (name, type, length, precision,
+ * scale, nullable, key, description). Adding, removing and moving columns are Conform list intents:
+ * with JavaScript they happen in the page; without it the buttons post the form and the action
+ * answers it with the list changed (`submission.reply()`), so nothing is lost either way.
+ */
+export function TableEditor({ schema, defaultValue, lastResult, submitLabel, cancelHref, action }: TableEditorProps) {
+  const href = useCompanyHref();
+  const formAction = action ? href(action) : undefined;
+  const pending = useIsPending({ formAction });
+  const [form, fields] = useValidatedForm(schema, { id: "table-editor", lastResult, defaultValue });
+  // The form is typed loosely (useValidatedForm); the column list is typed here for its helpers.
+  const columnsField = fields.columns as unknown as FieldMetadata<ColumnFormValue[], Record<string, unknown>, string[]>;
+  const columns = columnsField.getFieldList();
+
+  return (
+    <Form method="post" action={formAction} {...getFormProps(form)} className="flex flex-col gap-6">
+      {/* Enter in a field submits with the form's first submit button: make that one Save, not "Move up". */}
+      <button type="submit" hidden tabIndex={-1} aria-hidden="true" />
+      <FormErrors form={form} />
+      <input {...getInputProps(fields.version!, { type: "hidden" })} />
+      {defaultValue.tableId ? <input {...getInputProps(fields.tableId!, { type: "hidden" })} /> : null}
+
+      <div className="grid max-w-2xl gap-4">
+        <TextField label="Table name" field={fields.name!} description="Letters, digits and underscores; it becomes the table's SQL name." />
+        <TextareaField label="Table description" field={fields.description!} rows={2} />
+      </div>
+
+      <fieldset className="flex flex-col gap-3">
+        <legend className="mb-2 text-base font-semibold">Columns</legend>
+        <ErrorList id={columnsField.errorId} errors={columnsField.errors} />
+        {columns.length === 0 ? <p className="text-sm text-muted-foreground">No columns yet. Add the first one.</p> : null}
+        <ol className="flex flex-col gap-3">
+          {columns.map((column, index) => (
+            <li key={column.key}>
+              <ColumnRow
+                column={column}
+                index={index}
+                count={columns.length}
+                moveUp={form.reorder.getButtonProps({ name: columnsField.name, from: index, to: index - 1 })}
+                moveDown={form.reorder.getButtonProps({ name: columnsField.name, from: index, to: index + 1 })}
+                remove={form.remove.getButtonProps({ name: columnsField.name, index })}
+              />
+            </li>
+          ))}
+        </ol>
+        <div>
+          <Button type="submit" variant="outline" {...form.insert.getButtonProps({ name: columnsField.name, defaultValue: NEW_COLUMN })}>
+            <Plus aria-hidden="true" />
+            Add column
+          </Button>
+        </div>
+      </fieldset>
+
+      <div className="flex gap-2 border-t border-border pt-4">
+        <StatusButton type="submit" pending={pending}>
+          {submitLabel}
+        </StatusButton>
+        <Link to={href(cancelHref)} className={buttonVariants({ variant: "outline" })}>
+          Cancel
+        </Link>
+      </div>
+    </Form>
+  );
+}
+
+type IntentButtonProps = { name: string; value: string; form?: string; formNoValidate: boolean };
+
+function ColumnRow({
+  column,
+  index,
+  count,
+  moveUp,
+  moveDown,
+  remove,
+}: {
+  column: FieldMetadata<ColumnFormValue, Record<string, unknown>, string[]>;
+  index: number;
+  count: number;
+  moveUp: IntentButtonProps;
+  moveDown: IntentButtonProps;
+  remove: IntentButtonProps;
+}) {
+  const c = column.getFieldset();
+  const n = index + 1;
+  return (
+    <fieldset className="rounded-md border border-border bg-white p-3" aria-describedby={column.errors?.length ? column.errorId : undefined}>
+      <legend className="px-1 text-sm font-medium">Column {n}</legend>
+      <div className="grid grid-cols-2 gap-3 md:grid-cols-4 xl:grid-cols-[2fr_1.3fr_1fr_1fr_1fr_1fr_auto]">
+        <TextField label="Name" field={c.name} className="col-span-2 md:col-span-2 xl:col-span-1" />
+        <SelectField label="Type" field={c.type} options={TYPE_OPTIONS} placeholder="Choose a type" />
+        {/* Optional here whatever the type: the schema says when a type needs one. */}
+        <TextField label="Length" type="number" field={c.length} required={false} />
+        <TextField label="Precision" type="number" field={c.precision} required={false} />
+        <TextField label="Scale" type="number" field={c.scale} required={false} />
+        <SelectField label="Nullable" field={c.nullable} options={NULLABLE_OPTIONS} />
+        <CheckboxField label="Key" field={c.isKey} className="self-end pb-2" />
+      </div>
+      <div className="mt-3 flex flex-col gap-3 md:flex-row md:items-end">
+        <TextField label="Description" field={c.description} className="flex-1" />
+        <div className="flex gap-1">
+          <Button type="submit" variant="ghost" size="icon" {...moveUp} disabled={index === 0} aria-label={`Move column ${n} up`}>
+            <ArrowUp aria-hidden="true" />
+          </Button>
+          <Button type="submit" variant="ghost" size="icon" {...moveDown} disabled={index === count - 1} aria-label={`Move column ${n} down`}>
+            <ArrowDown aria-hidden="true" />
+          </Button>
+          <Button type="submit" variant="ghost" size="icon" {...remove} aria-label={`Remove column ${n}`}>
+            <Trash2 aria-hidden="true" />
+          </Button>
+        </div>
+      </div>
+      <ErrorList id={column.errorId} errors={column.errors} />
+    </fieldset>
+  );
+}

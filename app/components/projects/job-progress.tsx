@@ -1,0 +1,109 @@
+import { CheckCircle2, Circle, Loader2, XCircle } from "lucide-react";
+import { useEffect } from "react";
+import { useRevalidator } from "react-router";
+import type { Job } from "../../../contracts/projects";
+import { cn } from "~/lib/utils";
+import { formatTimestamp as formatTime } from "./format";
+
+export const JOB_KIND_LABELS: Record<Job["kind"], string> = {
+  DatabaseCreation: "Database creation",
+  Restore: "Restore",
+  Backup: "Backup",
+  FlatFile: "Flat file load",
+  Comparison: "Comparison",
+  RestoreAndComparison: "Restore and comparison",
+  ProjectRun: "Project run",
+};
+
+export const JOB_STATUS_LABELS: Record<Job["status"], string> = {
+  None: "Not started",
+  IN_PROGRESS: "Running",
+  SUCCESS: "Succeeded",
+  ERROR: "Failed",
+  CompletedWithWarning: "Completed with warnings",
+  CompletedWithFailures: "Completed with failures",
+};
+
+export function isRunning(job: Pick<Job, "status"> | null | undefined): boolean {
+  return job?.status === "IN_PROGRESS" || job?.status === "None";
+}
+
+
+/** A job's progress, its steps with their status, and the failure reason when it failed. `startedBy`: the starter's name. */
+export function JobProgress({ job, startedBy, headingLevel = 3 }: { job: Job; startedBy?: string; headingLevel?: 2 | 3 }) {
+  const Heading = headingLevel === 2 ? "h2" : "h3";
+  const label = `${JOB_KIND_LABELS[job.kind]}: ${JOB_STATUS_LABELS[job.status]}`;
+  return (
+    <div className="space-y-3" data-job-id={job.id}>
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <Heading className="text-base font-semibold">{label}</Heading>
+        <p className="text-xs text-muted-foreground">
+          Started {formatTime(job.createdAt)} by {startedBy ?? job.createdBy}
+          {job.finishedAt ? ` · finished ${formatTime(job.finishedAt)}` : null}
+        </p>
+      </div>
+      <div
+        role="progressbar"
+        aria-label={`${JOB_KIND_LABELS[job.kind]} progress`}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={job.progress}
+        className="h-2 w-full overflow-hidden rounded-full bg-muted"
+      >
+        <div
+          className={cn("h-full rounded-full", job.status === "ERROR" ? "bg-destructive" : job.status === "SUCCESS" ? "bg-emerald-600" : "bg-brand")}
+          style={{ width: `${Math.max(0, Math.min(100, job.progress))}%` }}
+        />
+      </div>
+      <p className="text-sm">{job.progress}% done</p>
+      {job.steps.length ? (
+        <ol aria-label="Steps" className="space-y-1 text-sm">
+          {job.steps.map((step, i) => (
+            <li key={`${i}-${step.name}`} className="flex items-start gap-2">
+              <StepIcon status={step.status} />
+              <span>
+                {step.name} <span className="text-muted-foreground">({step.status})</span>
+                {step.message ? <span className="block text-xs text-muted-foreground">{step.message}</span> : null}
+              </span>
+            </li>
+          ))}
+        </ol>
+      ) : null}
+      {job.error ? (
+        <p role="alert" className="rounded-md border border-destructive/40 bg-destructive/5 px-4 py-3 text-sm text-destructive">
+          {job.error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+function StepIcon({ status }: { status: Job["steps"][number]["status"] }) {
+  const cls = "mt-0.5 size-4 shrink-0";
+  if (status === "Completed") return <CheckCircle2 aria-hidden="true" className={cn(cls, "text-emerald-600")} />;
+  if (status === "Failed") return <XCircle aria-hidden="true" className={cn(cls, "text-destructive")} />;
+  if (status === "Started") return <Loader2 aria-hidden="true" className={cn(cls, "animate-spin text-brand")} />;
+  return <Circle aria-hidden="true" className={cn(cls, "text-muted-foreground")} />;
+}
+
+/**
+ * Keeps a page current while a job runs. With JavaScript the page's loaders are revalidated about
+ * every second; without it, a refresh every 2 seconds (inside <noscript>, so a browser running
+ * JavaScript never schedules the full reload).
+ */
+export function AutoRefresh({ active, intervalMs = 1000 }: { active: boolean; intervalMs?: number }) {
+  const revalidator = useRevalidator();
+  useEffect(() => {
+    if (!active) return;
+    const timer = setInterval(() => {
+      if (revalidator.state === "idle") void revalidator.revalidate();
+    }, intervalMs);
+    return () => clearInterval(timer);
+  }, [active, intervalMs, revalidator]);
+  if (!active) return null;
+  return (
+    <noscript>
+      <meta httpEquiv="refresh" content="2" />
+    </noscript>
+  );
+}

@@ -1,0 +1,35 @@
+import type * as React from "react";
+import { cn } from "~/lib/utils";
+
+/** A data table in the shadcn style: plain HTML table elements, scrolling sideways when narrow. */
+export function Table({ className, ...props }: React.ComponentProps<"table">) {
+  return (
+    <div className="w-full overflow-x-auto rounded-lg border border-border bg-white">
+      <table className={cn("w-full caption-bottom text-sm", className)} {...props} />
+    </div>
+  );
+}
+
+export function TableHeader({ className, ...props }: React.ComponentProps<"thead">) {
+  return <thead className={cn("border-b border-border bg-muted/60", className)} {...props} />;
+}
+
+export function TableBody({ className, ...props }: React.ComponentProps<"tbody">) {
+  return <tbody className={cn("[&_tr:last-child]:border-0", className)} {...props} />;
+}
+
+export function TableRow({ className, ...props }: React.ComponentProps<"tr">) {
+  return <tr className={cn("border-b border-border", className)} {...props} />;
+}
+
+export function TableHead({ className, ...props }: React.ComponentProps<"th">) {
+  return <th scope="col" className={cn("h-10 px-3 text-left align-middle font-medium whitespace-nowrap text-muted-foreground", className)} {...props} />;
+}
+
+export function TableCell({ className, ...props }: React.ComponentProps<"td">) {
+  return <td className={cn("px-3 py-2 align-middle", className)} {...props} />;
+}
+
+export function TableCaption({ className, ...props }: React.ComponentProps<"caption">) {
+  return <caption className={cn("mt-2 text-sm text-muted-foreground", className)} {...props} />;
+}

@@ -1,0 +1,93 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { DEMO_COMPANIES } from "../../../../scripts/demo-data";
+import { isRedirect, startLiveServices } from "~/test/live-services";
+
+const live = await startLiveServices();
+afterAll(() => live.stop());
+
+const { actionAnswer, createRouteHarness, form } = await import("../data-dictionary/test-support");
+const list = await import("./list");
+const create = await import("./create");
+const layout = await import("./layout");
+
+const [cedar, acme, birch] = DEMO_COMPANIES;
+const { call } = await createRouteHarness();
+const ANALYST = "analyst@demo.test";
+
+type ListData = Awaited<ReturnType<typeof list.loader>>;
+const listOf = async (email: string, companyId: string, search = "") =>
+  (await call(email, `/migration/application?companyId=${companyId}${search}`, list.loader)) as ListData;
+
+const post = (email: string, companyId: string, fields: Record<string, string>) =>
+  call(email, `/migration/application/create?companyId=${companyId}`, create.action, { method: "POST", body: form(fields) });
+
+describe("/migration/application", () => {
+  it("has the Applications breadcrumb on its layout", () => {
+    expect(layout.handle.breadcrumb).toBe("Applications");
+  });
+
+  it("creates an application and goes back to the list, which shows it", async () => {
+    const res = await post(ANALYST, acme.id, { name: "Legacy ERP", description: "The old ERP" });
+    expect(isRedirect(res, new RegExp(`^/migration/application\\?companyId=${acme.id}&created=[\\w-]+$`))).toBe(true);
+    const createdId = new URL((res as Response).headers.get("Location")!, "http://x").searchParams.get("created");
+
+    const data = await listOf(ANALYST, acme.id, `&created=${createdId}`);
+    expect(data.created?.name).toBe("Legacy ERP");
+    expect(data.canWrite).toBe(true);
+    const app = data.applications.find((a) => a.name === "Legacy ERP");
+    expect(app).toMatchObject({ description: "The old ERP", dictionaryCount: 0, projectCount: 0 });
+  });
+
+  it("refuses a duplicate name (any case) with the message next to Name, and creates nothing", async () => {
+    await post(ANALYST, acme.id, { name: "Payroll", description: "" });
+    const answer = actionAnswer(await post(ANALYST, acme.id, { name: "PAYROLL", description: "again" }));
+    expect(answer.status).toBe(409);
+    expect(answer.result.error?.name).toEqual(["An application with this name already exists"]);
+    expect(answer.result.initialValue).toMatchObject({ name: "PAYROLL", description: "again" });
+    const names = (await listOf(ANALYST, acme.id)).applications.map((a) => a.name.toLowerCase());
+    expect(names.filter((n) => n === "payroll")).toHaveLength(1);
+  });
+
+  it("answers empty and oversized fields with 400 and the messages next to the fields", async () => {
+    const empty = actionAnswer(await post(ANALYST, acme.id, { name: "   ", description: "" }));
+    expect(empty.status).toBe(400);
+    expect(empty.result.error?.name).toEqual(["Required"]);
+    const long = actionAnswer(await post(ANALYST, acme.id, { name: "x".repeat(101), description: "d".repeat(1001) }));
+    expect(long.status).toBe(400);
+    expect(long.result.error?.name).toEqual(["At most 100 characters"]);
+    expect(long.result.error?.description).toEqual(["At most 1000 characters"]);
+  });
+
+  it("keeps applications to their company: the same name is free in another, and lists never mix", async () => {
+    const res = await post(ANALYST, birch.id, { name: "Legacy ERP", description: "" });
+    expect(isRedirect(res, new RegExp(`^/migration/application\\?companyId=${birch.id}&`))).toBe(true);
+    const birchApps = (await listOf(ANALYST, birch.id)).applications;
+    expect(birchApps.map((a) => a.name)).toEqual(["Legacy ERP"]);
+    expect(birchApps.every((a) => a.companyId === birch.id)).toBe(true);
+  });
+
+  it("takes the company from the URL, never from the form", async () => {
+    const res = await post(ANALYST, acme.id, { name: "Sneaky", companyId: cedar.id });
+    expect(isRedirect(res, new RegExp(`companyId=${acme.id}`))).toBe(true);
+    expect((await listOf(ANALYST, acme.id)).applications.some((a) => a.name === "Sneaky")).toBe(true);
+  });
+
+  it("lets a ClientAdmin create in the company where the role is held", async () => {
+    const res = await post("clientadmin@demo.test", birch.id, { name: "Warehouse", description: "" });
+    expect(isRedirect(res, new RegExp(`^/migration/application\\?companyId=${birch.id}&created=`))).toBe(true);
+  });
+
+  it("sends a Viewer to /permission-denied before the action runs", async () => {
+    const res = await post("viewer@demo.test", acme.id, { name: "Nope", description: "" });
+    expect(isRedirect(res, `/permission-denied?companyId=${acme.id}`)).toBe(true);
+    expect((await listOf(ANALYST, acme.id)).applications.some((a) => a.name === "Nope")).toBe(false);
+  });
+
+  it("answers a body that cannot be read with 400, not 500", async () => {
+    const res = await call(ANALYST, `/migration/application/create?companyId=${acme.id}`, create.action, {
+      method: "POST",
+      body: form({ name: "x", __intent__: "not json" }),
+    });
+    expect((res as { init?: { status?: number } }).init?.status).toBe(400);
+  });
+});

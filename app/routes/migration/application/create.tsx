@@ -1,0 +1,76 @@
+import { getFormProps } from "@conform-to/react";
+import { Form, Link, redirect } from "react-router";
+import { applicationSchema, createApplicationSchema } from "../../../../contracts/applications";
+import { FormErrors, TextareaField, TextField } from "~/components/forms/fields";
+import { StatusButton, useIsPending } from "~/components/forms/status-button";
+import { buttonVariants } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
+import { callService } from "~/lib/api.server";
+import { companyHref, useCompanyHref } from "~/lib/company-href";
+import { useValidatedForm } from "~/lib/forms";
+import { invalid, parseForm, refusedByService } from "~/lib/forms.server";
+import { requireMasterDataWrite } from "../data-dictionary/dictionary.server";
+import { APPLICATIONS_PATH, CREATED_PARAM } from "./paths";
+import type { Route } from "./+types/create";
+
+/** The company comes from the page's scope, never from the form. */
+const formSchema = createApplicationSchema.omit({ companyId: true });
+
+export async function loader({ context }: Route.LoaderArgs) {
+  requireMasterDataWrite(context, APPLICATIONS_PATH);
+  return null;
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { shell, companyId } = requireMasterDataWrite(context, APPLICATIONS_PATH);
+  const { submission } = await parseForm(request, formSchema);
+  if (submission.status !== "success") return invalid(submission);
+  let created;
+  try {
+    created = await callService("data-api", "/api/v1/applications", shell, {
+      method: "POST",
+      body: { companyId, ...submission.value },
+      schema: applicationSchema,
+    });
+  } catch (err) {
+    // A duplicate name (409) comes back next to Name.
+    return refusedByService(submission, err);
+  }
+  return redirect(companyHref(APPLICATIONS_PATH, companyId, { [CREATED_PARAM]: created.id }));
+}
+
+export const handle = { breadcrumb: "Create application" };
+
+export default function CreateApplication({ actionData }: Route.ComponentProps) {
+  const href = useCompanyHref();
+  const pending = useIsPending();
+  const [form, fields] = useValidatedForm(formSchema, { id: "create-application", lastResult: actionData?.result });
+  return (
+    <section aria-labelledby="page-title" className="flex flex-col gap-6">
+      <h1 id="page-title" className="text-2xl font-semibold tracking-tight">
+        Create application
+      </h1>
+      <Card className="max-w-2xl">
+        <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
+          <FormErrors form={form} />
+          <TextField label="Name" field={fields.name!} />
+          <TextareaField label="Description" field={fields.description!} />
+          <div className="flex gap-2">
+            <StatusButton type="submit" pending={pending}>
+              Create application
+            </StatusButton>
+            <Link to={href(APPLICATIONS_PATH)} className={buttonVariants({ variant: "outline" })}>
+              Cancel
+            </Link>
+          </div>
+        </Form>
+      </Card>
+    </section>
+  );
+}
+
+export function meta() {
+  return [{ title: "Create application · Data Transformation" }];
+}
+
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error";

@@ -1,0 +1,108 @@
+import { getFormProps, getInputProps, type SubmissionResult } from "@conform-to/react";
+import { Form, Link, redirect } from "react-router";
+import { updateDictionarySchema } from "../../../../contracts/dictionary";
+import { FormErrors, TextareaField, TextField } from "~/components/forms/fields";
+import { StatusButton, useIsPending } from "~/components/forms/status-button";
+import { buttonVariants } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
+import { companyHref, useCompanyHref } from "~/lib/company-href";
+import { useValidatedForm } from "~/lib/forms";
+import { invalid, parseForm, refusedByService } from "~/lib/forms.server";
+import { updateDictionary } from "./api.server";
+import { dictionaryContext, requireMasterDataWrite } from "./dictionary.server";
+import { dictionaryModeOf, dictionaryPaths } from "./paths";
+import type { Route } from "./+types/application";
+
+/**
+ * The dictionary's application, name and description: step 1 of a draft (create/{id}/application),
+ * the edit form (edit/{id}/application, based on the version it was read at) and the read-only view.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { id, name, description, applicationName, version } = context.get(dictionaryContext);
+  return { dictionary: { id, name, description, applicationName, version }, mode: dictionaryModeOf(new URL(request.url).pathname) };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const dictionary = context.get(dictionaryContext);
+  const mode = dictionaryModeOf(new URL(request.url).pathname);
+  const { shell, companyId } = requireMasterDataWrite(context, dictionaryPaths.application("view", dictionary.id));
+  if (mode === "view") throw redirect(companyHref(dictionaryPaths.application("edit", dictionary.id), companyId));
+  const { submission } = await parseForm(request, updateDictionarySchema);
+  if (submission.status !== "success") return invalid(submission);
+  try {
+    await updateDictionary(shell, dictionary.id, submission.value);
+  } catch (err) {
+    // A stale version (409) shows at the top and nothing changed; a duplicate name next to Name.
+    return refusedByService(submission, err);
+  }
+  const next = mode === "create" ? dictionaryPaths.upload("create", dictionary.id) : dictionaryPaths.application("view", dictionary.id);
+  return redirect(companyHref(next, companyId));
+}
+
+export const handle = { breadcrumb: "Application" };
+
+export default function DictionaryApplication({ loaderData, actionData }: Route.ComponentProps) {
+  const { dictionary, mode } = loaderData;
+  if (mode === "view") {
+    return (
+      <Card className="max-w-2xl">
+        <h2 className="sr-only">Application</h2>
+        <dl className="grid grid-cols-[10rem_1fr] gap-y-3 text-sm">
+          <dt className="text-muted-foreground">Application</dt>
+          <dd>{dictionary.applicationName}</dd>
+          <dt className="text-muted-foreground">Name</dt>
+          <dd>{dictionary.name}</dd>
+          <dt className="text-muted-foreground">Description</dt>
+          <dd className="whitespace-pre-line">{dictionary.description ?? "—"}</dd>
+        </dl>
+      </Card>
+    );
+  }
+  return <ApplicationForm dictionary={dictionary} mode={mode} lastResult={actionData?.result} />;
+}
+
+function ApplicationForm({
+  dictionary,
+  mode,
+  lastResult,
+}: {
+  dictionary: { id: string; name: string; description: string | null; applicationName: string; version: number };
+  mode: "create" | "edit";
+  lastResult?: SubmissionResult<string[]> | null;
+}) {
+  const href = useCompanyHref();
+  const pending = useIsPending();
+  const [form, fields] = useValidatedForm(updateDictionarySchema, {
+    id: `dictionary-application-${dictionary.id}`,
+    lastResult,
+    defaultValue: { version: String(dictionary.version), name: dictionary.name, description: dictionary.description ?? "" },
+  });
+  return (
+    <Card className="max-w-2xl">
+      <h2 className="mb-4 text-base font-semibold">Application</h2>
+      <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
+        <FormErrors form={form} />
+        <input {...getInputProps(fields.version!, { type: "hidden" })} />
+        <div className="text-sm">
+          <span className="mb-1 block font-medium">Application</span>
+          <span>{dictionary.applicationName}</span>
+        </div>
+        <TextField label="Name" field={fields.name!} />
+        <TextareaField label="Description" field={fields.description!} />
+        <div className="flex gap-2">
+          <StatusButton type="submit" pending={pending}>
+            {mode === "create" ? "Save and continue" : "Save"}
+          </StatusButton>
+          <Link
+            to={href(mode === "create" ? dictionaryPaths.upload("create", dictionary.id) : dictionaryPaths.application("view", dictionary.id))}
+            className={buttonVariants({ variant: "outline" })}
+          >
+            Cancel
+          </Link>
+        </div>
+      </Form>
+    </Card>
+  );
+}
+
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error";

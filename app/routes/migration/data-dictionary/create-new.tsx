@@ -1,0 +1,98 @@
+import { getFormProps } from "@conform-to/react";
+import { Form, Link, redirect } from "react-router";
+import { createDictionarySchema } from "../../../../contracts/dictionary";
+import { DictionarySteps } from "~/components/dictionary/dictionary-steps";
+import { FormErrors, SelectField, TextareaField, TextField } from "~/components/forms/fields";
+import { StatusButton, useIsPending } from "~/components/forms/status-button";
+import { buttonVariants } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
+import { companyHref, useCompanyHref } from "~/lib/company-href";
+import { useValidatedForm } from "~/lib/forms";
+import { invalid, parseForm, refusedByService } from "~/lib/forms.server";
+import { CREATE_APPLICATION_PATH } from "../application/paths";
+import { createDictionary, listApplications } from "./api.server";
+import { requireMasterDataWrite } from "./dictionary.server";
+import { DICTIONARIES_PATH, dictionaryPaths } from "./paths";
+import type { Route } from "./+types/create-new";
+
+/** The company comes from the page's scope, never from the form. */
+const formSchema = createDictionarySchema.omit({ companyId: true });
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { shell, companyId } = requireMasterDataWrite(context, DICTIONARIES_PATH);
+  const applications = await listApplications(shell, companyId);
+  // From an application's page: that application is chosen already.
+  const applicationId = new URL(request.url).searchParams.get("applicationId");
+  return {
+    applications: applications.map((a) => ({ value: a.id, label: a.name })),
+    applicationId: applications.some((a) => a.id === applicationId) ? applicationId : null,
+  };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { shell, companyId } = requireMasterDataWrite(context, DICTIONARIES_PATH);
+  const { submission } = await parseForm(request, formSchema);
+  if (submission.status !== "success") return invalid(submission);
+  let created;
+  try {
+    created = await createDictionary(shell, { companyId, ...submission.value });
+  } catch (err) {
+    // A name the application's dictionaries already use (409), an application of another company (404 → 4xx).
+    return refusedByService(submission, err);
+  }
+  return redirect(companyHref(dictionaryPaths.upload("create", created.id), companyId));
+}
+
+export const handle = { breadcrumb: "New data dictionary" };
+
+export default function CreateDataDictionary({ loaderData, actionData }: Route.ComponentProps) {
+  const href = useCompanyHref();
+  const pending = useIsPending();
+  const [form, fields] = useValidatedForm(formSchema, {
+    id: "create-dictionary",
+    lastResult: actionData?.result,
+    defaultValue: { applicationId: loaderData.applicationId ?? "" },
+  });
+  return (
+    <section aria-labelledby="page-title" className="flex flex-col gap-6">
+      <div>
+        <h1 id="page-title" className="text-2xl font-semibold tracking-tight">
+          Create data dictionary
+        </h1>
+        <DictionarySteps current="application" />
+      </div>
+      <Card className="max-w-2xl">
+        {loaderData.applications.length === 0 ? (
+          <p className="text-sm">
+            A data dictionary describes one application, and this company has none yet.{" "}
+            <Link to={href(CREATE_APPLICATION_PATH)} className="text-brand underline">
+              Create application
+            </Link>{" "}
+            first.
+          </p>
+        ) : (
+          <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
+            <FormErrors form={form} />
+            <SelectField label="Application" field={fields.applicationId!} options={loaderData.applications} placeholder="Choose an application" />
+            <TextField label="Name" field={fields.name!} />
+            <TextareaField label="Description" field={fields.description!} />
+            <div className="flex gap-2">
+              <StatusButton type="submit" pending={pending}>
+                Save and continue
+              </StatusButton>
+              <Link to={href(DICTIONARIES_PATH)} className={buttonVariants({ variant: "outline" })}>
+                Cancel
+              </Link>
+            </div>
+          </Form>
+        )}
+      </Card>
+    </section>
+  );
+}
+
+export function meta() {
+  return [{ title: "Create data dictionary · Data Transformation" }];
+}
+
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error";

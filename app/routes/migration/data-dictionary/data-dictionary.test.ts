@@ -1,0 +1,447 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO_COMPANIES } from "../../../../scripts/demo-data";
+import { isRedirect, startLiveServices } from "~/test/live-services";
+
+const live = await startLiveServices();
+afterAll(() => live.stop());
+
+const { actionAnswer, createRouteHarness, form, thrownData } = await import("./test-support");
+const applicationCreate = await import("../application/create");
+const list = await import("./list");
+const createNew = await import("./create-new");
+const layout = await import("./dictionary-layout");
+const dictionaryIndex = await import("./dictionary-index");
+const applicationPage = await import("./application");
+const uploadData = await import("./upload-data");
+const review = await import("./review");
+const definition = await import("./data-definition");
+const table = await import("./table");
+
+const [, acme, birch] = DEMO_COMPANIES;
+const { call } = await createRouteHarness();
+const ANALYST = "analyst@demo.test";
+const FIXTURES = path.resolve(import.meta.dirname, "../../../../services/data-api/test-fixtures");
+const SAMPLE = fs.readFileSync(path.join(FIXTURES, "sample-dictionary.csv"));
+const SAMPLE_ERRORS = fs.readFileSync(path.join(FIXTURES, "sample-dictionary-errors.csv"));
+
+const q = (companyId: string, extra: Record<string, string> = {}) => `?${new URLSearchParams({ companyId, ...extra })}`;
+const locationOf = (res: unknown) => {
+  if (!(res instanceof Response)) throw new Error(`expected a redirect, got ${JSON.stringify(res)?.slice(0, 300)}`);
+  return new URL(res.headers.get("Location")!, "http://portal.test");
+};
+
+/** A page below dictionary-layout: its middleware loads the dictionary first, as in the app. */
+const onDictionary = (id: string, extra: { method?: string; body?: BodyInit; params?: Record<string, string>; headers?: Record<string, string> } = {}) => ({
+  ...extra,
+  params: { dataDictionaryId: id, ...extra.params },
+  middleware: layout.middleware as never[],
+});
+
+type Loaded<T extends (...args: any) => any> = Awaited<ReturnType<T>>;
+
+let applicationId = "";
+
+beforeAll(async () => {
+  const res = await call(ANALYST, `/migration/application/create${q(acme.id)}`, applicationCreate.action, {
+    method: "POST",
+    body: form({ name: "Dictionary ERP", description: "" }),
+  });
+  applicationId = locationOf(res).searchParams.get("created")!;
+});
+
+async function createDictionary(name: string, companyId = acme.id, appId = applicationId) {
+  const res = await call(ANALYST, `/migration/data-dictionary/create/new/application${q(companyId)}`, createNew.action, {
+    method: "POST",
+    body: form({ applicationId: appId, name, description: "For the tests" }),
+  });
+  const to = locationOf(res);
+  const id = /\/create\/([^/]+)\/upload-data$/.exec(to.pathname)?.[1];
+  if (!id) throw new Error(`unexpected redirect ${to}`);
+  return { id, to };
+}
+
+async function upload(id: string, file: File, mode: "create" | "edit" = "create") {
+  const formData = new FormData();
+  formData.set("file", file);
+  // Sent as a browser sends it: a multipart body with its Content-Length.
+  const encoded = new Response(formData);
+  const body = await encoded.arrayBuffer();
+  const headers = { "content-type": encoded.headers.get("content-type")!, "content-length": String(body.byteLength) };
+  const page = mode === "create" ? `create/${id}/upload-data` : `edit/${id}/bulk-update`;
+  return call(ANALYST, `/migration/data-dictionary/${page}${q(acme.id)}`, uploadData.action, onDictionary(id, { method: "POST", body, headers }));
+}
+
+async function loadDefinition(id: string, mode: "edit" | "view" = "view", extra: Record<string, string> = {}) {
+  return (await call(ANALYST, `/migration/data-dictionary/${mode}/${id}/data-definition${q(acme.id, extra)}`, definition.loader, onDictionary(id))) as Loaded<
+    typeof definition.loader
+  >;
+}
+
+describe("create a data dictionary: application → upload → review → apply", () => {
+  it("offers the company's applications, creates the dictionary and goes to its upload step", async () => {
+    const page = (await call(ANALYST, `/migration/data-dictionary/create/new/application${q(acme.id)}`, createNew.loader)) as Loaded<typeof createNew.loader>;
+    expect(page.applications).toContainEqual({ value: applicationId, label: "Dictionary ERP" });
+
+    const { id, to } = await createDictionary("Main");
+    expect(to.pathname).toBe(`/migration/data-dictionary/create/${id}/upload-data`);
+    expect(to.searchParams.get("companyId")).toBe(acme.id);
+
+    const listed = (await call(ANALYST, `/migration/data-dictionary${q(acme.id)}`, list.loader)) as Loaded<typeof list.loader>;
+    expect(listed.dictionaries.find((d) => d.id === id)).toMatchObject({ name: "Main", applicationName: "Dictionary ERP", tableCount: 0, columnCount: 0 });
+  });
+
+  it("refuses a missing application and a duplicate name with messages next to the fields", async () => {
+    const missing = actionAnswer(
+      await call(ANALYST, `/migration/data-dictionary/create/new/application${q(acme.id)}`, createNew.action, { method: "POST", body: form({ name: "X" }) }),
+    );
+    expect(missing.status).toBe(400);
+    expect(missing.result.error?.applicationId).toEqual(["Choose an application"]);
+
+    await createDictionary("Twice");
+    const twice = actionAnswer(
+      await call(ANALYST, `/migration/data-dictionary/create/new/application${q(acme.id)}`, createNew.action, {
+        method: "POST",
+        body: form({ applicationId, name: "twice" }),
+      }),
+    );
+    expect(twice.status).toBe(409);
+    expect(twice.result.error?.name?.[0]).toMatch(/already/i);
+  });
+
+  it("uploads the sample CSV, shows its review, and applies it", async () => {
+    const { id } = await createDictionary("Sample");
+    const uploaded = locationOf(await upload(id, new File([SAMPLE], "sample-dictionary.csv", { type: "text/csv" })));
+    expect(uploaded.pathname).toBe(`/migration/data-dictionary/create/${id}/review/tables`);
+    const reviewId = uploaded.searchParams.get("review")!;
+    expect(reviewId).toBeTruthy();
+
+    const page = (await call(ANALYST, `${uploaded.pathname}${uploaded.search}`, review.loader, onDictionary(id))) as Loaded<typeof review.loader>;
+    expect(page.review.canApply).toBe(true);
+    expect(page.review.errors).toEqual([]);
+    expect(page.review.tables.map((t) => [t.name, t.status, t.added.length])).toEqual([
+      ["Customers", "added", 5],
+      ["Orders", "added", 5],
+    ]);
+
+    // Nothing is applied by the upload itself.
+    expect((await loadDefinition(id)).summaries).toEqual([]);
+
+    const applied = locationOf(
+      await call(ANALYST, `${uploaded.pathname}${uploaded.search}`, review.action, onDictionary(id, { method: "POST", body: form({ intent: "apply", reviewId }) })),
+    );
+    expect(applied.pathname).toBe(`/migration/data-dictionary/view/${id}/data-definition`);
+    expect(applied.searchParams.get("companyId")).toBe(acme.id);
+
+    const view = await loadDefinition(id);
+    expect(view.summaries.map((t) => [t.name, t.columnCount])).toEqual([
+      ["Customers", 5],
+      ["Orders", 5],
+    ]);
+    const customers = view.tables.find((t) => t.name === "Customers")!;
+    expect(customers.columns.find((c) => c.name === "CreditLimit")).toMatchObject({ type: "decimal", precision: 18, scale: 2, nullable: true });
+  });
+
+  it("shows every row error of a bad file with its row and column, and Apply is refused", async () => {
+    const { id } = await createDictionary("Bad upload");
+    const uploaded = locationOf(await upload(id, new File([SAMPLE_ERRORS], "bad.csv", { type: "text/csv" })));
+    const page = (await call(ANALYST, `${uploaded.pathname}${uploaded.search}`, review.loader, onDictionary(id))) as Loaded<typeof review.loader>;
+    expect(page.review.canApply).toBe(false);
+    expect(page.review.errors.length).toBeGreaterThanOrEqual(4);
+    for (const e of page.review.errors) expect(e.row).toBeGreaterThan(1);
+    expect(page.review.errors.some((e) => e.row === 3 && e.column === "type")).toBe(true);
+
+    const refused = actionAnswer(
+      await call(
+        ANALYST,
+        `${uploaded.pathname}${uploaded.search}`,
+        review.action,
+        onDictionary(id, { method: "POST", body: form({ intent: "apply", reviewId: uploaded.searchParams.get("review")! }) }),
+      ),
+    );
+    expect(refused.status).toBeGreaterThanOrEqual(400);
+    expect(refused.status).toBeLessThan(500);
+    expect((await loadDefinition(id)).summaries).toEqual([]);
+  });
+
+  it("discards a review and goes back to the upload step", async () => {
+    const { id } = await createDictionary("Discarded");
+    const uploaded = locationOf(await upload(id, new File([SAMPLE], "d.csv")));
+    const reviewId = uploaded.searchParams.get("review")!;
+    const back = locationOf(
+      await call(ANALYST, `${uploaded.pathname}${uploaded.search}`, review.action, onDictionary(id, { method: "POST", body: form({ intent: "discard", reviewId }) })),
+    );
+    expect(back.pathname).toBe(`/migration/data-dictionary/create/${id}/upload-data`);
+    const gone = thrownData(await call(ANALYST, `${uploaded.pathname}${uploaded.search}`, review.loader, onDictionary(id)));
+    expect(gone.status).toBe(404);
+  });
+
+  it("answers files it cannot take next to the file field, without calling for a review", async () => {
+    const { id } = await createDictionary("Refusals");
+    const wrongType = actionAnswer(await upload(id, new File(["a,b"], "dictionary.txt")));
+    expect(wrongType.status).toBe(400);
+    expect(wrongType.result.error?.file).toEqual(["Upload a .csv or .xlsx file"]);
+
+    const empty = actionAnswer(await upload(id, new File([], "empty.csv")));
+    expect(empty.status).toBe(400);
+    expect(empty.result.error?.file).toEqual(["The file is empty"]);
+
+    const none = actionAnswer(await upload(id, new File([], "")));
+    expect(none.result.error?.file).toEqual(["Choose a file to upload"]);
+
+    const big = actionAnswer(await upload(id, new File([new Uint8Array(5 * 1024 * 1024 + 1)], "big.csv")));
+    expect(big.status).toBe(400);
+    expect(big.result.error?.file).toEqual(["The file is larger than 5 MB"]);
+
+    // Far over the limit: refused from its Content-Length, before the body is read.
+    const huge = actionAnswer(await upload(id, new File([new Uint8Array(6 * 1024 * 1024)], "huge.csv")));
+    expect(huge.status).toBe(413);
+    expect(huge.result.error?.file).toEqual(["The file is larger than 5 MB"]);
+
+    // An XLSX that is not one: the data API's message, next to the field.
+    const notXlsx = actionAnswer(await upload(id, new File(["table,column,type"], "fake.xlsx")));
+    expect(notXlsx.status).toBe(400);
+    expect(notXlsx.result.error?.file?.[0]).toBeTruthy();
+  });
+});
+
+describe("edit a data dictionary", () => {
+  let id = "";
+  beforeAll(async () => {
+    ({ id } = await createDictionary("Editable"));
+    const uploaded = locationOf(await upload(id, new File([SAMPLE], "s.csv")));
+    await call(
+      ANALYST,
+      `${uploaded.pathname}${uploaded.search}`,
+      review.action,
+      onDictionary(id, { method: "POST", body: form({ intent: "apply", reviewId: uploaded.searchParams.get("review")! }) }),
+    );
+  });
+
+  const layoutData = async () =>
+    (await call(ANALYST, `/migration/data-dictionary/edit/${id}/application${q(acme.id)}`, layout.loader, onDictionary(id))) as Loaded<typeof layout.loader>;
+
+  it("names the dictionary in the breadcrumb and switches company to the list", async () => {
+    const data = await layoutData();
+    expect(layout.handle.breadcrumb({ loaderData: data } as never)).toBe("Editable");
+    expect(layout.handle.companySwitchTo).toBe("/migration/data-dictionary");
+    const index = await call(ANALYST, `/migration/data-dictionary/edit/${id}${q(acme.id)}`, dictionaryIndex.loader, onDictionary(id));
+    expect(isRedirect(index, `/migration/data-dictionary/edit/${id}/data-definition?companyId=${acme.id}`)).toBe(true);
+  });
+
+  it("saves the name against its version, and refuses a stale save with the conflict at the top", async () => {
+    const { dictionary } = await layoutData();
+    const path = `/migration/data-dictionary/edit/${id}/application${q(acme.id)}`;
+    const saved = await call(
+      ANALYST,
+      path,
+      applicationPage.action,
+      onDictionary(id, { method: "POST", body: form({ version: String(dictionary.version), name: "Edited", description: "new" }) }),
+    );
+    expect(isRedirect(saved, `/migration/data-dictionary/view/${id}/application?companyId=${acme.id}`)).toBe(true);
+
+    const stale = actionAnswer(
+      await call(ANALYST, path, applicationPage.action, onDictionary(id, { method: "POST", body: form({ version: String(dictionary.version), name: "Lost update" }) })),
+    );
+    expect(stale.status).toBe(409);
+    expect(stale.result.error?.[""]?.[0]).toMatch(/changed by someone else/);
+    expect((await layoutData()).dictionary).toMatchObject({ name: "Edited", description: "new" });
+  });
+
+  it("edits a table's columns in the TableEditor", async () => {
+    const { summaries, version } = await loadDefinition(id, "edit");
+    const orders = summaries.find((t) => t.name === "Orders")!;
+    const tablePath = `/migration/data-dictionary/edit/${id}/data-definition/tables/${orders.id}${q(acme.id)}`;
+    const page = (await call(ANALYST, tablePath, table.loader, onDictionary(id, { params: { tableId: orders.id } }))) as Loaded<typeof table.loader>;
+    expect(page.table?.name).toBe("Orders");
+    expect(table.handle.breadcrumb({ loaderData: page } as never)).toBe("Orders");
+    const cols = page.defaultValue.columns;
+
+    const body = form({ version: String(version), tableId: orders.id, name: "Orders", description: "Sales orders" });
+    // The first column moves to the end; Quantity becomes a decimal(10, 3).
+    const reordered = [...cols.slice(1), cols[0]!];
+    reordered.forEach((c, i) => {
+      const isQuantity = c.name === "Quantity";
+      body.append(`columns[${i}].name`, c.name);
+      body.append(`columns[${i}].type`, isQuantity ? "decimal" : c.type);
+      if (c.length) body.append(`columns[${i}].length`, c.length);
+      body.append(`columns[${i}].precision`, isQuantity ? "10" : c.precision);
+      body.append(`columns[${i}].scale`, isQuantity ? "3" : c.scale);
+      body.append(`columns[${i}].nullable`, c.nullable);
+      if (c.isKey) body.append(`columns[${i}].isKey`, "on");
+      body.append(`columns[${i}].description`, c.description);
+    });
+    const saved = await call(ANALYST, tablePath, table.action, onDictionary(id, { method: "POST", body, params: { tableId: orders.id } }));
+    expect(isRedirect(saved, `/migration/data-dictionary/edit/${id}/data-definition?companyId=${acme.id}`)).toBe(true);
+
+    const after = (await loadDefinition(id)).tables.find((t) => t.name === "Orders")!;
+    expect(after.description).toBe("Sales orders");
+    expect(after.columns.map((c) => c.name)).toEqual(["CustomerId", "Quantity", "Weight", "DeliveryTime", "OrderId"]);
+    expect(after.columns.find((c) => c.name === "Quantity")).toMatchObject({ type: "decimal", precision: 10, scale: 3 });
+    expect(after.columns.find((c) => c.name === "OrderId")).toMatchObject({ isKey: true, nullable: false });
+  });
+
+  it("answers a list intent sent without JavaScript with the form changed, and saves nothing", async () => {
+    const { summaries, version } = await loadDefinition(id, "edit");
+    const customers = summaries.find((t) => t.name === "Customers")!;
+    const tablePath = `/migration/data-dictionary/edit/${id}/data-definition/tables/${customers.id}${q(acme.id)}`;
+    const body = form({
+      version: String(version),
+      tableId: customers.id,
+      name: "Customers",
+      "columns[0].name": "A",
+      "columns[0].type": "int",
+      "columns[0].nullable": "true",
+      "columns[1].name": "B",
+      "columns[1].type": "date",
+      "columns[1].nullable": "false",
+      __intent__: JSON.stringify({ type: "insert", payload: { name: "columns", defaultValue: { nullable: "true" } } }),
+    });
+    const answer = actionAnswer(await call(ANALYST, tablePath, table.action, onDictionary(id, { method: "POST", body, params: { tableId: customers.id } })));
+    expect(answer.status).toBe(200);
+    expect(answer.result.initialValue.columns).toHaveLength(3);
+    expect(answer.result.initialValue.columns[2]).toEqual({ nullable: "true" });
+
+    const remove = form({
+      version: String(version),
+      tableId: customers.id,
+      name: "Customers",
+      "columns[0].name": "A",
+      "columns[1].name": "B",
+      __intent__: JSON.stringify({ type: "remove", payload: { name: "columns", index: 0 } }),
+    });
+    const removed = actionAnswer(await call(ANALYST, tablePath, table.action, onDictionary(id, { method: "POST", body: remove, params: { tableId: customers.id } })));
+    expect(removed.result.initialValue.columns.map((c: { name: string }) => c.name)).toEqual(["B"]);
+
+    expect((await loadDefinition(id)).tables.find((t) => t.name === "Customers")!.columns.map((c) => c.name)).not.toContain("A");
+  });
+
+  it("validates columns next to their fields (length for nvarchar, scale ≤ precision, key not nullable)", async () => {
+    const { version } = await loadDefinition(id, "edit");
+    const tablePath = `/migration/data-dictionary/edit/${id}/data-definition/tables/new${q(acme.id)}`;
+    const body = form({
+      version: String(version),
+      name: "Bad",
+      "columns[0].name": "Text",
+      "columns[0].type": "nvarchar",
+      "columns[0].nullable": "true",
+      "columns[1].name": "Amount",
+      "columns[1].type": "decimal",
+      "columns[1].precision": "5",
+      "columns[1].scale": "7",
+      "columns[1].nullable": "true",
+      "columns[2].name": "Id",
+      "columns[2].type": "int",
+      "columns[2].nullable": "true",
+      "columns[2].isKey": "on",
+      "columns[3].name": "Other",
+      "columns[3].type": "varchar2",
+      "columns[3].nullable": "true",
+    });
+    const answer = actionAnswer(await call(ANALYST, tablePath, table.action, onDictionary(id, { method: "POST", body })));
+    expect(answer.status).toBe(400);
+    expect(answer.result.error).toMatchObject({
+      "columns[0].length": ["nvarchar needs a length"],
+      "columns[1].scale": ["Scale cannot be greater than precision"],
+      "columns[2].nullable": ["A key column cannot be nullable"],
+    });
+    expect(answer.result.error?.["columns[3].type"]?.[0]).toMatch(/^Unknown type/);
+
+    // Once each column is valid, the table's own rule: column names unique in any case.
+    const duplicate = form({
+      version: String(version),
+      name: "Bad",
+      "columns[0].name": "Code",
+      "columns[0].type": "int",
+      "columns[0].nullable": "true",
+      "columns[1].name": "CODE",
+      "columns[1].type": "int",
+      "columns[1].nullable": "true",
+    });
+    const dup = actionAnswer(await call(ANALYST, tablePath, table.action, onDictionary(id, { method: "POST", body: duplicate })));
+    expect(dup.status).toBe(400);
+    expect(dup.result.error?.["columns[1].name"]).toEqual(["Duplicate column CODE"]);
+  });
+
+  it("adds a table, refuses a second one of the same name, and deletes it after confirmation", async () => {
+    let { version } = await loadDefinition(id, "edit");
+    const newPath = `/migration/data-dictionary/edit/${id}/data-definition/tables/new${q(acme.id)}`;
+    const fields = (v: number) =>
+      form({ version: String(v), name: "Products", "columns[0].name": "Sku", "columns[0].type": "nvarchar", "columns[0].length": "40", "columns[0].nullable": "false" });
+    const added = await call(ANALYST, newPath, table.action, onDictionary(id, { method: "POST", body: fields(version) }));
+    expect(isRedirect(added, `/migration/data-dictionary/edit/${id}/data-definition?companyId=${acme.id}`)).toBe(true);
+
+    ({ version } = await loadDefinition(id, "edit"));
+    const duplicate = actionAnswer(await call(ANALYST, newPath, table.action, onDictionary(id, { method: "POST", body: fields(version) })));
+    expect(duplicate.status).toBe(409);
+    expect(duplicate.result.error?.name?.[0]).toMatch(/already/i);
+
+    const before = await loadDefinition(id, "edit");
+    const products = before.summaries.find((t) => t.name === "Products")!;
+    const confirming = await loadDefinition(id, "edit", { delete: products.id });
+    expect(confirming.deleting).toEqual({ id: products.id, name: "Products", columnCount: 1 });
+
+    const stale = actionAnswer(
+      await call(
+        ANALYST,
+        `/migration/data-dictionary/edit/${id}/data-definition${q(acme.id, { delete: products.id })}`,
+        definition.action,
+        onDictionary(id, { method: "POST", body: form({ intent: "delete-table", tableId: products.id, version: String(before.version - 1) }) }),
+      ),
+    );
+    expect(stale.status).toBe(409);
+
+    const deleted = await call(
+      ANALYST,
+      `/migration/data-dictionary/edit/${id}/data-definition${q(acme.id, { delete: products.id })}`,
+      definition.action,
+      onDictionary(id, { method: "POST", body: form({ intent: "delete-table", tableId: products.id, version: String(before.version) }) }),
+    );
+    expect(isRedirect(deleted, `/migration/data-dictionary/edit/${id}/data-definition?companyId=${acme.id}`)).toBe(true);
+    expect((await loadDefinition(id)).summaries.map((t) => t.name)).not.toContain("Products");
+  });
+
+  it("bulk-updates through the edit pages: the review lists what changes", async () => {
+    const csv = "table,column,type,length,nullable\nCustomers,Name,nvarchar,300,no\nCustomers,Email,nvarchar,320,yes\n";
+    const uploaded = locationOf(await upload(id, new File([csv], "update.csv"), "edit"));
+    expect(uploaded.pathname).toBe(`/migration/data-dictionary/edit/${id}/bulk-update/review/tables`);
+    const page = (await call(ANALYST, `${uploaded.pathname}${uploaded.search}`, review.loader, onDictionary(id))) as Loaded<typeof review.loader>;
+    const customers = page.review.tables.find((t) => t.name === "Customers")!;
+    expect(customers.status).toBe("changed");
+    expect(customers.added.map((c) => c.name)).toEqual(["Email"]);
+    expect(customers.changed.map((c) => c.name)).toEqual(["Name"]);
+    expect(customers.removed.length).toBeGreaterThan(0);
+
+    const applied = await call(
+      ANALYST,
+      `${uploaded.pathname}${uploaded.search}`,
+      review.action,
+      onDictionary(id, { method: "POST", body: form({ intent: "apply", reviewId: uploaded.searchParams.get("review")! }) }),
+    );
+    expect(isRedirect(applied, `/migration/data-dictionary/edit/${id}/data-definition?companyId=${acme.id}`)).toBe(true);
+  });
+
+  it("sends the review page without a review back to the upload page", async () => {
+    const res = await call(ANALYST, `/migration/data-dictionary/edit/${id}/bulk-update/review/tables${q(acme.id)}`, review.loader, onDictionary(id));
+    expect(isRedirect(res, `/migration/data-dictionary/edit/${id}/bulk-update?companyId=${acme.id}`)).toBe(true);
+  });
+
+  it("answers 404 for a dictionary of another company and for an unknown table", async () => {
+    // Seen with Birch selected, an Acme dictionary does not exist.
+    const other = thrownData(await call(ANALYST, `/migration/data-dictionary/view/${id}/data-definition${q(birch.id)}`, definition.loader, onDictionary(id)));
+    expect(other.status).toBe(404);
+    const unknown = thrownData(
+      await call(
+        ANALYST,
+        `/migration/data-dictionary/edit/${id}/data-definition/tables/nope${q(acme.id)}`,
+        table.loader,
+        onDictionary(id, { params: { tableId: "nope" } }),
+      ),
+    );
+    expect(unknown.status).toBe(404);
+    // A ClientAdmin of Birch has no way to Acme's dictionary, whatever the URL says.
+    const clientAdmin = await call("clientadmin@demo.test", `/migration/data-dictionary/view/${id}/data-definition${q(acme.id)}`, definition.loader, onDictionary(id));
+    expect(isRedirect(clientAdmin, new RegExp(`companyId=${birch.id}`))).toBe(true);
+  });
+});

@@ -1,0 +1,106 @@
+import { Link, NavLink, Outlet, redirect, useLocation, type UIMatch } from "react-router";
+import { DictionarySteps, type DictionaryStep } from "~/components/dictionary/dictionary-steps";
+import { buttonVariants } from "~/components/ui/button";
+import { COMPANY_PARAM, companyHref, useCompanyHref } from "~/lib/company-href";
+import { shellContext } from "~/lib/guards.server";
+import { cn } from "~/lib/utils";
+import { dictionaryContext, loadDictionary, masterDataAccess } from "./dictionary.server";
+import { DICTIONARIES_PATH, dictionaryModeOf, dictionaryPaths, type DictionaryMode } from "./paths";
+import type { Route } from "./+types/dictionary-layout";
+
+/**
+ * One master data dictionary: create/{id} (the draft's setup steps), edit/{id} and view/{id}. Its
+ * middleware loads the dictionary once for this layout and every page below it.
+ */
+export const middleware: Route.MiddlewareFunction[] = [loadDictionary];
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const shell = context.get(shellContext);
+  const dictionary = context.get(dictionaryContext);
+  const url = new URL(request.url);
+  const mode = dictionaryModeOf(url.pathname);
+  const canWrite = masterDataAccess(shell).canWrite;
+  // Create and edit pages need write access; without it, the same page read-only.
+  if (mode !== "view" && !canWrite) throw redirect(companyHref(dictionaryPaths.definition("view", dictionary.id), url.searchParams.get(COMPANY_PARAM)));
+  const { tables: _tables, ...summary } = dictionary;
+  return { dictionary: summary, mode, canWrite };
+}
+
+type LoaderData = Awaited<ReturnType<typeof loader>>;
+
+export const handle = {
+  breadcrumb: (match: UIMatch) => (match.loaderData as LoaderData | undefined)?.dictionary.name,
+  companySwitchTo: DICTIONARIES_PATH,
+};
+
+export default function DictionaryLayout({ loaderData }: Route.ComponentProps) {
+  const { dictionary, mode, canWrite } = loaderData;
+  const href = useCompanyHref();
+  return (
+    <section aria-labelledby="page-title" className="flex flex-col gap-6">
+      <div>
+        <div className="flex flex-wrap items-start justify-between gap-4">
+          <div>
+            <h1 id="page-title" className="text-2xl font-semibold tracking-tight">
+              {mode === "create" ? `Create data dictionary: ${dictionary.name}` : dictionary.name}
+            </h1>
+            <p className="mt-1 text-sm text-muted-foreground">
+              Application {dictionary.applicationName} · {dictionary.tableCount} {dictionary.tableCount === 1 ? "table" : "tables"},{" "}
+              {dictionary.columnCount} {dictionary.columnCount === 1 ? "column" : "columns"}
+            </p>
+          </div>
+          {mode === "view" && canWrite ? (
+            <Link to={href(dictionaryPaths.definition("edit", dictionary.id))} className={buttonVariants({ variant: "outline" })}>
+              Edit data dictionary
+            </Link>
+          ) : mode === "edit" ? (
+            <Link to={href(dictionaryPaths.definition("view", dictionary.id))} className={buttonVariants({ variant: "outline" })}>
+              Done editing
+            </Link>
+          ) : null}
+        </div>
+        {mode === "create" ? <CreateSteps id={dictionary.id} /> : <DictionaryTabs id={dictionary.id} mode={mode} />}
+      </div>
+      <Outlet />
+    </section>
+  );
+}
+
+function CreateSteps({ id }: { id: string }) {
+  const { pathname } = useLocation();
+  const current: DictionaryStep = pathname.endsWith("/application") ? "application" : pathname.includes("/review/") ? "review" : "upload";
+  return <DictionarySteps current={current} links={{ application: dictionaryPaths.application("create", id), upload: dictionaryPaths.upload("create", id) }} />;
+}
+
+function DictionaryTabs({ id, mode }: { id: string; mode: Exclude<DictionaryMode, "create"> }) {
+  const href = useCompanyHref();
+  const tabs = [
+    { label: "Application", to: dictionaryPaths.application(mode, id) },
+    { label: "Data definition", to: dictionaryPaths.definition(mode, id) },
+    ...(mode === "edit" ? [{ label: "Bulk update", to: dictionaryPaths.upload("edit", id) }] : []),
+  ];
+  return (
+    <nav aria-label="Data dictionary pages" className="mt-4 border-b border-border">
+      <ul className="-mb-px flex gap-4 text-sm">
+        {tabs.map((t) => (
+          <li key={t.to}>
+            <NavLink
+              to={href(t.to)}
+              className={({ isActive }) =>
+                cn("inline-block border-b-2 px-1 pb-2", isActive ? "border-brand font-medium text-slate-900" : "border-transparent text-muted-foreground hover:text-slate-900")
+              }
+            >
+              {t.label}
+            </NavLink>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+export function meta({ loaderData }: Route.MetaArgs) {
+  return [{ title: `${loaderData?.dictionary.name ?? "Data dictionary"} · Data Transformation` }];
+}
+
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error";

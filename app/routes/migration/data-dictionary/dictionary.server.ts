@@ -1,0 +1,41 @@
+import { createContext, data, type MiddlewareFunction, type RouterContextProvider } from "react-router";
+import type { z } from "zod";
+import type { Dictionary } from "../../../../contracts/dictionary";
+import { mayEnterArea } from "~/lib/access";
+import { parseForm } from "~/lib/forms.server";
+import { accessSettings, requireWrite, shellContext, type Shell } from "~/lib/guards.server";
+import { getDictionary } from "./api.server";
+
+/**
+ * Master data (applications and dictionaries) belongs to the company: whoever may work in the
+ * Migration area there may change it, as the data API's rule says (it is the authority; this only
+ * spares the user a form the API would refuse).
+ */
+export function masterDataAccess(shell: Shell): { canWrite: boolean } {
+  return { canWrite: shell.company !== null && mayEnterArea("migration", shell.roles, accessSettings) };
+}
+
+/** For pages and actions that write: the shell and the company, else a redirect to `parentPath`. */
+export function requireMasterDataWrite(context: Readonly<RouterContextProvider>, parentPath: string) {
+  const shell = context.get(shellContext);
+  requireWrite(masterDataAccess(shell), parentPath, shell.company?.id ?? null);
+  return { shell, companyId: shell.company!.id };
+}
+
+/** The dictionary of the page, loaded once per request by the dictionary layout's middleware. */
+export const dictionaryContext = createContext<Dictionary>();
+
+/**
+ * The dictionary layout's middleware: loads `:dataDictionaryId` for the layout and every page below
+ * it. A dictionary of another company than the selected one answers 404, like an unknown id.
+ */
+export const loadDictionary: MiddlewareFunction<Response> = async ({ params, context }, next) => {
+  const shell = context.get(shellContext);
+  const id = params.dataDictionaryId;
+  if (!id) throw data({ errors: ["Data dictionary not found."] }, { status: 404 });
+  const dictionary = await getDictionary(shell, id);
+  if (dictionary.companyId !== shell.company?.id) throw data({ errors: ["Data dictionary not found."] }, { status: 404 });
+  context.set(dictionaryContext, dictionary);
+  return next();
+};
+

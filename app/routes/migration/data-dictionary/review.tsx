@@ -1,0 +1,67 @@
+import { data, redirect } from "react-router";
+import { ReviewActions, ReviewTables } from "~/components/dictionary/review-tables";
+import { reviewActionSchema } from "~/components/dictionary/schemas";
+import { COMPANY_PARAM, companyHref } from "~/lib/company-href";
+import { invalid, parseForm, refusedByService } from "~/lib/forms.server";
+import { shellContext } from "~/lib/guards.server";
+import { applyReview, discardReview, getReview } from "./api.server";
+import { dictionaryContext, requireMasterDataWrite } from "./dictionary.server";
+import { dictionaryModeOf, dictionaryPaths, REVIEW_PARAM } from "./paths";
+import type { Route } from "./+types/review";
+
+/**
+ * The review of an uploaded file (create/{id}/review/tables, edit/{id}/bulk-update/review/tables):
+ * per table what applying would change, every row error, and Apply or Discard.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const shell = context.get(shellContext);
+  const dictionary = context.get(dictionaryContext);
+  const url = new URL(request.url);
+  const mode = dictionaryModeOf(url.pathname) === "create" ? "create" : "edit";
+  const reviewId = url.searchParams.get(REVIEW_PARAM);
+  // No upload to review (a bookmark, the back button after applying): the upload page.
+  if (!reviewId) throw redirect(companyHref(dictionaryPaths.upload(mode, dictionary.id), url.searchParams.get(COMPANY_PARAM)));
+  const review = await getReview(shell, dictionary.id, reviewId);
+  return { review, mode };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const dictionary = context.get(dictionaryContext);
+  const mode = dictionaryModeOf(new URL(request.url).pathname) === "create" ? "create" : "edit";
+  const { shell, companyId } = requireMasterDataWrite(context, dictionaryPaths.definition("view", dictionary.id));
+  const { submission } = await parseForm(request, reviewActionSchema);
+  if (submission.status !== "success") return invalid(submission);
+  const { intent, reviewId } = submission.value;
+  try {
+    if (intent === "apply") {
+      await applyReview(shell, dictionary.id, reviewId);
+      return redirect(companyHref(dictionaryPaths.definition(mode === "create" ? "view" : "edit", dictionary.id), companyId));
+    }
+    if (intent === "discard") {
+      await discardReview(shell, dictionary.id, reviewId);
+      return redirect(companyHref(dictionaryPaths.upload(mode, dictionary.id), companyId));
+    }
+  } catch (err) {
+    // The dictionary changed since the upload (409), the review is gone (404): said at the top.
+    return refusedByService(submission, err);
+  }
+  throw data({ errors: ["Unknown action."] }, { status: 400 });
+}
+
+export const handle = { breadcrumb: "Review" };
+
+export default function ReviewUpload({ loaderData, actionData }: Route.ComponentProps) {
+  const { review } = loaderData;
+  return (
+    <div className="flex flex-col gap-6">
+      <div>
+        <h2 className="text-lg font-semibold">Review the upload</h2>
+        <p className="mt-1 text-sm text-muted-foreground">Nothing has changed yet: apply the upload to save it to the dictionary, or discard it.</p>
+      </div>
+      <ReviewTables review={review} />
+      <ReviewActions review={review} lastResult={actionData?.result} />
+    </div>
+  );
+}
+
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error";

@@ -1,0 +1,69 @@
+import { data, redirect, type UIMatch } from "react-router";
+import { createTableSchema, updateTableSchema } from "../../../../contracts/dictionary";
+import { TableEditor, tableEditorDefaults } from "~/components/dictionary/table-editor";
+import { Card } from "~/components/ui/card";
+import { companyHref } from "~/lib/company-href";
+import { invalid, parseForm, refusedByService } from "~/lib/forms.server";
+import { createTable, updateTable } from "./api.server";
+import { dictionaryContext, requireMasterDataWrite } from "./dictionary.server";
+import { dictionaryPaths } from "./paths";
+import type { Route } from "./+types/table";
+
+/**
+ * One table of the dictionary in the TableEditor: edit/{id}/data-definition/tables/new adds one,
+ * …/tables/{tableId} changes one. Both are based on the dictionary's version (a stale save is refused).
+ */
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const dictionary = context.get(dictionaryContext);
+  const tableId = "tableId" in params ? params.tableId : undefined;
+  const table = tableId ? dictionary.tables.find((t) => t.id === tableId) : null;
+  if (table === undefined) throw data({ errors: ["Table not found."] }, { status: 404 });
+  return { id: dictionary.id, table, defaultValue: tableEditorDefaults(table, dictionary.version) };
+}
+
+export async function action({ params, request, context }: Route.ActionArgs) {
+  const dictionary = context.get(dictionaryContext);
+  const isNew = !("tableId" in params && params.tableId);
+  const { shell, companyId } = requireMasterDataWrite(context, dictionaryPaths.definition("view", dictionary.id));
+  const { submission } = await parseForm(request, isNew ? createTableSchema : updateTableSchema);
+  // A list intent (add, remove, move a column) sent without JavaScript: the form comes back changed.
+  if (submission.status === undefined) return data({ result: submission.reply() });
+  if (submission.status !== "success") return invalid(submission);
+  try {
+    if (isNew) await createTable(shell, dictionary.id, submission.value);
+    else await updateTable(shell, dictionary.id, submission.value as typeof submission.value & { tableId: string });
+  } catch (err) {
+    // A table name the dictionary already has, a stale version (409): next to the field or at the top.
+    return refusedByService(submission, err);
+  }
+  return redirect(companyHref(dictionaryPaths.definition("edit", dictionary.id), companyId));
+}
+
+type LoaderData = Awaited<ReturnType<typeof loader>>;
+
+export const handle = {
+  breadcrumb: (match: UIMatch) => {
+    const loaderData = match.loaderData as LoaderData | undefined;
+    return loaderData ? (loaderData.table?.name ?? "New table") : null;
+  },
+};
+
+export default function DictionaryTable({ loaderData, actionData }: Route.ComponentProps) {
+  const { id, table, defaultValue } = loaderData;
+  return (
+    <Card>
+      <h2 className="mb-4 text-lg font-semibold">{table ? `Table ${table.name}` : "New table"}</h2>
+      <TableEditor
+        // A different table (or a new one) is a different form: never carry one's state into the other.
+        key={table?.id ?? "new"}
+        schema={table ? updateTableSchema : createTableSchema}
+        defaultValue={defaultValue}
+        lastResult={actionData?.result}
+        submitLabel={table ? "Save table" : "Add table"}
+        cancelHref={dictionaryPaths.definition("edit", id)}
+      />
+    </Card>
+  );
+}
+
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error";

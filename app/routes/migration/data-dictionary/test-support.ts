@@ -1,0 +1,77 @@
+/**
+ * Calling the migration pages' loaders and actions directly, as React Router would: the shell's and
+ * the area's middleware first (real sign-in, real guards), then the route's own middleware, then the
+ * loader or action. Import it only after `startLiveServices()` (the portal reads its env at import).
+ */
+import { PORTAL_URL, routeArgs, settle, signIn } from "~/test/live-services";
+
+type Middleware = (args: any, next: () => Promise<unknown>) => unknown;
+type Handler = (args: any) => unknown;
+
+export async function createRouteHarness() {
+  const { loader: loginLoader } = await import("~/routes/auth/login");
+  const { loader: callbackLoader } = await import("~/routes/auth/callback");
+  const { shellMiddleware } = await import("~/lib/guards.server");
+  const { middleware: areaMiddleware } = await import("~/routes/area/layout");
+  const loaders = {
+    login: (request: Request) => loginLoader(routeArgs(request)),
+    callback: (request: Request) => callbackLoader(routeArgs(request)),
+  };
+  const cookies = new Map<string, string>();
+  async function cookieFor(email: string) {
+    if (!cookies.has(email)) cookies.set(email, (await signIn(loaders, email)).cookie);
+    return cookies.get(email)!;
+  }
+
+  /**
+   * Runs `handler` (a loader or an action) for `path` as `email`, behind the shell and area
+   * middleware and `middleware` (the route's layouts). Returns what it returned or threw.
+   */
+  async function call(
+    email: string,
+    path: string,
+    handler: Handler,
+    options: { method?: string; body?: BodyInit; headers?: Record<string, string>; params?: Record<string, string>; middleware?: Middleware[] } = {},
+  ): Promise<unknown> {
+    const request = new Request(`${PORTAL_URL}${path}`, {
+      method: options.method ?? "GET",
+      headers: { cookie: await cookieFor(email), ...options.headers },
+      body: options.body,
+    });
+    const args = routeArgs(request, options.params ?? {});
+    const chain = [shellMiddleware as Middleware, ...(areaMiddleware as Middleware[]), ...(options.middleware ?? [])].reduceRight<() => Promise<unknown>>(
+      (next, mw) => () => Promise.resolve(mw(args, next)),
+      () => Promise.resolve(handler(args)),
+    );
+    return settle(chain());
+  }
+
+  return { call, cookieFor };
+}
+
+/** A form post body from plain fields (what a browser sends without JavaScript). */
+export function form(fields: Record<string, string | string[]>) {
+  const body = new URLSearchParams();
+  for (const [k, v] of Object.entries(fields)) for (const item of Array.isArray(v) ? v : [v]) body.append(k, item);
+  return body;
+}
+
+/** The parts of an action's `data({ result }, { status })` answer. */
+export function actionAnswer(value: unknown) {
+  const v = value as { type?: string; data?: { result?: any }; init?: { status?: number } | null };
+  if (v?.type !== "DataWithResponseInit") throw new Error(`not a data() answer: ${describe(value)}`);
+  return { status: v.init?.status ?? 200, result: v.data?.result as { status?: string; error?: Record<string, string[] | null>; initialValue?: any } };
+}
+
+/** A thrown `data(body, status)` (404s and other expected failures). */
+export function thrownData(value: unknown) {
+  const v = value as { type?: string; data?: any; init?: { status?: number } | null };
+  if (v?.type !== "DataWithResponseInit") throw new Error(`not a thrown data(): ${describe(value)}`);
+  return { status: v.init?.status ?? 200, body: v.data };
+}
+
+function describe(value: unknown) {
+  if (value instanceof Response) return `Response ${value.status} ${value.headers.get("Location") ?? ""}`;
+  if (value instanceof Error) return `${value.name}: ${value.message}`;
+  return JSON.stringify(value)?.slice(0, 300) ?? String(value);
+}

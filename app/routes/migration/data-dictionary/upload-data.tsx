@@ -1,0 +1,78 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, Link, redirect } from "react-router";
+import { BULK_UPLOAD_MAX_BYTES } from "../../../../contracts/dictionary";
+import { dictionaryUploadSchema, MAX_UPLOAD_MB } from "~/components/dictionary/schemas";
+import { UploadForm } from "~/components/dictionary/upload-form";
+import { Card } from "~/components/ui/card";
+import { companyHref, useCompanyHref } from "~/lib/company-href";
+import { invalid, parseForm, refusedByService } from "~/lib/forms.server";
+import { uploadDictionaryFile } from "./api.server";
+import { dictionaryContext, requireMasterDataWrite } from "./dictionary.server";
+import { dictionaryModeOf, dictionaryPaths, REVIEW_PARAM } from "./paths";
+import type { Route } from "./+types/upload-data";
+
+/** Room for the multipart envelope around a file of the maximum size. */
+const MULTIPART_OVERHEAD = 64 * 1024;
+
+/**
+ * Upload a dictionary file for review: create/{id}/upload-data (the draft's second step) and
+ * edit/{id}/bulk-update. The file goes on to the data API, which answers the review; nothing is
+ * applied until the review page says so.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { id, tableCount } = context.get(dictionaryContext);
+  const mode = dictionaryModeOf(new URL(request.url).pathname);
+  return { id, mode: mode === "create" ? ("create" as const) : ("edit" as const), tableCount };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const dictionary = context.get(dictionaryContext);
+  const mode = dictionaryModeOf(new URL(request.url).pathname) === "create" ? "create" : "edit";
+  const { shell, companyId } = requireMasterDataWrite(context, dictionaryPaths.definition("view", dictionary.id));
+  // Refused before the body is read: an oversized upload never fills the portal's memory.
+  if (Number(request.headers.get("content-length") ?? 0) > BULK_UPLOAD_MAX_BYTES + MULTIPART_OVERHEAD) {
+    const submission = parseWithZod(new FormData(), { schema: dictionaryUploadSchema });
+    return data({ result: submission.reply({ fieldErrors: { file: [`The file is larger than ${MAX_UPLOAD_MB} MB`] } }) }, { status: 413 });
+  }
+  const { submission } = await parseForm(request, dictionaryUploadSchema);
+  if (submission.status !== "success") return invalid(submission);
+  let review;
+  try {
+    review = await uploadDictionaryFile(shell, dictionary.id, submission.value.file);
+  } catch (err) {
+    // A file the API cannot read at all (not a CSV, not an XLSX, no header): its message, nothing changed.
+    return refusedByService(submission, err);
+  }
+  return redirect(companyHref(dictionaryPaths.review(mode, dictionary.id), companyId, { [REVIEW_PARAM]: review.id }));
+}
+
+export const handle = {
+  breadcrumb: (match: { pathname: string }) => (dictionaryModeOf(match.pathname) === "create" ? "Upload data" : null),
+};
+
+export default function UploadData({ loaderData, actionData }: Route.ComponentProps) {
+  const { id, mode, tableCount } = loaderData;
+  const href = useCompanyHref();
+  return (
+    <Card className="max-w-3xl">
+      <h2 className="text-base font-semibold">{mode === "create" ? "Upload data" : "Bulk update"}</h2>
+      <p className="mt-1 mb-4 text-sm text-muted-foreground">
+        {mode === "create" || tableCount === 0
+          ? "Describe the application's tables and columns in one file. You will see what it adds before anything is saved."
+          : "Upload the tables and columns again: you will see, table by table, which columns are added, changed and removed before anything is saved. Tables not in the file stay as they are."}
+      </p>
+      <UploadForm lastResult={actionData?.result} />
+      {mode === "create" ? (
+        <p className="mt-4 text-sm text-muted-foreground">
+          No file at hand?{" "}
+          <Link to={href(dictionaryPaths.definition("edit", id))} className="text-brand underline">
+            Define the tables one by one
+          </Link>{" "}
+          instead.
+        </p>
+      ) : null}
+    </Card>
+  );
+}
+
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error";

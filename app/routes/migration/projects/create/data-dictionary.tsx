@@ -1,0 +1,259 @@
+import { getFormProps, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, Form, Link, redirect } from "react-router";
+import { z } from "zod";
+import { createTableSchema, dictionariesResponseSchema, projectDictionarySchema, tablesPageSchema } from "../../../../../contracts/dictionary";
+import { assignDictionarySchema } from "../../../../../contracts/projects";
+import { DeleteTableConfirmation } from "~/components/dictionary/delete-table-confirmation";
+import { DictionaryTablesList } from "~/components/dictionary/dictionary-tables-list";
+import { deleteTableSchema } from "~/components/dictionary/schemas";
+import { TableEditor, tableEditorDefaults } from "~/components/dictionary/table-editor";
+import { FormErrors } from "~/components/forms/fields";
+import { StatusButton } from "~/components/forms/status-button";
+import { useIntentPending } from "~/components/projects/use-intent-pending";
+import { formatTimestamp } from "~/components/projects/format";
+import { nextStepPath, projectDictionaryPaths, projectPath, stepOpen, wizardPath } from "~/components/projects/next-step";
+import { WizardSteps } from "~/components/projects/wizard-steps";
+import { Button } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
+import { callService } from "~/lib/api.server";
+import { companyHref, useCompanyHref } from "~/lib/company-href";
+import { useValidatedForm } from "~/lib/forms";
+import { invalid, readFormData, refusedByService, unknownIntent } from "~/lib/forms.server";
+import { projectApi, projectScope, requireProjectUnlocked, requireProjectWrite } from "../project.server";
+import { createProjectTable, deleteProjectTable } from "../project/data-dictionary/dictionary.server";
+import type { Route } from "./+types/data-dictionary";
+
+/** ?delete={tableId}: the confirmation of that table's deletion (a link, so it works without JavaScript). */
+const DELETE_PARAM = "delete";
+
+/** "Assign": copy a master dictionary of the project's application into the project. */
+const assignSchema = assignDictionarySchema.extend({ intent: z.literal("assign"), dictionaryId: z.string().min(1) });
+
+/** Step 2 is an edit page of an unlocked project that is still at this point of its setup. */
+function guard(context: Route.LoaderArgs["context"]) {
+  const { project, companyId } = projectScope(context);
+  requireProjectWrite(context, projectPath(project.id));
+  requireProjectUnlocked(context);
+  if (!stepOpen(project.status, "data-dictionary")) throw redirect(companyHref(nextStepPath(project), companyId));
+  return projectScope(context);
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { project, companyId, as } = guard(context);
+  const [dictionary, tables, masters] = await Promise.all([
+    callService("data-api", projectApi(project.id, "/data-dictionary"), as, { schema: projectDictionarySchema }),
+    callService("data-api", projectApi(project.id, "/data-dictionary/tables"), as, { schema: tablesPageSchema, query: { page: 1, pageSize: 100 } }),
+    callService("data-api", "/api/v1/data-dictionaries", as, {
+      schema: dictionariesResponseSchema,
+      query: { companyId, applicationId: project.applicationId },
+    }),
+  ]);
+  return {
+    project: { id: project.id, status: project.status, applicationName: project.applicationName },
+    dictionary,
+    tables,
+    masters: masters.filter((d) => d.applicationId === project.applicationId),
+    deleting: tables.items.find((t) => t.id === new URL(request.url).searchParams.get(DELETE_PARAM)) ?? null,
+    newTable: tableEditorDefaults(null, dictionary.version),
+  };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { project, companyId, as } = guard(context);
+  const formData = await readFormData(request);
+  const intent = formData.get("intent");
+  const here = companyHref(wizardPath(project.id, "data-dictionary"), companyId);
+
+  // The TableEditor's form (its buttons carry no intent): define a table.
+  if (intent === null) {
+    const submission = parseWithZod(formData, { schema: createTableSchema });
+    // A list intent (add, remove, move a column) sent without JavaScript: the form comes back changed.
+    if (submission.status === undefined) return data({ result: submission.reply() });
+    if (submission.status !== "success") return invalid(submission);
+    try {
+      await createProjectTable(as, project.id, submission.value);
+    } catch (err) {
+      return refusedByService(submission, err);
+    }
+    throw redirect(here);
+  }
+
+  if (intent === "delete-table") {
+    const submission = parseWithZod(formData, { schema: deleteTableSchema });
+    if (submission.status !== "success") return invalid(submission);
+    try {
+      await deleteProjectTable(as, project.id, submission.value.tableId, submission.value.version);
+    } catch (err) {
+      return refusedByService(submission, err);
+    }
+    throw redirect(here);
+  }
+
+  if (intent === "assign") {
+    const submission = parseWithZod(formData, { schema: assignSchema });
+    if (submission.status !== "success") return invalid(submission);
+    try {
+      await callService("data-api", projectApi(project.id, `/data-dictionary/${encodeURIComponent(submission.value.dictionaryId)}/assign`), as, {
+        schema: z.unknown(),
+        method: "POST",
+        body: { version: submission.value.version },
+      });
+    } catch (err) {
+      return refusedByService(submission, err);
+    }
+    throw redirect(here);
+  }
+  return unknownIntent(intent);
+}
+
+export const handle = { breadcrumb: "Data dictionary" };
+
+export default function DataDictionaryStep({ loaderData, actionData }: Route.ComponentProps) {
+  const { project, dictionary, tables, masters, deleting, newTable } = loaderData;
+  const lastResult = actionData?.result as SubmissionResult<string[]> | undefined;
+  const href = useCompanyHref();
+  // The API sets the status: every table has a column (and there is one) once it is past this step.
+  const ready = project.status !== "SetupDataDictionaryIncomplete" && project.status !== "SetupAddColumnsIncomplete";
+
+  return (
+    <>
+      <WizardSteps current="data-dictionary" project={project} />
+      <p className="mt-4 max-w-3xl text-sm text-muted-foreground">
+        Give the project its own data dictionary: copy a master dictionary of {project.applicationName}, or define the tables and columns here.
+        Every table needs at least one column before the databases can be created.
+      </p>
+
+      <Card className="mt-6" aria-labelledby="tables-title">
+        <h2 id="tables-title" className="text-lg font-semibold">
+          The project's tables
+        </h2>
+        <p className="mt-1 text-sm text-muted-foreground">
+          {dictionary.tableCount} {dictionary.tableCount === 1 ? "table" : "tables"}, {dictionary.columnCount} {dictionary.columnCount === 1 ? "column" : "columns"}
+          {dictionary.sourceDictionaryName ? `, copied from ${dictionary.sourceDictionaryName}` : ""}.
+          {dictionary.emptyTableCount > 0 ? ` ${dictionary.emptyTableCount} ${dictionary.emptyTableCount === 1 ? "table has" : "tables have"} no column yet.` : ""}
+        </p>
+        {deleting ? (
+          <div className="mt-4">
+            <DeleteTableConfirmation
+              table={deleting}
+              version={dictionary.version}
+              cancelHref={wizardPath(project.id, "data-dictionary")}
+              lastResult={lastResult?.initialValue?.intent === "delete-table" ? lastResult : undefined}
+            />
+          </div>
+        ) : null}
+        <div className="mt-4">
+          <DictionaryTablesList
+            tables={tables.items}
+            tableHref={(tableId) => ({ path: projectDictionaryPaths.table(project.id, tableId), search: { from: "setup" } })}
+            deleteHref={(tableId) => ({ path: wizardPath(project.id, "data-dictionary"), search: { [DELETE_PARAM]: tableId } })}
+            label="Tables of the project"
+            emptyMessage="The project has no tables yet."
+          />
+        </div>
+      </Card>
+
+      <div className="mt-4 flex flex-wrap items-center gap-3">
+        {ready ? (
+          <Button asChild>
+            <Link to={href(wizardPath(project.id, "databases"))}>Continue</Link>
+          </Button>
+        ) : (
+          <>
+            <Button disabled aria-describedby="continue-why">
+              Continue
+            </Button>
+            <p id="continue-why" className="text-sm text-muted-foreground">
+              {dictionary.tableCount === 0 ? "Assign a dictionary or define a table first." : "Every table needs at least one column."}
+            </p>
+          </>
+        )}
+      </div>
+
+      <Card className="mt-6" aria-labelledby="assign-title">
+        <h2 id="assign-title" className="text-lg font-semibold">
+          Assign a master dictionary
+        </h2>
+        {dictionary.tableCount > 0 ? (
+          <p className="mt-1 text-sm text-muted-foreground">Assigning a dictionary replaces the project's current tables with a copy of its tables.</p>
+        ) : null}
+        {masters.length === 0 ? (
+          <p className="mt-3 text-sm">
+            {project.applicationName} has no master data dictionary yet.{" "}
+            <Link to={href("/migration/data-dictionary")} className="text-brand underline underline-offset-2">
+              Data dictionaries
+            </Link>
+          </p>
+        ) : (
+          <div className="mt-4">
+            <Table aria-label={`Master dictionaries of ${project.applicationName}`}>
+              <TableHeader>
+                <TableRow>
+                  <TableHead>Dictionary</TableHead>
+                  <TableHead className="text-right">Tables</TableHead>
+                  <TableHead className="text-right">Columns</TableHead>
+                  <TableHead>Updated</TableHead>
+                  <TableHead>
+                    <span className="sr-only">Assign</span>
+                  </TableHead>
+                </TableRow>
+              </TableHeader>
+              <TableBody>
+                {masters.map((d) => (
+                  <TableRow key={d.id}>
+                    <TableCell className="font-medium">
+                      {d.name}
+                      {dictionary.sourceDictionaryId === d.id ? <span className="ml-2 text-xs text-muted-foreground">(assigned)</span> : null}
+                    </TableCell>
+                    <TableCell className="text-right tabular-nums">{d.tableCount}</TableCell>
+                    <TableCell className="text-right tabular-nums">{d.columnCount}</TableCell>
+                    <TableCell className="whitespace-nowrap">{formatTimestamp(d.updatedAt)}</TableCell>
+                    <TableCell className="text-right">
+                      <AssignForm dictionaryId={d.id} dictionaryName={d.name} version={dictionary.version} lastResult={lastResult} />
+                    </TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          </div>
+        )}
+      </Card>
+
+      <Card className="mt-6" aria-labelledby="define-title">
+        <h2 id="define-title" className="mb-4 text-lg font-semibold">
+          Define a table
+        </h2>
+        <TableEditor
+          // A new blank form after each table: the dictionary's version moves on with every write.
+          key={dictionary.version}
+          schema={createTableSchema}
+          defaultValue={newTable}
+          lastResult={lastResult && lastResult.initialValue?.intent === undefined ? lastResult : undefined}
+          submitLabel="Add table"
+          cancelHref={wizardPath(project.id, "data-dictionary")}
+        />
+      </Card>
+    </>
+  );
+}
+
+function AssignForm({ dictionaryId, dictionaryName, version, lastResult }: { dictionaryId: string; dictionaryName: string; version: number; lastResult?: SubmissionResult<string[]> }) {
+  const pending = useIntentPending("assign", { dictionaryId });
+  const [form] = useValidatedForm(assignSchema, {
+    id: `assign-${dictionaryId}`,
+    // Several forms share the action: a refusal belongs to the row it came from.
+    lastResult: lastResult?.initialValue?.dictionaryId === dictionaryId ? lastResult : undefined,
+  });
+  return (
+    <Form method="post" {...getFormProps(form)} className="inline-flex flex-col items-end gap-1">
+      <input type="hidden" name="dictionaryId" value={dictionaryId} />
+      <input type="hidden" name="version" value={version} />
+      <StatusButton type="submit" name="intent" value="assign" size="sm" variant="outline" pending={pending} aria-label={`Assign ${dictionaryName}`}>
+        Assign
+      </StatusButton>
+      <FormErrors form={form} />
+    </Form>
+  );
+}

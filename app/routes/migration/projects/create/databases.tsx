@@ -1,0 +1,272 @@
+import { getFormProps, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { CheckCircle2 } from "lucide-react";
+import { Form, Link, redirect } from "react-router";
+import { z } from "zod";
+import {
+  DELIMITERS,
+  DELIMITER_LABELS,
+  ENCODINGS,
+  FLAT_FILE_EXTENSIONS,
+  flatFileParametersSchema,
+  jobSchema,
+  projectJobsSchema,
+  TEXT_QUALIFIERS,
+  UPLOAD_TYPES,
+  UPLOAD_TYPE_LABELS,
+  uploadTypeBodySchema,
+  type Project,
+} from "../../../../../contracts/projects";
+import { CheckboxField, FormErrors, SelectField } from "~/components/forms/fields";
+import { StatusButton } from "~/components/forms/status-button";
+import { useIntentPending } from "~/components/projects/use-intent-pending";
+import { AutoRefresh, isRunning, JobProgress } from "~/components/projects/job-progress";
+import { nextStepPath, projectPath, stepOpen, wizardPath } from "~/components/projects/next-step";
+import { WizardSteps } from "~/components/projects/wizard-steps";
+import { Card } from "~/components/ui/card";
+import { callService } from "~/lib/api.server";
+import { companyHref, useCompanyHref } from "~/lib/company-href";
+import { useValidatedForm } from "~/lib/forms";
+import { invalid, readFormData, refusedByService, unknownIntent } from "~/lib/forms.server";
+import { companyUserNames, projectApi, projectScope, requireProjectUnlocked, requireProjectWrite } from "../project.server";
+import type { Route } from "./+types/databases";
+
+/** The settings form: the upload type, and for flat-file projects how the files are read. */
+const backupSettingsSchema = uploadTypeBodySchema;
+const flatFileSettingsSchema = uploadTypeBodySchema.and(flatFileParametersSchema);
+const settingsSchemaFor = (sourceType: Project["sourceType"]) => (sourceType === "FlatFile" ? flatFileSettingsSchema : backupSettingsSchema);
+
+/** "Create databases" (and "Retry") carries nothing but its intent. */
+const createSchema = z.object({ intent: z.literal("create-databases") });
+
+const TEXT_QUALIFIER_LABELS: Record<(typeof TEXT_QUALIFIERS)[number], string> = {
+  DoubleQuote: 'Double quote (")',
+  SingleQuote: "Single quote (')",
+  None: "None",
+};
+
+/**
+ * Step 3 is an edit page. It is lock-sensitive, with one exception: while the project is locked by
+ * its own database creation, this page is where that job's progress shows; any other lock sends the
+ * user to the background-process page. Writes are refused whenever the project is locked.
+ */
+function guard(context: Route.LoaderArgs["context"], write: boolean) {
+  const { project, companyId } = projectScope(context);
+  requireProjectWrite(context, projectPath(project.id));
+  if (write || project.lockReason !== "DatabaseCreation") requireProjectUnlocked(context);
+  if (!stepOpen(project.status, "databases")) throw redirect(companyHref(nextStepPath(project), companyId));
+  return projectScope(context);
+}
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const { project, as } = guard(context, false);
+  const [{ jobs }, names] = await Promise.all([
+    callService("data-api", projectApi(project.id, "/jobs"), as, { schema: projectJobsSchema }),
+    companyUserNames(context),
+  ]);
+  const job = jobs.filter((j) => j.kind === "DatabaseCreation").sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0] ?? null;
+  return {
+    project: {
+      id: project.id,
+      status: project.status,
+      sourceType: project.sourceType,
+      isLocked: project.isLocked,
+      uploadType: project.uploadType,
+      flatFileParameters: project.flatFileParameters,
+    },
+    job,
+    startedBy: job ? names[job.createdBy] : undefined,
+  };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { project, companyId, as } = guard(context, true);
+  const formData = await readFormData(request);
+  const intent = formData.get("intent");
+  const back = companyHref(wizardPath(project.id, "databases"), companyId);
+
+  if (intent === "save") {
+    const submission = parseWithZod(formData, { schema: settingsSchemaFor(project.sourceType) as typeof flatFileSettingsSchema });
+    if (submission.status !== "success") return invalid(submission);
+    const { uploadType, ...parameters } = submission.value;
+    try {
+      await callService("data-api", projectApi(project.id, "/upload-type"), as, { schema: z.unknown(), method: "POST", body: { uploadType } });
+      if (project.sourceType === "FlatFile") {
+        await callService("data-api", projectApi(project.id, "/updateFlatFileParameters"), as, { schema: z.unknown(), method: "POST", body: parameters });
+      }
+    } catch (err) {
+      return refusedByService(submission, err);
+    }
+    throw redirect(back);
+  }
+
+  if (intent === "create-databases") {
+    const submission = parseWithZod(formData, { schema: createSchema });
+    if (submission.status !== "success") return invalid(submission);
+    try {
+      await callService("data-api", projectApi(project.id, "/try-create-databases"), as, { schema: jobSchema, method: "POST" });
+    } catch (err) {
+      return refusedByService(submission, err);
+    }
+    throw redirect(back);
+  }
+
+  return unknownIntent(intent);
+}
+
+export const handle = { breadcrumb: "Databases" };
+
+export default function DatabasesStep({ loaderData, actionData }: Route.ComponentProps) {
+  const { project, job, startedBy } = loaderData;
+  const href = useCompanyHref();
+  const running = project.status === "DatabaseCreation" || isRunning(job);
+  const created = project.status === "SetupRestoreDatabaseIncomplete";
+  const failed = project.status === "DatabaseCreationFailed";
+  const settled = Boolean(project.uploadType) && (project.sourceType !== "FlatFile" || Boolean(project.flatFileParameters));
+  const lastResult = actionData?.result as SubmissionResult<string[]> | undefined;
+  const isCreateResult = lastResult?.initialValue?.intent === "create-databases";
+
+  return (
+    <>
+      <WizardSteps current="databases" project={project} />
+      <AutoRefresh active={running} />
+
+      {running || created ? (
+        <SettingsSummary project={project} />
+      ) : (
+        <SettingsForm project={project} lastResult={isCreateResult ? undefined : lastResult} />
+      )}
+
+      <Card className="mt-6" aria-labelledby="create-title">
+        <h2 id="create-title" className="text-lg font-semibold">
+          Create databases
+        </h2>
+        <p className="mt-1 text-sm text-muted-foreground">
+          The project's source and destination databases get one table per dictionary table, with typed columns.
+        </p>
+        {job ? (
+          <div className="mt-4" aria-live="polite">
+            <JobProgress job={job} startedBy={startedBy} />
+          </div>
+        ) : null}
+        {created ? (
+          <div className="mt-4 flex items-start gap-2 rounded-md border border-emerald-600/30 bg-emerald-50 px-4 py-3 text-sm text-emerald-900" role="status">
+            <CheckCircle2 aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+            <p>
+              The databases are created. Loading the source data comes next: it arrives in a later release of the portal. Meanwhile the{" "}
+              <Link to={href(projectPath(project.id))} className="underline">
+                project's details
+              </Link>{" "}
+              show where it stands.
+            </p>
+          </div>
+        ) : running ? (
+          <p className="mt-4 text-sm" role="status">
+            The databases are being created. This page follows the job until it ends.
+          </p>
+        ) : (
+          <CreateForm failed={failed} disabled={!settled} lastResult={isCreateResult ? lastResult : undefined} />
+        )}
+      </Card>
+    </>
+  );
+}
+
+type StepProject = Route.ComponentProps["loaderData"]["project"];
+
+function SettingsForm({ project, lastResult }: { project: StepProject; lastResult?: SubmissionResult<string[]> }) {
+  const pending = useIntentPending("save");
+  const flat = project.sourceType === "FlatFile";
+  const params = project.flatFileParameters;
+  const [form, fields] = useValidatedForm(settingsSchemaFor(project.sourceType), {
+    id: "database-settings",
+    lastResult,
+    defaultValue: {
+      uploadType: project.uploadType ?? "",
+      extension: params?.extension ?? ".csv",
+      delimiter: params?.delimiter ?? "AutoDetect",
+      hasHeaderRow: (params?.hasHeaderRow ?? true) ? "on" : "",
+      textQualifier: params?.textQualifier ?? "DoubleQuote",
+      encoding: params?.encoding ?? "UTF-8",
+    },
+  });
+  return (
+    <Card className="mt-6" aria-labelledby="settings-title">
+      <h2 id="settings-title" className="text-lg font-semibold">
+        Source files
+      </h2>
+      <Form method="post" {...getFormProps(form)} className="mt-4 space-y-4">
+        <FormErrors form={form} />
+        <div className="grid gap-4 sm:grid-cols-2">
+          <SelectField
+            label="Upload type"
+            field={fields.uploadType!}
+            options={UPLOAD_TYPES.map((t) => ({ value: t, label: UPLOAD_TYPE_LABELS[t] }))}
+            placeholder="Choose an upload type"
+            description={flat ? "One file for all tables, or one file per table." : "One backup file, or a backup in several files."}
+          />
+          {flat ? (
+            <>
+              <SelectField label="File extension" field={fields.extension!} options={FLAT_FILE_EXTENSIONS.map((e) => ({ value: e, label: e }))} />
+              <SelectField
+                label="Delimiter"
+                field={fields.delimiter!}
+                options={DELIMITERS.map((d) => ({ value: d, label: DELIMITER_LABELS[d] }))}
+                description="Excel goes with .xlsx files, and only with them."
+              />
+              <SelectField label="Text qualifier" field={fields.textQualifier!} options={TEXT_QUALIFIERS.map((q) => ({ value: q, label: TEXT_QUALIFIER_LABELS[q] }))} />
+              <SelectField label="Encoding" field={fields.encoding!} options={ENCODINGS.map((e) => ({ value: e, label: e }))} />
+              <CheckboxField label="Header row" field={fields.hasHeaderRow!} description="The first row of each file names the columns." className="self-center" />
+            </>
+          ) : null}
+        </div>
+        <StatusButton type="submit" name="intent" value="save" variant="outline" pending={pending}>
+          Save
+        </StatusButton>
+      </Form>
+    </Card>
+  );
+}
+
+function SettingsSummary({ project }: { project: StepProject }) {
+  const p = project.flatFileParameters;
+  const rows: [string, string][] = [["Upload type", project.uploadType ? UPLOAD_TYPE_LABELS[project.uploadType] : "Not chosen"]];
+  if (project.sourceType === "FlatFile" && p) {
+    rows.push(
+      ["File extension", p.extension],
+      ["Delimiter", DELIMITER_LABELS[p.delimiter]],
+      ["Header row", p.hasHeaderRow ? "Yes" : "No"],
+      ["Text qualifier", TEXT_QUALIFIER_LABELS[p.textQualifier]],
+      ["Encoding", p.encoding],
+    );
+  }
+  return (
+    <Card className="mt-6" aria-labelledby="settings-title">
+      <h2 id="settings-title" className="text-lg font-semibold">
+        Source files
+      </h2>
+      <dl className="mt-3 grid grid-cols-[max-content_1fr] gap-x-6 gap-y-1 text-sm">
+        {rows.map(([k, v]) => (
+          <div key={k} className="contents">
+            <dt className="text-muted-foreground">{k}</dt>
+            <dd>{v}</dd>
+          </div>
+        ))}
+      </dl>
+    </Card>
+  );
+}
+
+function CreateForm({ failed, disabled, lastResult }: { failed: boolean; disabled: boolean; lastResult?: SubmissionResult<string[]> }) {
+  const pending = useIntentPending("create-databases");
+  const [form] = useValidatedForm(createSchema, { id: "create-databases", lastResult });
+  return (
+    <Form method="post" {...getFormProps(form)} className="mt-4 space-y-3">
+      <FormErrors form={form} />
+      {disabled ? <p className="text-sm text-muted-foreground">Choose and save the upload type first.</p> : null}
+      <StatusButton type="submit" name="intent" value="create-databases" pending={pending} disabled={disabled}>
+        {failed ? "Retry" : "Create databases"}
+      </StatusButton>
+    </Form>
+  );
+}

@@ -1,0 +1,38 @@
+import { Outlet, type UIMatch } from "react-router";
+import { ProjectStatusBadge } from "~/components/projects/project-status-badge";
+import { projectMiddleware, projectScope } from "../project.server";
+import type { Route } from "./+types/layout";
+
+/** Wizard steps 2 and 3 of one project: the project is loaded once, for every loader and action below. */
+export const middleware: Route.MiddlewareFunction[] = [projectMiddleware];
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const { project } = projectScope(context);
+  return { project: { id: project.id, name: project.name, status: project.status } };
+}
+
+export const handle = {
+  breadcrumb: (match: UIMatch<unknown, unknown>) => (match.loaderData as Route.ComponentProps["loaderData"] | undefined)?.project.name,
+  companySwitchTo: "/migration/projects",
+};
+
+export default function WizardLayout({ loaderData }: Route.ComponentProps) {
+  const { project } = loaderData;
+  return (
+    <section aria-labelledby="page-title">
+      <div className="flex flex-wrap items-center gap-3">
+        <h1 id="page-title" className="text-2xl font-semibold tracking-tight">
+          Set up {project.name}
+        </h1>
+        <ProjectStatusBadge status={project.status} />
+      </div>
+      <Outlet />
+    </section>
+  );
+}
+
+export function meta({ loaderData }: Route.MetaArgs) {
+  return [{ title: `Set up ${loaderData?.project.name ?? "project"} · Data Transformation` }];
+}
+
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error";

@@ -1,0 +1,96 @@
+import { Link } from "react-router";
+import { projectJobsSchema } from "../../../../../contracts/projects";
+import { LOCK_REASON_LABELS } from "~/components/projects/format";
+import { AutoRefresh, isRunning, JobProgress } from "~/components/projects/job-progress";
+import { nextStepOf, nextStepPath } from "~/components/projects/next-step";
+import { Card } from "~/components/ui/card";
+import { callService } from "~/lib/api.server";
+import { useCompanyHref } from "~/lib/company-href";
+import { companyUserNames, projectApi, projectScope } from "../project.server";
+import type { Route } from "./+types/background-process";
+
+const LOCK_STATE_LABELS = { Unlocked: "Unlocked", Locked: "Locked", ForceUnlocked: "Force-unlocked" } as const;
+
+/** The project's lock and its jobs (DOMAIN.md "Databases and jobs"); where the lock guard sends pages. */
+export async function loader({ context }: Route.LoaderArgs) {
+  const { project, as } = projectScope(context);
+  const [jobs, names] = await Promise.all([
+    callService("data-api", projectApi(project.id, "/jobs"), as, { schema: projectJobsSchema }),
+    companyUserNames(context),
+  ]);
+  return { project: { id: project.id, status: project.status }, ...jobs, names };
+}
+
+export const handle = { breadcrumb: "Background process" };
+
+export default function BackgroundProcess({ loaderData }: Route.ComponentProps) {
+  const { project, isLocked, lockReason, lockState, jobs, names } = loaderData;
+  const href = useCompanyHref();
+  const running = jobs.filter(isRunning);
+  const recent = jobs.filter((j) => !isRunning(j));
+
+  return (
+    <div className="space-y-6">
+      <AutoRefresh active={isLocked || running.length > 0} />
+      <Card aria-labelledby="lock-title">
+        <h2 id="lock-title" className="text-lg font-semibold">
+          Lock
+        </h2>
+        <dl className="mt-3 grid grid-cols-[max-content_1fr] gap-x-6 gap-y-1 text-sm">
+          <dt className="text-muted-foreground">Locked</dt>
+          <dd>{isLocked ? "Yes" : "No"}</dd>
+          <dt className="text-muted-foreground">Reason</dt>
+          <dd>{lockReason ? LOCK_REASON_LABELS[lockReason] : "None"}</dd>
+          <dt className="text-muted-foreground">State</dt>
+          <dd>{LOCK_STATE_LABELS[lockState]}</dd>
+        </dl>
+        <p className="mt-3 text-sm text-muted-foreground" role="status">
+          {isLocked
+            ? "While a background process holds the lock, the pages that change the project wait here; this page follows the job until it ends."
+            : "No background process holds the project."}
+        </p>
+        {!isLocked && nextStepOf(project.status) ? (
+          <p className="mt-2 text-sm">
+            <Link to={href(nextStepPath(project))} className="font-medium text-brand underline underline-offset-2">
+              Continue setup
+            </Link>
+          </p>
+        ) : null}
+      </Card>
+
+      <Card aria-labelledby="running-title">
+        <h2 id="running-title" className="text-lg font-semibold">
+          Running
+        </h2>
+        {running.length === 0 ? (
+          <p className="mt-2 text-sm text-muted-foreground">No job is running.</p>
+        ) : (
+          <ul className="mt-4 space-y-6" aria-live="polite">
+            {running.map((job) => (
+              <li key={job.id}>
+                <JobProgress job={job} startedBy={names[job.createdBy]} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </Card>
+
+      <Card aria-labelledby="recent-title">
+        <h2 id="recent-title" className="text-lg font-semibold">
+          Recent
+        </h2>
+        {recent.length === 0 ? (
+          <p className="mt-2 text-sm text-muted-foreground">No job has run for this project yet.</p>
+        ) : (
+          <ul className="mt-4 divide-y divide-border">
+            {recent.map((job) => (
+              <li key={job.id} className="py-4 first:pt-0">
+                <JobProgress job={job} startedBy={names[job.createdBy]} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,53 @@
+import { NavLink, Outlet } from "react-router";
+import { projectDictionaryPaths } from "~/components/projects/next-step";
+import { useCompanyHref } from "~/lib/company-href";
+import { cn } from "~/lib/utils";
+import { projectScope } from "../../project.server";
+import { loadProjectDictionary, projectDictionary } from "./dictionary.server";
+import type { Route } from "./+types/layout";
+
+/** The project's own data dictionary: its tables, and the bulk update for users who may write. */
+export const middleware: Route.MiddlewareFunction[] = [loadProjectDictionary];
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const { project, access } = projectScope(context);
+  return { projectId: project.id, dictionary: projectDictionary(context), canEdit: access.canWrite && !project.isLocked };
+}
+
+export const handle = { breadcrumb: "Data dictionary" };
+
+export default function ProjectDictionaryLayout({ loaderData }: Route.ComponentProps) {
+  const { projectId, dictionary, canEdit } = loaderData;
+  const href = useCompanyHref();
+  const links = [
+    { to: projectDictionaryPaths.tables(projectId), label: "Data definition" },
+    ...(canEdit ? [{ to: projectDictionaryPaths.upload(projectId), label: "Bulk update" }] : []),
+  ];
+  return (
+    <div className="flex flex-col gap-4">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <p className="text-sm text-muted-foreground">
+          {dictionary.tableCount} {dictionary.tableCount === 1 ? "table" : "tables"}, {dictionary.columnCount} {dictionary.columnCount === 1 ? "column" : "columns"}
+          {dictionary.sourceDictionaryName ? `; copied from the master dictionary ${dictionary.sourceDictionaryName}, changed here without touching it` : ""}.
+        </p>
+        <nav aria-label="Data dictionary">
+          <ul className="flex gap-1 text-sm">
+            {links.map((l) => (
+              <li key={l.to}>
+                <NavLink
+                  to={href(l.to)}
+                  className={({ isActive }) => cn("rounded-md px-3 py-1.5", isActive ? "bg-brand/10 font-medium text-brand" : "text-muted-foreground hover:bg-muted")}
+                >
+                  {l.label}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      </div>
+      <Outlet />
+    </div>
+  );
+}
+
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error";

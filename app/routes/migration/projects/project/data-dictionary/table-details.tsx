@@ -1,0 +1,95 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, Link, redirect, type UIMatch } from "react-router";
+import { updateTableSchema } from "../../../../../../contracts/dictionary";
+import { ColumnsTable } from "~/components/dictionary/columns-table";
+import { TableEditor, tableEditorDefaults } from "~/components/dictionary/table-editor";
+import { projectDictionaryPaths, projectPath, wizardPath } from "~/components/projects/next-step";
+import { Card } from "~/components/ui/card";
+import { companyHref, useCompanyHref } from "~/lib/company-href";
+import { invalid, readFormData, refusedByService } from "~/lib/forms.server";
+import { projectScope, requireProjectUnlocked, requireProjectWrite } from "../../project.server";
+import { getProjectTable, projectDictionary, updateProjectTable } from "./dictionary.server";
+import type { Route } from "./+types/table-details";
+
+/** ?from=setup: the table was opened from the wizard's data dictionary step, and saving goes back there. */
+const FROM_SETUP = "setup";
+
+/**
+ * One table of the project's dictionary: its columns for every reader, the TableEditor for users who
+ * may write while the project is not locked. Saving is a write: guarded again in the action.
+ */
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const { project, access, as } = projectScope(context);
+  const table = await getProjectTable(as, project.id, params.tableId);
+  const canEdit = access.canWrite && !project.isLocked;
+  return {
+    projectId: project.id,
+    table,
+    canEdit,
+    locked: project.isLocked,
+    fromSetup: new URL(request.url).searchParams.get("from") === FROM_SETUP,
+    defaultValue: canEdit ? tableEditorDefaults(table, projectDictionary(context).version) : null,
+  };
+}
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const { project, companyId, as } = projectScope(context);
+  const fromSetup = new URL(request.url).searchParams.get("from") === FROM_SETUP;
+  requireProjectWrite(context, projectDictionaryPaths.table(project.id, params.tableId));
+  requireProjectUnlocked(context);
+  const submission = parseWithZod(await readFormData(request), { schema: updateTableSchema });
+  if (submission.status === undefined) return data({ result: submission.reply() });
+  if (submission.status !== "success") return invalid(submission);
+  if (submission.value.tableId !== params.tableId) return invalid(submission);
+  try {
+    await updateProjectTable(as, project.id, submission.value);
+  } catch (err) {
+    return refusedByService(submission, err);
+  }
+  throw redirect(companyHref(fromSetup ? wizardPath(project.id, "data-dictionary") : projectDictionaryPaths.tables(project.id), companyId));
+}
+
+type LoaderData = Awaited<ReturnType<typeof loader>>;
+
+export const handle = {
+  breadcrumb: (match: UIMatch) => (match.loaderData as LoaderData | undefined)?.table.name ?? null,
+};
+
+export default function ProjectTableDetails({ loaderData, actionData }: Route.ComponentProps) {
+  const { projectId, table, canEdit, locked, fromSetup, defaultValue } = loaderData;
+  const href = useCompanyHref();
+  const back = fromSetup ? wizardPath(projectId, "data-dictionary") : projectDictionaryPaths.tables(projectId);
+  if (canEdit && defaultValue) {
+    return (
+      <Card>
+        <h2 className="mb-4 text-lg font-semibold">Table {table.name}</h2>
+        <TableEditor
+          key={table.id}
+          schema={updateTableSchema}
+          defaultValue={defaultValue}
+          lastResult={actionData?.result}
+          submitLabel="Save table"
+          cancelHref={back}
+        />
+      </Card>
+    );
+  }
+  return (
+    <Card>
+      <h2 className="text-lg font-semibold">Table {table.name}</h2>
+      {table.description ? <p className="mt-1 text-sm text-muted-foreground">{table.description}</p> : null}
+      {locked ? (
+        <p className="mt-2 text-sm">
+          The project is locked while a{" "}
+          <Link to={href(projectPath(projectId, "background-process"))} className="text-brand underline underline-offset-2">
+            background process
+          </Link>{" "}
+          runs; the table can be changed again when it ends.
+        </p>
+      ) : null}
+      <div className="mt-4">
+        <ColumnsTable columns={table.columns} caption={`Columns of ${table.name}`} />
+      </div>
+    </Card>
+  );
+}

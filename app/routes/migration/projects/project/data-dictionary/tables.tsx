@@ -1,0 +1,136 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { Plus } from "lucide-react";
+import { Form, Link, redirect } from "react-router";
+import { tablesQuerySchema } from "../../../../../../contracts/dictionary";
+import { DeleteTableConfirmation } from "~/components/dictionary/delete-table-confirmation";
+import { DictionaryTablesList } from "~/components/dictionary/dictionary-tables-list";
+import { deleteTableSchema } from "~/components/dictionary/schemas";
+import { projectDictionaryPaths } from "~/components/projects/next-step";
+import { Button, buttonVariants } from "~/components/ui/button";
+import { companyHref, useCompanyHref } from "~/lib/company-href";
+import { invalid, readFormData, refusedByService, unknownIntent } from "~/lib/forms.server";
+import { projectScope, requireProjectUnlocked, requireProjectWrite } from "../../project.server";
+import { deleteProjectTable, listProjectTables, projectDictionary } from "./dictionary.server";
+import type { Route } from "./+types/tables";
+
+/** ?delete={tableId}: the confirmation of that table's deletion (a link, so it works without JavaScript). */
+const DELETE_PARAM = "delete";
+const PAGE_SIZE = 25;
+
+/** The name filter and the page, in the URL; values it cannot read fall back to the defaults. */
+function readQuery(url: URL) {
+  const parsed = tablesQuerySchema.safeParse({
+    name: url.searchParams.get("name") ?? undefined,
+    page: url.searchParams.get("page") ?? undefined,
+    pageSize: PAGE_SIZE,
+  });
+  const query = parsed.success ? parsed.data : tablesQuerySchema.parse({ pageSize: PAGE_SIZE });
+  return { ...query, name: query.name || undefined };
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { project, access, companyId, as } = projectScope(context);
+  const url = new URL(request.url);
+  const query = readQuery(url);
+  const page = await listProjectTables(as, project.id, query);
+  const canEdit = access.canWrite && !project.isLocked;
+  const deleting = canEdit ? (page.items.find((t) => t.id === url.searchParams.get(DELETE_PARAM)) ?? null) : null;
+  return { projectId: project.id, companyId, version: projectDictionary(context).version, query, page, canEdit, deleting };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { project, companyId, as } = projectScope(context);
+  const here = projectDictionaryPaths.tables(project.id);
+  requireProjectWrite(context, here);
+  requireProjectUnlocked(context);
+  const formData = await readFormData(request);
+  const intent = formData.get("intent");
+  if (intent !== "delete-table") return unknownIntent(intent);
+  const submission = parseWithZod(formData, { schema: deleteTableSchema });
+  if (submission.status !== "success") return invalid(submission);
+  try {
+    await deleteProjectTable(as, project.id, submission.value.tableId, submission.value.version);
+  } catch (err) {
+    // A stale version (409): said in the confirmation, nothing deleted.
+    return refusedByService(submission, err);
+  }
+  throw redirect(companyHref(here, companyId));
+}
+
+export const handle = { breadcrumb: "Tables" };
+
+export default function ProjectTables({ loaderData, actionData }: Route.ComponentProps) {
+  const { projectId, companyId, version, query, page, canEdit, deleting } = loaderData;
+  const href = useCompanyHref();
+  const here = projectDictionaryPaths.tables(projectId);
+  const pages = Math.max(1, Math.ceil(page.total / page.pageSize));
+  const at = (n: number) => href(here, { name: query.name, page: n > 1 ? n : undefined });
+
+  return (
+    <div className="flex flex-col gap-4">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h2 className="text-lg font-semibold">Tables</h2>
+        {canEdit ? (
+          <div className="flex gap-2">
+            <Link to={href(projectDictionaryPaths.newTable(projectId))} className={buttonVariants()}>
+              <Plus aria-hidden="true" />
+              Add table
+            </Link>
+          </div>
+        ) : null}
+      </div>
+
+      <Form method="get" role="search" aria-label="Find tables" className="flex flex-wrap items-end gap-3">
+        {companyId ? <input type="hidden" name="companyId" value={companyId} /> : null}
+        <div>
+          <label htmlFor="table-search" className="mb-1 block text-sm font-medium">
+            Search tables
+          </label>
+          <input
+            id="table-search"
+            type="search"
+            name="name"
+            defaultValue={query.name ?? ""}
+            maxLength={128}
+            className="w-72 rounded-md border border-border bg-white px-3 py-2 text-sm shadow-xs"
+          />
+        </div>
+        <Button type="submit" variant="outline">
+          Search
+        </Button>
+      </Form>
+
+      {deleting ? (
+        <DeleteTableConfirmation table={deleting} version={version} cancelHref={here} lastResult={actionData?.result} />
+      ) : null}
+
+      <DictionaryTablesList
+        tables={page.items}
+        label="Tables of the project"
+        tableHref={(tableId) => projectDictionaryPaths.table(projectId, tableId)}
+        deleteHref={canEdit ? (tableId) => ({ path: here, search: { ...(query.name ? { name: query.name } : {}), ...(query.page > 1 ? { page: String(query.page) } : {}), [DELETE_PARAM]: tableId } }) : undefined}
+        emptyMessage={query.name ? "No table matches this search." : "The project's dictionary has no tables yet."}
+      />
+
+      {page.total > page.pageSize ? (
+        <nav aria-label="Pagination" className="flex flex-wrap items-center justify-between gap-3 text-sm">
+          <p>
+            Page {page.page} of {pages} · {page.total} tables
+          </p>
+          <div className="flex gap-2">
+            {page.page > 1 ? (
+              <Link to={at(page.page - 1)} rel="prev" className={buttonVariants({ variant: "outline", size: "sm" })}>
+                Previous
+              </Link>
+            ) : null}
+            {page.page < pages ? (
+              <Link to={at(page.page + 1)} rel="next" className={buttonVariants({ variant: "outline", size: "sm" })}>
+                Next
+              </Link>
+            ) : null}
+          </div>
+        </nav>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,111 @@
+import { Lock } from "lucide-react";
+import { Link, NavLink, Outlet, type UIMatch } from "react-router";
+import { SOURCE_TYPE_LABELS } from "../../../../../contracts/projects";
+import { LOCK_REASON_LABELS } from "~/components/projects/format";
+import { nextStepOf, nextStepPath, projectPath } from "~/components/projects/next-step";
+import { ProjectStatusBadge } from "~/components/projects/project-status-badge";
+import { useCompanyHref } from "~/lib/company-href";
+import { cn } from "~/lib/utils";
+import { projectMiddleware, projectScope } from "../project.server";
+import type { Route } from "./+types/layout";
+
+/** /migration/projects/{id}/…: the project and the caller's access, loaded once for every page below. */
+export const middleware: Route.MiddlewareFunction[] = [projectMiddleware];
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const { project, access } = projectScope(context);
+  return {
+    project: {
+      id: project.id,
+      name: project.name,
+      status: project.status,
+      applicationName: project.applicationName,
+      sourceType: project.sourceType,
+      isLocked: project.isLocked,
+      lockReason: project.lockReason,
+    },
+    access,
+  };
+}
+
+type LoaderData = Route.ComponentProps["loaderData"];
+
+export const handle = {
+  breadcrumb: (match: UIMatch<unknown, unknown>) => (match.loaderData as LoaderData | undefined)?.project.name,
+  companySwitchTo: "/migration/projects",
+};
+
+/** Setup steps that later releases of the portal bring: said plainly, with no link to a page that does not exist. */
+const LATER_STEPS: Partial<Record<LoaderData["project"]["status"], string>> = {
+  SetupRestoreDatabaseIncomplete: "The databases are created. Loading the source data, the next setup step, arrives in a later release of the portal.",
+  SetupAssignTemplatesIncomplete: "Assigning templates, the next setup step, arrives in a later release of the portal.",
+};
+
+const TABS = [
+  { to: "details", label: "Details" },
+  { to: "data-dictionary/data-definition/tables", label: "Data dictionary", match: "data-dictionary" },
+  { to: "users/project-access", label: "Project access" },
+  { to: "background-process", label: "Background process" },
+];
+
+export default function ProjectLayout({ loaderData }: Route.ComponentProps) {
+  const { project } = loaderData;
+  const href = useCompanyHref();
+  const setupStep = nextStepOf(project.status);
+
+  return (
+    <section aria-labelledby="page-title">
+      <div className="flex flex-wrap items-center gap-3">
+        <h1 id="page-title" className="text-2xl font-semibold tracking-tight">
+          {project.name}
+        </h1>
+        <ProjectStatusBadge status={project.status} />
+      </div>
+      <p className="mt-1 text-sm text-muted-foreground">
+        {project.applicationName} · {SOURCE_TYPE_LABELS[project.sourceType]}
+      </p>
+      {project.isLocked ? (
+        <p role="status" className="mt-3 flex items-center gap-2 rounded-md border border-amber-500/40 bg-amber-50 px-4 py-2 text-sm text-amber-900">
+          <Lock aria-hidden="true" className="size-4" />
+          Locked by {project.lockReason ? LOCK_REASON_LABELS[project.lockReason] : "a background process"}: changes wait until it ends.
+        </p>
+      ) : setupStep ? (
+        <p className="mt-3 text-sm">
+          The project's setup is not finished.{" "}
+          <Link to={href(nextStepPath(project))} className="font-medium text-brand underline underline-offset-2">
+            Continue setup
+          </Link>
+        </p>
+      ) : LATER_STEPS[project.status] ? (
+        <p className="mt-3 text-sm text-muted-foreground">{LATER_STEPS[project.status]}</p>
+      ) : null}
+      <nav aria-label="Project" className="mt-4 border-b border-border">
+        <ul className="-mb-px flex flex-wrap gap-1 text-sm">
+          {TABS.map((tab) => (
+            <li key={tab.to}>
+              <NavLink
+                to={href(projectPath(project.id, tab.match ?? tab.to))}
+                // "Data dictionary" covers all of the dictionary's pages.
+                end={!tab.match}
+                className={({ isActive }) =>
+                  cn("inline-block border-b-2 px-3 py-2", isActive ? "border-brand font-medium text-brand" : "border-transparent text-muted-foreground hover:text-slate-900")
+                }
+              >
+                {tab.label}
+              </NavLink>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <div className="mt-6">
+        <Outlet />
+      </div>
+    </section>
+  );
+}
+
+export function meta({ loaderData }: Route.MetaArgs) {
+  return [{ title: `${loaderData?.project.name ?? "Project"} · Data Transformation` }];
+}
+
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error";

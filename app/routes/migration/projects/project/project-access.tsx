@@ -1,0 +1,245 @@
+import { getFormProps, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { Form, redirect } from "react-router";
+import { z } from "zod";
+import { companyUsersResponseSchema, type CompanyUser } from "../../../../../contracts/client-portal";
+import { formBoolean } from "../../../../../contracts/common";
+import { projectUsersResponseSchema, setProjectUserSchema } from "../../../../../contracts/projects";
+import { CheckboxField, FormErrors, SelectField } from "~/components/forms/fields";
+import { StatusButton } from "~/components/forms/status-button";
+import { formatTimestamp } from "~/components/projects/format";
+import { projectPath } from "~/components/projects/next-step";
+import { useIntentPending } from "~/components/projects/use-intent-pending";
+import { Alert } from "~/components/ui/alert";
+import { Card } from "~/components/ui/card";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
+import { callService } from "~/lib/api.server";
+import { companyHref } from "~/lib/company-href";
+import { useValidatedForm } from "~/lib/forms";
+import { invalid, readFormData, refusedByService, serviceFailure, unknownIntent } from "~/lib/forms.server";
+import { projectApi, projectScope, requireProjectWrite } from "../project.server";
+import type { Route } from "./+types/project-access";
+
+/**
+ * Add or change a user's access. The boxes are read as the form sends them (an unchecked box sends
+ * nothing, which means "no"); the body the data API gets follows its contract: write implies read.
+ */
+const grantSchema = z
+  .object({
+    userId: z.string({ error: "Choose a user" }).min(1, "Choose a user"),
+    canRead: formBoolean.default(false),
+    canWrite: formBoolean.default(false),
+  })
+  .refine((v) => v.canRead || v.canWrite, { path: ["canRead"], message: "Give read or write access, or remove the user instead" });
+const removeSchema = z.object({ userId: z.string().min(1) });
+
+const usersPath = (projectId: string) => projectApi(projectId, "/users");
+const userPath = (projectId: string, userId: string) => projectApi(projectId, `/users/${encodeURIComponent(userId)}`);
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const { project, access, companyId, as } = projectScope(context);
+  const [grants, people] = await Promise.all([
+    callService("data-api", usersPath(project.id), as, { schema: projectUsersResponseSchema }),
+    // The names come from the client portal; without them the page still works, with user ids.
+    callService("client-portal", `/api/v1/companies/${encodeURIComponent(companyId ?? "")}/users`, as, { schema: companyUsersResponseSchema }).catch(
+      (err: unknown) => {
+        if (err instanceof Response || !serviceFailure(err)) throw err;
+        return null;
+      },
+    ),
+  ]);
+  const byId = new Map((people ?? []).map((u) => [u.id, u]));
+  const users = grants.map((g) => ({ ...g, user: byId.get(g.userId) ?? null }));
+  const granted = new Set(grants.map((g) => g.userId));
+  return {
+    canWrite: access.canWrite,
+    namesMissing: people === null,
+    users,
+    candidates: (people ?? []).filter((u) => !granted.has(u.id)),
+  };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { project, companyId, as } = projectScope(context);
+  const here = projectPath(project.id, "users/project-access");
+  requireProjectWrite(context, here);
+  const formData = await readFormData(request);
+  const intent = formData.get("intent");
+
+  if (intent === "set") {
+    const submission = parseWithZod(formData, { schema: grantSchema });
+    if (submission.status !== "success") return invalid(submission);
+    const { userId, ...grant } = submission.value;
+    try {
+      await callService("data-api", userPath(project.id, userId), as, { schema: z.unknown(), method: "PUT", body: setProjectUserSchema.parse(grant) });
+    } catch (err) {
+      return refusedByService(submission, err);
+    }
+    throw redirect(companyHref(here, companyId));
+  }
+
+  if (intent === "remove") {
+    const submission = parseWithZod(formData, { schema: removeSchema });
+    if (submission.status !== "success") return invalid(submission);
+    try {
+      await callService("data-api", userPath(project.id, submission.value.userId), as, { schema: z.unknown(), method: "DELETE" });
+    } catch (err) {
+      return refusedByService(submission, err);
+    }
+    throw redirect(companyHref(here, companyId));
+  }
+
+  return unknownIntent(intent);
+}
+
+export const handle = { breadcrumb: "Project access" };
+
+type UserRow = Route.ComponentProps["loaderData"]["users"][number];
+
+export default function ProjectAccess({ loaderData, actionData }: Route.ComponentProps) {
+  const { canWrite, namesMissing, users, candidates } = loaderData;
+  const lastResult = actionData?.result as SubmissionResult<string[]> | undefined;
+  const resultFor = (form: string) => (lastResult?.initialValue?.formKey === form ? lastResult : undefined);
+
+  return (
+    <div className="space-y-6">
+      <Card aria-labelledby="access-title">
+        <h2 id="access-title" className="text-lg font-semibold">
+          Who may read and write this project
+        </h2>
+        <p className="mt-1 text-sm text-muted-foreground">
+          SuperAdmin and Support users may always read and write. {canWrite ? "Write access includes read access." : "Only users with write access can change this list."}
+        </p>
+        {namesMissing ? <Alert className="mt-3">The names of the company's users could not be loaded from the client portal; user ids are shown instead.</Alert> : null}
+        <div className="mt-4">
+          {users.length === 0 ? (
+            <p className="text-sm text-muted-foreground">No user has been given access to this project yet.</p>
+          ) : canWrite ? (
+            <ul className="divide-y divide-border rounded-lg border border-border" aria-label="Users with access">
+              {users.map((u) => (
+                <li key={u.userId} className="flex flex-wrap items-start justify-between gap-4 p-4">
+                  <UserName row={u} />
+                  <div className="flex flex-wrap items-start gap-3">
+                    <ChangeForm row={u} lastResult={resultFor(`change-${u.userId}`)} />
+                    <RemoveForm row={u} lastResult={resultFor(`remove-${u.userId}`)} />
+                  </div>
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <Table aria-label="Users with access">
+              <TableHeader>
+                <TableRow>
+                  <TableHead>User</TableHead>
+                  <TableHead>Can read</TableHead>
+                  <TableHead>Can write</TableHead>
+                  <TableHead>Since</TableHead>
+                </TableRow>
+              </TableHeader>
+              <TableBody>
+                {users.map((u) => (
+                  <TableRow key={u.userId}>
+                    <TableCell>
+                      <UserName row={u} />
+                    </TableCell>
+                    <TableCell>{u.canRead ? "Yes" : "No"}</TableCell>
+                    <TableCell>{u.canWrite ? "Yes" : "No"}</TableCell>
+                    <TableCell className="whitespace-nowrap">{formatTimestamp(u.grantedAt)}</TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          )}
+        </div>
+      </Card>
+
+      {canWrite ? <AddForm candidates={candidates} namesMissing={namesMissing} lastResult={resultFor("add")} /> : null}
+    </div>
+  );
+}
+
+function displayName(row: UserRow) {
+  return row.user?.name ?? `User ${row.userId}`;
+}
+
+function UserName({ row }: { row: UserRow }) {
+  return (
+    <div className="text-sm">
+      <p className="font-medium">{displayName(row)}</p>
+      {row.user ? <p className="text-muted-foreground">{row.user.email}</p> : null}
+      <p className="text-xs text-muted-foreground">Since {formatTimestamp(row.grantedAt)}</p>
+    </div>
+  );
+}
+
+function ChangeForm({ row, lastResult }: { row: UserRow; lastResult?: SubmissionResult<string[]> }) {
+  const formName = `change-${row.userId}`;
+  const pending = useIntentPending("set", { userId: row.userId });
+  const [form, fields] = useValidatedForm(grantSchema, {
+    id: formName,
+    lastResult,
+    defaultValue: { userId: row.userId, canRead: row.canRead ? "on" : "", canWrite: row.canWrite ? "on" : "" },
+  });
+  return (
+    <Form method="post" {...getFormProps(form)} aria-label={`Access of ${displayName(row)}`} className="flex flex-wrap items-start gap-3">
+      <input type="hidden" name="formKey" value={formName} />
+      <input type="hidden" name="userId" value={row.userId} />
+      <FormErrors form={form} />
+      <CheckboxField label="Can read" field={fields.canRead!} />
+      <CheckboxField label="Can write" field={fields.canWrite!} />
+      <StatusButton type="submit" name="intent" value="set" size="sm" variant="outline" pending={pending}>
+        Save
+      </StatusButton>
+    </Form>
+  );
+}
+
+function RemoveForm({ row, lastResult }: { row: UserRow; lastResult?: SubmissionResult<string[]> }) {
+  const formName = `remove-${row.userId}`;
+  const pending = useIntentPending("remove", { userId: row.userId });
+  const [form] = useValidatedForm(removeSchema, { id: formName, lastResult });
+  return (
+    <Form method="post" {...getFormProps(form)}>
+      <input type="hidden" name="formKey" value={formName} />
+      <input type="hidden" name="userId" value={row.userId} />
+      <FormErrors form={form} />
+      <StatusButton type="submit" name="intent" value="remove" size="sm" variant="ghost" pending={pending} aria-label={`Remove ${displayName(row)}`}>
+        Remove
+      </StatusButton>
+    </Form>
+  );
+}
+
+function AddForm({ candidates, namesMissing, lastResult }: { candidates: CompanyUser[]; namesMissing: boolean; lastResult?: SubmissionResult<string[]> }) {
+  const pending = useIntentPending("set", { formKey: "add" });
+  const [form, fields] = useValidatedForm(grantSchema, { id: "add-user", lastResult, defaultValue: { canRead: "on" } });
+  return (
+    <Card aria-labelledby="add-title">
+      <h2 id="add-title" className="text-lg font-semibold">
+        Add a user
+      </h2>
+      {candidates.length === 0 ? (
+        <p className="mt-2 text-sm text-muted-foreground">
+          {namesMissing ? "The company's users could not be loaded." : "Every user of this company already has access to the project."}
+        </p>
+      ) : (
+        <Form method="post" {...getFormProps(form)} aria-labelledby="add-title" className="mt-4 flex flex-wrap items-end gap-4">
+          <input type="hidden" name="formKey" value="add" />
+          <FormErrors form={form} />
+          <SelectField
+            label="User"
+            field={fields.userId!}
+            options={candidates.map((u) => ({ value: u.id, label: `${u.name} (${u.email})` }))}
+            placeholder="Choose a user"
+            className="min-w-72"
+          />
+          <CheckboxField label="Can read" field={fields.canRead!} className="pb-2" />
+          <CheckboxField label="Can write" field={fields.canWrite!} className="pb-2" />
+          <StatusButton type="submit" name="intent" value="set" pending={pending}>
+            Add user
+          </StatusButton>
+        </Form>
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,576 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { DEMO_COMPANIES } from "../../../../scripts/demo-data";
+import { isRedirect, startLiveServices } from "~/test/live-services";
+
+const live = await startLiveServices();
+afterAll(() => live.stop());
+
+const { createHarness, unwrap } = await import("./test-support");
+const { call, api } = await createHarness();
+const list = await import("./list");
+const create = await import("./create/details");
+const wizardLayout = await import("./create/layout");
+const dictionaryStep = await import("./create/data-dictionary");
+const databasesStep = await import("./create/databases");
+const projectLayout = await import("./project/layout");
+const details = await import("./project/details");
+const access = await import("./project/project-access");
+const background = await import("./project/background-process");
+const { projectContext } = await import("./project.server");
+const dictionaryLayout = await import("./project/data-dictionary/layout");
+const tablesPage = await import("./project/data-dictionary/tables");
+const tableNew = await import("./project/data-dictionary/table-new");
+const tableDetails = await import("./project/data-dictionary/table-details");
+const uploadPage = await import("./project/data-dictionary/upload-data");
+const reviewPage = await import("./project/data-dictionary/review");
+
+const [, acme, birch] = DEMO_COMPANIES;
+const ANALYST = "analyst@demo.test";
+const CLIENT_ADMIN = "clientadmin@demo.test";
+const SUPER = "super@demo.test";
+const ANALYST_ID = "a0000000-0000-4000-8000-000000000003";
+const CLIENT_ADMIN_ID = "a0000000-0000-4000-8000-000000000004";
+
+type Project = import("../../../../contracts/projects").Project;
+
+async function newApplication(email: string, companyId: string, name: string) {
+  return api(email, "POST", "/api/v1/applications", { companyId, name, description: null });
+}
+async function newProject(email: string, companyId: string, applicationId: string, name: string, sourceType = "BackUp"): Promise<Project> {
+  return api(email, "POST", "/api/v1/projects", { companyId, name, applicationId, sourceType, description: null });
+}
+const projectUrl = (id: string, rest: string, companyId: string = acme.id) => `/migration/projects/${id}/${rest}?companyId=${companyId}`;
+const wizardUrl = (id: string, step: string, companyId: string = acme.id) => `/migration/projects/create/${id}/${step}?companyId=${companyId}`;
+
+let acmeApp: { id: string };
+let birchApp: { id: string };
+beforeAll(async () => {
+  acmeApp = await newApplication(ANALYST, acme.id, "Legacy Billing");
+  birchApp = await newApplication(ANALYST, birch.id, "Birch ERP");
+});
+
+describe("project list", () => {
+  it("passes the search, the repeated status, sort and page to the data API and shows what it answers", async () => {
+    await newProject(ANALYST, acme.id, acmeApp.id, "Alpha search");
+    await newProject(ANALYST, acme.id, acmeApp.id, "Beta search");
+    const fetchSpy = vi.spyOn(globalThis, "fetch");
+    try {
+      const path = `/migration/projects?companyId=${acme.id}&name=search&status=SetupDataDictionaryIncomplete&status=Active&sort=-name&page=1&pageSize=10`;
+      const result = (await call(ANALYST, path, list.loader)) as Awaited<ReturnType<typeof list.loader>>;
+      const searchCall = fetchSpy.mock.calls.map(([url]) => new URL(String(url))).find((u) => u.pathname === "/api/v1/projects/search");
+      expect(searchCall?.searchParams.getAll("status")).toEqual(["SetupDataDictionaryIncomplete", "Active"]);
+      expect(Object.fromEntries([...searchCall!.searchParams].filter(([k]) => k !== "status"))).toEqual({
+        companyId: acme.id,
+        name: "search",
+        sort: "-name",
+        page: "1",
+        pageSize: "10",
+      });
+      expect(result.search).toEqual({ name: "search", status: ["SetupDataDictionaryIncomplete", "Active"], sort: "-name", page: 1, pageSize: 10 });
+      expect(result.result.items.map((p) => p.name)).toEqual(["Beta search", "Alpha search"]);
+      expect(result.mayCreate).toBe(true);
+    } finally {
+      fetchSpy.mockRestore();
+    }
+  });
+
+  it("filters by status and ignores values it does not know instead of failing", async () => {
+    const onlyActive = (await call(ANALYST, `/migration/projects?companyId=${acme.id}&status=Active&sort=bogus&pageSize=7&page=-2`, list.loader)) as any;
+    expect(onlyActive.result.items).toEqual([]);
+    expect(onlyActive.search).toMatchObject({ status: ["Active"], sort: "-updatedAt", page: 1, pageSize: 25 });
+    const unknown = (await call(ANALYST, `/migration/projects?companyId=${acme.id}&status=Nope`, list.loader)) as any;
+    expect(unknown.search.status).toEqual([]);
+  });
+});
+
+describe("wizard step 1: create", () => {
+  it("lists the company's applications", async () => {
+    const result = (await call(ANALYST, `/migration/projects/create?companyId=${acme.id}`, create.loader)) as any;
+    expect(result.applications).toContainEqual({ value: acmeApp.id, label: "Legacy Billing" });
+  });
+
+  it("says there is none when the company has no application", async () => {
+    const result = (await call(SUPER, `/migration/projects/create?companyId=${DEMO_COMPANIES[0].id}`, create.loader)) as any;
+    expect(result.applications).toEqual([]);
+  });
+
+  it("creates the project and continues at the data dictionary step, keeping the company", async () => {
+    const result = await call(ANALYST, `/migration/projects/create?companyId=${acme.id}`, create.action, {
+      form: { name: "Wizard one", applicationId: acmeApp.id, sourceType: "FlatFile", description: "From the test" },
+    });
+    expect(isRedirect(result, new RegExp(`^/migration/projects/create/[^/]+/data-dictionary\\?companyId=${acme.id}$`))).toBe(true);
+    const id = (result as Response).headers.get("Location")!.split("/")[4]!;
+    const project = await api<Project>(ANALYST, "GET", `/api/v1/projects/${id}`);
+    expect(project).toMatchObject({ name: "Wizard one", companyId: acme.id, sourceType: "FlatFile", status: "SetupDataDictionaryIncomplete" });
+  });
+
+  it("shows a duplicate name next to the name field, and changes nothing", async () => {
+    await newProject(ANALYST, acme.id, acmeApp.id, "Taken name");
+    const result = unwrap(
+      await call(ANALYST, `/migration/projects/create?companyId=${acme.id}`, create.action, {
+        form: { name: "taken NAME", applicationId: acmeApp.id, sourceType: "BackUp", description: "" },
+      }),
+    );
+    expect(result?.status).toBe(409);
+    expect(result?.data.result.error.name?.[0]).toMatch(/already|taken|exists/i);
+  });
+
+  it("answers 400 with field errors for empty and unknown values", async () => {
+    const result = unwrap(
+      await call(ANALYST, `/migration/projects/create?companyId=${acme.id}`, create.action, { form: { name: " ", applicationId: "", sourceType: "Tape" } }),
+    );
+    expect(result?.status).toBe(400);
+    expect(Object.keys(result?.data.result.error)).toEqual(expect.arrayContaining(["name", "applicationId", "sourceType"]));
+  });
+});
+
+describe("project pages", () => {
+  it("load the project and the caller's access once, in the layout's middleware", async () => {
+    const project = await newProject(ANALYST, acme.id, acmeApp.id, "Layout project");
+    const result = (await call(ANALYST, projectUrl(project.id, "details"), projectLayout.loader, {
+      params: { projectId: project.id },
+      middleware: projectLayout.middleware,
+    })) as any;
+    expect(result.project).toMatchObject({ id: project.id, name: "Layout project" });
+    expect(result.access).toEqual({ canRead: true, canWrite: true });
+  });
+
+  it("answer 404 for a project of another company than the selected one", async () => {
+    const project = await newProject(ANALYST, birch.id, birchApp.id, "Birch only");
+    const result = unwrap(
+      await call(ANALYST, projectUrl(project.id, "details", acme.id), details.loader, { params: { projectId: project.id }, middleware: projectLayout.middleware }),
+    );
+    expect(result?.status).toBe(404);
+  });
+
+  it("answer 404 for a project the user may not read", async () => {
+    const project = await newProject(ANALYST, birch.id, birchApp.id, "Not shared");
+    const result = unwrap(
+      await call(CLIENT_ADMIN, projectUrl(project.id, "details", birch.id), details.loader, { params: { projectId: project.id }, middleware: projectLayout.middleware }),
+    );
+    expect(result?.status).toBe(404);
+  });
+});
+
+describe("details: edit and status", () => {
+  it("saves the name and description based on the version", async () => {
+    const project = await newProject(ANALYST, acme.id, acmeApp.id, "Before edit");
+    const result = await call(ANALYST, projectUrl(project.id, "details"), details.action, {
+      params: { projectId: project.id },
+      middleware: projectLayout.middleware,
+      form: { intent: "update", version: String(project.version), name: "After edit", description: "Changed" },
+    });
+    expect(isRedirect(result, projectUrl(project.id, "details"))).toBe(true);
+    expect(await api<Project>(ANALYST, "GET", `/api/v1/projects/${project.id}`)).toMatchObject({ name: "After edit", description: "Changed" });
+  });
+
+  it("refuses a stale save with a conflict message and changes nothing", async () => {
+    const project = await newProject(ANALYST, acme.id, acmeApp.id, "Stale target");
+    await api(ANALYST, "PATCH", `/api/v1/projects/${project.id}`, { version: project.version, description: "someone else" });
+    const result = unwrap(
+      await call(ANALYST, projectUrl(project.id, "details"), details.action, {
+        params: { projectId: project.id },
+        middleware: projectLayout.middleware,
+        form: { intent: "update", version: String(project.version), name: "Mine", description: "" },
+      }),
+    );
+    expect(result?.status).toBe(409);
+    expect(result?.data.result.error[""]?.join(" ")).toMatch(/changed|reload/i);
+    expect(await api<Project>(ANALYST, "GET", `/api/v1/projects/${project.id}`)).toMatchObject({ name: "Stale target", description: "someone else" });
+  });
+
+  it("refuses a status change DOMAIN.md does not allow, next to the status", async () => {
+    const project = await newProject(ANALYST, acme.id, acmeApp.id, "No status change");
+    const result = unwrap(
+      await call(ANALYST, projectUrl(project.id, "details"), details.action, {
+        params: { projectId: project.id },
+        middleware: projectLayout.middleware,
+        form: { intent: "status", version: String(project.version), status: "Completed" },
+      }),
+    );
+    expect(result?.status).toBe(400);
+    expect(result?.data.result.error.status).toBeTruthy();
+  });
+
+  it("answers 400 to an unknown intent", async () => {
+    const project = await newProject(ANALYST, acme.id, acmeApp.id, "Unknown intent");
+    const result = unwrap(
+      await call(ANALYST, projectUrl(project.id, "details"), details.action, {
+        params: { projectId: project.id },
+        middleware: projectLayout.middleware,
+        form: { intent: "explode" },
+      }),
+    );
+    expect(result?.status).toBe(400);
+  });
+});
+
+/** Pretends the project is locked by a running job, after the real middleware loaded it. */
+const lockedBy = (reason: Project["lockReason"]) => async (args: any, next: () => Promise<unknown>) => {
+  const scope = args.context.get(projectContext) as import("./project.server").ProjectScope;
+  args.context.set(projectContext, { ...scope, project: { ...scope.project, isLocked: true, lockReason: reason } });
+  return next();
+};
+
+describe("lock guard", () => {
+  it("sends lock-sensitive pages and writes of a locked project to its background-process page", async () => {
+    const project = await newProject(ANALYST, acme.id, acmeApp.id, "Locked one");
+    const bg = projectUrl(project.id, "background-process");
+    const params = { projectId: project.id };
+    const edit = await call(ANALYST, projectUrl(project.id, "details"), details.action, {
+      params,
+      middleware: [...projectLayout.middleware, lockedBy("Backup")],
+      form: { intent: "update", version: String(project.version), name: "x", description: "" },
+    });
+    expect(isRedirect(edit, bg)).toBe(true);
+    const step2 = await call(ANALYST, wizardUrl(project.id, "data-dictionary"), dictionaryStep.loader, {
+      params,
+      middleware: [...wizardLayout.middleware, lockedBy("Backup")],
+    });
+    expect(isRedirect(step2, bg)).toBe(true);
+    const step3 = await call(ANALYST, wizardUrl(project.id, "databases"), databasesStep.loader, {
+      params,
+      middleware: [...wizardLayout.middleware, lockedBy("Restore")],
+    });
+    expect(isRedirect(step3, bg)).toBe(true);
+    // Its own database creation is what the databases step shows; writes still wait for the lock.
+    const write3 = await call(ANALYST, wizardUrl(project.id, "databases"), databasesStep.action, {
+      params,
+      middleware: [...wizardLayout.middleware, lockedBy("DatabaseCreation")],
+      form: { intent: "create-databases" },
+    });
+    expect(isRedirect(write3, bg)).toBe(true);
+    // The details page itself stays readable.
+    const view = (await call(ANALYST, projectUrl(project.id, "details"), details.loader, {
+      params,
+      middleware: [...projectLayout.middleware, lockedBy("Backup")],
+    })) as any;
+    expect(view.project.isLocked).toBe(true);
+  });
+});
+
+describe("write guard", () => {
+  let shared: Project;
+  beforeAll(async () => {
+    shared = await newProject(ANALYST, birch.id, birchApp.id, "Read only for Carl");
+    await api(ANALYST, "PUT", `/api/v1/projects/${shared.id}/users/${CLIENT_ADMIN_ID}`, { canRead: true, canWrite: false });
+  });
+  const params = () => ({ projectId: shared.id });
+
+  it("shows a read-only user the details without the edit forms", async () => {
+    const result = (await call(CLIENT_ADMIN, projectUrl(shared.id, "details", birch.id), details.loader, {
+      params: params(),
+      middleware: projectLayout.middleware,
+    })) as any;
+    expect(result.canWrite).toBe(false);
+  });
+
+  it("sends a read-only user's writes and the wizard's edit pages to the parent page", async () => {
+    const detailsUrl = projectUrl(shared.id, "details", birch.id);
+    const write = await call(CLIENT_ADMIN, detailsUrl, details.action, {
+      params: params(),
+      middleware: projectLayout.middleware,
+      form: { intent: "update", version: String(shared.version), name: "Hijacked", description: "" },
+    });
+    expect(isRedirect(write, detailsUrl)).toBe(true);
+    const step2 = await call(CLIENT_ADMIN, wizardUrl(shared.id, "data-dictionary", birch.id), dictionaryStep.loader, {
+      params: params(),
+      middleware: wizardLayout.middleware,
+    });
+    expect(isRedirect(step2, detailsUrl)).toBe(true);
+    const grant = await call(CLIENT_ADMIN, projectUrl(shared.id, "users/project-access", birch.id), access.action, {
+      params: params(),
+      middleware: projectLayout.middleware,
+      form: { intent: "set", userId: CLIENT_ADMIN_ID, canRead: "on", canWrite: "on" },
+    });
+    expect(isRedirect(grant, projectUrl(shared.id, "users/project-access", birch.id))).toBe(true);
+    expect((await api<Project>(ANALYST, "GET", `/api/v1/projects/${shared.id}`)).name).toBe("Read only for Carl");
+  });
+});
+
+describe("project access", () => {
+  it("lists users with their names from the client portal, and grants, changes and removes access", async () => {
+    const project = await newProject(ANALYST, birch.id, birchApp.id, "Shared project");
+    const url = projectUrl(project.id, "users/project-access", birch.id);
+    const opts = { params: { projectId: project.id }, middleware: projectLayout.middleware };
+
+    const before = (await call(ANALYST, url, access.loader, opts)) as any;
+    expect(before.canWrite).toBe(true);
+    expect(before.users.map((u: any) => u.user?.name)).toEqual(["Ann Analyst"]);
+    expect(before.candidates.map((u: any) => u.name)).toContain("Carl Client");
+
+    // Read only: the "Can write" box left unchecked sends nothing.
+    const granted = await call(ANALYST, url, access.action, { ...opts, form: { intent: "set", formKey: "add", userId: CLIENT_ADMIN_ID, canRead: "on" } });
+    expect(isRedirect(granted, url)).toBe(true);
+    let after = (await call(ANALYST, url, access.loader, opts)) as any;
+    expect(after.users.find((u: any) => u.userId === CLIENT_ADMIN_ID)).toMatchObject({ canRead: true, canWrite: false, user: { name: "Carl Client" } });
+
+    // Write implies read.
+    await call(ANALYST, url, access.action, { ...opts, form: { intent: "set", userId: CLIENT_ADMIN_ID, canWrite: "on" } });
+    after = (await call(ANALYST, url, access.loader, opts)) as any;
+    expect(after.users.find((u: any) => u.userId === CLIENT_ADMIN_ID)).toMatchObject({ canRead: true, canWrite: true });
+
+    const none = unwrap(await call(ANALYST, url, access.action, { ...opts, form: { intent: "set", userId: CLIENT_ADMIN_ID } }));
+    expect(none?.status).toBe(400);
+    expect(none?.data.result.error.canRead).toBeTruthy();
+
+    expect(isRedirect(await call(ANALYST, url, access.action, { ...opts, form: { intent: "remove", userId: CLIENT_ADMIN_ID } }), url)).toBe(true);
+    after = (await call(ANALYST, url, access.loader, opts)) as any;
+    expect(after.users.map((u: any) => u.userId)).toEqual([ANALYST_ID]);
+  });
+});
+
+describe("wizard steps 2 and 3", () => {
+  it("sends a project to its first incomplete step, and a step it has not reached there", async () => {
+    const project = await newProject(ANALYST, acme.id, acmeApp.id, "Too early");
+    const step3 = await call(ANALYST, wizardUrl(project.id, "databases"), databasesStep.loader, {
+      params: { projectId: project.id },
+      middleware: wizardLayout.middleware,
+    });
+    expect(isRedirect(step3, wizardUrl(project.id, "data-dictionary"))).toBe(true);
+  });
+
+  it("assigns a master dictionary of the application, then reads and saves the flat-file settings", async () => {
+    const project = await newProject(ANALYST, acme.id, acmeApp.id, "Assigned", "FlatFile");
+    const master = await api(ANALYST, "POST", "/api/v1/data-dictionaries", { companyId: acme.id, applicationId: acmeApp.id, name: "Billing v1", description: null });
+    await api(ANALYST, "POST", `/api/v1/data-dictionaries/${master.id}/tables`, {
+      version: master.version,
+      name: "Customers",
+      description: null,
+      columns: [{ name: "Id", type: "int", nullable: false, isKey: true }],
+    });
+    const opts = { params: { projectId: project.id }, middleware: wizardLayout.middleware };
+
+    const step2 = (await call(ANALYST, wizardUrl(project.id, "data-dictionary"), dictionaryStep.loader, opts)) as any;
+    expect(step2.masters.map((d: any) => d.name)).toEqual(["Billing v1"]);
+    const assigned = await call(ANALYST, wizardUrl(project.id, "data-dictionary"), dictionaryStep.action, {
+      ...opts,
+      form: { intent: "assign", dictionaryId: master.id, version: String(step2.dictionary.version) },
+    });
+    expect(isRedirect(assigned, wizardUrl(project.id, "data-dictionary"))).toBe(true);
+    const after = (await call(ANALYST, wizardUrl(project.id, "data-dictionary"), dictionaryStep.loader, opts)) as any;
+    expect(after.tables.items.map((t: any) => t.name)).toEqual(["Customers"]);
+    expect(after.project.status).toBe("SetupUploadTypeIncomplete");
+
+    const bad = unwrap(
+      await call(ANALYST, wizardUrl(project.id, "databases"), databasesStep.action, {
+        ...opts,
+        form: { intent: "save", uploadType: "SingleFile", extension: ".csv", delimiter: "Excel", textQualifier: "DoubleQuote", encoding: "UTF-8" },
+      }),
+    );
+    expect(bad?.status).toBe(400);
+    expect(bad?.data.result.error.delimiter).toBeTruthy();
+
+    const saved = await call(ANALYST, wizardUrl(project.id, "databases"), databasesStep.action, {
+      ...opts,
+      form: { intent: "save", uploadType: "MultipleFiles", extension: ".txt", delimiter: "Pipe", textQualifier: "None", encoding: "UTF-8" },
+    });
+    expect(isRedirect(saved, wizardUrl(project.id, "databases"))).toBe(true);
+    expect(await api<Project>(ANALYST, "GET", `/api/v1/projects/${project.id}`)).toMatchObject({
+      uploadType: "MultipleFiles",
+      flatFileParameters: { extension: ".txt", delimiter: "Pipe", hasHeaderRow: false, textQualifier: "None", encoding: "UTF-8" },
+    });
+
+    const unknown = unwrap(await call(ANALYST, wizardUrl(project.id, "databases"), databasesStep.action, { ...opts, form: { intent: "nope" } }));
+    expect(unknown?.status).toBe(400);
+
+    // Create the databases: the job runs, the page follows it to its end.
+    const started = await call(ANALYST, wizardUrl(project.id, "databases"), databasesStep.action, { ...opts, form: { intent: "create-databases" } });
+    expect(isRedirect(started, wizardUrl(project.id, "databases"))).toBe(true);
+    let step3: any;
+    for (let i = 0; i < 100; i++) {
+      step3 = await call(ANALYST, wizardUrl(project.id, "databases"), databasesStep.loader, opts);
+      if (step3.project.status !== "DatabaseCreation") break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(step3.project.status).toBe("SetupRestoreDatabaseIncomplete");
+    expect(step3.job).toMatchObject({ kind: "DatabaseCreation", status: "SUCCESS", progress: 100 });
+    expect(step3.startedBy).toBe("Ann Analyst");
+
+    // The dictionary step is behind it now; a second creation is refused with the API's reason.
+    const back = await call(ANALYST, wizardUrl(project.id, "data-dictionary"), dictionaryStep.loader, opts);
+    expect(isRedirect(back, projectUrl(project.id, "details"))).toBe(true);
+    const again = await call(ANALYST, wizardUrl(project.id, "databases"), databasesStep.action, { ...opts, form: { intent: "create-databases" } });
+    expect(unwrap(again)?.status).toBe(409);
+
+    const bg = (await call(ANALYST, projectUrl(project.id, "background-process"), background.loader, {
+      params: { projectId: project.id },
+      middleware: projectLayout.middleware,
+    })) as any;
+    expect(bg.jobs.map((j: any) => [j.kind, j.status])).toEqual([["DatabaseCreation", "SUCCESS"]]);
+    expect(bg.names[bg.jobs[0].createdBy]).toBe("Ann Analyst");
+  });
+});
+
+describe("background process", () => {
+  it("shows the lock and the project's jobs", async () => {
+    const project = await newProject(ANALYST, acme.id, acmeApp.id, "No jobs yet");
+    const result = (await call(ANALYST, projectUrl(project.id, "background-process"), background.loader, {
+      params: { projectId: project.id },
+      middleware: projectLayout.middleware,
+    })) as any;
+    expect(result).toMatchObject({ isLocked: false, lockReason: null, lockState: "Unlocked", jobs: [] });
+  });
+});
+
+describe("wizard step 2: define tables", () => {
+  it("adds a table from the TableEditor's form, answers a list intent without JavaScript, and refuses a bad column", async () => {
+    const project = await newProject(ANALYST, acme.id, acmeApp.id, "Defined here");
+    const url = wizardUrl(project.id, "data-dictionary");
+    const opts = { params: { projectId: project.id }, middleware: wizardLayout.middleware };
+    const step = (await call(ANALYST, url, dictionaryStep.loader, opts)) as any;
+    expect(step.tables.items).toEqual([]);
+    expect(step.newTable.version).toBe(String(step.dictionary.version));
+
+    // "Add column" without JavaScript: Conform's list intent comes back as a changed form, nothing saved.
+    const insert = unwrap(
+      await call(ANALYST, url, dictionaryStep.action, {
+        ...opts,
+        form: [
+          ["version", String(step.dictionary.version)],
+          ["name", "Orders"],
+          ["columns[0].name", "Id"],
+          ["columns[0].type", "int"],
+          ["__intent__", JSON.stringify({ type: "insert", payload: { name: "columns" } })],
+        ],
+      }),
+    );
+    expect(insert?.status).toBe(200);
+    expect(insert?.data.result.initialValue.columns).toHaveLength(2);
+
+    const bad = unwrap(
+      await call(ANALYST, url, dictionaryStep.action, {
+        ...opts,
+        form: [["version", String(step.dictionary.version)], ["name", "Orders"], ["columns[0].name", "Amount"], ["columns[0].type", "decimal"], ["columns[0].precision", "5"], ["columns[0].scale", "9"], ["columns[0].nullable", "true"]],
+      }),
+    );
+    expect(bad?.status).toBe(400);
+    expect(bad?.data.result.error["columns[0].scale"]).toEqual(["Scale cannot be greater than precision"]);
+
+    const added = await call(ANALYST, url, dictionaryStep.action, {
+      ...opts,
+      form: [["version", String(step.dictionary.version)], ["name", "Orders"], ["columns[0].name", "Id"], ["columns[0].type", "int"], ["columns[0].nullable", "false"], ["columns[0].isKey", "on"]],
+    });
+    expect(isRedirect(added, url)).toBe(true);
+    const after = (await call(ANALYST, url, dictionaryStep.loader, opts)) as any;
+    expect(after.tables.items).toMatchObject([{ name: "Orders", columnCount: 1 }]);
+    expect(after.project.status).toBe("SetupUploadTypeIncomplete");
+  });
+});
+
+describe("the project's own data dictionary", () => {
+  let project: Project;
+  const params = () => ({ projectId: project.id });
+  const mw = () => [...projectLayout.middleware, ...dictionaryLayout.middleware];
+  const tablesUrl = () => projectUrl(project.id, "data-dictionary/data-definition/tables");
+
+  beforeAll(async () => {
+    project = await newProject(ANALYST, acme.id, acmeApp.id, "Own dictionary");
+  });
+
+  it("adds, lists with a name filter, edits and deletes tables, based on the dictionary's version", async () => {
+    const fresh = (await call(ANALYST, projectUrl(project.id, "data-dictionary/data-definition/tables/new"), tableNew.loader, { params: params(), middleware: mw() })) as any;
+    for (const name of ["Invoices", "InvoiceLines", "Vendors"]) {
+      const version = ((await call(ANALYST, tablesUrl(), dictionaryLayout.loader, { params: params(), middleware: mw() })) as any).dictionary.version;
+      const added = await call(ANALYST, projectUrl(project.id, "data-dictionary/data-definition/tables/new"), tableNew.action, {
+        params: params(),
+        middleware: mw(),
+        form: [["version", String(version)], ["name", name], ["columns[0].name", "Id"], ["columns[0].type", "int"], ["columns[0].nullable", "false"]],
+      });
+      expect(isRedirect(added, tablesUrl())).toBe(true);
+    }
+    expect(fresh.defaultValue.columns).toHaveLength(1);
+
+    const filtered = (await call(ANALYST, `${tablesUrl()}&name=invoice`, tablesPage.loader, { params: params(), middleware: mw() })) as any;
+    expect(filtered.page.items.map((t: any) => t.name)).toEqual(["Invoices", "InvoiceLines"]);
+    expect(filtered.canEdit).toBe(true);
+    const invoices = filtered.page.items[0];
+
+    // A stale save is refused and changes nothing.
+    const table = (await call(ANALYST, projectUrl(project.id, `data-dictionary/tables/${invoices.id}/details`), tableDetails.loader, {
+      params: { ...params(), tableId: invoices.id },
+      middleware: mw(),
+    })) as any;
+    expect(table.table.columns.map((c: any) => c.name)).toEqual(["Id"]);
+    const editForm = (version: string): [string, string][] => [
+      ["version", version],
+      ["tableId", invoices.id],
+      ["name", "Invoices"],
+      ["columns[0].name", "Id"],
+      ["columns[0].type", "int"],
+      ["columns[0].nullable", "false"],
+      ["columns[1].name", "Total"],
+      ["columns[1].type", "decimal"],
+      ["columns[1].precision", "18"],
+      ["columns[1].scale", "2"],
+      ["columns[1].nullable", "true"],
+    ];
+    const stale = unwrap(
+      await call(ANALYST, projectUrl(project.id, `data-dictionary/tables/${invoices.id}/details`), tableDetails.action, {
+        params: { ...params(), tableId: invoices.id },
+        middleware: mw(),
+        form: editForm(String(Number(table.defaultValue.version) - 1)),
+      }),
+    );
+    expect(stale?.status).toBe(409);
+    const saved = await call(ANALYST, projectUrl(project.id, `data-dictionary/tables/${invoices.id}/details`), tableDetails.action, {
+      params: { ...params(), tableId: invoices.id },
+      middleware: mw(),
+      form: editForm(table.defaultValue.version),
+    });
+    expect(isRedirect(saved, tablesUrl())).toBe(true);
+    const master = await api(ANALYST, "GET", `/api/v1/projects/${project.id}/data-dictionary/tables/${invoices.id}/table-details`);
+    expect(master.columns.map((c: any) => c.name)).toEqual(["Id", "Total"]);
+
+    // Delete, through the confirmation (?delete=).
+    const confirm = (await call(ANALYST, `${tablesUrl()}&delete=${invoices.id}`, tablesPage.loader, { params: params(), middleware: mw() })) as any;
+    expect(confirm.deleting).toMatchObject({ id: invoices.id, name: "Invoices" });
+    const deleted = await call(ANALYST, tablesUrl(), tablesPage.action, {
+      params: params(),
+      middleware: mw(),
+      form: { intent: "delete-table", tableId: invoices.id, version: String(confirm.version) },
+    });
+    expect(isRedirect(deleted, tablesUrl())).toBe(true);
+    const left = (await call(ANALYST, tablesUrl(), tablesPage.loader, { params: params(), middleware: mw() })) as any;
+    expect(left.page.items.map((t: any) => t.name)).toEqual(["InvoiceLines", "Vendors"]);
+  });
+
+  it("uploads a file for review, and applies it", async () => {
+    const form = new FormData();
+    form.set("file", new File(["table,column,type,length\nVendors,Name,nvarchar,80\n"], "vendors.csv", { type: "text/csv" }));
+    const uploaded = await call(ANALYST, projectUrl(project.id, "data-dictionary/bulk-update/upload-data"), uploadPage.action, { params: params(), middleware: mw(), form });
+    expect(isRedirect(uploaded, new RegExp(`/data-dictionary/bulk-update/review/tables\\?companyId=${acme.id}&review=`))).toBe(true);
+    const reviewUrl = (uploaded as Response).headers.get("Location")!;
+    const review = (await call(ANALYST, reviewUrl, reviewPage.loader, { params: params(), middleware: mw() })) as any;
+    expect(review.review.tables).toMatchObject([{ name: "Vendors", status: "changed" }]);
+    const applied = await call(ANALYST, reviewUrl, reviewPage.action, { params: params(), middleware: mw(), form: { intent: "apply", reviewId: review.review.id } });
+    expect(isRedirect(applied, tablesUrl())).toBe(true);
+  });
+
+  it("sends edit pages of a locked project to its background-process page, and of a read-only user to the tables", async () => {
+    const bg = projectUrl(project.id, "background-process");
+    for (const page of [tableNew, uploadPage]) {
+      const result = await call(ANALYST, projectUrl(project.id, "data-dictionary/data-definition/tables/new"), page.loader, {
+        params: params(),
+        middleware: [...projectLayout.middleware, lockedBy("FlatFileCreation"), ...dictionaryLayout.middleware],
+      });
+      expect(isRedirect(result, bg)).toBe(true);
+    }
+    const locked = (await call(ANALYST, tablesUrl(), tablesPage.loader, {
+      params: params(),
+      middleware: [...projectLayout.middleware, lockedBy("FlatFileCreation"), ...dictionaryLayout.middleware],
+    })) as any;
+    expect(locked.canEdit).toBe(false);
+
+    const birchProject = await newProject(ANALYST, birch.id, birchApp.id, "Dictionary read only");
+    await api(ANALYST, "PUT", `/api/v1/projects/${birchProject.id}/users/${CLIENT_ADMIN_ID}`, { canRead: true, canWrite: false });
+    const birchParams = { projectId: birchProject.id };
+    const birchTables = projectUrl(birchProject.id, "data-dictionary/data-definition/tables", birch.id);
+    for (const page of [tableNew, uploadPage]) {
+      const result = await call(CLIENT_ADMIN, projectUrl(birchProject.id, "data-dictionary/bulk-update/upload-data", birch.id), page.loader, { params: birchParams, middleware: mw() });
+      expect(isRedirect(result, birchTables)).toBe(true);
+    }
+    const readOnly = (await call(CLIENT_ADMIN, birchTables, tablesPage.loader, { params: birchParams, middleware: mw() })) as any;
+    expect(readOnly.canEdit).toBe(false);
+  });
+});

@@ -1,0 +1,72 @@
+/**
+ * Calls this area's loaders and actions as React Router does: behind the shell and area middleware
+ * (and the project's, for project pages), for a user signed in for real against the live services.
+ * Import it only after `startLiveServices()`: the portal reads its environment at import.
+ */
+import { z } from "zod";
+import { PORTAL_URL, routeArgs, settle, signIn } from "~/test/live-services";
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Middleware = (args: any, next: any) => unknown;
+type Handler = (args: any) => unknown;
+
+export async function createHarness() {
+  const { loader: loginLoader } = await import("~/routes/auth/login");
+  const { loader: callbackLoader } = await import("~/routes/auth/callback");
+  const { shellMiddleware } = await import("~/lib/guards.server");
+  const { middleware: areaMiddleware } = await import("~/routes/area/layout");
+  const { requireAuth } = await import("~/lib/auth.server");
+  const { callService } = await import("~/lib/api.server");
+  const loaders = {
+    login: (request: Request) => loginLoader(routeArgs(request)),
+    callback: (request: Request) => callbackLoader(routeArgs(request)),
+  };
+
+  const cookies = new Map<string, Promise<string>>();
+  function cookieFor(email: string) {
+    if (!cookies.has(email)) cookies.set(email, signIn(loaders, email).then((s) => s.cookie));
+    return cookies.get(email)!;
+  }
+
+  /**
+   * Runs `handler` (a loader or action) for `path` as `email`, after the shell, area and `middleware`.
+   * `form` is posted as a form (pairs repeat keys). Returns what it returned or threw.
+   */
+  async function call(
+    email: string,
+    path: string,
+    handler: Handler,
+    options: { params?: Record<string, string>; middleware?: Middleware[]; form?: Record<string, string> | [string, string][] | FormData } = {},
+  ) {
+    const headers: Record<string, string> = { cookie: await cookieFor(email) };
+    let body: BodyInit | undefined;
+    if (options.form instanceof FormData) body = options.form;
+    else if (options.form) {
+      body = new URLSearchParams(options.form);
+      headers["content-type"] = "application/x-www-form-urlencoded";
+    }
+    const request = new Request(`${PORTAL_URL}${path}`, { method: options.form ? "POST" : "GET", headers, body });
+    const args = routeArgs(request, options.params ?? {});
+    const chain = [shellMiddleware as Middleware, ...(areaMiddleware as Middleware[]), ...(options.middleware ?? [])].reduceRight<() => Promise<unknown>>(
+      (next, mw) => () => Promise.resolve(mw(args, next)),
+      () => Promise.resolve(handler(args)),
+    );
+    return settle(chain());
+  }
+
+  /** Calls the data API as `email` (to arrange a test), with the user's real access token. */
+  async function api<T = any>(email: string, method: "GET" | "POST" | "PATCH" | "PUT" | "DELETE", path: string, body?: unknown, query?: Record<string, string>): Promise<T> {
+    const request = new Request(`${PORTAL_URL}/`, { headers: { cookie: await cookieFor(email) } });
+    const authenticated = await requireAuth(request);
+    return callService("data-api", path, { request, authenticated }, { schema: z.any(), method, body, query }) as Promise<T>;
+  }
+
+  return { call, api, cookieFor };
+}
+
+/** A `data(value, { status })` an action returned or threw, unwrapped. */
+export function unwrap(value: unknown): { status: number; data: any } | null {
+  if (!value || typeof value !== "object" || (value as { type?: unknown }).type !== "DataWithResponseInit") return null;
+  const { data, init } = value as { data: unknown; init: ResponseInit | null };
+  return { status: init?.status ?? 200, data };
+}

@@ -1,0 +1,171 @@
+import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { E2E } from "../../playwright.config";
+import { acme, expect, test, withCompany } from "./sessions";
+
+/**
+ * Applications and master data dictionaries, end to end: register an application, create a
+ * dictionary, upload a dictionary CSV, review and apply it, edit a table's columns, and a bad upload
+ * whose review lists every row error. Each journey runs with JavaScript on and off.
+ */
+const FIXTURES = path.resolve(import.meta.dirname, "../../services/data-api/test-fixtures");
+const SAMPLE = path.join(FIXTURES, "sample-dictionary.csv");
+const SAMPLE_ERRORS = path.join(FIXTURES, "sample-dictionary-errors.csv");
+
+const url = (p: string) => new RegExp(`^${E2E.portal}${p.replace(/[?.]/g, "\\$&")}(\\?|$)`);
+
+async function createApplication(page: Page, name: string, description: string) {
+  await page.goto(withCompany("/migration/application", acme.id));
+  await expect(page.getByRole("heading", { level: 1, name: "Applications", exact: true })).toBeVisible();
+  await page.getByRole("link", { name: "Create application" }).click();
+  await expect(page).toHaveURL(`${E2E.portal}${withCompany("/migration/application/create", acme.id)}`);
+  await page.getByLabel("Name").fill(name);
+  await page.getByLabel("Description").fill(description);
+  await page.getByRole("button", { name: "Create application" }).click();
+}
+
+async function createDictionary(page: Page, application: string, name: string) {
+  await page.goto(withCompany("/migration/data-dictionary", acme.id));
+  await expect(page.getByRole("heading", { level: 1, name: "Data Dictionary", exact: true })).toBeVisible();
+  await page.getByRole("link", { name: "Create data dictionary" }).click();
+  await page.getByLabel("Application").selectOption({ label: application });
+  await page.getByLabel("Name").fill(name);
+  await page.getByLabel("Description").fill("Tables of the legacy system");
+  await page.getByRole("button", { name: "Save and continue" }).click();
+  await expect(page).toHaveURL(/\/migration\/data-dictionary\/create\/[^/]+\/upload-data\?companyId=/);
+  return /\/create\/([^/]+)\/upload-data/.exec(page.url())![1]!;
+}
+
+for (const javaScriptEnabled of [true, false]) {
+  const mode = javaScriptEnabled ? "JavaScript on" : "JavaScript off";
+  const suffix = javaScriptEnabled ? "js" : "html";
+
+  test.describe(`applications and data dictionaries with ${mode}`, () => {
+    test.use({ javaScriptEnabled, signedInAs: "analyst@demo.test" });
+
+    test("register an application; a duplicate name is refused next to Name", async ({ page }) => {
+      const name = `Legacy ERP ${suffix}`;
+      await createApplication(page, name, "The ERP the company leaves");
+      await expect(page).toHaveURL(new RegExp(`/migration/application\\?companyId=${acme.id}&created=`));
+      await expect(page.getByRole("status")).toHaveText(`Application ${name} was created.`);
+      const row = page.getByRole("table", { name: "Applications" }).getByRole("row", { name: new RegExp(name) });
+      await expect(row).toContainText("The ERP the company leaves");
+
+      await createApplication(page, name.toUpperCase(), "");
+      await expect(page).toHaveURL(`${E2E.portal}${withCompany("/migration/application/create", acme.id)}`);
+      await expect(page.getByLabel("Name")).toHaveAttribute("aria-invalid", "true");
+      await expect(page.getByText("An application with this name already exists")).toBeVisible();
+    });
+
+    test("create a dictionary, upload the CSV, review and apply it, then edit a table's columns", async ({ page }) => {
+      const application = `Dictionary app ${suffix}`;
+      await createApplication(page, application, "");
+      const dictionaryName = `Main dictionary ${suffix}`;
+      const id = await createDictionary(page, application, dictionaryName);
+      await expect(page.getByRole("navigation", { name: "Data dictionary setup steps" })).toBeVisible();
+      await expect(page.getByText(/at most 5 MB/)).toBeVisible();
+
+      // Upload → review: nothing applied yet.
+      await page.getByLabel("Dictionary file").setInputFiles(SAMPLE);
+      await page.getByRole("button", { name: "Upload" }).click();
+      await expect(page).toHaveURL(new RegExp(`/migration/data-dictionary/create/${id}/review/tables\\?companyId=${acme.id}&review=`));
+      const customers = page.getByRole("region", { name: "Customers" });
+      await expect(customers).toContainText("New table");
+      await expect(customers).toContainText("Columns added (5)");
+      await expect(customers).toContainText("decimal(18, 2)");
+      await expect(page.getByRole("region", { name: "Orders" })).toContainText("Columns added (5)");
+
+      await page.getByRole("button", { name: "Apply" }).click();
+      await expect(page).toHaveURL(url(`/migration/data-dictionary/view/${id}/data-definition`));
+      await expect(page.getByRole("heading", { level: 1, name: dictionaryName })).toBeVisible();
+      await expect(page.getByRole("navigation", { name: "Breadcrumb" })).toContainText(dictionaryName);
+      const creditLimit = page.getByRole("table", { name: "Columns of Customers" }).getByRole("row", { name: /CreditLimit/ });
+      await expect(creditLimit).toContainText("decimal(18, 2)");
+
+      // Edit the Orders table: Quantity becomes decimal(10, 2); a new Notes column goes before DeliveryTime.
+      await page.getByRole("link", { name: "Edit data dictionary" }).click();
+      await expect(page).toHaveURL(url(`/migration/data-dictionary/edit/${id}/data-definition`));
+      await page.getByRole("table", { name: "Tables" }).getByRole("link", { name: "Orders", exact: true }).click();
+      await expect(page.getByRole("navigation", { name: "Breadcrumb" })).toContainText("Orders");
+      await expect(page.getByLabel("Table name")).toHaveValue("Orders");
+
+      const quantity = page.getByRole("group", { name: "Column 3", exact: true });
+      await expect(quantity.getByLabel("Name", { exact: true })).toHaveValue("Quantity");
+      await quantity.getByLabel("Type", { exact: true }).selectOption("decimal");
+      await quantity.getByLabel("Precision", { exact: true }).fill("10");
+      await quantity.getByLabel("Scale", { exact: true }).fill("2");
+
+      await page.getByRole("button", { name: "Add column" }).click();
+      const added = page.getByRole("group", { name: "Column 6", exact: true });
+      await expect(added.getByLabel("Name", { exact: true })).toHaveValue("");
+      await added.getByLabel("Name", { exact: true }).fill("Notes");
+      await added.getByLabel("Type", { exact: true }).selectOption("nvarchar");
+      await added.getByLabel("Length", { exact: true }).fill("500");
+      await added.getByLabel("Description", { exact: true }).fill("Free text");
+      await page.getByRole("button", { name: "Move column 6 up" }).click();
+      await expect(page.getByRole("group", { name: "Column 5", exact: true }).getByLabel("Name", { exact: true })).toHaveValue("Notes");
+      // What was typed before the move survives it, with or without JavaScript.
+      await expect(page.getByRole("group", { name: "Column 3", exact: true }).getByLabel("Precision", { exact: true })).toHaveValue("10");
+
+      await page.getByRole("button", { name: "Save table" }).click();
+      await expect(page).toHaveURL(url(`/migration/data-dictionary/edit/${id}/data-definition`));
+      await expect(page.getByRole("table", { name: "Tables" }).getByRole("row", { name: /Orders/ })).toContainText("6");
+
+      await page.getByRole("link", { name: "Done editing" }).click();
+      const orders = page.getByRole("table", { name: "Columns of Orders" });
+      await expect(orders.getByRole("row", { name: /Quantity/ })).toContainText("decimal(10, 2)");
+      await expect(orders.getByRole("row").nth(5)).toContainText("Notes");
+      await expect(orders.getByRole("row").nth(5)).toContainText("nvarchar(500)");
+      await expect(orders.getByRole("row").nth(6)).toContainText("DeliveryTime");
+    });
+
+    test("a bad upload lists every row error with its row and column, and cannot be applied", async ({ page }) => {
+      const application = `Bad upload app ${suffix}`;
+      await createApplication(page, application, "");
+      const id = await createDictionary(page, application, `Bad upload ${suffix}`);
+
+      await page.getByLabel("Dictionary file").setInputFiles(SAMPLE_ERRORS);
+      await page.getByRole("button", { name: "Upload" }).click();
+      await expect(page).toHaveURL(new RegExp(`/create/${id}/review/tables\\?`));
+      const problems = page.getByRole("table", { name: "Problems in the file" });
+      await expect(problems).toBeVisible();
+      await expect(problems.getByRole("row", { name: /varchar2/ })).toContainText("3");
+      await expect(problems.getByRole("row", { name: /varchar2/ })).toContainText("type");
+      expect(await problems.getByRole("row").count()).toBeGreaterThanOrEqual(5);
+      await expect(page.getByRole("button", { name: "Apply" })).toBeDisabled();
+
+      await page.getByRole("button", { name: "Discard" }).click();
+      await expect(page).toHaveURL(url(`/migration/data-dictionary/create/${id}/upload-data`));
+
+      // A file the API cannot read at all: the message next to the file field.
+      await page.getByLabel("Dictionary file").setInputFiles({ name: "dictionary.xlsx", mimeType: "application/octet-stream", buffer: Buffer.from("not a workbook") });
+      await page.getByRole("button", { name: "Upload" }).click();
+      await expect(page.getByLabel("Dictionary file")).toHaveAttribute("aria-invalid", "true");
+    });
+  });
+}
+
+test.describe("accessibility of the dictionary pages", () => {
+  test.use({ signedInAs: "analyst@demo.test" });
+
+  async function expectNoViolations(page: Page) {
+    const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+    const violations = results.violations.map((v) => ({ rule: v.id, nodes: v.nodes.map((n) => n.target.join(" ")) }));
+    expect(violations, `axe violations on ${page.url()}`).toEqual([]);
+  }
+
+  test("the list, the review with row errors and the table editor have no WCAG A/AA violation", async ({ page }) => {
+    await createApplication(page, "Axe app", "");
+    await expectNoViolations(page);
+    const id = await createDictionary(page, "Axe app", "Axe dictionary");
+    await expectNoViolations(page);
+    await page.getByLabel("Dictionary file").setInputFiles(SAMPLE_ERRORS);
+    await page.getByRole("button", { name: "Upload" }).click();
+    await expect(page.getByRole("table", { name: "Problems in the file" })).toBeVisible();
+    await expectNoViolations(page);
+    await page.goto(withCompany(`/migration/data-dictionary/edit/${id}/data-definition/tables/new`, acme.id));
+    await expect(page.getByRole("group", { name: "Column 1", exact: true })).toBeVisible();
+    await expectNoViolations(page);
+  });
+});

@@ -1,0 +1,190 @@
+import type { Page } from "@playwright/test";
+import { E2E } from "../../playwright.config";
+import { acme, birch, expect, test, withCompany } from "./sessions";
+
+/**
+ * Migration projects, end to end, with JavaScript on and off: the wizard from details to created
+ * databases (watching the job finish), a table of the project's own dictionary edited, a user given
+ * read access, and the list's search, status filter and sort kept in the URL.
+ */
+const at = (path: string) => new RegExp(`^${E2E.portal}${path.replace(/[?.]/g, "\\$&")}(\\?|$)`);
+
+async function createApplication(page: Page, name: string) {
+  await page.goto(withCompany("/migration/application/create", acme.id));
+  await page.getByLabel("Name").fill(name);
+  await page.getByRole("button", { name: "Create application" }).click();
+  await expect(page).toHaveURL(new RegExp(`/migration/application\\?companyId=${acme.id}`));
+}
+
+/** Fills column `n` (1-based) of the TableEditor. */
+async function fillColumn(page: Page, n: number, column: { name: string; type: string; length?: string; nullable?: "Yes" | "No"; key?: boolean }) {
+  const row = page.getByRole("group", { name: `Column ${n}`, exact: true });
+  await row.getByLabel("Name").fill(column.name);
+  await row.getByLabel("Type").selectOption(column.type);
+  if (column.length) await row.getByLabel("Length").fill(column.length);
+  if (column.nullable) await row.getByLabel("Nullable").selectOption({ label: column.nullable });
+  if (column.key) await row.getByLabel("Key").check();
+}
+
+for (const javaScriptEnabled of [true, false]) {
+  const mode = javaScriptEnabled ? "JavaScript on" : "JavaScript off";
+  const suffix = javaScriptEnabled ? "js" : "html";
+
+  test.describe(`migration projects with ${mode}`, () => {
+    test.use({ javaScriptEnabled, signedInAs: "analyst@demo.test" });
+
+    test("create a project through the wizard to its databases, edit its dictionary, grant read access", async ({ page }) => {
+      test.setTimeout(90_000);
+      const application = `Projects app ${suffix}`;
+      const name = `Wizard project ${suffix}`;
+      await createApplication(page, application);
+
+      // Step 1: details.
+      await page.goto(withCompany("/migration/projects", acme.id));
+      await expect(page.getByRole("heading", { level: 1, name: "Projects" })).toBeVisible();
+      await page.getByRole("link", { name: "Create project" }).first().click();
+      await expect(page).toHaveURL(at(withCompany("/migration/projects/create", acme.id)));
+      const steps = page.getByRole("navigation", { name: "Project setup steps" });
+      await expect(steps.locator('[aria-current="step"]')).toHaveText(/Details/);
+      await page.getByRole("button", { name: "Save and continue" }).click();
+      await expect(page.getByLabel("Project name")).toHaveAttribute("aria-invalid", "true");
+      await page.getByLabel("Project name").fill(name);
+      await page.getByLabel("Application").selectOption({ label: application });
+      await page.getByLabel("Source type").selectOption({ label: "Flat file" });
+      await page.getByLabel("Description").fill("Made by the browser test");
+      await page.getByRole("button", { name: "Save and continue" }).click();
+
+      // Step 2: define a table with a column in the wizard.
+      await expect(page).toHaveURL(/\/migration\/projects\/create\/[^/]+\/data-dictionary\?companyId=/);
+      const projectId = /\/create\/([^/]+)\//.exec(page.url())![1]!;
+      await expect(steps.locator('[aria-current="step"]')).toHaveText(/Data dictionary/);
+      await expect(steps.getByText("Templates")).toBeVisible();
+      await expect(steps.getByRole("link", { name: /Templates/ })).toHaveCount(0);
+      await expect(page.getByRole("button", { name: "Continue" })).toBeDisabled();
+      await page.getByLabel("Table name").fill("Customers");
+      await fillColumn(page, 1, { name: "CustomerId", type: "int", nullable: "No", key: true });
+      await page.getByRole("button", { name: "Add table" }).click();
+      await expect(page.getByRole("table", { name: "Tables of the project" }).getByRole("row", { name: /Customers/ })).toContainText("1");
+      await page.getByRole("link", { name: "Continue" }).click();
+
+      // Step 3: upload type and file parameters, then create the databases and watch the job.
+      await expect(page).toHaveURL(at(withCompany(`/migration/projects/create/${projectId}/databases`, acme.id)));
+      await expect(steps.locator('[aria-current="step"]')).toHaveText(/Databases/);
+      await expect(page.getByRole("button", { name: "Create databases" })).toBeDisabled();
+      await page.getByLabel("Upload type", { exact: true }).selectOption({ label: "Single file" });
+      await page.getByLabel("File extension").selectOption(".csv");
+      const delimiters = await page.getByLabel("Delimiter").locator("option").allTextContents();
+      expect(delimiters).toEqual(["Auto detect", "Fixed Length", "Excel", "Tab", "comma", "pipe", "semicolon", "tilde", "apostrophe", "caret"]);
+      await page.getByLabel("Delimiter").selectOption({ label: "comma" });
+      await expect(page.getByLabel("Header row")).toBeChecked();
+      await page.getByLabel("Encoding").selectOption("UTF-8");
+      await page.getByRole("button", { name: "Save" }).click();
+      await expect(page.getByRole("button", { name: "Create databases" })).toBeEnabled();
+      await page.getByRole("button", { name: "Create databases" }).click();
+      // With JavaScript the page polls; without it a <meta> refresh reloads it until the job ends.
+      await expect(page.getByText("The databases are created.")).toBeVisible({ timeout: 30_000 });
+      await expect(page.getByRole("progressbar", { name: "Database creation progress" })).toHaveAttribute("aria-valuenow", "100");
+      await expect(page.getByText("Database creation: Succeeded")).toBeVisible();
+      await expect(page.getByRole("link", { name: /load/i })).toHaveCount(0);
+
+      // The project's details and its background process.
+      await page.goto(withCompany(`/migration/projects/${projectId}/details`, acme.id));
+      await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+      await expect(page.getByRole("navigation", { name: "Breadcrumb" })).toContainText(name);
+      await expect(page.getByText("Setup: load source data").first()).toBeVisible();
+      await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Background process" }).click();
+      await expect(page.getByRole("heading", { name: "Database creation: Succeeded" })).toBeVisible();
+
+      // Edit a table of the project's own dictionary.
+      await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Data dictionary" }).click();
+      await expect(page).toHaveURL(at(withCompany(`/migration/projects/${projectId}/data-dictionary/data-definition/tables`, acme.id)));
+      await page.getByRole("link", { name: "Customers", exact: true }).click();
+      await expect(page.getByRole("navigation", { name: "Breadcrumb" })).toContainText("Customers");
+      await page.getByRole("button", { name: "Add column" }).click();
+      await fillColumn(page, 2, { name: "FullName", type: "nvarchar", length: "120" });
+      await page.getByRole("button", { name: "Save table" }).click();
+      await expect(page).toHaveURL(at(withCompany(`/migration/projects/${projectId}/data-dictionary/data-definition/tables`, acme.id)));
+      await expect(page.getByRole("table", { name: "Tables of the project" }).getByRole("row", { name: /Customers/ })).toContainText("2");
+
+      // Grant a user read access.
+      await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Project access" }).click();
+      const add = page.getByRole("form", { name: "Add a user" });
+      await add.getByLabel("User").selectOption({ label: "Vera Viewer (viewer@demo.test)" });
+      await expect(add.getByLabel("Can read")).toBeChecked();
+      await add.getByRole("button", { name: "Add user" }).click();
+      const vera = page.getByRole("form", { name: "Access of Vera Viewer" });
+      await expect(vera.getByLabel("Can read")).toBeChecked();
+      await expect(vera.getByLabel("Can write")).not.toBeChecked();
+    });
+
+    test("another company's project is not found, and switching company from a project opens the list", async ({ page }) => {
+      const application = `Birch app ${suffix}`;
+      await page.goto(withCompany("/migration/application/create", birch.id));
+      await page.getByLabel("Name").fill(application);
+      await page.getByRole("button", { name: "Create application" }).click();
+      await expect(page).toHaveURL(new RegExp(`/migration/application\\?companyId=${birch.id}`));
+      await page.goto(withCompany("/migration/projects/create", birch.id));
+      await page.getByLabel("Project name").fill(`Birch project ${suffix}`);
+      await page.getByLabel("Application").selectOption({ label: application });
+      await page.getByLabel("Source type").selectOption({ label: "Backup" });
+      await page.getByRole("button", { name: "Save and continue" }).click();
+      await expect(page).toHaveURL(/\/data-dictionary\?companyId=/);
+      const projectId = /\/create\/([^/]+)\//.exec(page.url())![1]!;
+
+      await page.goto(withCompany(`/migration/projects/${projectId}/details`, acme.id));
+      await expect(page.getByRole("heading", { name: "Not found" })).toBeVisible();
+      await expect(page.getByRole("alert")).toHaveText("Project not found.");
+      await expect(page.getByRole("navigation", { name: "Main menu" })).toBeVisible();
+
+      await page.goto(withCompany(`/migration/projects/${projectId}/details`, birch.id));
+      await expect(page.getByRole("heading", { level: 1, name: `Birch project ${suffix}` })).toBeVisible();
+      await page.getByLabel("Company", { exact: true }).selectOption({ label: "Acme Health" });
+      if (!javaScriptEnabled) await page.getByRole("button", { name: "Switch" }).click();
+      await expect(page).toHaveURL(`${E2E.portal}${withCompany("/migration/projects", acme.id)}`);
+    });
+
+    test("the list's search, status filter and sort live in the URL", async ({ page }) => {
+      const application = `List app ${suffix}`;
+      await createApplication(page, application);
+      for (const name of [`Apple list ${suffix}`, `Banana list ${suffix}`]) {
+        await page.goto(withCompany("/migration/projects/create", acme.id));
+        await page.getByLabel("Project name").fill(name);
+        await page.getByLabel("Application").selectOption({ label: application });
+        await page.getByLabel("Source type").selectOption({ label: "Backup" });
+        await page.getByRole("button", { name: "Save and continue" }).click();
+        await expect(page).toHaveURL(/\/data-dictionary\?companyId=/);
+      }
+
+      await page.goto(withCompany("/migration/projects", acme.id));
+      await page.getByLabel("Search projects").fill(`list ${suffix}`);
+      await page.getByRole("checkbox", { name: "Setup: data dictionary" }).check();
+      await page.getByRole("checkbox", { name: "Setup: add columns" }).check();
+      await page.getByRole("button", { name: "Search" }).click();
+      await expect(page).toHaveURL(
+        `${E2E.portal}/migration/projects?companyId=${acme.id}&name=list+${suffix}&pageSize=25&status=SetupAddColumnsIncomplete&status=SetupDataDictionaryIncomplete`,
+      );
+      const table = page.getByRole("table");
+      const names = () => table.locator("tbody tr td:first-child a").allTextContents();
+      await expect.poll(names).toEqual([`Banana list ${suffix}`, `Apple list ${suffix}`]);
+      await expect(page.getByRole("checkbox", { name: "Setup: add columns" })).toBeChecked();
+      // An unfinished project opens its next wizard step.
+      await expect(table.getByRole("link", { name: `Apple list ${suffix}` })).toHaveAttribute("href", /\/migration\/projects\/create\/[^/]+\/data-dictionary\?companyId=/);
+
+      await table.getByRole("link", { name: /^Name/ }).click();
+      await expect(page).toHaveURL(/[?&]sort=name(&|$)/);
+      await expect(page).toHaveURL(/status=SetupAddColumnsIncomplete&status=SetupDataDictionaryIncomplete/);
+      await expect.poll(names).toEqual([`Apple list ${suffix}`, `Banana list ${suffix}`]);
+      await expect(table.getByRole("columnheader", { name: /^Name/ })).toHaveAttribute("aria-sort", "ascending");
+      await table.getByRole("link", { name: /^Name/ }).click();
+      await expect(page).toHaveURL(/[?&]sort=-name(&|$)/);
+      await expect.poll(names).toEqual([`Banana list ${suffix}`, `Apple list ${suffix}`]);
+
+      await page.getByRole("checkbox", { name: "Setup: add columns" }).uncheck();
+      await page.getByRole("checkbox", { name: "Setup: data dictionary" }).uncheck();
+      await page.getByRole("checkbox", { name: "Active", exact: true }).check();
+      await page.getByRole("button", { name: "Search" }).click();
+      await expect(page).toHaveURL(/[?&]status=Active(&|$)/);
+      await expect(page.getByText("No matching projects")).toBeVisible();
+    });
+  });
+}
