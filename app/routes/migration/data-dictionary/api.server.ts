@@ -4,13 +4,11 @@ import {
   dictionariesResponseSchema,
   dictionarySchema,
   dictionarySummarySchema,
-  reviewSchema,
   type createDictionarySchema,
-  type createTableSchema,
   type updateDictionarySchema,
-  type updateTableSchema,
 } from "../../../../contracts/dictionary";
 import { callService } from "~/lib/api.server";
+import { dictionaryEndpoints } from "~/lib/dictionary-api.server";
 import type { Shell } from "~/lib/guards.server";
 
 /**
@@ -38,27 +36,12 @@ export const createDictionary = (as: As, body: z.output<typeof createDictionaryS
 export const updateDictionary = (as: As, id: string, body: z.output<typeof updateDictionarySchema>) =>
   callService("data-api", at(id), as, { method: "PATCH", body, schema: anything });
 
-export const createTable = (as: As, id: string, body: z.output<typeof createTableSchema>) =>
-  callService("data-api", at(id, "tables"), as, { method: "POST", body, schema: anything });
+const endpoints = (as: As, id: string) => dictionaryEndpoints(as, at(id));
 
-export const updateTable = (as: As, id: string, body: z.output<typeof updateTableSchema>) =>
-  callService("data-api", at(id, "tables"), as, { method: "PATCH", body, schema: anything });
-
-export const deleteTable = (as: As, id: string, tableId: string, version: number) =>
-  callService("data-api", at(id, "tables", tableId), as, { method: "DELETE", query: { version }, schema: anything });
-
-/** The file goes on as it came, as multipart `file`; the answer is the review (nothing applied yet). */
-export function uploadDictionaryFile(as: As, id: string, file: File) {
-  const formData = new FormData();
-  formData.set("file", file, file.name);
-  return callService("data-api", at(id, "bulk-uploads"), as, { method: "POST", formData, schema: reviewSchema });
-}
-
-export const getReview = (as: As, id: string, reviewId: string) =>
-  callService("data-api", at(id, "bulk-uploads", reviewId), as, { schema: reviewSchema });
-
-export const applyReview = (as: As, id: string, reviewId: string) =>
-  callService("data-api", at(id, "bulk-uploads", reviewId, "apply"), as, { method: "POST", schema: anything });
-
-export const discardReview = (as: As, id: string, reviewId: string) =>
-  callService("data-api", at(id, "bulk-uploads", reviewId), as, { method: "DELETE", schema: anything });
+export const createTable = (as: As, id: string, body: Parameters<ReturnType<typeof endpoints>["createTable"]>[0]) => endpoints(as, id).createTable(body);
+export const updateTable = (as: As, id: string, body: Parameters<ReturnType<typeof endpoints>["updateTable"]>[0]) => endpoints(as, id).updateTable(body);
+export const deleteTable = (as: As, id: string, tableId: string, version: number) => endpoints(as, id).deleteTable(tableId, version);
+export const uploadDictionaryFile = (as: As, id: string, file: File) => endpoints(as, id).upload(file);
+export const getReview = (as: As, id: string, reviewId: string) => endpoints(as, id).getReview(reviewId);
+export const applyReview = (as: As, id: string, reviewId: string) => endpoints(as, id).applyReview(reviewId);
+export const discardReview = (as: As, id: string, reviewId: string) => endpoints(as, id).discardReview(reviewId);

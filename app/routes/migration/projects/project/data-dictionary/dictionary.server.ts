@@ -3,23 +3,19 @@
  * them: the project's copy, edited without touching the master it may have come from.
  */
 import { createContext, data, type MiddlewareFunction, type RouterContextProvider } from "react-router";
-import { z } from "zod";
 import {
   projectDictionarySchema,
-  reviewSchema,
   tableSchema,
   tablesPageSchema,
-  type createTableSchema,
   type ProjectDictionary,
-  type updateTableSchema,
 } from "../../../../../../contracts/dictionary";
 import { callService, type ServiceFailure } from "~/lib/api.server";
+import { dictionaryEndpoints } from "~/lib/dictionary-api.server";
 import { serviceFailure } from "~/lib/forms.server";
 import { projectDictionaryPaths } from "~/components/projects/next-step";
 import { caller, projectApi, projectContext, projectScope, requireProjectUnlocked, requireProjectWrite } from "../../project.server";
 
 type As = ReturnType<typeof caller>;
-const anything = z.unknown();
 const dictionaryApi = (projectId: string, ...rest: string[]) => projectApi(projectId, ["/data-dictionary", ...rest.map(encodeURIComponent)].join("/"));
 
 export const getProjectDictionary = (as: As, projectId: string) =>
@@ -31,30 +27,17 @@ export const listProjectTables = (as: As, projectId: string, query: { name?: str
 export const getProjectTable = (as: As, projectId: string, tableId: string) =>
   callService("data-api", dictionaryApi(projectId, "tables", tableId, "table-details"), as, { schema: tableSchema });
 
-export const createProjectTable = (as: As, projectId: string, body: z.output<typeof createTableSchema>) =>
-  callService("data-api", dictionaryApi(projectId, "tables"), as, { method: "POST", body, schema: anything });
+const endpoints = (as: As, projectId: string) => dictionaryEndpoints(as, dictionaryApi(projectId));
 
-export const updateProjectTable = (as: As, projectId: string, body: z.output<typeof updateTableSchema>) =>
-  callService("data-api", dictionaryApi(projectId, "tables"), as, { method: "PATCH", body, schema: anything });
-
-export const deleteProjectTable = (as: As, projectId: string, tableId: string, version: number) =>
-  callService("data-api", dictionaryApi(projectId, "tables", tableId), as, { method: "DELETE", query: { version }, schema: anything });
-
-/** The file goes on as it came, as multipart `file`; the answer is the review (nothing applied yet). */
-export function uploadProjectDictionaryFile(as: As, projectId: string, file: File) {
-  const formData = new FormData();
-  formData.set("file", file, file.name);
-  return callService("data-api", dictionaryApi(projectId, "bulk-uploads"), as, { method: "POST", formData, schema: reviewSchema });
-}
-
-export const getProjectReview = (as: As, projectId: string, reviewId: string) =>
-  callService("data-api", dictionaryApi(projectId, "bulk-uploads", reviewId), as, { schema: reviewSchema });
-
-export const applyProjectReview = (as: As, projectId: string, reviewId: string) =>
-  callService("data-api", dictionaryApi(projectId, "bulk-uploads", reviewId, "apply"), as, { method: "POST", schema: anything });
-
-export const discardProjectReview = (as: As, projectId: string, reviewId: string) =>
-  callService("data-api", dictionaryApi(projectId, "bulk-uploads", reviewId), as, { method: "DELETE", schema: anything });
+export const createProjectTable = (as: As, projectId: string, body: Parameters<ReturnType<typeof endpoints>["createTable"]>[0]) =>
+  endpoints(as, projectId).createTable(body);
+export const updateProjectTable = (as: As, projectId: string, body: Parameters<ReturnType<typeof endpoints>["updateTable"]>[0]) =>
+  endpoints(as, projectId).updateTable(body);
+export const deleteProjectTable = (as: As, projectId: string, tableId: string, version: number) => endpoints(as, projectId).deleteTable(tableId, version);
+export const uploadProjectDictionaryFile = (as: As, projectId: string, file: File) => endpoints(as, projectId).upload(file);
+export const getProjectReview = (as: As, projectId: string, reviewId: string) => endpoints(as, projectId).getReview(reviewId);
+export const applyProjectReview = (as: As, projectId: string, reviewId: string) => endpoints(as, projectId).applyReview(reviewId);
+export const discardProjectReview = (as: As, projectId: string, reviewId: string) => endpoints(as, projectId).discardReview(reviewId);
 
 /** The project's dictionary (its version and counts), loaded once per request for every page below. */
 export const projectDictionaryContext = createContext<ProjectDictionary | { failure: { status: number; body: ServiceFailure } } | null>(null);

@@ -1,0 +1,37 @@
+import { z } from "zod";
+import { reviewSchema, type createTableSchema, type updateTableSchema } from "../../contracts/dictionary";
+import { callService } from "./api.server";
+import type { Shell } from "./guards.server";
+
+type As = Pick<Shell, "request" | "authenticated">;
+
+/** Writes answer the changed object; the pages redirect and reload, so any JSON will do. */
+const anything = z.unknown();
+
+/**
+ * A dictionary's tables and bulk uploads, the same calls for a master dictionary
+ * (`/api/v1/data-dictionaries/{id}`) and a project's own (`/api/v1/projects/{id}/data-dictionary`):
+ * the data API serves both with the same handlers.
+ */
+export function dictionaryEndpoints(as: As, base: string) {
+  const at = (...rest: string[]) => [base, ...rest.map(encodeURIComponent)].join("/");
+  return {
+    createTable: (body: z.output<typeof createTableSchema>) =>
+      callService("data-api", at("tables"), as, { method: "POST", body, schema: anything }),
+    updateTable: (body: z.output<typeof updateTableSchema>) =>
+      callService("data-api", at("tables"), as, { method: "PATCH", body, schema: anything }),
+    deleteTable: (tableId: string, version: number) =>
+      callService("data-api", at("tables", tableId), as, { method: "DELETE", query: { version }, schema: anything }),
+    /** The file goes on as it came, as multipart `file`; the answer is the review (nothing applied yet). */
+    upload(file: File) {
+      const formData = new FormData();
+      formData.set("file", file, file.name);
+      return callService("data-api", at("bulk-uploads"), as, { method: "POST", formData, schema: reviewSchema });
+    },
+    getReview: (reviewId: string) => callService("data-api", at("bulk-uploads", reviewId), as, { schema: reviewSchema }),
+    applyReview: (reviewId: string) =>
+      callService("data-api", at("bulk-uploads", reviewId, "apply"), as, { method: "POST", schema: anything }),
+    discardReview: (reviewId: string) =>
+      callService("data-api", at("bulk-uploads", reviewId), as, { method: "DELETE", schema: anything }),
+  };
+}
