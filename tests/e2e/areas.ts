@@ -8,7 +8,13 @@ const softExpect = expect.configure({ soft: true });
 export type AreaName = "additionalOptions" | "migration" | "translations" | "onboarding";
 
 /** The sidebar of the issue, section by section, with each page's URL and the heading it shows. */
-export const AREAS: { area: AreaName; section: string; pages: { link: string; path: string; heading: string }[] }[] = [
+export const AREAS: {
+  area: AreaName;
+  section: string;
+  pages: { link: string; path: string; heading: string }[];
+  /** Pages of the area that the sidebar does not link to, guarded all the same (issue 4's create pages). */
+  morePages?: { path: string; heading: string }[];
+}[] = [
   {
     area: "additionalOptions",
     section: "Additional Options",
@@ -25,6 +31,11 @@ export const AREAS: { area: AreaName; section: string; pages: { link: string; pa
       { link: "Master Templates", path: "/migration/master-templates", heading: "Master Templates" },
       { link: "Data Dictionary", path: "/migration/data-dictionary", heading: "Data Dictionary" },
       { link: "Applications", path: "/migration/application", heading: "Applications" },
+    ],
+    morePages: [
+      { path: "/migration/projects/create", heading: "Create project" },
+      { path: "/migration/application/create", heading: "Create application" },
+      { path: "/migration/data-dictionary/create/new/application", heading: "Create data dictionary" },
     ],
   },
   {

@@ -37,7 +37,7 @@ for (const c of CASES) {
     test("every area URL gives the page or /permission-denied", async ({ page }) => {
       for (const area of AREAS) {
         const allowed = c.areas.includes(area.area);
-        for (const p of area.pages) {
+        for (const p of [...area.pages, ...(area.morePages ?? [])]) {
           const label = `${user.email} in ${c.company.name}, ${p.path} → ${allowed ? `the ${p.heading} page` : "/permission-denied"}`;
           await test.step(label, async () => {
             await page.goto(open(p.path));
