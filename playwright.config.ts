@@ -63,6 +63,8 @@ export default defineConfig({
         CLIENT_PORTAL_PORT: "4101",
         DATA_API_PORT: "4102",
         LOG_LEVEL: "warn",
+      // The journeys start from an empty tenant (empty states, first application).
+      SEED_DEMO_CONTENT: "false",
         // Both portals are clients of the one client portal: the same client, two sets of redirect URIs.
         PORTAL_CLIENT_SECRET: E2E_SECRETS.portalClient,
         OIDC_CLIENT_SECRET: E2E_SECRETS.portalClient,

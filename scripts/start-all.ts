@@ -46,6 +46,7 @@ const shared = {
   NODE_ENV: env.NODE_ENV ?? "production",
   DATA_DIR: dataDir,
   SEED_DEMO: env.SEED_DEMO ?? "true",
+  SEED_DEMO_CONTENT: env.SEED_DEMO_CONTENT ?? "true",
   OIDC_ISSUER: urls.clientPortal,
   CLIENT_PORTAL_URL: urls.clientPortal,
   CLIENT_PORTAL_API_URL: env.CLIENT_PORTAL_API_URL ?? urls.clientPortal,

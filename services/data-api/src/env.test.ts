@@ -18,6 +18,7 @@ describe("data API environment", () => {
       ROLES_CLAIM: "custom:roles",
       CLIENT_PORTAL_API_URL: "http://localhost:3001",
       SEED_DEMO: false,
+      SEED_DEMO_CONTENT: false,
     });
   });
 

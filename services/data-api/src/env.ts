@@ -25,6 +25,8 @@ const dataApiEnvSchema = z
     ROLES_CLAIM: z.string().trim().min(1).default(DEFAULT_ROLES_CLAIM),
     CLIENT_PORTAL_API_URL: envFields.url("http://localhost:3001"),
     SEED_DEMO: envFields.flag,
+    /** With SEED_DEMO: an application, a dictionary and a project in Acme Health to look at. */
+    SEED_DEMO_CONTENT: envFields.flag,
   })
   .transform((env) => ({
     ...env,

@@ -16,6 +16,7 @@ import { loadEnv, type DataApiEnv } from "./env.ts";
 import { STALE_JOB_MS, recoverInterruptedJobs, startStaleJobSweep } from "./jobs/recover.ts";
 import { createJobRunner } from "./jobs/runner.ts";
 import { createHttpPermissionsSource } from "./permissions.ts";
+import { seedDemoContent } from "./demo-content.ts";
 import { seedDemo } from "./seed.ts";
 import { readProductVersion } from "./version.ts";
 
@@ -52,6 +53,7 @@ async function main() {
     // 3. Demo data, when asked.
     if (env.SEED_DEMO) {
       await seedDemo(db);
+      if (env.SEED_DEMO_CONTENT && (await seedDemoContent(db))) logger.info("demo content seeded");
       logger.info("demo data seeded");
     }
   } catch (err) {

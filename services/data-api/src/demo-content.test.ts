@@ -1,0 +1,32 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO_COMPANIES } from "../../../scripts/demo-data.ts";
+import { TEST_DATABASE_KINDS } from "../../shared/testing/databases.ts";
+import { seedDemoContent } from "./demo-content.ts";
+import { USERS, createTestApi } from "./testing/harness.ts";
+
+const acme = DEMO_COMPANIES[1];
+
+describe.each(TEST_DATABASE_KINDS)("demo content on %s", (kind) => {
+  let api: Awaited<ReturnType<typeof createTestApi>>;
+  beforeAll(async () => {
+    api = await createTestApi(kind);
+  });
+  afterAll(() => api.close());
+
+  it("gives Acme Health an application, a loaded dictionary and a project the analyst owns, once", async () => {
+    expect(await seedDemoContent(api.db)).toBe(true);
+    expect(await seedDemoContent(api.db)).toBe(false);
+
+    const t = await api.tokenFor(USERS.analyst);
+    const apps = await api.get(`/api/v1/applications?companyId=${acme.id}`, t);
+    expect(apps.body.map((a: { name: string }) => a.name)).toEqual(["Legacy ERP"]);
+
+    const dictionaries = await api.get(`/api/v1/data-dictionaries?companyId=${acme.id}`, t);
+    expect(dictionaries.body).toMatchObject([{ name: "ERP core tables", tableCount: 3, columnCount: 13 }]);
+
+    const projects = await api.get(`/api/v1/projects/search?companyId=${acme.id}`, t);
+    expect(projects.body.items).toMatchObject([{ name: "ERP customer migration", status: "SetupUploadTypeIncomplete" }]);
+    const dictionary = await api.get(`/api/v1/projects/${projects.body.items[0].id}/data-dictionary`, t);
+    expect(dictionary.body).toMatchObject({ tableCount: 3, columnCount: 13, sourceDictionaryName: "ERP core tables" });
+  });
+});

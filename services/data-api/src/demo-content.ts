@@ -1,0 +1,78 @@
+/**
+ * Something to look at in the demo tenant (SEED_DEMO_CONTENT, which `npm start` turns on): Acme Health
+ * gets the application it migrates from, a master dictionary of it loaded through the real upload
+ * path (parse → review → apply), and a migration project with that dictionary assigned, owned by
+ * the demo analyst. Only into a company that has no application yet, so a restart changes nothing.
+ */
+import type { Kysely } from "kysely";
+import { DEMO_COMPANIES, demoUsers } from "../../../scripts/demo-data.ts";
+import type { Database } from "./db/schema.ts";
+import { parseDictionaryFile } from "./dictionary-bulk/parse-file.ts";
+import { applyReview, createReview } from "./dictionary-bulk/reviews.ts";
+import { recomputeSetupStatus } from "./project-setup.ts";
+import { createApplication, listApplications } from "./repositories/applications.ts";
+import { copyTables, createDictionary, dictionaryStats, findProjectDictionaryRef } from "./repositories/dictionaries.ts";
+import { createProject, setSourceDictionary } from "./repositories/projects.ts";
+
+const DICTIONARY_CSV = `table,column,type,length,precision,scale,nullable,key,description
+Customers,CustomerId,uniqueidentifier,,,,no,yes,Primary key
+Customers,Name,nvarchar,200,,,no,no,Full name
+Customers,Email,nvarchar,320,,,yes,no,
+Customers,CreditLimit,decimal,,18,2,yes,no,Credit limit in the customer's currency
+Customers,CreatedAt,datetime,,,,no,no,When the customer was registered
+Orders,OrderId,bigint,,,,no,yes,Order number
+Orders,CustomerId,uniqueidentifier,,,,no,no,The customer who ordered
+Orders,OrderDate,date,,,,no,no,
+Orders,Total,decimal,,18,2,no,no,Order total including tax
+Products,ProductId,int,,,,no,yes,
+Products,Name,nvarchar,120,,,no,no,
+Products,Weight,float,,,,yes,no,Kilograms
+Products,AvailableFrom,time,,,,yes,no,Daily availability start
+`;
+
+export async function seedDemoContent(db: Kysely<Database>, now = new Date()): Promise<boolean> {
+  const acme = DEMO_COMPANIES[1];
+  const analyst = demoUsers().find((u) => u.email === "analyst@demo.test")!;
+  if ((await listApplications(db, acme.id)).length > 0) return false;
+
+  const application = await createApplication(
+    db,
+    { companyId: acme.id, name: "Legacy ERP", description: "The on-premises ERP Acme Health is leaving." },
+    now,
+  );
+  const dictionaryId = await createDictionary(
+    db,
+    {
+      companyId: acme.id,
+      applicationId: application.id,
+      projectId: null,
+      name: "ERP core tables",
+      description: "Customers, orders and products of the legacy ERP.",
+      userId: analyst.id,
+    },
+    now,
+  );
+  const parsed = await parseDictionaryFile(new TextEncoder().encode(DICTIONARY_CSV), "erp-core-tables.csv");
+  if (parsed.errors.length) throw new Error(`the demo dictionary has errors: ${parsed.errors[0]?.message}`);
+  const review = await createReview(db, dictionaryId, parsed, { fileName: "erp-core-tables.csv", userId: analyst.id, now });
+  await applyReview(db, dictionaryId, review.id, analyst.id, now);
+
+  const projectId = await createProject(
+    db,
+    {
+      companyId: acme.id,
+      applicationId: application.id,
+      name: "ERP customer migration",
+      description: "Move customers, orders and products out of the legacy ERP.",
+      sourceType: "FlatFile",
+      userId: analyst.id,
+    },
+    now,
+  );
+  const own = (await findProjectDictionaryRef(db, projectId))!;
+  await copyTables(db, dictionaryId, own.id, { expectedVersion: own.version, userId: analyst.id, now });
+  await setSourceDictionary(db, projectId, dictionaryId, now);
+  const stats = await dictionaryStats(db, own.id);
+  if (stats) await recomputeSetupStatus(db, projectId, stats, now);
+  return true;
+}
