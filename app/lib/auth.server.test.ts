@@ -108,6 +108,33 @@ describe("session", () => {
     expect(gone.status).toBe(401);
   });
 
+  it("the session check notices a session ended at the provider, asking it at most every 30 s", async () => {
+    const { cookie } = await signIn(loaders, "viewer@demo.test");
+    const check = async () => ((await sessionLoader(routeArgs(withCookie("/auth/session", cookie)))) as Response).status;
+    expect(await check()).toBe(200);
+
+    // The grant ends at the provider (as when the user logs out there): its refresh token is revoked.
+    const session = await sessionOf(cookie);
+    const { refreshToken } = session.get("auth")!;
+    const discovery = (await (await fetch(`${live.clientPortalUrl}/.well-known/openid-configuration`)).json()) as { revocation_endpoint: string };
+    const basic = Buffer.from(`data-transformation-portal:${process.env.OIDC_CLIENT_SECRET}`).toString("base64");
+    const revoked = await fetch(discovery.revocation_endpoint, {
+      method: "POST",
+      headers: { authorization: `Basic ${basic}`, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ token: refreshToken!, token_type_hint: "refresh_token" }),
+    });
+    expect(revoked.status).toBe(200);
+
+    // Checked a moment ago: not asked again yet.
+    expect(await check()).toBe(200);
+    // Once the interval has passed, the provider's answer ends the portal session.
+    const stored = await sessionOf(cookie);
+    stored.set("auth", { ...stored.get("auth")!, providerCheckedAt: Date.now() - 31_000 });
+    await sessionStorage.commitSession(stored);
+    expect(await check()).toBe(401);
+    expect(await readSessionData(session.id)).toBeNull();
+  });
+
   it("requireAuth sends a signed-out visitor to /login with the page to come back to", async () => {
     const res = await settle(requireAuth(new Request(`${PORTAL_URL}/migration/projects?companyId=c1`)));
     expect(isRedirect(res, "/login?redirectTo=%2Fmigration%2Fprojects%3FcompanyId%3Dc1")).toBe(true);

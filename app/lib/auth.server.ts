@@ -32,6 +32,7 @@ const discoverySchema = z.object({
   jwks_uri: z.string(),
   end_session_endpoint: z.string().optional(),
   revocation_endpoint: z.string().optional(),
+  introspection_endpoint: z.string().optional(),
 });
 type Discovery = z.infer<typeof discoverySchema>;
 
@@ -267,6 +268,47 @@ async function refresh(session: Session<SessionData>): Promise<AuthSession | nul
     await sessionStorage.destroySession(session);
     return null;
   }
+}
+
+/** How often the session check asks the provider whether the grant still lives. */
+export const PROVIDER_CHECK_INTERVAL_MS = 30_000;
+
+/**
+ * False when the provider says the session's refresh token is no longer active: the user logged out
+ * at the client portal or another application, or the grant was revoked. Asked at most every 30 s
+ * per session; an unreachable provider or one without introspection counts as alive (a network
+ * glitch must not log anybody out). Ends the portal session when it answers no.
+ */
+export async function stillSignedInAtProvider(authenticated: Authenticated): Promise<boolean> {
+  const { session, auth } = authenticated;
+  if (!auth.refreshToken || Date.now() - (auth.providerCheckedAt ?? 0) < PROVIDER_CHECK_INTERVAL_MS) return true;
+  let active: boolean | undefined;
+  try {
+    const { discovery } = await getProvider();
+    if (!discovery.introspection_endpoint) return true;
+    const res = await fetch(discovery.introspection_endpoint, {
+      method: "POST",
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        accept: "application/json",
+        authorization: `Basic ${Buffer.from(`${encodeURIComponent(env.OIDC_CLIENT_ID)}:${encodeURIComponent(env.OIDC_CLIENT_SECRET)}`).toString("base64")}`,
+      },
+      body: new URLSearchParams({ token: auth.refreshToken, token_type_hint: "refresh_token" }),
+    });
+    if (res.ok) active = ((await res.json()) as { active?: unknown }).active === true;
+  } catch (err) {
+    log.warn("could not ask the identity provider about the session", { reason: err instanceof Error ? err.message : String(err) });
+  }
+  if (active === false) {
+    log.info("session ended at the identity provider", { userId: auth.userId });
+    await sessionStorage.destroySession(session);
+    return false;
+  }
+  if (active) {
+    session.set("auth", { ...auth, providerCheckedAt: Date.now() });
+    await sessionStorage.commitSession(session);
+  }
+  return true;
 }
 
 /**

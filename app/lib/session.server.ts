@@ -14,6 +14,8 @@ export type AuthSession = {
   /** Epoch milliseconds. */
   accessTokenExpiresAt: number;
   refreshToken: string | null;
+  /** Epoch milliseconds of the last time the provider confirmed the grant still lives. */
+  providerCheckedAt?: number;
 };
 
 export type SessionData = { auth: AuthSession };

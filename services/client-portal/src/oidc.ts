@@ -106,6 +106,8 @@ export function createProvider(options: { env: ClientPortalEnv; db: Kysely<Datab
     features: {
       devInteractions: { enabled: false },
       revocation: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
+      // The portal asks whether its refresh token still lives, to notice a session ended here.
+      introspection: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
       userinfo: { enabled: true },
       resourceIndicators: {
         enabled: true,
