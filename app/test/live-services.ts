@@ -87,6 +87,8 @@ export async function startLiveServices(portalEnv: Record<string, string> = {}) 
     clientPortalUrl: clientPortal.baseUrl,
     dataApiUrl,
     clientPortalDb: clientPortalDb.db,
+    /** The data API's job runner: `jobs.hooks.beforeStep` can hold or fail a job in a test. */
+    jobs,
     async stop() {
       await jobs.idle();
       dataApiServer.close();

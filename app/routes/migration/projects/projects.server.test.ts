@@ -402,6 +402,52 @@ describe("wizard steps 2 and 3", () => {
   });
 });
 
+describe("database creation that fails", () => {
+  it("shows the failure reason and a Retry that starts it again", async () => {
+    const project = await newProject(ANALYST, acme.id, acmeApp.id, "Fails once");
+    const opts = { params: { projectId: project.id }, middleware: wizardLayout.middleware };
+    const own = await api<any>(ANALYST, "GET", `/api/v1/projects/${project.id}/data-dictionary`);
+    await api(ANALYST, "POST", `/api/v1/projects/${project.id}/data-dictionary/tables`, {
+      version: own.version,
+      name: "Customers",
+      description: null,
+      columns: [{ name: "Id", type: "int", nullable: false, isKey: true }],
+    });
+    await api(ANALYST, "POST", `/api/v1/projects/${project.id}/upload-type`, { uploadType: "SingleFile" });
+
+    const follow = async () => {
+      let step3: any;
+      for (let i = 0; i < 100; i++) {
+        step3 = await call(ANALYST, wizardUrl(project.id, "databases"), databasesStep.loader, opts);
+        if (step3.project.status !== "DatabaseCreation") break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      return step3;
+    };
+
+    live.jobs.hooks.beforeStep = (step) => {
+      if (step.projectId === project.id && step.name === "Create destination database") throw new Error("disk full");
+    };
+    try {
+      await call(ANALYST, wizardUrl(project.id, "databases"), databasesStep.action, { ...opts, form: { intent: "create-databases" } });
+      const failed = await follow();
+      expect(failed.project).toMatchObject({ status: "DatabaseCreationFailed", isLocked: false });
+      expect(failed.job.status).toBe("ERROR");
+      expect(failed.job.error).toMatch(/disk full/);
+      expect(failed.job.steps.find((s: any) => s.status === "Failed")?.name).toBe("Create destination database");
+    } finally {
+      live.jobs.hooks.beforeStep = undefined;
+    }
+
+    // "Retry" posts the same intent; this time the job succeeds.
+    const retried = await call(ANALYST, wizardUrl(project.id, "databases"), databasesStep.action, { ...opts, form: { intent: "create-databases" } });
+    expect(isRedirect(retried, wizardUrl(project.id, "databases"))).toBe(true);
+    const done = await follow();
+    expect(done.project.status).toBe("SetupRestoreDatabaseIncomplete");
+    expect(done.job.status).toBe("SUCCESS");
+  });
+});
+
 describe("background process", () => {
   it("shows the lock and the project's jobs", async () => {
     const project = await newProject(ANALYST, acme.id, acmeApp.id, "No jobs yet");
