@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { E2E } from "../../playwright.config";
 import { acme, birch, expect, test, withCompany } from "./sessions";
@@ -188,3 +189,40 @@ for (const javaScriptEnabled of [true, false]) {
     });
   });
 }
+
+test.describe("accessibility of the project pages", () => {
+  test.use({ signedInAs: "analyst@demo.test" });
+
+  async function expectNoViolations(page: Page) {
+    const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+    const violations = results.violations.map((v) => ({ rule: v.id, nodes: v.nodes.map((n) => n.target.join(" ")) }));
+    expect(violations, `axe violations on ${page.url()}`).toEqual([]);
+  }
+
+  test("the list, the wizard steps, details, access and background process have no WCAG A/AA violation", async ({ page }) => {
+    test.setTimeout(60_000);
+    await createApplication(page, "Axe projects app");
+    await page.goto(withCompany("/migration/projects/create", acme.id));
+    await expectNoViolations(page);
+    await page.getByLabel("Project name").fill("Axe project");
+    await page.getByLabel("Application").selectOption({ label: "Axe projects app" });
+    await page.getByLabel("Source type").selectOption({ label: "Flat file" });
+    await page.getByRole("button", { name: "Save and continue" }).click();
+    await expect(page).toHaveURL(/\/create\/[^/]+\/data-dictionary\?companyId=/);
+    const projectId = /\/create\/([^/]+)\//.exec(page.url())![1]!;
+    await expectNoViolations(page);
+
+    for (const path of [
+      "/migration/projects",
+      `/migration/projects/create/${projectId}/databases`,
+      `/migration/projects/${projectId}/details`,
+      `/migration/projects/${projectId}/data-dictionary/data-definition/tables`,
+      `/migration/projects/${projectId}/users/project-access`,
+      `/migration/projects/${projectId}/background-process`,
+    ]) {
+      await page.goto(withCompany(path, acme.id));
+      await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+      await expectNoViolations(page);
+    }
+  });
+});
