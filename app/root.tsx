@@ -10,8 +10,22 @@ import { SiteHeader } from "./components/layout/site-header";
 import { RouteErrorBoundary } from "./components/layout/route-error";
 import { callService } from "./lib/api.server";
 import { getAuth } from "./lib/auth.server";
+import { memoize } from "./lib/memo.server";
 
 const DEFAULT_BRANDING: Branding = { logoUrl: null, name: DEFAULT_BRAND_NAME, termsAndConditions: null };
+
+/** Both change only with an admin's edit or a deploy: fetched once a minute, not on every page. */
+const ONE_MINUTE = 60_000;
+const loadBranding = memoize(ONE_MINUTE, () => callService("client-portal", "/api/v1/branding", null, { schema: brandingSchema }));
+// The version needs a signed-in caller to ask with, but is the same for everybody. The shared promise
+// must never carry one user's answer (a 401's redirect clears that user's cookie): failures become
+// plain errors here, and the caller's own 401 is handled by the guards of the page.
+const loadVersion = memoize(ONE_MINUTE, (as: Parameters<typeof callService>[2]) =>
+  callService("data-api", "/api/v1/productInfo", as, { schema: productInfoSchema }).then(
+    (info) => info.version,
+    () => Promise.reject(new Error("product info unavailable")),
+  ),
+);
 
 export async function loader({ request }: Route.LoaderArgs) {
   const authenticated = await getAuth(request);
@@ -21,14 +35,14 @@ export async function loader({ request }: Route.LoaderArgs) {
     if (err instanceof Response) throw err;
     return fallback;
   };
-  const [branding, productInfo] = await Promise.all([
-    callService("client-portal", "/api/v1/branding", null, { schema: brandingSchema }).catch(orElse(DEFAULT_BRANDING)),
-    as ? callService("data-api", "/api/v1/productInfo", as, { schema: productInfoSchema }).catch(orElse(null)) : null,
+  const [branding, version] = await Promise.all([
+    loadBranding().catch(orElse(DEFAULT_BRANDING)),
+    as ? loadVersion(as).catch(orElse(null)) : null,
   ]);
   const user = authenticated
     ? { id: authenticated.auth.userId, name: authenticated.auth.name, roles: parseRoleAttribute(authenticated.auth.roles) }
     : null;
-  return { user, branding, version: productInfo?.version ?? null };
+  return { user, branding, version };
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {
