@@ -3,6 +3,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
+import { createLogger, type Logger } from "./logger.ts";
 
 export type DatabaseKind = "sqlite" | "postgres";
 
@@ -14,9 +15,13 @@ export function databaseKind(url: string): DatabaseKind {
  * One Kysely over either engine: a `postgres://` URL means PostgreSQL, anything else is a SQLite
  * file path (or `:memory:`), optionally written `sqlite:<path>`.
  */
-export function createKysely<DB>(url: string): Kysely<DB> {
+export function createKysely<DB>(url: string, logger: Logger = createLogger("db")): Kysely<DB> {
   if (databaseKind(url) === "postgres") {
-    return new Kysely<DB>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 10 }) }) });
+    const pool = new pg.Pool({ connectionString: url, max: 10 });
+    // An idle connection dropped by the server (a restart, a failover, an admin) emits 'error' on the
+    // pool; unhandled, it would take the whole process down. The pool replaces the connection.
+    pool.on("error", (err) => logger.warn("a pooled PostgreSQL connection failed; it will be replaced", { err }));
+    return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   }
   const file = url.replace(/^sqlite:(\/\/)?/, "");
   if (file !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });

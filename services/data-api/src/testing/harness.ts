@@ -74,8 +74,12 @@ export async function createTestApi(kind: DatabaseKind) {
   const app = createApp(deps);
 
   /** What a restarted process would be: a fresh app and job runner on the same database and data folder. */
+  /** Every runner of this file's apps: teardown waits for their jobs before the database goes. */
+  const runners = [jobs];
   function restartedApp() {
-    return createApp({ ...deps, jobs: createJobRunner() });
+    const runner = createJobRunner();
+    runners.push(runner);
+    return createApp({ ...deps, jobs: runner });
   }
 
   /** A fresh token per call (unique jti), so the permissions cache never hides one test from another. */
@@ -98,6 +102,7 @@ export async function createTestApi(kind: DatabaseKind) {
   }
 
   async function close() {
+    await Promise.all(runners.map((r) => r.idle()));
     await db.destroy();
     await database.drop();
     fs.rmSync(dataDir, { recursive: true, force: true });
