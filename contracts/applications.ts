@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { descriptionSchema, nameSchema, timestampSchema } from "./common";
+import { descriptionSchema, nameSchema, pageOf, pageQuerySchema, timestampSchema } from "./common";
 
 /** A legacy application a company migrates from (name unique per company, case-insensitive). */
 export const applicationSchema = z.object({
@@ -12,7 +12,18 @@ export const applicationSchema = z.object({
   createdAt: timestampSchema,
 });
 export type Application = z.infer<typeof applicationSchema>;
-export const applicationsResponseSchema = z.array(applicationSchema);
+
+export const APPLICATION_SORTS = ["name", "-name", "createdAt", "-createdAt"] as const;
+export type ApplicationSort = (typeof APPLICATION_SORTS)[number];
+
+/** GET /api/v1/applications: a page of the company's applications, filtered, sorted and counted in SQL. */
+export const applicationSearchQuerySchema = pageQuerySchema.extend({
+  companyId: z.string().min(1),
+  /** Name contains, any case; `%` and `_` match themselves. */
+  name: z.string().trim().max(100).optional(),
+  sort: z.enum(APPLICATION_SORTS).default("name"),
+});
+export const applicationSearchResponseSchema = pageOf(applicationSchema);
 
 /** POST /api/v1/applications; also the portal's create form. */
 export const createApplicationSchema = z.object({

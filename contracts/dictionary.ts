@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { descriptionSchema, requiredString, formBoolean, identifierSchema, nameSchema, pageOf, timestampSchema, versionSchema } from "./common";
+import { descriptionSchema, requiredString, formBoolean, identifierSchema, nameSchema, pageOf, pageQuerySchema, timestampSchema, versionSchema } from "./common";
 
 /** Spec §3: the column types a dictionary offers. */
 export const COLUMN_TYPES = ["int", "decimal", "float", "bigint", "date", "time", "datetime", "nvarchar", "uniqueidentifier"] as const;
@@ -102,7 +102,19 @@ export const dictionarySummarySchema = z.object({
   version: z.number().int(),
 });
 export type DictionarySummary = z.infer<typeof dictionarySummarySchema>;
-export const dictionariesResponseSchema = z.array(dictionarySummarySchema);
+
+export const DICTIONARY_SORTS = ["name", "-name", "application", "-application", "updatedAt", "-updatedAt"] as const;
+export type DictionarySort = (typeof DICTIONARY_SORTS)[number];
+
+/** GET /api/v1/data-dictionaries: a page of the company's master dictionaries, filtered, sorted and counted in SQL. */
+export const dictionarySearchQuerySchema = pageQuerySchema.extend({
+  companyId: z.string().min(1),
+  applicationId: z.string().min(1).optional(),
+  /** Name contains, any case; `%` and `_` match themselves. */
+  name: z.string().trim().max(100).optional(),
+  sort: z.enum(DICTIONARY_SORTS).default("name"),
+});
+export const dictionarySearchResponseSchema = pageOf(dictionarySummarySchema);
 
 export const dictionarySchema = dictionarySummarySchema.extend({ tables: z.array(tableSchema) });
 export type Dictionary = z.infer<typeof dictionarySchema>;

@@ -29,6 +29,8 @@ async function createDictionary(page: Page, application: string, name: string) {
   await page.goto(withCompany("/migration/data-dictionary", acme.id));
   await expect(page.getByRole("heading", { level: 1, name: "Data Dictionary", exact: true })).toBeVisible();
   await page.getByRole("link", { name: "Create data dictionary" }).click();
+  // The list has an Application select too (its filter): wait for the create page before choosing.
+  await expect(page.getByRole("heading", { level: 1, name: "Create data dictionary" })).toBeVisible();
   await page.getByLabel("Application").selectOption({ label: application });
   await page.getByLabel("Name").fill(name);
   await page.getByLabel("Description").fill("Tables of the legacy system");
@@ -145,6 +147,38 @@ for (const javaScriptEnabled of [true, false]) {
     });
   });
 }
+
+test.describe("the applications list with JavaScript off", () => {
+  test.use({ javaScriptEnabled: false, signedInAs: "analyst@demo.test" });
+
+  test("searching filters the list in the URL, and sorting keeps the search", async ({ page }) => {
+    await createApplication(page, "Searchable ledger", "Found by the search");
+    await createApplication(page, "Unrelated payroll", "");
+    await page.goto(withCompany("/migration/application", acme.id));
+    const table = page.getByRole("table", { name: "Applications" });
+    await expect(table).toContainText("Unrelated payroll");
+
+    await page.getByLabel("Search applications").fill("LEDGER");
+    await page.getByRole("button", { name: "Search" }).click();
+    await expect(page).toHaveURL(`${E2E.portal}/migration/application?companyId=${acme.id}&name=LEDGER&pageSize=25`);
+    await expect(page.getByLabel("Search applications")).toHaveValue("LEDGER");
+    // The header row and the one match.
+    await expect(table.getByRole("row")).toHaveCount(2);
+    await expect(table.getByRole("row", { name: /Searchable ledger/ })).toContainText("Found by the search");
+    await expect(page.getByRole("navigation", { name: "Pagination" })).toContainText("Page 1 of 1 · 1 application");
+
+    await expect(table.getByRole("columnheader", { name: /^Name/ })).toHaveAttribute("aria-sort", "ascending");
+    await table.getByRole("link", { name: /^Name/ }).click();
+    await expect(page).toHaveURL(/[?&]sort=-name(&|$)/);
+    await expect(page).toHaveURL(/[?&]name=LEDGER(&|$)/);
+    await expect(table.getByRole("columnheader", { name: /^Name/ })).toHaveAttribute("aria-sort", "descending");
+    await expect(table.getByRole("row")).toHaveCount(2);
+
+    await page.getByLabel("Search applications").fill("no such application");
+    await page.getByRole("button", { name: "Search" }).click();
+    await expect(page.getByText("No matching applications")).toBeVisible();
+  });
+});
 
 test.describe("accessibility of the dictionary pages", () => {
   test.use({ signedInAs: "analyst@demo.test" });

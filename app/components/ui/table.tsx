@@ -22,8 +22,11 @@ export function TableRow({ className, ...props }: React.ComponentProps<"tr">) {
   return <tr className={cn("border-b border-border", className)} {...props} />;
 }
 
+/** A header cell's classes (SortableHeader uses them too, for a sortable column of a Table). */
+export const tableHeadClassName = "h-10 px-3 text-left align-middle font-medium whitespace-nowrap text-muted-foreground";
+
 export function TableHead({ className, ...props }: React.ComponentProps<"th">) {
-  return <th scope="col" className={cn("h-10 px-3 text-left align-middle font-medium whitespace-nowrap text-muted-foreground", className)} {...props} />;
+  return <th scope="col" className={cn(tableHeadClassName, className)} {...props} />;
 }
 
 export function TableCell({ className, ...props }: React.ComponentProps<"td">) {

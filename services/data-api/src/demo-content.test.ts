@@ -19,10 +19,10 @@ describe.each(TEST_DATABASE_KINDS)("demo content on %s", (kind) => {
 
     const t = await api.tokenFor(USERS.analyst);
     const apps = await api.get(`/api/v1/applications?companyId=${acme.id}`, t);
-    expect(apps.body.map((a: { name: string }) => a.name)).toEqual(["Legacy ERP"]);
+    expect(apps.body.items.map((a: { name: string }) => a.name)).toEqual(["Legacy ERP"]);
 
     const dictionaries = await api.get(`/api/v1/data-dictionaries?companyId=${acme.id}`, t);
-    expect(dictionaries.body).toMatchObject([{ name: "ERP core tables", tableCount: 3, columnCount: 13 }]);
+    expect(dictionaries.body).toMatchObject({ items: [{ name: "ERP core tables", tableCount: 3, columnCount: 13 }], total: 1 });
 
     const projects = await api.get(`/api/v1/projects/search?companyId=${acme.id}`, t);
     expect(projects.body.items).toMatchObject([{ name: "ERP customer migration", status: "SetupUploadTypeIncomplete" }]);

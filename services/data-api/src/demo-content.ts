@@ -10,7 +10,7 @@ import type { Database } from "./db/schema.ts";
 import { parseDictionaryFile } from "./dictionary-bulk/parse-file.ts";
 import { applyReview, createReview } from "./dictionary-bulk/reviews.ts";
 import { recomputeSetupStatus } from "./project-setup.ts";
-import { createApplication, listApplications } from "./repositories/applications.ts";
+import { createApplication, hasApplications } from "./repositories/applications.ts";
 import { copyTables, createDictionary, dictionaryStats, findProjectDictionaryRef } from "./repositories/dictionaries.ts";
 import { createProject, setSourceDictionary } from "./repositories/projects.ts";
 
@@ -33,7 +33,7 @@ Products,AvailableFrom,time,,,,yes,no,Daily availability start
 export async function seedDemoContent(db: Kysely<Database>, now = new Date()): Promise<boolean> {
   const acme = DEMO_COMPANIES[1];
   const analyst = demoUsers().find((u) => u.email === "analyst@demo.test")!;
-  if ((await listApplications(db, acme.id)).length > 0) return false;
+  if (await hasApplications(db, acme.id)) return false;
 
   const application = await createApplication(
     db,

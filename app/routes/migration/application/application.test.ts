@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { DEMO_COMPANIES } from "../../../../scripts/demo-data";
 import { isRedirect, startLiveServices } from "~/test/live-services";
 
@@ -34,8 +34,42 @@ describe("/migration/application", () => {
     const data = await listOf(ANALYST, acme.id, `&created=${createdId}`);
     expect(data.created?.name).toBe("Legacy ERP");
     expect(data.canWrite).toBe(true);
-    const app = data.applications.find((a) => a.name === "Legacy ERP");
+    const app = data.result.items.find((a) => a.name === "Legacy ERP");
     expect(app).toMatchObject({ description: "The old ERP", dictionaryCount: 0, projectCount: 0 });
+  });
+
+  it("passes the search, sort and page from the URL to the data API and shows the page it answers", async () => {
+    for (const name of ["Search alpha 100%", "Search beta 100 percent", "Search gamma"]) await post(ANALYST, acme.id, { name, description: "" });
+    const fetchSpy = vi.spyOn(globalThis, "fetch");
+    try {
+      const data = await listOf(ANALYST, acme.id, `&name=${encodeURIComponent(" search ")}&sort=-name&page=1&pageSize=10`);
+      const calls = fetchSpy.mock.calls.map(([url]) => new URL(String(url))).filter((u) => u.pathname === "/api/v1/applications");
+      expect(calls.map((u) => Object.fromEntries(u.searchParams))).toEqual([{ companyId: acme.id, name: "search", sort: "-name", page: "1", pageSize: "10" }]);
+      expect(data.search).toEqual({ name: "search", sort: "-name", page: 1, pageSize: 10 });
+      expect(data.result.items.map((a) => a.name)).toEqual(["Search gamma", "Search beta 100 percent", "Search alpha 100%"]);
+      expect(data.result).toMatchObject({ total: 3, page: 1, pageSize: 10 });
+    } finally {
+      fetchSpy.mockRestore();
+    }
+    // "%" matches itself, not anything.
+    expect((await listOf(ANALYST, acme.id, `&name=${encodeURIComponent("100%")}`)).result.items.map((a) => a.name)).toEqual(["Search alpha 100%"]);
+    // The next page holds what the first did not.
+    const second = await listOf(ANALYST, acme.id, "&name=search&sort=name&pageSize=10&page=2");
+    expect(second.result).toMatchObject({ items: [], total: 3, page: 2 });
+  });
+
+  it("falls back to the defaults for sort, page and page size values it does not know, instead of failing", async () => {
+    const data = await listOf(ANALYST, acme.id, "&sort=bogus&page=-2&pageSize=7");
+    expect(data.search).toEqual({ name: "", sort: "name", page: 1, pageSize: 25 });
+    expect(data.result.page).toBe(1);
+  });
+
+  it("says which application was just created even when the list shows another page", async () => {
+    const res = await post(ANALYST, acme.id, { name: "Zulu off the page", description: "" });
+    const createdId = new URL((res as Response).headers.get("Location")!, "http://x").searchParams.get("created");
+    const data = await listOf(ANALYST, acme.id, `&created=${createdId}&name=nothing-matches-this`);
+    expect(data.result.items).toEqual([]);
+    expect(data.created).toEqual({ id: createdId, name: "Zulu off the page" });
   });
 
   it("refuses a duplicate name (any case) with the message next to Name, and creates nothing", async () => {
@@ -44,7 +78,7 @@ describe("/migration/application", () => {
     expect(answer.status).toBe(409);
     expect(answer.result.error?.name).toEqual(["An application with this name already exists"]);
     expect(answer.result.initialValue).toMatchObject({ name: "PAYROLL", description: "again" });
-    const names = (await listOf(ANALYST, acme.id)).applications.map((a) => a.name.toLowerCase());
+    const names = (await listOf(ANALYST, acme.id)).result.items.map((a) => a.name.toLowerCase());
     expect(names.filter((n) => n === "payroll")).toHaveLength(1);
   });
 
@@ -61,7 +95,7 @@ describe("/migration/application", () => {
   it("keeps applications to their company: the same name is free in another, and lists never mix", async () => {
     const res = await post(ANALYST, birch.id, { name: "Legacy ERP", description: "" });
     expect(isRedirect(res, new RegExp(`^/migration/application\\?companyId=${birch.id}&`))).toBe(true);
-    const birchApps = (await listOf(ANALYST, birch.id)).applications;
+    const birchApps = (await listOf(ANALYST, birch.id)).result.items;
     expect(birchApps.map((a) => a.name)).toEqual(["Legacy ERP"]);
     expect(birchApps.every((a) => a.companyId === birch.id)).toBe(true);
   });
@@ -69,7 +103,7 @@ describe("/migration/application", () => {
   it("takes the company from the URL, never from the form", async () => {
     const res = await post(ANALYST, acme.id, { name: "Sneaky", companyId: cedar.id });
     expect(isRedirect(res, new RegExp(`companyId=${acme.id}`))).toBe(true);
-    expect((await listOf(ANALYST, acme.id)).applications.some((a) => a.name === "Sneaky")).toBe(true);
+    expect((await listOf(ANALYST, acme.id)).result.items.some((a) => a.name === "Sneaky")).toBe(true);
   });
 
   it("lets a ClientAdmin create in the company where the role is held", async () => {
@@ -80,7 +114,7 @@ describe("/migration/application", () => {
   it("sends a Viewer to /permission-denied before the action runs", async () => {
     const res = await post("viewer@demo.test", acme.id, { name: "Nope", description: "" });
     expect(isRedirect(res, `/permission-denied?companyId=${acme.id}`)).toBe(true);
-    expect((await listOf(ANALYST, acme.id)).applications.some((a) => a.name === "Nope")).toBe(false);
+    expect((await listOf(ANALYST, acme.id)).result.items.some((a) => a.name === "Nope")).toBe(false);
   });
 
   it("answers a body that cannot be read with 400, not 500", async () => {

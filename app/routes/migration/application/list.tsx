@@ -1,30 +1,63 @@
 import { Plus } from "lucide-react";
-import { Link } from "react-router";
-import { buttonVariants } from "~/components/ui/button";
+import { Form, Link, useNavigation } from "react-router";
+import { APPLICATION_SORTS, type ApplicationSort } from "../../../../contracts/applications";
+import { formatTimestamp } from "~/components/dictionary/column-format";
+import { Button, buttonVariants } from "~/components/ui/button";
 import { Card, CardDescription } from "~/components/ui/card";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
+import { PageSizeSelect, Pagination, PastTheEnd } from "~/components/ui/pagination";
+import { SearchField } from "~/components/ui/search-field";
+import { SortableHeader, sortDescription } from "~/components/ui/sortable-header";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow, tableHeadClassName } from "~/components/ui/table";
 import { useCompanyHref } from "~/lib/company-href";
 import { shellContext } from "~/lib/guards.server";
-import { listApplications } from "../data-dictionary/api.server";
+import { DEFAULT_PAGE_SIZE, readContains, readPaging } from "~/lib/list-search";
+import { searchApplications } from "../data-dictionary/api.server";
 import { masterDataAccess } from "../data-dictionary/dictionary.server";
-import { CREATE_APPLICATION_PATH, CREATED_PARAM } from "./paths";
+import { APPLICATIONS_PATH, CREATE_APPLICATION_PATH, CREATED_PARAM } from "./paths";
 import type { Route } from "./+types/list";
+
+const DEFAULT_SORT: ApplicationSort = "name";
+const SORT_LABELS = { name: "name", createdAt: "creation time" } as const;
+
+/** The search, sort and page, all in the URL (a GET form and links: no JavaScript needed); bad values fall back to defaults. */
+function readSearch(url: URL) {
+  return { name: readContains(url.searchParams), ...readPaging(url.searchParams, APPLICATION_SORTS, DEFAULT_SORT) };
+}
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const shell = context.get(shellContext);
-  const applications = shell.company ? await listApplications(shell, shell.company.id) : [];
-  const createdId = new URL(request.url).searchParams.get(CREATED_PARAM);
+  const url = new URL(request.url);
+  const search = readSearch(url);
+  const result = shell.company
+    ? await searchApplications(shell, { companyId: shell.company.id, ...search, name: search.name || undefined })
+    : { items: [], total: 0, page: 1, pageSize: search.pageSize };
+  const createdId = url.searchParams.get(CREATED_PARAM);
+  let created = result.items.find((a) => a.id === createdId) ?? null;
+  if (createdId && !created && shell.company) {
+    // The create page's redirect: the new application may sort onto another page. It is the newest one.
+    const newest = await searchApplications(shell, { companyId: shell.company.id, sort: "-createdAt", page: 1, pageSize: 10 });
+    created = newest.items.find((a) => a.id === createdId) ?? null;
+  }
   return {
-    applications,
+    search,
+    result,
+    companyId: shell.company?.id ?? null,
     companyName: shell.company?.name ?? null,
-    created: applications.find((a) => a.id === createdId) ?? null,
+    created: created && { id: created.id, name: created.name },
     canWrite: masterDataAccess(shell).canWrite,
   };
 }
 
 export default function Applications({ loaderData }: Route.ComponentProps) {
-  const { applications, companyName, created, canWrite } = loaderData;
+  const { search, result, companyId, companyName, created, canWrite } = loaderData;
   const href = useCompanyHref();
+  const navigation = useNavigation();
+  const searching = navigation.state === "loading" && navigation.location?.pathname === APPLICATIONS_PATH;
+  const filtered = Boolean(search.name);
+  // Links keep every other parameter (and drop ?created=, which only the create page's redirect sets).
+  const withSearch = (changes: Partial<typeof search>) => href(APPLICATIONS_PATH, { ...search, ...changes, name: (changes.name ?? search.name) || undefined });
+  const sortTo = (sort: ApplicationSort) => withSearch({ sort, page: 1 });
+
   return (
     <section aria-labelledby="page-title" className="flex flex-col gap-6">
       <div className="flex flex-wrap items-start justify-between gap-4">
@@ -48,35 +81,81 @@ export default function Applications({ loaderData }: Route.ComponentProps) {
         </p>
       ) : null}
 
-      {applications.length === 0 ? (
-        <Card>
-          <h2 className="text-base font-semibold">No applications yet</h2>
-          <CardDescription>
-            No applications are registered in this company yet. Register the legacy applications the company migrates from, then describe
-            their tables in a data dictionary.
-          </CardDescription>
-        </Card>
+      <Form method="get" action={APPLICATIONS_PATH} role="search" aria-label="Find applications" className="rounded-lg border border-border bg-white p-4">
+        {companyId ? <input type="hidden" name="companyId" value={companyId} /> : null}
+        {search.sort !== DEFAULT_SORT ? <input type="hidden" name="sort" value={search.sort} /> : null}
+        <div className="flex flex-wrap items-end gap-4">
+          <SearchField id="application-search" label="Search applications" value={search.name} />
+          <PageSizeSelect id="application-page-size" value={search.pageSize} />
+          <Button type="submit" aria-busy={searching || undefined}>
+            Search
+          </Button>
+          {filtered ? (
+            <Link
+              to={href(APPLICATIONS_PATH, {
+                sort: search.sort === DEFAULT_SORT ? undefined : search.sort,
+                pageSize: search.pageSize === DEFAULT_PAGE_SIZE ? undefined : search.pageSize,
+              })}
+              className="text-sm text-brand hover:underline"
+            >
+              Clear search
+            </Link>
+          ) : null}
+        </div>
+      </Form>
+
+      {result.total === 0 ? (
+        filtered ? (
+          <Card>
+            <h2 className="text-base font-semibold">No matching applications</h2>
+            <CardDescription>No application name contains “{search.name}”. Change the search or clear it.</CardDescription>
+          </Card>
+        ) : (
+          <Card>
+            <h2 className="text-base font-semibold">No applications yet</h2>
+            <CardDescription>
+              No applications are registered in this company yet. Register the legacy applications the company migrates from, then describe
+              their tables in a data dictionary.
+            </CardDescription>
+          </Card>
+        )
       ) : (
-        <Table aria-label="Applications">
-          <TableHeader>
-            <TableRow>
-              <TableHead>Name</TableHead>
-              <TableHead>Description</TableHead>
-              <TableHead className="text-right">Dictionaries</TableHead>
-              <TableHead className="text-right">Projects</TableHead>
-            </TableRow>
-          </TableHeader>
-          <TableBody>
-            {applications.map((a) => (
-              <TableRow key={a.id} aria-current={a.id === created?.id ? "true" : undefined} className={a.id === created?.id ? "bg-emerald-50/60" : undefined}>
-                <TableCell className="font-medium">{a.name}</TableCell>
-                <TableCell className="text-muted-foreground">{a.description}</TableCell>
-                <TableCell className="text-right tabular-nums">{a.dictionaryCount}</TableCell>
-                <TableCell className="text-right tabular-nums">{a.projectCount}</TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
+        <div>
+          {result.items.length === 0 ? (
+            <PastTheEnd page={result.page} />
+          ) : (
+            <Table aria-label="Applications">
+              <caption className="sr-only">Applications, sorted by {sortDescription(search.sort, SORT_LABELS)}</caption>
+              <TableHeader>
+                <TableRow>
+                  <SortableHeader label="Name" column="name" sort={search.sort} to={sortTo} className={tableHeadClassName} />
+                  <TableHead>Description</TableHead>
+                  <TableHead className="text-right">Dictionaries</TableHead>
+                  <TableHead className="text-right">Projects</TableHead>
+                  <SortableHeader label="Created" column="createdAt" sort={search.sort} to={sortTo} className={tableHeadClassName} />
+                </TableRow>
+              </TableHeader>
+              <TableBody>
+                {result.items.map((a) => (
+                  <TableRow
+                    key={a.id}
+                    aria-current={a.id === created?.id ? "true" : undefined}
+                    className={a.id === created?.id ? "bg-emerald-50/60" : undefined}
+                  >
+                    <TableCell className="font-medium">{a.name}</TableCell>
+                    <TableCell className="text-muted-foreground">{a.description}</TableCell>
+                    <TableCell className="text-right tabular-nums">{a.dictionaryCount}</TableCell>
+                    <TableCell className="text-right tabular-nums">{a.projectCount}</TableCell>
+                    <TableCell className="whitespace-nowrap text-muted-foreground">
+                      <time dateTime={a.createdAt}>{formatTimestamp(a.createdAt)}</time>
+                    </TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          )}
+          <Pagination page={result.page} pageSize={result.pageSize} total={result.total} noun={["application", "applications"]} href={(page) => withSearch({ page })} />
+        </div>
       )}
     </section>
   );

@@ -1,8 +1,10 @@
 import { z } from "zod";
-import { applicationsResponseSchema } from "../../../../contracts/applications";
+import { applicationSearchResponseSchema, type applicationSearchQuerySchema } from "../../../../contracts/applications";
+import { PAGE_SIZES } from "../../../../contracts/common";
 import {
-  dictionariesResponseSchema,
   dictionarySchema,
+  dictionarySearchResponseSchema,
+  type dictionarySearchQuerySchema,
   dictionarySummarySchema,
   type createDictionarySchema,
   type updateDictionarySchema,
@@ -22,11 +24,29 @@ const at = (id: string, ...rest: string[]) => [DICTIONARIES, id, ...rest].map((s
 /** Writes answer the changed object; the pages redirect and reload, so any JSON will do. */
 const anything = z.unknown();
 
-export const listApplications = (as: As, companyId: string) =>
-  callService("data-api", "/api/v1/applications", as, { schema: applicationsResponseSchema, query: { companyId } });
+/** GET /api/v1/applications: one page, filtered and sorted by the data API (the Applications list). */
+export const searchApplications = (as: As, query: z.output<typeof applicationSearchQuerySchema>) =>
+  callService("data-api", "/api/v1/applications", as, { schema: applicationSearchResponseSchema, query });
 
-export const listDictionaries = (as: As, companyId: string) =>
-  callService("data-api", DICTIONARIES, as, { schema: dictionariesResponseSchema, query: { companyId } });
+/** GET /api/v1/data-dictionaries: one page, filtered and sorted by the data API (the Data Dictionary list). */
+export const searchDictionaries = (as: As, query: z.output<typeof dictionarySearchQuerySchema>) =>
+  callService("data-api", DICTIONARIES, as, { schema: dictionarySearchResponseSchema, query });
+
+/**
+ * How many items a select that offers "all" of a company's applications or dictionaries asks for:
+ * the largest page the API serves, sorted by name. A company with more than this many sees only the
+ * first ones in the select: no company comes near it today, and the next step when one does is a
+ * searchable picker (a combobox over the same search endpoints), not a bigger page.
+ */
+export const SELECT_LIMIT: (typeof PAGE_SIZES)[number] = 100;
+
+/** The company's applications for a select: the first SELECT_LIMIT by name (see there). */
+export const selectableApplications = async (as: As, companyId: string) =>
+  (await searchApplications(as, { companyId, sort: "name", page: 1, pageSize: SELECT_LIMIT })).items;
+
+/** The company's master dictionaries (optionally of one application) for a select: the first SELECT_LIMIT by name. */
+export const selectableDictionaries = async (as: As, companyId: string, applicationId?: string) =>
+  (await searchDictionaries(as, { companyId, applicationId, sort: "name", page: 1, pageSize: SELECT_LIMIT })).items;
 
 export const getDictionary = (as: As, id: string) => callService("data-api", at(id), as, { schema: dictionarySchema });
 

@@ -10,7 +10,7 @@ import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { useValidatedForm } from "~/lib/forms";
 import { invalid, parseForm, refusedByService } from "~/lib/forms.server";
 import { CREATE_APPLICATION_PATH } from "../application/paths";
-import { createDictionary, listApplications } from "./api.server";
+import { createDictionary, selectableApplications } from "./api.server";
 import { requireMasterDataWrite } from "./dictionary.server";
 import { DICTIONARIES_PATH, dictionaryPaths } from "./paths";
 import type { Route } from "./+types/create-new";
@@ -20,7 +20,8 @@ const formSchema = createDictionarySchema.omit({ companyId: true });
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { shell, companyId } = requireMasterDataWrite(context, DICTIONARIES_PATH);
-  const applications = await listApplications(shell, companyId);
+  // At most SELECT_LIMIT applications, by name: see there.
+  const applications = await selectableApplications(shell, companyId);
   // From an application's page: that application is chosen already.
   const applicationId = new URL(request.url).searchParams.get("applicationId");
   return {

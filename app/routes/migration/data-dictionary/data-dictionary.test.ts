@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { DEMO_COMPANIES } from "../../../../scripts/demo-data";
 import { isRedirect, startLiveServices } from "~/test/live-services";
 
@@ -89,7 +89,7 @@ describe("create a data dictionary: application → upload → review → apply"
     expect(to.searchParams.get("companyId")).toBe(acme.id);
 
     const listed = (await call(ANALYST, `/migration/data-dictionary${q(acme.id)}`, list.loader)) as Loaded<typeof list.loader>;
-    expect(listed.dictionaries.find((d) => d.id === id)).toMatchObject({ name: "Main", applicationName: "Dictionary ERP", tableCount: 0, columnCount: 0 });
+    expect(listed.result.items.find((d) => d.id === id)).toMatchObject({ name: "Main", applicationName: "Dictionary ERP", tableCount: 0, columnCount: 0 });
   });
 
   it("refuses a missing application and a duplicate name with messages next to the fields", async () => {
@@ -203,6 +203,60 @@ describe("create a data dictionary: application → upload → review → apply"
     const notXlsx = actionAnswer(await upload(id, new File(["table,column,type"], "fake.xlsx")));
     expect(notXlsx.status).toBe(400);
     expect(notXlsx.result.error?.file?.[0]).toBeTruthy();
+  });
+});
+
+describe("the list of data dictionaries", () => {
+  type ListData = Loaded<typeof list.loader>;
+  const apiCalls = (spy: { mock: { calls: unknown[][] } }, pathname: string) =>
+    spy.mock.calls.map(([url]) => new URL(String(url))).filter((u) => u.pathname === pathname).map((u) => Object.fromEntries(u.searchParams));
+
+  it("passes the search, the application filter, sort and page from the URL to the data API", async () => {
+    const other = locationOf(
+      await call(ANALYST, `/migration/application/create${q(acme.id)}`, applicationCreate.action, { method: "POST", body: form({ name: "Listed ERP", description: "" }) }),
+    ).searchParams.get("created")!;
+    await createDictionary("Listed alpha");
+    await createDictionary("Listed beta", acme.id, other);
+    await createDictionary("Listed gamma", acme.id, other);
+
+    const fetchSpy = vi.spyOn(globalThis, "fetch");
+    try {
+      const page = (await call(
+        ANALYST,
+        `/migration/data-dictionary${q(acme.id, { name: "listed", applicationId: other, sort: "-name", page: "1", pageSize: "10" })}`,
+        list.loader,
+      )) as ListData;
+      expect(apiCalls(fetchSpy, "/api/v1/data-dictionaries")).toEqual([
+        { companyId: acme.id, name: "listed", applicationId: other, sort: "-name", page: "1", pageSize: "10" },
+      ]);
+      // The Application filter offers the company's applications, by name.
+      expect(apiCalls(fetchSpy, "/api/v1/applications")).toEqual([{ companyId: acme.id, sort: "name", page: "1", pageSize: "100" }]);
+      expect(page.applications).toContainEqual({ id: other, name: "Listed ERP" });
+      expect(page.search).toEqual({ name: "listed", applicationId: other, sort: "-name", page: 1, pageSize: 10 });
+      expect(page.result.items.map((d) => d.name)).toEqual(["Listed gamma", "Listed beta"]);
+      expect(page.result).toMatchObject({ total: 2, page: 1, pageSize: 10 });
+    } finally {
+      fetchSpy.mockRestore();
+    }
+
+    const second = (await call(ANALYST, `/migration/data-dictionary${q(acme.id, { name: "listed", sort: "name", pageSize: "10", page: "2" })}`, list.loader)) as ListData;
+    expect(second.result).toMatchObject({ items: [], total: 3, page: 2 });
+  });
+
+  it("falls back to the defaults for values it does not know, and to all applications for one the company does not have", async () => {
+    const fetchSpy = vi.spyOn(globalThis, "fetch");
+    try {
+      const page = (await call(
+        ANALYST,
+        `/migration/data-dictionary${q(acme.id, { applicationId: "not-an-application", sort: "bogus", page: "0", pageSize: "3" })}`,
+        list.loader,
+      )) as ListData;
+      expect(page.search).toEqual({ name: "", applicationId: "", sort: "name", page: 1, pageSize: 25 });
+      expect(apiCalls(fetchSpy, "/api/v1/data-dictionaries")).toEqual([{ companyId: acme.id, sort: "name", page: "1", pageSize: "25" }]);
+      expect(page.result.total).toBeGreaterThan(0);
+    } finally {
+      fetchSpy.mockRestore();
+    }
   });
 });
 

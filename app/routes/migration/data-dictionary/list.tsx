@@ -1,25 +1,74 @@
 import { Plus } from "lucide-react";
-import { Link } from "react-router";
+import { Form, Link, useNavigation } from "react-router";
+import { DICTIONARY_SORTS, type DictionarySort } from "../../../../contracts/dictionary";
 import { formatTimestamp } from "~/components/dictionary/column-format";
-import { buttonVariants } from "~/components/ui/button";
+import { Button, buttonVariants } from "~/components/ui/button";
 import { Card, CardDescription } from "~/components/ui/card";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
+import { PageSizeSelect, Pagination, PastTheEnd } from "~/components/ui/pagination";
+import { SearchField } from "~/components/ui/search-field";
+import { SortableHeader, sortDescription } from "~/components/ui/sortable-header";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow, tableHeadClassName } from "~/components/ui/table";
 import { useCompanyHref } from "~/lib/company-href";
 import { shellContext } from "~/lib/guards.server";
-import { listDictionaries } from "./api.server";
+import { DEFAULT_PAGE_SIZE, readContains, readPaging } from "~/lib/list-search";
+import { searchDictionaries, selectableApplications } from "./api.server";
 import { masterDataAccess } from "./dictionary.server";
-import { CREATE_DICTIONARY_PATH, dictionaryPaths } from "./paths";
+import { CREATE_DICTIONARY_PATH, DICTIONARIES_PATH, dictionaryPaths } from "./paths";
 import type { Route } from "./+types/list";
 
-export async function loader({ context }: Route.LoaderArgs) {
+const DEFAULT_SORT: DictionarySort = "name";
+const SORT_LABELS = { name: "name", application: "application", updatedAt: "last update" } as const;
+
+/**
+ * The search, application filter, sort and page, all in the URL (a GET form and links: no JavaScript
+ * needed). Bad values fall back to defaults; an application that is not one the filter offers to none.
+ */
+function readSearch(url: URL, applicationIds: readonly string[]) {
+  const applicationId = url.searchParams.get("applicationId") ?? "";
+  return {
+    name: readContains(url.searchParams),
+    applicationId: applicationIds.includes(applicationId) ? applicationId : "",
+    ...readPaging(url.searchParams, DICTIONARY_SORTS, DEFAULT_SORT),
+  };
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
   const shell = context.get(shellContext);
-  const dictionaries = shell.company ? await listDictionaries(shell, shell.company.id) : [];
-  return { dictionaries, companyName: shell.company?.name ?? null, canWrite: masterDataAccess(shell).canWrite };
+  // The Application filter offers at most SELECT_LIMIT applications, by name (see there).
+  const applications = shell.company ? await selectableApplications(shell, shell.company.id) : [];
+  const search = readSearch(
+    new URL(request.url),
+    applications.map((a) => a.id),
+  );
+  const result = shell.company
+    ? await searchDictionaries(shell, {
+        companyId: shell.company.id,
+        ...search,
+        name: search.name || undefined,
+        applicationId: search.applicationId || undefined,
+      })
+    : { items: [], total: 0, page: 1, pageSize: search.pageSize };
+  return {
+    search,
+    result,
+    applications: applications.map((a) => ({ id: a.id, name: a.name })),
+    companyId: shell.company?.id ?? null,
+    companyName: shell.company?.name ?? null,
+    canWrite: masterDataAccess(shell).canWrite,
+  };
 }
 
 export default function DataDictionaries({ loaderData }: Route.ComponentProps) {
-  const { dictionaries, companyName, canWrite } = loaderData;
+  const { search, result, applications, companyId, companyName, canWrite } = loaderData;
   const href = useCompanyHref();
+  const navigation = useNavigation();
+  const searching = navigation.state === "loading" && navigation.location?.pathname === DICTIONARIES_PATH;
+  const filtered = Boolean(search.name) || Boolean(search.applicationId);
+  // Links keep every other parameter.
+  const withSearch = (changes: Partial<typeof search>) =>
+    href(DICTIONARIES_PATH, { ...search, ...changes, name: (changes.name ?? search.name) || undefined, applicationId: search.applicationId || undefined });
+  const sortTo = (sort: DictionarySort) => withSearch({ sort, page: 1 });
+
   return (
     <section aria-labelledby="page-title" className="flex flex-col gap-6">
       <div className="flex flex-wrap items-start justify-between gap-4">
@@ -37,59 +86,121 @@ export default function DataDictionaries({ loaderData }: Route.ComponentProps) {
         ) : null}
       </div>
 
-      {dictionaries.length === 0 ? (
-        <Card>
-          <h2 className="text-base font-semibold">No data dictionaries yet</h2>
-          <CardDescription>
-            There are no master data dictionaries in this company yet. A dictionary describes the tables and columns of one application;
-            projects of that application start from it.
-          </CardDescription>
-        </Card>
+      <Form method="get" action={DICTIONARIES_PATH} role="search" aria-label="Find data dictionaries" className="rounded-lg border border-border bg-white p-4">
+        {companyId ? <input type="hidden" name="companyId" value={companyId} /> : null}
+        {search.sort !== DEFAULT_SORT ? <input type="hidden" name="sort" value={search.sort} /> : null}
+        <div className="flex flex-wrap items-end gap-4">
+          <SearchField id="dictionary-search" label="Search data dictionaries" value={search.name} />
+          <div>
+            <label htmlFor="dictionary-application" className="mb-1 block text-sm font-medium">
+              Application
+            </label>
+            <select
+              id="dictionary-application"
+              name="applicationId"
+              defaultValue={search.applicationId}
+              className="max-w-64 rounded-md border border-border bg-white px-3 py-2 text-sm"
+            >
+              <option value="">All applications</option>
+              {applications.map((a) => (
+                <option key={a.id} value={a.id}>
+                  {a.name}
+                </option>
+              ))}
+            </select>
+          </div>
+          <PageSizeSelect id="dictionary-page-size" value={search.pageSize} />
+          <Button type="submit" aria-busy={searching || undefined}>
+            Search
+          </Button>
+          {filtered ? (
+            <Link
+              to={href(DICTIONARIES_PATH, {
+                sort: search.sort === DEFAULT_SORT ? undefined : search.sort,
+                pageSize: search.pageSize === DEFAULT_PAGE_SIZE ? undefined : search.pageSize,
+              })}
+              className="text-sm text-brand hover:underline"
+            >
+              Clear filters
+            </Link>
+          ) : null}
+        </div>
+      </Form>
+
+      {result.total === 0 ? (
+        filtered ? (
+          <Card>
+            <h2 className="text-base font-semibold">No matching data dictionaries</h2>
+            <CardDescription>No data dictionary matches this search. Change the search or the application filter.</CardDescription>
+          </Card>
+        ) : (
+          <Card>
+            <h2 className="text-base font-semibold">No data dictionaries yet</h2>
+            <CardDescription>
+              There are no master data dictionaries in this company yet. A dictionary describes the tables and columns of one application;
+              projects of that application start from it.
+            </CardDescription>
+          </Card>
+        )
       ) : (
-        <Table aria-label="Data dictionaries">
-          <TableHeader>
-            <TableRow>
-              <TableHead>Application</TableHead>
-              <TableHead>Name</TableHead>
-              <TableHead className="text-right">Tables</TableHead>
-              <TableHead className="text-right">Columns</TableHead>
-              <TableHead>Updated</TableHead>
-              {canWrite ? (
-                <TableHead>
-                  <span className="sr-only">Actions</span>
-                </TableHead>
-              ) : null}
-            </TableRow>
-          </TableHeader>
-          <TableBody>
-            {dictionaries.map((d) => (
-              <TableRow key={d.id}>
-                <TableCell>{d.applicationName}</TableCell>
-                <TableCell className="font-medium">
-                  <Link to={href(dictionaryPaths.definition("view", d.id))} className="text-brand hover:underline">
-                    {d.name}
-                  </Link>
-                </TableCell>
-                <TableCell className="text-right tabular-nums">{d.tableCount}</TableCell>
-                <TableCell className="text-right tabular-nums">{d.columnCount}</TableCell>
-                <TableCell className="whitespace-nowrap text-muted-foreground">
-                  <time dateTime={d.updatedAt}>{formatTimestamp(d.updatedAt)}</time>
-                </TableCell>
-                {canWrite ? (
-                  <TableCell className="text-right">
-                    <Link
-                      to={href(dictionaryPaths.definition("edit", d.id))}
-                      className={buttonVariants({ variant: "ghost", size: "sm" })}
-                      aria-label={`Edit ${d.name}`}
-                    >
-                      Edit
-                    </Link>
-                  </TableCell>
-                ) : null}
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
+        <div>
+          {result.items.length === 0 ? (
+            <PastTheEnd page={result.page} />
+          ) : (
+            <Table aria-label="Data dictionaries">
+              <caption className="sr-only">Data dictionaries, sorted by {sortDescription(search.sort, SORT_LABELS)}</caption>
+              <TableHeader>
+                <TableRow>
+                  <SortableHeader label="Application" column="application" sort={search.sort} to={sortTo} className={tableHeadClassName} />
+                  <SortableHeader label="Name" column="name" sort={search.sort} to={sortTo} className={tableHeadClassName} />
+                  <TableHead className="text-right">Tables</TableHead>
+                  <TableHead className="text-right">Columns</TableHead>
+                  <SortableHeader label="Updated" column="updatedAt" sort={search.sort} to={sortTo} className={tableHeadClassName} />
+                  {canWrite ? (
+                    <TableHead>
+                      <span className="sr-only">Actions</span>
+                    </TableHead>
+                  ) : null}
+                </TableRow>
+              </TableHeader>
+              <TableBody>
+                {result.items.map((d) => (
+                  <TableRow key={d.id}>
+                    <TableCell>{d.applicationName}</TableCell>
+                    <TableCell className="font-medium">
+                      <Link to={href(dictionaryPaths.definition("view", d.id))} className="text-brand hover:underline">
+                        {d.name}
+                      </Link>
+                    </TableCell>
+                    <TableCell className="text-right tabular-nums">{d.tableCount}</TableCell>
+                    <TableCell className="text-right tabular-nums">{d.columnCount}</TableCell>
+                    <TableCell className="whitespace-nowrap text-muted-foreground">
+                      <time dateTime={d.updatedAt}>{formatTimestamp(d.updatedAt)}</time>
+                    </TableCell>
+                    {canWrite ? (
+                      <TableCell className="text-right">
+                        <Link
+                          to={href(dictionaryPaths.definition("edit", d.id))}
+                          className={buttonVariants({ variant: "ghost", size: "sm" })}
+                          aria-label={`Edit ${d.name}`}
+                        >
+                          Edit
+                        </Link>
+                      </TableCell>
+                    ) : null}
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          )}
+          <Pagination
+            page={result.page}
+            pageSize={result.pageSize}
+            total={result.total}
+            noun={["data dictionary", "data dictionaries"]}
+            href={(page) => withSearch({ page })}
+          />
+        </div>
       )}
     </section>
   );

@@ -1,12 +1,10 @@
-import { ArrowDown, ArrowUp, ArrowUpDown, Plus } from "lucide-react";
+import { Plus } from "lucide-react";
 import { Form, Link, useNavigation } from "react-router";
-import { PAGE_SIZES } from "../../../../contracts/common";
 import {
   PROJECT_SORTS,
   PROJECT_STATUSES,
   PROJECT_STATUS_LABELS,
   SOURCE_TYPE_LABELS,
-  projectSearchQuerySchema,
   projectSearchResponseSchema,
   projectStatusSchema,
   type ProjectStatus,
@@ -17,13 +15,17 @@ import { nextStepOf, nextStepPath, projectsPath } from "~/components/projects/ne
 import { ProjectStatusBadge } from "~/components/projects/project-status-badge";
 import { Button } from "~/components/ui/button";
 import { Card, CardDescription } from "~/components/ui/card";
+import { PageSizeSelect, Pagination, PastTheEnd } from "~/components/ui/pagination";
+import { SearchField } from "~/components/ui/search-field";
+import { SortableHeader, sortDescription } from "~/components/ui/sortable-header";
 import { callService } from "~/lib/api.server";
 import { useCompanyHref } from "~/lib/company-href";
+import { DEFAULT_PAGE_SIZE, readContains, readPaging } from "~/lib/list-search";
 import { shellContext } from "~/lib/guards.server";
 import type { Route } from "./+types/list";
 
 type Sort = (typeof PROJECT_SORTS)[number];
-type SortKey = "name" | "application" | "status" | "updatedAt";
+const DEFAULT_SORT: Sort = "-updatedAt";
 
 /**
  * The search, filters, sort and page, all in the URL (GET forms and links: no JavaScript needed). A
@@ -32,14 +34,13 @@ type SortKey = "name" | "application" | "status" | "updatedAt";
  */
 function readSearch(url: URL) {
   const sp = url.searchParams;
-  const { sort, page, pageSize } = projectSearchQuerySchema.shape;
-  const or = <T,>(parsed: { success: boolean; data?: T }, fallback: T): T => (parsed.success ? (parsed.data as T) : fallback);
+  const { sort, page, pageSize } = readPaging(sp, PROJECT_SORTS, DEFAULT_SORT);
   return {
-    name: (sp.get("name") ?? "").trim().slice(0, 100),
+    name: readContains(sp),
     status: [...new Set(sp.getAll("status").filter((s): s is ProjectStatus => projectStatusSchema.safeParse(s).success))],
-    sort: or<Sort>(sort.safeParse(sp.get("sort") ?? undefined), "-updatedAt"),
-    page: or<number>(page.safeParse(sp.get("page") ?? undefined), 1),
-    pageSize: or<number>(pageSize.safeParse(sp.get("pageSize") ?? undefined), 25),
+    sort,
+    page,
+    pageSize,
   };
 }
 
@@ -70,7 +71,6 @@ export default function ProjectList({ loaderData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const searching = navigation.state === "loading" && navigation.location?.pathname === projectsPath;
   const filtered = Boolean(search.name) || search.status.length > 0;
-  const pages = Math.max(1, Math.ceil(result.total / result.pageSize));
   // Links keep every other parameter; arrays repeat the key.
   const withSearch = (changes: Partial<typeof search>) => href(projectsPath, { ...search, ...changes, name: (changes.name ?? search.name) || undefined });
 
@@ -95,44 +95,21 @@ export default function ProjectList({ loaderData }: Route.ComponentProps) {
 
       <Form method="get" action={projectsPath} role="search" aria-label="Find projects" className="mt-6 rounded-lg border border-border bg-white p-4">
         {companyId ? <input type="hidden" name="companyId" value={companyId} /> : null}
-        {search.sort !== "-updatedAt" ? <input type="hidden" name="sort" value={search.sort} /> : null}
+        {search.sort !== DEFAULT_SORT ? <input type="hidden" name="sort" value={search.sort} /> : null}
         <div className="flex flex-wrap items-end gap-4">
-          <div className="min-w-64 flex-1">
-            <label htmlFor="project-search" className="mb-1 block text-sm font-medium">
-              Search projects
-            </label>
-            <input
-              id="project-search"
-              type="search"
-              name="name"
-              defaultValue={search.name}
-              maxLength={100}
-              placeholder="Name contains…"
-              className="w-full rounded-md border border-border bg-white px-3 py-2 text-sm shadow-xs"
-            />
-          </div>
-          <div>
-            <label htmlFor="project-page-size" className="mb-1 block text-sm font-medium">
-              Page size
-            </label>
-            <select
-              id="project-page-size"
-              name="pageSize"
-              defaultValue={String(search.pageSize)}
-              className="rounded-md border border-border bg-white px-3 py-2 text-sm"
-            >
-              {PAGE_SIZES.map((n) => (
-                <option key={n} value={n}>
-                  {n}
-                </option>
-              ))}
-            </select>
-          </div>
+          <SearchField id="project-search" label="Search projects" value={search.name} />
+          <PageSizeSelect id="project-page-size" value={search.pageSize} />
           <Button type="submit" aria-busy={searching || undefined}>
             Search
           </Button>
           {filtered ? (
-            <Link to={href(projectsPath, { sort: search.sort === "-updatedAt" ? undefined : search.sort, pageSize: search.pageSize === 25 ? undefined : search.pageSize })} className="text-sm text-brand hover:underline">
+            <Link
+              to={href(projectsPath, {
+                sort: search.sort === DEFAULT_SORT ? undefined : search.sort,
+                pageSize: search.pageSize === DEFAULT_PAGE_SIZE ? undefined : search.pageSize,
+              })}
+              className="text-sm text-brand hover:underline"
+            >
               Clear filters
             </Link>
           ) : null}
@@ -150,7 +127,7 @@ export default function ProjectList({ loaderData }: Route.ComponentProps) {
         </fieldset>
       </Form>
 
-      {result.items.length === 0 ? (
+      {result.total === 0 ? (
         <Card className="mt-6">
           <h2 className="text-base font-semibold">{filtered ? "No matching projects" : "No projects yet"}</h2>
           <CardDescription>
@@ -164,102 +141,56 @@ export default function ProjectList({ loaderData }: Route.ComponentProps) {
         </Card>
       ) : (
         <>
-          <div className="mt-6 overflow-x-auto rounded-lg border border-border bg-white">
-            <table className="w-full text-left text-sm">
-              <caption className="sr-only">Projects, sorted by {sortLabel(search.sort)}</caption>
-              <thead className="border-b border-border bg-muted/50 text-xs uppercase tracking-wide text-muted-foreground">
-                <tr>
-                  <SortableHeader label="Name" column="name" sort={search.sort} to={(sort) => withSearch({ sort, page: 1 })} />
-                  <SortableHeader label="Application" column="application" sort={search.sort} to={(sort) => withSearch({ sort, page: 1 })} />
-                  <SortableHeader label="Status" column="status" sort={search.sort} to={(sort) => withSearch({ sort, page: 1 })} />
-                  <th scope="col" className="px-4 py-3 font-medium">
-                    Source type
-                  </th>
-                  <th scope="col" className="px-4 py-3 font-medium">
-                    Locked
-                  </th>
-                  <SortableHeader label="Updated" column="updatedAt" sort={search.sort} to={(sort) => withSearch({ sort, page: 1 })} />
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-border">
-                {result.items.map((p) => (
-                  <tr key={p.id}>
-                    <td className="px-4 py-3">
-                      <Link to={href(nextStepPath(p))} className="font-medium text-brand hover:underline">
-                        {p.name}
-                      </Link>
-                      {nextStepOf(p.status) ? <span className="block text-xs text-muted-foreground">Setup continues here</span> : null}
-                    </td>
-                    <td className="px-4 py-3">{p.applicationName}</td>
-                    <td className="px-4 py-3">
-                      <ProjectStatusBadge status={p.status} />
-                    </td>
-                    <td className="px-4 py-3">{SOURCE_TYPE_LABELS[p.sourceType]}</td>
-                    <td className="px-4 py-3">{p.isLocked ? `Yes (${p.lockReason ? LOCK_REASON_LABELS[p.lockReason] : "no reason given"})` : "No"}</td>
-                    <td className="px-4 py-3 whitespace-nowrap">{formatTimestamp(p.updatedAt)}</td>
+          {result.items.length === 0 ? (
+            <PastTheEnd page={result.page} />
+          ) : (
+            <div className="mt-6 overflow-x-auto rounded-lg border border-border bg-white">
+              <table className="w-full text-left text-sm">
+                <caption className="sr-only">Projects, sorted by {sortDescription(search.sort, SORT_LABELS)}</caption>
+                <thead className="border-b border-border bg-muted/50 text-xs uppercase tracking-wide text-muted-foreground">
+                  <tr>
+                    <SortableHeader label="Name" column="name" sort={search.sort} to={(sort) => withSearch({ sort, page: 1 })} />
+                    <SortableHeader label="Application" column="application" sort={search.sort} to={(sort) => withSearch({ sort, page: 1 })} />
+                    <SortableHeader label="Status" column="status" sort={search.sort} to={(sort) => withSearch({ sort, page: 1 })} />
+                    <th scope="col" className="px-4 py-3 font-medium">
+                      Source type
+                    </th>
+                    <th scope="col" className="px-4 py-3 font-medium">
+                      Locked
+                    </th>
+                    <SortableHeader label="Updated" column="updatedAt" sort={search.sort} to={(sort) => withSearch({ sort, page: 1 })} />
                   </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <nav aria-label="Pagination" className="mt-4 flex flex-wrap items-center justify-between gap-3 text-sm">
-            <p>
-              Page {result.page} of {pages} · {result.total} {result.total === 1 ? "project" : "projects"}
-            </p>
-            <div className="flex gap-2">
-              {result.page > 1 ? (
-                <Button asChild variant="outline" size="sm">
-                  <Link to={withSearch({ page: Math.min(result.page - 1, pages) })} rel="prev">
-                    Previous
-                  </Link>
-                </Button>
-              ) : (
-                <Button variant="outline" size="sm" disabled>
-                  Previous
-                </Button>
-              )}
-              {result.page < pages ? (
-                <Button asChild variant="outline" size="sm">
-                  <Link to={withSearch({ page: result.page + 1 })} rel="next">
-                    Next
-                  </Link>
-                </Button>
-              ) : (
-                <Button variant="outline" size="sm" disabled>
-                  Next
-                </Button>
-              )}
+                </thead>
+                <tbody className="divide-y divide-border">
+                  {result.items.map((p) => (
+                    <tr key={p.id}>
+                      <td className="px-4 py-3">
+                        <Link to={href(nextStepPath(p))} className="font-medium text-brand hover:underline">
+                          {p.name}
+                        </Link>
+                        {nextStepOf(p.status) ? <span className="block text-xs text-muted-foreground">Setup continues here</span> : null}
+                      </td>
+                      <td className="px-4 py-3">{p.applicationName}</td>
+                      <td className="px-4 py-3">
+                        <ProjectStatusBadge status={p.status} />
+                      </td>
+                      <td className="px-4 py-3">{SOURCE_TYPE_LABELS[p.sourceType]}</td>
+                      <td className="px-4 py-3">{p.isLocked ? `Yes (${p.lockReason ? LOCK_REASON_LABELS[p.lockReason] : "no reason given"})` : "No"}</td>
+                      <td className="px-4 py-3 whitespace-nowrap">{formatTimestamp(p.updatedAt)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
             </div>
-          </nav>
+          )}
+          <Pagination page={result.page} pageSize={result.pageSize} total={result.total} noun={["project", "projects"]} href={(page) => withSearch({ page })} />
         </>
       )}
     </section>
   );
 }
 
-const SORT_LABELS: Record<SortKey, string> = { name: "name", application: "application", status: "status", updatedAt: "last update" };
-
-function sortLabel(sort: Sort) {
-  const key = sort.replace(/^-/, "") as SortKey;
-  return `${SORT_LABELS[key]}, ${sort.startsWith("-") ? "descending" : "ascending"}`;
-}
-
-/** A column header that links to the list sorted by it; a second click reverses the order. */
-function SortableHeader({ label, column, sort, to }: { label: string; column: SortKey; sort: Sort; to: (sort: Sort) => string }) {
-  const active = sort === column || sort === `-${column}`;
-  const descending = sort === `-${column}`;
-  const next = (active && !descending ? `-${column}` : column) as Sort;
-  const Icon = !active ? ArrowUpDown : descending ? ArrowDown : ArrowUp;
-  return (
-    <th scope="col" aria-sort={active ? (descending ? "descending" : "ascending") : undefined} className="px-4 py-3 font-medium">
-      <Link to={to(next)} className="inline-flex items-center gap-1 hover:text-slate-900">
-        {label}
-        <Icon aria-hidden="true" className="size-3.5" />
-        <span className="sr-only">{active ? `(sorted ${descending ? "descending" : "ascending"}; sort ${descending ? "ascending" : "descending"})` : "(sort)"}</span>
-      </Link>
-    </th>
-  );
-}
+const SORT_LABELS = { name: "name", application: "application", status: "status", updatedAt: "last update" } as const;
 
 export function meta() {
   return [{ title: "Projects · Data Transformation" }];

@@ -1,16 +1,53 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
-import type { Application } from "../../../../contracts/applications.ts";
+import type { Application, ApplicationSort } from "../../../../contracts/applications.ts";
 import { DuplicateNameError } from "../api-problem.ts";
 import type { Database } from "../db/schema.ts";
-import { isUniqueViolation, nameKey } from "./db-helpers.ts";
+import { isUniqueViolation, nameKey, nameKeyContains, sortOf } from "./db-helpers.ts";
 
 export const DUPLICATE_APPLICATION_MESSAGE = "An application with this name already exists";
 
-/** A company's applications, sorted by name, with how many master dictionaries and projects use each. */
-export async function listApplications(db: Kysely<Database>, companyId: string): Promise<Application[]> {
-  const rows = await selectApplications(db).where("a.company_id", "=", companyId).orderBy("a.name_key").orderBy("a.name").orderBy("a.id").execute();
-  return rows.map(toApplication);
+export type ApplicationSearch = {
+  companyId: string;
+  name?: string | undefined;
+  sort: ApplicationSort;
+  page: number;
+  pageSize: number;
+};
+
+const SORT_COLUMNS = { name: "a.name_key", createdAt: "a.created_at" } as const;
+
+/**
+ * One page of a company's applications, with how many master dictionaries and projects use each:
+ * filtered (name contains, any case), sorted, counted and paginated in SQL.
+ */
+export async function searchApplications(db: Kysely<Database>, search: ApplicationSearch) {
+  let rows = selectApplications(db).where("a.company_id", "=", search.companyId);
+  let count = db.selectFrom("applications as a").select((eb) => eb.fn.countAll<number | string>().as("n")).where("a.company_id", "=", search.companyId);
+  const nameFilter = nameKeyContains("a.name_key", search.name);
+  if (nameFilter) {
+    rows = rows.where(nameFilter);
+    count = count.where(nameFilter);
+  }
+  const { key, direction } = sortOf<keyof typeof SORT_COLUMNS>(search.sort);
+  rows = rows.orderBy(SORT_COLUMNS[key], direction);
+  // Ties break by name, then id: a total order, so consecutive pages never overlap or skip.
+  if (key !== "name") rows = rows.orderBy("a.name_key", direction);
+  const [items, counted] = await Promise.all([
+    rows
+      .orderBy("a.name", direction)
+      .orderBy("a.id", direction)
+      .limit(search.pageSize)
+      .offset((search.page - 1) * search.pageSize)
+      .execute(),
+    count.executeTakeFirstOrThrow(),
+  ]);
+  return { items: items.map(toApplication), total: Number(counted.n), page: search.page, pageSize: search.pageSize };
+}
+
+/** Whether the company has any application at all. */
+export async function hasApplications(db: Kysely<Database>, companyId: string): Promise<boolean> {
+  return (await db.selectFrom("applications").select("id").where("company_id", "=", companyId).limit(1).executeTakeFirst()) !== undefined;
 }
 
 export async function findApplication(db: Kysely<Database>, id: string): Promise<Application | undefined> {

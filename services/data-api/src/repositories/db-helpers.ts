@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import { sql, type Kysely, type RawBuilder } from "kysely";
 
 /**
  * Runs `fn` in a transaction, or inside the caller's when `db` already is one: repository writes
@@ -22,4 +22,24 @@ export function nameKey(name: string): string {
 
 export function toFlag(value: boolean): number {
   return value ? 1 : 0;
+}
+
+/**
+ * A "name contains" filter on a lower-cased `name_key` column, the same on SQLite and PostgreSQL:
+ * the text is lower-cased and `%`, `_` and `\` in it match themselves. Answers undefined for no text.
+ */
+export function nameKeyContains(column: string, text: string | undefined): RawBuilder<boolean> | undefined {
+  const contains = text?.trim().toLowerCase();
+  if (!contains) return undefined;
+  return sql<boolean>`${sql.ref(column)} like ${`%${escapeLike(contains)}%`} escape '\\'`;
+}
+
+export function escapeLike(text: string) {
+  return text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
+}
+
+/** A list's `sort` parameter ("name" or "-name"): the key and the SQL direction. */
+export function sortOf<K extends string>(sort: K | `-${K}`): { key: K; direction: "asc" | "desc" } {
+  const descending = sort.startsWith("-");
+  return { key: (descending ? sort.slice(1) : sort) as K, direction: descending ? "desc" : "asc" };
 }

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { ExpressionBuilder, Kysely } from "kysely";
-import type { Dictionary, DictionarySummary } from "../../../../contracts/dictionary.ts";
+import type { Dictionary, DictionarySort, DictionarySummary } from "../../../../contracts/dictionary.ts";
 import { ConflictError, DuplicateNameError } from "../api-problem.ts";
 import type { Database } from "../db/schema.ts";
-import { inTransaction, isUniqueViolation, nameKey } from "./db-helpers.ts";
+import { inTransaction, isUniqueViolation, nameKey, nameKeyContains, sortOf } from "./db-helpers.ts";
 import { readTables } from "./dictionary-tables.ts";
 import { bumpVersion, type VersionedWrite } from "./dictionary-version.ts";
 
@@ -104,12 +104,53 @@ export async function getDictionary(db: Kysely<Database>, id: string): Promise<D
   return { ...toSummary(summary), tables: await readTables(db, id) };
 }
 
-/** A company's master dictionaries (never project copies), optionally of one application, sorted by name. */
-export async function listDictionaries(db: Kysely<Database>, companyId: string, applicationId?: string): Promise<DictionarySummary[]> {
-  let query = selectSummaries(db).where("d.company_id", "=", companyId).where("d.project_id", "is", null);
-  if (applicationId) query = query.where("d.application_id", "=", applicationId);
-  const rows = await query.orderBy("d.name_key").orderBy("a.name_key").orderBy("d.id").execute();
-  return rows.map(toSummary);
+export type DictionarySearch = {
+  companyId: string;
+  applicationId?: string | undefined;
+  name?: string | undefined;
+  sort: DictionarySort;
+  page: number;
+  pageSize: number;
+};
+
+/** Each sort's columns, in order: the last ones break ties, so consecutive pages never overlap or skip. */
+const SORT_COLUMNS = {
+  name: ["d.name_key", "a.name_key"],
+  application: ["a.name_key", "d.name_key"],
+  updatedAt: ["d.updated_at", "d.name_key"],
+} as const;
+
+/**
+ * One page of a company's master dictionaries (never project copies), optionally of one
+ * application, with their table and column counts: filtered, sorted, counted and paginated in SQL.
+ */
+export async function searchDictionaries(db: Kysely<Database>, search: DictionarySearch): Promise<{ items: DictionarySummary[]; total: number; page: number; pageSize: number }> {
+  let rows = selectSummaries(db).where("d.company_id", "=", search.companyId).where("d.project_id", "is", null);
+  let count = db
+    .selectFrom("dictionaries as d")
+    .select((eb) => eb.fn.countAll<number | string>().as("n"))
+    .where("d.company_id", "=", search.companyId)
+    .where("d.project_id", "is", null);
+  if (search.applicationId) {
+    rows = rows.where("d.application_id", "=", search.applicationId);
+    count = count.where("d.application_id", "=", search.applicationId);
+  }
+  const nameFilter = nameKeyContains("d.name_key", search.name);
+  if (nameFilter) {
+    rows = rows.where(nameFilter);
+    count = count.where(nameFilter);
+  }
+  const { key, direction } = sortOf<keyof typeof SORT_COLUMNS>(search.sort);
+  for (const column of SORT_COLUMNS[key]) rows = rows.orderBy(column, direction);
+  const [items, counted] = await Promise.all([
+    rows
+      .orderBy("d.id", direction)
+      .limit(search.pageSize)
+      .offset((search.page - 1) * search.pageSize)
+      .execute(),
+    count.executeTakeFirstOrThrow(),
+  ]);
+  return { items: items.map(toSummary), total: Number(counted.n), page: search.page, pageSize: search.pageSize };
 }
 
 export type DictionaryUpdate = VersionedWrite & { name: string; description: string | null };

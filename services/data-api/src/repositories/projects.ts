@@ -5,7 +5,7 @@ import type { FlatFileParameters, Project, ProjectStatus, PROJECT_SORTS, UPLOAD_
 import { ConflictError, DuplicateNameError } from "../api-problem.ts";
 import type { Database } from "../db/schema.ts";
 import type { ProjectsTable } from "../db/schema-projects.ts";
-import { inTransaction, isUniqueViolation, nameKey } from "./db-helpers.ts";
+import { inTransaction, isUniqueViolation, nameKey, nameKeyContains, sortOf } from "./db-helpers.ts";
 import { createDictionary } from "./dictionaries.ts";
 
 /**
@@ -183,14 +183,13 @@ export async function searchProjects(db: Kysely<Database>, search: ProjectSearch
     );
   }
   base = base.where("p.company_id", "=", search.companyId);
-  const contains = search.name?.trim().toLowerCase();
-  if (contains) base = base.where(sql<boolean>`${sql.ref("p.name_key")} like ${`%${escapeLike(contains)}%`} escape '\\'`);
+  const nameFilter = nameKeyContains("p.name_key", search.name);
+  if (nameFilter) base = base.where(nameFilter);
   if (search.status.length) base = base.where("p.status", "in", [...search.status]);
   if (search.applicationId) base = base.where("p.application_id", "=", search.applicationId);
 
-  const descending = search.sort.startsWith("-");
-  const column = SORT_COLUMNS[search.sort.replace(/^-/, "") as keyof typeof SORT_COLUMNS];
-  const direction = descending ? "desc" : "asc";
+  const { key, direction } = sortOf<keyof typeof SORT_COLUMNS>(search.sort);
+  const column = SORT_COLUMNS[key];
 
   const [rows, count] = await Promise.all([
     base
@@ -285,8 +284,4 @@ async function withNameConstraint<T>(write: () => Promise<T>): Promise<T> {
     if (isUniqueViolation(err)) throw new DuplicateNameError("name", DUPLICATE_PROJECT_MESSAGE);
     throw err;
   }
-}
-
-function escapeLike(text: string) {
-  return text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
 }

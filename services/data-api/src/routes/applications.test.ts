@@ -20,6 +20,8 @@ describe.each(TEST_DATABASE_KINDS)("applications on %s", (kind) => {
 
   const create = (token: string | undefined, body: unknown) => send(api, "POST", "/api/v1/applications", token, body);
   const list = (token: string | undefined, companyId: string) => api.get(`/api/v1/applications?companyId=${encodeURIComponent(companyId)}`, token);
+  const search = (token: string | undefined, query: Record<string, string>) => api.get(`/api/v1/applications?${new URLSearchParams(query)}`, token);
+  const names = (res: { body: { items: { name: string }[] } }) => res.body.items.map((a) => a.name);
 
   it("creates applications and lists the company's own, sorted by name (any case), with their counts", async () => {
     const created = await create(analyst, { companyId: acme.id, name: "  Sage 50 ", description: "Accounting" });
@@ -39,8 +41,9 @@ describe.each(TEST_DATABASE_KINDS)("applications on %s", (kind) => {
 
     const res = await list(analyst, acme.id);
     expect(res.status).toBe(200);
-    expect(res.body.map((a: { name: string }) => a.name)).toEqual(["access db", "Navision", "Sage 50"]);
-    expect(res.body.find((a: { name: string }) => a.name === "Navision").description).toBeNull();
+    expect(names(res)).toEqual(["access db", "Navision", "Sage 50"]);
+    expect(res.body).toMatchObject({ total: 3, page: 1, pageSize: 25 });
+    expect(res.body.items.find((a: { name: string }) => a.name === "Navision").description).toBeNull();
   });
 
   it("counts the master dictionaries of each application", async () => {
@@ -50,7 +53,56 @@ describe.each(TEST_DATABASE_KINDS)("applications on %s", (kind) => {
       expect(dict.status).toBe(201);
     }
     const res = await list(analyst, birch.id);
-    expect(res.body.find((a: { id: string }) => a.id === app.body.id)).toMatchObject({ dictionaryCount: 2, projectCount: 0 });
+    expect(res.body.items.find((a: { id: string }) => a.id === app.body.id)).toMatchObject({ dictionaryCount: 2, projectCount: 0 });
+  });
+
+  it("filters by name (any case), sorts and paginates in SQL, answering the total", async () => {
+    // Created out of name order, so the creation-time sort is told apart from the name sort.
+    const created = [7, 3, 12, 1, 10, 5, 9, 2, 11, 4, 8, 6].map((n) => `${n % 2 ? "Paged" : "PAGED"} ${String(n).padStart(2, "0")}`);
+    for (const name of created) {
+      expect((await create(analyst, { companyId: acme.id, name })).status).toBe(201);
+      // Distinct creation instants (timestamps have millisecond precision).
+      await new Promise((resolve) => setTimeout(resolve, 3));
+    }
+    await create(analyst, { companyId: birch.id, name: "Paged elsewhere" });
+    const byName = [...created].sort((a, b) => a.slice(-2).localeCompare(b.slice(-2)));
+
+    const first = await search(analyst, { companyId: acme.id, name: "pAgEd", sort: "name", pageSize: "10" });
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ total: 12, page: 1, pageSize: 10 });
+    expect(names(first)).toEqual(byName.slice(0, 10));
+    const second = await search(analyst, { companyId: acme.id, name: "paged", sort: "name", pageSize: "10", page: "2" });
+    expect(second.body).toMatchObject({ total: 12, page: 2, pageSize: 10 });
+    expect(names(second)).toEqual(byName.slice(10));
+    const past = await search(analyst, { companyId: acme.id, name: "paged", pageSize: "10", page: "3" });
+    expect(past.body).toMatchObject({ items: [], total: 12, page: 3 });
+
+    expect(names(await search(analyst, { companyId: acme.id, name: "paged", sort: "-name", pageSize: "25" }))).toEqual([...byName].reverse());
+    expect(names(await search(analyst, { companyId: acme.id, name: "paged", sort: "createdAt" }))).toEqual(created);
+    expect(names(await search(analyst, { companyId: acme.id, name: "paged", sort: "-createdAt" }))).toEqual([...created].reverse());
+    // Only the company's own: Birch's match is never counted.
+    expect((await search(analyst, { companyId: acme.id, name: "elsewhere" })).body).toMatchObject({ items: [], total: 0 });
+  });
+
+  it("matches %, _ and \\ in the name literally, not as wildcards", async () => {
+    for (const name of ["Rate 50% off", "Rate 50 percent", "Code_A", "CodeXA", "Path\\One", "PathOne"]) {
+      expect((await create(analyst, { companyId: birch.id, name })).status).toBe(201);
+    }
+    expect(names(await search(analyst, { companyId: birch.id, name: "50%" }))).toEqual(["Rate 50% off"]);
+    expect(names(await search(analyst, { companyId: birch.id, name: "code_a" }))).toEqual(["Code_A"]);
+    expect(names(await search(analyst, { companyId: birch.id, name: "h\\o" }))).toEqual(["Path\\One"]);
+    expect((await search(analyst, { companyId: birch.id, name: "%" })).body.total).toBe(1);
+    expect((await search(analyst, { companyId: birch.id, name: "_" })).body.total).toBe(1);
+  });
+
+  it.each([
+    ["an unknown sort", { sort: "description" }, "sort"],
+    ["a page size not offered", { pageSize: "7" }, "pageSize"],
+    ["page 0", { page: "0" }, "page"],
+  ])("answers 400 naming the parameter for %s", async (_what, query, field) => {
+    const res = await search(analyst, { companyId: acme.id, ...query });
+    expect(res.status).toBe(400);
+    expect(res.body.fieldErrors[field]).toHaveLength(1);
   });
 
   it("refuses a name the company already uses, in any case, with a field error on name", async () => {

@@ -1,10 +1,9 @@
 import { createRoute } from "@hono/zod-openapi";
-import { z } from "zod";
-import { applicationSchema, applicationsResponseSchema, createApplicationSchema } from "../../../../contracts/applications.ts";
+import { applicationSchema, applicationSearchQuerySchema, applicationSearchResponseSchema, createApplicationSchema } from "../../../../contracts/applications.ts";
 import { requireMigrationRole } from "../access.ts";
 import { answerApiProblems } from "../api-problem.ts";
 import { createRouter, jsonContent } from "../openapi.ts";
-import { createApplication, listApplications } from "../repositories/applications.ts";
+import { createApplication, searchApplications } from "../repositories/applications.ts";
 import { dictionaryErrorResponses } from "./dictionary-routes-shared.ts";
 
 const { 400: e400, 401: e401, 403: e403, 404: e404, 409: e409, 503: e503 } = dictionaryErrorResponses;
@@ -13,10 +12,11 @@ const list = createRoute({
   method: "get",
   path: "/applications",
   tags: ["Applications"],
-  summary: "The legacy applications a company migrates from, sorted by name",
-  request: { query: z.object({ companyId: z.string().min(1) }) },
+  summary: "A page of the legacy applications a company migrates from",
+  description: "Filter: name contains (any case; `%` and `_` match themselves). Sorted by name (default) or creation time, and paginated in SQL.",
+  request: { query: applicationSearchQuerySchema },
   responses: {
-    200: jsonContent(applicationsResponseSchema, "The company's applications."),
+    200: jsonContent(applicationSearchResponseSchema, "One page of the company's applications, with the total."),
     400: e400,
     401: e401,
     403: e403,
@@ -45,8 +45,9 @@ const create = createRoute({
 export function createApplicationsRouter() {
   const router = createRouter()
     .openapi(list, async (c) => {
-      const company = await requireMigrationRole(c, c.req.valid("query").companyId, { write: false });
-      return c.json(await listApplications(c.var.deps.db, company.id), 200);
+      const query = c.req.valid("query");
+      const company = await requireMigrationRole(c, query.companyId, { write: false });
+      return c.json(await searchApplications(c.var.deps.db, { ...query, companyId: company.id }), 200);
     })
     .openapi(create, async (c) => {
       const input = c.req.valid("json");

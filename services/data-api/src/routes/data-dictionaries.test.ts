@@ -70,13 +70,85 @@ describe.each(TEST_DATABASE_KINDS)("data dictionaries on %s", (kind) => {
       await addTable(first, customers);
       const all = await api.get(`/api/v1/data-dictionaries?companyId=${birch.id}`, analyst);
       expect(all.status).toBe(200);
-      const names = all.body.map((d: { name: string }) => d.name);
+      expect(all.body).toMatchObject({ total: 2, page: 1, pageSize: 25 });
+      const names = all.body.items.map((d: { name: string }) => d.name);
       expect(names).toEqual([...names].sort((a: string, b: string) => a.toLowerCase().localeCompare(b.toLowerCase())));
-      expect(all.body.find((d: { id: string }) => d.id === first.id)).toMatchObject({ tableCount: 1, columnCount: 4, version: 2 });
-      expect(all.body.every((d: { companyId: string }) => d.companyId === birch.id)).toBe(true);
+      expect(all.body.items.find((d: { id: string }) => d.id === first.id)).toMatchObject({ tableCount: 1, columnCount: 4, version: 2 });
+      expect(all.body.items.every((d: { companyId: string }) => d.companyId === birch.id)).toBe(true);
 
       const one = await api.get(`/api/v1/data-dictionaries?companyId=${birch.id}&applicationId=${second.applicationId}`, analyst);
-      expect(one.body.map((d: { id: string }) => d.id)).toEqual([second.id]);
+      expect(one.body.items.map((d: { id: string }) => d.id)).toEqual([second.id]);
+      expect(one.body.total).toBe(1);
+    });
+
+    it("filters by name and application, sorts and paginates in SQL, answering the total; never project copies", async () => {
+      const search = (query: Record<string, string>, token = analyst) => api.get(`/api/v1/data-dictionaries?${new URLSearchParams({ companyId: acme.id, ...query })}`, token);
+      const names = (res: { body: { items: { name: string }[] } }) => res.body.items.map((d) => d.name);
+      const alpha = (await send(api, "POST", "/api/v1/applications", analyst, { companyId: acme.id, name: "Sorted alpha app" })).body;
+      const bravo = (await send(api, "POST", "/api/v1/applications", analyst, { companyId: acme.id, name: "SORTED bravo app" })).body;
+      // Odd numbers in Alpha, even in Bravo; created out of name order, one at a time (distinct update times).
+      const created: { id: string; name: string; applicationId: string; version: number }[] = [];
+      for (const n of [7, 3, 12, 1, 10, 5, 9, 2, 11, 4, 8, 6]) {
+        const name = `${n % 3 ? "Sorted" : "sorted"} ${String(n).padStart(2, "0")}`;
+        const res = await send(api, "POST", "/api/v1/data-dictionaries", analyst, { companyId: acme.id, applicationId: n % 2 ? alpha.id : bravo.id, name });
+        expect(res.status).toBe(201);
+        created.push(res.body);
+        await new Promise((resolve) => setTimeout(resolve, 3));
+      }
+      // A project of Alpha has its own copy named like the project: a copy is never listed.
+      const project = await send(api, "POST", "/api/v1/projects", analyst, { companyId: acme.id, applicationId: alpha.id, name: "Sorted project", sourceType: "BackUp" });
+      expect(project.status).toBe(201);
+
+      const byName = created.map((d) => d.name).sort((a, b) => a.slice(-2).localeCompare(b.slice(-2)));
+      const first = await search({ name: "SORTED", pageSize: "10" });
+      expect(first.status).toBe(200);
+      expect(first.body).toMatchObject({ total: 12, page: 1, pageSize: 10 });
+      expect(names(first)).toEqual(byName.slice(0, 10));
+      const second = await search({ name: "sorted", pageSize: "10", page: "2" });
+      expect(second.body).toMatchObject({ total: 12, page: 2, pageSize: 10 });
+      expect(names(second)).toEqual(byName.slice(10));
+      expect(names(await search({ name: "sorted", sort: "-name" }))).toEqual([...byName].reverse());
+
+      const alphaNames = byName.filter((n) => Number(n.slice(-2)) % 2 === 1);
+      const bravoNames = byName.filter((n) => Number(n.slice(-2)) % 2 === 0);
+      const ofAlpha = await search({ name: "sorted", applicationId: alpha.id });
+      expect(ofAlpha.body.total).toBe(6);
+      expect(names(ofAlpha)).toEqual(alphaNames);
+      expect(ofAlpha.body.items.every((d: { applicationName: string }) => d.applicationName === "Sorted alpha app")).toBe(true);
+      expect(names(await search({ name: "sorted", sort: "application" }))).toEqual([...alphaNames, ...bravoNames]);
+      expect(names(await search({ name: "sorted", sort: "-application" }))).toEqual([...[...bravoNames].reverse(), ...[...alphaNames].reverse()]);
+
+      expect(names(await search({ name: "sorted", sort: "updatedAt" }))).toEqual(created.map((d) => d.name));
+      // A change moves a dictionary to the most recently updated.
+      const changed = created[0]!;
+      expect((await send(api, "PATCH", path(changed.id), analyst, { version: changed.version, name: changed.name, description: "Changed" })).status).toBe(200);
+      const recent = await search({ name: "sorted", sort: "-updatedAt", pageSize: "10" });
+      expect(names(recent)).toEqual([changed.name, ...created.slice(1).map((d) => d.name).reverse()].slice(0, 10));
+
+      // An application of another company filters to nothing; another company's list is not found.
+      const birchDict = await seedDictionary(api, analyst, birch.id);
+      expect((await search({ applicationId: birchDict.applicationId })).body).toMatchObject({ items: [], total: 0 });
+      expect((await search({}, await api.tokenFor(USERS.clientAdmin))).status).toBe(404);
+    });
+
+    it("matches % and _ in the name literally, and refuses parameters it does not know", async () => {
+      const app = (await send(api, "POST", "/api/v1/applications", analyst, { companyId: birch.id, name: "Literal app" })).body;
+      for (const name of ["Rate 50% off", "Rate 50 percent", "Code_A", "CodeXA"]) {
+        expect((await send(api, "POST", "/api/v1/data-dictionaries", analyst, { companyId: birch.id, applicationId: app.id, name })).status).toBe(201);
+      }
+      const search = (query: Record<string, string>) => api.get(`/api/v1/data-dictionaries?${new URLSearchParams({ companyId: birch.id, ...query })}`, analyst);
+      expect((await search({ name: "50%" })).body.items.map((d: { name: string }) => d.name)).toEqual(["Rate 50% off"]);
+      expect((await search({ name: "CODE_a" })).body.items.map((d: { name: string }) => d.name)).toEqual(["Code_A"]);
+      for (const [query, field] of [
+        [{ sort: "tables" }, "sort"],
+        [{ pageSize: "1000" }, "pageSize"],
+        [{ page: "-1" }, "page"],
+        [{ applicationId: "" }, "applicationId"],
+      ] as const) {
+        const res = await search(query);
+        expect(res.status, JSON.stringify(query)).toBe(400);
+        expect(res.body.fieldErrors[field]).toHaveLength(1);
+      }
     });
 
     it("refuses a second dictionary with the same name (any case) in the same application", async () => {

@@ -1,11 +1,17 @@
 import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
-import { createDictionarySchema, dictionariesResponseSchema, dictionarySchema, updateDictionarySchema } from "../../../../contracts/dictionary.ts";
+import {
+  createDictionarySchema,
+  dictionarySchema,
+  dictionarySearchQuerySchema,
+  dictionarySearchResponseSchema,
+  updateDictionarySchema,
+} from "../../../../contracts/dictionary.ts";
 import { requireMigrationRole } from "../access.ts";
 import { answerApiProblems, NotFoundError } from "../api-problem.ts";
 import { createRouter, jsonContent } from "../openapi.ts";
 import { findApplication } from "../repositories/applications.ts";
-import { createDictionary, findDictionaryRef, listDictionaries, updateDictionary } from "../repositories/dictionaries.ts";
+import { createDictionary, findDictionaryRef, searchDictionaries, updateDictionary } from "../repositories/dictionaries.ts";
 import { createBulkUploadRoutes } from "./dictionary-bulk-uploads.ts";
 import { DICTIONARY_NOT_FOUND_MESSAGE, dictionaryErrorResponses, loadDictionary, type DictionaryResolver } from "./dictionary-routes-shared.ts";
 import { createDictionaryTableRoutes } from "./dictionary-tables.ts";
@@ -31,9 +37,11 @@ const list = createRoute({
   method: "get",
   path: "/data-dictionaries",
   tags: [TAG],
-  summary: "A company's master data dictionaries (optionally of one application), sorted by name",
-  request: { query: z.object({ companyId: z.string().min(1), applicationId: z.string().min(1).optional() }) },
-  responses: { 200: jsonContent(dictionariesResponseSchema, "The dictionaries with their table and column counts."), 400: e400, ...readErrors },
+  summary: "A page of a company's master data dictionaries",
+  description:
+    "Filters: application, name contains (any case; `%` and `_` match themselves). Sorted by name (default), application or last update, and paginated in SQL.",
+  request: { query: dictionarySearchQuerySchema },
+  responses: { 200: jsonContent(dictionarySearchResponseSchema, "One page of dictionaries with their table and column counts, with the total."), 400: e400, ...readErrors },
 });
 
 const create = createRoute({
@@ -68,9 +76,9 @@ const update = createRoute({
 export function createDataDictionariesRouter() {
   const router = createRouter()
     .openapi(list, async (c) => {
-      const { companyId, applicationId } = c.req.valid("query");
-      const company = await requireMigrationRole(c, companyId, { write: false });
-      return c.json(await listDictionaries(c.var.deps.db, company.id, applicationId), 200);
+      const query = c.req.valid("query");
+      const company = await requireMigrationRole(c, query.companyId, { write: false });
+      return c.json(await searchDictionaries(c.var.deps.db, { ...query, companyId: company.id }), 200);
     })
     .openapi(create, async (c) => {
       const input = c.req.valid("json");

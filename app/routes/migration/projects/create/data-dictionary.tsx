@@ -2,7 +2,7 @@ import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, redirect } from "react-router";
 import { z } from "zod";
-import { createTableSchema, dictionariesResponseSchema, projectDictionarySchema, tablesPageSchema } from "../../../../../contracts/dictionary";
+import { createTableSchema, projectDictionarySchema, tablesPageSchema } from "../../../../../contracts/dictionary";
 import { assignDictionarySchema } from "../../../../../contracts/projects";
 import { DeleteTableConfirmation } from "~/components/dictionary/delete-table-confirmation";
 import { DictionaryTablesList } from "~/components/dictionary/dictionary-tables-list";
@@ -23,6 +23,7 @@ import { useValidatedForm } from "~/lib/forms";
 import { invalid, readFormData, refusedByService, unknownIntent } from "~/lib/forms.server";
 import { projectApi, projectScope, requireProjectUnlocked, requireProjectWrite } from "../project.server";
 import { createProjectTable, deleteProjectTable } from "../project/data-dictionary/dictionary.server";
+import { selectableDictionaries } from "../../data-dictionary/api.server";
 import type { Route } from "./+types/data-dictionary";
 
 /** ?delete={tableId}: the confirmation of that table's deletion (a link, so it works without JavaScript). */
@@ -41,14 +42,12 @@ function guard(context: Route.LoaderArgs["context"]) {
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { project, companyId, as } = guard(context);
+  const { project, as } = guard(context);
   const [dictionary, tables, masters] = await Promise.all([
     callService("data-api", projectApi(project.id, "/data-dictionary"), as, { schema: projectDictionarySchema }),
     callService("data-api", projectApi(project.id, "/data-dictionary/tables"), as, { schema: tablesPageSchema, query: { page: 1, pageSize: 100 } }),
-    callService("data-api", "/api/v1/data-dictionaries", as, {
-      schema: dictionariesResponseSchema,
-      query: { companyId, applicationId: project.applicationId },
-    }),
+    // The application's master dictionaries: at most SELECT_LIMIT, by name (a searchable picker is the next step past that).
+    selectableDictionaries(as, project.companyId, project.applicationId),
   ]);
   return {
     project: { id: project.id, status: project.status, applicationName: project.applicationName },

@@ -1,6 +1,5 @@
 import { getFormProps } from "@conform-to/react";
 import { Form, Link, redirect } from "react-router";
-import { applicationsResponseSchema } from "../../../../../contracts/applications";
 import { createProjectSchema, projectSchema, SOURCE_TYPES, SOURCE_TYPE_LABELS } from "../../../../../contracts/projects";
 import { SelectField, TextareaField, TextField, FormErrors } from "~/components/forms/fields";
 import { StatusButton, useIsPending } from "~/components/forms/status-button";
@@ -13,6 +12,7 @@ import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { useValidatedForm } from "~/lib/forms";
 import { invalid, parseForm, refusedByService } from "~/lib/forms.server";
 import { shellContext } from "~/lib/guards.server";
+import { selectableApplications } from "../../data-dictionary/api.server";
 import type { Route } from "./+types/details";
 
 /** Wizard step 1 (DOMAIN.md): the company comes from the scope, not from the form. */
@@ -20,12 +20,8 @@ const schema = createProjectSchema.omit({ companyId: true });
 
 export async function loader({ context }: Route.LoaderArgs) {
   const shell = context.get(shellContext);
-  const applications = shell.company
-    ? await callService("data-api", "/api/v1/applications", { request: shell.request, authenticated: shell.authenticated }, {
-        schema: applicationsResponseSchema,
-        query: { companyId: shell.company.id },
-      })
-    : [];
+  // At most SELECT_LIMIT applications, by name (a searchable picker is the next step past that).
+  const applications = shell.company ? await selectableApplications(shell, shell.company.id) : [];
   return { applications: applications.map((a) => ({ value: a.id, label: a.name })) };
 }
 

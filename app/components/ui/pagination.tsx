@@ -1,0 +1,84 @@
+import { Link } from "react-router";
+import { PAGE_SIZES } from "../../../contracts/common";
+import { Button } from "~/components/ui/button";
+import { pageCount } from "~/lib/list-search";
+
+/**
+ * The pagination of a list, as links (no JavaScript needed): "Page 2 of 5 · 117 projects", then
+ * Previous and Next. `href(page)` answers the list's URL at that page, keeping every other parameter.
+ */
+export function Pagination({
+  page,
+  pageSize,
+  total,
+  noun,
+  href,
+}: {
+  page: number;
+  pageSize: number;
+  total: number;
+  /** The singular and plural of what the list holds: ["project", "projects"]. */
+  noun: readonly [string, string];
+  href: (page: number) => string;
+}) {
+  const pages = pageCount(total, pageSize);
+  return (
+    <nav aria-label="Pagination" className="mt-4 flex flex-wrap items-center justify-between gap-3 text-sm">
+      <p>
+        Page {page} of {pages} · {total} {total === 1 ? noun[0] : noun[1]}
+      </p>
+      <div className="flex gap-2">
+        {page > 1 ? (
+          <Button asChild variant="outline" size="sm">
+            {/* From past the end (an old link), Previous goes to the last page there is. */}
+            <Link to={href(Math.min(page - 1, pages))} rel="prev">
+              Previous
+            </Link>
+          </Button>
+        ) : (
+          <Button variant="outline" size="sm" disabled>
+            Previous
+          </Button>
+        )}
+        {page < pages ? (
+          <Button asChild variant="outline" size="sm">
+            <Link to={href(page + 1)} rel="next">
+              Next
+            </Link>
+          </Button>
+        ) : (
+          <Button variant="outline" size="sm" disabled>
+            Next
+          </Button>
+        )}
+      </div>
+    </nav>
+  );
+}
+
+/** The page size select of a list's GET search form (`pageSize`, one of PAGE_SIZES). */
+export function PageSizeSelect({ id, value }: { id: string; value: number }) {
+  return (
+    <div>
+      <label htmlFor={id} className="mb-1 block text-sm font-medium">
+        Page size
+      </label>
+      <select id={id} name="pageSize" defaultValue={String(value)} className="rounded-md border border-border bg-white px-3 py-2 text-sm">
+        {PAGE_SIZES.map((n) => (
+          <option key={n} value={n}>
+            {n}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+/** Instead of the table, on a page past the end of a list that is not empty (an old link): Pagination follows. */
+export function PastTheEnd({ page }: { page: number }) {
+  return (
+    <p role="status" className="mt-6 rounded-lg border border-border bg-white p-4 text-sm">
+      There is nothing on page {page}. Go back with Previous.
+    </p>
+  );
+}
