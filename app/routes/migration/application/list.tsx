@@ -1,16 +1,17 @@
 import { Plus } from "lucide-react";
-import { Form, Link, useNavigation } from "react-router";
+import { Link } from "react-router";
 import { APPLICATION_SORTS, type ApplicationSort } from "../../../../contracts/applications";
 import { formatTimestamp } from "~/components/dictionary/column-format";
-import { Button, buttonVariants } from "~/components/ui/button";
+import { buttonVariants } from "~/components/ui/button";
 import { Card, CardDescription } from "~/components/ui/card";
-import { PageSizeSelect, Pagination, PastTheEnd } from "~/components/ui/pagination";
+import { ListSearchForm } from "~/components/ui/list-search-form";
+import { Pagination, PastTheEnd } from "~/components/ui/pagination";
 import { SearchField } from "~/components/ui/search-field";
 import { SortableHeader, sortDescription } from "~/components/ui/sortable-header";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow, tableHeadClassName } from "~/components/ui/table";
 import { useCompanyHref } from "~/lib/company-href";
 import { shellContext } from "~/lib/guards.server";
-import { DEFAULT_PAGE_SIZE, readContains, readPaging } from "~/lib/list-search";
+import { readContains, readPaging } from "~/lib/list-search";
 import { searchApplications } from "../data-dictionary/api.server";
 import { masterDataAccess } from "../data-dictionary/dictionary.server";
 import { APPLICATIONS_PATH, CREATE_APPLICATION_PATH, CREATED_PARAM } from "./paths";
@@ -51,8 +52,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export default function Applications({ loaderData }: Route.ComponentProps) {
   const { search, result, companyId, companyName, created, canWrite } = loaderData;
   const href = useCompanyHref();
-  const navigation = useNavigation();
-  const searching = navigation.state === "loading" && navigation.location?.pathname === APPLICATIONS_PATH;
   const filtered = Boolean(search.name);
   // Links keep every other parameter (and drop ?created=, which only the create page's redirect sets).
   const withSearch = (changes: Partial<typeof search>) => href(APPLICATIONS_PATH, { ...search, ...changes, name: (changes.name ?? search.name) || undefined });
@@ -81,28 +80,19 @@ export default function Applications({ loaderData }: Route.ComponentProps) {
         </p>
       ) : null}
 
-      <Form method="get" action={APPLICATIONS_PATH} role="search" aria-label="Find applications" className="rounded-lg border border-border bg-white p-4">
-        {companyId ? <input type="hidden" name="companyId" value={companyId} /> : null}
-        {search.sort !== DEFAULT_SORT ? <input type="hidden" name="sort" value={search.sort} /> : null}
-        <div className="flex flex-wrap items-end gap-4">
-          <SearchField id="application-search" label="Search applications" value={search.name} />
-          <PageSizeSelect id="application-page-size" value={search.pageSize} />
-          <Button type="submit" aria-busy={searching || undefined}>
-            Search
-          </Button>
-          {filtered ? (
-            <Link
-              to={href(APPLICATIONS_PATH, {
-                sort: search.sort === DEFAULT_SORT ? undefined : search.sort,
-                pageSize: search.pageSize === DEFAULT_PAGE_SIZE ? undefined : search.pageSize,
-              })}
-              className="text-sm text-brand hover:underline"
-            >
-              Clear search
-            </Link>
-          ) : null}
-        </div>
-      </Form>
+      <ListSearchForm
+        action={APPLICATIONS_PATH}
+        label="Find applications"
+        companyId={companyId}
+        sort={search.sort}
+        defaultSort={DEFAULT_SORT}
+        pageSize={search.pageSize}
+        pageSizeId="application-page-size"
+        filtered={filtered}
+        clearLabel="Clear search"
+      >
+        <SearchField id="application-search" label="Search applications" value={search.name} />
+      </ListSearchForm>
 
       {result.total === 0 ? (
         filtered ? (

@@ -1,16 +1,17 @@
 import { Plus } from "lucide-react";
-import { Form, Link, useNavigation } from "react-router";
+import { Link } from "react-router";
 import { DICTIONARY_SORTS, type DictionarySort } from "../../../../contracts/dictionary";
 import { formatTimestamp } from "~/components/dictionary/column-format";
-import { Button, buttonVariants } from "~/components/ui/button";
+import { buttonVariants } from "~/components/ui/button";
 import { Card, CardDescription } from "~/components/ui/card";
-import { PageSizeSelect, Pagination, PastTheEnd } from "~/components/ui/pagination";
+import { ListSearchForm } from "~/components/ui/list-search-form";
+import { Pagination, PastTheEnd } from "~/components/ui/pagination";
 import { SearchField } from "~/components/ui/search-field";
 import { SortableHeader, sortDescription } from "~/components/ui/sortable-header";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow, tableHeadClassName } from "~/components/ui/table";
 import { useCompanyHref } from "~/lib/company-href";
 import { shellContext } from "~/lib/guards.server";
-import { DEFAULT_PAGE_SIZE, readContains, readPaging } from "~/lib/list-search";
+import { readContains, readPaging } from "~/lib/list-search";
 import { searchDictionaries, selectableApplications } from "./api.server";
 import { masterDataAccess } from "./dictionary.server";
 import { CREATE_DICTIONARY_PATH, DICTIONARIES_PATH, dictionaryPaths } from "./paths";
@@ -61,8 +62,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export default function DataDictionaries({ loaderData }: Route.ComponentProps) {
   const { search, result, applications, companyId, companyName, canWrite } = loaderData;
   const href = useCompanyHref();
-  const navigation = useNavigation();
-  const searching = navigation.state === "loading" && navigation.location?.pathname === DICTIONARIES_PATH;
   const filtered = Boolean(search.name) || Boolean(search.applicationId);
   // Links keep every other parameter.
   const withSearch = (changes: Partial<typeof search>) =>
@@ -86,46 +85,36 @@ export default function DataDictionaries({ loaderData }: Route.ComponentProps) {
         ) : null}
       </div>
 
-      <Form method="get" action={DICTIONARIES_PATH} role="search" aria-label="Find data dictionaries" className="rounded-lg border border-border bg-white p-4">
-        {companyId ? <input type="hidden" name="companyId" value={companyId} /> : null}
-        {search.sort !== DEFAULT_SORT ? <input type="hidden" name="sort" value={search.sort} /> : null}
-        <div className="flex flex-wrap items-end gap-4">
-          <SearchField id="dictionary-search" label="Search data dictionaries" value={search.name} />
-          <div>
-            <label htmlFor="dictionary-application" className="mb-1 block text-sm font-medium">
-              Application
-            </label>
-            <select
-              id="dictionary-application"
-              name="applicationId"
-              defaultValue={search.applicationId}
-              className="max-w-64 rounded-md border border-border bg-white px-3 py-2 text-sm"
-            >
-              <option value="">All applications</option>
-              {applications.map((a) => (
-                <option key={a.id} value={a.id}>
-                  {a.name}
-                </option>
-              ))}
-            </select>
-          </div>
-          <PageSizeSelect id="dictionary-page-size" value={search.pageSize} />
-          <Button type="submit" aria-busy={searching || undefined}>
-            Search
-          </Button>
-          {filtered ? (
-            <Link
-              to={href(DICTIONARIES_PATH, {
-                sort: search.sort === DEFAULT_SORT ? undefined : search.sort,
-                pageSize: search.pageSize === DEFAULT_PAGE_SIZE ? undefined : search.pageSize,
-              })}
-              className="text-sm text-brand hover:underline"
-            >
-              Clear filters
-            </Link>
-          ) : null}
+      <ListSearchForm
+        action={DICTIONARIES_PATH}
+        label="Find data dictionaries"
+        companyId={companyId}
+        sort={search.sort}
+        defaultSort={DEFAULT_SORT}
+        pageSize={search.pageSize}
+        pageSizeId="dictionary-page-size"
+        filtered={filtered}
+      >
+        <SearchField id="dictionary-search" label="Search data dictionaries" value={search.name} />
+        <div>
+          <label htmlFor="dictionary-application" className="mb-1 block text-sm font-medium">
+            Application
+          </label>
+          <select
+            id="dictionary-application"
+            name="applicationId"
+            defaultValue={search.applicationId}
+            className="max-w-64 rounded-md border border-border bg-white px-3 py-2 text-sm"
+          >
+            <option value="">All applications</option>
+            {applications.map((a) => (
+              <option key={a.id} value={a.id}>
+                {a.name}
+              </option>
+            ))}
+          </select>
         </div>
-      </Form>
+      </ListSearchForm>
 
       {result.total === 0 ? (
         filtered ? (

@@ -1,5 +1,5 @@
 import { Plus } from "lucide-react";
-import { Form, Link, useNavigation } from "react-router";
+import { Link } from "react-router";
 import {
   PROJECT_SORTS,
   PROJECT_STATUSES,
@@ -15,12 +15,13 @@ import { nextStepOf, nextStepPath, projectsPath } from "~/components/projects/ne
 import { ProjectStatusBadge } from "~/components/projects/project-status-badge";
 import { Button } from "~/components/ui/button";
 import { Card, CardDescription } from "~/components/ui/card";
-import { PageSizeSelect, Pagination, PastTheEnd } from "~/components/ui/pagination";
+import { ListSearchForm } from "~/components/ui/list-search-form";
+import { Pagination, PastTheEnd } from "~/components/ui/pagination";
 import { SearchField } from "~/components/ui/search-field";
 import { SortableHeader, sortDescription } from "~/components/ui/sortable-header";
 import { callService } from "~/lib/api.server";
 import { useCompanyHref } from "~/lib/company-href";
-import { DEFAULT_PAGE_SIZE, readContains, readPaging } from "~/lib/list-search";
+import { readContains, readPaging } from "~/lib/list-search";
 import { shellContext } from "~/lib/guards.server";
 import type { Route } from "./+types/list";
 
@@ -68,8 +69,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export default function ProjectList({ loaderData }: Route.ComponentProps) {
   const { search, result, companyId, companyName, mayCreate } = loaderData;
   const href = useCompanyHref();
-  const navigation = useNavigation();
-  const searching = navigation.state === "loading" && navigation.location?.pathname === projectsPath;
   const filtered = Boolean(search.name) || search.status.length > 0;
   // Links keep every other parameter; arrays repeat the key.
   const withSearch = (changes: Partial<typeof search>) => href(projectsPath, { ...search, ...changes, name: (changes.name ?? search.name) || undefined });
@@ -93,39 +92,32 @@ export default function ProjectList({ loaderData }: Route.ComponentProps) {
         ) : null}
       </div>
 
-      <Form method="get" action={projectsPath} role="search" aria-label="Find projects" className="mt-6 rounded-lg border border-border bg-white p-4">
-        {companyId ? <input type="hidden" name="companyId" value={companyId} /> : null}
-        {search.sort !== DEFAULT_SORT ? <input type="hidden" name="sort" value={search.sort} /> : null}
-        <div className="flex flex-wrap items-end gap-4">
-          <SearchField id="project-search" label="Search projects" value={search.name} />
-          <PageSizeSelect id="project-page-size" value={search.pageSize} />
-          <Button type="submit" aria-busy={searching || undefined}>
-            Search
-          </Button>
-          {filtered ? (
-            <Link
-              to={href(projectsPath, {
-                sort: search.sort === DEFAULT_SORT ? undefined : search.sort,
-                pageSize: search.pageSize === DEFAULT_PAGE_SIZE ? undefined : search.pageSize,
-              })}
-              className="text-sm text-brand hover:underline"
-            >
-              Clear filters
-            </Link>
-          ) : null}
-        </div>
-        <fieldset className="mt-4">
-          <legend className="text-sm font-medium">Status</legend>
-          <div className="mt-2 flex flex-wrap gap-x-5 gap-y-2">
-            {PROJECT_STATUSES.filter((s) => s !== "None").map((s) => (
-              <label key={s} className="flex items-center gap-2 text-sm">
-                <input type="checkbox" name="status" value={s} defaultChecked={search.status.includes(s)} className="size-4 accent-brand" />
-                {PROJECT_STATUS_LABELS[s]}
-              </label>
-            ))}
-          </div>
-        </fieldset>
-      </Form>
+      <ListSearchForm
+        action={projectsPath}
+        label="Find projects"
+        companyId={companyId}
+        sort={search.sort}
+        defaultSort={DEFAULT_SORT}
+        pageSize={search.pageSize}
+        pageSizeId="project-page-size"
+        filtered={filtered}
+        className="mt-6"
+        below={
+          <fieldset className="mt-4">
+            <legend className="text-sm font-medium">Status</legend>
+            <div className="mt-2 flex flex-wrap gap-x-5 gap-y-2">
+              {PROJECT_STATUSES.filter((s) => s !== "None").map((s) => (
+                <label key={s} className="flex items-center gap-2 text-sm">
+                  <input type="checkbox" name="status" value={s} defaultChecked={search.status.includes(s)} className="size-4 accent-brand" />
+                  {PROJECT_STATUS_LABELS[s]}
+                </label>
+              ))}
+            </div>
+          </fieldset>
+        }
+      >
+        <SearchField id="project-search" label="Search projects" value={search.name} />
+      </ListSearchForm>
 
       {result.total === 0 ? (
         <Card className="mt-6">

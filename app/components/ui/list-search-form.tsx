@@ -1,0 +1,69 @@
+import type * as React from "react";
+import { Form, Link, useNavigation } from "react-router";
+import { useCompanyHref } from "~/lib/company-href";
+import { DEFAULT_PAGE_SIZE } from "~/lib/list-search";
+import { cn } from "~/lib/utils";
+import { Button } from "./button";
+import { PageSizeSelect } from "./pagination";
+
+/**
+ * The GET search form of a list (projects, applications, dictionaries): the company and a non-default
+ * sort travel as hidden fields, the page size and "Search" close the row, and a clear link keeps
+ * sort and page size. The list's own filters come in as `children` (in the row) and `below`.
+ */
+export function ListSearchForm({
+  action,
+  label,
+  companyId,
+  sort,
+  defaultSort,
+  pageSize,
+  pageSizeId,
+  filtered,
+  clearLabel = "Clear filters",
+  className,
+  children,
+  below,
+}: {
+  action: string;
+  label: string;
+  companyId: string | null;
+  sort: string;
+  defaultSort: string;
+  pageSize: number;
+  pageSizeId: string;
+  filtered: boolean;
+  clearLabel?: string;
+  className?: string;
+  children: React.ReactNode;
+  below?: React.ReactNode;
+}) {
+  const href = useCompanyHref();
+  const navigation = useNavigation();
+  const searching = navigation.state === "loading" && navigation.location?.pathname === action;
+  return (
+    <Form method="get" action={action} role="search" aria-label={label} className={cn("rounded-lg border border-border bg-white p-4", className)}>
+      {companyId ? <input type="hidden" name="companyId" value={companyId} /> : null}
+      {sort !== defaultSort ? <input type="hidden" name="sort" value={sort} /> : null}
+      <div className="flex flex-wrap items-end gap-4">
+        {children}
+        <PageSizeSelect id={pageSizeId} value={pageSize} />
+        <Button type="submit" aria-busy={searching || undefined}>
+          Search
+        </Button>
+        {filtered ? (
+          <Link
+            to={href(action, {
+              sort: sort === defaultSort ? undefined : sort,
+              pageSize: pageSize === DEFAULT_PAGE_SIZE ? undefined : pageSize,
+            })}
+            className="text-sm text-brand hover:underline"
+          >
+            {clearLabel}
+          </Link>
+        ) : null}
+      </div>
+      {below}
+    </Form>
+  );
+}
