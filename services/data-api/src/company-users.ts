@@ -1,6 +1,6 @@
 import { companyUsersResponseSchema, type CompanyUser } from "../../../contracts/client-portal.ts";
 import type { Caller } from "../../shared/bearer.ts";
-import type { Fetch } from "./permissions.ts";
+import { createClientPortalApi, type Fetch } from "./client-portal-api.ts";
 
 /**
  * The people of a company, from the client portal API (`GET /api/v1/companies/{id}/users`): anyone
@@ -20,24 +20,14 @@ export type HttpCompanyUsersSourceOptions = { baseUrl: string; fetch?: Fetch; ti
 
 /** Asks with the caller's own token, so the client portal applies its own rule (own companies; admins any). */
 export function createHttpCompanyUsersSource(options: HttpCompanyUsersSourceOptions): CompanyUsersSource {
-  const fetchFn: Fetch = options.fetch ?? ((url, init) => globalThis.fetch(url, init));
-  const timeoutMs = options.timeoutMs ?? 5_000;
+  const get = createClientPortalApi(options);
   return {
     async list(caller, companyId) {
-      const url = `${options.baseUrl.replace(/\/+$/, "")}/api/v1/companies/${encodeURIComponent(companyId)}/users`;
-      let response: Response;
       try {
-        response = await fetchFn(url, {
-          headers: { authorization: `Bearer ${caller.token}`, accept: "application/json" },
-          signal: AbortSignal.timeout(timeoutMs),
-        });
-      } catch (cause) {
-        throw new CompanyUsersUnavailableError("company users request failed", { cause });
+        return await get(caller, `/api/v1/companies/${encodeURIComponent(companyId)}/users`, companyUsersResponseSchema, "company users");
+      } catch (err) {
+        throw new CompanyUsersUnavailableError(err instanceof Error ? err.message : String(err), { cause: err });
       }
-      if (!response.ok) throw new CompanyUsersUnavailableError(`company users request answered ${response.status}`);
-      const parsed = companyUsersResponseSchema.safeParse(await response.json().catch(() => undefined));
-      if (!parsed.success) throw new CompanyUsersUnavailableError("company users response has an unexpected shape");
-      return parsed.data;
     },
   };
 }

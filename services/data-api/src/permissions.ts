@@ -1,5 +1,6 @@
 import { permissionsResponseSchema, type PermissionEntry } from "../../../contracts/client-portal.ts";
 import type { Caller } from "../../shared/bearer.ts";
+import { createClientPortalApi, type Fetch } from "./client-portal-api.ts";
 
 /** Where a non-admin caller's per-company product roles come from (spec §6, §7: Base A). */
 export type PermissionsSource = {
@@ -11,7 +12,7 @@ export class PermissionsUnavailableError extends Error {
   override name = "PermissionsUnavailableError";
 }
 
-export type Fetch = (url: string, init: RequestInit) => Promise<Response>;
+export type { Fetch };
 
 export type HttpPermissionsSourceOptions = {
   /** The client portal API's base URL, without a trailing slash. */
@@ -31,36 +32,18 @@ export type HttpPermissionsSourceOptions = {
  * (another user, or a refreshed one) asks again. Concurrent requests of one caller share one call.
  */
 export function createHttpPermissionsSource(options: HttpPermissionsSourceOptions): PermissionsSource {
-  const fetchFn: Fetch = options.fetch ?? ((url, init) => globalThis.fetch(url, init));
   const ttl = options.cacheTtlMs ?? 30_000;
-  const timeoutMs = options.timeoutMs ?? 5_000;
   const maxEntries = options.maxCachedCallers ?? 1_000;
   const now = options.now ?? Date.now;
   const cache = new Map<string, { expiresAt: number; entries: Promise<PermissionEntry[]> }>();
 
+  const get = createClientPortalApi(options);
   async function load(caller: Caller): Promise<PermissionEntry[]> {
-    const url = `${options.baseUrl.replace(/\/+$/, "")}/api/v1/permissions/${encodeURIComponent(caller.userId)}`;
-    let response: Response;
     try {
-      response = await fetchFn(url, {
-        headers: { authorization: `Bearer ${caller.token}`, accept: "application/json" },
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-    } catch (cause) {
-      throw new PermissionsUnavailableError(`permissions request failed: ${describe(cause)}`, { cause });
+      return await get(caller, `/api/v1/permissions/${encodeURIComponent(caller.userId)}`, permissionsResponseSchema, "permissions");
+    } catch (err) {
+      throw new PermissionsUnavailableError(err instanceof Error ? err.message : String(err), { cause: err });
     }
-    if (!response.ok) {
-      throw new PermissionsUnavailableError(`permissions request answered ${response.status}`);
-    }
-    let body: unknown;
-    try {
-      body = await response.json();
-    } catch (cause) {
-      throw new PermissionsUnavailableError("permissions response is not JSON", { cause });
-    }
-    const parsed = permissionsResponseSchema.safeParse(body);
-    if (!parsed.success) throw new PermissionsUnavailableError("permissions response has an unexpected shape");
-    return parsed.data;
   }
 
   return {
@@ -92,6 +75,3 @@ export function createHttpPermissionsSource(options: HttpPermissionsSourceOption
   }
 }
 
-function describe(err: unknown) {
-  return err instanceof Error ? err.message : String(err);
-}
