@@ -1,0 +1,76 @@
+import { z } from "zod";
+import { descriptionSchema, formBoolean, nameSchema, pageOf, requiredString, versionSchema } from "./common";
+import { projectSchema, projectSearchQuerySchema, projectStatusSchema } from "./projects";
+
+/**
+ * Onboarding configurations: the data API's "audit projects" (spec §3, §7). A configuration is a
+ * workspace (contracts/workspaces.ts) plus the schemes it serves, chosen from the company's admin
+ * data sources, and whether it is the company's default configuration.
+ */
+
+/** Spec §4: the statuses a configuration shows (its wizard passes through the database-creation ones too). */
+export const CONFIGURATION_STATUSES = ["Active", "SetupAddColumnsIncomplete", "SetupAssignTemplatesIncomplete"] as const;
+
+/** Spec §3: each scheme as `{ scheme: { id, name } }`. */
+export const configurationSchemeSchema = z.object({ scheme: z.object({ id: z.string(), name: z.string() }) });
+export type ConfigurationScheme = z.infer<typeof configurationSchemeSchema>;
+
+export const configurationSchema = projectSchema.extend({
+  schemes: z.array(configurationSchemeSchema),
+  /** The company's default configuration (the first created, or the one marked "Default"). */
+  isDefault: z.boolean(),
+});
+export type Configuration = z.infer<typeof configurationSchema>;
+
+export const SCHEMES_REQUIRED_MESSAGE = "Choose at least one scheme";
+
+/** Scheme ids as a form sends them (a repeated `schemeIds` key, or one value) and as JSON sends them. */
+const schemeIdsSchema = z.preprocess(
+  (v) => (v === undefined || v === null || v === "" ? [] : Array.isArray(v) ? v : [v]),
+  z.array(z.string().min(1)).min(1, SCHEMES_REQUIRED_MESSAGE),
+);
+
+/** POST /api/v1/audit-projects: wizard step 1. */
+export const createConfigurationSchema = z.object({
+  companyId: z.string().min(1),
+  name: nameSchema,
+  description: descriptionSchema,
+  applicationId: requiredString("Choose an application"),
+  schemeIds: schemeIdsSchema,
+  /** Ask for this one to be the company's default; refused when the company already has one. */
+  isDefault: formBoolean.default(false),
+});
+
+/** PATCH /api/v1/audit-projects/{id}: any of name, description, schemes, default; based on `version`. */
+export const updateConfigurationSchema = z.object({
+  version: versionSchema,
+  name: nameSchema.optional(),
+  description: descriptionSchema.optional(),
+  schemeIds: schemeIdsSchema.optional(),
+  /** Only `true` is meaningful: a company always keeps one default; marking another moves it. */
+  isDefault: formBoolean.optional(),
+  status: projectStatusSchema.optional(),
+});
+
+/** GET /api/v1/audit-projects/search: the same filters and sorts as projects. */
+export const configurationSearchQuerySchema = projectSearchQuerySchema;
+export const configurationSearchResponseSchema = pageOf(configurationSchema);
+
+/** GET /api/v1/audit-projects/checkdefaultproject/{companyId}: whether the company has its default yet. */
+export const checkDefaultResponseSchema = z.object({
+  hasDefault: z.boolean(),
+  defaultConfiguration: z.object({ id: z.string(), name: z.string() }).nullable(),
+});
+export type CheckDefaultResponse = z.infer<typeof checkDefaultResponseSchema>;
+
+/** GET /api/v1/audit-projects/{id}/databases: what exists so far (the databases/current page). */
+export const workspaceDatabaseSchema = z.object({
+  kind: z.enum(["source", "destination"]),
+  /** "Source database" / "Destination database". */
+  name: z.string(),
+  exists: z.boolean(),
+  tables: z.array(z.object({ name: z.string(), columnCount: z.number().int(), rowCount: z.number().int() })),
+});
+export const workspaceDatabasesQuerySchema = z.object({ table: z.string().trim().max(128).optional() });
+export const workspaceDatabasesResponseSchema = z.object({ databases: z.array(workspaceDatabaseSchema) });
+export type WorkspaceDatabases = z.infer<typeof workspaceDatabasesResponseSchema>;

@@ -1,0 +1,159 @@
+import type { Area } from "./areas";
+import type { ProjectStatus } from "./projects";
+
+/**
+ * A workspace is what a migration project and an onboarding configuration (the data API's "audit
+ * project") have in common: a data dictionary of its own, databases, jobs and a lock, users, and later
+ * templates and runs. One implementation serves both kinds; everything that differs between them is
+ * in this table, read by the portal (routes, guards, wording, wizard) and the data API (mounts, area
+ * rule, setup status) alike. docs/decisions/008 says how a page is added once for both.
+ */
+export const WORKSPACE_KINDS = ["migration", "onboarding"] as const;
+export type WorkspaceKind = (typeof WORKSPACE_KINDS)[number];
+
+/** Spec §4 "product types": what the data API stores on the workspace record. */
+export const PRODUCT_TYPES = ["Migration", "Translation", "Onboarding"] as const;
+export type ProductType = (typeof PRODUCT_TYPES)[number];
+
+export type WizardStepId = "details" | "data-dictionary" | "databases" | "templates";
+
+export type WorkspaceDescriptor = {
+  kind: WorkspaceKind;
+  productType: ProductType;
+  /** The area whose roles (contracts/areas.ts) may open it; on Azure, onboarding does not exist. */
+  area: Area;
+  /** The portal's list page; a workspace's pages are `${routeBase}/{id}/…`, its wizard `${routeBase}/create/{id}/…`. */
+  routeBase: string;
+  /** The data API's collection: `${apiBase}/{id}/…`. */
+  apiBase: string;
+  /** The route parameter that names it (spec §2). */
+  idParam: "projectId" | "configurationId";
+  /** Wording: "project" / "configuration". */
+  noun: string;
+  nounPlural: string;
+  /** The area's name in breadcrumbs and titles. */
+  listTitle: string;
+  notFoundMessage: string;
+  /** Wizard steps in order, with their labels; the first is always "details" (the create page). */
+  steps: readonly { id: WizardStepId; label: string }[];
+  /** The status a new one starts in. */
+  initialStatus: ProjectStatus;
+  /** The status when its databases have been created. */
+  afterDatabases: ProjectStatus;
+};
+
+export const WORKSPACES: Record<WorkspaceKind, WorkspaceDescriptor> = {
+  migration: {
+    kind: "migration",
+    productType: "Migration",
+    area: "migration",
+    routeBase: "/migration/projects",
+    apiBase: "/api/v1/projects",
+    idParam: "projectId",
+    noun: "project",
+    nounPlural: "projects",
+    listTitle: "Projects",
+    notFoundMessage: "Project not found.",
+    steps: [
+      { id: "details", label: "Details" },
+      { id: "data-dictionary", label: "Data dictionary" },
+      { id: "databases", label: "Databases" },
+      { id: "templates", label: "Templates" },
+    ],
+    initialStatus: "SetupDataDictionaryIncomplete",
+    afterDatabases: "SetupRestoreDatabaseIncomplete",
+  },
+  onboarding: {
+    kind: "onboarding",
+    productType: "Onboarding",
+    area: "onboarding",
+    routeBase: "/onboarding/configurations",
+    apiBase: "/api/v1/audit-projects",
+    idParam: "configurationId",
+    noun: "configuration",
+    nounPlural: "configurations",
+    listTitle: "Configurations",
+    notFoundMessage: "Configuration not found.",
+    // Spec §2: create (details) → data-dictionary (which also creates the databases) → templates.
+    steps: [
+      { id: "details", label: "Details" },
+      { id: "data-dictionary", label: "Data dictionary" },
+      { id: "templates", label: "Templates" },
+    ],
+    initialStatus: "SetupAddColumnsIncomplete",
+    afterDatabases: "SetupAssignTemplatesIncomplete",
+  },
+};
+
+export const workspaceOfProductType = (productType: string): WorkspaceDescriptor | undefined =>
+  Object.values(WORKSPACES).find((w) => w.productType === productType);
+
+/**
+ * DOMAIN.md: leaving the wizard and coming back resumes at the first incomplete step. `null` when
+ * setup is done, or waits for a step a later issue brings (then the workspace opens on its details).
+ */
+export function nextSetupStep(kind: WorkspaceKind, status: ProjectStatus): WizardStepId | null {
+  switch (status) {
+    case "SetupDataDictionaryIncomplete":
+    case "SetupAddColumnsIncomplete":
+      return "data-dictionary";
+    case "SetupUploadTypeIncomplete":
+      return kind === "migration" ? "databases" : "data-dictionary";
+    case "DatabaseCreation":
+    case "DatabaseCreationFailed":
+      // Onboarding creates its databases from the dictionary step (spec §2 has no databases step there).
+      return kind === "migration" ? "databases" : "data-dictionary";
+    case "SetupAssignTemplatesIncomplete":
+      // The onboarding templates step exists (it says what is to come); migration's comes with loading.
+      return kind === "onboarding" ? "templates" : null;
+    default:
+      return null;
+  }
+}
+
+/**
+ * Which wizard steps a workspace may open. The dictionary can change until databases are created
+ * from it (again after a failed creation); the step that creates the databases also shows its
+ * finished job once, so it stays open when the databases were just created.
+ */
+export function setupStepOpen(kind: WorkspaceKind, status: ProjectStatus, step: WizardStepId): boolean {
+  if (step === "details") return true;
+  if (kind === "onboarding") {
+    if (step === "data-dictionary") {
+      return ["SetupAddColumnsIncomplete", "DatabaseCreation", "DatabaseCreationFailed", "SetupAssignTemplatesIncomplete"].includes(status);
+    }
+    return step === "templates" && status === "SetupAssignTemplatesIncomplete";
+  }
+  if (step === "data-dictionary") {
+    return ["SetupDataDictionaryIncomplete", "SetupAddColumnsIncomplete", "SetupUploadTypeIncomplete", "DatabaseCreationFailed"].includes(status);
+  }
+  if (step === "databases") {
+    return ["SetupUploadTypeIncomplete", "DatabaseCreation", "DatabaseCreationFailed", "SetupRestoreDatabaseIncomplete"].includes(status);
+  }
+  return false;
+}
+
+/**
+ * The setup status a workspace's dictionary puts it in while it is still being defined (wizard step 2).
+ * Onboarding has no upload-type step: a dictionary whose every table has a column is ready for its
+ * databases, but the status stays SetupAddColumnsIncomplete (spec §4's three configuration statuses)
+ * until the databases exist.
+ */
+export function dictionarySetupStatus(kind: WorkspaceKind, shape: { tableCount: number; emptyTableCount: number }): ProjectStatus {
+  if (kind === "onboarding") return "SetupAddColumnsIncomplete";
+  if (shape.tableCount === 0) return "SetupDataDictionaryIncomplete";
+  if (shape.emptyTableCount > 0) return "SetupAddColumnsIncomplete";
+  return "SetupUploadTypeIncomplete";
+}
+
+/** The statuses in which the dictionary decides the setup status (dictionarySetupStatus). */
+export const DICTIONARY_SETUP_STATUSES: Record<WorkspaceKind, readonly ProjectStatus[]> = {
+  migration: ["SetupDataDictionaryIncomplete", "SetupAddColumnsIncomplete", "SetupUploadTypeIncomplete"],
+  onboarding: ["SetupAddColumnsIncomplete"],
+};
+
+/** Statuses try-create-databases starts from: the step that creates them, or a retry after a failure. */
+export const DATABASE_CREATION_START_STATUSES: Record<WorkspaceKind, readonly ProjectStatus[]> = {
+  migration: ["SetupUploadTypeIncomplete", "DatabaseCreationFailed"],
+  onboarding: ["SetupAddColumnsIncomplete", "DatabaseCreationFailed"],
+};
