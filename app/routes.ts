@@ -1,4 +1,5 @@
 import { type RouteConfig, type RouteConfigEntry, index, layout, route } from "@react-router/dev/routes";
+import { WORKSPACES, type WorkspaceKind } from "../contracts/workspaces";
 
 /**
  * Every URL of the portal (spec §2). Area pages that later issues fill are served by
@@ -10,6 +11,44 @@ const area = (path: string, children: RouteConfigEntry[]) =>
     index("routes/area/index.tsx", { id: `${path}-index` }),
     ...children,
   ]);
+
+/**
+ * The workspace pages (contracts/workspaces.ts): one module per page, registered for migration projects
+ * under /migration/projects and for onboarding configurations under /onboarding/configurations (spec
+ * §2), each registration with its own ids. A page that only one kind has says so here, nowhere else.
+ */
+function workspace(kind: WorkspaceKind, path: string): RouteConfigEntry {
+  const file = (name: string) => `routes/workspace/${name}.tsx`;
+  const id = (name: string) => ({ id: `${kind}-${name}` });
+  const param = `:${WORKSPACES[kind].idParam}`;
+  const onlyFor = (k: WorkspaceKind, entries: RouteConfigEntry[]) => (k === kind ? entries : []);
+  return route(path, file("layout"), id("workspaces"), [
+    index(file("list"), id("list")),
+    route("create", file(kind === "onboarding" ? "create/configuration-details" : "create/details"), id("create")),
+    route(`create/${param}`, file("create/layout"), id("wizard"), [
+      index(file("create/resume"), id("wizard-resume")),
+      route("data-dictionary", file("create/data-dictionary"), id("wizard-data-dictionary")),
+      ...onlyFor("migration", [route("databases", file("create/databases"), id("wizard-databases"))]),
+      ...onlyFor("onboarding", [route("templates", file("create/templates"), id("wizard-templates"))]),
+    ]),
+    route(param, file("project/layout"), id("workspace"), [
+      index(file("project/index"), id("workspace-index")),
+      route("details", file("project/details"), id("details")),
+      route("data-dictionary", file("project/data-dictionary/layout"), id("dictionary"), [
+        index(file("project/data-dictionary/index"), id("dictionary-index")),
+        route("data-definition/tables", file("project/data-dictionary/tables"), id("dictionary-tables")),
+        route("data-definition/tables/new", file("project/data-dictionary/table-new"), id("dictionary-table-new")),
+        route("tables/:tableId/details", file("project/data-dictionary/table-details"), id("dictionary-table-details")),
+        route("bulk-update/upload-data", file("project/data-dictionary/upload-data"), id("dictionary-upload")),
+        route("bulk-update/review/tables", file("project/data-dictionary/review"), id("dictionary-review")),
+        route("bulk-update/review/tables/:tableName/details", file("project/data-dictionary/review-table"), id("dictionary-review-table")),
+      ]),
+      ...onlyFor("onboarding", [route("databases/current", file("project/databases-current"), id("databases-current"))]),
+      route("users/project-access", file("project/project-access"), id("project-access")),
+      route("background-process", file("project/background-process"), id("background-process")),
+    ]),
+  ]);
+}
 
 /** The master data dictionary pages: one module may serve create, edit and view (each its own id). */
 const dd = (file: string) => `routes/migration/data-dictionary/${file}.tsx`;
@@ -31,30 +70,7 @@ export default [
       route("product-info/details", "routes/additional-options/product-info.tsx"),
     ]),
     area("migration", [
-      route("projects", "routes/migration/projects/layout.tsx", [
-        index("routes/migration/projects/list.tsx"),
-        route("create", "routes/migration/projects/create/details.tsx"),
-        route("create/:projectId", "routes/migration/projects/create/layout.tsx", [
-          index("routes/migration/projects/create/resume.tsx"),
-          route("data-dictionary", "routes/migration/projects/create/data-dictionary.tsx"),
-          route("databases", "routes/migration/projects/create/databases.tsx"),
-        ]),
-        route(":projectId", "routes/migration/projects/project/layout.tsx", [
-          index("routes/migration/projects/project/index.tsx"),
-          route("details", "routes/migration/projects/project/details.tsx"),
-          route("data-dictionary", "routes/migration/projects/project/data-dictionary/layout.tsx", [
-            index("routes/migration/projects/project/data-dictionary/index.tsx"),
-            route("data-definition/tables", "routes/migration/projects/project/data-dictionary/tables.tsx"),
-            route("data-definition/tables/new", "routes/migration/projects/project/data-dictionary/table-new.tsx"),
-            route("tables/:tableId/details", "routes/migration/projects/project/data-dictionary/table-details.tsx"),
-            route("bulk-update/upload-data", "routes/migration/projects/project/data-dictionary/upload-data.tsx"),
-            route("bulk-update/review/tables", "routes/migration/projects/project/data-dictionary/review.tsx"),
-            route("bulk-update/review/tables/:tableName/details", "routes/migration/projects/project/data-dictionary/review-table.tsx"),
-          ]),
-          route("users/project-access", "routes/migration/projects/project/project-access.tsx"),
-          route("background-process", "routes/migration/projects/project/background-process.tsx"),
-        ]),
-      ]),
+      workspace("migration", "projects"),
       empty("master-templates", "migration-master-templates"),
       route("data-dictionary", dd("layout"), [
         index(dd("list")),
@@ -94,7 +110,7 @@ export default [
       empty("master-templates", "translations-master-templates"),
     ]),
     area("onboarding", [
-      empty("configurations", "onboarding-configurations"),
+      workspace("onboarding", "configurations"),
       empty("master-templates", "onboarding-master-templates"),
       empty("data-dictionary", "onboarding-data-dictionary"),
     ]),

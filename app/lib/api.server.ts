@@ -13,6 +13,9 @@ export const FORBIDDEN_MESSAGE = "You don't have permission to access.";
 /** What a failed call throws for the error boundary: the server's lines, shown joined in an alert. */
 export type ServiceFailure = { errors: string[]; fieldErrors?: Record<string, string[]> };
 
+/** Whose call it is: the signed-in user's request and tokens (the browser never sees a token). */
+export type Caller = { request: Request; authenticated: Authenticated };
+
 type Query = Record<string, string | number | boolean | null | undefined | (string | number)[]>;
 
 type CallOptions<S extends z.ZodType> = {
@@ -40,7 +43,7 @@ export type ServiceName = keyof typeof SERVICES;
 export async function callService<S extends z.ZodType>(
   service: ServiceName,
   path: string,
-  as: { request: Request; authenticated: Authenticated } | null,
+  as: Caller | null,
   options: CallOptions<S>,
 ): Promise<z.output<S>> {
   const { label, baseUrl } = SERVICES[service];

@@ -3,7 +3,7 @@
  * aria wiring, from Conform's field metadata, so pages never write error markup by hand. Everything
  * is plain HTML underneath: it works without JavaScript.
  */
-import { getInputProps, getSelectProps, getTextareaProps, type FieldMetadata, type FormMetadata } from "@conform-to/react";
+import { getCollectionProps, getInputProps, getSelectProps, getTextareaProps, type FieldMetadata, type FormMetadata } from "@conform-to/react";
 import type * as React from "react";
 import { cn } from "~/lib/utils";
 
@@ -111,6 +111,37 @@ export function CheckboxField({ label, field, description, className, ...rest }:
       <Description id={field.descriptionId}>{description}</Description>
       <ErrorList id={field.errorId} errors={field.errors} />
     </div>
+  );
+}
+
+/**
+ * Several choices of one field (a repeated name): a fieldset whose legend is the label, one checkbox
+ * per option. Conform's `getCollectionProps` checks the ones the field holds.
+ */
+export function CheckboxGroupField({
+  label,
+  field,
+  description,
+  className,
+  options,
+}: BaseProps & { options: { value: string; label: string }[] }) {
+  const boxes = getCollectionProps(field, { type: "checkbox", options: options.map((o) => o.value), ariaDescribedBy: description ? field.descriptionId : undefined });
+  return (
+    <fieldset className={className} aria-invalid={field.errors?.length ? true : undefined} aria-describedby={field.errors?.length ? field.errorId : undefined}>
+      <legend className="mb-1 block text-sm font-medium">{label}</legend>
+      <Description id={field.descriptionId}>{description}</Description>
+      <div className="mt-2 space-y-2">
+        {boxes.map((props, i) => (
+          <div key={props.value} className="flex items-center gap-2">
+            <input {...props} className="size-4 rounded border-border accent-brand" />
+            <label htmlFor={props.id} className="text-sm">
+              {options[i]!.label}
+            </label>
+          </div>
+        ))}
+      </div>
+      <ErrorList id={field.errorId} errors={field.errors} />
+    </fieldset>
   );
 }
 

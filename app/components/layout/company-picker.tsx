@@ -8,7 +8,7 @@ import { cn } from "~/lib/utils";
  * A route's `handle.companySwitchTo`: where switching company goes from its pages. Entity pages (a
  * project, a dictionary) belong to one company, so a switch goes to their list instead.
  */
-export type CompanySwitchHandle = { companySwitchTo?: string };
+export type CompanySwitchHandle = { companySwitchTo?: string | ((pathname: string) => string) };
 
 /**
  * The company scope (spec §1). A GET form: without JavaScript the user picks and presses "Switch";
@@ -21,6 +21,7 @@ export function CompanyPicker({ companies, company }: { companies: Company[]; co
   const switchTo =
     matches
       .map((m) => (m.handle as CompanySwitchHandle | undefined)?.companySwitchTo)
+      .map((to) => (typeof to === "function" ? to(location.pathname) : to))
       .filter(Boolean)
       .at(-1) ?? location.pathname;
   const [hydrated, setHydrated] = useState(false);

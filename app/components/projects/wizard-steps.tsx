@@ -1,29 +1,26 @@
 import type { ProjectStatus } from "../../../contracts/projects";
+import type { WizardStepId } from "../../../contracts/workspaces";
 import { StepIndicator } from "~/components/ui/step-indicator";
-import { projectPath, stepOpen, wizardPath, type WizardStep } from "./next-step";
-
-const STEPS: { id: WizardStep; label: string }[] = [
-  { id: "details", label: "Details" },
-  { id: "data-dictionary", label: "Data dictionary" },
-  { id: "databases", label: "Databases" },
-  { id: "templates", label: "Templates" },
-];
+import { useWorkspacePaths } from "~/lib/workspace-paths";
 
 /**
- * The wizard's step indicator (DOMAIN.md "Migration project life cycle"). Steps the project may open
- * are links; Templates is shown as a later step.
+ * The wizard's step indicator (DOMAIN.md "Migration project life cycle"; spec §2 for onboarding), with
+ * the steps of the current page's workspace kind. Steps the workspace may open are links; steps that
+ * later issues bring are shown as later steps.
  */
-export function WizardSteps({ current, project }: { current: WizardStep; project?: { id: string; status: ProjectStatus } }) {
-  const steps = STEPS.map(({ id, label }) => {
+export function WizardSteps({ current, project }: { current: WizardStepId; project?: { id: string; status: ProjectStatus } }) {
+  const paths = useWorkspacePaths();
+  const later = (id: WizardStepId) => id === "templates" && paths.ws.kind === "migration";
+  const steps = paths.ws.steps.map(({ id, label }) => {
     const to =
-      !project || id === "templates"
+      !project || later(id)
         ? null
         : id === "details"
-          ? projectPath(project.id)
-          : stepOpen(project.status, id)
-            ? wizardPath(project.id, id)
+          ? paths.page(project.id)
+          : paths.stepOpen(project.status, id)
+            ? paths.wizard(project.id, id)
             : null;
-    return { id, label, to, note: id === "templates" ? "(a later step)" : undefined };
+    return { id, label, to, note: later(id) ? "(a later step)" : undefined };
   });
-  return <StepIndicator label="Project setup steps" current={current} steps={steps} />;
+  return <StepIndicator label={`${paths.ws.kind === "onboarding" ? "Configuration" : "Project"} setup steps`} current={current} steps={steps} />;
 }

@@ -1,15 +1,15 @@
 import { Lock } from "lucide-react";
 import { Link, NavLink, Outlet, type UIMatch } from "react-router";
-import { SOURCE_TYPE_LABELS } from "../../../../../contracts/projects";
+import { SOURCE_TYPE_LABELS } from "../../../../contracts/projects";
 import { LOCK_REASON_LABELS } from "~/components/projects/format";
-import { nextStepOf, nextStepPath, projectPath } from "~/components/projects/next-step";
 import { ProjectStatusBadge } from "~/components/projects/project-status-badge";
 import { useCompanyHref } from "~/lib/company-href";
 import { cn } from "~/lib/utils";
-import { projectMiddleware, projectScope } from "../project.server";
+import { useWorkspacePaths, workspaceOfPath } from "~/lib/workspace-paths";
+import { projectMiddleware, projectScope } from "../workspace.server";
 import type { Route } from "./+types/layout";
 
-/** /migration/projects/{id}/…: the project and the caller's access, loaded once for every page below. */
+/** {routeBase}/{id}/…: the workspace and the caller's access, loaded once for every page below. */
 export const middleware: Route.MiddlewareFunction[] = [projectMiddleware];
 
 export async function loader({ context }: Route.LoaderArgs) {
@@ -23,6 +23,8 @@ export async function loader({ context }: Route.LoaderArgs) {
       sourceType: project.sourceType,
       isLocked: project.isLocked,
       lockReason: project.lockReason,
+      schemes: project.schemes?.map((s) => s.scheme.name) ?? null,
+      isDefault: project.isDefault ?? false,
     },
     access,
   };
@@ -32,7 +34,7 @@ type LoaderData = Route.ComponentProps["loaderData"];
 
 export const handle = {
   breadcrumb: (match: UIMatch<unknown, unknown>) => (match.loaderData as LoaderData | undefined)?.project.name,
-  companySwitchTo: "/migration/projects",
+  companySwitchTo: (pathname: string) => workspaceOfPath(pathname).routeBase,
 };
 
 /** Setup steps that later releases of the portal bring: said plainly, with no link to a page that does not exist. */
@@ -44,6 +46,7 @@ const LATER_STEPS: Partial<Record<LoaderData["project"]["status"], string>> = {
 const TABS = [
   { to: "details", label: "Details" },
   { to: "data-dictionary/data-definition/tables", label: "Data dictionary", match: "data-dictionary" },
+  { to: "databases/current", label: "Databases", only: "onboarding" },
   { to: "users/project-access", label: "Project access" },
   { to: "background-process", label: "Background process" },
 ];
@@ -51,7 +54,8 @@ const TABS = [
 export default function ProjectLayout({ loaderData }: Route.ComponentProps) {
   const { project } = loaderData;
   const href = useCompanyHref();
-  const setupStep = nextStepOf(project.status);
+  const paths = useWorkspacePaths();
+  const setupStep = paths.setupIncomplete(project.status);
 
   return (
     <section aria-labelledby="page-title">
@@ -62,7 +66,8 @@ export default function ProjectLayout({ loaderData }: Route.ComponentProps) {
         <ProjectStatusBadge status={project.status} />
       </div>
       <p className="mt-1 text-sm text-muted-foreground">
-        {project.applicationName} · {SOURCE_TYPE_LABELS[project.sourceType]}
+        {project.applicationName} · {project.schemes ? project.schemes.join(", ") : SOURCE_TYPE_LABELS[project.sourceType]}
+        {project.isDefault ? " · Default configuration" : ""}
       </p>
       {project.isLocked ? (
         <p role="status" className="mt-3 flex items-center gap-2 rounded-md border border-amber-500/40 bg-amber-50 px-4 py-2 text-sm text-amber-900">
@@ -71,20 +76,20 @@ export default function ProjectLayout({ loaderData }: Route.ComponentProps) {
         </p>
       ) : setupStep ? (
         <p className="mt-3 text-sm">
-          The project's setup is not finished.{" "}
-          <Link to={href(nextStepPath(project))} className="font-medium text-brand underline underline-offset-2">
+          The {paths.ws.noun}'s setup is not finished.{" "}
+          <Link to={href(paths.nextStep(project))} className="font-medium text-brand underline underline-offset-2">
             Continue setup
           </Link>
         </p>
       ) : LATER_STEPS[project.status] ? (
         <p className="mt-3 text-sm text-muted-foreground">{LATER_STEPS[project.status]}</p>
       ) : null}
-      <nav aria-label="Project" className="mt-4 border-b border-border">
+      <nav aria-label={paths.ws.kind === "onboarding" ? "Configuration" : "Project"} className="mt-4 border-b border-border">
         <ul className="-mb-px flex flex-wrap gap-1 text-sm">
-          {TABS.map((tab) => (
+          {TABS.filter((tab) => !tab.only || tab.only === paths.ws.kind).map((tab) => (
             <li key={tab.to}>
               <NavLink
-                to={href(projectPath(project.id, tab.match ?? tab.to))}
+                to={href(paths.page(project.id, tab.match ?? tab.to))}
                 // "Data dictionary" covers all of the dictionary's pages.
                 end={!tab.match}
                 className={({ isActive }) =>
@@ -105,7 +110,7 @@ export default function ProjectLayout({ loaderData }: Route.ComponentProps) {
 }
 
 export function meta({ loaderData }: Route.MetaArgs) {
-  return [{ title: `${loaderData?.project.name ?? "Project"} · Data Transformation` }];
+  return [{ title: `${loaderData?.project.name ?? "Workspace"} · Data Transformation` }];
 }
 
 export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error";

@@ -1,8 +1,8 @@
 import { NavLink, Outlet } from "react-router";
-import { projectDictionaryPaths } from "~/components/projects/next-step";
 import { useCompanyHref } from "~/lib/company-href";
 import { cn } from "~/lib/utils";
-import { projectScope } from "../../project.server";
+import { useWorkspacePaths } from "~/lib/workspace-paths";
+import { projectScope } from "../../workspace.server";
 import { loadProjectDictionary, projectDictionary } from "./dictionary.server";
 import type { Route } from "./+types/layout";
 
@@ -10,7 +10,7 @@ import type { Route } from "./+types/layout";
 export const middleware: Route.MiddlewareFunction[] = [loadProjectDictionary];
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const { project, access } = projectScope(context);
+  const { project, access, api, paths } = projectScope(context);
   return { projectId: project.id, dictionary: projectDictionary(context), canEdit: access.canWrite && !project.isLocked };
 }
 
@@ -19,9 +19,10 @@ export const handle = { breadcrumb: "Data dictionary" };
 export default function ProjectDictionaryLayout({ loaderData }: Route.ComponentProps) {
   const { projectId, dictionary, canEdit } = loaderData;
   const href = useCompanyHref();
+  const paths = useWorkspacePaths();
   const links = [
-    { to: projectDictionaryPaths.tables(projectId), label: "Data definition" },
-    ...(canEdit ? [{ to: projectDictionaryPaths.upload(projectId), label: "Bulk update" }] : []),
+    { to: paths.dictionary.tables(projectId), label: "Data definition" },
+    ...(canEdit ? [{ to: paths.dictionary.upload(projectId), label: "Bulk update" }] : []),
   ];
   return (
     <div className="flex flex-col gap-4">

@@ -1,42 +1,37 @@
 import { getFormProps } from "@conform-to/react";
 import { Form, Link, redirect } from "react-router";
-import { createProjectSchema, projectSchema, SOURCE_TYPES, SOURCE_TYPE_LABELS } from "../../../../../contracts/projects";
+import { createProjectSchema, SOURCE_TYPES, SOURCE_TYPE_LABELS } from "../../../../contracts/projects";
 import { SelectField, TextareaField, TextField, FormErrors } from "~/components/forms/fields";
 import { StatusButton, useIsPending } from "~/components/forms/status-button";
-import { projectsPath, wizardPath } from "~/components/projects/next-step";
 import { WizardSteps } from "~/components/projects/wizard-steps";
 import { Button } from "~/components/ui/button";
 import { Card, CardDescription } from "~/components/ui/card";
-import { callService } from "~/lib/api.server";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { useValidatedForm } from "~/lib/forms";
 import { invalid, parseForm, refusedByService } from "~/lib/forms.server";
-import { shellContext } from "~/lib/guards.server";
-import { selectableApplications } from "../../data-dictionary/api.server";
+import { useWorkspacePaths } from "~/lib/workspace-paths";
+import { workspaceKindScope } from "../workspace.server";
+import { selectableApplications } from "../../migration/data-dictionary/api.server";
 import type { Route } from "./+types/details";
 
 /** Wizard step 1 (DOMAIN.md): the company comes from the scope, not from the form. */
 const schema = createProjectSchema.omit({ companyId: true });
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const shell = context.get(shellContext);
+  const { shell } = workspaceKindScope(context);
   // At most SELECT_LIMIT applications, by name (a searchable picker is the next step past that).
   const applications = shell.company ? await selectableApplications(shell, shell.company.id) : [];
   return { applications: applications.map((a) => ({ value: a.id, label: a.name })) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const shell = context.get(shellContext);
+  const { shell, api, paths } = workspaceKindScope(context);
   const { submission } = await parseForm(request, schema);
   if (submission.status !== "success") return invalid(submission);
   if (!shell.company) return invalid(submission);
   try {
-    const project = await callService("data-api", "/api/v1/projects", { request: shell.request, authenticated: shell.authenticated }, {
-      schema: projectSchema,
-      method: "POST",
-      body: { ...submission.value, companyId: shell.company.id },
-    });
-    return redirect(companyHref(wizardPath(project.id, "data-dictionary"), shell.company.id));
+    const project = await api.create({ ...submission.value, companyId: shell.company.id });
+    return redirect(companyHref(paths.wizard(project.id, "data-dictionary"), shell.company.id));
   } catch (err) {
     return refusedByService(submission, err);
   }
@@ -49,6 +44,7 @@ export default function CreateProject({ loaderData, actionData }: Route.Componen
   const pending = useIsPending();
   const [form, fields] = useValidatedForm(schema, { id: "create-project", lastResult: actionData?.result });
   const { applications } = loaderData;
+  const paths = useWorkspacePaths();
 
   return (
     <section aria-labelledby="page-title">
@@ -84,7 +80,7 @@ export default function CreateProject({ loaderData, actionData }: Route.Componen
               <StatusButton type="submit" pending={pending}>
                 Save and continue
               </StatusButton>
-              <Link to={href(projectsPath)} className="text-sm text-brand hover:underline">
+              <Link to={href(paths.list)} className="text-sm text-brand hover:underline">
                 Cancel
               </Link>
             </div>

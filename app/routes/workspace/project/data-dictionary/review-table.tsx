@@ -1,17 +1,17 @@
 import { data, Link, redirect, type UIMatch } from "react-router";
 import { ReviewTables } from "~/components/dictionary/review-tables";
-import { projectDictionaryPaths, REVIEW_PARAM } from "~/components/projects/next-step";
 import { buttonVariants } from "~/components/ui/button";
+import { REVIEW_PARAM, useWorkspacePaths } from "~/lib/workspace-paths";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
-import { getProjectReview, reviewGuard } from "./dictionary.server";
+import { reviewGuard } from "./dictionary.server";
 import type { Route } from "./+types/review-table";
 
 /** One table of an upload's review: its columns added, changed and removed. Applying is on the review page. */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const { project, companyId, as } = reviewGuard(context);
+  const { project, companyId, api, paths } = reviewGuard(context);
   const reviewId = new URL(request.url).searchParams.get(REVIEW_PARAM);
-  if (!reviewId) throw redirect(companyHref(projectDictionaryPaths.upload(project.id), companyId));
-  const review = await getProjectReview(as, project.id, reviewId);
+  if (!reviewId) throw redirect(companyHref(paths.dictionary.upload(project.id), companyId));
+  const review = await api.dictionary.getReview(reviewId);
   const table = review.tables.find((t) => t.name === params.tableName);
   if (!table) throw data({ errors: [`The upload has no table ${params.tableName}.`] }, { status: 404 });
   return { projectId: project.id, review: { ...review, tables: [table], errors: [] }, tableName: table.name };
@@ -24,12 +24,13 @@ export const handle = {
 export default function ProjectReviewTable({ loaderData }: Route.ComponentProps) {
   const { projectId, review, tableName } = loaderData;
   const href = useCompanyHref();
+  const paths = useWorkspacePaths();
   return (
     <div className="flex flex-col gap-4">
       <h2 className="text-lg font-semibold">Changes to {tableName}</h2>
       <ReviewTables review={review} />
       <div>
-        <Link to={href(projectDictionaryPaths.review(projectId), { [REVIEW_PARAM]: review.id })} className={buttonVariants({ variant: "outline" })}>
+        <Link to={href(paths.dictionary.review(projectId), { [REVIEW_PARAM]: review.id })} className={buttonVariants({ variant: "outline" })}>
           Back to the review
         </Link>
       </div>

@@ -5,13 +5,12 @@ import {
   PROJECT_STATUSES,
   PROJECT_STATUS_LABELS,
   SOURCE_TYPE_LABELS,
-  projectSearchResponseSchema,
   projectStatusSchema,
   type ProjectStatus,
-} from "../../../../contracts/projects";
-import { hasRole, ROLES } from "../../../../contracts/roles";
+} from "../../../contracts/projects";
+import { CONFIGURATION_STATUSES } from "../../../contracts/configurations";
+import { mayEnterArea } from "../../../contracts/areas";
 import { formatTimestamp, LOCK_REASON_LABELS } from "~/components/projects/format";
-import { nextStepOf, nextStepPath, projectsPath } from "~/components/projects/next-step";
 import { ProjectStatusBadge } from "~/components/projects/project-status-badge";
 import { Button } from "~/components/ui/button";
 import { Card, CardDescription } from "~/components/ui/card";
@@ -19,10 +18,12 @@ import { ListSearchForm } from "~/components/ui/list-search-form";
 import { Pagination, PastTheEnd } from "~/components/ui/pagination";
 import { SearchField } from "~/components/ui/search-field";
 import { SortableHeader, sortDescription } from "~/components/ui/sortable-header";
-import { callService } from "~/lib/api.server";
+import { checkDefaultConfiguration } from "~/lib/api/workspaces.server";
 import { useCompanyHref } from "~/lib/company-href";
 import { readContains, readPaging } from "~/lib/list-search";
-import { shellContext } from "~/lib/guards.server";
+import { accessSettings } from "~/lib/guards.server";
+import { useWorkspacePaths, workspaceOfPath } from "~/lib/workspace-paths";
+import { workspaceKindScope } from "./workspace.server";
 import type { Route } from "./+types/list";
 
 type Sort = (typeof PROJECT_SORTS)[number];
@@ -45,30 +46,35 @@ function readSearch(url: URL) {
   };
 }
 
-/** Who may create projects: the roles that may write in the Migration area of this company (spec §6). */
-const WRITE_ROLES = [ROLES.SuperAdmin, ROLES.Support, ROLES.Analyst, ROLES.ClientAdmin];
-
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const shell = context.get(shellContext);
+  const { shell, ws, api, as } = workspaceKindScope(context);
   const search = readSearch(new URL(request.url));
-  const result = shell.company
-    ? await callService("data-api", "/api/v1/projects/search", { request: shell.request, authenticated: shell.authenticated }, {
-        schema: projectSearchResponseSchema,
-        query: { companyId: shell.company.id, ...search, name: search.name || undefined },
-      })
-    : { items: [], total: 0, page: 1, pageSize: search.pageSize };
+  const [result, defaults] = shell.company
+    ? await Promise.all([
+        api.search({ companyId: shell.company.id, ...search, name: search.name || undefined }),
+        ws.kind === "onboarding" ? checkDefaultConfiguration(as, shell.company.id) : null,
+      ])
+    : [{ items: [], total: 0, page: 1, pageSize: search.pageSize }, null];
   return {
     search,
     result,
     companyId: shell.company?.id ?? null,
     companyName: shell.company?.name ?? null,
-    mayCreate: WRITE_ROLES.some((r) => hasRole(shell.roles, r)),
+    // Who may create: the roles that may work in the workspace's area of this company (spec §6).
+    mayCreate: mayEnterArea(ws.area, shell.roles, accessSettings),
+    defaultConfiguration: defaults?.defaultConfiguration ?? null,
   };
 }
 
 export default function ProjectList({ loaderData }: Route.ComponentProps) {
-  const { search, result, companyId, companyName, mayCreate } = loaderData;
+  const { search, result, companyId, companyName, mayCreate, defaultConfiguration } = loaderData;
   const href = useCompanyHref();
+  const paths = useWorkspacePaths();
+  const { ws } = paths;
+  const configurations = ws.kind === "onboarding";
+  const projectsPath = paths.list;
+  const statuses = configurations ? CONFIGURATION_STATUSES : PROJECT_STATUSES.filter((s) => s !== "None");
+  const noun = ws.noun;
   const filtered = Boolean(search.name) || search.status.length > 0;
   // Links keep every other parameter; arrays repeat the key.
   const withSearch = (changes: Partial<typeof search>) => href(projectsPath, { ...search, ...changes, name: (changes.name ?? search.name) || undefined });
@@ -78,15 +84,15 @@ export default function ProjectList({ loaderData }: Route.ComponentProps) {
       <div className="flex flex-wrap items-start justify-between gap-4">
         <div>
           <h1 id="page-title" className="text-2xl font-semibold tracking-tight">
-            Projects
+            {ws.listTitle}
           </h1>
           {companyName ? <p className="mt-1 text-sm text-muted-foreground">{companyName}</p> : null}
         </div>
         {mayCreate ? (
           <Button asChild>
-            <Link to={href(`${projectsPath}/create`)}>
+            <Link to={href(paths.create)}>
               <Plus aria-hidden="true" />
-              Create project
+              Create {noun}
             </Link>
           </Button>
         ) : null}
@@ -94,19 +100,19 @@ export default function ProjectList({ loaderData }: Route.ComponentProps) {
 
       <ListSearchForm
         action={projectsPath}
-        label="Find projects"
+        label={`Find ${ws.nounPlural}`}
         companyId={companyId}
         sort={search.sort}
         defaultSort={DEFAULT_SORT}
         pageSize={search.pageSize}
-        pageSizeId="project-page-size"
+        pageSizeId={`${noun}-page-size`}
         filtered={filtered}
         className="mt-6"
         below={
           <fieldset className="mt-4">
             <legend className="text-sm font-medium">Status</legend>
             <div className="mt-2 flex flex-wrap gap-x-5 gap-y-2">
-              {PROJECT_STATUSES.filter((s) => s !== "None").map((s) => (
+              {statuses.map((s) => (
                 <label key={s} className="flex items-center gap-2 text-sm">
                   <input type="checkbox" name="status" value={s} defaultChecked={search.status.includes(s)} className="size-4 accent-brand" />
                   {PROJECT_STATUS_LABELS[s]}
@@ -116,18 +122,22 @@ export default function ProjectList({ loaderData }: Route.ComponentProps) {
           </fieldset>
         }
       >
-        <SearchField id="project-search" label="Search projects" value={search.name} />
+        <SearchField id={`${noun}-search`} label={`Search ${ws.nounPlural}`} value={search.name} />
       </ListSearchForm>
 
       {result.total === 0 ? (
         <Card className="mt-6">
-          <h2 className="text-base font-semibold">{filtered ? "No matching projects" : "No projects yet"}</h2>
+          <h2 className="text-base font-semibold">{filtered ? `No matching ${ws.nounPlural}` : `No ${ws.nounPlural} yet`}</h2>
           <CardDescription>
-            {filtered ? "No project matches this search. Change the search or the status filter." : "There are no migration projects in this company yet."}
+            {filtered
+              ? `No ${noun} matches this search. Change the search or the status filter.`
+              : configurations
+                ? "There are no onboarding configurations in this company yet."
+                : "There are no migration projects in this company yet."}
           </CardDescription>
           {!filtered && mayCreate ? (
             <Button asChild className="mt-4">
-              <Link to={href(`${projectsPath}/create`)}>Create project</Link>
+              <Link to={href(paths.create)}>Create {noun}</Link>
             </Button>
           ) : null}
         </Card>
@@ -138,14 +148,14 @@ export default function ProjectList({ loaderData }: Route.ComponentProps) {
           ) : (
             <div className="mt-6 overflow-x-auto rounded-lg border border-border bg-white">
               <table className="w-full text-left text-sm">
-                <caption className="sr-only">Projects, sorted by {sortDescription(search.sort, SORT_LABELS)}</caption>
+                <caption className="sr-only">{ws.listTitle}, sorted by {sortDescription(search.sort, SORT_LABELS)}</caption>
                 <thead className="border-b border-border bg-muted/50 text-xs uppercase tracking-wide text-muted-foreground">
                   <tr>
                     <SortableHeader label="Name" column="name" sort={search.sort} to={(sort) => withSearch({ sort, page: 1 })} />
                     <SortableHeader label="Application" column="application" sort={search.sort} to={(sort) => withSearch({ sort, page: 1 })} />
                     <SortableHeader label="Status" column="status" sort={search.sort} to={(sort) => withSearch({ sort, page: 1 })} />
                     <th scope="col" className="px-4 py-3 font-medium">
-                      Source type
+                      {configurations ? "Schemes" : "Source type"}
                     </th>
                     <th scope="col" className="px-4 py-3 font-medium">
                       Locked
@@ -157,16 +167,19 @@ export default function ProjectList({ loaderData }: Route.ComponentProps) {
                   {result.items.map((p) => (
                     <tr key={p.id}>
                       <td className="px-4 py-3">
-                        <Link to={href(nextStepPath(p))} className="font-medium text-brand hover:underline">
+                        <Link to={href(paths.nextStep(p))} className="font-medium text-brand hover:underline">
                           {p.name}
                         </Link>
-                        {nextStepOf(p.status) ? <span className="block text-xs text-muted-foreground">Setup continues here</span> : null}
+                        {configurations && p.id === defaultConfiguration?.id ? <span className="block text-xs font-medium">Default</span> : null}
+                        {paths.setupIncomplete(p.status) ? <span className="block text-xs text-muted-foreground">Setup continues here</span> : null}
                       </td>
                       <td className="px-4 py-3">{p.applicationName}</td>
                       <td className="px-4 py-3">
                         <ProjectStatusBadge status={p.status} />
                       </td>
-                      <td className="px-4 py-3">{SOURCE_TYPE_LABELS[p.sourceType]}</td>
+                      <td className="px-4 py-3">
+                        {"schemes" in p ? (p.schemes as { scheme: { name: string } }[]).map((s) => s.scheme.name).join(", ") : SOURCE_TYPE_LABELS[p.sourceType]}
+                      </td>
                       <td className="px-4 py-3">{p.isLocked ? `Yes (${p.lockReason ? LOCK_REASON_LABELS[p.lockReason] : "no reason given"})` : "No"}</td>
                       <td className="px-4 py-3 whitespace-nowrap">{formatTimestamp(p.updatedAt)}</td>
                     </tr>
@@ -175,7 +188,7 @@ export default function ProjectList({ loaderData }: Route.ComponentProps) {
               </table>
             </div>
           )}
-          <Pagination page={result.page} pageSize={result.pageSize} total={result.total} noun={["project", "projects"]} href={(page) => withSearch({ page })} />
+          <Pagination page={result.page} pageSize={result.pageSize} total={result.total} noun={[noun, ws.nounPlural]} href={(page) => withSearch({ page })} />
         </>
       )}
     </section>
@@ -184,6 +197,6 @@ export default function ProjectList({ loaderData }: Route.ComponentProps) {
 
 const SORT_LABELS = { name: "name", application: "application", status: "status", updatedAt: "last update" } as const;
 
-export function meta() {
-  return [{ title: "Projects · Data Transformation" }];
+export function meta({ location }: Route.MetaArgs) {
+  return [{ title: `${workspaceOfPath(location.pathname).listTitle} · Data Transformation` }];
 }

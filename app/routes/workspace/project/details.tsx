@@ -2,7 +2,8 @@ import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link, redirect, type ShouldRevalidateFunctionArgs } from "react-router";
 import { z } from "zod";
-import { descriptionSchema, nameSchema, versionSchema } from "../../../../../contracts/common";
+import { descriptionSchema, formBoolean, nameSchema, versionSchema } from "../../../../contracts/common";
+import { updateConfigurationSchema } from "../../../../contracts/configurations";
 import {
   DELIMITER_LABELS,
   PROJECT_STATUS_LABELS,
@@ -11,45 +12,52 @@ import {
   STATUS_CHANGES,
   UPLOAD_TYPE_LABELS,
   type ProjectStatus,
-} from "../../../../../contracts/projects";
-import { ErrorList, FormErrors, TextareaField, TextField } from "~/components/forms/fields";
+} from "../../../../contracts/projects";
+import { CheckboxField, CheckboxGroupField, ErrorList, FormErrors, TextareaField, TextField } from "~/components/forms/fields";
 import { StatusButton } from "~/components/forms/status-button";
 import { formatTimestamp, LOCK_REASON_LABELS } from "~/components/projects/format";
-import { projectPath } from "~/components/projects/next-step";
 import { ProjectStatusBadge } from "~/components/projects/project-status-badge";
 import { useIntentPending } from "~/components/projects/use-intent-pending";
 import { Card } from "~/components/ui/card";
-import { callService } from "~/lib/api.server";
+import { adminDataSources } from "~/lib/api/workspaces.server";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { useValidatedForm } from "~/lib/forms";
+import { useWorkspacePaths } from "~/lib/workspace-paths";
 import { invalid, readFormData, refusedByService, unknownIntent } from "~/lib/forms.server";
-import { projectApi, projectScope, requireProjectUnlocked, requireProjectWrite } from "../project.server";
+import { projectScope, requireWorkspace } from "../workspace.server";
 import type { Route } from "./+types/details";
 
 /** Name and description, based on the version the page showed (a stale save is refused with 409). */
 const editSchema = z.object({ version: versionSchema, name: nameSchema, description: descriptionSchema });
+/** A configuration's edit also chooses its schemes and may make it the company's default (spec §3). */
+const configurationEditSchema = editSchema.extend({
+  schemeIds: updateConfigurationSchema.shape.schemeIds.unwrap(),
+  isDefault: formBoolean.default(false),
+});
 /** A status change of DOMAIN.md (STATUS_CHANGES), based on the version too. */
 const statusSchema = z.object({ version: versionSchema, status: projectStatusSchema });
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const { project, access } = projectScope(context);
-  return { project, canWrite: access.canWrite };
+  const { project, access, ws, as, companyId } = projectScope(context);
+  // A configuration's schemes are chosen from the company's admin data sources (only needed to edit).
+  const schemes = ws.kind === "onboarding" && access.canWrite && companyId ? await adminDataSources(as, companyId) : [];
+  return { project, canWrite: access.canWrite, schemes: schemes.map((s) => ({ value: s.id, label: s.name })) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { project, companyId, as } = projectScope(context);
-  const here = projectPath(project.id);
   // Every write checks again: write permission (else back to this page, read-only), and no lock.
-  requireProjectWrite(context, here);
-  requireProjectUnlocked(context);
+  const { project, companyId, api, paths, ws } = requireWorkspace(context, { write: true, unlocked: true });
+  const here = paths.page(project.id);
   const formData = await readFormData(request);
   const intent = formData.get("intent");
 
   if (intent === "update") {
-    const submission = parseWithZod(formData, { schema: editSchema });
+    const submission = parseWithZod(formData, { schema: ws.kind === "onboarding" ? configurationEditSchema : editSchema });
     if (submission.status !== "success") return invalid(submission);
+    // Only `true` moves the default; leaving the box unticked never takes it away (a company keeps one).
+    const { isDefault, ...changes } = submission.value as z.output<typeof configurationEditSchema>;
     try {
-      await callService("data-api", projectApi(project.id), as, { schema: z.unknown(), method: "PATCH", body: submission.value });
+      await api.update(isDefault ? { ...changes, isDefault } : changes);
     } catch (err) {
       return refusedByService(submission, err);
     }
@@ -60,12 +68,12 @@ export async function action({ request, context }: Route.ActionArgs) {
     const submission = parseWithZod(formData, {
       schema: statusSchema.refine((v) => (STATUS_CHANGES[project.status] ?? []).includes(v.status), {
         path: ["status"],
-        message: `A project that is ${PROJECT_STATUS_LABELS[project.status]} cannot change to that status.`,
+        message: `A ${ws.noun} that is ${PROJECT_STATUS_LABELS[project.status]} cannot change to that status.`,
       }),
     });
     if (submission.status !== "success") return invalid(submission);
     try {
-      await callService("data-api", projectApi(project.id), as, { schema: z.unknown(), method: "PATCH", body: submission.value });
+      await api.update(submission.value);
     } catch (err) {
       return refusedByService(submission, err);
     }
@@ -85,8 +93,10 @@ export const handle = { breadcrumb: "Details" };
 type ProjectData = Route.ComponentProps["loaderData"]["project"];
 
 export default function ProjectDetails({ loaderData, actionData }: Route.ComponentProps) {
-  const { project, canWrite } = loaderData;
+  const { project, canWrite, schemes } = loaderData;
   const href = useCompanyHref();
+  const paths = useWorkspacePaths();
+  const noun = paths.ws.noun;
   const lastResult = actionData?.result as SubmissionResult<string[]> | undefined;
   const statusResult = lastResult?.initialValue?.intent === "status" ? lastResult : undefined;
   const editResult = lastResult?.initialValue?.intent === "update" ? lastResult : undefined;
@@ -103,20 +113,20 @@ export default function ProjectDetails({ loaderData, actionData }: Route.Compone
       <div className="space-y-6">
         {!canWrite ? (
           <Card>
-            <p className="text-sm text-muted-foreground">You can read this project. A user with write access can change it.</p>
+            <p className="text-sm text-muted-foreground">You can read this {noun}. A user with write access can change it.</p>
           </Card>
         ) : project.isLocked ? (
           <Card>
             <p className="text-sm">
-              The project is locked while a background process runs; it can be changed again when it ends.{" "}
-              <Link to={href(projectPath(project.id, "background-process"))} className="text-brand underline underline-offset-2">
+              The {noun} is locked while a background process runs; it can be changed again when it ends.{" "}
+              <Link to={href(paths.page(project.id, "background-process"))} className="text-brand underline underline-offset-2">
                 Background process
               </Link>
             </p>
           </Card>
         ) : (
           <>
-            <EditForm project={project} lastResult={editResult} />
+            <EditForm project={project} schemes={schemes} lastResult={editResult} />
             <StatusForm project={project} lastResult={statusResult} />
           </>
         )}
@@ -127,15 +137,25 @@ export default function ProjectDetails({ loaderData, actionData }: Route.Compone
 
 function ProjectFacts({ project }: { project: ProjectData }) {
   const p = project.flatFileParameters;
+  const configuration = project.schemes !== undefined;
   const rows: [string, React.ReactNode][] = [
     ["Name", project.name],
     ["Application", project.applicationName],
-    ["Source type", SOURCE_TYPE_LABELS[project.sourceType]],
+  ];
+  if (configuration) {
+    rows.push(
+      ["Schemes", (project.schemes ?? []).map((s) => s.scheme.name).join(", ")],
+      ["Default configuration", project.isDefault ? "Yes" : "No"],
+    );
+  } else rows.push(["Source type", SOURCE_TYPE_LABELS[project.sourceType]]);
+  rows.push(
     ["Status", <ProjectStatusBadge key="status" status={project.status} />],
     ["Description", project.description ?? <span className="text-muted-foreground">None</span>],
-    ["Upload type", project.uploadType ? UPLOAD_TYPE_LABELS[project.uploadType] : <span className="text-muted-foreground">Not chosen yet</span>],
-  ];
-  if (project.sourceType === "FlatFile") {
+  );
+  if (!configuration) {
+    rows.push(["Upload type", project.uploadType ? UPLOAD_TYPE_LABELS[project.uploadType] : <span className="text-muted-foreground">Not chosen yet</span>]);
+  }
+  if (!configuration && project.sourceType === "FlatFile") {
     rows.push([
       "File format",
       p ? `${p.extension}, ${DELIMITER_LABELS[p.delimiter]}, ${p.hasHeaderRow ? "header row" : "no header row"}, ${p.encoding}` : <span className="text-muted-foreground">Not set yet</span>,
@@ -159,24 +179,41 @@ function ProjectFacts({ project }: { project: ProjectData }) {
   );
 }
 
-function EditForm({ project, lastResult }: { project: ProjectData; lastResult?: SubmissionResult<string[]> }) {
+function EditForm({ project, schemes, lastResult }: { project: ProjectData; schemes: { value: string; label: string }[]; lastResult?: SubmissionResult<string[]> }) {
   const pending = useIntentPending("update");
-  const [form, fields] = useValidatedForm(editSchema, {
-    id: "edit-project",
+  const { ws } = useWorkspacePaths();
+  const configuration = ws.kind === "onboarding";
+  const [form, fields] = useValidatedForm(configuration ? configurationEditSchema : editSchema, {
+    id: `edit-${ws.noun}`,
     lastResult,
-    defaultValue: { name: project.name, description: project.description ?? "" },
+    defaultValue: {
+      name: project.name,
+      description: project.description ?? "",
+      schemeIds: (project.schemes ?? []).map((s) => s.scheme.id),
+      isDefault: project.isDefault ? "on" : undefined,
+    },
   });
   return (
     <Card aria-labelledby="edit-title">
       <h2 id="edit-title" className="text-lg font-semibold">
-        Edit project
+        Edit {ws.noun}
       </h2>
       <Form method="post" {...getFormProps(form)} className="mt-4 space-y-4">
         <FormErrors form={form} />
         {/* The version this page showed, never the one a refused save sent (it is already stale). */}
         <input type="hidden" name="version" value={project.version} key={project.version} />
-        <TextField label="Project name" field={fields.name!} autoComplete="off" />
+        <TextField label={configuration ? "Configuration name" : "Project name"} field={fields.name!} autoComplete="off" />
         <TextareaField label="Description" field={fields.description!} />
+        {configuration ? (
+          <>
+            <CheckboxGroupField label="Schemes" field={fields.schemeIds!} options={schemes} description="The schemes this configuration serves: at least one." />
+            {project.isDefault ? (
+              <p className="text-sm text-muted-foreground">This is the company's default configuration.</p>
+            ) : (
+              <CheckboxField label="Make this the company's default configuration" field={fields.isDefault!} />
+            )}
+          </>
+        ) : null}
         <StatusButton type="submit" name="intent" value="update" pending={pending}>
           Save changes
         </StatusButton>
@@ -195,6 +232,7 @@ function StatusForm({ project, lastResult }: { project: ProjectData; lastResult?
   const pending = useIntentPending("status");
   const [form, fields] = useValidatedForm(statusSchema, { id: "project-status", lastResult });
   const changes = STATUS_CHANGES[project.status] ?? [];
+  const { ws } = useWorkspacePaths();
   return (
     <Card aria-labelledby="status-title">
       <h2 id="status-title" className="text-lg font-semibold">
@@ -203,8 +241,8 @@ function StatusForm({ project, lastResult }: { project: ProjectData; lastResult?
       {changes.length === 0 ? (
         <p className="mt-2 text-sm text-muted-foreground">
           {project.status === "Completed"
-            ? "The project is completed."
-            : "The status follows the project's setup until it is active; then it can be made inactive or completed."}
+            ? `The ${ws.noun} is completed.`
+            : `The status follows the ${ws.noun}'s setup until it is active; then it can be made inactive or completed.`}
         </p>
       ) : (
         <Form method="post" {...getFormProps(form)} className="mt-3 space-y-3">

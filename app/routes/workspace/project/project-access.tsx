@@ -2,22 +2,20 @@ import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, redirect } from "react-router";
 import { z } from "zod";
-import { companyUsersResponseSchema, type CompanyUser } from "../../../../../contracts/client-portal";
-import { formBoolean } from "../../../../../contracts/common";
-import { projectUsersResponseSchema, setProjectUserSchema } from "../../../../../contracts/projects";
+import type { CompanyUser } from "../../../../contracts/client-portal";
+import { formBoolean } from "../../../../contracts/common";
 import { CheckboxField, FormErrors, SelectField } from "~/components/forms/fields";
 import { StatusButton } from "~/components/forms/status-button";
 import { formatTimestamp } from "~/components/projects/format";
-import { projectPath } from "~/components/projects/next-step";
 import { useIntentPending } from "~/components/projects/use-intent-pending";
 import { Alert } from "~/components/ui/alert";
 import { Card } from "~/components/ui/card";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
-import { callService } from "~/lib/api.server";
+import { companyUsers } from "~/lib/api/workspaces.server";
 import { companyHref } from "~/lib/company-href";
 import { useValidatedForm } from "~/lib/forms";
 import { invalid, readFormData, refusedByService, serviceFailure, unknownIntent } from "~/lib/forms.server";
-import { projectApi, projectScope, requireProjectWrite } from "../project.server";
+import { projectScope, requireWorkspace } from "../workspace.server";
 import type { Route } from "./+types/project-access";
 
 /**
@@ -33,15 +31,12 @@ const grantSchema = z
   .refine((v) => v.canRead || v.canWrite, { path: ["canRead"], message: "Give read or write access, or remove the user instead" });
 const removeSchema = z.object({ userId: z.string().min(1) });
 
-const usersPath = (projectId: string) => projectApi(projectId, "/users");
-const userPath = (projectId: string, userId: string) => projectApi(projectId, `/users/${encodeURIComponent(userId)}`);
-
 export async function loader({ context }: Route.LoaderArgs) {
-  const { project, access, companyId, as } = projectScope(context);
+  const { access, companyId, as, api, ws } = projectScope(context);
   const [grants, people] = await Promise.all([
-    callService("data-api", usersPath(project.id), as, { schema: projectUsersResponseSchema }),
+    api.users(),
     // The names come from the client portal; without them the page still works, with user ids.
-    callService("client-portal", `/api/v1/companies/${encodeURIComponent(companyId ?? "")}/users`, as, { schema: companyUsersResponseSchema }).catch(
+    companyUsers(as, companyId ?? "").catch(
       (err: unknown) => {
         if (err instanceof Response || !serviceFailure(err)) throw err;
         return null;
@@ -53,6 +48,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   const granted = new Set(grants.map((g) => g.userId));
   return {
     canWrite: access.canWrite,
+    noun: ws.noun,
     namesMissing: people === null,
     users,
     candidates: (people ?? []).filter((u) => !granted.has(u.id)),
@@ -60,9 +56,9 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { project, companyId, as } = projectScope(context);
-  const here = projectPath(project.id, "users/project-access");
-  requireProjectWrite(context, here);
+  const { project, companyId, api, paths } = projectScope(context);
+  const here = paths.page(project.id, "users/project-access");
+  requireWorkspace(context, { write: here });
   const formData = await readFormData(request);
   const intent = formData.get("intent");
 
@@ -71,7 +67,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (submission.status !== "success") return invalid(submission);
     const { userId, ...grant } = submission.value;
     try {
-      await callService("data-api", userPath(project.id, userId), as, { schema: z.unknown(), method: "PUT", body: setProjectUserSchema.parse(grant) });
+      await api.setUser(userId, grant);
     } catch (err) {
       return refusedByService(submission, err);
     }
@@ -82,7 +78,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const submission = parseWithZod(formData, { schema: removeSchema });
     if (submission.status !== "success") return invalid(submission);
     try {
-      await callService("data-api", userPath(project.id, submission.value.userId), as, { schema: z.unknown(), method: "DELETE" });
+      await api.removeUser(submission.value.userId);
     } catch (err) {
       return refusedByService(submission, err);
     }
@@ -97,7 +93,7 @@ export const handle = { breadcrumb: "Project access" };
 type UserRow = Route.ComponentProps["loaderData"]["users"][number];
 
 export default function ProjectAccess({ loaderData, actionData }: Route.ComponentProps) {
-  const { canWrite, namesMissing, users, candidates } = loaderData;
+  const { canWrite, noun, namesMissing, users, candidates } = loaderData;
   const lastResult = actionData?.result as SubmissionResult<string[]> | undefined;
   const resultFor = (form: string) => (lastResult?.initialValue?.formKey === form ? lastResult : undefined);
 
@@ -105,7 +101,7 @@ export default function ProjectAccess({ loaderData, actionData }: Route.Componen
     <div className="space-y-6">
       <Card aria-labelledby="access-title">
         <h2 id="access-title" className="text-lg font-semibold">
-          Who may read and write this project
+          Who may read and write this {noun}
         </h2>
         <p className="mt-1 text-sm text-muted-foreground">
           SuperAdmin and Support users may always read and write. {canWrite ? "Write access includes read access." : "Only users with write access can change this list."}
@@ -113,7 +109,7 @@ export default function ProjectAccess({ loaderData, actionData }: Route.Componen
         {namesMissing ? <Alert className="mt-3">The names of the company's users could not be loaded from the client portal; user ids are shown instead.</Alert> : null}
         <div className="mt-4">
           {users.length === 0 ? (
-            <p className="text-sm text-muted-foreground">No user has been given access to this project yet.</p>
+            <p className="text-sm text-muted-foreground">No user has been given access to this {noun} yet.</p>
           ) : canWrite ? (
             <ul className="divide-y divide-border rounded-lg border border-border" aria-label="Users with access">
               {users.map((u) => (

@@ -1,14 +1,14 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect } from "react-router";
-import { BULK_UPLOAD_MAX_BYTES } from "../../../../../../contracts/dictionary";
+import { BULK_UPLOAD_MAX_BYTES } from "../../../../../contracts/dictionary";
 import { dictionaryUploadSchema, MAX_UPLOAD_MB } from "~/components/dictionary/schemas";
 import { UploadForm } from "~/components/dictionary/upload-form";
-import { projectDictionaryPaths, REVIEW_PARAM } from "~/components/projects/next-step";
 import { Card } from "~/components/ui/card";
+import { REVIEW_PARAM, useWorkspacePaths } from "~/lib/workspace-paths";
 import { companyHref } from "~/lib/company-href";
 import { invalid, readFormData, refusedByService } from "~/lib/forms.server";
-import { projectScope, requireProjectUnlocked, requireProjectWrite } from "../../project.server";
-import { projectDictionary, uploadProjectDictionaryFile } from "./dictionary.server";
+import { projectScope, requireWorkspace } from "../../workspace.server";
+import { projectDictionary } from "./dictionary.server";
 import type { Route } from "./+types/upload-data";
 
 /** Room for the multipart envelope around a file of the maximum size. */
@@ -16,10 +16,8 @@ const MULTIPART_OVERHEAD = 64 * 1024;
 
 /** The bulk update of the project's dictionary: an edit page (write access, project not locked). */
 function guard(context: Route.LoaderArgs["context"]) {
-  const scope = projectScope(context);
-  requireProjectWrite(context, projectDictionaryPaths.tables(scope.project.id));
-  requireProjectUnlocked(context);
-  return scope;
+  const { paths, project } = projectScope(context);
+  return requireWorkspace(context, { write: paths.dictionary.tables(project.id), unlocked: true });
 }
 
 export async function loader({ context }: Route.LoaderArgs) {
@@ -28,7 +26,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { project, companyId, as } = guard(context);
+  const { project, companyId, api, paths } = guard(context);
   // Refused before the body is read: an oversized upload never fills the portal's memory.
   if (Number(request.headers.get("content-length") ?? 0) > BULK_UPLOAD_MAX_BYTES + MULTIPART_OVERHEAD) {
     const submission = parseWithZod(new FormData(), { schema: dictionaryUploadSchema });
@@ -38,12 +36,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (submission.status !== "success") return invalid(submission);
   let review;
   try {
-    review = await uploadProjectDictionaryFile(as, project.id, submission.value.file);
+    review = await api.dictionary.upload(submission.value.file);
   } catch (err) {
     // A file the API cannot read at all (not a CSV, not an XLSX, no header): its message, nothing changed.
     return refusedByService(submission, err);
   }
-  throw redirect(companyHref(projectDictionaryPaths.review(project.id), companyId, { [REVIEW_PARAM]: review.id }));
+  throw redirect(companyHref(paths.dictionary.review(project.id), companyId, { [REVIEW_PARAM]: review.id }));
 }
 
 export const handle = { breadcrumb: "Bulk update" };

@@ -16,19 +16,18 @@ import {
   UPLOAD_TYPE_LABELS,
   uploadTypeBodySchema,
   type Project,
-} from "../../../../../contracts/projects";
+} from "../../../../contracts/projects";
 import { CheckboxField, FormErrors, SelectField } from "~/components/forms/fields";
 import { StatusButton } from "~/components/forms/status-button";
 import { useIntentPending } from "~/components/projects/use-intent-pending";
 import { AutoRefresh, isRunning, JobProgress } from "~/components/projects/job-progress";
-import { nextStepPath, projectPath, stepOpen, wizardPath } from "~/components/projects/next-step";
 import { WizardSteps } from "~/components/projects/wizard-steps";
 import { Card } from "~/components/ui/card";
-import { callService } from "~/lib/api.server";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { useValidatedForm } from "~/lib/forms";
 import { invalid, readFormData, refusedByService, unknownIntent } from "~/lib/forms.server";
-import { companyUserNames, projectApi, projectScope, requireProjectUnlocked, requireProjectWrite } from "../project.server";
+import { companyUserNames, requireWorkspace } from "../workspace.server";
+import { useWorkspacePaths } from "~/lib/workspace-paths";
 import type { Route } from "./+types/databases";
 
 /** The settings form: the upload type, and for flat-file projects how the files are read. */
@@ -51,17 +50,14 @@ const TEXT_QUALIFIER_LABELS: Record<(typeof TEXT_QUALIFIERS)[number], string> = 
  * user to the background-process page. Writes are refused whenever the project is locked.
  */
 function guard(context: Route.LoaderArgs["context"], write: boolean) {
-  const { project, companyId } = projectScope(context);
-  requireProjectWrite(context, projectPath(project.id));
-  if (write || project.lockReason !== "DatabaseCreation") requireProjectUnlocked(context);
-  if (!stepOpen(project.status, "databases")) throw redirect(companyHref(nextStepPath(project), companyId));
-  return projectScope(context);
+  const { project } = requireWorkspace(context, { write: true });
+  return requireWorkspace(context, { unlocked: write || project.lockReason !== "DatabaseCreation", step: "databases" });
 }
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const { project, as } = guard(context, false);
+  const { project, api } = guard(context, false);
   const [{ jobs }, names] = await Promise.all([
-    callService("data-api", projectApi(project.id, "/jobs"), as, { schema: projectJobsSchema }),
+    api.jobs(),
     companyUserNames(context),
   ]);
   const job = jobs.filter((j) => j.kind === "DatabaseCreation").sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0] ?? null;
@@ -80,19 +76,19 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { project, companyId, as } = guard(context, true);
+  const { project, companyId, api, paths } = guard(context, true);
   const formData = await readFormData(request);
   const intent = formData.get("intent");
-  const back = companyHref(wizardPath(project.id, "databases"), companyId);
+  const back = companyHref(paths.wizard(project.id, "databases"), companyId);
 
   if (intent === "save") {
     const submission = parseWithZod(formData, { schema: settingsSchemaFor(project.sourceType) as typeof flatFileSettingsSchema });
     if (submission.status !== "success") return invalid(submission);
     const { uploadType, ...parameters } = submission.value;
     try {
-      await callService("data-api", projectApi(project.id, "/upload-type"), as, { schema: z.unknown(), method: "POST", body: { uploadType } });
+      await api.setUploadType(uploadType);
       if (project.sourceType === "FlatFile") {
-        await callService("data-api", projectApi(project.id, "/updateFlatFileParameters"), as, { schema: z.unknown(), method: "POST", body: parameters });
+        await api.setFlatFileParameters(parameters);
       }
     } catch (err) {
       return refusedByService(submission, err);
@@ -104,7 +100,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const submission = parseWithZod(formData, { schema: createSchema });
     if (submission.status !== "success") return invalid(submission);
     try {
-      await callService("data-api", projectApi(project.id, "/try-create-databases"), as, { schema: jobSchema, method: "POST" });
+      await api.tryCreateDatabases();
     } catch (err) {
       return refusedByService(submission, err);
     }
@@ -119,6 +115,7 @@ export const handle = { breadcrumb: "Databases" };
 export default function DatabasesStep({ loaderData, actionData }: Route.ComponentProps) {
   const { project, job, startedBy } = loaderData;
   const href = useCompanyHref();
+  const paths = useWorkspacePaths();
   const running = project.status === "DatabaseCreation" || isRunning(job);
   const created = project.status === "SetupRestoreDatabaseIncomplete";
   const failed = project.status === "DatabaseCreationFailed";
@@ -154,7 +151,7 @@ export default function DatabasesStep({ loaderData, actionData }: Route.Componen
             <CheckCircle2 aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
             <p>
               The databases are created. Loading the source data comes next: it arrives in a later release of the portal. Meanwhile the{" "}
-              <Link to={href(projectPath(project.id))} className="underline">
+              <Link to={href(paths.page(project.id))} className="underline">
                 project's details
               </Link>{" "}
               show where it stands.

@@ -1,14 +1,14 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Link, redirect, type UIMatch } from "react-router";
-import { updateTableSchema } from "../../../../../../contracts/dictionary";
+import { updateTableSchema } from "../../../../../contracts/dictionary";
 import { ColumnsTable } from "~/components/dictionary/columns-table";
 import { TableEditor, tableEditorDefaults } from "~/components/dictionary/table-editor";
-import { projectDictionaryPaths, projectPath, wizardPath } from "~/components/projects/next-step";
 import { Card } from "~/components/ui/card";
+import { useWorkspacePaths } from "~/lib/workspace-paths";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { invalid, readFormData, refusedByService } from "~/lib/forms.server";
-import { projectScope, requireProjectUnlocked, requireProjectWrite } from "../../project.server";
-import { getProjectTable, projectDictionary, updateProjectTable } from "./dictionary.server";
+import { projectScope, requireWorkspace } from "../../workspace.server";
+import { projectDictionary } from "./dictionary.server";
 import type { Route } from "./+types/table-details";
 
 /** ?from=setup: the table was opened from the wizard's data dictionary step, and saving goes back there. */
@@ -19,8 +19,8 @@ const FROM_SETUP = "setup";
  * may write while the project is not locked. Saving is a write: guarded again in the action.
  */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const { project, access, as } = projectScope(context);
-  const table = await getProjectTable(as, project.id, params.tableId);
+  const { project, access, api, paths } = projectScope(context);
+  const table = await api.dictionary.table(params.tableId);
   const canEdit = access.canWrite && !project.isLocked;
   return {
     projectId: project.id,
@@ -33,20 +33,19 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const { project, companyId, as } = projectScope(context);
+  const { project, companyId, api, paths } = projectScope(context);
   const fromSetup = new URL(request.url).searchParams.get("from") === FROM_SETUP;
-  requireProjectWrite(context, projectDictionaryPaths.table(project.id, params.tableId));
-  requireProjectUnlocked(context);
+  requireWorkspace(context, { write: paths.dictionary.table(project.id, params.tableId), unlocked: true });
   const submission = parseWithZod(await readFormData(request), { schema: updateTableSchema });
   if (submission.status === undefined) return data({ result: submission.reply() });
   if (submission.status !== "success") return invalid(submission);
   if (submission.value.tableId !== params.tableId) return invalid(submission);
   try {
-    await updateProjectTable(as, project.id, submission.value);
+    await api.dictionary.updateTable(submission.value);
   } catch (err) {
     return refusedByService(submission, err);
   }
-  throw redirect(companyHref(fromSetup ? wizardPath(project.id, "data-dictionary") : projectDictionaryPaths.tables(project.id), companyId));
+  throw redirect(companyHref(fromSetup ? paths.wizard(project.id, "data-dictionary") : paths.dictionary.tables(project.id), companyId));
 }
 
 type LoaderData = Awaited<ReturnType<typeof loader>>;
@@ -58,7 +57,8 @@ export const handle = {
 export default function ProjectTableDetails({ loaderData, actionData }: Route.ComponentProps) {
   const { projectId, table, canEdit, locked, fromSetup, defaultValue } = loaderData;
   const href = useCompanyHref();
-  const back = fromSetup ? wizardPath(projectId, "data-dictionary") : projectDictionaryPaths.tables(projectId);
+  const paths = useWorkspacePaths();
+  const back = fromSetup ? paths.wizard(projectId, "data-dictionary") : paths.dictionary.tables(projectId);
   if (canEdit && defaultValue) {
     return (
       <Card>
@@ -81,7 +81,7 @@ export default function ProjectTableDetails({ loaderData, actionData }: Route.Co
       {locked ? (
         <p className="mt-2 text-sm">
           The project is locked while a{" "}
-          <Link to={href(projectPath(projectId, "background-process"))} className="text-brand underline underline-offset-2">
+          <Link to={href(paths.page(projectId, "background-process"))} className="text-brand underline underline-offset-2">
             background process
           </Link>{" "}
           runs; the table can be changed again when it ends.

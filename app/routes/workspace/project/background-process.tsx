@@ -1,21 +1,19 @@
 import { Link } from "react-router";
-import { projectJobsSchema } from "../../../../../contracts/projects";
 import { LOCK_REASON_LABELS } from "~/components/projects/format";
 import { AutoRefresh, isRunning, JobProgress } from "~/components/projects/job-progress";
-import { nextStepOf, nextStepPath } from "~/components/projects/next-step";
 import { Card } from "~/components/ui/card";
-import { callService } from "~/lib/api.server";
 import { useCompanyHref } from "~/lib/company-href";
-import { companyUserNames, projectApi, projectScope } from "../project.server";
+import { useWorkspacePaths } from "~/lib/workspace-paths";
+import { companyUserNames, projectScope } from "../workspace.server";
 import type { Route } from "./+types/background-process";
 
 const LOCK_STATE_LABELS = { Unlocked: "Unlocked", Locked: "Locked", ForceUnlocked: "Force-unlocked" } as const;
 
 /** The project's lock and its jobs (DOMAIN.md "Databases and jobs"); where the lock guard sends pages. */
 export async function loader({ context }: Route.LoaderArgs) {
-  const { project, as } = projectScope(context);
+  const { project, api } = projectScope(context);
   const [jobs, names] = await Promise.all([
-    callService("data-api", projectApi(project.id, "/jobs"), as, { schema: projectJobsSchema }),
+    api.jobs(),
     companyUserNames(context),
   ]);
   return { project: { id: project.id, status: project.status }, ...jobs, names };
@@ -26,6 +24,7 @@ export const handle = { breadcrumb: "Background process" };
 export default function BackgroundProcess({ loaderData }: Route.ComponentProps) {
   const { project, isLocked, lockReason, lockState, jobs, names } = loaderData;
   const href = useCompanyHref();
+  const paths = useWorkspacePaths();
   const running = jobs.filter(isRunning);
   const recent = jobs.filter((j) => !isRunning(j));
 
@@ -46,12 +45,12 @@ export default function BackgroundProcess({ loaderData }: Route.ComponentProps) 
         </dl>
         <p className="mt-3 text-sm text-muted-foreground" role="status">
           {isLocked
-            ? "While a background process holds the lock, the pages that change the project wait here; this page follows the job until it ends."
-            : "No background process holds the project."}
+            ? "While a background process holds the lock, the pages that change the {paths.ws.noun} wait here; this page follows the job until it ends."
+            : `No background process holds the ${paths.ws.noun}.`}
         </p>
-        {!isLocked && nextStepOf(project.status) ? (
+        {!isLocked && paths.setupIncomplete(project.status) ? (
           <p className="mt-2 text-sm">
-            <Link to={href(nextStepPath(project))} className="font-medium text-brand underline underline-offset-2">
+            <Link to={href(paths.nextStep(project))} className="font-medium text-brand underline underline-offset-2">
               Continue setup
             </Link>
           </p>
@@ -80,7 +79,7 @@ export default function BackgroundProcess({ loaderData }: Route.ComponentProps) 
           Recent
         </h2>
         {recent.length === 0 ? (
-          <p className="mt-2 text-sm text-muted-foreground">No job has run for this project yet.</p>
+          <p className="mt-2 text-sm text-muted-foreground">No job has run for this {paths.ws.noun} yet.</p>
         ) : (
           <ul className="mt-4 divide-y divide-border">
             {recent.map((job) => (

@@ -2,8 +2,8 @@ import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, redirect } from "react-router";
 import { z } from "zod";
-import { createTableSchema, projectDictionarySchema, tablesPageSchema } from "../../../../../contracts/dictionary";
-import { assignDictionarySchema } from "../../../../../contracts/projects";
+import { createTableSchema } from "../../../../contracts/dictionary";
+import { assignDictionarySchema } from "../../../../contracts/projects";
 import { DeleteTableConfirmation } from "~/components/dictionary/delete-table-confirmation";
 import { DictionaryTablesList } from "~/components/dictionary/dictionary-tables-list";
 import { deleteTableSchema } from "~/components/dictionary/schemas";
@@ -12,18 +12,18 @@ import { FormErrors } from "~/components/forms/fields";
 import { StatusButton } from "~/components/forms/status-button";
 import { useIntentPending } from "~/components/projects/use-intent-pending";
 import { formatTimestamp } from "~/components/projects/format";
-import { nextStepPath, projectDictionaryPaths, projectPath, stepOpen, wizardPath } from "~/components/projects/next-step";
 import { WizardSteps } from "~/components/projects/wizard-steps";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
-import { callService } from "~/lib/api.server";
+import { useWorkspacePaths } from "~/lib/workspace-paths";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { useValidatedForm } from "~/lib/forms";
-import { invalid, readFormData, refusedByService, unknownIntent } from "~/lib/forms.server";
-import { projectApi, projectScope, requireProjectUnlocked, requireProjectWrite } from "../project.server";
-import { createProjectTable, deleteProjectTable } from "../project/data-dictionary/dictionary.server";
-import { selectableDictionaries } from "../../data-dictionary/api.server";
+import { invalid, readFormData, refusedByService, serviceFailure, unknownIntent } from "~/lib/forms.server";
+import { Alert } from "~/components/ui/alert";
+import { projectScope, requireWorkspace } from "../workspace.server";
+
+import { selectableDictionaries } from "../../migration/data-dictionary/api.server";
 import type { Route } from "./+types/data-dictionary";
 
 /** ?delete={tableId}: the confirmation of that table's deletion (a link, so it works without JavaScript). */
@@ -34,23 +34,21 @@ const assignSchema = assignDictionarySchema.extend({ intent: z.literal("assign")
 
 /** Step 2 is an edit page of an unlocked project that is still at this point of its setup. */
 function guard(context: Route.LoaderArgs["context"]) {
-  const { project, companyId } = projectScope(context);
-  requireProjectWrite(context, projectPath(project.id));
-  requireProjectUnlocked(context);
-  if (!stepOpen(project.status, "data-dictionary")) throw redirect(companyHref(nextStepPath(project), companyId));
-  return projectScope(context);
+  return requireWorkspace(context, { write: true, unlocked: true, step: "data-dictionary" });
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { project, as } = guard(context);
+  const { project, as, api, ws } = guard(context);
   const [dictionary, tables, masters] = await Promise.all([
-    callService("data-api", projectApi(project.id, "/data-dictionary"), as, { schema: projectDictionarySchema }),
-    callService("data-api", projectApi(project.id, "/data-dictionary/tables"), as, { schema: tablesPageSchema, query: { page: 1, pageSize: 100 } }),
+    api.dictionary.get(),
+    api.dictionary.tables({ page: 1, pageSize: 100 }),
     // The application's master dictionaries: at most SELECT_LIMIT, by name (a searchable picker is the next step past that).
     selectableDictionaries(as, project.companyId, project.applicationId),
   ]);
   return {
     project: { id: project.id, status: project.status, applicationName: project.applicationName },
+    // Onboarding has no databases step: this step creates them (spec §2).
+    createsDatabases: ws.kind === "onboarding",
     dictionary,
     tables,
     masters: masters.filter((d) => d.applicationId === project.applicationId),
@@ -60,10 +58,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { project, companyId, as } = guard(context);
+  const { project, companyId, api, paths, ws } = guard(context);
   const formData = await readFormData(request);
   const intent = formData.get("intent");
-  const here = companyHref(wizardPath(project.id, "data-dictionary"), companyId);
+  const here = companyHref(paths.wizard(project.id, "data-dictionary"), companyId);
 
   // The TableEditor's form (its buttons carry no intent): define a table.
   if (intent === null) {
@@ -72,7 +70,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (submission.status === undefined) return data({ result: submission.reply() });
     if (submission.status !== "success") return invalid(submission);
     try {
-      await createProjectTable(as, project.id, submission.value);
+      await api.dictionary.createTable(submission.value);
     } catch (err) {
       return refusedByService(submission, err);
     }
@@ -83,7 +81,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const submission = parseWithZod(formData, { schema: deleteTableSchema });
     if (submission.status !== "success") return invalid(submission);
     try {
-      await deleteProjectTable(as, project.id, submission.value.tableId, submission.value.version);
+      await api.dictionary.deleteTable(submission.value.tableId, submission.value.version);
     } catch (err) {
       return refusedByService(submission, err);
     }
@@ -94,15 +92,22 @@ export async function action({ request, context }: Route.ActionArgs) {
     const submission = parseWithZod(formData, { schema: assignSchema });
     if (submission.status !== "success") return invalid(submission);
     try {
-      await callService("data-api", projectApi(project.id, `/data-dictionary/${encodeURIComponent(submission.value.dictionaryId)}/assign`), as, {
-        schema: z.unknown(),
-        method: "POST",
-        body: { version: submission.value.version },
-      });
+      await api.dictionary.assign(submission.value.dictionaryId, submission.value.version);
     } catch (err) {
       return refusedByService(submission, err);
     }
     throw redirect(here);
+  }
+  if (intent === "create-databases" && ws.kind === "onboarding") {
+    try {
+      await api.tryCreateDatabases();
+    } catch (err) {
+      const failure = serviceFailure(err);
+      if (!failure || failure.status >= 500) throw err;
+      return data({ result: undefined, createError: failure.body.errors.join(" ") }, { status: failure.status });
+    }
+    // The job holds the lock now: its page follows it and links to the next step when it is done.
+    throw redirect(companyHref(paths.page(project.id, "background-process"), companyId));
   }
   return unknownIntent(intent);
 }
@@ -110,23 +115,28 @@ export async function action({ request, context }: Route.ActionArgs) {
 export const handle = { breadcrumb: "Data dictionary" };
 
 export default function DataDictionaryStep({ loaderData, actionData }: Route.ComponentProps) {
-  const { project, dictionary, tables, masters, deleting, newTable } = loaderData;
+  const { project, dictionary, tables, masters, deleting, newTable, createsDatabases } = loaderData;
   const lastResult = actionData?.result as SubmissionResult<string[]> | undefined;
   const href = useCompanyHref();
+  const paths = useWorkspacePaths();
   // The API sets the status: every table has a column (and there is one) once it is past this step.
-  const ready = project.status !== "SetupDataDictionaryIncomplete" && project.status !== "SetupAddColumnsIncomplete";
+  const ready = createsDatabases
+    ? dictionary.tableCount > 0 && dictionary.emptyTableCount === 0
+    : project.status !== "SetupDataDictionaryIncomplete" && project.status !== "SetupAddColumnsIncomplete";
+  const createError = actionData && "createError" in actionData ? actionData.createError : null;
+  const creating = useIntentPending("create-databases");
 
   return (
     <>
       <WizardSteps current="data-dictionary" project={project} />
       <p className="mt-4 max-w-3xl text-sm text-muted-foreground">
-        Give the project its own data dictionary: copy a master dictionary of {project.applicationName}, or define the tables and columns here.
-        Every table needs at least one column before the databases can be created.
+        Give the {paths.ws.noun} its own data dictionary: copy a master dictionary of {project.applicationName}, or define the tables and columns here.
+        Every table needs at least one column before the databases can be created{createsDatabases ? "; then create them here" : ""}.
       </p>
 
       <Card className="mt-6" aria-labelledby="tables-title">
         <h2 id="tables-title" className="text-lg font-semibold">
-          The project's tables
+          The {paths.ws.noun}'s tables
         </h2>
         <p className="mt-1 text-sm text-muted-foreground">
           {dictionary.tableCount} {dictionary.tableCount === 1 ? "table" : "tables"}, {dictionary.columnCount} {dictionary.columnCount === 1 ? "column" : "columns"}
@@ -138,7 +148,7 @@ export default function DataDictionaryStep({ loaderData, actionData }: Route.Com
             <DeleteTableConfirmation
               table={deleting}
               version={dictionary.version}
-              cancelHref={wizardPath(project.id, "data-dictionary")}
+              cancelHref={paths.wizard(project.id, "data-dictionary")}
               lastResult={lastResult?.initialValue?.intent === "delete-table" ? lastResult : undefined}
             />
           </div>
@@ -146,18 +156,25 @@ export default function DataDictionaryStep({ loaderData, actionData }: Route.Com
         <div className="mt-4">
           <DictionaryTablesList
             tables={tables.items}
-            tableHref={(tableId) => ({ path: projectDictionaryPaths.table(project.id, tableId), search: { from: "setup" } })}
-            deleteHref={(tableId) => ({ path: wizardPath(project.id, "data-dictionary"), search: { [DELETE_PARAM]: tableId } })}
-            label="Tables of the project"
-            emptyMessage="The project has no tables yet."
+            tableHref={(tableId) => ({ path: paths.dictionary.table(project.id, tableId), search: { from: "setup" } })}
+            deleteHref={(tableId) => ({ path: paths.wizard(project.id, "data-dictionary"), search: { [DELETE_PARAM]: tableId } })}
+            label={`Tables of the ${paths.ws.noun}`}
+            emptyMessage={`The ${paths.ws.noun} has no tables yet.`}
           />
         </div>
       </Card>
 
+      {createError ? <Alert className="mt-4">{createError}</Alert> : null}
       <div className="mt-4 flex flex-wrap items-center gap-3">
-        {ready ? (
+        {ready && createsDatabases ? (
+          <Form method="post">
+            <StatusButton type="submit" name="intent" value="create-databases" pending={creating}>
+              Create databases
+            </StatusButton>
+          </Form>
+        ) : ready ? (
           <Button asChild>
-            <Link to={href(wizardPath(project.id, "databases"))}>Continue</Link>
+            <Link to={href(paths.wizard(project.id, "databases"))}>Continue</Link>
           </Button>
         ) : (
           <>
@@ -176,7 +193,7 @@ export default function DataDictionaryStep({ loaderData, actionData }: Route.Com
           Assign a master dictionary
         </h2>
         {dictionary.tableCount > 0 ? (
-          <p className="mt-1 text-sm text-muted-foreground">Assigning a dictionary replaces the project's current tables with a copy of its tables.</p>
+          <p className="mt-1 text-sm text-muted-foreground">Assigning a dictionary replaces the {paths.ws.noun}'s current tables with a copy of its tables.</p>
         ) : null}
         {masters.length === 0 ? (
           <p className="mt-3 text-sm">
@@ -231,7 +248,7 @@ export default function DataDictionaryStep({ loaderData, actionData }: Route.Com
           defaultValue={newTable}
           lastResult={lastResult && lastResult.initialValue?.intent === undefined ? lastResult : undefined}
           submitLabel="Add table"
-          cancelHref={wizardPath(project.id, "data-dictionary")}
+          cancelHref={paths.wizard(project.id, "data-dictionary")}
         />
       </Card>
     </>

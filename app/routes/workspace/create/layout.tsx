@@ -1,19 +1,20 @@
 import { Outlet, type UIMatch } from "react-router";
+import { workspaceOfPath } from "~/lib/workspace-paths";
 import { ProjectStatusBadge } from "~/components/projects/project-status-badge";
-import { projectMiddleware, projectScope } from "../project.server";
+import { projectMiddleware, projectScope } from "../workspace.server";
 import type { Route } from "./+types/layout";
 
 /** Wizard steps 2 and 3 of one project: the project is loaded once, for every loader and action below. */
 export const middleware: Route.MiddlewareFunction[] = [projectMiddleware];
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const { project } = projectScope(context);
-  return { project: { id: project.id, name: project.name, status: project.status } };
+  const { project, ws } = projectScope(context);
+  return { project: { id: project.id, name: project.name, status: project.status }, noun: ws.noun };
 }
 
 export const handle = {
   breadcrumb: (match: UIMatch<unknown, unknown>) => (match.loaderData as Route.ComponentProps["loaderData"] | undefined)?.project.name,
-  companySwitchTo: "/migration/projects",
+  companySwitchTo: (pathname: string) => workspaceOfPath(pathname).routeBase,
 };
 
 export default function WizardLayout({ loaderData }: Route.ComponentProps) {
@@ -32,7 +33,7 @@ export default function WizardLayout({ loaderData }: Route.ComponentProps) {
 }
 
 export function meta({ loaderData }: Route.MetaArgs) {
-  return [{ title: `Set up ${loaderData?.project.name ?? "project"} · Data Transformation` }];
+  return [{ title: `Set up ${loaderData?.project.name ?? loaderData?.noun ?? "project"} · Data Transformation` }];
 }
 
 export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error";

@@ -1,16 +1,16 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Plus } from "lucide-react";
 import { Form, Link, redirect } from "react-router";
-import { tablesQuerySchema } from "../../../../../../contracts/dictionary";
+import { tablesQuerySchema } from "../../../../../contracts/dictionary";
 import { DeleteTableConfirmation } from "~/components/dictionary/delete-table-confirmation";
 import { DictionaryTablesList } from "~/components/dictionary/dictionary-tables-list";
 import { deleteTableSchema } from "~/components/dictionary/schemas";
-import { projectDictionaryPaths } from "~/components/projects/next-step";
 import { Button, buttonVariants } from "~/components/ui/button";
+import { useWorkspacePaths } from "~/lib/workspace-paths";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { invalid, readFormData, refusedByService, unknownIntent } from "~/lib/forms.server";
-import { projectScope, requireProjectUnlocked, requireProjectWrite } from "../../project.server";
-import { deleteProjectTable, listProjectTables, projectDictionary } from "./dictionary.server";
+import { projectScope, requireWorkspace } from "../../workspace.server";
+import { projectDictionary } from "./dictionary.server";
 import type { Route } from "./+types/tables";
 
 /** ?delete={tableId}: the confirmation of that table's deletion (a link, so it works without JavaScript). */
@@ -29,27 +29,26 @@ function readQuery(url: URL) {
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { project, access, companyId, as } = projectScope(context);
+  const { project, access, companyId, api, paths } = projectScope(context);
   const url = new URL(request.url);
   const query = readQuery(url);
-  const page = await listProjectTables(as, project.id, query);
+  const page = await api.dictionary.tables(query);
   const canEdit = access.canWrite && !project.isLocked;
   const deleting = canEdit ? (page.items.find((t) => t.id === url.searchParams.get(DELETE_PARAM)) ?? null) : null;
   return { projectId: project.id, companyId, version: projectDictionary(context).version, query, page, canEdit, deleting };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { project, companyId, as } = projectScope(context);
-  const here = projectDictionaryPaths.tables(project.id);
-  requireProjectWrite(context, here);
-  requireProjectUnlocked(context);
+  const { project, companyId, api, paths } = projectScope(context);
+  const here = paths.dictionary.tables(project.id);
+  requireWorkspace(context, { write: here, unlocked: true });
   const formData = await readFormData(request);
   const intent = formData.get("intent");
   if (intent !== "delete-table") return unknownIntent(intent);
   const submission = parseWithZod(formData, { schema: deleteTableSchema });
   if (submission.status !== "success") return invalid(submission);
   try {
-    await deleteProjectTable(as, project.id, submission.value.tableId, submission.value.version);
+    await api.dictionary.deleteTable(submission.value.tableId, submission.value.version);
   } catch (err) {
     // A stale version (409): said in the confirmation, nothing deleted.
     return refusedByService(submission, err);
@@ -62,7 +61,8 @@ export const handle = { breadcrumb: "Tables" };
 export default function ProjectTables({ loaderData, actionData }: Route.ComponentProps) {
   const { projectId, companyId, version, query, page, canEdit, deleting } = loaderData;
   const href = useCompanyHref();
-  const here = projectDictionaryPaths.tables(projectId);
+  const paths = useWorkspacePaths();
+  const here = paths.dictionary.tables(projectId);
   const pages = Math.max(1, Math.ceil(page.total / page.pageSize));
   const at = (n: number) => href(here, { name: query.name, page: n > 1 ? n : undefined });
 
@@ -72,7 +72,7 @@ export default function ProjectTables({ loaderData, actionData }: Route.Componen
         <h2 className="text-lg font-semibold">Tables</h2>
         {canEdit ? (
           <div className="flex gap-2">
-            <Link to={href(projectDictionaryPaths.newTable(projectId))} className={buttonVariants()}>
+            <Link to={href(paths.dictionary.newTable(projectId))} className={buttonVariants()}>
               <Plus aria-hidden="true" />
               Add table
             </Link>
@@ -107,7 +107,7 @@ export default function ProjectTables({ loaderData, actionData }: Route.Componen
       <DictionaryTablesList
         tables={page.items}
         label="Tables of the project"
-        tableHref={(tableId) => projectDictionaryPaths.table(projectId, tableId)}
+        tableHref={(tableId) => paths.dictionary.table(projectId, tableId)}
         deleteHref={canEdit ? (tableId) => ({ path: here, search: { ...(query.name ? { name: query.name } : {}), ...(query.page > 1 ? { page: String(query.page) } : {}), [DELETE_PARAM]: tableId } }) : undefined}
         emptyMessage={query.name ? "No table matches this search." : "The project's dictionary has no tables yet."}
       />

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { DEMO_COMPANIES } from "../../../../scripts/demo-data";
+import { DEMO_COMPANIES } from "../../../scripts/demo-data";
 import { isRedirect, startLiveServices } from "~/test/live-services";
 
 const live = await startLiveServices();
@@ -16,7 +16,7 @@ const projectLayout = await import("./project/layout");
 const details = await import("./project/details");
 const access = await import("./project/project-access");
 const background = await import("./project/background-process");
-const { projectContext } = await import("./project.server");
+const { projectContext } = await import("./workspace.server");
 const dictionaryLayout = await import("./project/data-dictionary/layout");
 const tablesPage = await import("./project/data-dictionary/tables");
 const tableNew = await import("./project/data-dictionary/table-new");
@@ -31,7 +31,7 @@ const SUPER = "super@demo.test";
 const ANALYST_ID = "a0000000-0000-4000-8000-000000000003";
 const CLIENT_ADMIN_ID = "a0000000-0000-4000-8000-000000000004";
 
-type Project = import("../../../../contracts/projects").Project;
+type Project = import("../../../contracts/projects").Project;
 
 async function newApplication(email: string, companyId: string, name: string) {
   return api(email, "POST", "/api/v1/applications", { companyId, name, description: null });
@@ -207,7 +207,7 @@ describe("details: edit and status", () => {
 
 /** Pretends the project is locked by a running job, after the real middleware loaded it. */
 const lockedBy = (reason: Project["lockReason"]) => async (args: any, next: () => Promise<unknown>) => {
-  const scope = args.context.get(projectContext) as import("./project.server").ProjectScope;
+  const scope = args.context.get(projectContext) as import("./workspace.server").ProjectScope;
   args.context.set(projectContext, { ...scope, project: { ...scope.project, isLocked: true, lockReason: reason } });
   return next();
 };

@@ -1,0 +1,98 @@
+/**
+ * The data API's workspace endpoints (spec §7: /api/v1/projects/… and /api/v1/audit-projects/…), as
+ * the portal's pages call them. The data API serves both kinds with the same handlers, so this module
+ * builds every path from the workspace's descriptor: route modules never build an API path.
+ */
+import { z } from "zod";
+import { companyUsersResponseSchema } from "../../../contracts/client-portal";
+import {
+  checkDefaultResponseSchema,
+  configurationSchema,
+  configurationSearchResponseSchema,
+  workspaceDatabasesResponseSchema,
+  type createConfigurationSchema,
+  type updateConfigurationSchema,
+} from "../../../contracts/configurations";
+import { adminDataSourcesResponseSchema } from "../../../contracts/data-api";
+import { projectDictionarySchema, tableSchema, tablesPageSchema } from "../../../contracts/dictionary";
+import {
+  jobSchema,
+  projectAccessSchema,
+  projectJobsSchema,
+  projectSchema,
+  projectSearchResponseSchema,
+  projectUsersResponseSchema,
+  setProjectUserSchema,
+  type createProjectSchema,
+  type FlatFileParameters,
+  type projectSearchQuerySchema,
+  type updateProjectSchema,
+  type UPLOAD_TYPES,
+} from "../../../contracts/projects";
+import type { WorkspaceDescriptor } from "../../../contracts/workspaces";
+import { callService, type Caller } from "../api.server";
+import { dictionaryEndpoints } from "../dictionary-api.server";
+
+const enc = encodeURIComponent;
+/** Writes answer the changed object; the pages redirect and reload, so any JSON will do. */
+const anything = z.unknown();
+
+/** A workspace as every page reads it: a configuration's schemes and default flag when it is one. */
+export const workspaceSchema = projectSchema.extend({
+  schemes: configurationSchema.shape.schemes.optional(),
+  isDefault: z.boolean().optional(),
+});
+export type Workspace = z.infer<typeof workspaceSchema>;
+
+export type WorkspaceCreate =
+  | { kind: "migration"; body: z.input<typeof createProjectSchema> }
+  | { kind: "onboarding"; body: z.input<typeof createConfigurationSchema> };
+
+export function workspaceApi(ws: WorkspaceDescriptor, as: Caller) {
+  const at = (id: string, ...rest: string[]) => [ws.apiBase, enc(id), ...rest.map(enc)].join("/");
+  const searchSchema = ws.kind === "onboarding" ? configurationSearchResponseSchema : projectSearchResponseSchema;
+  return {
+    search: (query: z.output<typeof projectSearchQuerySchema> | (Omit<z.output<typeof projectSearchQuerySchema>, "name"> & { name?: string })) => callService("data-api", `${ws.apiBase}/search`, as, { schema: searchSchema, query }),
+    get: (id: string) => callService("data-api", at(id), as, { schema: workspaceSchema }),
+    access: (id: string) => callService("data-api", at(id, "access"), as, { schema: projectAccessSchema }),
+    create: (body: WorkspaceCreate["body"]) => callService("data-api", ws.apiBase, as, { method: "POST", body, schema: workspaceSchema }),
+    update: (id: string, body: z.input<typeof updateProjectSchema> | z.input<typeof updateConfigurationSchema>) =>
+      callService("data-api", at(id), as, { method: "PATCH", body, schema: anything }),
+
+    users: (id: string) => callService("data-api", at(id, "users"), as, { schema: projectUsersResponseSchema }),
+    setUser: (id: string, userId: string, grant: z.input<typeof setProjectUserSchema>) =>
+      callService("data-api", at(id, "users", userId), as, { method: "PUT", body: setProjectUserSchema.parse(grant), schema: anything }),
+    removeUser: (id: string, userId: string) => callService("data-api", at(id, "users", userId), as, { method: "DELETE", schema: anything }),
+
+    jobs: (id: string) => callService("data-api", at(id, "jobs"), as, { schema: projectJobsSchema }),
+    tryCreateDatabases: (id: string) => callService("data-api", at(id, "try-create-databases"), as, { method: "POST", schema: jobSchema }),
+    setUploadType: (id: string, uploadType: (typeof UPLOAD_TYPES)[number]) =>
+      callService("data-api", at(id, "upload-type"), as, { method: "POST", body: { uploadType }, schema: anything }),
+    setFlatFileParameters: (id: string, parameters: FlatFileParameters) =>
+      callService("data-api", at(id, "updateFlatFileParameters"), as, { method: "POST", body: parameters, schema: anything }),
+    databases: (id: string, query: { table?: string } = {}) => callService("data-api", at(id, "databases"), as, { schema: workspaceDatabasesResponseSchema, query }),
+
+    /** The workspace's own data dictionary: its copy, edited without touching the master it may have come from. */
+    dictionary: (id: string) => ({
+      get: () => callService("data-api", at(id, "data-dictionary"), as, { schema: projectDictionarySchema }),
+      tables: (query: { name?: string; page: number; pageSize: number }) =>
+        callService("data-api", at(id, "data-dictionary", "tables"), as, { schema: tablesPageSchema, query }),
+      table: (tableId: string) => callService("data-api", at(id, "data-dictionary", "tables", tableId, "table-details"), as, { schema: tableSchema }),
+      assign: (dictionaryId: string, version: number) =>
+        callService("data-api", at(id, "data-dictionary", dictionaryId, "assign"), as, { method: "POST", body: { version }, schema: anything }),
+      ...dictionaryEndpoints(as, at(id, "data-dictionary")),
+    }),
+  };
+}
+
+/** GET /api/v1/audit-projects/checkdefaultproject/{companyId}: whether the company has its default configuration. */
+export const checkDefaultConfiguration = (as: Caller, companyId: string) =>
+  callService("data-api", `/api/v1/audit-projects/checkdefaultproject/${enc(companyId)}`, as, { schema: checkDefaultResponseSchema });
+
+/** GET /api/v1/companies/{id}/admin-data-sources: the schemes a configuration may serve. */
+export const adminDataSources = (as: Caller, companyId: string) =>
+  callService("data-api", `/api/v1/companies/${enc(companyId)}/admin-data-sources`, as, { schema: adminDataSourcesResponseSchema });
+
+/** The company's people (client portal), for access grants and "started by". */
+export const companyUsers = (as: Caller, companyId: string) =>
+  callService("client-portal", `/api/v1/companies/${enc(companyId)}/users`, as, { schema: companyUsersResponseSchema });

@@ -1,0 +1,56 @@
+/**
+ * The portal's URLs of a workspace (a migration project or an onboarding configuration), in one
+ * place: routes.ts registers the same modules under both route bases, and every loader, redirect and
+ * link builds its path here from the workspace's descriptor (always through companyHref).
+ */
+import { useLocation } from "react-router";
+import { nextSetupStep, setupStepOpen, WORKSPACES, type WizardStepId, type WorkspaceDescriptor, type WorkspaceKind } from "../../contracts/workspaces";
+import type { ProjectStatus } from "../../contracts/projects";
+
+/** The kind of workspace a portal path belongs to; the same modules serve both route bases. */
+export function workspaceKindOf(pathname: string): WorkspaceKind {
+  const onboarding = WORKSPACES.onboarding.routeBase;
+  return pathname === onboarding || pathname.startsWith(`${onboarding}/`) ? "onboarding" : "migration";
+}
+
+export const workspaceOfPath = (pathname: string): WorkspaceDescriptor => WORKSPACES[workspaceKindOf(pathname)];
+
+const enc = encodeURIComponent;
+
+export function workspacePaths(ws: WorkspaceDescriptor) {
+  const page = (id: string, rest = "details") => `${ws.routeBase}/${enc(id)}/${rest}`;
+  const wizard = (id: string, step: Exclude<WizardStepId, "details">) => `${ws.routeBase}/create/${enc(id)}/${step}`;
+  return {
+    ws,
+    list: ws.routeBase,
+    create: `${ws.routeBase}/create`,
+    page,
+    wizard,
+    /** DOMAIN.md: leaving the wizard and coming back resumes at the first incomplete step. */
+    nextStep(workspace: { id: string; status: ProjectStatus }): string {
+      const step = nextSetupStep(ws.kind, workspace.status);
+      return step && step !== "details" ? wizard(workspace.id, step) : page(workspace.id);
+    },
+    setupIncomplete: (status: ProjectStatus) => nextSetupStep(ws.kind, status) !== null,
+    stepOpen: (status: ProjectStatus, step: WizardStepId) => setupStepOpen(ws.kind, status, step),
+    /** The workspace's own data dictionary pages (spec §2: data-dictionary/…). */
+    dictionary: {
+      root: (id: string) => page(id, "data-dictionary"),
+      tables: (id: string) => page(id, "data-dictionary/data-definition/tables"),
+      newTable: (id: string) => page(id, "data-dictionary/data-definition/tables/new"),
+      table: (id: string, tableId: string) => page(id, `data-dictionary/tables/${enc(tableId)}/details`),
+      upload: (id: string) => page(id, "data-dictionary/bulk-update/upload-data"),
+      review: (id: string) => page(id, "data-dictionary/bulk-update/review/tables"),
+      reviewTable: (id: string, tableName: string) => page(id, `data-dictionary/bulk-update/review/tables/${enc(tableName)}/details`),
+    },
+  };
+}
+export type WorkspacePaths = ReturnType<typeof workspacePaths>;
+
+/** In components: the paths of the workspace kind of the current page. */
+export function useWorkspacePaths(): WorkspacePaths {
+  return workspacePaths(workspaceOfPath(useLocation().pathname));
+}
+
+/** The search parameter holding the bulk-upload review shown on the review pages. */
+export const REVIEW_PARAM = "review";

@@ -1,0 +1,52 @@
+import { Card } from "~/components/ui/card";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
+import { projectScope } from "../workspace.server";
+import type { Route } from "./+types/databases-current";
+
+/** databases/current: the workspace's source and destination databases as they exist so far (DOMAIN.md). */
+export async function loader({ context }: Route.LoaderArgs) {
+  const { api } = projectScope(context);
+  return await api.databases();
+}
+
+export const handle = { breadcrumb: "Databases" };
+
+export default function CurrentDatabases({ loaderData }: Route.ComponentProps) {
+  return (
+    <div className="space-y-6">
+      {loaderData.databases.map((db) => (
+        <Card key={db.kind} aria-labelledby={`${db.kind}-title`}>
+          <h2 id={`${db.kind}-title`} className="text-lg font-semibold">
+            {db.name}
+          </h2>
+          {!db.exists ? (
+            <p className="mt-2 text-sm text-muted-foreground">Not created yet: the databases are created when the data dictionary step is completed.</p>
+          ) : db.tables.length === 0 ? (
+            <p className="mt-2 text-sm text-muted-foreground">It has no tables.</p>
+          ) : (
+            <div className="mt-4">
+              <Table aria-label={`Tables of the ${db.name.toLowerCase()}`}>
+                <TableHeader>
+                  <TableRow>
+                    <TableHead>Table</TableHead>
+                    <TableHead className="text-right">Columns</TableHead>
+                    <TableHead className="text-right">Rows</TableHead>
+                  </TableRow>
+                </TableHeader>
+                <TableBody>
+                  {db.tables.map((t) => (
+                    <TableRow key={t.name}>
+                      <TableCell className="font-medium">{t.name}</TableCell>
+                      <TableCell className="text-right tabular-nums">{t.columnCount}</TableCell>
+                      <TableCell className="text-right tabular-nums">{t.rowCount}</TableCell>
+                    </TableRow>
+                  ))}
+                </TableBody>
+              </Table>
+            </div>
+          )}
+        </Card>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,10 @@
+import { redirect } from "react-router";
+import { companyHref } from "~/lib/company-href";
+import { projectScope } from "../workspace.server";
+import type { Route } from "./+types/index";
+
+/** {routeBase}/{id} (the breadcrumb's link) opens the workspace's details. */
+export async function loader({ context }: Route.LoaderArgs) {
+  const { project, companyId, paths } = projectScope(context);
+  throw redirect(companyHref(paths.page(project.id), companyId));
+}
