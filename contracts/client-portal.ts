@@ -20,6 +20,12 @@ export type Branding = z.infer<typeof brandingSchema>;
 export const DEFAULT_BRAND_NAME = "Data Hub";
 
 /** GET /api/v1/companies/{companyId}/users: the people of a company, for pickers (project access). */
-export const companyUserSchema = z.object({ id: z.string(), name: z.string(), email: z.string() });
+export const companyUserSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  /** With `?include=roles`: the person's product role in the company (spec §7's productRoleName). */
+  productRoleName: z.string().optional(),
+});
 export const companyUsersResponseSchema = z.array(companyUserSchema);
 export type CompanyUser = z.infer<typeof companyUserSchema>;

@@ -93,6 +93,9 @@ export const checkDefaultConfiguration = (as: Caller, companyId: string) =>
 export const adminDataSources = (as: Caller, companyId: string) =>
   callService("data-api", `/api/v1/companies/${enc(companyId)}/admin-data-sources`, as, { schema: adminDataSourcesResponseSchema });
 
-/** The company's people (client portal), for access grants and "started by". */
-export const companyUsers = (as: Caller, companyId: string) =>
-  callService("client-portal", `/api/v1/companies/${enc(companyId)}/users`, as, { schema: companyUsersResponseSchema });
+/** The company's people (client portal), for access grants and "started by"; with their product role in it if asked. */
+export const companyUsers = (as: Caller, companyId: string, options: { withRoles?: boolean } = {}) =>
+  callService("client-portal", `/api/v1/companies/${enc(companyId)}/users`, as, {
+    schema: companyUsersResponseSchema,
+    query: { include: options.withRoles ? "roles" : undefined },
+  });

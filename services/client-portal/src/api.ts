@@ -45,7 +45,11 @@ export function apiRoutes({ db, env, bearer, logger }: Deps) {
         return apiError(c, 403, "forbidden", ["You don't have permission to access."]);
       }
     }
-    return c.json(companyUsersResponseSchema.parse(await listCompanyUsers(db, companyId)));
+    // `?include=roles` adds each person's product role in the company: the portal offers project access
+    // only to people whose role opens the workspace's area (a Viewer's grant would change nothing).
+    const users = await listCompanyUsers(db, companyId);
+    const withRoles = c.req.query("include") === "roles";
+    return c.json(companyUsersResponseSchema.parse(withRoles ? users : users.map(({ productRoleName: _, ...u }) => u)));
   });
 
   /** OpenID Connect userinfo for the portal's JWT access tokens: the same claims as the ID token. */
@@ -88,7 +92,7 @@ function listCompanyUsers(db: Kysely<Database>, companyId: string): Promise<Comp
   return db
     .selectFrom("users")
     .innerJoin("permissions", "permissions.user_id", "users.id")
-    .select(["users.id", "users.name", "users.email"])
+    .select(["users.id", "users.name", "users.email", "permissions.product_role_name as productRoleName"])
     .where("permissions.company_id", "=", companyId)
     .orderBy(sql`lower(users.name)`)
     .orderBy("users.name")

@@ -15,6 +15,9 @@ import { companyUsers } from "~/lib/api/workspaces.server";
 import { companyHref } from "~/lib/company-href";
 import { useValidatedForm } from "~/lib/forms";
 import { invalid, readFormData, refusedByService, serviceFailure, unknownIntent } from "~/lib/forms.server";
+import { mayEnterArea } from "../../../../contracts/areas";
+import { readableRole } from "../../../../contracts/roles";
+import { accessSettings } from "~/lib/guards.server";
 import { projectScope, requireWorkspace } from "../workspace.server";
 import type { Route } from "./+types/project-access";
 
@@ -36,7 +39,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   const [grants, people] = await Promise.all([
     api.users(),
     // The names come from the client portal; without them the page still works, with user ids.
-    companyUsers(as, companyId ?? "").catch(
+    companyUsers(as, companyId ?? "", { withRoles: true }).catch(
       (err: unknown) => {
         if (err instanceof Response || !serviceFailure(err)) throw err;
         return null;
@@ -44,7 +47,14 @@ export async function loader({ context }: Route.LoaderArgs) {
     ),
   ]);
   const byId = new Map((people ?? []).map((u) => [u.id, u]));
-  const users = grants.map((g) => ({ ...g, user: byId.get(g.userId) ?? null }));
+  // People whose role in this company does not open the area: a grant alone does not let them in,
+  // and the page says so next to their names rather than letting the grant look like it worked.
+  const cannotOpen: Record<string, string> = Object.fromEntries(
+    (people ?? [])
+      .filter((u) => !mayEnterArea(ws.area, u.productRoleName ? [u.productRoleName] : [], accessSettings))
+      .map((u) => [u.id, u.productRoleName ? readableRole(u.productRoleName) : "no role"]),
+  );
+  const users = grants.map((g) => ({ ...g, user: byId.get(g.userId) ?? null, cannotOpenAs: cannotOpen[g.userId] ?? null }));
   const granted = new Set(grants.map((g) => g.userId));
   return {
     canWrite: access.canWrite,
@@ -52,6 +62,8 @@ export async function loader({ context }: Route.LoaderArgs) {
     namesMissing: people === null,
     users,
     candidates: (people ?? []).filter((u) => !granted.has(u.id)),
+    cannotOpen,
+    area: ws.kind === "onboarding" ? "Data Onboarding" : "Migrations",
   };
 }
 
@@ -93,7 +105,7 @@ export const handle = { breadcrumb: "Project access" };
 type UserRow = Route.ComponentProps["loaderData"]["users"][number];
 
 export default function ProjectAccess({ loaderData, actionData }: Route.ComponentProps) {
-  const { canWrite, noun, namesMissing, users, candidates } = loaderData;
+  const { canWrite, noun, namesMissing, users, candidates, area, cannotOpen } = loaderData;
   const lastResult = actionData?.result as SubmissionResult<string[]> | undefined;
   const resultFor = (form: string) => (lastResult?.initialValue?.formKey === form ? lastResult : undefined);
 
@@ -149,7 +161,7 @@ export default function ProjectAccess({ loaderData, actionData }: Route.Componen
         </div>
       </Card>
 
-      {canWrite ? <AddForm candidates={candidates} namesMissing={namesMissing} lastResult={resultFor("add")} /> : null}
+      {canWrite ? <AddForm candidates={candidates} namesMissing={namesMissing} area={area} noun={noun} cannotOpen={cannotOpen} lastResult={resultFor("add")} /> : null}
     </div>
   );
 }
@@ -164,6 +176,7 @@ function UserName({ row }: { row: UserRow }) {
       <p className="font-medium">{displayName(row)}</p>
       {row.user ? <p className="text-muted-foreground">{row.user.email}</p> : null}
       <p className="text-xs text-muted-foreground">Since {formatTimestamp(row.grantedAt)}</p>
+      {row.cannotOpenAs ? <p className="text-xs text-amber-800">Cannot open this area yet: the role in this company is {row.cannotOpenAs}.</p> : null}
     </div>
   );
 }
@@ -206,7 +219,22 @@ function RemoveForm({ row, lastResult }: { row: UserRow; lastResult?: Submission
   );
 }
 
-function AddForm({ candidates, namesMissing, lastResult }: { candidates: CompanyUser[]; namesMissing: boolean; lastResult?: SubmissionResult<string[]> }) {
+function AddForm({
+  candidates,
+  namesMissing,
+  area,
+  noun,
+  cannotOpen,
+  lastResult,
+}: {
+  candidates: CompanyUser[];
+  namesMissing: boolean;
+  area: string;
+  noun: string;
+  cannotOpen: Record<string, string>;
+  lastResult?: SubmissionResult<string[]>;
+}) {
+  const blocked = candidates.filter((u) => cannotOpen[u.id]);
   const pending = useIntentPending("set", { formKey: "add" });
   const [form, fields] = useValidatedForm(grantSchema, { id: "add-user", lastResult, defaultValue: { canRead: "on" } });
   return (
@@ -216,9 +244,22 @@ function AddForm({ candidates, namesMissing, lastResult }: { candidates: Company
       </h2>
       {candidates.length === 0 ? (
         <p className="mt-2 text-sm text-muted-foreground">
-          {namesMissing ? "The company's users could not be loaded." : "Every user of this company already has access to the project."}
+          {namesMissing ? "The company's users could not be loaded." : `Every user of this company already has access to the ${noun}.`}
         </p>
       ) : (
+        <>
+        {blocked.length > 0 ? (
+          <div className="mt-2 text-sm" id="cannot-open">
+            <p>These users are listed, but their role in this company does not open {area}: access to this {noun} lets them in only once their role changes.</p>
+            <ul className="mt-1 list-disc pl-5">
+              {blocked.map((u) => (
+                <li key={u.id}>
+                  {u.name}: {cannotOpen[u.id]}
+                </li>
+              ))}
+            </ul>
+          </div>
+        ) : null}
         <Form method="post" {...getFormProps(form)} aria-labelledby="add-title" className="mt-4 flex flex-wrap items-end gap-4">
           <input type="hidden" name="formKey" value="add" />
           <FormErrors form={form} />
@@ -235,6 +276,7 @@ function AddForm({ candidates, namesMissing, lastResult }: { candidates: Company
             Add user
           </StatusButton>
         </Form>
+        </>
       )}
     </Card>
   );
