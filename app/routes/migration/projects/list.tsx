@@ -1,4 +1,5 @@
 import { Plus } from "lucide-react";
+import { Fragment } from "react";
 import { Link } from "react-router";
 import {
   PROJECT_SORTS,
@@ -107,10 +108,12 @@ export default function ProjectList({ loaderData }: Route.ComponentProps) {
             <legend className="text-sm font-medium">Status</legend>
             <div className="mt-2 flex flex-wrap gap-x-5 gap-y-2">
               {PROJECT_STATUSES.filter((s) => s !== "None").map((s) => (
-                <label key={s} className="flex items-center gap-2 text-sm">
-                  <input type="checkbox" name="status" value={s} defaultChecked={search.status.includes(s)} className="size-4 accent-brand" />
-                  {PROJECT_STATUS_LABELS[s]}
-                </label>
+                <Fragment key={s}>
+                  <label className="flex items-center gap-2 text-sm">
+                    <input type="checkbox" name="status" value={s} defaultChecked={search.status.includes(s)} className="size-4 accent-brand" />{" "}
+                    {PROJECT_STATUS_LABELS[s]}
+                  </label>{" "}
+                </Fragment>
               ))}
             </div>
           </fieldset>
@@ -159,8 +162,8 @@ export default function ProjectList({ loaderData }: Route.ComponentProps) {
                       <td className="px-4 py-3">
                         <Link to={href(nextStepPath(p))} className="font-medium text-brand hover:underline">
                           {p.name}
-                        </Link>
-                        {nextStepOf(p.status) ? <span className="block text-xs text-muted-foreground">Setup continues here</span> : null}
+                        </Link>{" "}
+                        {nextStepOf(p.status) ? <div className="text-xs text-muted-foreground">Setup continues here</div> : null}
                       </td>
                       <td className="px-4 py-3">{p.applicationName}</td>
                       <td className="px-4 py-3">
