@@ -1,5 +1,11 @@
 # One image for the three processes; the command chooses which:
 #   docker run IMAGE portal | client-portal | data-api
+# Each container runs one process in the foreground and nothing in it restarts that process (unlike
+# `npm start`, scripts/supervisor.ts): a process that dies ends its container, so run it with the
+# orchestrator's restart policy (docker run --restart unless-stopped, compose `restart:`, Kubernetes'
+# restartPolicy). Such a policy acts when the process exits; plain Docker only marks a container whose
+# HEALTHCHECK fails as unhealthy and does not restart it (Swarm does; Kubernetes uses its own probes,
+# which can ask GET /healthz).
 FROM node:20-bookworm-slim AS deps
 WORKDIR /app
 # better-sqlite3 compiles from source.

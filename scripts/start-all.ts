@@ -4,13 +4,20 @@
  *
  * The three run as production processes. Instead of development defaults, which production refuses,
  * this script generates random secrets once and keeps them in DATA_DIR/.secrets.json (mode 0600), so
- * sessions survive a restart. Ctrl-C (or SIGTERM) stops all three; if one dies, the others are stopped.
+ * sessions survive a restart.
+ *
+ * Supervision (scripts/supervisor.ts): a process that dies is started again after 1 s, 2 s, 4 s …
+ * (at most 30 s; the delay starts over once it has been healthy for a minute), each death and restart
+ * logged with its exit code or signal. One that cannot become healthy at first start (port in use, bad
+ * configuration) gets three attempts, then all three are stopped and this script exits with 1.
+ * Ctrl-C (or SIGTERM) stops all three and restarts none.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
+import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { Supervisor } from "./supervisor.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const env = process.env;
@@ -93,65 +100,53 @@ if (!fs.existsSync(path.join(root, "build/server/index.js"))) {
   process.exit(1);
 }
 
-const children = new Map<string, ChildProcess>();
-let stopping = false;
-
-function prefixLines(name: string, stream: NodeJS.ReadableStream, out: NodeJS.WriteStream) {
-  let buffer = "";
-  stream.setEncoding("utf8");
-  stream.on("data", (chunk: string) => {
-    buffer += chunk;
-    const lines = buffer.split("\n");
-    buffer = lines.pop() ?? "";
-    for (const line of lines) out.write(`[${name}] ${line}\n`);
-  });
-  stream.on("end", () => buffer && out.write(`[${name}] ${buffer}\n`));
-}
-
-for (const p of processes) {
-  const child = spawn(process.execPath, p.args, { cwd: root, env: p.env, stdio: ["ignore", "pipe", "pipe"] });
-  children.set(p.name, child);
-  prefixLines(p.name, child.stdout!, process.stdout);
-  prefixLines(p.name, child.stderr!, process.stderr);
-  child.on("exit", (code, signal) => {
-    children.delete(p.name);
-    if (!stopping) {
-      console.error(`[start] ${p.name} stopped (${signal ?? `exit ${code}`}); stopping the others.`);
-      stop(code || 1);
-    } else if (children.size === 0) {
-      process.exit(exitCode);
-    }
+/** Refuses to start on a port something else holds: its health check would answer for our process. */
+async function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const srv = net.createServer();
+    srv.once("error", () => resolve(false));
+    // Same address as the three servers: every interface.
+    srv.listen(port, () => srv.close(() => resolve(true)));
   });
 }
 
-let exitCode = 0;
-function stop(code = 0) {
-  if (stopping) return;
-  stopping = true;
-  exitCode = code;
-  for (const child of children.values()) child.kill("SIGTERM");
-  if (children.size === 0) process.exit(code);
-  // A process that ignores SIGTERM is not allowed to hold the terminal.
-  setTimeout(() => {
-    for (const child of children.values()) child.kill("SIGKILL");
-    process.exit(code || 1);
-  }, 10_000).unref();
-}
-
-process.on("SIGINT", () => stop(0));
-process.on("SIGTERM", () => stop(0));
-
-async function announceWhenReady() {
-  const deadline = Date.now() + 120_000;
-  for (const p of processes) {
-    while (!stopping && Date.now() < deadline) {
-      const ok = await fetch(p.health).then((r) => r.ok, () => false);
-      if (ok) break;
-      await new Promise((r) => setTimeout(r, 250));
-    }
+const portNames = { portal: "PORTAL_PORT", clientPortal: "CLIENT_PORTAL_PORT", dataApi: "DATA_API_PORT" } as const;
+for (const [key, port] of Object.entries(ports) as [keyof typeof ports, number][]) {
+  if (!(await portIsFree(port))) {
+    console.error(
+      `Port ${port} is already in use (another \`npm start\`?). Stop what holds it, or choose another port with ${portNames[key]}.`,
+    );
+    process.exit(1);
   }
-  if (!stopping) {
+}
+
+const supervisor = new Supervisor(
+  processes.map((p) => ({
+    name: p.name,
+    command: process.execPath,
+    args: p.args,
+    cwd: root,
+    env: p.env,
+    isHealthy: () => fetch(p.health, { signal: AbortSignal.timeout(2_000) }).then((r) => r.ok, () => false),
+  })),
+);
+
+let shuttingDown = false;
+function shutdown(signal: NodeJS.Signals) {
+  if (shuttingDown) return;
+  shuttingDown = true;
+  console.error(`[start] ${signal}: stopping all three.`);
+  void supervisor.stop().then(() => process.exit(0));
+}
+process.on("SIGINT", shutdown);
+process.on("SIGTERM", shutdown);
+process.on("SIGHUP", shutdown);
+
+try {
+  if (await supervisor.start()) {
     console.log(`\n  Data Transformation is running: ${urls.portal}\n  Demo users: see README.md (password "demo"). Ctrl-C stops all three.\n`);
   }
+} catch (err) {
+  console.error(`\n  Data Transformation could not start: ${(err as Error).message}.\n`);
+  process.exit(1);
 }
-void announceWhenReady();

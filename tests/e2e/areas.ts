@@ -54,6 +54,7 @@ export const AREAS: {
       { link: "Master Templates", path: "/onboarding/master-templates", heading: "Master Templates" },
       { link: "Data Dictionary", path: "/onboarding/data-dictionary", heading: "Data Dictionary" },
     ],
+    morePages: [{ path: "/onboarding/configurations/create", heading: "Create configuration" }],
   },
 ];
 

@@ -49,7 +49,7 @@ export function DeleteTableConfirmation({ table, version, cancelHref, action, la
         <div className="flex gap-2">
           <StatusButton type="submit" variant="destructive" pending={pending}>
             Delete table
-          </StatusButton>
+          </StatusButton>{" "}
           <Link to={href(cancelHref)} className={buttonVariants({ variant: "outline" })}>
             Cancel
           </Link>

@@ -6,6 +6,7 @@ import { FormErrors } from "~/components/forms/fields";
 import { StatusButton, useIsPending } from "~/components/forms/status-button";
 import { Card } from "~/components/ui/card";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
+import { TextSeparator } from "~/components/ui/text-separator";
 import { useCompanyHref } from "~/lib/company-href";
 import { useValidatedForm } from "~/lib/forms";
 import { cn } from "~/lib/utils";
@@ -76,7 +77,7 @@ function ReviewTableCard({ table }: { table: ReviewTable }) {
       <div className="flex flex-wrap items-center gap-2">
         <h3 id={headingId} className="text-base font-semibold">
           {table.name}
-        </h3>
+        </h3>{" "}
         <span
           className={cn(
             "rounded-full px-2 py-0.5 text-xs font-medium",
@@ -85,6 +86,7 @@ function ReviewTableCard({ table }: { table: ReviewTable }) {
         >
           {STATUS_LABELS[table.status]}
         </span>
+        {table.unchanged > 0 ? <TextSeparator /> : null}
         {table.unchanged > 0 ? (
           <span className="text-xs text-muted-foreground">
             {table.unchanged} {table.unchanged === 1 ? "column" : "columns"} unchanged
@@ -177,7 +179,7 @@ export function ReviewActions({ review, lastResult, action }: ReviewActionsProps
       <div className="flex gap-2">
         <StatusButton type="submit" name="intent" value="apply" pending={pending} disabled={!review.canApply} aria-describedby={why ? `${form.id}-why` : undefined}>
           Apply
-        </StatusButton>
+        </StatusButton>{" "}
         <StatusButton type="submit" name="intent" value="discard" variant="outline" pending={pending}>
           Discard
         </StatusButton>

@@ -132,7 +132,7 @@ export function TableEditor({ schema, defaultValue, lastResult, submitLabel, can
       <div className="flex gap-2 border-t border-border pt-4">
         <StatusButton type="submit" pending={pending}>
           {submitLabel}
-        </StatusButton>
+        </StatusButton>{" "}
         <Link to={href(cancelHref)} className={buttonVariants({ variant: "outline" })}>
           Cancel
         </Link>

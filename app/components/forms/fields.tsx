@@ -103,7 +103,7 @@ export function CheckboxField({ label, field, description, className, ...rest }:
   return (
     <div className={className}>
       <div className="flex items-center gap-2">
-        <input {...props} {...rest} className="size-4 rounded border-border accent-brand" />
+        <input {...props} {...rest} className="size-4 rounded border-border accent-brand" />{" "}
         <label htmlFor={field.id} className="text-sm">
           {label}
         </label>

@@ -32,7 +32,7 @@ export function Breadcrumbs() {
                 <>
                   <Link to={href(crumb.to)} className="hover:underline">
                     {crumb.label}
-                  </Link>
+                  </Link>{" "}
                   <ChevronRight aria-hidden="true" className="size-3.5" />
                 </>
               )}

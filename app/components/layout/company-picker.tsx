@@ -46,7 +46,7 @@ export function CompanyPicker({ companies, company }: { companies: Company[]; co
               {c.name}
             </option>
           ))}
-        </select>
+        </select>{" "}
         <button
           type="submit"
           className={cn("h-9 rounded-md border border-border px-2 text-xs hover:bg-muted", hydrated && "sr-only")}

@@ -1,6 +1,7 @@
 import { Form } from "react-router";
 import type { Branding } from "../../../contracts/client-portal";
 import { Button } from "~/components/ui/button";
+import { TextSeparator } from "~/components/ui/text-separator";
 import { BrandLogo } from "./brand-logo";
 
 export type HeaderUser = { name: string; roleLabel: string | null };
@@ -9,18 +10,20 @@ export function SiteHeader({ branding, user }: { branding: Branding; user: Heade
   return (
     <header className="flex h-14 items-center justify-between border-b border-border bg-white px-4">
       <div className="flex items-center gap-3">
-        <BrandLogo branding={branding} />
+        <BrandLogo branding={branding} />{" "}
         <span className="font-semibold">{branding.name}</span>
+        <TextSeparator />
         <span className="hidden text-sm text-muted-foreground sm:inline">Data Transformation</span>
-      </div>
+      </div>{" "}
       {user ? (
         <div className="flex items-center gap-4">
-          <p className="text-right text-sm leading-tight">
-            <span className="block font-medium" data-testid="user-name">
+          {/* Blocks, so that text browsers break the lines too; the space keeps them apart in the text. */}
+          <div className="text-right text-sm leading-tight">
+            <div className="font-medium" data-testid="user-name">
               {user.name}
-            </span>
-            {user.roleLabel ? <span className="block text-muted-foreground">{user.roleLabel}</span> : null}
-          </p>
+            </div>{" "}
+            {user.roleLabel ? <div className="text-muted-foreground">{user.roleLabel}</div> : null}
+          </div>{" "}
           <Form method="post" action="/logout" reloadDocument>
             <Button type="submit" variant="outline" size="sm">
               Log out

@@ -62,7 +62,7 @@ export function JobProgress({ job, startedBy, headingLevel = 3 }: { job: Job; st
             <li key={`${i}-${step.name}`} className="flex items-start gap-2">
               <StepIcon status={step.status} />
               <span>
-                {step.name} <span className="text-muted-foreground">({step.status})</span>
+                {step.name} <span className="text-muted-foreground">({step.status})</span>{" "}
                 {step.message ? <span className="block text-xs text-muted-foreground">{step.message}</span> : null}
               </span>
             </li>

@@ -50,7 +50,7 @@ export function ListSearchForm({
         <PageSizeSelect id={pageSizeId} value={pageSize} />
         <Button type="submit" aria-busy={searching || undefined}>
           Search
-        </Button>
+        </Button>{" "}
         {filtered ? (
           <Link
             to={href(action, {

@@ -26,7 +26,7 @@ export function Pagination({
     <nav aria-label="Pagination" className="mt-4 flex flex-wrap items-center justify-between gap-3 text-sm">
       <p>
         Page {page} of {pages} · {total} {total === 1 ? noun[0] : noun[1]}
-      </p>
+      </p>{" "}
       <div className="flex gap-2">
         {page > 1 ? (
           <Button asChild variant="outline" size="sm">
@@ -39,7 +39,7 @@ export function Pagination({
           <Button variant="outline" size="sm" disabled>
             Previous
           </Button>
-        )}
+        )}{" "}
         {page < pages ? (
           <Button asChild variant="outline" size="sm">
             <Link to={href(page + 1)} rel="next">

@@ -43,7 +43,7 @@ export function SortableHeader<S extends string>({
     <th scope="col" aria-sort={active ? (descending ? "descending" : "ascending") : undefined} className={cn(className)}>
       <Link to={to(next)} className="inline-flex items-center gap-1 hover:text-slate-900">
         {label}
-        <Icon aria-hidden="true" className="size-3.5" />
+        <Icon aria-hidden="true" className="size-3.5" />{" "}
         <span className="sr-only">{active ? `(sorted ${descending ? "descending" : "ascending"}; sort ${descending ? "ascending" : "descending"})` : "(sort)"}</span>
       </Link>
     </th>

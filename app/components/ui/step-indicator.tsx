@@ -32,14 +32,24 @@ export function StepIndicator({ label, steps, current }: { label: string; steps:
                 )}
               >
                 {done ? <Check className="size-3.5" /> : i + 1}
-              </span>
+              </span>{" "}
               <span>{step.label}</span>
-              {step.note ? <span className="text-xs text-muted-foreground">{step.note}</span> : null}
+              {step.note ? (
+                <>
+                  {" "}
+                  <span className="text-xs text-muted-foreground">{step.note}</span>
+                </>
+              ) : null}
             </>
           );
           return (
             <li key={step.id} className="flex items-center gap-2">
-              {i > 0 ? <span aria-hidden="true" className="h-px w-6 bg-border" /> : null}
+              {/* The spaces keep the steps' text apart where CSS does not apply (flex items ignore them). */}
+              {i > 0 ? (
+                <>
+                  <span aria-hidden="true" className="h-px w-6 bg-border" />{" "}
+                </>
+              ) : null}
               {isCurrent ? (
                 <span aria-current="step" className="flex items-center gap-2 font-medium">
                   {content}

@@ -1,4 +1,5 @@
 import { Plus } from "lucide-react";
+import { Fragment } from "react";
 import { Link } from "react-router";
 import {
   PROJECT_SORTS,
@@ -113,10 +114,12 @@ export default function ProjectList({ loaderData }: Route.ComponentProps) {
             <legend className="text-sm font-medium">Status</legend>
             <div className="mt-2 flex flex-wrap gap-x-5 gap-y-2">
               {statuses.map((s) => (
-                <label key={s} className="flex items-center gap-2 text-sm">
-                  <input type="checkbox" name="status" value={s} defaultChecked={search.status.includes(s)} className="size-4 accent-brand" />
-                  {PROJECT_STATUS_LABELS[s]}
-                </label>
+                <Fragment key={s}>
+                  <label className="flex items-center gap-2 text-sm">
+                    <input type="checkbox" name="status" value={s} defaultChecked={search.status.includes(s)} className="size-4 accent-brand" />{" "}
+                    {PROJECT_STATUS_LABELS[s]}
+                  </label>{" "}
+                </Fragment>
               ))}
             </div>
           </fieldset>
@@ -169,9 +172,9 @@ export default function ProjectList({ loaderData }: Route.ComponentProps) {
                       <td className="px-4 py-3">
                         <Link to={href(paths.nextStep(p))} className="font-medium text-brand hover:underline">
                           {p.name}
-                        </Link>
-                        {configurations && p.id === defaultConfiguration?.id ? <span className="block text-xs font-medium">Default</span> : null}
-                        {paths.setupIncomplete(p.status) ? <span className="block text-xs text-muted-foreground">Setup continues here</span> : null}
+                        </Link>{" "}
+                        {configurations && p.id === defaultConfiguration?.id ? <div className="text-xs font-medium">Default</div> : null}
+                        {paths.setupIncomplete(p.status) ? <div className="text-xs text-muted-foreground">Setup continues here</div> : null}
                       </td>
                       <td className="px-4 py-3">{p.applicationName}</td>
                       <td className="px-4 py-3">

@@ -58,7 +58,7 @@ export default function CreateApplication({ actionData }: Route.ComponentProps) 
           <div className="flex gap-2">
             <StatusButton type="submit" pending={pending}>
               Create application
-            </StatusButton>
+            </StatusButton>{" "}
             <Link to={href(APPLICATIONS_PATH)} className={buttonVariants({ variant: "outline" })}>
               Cancel
             </Link>

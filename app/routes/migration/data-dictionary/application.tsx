@@ -84,15 +84,15 @@ function ApplicationForm({
         <FormErrors form={form} />
         <input {...getInputProps(fields.version!, { type: "hidden" })} />
         <div className="text-sm">
-          <span className="mb-1 block font-medium">Application</span>
-          <span>{dictionary.applicationName}</span>
+          <div className="mb-1 font-medium">Application</div>{" "}
+          <div>{dictionary.applicationName}</div>
         </div>
         <TextField label="Name" field={fields.name!} />
         <TextareaField label="Description" field={fields.description!} />
         <div className="flex gap-2">
           <StatusButton type="submit" pending={pending}>
             {mode === "create" ? "Save and continue" : "Save"}
-          </StatusButton>
+          </StatusButton>{" "}
           <Link
             to={href(mode === "create" ? dictionaryPaths.upload("create", dictionary.id) : dictionaryPaths.application("view", dictionary.id))}
             className={buttonVariants({ variant: "outline" })}

@@ -80,7 +80,7 @@ export default function CreateDataDictionary({ loaderData, actionData }: Route.C
             <div className="flex gap-2">
               <StatusButton type="submit" pending={pending}>
                 Save and continue
-              </StatusButton>
+              </StatusButton>{" "}
               <Link to={href(DICTIONARIES_PATH)} className={buttonVariants({ variant: "outline" })}>
                 Cancel
               </Link>

@@ -221,7 +221,12 @@ export default function DataDictionaryStep({ loaderData, actionData }: Route.Com
                   <TableRow key={d.id}>
                     <TableCell className="font-medium">
                       {d.name}
-                      {dictionary.sourceDictionaryId === d.id ? <span className="ml-2 text-xs text-muted-foreground">(assigned)</span> : null}
+                      {dictionary.sourceDictionaryId === d.id ? (
+                        <>
+                          {" "}
+                          <span className="ml-1 text-xs text-muted-foreground">(assigned)</span>
+                        </>
+                      ) : null}
                     </TableCell>
                     <TableCell className="text-right tabular-nums">{d.tableCount}</TableCell>
                     <TableCell className="text-right tabular-nums">{d.columnCount}</TableCell>

@@ -79,7 +79,7 @@ export default function CreateProject({ loaderData, actionData }: Route.Componen
             <div className="flex items-center gap-3">
               <StatusButton type="submit" pending={pending}>
                 Save and continue
-              </StatusButton>
+              </StatusButton>{" "}
               <Link to={href(paths.list)} className="text-sm text-brand hover:underline">
                 Cancel
               </Link>

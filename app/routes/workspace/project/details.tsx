@@ -1,5 +1,6 @@
 import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
+import { Fragment } from "react";
 import { Form, Link, redirect, type ShouldRevalidateFunctionArgs } from "react-router";
 import { z } from "zod";
 import { descriptionSchema, formBoolean, nameSchema, versionSchema } from "../../../../contracts/common";
@@ -251,9 +252,11 @@ function StatusForm({ project, lastResult }: { project: ProjectData; lastResult?
           <input type="hidden" name="version" value={project.version} key={project.version} />
           <div className="flex flex-wrap gap-2">
             {changes.map((status) => (
-              <StatusButton key={status} type="submit" name="status" value={status} variant="outline" pending={pending}>
-                {STATUS_ACTIONS[status] ?? `Change to ${PROJECT_STATUS_LABELS[status]}`}
-              </StatusButton>
+              <Fragment key={status}>
+                <StatusButton type="submit" name="status" value={status} variant="outline" pending={pending}>
+                  {STATUS_ACTIONS[status] ?? `Change to ${PROJECT_STATUS_LABELS[status]}`}
+                </StatusButton>{" "}
+              </Fragment>
             ))}
           </div>
           <ErrorList id={fields.status!.errorId} errors={fields.status!.errors} />

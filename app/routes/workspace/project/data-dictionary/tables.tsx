@@ -116,13 +116,13 @@ export default function ProjectTables({ loaderData, actionData }: Route.Componen
         <nav aria-label="Pagination" className="flex flex-wrap items-center justify-between gap-3 text-sm">
           <p>
             Page {page.page} of {pages} · {page.total} tables
-          </p>
+          </p>{" "}
           <div className="flex gap-2">
             {page.page > 1 ? (
               <Link to={at(page.page - 1)} rel="prev" className={buttonVariants({ variant: "outline", size: "sm" })}>
                 Previous
               </Link>
-            ) : null}
+            ) : null}{" "}
             {page.page < pages ? (
               <Link to={at(page.page + 1)} rel="next" className={buttonVariants({ variant: "outline", size: "sm" })}>
                 Next
