@@ -13,7 +13,7 @@ import {
   type WorkspaceKind,
 } from "../../../contracts/workspaces.ts";
 import type { Database } from "./db/schema.ts";
-import type { ProjectRow } from "./repositories/projects.ts";
+import type { WorkspaceRow } from "./repositories/workspaces.ts";
 
 export type DictionaryShape = { tableCount: number; emptyTableCount: number };
 
@@ -31,7 +31,7 @@ export function dictionaryBlockers(shape: DictionaryShape): string[] {
  * Why try-create-databases cannot start now; empty when it can. A migration project also needs its
  * upload type (and flat-file parameters for FlatFile); a configuration has no such step.
  */
-export function databaseCreationBlockers(kind: WorkspaceKind, workspace: ProjectRow, shape: DictionaryShape): string[] {
+export function databaseCreationBlockers(kind: WorkspaceKind, workspace: WorkspaceRow, shape: DictionaryShape): string[] {
   const reasons: string[] = [];
   if (!(DATABASE_CREATION_START_STATUSES[kind] as readonly string[]).includes(workspace.status)) {
     reasons.push(`The databases cannot be created while the ${WORKSPACES[kind].noun}'s status is ${workspace.status}.`);

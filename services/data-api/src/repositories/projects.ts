@@ -1,15 +1,11 @@
 import { sql, type Kysely } from "kysely";
 import type { FlatFileParameters, Project, ProjectStatus } from "../../../../contracts/projects.ts";
-import { WORKSPACES } from "../../../../contracts/workspaces.ts";
 import type { Database } from "../db/schema.ts";
 import { inTransaction } from "./db-helpers.ts";
 import {
-  duplicateNameMessage,
-  findWorkspaceRow,
   insertWorkspace,
   searchWorkspaces,
   selectWorkspaces,
-  staleMessage,
   updateWorkspace,
   type NewWorkspace,
   type WorkspaceChanges,
@@ -22,15 +18,6 @@ import {
 /**
  * Migration projects: the workspace kind "migration" (workspaces.ts holds what configurations share).
  */
-
-export type ProjectRow = WorkspaceRow;
-
-export const PROJECT_NOT_FOUND_MESSAGE = WORKSPACES.migration.notFoundMessage;
-export const DUPLICATE_PROJECT_MESSAGE = duplicateNameMessage("migration");
-export const STALE_PROJECT_MESSAGE = staleMessage("migration");
-
-/** A workspace row of any kind by id (requireWorkspace checks the kind). */
-export const findProjectRow = findWorkspaceRow;
 
 export async function getProject(db: Kysely<Database>, id: string): Promise<Project | undefined> {
   const row = await selectWorkspaces(db, "migration").where("p.id", "=", id).executeTakeFirst();
@@ -52,7 +39,7 @@ export type ProjectChanges = Omit<WorkspaceChanges, "isDefault">;
 /** Writes `changes` if the project is still at `expectedVersion` (workspaces.ts updateWorkspace). */
 export async function updateProject(
   db: Kysely<Database>,
-  row: Pick<ProjectRow, "id" | "company_id">,
+  row: Pick<WorkspaceRow, "id" | "company_id">,
   expectedVersion: number,
   changes: ProjectChanges,
   now = new Date(),
