@@ -29,3 +29,17 @@ export const companyUserSchema = z.object({
 });
 export const companyUsersResponseSchema = z.array(companyUserSchema);
 export type CompanyUser = z.infer<typeof companyUserSchema>;
+
+/**
+ * GET /api/v1/companies/{companyId}/admin-data-sources: the company's admin data sources, that is its
+ * schemes (pension or benefit schemes whose deliveries an onboarding configuration takes in), sorted
+ * by name. The data API answers the same shape at the same path (contracts/data-api.ts).
+ */
+export const adminDataSourceSchema = z.object({
+  id: z.string(),
+  companyId: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+});
+export const adminDataSourcesResponseSchema = z.array(adminDataSourceSchema);
+export type AdminDataSource = z.infer<typeof adminDataSourceSchema>;

@@ -15,7 +15,13 @@ export const CONFIGURATION_STATUSES = ["Active", "SetupAddColumnsIncomplete", "S
 export const configurationSchemeSchema = z.object({ scheme: z.object({ id: z.string(), name: z.string() }) });
 export type ConfigurationScheme = z.infer<typeof configurationSchemeSchema>;
 
+/**
+ * A configuration is read like a project, plus its schemes and default flag. Of the project fields,
+ * `sourceType` is always "FlatFile" (a client's deliveries are files), `uploadType` and
+ * `flatFileParameters` stay null (no upload-type step), `currentBackupName` null.
+ */
 export const configurationSchema = projectSchema.extend({
+  /** In the order chosen; the names as they were when chosen (the client portal owns them). */
   schemes: z.array(configurationSchemeSchema),
   /** The company's default configuration (the first created, or the one marked "Default"). */
   isDefault: z.boolean(),
@@ -23,12 +29,29 @@ export const configurationSchema = projectSchema.extend({
 export type Configuration = z.infer<typeof configurationSchema>;
 
 export const SCHEMES_REQUIRED_MESSAGE = "Choose at least one scheme";
+/** PATCH with an empty `schemeIds`: a configuration never loses its last scheme. */
+export const SCHEMES_KEPT_MESSAGE = "A configuration serves at least one scheme";
+export const DUPLICATE_CONFIGURATION_MESSAGE = "A configuration with this name already exists in this company";
+/** A scheme id that is not one of the company's admin data sources (another company's, or unknown). */
+export const notASchemeMessage = (schemeId: string) => `${schemeId} is not a scheme of this company`;
+/** `isDefault: true` on create while the company has its default already. */
+export const defaultTakenMessage = (companyName: string, defaultName: string) =>
+  `${companyName} already has a default configuration: ${defaultName}`;
+/** `isDefault: false` on PATCH of the default: the default only moves by marking another one. */
+export const DEFAULT_KEPT_MESSAGE = "A company always keeps one default configuration: mark another configuration as the default instead";
 
-/** Scheme ids as a form sends them (a repeated `schemeIds` key, or one value) and as JSON sends them. */
-const schemeIdsSchema = z.preprocess(
-  (v) => (v === undefined || v === null || v === "" ? [] : Array.isArray(v) ? v : [v]),
-  z.array(z.string().min(1)).min(1, SCHEMES_REQUIRED_MESSAGE),
-);
+/**
+ * Scheme ids as a form sends them (a repeated `schemeIds` key, or one value) and as JSON sends them.
+ * Repeated ids count once; the order is the one chosen.
+ */
+const schemeIdsSchema = (emptyMessage: string) =>
+  z.preprocess(
+    (v) => (v === undefined || v === null || v === "" ? [] : Array.isArray(v) ? v : [v]),
+    z
+      .array(z.string().min(1))
+      .min(1, emptyMessage)
+      .transform((ids) => [...new Set(ids)]),
+  );
 
 /** POST /api/v1/audit-projects: wizard step 1. */
 export const createConfigurationSchema = z.object({
@@ -36,7 +59,7 @@ export const createConfigurationSchema = z.object({
   name: nameSchema,
   description: descriptionSchema,
   applicationId: requiredString("Choose an application"),
-  schemeIds: schemeIdsSchema,
+  schemeIds: schemeIdsSchema(SCHEMES_REQUIRED_MESSAGE),
   /** Ask for this one to be the company's default; refused when the company already has one. */
   isDefault: formBoolean.default(false),
 });
@@ -46,8 +69,13 @@ export const updateConfigurationSchema = z.object({
   version: versionSchema,
   name: nameSchema.optional(),
   description: descriptionSchema.optional(),
-  schemeIds: schemeIdsSchema.optional(),
-  /** Only `true` is meaningful: a company always keeps one default; marking another moves it. */
+  /** Replaces the set (in this order); absent: unchanged; empty: refused (SCHEMES_KEPT_MESSAGE). */
+  schemeIds: schemeIdsSchema(SCHEMES_KEPT_MESSAGE).optional(),
+  /**
+   * `true` makes this the company's default, moving it from the current one in the same transaction.
+   * `false` on the current default is refused (DEFAULT_KEPT_MESSAGE): a company that has configurations
+   * always has exactly one default. Absent, or `false` on another one: unchanged.
+   */
   isDefault: formBoolean.optional(),
   status: projectStatusSchema.optional(),
 });

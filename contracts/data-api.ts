@@ -9,13 +9,9 @@ export const companySchema = z.object({ id: z.string(), name: z.string() });
 export const companiesResponseSchema = z.array(companySchema);
 export type Company = z.infer<typeof companySchema>;
 
-/** GET /api/v1/companies/{id}/admin-data-sources: where a company's project databases live. */
-export const adminDataSourceSchema = z.object({
-  id: z.string(),
-  companyId: z.string(),
-  name: z.string(),
-  engine: z.enum(["sqlite", "postgres"]),
-  description: z.string().nullable(),
-});
-export const adminDataSourcesResponseSchema = z.array(adminDataSourceSchema);
-export type AdminDataSource = z.infer<typeof adminDataSourceSchema>;
+/**
+ * GET /api/v1/companies/{id}/admin-data-sources: the company's schemes ("Defined Benefit Scheme", …),
+ * which onboarding configurations serve. The client portal keeps them; the data API answers them
+ * through its client of the client portal API, after its own company rule.
+ */
+export { adminDataSourceSchema, adminDataSourcesResponseSchema, type AdminDataSource } from "./client-portal";

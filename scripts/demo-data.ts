@@ -71,3 +71,25 @@ export function demoUsers(translationAnalystRole: string = DEFAULT_TRANSLATION_A
     },
   ];
 }
+
+export type DemoAdminDataSource = { id: string; companyId: string; name: string; description: string | null };
+
+/**
+ * Each demo company's admin data sources: its schemes, whose deliveries onboarding configurations
+ * take in. The client portal seeds them; the data API's demo content stores the ids and names of
+ * the schemes its demo configuration serves, so it never needs the client portal to seed.
+ */
+export const DEMO_ADMIN_DATA_SOURCES = [
+  { id: "d5000000-0000-4000-8000-000000000101", companyId: cedar.id, name: "Defined Contribution Scheme", description: "Cedar Retail staff pension, open to all employees." },
+  { id: "d5000000-0000-4000-8000-000000000102", companyId: cedar.id, name: "Group Life Assurance Scheme", description: null },
+  { id: "d5000000-0000-4000-8000-000000000201", companyId: acme.id, name: "Defined Benefit Scheme", description: "Final salary section, closed to new members." },
+  { id: "d5000000-0000-4000-8000-000000000202", companyId: acme.id, name: "Defined Contribution Scheme", description: "The default workplace pension since 2016." },
+  { id: "d5000000-0000-4000-8000-000000000203", companyId: acme.id, name: "Healthcare Trust Scheme", description: "Medical cover for employees and their families." },
+  { id: "d5000000-0000-4000-8000-000000000301", companyId: birch.id, name: "Defined Benefit Scheme", description: "Career average section for drivers and depot staff." },
+  { id: "d5000000-0000-4000-8000-000000000302", companyId: birch.id, name: "Defined Contribution Scheme", description: null },
+] as const satisfies readonly DemoAdminDataSource[];
+
+/** The schemes of a demo company, in the seeded order. */
+export function demoAdminDataSources(companyId: string): DemoAdminDataSource[] {
+  return DEMO_ADMIN_DATA_SOURCES.filter((s) => s.companyId === companyId);
+}

@@ -16,6 +16,7 @@ import { DEFAULT_ROLES_CLAIM, DEFAULT_TRANSLATION_ANALYST_ROLE } from "../../con
 import { DEMO_PASSWORD } from "../../scripts/demo-data";
 import { seedDemo as seedClientPortal } from "../../services/client-portal/src/seed";
 import { CookieJar, createMigratedDatabase, startPortal } from "../../services/client-portal/src/test-support";
+import { createHttpAdminDataSources } from "../../services/data-api/src/admin-data-sources";
 import { createApp } from "../../services/data-api/src/app";
 import { createHttpCompanyUsersSource } from "../../services/data-api/src/company-users";
 import { createJobRunner } from "../../services/data-api/src/jobs/runner";
@@ -64,6 +65,7 @@ export async function startLiveServices(portalEnv: Record<string, string> = {}) 
     dataDir: dir,
     jobs,
     companyUsers: createHttpCompanyUsersSource({ baseUrl: clientPortal.baseUrl }),
+    adminDataSources: createHttpAdminDataSources({ baseUrl: clientPortal.baseUrl }),
   });
   const dataApiServer = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const s = serve({ fetch: dataApiApp.fetch, port: 0, hostname: "127.0.0.1" }, () => resolve(s));

@@ -31,10 +31,29 @@ export function apiError(
   return c.json(body, status);
 }
 
+/**
+ * A refusal the client can act on: a status, a `code`, one readable line and, when it concerns fields
+ * of the request, `fieldErrors` keyed by the field's dotted path (as a 400 validation failure has).
+ * Thrown anywhere (a route, a guard, a repository), the app's one error handler answers it with the
+ * JSON error body: no router has to remember to.
+ */
+export class ApiProblem extends HTTPException {
+  override name = "ApiProblem";
+  constructor(
+    readonly statusCode: ContentfulStatusCode,
+    readonly code: string,
+    message: string,
+    readonly fieldErrors?: Record<string, string[]>,
+  ) {
+    super(statusCode, { message });
+  }
+}
+
 /** 404 and onError for a Hono app: JSON bodies, never a stack trace; 5xx logged with the request id. */
 export function installErrorHandlers(app: Hono<any>, logger: Logger) {
   app.notFound((c) => apiError(c, 404, "not_found", ["Not found."]));
   app.onError((err, c) => {
+    if (err instanceof ApiProblem) return apiError(c, err.statusCode, err.code, [err.message], err.fieldErrors);
     if (err instanceof HTTPException) {
       const status = err.status as ContentfulStatusCode;
       return apiError(c, status, httpCode(status), [err.message || defaultMessage(status)]);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { adminDataSourcesResponseSchema } from "../../../contracts/client-portal.ts";
 import { apiErrorSchema } from "../../../contracts/errors.ts";
-import { DEMO_COMPANIES, demoUsers } from "../../../scripts/demo-data.ts";
+import { DEMO_COMPANIES, demoAdminDataSources, demoUsers } from "../../../scripts/demo-data.ts";
 import { TEST_DATABASE_KINDS } from "../../shared/testing/databases.ts";
 import { createTestSigner } from "../../shared/testing/tokens.ts";
 import { createClientPortal, type ClientPortal } from "./app.ts";
@@ -132,6 +133,38 @@ describe.each(TEST_DATABASE_KINDS)("client portal API on %s", (kind) => {
 
     it("answers 401 without a token", async () => {
       expect((await getUsers(acme.id)).status).toBe(401);
+    });
+  });
+
+  describe("GET /api/v1/companies/:companyId/admin-data-sources", () => {
+    const getSources = (companyId: string, token?: string) =>
+      portal.api.request(`/api/v1/companies/${companyId}/admin-data-sources`, token ? { headers: { authorization: `Bearer ${token}` } } : {});
+
+    it("lists the company's seeded schemes, sorted by name, in the contract's shape", async () => {
+      const res = await getSources(acme.id, await signer.token(analyst.id, analyst.roles));
+      expect(res.status).toBe(200);
+      const body = adminDataSourcesResponseSchema.parse(await res.json());
+      expect(body).toEqual(
+        demoAdminDataSources(acme.id)
+          .map((s) => ({ id: s.id, companyId: acme.id, name: s.name, description: s.description }))
+          .sort((a, b) => a.name.localeCompare(b.name)),
+      );
+      expect(body.map((s) => s.name)).toEqual(["Defined Benefit Scheme", "Defined Contribution Scheme", "Healthcare Trust Scheme"]);
+    });
+
+    it("refuses a company the caller holds no entry for with 403; admins may ask for any", async () => {
+      const refused = await getSources(cedar.id, await signer.token(analyst.id, analyst.roles));
+      expect(refused.status).toBe(403);
+      expect(apiErrorSchema.parse(await refused.json()).code).toBe("forbidden");
+      const admin = await getSources(birch.id, await signer.token("someone-else", "Support"));
+      expect(admin.status).toBe(200);
+      expect((await admin.json()).map((s: { companyId: string }) => s.companyId)).toEqual([birch.id, birch.id]);
+      const none = await getSources("no-such-company", await signer.token("admin", "SuperAdmin"));
+      expect(await none.json()).toEqual([]);
+    });
+
+    it("answers 401 without a token", async () => {
+      expect((await getSources(acme.id)).status).toBe(401);
     });
   });
 

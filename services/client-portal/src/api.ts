@@ -1,11 +1,18 @@
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import { sql, type Kysely } from "kysely";
-import { brandingSchema, companyUsersResponseSchema, permissionsResponseSchema, type CompanyUser } from "../../../contracts/client-portal.ts";
+import {
+  adminDataSourcesResponseSchema,
+  brandingSchema,
+  companyUsersResponseSchema,
+  permissionsResponseSchema,
+  type CompanyUser,
+} from "../../../contracts/client-portal.ts";
 import { isAdmin } from "../../../contracts/roles.ts";
-import { bearerAuth, type BearerOptions } from "../../shared/bearer.ts";
+import { bearerAuth, type BearerOptions, type Caller } from "../../shared/bearer.ts";
 import { apiError } from "../../shared/http.ts";
 import type { Logger } from "../../shared/logger.ts";
 import type { AppEnv } from "./app-env.ts";
+import { listAdminDataSources } from "./db/admin-data-sources.ts";
 import { getBranding } from "./db/branding.ts";
 import type { Database } from "./db/schema.ts";
 import { findUserById, listPermissions } from "./db/users.ts";
@@ -37,19 +44,24 @@ export function apiRoutes({ db, env, bearer, logger }: Deps) {
    * Support may ask for any company; others only for a company they hold an entry for themselves.
    */
   app.get("/api/v1/companies/:companyId/users", bearerAuth(bearer), async (c) => {
-    const caller = c.get("caller");
     const companyId = c.req.param("companyId");
-    if (!isAdmin(caller.roles)) {
-      const own = await listPermissions(db, caller.userId);
-      if (!own.some((p) => p.companyId === companyId)) {
-        return apiError(c, 403, "forbidden", ["You don't have permission to access."]);
-      }
-    }
-    // `?include=roles` adds each person's product role in the company: the portal offers project access
-    // only to people whose role opens the workspace's area (a Viewer's grant would change nothing).
+    if (!(await mayAskAboutCompany(db, c.get("caller"), companyId))) return forbidden(c);
+    // `?include=roles` adds each person's product role in the company: the project-access page says
+    // which listed people their role keeps out of the workspace's area (a grant alone would not let them in).
     const users = await listCompanyUsers(db, companyId);
     const withRoles = c.req.query("include") === "roles";
     return c.json(companyUsersResponseSchema.parse(withRoles ? users : users.map(({ productRoleName: _, ...u }) => u)));
+  });
+
+  /**
+   * A company's admin data sources (its schemes), sorted by name: the data API serves them to the
+   * portal and checks onboarding configurations' schemes against them. The same rule as the
+   * company's users: SuperAdmin and Support any company; others a company they hold an entry for.
+   */
+  app.get("/api/v1/companies/:companyId/admin-data-sources", bearerAuth(bearer), async (c) => {
+    const companyId = c.req.param("companyId");
+    if (!(await mayAskAboutCompany(db, c.get("caller"), companyId))) return forbidden(c);
+    return c.json(adminDataSourcesResponseSchema.parse(await listAdminDataSources(db, companyId)));
   });
 
   /** OpenID Connect userinfo for the portal's JWT access tokens: the same claims as the ID token. */
@@ -86,6 +98,15 @@ export function apiRoutes({ db, env, bearer, logger }: Deps) {
 
   return app;
 }
+
+/** SuperAdmin and Support may ask about any company; others about a company they hold a permission entry for. */
+async function mayAskAboutCompany(db: Kysely<Database>, caller: Caller, companyId: string): Promise<boolean> {
+  if (isAdmin(caller.roles)) return true;
+  const own = await listPermissions(db, caller.userId);
+  return own.some((p) => p.companyId === companyId);
+}
+
+const forbidden = (c: Context) => apiError(c, 403, "forbidden", ["You don't have permission to access."]);
 
 /** Case-insensitive name order first so "ann" and "Ann" sit together on both engines; id keeps ties stable. */
 function listCompanyUsers(db: Kysely<Database>, companyId: string): Promise<CompanyUser[]> {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { DEMO_PASSWORD } from "../../../scripts/demo-data.ts";
+import { DEMO_ADMIN_DATA_SOURCES, DEMO_PASSWORD } from "../../../scripts/demo-data.ts";
+import { listAdminDataSources } from "./db/admin-data-sources.ts";
 import { TEST_DATABASE_KINDS } from "../../shared/testing/databases.ts";
 import { findUserByEmail, listPermissions } from "./db/users.ts";
 import { verifyPassword } from "./passwords.ts";
@@ -39,6 +40,26 @@ describe.each(TEST_DATABASE_KINDS)("demo seed on %s", (kind) => {
       expect(analyst).toMatchObject({ name: "Ann Renamed", roles: "SuperAdmin" });
       expect(await db.selectFrom("users").select(["id", "password_hash"]).orderBy("id").execute()).toEqual(before);
       expect((await db.selectFrom("branding").select("name").executeTakeFirstOrThrow()).name).toBe("Acme Portal");
+    } finally {
+      await drop();
+    }
+  });
+
+  it("gives every demo company its two or three schemes, once, keeping a renamed one as it is", async () => {
+    const { db, drop } = await createMigratedDatabase(kind);
+    try {
+      await seedDemo(db, "FusionPSI_TranslationAnalyst");
+      const first = DEMO_ADMIN_DATA_SOURCES[0];
+      await db.updateTable("admin_data_sources").set({ name: "Renamed Scheme" }).where("id", "=", first.id).execute();
+      await seedDemo(db, "FusionPSI_TranslationAnalyst");
+      for (const companyId of new Set(DEMO_ADMIN_DATA_SOURCES.map((s) => s.companyId))) {
+        const sources = await listAdminDataSources(db, companyId);
+        expect(sources.length).toBeGreaterThanOrEqual(2);
+        expect(sources.length).toBeLessThanOrEqual(3);
+      }
+      const { count } = await db.selectFrom("admin_data_sources").select((eb) => eb.fn.countAll<string>().as("count")).executeTakeFirstOrThrow();
+      expect(Number(count)).toBe(DEMO_ADMIN_DATA_SOURCES.length);
+      expect((await listAdminDataSources(db, first.companyId)).find((s) => s.id === first.id)?.name).toBe("Renamed Scheme");
     } finally {
       await drop();
     }

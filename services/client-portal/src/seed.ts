@@ -1,14 +1,16 @@
 import type { Kysely } from "kysely";
 import { DEFAULT_BRAND_NAME } from "../../../contracts/client-portal.ts";
-import { DEMO_PASSWORD, demoUsers } from "../../../scripts/demo-data.ts";
+import { DEMO_ADMIN_DATA_SOURCES, DEMO_PASSWORD, demoUsers } from "../../../scripts/demo-data.ts";
+import { insertAdminDataSourceIfMissing } from "./db/admin-data-sources.ts";
 import type { Database } from "./db/schema.ts";
 import { normaliseEmail } from "./db/users.ts";
 import { hashPassword } from "./passwords.ts";
 
 /**
- * Inserts the demo users (password DEMO_PASSWORD), their permissions and a default branding row.
- * Idempotent: a user that exists (by id or email) is left exactly as it is, also its permissions,
- * so a demo user changed by hand keeps the change across restarts.
+ * Inserts the demo users (password DEMO_PASSWORD), their permissions, a default branding row and
+ * the demo companies' admin data sources (their schemes). Idempotent: a user that exists (by id or
+ * email) is left exactly as it is, also its permissions, so a demo user changed by hand keeps the
+ * change across restarts; so is a data source (by id, or by name in its company).
  */
 export async function seedDemo(db: Kysely<Database>, translationAnalystRole: string): Promise<{ usersCreated: number }> {
   const now = new Date().toISOString();
@@ -47,6 +49,8 @@ export async function seedDemo(db: Kysely<Database>, translationAnalystRole: str
     .values({ id: 1, logo_url: null, name: DEFAULT_BRAND_NAME, terms_and_conditions: null, updated_at: now })
     .onConflict((oc) => oc.column("id").doNothing())
     .execute();
+
+  for (const source of DEMO_ADMIN_DATA_SOURCES) await insertAdminDataSourceIfMissing(db, source);
 
   return { usersCreated };
 }

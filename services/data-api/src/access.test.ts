@@ -8,7 +8,8 @@ import { installErrorHandlers } from "../../shared/http.ts";
 import { createLogger } from "../../shared/logger.ts";
 import { createTestDatabase, type TestDatabase } from "../../shared/testing/databases.ts";
 import { createTestSigner } from "../../shared/testing/tokens.ts";
-import { FORBIDDEN_MESSAGE, requireMigrationRole } from "./access.ts";
+import type { AccessSettings, Area } from "../../../contracts/areas.ts";
+import { FORBIDDEN_MESSAGE, requireAreaRole, requireMigrationRole } from "./access.ts";
 import type { AppDeps, AppEnv } from "./context.ts";
 import { createJobRunner } from "./jobs/runner.ts";
 import { migrateDatabase } from "./db/migrate.ts";
@@ -18,7 +19,7 @@ import { seedDemo } from "./seed.ts";
 
 const [cedar, acme] = DEMO_COMPANIES;
 
-// requireMigrationRole on its own, with permission entries each case writes as it needs them
+// requireMigrationRole and requireAreaRole on their own, with permission entries each case writes as it needs them
 // (the harness's demo users cannot show every spelling of a product role).
 describe("requireMigrationRole", () => {
   let database: TestDatabase;
@@ -26,6 +27,8 @@ describe("requireMigrationRole", () => {
   let signer: Awaited<ReturnType<typeof createTestSigner>>;
   let db: ReturnType<typeof createKysely<Database>>;
   const permissions = new Map<string, PermissionEntry[] | "down">();
+  // Mutable: a case may switch the cloud target or the translation analyst role.
+  const settings: AccessSettings = { cloudTarget: "AWS", translationAnalystRole: "FusionPSI_TranslationAnalyst" };
 
   beforeAll(async () => {
     database = await createTestDatabase("sqlite");
@@ -42,6 +45,8 @@ describe("requireMigrationRole", () => {
       dataDir: database.url + ".projects",
       jobs: createJobRunner(),
       companyUsers: { list: async () => [] },
+      adminDataSources: { list: async () => [] },
+      accessSettings: settings,
       permissions: {
         async forCaller(caller) {
           const entries = permissions.get(caller.userId) ?? [];
@@ -59,6 +64,10 @@ describe("requireMigrationRole", () => {
     app.use(bearerAuth(signer.bearer));
     app.get("/check/:companyId", async (c) => {
       const company = await requireMigrationRole(c, c.req.param("companyId"), { write: c.req.query("write") === "1", notFoundMessage: c.req.query("notFound") });
+      return c.json(company);
+    });
+    app.get("/area/:area/:companyId", async (c) => {
+      const company = await requireAreaRole(c, c.req.param("area") as Area, c.req.param("companyId"), { write: false });
       return c.json(company);
     });
   });
@@ -115,5 +124,50 @@ describe("requireMigrationRole", () => {
 
   it("answers 503 when the permissions cannot be loaded", async () => {
     expect((await check("down", "DataTransformation_Analyst", "down")).status).toBe(503);
+  });
+
+  describe("requireAreaRole", () => {
+    async function area(name: Area, role: string, companyId: string = acme.id) {
+      const userId = `area-${name}-${role}`;
+      permissions.set(userId, [{ companyId: acme.id, productRoleName: role }]);
+      const token = await signer.token(userId, "DataTransformation_Analyst");
+      const res = await app.request(`/area/${name}/${companyId}`, { headers: { authorization: `Bearer ${token}` } });
+      return { status: res.status, body: (await res.json()) as any };
+    }
+
+    it("lets an Analyst of the company into Onboarding, and refuses a ClientAdmin, a Viewer and a Manager with 403", async () => {
+      expect((await area("onboarding", "DataTransformation_Analyst")).status).toBe(200);
+      for (const role of ["DataTransformation_ClientAdmin", "DataTransformation_Viewer", "DataTransformation_Manager"]) {
+        const res = await area("onboarding", role);
+        expect(res.status, role).toBe(403);
+        expect(res.body.errors).toEqual([FORBIDDEN_MESSAGE]);
+      }
+    });
+
+    it("lets the configured translation analyst role into Translations only", async () => {
+      settings.translationAnalystRole = "Acme_TranslationAnalyst";
+      try {
+        expect((await area("translations", "acme_translationanalyst")).status).toBe(200);
+        expect((await area("translations", "FusionPSI_TranslationAnalyst")).status).toBe(403);
+        expect((await area("onboarding", "Acme_TranslationAnalyst")).status).toBe(403);
+      } finally {
+        settings.translationAnalystRole = "FusionPSI_TranslationAnalyst";
+      }
+    });
+
+    it("never counts a permission entry that names an identity role (SuperAdmin) for a non-admin", async () => {
+      expect((await area("migration", "SuperAdmin")).status).toBe(403);
+    });
+
+    it("answers 404 on Azure for Onboarding and Translations, whoever asks; Migration stays", async () => {
+      settings.cloudTarget = "AZURE";
+      try {
+        expect((await area("onboarding", "DataTransformation_Analyst")).status).toBe(404);
+        expect((await area("translations", "DataTransformation_Analyst")).status).toBe(404);
+        expect((await area("migration", "DataTransformation_Analyst")).status).toBe(200);
+      } finally {
+        settings.cloudTarget = "AWS";
+      }
+    });
   });
 });

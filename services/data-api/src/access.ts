@@ -2,7 +2,8 @@ import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { PermissionEntry } from "../../../contracts/client-portal.ts";
 import type { Company } from "../../../contracts/data-api.ts";
-import { hasRole, isAdmin, ROLES } from "../../../contracts/roles.ts";
+import { areaAvailable, areaRoles, type AccessSettings, type Area } from "../../../contracts/areas.ts";
+import { DEFAULT_TRANSLATION_ANALYST_ROLE, hasRole, isAdmin } from "../../../contracts/roles.ts";
 import { ALL_COMPANIES, callerSeesEveryCompany, scopeFromPermissions, scopeIncludes, type CompanyScope } from "./company-scope.ts";
 import type { AppEnv } from "./context.ts";
 import { PermissionsUnavailableError } from "./permissions.ts";
@@ -55,10 +56,19 @@ export async function requireCompany(c: AnyContext, companyId: string): Promise<
 
 export const FORBIDDEN_MESSAGE = "You don't have permission to access.";
 
-/** Spec §6: the product roles allowed in the Migration area, besides SuperAdmin and Support. */
-const MIGRATION_PRODUCT_ROLES = [ROLES.Analyst, ROLES.ClientAdmin];
+/** The access settings of an app built without its own: AWS, with the default translation analyst role. */
+export const DEFAULT_ACCESS_SETTINGS: AccessSettings = { cloudTarget: "AWS", translationAnalystRole: DEFAULT_TRANSLATION_ANALYST_ROLE };
 
-export type MigrationAccess = {
+export function accessSettings(c: AnyContext): AccessSettings {
+  return c.var.deps.accessSettings ?? DEFAULT_ACCESS_SETTINGS;
+}
+
+/** Whether `area` exists on this cloud target (spec §2: Translations and Onboarding not on Azure). */
+export function areaIsAvailable(c: AnyContext, area: Area): boolean {
+  return areaAvailable(area, accessSettings(c));
+}
+
+export type AreaAccess = {
   /** Not used yet: reads and writes need the same roles today; the flag keeps call sites ready. */
   write: boolean;
   /**
@@ -69,25 +79,32 @@ export type MigrationAccess = {
 };
 
 /**
- * The Migration area's rule (spec §6): the company must be visible (else 404, as requireCompany)
- * and the caller must be SuperAdmin/Support, or hold Analyst or ClientAdmin *for that company*
- * (else 403). A Viewer or Manager sees the company in the list but gets 403 here.
+ * An area's rule (spec §6, contracts/areas.ts areaRoles): the area must exist on this cloud target
+ * and the company must be visible (else 404, as requireCompany), and the caller must be SuperAdmin or
+ * Support, or hold one of the area's product roles *for that company* in their client-portal
+ * permissions (else 403). A Viewer or Manager sees the company in the list but gets 403 here; so
+ * does a ClientAdmin in Onboarding.
  */
-export async function requireMigrationRole(c: AnyContext, companyId: string, options: MigrationAccess): Promise<Company> {
+export async function requireAreaRole(c: AnyContext, area: Area, companyId: string, options: AreaAccess): Promise<Company> {
+  const notFound = () => new HTTPException(404, { message: options.notFoundMessage ?? COMPANY_NOT_FOUND_MESSAGE });
+  if (!areaIsAvailable(c, area)) throw notFound();
   let company: Company;
   try {
     company = await requireCompany(c, companyId);
   } catch (err) {
-    if (options.notFoundMessage && err instanceof HTTPException && err.status === 404) {
-      throw new HTTPException(404, { message: options.notFoundMessage });
-    }
+    if (err instanceof HTTPException && err.status === 404) throw notFound();
     throw err;
   }
   if (isAdmin(c.var.caller.roles)) return company;
+  // SuperAdmin and Support are identity roles (every company); a permission entry naming one grants nothing.
+  const productRoles = areaRoles(area, accessSettings(c)).filter((role) => !isAdmin([role]));
   const entries = await callerPermissions(c);
-  const allowed = entries.some(
-    (e) => e.companyId === company.id && MIGRATION_PRODUCT_ROLES.some((role) => hasRole([e.productRoleName], role)),
-  );
+  const allowed = entries.some((e) => e.companyId === company.id && productRoles.some((role) => hasRole([e.productRoleName], role)));
   if (!allowed) throw new HTTPException(403, { message: FORBIDDEN_MESSAGE });
   return company;
+}
+
+/** The Migration area's rule (requireAreaRole): applications and master dictionaries use it. */
+export function requireMigrationRole(c: AnyContext, companyId: string, options: AreaAccess): Promise<Company> {
+  return requireAreaRole(c, "migration", companyId, options);
 }

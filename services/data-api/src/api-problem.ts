@@ -1,27 +1,11 @@
-import type { Context, ErrorHandler } from "hono";
-import { HTTPException } from "hono/http-exception";
-import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { apiError } from "../../shared/http.ts";
+import { ApiProblem } from "../../shared/http.ts";
 
 /**
- * A refusal the client can act on: a status, one readable line and, when it concerns fields of the
- * request, `fieldErrors` keyed by the field's dotted path (as the 400 validation hook does).
- *
- * It is an HTTPException, so thrown anywhere it still answers its status and message through the
- * app's error handler; routers that install `answerApiProblems` also answer its `fieldErrors`.
- * Repositories throw it too: the rules it reports (stale version, duplicate name) live in SQL.
+ * ApiProblem (services/shared/http.ts) is the refusal every route, guard and repository throws; the
+ * app's error handler (installErrorHandlers) answers it with its status, code, message and field
+ * errors. Repositories throw it too: the rules it reports (stale version, duplicate name) live in SQL.
  */
-export class ApiProblem extends HTTPException {
-  override name = "ApiProblem";
-  constructor(
-    readonly statusCode: ContentfulStatusCode,
-    readonly code: string,
-    message: string,
-    readonly fieldErrors?: Record<string, string[]>,
-  ) {
-    super(statusCode, { message });
-  }
-}
+export { ApiProblem };
 
 export const STALE_MESSAGE = "This dictionary was changed by someone else. Reload and try again.";
 
@@ -44,14 +28,3 @@ export class NotFoundError extends ApiProblem {
     super(404, "not_found", message);
   }
 }
-
-/**
- * A router's `onError`: answers an ApiProblem with its field errors and passes everything else on
- * to the app's handler (a sub-app's handler runs first; rethrowing reaches the parent's).
- *
- *   createRouter().onError(answerApiProblems)
- */
-export const answerApiProblems: ErrorHandler = (err, c: Context) => {
-  if (err instanceof ApiProblem) return apiError(c, err.statusCode, err.code, [err.message], err.fieldErrors);
-  throw err;
-};

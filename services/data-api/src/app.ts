@@ -11,7 +11,7 @@ import { createApplicationsRouter } from "./routes/applications.ts";
 import { createCompaniesRouter } from "./routes/companies.ts";
 import { createDataDictionariesRouter } from "./routes/data-dictionaries.ts";
 import { createProductInfoRouter } from "./routes/product-info.ts";
-import { createProjectsRouter } from "./routes/projects.ts";
+import { createWorkspaceRouter } from "./routes/workspaces/router.ts";
 
 export type { AppDeps, AppEnv } from "./context.ts";
 
@@ -42,12 +42,15 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   installOpenApiDocument(app, deps.version);
   app.use(`${API_PREFIX}/*`, except(OPENAPI_PATH, bearerAuth(deps.bearer)));
 
-  // One router per resource (ARCHITECTURE.md §3); later issues add projects, data-dictionaries, …
+  // One router per resource (ARCHITECTURE.md §3). Errors (an ApiProblem with its field errors, any
+  // HTTPException, anything else as a 500) are answered once, by installErrorHandlers above.
   app.route(API_PREFIX, createProductInfoRouter());
   app.route(API_PREFIX, createCompaniesRouter());
   app.route(API_PREFIX, createApplicationsRouter());
   app.route(API_PREFIX, createDataDictionariesRouter());
-  app.route(API_PREFIX, createProjectsRouter());
+  // Workspaces, one implementation for both kinds: /projects (migration), /audit-projects (onboarding).
+  app.route(API_PREFIX, createWorkspaceRouter("migration"));
+  app.route(API_PREFIX, createWorkspaceRouter("onboarding"));
 
   return app;
 }

@@ -2,6 +2,8 @@ import type { Kysely } from "kysely";
 import type { BearerOptions, BearerVariables } from "../../shared/bearer.ts";
 import type { RequestIdVariables } from "../../shared/http.ts";
 import type { Logger } from "../../shared/logger.ts";
+import type { AccessSettings } from "../../../contracts/areas.ts";
+import type { AdminDataSourcesSource } from "./admin-data-sources.ts";
 import type { CompanyUsersSource } from "./company-users.ts";
 import type { Database } from "./db/schema.ts";
 import type { JobRunner } from "./jobs/runner.ts";
@@ -21,6 +23,14 @@ export type AppDeps = {
   jobs: JobRunner;
   /** The people of a company (client portal): project-access grants are checked against it. */
   companyUsers: CompanyUsersSource;
+  /** A company's schemes (client portal): served as admin data sources, and what configurations may serve. */
+  adminDataSources: AdminDataSourcesSource;
+  /**
+   * The cloud target and the translation module's analyst role (env CLOUD_TARGET,
+   * TRANSLATION_ANALYST_ROLE): which areas exist here and who may enter them (contracts/areas.ts).
+   * Default: AWS with the default role name.
+   */
+  accessSettings?: AccessSettings;
 };
 
 /**

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_COMPANIES } from "../../../scripts/demo-data.ts";
+import { DEMO_COMPANIES, demoAdminDataSources } from "../../../scripts/demo-data.ts";
 import { TEST_DATABASE_KINDS } from "../../shared/testing/databases.ts";
-import { seedDemoContent } from "./demo-content.ts";
+import { DEMO_CONFIGURATION, seedDemoContent } from "./demo-content.ts";
 import { USERS, createTestApi } from "./testing/harness.ts";
 
 const acme = DEMO_COMPANIES[1];
@@ -28,5 +28,31 @@ describe.each(TEST_DATABASE_KINDS)("demo content on %s", (kind) => {
     expect(projects.body.items).toMatchObject([{ name: "ERP customer migration", status: "SetupUploadTypeIncomplete" }]);
     const dictionary = await api.get(`/api/v1/projects/${projects.body.items[0].id}/data-dictionary`, t);
     expect(dictionary.body).toMatchObject({ tableCount: 3, columnCount: 13, sourceDictionaryName: "ERP core tables" });
+  });
+
+  it("gives Acme Health its default configuration, Monthly payroll deliveries, serving two of its schemes, owned by the analyst", async () => {
+    await seedDemoContent(api.db);
+    const t = await api.tokenFor(USERS.analyst);
+    const search = await api.get(`/api/v1/audit-projects/search?companyId=${acme.id}`, t);
+    expect(search.body.total).toBe(1);
+    const [configuration] = search.body.items;
+    expect(configuration).toMatchObject({
+      name: "Monthly payroll deliveries",
+      applicationName: "Legacy ERP",
+      status: "SetupAddColumnsIncomplete",
+      isDefault: true,
+      schemes: DEMO_CONFIGURATION.schemes.map((s) => ({ scheme: { id: s.id, name: s.name } })),
+    });
+    expect(configuration.schemes).toHaveLength(2);
+    // The same ids the client portal seeds for Acme Health.
+    const acmeSchemes = demoAdminDataSources(acme.id).map((s) => s.id);
+    for (const s of configuration.schemes) expect(acmeSchemes).toContain(s.scheme.id);
+    const users = await api.get(`/api/v1/audit-projects/${configuration.id}/users`, t);
+    expect(users.body).toEqual([{ userId: USERS.analyst.id, canRead: true, canWrite: true, grantedAt: expect.any(String) }]);
+    expect((await api.get(`/api/v1/audit-projects/checkdefaultproject/${acme.id}`, t)).body).toEqual({
+      hasDefault: true,
+      defaultConfiguration: { id: configuration.id, name: "Monthly payroll deliveries" },
+    });
+    expect(await seedDemoContent(api.db)).toBe(false);
   });
 });

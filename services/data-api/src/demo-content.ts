@@ -2,15 +2,18 @@
  * Something to look at in the demo tenant (SEED_DEMO_CONTENT, which `npm start` turns on): Acme Health
  * gets the application it migrates from, a master dictionary of it loaded through the real upload
  * path (parse → review → apply), and a migration project with that dictionary assigned, owned by
- * the demo analyst. Only into a company that has no application yet, so a restart changes nothing.
+ * the demo analyst; and an onboarding configuration serving two of its schemes, its default. Each
+ * only while the company has none of its kind yet, so a restart changes nothing.
  */
 import type { Kysely } from "kysely";
-import { DEMO_COMPANIES, demoUsers } from "../../../scripts/demo-data.ts";
+import { WORKSPACES } from "../../../contracts/workspaces.ts";
+import { DEMO_COMPANIES, demoAdminDataSources, demoUsers } from "../../../scripts/demo-data.ts";
 import type { Database } from "./db/schema.ts";
 import { parseDictionaryFile } from "./dictionary-bulk/parse-file.ts";
 import { applyReview, createReview } from "./dictionary-bulk/reviews.ts";
 import { recomputeSetupStatus } from "./project-setup.ts";
 import { createApplication, hasApplications } from "./repositories/applications.ts";
+import { createConfiguration } from "./repositories/configurations.ts";
 import { copyTables, createDictionary, dictionaryStats, findProjectDictionaryRef } from "./repositories/dictionaries.ts";
 import { createProject, setSourceDictionary } from "./repositories/projects.ts";
 
@@ -30,9 +33,27 @@ Products,Weight,float,,,,yes,no,Kilograms
 Products,AvailableFrom,time,,,,yes,no,Daily availability start
 `;
 
+const acme = DEMO_COMPANIES[1];
+const demoAnalyst = () => demoUsers().find((u) => u.email === "analyst@demo.test")!;
+
+/** The demo configuration: its name and the two Acme Health schemes it serves (ids shared with the client portal's seed). */
+export const DEMO_CONFIGURATION = {
+  name: "Monthly payroll deliveries",
+  description: "The payroll file Acme Health sends every month, for its pension schemes.",
+  schemes: demoAdminDataSources(acme.id)
+    .filter((s) => s.name === "Defined Benefit Scheme" || s.name === "Defined Contribution Scheme")
+    .map((s) => ({ id: s.id, name: s.name })),
+} as const;
+
+/** Seeds what is missing; true when it seeded anything. */
 export async function seedDemoContent(db: Kysely<Database>, now = new Date()): Promise<boolean> {
-  const acme = DEMO_COMPANIES[1];
-  const analyst = demoUsers().find((u) => u.email === "analyst@demo.test")!;
+  const migration = await seedMigrationDemo(db, now);
+  const onboarding = await seedOnboardingDemo(db, now);
+  return migration || onboarding;
+}
+
+async function seedMigrationDemo(db: Kysely<Database>, now: Date): Promise<boolean> {
+  const analyst = demoAnalyst();
   if (await hasApplications(db, acme.id)) return false;
 
   const application = await createApplication(
@@ -73,6 +94,39 @@ export async function seedDemoContent(db: Kysely<Database>, now = new Date()): P
   await copyTables(db, dictionaryId, own.id, { expectedVersion: own.version, userId: analyst.id, now });
   await setSourceDictionary(db, projectId, dictionaryId, now);
   const stats = await dictionaryStats(db, own.id);
-  if (stats) await recomputeSetupStatus(db, projectId, stats, now);
+  if (stats) await recomputeSetupStatus(db, "migration", projectId, stats, now);
+  return true;
+}
+
+/** The configuration, on the Legacy ERP application, once Acme Health has that and no configuration yet. */
+async function seedOnboardingDemo(db: Kysely<Database>, now: Date): Promise<boolean> {
+  const hasConfiguration = await db
+    .selectFrom("projects")
+    .select("id")
+    .where("company_id", "=", acme.id)
+    .where("product_type", "=", WORKSPACES.onboarding.productType)
+    .executeTakeFirst();
+  if (hasConfiguration) return false;
+  const application = await db
+    .selectFrom("applications")
+    .select("id")
+    .where("company_id", "=", acme.id)
+    .where("name_key", "=", "legacy erp")
+    .executeTakeFirst();
+  if (!application) return false;
+  // The schemes' ids and names come from the seed both services share: no client portal needed here.
+  await createConfiguration(
+    db,
+    {
+      companyId: acme.id,
+      applicationId: application.id,
+      name: DEMO_CONFIGURATION.name,
+      description: DEMO_CONFIGURATION.description,
+      schemes: DEMO_CONFIGURATION.schemes,
+      isDefault: true,
+      userId: demoAnalyst().id,
+    },
+    now,
+  );
   return true;
 }

@@ -17,6 +17,8 @@ describe("data API environment", () => {
       API_AUDIENCE: "urn:data-transformation:api",
       ROLES_CLAIM: "custom:roles",
       CLIENT_PORTAL_API_URL: "http://localhost:3001",
+      CLOUD_TARGET: "AWS",
+      TRANSLATION_ANALYST_ROLE: "FusionPSI_TranslationAnalyst",
       SEED_DEMO: false,
       SEED_DEMO_CONTENT: false,
     });
@@ -46,6 +48,13 @@ describe("data API environment", () => {
     });
   });
 
+  it("reads the cloud target and the translation analyst role", () => {
+    expect(loadEnv({ CLOUD_TARGET: "AZURE", TRANSLATION_ANALYST_ROLE: "Acme_TranslationAnalyst" })).toMatchObject({
+      CLOUD_TARGET: "AZURE",
+      TRANSLATION_ANALYST_ROLE: "Acme_TranslationAnalyst",
+    });
+  });
+
   it.each([
     ["DATA_API_PORT", "eighty"],
     ["DATA_API_PORT", "70000"],
@@ -54,6 +63,8 @@ describe("data API environment", () => {
     ["CLIENT_PORTAL_API_URL", "ftp://cp"],
     ["NODE_ENV", "staging"],
     ["API_AUDIENCE", ""],
+    ["CLOUD_TARGET", "GCP"],
+    ["TRANSLATION_ANALYST_ROLE", " "],
   ])("refuses %s=%j with a message naming the variable", (name, value) => {
     expect(() => loadEnv({ [name]: value })).toThrow(EnvError);
     expect(() => loadEnv({ [name]: value })).toThrow(new RegExp(`^data-api: invalid environment\\n  ${name}: `));

@@ -1,7 +1,8 @@
 import path from "node:path";
 import { z } from "zod";
 import { envFields, parseEnv } from "../../../contracts/env.ts";
-import { DEFAULT_ROLES_CLAIM } from "../../../contracts/roles.ts";
+import { CLOUD_TARGETS } from "../../../contracts/areas.ts";
+import { DEFAULT_ROLES_CLAIM, DEFAULT_TRANSLATION_ANALYST_ROLE } from "../../../contracts/roles.ts";
 
 const httpUrl = z.url({ protocol: /^https?$/ });
 
@@ -24,6 +25,10 @@ const dataApiEnvSchema = z
     API_AUDIENCE: z.string().trim().min(1).default("urn:data-transformation:api"),
     ROLES_CLAIM: z.string().trim().min(1).default(DEFAULT_ROLES_CLAIM),
     CLIENT_PORTAL_API_URL: envFields.url("http://localhost:3001"),
+    /** AZURE: Fusion PSI Configuration and Data Onboarding do not exist (their endpoints answer 404). */
+    CLOUD_TARGET: z.enum(CLOUD_TARGETS).default("AWS"),
+    /** The translation module's combined analyst role, allowed into Translations (spec §6). */
+    TRANSLATION_ANALYST_ROLE: z.string().trim().min(1).default(DEFAULT_TRANSLATION_ANALYST_ROLE),
     SEED_DEMO: envFields.flag,
     /** With SEED_DEMO: an application, a dictionary and a project in Acme Health to look at. */
     SEED_DEMO_CONTENT: envFields.flag,

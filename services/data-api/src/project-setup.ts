@@ -1,25 +1,21 @@
 /**
- * The wizard's rules (DOMAIN.md "Migration project life cycle"): which setup status a project's
- * dictionary puts it in, and what must be true before its databases can be created.
+ * The wizard's rules on the data API's side, for both kinds of workspace: which setup status a
+ * workspace's dictionary puts it in, and what must be true before its databases can be created.
+ * The statuses themselves are contracts/workspaces.ts's (the portal's wizard reads the same table).
  */
 import { sql, type Kysely } from "kysely";
 import type { ProjectStatus } from "../../../contracts/projects.ts";
+import {
+  DATABASE_CREATION_START_STATUSES,
+  DICTIONARY_SETUP_STATUSES,
+  WORKSPACES,
+  dictionarySetupStatus,
+  type WorkspaceKind,
+} from "../../../contracts/workspaces.ts";
 import type { Database } from "./db/schema.ts";
-import type { ProjectRow } from "./repositories/projects.ts";
-
-/** The statuses of wizard step 2: while in one of them, the dictionary decides which. */
-export const DICTIONARY_SETUP_STATUSES = ["SetupDataDictionaryIncomplete", "SetupAddColumnsIncomplete", "SetupUploadTypeIncomplete"] as const satisfies readonly ProjectStatus[];
-
-/** Statuses try-create-databases starts from: the wizard's step 3, or a retry after a failure. */
-export const DATABASE_CREATION_START_STATUSES = ["SetupUploadTypeIncomplete", "DatabaseCreationFailed"] as const satisfies readonly ProjectStatus[];
+import type { WorkspaceRow } from "./repositories/workspaces.ts";
 
 export type DictionaryShape = { tableCount: number; emptyTableCount: number };
-
-export function setupStatusFor(shape: DictionaryShape): ProjectStatus {
-  if (shape.tableCount === 0) return "SetupDataDictionaryIncomplete";
-  if (shape.emptyTableCount > 0) return "SetupAddColumnsIncomplete";
-  return "SetupUploadTypeIncomplete";
-}
 
 /** What the dictionary lacks for databases to be made of it; empty when nothing. */
 export function dictionaryBlockers(shape: DictionaryShape): string[] {
@@ -31,29 +27,35 @@ export function dictionaryBlockers(shape: DictionaryShape): string[] {
   return [];
 }
 
-/** Why try-create-databases cannot start now; empty when it can. */
-export function databaseCreationBlockers(project: ProjectRow, shape: DictionaryShape): string[] {
+/**
+ * Why try-create-databases cannot start now; empty when it can. A migration project also needs its
+ * upload type (and flat-file parameters for FlatFile); a configuration has no such step.
+ */
+export function databaseCreationBlockers(kind: WorkspaceKind, workspace: WorkspaceRow, shape: DictionaryShape): string[] {
   const reasons: string[] = [];
-  if (!(DATABASE_CREATION_START_STATUSES as readonly string[]).includes(project.status)) {
-    reasons.push(`The databases cannot be created while the project's status is ${project.status}.`);
+  if (!(DATABASE_CREATION_START_STATUSES[kind] as readonly string[]).includes(workspace.status)) {
+    reasons.push(`The databases cannot be created while the ${WORKSPACES[kind].noun}'s status is ${workspace.status}.`);
   }
   reasons.push(...dictionaryBlockers(shape));
-  if (!project.upload_type) reasons.push("Choose an upload type first.");
-  if (project.source_type === "FlatFile" && !project.flat_file_parameters) reasons.push("Set the flat file parameters first.");
+  if (kind === "migration") {
+    if (!workspace.upload_type) reasons.push("Choose an upload type first.");
+    if (workspace.source_type === "FlatFile" && !workspace.flat_file_parameters) reasons.push("Set the flat file parameters first.");
+  }
   return reasons;
 }
 
 /**
- * After a change to the project's dictionary, moves the project to the setup status its dictionary
- * now gives, if it is still in wizard step 2 (and unlocked). Run it in the transaction of the change.
+ * After a change to the workspace's dictionary, moves it to the setup status its dictionary now
+ * gives, if it is still in the dictionary step (and unlocked). Run it in the transaction of the change.
  */
-export async function recomputeSetupStatus(db: Kysely<Database>, projectId: string, shape: DictionaryShape, now = new Date()) {
-  const status = setupStatusFor(shape);
+export async function recomputeSetupStatus(db: Kysely<Database>, kind: WorkspaceKind, workspaceId: string, shape: DictionaryShape, now = new Date()) {
+  const status: ProjectStatus = dictionarySetupStatus(kind, shape);
   await db
     .updateTable("projects")
     .set({ status, version: sql`version + 1`, updated_at: now.toISOString() })
-    .where("id", "=", projectId)
-    .where("status", "in", [...DICTIONARY_SETUP_STATUSES])
+    .where("id", "=", workspaceId)
+    .where("product_type", "=", WORKSPACES[kind].productType)
+    .where("status", "in", [...DICTIONARY_SETUP_STATUSES[kind]])
     .where("status", "!=", status)
     .where("is_locked", "=", 0)
     .execute();

@@ -1,25 +1,16 @@
-import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
 import { DEMO_COMPANIES } from "../../../scripts/demo-data.ts";
 import type { Database } from "./db/schema.ts";
-import { insertAdminDataSourceIfMissing, insertCompanyIfMissing } from "./repositories/companies.ts";
-
-export const DEMO_DATA_SOURCE = {
-  name: "Embedded SQLite",
-  engine: "sqlite",
-  description: "Project databases as SQLite files under the data API's data folder.",
-} as const;
+import { insertCompanyIfMissing } from "./repositories/companies.ts";
 
 /**
  * The demo tenant (SEED_DEMO=true, as `npm start` sets it; never in a production start). The
- * companies keep the fixed ids the client portal's permissions use, and go in in their given order
- * (not alphabetical), so the API's own sorting is what users see. Safe to run at every start.
+ * companies keep the fixed ids the client portal's permissions and admin data sources use, and go
+ * in in their given order (not alphabetical), so the API's own sorting is what users see. Safe to
+ * run at every start.
  */
 export async function seedDemo(db: Kysely<Database>) {
   await db.transaction().execute(async (trx) => {
-    for (const company of DEMO_COMPANIES) {
-      await insertCompanyIfMissing(trx, company);
-      await insertAdminDataSourceIfMissing(trx, { id: randomUUID(), companyId: company.id, ...DEMO_DATA_SOURCE });
-    }
+    for (const company of DEMO_COMPANIES) await insertCompanyIfMissing(trx, company);
   });
 }

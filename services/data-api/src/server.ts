@@ -8,6 +8,7 @@ import { EnvError } from "../../../contracts/env.ts";
 import type { BearerOptions } from "../../shared/bearer.ts";
 import { createKysely, databaseKind } from "../../shared/db.ts";
 import { createLogger } from "../../shared/logger.ts";
+import { createHttpAdminDataSources } from "./admin-data-sources.ts";
 import { createApp } from "./app.ts";
 import { createHttpCompanyUsersSource } from "./company-users.ts";
 import { migrateDatabase } from "./db/migrate.ts";
@@ -78,6 +79,8 @@ async function main() {
     dataDir: env.DATA_DIR,
     jobs,
     companyUsers: createHttpCompanyUsersSource({ baseUrl: env.CLIENT_PORTAL_API_URL }),
+    adminDataSources: createHttpAdminDataSources({ baseUrl: env.CLIENT_PORTAL_API_URL }),
+    accessSettings: { cloudTarget: env.CLOUD_TARGET, translationAnalystRole: env.TRANSLATION_ANALYST_ROLE },
   });
   const stopSweep = sharedControlPlane ? startStaleJobSweep(db, logger) : () => undefined;
 

@@ -48,10 +48,20 @@ export interface SigningKeysTable {
   created_at: string;
 }
 
+/** A company's schemes (migration 0002). */
+export interface AdminDataSourcesTable {
+  id: string;
+  company_id: string;
+  name: string;
+  description: string | null;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   permissions: PermissionsTable;
   branding: BrandingTable;
   oidc_payloads: OidcPayloadsTable;
   signing_keys: SigningKeysTable;
+  admin_data_sources: AdminDataSourcesTable;
 }

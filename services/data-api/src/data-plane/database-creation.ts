@@ -1,14 +1,16 @@
 /**
- * The first job (wizard step 3): the project's source and destination databases, one table per
- * table of its own data dictionary. Status DatabaseCreation (locked, reason DatabaseCreation) while
- * it runs; SetupRestoreDatabaseIncomplete when done; DatabaseCreationFailed on failure (a retry
- * starts from there).
+ * The first job of a workspace: its source and destination databases, one table per table of its
+ * own data dictionary (a migration project's wizard step 3; a configuration's dictionary step).
+ * Status DatabaseCreation (locked, reason DatabaseCreation) while it runs; the kind's afterDatabases
+ * status when done (SetupRestoreDatabaseIncomplete, SetupAssignTemplatesIncomplete);
+ * DatabaseCreationFailed on failure (a retry starts from there).
  */
 import type { Job } from "../../../../contracts/projects.ts";
 import type { Table } from "../../../../contracts/dictionary.ts";
 import type { JobDeps } from "../jobs/start-job.ts";
 import { startJob } from "../jobs/start-job.ts";
-import { DATABASE_CREATION_START_STATUSES, dictionaryBlockers } from "../project-setup.ts";
+import { DATABASE_CREATION_START_STATUSES, WORKSPACES, type WorkspaceKind } from "../../../../contracts/workspaces.ts";
+import { dictionaryBlockers } from "../project-setup.ts";
 import { findProjectDictionaryRef, readTables } from "../repositories/dictionaries.ts";
 import { createProjectDatabase, projectDatabasePath, removeProjectDatabases } from "./project-databases.ts";
 
@@ -18,7 +20,12 @@ export const DATABASE_CREATION_STEPS = {
   destination: "Create destination database",
 } as const;
 
-export async function startDatabaseCreation(deps: JobDeps & { dataDir: string }, projectId: string, userId: string): Promise<Job> {
+export async function startDatabaseCreation(
+  deps: JobDeps & { dataDir: string },
+  kind: WorkspaceKind,
+  projectId: string,
+  userId: string,
+): Promise<Job> {
   const { dataDir } = deps;
   // Read under the lock by the first step, used by the next two: the databases match the
   // dictionary as it was when the job started, whatever happens to it later.
@@ -30,7 +37,7 @@ export async function startDatabaseCreation(deps: JobDeps & { dataDir: string },
     lockReason: "DatabaseCreation",
     userId,
     statusWhileRunning: "DatabaseCreation",
-    allowedStatuses: DATABASE_CREATION_START_STATUSES,
+    allowedStatuses: DATABASE_CREATION_START_STATUSES[kind],
     steps: [
       {
         name: DATABASE_CREATION_STEPS.validate,
@@ -52,7 +59,7 @@ export async function startDatabaseCreation(deps: JobDeps & { dataDir: string },
         run: async () => createProjectDatabase(projectDatabasePath(dataDir, projectId, "destination"), tables),
       },
     ],
-    onSuccess: { status: "SetupRestoreDatabaseIncomplete" },
+    onSuccess: { status: WORKSPACES[kind].afterDatabases },
     // A failed creation leaves no database that looks usable (the source may have been made).
     onFailure: async () => removeProjectDatabases(dataDir, projectId),
   });

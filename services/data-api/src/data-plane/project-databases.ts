@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { createTableStatement, type DdlTable } from "./sqlite-ddl.ts";
+import { createTableStatement, quoteIdentifier, type DdlTable } from "./sqlite-ddl.ts";
 
 export const PROJECT_DATABASE_KINDS = ["source", "destination"] as const;
 export type ProjectDatabaseKind = (typeof PROJECT_DATABASE_KINDS)[number];
@@ -53,4 +53,37 @@ export function createProjectDatabase(file: string, tables: readonly DdlTable[])
 /** Removes what a failed creation made, so a failed project has no database that looks usable. */
 export function removeProjectDatabases(dataDir: string, projectId: string): void {
   for (const kind of PROJECT_DATABASE_KINDS) fs.rmSync(projectDatabasePath(dataDir, projectId, kind), { force: true });
+}
+
+export type DatabaseTableSummary = { name: string; columnCount: number; rowCount: number };
+export type DatabaseSummary = { kind: ProjectDatabaseKind; exists: boolean; tables: DatabaseTableSummary[] };
+
+/**
+ * What a workspace's databases hold right now (the databases/current page): for each of source and
+ * destination whether it exists, and its tables by name with their column and row counts. `table`
+ * keeps the tables whose name contains it (any case). Read-only: opening never creates a file.
+ */
+export function describeProjectDatabases(dataDir: string, projectId: string, table?: string): DatabaseSummary[] {
+  const contains = table?.trim().toLowerCase() || undefined;
+  return PROJECT_DATABASE_KINDS.map((kind) => {
+    const file = projectDatabasePath(dataDir, projectId, kind);
+    if (!fs.existsSync(file)) return { kind, exists: false, tables: [] };
+    const db = new Database(file, { readonly: true, fileMustExist: true });
+    try {
+      const names = db
+        .prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite\\_%' escape '\\' order by lower(name), name")
+        .pluck()
+        .all() as string[];
+      const tables = names
+        .filter((name) => !contains || name.toLowerCase().includes(contains))
+        .map((name) => ({
+          name,
+          columnCount: (db.prepare(`select count(*) from pragma_table_info(?)`).pluck().get(name) as number) ?? 0,
+          rowCount: Number(db.prepare(`select count(*) from ${quoteIdentifier(name)}`).pluck().get()),
+        }));
+      return { kind, exists: true, tables };
+    } finally {
+      db.close();
+    }
+  });
 }

@@ -27,7 +27,9 @@ describe.each(TEST_DATABASE_KINDS)("migrations and demo seed on %s", (kind) => {
     expect(first.every((r) => r.status === "Success")).toBe(true);
     expect(await migrateDatabase(db)).toEqual([]);
     const tables = (await db.introspection.getTables()).map((t) => t.name).sort();
-    expect(tables).toEqual(expect.arrayContaining(["admin_data_sources", "companies"]));
+    expect(tables).toEqual(expect.arrayContaining(["companies", "projects", "workspace_schemes"]));
+    // The schemes (admin data sources) are the client portal's since migration 0004.
+    expect(tables).not.toContain("admin_data_sources");
   });
 
   it("seeds the demo companies with their fixed ids in their given order, once, however often it runs", async () => {
@@ -36,16 +38,25 @@ describe.each(TEST_DATABASE_KINDS)("migrations and demo seed on %s", (kind) => {
     // No ORDER BY on purpose: insertion order, which must be the demo list's, not alphabetical.
     const companies = await db.selectFrom("companies").select(["id", "name"]).execute();
     expect(companies).toEqual(DEMO_COMPANIES.map((c) => ({ id: c.id, name: c.name })));
-    const sources = await db.selectFrom("admin_data_sources").select(["company_id", "name", "engine"]).execute();
-    expect(sources).toHaveLength(3);
-    for (const company of DEMO_COMPANIES) {
-      expect(sources).toContainEqual({ company_id: company.id, name: "Embedded SQLite", engine: "sqlite" });
-    }
   });
 
-  it("refuses a data source for a company that does not exist", async () => {
+  it("keeps a configuration's schemes only for a workspace that exists, and one default per company and kind", async () => {
     await expect(
-      sql`insert into admin_data_sources (id, company_id, name, engine, created_at) values ('x', 'missing', 'n', 'sqlite', '2024-01-01T00:00:00.000Z')`.execute(db),
+      sql`insert into workspace_schemes (workspace_id, scheme_id, scheme_name, position) values ('missing', 's', 'n', 0)`.execute(db),
     ).rejects.toThrow(/foreign key/i);
+    const [company] = DEMO_COMPANIES;
+    await sql`insert into applications (id, company_id, name, name_key, created_at) values ('app', ${company.id}, 'A', 'a', '2024-01-01T00:00:00.000Z')`.execute(db);
+    const insert = (id: string, productType: string, isDefault: number) =>
+      sql`insert into projects (id, company_id, application_id, name, name_key, source_type, status, created_at, updated_at, created_by, product_type, is_default)
+          values (${id}, ${company.id}, 'app', ${id}, ${id}, 'FlatFile', 'Active', '2024-01-01T00:00:00.000Z', '2024-01-01T00:00:00.000Z', 'u', ${productType}, ${isDefault})`.execute(db);
+    await insert("first", "Onboarding", 1);
+    await insert("migration-default", "Migration", 1);
+    await expect(insert("second", "Onboarding", 1)).rejects.toThrow(/unique/i);
+    await insert("third", "Onboarding", 0);
+    // Rows written as before 0004 are migration projects that are nobody's default.
+    await sql`insert into projects (id, company_id, application_id, name, name_key, source_type, status, created_at, updated_at, created_by)
+              values ('legacy', ${company.id}, 'app', 'L', 'l', 'BackUp', 'Active', '2024-01-01T00:00:00.000Z', '2024-01-01T00:00:00.000Z', 'u')`.execute(db);
+    const row = await db.selectFrom("projects").select(["product_type", "is_default"]).where("id", "=", "legacy").executeTakeFirstOrThrow();
+    expect({ ...row, is_default: Number(row.is_default) }).toEqual({ product_type: "Migration", is_default: 0 });
   });
 });

@@ -1,4 +1,8 @@
-/** Tables of projects, project access, jobs and their steps. Filled by migration 0003. */
+/**
+ * Tables of workspaces (migration projects and onboarding configurations, one `projects` row kind
+ * told apart by product_type), their access lists, jobs and steps, and a configuration's schemes.
+ * Migrations 0003 and 0004.
+ */
 import type { Generated } from "kysely";
 
 export interface ProjectTables {
@@ -6,6 +10,7 @@ export interface ProjectTables {
   project_users: ProjectUsersTable;
   jobs: JobsTable;
   job_steps: JobStepsTable;
+  workspace_schemes: WorkspaceSchemesTable;
 }
 
 export interface ProjectsTable {
@@ -13,7 +18,10 @@ export interface ProjectsTable {
   company_id: string;
   application_id: string;
   name: string;
-  /** The lower-cased name: unique per company. */
+  /**
+   * What "unique per company" compares: the lower-cased name for a migration project; for another
+   * kind, its product type in capitals, ":" and the lower-cased name (migration 0004 says why).
+   */
   name_key: string;
   description: string | null;
   source_type: string;
@@ -33,6 +41,18 @@ export interface ProjectsTable {
   created_at: string;
   updated_at: string;
   created_by: string;
+  /** contracts/workspaces.ts PRODUCT_TYPES: "Migration" or "Onboarding". */
+  product_type: Generated<string>;
+  /** 0/1: the company's default of its kind (at most one, by a partial unique index). */
+  is_default: Generated<number>;
+}
+
+export interface WorkspaceSchemesTable {
+  workspace_id: string;
+  scheme_id: string;
+  scheme_name: string;
+  /** 0-based, in the order chosen. */
+  position: number;
 }
 
 export interface ProjectUsersTable {

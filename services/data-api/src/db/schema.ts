@@ -8,22 +8,10 @@ import type { ProjectTables } from "./schema-projects.ts";
 /** Each area keeps its table types in its own file (schema-*.ts); this is their union. */
 export interface Database extends DictionaryTables, ProjectTables {
   companies: CompaniesTable;
-  admin_data_sources: AdminDataSourcesTable;
 }
 
 export interface CompaniesTable {
   id: string;
   name: string;
-  created_at: string;
-}
-
-export type DataSourceEngine = "sqlite" | "postgres";
-
-export interface AdminDataSourcesTable {
-  id: string;
-  company_id: string;
-  name: string;
-  engine: DataSourceEngine;
-  description: string | null;
   created_at: string;
 }

@@ -72,8 +72,8 @@ export class JobRefusedError extends Error {
   override name = "JobRefusedError";
 }
 
-export function lockedMessage(reason: string | null) {
-  return `The project is locked (${reason ?? "unknown reason"}) while a background job runs. Try again when it has finished.`;
+export function lockedMessage(reason: string | null, noun = "project") {
+  return `The ${noun} is locked (${reason ?? "unknown reason"}) while a background job runs. Try again when it has finished.`;
 }
 
 const now = () => new Date().toISOString();

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
-import type { AdminDataSource, Company } from "../../../../contracts/data-api.ts";
+import type { Company } from "../../../../contracts/data-api.ts";
 import { scopeIsEmpty, type CompanyScope } from "../company-scope.ts";
-import type { Database, DataSourceEngine } from "../db/schema.ts";
+import type { Database } from "../db/schema.ts";
 
 /**
  * The companies in `scope`, sorted by name in SQL. Case-insensitive first so that "acme" and
@@ -18,45 +18,11 @@ export async function findCompany(db: Kysely<Database>, id: string): Promise<Com
   return db.selectFrom("companies").select(["id", "name"]).where("id", "=", id).executeTakeFirst();
 }
 
-export async function listAdminDataSources(db: Kysely<Database>, companyId: string): Promise<AdminDataSource[]> {
-  return db
-    .selectFrom("admin_data_sources")
-    .select(["id", "company_id as companyId", "name", "engine", "description"])
-    .where("company_id", "=", companyId)
-    .orderBy(sql`lower(name)`)
-    .orderBy("id")
-    .execute();
-}
-
 /** Inserts the company unless one with this id exists (the seed runs at every demo start). */
 export async function insertCompanyIfMissing(db: Kysely<Database>, company: Company, now = new Date()) {
   await db
     .insertInto("companies")
     .values({ id: company.id, name: company.name, created_at: now.toISOString() })
     .onConflict((oc) => oc.column("id").doNothing())
-    .execute();
-}
-
-export type NewAdminDataSource = {
-  id: string;
-  companyId: string;
-  name: string;
-  engine: DataSourceEngine;
-  description: string | null;
-};
-
-/** Inserts the data source unless the company already has one of that name. */
-export async function insertAdminDataSourceIfMissing(db: Kysely<Database>, source: NewAdminDataSource, now = new Date()) {
-  await db
-    .insertInto("admin_data_sources")
-    .values({
-      id: source.id,
-      company_id: source.companyId,
-      name: source.name,
-      engine: source.engine,
-      description: source.description,
-      created_at: now.toISOString(),
-    })
-    .onConflict((oc) => oc.columns(["company_id", "name"]).doNothing())
     .execute();
 }

@@ -1,7 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import { applicationSchema, applicationSearchQuerySchema, applicationSearchResponseSchema, createApplicationSchema } from "../../../../contracts/applications.ts";
 import { requireMigrationRole } from "../access.ts";
-import { answerApiProblems } from "../api-problem.ts";
 import { createRouter, jsonContent } from "../openapi.ts";
 import { createApplication, searchApplications } from "../repositories/applications.ts";
 import { dictionaryErrorResponses } from "./dictionary-routes-shared.ts";
@@ -55,6 +54,5 @@ export function createApplicationsRouter() {
       const application = await createApplication(c.var.deps.db, { companyId: company.id, name: input.name, description: input.description });
       return c.json(application, 201);
     });
-  router.onError(answerApiProblems);
   return router;
 }

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { DEMO_COMPANIES } from "../../../../scripts/demo-data.ts";
+import { DEMO_COMPANIES, demoAdminDataSources } from "../../../../scripts/demo-data.ts";
 import { TEST_DATABASE_KINDS } from "../../../shared/testing/databases.ts";
 import { COMPANY_NOT_FOUND_MESSAGE, PERMISSIONS_UNAVAILABLE_MESSAGE } from "../access.ts";
-import { DEMO_DATA_SOURCE } from "../seed.ts";
+import { ADMIN_DATA_SOURCES_UNAVAILABLE_MESSAGE } from "../admin-data-sources.ts";
 import { USERS, createTestApi, type TestApi } from "../testing/harness.ts";
 
 const [cedar, acme, birch] = DEMO_COMPANIES;
@@ -86,24 +86,34 @@ describe.each(TEST_DATABASE_KINDS)("companies on %s", (kind) => {
   describe("GET /api/v1/companies/{id}/admin-data-sources", () => {
     const path = (id: string) => `/api/v1/companies/${encodeURIComponent(id)}/admin-data-sources`;
 
+    // The company's schemes, from the client portal (the harness's stub serves the demo seed).
+    const schemesOf = (companyId: string) =>
+      demoAdminDataSources(companyId)
+        .map((s) => ({ id: s.id, companyId, name: s.name, description: s.description }))
+        .sort((a, b) => a.name.localeCompare(b.name));
+
     it("answers the data sources of a company the caller works in", async () => {
       const res = await api.get(path(acme.id), await api.tokenFor(USERS.analyst));
       expect(res.status).toBe(200);
-      expect(res.body).toEqual([
-        {
-          id: expect.any(String),
-          companyId: acme.id,
-          name: DEMO_DATA_SOURCE.name,
-          engine: "sqlite",
-          description: DEMO_DATA_SOURCE.description,
-        },
-      ]);
+      expect(res.body).toEqual(schemesOf(acme.id));
+      expect(res.body.map((s: { name: string }) => s.name)).toEqual(["Defined Benefit Scheme", "Defined Contribution Scheme", "Healthcare Trust Scheme"]);
     });
 
     it("answers any company's data sources to SuperAdmin", async () => {
       const res = await api.get(path(cedar.id), await api.tokenFor(USERS.superAdmin));
       expect(res.status).toBe(200);
-      expect(res.body).toEqual([expect.objectContaining({ companyId: cedar.id, name: "Embedded SQLite" })]);
+      expect(res.body).toEqual(schemesOf(cedar.id));
+    });
+
+    it("answers 503, not an empty list, when the client portal cannot give the schemes", async () => {
+      api.adminDataSources.setMode("down");
+      try {
+        const res = await api.get(path(acme.id), await api.tokenFor(USERS.analyst));
+        expect(res.status).toBe(503);
+        expect(res.body.errors).toEqual([ADMIN_DATA_SOURCES_UNAVAILABLE_MESSAGE]);
+      } finally {
+        api.adminDataSources.setMode("up");
+      }
     });
 
     it("answers 404 for another company's id, exactly as for an id that does not exist", async () => {

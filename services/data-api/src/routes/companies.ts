@@ -1,9 +1,11 @@
 import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
 import { adminDataSourcesResponseSchema, companiesResponseSchema } from "../../../../contracts/data-api.ts";
+import { HTTPException } from "hono/http-exception";
 import { companyScope, requireCompany } from "../access.ts";
+import { ADMIN_DATA_SOURCES_UNAVAILABLE_MESSAGE, AdminDataSourcesUnavailableError } from "../admin-data-sources.ts";
 import { createRouter, errorResponses, jsonContent } from "../openapi.ts";
-import { listAdminDataSources, listCompanies } from "../repositories/companies.ts";
+import { listCompanies } from "../repositories/companies.ts";
 
 const listAll = createRoute({
   method: "get",
@@ -25,13 +27,15 @@ const listDataSources = createRoute({
   method: "get",
   path: "/companies/{id}/admin-data-sources",
   tags: ["Companies"],
-  summary: "Where a company's project databases live",
+  summary: "The company's admin data sources: its schemes, sorted by name",
+  description:
+    "The schemes onboarding configurations serve. The client portal keeps them; this answers its list (asked with the caller's token) for a company the caller may see.",
   request: { params: companyIdParams },
   responses: {
-    200: jsonContent(adminDataSourcesResponseSchema, "The company's data sources."),
+    200: jsonContent(adminDataSourcesResponseSchema, "The company's schemes."),
     401: errorResponses[401],
     404: errorResponses[404],
-    503: errorResponses[503],
+    503: jsonContent(errorResponses[503].content["application/json"].schema, "The caller's permissions or the company's schemes could not be loaded from the client portal."),
   },
 });
 
@@ -43,6 +47,12 @@ export function createCompaniesRouter() {
     })
     .openapi(listDataSources, async (c) => {
       const company = await requireCompany(c, c.req.valid("param").id);
-      return c.json(await listAdminDataSources(c.var.deps.db, company.id), 200);
+      try {
+        return c.json(await c.var.deps.adminDataSources.list(c.var.caller, company.id), 200);
+      } catch (err) {
+        if (!(err instanceof AdminDataSourcesUnavailableError)) throw err;
+        c.var.deps.logger.warn("admin data sources unavailable", { err, companyId: company.id, requestId: c.var.requestId });
+        throw new HTTPException(503, { message: ADMIN_DATA_SOURCES_UNAVAILABLE_MESSAGE });
+      }
     });
 }

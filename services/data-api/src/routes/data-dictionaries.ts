@@ -8,7 +8,7 @@ import {
   updateDictionarySchema,
 } from "../../../../contracts/dictionary.ts";
 import { requireMigrationRole } from "../access.ts";
-import { answerApiProblems, NotFoundError } from "../api-problem.ts";
+import { NotFoundError } from "../api-problem.ts";
 import { createRouter, jsonContent } from "../openapi.ts";
 import { findApplication } from "../repositories/applications.ts";
 import { createDictionary, findDictionaryRef, searchDictionaries, updateDictionary } from "../repositories/dictionaries.ts";
@@ -105,7 +105,6 @@ export function createDataDictionariesRouter() {
       await updateDictionary(c.var.deps.db, id, { expectedVersion: version, name, description, userId: c.var.caller.userId });
       return c.json(await loadDictionary(c, id), 200);
     });
-  router.onError(answerApiProblems);
 
   const base = { basePath: "/data-dictionaries/{id}", tag: TAG, resolve: resolveMasterDictionary };
   router.route("/", createDictionaryTableRoutes(base));

@@ -2,7 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
 import { BULK_UPLOAD_EXTENSIONS, BULK_UPLOAD_MAX_BYTES, dictionarySchema, reviewSchema } from "../../../../contracts/dictionary.ts";
-import { answerApiProblems, NotFoundError } from "../api-problem.ts";
+import { NotFoundError } from "../api-problem.ts";
 import { parseDictionaryFile } from "../dictionary-bulk/parse-file.ts";
 import { applyReview, createReview, discardReview, getReview, REVIEW_NOT_FOUND_MESSAGE } from "../dictionary-bulk/reviews.ts";
 import { FILE_TOO_LARGE_MESSAGE, fileProblem } from "../dictionary-bulk/sheet-rows.ts";
@@ -108,6 +108,5 @@ export function createBulkUploadRoutes(options: DictionaryRoutesOptions) {
       if (!(await discardReview(c.var.deps.db, dictionaryId, reviewId))) throw new NotFoundError(REVIEW_NOT_FOUND_MESSAGE);
       return c.body(null, 204);
     });
-  router.onError(answerApiProblems);
   return router;
 }

@@ -2,7 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
 import { createTableSchema, dictionarySchema, tableSchema, tablesPageSchema, tablesQuerySchema, updateTableSchema } from "../../../../contracts/dictionary.ts";
 import { versionSchema } from "../../../../contracts/common.ts";
-import { answerApiProblems, NotFoundError } from "../api-problem.ts";
+import { NotFoundError } from "../api-problem.ts";
 import { createRouter, jsonContent } from "../openapi.ts";
 import { createTable, deleteTable, getTable, listTables, updateTable } from "../repositories/dictionaries.ts";
 import { TABLE_NOT_FOUND_MESSAGE } from "../repositories/dictionary-tables.ts";
@@ -110,6 +110,5 @@ export function createDictionaryTableRoutes(options: DictionaryTableRoutesOption
       await deleteTable(c.var.deps.db, dictionaryId, tableId, { expectedVersion: c.req.valid("query").version, userId: c.var.caller.userId });
       return c.json(await written(c, dictionaryId), 200);
     });
-  router.onError(answerApiProblems);
   return router;
 }

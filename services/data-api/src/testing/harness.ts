@@ -12,6 +12,8 @@ import { createKysely, type DatabaseKind } from "../../../shared/db.ts";
 import { createLogger } from "../../../shared/logger.ts";
 import { createTestDatabase } from "../../../shared/testing/databases.ts";
 import { createTestSigner } from "../../../shared/testing/tokens.ts";
+import type { AccessSettings } from "../../../../contracts/areas.ts";
+import { createHttpAdminDataSources } from "../admin-data-sources.ts";
 import { createApp, type AppDeps } from "../app.ts";
 import { createHttpCompanyUsersSource } from "../company-users.ts";
 import { migrateDatabase } from "../db/migrate.ts";
@@ -19,6 +21,7 @@ import type { Database } from "../db/schema.ts";
 import { createJobRunner } from "../jobs/runner.ts";
 import { createHttpPermissionsSource } from "../permissions.ts";
 import { seedDemo } from "../seed.ts";
+import { createAdminDataSourcesStub } from "./admin-data-sources-stub.ts";
 import { CLIENT_PORTAL_TEST_URL, createClientPortalStub } from "./client-portal-stub.ts";
 import { createCompanyUsersStub } from "./company-users-stub.ts";
 
@@ -61,6 +64,7 @@ export async function createTestApi(kind: DatabaseKind) {
   // Project databases of this test file; jobs run on a runner whose hooks a test may set.
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "dt-data-"));
   const jobs = createJobRunner();
+  const adminDataSources = createAdminDataSourcesStub(signer.bearer, Object.values(USERS));
   const deps: AppDeps = {
     db,
     logger: createLogger("data-api-test", "silent"),
@@ -70,6 +74,7 @@ export async function createTestApi(kind: DatabaseKind) {
     dataDir,
     jobs,
     companyUsers: createHttpCompanyUsersSource({ baseUrl: CLIENT_PORTAL_TEST_URL, fetch: createCompanyUsersStub(signer.bearer, Object.values(USERS)) }),
+    adminDataSources: createHttpAdminDataSources({ baseUrl: CLIENT_PORTAL_TEST_URL, fetch: adminDataSources.fetch }),
   };
   const app = createApp(deps);
 
@@ -80,6 +85,11 @@ export async function createTestApi(kind: DatabaseKind) {
     const runner = createJobRunner();
     runners.push(runner);
     return createApp({ ...deps, jobs: runner });
+  }
+
+  /** Another app on the same database, data folder and job runner, with some deps replaced (AZURE, another source). */
+  function appWith(overrides: Partial<AppDeps> & { accessSettings?: AccessSettings }) {
+    return createApp({ ...deps, ...overrides });
   }
 
   /** A fresh token per call (unique jti), so the permissions cache never hides one test from another. */
@@ -108,7 +118,7 @@ export async function createTestApi(kind: DatabaseKind) {
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 
-  return { app, db, signer, clientPortal, tokenFor, get, close, send, dataDir, jobs, restartedApp };
+  return { app, db, signer, clientPortal, adminDataSources, tokenFor, get, close, send, dataDir, jobs, restartedApp, appWith };
 }
 
 export type TestApi = Awaited<ReturnType<typeof createTestApi>>;

@@ -1,6 +1,7 @@
 /** Test data for the project routes: applications, projects made through the API, dictionary tables. */
 import { randomUUID } from "node:crypto";
 import type { ColumnInput, TableInput } from "../../../../contracts/dictionary.ts";
+import type { Configuration } from "../../../../contracts/configurations.ts";
 import type { Project } from "../../../../contracts/projects.ts";
 import { createApplication } from "../repositories/applications.ts";
 import { createTable, findProjectDictionaryRef } from "../repositories/dictionaries.ts";
@@ -21,6 +22,15 @@ export async function makeProject(api: TestApi, token: string, input: ProjectInp
   });
   if (res.status !== 201) throw new Error(`creating a project answered ${res.status}: ${JSON.stringify(res.body)}`);
   return res.body as Project;
+}
+
+export type ConfigurationInput = { companyId: string; applicationId: string; schemeIds: string[]; name?: string; description?: string; isDefault?: boolean };
+
+/** A configuration created through POST /api/v1/audit-projects by `token`'s user (who gets read and write). */
+export async function makeConfiguration(api: TestApi, token: string, input: ConfigurationInput): Promise<Configuration> {
+  const res = await api.send("POST", "/api/v1/audit-projects", token, { name: `Configuration ${randomUUID().slice(0, 8)}`, ...input });
+  if (res.status !== 201) throw new Error(`creating a configuration answered ${res.status}: ${JSON.stringify(res.body)}`);
+  return res.body as Configuration;
 }
 
 export const column = (name: string, type: ColumnInput["type"], extra: Partial<ColumnInput> = {}): ColumnInput => ({

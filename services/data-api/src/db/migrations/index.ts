@@ -2,10 +2,12 @@ import type { Migration } from "kysely";
 import * as m0001 from "./0001_initial.ts";
 import * as m0002 from "./0002_dictionaries.ts";
 import * as m0003 from "./0003_projects.ts";
+import * as m0004 from "./0004_workspaces.ts";
 
 /** Every migration by its sortable name. Append only; never rename or edit a shipped one. */
 export const migrations: Record<string, Migration> = {
   "0001_initial": m0001,
   "0002_dictionaries": m0002,
   "0003_projects": m0003,
+  "0004_workspaces": m0004,
 };

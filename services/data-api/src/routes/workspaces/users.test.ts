@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Project } from "../../../../contracts/projects.ts";
-import { DEMO_COMPANIES } from "../../../../scripts/demo-data.ts";
-import { TEST_DATABASE_KINDS } from "../../../shared/testing/databases.ts";
-import { LAST_WRITER_MESSAGE } from "../repositories/project-users.ts";
-import { USERS, createTestApi, type TestApi } from "../testing/harness.ts";
-import { makeApplication, makeProject } from "../testing/project-fixtures.ts";
+import type { Project } from "../../../../../contracts/projects.ts";
+import { DEMO_COMPANIES } from "../../../../../scripts/demo-data.ts";
+import { TEST_DATABASE_KINDS } from "../../../../shared/testing/databases.ts";
+import { LAST_WRITER_MESSAGE } from "../../repositories/project-users.ts";
+import { USERS, createTestApi, type TestApi } from "../../testing/harness.ts";
+import { makeApplication, makeProject } from "../../testing/project-fixtures.ts";
 
 const [, , birch] = DEMO_COMPANIES;
 

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Dictionary } from "../../../../contracts/dictionary.ts";
-import type { Project } from "../../../../contracts/projects.ts";
-import { DEMO_COMPANIES } from "../../../../scripts/demo-data.ts";
-import { TEST_DATABASE_KINDS } from "../../../shared/testing/databases.ts";
-import { fixture, seedDictionary, upload } from "../testing/dictionary-fixtures.ts";
-import { USERS, createTestApi, type TestApi } from "../testing/harness.ts";
-import { column, makeApplication, makeProject } from "../testing/project-fixtures.ts";
+import type { Dictionary } from "../../../../../contracts/dictionary.ts";
+import type { Project } from "../../../../../contracts/projects.ts";
+import { DEMO_COMPANIES } from "../../../../../scripts/demo-data.ts";
+import { TEST_DATABASE_KINDS } from "../../../../shared/testing/databases.ts";
+import { fixture, seedDictionary, upload } from "../../testing/dictionary-fixtures.ts";
+import { USERS, createTestApi, type TestApi } from "../../testing/harness.ts";
+import { column, makeApplication, makeProject } from "../../testing/project-fixtures.ts";
 
 const [, acme, birch] = DEMO_COMPANIES;
 

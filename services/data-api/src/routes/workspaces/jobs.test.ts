@@ -2,14 +2,14 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { Job, Project } from "../../../../contracts/projects.ts";
-import { DEMO_COMPANIES } from "../../../../scripts/demo-data.ts";
-import { TEST_DATABASE_KINDS } from "../../../shared/testing/databases.ts";
-import { DATABASE_CREATION_STEPS } from "../data-plane/database-creation.ts";
-import { projectDatabasePath } from "../data-plane/project-databases.ts";
-import { INTERRUPTED_MESSAGE, recoverInterruptedJobs } from "../jobs/recover.ts";
-import { USERS, createTestApi, type TestApi } from "../testing/harness.ts";
-import { addProjectTable, column, makeApplication, makeProject } from "../testing/project-fixtures.ts";
+import type { Job, Project } from "../../../../../contracts/projects.ts";
+import { DEMO_COMPANIES } from "../../../../../scripts/demo-data.ts";
+import { TEST_DATABASE_KINDS } from "../../../../shared/testing/databases.ts";
+import { DATABASE_CREATION_STEPS } from "../../data-plane/database-creation.ts";
+import { projectDatabasePath } from "../../data-plane/project-databases.ts";
+import { INTERRUPTED_MESSAGE, recoverInterruptedJobs } from "../../jobs/recover.ts";
+import { USERS, createTestApi, type TestApi } from "../../testing/harness.ts";
+import { addProjectTable, column, makeApplication, makeProject } from "../../testing/project-fixtures.ts";
 
 const [, , birch] = DEMO_COMPANIES;
 

@@ -1,0 +1,265 @@
+import { randomUUID } from "node:crypto";
+import { sql, type Kysely, type Selectable } from "kysely";
+import type { PAGE_SIZES } from "../../../../contracts/common.ts";
+import type { FlatFileParameters, ProjectStatus, PROJECT_SORTS, SOURCE_TYPES, UPLOAD_TYPES } from "../../../../contracts/projects.ts";
+import { WORKSPACES, workspaceOfProductType, type WorkspaceKind } from "../../../../contracts/workspaces.ts";
+import { ConflictError, DuplicateNameError } from "../api-problem.ts";
+import type { Database } from "../db/schema.ts";
+import type { ProjectsTable } from "../db/schema-projects.ts";
+import { escapeLike, inTransaction, isUniqueViolation, nameKey, sortOf, toFlag } from "./db-helpers.ts";
+import { createDictionary } from "./dictionaries.ts";
+
+/**
+ * Workspaces: migration projects and onboarding configurations, one `projects` row kind told apart
+ * by `product_type` (contracts/workspaces.ts). What both kinds share lives here: the row, the name
+ * rule, creation with the creator's access and an empty dictionary of its own, the versioned update
+ * and the search. projects.ts and configurations.ts add what only their kind has.
+ *
+ * Every write compares and bumps `version` in the statement that writes, so a write based on a
+ * stale read changes nothing (409). The lock columns are the job mechanism's (jobs/project-lock.ts);
+ * routes refuse writes to a locked workspace before they get here.
+ */
+
+export type WorkspaceRow = Selectable<ProjectsTable>;
+
+export const duplicateNameMessage = (kind: WorkspaceKind) => `A ${WORKSPACES[kind].noun} with this name already exists in this company`;
+export const staleMessage = (kind: WorkspaceKind) => `This ${WORKSPACES[kind].noun} was changed by someone else. Reload it and try again.`;
+
+/**
+ * What "unique per company" compares. A migration project's key is its lower-cased name, as before
+ * workspaces; another kind's is prefixed with its product type in capitals ("ONBOARDING:payroll"),
+ * so that the one (company_id, name_key) constraint keeps names unique per company *and kind*: a
+ * configuration may share a project's name. Lower-casing never produces capitals, so no project's
+ * key can equal a configuration's. Migration 0004 says why the constraint stays as it is.
+ */
+export function workspaceNameKey(kind: WorkspaceKind, name: string): string {
+  return kind === "migration" ? nameKey(name) : `${namePrefix(kind)}${nameKey(name)}`;
+}
+
+function namePrefix(kind: WorkspaceKind): string {
+  return kind === "migration" ? "" : `${WORKSPACES[kind].productType.toUpperCase()}:`;
+}
+
+/** The row of any kind; routes go through requireWorkspace, which checks the kind. */
+export function findWorkspaceRow(db: Kysely<Database>, id: string): Promise<WorkspaceRow | undefined> {
+  return db.selectFrom("projects").selectAll().where("id", "=", id).executeTakeFirst();
+}
+
+export function kindOfRow(row: Pick<WorkspaceRow, "product_type">): WorkspaceKind | undefined {
+  return workspaceOfProductType(row.product_type)?.kind;
+}
+
+export type NewWorkspace = {
+  companyId: string;
+  applicationId: string;
+  name: string;
+  description: string | null;
+  sourceType: (typeof SOURCE_TYPES)[number];
+  userId: string;
+  isDefault?: boolean;
+};
+
+/**
+ * Inserts the workspace at its kind's initial status, its creator's read and write access, and its
+ * own empty data dictionary, in `trx` (the caller's transaction: a kind adds its own rows in it).
+ * The caller checks the application. A taken name is a DuplicateNameError on `name`.
+ */
+export async function insertWorkspace(trx: Kysely<Database>, kind: WorkspaceKind, input: NewWorkspace, now = new Date()): Promise<string> {
+  const id = randomUUID();
+  const at = now.toISOString();
+  const key = workspaceNameKey(kind, input.name);
+  await assertNameFree(trx, kind, input.companyId, key);
+  await withNameConstraint(kind, () =>
+    trx
+      .insertInto("projects")
+      .values({
+        id,
+        company_id: input.companyId,
+        application_id: input.applicationId,
+        name: input.name,
+        name_key: key,
+        description: input.description,
+        source_type: input.sourceType,
+        status: WORKSPACES[kind].initialStatus,
+        lock_job_id: null,
+        current_backup_name: null,
+        upload_type: null,
+        flat_file_parameters: null,
+        source_dictionary_id: null,
+        version: 1,
+        created_at: at,
+        updated_at: at,
+        created_by: input.userId,
+        product_type: WORKSPACES[kind].productType,
+        is_default: toFlag(input.isDefault ?? false),
+      })
+      .execute(),
+  );
+  await trx
+    .insertInto("project_users")
+    .values({ project_id: id, user_id: input.userId, can_read: 1, can_write: 1, granted_at: at, granted_by: input.userId })
+    .execute();
+  await createDictionary(
+    trx,
+    { companyId: input.companyId, applicationId: input.applicationId, projectId: id, name: input.name, description: null, userId: input.userId },
+    now,
+  );
+  return id;
+}
+
+export type WorkspaceChanges = {
+  name?: string;
+  description?: string | null;
+  status?: ProjectStatus;
+  uploadType?: (typeof UPLOAD_TYPES)[number];
+  flatFileParameters?: FlatFileParameters;
+  sourceDictionaryId?: string | null;
+  isDefault?: boolean;
+};
+
+/**
+ * Writes `changes` if the workspace is still at `expectedVersion`, else ConflictError and nothing
+ * written; `alsoInTransaction` writes a kind's own rows (a configuration's schemes) in the same
+ * transaction, after the row. Answers the new version. The caller has checked the rules against
+ * the row it read at that version (a status transition, say): the version check keeps that read true.
+ */
+export async function updateWorkspace(
+  db: Kysely<Database>,
+  kind: WorkspaceKind,
+  row: Pick<WorkspaceRow, "id" | "company_id">,
+  expectedVersion: number,
+  changes: WorkspaceChanges,
+  options: { now?: Date; alsoInTransaction?: (trx: Kysely<Database>) => Promise<void> } = {},
+): Promise<number> {
+  const now = options.now ?? new Date();
+  return inTransaction(db, async (trx) => {
+    const key = changes.name !== undefined ? workspaceNameKey(kind, changes.name) : undefined;
+    if (key !== undefined) await assertNameFree(trx, kind, row.company_id, key, row.id);
+    const result = await withNameConstraint(kind, () =>
+      trx
+        .updateTable("projects")
+        .set({
+          ...(changes.name !== undefined ? { name: changes.name, name_key: key } : {}),
+          ...(changes.description !== undefined ? { description: changes.description } : {}),
+          ...(changes.status !== undefined ? { status: changes.status } : {}),
+          ...(changes.uploadType !== undefined ? { upload_type: changes.uploadType } : {}),
+          ...(changes.flatFileParameters !== undefined ? { flat_file_parameters: JSON.stringify(changes.flatFileParameters) } : {}),
+          ...(changes.sourceDictionaryId !== undefined ? { source_dictionary_id: changes.sourceDictionaryId } : {}),
+          ...(changes.isDefault !== undefined ? { is_default: toFlag(changes.isDefault) } : {}),
+          version: sql`version + 1`,
+          updated_at: now.toISOString(),
+        })
+        .where("id", "=", row.id)
+        .where("product_type", "=", WORKSPACES[kind].productType)
+        .where("version", "=", expectedVersion)
+        // The lock is checked by the route; this keeps a job that took it meanwhile safe too.
+        .where("is_locked", "=", 0)
+        .executeTakeFirst(),
+    );
+    if (result.numUpdatedRows !== 1n) throw new ConflictError(staleMessage(kind));
+    await options.alsoInTransaction?.(trx);
+    return expectedVersion + 1;
+  });
+}
+
+export type WorkspaceSearch = {
+  companyId: string;
+  name?: string | undefined;
+  status: readonly ProjectStatus[];
+  applicationId?: string | undefined;
+  page: number;
+  pageSize: (typeof PAGE_SIZES)[number] | number;
+  sort: (typeof PROJECT_SORTS)[number];
+};
+
+/** Who searches: admins see every workspace of the company; others only those they may read. */
+export type WorkspaceReader = { userId: string; seesAll: boolean };
+
+const SORT_COLUMNS = {
+  name: "p.name_key",
+  status: "p.status",
+  application: "a.name_key",
+  updatedAt: "p.updated_at",
+} as const;
+
+/** The columns a workspace is read with (both kinds' responses are built from them). */
+export const workspaceColumns = [
+  "p.id",
+  "p.company_id",
+  "p.name",
+  "p.description",
+  "p.application_id",
+  "a.name as application_name",
+  "p.source_type",
+  "p.status",
+  "p.is_locked",
+  "p.lock_reason",
+  "p.current_backup_name",
+  "p.upload_type",
+  "p.flat_file_parameters",
+  "p.source_dictionary_id",
+  "p.created_at",
+  "p.updated_at",
+  "p.version",
+  "p.is_default",
+] as const;
+
+export function selectWorkspaces(db: Kysely<Database>, kind: WorkspaceKind) {
+  return db
+    .selectFrom("projects as p")
+    .innerJoin("applications as a", "a.id", "p.application_id")
+    .select(workspaceColumns)
+    .where("p.product_type", "=", WORKSPACES[kind].productType);
+}
+
+export type WorkspaceListRow = Awaited<ReturnType<ReturnType<typeof selectWorkspaces>["executeTakeFirstOrThrow"]>>;
+
+/** One page of the company's workspaces of `kind` the reader may read: filtered, sorted and counted in SQL. */
+export async function searchWorkspaces(db: Kysely<Database>, kind: WorkspaceKind, search: WorkspaceSearch, reader: WorkspaceReader) {
+  let base = db
+    .selectFrom("projects as p")
+    .innerJoin("applications as a", "a.id", "p.application_id")
+    .where("p.product_type", "=", WORKSPACES[kind].productType);
+  if (!reader.seesAll) {
+    base = base.innerJoin("project_users as pu", (join) =>
+      join.onRef("pu.project_id", "=", "p.id").on("pu.user_id", "=", reader.userId).on("pu.can_read", "=", 1),
+    );
+  }
+  base = base.where("p.company_id", "=", search.companyId);
+  const contains = search.name?.trim().toLowerCase();
+  // name_key holds the kind's prefix: the pattern starts with it, so the prefix itself never matches.
+  if (contains) base = base.where(sql<boolean>`p.name_key like ${`${namePrefix(kind)}%${escapeLike(contains)}%`} escape '\\'`);
+  if (search.status.length) base = base.where("p.status", "in", [...search.status]);
+  if (search.applicationId) base = base.where("p.application_id", "=", search.applicationId);
+
+  const { key, direction } = sortOf<keyof typeof SORT_COLUMNS>(search.sort);
+  const column = SORT_COLUMNS[key];
+
+  const [rows, count] = await Promise.all([
+    base
+      .select(workspaceColumns)
+      .orderBy(column, direction)
+      .orderBy("p.id", direction)
+      .limit(search.pageSize)
+      .offset((search.page - 1) * search.pageSize)
+      .execute(),
+    base.select((eb) => eb.fn.countAll<number | string>().as("n")).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.n), page: search.page, pageSize: search.pageSize };
+}
+
+async function assertNameFree(db: Kysely<Database>, kind: WorkspaceKind, companyId: string, key: string, exceptId?: string) {
+  let query = db.selectFrom("projects").select("id").where("company_id", "=", companyId).where("name_key", "=", key);
+  if (exceptId) query = query.where("id", "!=", exceptId);
+  if (await query.executeTakeFirst()) throw new DuplicateNameError("name", duplicateNameMessage(kind));
+}
+
+/** The constraint decides when two writers race past the check above. */
+async function withNameConstraint<T>(kind: WorkspaceKind, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new DuplicateNameError("name", duplicateNameMessage(kind));
+    throw err;
+  }
+}

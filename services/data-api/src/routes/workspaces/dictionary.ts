@@ -1,0 +1,127 @@
+import { createRoute } from "@hono/zod-openapi";
+import { z } from "zod";
+import { projectDictionarySchema, tableSchema, type ProjectDictionary } from "../../../../../contracts/dictionary.ts";
+import { assignDictionarySchema } from "../../../../../contracts/projects.ts";
+import { DICTIONARY_SETUP_STATUSES, type WorkspaceDescriptor } from "../../../../../contracts/workspaces.ts";
+import { ApiProblem, NotFoundError } from "../../api-problem.ts";
+import { createRouter, jsonContent } from "../../openapi.ts";
+import { recomputeSetupStatus } from "../../project-setup.ts";
+import { inTransaction } from "../../repositories/db-helpers.ts";
+import { copyTables, dictionaryStats, findDictionaryRef, findProjectDictionaryRef, getTable } from "../../repositories/dictionaries.ts";
+import { TABLE_NOT_FOUND_MESSAGE } from "../../repositories/dictionary-tables.ts";
+import { projectDictionarySource, setSourceDictionary } from "../../repositories/projects.ts";
+import { requireWorkspace } from "../../workspace-access.ts";
+import { createBulkUploadRoutes } from "../dictionary-bulk-uploads.ts";
+import { DICTIONARY_NOT_FOUND_MESSAGE, type AfterDictionaryWrite, type AnyContext, type DictionaryResolver } from "../dictionary-routes-shared.ts";
+import { createDictionaryTableRoutes } from "../dictionary-tables.ts";
+import { capitalised, collectionPath, readErrorsOf, workspaceIdParams, writeErrorsOf } from "./shared.ts";
+
+/**
+ * A workspace's own data dictionary: a copy it edits without touching the master. The table and
+ * bulk-upload routes are the master dictionary's (D1's factories), mounted here with the workspace
+ * rule (requireWorkspace: kind, company, area role, access list, lock) and a wizard-status update
+ * after each write.
+ */
+export function createWorkspaceDictionaryRouter(descriptor: WorkspaceDescriptor) {
+  const { kind, noun } = descriptor;
+  const tag = `${capitalised(noun)} data dictionary`;
+  const basePath = `${collectionPath(descriptor)}/{id}/data-dictionary`;
+  const readErrors = readErrorsOf(descriptor);
+  const writeErrors = writeErrorsOf(descriptor);
+  /** Statuses in which a master dictionary may still be assigned: before the databases exist. */
+  const assignable: readonly string[] = [...DICTIONARY_SETUP_STATUSES[kind], "DatabaseCreationFailed"];
+
+  const resolve: DictionaryResolver = async (c, id, access) => {
+    const { workspace } = await requireWorkspace(c, kind, id, access);
+    const ref = await findProjectDictionaryRef(c.var.deps.db, workspace.id);
+    if (!ref) throw new NotFoundError(DICTIONARY_NOT_FOUND_MESSAGE);
+    return ref.id;
+  };
+
+  /** The dictionary step follows the dictionary: no tables, a table without columns, or ready for the databases. */
+  const updateSetupStatus: AfterDictionaryWrite = async (c, dictionaryId) => {
+    const { db } = c.var.deps;
+    const ref = await findDictionaryRef(db, dictionaryId);
+    const stats = await dictionaryStats(db, dictionaryId);
+    if (ref?.projectId && stats) await recomputeSetupStatus(db, kind, ref.projectId, stats);
+  };
+
+  const read = createRoute({
+    method: "get",
+    path: basePath,
+    tags: [tag],
+    summary: `The ${noun}'s own dictionary: version, where it came from, and its counts`,
+    request: { params: workspaceIdParams },
+    responses: { 200: jsonContent(projectDictionarySchema, `The ${noun}'s dictionary.`), ...readErrors },
+  });
+
+  const tableDetails = createRoute({
+    method: "get",
+    path: `${basePath}/tables/{tableId}/table-details`,
+    tags: [tag],
+    summary: `One table of the ${noun}'s dictionary with its columns in order`,
+    request: { params: workspaceIdParams.extend({ tableId: z.string().min(1) }) },
+    responses: { 200: jsonContent(tableSchema, "The table."), ...readErrors },
+  });
+
+  const assign = createRoute({
+    method: "post",
+    path: `${basePath}/{dictionaryId}/assign`,
+    tags: [tag],
+    summary: `Copy a master dictionary of the ${noun}'s application into the ${noun}'s own`,
+    description: `Replaces every table of the ${noun}'s dictionary (based on its \`version\`). Only master dictionaries of the ${noun}'s application; any other id answers 404. Only while the ${noun} is being set up (409 afterwards).`,
+    request: {
+      params: workspaceIdParams.extend({ dictionaryId: z.string().min(1) }),
+      body: { required: true, content: { "application/json": { schema: assignDictionarySchema } } },
+    },
+    responses: { 200: jsonContent(projectDictionarySchema, `The ${noun}'s dictionary after the copy.`), ...writeErrors },
+  });
+
+  const router = createRouter()
+    .openapi(read, async (c) => {
+      const dictionaryId = await resolve(c, c.req.valid("param").id, { write: false });
+      return c.json(await workspaceDictionary(c, dictionaryId), 200);
+    })
+    .openapi(tableDetails, async (c) => {
+      const { id, tableId } = c.req.valid("param");
+      const dictionaryId = await resolve(c, id, { write: false });
+      const table = await getTable(c.var.deps.db, dictionaryId, tableId);
+      if (!table) throw new NotFoundError(TABLE_NOT_FOUND_MESSAGE);
+      return c.json(table, 200);
+    })
+    .openapi(assign, async (c) => {
+      const { id, dictionaryId: masterId } = c.req.valid("param");
+      const { workspace } = await requireWorkspace(c, kind, id, { write: true });
+      const { db } = c.var.deps;
+      const master = await findDictionaryRef(db, masterId);
+      // Another company's, another application's, or a workspace's copy: all read as "no such dictionary".
+      if (!master || master.projectId !== null || master.companyId !== workspace.company_id || master.applicationId !== workspace.application_id) {
+        throw new NotFoundError(DICTIONARY_NOT_FOUND_MESSAGE);
+      }
+      if (!assignable.includes(workspace.status)) {
+        throw new ApiProblem(409, "conflict", `A master dictionary can only be assigned while the ${noun} is being set up, before its databases exist.`);
+      }
+      const own = await findProjectDictionaryRef(db, workspace.id);
+      if (!own) throw new NotFoundError(DICTIONARY_NOT_FOUND_MESSAGE);
+      const { version } = c.req.valid("json");
+      await inTransaction(db, async (trx) => {
+        await copyTables(trx, master.id, own.id, { expectedVersion: version, userId: c.var.caller.userId });
+        await setSourceDictionary(trx, workspace.id, master.id);
+        const stats = await dictionaryStats(trx, own.id);
+        if (stats) await recomputeSetupStatus(trx, kind, workspace.id, stats);
+      });
+      return c.json(await workspaceDictionary(c, own.id), 200);
+    });
+
+  const shared = { basePath, tag, resolve, afterWrite: updateSetupStatus };
+  router.route("/", createDictionaryTableRoutes(shared));
+  router.route("/", createBulkUploadRoutes(shared));
+  return router;
+}
+
+async function workspaceDictionary(c: AnyContext, dictionaryId: string): Promise<ProjectDictionary> {
+  const { db } = c.var.deps;
+  const [source, stats] = await Promise.all([projectDictionarySource(db, dictionaryId), dictionaryStats(db, dictionaryId)]);
+  if (!source || !stats) throw new NotFoundError(DICTIONARY_NOT_FOUND_MESSAGE);
+  return { ...source, version: Number(stats.version), tableCount: stats.tableCount, columnCount: stats.columnCount, emptyTableCount: stats.emptyTableCount };
+}

@@ -1,0 +1,74 @@
+import { createRoute } from "@hono/zod-openapi";
+import { LOCK_STATES, projectJobsSchema, tryCreateDatabasesResponseSchema, type LockReason } from "../../../../../contracts/projects.ts";
+import { DATABASE_CREATION_START_STATUSES, type WorkspaceDescriptor } from "../../../../../contracts/workspaces.ts";
+import { ApiProblem } from "../../api-problem.ts";
+import { startDatabaseCreation } from "../../data-plane/database-creation.ts";
+import { listProjectJobs } from "../../jobs/job-store.ts";
+import { JobRefusedError } from "../../jobs/start-job.ts";
+import { createRouter, jsonContent } from "../../openapi.ts";
+import { databaseCreationBlockers } from "../../project-setup.ts";
+import { dictionaryStats, findProjectDictionaryRef } from "../../repositories/dictionaries.ts";
+import { requireWorkspace } from "../../workspace-access.ts";
+import { collectionPath, jobDeps, readErrorsOf, workspaceIdParams, writeErrorsOf } from "./shared.ts";
+
+/** The background-process page shows the running job and the recent ones. */
+export const RECENT_JOBS = 20;
+
+/** A workspace's lock and jobs (background-process page), and the job that creates its databases. */
+export function createWorkspaceJobsRouter(descriptor: WorkspaceDescriptor) {
+  const { kind, noun } = descriptor;
+  const base = `${collectionPath(descriptor)}/{id}`;
+  const tags = kind === "migration" ? ["Jobs"] : ["Configuration jobs"];
+
+  const list = createRoute({
+    method: "get",
+    path: `${base}/jobs`,
+    tags,
+    summary: `The ${noun}'s lock and its recent jobs, with steps, newest first`,
+    request: { params: workspaceIdParams },
+    responses: { 200: jsonContent(projectJobsSchema, `The lock and at most ${RECENT_JOBS} jobs.`), ...readErrorsOf(descriptor) },
+  });
+
+  const needs =
+    kind === "migration"
+      ? "a dictionary with at least one table, every table with a column, an upload type, and flat-file parameters for FlatFile projects"
+      : "a dictionary with at least one table, every table with a column";
+  const tryCreate = createRoute({
+    method: "post",
+    path: `${base}/try-create-databases`,
+    tags,
+    summary: `Start creating the ${noun}'s source and destination databases`,
+    description: `Needs ${needs}; status ${DATABASE_CREATION_START_STATUSES[kind].join(" or ")} (the latter a retry). Answers 202 with the job at once; the ${noun} is locked (DatabaseCreation) until it ends, then its status is ${descriptor.afterDatabases}. 409 when locked or not ready, with the reasons.`,
+    request: { params: workspaceIdParams },
+    responses: { 202: jsonContent(tryCreateDatabasesResponseSchema, "The job, just started."), ...writeErrorsOf(descriptor) },
+  });
+
+  return createRouter()
+    .openapi(list, async (c) => {
+      const { workspace } = await requireWorkspace(c, kind, c.req.valid("param").id, { write: false });
+      return c.json(
+        {
+          isLocked: Number(workspace.is_locked) === 1,
+          lockReason: workspace.lock_reason as LockReason | null,
+          lockState: workspace.lock_state as (typeof LOCK_STATES)[number],
+          jobs: await listProjectJobs(c.var.deps.db, workspace.id, RECENT_JOBS),
+        },
+        200,
+      );
+    })
+    .openapi(tryCreate, async (c) => {
+      const { workspace } = await requireWorkspace(c, kind, c.req.valid("param").id, { write: true });
+      const { db, dataDir } = c.var.deps;
+      const dictionary = await findProjectDictionaryRef(db, workspace.id);
+      const stats = dictionary ? await dictionaryStats(db, dictionary.id) : undefined;
+      const reasons = databaseCreationBlockers(kind, workspace, stats ?? { tableCount: 0, emptyTableCount: 0 });
+      if (reasons.length) throw new ApiProblem(409, "not_ready", reasons.join(" "));
+      try {
+        const job = await startDatabaseCreation({ ...jobDeps(c), dataDir }, kind, workspace.id, c.var.caller.userId);
+        return c.json(job, 202);
+      } catch (err) {
+        if (err instanceof JobRefusedError) throw new ApiProblem(409, "project_locked", err.message);
+        throw err;
+      }
+    });
+}

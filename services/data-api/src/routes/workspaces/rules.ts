@@ -1,0 +1,38 @@
+/** Rules the kind-specific workspace routes (migration.ts, onboarding.ts) apply alike. */
+import type { Kysely } from "kysely";
+import { STATUS_CHANGES, type ProjectStatus } from "../../../../../contracts/projects.ts";
+import type { WorkspaceDescriptor } from "../../../../../contracts/workspaces.ts";
+import { ApiProblem, ConflictError } from "../../api-problem.ts";
+import type { Database } from "../../db/schema.ts";
+import { findApplication } from "../../repositories/applications.ts";
+import { staleMessage, type WorkspaceRow } from "../../repositories/workspaces.ts";
+
+export const APPLICATION_OF_COMPANY_MESSAGE = "Choose an application of this company.";
+
+/** The application must be one of the company's; another company's reads as one that does not exist. */
+export async function requireApplicationOfCompany(db: Kysely<Database>, applicationId: string, companyId: string) {
+  const application = await findApplication(db, applicationId);
+  if (!application || application.companyId !== companyId) {
+    throw new ApiProblem(400, "validation_failed", APPLICATION_OF_COMPANY_MESSAGE, { applicationId: [APPLICATION_OF_COMPANY_MESSAGE] });
+  }
+  return application;
+}
+
+/**
+ * Checked before the rules of a change, so a stale client hears "reload", not a rule about a state
+ * it never saw. The update itself checks the version again in SQL.
+ */
+export function assertVersion(descriptor: WorkspaceDescriptor, workspace: WorkspaceRow, version: number) {
+  if (version !== Number(workspace.version)) throw new ConflictError(staleMessage(descriptor.kind));
+}
+
+/** DOMAIN.md: after setup, Active ⇄ Inactive and Active → Completed (STATUS_CHANGES); setup statuses move by the wizard only. */
+export function assertStatusChange(descriptor: WorkspaceDescriptor, workspace: WorkspaceRow, status: ProjectStatus | undefined) {
+  if (status === undefined || status === workspace.status) return;
+  const allowed = STATUS_CHANGES[workspace.status as ProjectStatus] ?? [];
+  if (allowed.includes(status)) return;
+  const message = allowed.length
+    ? `A ${workspace.status} ${descriptor.noun} can only become ${allowed.join(" or ")}.`
+    : `The status of a ${descriptor.noun} in ${workspace.status} cannot be changed by hand.`;
+  throw new ApiProblem(400, "validation_failed", message, { status: [message] });
+}

@@ -1,0 +1,50 @@
+/** What the workspace routers share: paths, path parameters, error answers and the job dependencies. */
+import type { Context } from "hono";
+import { z } from "zod";
+import { apiErrorSchema } from "../../../../../contracts/errors.ts";
+import type { WorkspaceDescriptor } from "../../../../../contracts/workspaces.ts";
+import type { AppEnv } from "../../context.ts";
+import { sharedJobRunner } from "../../jobs/runner.ts";
+import type { JobDeps } from "../../jobs/start-job.ts";
+import { API_PREFIX, errorResponses, jsonContent } from "../../openapi.ts";
+
+export const workspaceIdParams = z.object({ id: z.string().min(1) });
+
+/** The workspace collection's path under /api/v1, from its descriptor: "/projects", "/audit-projects". */
+export function collectionPath(descriptor: WorkspaceDescriptor): string {
+  if (!descriptor.apiBase.startsWith(`${API_PREFIX}/`)) throw new Error(`${descriptor.kind}: apiBase must start with ${API_PREFIX}/`);
+  return descriptor.apiBase.slice(API_PREFIX.length);
+}
+
+/** "project" → "Project": OpenAPI tags and summaries. */
+export const capitalised = (noun: string) => noun.charAt(0).toUpperCase() + noun.slice(1);
+
+const errorBody = (description: string) => jsonContent(apiErrorSchema, description);
+
+const AREA_NAMES = { migration: "Migration", onboarding: "Onboarding", translations: "Translations", additionalOptions: "Additional Options" } as const;
+
+/** Every route of a workspace answers these; reads only these. */
+export function readErrorsOf(descriptor: WorkspaceDescriptor) {
+  return {
+    401: errorResponses[401],
+    403: errorBody(
+      `The caller's role for the company is not one of the ${AREA_NAMES[descriptor.area]} area's roles, or a write without write access to the ${descriptor.noun}.`,
+    ),
+    404: errorResponses[404],
+    503: errorResponses[503],
+  } as const;
+}
+
+/** …and writes these too. */
+export function writeErrorsOf(descriptor: WorkspaceDescriptor) {
+  return {
+    ...readErrorsOf(descriptor),
+    400: errorResponses[400],
+    409: errorBody(`The ${descriptor.noun} is locked by a running job, or the request was based on a stale version, or a name is taken.`),
+  } as const;
+}
+
+export function jobDeps(c: Context<AppEnv, any, any>): JobDeps {
+  const { db, logger, jobs } = c.var.deps;
+  return { db, logger, jobs: jobs ?? sharedJobRunner() };
+}

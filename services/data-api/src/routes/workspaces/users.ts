@@ -1,0 +1,111 @@
+import { createRoute } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { HTTPException } from "hono/http-exception";
+import { z } from "zod";
+import { projectAccessSchema, projectUsersResponseSchema, setProjectUserSchema } from "../../../../../contracts/projects.ts";
+import type { WorkspaceDescriptor } from "../../../../../contracts/workspaces.ts";
+import { ApiProblem } from "../../api-problem.ts";
+import { CompanyUsersUnavailableError } from "../../company-users.ts";
+import type { AppEnv } from "../../context.ts";
+import { createRouter, jsonContent } from "../../openapi.ts";
+import { listProjectUsers, removeProjectUser, setProjectUser } from "../../repositories/project-users.ts";
+import { requireWorkspace } from "../../workspace-access.ts";
+import { capitalised, collectionPath, readErrorsOf, workspaceIdParams, writeErrorsOf } from "./shared.ts";
+
+export const NOT_A_COMPANY_USER_MESSAGE = "This user has no access to the company";
+
+/**
+ * Who may do what with a workspace: the caller's own access (`/access`) and the access list
+ * (project-access page), the same for projects and configurations.
+ */
+export function createWorkspaceUsersRouter(descriptor: WorkspaceDescriptor) {
+  const { kind, noun } = descriptor;
+  const base = `${collectionPath(descriptor)}/{id}`;
+  const tags = [`${capitalised(noun)} access`];
+  const userParams = workspaceIdParams.extend({ userId: z.string().min(1) });
+  const readErrors = readErrorsOf(descriptor);
+  const writeErrors = writeErrorsOf(descriptor);
+
+  const access = createRoute({
+    method: "get",
+    path: `${base}/access`,
+    tags,
+    summary: `What the caller may do with the ${noun}`,
+    description: `SuperAdmin and Support: read and write. Others: as the ${noun}'s access list says (404 when they may not read it).`,
+    request: { params: workspaceIdParams },
+    responses: { 200: jsonContent(projectAccessSchema, "The caller's access."), ...readErrors },
+  });
+
+  const list = createRoute({
+    method: "get",
+    path: `${base}/users`,
+    tags,
+    summary: `Who may read and write the ${noun}`,
+    request: { params: workspaceIdParams },
+    responses: { 200: jsonContent(projectUsersResponseSchema, "The access list."), ...readErrors },
+  });
+
+  const put = createRoute({
+    method: "put",
+    path: `${base}/users/{userId}`,
+    tags,
+    summary: `Give a user of the company access to the ${noun}, or change it`,
+    description: `Write implies read. The user must hold a permission for the ${noun}'s company (client portal). The last user with write access cannot lose it (409). Answers the whole list.`,
+    request: { params: userParams, body: { required: true, content: { "application/json": { schema: setProjectUserSchema } } } },
+    responses: { 200: jsonContent(projectUsersResponseSchema, "The access list after the change."), ...writeErrors },
+  });
+
+  const remove = createRoute({
+    method: "delete",
+    path: `${base}/users/{userId}`,
+    tags,
+    summary: `Take a user off the ${noun}'s access list`,
+    description: "The last user with write access cannot be removed (409). Answers the whole list.",
+    request: { params: userParams },
+    responses: { 200: jsonContent(projectUsersResponseSchema, "The access list after the change."), ...writeErrors },
+  });
+
+  return createRouter()
+    .openapi(access, async (c) => {
+      const { access } = await requireWorkspace(c, kind, c.req.valid("param").id, { write: false });
+      return c.json(access, 200);
+    })
+    .openapi(list, async (c) => {
+      const { workspace } = await requireWorkspace(c, kind, c.req.valid("param").id, { write: false });
+      return c.json(await listProjectUsers(c.var.deps.db, workspace.id), 200);
+    })
+    .openapi(put, async (c) => {
+      const { id, userId } = c.req.valid("param");
+      const { workspace } = await requireWorkspace(c, kind, id, { write: true });
+      await requireCompanyUser(c, workspace.company_id, userId);
+      const grant = c.req.valid("json");
+      const { db } = c.var.deps;
+      await setProjectUser(db, workspace.id, userId, { ...grant, grantedBy: c.var.caller.userId });
+      return c.json(await listProjectUsers(db, workspace.id), 200);
+    })
+    .openapi(remove, async (c) => {
+      const { id, userId } = c.req.valid("param");
+      const { workspace } = await requireWorkspace(c, kind, id, { write: true });
+      const { db } = c.var.deps;
+      await removeProjectUser(db, workspace.id, userId);
+      return c.json(await listProjectUsers(db, workspace.id), 200);
+    });
+}
+
+/**
+ * A workspace is shared only with people of its company: the client portal's list of the company's
+ * users (anyone with a permission entry) decides.
+ */
+async function requireCompanyUser(c: Context<AppEnv, any, any>, companyId: string, userId: string) {
+  let users;
+  try {
+    users = await c.var.deps.companyUsers.list(c.var.caller, companyId);
+  } catch (err) {
+    if (!(err instanceof CompanyUsersUnavailableError)) throw err;
+    c.var.deps.logger.warn("company users unavailable", { err, companyId, requestId: c.var.requestId });
+    throw new HTTPException(503, { message: "The company's users could not be loaded from the client portal. Try again in a moment." });
+  }
+  if (!users.some((u) => u.id === userId)) {
+    throw new ApiProblem(400, "validation_failed", NOT_A_COMPANY_USER_MESSAGE, { userId: [NOT_A_COMPANY_USER_MESSAGE] });
+  }
+}
