@@ -1,7 +1,7 @@
 import { getFormProps } from "@conform-to/react";
 import { Form, Link, redirect } from "react-router";
 import { createConfigurationSchema } from "../../../../contracts/configurations";
-import { CheckboxField, CheckboxGroupField, FormErrors, SelectField, TextareaField, TextField } from "~/components/forms/fields";
+import { CheckboxGroupField, FormErrors, SelectField, TextareaField, TextField } from "~/components/forms/fields";
 import { StatusButton, useIsPending } from "~/components/forms/status-button";
 import { WizardSteps } from "~/components/projects/wizard-steps";
 import { Button } from "~/components/ui/button";
@@ -18,9 +18,11 @@ import type { Route } from "./+types/configuration-details";
 /**
  * Onboarding wizard step 1 (spec §2 "configurations: create"): name (unique in the company),
  * description, application, and at least one scheme of the company's admin data sources. The company
- * comes from the scope, not from the form. The other steps are the workspace's shared modules.
+ * comes from the scope, not from the form. The company's first configuration becomes its default; a
+ * later one is made the default from its details page (which moves it). The other steps are the
+ * workspace's shared modules.
  */
-const schema = createConfigurationSchema.omit({ companyId: true });
+const schema = createConfigurationSchema.omit({ companyId: true, isDefault: true });
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { shell, as } = workspaceKindScope(context);
@@ -83,7 +85,7 @@ export default function CreateConfiguration({ loaderData, actionData }: Route.Co
         <Card className="mt-6 max-w-2xl">
           <p className="mb-4 text-sm" role="note">
             {defaultConfiguration
-              ? `The company's default configuration is ${defaultConfiguration.name}; this one will not be the default unless you change it later.`
+              ? `The company's default configuration is ${defaultConfiguration.name}. To make this one the default instead, mark it on its details page once it is created.`
               : "This will be the company's default configuration: it is the first one."}
           </p>
           <Form method="post" {...getFormProps(form)} className="space-y-4">
@@ -91,13 +93,6 @@ export default function CreateConfiguration({ loaderData, actionData }: Route.Co
             <TextField label="Configuration name" field={fields.name!} autoComplete="off" />
             <SelectField label="Application" field={fields.applicationId!} options={applications} placeholder="Choose an application" />
             <CheckboxGroupField label="Schemes" field={fields.schemeIds!} options={schemes} description="The schemes whose deliveries this configuration takes: at least one." />
-            {defaultConfiguration ? (
-              <CheckboxField
-                label="Make this the company's default configuration"
-                field={fields.isDefault!}
-                description={`Only one configuration can be the default; ${defaultConfiguration.name} is now.`}
-              />
-            ) : null}
             <TextareaField label="Description" field={fields.description!} />
             <div className="flex items-center gap-3">
               <StatusButton type="submit" pending={pending}>

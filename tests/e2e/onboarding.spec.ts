@@ -1,0 +1,175 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { E2E } from "../../playwright.config";
+import { acme, birch, expect, test, withCompany } from "./sessions";
+
+/**
+ * Data Onboarding, end to end, with JavaScript on (in Acme Health) and off (in Birch Logistics): a
+ * configuration with two schemes through the wizard (details, data dictionary that creates the
+ * databases, templates), its details with the schemes and the default mark, its own dictionary
+ * edited, a colleague given access, and the bad inputs refused at the field. The journeys run in two
+ * companies so that each makes its company's first, default configuration.
+ */
+const at = (path: string) => new RegExp(`^${E2E.portal}${path.replace(/[?.]/g, "\\$&")}(\\?|$)`);
+
+async function expectNoViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  expect(results.violations.map((v) => ({ rule: v.id, nodes: v.nodes.map((n) => n.target.join(" ")) })), `axe on ${page.url()}`).toEqual([]);
+}
+
+async function createApplication(page: Page, companyId: string, name: string) {
+  await page.goto(withCompany("/migration/application/create", companyId));
+  await page.getByLabel("Name").fill(name);
+  await page.getByRole("button", { name: "Create application" }).click();
+  await expect(page).toHaveURL(new RegExp(`/migration/application\\?companyId=${companyId}`));
+}
+
+for (const javaScriptEnabled of [true, false]) {
+  const mode = javaScriptEnabled ? "JavaScript on" : "JavaScript off";
+  const suffix = javaScriptEnabled ? "js" : "html";
+  const company = javaScriptEnabled ? acme : birch;
+  // Vera Viewer is Acme Health's viewer; Carl Client is Birch Logistics' ClientAdmin: both may be
+  // listed, neither's role opens Data Onboarding, and the page says so.
+  const colleague = javaScriptEnabled
+    ? { option: "Vera Viewer (viewer@demo.test)", name: "Vera Viewer", role: "Viewer" }
+    : { option: "Carl Client (clientadmin@demo.test)", name: "Carl Client", role: "ClientAdmin" };
+
+  test.describe(`data onboarding with ${mode}`, () => {
+    test.use({ javaScriptEnabled, signedInAs: "analyst@demo.test" });
+
+    test("create a configuration with two schemes, edit its dictionary, grant access; it is the default", async ({ page }) => {
+      test.setTimeout(120_000);
+      const application = `Onboarding app ${suffix}`;
+      const name = `Monthly members ${suffix}`;
+      await createApplication(page, company.id, application);
+
+      // Step 1: details, with the company's schemes.
+      await page.goto(withCompany("/onboarding/configurations", company.id));
+      await expect(page.getByRole("heading", { level: 1, name: "Configurations" })).toBeVisible();
+      await page.getByRole("link", { name: "Create configuration" }).first().click();
+      await expect(page).toHaveURL(at(withCompany("/onboarding/configurations/create", company.id)));
+      await expect(page.getByRole("heading", { level: 1, name: "Create configuration" })).toBeVisible();
+      await expect(page.getByText("This will be the company's default configuration: it is the first one.")).toBeVisible();
+      const steps = page.getByRole("navigation", { name: "Configuration setup steps" });
+      await expect(steps.locator('[aria-current="step"]')).toHaveText(/Details/);
+      await expect(steps.getByText("Databases")).toHaveCount(0);
+      await page.getByRole("button", { name: "Save and continue" }).click();
+      await expect(page.getByLabel("Configuration name")).toHaveAttribute("aria-invalid", "true");
+      await expect(page.getByRole("group", { name: "Schemes" })).toContainText("Choose at least one scheme");
+      await page.getByLabel("Configuration name").fill(name);
+      await page.getByLabel("Application").selectOption({ label: application });
+      await page.getByRole("group", { name: "Schemes" }).getByLabel("Defined Benefit Scheme").check();
+      await page.getByRole("group", { name: "Schemes" }).getByLabel("Defined Contribution Scheme").check();
+      await page.getByLabel("Description").fill("Made by the browser test");
+      await page.getByRole("button", { name: "Save and continue" }).click();
+
+      // Step 2: the data dictionary, which creates the databases when every table has a column.
+      await expect(page).toHaveURL(/\/onboarding\/configurations\/create\/[^/]+\/data-dictionary\?companyId=/);
+      const configurationId = /\/create\/([^/]+)\//.exec(page.url())![1]!;
+      await expect(steps.locator('[aria-current="step"]')).toHaveText(/Data dictionary/);
+      await expect(page.getByRole("button", { name: "Continue" })).toBeDisabled();
+      await page.getByLabel("Table name").fill("Members");
+      const column = page.getByRole("group", { name: "Column 1", exact: true });
+      await column.getByLabel("Name").fill("MemberId");
+      await column.getByLabel("Type").selectOption("int");
+      await page.getByRole("button", { name: "Add table" }).click();
+      await expect(page.getByRole("table", { name: "Tables of the configuration" }).getByRole("row", { name: /Members/ })).toContainText("1");
+      await page.getByRole("button", { name: "Create databases" }).click();
+      // The job's page follows it (polling with JavaScript, a <meta> refresh without) until setup can go on.
+      await expect(page).toHaveURL(at(withCompany(`/onboarding/configurations/${configurationId}/background-process`, company.id)));
+      await page.getByRole("link", { name: "Continue setup" }).click({ timeout: 30_000 });
+
+      // Step 3: templates, which the templates release brings.
+      await expect(page).toHaveURL(at(withCompany(`/onboarding/configurations/create/${configurationId}/templates`, company.id)));
+      await expect(steps.locator('[aria-current="step"]')).toHaveText(/Templates/);
+      await expect(page.getByRole("heading", { name: "Assign templates" })).toBeVisible();
+
+      // Its details: the schemes, the default mark, and what exists of its databases.
+      await page.getByRole("link", { name: "Open the configuration" }).click();
+      await expect(page).toHaveURL(at(withCompany(`/onboarding/configurations/${configurationId}/details`, company.id)));
+      await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+      await expect(page.getByRole("navigation", { name: "Breadcrumb" })).toContainText("Configurations");
+      const facts = page.getByRole("definition");
+      await expect(facts.filter({ hasText: "Defined Benefit Scheme, Defined Contribution Scheme" })).toHaveCount(1);
+      await expect(page.getByText("This is the company's default configuration.")).toBeVisible();
+      if (javaScriptEnabled) await expectNoViolations(page);
+      await page.getByRole("navigation", { name: "Configuration" }).getByRole("link", { name: "Databases" }).click();
+      await expect(page.getByRole("table", { name: "Tables of the source database" }).getByRole("row", { name: /Members/ })).toBeVisible();
+
+      // A PATCH that removes every scheme is refused at the field, and nothing changes.
+      await page.getByRole("navigation", { name: "Configuration" }).getByRole("link", { name: "Details" }).click();
+      const schemes = page.getByRole("group", { name: "Schemes" });
+      await schemes.getByLabel("Defined Benefit Scheme").uncheck();
+      await schemes.getByLabel("Defined Contribution Scheme").uncheck();
+      await page.getByRole("button", { name: "Save changes" }).click();
+      await expect(schemes).toContainText("Choose at least one scheme");
+      await page.reload();
+      await expect(page.getByRole("definition").filter({ hasText: "Defined Benefit Scheme, Defined Contribution Scheme" })).toHaveCount(1);
+
+      // Edit a table of its own dictionary.
+      await page.getByRole("navigation", { name: "Configuration" }).getByRole("link", { name: "Data dictionary" }).click();
+      await expect(page).toHaveURL(at(withCompany(`/onboarding/configurations/${configurationId}/data-dictionary/data-definition/tables`, company.id)));
+      await page.getByRole("link", { name: "Members", exact: true }).click();
+      await page.getByRole("button", { name: "Add column" }).click();
+      const second = page.getByRole("group", { name: "Column 2", exact: true });
+      await second.getByLabel("Name").fill("Surname");
+      await second.getByLabel("Type").selectOption("nvarchar");
+      await second.getByLabel("Length").fill("80");
+      await page.getByRole("button", { name: "Save table" }).click();
+      await expect(page).toHaveURL(at(withCompany(`/onboarding/configurations/${configurationId}/data-dictionary/data-definition/tables`, company.id)));
+      await expect(page.getByRole("row", { name: /Members/ })).toContainText("2");
+
+      // Grant a colleague access; the page says the colleague's role does not open the area.
+      await page.getByRole("navigation", { name: "Configuration" }).getByRole("link", { name: "Project access" }).click();
+      const add = page.getByRole("form", { name: "Add a user" });
+      await expect(add).toContainText(`${colleague.name}: ${colleague.role}`);
+      await add.getByLabel("User").selectOption({ label: colleague.option });
+      await add.getByRole("button", { name: "Add user" }).click();
+      const granted = page.getByRole("form", { name: `Access of ${colleague.name}` });
+      await expect(granted.getByLabel("Can read")).toBeChecked();
+      await expect(page.getByText(`Cannot open this area yet: the role in this company is ${colleague.role}.`)).toBeVisible();
+
+      // The list marks it as the default; a second one with the same name is refused at the field.
+      await page.goto(withCompany("/onboarding/configurations", company.id));
+      await expect(page.getByRole("row", { name: new RegExp(name) })).toContainText("Default");
+      await page.getByRole("link", { name: "Create configuration" }).first().click();
+      await expect(page.getByText(`The company's default configuration is ${name}.`, { exact: false })).toBeVisible();
+      await page.getByLabel("Configuration name").fill(name.toUpperCase());
+      await page.getByLabel("Application").selectOption({ label: application });
+      await page.getByRole("group", { name: "Schemes" }).getByLabel("Defined Benefit Scheme").check();
+      await page.getByRole("button", { name: "Save and continue" }).click();
+      await expect(page.getByText("A configuration with this name already exists in this company")).toBeVisible();
+      await expect(page).toHaveURL(at(withCompany("/onboarding/configurations/create", company.id)));
+    });
+  });
+}
+
+test.describe("data onboarding, refused", () => {
+  test.describe("as a ClientAdmin", () => {
+    test.use({ signedInAs: "clientadmin@demo.test" });
+
+    test("Birch Logistics' ClientAdmin gets Permission Denied on every onboarding page", async ({ page }) => {
+      for (const path of ["/onboarding/configurations", "/onboarding/configurations/create"]) {
+        await page.goto(withCompany(path, birch.id));
+        await expect(page).toHaveURL(at(withCompany("/permission-denied", birch.id)));
+        await expect(page.getByRole("heading", { name: "Permission Denied" })).toBeVisible();
+      }
+    });
+  });
+
+  test.describe("as an analyst", () => {
+    test.use({ signedInAs: "analyst@demo.test" });
+
+    test("another company's configuration id is not found", async ({ page }) => {
+      await page.goto(withCompany("/onboarding/configurations", birch.id));
+      const first = page.getByRole("table").getByRole("link").first();
+      // The journey above made one in Birch Logistics (this file's tests run in order).
+      await expect(first).toBeVisible();
+      const href = (await first.getAttribute("href"))!;
+      const id = /configurations\/(?:create\/)?([^/?]+)/.exec(href)![1]!;
+      await page.goto(withCompany(`/onboarding/configurations/${id}/details`, acme.id));
+      await expect(page.getByRole("heading", { name: "Not found" })).toBeVisible();
+      await expect(page.getByRole("alert")).toHaveText("Configuration not found.");
+    });
+  });
+});
