@@ -4,7 +4,8 @@ import type { Dictionary } from "../../../../contracts/dictionary";
 import { mayEnterArea } from "~/lib/access";
 import { parseForm } from "~/lib/forms.server";
 import { accessSettings, requireWrite, shellContext, type Shell } from "~/lib/guards.server";
-import { getDictionary } from "./api.server";
+import { getDictionary, pendingReviews } from "./api.server";
+import { dictionaryPaths, REVIEW_PARAM } from "./paths";
 
 /**
  * Master data (applications and dictionaries) belongs to the company: whoever may work in the
@@ -39,3 +40,14 @@ export const loadDictionary: MiddlewareFunction<Response> = async ({ params, con
   return next();
 };
 
+
+/**
+ * The newest upload of the dictionary still waiting for review, with the link to its review page
+ * (the create wizard's or the edit pages'), for PendingReviewNotice; null when there is none.
+ */
+export async function pendingReviewLink(shell: Shell, dictionaryId: string, mode: "create" | "edit") {
+  const [newest] = await pendingReviews(shell, dictionaryId);
+  if (!newest) return null;
+  const { fileName, createdAt, errorCount } = newest;
+  return { review: { fileName, createdAt, errorCount }, to: { path: dictionaryPaths.review(mode, dictionaryId), search: { [REVIEW_PARAM]: newest.id } } };
+}
