@@ -1,9 +1,15 @@
+import { Building2 } from "lucide-react";
 import { Form } from "react-router";
 import type { Branding } from "../../../contracts/client-portal";
 import { Button } from "~/components/ui/button";
 import { BrandLogo } from "./brand-logo";
 
-export type HeaderUser = { name: string; roleLabel: string | null };
+export type HeaderUser = {
+  name: string;
+  roleLabel: string | null;
+  /** The selected company, inside the shell: named here at every width, since the collapsed sidebar's picker cannot show it. */
+  company: string | null;
+};
 
 export function SiteHeader({ branding, user }: { branding: Branding; user: HeaderUser | null }) {
   return (
@@ -14,7 +20,18 @@ export function SiteHeader({ branding, user }: { branding: Branding; user: Heade
         <span className="hidden text-sm text-muted-foreground sm:inline">Data Transformation</span>
       </div>
       {user ? (
-        <div className="flex items-center gap-4">
+        <div className="flex min-w-0 items-center gap-4">
+          {user.company ? (
+            <p className="flex min-w-0 items-center gap-2 border-r border-border pr-4 text-sm leading-tight">
+              <Building2 aria-hidden="true" className="size-4 shrink-0 text-muted-foreground" />
+              <span className="min-w-0">
+                <span className="block text-muted-foreground">
+                  Company<span className="sr-only">:</span>
+                </span>
+                <span className="block truncate font-medium">{user.company}</span>
+              </span>
+            </p>
+          ) : null}
           <p className="text-right text-sm leading-tight">
             <span className="block font-medium" data-testid="user-name">
               {user.name}
