@@ -2,7 +2,7 @@ import { createContext, data, type MiddlewareFunction, type RouterContextProvide
 import type { z } from "zod";
 import type { Dictionary } from "../../../../contracts/dictionary";
 import { mayEnterArea } from "~/lib/access";
-import { parseForm } from "~/lib/forms.server";
+import { parseForm, serviceFailure } from "~/lib/forms.server";
 import { accessSettings, requireWrite, shellContext, type Shell } from "~/lib/guards.server";
 import { getDictionary, pendingReviews } from "./api.server";
 import { dictionaryPaths, REVIEW_PARAM } from "./paths";
@@ -46,7 +46,15 @@ export const loadDictionary: MiddlewareFunction<Response> = async ({ params, con
  * (the create wizard's or the edit pages'), for PendingReviewNotice; null when there is none.
  */
 export async function pendingReviewLink(shell: Shell, dictionaryId: string, mode: "create" | "edit") {
-  const [newest] = await pendingReviews(shell, dictionaryId);
+  let newest;
+  try {
+    [newest] = await pendingReviews(shell, dictionaryId);
+  } catch (err) {
+    // A notice, not the page: a refusal (4xx) only costs the link; sign-in redirects and outages pass.
+    const failure = serviceFailure(err);
+    if (failure && failure.status < 500) return null;
+    throw err;
+  }
   if (!newest) return null;
   const { fileName, createdAt, errorCount } = newest;
   return { review: { fileName, createdAt, errorCount }, to: { path: dictionaryPaths.review(mode, dictionaryId), search: { [REVIEW_PARAM]: newest.id } } };
