@@ -50,7 +50,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const branding = data?.branding ?? DEFAULT_BRANDING;
   const user = data?.user ?? null;
   // The role that counts is the one in the selected company (the shell knows it); elsewhere the identity's.
-  const shell = useRouteLoaderData("routes/shell") as { roles: string[] } | undefined;
+  const shell = useRouteLoaderData("routes/shell") as { roles: string[]; company: { name: string } | null } | undefined;
   const roles = shell?.roles ?? user?.roles ?? [];
   const roleLabel = roles.length ? roles.map(readableRole).join(", ") : null;
   return (
@@ -62,7 +62,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Links />
       </head>
       <body className="flex min-h-screen flex-col">
-        <SiteHeader branding={branding} user={user ? { name: user.name, roleLabel } : null} />
+        <SiteHeader branding={branding} user={user ? { name: user.name, roleLabel, company: shell?.company?.name ?? null } : null} />
         <div className="flex flex-1 flex-col">{children}</div>
         <SiteFooter branding={branding} version={data?.version ?? null} />
         {user ? <SessionWatcher /> : null}

@@ -58,12 +58,14 @@ export const columnSchema = z.object({
 });
 export type Column = z.infer<typeof columnSchema>;
 
+export const MAX_COLUMNS_PER_TABLE = 1024;
+
 /** A table as a user defines it: column names unique (case-insensitive); order is the array's. */
 export const tableInputSchema = z
   .object({
     name: identifierSchema,
     description: descriptionSchema,
-    columns: z.array(columnInputSchema).max(1024, "At most 1024 columns"),
+    columns: z.array(columnInputSchema).max(MAX_COLUMNS_PER_TABLE, `At most ${MAX_COLUMNS_PER_TABLE} columns`),
   })
   .superRefine((t, ctx) => {
     const seen = new Map<string, number>();
@@ -146,6 +148,16 @@ export const BULK_REQUIRED_COLUMNS = ["table", "column", "type"] as const;
 export const BULK_UPLOAD_MAX_BYTES = 5 * 1024 * 1024;
 export const BULK_UPLOAD_EXTENSIONS = [".csv", ".xlsx"] as const;
 
+/**
+ * What a bulk upload does with the columns of a table in the file that the file does not list.
+ * replace (the default): each table in the file is its full definition, so they are removed.
+ * merge ("Only add and change"): they are kept where they are; the file's new columns follow them.
+ * Either way, tables not in the file stay as they are.
+ */
+export const BULK_UPLOAD_MODES = ["replace", "merge"] as const;
+export const bulkUploadModeSchema = z.enum(BULK_UPLOAD_MODES, { error: `Choose one of ${BULK_UPLOAD_MODES.join(", ")}` });
+export type BulkUploadMode = z.infer<typeof bulkUploadModeSchema>;
+
 /** An error in the uploaded file: the row number counts the header as row 1. */
 export const rowErrorSchema = z.object({
   row: z.number().int().nullable(),
@@ -179,6 +191,8 @@ export const reviewSchema = z.object({
   createdAt: timestampSchema,
   /** The dictionary version the review was computed against; apply refuses it once the dictionary moved on. */
   baseVersion: z.number().int(),
+  /** How the upload treats columns the file does not list (merge: no column is removed). */
+  mode: bulkUploadModeSchema,
   rowCount: z.number().int(),
   errors: z.array(rowErrorSchema),
   tables: z.array(reviewTableSchema),
@@ -186,6 +200,19 @@ export const reviewSchema = z.object({
   canApply: z.boolean(),
 });
 export type Review = z.infer<typeof reviewSchema>;
+
+/** A review in a list: what it is, without its tables and errors. */
+export const reviewSummarySchema = reviewSchema
+  .pick({ id: true, fileName: true, createdAt: true, baseVersion: true, mode: true, rowCount: true, canApply: true })
+  .extend({ errorCount: z.number().int() });
+export type ReviewSummary = z.infer<typeof reviewSummarySchema>;
+
+/**
+ * GET …/bulk-uploads: the reviews still waiting for someone to apply or discard them, newest first.
+ * Reviews that expired, or that the dictionary moved on from (apply would refuse them), are left out.
+ */
+export const pendingReviewsSchema = z.object({ items: z.array(reviewSummarySchema) });
+export type PendingReviews = z.infer<typeof pendingReviewsSchema>;
 
 /* ---------- A project's own dictionary (a copy it may edit without touching the master) ---------- */
 

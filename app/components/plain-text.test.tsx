@@ -60,14 +60,15 @@ const branding = { name: "Data Hub", logoUrl: null, termsAndConditions: "https:/
 
 describe("text without CSS keeps the pieces apart", () => {
   it("site header: brand and product, user name and role, log out", () => {
-    const text = words(render(<SiteHeader branding={branding} user={{ name: "Ann Analyst", roleLabel: "Analyst" }} />));
+    const text = words(render(<SiteHeader branding={branding} user={{ name: "Ann Analyst", roleLabel: "Analyst", company: "Acme Health" }} />));
     expect(text).not.toContain("Data HubData Transformation");
     expect(text).not.toContain("Ann AnalystAnalyst");
-    expect(text).toBe("Data Hub · Data Transformation Ann Analyst Analyst Log out");
+    expect(text).not.toContain("Acme HealthAnn");
+    expect(text).toBe("Data Hub · Data Transformation Company: Acme Health Ann Analyst Analyst Log out");
   });
 
   it("site header without a role or a user", () => {
-    expect(words(render(<SiteHeader branding={branding} user={{ name: "Ann Analyst", roleLabel: null }} />))).toBe(
+    expect(words(render(<SiteHeader branding={branding} user={{ name: "Ann Analyst", roleLabel: null, company: null }} />))).toBe(
       "Data Hub · Data Transformation Ann Analyst Log out",
     );
     expect(words(render(<SiteHeader branding={branding} user={null} />))).toBe("Data Hub · Data Transformation");
@@ -119,7 +120,7 @@ describe("text without CSS keeps the pieces apart", () => {
   });
 
   it.skipIf(!fs.existsSync("/usr/bin/w3m"))("w3m shows the header's pieces apart", () => {
-    const html = render(<SiteHeader branding={branding} user={{ name: "Ann Analyst", roleLabel: "Analyst" }} />);
+    const html = render(<SiteHeader branding={branding} user={{ name: "Ann Analyst", roleLabel: "Analyst", company: null }} />);
     const dump = execFileSync("/usr/bin/w3m", ["-dump", "-T", "text/html", "-cols", "100"], { input: html, encoding: "utf8" });
     const lines = dump.split("\n").map((l) => l.trim()).filter(Boolean);
     expect(lines).toEqual(["Data Hub · Data Transformation", "Ann Analyst", "Analyst", "Log out"]);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { reviewSchema, type createTableSchema, type updateTableSchema } from "../../contracts/dictionary";
+import { pendingReviewsSchema, reviewSchema, type BulkUploadMode, type createTableSchema, type updateTableSchema } from "../../contracts/dictionary";
 import { callService } from "./api.server";
 import type { Shell } from "./guards.server";
 
@@ -22,12 +22,18 @@ export function dictionaryEndpoints(as: As, base: string) {
       callService("data-api", at("tables"), as, { method: "PATCH", body, schema: anything }),
     deleteTable: (tableId: string, version: number) =>
       callService("data-api", at("tables", tableId), as, { method: "DELETE", query: { version }, schema: anything }),
-    /** The file goes on as it came, as multipart `file`; the answer is the review (nothing applied yet). */
-    upload(file: File) {
+    /**
+     * The file goes on as it came, as multipart `file`, with the `mode` (replace: the file's tables are
+     * their full definitions; merge: only add and change). The answer is the review (nothing applied yet).
+     */
+    upload(file: File, mode: BulkUploadMode = "replace") {
       const formData = new FormData();
       formData.set("file", file, file.name);
+      formData.set("mode", mode);
       return callService("data-api", at("bulk-uploads"), as, { method: "POST", formData, schema: reviewSchema });
     },
+    /** The reviews waiting to be applied or discarded, newest first. */
+    pendingReviews: async () => (await callService("data-api", at("bulk-uploads"), as, { schema: pendingReviewsSchema })).items,
     getReview: (reviewId: string) => callService("data-api", at("bulk-uploads", reviewId), as, { schema: reviewSchema }),
     applyReview: (reviewId: string) =>
       callService("data-api", at("bulk-uploads", reviewId, "apply"), as, { method: "POST", schema: anything }),

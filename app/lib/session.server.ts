@@ -20,12 +20,13 @@ export type AuthSession = {
 
 export type SessionData = { auth: AuthSession };
 
-const isProduction = env.NODE_ENV === "production";
+/** Whether the portal's cookies are Secure: the session cookie's rule, which every other cookie follows. */
+export const SECURE_COOKIES = env.NODE_ENV === "production";
 
 export const sessionCookie = createCookie("__session", {
   httpOnly: true,
   sameSite: "lax",
-  secure: isProduction,
+  secure: SECURE_COOKIES,
   path: "/",
   maxAge: env.SESSION_MAX_AGE_SECONDS,
   // The first secret signs; older ones still verify, so secrets can rotate without logging everyone out.

@@ -1,15 +1,20 @@
 import { Outlet } from "react-router";
 import { Breadcrumbs } from "~/components/layout/breadcrumbs";
+import { FlashRegion } from "~/components/layout/flash-region";
 import { Sidebar } from "~/components/layout/sidebar";
 import { mayEnterArea } from "~/lib/access";
 import { env } from "~/lib/env.server";
+import { flashMiddleware, takeFlash } from "~/lib/flash.server";
 import { accessSettings, shellContext, shellMiddleware } from "~/lib/guards.server";
 import { MENU } from "~/lib/menu";
 import { readSidebarState } from "~/lib/sidebar-cookie.server";
 import type { Route } from "./+types/shell";
 
-/** Every signed-in page with the sidebar: the guards of the whole subtree start here. */
-export const middleware: Route.MiddlewareFunction[] = [shellMiddleware];
+/**
+ * Every signed-in page with the sidebar: the guards of the whole subtree start here; the flash
+ * message of the last write is read here and cleared on the response of the page that shows it.
+ */
+export const middleware: Route.MiddlewareFunction[] = [shellMiddleware, flashMiddleware];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const shell = context.get(shellContext);
@@ -20,6 +25,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     sections: MENU.filter((section) => mayEnterArea(section.area, shell.roles, accessSettings)),
     sidebar: await readSidebarState(request),
     dashboardUrl: `${env.CLIENT_PORTAL_URL}/dashboard`,
+    flash: takeFlash(context),
   };
 }
 
@@ -36,6 +42,7 @@ export default function Shell({ loaderData }: Route.ComponentProps) {
       <main className="flex min-w-0 flex-1 flex-col">
         <Breadcrumbs />
         <div className="flex-1 p-6">
+          <FlashRegion flash={loaderData.flash} />
           <Outlet />
         </div>
       </main>

@@ -1,7 +1,7 @@
-import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { E2E } from "../../playwright.config";
+import { createApplication, createDictionary, SAMPLE, SAMPLE_ERRORS, url } from "./master-data";
 import { acme, expect, test, withCompany } from "./sessions";
 
 /**
@@ -9,35 +9,6 @@ import { acme, expect, test, withCompany } from "./sessions";
  * dictionary, upload a dictionary CSV, review and apply it, edit a table's columns, and a bad upload
  * whose review lists every row error. Each journey runs with JavaScript on and off.
  */
-const FIXTURES = path.resolve(import.meta.dirname, "../../services/data-api/test-fixtures");
-const SAMPLE = path.join(FIXTURES, "sample-dictionary.csv");
-const SAMPLE_ERRORS = path.join(FIXTURES, "sample-dictionary-errors.csv");
-
-const url = (p: string) => new RegExp(`^${E2E.portal}${p.replace(/[?.]/g, "\\$&")}(\\?|$)`);
-
-async function createApplication(page: Page, name: string, description: string) {
-  await page.goto(withCompany("/migration/application", acme.id));
-  await expect(page.getByRole("heading", { level: 1, name: "Applications", exact: true })).toBeVisible();
-  await page.getByRole("link", { name: "Create application" }).click();
-  await expect(page).toHaveURL(`${E2E.portal}${withCompany("/migration/application/create", acme.id)}`);
-  await page.getByLabel("Name").fill(name);
-  await page.getByLabel("Description").fill(description);
-  await page.getByRole("button", { name: "Create application" }).click();
-}
-
-async function createDictionary(page: Page, application: string, name: string) {
-  await page.goto(withCompany("/migration/data-dictionary", acme.id));
-  await expect(page.getByRole("heading", { level: 1, name: "Data Dictionary", exact: true })).toBeVisible();
-  await page.getByRole("link", { name: "Create data dictionary" }).click();
-  // The list has an Application select too (its filter): wait for the create page before choosing.
-  await expect(page.getByRole("heading", { level: 1, name: "Create data dictionary" })).toBeVisible();
-  await page.getByLabel("Application").selectOption({ label: application });
-  await page.getByLabel("Name").fill(name);
-  await page.getByLabel("Description").fill("Tables of the legacy system");
-  await page.getByRole("button", { name: "Save and continue" }).click();
-  await expect(page).toHaveURL(/\/migration\/data-dictionary\/create\/[^/]+\/upload-data\?companyId=/);
-  return /\/create\/([^/]+)\/upload-data/.exec(page.url())![1]!;
-}
 
 for (const javaScriptEnabled of [true, false]) {
   const mode = javaScriptEnabled ? "JavaScript on" : "JavaScript off";
@@ -50,7 +21,7 @@ for (const javaScriptEnabled of [true, false]) {
       const name = `Legacy ERP ${suffix}`;
       await createApplication(page, name, "The ERP the company leaves");
       await expect(page).toHaveURL(new RegExp(`/migration/application\\?companyId=${acme.id}&created=`));
-      await expect(page.getByRole("status")).toHaveText(`Application ${name} was created.`);
+      await expect(page.getByRole("status")).toHaveText(`Application ${name} created.`);
       const row = page.getByRole("table", { name: "Applications" }).getByRole("row", { name: new RegExp(name) });
       await expect(row).toContainText("The ERP the company leaves");
 

@@ -29,6 +29,7 @@ export function ReviewTables({ review }: { review: Review }) {
       <p className="text-sm text-muted-foreground">
         <span className="font-medium text-slate-900">{review.fileName}</span>: {review.rowCount} {review.rowCount === 1 ? "row" : "rows"},{" "}
         {review.tables.length} {review.tables.length === 1 ? "table" : "tables"}, {changed} to change.
+        {review.mode === "merge" ? " Uploaded with “Only add and change”: columns that are not in the file are kept." : null}
       </p>
       {review.errors.length > 0 ? <RowErrors errors={review.errors} /> : null}
       {review.tables.map((t) => (

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { BULK_UPLOAD_EXTENSIONS, BULK_UPLOAD_MAX_BYTES } from "../../../contracts/dictionary";
+import { BULK_UPLOAD_EXTENSIONS, BULK_UPLOAD_MAX_BYTES, bulkUploadModeSchema } from "../../../contracts/dictionary";
 import { versionSchema } from "../../../contracts/common";
 
 /**
@@ -9,8 +9,12 @@ import { versionSchema } from "../../../contracts/common";
 
 export const MAX_UPLOAD_MB = BULK_UPLOAD_MAX_BYTES / (1024 * 1024);
 
-/** The bulk upload: one .csv or .xlsx file, not empty, at most 5 MB. */
+/**
+ * The bulk upload: one .csv or .xlsx file, not empty, at most 5 MB, and what to do with the columns
+ * the file leaves out (`mode`: replace unless the form offers and the user picks "Only add and change").
+ */
 export const dictionaryUploadSchema = z.object({
+  mode: bulkUploadModeSchema.default("replace"),
   file: z
     .file({ error: "Choose a file to upload" })
     .min(1, "The file is empty")

@@ -1,3 +1,4 @@
+import { ArrowRight } from "lucide-react";
 import { useEffect, useState } from "react";
 import { Form, useLocation, useMatches, useSubmit } from "react-router";
 import type { Company } from "../../../contracts/data-api";
@@ -12,7 +13,8 @@ export type CompanySwitchHandle = { companySwitchTo?: string | ((pathname: strin
 
 /**
  * The company scope (spec §1). A GET form: without JavaScript the user picks and presses "Switch";
- * with it, choosing is enough and the button steps aside.
+ * with it, choosing is enough and the button steps aside. In the collapsed rail the select is as
+ * narrow as the rail and "Switch" an icon under it (its name stays); the header names the company.
  */
 export function CompanyPicker({ companies, company }: { companies: Company[]; company: Company | null }) {
   const submit = useSubmit();
@@ -39,6 +41,7 @@ export function CompanyPicker({ companies, company }: { companies: Company[]; co
           defaultValue={company?.id}
           key={company?.id}
           onChange={(e) => submit(e.currentTarget.form)}
+          title={company ? `Company: ${company.name}` : undefined}
           className="h-9 min-w-0 flex-1 basis-24 rounded-md border border-border bg-white px-2 text-sm"
         >
           {companies.map((c) => (
@@ -49,10 +52,11 @@ export function CompanyPicker({ companies, company }: { companies: Company[]; co
         </select>{" "}
         <button
           type="submit"
-          className={cn("h-9 rounded-md border border-border px-2 text-xs hover:bg-muted", hydrated && "sr-only")}
+          className={cn("inline-flex h-9 items-center gap-1 rounded-md border border-border px-2 text-xs hover:bg-muted", hydrated && "sr-only")}
           tabIndex={hydrated ? -1 : undefined}
         >
-          Switch
+          <ArrowRight aria-hidden="true" className="size-4 shrink-0" />
+          <span className="sidebar-label">Switch</span>
         </button>
       </div>
     </Form>

@@ -1,10 +1,16 @@
+import { Building2 } from "lucide-react";
 import { Form } from "react-router";
 import type { Branding } from "../../../contracts/client-portal";
 import { Button } from "~/components/ui/button";
 import { TextSeparator } from "~/components/ui/text-separator";
 import { BrandLogo } from "./brand-logo";
 
-export type HeaderUser = { name: string; roleLabel: string | null };
+export type HeaderUser = {
+  name: string;
+  roleLabel: string | null;
+  /** The selected company, inside the shell: named here at every width, since the collapsed sidebar's picker cannot show it. */
+  company: string | null;
+};
 
 export function SiteHeader({ branding, user }: { branding: Branding; user: HeaderUser | null }) {
   return (
@@ -16,8 +22,19 @@ export function SiteHeader({ branding, user }: { branding: Branding; user: Heade
         <span className="hidden text-sm text-muted-foreground sm:inline">Data Transformation</span>
       </div>{" "}
       {user ? (
-        <div className="flex items-center gap-4">
-          {/* Blocks, so that text browsers break the lines too; the space keeps them apart in the text. */}
+        <div className="flex min-w-0 items-center gap-4">
+          {/* Blocks, so that text browsers break the lines too; the spaces keep them apart in the text. */}
+          {user.company ? (
+            <div className="flex min-w-0 items-center gap-2 border-r border-border pr-4 text-sm leading-tight">
+              <Building2 aria-hidden="true" className="size-4 shrink-0 text-muted-foreground" />
+              <div className="min-w-0">
+                <div className="text-muted-foreground">
+                  Company<span className="sr-only">:</span>
+                </div>{" "}
+                <div className="truncate font-medium">{user.company}</div>
+              </div>
+            </div>
+          ) : null}{" "}
           <div className="text-right text-sm leading-tight">
             <div className="font-medium" data-testid="user-name">
               {user.name}

@@ -1,5 +1,5 @@
 import { getFormProps } from "@conform-to/react";
-import { Form, Link, redirect } from "react-router";
+import { Form, Link } from "react-router";
 import { applicationSchema, createApplicationSchema } from "../../../../contracts/applications";
 import { FormErrors, TextareaField, TextField } from "~/components/forms/fields";
 import { StatusButton, useIsPending } from "~/components/forms/status-button";
@@ -7,6 +7,7 @@ import { buttonVariants } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { callService } from "~/lib/api.server";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
+import { redirectWithFlash } from "~/lib/flash.server";
 import { useValidatedForm } from "~/lib/forms";
 import { invalid, parseForm, refusedByService } from "~/lib/forms.server";
 import { requireMasterDataWrite } from "../data-dictionary/dictionary.server";
@@ -36,7 +37,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     // A duplicate name (409) comes back next to Name.
     return refusedByService(submission, err);
   }
-  return redirect(companyHref(APPLICATIONS_PATH, companyId, { [CREATED_PARAM]: created.id }));
+  return redirectWithFlash(companyHref(APPLICATIONS_PATH, companyId, { [CREATED_PARAM]: created.id }), `Application ${created.name} created.`);
 }
 
 export const handle = { breadcrumb: "Create application" };

@@ -32,13 +32,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const result = shell.company
     ? await searchApplications(shell, { companyId: shell.company.id, ...search, name: search.name || undefined })
     : { items: [], total: 0, page: 1, pageSize: search.pageSize };
+  // The create page's redirect: its flash message says so; the row is highlighted when it is on this page.
   const createdId = url.searchParams.get(CREATED_PARAM);
-  let created = result.items.find((a) => a.id === createdId) ?? null;
-  if (createdId && !created && shell.company) {
-    // The create page's redirect: the new application may sort onto another page. It is the newest one.
-    const newest = await searchApplications(shell, { companyId: shell.company.id, sort: "-createdAt", page: 1, pageSize: 10 });
-    created = newest.items.find((a) => a.id === createdId) ?? null;
-  }
+  const created = result.items.find((a) => a.id === createdId) ?? null;
   return {
     search,
     result,
@@ -73,12 +69,6 @@ export default function Applications({ loaderData }: Route.ComponentProps) {
           </Link>
         ) : null}
       </div>
-
-      {created ? (
-        <p role="status" className="rounded-md border border-emerald-300 bg-emerald-50 px-4 py-3 text-sm text-emerald-900">
-          Application {created.name} was created.
-        </p>
-      ) : null}
 
       <ListSearchForm
         action={APPLICATIONS_PATH}

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { applicationSearchResponseSchema, type applicationSearchQuerySchema } from "../../../../contracts/applications";
 import { PAGE_SIZES } from "../../../../contracts/common";
 import {
+  type BulkUploadMode,
   dictionarySchema,
   dictionarySearchResponseSchema,
   type dictionarySearchQuerySchema,
@@ -61,7 +62,8 @@ const endpoints = (as: As, id: string) => dictionaryEndpoints(as, at(id));
 export const createTable = (as: As, id: string, body: Parameters<ReturnType<typeof endpoints>["createTable"]>[0]) => endpoints(as, id).createTable(body);
 export const updateTable = (as: As, id: string, body: Parameters<ReturnType<typeof endpoints>["updateTable"]>[0]) => endpoints(as, id).updateTable(body);
 export const deleteTable = (as: As, id: string, tableId: string, version: number) => endpoints(as, id).deleteTable(tableId, version);
-export const uploadDictionaryFile = (as: As, id: string, file: File) => endpoints(as, id).upload(file);
+export const uploadDictionaryFile = (as: As, id: string, file: File, mode?: BulkUploadMode) => endpoints(as, id).upload(file, mode);
+export const pendingReviews = (as: As, id: string) => endpoints(as, id).pendingReviews();
 export const getReview = (as: As, id: string, reviewId: string) => endpoints(as, id).getReview(reviewId);
 export const applyReview = (as: As, id: string, reviewId: string) => endpoints(as, id).applyReview(reviewId);
 export const discardReview = (as: As, id: string, reviewId: string) => endpoints(as, id).discardReview(reviewId);

@@ -6,6 +6,7 @@ import { StatusButton, useIsPending } from "~/components/forms/status-button";
 import { buttonVariants } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
+import { redirectWithFlash } from "~/lib/flash.server";
 import { useValidatedForm } from "~/lib/forms";
 import { invalid, parseForm, refusedByService } from "~/lib/forms.server";
 import { updateDictionary } from "./api.server";
@@ -36,7 +37,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return refusedByService(submission, err);
   }
   const next = mode === "create" ? dictionaryPaths.upload("create", dictionary.id) : dictionaryPaths.application("view", dictionary.id);
-  return redirect(companyHref(next, companyId));
+  return redirectWithFlash(companyHref(next, companyId), `Data dictionary ${submission.value.name} saved.`);
 }
 
 export const handle = { breadcrumb: "Application" };

@@ -1,5 +1,5 @@
 import { getFormProps } from "@conform-to/react";
-import { Form, Link, redirect } from "react-router";
+import { Form, Link } from "react-router";
 import { createDictionarySchema } from "../../../../contracts/dictionary";
 import { DictionarySteps } from "~/components/dictionary/dictionary-steps";
 import { FormErrors, SelectField, TextareaField, TextField } from "~/components/forms/fields";
@@ -7,6 +7,7 @@ import { StatusButton, useIsPending } from "~/components/forms/status-button";
 import { buttonVariants } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
+import { redirectWithFlash } from "~/lib/flash.server";
 import { useValidatedForm } from "~/lib/forms";
 import { invalid, parseForm, refusedByService } from "~/lib/forms.server";
 import { CREATE_APPLICATION_PATH } from "../application/paths";
@@ -41,7 +42,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     // A name the application's dictionaries already use (409), an application of another company (404 → 4xx).
     return refusedByService(submission, err);
   }
-  return redirect(companyHref(dictionaryPaths.upload("create", created.id), companyId));
+  return redirectWithFlash(companyHref(dictionaryPaths.upload("create", created.id), companyId), `Data dictionary ${created.name} created.`);
 }
 
 export const handle = { breadcrumb: "New data dictionary" };

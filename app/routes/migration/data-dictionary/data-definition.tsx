@@ -1,15 +1,19 @@
 import { Plus } from "lucide-react";
-import { Link, redirect } from "react-router";
+import { Link } from "react-router";
 import { ColumnsTable } from "~/components/dictionary/columns-table";
 import { DeleteTableConfirmation } from "~/components/dictionary/delete-table-confirmation";
 import { DictionaryTablesList } from "~/components/dictionary/dictionary-tables-list";
+import { dictionaryMessages } from "~/components/dictionary/messages";
+import { PendingReviewNotice } from "~/components/dictionary/pending-review-notice";
 import { deleteTableSchema } from "~/components/dictionary/schemas";
 import { buttonVariants } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
+import { redirectWithFlash } from "~/lib/flash.server";
 import { invalid, parseForm, refusedByService } from "~/lib/forms.server";
 import { deleteTable } from "./api.server";
-import { dictionaryContext, requireMasterDataWrite } from "./dictionary.server";
+import { shellContext } from "~/lib/guards.server";
+import { dictionaryContext, masterDataAccess, pendingReviewLink, requireMasterDataWrite } from "./dictionary.server";
 import { dictionaryModeOf, dictionaryPaths } from "./paths";
 import type { Route } from "./+types/data-definition";
 
@@ -26,8 +30,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const mode = dictionaryModeOf(url.pathname) === "edit" ? "edit" : "view";
   const tables = [...dictionary.tables].sort((a, b) => a.order - b.order);
   const deleting = mode === "edit" ? (tables.find((t) => t.id === url.searchParams.get(DELETE_PARAM)) ?? null) : null;
+  // An upload nobody applied or discarded: whoever may apply it finds it again here.
+  const shell = context.get(shellContext);
+  const pending = masterDataAccess(shell).canWrite ? await pendingReviewLink(shell, dictionary.id, "edit") : null;
   return {
     mode,
+    pending,
     id: dictionary.id,
     version: dictionary.version,
     tables: mode === "view" ? tables : [],
@@ -47,7 +55,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     // A stale version (409): said in the confirmation, nothing deleted.
     return refusedByService(submission, err);
   }
-  return redirect(companyHref(dictionaryPaths.definition("edit", dictionary.id), companyId));
+  const name = dictionary.tables.find((t) => t.id === submission.value.tableId)?.name ?? "";
+  return redirectWithFlash(companyHref(dictionaryPaths.definition("edit", dictionary.id), companyId), dictionaryMessages.tableDeleted(name));
 }
 
 export const handle = {
@@ -56,21 +65,26 @@ export const handle = {
 };
 
 export default function DataDefinition({ loaderData, actionData }: Route.ComponentProps) {
-  const { mode, id, version, tables, summaries, deleting } = loaderData;
+  const { mode, id, version, tables, summaries, deleting, pending } = loaderData;
   const href = useCompanyHref();
   const here = dictionaryPaths.definition("edit", id);
+  const notice = pending ? <PendingReviewNotice review={pending.review} to={pending.to} /> : null;
 
   if (mode === "view") {
     if (tables.length === 0) {
       return (
-        <Card>
-          <h2 className="text-base font-semibold">Data definition</h2>
-          <p className="mt-1 text-sm text-muted-foreground">This dictionary has no tables yet.</p>
-        </Card>
+        <div className="flex flex-col gap-4">
+          {notice}
+          <Card>
+            <h2 className="text-base font-semibold">Data definition</h2>
+            <p className="mt-1 text-sm text-muted-foreground">This dictionary has no tables yet.</p>
+          </Card>
+        </div>
       );
     }
     return (
       <div className="flex flex-col gap-6">
+        {notice}
         <h2 className="sr-only">Data definition</h2>
         <DictionaryTablesList tables={summaries} label="Tables" />
         {tables.map((t) => (
@@ -95,6 +109,7 @@ export default function DataDefinition({ loaderData, actionData }: Route.Compone
           Add table
         </Link>
       </div>
+      {notice}
       {deleting ? (
         <DeleteTableConfirmation table={deleting} version={version} cancelHref={here} lastResult={actionData?.result} />
       ) : null}

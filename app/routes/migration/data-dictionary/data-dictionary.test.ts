@@ -8,6 +8,8 @@ const live = await startLiveServices();
 afterAll(() => live.stop());
 
 const { actionAnswer, createRouteHarness, form, thrownData } = await import("./test-support");
+const { flashMiddleware, readFlash } = await import("~/lib/flash.server");
+const shell = await import("~/routes/shell");
 const applicationCreate = await import("../application/create");
 const list = await import("./list");
 const createNew = await import("./create-new");
@@ -20,7 +22,7 @@ const definition = await import("./data-definition");
 const table = await import("./table");
 
 const [, acme, birch] = DEMO_COMPANIES;
-const { call } = await createRouteHarness();
+const { call, cookieFor } = await createRouteHarness();
 const ANALYST = "analyst@demo.test";
 const FIXTURES = path.resolve(import.meta.dirname, "../../../../services/data-api/test-fixtures");
 const SAMPLE = fs.readFileSync(path.join(FIXTURES, "sample-dictionary.csv"));
@@ -59,18 +61,49 @@ async function createDictionary(name: string, companyId = acme.id, appId = appli
   const to = locationOf(res);
   const id = /\/create\/([^/]+)\/upload-data$/.exec(to.pathname)?.[1];
   if (!id) throw new Error(`unexpected redirect ${to}`);
-  return { id, to };
+  return { id, to, res };
 }
 
-async function upload(id: string, file: File, mode: "create" | "edit" = "create") {
+async function upload(id: string, file: File, mode: "create" | "edit" = "create", fields: Record<string, string> = {}) {
   const formData = new FormData();
   formData.set("file", file);
+  for (const [name, value] of Object.entries(fields)) formData.set(name, value);
   // Sent as a browser sends it: a multipart body with its Content-Length.
   const encoded = new Response(formData);
   const body = await encoded.arrayBuffer();
   const headers = { "content-type": encoded.headers.get("content-type")!, "content-length": String(body.byteLength) };
   const page = mode === "create" ? `create/${id}/upload-data` : `edit/${id}/bulk-update`;
   return call(ANALYST, `/migration/data-dictionary/${page}${q(acme.id)}`, uploadData.action, onDictionary(id, { method: "POST", body, headers }));
+}
+
+/** The `name=value` of the flash cookie a redirect sets, as the browser sends it back. */
+const flashCookieOf = (res: unknown) => {
+  const setCookie = (res as Response).headers.get("Set-Cookie") ?? "";
+  if (!setCookie.startsWith("dt_flash=")) throw new Error(`no flash cookie on ${locationOf(res)}`);
+  return setCookie.split(";")[0]!;
+};
+
+/** The flash message a redirect carries. */
+const flashOf = async (res: unknown) => (await readFlash(new Request("http://portal.test/", { headers: { cookie: flashCookieOf(res) } })))?.text;
+
+/**
+ * The page after a redirect, as far as the shell goes: its middleware and loader (the flash message
+ * it shows) with the cookies the browser holds, and the Set-Cookie of that page's response.
+ */
+async function nextShellPage(path: string, flashCookie: string | null) {
+  let loaded: Loaded<typeof shell.loader> | undefined;
+  const cookie = [await cookieFor(ANALYST), flashCookie].filter(Boolean).join("; ");
+  const response = (await call(
+    ANALYST,
+    path,
+    (args) =>
+      flashMiddleware(args, async () => {
+        loaded = await shell.loader(args);
+        return new Response("the page");
+      }),
+    { headers: { cookie } },
+  )) as Response;
+  return { flash: loaded?.flash, setCookie: response.headers.get("Set-Cookie") };
 }
 
 async function loadDefinition(id: string, mode: "edit" | "view" = "view", extra: Record<string, string> = {}) {
@@ -84,8 +117,9 @@ describe("create a data dictionary: application → upload → review → apply"
     const page = (await call(ANALYST, `/migration/data-dictionary/create/new/application${q(acme.id)}`, createNew.loader)) as Loaded<typeof createNew.loader>;
     expect(page.applications).toContainEqual({ value: applicationId, label: "Dictionary ERP" });
 
-    const { id, to } = await createDictionary("Main");
+    const { id, to, res } = await createDictionary("Main");
     expect(to.pathname).toBe(`/migration/data-dictionary/create/${id}/upload-data`);
+    expect(await flashOf(res)).toBe("Data dictionary Main created.");
     expect(to.searchParams.get("companyId")).toBe(acme.id);
 
     const listed = (await call(ANALYST, `/migration/data-dictionary${q(acme.id)}`, list.loader)) as Loaded<typeof list.loader>;
@@ -169,10 +203,9 @@ describe("create a data dictionary: application → upload → review → apply"
     const { id } = await createDictionary("Discarded");
     const uploaded = locationOf(await upload(id, new File([SAMPLE], "d.csv")));
     const reviewId = uploaded.searchParams.get("review")!;
-    const back = locationOf(
-      await call(ANALYST, `${uploaded.pathname}${uploaded.search}`, review.action, onDictionary(id, { method: "POST", body: form({ intent: "discard", reviewId }) })),
-    );
-    expect(back.pathname).toBe(`/migration/data-dictionary/create/${id}/upload-data`);
+    const discarded = await call(ANALYST, `${uploaded.pathname}${uploaded.search}`, review.action, onDictionary(id, { method: "POST", body: form({ intent: "discard", reviewId }) }));
+    expect(locationOf(discarded).pathname).toBe(`/migration/data-dictionary/create/${id}/upload-data`);
+    expect(await flashOf(discarded)).toBe("Upload of d.csv discarded. The dictionary has not changed.");
     const gone = thrownData(await call(ANALYST, `${uploaded.pathname}${uploaded.search}`, review.loader, onDictionary(id)));
     expect(gone.status).toBe(404);
   });
@@ -294,6 +327,7 @@ describe("edit a data dictionary", () => {
       onDictionary(id, { method: "POST", body: form({ version: String(dictionary.version), name: "Edited", description: "new" }) }),
     );
     expect(isRedirect(saved, `/migration/data-dictionary/view/${id}/application?companyId=${acme.id}`)).toBe(true);
+    expect(await flashOf(saved)).toBe("Data dictionary Edited saved.");
 
     const stale = actionAnswer(
       await call(ANALYST, path, applicationPage.action, onDictionary(id, { method: "POST", body: form({ version: String(dictionary.version), name: "Lost update" }) })),
@@ -328,6 +362,7 @@ describe("edit a data dictionary", () => {
     });
     const saved = await call(ANALYST, tablePath, table.action, onDictionary(id, { method: "POST", body, params: { tableId: orders.id } }));
     expect(isRedirect(saved, `/migration/data-dictionary/edit/${id}/data-definition?companyId=${acme.id}`)).toBe(true);
+    expect(await flashOf(saved)).toBe("Table Orders saved.");
 
     const after = (await loadDefinition(id)).tables.find((t) => t.name === "Orders")!;
     expect(after.description).toBe("Sales orders");
@@ -425,6 +460,7 @@ describe("edit a data dictionary", () => {
       form({ version: String(v), name: "Products", "columns[0].name": "Sku", "columns[0].type": "nvarchar", "columns[0].length": "40", "columns[0].nullable": "false" });
     const added = await call(ANALYST, newPath, table.action, onDictionary(id, { method: "POST", body: fields(version) }));
     expect(isRedirect(added, `/migration/data-dictionary/edit/${id}/data-definition?companyId=${acme.id}`)).toBe(true);
+    expect(await flashOf(added)).toBe("Table Products added.");
 
     ({ version } = await loadDefinition(id, "edit"));
     const duplicate = actionAnswer(await call(ANALYST, newPath, table.action, onDictionary(id, { method: "POST", body: fields(version) })));
@@ -453,6 +489,7 @@ describe("edit a data dictionary", () => {
       onDictionary(id, { method: "POST", body: form({ intent: "delete-table", tableId: products.id, version: String(before.version) }) }),
     );
     expect(isRedirect(deleted, `/migration/data-dictionary/edit/${id}/data-definition?companyId=${acme.id}`)).toBe(true);
+    expect(await flashOf(deleted)).toBe("Table Products deleted.");
     expect((await loadDefinition(id)).summaries.map((t) => t.name)).not.toContain("Products");
   });
 
@@ -497,5 +534,100 @@ describe("edit a data dictionary", () => {
     // A ClientAdmin of Birch has no way to Acme's dictionary, whatever the URL says.
     const clientAdmin = await call("clientadmin@demo.test", `/migration/data-dictionary/view/${id}/data-definition${q(acme.id)}`, definition.loader, onDictionary(id));
     expect(isRedirect(clientAdmin, new RegExp(`companyId=${birch.id}`))).toBe(true);
+  });
+});
+
+describe("flash messages", () => {
+  it("the shell shows what applying a review changed on the next page, once, then clears it", async () => {
+    expect(shell.middleware).toContain(flashMiddleware);
+    const { id } = await createDictionary("Flashed");
+    const uploadedRes = await upload(id, new File([SAMPLE], "sample-dictionary.csv", { type: "text/csv" }));
+    const uploaded = locationOf(uploadedRes);
+    expect(await flashOf(uploadedRes)).toBe("File sample-dictionary.csv uploaded for review.");
+
+    const applied = await call(
+      ANALYST,
+      `${uploaded.pathname}${uploaded.search}`,
+      review.action,
+      onDictionary(id, { method: "POST", body: form({ intent: "apply", reviewId: uploaded.searchParams.get("review")! }) }),
+    );
+    const to = locationOf(applied);
+    expect(to.pathname).toBe(`/migration/data-dictionary/view/${id}/data-definition`);
+
+    // The page the redirect leads to shows the message and its response clears the cookie.
+    const next = await nextShellPage(`${to.pathname}${to.search}`, flashCookieOf(applied));
+    expect(next.flash).toEqual({ kind: "success", text: "Review applied: 2 tables added." });
+    expect(next.setCookie).toMatch(/^dt_flash=;/);
+    expect(next.setCookie).toMatch(/Max-Age=0/);
+
+    // The browser dropped it: the page after that says nothing.
+    const after = await nextShellPage(`${to.pathname}${to.search}`, null);
+    expect(after.flash).toBeNull();
+    expect(after.setCookie).toBeNull();
+  });
+
+  it("counts added and changed tables in the review's message", async () => {
+    const { id } = await createDictionary("Counted");
+    const first = locationOf(await upload(id, new File([SAMPLE], "s.csv")));
+    await call(ANALYST, `${first.pathname}${first.search}`, review.action, onDictionary(id, { method: "POST", body: form({ intent: "apply", reviewId: first.searchParams.get("review")! }) }));
+    const csv = "table,column,type,length,nullable\nCustomers,Email,nvarchar,320,yes\nOrders,Notes,nvarchar,500,yes\nProducts,Sku,nvarchar,40,no\n";
+    const second = locationOf(await upload(id, new File([csv], "more.csv"), "edit"));
+    const applied = await call(
+      ANALYST,
+      `${second.pathname}${second.search}`,
+      review.action,
+      onDictionary(id, { method: "POST", body: form({ intent: "apply", reviewId: second.searchParams.get("review")! }) }),
+    );
+    expect(await flashOf(applied)).toBe("Review applied: 1 table added, 2 tables changed.");
+  });
+});
+
+describe("bulk update: only add and change, and a pending review found again", () => {
+  it("with mode=merge proposes no removal; the pending review is linked from the dictionary's pages until applied", async () => {
+    const { id } = await createDictionary("Merged");
+    const first = locationOf(await upload(id, new File([SAMPLE], "s.csv")));
+    await call(ANALYST, `${first.pathname}${first.search}`, review.action, onDictionary(id, { method: "POST", body: form({ intent: "apply", reviewId: first.searchParams.get("review")! }) }));
+
+    const uploadPage = async () =>
+      (await call(ANALYST, `/migration/data-dictionary/edit/${id}/bulk-update${q(acme.id)}`, uploadData.loader, onDictionary(id))) as Loaded<typeof uploadData.loader>;
+    expect((await uploadPage()).pending).toBeNull();
+    expect((await uploadPage()).tableCount).toBe(2);
+
+    const csv = "table,column,type,length,nullable\nCustomers,Name,nvarchar,300,no\nCustomers,Email,nvarchar,320,yes\n";
+    const uploaded = locationOf(await upload(id, new File([csv], "partial.csv"), "edit", { mode: "merge" }));
+    const page = (await call(ANALYST, `${uploaded.pathname}${uploaded.search}`, review.loader, onDictionary(id))) as Loaded<typeof review.loader>;
+    expect(page.review.mode).toBe("merge");
+    const customers = page.review.tables.find((t) => t.name === "Customers")!;
+    expect(customers.removed).toEqual([]);
+    expect(customers.added.map((c) => c.name)).toEqual(["Email"]);
+    expect(customers.changed.map((c) => c.name)).toEqual(["Name"]);
+
+    // Left without applying: the bulk update and data definition pages link back to it.
+    const reviewId = uploaded.searchParams.get("review")!;
+    const expected = {
+      review: { fileName: "partial.csv", createdAt: expect.any(String), errorCount: 0 },
+      to: { path: `/migration/data-dictionary/edit/${id}/bulk-update/review/tables`, search: { review: reviewId } },
+    };
+    expect((await uploadPage()).pending).toEqual(expected);
+    expect((await loadDefinition(id, "edit")).pending).toEqual(expected);
+    expect((await loadDefinition(id, "view")).pending).toEqual(expected);
+
+    await call(ANALYST, `${uploaded.pathname}${uploaded.search}`, review.action, onDictionary(id, { method: "POST", body: form({ intent: "apply", reviewId }) }));
+    expect((await uploadPage()).pending).toBeNull();
+    const after = (await loadDefinition(id)).tables.find((t) => t.name === "Customers")!;
+    expect(after.columns.map((c) => c.name)).toEqual(["CustomerId", "Name", "CreditLimit", "BirthDate", "CreatedAt", "Email"]);
+  });
+
+  it("uploads with replace when the form sends no mode", async () => {
+    const { id } = await createDictionary("Replaced");
+    const first = locationOf(await upload(id, new File([SAMPLE], "s.csv")));
+    await call(ANALYST, `${first.pathname}${first.search}`, review.action, onDictionary(id, { method: "POST", body: form({ intent: "apply", reviewId: first.searchParams.get("review")! }) }));
+    const uploaded = locationOf(await upload(id, new File(["table,column,type\nCustomers,CustomerId,uniqueidentifier\n"], "one.csv"), "edit"));
+    const page = (await call(ANALYST, `${uploaded.pathname}${uploaded.search}`, review.loader, onDictionary(id))) as Loaded<typeof review.loader>;
+    expect(page.review.mode).toBe("replace");
+    expect(page.review.tables[0]!.removed.map((c) => c.name)).toEqual(["Name", "CreditLimit", "BirthDate", "CreatedAt"]);
+    const refused = actionAnswer(await upload(id, new File([SAMPLE], "s.csv"), "edit", { mode: "everything" }));
+    expect(refused.status).toBe(400);
+    expect(refused.result.error?.mode?.[0]).toBeTruthy();
   });
 });

@@ -2,9 +2,10 @@ import { createContext, data, type MiddlewareFunction, type RouterContextProvide
 import type { z } from "zod";
 import type { Dictionary } from "../../../../contracts/dictionary";
 import { mayEnterArea } from "~/lib/access";
-import { parseForm } from "~/lib/forms.server";
+import { parseForm, serviceFailure } from "~/lib/forms.server";
 import { accessSettings, requireWrite, shellContext, type Shell } from "~/lib/guards.server";
-import { getDictionary } from "./api.server";
+import { getDictionary, pendingReviews } from "./api.server";
+import { dictionaryPaths, REVIEW_PARAM } from "./paths";
 
 /**
  * Master data (applications and dictionaries) belongs to the company: whoever may work in the
@@ -39,3 +40,22 @@ export const loadDictionary: MiddlewareFunction<Response> = async ({ params, con
   return next();
 };
 
+
+/**
+ * The newest upload of the dictionary still waiting for review, with the link to its review page
+ * (the create wizard's or the edit pages'), for PendingReviewNotice; null when there is none.
+ */
+export async function pendingReviewLink(shell: Shell, dictionaryId: string, mode: "create" | "edit") {
+  let newest;
+  try {
+    [newest] = await pendingReviews(shell, dictionaryId);
+  } catch (err) {
+    // A notice, not the page: a refusal (4xx) only costs the link; sign-in redirects and outages pass.
+    const failure = serviceFailure(err);
+    if (failure && failure.status < 500) return null;
+    throw err;
+  }
+  if (!newest) return null;
+  const { fileName, createdAt, errorCount } = newest;
+  return { review: { fileName, createdAt, errorCount }, to: { path: dictionaryPaths.review(mode, dictionaryId), search: { [REVIEW_PARAM]: newest.id } } };
+}

@@ -1,7 +1,9 @@
 import { data, redirect } from "react-router";
+import { dictionaryMessages } from "~/components/dictionary/messages";
 import { ReviewActions, ReviewTables } from "~/components/dictionary/review-tables";
 import { reviewActionSchema } from "~/components/dictionary/schemas";
 import { COMPANY_PARAM, companyHref } from "~/lib/company-href";
+import { redirectWithFlash } from "~/lib/flash.server";
 import { invalid, parseForm, refusedByService } from "~/lib/forms.server";
 import { shellContext } from "~/lib/guards.server";
 import { applyReview, discardReview, getReview } from "./api.server";
@@ -33,13 +35,16 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (submission.status !== "success") return invalid(submission);
   const { intent, reviewId } = submission.value;
   try {
+    // Read first: the message says what applying changed, or which upload was dropped.
+    const reviewed = await getReview(shell, dictionary.id, reviewId);
     if (intent === "apply") {
       await applyReview(shell, dictionary.id, reviewId);
-      return redirect(companyHref(dictionaryPaths.definition(mode === "create" ? "view" : "edit", dictionary.id), companyId));
+      const next = dictionaryPaths.definition(mode === "create" ? "view" : "edit", dictionary.id);
+      return redirectWithFlash(companyHref(next, companyId), dictionaryMessages.reviewApplied(reviewed));
     }
     if (intent === "discard") {
       await discardReview(shell, dictionary.id, reviewId);
-      return redirect(companyHref(dictionaryPaths.upload(mode, dictionary.id), companyId));
+      return redirectWithFlash(companyHref(dictionaryPaths.upload(mode, dictionary.id), companyId), dictionaryMessages.reviewDiscarded(reviewed.fileName));
     }
   } catch (err) {
     // The dictionary changed since the upload (409), the review is gone (404): said at the top.

@@ -1,8 +1,10 @@
-import { data, redirect, type UIMatch } from "react-router";
+import { data, type UIMatch } from "react-router";
 import { createTableSchema, updateTableSchema } from "../../../../contracts/dictionary";
+import { dictionaryMessages } from "~/components/dictionary/messages";
 import { TableEditor, tableEditorDefaults } from "~/components/dictionary/table-editor";
 import { Card } from "~/components/ui/card";
 import { companyHref } from "~/lib/company-href";
+import { redirectWithFlash } from "~/lib/flash.server";
 import { invalid, parseForm, refusedByService } from "~/lib/forms.server";
 import { createTable, updateTable } from "./api.server";
 import { dictionaryContext, requireMasterDataWrite } from "./dictionary.server";
@@ -36,7 +38,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
     // A table name the dictionary already has, a stale version (409): next to the field or at the top.
     return refusedByService(submission, err);
   }
-  return redirect(companyHref(dictionaryPaths.definition("edit", dictionary.id), companyId));
+  return redirectWithFlash(companyHref(dictionaryPaths.definition("edit", dictionary.id), companyId), dictionaryMessages.tableSaved(submission.value.name, isNew));
 }
 
 type LoaderData = Awaited<ReturnType<typeof loader>>;

@@ -1,13 +1,16 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Link, redirect } from "react-router";
+import { data, Link } from "react-router";
 import { BULK_UPLOAD_MAX_BYTES } from "../../../../contracts/dictionary";
 import { dictionaryUploadSchema, MAX_UPLOAD_MB } from "~/components/dictionary/schemas";
+import { dictionaryMessages } from "~/components/dictionary/messages";
+import { PendingReviewNotice } from "~/components/dictionary/pending-review-notice";
 import { UploadForm } from "~/components/dictionary/upload-form";
 import { Card } from "~/components/ui/card";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
+import { redirectWithFlash } from "~/lib/flash.server";
 import { invalid, parseForm, refusedByService } from "~/lib/forms.server";
 import { uploadDictionaryFile } from "./api.server";
-import { dictionaryContext, requireMasterDataWrite } from "./dictionary.server";
+import { dictionaryContext, pendingReviewLink, requireMasterDataWrite } from "./dictionary.server";
 import { dictionaryModeOf, dictionaryPaths, REVIEW_PARAM } from "./paths";
 import type { Route } from "./+types/upload-data";
 
@@ -21,8 +24,10 @@ const MULTIPART_OVERHEAD = 64 * 1024;
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { id, tableCount } = context.get(dictionaryContext);
-  const mode = dictionaryModeOf(new URL(request.url).pathname);
-  return { id, mode: mode === "create" ? ("create" as const) : ("edit" as const), tableCount };
+  const mode = dictionaryModeOf(new URL(request.url).pathname) === "create" ? ("create" as const) : ("edit" as const);
+  // The dictionary layout has sent anyone who may not write to the view pages.
+  const pending = await pendingReviewLink(requireMasterDataWrite(context, dictionaryPaths.definition("view", id)).shell, id, mode);
+  return { id, mode, tableCount, pending };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -38,12 +43,15 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (submission.status !== "success") return invalid(submission);
   let review;
   try {
-    review = await uploadDictionaryFile(shell, dictionary.id, submission.value.file);
+    review = await uploadDictionaryFile(shell, dictionary.id, submission.value.file, submission.value.mode);
   } catch (err) {
     // A file the API cannot read at all (not a CSV, not an XLSX, no header): its message, nothing changed.
     return refusedByService(submission, err);
   }
-  return redirect(companyHref(dictionaryPaths.review(mode, dictionary.id), companyId, { [REVIEW_PARAM]: review.id }));
+  return redirectWithFlash(
+    companyHref(dictionaryPaths.review(mode, dictionary.id), companyId, { [REVIEW_PARAM]: review.id }),
+    dictionaryMessages.uploaded(review.fileName),
+  );
 }
 
 export const handle = {
@@ -51,19 +59,22 @@ export const handle = {
 };
 
 export default function UploadData({ loaderData, actionData }: Route.ComponentProps) {
-  const { id, mode, tableCount } = loaderData;
+  const { id, mode, tableCount, pending } = loaderData;
   const href = useCompanyHref();
   return (
-    <Card className="max-w-3xl">
-      <h2 className="text-base font-semibold">{mode === "create" ? "Upload data" : "Bulk update"}</h2>
-      <p className="mt-1 mb-4 text-sm text-muted-foreground">
-        {mode === "create" || tableCount === 0
-          ? "Describe the application's tables and columns in one file. You will see what it adds before anything is saved."
-          : "Upload the tables and columns again: you will see, table by table, which columns are added, changed and removed before anything is saved. Tables not in the file stay as they are."}
-      </p>
-      <UploadForm lastResult={actionData?.result} />
+    <Card className="flex max-w-3xl flex-col gap-4">
+      {pending ? <PendingReviewNotice review={pending.review} to={pending.to} /> : null}
+      <div>
+        <h2 className="text-base font-semibold">{mode === "create" ? "Upload data" : "Bulk update"}</h2>
+        <p className="mt-1 text-sm text-muted-foreground">
+          {tableCount === 0
+            ? "Describe the application's tables and columns in one file. You will see what it adds before anything is saved."
+            : "Upload tables and columns: you will see, table by table, which columns are added, changed and removed before anything is saved."}
+        </p>
+      </div>
+      <UploadForm lastResult={actionData?.result} columnsNotInFile={tableCount > 0 ? "choose" : undefined} />
       {mode === "create" ? (
-        <p className="mt-4 text-sm text-muted-foreground">
+        <p className="text-sm text-muted-foreground">
           No file at hand?{" "}
           <Link to={href(dictionaryPaths.definition("edit", id))} className="text-brand underline">
             Define the tables one by one

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Column, ColumnInput, Table } from "../../../../contracts/dictionary.ts";
-import { diffTables, reviewChangesSomething } from "./diff.ts";
+import { desiredTables, diffTables, reviewChangesSomething } from "./diff.ts";
 
 const col = (name: string, patch: Partial<ColumnInput> = {}): ColumnInput => ({
   name,
@@ -72,5 +72,38 @@ describe("diffTables", () => {
     const inserted = diffTables([{ name: "Customers", columns: [col("New"), col("Id", { nullable: false, isKey: true }), col("Name", { type: "nvarchar", length: 100 }), col("Age")] }], current)[0]!;
     expect(inserted.changed).toEqual([]);
     expect(inserted.unchanged).toBe(3);
+  });
+});
+
+describe("desiredTables", () => {
+  const current = [table("Customers", [col("Id", { nullable: false, isKey: true }), col("Name", { type: "nvarchar", length: 100 }), col("Age")])];
+  const file = [
+    { name: "customers", columns: [col("Email", { type: "nvarchar", length: 320 }), col("Name", { type: "nvarchar", length: 200 })] },
+    { name: "Products", columns: [col("Id")] },
+  ];
+
+  it("replace: the file's tables as they are, so the columns it leaves out are removed", () => {
+    expect(desiredTables(file, current, "replace")).toEqual(file);
+    expect(diffTables(desiredTables(file, current, "replace"), current)[0]!.removed.map((c) => c.name)).toEqual(["Id", "Age"]);
+  });
+
+  it("merge: keeps the columns the file leaves out where they are, changes the listed ones and adds new ones after them", () => {
+    const merged = desiredTables(file, current, "merge");
+    expect(merged.map((t) => [t.name, t.columns.map((c) => c.name)])).toEqual([
+      ["customers", ["Id", "Name", "Age", "Email"]],
+      ["Products", ["Id"]],
+    ]);
+    const [customers, products] = diffTables(merged, current);
+    expect(customers).toMatchObject({ status: "changed", removed: [], unchanged: 2 });
+    expect(customers!.added.map((c) => c.name)).toEqual(["Email"]);
+    expect(customers!.changed.map((c) => [c.name, c.fields])).toEqual([["Name", ["length"]]]);
+    expect(products!.status).toBe("added");
+  });
+
+  it("merge: a file that only repeats some columns unchanged changes nothing", () => {
+    const merged = desiredTables([{ name: "Customers", columns: [col("Age")] }], current, "merge");
+    const review = diffTables(merged, current);
+    expect(review).toEqual([{ name: "Customers", status: "unchanged", added: [], changed: [], removed: [], unchanged: 3 }]);
+    expect(reviewChangesSomething(review)).toBe(false);
   });
 });

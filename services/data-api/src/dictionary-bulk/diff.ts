@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { columnChangeSchema, type ColumnInput, type ReviewTable, type Table } from "../../../../contracts/dictionary.ts";
+import { columnChangeSchema, type BulkUploadMode, type ColumnInput, type ReviewTable, type Table } from "../../../../contracts/dictionary.ts";
 import type { DesiredTable } from "../repositories/dictionary-tables.ts";
 
 type ColumnChange = z.infer<typeof columnChangeSchema>;
@@ -23,6 +23,32 @@ export function diffTables(desired: readonly DesiredTable[], current: readonly T
     }
     return { name: existing.name, ...diffColumns(table.columns, existing.columns) };
   });
+}
+
+/**
+ * The tables an upload asks for, by mode. replace: the file's tables as they are (each is its full
+ * definition). merge ("Only add and change"): an existing table keeps the columns the file does not
+ * list, in their places, with the file's definition for those it does list and its new columns after
+ * them; so its diff proposes no removal and no move, and applying writes exactly that.
+ */
+export function desiredTables(fileTables: readonly DesiredTable[], current: readonly Table[], mode: BulkUploadMode): DesiredTable[] {
+  if (mode === "replace") return [...fileTables];
+  const currentByKey = new Map(current.map((t) => [t.name.toLowerCase(), t]));
+  return fileTables.map((table) => {
+    const existing = currentByKey.get(table.name.toLowerCase());
+    if (!existing) return table;
+    const fromFile = new Map(table.columns.map((c) => [c.name.toLowerCase(), c]));
+    const have = [...existing.columns].sort((a, b) => a.order - b.order);
+    const haveKeys = new Set(have.map((c) => c.name.toLowerCase()));
+    const kept = have.map((c) => fromFile.get(c.name.toLowerCase()) ?? columnInput(c));
+    const added = table.columns.filter((c) => !haveKeys.has(c.name.toLowerCase()));
+    return { name: table.name, columns: [...kept, ...added] };
+  });
+}
+
+function columnInput(c: Table["columns"][number]): ColumnInput {
+  const { id: _id, order: _order, ...input } = c;
+  return input;
 }
 
 function diffColumns(wanted: readonly ColumnInput[], have: readonly Table["columns"][number][]) {

@@ -370,6 +370,7 @@ describe.each(TEST_DATABASE_KINDS)("data dictionaries on %s", (kind) => {
       () => ["POST", path(d.id, "/tables"), { version: 1, name: "X", columns: [] }] as const,
       () => ["GET", path(d.id, "/tables/any")] as const,
       () => ["DELETE", path(d.id, "/tables/any?version=1")] as const,
+      () => ["GET", path(d.id, "/bulk-uploads")] as const,
       () => ["GET", path(d.id, "/bulk-uploads/any")] as const,
       () => ["POST", path(d.id, "/bulk-uploads/any/apply")] as const,
       () => ["DELETE", path(d.id, "/bulk-uploads/any")] as const,

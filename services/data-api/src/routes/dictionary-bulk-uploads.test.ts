@@ -1,7 +1,7 @@
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_COMPANIES } from "../../../../scripts/demo-data.ts";
-import { BULK_UPLOAD_MAX_BYTES, COLUMN_TYPES, type Dictionary, type Review } from "../../../../contracts/dictionary.ts";
+import { BULK_UPLOAD_MAX_BYTES, COLUMN_TYPES, type Dictionary, type PendingReviews, type Review } from "../../../../contracts/dictionary.ts";
 import { TEST_DATABASE_KINDS } from "../../../shared/testing/databases.ts";
 import { createReview, REVIEW_HAS_ERRORS_MESSAGE, REVIEW_NOT_FOUND_MESSAGE, REVIEW_STALE_MESSAGE } from "../dictionary-bulk/reviews.ts";
 import { EMPTY_FILE_MESSAGE, FILE_TOO_LARGE_MESSAGE, WRONG_EXTENSION_MESSAGE } from "../dictionary-bulk/sheet-rows.ts";
@@ -23,7 +23,8 @@ describe.each(TEST_DATABASE_KINDS)("dictionary bulk uploads on %s", (kind) => {
   afterAll(() => api?.close());
 
   const path = (id: string, rest = "") => `/api/v1/data-dictionaries/${encodeURIComponent(id)}${rest}`;
-  const uploadTo = (d: Pick<Dictionary, "id">, file: Uint8Array | string, name: string, token = analyst) => upload(api, path(d.id, "/bulk-uploads"), token, file, name);
+  const uploadTo = (d: Pick<Dictionary, "id">, file: Uint8Array | string, name: string, token = analyst, fields: Record<string, string> = {}) =>
+    upload(api, path(d.id, "/bulk-uploads"), token, file, name, fields);
   const apply = (d: Pick<Dictionary, "id">, reviewId: string) => send(api, "POST", path(d.id, `/bulk-uploads/${reviewId}/apply`), analyst);
   const read = async (d: Pick<Dictionary, "id">) => (await api.get(path(d.id), analyst)).body as Dictionary;
 
@@ -35,7 +36,7 @@ describe.each(TEST_DATABASE_KINDS)("dictionary bulk uploads on %s", (kind) => {
     const res = await uploadTo(dict, fixture("sample-dictionary.csv"), "sample-dictionary.csv");
     expect(res.status).toBe(201);
     const review = res.body as Review;
-    expect(review).toMatchObject({ fileName: "sample-dictionary.csv", baseVersion: 1, rowCount: 10, errors: [], canApply: true });
+    expect(review).toMatchObject({ fileName: "sample-dictionary.csv", baseVersion: 1, mode: "replace", rowCount: 10, errors: [], canApply: true });
     expect(review.tables.map((t) => [t.name, t.status, t.added.length])).toEqual([
       ["Customers", "added", 5],
       ["Orders", "added", 5],
@@ -81,6 +82,78 @@ describe.each(TEST_DATABASE_KINDS)("dictionary bulk uploads on %s", (kind) => {
     const idOf = (t: Dictionary["tables"][number], name: string) => t.columns.find((c) => c.name === name)?.id;
     expect(idOf(newCustomers!, "Name")).toBe(idOf(oldCustomers!, "Name"));
     expect(newCustomers!.columns.find((c) => c.name === "Name")!.length).toBe(250);
+  });
+
+  it("with mode=merge (only add and change) proposes no removal and applies without removing a column", async () => {
+    const dict = await seedDictionary(api, analyst, acme.id);
+    const first = await uploadTo(dict, fixture("sample-dictionary.csv"), "sample-dictionary.csv");
+    const before = (await apply(dict, first.body.id)).body as Dictionary;
+
+    const res = await uploadTo(dict, fixture("sample-dictionary-update.xlsx"), "sample-dictionary-update.xlsx", analyst, { mode: "merge" });
+    expect(res.status).toBe(201);
+    const review = res.body as Review;
+    expect(review).toMatchObject({ mode: "merge", baseVersion: 2, errors: [], canApply: true });
+    expect(review.tables.flatMap((t) => t.removed)).toEqual([]);
+    const customers = review.tables.find((t) => t.name === "Customers")!;
+    expect(customers.added.map((c) => c.name)).toEqual(["Email"]);
+    // The kept columns stay where they are: the only change is Name's length, no column moves.
+    expect(customers.changed.map((c) => [c.name, c.fields])).toEqual([["Name", ["length"]]]);
+    expect(customers.unchanged).toBe(4);
+
+    const after = (await apply(dict, review.id)).body as Dictionary;
+    const newCustomers = after.tables.find((t) => t.name === "Customers")!;
+    expect(newCustomers.columns.map((c) => c.name)).toEqual(["CustomerId", "Name", "CreditLimit", "BirthDate", "CreatedAt", "Email"]);
+    const birthDate = (t: Dictionary["tables"][number]) => t.columns.find((c) => c.name === "BirthDate");
+    expect(birthDate(newCustomers)).toEqual(birthDate(before.tables.find((t) => t.name === "Customers")!));
+    expect(after.tables.map((t) => t.name)).toEqual(["Customers", "Orders", "Products"]);
+  });
+
+  it("refuses an unknown mode on `mode`, and stores no review", async () => {
+    const dict = await seedDictionary(api, analyst, acme.id);
+    const res = await uploadTo(dict, fixture("sample-dictionary.csv"), "sample-dictionary.csv", analyst, { mode: "delete-everything" });
+    expect(res.status).toBe(400);
+    expect(Object.keys(res.body.fieldErrors)).toEqual(["mode"]);
+    expect(await api.db.selectFrom("dictionary_reviews").select("id").where("dictionary_id", "=", dict.id).execute()).toEqual([]);
+  });
+
+  it("lists the pending reviews newest first, without used-up, discarded or stale ones", async () => {
+    const dict = await seedDictionary(api, analyst, acme.id);
+    const pending = async () => {
+      const res = await api.get(path(dict.id, "/bulk-uploads"), analyst);
+      expect(res.status).toBe(200);
+      return (res.body as PendingReviews).items;
+    };
+    expect(await pending()).toEqual([]);
+
+    const bad = await uploadTo(dict, fixture("sample-dictionary-errors.csv"), "sample-dictionary-errors.csv");
+    // Newest first goes by the upload's time (milliseconds): make sure the two differ.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const good = await uploadTo(dict, fixture("sample-dictionary.csv"), "sample-dictionary.csv", analyst, { mode: "merge" });
+    const items = await pending();
+    expect(items.map((r) => r.id)).toEqual([good.body.id, bad.body.id]);
+    expect(items[0]).toEqual({
+      id: good.body.id,
+      fileName: "sample-dictionary.csv",
+      createdAt: good.body.createdAt,
+      baseVersion: 1,
+      mode: "merge",
+      rowCount: 10,
+      canApply: true,
+      errorCount: 0,
+    });
+    expect(items[1]).toMatchObject({ canApply: false, errorCount: 4 });
+
+    // Like every dictionary route: 404 to another company's user (data-dictionaries.test.ts has the rest).
+    expect((await api.get(path(dict.id, "/bulk-uploads"), await api.tokenFor(USERS.clientAdmin))).status).toBe(404);
+
+    await send(api, "DELETE", path(dict.id, `/bulk-uploads/${bad.body.id}`), analyst);
+    expect((await pending()).map((r) => r.id)).toEqual([good.body.id]);
+    // Applying one moves the dictionary on: the others are stale and no longer pending.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const other = await uploadTo(dict, fixture("sample-dictionary.csv"), "again.csv");
+    expect((await pending()).map((r) => r.id)).toEqual([other.body.id, good.body.id]);
+    await apply(dict, good.body.id);
+    expect(await pending()).toEqual([]);
   });
 
   it("round-trips a workbook built in the test", async () => {

@@ -1,10 +1,17 @@
 import { createRoute } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
-import { BULK_UPLOAD_EXTENSIONS, BULK_UPLOAD_MAX_BYTES, dictionarySchema, reviewSchema } from "../../../../contracts/dictionary.ts";
+import {
+  BULK_UPLOAD_EXTENSIONS,
+  BULK_UPLOAD_MAX_BYTES,
+  bulkUploadModeSchema,
+  dictionarySchema,
+  pendingReviewsSchema,
+  reviewSchema,
+} from "../../../../contracts/dictionary.ts";
 import { NotFoundError } from "../api-problem.ts";
 import { parseDictionaryFile } from "../dictionary-bulk/parse-file.ts";
-import { applyReview, createReview, discardReview, getReview, REVIEW_NOT_FOUND_MESSAGE } from "../dictionary-bulk/reviews.ts";
+import { applyReview, createReview, discardReview, getReview, listPendingReviews, REVIEW_NOT_FOUND_MESSAGE } from "../dictionary-bulk/reviews.ts";
 import { FILE_TOO_LARGE_MESSAGE, fileProblem } from "../dictionary-bulk/sheet-rows.ts";
 import { createRouter, jsonContent } from "../openapi.ts";
 import { dictionaryErrorResponses, loadDictionary, type DictionaryRoutesOptions } from "./dictionary-routes-shared.ts";
@@ -16,6 +23,9 @@ export const CHOOSE_FILE_MESSAGE = `Choose a ${BULK_UPLOAD_EXTENSIONS.join(" or 
 
 const uploadBody = z.object({
   file: z.custom<File>((v) => v instanceof File, { message: CHOOSE_FILE_MESSAGE }).openapi({ type: "string", format: "binary" }),
+  mode: bulkUploadModeSchema.default("replace").openapi({
+    description: "replace: each table in the file is its full definition (its columns not in the file are removed). merge: only add and change, never remove.",
+  }),
 });
 
 /**
@@ -47,10 +57,20 @@ export function createBulkUploadRoutes(options: DictionaryRoutesOptions) {
     description:
       "Header row (any order, any case): table, column, type, length, precision, scale, nullable, key, description; " +
       "table, column and type are required. At most 5 MB. Row errors come back inside the review (201, canApply false); " +
-      "a file that cannot be read at all (extension, size, empty, not a workbook) answers 400 or 413.",
+      "a file that cannot be read at all (extension, size, empty, not a workbook) answers 400 or 413. " +
+      "`mode` (replace, the default, or merge) says whether columns of a listed table that the file leaves out are removed.",
     middleware: [uploadLimit] as const,
     request: { params: idParams, body: { required: true, content: { "multipart/form-data": { schema: uploadBody } } } },
     responses: { 201: jsonContent(reviewSchema, "The stored review."), 400: e400, ...readErrors, 413: e413 },
+  });
+
+  const pending = createRoute({
+    method: "get",
+    path: `${basePath}/bulk-uploads`,
+    tags: [tag],
+    summary: "The reviews waiting to be applied or discarded, newest first (expired and stale ones left out)",
+    request: { params: idParams },
+    responses: { 200: jsonContent(pendingReviewsSchema, "The pending reviews."), ...readErrors },
   });
 
   const read = createRoute({
@@ -83,10 +103,14 @@ export function createBulkUploadRoutes(options: DictionaryRoutesOptions) {
   const router = createRouter()
     .openapi(upload, async (c) => {
       const dictionaryId = await resolve(c, c.req.valid("param").id, { write: true });
-      const { file } = c.req.valid("form");
+      const { file, mode } = c.req.valid("form");
       const parsed = await parseDictionaryFile(new Uint8Array(await file.arrayBuffer()), file.name);
-      const review = await createReview(c.var.deps.db, dictionaryId, parsed, { fileName: file.name, userId: c.var.caller.userId });
+      const review = await createReview(c.var.deps.db, dictionaryId, parsed, { fileName: file.name, userId: c.var.caller.userId, mode });
       return c.json(review, 201);
+    })
+    .openapi(pending, async (c) => {
+      const dictionaryId = await resolve(c, c.req.valid("param").id, { write: false });
+      return c.json({ items: await listPendingReviews(c.var.deps.db, dictionaryId) }, 200);
     })
     .openapi(read, async (c) => {
       const { id, reviewId } = c.req.valid("param");

@@ -16,10 +16,18 @@ export async function send(api: TestApi, method: string, url: string, token: str
   return { status: res.status, headers: res.headers, body: await readBody(res) };
 }
 
-/** POSTs `bytes` as the multipart field `file` named `fileName`, as a browser form does. */
-export async function upload(api: TestApi, url: string, token: string, bytes: Uint8Array | string, fileName: string): Promise<Reply> {
+/** POSTs `bytes` as the multipart field `file` named `fileName`, and any `fields`, as a browser form does. */
+export async function upload(
+  api: TestApi,
+  url: string,
+  token: string,
+  bytes: Uint8Array | string,
+  fileName: string,
+  fields: Record<string, string> = {},
+): Promise<Reply> {
   const form = new FormData();
   form.append("file", new File([typeof bytes === "string" ? bytes : Buffer.from(bytes)], fileName));
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
   const res = await api.app.request(url, { method: "POST", headers: { authorization: `Bearer ${token}` }, body: form });
   return { status: res.status, headers: res.headers, body: await readBody(res) };
 }

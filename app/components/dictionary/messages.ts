@@ -1,0 +1,19 @@
+import type { Review } from "../../../contracts/dictionary";
+import { count } from "~/lib/flash";
+
+/**
+ * What a dictionary write did, as its flash message says it (master and project dictionaries alike):
+ * `return redirectWithFlash(companyHref(…), dictionaryMessages.tableSaved(name, isNew))`.
+ */
+export const dictionaryMessages = {
+  tableSaved: (name: string, isNew: boolean) => `Table ${name} ${isNew ? "added" : "saved"}.`,
+  tableDeleted: (name: string) => `Table ${name} deleted.`,
+  uploaded: (fileName: string) => `File ${fileName} uploaded for review.`,
+  reviewApplied: (review: Pick<Review, "tables">) => {
+    const added = review.tables.filter((t) => t.status === "added").length;
+    const changed = review.tables.filter((t) => t.status === "changed").length;
+    const parts = [...(added ? [`${count(added, "table")} added`] : []), ...(changed || !added ? [`${count(changed, "table")} changed`] : [])];
+    return `Review applied: ${parts.join(", ")}.`;
+  },
+  reviewDiscarded: (fileName?: string) => `Upload${fileName ? ` of ${fileName}` : ""} discarded. The dictionary has not changed.`,
+};
