@@ -1,6 +1,6 @@
 import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, Link, redirect } from "react-router";
+import { data, Form, Link } from "react-router";
 import { z } from "zod";
 import { createTableSchema } from "../../../../contracts/dictionary";
 import { assignDictionarySchema } from "../../../../contracts/projects";
@@ -17,13 +17,16 @@ import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
+import { redirectWithFlash } from "~/lib/flash.server";
+import { dictionaryMessages } from "~/components/dictionary/messages";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { useValidatedForm } from "~/lib/forms";
 import { invalid, readFormData, refusedByService, serviceFailure, unknownIntent } from "~/lib/forms.server";
 import { Alert } from "~/components/ui/alert";
-import { projectScope, requireWorkspace } from "../workspace.server";
+import { requireWorkspace } from "../workspace.server";
 
 import { selectableDictionaries } from "../../migration/data-dictionary/api.server";
+import { deleteTableNamed } from "../project/data-dictionary/dictionary.server";
 import type { Route } from "./+types/data-dictionary";
 
 /** ?delete={tableId}: the confirmation of that table's deletion (a link, so it works without JavaScript). */
@@ -74,18 +77,19 @@ export async function action({ request, context }: Route.ActionArgs) {
     } catch (err) {
       return refusedByService(submission, err);
     }
-    throw redirect(here);
+    return redirectWithFlash(here, dictionaryMessages.tableSaved(submission.value.name, true));
   }
 
   if (intent === "delete-table") {
     const submission = parseWithZod(formData, { schema: deleteTableSchema });
     if (submission.status !== "success") return invalid(submission);
+    let name: string;
     try {
-      await api.dictionary.deleteTable(submission.value.tableId, submission.value.version);
+      name = await deleteTableNamed({ api }, submission.value.tableId, submission.value.version);
     } catch (err) {
       return refusedByService(submission, err);
     }
-    throw redirect(here);
+    return redirectWithFlash(here, dictionaryMessages.tableDeleted(name));
   }
 
   if (intent === "assign") {
@@ -96,7 +100,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     } catch (err) {
       return refusedByService(submission, err);
     }
-    throw redirect(here);
+    const assigned = await api.dictionary.get();
+    return redirectWithFlash(here, `Data dictionary ${assigned.sourceDictionaryName ?? ""} assigned: its tables are copied into the ${ws.noun}.`);
   }
   if (intent === "create-databases" && ws.kind === "onboarding") {
     try {
@@ -107,7 +112,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       return data({ result: undefined, createError: failure.body.errors.join(" ") }, { status: failure.status });
     }
     // The job holds the lock now: its page follows it and links to the next step when it is done.
-    throw redirect(companyHref(paths.page(project.id, "background-process"), companyId));
+    return redirectWithFlash(companyHref(paths.page(project.id, "background-process"), companyId), "Creating the databases: this page follows the job.");
   }
   return unknownIntent(intent);
 }

@@ -1,7 +1,7 @@
 import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { CheckCircle2 } from "lucide-react";
-import { Form, Link, redirect } from "react-router";
+import { Form, Link } from "react-router";
 import { z } from "zod";
 import {
   DELIMITERS,
@@ -9,8 +9,6 @@ import {
   ENCODINGS,
   FLAT_FILE_EXTENSIONS,
   flatFileParametersSchema,
-  jobSchema,
-  projectJobsSchema,
   TEXT_QUALIFIERS,
   UPLOAD_TYPES,
   UPLOAD_TYPE_LABELS,
@@ -23,6 +21,7 @@ import { useIntentPending } from "~/components/projects/use-intent-pending";
 import { AutoRefresh, isRunning, JobProgress } from "~/components/projects/job-progress";
 import { WizardSteps } from "~/components/projects/wizard-steps";
 import { Card } from "~/components/ui/card";
+import { redirectWithFlash } from "~/lib/flash.server";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { useValidatedForm } from "~/lib/forms";
 import { invalid, readFormData, refusedByService, unknownIntent } from "~/lib/forms.server";
@@ -93,7 +92,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     } catch (err) {
       return refusedByService(submission, err);
     }
-    throw redirect(back);
+    return redirectWithFlash(back, `Upload type saved: ${UPLOAD_TYPE_LABELS[uploadType]}.`);
   }
 
   if (intent === "create-databases") {
@@ -104,7 +103,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     } catch (err) {
       return refusedByService(submission, err);
     }
-    throw redirect(back);
+    return redirectWithFlash(back, "Creating the databases: this page follows the job.");
   }
 
   return unknownIntent(intent);

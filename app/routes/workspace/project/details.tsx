@@ -1,7 +1,7 @@
 import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Fragment } from "react";
-import { Form, Link, redirect, type ShouldRevalidateFunctionArgs } from "react-router";
+import { Form, Link, type ShouldRevalidateFunctionArgs } from "react-router";
 import { z } from "zod";
 import { descriptionSchema, formBoolean, nameSchema, versionSchema } from "../../../../contracts/common";
 import { updateConfigurationSchema } from "../../../../contracts/configurations";
@@ -21,6 +21,7 @@ import { ProjectStatusBadge } from "~/components/projects/project-status-badge";
 import { useIntentPending } from "~/components/projects/use-intent-pending";
 import { Card } from "~/components/ui/card";
 import { adminDataSources } from "~/lib/api/workspaces.server";
+import { redirectWithFlash } from "~/lib/flash.server";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { useValidatedForm } from "~/lib/forms";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
@@ -62,7 +63,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     } catch (err) {
       return refusedByService(submission, err);
     }
-    throw redirect(companyHref(here, companyId));
+    return redirectWithFlash(companyHref(here, companyId), `${ws.kind === "onboarding" ? "Configuration" : "Project"} ${changes.name} saved.`);
   }
 
   if (intent === "status") {
@@ -78,7 +79,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     } catch (err) {
       return refusedByService(submission, err);
     }
-    throw redirect(companyHref(here, companyId));
+    return redirectWithFlash(companyHref(here, companyId), `Status changed to ${PROJECT_STATUS_LABELS[submission.value.status]}.`);
   }
 
   return unknownIntent(intent);

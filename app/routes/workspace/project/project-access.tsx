@@ -1,6 +1,6 @@
 import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Form, redirect } from "react-router";
+import { Form } from "react-router";
 import { z } from "zod";
 import type { CompanyUser } from "../../../../contracts/client-portal";
 import { formBoolean } from "../../../../contracts/common";
@@ -12,6 +12,7 @@ import { Alert } from "~/components/ui/alert";
 import { Card } from "~/components/ui/card";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { companyUsers } from "~/lib/api/workspaces.server";
+import { redirectWithFlash } from "~/lib/flash.server";
 import { companyHref } from "~/lib/company-href";
 import { useValidatedForm } from "~/lib/forms";
 import { invalid, readFormData, refusedByService, serviceFailure, unknownIntent } from "~/lib/forms.server";
@@ -68,7 +69,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { project, companyId, api, paths } = projectScope(context);
+  const { project, companyId, api, paths, ws } = projectScope(context);
   const here = paths.page(project.id, "users/project-access");
   requireWorkspace(context, { write: here });
   const formData = await readFormData(request);
@@ -83,7 +84,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     } catch (err) {
       return refusedByService(submission, err);
     }
-    throw redirect(companyHref(here, companyId));
+    return redirectWithFlash(companyHref(here, companyId), `Access saved: ${grant.canWrite ? "read and write" : "read only"}.`);
   }
 
   if (intent === "remove") {
@@ -94,7 +95,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     } catch (err) {
       return refusedByService(submission, err);
     }
-    throw redirect(companyHref(here, companyId));
+    return redirectWithFlash(companyHref(here, companyId), `Access removed: the user no longer sees this ${ws.noun}.`);
   }
 
   return unknownIntent(intent);

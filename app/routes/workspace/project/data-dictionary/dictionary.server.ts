@@ -39,3 +39,10 @@ export function reviewGuard(context: Readonly<RouterContextProvider>) {
   const { paths, project } = projectScope(context);
   return requireWorkspace(context, { write: paths.dictionary.tables(project.id), unlocked: true });
 }
+
+/** Deletes a table of the workspace's dictionary and answers its name, for the message that says so. */
+export async function deleteTableNamed(scope: Pick<ReturnType<typeof projectScope>, "api">, tableId: string, version: number): Promise<string> {
+  const { name } = await scope.api.dictionary.table(tableId);
+  await scope.api.dictionary.deleteTable(tableId, version);
+  return name;
+}

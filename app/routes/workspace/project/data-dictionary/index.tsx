@@ -1,11 +1,10 @@
 import { redirect } from "react-router";
-import { useWorkspacePaths } from "~/lib/workspace-paths";
 import { companyHref } from "~/lib/company-href";
 import { projectScope } from "../../workspace.server";
 import type { Route } from "./+types/index";
 
 /** /migration/projects/{id}/data-dictionary (the breadcrumb's link) opens the tables. */
 export async function loader({ context }: Route.LoaderArgs) {
-  const { project, companyId, api, paths } = projectScope(context);
+  const { project, companyId, paths } = projectScope(context);
   throw redirect(companyHref(paths.dictionary.tables(project.id), companyId));
 }

@@ -10,7 +10,7 @@ import type { Route } from "./+types/layout";
 export const middleware: Route.MiddlewareFunction[] = [loadProjectDictionary];
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const { project, access, api, paths } = projectScope(context);
+  const { project, access } = projectScope(context);
   return { projectId: project.id, dictionary: projectDictionary(context), canEdit: access.canWrite && !project.isLocked };
 }
 

@@ -3,6 +3,8 @@ import { Link, redirect } from "react-router";
 import { ReviewActions, ReviewTables } from "~/components/dictionary/review-tables";
 import { reviewActionSchema } from "~/components/dictionary/schemas";
 import { REVIEW_PARAM, useWorkspacePaths } from "~/lib/workspace-paths";
+import { redirectWithFlash } from "~/lib/flash.server";
+import { dictionaryMessages } from "~/components/dictionary/messages";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { invalid, readFormData, refusedByService, unknownIntent } from "~/lib/forms.server";
 import { reviewGuard } from "./dictionary.server";
@@ -25,13 +27,18 @@ export async function action({ request, context }: Route.ActionArgs) {
   const submission = parseWithZod(formData, { schema: reviewActionSchema });
   if (submission.status !== "success") return invalid(submission);
   try {
-    if (intent === "apply") await api.dictionary.applyReview(submission.value.reviewId);
-    else await api.dictionary.discardReview(submission.value.reviewId);
+    // Read first: the message says what applying changed, or which upload was dropped.
+    const reviewed = await api.dictionary.getReview(submission.value.reviewId);
+    if (intent === "apply") {
+      await api.dictionary.applyReview(submission.value.reviewId);
+      return redirectWithFlash(companyHref(paths.dictionary.tables(project.id), companyId), dictionaryMessages.reviewApplied(reviewed));
+    }
+    await api.dictionary.discardReview(submission.value.reviewId);
+    return redirectWithFlash(companyHref(paths.dictionary.upload(project.id), companyId), dictionaryMessages.reviewDiscarded(reviewed.fileName));
   } catch (err) {
     // The dictionary changed since the upload (409), the review is gone (404): said at the top.
     return refusedByService(submission, err);
   }
-  throw redirect(companyHref(intent === "apply" ? paths.dictionary.tables(project.id) : paths.dictionary.upload(project.id), companyId));
 }
 
 export const handle = { breadcrumb: "Review" };

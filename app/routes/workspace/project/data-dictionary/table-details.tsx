@@ -1,10 +1,12 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Link, redirect, type UIMatch } from "react-router";
+import { data, Link, type UIMatch } from "react-router";
 import { updateTableSchema } from "../../../../../contracts/dictionary";
 import { ColumnsTable } from "~/components/dictionary/columns-table";
 import { TableEditor, tableEditorDefaults } from "~/components/dictionary/table-editor";
 import { Card } from "~/components/ui/card";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
+import { redirectWithFlash } from "~/lib/flash.server";
+import { dictionaryMessages } from "~/components/dictionary/messages";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { invalid, readFormData, refusedByService } from "~/lib/forms.server";
 import { projectScope, requireWorkspace } from "../../workspace.server";
@@ -19,7 +21,7 @@ const FROM_SETUP = "setup";
  * may write while the project is not locked. Saving is a write: guarded again in the action.
  */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const { project, access, api, paths } = projectScope(context);
+  const { project, access, api } = projectScope(context);
   const table = await api.dictionary.table(params.tableId);
   const canEdit = access.canWrite && !project.isLocked;
   return {
@@ -45,7 +47,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   } catch (err) {
     return refusedByService(submission, err);
   }
-  throw redirect(companyHref(fromSetup ? paths.wizard(project.id, "data-dictionary") : paths.dictionary.tables(project.id), companyId));
+  return redirectWithFlash(
+    companyHref(fromSetup ? paths.wizard(project.id, "data-dictionary") : paths.dictionary.tables(project.id), companyId),
+    dictionaryMessages.tableSaved(submission.value.name, false),
+  );
 }
 
 type LoaderData = Awaited<ReturnType<typeof loader>>;

@@ -1,9 +1,11 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, redirect } from "react-router";
+import { data } from "react-router";
 import { createTableSchema } from "../../../../../contracts/dictionary";
 import { TableEditor, tableEditorDefaults } from "~/components/dictionary/table-editor";
 import { Card } from "~/components/ui/card";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
+import { redirectWithFlash } from "~/lib/flash.server";
+import { dictionaryMessages } from "~/components/dictionary/messages";
 import { companyHref } from "~/lib/company-href";
 import { invalid, readFormData, refusedByService } from "~/lib/forms.server";
 import { projectScope, requireWorkspace } from "../../workspace.server";
@@ -17,7 +19,7 @@ function guard(context: Route.LoaderArgs["context"]) {
 }
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const { project, api, paths } = guard(context);
+  const { project } = guard(context);
   return { projectId: project.id, defaultValue: tableEditorDefaults(null, projectDictionary(context).version) };
 }
 
@@ -33,7 +35,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     // A name the dictionary already has, a stale version (409): next to the field or at the top.
     return refusedByService(submission, err);
   }
-  throw redirect(companyHref(paths.dictionary.tables(project.id), companyId));
+  return redirectWithFlash(companyHref(paths.dictionary.tables(project.id), companyId), dictionaryMessages.tableSaved(submission.value.name, true));
 }
 
 export const handle = { breadcrumb: "New table" };

@@ -1,16 +1,18 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Plus } from "lucide-react";
-import { Form, Link, redirect } from "react-router";
+import { Form, Link } from "react-router";
 import { tablesQuerySchema } from "../../../../../contracts/dictionary";
 import { DeleteTableConfirmation } from "~/components/dictionary/delete-table-confirmation";
 import { DictionaryTablesList } from "~/components/dictionary/dictionary-tables-list";
 import { deleteTableSchema } from "~/components/dictionary/schemas";
 import { Button, buttonVariants } from "~/components/ui/button";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
+import { redirectWithFlash } from "~/lib/flash.server";
+import { dictionaryMessages } from "~/components/dictionary/messages";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { invalid, readFormData, refusedByService, unknownIntent } from "~/lib/forms.server";
 import { projectScope, requireWorkspace } from "../../workspace.server";
-import { projectDictionary } from "./dictionary.server";
+import { deleteTableNamed, projectDictionary } from "./dictionary.server";
 import type { Route } from "./+types/tables";
 
 /** ?delete={tableId}: the confirmation of that table's deletion (a link, so it works without JavaScript). */
@@ -29,7 +31,7 @@ function readQuery(url: URL) {
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { project, access, companyId, api, paths } = projectScope(context);
+  const { project, access, companyId, api } = projectScope(context);
   const url = new URL(request.url);
   const query = readQuery(url);
   const page = await api.dictionary.tables(query);
@@ -47,13 +49,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent !== "delete-table") return unknownIntent(intent);
   const submission = parseWithZod(formData, { schema: deleteTableSchema });
   if (submission.status !== "success") return invalid(submission);
+  let name: string;
   try {
-    await api.dictionary.deleteTable(submission.value.tableId, submission.value.version);
+    name = await deleteTableNamed({ api }, submission.value.tableId, submission.value.version);
   } catch (err) {
     // A stale version (409): said in the confirmation, nothing deleted.
     return refusedByService(submission, err);
   }
-  throw redirect(companyHref(here, companyId));
+  return redirectWithFlash(companyHref(here, companyId), dictionaryMessages.tableDeleted(name));
 }
 
 export const handle = { breadcrumb: "Tables" };

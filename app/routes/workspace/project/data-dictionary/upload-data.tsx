@@ -1,10 +1,12 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, redirect } from "react-router";
+import { data } from "react-router";
 import { BULK_UPLOAD_MAX_BYTES } from "../../../../../contracts/dictionary";
 import { dictionaryUploadSchema, MAX_UPLOAD_MB } from "~/components/dictionary/schemas";
 import { UploadForm } from "~/components/dictionary/upload-form";
 import { Card } from "~/components/ui/card";
-import { REVIEW_PARAM, useWorkspacePaths } from "~/lib/workspace-paths";
+import { REVIEW_PARAM } from "~/lib/workspace-paths";
+import { redirectWithFlash } from "~/lib/flash.server";
+import { dictionaryMessages } from "~/components/dictionary/messages";
 import { companyHref } from "~/lib/company-href";
 import { invalid, readFormData, refusedByService } from "~/lib/forms.server";
 import { projectScope, requireWorkspace } from "../../workspace.server";
@@ -36,12 +38,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (submission.status !== "success") return invalid(submission);
   let review;
   try {
-    review = await api.dictionary.upload(submission.value.file);
+    review = await api.dictionary.upload(submission.value.file, submission.value.mode);
   } catch (err) {
     // A file the API cannot read at all (not a CSV, not an XLSX, no header): its message, nothing changed.
     return refusedByService(submission, err);
   }
-  throw redirect(companyHref(paths.dictionary.review(project.id), companyId, { [REVIEW_PARAM]: review.id }));
+  return redirectWithFlash(companyHref(paths.dictionary.review(project.id), companyId, { [REVIEW_PARAM]: review.id }), dictionaryMessages.uploaded(review.fileName));
 }
 
 export const handle = { breadcrumb: "Bulk update" };
