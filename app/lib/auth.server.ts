@@ -13,13 +13,14 @@ const log = createLogger("portal.auth");
 export const TOKEN_EXPIRY_WINDOW_MS = 20_000;
 
 const STATE_COOKIE = "dt_oauth2";
-const isProduction = env.NODE_ENV === "production";
+/** Secure only where the browser talks https to the portal (env.secureCookies), else w3m and co. never send them back. */
+const secure = env.secureCookies;
 
 /** Where each pending sign-in (by its OAuth state) should land afterwards. */
 const loginCookie = createCookie("dt_login", {
   httpOnly: true,
   sameSite: "lax",
-  secure: isProduction,
+  secure,
   path: "/",
   maxAge: 10 * 60,
   secrets: env.SESSION_SECRETS,
@@ -65,7 +66,7 @@ function getProvider(): Promise<Provider> {
     const jwks = createRemoteJWKSet(new URL(discovery.jwks_uri));
     const strategy = new PortalStrategy(
       {
-        cookie: { name: STATE_COOKIE, ...(isProduction ? { secure: true as const } : {}) },
+        cookie: { name: STATE_COOKIE, ...(secure ? { secure: true as const } : {}) },
         clientId: env.OIDC_CLIENT_ID,
         clientSecret: env.OIDC_CLIENT_SECRET,
         authorizationEndpoint: discovery.authorization_endpoint,
@@ -183,7 +184,7 @@ export async function finishLogin(request: Request): Promise<Response> {
   headers.append("Set-Cookie", await sessionStorage.commitSession(session));
   headers.append("Set-Cookie", await loginCookie.serialize(pending));
   for (const name of stateCookieNames(request)) {
-    headers.append("Set-Cookie", `${name}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax${isProduction ? "; Secure" : ""}`);
+    headers.append("Set-Cookie", `${name}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}`);
   }
   log.info("signed in", { userId: auth.userId });
   return redirect(redirectTo, { headers });
