@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_COMPANIES } from "../scripts/demo-data";
 import { buildPortal } from "~/test/server-build";
-import { PORTAL_URL, signIn } from "~/test/live-services";
-import { startLiveServices } from "~/test/live-services";
+import { PORTAL_URL, signIn, startLiveServices } from "~/test/live-services";
 
 const live = await startLiveServices();
 let portal: Awaited<ReturnType<typeof buildPortal>>;
@@ -122,5 +121,37 @@ describe("security headers of the portal's answers", () => {
     expect(res.status).toBe(400);
     expectCommonHeaders(res);
     expect(policyOf(res).get("script-src")?.some((s) => s.startsWith("'nonce-"))).toBe(true);
+  });
+});
+
+describe("the identity provider down, through the built portal", () => {
+  it("a signed-in page whose token expired answers the 503 sign-in-unavailable page, keeps the session, then loads again", async () => {
+    const viaPortal = (request: Request) => portal.handle(request);
+    const { cookie: mine } = await signIn({ login: viaPortal, callback: viaPortal }, "analyst@demo.test");
+    const { getSession, readSessionData, sessionStorage } = await import("~/lib/session.server");
+    const session = await getSession(new Request(PORTAL_URL, { headers: { cookie: mine } }));
+    session.set("auth", { ...session.get("auth")!, accessTokenExpiresAt: Date.now() - 1000 });
+    await sessionStorage.commitSession(session);
+
+    const page = `/migration/projects?companyId=${acme.id}`;
+    await live.clientPortalOutage("refused");
+    try {
+      const res = await get(page, { cookie: mine });
+      expect(res.status).toBe(503);
+      expectCommonHeaders(res);
+      const html = await res.text();
+      expect(html).toContain("Sign-in is unavailable");
+      expect(html).toContain(`href="${page.replace("&", "&amp;")}"`);
+      expect(await readSessionData(session.id)).not.toBeNull();
+
+      // With JavaScript (a data request), the same answer.
+      const data = await get(`/migration/projects.data?companyId=${acme.id}`, { cookie: mine });
+      expect(data.status).toBe(503);
+    } finally {
+      await live.clientPortalOutage("up");
+    }
+    const back = await get(page, { cookie: mine });
+    expect(back.status).toBe(200);
+    expect(await back.text()).toContain("Ann Analyst");
   });
 });

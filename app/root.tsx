@@ -9,8 +9,9 @@ import { SiteFooter } from "./components/layout/site-footer";
 import { SiteHeader } from "./components/layout/site-header";
 import { RouteErrorBoundary } from "./components/layout/route-error";
 import { callService } from "./lib/api.server";
-import { getAuth } from "./lib/auth.server";
+import { getAuth, ProviderUnavailableError } from "./lib/auth.server";
 import { memoize } from "./lib/memo.server";
+import type { AuthSession } from "./lib/session.server";
 import { useNonce } from "./lib/nonce";
 import { withSecurityHeaders } from "./lib/security-headers.server";
 
@@ -46,7 +47,13 @@ export const middleware: Route.MiddlewareFunction[] = [
 ];
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const authenticated = await getAuth(request);
+  // While the provider is down the session is kept: show who is signed in, ask nothing with its token.
+  let identity: AuthSession | null = null;
+  const authenticated = await getAuth(request).catch((err: unknown) => {
+    if (!(err instanceof ProviderUnavailableError)) throw err;
+    identity = err.auth;
+    return null;
+  });
   const as = authenticated ? { request, authenticated } : null;
   // A redirect (401 → /login) must pass; any other failure only costs the branding or the version.
   const orElse = <T,>(fallback: T) => (err: unknown) => {
@@ -57,9 +64,8 @@ export async function loader({ request }: Route.LoaderArgs) {
     loadBranding().catch(orElse(DEFAULT_BRANDING)),
     as ? loadVersion(as).catch(orElse(null)) : null,
   ]);
-  const user = authenticated
-    ? { id: authenticated.auth.userId, name: authenticated.auth.name, roles: parseRoleAttribute(authenticated.auth.roles) }
-    : null;
+  const who: AuthSession | null = authenticated?.auth ?? identity;
+  const user = who ? { id: who.userId, name: who.name, roles: parseRoleAttribute(who.roles) } : null;
   return { user, branding, version };
 }
 

@@ -87,6 +87,8 @@ export async function startLiveServices(portalEnv: Record<string, string> = {}) 
     clientPortalUrl: clientPortal.baseUrl,
     dataApiUrl,
     clientPortalDb: clientPortalDb.db,
+    /** Takes the client portal (the OIDC issuer) down and back up at the same address. */
+    clientPortalOutage: (mode: "refused" | "503" | "up") => clientPortal.outage(mode),
     /** The data API's job runner: `jobs.hooks.beforeStep` can hold or fail a job in a test. */
     jobs,
     async stop() {
