@@ -37,6 +37,8 @@ describe("/login", () => {
     expect(location.searchParams.get("code_challenge_method")).toBe("S256");
     expect(location.searchParams.get("code_challenge")).toMatch(/^[\w-]{43}$/);
     expect(location.searchParams.get("state")).toBeTruthy();
+    // Spec §2: the sign-in page is told where the user came from.
+    expect(location.searchParams.get("redirectTo")).toBe("/migration/projects");
     const cookies = (res as Response).headers.getSetCookie().join("\n");
     expect(cookies).toMatch(/dt_oauth2:[^=]+=/);
     expect(cookies).toMatch(/dt_login=/);
@@ -72,6 +74,22 @@ describe("/auth/callback", () => {
     const session = await sessionOf(cookie);
     expect(session.get("auth")?.name).toBe("Ann Analyst");
     expect(session.get("auth")?.roles).toBe("DataTransformation_Analyst");
+  });
+
+  it("passes the page on to the sign-in page, normalised, and then trusts only its own stored value", async () => {
+    const { authorizeUrl, location } = await signIn(loaders, "analyst@demo.test", {
+      redirectTo: "/migration/application?companyId=x",
+      // The provider (or anybody in between) sends the browser back with other ideas.
+      tamperCallback: (url) => {
+        url.searchParams.set("redirectTo", "https://evil.example/x");
+        url.searchParams.append("redirectTo", "/migration/data-dictionary");
+      },
+    });
+    expect(authorizeUrl.searchParams.get("redirectTo")).toBe("/migration/application?companyId=x");
+    expect(location).toBe("/migration/application?companyId=x");
+
+    const outside = await signIn(loaders, "analyst@demo.test", { redirectTo: "/..//evil.example/x" });
+    expect(outside.authorizeUrl.searchParams.get("redirectTo")).toBe("/");
   });
 
   it.each(["//evil.example/x", "/..//evil.example/x", "/.//evil.example", "/%2e%2e/%2e%2e//evil.example"])(

@@ -58,6 +58,18 @@ class PortalStrategy extends OAuth2Strategy<AuthSession> {
   refreshKeepingScopes(refreshToken: string) {
     return this.client.refreshAccessToken(this.options.tokenEndpoint.toString(), refreshToken, []);
   }
+
+  /**
+   * Spec §2: the sign-in page gets `redirectTo`, the page the user came from (startLogin puts it on
+   * the request it passes). Informational for the provider: after the callback the portal trusts
+   * only its own stored value (the dt_login cookie, by state), never a parameter.
+   */
+  protected override authorizationParams(params: URLSearchParams, request: Request): URLSearchParams {
+    const next = new URLSearchParams(params);
+    const redirectTo = new URL(request.url).searchParams.get("redirectTo");
+    if (redirectTo) next.set("redirectTo", safeRedirect(redirectTo));
+    return next;
+  }
 }
 
 let provider: Promise<Provider> | undefined;
@@ -204,7 +216,10 @@ export async function startLogin(request: Request, redirectTo: string): Promise<
   const { strategy } = await getProvider();
   // The discovery is cached: make sure the provider is up now, rather than send the browser to a dead host.
   await checkProviderReachable();
-  const clean = new Request(new URL("/login", request.url), { headers: request.headers });
+  // Only what the strategy needs: no `state` or `code` of the visitor's choosing, and our checked redirectTo.
+  const clean = new Request(new URL(`/login?${new URLSearchParams({ redirectTo: safeRedirect(redirectTo) })}`, request.url), {
+    headers: request.headers,
+  });
   try {
     await strategy.authenticate(clean);
   } catch (thrown) {
