@@ -18,7 +18,9 @@ COPY . .
 RUN npm run build && npm prune --omit=dev
 
 FROM node:20-bookworm-slim AS runtime
+# COOKIE_SECURE: the container is always reached through https (a TLS proxy in front).
 ENV NODE_ENV=production \
+    COOKIE_SECURE=true \
     DATA_DIR=/data \
     PORT=3000 \
     CLIENT_PORTAL_PORT=3001 \

@@ -3,10 +3,13 @@ import { PassThrough } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import { renderToPipeableStream, type RenderToPipeableStreamOptions } from "react-dom/server";
-import type { EntryContext, HandleErrorFunction } from "react-router";
+import type { EntryContext, HandleDataRequestFunction, HandleErrorFunction } from "react-router";
 import { ServerRouter } from "react-router";
+import type { Branding } from "../contracts/client-portal";
 import { createLogger } from "../services/shared/logger";
 import { ErrorReferenceContext } from "./lib/error-reference";
+import { NonceContext } from "./lib/nonce";
+import { applySecurityHeaders, documentPolicy, logoSource, newNonce } from "./lib/security-headers.server";
 
 export const streamTimeout = 5_000;
 
@@ -22,12 +25,22 @@ export const handleError: HandleErrorFunction = (error, { request }) => {
   log.error("unexpected error", { reference, method: request.method, url: request.url, err: error });
 };
 
+/** Data requests (client navigations, fetchers): the same headers as the pages. */
+export const handleDataRequest: HandleDataRequestFunction = (response, { request }) => {
+  applySecurityHeaders(response.headers, request);
+  return response;
+};
+
 export default function handleRequest(
   request: Request,
   responseStatusCode: number,
   responseHeaders: Headers,
   routerContext: EntryContext,
 ) {
+  // One nonce per HTML response: in the policy, and on every inline script React Router writes.
+  const nonce = newNonce();
+  const branding = (routerContext.staticHandlerContext.loaderData?.root as { branding?: Branding } | undefined)?.branding;
+  applySecurityHeaders(responseHeaders, request, documentPolicy(nonce, { imageSources: [logoSource(branding?.logoUrl)] }));
   return new Promise((resolve, reject) => {
     let shellRendered = false;
     const userAgent = request.headers.get("user-agent");
@@ -35,10 +48,14 @@ export default function handleRequest(
       (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? "onAllReady" : "onShellReady";
 
     const { pipe, abort } = renderToPipeableStream(
-      <ErrorReferenceContext.Provider value={errorReferences.get(request) ?? null}>
-        <ServerRouter context={routerContext} url={request.url} />
-      </ErrorReferenceContext.Provider>,
+      <NonceContext.Provider value={nonce}>
+        <ErrorReferenceContext.Provider value={errorReferences.get(request) ?? null}>
+          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        </ErrorReferenceContext.Provider>
+      </NonceContext.Provider>,
       {
+        // React's own streaming scripts (Suspense boundaries completing) need it too.
+        nonce,
         [readyOption]() {
           shellRendered = true;
           const body = new PassThrough();

@@ -9,8 +9,19 @@ import { SiteFooter } from "./components/layout/site-footer";
 import { SiteHeader } from "./components/layout/site-header";
 import { RouteErrorBoundary } from "./components/layout/route-error";
 import { callService } from "./lib/api.server";
-import { getAuth } from "./lib/auth.server";
+import { getAuth, ProviderUnavailableError } from "./lib/auth.server";
 import { memoize } from "./lib/memo.server";
+import type { AuthSession } from "./lib/session.server";
+import { useNonce } from "./lib/nonce";
+import { withSecurityHeaders } from "./lib/security-headers.server";
+
+/**
+ * Zod must not probe for `new Function` (its JIT) in the browser: the page's CSP has no 'unsafe-eval',
+ * and Chromium reports even the swallowed attempt as a policy violation. The probe runs when the first
+ * object schema is built, as the route modules load, so `z.config()` in a module comes too late: this
+ * classic script in <head> runs before any module script, and Zod 4 starts from the global it sets.
+ */
+const ZOD_JITLESS = "globalThis.__zod_globalConfig=Object.assign(globalThis.__zod_globalConfig||{},{jitless:true})";
 
 const DEFAULT_BRANDING: Branding = { logoUrl: null, name: DEFAULT_BRAND_NAME, termsAndConditions: null };
 
@@ -27,8 +38,22 @@ const loadVersion = memoize(ONE_MINUTE, (as: Parameters<typeof callService>[2]) 
   ),
 );
 
+/**
+ * Every answer of the portal gets its security headers here, redirects and resource routes included
+ * (pages and data requests get them in entry.server too, pages with their own nonce'd policy).
+ */
+export const middleware: Route.MiddlewareFunction[] = [
+  async ({ request }, next) => withSecurityHeaders(await next(), request),
+];
+
 export async function loader({ request }: Route.LoaderArgs) {
-  const authenticated = await getAuth(request);
+  // While the provider is down the session is kept: show who is signed in, ask nothing with its token.
+  let identity: AuthSession | null = null;
+  const authenticated = await getAuth(request).catch((err: unknown) => {
+    if (!(err instanceof ProviderUnavailableError)) throw err;
+    identity = err.auth;
+    return null;
+  });
   const as = authenticated ? { request, authenticated } : null;
   // A redirect (401 → /login) must pass; any other failure only costs the branding or the version.
   const orElse = <T,>(fallback: T) => (err: unknown) => {
@@ -39,9 +64,8 @@ export async function loader({ request }: Route.LoaderArgs) {
     loadBranding().catch(orElse(DEFAULT_BRANDING)),
     as ? loadVersion(as).catch(orElse(null)) : null,
   ]);
-  const user = authenticated
-    ? { id: authenticated.auth.userId, name: authenticated.auth.name, roles: parseRoleAttribute(authenticated.auth.roles) }
-    : null;
+  const who: AuthSession | null = authenticated?.auth ?? identity;
+  const user = who ? { id: who.userId, name: who.name, roles: parseRoleAttribute(who.roles) } : null;
   return { user, branding, version };
 }
 
@@ -53,6 +77,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const shell = useRouteLoaderData("routes/shell") as { roles: string[]; company: { name: string } | null } | undefined;
   const roles = shell?.roles ?? user?.roles ?? [];
   const roleLabel = roles.length ? roles.map(readableRole).join(", ") : null;
+  const nonce = useNonce();
   return (
     <html lang="en">
       <head>
@@ -60,14 +85,15 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
         <Links />
+        <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: ZOD_JITLESS }} />
       </head>
       <body className="flex min-h-screen flex-col">
         <SiteHeader branding={branding} user={user ? { name: user.name, roleLabel, company: shell?.company?.name ?? null } : null} />
         <div className="flex flex-1 flex-col">{children}</div>
         <SiteFooter branding={branding} version={data?.version ?? null} />
         {user ? <SessionWatcher /> : null}
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

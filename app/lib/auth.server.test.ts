@@ -9,7 +9,7 @@ const { loader: callbackLoader } = await import("~/routes/auth/callback");
 const { loader: sessionLoader } = await import("~/routes/auth/session");
 const { action: logoutAction } = await import("~/routes/auth/logout");
 const { loader: rootLoader } = await import("~/root");
-const { getAuth, requireAuth, TOKEN_EXPIRY_WINDOW_MS } = await import("./auth.server");
+const { getAuth, ProviderUnavailableError, requireAuth, TOKEN_EXPIRY_WINDOW_MS } = await import("./auth.server");
 const { callService, FORBIDDEN_MESSAGE } = await import("./api.server");
 const { getSession, readSessionData, sessionStorage } = await import("./session.server");
 const { productInfoSchema } = await import("../../contracts/data-api");
@@ -37,6 +37,8 @@ describe("/login", () => {
     expect(location.searchParams.get("code_challenge_method")).toBe("S256");
     expect(location.searchParams.get("code_challenge")).toMatch(/^[\w-]{43}$/);
     expect(location.searchParams.get("state")).toBeTruthy();
+    // Spec §2: the sign-in page is told where the user came from.
+    expect(location.searchParams.get("redirectTo")).toBe("/migration/projects");
     const cookies = (res as Response).headers.getSetCookie().join("\n");
     expect(cookies).toMatch(/dt_oauth2:[^=]+=/);
     expect(cookies).toMatch(/dt_login=/);
@@ -47,6 +49,19 @@ describe("/login", () => {
     const res = await settle(loginLoader(routeArgs(withCookie("/login?redirectTo=%2Fmigration%2Fapplication", cookie))));
     expect(isRedirect(res, "/migration/application")).toBe(true);
   });
+
+  it.each(["%2F..%2F%2Fevil.com%2Fx", "%2F.%2F%2Fevil.com", "%2F%252e%252e%2F%252e%252e%2F%2Fevil.com", "%2F%2E%2E%2F%2Fevil.com"])(
+    "never sends a signed-in user to another origin: redirectTo=%s",
+    async (redirectTo) => {
+      const { cookie } = await signIn(loaders, "analyst@demo.test");
+      const res = await settle(loginLoader(routeArgs(withCookie(`/login?redirectTo=${redirectTo}`, cookie))));
+      expect(isRedirect(res)).toBe(true);
+      const location = (res as Response).headers.get("Location")!;
+      expect(location).toBe("/");
+      // As a browser reads it: on the portal.
+      expect(new URL(location, PORTAL_URL).origin).toBe(PORTAL_URL);
+    },
+  );
 });
 
 describe("/auth/callback", () => {
@@ -61,10 +76,29 @@ describe("/auth/callback", () => {
     expect(session.get("auth")?.roles).toBe("DataTransformation_Analyst");
   });
 
-  it("turns an outside redirectTo into /", async () => {
-    const { location } = await signIn(loaders, "analyst@demo.test", { redirectTo: "//evil.example/x" });
-    expect(location).toBe("/");
+  it("passes the page on to the sign-in page, normalised, and then trusts only its own stored value", async () => {
+    const { authorizeUrl, location } = await signIn(loaders, "analyst@demo.test", {
+      redirectTo: "/migration/application?companyId=x",
+      // The provider (or anybody in between) sends the browser back with other ideas.
+      tamperCallback: (url) => {
+        url.searchParams.set("redirectTo", "https://evil.example/x");
+        url.searchParams.append("redirectTo", "/migration/data-dictionary");
+      },
+    });
+    expect(authorizeUrl.searchParams.get("redirectTo")).toBe("/migration/application?companyId=x");
+    expect(location).toBe("/migration/application?companyId=x");
+
+    const outside = await signIn(loaders, "analyst@demo.test", { redirectTo: "/..//evil.example/x" });
+    expect(outside.authorizeUrl.searchParams.get("redirectTo")).toBe("/");
   });
+
+  it.each(["//evil.example/x", "/..//evil.example/x", "/.//evil.example", "/%2e%2e/%2e%2e//evil.example"])(
+    "turns the outside redirectTo %s into /",
+    async (redirectTo) => {
+      const { location } = await signIn(loaders, "analyst@demo.test", { redirectTo });
+      expect(location).toBe("/");
+    },
+  );
 
   it("gives a new session id at every sign-in and ends the old one", async () => {
     const first = await signIn(loaders, "analyst@demo.test");
@@ -166,6 +200,59 @@ describe("session", () => {
     await sessionStorage.commitSession(session);
     expect(await getAuth(withCookie("/", cookie))).toBeNull();
     expect(await readSessionData(session.id)).toBeNull();
+  });
+});
+
+describe("the identity provider is down (longer than an access token lives)", () => {
+  /** A signed-in user whose access token has expired: the next request must refresh it. */
+  async function expiredSession() {
+    const { cookie } = await signIn(loaders, "analyst@demo.test");
+    const session = await sessionOf(cookie);
+    const before = session.get("auth")!;
+    session.set("auth", { ...before, accessTokenExpiresAt: Date.now() - 1000 });
+    await sessionStorage.commitSession(session);
+    return { cookie, id: session.id, before };
+  }
+
+  it.each(["refused", "503"] as const)("(%s) keeps the session and answers 503 everywhere, then resumes when it is back", async (mode) => {
+    const { cookie, id, before } = await expiredSession();
+    await live.clientPortalOutage(mode);
+    try {
+      // getAuth says why, and the session row is still there.
+      const err = await settle(getAuth(withCookie("/", cookie)));
+      expect(err).toBeInstanceOf(ProviderUnavailableError);
+      expect((err as InstanceType<typeof ProviderUnavailableError>).auth?.name).toBe("Ann Analyst");
+      expect((await readSessionData(id))?.auth?.refreshToken).toBe(before.refreshToken);
+
+      // The guard of every signed-in page: the "Sign-in is unavailable" answer, 503, not /login.
+      const guarded = await settle(requireAuth(withCookie("/migration/projects?companyId=c1", cookie)));
+      expect(guarded).toMatchObject({ init: { status: 503 }, data: { signInUnavailable: true, retry: "/migration/projects?companyId=c1" } });
+
+      // /login does not send the user to a dead host; neither does it for a signed-out visitor.
+      const login = await settle(loginLoader(routeArgs(withCookie("/login?redirectTo=%2Fmigration%2Fprojects", cookie))));
+      expect(login).toMatchObject({ init: { status: 503 }, data: { retry: "/login?redirectTo=%2Fmigration%2Fprojects" } });
+      const anonymous = await settle(loginLoader(routeArgs(new Request(`${PORTAL_URL}/login?redirectTo=%2F`))));
+      expect(anonymous).toMatchObject({ init: { status: 503 } });
+
+      // The browser's session check does not log the user out (only a 401 does).
+      const check = (await sessionLoader(routeArgs(withCookie("/auth/session", cookie)))) as Response;
+      expect(check.status).toBe(503);
+
+      // The header still shows who is signed in; nothing is asked with the expired token.
+      const root = await rootLoader(routeArgs(withCookie("/login", cookie)));
+      expect(root.user?.name).toBe("Ann Analyst");
+      expect(root.version).toBeNull();
+
+      expect(await readSessionData(id)).not.toBeNull();
+    } finally {
+      await live.clientPortalOutage("up");
+    }
+
+    // Back: the next request refreshes and the user carries on.
+    const fresh = await requireAuth(withCookie("/migration/projects", cookie));
+    expect(fresh.auth.accessToken).not.toBe(before.accessToken);
+    expect(fresh.auth.accessTokenExpiresAt).toBeGreaterThan(Date.now() + TOKEN_EXPIRY_WINDOW_MS);
+    expect((await sessionLoader(routeArgs(withCookie("/auth/session", cookie))) as Response).status).toBe(200);
   });
 });
 

@@ -1,6 +1,12 @@
-import { createCookie, redirect, type Session } from "react-router";
-import { createRemoteJWKSet, decodeJwt, jwtVerify, type JWTPayload } from "jose";
-import { OAuth2Strategy, CodeChallengeMethod } from "remix-auth-oauth2";
+import { createCookie, data, redirect, type Session } from "react-router";
+import { createRemoteJWKSet, decodeJwt, errors as joseErrors, jwtVerify, type JWTPayload } from "jose";
+import {
+  CodeChallengeMethod,
+  OAuth2RequestError,
+  OAuth2Strategy,
+  UnexpectedErrorResponseBodyError,
+  UnexpectedResponseError,
+} from "remix-auth-oauth2";
 import { z } from "zod";
 import { createLogger } from "../../services/shared/logger";
 import { env } from "./env.server";
@@ -13,13 +19,14 @@ const log = createLogger("portal.auth");
 export const TOKEN_EXPIRY_WINDOW_MS = 20_000;
 
 const STATE_COOKIE = "dt_oauth2";
-const isProduction = env.NODE_ENV === "production";
+/** Secure only where the browser talks https to the portal (env.secureCookies), else w3m and co. never send them back. */
+const secure = env.secureCookies;
 
 /** Where each pending sign-in (by its OAuth state) should land afterwards. */
 const loginCookie = createCookie("dt_login", {
   httpOnly: true,
   sameSite: "lax",
-  secure: isProduction,
+  secure,
   path: "/",
   maxAge: 10 * 60,
   secrets: env.SESSION_SECRETS,
@@ -51,21 +58,99 @@ class PortalStrategy extends OAuth2Strategy<AuthSession> {
   refreshKeepingScopes(refreshToken: string) {
     return this.client.refreshAccessToken(this.options.tokenEndpoint.toString(), refreshToken, []);
   }
+
+  /**
+   * Spec §2: the sign-in page gets `redirectTo`, the page the user came from (startLogin puts it on
+   * the request it passes). Informational for the provider: after the callback the portal trusts
+   * only its own stored value (the dt_login cookie, by state), never a parameter.
+   */
+  protected override authorizationParams(params: URLSearchParams, request: Request): URLSearchParams {
+    const next = new URLSearchParams(params);
+    const redirectTo = new URL(request.url).searchParams.get("redirectTo");
+    if (redirectTo) next.set("redirectTo", safeRedirect(redirectTo));
+    return next;
+  }
 }
 
 let provider: Promise<Provider> | undefined;
+
+/** How long a page waits for the identity provider (discovery, the reachability check, a token refresh). */
+const PROVIDER_TIMEOUT_MS = 5_000;
+
+/**
+ * The identity provider cannot be reached (network error, timeout, 5xx): not a verdict on the session,
+ * which is kept. `auth` is what the session holds (its access token may have expired), for showing
+ * who is signed in; never use its tokens.
+ */
+export class ProviderUnavailableError extends Error {
+  override name = "ProviderUnavailableError";
+  constructor(
+    readonly auth: AuthSession | null,
+    options?: ErrorOptions,
+  ) {
+    super("The sign-in service is not reachable.", options);
+  }
+}
+
+export const SIGN_IN_UNAVAILABLE_MESSAGE = "The sign-in service is not reachable right now. Please try again in a moment.";
+
+/** What a page answers while the provider is down: the "Sign-in is unavailable" page, 503, with a way to retry. */
+export type SignInUnavailable = { signInUnavailable: true; errors: string[]; retry: string };
+
+export function signInUnavailable(retry: string) {
+  return data<SignInUnavailable>({ signInUnavailable: true, errors: [SIGN_IN_UNAVAILABLE_MESSAGE], retry: safeRedirect(retry) }, { status: 503 });
+}
+
+/**
+ * True when a failed call to the provider says nothing about the grant: the provider was not reached
+ * (a network error, a timeout), answered 5xx / 429 / 408, or said `temporarily_unavailable` or
+ * `server_error`. A real answer (invalid_grant, invalid_client, a token that does not verify) is false.
+ */
+export function isProviderOutage(err: unknown): boolean {
+  if (err instanceof ProviderUnavailableError || err instanceof joseErrors.JWKSTimeout) return true;
+  if (err instanceof UnexpectedResponseError || err instanceof UnexpectedErrorResponseBodyError) {
+    return err.status >= 500 || err.status === 429 || err.status === 408;
+  }
+  if (err instanceof OAuth2RequestError) return err.code === "temporarily_unavailable" || err.code === "server_error";
+  // fetch() failing (arctic wraps it as "Failed to send request"; jose's JWKS fetch lets it through).
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    if (e.name === "TimeoutError" || e.name === "AbortError") return true;
+    if (e instanceof TypeError && /fetch failed/i.test(e.message)) return true;
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string" && /^(ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|EPIPE|UND_ERR_)/.test(code)) return true;
+  }
+  return false;
+}
+
+/** Asks the provider's discovery document, quickly: before sending a browser there, is it up? */
+async function checkProviderReachable(): Promise<void> {
+  const url = `${env.OIDC_ISSUER}/.well-known/openid-configuration`;
+  let res: Response;
+  try {
+    res = await fetch(url, { headers: { accept: "application/json" }, signal: AbortSignal.timeout(PROVIDER_TIMEOUT_MS) });
+  } catch (err) {
+    throw new ProviderUnavailableError(null, { cause: err });
+  }
+  await res.body?.cancel();
+  if (!res.ok) throw new ProviderUnavailableError(null, { cause: new Error(`OpenID discovery at ${url} answered ${res.status}`) });
+}
 
 /** The identity provider, discovered on first use and cached; a failed discovery is retried next time. */
 function getProvider(): Promise<Provider> {
   provider ??= (async () => {
     const url = `${env.OIDC_ISSUER}/.well-known/openid-configuration`;
-    const res = await fetch(url, { headers: { accept: "application/json" } });
-    if (!res.ok) throw new Error(`OpenID discovery at ${url} answered ${res.status}`);
+    let res: Response;
+    try {
+      res = await fetch(url, { headers: { accept: "application/json" }, signal: AbortSignal.timeout(PROVIDER_TIMEOUT_MS) });
+    } catch (err) {
+      throw new ProviderUnavailableError(null, { cause: err });
+    }
+    if (!res.ok) throw new ProviderUnavailableError(null, { cause: new Error(`OpenID discovery at ${url} answered ${res.status}`) });
     const discovery = discoverySchema.parse(await res.json());
     const jwks = createRemoteJWKSet(new URL(discovery.jwks_uri));
     const strategy = new PortalStrategy(
       {
-        cookie: { name: STATE_COOKIE, ...(isProduction ? { secure: true as const } : {}) },
+        cookie: { name: STATE_COOKIE, ...(secure ? { secure: true as const } : {}) },
         clientId: env.OIDC_CLIENT_ID,
         clientSecret: env.OIDC_CLIENT_SECRET,
         authorizationEndpoint: discovery.authorization_endpoint,
@@ -129,7 +214,12 @@ function accessTokenExpiry(tokens: Tokens, accessToken: string): number {
 /** Sends the browser to the provider's sign-in page, remembering where to come back to. */
 export async function startLogin(request: Request, redirectTo: string): Promise<never> {
   const { strategy } = await getProvider();
-  const clean = new Request(new URL("/login", request.url), { headers: request.headers });
+  // The discovery is cached: make sure the provider is up now, rather than send the browser to a dead host.
+  await checkProviderReachable();
+  // Only what the strategy needs: no `state` or `code` of the visitor's choosing, and our checked redirectTo.
+  const clean = new Request(new URL(`/login?${new URLSearchParams({ redirectTo: safeRedirect(redirectTo) })}`, request.url), {
+    headers: request.headers,
+  });
   try {
     await strategy.authenticate(clean);
   } catch (thrown) {
@@ -183,7 +273,7 @@ export async function finishLogin(request: Request): Promise<Response> {
   headers.append("Set-Cookie", await sessionStorage.commitSession(session));
   headers.append("Set-Cookie", await loginCookie.serialize(pending));
   for (const name of stateCookieNames(request)) {
-    headers.append("Set-Cookie", `${name}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax${isProduction ? "; Secure" : ""}`);
+    headers.append("Set-Cookie", `${name}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}`);
   }
   log.info("signed in", { userId: auth.userId });
   return redirect(redirectTo, { headers });
@@ -207,7 +297,11 @@ function callbackErrorMessage(err: unknown): string {
 
 export type Authenticated = { session: Session<SessionData>; auth: AuthSession };
 
-/** The signed-in user with a fresh access token, or null. Never redirects. */
+/**
+ * The signed-in user with a fresh access token, or null. Never redirects. Throws
+ * ProviderUnavailableError when the access token needs a refresh and the provider cannot be reached:
+ * the session is kept for when it is back.
+ */
 export async function getAuth(request: Request): Promise<Authenticated | null> {
   const session = await getSession(request);
   const auth = session.get("auth");
@@ -216,9 +310,18 @@ export async function getAuth(request: Request): Promise<Authenticated | null> {
   return fresh ? { session, auth: fresh } : null;
 }
 
-/** Guard: the signed-in user, or a redirect to /login with this page as `redirectTo`. */
+/**
+ * Guard: the signed-in user, or a redirect to /login with this page as `redirectTo`. While the
+ * provider is down and the token needs a refresh: the "Sign-in is unavailable" page (503), session kept.
+ */
 export async function requireAuth(request: Request): Promise<Authenticated> {
-  const found = await getAuth(request);
+  let found: Authenticated | null;
+  try {
+    found = await getAuth(request);
+  } catch (err) {
+    if (err instanceof ProviderUnavailableError) throw signInUnavailable(requestPath(request));
+    throw err;
+  }
   if (found) return found;
   const session = await getSession(request);
   const headers = session.id ? { "Set-Cookie": await sessionStorage.destroySession(session) } : undefined;
@@ -241,9 +344,20 @@ async function ensureFreshToken(session: Session<SessionData>, auth: AuthSession
     pending = refresh(session).finally(() => refreshing.delete(session.id));
     refreshing.set(session.id, pending);
   }
-  const fresh = await pending;
-  if (fresh) session.set("auth", fresh);
-  return fresh;
+  // A provider that does not answer (packets dropped) must not hold the page: give up waiting after a
+  // while. The refresh itself goes on, stores its tokens if it succeeds (a rotated refresh token must
+  // not be lost), and later requests join it.
+  let timer: NodeJS.Timeout | undefined;
+  const gaveUp = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ProviderUnavailableError(auth, { cause: new Error("token refresh timed out") })), PROVIDER_TIMEOUT_MS);
+  });
+  try {
+    const fresh = await Promise.race([pending, gaveUp]);
+    if (fresh) session.set("auth", fresh);
+    return fresh;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 async function refresh(session: Session<SessionData>): Promise<AuthSession | null> {
@@ -256,18 +370,33 @@ async function refresh(session: Session<SessionData>): Promise<AuthSession | nul
     await sessionStorage.destroySession(session);
     return null;
   }
+  let idp: Provider;
   try {
-    const { strategy, jwks } = await getProvider();
-    const tokens = await strategy.refreshKeepingScopes(stored.refreshToken);
-    const next = await authFromTokens(tokens, stored, jwks);
-    session.set("auth", next);
-    await sessionStorage.commitSession(session);
-    return next;
+    idp = await getProvider();
   } catch (err) {
-    log.warn("token refresh failed; ending the session", { reason: err instanceof Error ? err.message : String(err) });
+    // Discovery failed: nothing was asked about this grant.
+    log.warn("identity provider unreachable; token refresh postponed, session kept", { userId: stored.userId });
+    throw new ProviderUnavailableError(stored, { cause: err });
+  }
+  let next: AuthSession;
+  try {
+    const { strategy, jwks } = idp;
+    const tokens = await strategy.refreshKeepingScopes(stored.refreshToken);
+    next = await authFromTokens(tokens, stored, jwks);
+  } catch (err) {
+    const reason = err instanceof Error ? `${err.message}${err.cause instanceof Error ? ` (${err.cause.message})` : ""}` : String(err);
+    if (isProviderOutage(err)) {
+      // Not the provider's verdict: keep the session, the next request tries again.
+      log.warn("identity provider unreachable; token refresh postponed, session kept", { userId: stored.userId, reason });
+      throw new ProviderUnavailableError(stored, { cause: err });
+    }
+    log.warn("token refresh refused; ending the session", { userId: stored.userId, reason });
     await sessionStorage.destroySession(session);
     return null;
   }
+  session.set("auth", next);
+  await sessionStorage.commitSession(session);
+  return next;
 }
 
 /** How often the session check asks the provider whether the grant still lives. */

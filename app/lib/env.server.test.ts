@@ -21,4 +21,17 @@ describe("portal environment", () => {
     expect(() => loadPortalEnv({ DATA_API_URL: "not a url" })).toThrowError(/DATA_API_URL/);
     expect(() => loadPortalEnv({ CLOUD_TARGET: "GCP" })).toThrowError(/CLOUD_TARGET/);
   });
+
+  it("makes cookies Secure for an https PORTAL_URL or COOKIE_SECURE=true, not for production alone", () => {
+    const prod = { NODE_ENV: "production", OIDC_CLIENT_SECRET: "s3cret", SESSION_SECRETS: "a" };
+    expect(loadPortalEnv({ NODE_ENV: "development" }).secureCookies).toBe(false);
+    // `npm start`: production processes on http://localhost.
+    expect(loadPortalEnv({ ...prod, PORTAL_URL: "http://localhost:3000" }).secureCookies).toBe(false);
+    expect(loadPortalEnv({ ...prod, PORTAL_URL: "https://dt.example.com" }).secureCookies).toBe(true);
+    expect(loadPortalEnv({ NODE_ENV: "development", PORTAL_URL: "https://localhost:3443" }).secureCookies).toBe(true);
+    // Behind a TLS proxy, or the container: forced.
+    expect(loadPortalEnv({ ...prod, PORTAL_URL: "http://portal:3000", COOKIE_SECURE: "true" }).secureCookies).toBe(true);
+    expect(loadPortalEnv({ ...prod, COOKIE_SECURE: "false" }).secureCookies).toBe(false);
+    expect(() => loadPortalEnv({ COOKIE_SECURE: "yes" })).toThrowError(/COOKIE_SECURE/);
+  });
 });

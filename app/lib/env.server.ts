@@ -21,12 +21,25 @@ export const portalEnvSchema = z
     SESSION_MAX_AGE_SECONDS: z.coerce.number().int().min(60).default(12 * 60 * 60),
     CLOUD_TARGET: z.enum(["AWS", "AZURE"]).default("AWS"),
     TRANSLATION_ANALYST_ROLE: z.string().min(1).default(DEFAULT_TRANSLATION_ANALYST_ROLE),
+    /** Forces Secure cookies where PORTAL_URL is http but the browser reaches the portal by https (a TLS proxy; the container). */
+    COOKIE_SECURE: envFields.flag,
   })
   .superRefine(refuseDevDefaultsInProduction(["OIDC_CLIENT_SECRET", "SESSION_SECRETS"]))
   .transform((env) => ({
     ...env,
     PORTAL_DATABASE_URL: env.PORTAL_DATABASE_URL ?? `${env.DATA_DIR}/portal.sqlite`,
+    secureCookies: secureCookies(env),
   }));
+
+/**
+ * Cookies are `Secure` when the browser talks to the portal over https: PORTAL_URL is https, or
+ * COOKIE_SECURE=true says so. Not merely in production: a browser never sends a Secure cookie back
+ * over plain http (text browsers such as w3m apply this even to localhost), so `npm start` on
+ * http://localhost would loop between sign-in and "The sign-in request has expired".
+ */
+export function secureCookies(env: { PORTAL_URL: string; COOKIE_SECURE: boolean }): boolean {
+  return env.COOKIE_SECURE || env.PORTAL_URL.startsWith("https:");
+}
 
 export type PortalEnv = z.output<typeof portalEnvSchema>;
 

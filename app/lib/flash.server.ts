@@ -2,7 +2,6 @@ import { createContext, createCookie, redirect, type MiddlewareFunction, type Ro
 import { z } from "zod";
 import { env } from "./env.server";
 import type { FlashInput, FlashMessage } from "./flash";
-import { SECURE_COOKIES } from "./session.server";
 
 /**
  * Flash messages (post/redirect/get): an action that wrote something answers
@@ -18,7 +17,7 @@ const MAX_TEXT = 500;
 export const flashCookie = createCookie(FLASH_COOKIE, {
   httpOnly: true,
   sameSite: "lax",
-  secure: SECURE_COOKIES,
+  secure: env.secureCookies,
   path: "/",
   // Read by the request that follows the redirect; a message nobody saw within a minute is stale.
   maxAge: 60,

@@ -6,18 +6,99 @@ import type { ServiceFailure } from "./api.server";
 
 const UNREADABLE = "The form could not be read. Reload the page and try again.";
 
-/** The posted form; a body that cannot be read (a broken multipart body) is a 400, never a 500. */
-export async function readFormData(request: Request): Promise<FormData> {
+/** The most a form post may carry: far more than any form of the portal needs. */
+export const FORM_MAX_BYTES = 1024 * 1024;
+/** The dictionary uploads: a file of BULK_UPLOAD_MAX_BYTES (5 MB) plus room for the multipart envelope. */
+export const UPLOAD_FORM_MAX_BYTES = 6 * 1024 * 1024;
+
+/** The request body went past the route's limit: nothing more of it was read. */
+export class BodyTooLargeError extends Error {
+  override name = "BodyTooLargeError";
+  constructor(readonly maxBytes: number) {
+    super(`The request is larger than ${formatBytes(maxBytes)}.`);
+  }
+}
+
+function formatBytes(bytes: number) {
+  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MB` : `${Math.ceil(bytes / 1024)} KB`;
+}
+
+/**
+ * The posted form, read while it streams and never past `maxBytes`: a Content-Length over the limit is
+ * refused before anything is read; a body without one (chunked) is counted as it arrives and reading
+ * stops at the first chunk that passes the limit (at most the limit plus one chunk is ever read, so
+ * a 20 MB chunked upload never fills the portal's memory). Throws BodyTooLargeError then, and any
+ * other failure of the body or of parsing it as it is.
+ */
+export async function readFormDataWithin(request: Request, maxBytes: number): Promise<FormData> {
+  const declared = request.headers.get("content-length");
+  if (declared !== null && Number(declared) > maxBytes) throw new BodyTooLargeError(maxBytes);
+  if (!request.body) return request.formData();
+  const source = request.body.getReader();
+  let received = 0;
+  let tooLarge = false;
+  const counted = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const { done, value } = await source.read();
+        if (done) return controller.close();
+        received += value.byteLength;
+        if (received > maxBytes) {
+          tooLarge = true;
+          // Stop here: the rest stays unread (the server discards or drops it after the answer).
+          source.releaseLock();
+          return controller.error(new BodyTooLargeError(maxBytes));
+        }
+        controller.enqueue(value);
+      },
+      cancel(reason) {
+        return source.cancel(reason);
+      },
+    },
+    // Pull one chunk at a time, only when the parser asks for it.
+    { highWaterMark: 0 },
+  );
+  const contentType = request.headers.get("content-type");
   try {
-    return await request.formData();
-  } catch {
+    return await new Response(counted, { headers: contentType ? { "content-type": contentType } : {} }).formData();
+  } catch (err) {
+    if (tooLarge) throw new BodyTooLargeError(maxBytes);
+    throw err;
+  }
+}
+
+/**
+ * The posted form (at most `maxBytes`, FORM_MAX_BYTES unless the route says otherwise). A body over the
+ * limit is a 413 and one that cannot be read (a broken multipart body) a 400, both with a message for
+ * the top of the page: never a 500.
+ */
+export async function readFormData(request: Request, maxBytes = FORM_MAX_BYTES): Promise<FormData> {
+  try {
+    return await readFormDataWithin(request, maxBytes);
+  } catch (err) {
+    if (err instanceof BodyTooLargeError) {
+      throw data<ServiceFailure>({ errors: [`${err.message} Nothing was saved.`] }, { status: 413 });
+    }
+    throw data<ServiceFailure>({ errors: [UNREADABLE] }, { status: 400 });
+  }
+}
+
+/**
+ * For an upload form: the form, or null when the body passed `maxBytes` (the route then says so next
+ * to the file field, with a 413). Other failures as readFormData.
+ */
+export async function readUploadFormData(request: Request, maxBytes = UPLOAD_FORM_MAX_BYTES): Promise<FormData | null> {
+  try {
+    return await readFormDataWithin(request, maxBytes);
+  } catch (err) {
+    if (err instanceof BodyTooLargeError) return null;
     throw data<ServiceFailure>({ errors: [UNREADABLE] }, { status: 400 });
   }
 }
 
 /** Parses a form post with its schema (the server always validates); a forged intent is a 400 too. */
-export async function parseForm<S extends z.ZodType>(request: Request, schema: S) {
-  const formData = await readFormData(request);
+export async function parseForm<S extends z.ZodType>(request: Request, schema: S, maxBytes = FORM_MAX_BYTES) {
+  const formData = await readFormData(request, maxBytes);
   try {
     return { formData, submission: parseWithZod(formData, { schema: schema as never }) as Submission<z.output<S>> };
   } catch {

@@ -13,6 +13,7 @@ import { callService } from "./api.server";
 import { requireAuth, type Authenticated } from "./auth.server";
 import { COMPANY_PARAM, companyHref } from "./company-href";
 import { env } from "./env.server";
+import { safeRedirect } from "./safe-redirect";
 
 const log = createLogger("portal.guards");
 
@@ -55,7 +56,8 @@ export const shellMiddleware: MiddlewareFunction<Response> = async ({ request, c
   const requested = url.searchParams.get(COMPANY_PARAM);
   const company = sorted.find((c) => c.id === requested) ?? null;
   const first = sorted[0];
-  if (!company && first) throw redirect(companyHref(url.pathname + url.search, first.id));
+  // The page's own path, checked anyway: a redirect never leaves the portal.
+  if (!company && first) throw redirect(safeRedirect(companyHref(url.pathname + url.search, first.id)));
 
   context.set(shellContext, {
     request,

@@ -17,11 +17,38 @@ describe("safeRedirect", () => {
     "javascript:alert(1)",
     "relative/path",
     "/\tevil",
+    "/\u007fevil",
     "",
     null,
     undefined,
   ])("turns %j into /", (input) => {
     expect(safeRedirect(input)).toBe("/");
+  });
+
+  // Dot segments normalise into a protocol-relative URL: the value that leaves is what must be checked.
+  it.each([
+    "/..//evil.com/x",
+    "/.//evil.com",
+    "/%2e%2e/%2e%2e//evil.com",
+    "/a/..//evil.com",
+    "/./\\evil.com",
+    "/%2E//evil.com",
+  ])("turns %j, which normalises to another origin, into /", (input) => {
+    expect(safeRedirect(input)).toBe("/");
+  });
+
+  it("never answers a protocol-relative or backslash path, whatever the input", () => {
+    const pieces = ["/", "//", ".", "..", "%2e", "%2E", "%2e%2e", "\\", "evil.com", "x", "?", "#", "%2f", "%5c"];
+    for (const a of pieces) for (const b of pieces) for (const c of pieces) {
+      const out = safeRedirect(`/${a}${b}${c}`);
+      expect(out.startsWith("/"), out).toBe(true);
+      expect(out[1] === "/" || out[1] === "\\", `${a}${b}${c} -> ${out}`).toBe(false);
+    }
+  });
+
+  it("keeps a path whose dot segments stay on the portal", () => {
+    expect(safeRedirect("/migration/../migration/projects?companyId=1")).toBe("/migration/projects?companyId=1");
+    expect(safeRedirect("/a/%2F%2Fevil.com")).toBe("/a/%2F%2Fevil.com");
   });
 
   it("builds the login path with the page to come back to", () => {

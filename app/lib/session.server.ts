@@ -20,13 +20,17 @@ export type AuthSession = {
 
 export type SessionData = { auth: AuthSession };
 
-/** Whether the portal's cookies are Secure: the session cookie's rule, which every other cookie follows. */
-export const SECURE_COOKIES = env.NODE_ENV === "production";
+/**
+ * Over https the cookie is Secure and takes the `__Host-` prefix: the browser then refuses it unless
+ * it is Secure, for Path=/ and without a Domain, so no sibling host or plain-http page can plant or
+ * overwrite it. Over plain http (`npm start`, the tests) it stays `__session`, not Secure.
+ */
+export const SESSION_COOKIE_NAME = env.secureCookies ? "__Host-session" : "__session";
 
-export const sessionCookie = createCookie("__session", {
+export const sessionCookie = createCookie(SESSION_COOKIE_NAME, {
   httpOnly: true,
   sameSite: "lax",
-  secure: SECURE_COOKIES,
+  secure: env.secureCookies,
   path: "/",
   maxAge: env.SESSION_MAX_AGE_SECONDS,
   // The first secret signs; older ones still verify, so secrets can rotate without logging everyone out.

@@ -6,7 +6,7 @@ import { env } from "./env.server";
 export const sidebarCookie = createCookie("dt_sidebar", {
   httpOnly: true,
   sameSite: "lax",
-  secure: env.NODE_ENV === "production",
+  secure: env.secureCookies,
   path: "/",
   maxAge: 365 * 24 * 60 * 60,
 });

@@ -89,6 +89,8 @@ export async function startLiveServices(portalEnv: Record<string, string> = {}) 
     clientPortalUrl: clientPortal.baseUrl,
     dataApiUrl,
     clientPortalDb: clientPortalDb.db,
+    /** Takes the client portal (the OIDC issuer) down and back up at the same address. */
+    clientPortalOutage: (mode: "refused" | "503" | "up") => clientPortal.outage(mode),
     /** The data API's job runner: `jobs.hooks.beforeStep` can hold or fail a job in a test. */
     jobs,
     async stop() {
@@ -132,7 +134,14 @@ export type Login = (request: Request) => Promise<unknown>;
 export async function signIn(
   loaders: { login: Login; callback: Login },
   email: string,
-  options: { redirectTo?: string; password?: string; portalJar?: CookieJar; callbackCookie?: string } = {},
+  options: {
+    redirectTo?: string;
+    password?: string;
+    portalJar?: CookieJar;
+    callbackCookie?: string;
+    /** Changes the callback URL before the portal sees it (a tampered redirect from the provider). */
+    tamperCallback?: (url: URL) => void;
+  } = {},
 ) {
   const portalJar = options.portalJar ?? new CookieJar();
   const loginUrl = `${PORTAL_URL}/login?${new URLSearchParams({ redirectTo: options.redirectTo ?? "/" })}`;
@@ -156,11 +165,19 @@ export async function signIn(
   ({ url } = await follow(providerJar, res, formUrl));
   if (!url.toString().startsWith(`${PORTAL_URL}/auth/callback`)) throw new Error(`sign-in of ${email} did not reach the callback (${url})`);
 
+  options.tamperCallback?.(url);
   const cookie = [portalJar.header(), options.callbackCookie].filter(Boolean).join("; ");
   const done = await settle(loaders.callback(new Request(url, { headers: { cookie } })));
   if (!isRedirect(done)) throw new Error("the callback did not redirect");
   portalJar.store(done);
-  return { jar: portalJar, cookie: portalJar.header(), location: done.headers.get("Location"), callbackUrl: url };
+  return {
+    jar: portalJar,
+    cookie: portalJar.header(),
+    location: done.headers.get("Location"),
+    callbackUrl: url,
+    /** Where /login sent the browser: the provider's authorize URL. */
+    authorizeUrl: new URL(toProvider.headers.get("Location")!),
+  };
 }
 
 /** Follows the provider's redirects until it shows a page or sends the browser to the portal. */

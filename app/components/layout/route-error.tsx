@@ -2,6 +2,7 @@ import { isRouteErrorResponse, useRouteError } from "react-router";
 import { Alert } from "~/components/ui/alert";
 import { Card, CardTitle } from "~/components/ui/card";
 import { useErrorReference } from "~/lib/error-reference";
+import { SignInUnavailable } from "./sign-in-unavailable";
 
 /**
  * The error catalogue's page (spec §8): a failed load shows the server's error lines joined in an
@@ -10,6 +11,11 @@ import { useErrorReference } from "~/lib/error-reference";
 export function RouteErrorBoundary() {
   const error = useRouteError();
   const reference = useErrorReference();
+  // The provider is down and the session's token needs a refresh (auth.server signInUnavailable): the session is kept.
+  if (isRouteErrorResponse(error) && error.status === 503 && (error.data as { signInUnavailable?: unknown } | null)?.signInUnavailable === true) {
+    const { retry, errors } = error.data as { retry: string; errors: string[] };
+    return <SignInUnavailable retry={retry} message={errors[0]} />;
+  }
   let title = "Something went wrong";
   let lines: string[] = ["An unexpected error occurred. Please try again."];
   if (isRouteErrorResponse(error)) {

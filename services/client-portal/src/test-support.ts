@@ -36,6 +36,11 @@ export type RunningPortal = {
   portal: ClientPortal;
   /** A process restart at the same address: a fresh provider with nothing in memory, the same database. */
   restart: () => Promise<void>;
+  /**
+   * An outage: "refused" stops listening (connections refused), "503" answers every request with a
+   * 503 (a proxy in front of a dead service), "up" serves again at the same address.
+   */
+  outage: (mode: "refused" | "503" | "up") => Promise<void>;
   stop: () => Promise<void>;
 };
 
@@ -45,9 +50,14 @@ export async function startPortal(
   options: { env?: Record<string, string> } & Partial<Omit<ClientPortalOptions, "env" | "db">> = {},
 ): Promise<RunningPortal> {
   let listener: ClientPortal["listener"] | undefined;
-  const server = http.createServer((req, res) => listener!(req, res));
+  const server = http.createServer((req, res) => {
+    if (!unavailable) return listener!(req, res);
+    res.writeHead(503, { "content-type": "text/plain" }).end("Service Unavailable");
+  });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const port = (server.address() as AddressInfo).port;
+  const baseUrl = `http://127.0.0.1:${port}`;
+  let unavailable = false;
   const env = testEnv({ CLIENT_PORTAL_URL: baseUrl, ...options.env });
   const start = () => createClientPortal({ logger: silentLogger, ...options, env, db });
   const running: RunningPortal = {
@@ -59,7 +69,17 @@ export async function startPortal(
       running.portal = await start();
       listener = running.portal.listener;
     },
+    outage: async (mode) => {
+      unavailable = mode === "503";
+      if (mode === "refused" && server.listening) {
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      } else if (mode !== "refused" && !server.listening) {
+        await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+      }
+    },
     stop: async () => {
+      if (!server.listening) return running.portal.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await running.portal.close();

@@ -232,6 +232,30 @@ describe("create a data dictionary: application → upload → review → apply"
     expect(huge.status).toBe(413);
     expect(huge.result.error?.file).toEqual(["The file is larger than 5 MB"]);
 
+    // Chunked, without a Content-Length (a script, not a browser): counted as it streams, refused at 6 MB.
+    const boundary = "----dt-chunked";
+    const head = new TextEncoder().encode(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="endless.csv"\r\n\r\n`);
+    let sent = 0;
+    const endless = new ReadableStream<Uint8Array>(
+      {
+        pull(controller) {
+          const chunk = sent === 0 ? head : new Uint8Array(64 * 1024).fill(0x61);
+          sent += chunk.byteLength;
+          if (sent > 20 * 1024 * 1024) return controller.close();
+          controller.enqueue(chunk);
+        },
+      },
+      { highWaterMark: 0 },
+    );
+    const chunked = actionAnswer(
+      await call(ANALYST, `/migration/data-dictionary/create/${id}/upload-data${q(acme.id)}`, uploadData.action, {
+        ...onDictionary(id, { method: "POST", body: endless, headers: { "content-type": `multipart/form-data; boundary=${boundary}` } }),
+      }),
+    );
+    expect(chunked.status).toBe(413);
+    expect(chunked.result.error?.file).toEqual(["The file is larger than 5 MB"]);
+    expect(sent).toBeLessThanOrEqual(6 * 1024 * 1024 + 64 * 1024);
+
     // An XLSX that is not one: the data API's message, next to the field.
     const notXlsx = actionAnswer(await upload(id, new File(["table,column,type"], "fake.xlsx")));
     expect(notXlsx.status).toBe(400);

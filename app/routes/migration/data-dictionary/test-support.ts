@@ -37,7 +37,9 @@ export async function createRouteHarness() {
       method: options.method ?? "GET",
       headers: { cookie: await cookieFor(email), ...options.headers },
       body: options.body,
-    });
+      // A stream body (a chunked upload) needs it, as in the server.
+      ...(options.body instanceof ReadableStream ? { duplex: "half" } : {}),
+    } as RequestInit);
     const args = routeArgs(request, options.params ?? {});
     const chain = [shellMiddleware as Middleware, ...(areaMiddleware as Middleware[]), ...(options.middleware ?? [])].reduceRight<() => Promise<unknown>>(
       (next, mw) => () => Promise.resolve(mw(args, next)),

@@ -1,6 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Link } from "react-router";
-import { BULK_UPLOAD_MAX_BYTES } from "../../../../contracts/dictionary";
 import { dictionaryUploadSchema, MAX_UPLOAD_MB } from "~/components/dictionary/schemas";
 import { dictionaryMessages } from "~/components/dictionary/messages";
 import { PendingReviewNotice } from "~/components/dictionary/pending-review-notice";
@@ -8,14 +7,11 @@ import { UploadForm } from "~/components/dictionary/upload-form";
 import { Card } from "~/components/ui/card";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
-import { invalid, parseForm, refusedByService } from "~/lib/forms.server";
+import { invalid, readUploadFormData, refusedByService } from "~/lib/forms.server";
 import { uploadDictionaryFile } from "./api.server";
 import { dictionaryContext, pendingReviewLink, requireMasterDataWrite } from "./dictionary.server";
 import { dictionaryModeOf, dictionaryPaths, REVIEW_PARAM } from "./paths";
 import type { Route } from "./+types/upload-data";
-
-/** Room for the multipart envelope around a file of the maximum size. */
-const MULTIPART_OVERHEAD = 64 * 1024;
 
 /**
  * Upload a dictionary file for review: create/{id}/upload-data (the draft's second step) and
@@ -34,12 +30,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   const dictionary = context.get(dictionaryContext);
   const mode = dictionaryModeOf(new URL(request.url).pathname) === "create" ? "create" : "edit";
   const { shell, companyId } = requireMasterDataWrite(context, dictionaryPaths.definition("view", dictionary.id));
-  // Refused before the body is read: an oversized upload never fills the portal's memory.
-  if (Number(request.headers.get("content-length") ?? 0) > BULK_UPLOAD_MAX_BYTES + MULTIPART_OVERHEAD) {
+  // Read while it streams and never past 6 MB: an oversized upload never fills the portal's memory.
+  const formData = await readUploadFormData(request);
+  if (!formData) {
     const submission = parseWithZod(new FormData(), { schema: dictionaryUploadSchema });
     return data({ result: submission.reply({ fieldErrors: { file: [`The file is larger than ${MAX_UPLOAD_MB} MB`] } }) }, { status: 413 });
   }
-  const { submission } = await parseForm(request, dictionaryUploadSchema);
+  const submission = parseWithZod(formData, { schema: dictionaryUploadSchema });
   if (submission.status !== "success") return invalid(submission);
   let review;
   try {

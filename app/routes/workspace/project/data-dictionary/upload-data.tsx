@@ -1,6 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "react-router";
-import { BULK_UPLOAD_MAX_BYTES } from "../../../../../contracts/dictionary";
 import { dictionaryUploadSchema, MAX_UPLOAD_MB } from "~/components/dictionary/schemas";
 import { UploadForm } from "~/components/dictionary/upload-form";
 import { Card } from "~/components/ui/card";
@@ -8,13 +7,10 @@ import { REVIEW_PARAM } from "~/lib/workspace-paths";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { dictionaryMessages } from "~/components/dictionary/messages";
 import { companyHref } from "~/lib/company-href";
-import { invalid, readFormData, refusedByService } from "~/lib/forms.server";
+import { invalid, readUploadFormData, refusedByService } from "~/lib/forms.server";
 import { projectScope, requireWorkspace } from "../../workspace.server";
 import { projectDictionary } from "./dictionary.server";
 import type { Route } from "./+types/upload-data";
-
-/** Room for the multipart envelope around a file of the maximum size. */
-const MULTIPART_OVERHEAD = 64 * 1024;
 
 /** The bulk update of the project's dictionary: an edit page (write access, project not locked). */
 function guard(context: Route.LoaderArgs["context"]) {
@@ -29,12 +25,13 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { project, companyId, api, paths } = guard(context);
-  // Refused before the body is read: an oversized upload never fills the portal's memory.
-  if (Number(request.headers.get("content-length") ?? 0) > BULK_UPLOAD_MAX_BYTES + MULTIPART_OVERHEAD) {
+  // Read while it streams and never past 6 MB: an oversized upload never fills the portal's memory.
+  const formData = await readUploadFormData(request);
+  if (!formData) {
     const submission = parseWithZod(new FormData(), { schema: dictionaryUploadSchema });
     return data({ result: submission.reply({ fieldErrors: { file: [`The file is larger than ${MAX_UPLOAD_MB} MB`] } }) }, { status: 413 });
   }
-  const submission = parseWithZod(await readFormData(request), { schema: dictionaryUploadSchema });
+  const submission = parseWithZod(formData, { schema: dictionaryUploadSchema });
   if (submission.status !== "success") return invalid(submission);
   let review;
   try {

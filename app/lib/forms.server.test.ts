@@ -1,0 +1,116 @@
+import { describe, expect, it } from "vitest";
+import { action as sidebarAction } from "~/routes/sidebar";
+import { FORM_MAX_BYTES, readFormData, readUploadFormData, UPLOAD_FORM_MAX_BYTES } from "./forms.server";
+
+const CHUNK = 64 * 1024;
+
+/**
+ * A body that never ends before `total` bytes, made one chunk at a time only when asked (as a socket
+ * gives them), counting what was handed out: the measure of what the portal read.
+ */
+function endlessBody(total: number, prefix = "") {
+  const counter = { read: 0 };
+  const head = new TextEncoder().encode(prefix);
+  let sentHead = false;
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        if (!sentHead) {
+          sentHead = true;
+          counter.read += head.byteLength;
+          controller.enqueue(head);
+          return;
+        }
+        if (counter.read >= total) return controller.close();
+        const size = Math.min(CHUNK, total - counter.read);
+        counter.read += size;
+        controller.enqueue(new Uint8Array(size).fill(0x61));
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return { stream, counter };
+}
+
+/** A chunked POST: a stream body and no Content-Length, as curl -T - or a script sends it. */
+function chunkedPost(url: string, body: ReadableStream<Uint8Array>, contentType: string) {
+  return new Request(url, { method: "POST", body, headers: { "content-type": contentType }, duplex: "half" } as RequestInit);
+}
+
+async function thrown(promise: Promise<unknown>) {
+  try {
+    await promise;
+  } catch (err) {
+    return err as { type?: string; data: { errors: string[] }; init: ResponseInit };
+  }
+  throw new Error("expected a throw");
+}
+
+const MB20 = 20 * 1024 * 1024;
+
+describe("readFormData caps the body while it streams", () => {
+  it("a 20 MB chunked form is a 413 after reading at most the limit plus one chunk", async () => {
+    const { stream, counter } = endlessBody(MB20, "field=");
+    const err = await thrown(readFormData(chunkedPost("http://portal.test/x", stream, "application/x-www-form-urlencoded")));
+    expect(err.init.status).toBe(413);
+    expect(err.data.errors.join(" ")).toMatch(/larger than 1 MB/);
+    expect(counter.read).toBeGreaterThan(FORM_MAX_BYTES);
+    expect(counter.read).toBeLessThanOrEqual(FORM_MAX_BYTES + CHUNK);
+  });
+
+  it("a 20 MB chunked multipart upload stops at 6 MB plus one chunk", async () => {
+    const boundary = "----dt-test-boundary";
+    const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="huge.csv"\r\nContent-Type: text/csv\r\n\r\n`;
+    const { stream, counter } = endlessBody(MB20, head);
+    const form = await readUploadFormData(chunkedPost("http://portal.test/x", stream, `multipart/form-data; boundary=${boundary}`));
+    expect(form).toBeNull();
+    expect(counter.read).toBeLessThanOrEqual(UPLOAD_FORM_MAX_BYTES + CHUNK);
+  });
+
+  it("a Content-Length over the limit is refused before anything is read", async () => {
+    const { stream, counter } = endlessBody(MB20);
+    const request = new Request("http://portal.test/x", {
+      method: "POST",
+      body: stream,
+      headers: { "content-type": "application/x-www-form-urlencoded", "content-length": String(MB20) },
+      duplex: "half",
+    } as RequestInit);
+    const err = await thrown(readFormData(request));
+    expect(err.init.status).toBe(413);
+    expect(counter.read).toBe(0);
+  });
+
+  it("reads forms within the limit, chunked or not, url-encoded or multipart", async () => {
+    const plain = await readFormData(new Request("http://portal.test/x", { method: "POST", body: new URLSearchParams({ a: "1", b: "two" }) }));
+    expect(Object.fromEntries(plain)).toEqual({ a: "1", b: "two" });
+
+    const multipart = new FormData();
+    multipart.set("name", "x");
+    multipart.set("file", new File(["table,column\n"], "d.csv"));
+    const encoded = new Response(multipart);
+    const chunked = await readFormData(chunkedPost("http://portal.test/x", encoded.body!, encoded.headers.get("content-type")!), UPLOAD_FORM_MAX_BYTES);
+    expect(chunked.get("name")).toBe("x");
+    expect(await (chunked.get("file") as File).text()).toBe("table,column\n");
+
+    // Exactly at the limit is fine.
+    const { stream } = endlessBody(FORM_MAX_BYTES, "a=");
+    const full = await readFormData(chunkedPost("http://portal.test/x", stream, "application/x-www-form-urlencoded"));
+    expect((full.get("a") as string).length).toBe(FORM_MAX_BYTES - 2);
+  });
+
+  it("a broken body is still a 400, not a 500", async () => {
+    const err = await thrown(
+      readFormData(new Request("http://portal.test/x", { method: "POST", body: "--nope", headers: { "content-type": "multipart/form-data; boundary=x" } })),
+    );
+    expect(err.init.status).toBe(400);
+  });
+
+  it("the sidebar toggle (an action) answers a 20 MB chunked post with a 413", async () => {
+    const { stream, counter } = endlessBody(MB20, "state=collapsed&redirectTo=");
+    const err = await thrown(
+      sidebarAction({ request: chunkedPost("http://portal.test/sidebar", stream, "application/x-www-form-urlencoded"), params: {}, context: {} } as never),
+    );
+    expect(err.init.status).toBe(413);
+    expect(counter.read).toBeLessThanOrEqual(FORM_MAX_BYTES + CHUNK);
+  });
+});
