@@ -1,6 +1,5 @@
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "react-router";
-import { brandingSchema, DEFAULT_BRAND_NAME, type Branding } from "../contracts/client-portal";
-import { productInfoSchema } from "../contracts/data-api";
+import { DEFAULT_BRAND_NAME, type Branding } from "../contracts/client-portal";
 import { parseRoleAttribute, readableRole } from "../contracts/roles";
 import type { Route } from "./+types/root";
 import "./app.css";
@@ -8,7 +7,8 @@ import { SessionWatcher } from "./components/layout/session-watcher";
 import { SiteFooter } from "./components/layout/site-footer";
 import { SiteHeader } from "./components/layout/site-header";
 import { RouteErrorBoundary } from "./components/layout/route-error";
-import { callService } from "./lib/api.server";
+import type { Caller } from "./lib/api.server";
+import { getBranding, getProductInfo } from "./lib/api/product.server";
 import { getAuth, ProviderUnavailableError } from "./lib/auth.server";
 import { memoize } from "./lib/memo.server";
 import type { AuthSession } from "./lib/session.server";
@@ -27,12 +27,12 @@ const DEFAULT_BRANDING: Branding = { logoUrl: null, name: DEFAULT_BRAND_NAME, te
 
 /** Both change only with an admin's edit or a deploy: fetched once a minute, not on every page. */
 const ONE_MINUTE = 60_000;
-const loadBranding = memoize(ONE_MINUTE, () => callService("client-portal", "/api/v1/branding", null, { schema: brandingSchema }));
+const loadBranding = memoize(ONE_MINUTE, getBranding);
 // The version needs a signed-in caller to ask with, but is the same for everybody. The shared promise
 // must never carry one user's answer (a 401's redirect clears that user's cookie): failures become
 // plain errors here, and the caller's own 401 is handled by the guards of the page.
-const loadVersion = memoize(ONE_MINUTE, (as: Parameters<typeof callService>[2]) =>
-  callService("data-api", "/api/v1/productInfo", as, { schema: productInfoSchema }).then(
+const loadVersion = memoize(ONE_MINUTE, (as: Caller) =>
+  getProductInfo(as).then(
     (info) => info.version,
     () => Promise.reject(new Error("product info unavailable")),
   ),

@@ -4,12 +4,12 @@
  * AND every action of the subtree. Entity guards (lock, write) are called by the entity's routes.
  */
 import { createContext, redirect, type MiddlewareFunction } from "react-router";
-import { permissionsResponseSchema, type PermissionEntry } from "../../contracts/client-portal";
-import { companiesResponseSchema, type Company } from "../../contracts/data-api";
+import type { PermissionEntry } from "../../contracts/client-portal";
+import type { Company } from "../../contracts/data-api";
 import { isAdmin, parseRoleAttribute } from "../../contracts/roles";
 import { createLogger } from "../../services/shared/logger";
 import { mayEnterArea, rolesInCompany, type AccessSettings, type Area } from "./access";
-import { callService } from "./api.server";
+import { getPermissions, listCompanies } from "./api/companies.server";
 import { requireAuth, type Authenticated } from "./auth.server";
 import { COMPANY_PARAM, companyHref } from "./company-href";
 import { env } from "./env.server";
@@ -47,7 +47,7 @@ export const shellMiddleware: MiddlewareFunction<Response> = async ({ request, c
   const identityRoles = parseRoleAttribute(authenticated.auth.roles);
   const admin = isAdmin(identityRoles);
   const [companies, permissions] = await Promise.all([
-    callService("data-api", "/api/v1/companies/all", as, { schema: companiesResponseSchema }),
+    listCompanies(as),
     admin ? Promise.resolve<PermissionEntry[]>([]) : loadPermissions(as),
   ]);
   const sorted = [...companies].sort((a, b) => a.name.localeCompare(b.name));
@@ -76,9 +76,7 @@ export const shellMiddleware: MiddlewareFunction<Response> = async ({ request, c
 async function loadPermissions(as: { request: Request; authenticated: Authenticated }): Promise<PermissionEntry[] | null> {
   const userId = as.authenticated.auth.userId;
   try {
-    return await callService("client-portal", `/api/v1/permissions/${encodeURIComponent(userId)}`, as, {
-      schema: permissionsResponseSchema,
-    });
+    return await getPermissions(as, userId);
   } catch (err) {
     if (err instanceof Response) throw err;
     log.warn("permissions could not be loaded; falling back to the identity roles", { userId });

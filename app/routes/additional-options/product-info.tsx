@@ -1,13 +1,12 @@
-import { productInfoSchema } from "../../../contracts/data-api";
 import { Card } from "~/components/ui/card";
-import { callService } from "~/lib/api.server";
+import { getProductInfo } from "~/lib/api/product.server";
 import { shellContext } from "~/lib/guards.server";
 import packageJson from "../../../package.json";
 import type { Route } from "./+types/product-info";
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { request, authenticated } = context.get(shellContext);
-  const dataApi = await callService("data-api", "/api/v1/productInfo", { request, authenticated }, { schema: productInfoSchema });
+  const dataApi = await getProductInfo({ request, authenticated });
   return { portalVersion: packageJson.version, dataApiVersion: dataApi.version };
 }
 
