@@ -50,8 +50,47 @@ function workspace(kind: WorkspaceKind, path: string): RouteConfigEntry {
   ]);
 }
 
-/** The master data dictionary pages: one module may serve create, edit and view (each its own id). */
-const dd = (file: string) => `routes/migration/data-dictionary/${file}.tsx`;
+/**
+ * The master data dictionary pages (spec §2: "data-dictionary: create, edit, view as in migration"):
+ * one module may serve create, edit and view (each its own id), and the tree is registered under
+ * /migration and /onboarding, each registration with its own ids. Master dictionaries are the
+ * company's whichever area they are made in; the area only decides the URLs and who may write.
+ * Migration keeps the ids it had before Onboarding got these pages (the first three are the files'
+ * default ids); Onboarding's are prefixed with the area.
+ */
+function masterDictionary(area: "migration" | "onboarding"): RouteConfigEntry {
+  const dd = (name: string) => `routes/migration/data-dictionary/${name}.tsx`;
+  const id = (name: string, fileIdInMigration = false) =>
+    area === "migration" ? (fileIdInMigration ? {} : { id: name }) : { id: `${area}-${name}` };
+  return route("data-dictionary", dd("layout"), id("dd-layout", true), [
+    index(dd("list"), id("dd-list", true)),
+    route("create/new/application", dd("create-new"), id("dd-create-new", true)),
+    route("create/:dataDictionaryId", dd("dictionary-layout"), id("dd-create"), [
+      index(dd("dictionary-index"), id("dd-create-index")),
+      route("application", dd("application"), id("dd-create-application")),
+      route("upload-data", dd("upload-data"), id("dd-create-upload-data")),
+      route("review/tables", dd("review"), id("dd-create-review")),
+    ]),
+    route("edit/:dataDictionaryId", dd("dictionary-layout"), id("dd-edit"), [
+      index(dd("dictionary-index"), id("dd-edit-index")),
+      route("application", dd("application"), id("dd-edit-application")),
+      route("data-definition", dd("section-layout"), id("dd-edit-data-definition"), [
+        index(dd("data-definition"), id("dd-edit-data-definition-index")),
+        route("tables/new", dd("table"), id("dd-edit-table-new")),
+        route("tables/:tableId", dd("table"), id("dd-edit-table")),
+      ]),
+      route("bulk-update", dd("section-layout"), id("dd-edit-bulk-update"), [
+        index(dd("upload-data"), id("dd-edit-bulk-update-index")),
+        route("review/tables", dd("review"), id("dd-edit-bulk-update-review")),
+      ]),
+    ]),
+    route("view/:dataDictionaryId", dd("dictionary-layout"), id("dd-view"), [
+      index(dd("dictionary-index"), id("dd-view-index")),
+      route("application", dd("application"), id("dd-view-application")),
+      route("data-definition", dd("data-definition"), id("dd-view-data-definition")),
+    ]),
+  ]);
+}
 
 export default [
   index("routes/home.tsx"),
@@ -72,34 +111,7 @@ export default [
     area("migration", [
       workspace("migration", "projects"),
       empty("master-templates", "migration-master-templates"),
-      route("data-dictionary", dd("layout"), [
-        index(dd("list")),
-        route("create/new/application", dd("create-new")),
-        route("create/:dataDictionaryId", dd("dictionary-layout"), { id: "dd-create" }, [
-          index(dd("dictionary-index"), { id: "dd-create-index" }),
-          route("application", dd("application"), { id: "dd-create-application" }),
-          route("upload-data", dd("upload-data"), { id: "dd-create-upload-data" }),
-          route("review/tables", dd("review"), { id: "dd-create-review" }),
-        ]),
-        route("edit/:dataDictionaryId", dd("dictionary-layout"), { id: "dd-edit" }, [
-          index(dd("dictionary-index"), { id: "dd-edit-index" }),
-          route("application", dd("application"), { id: "dd-edit-application" }),
-          route("data-definition", dd("section-layout"), { id: "dd-edit-data-definition" }, [
-            index(dd("data-definition"), { id: "dd-edit-data-definition-index" }),
-            route("tables/new", dd("table"), { id: "dd-edit-table-new" }),
-            route("tables/:tableId", dd("table"), { id: "dd-edit-table" }),
-          ]),
-          route("bulk-update", dd("section-layout"), { id: "dd-edit-bulk-update" }, [
-            index(dd("upload-data"), { id: "dd-edit-bulk-update-index" }),
-            route("review/tables", dd("review"), { id: "dd-edit-bulk-update-review" }),
-          ]),
-        ]),
-        route("view/:dataDictionaryId", dd("dictionary-layout"), { id: "dd-view" }, [
-          index(dd("dictionary-index"), { id: "dd-view-index" }),
-          route("application", dd("application"), { id: "dd-view-application" }),
-          route("data-definition", dd("data-definition"), { id: "dd-view-data-definition" }),
-        ]),
-      ]),
+      masterDictionary("migration"),
       route("application", "routes/migration/application/layout.tsx", [
         index("routes/migration/application/list.tsx"),
         route("create", "routes/migration/application/create.tsx"),
@@ -112,7 +124,7 @@ export default [
     area("onboarding", [
       workspace("onboarding", "configurations"),
       empty("master-templates", "onboarding-master-templates"),
-      empty("data-dictionary", "onboarding-data-dictionary"),
+      masterDictionary("onboarding"),
     ]),
   ]),
 

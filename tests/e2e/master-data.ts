@@ -22,9 +22,12 @@ export async function createApplication(page: Page, name: string, description: s
   await page.getByRole("button", { name: "Create application" }).click();
 }
 
-/** Creates a dictionary of `application` and answers its id, on the wizard's upload step. */
-export async function createDictionary(page: Page, application: string, name: string) {
-  await page.goto(withCompany("/migration/data-dictionary", acme.id));
+/**
+ * Creates a dictionary of `application` from the list at `base` (Migration's, or Onboarding's: the
+ * same pages) and answers its id, on the wizard's upload step.
+ */
+export async function createDictionary(page: Page, application: string, name: string, base = "/migration/data-dictionary") {
+  await page.goto(withCompany(base, acme.id));
   await expect(page.getByRole("heading", { level: 1, name: "Data Dictionary", exact: true })).toBeVisible();
   await page.getByRole("link", { name: "Create data dictionary" }).click();
   // The list has an Application select too (its filter): wait for the create page before choosing.
@@ -33,6 +36,6 @@ export async function createDictionary(page: Page, application: string, name: st
   await page.getByLabel("Name").fill(name);
   await page.getByLabel("Description").fill("Tables of the legacy system");
   await page.getByRole("button", { name: "Save and continue" }).click();
-  await expect(page).toHaveURL(/\/migration\/data-dictionary\/create\/[^/]+\/upload-data\?companyId=/);
+  await expect(page).toHaveURL(new RegExp(`${base}/create/[^/]+/upload-data\\?companyId=`));
   return /\/create\/([^/]+)\/upload-data/.exec(page.url())![1]!;
 }

@@ -13,7 +13,6 @@ const PAGES: Record<string, { title: string; empty: string }> = {
   "/translations/master-templates": { title: "Master Templates", empty: "There are no translation master templates yet." },
   "/onboarding/configurations": { title: "Configurations", empty: "There are no onboarding configurations in this company yet." },
   "/onboarding/master-templates": { title: "Master Templates", empty: "There are no onboarding master templates yet." },
-  "/onboarding/data-dictionary": { title: "Data Dictionary", empty: "There are no onboarding data dictionaries in this company yet." },
 };
 
 function pageFor(pathname: string) {

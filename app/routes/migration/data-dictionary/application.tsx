@@ -10,8 +10,8 @@ import { redirectWithFlash } from "~/lib/flash.server";
 import { useValidatedForm } from "~/lib/forms";
 import { invalid, parseForm, refusedByService } from "~/lib/forms.server";
 import { updateDictionary } from "./api.server";
-import { dictionaryContext, requireMasterDataWrite } from "./dictionary.server";
-import { dictionaryModeOf, dictionaryPaths } from "./paths";
+import { dictionaryContext, dictionaryPathsOfRequest, requireMasterDataWrite } from "./dictionary.server";
+import { dictionaryModeOf, useDictionaryPaths } from "./paths";
 import type { Route } from "./+types/application";
 
 /**
@@ -26,8 +26,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const dictionary = context.get(dictionaryContext);
   const mode = dictionaryModeOf(new URL(request.url).pathname);
-  const { shell, companyId } = requireMasterDataWrite(context, dictionaryPaths.application("view", dictionary.id));
-  if (mode === "view") throw redirect(companyHref(dictionaryPaths.application("edit", dictionary.id), companyId));
+  const paths = dictionaryPathsOfRequest(request);
+  const { shell, companyId } = requireMasterDataWrite(context, paths.application("view", dictionary.id));
+  if (mode === "view") throw redirect(companyHref(paths.application("edit", dictionary.id), companyId));
   const { submission } = await parseForm(request, updateDictionarySchema);
   if (submission.status !== "success") return invalid(submission);
   try {
@@ -36,7 +37,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     // A stale version (409) shows at the top and nothing changed; a duplicate name next to Name.
     return refusedByService(submission, err);
   }
-  const next = mode === "create" ? dictionaryPaths.upload("create", dictionary.id) : dictionaryPaths.application("view", dictionary.id);
+  const next = mode === "create" ? paths.upload("create", dictionary.id) : paths.application("view", dictionary.id);
   return redirectWithFlash(companyHref(next, companyId), `Data dictionary ${submission.value.name} saved.`);
 }
 
@@ -72,6 +73,7 @@ function ApplicationForm({
   lastResult?: SubmissionResult<string[]> | null;
 }) {
   const href = useCompanyHref();
+  const paths = useDictionaryPaths();
   const pending = useIsPending();
   const [form, fields] = useValidatedForm(updateDictionarySchema, {
     id: `dictionary-application-${dictionary.id}`,
@@ -95,7 +97,7 @@ function ApplicationForm({
             {mode === "create" ? "Save and continue" : "Save"}
           </StatusButton>{" "}
           <Link
-            to={href(mode === "create" ? dictionaryPaths.upload("create", dictionary.id) : dictionaryPaths.application("view", dictionary.id))}
+            to={href(mode === "create" ? paths.upload("create", dictionary.id) : paths.application("view", dictionary.id))}
             className={buttonVariants({ variant: "outline" })}
           >
             Cancel

@@ -12,15 +12,15 @@ import { useValidatedForm } from "~/lib/forms";
 import { invalid, parseForm, refusedByService } from "~/lib/forms.server";
 import { CREATE_APPLICATION_PATH } from "../application/paths";
 import { createDictionary, selectableApplications } from "./api.server";
-import { requireMasterDataWrite } from "./dictionary.server";
-import { DICTIONARIES_PATH, dictionaryPaths } from "./paths";
+import { dictionaryPathsOfRequest, requireMasterDataWrite } from "./dictionary.server";
+import { useDictionaryPaths } from "./paths";
 import type { Route } from "./+types/create-new";
 
 /** The company comes from the page's scope, never from the form. */
 const formSchema = createDictionarySchema.omit({ companyId: true });
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { shell, companyId } = requireMasterDataWrite(context, DICTIONARIES_PATH);
+  const { shell, companyId } = requireMasterDataWrite(context, dictionaryPathsOfRequest(request).list);
   // At most SELECT_LIMIT applications, by name: see there.
   const applications = await selectableApplications(shell, companyId);
   // From an application's page: that application is chosen already.
@@ -32,7 +32,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { shell, companyId } = requireMasterDataWrite(context, DICTIONARIES_PATH);
+  const paths = dictionaryPathsOfRequest(request);
+  const { shell, companyId } = requireMasterDataWrite(context, paths.list);
   const { submission } = await parseForm(request, formSchema);
   if (submission.status !== "success") return invalid(submission);
   let created;
@@ -42,13 +43,14 @@ export async function action({ request, context }: Route.ActionArgs) {
     // A name the application's dictionaries already use (409), an application of another company (404 → 4xx).
     return refusedByService(submission, err);
   }
-  return redirectWithFlash(companyHref(dictionaryPaths.upload("create", created.id), companyId), `Data dictionary ${created.name} created.`);
+  return redirectWithFlash(companyHref(paths.upload("create", created.id), companyId), `Data dictionary ${created.name} created.`);
 }
 
 export const handle = { breadcrumb: "New data dictionary" };
 
 export default function CreateDataDictionary({ loaderData, actionData }: Route.ComponentProps) {
   const href = useCompanyHref();
+  const paths = useDictionaryPaths();
   const pending = useIsPending();
   const [form, fields] = useValidatedForm(formSchema, {
     id: "create-dictionary",
@@ -82,7 +84,7 @@ export default function CreateDataDictionary({ loaderData, actionData }: Route.C
               <StatusButton type="submit" pending={pending}>
                 Save and continue
               </StatusButton>{" "}
-              <Link to={href(DICTIONARIES_PATH)} className={buttonVariants({ variant: "outline" })}>
+              <Link to={href(paths.list)} className={buttonVariants({ variant: "outline" })}>
                 Cancel
               </Link>
             </div>

@@ -13,8 +13,8 @@ import { redirectWithFlash } from "~/lib/flash.server";
 import { invalid, parseForm, refusedByService } from "~/lib/forms.server";
 import { deleteTable } from "./api.server";
 import { shellContext } from "~/lib/guards.server";
-import { dictionaryContext, masterDataAccess, pendingReviewLink, requireMasterDataWrite } from "./dictionary.server";
-import { dictionaryModeOf, dictionaryPaths } from "./paths";
+import { dictionaryContext, dictionaryPathsOfRequest, masterDataAccess, pendingReviewLink, requireMasterDataWrite } from "./dictionary.server";
+import { dictionaryModeOf, useDictionaryPaths } from "./paths";
 import type { Route } from "./+types/data-definition";
 
 /** ?delete={tableId}: the confirmation of that table's deletion (a link, so it works without JavaScript). */
@@ -46,7 +46,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const dictionary = context.get(dictionaryContext);
-  const { shell, companyId } = requireMasterDataWrite(context, dictionaryPaths.definition("view", dictionary.id));
+  const paths = dictionaryPathsOfRequest(request);
+  const { shell, companyId } = requireMasterDataWrite(context, paths.definition("view", dictionary.id));
   const { submission } = await parseForm(request, deleteTableSchema);
   if (submission.status !== "success") return invalid(submission);
   try {
@@ -56,7 +57,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return refusedByService(submission, err);
   }
   const name = dictionary.tables.find((t) => t.id === submission.value.tableId)?.name ?? "";
-  return redirectWithFlash(companyHref(dictionaryPaths.definition("edit", dictionary.id), companyId), dictionaryMessages.tableDeleted(name));
+  return redirectWithFlash(companyHref(paths.definition("edit", dictionary.id), companyId), dictionaryMessages.tableDeleted(name));
 }
 
 export const handle = {
@@ -67,7 +68,8 @@ export const handle = {
 export default function DataDefinition({ loaderData, actionData }: Route.ComponentProps) {
   const { mode, id, version, tables, summaries, deleting, pending } = loaderData;
   const href = useCompanyHref();
-  const here = dictionaryPaths.definition("edit", id);
+  const paths = useDictionaryPaths();
+  const here = paths.definition("edit", id);
   const notice = pending ? <PendingReviewNotice review={pending.review} to={pending.to} /> : null;
 
   if (mode === "view") {
@@ -104,7 +106,7 @@ export default function DataDefinition({ loaderData, actionData }: Route.Compone
     <div className="flex flex-col gap-4">
       <div className="flex flex-wrap items-center justify-between gap-4">
         <h2 className="text-lg font-semibold">Data definition</h2>
-        <Link to={href(dictionaryPaths.newTable(id))} className={buttonVariants()}>
+        <Link to={href(paths.newTable(id))} className={buttonVariants()}>
           <Plus aria-hidden="true" />
           Add table
         </Link>
@@ -116,7 +118,7 @@ export default function DataDefinition({ loaderData, actionData }: Route.Compone
       <DictionaryTablesList
         tables={summaries}
         label="Tables"
-        tableHref={(tableId) => dictionaryPaths.table(id, tableId)}
+        tableHref={(tableId) => paths.table(id, tableId)}
         deleteHref={(tableId) => ({ path: here, search: { [DELETE_PARAM]: tableId } })}
         emptyMessage="This dictionary has no tables yet: add one, or upload a file on the Bulk update page."
       />

@@ -64,7 +64,7 @@ async function createDictionary(name: string, companyId = acme.id, appId = appli
   return { id, to, res };
 }
 
-async function upload(id: string, file: File, mode: "create" | "edit" = "create", fields: Record<string, string> = {}) {
+async function upload(id: string, file: File, mode: "create" | "edit" = "create", fields: Record<string, string> = {}, base = "/migration/data-dictionary") {
   const formData = new FormData();
   formData.set("file", file);
   for (const [name, value] of Object.entries(fields)) formData.set(name, value);
@@ -73,7 +73,7 @@ async function upload(id: string, file: File, mode: "create" | "edit" = "create"
   const body = await encoded.arrayBuffer();
   const headers = { "content-type": encoded.headers.get("content-type")!, "content-length": String(body.byteLength) };
   const page = mode === "create" ? `create/${id}/upload-data` : `edit/${id}/bulk-update`;
-  return call(ANALYST, `/migration/data-dictionary/${page}${q(acme.id)}`, uploadData.action, onDictionary(id, { method: "POST", body, headers }));
+  return call(ANALYST, `${base}/${page}${q(acme.id)}`, uploadData.action, onDictionary(id, { method: "POST", body, headers }));
 }
 
 /** The `name=value` of the flash cookie a redirect sets, as the browser sends it back. */
@@ -336,7 +336,7 @@ describe("edit a data dictionary", () => {
   it("names the dictionary in the breadcrumb and switches company to the list", async () => {
     const data = await layoutData();
     expect(layout.handle.breadcrumb({ loaderData: data } as never)).toBe("Editable");
-    expect(layout.handle.companySwitchTo).toBe("/migration/data-dictionary");
+    expect(layout.handle.companySwitchTo(`/migration/data-dictionary/edit/${id}/application`)).toBe("/migration/data-dictionary");
     const index = await call(ANALYST, `/migration/data-dictionary/edit/${id}${q(acme.id)}`, dictionaryIndex.loader, onDictionary(id));
     expect(isRedirect(index, `/migration/data-dictionary/edit/${id}/data-definition?companyId=${acme.id}`)).toBe(true);
   });
@@ -653,5 +653,78 @@ describe("bulk update: only add and change, and a pending review found again", (
     const refused = actionAnswer(await upload(id, new File([SAMPLE], "s.csv"), "edit", { mode: "everything" }));
     expect(refused.status).toBe(400);
     expect(refused.result.error?.mode?.[0]).toBeTruthy();
+  });
+});
+
+describe("the same pages under /onboarding/data-dictionary", () => {
+  const ONBOARDING = "/onboarding/data-dictionary";
+
+  it("an analyst creates a dictionary there: every redirect stays in Onboarding, and both areas list it", async () => {
+    const createPath = `${ONBOARDING}/create/new/application${q(acme.id)}`;
+    const page = (await call(ANALYST, createPath, createNew.loader)) as Loaded<typeof createNew.loader>;
+    expect(page.applications).toContainEqual({ value: applicationId, label: "Dictionary ERP" });
+
+    const created = await call(ANALYST, createPath, createNew.action, {
+      method: "POST",
+      body: form({ applicationId, name: "Made in Onboarding", description: "" }),
+    });
+    const to = locationOf(created);
+    const id = /\/create\/([^/]+)\/upload-data$/.exec(to.pathname)?.[1] ?? "";
+    expect(to.pathname).toBe(`${ONBOARDING}/create/${id}/upload-data`);
+    expect(to.searchParams.get("companyId")).toBe(acme.id);
+    expect(await flashOf(created)).toBe("Data dictionary Made in Onboarding created.");
+
+    const layoutPath = `${ONBOARDING}/create/${id}/upload-data`;
+    const layoutData = (await call(ANALYST, `${layoutPath}${q(acme.id)}`, layout.loader, onDictionary(id))) as Loaded<typeof layout.loader>;
+    expect(layoutData).toMatchObject({ mode: "create", canWrite: true });
+    expect(layout.handle.companySwitchTo(layoutPath)).toBe(ONBOARDING);
+
+    const uploaded = locationOf(await upload(id, new File([SAMPLE], "sample-dictionary.csv", { type: "text/csv" }), "create", {}, ONBOARDING));
+    expect(uploaded.pathname).toBe(`${ONBOARDING}/create/${id}/review/tables`);
+    const applied = locationOf(
+      await call(
+        ANALYST,
+        `${uploaded.pathname}${uploaded.search}`,
+        review.action,
+        onDictionary(id, { method: "POST", body: form({ intent: "apply", reviewId: uploaded.searchParams.get("review")! }) }),
+      ),
+    );
+    expect(applied.pathname).toBe(`${ONBOARDING}/view/${id}/data-definition`);
+    expect(applied.searchParams.get("companyId")).toBe(acme.id);
+
+    // Editing stays there too: the dictionary's own index, a table saved, a pending review's link.
+    const index = await call(ANALYST, `${ONBOARDING}/edit/${id}${q(acme.id)}`, dictionaryIndex.loader, onDictionary(id));
+    expect(isRedirect(index, `${ONBOARDING}/edit/${id}/data-definition?companyId=${acme.id}`)).toBe(true);
+    const definitionPath = `${ONBOARDING}/edit/${id}/data-definition${q(acme.id)}`;
+    const { version } = (await call(ANALYST, definitionPath, definition.loader, onDictionary(id))) as Loaded<typeof definition.loader>;
+    const added = await call(
+      ANALYST,
+      `${ONBOARDING}/edit/${id}/data-definition/tables/new${q(acme.id)}`,
+      table.action,
+      onDictionary(id, {
+        method: "POST",
+        body: form({ version: String(version), name: "Members", "columns[0].name": "MemberId", "columns[0].type": "int", "columns[0].nullable": "false" }),
+      }),
+    );
+    expect(isRedirect(added, `${ONBOARDING}/edit/${id}/data-definition?companyId=${acme.id}`)).toBe(true);
+    const pendingUpload = locationOf(await upload(id, new File([SAMPLE], "again.csv"), "edit", {}, ONBOARDING));
+    expect(pendingUpload.pathname).toBe(`${ONBOARDING}/edit/${id}/bulk-update/review/tables`);
+    const withPending = (await call(ANALYST, definitionPath, definition.loader, onDictionary(id))) as Loaded<typeof definition.loader>;
+    expect(withPending.pending?.to.path).toBe(`${ONBOARDING}/edit/${id}/bulk-update/review/tables`);
+
+    // A master dictionary is the company's, whichever area it was made in.
+    for (const base of [ONBOARDING, "/migration/data-dictionary"]) {
+      const listed = (await call(ANALYST, `${base}${q(acme.id, { name: "Made in Onboarding" })}`, list.loader)) as Loaded<typeof list.loader>;
+      expect(listed.canWrite).toBe(true);
+      expect(listed.result.items.map((d) => [d.id, d.tableCount])).toEqual([[id, 3]]);
+    }
+  });
+
+  it("is closed to a role without Onboarding, whom Migration's list lets in", async () => {
+    // Carl Client is ClientAdmin of Birch Logistics: Migration yes, Onboarding no (spec §6).
+    const refused = await call("clientadmin@demo.test", `${ONBOARDING}${q(birch.id)}`, list.loader);
+    expect(isRedirect(refused, `/permission-denied?companyId=${birch.id}`)).toBe(true);
+    const migration = (await call("clientadmin@demo.test", `/migration/data-dictionary${q(birch.id)}`, list.loader)) as Loaded<typeof list.loader>;
+    expect(migration.canWrite).toBe(true);
   });
 });

@@ -1,7 +1,7 @@
 import { redirect } from "react-router";
 import { COMPANY_PARAM, companyHref } from "~/lib/company-href";
-import { dictionaryContext } from "./dictionary.server";
-import { dictionaryModeOf, dictionaryPaths } from "./paths";
+import { dictionaryContext, dictionaryPathsOfRequest } from "./dictionary.server";
+import { dictionaryModeOf } from "./paths";
 import type { Route } from "./+types/dictionary-index";
 
 /** create/{id}, edit/{id} and view/{id} themselves (a breadcrumb's link) open their first page. */
@@ -9,6 +9,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { id } = context.get(dictionaryContext);
   const url = new URL(request.url);
   const mode = dictionaryModeOf(url.pathname);
-  const to = mode === "create" ? dictionaryPaths.upload("create", id) : dictionaryPaths.definition(mode, id);
+  const paths = dictionaryPathsOfRequest(request);
+  const to = mode === "create" ? paths.upload("create", id) : paths.definition(mode, id);
   throw redirect(companyHref(to, url.searchParams.get(COMPANY_PARAM)));
 }

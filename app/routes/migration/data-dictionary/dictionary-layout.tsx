@@ -4,8 +4,8 @@ import { buttonVariants } from "~/components/ui/button";
 import { COMPANY_PARAM, companyHref, useCompanyHref } from "~/lib/company-href";
 import { shellContext } from "~/lib/guards.server";
 import { cn } from "~/lib/utils";
-import { dictionaryContext, loadDictionary, masterDataAccess } from "./dictionary.server";
-import { DICTIONARIES_PATH, dictionaryModeOf, dictionaryPaths, type DictionaryMode } from "./paths";
+import { dictionaryContext, dictionaryPathsOfRequest, loadDictionary, masterDataAccess } from "./dictionary.server";
+import { dictionaryModeOf, dictionaryPathsOf, useDictionaryPaths, type DictionaryMode } from "./paths";
 import type { Route } from "./+types/dictionary-layout";
 
 /**
@@ -21,7 +21,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const mode = dictionaryModeOf(url.pathname);
   const canWrite = masterDataAccess(shell).canWrite;
   // Create and edit pages need write access; without it, the same page read-only.
-  if (mode !== "view" && !canWrite) throw redirect(companyHref(dictionaryPaths.definition("view", dictionary.id), url.searchParams.get(COMPANY_PARAM)));
+  if (mode !== "view" && !canWrite) throw redirect(companyHref(dictionaryPathsOfRequest(request).definition("view", dictionary.id), url.searchParams.get(COMPANY_PARAM)));
   const { tables: _tables, ...summary } = dictionary;
   return { dictionary: summary, mode, canWrite };
 }
@@ -30,12 +30,14 @@ type LoaderData = Awaited<ReturnType<typeof loader>>;
 
 export const handle = {
   breadcrumb: (match: UIMatch) => (match.loaderData as LoaderData | undefined)?.dictionary.name,
-  companySwitchTo: DICTIONARIES_PATH,
+  /** A dictionary belongs to one company: switching goes to the list of the same area. */
+  companySwitchTo: (pathname: string) => dictionaryPathsOf(pathname).list,
 };
 
 export default function DictionaryLayout({ loaderData }: Route.ComponentProps) {
   const { dictionary, mode, canWrite } = loaderData;
   const href = useCompanyHref();
+  const paths = useDictionaryPaths();
   return (
     <section aria-labelledby="page-title" className="flex flex-col gap-6">
       <div>
@@ -50,11 +52,11 @@ export default function DictionaryLayout({ loaderData }: Route.ComponentProps) {
             </p>
           </div>
           {mode === "view" && canWrite ? (
-            <Link to={href(dictionaryPaths.definition("edit", dictionary.id))} className={buttonVariants({ variant: "outline" })}>
+            <Link to={href(paths.definition("edit", dictionary.id))} className={buttonVariants({ variant: "outline" })}>
               Edit data dictionary
             </Link>
           ) : mode === "edit" ? (
-            <Link to={href(dictionaryPaths.definition("view", dictionary.id))} className={buttonVariants({ variant: "outline" })}>
+            <Link to={href(paths.definition("view", dictionary.id))} className={buttonVariants({ variant: "outline" })}>
               Done editing
             </Link>
           ) : null}
@@ -68,16 +70,18 @@ export default function DictionaryLayout({ loaderData }: Route.ComponentProps) {
 
 function CreateSteps({ id }: { id: string }) {
   const { pathname } = useLocation();
+  const paths = useDictionaryPaths();
   const current: DictionaryStep = pathname.endsWith("/application") ? "application" : pathname.includes("/review/") ? "review" : "upload";
-  return <DictionarySteps current={current} links={{ application: dictionaryPaths.application("create", id), upload: dictionaryPaths.upload("create", id) }} />;
+  return <DictionarySteps current={current} links={{ application: paths.application("create", id), upload: paths.upload("create", id) }} />;
 }
 
 function DictionaryTabs({ id, mode }: { id: string; mode: Exclude<DictionaryMode, "create"> }) {
   const href = useCompanyHref();
+  const paths = useDictionaryPaths();
   const tabs = [
-    { label: "Application", to: dictionaryPaths.application(mode, id) },
-    { label: "Data definition", to: dictionaryPaths.definition(mode, id) },
-    ...(mode === "edit" ? [{ label: "Bulk update", to: dictionaryPaths.upload("edit", id) }] : []),
+    { label: "Application", to: paths.application(mode, id) },
+    { label: "Data definition", to: paths.definition(mode, id) },
+    ...(mode === "edit" ? [{ label: "Bulk update", to: paths.upload("edit", id) }] : []),
   ];
   return (
     <nav aria-label="Data dictionary pages" className="mt-4 border-b border-border">

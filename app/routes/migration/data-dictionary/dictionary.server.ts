@@ -5,15 +5,20 @@ import { mayEnterArea } from "~/lib/access";
 import { parseForm, serviceFailure } from "~/lib/forms.server";
 import { accessSettings, requireWrite, shellContext, type Shell } from "~/lib/guards.server";
 import { getDictionary, pendingReviews } from "./api.server";
-import { dictionaryPaths, REVIEW_PARAM } from "./paths";
+import { dictionaryAreaOf, dictionaryPathsOf, REVIEW_PARAM, type MasterDictionaryPaths } from "./paths";
+
+/** On the server: the master dictionary paths of the area the request is in (see paths.ts). */
+export const dictionaryPathsOfRequest = (request: Request): MasterDictionaryPaths => dictionaryPathsOf(new URL(request.url).pathname);
 
 /**
- * Master data (applications and dictionaries) belongs to the company: whoever may work in the
- * Migration area there may change it, as the data API's rule says (it is the authority; this only
- * spares the user a form the API would refuse).
+ * Master data (applications and dictionaries) belongs to the company: whoever may work in the area
+ * of the page there (Migration, or Onboarding for /onboarding/data-dictionary) may change it. The
+ * data API is the authority and asks for a Migration role, which every Onboarding role is too: this
+ * only spares the user a form the API would refuse.
  */
 export function masterDataAccess(shell: Shell): { canWrite: boolean } {
-  return { canWrite: shell.company !== null && mayEnterArea("migration", shell.roles, accessSettings) };
+  const area = dictionaryAreaOf(new URL(shell.request.url).pathname);
+  return { canWrite: shell.company !== null && mayEnterArea(area, shell.roles, accessSettings) };
 }
 
 /** For pages and actions that write: the shell and the company, else a redirect to `parentPath`. */
@@ -40,7 +45,6 @@ export const loadDictionary: MiddlewareFunction<Response> = async ({ params, con
   return next();
 };
 
-
 /**
  * The newest upload of the dictionary still waiting for review, with the link to its review page
  * (the create wizard's or the edit pages'), for PendingReviewNotice; null when there is none.
@@ -57,5 +61,6 @@ export async function pendingReviewLink(shell: Shell, dictionaryId: string, mode
   }
   if (!newest) return null;
   const { fileName, createdAt, errorCount } = newest;
-  return { review: { fileName, createdAt, errorCount }, to: { path: dictionaryPaths.review(mode, dictionaryId), search: { [REVIEW_PARAM]: newest.id } } };
+  const path = dictionaryPathsOfRequest(shell.request).review(mode, dictionaryId);
+  return { review: { fileName, createdAt, errorCount }, to: { path, search: { [REVIEW_PARAM]: newest.id } } };
 }

@@ -1,6 +1,6 @@
 import { Outlet } from "react-router";
 
-/** /migration/data-dictionary and every page below it: the "Data Dictionary" breadcrumb. */
+/** /migration/data-dictionary, /onboarding/data-dictionary and every page below them: the "Data Dictionary" breadcrumb. */
 export const handle = { breadcrumb: "Data Dictionary" };
 
 export default function DataDictionaryLayout() {

@@ -1,6 +1,7 @@
 import { Plus } from "lucide-react";
 import { Link } from "react-router";
 import { DICTIONARY_SORTS, type DictionarySort } from "../../../../contracts/dictionary";
+import { WORKSPACES } from "../../../../contracts/workspaces";
 import { formatTimestamp } from "~/components/dictionary/column-format";
 import { buttonVariants } from "~/components/ui/button";
 import { Card, CardDescription } from "~/components/ui/card";
@@ -14,7 +15,7 @@ import { shellContext } from "~/lib/guards.server";
 import { readContains, readPaging } from "~/lib/list-search";
 import { searchDictionaries, selectableApplications } from "./api.server";
 import { masterDataAccess } from "./dictionary.server";
-import { CREATE_DICTIONARY_PATH, DICTIONARIES_PATH, dictionaryPaths } from "./paths";
+import { useDictionaryPaths } from "./paths";
 import type { Route } from "./+types/list";
 
 const DEFAULT_SORT: DictionarySort = "name";
@@ -62,10 +63,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export default function DataDictionaries({ loaderData }: Route.ComponentProps) {
   const { search, result, applications, companyId, companyName, canWrite } = loaderData;
   const href = useCompanyHref();
+  const paths = useDictionaryPaths();
   const filtered = Boolean(search.name) || Boolean(search.applicationId);
   // Links keep every other parameter.
   const withSearch = (changes: Partial<typeof search>) =>
-    href(DICTIONARIES_PATH, { ...search, ...changes, name: (changes.name ?? search.name) || undefined, applicationId: search.applicationId || undefined });
+    href(paths.list, { ...search, ...changes, name: (changes.name ?? search.name) || undefined, applicationId: search.applicationId || undefined });
   const sortTo = (sort: DictionarySort) => withSearch({ sort, page: 1 });
 
   return (
@@ -78,7 +80,7 @@ export default function DataDictionaries({ loaderData }: Route.ComponentProps) {
           {companyName ? <p className="mt-1 text-sm text-muted-foreground">{companyName}</p> : null}
         </div>
         {canWrite ? (
-          <Link to={href(CREATE_DICTIONARY_PATH)} className={buttonVariants()}>
+          <Link to={href(paths.createNew)} className={buttonVariants()}>
             <Plus aria-hidden="true" />
             Create data dictionary
           </Link>
@@ -86,7 +88,7 @@ export default function DataDictionaries({ loaderData }: Route.ComponentProps) {
       </div>
 
       <ListSearchForm
-        action={DICTIONARIES_PATH}
+        action={paths.list}
         label="Find data dictionaries"
         companyId={companyId}
         sort={search.sort}
@@ -126,8 +128,8 @@ export default function DataDictionaries({ loaderData }: Route.ComponentProps) {
           <Card>
             <h2 className="text-base font-semibold">No data dictionaries yet</h2>
             <CardDescription>
-              There are no master data dictionaries in this company yet. A dictionary describes the tables and columns of one application;
-              projects of that application start from it.
+              There are no master data dictionaries in this company yet. A dictionary describes the tables and columns of one application;{" "}
+              {WORKSPACES[paths.area].nounPlural} of that application start from it.
             </CardDescription>
           </Card>
         )
@@ -157,7 +159,7 @@ export default function DataDictionaries({ loaderData }: Route.ComponentProps) {
                   <TableRow key={d.id}>
                     <TableCell>{d.applicationName}</TableCell>
                     <TableCell className="font-medium">
-                      <Link to={href(dictionaryPaths.definition("view", d.id))} className="text-brand hover:underline">
+                      <Link to={href(paths.definition("view", d.id))} className="text-brand hover:underline">
                         {d.name}
                       </Link>
                     </TableCell>
@@ -169,7 +171,7 @@ export default function DataDictionaries({ loaderData }: Route.ComponentProps) {
                     {canWrite ? (
                       <TableCell className="text-right">
                         <Link
-                          to={href(dictionaryPaths.definition("edit", d.id))}
+                          to={href(paths.definition("edit", d.id))}
                           className={buttonVariants({ variant: "ghost", size: "sm" })}
                           aria-label={`Edit ${d.name}`}
                         >

@@ -1,26 +1,54 @@
 /**
- * The URLs of the master data dictionary pages (spec §2), in one place: routes.ts registers them,
- * loaders redirect to them and components link to them (always through companyHref).
+ * The URLs of the master data dictionary pages (spec §2), in one place: routes.ts registers the same
+ * modules under /migration/data-dictionary and /onboarding/data-dictionary, and every loader, redirect
+ * and link builds its path here from the area of the page it is on (always through companyHref).
  */
-export const DICTIONARIES_PATH = "/migration/data-dictionary";
-export const CREATE_DICTIONARY_PATH = `${DICTIONARIES_PATH}/create/new/application`;
+import { useLocation } from "react-router";
+
+/** The areas that list the company's master dictionaries, with their route bases. */
+export const MASTER_DICTIONARY_BASES = {
+  migration: "/migration/data-dictionary",
+  onboarding: "/onboarding/data-dictionary",
+} as const;
+export type MasterDictionaryArea = keyof typeof MASTER_DICTIONARY_BASES;
+
+/** The area a portal path belongs to: Onboarding below /onboarding/, else Migration. */
+export function dictionaryAreaOf(pathname: string): MasterDictionaryArea {
+  return pathname === "/onboarding" || pathname.startsWith("/onboarding/") ? "onboarding" : "migration";
+}
 
 /** create: the draft's wizard; edit: a dictionary being changed; view: read-only. */
 export type DictionaryMode = "create" | "edit" | "view";
 
-const base = (mode: DictionaryMode, id: string) => `${DICTIONARIES_PATH}/${mode}/${encodeURIComponent(id)}`;
+const enc = encodeURIComponent;
 
-export const dictionaryPaths = {
-  application: (mode: DictionaryMode, id: string) => `${base(mode, id)}/application`,
-  definition: (mode: Exclude<DictionaryMode, "create">, id: string) => `${base(mode, id)}/data-definition`,
-  newTable: (id: string) => `${base("edit", id)}/data-definition/tables/new`,
-  table: (id: string, tableId: string) => `${base("edit", id)}/data-definition/tables/${encodeURIComponent(tableId)}`,
-  /** The upload step of the create wizard, or the bulk update of an existing dictionary. */
-  upload: (mode: Exclude<DictionaryMode, "view">, id: string) =>
-    mode === "create" ? `${base(mode, id)}/upload-data` : `${base(mode, id)}/bulk-update`,
-  review: (mode: Exclude<DictionaryMode, "view">, id: string) =>
-    mode === "create" ? `${base(mode, id)}/review/tables` : `${base(mode, id)}/bulk-update/review/tables`,
-};
+export function masterDictionaryPaths(area: MasterDictionaryArea) {
+  const list = MASTER_DICTIONARY_BASES[area];
+  const base = (mode: DictionaryMode, id: string) => `${list}/${mode}/${enc(id)}`;
+  return {
+    area,
+    list,
+    createNew: `${list}/create/new/application`,
+    application: (mode: DictionaryMode, id: string) => `${base(mode, id)}/application`,
+    definition: (mode: Exclude<DictionaryMode, "create">, id: string) => `${base(mode, id)}/data-definition`,
+    newTable: (id: string) => `${base("edit", id)}/data-definition/tables/new`,
+    table: (id: string, tableId: string) => `${base("edit", id)}/data-definition/tables/${enc(tableId)}`,
+    /** The upload step of the create wizard, or the bulk update of an existing dictionary. */
+    upload: (mode: Exclude<DictionaryMode, "view">, id: string) =>
+      mode === "create" ? `${base(mode, id)}/upload-data` : `${base(mode, id)}/bulk-update`,
+    review: (mode: Exclude<DictionaryMode, "view">, id: string) =>
+      mode === "create" ? `${base(mode, id)}/review/tables` : `${base(mode, id)}/bulk-update/review/tables`,
+  };
+}
+export type MasterDictionaryPaths = ReturnType<typeof masterDictionaryPaths>;
+
+/** The paths of the area `pathname` is in (on the server: dictionaryPathsOfRequest). */
+export const dictionaryPathsOf = (pathname: string): MasterDictionaryPaths => masterDictionaryPaths(dictionaryAreaOf(pathname));
+
+/** In components: the paths of the current page's area. */
+export function useDictionaryPaths(): MasterDictionaryPaths {
+  return dictionaryPathsOf(useLocation().pathname);
+}
 
 /** The mode of a dictionary page, from its URL (the same module serves create and edit). */
 export function dictionaryModeOf(pathname: string): DictionaryMode {

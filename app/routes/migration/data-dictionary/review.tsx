@@ -7,8 +7,8 @@ import { redirectWithFlash } from "~/lib/flash.server";
 import { invalid, parseForm, refusedByService } from "~/lib/forms.server";
 import { shellContext } from "~/lib/guards.server";
 import { applyReview, discardReview, getReview } from "./api.server";
-import { dictionaryContext, requireMasterDataWrite } from "./dictionary.server";
-import { dictionaryModeOf, dictionaryPaths, REVIEW_PARAM } from "./paths";
+import { dictionaryContext, dictionaryPathsOfRequest, requireMasterDataWrite } from "./dictionary.server";
+import { dictionaryModeOf, REVIEW_PARAM } from "./paths";
 import type { Route } from "./+types/review";
 
 /**
@@ -22,7 +22,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const mode = dictionaryModeOf(url.pathname) === "create" ? "create" : "edit";
   const reviewId = url.searchParams.get(REVIEW_PARAM);
   // No upload to review (a bookmark, the back button after applying): the upload page.
-  if (!reviewId) throw redirect(companyHref(dictionaryPaths.upload(mode, dictionary.id), url.searchParams.get(COMPANY_PARAM)));
+  if (!reviewId) throw redirect(companyHref(dictionaryPathsOfRequest(request).upload(mode, dictionary.id), url.searchParams.get(COMPANY_PARAM)));
   const review = await getReview(shell, dictionary.id, reviewId);
   return { review, mode };
 }
@@ -30,7 +30,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const dictionary = context.get(dictionaryContext);
   const mode = dictionaryModeOf(new URL(request.url).pathname) === "create" ? "create" : "edit";
-  const { shell, companyId } = requireMasterDataWrite(context, dictionaryPaths.definition("view", dictionary.id));
+  const paths = dictionaryPathsOfRequest(request);
+  const { shell, companyId } = requireMasterDataWrite(context, paths.definition("view", dictionary.id));
   const { submission } = await parseForm(request, reviewActionSchema);
   if (submission.status !== "success") return invalid(submission);
   const { intent, reviewId } = submission.value;
@@ -39,12 +40,12 @@ export async function action({ request, context }: Route.ActionArgs) {
     const reviewed = await getReview(shell, dictionary.id, reviewId);
     if (intent === "apply") {
       await applyReview(shell, dictionary.id, reviewId);
-      const next = dictionaryPaths.definition(mode === "create" ? "view" : "edit", dictionary.id);
+      const next = paths.definition(mode === "create" ? "view" : "edit", dictionary.id);
       return redirectWithFlash(companyHref(next, companyId), dictionaryMessages.reviewApplied(reviewed));
     }
     if (intent === "discard") {
       await discardReview(shell, dictionary.id, reviewId);
-      return redirectWithFlash(companyHref(dictionaryPaths.upload(mode, dictionary.id), companyId), dictionaryMessages.reviewDiscarded(reviewed.fileName));
+      return redirectWithFlash(companyHref(paths.upload(mode, dictionary.id), companyId), dictionaryMessages.reviewDiscarded(reviewed.fileName));
     }
   } catch (err) {
     // The dictionary changed since the upload (409), the review is gone (404): said at the top.

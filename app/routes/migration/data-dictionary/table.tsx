@@ -7,8 +7,8 @@ import { companyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { invalid, parseForm, refusedByService } from "~/lib/forms.server";
 import { createTable, updateTable } from "./api.server";
-import { dictionaryContext, requireMasterDataWrite } from "./dictionary.server";
-import { dictionaryPaths } from "./paths";
+import { dictionaryContext, dictionaryPathsOfRequest, requireMasterDataWrite } from "./dictionary.server";
+import { useDictionaryPaths } from "./paths";
 import type { Route } from "./+types/table";
 
 /**
@@ -26,7 +26,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 export async function action({ params, request, context }: Route.ActionArgs) {
   const dictionary = context.get(dictionaryContext);
   const isNew = !("tableId" in params && params.tableId);
-  const { shell, companyId } = requireMasterDataWrite(context, dictionaryPaths.definition("view", dictionary.id));
+  const paths = dictionaryPathsOfRequest(request);
+  const { shell, companyId } = requireMasterDataWrite(context, paths.definition("view", dictionary.id));
   const { submission } = await parseForm(request, isNew ? createTableSchema : updateTableSchema);
   // A list intent (add, remove, move a column) sent without JavaScript: the form comes back changed.
   if (submission.status === undefined) return data({ result: submission.reply() });
@@ -38,7 +39,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
     // A table name the dictionary already has, a stale version (409): next to the field or at the top.
     return refusedByService(submission, err);
   }
-  return redirectWithFlash(companyHref(dictionaryPaths.definition("edit", dictionary.id), companyId), dictionaryMessages.tableSaved(submission.value.name, isNew));
+  return redirectWithFlash(companyHref(paths.definition("edit", dictionary.id), companyId), dictionaryMessages.tableSaved(submission.value.name, isNew));
 }
 
 type LoaderData = Awaited<ReturnType<typeof loader>>;
@@ -52,6 +53,7 @@ export const handle = {
 
 export default function DictionaryTable({ loaderData, actionData }: Route.ComponentProps) {
   const { id, table, defaultValue } = loaderData;
+  const paths = useDictionaryPaths();
   return (
     <Card>
       <h2 className="mb-4 text-lg font-semibold">{table ? `Table ${table.name}` : "New table"}</h2>
@@ -62,7 +64,7 @@ export default function DictionaryTable({ loaderData, actionData }: Route.Compon
         defaultValue={defaultValue}
         lastResult={actionData?.result}
         submitLabel={table ? "Save table" : "Add table"}
-        cancelHref={dictionaryPaths.definition("edit", id)}
+        cancelHref={paths.definition("edit", id)}
       />
     </Card>
   );

@@ -9,8 +9,8 @@ import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { invalid, readUploadFormData, refusedByService } from "~/lib/forms.server";
 import { uploadDictionaryFile } from "./api.server";
-import { dictionaryContext, pendingReviewLink, requireMasterDataWrite } from "./dictionary.server";
-import { dictionaryModeOf, dictionaryPaths, REVIEW_PARAM } from "./paths";
+import { dictionaryContext, dictionaryPathsOfRequest, pendingReviewLink, requireMasterDataWrite } from "./dictionary.server";
+import { dictionaryModeOf, REVIEW_PARAM, useDictionaryPaths } from "./paths";
 import type { Route } from "./+types/upload-data";
 
 /**
@@ -22,14 +22,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { id, tableCount } = context.get(dictionaryContext);
   const mode = dictionaryModeOf(new URL(request.url).pathname) === "create" ? ("create" as const) : ("edit" as const);
   // The dictionary layout has sent anyone who may not write to the view pages.
-  const pending = await pendingReviewLink(requireMasterDataWrite(context, dictionaryPaths.definition("view", id)).shell, id, mode);
+  const { shell } = requireMasterDataWrite(context, dictionaryPathsOfRequest(request).definition("view", id));
+  const pending = await pendingReviewLink(shell, id, mode);
   return { id, mode, tableCount, pending };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const dictionary = context.get(dictionaryContext);
   const mode = dictionaryModeOf(new URL(request.url).pathname) === "create" ? "create" : "edit";
-  const { shell, companyId } = requireMasterDataWrite(context, dictionaryPaths.definition("view", dictionary.id));
+  const paths = dictionaryPathsOfRequest(request);
+  const { shell, companyId } = requireMasterDataWrite(context, paths.definition("view", dictionary.id));
   // Read while it streams and never past 6 MB: an oversized upload never fills the portal's memory.
   const formData = await readUploadFormData(request);
   if (!formData) {
@@ -46,7 +48,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return refusedByService(submission, err);
   }
   return redirectWithFlash(
-    companyHref(dictionaryPaths.review(mode, dictionary.id), companyId, { [REVIEW_PARAM]: review.id }),
+    companyHref(paths.review(mode, dictionary.id), companyId, { [REVIEW_PARAM]: review.id }),
     dictionaryMessages.uploaded(review.fileName),
   );
 }
@@ -58,6 +60,7 @@ export const handle = {
 export default function UploadData({ loaderData, actionData }: Route.ComponentProps) {
   const { id, mode, tableCount, pending } = loaderData;
   const href = useCompanyHref();
+  const paths = useDictionaryPaths();
   return (
     <Card className="flex max-w-3xl flex-col gap-4">
       {pending ? <PendingReviewNotice review={pending.review} to={pending.to} /> : null}
@@ -73,7 +76,7 @@ export default function UploadData({ loaderData, actionData }: Route.ComponentPr
       {mode === "create" ? (
         <p className="text-sm text-muted-foreground">
           No file at hand?{" "}
-          <Link to={href(dictionaryPaths.definition("edit", id))} className="text-brand underline">
+          <Link to={href(paths.definition("edit", id))} className="text-brand underline">
             Define the tables one by one
           </Link>{" "}
           instead.
