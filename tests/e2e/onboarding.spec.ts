@@ -103,7 +103,7 @@ for (const javaScriptEnabled of [true, false]) {
       await schemes.getByLabel("Defined Benefit Scheme").uncheck();
       await schemes.getByLabel("Defined Contribution Scheme").uncheck();
       await page.getByRole("button", { name: "Save changes" }).click();
-      await expect(schemes).toContainText("Choose at least one scheme");
+      await expect(schemes).toContainText("A configuration serves at least one scheme");
       await page.reload();
       await expect(page.getByRole("definition").filter({ hasText: "Defined Benefit Scheme, Defined Contribution Scheme" })).toHaveCount(1);
 
@@ -123,7 +123,7 @@ for (const javaScriptEnabled of [true, false]) {
       // Grant a colleague access; the page says the colleague's role does not open the area.
       await page.getByRole("navigation", { name: "Configuration" }).getByRole("link", { name: "Project access" }).click();
       const add = page.getByRole("form", { name: "Add a user" });
-      await expect(add).toContainText(`${colleague.name}: ${colleague.role}`);
+      await expect(page.getByRole("listitem").filter({ hasText: `${colleague.name}: ${colleague.role}` })).toBeVisible();
       await add.getByLabel("User").selectOption({ label: colleague.option });
       await add.getByRole("button", { name: "Add user" }).click();
       const granted = page.getByRole("form", { name: `Access of ${colleague.name}` });
