@@ -24,7 +24,7 @@ function workspace(kind: WorkspaceKind, path: string): RouteConfigEntry {
   const onlyFor = (k: WorkspaceKind, entries: RouteConfigEntry[]) => (k === kind ? entries : []);
   return route(path, file("layout"), id("workspaces"), [
     index(file("list"), id("list")),
-    route("create", file(kind === "onboarding" ? "create/configuration-details" : "create/details"), id("create")),
+    route("create", file("create/details"), id("create")),
     route(`create/${param}`, file("create/layout"), id("wizard"), [
       index(file("create/resume"), id("wizard-resume")),
       route("data-dictionary", file("create/data-dictionary"), id("wizard-data-dictionary")),

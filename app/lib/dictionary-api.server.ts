@@ -1,5 +1,9 @@
 import { z } from "zod";
-import { pendingReviewsSchema, reviewSchema, type BulkUploadMode, type createTableSchema, type updateTableSchema } from "../../contracts/dictionary";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data } from "react-router";
+import { pendingReviewsSchema, reviewSchema, type BulkUploadMode, type createTableSchema, type Review, type updateTableSchema } from "../../contracts/dictionary";
+import { dictionaryUploadSchema, MAX_UPLOAD_MB } from "~/components/dictionary/schemas";
+import { invalid, readUploadFormData, refusedByService } from "./forms.server";
 import { callService } from "./api.server";
 import type { Shell } from "./guards.server";
 
@@ -40,4 +44,28 @@ export function dictionaryEndpoints(as: As, base: string) {
     discardReview: (reviewId: string) =>
       callService("data-api", at("bulk-uploads", reviewId), as, { method: "DELETE", schema: anything }),
   };
+}
+
+/**
+ * The bulk-update form of a dictionary page (master or a workspace's own), read while it streams and
+ * never past the upload limit, then sent on with `send`: the review it became, or the answer to give
+ * instead (413 for a file too large, 400 for a bad form, the API's refusal at the file field).
+ */
+export async function submitDictionaryUpload(
+  request: Request,
+  send: (file: File, mode: BulkUploadMode) => Promise<Review>,
+): Promise<{ review: Review; reply?: never } | { reply: ReturnType<typeof invalid>; review?: never }> {
+  const formData = await readUploadFormData(request);
+  if (!formData) {
+    const submission = parseWithZod(new FormData(), { schema: dictionaryUploadSchema });
+    return { reply: data({ result: submission.reply({ fieldErrors: { file: [`The file is larger than ${MAX_UPLOAD_MB} MB`] } }) }, { status: 413 }) };
+  }
+  const submission = parseWithZod(formData, { schema: dictionaryUploadSchema });
+  if (submission.status !== "success") return { reply: invalid(submission) };
+  try {
+    return { review: await send(submission.value.file, submission.value.mode) };
+  } catch (err) {
+    // A file the API cannot read at all (not a CSV, not an XLSX, no header): its message, nothing changed.
+    return { reply: refusedByService(submission, err) };
+  }
 }

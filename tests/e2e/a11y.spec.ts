@@ -44,6 +44,15 @@ test.describe("signed in as super@demo.test", () => {
       await expectNoViolations(page);
     });
 
+    test("/onboarding/configurations and its create page", async ({ page }) => {
+      await page.goto("/onboarding/configurations");
+      await expectAreaPage(page, E2E.portal, "/onboarding/configurations", "Configurations", acme.id);
+      await expectNoViolations(page);
+      await page.getByRole("link", { name: "Create configuration" }).first().click();
+      await expect(page.getByRole("heading", { level: 1, name: "Create configuration" })).toBeVisible();
+      await expectNoViolations(page);
+    });
+
     test("/additional-options/product-info/details", async ({ page }) => {
       await page.goto("/additional-options/product-info/details");
       await expectAreaPage(page, E2E.portal, "/additional-options/product-info/details", "Product Info", acme.id);

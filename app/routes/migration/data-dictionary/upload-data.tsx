@@ -1,13 +1,11 @@
-import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Link } from "react-router";
-import { dictionaryUploadSchema, MAX_UPLOAD_MB } from "~/components/dictionary/schemas";
+import { Link } from "react-router";
 import { dictionaryMessages } from "~/components/dictionary/messages";
 import { PendingReviewNotice } from "~/components/dictionary/pending-review-notice";
 import { UploadForm } from "~/components/dictionary/upload-form";
 import { Card } from "~/components/ui/card";
+import { submitDictionaryUpload } from "~/lib/dictionary-api.server";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
-import { invalid, readUploadFormData, refusedByService } from "~/lib/forms.server";
 import { uploadDictionaryFile } from "./api.server";
 import { dictionaryContext, dictionaryPathsOfRequest, pendingReviewLink, requireMasterDataWrite } from "./dictionary.server";
 import { dictionaryModeOf, REVIEW_PARAM, useDictionaryPaths } from "./paths";
@@ -32,21 +30,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const mode = dictionaryModeOf(new URL(request.url).pathname) === "create" ? "create" : "edit";
   const paths = dictionaryPathsOfRequest(request);
   const { shell, companyId } = requireMasterDataWrite(context, paths.definition("view", dictionary.id));
-  // Read while it streams and never past 6 MB: an oversized upload never fills the portal's memory.
-  const formData = await readUploadFormData(request);
-  if (!formData) {
-    const submission = parseWithZod(new FormData(), { schema: dictionaryUploadSchema });
-    return data({ result: submission.reply({ fieldErrors: { file: [`The file is larger than ${MAX_UPLOAD_MB} MB`] } }) }, { status: 413 });
-  }
-  const submission = parseWithZod(formData, { schema: dictionaryUploadSchema });
-  if (submission.status !== "success") return invalid(submission);
-  let review;
-  try {
-    review = await uploadDictionaryFile(shell, dictionary.id, submission.value.file, submission.value.mode);
-  } catch (err) {
-    // A file the API cannot read at all (not a CSV, not an XLSX, no header): its message, nothing changed.
-    return refusedByService(submission, err);
-  }
+  const { review, reply } = await submitDictionaryUpload(request, (file, mode) => uploadDictionaryFile(shell, dictionary.id, file, mode));
+  if (reply) return reply;
   return redirectWithFlash(
     companyHref(paths.review(mode, dictionary.id), companyId, { [REVIEW_PARAM]: review.id }),
     dictionaryMessages.uploaded(review.fileName),

@@ -1,80 +1,126 @@
 import { getFormProps } from "@conform-to/react";
-import { Form, Link, redirect } from "react-router";
+import { Form, Link, redirect, type UIMatch } from "react-router";
+import { createConfigurationSchema } from "../../../../contracts/configurations";
 import { createProjectSchema, SOURCE_TYPES, SOURCE_TYPE_LABELS } from "../../../../contracts/projects";
-import { SelectField, TextareaField, TextField, FormErrors } from "~/components/forms/fields";
+import type { WorkspaceKind } from "../../../../contracts/workspaces";
+import { CheckboxGroupField, FormErrors, SelectField, TextareaField, TextField } from "~/components/forms/fields";
 import { StatusButton, useIsPending } from "~/components/forms/status-button";
 import { WizardSteps } from "~/components/projects/wizard-steps";
 import { Button } from "~/components/ui/button";
 import { Card, CardDescription } from "~/components/ui/card";
+import { adminDataSources, checkDefaultConfiguration } from "~/lib/api/workspaces.server";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { useValidatedForm } from "~/lib/forms";
 import { invalid, parseForm, refusedByService } from "~/lib/forms.server";
-import { useWorkspacePaths } from "~/lib/workspace-paths";
-import { workspaceKindScope } from "../workspace.server";
+import { useWorkspacePaths, workspaceOfPath } from "~/lib/workspace-paths";
 import { selectableApplications } from "../../migration/data-dictionary/api.server";
+import { workspaceKindScope } from "../workspace.server";
 import type { Route } from "./+types/details";
 
-/** Wizard step 1 (DOMAIN.md): the company comes from the scope, not from the form. */
-const schema = createProjectSchema.omit({ companyId: true });
+/**
+ * Wizard step 1 of both kinds (DOMAIN.md; spec §2 "create"). The company comes from the scope, not
+ * from the form. A project also chooses its source type; a configuration chooses at least one of the
+ * company's schemes (its admin data sources), and the company's first configuration becomes its
+ * default (a later one is made the default from its details page, which moves it).
+ */
+const SCHEMAS = {
+  migration: createProjectSchema.omit({ companyId: true }),
+  onboarding: createConfigurationSchema.omit({ companyId: true, isDefault: true }),
+} satisfies Record<WorkspaceKind, unknown>;
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const { shell } = workspaceKindScope(context);
-  // At most SELECT_LIMIT applications, by name (a searchable picker is the next step past that).
-  const applications = shell.company ? await selectableApplications(shell, shell.company.id) : [];
-  return { applications: applications.map((a) => ({ value: a.id, label: a.name })) };
+  const { shell, as, ws } = workspaceKindScope(context);
+  if (!shell.company) return { applications: [], schemes: [], defaultConfiguration: null };
+  const onboarding = ws.kind === "onboarding";
+  const [applications, schemes, defaults] = await Promise.all([
+    // At most SELECT_LIMIT applications, by name (a searchable picker is the next step past that).
+    selectableApplications(as, shell.company.id),
+    onboarding ? adminDataSources(as, shell.company.id) : [],
+    onboarding ? checkDefaultConfiguration(as, shell.company.id) : null,
+  ]);
+  return {
+    applications: applications.map((a) => ({ value: a.id, label: a.name })),
+    schemes: schemes.map((s) => ({ value: s.id, label: s.name })),
+    defaultConfiguration: defaults?.defaultConfiguration ?? null,
+  };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { shell, api, paths } = workspaceKindScope(context);
-  const { submission } = await parseForm(request, schema);
+  const { shell, api, paths, ws } = workspaceKindScope(context);
+  const { submission } = await parseForm(request, SCHEMAS[ws.kind]);
   if (submission.status !== "success") return invalid(submission);
   if (!shell.company) return invalid(submission);
   try {
-    const project = await api.create({ ...submission.value, companyId: shell.company.id });
-    return redirect(companyHref(paths.wizard(project.id, "data-dictionary"), shell.company.id));
+    const created = await api.create({ ...submission.value, companyId: shell.company.id });
+    return redirect(companyHref(paths.wizard(created.id, "data-dictionary"), shell.company.id));
   } catch (err) {
     return refusedByService(submission, err);
   }
 }
 
-export const handle = { breadcrumb: "Create project" };
+export const handle = { breadcrumb: (match: UIMatch<unknown, unknown>) => `Create ${workspaceOfPath(match.pathname).noun}` };
 
-export default function CreateProject({ loaderData, actionData }: Route.ComponentProps) {
+export default function CreateWorkspace({ loaderData, actionData }: Route.ComponentProps) {
   const href = useCompanyHref();
   const pending = useIsPending();
-  const [form, fields] = useValidatedForm(schema, { id: "create-project", lastResult: actionData?.result });
-  const { applications } = loaderData;
   const paths = useWorkspacePaths();
+  const { ws } = paths;
+  const onboarding = ws.kind === "onboarding";
+  const [form, fields] = useValidatedForm(SCHEMAS[ws.kind], { id: `create-${ws.noun}`, lastResult: actionData?.result });
+  const { applications, schemes, defaultConfiguration } = loaderData;
+  const missing = applications.length === 0 ? "applications" : onboarding && schemes.length === 0 ? "schemes" : null;
 
   return (
     <section aria-labelledby="page-title">
       <h1 id="page-title" className="text-2xl font-semibold tracking-tight">
-        Create project
+        Create {ws.noun}
       </h1>
       <WizardSteps current="details" />
-      {applications.length === 0 ? (
+      {missing ? (
         <Card className="mt-6 max-w-2xl">
-          <h2 className="text-base font-semibold">No applications yet</h2>
+          <h2 className="text-base font-semibold">{missing === "applications" ? "No applications yet" : "No schemes yet"}</h2>
           <CardDescription>
-            A project migrates data from a legacy application, and no application is registered in this company yet. Register the application first.
+            {missing === "schemes"
+              ? "A configuration serves at least one of the company's schemes, and the client portal lists none for this company yet."
+              : onboarding
+                ? "A configuration takes a client's data from an application, and no application is registered in this company yet. Register the application first."
+                : "A project migrates data from a legacy application, and no application is registered in this company yet. Register the application first."}
           </CardDescription>
-          <Button asChild className="mt-4">
-            <Link to={href("/migration/application/create")}>Create application</Link>
-          </Button>
+          {missing === "applications" ? (
+            <Button asChild className="mt-4">
+              <Link to={href("/migration/application/create")}>Create application</Link>
+            </Button>
+          ) : null}
         </Card>
       ) : (
         <Card className="mt-6 max-w-2xl">
+          {onboarding ? (
+            <p className="mb-4 text-sm" role="note">
+              {defaultConfiguration
+                ? `The company's default configuration is ${defaultConfiguration.name}. To make this one the default instead, mark it on its details page once it is created.`
+                : "This will be the company's default configuration: it is the first one."}
+            </p>
+          ) : null}
           <Form method="post" {...getFormProps(form)} className="space-y-4">
             <FormErrors form={form} />
-            <TextField label="Project name" field={fields.name!} autoComplete="off" />
+            <TextField label={onboarding ? "Configuration name" : "Project name"} field={fields.name!} autoComplete="off" />
             <SelectField label="Application" field={fields.applicationId!} options={applications} placeholder="Choose an application" />
-            <SelectField
-              label="Source type"
-              field={fields.sourceType!}
-              options={SOURCE_TYPES.map((t) => ({ value: t, label: SOURCE_TYPE_LABELS[t] }))}
-              placeholder="Choose a source type"
-              description="Backup: the legacy data arrives as a database backup. Flat file: as CSV, text, Stata or Excel files."
-            />
+            {onboarding ? (
+              <CheckboxGroupField
+                label="Schemes"
+                field={fields.schemeIds!}
+                options={schemes}
+                description="The schemes whose deliveries this configuration takes: at least one."
+              />
+            ) : (
+              <SelectField
+                label="Source type"
+                field={fields.sourceType!}
+                options={SOURCE_TYPES.map((t) => ({ value: t, label: SOURCE_TYPE_LABELS[t] }))}
+                placeholder="Choose a source type"
+                description="Backup: the legacy data arrives as a database backup. Flat file: as CSV, text, Stata or Excel files."
+              />
+            )}
             <TextareaField label="Description" field={fields.description!} />
             <div className="flex items-center gap-3">
               <StatusButton type="submit" pending={pending}>
@@ -91,6 +137,6 @@ export default function CreateProject({ loaderData, actionData }: Route.Componen
   );
 }
 
-export function meta() {
-  return [{ title: "Create project · Data Transformation" }];
+export function meta({ location }: Route.MetaArgs) {
+  return [{ title: `Create ${workspaceOfPath(location.pathname).noun} · Data Transformation` }];
 }

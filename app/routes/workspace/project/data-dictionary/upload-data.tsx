@@ -1,13 +1,10 @@
-import { parseWithZod } from "@conform-to/zod/v4";
-import { data } from "react-router";
-import { dictionaryUploadSchema, MAX_UPLOAD_MB } from "~/components/dictionary/schemas";
 import { UploadForm } from "~/components/dictionary/upload-form";
 import { Card } from "~/components/ui/card";
 import { REVIEW_PARAM } from "~/lib/workspace-paths";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { dictionaryMessages } from "~/components/dictionary/messages";
+import { submitDictionaryUpload } from "~/lib/dictionary-api.server";
 import { companyHref } from "~/lib/company-href";
-import { invalid, readUploadFormData, refusedByService } from "~/lib/forms.server";
 import { projectScope, requireWorkspace } from "../../workspace.server";
 import { projectDictionary } from "./dictionary.server";
 import type { Route } from "./+types/upload-data";
@@ -25,21 +22,8 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { project, companyId, api, paths } = guard(context);
-  // Read while it streams and never past 6 MB: an oversized upload never fills the portal's memory.
-  const formData = await readUploadFormData(request);
-  if (!formData) {
-    const submission = parseWithZod(new FormData(), { schema: dictionaryUploadSchema });
-    return data({ result: submission.reply({ fieldErrors: { file: [`The file is larger than ${MAX_UPLOAD_MB} MB`] } }) }, { status: 413 });
-  }
-  const submission = parseWithZod(formData, { schema: dictionaryUploadSchema });
-  if (submission.status !== "success") return invalid(submission);
-  let review;
-  try {
-    review = await api.dictionary.upload(submission.value.file, submission.value.mode);
-  } catch (err) {
-    // A file the API cannot read at all (not a CSV, not an XLSX, no header): its message, nothing changed.
-    return refusedByService(submission, err);
-  }
+  const { review, reply } = await submitDictionaryUpload(request, (file, mode) => api.dictionary.upload(file, mode));
+  if (reply) return reply;
   return redirectWithFlash(companyHref(paths.dictionary.review(project.id), companyId, { [REVIEW_PARAM]: review.id }), dictionaryMessages.uploaded(review.fileName));
 }
 
