@@ -31,7 +31,7 @@ import {
 } from "../../../contracts/projects";
 import type { WorkspaceDescriptor } from "../../../contracts/workspaces";
 import { callService, type Caller } from "../api.server";
-import { dictionaryEndpoints } from "../dictionary-api.server";
+import { dictionaryEndpoints } from "./dictionary-tables.server";
 
 const enc = encodeURIComponent;
 /** Writes answer the changed object; the pages redirect and reload, so any JSON will do. */

@@ -11,7 +11,6 @@ const PAGES: Record<string, { title: string; empty: string }> = {
   "/migration/master-templates": { title: "Master Templates", empty: "There are no migration master templates yet." },
   "/translations/mappings": { title: "Mappings", empty: "There are no translation mappings in this company yet." },
   "/translations/master-templates": { title: "Master Templates", empty: "There are no translation master templates yet." },
-  "/onboarding/configurations": { title: "Configurations", empty: "There are no onboarding configurations in this company yet." },
   "/onboarding/master-templates": { title: "Master Templates", empty: "There are no onboarding master templates yet." },
 };
 

@@ -1,11 +1,11 @@
 import { getFormProps } from "@conform-to/react";
 import { Form, Link } from "react-router";
-import { applicationSchema, createApplicationSchema } from "../../../../contracts/applications";
+import { createApplicationSchema } from "../../../../contracts/applications";
 import { FormErrors, TextareaField, TextField } from "~/components/forms/fields";
 import { StatusButton, useIsPending } from "~/components/forms/status-button";
 import { buttonVariants } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
-import { callService } from "~/lib/api.server";
+import { createApplication } from "~/lib/api/applications.server";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { useValidatedForm } from "~/lib/forms";
@@ -28,11 +28,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (submission.status !== "success") return invalid(submission);
   let created;
   try {
-    created = await callService("data-api", "/api/v1/applications", shell, {
-      method: "POST",
-      body: { companyId, ...submission.value },
-      schema: applicationSchema,
-    });
+    created = await createApplication(shell, { companyId, ...submission.value });
   } catch (err) {
     // A duplicate name (409) comes back next to Name.
     return refusedByService(submission, err);

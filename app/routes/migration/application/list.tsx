@@ -12,7 +12,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow, tableHea
 import { useCompanyHref } from "~/lib/company-href";
 import { shellContext } from "~/lib/guards.server";
 import { readContains, readPaging } from "~/lib/list-search";
-import { searchApplications } from "../data-dictionary/api.server";
+import { searchApplications } from "~/lib/api/applications.server";
 import { masterDataAccess } from "../data-dictionary/dictionary.server";
 import { APPLICATIONS_PATH, CREATE_APPLICATION_PATH, CREATED_PARAM } from "./paths";
 import type { Route } from "./+types/list";

@@ -9,7 +9,7 @@ import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { useValidatedForm } from "~/lib/forms";
 import { invalid, parseForm, refusedByService } from "~/lib/forms.server";
-import { updateDictionary } from "./api.server";
+import { updateDictionary } from "~/lib/api/dictionaries.server";
 import { dictionaryContext, dictionaryPathsOfRequest, requireMasterDataWrite } from "./dictionary.server";
 import { dictionaryModeOf, useDictionaryPaths } from "./paths";
 import type { Route } from "./+types/application";

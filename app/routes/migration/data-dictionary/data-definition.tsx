@@ -11,7 +11,7 @@ import { Card } from "~/components/ui/card";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { invalid, parseForm, refusedByService } from "~/lib/forms.server";
-import { deleteTable } from "./api.server";
+import { deleteTable } from "~/lib/api/dictionaries.server";
 import { shellContext } from "~/lib/guards.server";
 import { dictionaryContext, dictionaryPathsOfRequest, masterDataAccess, pendingReviewLink, requireMasterDataWrite } from "./dictionary.server";
 import { dictionaryModeOf, useDictionaryPaths } from "./paths";

@@ -1,10 +1,9 @@
 import { createContext, data, type MiddlewareFunction, type RouterContextProvider } from "react-router";
-import type { z } from "zod";
 import type { Dictionary } from "../../../../contracts/dictionary";
 import { mayEnterArea } from "~/lib/access";
-import { parseForm, serviceFailure } from "~/lib/forms.server";
+import { serviceFailure } from "~/lib/forms.server";
 import { accessSettings, requireWrite, shellContext, type Shell } from "~/lib/guards.server";
-import { getDictionary, pendingReviews } from "./api.server";
+import { getDictionary, pendingReviews } from "~/lib/api/dictionaries.server";
 import { dictionaryAreaOf, dictionaryPathsOf, REVIEW_PARAM, type MasterDictionaryPaths } from "./paths";
 
 /** On the server: the master dictionary paths of the area the request is in (see paths.ts). */

@@ -13,7 +13,8 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow, tableHea
 import { useCompanyHref } from "~/lib/company-href";
 import { shellContext } from "~/lib/guards.server";
 import { readContains, readPaging } from "~/lib/list-search";
-import { searchDictionaries, selectableApplications } from "./api.server";
+import { selectableApplications } from "~/lib/api/applications.server";
+import { searchDictionaries } from "~/lib/api/dictionaries.server";
 import { masterDataAccess } from "./dictionary.server";
 import { useDictionaryPaths } from "./paths";
 import type { Route } from "./+types/list";

@@ -6,7 +6,7 @@ import { COMPANY_PARAM, companyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { invalid, parseForm, refusedByService } from "~/lib/forms.server";
 import { shellContext } from "~/lib/guards.server";
-import { applyReview, discardReview, getReview } from "./api.server";
+import { applyReview, discardReview, getReview } from "~/lib/api/dictionaries.server";
 import { dictionaryContext, dictionaryPathsOfRequest, requireMasterDataWrite } from "./dictionary.server";
 import { dictionaryModeOf, REVIEW_PARAM } from "./paths";
 import type { Route } from "./+types/review";

@@ -6,7 +6,7 @@ import { Card } from "~/components/ui/card";
 import { companyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { invalid, parseForm, refusedByService } from "~/lib/forms.server";
-import { createTable, updateTable } from "./api.server";
+import { createTable, updateTable } from "~/lib/api/dictionaries.server";
 import { dictionaryContext, dictionaryPathsOfRequest, requireMasterDataWrite } from "./dictionary.server";
 import { useDictionaryPaths } from "./paths";
 import type { Route } from "./+types/table";

@@ -25,7 +25,7 @@ import { invalid, readFormData, refusedByService, serviceFailure, unknownIntent 
 import { Alert } from "~/components/ui/alert";
 import { requireWorkspace } from "../workspace.server";
 
-import { selectableDictionaries } from "../../migration/data-dictionary/api.server";
+import { selectableDictionaries } from "~/lib/api/dictionaries.server";
 import { deleteTableNamed } from "../project/data-dictionary/dictionary.server";
 import type { Route } from "./+types/data-dictionary";
 

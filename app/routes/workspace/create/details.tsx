@@ -13,7 +13,7 @@ import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { useValidatedForm } from "~/lib/forms";
 import { invalid, parseForm, refusedByService } from "~/lib/forms.server";
 import { useWorkspacePaths, workspaceOfPath } from "~/lib/workspace-paths";
-import { selectableApplications } from "../../migration/data-dictionary/api.server";
+import { selectableApplications } from "~/lib/api/applications.server";
 import { workspaceKindScope } from "../workspace.server";
 import type { Route } from "./+types/details";
 

@@ -3,7 +3,7 @@ import { Card } from "~/components/ui/card";
 import { REVIEW_PARAM } from "~/lib/workspace-paths";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { dictionaryMessages } from "~/components/dictionary/messages";
-import { submitDictionaryUpload } from "~/lib/dictionary-api.server";
+import { submitDictionaryUpload } from "~/lib/api/dictionary-tables.server";
 import { companyHref } from "~/lib/company-href";
 import { projectScope, requireWorkspace } from "../../workspace.server";
 import { projectDictionary } from "./dictionary.server";

@@ -1,13 +1,12 @@
 import { z } from "zod";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "react-router";
-import { pendingReviewsSchema, reviewSchema, type BulkUploadMode, type createTableSchema, type Review, type updateTableSchema } from "../../contracts/dictionary";
+import { pendingReviewsSchema, reviewSchema, type BulkUploadMode, type createTableSchema, type Review, type updateTableSchema } from "../../../contracts/dictionary";
 import { dictionaryUploadSchema, MAX_UPLOAD_MB } from "~/components/dictionary/schemas";
-import { invalid, readUploadFormData, refusedByService } from "./forms.server";
-import { callService } from "./api.server";
-import type { Shell } from "./guards.server";
+import { invalid, readUploadFormData, refusedByService } from "../forms.server";
+import { callService, type Caller } from "../api.server";
 
-type As = Pick<Shell, "request" | "authenticated">;
+type As = Caller;
 
 /** Writes answer the changed object; the pages redirect and reload, so any JSON will do. */
 const anything = z.unknown();
