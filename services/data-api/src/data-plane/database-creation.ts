@@ -53,7 +53,10 @@ export async function startDatabaseCreation(deps: JobDeps & { dataDir: string },
       },
     ],
     onSuccess: { status: "SetupRestoreDatabaseIncomplete" },
-    // A failed creation leaves no database that looks usable (the source may have been made).
-    onFailure: async () => removeProjectDatabases(dataDir, projectId),
+    // A failed creation leaves no database that looks usable (the source may have been made). A
+    // killed process never gets here: the recovery at the next start removes them (recover.ts).
+    onFailure: async () => {
+      removeProjectDatabases(dataDir, projectId);
+    },
   });
 }
