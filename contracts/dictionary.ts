@@ -158,6 +158,25 @@ export const BULK_UPLOAD_MODES = ["replace", "merge"] as const;
 export const bulkUploadModeSchema = z.enum(BULK_UPLOAD_MODES, { error: `Choose one of ${BULK_UPLOAD_MODES.join(", ")}` });
 export type BulkUploadMode = z.infer<typeof bulkUploadModeSchema>;
 
+/*
+ * What a dictionary file may hold beyond its size. A real dictionary stays far below each limit; a
+ * crafted file (a zip bomb, a worksheet with one cell in column XFD per row) hits one at once and is
+ * refused before it can take the process's memory or time.
+ */
+/** Columns of the sheet: the file has 9 meaningful ones; a few spare for notes beside them. */
+export const BULK_UPLOAD_MAX_COLUMNS = 50;
+/** Rows of the sheet, header and blank rows included. */
+export const BULK_UPLOAD_MAX_ROWS = 200_000;
+/** Characters of cell text kept while reading one file (a shared string counts each time it is used). */
+export const BULK_UPLOAD_MAX_TEXT_CHARS = 64 * 1024 * 1024;
+/** An .xlsx is a zip: what its parts may add up to once unpacked (each part, and all of them together). */
+export const BULK_XLSX_MAX_UNPACKED_BYTES = 50 * 1024 * 1024;
+/** Parts (zip entries) of an .xlsx: a workbook has about ten. */
+export const BULK_XLSX_MAX_PARTS = 1000;
+/** A part larger than BULK_XLSX_RATIO_CHECKED_ABOVE_BYTES may unpack to at most this many times its packed size. */
+export const BULK_XLSX_MAX_COMPRESSION_RATIO = 200;
+export const BULK_XLSX_RATIO_CHECKED_ABOVE_BYTES = 1024 * 1024;
+
 /** An error in the uploaded file: the row number counts the header as row 1. */
 export const rowErrorSchema = z.object({
   row: z.number().int().nullable(),

@@ -5,6 +5,7 @@ import { sql } from "kysely";
 import { bearerAuth } from "../../shared/bearer.ts";
 import { apiError, installErrorHandlers, requestId } from "../../shared/http.ts";
 import type { Logger } from "../../shared/logger.ts";
+import { requestBodyLimits } from "./body-limits.ts";
 import type { AppDeps, AppEnv } from "./context.ts";
 import { API_PREFIX, OPENAPI_PATH, installOpenApiDocument, validationHook } from "./openapi.ts";
 import { createApplicationsRouter } from "./routes/applications.ts";
@@ -26,6 +27,8 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   });
   app.use(requestLog(deps.logger));
   installErrorHandlers(app, deps.logger);
+  // Before anything reads a body: 1 MB of JSON by default, more for the routes that need it.
+  app.use(requestBodyLimits());
 
   // For load balancers and `docker HEALTHCHECK`: no auth, but it does reach the database.
   app.get("/healthz", async (c) => {

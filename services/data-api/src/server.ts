@@ -49,7 +49,13 @@ async function main() {
     //    locks, before any request can see a project locked forever. SQLite: this process is the
     //    only one on the file, so every running job is dead. PostgreSQL: other processes may be
     //    running jobs right now, so only jobs whose heartbeat stopped, now and periodically.
-    const recovered = await recoverInterruptedJobs(db, sharedControlPlane ? { staleBefore: new Date(Date.now() - STALE_JOB_MS) } : {});
+    //    Then remove the files failed and interrupted jobs left in DATA_DIR (temporary files, the
+    //    databases of a failed creation), so a retry starts clean.
+    const recovered = await recoverInterruptedJobs(db, {
+      ...(sharedControlPlane ? { staleBefore: new Date(Date.now() - STALE_JOB_MS) } : {}),
+      dataDir: env.DATA_DIR,
+      logger,
+    });
     if (recovered.length) logger.warn("ended jobs a previous process left running", { jobIds: recovered });
     // 3. Demo data, when asked.
     if (env.SEED_DEMO) {
@@ -82,7 +88,7 @@ async function main() {
     adminDataSources: createHttpAdminDataSources({ baseUrl: env.CLIENT_PORTAL_API_URL }),
     accessSettings: { cloudTarget: env.CLOUD_TARGET, translationAnalystRole: env.TRANSLATION_ANALYST_ROLE },
   });
-  const stopSweep = sharedControlPlane ? startStaleJobSweep(db, logger) : () => undefined;
+  const stopSweep = sharedControlPlane ? startStaleJobSweep(db, logger, { dataDir: env.DATA_DIR }) : () => undefined;
 
   const server = serve({ fetch: app.fetch, port: env.DATA_API_PORT }, (info) => {
     logger.info(`data API listening on http://localhost:${info.port}`, {

@@ -60,7 +60,10 @@ export async function startDatabaseCreation(
       },
     ],
     onSuccess: { status: WORKSPACES[kind].afterDatabases },
-    // A failed creation leaves no database that looks usable (the source may have been made).
-    onFailure: async () => removeProjectDatabases(dataDir, projectId),
+    // A failed creation leaves no database that looks usable (the source may have been made). A
+    // killed process never gets here: the recovery at the next start removes them (recover.ts).
+    onFailure: async () => {
+      removeProjectDatabases(dataDir, projectId);
+    },
   });
 }

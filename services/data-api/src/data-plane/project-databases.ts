@@ -50,9 +50,59 @@ export function createProjectDatabase(file: string, tables: readonly DdlTable[])
   }
 }
 
-/** Removes what a failed creation made, so a failed project has no database that looks usable. */
-export function removeProjectDatabases(dataDir: string, projectId: string): void {
-  for (const kind of PROJECT_DATABASE_KINDS) fs.rmSync(projectDatabasePath(dataDir, projectId, kind), { force: true });
+/** SQLite's files beside a database: the rollback journal, the write-ahead log and its index. */
+const SQLITE_COMPANIONS = ["", "-journal", "-wal", "-shm"] as const;
+
+/**
+ * What a creation writes before renaming it into place: `${kind}.sqlite.{random}.tmp` and SQLite's
+ * journal beside it. A process killed mid-creation leaves them behind (the recovery removes them).
+ */
+const TEMPORARY_FILE = /\.tmp(?:-journal|-wal|-shm)?$/;
+
+/**
+ * Removes what a failed creation made (both databases and their journals), so a failed project has
+ * no database that looks usable and a retry starts clean. With `before`, only files last written
+ * before then: a creation that started since keeps its own. Answers the paths removed.
+ */
+export function removeProjectDatabases(dataDir: string, projectId: string, before?: Date): string[] {
+  const names = new Set(PROJECT_DATABASE_KINDS.flatMap((kind) => SQLITE_COMPANIONS.map((suffix) => `${kind}.sqlite${suffix}`)));
+  return removeFiles(projectDirectory(dataDir, projectId), (name) => names.has(name), before);
+}
+
+/** Removes the temporary files of creations that never finished (same `before` rule); answers the paths removed. */
+export function removeTemporaryFiles(dataDir: string, projectId: string, before?: Date): string[] {
+  return removeFiles(projectDirectory(dataDir, projectId), (name) => TEMPORARY_FILE.test(name), before);
+}
+
+/** The projects that have a folder under `${dataDir}/projects`, by id. */
+export function projectsWithFolders(dataDir: string): string[] {
+  let entries: fs.Dirent[];
+  try {
+    entries = fs.readdirSync(path.join(dataDir, "projects"), { withFileTypes: true });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw err;
+  }
+  return entries.filter((e) => e.isDirectory() && SAFE_ID.test(e.name)).map((e) => e.name);
+}
+
+function removeFiles(directory: string, matches: (name: string) => boolean, before: Date | undefined): string[] {
+  let names: string[];
+  try {
+    names = fs.readdirSync(directory);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw err;
+  }
+  const removed: string[] = [];
+  for (const name of names.filter(matches)) {
+    const file = path.join(directory, name);
+    const stat = fs.statSync(file, { throwIfNoEntry: false });
+    if (!stat?.isFile() || (before && stat.mtimeMs > before.getTime())) continue;
+    fs.rmSync(file, { force: true });
+    removed.push(file);
+  }
+  return removed;
 }
 
 export type DatabaseTableSummary = { name: string; columnCount: number; rowCount: number };

@@ -4,7 +4,7 @@ import { BULK_COLUMNS, BULK_UPLOAD_MAX_BYTES, COLUMN_TYPES } from "../../../../c
 import { ApiProblem } from "../api-problem.ts";
 import { fixture } from "../testing/dictionary-fixtures.ts";
 import { parseDictionaryFile } from "./parse-file.ts";
-import { EMPTY_FILE_MESSAGE, FILE_TOO_LARGE_MESSAGE, WRONG_EXTENSION_MESSAGE } from "./sheet-rows.ts";
+import { EMPTY_FILE_MESSAGE, FILE_TOO_LARGE_MESSAGE, TOO_MANY_ROWS_MESSAGE, WRONG_EXTENSION_MESSAGE } from "./sheet-rows.ts";
 
 const HEADER = "table,column,type,length,precision,scale,nullable,key,description";
 const bytes = (text: string) => new TextEncoder().encode(text);
@@ -147,6 +147,20 @@ describe("parseDictionaryFile", () => {
   it("reports broken CSV quoting as a row error", async () => {
     const parsed = await csv(HEADER, 'Orders,"Id,int');
     expect(parsed.errors).toEqual([{ row: 2, column: null, message: expect.stringContaining("The file is not valid CSV") }]);
+    expect((await csv(HEADER, "Orders,Id,int", 'Orders,Size,int,,,,,,5" screen')).errors).toEqual([
+      { row: 3, column: null, message: 'The file is not valid CSV: on row 3, a field with a quote in it must be quoted, with the quote doubled ("")' },
+    ]);
+    expect((await csv(HEADER, 'Orders,"Id"x,int')).errors).toEqual([{ row: 2, column: null, message: expect.stringContaining("on row 2, a quote inside a quoted field must be doubled") }]);
+  });
+
+  it("reads quoted CSV fields with commas, line breaks and doubled quotes, and CR line ends", async () => {
+    const parsed = await parseDictionaryFile(bytes(`${HEADER}\rOrders,Id,int,,,,,,"Key, ""primary""\r\nof the table"\rOrders,"Total",int,,,,,,\r`), "quoted.csv");
+    expect(parsed.errors).toEqual([]);
+    expect(parsed.rowCount).toBe(2);
+    expect(parsed.tables[0]!.columns.map((c) => [c.name, c.description])).toEqual([
+      ["Id", 'Key, "primary"\r\nof the table'],
+      ["Total", null],
+    ]);
   });
 
   it("reads the first worksheet of an .xlsx the same way, numbers and all", async () => {
@@ -201,6 +215,50 @@ describe("parseDictionaryFile", () => {
     workbook.addWorksheet("Empty");
     const file = new Uint8Array(await workbook.xlsx.writeBuffer());
     expect((await problemOf(parseDictionaryFile(file, "empty.xlsx"))).message).toBe(EMPTY_FILE_MESSAGE);
+  });
+
+  it("refuses a CSV of more than 200,000 rows (5 MB of line breaks) without holding millions of rows", async () => {
+    const rssBefore = process.memoryUsage().rss;
+    const problem = await problemOf(parseDictionaryFile(bytes(`${HEADER}\n`.padEnd(BULK_UPLOAD_MAX_BYTES, "\n")), "blank-lines.csv"));
+    expect(problem).toEqual({ status: 413, message: TOO_MANY_ROWS_MESSAGE, fieldErrors: { file: [TOO_MANY_ROWS_MESSAGE] } });
+    expect(TOO_MANY_ROWS_MESSAGE).toBe("The file has more than 200,000 rows; a dictionary file has at most 200,000");
+    expect((process.memoryUsage().rss - rssBefore) / (1024 * 1024)).toBeLessThan(300);
+  });
+
+  it("drops empty CSV cells beyond column 50, and refuses a value there", async () => {
+    const parsed = await csv(`${HEADER}${",".repeat(60)}`, `Orders,Id,int,,,,,,${",".repeat(60)}`);
+    expect(parsed.errors).toEqual([]);
+    expect(parsed.tables).toEqual([{ name: "Orders", columns: [expect.objectContaining({ name: "Id" })] }]);
+    expect(await problemOf(csv(HEADER, `Orders,Id,int${",".repeat(57)}note`))).toEqual({
+      status: 400,
+      message: "Row 2 has a value in column 60; a dictionary file has at most 50 columns",
+      fieldErrors: { file: ["Row 2 has a value in column 60; a dictionary file has at most 50 columns"] },
+    });
+  });
+
+  it("reads a row of five million empty cells quickly, keeping 50", async () => {
+    const started = performance.now();
+    const parsed = await parseDictionaryFile(bytes(`${HEADER}\nOrders,Id,int${",".repeat(BULK_UPLOAD_MAX_BYTES - HEADER.length - 20)}`), "commas.csv");
+    expect(parsed).toMatchObject({ rowCount: 1, errors: [] });
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+
+  it("gives the event loop turns while it parses a large CSV", async () => {
+    // csv-parse took some 50 µs, synchronously, for each row shorter than the header.
+    let turns = 0;
+    let parsing = true;
+    const counting = (async () => {
+      while (parsing) {
+        turns++;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    })();
+    const parsed = await parseDictionaryFile(bytes(`${HEADER}\n${"Orders,Id,int\n".repeat(60_000)}`), "long.csv");
+    parsing = false;
+    await counting;
+    expect(parsed.rowCount).toBe(60_000);
+    expect(parsed.errors).toHaveLength(59_999);
+    expect(turns).toBeGreaterThanOrEqual(10);
   });
 
   it("says the file is larger than 5 MB", () => {

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from "node:timers/promises";
 import {
   BULK_COLUMNS,
   BULK_REQUIRED_COLUMNS,
@@ -29,7 +30,7 @@ export async function parseDictionaryFile(bytes: Uint8Array, fileName: string): 
   const kind = checkBulkFile(fileName, bytes.byteLength);
   let rows: SheetRow[];
   if (kind === "csv") {
-    const csv = readCsv(bytes);
+    const csv = await readCsv(bytes);
     if (csv.error) return { rowCount: 0, errors: [csv.error], tables: [] };
     rows = csv.rows;
   } else {
@@ -38,8 +39,14 @@ export async function parseDictionaryFile(bytes: Uint8Array, fileName: string): 
   return parseRows(rows);
 }
 
-/** The sheet's rows (header first) into tables and row errors. */
-export function parseRows(rows: readonly SheetRow[]): ParsedFile {
+/** Rows checked between two turns of the event loop (a row takes some 10–30 µs). */
+const ROWS_PER_TURN = 1000;
+
+/**
+ * The sheet's rows (header first) into tables and row errors. A turn of the event loop every
+ * ROWS_PER_TURN rows: a file at the row limit takes seconds to check, and other requests go on.
+ */
+export async function parseRows(rows: readonly SheetRow[]): Promise<ParsedFile> {
   const nonBlank = rows.filter((r) => !isBlankRow(r.cells));
   const [headerRow, ...dataRows] = nonBlank;
   if (!headerRow) return { rowCount: 0, errors: [{ row: null, column: null, message: "The file is empty" }], tables: [] };
@@ -49,7 +56,8 @@ export function parseRows(rows: readonly SheetRow[]): ParsedFile {
 
   const errors: RowError[] = [];
   const tables = new Map<string, { name: string; columns: ColumnInput[]; firstRowOf: Map<string, number> }>();
-  for (const row of dataRows) {
+  for (const [position, row] of dataRows.entries()) {
+    if (position > 0 && position % ROWS_PER_TURN === 0) await nextTurn();
     const cell = (column: BulkColumn) => {
       const index = header.indexOf.get(column);
       return index === undefined ? "" : (row.cells[index] ?? "").trim();

@@ -1,4 +1,4 @@
-import { BULK_UPLOAD_EXTENSIONS, BULK_UPLOAD_MAX_BYTES } from "../../../../contracts/dictionary.ts";
+import { BULK_UPLOAD_EXTENSIONS, BULK_UPLOAD_MAX_BYTES, BULK_UPLOAD_MAX_COLUMNS, BULK_UPLOAD_MAX_ROWS } from "../../../../contracts/dictionary.ts";
 import { ApiProblem } from "../api-problem.ts";
 
 /** One row of the uploaded sheet: its number as a spreadsheet shows it (header = 1) and its cells' text. */
@@ -9,6 +9,12 @@ export type BulkFileKind = "csv" | "xlsx";
 export const FILE_TOO_LARGE_MESSAGE = `The file is larger than ${BULK_UPLOAD_MAX_BYTES / (1024 * 1024)} MB`;
 export const EMPTY_FILE_MESSAGE = "The file is empty";
 export const WRONG_EXTENSION_MESSAGE = `Upload a ${BULK_UPLOAD_EXTENSIONS.join(" or ")} file`;
+export const TOO_MANY_ROWS_MESSAGE = `The file has more than ${BULK_UPLOAD_MAX_ROWS.toLocaleString("en-US")} rows; a dictionary file has at most ${BULK_UPLOAD_MAX_ROWS.toLocaleString("en-US")}`;
+
+/** A value beyond the column limit; `column` as the file names it ("51", or "XFD (column 16,384)"). */
+export function columnBeyondLimitMessage(row: number, column: string) {
+  return `Row ${row.toLocaleString("en-US")} has a value in column ${column}; a dictionary file has at most ${BULK_UPLOAD_MAX_COLUMNS} columns`;
+}
 
 /**
  * The file-level checks: a file that fails one cannot be reviewed at all, so it answers 400 or

@@ -198,19 +198,24 @@ async function failJob(
 ) {
   const message = error instanceof Error && error.message ? error.message : String(error);
   deps.logger.warn("job failed", { jobId, kind: definition.kind, projectId: definition.projectId, err: error });
+  let recorded: boolean;
   try {
-    await deps.db.transaction().execute(async (trx) => {
+    recorded = await deps.db.transaction().execute(async (trx) => {
       const at = now();
       // The step first: its update is conditional on the job still running.
       if (position !== null) await setStepStatus(trx, jobId, position, "Failed", at, message);
-      if (!(await finishJob(trx, jobId, { status: "ERROR", error: message }, at))) return;
+      if (!(await finishJob(trx, jobId, { status: "ERROR", error: message }, at))) return false;
       await releaseProjectLock(trx, definition.projectId, jobId, statusAfterFailure(definition.kind, previousStatus), at);
+      return true;
     });
   } catch (err) {
     // The database itself failed: the job stays IN_PROGRESS until the recovery ends it.
     deps.logger.error("could not record a job's failure", { err, jobId });
     return;
   }
+  // The recovery ended this job already (its process was taken for dead) and did the clean-up; the
+  // project may have moved on since (a retry made new databases): nothing here is this run's to remove.
+  if (!recorded) return;
   try {
     await definition.onFailure?.(error, ctx);
   } catch (err) {

@@ -4,9 +4,10 @@ import { DEMO_COMPANIES } from "../../../../scripts/demo-data.ts";
 import { BULK_UPLOAD_MAX_BYTES, COLUMN_TYPES, type Dictionary, type PendingReviews, type Review } from "../../../../contracts/dictionary.ts";
 import { TEST_DATABASE_KINDS } from "../../../shared/testing/databases.ts";
 import { createReview, REVIEW_HAS_ERRORS_MESSAGE, REVIEW_NOT_FOUND_MESSAGE, REVIEW_STALE_MESSAGE } from "../dictionary-bulk/reviews.ts";
-import { EMPTY_FILE_MESSAGE, FILE_TOO_LARGE_MESSAGE, WRONG_EXTENSION_MESSAGE } from "../dictionary-bulk/sheet-rows.ts";
+import { EMPTY_FILE_MESSAGE, FILE_TOO_LARGE_MESSAGE, TOO_MANY_ROWS_MESSAGE, WRONG_EXTENSION_MESSAGE } from "../dictionary-bulk/sheet-rows.ts";
 import { fixture, seedDictionary, send, upload } from "../testing/dictionary-fixtures.ts";
 import { USERS, createTestApi, type TestApi } from "../testing/harness.ts";
+import { sheetXml, textCell, workbookParts, zipOf } from "../testing/xlsx-files.ts";
 import { CHOOSE_FILE_MESSAGE } from "./dictionary-bulk-uploads.ts";
 import { DICTIONARY_NOT_FOUND_MESSAGE } from "./dictionary-routes-shared.ts";
 
@@ -223,6 +224,31 @@ describe.each(TEST_DATABASE_KINDS)("dictionary bulk uploads on %s", (kind) => {
     expect(res.body).toMatchObject({ status, errors: [message], fieldErrors: { file: [message] } });
     const reviews = await api.db.selectFrom("dictionary_reviews").select("id").where("dictionary_id", "=", dict.id).execute();
     expect(reviews).toEqual([]);
+  });
+
+  it.each([
+    [
+      "a workbook with a value in column XFD on each of 5,000 rows",
+      () => zipOf(workbookParts(sheetXml(Array.from({ length: 5000 }, (_, i) => `<row r="${i + 1}">${textCell(`XFD${i + 1}`, "x")}</row>`).join(""), "A1:XFD5000"))),
+      400,
+      "The workbook declares 16,384 columns; a dictionary file has at most 50",
+    ],
+    [
+      "a zip bomb (4 GB declared)",
+      () => zipOf(workbookParts({ data: sheetXml(""), declaredSize: 4_000_000_000 })),
+      413,
+      "The workbook's part 'xl/worksheets/sheet1.xml' unpacks to 3,815 MB; a dictionary file unpacks to at most 50 MB",
+    ],
+    ["a CSV of 5 MB of line breaks", () => new TextEncoder().encode(`${HEADER}\n`.padEnd(BULK_UPLOAD_MAX_BYTES, "\n")), 413, TOO_MANY_ROWS_MESSAGE],
+  ])("refuses %s without exhausting the process, and stores no review", async (what, file, status, message) => {
+    const dict = await seedDictionary(api, analyst, acme.id);
+    const rssBefore = process.memoryUsage().rss;
+    const res = await uploadTo(dict, file(), what.includes("CSV") ? "crafted.csv" : "crafted.xlsx");
+    expect(res.status).toBe(status);
+    expect(res.body).toMatchObject({ status, errors: [message], fieldErrors: { file: [message] } });
+    expect((process.memoryUsage().rss - rssBefore) / (1024 * 1024)).toBeLessThan(300);
+    expect(await api.db.selectFrom("dictionary_reviews").select("id").where("dictionary_id", "=", dict.id).execute()).toEqual([]);
+    expect((await api.app.request("/healthz")).status).toBe(200);
   });
 
   it("answers 400 on `file` when the form has no file, and 415 to a JSON body", async () => {

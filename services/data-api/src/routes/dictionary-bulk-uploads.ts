@@ -1,9 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
-import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
 import {
   BULK_UPLOAD_EXTENSIONS,
-  BULK_UPLOAD_MAX_BYTES,
   bulkUploadModeSchema,
   dictionarySchema,
   pendingReviewsSchema,
@@ -12,7 +10,6 @@ import {
 import { NotFoundError } from "../api-problem.ts";
 import { parseDictionaryFile } from "../dictionary-bulk/parse-file.ts";
 import { applyReview, createReview, discardReview, getReview, listPendingReviews, REVIEW_NOT_FOUND_MESSAGE } from "../dictionary-bulk/reviews.ts";
-import { FILE_TOO_LARGE_MESSAGE, fileProblem } from "../dictionary-bulk/sheet-rows.ts";
 import { createRouter, jsonContent } from "../openapi.ts";
 import { dictionaryErrorResponses, loadDictionary, type DictionaryRoutesOptions } from "./dictionary-routes-shared.ts";
 
@@ -29,20 +26,12 @@ const uploadBody = z.object({
 });
 
 /**
- * Refuses a body much larger than the file limit before reading it; the margin leaves room for the
- * multipart envelope, and the file's own size is checked exactly after parsing.
- */
-const uploadLimit = bodyLimit({
-  maxSize: BULK_UPLOAD_MAX_BYTES + 64 * 1024,
-  onError: () => {
-    throw fileProblem(413, FILE_TOO_LARGE_MESSAGE);
-  },
-});
-
-/**
  * Bulk upload → review → apply or discard, for one dictionary (master or a project's copy, by
  * `resolve`). Uploading never changes the dictionary: it stores a review, which lists every row
  * error (then it cannot be applied) or, per table of the file, the columns added, changed and removed.
+ *
+ * The app caps the upload's body while it streams (body-limits.ts, UPLOAD_BODY_MAX_BYTES, answered
+ * on `file`); the file's own size and content are checked once parsed (parse-file.ts).
  */
 export function createBulkUploadRoutes(options: DictionaryRoutesOptions) {
   const { basePath, tag, resolve, afterWrite } = options;
@@ -59,7 +48,6 @@ export function createBulkUploadRoutes(options: DictionaryRoutesOptions) {
       "table, column and type are required. At most 5 MB. Row errors come back inside the review (201, canApply false); " +
       "a file that cannot be read at all (extension, size, empty, not a workbook) answers 400 or 413. " +
       "`mode` (replace, the default, or merge) says whether columns of a listed table that the file leaves out are removed.",
-    middleware: [uploadLimit] as const,
     request: { params: idParams, body: { required: true, content: { "multipart/form-data": { schema: uploadBody } } } },
     responses: { 201: jsonContent(reviewSchema, "The stored review."), 400: e400, ...readErrors, 413: e413 },
   });

@@ -233,6 +233,105 @@ describe.each(TEST_DATABASE_KINDS)("jobs and database creation on %s", (kind) =>
     expect(await projectNow(project)).toMatchObject({ status: "SetupRestoreDatabaseIncomplete" });
   });
 
+  describe("at restart, removes what failed and interrupted jobs left in the data folder", () => {
+    const folderOf = (project: Project) => path.dirname(projectDatabasePath(api.dataDir, project.id, "source"));
+    /** What a process killed mid-creation leaves: the temporary database and SQLite's journal beside it. */
+    function leaveTemporaryFiles(project: Project, kind: "source" | "destination") {
+      fs.mkdirSync(folderOf(project), { recursive: true });
+      const temporary = `${projectDatabasePath(api.dataDir, project.id, kind)}.0a1b2c3d4e5f.tmp`;
+      fs.writeFileSync(temporary, "half a database");
+      fs.writeFileSync(`${temporary}-journal`, "its journal");
+    }
+    const tablesOf = (project: Project, kind: "source" | "destination") => {
+      const db = new Database(projectDatabasePath(api.dataDir, project.id, kind), { readonly: true });
+      try {
+        return db.prepare("select name from sqlite_master where type = 'table' order by name").pluck().all();
+      } finally {
+        db.close();
+      }
+    };
+
+    it("temporary files and the databases of a creation killed midway; a healthy project's databases stay; the retry starts clean", async () => {
+      const healthy = await readyProject();
+      await tryCreate(healthy);
+      await api.jobs.idle();
+      expect(await projectNow(healthy)).toMatchObject({ status: "SetupRestoreDatabaseIncomplete" });
+      const healthyBefore = databaseFiles(healthy).map((name) => [name, fs.statSync(path.join(folderOf(healthy), name)).mtimeMs]);
+
+      // Killed while creating the destination: the source is complete, the destination half made.
+      const killed = await readyProject();
+      const held = gate();
+      api.jobs.hooks.beforeStep = async (step) => {
+        if (step.projectId === killed.id && step.name === DATABASE_CREATION_STEPS.destination) await held.promise;
+      };
+      try {
+        expect((await tryCreate(killed)).status).toBe(202);
+        await waitFor(async () => (await jobsOf(killed)).jobs[0]?.steps[2]?.status === "Started");
+        leaveTemporaryFiles(killed, "destination");
+        expect(databaseFiles(killed)).toEqual(["destination.sqlite.0a1b2c3d4e5f.tmp", "destination.sqlite.0a1b2c3d4e5f.tmp-journal", "source.sqlite"]);
+
+        // Failed earlier, but its process died before the failure's clean-up ran: both databases left.
+        const failedEarlier = await readyProject();
+        await tryCreate(failedEarlier);
+        await waitFor(async () => (await jobsOf(failedEarlier)).jobs[0]?.status === "SUCCESS");
+        await api.db.updateTable("projects").set({ status: "DatabaseCreationFailed" }).where("id", "=", failedEarlier.id).execute();
+        leaveTemporaryFiles(failedEarlier, "source");
+
+        // A temporary file of a healthy project (a creation killed while retried, say) goes too.
+        leaveTemporaryFiles(healthy, "source");
+
+        const ended = await recoverInterruptedJobs(api.db, { dataDir: api.dataDir });
+        expect(ended).toHaveLength(1);
+        expect(await projectNow(killed)).toMatchObject({ isLocked: false, status: "DatabaseCreationFailed" });
+        expect(databaseFiles(killed)).toEqual([]);
+        expect(databaseFiles(failedEarlier)).toEqual([]);
+        expect(databaseFiles(healthy).map((name) => [name, fs.statSync(path.join(folderOf(healthy), name)).mtimeMs])).toEqual(healthyBefore);
+        expect(tablesOf(healthy, "source")).toEqual(["Customers", "Orders"]);
+        expect(tablesOf(healthy, "destination")).toEqual(["Customers", "Orders"]);
+
+        // The killed process never comes back; a restarted one retries from a clean folder.
+        const restarted = api.restartedApp();
+        expect((await tryCreate(killed, restarted)).status).toBe(202);
+        await waitFor(async () => (await jobsOf(killed, restarted)).jobs[0]?.status === "SUCCESS");
+        expect(databaseFiles(killed)).toEqual(["destination.sqlite", "source.sqlite"]);
+      } finally {
+        // Should the old runner wake up after all and fail, the clean-up of a job it no longer owns is not its to do.
+        held.fail(new Error("disk full"));
+      }
+      await api.jobs.idle();
+      expect(databaseFiles(killed)).toEqual(["destination.sqlite", "source.sqlite"]);
+    });
+
+    it("but never the files of a project a job is still running on, nor files written since the recovery started", async () => {
+      const running = await readyProject();
+      const held = gate();
+      api.jobs.hooks.beforeStep = async (step) => {
+        if (step.projectId === running.id && step.name === DATABASE_CREATION_STEPS.destination) await held.promise;
+      };
+      try {
+        await tryCreate(running);
+        await waitFor(async () => (await jobsOf(running)).jobs[0]?.steps[2]?.status === "Started");
+        leaveTemporaryFiles(running, "destination");
+
+        // A failed project another process is retrying right now: its files are newer than `before`.
+        const retried = await readyProject();
+        await api.db.updateTable("projects").set({ status: "DatabaseCreationFailed" }).where("id", "=", retried.id).execute();
+        leaveTemporaryFiles(retried, "source");
+        const before = new Date(Date.now() - 60_000);
+        for (const name of databaseFiles(retried)) fs.utimesSync(path.join(folderOf(retried), name), new Date(), new Date(before.getTime() + 30_000));
+
+        // The multi-process sweep: the running job's heartbeat is fresh, so it is not ended.
+        expect(await recoverInterruptedJobs(api.db, { staleBefore: before, dataDir: api.dataDir })).toEqual([]);
+        expect(databaseFiles(running)).toEqual(["destination.sqlite.0a1b2c3d4e5f.tmp", "destination.sqlite.0a1b2c3d4e5f.tmp-journal", "source.sqlite"]);
+        expect(databaseFiles(retried)).toEqual(["source.sqlite.0a1b2c3d4e5f.tmp", "source.sqlite.0a1b2c3d4e5f.tmp-journal"]);
+      } finally {
+        held.open();
+      }
+      await api.jobs.idle();
+      expect((await jobsOf(running)).jobs[0]!.status).toBe("SUCCESS");
+    });
+  });
+
   it("leaves recent jobs alone when asked only for stale ones (the multi-process sweep)", async () => {
     const project = await readyProject();
     const held = gate();

@@ -1,0 +1,54 @@
+/**
+ * Every request body is capped before anything reads it: hono's bodyLimit refuses a declared
+ * Content-Length over the limit at once, and counts a body without one (chunked) while it streams,
+ * answering 413 as soon as the count passes the limit. Nothing holds more than the limit in memory.
+ *
+ * The limit follows the route (first rule that matches, else JSON_BODY_MAX_BYTES); the answer is
+ * the API's JSON error (contracts/errors.ts), on the `file` field for an upload.
+ */
+import type { Context, MiddlewareHandler } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { BULK_UPLOAD_MAX_BYTES } from "../../../contracts/dictionary.ts";
+import { apiError } from "../../shared/http.ts";
+import { FILE_TOO_LARGE_MESSAGE } from "./dictionary-bulk/sheet-rows.ts";
+
+const MB = 1024 * 1024;
+
+/** Any JSON body (the largest legitimate one, a project or a dictionary's fields, is a few KB). */
+export const JSON_BODY_MAX_BYTES = 1 * MB;
+/** A dictionary table, created or replaced: up to 1,024 columns with 1,000-character descriptions. */
+export const TABLE_BODY_MAX_BYTES = 4 * MB;
+/** A dictionary bulk upload: the file limit plus the multipart envelope; the file's own size is checked once parsed. */
+export const UPLOAD_BODY_MAX_BYTES = BULK_UPLOAD_MAX_BYTES + 64 * 1024;
+
+export function bodyTooLargeMessage(maxBytes: number) {
+  return `The request body is larger than ${maxBytes / MB} MB.`;
+}
+
+type Rule = { applies: (c: Context) => boolean; handler: MiddlewareHandler };
+
+const RULES: Rule[] = [
+  {
+    // POST {dictionary}/bulk-uploads, master or project (dictionary-bulk-uploads.ts).
+    applies: (c) => c.req.method === "POST" && c.req.path.endsWith("/bulk-uploads"),
+    handler: bodyLimit({
+      maxSize: UPLOAD_BODY_MAX_BYTES,
+      onError: (c) => apiError(c, 413, "payload_too_large", [FILE_TOO_LARGE_MESSAGE], { file: [FILE_TOO_LARGE_MESSAGE] }),
+    }),
+  },
+  {
+    // POST (create) or PATCH (replace) {dictionary}/tables (dictionary-tables.ts).
+    applies: (c) => (c.req.method === "POST" || c.req.method === "PATCH") && c.req.path.endsWith("/tables"),
+    handler: jsonLimit(TABLE_BODY_MAX_BYTES),
+  },
+];
+
+function jsonLimit(maxSize: number): MiddlewareHandler {
+  return bodyLimit({ maxSize, onError: (c) => apiError(c, 413, "payload_too_large", [bodyTooLargeMessage(maxSize)]) });
+}
+
+/** The app-wide middleware: each request's body capped at its route's limit. */
+export function requestBodyLimits(): MiddlewareHandler {
+  const fallback = jsonLimit(JSON_BODY_MAX_BYTES);
+  return async (c, next) => (RULES.find((rule) => rule.applies(c))?.handler ?? fallback)(c, next);
+}

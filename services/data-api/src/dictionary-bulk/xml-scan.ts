@@ -1,0 +1,130 @@
+/**
+ * A small XML scanner for the parts of an .xlsx (SpreadsheetML is machine-written XML: elements,
+ * attributes, text, the odd comment or CDATA section). It hands elements to a handler by local name
+ * (`x:c` is `c`), never builds a tree, and gives the event loop a turn every few thousand elements,
+ * so a large worksheet does not hold other requests up. A DOCTYPE is refused: no part of a workbook
+ * has one, and refusing it rules out entity expansion.
+ */
+import { setImmediate as nextTurn } from "node:timers/promises";
+
+export class XmlFormatError extends Error {
+  override name = "XmlFormatError";
+}
+
+/** What the scanner calls; `attributes` is the raw text after the element's name (read it with `attribute`). */
+export type XmlHandler = {
+  open?(name: string, attributes: string, selfClosing: boolean): void | "stop";
+  close?(name: string): void | "stop";
+  /** Raw text between tags (decode it with decodeXmlText); CDATA comes already decoded. */
+  text?(raw: string, cdata: boolean): void;
+};
+
+/** Elements scanned between two turns of the event loop. */
+export const SCAN_SLICE = 20_000;
+
+/** Scans `xml` from start to end, or until a handler answers "stop"; a handler may also throw. */
+export async function scanXml(xml: string, handler: XmlHandler, slice = SCAN_SLICE): Promise<void> {
+  const length = xml.length;
+  let at = 0;
+  let budget = slice;
+  while (at < length) {
+    if (--budget === 0) {
+      budget = slice;
+      await nextTurn();
+    }
+    const lt = xml.indexOf("<", at);
+    if (lt < 0) {
+      handler.text?.(xml.slice(at), false);
+      return;
+    }
+    if (lt > at) handler.text?.(xml.slice(at, lt), false);
+
+    if (xml.startsWith("<!--", lt)) {
+      at = after(xml, "-->", lt + 4);
+      continue;
+    }
+    if (xml.startsWith("<![CDATA[", lt)) {
+      const end = after(xml, "]]>", lt + 9);
+      handler.text?.(xml.slice(lt + 9, end - 3), true);
+      at = end;
+      continue;
+    }
+    if (xml.startsWith("<?", lt)) {
+      at = after(xml, "?>", lt + 2);
+      continue;
+    }
+    if (xml.startsWith("<!", lt)) throw new XmlFormatError("a DOCTYPE or other declaration");
+
+    const gt = tagEnd(xml, lt + 1);
+    if (xml.charCodeAt(lt + 1) === 47 /* / */) {
+      if (handler.close?.(localName(xml.slice(lt + 2, gt).trim())) === "stop") return;
+    } else {
+      const selfClosing = xml.charCodeAt(gt - 1) === 47;
+      const body = xml.slice(lt + 1, selfClosing ? gt - 1 : gt);
+      const nameEnd = body.search(/[\s]/);
+      const name = nameEnd < 0 ? body : body.slice(0, nameEnd);
+      if (name === "") throw new XmlFormatError("an element without a name");
+      const attributes = nameEnd < 0 ? "" : body.slice(nameEnd);
+      if (handler.open?.(localName(name), attributes, selfClosing) === "stop") return;
+      if (selfClosing && handler.close?.(localName(name)) === "stop") return;
+    }
+    at = gt + 1;
+  }
+}
+
+/** The index just after the next `marker` from `from`. */
+function after(xml: string, marker: string, from: number): number {
+  const end = xml.indexOf(marker, from);
+  if (end < 0) throw new XmlFormatError(`an unterminated '${marker}'`);
+  return end + marker.length;
+}
+
+/** The `>` closing the tag that starts before `from`, skipping any inside quoted attribute values. */
+function tagEnd(xml: string, from: number): number {
+  let quote = 0;
+  for (let i = from; i < xml.length; i++) {
+    const c = xml.charCodeAt(i);
+    if (quote) {
+      if (c === quote) quote = 0;
+    } else if (c === 34 || c === 39) {
+      quote = c;
+    } else if (c === 62) {
+      return i;
+    } else if (c === 60) {
+      throw new XmlFormatError("a '<' inside a tag");
+    }
+  }
+  throw new XmlFormatError("an unterminated tag");
+}
+
+function localName(name: string): string {
+  const colon = name.indexOf(":");
+  return colon < 0 ? name : name.slice(colon + 1);
+}
+
+const attributePatterns = new Map<string, RegExp>();
+
+/** The decoded value of the attribute whose local name is `name` (`r:id` is `id`), if present. */
+export function attribute(attributes: string, name: string): string | undefined {
+  let pattern = attributePatterns.get(name);
+  if (!pattern) {
+    pattern = new RegExp(`(?:^|\\s)(?:[^\\s=:"']+:)?${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)')`);
+    attributePatterns.set(name, pattern);
+  }
+  const match = pattern.exec(attributes);
+  if (!match) return undefined;
+  return decodeXmlText(match[1] ?? match[2] ?? "");
+}
+
+const ENTITY = /&(?:(lt|gt|amp|quot|apos)|#([0-9]+)|#x([0-9a-fA-F]+));/g;
+const NAMED: Record<string, string> = { lt: "<", gt: ">", amp: "&", quot: '"', apos: "'" };
+
+/** Text with XML's five named entities and character references replaced. */
+export function decodeXmlText(raw: string): string {
+  if (!raw.includes("&")) return raw;
+  return raw.replace(ENTITY, (match, named: string | undefined, decimal: string | undefined, hex: string | undefined) => {
+    if (named) return NAMED[named]!;
+    const code = decimal !== undefined ? Number.parseInt(decimal, 10) : Number.parseInt(hex!, 16);
+    return code <= 0x10ffff ? String.fromCodePoint(code) : match;
+  });
+}
