@@ -3,7 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "react-router";
 import { pendingReviewsSchema, reviewSchema, type BulkUploadMode, type createTableSchema, type Review, type updateTableSchema } from "../../../contracts/dictionary";
 import { dictionaryUploadSchema, MAX_UPLOAD_MB } from "~/components/dictionary/schemas";
-import { invalid, readUploadFormData, refusedByService } from "../forms.server";
+import { invalid, readUploadFormData, refusedByService, serviceFailure } from "../forms.server";
 import { callService, type Caller } from "../api.server";
 
 type As = Caller;
@@ -66,5 +66,20 @@ export async function submitDictionaryUpload(
   } catch (err) {
     // A file the API cannot read at all (not a CSV, not an XLSX, no header): its message, nothing changed.
     return { reply: refusedByService(submission, err) };
+  }
+}
+
+/**
+ * The newest upload of a dictionary still waiting for review (its pages link back to it), or null. A
+ * notice, not the page: a refusal (4xx) only costs the link; sign-in redirects and outages pass.
+ */
+export async function newestPendingReview(endpoints: Pick<ReturnType<typeof dictionaryEndpoints>, "pendingReviews">) {
+  try {
+    const [newest] = await endpoints.pendingReviews();
+    return newest ?? null;
+  } catch (err) {
+    const failure = serviceFailure(err);
+    if (failure && failure.status < 500) return null;
+    throw err;
   }
 }

@@ -589,8 +589,16 @@ describe("the project's own data dictionary", () => {
     const reviewUrl = (uploaded as Response).headers.get("Location")!;
     const review = (await call(ANALYST, reviewUrl, reviewPage.loader, { params: params(), middleware: mw() })) as any;
     expect(review.review.tables).toMatchObject([{ name: "Vendors", status: "changed" }]);
+    // Left without applying, the upload is found again from the dictionary's pages.
+    for (const page of [tablesPage, uploadPage]) {
+      const shown = (await call(ANALYST, tablesUrl(), page.loader, { params: params(), middleware: mw() })) as any;
+      expect(shown.pending).toMatchObject({ review: { fileName: "vendors.csv" }, to: { search: { review: review.review.id } } });
+      expect(shown.pending.to.path).toBe(`/migration/projects/${project.id}/data-dictionary/bulk-update/review/tables`);
+    }
     const applied = await call(ANALYST, reviewUrl, reviewPage.action, { params: params(), middleware: mw(), form: { intent: "apply", reviewId: review.review.id } });
     expect(isRedirect(applied, tablesUrl())).toBe(true);
+    const after = (await call(ANALYST, tablesUrl(), tablesPage.loader, { params: params(), middleware: mw() })) as any;
+    expect(after.pending).toBeNull();
   });
 
   it("sends edit pages of a locked project to its background-process page, and of a read-only user to the tables", async () => {

@@ -1,9 +1,9 @@
 import { createContext, data, type MiddlewareFunction, type RouterContextProvider } from "react-router";
 import type { Dictionary } from "../../../../contracts/dictionary";
 import { mayEnterArea } from "~/lib/access";
-import { serviceFailure } from "~/lib/forms.server";
 import { accessSettings, requireWrite, shellContext, type Shell } from "~/lib/guards.server";
 import { getDictionary, pendingReviews } from "~/lib/api/dictionaries.server";
+import { newestPendingReview } from "~/lib/api/dictionary-tables.server";
 import { dictionaryAreaOf, dictionaryPathsOf, REVIEW_PARAM, type MasterDictionaryPaths } from "./paths";
 
 /** On the server: the master dictionary paths of the area the request is in (see paths.ts). */
@@ -49,15 +49,7 @@ export const loadDictionary: MiddlewareFunction<Response> = async ({ params, con
  * (the create wizard's or the edit pages'), for PendingReviewNotice; null when there is none.
  */
 export async function pendingReviewLink(shell: Shell, dictionaryId: string, mode: "create" | "edit") {
-  let newest;
-  try {
-    [newest] = await pendingReviews(shell, dictionaryId);
-  } catch (err) {
-    // A notice, not the page: a refusal (4xx) only costs the link; sign-in redirects and outages pass.
-    const failure = serviceFailure(err);
-    if (failure && failure.status < 500) return null;
-    throw err;
-  }
+  const newest = await newestPendingReview({ pendingReviews: () => pendingReviews(shell, dictionaryId) });
   if (!newest) return null;
   const { fileName, createdAt, errorCount } = newest;
   const path = dictionaryPathsOfRequest(shell.request).review(mode, dictionaryId);

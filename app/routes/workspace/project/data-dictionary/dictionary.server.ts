@@ -5,7 +5,9 @@
 import { createContext, data, type MiddlewareFunction, type RouterContextProvider } from "react-router";
 import type { ProjectDictionary } from "../../../../../contracts/dictionary";
 import type { ServiceFailure } from "~/lib/api.server";
+import { newestPendingReview } from "~/lib/api/dictionary-tables.server";
 import { serviceFailure } from "~/lib/forms.server";
+import { REVIEW_PARAM } from "~/lib/workspace-paths";
 import { projectContext, projectScope, requireWorkspace } from "../../workspace.server";
 
 /** The workspace's dictionary (its version and counts), loaded once per request for every page below. */
@@ -45,4 +47,12 @@ export async function deleteTableNamed(scope: Pick<ReturnType<typeof projectScop
   const { name } = await scope.api.dictionary.table(tableId);
   await scope.api.dictionary.deleteTable(tableId, version);
   return name;
+}
+
+/** The newest upload of the workspace's dictionary waiting for review, linked from its pages; null when none. */
+export async function pendingReviewLink(scope: Pick<ReturnType<typeof projectScope>, "api" | "paths" | "project">) {
+  const newest = await newestPendingReview(scope.api.dictionary);
+  if (!newest) return null;
+  const { fileName, createdAt, errorCount } = newest;
+  return { review: { fileName, createdAt, errorCount }, to: { path: scope.paths.dictionary.review(scope.project.id), search: { [REVIEW_PARAM]: newest.id } } };
 }

@@ -12,7 +12,8 @@ import { dictionaryMessages } from "~/components/dictionary/messages";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { invalid, readFormData, refusedByService, unknownIntent } from "~/lib/forms.server";
 import { projectScope, requireWorkspace } from "../../workspace.server";
-import { deleteTableNamed, projectDictionary } from "./dictionary.server";
+import { deleteTableNamed, pendingReviewLink, projectDictionary } from "./dictionary.server";
+import { PendingReviewNotice } from "~/components/dictionary/pending-review-notice";
 import type { Route } from "./+types/tables";
 
 /** ?delete={tableId}: the confirmation of that table's deletion (a link, so it works without JavaScript). */
@@ -31,13 +32,14 @@ function readQuery(url: URL) {
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { project, access, companyId, api } = projectScope(context);
+  const scope = projectScope(context);
+  const { project, access, companyId, api } = scope;
   const url = new URL(request.url);
   const query = readQuery(url);
-  const page = await api.dictionary.tables(query);
   const canEdit = access.canWrite && !project.isLocked;
+  const [page, pending] = await Promise.all([api.dictionary.tables(query), canEdit ? pendingReviewLink(scope) : null]);
   const deleting = canEdit ? (page.items.find((t) => t.id === url.searchParams.get(DELETE_PARAM)) ?? null) : null;
-  return { projectId: project.id, companyId, version: projectDictionary(context).version, query, page, canEdit, deleting };
+  return { projectId: project.id, companyId, version: projectDictionary(context).version, query, page, canEdit, deleting, pending };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -62,7 +64,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export const handle = { breadcrumb: "Tables" };
 
 export default function ProjectTables({ loaderData, actionData }: Route.ComponentProps) {
-  const { projectId, companyId, version, query, page, canEdit, deleting } = loaderData;
+  const { projectId, companyId, version, query, page, canEdit, deleting, pending } = loaderData;
   const href = useCompanyHref();
   const paths = useWorkspacePaths();
   const here = paths.dictionary.tables(projectId);
@@ -71,6 +73,7 @@ export default function ProjectTables({ loaderData, actionData }: Route.Componen
 
   return (
     <div className="flex flex-col gap-4">
+      {pending ? <PendingReviewNotice review={pending.review} to={pending.to} /> : null}
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h2 className="text-lg font-semibold">Tables</h2>
         {canEdit ? (

@@ -1,3 +1,4 @@
+import { PendingReviewNotice } from "~/components/dictionary/pending-review-notice";
 import { UploadForm } from "~/components/dictionary/upload-form";
 import { Card } from "~/components/ui/card";
 import { REVIEW_PARAM } from "~/lib/workspace-paths";
@@ -6,7 +7,7 @@ import { dictionaryMessages } from "~/components/dictionary/messages";
 import { submitDictionaryUpload } from "~/lib/api/dictionary-tables.server";
 import { companyHref } from "~/lib/company-href";
 import { projectScope, requireWorkspace } from "../../workspace.server";
-import { projectDictionary } from "./dictionary.server";
+import { pendingReviewLink, projectDictionary } from "./dictionary.server";
 import type { Route } from "./+types/upload-data";
 
 /** The bulk update of the project's dictionary: an edit page (write access, project not locked). */
@@ -16,8 +17,8 @@ function guard(context: Route.LoaderArgs["context"]) {
 }
 
 export async function loader({ context }: Route.LoaderArgs) {
-  guard(context);
-  return { tableCount: projectDictionary(context).tableCount };
+  const scope = guard(context);
+  return { tableCount: projectDictionary(context).tableCount, pending: await pendingReviewLink(scope) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -38,7 +39,12 @@ export default function ProjectUploadData({ loaderData, actionData }: Route.Comp
           ? "Describe the project's tables and columns in one file. You will see what it adds before anything is saved."
           : "Upload tables and columns: you will see, table by table, which columns are added, changed and removed before anything is saved. Tables not in the file stay as they are. The master dictionary is not touched."}
       </p>
-      <UploadForm lastResult={actionData?.result} />
+      {loaderData.pending ? (
+        <div className="mb-4">
+          <PendingReviewNotice review={loaderData.pending.review} to={loaderData.pending.to} />
+        </div>
+      ) : null}
+      <UploadForm lastResult={actionData?.result} columnsNotInFile={loaderData.tableCount > 0 ? "choose" : undefined} />
     </Card>
   );
 }
