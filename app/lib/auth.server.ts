@@ -122,8 +122,8 @@ export function isProviderOutage(err: unknown): boolean {
   return false;
 }
 
-/** Asks the provider's discovery document, quickly: before sending a browser there, is it up? */
-async function checkProviderReachable(): Promise<void> {
+/** The provider's discovery document, asked quickly; unreachable or not 2xx is a ProviderUnavailableError. */
+async function fetchDiscovery(): Promise<Response> {
   const url = `${env.OIDC_ISSUER}/.well-known/openid-configuration`;
   let res: Response;
   try {
@@ -131,22 +131,22 @@ async function checkProviderReachable(): Promise<void> {
   } catch (err) {
     throw new ProviderUnavailableError(null, { cause: err });
   }
-  await res.body?.cancel();
-  if (!res.ok) throw new ProviderUnavailableError(null, { cause: new Error(`OpenID discovery at ${url} answered ${res.status}`) });
+  if (!res.ok) {
+    await res.body?.cancel();
+    throw new ProviderUnavailableError(null, { cause: new Error(`OpenID discovery at ${url} answered ${res.status}`) });
+  }
+  return res;
+}
+
+/** Before sending a browser to the provider: is it up? */
+async function checkProviderReachable(): Promise<void> {
+  await (await fetchDiscovery()).body?.cancel();
 }
 
 /** The identity provider, discovered on first use and cached; a failed discovery is retried next time. */
 function getProvider(): Promise<Provider> {
   provider ??= (async () => {
-    const url = `${env.OIDC_ISSUER}/.well-known/openid-configuration`;
-    let res: Response;
-    try {
-      res = await fetch(url, { headers: { accept: "application/json" }, signal: AbortSignal.timeout(PROVIDER_TIMEOUT_MS) });
-    } catch (err) {
-      throw new ProviderUnavailableError(null, { cause: err });
-    }
-    if (!res.ok) throw new ProviderUnavailableError(null, { cause: new Error(`OpenID discovery at ${url} answered ${res.status}`) });
-    const discovery = discoverySchema.parse(await res.json());
+    const discovery = discoverySchema.parse(await (await fetchDiscovery()).json());
     const jwks = createRemoteJWKSet(new URL(discovery.jwks_uri));
     const strategy = new PortalStrategy(
       {
