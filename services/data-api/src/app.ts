@@ -8,10 +8,10 @@ import type { Logger } from "../../shared/logger.ts";
 import { requestBodyLimits } from "./body-limits.ts";
 import type { AppDeps, AppEnv } from "./context.ts";
 import { API_PREFIX, OPENAPI_PATH, installOpenApiDocument, validationHook } from "./openapi.ts";
-import { createApplicationsRouter } from "./routes/applications.ts";
-import { createCompaniesRouter } from "./routes/companies.ts";
-import { createDataDictionariesRouter } from "./routes/data-dictionaries.ts";
-import { createProductInfoRouter } from "./routes/product-info.ts";
+import { createApplicationsRouter } from "./routes/applications/applications.ts";
+import { createCompaniesRouter } from "./routes/companies/companies.ts";
+import { createDataDictionariesRouter } from "./routes/dictionaries/data-dictionaries.ts";
+import { createProductInfoRouter } from "./routes/product-info/product-info.ts";
 import { createWorkspaceRouter } from "./routes/workspaces/router.ts";
 
 export type { AppDeps, AppEnv } from "./context.ts";
