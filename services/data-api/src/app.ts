@@ -43,7 +43,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
 
   // The document is public (clients generate code from it); everything else under /api/v1 is not.
   installOpenApiDocument(app, deps.version);
-  app.use(`${API_PREFIX}/*`, except(OPENAPI_PATH, bearerAuth(deps.bearer)));
+  app.use(`${API_PREFIX}/*`, except(OPENAPI_PATH, bearerAuth(deps.bearer, deps.logger)));
 
   // One router per resource (ARCHITECTURE.md §3). Errors (an ApiProblem with its field errors, any
   // HTTPException, anything else as a 500) are answered once, by installErrorHandlers above.
