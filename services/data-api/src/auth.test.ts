@@ -7,10 +7,38 @@ import { TEST_DATABASE_KINDS } from "../../shared/testing/databases.ts";
 import { USERS, createTestApi, type TestApi } from "./testing/harness.ts";
 
 // Every /api/v1 route sits behind the same bearerAuth; each protected endpoint is tried here.
-const PROTECTED = [
-  "/api/v1/productInfo",
-  "/api/v1/companies/all",
-  "/api/v1/companies/2b7d9e13-5a8c-4f60-b2d4-7e91c3a5f802/admin-data-sources",
+const ID = "2b7d9e13-5a8c-4f60-b2d4-7e91c3a5f802";
+const CONFIGURATION = `/api/v1/audit-projects/${ID}`;
+const PROTECTED: [method: string, path: string][] = [
+  ["GET", "/api/v1/productInfo"],
+  ["GET", "/api/v1/companies/all"],
+  ["GET", `/api/v1/companies/${ID}/admin-data-sources`],
+  // Onboarding configurations (the API's audit projects).
+  ["POST", "/api/v1/audit-projects"],
+  ["GET", "/api/v1/audit-projects/search"],
+  ["GET", `/api/v1/audit-projects/checkdefaultproject/${ID}`],
+  ["GET", CONFIGURATION],
+  ["PATCH", CONFIGURATION],
+  ["GET", `${CONFIGURATION}/databases`],
+  ["GET", `${CONFIGURATION}/access`],
+  ["GET", `${CONFIGURATION}/users`],
+  ["PUT", `${CONFIGURATION}/users/${ID}`],
+  ["DELETE", `${CONFIGURATION}/users/${ID}`],
+  ["GET", `${CONFIGURATION}/jobs`],
+  ["POST", `${CONFIGURATION}/try-create-databases`],
+  ["GET", `${CONFIGURATION}/data-dictionary`],
+  ["POST", `${CONFIGURATION}/data-dictionary/${ID}/assign`],
+  ["GET", `${CONFIGURATION}/data-dictionary/tables`],
+  ["POST", `${CONFIGURATION}/data-dictionary/tables`],
+  ["PATCH", `${CONFIGURATION}/data-dictionary/tables`],
+  ["GET", `${CONFIGURATION}/data-dictionary/tables/${ID}`],
+  ["DELETE", `${CONFIGURATION}/data-dictionary/tables/${ID}`],
+  ["GET", `${CONFIGURATION}/data-dictionary/tables/${ID}/table-details`],
+  ["GET", `${CONFIGURATION}/data-dictionary/bulk-uploads`],
+  ["POST", `${CONFIGURATION}/data-dictionary/bulk-uploads`],
+  ["GET", `${CONFIGURATION}/data-dictionary/bulk-uploads/${ID}`],
+  ["DELETE", `${CONFIGURATION}/data-dictionary/bulk-uploads/${ID}`],
+  ["POST", `${CONFIGURATION}/data-dictionary/bulk-uploads/${ID}/apply`],
 ];
 
 describe.each(TEST_DATABASE_KINDS)("bearer tokens on %s", (kind) => {
@@ -40,11 +68,23 @@ describe.each(TEST_DATABASE_KINDS)("bearer tokens on %s", (kind) => {
 
   it.each(badTokens)("answers 401 with a JSON error to %s", async (_what, makeToken, message) => {
     const token = await makeToken();
-    for (const path of PROTECTED) {
-      const res = await api.get(path, token);
-      expect(res.status, path).toBe(401);
+    for (const [method, path] of PROTECTED) {
+      const res = await api.send(method, path, token);
+      expect(res.status, `${method} ${path}`).toBe(401);
       expect(res.body).toEqual({ status: 401, code: "unauthorized", errors: [message], requestId: expect.any(String) });
       expect(res.headers.get("www-authenticate")).toMatch(/^Bearer/);
+    }
+  });
+
+  // Without a token an unknown path answers 401 too: make sure each listed one is an endpoint.
+  it("lists only endpoints of the OpenAPI document", async () => {
+    const paths = (await api.get("/api/v1/openapi.json")).body.paths as Record<string, Record<string, unknown>>;
+    const operations = Object.entries(paths).flatMap(([template, ops]) => {
+      const pattern = new RegExp(`^${template.replace(/\{[^}]+\}/g, "[^/]+")}$`);
+      return Object.keys(ops).map((method) => ({ method: method.toUpperCase(), pattern }));
+    });
+    for (const [method, path] of PROTECTED) {
+      expect(operations.some((op) => op.method === method && op.pattern.test(path)), `${method} ${path}`).toBe(true);
     }
   });
 
