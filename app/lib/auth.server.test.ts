@@ -1,4 +1,10 @@
+import type { AddressInfo } from "node:net";
+import { serve } from "@hono/node-server";
+import { Hono } from "hono";
+import { createRemoteJWKSet } from "jose";
 import { afterAll, describe, expect, it } from "vitest";
+import { DEFAULT_ROLES_CLAIM } from "../../contracts/roles";
+import { bearerAuth, KEYS_UNAVAILABLE_MESSAGE } from "../../services/shared/bearer";
 import { PORTAL_URL, isRedirect, routeArgs, settle, signIn, startLiveServices } from "~/test/live-services";
 
 const live = await startLiveServices();
@@ -266,6 +272,31 @@ describe("calling the services (spec §8)", () => {
     expect(isRedirect(res, "/login?redirectTo=%2Fmigration%2Fprojects%3FcompanyId%3Dc")).toBe(true);
     expect((res as Response).headers.get("Set-Cookie")).toMatch(/__session=;/);
     expect(await readSessionData(authenticated.session.id)).toBeNull();
+  });
+
+  it("a 503 from the data API's sign-in check (provider keys unreachable) keeps the session", async () => {
+    // A stand-in for the data API whose key set cannot be fetched: nothing listens at its JWKS URL.
+    const dataApi = new Hono().use(
+      bearerAuth({ getKey: createRemoteJWKSet(new URL("http://127.0.0.1:9/jwks")), issuer: live.clientPortalUrl, audience: "urn:data-transformation:api", rolesClaim: DEFAULT_ROLES_CLAIM }),
+    );
+    const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
+      const s = serve({ fetch: dataApi.fetch, port: 0, hostname: "127.0.0.1" }, () => resolve(s));
+    });
+    const { env } = await import("./env.server");
+    const original = env.DATA_API_URL;
+    (env as { DATA_API_URL: string }).DATA_API_URL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const { cookie } = await signIn(loaders, "analyst@demo.test");
+      const request = withCookie("/migration/projects", cookie);
+      const authenticated = (await getAuth(request))!;
+      const res = await settle(callService("data-api", "/api/v1/productInfo", { request, authenticated }, { schema: productInfoSchema }));
+      expect(isRedirect(res)).toBe(false);
+      expect(res).toMatchObject({ init: { status: 503 }, data: { errors: [KEYS_UNAVAILABLE_MESSAGE] } });
+      expect(await readSessionData(authenticated.session.id)).not.toBeNull();
+    } finally {
+      (env as { DATA_API_URL: string }).DATA_API_URL = original;
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it("a failed load carries the server's error lines; another company's id is a 404", async () => {

@@ -2,6 +2,7 @@ import type { MiddlewareHandler } from "hono";
 import { errors as joseErrors, jwtVerify, type JWTVerifyGetKey } from "jose";
 import { parseRoleAttribute } from "../../contracts/roles.ts";
 import { apiError } from "./http.ts";
+import type { Logger } from "./logger.ts";
 
 /** Who is calling, as the verified access token says. */
 export type Caller = {
@@ -23,11 +24,16 @@ export type BearerOptions = {
 
 export type BearerVariables = { caller: Caller };
 
+export const KEYS_UNAVAILABLE_MESSAGE = "The identity provider cannot be reached to check the sign-in. Try again in a moment.";
+
 /**
  * Requires `Authorization: Bearer <JWT>` signed by the client portal, for this audience, unexpired.
  * None, a forged, an expired or a wrong-audience token answers 401 with the JSON error body.
+ * When the provider's signing keys cannot be had (its JWKS URL is down, slow or answers an error),
+ * nothing is known about the token: 503, so that a client keeps its session for when it is back.
  */
-export function bearerAuth(options: BearerOptions): MiddlewareHandler<{ Variables: BearerVariables }> {
+export function bearerAuth(options: BearerOptions, logger?: Logger): MiddlewareHandler<{ Variables: BearerVariables }> {
+  const getKey = keysOrUnavailable(options.getKey);
   return async (c, next) => {
     const header = c.req.header("authorization") ?? "";
     const match = /^Bearer\s+(\S+)$/i.exec(header);
@@ -37,7 +43,7 @@ export function bearerAuth(options: BearerOptions): MiddlewareHandler<{ Variable
     }
     const token = match[1];
     try {
-      const { payload } = await jwtVerify(token, options.getKey, {
+      const { payload } = await jwtVerify(token, getKey, {
         issuer: options.issuer,
         audience: options.audience,
         algorithms: ["RS256", "PS256", "ES256", "EdDSA"],
@@ -50,10 +56,42 @@ export function bearerAuth(options: BearerOptions): MiddlewareHandler<{ Variable
         token,
       });
     } catch (err) {
+      if (err instanceof KeysUnavailableError) {
+        logger?.warn("signing keys unavailable", { err: err.cause, requestId: c.get("requestId" as never) });
+        return apiError(c, 503, "service_unavailable", [KEYS_UNAVAILABLE_MESSAGE]);
+      }
       c.header("WWW-Authenticate", 'Bearer error="invalid_token"');
       const reason = err instanceof joseErrors.JWTExpired ? "The access token has expired." : "The access token is not valid.";
       return apiError(c, 401, "unauthorized", [reason]);
     }
     await next();
+  };
+}
+
+class KeysUnavailableError extends Error {
+  override name = "KeysUnavailableError";
+}
+
+/**
+ * What a key set throws as a verdict on the token: an `alg` it cannot serve, no key for the token's `kid`
+ * and `alg`, or several. A remote set throws these only once it holds the keys (for an unknown kid it
+ * fetches them again first).
+ */
+const TOKEN_VERDICTS = [joseErrors.JWKSNoMatchingKey, joseErrors.JWKSMultipleMatchingKeys, joseErrors.JOSENotSupported];
+
+/**
+ * `getKey`, where anything else it throws becomes a KeysUnavailableError: a failed fetch of the key set
+ * (a TypeError from fetch, JWKSTimeout, the plain JOSEError of a non-200 or unparsable answer) or a
+ * malformed one (JWKSInvalid). Only the resolver is wrapped: a bad signature, claim or header found by
+ * jwtVerify itself stays a 401.
+ */
+function keysOrUnavailable(getKey: JWTVerifyGetKey): JWTVerifyGetKey {
+  return async (header, token) => {
+    try {
+      return await getKey(header, token);
+    } catch (err) {
+      if (TOKEN_VERDICTS.some((verdict) => err instanceof verdict)) throw err;
+      throw new KeysUnavailableError("The signing keys could not be fetched.", { cause: err });
+    }
   };
 }

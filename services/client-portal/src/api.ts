@@ -26,9 +26,10 @@ type Deps = { db: Kysely<Database>; env: ClientPortalEnv; bearer: BearerOptions;
 /** The client portal API ("Base A" of the specification), the dashboard page and the health check. */
 export function apiRoutes({ db, env, bearer, logger }: Deps) {
   const app = new Hono<AppEnv>();
+  const requireBearer = bearerAuth(bearer, logger);
 
   /** Spec §7: a user's company-specific product roles. Users read their own; SuperAdmin and Support anyone's. */
-  app.get("/api/v1/permissions/:userId", bearerAuth(bearer), async (c) => {
+  app.get("/api/v1/permissions/:userId", requireBearer, async (c) => {
     const caller = c.get("caller");
     const userId = c.req.param("userId");
     if (caller.userId !== userId && !isAdmin(caller.roles)) {
@@ -43,7 +44,7 @@ export function apiRoutes({ db, env, bearer, logger }: Deps) {
    * checks project-access grants against it and the portal's user picker lists it. SuperAdmin and
    * Support may ask for any company; others only for a company they hold an entry for themselves.
    */
-  app.get("/api/v1/companies/:companyId/users", bearerAuth(bearer), async (c) => {
+  app.get("/api/v1/companies/:companyId/users", requireBearer, async (c) => {
     const companyId = c.req.param("companyId");
     if (!(await mayAskAboutCompany(db, c.get("caller"), companyId))) return forbidden(c);
     // `?include=roles` adds each person's product role in the company: the project-access page says
@@ -58,14 +59,14 @@ export function apiRoutes({ db, env, bearer, logger }: Deps) {
    * portal and checks onboarding configurations' schemes against them. The same rule as the
    * company's users: SuperAdmin and Support any company; others a company they hold an entry for.
    */
-  app.get("/api/v1/companies/:companyId/admin-data-sources", bearerAuth(bearer), async (c) => {
+  app.get("/api/v1/companies/:companyId/admin-data-sources", requireBearer, async (c) => {
     const companyId = c.req.param("companyId");
     if (!(await mayAskAboutCompany(db, c.get("caller"), companyId))) return forbidden(c);
     return c.json(adminDataSourcesResponseSchema.parse(await listAdminDataSources(db, companyId)));
   });
 
   /** OpenID Connect userinfo for the portal's JWT access tokens: the same claims as the ID token. */
-  app.on(["GET", "POST"], USERINFO_PATH, bearerAuth(bearer), async (c) => {
+  app.on(["GET", "POST"], USERINFO_PATH, requireBearer, async (c) => {
     c.header("Cache-Control", "no-store");
     const user = await findUserById(db, c.get("caller").userId);
     if (!user) {

@@ -8,10 +8,10 @@ import type { Logger } from "../../shared/logger.ts";
 import { requestBodyLimits } from "./body-limits.ts";
 import type { AppDeps, AppEnv } from "./context.ts";
 import { API_PREFIX, OPENAPI_PATH, installOpenApiDocument, validationHook } from "./openapi.ts";
-import { createApplicationsRouter } from "./routes/applications.ts";
-import { createCompaniesRouter } from "./routes/companies.ts";
-import { createDataDictionariesRouter } from "./routes/data-dictionaries.ts";
-import { createProductInfoRouter } from "./routes/product-info.ts";
+import { createApplicationsRouter } from "./routes/applications/applications.ts";
+import { createCompaniesRouter } from "./routes/companies/companies.ts";
+import { createDataDictionariesRouter } from "./routes/dictionaries/data-dictionaries.ts";
+import { createProductInfoRouter } from "./routes/product-info/product-info.ts";
 import { createWorkspaceRouter } from "./routes/workspaces/router.ts";
 
 export type { AppDeps, AppEnv } from "./context.ts";
@@ -43,7 +43,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
 
   // The document is public (clients generate code from it); everything else under /api/v1 is not.
   installOpenApiDocument(app, deps.version);
-  app.use(`${API_PREFIX}/*`, except(OPENAPI_PATH, bearerAuth(deps.bearer)));
+  app.use(`${API_PREFIX}/*`, except(OPENAPI_PATH, bearerAuth(deps.bearer, deps.logger)));
 
   // One router per resource (ARCHITECTURE.md §3). Errors (an ApiProblem with its field errors, any
   // HTTPException, anything else as a 500) are answered once, by installErrorHandlers above.

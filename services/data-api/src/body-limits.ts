@@ -29,7 +29,7 @@ type Rule = { applies: (c: Context) => boolean; handler: MiddlewareHandler };
 
 const RULES: Rule[] = [
   {
-    // POST {dictionary}/bulk-uploads, master or project (dictionary-bulk-uploads.ts).
+    // POST {dictionary}/bulk-uploads, master or project (routes/dictionaries/bulk-uploads.ts).
     applies: (c) => c.req.method === "POST" && c.req.path.endsWith("/bulk-uploads"),
     handler: bodyLimit({
       maxSize: UPLOAD_BODY_MAX_BYTES,
@@ -37,7 +37,7 @@ const RULES: Rule[] = [
     }),
   },
   {
-    // POST (create) or PATCH (replace) {dictionary}/tables (dictionary-tables.ts).
+    // POST (create) or PATCH (replace) {dictionary}/tables (routes/dictionaries/tables.ts).
     applies: (c) => (c.req.method === "POST" || c.req.method === "PATCH") && c.req.path.endsWith("/tables"),
     handler: jsonLimit(TABLE_BODY_MAX_BYTES),
   },

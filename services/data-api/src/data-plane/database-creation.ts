@@ -33,6 +33,7 @@ export async function startDatabaseCreation(
 
   return startJob(deps, {
     projectId,
+    workspace: kind,
     kind: "DatabaseCreation",
     lockReason: "DatabaseCreation",
     userId,

@@ -38,6 +38,7 @@ describe.each(TEST_DATABASE_KINDS)("startJob on %s", (kind) => {
     const progressed = new Promise<void>((r) => (reported = r));
     const job = await startJob(deps, {
       projectId: project.id,
+      workspace: "migration",
       kind: "Backup",
       lockReason: "Backup",
       userId: "u1",
@@ -74,6 +75,7 @@ describe.each(TEST_DATABASE_KINDS)("startJob on %s", (kind) => {
     const cleaned: string[] = [];
     await startJob(deps, {
       projectId: project.id,
+      workspace: "migration",
       kind: "Restore",
       lockReason: "Restore",
       userId: "u1",
@@ -95,6 +97,7 @@ describe.each(TEST_DATABASE_KINDS)("startJob on %s", (kind) => {
     const project = await activeProject();
     const definition = {
       projectId: project.id,
+      workspace: "migration" as const,
       kind: "DatabaseCreation" as const,
       lockReason: "DatabaseCreation" as const,
       userId: "u1",
@@ -112,7 +115,7 @@ describe.each(TEST_DATABASE_KINDS)("startJob on %s", (kind) => {
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
     // Held, so the winner cannot finish (and unlock) before the others try.
-    const definition = { projectId: project.id, kind: "Backup" as const, lockReason: "Backup" as const, userId: "u1", steps: [{ name: "Hold", run: () => held }], onSuccess: { status: "previous" as const } };
+    const definition = { projectId: project.id, workspace: "migration" as const, kind: "Backup" as const, lockReason: "Backup" as const, userId: "u1", steps: [{ name: "Hold", run: () => held }], onSuccess: { status: "previous" as const } };
     const results = await Promise.allSettled([startJob(deps, definition), startJob(deps, definition), startJob(deps, definition)]);
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     expect(results.filter((r) => r.status === "rejected").every((r) => (r as PromiseRejectedResult).reason instanceof JobRefusedError)).toBe(true);
@@ -126,6 +129,7 @@ describe.each(TEST_DATABASE_KINDS)("startJob on %s", (kind) => {
     const held = new Promise<void>((r) => (release = r));
     const job = await startJob(deps, {
       projectId: project.id,
+      workspace: "migration",
       kind: "Restore",
       lockReason: "Restore",
       userId: "u1",

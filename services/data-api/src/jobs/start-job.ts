@@ -4,7 +4,7 @@
  * at once, run the steps in the background, and release the lock with the final status.
  *
  *   const job = await startJob(deps, {
- *     projectId, kind: "Backup", lockReason: "Backup", userId,
+ *     projectId, workspace: "migration", kind: "Backup", lockReason: "Backup", userId,
  *     steps: [{ name: "Copy source", run: async (ctx) => { …; await ctx.progress(0.5); … } }],
  *     onSuccess: { status: "previous", update: (trx) => setBackupName(trx, …) },
  *   });
@@ -21,6 +21,7 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely, Transaction } from "kysely";
 import type { Job, LockReason, ProjectStatus } from "../../../../contracts/projects.ts";
+import { WORKSPACES, type WorkspaceKind } from "../../../../contracts/workspaces.ts";
 import type { Logger } from "../../../shared/logger.ts";
 import type { AppDeps } from "../context.ts";
 import type { Database } from "../db/schema.ts";
@@ -42,6 +43,8 @@ export type JobStep = { name: string; run: (ctx: JobContext) => Promise<void> };
 
 export type JobDefinition = {
   projectId: string;
+  /** The kind of workspace `projectId` is: its refusals say "project" or "configuration". */
+  workspace: WorkspaceKind;
   kind: JobKind;
   lockReason: LockReason;
   /** Who started it (jobs.created_by). */
@@ -67,12 +70,13 @@ export type JobDefinition = {
 /** What a job needs of the app (AppDeps): the control-plane database, a logger and the runner. */
 export type JobDeps = Pick<AppDeps, "db" | "logger"> & { jobs: JobRunner };
 
-/** The job could not start: the project is locked, or not in a status the job starts from (409). */
+/** The job could not start: the workspace is locked, or not in a status the job starts from (409). */
 export class JobRefusedError extends Error {
   override name = "JobRefusedError";
 }
 
-export function lockedMessage(reason: string | null, noun = "project") {
+/** Why a locked workspace refuses a write or a job; `noun` is its kind's (WORKSPACES[kind].noun). */
+export function lockedMessage(reason: string | null, noun: string) {
   return `The ${noun} is locked (${reason ?? "unknown reason"}) while a background job runs. Try again when it has finished.`;
 }
 
@@ -84,6 +88,7 @@ export async function startJob(deps: JobDeps, definition: JobDefinition): Promis
   const jobId = randomUUID();
   const at = now();
   const stepNames = definition.steps.map((s) => s.name);
+  const { noun } = WORKSPACES[definition.workspace];
 
   const previousStatus = await db.transaction().execute(async (trx) => {
     const project = await trx
@@ -91,11 +96,11 @@ export async function startJob(deps: JobDeps, definition: JobDefinition): Promis
       .select(["status", "is_locked", "lock_reason"])
       .where("id", "=", definition.projectId)
       .executeTakeFirst();
-    if (!project) throw new JobRefusedError("The project no longer exists.");
-    if (project.is_locked) throw new JobRefusedError(lockedMessage(project.lock_reason));
+    if (!project) throw new JobRefusedError(`The ${noun} no longer exists.`);
+    if (project.is_locked) throw new JobRefusedError(lockedMessage(project.lock_reason, noun));
     const allowed = definition.allowedStatuses;
     if (allowed && !allowed.includes(project.status as ProjectStatus)) {
-      throw new JobRefusedError(`A ${definition.kind} job cannot start while the project's status is ${project.status}.`);
+      throw new JobRefusedError(`A ${definition.kind} job cannot start while the ${noun}'s status is ${project.status}.`);
     }
     const taken = await takeProjectLock(trx, {
       projectId: definition.projectId,
@@ -106,7 +111,7 @@ export async function startJob(deps: JobDeps, definition: JobDefinition): Promis
       now: at,
     });
     // Another request took the lock (or changed the status) between our read and our update.
-    if (!taken) throw new JobRefusedError(lockedMessage(definition.lockReason));
+    if (!taken) throw new JobRefusedError(lockedMessage(definition.lockReason, noun));
     await insertJob(trx, {
       id: jobId,
       projectId: definition.projectId,

@@ -11,9 +11,9 @@ import { copyTables, dictionaryStats, findDictionaryRef, findProjectDictionaryRe
 import { TABLE_NOT_FOUND_MESSAGE } from "../../repositories/dictionary-tables.ts";
 import { projectDictionarySource, setSourceDictionary } from "../../repositories/projects.ts";
 import { requireWorkspace } from "../../workspace-access.ts";
-import { createBulkUploadRoutes } from "../dictionary-bulk-uploads.ts";
-import { DICTIONARY_NOT_FOUND_MESSAGE, type AfterDictionaryWrite, type AnyContext, type DictionaryResolver } from "../dictionary-routes-shared.ts";
-import { createDictionaryTableRoutes } from "../dictionary-tables.ts";
+import { createBulkUploadRoutes } from "../dictionaries/bulk-uploads.ts";
+import { DICTIONARY_NOT_FOUND_MESSAGE, type AfterDictionaryWrite, type AnyContext, type DictionaryResolver } from "../dictionaries/shared.ts";
+import { createDictionaryTableRoutes } from "../dictionaries/tables.ts";
 import { capitalised, collectionPath, readErrorsOf, workspaceIdParams, writeErrorsOf } from "./shared.ts";
 
 /**

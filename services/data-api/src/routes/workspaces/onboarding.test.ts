@@ -480,6 +480,44 @@ describe.each(TEST_DATABASE_KINDS)("onboarding configurations (audit projects) o
       // The dictionary is fixed once the databases exist: a retry is refused.
       expect((await api.send("POST", `${base}/try-create-databases`, owner)).status).toBe(409);
     });
+
+    it("names the configuration when its job refuses to start: locked, or moved on, after the request was checked", async () => {
+      const configuration = await makeConfiguration(api, await token(USERS.analyst), { companyId: acme.id, applicationId: acmeApp.id, schemeIds: [acmeHT!.id] });
+      await addProjectTable(api, configuration.id, { name: "Members", columns: [column("MemberId", "int")] });
+      const row = () => api.db.updateTable("projects").where("id", "=", configuration.id);
+      // requireWorkspace reads the row before it asks for the caller's permissions: another request
+      // changes it right then, so the route's checks pass and startJob finds the change.
+      let meanwhile = async () => {};
+      const app = api.appWith({
+        permissions: {
+          async forCaller() {
+            await meanwhile();
+            return USERS.analyst.permissions;
+          },
+        },
+      });
+      const tryCreate = async () => {
+        const res = await app.request(`/api/v1/audit-projects/${configuration.id}/try-create-databases`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${await token(USERS.analyst)}` },
+        });
+        return { status: res.status, body: (await res.json()) as { code: string; errors: string[] } };
+      };
+
+      meanwhile = async () => void (await row().set({ is_locked: 1, lock_reason: "Backup", lock_state: "Locked" }).execute());
+      expect(await tryCreate()).toMatchObject({
+        status: 409,
+        body: { code: "project_locked", errors: ["The configuration is locked (Backup) while a background job runs. Try again when it has finished."] },
+      });
+
+      await row().set({ is_locked: 0, lock_reason: null, lock_state: "Unlocked" }).execute();
+      meanwhile = async () => void (await row().set({ status: "Active" }).execute());
+      expect(await tryCreate()).toMatchObject({
+        status: 409,
+        body: { code: "project_locked", errors: ["A DatabaseCreation job cannot start while the configuration's status is Active."] },
+      });
+      expect((await api.get(`/api/v1/audit-projects/${configuration.id}/jobs`, await token(USERS.analyst))).body.jobs).toEqual([]);
+    });
   });
 
   describe("on the Azure cloud target", () => {

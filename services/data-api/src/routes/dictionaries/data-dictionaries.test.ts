@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_COMPANIES } from "../../../../scripts/demo-data.ts";
-import type { Dictionary } from "../../../../contracts/dictionary.ts";
-import { TEST_DATABASE_KINDS } from "../../../shared/testing/databases.ts";
-import { FORBIDDEN_MESSAGE } from "../access.ts";
-import { STALE_MESSAGE } from "../api-problem.ts";
-import { DUPLICATE_DICTIONARY_MESSAGE } from "../repositories/dictionaries.ts";
-import { DUPLICATE_TABLE_MESSAGE, TABLE_NOT_FOUND_MESSAGE } from "../repositories/dictionary-tables.ts";
-import { seedDictionary, send } from "../testing/dictionary-fixtures.ts";
-import { USERS, createTestApi, type TestApi } from "../testing/harness.ts";
+import { DEMO_COMPANIES } from "../../../../../scripts/demo-data.ts";
+import type { Dictionary } from "../../../../../contracts/dictionary.ts";
+import { TEST_DATABASE_KINDS } from "../../../../shared/testing/databases.ts";
+import { FORBIDDEN_MESSAGE } from "../../access.ts";
+import { STALE_MESSAGE } from "../../api-problem.ts";
+import { DUPLICATE_DICTIONARY_MESSAGE } from "../../repositories/dictionaries.ts";
+import { DUPLICATE_TABLE_MESSAGE, TABLE_NOT_FOUND_MESSAGE } from "../../repositories/dictionary-tables.ts";
+import { seedDictionary, send } from "../../testing/dictionary-fixtures.ts";
+import { USERS, createTestApi, type TestApi } from "../../testing/harness.ts";
 import { APPLICATION_NOT_FOUND_MESSAGE } from "./data-dictionaries.ts";
-import { DICTIONARY_NOT_FOUND_MESSAGE } from "./dictionary-routes-shared.ts";
+import { DICTIONARY_NOT_FOUND_MESSAGE } from "./shared.ts";
 
 const [cedar, acme, birch] = DEMO_COMPANIES;
 

@@ -6,15 +6,15 @@ import {
   dictionarySearchQuerySchema,
   dictionarySearchResponseSchema,
   updateDictionarySchema,
-} from "../../../../contracts/dictionary.ts";
-import { requireMigrationRole } from "../access.ts";
-import { NotFoundError } from "../api-problem.ts";
-import { createRouter, jsonContent } from "../openapi.ts";
-import { findApplication } from "../repositories/applications.ts";
-import { createDictionary, findDictionaryRef, searchDictionaries, updateDictionary } from "../repositories/dictionaries.ts";
-import { createBulkUploadRoutes } from "./dictionary-bulk-uploads.ts";
-import { DICTIONARY_NOT_FOUND_MESSAGE, dictionaryErrorResponses, loadDictionary, type DictionaryResolver } from "./dictionary-routes-shared.ts";
-import { createDictionaryTableRoutes } from "./dictionary-tables.ts";
+} from "../../../../../contracts/dictionary.ts";
+import { requireMigrationRole } from "../../access.ts";
+import { NotFoundError } from "../../api-problem.ts";
+import { createRouter, jsonContent } from "../../openapi.ts";
+import { findApplication } from "../../repositories/applications.ts";
+import { createDictionary, findDictionaryRef, searchDictionaries, updateDictionary } from "../../repositories/dictionaries.ts";
+import { createBulkUploadRoutes } from "./bulk-uploads.ts";
+import { DICTIONARY_NOT_FOUND_MESSAGE, dictionaryErrorResponses, loadDictionary, type DictionaryResolver } from "./shared.ts";
+import { createDictionaryTableRoutes } from "./tables.ts";
 
 const TAG = "Data dictionaries";
 export const APPLICATION_NOT_FOUND_MESSAGE = "Application not found.";

@@ -6,12 +6,12 @@ import {
   dictionarySchema,
   pendingReviewsSchema,
   reviewSchema,
-} from "../../../../contracts/dictionary.ts";
-import { NotFoundError } from "../api-problem.ts";
-import { parseDictionaryFile } from "../dictionary-bulk/parse-file.ts";
-import { applyReview, createReview, discardReview, getReview, listPendingReviews, REVIEW_NOT_FOUND_MESSAGE } from "../dictionary-bulk/reviews.ts";
-import { createRouter, jsonContent } from "../openapi.ts";
-import { dictionaryErrorResponses, loadDictionary, type DictionaryRoutesOptions } from "./dictionary-routes-shared.ts";
+} from "../../../../../contracts/dictionary.ts";
+import { NotFoundError } from "../../api-problem.ts";
+import { parseDictionaryFile } from "../../dictionary-bulk/parse-file.ts";
+import { applyReview, createReview, discardReview, getReview, listPendingReviews, REVIEW_NOT_FOUND_MESSAGE } from "../../dictionary-bulk/reviews.ts";
+import { createRouter, jsonContent } from "../../openapi.ts";
+import { dictionaryErrorResponses, loadDictionary, type DictionaryRoutesOptions } from "./shared.ts";
 
 const { 400: e400, 401: e401, 403: e403, 404: e404, 409: e409, 413: e413, 503: e503 } = dictionaryErrorResponses;
 const readErrors = { 401: e401, 403: e403, 404: e404, 503: e503 } as const;

@@ -1,6 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
-import { productInfoSchema } from "../../../../contracts/data-api.ts";
-import { createRouter, errorResponses, jsonContent } from "../openapi.ts";
+import { productInfoSchema } from "../../../../../contracts/data-api.ts";
+import { createRouter, errorResponses, jsonContent } from "../../openapi.ts";
 
 const getProductInfo = createRoute({
   method: "get",

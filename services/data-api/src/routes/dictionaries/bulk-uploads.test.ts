@@ -1,15 +1,15 @@
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_COMPANIES } from "../../../../scripts/demo-data.ts";
-import { BULK_UPLOAD_MAX_BYTES, COLUMN_TYPES, type Dictionary, type PendingReviews, type Review } from "../../../../contracts/dictionary.ts";
-import { TEST_DATABASE_KINDS } from "../../../shared/testing/databases.ts";
-import { createReview, REVIEW_HAS_ERRORS_MESSAGE, REVIEW_NOT_FOUND_MESSAGE, REVIEW_STALE_MESSAGE } from "../dictionary-bulk/reviews.ts";
-import { EMPTY_FILE_MESSAGE, FILE_TOO_LARGE_MESSAGE, TOO_MANY_ROWS_MESSAGE, WRONG_EXTENSION_MESSAGE } from "../dictionary-bulk/sheet-rows.ts";
-import { fixture, seedDictionary, send, upload } from "../testing/dictionary-fixtures.ts";
-import { USERS, createTestApi, type TestApi } from "../testing/harness.ts";
-import { sheetXml, textCell, workbookParts, zipOf } from "../testing/xlsx-files.ts";
-import { CHOOSE_FILE_MESSAGE } from "./dictionary-bulk-uploads.ts";
-import { DICTIONARY_NOT_FOUND_MESSAGE } from "./dictionary-routes-shared.ts";
+import { DEMO_COMPANIES } from "../../../../../scripts/demo-data.ts";
+import { BULK_UPLOAD_MAX_BYTES, COLUMN_TYPES, type Dictionary, type PendingReviews, type Review } from "../../../../../contracts/dictionary.ts";
+import { TEST_DATABASE_KINDS } from "../../../../shared/testing/databases.ts";
+import { createReview, REVIEW_HAS_ERRORS_MESSAGE, REVIEW_NOT_FOUND_MESSAGE, REVIEW_STALE_MESSAGE } from "../../dictionary-bulk/reviews.ts";
+import { EMPTY_FILE_MESSAGE, FILE_TOO_LARGE_MESSAGE, TOO_MANY_ROWS_MESSAGE, WRONG_EXTENSION_MESSAGE } from "../../dictionary-bulk/sheet-rows.ts";
+import { fixture, seedDictionary, send, upload } from "../../testing/dictionary-fixtures.ts";
+import { USERS, createTestApi, type TestApi } from "../../testing/harness.ts";
+import { sheetXml, textCell, workbookParts, zipOf } from "../../testing/xlsx-files.ts";
+import { CHOOSE_FILE_MESSAGE } from "./bulk-uploads.ts";
+import { DICTIONARY_NOT_FOUND_MESSAGE } from "./shared.ts";
 
 const [, acme, birch] = DEMO_COMPANIES;
 const HEADER = "table,column,type,length,precision,scale,nullable,key,description";

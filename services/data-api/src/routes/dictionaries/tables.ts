@@ -1,12 +1,12 @@
 import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
-import { createTableSchema, dictionarySchema, tableSchema, tablesPageSchema, tablesQuerySchema, updateTableSchema } from "../../../../contracts/dictionary.ts";
-import { versionSchema } from "../../../../contracts/common.ts";
-import { NotFoundError } from "../api-problem.ts";
-import { createRouter, jsonContent } from "../openapi.ts";
-import { createTable, deleteTable, getTable, listTables, updateTable } from "../repositories/dictionaries.ts";
-import { TABLE_NOT_FOUND_MESSAGE } from "../repositories/dictionary-tables.ts";
-import { dictionaryErrorResponses, loadDictionary, type DictionaryRoutesOptions } from "./dictionary-routes-shared.ts";
+import { createTableSchema, dictionarySchema, tableSchema, tablesPageSchema, tablesQuerySchema, updateTableSchema } from "../../../../../contracts/dictionary.ts";
+import { versionSchema } from "../../../../../contracts/common.ts";
+import { NotFoundError } from "../../api-problem.ts";
+import { createRouter, jsonContent } from "../../openapi.ts";
+import { createTable, deleteTable, getTable, listTables, updateTable } from "../../repositories/dictionaries.ts";
+import { TABLE_NOT_FOUND_MESSAGE } from "../../repositories/dictionary-tables.ts";
+import { dictionaryErrorResponses, loadDictionary, type DictionaryRoutesOptions } from "./shared.ts";
 
 const { 400: e400, 401: e401, 403: e403, 404: e404, 409: e409, 503: e503 } = dictionaryErrorResponses;
 const readErrors = { 401: e401, 403: e403, 404: e404, 503: e503 } as const;

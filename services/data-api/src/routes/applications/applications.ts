@@ -1,9 +1,9 @@
 import { createRoute } from "@hono/zod-openapi";
-import { applicationSchema, applicationSearchQuerySchema, applicationSearchResponseSchema, createApplicationSchema } from "../../../../contracts/applications.ts";
-import { requireMigrationRole } from "../access.ts";
-import { createRouter, jsonContent } from "../openapi.ts";
-import { createApplication, searchApplications } from "../repositories/applications.ts";
-import { dictionaryErrorResponses } from "./dictionary-routes-shared.ts";
+import { applicationSchema, applicationSearchQuerySchema, applicationSearchResponseSchema, createApplicationSchema } from "../../../../../contracts/applications.ts";
+import { requireMigrationRole } from "../../access.ts";
+import { createRouter, jsonContent } from "../../openapi.ts";
+import { createApplication, searchApplications } from "../../repositories/applications.ts";
+import { dictionaryErrorResponses } from "../dictionaries/shared.ts";
 
 const { 400: e400, 401: e401, 403: e403, 404: e404, 409: e409, 503: e503 } = dictionaryErrorResponses;
 

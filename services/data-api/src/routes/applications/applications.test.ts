@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_COMPANIES } from "../../../../scripts/demo-data.ts";
-import { NAME_MAX } from "../../../../contracts/common.ts";
-import { TEST_DATABASE_KINDS } from "../../../shared/testing/databases.ts";
-import { FORBIDDEN_MESSAGE } from "../access.ts";
-import { DUPLICATE_APPLICATION_MESSAGE } from "../repositories/applications.ts";
-import { send } from "../testing/dictionary-fixtures.ts";
-import { USERS, createTestApi, type TestApi } from "../testing/harness.ts";
+import { DEMO_COMPANIES } from "../../../../../scripts/demo-data.ts";
+import { NAME_MAX } from "../../../../../contracts/common.ts";
+import { TEST_DATABASE_KINDS } from "../../../../shared/testing/databases.ts";
+import { FORBIDDEN_MESSAGE } from "../../access.ts";
+import { DUPLICATE_APPLICATION_MESSAGE } from "../../repositories/applications.ts";
+import { send } from "../../testing/dictionary-fixtures.ts";
+import { USERS, createTestApi, type TestApi } from "../../testing/harness.ts";
 
 const [cedar, acme, birch] = DEMO_COMPANIES;
 

@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TEST_DATABASE_KINDS } from "../../../shared/testing/databases.ts";
-import { TEST_VERSION, USERS, createTestApi, type TestApi } from "../testing/harness.ts";
-import { readProductVersion } from "../version.ts";
+import { TEST_DATABASE_KINDS } from "../../../../shared/testing/databases.ts";
+import { TEST_VERSION, USERS, createTestApi, type TestApi } from "../../testing/harness.ts";
+import { readProductVersion } from "../../version.ts";
 
 describe.each(TEST_DATABASE_KINDS)("GET /api/v1/productInfo on %s", (kind) => {
   let api: TestApi;
@@ -23,7 +23,7 @@ describe.each(TEST_DATABASE_KINDS)("GET /api/v1/productInfo on %s", (kind) => {
 
 describe("the product version the server passes in", () => {
   it("is the root package.json's", () => {
-    const root = JSON.parse(fs.readFileSync(new URL("../../../../package.json", import.meta.url), "utf8"));
+    const root = JSON.parse(fs.readFileSync(new URL("../../../../../package.json", import.meta.url), "utf8"));
     expect(readProductVersion()).toBe(root.version);
     expect(readProductVersion()).toMatch(/^\d+\.\d+\.\d+/);
   });

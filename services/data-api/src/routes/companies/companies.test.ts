@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { DEMO_COMPANIES, demoAdminDataSources } from "../../../../scripts/demo-data.ts";
-import { TEST_DATABASE_KINDS } from "../../../shared/testing/databases.ts";
-import { COMPANY_NOT_FOUND_MESSAGE, PERMISSIONS_UNAVAILABLE_MESSAGE } from "../access.ts";
-import { ADMIN_DATA_SOURCES_UNAVAILABLE_MESSAGE } from "../admin-data-sources.ts";
-import { USERS, createTestApi, type TestApi } from "../testing/harness.ts";
+import { DEMO_COMPANIES, demoAdminDataSources } from "../../../../../scripts/demo-data.ts";
+import { TEST_DATABASE_KINDS } from "../../../../shared/testing/databases.ts";
+import { COMPANY_NOT_FOUND_MESSAGE, PERMISSIONS_UNAVAILABLE_MESSAGE } from "../../access.ts";
+import { ADMIN_DATA_SOURCES_UNAVAILABLE_MESSAGE } from "../../admin-data-sources.ts";
+import { USERS, createTestApi, type TestApi } from "../../testing/harness.ts";
 
 const [cedar, acme, birch] = DEMO_COMPANIES;
 const everyCompanyByName = [acme, birch, cedar].map((c) => ({ id: c.id, name: c.name }));

@@ -1,9 +1,9 @@
 import type { Context } from "hono";
-import type { Dictionary } from "../../../../contracts/dictionary.ts";
-import { NotFoundError } from "../api-problem.ts";
-import type { AppEnv } from "../context.ts";
-import { errorResponses, jsonContent } from "../openapi.ts";
-import { getDictionary } from "../repositories/dictionaries.ts";
+import type { Dictionary } from "../../../../../contracts/dictionary.ts";
+import { NotFoundError } from "../../api-problem.ts";
+import type { AppEnv } from "../../context.ts";
+import { errorResponses, jsonContent } from "../../openapi.ts";
+import { getDictionary } from "../../repositories/dictionaries.ts";
 
 export type AnyContext = Context<AppEnv, any, any>;
 

@@ -1,11 +1,11 @@
 import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
-import { adminDataSourcesResponseSchema, companiesResponseSchema } from "../../../../contracts/data-api.ts";
+import { adminDataSourcesResponseSchema, companiesResponseSchema } from "../../../../../contracts/data-api.ts";
 import { HTTPException } from "hono/http-exception";
-import { companyScope, requireCompany } from "../access.ts";
-import { ADMIN_DATA_SOURCES_UNAVAILABLE_MESSAGE, AdminDataSourcesUnavailableError } from "../admin-data-sources.ts";
-import { createRouter, errorResponses, jsonContent } from "../openapi.ts";
-import { listCompanies } from "../repositories/companies.ts";
+import { companyScope, requireCompany } from "../../access.ts";
+import { ADMIN_DATA_SOURCES_UNAVAILABLE_MESSAGE, AdminDataSourcesUnavailableError } from "../../admin-data-sources.ts";
+import { createRouter, errorResponses, jsonContent } from "../../openapi.ts";
+import { listCompanies } from "../../repositories/companies.ts";
 
 const listAll = createRoute({
   method: "get",
