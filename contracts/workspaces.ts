@@ -119,8 +119,12 @@ export function nextSetupStep(kind: WorkspaceKind, status: ProjectStatus): Wizar
 export function setupStepOpen(kind: WorkspaceKind, status: ProjectStatus, step: WizardStepId): boolean {
   if (step === "details") return true;
   if (kind === "onboarding") {
+    // The dictionary step creates the databases and hands over to their job's page; once they
+    // exist, setup goes on at the templates step (as a migration project's dictionary step closes).
+    // (The first and third never happen to a configuration; open all the same, so no status can send
+    // a user round in redirects between nextSetupStep and this.)
     if (step === "data-dictionary") {
-      return ["SetupAddColumnsIncomplete", "DatabaseCreation", "DatabaseCreationFailed", "SetupAssignTemplatesIncomplete"].includes(status);
+      return ["SetupDataDictionaryIncomplete", "SetupAddColumnsIncomplete", "SetupUploadTypeIncomplete", "DatabaseCreationFailed"].includes(status);
     }
     return step === "templates" && status === "SetupAssignTemplatesIncomplete";
   }
