@@ -52,35 +52,40 @@ export function workspaceApi(ws: WorkspaceDescriptor, as: Caller) {
   const at = (id: string, ...rest: string[]) => [ws.apiBase, enc(id), ...rest.map(enc)].join("/");
   const searchSchema = ws.kind === "onboarding" ? configurationSearchResponseSchema : projectSearchResponseSchema;
   return {
-    search: (query: z.output<typeof projectSearchQuerySchema> | (Omit<z.output<typeof projectSearchQuerySchema>, "name"> & { name?: string })) => callService("data-api", `${ws.apiBase}/search`, as, { schema: searchSchema, query }),
-    get: (id: string) => callService("data-api", at(id), as, { schema: workspaceSchema }),
-    access: (id: string) => callService("data-api", at(id, "access"), as, { schema: projectAccessSchema }),
+    search: (query: z.output<typeof projectSearchQuerySchema> | (Omit<z.output<typeof projectSearchQuerySchema>, "name"> & { name?: string })) =>
+      callService("data-api", `${ws.apiBase}/search`, as, { schema: searchSchema, query }),
     create: (body: WorkspaceCreate["body"]) => callService("data-api", ws.apiBase, as, { method: "POST", body, schema: workspaceSchema }),
-    update: (id: string, body: z.input<typeof updateProjectSchema> | z.input<typeof updateConfigurationSchema>) =>
-      callService("data-api", at(id), as, { method: "PATCH", body, schema: anything }),
 
-    users: (id: string) => callService("data-api", at(id, "users"), as, { schema: projectUsersResponseSchema }),
-    setUser: (id: string, userId: string, grant: z.input<typeof setProjectUserSchema>) =>
-      callService("data-api", at(id, "users", userId), as, { method: "PUT", body: setProjectUserSchema.parse(grant), schema: anything }),
-    removeUser: (id: string, userId: string) => callService("data-api", at(id, "users", userId), as, { method: "DELETE", schema: anything }),
+    /** The calls about one workspace. */
+    one: (id: string) => ({
+      get: () => callService("data-api", at(id), as, { schema: workspaceSchema }),
+      access: () => callService("data-api", at(id, "access"), as, { schema: projectAccessSchema }),
+      update: (body: z.input<typeof updateProjectSchema> | z.input<typeof updateConfigurationSchema>) =>
+        callService("data-api", at(id), as, { method: "PATCH", body, schema: anything }),
 
-    jobs: (id: string) => callService("data-api", at(id, "jobs"), as, { schema: projectJobsSchema }),
-    tryCreateDatabases: (id: string) => callService("data-api", at(id, "try-create-databases"), as, { method: "POST", schema: jobSchema }),
-    setUploadType: (id: string, uploadType: (typeof UPLOAD_TYPES)[number]) =>
-      callService("data-api", at(id, "upload-type"), as, { method: "POST", body: { uploadType }, schema: anything }),
-    setFlatFileParameters: (id: string, parameters: FlatFileParameters) =>
-      callService("data-api", at(id, "updateFlatFileParameters"), as, { method: "POST", body: parameters, schema: anything }),
-    databases: (id: string, query: { table?: string } = {}) => callService("data-api", at(id, "databases"), as, { schema: workspaceDatabasesResponseSchema, query }),
+      users: () => callService("data-api", at(id, "users"), as, { schema: projectUsersResponseSchema }),
+      setUser: (userId: string, grant: z.input<typeof setProjectUserSchema>) =>
+        callService("data-api", at(id, "users", userId), as, { method: "PUT", body: setProjectUserSchema.parse(grant), schema: anything }),
+      removeUser: (userId: string) => callService("data-api", at(id, "users", userId), as, { method: "DELETE", schema: anything }),
 
-    /** The workspace's own data dictionary: its copy, edited without touching the master it may have come from. */
-    dictionary: (id: string) => ({
-      get: () => callService("data-api", at(id, "data-dictionary"), as, { schema: projectDictionarySchema }),
-      tables: (query: { name?: string; page: number; pageSize: number }) =>
-        callService("data-api", at(id, "data-dictionary", "tables"), as, { schema: tablesPageSchema, query }),
-      table: (tableId: string) => callService("data-api", at(id, "data-dictionary", "tables", tableId, "table-details"), as, { schema: tableSchema }),
-      assign: (dictionaryId: string, version: number) =>
-        callService("data-api", at(id, "data-dictionary", dictionaryId, "assign"), as, { method: "POST", body: { version }, schema: anything }),
-      ...dictionaryEndpoints(as, at(id, "data-dictionary")),
+      jobs: () => callService("data-api", at(id, "jobs"), as, { schema: projectJobsSchema }),
+      tryCreateDatabases: () => callService("data-api", at(id, "try-create-databases"), as, { method: "POST", schema: jobSchema }),
+      setUploadType: (uploadType: (typeof UPLOAD_TYPES)[number]) =>
+        callService("data-api", at(id, "upload-type"), as, { method: "POST", body: { uploadType }, schema: anything }),
+      setFlatFileParameters: (parameters: FlatFileParameters) =>
+        callService("data-api", at(id, "updateFlatFileParameters"), as, { method: "POST", body: parameters, schema: anything }),
+      databases: (query: { table?: string } = {}) => callService("data-api", at(id, "databases"), as, { schema: workspaceDatabasesResponseSchema, query }),
+
+      /** The workspace's own data dictionary: its copy, edited without touching the master it may have come from. */
+      dictionary: {
+        get: () => callService("data-api", at(id, "data-dictionary"), as, { schema: projectDictionarySchema }),
+        tables: (query: { name?: string; page: number; pageSize: number }) =>
+          callService("data-api", at(id, "data-dictionary", "tables"), as, { schema: tablesPageSchema, query }),
+        table: (tableId: string) => callService("data-api", at(id, "data-dictionary", "tables", tableId, "table-details"), as, { schema: tableSchema }),
+        assign: (dictionaryId: string, version: number) =>
+          callService("data-api", at(id, "data-dictionary", dictionaryId, "assign"), as, { method: "POST", body: { version }, schema: anything }),
+        ...dictionaryEndpoints(as, at(id, "data-dictionary")),
+      },
     }),
   };
 }

@@ -47,7 +47,8 @@ export const projectMiddleware: MiddlewareFunction<Response> = async ({ params, 
   const { ws, api, shell } = workspaceKindScope(context);
   const id = (params as Record<string, string | undefined>)[ws.idParam] ?? "";
   try {
-    const [project, access] = await Promise.all([api.get(id), api.access(id)]);
+    const one = api.one(id);
+    const [project, access] = await Promise.all([one.get(), one.access()]);
     // One of another company than the selected one is not found here, as the data API answers for a
     // company the caller cannot see: the company picker sends the user to that company's list.
     if (project.companyId !== shell.company?.id) context.set(projectContext, { failure: { status: 404, body: { errors: [ws.notFoundMessage] } } });
@@ -65,24 +66,7 @@ export function projectScope(context: Readonly<RouterContextProvider>) {
   const scope = context.get(projectContext);
   if ("failure" in scope) throw data<ServiceFailure>(scope.failure.body, { status: scope.failure.status });
   const kind = workspaceKindScope(context);
-  return { ...kind, ...scope, workspaceApi: kind.api, api: boundApi(kind.api, scope.project.id) };
-}
-
-/** The workspace API with this workspace's id already given. */
-function boundApi(api: ReturnType<typeof workspaceKindScope>["api"], id: string) {
-  return {
-    get: () => api.get(id),
-    update: (body: Parameters<typeof api.update>[1]) => api.update(id, body),
-    users: () => api.users(id),
-    setUser: (userId: string, grant: Parameters<typeof api.setUser>[2]) => api.setUser(id, userId, grant),
-    removeUser: (userId: string) => api.removeUser(id, userId),
-    jobs: () => api.jobs(id),
-    tryCreateDatabases: () => api.tryCreateDatabases(id),
-    setUploadType: (uploadType: Parameters<typeof api.setUploadType>[1]) => api.setUploadType(id, uploadType),
-    setFlatFileParameters: (parameters: Parameters<typeof api.setFlatFileParameters>[1]) => api.setFlatFileParameters(id, parameters),
-    databases: (query?: { table?: string }) => api.databases(id, query),
-    dictionary: api.dictionary(id),
-  };
+  return { ...kind, ...scope, api: kind.api.one(scope.project.id) };
 }
 
 /**
