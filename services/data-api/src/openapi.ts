@@ -32,6 +32,11 @@ export function jsonContent<S extends ZodType>(schema: S, description: string) {
   return { description, content: { "application/json": { schema } } };
 }
 
+/** A required JSON request body of `schema` (what `c.req.valid("json")` then answers). */
+export function jsonBody<S extends ZodType>(schema: S) {
+  return { required: true, content: { "application/json": { schema } } };
+}
+
 // Named, so the document holds the error body once as a component and every answer refers to it.
 const apiErrorComponent = apiErrorSchema.openapi("ApiError");
 const errorBody = (description: string) => jsonContent(apiErrorComponent, description);

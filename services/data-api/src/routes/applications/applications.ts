@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import { applicationSchema, applicationSearchQuerySchema, applicationSearchResponseSchema, createApplicationSchema } from "../../../../../contracts/applications.ts";
 import { requireMigrationRole } from "../../access.ts";
-import { createRouter, jsonContent } from "../../openapi.ts";
+import { createRouter, jsonBody, jsonContent } from "../../openapi.ts";
 import { createApplication, searchApplications } from "../../repositories/applications.ts";
 import { dictionaryErrorResponses } from "../dictionaries/shared.ts";
 
@@ -29,7 +29,7 @@ const create = createRoute({
   path: "/applications",
   tags: ["Applications"],
   summary: "Register an application (name unique per company, any case)",
-  request: { body: { required: true, content: { "application/json": { schema: createApplicationSchema } } } },
+  request: { body: jsonBody(createApplicationSchema) },
   responses: {
     201: jsonContent(applicationSchema, "The new application."),
     400: e400,

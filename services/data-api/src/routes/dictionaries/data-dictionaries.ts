@@ -9,7 +9,7 @@ import {
 } from "../../../../../contracts/dictionary.ts";
 import { requireMigrationRole } from "../../access.ts";
 import { NotFoundError } from "../../api-problem.ts";
-import { createRouter, jsonContent } from "../../openapi.ts";
+import { createRouter, jsonBody, jsonContent } from "../../openapi.ts";
 import { findApplication } from "../../repositories/applications.ts";
 import { createDictionary, findDictionaryRef, searchDictionaries, updateDictionary } from "../../repositories/dictionaries.ts";
 import { createBulkUploadRoutes } from "./bulk-uploads.ts";
@@ -49,7 +49,7 @@ const create = createRoute({
   path: "/data-dictionaries",
   tags: [TAG],
   summary: "Create an empty master dictionary of an application of the same company",
-  request: { body: { required: true, content: { "application/json": { schema: createDictionarySchema } } } },
+  request: { body: jsonBody(createDictionarySchema) },
   responses: { 201: jsonContent(dictionarySchema, "The new dictionary (version 1, no tables)."), 400: e400, ...readErrors, 409: e409 },
 });
 
@@ -69,7 +69,7 @@ const update = createRoute({
   path: "/data-dictionaries/{id}",
   tags: [TAG],
   summary: "Rename or re-describe a master dictionary, based on its version",
-  request: { params: idParams, body: { required: true, content: { "application/json": { schema: updateDictionarySchema } } } },
+  request: { params: idParams, body: jsonBody(updateDictionarySchema) },
   responses: { 200: jsonContent(dictionarySchema, "The dictionary with its new version."), 400: e400, ...readErrors, 409: e409 },
 });
 

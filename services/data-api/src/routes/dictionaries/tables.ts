@@ -3,7 +3,7 @@ import { z } from "zod";
 import { createTableSchema, dictionarySchema, tableSchema, tablesPageSchema, tablesQuerySchema, updateTableSchema } from "../../../../../contracts/dictionary.ts";
 import { versionSchema } from "../../../../../contracts/common.ts";
 import { NotFoundError } from "../../api-problem.ts";
-import { createRouter, jsonContent } from "../../openapi.ts";
+import { createRouter, jsonBody, jsonContent } from "../../openapi.ts";
 import { createTable, deleteTable, getTable, listTables, updateTable } from "../../repositories/dictionaries.ts";
 import { TABLE_NOT_FOUND_MESSAGE } from "../../repositories/dictionary-tables.ts";
 import { dictionaryErrorResponses, loadDictionary, type DictionaryRoutesOptions } from "./shared.ts";
@@ -52,7 +52,7 @@ export function createDictionaryTableRoutes(options: DictionaryTableRoutesOption
     path: `${basePath}/tables`,
     tags: [tag],
     summary: "Add a table after the last one",
-    request: { params: idParams, body: { required: true, content: { "application/json": { schema: createTableSchema } } } },
+    request: { params: idParams, body: jsonBody(createTableSchema) },
     responses: { 201: jsonContent(dictionarySchema, "The dictionary with the new table and its new version."), ...writeErrors },
   });
 
@@ -62,7 +62,7 @@ export function createDictionaryTableRoutes(options: DictionaryTableRoutesOption
     tags: [tag],
     summary: "Replace a table's name, description and columns",
     description: "Columns keep their ids while their names stay (any case); the others are added or removed. Order is the array's.",
-    request: { params: idParams, body: { required: true, content: { "application/json": { schema: updateTableSchema } } } },
+    request: { params: idParams, body: jsonBody(updateTableSchema) },
     responses: { 200: jsonContent(dictionarySchema, "The dictionary with its new version."), ...writeErrors },
   });
 

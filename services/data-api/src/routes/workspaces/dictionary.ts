@@ -4,7 +4,7 @@ import { projectDictionarySchema, tableSchema, type ProjectDictionary } from "..
 import { assignDictionarySchema } from "../../../../../contracts/projects.ts";
 import { DICTIONARY_SETUP_STATUSES, type WorkspaceDescriptor } from "../../../../../contracts/workspaces.ts";
 import { ApiProblem, NotFoundError } from "../../api-problem.ts";
-import { createRouter, jsonContent } from "../../openapi.ts";
+import { createRouter, jsonBody, jsonContent } from "../../openapi.ts";
 import { recomputeSetupStatus } from "../../project-setup.ts";
 import { inTransaction } from "../../repositories/db-helpers.ts";
 import { copyTables, dictionaryStats, findDictionaryRef, findProjectDictionaryRef, getTable } from "../../repositories/dictionaries.ts";
@@ -72,7 +72,7 @@ export function createWorkspaceDictionaryRouter(descriptor: WorkspaceDescriptor)
     description: `Replaces every table of the ${noun}'s dictionary (based on its \`version\`). Only master dictionaries of the ${noun}'s application; any other id answers 404. Only while the ${noun} is being set up (409 afterwards).`,
     request: {
       params: workspaceIdParams.extend({ dictionaryId: z.string().min(1) }),
-      body: { required: true, content: { "application/json": { schema: assignDictionarySchema } } },
+      body: jsonBody(assignDictionarySchema),
     },
     responses: { 200: jsonContent(projectDictionarySchema, `The ${noun}'s dictionary after the copy.`), ...writeErrors },
   });

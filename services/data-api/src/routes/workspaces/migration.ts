@@ -13,7 +13,7 @@ import {
 import { WORKSPACES } from "../../../../../contracts/workspaces.ts";
 import { requireAreaRole } from "../../access.ts";
 import { ApiProblem } from "../../api-problem.ts";
-import { createRouter, errorResponses, jsonContent } from "../../openapi.ts";
+import { createRouter, errorResponses, jsonBody, jsonContent } from "../../openapi.ts";
 import { createProject, getProject, searchProjects, updateProject } from "../../repositories/projects.ts";
 import { requireWorkspace } from "../../workspace-access.ts";
 import { assertStatusChange, assertVersion, requireApplicationOfCompany } from "./rules.ts";
@@ -28,7 +28,6 @@ import { collectionPath, readErrorsOf, workspaceIdParams, writeErrorsOf } from "
 const descriptor = WORKSPACES.migration;
 const BASE = collectionPath(descriptor);
 const TAGS = ["Projects"];
-const json = <T>(schema: T) => ({ required: true, content: { "application/json": { schema } } });
 const projectIdParams = workspaceIdParams;
 const projectErrors = readErrorsOf(descriptor);
 const writeErrors = writeErrorsOf(descriptor);
@@ -40,7 +39,7 @@ const create = createRoute({
   summary: "Create a migration project (wizard step 1)",
   description:
     "The application must be one of the company's; the name is unique per company (any case). The project starts at SetupDataDictionaryIncomplete with an empty data dictionary of its own, and its creator may read and write it.",
-  request: { body: json(createProjectSchema) },
+  request: { body: jsonBody(createProjectSchema) },
   responses: { 201: jsonContent(projectSchema, "The new project."), ...writeErrors },
 });
 
@@ -70,7 +69,7 @@ const patch = createRoute({
   summary: "Change a project's name, description or status",
   description:
     "Based on `version`: a stale one answers 409 and changes nothing. The status moves only Active ⇄ Inactive and Active → Completed.",
-  request: { params: projectIdParams, body: json(updateProjectSchema) },
+  request: { params: projectIdParams, body: jsonBody(updateProjectSchema) },
   responses: { 200: jsonContent(projectSchema, "The changed project."), ...writeErrors },
 });
 
@@ -88,7 +87,7 @@ const setUploadType = createRoute({
   path: `${BASE}/{id}/upload-type`,
   tags: TAGS,
   summary: "Choose the upload type (wizard step 3)",
-  request: { params: projectIdParams, body: json(uploadTypeBodySchema) },
+  request: { params: projectIdParams, body: jsonBody(uploadTypeBodySchema) },
   responses: { 200: jsonContent(projectSchema, "The changed project."), ...writeErrors },
 });
 
@@ -97,7 +96,7 @@ const setFlatFileParameters = createRoute({
   path: `${BASE}/{id}/updateFlatFileParameters`,
   tags: TAGS,
   summary: "Set how the project's flat files are read (FlatFile projects only)",
-  request: { params: projectIdParams, body: json(flatFileParametersSchema) },
+  request: { params: projectIdParams, body: jsonBody(flatFileParametersSchema) },
   responses: { 200: jsonContent(projectSchema, "The changed project."), ...writeErrors },
 });
 

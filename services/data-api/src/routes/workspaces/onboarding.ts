@@ -23,7 +23,7 @@ import { ADMIN_DATA_SOURCES_UNAVAILABLE_MESSAGE, AdminDataSourcesUnavailableErro
 import { ApiProblem } from "../../api-problem.ts";
 import type { AppEnv } from "../../context.ts";
 import { describeProjectDatabases } from "../../data-plane/project-databases.ts";
-import { createRouter, errorResponses, jsonContent } from "../../openapi.ts";
+import { createRouter, errorResponses, jsonBody, jsonContent } from "../../openapi.ts";
 import {
   DefaultTakenError,
   createConfiguration,
@@ -47,7 +47,6 @@ import { collectionPath, readErrorsOf, workspaceIdParams, writeErrorsOf } from "
 const descriptor = WORKSPACES.onboarding;
 const BASE = collectionPath(descriptor);
 const TAGS = ["Configurations"];
-const json = <T>(schema: T) => ({ required: true, content: { "application/json": { schema } } });
 const readErrors = readErrorsOf(descriptor);
 const writeErrors = writeErrorsOf(descriptor);
 const SCHEME_RULE =
@@ -64,7 +63,7 @@ const create = createRoute({
     "The company's first configuration becomes its default whatever `isDefault` says; `isDefault: true` when the company has its default already is a 409 at `isDefault` naming it.",
     `The configuration starts at ${descriptor.initialStatus} with an empty data dictionary of its own, and its creator may read and write it.`,
   ].join(" "),
-  request: { body: json(createConfigurationSchema) },
+  request: { body: jsonBody(createConfigurationSchema) },
   responses: { 201: jsonContent(configurationSchema, "The new configuration, with its schemes in the order chosen."), ...writeErrors },
 });
 
@@ -109,7 +108,7 @@ const patch = createRoute({
     "`isDefault: true` makes this the company's default and the previous default stops being it, in one transaction (a company with configurations always has exactly one default).",
     "`isDefault: false` on the default is a 400 at `isDefault`: mark another one instead.",
   ].join(" "),
-  request: { params: workspaceIdParams, body: json(updateConfigurationSchema) },
+  request: { params: workspaceIdParams, body: jsonBody(updateConfigurationSchema) },
   responses: { 200: jsonContent(configurationSchema, "The changed configuration."), ...writeErrors },
 });
 

@@ -7,7 +7,7 @@ import type { WorkspaceDescriptor } from "../../../../../contracts/workspaces.ts
 import { ApiProblem } from "../../api-problem.ts";
 import { CompanyUsersUnavailableError } from "../../company-users.ts";
 import type { AppEnv } from "../../context.ts";
-import { createRouter, jsonContent } from "../../openapi.ts";
+import { createRouter, jsonBody, jsonContent } from "../../openapi.ts";
 import { listProjectUsers, removeProjectUser, setProjectUser } from "../../repositories/project-users.ts";
 import { requireWorkspace } from "../../workspace-access.ts";
 import { capitalised, collectionPath, readErrorsOf, workspaceIdParams, writeErrorsOf } from "./shared.ts";
@@ -51,7 +51,7 @@ export function createWorkspaceUsersRouter(descriptor: WorkspaceDescriptor) {
     tags,
     summary: `Give a user of the company access to the ${noun}, or change it`,
     description: `Write implies read. The user must hold a permission for the ${noun}'s company (client portal). The last user with write access cannot lose it (409). Answers the whole list.`,
-    request: { params: userParams, body: { required: true, content: { "application/json": { schema: setProjectUserSchema } } } },
+    request: { params: userParams, body: jsonBody(setProjectUserSchema) },
     responses: { 200: jsonContent(projectUsersResponseSchema, "The access list after the change."), ...writeErrors },
   });
 
