@@ -2,14 +2,15 @@ import type { Submission } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "react-router";
 import type { z } from "zod";
+import { BULK_UPLOAD_MAX_BYTES } from "../../contracts/dictionary";
 import type { ServiceFailure } from "./api.server";
 
 const UNREADABLE = "The form could not be read. Reload the page and try again.";
 
 /** The most a form post may carry: far more than any form of the portal needs. */
 export const FORM_MAX_BYTES = 1024 * 1024;
-/** The dictionary uploads: a file of BULK_UPLOAD_MAX_BYTES (5 MB) plus room for the multipart envelope. */
-export const UPLOAD_FORM_MAX_BYTES = 6 * 1024 * 1024;
+/** The dictionary uploads: a file of BULK_UPLOAD_MAX_BYTES (5 MB) plus 1 MB of room for the multipart envelope. */
+export const UPLOAD_FORM_MAX_BYTES = BULK_UPLOAD_MAX_BYTES + 1024 * 1024;
 
 /** The request body went past the route's limit: nothing more of it was read. */
 export class BodyTooLargeError extends Error {

@@ -4,13 +4,14 @@
  * link builds its path here from the workspace's descriptor (always through companyHref).
  */
 import { useLocation } from "react-router";
-import { nextSetupStep, setupStepOpen, WORKSPACES, type WizardStepId, type WorkspaceDescriptor, type WorkspaceKind } from "../../contracts/workspaces";
+import { nextSetupStep, setupStepOpen, WORKSPACE_KINDS, WORKSPACES, type WizardStepId, type WorkspaceDescriptor, type WorkspaceKind } from "../../contracts/workspaces";
+import { areaOfPath } from "./menu";
 import type { ProjectStatus } from "../../contracts/projects";
 
 /** The kind of workspace a portal path belongs to; the same modules serve both route bases. */
 export function workspaceKindOf(pathname: string): WorkspaceKind {
-  const onboarding = WORKSPACES.onboarding.routeBase;
-  return pathname === onboarding || pathname.startsWith(`${onboarding}/`) ? "onboarding" : "migration";
+  const area = areaOfPath(pathname)?.area;
+  return WORKSPACE_KINDS.find((kind) => WORKSPACES[kind].area === area) ?? "migration";
 }
 
 export const workspaceOfPath = (pathname: string): WorkspaceDescriptor => WORKSPACES[workspaceKindOf(pathname)];

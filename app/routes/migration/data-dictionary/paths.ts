@@ -4,6 +4,7 @@
  * and link builds its path here from the area of the page it is on (always through companyHref).
  */
 import { useLocation } from "react-router";
+import { areaOfPath } from "~/lib/menu";
 
 /** The areas that list the company's master dictionaries, with their route bases. */
 export const MASTER_DICTIONARY_BASES = {
@@ -12,9 +13,9 @@ export const MASTER_DICTIONARY_BASES = {
 } as const;
 export type MasterDictionaryArea = keyof typeof MASTER_DICTIONARY_BASES;
 
-/** The area a portal path belongs to: Onboarding below /onboarding/, else Migration. */
+/** The area a portal path belongs to (the menu's answer): Onboarding below /onboarding/, else Migration. */
 export function dictionaryAreaOf(pathname: string): MasterDictionaryArea {
-  return pathname === "/onboarding" || pathname.startsWith("/onboarding/") ? "onboarding" : "migration";
+  return areaOfPath(pathname)?.area === "onboarding" ? "onboarding" : "migration";
 }
 
 /** create: the draft's wizard; edit: a dictionary being changed; view: read-only. */

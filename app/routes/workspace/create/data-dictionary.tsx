@@ -6,7 +6,6 @@ import { createTableSchema } from "../../../../contracts/dictionary";
 import { assignDictionarySchema } from "../../../../contracts/projects";
 import { DeleteTableConfirmation } from "~/components/dictionary/delete-table-confirmation";
 import { DictionaryTablesList } from "~/components/dictionary/dictionary-tables-list";
-import { deleteTableSchema } from "~/components/dictionary/schemas";
 import { TableEditor, tableEditorDefaults } from "~/components/dictionary/table-editor";
 import { FormErrors } from "~/components/forms/fields";
 import { StatusButton } from "~/components/forms/status-button";
@@ -18,7 +17,6 @@ import { Card } from "~/components/ui/card";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
 import { redirectWithFlash } from "~/lib/flash.server";
-import { dictionaryMessages } from "~/components/dictionary/messages";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { useValidatedForm } from "~/lib/forms";
 import { invalid, readFormData, refusedByService, serviceFailure, unknownIntent } from "~/lib/forms.server";
@@ -26,7 +24,7 @@ import { Alert } from "~/components/ui/alert";
 import { requireWorkspace } from "../workspace.server";
 
 import { selectableDictionaries } from "~/lib/api/dictionaries.server";
-import { deleteTableNamed } from "../project/data-dictionary/dictionary.server";
+import { createTableFrom, deleteTableFrom } from "../project/data-dictionary/dictionary.server";
 import type { Route } from "./+types/data-dictionary";
 
 /** ?delete={tableId}: the confirmation of that table's deletion (a link, so it works without JavaScript). */
@@ -67,30 +65,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const here = companyHref(paths.wizard(project.id, "data-dictionary"), companyId);
 
   // The TableEditor's form (its buttons carry no intent): define a table.
-  if (intent === null) {
-    const submission = parseWithZod(formData, { schema: createTableSchema });
-    // A list intent (add, remove, move a column) sent without JavaScript: the form comes back changed.
-    if (submission.status === undefined) return data({ result: submission.reply() });
-    if (submission.status !== "success") return invalid(submission);
-    try {
-      await api.dictionary.createTable(submission.value);
-    } catch (err) {
-      return refusedByService(submission, err);
-    }
-    return redirectWithFlash(here, dictionaryMessages.tableSaved(submission.value.name, true));
-  }
-
-  if (intent === "delete-table") {
-    const submission = parseWithZod(formData, { schema: deleteTableSchema });
-    if (submission.status !== "success") return invalid(submission);
-    let name: string;
-    try {
-      name = await deleteTableNamed({ api }, submission.value.tableId, submission.value.version);
-    } catch (err) {
-      return refusedByService(submission, err);
-    }
-    return redirectWithFlash(here, dictionaryMessages.tableDeleted(name));
-  }
+  if (intent === null) return createTableFrom(formData, api.dictionary, here);
+  if (intent === "delete-table") return deleteTableFrom(formData, api.dictionary, here);
 
   if (intent === "assign") {
     const submission = parseWithZod(formData, { schema: assignSchema });

@@ -5,8 +5,13 @@
 import { createContext, data, type MiddlewareFunction, type RouterContextProvider } from "react-router";
 import type { ProjectDictionary } from "../../../../../contracts/dictionary";
 import type { ServiceFailure } from "~/lib/api.server";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { createTableSchema } from "../../../../../contracts/dictionary";
+import { dictionaryMessages } from "~/components/dictionary/messages";
+import { deleteTableSchema } from "~/components/dictionary/schemas";
 import { newestPendingReview } from "~/lib/api/dictionary-tables.server";
-import { serviceFailure } from "~/lib/forms.server";
+import { redirectWithFlash } from "~/lib/flash.server";
+import { invalid, refusedByService, serviceFailure } from "~/lib/forms.server";
 import { REVIEW_PARAM } from "~/lib/workspace-paths";
 import { projectContext, projectScope, requireWorkspace } from "../../workspace.server";
 
@@ -42,11 +47,41 @@ export function reviewGuard(context: Readonly<RouterContextProvider>) {
   return requireWorkspace(context, { write: paths.dictionary.tables(project.id), unlocked: true });
 }
 
-/** Deletes a table of the workspace's dictionary and answers its name, for the message that says so. */
-export async function deleteTableNamed(scope: Pick<ReturnType<typeof projectScope>, "api">, tableId: string, version: number): Promise<string> {
-  const { name } = await scope.api.dictionary.table(tableId);
-  await scope.api.dictionary.deleteTable(tableId, version);
-  return name;
+type DictionaryApi = ReturnType<typeof projectScope>["api"]["dictionary"];
+
+/**
+ * The two table writes the wizard's dictionary step and the dictionary's own pages both take, from
+ * the posted form: a new table (the TableEditor), or a deletion confirmed with the version the page
+ * showed. They answer the redirect to `to` with the flash message that says what changed, or the
+ * form back with its errors (a list intent sent without JavaScript, invalid fields, a refusal).
+ */
+export async function createTableFrom(formData: FormData, dictionary: DictionaryApi, to: string) {
+  const submission = parseWithZod(formData, { schema: createTableSchema });
+  // A list intent (add, remove, move a column) sent without JavaScript: the form comes back changed.
+  if (submission.status === undefined) return data({ result: submission.reply() });
+  if (submission.status !== "success") return invalid(submission);
+  try {
+    await dictionary.createTable(submission.value);
+  } catch (err) {
+    // A name the dictionary already has, a stale version (409): next to the field or at the top.
+    return refusedByService(submission, err);
+  }
+  return redirectWithFlash(to, dictionaryMessages.tableSaved(submission.value.name, true));
+}
+
+export async function deleteTableFrom(formData: FormData, dictionary: DictionaryApi, to: string) {
+  const submission = parseWithZod(formData, { schema: deleteTableSchema });
+  if (submission.status !== "success") return invalid(submission);
+  let name: string;
+  try {
+    // Read first: the message names the table.
+    ({ name } = await dictionary.table(submission.value.tableId));
+    await dictionary.deleteTable(submission.value.tableId, submission.value.version);
+  } catch (err) {
+    // A stale version (409): said in the confirmation, nothing deleted.
+    return refusedByService(submission, err);
+  }
+  return redirectWithFlash(to, dictionaryMessages.tableDeleted(name));
 }
 
 /** The newest upload of the workspace's dictionary waiting for review, linked from its pages; null when none. */

@@ -1,18 +1,14 @@
-import { parseWithZod } from "@conform-to/zod/v4";
 import { Plus } from "lucide-react";
 import { Form, Link } from "react-router";
 import { tablesQuerySchema } from "../../../../../contracts/dictionary";
 import { DeleteTableConfirmation } from "~/components/dictionary/delete-table-confirmation";
 import { DictionaryTablesList } from "~/components/dictionary/dictionary-tables-list";
-import { deleteTableSchema } from "~/components/dictionary/schemas";
 import { Button, buttonVariants } from "~/components/ui/button";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
-import { redirectWithFlash } from "~/lib/flash.server";
-import { dictionaryMessages } from "~/components/dictionary/messages";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
-import { invalid, readFormData, refusedByService, unknownIntent } from "~/lib/forms.server";
+import { readFormData, unknownIntent } from "~/lib/forms.server";
 import { projectScope, requireWorkspace } from "../../workspace.server";
-import { deleteTableNamed, pendingReviewLink, projectDictionary } from "./dictionary.server";
+import { deleteTableFrom, pendingReviewLink, projectDictionary } from "./dictionary.server";
 import { PendingReviewNotice } from "~/components/dictionary/pending-review-notice";
 import type { Route } from "./+types/tables";
 
@@ -49,16 +45,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const formData = await readFormData(request);
   const intent = formData.get("intent");
   if (intent !== "delete-table") return unknownIntent(intent);
-  const submission = parseWithZod(formData, { schema: deleteTableSchema });
-  if (submission.status !== "success") return invalid(submission);
-  let name: string;
-  try {
-    name = await deleteTableNamed({ api }, submission.value.tableId, submission.value.version);
-  } catch (err) {
-    // A stale version (409): said in the confirmation, nothing deleted.
-    return refusedByService(submission, err);
-  }
-  return redirectWithFlash(companyHref(here, companyId), dictionaryMessages.tableDeleted(name));
+  return deleteTableFrom(formData, api.dictionary, companyHref(here, companyId));
 }
 
 export const handle = { breadcrumb: "Tables" };
