@@ -19,7 +19,6 @@ import { ListSearchForm } from "~/components/ui/list-search-form";
 import { Pagination, PastTheEnd } from "~/components/ui/pagination";
 import { SearchField } from "~/components/ui/search-field";
 import { SortableHeader, sortDescription } from "~/components/ui/sortable-header";
-import { checkDefaultConfiguration } from "~/lib/api/workspaces.server";
 import { useCompanyHref } from "~/lib/company-href";
 import { readContains, readPaging } from "~/lib/list-search";
 import { accessSettings } from "~/lib/guards.server";
@@ -48,14 +47,12 @@ function readSearch(url: URL) {
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { shell, ws, api, as } = workspaceKindScope(context);
+  const { shell, ws, api } = workspaceKindScope(context);
   const search = readSearch(new URL(request.url));
-  const [result, defaults] = shell.company
-    ? await Promise.all([
-        api.search({ companyId: shell.company.id, ...search, name: search.name || undefined }),
-        ws.kind === "onboarding" ? checkDefaultConfiguration(as, shell.company.id) : null,
-      ])
-    : [{ items: [], total: 0, page: 1, pageSize: search.pageSize }, null];
+  // A configuration of the page says itself whether it is the company's default (isDefault).
+  const result = shell.company
+    ? await api.search({ companyId: shell.company.id, ...search, name: search.name || undefined })
+    : { items: [], total: 0, page: 1, pageSize: search.pageSize };
   return {
     search,
     result,
@@ -63,12 +60,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     companyName: shell.company?.name ?? null,
     // Who may create: the roles that may work in the workspace's area of this company (spec §6).
     mayCreate: mayEnterArea(ws.area, shell.roles, accessSettings),
-    defaultConfiguration: defaults?.defaultConfiguration ?? null,
   };
 }
 
 export default function ProjectList({ loaderData }: Route.ComponentProps) {
-  const { search, result, companyId, companyName, mayCreate, defaultConfiguration } = loaderData;
+  const { search, result, companyId, companyName, mayCreate } = loaderData;
   const href = useCompanyHref();
   const paths = useWorkspacePaths();
   const { ws } = paths;
@@ -173,7 +169,7 @@ export default function ProjectList({ loaderData }: Route.ComponentProps) {
                         <Link to={href(paths.nextStep(p))} className="font-medium text-brand hover:underline">
                           {p.name}
                         </Link>{" "}
-                        {configurations && p.id === defaultConfiguration?.id ? <div className="text-xs font-medium">Default</div> : null}
+                        {"isDefault" in p && p.isDefault ? <div className="text-xs font-medium">Default</div> : null}
                         {paths.setupIncomplete(p.status) ? <div className="text-xs text-muted-foreground">Setup continues here</div> : null}
                       </td>
                       <td className="px-4 py-3">{p.applicationName}</td>
