@@ -1,49 +1,311 @@
 /**
- * `npm run bench`: speed measured where it matters, never by timed tests. Each case runs a few
- * times and reports the median, on this machine, so changes can be compared run to run.
+ * `npm run bench`: the speed goals of docs/decisions/011 (issue 8), measured on this machine with each
+ * figure printed beside its anchor measured in the same run, and the ratio. Never part of `npm test`:
+ * timings belong here, not in tests. Exits 1 when a goal is missed.
  *
- * - dictionary upload: parse and diff a CSV just under the 5 MB limit (the heaviest request of the
- *   data API so far: a consultant uploading a whole legacy schema).
+ * It builds the portal and a bare React Router app of the same versions, starts the product as
+ * `npm start` does (own ports 4200–4202, a throwaway data folder, demo data, 25 projects), signs in
+ * for real, then measures pages, page weight, round trips, the data API's list endpoint against Hono's
+ * hello world, and dictionary uploads with their reviews.
  */
-import { performance } from "node:perf_hooks";
-import { BULK_UPLOAD_MAX_BYTES } from "../contracts/dictionary.ts";
-import { diffTables } from "../services/data-api/src/dictionary-bulk/diff.ts";
-import { parseDictionaryFile } from "../services/data-api/src/dictionary-bulk/parse-file.ts";
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { DEMO_COMPANIES } from "./demo-data.ts";
+import { buildBareApp } from "./bench/anchors/bare-app.ts";
+import { dictionaryCsv, dictionaryXlsx, duplicateRowsCsv } from "./bench/files.ts";
+import { initialJsPerPage } from "./bench/js-weight.ts";
+import { load, startProcess, watch, type LoadResult } from "./bench/measure.ts";
+import { accessToken, signIn } from "./bench/sign-in.ts";
+import { startStack, type Stack } from "./bench/stack.ts";
 
-function dictionaryCsv(maxBytes: number): { bytes: Uint8Array; rows: number } {
-  const lines = ["table,column,type,length,precision,scale,nullable,key,description"];
-  let size = lines[0]!.length + 1;
-  for (let t = 0; ; t++) {
-    for (let c = 0; c < 40; c++) {
-      const line =
-        c === 0
-          ? `Table_${t},Id_${t},uniqueidentifier,,,,no,yes,Primary key of table ${t}`
-          : c % 3 === 0
-            ? `Table_${t},Amount_${c},decimal,,18,2,yes,no,An amount with two decimals`
-            : `Table_${t},Column_${c},nvarchar,200,,,yes,no,A text column of table ${t}`;
-      if (size + line.length + 1 > maxBytes) return { bytes: new TextEncoder().encode(lines.join("\n")), rows: lines.length - 1 };
-      lines.push(line);
-      size += line.length + 1;
-    }
-  }
+const ROOT = path.resolve(import.meta.dirname, "..");
+const BASE_PORT = Number(process.env.BENCH_BASE_PORT ?? 4200);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const acme = DEMO_COMPANIES[1].id;
+/** BENCH_ONLY=js,pages,trips,api,uploads measures only those parts (all by default): for working on one. */
+const only = process.env.BENCH_ONLY?.split(",").map((s) => s.trim());
+const measures = (part: "js" | "pages" | "trips" | "api" | "uploads") => !only || only.includes(part);
+
+type Row = { what: string; ours: string; anchor: string; ratio: string; goal: string; ok: boolean | null };
+const rows: Row[] = [];
+const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
+const ms = (n: number) => `${n < 10 ? n.toFixed(2) : n.toFixed(0)} ms`;
+function report(row: Row) {
+  rows.push(row);
+  const mark = row.ok === null ? "    " : row.ok ? "PASS" : "FAIL";
+  console.log(
+    `${mark}  ${row.what}: ${row.ours}${row.anchor ? ` | anchor ${row.anchor}` : ""}${row.ratio ? ` | ${row.ratio}` : ""}${row.goal ? ` (goal ${row.goal})` : ""}`,
+  );
 }
 
-async function median(runs: number, fn: () => Promise<unknown>) {
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const start = performance.now();
-    await fn();
-    times.push(performance.now() - start);
-  }
-  return times.sort((a, b) => a - b)[Math.floor(runs / 2)]!;
-}
-
-const { bytes, rows } = dictionaryCsv(BULK_UPLOAD_MAX_BYTES - 1024);
-let tables = 0;
-const parseMs = await median(5, async () => {
-  const parsed = await parseDictionaryFile(bytes, "bench.csv");
-  if (parsed.errors.length) throw new Error(`the benchmark file has errors: ${parsed.errors[0]?.message}`);
-  tables = parsed.tables.length;
-  diffTables(parsed.tables, []);
+console.log("Building the portal and the bare React Router anchor…");
+execFileSync(process.execPath, [path.join(ROOT, "node_modules/@react-router/dev/bin.js"), "build"], {
+  cwd: ROOT,
+  stdio: ["ignore", "ignore", "inherit"],
 });
-console.log(`dictionary upload: ${(bytes.length / 1024 / 1024).toFixed(1)} MB, ${rows} rows, ${tables} tables, parse + diff median ${parseMs.toFixed(0)} ms`);
+const bareDir = buildBareApp();
+
+/* ---------- Initial JS per page ---------- */
+if (measures("js")) {
+  const [bare] = await initialJsPerPage(path.join(bareDir, "build"));
+  const ours = await initialJsPerPage(path.join(ROOT, "build"));
+  const bar = bare!.gzipBytes * 1.15;
+  const over = ours.filter((r) => r.gzipBytes > bar);
+  const heaviest = ours[0]!;
+  const lightest = ours.at(-1)!;
+  report({
+    what: `initial JS, gzip, per page (${ours.length} pages)`,
+    ours: `${kib(lightest.gzipBytes)}–${kib(heaviest.gzipBytes)} (heaviest ${heaviest.path})`,
+    anchor: kib(bare!.gzipBytes),
+    ratio: `${(lightest.gzipBytes / bare!.gzipBytes).toFixed(2)}–${(heaviest.gzipBytes / bare!.gzipBytes).toFixed(2)}×`,
+    goal: "≤ 1.15× on every page",
+    ok: over.length === 0,
+  });
+  for (const r of over) console.log(`      over the bar: ${r.path} ${kib(r.gzipBytes)}`);
+}
+
+const stack = await startStack({ basePort: BASE_PORT, env: { SERVER_TIMING: "true" } });
+const anchors: { stop(): Promise<void> }[] = [];
+try {
+  await measureProduct(stack);
+} finally {
+  await Promise.all(anchors.map((a) => a.stop()));
+  await stack.stop();
+  fs.rmSync(bareDir, { recursive: true, force: true });
+}
+
+const failed = rows.filter((r) => r.ok === false);
+console.log(failed.length ? `\n${failed.length} goal(s) missed: ${failed.map((r) => r.what).join("; ")}` : "\nEvery goal met.");
+process.exitCode = failed.length ? 1 : 0;
+
+async function measureProduct(stack: Stack) {
+  const { urls, pids } = stack;
+  const secrets = JSON.parse(fs.readFileSync(path.join(stack.dataDir, ".secrets.json"), "utf8")) as { portalClientSecret: string };
+  const token = await accessToken(urls, { id: "data-transformation-portal", secret: secrets.portalClientSecret }, "analyst@demo.test");
+  const api = async <T>(method: string, pathname: string, body?: unknown): Promise<T> => {
+    const res = await fetch(`${urls.dataApi}${pathname}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body ? { "content-type": "application/json" } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    if (!res.ok) throw new Error(`${method} ${pathname}: ${res.status} ${await res.text()}`);
+    return (await res.json()) as T;
+  };
+
+  // 25 projects in Acme Health: the demo's one and 24 more, so the list's first page is full.
+  const applications = await api<{ items: { id: string }[] }>("GET", `/api/v1/applications?companyId=${acme}`);
+  for (let i = 1; i <= 24; i++) {
+    await api("POST", "/api/v1/projects", {
+      companyId: acme,
+      name: `Bench project ${String(i).padStart(2, "0")}`,
+      applicationId: applications.items[0]!.id,
+      sourceType: "FlatFile",
+      description: "A project of the bench",
+    });
+  }
+  const projects = await api<{ items: { id: string; name: string }[]; total: number }>(
+    "GET",
+    `/api/v1/projects/search?companyId=${acme}&pageSize=25`,
+  );
+  const project = projects.items.find((p) => p.name === "ERP customer migration") ?? projects.items[0]!;
+  const dictionaries = await api<{ items: { id: string }[] }>("GET", `/api/v1/data-dictionaries?companyId=${acme}`);
+  const dictionary = dictionaries.items[0]!;
+
+  const jar = await signIn(urls.portal, "analyst@demo.test");
+  const cookie = jar.header(urls.portal);
+  const page = (pathname: string) => `${urls.portal}${pathname}${pathname.includes("?") ? "&" : "?"}companyId=${acme}`;
+  const get = (url: string) => fetch(url, { headers: { cookie }, redirect: "manual" });
+
+  /* ---------- A list page: HTML, throughput, CPU ---------- */
+  const listUrl = page("/migration/projects");
+  const listRes = await get(listUrl);
+  const listHtml = await listRes.text();
+  if (listRes.status !== 200) throw new Error(`${listUrl} answered ${listRes.status}`);
+  const listedRows = (listHtml.match(/<tr/g) ?? []).length - 1;
+
+  const bare = await startProcess([path.join(ROOT, "node_modules/@react-router/serve/bin.js"), "build/server/index.js"], {
+    cwd: bareDir,
+    env: { PORT: String(BASE_PORT + 10), NODE_ENV: "production" },
+    url: `http://localhost:${BASE_PORT + 10}/`,
+  });
+  anchors.push(bare);
+  const bareUrl = `http://localhost:${BASE_PORT + 10}/`;
+  const bareHtml = await (await fetch(bareUrl)).text();
+  report({
+    what: `HTML of /migration/projects (${listedRows} rows)`,
+    ours: kib(Buffer.byteLength(listHtml)),
+    anchor: `${kib(Buffer.byteLength(bareHtml))} (10 rows)`,
+    ratio: `${(Buffer.byteLength(listHtml) / Buffer.byteLength(bareHtml)).toFixed(1)}×`,
+    goal: "≤ 15 KB for 25 rows",
+    ok: Buffer.byteLength(listHtml) <= 15 * 1000,
+  });
+
+  if (measures("pages")) await measurePages();
+  async function measurePages() {
+    const anchorLoad = await load(bareUrl, { pids: [bare.pid], seconds: SECONDS });
+    const ourLoad = await load(listUrl, { pids: [pids.portal, pids.dataApi, pids.clientPortal], headers: { cookie }, seconds: SECONDS });
+    throughput("signed-in /migration/projects, 50 connections", ourLoad, anchorLoad, 0.5, 1.5);
+    report({
+      what: "CPU per rendered page (portal + both services)",
+      ours: ms(ourLoad.cpuMsPerRequest),
+      anchor: ms(anchorLoad.cpuMsPerRequest),
+      ratio: `${(ourLoad.cpuMsPerRequest / anchorLoad.cpuMsPerRequest).toFixed(1)}×`,
+      goal: "",
+      ok: null,
+    });
+  }
+
+  /* ---------- Sequential round trips to the services per page ---------- */
+  if (measures("trips")) await measureTrips();
+  async function measureTrips() {
+    const base = (kind: string) => `/migration/projects/${project.id}${kind}`;
+    const pages = [
+      "/migration/projects",
+      "/migration/data-dictionary",
+      `/migration/data-dictionary/view/${dictionary.id}/data-definition`,
+      base("/details"),
+      base("/data-dictionary/data-definition/tables"),
+      base("/users/project-access"),
+      base("/background-process"),
+      "/onboarding/configurations",
+    ];
+    let deepest = 0;
+    const depths: string[] = [];
+    for (const pathname of pages) {
+      const res = await get(page(pathname));
+      await res.body?.cancel();
+      const timing = res.headers.get("server-timing") ?? "";
+      const depth = Number(/depth=(\d+)/.exec(timing)?.[1] ?? NaN);
+      const calls = Number(/calls=(\d+)/.exec(timing)?.[1] ?? NaN);
+      deepest = Math.max(deepest, Number.isNaN(depth) ? Infinity : depth);
+      depths.push(
+        `${pathname.replace(project.id, ":id").replace(dictionary.id, ":id")} ${res.status} ${Number.isNaN(depth) ? "no Server-Timing" : `${calls} calls, depth ${depth}`}`,
+      );
+    }
+    report({
+      what: `sequential service round trips per page (${pages.length} pages)`,
+      ours: `at most ${deepest}`,
+      anchor: "1",
+      ratio: "",
+      goal: "≤ 1",
+      ok: deepest <= 1,
+    });
+    for (const line of depths) console.log(`      ${line}`);
+  }
+
+  /* ---------- The data API's list endpoint against Hono's hello world ---------- */
+  if (measures("api")) await measureApi();
+  async function measureApi() {
+    const hello = await startProcess(["--import", "tsx", "scripts/bench/anchors/hono-hello.ts"], {
+      cwd: ROOT,
+      env: { PORT: String(BASE_PORT + 11), NODE_ENV: "production" },
+      url: `http://localhost:${BASE_PORT + 11}/`,
+    });
+    anchors.push(hello);
+    const helloLoad = await load(`http://localhost:${BASE_PORT + 11}/`, { pids: [hello.pid], seconds: SECONDS });
+    const searchLoad = await load(`${urls.dataApi}/api/v1/projects/search?companyId=${acme}`, {
+      pids: [pids.dataApi],
+      headers: { authorization: `Bearer ${token}` },
+      seconds: SECONDS,
+    });
+    throughput("data API GET /projects/search (25 rows), 50 connections", searchLoad, helloLoad, 0.3, null);
+    const jwtMs = await jwtCheckMs(urls.clientPortal, token);
+    report({
+      what: "data API CPU per request",
+      ours: `${ms(searchLoad.cpuMsPerRequest)} (a JWT check alone: ${ms(jwtMs)})`,
+      anchor: ms(helloLoad.cpuMsPerRequest),
+      ratio: `${(searchLoad.cpuMsPerRequest / helloLoad.cpuMsPerRequest).toFixed(1)}×`,
+      goal: "≤ 0.1 ms beyond the JWT check",
+      ok: searchLoad.cpuMsPerRequest <= jwtMs + 0.1,
+    });
+  }
+
+  /* ---------- Dictionary uploads and their reviews ---------- */
+  if (!measures("uploads")) return;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "dt-bench-files-"));
+  try {
+    // The bulk-update form is the index route of its section: a post to it says so with `?index`.
+    const uploadUrl = page(`/migration/data-dictionary/edit/${dictionary.id}/bulk-update?index`);
+    const files = [
+      { name: "dictionary-5mb.csv", make: (f: string) => dictionaryCsv(f, 5 * 1024 * 1024 - 1024), goals: false },
+      { name: "dictionary-125k.xlsx", make: (f: string) => dictionaryXlsx(f, 125_000).then(() => 125_000), goals: true },
+      { name: "dictionary-50mb.csv", make: (f: string) => dictionaryCsv(f, 50 * 1024 * 1024), goals: true },
+      { name: "duplicates-500k.csv", make: (f: string) => duplicateRowsCsv(f, 500_000).then(() => 500_000), goals: false },
+    ];
+    for (const spec of files) {
+      const file = path.join(dir, spec.name);
+      const fileRows = await spec.make(file);
+      const size = fs.statSync(file).size;
+      const label = `${spec.name} (${(size / 1024 / 1024).toFixed(1)} MB, ${fileRows.toLocaleString("en")} rows)`;
+      const dbBefore = dataApiDbBytes(stack.dataDir);
+      const upload = await watch(pids.dataApi, `${urls.dataApi}/healthz`, async () => {
+        const form = new FormData();
+        form.set("file", await fs.openAsBlob(file), spec.name);
+        form.set("mode", "replace");
+        const res = await fetch(uploadUrl, { method: "POST", body: form, headers: { cookie }, redirect: "manual" });
+        await res.body?.cancel();
+        return res;
+      });
+      const location = upload.result.headers.get("location");
+      const ok = upload.result.status === 302 && location?.includes("review");
+      report({
+        what: `upload ${label}`,
+        ours: `${ok ? "" : `answered ${upload.result.status}, `}${ms(upload.ms)}, data API peak RSS ${upload.peakRss.toFixed(0)} MiB, slowest /healthz ${ms(upload.slowestHealthMs)}`,
+        anchor: "",
+        ratio: "",
+        goal: spec.goals ? "RSS < 250 MiB, /healthz < 100 ms" : "/healthz < 100 ms",
+        ok: Boolean(ok) && upload.slowestHealthMs < 100 && (!spec.goals || upload.peakRss < 250),
+      });
+      if (!ok || !location) continue;
+      const stored = dataApiDbBytes(stack.dataDir) - dbBefore;
+      const review = await watch(pids.portal, `${urls.portal}/healthz`, async () => {
+        const res = await get(new URL(location, urls.portal).toString());
+        return { status: res.status, bytes: Buffer.byteLength(await res.text()) };
+      });
+      report({
+        what: `  its review page`,
+        ours: `${review.result.status}, ${kib(review.result.bytes)} of HTML in ${ms(review.ms)}, portal peak RSS ${review.peakRss.toFixed(0)} MiB; stored review ${(stored / 1024 / 1024).toFixed(1)} MB`,
+        anchor: "",
+        ratio: "",
+        goal: "200, < 200 KB, < 1 s",
+        ok: review.result.status === 200 && review.result.bytes < 200 * 1000 && review.ms < 1000,
+      });
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function throughput(what: string, ours: LoadResult, anchor: LoadResult, minRatio: number, maxP99Ratio: number | null) {
+  const ratio = ours.rps / anchor.rps;
+  const p99Ratio = ours.p99 / anchor.p99;
+  report({
+    what,
+    ours: `${ours.rps.toFixed(0)} req/s, p99 ${ms(ours.p99)}${ours.errors ? `, ${ours.errors} errors` : ""}`,
+    anchor: `${anchor.rps.toFixed(0)} req/s, p99 ${ms(anchor.p99)}`,
+    ratio: `${ratio.toFixed(2)}×, p99 ${p99Ratio.toFixed(2)}×`,
+    goal: `≥ ${minRatio}×${maxP99Ratio ? `, p99 ≤ ${maxP99Ratio}×` : ""}`,
+    ok: ours.errors === 0 && ratio >= minRatio && (maxP99Ratio === null || p99Ratio <= maxP99Ratio),
+  });
+}
+
+/** What verifying the access token's signature and claims costs, in-process, per check. */
+async function jwtCheckMs(clientPortalUrl: string, token: string): Promise<number> {
+  const { createLocalJWKSet, jwtVerify } = await import("jose");
+  const jwks = createLocalJWKSet((await (await fetch(`${clientPortalUrl}/jwks`)).json()) as never);
+  for (let i = 0; i < 200; i++) await jwtVerify(token, jwks);
+  const start = performance.now();
+  const n = 2000;
+  for (let i = 0; i < n; i++) await jwtVerify(token, jwks);
+  return (performance.now() - start) / n;
+}
+
+/** The data API's control-plane database on disk (SQLite file and its write-ahead log). */
+function dataApiDbBytes(dataDir: string): number {
+  return fs
+    .readdirSync(dataDir)
+    .filter((f) => f.startsWith("data-api"))
+    .reduce((sum, f) => sum + fs.statSync(path.join(dataDir, f)).size, 0);
+}

@@ -69,3 +69,60 @@ export async function signIn(portalUrl: string, email: string, password = DEMO_P
   }
   return jar;
 }
+
+/**
+ * An access token for the data API, as the portal gets one: the authorization code flow with PKCE as
+ * the portal's client (whose secret `npm start` keeps in DATA_DIR/.secrets.json), signed in as `email`.
+ */
+export async function accessToken(
+  urls: { portal: string; clientPortal: string },
+  client: { id: string; secret: string },
+  email: string,
+  password = DEMO_PASSWORD,
+): Promise<string> {
+  const { createHash, randomBytes } = await import("node:crypto");
+  const verifier = randomBytes(32).toString("base64url");
+  const redirectUri = `${urls.portal}/auth/callback`;
+  const discovery = (await (await fetch(`${urls.clientPortal}/.well-known/openid-configuration`)).json()) as {
+    authorization_endpoint: string;
+    token_endpoint: string;
+  };
+  const authorize = new URL(discovery.authorization_endpoint);
+  authorize.search = new URLSearchParams({
+    response_type: "code",
+    client_id: client.id,
+    redirect_uri: redirectUri,
+    scope: "openid profile",
+    state: randomBytes(8).toString("hex"),
+    code_challenge: createHash("sha256").update(verifier).digest("base64url"),
+    code_challenge_method: "S256",
+  }).toString();
+  const jar = new CookieJar();
+  const { res: form, url: formUrl } = await jar.follow(authorize.toString());
+  const action = /<form method="post" action="([^"]+)"/.exec(await form.text())?.[1];
+  if (!action) throw new Error(`no sign-in form at ${formUrl}`);
+  // Follow the provider's redirects, stopping at the portal's callback: its code is ours to redeem.
+  let res = await jar.fetch(new URL(action.replaceAll("&amp;", "&"), formUrl).toString(), {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ email, password }).toString(),
+  });
+  let location = res.headers.get("location");
+  for (let hops = 0; location && !location.startsWith(redirectUri) && hops < 10; hops++) {
+    res = await jar.fetch(new URL(location, urls.clientPortal).toString());
+    location = res.headers.get("location");
+  }
+  const code = location ? new URL(location).searchParams.get("code") : null;
+  if (!code) throw new Error(`no authorization code for ${email} (status ${res.status})`);
+  const token = await fetch(discovery.token_endpoint, {
+    method: "POST",
+    headers: {
+      "content-type": "application/x-www-form-urlencoded",
+      authorization: `Basic ${Buffer.from(`${encodeURIComponent(client.id)}:${encodeURIComponent(client.secret)}`).toString("base64")}`,
+    },
+    body: new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: redirectUri, code_verifier: verifier }).toString(),
+  });
+  const body = (await token.json()) as { access_token?: string; error?: string };
+  if (!body.access_token) throw new Error(`token endpoint refused the code: ${JSON.stringify(body)}`);
+  return body.access_token;
+}
