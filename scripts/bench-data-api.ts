@@ -107,6 +107,7 @@ async function main() {
       { name: "hello world", pid: hello.pid!, url: `http://localhost:${HELLO_PORT}/` },
       { name: "productInfo (auth only)", pid: dataApi.pid!, url: `${api}/productInfo`, token: analystToken },
       { name: "projects/search (analyst)", pid: dataApi.pid!, url: `${api}/projects/search?companyId=${acme.id}`, token: analystToken },
+      { name: "projects/search, 1 row", pid: dataApi.pid!, url: `${api}/projects/search?companyId=${acme.id}&name=project%207`, token: analystToken },
       { name: "projects/search (admin)", pid: dataApi.pid!, url: `${api}/projects/search?companyId=${acme.id}`, token: adminToken },
       { name: "companies/all (analyst)", pid: dataApi.pid!, url: `${api}/companies/all`, token: analystToken },
       { name: "applications (analyst)", pid: dataApi.pid!, url: `${api}/applications?companyId=${acme.id}`, token: analystToken },
