@@ -64,9 +64,10 @@ async function main() {
   // The client portal's part: signing keys (JWKS) and each user's permissions.
   const { privateKey, publicKey } = await generateKeyPair("RS256");
   const jwk = { ...(await exportJWK(publicKey)), kid: "bench", alg: "RS256", use: "sig" };
+  const asked = { jwks: 0, permissions: 0 };
   const portal = new Hono()
-    .get("/jwks", (c) => c.json({ keys: [jwk] }))
-    .get("/api/v1/permissions/:userId", (c) => c.json(users.find((u) => u.id === c.req.param("userId"))?.permissions ?? []));
+    .get("/jwks", (c) => (asked.jwks++, c.json({ keys: [jwk] })))
+    .get("/api/v1/permissions/:userId", (c) => (asked.permissions++, c.json(users.find((u) => u.id === c.req.param("userId"))?.permissions ?? [])));
   const portalServer = serve({ fetch: portal.fetch, port: PORTAL_PORT });
   const token = (user: { id: string; roles: string }) =>
     new SignJWT({ [DEFAULT_ROLES_CLAIM]: user.roles, name: "Bench" })
@@ -140,6 +141,8 @@ async function main() {
         anchor ? (r.rps / anchor.rps).toFixed(2).padStart(8) : "",
       );
     }
+    // The data API's caches at work: keys fetched once, permissions once per token per 30 s.
+    console.log(`the data API asked the portal stand-in for its keys ${asked.jwks} times, for permissions ${asked.permissions} times`);
   } finally {
     await Promise.all(children.map((child) => stopped(child)));
     portalServer.close();
