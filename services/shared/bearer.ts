@@ -1,17 +1,17 @@
 import type { MiddlewareHandler } from "hono";
-import { errors as joseErrors, jwtVerify, type JWTVerifyGetKey } from "jose";
+import { errors as joseErrors, jwtVerify, type CompactJWSHeaderParameters, type JWTVerifyGetKey } from "jose";
 import { parseRoleAttribute } from "../../contracts/roles.ts";
 import { apiError } from "./http.ts";
 import type { Logger } from "./logger.ts";
 
-/** Who is calling, as the verified access token says. */
+/** Who is calling, as the verified access token says. Frozen: one object serves every request of a token. */
 export type Caller = {
-  userId: string;
-  name: string | null;
+  readonly userId: string;
+  readonly name: string | null;
   /** The role attribute split on `;` (compare case-insensitively with contracts/roles.ts). */
-  roles: string[];
+  readonly roles: readonly string[];
   /** The raw bearer token, to forward to the client portal API on the caller's behalf. */
-  token: string;
+  readonly token: string;
 };
 
 export type BearerOptions = {
@@ -20,6 +20,8 @@ export type BearerOptions = {
   issuer: string;
   audience: string;
   rolesClaim: string;
+  /** How many verified tokens are remembered (createVerifiedTokens); default 10,000. */
+  verifiedTokensMax?: number;
 };
 
 export type BearerVariables = { caller: Caller };
@@ -34,6 +36,7 @@ export const KEYS_UNAVAILABLE_MESSAGE = "The identity provider cannot be reached
  */
 export function bearerAuth(options: BearerOptions, logger?: Logger): MiddlewareHandler<{ Variables: BearerVariables }> {
   const getKey = keysOrUnavailable(options.getKey);
+  const verified = createVerifiedTokens(options.verifiedTokensMax ?? 10_000);
   return async (c, next) => {
     const header = c.req.header("authorization") ?? "";
     const match = /^Bearer\s+(\S+)$/i.exec(header);
@@ -43,18 +46,7 @@ export function bearerAuth(options: BearerOptions, logger?: Logger): MiddlewareH
     }
     const token = match[1];
     try {
-      const { payload } = await jwtVerify(token, getKey, {
-        issuer: options.issuer,
-        audience: options.audience,
-        algorithms: ["RS256", "PS256", "ES256", "EdDSA"],
-      });
-      if (typeof payload.sub !== "string" || !payload.sub) throw new joseErrors.JWTClaimValidationFailed("missing sub", payload, "sub");
-      c.set("caller", {
-        userId: payload.sub,
-        name: typeof payload.name === "string" ? payload.name : null,
-        roles: parseRoleAttribute(payload[options.rolesClaim]),
-        token,
-      });
+      c.set("caller", (await verified.caller(token, getKey)) ?? (await verify(token)));
     } catch (err) {
       if (err instanceof KeysUnavailableError) {
         logger?.warn("signing keys unavailable", { err: err.cause, requestId: c.get("requestId" as never) });
@@ -65,6 +57,56 @@ export function bearerAuth(options: BearerOptions, logger?: Logger): MiddlewareH
       return apiError(c, 401, "unauthorized", [reason]);
     }
     await next();
+  };
+
+  async function verify(token: string): Promise<Caller> {
+    let key: unknown;
+    const { payload, protectedHeader } = await jwtVerify(token, async (header, jws) => (key = await getKey(header, jws)), {
+      issuer: options.issuer,
+      audience: options.audience,
+      algorithms: ["RS256", "PS256", "ES256", "EdDSA"],
+    });
+    if (typeof payload.sub !== "string" || !payload.sub) throw new joseErrors.JWTClaimValidationFailed("missing sub", payload, "sub");
+    const caller: Caller = Object.freeze({
+      userId: payload.sub,
+      name: typeof payload.name === "string" ? payload.name : null,
+      roles: Object.freeze(parseRoleAttribute(payload[options.rolesClaim])),
+      token,
+    });
+    if (typeof payload.exp === "number") verified.remember(token, { caller, exp: payload.exp, header: protectedHeader, key });
+    return caller;
+  }
+}
+
+type VerifiedToken = { caller: Caller; exp: number; header: CompactJWSHeaderParameters; key: unknown };
+
+/**
+ * The callers of tokens whose signature and claims were checked, by token string: the RSA check
+ * and the claims' parsing cost more than the rest of a cheap request, and a client sends the same
+ * token until it expires. An entry is used only before the token's `exp` (so an expired token still
+ * answers 401 "expired") and only while the key resolver still answers the very key that verified it:
+ * the resolver runs on every request, so an unreachable key set is still a 503 and a key removed
+ * from the set is still a 401. Tokens without `exp` are never kept. Oldest entries go first past `max`.
+ */
+function createVerifiedTokens(max: number) {
+  const entries = new Map<string, VerifiedToken>();
+  return {
+    async caller(token: string, getKey: JWTVerifyGetKey): Promise<Caller | undefined> {
+      const entry = entries.get(token);
+      if (!entry) return undefined;
+      if (entry.exp <= Date.now() / 1000) {
+        entries.delete(token);
+        return undefined;
+      }
+      const [protectedPart = "", payload = "", signature = ""] = token.split(".");
+      const key = await getKey(entry.header, { protected: protectedPart, payload, signature });
+      return key === entry.key ? entry.caller : undefined;
+    },
+    remember(token: string, entry: VerifiedToken) {
+      entries.delete(token);
+      entries.set(token, entry);
+      if (entries.size > max) entries.delete(entries.keys().next().value!);
+    },
   };
 }
 

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
+import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase } from "kysely";
 import pg from "pg";
 import { createLogger, type Logger } from "./logger.ts";
 
@@ -29,5 +29,30 @@ export function createKysely<DB>(url: string, logger: Logger = createLogger("db"
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
-  return new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+}
+
+/** How many prepared statements one SQLite connection keeps: every query shape of the app, with room. */
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Kysely's SQLite driver prepares every query again (`db.prepare(sql)`), which costs about as much
+ * as running a small one: statements are kept by their SQL text instead, the least recently used
+ * going first past the bound. Safe because Kysely runs one query at a time on the one connection
+ * (its mutex holds it for a whole stream or transaction), and SQLite re-prepares a kept statement
+ * itself after a schema change.
+ */
+function withStatementCache(sqlite: Database.Database): SqliteDatabase {
+  const statements = new Map<string, Database.Statement>();
+  return {
+    prepare(sql) {
+      let statement = statements.get(sql);
+      if (statement) statements.delete(sql);
+      else statement = sqlite.prepare(sql);
+      statements.set(sql, statement);
+      if (statements.size > STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
+      return statement;
+    },
+    close: () => sqlite.close(),
+  };
 }

@@ -98,7 +98,9 @@ function removeFiles(directory: string, matches: (name: string) => boolean, befo
   for (const name of names.filter(matches)) {
     const file = path.join(directory, name);
     const stat = fs.statSync(file, { throwIfNoEntry: false });
-    if (!stat?.isFile() || (before && stat.mtimeMs > before.getTime())) continue;
+    // To the millisecond, as `before` is: a file written in the recovery's first millisecond is older
+    // than it (file times come from the kernel's coarse clock and cannot order finer anyway).
+    if (!stat?.isFile() || (before && Math.floor(stat.mtimeMs) > before.getTime())) continue;
     fs.rmSync(file, { force: true });
     removed.push(file);
   }

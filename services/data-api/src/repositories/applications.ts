@@ -3,7 +3,7 @@ import type { Kysely } from "kysely";
 import type { Application, ApplicationSort } from "../../../../contracts/applications.ts";
 import { DuplicateNameError } from "../api-problem.ts";
 import type { Database } from "../db/schema.ts";
-import { isUniqueViolation, nameKey, nameKeyContains, sortOf } from "./db-helpers.ts";
+import { isUniqueViolation, nameKey, nameKeyContains, sortOf, totalOf } from "./db-helpers.ts";
 
 export const DUPLICATE_APPLICATION_MESSAGE = "An application with this name already exists";
 
@@ -33,16 +33,14 @@ export async function searchApplications(db: Kysely<Database>, search: Applicati
   rows = rows.orderBy(SORT_COLUMNS[key], direction);
   // Ties break by name, then id: a total order, so consecutive pages never overlap or skip.
   if (key !== "name") rows = rows.orderBy("a.name_key", direction);
-  const [items, counted] = await Promise.all([
-    rows
-      .orderBy("a.name", direction)
-      .orderBy("a.id", direction)
-      .limit(search.pageSize)
-      .offset((search.page - 1) * search.pageSize)
-      .execute(),
-    count.executeTakeFirstOrThrow(),
-  ]);
-  return { items: items.map(toApplication), total: Number(counted.n), page: search.page, pageSize: search.pageSize };
+  const items = await rows
+    .orderBy("a.name", direction)
+    .orderBy("a.id", direction)
+    .limit(search.pageSize)
+    .offset((search.page - 1) * search.pageSize)
+    .execute();
+  const total = await totalOf(items.length, search, () => count.executeTakeFirstOrThrow());
+  return { items: items.map(toApplication), total, page: search.page, pageSize: search.pageSize };
 }
 
 /** Whether the company has any application at all. */

@@ -43,3 +43,14 @@ export function sortOf<K extends string>(sort: K | `-${K}`): { key: K; direction
   const descending = sort.startsWith("-");
   return { key: (descending ? sort.slice(1) : sort) as K, direction: descending ? "desc" : "asc" };
 }
+
+/**
+ * A list's total, counted in SQL only when the page cannot tell it: a page that is neither empty
+ * nor full is the list's last, so the total is its offset plus its rows. Most lists fit on their
+ * first page, and the count costs as much as the page itself.
+ */
+export async function totalOf(rows: number, page: { page: number; pageSize: number }, count: () => Promise<{ n: number | string }>): Promise<number> {
+  if (rows > 0 && rows < page.pageSize) return (page.page - 1) * page.pageSize + rows;
+  if (rows === 0 && page.page === 1) return 0;
+  return Number((await count()).n);
+}

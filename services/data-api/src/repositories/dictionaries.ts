@@ -3,7 +3,7 @@ import type { ExpressionBuilder, Kysely } from "kysely";
 import type { Dictionary, DictionarySort, DictionarySummary } from "../../../../contracts/dictionary.ts";
 import { ConflictError, DuplicateNameError } from "../api-problem.ts";
 import type { Database } from "../db/schema.ts";
-import { inTransaction, isUniqueViolation, nameKey, nameKeyContains, sortOf } from "./db-helpers.ts";
+import { inTransaction, isUniqueViolation, nameKey, nameKeyContains, sortOf, totalOf } from "./db-helpers.ts";
 import { readTables } from "./dictionary-tables.ts";
 import { bumpVersion, type VersionedWrite } from "./dictionary-version.ts";
 
@@ -142,15 +142,13 @@ export async function searchDictionaries(db: Kysely<Database>, search: Dictionar
   }
   const { key, direction } = sortOf<keyof typeof SORT_COLUMNS>(search.sort);
   for (const column of SORT_COLUMNS[key]) rows = rows.orderBy(column, direction);
-  const [items, counted] = await Promise.all([
-    rows
-      .orderBy("d.id", direction)
-      .limit(search.pageSize)
-      .offset((search.page - 1) * search.pageSize)
-      .execute(),
-    count.executeTakeFirstOrThrow(),
-  ]);
-  return { items: items.map(toSummary), total: Number(counted.n), page: search.page, pageSize: search.pageSize };
+  const items = await rows
+    .orderBy("d.id", direction)
+    .limit(search.pageSize)
+    .offset((search.page - 1) * search.pageSize)
+    .execute();
+  const total = await totalOf(items.length, search, () => count.executeTakeFirstOrThrow());
+  return { items: items.map(toSummary), total, page: search.page, pageSize: search.pageSize };
 }
 
 export type DictionaryUpdate = VersionedWrite & { name: string; description: string | null };

@@ -4,7 +4,7 @@ import type { Column, ColumnInput, ColumnType, Table, TableInput, TableSummary }
 import { ApiProblem, DuplicateNameError, NotFoundError } from "../api-problem.ts";
 import type { Database } from "../db/schema.ts";
 import type { DictionaryColumnsTable } from "../db/schema-dictionaries.ts";
-import { inTransaction, isUniqueViolation, nameKey, toFlag } from "./db-helpers.ts";
+import { inTransaction, isUniqueViolation, nameKey, toFlag, totalOf } from "./db-helpers.ts";
 import { bumpVersion, type VersionedWrite } from "./dictionary-version.ts";
 
 /**
@@ -168,22 +168,20 @@ export async function listTables(db: Kysely<Database>, dictionaryId: string, que
   let base = db.selectFrom("dictionary_tables as t").where("t.dictionary_id", "=", dictionaryId);
   const contains = query.name?.trim().toLowerCase();
   if (contains) base = base.where(sql<boolean>`${sql.ref("t.name_key")} like ${`%${escapeLike(contains)}%`} escape '\\'`);
-  const [rows, total] = await Promise.all([
-    base
-      .select((eb) => [
-        "t.id",
-        "t.name",
-        "t.description",
-        "t.position",
-        eb.selectFrom("dictionary_columns as c").select(eb.fn.countAll<number | string>().as("n")).whereRef("c.table_id", "=", "t.id").as("column_count"),
-      ])
-      .orderBy("t.position")
-      .orderBy("t.id")
-      .limit(query.pageSize)
-      .offset((query.page - 1) * query.pageSize)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<number | string>().as("n")).executeTakeFirstOrThrow(),
-  ]);
+  const rows = await base
+    .select((eb) => [
+      "t.id",
+      "t.name",
+      "t.description",
+      "t.position",
+      eb.selectFrom("dictionary_columns as c").select(eb.fn.countAll<number | string>().as("n")).whereRef("c.table_id", "=", "t.id").as("column_count"),
+    ])
+    .orderBy("t.position")
+    .orderBy("t.id")
+    .limit(query.pageSize)
+    .offset((query.page - 1) * query.pageSize)
+    .execute();
+  const total = await totalOf(rows.length, query, () => base.select((eb) => eb.fn.countAll<number | string>().as("n")).executeTakeFirstOrThrow());
   const items: TableSummary[] = rows.map((r) => ({
     id: r.id,
     name: r.name,
@@ -191,7 +189,7 @@ export async function listTables(db: Kysely<Database>, dictionaryId: string, que
     order: Number(r.position),
     columnCount: Number(r.column_count ?? 0),
   }));
-  return { items, total: Number(total.n), page: query.page, pageSize: query.pageSize };
+  return { items, total, page: query.page, pageSize: query.pageSize };
 }
 
 /** Makes the table's columns exactly `columns`, in order, keeping the ids of names that stay. */

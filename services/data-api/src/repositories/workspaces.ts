@@ -6,7 +6,7 @@ import { WORKSPACES, workspaceOfProductType, type WorkspaceKind } from "../../..
 import { ConflictError, DuplicateNameError } from "../api-problem.ts";
 import type { Database } from "../db/schema.ts";
 import type { ProjectsTable } from "../db/schema-projects.ts";
-import { escapeLike, inTransaction, isUniqueViolation, nameKey, sortOf, toFlag } from "./db-helpers.ts";
+import { escapeLike, inTransaction, isUniqueViolation, nameKey, sortOf, toFlag, totalOf } from "./db-helpers.ts";
 import { createDictionary } from "./dictionaries.ts";
 
 /**
@@ -235,17 +235,15 @@ export async function searchWorkspaces(db: Kysely<Database>, kind: WorkspaceKind
   const { key, direction } = sortOf<keyof typeof SORT_COLUMNS>(search.sort);
   const column = SORT_COLUMNS[key];
 
-  const [rows, count] = await Promise.all([
-    base
-      .select(workspaceColumns)
-      .orderBy(column, direction)
-      .orderBy("p.id", direction)
-      .limit(search.pageSize)
-      .offset((search.page - 1) * search.pageSize)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<number | string>().as("n")).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n), page: search.page, pageSize: search.pageSize };
+  const rows = await base
+    .select(workspaceColumns)
+    .orderBy(column, direction)
+    .orderBy("p.id", direction)
+    .limit(search.pageSize)
+    .offset((search.page - 1) * search.pageSize)
+    .execute();
+  const total = await totalOf(rows.length, search, () => base.select((eb) => eb.fn.countAll<number | string>().as("n")).executeTakeFirstOrThrow());
+  return { rows, total, page: search.page, pageSize: search.pageSize };
 }
 
 async function assertNameFree(db: Kysely<Database>, kind: WorkspaceKind, companyId: string, key: string, exceptId?: string) {

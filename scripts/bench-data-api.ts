@@ -1,0 +1,215 @@
+/**
+ * `npx tsx scripts/bench-data-api.ts`: the data API's read endpoints under load, beside Hono's
+ * hello world on @hono/node-server measured in the same run (the issue 8 anchor).
+ *
+ * Three processes are loaded one after the other, each with autocannon (50 connections, 10 s after a
+ * 2 s warm-up): a hello world (port 4321), and the data API as `npm run start:data-api` runs it
+ * (port 4320, a temporary SQLite DATA_DIR, the demo seed and 30 projects in Acme Health). This
+ * process stands in for the client portal (port 4322): it serves the JWKS the data API verifies
+ * tokens with and the permissions it asks for, so the tokens are real RS256 JWTs checked as in
+ * production. CPU per request is the server process's utime + stime (/proc/<pid>/stat) over the
+ * measured seconds, divided by the requests answered.
+ *
+ * Options: --duration <s> (10), --connections <n> (50), --only <name> (one case), --prof (the data
+ * API writes a .cpuprofile to the DATA_DIR, printed at the end).
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { serve } from "@hono/node-server";
+import { Hono } from "hono";
+import { SignJWT, exportJWK, generateKeyPair } from "jose";
+import { DEFAULT_ROLES_CLAIM } from "../contracts/roles.ts";
+import { DEMO_COMPANIES, demoUsers } from "./demo-data.ts";
+
+const DATA_API_PORT = 4320;
+const HELLO_PORT = 4321;
+const PORTAL_PORT = 4322;
+const ISSUER = `http://localhost:${PORTAL_PORT}`;
+const AUDIENCE = "urn:data-transformation:api";
+const ROOT = path.resolve(import.meta.dirname, "..");
+const AUTOCANNON = path.join(ROOT, "node_modules/.bin/autocannon");
+/** /proc's clock tick: CLK_TCK is 100 on Linux. */
+const TICK_MS = 1000 / 100;
+
+const { values: args } = parseArgs({
+  options: {
+    duration: { type: "string", default: "10" },
+    connections: { type: "string", default: "50" },
+    only: { type: "string" },
+    prof: { type: "boolean", default: false },
+    hello: { type: "boolean", default: false },
+  },
+});
+
+// The anchor, when this script runs itself as the hello-world child.
+if (args.hello) {
+  const app = new Hono().get("/", (c) => c.text("Hello Hono!"));
+  serve({ fetch: app.fetch, port: HELLO_PORT });
+} else {
+  await main();
+}
+
+async function main() {
+  const duration = Number(args.duration);
+  const connections = Number(args.connections);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-data-api-"));
+  const users = demoUsers();
+  const analyst = users.find((u) => u.email === "analyst@demo.test")!;
+  const superAdmin = users.find((u) => u.email === "super@demo.test")!;
+  const acme = DEMO_COMPANIES[1];
+
+  // The client portal's part: signing keys (JWKS) and each user's permissions.
+  const { privateKey, publicKey } = await generateKeyPair("RS256");
+  const jwk = { ...(await exportJWK(publicKey)), kid: "bench", alg: "RS256", use: "sig" };
+  const asked = { jwks: 0, permissions: 0 };
+  const portal = new Hono()
+    .get("/jwks", (c) => (asked.jwks++, c.json({ keys: [jwk] })))
+    .get("/api/v1/permissions/:userId", (c) => (asked.permissions++, c.json(users.find((u) => u.id === c.req.param("userId"))?.permissions ?? [])));
+  const portalServer = serve({ fetch: portal.fetch, port: PORTAL_PORT });
+  const token = (user: { id: string; roles: string }) =>
+    new SignJWT({ [DEFAULT_ROLES_CLAIM]: user.roles, name: "Bench" })
+      .setProtectedHeader({ alg: "RS256", kid: "bench" })
+      .setSubject(user.id)
+      .setIssuer(ISSUER)
+      .setAudience(AUDIENCE)
+      .setIssuedAt()
+      .setExpirationTime("1h")
+      .sign(privateKey);
+  const analystToken = await token(analyst);
+  const adminToken = await token(superAdmin);
+
+  const children: ChildProcess[] = [];
+  const stopAll = () => children.forEach((child) => child.kill("SIGTERM"));
+  process.on("exit", stopAll);
+
+  try {
+    const hello = start(children, [path.join(ROOT, "scripts/bench-data-api.ts"), "--hello"], {});
+    const dataApi = start(
+      children,
+      [...(args.prof ? ["--cpu-prof", `--cpu-prof-dir=${dataDir}`] : []), path.join(ROOT, "services/data-api/src/server.ts")],
+      {
+        DATA_API_PORT: String(DATA_API_PORT),
+        DATA_DIR: dataDir,
+        SEED_DEMO: "1",
+        SEED_DEMO_CONTENT: "1",
+        OIDC_ISSUER: ISSUER,
+        OIDC_JWKS_URL: `${ISSUER}/jwks`,
+        CLIENT_PORTAL_API_URL: ISSUER,
+      },
+    );
+    await Promise.all([ready(`http://localhost:${HELLO_PORT}/`), ready(`http://localhost:${DATA_API_PORT}/healthz`)]);
+    await seedProjects(acme.id, analystToken, 30);
+
+    const api = `http://localhost:${DATA_API_PORT}/api/v1`;
+    const cases: { name: string; pid: number; url: string; token?: string }[] = [
+      { name: "hello world", pid: hello.pid!, url: `http://localhost:${HELLO_PORT}/` },
+      { name: "productInfo (auth only)", pid: dataApi.pid!, url: `${api}/productInfo`, token: analystToken },
+      { name: "projects/search (analyst)", pid: dataApi.pid!, url: `${api}/projects/search?companyId=${acme.id}`, token: analystToken },
+      { name: "projects/search, 1 row", pid: dataApi.pid!, url: `${api}/projects/search?companyId=${acme.id}&name=project%207`, token: analystToken },
+      { name: "projects/search (admin)", pid: dataApi.pid!, url: `${api}/projects/search?companyId=${acme.id}`, token: adminToken },
+      { name: "companies/all (analyst)", pid: dataApi.pid!, url: `${api}/companies/all`, token: analystToken },
+      { name: "applications (analyst)", pid: dataApi.pid!, url: `${api}/applications?companyId=${acme.id}`, token: analystToken },
+      { name: "data-dictionaries (analyst)", pid: dataApi.pid!, url: `${api}/data-dictionaries?companyId=${acme.id}`, token: analystToken },
+    ];
+
+    const results = [];
+    for (const c of cases.filter((c) => !args.only || c.name.startsWith(args.only))) {
+      const headers: Record<string, string> = c.token ? { authorization: `Bearer ${c.token}` } : {};
+      const check = await fetch(c.url, { headers });
+      if (!check.ok) throw new Error(`${c.name}: ${check.status} ${await check.text()}`);
+      await load(c.url, headers, connections, 2);
+      const before = cpuMs(c.pid);
+      const result = await load(c.url, headers, connections, duration);
+      const cpu = cpuMs(c.pid) - before;
+      const requests = result.requests.total;
+      if (result.non2xx || result.errors) throw new Error(`${c.name}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+      results.push({ name: c.name, rps: result.requests.average, p99: result.latency.p99, cpuPerRequest: cpu / requests });
+    }
+
+    const anchor = results.find((r) => r.name === "hello world");
+    console.log(`\n${connections} connections, ${duration} s each, on ${os.cpus().length} cores`);
+    console.log("case".padEnd(30), "req/s".padStart(8), "p99 ms".padStart(7), "CPU ms/req".padStart(11), anchor ? "× hello".padStart(8) : "");
+    for (const r of results) {
+      console.log(
+        r.name.padEnd(30),
+        r.rps.toFixed(0).padStart(8),
+        String(r.p99).padStart(7),
+        r.cpuPerRequest.toFixed(3).padStart(11),
+        anchor ? (r.rps / anchor.rps).toFixed(2).padStart(8) : "",
+      );
+    }
+    // The data API's caches at work: keys fetched once, permissions once per token per 30 s.
+    console.log(`the data API asked the portal stand-in for its keys ${asked.jwks} times, for permissions ${asked.permissions} times`);
+  } finally {
+    await Promise.all(children.map((child) => stopped(child)));
+    portalServer.close();
+    if (args.prof) console.log(`profiles: ${fs.readdirSync(dataDir).filter((f) => f.endsWith(".cpuprofile")).map((f) => path.join(dataDir, f)).join(", ")}`);
+    else fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+
+  async function seedProjects(companyId: string, bearer: string, count: number) {
+    const headers = { authorization: `Bearer ${bearer}`, "content-type": "application/json" };
+    const apps = await (await fetch(`http://localhost:${DATA_API_PORT}/api/v1/applications?companyId=${companyId}`, { headers })).json();
+    const applicationId = apps.items[0].id;
+    for (let i = 1; i <= count; i++) {
+      const body = { companyId, applicationId, name: `Bench project ${i}`, sourceType: "FlatFile", description: `Project ${i} of the benchmark` };
+      const res = await fetch(`http://localhost:${DATA_API_PORT}/api/v1/projects`, { method: "POST", headers, body: JSON.stringify(body) });
+      if (res.status !== 201) throw new Error(`seeding a project: ${res.status} ${await res.text()}`);
+    }
+  }
+}
+
+/** A server as its own Node process (tsx loaded in it, so its pid is the server's), logs discarded. */
+function start(children: ChildProcess[], argv: string[], env: Record<string, string>): ChildProcess {
+  const child = spawn(process.execPath, ["--import", "tsx", ...argv], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_ENV: "production", ...env },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  children.push(child);
+  return child;
+}
+
+function stopped(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once("exit", () => resolve());
+    child.kill("SIGTERM");
+  });
+}
+
+async function ready(url: string) {
+  for (let i = 0; i < 300; i++) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} did not answer within 30 s`);
+}
+
+type LoadResult = { requests: { average: number; total: number }; latency: { p99: number }; non2xx: number; errors: number };
+
+/** autocannon as its own process (its CLI, `--json`), so the load generator never shares this one's event loop. */
+function load(url: string, headers: Record<string, string>, connections: number, duration: number): Promise<LoadResult> {
+  const headerArgs = Object.entries(headers).flatMap(([name, value]) => ["-H", `${name}=${value}`]);
+  const child = spawn(AUTOCANNON, ["-c", String(connections), "-d", String(duration), "-j", ...headerArgs, url], { stdio: ["ignore", "pipe", "ignore"] });
+  let out = "";
+  child.stdout.on("data", (chunk) => (out += chunk));
+  return new Promise((resolve, reject) => {
+    child.once("error", reject);
+    child.once("exit", (code) => (code === 0 ? resolve(JSON.parse(out) as LoadResult) : reject(new Error(`autocannon exited with ${code}`))));
+  });
+}
+
+/** The process's user + system CPU so far, from /proc/<pid>/stat (fields 14 and 15, in ticks). */
+function cpuMs(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+}
