@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import { createCookie, createSessionStorage, type Session } from "react-router";
 import { portalDb } from "./db.server";
 import { env } from "./env.server";
+import { dropSessionCache } from "./session-cache.server";
 
 /** What the server keeps for a signed-in user. The cookie holds only the session id. */
 export type AuthSession = {
@@ -63,6 +64,8 @@ export const sessionStorage = createSessionStorage<SessionData>({
       .execute();
   },
   async deleteData(id) {
+    // Every way a session ends (logout, a 401, a refused refresh) passes here: its cached shell data goes with it.
+    dropSessionCache(id);
     const db = await portalDb();
     await db.deleteFrom("portal_sessions").where("id", "=", id).execute();
   },
@@ -89,6 +92,17 @@ async function sweepExpired() {
   await db.deleteFrom("portal_sessions").where("expires_at", "<=", new Date().toISOString()).execute();
 }
 
+const sessionsByRequest = new WeakMap<Request, Promise<Session<SessionData>>>();
+
+/**
+ * The request's session: its cookie verified and its row read once per request, however many
+ * middleware, guards and loaders ask (they all get the same Request object from React Router).
+ */
 export function getSession(request: Request): Promise<Session<SessionData>> {
-  return sessionStorage.getSession(request.headers.get("Cookie"));
+  let session = sessionsByRequest.get(request);
+  if (!session) {
+    session = sessionStorage.getSession(request.headers.get("Cookie"));
+    sessionsByRequest.set(request, session);
+  }
+  return session;
 }
