@@ -163,7 +163,13 @@ export async function beside(request: Request, guard: Promise<unknown>, next: ()
   const response = next();
   // Awaited below once the guard passed; a refusal must not leave it unhandled meanwhile.
   response.catch(() => undefined);
-  await guard;
+  try {
+    await guard;
+  } catch (refusal) {
+    // The page rendered for nobody: stop its stream rather than let it wait for a reader.
+    void response.then((r) => (r instanceof Response ? r.body?.cancel() : undefined)).catch(() => undefined);
+    throw refusal;
+  }
   return response;
 }
 
