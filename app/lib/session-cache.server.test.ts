@@ -43,22 +43,28 @@ describe("sessionCached", () => {
 });
 
 describe("service trace", () => {
-  it("counts the calls, the wall time waited and the sequential depth", async () => {
-    const request = new Request("http://portal.test/");
-    const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
-    const call = async (ms: number) => {
-      const end = traceServiceCall(request);
-      await wait(ms);
-      end();
-    };
-    await Promise.all([call(20), call(20)]);
-    expect(serviceTiming(request)).toMatchObject({ calls: 2, depth: 1 });
-    await call(10);
-    const { calls, depth, waitedMs } = serviceTiming(request);
-    expect({ calls, depth }).toEqual({ calls: 3, depth: 2 });
-    // Two parallel calls count once: about 20 + 10 ms, not 50.
-    expect(waitedMs).toBeGreaterThanOrEqual(25);
-    expect(waitedMs).toBeLessThan(45);
-    expect(serviceTiming(new Request("http://portal.test/other"))).toEqual({ calls: 0, waitedMs: 0, depth: 0 });
+  it("counts the calls, the wall time waited and the sequential depth", () => {
+    let now = 0;
+    const clock = vi.spyOn(performance, "now").mockImplementation(() => now);
+    try {
+      const request = new Request("http://portal.test/");
+      // Two calls side by side (0–20 ms and 5–20 ms), then one after both ended (30–40 ms).
+      const a = traceServiceCall(request);
+      now = 5;
+      const b = traceServiceCall(request);
+      now = 20;
+      a();
+      b();
+      expect(serviceTiming(request)).toEqual({ calls: 2, waitedMs: 20, depth: 1 });
+      now = 30;
+      const c = traceServiceCall(request);
+      now = 40;
+      c();
+      // The parallel pair counts once: 20 + 10 ms, not 45.
+      expect(serviceTiming(request)).toEqual({ calls: 3, waitedMs: 30, depth: 2 });
+      expect(serviceTiming(new Request("http://portal.test/other"))).toEqual({ calls: 0, waitedMs: 0, depth: 0 });
+    } finally {
+      clock.mockRestore();
+    }
   });
 });
