@@ -3,7 +3,7 @@ import { PassThrough } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import { renderToPipeableStream, type RenderToPipeableStreamOptions } from "react-dom/server";
-import type { EntryContext, HandleDataRequestFunction, HandleErrorFunction } from "react-router";
+import type { EntryContext, HandleErrorFunction } from "react-router";
 import { ServerRouter } from "react-router";
 import type { Branding } from "../contracts/client-portal";
 import { createLogger } from "../services/shared/logger";
@@ -23,12 +23,6 @@ export const handleError: HandleErrorFunction = (error, { request }) => {
   const reference = crypto.randomBytes(6).toString("hex");
   errorReferences.set(request, reference);
   log.error("unexpected error", { reference, method: request.method, url: request.url, err: error });
-};
-
-/** Data requests (client navigations, fetchers): the same headers as the pages. */
-export const handleDataRequest: HandleDataRequestFunction = (response, { request }) => {
-  applySecurityHeaders(response.headers, request);
-  return response;
 };
 
 export default function handleRequest(

@@ -13,6 +13,8 @@ import { getAuth, ProviderUnavailableError } from "./lib/auth.server";
 import { memoize } from "./lib/memo.server";
 import type { AuthSession } from "./lib/session.server";
 import { useNonce } from "./lib/nonce";
+import { env } from "./lib/env.server";
+import { serverTimingHeader } from "./lib/service-trace.server";
 import { withSecurityHeaders } from "./lib/security-headers.server";
 
 /**
@@ -39,11 +41,16 @@ const loadVersion = memoize(ONE_MINUTE, (as: Caller) =>
 );
 
 /**
- * Every answer of the portal gets its security headers here, redirects and resource routes included
- * (pages and data requests get them in entry.server too, pages with their own nonce'd policy).
+ * Every answer of the portal gets its security headers here: pages (entry.server has set their nonce'd
+ * policy already), data requests, redirects and resource routes. With SERVER_TIMING=true, also the
+ * time the request waited on the services and the number of sequential round trips (service-trace).
  */
 export const middleware: Route.MiddlewareFunction[] = [
-  async ({ request }, next) => withSecurityHeaders(await next(), request),
+  async ({ request }, next) => {
+    const response = withSecurityHeaders(await next(), request);
+    if (env.SERVER_TIMING) response.headers.append("Server-Timing", serverTimingHeader(request));
+    return response;
+  },
 ];
 
 export async function loader({ request }: Route.LoaderArgs) {

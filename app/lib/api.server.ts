@@ -4,6 +4,8 @@ import { apiErrorSchema } from "../../contracts/errors";
 import { createLogger } from "../../services/shared/logger";
 import { endSessionAndSignIn, type Authenticated } from "./auth.server";
 import { env } from "./env.server";
+import { traceServiceCall } from "./service-trace.server";
+import { dropSessionCache } from "./session-cache.server";
 
 const log = createLogger("portal.api");
 
@@ -58,22 +60,29 @@ export async function callService<S extends z.ZodType>(
   if (options.body !== undefined) headers["content-type"] = "application/json";
   const body = options.formData ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
 
+  const ended = as ? traceServiceCall(as.request) : undefined;
   let res: Response;
+  let json: unknown;
   try {
     res = await fetch(url, {
       method: options.method ?? "GET",
       headers,
       body,
     });
+    // The wait ends with the body read: that is the round trip a page waits for.
+    json = res.ok ? (res.status === 204 ? null : await res.json().catch(() => undefined)) : undefined;
   } catch (err) {
     log.error("service unreachable", { service, path, err });
     throw data<ServiceFailure>({ errors: [`The ${label} is not reachable. Try again in a moment.`] }, { status: 503 });
+  } finally {
+    ended?.();
   }
 
+  // A refusal may mean a revoked role: the session's cached companies and permissions are asked again.
+  if ((res.status === 401 || res.status === 403) && as) dropSessionCache(as.authenticated.session.id);
   if (res.status === 401 && as) return endSessionAndSignIn(as.request, as.authenticated.session);
   if (!res.ok) throw data<ServiceFailure>(await failureBody(res, label), { status: res.status });
 
-  const json: unknown = res.status === 204 ? null : await res.json().catch(() => undefined);
   const parsed = options.schema.safeParse(json);
   if (!parsed.success) {
     log.error("service answered an unexpected shape", { service, path, issues: parsed.error.issues.slice(0, 5) });

@@ -302,7 +302,19 @@ export type Authenticated = { session: Session<SessionData>; auth: AuthSession }
  * ProviderUnavailableError when the access token needs a refresh and the provider cannot be reached:
  * the session is kept for when it is back.
  */
-export async function getAuth(request: Request): Promise<Authenticated | null> {
+export function getAuth(request: Request): Promise<Authenticated | null> {
+  let found = authByRequest.get(request);
+  if (!found) {
+    found = readAuth(request);
+    authByRequest.set(request, found);
+  }
+  return found;
+}
+
+/** One answer per request: the root loader and the shell's guard ask for the same request. */
+const authByRequest = new WeakMap<Request, Promise<Authenticated | null>>();
+
+async function readAuth(request: Request): Promise<Authenticated | null> {
   const session = await getSession(request);
   const auth = session.get("auth");
   if (!session.id || !auth) return null;

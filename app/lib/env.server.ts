@@ -23,6 +23,8 @@ export const portalEnvSchema = z
     TRANSLATION_ANALYST_ROLE: z.string().min(1).default(DEFAULT_TRANSLATION_ANALYST_ROLE),
     /** Forces Secure cookies where PORTAL_URL is http but the browser reaches the portal by https (a TLS proxy; the container). */
     COOKIE_SECURE: envFields.flag,
+    /** Adds `Server-Timing: svc;…` (time waiting on services, calls, sequential depth) to pages and data answers: for the bench. */
+    SERVER_TIMING: envFields.flag,
   })
   .superRefine(refuseDevDefaultsInProduction(["OIDC_CLIENT_SECRET", "SESSION_SECRETS"]))
   .transform((env) => ({

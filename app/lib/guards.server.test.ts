@@ -7,7 +7,7 @@ afterAll(() => live.stop());
 
 const { loader: loginLoader } = await import("~/routes/auth/login");
 const { loader: callbackLoader } = await import("~/routes/auth/callback");
-const { shellMiddleware, shellContext, requireArea, requireUnlocked, requireWrite } = await import("./guards.server");
+const { shellMiddleware, shellOf, requireArea, requireUnlocked, requireWrite } = await import("./guards.server");
 type Shell = import("./guards.server").Shell;
 const { getSession, sessionStorage } = await import("./session.server");
 const { middleware: areaMiddleware } = await import("~/routes/area/layout");
@@ -34,9 +34,9 @@ async function visit(email: string | null, path: string, more: Array<(args: any,
     passed,
   );
   const result = await settle(chain());
-  const shell = ((): Shell | null => {
+  const shell = await (async (): Promise<Shell | null> => {
     try {
-      return args.context.get(shellContext);
+      return await shellOf(args.context);
     } catch {
       return null;
     }
@@ -85,7 +85,7 @@ describe("shell: signed in and in a company", () => {
     const request = new Request(`${PORTAL_URL}/migration/projects?companyId=${cedar.id}`, { headers: { cookie } });
     const args = routeArgs(request);
     await shellMiddleware(args, passed);
-    expect(args.context.get(shellContext).roles).toEqual(["DataTransformation_ClientAdmin"]);
+    expect((await shellOf(args.context)).roles).toEqual(["DataTransformation_ClientAdmin"]);
   });
 });
 

@@ -3,17 +3,19 @@
  * redirects, run as route middleware on the shell and area layouts, so they run before every loader
  * AND every action of the subtree. Entity guards (lock, write) are called by the entity's routes.
  */
-import { createContext, redirect, type MiddlewareFunction } from "react-router";
+import { createContext, redirect, type MiddlewareFunction, type RouterContextProvider } from "react-router";
 import type { PermissionEntry } from "../../contracts/client-portal";
 import type { Company } from "../../contracts/data-api";
 import { isAdmin, parseRoleAttribute } from "../../contracts/roles";
 import { createLogger } from "../../services/shared/logger";
 import { mayEnterArea, rolesInCompany, type AccessSettings, type Area } from "./access";
+import type { Caller } from "./api.server";
 import { getPermissions, listCompanies } from "./api/companies.server";
 import { requireAuth, type Authenticated } from "./auth.server";
 import { COMPANY_PARAM, companyHref } from "./company-href";
 import { env } from "./env.server";
 import { safeRedirect } from "./safe-redirect";
+import { sessionCached } from "./session-cache.server";
 
 const log = createLogger("portal.guards");
 
@@ -35,45 +37,108 @@ export type Shell = {
   admin: boolean;
 };
 
-export const shellContext = createContext<Shell>();
+/**
+ * The shell of the request, as a promise: the companies and roles may still be on their way while
+ * the loaders start their own calls (one round trip, not two). Read it with `await shellOf(context)`.
+ */
+const shellContext = createContext<Promise<Shell>>();
+/** The signed-in caller: known as soon as the session is, before the shell's data. */
+const callerContext = createContext<Caller>();
+
+/** The shell: who, which company (checked against the companies the user may see), which roles. Throws the shell's redirect. */
+export function shellOf(context: Readonly<RouterContextProvider>): Promise<Shell> {
+  return context.get(shellContext);
+}
+
+/**
+ * The signed-in user's request and tokens, for calls a loader starts before the shell is known.
+ * Such a call's answer is used only after `await shellOf(context)` (or a guard built on it) passed.
+ */
+export function callerOf(context: Readonly<RouterContextProvider>): Caller {
+  return context.get(callerContext);
+}
+
+/**
+ * The `companyId` of the URL, before the shell checked it: for calls started beside the shell's
+ * (the data API refuses a company the user may not see); the page uses their answer only once
+ * `shellOf` confirmed it is the selected company.
+ */
+export function requestedCompanyId(context: Readonly<RouterContextProvider>): string | null {
+  return new URL(callerOf(context).request.url).searchParams.get(COMPANY_PARAM) || null;
+}
 
 /**
  * Signed in (else /login?redirectTo=…), companies and per-company roles loaded, and a valid
  * `companyId` in the URL: a missing or unknown one is replaced by the first company by name.
+ * The companies and roles come from the session's cache (session-cache.server.ts) or are asked
+ * while the page's loaders already run: see `beside`.
  */
 export const shellMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
   const authenticated = await requireAuth(request);
   const as = { request, authenticated };
+  context.set(callerContext, as);
+  const shell = loadShell(as);
+  context.set(shellContext, shell);
+  return beside(request, shell, next);
+};
+
+async function loadShell(as: Caller): Promise<Shell> {
+  const { request, authenticated } = as;
   const identityRoles = parseRoleAttribute(authenticated.auth.roles);
   const admin = isAdmin(identityRoles);
-  const [companies, permissions] = await Promise.all([
-    listCompanies(as),
-    admin ? Promise.resolve<PermissionEntry[]>([]) : loadPermissions(as),
-  ]);
-  const sorted = [...companies].sort((a, b) => a.name.localeCompare(b.name));
+  const { companies, permissions } = await sessionCached(
+    { sessionId: authenticated.session.id, userId: authenticated.auth.userId },
+    async () => {
+      const [companies, permissions] = await Promise.all([
+        listCompanies(as),
+        admin ? Promise.resolve<PermissionEntry[]>([]) : loadPermissions(as),
+      ]);
+      return { companies: [...companies].sort((a, b) => a.name.localeCompare(b.name)), permissions };
+    },
+    // Roles that fell back to the identity's (permissions unavailable) are asked again next time.
+    (value) => value.permissions !== null,
+  );
 
   const url = new URL(request.url);
   const requested = url.searchParams.get(COMPANY_PARAM);
-  const company = sorted.find((c) => c.id === requested) ?? null;
-  const first = sorted[0];
+  const company = companies.find((c) => c.id === requested) ?? null;
+  const first = companies[0];
   // The page's own path, checked anyway: a redirect never leaves the portal.
   if (!company && first) throw redirect(safeRedirect(companyHref(url.pathname + url.search, first.id)));
 
-  context.set(shellContext, {
+  return {
     request,
     authenticated,
     user: { id: authenticated.auth.userId, name: authenticated.auth.name },
     identityRoles,
-    companies: sorted,
+    companies,
     company,
     roles: rolesInCompany(identityRoles, permissions, company?.id ?? null),
     admin,
-  });
-  return next();
-};
+  };
+}
+
+/**
+ * The company's data of a page, started beside the shell (one round trip, not two): `load` is called
+ * with the `companyId` of the URL before the shell checked it, and its answer is handed out only once
+ * the shell confirmed that company as the selected one (else the shell's redirect is thrown). Null
+ * when the user has no company at all.
+ */
+export async function forSelectedCompany<T>(
+  context: Readonly<RouterContextProvider>,
+  load: (as: Caller, companyId: string) => Promise<T>,
+): Promise<{ shell: Shell; value: T | null }> {
+  const requested = requestedCompanyId(context);
+  const pending = requested ? load(callerOf(context), requested) : null;
+  pending?.catch(() => undefined);
+  const shell = await shellOf(context);
+  // The selected company is the requested one whenever there is one: the shell redirects otherwise.
+  if (!shell.company) return { shell, value: null };
+  return { shell, value: await (shell.company.id === requested && pending ? pending : load(callerOf(context), shell.company.id)) };
+}
 
 /** Spec §8: a failed permissions call only logs a warning; the user keeps the identity roles alone. */
-async function loadPermissions(as: { request: Request; authenticated: Authenticated }): Promise<PermissionEntry[] | null> {
+async function loadPermissions(as: Caller): Promise<PermissionEntry[] | null> {
   const userId = as.authenticated.auth.userId;
   try {
     return await getPermissions(as, userId);
@@ -84,14 +149,48 @@ async function loadPermissions(as: { request: Request; authenticated: Authentica
   }
 }
 
+/**
+ * Runs a guard beside the rest of the request. A page (GET, HEAD) starts its loaders while the
+ * guard's calls are on their way, and the guard's verdict still wins: its redirect replaces whatever
+ * the loaders answered, so nothing of theirs reaches the user unless it passes. Anything else (an
+ * action writes) waits for the guard before it starts.
+ */
+export async function beside(request: Request, guard: Promise<unknown>, next: () => Promise<Response>): Promise<Response> {
+  if (request.method !== "GET" && request.method !== "HEAD") {
+    await guard;
+    return next();
+  }
+  const response = next();
+  // Awaited below once the guard passed; a refusal must not leave it unhandled meanwhile.
+  response.catch(() => undefined);
+  try {
+    await guard;
+  } catch (refusal) {
+    // The page rendered for nobody: stop its stream rather than let it wait for a reader.
+    void response.then((r) => (r instanceof Response ? r.body?.cancel() : undefined)).catch(() => undefined);
+    throw refusal;
+  }
+  return response;
+}
+
+/**
+ * The guard's answer, then the calls a loader started beside it: a refusal of the guard wins over
+ * anything the calls answered or threw (a 404 for a project of another company says what the guard
+ * says, not what the call said).
+ */
+export async function afterGuard<G, T>(guard: Promise<G>, calls: Promise<T>): Promise<[G, T]> {
+  calls.catch(() => undefined);
+  const passed = await guard;
+  return [passed, await calls];
+}
+
 /** Role in the area's allow list and the area available on this cloud target, else /permission-denied. */
 export function requireArea(area: Area): MiddlewareFunction<Response> {
-  return async ({ context }, next) => {
-    const shell = context.get(shellContext);
-    if (!mayEnterArea(area, shell.roles, accessSettings)) {
-      throw redirect(companyHref("/permission-denied", shell.company?.id));
-    }
-    return next();
+  return async ({ request, context }, next) => {
+    const allowed = shellOf(context).then((shell) => {
+      if (!mayEnterArea(area, shell.roles, accessSettings)) throw redirect(companyHref("/permission-denied", shell.company?.id));
+    });
+    return beside(request, allowed, next);
   };
 }
 

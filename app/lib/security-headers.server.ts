@@ -5,7 +5,7 @@ import { SESSION_COOKIE_NAME } from "./session.server";
 /**
  * The portal's response headers against framing, sniffing, leaking URLs and caching signed-in pages.
  * Applied to every answer: HTML documents (entry.server handleRequest, with the page's CSP nonce),
- * data requests (handleDataRequest), and redirects and resource routes (the root middleware).
+ * data requests, redirects and resource routes (the root middleware, which sees every answer).
  * Idempotent: applying it twice changes nothing, and a page's CSP is never replaced.
  */
 

@@ -5,7 +5,7 @@ import { Sidebar } from "~/components/layout/sidebar";
 import { mayEnterArea } from "~/lib/access";
 import { env } from "~/lib/env.server";
 import { flashMiddleware, takeFlash } from "~/lib/flash.server";
-import { accessSettings, shellContext, shellMiddleware } from "~/lib/guards.server";
+import { accessSettings, shellOf, shellMiddleware } from "~/lib/guards.server";
 import { MENU } from "~/lib/menu";
 import { readSidebarState } from "~/lib/sidebar-cookie.server";
 import type { Route } from "./+types/shell";
@@ -17,7 +17,7 @@ import type { Route } from "./+types/shell";
 export const middleware: Route.MiddlewareFunction[] = [shellMiddleware, flashMiddleware];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const shell = context.get(shellContext);
+  const shell = await shellOf(context);
   return {
     companies: shell.companies,
     company: shell.company,

@@ -1,12 +1,12 @@
 import { Card } from "~/components/ui/card";
 import { getProductInfo } from "~/lib/api/product.server";
-import { shellContext } from "~/lib/guards.server";
+import { afterGuard, callerOf, shellOf } from "~/lib/guards.server";
 import packageJson from "../../../package.json";
 import type { Route } from "./+types/product-info";
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const { request, authenticated } = context.get(shellContext);
-  const dataApi = await getProductInfo({ request, authenticated });
+  // Asked beside the shell's data; answered once the shell's guards passed.
+  const [, dataApi] = await afterGuard(shellOf(context), getProductInfo(callerOf(context)));
   return { portalVersion: packageJson.version, dataApiVersion: dataApi.version };
 }
 

@@ -1,5 +1,5 @@
 import { Card, CardDescription, CardTitle } from "~/components/ui/card";
-import { shellContext } from "~/lib/guards.server";
+import { shellOf } from "~/lib/guards.server";
 import type { Route } from "./+types/empty-page";
 
 /**
@@ -21,7 +21,7 @@ function pageFor(pathname: string) {
 export async function loader({ request, context }: Route.LoaderArgs) {
   const page = pageFor(new URL(request.url).pathname);
   if (!page) throw new Response("Not found", { status: 404 });
-  return { ...page, companyName: context.get(shellContext).company?.name ?? null };
+  return { ...page, companyName: (await shellOf(context)).company?.name ?? null };
 }
 
 export const handle = {

@@ -21,9 +21,9 @@ import { SearchField } from "~/components/ui/search-field";
 import { SortableHeader, sortDescription } from "~/components/ui/sortable-header";
 import { useCompanyHref } from "~/lib/company-href";
 import { readContains, readPaging } from "~/lib/list-search";
-import { accessSettings } from "~/lib/guards.server";
+import { accessSettings, forSelectedCompany } from "~/lib/guards.server";
 import { useWorkspacePaths, workspaceOfPath } from "~/lib/workspace-paths";
-import { workspaceKindScope } from "./workspace.server";
+import { workspaceKind } from "./workspace.server";
 import type { Route } from "./+types/list";
 
 type Sort = (typeof PROJECT_SORTS)[number];
@@ -47,12 +47,11 @@ function readSearch(url: URL) {
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { shell, ws, api } = workspaceKindScope(context);
+  const { ws, api } = workspaceKind(context);
   const search = readSearch(new URL(request.url));
   // A configuration of the page says itself whether it is the company's default (isDefault).
-  const result = shell.company
-    ? await api.search({ companyId: shell.company.id, ...search, name: search.name || undefined })
-    : { items: [], total: 0, page: 1, pageSize: search.pageSize };
+  const { shell, value } = await forSelectedCompany(context, (_, companyId) => api.search({ companyId, ...search, name: search.name || undefined }));
+  const result = value ?? { items: [], total: 0, page: 1, pageSize: search.pageSize };
   return {
     search,
     result,

@@ -207,8 +207,9 @@ describe("details: edit and status", () => {
 
 /** Pretends the project is locked by a running job, after the real middleware loaded it. */
 const lockedBy = (reason: Project["lockReason"]) => async (args: any, next: () => Promise<unknown>) => {
-  const scope = args.context.get(projectContext) as import("./workspace.server").ProjectScope;
-  args.context.set(projectContext, { ...scope, project: { ...scope.project, isLocked: true, lockReason: reason } });
+  const loading = args.context.get(projectContext);
+  const scope = loading.scope.then((s: any) => ("project" in s ? { ...s, project: { ...s.project, isLocked: true, lockReason: reason } } : s));
+  args.context.set(projectContext, { ...loading, scope });
   return next();
 };
 

@@ -11,63 +11,89 @@ import type { Caller, ServiceFailure } from "~/lib/api.server";
 import { companyUsers, workspaceApi, type Workspace } from "~/lib/api/workspaces.server";
 import { companyHref } from "~/lib/company-href";
 import { serviceFailure } from "~/lib/forms.server";
-import { requireUnlocked, requireWrite, shellContext } from "~/lib/guards.server";
+import { callerOf, forSelectedCompany, requireUnlocked, requireWrite, shellOf } from "~/lib/guards.server";
 import { workspaceOfPath, workspacePaths } from "~/lib/workspace-paths";
 
 export type ProjectScope = { project: Workspace; access: ProjectAccess };
 
-/** The workspace of the request, or why it could not be loaded (answered by the first loader that asks). */
-export const projectContext = createContext<ProjectScope | { failure: { status: number; body: ServiceFailure } }>();
+type ProjectLoad = ProjectScope | { failure: { status: number; body: ServiceFailure } };
+
+/**
+ * The workspace of the request, on its way: `calls`, its API bound to the id in the URL, for calls a
+ * loader starts before the workspace answered; `scope`, the workspace or why it could not be loaded
+ * (answered by the first loader that asks).
+ */
+export const projectContext = createContext<{ calls: OneWorkspaceApi; scope: Promise<ProjectLoad> }>();
+
+type OneWorkspaceApi = ReturnType<ReturnType<typeof workspaceApi>["one"]>;
 
 /** The caller, for the API modules: the user's request and tokens. */
 export function caller(context: Readonly<RouterContextProvider>): Caller {
-  const shell = context.get(shellContext);
-  return { request: shell.request, authenticated: shell.authenticated };
+  return callerOf(context);
 }
 
 /**
  * The workspace kind of this request (from its URL: the same modules are registered under both route
- * bases), its paths and its API, bound to the caller. For the list and create pages, which have no
- * workspace loaded yet.
+ * bases), its paths and its API, bound to the caller: known before the shell's data.
  */
-export function workspaceKindScope(context: Readonly<RouterContextProvider>) {
-  const shell = context.get(shellContext);
-  const ws = workspaceOfPath(new URL(shell.request.url).pathname);
+export function workspaceKind(context: Readonly<RouterContextProvider>) {
   const as = caller(context);
-  return { ws, paths: workspacePaths(ws), api: workspaceApi(ws, as), as, shell, companyId: shell.company?.id ?? null };
+  const ws = workspaceOfPath(new URL(as.request.url).pathname);
+  return { ws, paths: workspacePaths(ws), api: workspaceApi(ws, as), as };
+}
+
+/** workspaceKind with the shell (the selected company): for the list and create pages, which have no workspace loaded yet. */
+export async function workspaceKindScope(context: Readonly<RouterContextProvider>) {
+  const shell = await shellOf(context);
+  return { ...workspaceKind(context), shell, companyId: shell.company?.id ?? null };
 }
 
 /**
- * Loads the workspace and the caller's access once per request. One that cannot be loaded (not found,
- * not readable, the service down) is not thrown from here: an error thrown by middleware has no
- * loader data above it and would replace the whole shell. The loaders and actions throw it instead
- * (projectScope), so the error page shows inside the portal's layout.
+ * Starts loading the workspace and the caller's access, once per request, beside the shell's data and
+ * the page's own calls. One that cannot be loaded (not found, not readable, the service down) is not
+ * thrown from here: an error thrown by middleware has no loader data above it and would replace the
+ * whole shell. The loaders and actions throw it instead (projectScope), so the error page shows inside
+ * the portal's layout; every loader below awaits projectScope before it answers.
  */
 export const projectMiddleware: MiddlewareFunction<Response> = async ({ params, context }, next) => {
-  const { ws, api, shell } = workspaceKindScope(context);
+  const { ws, api } = workspaceKind(context);
   const id = (params as Record<string, string | undefined>)[ws.idParam] ?? "";
-  try {
-    const one = api.one(id);
-    const [project, access] = await Promise.all([one.get(), one.access()]);
-    // One of another company than the selected one is not found here, as the data API answers for a
-    // company the caller cannot see: the company picker sends the user to that company's list.
-    if (project.companyId !== shell.company?.id) context.set(projectContext, { failure: { status: 404, body: { errors: [ws.notFoundMessage] } } });
-    else context.set(projectContext, { project, access });
-  } catch (err) {
-    const failure = serviceFailure(err);
-    if (!failure) throw err;
-    context.set(projectContext, { failure });
-  }
+  const one = api.one(id);
+  const scope = Promise.all([one.get(), one.access(), shellOf(context)]).then(
+    ([project, access, shell]): ProjectLoad =>
+      // One of another company than the selected one is not found here, as the data API answers for a
+      // company the caller cannot see: the company picker sends the user to that company's list.
+      project.companyId !== shell.company?.id ? { failure: { status: 404, body: { errors: [ws.notFoundMessage] } } } : { project, access },
+    (err: unknown): ProjectLoad => {
+      const failure = serviceFailure(err);
+      if (!failure) throw err;
+      return { failure };
+    },
+  );
+  // The shell's own refusal (a redirect) is answered by the shell's middleware; never unhandled here.
+  scope.catch(() => undefined);
+  context.set(projectContext, { calls: one, scope });
   return next();
 };
 
+/**
+ * The workspace's API bound to the id in the URL, for calls a loader starts beside the workspace's
+ * own load. Their answers may be used only after `projectScope`/`requireWorkspace` passed: use
+ * `afterGuard(projectScope(context), calls)`. The data API checks the same access on each call.
+ */
+export function projectCalls(context: Readonly<RouterContextProvider>): OneWorkspaceApi {
+  return context.get(projectContext).calls;
+}
+
 /** The workspace, the caller's access, company, kind, paths and API; throws the load's failure for the error page. */
-export function projectScope(context: Readonly<RouterContextProvider>) {
-  const scope = context.get(projectContext);
+export async function projectScope(context: Readonly<RouterContextProvider>) {
+  const scope = await context.get(projectContext).scope;
   if ("failure" in scope) throw data<ServiceFailure>(scope.failure.body, { status: scope.failure.status });
-  const kind = workspaceKindScope(context);
+  const kind = await workspaceKindScope(context);
   return { ...kind, ...scope, api: kind.api.one(scope.project.id) };
 }
+
+export type ProjectScopeOf = Awaited<ReturnType<typeof projectScope>>;
 
 /**
  * The one entity guard (spec §5), for every loader and action of a workspace page:
@@ -76,11 +102,16 @@ export function projectScope(context: Readonly<RouterContextProvider>) {
  * - `unlocked`: lock-sensitive pages send a locked workspace to its background-process page;
  * - `step`: a wizard step that the workspace's status does not open resumes at its first incomplete step.
  */
-export function requireWorkspace(
+export async function requireWorkspace(
   context: Readonly<RouterContextProvider>,
   options: { write?: boolean | string; unlocked?: boolean; step?: WizardStepId } = {},
 ) {
-  const scope = projectScope(context);
+  const scope = await projectScope(context);
+  return checkWorkspace(scope, options);
+}
+
+/** requireWorkspace's checks on a scope already loaded. */
+export function checkWorkspace(scope: ProjectScopeOf, options: { write?: boolean | string; unlocked?: boolean; step?: WizardStepId }) {
   const { project, access, companyId, paths } = scope;
   if (options.write) requireWrite(access, typeof options.write === "string" ? options.write : paths.page(project.id), companyId);
   if (options.unlocked) requireUnlocked(project, paths.page(project.id, "background-process"), companyId);
@@ -93,13 +124,13 @@ export function requireWorkspace(
  * page still works without them: a failed call only costs the names (the caller's own is known).
  */
 export async function companyUserNames(context: Readonly<RouterContextProvider>): Promise<Record<string, string>> {
-  const shell = context.get(shellContext);
+  const { shell, value: people } = await forSelectedCompany(context, (as, companyId) =>
+    companyUsers(as, companyId).catch((err: unknown) => {
+      if (err instanceof Response || !serviceFailure(err)) throw err;
+      return [];
+    }),
+  );
   const names: Record<string, string> = { [shell.user.id]: shell.user.name };
-  if (!shell.company) return names;
-  try {
-    for (const u of await companyUsers(caller(context), shell.company.id)) names[u.id] = u.name;
-  } catch (err) {
-    if (err instanceof Response || !serviceFailure(err)) throw err;
-  }
+  for (const u of people ?? []) names[u.id] = u.name;
   return names;
 }

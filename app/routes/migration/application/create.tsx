@@ -18,12 +18,12 @@ import type { Route } from "./+types/create";
 const formSchema = createApplicationSchema.omit({ companyId: true });
 
 export async function loader({ context }: Route.LoaderArgs) {
-  requireMasterDataWrite(context, APPLICATIONS_PATH);
+  await requireMasterDataWrite(context, APPLICATIONS_PATH);
   return null;
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { shell, companyId } = requireMasterDataWrite(context, APPLICATIONS_PATH);
+  const { shell, companyId } = await requireMasterDataWrite(context, APPLICATIONS_PATH);
   const { submission } = await parseForm(request, formSchema);
   if (submission.status !== "success") return invalid(submission);
   let created;

@@ -10,7 +10,7 @@ import { SearchField } from "~/components/ui/search-field";
 import { SortableHeader, sortDescription } from "~/components/ui/sortable-header";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow, tableHeadClassName } from "~/components/ui/table";
 import { useCompanyHref } from "~/lib/company-href";
-import { shellContext } from "~/lib/guards.server";
+import { forSelectedCompany } from "~/lib/guards.server";
 import { readContains, readPaging } from "~/lib/list-search";
 import { searchApplications } from "~/lib/api/applications.server";
 import { masterDataAccess } from "../data-dictionary/dictionary.server";
@@ -26,12 +26,10 @@ function readSearch(url: URL) {
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const shell = context.get(shellContext);
   const url = new URL(request.url);
   const search = readSearch(url);
-  const result = shell.company
-    ? await searchApplications(shell, { companyId: shell.company.id, ...search, name: search.name || undefined })
-    : { items: [], total: 0, page: 1, pageSize: search.pageSize };
+  const { shell, value } = await forSelectedCompany(context, (as, companyId) => searchApplications(as, { companyId, ...search, name: search.name || undefined }));
+  const result = value ?? { items: [], total: 0, page: 1, pageSize: search.pageSize };
   // The create page's redirect: its flash message says so; the row is highlighted when it is on this page.
   const createdId = url.searchParams.get(CREATED_PARAM);
   const created = result.items.find((a) => a.id === createdId) ?? null;

@@ -10,7 +10,7 @@ import { redirectWithFlash } from "~/lib/flash.server";
 import { useValidatedForm } from "~/lib/forms";
 import { invalid, parseForm, refusedByService } from "~/lib/forms.server";
 import { updateDictionary } from "~/lib/api/dictionaries.server";
-import { dictionaryContext, dictionaryPathsOfRequest, requireMasterDataWrite } from "./dictionary.server";
+import { dictionaryOf, dictionaryPathsOfRequest, requireMasterDataWrite } from "./dictionary.server";
 import { dictionaryModeOf, useDictionaryPaths } from "./paths";
 import type { Route } from "./+types/application";
 
@@ -19,15 +19,15 @@ import type { Route } from "./+types/application";
  * the edit form (edit/{id}/application, based on the version it was read at) and the read-only view.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { id, name, description, applicationName, version } = context.get(dictionaryContext);
+  const { id, name, description, applicationName, version } = await dictionaryOf(context);
   return { dictionary: { id, name, description, applicationName, version }, mode: dictionaryModeOf(new URL(request.url).pathname) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const dictionary = context.get(dictionaryContext);
+  const dictionary = await dictionaryOf(context);
   const mode = dictionaryModeOf(new URL(request.url).pathname);
   const paths = dictionaryPathsOfRequest(request);
-  const { shell, companyId } = requireMasterDataWrite(context, paths.application("view", dictionary.id));
+  const { shell, companyId } = await requireMasterDataWrite(context, paths.application("view", dictionary.id));
   if (mode === "view") throw redirect(companyHref(paths.application("edit", dictionary.id), companyId));
   const { submission } = await parseForm(request, updateDictionarySchema);
   if (submission.status !== "success") return invalid(submission);

@@ -15,15 +15,18 @@ import { selectableApplications } from "~/lib/api/applications.server";
 import { createDictionary } from "~/lib/api/dictionaries.server";
 import { dictionaryPathsOfRequest, requireMasterDataWrite } from "./dictionary.server";
 import { useDictionaryPaths } from "./paths";
+import { forSelectedCompany } from "~/lib/guards.server";
 import type { Route } from "./+types/create-new";
 
 /** The company comes from the page's scope, never from the form. */
 const formSchema = createDictionarySchema.omit({ companyId: true });
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { shell, companyId } = requireMasterDataWrite(context, dictionaryPathsOfRequest(request).list);
-  // At most SELECT_LIMIT applications, by name: see there.
-  const applications = await selectableApplications(shell, companyId);
+  // At most SELECT_LIMIT applications, by name: see there. Asked beside the shell's data, used once the write guard passed.
+  const loading = forSelectedCompany(context, selectableApplications);
+  loading.catch(() => undefined);
+  await requireMasterDataWrite(context, dictionaryPathsOfRequest(request).list);
+  const applications = (await loading).value ?? [];
   // From an application's page: that application is chosen already.
   const applicationId = new URL(request.url).searchParams.get("applicationId");
   return {
@@ -34,7 +37,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const paths = dictionaryPathsOfRequest(request);
-  const { shell, companyId } = requireMasterDataWrite(context, paths.list);
+  const { shell, companyId } = await requireMasterDataWrite(context, paths.list);
   const { submission } = await parseForm(request, formSchema);
   if (submission.status !== "success") return invalid(submission);
   let created;

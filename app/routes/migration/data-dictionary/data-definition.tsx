@@ -12,8 +12,8 @@ import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { invalid, parseForm, refusedByService } from "~/lib/forms.server";
 import { deleteTable } from "~/lib/api/dictionaries.server";
-import { shellContext } from "~/lib/guards.server";
-import { dictionaryContext, dictionaryPathsOfRequest, masterDataAccess, pendingReviewLink, requireMasterDataWrite } from "./dictionary.server";
+import { callerOf, shellOf } from "~/lib/guards.server";
+import { dictionaryOf, dictionaryPathsOfRequest, masterDataAccess, pendingReviewLink, requireMasterDataWrite } from "./dictionary.server";
 import { dictionaryModeOf, useDictionaryPaths } from "./paths";
 import type { Route } from "./+types/data-definition";
 
@@ -24,15 +24,17 @@ const DELETE_PARAM = "delete";
  * The dictionary's tables: edit/{id}/data-definition lists them to open, add and delete;
  * view/{id}/data-definition shows every table with its columns, read-only.
  */
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const dictionary = context.get(dictionaryContext);
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  // An upload nobody applied or discarded: whoever may apply it finds it again here. Asked beside the
+  // dictionary's own load, and waited for only when the user may apply it.
+  const pendingLink = pendingReviewLink(callerOf(context), params.dataDictionaryId, "edit");
+  pendingLink.catch(() => undefined);
+  const [dictionary, shell] = await Promise.all([dictionaryOf(context), shellOf(context)]);
   const url = new URL(request.url);
   const mode = dictionaryModeOf(url.pathname) === "edit" ? "edit" : "view";
   const tables = [...dictionary.tables].sort((a, b) => a.order - b.order);
   const deleting = mode === "edit" ? (tables.find((t) => t.id === url.searchParams.get(DELETE_PARAM)) ?? null) : null;
-  // An upload nobody applied or discarded: whoever may apply it finds it again here.
-  const shell = context.get(shellContext);
-  const pending = masterDataAccess(shell).canWrite ? await pendingReviewLink(shell, dictionary.id, "edit") : null;
+  const pending = masterDataAccess(shell).canWrite ? await pendingLink : null;
   return {
     mode,
     pending,
@@ -45,9 +47,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const dictionary = context.get(dictionaryContext);
+  const dictionary = await dictionaryOf(context);
   const paths = dictionaryPathsOfRequest(request);
-  const { shell, companyId } = requireMasterDataWrite(context, paths.definition("view", dictionary.id));
+  const { shell, companyId } = await requireMasterDataWrite(context, paths.definition("view", dictionary.id));
   const { submission } = await parseForm(request, deleteTableSchema);
   if (submission.status !== "success") return invalid(submission);
   try {

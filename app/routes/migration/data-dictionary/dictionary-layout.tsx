@@ -2,9 +2,9 @@ import { Link, NavLink, Outlet, redirect, useLocation, type UIMatch } from "reac
 import { DictionarySteps, type DictionaryStep } from "~/components/dictionary/dictionary-steps";
 import { buttonVariants } from "~/components/ui/button";
 import { COMPANY_PARAM, companyHref, useCompanyHref } from "~/lib/company-href";
-import { shellContext } from "~/lib/guards.server";
+import { shellOf } from "~/lib/guards.server";
 import { cn } from "~/lib/utils";
-import { dictionaryContext, dictionaryPathsOfRequest, loadDictionary, masterDataAccess } from "./dictionary.server";
+import { dictionaryOf, dictionaryPathsOfRequest, loadDictionary, masterDataAccess } from "./dictionary.server";
 import { dictionaryModeOf, dictionaryPathsOf, useDictionaryPaths, type DictionaryMode } from "./paths";
 import type { Route } from "./+types/dictionary-layout";
 
@@ -15,8 +15,8 @@ import type { Route } from "./+types/dictionary-layout";
 export const middleware: Route.MiddlewareFunction[] = [loadDictionary];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const shell = context.get(shellContext);
-  const dictionary = context.get(dictionaryContext);
+  const shell = await shellOf(context);
+  const dictionary = await dictionaryOf(context);
   const url = new URL(request.url);
   const mode = dictionaryModeOf(url.pathname);
   const canWrite = masterDataAccess(shell).canWrite;

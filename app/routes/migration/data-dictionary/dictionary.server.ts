@@ -1,7 +1,8 @@
 import { createContext, data, type MiddlewareFunction, type RouterContextProvider } from "react-router";
 import type { Dictionary } from "../../../../contracts/dictionary";
 import { mayEnterArea } from "~/lib/access";
-import { accessSettings, requireWrite, shellContext, type Shell } from "~/lib/guards.server";
+import type { Caller } from "~/lib/api.server";
+import { accessSettings, afterGuard, beside, callerOf, requireWrite, shellOf, type Shell } from "~/lib/guards.server";
 import { getDictionary, pendingReviews } from "~/lib/api/dictionaries.server";
 import { newestPendingReview } from "~/lib/api/dictionary-tables.server";
 import { dictionaryAreaOf, dictionaryPathsOf, REVIEW_PARAM, type MasterDictionaryPaths } from "./paths";
@@ -21,37 +22,44 @@ export function masterDataAccess(shell: Shell): { canWrite: boolean } {
 }
 
 /** For pages and actions that write: the shell and the company, else a redirect to `parentPath`. */
-export function requireMasterDataWrite(context: Readonly<RouterContextProvider>, parentPath: string) {
-  const shell = context.get(shellContext);
+export async function requireMasterDataWrite(context: Readonly<RouterContextProvider>, parentPath: string) {
+  const shell = await shellOf(context);
   requireWrite(masterDataAccess(shell), parentPath, shell.company?.id ?? null);
   return { shell, companyId: shell.company!.id };
 }
 
 /** The dictionary of the page, loaded once per request by the dictionary layout's middleware. */
-export const dictionaryContext = createContext<Dictionary>();
+const dictionaryContext = createContext<Promise<Dictionary>>();
+
+/** The dictionary of the page (loadDictionary's), once the shell's guard and the company check passed. */
+export function dictionaryOf(context: Readonly<RouterContextProvider>): Promise<Dictionary> {
+  return context.get(dictionaryContext);
+}
 
 /**
  * The dictionary layout's middleware: loads `:dataDictionaryId` for the layout and every page below
- * it. A dictionary of another company than the selected one answers 404, like an unknown id.
+ * it, beside the shell's data (the data API checks the same access). A dictionary of another company
+ * than the selected one answers 404, like an unknown id.
  */
-export const loadDictionary: MiddlewareFunction<Response> = async ({ params, context }, next) => {
-  const shell = context.get(shellContext);
+export const loadDictionary: MiddlewareFunction<Response> = async ({ request, params, context }, next) => {
   const id = params.dataDictionaryId;
   if (!id) throw data({ errors: ["Data dictionary not found."] }, { status: 404 });
-  const dictionary = await getDictionary(shell, id);
-  if (dictionary.companyId !== shell.company?.id) throw data({ errors: ["Data dictionary not found."] }, { status: 404 });
+  const dictionary = afterGuard(shellOf(context), getDictionary(callerOf(context), id)).then(([shell, found]) => {
+    if (found.companyId !== shell.company?.id) throw data({ errors: ["Data dictionary not found."] }, { status: 404 });
+    return found;
+  });
   context.set(dictionaryContext, dictionary);
-  return next();
+  return beside(request, dictionary, next);
 };
 
 /**
  * The newest upload of the dictionary still waiting for review, with the link to its review page
  * (the create wizard's or the edit pages'), for PendingReviewNotice; null when there is none.
  */
-export async function pendingReviewLink(shell: Shell, dictionaryId: string, mode: "create" | "edit") {
-  const newest = await newestPendingReview({ pendingReviews: () => pendingReviews(shell, dictionaryId) });
+export async function pendingReviewLink(as: Caller, dictionaryId: string, mode: "create" | "edit") {
+  const newest = await newestPendingReview({ pendingReviews: () => pendingReviews(as, dictionaryId) });
   if (!newest) return null;
   const { fileName, createdAt, errorCount } = newest;
-  const path = dictionaryPathsOfRequest(shell.request).review(mode, dictionaryId);
+  const path = dictionaryPathsOfRequest(as.request).review(mode, dictionaryId);
   return { review: { fileName, createdAt, errorCount }, to: { path, search: { [REVIEW_PARAM]: newest.id } } };
 }

@@ -11,7 +11,8 @@ import { SearchField } from "~/components/ui/search-field";
 import { SortableHeader, sortDescription } from "~/components/ui/sortable-header";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow, tableHeadClassName } from "~/components/ui/table";
 import { useCompanyHref } from "~/lib/company-href";
-import { shellContext } from "~/lib/guards.server";
+import { forSelectedCompany } from "~/lib/guards.server";
+import type { Caller } from "~/lib/api.server";
 import { readContains, readPaging } from "~/lib/list-search";
 import { selectableApplications } from "~/lib/api/applications.server";
 import { searchDictionaries } from "~/lib/api/dictionaries.server";
@@ -35,22 +36,32 @@ function readSearch(url: URL, applicationIds: readonly string[]) {
   };
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const shell = context.get(shellContext);
-  // The Application filter offers at most SELECT_LIMIT applications, by name (see there).
-  const applications = shell.company ? await selectableApplications(shell, shell.company.id) : [];
+  const url = new URL(request.url);
+  // The applications and the dictionaries in parallel: the search takes the URL's application at its
+  // word when it looks like one (an id the data API gives is a UUID), and is asked again without it in
+  // the rare case the filter does not offer that application.
+  const applicationId = url.searchParams.get("applicationId") ?? "";
+  const asked = readSearch(url, UUID.test(applicationId) ? [applicationId] : []);
+  const find = (as: Caller, companyId: string, s: typeof asked) =>
+    searchDictionaries(as, { companyId, ...s, name: s.name || undefined, applicationId: s.applicationId || undefined });
+  const { shell, value } = await forSelectedCompany(context, (as, companyId) =>
+    // The Application filter offers at most SELECT_LIMIT applications, by name (see there).
+    Promise.all([selectableApplications(as, companyId), find(as, companyId, asked)]),
+  );
+  const applications = value?.[0] ?? [];
   const search = readSearch(
-    new URL(request.url),
+    url,
     applications.map((a) => a.id),
   );
-  const result = shell.company
-    ? await searchDictionaries(shell, {
-        companyId: shell.company.id,
-        ...search,
-        name: search.name || undefined,
-        applicationId: search.applicationId || undefined,
-      })
-    : { items: [], total: 0, page: 1, pageSize: search.pageSize };
+  const result =
+    shell.company && value
+      ? search.applicationId === asked.applicationId
+        ? value[1]
+        : await find(shell, shell.company.id, search)
+      : { items: [], total: 0, page: 1, pageSize: search.pageSize };
   return {
     search,
     result,

@@ -5,9 +5,9 @@ import { reviewActionSchema } from "~/components/dictionary/schemas";
 import { COMPANY_PARAM, companyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { invalid, parseForm, refusedByService } from "~/lib/forms.server";
-import { shellContext } from "~/lib/guards.server";
+import { callerOf } from "~/lib/guards.server";
 import { applyReview, discardReview, getReview } from "~/lib/api/dictionaries.server";
-import { dictionaryContext, dictionaryPathsOfRequest, requireMasterDataWrite } from "./dictionary.server";
+import { dictionaryOf, dictionaryPathsOfRequest, requireMasterDataWrite } from "./dictionary.server";
 import { dictionaryModeOf, REVIEW_PARAM } from "./paths";
 import type { Route } from "./+types/review";
 
@@ -15,23 +15,25 @@ import type { Route } from "./+types/review";
  * The review of an uploaded file (create/{id}/review/tables, edit/{id}/bulk-update/review/tables):
  * per table what applying would change, every row error, and Apply or Discard.
  */
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const shell = context.get(shellContext);
-  const dictionary = context.get(dictionaryContext);
+export async function loader({ request, params, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const mode = dictionaryModeOf(url.pathname) === "create" ? "create" : "edit";
   const reviewId = url.searchParams.get(REVIEW_PARAM);
+  // Asked beside the dictionary's own load; used only once it passed its guards.
+  const reviewing = reviewId ? getReview(callerOf(context), params.dataDictionaryId, reviewId) : null;
+  reviewing?.catch(() => undefined);
+  const dictionary = await dictionaryOf(context);
   // No upload to review (a bookmark, the back button after applying): the upload page.
-  if (!reviewId) throw redirect(companyHref(dictionaryPathsOfRequest(request).upload(mode, dictionary.id), url.searchParams.get(COMPANY_PARAM)));
-  const review = await getReview(shell, dictionary.id, reviewId);
+  if (!reviewing) throw redirect(companyHref(dictionaryPathsOfRequest(request).upload(mode, dictionary.id), url.searchParams.get(COMPANY_PARAM)));
+  const review = await reviewing;
   return { review, mode };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const dictionary = context.get(dictionaryContext);
+  const dictionary = await dictionaryOf(context);
   const mode = dictionaryModeOf(new URL(request.url).pathname) === "create" ? "create" : "edit";
   const paths = dictionaryPathsOfRequest(request);
-  const { shell, companyId } = requireMasterDataWrite(context, paths.definition("view", dictionary.id));
+  const { shell, companyId } = await requireMasterDataWrite(context, paths.definition("view", dictionary.id));
   const { submission } = await parseForm(request, reviewActionSchema);
   if (submission.status !== "success") return invalid(submission);
   const { intent, reviewId } = submission.value;

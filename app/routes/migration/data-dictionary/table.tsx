@@ -7,7 +7,7 @@ import { companyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { invalid, parseForm, refusedByService } from "~/lib/forms.server";
 import { createTable, updateTable } from "~/lib/api/dictionaries.server";
-import { dictionaryContext, dictionaryPathsOfRequest, requireMasterDataWrite } from "./dictionary.server";
+import { dictionaryOf, dictionaryPathsOfRequest, requireMasterDataWrite } from "./dictionary.server";
 import { useDictionaryPaths } from "./paths";
 import type { Route } from "./+types/table";
 
@@ -16,7 +16,7 @@ import type { Route } from "./+types/table";
  * …/tables/{tableId} changes one. Both are based on the dictionary's version (a stale save is refused).
  */
 export async function loader({ params, context }: Route.LoaderArgs) {
-  const dictionary = context.get(dictionaryContext);
+  const dictionary = await dictionaryOf(context);
   const tableId = "tableId" in params ? params.tableId : undefined;
   const table = tableId ? dictionary.tables.find((t) => t.id === tableId) : null;
   if (table === undefined) throw data({ errors: ["Table not found."] }, { status: 404 });
@@ -24,10 +24,10 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 }
 
 export async function action({ params, request, context }: Route.ActionArgs) {
-  const dictionary = context.get(dictionaryContext);
+  const dictionary = await dictionaryOf(context);
   const isNew = !("tableId" in params && params.tableId);
   const paths = dictionaryPathsOfRequest(request);
-  const { shell, companyId } = requireMasterDataWrite(context, paths.definition("view", dictionary.id));
+  const { shell, companyId } = await requireMasterDataWrite(context, paths.definition("view", dictionary.id));
   const { submission } = await parseForm(request, isNew ? createTableSchema : updateTableSchema);
   // A list intent (add, remove, move a column) sent without JavaScript: the form comes back changed.
   if (submission.status === undefined) return data({ result: submission.reply() });

@@ -1,3 +1,4 @@
+import { callerOf } from "~/lib/guards.server";
 import { Link } from "react-router";
 import { dictionaryMessages } from "~/components/dictionary/messages";
 import { PendingReviewNotice } from "~/components/dictionary/pending-review-notice";
@@ -7,7 +8,7 @@ import { submitDictionaryUpload } from "~/lib/api/dictionary-tables.server";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { uploadDictionaryFile } from "~/lib/api/dictionaries.server";
-import { dictionaryContext, dictionaryPathsOfRequest, pendingReviewLink, requireMasterDataWrite } from "./dictionary.server";
+import { dictionaryOf, dictionaryPathsOfRequest, pendingReviewLink, requireMasterDataWrite } from "./dictionary.server";
 import { dictionaryModeOf, REVIEW_PARAM, useDictionaryPaths } from "./paths";
 import type { Route } from "./+types/upload-data";
 
@@ -16,20 +17,23 @@ import type { Route } from "./+types/upload-data";
  * edit/{id}/bulk-update. The file goes on to the data API, which answers the review; nothing is
  * applied until the review page says so.
  */
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const { id, tableCount } = context.get(dictionaryContext);
+export async function loader({ request, params, context }: Route.LoaderArgs) {
   const mode = dictionaryModeOf(new URL(request.url).pathname) === "create" ? ("create" as const) : ("edit" as const);
+  // Asked beside the dictionary's own load; used only once the guards passed.
+  const pendingLink = pendingReviewLink(callerOf(context), params.dataDictionaryId, mode);
+  pendingLink.catch(() => undefined);
+  const { id, tableCount } = await dictionaryOf(context);
   // The dictionary layout has sent anyone who may not write to the view pages.
-  const { shell } = requireMasterDataWrite(context, dictionaryPathsOfRequest(request).definition("view", id));
-  const pending = await pendingReviewLink(shell, id, mode);
+  await requireMasterDataWrite(context, dictionaryPathsOfRequest(request).definition("view", id));
+  const pending = await pendingLink;
   return { id, mode, tableCount, pending };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const dictionary = context.get(dictionaryContext);
+  const dictionary = await dictionaryOf(context);
   const mode = dictionaryModeOf(new URL(request.url).pathname) === "create" ? "create" : "edit";
   const paths = dictionaryPathsOfRequest(request);
-  const { shell, companyId } = requireMasterDataWrite(context, paths.definition("view", dictionary.id));
+  const { shell, companyId } = await requireMasterDataWrite(context, paths.definition("view", dictionary.id));
   const { review, reply } = await submitDictionaryUpload(request, (file, mode) => uploadDictionaryFile(shell, dictionary.id, file, mode));
   if (reply) return reply;
   return redirectWithFlash(

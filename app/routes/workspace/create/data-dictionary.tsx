@@ -21,7 +21,8 @@ import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { useValidatedForm } from "~/lib/forms";
 import { invalid, readFormData, refusedByService, serviceFailure, unknownIntent } from "~/lib/forms.server";
 import { Alert } from "~/components/ui/alert";
-import { requireWorkspace } from "../workspace.server";
+import { afterGuard } from "~/lib/guards.server";
+import { projectCalls, requireWorkspace } from "../workspace.server";
 
 import { selectableDictionaries } from "~/lib/api/dictionaries.server";
 import { createTableFrom, deleteTableFrom } from "../project/data-dictionary/dictionary.server";
@@ -34,18 +35,24 @@ const DELETE_PARAM = "delete";
 const assignSchema = assignDictionarySchema.extend({ intent: z.literal("assign"), dictionaryId: z.string().min(1) });
 
 /** Step 2 is an edit page of an unlocked project that is still at this point of its setup. */
-function guard(context: Route.LoaderArgs["context"]) {
-  return requireWorkspace(context, { write: true, unlocked: true, step: "data-dictionary" });
+async function guard(context: Route.LoaderArgs["context"]) {
+  return await requireWorkspace(context, { write: true, unlocked: true, step: "data-dictionary" });
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { project, as, api, ws } = guard(context);
-  const [dictionary, tables, masters] = await Promise.all([
-    api.dictionary.get(),
-    api.dictionary.tables({ page: 1, pageSize: 100 }),
-    // The application's master dictionaries: at most SELECT_LIMIT, by name (a searchable picker is the next step past that).
-    selectableDictionaries(as, project.companyId, project.applicationId),
-  ]);
+  // The project's dictionary and tables beside the project's own load, used once the guard passed; the
+  // master dictionaries need the project's application (a second round trip, on this wizard step only).
+  const calls = projectCalls(context);
+  const guarded = guard(context);
+  const [{ project, ws }, [dictionary, tables, masters]] = await afterGuard(
+    guarded,
+    Promise.all([
+      calls.dictionary.get(),
+      calls.dictionary.tables({ page: 1, pageSize: 100 }),
+      // The application's master dictionaries: at most SELECT_LIMIT, by name (a searchable picker is the next step past that).
+      guarded.then(({ project, as }) => selectableDictionaries(as, project.companyId, project.applicationId)),
+    ]),
+  );
   return {
     project: { id: project.id, status: project.status, applicationName: project.applicationName },
     // Onboarding has no databases step: this step creates them (spec §2).
@@ -59,7 +66,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { project, companyId, api, paths, ws } = guard(context);
+  const { project, companyId, api, paths, ws } = await guard(context);
   const formData = await readFormData(request);
   const intent = formData.get("intent");
   const here = companyHref(paths.wizard(project.id, "data-dictionary"), companyId);

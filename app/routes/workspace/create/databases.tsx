@@ -25,7 +25,8 @@ import { redirectWithFlash } from "~/lib/flash.server";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { useValidatedForm } from "~/lib/forms";
 import { invalid, readFormData, refusedByService, unknownIntent } from "~/lib/forms.server";
-import { companyUserNames, requireWorkspace } from "../workspace.server";
+import { afterGuard } from "~/lib/guards.server";
+import { companyUserNames, projectCalls, requireWorkspace } from "../workspace.server";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
 import type { Route } from "./+types/databases";
 
@@ -48,17 +49,14 @@ const TEXT_QUALIFIER_LABELS: Record<(typeof TEXT_QUALIFIERS)[number], string> = 
  * its own database creation, this page is where that job's progress shows; any other lock sends the
  * user to the background-process page. Writes are refused whenever the project is locked.
  */
-function guard(context: Route.LoaderArgs["context"], write: boolean) {
-  const { project } = requireWorkspace(context, { write: true });
-  return requireWorkspace(context, { unlocked: write || project.lockReason !== "DatabaseCreation", step: "databases" });
+async function guard(context: Route.LoaderArgs["context"], write: boolean) {
+  const { project } = await requireWorkspace(context, { write: true });
+  return await requireWorkspace(context, { unlocked: write || project.lockReason !== "DatabaseCreation", step: "databases" });
 }
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const { project, api } = guard(context, false);
-  const [{ jobs }, names] = await Promise.all([
-    api.jobs(),
-    companyUserNames(context),
-  ]);
+  // Started beside the workspace's own load; used only once the guard passed.
+  const [{ project }, [{ jobs }, names]] = await afterGuard(guard(context, false), Promise.all([projectCalls(context).jobs(), companyUserNames(context)]));
   const job = jobs.filter((j) => j.kind === "DatabaseCreation").sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0] ?? null;
   return {
     project: {
@@ -75,7 +73,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { project, companyId, api, paths } = guard(context, true);
+  const { project, companyId, api, paths } = await guard(context, true);
   const formData = await readFormData(request);
   const intent = formData.get("intent");
   const back = companyHref(paths.wizard(project.id, "databases"), companyId);

@@ -14,7 +14,8 @@ import { useValidatedForm } from "~/lib/forms";
 import { invalid, parseForm, refusedByService } from "~/lib/forms.server";
 import { useWorkspacePaths, workspaceOfPath } from "~/lib/workspace-paths";
 import { selectableApplications } from "~/lib/api/applications.server";
-import { workspaceKindScope } from "../workspace.server";
+import { forSelectedCompany } from "~/lib/guards.server";
+import { workspaceKind, workspaceKindScope } from "../workspace.server";
 import type { Route } from "./+types/details";
 
 /**
@@ -29,15 +30,18 @@ const SCHEMAS = {
 } satisfies Record<WorkspaceKind, unknown>;
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const { shell, as, ws } = workspaceKindScope(context);
-  if (!shell.company) return { applications: [], schemes: [], defaultConfiguration: null };
+  const { ws } = workspaceKind(context);
   const onboarding = ws.kind === "onboarding";
-  const [applications, schemes, defaults] = await Promise.all([
-    // At most SELECT_LIMIT applications, by name (a searchable picker is the next step past that).
-    selectableApplications(as, shell.company.id),
-    onboarding ? adminDataSources(as, shell.company.id) : [],
-    onboarding ? checkDefaultConfiguration(as, shell.company.id) : null,
-  ]);
+  const { value } = await forSelectedCompany(context, (as, companyId) =>
+    Promise.all([
+      // At most SELECT_LIMIT applications, by name (a searchable picker is the next step past that).
+      selectableApplications(as, companyId),
+      onboarding ? adminDataSources(as, companyId) : [],
+      onboarding ? checkDefaultConfiguration(as, companyId) : null,
+    ]),
+  );
+  if (!value) return { applications: [], schemes: [], defaultConfiguration: null };
+  const [applications, schemes, defaults] = value;
   return {
     applications: applications.map((a) => ({ value: a.id, label: a.name })),
     schemes: schemes.map((s) => ({ value: s.id, label: s.name })),
@@ -46,7 +50,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { shell, api, paths, ws } = workspaceKindScope(context);
+  const { shell, api, paths, ws } = await workspaceKindScope(context);
   const { submission } = await parseForm(request, SCHEMAS[ws.kind]);
   if (submission.status !== "success") return invalid(submission);
   if (!shell.company) return invalid(submission);

@@ -8,7 +8,7 @@ import type { Route } from "./+types/layout";
 export const middleware: Route.MiddlewareFunction[] = [projectMiddleware];
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const { project, ws } = projectScope(context);
+  const { project, ws } = await projectScope(context);
   return { project: { id: project.id, name: project.name, status: project.status }, noun: ws.noun };
 }
 

@@ -5,6 +5,6 @@ import type { Route } from "./+types/resume";
 
 /** {routeBase}/create/{id} (the breadcrumb's link): resume at the first incomplete step. */
 export async function loader({ context }: Route.LoaderArgs) {
-  const { project, companyId, paths } = projectScope(context);
+  const { project, companyId, paths } = await projectScope(context);
   throw redirect(companyHref(paths.nextStep(project), companyId));
 }

@@ -12,7 +12,7 @@ import type { Route } from "./+types/templates";
  * and the page says so rather than offering a choice that does nothing.
  */
 export async function loader({ context }: Route.LoaderArgs) {
-  const { project } = requireWorkspace(context, { step: "templates" });
+  const { project } = await requireWorkspace(context, { step: "templates" });
   return { project: { id: project.id, status: project.status } };
 }
 

@@ -4,18 +4,16 @@ import { AutoRefresh, isRunning, JobProgress } from "~/components/projects/job-p
 import { Card } from "~/components/ui/card";
 import { useCompanyHref } from "~/lib/company-href";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
-import { companyUserNames, projectScope } from "../workspace.server";
+import { afterGuard } from "~/lib/guards.server";
+import { companyUserNames, projectCalls, projectScope } from "../workspace.server";
 import type { Route } from "./+types/background-process";
 
 const LOCK_STATE_LABELS = { Unlocked: "Unlocked", Locked: "Locked", ForceUnlocked: "Force-unlocked" } as const;
 
 /** The project's lock and its jobs (DOMAIN.md "Databases and jobs"); where the lock guard sends pages. */
 export async function loader({ context }: Route.LoaderArgs) {
-  const { project, api } = projectScope(context);
-  const [jobs, names] = await Promise.all([
-    api.jobs(),
-    companyUserNames(context),
-  ]);
+  // Started beside the workspace's own load; used only once its guard passed.
+  const [{ project }, [jobs, names]] = await afterGuard(projectScope(context), Promise.all([projectCalls(context).jobs(), companyUserNames(context)]));
   return { project: { id: project.id, status: project.status }, ...jobs, names };
 }
 

@@ -1,12 +1,14 @@
 import { Card } from "~/components/ui/card";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
-import { projectScope } from "../workspace.server";
+import { afterGuard } from "~/lib/guards.server";
+import { projectCalls, projectScope } from "../workspace.server";
 import type { Route } from "./+types/databases-current";
 
 /** databases/current: the workspace's source and destination databases as they exist so far (DOMAIN.md). */
 export async function loader({ context }: Route.LoaderArgs) {
-  const { api } = projectScope(context);
-  return await api.databases();
+  // Asked beside the workspace's own load; answered once its guard passed.
+  const [, databases] = await afterGuard(projectScope(context), projectCalls(context).databases());
+  return databases;
 }
 
 export const handle = { breadcrumb: "Databases" };

@@ -26,7 +26,8 @@ import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { useValidatedForm } from "~/lib/forms";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
 import { invalid, readFormData, refusedByService, unknownIntent } from "~/lib/forms.server";
-import { projectScope, requireWorkspace } from "../workspace.server";
+import { callerOf, requestedCompanyId } from "~/lib/guards.server";
+import { projectScope, requireWorkspace, workspaceKind } from "../workspace.server";
 import type { Route } from "./+types/details";
 
 /** Name and description, based on the version the page showed (a stale save is refused with 409). */
@@ -40,15 +41,20 @@ const configurationEditSchema = editSchema.extend({
 const statusSchema = z.object({ version: versionSchema, status: projectStatusSchema });
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const { project, access, ws, as, companyId } = projectScope(context);
-  // A configuration's schemes are chosen from the company's admin data sources (only needed to edit).
-  const schemes = ws.kind === "onboarding" && access.canWrite && companyId ? await adminDataSources(as, companyId) : [];
+  // A configuration's schemes are chosen from the company's admin data sources (only needed to edit):
+  // asked beside the workspace's own load, and waited for only when the user may edit.
+  const { ws } = workspaceKind(context);
+  const companyId = requestedCompanyId(context);
+  const sources = ws.kind === "onboarding" && companyId ? adminDataSources(callerOf(context), companyId) : null;
+  sources?.catch(() => undefined);
+  const { project, access } = await projectScope(context);
+  const schemes = access.canWrite && sources ? await sources : [];
   return { project, canWrite: access.canWrite, schemes: schemes.map((s) => ({ value: s.id, label: s.name })) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   // Every write checks again: write permission (else back to this page, read-only), and no lock.
-  const { project, companyId, api, paths, ws } = requireWorkspace(context, { write: true, unlocked: true });
+  const { project, companyId, api, paths, ws } = await requireWorkspace(context, { write: true, unlocked: true });
   const here = paths.page(project.id);
   const formData = await readFormData(request);
   const intent = formData.get("intent");

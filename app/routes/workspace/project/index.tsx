@@ -5,6 +5,6 @@ import type { Route } from "./+types/index";
 
 /** {routeBase}/{id} (the breadcrumb's link) opens the workspace's details. */
 export async function loader({ context }: Route.LoaderArgs) {
-  const { project, companyId, paths } = projectScope(context);
+  const { project, companyId, paths } = await projectScope(context);
   throw redirect(companyHref(paths.page(project.id), companyId));
 }

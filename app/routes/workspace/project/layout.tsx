@@ -13,7 +13,7 @@ import type { Route } from "./+types/layout";
 export const middleware: Route.MiddlewareFunction[] = [projectMiddleware];
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const { project, access } = projectScope(context);
+  const { project, access } = await projectScope(context);
   return {
     project: {
       id: project.id,

@@ -18,8 +18,8 @@ import { useValidatedForm } from "~/lib/forms";
 import { invalid, readFormData, refusedByService, serviceFailure, unknownIntent } from "~/lib/forms.server";
 import { mayEnterArea } from "../../../../contracts/areas";
 import { readableRole } from "../../../../contracts/roles";
-import { accessSettings } from "~/lib/guards.server";
-import { projectScope, requireWorkspace } from "../workspace.server";
+import { accessSettings, afterGuard, forSelectedCompany } from "~/lib/guards.server";
+import { projectCalls, projectScope, requireWorkspace } from "../workspace.server";
 import type { Route } from "./+types/project-access";
 
 /**
@@ -36,17 +36,20 @@ const grantSchema = z
 const removeSchema = z.object({ userId: z.string().min(1) });
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const { access, companyId, as, api, ws } = projectScope(context);
-  const [grants, people] = await Promise.all([
-    api.users(),
-    // The names come from the client portal; without them the page still works, with user ids.
-    companyUsers(as, companyId ?? "", { withRoles: true }).catch(
-      (err: unknown) => {
-        if (err instanceof Response || !serviceFailure(err)) throw err;
-        return null;
-      },
-    ),
-  ]);
+  // Started beside the workspace's own load; used only once its guard passed.
+  const [{ access, ws }, [grants, { value: people }]] = await afterGuard(
+    projectScope(context),
+    Promise.all([
+      projectCalls(context).users(),
+      // The names come from the client portal; without them the page still works, with user ids.
+      forSelectedCompany(context, (as, companyId) =>
+        companyUsers(as, companyId, { withRoles: true }).catch((err: unknown) => {
+          if (err instanceof Response || !serviceFailure(err)) throw err;
+          return null;
+        }),
+      ),
+    ]),
+  );
   const byId = new Map((people ?? []).map((u) => [u.id, u]));
   // People whose role in this company does not open the area: a grant alone does not let them in,
   // and the page says so next to their names rather than letting the grant look like it worked.
@@ -69,9 +72,9 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { project, companyId, api, paths, ws } = projectScope(context);
+  const { project, companyId, api, paths, ws } = await projectScope(context);
   const here = paths.page(project.id, "users/project-access");
-  requireWorkspace(context, { write: here });
+  await requireWorkspace(context, { write: here });
   const formData = await readFormData(request);
   const intent = formData.get("intent");
 

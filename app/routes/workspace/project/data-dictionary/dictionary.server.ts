@@ -11,43 +11,40 @@ import { dictionaryMessages } from "~/components/dictionary/messages";
 import { deleteTableSchema } from "~/components/dictionary/schemas";
 import { newestPendingReview } from "~/lib/api/dictionary-tables.server";
 import { redirectWithFlash } from "~/lib/flash.server";
-import { invalid, refusedByService, serviceFailure } from "~/lib/forms.server";
+import { invalid, refusedByService } from "~/lib/forms.server";
 import { REVIEW_PARAM } from "~/lib/workspace-paths";
-import { projectContext, projectScope, requireWorkspace } from "../../workspace.server";
+import { afterGuard } from "~/lib/guards.server";
+import { projectCalls, projectScope, requireWorkspace, type ProjectScopeOf } from "../../workspace.server";
 
-/** The workspace's dictionary (its version and counts), loaded once per request for every page below. */
-export const projectDictionaryContext = createContext<ProjectDictionary | { failure: { status: number; body: ServiceFailure } } | null>(null);
+/** The workspace's dictionary (its version and counts), on its way once per request for every page below. */
+const projectDictionaryContext = createContext<Promise<ProjectDictionary> | null>(null);
 
-/** Like the workspace's middleware, a failure is thrown by the loaders (projectDictionary), never from here. */
+/**
+ * Starts loading the dictionary beside the workspace itself (the data API checks the same access);
+ * like the workspace's middleware, a failure is thrown by the loaders (projectDictionary), never from here.
+ */
 export const loadProjectDictionary: MiddlewareFunction<Response> = async ({ context }, next) => {
-  const scope = context.get(projectContext);
-  if ("project" in scope) {
-    try {
-      context.set(projectDictionaryContext, await projectScope(context).api.dictionary.get());
-    } catch (err) {
-      const failure = serviceFailure(err);
-      if (!failure) throw err;
-      context.set(projectDictionaryContext, { failure });
-    }
-  }
+  const dictionary = projectCalls(context).dictionary.get();
+  dictionary.catch(() => undefined);
+  context.set(projectDictionaryContext, dictionary);
   return next();
 };
 
-export function projectDictionary(context: Readonly<RouterContextProvider>): ProjectDictionary {
-  projectScope(context);
-  const dictionary = context.get(projectDictionaryContext);
-  if (!dictionary) throw new Error("loadProjectDictionary did not run");
-  if ("failure" in dictionary) throw data<ServiceFailure>(dictionary.failure.body, { status: dictionary.failure.status });
+/** The dictionary, once the workspace's guard passed; its load's failure is thrown for the error page. */
+export async function projectDictionary(context: Readonly<RouterContextProvider>): Promise<ProjectDictionary> {
+  const pending = context.get(projectDictionaryContext);
+  if (!pending) throw new Error("loadProjectDictionary did not run");
+  const [, dictionary] = await afterGuard(projectScope(context), pending);
   return dictionary;
 }
 
 /** Reviewing and applying an upload changes the workspace's dictionary: write access, not locked. */
-export function reviewGuard(context: Readonly<RouterContextProvider>) {
-  const { paths, project } = projectScope(context);
-  return requireWorkspace(context, { write: paths.dictionary.tables(project.id), unlocked: true });
+export async function reviewGuard(context: Readonly<RouterContextProvider>) {
+  const { paths, project } = await projectScope(context);
+  return await requireWorkspace(context, { write: paths.dictionary.tables(project.id), unlocked: true });
 }
 
-type DictionaryApi = ReturnType<typeof projectScope>["api"]["dictionary"];
+type DictionaryApi = ProjectScopeOf["api"]["dictionary"];
 
 /**
  * The two table writes the wizard's dictionary step and the dictionary's own pages both take, from
@@ -85,8 +82,12 @@ export async function deleteTableFrom(formData: FormData, dictionary: Dictionary
 }
 
 /** The newest upload of the workspace's dictionary waiting for review, linked from its pages; null when none. */
-export async function pendingReviewLink(scope: Pick<ReturnType<typeof projectScope>, "api" | "paths" | "project">) {
-  const newest = await newestPendingReview(scope.api.dictionary);
+export async function pendingReviewLink(scope: Pick<ProjectScopeOf, "api" | "paths" | "project">) {
+  return pendingReviewLinkOf(scope, await newestPendingReview(scope.api.dictionary));
+}
+
+/** The link of `newest` (from newestPendingReview, which a loader may have started beside the guard). */
+export function pendingReviewLinkOf(scope: Pick<ProjectScopeOf, "paths" | "project">, newest: Awaited<ReturnType<typeof newestPendingReview>>) {
   if (!newest) return null;
   const { fileName, createdAt, errorCount } = newest;
   return { review: { fileName, createdAt, errorCount }, to: { path: scope.paths.dictionary.review(scope.project.id), search: { [REVIEW_PARAM]: newest.id } } };

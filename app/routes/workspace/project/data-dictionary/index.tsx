@@ -5,6 +5,6 @@ import type { Route } from "./+types/index";
 
 /** /migration/projects/{id}/data-dictionary (the breadcrumb's link) opens the tables. */
 export async function loader({ context }: Route.LoaderArgs) {
-  const { project, companyId, paths } = projectScope(context);
+  const { project, companyId, paths } = await projectScope(context);
   throw redirect(companyHref(paths.dictionary.tables(project.id), companyId));
 }

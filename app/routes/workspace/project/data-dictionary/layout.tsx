@@ -10,8 +10,8 @@ import type { Route } from "./+types/layout";
 export const middleware: Route.MiddlewareFunction[] = [loadProjectDictionary];
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const { project, access } = projectScope(context);
-  return { projectId: project.id, dictionary: projectDictionary(context), canEdit: access.canWrite && !project.isLocked };
+  const [{ project, access }, dictionary] = await Promise.all([projectScope(context), projectDictionary(context)]);
+  return { projectId: project.id, dictionary, canEdit: access.canWrite && !project.isLocked };
 }
 
 export const handle = { breadcrumb: "Data dictionary" };

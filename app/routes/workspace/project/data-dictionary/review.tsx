@@ -7,20 +7,24 @@ import { redirectWithFlash } from "~/lib/flash.server";
 import { dictionaryMessages } from "~/components/dictionary/messages";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { invalid, readFormData, refusedByService, unknownIntent } from "~/lib/forms.server";
+import { projectCalls } from "../../workspace.server";
 import { reviewGuard } from "./dictionary.server";
 import type { Route } from "./+types/review";
 
 /** The review of an uploaded file: per table what applying would change, every row error, Apply or Discard. */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { project, companyId, api, paths } = reviewGuard(context);
   const reviewId = new URL(request.url).searchParams.get(REVIEW_PARAM);
+  // Asked beside the workspace's own load; used only once the guard passed.
+  const reviewing = reviewId ? projectCalls(context).dictionary.getReview(reviewId) : null;
+  reviewing?.catch(() => undefined);
+  const { project, companyId, paths } = await reviewGuard(context);
   // No upload to review (a bookmark, the back button after applying): the upload page.
-  if (!reviewId) throw redirect(companyHref(paths.dictionary.upload(project.id), companyId));
-  return { projectId: project.id, review: await api.dictionary.getReview(reviewId) };
+  if (!reviewing) throw redirect(companyHref(paths.dictionary.upload(project.id), companyId));
+  return { projectId: project.id, review: await reviewing };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { project, companyId, api, paths } = reviewGuard(context);
+  const { project, companyId, api, paths } = await reviewGuard(context);
   const formData = await readFormData(request);
   const intent = formData.get("intent");
   if (intent !== "apply" && intent !== "discard") return unknownIntent(intent);

@@ -9,7 +9,8 @@ import { redirectWithFlash } from "~/lib/flash.server";
 import { dictionaryMessages } from "~/components/dictionary/messages";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { invalid, readFormData, refusedByService } from "~/lib/forms.server";
-import { projectScope, requireWorkspace } from "../../workspace.server";
+import { afterGuard } from "~/lib/guards.server";
+import { projectCalls, projectScope, requireWorkspace } from "../../workspace.server";
 import { projectDictionary } from "./dictionary.server";
 import type { Route } from "./+types/table-details";
 
@@ -21,8 +22,11 @@ const FROM_SETUP = "setup";
  * may write while the project is not locked. Saving is a write: guarded again in the action.
  */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const { project, access, api } = projectScope(context);
-  const table = await api.dictionary.table(params.tableId);
+  // Started beside the workspace's own load; used only once its guard passed.
+  const [{ project, access }, [table, dictionary]] = await afterGuard(
+    projectScope(context),
+    Promise.all([projectCalls(context).dictionary.table(params.tableId), projectDictionary(context)]),
+  );
   const canEdit = access.canWrite && !project.isLocked;
   return {
     projectId: project.id,
@@ -30,14 +34,14 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     canEdit,
     locked: project.isLocked,
     fromSetup: new URL(request.url).searchParams.get("from") === FROM_SETUP,
-    defaultValue: canEdit ? tableEditorDefaults(table, projectDictionary(context).version) : null,
+    defaultValue: canEdit ? tableEditorDefaults(table, dictionary.version) : null,
   };
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const { project, companyId, api, paths } = projectScope(context);
+  const { project, companyId, api, paths } = await projectScope(context);
   const fromSetup = new URL(request.url).searchParams.get("from") === FROM_SETUP;
-  requireWorkspace(context, { write: paths.dictionary.table(project.id, params.tableId), unlocked: true });
+  await requireWorkspace(context, { write: paths.dictionary.table(project.id, params.tableId), unlocked: true });
   const submission = parseWithZod(await readFormData(request), { schema: updateTableSchema });
   if (submission.status === undefined) return data({ result: submission.reply() });
   if (submission.status !== "success") return invalid(submission);

@@ -4,23 +4,23 @@ import { Card } from "~/components/ui/card";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
 import { companyHref } from "~/lib/company-href";
 import { readFormData } from "~/lib/forms.server";
-import { projectScope, requireWorkspace } from "../../workspace.server";
+import { checkWorkspace, projectScope } from "../../workspace.server";
 import { createTableFrom, projectDictionary } from "./dictionary.server";
 import type { Route } from "./+types/table-new";
 
 /** Adding a table to the project's dictionary: an edit page (write access, project not locked). */
-function guard(context: Route.LoaderArgs["context"]) {
-  const { paths, project } = projectScope(context);
-  return requireWorkspace(context, { write: paths.dictionary.tables(project.id), unlocked: true });
+async function guard(context: Route.LoaderArgs["context"]) {
+  const scope = await projectScope(context);
+  return checkWorkspace(scope, { write: scope.paths.dictionary.tables(scope.project.id), unlocked: true });
 }
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const { project } = guard(context);
-  return { projectId: project.id, defaultValue: tableEditorDefaults(null, projectDictionary(context).version) };
+  const [{ project }, dictionary] = await Promise.all([guard(context), projectDictionary(context)]);
+  return { projectId: project.id, defaultValue: tableEditorDefaults(null, dictionary.version) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { project, companyId, api, paths } = guard(context);
+  const { project, companyId, api, paths } = await guard(context);
   return createTableFrom(await readFormData(request), api.dictionary, companyHref(paths.dictionary.tables(project.id), companyId));
 }
 

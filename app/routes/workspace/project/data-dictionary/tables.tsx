@@ -7,8 +7,10 @@ import { Button, buttonVariants } from "~/components/ui/button";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { readFormData, unknownIntent } from "~/lib/forms.server";
-import { projectScope, requireWorkspace } from "../../workspace.server";
-import { deleteTableFrom, pendingReviewLink, projectDictionary } from "./dictionary.server";
+import { afterGuard } from "~/lib/guards.server";
+import { newestPendingReview } from "~/lib/api/dictionary-tables.server";
+import { projectCalls, projectScope, requireWorkspace } from "../../workspace.server";
+import { deleteTableFrom, pendingReviewLinkOf, projectDictionary } from "./dictionary.server";
 import { PendingReviewNotice } from "~/components/dictionary/pending-review-notice";
 import type { Route } from "./+types/tables";
 
@@ -28,20 +30,25 @@ function readQuery(url: URL) {
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const scope = projectScope(context);
-  const { project, access, companyId, api } = scope;
   const url = new URL(request.url);
   const query = readQuery(url);
+  // Started beside the workspace's own load (one round trip); used only once its guard passed.
+  const calls = projectCalls(context);
+  const [scope, [page, newest, dictionary]] = await afterGuard(
+    projectScope(context),
+    Promise.all([calls.dictionary.tables(query), newestPendingReview(calls.dictionary), projectDictionary(context)]),
+  );
+  const { project, access, companyId } = scope;
   const canEdit = access.canWrite && !project.isLocked;
-  const [page, pending] = await Promise.all([api.dictionary.tables(query), canEdit ? pendingReviewLink(scope) : null]);
+  const pending = canEdit ? pendingReviewLinkOf(scope, newest) : null;
   const deleting = canEdit ? (page.items.find((t) => t.id === url.searchParams.get(DELETE_PARAM)) ?? null) : null;
-  return { projectId: project.id, companyId, version: projectDictionary(context).version, query, page, canEdit, deleting, pending };
+  return { projectId: project.id, companyId, version: dictionary.version, query, page, canEdit, deleting, pending };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { project, companyId, api, paths } = projectScope(context);
+  const { project, companyId, api, paths } = await projectScope(context);
   const here = paths.dictionary.tables(project.id);
-  requireWorkspace(context, { write: here, unlocked: true });
+  await requireWorkspace(context, { write: here, unlocked: true });
   const formData = await readFormData(request);
   const intent = formData.get("intent");
   if (intent !== "delete-table") return unknownIntent(intent);

@@ -4,25 +4,28 @@ import { Card } from "~/components/ui/card";
 import { REVIEW_PARAM } from "~/lib/workspace-paths";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { dictionaryMessages } from "~/components/dictionary/messages";
-import { submitDictionaryUpload } from "~/lib/api/dictionary-tables.server";
+import { newestPendingReview, submitDictionaryUpload } from "~/lib/api/dictionary-tables.server";
 import { companyHref } from "~/lib/company-href";
-import { projectScope, requireWorkspace } from "../../workspace.server";
-import { pendingReviewLink, projectDictionary } from "./dictionary.server";
+import { afterGuard } from "~/lib/guards.server";
+import { checkWorkspace, projectCalls, projectScope } from "../../workspace.server";
+import { pendingReviewLinkOf, projectDictionary } from "./dictionary.server";
 import type { Route } from "./+types/upload-data";
 
 /** The bulk update of the project's dictionary: an edit page (write access, project not locked). */
-function guard(context: Route.LoaderArgs["context"]) {
-  const { paths, project } = projectScope(context);
-  return requireWorkspace(context, { write: paths.dictionary.tables(project.id), unlocked: true });
+async function guard(context: Route.LoaderArgs["context"]) {
+  const scope = await projectScope(context);
+  return checkWorkspace(scope, { write: scope.paths.dictionary.tables(scope.project.id), unlocked: true });
 }
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const scope = guard(context);
-  return { tableCount: projectDictionary(context).tableCount, pending: await pendingReviewLink(scope) };
+  // Started beside the workspace's own load; used only once the guard passed.
+  const newest = newestPendingReview(projectCalls(context).dictionary);
+  const [scope, [dictionary, pending]] = await afterGuard(guard(context), Promise.all([projectDictionary(context), newest]));
+  return { tableCount: dictionary.tableCount, pending: pendingReviewLinkOf(scope, pending) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { project, companyId, api, paths } = guard(context);
+  const { project, companyId, api, paths } = await guard(context);
   const { review, reply } = await submitDictionaryUpload(request, (file, mode) => api.dictionary.upload(file, mode));
   if (reply) return reply;
   return redirectWithFlash(companyHref(paths.dictionary.review(project.id), companyId, { [REVIEW_PARAM]: review.id }), dictionaryMessages.uploaded(review.fileName));
