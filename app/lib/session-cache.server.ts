@@ -1,7 +1,7 @@
 /**
  * What the shell loads on every page for one signed-in session (the companies the user may see and
  * the per-company roles), kept for SESSION_CACHE_TTL_MS so that a page costs the services only its own
- * calls (docs/decisions/011-session-cache-and-one-round-trip.md).
+ * calls (docs/decisions/012-session-cache-and-one-round-trip.md).
  *
  * - Keyed by the session id (32 random bytes, a new one at every sign-in) AND checked against the
  *   user id: one user's entry can never answer for another.
