@@ -1,5 +1,6 @@
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "react-router";
-import { DEFAULT_BRAND_NAME, type Branding } from "../contracts/client-portal";
+import type { Branding } from "../contracts/client-portal";
+import { DEFAULT_BRAND_NAME } from "../contracts/values/client-portal";
 import { parseRoleAttribute, readableRole } from "../contracts/roles";
 import type { Route } from "./+types/root";
 import "./app.css";

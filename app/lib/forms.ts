@@ -1,22 +1,17 @@
 import { useForm, type SubmissionResult } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import type { z } from "zod";
 
 /**
- * A Conform form validated by the same Zod schema as the server: in the browser when JavaScript
- * runs, always on the server. `lastResult` is the action's `result`.
+ * A Conform form whose errors come from the server: the action parses with the form's Zod schema
+ * (forms.server.ts) and answers `submission.reply()`, which arrives here as `lastResult`. The browser
+ * gets no schema: Zod and its Conform adapter stay out of the page's JavaScript, and a form behaves
+ * the same with JavaScript on or off.
  */
-export function useValidatedForm<S extends z.ZodType>(
-  schema: S,
+export function useServerForm(
   options: { id?: string; lastResult?: SubmissionResult<string[]> | null; defaultValue?: Record<string, unknown> } = {},
 ) {
-  return useForm<Record<string, any>, z.output<S>, string[]>({
+  return useForm<Record<string, any>, Record<string, any>, string[]>({
     id: options.id,
     lastResult: options.lastResult,
     defaultValue: options.defaultValue as never,
-    constraint: getZodConstraint(schema as never),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: schema as never }),
   });
 }

@@ -1,12 +1,13 @@
 import { getFormProps, getInputProps, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
 import { ArrowDown, ArrowUp, Plus, Trash2 } from "lucide-react";
 import { Form, Link } from "react-router";
-import { COLUMN_TYPES, type Table, type createTableSchema, type updateTableSchema } from "../../../contracts/dictionary";
+import type { Table } from "../../../contracts/dictionary";
+import { COLUMN_TYPES } from "../../../contracts/values/dictionary";
 import { CheckboxField, ErrorList, FormErrors, SelectField, TextareaField, TextField } from "~/components/forms/fields";
 import { StatusButton, useIsPending } from "~/components/forms/status-button";
 import { Button, buttonVariants } from "~/components/ui/button";
 import { useCompanyHref } from "~/lib/company-href";
-import { useValidatedForm } from "~/lib/forms";
+import { useServerForm } from "~/lib/forms";
 
 /** A column as the form holds it: every value a string, as HTML sends it. */
 export type ColumnFormValue = {
@@ -57,8 +58,6 @@ export function tableEditorDefaults(table: Table | null, version: number): Table
 }
 
 export type TableEditorProps = {
-  /** createTableSchema for a new table, updateTableSchema (with `tableId`) for an existing one. */
-  schema: typeof createTableSchema | typeof updateTableSchema;
   defaultValue: TableEditorValue;
   /** The action's `result` (validation errors, a refusal, or a list intent sent without JavaScript). */
   lastResult?: SubmissionResult<string[]> | null;
@@ -81,12 +80,12 @@ const NULLABLE_OPTIONS = [
  * with JavaScript they happen in the page; without it the buttons post the form and the action
  * answers it with the list changed (`submission.reply()`), so nothing is lost either way.
  */
-export function TableEditor({ schema, defaultValue, lastResult, submitLabel, cancelHref, action }: TableEditorProps) {
+export function TableEditor({ defaultValue, lastResult, submitLabel, cancelHref, action }: TableEditorProps) {
   const href = useCompanyHref();
   const formAction = action ? href(action) : undefined;
   const pending = useIsPending({ formAction });
-  const [form, fields] = useValidatedForm(schema, { id: "table-editor", lastResult, defaultValue });
-  // The form is typed loosely (useValidatedForm); the column list is typed here for its helpers.
+  const [form, fields] = useServerForm({ id: "table-editor", lastResult, defaultValue });
+  // The form is typed loosely (useServerForm); the column list is typed here for its helpers.
   const columnsField = fields.columns as unknown as FieldMetadata<ColumnFormValue[], Record<string, unknown>, string[]>;
   const columns = columnsField.getFieldList();
 

@@ -1,4 +1,4 @@
-import { PROJECT_STATUS_LABELS, type ProjectStatus } from "../../../contracts/projects";
+import { PROJECT_STATUS_LABELS, type ProjectStatus } from "../../../contracts/values/projects";
 import { cn } from "~/lib/utils";
 
 const TONE: Partial<Record<ProjectStatus, string>> = {

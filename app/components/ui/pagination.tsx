@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { PAGE_SIZES } from "../../../contracts/common";
+import { PAGE_SIZES } from "../../../contracts/values/common";
 import { Button } from "~/components/ui/button";
 import { pageCount } from "~/lib/list-search";
 

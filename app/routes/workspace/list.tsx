@@ -1,15 +1,9 @@
 import { Plus } from "lucide-react";
 import { Fragment } from "react";
 import { Link } from "react-router";
-import {
-  PROJECT_SORTS,
-  PROJECT_STATUSES,
-  PROJECT_STATUS_LABELS,
-  SOURCE_TYPE_LABELS,
-  projectStatusSchema,
-  type ProjectStatus,
-} from "../../../contracts/projects";
-import { CONFIGURATION_STATUSES } from "../../../contracts/configurations";
+import { projectStatusSchema } from "../../../contracts/projects";
+import { PROJECT_SORTS, PROJECT_STATUSES, PROJECT_STATUS_LABELS, SOURCE_TYPE_LABELS, type ProjectStatus } from "../../../contracts/values/projects";
+import { CONFIGURATION_STATUSES } from "../../../contracts/values/configurations";
 import { mayEnterArea } from "../../../contracts/areas";
 import { formatTimestamp, LOCK_REASON_LABELS } from "~/components/projects/format";
 import { ProjectStatusBadge } from "~/components/projects/project-status-badge";
@@ -20,7 +14,7 @@ import { Pagination, PastTheEnd } from "~/components/ui/pagination";
 import { SearchField } from "~/components/ui/search-field";
 import { SortableHeader, sortDescription } from "~/components/ui/sortable-header";
 import { useCompanyHref } from "~/lib/company-href";
-import { readContains, readPaging } from "~/lib/list-search";
+import { readContains, readPaging } from "~/lib/list-search.server";
 import { accessSettings } from "~/lib/guards.server";
 import { useWorkspacePaths, workspaceOfPath } from "~/lib/workspace-paths";
 import { workspaceKindScope } from "./workspace.server";

@@ -5,7 +5,7 @@ import { DeleteTableConfirmation } from "~/components/dictionary/delete-table-co
 import { DictionaryTablesList } from "~/components/dictionary/dictionary-tables-list";
 import { dictionaryMessages } from "~/components/dictionary/messages";
 import { PendingReviewNotice } from "~/components/dictionary/pending-review-notice";
-import { deleteTableSchema } from "~/components/dictionary/schemas";
+import { deleteTableSchema } from "~/components/dictionary/schemas.server";
 import { buttonVariants } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { companyHref, useCompanyHref } from "~/lib/company-href";

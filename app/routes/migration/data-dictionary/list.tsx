@@ -1,6 +1,6 @@
 import { Plus } from "lucide-react";
 import { Link } from "react-router";
-import { DICTIONARY_SORTS, type DictionarySort } from "../../../../contracts/dictionary";
+import { DICTIONARY_SORTS, type DictionarySort } from "../../../../contracts/values/dictionary";
 import { WORKSPACES } from "../../../../contracts/workspaces";
 import { formatTimestamp } from "~/components/dictionary/column-format";
 import { buttonVariants } from "~/components/ui/button";
@@ -12,7 +12,7 @@ import { SortableHeader, sortDescription } from "~/components/ui/sortable-header
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow, tableHeadClassName } from "~/components/ui/table";
 import { useCompanyHref } from "~/lib/company-href";
 import { shellContext } from "~/lib/guards.server";
-import { readContains, readPaging } from "~/lib/list-search";
+import { readContains, readPaging } from "~/lib/list-search.server";
 import { selectableApplications } from "~/lib/api/applications.server";
 import { searchDictionaries } from "~/lib/api/dictionaries.server";
 import { masterDataAccess } from "./dictionary.server";

@@ -2,7 +2,6 @@ import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link } from "react-router";
 import { z } from "zod";
-import { createTableSchema } from "../../../../contracts/dictionary";
 import { assignDictionarySchema } from "../../../../contracts/projects";
 import { DeleteTableConfirmation } from "~/components/dictionary/delete-table-confirmation";
 import { DictionaryTablesList } from "~/components/dictionary/dictionary-tables-list";
@@ -18,7 +17,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~
 import { useWorkspacePaths } from "~/lib/workspace-paths";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
-import { useValidatedForm } from "~/lib/forms";
+import { useServerForm } from "~/lib/forms";
 import { invalid, readFormData, refusedByService, serviceFailure, unknownIntent } from "~/lib/forms.server";
 import { Alert } from "~/components/ui/alert";
 import { requireWorkspace } from "../workspace.server";
@@ -230,7 +229,6 @@ export default function DataDictionaryStep({ loaderData, actionData }: Route.Com
         <TableEditor
           // A new blank form after each table: the dictionary's version moves on with every write.
           key={dictionary.version}
-          schema={createTableSchema}
           defaultValue={newTable}
           lastResult={lastResult && lastResult.initialValue?.intent === undefined ? lastResult : undefined}
           submitLabel="Add table"
@@ -243,7 +241,7 @@ export default function DataDictionaryStep({ loaderData, actionData }: Route.Com
 
 function AssignForm({ dictionaryId, dictionaryName, version, lastResult }: { dictionaryId: string; dictionaryName: string; version: number; lastResult?: SubmissionResult<string[]> }) {
   const pending = useIntentPending("assign", { dictionaryId });
-  const [form] = useValidatedForm(assignSchema, {
+  const [form] = useServerForm({
     id: `assign-${dictionaryId}`,
     // Several forms share the action: a refusal belongs to the row it came from.
     lastResult: lastResult?.initialValue?.dictionaryId === dictionaryId ? lastResult : undefined,

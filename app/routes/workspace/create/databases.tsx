@@ -3,18 +3,8 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { CheckCircle2 } from "lucide-react";
 import { Form, Link } from "react-router";
 import { z } from "zod";
-import {
-  DELIMITERS,
-  DELIMITER_LABELS,
-  ENCODINGS,
-  FLAT_FILE_EXTENSIONS,
-  flatFileParametersSchema,
-  TEXT_QUALIFIERS,
-  UPLOAD_TYPES,
-  UPLOAD_TYPE_LABELS,
-  uploadTypeBodySchema,
-  type Project,
-} from "../../../../contracts/projects";
+import { flatFileParametersSchema, uploadTypeBodySchema, type Project } from "../../../../contracts/projects";
+import { DELIMITERS, DELIMITER_LABELS, ENCODINGS, FLAT_FILE_EXTENSIONS, TEXT_QUALIFIERS, UPLOAD_TYPES, UPLOAD_TYPE_LABELS } from "../../../../contracts/values/projects";
 import { CheckboxField, FormErrors, SelectField } from "~/components/forms/fields";
 import { StatusButton } from "~/components/forms/status-button";
 import { useIntentPending } from "~/components/projects/use-intent-pending";
@@ -23,7 +13,7 @@ import { WizardSteps } from "~/components/projects/wizard-steps";
 import { Card } from "~/components/ui/card";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
-import { useValidatedForm } from "~/lib/forms";
+import { useServerForm } from "~/lib/forms";
 import { invalid, readFormData, refusedByService, unknownIntent } from "~/lib/forms.server";
 import { companyUserNames, requireWorkspace } from "../workspace.server";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
@@ -174,7 +164,7 @@ function SettingsForm({ project, lastResult }: { project: StepProject; lastResul
   const pending = useIntentPending("save");
   const flat = project.sourceType === "FlatFile";
   const params = project.flatFileParameters;
-  const [form, fields] = useValidatedForm(settingsSchemaFor(project.sourceType), {
+  const [form, fields] = useServerForm({
     id: "database-settings",
     lastResult,
     defaultValue: {
@@ -255,7 +245,7 @@ function SettingsSummary({ project }: { project: StepProject }) {
 
 function CreateForm({ failed, disabled, lastResult }: { failed: boolean; disabled: boolean; lastResult?: SubmissionResult<string[]> }) {
   const pending = useIntentPending("create-databases");
-  const [form] = useValidatedForm(createSchema, { id: "create-databases", lastResult });
+  const [form] = useServerForm({ id: "create-databases", lastResult });
   return (
     <Form method="post" {...getFormProps(form)} className="mt-4 space-y-3">
       <FormErrors form={form} />

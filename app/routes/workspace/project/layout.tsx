@@ -1,6 +1,6 @@
 import { Lock } from "lucide-react";
 import { Link, NavLink, Outlet, type UIMatch } from "react-router";
-import { SOURCE_TYPE_LABELS } from "../../../../contracts/projects";
+import { SOURCE_TYPE_LABELS } from "../../../../contracts/values/projects";
 import { LOCK_REASON_LABELS } from "~/components/projects/format";
 import { ProjectStatusBadge } from "~/components/projects/project-status-badge";
 import { useCompanyHref } from "~/lib/company-href";
