@@ -1,11 +1,11 @@
-import { getFormProps, getInputProps, type SubmissionResult } from "@conform-to/react";
+import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link } from "react-router";
 import { FormErrors } from "~/components/forms/fields";
 import { StatusButton, useIsPending } from "~/components/forms/status-button";
 import { buttonVariants } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { useCompanyHref } from "~/lib/company-href";
-import { useServerForm } from "~/lib/forms";
+import { getFormProps, getInputProps, useServerForm } from "~/lib/forms";
 
 export type DeleteTableConfirmationProps = {
   table: { id: string; name: string; columnCount: number };

@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, type SubmissionResult } from "@conform-to/react";
+import type { SubmissionResult } from "@conform-to/react";
 import type { z } from "zod";
 import { Form } from "react-router";
 import type { Review, ReviewTable, RowError, columnChangeSchema } from "../../../contracts/dictionary";
@@ -8,7 +8,7 @@ import { Card } from "~/components/ui/card";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { TextSeparator } from "~/components/ui/text-separator";
 import { useCompanyHref } from "~/lib/company-href";
-import { useServerForm } from "~/lib/forms";
+import { getFormProps, getInputProps, useServerForm } from "~/lib/forms";
 import { cn } from "~/lib/utils";
 import { formatColumnType, yesNo } from "./column-format";
 

@@ -1,5 +1,5 @@
-import { getFormProps, getInputProps, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
-import { ArrowDown, ArrowUp, Plus, Trash2 } from "lucide-react";
+import type { SubmissionResult } from "@conform-to/react";
+import { Icon } from "~/components/ui/icon";
 import { Form, Link } from "react-router";
 import type { Table } from "../../../contracts/dictionary";
 import { COLUMN_TYPES } from "../../../contracts/values/dictionary";
@@ -7,7 +7,7 @@ import { CheckboxField, ErrorList, FormErrors, SelectField, TextareaField, TextF
 import { StatusButton, useIsPending } from "~/components/forms/status-button";
 import { Button, buttonVariants } from "~/components/ui/button";
 import { useCompanyHref } from "~/lib/company-href";
-import { useServerForm } from "~/lib/forms";
+import { getFormProps, getInputProps, useServerForm, type FieldMetadata, type IntentButtonProps } from "~/lib/forms";
 
 /** A column as the form holds it: every value a string, as HTML sends it. */
 export type ColumnFormValue = {
@@ -85,8 +85,7 @@ export function TableEditor({ defaultValue, lastResult, submitLabel, cancelHref,
   const formAction = action ? href(action) : undefined;
   const pending = useIsPending({ formAction });
   const [form, fields] = useServerForm({ id: "table-editor", lastResult, defaultValue });
-  // The form is typed loosely (useServerForm); the column list is typed here for its helpers.
-  const columnsField = fields.columns as unknown as FieldMetadata<ColumnFormValue[], Record<string, unknown>, string[]>;
+  const columnsField = fields.columns!;
   const columns = columnsField.getFieldList();
 
   return (
@@ -122,7 +121,7 @@ export function TableEditor({ defaultValue, lastResult, submitLabel, cancelHref,
         </ol>
         <div>
           <Button type="submit" variant="outline" {...form.insert.getButtonProps({ name: columnsField.name, defaultValue: NEW_COLUMN })}>
-            <Plus aria-hidden="true" />
+            <Icon name="plus" />
             Add column
           </Button>
         </div>
@@ -140,8 +139,6 @@ export function TableEditor({ defaultValue, lastResult, submitLabel, cancelHref,
   );
 }
 
-type IntentButtonProps = { name: string; value: string; form?: string; formNoValidate: boolean };
-
 function ColumnRow({
   column,
   index,
@@ -150,14 +147,14 @@ function ColumnRow({
   moveDown,
   remove,
 }: {
-  column: FieldMetadata<ColumnFormValue, Record<string, unknown>, string[]>;
+  column: FieldMetadata;
   index: number;
   count: number;
   moveUp: IntentButtonProps;
   moveDown: IntentButtonProps;
   remove: IntentButtonProps;
 }) {
-  const c = column.getFieldset();
+  const c = column.getFieldset<keyof ColumnFormValue>();
   const n = index + 1;
   return (
     <fieldset className="rounded-md border border-border bg-white p-3" aria-describedby={column.errors?.length ? column.errorId : undefined}>
@@ -176,13 +173,13 @@ function ColumnRow({
         <TextField label="Description" field={c.description} className="flex-1" />
         <div className="flex gap-1">
           <Button type="submit" variant="ghost" size="icon" {...moveUp} disabled={index === 0} aria-label={`Move column ${n} up`}>
-            <ArrowUp aria-hidden="true" />
+            <Icon name="arrow-up" />
           </Button>
           <Button type="submit" variant="ghost" size="icon" {...moveDown} disabled={index === count - 1} aria-label={`Move column ${n} down`}>
-            <ArrowDown aria-hidden="true" />
+            <Icon name="arrow-down" />
           </Button>
           <Button type="submit" variant="ghost" size="icon" {...remove} aria-label={`Remove column ${n}`}>
-            <Trash2 aria-hidden="true" />
+            <Icon name="trash-2" />
           </Button>
         </div>
       </div>

@@ -1,11 +1,11 @@
-import { getFormProps, getInputProps, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
+import type { SubmissionResult } from "@conform-to/react";
 import type * as React from "react";
 import { Form } from "react-router";
 import { BULK_COLUMNS, BULK_REQUIRED_COLUMNS, BULK_UPLOAD_EXTENSIONS, BULK_UPLOAD_MAX_MB } from "../../../contracts/values/dictionary";
 import { ErrorList, FileField, FormErrors } from "~/components/forms/fields";
 import { StatusButton, useIsPending } from "~/components/forms/status-button";
 import { useCompanyHref } from "~/lib/company-href";
-import { useServerForm } from "~/lib/forms";
+import { getFormProps, getInputProps, type FieldMetadata, useServerForm } from "~/lib/forms";
 
 export type UploadFormProps = {
   lastResult?: SubmissionResult<string[]> | null;
@@ -85,7 +85,7 @@ const MODE_OPTIONS = [
 ] as const;
 
 /** The plain statement of what an upload replaces, and the choice to only add and change (`mode`). */
-function UploadModeChoice({ field }: { field: FieldMetadata<any, any, string[]> }) {
+function UploadModeChoice({ field }: { field: FieldMetadata }) {
   const explanationId = `${field.id}-explanation`;
   return (
     <fieldset aria-describedby={explanationId} className="flex flex-col gap-2">

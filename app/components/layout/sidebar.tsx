@@ -1,4 +1,4 @@
-import { PanelLeftClose, PanelLeftOpen } from "lucide-react";
+import { Icon } from "~/components/ui/icon";
 import { NavLink, useFetcher, useLocation } from "react-router";
 import type { Company } from "../../../contracts/data-api";
 import { useCompanyHref } from "~/lib/company-href";
@@ -86,7 +86,7 @@ function ToggleForm({
   here: string;
   expanded: boolean;
 }) {
-  const Icon = expanded ? PanelLeftClose : PanelLeftOpen;
+  const icon = expanded ? "panel-left-close" : "panel-left-open";
   return (
     <fetcher.Form method="post" action="/sidebar" className={className}>
       <input type="hidden" name="state" value={next} />
@@ -97,7 +97,7 @@ function ToggleForm({
         aria-expanded={expanded}
         className="flex w-full items-center gap-3 rounded-md px-3 py-2 text-sm text-muted-foreground hover:bg-muted"
       >
-        <Icon aria-hidden="true" className="size-4 shrink-0" />
+        <Icon name={icon} className="size-4 shrink-0" />
         <span className="sidebar-label">{expanded ? "Collapse" : "Expand"}</span>
       </button>
     </fetcher.Form>

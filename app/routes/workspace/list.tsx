@@ -1,4 +1,4 @@
-import { Plus } from "lucide-react";
+import { Icon } from "~/components/ui/icon";
 import { Fragment } from "react";
 import { Link } from "react-router";
 import { projectStatusSchema } from "../../../contracts/projects";
@@ -7,7 +7,8 @@ import { CONFIGURATION_STATUSES } from "../../../contracts/values/configurations
 import { mayEnterArea } from "../../../contracts/areas";
 import { formatTimestamp, LOCK_REASON_LABELS } from "~/components/projects/format";
 import { ProjectStatusBadge } from "~/components/projects/project-status-badge";
-import { Button } from "~/components/ui/button";
+import { buttonVariants } from "~/components/ui/button";
+import { cn } from "~/lib/utils";
 import { Card, CardDescription } from "~/components/ui/card";
 import { ListSearchForm } from "~/components/ui/list-search-form";
 import { Pagination, PastTheEnd } from "~/components/ui/pagination";
@@ -80,12 +81,10 @@ export default function ProjectList({ loaderData }: Route.ComponentProps) {
           {companyName ? <p className="mt-1 text-sm text-muted-foreground">{companyName}</p> : null}
         </div>
         {mayCreate ? (
-          <Button asChild>
-            <Link to={href(paths.create)}>
-              <Plus aria-hidden="true" />
-              Create {noun}
-            </Link>
-          </Button>
+          <Link to={href(paths.create)} className={buttonVariants()}>
+            <Icon name="plus" />
+            Create {noun}
+          </Link>
         ) : null}
       </div>
 
@@ -129,9 +128,7 @@ export default function ProjectList({ loaderData }: Route.ComponentProps) {
                 : "There are no migration projects in this company yet."}
           </CardDescription>
           {!filtered && mayCreate ? (
-            <Button asChild className="mt-4">
-              <Link to={href(paths.create)}>Create {noun}</Link>
-            </Button>
+            <Link to={href(paths.create)} className={cn(buttonVariants(), "mt-4")}>Create {noun}</Link>
           ) : null}
         </Card>
       ) : (

@@ -1,4 +1,4 @@
-import { Plus } from "lucide-react";
+import { Icon } from "~/components/ui/icon";
 import { Link } from "react-router";
 import { APPLICATION_SORTS, type ApplicationSort } from "../../../../contracts/values/applications";
 import { formatTimestamp } from "~/components/dictionary/column-format";
@@ -64,7 +64,7 @@ export default function Applications({ loaderData }: Route.ComponentProps) {
         </div>
         {canWrite ? (
           <Link to={href(CREATE_APPLICATION_PATH)} className={buttonVariants()}>
-            <Plus aria-hidden="true" />
+            <Icon name="plus" />
             Create application
           </Link>
         ) : null}

@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, type SubmissionResult } from "@conform-to/react";
+import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link, redirect } from "react-router";
 import { updateDictionarySchema } from "../../../../contracts/dictionary";
 import { FormErrors, TextareaField, TextField } from "~/components/forms/fields";
@@ -7,7 +7,7 @@ import { buttonVariants } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
-import { useServerForm } from "~/lib/forms";
+import { getFormProps, getInputProps, useServerForm } from "~/lib/forms";
 import { invalid, parseForm, refusedByService } from "~/lib/forms.server";
 import { updateDictionary } from "~/lib/api/dictionaries.server";
 import { dictionaryContext, dictionaryPathsOfRequest, requireMasterDataWrite } from "./dictionary.server";

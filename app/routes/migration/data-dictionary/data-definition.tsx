@@ -1,4 +1,4 @@
-import { Plus } from "lucide-react";
+import { Icon } from "~/components/ui/icon";
 import { Link } from "react-router";
 import { ColumnsTable } from "~/components/dictionary/columns-table";
 import { DeleteTableConfirmation } from "~/components/dictionary/delete-table-confirmation";
@@ -107,7 +107,7 @@ export default function DataDefinition({ loaderData, actionData }: Route.Compone
       <div className="flex flex-wrap items-center justify-between gap-4">
         <h2 className="text-lg font-semibold">Data definition</h2>
         <Link to={href(paths.newTable(id))} className={buttonVariants()}>
-          <Plus aria-hidden="true" />
+          <Icon name="plus" />
           Add table
         </Link>
       </div>

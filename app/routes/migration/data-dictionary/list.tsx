@@ -1,4 +1,4 @@
-import { Plus } from "lucide-react";
+import { Icon } from "~/components/ui/icon";
 import { Link } from "react-router";
 import { DICTIONARY_SORTS, type DictionarySort } from "../../../../contracts/values/dictionary";
 import { WORKSPACES } from "../../../../contracts/workspaces";
@@ -82,7 +82,7 @@ export default function DataDictionaries({ loaderData }: Route.ComponentProps) {
         </div>
         {canWrite ? (
           <Link to={href(paths.createNew)} className={buttonVariants()}>
-            <Plus aria-hidden="true" />
+            <Icon name="plus" />
             Create data dictionary
           </Link>
         ) : null}

@@ -1,4 +1,4 @@
-import { getFormProps, type SubmissionResult } from "@conform-to/react";
+import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link } from "react-router";
 import { z } from "zod";
@@ -11,13 +11,13 @@ import { StatusButton } from "~/components/forms/status-button";
 import { useIntentPending } from "~/components/projects/use-intent-pending";
 import { formatTimestamp } from "~/components/projects/format";
 import { WizardSteps } from "~/components/projects/wizard-steps";
-import { Button } from "~/components/ui/button";
+import { Button, buttonVariants } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
-import { useServerForm } from "~/lib/forms";
+import { getFormProps, useServerForm } from "~/lib/forms";
 import { invalid, readFormData, refusedByService, serviceFailure, unknownIntent } from "~/lib/forms.server";
 import { Alert } from "~/components/ui/alert";
 import { requireWorkspace } from "../workspace.server";
@@ -153,9 +153,7 @@ export default function DataDictionaryStep({ loaderData, actionData }: Route.Com
             </StatusButton>
           </Form>
         ) : ready ? (
-          <Button asChild>
-            <Link to={href(paths.wizard(project.id, "databases"))}>Continue</Link>
-          </Button>
+          <Link to={href(paths.wizard(project.id, "databases"))} className={buttonVariants()}>Continue</Link>
         ) : (
           <>
             <Button disabled aria-describedby="continue-why">

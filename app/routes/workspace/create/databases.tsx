@@ -1,6 +1,6 @@
-import { getFormProps, type SubmissionResult } from "@conform-to/react";
+import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { CheckCircle2 } from "lucide-react";
+import { Icon } from "~/components/ui/icon";
 import { Form, Link } from "react-router";
 import { z } from "zod";
 import { flatFileParametersSchema, uploadTypeBodySchema, type Project } from "../../../../contracts/projects";
@@ -13,7 +13,7 @@ import { WizardSteps } from "~/components/projects/wizard-steps";
 import { Card } from "~/components/ui/card";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
-import { useServerForm } from "~/lib/forms";
+import { getFormProps, useServerForm } from "~/lib/forms";
 import { invalid, readFormData, refusedByService, unknownIntent } from "~/lib/forms.server";
 import { companyUserNames, requireWorkspace } from "../workspace.server";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
@@ -137,7 +137,7 @@ export default function DatabasesStep({ loaderData, actionData }: Route.Componen
         ) : null}
         {created ? (
           <div className="mt-4 flex items-start gap-2 rounded-md border border-emerald-600/30 bg-emerald-50 px-4 py-3 text-sm text-emerald-900" role="status">
-            <CheckCircle2 aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+            <Icon name="circle-check" className="mt-0.5 size-4 shrink-0" />
             <p>
               The databases are created. Loading the source data comes next: it arrives in a later release of the portal. Meanwhile the{" "}
               <Link to={href(paths.page(project.id))} className="underline">

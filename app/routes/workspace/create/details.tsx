@@ -1,4 +1,3 @@
-import { getFormProps } from "@conform-to/react";
 import { Form, Link, redirect, type UIMatch } from "react-router";
 import { createConfigurationSchema } from "../../../../contracts/configurations";
 import { createProjectSchema } from "../../../../contracts/projects";
@@ -7,11 +6,12 @@ import type { WorkspaceKind } from "../../../../contracts/workspaces";
 import { CheckboxGroupField, FormErrors, SelectField, TextareaField, TextField } from "~/components/forms/fields";
 import { StatusButton, useIsPending } from "~/components/forms/status-button";
 import { WizardSteps } from "~/components/projects/wizard-steps";
-import { Button } from "~/components/ui/button";
+import { buttonVariants } from "~/components/ui/button";
+import { cn } from "~/lib/utils";
 import { Card, CardDescription } from "~/components/ui/card";
 import { adminDataSources, checkDefaultConfiguration } from "~/lib/api/workspaces.server";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
-import { useServerForm } from "~/lib/forms";
+import { getFormProps, useServerForm } from "~/lib/forms";
 import { invalid, parseForm, refusedByService } from "~/lib/forms.server";
 import { useWorkspacePaths, workspaceOfPath } from "~/lib/workspace-paths";
 import { selectableApplications } from "~/lib/api/applications.server";
@@ -88,9 +88,7 @@ export default function CreateWorkspace({ loaderData, actionData }: Route.Compon
                 : "A project migrates data from a legacy application, and no application is registered in this company yet. Register the application first."}
           </CardDescription>
           {missing === "applications" ? (
-            <Button asChild className="mt-4">
-              <Link to={href("/migration/application/create")}>Create application</Link>
-            </Button>
+            <Link to={href("/migration/application/create")} className={cn(buttonVariants(), "mt-4")}>Create application</Link>
           ) : null}
         </Card>
       ) : (

@@ -1,4 +1,4 @@
-import { getFormProps, type SubmissionResult } from "@conform-to/react";
+import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Fragment } from "react";
 import { Form, Link, type ShouldRevalidateFunctionArgs } from "react-router";
@@ -16,7 +16,7 @@ import { Card } from "~/components/ui/card";
 import { adminDataSources } from "~/lib/api/workspaces.server";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
-import { useServerForm } from "~/lib/forms";
+import { getFormProps, useServerForm } from "~/lib/forms";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
 import { invalid, readFormData, refusedByService, unknownIntent } from "~/lib/forms.server";
 import { projectScope, requireWorkspace } from "../workspace.server";
