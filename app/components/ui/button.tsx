@@ -3,7 +3,8 @@ import type * as React from "react";
 import { cn } from "~/lib/utils";
 
 export const buttonVariants = cva(
-  "inline-flex items-center justify-center gap-2 whitespace-nowrap rounded-md text-sm font-medium transition-colors disabled:pointer-events-none disabled:opacity-60 [&_svg]:size-4 [&_svg]:shrink-0",
+  // .btn (app.css): the base classes, once in the stylesheet instead of on every button.
+  "btn",
   {
     variants: {
       variant: {

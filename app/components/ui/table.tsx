@@ -6,7 +6,7 @@ export function Table({ className, ...props }: React.ComponentProps<"table">) {
   return (
     <div className="w-full overflow-x-auto rounded-lg border border-border bg-white">
       {/* text-left here, not on each header cell, so a cell's own text-right wins (cn() only joins). */}
-      <table className={cn("w-full caption-bottom text-left text-sm", className)} {...props} />
+      <table className={cn("cells w-full caption-bottom text-left text-sm", className)} {...props} />
     </div>
   );
 }
@@ -30,8 +30,9 @@ export function TableHead({ className, ...props }: React.ComponentProps<"th">) {
   return <th scope="col" className={cn(tableHeadClassName, className)} {...props} />;
 }
 
+/** Its padding comes from the table's `cells` class (app.css): a list of 25 rows says it once. */
 export function TableCell({ className, ...props }: React.ComponentProps<"td">) {
-  return <td className={cn("px-3 py-2 align-middle", className)} {...props} />;
+  return <td className={className} {...props} />;
 }
 
 export function TableCaption({ className, ...props }: React.ComponentProps<"caption">) {
