@@ -70,7 +70,7 @@ function listRow(p: Project | Configuration) {
     isLocked: p.isLocked,
     lockReason: p.lockReason,
     updatedAt: p.updatedAt,
-    ...("isDefault" in p ? { isDefault: p.isDefault, schemes: p.schemes.map((s) => s.scheme.name).join(", ") } : {}),
+    ...("isDefault" in p ? { isDefault: p.isDefault, schemes: p.schemes.map((s) => s.scheme.name) } : {}),
   };
 }
 
@@ -185,7 +185,7 @@ export default function ProjectList({ loaderData }: Route.ComponentProps) {
                         <ProjectStatusBadge status={p.status} />
                       </td>
                       <td>
-                        {"schemes" in p ? p.schemes : SOURCE_TYPE_LABELS[p.sourceType]}
+                        {p.schemes ? p.schemes.join(", ") : SOURCE_TYPE_LABELS[p.sourceType]}
                       </td>
                       <td>{p.isLocked ? `Yes (${p.lockReason ? LOCK_REASON_LABELS[p.lockReason] : "no reason given"})` : "No"}</td>
                       <td className="whitespace-nowrap">{formatTimestamp(p.updatedAt)}</td>
