@@ -3,8 +3,31 @@ import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
 
+/**
+ * The modules every signed-in page loads (the root's and the shell's layout pieces and what they
+ * import) go into one chunk instead of a dozen small ones: each chunk costs a modulepreload link and a
+ * manifest entry in every page's HTML, and its own gzip overhead. React Router keeps its own chunk
+ * (otherwise Rollup would pull it into ours). The pages' own pieces stay split by Rollup's default.
+ */
+const SHELL = [
+  /\/app\/components\/layout\//,
+  /\/app\/components\/ui\/(button|card|alert|icon|icon-names|text-separator)\.tsx?$/,
+  /\/app\/lib\/(utils|company-href|menu|nonce|access|workspace-paths|flash)\.ts$/,
+  /\/contracts\/(roles|areas|workspaces)\.ts$/,
+  /\/contracts\/values\//,
+  /\/node_modules\/(clsx|class-variance-authority)\//,
+];
+
+function chunkOf(id: string): string | undefined {
+  const file = id.split(path.sep).join("/");
+  if (file.includes("/node_modules/react-router/")) return "router";
+  if (SHELL.some((pattern) => pattern.test(file))) return "shell";
+  return undefined;
+}
+
 export default defineConfig({
   plugins: [tailwindcss(), reactRouter()],
   // Vite 7 ignores tsconfig `paths`; keep `~` in step with tsconfig.app.json.
   resolve: { alias: { "~": path.resolve(import.meta.dirname, "app") } },
+  environments: { client: { build: { rollupOptions: { output: { manualChunks: chunkOf } } } } },
 });

@@ -1,5 +1,6 @@
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "react-router";
-import { DEFAULT_BRAND_NAME, type Branding } from "../contracts/client-portal";
+import type { Branding } from "../contracts/client-portal";
+import { DEFAULT_BRAND_NAME } from "../contracts/values/client-portal";
 import { parseRoleAttribute, readableRole } from "../contracts/roles";
 import type { Route } from "./+types/root";
 import "./app.css";
@@ -16,14 +17,6 @@ import { useNonce } from "./lib/nonce";
 import { env } from "./lib/env.server";
 import { serverTimingHeader } from "./lib/service-trace.server";
 import { withSecurityHeaders } from "./lib/security-headers.server";
-
-/**
- * Zod must not probe for `new Function` (its JIT) in the browser: the page's CSP has no 'unsafe-eval',
- * and Chromium reports even the swallowed attempt as a policy violation. The probe runs when the first
- * object schema is built, as the route modules load, so `z.config()` in a module comes too late: this
- * classic script in <head> runs before any module script, and Zod 4 starts from the global it sets.
- */
-const ZOD_JITLESS = "globalThis.__zod_globalConfig=Object.assign(globalThis.__zod_globalConfig||{},{jitless:true})";
 
 const DEFAULT_BRANDING: Branding = { logoUrl: null, name: DEFAULT_BRAND_NAME, termsAndConditions: null };
 
@@ -92,7 +85,6 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
         <Links />
-        <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: ZOD_JITLESS }} />
       </head>
       <body className="flex min-h-screen flex-col">
         <SiteHeader branding={branding} user={user ? { name: user.name, roleLabel, company: shell?.company?.name ?? null } : null} />

@@ -1,5 +1,8 @@
 import { z } from "zod";
 import { descriptionSchema, nameSchema, pageOf, pageQuerySchema, timestampSchema } from "./common";
+import { APPLICATION_SORTS } from "./values/applications";
+
+export * from "./values/applications";
 
 /** A legacy application a company migrates from (name unique per company, case-insensitive). */
 export const applicationSchema = z.object({
@@ -12,9 +15,6 @@ export const applicationSchema = z.object({
   createdAt: timestampSchema,
 });
 export type Application = z.infer<typeof applicationSchema>;
-
-export const APPLICATION_SORTS = ["name", "-name", "createdAt", "-createdAt"] as const;
-export type ApplicationSort = (typeof APPLICATION_SORTS)[number];
 
 /** GET /api/v1/applications: a page of the company's applications, filtered, sorted and counted in SQL. */
 export const applicationSearchQuerySchema = pageQuerySchema.extend({

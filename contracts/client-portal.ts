@@ -1,5 +1,7 @@
 import { z } from "zod";
 
+export * from "./values/client-portal";
+
 /** GET /api/v1/permissions/{userId} (spec §7, Base A). */
 export const permissionEntrySchema = z.object({
   companyId: z.string(),
@@ -15,9 +17,6 @@ export const brandingSchema = z.object({
   termsAndConditions: z.string().nullable(),
 });
 export type Branding = z.infer<typeof brandingSchema>;
-
-/** The generic name shown when a tenant has not set one (spec §1). */
-export const DEFAULT_BRAND_NAME = "Data Hub";
 
 /** GET /api/v1/companies/{companyId}/users: the people of a company, for pickers (project access). */
 export const companyUserSchema = z.object({

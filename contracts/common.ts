@@ -1,4 +1,7 @@
 import { z } from "zod";
+import { PAGE_SIZES } from "./values/common";
+
+export * from "./values/common";
 
 /**
  * A string field that must be filled in. A form's empty field arrives as missing (Conform drops
@@ -31,8 +34,6 @@ export const descriptionSchema = z
   .nullish()
   .transform((v) => (v ? v : null));
 
-/** A page of a list: paginated, filtered and sorted in SQL (ARCHITECTURE.md §3). */
-export const PAGE_SIZES = [10, 25, 50, 100] as const;
 export const pageQuerySchema = z.object({
   page: z.coerce.number().int().min(1).default(1),
   pageSize: z.coerce

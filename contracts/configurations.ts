@@ -2,14 +2,13 @@ import { z } from "zod";
 import { descriptionSchema, formBoolean, nameSchema, pageOf, requiredString, versionSchema } from "./common";
 import { projectSchema, projectSearchQuerySchema, projectStatusSchema } from "./projects";
 
+export * from "./values/configurations";
+
 /**
  * Onboarding configurations: the data API's "audit projects" (spec §3, §7). A configuration is a
  * workspace (contracts/workspaces.ts) plus the schemes it serves, chosen from the company's admin
  * data sources, and whether it is the company's default configuration.
  */
-
-/** Spec §4: the statuses a configuration shows (its wizard passes through the database-creation ones too). */
-export const CONFIGURATION_STATUSES = ["Active", "SetupAddColumnsIncomplete", "SetupAssignTemplatesIncomplete"] as const;
 
 /** Spec §3: each scheme as `{ scheme: { id, name } }`. */
 export const configurationSchemeSchema = z.object({ scheme: z.object({ id: z.string(), name: z.string() }) });

@@ -1,13 +1,11 @@
 import { z } from "zod";
 import { descriptionSchema, requiredString, formBoolean, identifierSchema, nameSchema, pageOf, pageQuerySchema, timestampSchema, versionSchema } from "./common";
+import { BULK_UPLOAD_MODES, COLUMN_TYPES, DECIMAL_MAX_PRECISION, DICTIONARY_SORTS, NVARCHAR_MAX_LENGTH } from "./values/dictionary";
 
-/** Spec §3: the column types a dictionary offers. */
-export const COLUMN_TYPES = ["int", "decimal", "float", "bigint", "date", "time", "datetime", "nvarchar", "uniqueidentifier"] as const;
+export * from "./values/dictionary";
+
 export const columnTypeSchema = z.enum(COLUMN_TYPES, { error: `Unknown type: use one of ${COLUMN_TYPES.join(", ")}` });
 export type ColumnType = z.infer<typeof columnTypeSchema>;
-
-export const NVARCHAR_MAX_LENGTH = 4000;
-export const DECIMAL_MAX_PRECISION = 38;
 
 const optionalInt = (min: number, max: number, label: string) =>
   z.preprocess(
@@ -105,9 +103,6 @@ export const dictionarySummarySchema = z.object({
 });
 export type DictionarySummary = z.infer<typeof dictionarySummarySchema>;
 
-export const DICTIONARY_SORTS = ["name", "-name", "application", "-application", "updatedAt", "-updatedAt"] as const;
-export type DictionarySort = (typeof DICTIONARY_SORTS)[number];
-
 /** GET /api/v1/data-dictionaries: a page of the company's master dictionaries, filtered, sorted and counted in SQL. */
 export const dictionarySearchQuerySchema = pageQuerySchema.extend({
   companyId: z.string().min(1),
@@ -142,40 +137,8 @@ export const updateTableSchema = tableInputSchema.and(z.object({ version: versio
 
 /* ---------- Bulk upload → review → apply or discard (master and project dictionaries alike) ---------- */
 
-/** The file's columns (header row, any order, case-insensitive). table, column and type are required. */
-export const BULK_COLUMNS = ["table", "column", "type", "length", "precision", "scale", "nullable", "key", "description"] as const;
-export const BULK_REQUIRED_COLUMNS = ["table", "column", "type"] as const;
-export const BULK_UPLOAD_MAX_BYTES = 5 * 1024 * 1024;
-export const BULK_UPLOAD_EXTENSIONS = [".csv", ".xlsx"] as const;
-
-/**
- * What a bulk upload does with the columns of a table in the file that the file does not list.
- * replace (the default): each table in the file is its full definition, so they are removed.
- * merge ("Only add and change"): they are kept where they are; the file's new columns follow them.
- * Either way, tables not in the file stay as they are.
- */
-export const BULK_UPLOAD_MODES = ["replace", "merge"] as const;
 export const bulkUploadModeSchema = z.enum(BULK_UPLOAD_MODES, { error: `Choose one of ${BULK_UPLOAD_MODES.join(", ")}` });
 export type BulkUploadMode = z.infer<typeof bulkUploadModeSchema>;
-
-/*
- * What a dictionary file may hold beyond its size. A real dictionary stays far below each limit; a
- * crafted file (a zip bomb, a worksheet with one cell in column XFD per row) hits one at once and is
- * refused before it can take the process's memory or time.
- */
-/** Columns of the sheet: the file has 9 meaningful ones; a few spare for notes beside them. */
-export const BULK_UPLOAD_MAX_COLUMNS = 50;
-/** Rows of the sheet, header and blank rows included. */
-export const BULK_UPLOAD_MAX_ROWS = 200_000;
-/** Characters of cell text kept while reading one file (a shared string counts each time it is used). */
-export const BULK_UPLOAD_MAX_TEXT_CHARS = 64 * 1024 * 1024;
-/** An .xlsx is a zip: what its parts may add up to once unpacked (each part, and all of them together). */
-export const BULK_XLSX_MAX_UNPACKED_BYTES = 50 * 1024 * 1024;
-/** Parts (zip entries) of an .xlsx: a workbook has about ten. */
-export const BULK_XLSX_MAX_PARTS = 1000;
-/** A part larger than BULK_XLSX_RATIO_CHECKED_ABOVE_BYTES may unpack to at most this many times its packed size. */
-export const BULK_XLSX_MAX_COMPRESSION_RATIO = 200;
-export const BULK_XLSX_RATIO_CHECKED_ABOVE_BYTES = 1024 * 1024;
 
 /** An error in the uploaded file: the row number counts the header as row 1. */
 export const rowErrorSchema = z.object({

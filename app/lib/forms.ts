@@ -1,22 +1,231 @@
-import { useForm, type SubmissionResult } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import type { z } from "zod";
+import { useState, type ComponentProps, type MouseEvent } from "react";
+import type { SubmissionResult } from "@conform-to/react";
 
 /**
- * A Conform form validated by the same Zod schema as the server: in the browser when JavaScript
- * runs, always on the server. `lastResult` is the action's `result`.
+ * Forms whose errors come from the server. The action parses with the form's Zod schema
+ * (forms.server.ts, Conform's parseWithZod) and answers `submission.reply()`; that result arrives here
+ * as `lastResult`. The page gets field metadata and control props in Conform's shape (same ids, names,
+ * aria wiring and intent buttons, so the server's Conform reads what these forms send), but none of
+ * Conform's client runtime, Zod or a schema: a few hundred bytes instead of 35 KiB of JavaScript, and a
+ * form behaves the same with JavaScript on or off. Validation happens on submit, on the server.
  */
-export function useValidatedForm<S extends z.ZodType>(
-  schema: S,
-  options: { id?: string; lastResult?: SubmissionResult<string[]> | null; defaultValue?: Record<string, unknown> } = {},
-) {
-  return useForm<Record<string, any>, z.output<S>, string[]>({
-    id: options.id,
-    lastResult: options.lastResult,
-    defaultValue: options.defaultValue as never,
-    constraint: getZodConstraint(schema as never),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: schema as never }),
+
+export type FormResult = SubmissionResult<string[]>;
+type Errors = Record<string, string[] | null | undefined>;
+
+export type FieldMetadata = {
+  name: string;
+  id: string;
+  formId: string;
+  errorId: string;
+  descriptionId: string;
+  /** This field's errors from the last submission; undefined when it has none. */
+  errors: string[] | undefined;
+  /** What the field starts with: the last submission's value, else the form's default (as form data: strings, "on"). */
+  initialValue: unknown;
+  /** A React key that changes when a list item must be rendered afresh (list fields' items only). */
+  key: string | undefined;
+  required?: boolean;
+  /** The fields of an object field, by key (`K`: its keys, for typed access). */
+  getFieldset<K extends string = string>(): Record<K, FieldMetadata>;
+  getFieldList(): FieldMetadata[];
+};
+
+export type FormMetadata = Pick<FieldMetadata, "id" | "errorId" | "descriptionId" | "errors"> & {
+  /** Browsers do not block the submit: the server's messages are the ones users see. */
+  noValidate: true;
+  /** Buttons that add, remove or move an item of a list field (see `listIntent`). */
+  insert: ListControl<{ name: string; defaultValue?: unknown; index?: number }>;
+  remove: ListControl<{ name: string; index: number }>;
+  reorder: ListControl<{ name: string; from: number; to: number }>;
+};
+
+type ListControl<P> = { getButtonProps(payload: P): IntentButtonProps };
+export type IntentButtonProps = {
+  name: string;
+  value: string;
+  form: string;
+  formNoValidate: true;
+  onClick?: (event: MouseEvent<HTMLButtonElement>) => void;
+};
+
+/** Conform's reserved field for intents; the action's parseWithZod applies a list intent and replies with the list changed. */
+const INTENT = "__intent__";
+
+type ListIntent =
+  | { type: "insert"; payload: { name: string; defaultValue?: unknown; index?: number } }
+  | { type: "remove"; payload: { name: string; index: number } }
+  | { type: "reorder"; payload: { name: string; from: number; to: number } };
+
+/** Lists changed in the page since the last submission: each list's items and their React keys. */
+type Lists = Record<string, { items: unknown[]; keys: string[] }>;
+
+export function useServerForm(options: { id: string; lastResult?: FormResult | null; defaultValue?: Record<string, unknown> }) {
+  const { id: formId, lastResult } = options;
+  // A new submission result starts over from its values (the page may have moved list items meanwhile).
+  const [local, setLocal] = useState<{ result: unknown; lists: Lists; next: number }>({ result: lastResult, lists: {}, next: 0 });
+  const current = local.result === lastResult ? local : { result: lastResult, lists: {}, next: local.next };
+  if (current !== local) setLocal(current);
+
+  const initial = (lastResult?.initialValue ?? serialize(options.defaultValue ?? {})) as Record<string, unknown>;
+  const errors: Errors = lastResult?.error ?? {};
+
+  function field(name: string, key?: string): FieldMetadata {
+    const id = `${formId}-${name}`;
+    return {
+      name,
+      id,
+      formId,
+      errorId: `${id}-error`,
+      descriptionId: `${id}-description`,
+      errors: errors[name]?.length ? errors[name]! : undefined,
+      initialValue: valueAt(initial, name, current.lists),
+      key,
+      getFieldset: <K extends string>() =>
+        new Proxy({} as Record<K, FieldMetadata>, { get: (_, k) => (typeof k === "string" ? field(`${name}.${k}`) : undefined) }),
+      getFieldList: () => {
+        const list = current.lists[name];
+        const items = list?.items ?? asList(valueAt(initial, name, current.lists));
+        return items.map((_, i) => field(`${name}[${i}]`, list?.keys[i] ?? `${String(lastResult ? "r" : "d")}${i}`));
+      },
+    };
+  }
+
+  /** The intent's button: without JavaScript (or before hydration) it posts; with it, the list changes in the page. */
+  function control<T extends ListIntent["type"]>(type: T): ListControl<Extract<ListIntent, { type: T }>["payload"]> {
+    return {
+      getButtonProps: (payload) => {
+        const intent = { type, payload: type === "insert" ? { ...payload, defaultValue: serialize((payload as { defaultValue?: unknown }).defaultValue) } : payload } as ListIntent;
+        return {
+          name: INTENT,
+          value: JSON.stringify(intent),
+          form: formId,
+          formNoValidate: true,
+          onClick: (event) => {
+            event.preventDefault();
+            setLocal((s) => applyIntent(s.result === lastResult ? s : { result: lastResult, lists: {}, next: s.next }, intent, initial));
+          },
+        };
+      },
+    };
+  }
+
+  const form: FormMetadata = {
+    id: formId,
+    errorId: `${formId}-error`,
+    descriptionId: `${formId}-description`,
+    errors: errors[""]?.length ? errors[""]! : undefined,
+    noValidate: true,
+    insert: control("insert"),
+    remove: control("remove"),
+    reorder: control("reorder"),
+  };
+  const fields = new Proxy({} as Record<string, FieldMetadata>, {
+    get: (_, k) => (typeof k === "string" ? field(k) : undefined),
   });
+  return [form, fields] as const;
+}
+
+function applyIntent(state: { result: unknown; lists: Lists; next: number }, intent: ListIntent, initial: Record<string, unknown>) {
+  const { name } = intent.payload;
+  const existing = state.lists[name];
+  const items = [...(existing?.items ?? asList(valueAt(initial, name, state.lists)))];
+  const keys = existing ? [...existing.keys] : items.map((_, i) => `${state.result ? "r" : "d"}${i}`);
+  let next = state.next;
+  if (intent.type === "insert") {
+    const at = intent.payload.index ?? items.length;
+    items.splice(at, 0, intent.payload.defaultValue);
+    keys.splice(at, 0, `n${next++}`);
+  } else if (intent.type === "remove") {
+    items.splice(intent.payload.index, 1);
+    keys.splice(intent.payload.index, 1);
+  } else {
+    const { from, to } = intent.payload;
+    if (to < 0 || to >= items.length) return state;
+    items.splice(to, 0, ...items.splice(from, 1));
+    keys.splice(to, 0, ...keys.splice(from, 1));
+  }
+  return { result: state.result, lists: { ...state.lists, [name]: { items, keys } }, next };
+}
+
+function asList(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
+/** The value at a Conform name (`columns[2].type`), reading lists changed in the page first. */
+function valueAt(root: Record<string, unknown>, name: string, lists: Lists): unknown {
+  if (name === "") return root;
+  let value: unknown = root;
+  let path = "";
+  for (const part of name.match(/[^.[\]]+/g) ?? []) {
+    path = /^\d+$/.test(part) ? `${path}[${part}]` : path ? `${path}.${part}` : part;
+    value = value == null ? undefined : (value as Record<string, unknown>)[part];
+    const changed = lists[path];
+    if (changed) value = changed.items;
+  }
+  return value;
+}
+
+/** A default value as form data holds it (Conform's rule): booleans as "on" or absent, numbers as text. */
+function serialize(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(serialize);
+  if (value instanceof Date) return value.toISOString();
+  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, serialize(v)]));
+  if (typeof value === "boolean") return value ? "on" : undefined;
+  if (typeof value === "number" || typeof value === "bigint") return value.toString();
+  return value ?? undefined;
+}
+
+/* ---------- Control props, as Conform's helpers compute them ---------- */
+
+type AriaOptions = { ariaDescribedBy?: string };
+
+function aria(meta: { errors?: string[]; errorId: string }, options: AriaOptions, control: boolean) {
+  const invalid = meta.errors !== undefined;
+  return {
+    "aria-invalid": (control && invalid) || undefined,
+    "aria-describedby": invalid ? `${meta.errorId} ${options.ariaDescribedBy ?? ""}`.trim() : options.ariaDescribedBy,
+  };
+}
+
+function controlProps(field: FieldMetadata, options: AriaOptions) {
+  return { id: field.id, name: field.name, form: field.formId, required: field.required || undefined, ...aria(field, options, true) };
+}
+
+export function getFormProps(form: FormMetadata) {
+  return { id: form.id, noValidate: form.noValidate, ...aria(form, {}, false) };
+}
+
+export function getInputProps(field: FieldMetadata, options: AriaOptions & { type: string; value?: string | false }) {
+  const props: Record<string, unknown> = { ...controlProps(field, options), type: options.type };
+  if (options.value === undefined || options.value) {
+    if (options.type === "checkbox" || options.type === "radio") {
+      props.value = typeof options.value === "string" ? options.value : "on";
+      props.defaultChecked = Array.isArray(field.initialValue) ? field.initialValue.includes(options.value) : field.initialValue === props.value;
+    } else if (typeof field.initialValue === "string") {
+      props.defaultValue = field.initialValue;
+    }
+  }
+  return props as ComponentProps<"input">;
+}
+
+export function getSelectProps(field: FieldMetadata, options: AriaOptions = {}) {
+  const initial = field.initialValue;
+  return { ...controlProps(field, options), defaultValue: Array.isArray(initial) ? initial.map((v) => `${v ?? ""}`) : initial?.toString() } as ComponentProps<"select">;
+}
+
+export function getTextareaProps(field: FieldMetadata, options: AriaOptions = {}) {
+  return { ...controlProps(field, options), defaultValue: field.initialValue?.toString() } as ComponentProps<"textarea">;
+}
+
+/** One checkbox per option of a repeated field; the ones the field holds are checked. */
+export function getCollectionProps(field: FieldMetadata, options: AriaOptions & { type: "checkbox" | "radio"; options: string[] }) {
+  return options.options.map((value) => ({
+    ...controlProps(field, options),
+    id: `${field.id}-${value}`,
+    type: options.type,
+    value,
+    defaultChecked: options.type === "checkbox" && Array.isArray(field.initialValue) ? field.initialValue.includes(value) : field.initialValue === value,
+    required: options.type === "checkbox" ? undefined : field.required,
+  }));
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { pageCount, readContains, readPaging } from "./list-search";
+import { pageCount } from "./list-search";
+import { readContains, readPaging } from "./list-search.server";
 
 const SORTS = ["name", "-name", "createdAt", "-createdAt"] as const;
 const read = (query: string) => readPaging(new URLSearchParams(query), SORTS, "name");

@@ -1,7 +1,10 @@
 import { clsx, type ClassValue } from "clsx";
-import { twMerge } from "tailwind-merge";
 
-/** Joins class names, letting later Tailwind utilities override earlier ones. */
+/**
+ * Joins class names. Only joins: it does not resolve conflicting Tailwind utilities (tailwind-merge
+ * would cost every page 9 KiB of JavaScript), so a component's base classes and the classes a caller
+ * adds must never set the same property; components offer variants for what callers change.
+ */
 export function cn(...inputs: ClassValue[]) {
-  return twMerge(clsx(inputs));
+  return clsx(inputs);
 }

@@ -1,12 +1,11 @@
-import { getFormProps, getInputProps, type SubmissionResult } from "@conform-to/react";
+import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link } from "react-router";
 import { FormErrors } from "~/components/forms/fields";
 import { StatusButton, useIsPending } from "~/components/forms/status-button";
 import { buttonVariants } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { useCompanyHref } from "~/lib/company-href";
-import { useValidatedForm } from "~/lib/forms";
-import { deleteTableSchema } from "./schemas";
+import { getFormProps, getInputProps, useServerForm } from "~/lib/forms";
 
 export type DeleteTableConfirmationProps = {
   table: { id: string; name: string; columnCount: number };
@@ -27,14 +26,14 @@ export function DeleteTableConfirmation({ table, version, cancelHref, action, la
   const href = useCompanyHref();
   const formAction = action ? href(action) : undefined;
   const pending = useIsPending({ formAction });
-  const [form, fields] = useValidatedForm(deleteTableSchema, {
+  const [form, fields] = useServerForm({
     id: `delete-table-${table.id}`,
     lastResult,
     defaultValue: { intent: "delete-table", tableId: table.id, version },
   });
   const headingId = `${form.id}-heading`;
   return (
-    <Card aria-labelledby={headingId} className="border-destructive/40">
+    <Card aria-labelledby={headingId} tone="destructive">
       <h2 id={headingId} className="text-base font-semibold">
         Delete table {table.name}?
       </h2>

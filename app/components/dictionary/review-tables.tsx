@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, type SubmissionResult } from "@conform-to/react";
+import type { SubmissionResult } from "@conform-to/react";
 import type { z } from "zod";
 import { Form } from "react-router";
 import type { Review, ReviewTable, RowError, columnChangeSchema } from "../../../contracts/dictionary";
@@ -8,10 +8,9 @@ import { Card } from "~/components/ui/card";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { TextSeparator } from "~/components/ui/text-separator";
 import { useCompanyHref } from "~/lib/company-href";
-import { useValidatedForm } from "~/lib/forms";
+import { getFormProps, getInputProps, useServerForm } from "~/lib/forms";
 import { cn } from "~/lib/utils";
 import { formatColumnType, yesNo } from "./column-format";
-import { reviewActionSchema } from "./schemas";
 
 type ColumnChange = z.infer<typeof columnChangeSchema>;
 type ColumnState = NonNullable<ColumnChange["after"]>;
@@ -74,7 +73,7 @@ export function RowErrors({ errors }: { errors: RowError[] }) {
 function ReviewTableCard({ table }: { table: ReviewTable }) {
   const headingId = `review-table-${table.name}`;
   return (
-    <Card aria-labelledby={headingId} className="p-4">
+    <Card aria-labelledby={headingId} size="sm">
       <div className="flex flex-wrap items-center gap-2">
         <h3 id={headingId} className="text-base font-semibold">
           {table.name}
@@ -163,7 +162,7 @@ export function ReviewActions({ review, lastResult, action }: ReviewActionsProps
   const href = useCompanyHref();
   const formAction = action ? href(action) : undefined;
   const pending = useIsPending({ formAction });
-  const [form, fields] = useValidatedForm(reviewActionSchema, { id: `review-${review.id}`, lastResult, defaultValue: { reviewId: review.id } });
+  const [form, fields] = useServerForm({ id: `review-${review.id}`, lastResult, defaultValue: { reviewId: review.id } });
   const why =
     review.canApply ? null : review.errors.length > 0
       ? `The file has ${review.errors.length} ${review.errors.length === 1 ? "problem" : "problems"} (listed above): correct it and upload it again, or discard this upload.`

@@ -1,12 +1,13 @@
-import { getFormProps, getInputProps, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
-import { ArrowDown, ArrowUp, Plus, Trash2 } from "lucide-react";
+import type { SubmissionResult } from "@conform-to/react";
+import { Icon } from "~/components/ui/icon";
 import { Form, Link } from "react-router";
-import { COLUMN_TYPES, type Table, type createTableSchema, type updateTableSchema } from "../../../contracts/dictionary";
+import type { Table } from "../../../contracts/dictionary";
+import { COLUMN_TYPES } from "../../../contracts/values/dictionary";
 import { CheckboxField, ErrorList, FormErrors, SelectField, TextareaField, TextField } from "~/components/forms/fields";
 import { StatusButton, useIsPending } from "~/components/forms/status-button";
 import { Button, buttonVariants } from "~/components/ui/button";
 import { useCompanyHref } from "~/lib/company-href";
-import { useValidatedForm } from "~/lib/forms";
+import { getFormProps, getInputProps, useServerForm, type FieldMetadata, type IntentButtonProps } from "~/lib/forms";
 
 /** A column as the form holds it: every value a string, as HTML sends it. */
 export type ColumnFormValue = {
@@ -57,8 +58,6 @@ export function tableEditorDefaults(table: Table | null, version: number): Table
 }
 
 export type TableEditorProps = {
-  /** createTableSchema for a new table, updateTableSchema (with `tableId`) for an existing one. */
-  schema: typeof createTableSchema | typeof updateTableSchema;
   defaultValue: TableEditorValue;
   /** The action's `result` (validation errors, a refusal, or a list intent sent without JavaScript). */
   lastResult?: SubmissionResult<string[]> | null;
@@ -81,13 +80,12 @@ const NULLABLE_OPTIONS = [
  * with JavaScript they happen in the page; without it the buttons post the form and the action
  * answers it with the list changed (`submission.reply()`), so nothing is lost either way.
  */
-export function TableEditor({ schema, defaultValue, lastResult, submitLabel, cancelHref, action }: TableEditorProps) {
+export function TableEditor({ defaultValue, lastResult, submitLabel, cancelHref, action }: TableEditorProps) {
   const href = useCompanyHref();
   const formAction = action ? href(action) : undefined;
   const pending = useIsPending({ formAction });
-  const [form, fields] = useValidatedForm(schema, { id: "table-editor", lastResult, defaultValue });
-  // The form is typed loosely (useValidatedForm); the column list is typed here for its helpers.
-  const columnsField = fields.columns as unknown as FieldMetadata<ColumnFormValue[], Record<string, unknown>, string[]>;
+  const [form, fields] = useServerForm({ id: "table-editor", lastResult, defaultValue });
+  const columnsField = fields.columns!;
   const columns = columnsField.getFieldList();
 
   return (
@@ -123,7 +121,7 @@ export function TableEditor({ schema, defaultValue, lastResult, submitLabel, can
         </ol>
         <div>
           <Button type="submit" variant="outline" {...form.insert.getButtonProps({ name: columnsField.name, defaultValue: NEW_COLUMN })}>
-            <Plus aria-hidden="true" />
+            <Icon name="plus" />
             Add column
           </Button>
         </div>
@@ -141,8 +139,6 @@ export function TableEditor({ schema, defaultValue, lastResult, submitLabel, can
   );
 }
 
-type IntentButtonProps = { name: string; value: string; form?: string; formNoValidate: boolean };
-
 function ColumnRow({
   column,
   index,
@@ -151,14 +147,14 @@ function ColumnRow({
   moveDown,
   remove,
 }: {
-  column: FieldMetadata<ColumnFormValue, Record<string, unknown>, string[]>;
+  column: FieldMetadata;
   index: number;
   count: number;
   moveUp: IntentButtonProps;
   moveDown: IntentButtonProps;
   remove: IntentButtonProps;
 }) {
-  const c = column.getFieldset();
+  const c = column.getFieldset<keyof ColumnFormValue>();
   const n = index + 1;
   return (
     <fieldset className="rounded-md border border-border bg-white p-3" aria-describedby={column.errors?.length ? column.errorId : undefined}>
@@ -177,13 +173,13 @@ function ColumnRow({
         <TextField label="Description" field={c.description} className="flex-1" />
         <div className="flex gap-1">
           <Button type="submit" variant="ghost" size="icon" {...moveUp} disabled={index === 0} aria-label={`Move column ${n} up`}>
-            <ArrowUp aria-hidden="true" />
+            <Icon name="arrow-up" />
           </Button>
           <Button type="submit" variant="ghost" size="icon" {...moveDown} disabled={index === count - 1} aria-label={`Move column ${n} down`}>
-            <ArrowDown aria-hidden="true" />
+            <Icon name="arrow-down" />
           </Button>
           <Button type="submit" variant="ghost" size="icon" {...remove} aria-label={`Remove column ${n}`}>
-            <Trash2 aria-hidden="true" />
+            <Icon name="trash-2" />
           </Button>
         </div>
       </div>

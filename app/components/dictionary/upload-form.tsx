@@ -1,12 +1,11 @@
-import { getFormProps, getInputProps, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
+import type { SubmissionResult } from "@conform-to/react";
 import type * as React from "react";
 import { Form } from "react-router";
-import { BULK_COLUMNS, BULK_REQUIRED_COLUMNS, BULK_UPLOAD_EXTENSIONS } from "../../../contracts/dictionary";
+import { BULK_COLUMNS, BULK_REQUIRED_COLUMNS, BULK_UPLOAD_EXTENSIONS, BULK_UPLOAD_MAX_MB } from "../../../contracts/values/dictionary";
 import { ErrorList, FileField, FormErrors } from "~/components/forms/fields";
 import { StatusButton, useIsPending } from "~/components/forms/status-button";
 import { useCompanyHref } from "~/lib/company-href";
-import { useValidatedForm } from "~/lib/forms";
-import { dictionaryUploadSchema, MAX_UPLOAD_MB } from "./schemas";
+import { getFormProps, getInputProps, type FieldMetadata, useServerForm } from "~/lib/forms";
 
 export type UploadFormProps = {
   lastResult?: SubmissionResult<string[]> | null;
@@ -33,7 +32,7 @@ export function UploadHelp() {
   const optional = BULK_COLUMNS.filter((c) => !(BULK_REQUIRED_COLUMNS as readonly string[]).includes(c));
   return (
     <>
-      A {BULK_UPLOAD_EXTENSIONS.join(" or ")} file of at most {MAX_UPLOAD_MB} MB with a header row and one row per column. Columns:{" "}
+      A {BULK_UPLOAD_EXTENSIONS.join(" or ")} file of at most {BULK_UPLOAD_MAX_MB} MB with a header row and one row per column. Columns:{" "}
       {BULK_REQUIRED_COLUMNS.map((c, i) => (
         <span key={c}>
           {i > 0 ? ", " : null}
@@ -60,7 +59,7 @@ export function UploadForm({ lastResult, action, label = "Dictionary file", subm
   const href = useCompanyHref();
   const formAction = action ? href(action) : undefined;
   const pending = useIsPending({ formAction });
-  const [form, fields] = useValidatedForm(dictionaryUploadSchema, { id: "dictionary-upload", lastResult, defaultValue: { mode: "replace" } });
+  const [form, fields] = useServerForm({ id: "dictionary-upload", lastResult, defaultValue: { mode: "replace" } });
   return (
     <Form method="post" encType="multipart/form-data" action={formAction} {...getFormProps(form)} className="flex max-w-2xl flex-col gap-4">
       {children}
@@ -86,7 +85,7 @@ const MODE_OPTIONS = [
 ] as const;
 
 /** The plain statement of what an upload replaces, and the choice to only add and change (`mode`). */
-function UploadModeChoice({ field }: { field: FieldMetadata<any, any, string[]> }) {
+function UploadModeChoice({ field }: { field: FieldMetadata }) {
   const explanationId = `${field.id}-explanation`;
   return (
     <fieldset aria-describedby={explanationId} className="flex flex-col gap-2">

@@ -1,13 +1,13 @@
+import { getCollectionProps, getInputProps, getSelectProps, getTextareaProps, type FieldMetadata, type FormMetadata } from "~/lib/forms";
 /**
  * The one field component per input kind (STYLE.md). Each owns its <label>, its error list and the
  * aria wiring, from Conform's field metadata, so pages never write error markup by hand. Everything
  * is plain HTML underneath: it works without JavaScript.
  */
-import { getCollectionProps, getInputProps, getSelectProps, getTextareaProps, type FieldMetadata, type FormMetadata } from "@conform-to/react";
 import type * as React from "react";
 import { cn } from "~/lib/utils";
 
-type AnyField = FieldMetadata<any, any, any>;
+type AnyField = FieldMetadata;
 
 const control =
   "w-full rounded-md border border-border bg-white px-3 py-2 text-sm shadow-xs aria-[invalid=true]:border-destructive disabled:opacity-60";
@@ -159,7 +159,7 @@ export function FileField({ label, field, description, className, accept }: Base
 }
 
 /** Errors of the whole form (a stale save, a service refusal) at the top of the form. */
-export function FormErrors({ form }: { form: FormMetadata<any, string[]> }) {
+export function FormErrors({ form }: { form: FormMetadata }) {
   if (!form.errors?.length) return null;
   return (
     <div id={form.errorId} role="alert" className="rounded-md border border-destructive/40 bg-destructive/5 px-4 py-3 text-sm text-destructive">

@@ -1,4 +1,4 @@
-import { Loader2 } from "lucide-react";
+import { Icon } from "~/components/ui/icon";
 import { useNavigation, useFormAction } from "react-router";
 import { Button, type ButtonProps } from "~/components/ui/button";
 
@@ -17,7 +17,7 @@ export function useIsPending({ formAction, formMethod = "POST" }: { formAction?:
 export function StatusButton({ pending, children, disabled, ...props }: ButtonProps & { pending: boolean }) {
   return (
     <Button {...props} disabled={disabled || pending} aria-busy={pending || undefined}>
-      {pending ? <Loader2 aria-hidden="true" className="animate-spin" /> : null}
+      {pending ? <Icon name="loader-circle" className="animate-spin" /> : null}
       {children}
     </Button>
   );

@@ -1,4 +1,4 @@
-import { ChevronRight } from "lucide-react";
+import { Icon } from "~/components/ui/icon";
 import { Link, useMatches, type UIMatch } from "react-router";
 import { useCompanyHref } from "~/lib/company-href";
 
@@ -33,7 +33,7 @@ export function Breadcrumbs() {
                   <Link to={href(crumb.to)} className="hover:underline">
                     {crumb.label}
                   </Link>{" "}
-                  <ChevronRight aria-hidden="true" className="size-3.5" />
+                  <Icon name="chevron-right" className="size-3.5" />
                 </>
               )}
             </li>

@@ -1,4 +1,4 @@
-import { ArrowRight } from "lucide-react";
+import { Icon } from "~/components/ui/icon";
 import { useEffect, useState } from "react";
 import { Form, useLocation, useMatches, useSubmit } from "react-router";
 import type { Company } from "../../../contracts/data-api";
@@ -55,7 +55,7 @@ export function CompanyPicker({ companies, company }: { companies: Company[]; co
           className={cn("inline-flex h-9 items-center gap-1 rounded-md border border-border px-2 text-xs hover:bg-muted", hydrated && "sr-only")}
           tabIndex={hydrated ? -1 : undefined}
         >
-          <ArrowRight aria-hidden="true" className="size-4 shrink-0" />
+          <Icon name="arrow-right" className="size-4 shrink-0" />
           <span className="sidebar-label">Switch</span>
         </button>
       </div>

@@ -1,4 +1,4 @@
-import { CircleAlert, CircleCheck } from "lucide-react";
+import { Icon } from "~/components/ui/icon";
 import { useState } from "react";
 import { useLocation } from "react-router";
 import type { FlashMessage } from "~/lib/flash";
@@ -18,7 +18,7 @@ export function FlashRegion({ flash }: { flash: FlashMessage | null }) {
   const current = arrival.flash === flash ? arrival : { flash, key: location.key };
   if (current !== arrival) setArrival(current);
   const shown = flash && current.key === location.key ? flash : null;
-  const Icon = shown?.kind === "error" ? CircleAlert : CircleCheck;
+  const icon = shown?.kind === "error" ? "circle-alert" : "circle-check";
   return (
     <div role="status" aria-live="polite">
       {shown ? (
@@ -28,7 +28,7 @@ export function FlashRegion({ flash }: { flash: FlashMessage | null }) {
             shown.kind === "error" ? "border-destructive/40 bg-destructive/5 text-destructive" : "border-emerald-300 bg-emerald-50 text-emerald-900",
           )}
         >
-          <Icon aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+          <Icon name={icon} className="mt-0.5 size-4 shrink-0" />
           <span>{shown.text}</span>
         </p>
       ) : null}

@@ -1,36 +1,22 @@
-import {
-  AppWindow,
-  ArrowRightLeft,
-  BookOpen,
-  Folder,
-  Info,
-  KeyRound,
-  Languages,
-  Layers,
-  LayoutGrid,
-  Settings,
-  Table,
-  Upload,
-} from "lucide-react";
+import { Icon, type IconName } from "~/components/ui/icon";
 import type { MenuIcon as MenuIconName } from "~/lib/menu";
 
 const ICONS = {
-  grid: LayoutGrid,
-  settings: Settings,
-  key: KeyRound,
-  info: Info,
-  "arrow-right-left": ArrowRightLeft,
-  folder: Folder,
-  layers: Layers,
-  book: BookOpen,
-  "app-window": AppWindow,
-  languages: Languages,
-  table: Table,
-  upload: Upload,
-} satisfies Record<MenuIconName, unknown>;
+  grid: "layout-grid",
+  settings: "settings",
+  key: "key-round",
+  info: "info",
+  "arrow-right-left": "arrow-right-left",
+  folder: "folder",
+  layers: "layers",
+  book: "book-open",
+  "app-window": "app-window",
+  languages: "languages",
+  table: "table",
+  upload: "upload",
+} satisfies Record<MenuIconName, IconName>;
 
 /** Decorative: the link or heading next to it carries the name. */
 export function MenuIcon({ name, className }: { name: MenuIconName; className?: string }) {
-  const Icon = ICONS[name];
-  return <Icon aria-hidden="true" className={className ?? "size-4 shrink-0"} />;
+  return <Icon name={ICONS[name]} className={className ?? "size-4 shrink-0"} />;
 }

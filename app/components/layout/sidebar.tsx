@@ -1,9 +1,8 @@
-import { PanelLeftClose, PanelLeftOpen } from "lucide-react";
+import { Icon } from "~/components/ui/icon";
 import { NavLink, useFetcher, useLocation } from "react-router";
 import type { Company } from "../../../contracts/data-api";
 import { useCompanyHref } from "~/lib/company-href";
 import type { MenuSection } from "~/lib/menu";
-import { cn } from "~/lib/utils";
 import { CompanyPicker } from "./company-picker";
 import { MenuIcon } from "./menu-icon";
 
@@ -26,12 +25,6 @@ export function Sidebar({ state, sections, companies, company, dashboardUrl }: S
   const shown: SidebarState = pending === "expanded" || pending === "collapsed" ? pending : state;
   const here = location.pathname + location.search;
 
-  const linkClass = ({ isActive }: { isActive: boolean }) =>
-    cn(
-      "flex items-center gap-3 rounded-md px-3 py-2 text-sm hover:bg-muted",
-      isActive && "bg-brand/10 font-medium text-brand",
-    );
-
   return (
     <aside className="sidebar flex shrink-0 flex-col border-r border-border bg-white transition-[width]" data-state={shown}>
       <div className="border-b border-border p-3">
@@ -40,7 +33,7 @@ export function Sidebar({ state, sections, companies, company, dashboardUrl }: S
       <nav aria-label="Main menu" className="flex-1 overflow-y-auto p-2">
         <ul className="space-y-1">
           <li>
-            <a href={dashboardUrl} className={linkClass({ isActive: false })}>
+            <a href={dashboardUrl} className="menu-link">
               <MenuIcon name="grid" />
               <span className="sidebar-label">All Products</span>
             </a>
@@ -54,7 +47,8 @@ export function Sidebar({ state, sections, companies, company, dashboardUrl }: S
               <ul aria-labelledby={`menu-${section.area}`} className="space-y-1">
                 {section.items.map((item) => (
                   <li key={item.path}>
-                    <NavLink to={href(item.path)} className={linkClass} title={item.label}>
+                    {/* .menu-link (app.css) marks the current page by its aria-current. */}
+                    <NavLink to={href(item.path)} className="menu-link" title={item.label}>
                       <MenuIcon name={item.icon} />
                       <span className="sidebar-label">{item.label}</span>
                     </NavLink>
@@ -86,7 +80,7 @@ function ToggleForm({
   here: string;
   expanded: boolean;
 }) {
-  const Icon = expanded ? PanelLeftClose : PanelLeftOpen;
+  const icon = expanded ? "panel-left-close" : "panel-left-open";
   return (
     <fetcher.Form method="post" action="/sidebar" className={className}>
       <input type="hidden" name="state" value={next} />
@@ -97,7 +91,7 @@ function ToggleForm({
         aria-expanded={expanded}
         className="flex w-full items-center gap-3 rounded-md px-3 py-2 text-sm text-muted-foreground hover:bg-muted"
       >
-        <Icon aria-hidden="true" className="size-4 shrink-0" />
+        <Icon name={icon} className="size-4 shrink-0" />
         <span className="sidebar-label">{expanded ? "Collapse" : "Expand"}</span>
       </button>
     </fetcher.Form>

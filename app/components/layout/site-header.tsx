@@ -1,4 +1,4 @@
-import { Building2 } from "lucide-react";
+import { Icon } from "~/components/ui/icon";
 import { Form } from "react-router";
 import type { Branding } from "../../../contracts/client-portal";
 import { Button } from "~/components/ui/button";
@@ -26,7 +26,7 @@ export function SiteHeader({ branding, user }: { branding: Branding; user: Heade
           {/* Blocks, so that text browsers break the lines too; the spaces keep them apart in the text. */}
           {user.company ? (
             <div className="flex min-w-0 items-center gap-2 border-r border-border pr-4 text-sm leading-tight">
-              <Building2 aria-hidden="true" className="size-4 shrink-0 text-muted-foreground" />
+              <Icon name="building-2" className="size-4 shrink-0 text-muted-foreground" />
               <div className="min-w-0">
                 <div className="text-muted-foreground">
                   Company<span className="sr-only">:</span>

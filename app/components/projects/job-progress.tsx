@@ -1,4 +1,4 @@
-import { CheckCircle2, Circle, Loader2, XCircle } from "lucide-react";
+import { Icon } from "~/components/ui/icon";
 import { useEffect } from "react";
 import { useRevalidator } from "react-router";
 import type { Job } from "../../../contracts/projects";
@@ -80,10 +80,10 @@ export function JobProgress({ job, startedBy, headingLevel = 3 }: { job: Job; st
 
 function StepIcon({ status }: { status: Job["steps"][number]["status"] }) {
   const cls = "mt-0.5 size-4 shrink-0";
-  if (status === "Completed") return <CheckCircle2 aria-hidden="true" className={cn(cls, "text-emerald-600")} />;
-  if (status === "Failed") return <XCircle aria-hidden="true" className={cn(cls, "text-destructive")} />;
-  if (status === "Started") return <Loader2 aria-hidden="true" className={cn(cls, "animate-spin text-brand")} />;
-  return <Circle aria-hidden="true" className={cn(cls, "text-muted-foreground")} />;
+  if (status === "Completed") return <Icon name="circle-check" className={cn(cls, "text-emerald-600")} />;
+  if (status === "Failed") return <Icon name="circle-x" className={cn(cls, "text-destructive")} />;
+  if (status === "Started") return <Icon name="loader-circle" className={cn(cls, "animate-spin text-brand")} />;
+  return <Icon name="circle" className={cn(cls, "text-muted-foreground")} />;
 }
 
 /**

@@ -1,13 +1,28 @@
+import { cva, type VariantProps } from "class-variance-authority";
 import type * as React from "react";
 import { cn } from "~/lib/utils";
 
-export function Card({ className, ...props }: React.ComponentProps<"section">) {
-  return <section className={cn("rounded-lg border border-border bg-white p-6 shadow-sm", className)} {...props} />;
+// cn() only joins classes: what a caller may change (border tone, padding, title size) is a variant.
+const cardVariants = cva("rounded-lg border bg-white shadow-sm", {
+  variants: {
+    tone: { default: "border-border", destructive: "border-destructive/40" },
+    size: { default: "p-6", sm: "p-4" },
+  },
+  defaultVariants: { tone: "default", size: "default" },
+});
+
+export function Card({ className, tone, size, ...props }: React.ComponentProps<"section"> & VariantProps<typeof cardVariants>) {
+  return <section className={cn(cardVariants({ tone, size }), className)} {...props} />;
 }
 
 /** An h2 inside a page; `as="h1"` where the card is the whole page (sign-in failed, permission denied, errors). */
-export function CardTitle({ className, as: Heading = "h2", ...props }: React.ComponentProps<"h2"> & { as?: "h1" | "h2" | "h3" }) {
-  return <Heading className={cn("text-xl font-semibold tracking-tight", className)} {...props} />;
+export function CardTitle({
+  className,
+  as: Heading = "h2",
+  size = "default",
+  ...props
+}: React.ComponentProps<"h2"> & { as?: "h1" | "h2" | "h3"; size?: "default" | "sm" }) {
+  return <Heading className={cn(size === "sm" ? "text-base" : "text-xl", "font-semibold tracking-tight", className)} {...props} />;
 }
 
 export function CardDescription({ className, ...props }: React.ComponentProps<"p">) {

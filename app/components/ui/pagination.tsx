@@ -1,6 +1,6 @@
 import { Link } from "react-router";
-import { PAGE_SIZES } from "../../../contracts/common";
-import { Button } from "~/components/ui/button";
+import { PAGE_SIZES } from "../../../contracts/values/common";
+import { Button, buttonVariants } from "~/components/ui/button";
 import { pageCount } from "~/lib/list-search";
 
 /**
@@ -28,24 +28,20 @@ export function Pagination({
         Page {page} of {pages} · {total} {total === 1 ? noun[0] : noun[1]}
       </p>{" "}
       <div className="flex gap-2">
+        {/* From past the end (an old link), Previous goes to the last page there is. */}
         {page > 1 ? (
-          <Button asChild variant="outline" size="sm">
-            {/* From past the end (an old link), Previous goes to the last page there is. */}
-            <Link to={href(Math.min(page - 1, pages))} rel="prev">
-              Previous
-            </Link>
-          </Button>
+          <Link to={href(Math.min(page - 1, pages))} rel="prev" className={buttonVariants({ variant: "outline", size: "sm" })}>
+            Previous
+          </Link>
         ) : (
           <Button variant="outline" size="sm" disabled>
             Previous
           </Button>
         )}{" "}
         {page < pages ? (
-          <Button asChild variant="outline" size="sm">
-            <Link to={href(page + 1)} rel="next">
-              Next
-            </Link>
-          </Button>
+          <Link to={href(page + 1)} rel="next" className={buttonVariants({ variant: "outline", size: "sm" })}>
+            Next
+          </Link>
         ) : (
           <Button variant="outline" size="sm" disabled>
             Next

@@ -1,6 +1,5 @@
-import { ArrowDown, ArrowUp, ArrowUpDown } from "lucide-react";
+import { Icon } from "~/components/ui/icon";
 import { Link } from "react-router";
-import { cn } from "~/lib/utils";
 
 /** The column a sort value names: "-name" → "name". */
 export type SortKeyOf<S extends string> = S extends `-${infer K}` ? K : S;
@@ -26,7 +25,7 @@ export function SortableHeader<S extends string>({
   column,
   sort,
   to,
-  className = "px-4 py-3 font-medium",
+  className,
 }: {
   label: string;
   column: SortKeyOf<S>;
@@ -38,12 +37,12 @@ export function SortableHeader<S extends string>({
   const active = key === column;
   const descending = active && sortedDescending;
   const next = (active && !descending ? `-${column}` : column) as S;
-  const Icon = !active ? ArrowUpDown : descending ? ArrowDown : ArrowUp;
+  const icon = !active ? "arrow-up-down" : descending ? "arrow-down" : "arrow-up";
   return (
-    <th scope="col" aria-sort={active ? (descending ? "descending" : "ascending") : undefined} className={cn(className)}>
+    <th scope="col" aria-sort={active ? (descending ? "descending" : "ascending") : undefined} className={className}>
       <Link to={to(next)} className="inline-flex items-center gap-1 hover:text-slate-900">
         {label}
-        <Icon aria-hidden="true" className="size-3.5" />{" "}
+        <Icon name={icon} className="size-3.5" />{" "}
         <span className="sr-only">{active ? `(sorted ${descending ? "descending" : "ascending"}; sort ${descending ? "ascending" : "descending"})` : "(sort)"}</span>
       </Link>
     </th>

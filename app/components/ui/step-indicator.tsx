@@ -1,4 +1,4 @@
-import { Check } from "lucide-react";
+import { Icon } from "~/components/ui/icon";
 import { Link } from "react-router";
 import { useCompanyHref } from "~/lib/company-href";
 import { cn } from "~/lib/utils";
@@ -31,7 +31,7 @@ export function StepIndicator({ label, steps, current }: { label: string; steps:
                   isCurrent ? "border-brand bg-brand text-brand-foreground" : done ? "border-brand text-brand" : "border-border text-muted-foreground",
                 )}
               >
-                {done ? <Check className="size-3.5" /> : i + 1}
+                {done ? <Icon name="check" className="size-3.5" /> : i + 1}
               </span>{" "}
               <span>{step.label}</span>
               {step.note ? (

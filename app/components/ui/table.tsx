@@ -5,7 +5,8 @@ import { cn } from "~/lib/utils";
 export function Table({ className, ...props }: React.ComponentProps<"table">) {
   return (
     <div className="w-full overflow-x-auto rounded-lg border border-border bg-white">
-      <table className={cn("w-full caption-bottom text-sm", className)} {...props} />
+      {/* text-left here, not on each header cell, so a cell's own text-right wins (cn() only joins). */}
+      <table className={cn("cells w-full caption-bottom text-left text-sm", className)} {...props} />
     </div>
   );
 }
@@ -23,14 +24,15 @@ export function TableRow({ className, ...props }: React.ComponentProps<"tr">) {
 }
 
 /** A header cell's classes (SortableHeader uses them too, for a sortable column of a Table). */
-export const tableHeadClassName = "h-10 px-3 text-left align-middle font-medium whitespace-nowrap text-muted-foreground";
+export const tableHeadClassName = "h-10 px-3 align-middle font-medium whitespace-nowrap text-muted-foreground";
 
 export function TableHead({ className, ...props }: React.ComponentProps<"th">) {
   return <th scope="col" className={cn(tableHeadClassName, className)} {...props} />;
 }
 
+/** Its padding comes from the table's `cells` class (app.css): a list of 25 rows says it once. */
 export function TableCell({ className, ...props }: React.ComponentProps<"td">) {
-  return <td className={cn("px-3 py-2 align-middle", className)} {...props} />;
+  return <td className={className} {...props} />;
 }
 
 export function TableCaption({ className, ...props }: React.ComponentProps<"caption">) {

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "react-router";
 import { pendingReviewsSchema, reviewSchema, type BulkUploadMode, type createTableSchema, type Review, type updateTableSchema } from "../../../contracts/dictionary";
-import { dictionaryUploadSchema, MAX_UPLOAD_MB } from "~/components/dictionary/schemas";
+import { dictionaryUploadSchema, MAX_UPLOAD_MB } from "~/components/dictionary/schemas.server";
 import { invalid, readUploadFormData, refusedByService, serviceFailure } from "../forms.server";
 import { callService, type Caller } from "../api.server";
 

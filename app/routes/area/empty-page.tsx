@@ -36,7 +36,7 @@ export default function EmptyPage({ loaderData }: Route.ComponentProps) {
       </h1>
       {loaderData.companyName ? <p className="mt-1 text-sm text-muted-foreground">{loaderData.companyName}</p> : null}
       <Card className="mt-6">
-        <CardTitle className="text-base">Nothing here yet</CardTitle>
+        <CardTitle size="sm">Nothing here yet</CardTitle>
         <CardDescription>{loaderData.empty}</CardDescription>
       </Card>
     </section>

@@ -48,7 +48,8 @@ describe("onboarding configurations through the workspace pages", () => {
 
     const found = (await call(ANALYST, at(""), list.loader)) as any;
     const row = found.result.items.find((c: any) => c.id === id);
-    expect(row.schemes.map((s: any) => s.scheme.name)).toEqual([benefit!.name, contribution!.name]);
+    // The list returns what its rows show: the schemes' names.
+    expect(row.schemes).toEqual([benefit!.name, contribution!.name]);
 
     // No table yet: the step stays, and creating the databases is refused with the reason.
     const step = (await call(ANALYST, at(`/create/${id}/data-dictionary`), dictionaryStep.loader, opts)) as any;

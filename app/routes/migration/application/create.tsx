@@ -1,4 +1,3 @@
-import { getFormProps } from "@conform-to/react";
 import { Form, Link } from "react-router";
 import { createApplicationSchema } from "../../../../contracts/applications";
 import { FormErrors, TextareaField, TextField } from "~/components/forms/fields";
@@ -8,7 +7,7 @@ import { Card } from "~/components/ui/card";
 import { createApplication } from "~/lib/api/applications.server";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
-import { useValidatedForm } from "~/lib/forms";
+import { getFormProps, useServerForm } from "~/lib/forms";
 import { invalid, parseForm, refusedByService } from "~/lib/forms.server";
 import { requireMasterDataWrite } from "../data-dictionary/dictionary.server";
 import { APPLICATIONS_PATH, CREATED_PARAM } from "./paths";
@@ -41,7 +40,7 @@ export const handle = { breadcrumb: "Create application" };
 export default function CreateApplication({ actionData }: Route.ComponentProps) {
   const href = useCompanyHref();
   const pending = useIsPending();
-  const [form, fields] = useValidatedForm(formSchema, { id: "create-application", lastResult: actionData?.result });
+  const [form, fields] = useServerForm({ id: "create-application", lastResult: actionData?.result });
   return (
     <section aria-labelledby="page-title" className="flex flex-col gap-6">
       <h1 id="page-title" className="text-2xl font-semibold tracking-tight">

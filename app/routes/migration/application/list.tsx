@@ -1,6 +1,6 @@
-import { Plus } from "lucide-react";
+import { Icon } from "~/components/ui/icon";
 import { Link } from "react-router";
-import { APPLICATION_SORTS, type ApplicationSort } from "../../../../contracts/applications";
+import { APPLICATION_SORTS, type ApplicationSort } from "../../../../contracts/values/applications";
 import { formatTimestamp } from "~/components/dictionary/column-format";
 import { buttonVariants } from "~/components/ui/button";
 import { Card, CardDescription } from "~/components/ui/card";
@@ -11,7 +11,7 @@ import { SortableHeader, sortDescription } from "~/components/ui/sortable-header
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow, tableHeadClassName } from "~/components/ui/table";
 import { useCompanyHref } from "~/lib/company-href";
 import { forSelectedCompany } from "~/lib/guards.server";
-import { readContains, readPaging } from "~/lib/list-search";
+import { readContains, readPaging } from "~/lib/list-search.server";
 import { searchApplications } from "~/lib/api/applications.server";
 import { masterDataAccess } from "../data-dictionary/dictionary.server";
 import { APPLICATIONS_PATH, CREATE_APPLICATION_PATH, CREATED_PARAM } from "./paths";
@@ -62,7 +62,7 @@ export default function Applications({ loaderData }: Route.ComponentProps) {
         </div>
         {canWrite ? (
           <Link to={href(CREATE_APPLICATION_PATH)} className={buttonVariants()}>
-            <Plus aria-hidden="true" />
+            <Icon name="plus" />
             Create application
           </Link>
         ) : null}

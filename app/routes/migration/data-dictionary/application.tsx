@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, type SubmissionResult } from "@conform-to/react";
+import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link, redirect } from "react-router";
 import { updateDictionarySchema } from "../../../../contracts/dictionary";
 import { FormErrors, TextareaField, TextField } from "~/components/forms/fields";
@@ -7,7 +7,7 @@ import { buttonVariants } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
-import { useValidatedForm } from "~/lib/forms";
+import { getFormProps, getInputProps, useServerForm } from "~/lib/forms";
 import { invalid, parseForm, refusedByService } from "~/lib/forms.server";
 import { updateDictionary } from "~/lib/api/dictionaries.server";
 import { dictionaryOf, dictionaryPathsOfRequest, requireMasterDataWrite } from "./dictionary.server";
@@ -75,7 +75,7 @@ function ApplicationForm({
   const href = useCompanyHref();
   const paths = useDictionaryPaths();
   const pending = useIsPending();
-  const [form, fields] = useValidatedForm(updateDictionarySchema, {
+  const [form, fields] = useServerForm({
     id: `dictionary-application-${dictionary.id}`,
     lastResult,
     defaultValue: { version: String(dictionary.version), name: dictionary.name, description: dictionary.description ?? "" },

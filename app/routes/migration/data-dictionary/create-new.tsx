@@ -1,4 +1,3 @@
-import { getFormProps } from "@conform-to/react";
 import { Form, Link } from "react-router";
 import { createDictionarySchema } from "../../../../contracts/dictionary";
 import { DictionarySteps } from "~/components/dictionary/dictionary-steps";
@@ -8,7 +7,7 @@ import { buttonVariants } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
-import { useValidatedForm } from "~/lib/forms";
+import { getFormProps, useServerForm } from "~/lib/forms";
 import { invalid, parseForm, refusedByService } from "~/lib/forms.server";
 import { CREATE_APPLICATION_PATH } from "../application/paths";
 import { selectableApplications } from "~/lib/api/applications.server";
@@ -56,7 +55,7 @@ export default function CreateDataDictionary({ loaderData, actionData }: Route.C
   const href = useCompanyHref();
   const paths = useDictionaryPaths();
   const pending = useIsPending();
-  const [form, fields] = useValidatedForm(formSchema, {
+  const [form, fields] = useServerForm({
     id: "create-dictionary",
     lastResult: actionData?.result,
     defaultValue: { applicationId: loaderData.applicationId ?? "" },

@@ -1,11 +1,11 @@
-import { Plus } from "lucide-react";
+import { Icon } from "~/components/ui/icon";
 import { Link } from "react-router";
 import { ColumnsTable } from "~/components/dictionary/columns-table";
 import { DeleteTableConfirmation } from "~/components/dictionary/delete-table-confirmation";
 import { DictionaryTablesList } from "~/components/dictionary/dictionary-tables-list";
 import { dictionaryMessages } from "~/components/dictionary/messages";
 import { PendingReviewNotice } from "~/components/dictionary/pending-review-notice";
-import { deleteTableSchema } from "~/components/dictionary/schemas";
+import { deleteTableSchema } from "~/components/dictionary/schemas.server";
 import { buttonVariants } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
@@ -109,7 +109,7 @@ export default function DataDefinition({ loaderData, actionData }: Route.Compone
       <div className="flex flex-wrap items-center justify-between gap-4">
         <h2 className="text-lg font-semibold">Data definition</h2>
         <Link to={href(paths.newTable(id))} className={buttonVariants()}>
-          <Plus aria-hidden="true" />
+          <Icon name="plus" />
           Add table
         </Link>
       </div>

@@ -1,6 +1,6 @@
-import { Plus } from "lucide-react";
+import { Icon } from "~/components/ui/icon";
 import { Link } from "react-router";
-import { DICTIONARY_SORTS, type DictionarySort } from "../../../../contracts/dictionary";
+import { DICTIONARY_SORTS, type DictionarySort } from "../../../../contracts/values/dictionary";
 import { WORKSPACES } from "../../../../contracts/workspaces";
 import { formatTimestamp } from "~/components/dictionary/column-format";
 import { buttonVariants } from "~/components/ui/button";
@@ -13,7 +13,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow, tableHea
 import { useCompanyHref } from "~/lib/company-href";
 import { forSelectedCompany } from "~/lib/guards.server";
 import type { Caller } from "~/lib/api.server";
-import { readContains, readPaging } from "~/lib/list-search";
+import { readContains, readPaging } from "~/lib/list-search.server";
 import { selectableApplications } from "~/lib/api/applications.server";
 import { searchDictionaries } from "~/lib/api/dictionaries.server";
 import { masterDataAccess } from "./dictionary.server";
@@ -93,7 +93,7 @@ export default function DataDictionaries({ loaderData }: Route.ComponentProps) {
         </div>
         {canWrite ? (
           <Link to={href(paths.createNew)} className={buttonVariants()}>
-            <Plus aria-hidden="true" />
+            <Icon name="plus" />
             Create data dictionary
           </Link>
         ) : null}

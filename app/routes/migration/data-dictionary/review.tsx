@@ -1,7 +1,7 @@
 import { data, redirect } from "react-router";
 import { dictionaryMessages } from "~/components/dictionary/messages";
 import { ReviewActions, ReviewTables } from "~/components/dictionary/review-tables";
-import { reviewActionSchema } from "~/components/dictionary/schemas";
+import { reviewActionSchema } from "~/components/dictionary/schemas.server";
 import { COMPANY_PARAM, companyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { invalid, parseForm, refusedByService } from "~/lib/forms.server";

@@ -60,7 +60,6 @@ export default function DictionaryTable({ loaderData, actionData }: Route.Compon
       <TableEditor
         // A different table (or a new one) is a different form: never carry one's state into the other.
         key={table?.id ?? "new"}
-        schema={table ? updateTableSchema : createTableSchema}
         defaultValue={defaultValue}
         lastResult={actionData?.result}
         submitLabel={table ? "Save table" : "Add table"}

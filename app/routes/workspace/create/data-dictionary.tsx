@@ -1,8 +1,7 @@
-import { getFormProps, type SubmissionResult } from "@conform-to/react";
+import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link } from "react-router";
 import { z } from "zod";
-import { createTableSchema } from "../../../../contracts/dictionary";
 import { assignDictionarySchema } from "../../../../contracts/projects";
 import { DeleteTableConfirmation } from "~/components/dictionary/delete-table-confirmation";
 import { DictionaryTablesList } from "~/components/dictionary/dictionary-tables-list";
@@ -12,13 +11,13 @@ import { StatusButton } from "~/components/forms/status-button";
 import { useIntentPending } from "~/components/projects/use-intent-pending";
 import { formatTimestamp } from "~/components/projects/format";
 import { WizardSteps } from "~/components/projects/wizard-steps";
-import { Button } from "~/components/ui/button";
+import { Button, buttonVariants } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
-import { useValidatedForm } from "~/lib/forms";
+import { getFormProps, useServerForm } from "~/lib/forms";
 import { invalid, readFormData, refusedByService, serviceFailure, unknownIntent } from "~/lib/forms.server";
 import { Alert } from "~/components/ui/alert";
 import { afterGuard } from "~/lib/guards.server";
@@ -161,9 +160,7 @@ export default function DataDictionaryStep({ loaderData, actionData }: Route.Com
             </StatusButton>
           </Form>
         ) : ready ? (
-          <Button asChild>
-            <Link to={href(paths.wizard(project.id, "databases"))}>Continue</Link>
-          </Button>
+          <Link to={href(paths.wizard(project.id, "databases"))} className={buttonVariants()}>Continue</Link>
         ) : (
           <>
             <Button disabled aria-describedby="continue-why">
@@ -237,7 +234,6 @@ export default function DataDictionaryStep({ loaderData, actionData }: Route.Com
         <TableEditor
           // A new blank form after each table: the dictionary's version moves on with every write.
           key={dictionary.version}
-          schema={createTableSchema}
           defaultValue={newTable}
           lastResult={lastResult && lastResult.initialValue?.intent === undefined ? lastResult : undefined}
           submitLabel="Add table"
@@ -250,7 +246,7 @@ export default function DataDictionaryStep({ loaderData, actionData }: Route.Com
 
 function AssignForm({ dictionaryId, dictionaryName, version, lastResult }: { dictionaryId: string; dictionaryName: string; version: number; lastResult?: SubmissionResult<string[]> }) {
   const pending = useIntentPending("assign", { dictionaryId });
-  const [form] = useValidatedForm(assignSchema, {
+  const [form] = useServerForm({
     id: `assign-${dictionaryId}`,
     // Several forms share the action: a refusal belongs to the row it came from.
     lastResult: lastResult?.initialValue?.dictionaryId === dictionaryId ? lastResult : undefined,

@@ -1,20 +1,10 @@
-import { getFormProps, type SubmissionResult } from "@conform-to/react";
+import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { CheckCircle2 } from "lucide-react";
+import { Icon } from "~/components/ui/icon";
 import { Form, Link } from "react-router";
 import { z } from "zod";
-import {
-  DELIMITERS,
-  DELIMITER_LABELS,
-  ENCODINGS,
-  FLAT_FILE_EXTENSIONS,
-  flatFileParametersSchema,
-  TEXT_QUALIFIERS,
-  UPLOAD_TYPES,
-  UPLOAD_TYPE_LABELS,
-  uploadTypeBodySchema,
-  type Project,
-} from "../../../../contracts/projects";
+import { flatFileParametersSchema, uploadTypeBodySchema, type Project } from "../../../../contracts/projects";
+import { DELIMITERS, DELIMITER_LABELS, ENCODINGS, FLAT_FILE_EXTENSIONS, TEXT_QUALIFIERS, UPLOAD_TYPES, UPLOAD_TYPE_LABELS } from "../../../../contracts/values/projects";
 import { CheckboxField, FormErrors, SelectField } from "~/components/forms/fields";
 import { StatusButton } from "~/components/forms/status-button";
 import { useIntentPending } from "~/components/projects/use-intent-pending";
@@ -23,7 +13,7 @@ import { WizardSteps } from "~/components/projects/wizard-steps";
 import { Card } from "~/components/ui/card";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
-import { useValidatedForm } from "~/lib/forms";
+import { getFormProps, useServerForm } from "~/lib/forms";
 import { invalid, readFormData, refusedByService, unknownIntent } from "~/lib/forms.server";
 import { afterGuard } from "~/lib/guards.server";
 import { companyUserNames, projectCalls, requireWorkspace } from "../workspace.server";
@@ -145,7 +135,7 @@ export default function DatabasesStep({ loaderData, actionData }: Route.Componen
         ) : null}
         {created ? (
           <div className="mt-4 flex items-start gap-2 rounded-md border border-emerald-600/30 bg-emerald-50 px-4 py-3 text-sm text-emerald-900" role="status">
-            <CheckCircle2 aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+            <Icon name="circle-check" className="mt-0.5 size-4 shrink-0" />
             <p>
               The databases are created. Loading the source data comes next: it arrives in a later release of the portal. Meanwhile the{" "}
               <Link to={href(paths.page(project.id))} className="underline">
@@ -172,7 +162,7 @@ function SettingsForm({ project, lastResult }: { project: StepProject; lastResul
   const pending = useIntentPending("save");
   const flat = project.sourceType === "FlatFile";
   const params = project.flatFileParameters;
-  const [form, fields] = useValidatedForm(settingsSchemaFor(project.sourceType), {
+  const [form, fields] = useServerForm({
     id: "database-settings",
     lastResult,
     defaultValue: {
@@ -253,7 +243,7 @@ function SettingsSummary({ project }: { project: StepProject }) {
 
 function CreateForm({ failed, disabled, lastResult }: { failed: boolean; disabled: boolean; lastResult?: SubmissionResult<string[]> }) {
   const pending = useIntentPending("create-databases");
-  const [form] = useValidatedForm(createSchema, { id: "create-databases", lastResult });
+  const [form] = useServerForm({ id: "create-databases", lastResult });
   return (
     <Form method="post" {...getFormProps(form)} className="mt-4 space-y-3">
       <FormErrors form={form} />

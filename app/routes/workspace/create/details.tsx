@@ -1,16 +1,17 @@
-import { getFormProps } from "@conform-to/react";
 import { Form, Link, redirect, type UIMatch } from "react-router";
 import { createConfigurationSchema } from "../../../../contracts/configurations";
-import { createProjectSchema, SOURCE_TYPES, SOURCE_TYPE_LABELS } from "../../../../contracts/projects";
+import { createProjectSchema } from "../../../../contracts/projects";
+import { SOURCE_TYPES, SOURCE_TYPE_LABELS } from "../../../../contracts/values/projects";
 import type { WorkspaceKind } from "../../../../contracts/workspaces";
 import { CheckboxGroupField, FormErrors, SelectField, TextareaField, TextField } from "~/components/forms/fields";
 import { StatusButton, useIsPending } from "~/components/forms/status-button";
 import { WizardSteps } from "~/components/projects/wizard-steps";
-import { Button } from "~/components/ui/button";
+import { buttonVariants } from "~/components/ui/button";
+import { cn } from "~/lib/utils";
 import { Card, CardDescription } from "~/components/ui/card";
 import { adminDataSources, checkDefaultConfiguration } from "~/lib/api/workspaces.server";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
-import { useValidatedForm } from "~/lib/forms";
+import { getFormProps, useServerForm } from "~/lib/forms";
 import { invalid, parseForm, refusedByService } from "~/lib/forms.server";
 import { useWorkspacePaths, workspaceOfPath } from "~/lib/workspace-paths";
 import { selectableApplications } from "~/lib/api/applications.server";
@@ -70,7 +71,7 @@ export default function CreateWorkspace({ loaderData, actionData }: Route.Compon
   const paths = useWorkspacePaths();
   const { ws } = paths;
   const onboarding = ws.kind === "onboarding";
-  const [form, fields] = useValidatedForm(SCHEMAS[ws.kind], { id: `create-${ws.noun}`, lastResult: actionData?.result });
+  const [form, fields] = useServerForm({ id: `create-${ws.noun}`, lastResult: actionData?.result });
   const { applications, schemes, defaultConfiguration } = loaderData;
   const missing = applications.length === 0 ? "applications" : onboarding && schemes.length === 0 ? "schemes" : null;
 
@@ -91,9 +92,7 @@ export default function CreateWorkspace({ loaderData, actionData }: Route.Compon
                 : "A project migrates data from a legacy application, and no application is registered in this company yet. Register the application first."}
           </CardDescription>
           {missing === "applications" ? (
-            <Button asChild className="mt-4">
-              <Link to={href("/migration/application/create")}>Create application</Link>
-            </Button>
+            <Link to={href("/migration/application/create")} className={cn(buttonVariants(), "mt-4")}>Create application</Link>
           ) : null}
         </Card>
       ) : (

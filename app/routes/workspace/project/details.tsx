@@ -1,19 +1,12 @@
-import { getFormProps, type SubmissionResult } from "@conform-to/react";
+import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Fragment } from "react";
 import { Form, Link, type ShouldRevalidateFunctionArgs } from "react-router";
 import { z } from "zod";
 import { descriptionSchema, formBoolean, nameSchema, versionSchema } from "../../../../contracts/common";
 import { updateConfigurationSchema } from "../../../../contracts/configurations";
-import {
-  DELIMITER_LABELS,
-  PROJECT_STATUS_LABELS,
-  projectStatusSchema,
-  SOURCE_TYPE_LABELS,
-  STATUS_CHANGES,
-  UPLOAD_TYPE_LABELS,
-  type ProjectStatus,
-} from "../../../../contracts/projects";
+import { projectStatusSchema } from "../../../../contracts/projects";
+import { DELIMITER_LABELS, PROJECT_STATUS_LABELS, SOURCE_TYPE_LABELS, STATUS_CHANGES, UPLOAD_TYPE_LABELS, type ProjectStatus } from "../../../../contracts/values/projects";
 import { CheckboxField, CheckboxGroupField, ErrorList, FormErrors, TextareaField, TextField } from "~/components/forms/fields";
 import { StatusButton } from "~/components/forms/status-button";
 import { formatTimestamp, LOCK_REASON_LABELS } from "~/components/projects/format";
@@ -23,7 +16,7 @@ import { Card } from "~/components/ui/card";
 import { adminDataSources } from "~/lib/api/workspaces.server";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
-import { useValidatedForm } from "~/lib/forms";
+import { getFormProps, useServerForm } from "~/lib/forms";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
 import { invalid, readFormData, refusedByService, unknownIntent } from "~/lib/forms.server";
 import { callerOf, requestedCompanyId } from "~/lib/guards.server";
@@ -191,7 +184,7 @@ function EditForm({ project, schemes, lastResult }: { project: ProjectData; sche
   const pending = useIntentPending("update");
   const { ws } = useWorkspacePaths();
   const configuration = ws.kind === "onboarding";
-  const [form, fields] = useValidatedForm(configuration ? configurationEditSchema : editSchema, {
+  const [form, fields] = useServerForm({
     id: `edit-${ws.noun}`,
     lastResult,
     defaultValue: {
@@ -238,7 +231,7 @@ const STATUS_ACTIONS: Partial<Record<ProjectStatus, string>> = {
 
 function StatusForm({ project, lastResult }: { project: ProjectData; lastResult?: SubmissionResult<string[]> }) {
   const pending = useIntentPending("status");
-  const [form, fields] = useValidatedForm(statusSchema, { id: "project-status", lastResult });
+  const [form, fields] = useServerForm({ id: "project-status", lastResult });
   const changes = STATUS_CHANGES[project.status] ?? [];
   const { ws } = useWorkspacePaths();
   return (

@@ -1,6 +1,6 @@
-import { Lock } from "lucide-react";
+import { Icon } from "~/components/ui/icon";
 import { Link, NavLink, Outlet, type UIMatch } from "react-router";
-import { SOURCE_TYPE_LABELS } from "../../../../contracts/projects";
+import { SOURCE_TYPE_LABELS } from "../../../../contracts/values/projects";
 import { LOCK_REASON_LABELS } from "~/components/projects/format";
 import { ProjectStatusBadge } from "~/components/projects/project-status-badge";
 import { useCompanyHref } from "~/lib/company-href";
@@ -71,7 +71,7 @@ export default function ProjectLayout({ loaderData }: Route.ComponentProps) {
       </p>
       {project.isLocked ? (
         <p role="status" className="mt-3 flex items-center gap-2 rounded-md border border-amber-500/40 bg-amber-50 px-4 py-2 text-sm text-amber-900">
-          <Lock aria-hidden="true" className="size-4" />
+          <Icon name="lock" className="size-4" />
           Locked by {project.lockReason ? LOCK_REASON_LABELS[project.lockReason] : "a background process"}: changes wait until it ends.
         </p>
       ) : setupStep ? (

@@ -1,4 +1,4 @@
-import { getFormProps, type SubmissionResult } from "@conform-to/react";
+import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form } from "react-router";
 import { z } from "zod";
@@ -14,7 +14,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~
 import { companyUsers } from "~/lib/api/workspaces.server";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { companyHref } from "~/lib/company-href";
-import { useValidatedForm } from "~/lib/forms";
+import { getFormProps, useServerForm } from "~/lib/forms";
 import { invalid, readFormData, refusedByService, serviceFailure, unknownIntent } from "~/lib/forms.server";
 import { mayEnterArea } from "../../../../contracts/areas";
 import { readableRole } from "../../../../contracts/roles";
@@ -188,7 +188,7 @@ function UserName({ row }: { row: UserRow }) {
 function ChangeForm({ row, lastResult }: { row: UserRow; lastResult?: SubmissionResult<string[]> }) {
   const formName = `change-${row.userId}`;
   const pending = useIntentPending("set", { userId: row.userId });
-  const [form, fields] = useValidatedForm(grantSchema, {
+  const [form, fields] = useServerForm({
     id: formName,
     lastResult,
     defaultValue: { userId: row.userId, canRead: row.canRead ? "on" : "", canWrite: row.canWrite ? "on" : "" },
@@ -210,7 +210,7 @@ function ChangeForm({ row, lastResult }: { row: UserRow; lastResult?: Submission
 function RemoveForm({ row, lastResult }: { row: UserRow; lastResult?: SubmissionResult<string[]> }) {
   const formName = `remove-${row.userId}`;
   const pending = useIntentPending("remove", { userId: row.userId });
-  const [form] = useValidatedForm(removeSchema, { id: formName, lastResult });
+  const [form] = useServerForm({ id: formName, lastResult });
   return (
     <Form method="post" {...getFormProps(form)}>
       <input type="hidden" name="formKey" value={formName} />
@@ -240,7 +240,7 @@ function AddForm({
 }) {
   const blocked = candidates.filter((u) => cannotOpen[u.id]);
   const pending = useIntentPending("set", { formKey: "add" });
-  const [form, fields] = useValidatedForm(grantSchema, { id: "add-user", lastResult, defaultValue: { canRead: "on" } });
+  const [form, fields] = useServerForm({ id: "add-user", lastResult, defaultValue: { canRead: "on" } });
   return (
     <Card aria-labelledby="add-title">
       <h2 id="add-title" className="text-lg font-semibold">

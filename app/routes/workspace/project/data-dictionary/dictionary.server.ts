@@ -8,7 +8,7 @@ import type { ServiceFailure } from "~/lib/api.server";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { createTableSchema } from "../../../../../contracts/dictionary";
 import { dictionaryMessages } from "~/components/dictionary/messages";
-import { deleteTableSchema } from "~/components/dictionary/schemas";
+import { deleteTableSchema } from "~/components/dictionary/schemas.server";
 import { newestPendingReview } from "~/lib/api/dictionary-tables.server";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { invalid, refusedByService } from "~/lib/forms.server";

@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Link, redirect } from "react-router";
 import { ReviewActions, ReviewTables } from "~/components/dictionary/review-tables";
-import { reviewActionSchema } from "~/components/dictionary/schemas";
+import { reviewActionSchema } from "~/components/dictionary/schemas.server";
 import { REVIEW_PARAM, useWorkspacePaths } from "~/lib/workspace-paths";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { dictionaryMessages } from "~/components/dictionary/messages";

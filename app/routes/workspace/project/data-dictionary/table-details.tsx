@@ -74,7 +74,6 @@ export default function ProjectTableDetails({ loaderData, actionData }: Route.Co
         <h2 className="mb-4 text-lg font-semibold">Table {table.name}</h2>
         <TableEditor
           key={table.id}
-          schema={updateTableSchema}
           defaultValue={defaultValue}
           lastResult={actionData?.result}
           submitLabel="Save table"

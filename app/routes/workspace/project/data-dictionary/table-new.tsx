@@ -1,4 +1,3 @@
-import { createTableSchema } from "../../../../../contracts/dictionary";
 import { TableEditor, tableEditorDefaults } from "~/components/dictionary/table-editor";
 import { Card } from "~/components/ui/card";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
@@ -33,7 +32,6 @@ export default function NewProjectTable({ loaderData, actionData }: Route.Compon
     <Card>
       <h2 className="mb-4 text-lg font-semibold">New table</h2>
       <TableEditor
-        schema={createTableSchema}
         defaultValue={defaultValue}
         lastResult={actionData?.result}
         submitLabel="Add table"

@@ -1,4 +1,4 @@
-import { Plus } from "lucide-react";
+import { Icon } from "~/components/ui/icon";
 import { Form, Link } from "react-router";
 import { tablesQuerySchema } from "../../../../../contracts/dictionary";
 import { DeleteTableConfirmation } from "~/components/dictionary/delete-table-confirmation";
@@ -73,7 +73,7 @@ export default function ProjectTables({ loaderData, actionData }: Route.Componen
         {canEdit ? (
           <div className="flex gap-2">
             <Link to={href(paths.dictionary.newTable(projectId))} className={buttonVariants()}>
-              <Plus aria-hidden="true" />
+              <Icon name="plus" />
               Add table
             </Link>
           </div>

@@ -1,13 +1,14 @@
 import { z } from "zod";
-import { BULK_UPLOAD_EXTENSIONS, BULK_UPLOAD_MAX_BYTES, bulkUploadModeSchema } from "../../../contracts/dictionary";
+import { BULK_UPLOAD_EXTENSIONS, BULK_UPLOAD_MAX_BYTES, BULK_UPLOAD_MAX_MB, bulkUploadModeSchema } from "../../../contracts/dictionary";
 import { versionSchema } from "../../../contracts/common";
 
 /**
  * The portal-only forms of the dictionary pages (master and project alike). The payloads the data
- * API validates live in contracts/dictionary.ts; these are the forms around them.
+ * API validates live in contracts/dictionary.ts; these are the forms around them. Server-only: the
+ * actions validate, the browser gets no schema (lib/forms.ts).
  */
 
-export const MAX_UPLOAD_MB = BULK_UPLOAD_MAX_BYTES / (1024 * 1024);
+export const MAX_UPLOAD_MB = BULK_UPLOAD_MAX_MB;
 
 /**
  * The bulk upload: one .csv or .xlsx file, not empty, at most 5 MB, and what to do with the columns
