@@ -41,7 +41,7 @@ export function documentPolicy(nonce: string, options: { imageSources?: (string 
   return [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}'`,
-    // Radix and the progress bars set style attributes; the stylesheet itself is a file.
+    // The progress bars set their width in a style attribute; the stylesheet itself is a file.
     "style-src 'self' 'unsafe-inline'",
     `img-src ${[...images].join(" ")}`,
     "font-src 'self'",
