@@ -145,7 +145,8 @@ export const updateTableSchema = tableInputSchema.and(z.object({ version: versio
 /** The file's columns (header row, any order, case-insensitive). table, column and type are required. */
 export const BULK_COLUMNS = ["table", "column", "type", "length", "precision", "scale", "nullable", "key", "description"] as const;
 export const BULK_REQUIRED_COLUMNS = ["table", "column", "type"] as const;
-export const BULK_UPLOAD_MAX_BYTES = 5 * 1024 * 1024;
+/** The upload streams to a file and is parsed as a stream (flat memory), so the cap is about disk and time. */
+export const BULK_UPLOAD_MAX_BYTES = 64 * 1024 * 1024;
 export const BULK_UPLOAD_EXTENSIONS = [".csv", ".xlsx"] as const;
 
 /**
@@ -166,11 +167,16 @@ export type BulkUploadMode = z.infer<typeof bulkUploadModeSchema>;
 /** Columns of the sheet: the file has 9 meaningful ones; a few spare for notes beside them. */
 export const BULK_UPLOAD_MAX_COLUMNS = 50;
 /** Rows of the sheet, header and blank rows included. */
-export const BULK_UPLOAD_MAX_ROWS = 200_000;
+export const BULK_UPLOAD_MAX_ROWS = 1_000_000;
 /** Characters of cell text kept while reading one file (a shared string counts each time it is used). */
 export const BULK_UPLOAD_MAX_TEXT_CHARS = 64 * 1024 * 1024;
-/** An .xlsx is a zip: what its parts may add up to once unpacked (each part, and all of them together). */
-export const BULK_XLSX_MAX_UNPACKED_BYTES = 50 * 1024 * 1024;
+/**
+ * An .xlsx is a zip: what its parts may add up to once unpacked (each part, and all of them together).
+ * Parts are unpacked as streams, so this bounds time, not memory: a workbook of plain dictionary rows
+ * unpacks to some 10 times its size, so a 64 MB one to some 640 MB; the compression ratio check
+ * below still stops a bomb long before.
+ */
+export const BULK_XLSX_MAX_UNPACKED_BYTES = 640 * 1024 * 1024;
 /** Parts (zip entries) of an .xlsx: a workbook has about ten. */
 export const BULK_XLSX_MAX_PARTS = 1000;
 /** A part larger than BULK_XLSX_RATIO_CHECKED_ABOVE_BYTES may unpack to at most this many times its packed size. */
@@ -225,6 +231,27 @@ export const reviewSummarySchema = reviewSchema
   .pick({ id: true, fileName: true, createdAt: true, baseVersion: true, mode: true, rowCount: true, canApply: true })
   .extend({ errorCount: z.number().int() });
 export type ReviewSummary = z.infer<typeof reviewSummarySchema>;
+
+/**
+ * POST …/bulk-uploads (201) and GET …/bulk-uploads/{reviewId}: the review's header. Its tables and
+ * problems are pages of their own (reviewTablesPageSchema, reviewProblemsPageSchema): a file of a
+ * million rows can have a million problems.
+ */
+export const reviewHeaderSchema = reviewSummarySchema.extend({
+  /** Tables the file names. */
+  tableCount: z.number().int(),
+  /** Of those, the ones applying would add or change (0 while the file has errors). */
+  changingTableCount: z.number().int(),
+});
+export type ReviewHeader = z.infer<typeof reviewHeaderSchema>;
+
+/** GET …/bulk-uploads/{reviewId}/tables?page=&pageSize=: the review's tables in the file's order. */
+export const reviewTablesPageSchema = pageOf(reviewTableSchema);
+export type ReviewTablesPage = z.infer<typeof reviewTablesPageSchema>;
+/** GET …/bulk-uploads/{reviewId}/problems?page=&pageSize=: the file's errors by row. */
+export const reviewProblemsPageSchema = pageOf(rowErrorSchema);
+export type ReviewProblemsPage = z.infer<typeof reviewProblemsPageSchema>;
+export const reviewPageQuerySchema = pageQuerySchema;
 
 /**
  * GET …/bulk-uploads: the reviews still waiting for someone to apply or discard them, newest first.
