@@ -24,11 +24,17 @@ export const PARSE_FAILED_MESSAGE = "The file could not be read: check that it i
 /** What the worker says, in order: batches, then the end (a file-level problem throws its ApiProblem). */
 export type ParseOutcome = { kind: "batch"; items: CheckedItem[] } | { kind: "end"; rowCount: number } | { kind: "csv-error"; rowError: RowError };
 
-const WORKER_URL = new URL("./parse-worker.ts", import.meta.url);
+const WORKER_URL = new URL("./parse-worker.ts", import.meta.url).href;
+/**
+ * The worker's TypeScript is loaded by tsx, registered inside the worker before its entry is
+ * imported: on Node 20, `execArgv: ["--import", "tsx"]` leaves the entry itself to the default
+ * loader, which refuses ".ts".
+ */
+const TSX_API = import.meta.resolve("tsx/esm/api");
+const BOOTSTRAP = `import(${JSON.stringify(TSX_API)}).then(({ register }) => { register(); return import(${JSON.stringify(WORKER_URL)}); })`;
 
 export async function* parseInWorker(filePath: string, fileName: string): AsyncGenerator<ParseOutcome> {
-  // tsx loads the worker's TypeScript (and its imports) as it does the main thread's.
-  const worker = new Worker(WORKER_URL, { workerData: { filePath, fileName } satisfies WorkerRequest, execArgv: ["--import", "tsx"] });
+  const worker = new Worker(BOOTSTRAP, { eval: true, workerData: { filePath, fileName } satisfies WorkerRequest });
   const queue: WorkerMessage[] = [];
   let wake: (() => void) | undefined;
   let failure: Error | undefined;
@@ -69,6 +75,7 @@ export async function* parseInWorker(filePath: string, fileName: string): AsyncG
         case "file-problem":
           throw fileProblem(message.status, message.message);
         case "crash":
+          if (process.env.DEBUG_PARSE_WORKER) console.error(message.message);
           throw new ApiProblem(400, "invalid_file", PARSE_FAILED_MESSAGE, { file: [PARSE_FAILED_MESSAGE] });
       }
     }

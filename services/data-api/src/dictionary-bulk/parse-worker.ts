@@ -44,7 +44,7 @@ async function run() {
     if (err instanceof CsvFormatError) port.postMessage({ kind: "csv-error", rowError: err.rowError } satisfies WorkerMessage);
     else if (err instanceof ApiProblem) {
       port.postMessage({ kind: "file-problem", status: err.statusCode as 400 | 413, message: err.message } satisfies WorkerMessage);
-    } else port.postMessage({ kind: "crash", message: err instanceof Error ? err.message : String(err) } satisfies WorkerMessage);
+    } else port.postMessage({ kind: "crash", message: err instanceof Error ? (err.stack ?? err.message) : String(err) } satisfies WorkerMessage);
   }
 }
 

@@ -132,7 +132,9 @@ export async function receiveUpload(request: Request, tmpDir: string, maxFileByt
         if (state === "done") break;
       }
       if (state === "done") {
-        await reader.cancel().catch(() => {});
+        // Read to the end rather than cancel (the epilogue is a line break at most, and the body is
+        // capped): cancelling undici's FormData body makes it fail later, outside any request.
+        if (!done) while (!(await reader.read()).done);
         break;
       }
       if (done) throw unreadable("it ends before its closing boundary");
