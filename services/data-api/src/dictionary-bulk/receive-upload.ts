@@ -82,7 +82,8 @@ export async function receiveUpload(request: Request, tmpDir: string, maxFileByt
     // Only the first file is kept (the form has one); any other file part is read and dropped.
     if (fileName !== undefined && !outPath) {
       outPath = path.join(tmpDir, `${Date.now()}-${randomBytes(8).toString("hex")}.upload`);
-      out = fs.createWriteStream(outPath);
+      // Opened now, not when the stream gets round to it: a removal right after must find the file.
+      out = fs.createWriteStream(outPath, { fd: fs.openSync(outPath, "w") });
     }
   };
 
