@@ -33,8 +33,15 @@ const WORKER_URL = new URL("./parse-worker.ts", import.meta.url).href;
 const TSX_API = import.meta.resolve("tsx/esm/api");
 const BOOTSTRAP = `import(${JSON.stringify(TSX_API)}).then(({ register }) => { register(); return import(${JSON.stringify(WORKER_URL)}); })`;
 
+/**
+ * The worker holds a chunk, a batch and (for an .xlsx) the shared strings: small heaps make it
+ * collect early instead of growing the process by hundreds of MB, and a file that would need more
+ * fails the worker (a 400) rather than the API.
+ */
+const WORKER_LIMITS = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 8 };
+
 export async function* parseInWorker(filePath: string, fileName: string): AsyncGenerator<ParseOutcome> {
-  const worker = new Worker(BOOTSTRAP, { eval: true, workerData: { filePath, fileName } satisfies WorkerRequest });
+  const worker = new Worker(BOOTSTRAP, { eval: true, workerData: { filePath, fileName } satisfies WorkerRequest, resourceLimits: WORKER_LIMITS });
   const queue: WorkerMessage[] = [];
   let wake: (() => void) | undefined;
   let failure: Error | undefined;
