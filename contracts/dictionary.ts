@@ -242,6 +242,8 @@ export const reviewHeaderSchema = reviewSummarySchema.extend({
   tableCount: z.number().int(),
   /** Of those, the ones applying would add or change (0 while the file has errors). */
   changingTableCount: z.number().int(),
+  /** Of those, the new ones. */
+  addedTableCount: z.number().int(),
 });
 export type ReviewHeader = z.infer<typeof reviewHeaderSchema>;
 
@@ -252,6 +254,8 @@ export type ReviewTablesPage = z.infer<typeof reviewTablesPageSchema>;
 export const reviewProblemsPageSchema = pageOf(rowErrorSchema);
 export type ReviewProblemsPage = z.infer<typeof reviewProblemsPageSchema>;
 export const reviewPageQuerySchema = pageQuerySchema;
+/** The tables page may be narrowed to one table by name (any case): a table's own review page. */
+export const reviewTablesQuerySchema = pageQuerySchema.extend({ table: z.string().trim().max(128).optional() });
 
 /**
  * GET …/bulk-uploads: the reviews still waiting for someone to apply or discard them, newest first.

@@ -25,8 +25,10 @@ type CallOptions<S extends z.ZodType> = {
   query?: Query;
   /** A JSON body. */
   body?: unknown;
-  /** A multipart body (file uploads are passed on as they came). */
+  /** A multipart body built here. */
   formData?: FormData;
+  /** A body passed on as it streams in (an upload, never held whole), with its content type. */
+  stream?: { body: ReadableStream<Uint8Array>; contentType: string };
 };
 
 const SERVICES = {
@@ -56,7 +58,8 @@ export async function callService<S extends z.ZodType>(
   const headers: Record<string, string> = { accept: "application/json" };
   if (as) headers.authorization = `Bearer ${as.authenticated.auth.accessToken}`;
   if (options.body !== undefined) headers["content-type"] = "application/json";
-  const body = options.formData ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
+  if (options.stream) headers["content-type"] = options.stream.contentType;
+  const body = options.stream?.body ?? options.formData ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
 
   let res: Response;
   try {
@@ -64,7 +67,9 @@ export async function callService<S extends z.ZodType>(
       method: options.method ?? "GET",
       headers,
       body,
-    });
+      // A stream goes out as it comes in (undici requires saying so).
+      ...(options.stream ? { duplex: "half" } : {}),
+    } as RequestInit);
   } catch (err) {
     log.error("service unreachable", { service, path, err });
     throw data<ServiceFailure>({ errors: [`The ${label} is not reachable. Try again in a moment.`] }, { status: 503 });

@@ -80,6 +80,7 @@ export interface DictionaryReviewsTable {
   row_count: number;
   table_count: number;
   changing_table_count: number;
+  added_table_count: number;
   problem_count: number;
   /** 0/1 */
   can_apply: number;

@@ -100,6 +100,7 @@ async function storeReview(db: Kysely<Database>, dictionaryId: string, findings:
       row_count: 0,
       table_count: 0,
       changing_table_count: 0,
+      added_table_count: 0,
       problem_count: 0,
       can_apply: 0,
       created_by: options.userId,
@@ -138,6 +139,7 @@ async function storeReview(db: Kysely<Database>, dictionaryId: string, findings:
       .select((eb) => [
         eb.selectFrom("dictionary_review_problems").select(eb.fn.countAll<number>().as("n")).where("review_id", "=", id).as("problems"),
         eb.selectFrom("dictionary_review_tables").select(eb.fn.countAll<number>().as("n")).where("review_id", "=", id).where("status", "!=", "unchanged").as("changing"),
+        eb.selectFrom("dictionary_review_tables").select(eb.fn.countAll<number>().as("n")).where("review_id", "=", id).where("status", "=", "added").as("added"),
         eb.selectFrom("dictionary_review_rows").select((e) => e.fn.count<number>("table_key").distinct().as("n")).where("review_id", "=", id).as("tables"),
       ])
       .where("r.id", "=", id)
@@ -151,6 +153,7 @@ async function storeReview(db: Kysely<Database>, dictionaryId: string, findings:
         row_count: rowCount,
         table_count: Number(counts.tables ?? 0),
         changing_table_count: changing,
+        added_table_count: problemCount > 0 ? 0 : Number(counts.added ?? 0),
         problem_count: problemCount,
         can_apply: toFlag(problemCount === 0 && changing > 0),
       })
@@ -312,6 +315,7 @@ function toHeader(row: DictionaryReviewsTable): ReviewHeader {
     errorCount: Number(row.problem_count),
     tableCount: Number(row.table_count),
     changingTableCount: Number(row.changing_table_count),
+    addedTableCount: Number(row.added_table_count),
     canApply: Boolean(Number(row.can_apply)),
   };
 }
@@ -322,21 +326,16 @@ export async function getReview(db: Kysely<Database>, dictionaryId: string, revi
   return row && toHeader(row);
 }
 
-type PageQuery = { page: number; pageSize: number };
+type PageQuery = { page: number; pageSize: number; table?: string | undefined };
 
 /** A page of the review's tables, in the file's order; undefined when there is no such review. */
 export async function reviewTablesPage(db: Kysely<Database>, dictionaryId: string, reviewId: string, query: PageQuery, now = new Date()): Promise<ReviewTablesPage | undefined> {
   if (!(await findReviewRow(db, dictionaryId, reviewId, now))) return undefined;
+  const tableKey = query.table ? nameKey(query.table) : undefined;
+  const of = db.selectFrom("dictionary_review_tables").where("review_id", "=", reviewId).$if(tableKey !== undefined, (q) => q.where("table_key", "=", tableKey!));
   const [rows, total] = await Promise.all([
-    db
-      .selectFrom("dictionary_review_tables")
-      .selectAll()
-      .where("review_id", "=", reviewId)
-      .orderBy("ordinal")
-      .limit(query.pageSize)
-      .offset((query.page - 1) * query.pageSize)
-      .execute(),
-    db.selectFrom("dictionary_review_tables").select((eb) => eb.fn.countAll<number>().as("n")).where("review_id", "=", reviewId).executeTakeFirstOrThrow(),
+    of.selectAll().orderBy("ordinal").limit(query.pageSize).offset((query.page - 1) * query.pageSize).execute(),
+    of.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
   ]);
   const items = rows.map((row): ReviewTable => {
     const changes = JSON.parse(row.changes) as Pick<ReviewTable, "added" | "changed" | "removed">;

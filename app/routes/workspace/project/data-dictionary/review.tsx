@@ -7,16 +7,18 @@ import { redirectWithFlash } from "~/lib/flash.server";
 import { dictionaryMessages } from "~/components/dictionary/messages";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { invalid, readFormData, refusedByService, unknownIntent } from "~/lib/forms.server";
+import { loadReviewPage } from "~/lib/api/dictionary-tables.server";
 import { reviewGuard } from "./dictionary.server";
 import type { Route } from "./+types/review";
 
-/** The review of an uploaded file: per table what applying would change, every row error, Apply or Discard. */
+/** The review of an uploaded file: per table what applying would change, or its problems, a page at a time; Apply or Discard. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { project, companyId, api, paths } = reviewGuard(context);
   const reviewId = new URL(request.url).searchParams.get(REVIEW_PARAM);
   // No upload to review (a bookmark, the back button after applying): the upload page.
   if (!reviewId) throw redirect(companyHref(paths.dictionary.upload(project.id), companyId));
-  return { projectId: project.id, review: await api.dictionary.getReview(reviewId) };
+  // The summary and the page of its tables and problems, in parallel.
+  return { projectId: project.id, ...(await loadReviewPage(api.dictionary, reviewId, new URL(request.url).searchParams)) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -44,7 +46,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export const handle = { breadcrumb: "Review" };
 
 export default function ProjectReview({ loaderData, actionData }: Route.ComponentProps) {
-  const { projectId, review } = loaderData;
+  const { projectId, review, tables, problems } = loaderData;
   const href = useCompanyHref();
   const paths = useWorkspacePaths();
   return (
@@ -55,10 +57,10 @@ export default function ProjectReview({ loaderData, actionData }: Route.Componen
           Nothing has changed yet: apply the upload to save it to the project's dictionary, or discard it.
         </p>
       </div>
-      {review.tables.length > 0 ? (
+      {tables.items.length > 0 ? (
         <nav aria-label="Tables in the upload">
           <ul className="flex flex-wrap gap-x-4 gap-y-1 text-sm">
-            {review.tables.map((t) => (
+            {tables.items.map((t) => (
               <li key={t.name}>
                 <Link to={href(paths.dictionary.reviewTable(projectId, t.name), { [REVIEW_PARAM]: review.id })} className="text-brand hover:underline">
                   Details of {t.name}
@@ -68,7 +70,7 @@ export default function ProjectReview({ loaderData, actionData }: Route.Componen
           </ul>
         </nav>
       ) : null}
-      <ReviewTables review={review} />
+      <ReviewTables review={review} tables={tables} problems={problems} />
       <ReviewActions review={review} lastResult={actionData?.result} />
     </div>
   );

@@ -23,6 +23,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("row_count", "integer", (col) => col.notNull().defaultTo(0))
     .addColumn("table_count", "integer", (col) => col.notNull().defaultTo(0))
     .addColumn("changing_table_count", "integer", (col) => col.notNull().defaultTo(0))
+    .addColumn("added_table_count", "integer", (col) => col.notNull().defaultTo(0))
     .addColumn("problem_count", "integer", (col) => col.notNull().defaultTo(0))
     .addColumn("can_apply", "integer", (col) => col.notNull().defaultTo(0))
     .addColumn("created_by", "text", (col) => col.notNull())

@@ -11,6 +11,7 @@ import {
   reviewPageQuerySchema,
   reviewProblemsPageSchema,
   reviewTablesPageSchema,
+  reviewTablesQuerySchema,
 } from "../../../../../contracts/dictionary.ts";
 import { ApiProblem, NotFoundError } from "../../api-problem.ts";
 import { receiveUpload, uploadsTmpDir } from "../../dictionary-bulk/receive-upload.ts";
@@ -30,7 +31,8 @@ import { dictionaryErrorResponses, loadDictionary, type DictionaryRoutesOptions 
 const { 400: e400, 401: e401, 403: e403, 404: e404, 409: e409, 413: e413, 503: e503 } = dictionaryErrorResponses;
 const readErrors = { 401: e401, 403: e403, 404: e404, 503: e503 } as const;
 
-export const CHOOSE_FILE_MESSAGE = `Choose a ${BULK_UPLOAD_EXTENSIONS.join(" or ")} file`;
+/** As the portal's upload form says it (the portal passes the form on unread). */
+export const CHOOSE_FILE_MESSAGE = "Choose a file to upload";
 
 /**
  * The form, documented but not validated by the router (a Zod schema here would make it read the
@@ -102,7 +104,7 @@ export function createBulkUploadRoutes(options: DictionaryRoutesOptions) {
     path: `${basePath}/bulk-uploads/{reviewId}/tables`,
     tags: [tag],
     summary: "A page of a review's tables, in the file's order: per table the columns added, changed and removed (none while the file has errors)",
-    request: { params: reviewParams, query: reviewPageQuerySchema },
+    request: { params: reviewParams, query: reviewTablesQuerySchema },
     responses: { 200: jsonContent(reviewTablesPageSchema, "A page of tables."), 400: e400, ...readErrors },
   });
 
