@@ -199,6 +199,24 @@ describe("create a data dictionary: application → upload → review → apply"
     expect((await loadDefinition(id)).summaries).toEqual([]);
   });
 
+  it("pages a long review through ?page=, the summary and both lists in one round trip", async () => {
+    const { id } = await createDictionary("Long review");
+    const rows = Array.from({ length: 120 }, (_, i) => `T${i},C,varchar2`);
+    const uploaded = locationOf(await upload(id, new File([["table,column,type", ...rows].join("\n")], "long.csv")));
+    const fetchSpy = vi.spyOn(globalThis, "fetch");
+    const second = (await call(ANALYST, `${uploaded.pathname}${uploaded.search}&page=2`, review.loader, onDictionary(id))) as Loaded<typeof review.loader>;
+    const reviewCalls = fetchSpy.mock.calls.map(([url]) => new URL(String(url)).pathname).filter((p) => p.includes("/bulk-uploads/"));
+    fetchSpy.mockRestore();
+    expect(reviewCalls.map((p) => p.split("/bulk-uploads/")[1]!.split("/")[1] ?? "summary").sort()).toEqual(["problems", "summary", "tables"]);
+    expect(second.review).toMatchObject({ errorCount: 120, canApply: false });
+    expect(second.problems).toMatchObject({ total: 120, page: 2 });
+    expect(second.problems.items[0]!.row).toBe(2 + second.problems.pageSize);
+    expect(second.problems.items.length).toBeLessThanOrEqual(second.problems.pageSize);
+    // Past the end (an old link): an empty page, not an error.
+    const past = (await call(ANALYST, `${uploaded.pathname}${uploaded.search}&page=9`, review.loader, onDictionary(id))) as Loaded<typeof review.loader>;
+    expect(past.problems).toMatchObject({ total: 120, items: [] });
+  });
+
   it("discards a review and goes back to the upload step", async () => {
     const { id } = await createDictionary("Discarded");
     const uploaded = locationOf(await upload(id, new File([SAMPLE], "d.csv")));
