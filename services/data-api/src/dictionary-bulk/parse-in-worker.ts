@@ -40,7 +40,8 @@ const BOOTSTRAP = `import(${JSON.stringify(TSX_API)}).then(({ register }) => { r
  */
 const WORKER_LIMITS = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 8 };
 
-export async function* parseInWorker(filePath: string, fileName: string): AsyncGenerator<ParseOutcome> {
+/** `onCrash` hears what went wrong when the worker fails unexpectedly (the caller answers a 400 and logs it). */
+export async function* parseInWorker(filePath: string, fileName: string, onCrash?: (message: string) => void): AsyncGenerator<ParseOutcome> {
   const worker = new Worker(BOOTSTRAP, { eval: true, workerData: { filePath, fileName } satisfies WorkerRequest, resourceLimits: WORKER_LIMITS });
   const queue: WorkerMessage[] = [];
   let wake: (() => void) | undefined;
@@ -68,6 +69,7 @@ export async function* parseInWorker(filePath: string, fileName: string): AsyncG
       const message = queue.shift();
       if (!message) {
         // The worker died without a word (out of memory, a crash in its setup).
+        onCrash?.(failure?.message ?? "the parse worker exited");
         throw new ApiProblem(400, "invalid_file", PARSE_FAILED_MESSAGE, { file: [PARSE_FAILED_MESSAGE] });
       }
       switch (message.kind) {
@@ -82,7 +84,7 @@ export async function* parseInWorker(filePath: string, fileName: string): AsyncG
         case "file-problem":
           throw fileProblem(message.status, message.message);
         case "crash":
-          if (process.env.DEBUG_PARSE_WORKER) console.error(message.message);
+          onCrash?.(message.message);
           throw new ApiProblem(400, "invalid_file", PARSE_FAILED_MESSAGE, { file: [PARSE_FAILED_MESSAGE] });
       }
     }

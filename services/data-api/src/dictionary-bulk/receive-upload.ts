@@ -7,6 +7,7 @@
  * The caller removes the file (`remove`) in every path; on any error here it is already gone.
  */
 import { randomBytes } from "node:crypto";
+import { once } from "node:events";
 import fs from "node:fs";
 import path from "node:path";
 import { BULK_UPLOAD_MAX_BYTES } from "../../../../contracts/dictionary.ts";
@@ -40,9 +41,10 @@ export async function receiveUpload(request: Request, tmpDir: string, maxFileByt
   fs.mkdirSync(tmpDir, { recursive: true });
   const result: ReceivedUpload = { fields: {}, remove: () => {} };
   let out: fs.WriteStream | undefined;
+  let writeError: Error | undefined;
   let outPath: string | undefined;
   const remove = () => {
-    out?.destroy();
+    if (out && !out.destroyed) out.destroy();
     if (outPath) fs.rmSync(outPath, { force: true });
   };
   result.remove = remove;
@@ -60,7 +62,8 @@ export async function receiveUpload(request: Request, tmpDir: string, maxFileByt
       part.chunks.push(bytes);
     } else if (out) {
       if (part.size > maxFileBytes) throw fileProblem(413, FILE_TOO_LARGE_MESSAGE);
-      if (!out.write(bytes)) await new Promise<void>((resolve, reject) => out!.once("drain", resolve).once("error", reject));
+      if (writeError) throw writeError;
+      if (!out.write(bytes)) await once(out, "drain");
     }
   };
   const endPart = async () => {
@@ -84,6 +87,8 @@ export async function receiveUpload(request: Request, tmpDir: string, maxFileByt
       outPath = path.join(tmpDir, `${Date.now()}-${randomBytes(8).toString("hex")}.upload`);
       // Opened now, not when the stream gets round to it: a removal right after must find the file.
       out = fs.createWriteStream(outPath, { fd: fs.openSync(outPath, "w") });
+      // A failed write (disk full) is thrown by the next write or the end, not left unhandled.
+      out.on("error", (err) => (writeError ??= err));
     }
   };
 

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { setImmediate as nextTurn } from "node:timers/promises";
-import type { Kysely } from "kysely";
+import { sql, type Kysely } from "kysely";
 import {
   MAX_COLUMNS_PER_TABLE,
   type BulkUploadMode,
@@ -43,8 +43,11 @@ export const REVIEW_STALE_MESSAGE = "The dictionary changed after this file was 
 
 /** Staged rows read (or written) per query, and per transaction while storing. */
 const ROWS_PER_BATCH = 2000;
-/** Rows per INSERT statement: within SQLite's and PostgreSQL's limits on bound parameters. */
-const ROWS_PER_INSERT = 500;
+/**
+ * Rows per INSERT statement, with a turn of the event loop after each: some 10 ms of work on
+ * SQLite, where a statement runs synchronously (and within both engines' limits on parameters).
+ */
+const ROWS_PER_INSERT = 250;
 /** Tables written per upsertTables call while applying. */
 const TABLES_PER_WRITE = 200;
 
@@ -62,9 +65,14 @@ type ReviewOptions = {
 /** What storing a file's review reads: the worker's findings in batches (or a test's, from memory). */
 type Findings = AsyncIterable<ParseOutcome>;
 
-/** Parses the uploaded file at `filePath` off the request thread and stores its review. */
-export function createReviewFromFile(db: Kysely<Database>, dictionaryId: string, filePath: string, options: ReviewOptions): Promise<ReviewHeader> {
-  return storeReview(db, dictionaryId, parseInWorker(filePath, options.fileName), options);
+/** Parses the uploaded file at `filePath` off the request thread and stores its review; `onCrash` hears an unexpected failure of the parser. */
+export function createReviewFromFile(
+  db: Kysely<Database>,
+  dictionaryId: string,
+  filePath: string,
+  options: ReviewOptions & { onCrash?: (message: string) => void },
+): Promise<ReviewHeader> {
+  return storeReview(db, dictionaryId, parseInWorker(filePath, options.fileName, options.onCrash), options);
 }
 
 /** Stores the review of a file parsed in memory (tests, and files built in code). */
@@ -118,11 +126,9 @@ async function storeReview(db: Kysely<Database>, dictionaryId: string, findings:
           if ("staged" in item) staged.push(item.staged);
           else problems.push(item.problem);
         }
-        await inTransaction(db, async (trx) => {
-          await insertStaged(trx, id, staged);
-          seq = await insertProblems(trx, id, problems, seq);
-        });
-        await nextTurn();
+        // Each statement is its own short transaction: the review is not shown until it is ready.
+        await insertStaged(db, id, staged);
+        seq = await insertProblems(db, id, problems, seq);
       } else if (outcome.kind === "csv-error") {
         // Not valid CSV: that one problem is the review; what was read before it means nothing.
         await db.deleteFrom("dictionary_review_rows").where("review_id", "=", id).execute();
@@ -133,29 +139,20 @@ async function storeReview(db: Kysely<Database>, dictionaryId: string, findings:
         rowCount = outcome.rowCount;
       }
     }
-    await reviewTables(db, id, dictionaryId, mode, seq);
-    const counts = await db
-      .selectFrom("dictionary_reviews as r")
-      .select((eb) => [
-        eb.selectFrom("dictionary_review_problems").select(eb.fn.countAll<number>().as("n")).where("review_id", "=", id).as("problems"),
-        eb.selectFrom("dictionary_review_tables").select(eb.fn.countAll<number>().as("n")).where("review_id", "=", id).where("status", "!=", "unchanged").as("changing"),
-        eb.selectFrom("dictionary_review_tables").select(eb.fn.countAll<number>().as("n")).where("review_id", "=", id).where("status", "=", "added").as("added"),
-        eb.selectFrom("dictionary_review_rows").select((e) => e.fn.count<number>("table_key").distinct().as("n")).where("review_id", "=", id).as("tables"),
-      ])
-      .where("r.id", "=", id)
-      .executeTakeFirstOrThrow();
-    const problemCount = Number(counts.problems ?? 0);
-    const changing = problemCount > 0 ? 0 : Number(counts.changing ?? 0);
+    // Counted as the tables are reviewed: an aggregate over a million staged rows would hold the
+    // event loop (better-sqlite3 answers synchronously) for as long as it runs.
+    const counts = await reviewTables(db, id, dictionaryId, mode, seq);
+    const clean = counts.problems === 0;
     await db
       .updateTable("dictionary_reviews")
       .set({
         status: READY,
         row_count: rowCount,
-        table_count: Number(counts.tables ?? 0),
-        changing_table_count: changing,
-        added_table_count: problemCount > 0 ? 0 : Number(counts.added ?? 0),
-        problem_count: problemCount,
-        can_apply: toFlag(problemCount === 0 && changing > 0),
+        table_count: counts.tables,
+        changing_table_count: clean ? counts.changing : 0,
+        added_table_count: clean ? counts.added : 0,
+        problem_count: counts.problems,
+        can_apply: toFlag(clean && counts.changing > 0),
       })
       .where("id", "=", id)
       .execute();
@@ -186,6 +183,7 @@ async function insertStaged(db: Kysely<Database>, reviewId: string, rows: Staged
       description: r.column?.description ?? null,
     }));
     await db.insertInto("dictionary_review_rows").values(values).execute();
+    await nextTurn();
   }
 }
 
@@ -201,39 +199,34 @@ async function insertProblems(db: Kysely<Database>, reviewId: string, problems: 
       message: p.message,
     }));
     await db.insertInto("dictionary_review_problems").values(values).execute();
+    await nextTurn();
   }
   return seq;
 }
 
-/** The file's tables by first appearance: their keys. */
-async function fileTables(db: Kysely<Database>, reviewId: string) {
-  const rows = await db
-    .selectFrom("dictionary_review_rows")
-    .select((eb) => ["table_key", eb.fn.min<number>("line").as("first_line")])
-    .where("review_id", "=", reviewId)
-    .groupBy("table_key")
-    .orderBy("first_line")
-    .execute();
-  return rows.map((r) => r.table_key);
-}
-
-/** One table's staged rows in file order, a batch at a time. */
-async function* tableRows(db: Kysely<Database>, reviewId: string, tableKey: string, onlyValid = false): AsyncGenerator<StagedRow> {
-  let after = 0;
+/**
+ * The staged rows in (table, line) order, a batch per query (keyset pagination on the index):
+ * a table's rows come together and in file order, and its first row is its first line in the file.
+ */
+async function* stagedBatches(db: Kysely<Database>, reviewId: string, onlyTable?: string): AsyncGenerator<(StagedRow & { tableKey: string })[]> {
+  let after: { tableKey: string; line: number } | undefined;
   for (;;) {
-    let query = db
+    const from = after;
+    const rows = await db
       .selectFrom("dictionary_review_rows")
       .selectAll()
       .where("review_id", "=", reviewId)
-      .where("table_key", "=", tableKey)
-      .where("line", ">", after)
+      .$if(onlyTable !== undefined, (q) => q.where("table_key", "=", onlyTable!))
+      // A row value, so both engines seek the index instead of scanning the review's rows each time.
+      .$if(from !== undefined, (q) => q.where(sql<boolean>`(table_key, line) > (${from!.tableKey}, ${from!.line})`))
+      .orderBy("table_key")
       .orderBy("line")
-      .limit(ROWS_PER_BATCH);
-    if (onlyValid) query = query.where("valid", "=", 1);
-    const rows = await query.execute();
-    for (const row of rows) yield stagedOf(row);
+      .limit(ROWS_PER_BATCH)
+      .execute();
+    if (rows.length > 0) yield rows.map((row) => ({ ...stagedOf(row), tableKey: row.table_key }));
     if (rows.length < ROWS_PER_BATCH) return;
-    after = Number(rows[rows.length - 1]!.line);
+    const last = rows[rows.length - 1]!;
+    after = { tableKey: last.table_key, line: Number(last.line) };
     await nextTurn();
   }
 }
@@ -254,42 +247,68 @@ function stagedOf(row: DictionaryReviewRowsTable): StagedRow {
   return { line: Number(row.line), tableName: row.table_name, columnName: row.column_name, column };
 }
 
+type ReviewCounts = { tables: number; changing: number; added: number; problems: number };
+
 /**
  * The checks that need a whole table, then (while the file has no problem) what applying would do
- * to each table, stored table by table. With problems the file does not say what the tables should
- * be (a diff would show the rows in error as removed columns): no table is listed.
+ * to each table, stored a batch at a time. With problems the file does not say what the tables
+ * should be (a diff would show the rows in error as removed columns): no table is listed. A table
+ * is numbered by its first line (`ordinal`): its place in the file.
  */
-async function reviewTables(db: Kysely<Database>, reviewId: string, dictionaryId: string, mode: BulkUploadMode, seq: number) {
-  let problems = seq;
+async function reviewTables(db: Kysely<Database>, reviewId: string, dictionaryId: string, mode: BulkUploadMode, seq: number): Promise<ReviewCounts> {
+  const counts: ReviewCounts = { tables: 0, changing: 0, added: 0, problems: seq };
   let current: Map<string, Table> | undefined;
-  let ordinal = 0;
-  for (const tableKey of await fileTables(db, reviewId)) {
-    const check = new TableCheck();
-    const found: RowError[] = [];
-    for await (const row of tableRows(db, reviewId, tableKey)) found.push(...check.add(row));
-    if (found.length > 0) problems = await insertProblems(db, reviewId, found, problems);
-    if (problems > 0) continue;
+  let problems: RowError[] = [];
+  let reviewed: { ordinal: number; tableKey: string; table: ReviewTable }[] = [];
+  let open: { key: string; firstLine: number; check: TableCheck } | undefined;
 
+  const finish = async () => {
+    if (!open) return;
+    counts.tables++;
+    if (counts.problems > 0 || problems.length > 0) return;
     current ??= new Map((await readTables(db, dictionaryId)).map((t) => [t.name.toLowerCase(), t]));
-    const existing = current.get(tableKey);
-    const [desired] = desiredTables([{ name: check.name!, columns: check.columns }], existing ? [existing] : [], mode);
+    const existing = current.get(open.key);
+    const [desired] = desiredTables([{ name: open.check.name!, columns: open.check.columns }], existing ? [existing] : [], mode);
     // Merge mode adds the kept columns to the file's: a table may pass the limit only then.
     if (desired!.columns.length > MAX_COLUMNS_PER_TABLE) {
       const message = `Table '${desired!.name}' would have ${desired!.columns.length} columns with the ones it keeps: at most ${MAX_COLUMNS_PER_TABLE}`;
-      problems = await insertProblems(db, reviewId, [{ row: null, column: "table", message }], problems);
-      continue;
+      problems.push({ row: null, column: "table", message });
+      return;
     }
     const [table] = diffTables([desired!], existing ? [existing] : []);
-    await insertReviewTable(db, reviewId, ++ordinal, tableKey, table!);
-    await nextTurn();
+    if (table!.status !== "unchanged") counts.changing++;
+    if (table!.status === "added") counts.added++;
+    reviewed.push({ ordinal: open.firstLine, tableKey: open.key, table: table! });
+  };
+  const flush = async () => {
+    counts.problems = await insertProblems(db, reviewId, problems, counts.problems);
+    if (counts.problems === 0) await insertReviewTables(db, reviewId, reviewed);
+    problems = [];
+    reviewed = [];
+  };
+
+  for await (const batch of stagedBatches(db, reviewId)) {
+    for (const row of batch) {
+      if (row.tableKey !== open?.key) {
+        await finish();
+        open = { key: row.tableKey, firstLine: row.line, check: new TableCheck() };
+      }
+      problems.push(...open.check.add(row));
+    }
+    await flush();
   }
-  if (problems > 0) await db.deleteFrom("dictionary_review_tables").where("review_id", "=", reviewId).execute();
+  await finish();
+  await flush();
+  if (counts.problems > 0) await deleteRowsOf(db, "dictionary_review_tables", reviewId);
+  return counts;
 }
 
-async function insertReviewTable(db: Kysely<Database>, reviewId: string, ordinal: number, tableKey: string, table: ReviewTable) {
-  await db
-    .insertInto("dictionary_review_tables")
-    .values({
+/** Tables per INSERT: a table's changes are up to 1,024 columns of JSON. */
+const TABLES_PER_INSERT = 50;
+
+async function insertReviewTables(db: Kysely<Database>, reviewId: string, tables: { ordinal: number; tableKey: string; table: ReviewTable }[]) {
+  for (let i = 0; i < tables.length; i += TABLES_PER_INSERT) {
+    const values = tables.slice(i, i + TABLES_PER_INSERT).map(({ ordinal, tableKey, table }) => ({
       review_id: reviewId,
       ordinal,
       name: table.name,
@@ -300,8 +319,10 @@ async function insertReviewTable(db: Kysely<Database>, reviewId: string, ordinal
       removed_count: table.removed.length,
       unchanged_count: table.unchanged,
       changes: JSON.stringify({ added: table.added, changed: table.changed, removed: table.removed }),
-    })
-    .execute();
+    }));
+    await db.insertInto("dictionary_review_tables").values(values).execute();
+    await nextTurn();
+  }
 }
 
 function toHeader(row: DictionaryReviewsTable): ReviewHeader {
@@ -414,9 +435,11 @@ export async function applyReview(db: Kysely<Database>, dictionaryId: string, re
       for (const table of changing) {
         const columns: ColumnInput[] = [];
         let name: string | undefined;
-        for await (const staged of tableRows(trx, reviewId, table.table_key, true)) {
-          name ??= staged.tableName;
-          columns.push(staged.column!);
+        for await (const batch of stagedBatches(trx, reviewId, table.table_key)) {
+          for (const staged of batch) {
+            name ??= staged.tableName;
+            if (staged.column) columns.push(staged.column);
+          }
         }
         const existing = current?.get(table.table_key);
         batch.push(...desiredTables([{ name: name ?? table.name, columns }], existing ? [existing] : [], mode));
@@ -440,14 +463,38 @@ export async function discardReview(db: Kysely<Database>, dictionaryId: string, 
   return true;
 }
 
-/** A review and its rows (said explicitly: the foreign keys cascade, but a big review is better gone in known steps). */
+/**
+ * A review and its rows. Said explicitly rather than left to the foreign keys' cascade: a review of
+ * a million rows goes in slices, with a turn of the event loop between them, instead of one
+ * statement that holds the process for seconds.
+ */
 async function deleteReview(db: Kysely<Database>, reviewId: string) {
-  await inTransaction(db, async (trx) => {
-    await trx.deleteFrom("dictionary_review_rows").where("review_id", "=", reviewId).execute();
-    await trx.deleteFrom("dictionary_review_problems").where("review_id", "=", reviewId).execute();
-    await trx.deleteFrom("dictionary_review_tables").where("review_id", "=", reviewId).execute();
-    await trx.deleteFrom("dictionary_reviews").where("id", "=", reviewId).execute();
-  });
+  await deleteRowsOf(db, "dictionary_review_rows", reviewId);
+  await deleteRowsOf(db, "dictionary_review_problems", reviewId);
+  await deleteRowsOf(db, "dictionary_review_tables", reviewId);
+  await db.deleteFrom("dictionary_reviews").where("id", "=", reviewId).execute();
+}
+
+/** Rows deleted per statement. */
+const ROWS_PER_DELETE = 20_000;
+
+/** Deletes a review's rows of one table in slices of its key (line, seq or ordinal: all numbers of the file). */
+async function deleteRowsOf(db: Kysely<Database>, table: "dictionary_review_rows" | "dictionary_review_problems" | "dictionary_review_tables", reviewId: string) {
+  const key = table === "dictionary_review_rows" ? "line" : table === "dictionary_review_problems" ? "seq" : "ordinal";
+  for (;;) {
+    const edge = await db
+      .selectFrom(table)
+      .select(key)
+      .where("review_id", "=", reviewId)
+      .orderBy(key)
+      .offset(ROWS_PER_DELETE - 1)
+      .limit(1)
+      .executeTakeFirst();
+    if (!edge) break;
+    await db.deleteFrom(table).where("review_id", "=", reviewId).where(key, "<=", (edge as Record<string, number>)[key]!).execute();
+    await nextTurn();
+  }
+  await db.deleteFrom(table).where("review_id", "=", reviewId).execute();
 }
 
 /** Expired reviews go with their rows, problems and tables. */

@@ -150,6 +150,7 @@ export function createBulkUploadRoutes(options: DictionaryRoutesOptions) {
           fileName: upload.file.name,
           userId: c.var.caller.userId,
           mode: mode.data,
+          onCrash: (message) => c.var.deps.logger.warn("dictionary upload: the parse worker failed", { fileName: upload.file?.name, message }),
         });
         return c.json(review, 201);
       } finally {
