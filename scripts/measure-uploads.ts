@@ -22,8 +22,8 @@ const HEADER = ["table", "column", "type", "length", "precision", "scale", "null
 async function writeCsv(file: string, rows: number) {
   const out = fs.createWriteStream(file);
   out.write(HEADER.join(",") + "\n");
-  for (let i = 0; i < rows; i++) if (!out.write(row(i).join(",") + "\n")) await new Promise((r) => out.once("drain", r));
-  await new Promise((r) => out.end(r));
+  for (let i = 0; i < rows; i++) if (!out.write(row(i).join(",") + "\n")) await new Promise<void>((r) => out.once("drain", () => r()));
+  await new Promise<void>((r) => out.end(() => r()));
 }
 
 async function writeXlsx(file: string, rows: number) {
