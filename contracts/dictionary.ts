@@ -190,6 +190,31 @@ export const reviewSummarySchema = reviewSchema
 export type ReviewSummary = z.infer<typeof reviewSummarySchema>;
 
 /**
+ * POST …/bulk-uploads (201) and GET …/bulk-uploads/{reviewId}: the review's header. Its tables and
+ * problems are pages of their own (reviewTablesPageSchema, reviewProblemsPageSchema): a file of a
+ * million rows can have a million problems.
+ */
+export const reviewHeaderSchema = reviewSummarySchema.extend({
+  /** Tables the file names. */
+  tableCount: z.number().int(),
+  /** Of those, the ones applying would add or change (0 while the file has errors). */
+  changingTableCount: z.number().int(),
+  /** Of those, the new ones. */
+  addedTableCount: z.number().int(),
+});
+export type ReviewHeader = z.infer<typeof reviewHeaderSchema>;
+
+/** GET …/bulk-uploads/{reviewId}/tables?page=&pageSize=: the review's tables in the file's order. */
+export const reviewTablesPageSchema = pageOf(reviewTableSchema);
+export type ReviewTablesPage = z.infer<typeof reviewTablesPageSchema>;
+/** GET …/bulk-uploads/{reviewId}/problems?page=&pageSize=: the file's errors by row. */
+export const reviewProblemsPageSchema = pageOf(rowErrorSchema);
+export type ReviewProblemsPage = z.infer<typeof reviewProblemsPageSchema>;
+export const reviewPageQuerySchema = pageQuerySchema;
+/** The tables page may be narrowed to one table by name (any case): a table's own review page. */
+export const reviewTablesQuerySchema = pageQuerySchema.extend({ table: z.string().trim().max(128).optional() });
+
+/**
  * GET …/bulk-uploads: the reviews still waiting for someone to apply or discard them, newest first.
  * Reviews that expired, or that the dictionary moved on from (apply would refuse them), are left out.
  */

@@ -27,8 +27,10 @@ type CallOptions<S extends z.ZodType> = {
   query?: Query;
   /** A JSON body. */
   body?: unknown;
-  /** A multipart body (file uploads are passed on as they came). */
+  /** A multipart body built here. */
   formData?: FormData;
+  /** A body passed on as it streams in (an upload, never held whole), with its content type. */
+  stream?: { body: ReadableStream<Uint8Array>; contentType: string };
 };
 
 const SERVICES = {
@@ -58,7 +60,8 @@ export async function callService<S extends z.ZodType>(
   const headers: Record<string, string> = { accept: "application/json" };
   if (as) headers.authorization = `Bearer ${as.authenticated.auth.accessToken}`;
   if (options.body !== undefined) headers["content-type"] = "application/json";
-  const body = options.formData ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
+  if (options.stream) headers["content-type"] = options.stream.contentType;
+  const body = options.stream?.body ?? options.formData ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
 
   const ended = as ? traceServiceCall(as.request) : undefined;
   let res: Response;
@@ -68,7 +71,9 @@ export async function callService<S extends z.ZodType>(
       method: options.method ?? "GET",
       headers,
       body,
-    });
+      // A stream goes out as it comes in (undici requires saying so).
+      ...(options.stream ? { duplex: "half" } : {}),
+    } as RequestInit);
     // The wait ends with the body read: that is the round trip a page waits for.
     json = res.ok ? (res.status === 204 ? null : await res.json().catch(() => undefined)) : undefined;
   } catch (err) {

@@ -9,7 +9,7 @@ const UNREADABLE = "The form could not be read. Reload the page and try again.";
 
 /** The most a form post may carry: far more than any form of the portal needs. */
 export const FORM_MAX_BYTES = 1024 * 1024;
-/** The dictionary uploads: a file of BULK_UPLOAD_MAX_BYTES (5 MB) plus 1 MB of room for the multipart envelope. */
+/** The dictionary uploads: a file of BULK_UPLOAD_MAX_BYTES (64 MB) plus 1 MB of room for the multipart envelope. */
 export const UPLOAD_FORM_MAX_BYTES = BULK_UPLOAD_MAX_BYTES + 1024 * 1024;
 
 /** The request body went past the route's limit: nothing more of it was read. */
@@ -35,37 +35,46 @@ export async function readFormDataWithin(request: Request, maxBytes: number): Pr
   const declared = request.headers.get("content-length");
   if (declared !== null && Number(declared) > maxBytes) throw new BodyTooLargeError(maxBytes);
   if (!request.body) return request.formData();
-  const source = request.body.getReader();
+  const body = countedBody(request.body, maxBytes);
+  const contentType = request.headers.get("content-type");
+  try {
+    return await new Response(body.stream, { headers: contentType ? { "content-type": contentType } : {} }).formData();
+  } catch (err) {
+    if (body.tooLarge()) throw new BodyTooLargeError(maxBytes);
+    throw err;
+  }
+}
+
+/**
+ * A request body counted as it is read: the stream fails with BodyTooLargeError at the first chunk
+ * that passes `maxBytes`, and reads nothing more (at most the limit plus one chunk is ever read).
+ * Pulled one chunk at a time, only when its reader asks: passed on as it comes, it never piles up.
+ */
+export function countedBody(source: ReadableStream<Uint8Array>, maxBytes: number): { stream: ReadableStream<Uint8Array>; tooLarge(): boolean } {
+  const reader = source.getReader();
   let received = 0;
   let tooLarge = false;
-  const counted = new ReadableStream<Uint8Array>(
+  const stream = new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
-        const { done, value } = await source.read();
+        const { done, value } = await reader.read();
         if (done) return controller.close();
         received += value.byteLength;
         if (received > maxBytes) {
           tooLarge = true;
           // Stop here: the rest stays unread (the server discards or drops it after the answer).
-          source.releaseLock();
+          reader.releaseLock();
           return controller.error(new BodyTooLargeError(maxBytes));
         }
         controller.enqueue(value);
       },
       cancel(reason) {
-        return source.cancel(reason);
+        return reader.cancel(reason);
       },
     },
-    // Pull one chunk at a time, only when the parser asks for it.
     { highWaterMark: 0 },
   );
-  const contentType = request.headers.get("content-type");
-  try {
-    return await new Response(counted, { headers: contentType ? { "content-type": contentType } : {} }).formData();
-  } catch (err) {
-    if (tooLarge) throw new BodyTooLargeError(maxBytes);
-    throw err;
-  }
+  return { stream, tooLarge: () => tooLarge };
 }
 
 /**
@@ -80,19 +89,6 @@ export async function readFormData(request: Request, maxBytes = FORM_MAX_BYTES):
     if (err instanceof BodyTooLargeError) {
       throw data<ServiceFailure>({ errors: [`${err.message} Nothing was saved.`] }, { status: 413 });
     }
-    throw data<ServiceFailure>({ errors: [UNREADABLE] }, { status: 400 });
-  }
-}
-
-/**
- * For an upload form: the form, or null when the body passed `maxBytes` (the route then says so next
- * to the file field, with a 413). Other failures as readFormData.
- */
-export async function readUploadFormData(request: Request, maxBytes = UPLOAD_FORM_MAX_BYTES): Promise<FormData | null> {
-  try {
-    return await readFormDataWithin(request, maxBytes);
-  } catch (err) {
-    if (err instanceof BodyTooLargeError) return null;
     throw data<ServiceFailure>({ errors: [UNREADABLE] }, { status: 400 });
   }
 }

@@ -15,7 +15,8 @@ export type DictionarySort = (typeof DICTIONARY_SORTS)[number];
 /** The file's columns (header row, any order, case-insensitive). table, column and type are required. */
 export const BULK_COLUMNS = ["table", "column", "type", "length", "precision", "scale", "nullable", "key", "description"] as const;
 export const BULK_REQUIRED_COLUMNS = ["table", "column", "type"] as const;
-export const BULK_UPLOAD_MAX_BYTES = 5 * 1024 * 1024;
+/** The upload streams to a file and is parsed as a stream (flat memory), so the cap is about disk and time. */
+export const BULK_UPLOAD_MAX_BYTES = 64 * 1024 * 1024;
 export const BULK_UPLOAD_MAX_MB = BULK_UPLOAD_MAX_BYTES / (1024 * 1024);
 export const BULK_UPLOAD_EXTENSIONS = [".csv", ".xlsx"] as const;
 
@@ -35,11 +36,16 @@ export const BULK_UPLOAD_MODES = ["replace", "merge"] as const;
 /** Columns of the sheet: the file has 9 meaningful ones; a few spare for notes beside them. */
 export const BULK_UPLOAD_MAX_COLUMNS = 50;
 /** Rows of the sheet, header and blank rows included. */
-export const BULK_UPLOAD_MAX_ROWS = 200_000;
+export const BULK_UPLOAD_MAX_ROWS = 1_000_000;
 /** Characters of cell text kept while reading one file (a shared string counts each time it is used). */
 export const BULK_UPLOAD_MAX_TEXT_CHARS = 64 * 1024 * 1024;
-/** An .xlsx is a zip: what its parts may add up to once unpacked (each part, and all of them together). */
-export const BULK_XLSX_MAX_UNPACKED_BYTES = 50 * 1024 * 1024;
+/**
+ * An .xlsx is a zip: what its parts may add up to once unpacked (each part, and all of them together).
+ * Parts are unpacked as streams, so this bounds time, not memory: a workbook of plain dictionary rows
+ * unpacks to some 10 times its size, so a 64 MB one to some 640 MB; the compression ratio check
+ * below still stops a bomb long before.
+ */
+export const BULK_XLSX_MAX_UNPACKED_BYTES = 640 * 1024 * 1024;
 /** Parts (zip entries) of an .xlsx: a workbook has about ten. */
 export const BULK_XLSX_MAX_PARTS = 1000;
 /** A part larger than BULK_XLSX_RATIO_CHECKED_ABOVE_BYTES may unpack to at most this many times its packed size. */

@@ -1,4 +1,4 @@
-import type { Review } from "../../../contracts/dictionary";
+import type { ReviewHeader } from "../../../contracts/dictionary";
 import { count } from "~/lib/flash";
 
 /**
@@ -9,9 +9,9 @@ export const dictionaryMessages = {
   tableSaved: (name: string, isNew: boolean) => `Table ${name} ${isNew ? "added" : "saved"}.`,
   tableDeleted: (name: string) => `Table ${name} deleted.`,
   uploaded: (fileName: string) => `File ${fileName} uploaded for review.`,
-  reviewApplied: (review: Pick<Review, "tables">) => {
-    const added = review.tables.filter((t) => t.status === "added").length;
-    const changed = review.tables.filter((t) => t.status === "changed").length;
+  reviewApplied: (review: Pick<ReviewHeader, "addedTableCount" | "changingTableCount">) => {
+    const added = review.addedTableCount;
+    const changed = review.changingTableCount - review.addedTableCount;
     const parts = [...(added ? [`${count(added, "table")} added`] : []), ...(changed || !added ? [`${count(changed, "table")} changed`] : [])];
     return `Review applied: ${parts.join(", ")}.`;
   },

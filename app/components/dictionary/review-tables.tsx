@@ -1,10 +1,11 @@
 import type { SubmissionResult } from "@conform-to/react";
 import type { z } from "zod";
-import { Form } from "react-router";
-import type { Review, ReviewTable, RowError, columnChangeSchema } from "../../../contracts/dictionary";
+import { Form, useLocation } from "react-router";
+import type { ReviewHeader, ReviewProblemsPage, ReviewTable, ReviewTablesPage, columnChangeSchema } from "../../../contracts/dictionary";
 import { FormErrors } from "~/components/forms/fields";
 import { StatusButton, useIsPending } from "~/components/forms/status-button";
 import { Card } from "~/components/ui/card";
+import { Pagination } from "~/components/ui/pagination";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { TextSeparator } from "~/components/ui/text-separator";
 import { useCompanyHref } from "~/lib/company-href";
@@ -17,33 +18,56 @@ type ColumnState = NonNullable<ColumnChange["after"]>;
 
 const STATUS_LABELS: Record<ReviewTable["status"], string> = { added: "New table", changed: "Changed", unchanged: "No changes" };
 
+export type ReviewTablesProps = {
+  review: ReviewHeader;
+  /** A page of the review's tables (none while the file has problems). */
+  tables: ReviewTablesPage;
+  /** A page of its problems. */
+  problems: ReviewProblemsPage;
+  /** Pagination links through `?page=` (default); off for a page that shows one table. */
+  paginate?: boolean;
+};
+
 /**
  * What applying an uploaded dictionary file would do, table by table (columns added, changed and
- * removed), and every problem found in the file with its row and column. Nothing is applied yet.
+ * removed), or the problems found in the file with their row and column: a page of either, with
+ * links to the others (`?page=`, kept beside the page's other parameters). Nothing is applied yet.
  */
-export function ReviewTables({ review }: { review: Review }) {
-  const changed = review.tables.filter((t) => t.status !== "unchanged").length;
+export function ReviewTables({ review, tables, problems, paginate = true }: ReviewTablesProps) {
+  const location = useLocation();
+  const href = (page: number) => {
+    const params = new URLSearchParams(location.search);
+    params.set("page", String(page));
+    return `${location.pathname}?${params}`;
+  };
   return (
     <div className="flex flex-col gap-6">
       <p className="text-sm text-muted-foreground">
         <span className="font-medium text-slate-900">{review.fileName}</span>: {review.rowCount} {review.rowCount === 1 ? "row" : "rows"},{" "}
-        {review.tables.length} {review.tables.length === 1 ? "table" : "tables"}, {changed} to change.
+        {tables.total} {tables.total === 1 ? "table" : "tables"}, {review.changingTableCount} to change.
         {review.mode === "merge" ? " Uploaded with “Only add and change”: columns that are not in the file are kept." : null}
       </p>
-      {review.errors.length > 0 ? <RowErrors errors={review.errors} /> : null}
-      {review.tables.map((t) => (
+      {problems.total > 0 ? <RowErrors problems={problems} /> : null}
+      {paginate && problems.total > problems.pageSize ? (
+        <Pagination page={problems.page} pageSize={problems.pageSize} total={problems.total} noun={["problem", "problems"]} href={href} />
+      ) : null}
+      {tables.items.map((t) => (
         <ReviewTableCard key={t.name} table={t} />
       ))}
+      {paginate && tables.total > tables.pageSize ? (
+        <Pagination page={tables.page} pageSize={tables.pageSize} total={tables.total} noun={["table", "tables"]} href={href} />
+      ) : null}
     </div>
   );
 }
 
-/** Every problem in the file: row (the header is row 1), column and what is wrong. */
-export function RowErrors({ errors }: { errors: RowError[] }) {
+/** The problems in the file, a page of them: row (the header is row 1), column and what is wrong. */
+export function RowErrors({ problems }: { problems: ReviewProblemsPage }) {
+  const { total, items: errors } = problems;
   return (
     <section aria-labelledby="review-errors-heading">
       <h3 id="review-errors-heading" className="text-base font-semibold text-destructive">
-        {errors.length} {errors.length === 1 ? "problem" : "problems"} in the file
+        {total} {total === 1 ? "problem" : "problems"} in the file
       </h3>
       <p className="mt-1 text-sm text-muted-foreground">Correct the file and upload it again; nothing can be applied while it has errors.</p>
       <div className="mt-3">
@@ -57,7 +81,7 @@ export function RowErrors({ errors }: { errors: RowError[] }) {
           </TableHeader>
           <TableBody>
             {errors.map((e, i) => (
-              <TableRow key={i}>
+              <TableRow key={`${problems.page}-${i}`}>
                 <TableCell className="tabular-nums">{e.row ?? "–"}</TableCell>
                 <TableCell>{e.column ?? "–"}</TableCell>
                 <TableCell className="text-destructive">{e.message}</TableCell>
@@ -148,7 +172,7 @@ function describeChange(c: ColumnChange): string {
 }
 
 export type ReviewActionsProps = {
-  review: Pick<Review, "id" | "canApply" | "errors">;
+  review: Pick<ReviewHeader, "id" | "canApply" | "errorCount">;
   lastResult?: SubmissionResult<string[]> | null;
   /** Where the form posts (a path); by default the current route. Its action reads `reviewActionSchema`. */
   action?: string;
@@ -164,8 +188,8 @@ export function ReviewActions({ review, lastResult, action }: ReviewActionsProps
   const pending = useIsPending({ formAction });
   const [form, fields] = useServerForm({ id: `review-${review.id}`, lastResult, defaultValue: { reviewId: review.id } });
   const why =
-    review.canApply ? null : review.errors.length > 0
-      ? `The file has ${review.errors.length} ${review.errors.length === 1 ? "problem" : "problems"} (listed above): correct it and upload it again, or discard this upload.`
+    review.canApply ? null : review.errorCount > 0
+      ? `The file has ${review.errorCount} ${review.errorCount === 1 ? "problem" : "problems"} (listed above): correct it and upload it again, or discard this upload.`
       : "The file changes nothing in the dictionary.";
   return (
     <Form method="post" action={formAction} {...getFormProps(form)} className="flex flex-col gap-3">

@@ -1,6 +1,5 @@
 import { z } from "zod";
 import {
-  type BulkUploadMode,
   dictionarySchema,
   dictionarySearchResponseSchema,
   type dictionarySearchQuerySchema,
@@ -10,7 +9,7 @@ import {
 } from "../../../contracts/dictionary";
 import { callService, type Caller } from "../api.server";
 import { SELECT_LIMIT } from "./applications.server";
-import { dictionaryEndpoints } from "./dictionary-tables.server";
+import { dictionaryEndpoints, loadReviewPage } from "./dictionary-tables.server";
 
 /**
  * The data API's master dictionary endpoints (the Data Dictionary pages of every area, and the
@@ -42,8 +41,9 @@ const endpoints = (as: Caller, id: string) => dictionaryEndpoints(as, at(id));
 export const createTable = (as: Caller, id: string, body: Parameters<ReturnType<typeof endpoints>["createTable"]>[0]) => endpoints(as, id).createTable(body);
 export const updateTable = (as: Caller, id: string, body: Parameters<ReturnType<typeof endpoints>["updateTable"]>[0]) => endpoints(as, id).updateTable(body);
 export const deleteTable = (as: Caller, id: string, tableId: string, version: number) => endpoints(as, id).deleteTable(tableId, version);
-export const uploadDictionaryFile = (as: Caller, id: string, file: File, mode?: BulkUploadMode) => endpoints(as, id).upload(file, mode);
+export const uploadDictionaryFile = (as: Caller, id: string, body: ReadableStream<Uint8Array>, contentType: string) => endpoints(as, id).upload(body, contentType);
 export const pendingReviews = (as: Caller, id: string) => endpoints(as, id).pendingReviews();
 export const getReview = (as: Caller, id: string, reviewId: string) => endpoints(as, id).getReview(reviewId);
+export const loadReview = (as: Caller, id: string, reviewId: string, params: URLSearchParams) => loadReviewPage(endpoints(as, id), reviewId, params);
 export const applyReview = (as: Caller, id: string, reviewId: string) => endpoints(as, id).applyReview(reviewId);
 export const discardReview = (as: Caller, id: string, reviewId: string) => endpoints(as, id).discardReview(reviewId);

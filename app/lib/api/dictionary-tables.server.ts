@@ -1,9 +1,17 @@
 import { z } from "zod";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "react-router";
-import { pendingReviewsSchema, reviewSchema, type BulkUploadMode, type createTableSchema, type Review, type updateTableSchema } from "../../../contracts/dictionary";
-import { dictionaryUploadSchema, MAX_UPLOAD_MB } from "~/components/dictionary/schemas.server";
-import { invalid, readUploadFormData, refusedByService, serviceFailure } from "../forms.server";
+import {
+  pendingReviewsSchema,
+  reviewHeaderSchema,
+  reviewProblemsPageSchema,
+  reviewTablesPageSchema,
+  type createTableSchema,
+  type ReviewHeader,
+  type updateTableSchema,
+} from "../../../contracts/dictionary";
+import { MAX_UPLOAD_MB } from "~/components/dictionary/schemas.server";
+import { countedBody, refusedByService, serviceFailure, UPLOAD_FORM_MAX_BYTES } from "../forms.server";
 import { callService, type Caller } from "../api.server";
 
 type As = Caller;
@@ -26,18 +34,19 @@ export function dictionaryEndpoints(as: As, base: string) {
     deleteTable: (tableId: string, version: number) =>
       callService("data-api", at("tables", tableId), as, { method: "DELETE", query: { version }, schema: anything }),
     /**
-     * The file goes on as it came, as multipart `file`, with the `mode` (replace: the file's tables are
-     * their full definitions; merge: only add and change). The answer is the review (nothing applied yet).
+     * The upload form's multipart body (`file`, and `mode`: replace, the file's tables are their full
+     * definitions; merge, only add and change) passed on as it streams in. The answer is the review's
+     * summary (nothing applied yet).
      */
-    upload(file: File, mode: BulkUploadMode = "replace") {
-      const formData = new FormData();
-      formData.set("file", file, file.name);
-      formData.set("mode", mode);
-      return callService("data-api", at("bulk-uploads"), as, { method: "POST", formData, schema: reviewSchema });
-    },
+    upload: (body: ReadableStream<Uint8Array>, contentType: string) =>
+      callService("data-api", at("bulk-uploads"), as, { method: "POST", stream: { body, contentType }, schema: reviewHeaderSchema }),
     /** The reviews waiting to be applied or discarded, newest first. */
     pendingReviews: async () => (await callService("data-api", at("bulk-uploads"), as, { schema: pendingReviewsSchema })).items,
-    getReview: (reviewId: string) => callService("data-api", at("bulk-uploads", reviewId), as, { schema: reviewSchema }),
+    getReview: (reviewId: string) => callService("data-api", at("bulk-uploads", reviewId), as, { schema: reviewHeaderSchema }),
+    reviewTables: (reviewId: string, query: { page: number; pageSize: number; table?: string }) =>
+      callService("data-api", at("bulk-uploads", reviewId, "tables"), as, { query, schema: reviewTablesPageSchema }),
+    reviewProblems: (reviewId: string, query: { page: number; pageSize: number }) =>
+      callService("data-api", at("bulk-uploads", reviewId, "problems"), as, { query, schema: reviewProblemsPageSchema }),
     applyReview: (reviewId: string) =>
       callService("data-api", at("bulk-uploads", reviewId, "apply"), as, { method: "POST", schema: anything }),
     discardReview: (reviewId: string) =>
@@ -45,27 +54,57 @@ export function dictionaryEndpoints(as: As, base: string) {
   };
 }
 
+/** The pages of a review a page shows at once: tables with their column changes are long, problems short. */
+export const REVIEW_TABLES_PAGE_SIZE = 10;
+export const REVIEW_PROBLEMS_PAGE_SIZE = 50;
+
 /**
- * The bulk-update form of a dictionary page (master or a workspace's own), read while it streams and
- * never past the upload limit, then sent on with `send`: the review it became, or the answer to give
- * instead (413 for a file too large, 400 for a bad form, the API's refusal at the file field).
+ * What a review page shows, in one round trip: the summary, and the page (`?page=`) of its tables
+ * and of its problems (a file with problems has no tables to show, so one page number serves both).
+ */
+export async function loadReviewPage(endpoints: Pick<ReturnType<typeof dictionaryEndpoints>, "getReview" | "reviewTables" | "reviewProblems">, reviewId: string, params: URLSearchParams) {
+  const parsed = Number(params.get("page"));
+  const page = Number.isSafeInteger(parsed) && parsed >= 1 ? parsed : 1;
+  const [review, tables, problems] = await Promise.all([
+    endpoints.getReview(reviewId),
+    endpoints.reviewTables(reviewId, { page, pageSize: REVIEW_TABLES_PAGE_SIZE }),
+    endpoints.reviewProblems(reviewId, { page, pageSize: REVIEW_PROBLEMS_PAGE_SIZE }),
+  ]);
+  return { review, tables, problems };
+}
+
+/**
+ * The upload form is never read here (the data API checks it as it streams): a reply carries only
+ * the errors given, on a submission with none of its own.
+ */
+const unreadUpload = () => parseWithZod(new FormData(), { schema: z.object({}) });
+
+function fileRefusal(message: string, status: number) {
+  return data({ result: unreadUpload().reply({ fieldErrors: { file: [message] } }) }, { status });
+}
+
+/**
+ * The bulk-update form of a dictionary page (master or a workspace's own), passed on to the data API
+ * with `send` as it streams in, never held here and never past the upload limit (counted as it goes):
+ * the review it became, or the answer to give instead (413 for a file too large, the API's refusal
+ * at the file or mode field: it checks the form).
  */
 export async function submitDictionaryUpload(
   request: Request,
-  send: (file: File, mode: BulkUploadMode) => Promise<Review>,
-): Promise<{ review: Review; reply?: never } | { reply: ReturnType<typeof invalid>; review?: never }> {
-  const formData = await readUploadFormData(request);
-  if (!formData) {
-    const submission = parseWithZod(new FormData(), { schema: dictionaryUploadSchema });
-    return { reply: data({ result: submission.reply({ fieldErrors: { file: [`The file is larger than ${MAX_UPLOAD_MB} MB`] } }) }, { status: 413 }) };
-  }
-  const submission = parseWithZod(formData, { schema: dictionaryUploadSchema });
-  if (submission.status !== "success") return { reply: invalid(submission) };
+  send: (body: ReadableStream<Uint8Array>, contentType: string) => Promise<ReviewHeader>,
+): Promise<{ review: ReviewHeader; reply?: never } | { reply: ReturnType<typeof fileRefusal>; review?: never }> {
+  const tooLarge = () => ({ reply: fileRefusal(`The file is larger than ${MAX_UPLOAD_MB} MB`, 413) });
+  const declared = request.headers.get("content-length");
+  if (declared !== null && Number(declared) > UPLOAD_FORM_MAX_BYTES) return tooLarge();
+  const contentType = request.headers.get("content-type") ?? "";
+  if (!request.body || !/^multipart\/form-data;.*boundary=/i.test(contentType)) return { reply: fileRefusal("Choose a file to upload", 400) };
+  const body = countedBody(request.body, UPLOAD_FORM_MAX_BYTES);
   try {
-    return { review: await send(submission.value.file, submission.value.mode) };
+    return { review: await send(body.stream, contentType) };
   } catch (err) {
+    if (body.tooLarge()) return tooLarge();
     // A file the API cannot read at all (not a CSV, not an XLSX, no header): its message, nothing changed.
-    return { reply: refusedByService(submission, err) };
+    return { reply: refusedByService(unreadUpload(), err) };
   }
 }
 

@@ -589,7 +589,7 @@ describe("the project's own data dictionary", () => {
     expect(isRedirect(uploaded, new RegExp(`/data-dictionary/bulk-update/review/tables\\?companyId=${acme.id}&review=`))).toBe(true);
     const reviewUrl = (uploaded as Response).headers.get("Location")!;
     const review = (await call(ANALYST, reviewUrl, reviewPage.loader, { params: params(), middleware: mw() })) as any;
-    expect(review.review.tables).toMatchObject([{ name: "Vendors", status: "changed" }]);
+    expect(review.tables.items).toMatchObject([{ name: "Vendors", status: "changed" }]);
     // Left without applying, the upload is found again from the dictionary's pages.
     for (const page of [tablesPage, uploadPage]) {
       const shown = (await call(ANALYST, tablesUrl(), page.loader, { params: params(), middleware: mw() })) as any;

@@ -2,6 +2,8 @@
  * Every request body is capped before anything reads it: hono's bodyLimit refuses a declared
  * Content-Length over the limit at once, and counts a body without one (chunked) while it streams,
  * answering 413 as soon as the count passes the limit. Nothing holds more than the limit in memory.
+ * An upload is not held at all (hono's bodyLimit gathers a chunked body before handing it on): its
+ * body is counted as the route reads it (streamingLimit), and passing the limit fails the read.
  *
  * The limit follows the route (first rule that matches, else JSON_BODY_MAX_BYTES); the answer is
  * the API's JSON error (contracts/errors.ts), on the `file` field for an upload.
@@ -9,7 +11,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { BULK_UPLOAD_MAX_BYTES } from "../../../contracts/dictionary.ts";
-import { apiError } from "../../shared/http.ts";
+import { ApiProblem, apiError } from "../../shared/http.ts";
 import { FILE_TOO_LARGE_MESSAGE } from "./dictionary-bulk/sheet-rows.ts";
 
 const MB = 1024 * 1024;
@@ -31,10 +33,7 @@ const RULES: Rule[] = [
   {
     // POST {dictionary}/bulk-uploads, master or project (routes/dictionaries/bulk-uploads.ts).
     applies: (c) => c.req.method === "POST" && c.req.path.endsWith("/bulk-uploads"),
-    handler: bodyLimit({
-      maxSize: UPLOAD_BODY_MAX_BYTES,
-      onError: (c) => apiError(c, 413, "payload_too_large", [FILE_TOO_LARGE_MESSAGE], { file: [FILE_TOO_LARGE_MESSAGE] }),
-    }),
+    handler: streamingLimit(UPLOAD_BODY_MAX_BYTES),
   },
   {
     // POST (create) or PATCH (replace) {dictionary}/tables (routes/dictionaries/tables.ts).
@@ -45,6 +44,35 @@ const RULES: Rule[] = [
 
 function jsonLimit(maxSize: number): MiddlewareHandler {
   return bodyLimit({ maxSize, onError: (c) => apiError(c, 413, "payload_too_large", [bodyTooLargeMessage(maxSize)]) });
+}
+
+/**
+ * The upload's cap, without buffering: a declared Content-Length over it answers 413 at once; a
+ * body without one is counted chunk by chunk as the route reads it, and the read fails with the
+ * 413 (on `file`) once the count passes the limit.
+ */
+function streamingLimit(maxSize: number): MiddlewareHandler {
+  const tooLarge = () => new ApiProblem(413, "payload_too_large", FILE_TOO_LARGE_MESSAGE, { file: [FILE_TOO_LARGE_MESSAGE] });
+  return async (c, next) => {
+    const body = c.req.raw.body;
+    if (!body) return next();
+    const declared = c.req.raw.headers.get("content-length");
+    if (declared !== null && !c.req.raw.headers.has("transfer-encoding") && Number(declared) > maxSize) {
+      return apiError(c, 413, "payload_too_large", [FILE_TOO_LARGE_MESSAGE], { file: [FILE_TOO_LARGE_MESSAGE] });
+    }
+    let size = 0;
+    const counted = body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, controller) {
+          size += chunk.byteLength;
+          if (size > maxSize) controller.error(tooLarge());
+          else controller.enqueue(chunk);
+        },
+      }),
+    );
+    c.req.raw = new Request(c.req.raw, { body: counted, duplex: "half" } as RequestInit);
+    return next();
+  };
 }
 
 /** The app-wide middleware: each request's body capped at its route's limit. */

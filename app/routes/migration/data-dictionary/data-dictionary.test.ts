@@ -153,8 +153,8 @@ describe("create a data dictionary: application → upload → review → apply"
 
     const page = (await call(ANALYST, `${uploaded.pathname}${uploaded.search}`, review.loader, onDictionary(id))) as Loaded<typeof review.loader>;
     expect(page.review.canApply).toBe(true);
-    expect(page.review.errors).toEqual([]);
-    expect(page.review.tables.map((t) => [t.name, t.status, t.added.length])).toEqual([
+    expect(page.problems.items).toEqual([]);
+    expect(page.tables.items.map((t) => [t.name, t.status, t.added.length])).toEqual([
       ["Customers", "added", 5],
       ["Orders", "added", 5],
     ]);
@@ -182,9 +182,9 @@ describe("create a data dictionary: application → upload → review → apply"
     const uploaded = locationOf(await upload(id, new File([SAMPLE_ERRORS], "bad.csv", { type: "text/csv" })));
     const page = (await call(ANALYST, `${uploaded.pathname}${uploaded.search}`, review.loader, onDictionary(id))) as Loaded<typeof review.loader>;
     expect(page.review.canApply).toBe(false);
-    expect(page.review.errors.length).toBeGreaterThanOrEqual(4);
-    for (const e of page.review.errors) expect(e.row).toBeGreaterThan(1);
-    expect(page.review.errors.some((e) => e.row === 3 && e.column === "type")).toBe(true);
+    expect(page.problems.items.length).toBeGreaterThanOrEqual(4);
+    for (const e of page.problems.items) expect(e.row).toBeGreaterThan(1);
+    expect(page.problems.items.some((e) => e.row === 3 && e.column === "type")).toBe(true);
 
     const refused = actionAnswer(
       await call(
@@ -197,6 +197,24 @@ describe("create a data dictionary: application → upload → review → apply"
     expect(refused.status).toBeGreaterThanOrEqual(400);
     expect(refused.status).toBeLessThan(500);
     expect((await loadDefinition(id)).summaries).toEqual([]);
+  });
+
+  it("pages a long review through ?page=, the summary and both lists in one round trip", async () => {
+    const { id } = await createDictionary("Long review");
+    const rows = Array.from({ length: 120 }, (_, i) => `T${i},C,varchar2`);
+    const uploaded = locationOf(await upload(id, new File([["table,column,type", ...rows].join("\n")], "long.csv")));
+    const fetchSpy = vi.spyOn(globalThis, "fetch");
+    const second = (await call(ANALYST, `${uploaded.pathname}${uploaded.search}&page=2`, review.loader, onDictionary(id))) as Loaded<typeof review.loader>;
+    const reviewCalls = fetchSpy.mock.calls.map(([url]) => new URL(String(url)).pathname).filter((p) => p.includes("/bulk-uploads/"));
+    fetchSpy.mockRestore();
+    expect(reviewCalls.map((p) => p.split("/bulk-uploads/")[1]!.split("/")[1] ?? "summary").sort()).toEqual(["problems", "summary", "tables"]);
+    expect(second.review).toMatchObject({ errorCount: 120, canApply: false });
+    expect(second.problems).toMatchObject({ total: 120, page: 2 });
+    expect(second.problems.items[0]!.row).toBe(2 + second.problems.pageSize);
+    expect(second.problems.items.length).toBeLessThanOrEqual(second.problems.pageSize);
+    // Past the end (an old link): an empty page, not an error.
+    const past = (await call(ANALYST, `${uploaded.pathname}${uploaded.search}&page=9`, review.loader, onDictionary(id))) as Loaded<typeof review.loader>;
+    expect(past.problems).toMatchObject({ total: 120, items: [] });
   });
 
   it("discards a review and goes back to the upload step", async () => {
@@ -223,16 +241,17 @@ describe("create a data dictionary: application → upload → review → apply"
     const none = actionAnswer(await upload(id, new File([], "")));
     expect(none.result.error?.file).toEqual(["Choose a file to upload"]);
 
-    const big = actionAnswer(await upload(id, new File([new Uint8Array(5 * 1024 * 1024 + 1)], "big.csv")));
-    expect(big.status).toBe(400);
-    expect(big.result.error?.file).toEqual(["The file is larger than 5 MB"]);
+    // Just over the limit: the data API refuses it while it streams through (the portal never holds it).
+    const big = actionAnswer(await upload(id, new File([new Uint8Array(64 * 1024 * 1024 + 1)], "big.csv")));
+    expect(big.status).toBe(413);
+    expect(big.result.error?.file).toEqual(["The file is larger than 64 MB"]);
 
     // Far over the limit: refused from its Content-Length, before the body is read.
-    const huge = actionAnswer(await upload(id, new File([new Uint8Array(6 * 1024 * 1024)], "huge.csv")));
+    const huge = actionAnswer(await upload(id, new File([new Uint8Array(66 * 1024 * 1024)], "huge.csv")));
     expect(huge.status).toBe(413);
-    expect(huge.result.error?.file).toEqual(["The file is larger than 5 MB"]);
+    expect(huge.result.error?.file).toEqual(["The file is larger than 64 MB"]);
 
-    // Chunked, without a Content-Length (a script, not a browser): counted as it streams, refused at 6 MB.
+    // Chunked, without a Content-Length (a script, not a browser): counted as it streams, refused at 65 MB.
     const boundary = "----dt-chunked";
     const head = new TextEncoder().encode(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="endless.csv"\r\n\r\n`);
     let sent = 0;
@@ -241,7 +260,7 @@ describe("create a data dictionary: application → upload → review → apply"
         pull(controller) {
           const chunk = sent === 0 ? head : new Uint8Array(64 * 1024).fill(0x61);
           sent += chunk.byteLength;
-          if (sent > 20 * 1024 * 1024) return controller.close();
+          if (sent > 100 * 1024 * 1024) return controller.close();
           controller.enqueue(chunk);
         },
       },
@@ -253,8 +272,8 @@ describe("create a data dictionary: application → upload → review → apply"
       }),
     );
     expect(chunked.status).toBe(413);
-    expect(chunked.result.error?.file).toEqual(["The file is larger than 5 MB"]);
-    expect(sent).toBeLessThanOrEqual(6 * 1024 * 1024 + 64 * 1024);
+    expect(chunked.result.error?.file).toEqual(["The file is larger than 64 MB"]);
+    expect(sent).toBeLessThanOrEqual(65 * 1024 * 1024 + 64 * 1024);
 
     // An XLSX that is not one: the data API's message, next to the field.
     const notXlsx = actionAnswer(await upload(id, new File(["table,column,type"], "fake.xlsx")));
@@ -522,7 +541,7 @@ describe("edit a data dictionary", () => {
     const uploaded = locationOf(await upload(id, new File([csv], "update.csv"), "edit"));
     expect(uploaded.pathname).toBe(`/migration/data-dictionary/edit/${id}/bulk-update/review/tables`);
     const page = (await call(ANALYST, `${uploaded.pathname}${uploaded.search}`, review.loader, onDictionary(id))) as Loaded<typeof review.loader>;
-    const customers = page.review.tables.find((t) => t.name === "Customers")!;
+    const customers = page.tables.items.find((t) => t.name === "Customers")!;
     expect(customers.status).toBe("changed");
     expect(customers.added.map((c) => c.name)).toEqual(["Email"]);
     expect(customers.changed.map((c) => c.name)).toEqual(["Name"]);
@@ -621,7 +640,7 @@ describe("bulk update: only add and change, and a pending review found again", (
     const uploaded = locationOf(await upload(id, new File([csv], "partial.csv"), "edit", { mode: "merge" }));
     const page = (await call(ANALYST, `${uploaded.pathname}${uploaded.search}`, review.loader, onDictionary(id))) as Loaded<typeof review.loader>;
     expect(page.review.mode).toBe("merge");
-    const customers = page.review.tables.find((t) => t.name === "Customers")!;
+    const customers = page.tables.items.find((t) => t.name === "Customers")!;
     expect(customers.removed).toEqual([]);
     expect(customers.added.map((c) => c.name)).toEqual(["Email"]);
     expect(customers.changed.map((c) => c.name)).toEqual(["Name"]);
@@ -649,7 +668,7 @@ describe("bulk update: only add and change, and a pending review found again", (
     const uploaded = locationOf(await upload(id, new File(["table,column,type\nCustomers,CustomerId,uniqueidentifier\n"], "one.csv"), "edit"));
     const page = (await call(ANALYST, `${uploaded.pathname}${uploaded.search}`, review.loader, onDictionary(id))) as Loaded<typeof review.loader>;
     expect(page.review.mode).toBe("replace");
-    expect(page.review.tables[0]!.removed.map((c) => c.name)).toEqual(["Name", "CreditLimit", "BirthDate", "CreatedAt"]);
+    expect(page.tables.items[0]!.removed.map((c) => c.name)).toEqual(["Name", "CreditLimit", "BirthDate", "CreatedAt"]);
     const refused = actionAnswer(await upload(id, new File([SAMPLE], "s.csv"), "edit", { mode: "everything" }));
     expect(refused.status).toBe(400);
     expect(refused.result.error?.mode?.[0]).toBeTruthy();

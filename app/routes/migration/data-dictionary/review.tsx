@@ -6,27 +6,28 @@ import { COMPANY_PARAM, companyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { invalid, parseForm, refusedByService } from "~/lib/forms.server";
 import { callerOf } from "~/lib/guards.server";
-import { applyReview, discardReview, getReview } from "~/lib/api/dictionaries.server";
+import { applyReview, discardReview, getReview, loadReview } from "~/lib/api/dictionaries.server";
 import { dictionaryOf, dictionaryPathsOfRequest, requireMasterDataWrite } from "./dictionary.server";
 import { dictionaryModeOf, REVIEW_PARAM } from "./paths";
 import type { Route } from "./+types/review";
 
 /**
  * The review of an uploaded file (create/{id}/review/tables, edit/{id}/bulk-update/review/tables):
- * per table what applying would change, every row error, and Apply or Discard.
+ * per table what applying would change, or the file's problems, a page at a time (`?page=`), and
+ * Apply or Discard.
  */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const mode = dictionaryModeOf(url.pathname) === "create" ? "create" : "edit";
   const reviewId = url.searchParams.get(REVIEW_PARAM);
-  // Asked beside the dictionary's own load; used only once it passed its guards.
-  const reviewing = reviewId ? getReview(callerOf(context), params.dataDictionaryId, reviewId) : null;
+  // The summary and the page of its tables and problems, asked beside the dictionary's own load (one
+  // round trip); used only once it passed its guards.
+  const reviewing = reviewId ? loadReview(callerOf(context), params.dataDictionaryId, reviewId, url.searchParams) : null;
   reviewing?.catch(() => undefined);
   const dictionary = await dictionaryOf(context);
   // No upload to review (a bookmark, the back button after applying): the upload page.
   if (!reviewing) throw redirect(companyHref(dictionaryPathsOfRequest(request).upload(mode, dictionary.id), url.searchParams.get(COMPANY_PARAM)));
-  const review = await reviewing;
-  return { review, mode };
+  return { ...(await reviewing), mode };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -59,14 +60,14 @@ export async function action({ request, context }: Route.ActionArgs) {
 export const handle = { breadcrumb: "Review" };
 
 export default function ReviewUpload({ loaderData, actionData }: Route.ComponentProps) {
-  const { review } = loaderData;
+  const { review, tables, problems } = loaderData;
   return (
     <div className="flex flex-col gap-6">
       <div>
         <h2 className="text-lg font-semibold">Review the upload</h2>
         <p className="mt-1 text-sm text-muted-foreground">Nothing has changed yet: apply the upload to save it to the dictionary, or discard it.</p>
       </div>
-      <ReviewTables review={review} />
+      <ReviewTables review={review} tables={tables} problems={problems} />
       <ReviewActions review={review} lastResult={actionData?.result} />
     </div>
   );

@@ -1,95 +1,186 @@
+import fs from "node:fs";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import {
   BULK_COLUMNS,
   BULK_REQUIRED_COLUMNS,
   COLUMN_TYPES,
   columnInputSchema,
+  MAX_COLUMNS_PER_TABLE,
   type ColumnInput,
   type RowError,
 } from "../../../../contracts/dictionary.ts";
 import { identifierSchema } from "../../../../contracts/common.ts";
 import type { DesiredTable } from "../repositories/dictionary-tables.ts";
-import { readCsv, wrongDelimiter } from "./read-csv.ts";
-import { readXlsx } from "./read-xlsx.ts";
+import { CsvFormatError, readCsvRows, wrongDelimiter } from "./read-csv.ts";
+import { readXlsxRows } from "./read-xlsx.ts";
 import { checkBulkFile, isBlankRow, type SheetRow } from "./sheet-rows.ts";
+import { bytesSource, fileSource } from "./zip-directory.ts";
 
 /** What a file says: the tables it describes, how many rows it has, and every mistake in it. */
 export type ParsedFile = { rowCount: number; errors: RowError[]; tables: DesiredTable[] };
 
 type BulkColumn = (typeof BULK_COLUMNS)[number];
 
-/** A table can hold at most this many columns (contracts/dictionary.ts tableInputSchema). */
-const MAX_COLUMNS_PER_TABLE = 1024;
+/**
+ * A row of the file whose table and column names are valid identifiers: what the whole-table
+ * checks (duplicates, too many columns) and apply need. `column` is set when the row is a valid
+ * column definition.
+ */
+export type StagedRow = { line: number; tableName: string; columnName: string; column: ColumnInput | null };
+
+/** What checking the rows hands on, one at a time: a staged row or a problem. */
+export type CheckedItem = { staged: StagedRow } | { problem: RowError };
+
+/** Counted while checking: the file's data rows (non-blank, header left out). */
+export type RowCounter = { rows: number };
 
 /**
- * Reads a dictionary file (.csv or .xlsx, one row per column) into tables, collecting every row
- * error with its row number and column rather than stopping at the first. File-level problems
- * (extension, size, empty, not a workbook, not UTF-8) throw an ApiProblem instead.
+ * The rows of the dictionary file at `filePath` (.csv or .xlsx by `fileName`), as they are read from
+ * disk: only the current chunk is in memory. File-level problems (extension, size, empty, not a
+ * workbook, not UTF-8, limits) throw an ApiProblem; broken CSV quoting throws CsvFormatError.
+ */
+export async function* readDictionaryFile(filePath: string, fileName: string): AsyncGenerator<SheetRow> {
+  const kind = checkBulkFile(fileName, fs.statSync(filePath).size);
+  if (kind === "csv") {
+    yield* readCsvRows(fs.createReadStream(filePath, { highWaterMark: 256 * 1024 }));
+    return;
+  }
+  const source = fileSource(filePath);
+  try {
+    yield* readXlsxRows(source, fileName);
+  } finally {
+    source.close();
+  }
+}
+
+/**
+ * Parses the file at `filePath` into checked items, in process (the upload route runs the same in a
+ * worker thread: parse-worker.ts). For the benchmark and tools: `for await (const item of …)`.
+ */
+export function parseDictionaryPath(filePath: string, fileName: string, counter: RowCounter = { rows: 0 }): AsyncGenerator<CheckedItem> {
+  return checkRows(readDictionaryFile(filePath, fileName), counter);
+}
+
+/**
+ * Reads a dictionary file in memory into tables, collecting every row error with its row number
+ * and column rather than stopping at the first: the same checks as an upload, for tests and small
+ * files. File-level problems (extension, size, empty, not a workbook, not UTF-8) throw an ApiProblem.
  */
 export async function parseDictionaryFile(bytes: Uint8Array, fileName: string): Promise<ParsedFile> {
   const kind = checkBulkFile(fileName, bytes.byteLength);
-  let rows: SheetRow[];
-  if (kind === "csv") {
-    const csv = await readCsv(bytes);
-    if (csv.error) return { rowCount: 0, errors: [csv.error], tables: [] };
-    rows = csv.rows;
-  } else {
-    rows = await readXlsx(bytes, fileName);
+  const rows = kind === "csv" ? readCsvRows([bytes]) : readXlsxRows(bytesSource(bytes), fileName);
+  return collectParsed(rows);
+}
+
+/** The sheet's rows (header first) into tables and row errors, all in memory. */
+export async function parseRows(rows: readonly SheetRow[]): Promise<ParsedFile> {
+  return collectParsed(rows);
+}
+
+async function collectParsed(rows: AsyncIterable<SheetRow> | Iterable<SheetRow>): Promise<ParsedFile> {
+  const counter = { rows: 0 };
+  const problems: RowError[] = [];
+  const tables = new Map<string, StagedRow[]>();
+  try {
+    for await (const item of checkRows(rows, counter)) {
+      if ("problem" in item) problems.push(item.problem);
+      else {
+        const key = item.staged.tableName.toLowerCase();
+        const table = tables.get(key) ?? [];
+        table.push(item.staged);
+        tables.set(key, table);
+      }
+    }
+  } catch (err) {
+    if (err instanceof CsvFormatError) return { rowCount: 0, errors: [err.rowError], tables: [] };
+    throw err;
   }
-  return parseRows(rows);
+  const desired: DesiredTable[] = [];
+  for (const staged of tables.values()) {
+    const check = new TableCheck();
+    for (const row of staged) problems.push(...check.add(row));
+    desired.push({ name: check.name!, columns: check.columns });
+  }
+  return { rowCount: counter.rows, errors: sortProblems(problems), tables: desired };
+}
+
+/** Problems by row (those of the whole file last), in the order found within a row. */
+export function sortProblems(problems: RowError[]): RowError[] {
+  return problems
+    .map((problem, seq) => ({ problem, seq }))
+    .sort((a, b) => sortLine(a.problem) - sortLine(b.problem) || a.seq - b.seq)
+    .map((p) => p.problem);
+}
+
+/** Where a problem sorts: its row, or after every row for one about the whole file. */
+export function sortLine(problem: RowError): number {
+  return problem.row ?? 2_147_483_647;
 }
 
 /** Rows checked between two turns of the event loop (a row takes some 10–30 µs). */
 const ROWS_PER_TURN = 1000;
 
 /**
- * The sheet's rows (header first) into tables and row errors. A turn of the event loop every
- * ROWS_PER_TURN rows: a file at the row limit takes seconds to check, and other requests go on.
+ * The sheet's rows (header first) checked one by one: each row's own problems, and the rows with
+ * valid table and column names staged for the whole-table checks (TableCheck), which need every
+ * row of a table and so run afterwards, table by table. A turn of the event loop every
+ * ROWS_PER_TURN rows. Counts the data rows into `counter`.
  */
-export async function parseRows(rows: readonly SheetRow[]): Promise<ParsedFile> {
-  const nonBlank = rows.filter((r) => !isBlankRow(r.cells));
-  const [headerRow, ...dataRows] = nonBlank;
-  if (!headerRow) return { rowCount: 0, errors: [{ row: null, column: null, message: "The file is empty" }], tables: [] };
-
-  const header = readHeader(headerRow);
-  if (header.errors.length > 0) return { rowCount: dataRows.length, errors: header.errors, tables: [] };
-
-  const errors: RowError[] = [];
-  const tables = new Map<string, { name: string; columns: ColumnInput[]; firstRowOf: Map<string, number> }>();
-  for (const [position, row] of dataRows.entries()) {
-    if (position > 0 && position % ROWS_PER_TURN === 0) await nextTurn();
+export async function* checkRows(rows: AsyncIterable<SheetRow> | Iterable<SheetRow>, counter: RowCounter): AsyncGenerator<CheckedItem> {
+  let header: ReturnType<typeof readHeader> | undefined;
+  let headerFailed = false;
+  for await (const row of rows) {
+    if (isBlankRow(row.cells)) continue;
+    if (!header) {
+      header = readHeader(row);
+      headerFailed = header.errors.length > 0;
+      for (const problem of header.errors) yield { problem };
+      continue;
+    }
+    counter.rows++;
+    // A header in error says nothing about the columns: the rows are counted, not read.
+    if (headerFailed) continue;
+    if (counter.rows % ROWS_PER_TURN === 0) await nextTurn();
+    const indexOf = header.indexOf;
     const cell = (column: BulkColumn) => {
-      const index = header.indexOf.get(column);
+      const index = indexOf.get(column);
       return index === undefined ? "" : (row.cells[index] ?? "").trim();
     };
     const result = readColumnRow(cell);
-    const rowErrors = result.errors.map((e) => ({ row: row.row, ...e }));
+    for (const e of result.errors) yield { problem: { row: row.row, ...e } };
     // Duplicates are found by name even when the row has other errors, so one upload shows them all.
     if (result.tableName !== undefined && result.columnName !== undefined) {
-      const tableKey = result.tableName.toLowerCase();
-      let table = tables.get(tableKey);
-      if (!table) {
-        table = { name: result.tableName, columns: [], firstRowOf: new Map() };
-        tables.set(tableKey, table);
-      }
-      const columnKey = result.columnName.toLowerCase();
-      const firstRow = table.firstRowOf.get(columnKey);
-      if (firstRow !== undefined) {
-        rowErrors.push({ row: row.row, column: "column", message: `Duplicate column '${result.columnName}' in table '${table.name}': first on row ${firstRow}` });
-      } else if (table.firstRowOf.size >= MAX_COLUMNS_PER_TABLE) {
-        rowErrors.push({ row: row.row, column: "table", message: `Table '${table.name}' has more than ${MAX_COLUMNS_PER_TABLE} columns` });
-      } else {
-        table.firstRowOf.set(columnKey, row.row);
-        if (rowErrors.length === 0 && result.column) table.columns.push(result.column);
-      }
+      yield { staged: { line: row.row, tableName: result.tableName, columnName: result.columnName, column: result.errors.length === 0 ? (result.column ?? null) : null } };
     }
-    errors.push(...rowErrors);
   }
-  return {
-    rowCount: dataRows.length,
-    errors,
-    tables: [...tables.values()].map((t) => ({ name: t.name, columns: t.columns })),
-  };
+  if (!header) yield { problem: { row: null, column: null, message: "The file is empty" } };
+}
+
+/**
+ * The checks that need a whole table, fed its staged rows in file order: a column named twice
+ * (any case), and more columns than a table holds. Keeps the table's name (its first row's) and
+ * its valid columns, at most MAX_COLUMNS_PER_TABLE of them, whatever the number of rows.
+ */
+export class TableCheck {
+  name: string | undefined;
+  readonly columns: ColumnInput[] = [];
+  readonly #firstRowOf = new Map<string, number>();
+
+  /** The row's problems of this kind (none, or one). */
+  add(row: StagedRow): RowError[] {
+    this.name ??= row.tableName;
+    const columnKey = row.columnName.toLowerCase();
+    const firstRow = this.#firstRowOf.get(columnKey);
+    if (firstRow !== undefined) {
+      return [{ row: row.line, column: "column", message: `Duplicate column '${row.columnName}' in table '${this.name}': first on row ${firstRow}` }];
+    }
+    if (this.#firstRowOf.size >= MAX_COLUMNS_PER_TABLE) {
+      return [{ row: row.line, column: "table", message: `Table '${this.name}' has more than ${MAX_COLUMNS_PER_TABLE} columns` }];
+    }
+    this.#firstRowOf.set(columnKey, row.line);
+    if (row.column) this.columns.push(row.column);
+    return [];
+  }
 }
 
 function readHeader(headerRow: SheetRow) {

@@ -51,16 +51,16 @@ describe("readXlsx against crafted workbooks", () => {
     expect(parsed.tables).toEqual([{ name: "Orders", columns: [expect.objectContaining({ name: "Id", type: "int" })] }]);
   });
 
-  it("refuses a declared row count beyond 200,000", async () => {
+  it("refuses a declared row count beyond 1,000,000", async () => {
     const result = await refusal(zipOf(workbookParts(sheetXml(HEADER_ROW, "A1:C1048576"))));
-    expect(result).toMatchObject({ status: 413, message: "The workbook declares 1,048,576 rows; a dictionary file has at most 200,000" });
+    expect(result).toMatchObject({ status: 413, message: "The workbook declares 1,048,576 rows; a dictionary file has at most 1,000,000" });
   });
 
-  it("refuses more than 200,000 rows while reading, whatever their numbers say", async () => {
-    // Stored, not deflated: 200,001 empty rows compress far beyond the ratio limit.
-    const unnumbered = zipOf(workbookParts({ data: sheetXml(HEADER_ROW + "<row/>".repeat(200_000)), store: true }));
+  it("refuses more than 1,000,000 rows while reading, whatever their numbers say", async () => {
+    // Stored, not deflated: 1,000,001 empty rows compress far beyond the ratio limit.
+    const unnumbered = zipOf(workbookParts({ data: sheetXml(HEADER_ROW + "<row/>".repeat(1_000_000)), store: true }));
     expect(await refusal(unnumbered)).toMatchObject({ status: 413, message: TOO_MANY_ROWS_MESSAGE });
-    const renumbered = zipOf(workbookParts({ data: sheetXml('<row r="7"/>'.repeat(200_001)), store: true }));
+    const renumbered = zipOf(workbookParts({ data: sheetXml('<row r="7"/>'.repeat(1_000_001)), store: true }));
     expect(await refusal(renumbered)).toMatchObject({ status: 413, message: TOO_MANY_ROWS_MESSAGE });
   });
 
@@ -69,7 +69,7 @@ describe("readXlsx against crafted workbooks", () => {
     const result = await refusal(bomb);
     expect(result).toMatchObject({
       status: 413,
-      message: "The workbook's part 'xl/worksheets/sheet1.xml' unpacks to 3,815 MB; a dictionary file unpacks to at most 50 MB",
+      message: "The workbook's part 'xl/worksheets/sheet1.xml' unpacks to 3,815 MB; a dictionary file unpacks to at most 640 MB",
     });
     expect(result.grewMb).toBeLessThan(300);
   });
@@ -82,10 +82,10 @@ describe("readXlsx against crafted workbooks", () => {
     expect(result.grewMb).toBeLessThan(300);
   });
 
-  it("refuses parts that add up to more than 50 MB, before unpacking any", async () => {
-    const padding: ZipPart[] = Array.from({ length: 51 }, (_, i) => ({ name: `xl/media/pad${i}.bin`, data: "x", declaredSize: MB }));
+  it("refuses parts that add up to more than 640 MB, before unpacking any", async () => {
+    const padding: ZipPart[] = Array.from({ length: 641 }, (_, i) => ({ name: `xl/media/pad${i}.bin`, data: "x", declaredSize: MB }));
     const result = await refusal(zipOf([...workbookParts(sheetXml(HEADER_ROW)), ...padding]));
-    expect(result).toMatchObject({ status: 413, message: "The workbook unpacks to 51 MB; a dictionary file unpacks to at most 50 MB" });
+    expect(result).toMatchObject({ status: 413, message: "The workbook unpacks to 641 MB; a dictionary file unpacks to at most 640 MB" });
   });
 
   it("stops unpacking a part that unpacks to more than it declares", async () => {

@@ -6,8 +6,10 @@
  * at its declared size; and while the worksheet is read, its declared dimension, every cell's
  * column, the row count and the text kept are held to the limits of contracts/dictionary.ts.
  * Only the parts needed are unpacked (workbook, its relationships, shared strings, first sheet),
- * the reader keeps cells up to the column limit and nothing else, and it gives the event loop a
- * turn every few thousand elements (xml-scan.ts).
+ * the big ones as streams read from the file (zip-directory.ts inflateEntryStream) fed to the XML
+ * scanner chunk by chunk: the sheet is never in memory whole, its rows are handed on as they
+ * complete. The reader keeps cells up to the column limit and nothing else, and gives the event
+ * loop a turn every few thousand elements (xml-scan.ts).
  */
 import path from "node:path";
 import {
@@ -20,8 +22,8 @@ import {
   BULK_XLSX_RATIO_CHECKED_ABOVE_BYTES,
 } from "../../../../contracts/dictionary.ts";
 import { columnBeyondLimitMessage, EMPTY_FILE_MESSAGE, fileProblem, TOO_MANY_ROWS_MESSAGE, type SheetRow } from "./sheet-rows.ts";
-import { attribute, decodeXmlText, scanXml, XmlFormatError } from "./xml-scan.ts";
-import { inflateEntry, readZipDirectory, ZipFormatError, type ZipEntry } from "./zip-directory.ts";
+import { attribute, decodeXmlText, scanXml, XmlFormatError, XmlScanner, type XmlHandler } from "./xml-scan.ts";
+import { bytesSource, inflateEntry, inflateEntryStream, readZipDirectory, ZipFormatError, type ZipEntry, type ZipSource } from "./zip-directory.ts";
 
 const MB = 1024 * 1024;
 const count = (n: number) => n.toLocaleString("en-US");
@@ -35,12 +37,19 @@ export const TEXT_LIMIT_MESSAGE = `The worksheet's cells hold more than ${megaby
 
 /** The first worksheet's rows (those with at least one value), numbered as Excel numbers them. */
 export async function readXlsx(bytes: Uint8Array, fileName: string): Promise<SheetRow[]> {
+  const rows: SheetRow[] = [];
+  for await (const row of readXlsxRows(bytesSource(bytes), fileName)) rows.push(row);
+  return rows;
+}
+
+/** The same rows as they are read, from a workbook on disk (or anywhere a ZipSource reads). */
+export async function* readXlsxRows(source: ZipSource, fileName: string): AsyncGenerator<SheetRow> {
   const notAWorkbook = () => fileProblem(400, `'${fileName}' is not a valid .xlsx workbook`);
   try {
-    const parts = checkParts(readZipDirectory(bytes));
+    const parts = checkParts(readZipDirectory(source));
     const unpack = async (name: string) => {
       const entry = parts.get(name);
-      return entry ? new TextDecoder().decode(await inflateEntry(bytes, entry)) : undefined;
+      return entry ? new TextDecoder().decode(await inflateEntry(source, entry)) : undefined;
     };
 
     // A zip that is not a workbook (a .docx renamed, say) has no xl/workbook.xml or no sheet in it.
@@ -49,18 +58,51 @@ export async function readXlsx(bytes: Uint8Array, fileName: string): Promise<She
     const relationships = await readRelationships((await unpack("xl/_rels/workbook.xml.rels")) ?? "");
     const sheetId = await firstSheetRelationship(workbook);
     const sheetPart = relationships.find((r) => r.id === sheetId)?.part;
-    const sheet = sheetPart === undefined ? undefined : await unpack(sheetPart);
-    if (sheet === undefined) throw notAWorkbook();
+    const sheetEntry = sheetPart === undefined ? undefined : parts.get(sheetPart);
+    if (sheetEntry === undefined) throw notAWorkbook();
     const sharedStringsPart = relationships.find((r) => r.type.endsWith("/sharedStrings"))?.part ?? "xl/sharedStrings.xml";
-    const sharedXml = await unpack(sharedStringsPart);
-    const sharedStrings = sharedXml === undefined ? [] : await readSharedStrings(sharedXml);
+    const sharedEntry = parts.get(sharedStringsPart);
+    const sharedStrings: string[] = [];
+    if (sharedEntry) {
+      for await (const _ of scanPart(source, sharedEntry, sharedStringsReader(sharedStrings))) {
+        // The strings are collected by the handler; nothing to hand on per chunk.
+      }
+    }
 
-    const rows = await readSheet(sheet, sharedStrings);
-    if (rows.length === 0) throw fileProblem(400, EMPTY_FILE_MESSAGE);
-    return rows;
+    const sheet = sheetReader(sharedStrings);
+    let any = false;
+    for await (const _ of scanPart(source, sheetEntry, sheet.handler)) {
+      for (const row of sheet.take()) {
+        any = true;
+        yield row;
+      }
+    }
+    for (const row of sheet.take()) {
+      any = true;
+      yield row;
+    }
+    if (!any) throw fileProblem(400, EMPTY_FILE_MESSAGE);
   } catch (err) {
     if (err instanceof ZipFormatError || err instanceof XmlFormatError) throw notAWorkbook();
     throw err;
+  }
+}
+
+/** Unpacks one part as a stream into the scanner, yielding after each chunk so the caller can take what it found. */
+async function* scanPart(source: ZipSource, entry: ZipEntry, handler: XmlHandler): AsyncGenerator<void> {
+  const scanner = new XmlScanner(handler);
+  const decoder = new TextDecoder();
+  const stream = inflateEntryStream(source, entry);
+  try {
+    for await (const chunk of stream) {
+      await scanner.push(decoder.decode(chunk as Buffer, { stream: true }));
+      yield;
+      if (scanner.stopped) return;
+    }
+    await scanner.push(decoder.decode());
+    await scanner.end();
+  } finally {
+    stream.destroy();
   }
 }
 
@@ -119,13 +161,12 @@ async function firstSheetRelationship(xml: string): Promise<string | undefined> 
   return id;
 }
 
-/** xl/sharedStrings.xml: each `<si>` as its text (rich text runs joined, phonetic hints left out). */
-async function readSharedStrings(xml: string): Promise<string[]> {
-  const strings: string[] = [];
+/** xl/sharedStrings.xml: each `<si>` as its text (rich text runs joined, phonetic hints left out), into `strings`. */
+function sharedStringsReader(strings: string[]): XmlHandler {
   let item: string[] | null = null;
   let inText = false;
   let phonetic = 0;
-  await scanXml(xml, {
+  return {
     open(name, _attributes, selfClosing) {
       if (name === "si") item = [];
       else if (name === "rPh") phonetic++;
@@ -142,8 +183,7 @@ async function readSharedStrings(xml: string): Promise<string[]> {
     text(raw, cdata) {
       if (inText && item) item.push(cdata ? raw : decodeXmlText(raw));
     },
-  });
-  return strings;
+  };
 }
 
 /** A cell being read: its column, type attribute and the text of its `<v>` or inline string. */
@@ -153,8 +193,8 @@ type OpenCell = { column: number; type: string; value: string[] | null; inline: 
  * The worksheet's rows, held to the limits while reading: the declared dimension (optional, so not
  * trusted alone), each value's column, the number of rows and the characters of text kept.
  */
-async function readSheet(xml: string, sharedStrings: readonly string[]): Promise<SheetRow[]> {
-  const rows: SheetRow[] = [];
+function sheetReader(sharedStrings: readonly string[]): { handler: XmlHandler; take(): SheetRow[] } {
+  let rows: SheetRow[] = [];
   let inSheetData = false;
   let rowNumber = 0;
   let rowsSeen = 0;
@@ -176,7 +216,7 @@ async function readSheet(xml: string, sharedStrings: readonly string[]): Promise
     cells![column - 1] = text;
   };
 
-  await scanXml(xml, {
+  const handler: XmlHandler = {
     open(name, attributes, selfClosing) {
       if (!inSheetData) {
         if (name === "dimension") checkDimension(attribute(attributes, "ref"));
@@ -251,8 +291,16 @@ async function readSheet(xml: string, sharedStrings: readonly string[]): Promise
       // Bounded by the part's unpacked size; the text kept is counted once the cell is complete.
       capture.push(cdata ? raw : decodeXmlText(raw));
     },
-  });
-  return rows;
+  };
+  return {
+    handler,
+    /** The rows completed since the last call. */
+    take() {
+      const done = rows;
+      rows = [];
+      return done;
+    },
+  };
 }
 
 /** `<dimension ref="A1:XFD5000"/>`: the used range as the writer declares it. */

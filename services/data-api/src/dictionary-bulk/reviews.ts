@@ -1,18 +1,37 @@
 import { randomUUID } from "node:crypto";
-import type { Kysely } from "kysely";
-import { MAX_COLUMNS_PER_TABLE, type BulkUploadMode, type Review, type ReviewSummary, type ReviewTable, type RowError } from "../../../../contracts/dictionary.ts";
+import { setImmediate as nextTurn } from "node:timers/promises";
+import { sql, type Kysely } from "kysely";
+import {
+  MAX_COLUMNS_PER_TABLE,
+  type BulkUploadMode,
+  type ColumnInput,
+  type ColumnType,
+  type ReviewHeader,
+  type ReviewProblemsPage,
+  type ReviewSummary,
+  type ReviewTable,
+  type ReviewTablesPage,
+  type RowError,
+  type Table,
+} from "../../../../contracts/dictionary.ts";
 import { ApiProblem, ConflictError, NotFoundError } from "../api-problem.ts";
 import type { Database } from "../db/schema.ts";
-import { inTransaction } from "../repositories/db-helpers.ts";
+import type { DictionaryReviewRowsTable, DictionaryReviewsTable } from "../db/schema-dictionaries.ts";
+import { inTransaction, nameKey, toFlag } from "../repositories/db-helpers.ts";
 import { readTables, upsertTables, type DesiredTable } from "../repositories/dictionary-tables.ts";
 import { bumpVersion } from "../repositories/dictionary-version.ts";
-import { desiredTables, diffTables, reviewChangesSomething } from "./diff.ts";
-import type { ParsedFile } from "./parse-file.ts";
+import { desiredTables, diffTables } from "./diff.ts";
+import { sortLine, TableCheck, type CheckedItem, type ParsedFile, type StagedRow } from "./parse-file.ts";
+import { parseInWorker, type ParseOutcome } from "./parse-in-worker.ts";
 
 /**
- * Bulk upload → review → apply or discard. A review is stored with the file's tables and the
- * dictionary version it was computed against; nothing else changes until it is applied, and apply
- * refuses it once the dictionary has moved on. Works on any dictionary id (master or project copy).
+ * Bulk upload → review → apply or discard. A review is stored as rows: a header (the file, the
+ * dictionary version it was computed against, its counts), the file's rows staged as parsed, its
+ * problems and, per table of the file, what applying would do. Nothing else changes until it is
+ * applied, and apply refuses it once the dictionary has moved on. Every step works table by table
+ * or batch by batch, never on the whole file, with a turn of the event loop between batches
+ * (Kysely over better-sqlite3 resolves synchronously: without them no other request would be
+ * served). Works on any dictionary id (master or project copy).
  */
 
 /** A review nobody applied within a day is stale anyway; older ones are purged and answer 404. */
@@ -22,6 +41,19 @@ export const REVIEW_NOT_FOUND_MESSAGE = "Review not found: it was applied, disca
 export const REVIEW_HAS_ERRORS_MESSAGE = "This review has errors: correct the file and upload it again.";
 export const REVIEW_STALE_MESSAGE = "The dictionary changed after this file was uploaded. Upload the file again to review it against the current dictionary.";
 
+/** Staged rows read (or written) per query, and per transaction while storing. */
+const ROWS_PER_BATCH = 2000;
+/**
+ * Rows per INSERT statement, with a turn of the event loop after each: some 10 ms of work on
+ * SQLite, where a statement runs synchronously (and within both engines' limits on parameters).
+ */
+const ROWS_PER_INSERT = 250;
+/** Tables written per upsertTables call while applying. */
+const TABLES_PER_WRITE = 200;
+
+const READY = "ready";
+const PARSING = "parsing";
+
 type ReviewOptions = {
   fileName: string;
   userId: string;
@@ -30,52 +62,324 @@ type ReviewOptions = {
   now?: Date;
 };
 
-/** Stores the review of `parsed` against the dictionary as it is now, and answers it. */
-export async function createReview(db: Kysely<Database>, dictionaryId: string, parsed: ParsedFile, options: ReviewOptions): Promise<Review> {
+/** What storing a file's review reads: the worker's findings in batches (or a test's, from memory). */
+type Findings = AsyncIterable<ParseOutcome>;
+
+/** Parses the uploaded file at `filePath` off the request thread and stores its review; `onCrash` hears an unexpected failure of the parser. */
+export function createReviewFromFile(
+  db: Kysely<Database>,
+  dictionaryId: string,
+  filePath: string,
+  options: ReviewOptions & { onCrash?: (message: string) => void },
+): Promise<ReviewHeader> {
+  return storeReview(db, dictionaryId, parseInWorker(filePath, options.fileName, options.onCrash), options);
+}
+
+/** Stores the review of a file parsed in memory (tests, and files built in code). */
+export function createReview(db: Kysely<Database>, dictionaryId: string, parsed: ParsedFile, options: ReviewOptions): Promise<ReviewHeader> {
+  async function* findings(): AsyncGenerator<ParseOutcome> {
+    const items: CheckedItem[] = parsed.errors.map((problem) => ({ problem }));
+    for (const table of parsed.tables) {
+      for (const column of table.columns) items.push({ staged: { line: items.length + 2, tableName: table.name, columnName: column.name, column } });
+    }
+    yield { kind: "batch", items };
+    yield { kind: "end", rowCount: parsed.rowCount };
+  }
+  return storeReview(db, dictionaryId, findings(), options);
+}
+
+async function storeReview(db: Kysely<Database>, dictionaryId: string, findings: Findings, options: ReviewOptions): Promise<ReviewHeader> {
   const now = options.now ?? new Date();
   const mode = options.mode ?? "replace";
   await purgeExpiredReviews(db, now);
   // The version first, then the tables: a write in between makes the review stale (apply says 409),
   // never wrong.
   const { version } = await db.selectFrom("dictionaries").select("version").where("id", "=", dictionaryId).executeTakeFirstOrThrow();
-  // With errors the file does not say what the tables should be: a diff would show the rows in
-  // error as removed columns. The user fixes the file first.
-  const current = parsed.errors.length > 0 ? [] : await readTables(db, dictionaryId);
-  // What applying writes: the file's tables, or (merge) those with the columns the file leaves out.
-  const desired = parsed.errors.length > 0 ? parsed.tables : desiredTables(parsed.tables, current, mode);
-  const errors = [...parsed.errors, ...tooManyColumns(desired)];
-  const tables = errors.length > 0 ? [] : diffTables(desired, current);
-  const review: Review = {
-    id: randomUUID(),
-    fileName: options.fileName,
-    createdAt: now.toISOString(),
-    baseVersion: Number(version),
-    mode,
-    rowCount: parsed.rowCount,
-    errors,
-    tables,
-    canApply: errors.length === 0 && reviewChangesSomething(tables),
-  };
+  const id = randomUUID();
   await db
     .insertInto("dictionary_reviews")
     .values({
-      id: review.id,
+      id,
       dictionary_id: dictionaryId,
-      file_name: review.fileName,
-      base_version: review.baseVersion,
-      rows: JSON.stringify(desired),
-      review: JSON.stringify(review),
+      file_name: options.fileName,
+      mode,
+      base_version: Number(version),
+      status: PARSING,
+      row_count: 0,
+      table_count: 0,
+      changing_table_count: 0,
+      added_table_count: 0,
+      problem_count: 0,
+      can_apply: 0,
       created_by: options.userId,
-      created_at: review.createdAt,
+      created_at: now.toISOString(),
     })
     .execute();
-  return review;
+  try {
+    let seq = 0;
+    let rowCount = 0;
+    for await (const outcome of findings) {
+      if (outcome.kind === "batch") {
+        const staged: StagedRow[] = [];
+        const problems: RowError[] = [];
+        for (const item of outcome.items) {
+          if ("staged" in item) staged.push(item.staged);
+          else problems.push(item.problem);
+        }
+        // Each statement is its own short transaction: the review is not shown until it is ready.
+        await insertStaged(db, id, staged);
+        seq = await insertProblems(db, id, problems, seq);
+      } else if (outcome.kind === "csv-error") {
+        // Not valid CSV: that one problem is the review; what was read before it means nothing.
+        await db.deleteFrom("dictionary_review_rows").where("review_id", "=", id).execute();
+        await db.deleteFrom("dictionary_review_problems").where("review_id", "=", id).execute();
+        seq = await insertProblems(db, id, [outcome.rowError], 0);
+        rowCount = 0;
+      } else {
+        rowCount = outcome.rowCount;
+      }
+    }
+    // Counted as the tables are reviewed: an aggregate over a million staged rows would hold the
+    // event loop (better-sqlite3 answers synchronously) for as long as it runs.
+    const counts = await reviewTables(db, id, dictionaryId, mode, seq);
+    const clean = counts.problems === 0;
+    await db
+      .updateTable("dictionary_reviews")
+      .set({
+        status: READY,
+        row_count: rowCount,
+        table_count: counts.tables,
+        changing_table_count: clean ? counts.changing : 0,
+        added_table_count: clean ? counts.added : 0,
+        problem_count: counts.problems,
+        can_apply: toFlag(clean && counts.changing > 0),
+      })
+      .where("id", "=", id)
+      .execute();
+  } catch (err) {
+    await db.deleteFrom("dictionary_reviews").where("id", "=", id).execute();
+    throw err;
+  }
+  const header = await findReviewRow(db, dictionaryId, id, now);
+  return toHeader(header!);
 }
 
-/** The review, if it belongs to this dictionary and has not expired. */
-export async function getReview(db: Kysely<Database>, dictionaryId: string, reviewId: string, now = new Date()): Promise<Review | undefined> {
+async function insertStaged(db: Kysely<Database>, reviewId: string, rows: StagedRow[]) {
+  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
+    const values = rows.slice(i, i + ROWS_PER_INSERT).map((r): DictionaryReviewRowsTable => ({
+      review_id: reviewId,
+      line: r.line,
+      table_key: nameKey(r.tableName),
+      table_name: r.tableName,
+      column_key: nameKey(r.columnName),
+      column_name: r.columnName,
+      valid: toFlag(r.column !== null),
+      type: r.column?.type ?? null,
+      length: r.column?.length ?? null,
+      precision: r.column?.precision ?? null,
+      scale: r.column?.scale ?? null,
+      nullable: r.column ? toFlag(r.column.nullable) : null,
+      is_key: r.column ? toFlag(r.column.isKey) : null,
+      description: r.column?.description ?? null,
+    }));
+    await db.insertInto("dictionary_review_rows").values(values).execute();
+    await nextTurn();
+  }
+}
+
+/** Stores the problems after `seq`; answers the last seq used. */
+async function insertProblems(db: Kysely<Database>, reviewId: string, problems: RowError[], seq: number): Promise<number> {
+  for (let i = 0; i < problems.length; i += ROWS_PER_INSERT) {
+    const values = problems.slice(i, i + ROWS_PER_INSERT).map((p) => ({
+      review_id: reviewId,
+      seq: ++seq,
+      line: p.row,
+      sort_line: sortLine(p),
+      field: p.column,
+      message: p.message,
+    }));
+    await db.insertInto("dictionary_review_problems").values(values).execute();
+    await nextTurn();
+  }
+  return seq;
+}
+
+/**
+ * The staged rows in (table, line) order, a batch per query (keyset pagination on the index):
+ * a table's rows come together and in file order, and its first row is its first line in the file.
+ */
+async function* stagedBatches(db: Kysely<Database>, reviewId: string, onlyTable?: string): AsyncGenerator<(StagedRow & { tableKey: string })[]> {
+  let after: { tableKey: string; line: number } | undefined;
+  for (;;) {
+    const from = after;
+    const rows = await db
+      .selectFrom("dictionary_review_rows")
+      .selectAll()
+      .where("review_id", "=", reviewId)
+      .$if(onlyTable !== undefined, (q) => q.where("table_key", "=", onlyTable!))
+      // A row value, so both engines seek the index instead of scanning the review's rows each time.
+      .$if(from !== undefined, (q) => q.where(sql<boolean>`(table_key, line) > (${from!.tableKey}, ${from!.line})`))
+      .orderBy("table_key")
+      .orderBy("line")
+      .limit(ROWS_PER_BATCH)
+      .execute();
+    if (rows.length > 0) yield rows.map((row) => ({ ...stagedOf(row), tableKey: row.table_key }));
+    if (rows.length < ROWS_PER_BATCH) return;
+    const last = rows[rows.length - 1]!;
+    after = { tableKey: last.table_key, line: Number(last.line) };
+    await nextTurn();
+  }
+}
+
+function stagedOf(row: DictionaryReviewRowsTable): StagedRow {
+  const column: ColumnInput | null = Number(row.valid)
+    ? {
+        name: row.column_name,
+        type: row.type as ColumnType,
+        length: row.length === null ? null : Number(row.length),
+        precision: row.precision === null ? null : Number(row.precision),
+        scale: row.scale === null ? null : Number(row.scale),
+        nullable: Boolean(Number(row.nullable)),
+        isKey: Boolean(Number(row.is_key)),
+        description: row.description,
+      }
+    : null;
+  return { line: Number(row.line), tableName: row.table_name, columnName: row.column_name, column };
+}
+
+type ReviewCounts = { tables: number; changing: number; added: number; problems: number };
+
+/**
+ * The checks that need a whole table, then (while the file has no problem) what applying would do
+ * to each table, stored a batch at a time. With problems the file does not say what the tables
+ * should be (a diff would show the rows in error as removed columns): no table is listed. A table
+ * is numbered by its first line (`ordinal`): its place in the file.
+ */
+async function reviewTables(db: Kysely<Database>, reviewId: string, dictionaryId: string, mode: BulkUploadMode, seq: number): Promise<ReviewCounts> {
+  const counts: ReviewCounts = { tables: 0, changing: 0, added: 0, problems: seq };
+  let current: Map<string, Table> | undefined;
+  let problems: RowError[] = [];
+  let reviewed: { ordinal: number; tableKey: string; table: ReviewTable }[] = [];
+  let open: { key: string; firstLine: number; check: TableCheck } | undefined;
+
+  const finish = async () => {
+    if (!open) return;
+    counts.tables++;
+    if (counts.problems > 0 || problems.length > 0) return;
+    current ??= new Map((await readTables(db, dictionaryId)).map((t) => [t.name.toLowerCase(), t]));
+    const existing = current.get(open.key);
+    const [desired] = desiredTables([{ name: open.check.name!, columns: open.check.columns }], existing ? [existing] : [], mode);
+    // Merge mode adds the kept columns to the file's: a table may pass the limit only then.
+    if (desired!.columns.length > MAX_COLUMNS_PER_TABLE) {
+      const message = `Table '${desired!.name}' would have ${desired!.columns.length} columns with the ones it keeps: at most ${MAX_COLUMNS_PER_TABLE}`;
+      problems.push({ row: null, column: "table", message });
+      return;
+    }
+    const [table] = diffTables([desired!], existing ? [existing] : []);
+    if (table!.status !== "unchanged") counts.changing++;
+    if (table!.status === "added") counts.added++;
+    reviewed.push({ ordinal: open.firstLine, tableKey: open.key, table: table! });
+  };
+  const flush = async () => {
+    counts.problems = await insertProblems(db, reviewId, problems, counts.problems);
+    if (counts.problems === 0) await insertReviewTables(db, reviewId, reviewed);
+    problems = [];
+    reviewed = [];
+  };
+
+  for await (const batch of stagedBatches(db, reviewId)) {
+    for (const row of batch) {
+      if (row.tableKey !== open?.key) {
+        await finish();
+        open = { key: row.tableKey, firstLine: row.line, check: new TableCheck() };
+      }
+      problems.push(...open.check.add(row));
+    }
+    await flush();
+  }
+  await finish();
+  await flush();
+  if (counts.problems > 0) await deleteRowsOf(db, "dictionary_review_tables", reviewId);
+  return counts;
+}
+
+/** Tables per INSERT: a table's changes are up to 1,024 columns of JSON. */
+const TABLES_PER_INSERT = 50;
+
+async function insertReviewTables(db: Kysely<Database>, reviewId: string, tables: { ordinal: number; tableKey: string; table: ReviewTable }[]) {
+  for (let i = 0; i < tables.length; i += TABLES_PER_INSERT) {
+    const values = tables.slice(i, i + TABLES_PER_INSERT).map(({ ordinal, tableKey, table }) => ({
+      review_id: reviewId,
+      ordinal,
+      name: table.name,
+      table_key: tableKey,
+      status: table.status,
+      added_count: table.added.length,
+      changed_count: table.changed.length,
+      removed_count: table.removed.length,
+      unchanged_count: table.unchanged,
+      changes: JSON.stringify({ added: table.added, changed: table.changed, removed: table.removed }),
+    }));
+    await db.insertInto("dictionary_review_tables").values(values).execute();
+    await nextTurn();
+  }
+}
+
+function toHeader(row: DictionaryReviewsTable): ReviewHeader {
+  return {
+    id: row.id,
+    fileName: row.file_name,
+    createdAt: row.created_at,
+    baseVersion: Number(row.base_version),
+    mode: row.mode as BulkUploadMode,
+    rowCount: Number(row.row_count),
+    errorCount: Number(row.problem_count),
+    tableCount: Number(row.table_count),
+    changingTableCount: Number(row.changing_table_count),
+    addedTableCount: Number(row.added_table_count),
+    canApply: Boolean(Number(row.can_apply)),
+  };
+}
+
+/** The review's header, if it belongs to this dictionary and has not expired. */
+export async function getReview(db: Kysely<Database>, dictionaryId: string, reviewId: string, now = new Date()): Promise<ReviewHeader | undefined> {
   const row = await findReviewRow(db, dictionaryId, reviewId, now);
-  return row && storedReview(row.review);
+  return row && toHeader(row);
+}
+
+type PageQuery = { page: number; pageSize: number; table?: string | undefined };
+
+/** A page of the review's tables, in the file's order; undefined when there is no such review. */
+export async function reviewTablesPage(db: Kysely<Database>, dictionaryId: string, reviewId: string, query: PageQuery, now = new Date()): Promise<ReviewTablesPage | undefined> {
+  if (!(await findReviewRow(db, dictionaryId, reviewId, now))) return undefined;
+  const tableKey = query.table ? nameKey(query.table) : undefined;
+  const of = db.selectFrom("dictionary_review_tables").where("review_id", "=", reviewId).$if(tableKey !== undefined, (q) => q.where("table_key", "=", tableKey!));
+  const [rows, total] = await Promise.all([
+    of.selectAll().orderBy("ordinal").limit(query.pageSize).offset((query.page - 1) * query.pageSize).execute(),
+    of.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
+  ]);
+  const items = rows.map((row): ReviewTable => {
+    const changes = JSON.parse(row.changes) as Pick<ReviewTable, "added" | "changed" | "removed">;
+    return { name: row.name, status: row.status as ReviewTable["status"], ...changes, unchanged: Number(row.unchanged_count) };
+  });
+  return { items, total: Number(total.n), page: query.page, pageSize: query.pageSize };
+}
+
+/** A page of the review's problems, by row (those of the whole file last); undefined when there is no such review. */
+export async function reviewProblemsPage(db: Kysely<Database>, dictionaryId: string, reviewId: string, query: PageQuery, now = new Date()): Promise<ReviewProblemsPage | undefined> {
+  const header = await findReviewRow(db, dictionaryId, reviewId, now);
+  if (!header) return undefined;
+  const rows = await db
+    .selectFrom("dictionary_review_problems")
+    .select(["line", "field", "message"])
+    .where("review_id", "=", reviewId)
+    .orderBy("sort_line")
+    .orderBy("seq")
+    .limit(query.pageSize)
+    .offset((query.page - 1) * query.pageSize)
+    .execute();
+  const items = rows.map((r) => ({ row: r.line === null ? null : Number(r.line), column: r.field, message: r.message }));
+  return { items, total: Number(header.problem_count), page: query.page, pageSize: query.pageSize };
 }
 
 /**
@@ -86,69 +390,117 @@ export async function listPendingReviews(db: Kysely<Database>, dictionaryId: str
   const rows = await db
     .selectFrom("dictionary_reviews as r")
     .innerJoin("dictionaries as d", "d.id", "r.dictionary_id")
-    .select(["r.review"])
+    .selectAll("r")
     .where("r.dictionary_id", "=", dictionaryId)
+    .where("r.status", "=", READY)
     .where("r.created_at", ">=", expiryCutoff(now))
     .whereRef("r.base_version", "=", "d.version")
     .orderBy("r.created_at", "desc")
     .orderBy("r.id")
     .execute();
   return rows.map((row) => {
-    const { id, fileName, createdAt, baseVersion, mode, rowCount, canApply, errors } = storedReview(row.review);
-    return { id, fileName, createdAt, baseVersion, mode, rowCount, canApply, errorCount: errors.length };
+    const { id, fileName, createdAt, baseVersion, mode, rowCount, canApply, errorCount } = toHeader(row);
+    return { id, fileName, createdAt, baseVersion, mode, rowCount, canApply, errorCount };
   });
-}
-
-/** A stored review; those stored before upload modes existed were all "replace". */
-function storedReview(json: string): Review {
-  const review = JSON.parse(json) as Omit<Review, "mode"> & { mode?: Review["mode"] };
-  return { ...review, mode: review.mode ?? "replace" };
-}
-
-/** Merge mode adds the kept columns to the file's: a table may pass the limit only then. */
-function tooManyColumns(tables: readonly DesiredTable[]): RowError[] {
-  return tables
-    .filter((t) => t.columns.length > MAX_COLUMNS_PER_TABLE)
-    .map((t) => ({
-      row: null,
-      column: "table",
-      message: `Table '${t.name}' would have ${t.columns.length} columns with the ones it keeps: at most ${MAX_COLUMNS_PER_TABLE}`,
-    }));
 }
 
 /**
  * Applies the review in one transaction: the tables it lists as added or changed get the file's
- * columns, then the review is gone. Refused with 400 when it has errors and 409 when the dictionary
- * moved on since the upload; either way nothing changes. A review that changes nothing is simply used up.
+ * columns (read back table by table from the staged rows), then the review is gone. Refused with
+ * 400 when it has errors and 409 when the dictionary moved on since the upload; either way nothing
+ * changes. A review that changes nothing is simply used up.
  */
 export async function applyReview(db: Kysely<Database>, dictionaryId: string, reviewId: string, userId: string, now = new Date()): Promise<void> {
   await inTransaction(db, async (trx) => {
     const row = await findReviewRow(trx, dictionaryId, reviewId, now);
     if (!row) throw new NotFoundError(REVIEW_NOT_FOUND_MESSAGE);
-    const review = storedReview(row.review);
-    if (review.errors.length > 0) throw new ApiProblem(400, "review_has_errors", REVIEW_HAS_ERRORS_MESSAGE);
-    const toWrite = tablesToWrite(JSON.parse(row.rows) as DesiredTable[], review.tables);
-    if (toWrite.length > 0) {
+    if (Number(row.problem_count) > 0) throw new ApiProblem(400, "review_has_errors", REVIEW_HAS_ERRORS_MESSAGE);
+    const changing = await trx
+      .selectFrom("dictionary_review_tables")
+      .select(["table_key", "name"])
+      .where("review_id", "=", reviewId)
+      .where("status", "!=", "unchanged")
+      .orderBy("ordinal")
+      .execute();
+    if (changing.length > 0) {
       try {
         await bumpVersion(trx, dictionaryId, { expectedVersion: Number(row.base_version), userId, now });
       } catch (err) {
         if (err instanceof ConflictError) throw new ConflictError(REVIEW_STALE_MESSAGE);
         throw err;
       }
-      await upsertTables(trx, dictionaryId, toWrite);
+      const mode = row.mode as BulkUploadMode;
+      const current = mode === "merge" ? new Map((await readTables(trx, dictionaryId)).map((t) => [t.name.toLowerCase(), t])) : undefined;
+      let batch: DesiredTable[] = [];
+      for (const table of changing) {
+        const columns: ColumnInput[] = [];
+        let name: string | undefined;
+        for await (const batch of stagedBatches(trx, reviewId, table.table_key)) {
+          for (const staged of batch) {
+            name ??= staged.tableName;
+            if (staged.column) columns.push(staged.column);
+          }
+        }
+        const existing = current?.get(table.table_key);
+        batch.push(...desiredTables([{ name: name ?? table.name, columns }], existing ? [existing] : [], mode));
+        if (batch.length >= TABLES_PER_WRITE) {
+          await upsertTables(trx, dictionaryId, batch);
+          batch = [];
+          await nextTurn();
+        }
+      }
+      if (batch.length > 0) await upsertTables(trx, dictionaryId, batch);
     }
-    await trx.deleteFrom("dictionary_reviews").where("id", "=", reviewId).execute();
+    await deleteReview(trx, reviewId);
   });
 }
 
 /** Drops the review; answers false when there was none to drop. */
 export async function discardReview(db: Kysely<Database>, dictionaryId: string, reviewId: string): Promise<boolean> {
-  const result = await db.deleteFrom("dictionary_reviews").where("id", "=", reviewId).where("dictionary_id", "=", dictionaryId).executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
+  const found = await db.selectFrom("dictionary_reviews").select("id").where("id", "=", reviewId).where("dictionary_id", "=", dictionaryId).executeTakeFirst();
+  if (!found) return false;
+  await deleteReview(db, reviewId);
+  return true;
 }
 
+/**
+ * A review and its rows. Said explicitly rather than left to the foreign keys' cascade: a review of
+ * a million rows goes in slices, with a turn of the event loop between them, instead of one
+ * statement that holds the process for seconds.
+ */
+async function deleteReview(db: Kysely<Database>, reviewId: string) {
+  await deleteRowsOf(db, "dictionary_review_rows", reviewId);
+  await deleteRowsOf(db, "dictionary_review_problems", reviewId);
+  await deleteRowsOf(db, "dictionary_review_tables", reviewId);
+  await db.deleteFrom("dictionary_reviews").where("id", "=", reviewId).execute();
+}
+
+/** Rows deleted per statement. */
+const ROWS_PER_DELETE = 20_000;
+
+/** Deletes a review's rows of one table in slices of its key (line, seq or ordinal: all numbers of the file). */
+async function deleteRowsOf(db: Kysely<Database>, table: "dictionary_review_rows" | "dictionary_review_problems" | "dictionary_review_tables", reviewId: string) {
+  const key = table === "dictionary_review_rows" ? "line" : table === "dictionary_review_problems" ? "seq" : "ordinal";
+  for (;;) {
+    const edge = await db
+      .selectFrom(table)
+      .select(key)
+      .where("review_id", "=", reviewId)
+      .orderBy(key)
+      .offset(ROWS_PER_DELETE - 1)
+      .limit(1)
+      .executeTakeFirst();
+    if (!edge) break;
+    await db.deleteFrom(table).where("review_id", "=", reviewId).where(key, "<=", (edge as Record<string, number>)[key]!).execute();
+    await nextTurn();
+  }
+  await db.deleteFrom(table).where("review_id", "=", reviewId).execute();
+}
+
+/** Expired reviews go with their rows, problems and tables. */
 export async function purgeExpiredReviews(db: Kysely<Database>, now = new Date()) {
-  await db.deleteFrom("dictionary_reviews").where("created_at", "<", expiryCutoff(now)).execute();
+  const expired = await db.selectFrom("dictionary_reviews").select("id").where("created_at", "<", expiryCutoff(now)).execute();
+  for (const { id } of expired) await deleteReview(db, id);
 }
 
 function findReviewRow(db: Kysely<Database>, dictionaryId: string, reviewId: string, now: Date) {
@@ -157,6 +509,7 @@ function findReviewRow(db: Kysely<Database>, dictionaryId: string, reviewId: str
     .selectAll()
     .where("id", "=", reviewId)
     .where("dictionary_id", "=", dictionaryId)
+    .where("status", "=", READY)
     .where("created_at", ">=", expiryCutoff(now))
     .executeTakeFirst();
 }
@@ -164,10 +517,4 @@ function findReviewRow(db: Kysely<Database>, dictionaryId: string, reviewId: str
 // ISO-8601 UTC strings sort as the instants they name, so text comparison works on both engines.
 function expiryCutoff(now: Date) {
   return new Date(now.getTime() - REVIEW_TTL_MS).toISOString();
-}
-
-/** The file's tables that the review says would change (unchanged ones are not rewritten). */
-function tablesToWrite(tables: DesiredTable[], reviewed: readonly ReviewTable[]): DesiredTable[] {
-  const changing = new Set(reviewed.filter((t) => t.status !== "unchanged").map((t) => t.name.toLowerCase()));
-  return tables.filter((t) => changing.has(t.name.toLowerCase()));
 }

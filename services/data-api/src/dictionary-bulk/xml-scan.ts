@@ -24,63 +24,126 @@ export const SCAN_SLICE = 20_000;
 
 /** Scans `xml` from start to end, or until a handler answers "stop"; a handler may also throw. */
 export async function scanXml(xml: string, handler: XmlHandler, slice = SCAN_SLICE): Promise<void> {
-  const length = xml.length;
-  let at = 0;
-  let budget = slice;
-  while (at < length) {
-    if (--budget === 0) {
-      budget = slice;
-      await nextTurn();
-    }
-    const lt = xml.indexOf("<", at);
-    if (lt < 0) {
-      handler.text?.(xml.slice(at), false);
-      return;
-    }
-    if (lt > at) handler.text?.(xml.slice(at, lt), false);
+  const scanner = new XmlScanner(handler, slice);
+  await scanner.push(xml);
+  await scanner.end();
+}
 
-    if (xml.startsWith("<!--", lt)) {
-      at = after(xml, "-->", lt + 4);
-      continue;
-    }
-    if (xml.startsWith("<![CDATA[", lt)) {
-      const end = after(xml, "]]>", lt + 9);
-      handler.text?.(xml.slice(lt + 9, end - 3), true);
-      at = end;
-      continue;
-    }
-    if (xml.startsWith("<?", lt)) {
-      at = after(xml, "?>", lt + 2);
-      continue;
-    }
-    if (xml.startsWith("<!", lt)) throw new XmlFormatError("a DOCTYPE or other declaration");
+/** The longest opening a token is recognised by ("<![CDATA["): less than this at a chunk's end waits for more. */
+const LONGEST_OPENING = 9;
 
-    const gt = tagEnd(xml, lt + 1);
-    if (xml.charCodeAt(lt + 1) === 47 /* / */) {
-      if (handler.close?.(localName(xml.slice(lt + 2, gt).trim())) === "stop") return;
-    } else {
-      const selfClosing = xml.charCodeAt(gt - 1) === 47;
-      const body = xml.slice(lt + 1, selfClosing ? gt - 1 : gt);
-      const nameEnd = body.search(/[\s]/);
-      const name = nameEnd < 0 ? body : body.slice(0, nameEnd);
-      if (name === "") throw new XmlFormatError("an element without a name");
-      const attributes = nameEnd < 0 ? "" : body.slice(nameEnd);
-      if (handler.open?.(localName(name), attributes, selfClosing) === "stop") return;
-      if (selfClosing && handler.close?.(localName(name)) === "stop") return;
+/**
+ * The same scan fed in chunks (a part as it unpacks): what is complete is handed on, an unfinished
+ * tag, comment or entity waits for the next chunk, so only the current chunk is ever held.
+ */
+export class XmlScanner {
+  #buffer = "";
+  #budget: number;
+  #stopped = false;
+
+  constructor(
+    private readonly handler: XmlHandler,
+    private readonly slice = SCAN_SLICE,
+  ) {
+    this.#budget = slice;
+  }
+
+  /** True once a handler answered "stop": the rest is not read. */
+  get stopped() {
+    return this.#stopped;
+  }
+
+  async push(chunk: string): Promise<void> {
+    if (this.#stopped) return;
+    this.#buffer = this.#buffer === "" ? chunk : this.#buffer + chunk;
+    await this.#scan(false);
+  }
+
+  /** The end of the input: anything left unfinished is an error. */
+  async end(): Promise<void> {
+    if (this.#stopped) return;
+    await this.#scan(true);
+  }
+
+  async #scan(final: boolean): Promise<void> {
+    const { handler } = this;
+    const xml = this.#buffer;
+    const length = xml.length;
+    let at = 0;
+    const stop = () => {
+      this.#stopped = true;
+      this.#buffer = "";
+    };
+    while (at < length) {
+      if (--this.#budget === 0) {
+        this.#budget = this.slice;
+        await nextTurn();
+      }
+      const lt = xml.indexOf("<", at);
+      if (lt < 0) {
+        // Text to the end: an entity may be cut in two, so what follows the last '&' waits.
+        const amp = final ? -1 : xml.lastIndexOf("&");
+        const cut = amp >= at ? amp : length;
+        if (cut > at) handler.text?.(xml.slice(at, cut), false);
+        at = cut;
+        break;
+      }
+      if (lt > at) handler.text?.(xml.slice(at, lt), false);
+      at = lt;
+      if (!final && length - lt < LONGEST_OPENING) break;
+
+      if (xml.startsWith("<!--", lt)) {
+        const end = after(xml, "-->", lt + 4, final);
+        if (end < 0) break;
+        at = end;
+        continue;
+      }
+      if (xml.startsWith("<![CDATA[", lt)) {
+        const end = after(xml, "]]>", lt + 9, final);
+        if (end < 0) break;
+        handler.text?.(xml.slice(lt + 9, end - 3), true);
+        at = end;
+        continue;
+      }
+      if (xml.startsWith("<?", lt)) {
+        const end = after(xml, "?>", lt + 2, final);
+        if (end < 0) break;
+        at = end;
+        continue;
+      }
+      if (xml.startsWith("<!", lt)) throw new XmlFormatError("a DOCTYPE or other declaration");
+
+      const gt = tagEnd(xml, lt + 1, final);
+      if (gt < 0) break;
+      if (xml.charCodeAt(lt + 1) === 47 /* / */) {
+        if (handler.close?.(localName(xml.slice(lt + 2, gt).trim())) === "stop") return stop();
+      } else {
+        const selfClosing = xml.charCodeAt(gt - 1) === 47;
+        const body = xml.slice(lt + 1, selfClosing ? gt - 1 : gt);
+        const nameEnd = body.search(/[\s]/);
+        const name = nameEnd < 0 ? body : body.slice(0, nameEnd);
+        if (name === "") throw new XmlFormatError("an element without a name");
+        const attributes = nameEnd < 0 ? "" : body.slice(nameEnd);
+        if (handler.open?.(localName(name), attributes, selfClosing) === "stop") return stop();
+        if (selfClosing && handler.close?.(localName(name)) === "stop") return stop();
+      }
+      at = gt + 1;
     }
-    at = gt + 1;
+    this.#buffer = at >= length ? "" : xml.slice(at);
+    if (final && this.#buffer !== "") throw new XmlFormatError("an unterminated tag");
   }
 }
 
-/** The index just after the next `marker` from `from`. */
-function after(xml: string, marker: string, from: number): number {
+/** The index just after the next `marker` from `from`; -1 when it may come in the next chunk. */
+function after(xml: string, marker: string, from: number, final: boolean): number {
   const end = xml.indexOf(marker, from);
-  if (end < 0) throw new XmlFormatError(`an unterminated '${marker}'`);
-  return end + marker.length;
+  if (end >= 0) return end + marker.length;
+  if (final) throw new XmlFormatError(`an unterminated '${marker}'`);
+  return -1;
 }
 
-/** The `>` closing the tag that starts before `from`, skipping any inside quoted attribute values. */
-function tagEnd(xml: string, from: number): number {
+/** The `>` closing the tag that starts before `from`, skipping any inside quoted attribute values; -1 when not here yet. */
+function tagEnd(xml: string, from: number, final: boolean): number {
   let quote = 0;
   for (let i = from; i < xml.length; i++) {
     const c = xml.charCodeAt(i);
@@ -94,7 +157,8 @@ function tagEnd(xml: string, from: number): number {
       throw new XmlFormatError("a '<' inside a tag");
     }
   }
-  throw new XmlFormatError("an unterminated tag");
+  if (final) throw new XmlFormatError("an unterminated tag");
+  return -1;
 }
 
 function localName(name: string): string {

@@ -32,6 +32,26 @@ export async function upload(
   return { status: res.status, headers: res.headers, body: await readBody(res) };
 }
 
+/**
+ * A review as one object, the way the API answered it before reviews were paged: its summary, every
+ * problem (`errors`) and every table, read page by page from …/bulk-uploads/{id}, /problems, /tables.
+ */
+export async function readFullReview(api: TestApi, reviewUrl: string, token: string): Promise<Reply> {
+  const summary = await send(api, "GET", reviewUrl, token);
+  if (summary.status !== 200) return summary;
+  const all = async (what: "tables" | "problems") => {
+    const items: unknown[] = [];
+    for (let page = 1; ; page++) {
+      const res = await send(api, "GET", `${reviewUrl}/${what}?page=${page}&pageSize=100`, token);
+      if (res.status !== 200) throw new Error(`${what} page ${page}: ${res.status} ${JSON.stringify(res.body)}`);
+      items.push(...res.body.items);
+      if (items.length >= res.body.total || res.body.items.length === 0) return items;
+    }
+  };
+  const [tables, errors] = await Promise.all([all("tables"), all("problems")]);
+  return { ...summary, body: { ...summary.body, errors, tables } };
+}
+
 async function readBody(res: Response) {
   const text = await res.text();
   return text ? JSON.parse(text) : null;

@@ -10,15 +10,22 @@ import type { Route } from "./+types/review-table";
 /** One table of an upload's review: its columns added, changed and removed. Applying is on the review page. */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const reviewId = new URL(request.url).searchParams.get(REVIEW_PARAM);
-  // Asked beside the workspace's own load; used only once the guard passed.
-  const reviewing = reviewId ? projectCalls(context).dictionary.getReview(reviewId) : null;
+  // Asked beside the workspace's own load (one round trip); used only once the guard passed.
+  const dictionary = projectCalls(context).dictionary;
+  const reviewing = reviewId
+    ? Promise.all([dictionary.getReview(reviewId), dictionary.reviewTables(reviewId, { page: 1, pageSize: 10, table: params.tableName })])
+    : null;
   reviewing?.catch(() => undefined);
   const { project, companyId, paths } = await reviewGuard(context);
   if (!reviewing) throw redirect(companyHref(paths.dictionary.upload(project.id), companyId));
-  const review = await reviewing;
-  const table = review.tables.find((t) => t.name === params.tableName);
+  const [review, found] = await reviewing;
+  const table = found.items.find((t) => t.name === params.tableName);
   if (!table) throw data({ errors: [`The upload has no table ${params.tableName}.`] }, { status: 404 });
-  return { projectId: project.id, review: { ...review, tables: [table], errors: [] }, tableName: table.name };
+  const tables = { items: [table], total: 1, page: 1, pageSize: 10 };
+  const problems = { items: [], total: 0, page: 1, pageSize: 10 };
+  // The summary as this one table's: it is what the page shows.
+  const changingTableCount = table.status === "unchanged" ? 0 : 1;
+  return { projectId: project.id, review: { ...review, changingTableCount }, tables, problems, tableName: table.name };
 }
 
 export const handle = {
@@ -26,13 +33,13 @@ export const handle = {
 };
 
 export default function ProjectReviewTable({ loaderData }: Route.ComponentProps) {
-  const { projectId, review, tableName } = loaderData;
+  const { projectId, review, tables, problems, tableName } = loaderData;
   const href = useCompanyHref();
   const paths = useWorkspacePaths();
   return (
     <div className="flex flex-col gap-4">
       <h2 className="text-lg font-semibold">Changes to {tableName}</h2>
-      <ReviewTables review={review} />
+      <ReviewTables review={review} tables={tables} problems={problems} paginate={false} />
       <div>
         <Link to={href(paths.dictionary.review(projectId), { [REVIEW_PARAM]: review.id })} className={buttonVariants({ variant: "outline" })}>
           Back to the review

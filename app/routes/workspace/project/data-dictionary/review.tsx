@@ -7,20 +7,22 @@ import { redirectWithFlash } from "~/lib/flash.server";
 import { dictionaryMessages } from "~/components/dictionary/messages";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { invalid, readFormData, refusedByService, unknownIntent } from "~/lib/forms.server";
+import { loadReviewPage } from "~/lib/api/dictionary-tables.server";
 import { projectCalls } from "../../workspace.server";
 import { reviewGuard } from "./dictionary.server";
 import type { Route } from "./+types/review";
 
-/** The review of an uploaded file: per table what applying would change, every row error, Apply or Discard. */
+/** The review of an uploaded file: per table what applying would change, or its problems, a page at a time; Apply or Discard. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const reviewId = new URL(request.url).searchParams.get(REVIEW_PARAM);
-  // Asked beside the workspace's own load; used only once the guard passed.
-  const reviewing = reviewId ? projectCalls(context).dictionary.getReview(reviewId) : null;
+  // The summary and the page of its tables and problems, asked beside the workspace's own load (one
+  // round trip); used only once the guard passed.
+  const reviewing = reviewId ? loadReviewPage(projectCalls(context).dictionary, reviewId, new URL(request.url).searchParams) : null;
   reviewing?.catch(() => undefined);
   const { project, companyId, paths } = await reviewGuard(context);
   // No upload to review (a bookmark, the back button after applying): the upload page.
   if (!reviewing) throw redirect(companyHref(paths.dictionary.upload(project.id), companyId));
-  return { projectId: project.id, review: await reviewing };
+  return { projectId: project.id, ...(await reviewing) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -48,7 +50,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export const handle = { breadcrumb: "Review" };
 
 export default function ProjectReview({ loaderData, actionData }: Route.ComponentProps) {
-  const { projectId, review } = loaderData;
+  const { projectId, review, tables, problems } = loaderData;
   const href = useCompanyHref();
   const paths = useWorkspacePaths();
   return (
@@ -59,10 +61,10 @@ export default function ProjectReview({ loaderData, actionData }: Route.Componen
           Nothing has changed yet: apply the upload to save it to the project's dictionary, or discard it.
         </p>
       </div>
-      {review.tables.length > 0 ? (
+      {tables.items.length > 0 ? (
         <nav aria-label="Tables in the upload">
           <ul className="flex flex-wrap gap-x-4 gap-y-1 text-sm">
-            {review.tables.map((t) => (
+            {tables.items.map((t) => (
               <li key={t.name}>
                 <Link to={href(paths.dictionary.reviewTable(projectId, t.name), { [REVIEW_PARAM]: review.id })} className="text-brand hover:underline">
                   Details of {t.name}
@@ -72,7 +74,7 @@ export default function ProjectReview({ loaderData, actionData }: Route.Componen
           </ul>
         </nav>
       ) : null}
-      <ReviewTables review={review} />
+      <ReviewTables review={review} tables={tables} problems={problems} />
       <ReviewActions review={review} lastResult={actionData?.result} />
     </div>
   );

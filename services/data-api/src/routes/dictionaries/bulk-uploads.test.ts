@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_COMPANIES } from "../../../../../scripts/demo-data.ts";
@@ -5,9 +6,10 @@ import { BULK_UPLOAD_MAX_BYTES, COLUMN_TYPES, type Dictionary, type PendingRevie
 import { TEST_DATABASE_KINDS } from "../../../../shared/testing/databases.ts";
 import { createReview, REVIEW_HAS_ERRORS_MESSAGE, REVIEW_NOT_FOUND_MESSAGE, REVIEW_STALE_MESSAGE } from "../../dictionary-bulk/reviews.ts";
 import { EMPTY_FILE_MESSAGE, FILE_TOO_LARGE_MESSAGE, TOO_MANY_ROWS_MESSAGE, WRONG_EXTENSION_MESSAGE } from "../../dictionary-bulk/sheet-rows.ts";
-import { fixture, seedDictionary, send, upload } from "../../testing/dictionary-fixtures.ts";
+import { fixture, readFullReview, seedDictionary, send, upload } from "../../testing/dictionary-fixtures.ts";
 import { USERS, createTestApi, type TestApi } from "../../testing/harness.ts";
 import { sheetXml, textCell, workbookParts, zipOf } from "../../testing/xlsx-files.ts";
+import { uploadsTmpDir } from "../../dictionary-bulk/receive-upload.ts";
 import { CHOOSE_FILE_MESSAGE } from "./bulk-uploads.ts";
 import { DICTIONARY_NOT_FOUND_MESSAGE } from "./shared.ts";
 
@@ -24,8 +26,15 @@ describe.each(TEST_DATABASE_KINDS)("dictionary bulk uploads on %s", (kind) => {
   afterAll(() => api?.close());
 
   const path = (id: string, rest = "") => `/api/v1/data-dictionaries/${encodeURIComponent(id)}${rest}`;
-  const uploadTo = (d: Pick<Dictionary, "id">, file: Uint8Array | string, name: string, token = analyst, fields: Record<string, string> = {}) =>
-    upload(api, path(d.id, "/bulk-uploads"), token, file, name, fields);
+  /** The upload's answer; a stored review (201) is read back whole, its tables and problems from their pages. */
+  const uploadTo = async (d: Pick<Dictionary, "id">, file: Uint8Array | string, name: string, token = analyst, fields: Record<string, string> = {}) => {
+    const res = await upload(api, path(d.id, "/bulk-uploads"), token, file, name, fields);
+    if (res.status !== 201) return res;
+    const review = await readFullReview(api, path(d.id, `/bulk-uploads/${res.body.id}`), token);
+    expect(review.body).toMatchObject(res.body);
+    return { ...res, body: review.body };
+  };
+  const readReview = async (d: Pick<Dictionary, "id">, reviewId: string) => (await readFullReview(api, path(d.id, `/bulk-uploads/${reviewId}`), analyst)).body;
   const apply = (d: Pick<Dictionary, "id">, reviewId: string) => send(api, "POST", path(d.id, `/bulk-uploads/${reviewId}/apply`), analyst);
   const read = async (d: Pick<Dictionary, "id">) => (await api.get(path(d.id), analyst)).body as Dictionary;
 
@@ -43,7 +52,7 @@ describe.each(TEST_DATABASE_KINDS)("dictionary bulk uploads on %s", (kind) => {
       ["Orders", "added", 5],
     ]);
     expect(await read(dict)).toMatchObject({ version: 1, tables: [] });
-    expect((await api.get(path(dict.id, `/bulk-uploads/${review.id}`), analyst)).body).toEqual(review);
+    expect(await readReview(dict, review.id)).toEqual(review);
 
     const applied = await apply(dict, review.id);
     expect(applied.status).toBe(200);
@@ -215,8 +224,8 @@ describe.each(TEST_DATABASE_KINDS)("dictionary bulk uploads on %s", (kind) => {
     ["not an .xlsx workbook", () => "just text", "fake.xlsx", 400, "'fake.xlsx' is not a valid .xlsx workbook"],
     ["empty", () => new Uint8Array(0), "empty.csv", 400, EMPTY_FILE_MESSAGE],
     ["of another extension", () => HEADER, "dictionary.json", 400, WRONG_EXTENSION_MESSAGE],
-    ["just over 5 MB", () => new Uint8Array(BULK_UPLOAD_MAX_BYTES + 1).fill(0x41), "big.csv", 413, FILE_TOO_LARGE_MESSAGE],
-    ["far over 5 MB", () => new Uint8Array(BULK_UPLOAD_MAX_BYTES * 2).fill(0x41), "huge.csv", 413, FILE_TOO_LARGE_MESSAGE],
+    ["just over 64 MB", () => new Uint8Array(BULK_UPLOAD_MAX_BYTES + 1).fill(0x41), "big.csv", 413, FILE_TOO_LARGE_MESSAGE],
+    ["far over 64 MB", () => new Uint8Array(BULK_UPLOAD_MAX_BYTES * 2).fill(0x41), "huge.csv", 413, FILE_TOO_LARGE_MESSAGE],
   ])("refuses a file %s with a message on `file`, and stores no review", async (_what, file, name, status, message) => {
     const dict = await seedDictionary(api, analyst, acme.id);
     const res = await uploadTo(dict, file(), name);
@@ -237,9 +246,9 @@ describe.each(TEST_DATABASE_KINDS)("dictionary bulk uploads on %s", (kind) => {
       "a zip bomb (4 GB declared)",
       () => zipOf(workbookParts({ data: sheetXml(""), declaredSize: 4_000_000_000 })),
       413,
-      "The workbook's part 'xl/worksheets/sheet1.xml' unpacks to 3,815 MB; a dictionary file unpacks to at most 50 MB",
+      "The workbook's part 'xl/worksheets/sheet1.xml' unpacks to 3,815 MB; a dictionary file unpacks to at most 640 MB",
     ],
-    ["a CSV of 5 MB of line breaks", () => new TextEncoder().encode(`${HEADER}\n`.padEnd(BULK_UPLOAD_MAX_BYTES, "\n")), 413, TOO_MANY_ROWS_MESSAGE],
+    ["a CSV of 5 MB of line breaks", () => new TextEncoder().encode(`${HEADER}\n`.padEnd(5 * 1024 * 1024, "\n")), 413, TOO_MANY_ROWS_MESSAGE],
   ])("refuses %s without exhausting the process, and stores no review", async (what, file, status, message) => {
     const dict = await seedDictionary(api, analyst, acme.id);
     const rssBefore = process.memoryUsage().rss;
@@ -326,5 +335,79 @@ describe.each(TEST_DATABASE_KINDS)("dictionary bulk uploads on %s", (kind) => {
     const viewer = await uploadTo(dict, fixture("sample-dictionary.csv"), "sample-dictionary.csv", await api.tokenFor(USERS.viewer));
     expect(viewer.status).toBe(403);
     expect(await api.db.selectFrom("dictionary_reviews").select("id").where("dictionary_id", "=", dict.id).execute()).toEqual([]);
+  });
+  describe("streaming and pages", () => {
+    const tmpFiles = () => {
+      const dir = uploadsTmpDir(api.dataDir);
+      return fs.existsSync(dir) ? fs.readdirSync(dir) : [];
+    };
+
+    it("streams a file over the limit to a 413 on `file`: nothing stored, no temporary file left", async () => {
+      const dict = await seedDictionary(api, analyst, acme.id);
+      // A chunked multipart body: the file part keeps coming past the limit.
+      const boundary = "b0undary";
+      let sent = 0;
+      const head = new TextEncoder().encode(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.csv"\r\n\r\n${HEADER}\n`);
+      const chunk = new TextEncoder().encode("Orders,Id,int\n".repeat(5000));
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (sent === 0) controller.enqueue(head);
+          if (sent > BULK_UPLOAD_MAX_BYTES * 2) return controller.close();
+          sent += chunk.byteLength;
+          controller.enqueue(chunk);
+        },
+      });
+      const res = await api.app.request(path(dict.id, "/bulk-uploads"), {
+        method: "POST",
+        headers: { authorization: `Bearer ${analyst}`, "content-type": `multipart/form-data; boundary=${boundary}` },
+        body,
+        duplex: "half",
+      } as RequestInit);
+      expect(res.status).toBe(413);
+      expect((await res.json()).fieldErrors).toEqual({ file: [FILE_TOO_LARGE_MESSAGE] });
+      expect(sent).toBeLessThan(BULK_UPLOAD_MAX_BYTES + 1024 * 1024);
+      expect(await api.db.selectFrom("dictionary_reviews").select("id").where("dictionary_id", "=", dict.id).execute()).toEqual([]);
+      expect(tmpFiles()).toEqual([]);
+    });
+
+    it("removes the temporary file after a review is stored and after a file is refused", async () => {
+      const dict = await seedDictionary(api, analyst, acme.id);
+      expect((await uploadTo(dict, fixture("sample-dictionary.csv"), "sample-dictionary.csv")).status).toBe(201);
+      expect((await uploadTo(dict, "just text", "fake.xlsx")).status).toBe(400);
+      expect(tmpFiles()).toEqual([]);
+    });
+
+    it("pages a review's problems by row and its tables in the file's order", async () => {
+      const dict = await seedDictionary(api, analyst, acme.id);
+      const bad = await upload(api, path(dict.id, "/bulk-uploads"), analyst, [HEADER, ...Array.from({ length: 30 }, (_, i) => `T${i},C,varchar2`)].join("\n"), "bad.csv");
+      expect(bad.status).toBe(201);
+      expect(bad.body).toMatchObject({ rowCount: 30, errorCount: 30, tableCount: 30, changingTableCount: 0, canApply: false });
+      const problems = await api.get(path(dict.id, `/bulk-uploads/${bad.body.id}/problems?page=3&pageSize=10`), analyst);
+      expect(problems.body).toMatchObject({ total: 30, page: 3, pageSize: 10 });
+      expect(problems.body.items.map((p: { row: number }) => p.row)).toEqual([22, 23, 24, 25, 26, 27, 28, 29, 30, 31]);
+      expect((await api.get(path(dict.id, `/bulk-uploads/${bad.body.id}/tables`), analyst)).body).toEqual({ items: [], total: 0, page: 1, pageSize: 25 });
+
+      const good = await upload(api, path(dict.id, "/bulk-uploads"), analyst, [HEADER, ...Array.from({ length: 30 }, (_, i) => `T${i},C,int`)].join("\n"), "good.csv");
+      expect(good.body).toMatchObject({ errorCount: 0, tableCount: 30, changingTableCount: 30, canApply: true });
+      const second = await api.get(path(dict.id, `/bulk-uploads/${good.body.id}/tables?page=2&pageSize=25`), analyst);
+      expect(second.body).toMatchObject({ total: 30, page: 2, pageSize: 25 });
+      expect(second.body.items.map((t: { name: string }) => t.name)).toEqual(["T25", "T26", "T27", "T28", "T29"]);
+      expect((await api.get(path(dict.id, `/bulk-uploads/${good.body.id}/tables?pageSize=7`), analyst)).status).toBe(400);
+      expect((await api.get(path(dict.id, `/bulk-uploads/nope/problems`), analyst)).status).toBe(404);
+    });
+
+    it("stages a big file's rows as rows (no blob) and applies them table by table", async () => {
+      const dict = await seedDictionary(api, analyst, acme.id);
+      const rows = Array.from({ length: 20_000 }, (_, i) => `T${Math.floor(i / 100)},Column${i % 100},nvarchar,${1 + (i % 50)},,,yes,,`);
+      const res = await upload(api, path(dict.id, "/bulk-uploads"), analyst, [HEADER, ...rows].join("\n"), "big.csv");
+      expect(res.status).toBe(201);
+      expect(res.body).toMatchObject({ rowCount: 20_000, errorCount: 0, tableCount: 200, changingTableCount: 200, canApply: true });
+      const staged = await api.db.selectFrom("dictionary_review_rows").select((eb) => eb.fn.countAll<number>().as("n")).where("review_id", "=", res.body.id).executeTakeFirstOrThrow();
+      expect(Number(staged.n)).toBe(20_000);
+      const applied = await apply(dict, res.body.id);
+      expect(applied.body).toMatchObject({ version: 2, tableCount: 200, columnCount: 20_000 });
+      const left = await api.db.selectFrom("dictionary_review_rows").select("line").where("review_id", "=", res.body.id).execute();
+      expect(left).toEqual([]);
+    });
   });
 });

@@ -2,41 +2,70 @@ import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
 import {
   BULK_UPLOAD_EXTENSIONS,
+  BULK_UPLOAD_MAX_BYTES,
+  BULK_UPLOAD_MODES,
   bulkUploadModeSchema,
   dictionarySchema,
   pendingReviewsSchema,
-  reviewSchema,
+  reviewHeaderSchema,
+  reviewPageQuerySchema,
+  reviewProblemsPageSchema,
+  reviewTablesPageSchema,
+  reviewTablesQuerySchema,
 } from "../../../../../contracts/dictionary.ts";
-import { NotFoundError } from "../../api-problem.ts";
-import { parseDictionaryFile } from "../../dictionary-bulk/parse-file.ts";
-import { applyReview, createReview, discardReview, getReview, listPendingReviews, REVIEW_NOT_FOUND_MESSAGE } from "../../dictionary-bulk/reviews.ts";
+import { ApiProblem, NotFoundError } from "../../api-problem.ts";
+import { receiveUpload, uploadsTmpDir } from "../../dictionary-bulk/receive-upload.ts";
+import {
+  applyReview,
+  createReviewFromFile,
+  discardReview,
+  getReview,
+  listPendingReviews,
+  REVIEW_NOT_FOUND_MESSAGE,
+  reviewProblemsPage,
+  reviewTablesPage,
+} from "../../dictionary-bulk/reviews.ts";
 import { createRouter, jsonContent } from "../../openapi.ts";
 import { dictionaryErrorResponses, loadDictionary, type DictionaryRoutesOptions } from "./shared.ts";
 
 const { 400: e400, 401: e401, 403: e403, 404: e404, 409: e409, 413: e413, 503: e503 } = dictionaryErrorResponses;
 const readErrors = { 401: e401, 403: e403, 404: e404, 503: e503 } as const;
 
-export const CHOOSE_FILE_MESSAGE = `Choose a ${BULK_UPLOAD_EXTENSIONS.join(" or ")} file`;
+/** As the portal's upload form says it (the portal passes the form on unread). */
+export const CHOOSE_FILE_MESSAGE = "Choose a file to upload";
 
-const uploadBody = z.object({
-  file: z.custom<File>((v) => v instanceof File, { message: CHOOSE_FILE_MESSAGE }).openapi({ type: "string", format: "binary" }),
-  mode: bulkUploadModeSchema.default("replace").openapi({
-    description: "replace: each table in the file is its full definition (its columns not in the file are removed). merge: only add and change, never remove.",
-  }),
-});
+/**
+ * The form, documented but not validated by the router (a Zod schema here would make it read the
+ * whole body with parseBody): the handler streams it (receive-upload.ts) and checks its fields.
+ */
+const uploadBody = {
+  type: "object" as const,
+  required: ["file"],
+  properties: {
+    file: { type: "string" as const, format: "binary" },
+    mode: {
+      type: "string" as const,
+      enum: [...BULK_UPLOAD_MODES],
+      default: "replace",
+      description: "replace: each table in the file is its full definition (its columns not in the file are removed). merge: only add and change, never remove.",
+    },
+  },
+};
 
 /**
  * Bulk upload → review → apply or discard, for one dictionary (master or a project's copy, by
  * `resolve`). Uploading never changes the dictionary: it stores a review, which lists every row
  * error (then it cannot be applied) or, per table of the file, the columns added, changed and removed.
  *
- * The app caps the upload's body while it streams (body-limits.ts, UPLOAD_BODY_MAX_BYTES, answered
- * on `file`); the file's own size and content are checked once parsed (parse-file.ts).
+ * The upload streams to a temporary file under the data folder (removed whatever happens) while
+ * the app caps the body (body-limits.ts, UPLOAD_BODY_MAX_BYTES, answered on `file`); a worker thread
+ * parses it (parse-in-worker.ts) and the review is stored as rows, read back in pages.
  */
 export function createBulkUploadRoutes(options: DictionaryRoutesOptions) {
   const { basePath, tag, resolve, afterWrite } = options;
   const idParams = z.object({ id: z.string().min(1) });
   const reviewParams = z.object({ id: z.string().min(1), reviewId: z.string().min(1) });
+  const MB = 1024 * 1024;
 
   const upload = createRoute({
     method: "post",
@@ -45,11 +74,11 @@ export function createBulkUploadRoutes(options: DictionaryRoutesOptions) {
     summary: "Upload a dictionary file (.csv or .xlsx, one row per column) and get its review",
     description:
       "Header row (any order, any case): table, column, type, length, precision, scale, nullable, key, description; " +
-      "table, column and type are required. At most 5 MB. Row errors come back inside the review (201, canApply false); " +
+      `table, column and type are required. At most ${BULK_UPLOAD_MAX_BYTES / MB} MB. Row errors come back inside the review (201, canApply false; its problems are a page of their own); ` +
       "a file that cannot be read at all (extension, size, empty, not a workbook) answers 400 or 413. " +
       "`mode` (replace, the default, or merge) says whether columns of a listed table that the file leaves out are removed.",
     request: { params: idParams, body: { required: true, content: { "multipart/form-data": { schema: uploadBody } } } },
-    responses: { 201: jsonContent(reviewSchema, "The stored review."), 400: e400, ...readErrors, 413: e413 },
+    responses: { 201: jsonContent(reviewHeaderSchema, "The stored review's summary."), 400: e400, ...readErrors, 413: e413 },
   });
 
   const pending = createRoute({
@@ -65,9 +94,27 @@ export function createBulkUploadRoutes(options: DictionaryRoutesOptions) {
     method: "get",
     path: `${basePath}/bulk-uploads/{reviewId}`,
     tags: [tag],
-    summary: "A stored review (kept 24 hours)",
+    summary: "A stored review's summary (kept 24 hours)",
     request: { params: reviewParams },
-    responses: { 200: jsonContent(reviewSchema, "The review."), ...readErrors },
+    responses: { 200: jsonContent(reviewHeaderSchema, "The review's summary."), ...readErrors },
+  });
+
+  const tablesPage = createRoute({
+    method: "get",
+    path: `${basePath}/bulk-uploads/{reviewId}/tables`,
+    tags: [tag],
+    summary: "A page of a review's tables, in the file's order: per table the columns added, changed and removed (none while the file has errors)",
+    request: { params: reviewParams, query: reviewTablesQuerySchema },
+    responses: { 200: jsonContent(reviewTablesPageSchema, "A page of tables."), 400: e400, ...readErrors },
+  });
+
+  const problemsPage = createRoute({
+    method: "get",
+    path: `${basePath}/bulk-uploads/{reviewId}/problems`,
+    tags: [tag],
+    summary: "A page of a review's problems (the file's errors), by row",
+    request: { params: reviewParams, query: reviewPageQuerySchema },
+    responses: { 200: jsonContent(reviewProblemsPageSchema, "A page of problems."), 400: e400, ...readErrors },
   });
 
   const apply = createRoute({
@@ -91,10 +138,24 @@ export function createBulkUploadRoutes(options: DictionaryRoutesOptions) {
   const router = createRouter()
     .openapi(upload, async (c) => {
       const dictionaryId = await resolve(c, c.req.valid("param").id, { write: true });
-      const { file, mode } = c.req.valid("form");
-      const parsed = await parseDictionaryFile(new Uint8Array(await file.arrayBuffer()), file.name);
-      const review = await createReview(c.var.deps.db, dictionaryId, parsed, { fileName: file.name, userId: c.var.caller.userId, mode });
-      return c.json(review, 201);
+      const upload = await receiveUpload(c.req.raw, uploadsTmpDir(c.var.deps.dataDir));
+      try {
+        const mode = bulkUploadModeSchema.safeParse(upload.fields.mode || "replace");
+        if (!mode.success) {
+          const message = mode.error.issues[0]?.message ?? "Invalid";
+          throw new ApiProblem(400, "validation_failed", message, { mode: [message] });
+        }
+        if (!upload.file || upload.file.name === "") throw new ApiProblem(400, "validation_failed", CHOOSE_FILE_MESSAGE, { file: [CHOOSE_FILE_MESSAGE] });
+        const review = await createReviewFromFile(c.var.deps.db, dictionaryId, upload.file.path, {
+          fileName: upload.file.name,
+          userId: c.var.caller.userId,
+          mode: mode.data,
+          onCrash: (message) => c.var.deps.logger.warn("dictionary upload: the parse worker failed", { fileName: upload.file?.name, message }),
+        });
+        return c.json(review, 201);
+      } finally {
+        upload.remove();
+      }
     })
     .openapi(pending, async (c) => {
       const dictionaryId = await resolve(c, c.req.valid("param").id, { write: false });
@@ -106,6 +167,20 @@ export function createBulkUploadRoutes(options: DictionaryRoutesOptions) {
       const review = await getReview(c.var.deps.db, dictionaryId, reviewId);
       if (!review) throw new NotFoundError(REVIEW_NOT_FOUND_MESSAGE);
       return c.json(review, 200);
+    })
+    .openapi(tablesPage, async (c) => {
+      const { id, reviewId } = c.req.valid("param");
+      const dictionaryId = await resolve(c, id, { write: false });
+      const page = await reviewTablesPage(c.var.deps.db, dictionaryId, reviewId, c.req.valid("query"));
+      if (!page) throw new NotFoundError(REVIEW_NOT_FOUND_MESSAGE);
+      return c.json(page, 200);
+    })
+    .openapi(problemsPage, async (c) => {
+      const { id, reviewId } = c.req.valid("param");
+      const dictionaryId = await resolve(c, id, { write: false });
+      const page = await reviewProblemsPage(c.var.deps.db, dictionaryId, reviewId, c.req.valid("query"));
+      if (!page) throw new NotFoundError(REVIEW_NOT_FOUND_MESSAGE);
+      return c.json(page, 200);
     })
     .openapi(apply, async (c) => {
       const { id, reviewId } = c.req.valid("param");

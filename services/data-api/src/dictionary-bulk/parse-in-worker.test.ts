@@ -1,0 +1,42 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { ApiProblem } from "../api-problem.ts";
+import { parseInWorker, PARSE_FAILED_MESSAGE, type ParseOutcome } from "./parse-in-worker.ts";
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "dt-parse-worker-"));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+async function outcomes(filePath: string, fileName: string) {
+  const seen: ParseOutcome[] = [];
+  for await (const outcome of parseInWorker(filePath, fileName)) seen.push(outcome);
+  return seen;
+}
+
+describe("parseInWorker", () => {
+  it("parses a file in a worker thread and hands its rows on in bounded batches", async () => {
+    const file = path.join(dir, "rows.csv");
+    fs.writeFileSync(file, ["table,column,type", ...Array.from({ length: 5000 }, (_, i) => `Orders,C${i},int`)].join("\n"));
+    const seen = await outcomes(file, "rows.csv");
+    const batches = seen.filter((o) => o.kind === "batch");
+    expect(batches.length).toBeGreaterThan(1);
+    expect(Math.max(...batches.map((b) => b.items.length))).toBeLessThanOrEqual(2000);
+    expect(batches.reduce((n, b) => n + b.items.length, 0)).toBe(5000);
+    expect(seen.at(-1)).toEqual({ kind: "end", rowCount: 5000 });
+  });
+
+  it("answers a file-level problem found in the worker as its ApiProblem", async () => {
+    const file = path.join(dir, "empty.csv");
+    fs.writeFileSync(file, "\n\n");
+    const err = await outcomes(file, "empty.csv").catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiProblem);
+    expect(err).toMatchObject({ statusCode: 400, message: "The file is empty", fieldErrors: { file: ["The file is empty"] } });
+  });
+
+  it("turns an unexpected failure in the worker into a clear 400 on `file`", async () => {
+    const err = await outcomes(path.join(dir, "gone.csv"), "gone.csv").catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiProblem);
+    expect(err).toMatchObject({ statusCode: 400, message: PARSE_FAILED_MESSAGE, fieldErrors: { file: [PARSE_FAILED_MESSAGE] } });
+  });
+});

@@ -1,0 +1,153 @@
+/**
+ * A multipart/form-data upload received as a stream: its small fields into strings, its file
+ * part written to a temporary file as the bytes arrive, so memory stays flat whatever the file's
+ * size. Hand-written because @mjackson/multipart-parser keeps every part's content in memory
+ * until the part ends (MultipartPart.content: Uint8Array[]), which is the whole file here.
+ *
+ * The caller removes the file (`remove`) in every path; on any error here it is already gone.
+ */
+import { randomBytes } from "node:crypto";
+import { once } from "node:events";
+import fs from "node:fs";
+import path from "node:path";
+import { BULK_UPLOAD_MAX_BYTES } from "../../../../contracts/dictionary.ts";
+import { ApiProblem } from "../api-problem.ts";
+import { fileProblem, FILE_TOO_LARGE_MESSAGE } from "./sheet-rows.ts";
+
+export type ReceivedUpload = {
+  fields: Record<string, string>;
+  /** The (first) file part, on disk. */
+  file?: { path: string; name: string; size: number };
+  /** Removes the temporary file; safe to call twice. */
+  remove(): void;
+};
+
+/** A text field is a mode or an intent: anything longer is not this form. */
+const FIELD_MAX_BYTES = 16 * 1024;
+const HEADERS_MAX_BYTES = 16 * 1024;
+
+/** The folder uploads are written to while they are read: `${dataDir}/tmp/uploads`. */
+export function uploadsTmpDir(dataDir: string) {
+  return path.join(dataDir, "tmp", "uploads");
+}
+
+const unreadable = (why: string) => new ApiProblem(400, "invalid_form", `The upload is not a readable form: ${why}`);
+
+export async function receiveUpload(request: Request, tmpDir: string, maxFileBytes = BULK_UPLOAD_MAX_BYTES): Promise<ReceivedUpload> {
+  const boundary = /boundary=(?:"([^"]+)"|([^;]+))/i.exec(request.headers.get("content-type") ?? "");
+  if (!boundary || !request.body) throw new ApiProblem(415, "unsupported_media_type", "Send the file as multipart/form-data.");
+  const delimiter = Buffer.from(`\r\n--${boundary[1] ?? boundary[2]!.trim()}`);
+
+  fs.mkdirSync(tmpDir, { recursive: true });
+  const result: ReceivedUpload = { fields: {}, remove: () => {} };
+  let out: fs.WriteStream | undefined;
+  let writeError: Error | undefined;
+  let outPath: string | undefined;
+  const remove = () => {
+    if (out && !out.destroyed) out.destroy();
+    if (outPath) fs.rmSync(outPath, { force: true });
+  };
+  result.remove = remove;
+
+  // The body as if it started with a CRLF: then every delimiter, the first included, is "\r\n--boundary".
+  let buffer: Buffer = Buffer.from("\r\n");
+  let state: "preamble" | "headers" | "content" | "done" = "preamble";
+  let part: { name: string; fileName?: string; chunks: Buffer[]; size: number } | undefined;
+
+  const write = async (bytes: Buffer) => {
+    if (!part || bytes.length === 0) return;
+    part.size += bytes.length;
+    if (part.fileName === undefined) {
+      if (part.size > FIELD_MAX_BYTES) throw unreadable(`the field '${part.name}' is too long`);
+      part.chunks.push(bytes);
+    } else if (out) {
+      if (part.size > maxFileBytes) throw fileProblem(413, FILE_TOO_LARGE_MESSAGE);
+      if (writeError) throw writeError;
+      if (!out.write(bytes)) await once(out, "drain");
+    }
+  };
+  const endPart = async () => {
+    if (!part) return;
+    if (part.fileName === undefined) result.fields[part.name] ??= Buffer.concat(part.chunks).toString("utf8");
+    else if (out && !result.file) {
+      const stream = out;
+      await new Promise<void>((resolve, reject) => stream.end((err?: Error | null) => (err ? reject(err) : resolve())));
+      result.file = { path: outPath!, name: part.fileName, size: part.size };
+      out = undefined;
+    }
+    part = undefined;
+  };
+  const startPart = (headerText: string) => {
+    const disposition = /^content-disposition:(.*)$/im.exec(headerText)?.[1] ?? "";
+    const name = /\bname="([^"]*)"/i.exec(disposition)?.[1] ?? "";
+    const fileName = /\bfilename="([^"]*)"/i.exec(disposition)?.[1];
+    part = { name, chunks: [], size: 0, ...(fileName !== undefined ? { fileName: path.basename(fileName.replace(/\\/g, "/")) } : {}) };
+    // Only the first file is kept (the form has one); any other file part is read and dropped.
+    if (fileName !== undefined && !outPath) {
+      outPath = path.join(tmpDir, `${Date.now()}-${randomBytes(8).toString("hex")}.upload`);
+      // Opened now, not when the stream gets round to it: a removal right after must find the file.
+      out = fs.createWriteStream(outPath, { fd: fs.openSync(outPath, "w") });
+      // A failed write (disk full) is thrown by the next write or the end, not left unhandled.
+      out.on("error", (err) => (writeError ??= err));
+    }
+  };
+
+  try {
+    const reader = request.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (value) buffer = buffer.length === 0 ? Buffer.from(value) : Buffer.concat([buffer, value]);
+      for (;;) {
+        if (state === "preamble" || state === "content") {
+          const at = buffer.indexOf(delimiter);
+          if (at < 0) {
+            // Keep what could be the start of a delimiter cut by the chunk's end.
+            const keep = Math.min(buffer.length, delimiter.length - 1);
+            if (state === "content") await write(buffer.subarray(0, buffer.length - keep));
+            buffer = buffer.subarray(buffer.length - keep);
+            break;
+          }
+          if (state === "content") {
+            await write(buffer.subarray(0, at));
+            await endPart();
+          }
+          const after = at + delimiter.length;
+          if (buffer.length < after + 2) {
+            buffer = buffer.subarray(at);
+            if (done) throw unreadable("it ends inside a boundary");
+            break;
+          }
+          if (buffer[after] === 0x2d && buffer[after + 1] === 0x2d) {
+            state = "done";
+            break;
+          }
+          buffer = buffer.subarray(after + 2);
+          state = "headers";
+        }
+        if (state === "headers") {
+          const end = buffer.indexOf("\r\n\r\n");
+          if (end < 0) {
+            if (buffer.length > HEADERS_MAX_BYTES) throw unreadable("a part's headers are too long");
+            break;
+          }
+          startPart(buffer.subarray(0, end).toString("utf8"));
+          buffer = buffer.subarray(end + 4);
+          state = "content";
+          continue;
+        }
+        if (state === "done") break;
+      }
+      if (state === "done") {
+        // Read to the end rather than cancel (the epilogue is a line break at most, and the body is
+        // capped): cancelling undici's FormData body makes it fail later, outside any request.
+        if (!done) while (!(await reader.read()).done);
+        break;
+      }
+      if (done) throw unreadable("it ends before its closing boundary");
+    }
+    return result;
+  } catch (err) {
+    remove();
+    throw err;
+  }
+}
