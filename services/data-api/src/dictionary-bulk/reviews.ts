@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { setImmediate as nextTurn } from "node:timers/promises";
+import { insertJsonRows, type BulkColumn } from "../repositories/bulk-insert.ts";
 import { sql, type Kysely } from "kysely";
 import {
   MAX_COLUMNS_PER_TABLE,
@@ -44,10 +45,35 @@ export const REVIEW_STALE_MESSAGE = "The dictionary changed after this file was 
 /** Staged rows read (or written) per query, and per transaction while storing. */
 const ROWS_PER_BATCH = 2000;
 /**
- * Rows per INSERT statement, with a turn of the event loop after each: some 10 ms of work on
- * SQLite, where a statement runs synchronously (and within both engines' limits on parameters).
+ * Rows per INSERT statement (one JSON parameter: bulk-insert.ts), with a turn of the event loop after
+ * each: a few ms of work on SQLite, where a statement runs synchronously.
  */
-const ROWS_PER_INSERT = 250;
+const ROWS_PER_INSERT = 1000;
+
+const STAGED_COLUMNS: readonly BulkColumn[] = [
+  { name: "review_id", type: "text" },
+  { name: "line", type: "integer" },
+  { name: "table_key", type: "text" },
+  { name: "table_name", type: "text" },
+  { name: "column_key", type: "text" },
+  { name: "column_name", type: "text" },
+  { name: "valid", type: "integer" },
+  { name: "type", type: "text" },
+  { name: "length", type: "integer" },
+  { name: "precision", type: "integer" },
+  { name: "scale", type: "integer" },
+  { name: "nullable", type: "integer" },
+  { name: "is_key", type: "integer" },
+  { name: "description", type: "text" },
+];
+const PROBLEM_COLUMNS: readonly BulkColumn[] = [
+  { name: "review_id", type: "text" },
+  { name: "seq", type: "integer" },
+  { name: "line", type: "integer" },
+  { name: "sort_line", type: "integer" },
+  { name: "field", type: "text" },
+  { name: "message", type: "text" },
+];
 /** Tables written per upsertTables call while applying. */
 const TABLES_PER_WRITE = 200;
 
@@ -166,23 +192,24 @@ async function storeReview(db: Kysely<Database>, dictionaryId: string, findings:
 
 async function insertStaged(db: Kysely<Database>, reviewId: string, rows: StagedRow[]) {
   for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-    const values = rows.slice(i, i + ROWS_PER_INSERT).map((r): DictionaryReviewRowsTable => ({
-      review_id: reviewId,
-      line: r.line,
-      table_key: nameKey(r.tableName),
-      table_name: r.tableName,
-      column_key: nameKey(r.columnName),
-      column_name: r.columnName,
-      valid: toFlag(r.column !== null),
-      type: r.column?.type ?? null,
-      length: r.column?.length ?? null,
-      precision: r.column?.precision ?? null,
-      scale: r.column?.scale ?? null,
-      nullable: r.column ? toFlag(r.column.nullable) : null,
-      is_key: r.column ? toFlag(r.column.isKey) : null,
-      description: r.column?.description ?? null,
-    }));
-    await db.insertInto("dictionary_review_rows").values(values).execute();
+    // In STAGED_COLUMNS' order.
+    const values = rows.slice(i, i + ROWS_PER_INSERT).map((r) => [
+      reviewId,
+      r.line,
+      nameKey(r.tableName),
+      r.tableName,
+      nameKey(r.columnName),
+      r.columnName,
+      toFlag(r.column !== null),
+      r.column?.type ?? null,
+      r.column?.length ?? null,
+      r.column?.precision ?? null,
+      r.column?.scale ?? null,
+      r.column ? toFlag(r.column.nullable) : null,
+      r.column ? toFlag(r.column.isKey) : null,
+      r.column?.description ?? null,
+    ]);
+    await insertJsonRows(db, "dictionary_review_rows", STAGED_COLUMNS, values);
     await nextTurn();
   }
 }
@@ -190,15 +217,9 @@ async function insertStaged(db: Kysely<Database>, reviewId: string, rows: Staged
 /** Stores the problems after `seq`; answers the last seq used. */
 async function insertProblems(db: Kysely<Database>, reviewId: string, problems: RowError[], seq: number): Promise<number> {
   for (let i = 0; i < problems.length; i += ROWS_PER_INSERT) {
-    const values = problems.slice(i, i + ROWS_PER_INSERT).map((p) => ({
-      review_id: reviewId,
-      seq: ++seq,
-      line: p.row,
-      sort_line: sortLine(p),
-      field: p.column,
-      message: p.message,
-    }));
-    await db.insertInto("dictionary_review_problems").values(values).execute();
+    // In PROBLEM_COLUMNS' order.
+    const values = problems.slice(i, i + ROWS_PER_INSERT).map((p) => [reviewId, ++seq, p.row, sortLine(p), p.column, p.message]);
+    await insertJsonRows(db, "dictionary_review_problems", PROBLEM_COLUMNS, values);
     await nextTurn();
   }
   return seq;
