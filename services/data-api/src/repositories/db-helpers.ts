@@ -1,4 +1,4 @@
-import { sql, type Kysely, type RawBuilder } from "kysely";
+import { sql, type Compilable, type CompiledQuery, type Kysely, type RawBuilder } from "kysely";
 
 /**
  * Runs `fn` in a transaction, or inside the caller's when `db` already is one: repository writes
@@ -53,4 +53,66 @@ export async function totalOf(rows: number, page: { page: number; pageSize: numb
   if (rows > 0 && rows < page.pageSize) return (page.page - 1) * page.pageSize + rows;
   if (rows === 0 && page.page === 1) return 0;
   return Number((await count()).n);
+}
+
+/**
+ * A hot read compiled once per query *shape* instead of built and compiled on every call: Kysely's
+ * immutable builders and its compiler cost more than running a small query (decision 011).
+ *
+ *   const byName = compiledByShape((db, shape: { sorted: boolean }, param) => …where("name", "=", param("name"))…);
+ *   const rows = await byName(db, { sorted: true }, { name: "x" });
+ *
+ * `build` sees only the shape (what decides the SQL text: which filters, which sort) and `param`,
+ * never a request's values, so the SQL cannot depend on anything the cache key leaves out. Every
+ * value goes in as a named parameter and is filled in by its name on each call: a value written
+ * into the builder instead (a tenant's id, say, that would then be served to every later call)
+ * makes compiling throw, and so does a call whose values are not exactly the names the query has.
+ * The SQL comes from the db's own compiler (`?` on SQLite, `$1` on PostgreSQL), kept per db.
+ */
+export function compiledByShape<Shape extends Record<string, string | number | boolean>, Row>(
+  build: (db: Kysely<any>, shape: Shape, param: (name: string) => any) => Compilable<Row>,
+): (db: Kysely<any>, shape: Shape, values: Record<string, unknown>) => Promise<Row[]> {
+  const byDb = new WeakMap<Kysely<any>, Map<string, Shaped<Row>>>();
+  return async (db, shape, values) => {
+    let shapes = byDb.get(db);
+    if (!shapes) byDb.set(db, (shapes = new Map()));
+    const key = JSON.stringify(shape);
+    let query = shapes.get(key);
+    if (!query) {
+      query = compileShape(build(db, shape, (name) => new Parameter(name)));
+      // Shapes are few by construction (flags and enum values); the bound only guards a mistake.
+      if (shapes.size < MAX_SHAPES) shapes.set(key, query);
+    }
+    const { rows } = await db.executeQuery<Row>({ ...query.compiled, parameters: query.fill(values) });
+    return rows;
+  };
+}
+
+const MAX_SHAPES = 1000;
+
+/** A named hole in a query compiled by compiledByShape. */
+class Parameter {
+  constructor(readonly name: string) {}
+}
+
+type Shaped<Row> = { compiled: CompiledQuery<Row>; fill: (values: Record<string, unknown>) => unknown[] };
+
+function compileShape<Row>(query: Compilable<Row>): Shaped<Row> {
+  const compiled = query.compile();
+  const names = compiled.parameters.map((p) => {
+    if (!(p instanceof Parameter)) throw new Error(`a value was built into a query compiled by shape (${compiled.sql}): pass it with param()`);
+    return p.name;
+  });
+  const distinct = new Set(names).size;
+  return {
+    compiled,
+    fill(values) {
+      // As many values as names, each of them there: a value nobody asked for is a filter left out.
+      if (Object.keys(values).length !== distinct) throw new Error(`the values ${Object.keys(values)} do not match the parameters ${[...new Set(names)]}`);
+      return names.map((name) => {
+        if (!Object.hasOwn(values, name) || values[name] === undefined) throw new Error(`no value for the parameter ${name}`);
+        return values[name];
+      });
+    },
+  };
 }

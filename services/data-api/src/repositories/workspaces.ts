@@ -6,7 +6,7 @@ import { WORKSPACES, workspaceOfProductType, type WorkspaceKind } from "../../..
 import { ConflictError, DuplicateNameError } from "../api-problem.ts";
 import type { Database } from "../db/schema.ts";
 import type { ProjectsTable } from "../db/schema-projects.ts";
-import { escapeLike, inTransaction, isUniqueViolation, nameKey, sortOf, toFlag, totalOf } from "./db-helpers.ts";
+import { compiledByShape, escapeLike, inTransaction, isUniqueViolation, nameKey, sortOf, toFlag, totalOf } from "./db-helpers.ts";
 import { createDictionary } from "./dictionaries.ts";
 
 /**
@@ -214,37 +214,69 @@ export function selectWorkspaces(db: Kysely<Database>, kind: WorkspaceKind) {
 
 export type WorkspaceListRow = Awaited<ReturnType<ReturnType<typeof selectWorkspaces>["executeTakeFirstOrThrow"]>>;
 
-/** One page of the company's workspaces of `kind` the reader may read: filtered, sorted and counted in SQL. */
+/**
+ * One page of the company's workspaces of `kind` the reader may read: filtered, sorted and counted in
+ * SQL. The list is the data API's hottest read, so its two queries are compiled once per shape
+ * (compiledByShape): the filters present, the sort and whether the reader sees all decide the SQL;
+ * the company, the reader, the kind and the filters' values are its named parameters.
+ */
 export async function searchWorkspaces(db: Kysely<Database>, kind: WorkspaceKind, search: WorkspaceSearch, reader: WorkspaceReader) {
+  const contains = search.name?.trim().toLowerCase();
+  // A status filter is a set: repeated values are one, which also keeps the number of shapes bounded.
+  const statuses = [...new Set(search.status)];
+  const shape: SearchShape = {
+    seesAll: reader.seesAll,
+    name: Boolean(contains),
+    statuses: statuses.length,
+    application: Boolean(search.applicationId),
+    sort: search.sort,
+  };
+  const filters: Record<string, unknown> = { productType: WORKSPACES[kind].productType, companyId: search.companyId };
+  if (!reader.seesAll) filters.userId = reader.userId;
+  // name_key holds the kind's prefix: the pattern starts with it, so the prefix itself never matches.
+  if (contains) filters.nameLike = `${namePrefix(kind)}%${escapeLike(contains)}%`;
+  statuses.forEach((status, i) => (filters[`status${i}`] = status));
+  if (search.applicationId) filters.applicationId = search.applicationId;
+
+  const rows = await workspacePage(db, shape, { ...filters, limit: search.pageSize, offset: (search.page - 1) * search.pageSize });
+  const total = await totalOf(rows.length, search, async () => (await workspaceCount(db, shape, filters))[0]!);
+  return { rows, total, page: search.page, pageSize: search.pageSize };
+}
+
+/** What decides the search's SQL text; everything else is a parameter. */
+type SearchShape = { seesAll: boolean; name: boolean; statuses: number; application: boolean; sort: WorkspaceSearch["sort"] };
+
+/** The workspaces a search matches, from its shape; values by name through `param`. */
+function searchBase(db: Kysely<Database>, shape: SearchShape, param: (name: string) => any) {
   let base = db
     .selectFrom("projects as p")
     .innerJoin("applications as a", "a.id", "p.application_id")
-    .where("p.product_type", "=", WORKSPACES[kind].productType);
-  if (!reader.seesAll) {
+    .where("p.product_type", "=", param("productType"));
+  if (!shape.seesAll) {
     base = base.innerJoin("project_users as pu", (join) =>
-      join.onRef("pu.project_id", "=", "p.id").on("pu.user_id", "=", reader.userId).on("pu.can_read", "=", 1),
+      join.onRef("pu.project_id", "=", "p.id").on("pu.user_id", "=", param("userId")).on("pu.can_read", "=", sql.lit(1)),
     );
   }
-  base = base.where("p.company_id", "=", search.companyId);
-  const contains = search.name?.trim().toLowerCase();
-  // name_key holds the kind's prefix: the pattern starts with it, so the prefix itself never matches.
-  if (contains) base = base.where(sql<boolean>`p.name_key like ${`${namePrefix(kind)}%${escapeLike(contains)}%`} escape '\\'`);
-  if (search.status.length) base = base.where("p.status", "in", [...search.status]);
-  if (search.applicationId) base = base.where("p.application_id", "=", search.applicationId);
-
-  const { key, direction } = sortOf<keyof typeof SORT_COLUMNS>(search.sort);
-  const column = SORT_COLUMNS[key];
-
-  const rows = await base
-    .select(workspaceColumns)
-    .orderBy(column, direction)
-    .orderBy("p.id", direction)
-    .limit(search.pageSize)
-    .offset((search.page - 1) * search.pageSize)
-    .execute();
-  const total = await totalOf(rows.length, search, () => base.select((eb) => eb.fn.countAll<number | string>().as("n")).executeTakeFirstOrThrow());
-  return { rows, total, page: search.page, pageSize: search.pageSize };
+  base = base.where("p.company_id", "=", param("companyId"));
+  if (shape.name) base = base.where(sql<boolean>`p.name_key like ${param("nameLike")} escape '\\'`);
+  if (shape.statuses) base = base.where("p.status", "in", Array.from({ length: shape.statuses }, (_, i) => param(`status${i}`)));
+  if (shape.application) base = base.where("p.application_id", "=", param("applicationId"));
+  return base;
 }
+
+const workspacePage = compiledByShape((db: Kysely<Database>, shape: SearchShape, param) => {
+  const { key, direction } = sortOf<keyof typeof SORT_COLUMNS>(shape.sort);
+  return searchBase(db, shape, param)
+    .select(workspaceColumns)
+    .orderBy(SORT_COLUMNS[key], direction)
+    .orderBy("p.id", direction)
+    .limit(param("limit"))
+    .offset(param("offset"));
+});
+
+const workspaceCount = compiledByShape((db: Kysely<Database>, shape: SearchShape, param) =>
+  searchBase(db, shape, param).select((eb) => eb.fn.countAll<number | string>().as("n")),
+);
 
 async function assertNameFree(db: Kysely<Database>, kind: WorkspaceKind, companyId: string, key: string, exceptId?: string) {
   let query = db.selectFrom("projects").select("id").where("company_id", "=", companyId).where("name_key", "=", key);

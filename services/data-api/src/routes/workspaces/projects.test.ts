@@ -326,5 +326,20 @@ describe.each(TEST_DATABASE_KINDS)("projects on %s", (kind) => {
       expect((await api.get(`/api/v1/projects/search?companyId=${cedar.id}`, t)).status).toBe(404);
       expect((await api.get(`/api/v1/projects/search?companyId=${acme.id}`, await token(USERS.viewer))).status).toBe(403);
     });
+
+    it("answers every search its own company's projects, however many searches of the same shape run at once", async () => {
+      // The search's SQL is compiled once per shape (decision 011): these three share one.
+      const t = await token(USERS.superAdmin);
+      const [cedarPage, acmePage, cedarAgain] = await Promise.all([
+        api.get(`/api/v1/projects/search?companyId=${cedar.id}&sort=name`, t),
+        api.get(`/api/v1/projects/search?companyId=${acme.id}&sort=name`, t),
+        api.get(`/api/v1/projects/search?companyId=${cedar.id}&sort=name`, t),
+      ]);
+      expect(names(cedarPage)).toEqual(["Customers", "Orders", "orders archive", "Returns 100%", "Returns_old", "Stock"]);
+      expect(names(cedarAgain)).toEqual(names(cedarPage));
+      expect(acmePage.body.items.length).toBeGreaterThan(0);
+      expect(acmePage.body.items.every((p: Project) => p.companyId === acme.id)).toBe(true);
+      expect(names(acmePage)).not.toContain("Orders");
+    });
   });
 });
