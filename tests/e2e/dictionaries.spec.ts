@@ -37,7 +37,7 @@ for (const javaScriptEnabled of [true, false]) {
       const dictionaryName = `Main dictionary ${suffix}`;
       const id = await createDictionary(page, application, dictionaryName);
       await expect(page.getByRole("navigation", { name: "Data dictionary setup steps" })).toBeVisible();
-      await expect(page.getByText(/at most 5 MB/)).toBeVisible();
+      await expect(page.getByText(/at most 64 MB/)).toBeVisible();
 
       // Upload → review: nothing applied yet.
       await page.getByLabel("Dictionary file").setInputFiles(SAMPLE);

@@ -11,7 +11,7 @@ import { versionSchema } from "../../../contracts/common";
 export const MAX_UPLOAD_MB = BULK_UPLOAD_MAX_MB;
 
 /**
- * The bulk upload: one .csv or .xlsx file, not empty, at most 5 MB, and what to do with the columns
+ * The bulk upload: one .csv or .xlsx file, not empty, at most 64 MB, and what to do with the columns
  * the file leaves out (`mode`: replace unless the form offers and the user picks "Only add and change").
  */
 export const dictionaryUploadSchema = z.object({
