@@ -34,6 +34,15 @@ describe("useServerForm", () => {
     expect(getInputProps(fields.name!, { type: "text" })).toMatchObject({ id: "t-name", name: "name", form: "t", "aria-invalid": true, "aria-describedby": "t-name-error" });
   });
 
+  it("marks the fields the server requires, list items by any index, so they are announced as required", () => {
+    const [, fields] = formFor({ id: "t", defaultValue: { columns: [{ name: "a" }, { name: "b" }] }, required: ["name", "columns[].name"] });
+    expect(getInputProps(fields.name!, { type: "text" }).required).toBe(true);
+    const [first, second] = fields.columns!.getFieldList();
+    expect(getInputProps(second!.getFieldset().name!, { type: "text" }).required).toBe(true);
+    expect(getInputProps(first!.getFieldset().isKey!, { type: "checkbox" }).required).toBeUndefined();
+    expect(getInputProps(formFor({ id: "u" })[1].name!, { type: "text" }).required).toBeUndefined();
+  });
+
   it("serializes defaults as form data: numbers as text, true as on", () => {
     const [, fields] = formFor({ id: "t", defaultValue: { name: 3, columns: [{ name: "a", isKey: true }] } });
     expect(fields.name!.initialValue).toBe("3");

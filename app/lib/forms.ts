@@ -60,8 +60,19 @@ type ListIntent =
 /** Lists changed in the page since the last submission: each list's items and their React keys. */
 type Lists = Record<string, { items: unknown[]; keys: string[] }>;
 
-export function useServerForm(options: { id: string; lastResult?: FormResult | null; defaultValue?: Record<string, unknown> }) {
+export function useServerForm(options: {
+  id: string;
+  lastResult?: FormResult | null;
+  defaultValue?: Record<string, unknown>;
+  /**
+   * The fields the server's schema requires, so assistive technology announces them (the browser does
+   * not block the submit: the form has noValidate). List items are named with `[]` for any index:
+   * `columns[].name`.
+   */
+  required?: readonly string[];
+}) {
   const { id: formId, lastResult } = options;
+  const required = new Set(options.required ?? []);
   // A new submission result starts over from its values (the page may have moved list items meanwhile).
   const [local, setLocal] = useState<{ result: unknown; lists: Lists; next: number }>({ result: lastResult, lists: {}, next: 0 });
   const current = local.result === lastResult ? local : { result: lastResult, lists: {}, next: local.next };
@@ -81,6 +92,7 @@ export function useServerForm(options: { id: string; lastResult?: FormResult | n
       errors: errors[name]?.length ? errors[name]! : undefined,
       initialValue: valueAt(initial, name, current.lists),
       key,
+      required: required.has(name.replace(/\[\d+\]/g, "[]")) || undefined,
       getFieldset: <K extends string>() =>
         new Proxy({} as Record<K, FieldMetadata>, { get: (_, k) => (typeof k === "string" ? field(`${name}.${k}`) : undefined) }),
       getFieldList: () => {

@@ -84,7 +84,7 @@ export function TableEditor({ defaultValue, lastResult, submitLabel, cancelHref,
   const href = useCompanyHref();
   const formAction = action ? href(action) : undefined;
   const pending = useIsPending({ formAction });
-  const [form, fields] = useServerForm({ id: "table-editor", lastResult, defaultValue });
+  const [form, fields] = useServerForm({ id: "table-editor", lastResult, defaultValue, required: ["name", "columns[].name", "columns[].type"] });
   const columnsField = fields.columns!;
   const columns = columnsField.getFieldList();
 

@@ -59,7 +59,7 @@ export function UploadForm({ lastResult, action, label = "Dictionary file", subm
   const href = useCompanyHref();
   const formAction = action ? href(action) : undefined;
   const pending = useIsPending({ formAction });
-  const [form, fields] = useServerForm({ id: "dictionary-upload", lastResult, defaultValue: { mode: "replace" } });
+  const [form, fields] = useServerForm({ id: "dictionary-upload", lastResult, defaultValue: { mode: "replace" }, required: ["file"] });
   return (
     <Form method="post" encType="multipart/form-data" action={formAction} {...getFormProps(form)} className="flex max-w-2xl flex-col gap-4">
       {children}

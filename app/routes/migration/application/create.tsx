@@ -40,7 +40,7 @@ export const handle = { breadcrumb: "Create application" };
 export default function CreateApplication({ actionData }: Route.ComponentProps) {
   const href = useCompanyHref();
   const pending = useIsPending();
-  const [form, fields] = useServerForm({ id: "create-application", lastResult: actionData?.result });
+  const [form, fields] = useServerForm({ id: "create-application", lastResult: actionData?.result, required: ["name"] });
   return (
     <section aria-labelledby="page-title" className="flex flex-col gap-6">
       <h1 id="page-title" className="text-2xl font-semibold tracking-tight">

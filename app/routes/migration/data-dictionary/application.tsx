@@ -79,6 +79,7 @@ function ApplicationForm({
     id: `dictionary-application-${dictionary.id}`,
     lastResult,
     defaultValue: { version: String(dictionary.version), name: dictionary.name, description: dictionary.description ?? "" },
+    required: ["name"],
   });
   return (
     <Card className="max-w-2xl">

@@ -59,6 +59,7 @@ export default function CreateDataDictionary({ loaderData, actionData }: Route.C
     id: "create-dictionary",
     lastResult: actionData?.result,
     defaultValue: { applicationId: loaderData.applicationId ?? "" },
+    required: ["name", "applicationId"],
   });
   return (
     <section aria-labelledby="page-title" className="flex flex-col gap-6">

@@ -71,7 +71,7 @@ export default function CreateWorkspace({ loaderData, actionData }: Route.Compon
   const paths = useWorkspacePaths();
   const { ws } = paths;
   const onboarding = ws.kind === "onboarding";
-  const [form, fields] = useServerForm({ id: `create-${ws.noun}`, lastResult: actionData?.result });
+  const [form, fields] = useServerForm({ id: `create-${ws.noun}`, lastResult: actionData?.result, required: ["name", "applicationId", "sourceType"] });
   const { applications, schemes, defaultConfiguration } = loaderData;
   const missing = applications.length === 0 ? "applications" : onboarding && schemes.length === 0 ? "schemes" : null;
 

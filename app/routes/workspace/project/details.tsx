@@ -187,6 +187,7 @@ function EditForm({ project, schemes, lastResult }: { project: ProjectData; sche
   const [form, fields] = useServerForm({
     id: `edit-${ws.noun}`,
     lastResult,
+    required: ["name"],
     defaultValue: {
       name: project.name,
       description: project.description ?? "",

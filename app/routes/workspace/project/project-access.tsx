@@ -240,7 +240,7 @@ function AddForm({
 }) {
   const blocked = candidates.filter((u) => cannotOpen[u.id]);
   const pending = useIntentPending("set", { formKey: "add" });
-  const [form, fields] = useServerForm({ id: "add-user", lastResult, defaultValue: { canRead: "on" } });
+  const [form, fields] = useServerForm({ id: "add-user", lastResult, defaultValue: { canRead: "on" }, required: ["userId"] });
   return (
     <Card aria-labelledby="add-title">
       <h2 id="add-title" className="text-lg font-semibold">

@@ -21,7 +21,7 @@ describe.each(TEST_DATABASE_KINDS)("insertJsonRows on %s", (kind) => {
 
   it("stores every value as given: quotes, backslashes, accents, emoji, newlines, nulls and integers", async () => {
     const texts = [`it's "quoted"`, "back\\slash", "Ünïcode ✓ 😀", "line\nbreak", "", "[1, 2]", '{"a": 1}'];
-    const rows = texts.map((note, i) => [`r${i}`, i - 3, 2 ** 40 + i, note]);
+    const rows: (string | number | null)[][] = texts.map((note, i) => [`r${i}`, i - 3, 2 ** 40 + i, note]);
     rows.push(["nulls", null, null, null]);
     await insertJsonRows(db, "t", [{ name: "id", type: "text" }, { name: "n", type: "integer" }, { name: "big", type: "integer" }, { name: "note", type: "text" }], rows);
     const stored = await db.selectFrom("t").select(["id", "n", "big", "note"]).execute();
