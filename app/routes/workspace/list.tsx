@@ -67,7 +67,8 @@ function listRow(p: Project | Configuration) {
     applicationName: p.applicationName,
     sourceType: p.sourceType,
     isLocked: p.isLocked,
-    lockReason: p.lockReason,
+    // Only a locked row shows its reason.
+    ...(p.isLocked ? { lockReason: p.lockReason } : {}),
     updatedAt: p.updatedAt,
     ...("isDefault" in p ? { isDefault: p.isDefault, schemes: p.schemes.map((s) => s.scheme.name) } : {}),
   };
@@ -98,7 +99,7 @@ export default function ProjectList({ loaderData }: Route.ComponentProps) {
         {mayCreate ? (
           <Link to={href(paths.create)} className={buttonVariants()}>
             <Icon name="plus" />
-            Create {noun}
+            {`Create ${noun}`}
           </Link>
         ) : null}
       </div>
@@ -121,8 +122,8 @@ export default function ProjectList({ loaderData }: Route.ComponentProps) {
               {statuses.map((s) => (
                 <Fragment key={s}>
                   <label>
-                    <input type="checkbox" name="status" value={s} defaultChecked={search.status.includes(s)} />{" "}
-                    {PROJECT_STATUS_LABELS[s]}
+                    <input type="checkbox" name="status" value={s} defaultChecked={search.status.includes(s)} />
+                    {` ${PROJECT_STATUS_LABELS[s]}`}
                   </label>{" "}
                 </Fragment>
               ))}
@@ -153,8 +154,9 @@ export default function ProjectList({ loaderData }: Route.ComponentProps) {
             <PastTheEnd page={result.page} />
           ) : (
             <div className="mt-6 overflow-x-auto rounded-lg border border-border bg-white">
-              <table className="cells-roomy w-full text-left text-sm">
-                <caption className="sr-only">{ws.listTitle}, sorted by {sortDescription(search.sort, SORT_LABELS)}</caption>
+              {/* The dates' nowrap once on the table (Updated is the last column), not on 25 cells. */}
+              <table className="cells-roomy w-full text-left text-sm [&_td:last-child]:whitespace-nowrap">
+                <caption className="sr-only">{`${ws.listTitle}, sorted by ${sortDescription(search.sort, SORT_LABELS)}`}</caption>
                 <thead className="border-b border-border bg-muted/50 text-xs uppercase [&_th]:font-medium tracking-wide text-muted-foreground">
                   <tr>
                     <SortableHeader label="Name" column="name" sort={search.sort} to={(sort) => withSearch({ sort, page: 1 })} />
@@ -173,11 +175,11 @@ export default function ProjectList({ loaderData }: Route.ComponentProps) {
                   {result.items.map((p) => (
                     <tr key={p.id}>
                       <td>
-                        <Link to={href(paths.nextStep(p))} className="row-link">
+                        <Link to={href(paths.nextStep(p))} className="row-link" discover="none">
                           {p.name}
                         </Link>{" "}
                         {"isDefault" in p && p.isDefault ? <div className="text-xs font-medium">Default</div> : null}
-                        {paths.setupIncomplete(p.status) ? <div className="text-xs text-muted-foreground">Setup continues here</div> : null}
+                        {paths.setupIncomplete(p.status) ? <div className="row-note">Setup continues here</div> : null}
                       </td>
                       <td>{p.applicationName}</td>
                       <td>
@@ -187,7 +189,7 @@ export default function ProjectList({ loaderData }: Route.ComponentProps) {
                         {p.schemes ? p.schemes.join(", ") : SOURCE_TYPE_LABELS[p.sourceType]}
                       </td>
                       <td>{p.isLocked ? `Yes (${p.lockReason ? LOCK_REASON_LABELS[p.lockReason] : "no reason given"})` : "No"}</td>
-                      <td className="whitespace-nowrap">{formatTimestamp(p.updatedAt)}</td>
+                      <td>{formatTimestamp(p.updatedAt)}</td>
                     </tr>
                   ))}
                 </tbody>
