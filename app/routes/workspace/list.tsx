@@ -16,6 +16,7 @@ import { Pagination, PastTheEnd } from "~/components/ui/pagination";
 import { SearchField } from "~/components/ui/search-field";
 import { SortableHeader, sortDescription } from "~/components/ui/sortable-header";
 import { useCompanyHref } from "~/lib/company-href";
+import { packRows, unpackRows } from "~/lib/packed-rows";
 import { readContains, readPaging } from "~/lib/list-search.server";
 import { accessSettings, forSelectedCompany } from "~/lib/guards.server";
 import { useWorkspacePaths, workspaceOfPath } from "~/lib/workspace-paths";
@@ -50,8 +51,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const result = value ?? { items: [], total: 0, page: 1, pageSize: search.pageSize };
   return {
     search,
-    // Only what the rows show: the loader's data is serialized into the page a second time.
-    result: { ...result, items: result.items.map(listRow) },
+    // Only what the rows show, packed: the loader's data is serialized into the page a second time.
+    result: { ...result, items: packRows(result.items.map(listRow)) },
     companyId: shell.company?.id ?? null,
     companyName: shell.company?.name ?? null,
     // Who may create: the roles that may work in the workspace's area of this company (spec §6).
@@ -68,14 +69,15 @@ function listRow(p: Project | Configuration) {
     sourceType: p.sourceType,
     isLocked: p.isLocked,
     // Only a locked row shows its reason.
-    ...(p.isLocked ? { lockReason: p.lockReason } : {}),
+    lockReason: p.isLocked ? p.lockReason : null,
     updatedAt: p.updatedAt,
     ...("isDefault" in p ? { isDefault: p.isDefault, schemes: p.schemes.map((s) => s.scheme.name) } : {}),
   };
 }
 
 export default function ProjectList({ loaderData }: Route.ComponentProps) {
-  const { search, result, companyId, companyName, mayCreate } = loaderData;
+  const { search, companyId, companyName, mayCreate } = loaderData;
+  const result = { ...loaderData.result, items: unpackRows(loaderData.result.items) };
   const href = useCompanyHref();
   const paths = useWorkspacePaths();
   const { ws } = paths;
