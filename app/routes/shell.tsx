@@ -22,7 +22,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     companies: shell.companies,
     company: shell.company,
     roles: shell.roles,
-    sections: MENU.filter((section) => mayEnterArea(section.area, shell.roles, accessSettings)),
+    // The names of the areas this user may enter, not their menus: the menus are in the page's code
+    // already, and the loader's data is serialized into every page.
+    areas: MENU.filter((section) => mayEnterArea(section.area, shell.roles, accessSettings)).map((section) => section.area),
     sidebar: await readSidebarState(request),
     dashboardUrl: `${env.CLIENT_PORTAL_URL}/dashboard`,
     flash: takeFlash(context),
@@ -34,7 +36,7 @@ export default function Shell({ loaderData }: Route.ComponentProps) {
     <div className="flex flex-1">
       <Sidebar
         state={loaderData.sidebar}
-        sections={loaderData.sections}
+        sections={MENU.filter((section) => loaderData.areas.includes(section.area))}
         companies={loaderData.companies}
         company={loaderData.company}
         dashboardUrl={loaderData.dashboardUrl}

@@ -30,7 +30,7 @@ export function Breadcrumbs() {
                 </span>
               ) : (
                 <>
-                  <Link to={href(crumb.to)} className="hover:underline">
+                  <Link to={href(crumb.to)} className="hover:underline" discover="none">
                     {crumb.label}
                   </Link>{" "}
                   <Icon name="chevron-right" className="size-3.5" />

@@ -16,7 +16,7 @@ const ICONS = {
   upload: "upload",
 } satisfies Record<MenuIconName, IconName>;
 
-/** Decorative: the link or heading next to it carries the name. */
+/** Decorative: the link or heading next to it carries the name. Its size comes from .menu-link and .menu-heading (app.css). */
 export function MenuIcon({ name, className }: { name: MenuIconName; className?: string }) {
-  return <Icon name={ICONS[name]} className={className ?? "size-4 shrink-0"} />;
+  return <Icon name={ICONS[name]} className={className} />;
 }

@@ -40,7 +40,7 @@ export function Sidebar({ state, sections, companies, company, dashboardUrl }: S
           </li>
           {sections.map((section) => (
             <li key={section.area} className="pt-3">
-              <span id={`menu-${section.area}`} className="flex items-center gap-3 px-3 pb-1 text-xs font-semibold uppercase tracking-wide text-muted-foreground">
+              <span id={`menu-${section.area}`} className="menu-heading">
                 <MenuIcon name={section.icon} />
                 <span className="sidebar-label">{section.label}</span>
               </span>
@@ -48,7 +48,8 @@ export function Sidebar({ state, sections, companies, company, dashboardUrl }: S
                 {section.items.map((item) => (
                   <li key={item.path}>
                     {/* .menu-link (app.css) marks the current page by its aria-current. */}
-                    <NavLink to={href(item.path)} className="menu-link" title={item.label}>
+                    {/* No route discovery to mark for (routeDiscovery "initial"): discover="none" spares the attribute. */}
+                    <NavLink to={href(item.path)} className="menu-link" title={item.label} discover="none">
                       <MenuIcon name={item.icon} />
                       <span className="sidebar-label">{item.label}</span>
                     </NavLink>

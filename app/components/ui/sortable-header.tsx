@@ -40,7 +40,7 @@ export function SortableHeader<S extends string>({
   const icon = !active ? "arrow-up-down" : descending ? "arrow-down" : "arrow-up";
   return (
     <th scope="col" aria-sort={active ? (descending ? "descending" : "ascending") : undefined} className={className}>
-      <Link to={to(next)} className="inline-flex items-center gap-1 hover:text-slate-900">
+      <Link to={to(next)} className="inline-flex items-center gap-1 hover:text-slate-900" discover="none">
         {label}
         <Icon name={icon} className="size-3.5" />{" "}
         <span className="sr-only">{active ? `(sorted ${descending ? "descending" : "ascending"}; sort ${descending ? "ascending" : "descending"})` : "(sort)"}</span>

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_COMPANIES, demoAdminDataSources } from "../../../scripts/demo-data";
 import { isRedirect, startLiveServices } from "~/test/live-services";
+import { unpackRows } from "~/lib/packed-rows";
 
 /**
  * The workspace modules serving onboarding configurations (the migration side is projects.server.test.ts):
@@ -47,7 +48,7 @@ describe("onboarding configurations through the workspace pages", () => {
     const opts = { params: { configurationId: id }, middleware: wizardLayout.middleware };
 
     const found = (await call(ANALYST, at(""), list.loader)) as any;
-    const row = found.result.items.find((c: any) => c.id === id);
+    const row = unpackRows<any>(found.result.items).find((c) => c.id === id);
     // The list returns what its rows show: the schemes' names.
     expect(row.schemes).toEqual([benefit!.name, contribution!.name]);
 

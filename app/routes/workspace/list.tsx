@@ -16,6 +16,7 @@ import { Pagination, PastTheEnd } from "~/components/ui/pagination";
 import { SearchField } from "~/components/ui/search-field";
 import { SortableHeader, sortDescription } from "~/components/ui/sortable-header";
 import { useCompanyHref } from "~/lib/company-href";
+import { packRows, unpackRows } from "~/lib/packed-rows";
 import { readContains, readPaging } from "~/lib/list-search.server";
 import { accessSettings, forSelectedCompany } from "~/lib/guards.server";
 import { useWorkspacePaths, workspaceOfPath } from "~/lib/workspace-paths";
@@ -50,8 +51,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const result = value ?? { items: [], total: 0, page: 1, pageSize: search.pageSize };
   return {
     search,
-    // Only what the rows show: the loader's data is serialized into the page a second time.
-    result: { ...result, items: result.items.map(listRow) },
+    // Only what the rows show, packed: the loader's data is serialized into the page a second time.
+    result: { ...result, items: packRows(result.items.map(listRow)) },
     companyId: shell.company?.id ?? null,
     companyName: shell.company?.name ?? null,
     // Who may create: the roles that may work in the workspace's area of this company (spec §6).
@@ -67,14 +68,16 @@ function listRow(p: Project | Configuration) {
     applicationName: p.applicationName,
     sourceType: p.sourceType,
     isLocked: p.isLocked,
-    lockReason: p.lockReason,
+    // Only a locked row shows its reason.
+    lockReason: p.isLocked ? p.lockReason : null,
     updatedAt: p.updatedAt,
     ...("isDefault" in p ? { isDefault: p.isDefault, schemes: p.schemes.map((s) => s.scheme.name) } : {}),
   };
 }
 
 export default function ProjectList({ loaderData }: Route.ComponentProps) {
-  const { search, result, companyId, companyName, mayCreate } = loaderData;
+  const { search, companyId, companyName, mayCreate } = loaderData;
+  const result = { ...loaderData.result, items: unpackRows(loaderData.result.items) };
   const href = useCompanyHref();
   const paths = useWorkspacePaths();
   const { ws } = paths;
@@ -98,7 +101,7 @@ export default function ProjectList({ loaderData }: Route.ComponentProps) {
         {mayCreate ? (
           <Link to={href(paths.create)} className={buttonVariants()}>
             <Icon name="plus" />
-            Create {noun}
+            {`Create ${noun}`}
           </Link>
         ) : null}
       </div>
@@ -121,8 +124,8 @@ export default function ProjectList({ loaderData }: Route.ComponentProps) {
               {statuses.map((s) => (
                 <Fragment key={s}>
                   <label>
-                    <input type="checkbox" name="status" value={s} defaultChecked={search.status.includes(s)} />{" "}
-                    {PROJECT_STATUS_LABELS[s]}
+                    <input type="checkbox" name="status" value={s} defaultChecked={search.status.includes(s)} />
+                    {` ${PROJECT_STATUS_LABELS[s]}`}
                   </label>{" "}
                 </Fragment>
               ))}
@@ -153,8 +156,9 @@ export default function ProjectList({ loaderData }: Route.ComponentProps) {
             <PastTheEnd page={result.page} />
           ) : (
             <div className="mt-6 overflow-x-auto rounded-lg border border-border bg-white">
-              <table className="cells-roomy w-full text-left text-sm">
-                <caption className="sr-only">{ws.listTitle}, sorted by {sortDescription(search.sort, SORT_LABELS)}</caption>
+              {/* The dates' nowrap once on the table (Updated is the last column), not on 25 cells. */}
+              <table className="cells-roomy w-full text-left text-sm [&_td:last-child]:whitespace-nowrap">
+                <caption className="sr-only">{`${ws.listTitle}, sorted by ${sortDescription(search.sort, SORT_LABELS)}`}</caption>
                 <thead className="border-b border-border bg-muted/50 text-xs uppercase [&_th]:font-medium tracking-wide text-muted-foreground">
                   <tr>
                     <SortableHeader label="Name" column="name" sort={search.sort} to={(sort) => withSearch({ sort, page: 1 })} />
@@ -173,11 +177,11 @@ export default function ProjectList({ loaderData }: Route.ComponentProps) {
                   {result.items.map((p) => (
                     <tr key={p.id}>
                       <td>
-                        <Link to={href(paths.nextStep(p))} className="row-link">
+                        <Link to={href(paths.nextStep(p))} className="row-link" discover="none">
                           {p.name}
                         </Link>{" "}
                         {"isDefault" in p && p.isDefault ? <div className="text-xs font-medium">Default</div> : null}
-                        {paths.setupIncomplete(p.status) ? <div className="text-xs text-muted-foreground">Setup continues here</div> : null}
+                        {paths.setupIncomplete(p.status) ? <div className="row-note">Setup continues here</div> : null}
                       </td>
                       <td>{p.applicationName}</td>
                       <td>
@@ -187,7 +191,7 @@ export default function ProjectList({ loaderData }: Route.ComponentProps) {
                         {p.schemes ? p.schemes.join(", ") : SOURCE_TYPE_LABELS[p.sourceType]}
                       </td>
                       <td>{p.isLocked ? `Yes (${p.lockReason ? LOCK_REASON_LABELS[p.lockReason] : "no reason given"})` : "No"}</td>
-                      <td className="whitespace-nowrap">{formatTimestamp(p.updatedAt)}</td>
+                      <td>{formatTimestamp(p.updatedAt)}</td>
                     </tr>
                   ))}
                 </tbody>

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { DEMO_COMPANIES } from "../../../scripts/demo-data";
 import { isRedirect, startLiveServices } from "~/test/live-services";
+import { unpackRows } from "~/lib/packed-rows";
 
 const live = await startLiveServices();
 afterAll(() => live.stop());
@@ -67,7 +68,7 @@ describe("project list", () => {
         pageSize: "10",
       });
       expect(result.search).toEqual({ name: "search", status: ["SetupDataDictionaryIncomplete", "Active"], sort: "-name", page: 1, pageSize: 10 });
-      expect(result.result.items.map((p) => p.name)).toEqual(["Beta search", "Alpha search"]);
+      expect(unpackRows(result.result.items).map((p) => p.name)).toEqual(["Beta search", "Alpha search"]);
       expect(result.mayCreate).toBe(true);
     } finally {
       fetchSpy.mockRestore();
@@ -76,7 +77,7 @@ describe("project list", () => {
 
   it("filters by status and ignores values it does not know instead of failing", async () => {
     const onlyActive = (await call(ANALYST, `/migration/projects?companyId=${acme.id}&status=Active&sort=bogus&pageSize=7&page=-2`, list.loader)) as any;
-    expect(onlyActive.result.items).toEqual([]);
+    expect(unpackRows(onlyActive.result.items)).toEqual([]);
     expect(onlyActive.search).toMatchObject({ status: ["Active"], sort: "-updatedAt", page: 1, pageSize: 25 });
     const unknown = (await call(ANALYST, `/migration/projects?companyId=${acme.id}&status=Nope`, list.loader)) as any;
     expect(unknown.search.status).toEqual([]);
