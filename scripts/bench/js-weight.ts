@@ -1,7 +1,8 @@
 /**
  * Initial JS per page from a React Router build's asset manifest: what a browser downloads before the
- * page is interactive (the route manifest, the client entry, and the module of every route in the
- * page's match chain with their imports), each distinct file gzipped once and added up.
+ * page is interactive (the client entry, the module of every route in the page's match chain with
+ * their imports, and the route manifest file where discovery is "initial"), each distinct file
+ * gzipped once and added up.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -10,13 +11,17 @@ import { gzipSync } from "node:zlib";
 
 type RouteAsset = { id: string; parentId?: string; path?: string; index?: boolean; module: string; imports?: string[]; hasDefaultExport?: boolean };
 type Assets = { url: string; entry: { module: string; imports: string[] }; routes: Record<string, RouteAsset> };
+type ServerBuild = { assets: Assets; routeDiscovery?: { mode: "lazy" | "initial" } };
 
 export type RouteWeight = { id: string; path: string; gzipBytes: number };
 
 /** Every page (a route with a component and no child routes) of the build in `buildDir`, heaviest first. */
 export async function initialJsPerPage(buildDir: string): Promise<RouteWeight[]> {
   // A fresh URL each time: two builds with the same path must not share Node's module cache.
-  const { assets } = (await import(`${pathToFileURL(path.join(buildDir, "server/index.js")).href}?t=${Date.now()}`)) as { assets: Assets };
+  const { assets, routeDiscovery } = (await import(`${pathToFileURL(path.join(buildDir, "server/index.js")).href}?t=${Date.now()}`)) as ServerBuild;
+  // With "initial" discovery the page loads the whole route manifest file; with "lazy" (the default)
+  // the part it needs is inline in the HTML (counted there) and the file is never loaded.
+  const manifest = routeDiscovery?.mode === "initial" ? [assets.url] : [];
   const gzipped = new Map<string, number>();
   const size = (file: string) => {
     let bytes = gzipped.get(file);
@@ -31,7 +36,7 @@ export async function initialJsPerPage(buildDir: string): Promise<RouteWeight[]>
   return routes
     .filter((r) => r.hasDefaultExport && !parents.has(r.id))
     .map((leaf) => {
-      const files = new Set([assets.url, assets.entry.module, ...assets.entry.imports]);
+      const files = new Set([...manifest, assets.entry.module, ...assets.entry.imports]);
       const segments: string[] = [];
       for (let r: RouteAsset | undefined = leaf; r; r = r.parentId ? assets.routes[r.parentId] : undefined) {
         files.add(r.module);
