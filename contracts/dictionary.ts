@@ -201,6 +201,11 @@ export const reviewHeaderSchema = reviewSummarySchema.extend({
   changingTableCount: z.number().int(),
   /** Of those, the new ones. */
   addedTableCount: z.number().int(),
+  /**
+   * parsing: the file is still being read (rowCount counts the rows read so far; nothing can be
+   * applied yet); ready: read and reviewed. A big upload is answered 202 while parsing.
+   */
+  status: z.enum(["parsing", "ready"]),
 });
 export type ReviewHeader = z.infer<typeof reviewHeaderSchema>;
 

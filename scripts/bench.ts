@@ -242,18 +242,29 @@ async function measureProduct(stack: Stack) {
       const dbBefore = dataApiDbBytes(stack.dataDir);
       const rssBefore = rssMiB(pids.dataApi);
       const upload = await watch(pids.dataApi, `${urls.dataApi}/healthz`, async () => {
+        const started = performance.now();
         const form = new FormData();
         form.set("file", await fs.openAsBlob(file), spec.name);
         form.set("mode", "replace");
         const res = await fetch(uploadUrl, { method: "POST", body: form, headers: { cookie }, redirect: "manual" });
         await res.body?.cancel();
-        return res;
+        const answeredMs = performance.now() - started;
+        // A big file is answered while it is still being read: its review page refreshes itself until
+        // the review is ready, as this loop does. The upload's time is until then.
+        const location = res.headers.get("location");
+        let polls = 0;
+        if (res.status === 302 && location) {
+          while (polls++ < 600 && (await (await get(new URL(location, urls.portal).toString())).text()).includes('http-equiv="refresh"')) {
+            await new Promise((r) => setTimeout(r, 500));
+          }
+        }
+        return { res, answeredMs, stillReading: polls > 1 };
       });
-      const location = upload.result.headers.get("location");
-      const ok = upload.result.status === 302 && location?.includes("review");
+      const location = upload.result.res.headers.get("location");
+      const ok = upload.result.res.status === 302 && location?.includes("review");
       report({
         what: `upload ${label}`,
-        ours: `${ok ? "" : `answered ${upload.result.status}, `}${ms(upload.ms)}, data API RSS ${rssBefore.toFixed(0)} → peak ${upload.peakRss.toFixed(0)} MiB, slowest /healthz ${ms(upload.slowestHealthMs)}`,
+        ours: `${ok ? "" : `answered ${upload.result.res.status}, `}${ms(upload.ms)}${upload.result.stillReading ? ` (answered after ${ms(upload.result.answeredMs)}, then the review page showed the reading)` : ""}, data API RSS ${rssBefore.toFixed(0)} → peak ${upload.peakRss.toFixed(0)} MiB, slowest /healthz ${ms(upload.slowestHealthMs)}`,
         anchor: "",
         ratio: "",
         goal: spec.goals ? "RSS < 250 MiB, /healthz < 100 ms" : "/healthz < 100 ms",

@@ -40,6 +40,7 @@ export function ReviewTables({ review, tables, problems, paginate = true }: Revi
     params.set("page", String(page));
     return `${location.pathname}?${params}`;
   };
+  if (review.status === "parsing") return <StillReading review={review} />;
   return (
     <div className="flex flex-col gap-6">
       <p className="text-sm text-muted-foreground">
@@ -57,6 +58,23 @@ export function ReviewTables({ review, tables, problems, paginate = true }: Revi
       {paginate && tables.total > tables.pageSize ? (
         <Pagination page={tables.page} pageSize={tables.pageSize} total={tables.total} noun={["table", "tables"]} href={href} />
       ) : null}
+    </div>
+  );
+}
+
+/** How often the page of a file still being read asks again. */
+const READING_REFRESH_SECONDS = 2;
+
+/**
+ * A big file is still being read: the rows read so far, and the page reloads itself until its review
+ * is ready (a meta refresh, which works with JavaScript off; React puts it in the head).
+ */
+function StillReading({ review }: { review: Pick<ReviewHeader, "fileName" | "rowCount"> }) {
+  return (
+    <div role="status" className="rounded-md border border-border bg-white px-4 py-3 text-sm">
+      <meta httpEquiv="refresh" content={String(READING_REFRESH_SECONDS)} />
+      Reading <span className="font-medium">{review.fileName}</span>: {review.rowCount.toLocaleString("en")} rows so far. This page
+      refreshes until its review is ready.
     </div>
   );
 }
@@ -172,7 +190,7 @@ function describeChange(c: ColumnChange): string {
 }
 
 export type ReviewActionsProps = {
-  review: Pick<ReviewHeader, "id" | "canApply" | "errorCount">;
+  review: Pick<ReviewHeader, "id" | "canApply" | "errorCount" | "status">;
   lastResult?: SubmissionResult<string[]> | null;
   /** Where the form posts (a path); by default the current route. Its action reads `reviewActionSchema`. */
   action?: string;
@@ -188,7 +206,9 @@ export function ReviewActions({ review, lastResult, action }: ReviewActionsProps
   const pending = useIsPending({ formAction });
   const [form, fields] = useServerForm({ id: `review-${review.id}`, lastResult, defaultValue: { reviewId: review.id } });
   const why =
-    review.canApply ? null : review.errorCount > 0
+    review.canApply ? null : review.status === "parsing"
+      ? "The file is still being read: its review follows here."
+      : review.errorCount > 0
       ? `The file has ${review.errorCount} ${review.errorCount === 1 ? "problem" : "problems"} (listed above): correct it and upload it again, or discard this upload.`
       : "The file changes nothing in the dictionary.";
   return (

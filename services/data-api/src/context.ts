@@ -31,6 +31,8 @@ export type AppDeps = {
    * Default: AWS with the default role name.
    */
   accessSettings?: AccessSettings;
+  /** How long an upload waits for its review before answering 202 (routes/dictionaries/bulk-uploads.ts UPLOAD_WAIT_MS); tests set 0. */
+  uploadWaitMs?: number;
 };
 
 /**

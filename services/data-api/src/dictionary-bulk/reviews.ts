@@ -79,6 +79,9 @@ const TABLES_PER_WRITE = 200;
 
 const READY = "ready";
 const PARSING = "parsing";
+/** A file at the upload limit is read in well under a minute: a review parsing for longer was left by a stopped process. */
+const PARSING_GIVEN_UP_MS = 15 * 60 * 1000;
+export const REVIEW_STILL_READING_MESSAGE = "The file is still being read: wait for its review before applying it.";
 
 type ReviewOptions = {
   fileName: string;
@@ -91,18 +94,28 @@ type ReviewOptions = {
 /** What storing a file's review reads: the worker's findings in batches (or a test's, from memory). */
 type Findings = AsyncIterable<ParseOutcome>;
 
-/** Parses the uploaded file at `filePath` off the request thread and stores its review; `onCrash` hears an unexpected failure of the parser. */
-export function createReviewFromFile(
+/** A review being stored: its id at once, its header once the file is read and reviewed. */
+export type StartedReview = { id: string; done: Promise<ReviewHeader> };
+
+/**
+ * Starts parsing the uploaded file at `filePath` off the request thread and storing its review: the
+ * review exists at once (status parsing, its row count growing as the file is read). When `done`
+ * fails the review is still there: the caller drops it (dropReview) or keeps it with the failure as
+ * its one problem (failReview). `onCrash` hears an unexpected failure of the parser.
+ */
+export async function startReviewFromFile(
   db: Kysely<Database>,
   dictionaryId: string,
   filePath: string,
   options: ReviewOptions & { onCrash?: (message: string) => void },
-): Promise<ReviewHeader> {
-  return storeReview(db, dictionaryId, parseInWorker(filePath, options.fileName, options.onCrash), options);
+): Promise<StartedReview> {
+  const begun = await beginReview(db, dictionaryId, options);
+  const done = fillReview(db, dictionaryId, begun, parseInWorker(filePath, options.fileName, options.onCrash));
+  return { id: begun.id, done };
 }
 
 /** Stores the review of a file parsed in memory (tests, and files built in code). */
-export function createReview(db: Kysely<Database>, dictionaryId: string, parsed: ParsedFile, options: ReviewOptions): Promise<ReviewHeader> {
+export async function createReview(db: Kysely<Database>, dictionaryId: string, parsed: ParsedFile, options: ReviewOptions): Promise<ReviewHeader> {
   async function* findings(): AsyncGenerator<ParseOutcome> {
     const items: CheckedItem[] = parsed.errors.map((problem) => ({ problem }));
     for (const table of parsed.tables) {
@@ -111,10 +124,19 @@ export function createReview(db: Kysely<Database>, dictionaryId: string, parsed:
     yield { kind: "batch", items };
     yield { kind: "end", rowCount: parsed.rowCount };
   }
-  return storeReview(db, dictionaryId, findings(), options);
+  const begun = await beginReview(db, dictionaryId, options);
+  try {
+    return await fillReview(db, dictionaryId, begun, findings());
+  } catch (err) {
+    await deleteReview(db, begun.id);
+    throw err;
+  }
 }
 
-async function storeReview(db: Kysely<Database>, dictionaryId: string, findings: Findings, options: ReviewOptions): Promise<ReviewHeader> {
+type Begun = { id: string; mode: BulkUploadMode; now: Date };
+
+/** The review's header, status parsing, against the dictionary's version now. */
+async function beginReview(db: Kysely<Database>, dictionaryId: string, options: ReviewOptions): Promise<Begun> {
   const now = options.now ?? new Date();
   const mode = options.mode ?? "replace";
   await purgeExpiredReviews(db, now);
@@ -141,53 +163,83 @@ async function storeReview(db: Kysely<Database>, dictionaryId: string, findings:
       created_at: now.toISOString(),
     })
     .execute();
-  try {
-    let seq = 0;
-    let rowCount = 0;
-    for await (const outcome of findings) {
-      if (outcome.kind === "batch") {
-        const staged: StagedRow[] = [];
-        const problems: RowError[] = [];
-        for (const item of outcome.items) {
-          if ("staged" in item) staged.push(item.staged);
-          else problems.push(item.problem);
-        }
-        // Each statement is its own short transaction: the review is not shown until it is ready.
-        await insertStaged(db, id, staged);
-        seq = await insertProblems(db, id, problems, seq);
-      } else if (outcome.kind === "csv-error") {
-        // Not valid CSV: that one problem is the review; what was read before it means nothing.
-        await db.deleteFrom("dictionary_review_rows").where("review_id", "=", id).execute();
-        await db.deleteFrom("dictionary_review_problems").where("review_id", "=", id).execute();
-        seq = await insertProblems(db, id, [outcome.rowError], 0);
-        rowCount = 0;
-      } else {
-        rowCount = outcome.rowCount;
+  return { id, mode, now };
+}
+
+/** Stores the findings and the review of the tables, then marks the review ready. */
+async function fillReview(db: Kysely<Database>, dictionaryId: string, { id, mode, now }: Begun, findings: Findings): Promise<ReviewHeader> {
+  let seq = 0;
+  let rowCount = 0;
+  let read = 0;
+  for await (const outcome of findings) {
+    if (outcome.kind === "batch") {
+      const staged: StagedRow[] = [];
+      const problems: RowError[] = [];
+      for (const item of outcome.items) {
+        if ("staged" in item) staged.push(item.staged);
+        else problems.push(item.problem);
       }
+      // Each statement is its own short transaction: the review cannot be applied until it is ready.
+      await insertStaged(db, id, staged);
+      seq = await insertProblems(db, id, problems, seq);
+      // The progress a review page shows while the file is read.
+      read += outcome.items.length;
+      await db.updateTable("dictionary_reviews").set({ row_count: read }).where("id", "=", id).execute();
+    } else if (outcome.kind === "csv-error") {
+      // Not valid CSV: that one problem is the review; what was read before it means nothing.
+      await db.deleteFrom("dictionary_review_rows").where("review_id", "=", id).execute();
+      await db.deleteFrom("dictionary_review_problems").where("review_id", "=", id).execute();
+      seq = await insertProblems(db, id, [outcome.rowError], 0);
+      rowCount = 0;
+    } else {
+      rowCount = outcome.rowCount;
     }
-    // Counted as the tables are reviewed: an aggregate over a million staged rows would hold the
-    // event loop (better-sqlite3 answers synchronously) for as long as it runs.
-    const counts = await reviewTables(db, id, dictionaryId, mode, seq);
-    const clean = counts.problems === 0;
-    await db
-      .updateTable("dictionary_reviews")
-      .set({
-        status: READY,
-        row_count: rowCount,
-        table_count: counts.tables,
-        changing_table_count: clean ? counts.changing : 0,
-        added_table_count: clean ? counts.added : 0,
-        problem_count: counts.problems,
-        can_apply: toFlag(clean && counts.changing > 0),
-      })
-      .where("id", "=", id)
-      .execute();
-  } catch (err) {
-    await db.deleteFrom("dictionary_reviews").where("id", "=", id).execute();
-    throw err;
   }
+  // Counted as the tables are reviewed: an aggregate over a million staged rows would hold the
+  // event loop (better-sqlite3 answers synchronously) for as long as it runs.
+  const counts = await reviewTables(db, id, dictionaryId, mode, seq);
+  const clean = counts.problems === 0;
+  await db
+    .updateTable("dictionary_reviews")
+    .set({
+      status: READY,
+      row_count: rowCount,
+      table_count: counts.tables,
+      changing_table_count: clean ? counts.changing : 0,
+      added_table_count: clean ? counts.added : 0,
+      problem_count: counts.problems,
+      can_apply: toFlag(clean && counts.changing > 0),
+    })
+    .where("id", "=", id)
+    .execute();
   const header = await findReviewRow(db, dictionaryId, id, now);
-  return toHeader(header!);
+  // Discarded while it was being read.
+  if (!header) throw new NotFoundError(REVIEW_NOT_FOUND_MESSAGE);
+  return toHeader(header);
+}
+
+/** Drops a review whose file could not be read (the upload answers why; nothing stays). */
+export function dropReview(db: Kysely<Database>, reviewId: string): Promise<void> {
+  return deleteReview(db, reviewId);
+}
+
+/**
+ * A review whose file failed to be read after its upload was answered: it becomes ready with that
+ * failure as its one problem, so its page says what went wrong (it cannot be applied). Nothing
+ * happens when it was discarded meanwhile.
+ */
+export async function failReview(db: Kysely<Database>, reviewId: string, message: string): Promise<void> {
+  await deleteRowsOf(db, "dictionary_review_rows", reviewId);
+  await deleteRowsOf(db, "dictionary_review_problems", reviewId);
+  await deleteRowsOf(db, "dictionary_review_tables", reviewId);
+  const left = await db.selectFrom("dictionary_reviews").select("id").where("id", "=", reviewId).executeTakeFirst();
+  if (!left) return;
+  await insertProblems(db, reviewId, [{ row: null, column: "file", message }], 0);
+  await db
+    .updateTable("dictionary_reviews")
+    .set({ status: READY, row_count: 0, table_count: 0, changing_table_count: 0, added_table_count: 0, problem_count: 1, can_apply: 0 })
+    .where("id", "=", reviewId)
+    .execute();
 }
 
 async function insertStaged(db: Kysely<Database>, reviewId: string, rows: StagedRow[]) {
@@ -358,7 +410,8 @@ function toHeader(row: DictionaryReviewsTable): ReviewHeader {
     tableCount: Number(row.table_count),
     changingTableCount: Number(row.changing_table_count),
     addedTableCount: Number(row.added_table_count),
-    canApply: Boolean(Number(row.can_apply)),
+    canApply: row.status === READY && Boolean(Number(row.can_apply)),
+    status: row.status === READY ? "ready" : "parsing",
   };
 }
 
@@ -435,6 +488,7 @@ export async function applyReview(db: Kysely<Database>, dictionaryId: string, re
   await inTransaction(db, async (trx) => {
     const row = await findReviewRow(trx, dictionaryId, reviewId, now);
     if (!row) throw new NotFoundError(REVIEW_NOT_FOUND_MESSAGE);
+    if (row.status !== READY) throw new ConflictError(REVIEW_STILL_READING_MESSAGE);
     if (Number(row.problem_count) > 0) throw new ApiProblem(400, "review_has_errors", REVIEW_HAS_ERRORS_MESSAGE);
     const changing = await trx
       .selectFrom("dictionary_review_tables")
@@ -530,8 +584,9 @@ function findReviewRow(db: Kysely<Database>, dictionaryId: string, reviewId: str
     .selectAll()
     .where("id", "=", reviewId)
     .where("dictionary_id", "=", dictionaryId)
-    .where("status", "=", READY)
     .where("created_at", ">=", expiryCutoff(now))
+    // A review still being read long after any file could be: its process stopped midway; gone.
+    .where((eb) => eb.or([eb("status", "=", READY), eb("created_at", ">=", new Date(now.getTime() - PARSING_GIVEN_UP_MS).toISOString())]))
     .executeTakeFirst();
 }
 

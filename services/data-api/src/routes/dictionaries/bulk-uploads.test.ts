@@ -410,4 +410,53 @@ describe.each(TEST_DATABASE_KINDS)("dictionary bulk uploads on %s", (kind) => {
       expect(left).toEqual([]);
     });
   });
+
+  describe("a file still being read when the upload is answered", () => {
+    /** The same upload on an app that answers at once (uploadWaitMs 0), as a big file would be. */
+    const uploadAtOnce = async (d: Pick<Dictionary, "id">, bytes: Uint8Array | string, name: string) => {
+      const form = new FormData();
+      form.append("file", new File([typeof bytes === "string" ? bytes : Buffer.from(bytes)], name));
+      const res = await api.appWith({ uploadWaitMs: 0 }).request(path(d.id, "/bulk-uploads"), { method: "POST", headers: { authorization: `Bearer ${analyst}` }, body: form });
+      return { status: res.status, body: await res.json() };
+    };
+    /** Reads the review until it is ready (its page's refresh does the same). */
+    const whenReady = async (d: Pick<Dictionary, "id">, reviewId: string) => {
+      for (let i = 0; i < 200; i++) {
+        const res = await send(api, "GET", path(d.id, `/bulk-uploads/${reviewId}`), analyst);
+        if (res.status !== 200 || res.body.status === "ready") return res;
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      throw new Error("the review never became ready");
+    };
+
+    it("answers 202 with the review parsing, refuses to apply it meanwhile, and the review is the same once ready", async () => {
+      const dict = await seedDictionary(api, analyst, acme.id);
+      const lines = [HEADER, ...Array.from({ length: 6000 }, (_, i) => `T${Math.floor(i / 40)},C${i % 40},int,,,,yes,no,`)];
+      const res = await uploadAtOnce(dict, lines.join("\n"), "big.csv");
+      expect(res.status).toBe(202);
+      expect(res.body).toMatchObject({ fileName: "big.csv", status: "parsing", canApply: false });
+      const early = await apply(dict, res.body.id);
+      if (early.status !== 200) expect(early.status).toBe(409);
+      const ready = await whenReady(dict, res.body.id);
+      expect(ready.body).toMatchObject({ status: "ready", rowCount: 6000, tableCount: 150, errorCount: 0, canApply: true });
+      expect((await readReview(dict, res.body.id)).tables).toHaveLength(150);
+      expect((await apply(dict, res.body.id)).status).toBe(200);
+      expect((await read(dict)).tables).toHaveLength(150);
+      // The temporary file went with the reading.
+      expect(fs.readdirSync(uploadsTmpDir(api.dataDir))).toEqual([]);
+    });
+
+    it("a file that fails after the answer keeps its review, with the failure as its one problem", async () => {
+      const dict = await seedDictionary(api, analyst, acme.id);
+      const res = await uploadAtOnce(dict, "not a workbook at all", "broken.xlsx");
+      expect(res.status).toBe(202);
+      const ready = await whenReady(dict, res.body.id);
+      expect(ready.body).toMatchObject({ status: "ready", errorCount: 1, canApply: false });
+      const review = await readReview(dict, res.body.id);
+      expect(review.errors).toHaveLength(1);
+      expect(review.errors[0]).toMatchObject({ row: null, column: "file" });
+      expect(review.errors[0].message).toMatch(/xlsx|workbook|read/i);
+      expect((await read(dict)).version).toBe(1);
+    });
+  });
 });

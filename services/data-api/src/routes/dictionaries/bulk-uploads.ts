@@ -15,21 +15,32 @@ import {
 } from "../../../../../contracts/dictionary.ts";
 import { ApiProblem, NotFoundError } from "../../api-problem.ts";
 import { receiveUpload, uploadsTmpDir } from "../../dictionary-bulk/receive-upload.ts";
+import { setTimeout as delay } from "node:timers/promises";
+import { PARSE_FAILED_MESSAGE } from "../../dictionary-bulk/parse-in-worker.ts";
 import {
   applyReview,
-  createReviewFromFile,
   discardReview,
+  dropReview,
+  failReview,
   getReview,
   listPendingReviews,
   REVIEW_NOT_FOUND_MESSAGE,
   reviewProblemsPage,
   reviewTablesPage,
+  startReviewFromFile,
 } from "../../dictionary-bulk/reviews.ts";
 import { createRouter, jsonContent } from "../../openapi.ts";
 import { dictionaryErrorResponses, loadDictionary, type DictionaryRoutesOptions } from "./shared.ts";
 
 const { 400: e400, 401: e401, 403: e403, 404: e404, 409: e409, 413: e413, 503: e503 } = dictionaryErrorResponses;
 const readErrors = { 401: e401, 403: e403, 404: e404, 503: e503 } as const;
+
+/**
+ * How long an upload's request waits for its review: a file read within it is answered as before
+ * (201, or the refusal); a bigger one is answered 202 while it is still being read, and its review
+ * page shows the rows read so far until it is ready (the user sees progress, not a spinning tab).
+ */
+export const UPLOAD_WAIT_MS = 3000;
 
 /** As the portal's upload form says it (the portal passes the form on unread). */
 export const CHOOSE_FILE_MESSAGE = "Choose a file to upload";
@@ -78,7 +89,7 @@ export function createBulkUploadRoutes(options: DictionaryRoutesOptions) {
       "a file that cannot be read at all (extension, size, empty, not a workbook) answers 400 or 413. " +
       "`mode` (replace, the default, or merge) says whether columns of a listed table that the file leaves out are removed.",
     request: { params: idParams, body: { required: true, content: { "multipart/form-data": { schema: uploadBody } } } },
-    responses: { 201: jsonContent(reviewHeaderSchema, "The stored review's summary."), 400: e400, ...readErrors, 413: e413 },
+    responses: { 202: jsonContent(reviewHeaderSchema, "A big file, still being read: the review as it stands (status parsing); follow it with GET."), 201: jsonContent(reviewHeaderSchema, "The stored review's summary."), 400: e400, ...readErrors, 413: e413 },
   });
 
   const pending = createRoute({
@@ -139,22 +150,56 @@ export function createBulkUploadRoutes(options: DictionaryRoutesOptions) {
     .openapi(upload, async (c) => {
       const dictionaryId = await resolve(c, c.req.valid("param").id, { write: true });
       const upload = await receiveUpload(c.req.raw, uploadsTmpDir(c.var.deps.dataDir));
+      // The temporary file goes once the review is stored, which may be after this request was answered.
+      let readingOn = false;
       try {
         const mode = bulkUploadModeSchema.safeParse(upload.fields.mode || "replace");
         if (!mode.success) {
           const message = mode.error.issues[0]?.message ?? "Invalid";
           throw new ApiProblem(400, "validation_failed", message, { mode: [message] });
         }
-        if (!upload.file || upload.file.name === "") throw new ApiProblem(400, "validation_failed", CHOOSE_FILE_MESSAGE, { file: [CHOOSE_FILE_MESSAGE] });
-        const review = await createReviewFromFile(c.var.deps.db, dictionaryId, upload.file.path, {
-          fileName: upload.file.name,
+        const file = upload.file;
+        if (!file || file.name === "") throw new ApiProblem(400, "validation_failed", CHOOSE_FILE_MESSAGE, { file: [CHOOSE_FILE_MESSAGE] });
+        const { db, logger } = c.var.deps;
+        const started = await startReviewFromFile(db, dictionaryId, file.path, {
+          fileName: file.name,
           userId: c.var.caller.userId,
           mode: mode.data,
-          onCrash: (message) => c.var.deps.logger.warn("dictionary upload: the parse worker failed", { fileName: upload.file?.name, message }),
+          onCrash: (message) => logger.warn("dictionary upload: the parse worker failed", { fileName: file.name, message }),
         });
-        return c.json(review, 201);
+        const settled = started.done.then(
+          (review) => ({ review }),
+          (error: unknown) => ({ error }),
+        );
+        const waitMs = c.var.deps.uploadWaitMs ?? UPLOAD_WAIT_MS;
+        const outcome = await Promise.race([settled, delay(waitMs).then(() => undefined)]);
+        if (outcome && "review" in outcome) return c.json(outcome.review, 201);
+        if (outcome) {
+          // Read within the wait and refused (not a workbook, too many rows…): said now, nothing kept.
+          await dropReview(db, started.id);
+          throw outcome.error;
+        }
+        // A big file: answered now with the review as it stands (status parsing, rows read so far);
+        // its page follows the reading. A failure from here on becomes the review's one problem.
+        readingOn = true;
+        void settled.then(async (late) => {
+          try {
+            if ("error" in late) {
+              const message = late.error instanceof ApiProblem ? late.error.message : PARSE_FAILED_MESSAGE;
+              if (!(late.error instanceof ApiProblem)) logger.error("dictionary upload: storing the review failed", { fileName: file.name, err: late.error });
+              await failReview(db, started.id, message);
+            }
+          } catch (err) {
+            logger.error("dictionary upload: recording the failure failed", { fileName: file.name, err });
+          } finally {
+            upload.remove();
+          }
+        });
+        const review = await getReview(db, dictionaryId, started.id);
+        if (!review) throw new NotFoundError(REVIEW_NOT_FOUND_MESSAGE);
+        return c.json(review, 202);
       } finally {
-        upload.remove();
+        if (!readingOn) upload.remove();
       }
     })
     .openapi(pending, async (c) => {

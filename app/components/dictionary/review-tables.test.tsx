@@ -1,0 +1,43 @@
+import { renderToStaticMarkup } from "react-dom/server";
+import { MemoryRouter } from "react-router";
+import { describe, expect, it } from "vitest";
+import type { ReviewHeader } from "../../../contracts/dictionary";
+import { ReviewTables } from "./review-tables";
+
+const header: ReviewHeader = {
+  id: "r1",
+  fileName: "big.csv",
+  createdAt: "2026-11-23T10:00:00.000Z",
+  baseVersion: 1,
+  mode: "replace",
+  rowCount: 120000,
+  canApply: false,
+  errorCount: 0,
+  tableCount: 0,
+  changingTableCount: 0,
+  addedTableCount: 0,
+  status: "parsing",
+};
+const empty = { items: [], total: 0, page: 1, pageSize: 10 };
+
+const render = (review: ReviewHeader) =>
+  renderToStaticMarkup(
+    <MemoryRouter initialEntries={["/review?review=r1"]}>
+      <ReviewTables review={review} tables={empty} problems={empty} />
+    </MemoryRouter>,
+  );
+
+describe("ReviewTables", () => {
+  it("while the file is being read: the rows read so far, announced, and a refresh that works without JavaScript", () => {
+    const html = render(header);
+    expect(html).toContain('role="status"');
+    expect(html).toContain("120,000 rows so far");
+    expect(html).toMatch(/<meta http-equiv="refresh" content="2"\/?>/);
+  });
+
+  it("once ready: the summary, and no refresh", () => {
+    const html = render({ ...header, status: "ready", rowCount: 3, tableCount: 1 });
+    expect(html).toContain("3 rows");
+    expect(html).not.toContain("http-equiv");
+  });
+});
