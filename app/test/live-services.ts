@@ -66,6 +66,8 @@ export async function startLiveServices(portalEnv: Record<string, string> = {}) 
     jobs,
     companyUsers: createHttpCompanyUsersSource({ baseUrl: clientPortal.baseUrl }),
     adminDataSources: createHttpAdminDataSources({ baseUrl: clientPortal.baseUrl }),
+    // Uploads answer with their finished review however slow the machine (the 202 path has its own tests).
+    uploadWaitMs: 120_000,
   });
   const dataApiServer = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const s = serve({ fetch: dataApiApp.fetch, port: 0, hostname: "127.0.0.1" }, () => resolve(s));

@@ -75,6 +75,9 @@ export async function createTestApi(kind: DatabaseKind) {
     jobs,
     companyUsers: createHttpCompanyUsersSource({ baseUrl: CLIENT_PORTAL_TEST_URL, fetch: createCompanyUsersStub(signer.bearer, Object.values(USERS)) }),
     adminDataSources: createHttpAdminDataSources({ baseUrl: CLIENT_PORTAL_TEST_URL, fetch: adminDataSources.fetch }),
+    // Uploads answer with their finished review however slow the machine: tests of the 202 path
+    // (a file still being read) ask for it with appWith({ uploadWaitMs: 0 }).
+    uploadWaitMs: 120_000,
   };
   const app = createApp(deps);
 
