@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_COMPANIES } from "../../../../../scripts/demo-data.ts";
 import { BULK_UPLOAD_MAX_BYTES, COLUMN_TYPES, type Dictionary, type PendingReviews, type Review } from "../../../../../contracts/dictionary.ts";
 import { TEST_DATABASE_KINDS } from "../../../../shared/testing/databases.ts";
-import { createReview, REVIEW_HAS_ERRORS_MESSAGE, REVIEW_NOT_FOUND_MESSAGE, REVIEW_STALE_MESSAGE } from "../../dictionary-bulk/reviews.ts";
+import { createReview, REVIEW_HAS_ERRORS_MESSAGE, REVIEW_NOT_FOUND_MESSAGE, REVIEW_STALE_MESSAGE, REVIEW_STILL_READING_MESSAGE } from "../../dictionary-bulk/reviews.ts";
 import { EMPTY_FILE_MESSAGE, FILE_TOO_LARGE_MESSAGE, TOO_MANY_ROWS_MESSAGE, WRONG_EXTENSION_MESSAGE } from "../../dictionary-bulk/sheet-rows.ts";
 import { fixture, readFullReview, seedDictionary, send, upload } from "../../testing/dictionary-fixtures.ts";
 import { USERS, createTestApi, type TestApi } from "../../testing/harness.ts";
@@ -429,14 +429,12 @@ describe.each(TEST_DATABASE_KINDS)("dictionary bulk uploads on %s", (kind) => {
       throw new Error("the review never became ready");
     };
 
-    it("answers 202 with the review parsing, refuses to apply it meanwhile, and the review is the same once ready", async () => {
+    it("answers 202 with the review parsing, whose rows follow; once ready it is whole and applies", async () => {
       const dict = await seedDictionary(api, analyst, acme.id);
       const lines = [HEADER, ...Array.from({ length: 6000 }, (_, i) => `T${Math.floor(i / 40)},C${i % 40},int,,,,yes,no,`)];
       const res = await uploadAtOnce(dict, lines.join("\n"), "big.csv");
       expect(res.status).toBe(202);
       expect(res.body).toMatchObject({ fileName: "big.csv", status: "parsing", canApply: false });
-      const early = await apply(dict, res.body.id);
-      if (early.status !== 200) expect(early.status).toBe(409);
       const ready = await whenReady(dict, res.body.id);
       expect(ready.body).toMatchObject({ status: "ready", rowCount: 6000, tableCount: 150, errorCount: 0, canApply: true });
       expect((await readReview(dict, res.body.id)).tables).toHaveLength(150);
@@ -444,6 +442,18 @@ describe.each(TEST_DATABASE_KINDS)("dictionary bulk uploads on %s", (kind) => {
       expect((await read(dict)).tables).toHaveLength(150);
       // The temporary file went with the reading.
       expect(fs.readdirSync(uploadsTmpDir(api.dataDir))).toEqual([]);
+    });
+
+    it("a review still being read cannot be applied: 409 with the reason, nothing changes", async () => {
+      const dict = await seedDictionary(api, analyst, acme.id);
+      const res = await uploadTo(dict, fixture("sample-dictionary.csv"), "sample-dictionary.csv");
+      // As it stands while its file is read.
+      await api.db.updateTable("dictionary_reviews").set({ status: "parsing" }).where("id", "=", res.body.id).execute();
+      expect((await send(api, "GET", path(dict.id, `/bulk-uploads/${res.body.id}`), analyst)).body).toMatchObject({ status: "parsing", canApply: false });
+      const refused = await apply(dict, res.body.id);
+      expect(refused.status).toBe(409);
+      expect(refused.body.errors).toEqual([REVIEW_STILL_READING_MESSAGE]);
+      expect((await read(dict)).version).toBe(1);
     });
 
     it("a file that fails after the answer keeps its review, with the failure as its one problem", async () => {
