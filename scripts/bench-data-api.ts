@@ -2,8 +2,9 @@
  * `npx tsx scripts/bench-data-api.ts`: the data API's read endpoints under load, beside Hono's
  * hello world on @hono/node-server measured in the same run (the issue 8 anchor).
  *
- * Three processes are loaded one after the other, each with autocannon (50 connections, 10 s after a
- * 2 s warm-up): a hello world (port 4321), and the data API as `npm run start:data-api` runs it
+ * Two servers are loaded one after the other with the bench's load runs (scripts/bench/measure.ts:
+ * autocannon, 50 connections, 10 s after a 2 s warm-up): Hono's hello world (port 4321, the bench's
+ * anchor, scripts/bench/anchors/hono-hello.ts), and the data API as `npm run start:data-api` runs it
  * (port 4320, a temporary SQLite DATA_DIR, the demo seed and 30 projects in Acme Health). This
  * process stands in for the client portal (port 4322): it serves the JWKS the data API verifies
  * tokens with and the permissions it asks for, so the tokens are real RS256 JWTs checked as in
@@ -13,7 +14,6 @@
  * Options: --duration <s> (10), --connections <n> (50), --only <name> (one case), --prof (the data
  * API writes a .cpuprofile to the DATA_DIR, printed at the end).
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -22,6 +22,7 @@ import { serve } from "@hono/node-server";
 import { Hono } from "hono";
 import { SignJWT, exportJWK, generateKeyPair } from "jose";
 import { DEFAULT_ROLES_CLAIM } from "../contracts/roles.ts";
+import { load, startProcess } from "./bench/measure.ts";
 import { DEMO_COMPANIES, demoUsers } from "./demo-data.ts";
 
 const DATA_API_PORT = 4320;
@@ -30,9 +31,6 @@ const PORTAL_PORT = 4322;
 const ISSUER = `http://localhost:${PORTAL_PORT}`;
 const AUDIENCE = "urn:data-transformation:api";
 const ROOT = path.resolve(import.meta.dirname, "..");
-const AUTOCANNON = path.join(ROOT, "node_modules/.bin/autocannon");
-/** /proc's clock tick: CLK_TCK is 100 on Linux. */
-const TICK_MS = 1000 / 100;
 
 const { values: args } = parseArgs({
   options: {
@@ -40,17 +38,10 @@ const { values: args } = parseArgs({
     connections: { type: "string", default: "50" },
     only: { type: "string" },
     prof: { type: "boolean", default: false },
-    hello: { type: "boolean", default: false },
   },
 });
 
-// The anchor, when this script runs itself as the hello-world child.
-if (args.hello) {
-  const app = new Hono().get("/", (c) => c.text("Hello Hono!"));
-  serve({ fetch: app.fetch, port: HELLO_PORT });
-} else {
-  await main();
-}
+await main();
 
 async function main() {
   const duration = Number(args.duration);
@@ -81,38 +72,46 @@ async function main() {
   const analystToken = await token(analyst);
   const adminToken = await token(superAdmin);
 
-  const children: ChildProcess[] = [];
-  const stopAll = () => children.forEach((child) => child.kill("SIGTERM"));
-  process.on("exit", stopAll);
-
+  // The servers, each its own process (its pid is the server's), as the bench starts them (scripts/bench/).
+  const servers: { stop(): Promise<void> }[] = [];
   try {
-    const hello = start(children, [path.join(ROOT, "scripts/bench-data-api.ts"), "--hello"], {});
-    const dataApi = start(
-      children,
-      [...(args.prof ? ["--cpu-prof", `--cpu-prof-dir=${dataDir}`] : []), path.join(ROOT, "services/data-api/src/server.ts")],
+    const tsx = ["--import", "tsx"];
+    const hello = await startProcess([...tsx, path.join(ROOT, "scripts/bench/anchors/hono-hello.ts")], {
+      cwd: ROOT,
+      env: { PORT: String(HELLO_PORT), NODE_ENV: "production" },
+      url: `http://localhost:${HELLO_PORT}/`,
+    });
+    servers.push(hello);
+    const dataApi = await startProcess(
+      [...tsx, ...(args.prof ? ["--cpu-prof", `--cpu-prof-dir=${dataDir}`] : []), path.join(ROOT, "services/data-api/src/server.ts")],
       {
-        DATA_API_PORT: String(DATA_API_PORT),
-        DATA_DIR: dataDir,
-        SEED_DEMO: "1",
-        SEED_DEMO_CONTENT: "1",
-        OIDC_ISSUER: ISSUER,
-        OIDC_JWKS_URL: `${ISSUER}/jwks`,
-        CLIENT_PORTAL_API_URL: ISSUER,
+        cwd: ROOT,
+        env: {
+          NODE_ENV: "production",
+          DATA_API_PORT: String(DATA_API_PORT),
+          DATA_DIR: dataDir,
+          SEED_DEMO: "1",
+          SEED_DEMO_CONTENT: "1",
+          OIDC_ISSUER: ISSUER,
+          OIDC_JWKS_URL: `${ISSUER}/jwks`,
+          CLIENT_PORTAL_API_URL: ISSUER,
+        },
+        url: `http://localhost:${DATA_API_PORT}/healthz`,
       },
     );
-    await Promise.all([ready(`http://localhost:${HELLO_PORT}/`), ready(`http://localhost:${DATA_API_PORT}/healthz`)]);
+    servers.push(dataApi);
     await seedProjects(acme.id, analystToken, 30);
 
     const api = `http://localhost:${DATA_API_PORT}/api/v1`;
     const cases: { name: string; pid: number; url: string; token?: string }[] = [
-      { name: "hello world", pid: hello.pid!, url: `http://localhost:${HELLO_PORT}/` },
-      { name: "productInfo (auth only)", pid: dataApi.pid!, url: `${api}/productInfo`, token: analystToken },
-      { name: "projects/search (analyst)", pid: dataApi.pid!, url: `${api}/projects/search?companyId=${acme.id}`, token: analystToken },
-      { name: "projects/search, 1 row", pid: dataApi.pid!, url: `${api}/projects/search?companyId=${acme.id}&name=project%207`, token: analystToken },
-      { name: "projects/search (admin)", pid: dataApi.pid!, url: `${api}/projects/search?companyId=${acme.id}`, token: adminToken },
-      { name: "companies/all (analyst)", pid: dataApi.pid!, url: `${api}/companies/all`, token: analystToken },
-      { name: "applications (analyst)", pid: dataApi.pid!, url: `${api}/applications?companyId=${acme.id}`, token: analystToken },
-      { name: "data-dictionaries (analyst)", pid: dataApi.pid!, url: `${api}/data-dictionaries?companyId=${acme.id}`, token: analystToken },
+      { name: "hello world", pid: hello.pid, url: `http://localhost:${HELLO_PORT}/` },
+      { name: "productInfo (auth only)", pid: dataApi.pid, url: `${api}/productInfo`, token: analystToken },
+      { name: "projects/search (analyst)", pid: dataApi.pid, url: `${api}/projects/search?companyId=${acme.id}`, token: analystToken },
+      { name: "projects/search, 1 row", pid: dataApi.pid, url: `${api}/projects/search?companyId=${acme.id}&name=project%207`, token: analystToken },
+      { name: "projects/search (admin)", pid: dataApi.pid, url: `${api}/projects/search?companyId=${acme.id}`, token: adminToken },
+      { name: "companies/all (analyst)", pid: dataApi.pid, url: `${api}/companies/all`, token: analystToken },
+      { name: "applications (analyst)", pid: dataApi.pid, url: `${api}/applications?companyId=${acme.id}`, token: analystToken },
+      { name: "data-dictionaries (analyst)", pid: dataApi.pid, url: `${api}/data-dictionaries?companyId=${acme.id}`, token: analystToken },
     ];
 
     const results = [];
@@ -120,13 +119,9 @@ async function main() {
       const headers: Record<string, string> = c.token ? { authorization: `Bearer ${c.token}` } : {};
       const check = await fetch(c.url, { headers });
       if (!check.ok) throw new Error(`${c.name}: ${check.status} ${await check.text()}`);
-      await load(c.url, headers, connections, 2);
-      const before = cpuMs(c.pid);
-      const result = await load(c.url, headers, connections, duration);
-      const cpu = cpuMs(c.pid) - before;
-      const requests = result.requests.total;
-      if (result.non2xx || result.errors) throw new Error(`${c.name}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
-      results.push({ name: c.name, rps: result.requests.average, p99: result.latency.p99, cpuPerRequest: cpu / requests });
+      const result = await load(c.url, { pids: [c.pid], headers, connections, seconds: duration });
+      if (result.errors) throw new Error(`${c.name}: ${result.errors} answers that were not 2xx, errors or timeouts`);
+      results.push({ name: c.name, rps: result.rps, p99: result.p99, cpuPerRequest: result.cpuMsPerRequest });
     }
 
     const anchor = results.find((r) => r.name === "hello world");
@@ -144,9 +139,16 @@ async function main() {
     // The data API's caches at work: keys fetched once, permissions once per token per 30 s.
     console.log(`the data API asked the portal stand-in for its keys ${asked.jwks} times, for permissions ${asked.permissions} times`);
   } finally {
-    await Promise.all(children.map((child) => stopped(child)));
+    await Promise.all(servers.map((server) => server.stop()));
     portalServer.close();
-    if (args.prof) console.log(`profiles: ${fs.readdirSync(dataDir).filter((f) => f.endsWith(".cpuprofile")).map((f) => path.join(dataDir, f)).join(", ")}`);
+    if (args.prof)
+      console.log(
+        `profiles: ${fs
+          .readdirSync(dataDir)
+          .filter((f) => f.endsWith(".cpuprofile"))
+          .map((f) => path.join(dataDir, f))
+          .join(", ")}`,
+      );
     else fs.rmSync(dataDir, { recursive: true, force: true });
   }
 
@@ -160,56 +162,4 @@ async function main() {
       if (res.status !== 201) throw new Error(`seeding a project: ${res.status} ${await res.text()}`);
     }
   }
-}
-
-/** A server as its own Node process (tsx loaded in it, so its pid is the server's), logs discarded. */
-function start(children: ChildProcess[], argv: string[], env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", ...argv], {
-    cwd: ROOT,
-    env: { ...process.env, NODE_ENV: "production", ...env },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  children.push(child);
-  return child;
-}
-
-function stopped(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    child.once("exit", () => resolve());
-    child.kill("SIGTERM");
-  });
-}
-
-async function ready(url: string) {
-  for (let i = 0; i < 300; i++) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${url} did not answer within 30 s`);
-}
-
-type LoadResult = { requests: { average: number; total: number }; latency: { p99: number }; non2xx: number; errors: number };
-
-/** autocannon as its own process (its CLI, `--json`), so the load generator never shares this one's event loop. */
-function load(url: string, headers: Record<string, string>, connections: number, duration: number): Promise<LoadResult> {
-  const headerArgs = Object.entries(headers).flatMap(([name, value]) => ["-H", `${name}=${value}`]);
-  const child = spawn(AUTOCANNON, ["-c", String(connections), "-d", String(duration), "-j", ...headerArgs, url], { stdio: ["ignore", "pipe", "ignore"] });
-  let out = "";
-  child.stdout.on("data", (chunk) => (out += chunk));
-  return new Promise((resolve, reject) => {
-    child.once("error", reject);
-    child.once("exit", (code) => (code === 0 ? resolve(JSON.parse(out) as LoadResult) : reject(new Error(`autocannon exited with ${code}`))));
-  });
-}
-
-/** The process's user + system CPU so far, from /proc/<pid>/stat (fields 14 and 15, in ticks). */
-function cpuMs(pid: number): number {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
 }
