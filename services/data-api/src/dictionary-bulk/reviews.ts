@@ -187,8 +187,8 @@ async function fillReview(db: Kysely<Database>, dictionaryId: string, { id, mode
       await db.updateTable("dictionary_reviews").set({ row_count: read }).where("id", "=", id).execute();
     } else if (outcome.kind === "csv-error") {
       // Not valid CSV: that one problem is the review; what was read before it means nothing.
-      await db.deleteFrom("dictionary_review_rows").where("review_id", "=", id).execute();
-      await db.deleteFrom("dictionary_review_problems").where("review_id", "=", id).execute();
+      await deleteRowsOf(db, "dictionary_review_rows", id);
+      await deleteRowsOf(db, "dictionary_review_problems", id);
       seq = await insertProblems(db, id, [outcome.rowError], 0);
       rowCount = 0;
     } else {
@@ -229,9 +229,7 @@ export function dropReview(db: Kysely<Database>, reviewId: string): Promise<void
  * happens when it was discarded meanwhile.
  */
 export async function failReview(db: Kysely<Database>, reviewId: string, message: string): Promise<void> {
-  await deleteRowsOf(db, "dictionary_review_rows", reviewId);
-  await deleteRowsOf(db, "dictionary_review_problems", reviewId);
-  await deleteRowsOf(db, "dictionary_review_tables", reviewId);
+  await deleteRowsOfReview(db, reviewId);
   const left = await db.selectFrom("dictionary_reviews").select("id").where("id", "=", reviewId).executeTakeFirst();
   if (!left) return;
   await insertProblems(db, reviewId, [{ row: null, column: "file", message }], 0);
@@ -544,10 +542,15 @@ export async function discardReview(db: Kysely<Database>, dictionaryId: string, 
  * statement that holds the process for seconds.
  */
 async function deleteReview(db: Kysely<Database>, reviewId: string) {
+  await deleteRowsOfReview(db, reviewId);
+  await db.deleteFrom("dictionary_reviews").where("id", "=", reviewId).execute();
+}
+
+/** A review's staged rows, problems and tables; its header stays. */
+async function deleteRowsOfReview(db: Kysely<Database>, reviewId: string) {
   await deleteRowsOf(db, "dictionary_review_rows", reviewId);
   await deleteRowsOf(db, "dictionary_review_problems", reviewId);
   await deleteRowsOf(db, "dictionary_review_tables", reviewId);
-  await db.deleteFrom("dictionary_reviews").where("id", "=", reviewId).execute();
 }
 
 /** Rows deleted per statement. */
