@@ -4,8 +4,8 @@
  *
  * Two servers are loaded one after the other with the bench's load runs (scripts/bench/measure.ts:
  * autocannon, 50 connections, 10 s after a 2 s warm-up): Hono's hello world (port 4321, the bench's
- * anchor, scripts/bench/anchors/hono-hello.ts), and the data API as `npm run start:data-api` runs it
- * (port 4320, a temporary SQLite DATA_DIR, the demo seed and 30 projects in Acme Health). This
+ * anchor, scripts/bench/anchors/hono-hello.ts), and the data API's bundle as `npm run start:data-api` runs it
+ * (`npm run build` first; port 4320, a temporary SQLite DATA_DIR, the demo seed and 30 projects in Acme Health). This
  * process stands in for the client portal (port 4322): it serves the JWKS the data API verifies
  * tokens with and the permissions it asks for, so the tokens are real RS256 JWTs checked as in
  * production. CPU per request is the server process's utime + stime (/proc/<pid>/stat) over the
@@ -83,7 +83,7 @@ async function main() {
     });
     servers.push(hello);
     const dataApi = await startProcess(
-      [...tsx, ...(args.prof ? ["--cpu-prof", `--cpu-prof-dir=${dataDir}`] : []), path.join(ROOT, "services/data-api/src/server.ts")],
+      [...(args.prof ? ["--cpu-prof", `--cpu-prof-dir=${dataDir}`] : []), path.join(ROOT, "build/services/data-api.mjs")],
       {
         cwd: ROOT,
         env: {

@@ -8,10 +8,10 @@ case "${1:-portal}" in
     exec node node_modules/@react-router/serve/bin.js build/server/index.js ;;
   client-portal)
     echo "http://127.0.0.1:${CLIENT_PORTAL_PORT}/healthz" > /tmp/healthz-url
-    exec node --import tsx services/client-portal/src/server.ts ;;
+    exec node build/services/client-portal.mjs ;;
   data-api)
     echo "http://127.0.0.1:${DATA_API_PORT}/healthz" > /tmp/healthz-url
-    exec node --import tsx services/data-api/src/server.ts ;;
+    exec node --max-semi-space-size=4 build/services/data-api.mjs ;;
   *)
     exec "$@" ;;
 esac

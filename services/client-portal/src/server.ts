@@ -1,5 +1,5 @@
 /**
- * Starts the client portal reference service: `tsx services/client-portal/src/server.ts`.
+ * Starts the client portal reference service: `npm run start:client-portal` (the bundle `npm run build` makes; `tsx services/client-portal/src/server.ts` runs the source).
  * Parses the environment, migrates (and, with SEED_DEMO, seeds) the database, then serves the
  * provider and the API on CLIENT_PORTAL_PORT until SIGINT or SIGTERM.
  */

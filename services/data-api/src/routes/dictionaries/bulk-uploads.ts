@@ -1,7 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
 import {
-  BULK_UPLOAD_EXTENSIONS,
   BULK_UPLOAD_MAX_BYTES,
   BULK_UPLOAD_MODES,
   bulkUploadModeSchema,

@@ -1,0 +1,32 @@
+/**
+ * Builds the two reference services for production (`npm run build` runs it after the portal's
+ * build): each becomes one ES module bundle of its own code, its packages left to node_modules, run
+ * by plain Node. Running from source needs tsx's loader in every process and every worker thread
+ * (a loader thread and a transform cache each): the bundles start faster and hold some 45 MB less
+ * per process, and the data API's parse worker (parse-in-worker.ts) starts as plain JavaScript.
+ * Tests (Vitest) still run the sources.
+ */
+import path from "node:path";
+import { build } from "esbuild";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const SERVICES_BUILD_DIR = path.join(ROOT, "build/services");
+
+await build({
+  absWorkingDir: ROOT,
+  entryPoints: {
+    "data-api": "services/data-api/src/server.ts",
+    // The dictionary parse worker, beside the data API's bundle where parse-in-worker.ts looks for it.
+    "parse-worker": "services/data-api/src/dictionary-bulk/parse-worker.ts",
+    "client-portal": "services/client-portal/src/server.ts",
+  },
+  outdir: SERVICES_BUILD_DIR,
+  outExtension: { ".js": ".mjs" },
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node20",
+  packages: "external",
+  sourcemap: "linked",
+  logLevel: "warning",
+});
