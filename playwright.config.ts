@@ -62,6 +62,8 @@ export default defineConfig({
         PORTAL_PORT: "4100",
         CLIENT_PORTAL_PORT: "4101",
         DATA_API_PORT: "4102",
+        // Project databases: the embedded PostgreSQL, on a port of the suite's own.
+        EMBEDDED_POSTGRES_PORT: "4104",
         LOG_LEVEL: "warn",
       // The journeys start from an empty tenant (empty states, first application).
       SEED_DEMO_CONTENT: "false",

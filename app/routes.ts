@@ -43,7 +43,7 @@ function workspace(kind: WorkspaceKind, path: string): RouteConfigEntry {
         route("bulk-update/review/tables", file("project/data-dictionary/review"), id("dictionary-review")),
         route("bulk-update/review/tables/:tableName/details", file("project/data-dictionary/review-table"), id("dictionary-review-table")),
       ]),
-      ...onlyFor("onboarding", [route("databases/current", file("project/databases-current"), id("databases-current"))]),
+      route("databases/current", file("project/databases-current"), id("databases-current")),
       route("users/project-access", file("project/project-access"), id("project-access")),
       route("background-process", file("project/background-process"), id("background-process")),
     ]),

@@ -4,7 +4,7 @@
  * timings belong here, not in tests. Exits 1 when a goal is missed.
  *
  * It builds the portal and a bare React Router app of the same versions, starts the product as
- * `npm start` does (own ports 4200–4202, a throwaway data folder, demo data, 25 projects), signs in
+ * `npm start` does (own ports 4200–4203, the last the embedded PostgreSQL; a throwaway data folder, demo data, 25 projects), signs in
  * for real, then measures pages, page weight, round trips, the data API's list endpoint against Hono's
  * hello world, and dictionary uploads with their reviews.
  */

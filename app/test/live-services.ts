@@ -20,6 +20,7 @@ import { createHttpAdminDataSources } from "../../services/data-api/src/admin-da
 import { createApp } from "../../services/data-api/src/app";
 import { createHttpCompanyUsersSource } from "../../services/data-api/src/company-users";
 import { createJobRunner } from "../../services/data-api/src/jobs/runner";
+import { createTestDataPlane } from "../../services/data-api/src/testing/harness";
 import { migrateDatabase } from "../../services/data-api/src/db/migrate";
 import type { Database as DataApiDatabase } from "../../services/data-api/src/db/schema";
 import { createHttpPermissionsSource } from "../../services/data-api/src/permissions";
@@ -51,6 +52,8 @@ export async function startLiveServices(portalEnv: Record<string, string> = {}) 
   await migrateDatabase(dataApiDb);
   await seedDataApi(dataApiDb);
   const jobs = createJobRunner();
+  // Project databases on the test run's throwaway PostgreSQL.
+  const dataPlane = createTestDataPlane();
   const dataApiApp = createApp({
     db: dataApiDb,
     logger: createLogger("data-api-it", "silent"),
@@ -63,6 +66,7 @@ export async function startLiveServices(portalEnv: Record<string, string> = {}) 
     permissions: createHttpPermissionsSource({ baseUrl: clientPortal.baseUrl }),
     version: readProductVersion(),
     dataDir: dir,
+    dataPlane,
     jobs,
     companyUsers: createHttpCompanyUsersSource({ baseUrl: clientPortal.baseUrl }),
     adminDataSources: createHttpAdminDataSources({ baseUrl: clientPortal.baseUrl }),
@@ -98,6 +102,7 @@ export async function startLiveServices(portalEnv: Record<string, string> = {}) 
     async stop() {
       await jobs.idle();
       dataApiServer.close();
+      await dataPlane.closePools();
       await dataApiDb.destroy();
       await clientPortal.stop();
       await clientPortalDb.drop();

@@ -27,6 +27,7 @@ export async function startStack(options: { basePort: number; env?: Record<strin
       PORTAL_PORT: String(ports.portal),
       CLIENT_PORTAL_PORT: String(ports.clientPortal),
       DATA_API_PORT: String(ports.dataApi),
+      EMBEDDED_POSTGRES_PORT: String(options.basePort + 3),
       LOG_LEVEL: "warn",
       ...options.env,
     },

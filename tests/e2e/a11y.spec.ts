@@ -1,24 +1,8 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { E2E } from "../../playwright.config";
 import { expectAreaPage, expectPermissionDenied } from "./areas";
 import { acme, DEMO, expect, test } from "./sessions";
-
-/**
- * axe on the shell pages: no violation of WCAG 2.1 A/AA. The `page` fixture lives in its own
- * `browser.newContext()`, which AxeBuilder needs (it opens a blank page in the same context).
- */
-async function expectNoViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-  expect(results.passes.length, "axe checked the page").toBeGreaterThan(0);
-  const violations = results.violations.map((v) => ({
-    rule: v.id,
-    impact: v.impact,
-    help: v.help,
-    nodes: v.nodes.map((n) => ({ target: n.target.join(" "), html: n.html, why: n.failureSummary })),
-  }));
-  expect(violations, `axe violations on ${page.url()}`).toEqual([]);
-}
+import { expectNoViolations } from "./axe";
 
 async function sidebarWidth(page: Page) {
   return (await page.getByRole("navigation", { name: "Main menu" }).boundingBox())?.width ?? 0;

@@ -1,8 +1,8 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { E2E } from "../../playwright.config";
 import { createApplication, createDictionary, SAMPLE, SAMPLE_ERRORS, url } from "./master-data";
 import { acme, expect, test, withCompany } from "./sessions";
+import { expectNoViolations } from "./axe";
 
 /**
  * Applications and master data dictionaries, end to end: register an application, create a
@@ -154,11 +154,6 @@ test.describe("the applications list with JavaScript off", () => {
 test.describe("accessibility of the dictionary pages", () => {
   test.use({ signedInAs: "analyst@demo.test" });
 
-  async function expectNoViolations(page: Page) {
-    const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-    const violations = results.violations.map((v) => ({ rule: v.id, nodes: v.nodes.map((n) => n.target.join(" ")) }));
-    expect(violations, `axe violations on ${page.url()}`).toEqual([]);
-  }
 
   test("the list, the review with row errors and the table editor have no WCAG A/AA violation", async ({ page }) => {
     await createApplication(page, "Axe app", "");

@@ -1,7 +1,7 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { E2E } from "../../playwright.config";
 import { acme, birch, expect, test, withCompany } from "./sessions";
+import { expectNoViolations } from "./axe";
 
 /**
  * Data Onboarding, end to end, with JavaScript on (in Acme Health) and off (in Birch Logistics): a
@@ -12,10 +12,6 @@ import { acme, birch, expect, test, withCompany } from "./sessions";
  */
 const at = (path: string) => new RegExp(`^${E2E.portal}${path.replace(/[?.]/g, "\\$&")}(\\?|$)`);
 
-async function expectNoViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-  expect(results.violations.map((v) => ({ rule: v.id, nodes: v.nodes.map((n) => n.target.join(" ")) })), `axe on ${page.url()}`).toEqual([]);
-}
 
 async function createApplication(page: Page, companyId: string, name: string) {
   await page.goto(withCompany("/migration/application/create", companyId));

@@ -62,13 +62,19 @@ export default async function setup(project: TestProject) {
   const dataDir = path.join(dir, "data");
   if (process.getuid?.() === 0) execFileSync("chown", ["-R", "postgres", dir]);
   const port = await freePort();
-  asClusterUser(initdb, ["-D", dataDir, "-U", "postgres", "--auth=trust", "--encoding=UTF8", "--no-sync"]);
+  // Password authentication, as on the embedded server and in production: a test that a wrong
+  // password is refused must be able to fail.
+  const password = "throwaway-test-cluster";
+  const pwfile = path.join(dir, "pwfile");
+  fs.writeFileSync(pwfile, `${password}\n`);
+  if (process.getuid?.() === 0) execFileSync("chown", ["postgres", pwfile]);
+  asClusterUser(initdb, ["-D", dataDir, "-U", "postgres", `--pwfile=${pwfile}`, "--auth=scram-sha-256", "--encoding=UTF8", "--no-sync"]);
   asClusterUser(pgCtl, [
     "-D", dataDir, "-w", "-l", path.join(dir, "log"),
     "-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`,
     "start",
   ]);
-  project.provide("postgresAdminUrl", `postgres://postgres@127.0.0.1:${port}/postgres`);
+  project.provide("postgresAdminUrl", `postgres://postgres:${password}@127.0.0.1:${port}/postgres`);
   return () => {
     try {
       asClusterUser(pgCtl, ["-D", dataDir, "-m", "immediate", "stop"]);

@@ -12,6 +12,7 @@ import type { AccessSettings, Area } from "../../../contracts/areas.ts";
 import { FORBIDDEN_MESSAGE, requireAreaRole, requireMigrationRole } from "./access.ts";
 import type { AppDeps, AppEnv } from "./context.ts";
 import { createJobRunner } from "./jobs/runner.ts";
+import { createTestDataPlane } from "./testing/harness.ts";
 import { migrateDatabase } from "./db/migrate.ts";
 import type { Database } from "./db/schema.ts";
 import { PermissionsUnavailableError } from "./permissions.ts";
@@ -43,6 +44,7 @@ describe("requireMigrationRole", () => {
       bearer: signer.bearer,
       version: "test",
       dataDir: database.url + ".projects",
+      dataPlane: createTestDataPlane(),
       jobs: createJobRunner(),
       companyUsers: { list: async () => [] },
       adminDataSources: { list: async () => [] },

@@ -10,7 +10,7 @@ import { createRouter } from "./openapi.ts";
 import { createApp } from "./app.ts";
 import { migrateDatabase } from "./db/migrate.ts";
 import type { Database } from "./db/schema.ts";
-import { USERS, createTestApi, type TestApi } from "./testing/harness.ts";
+import { USERS, createTestApi, type TestApi, createTestDataPlane } from "./testing/harness.ts";
 // After the app: the OpenAPI document names this schema, which needs it evaluated once zod is extended.
 import { apiErrorSchema } from "../../../contracts/errors.ts";
 
@@ -102,6 +102,7 @@ describe.each(TEST_DATABASE_KINDS)("data API app on %s", (kind) => {
       permissions: { forCaller: async () => [] },
       version: "0.0.0",
       dataDir: database.url + ".projects",
+      dataPlane: createTestDataPlane(),
       jobs: createJobRunner(),
       companyUsers: { list: async () => [] },
       adminDataSources: { list: async () => [] },

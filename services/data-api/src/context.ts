@@ -5,6 +5,7 @@ import type { Logger } from "../../shared/logger.ts";
 import type { AccessSettings } from "../../../contracts/areas.ts";
 import type { AdminDataSourcesSource } from "./admin-data-sources.ts";
 import type { CompanyUsersSource } from "./company-users.ts";
+import type { DataPlane } from "./data-plane/servers.ts";
 import type { Database } from "./db/schema.ts";
 import type { JobRunner } from "./jobs/runner.ts";
 import type { PermissionsSource } from "./permissions.ts";
@@ -17,8 +18,10 @@ export type AppDeps = {
   permissions: PermissionsSource;
   /** The product version (root package.json), answered by productInfo. */
   version: string;
-  /** The data folder: project databases live under `${dataDir}/projects/{projectId}/`. */
+  /** The data folder: uploads are written under `${dataDir}/tmp` while they are read. */
   dataDir: string;
+  /** The PostgreSQL servers holding project databases (data-plane/servers.ts). */
+  dataPlane: DataPlane;
   /** Runs jobs in the background of this process (jobs/runner.ts); one per app. */
   jobs: JobRunner;
   /** The people of a company (client portal): project-access grants are checked against it. */

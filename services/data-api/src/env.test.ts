@@ -21,7 +21,18 @@ describe("data API environment", () => {
       TRANSLATION_ANALYST_ROLE: "FusionPSI_TranslationAnalyst",
       SEED_DEMO: false,
       SEED_DEMO_CONTENT: false,
+      EMBEDDED_POSTGRES_PORT: 5433,
     });
+  });
+
+  it("places project databases on the embedded server unless PROJECT_DATABASES_URL names servers, which need the secret", () => {
+    expect(loadEnv({}).PROJECT_DATABASES_URL).toBeUndefined();
+    const servers = "postgres://admin:pw@pg1.internal:5432/postgres, postgres://admin:pw@pg2.internal/postgres";
+    const secret = "s".repeat(32);
+    expect(loadEnv({ PROJECT_DATABASES_URL: servers, PROJECT_DATABASES_SECRET: secret })).toMatchObject({ PROJECT_DATABASES_URL: servers, PROJECT_DATABASES_SECRET: secret });
+    expect(() => loadEnv({ PROJECT_DATABASES_URL: servers })).toThrow(/PROJECT_DATABASES_SECRET.*required/);
+    expect(() => loadEnv({ PROJECT_DATABASES_URL: servers, PROJECT_DATABASES_SECRET: "short" })).toThrow(/PROJECT_DATABASES_SECRET.*32/);
+    expect(() => loadEnv({ PROJECT_DATABASES_URL: "mysql://x", PROJECT_DATABASES_SECRET: secret })).toThrow(/PROJECT_DATABASES_URL.*postgres/);
   });
 
   it("keeps the database under DATA_DIR unless DATABASE_URL says otherwise", () => {

@@ -12,10 +12,28 @@ const dataApiEnvSchema = z
     NODE_ENV: envFields.nodeEnv,
     LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
     DATA_API_PORT: envFields.port(3002),
-    /** The control-plane SQLite file and, in later issues, every project's databases live under it. */
+    /** The control-plane SQLite file, the embedded PostgreSQL's data (pg/) and uploads being read (tmp/). */
     DATA_DIR: z.string().trim().min(1).default("./data"),
     /** A `postgres://` URL selects PostgreSQL; anything else is a SQLite file path. Default: under DATA_DIR. */
     DATABASE_URL: z.string().trim().min(1).optional(),
+    /**
+     * Where project databases live: administrative `postgres://` URLs of one or more PostgreSQL
+     * servers, separated by commas. Unset: the data API starts an embedded PostgreSQL with its data
+     * under DATA_DIR/pg, listening on loopback at EMBEDDED_POSTGRES_PORT.
+     */
+    PROJECT_DATABASES_URL: z
+      .string()
+      .trim()
+      .optional()
+      .transform((v) => v || undefined)
+      .refine((v) => v === undefined || v.split(",").every((u) => /^postgres(ql)?:\/\//i.test(u.trim())), "must be postgres:// URLs separated by commas"),
+    /**
+     * With PROJECT_DATABASES_URL: the secret the passwords of projects' own logins are derived from
+     * (at least 32 characters; changing it locks the data API out of existing projects). The embedded
+     * server's is generated and kept in DATA_DIR/.pg-secrets.json.
+     */
+    PROJECT_DATABASES_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+    EMBEDDED_POSTGRES_PORT: envFields.port(5433),
     /**
      * Kept exactly as given (no trailing-slash trimming): jose compares the token's `iss` byte for
      * byte, and some providers' issuers end with a slash.
@@ -32,6 +50,10 @@ const dataApiEnvSchema = z
     SEED_DEMO: envFields.flag,
     /** With SEED_DEMO: an application, a dictionary and a project in Acme Health to look at. */
     SEED_DEMO_CONTENT: envFields.flag,
+  })
+  .superRefine((env, ctx) => {
+    if (env.PROJECT_DATABASES_URL && !env.PROJECT_DATABASES_SECRET)
+      ctx.addIssue({ code: "custom", path: ["PROJECT_DATABASES_SECRET"], message: "is required with PROJECT_DATABASES_URL" });
   })
   .transform((env) => ({
     ...env,

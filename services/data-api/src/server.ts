@@ -2,6 +2,8 @@
  * Starts the data API: environment, database (migrate, recover, seed), then HTTP.
  * `npm run start:data-api`, or through scripts/start-all.ts with the other two processes.
  */
+import fs from "node:fs";
+import path from "node:path";
 import { serve } from "@hono/node-server";
 import { createRemoteJWKSet } from "jose";
 import { EnvError } from "../../../contracts/env.ts";
@@ -11,6 +13,8 @@ import { createLogger } from "../../shared/logger.ts";
 import { createHttpAdminDataSources } from "./admin-data-sources.ts";
 import { createApp } from "./app.ts";
 import { createHttpCompanyUsersSource } from "./company-users.ts";
+import { startEmbeddedPostgres, type EmbeddedPostgres } from "./data-plane/embedded-postgres.ts";
+import { createDataPlane, serversFromUrls, type DataPlane } from "./data-plane/servers.ts";
 import { migrateDatabase } from "./db/migrate.ts";
 import type { Database } from "./db/schema.ts";
 import { loadEnv, type DataApiEnv } from "./env.ts";
@@ -20,6 +24,9 @@ import { createHttpPermissionsSource } from "./permissions.ts";
 import { seedDemoContent } from "./demo-content.ts";
 import { seedDemo } from "./seed.ts";
 import { readProductVersion } from "./version.ts";
+
+/** The id projects record for the embedded server: whatever its port, the same server. */
+const EMBEDDED_SERVER_ID = "embedded";
 
 /** How long in-flight requests get to finish after SIGINT/SIGTERM before the process exits anyway. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -41,19 +48,35 @@ async function main() {
   const db = createKysely<Database>(env.DATABASE_URL);
   const sharedControlPlane = databaseKind(env.DATABASE_URL) === "postgres";
 
+  let embedded: EmbeddedPostgres | undefined;
+  let dataPlane: DataPlane;
   try {
     // Start sequence: each step needs the one before it, and all run before the port opens.
+    // 0. The servers of project databases: the configured ones, or the embedded one, started now.
+    if (env.PROJECT_DATABASES_URL)
+      dataPlane = createDataPlane(serversFromUrls(env.PROJECT_DATABASES_URL), { secret: env.PROJECT_DATABASES_SECRET! });
+    else {
+      embedded = await startEmbeddedPostgres({ dataDir: env.DATA_DIR, port: env.EMBEDDED_POSTGRES_PORT, logger });
+      dataPlane = createDataPlane([{ id: EMBEDDED_SERVER_ID, adminUrl: embedded.adminUrl }], { secret: embedded.secret });
+    }
+    // Project databases were SQLite files under DATA_DIR/projects before they moved to PostgreSQL
+    // (migration 0007 sends those projects back to their "Create databases" step).
+    const oldProjectFiles = path.join(env.DATA_DIR, "projects");
+    if (fs.existsSync(oldProjectFiles)) {
+      fs.rmSync(oldProjectFiles, { recursive: true, force: true });
+      logger.warn("removed the SQLite project databases of an earlier version", { dir: oldProjectFiles });
+    }
     // 1. Schema.
     await migrateDatabase(db);
     // 2. Recovery: end the jobs a previous process left running (ERROR) and release their project
     //    locks, before any request can see a project locked forever. SQLite: this process is the
     //    only one on the file, so every running job is dead. PostgreSQL: other processes may be
     //    running jobs right now, so only jobs whose heartbeat stopped, now and periodically.
-    //    Then remove the files failed and interrupted jobs left in DATA_DIR (temporary files, the
-    //    databases of a failed creation), so a retry starts clean.
+    //    Then drop what failed and interrupted jobs left (the databases of a failed creation), so a
+    //    retry starts clean.
     const recovered = await recoverInterruptedJobs(db, {
       ...(sharedControlPlane ? { staleBefore: new Date(Date.now() - STALE_JOB_MS) } : {}),
-      dataDir: env.DATA_DIR,
+      dataPlane,
       logger,
     });
     if (recovered.length) logger.warn("ended jobs a previous process left running", { jobIds: recovered });
@@ -66,6 +89,7 @@ async function main() {
   } catch (err) {
     logger.error("start failed", { err });
     await db.destroy();
+    await embedded?.stop();
     process.exit(1);
   }
 
@@ -83,12 +107,13 @@ async function main() {
     permissions: createHttpPermissionsSource({ baseUrl: env.CLIENT_PORTAL_API_URL }),
     version: readProductVersion(),
     dataDir: env.DATA_DIR,
+    dataPlane,
     jobs,
     companyUsers: createHttpCompanyUsersSource({ baseUrl: env.CLIENT_PORTAL_API_URL }),
     adminDataSources: createHttpAdminDataSources({ baseUrl: env.CLIENT_PORTAL_API_URL }),
     accessSettings: { cloudTarget: env.CLOUD_TARGET, translationAnalystRole: env.TRANSLATION_ANALYST_ROLE },
   });
-  const stopSweep = sharedControlPlane ? startStaleJobSweep(db, logger, { dataDir: env.DATA_DIR }) : () => undefined;
+  const stopSweep = sharedControlPlane ? startStaleJobSweep(db, logger, { dataPlane }) : () => undefined;
 
   const server = serve({ fetch: app.fetch, port: env.DATA_API_PORT }, (info) => {
     logger.info(`data API listening on http://localhost:${info.port}`, {
@@ -100,6 +125,8 @@ async function main() {
   server.on("error", async (err) => {
     logger.error("server failed", { err, port: env.DATA_API_PORT });
     await db.destroy();
+    await dataPlane.closePools();
+    await embedded?.stop();
     process.exit(1);
   });
 
@@ -117,6 +144,8 @@ async function main() {
       // Running jobs get the rest of the grace period; one cut short is ended by the next start's recovery.
       await jobs.idle();
       await db.destroy();
+      await dataPlane.closePools();
+      await embedded?.stop();
       logger.info("stopped");
       process.exit(0);
     });

@@ -17,6 +17,9 @@ export const TEST_DATABASE_KINDS: DatabaseKind[] = postgresAdminUrl ? ["sqlite",
 
 export type TestDatabase = { url: string; drop: () => Promise<void> };
 
+/** The throwaway PostgreSQL server's administrative URL (project databases in tests live there), or null. */
+export const TEST_POSTGRES_ADMIN_URL: string | null = postgresAdminUrl;
+
 export async function createTestDatabase(kind: DatabaseKind): Promise<TestDatabase> {
   const name = `t_${crypto.randomBytes(6).toString("hex")}`;
   if (kind === "sqlite") {

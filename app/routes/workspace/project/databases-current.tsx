@@ -1,8 +1,16 @@
+import { useLocation } from "react-router";
 import { Card } from "~/components/ui/card";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { afterGuard } from "~/lib/guards.server";
+import { workspaceKindOf } from "~/lib/workspace-paths";
 import { projectCalls, projectScope } from "../workspace.server";
 import type { Route } from "./+types/databases-current";
+
+/** When each kind's databases are made: a configuration's dictionary step; a project's databases step. */
+const NOT_CREATED = {
+  migration: "Not created yet: the databases are created at the setup step “Databases”.",
+  onboarding: "Not created yet: the databases are created when the data dictionary step is completed.",
+} as const;
 
 /** databases/current: the workspace's source and destination databases as they exist so far (DOMAIN.md). */
 export async function loader({ context }: Route.LoaderArgs) {
@@ -14,6 +22,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 export const handle = { breadcrumb: "Databases" };
 
 export default function CurrentDatabases({ loaderData }: Route.ComponentProps) {
+  const kind = workspaceKindOf(useLocation().pathname);
   return (
     <div className="space-y-6">
       {loaderData.databases.map((db) => (
@@ -22,7 +31,7 @@ export default function CurrentDatabases({ loaderData }: Route.ComponentProps) {
             {db.name}
           </h2>
           {!db.exists ? (
-            <p className="mt-2 text-sm text-muted-foreground">Not created yet: the databases are created when the data dictionary step is completed.</p>
+            <p className="mt-2 text-sm text-muted-foreground">{NOT_CREATED[kind]}</p>
           ) : db.tables.length === 0 ? (
             <p className="mt-2 text-sm text-muted-foreground">It has no tables.</p>
           ) : (

@@ -46,7 +46,7 @@ const LATER_STEPS: Partial<Record<LoaderData["project"]["status"], string>> = {
 const TABS = [
   { to: "details", label: "Details" },
   { to: "data-dictionary/data-definition/tables", label: "Data dictionary", match: "data-dictionary" },
-  { to: "databases/current", label: "Databases", only: "onboarding" },
+  { to: "databases/current", label: "Databases" },
   { to: "users/project-access", label: "Project access" },
   { to: "background-process", label: "Background process" },
 ];
@@ -86,7 +86,7 @@ export default function ProjectLayout({ loaderData }: Route.ComponentProps) {
       ) : null}
       <nav aria-label={paths.ws.kind === "onboarding" ? "Configuration" : "Project"} className="mt-4 border-b border-border">
         <ul className="-mb-px flex flex-wrap gap-1 text-sm">
-          {TABS.filter((tab) => !tab.only || tab.only === paths.ws.kind).map((tab) => (
+          {TABS.map((tab) => (
             <li key={tab.to}>
               <NavLink
                 to={href(paths.page(project.id, tab.match ?? tab.to))}

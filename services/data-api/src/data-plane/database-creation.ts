@@ -1,6 +1,7 @@
 /**
- * The first job of a workspace: its source and destination databases, one table per table of its
- * own data dictionary (a migration project's wizard step 3; a configuration's dictionary step).
+ * The first job of a workspace: its PostgreSQL database with the schemas source and destination,
+ * one table per table of its own data dictionary (a migration project's wizard step 3; a
+ * configuration's dictionary step), on the server with the fewest projects (project-databases.ts).
  * Status DatabaseCreation (locked, reason DatabaseCreation) while it runs; the kind's afterDatabases
  * status when done (SetupRestoreDatabaseIncomplete, SetupAssignTemplatesIncomplete);
  * DatabaseCreationFailed on failure (a retry starts from there).
@@ -12,7 +13,8 @@ import { startJob } from "../jobs/start-job.ts";
 import { DATABASE_CREATION_START_STATUSES, WORKSPACES, type WorkspaceKind } from "../../../../contracts/workspaces.ts";
 import { dictionaryBlockers } from "../project-setup.ts";
 import { findProjectDictionaryRef, readTables } from "../repositories/dictionaries.ts";
-import { createProjectDatabase, projectDatabasePath, removeProjectDatabases } from "./project-databases.ts";
+import { chooseServer, createProjectDatabase, createProjectSchema, forgetProjectDatabase } from "./project-databases.ts";
+import type { DataPlane } from "./servers.ts";
 
 export const DATABASE_CREATION_STEPS = {
   validate: "Validate data dictionary",
@@ -21,15 +23,16 @@ export const DATABASE_CREATION_STEPS = {
 } as const;
 
 export async function startDatabaseCreation(
-  deps: JobDeps & { dataDir: string },
+  deps: JobDeps & { dataPlane: DataPlane },
   kind: WorkspaceKind,
   projectId: string,
   userId: string,
 ): Promise<Job> {
-  const { dataDir } = deps;
+  const { dataPlane } = deps;
   // Read under the lock by the first step, used by the next two: the databases match the
   // dictionary as it was when the job started, whatever happens to it later.
   let tables: Table[] = [];
+  let serverId = "";
 
   return startJob(deps, {
     projectId,
@@ -53,18 +56,26 @@ export async function startDatabaseCreation(
       },
       {
         name: DATABASE_CREATION_STEPS.source,
-        run: async () => createProjectDatabase(projectDatabasePath(dataDir, projectId, "source"), tables),
+        run: async ({ db }) => {
+          // A retry goes where the failed attempt went (and starts clean there); else the emptiest server.
+          const project = await db.selectFrom("projects").select("database_server").where("id", "=", projectId).executeTakeFirstOrThrow();
+          serverId = project.database_server ?? (await chooseServer(db, dataPlane));
+          // Recorded before anything is made, so whatever a killed process leaves can be found again.
+          await db.updateTable("projects").set({ database_server: serverId }).where("id", "=", projectId).execute();
+          await createProjectDatabase(dataPlane, serverId, projectId);
+          await createProjectSchema(dataPlane, serverId, projectId, "source", tables);
+        },
       },
       {
         name: DATABASE_CREATION_STEPS.destination,
-        run: async () => createProjectDatabase(projectDatabasePath(dataDir, projectId, "destination"), tables),
+        run: async () => createProjectSchema(dataPlane, serverId, projectId, "destination", tables),
       },
     ],
     onSuccess: { status: WORKSPACES[kind].afterDatabases },
     // A failed creation leaves no database that looks usable (the source may have been made). A
-    // killed process never gets here: the recovery at the next start removes them (recover.ts).
-    onFailure: async () => {
-      removeProjectDatabases(dataDir, projectId);
+    // killed process never gets here: the recovery at the next start drops it (recover.ts).
+    onFailure: async (_error, { db }) => {
+      await forgetProjectDatabase(db, dataPlane, projectId);
     },
   });
 }

@@ -1,10 +1,18 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import Database from "better-sqlite3";
-import { afterAll, describe, expect, it } from "vitest";
-import { createProjectDatabase, projectDatabasePath } from "./project-databases.ts";
-import type { DdlColumn, DdlTable } from "./sqlite-ddl.ts";
+import { randomUUID } from "node:crypto";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TEST_POSTGRES_ADMIN_URL } from "../../../shared/testing/databases.ts";
+import { TEST_DATABASE_SERVER, createTestDataPlane } from "../testing/harness.ts";
+import type { DdlColumn, DdlTable } from "./postgres-ddl.ts";
+import {
+  asProjectOwner,
+  createProjectDatabase,
+  createProjectSchema,
+  databaseExists,
+  databaseNameOf,
+  dropProjectDatabase,
+  rolesOf,
+} from "./project-databases.ts";
 
 const col = (name: string, type: DdlColumn["type"], extra: Partial<DdlColumn> = {}): DdlColumn => ({
   name,
@@ -29,104 +37,207 @@ const everyType: DdlTable = {
     col("Stamp", "datetime"),
     col("Uid", "uniqueidentifier"),
     col("Name", "nvarchar", { length: 5, nullable: false }),
+    col("Code", "nvarchar"),
   ],
 };
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), "dt-ddl-"));
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+const dataPlane = createTestDataPlane();
+const created: string[] = [];
+const server = TEST_DATABASE_SERVER;
 
-function freshDatabase(tables: DdlTable[]) {
-  const file = path.join(dir, `${Math.random().toString(36).slice(2)}.sqlite`);
-  createProjectDatabase(file, tables);
-  return new Database(file);
+/** A project with both schemas made from `tables`, as the creation job makes them. */
+async function freshProject(tables: DdlTable[] = [everyType]): Promise<string> {
+  const projectId = randomUUID();
+  created.push(projectId);
+  await createProjectDatabase(dataPlane, server, projectId);
+  await createProjectSchema(dataPlane, server, projectId, "source", tables);
+  await createProjectSchema(dataPlane, server, projectId, "destination", tables);
+  return projectId;
 }
 
-const valid = { Id: 1, Big: 2 ** 40, Amount: 123.45, Ratio: 0.5, Born: "2024-02-29", At: "13:45:00", Stamp: "2024-01-31 23:59:59", Uid: "0f8fad5b-d9cb-469f-a165-70867728950e", Name: "Ann" };
+afterAll(async () => {
+  for (const id of created) await dropProjectDatabase(dataPlane, server, id);
+  await dataPlane.closePools();
+});
 
-describe("project databases", () => {
-  it("creates one table per dictionary table with typed, constrained columns", () => {
-    const db = freshDatabase([everyType, { name: "Other", columns: [col("Code", "nvarchar", { length: 10, isKey: true, nullable: false }), col("Seq", "int", { isKey: true, nullable: false })] }]);
-    try {
-      const tables = db.prepare("select name from sqlite_master where type = 'table' order by name").pluck().all();
-      expect(tables).toEqual(["Everything", "Other"]);
-      const info = db.prepare(`pragma table_info("Everything")`).all() as { name: string; type: string; notnull: number; pk: number }[];
-      expect(info.map((c) => [c.name, c.type, c.notnull, c.pk])).toEqual([
-        ["Id", "INTEGER", 1, 1],
-        ["Big", "INTEGER", 0, 0],
-        ["Amount", "NUMERIC(5,2)", 0, 0],
-        ["Ratio", "REAL", 0, 0],
-        ["Born", "TEXT", 0, 0],
-        ["At", "TEXT", 0, 0],
-        ["Stamp", "TEXT", 0, 0],
-        ["Uid", "TEXT", 0, 0],
-        ["Name", "TEXT", 1, 0],
-      ]);
-      const other = db.prepare(`pragma table_info("Other")`).all() as { name: string; pk: number }[];
-      expect(other.map((c) => [c.name, c.pk])).toEqual([["Code", 1], ["Seq", 2]]);
-    } finally {
-      db.close();
-    }
+describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("project databases on PostgreSQL", () => {
+  let projectId: string;
+  beforeAll(async () => {
+    projectId = await freshProject([everyType, { name: "order", columns: [col("select", "int", { isKey: true, nullable: false }), col("from", "nvarchar", { length: 3 })] }]);
   });
 
-  it("accepts valid rows and nulls in nullable columns", () => {
-    const db = freshDatabase([everyType]);
-    try {
-      const insert = db.prepare(`insert into "Everything" values (@Id, @Big, @Amount, @Ratio, @Born, @At, @Stamp, @Uid, @Name)`);
-      insert.run(valid);
-      insert.run({ ...valid, Id: 2, At: "08:00:00.1234567", Stamp: "2024-01-31T10:00:00" });
-      insert.run({ Id: 3, Big: null, Amount: null, Ratio: null, Born: null, At: null, Stamp: null, Uid: null, Name: "" });
-      expect(db.prepare(`select count(*) from "Everything"`).pluck().get()).toBe(3);
-    } finally {
-      db.close();
-    }
+  it("has the schemas source and destination, each with one typed table per dictionary table", async () => {
+    await asProjectOwner(dataPlane, server, projectId, async (client) => {
+      const { rows: schemas } = await client.query("select nspname from pg_namespace where nspname not like 'pg\\_%' and nspname <> 'information_schema' order by 1");
+      expect(schemas.map((r) => r.nspname)).toEqual(["destination", "source"]);
+      for (const schema of ["source", "destination"]) {
+        const { rows } = await client.query<{ name: string; type: string; notnull: boolean }>(
+          `select attname as name, format_type(atttypid, atttypmod) as type, attnotnull as notnull
+             from pg_attribute where attrelid = $1::regclass and attnum > 0 and not attisdropped order by attnum`,
+          [`${schema}."Everything"`],
+        );
+        expect(rows.map((r) => [r.name, r.type, r.notnull])).toEqual([
+          ["Id", "integer", true],
+          ["Big", "bigint", false],
+          ["Amount", "numeric(5,2)", false],
+          ["Ratio", "double precision", false],
+          ["Born", "date", false],
+          ["At", "time without time zone", false],
+          ["Stamp", "timestamp without time zone", false],
+          ["Uid", "uuid", false],
+          ["Name", "character varying(5)", true],
+          ["Code", "text", false],
+        ]);
+      }
+      // Reserved words are names like any other.
+      await client.query(`insert into source."order" ("select", "from") values (1, 'abc')`);
+      expect((await client.query(`select "from" from source."order"`)).rows).toEqual([{ from: "abc" }]);
+      throw new Rollback();
+    }).catch(ignoreRollback);
+  });
+
+  it("keeps text as written: leading zeros and long digit strings", async () => {
+    await asProjectOwner(dataPlane, server, projectId, async (client) => {
+      await client.query(`insert into source."Everything" ("Id", "Name", "Code") values (1, '007', '00012345678901234567890')`);
+      expect((await client.query(`select "Name", "Code" from source."Everything"`)).rows).toEqual([{ Name: "007", Code: "00012345678901234567890" }]);
+      throw new Rollback();
+    }).catch(ignoreRollback);
   });
 
   it.each([
-    ["a too-long nvarchar", { Name: "Longer" }],
-    ["a null in a non-nullable column", { Name: null }],
-    ["a text in an int", { Id: "abc" }],
-    ["an int out of range", { Id: 2 ** 31 }],
-    ["a fraction in a bigint", { Big: 1.5 }],
-    ["a decimal with too many integer digits", { Amount: 1000 }],
-    ["a text in a float", { Ratio: "half" }],
-    ["an impossible date", { Born: "2023-02-30" }],
-    ["a date in another format", { Born: "31/01/2024" }],
-    ["an impossible time", { At: "25:00:00" }],
-    ["a time with garbage after it", { At: "10:00:00xyz" }],
-    ["a datetime that is not one", { Stamp: "yesterday" }],
-    ["a malformed uniqueidentifier", { Uid: "not-a-guid" }],
-  ])("refuses %s", (_what, change) => {
-    const db = freshDatabase([everyType]);
-    try {
-      const insert = db.prepare(`insert into "Everything" values (@Id, @Big, @Amount, @Ratio, @Born, @At, @Stamp, @Uid, @Name)`);
-      expect(() => insert.run({ ...valid, ...change })).toThrow(/constraint failed|datatype mismatch/i);
-    } finally {
-      db.close();
-    }
+    ["a too-long nvarchar", `"Name" = 'Longer'`, /too long/],
+    ["a null in a key column", `"Id" = null`, /not-null/],
+    ["an int out of range", `"Id" = 2147483648`, /out of range/],
+    ["a decimal with too many integer digits", `"Amount" = 1000`, /overflow/],
+    ["an impossible date", `"Born" = '2023-02-30'`, /out of range/],
+    ["an impossible time", `"At" = '25:00:00'`, /out of range/],
+    ["a malformed uniqueidentifier", `"Uid" = 'not-a-guid'`, /invalid input syntax for type uuid/],
+  ])("refuses %s", async (_what, assignment, message) => {
+    await expect(
+      asProjectOwner(dataPlane, server, projectId, async (client) => {
+        await client.query(`insert into source."Everything" ("Id", "Name") values (1, 'Ann')`);
+        await client.query(`update source."Everything" set ${assignment}`);
+      }),
+    ).rejects.toThrow(message);
   });
 
-  it("quotes identifiers, so reserved words are table and column names like any other", () => {
-    const db = freshDatabase([{ name: "order", columns: [col("select", "int"), col("from", "nvarchar", { length: 3 })] }]);
-    try {
-      db.prepare(`insert into "order" ("select", "from") values (1, 'abc')`).run();
-      expect(db.prepare(`select "from" from "order"`).pluck().get()).toBe("abc");
-    } finally {
-      db.close();
-    }
+  describe("isolation", () => {
+    let other: string;
+    let login: { name: string; password: string };
+    let admin: pg.Client;
+    const connectAs = async (user: string, password: string, database: string) => {
+      const url = new URL(TEST_POSTGRES_ADMIN_URL!);
+      url.username = user;
+      url.password = password;
+      url.pathname = `/${database}`;
+      const client = new pg.Client({ connectionString: url.toString() });
+      await client.connect();
+      return client;
+    };
+
+    beforeAll(async () => {
+      other = await freshProject();
+      admin = new pg.Client({ connectionString: TEST_POSTGRES_ADMIN_URL! });
+      await admin.connect();
+      // A login as a SQL credential will be: granted one project's reader role, nothing else.
+      login = { name: `t_login_${randomUUID().slice(0, 8)}`, password: randomUUID() };
+      await admin.query(`CREATE ROLE "${login.name}" LOGIN PASSWORD '${login.password}' IN ROLE "${rolesOf(projectId).reader}"`);
+    });
+    afterAll(async () => {
+      await admin.query(`DROP ROLE IF EXISTS "${login.name}"`);
+      await admin.end();
+    });
+
+    it("the project's owner, reader and writer cannot log in; its runner can, into its own database only", async () => {
+      const { owner, reader, writer, runner } = rolesOf(projectId);
+      const { rows } = await admin.query("select rolname, rolcanlogin from pg_roles where rolname = any($1::text[]) order by rolname", [[owner, reader, writer, runner]]);
+      expect(Object.fromEntries(rows.map((r) => [r.rolname, r.rolcanlogin]))).toEqual({ [owner]: false, [reader]: false, [writer]: false, [runner]: true });
+      const password = dataPlane.passwordOf(runner);
+      await expect(connectAs(runner, password, databaseNameOf(other))).rejects.toThrow(/permission denied for database/);
+      await expect(connectAs(runner, "a guess", databaseNameOf(projectId))).rejects.toThrow(/password authentication failed/);
+      const client = await connectAs(runner, password, databaseNameOf(projectId));
+      await client.end();
+    });
+
+    it("a login granted a project's reader connects to that database only, and can read but not write", async () => {
+      await expect(connectAs(login.name, login.password, databaseNameOf(other))).rejects.toThrow(/permission denied for database/);
+      const client = await connectAs(login.name, login.password, databaseNameOf(projectId));
+      try {
+        expect((await client.query(`select count(*)::int as n from source."Everything"`)).rows).toEqual([{ n: 0 }]);
+        await expect(client.query(`insert into source."Everything" ("Id", "Name") values (9, 'x')`)).rejects.toThrow(/permission denied/);
+        await expect(client.query(`create table destination.mine (a int)`)).rejects.toThrow(/permission denied/);
+      } finally {
+        await client.end();
+      }
+    });
+
+    it("a login granted nothing cannot connect to any project database (CONNECT is revoked from PUBLIC)", async () => {
+      const name = `t_nobody_${randomUUID().slice(0, 8)}`;
+      await admin.query(`CREATE ROLE "${name}" LOGIN PASSWORD 'pw'`);
+      try {
+        await expect(connectAs(name, "pw", databaseNameOf(projectId))).rejects.toThrow(/permission denied for database/);
+      } finally {
+        await admin.query(`DROP ROLE "${name}"`);
+      }
+    });
+
+    it.each([
+      ["run a program from COPY", `copy source."Everything" to program 'id'`, /permission denied|must be superuser|pg_execute_server_program/],
+      ["read a server file", `select pg_read_file('/etc/passwd')`, /permission denied/],
+      ["create an extension (dblink could reach other databases)", `create extension if not exists dblink`, /permission denied|not available|could not open extension control file/],
+      ["create a schema", `create schema sneaky`, /permission denied/],
+      ["read the server's roles' passwords", `select rolpassword from pg_authid`, /permission denied/],
+      ["become the administrative login", `set role postgres`, /permission denied/],
+      ["become the administrative login again", `reset role; select pg_read_file('/etc/passwd')`, /permission denied/],
+      ["become another project's owner", `set role ${"OTHER_OWNER"}`, /permission denied/],
+    ])("work as the project's owner cannot %s", async (_what, statement, message) => {
+      const sql = statement.replace("OTHER_OWNER", `"${rolesOf(other).owner}"`);
+      await expect(asProjectOwner(dataPlane, server, projectId, (client) => client.query(sql))).rejects.toThrow(message);
+    });
+
+    it("dropping a project's database takes its roles and leaves the others' alone", async () => {
+      const gone = await freshProject();
+      await dropProjectDatabase(dataPlane, server, gone);
+      expect(await databaseExists(dataPlane, server, gone)).toBe(false);
+      const { rows } = await admin.query("select count(*)::int as n from pg_roles where rolname = any($1::text[])", [Object.values(rolesOf(gone))]);
+      expect(rows).toEqual([{ n: 0 }]);
+      expect(await databaseExists(dataPlane, server, projectId)).toBe(true);
+      // Dropping what is not there is no error (a clean-up that runs twice).
+      await expect(dropProjectDatabase(dataPlane, server, gone)).resolves.toBeUndefined();
+    });
   });
 
-  it("leaves nothing under the real name when the creation fails, and keeps a previous database", () => {
-    const file = projectDatabasePath(dir, "p-1", "source");
-    createProjectDatabase(file, [everyType]);
+  it("a retry starts clean: creating again replaces what an earlier attempt left", async () => {
+    const id = await freshProject();
+    await asProjectOwner(dataPlane, server, id, (client) => client.query(`insert into source."Everything" ("Id", "Name") values (1, 'Ann')`));
+    await createProjectDatabase(dataPlane, server, id);
+    await createProjectSchema(dataPlane, server, id, "source", [{ name: "Only", columns: [col("A", "int")] }]);
+    await asProjectOwner(dataPlane, server, id, async (client) => {
+      const { rows } = await client.query("select table_name from information_schema.tables where table_schema = 'source'");
+      expect(rows).toEqual([{ table_name: "Only" }]);
+    });
+  });
+
+  it("a schema whose tables cannot all be made is not made at all", async () => {
+    const id = randomUUID();
+    created.push(id);
+    await createProjectDatabase(dataPlane, server, id);
     // The same table twice: the second CREATE TABLE fails after the first succeeded.
-    expect(() => createProjectDatabase(file, [{ name: "T", columns: [col("A", "int")] }, { name: "T", columns: [col("A", "int")] }])).toThrow(/already exists/);
-    expect(fs.readdirSync(path.dirname(file))).toEqual(["source.sqlite"]);
-    const db = new Database(file, { readonly: true });
-    expect(db.prepare("select name from sqlite_master where type = 'table'").pluck().all()).toEqual(["Everything"]);
-    db.close();
+    await expect(createProjectSchema(dataPlane, server, id, "source", [{ name: "T", columns: [col("A", "int")] }, { name: "T", columns: [col("A", "int")] }])).rejects.toThrow(
+      /already exists/,
+    );
+    await asProjectOwner(dataPlane, server, id, async (client) => {
+      expect((await client.query("select nspname from pg_namespace where nspname = 'source'")).rows).toEqual([]);
+    });
   });
 
-  it("refuses a project id that could leave the data folder", () => {
-    expect(() => projectDatabasePath(dir, "../etc", "source")).toThrow(/Unsafe/);
+  it("refuses an id that is not a project id", () => {
+    expect(() => databaseNameOf("x; drop database postgres")).toThrow(/Not a project id/);
   });
 });
+
+/** Thrown to roll a test's writes back: asProjectOwner rolls back whatever throws. */
+class Rollback extends Error {}
+function ignoreRollback(err: unknown) {
+  if (!(err instanceof Rollback)) throw err;
+}

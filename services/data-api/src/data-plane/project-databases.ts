@@ -1,141 +1,224 @@
 /**
- * Where a project's own databases live and how they are made: `${dataDir}/projects/{projectId}/`
- * holds `source.sqlite` (the legacy data as loaded) and `destination.sqlite` (what the scripts
- * produce). ARCHITECTURE.md §5: at scale these become PostgreSQL schemas or files on a shared
- * volume; only this module knows where they are.
+ * A project's own PostgreSQL database (ARCHITECTURE.md §3a): named from its id, on the server the
+ * project records, with two schemas, `source` (the legacy data as loaded) and `destination` (what the
+ * scripts produce), one table per dictionary table in each. It has three roles of its own, none of
+ * which can log in: the owner (of both schemas and every table), a reader and a writer (what SQL
+ * credentials are granted later). `CONNECT` is revoked from PUBLIC, so a login that was not granted
+ * one of a project's roles cannot even connect to its database. Only this module knows the names.
+ *
+ * Work on the project's data (loads, comparisons, scripts) runs on connections that log in as the
+ * project's runner: a login that is a member of the owner and nothing else, whose password the data
+ * API derives from its secret (servers.ts). Not `SET ROLE` on an administrative connection: the
+ * session user would still be the administrator, and any statement could `RESET ROLE` back to it.
  */
-import { randomBytes } from "node:crypto";
-import fs from "node:fs";
-import path from "node:path";
-import Database from "better-sqlite3";
-import { createTableStatement, quoteIdentifier, type DdlTable } from "./sqlite-ddl.ts";
+import type { Kysely } from "kysely";
+import type pg from "pg";
+import type { Database } from "../db/schema.ts";
+import { createTableStatement, quoteIdentifier, type DdlTable } from "./postgres-ddl.ts";
+import type { DataPlane } from "./servers.ts";
 
 export const PROJECT_DATABASE_KINDS = ["source", "destination"] as const;
 export type ProjectDatabaseKind = (typeof PROJECT_DATABASE_KINDS)[number];
 
-/** Ids come from us (UUIDs), but a path is built from it: refuse anything that could leave the folder. */
-const SAFE_ID = /^[A-Za-z0-9-]+$/;
+/** Ids come from us (UUIDs), but names are built from them: refuse anything else. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export function projectDirectory(dataDir: string, projectId: string): string {
-  if (!SAFE_ID.test(projectId)) throw new Error(`Unsafe project id for a path: ${projectId}`);
-  return path.join(dataDir, "projects", projectId);
+/** The database of a project: `dt_` and its id's hex digits (35 characters; PostgreSQL allows 63). */
+export function databaseNameOf(projectId: string): string {
+  if (!UUID.test(projectId)) throw new Error(`Not a project id: ${projectId}`);
+  return `dt_${projectId.replaceAll("-", "").toLowerCase()}`;
 }
 
-export function projectDatabasePath(dataDir: string, projectId: string, kind: ProjectDatabaseKind): string {
-  return path.join(projectDirectory(dataDir, projectId), `${kind}.sqlite`);
+/** The project's roles (none can log in) and its runner (the data API's login for the project's work). */
+export function rolesOf(projectId: string) {
+  const database = databaseNameOf(projectId);
+  return { owner: `${database}_owner`, reader: `${database}_reader`, writer: `${database}_writer`, runner: `${database}_runner` };
+}
+
+/** Connections the data API holds per project: a load, a comparison and a page reading at once. */
+const RUNNER_CONNECTION_LIMIT = 8;
+
+/** The server with the fewest projects: where a new project's database goes. */
+export async function chooseServer(db: Kysely<Database>, dataPlane: DataPlane): Promise<string> {
+  const counts = await db
+    .selectFrom("projects")
+    .select(["database_server", (eb) => eb.fn.countAll<number | string>().as("n")])
+    .where("database_server", "is not", null)
+    .groupBy("database_server")
+    .execute();
+  const held = new Map(counts.map((c) => [c.database_server, Number(c.n)]));
+  return [...dataPlane.servers].sort((a, b) => (held.get(a.id) ?? 0) - (held.get(b.id) ?? 0))[0]!.id;
 }
 
 /**
- * Creates the database at `file` with one table per dictionary table, all or nothing: it is built
- * in a temporary file beside the target and renamed into place (atomic on one file system), so a
- * failure or a killed process never leaves half a database under the real name. An existing
- * database at `file` is replaced (a retry after a failed creation).
+ * Makes the project's database and roles, empty: whatever a previous attempt left is dropped first,
+ * so a retry starts clean. The database and the schemas each come in a step of their own
+ * (createProjectSchema); a failure in any of them is undone by dropProjectDatabase.
  */
-export function createProjectDatabase(file: string, tables: readonly DdlTable[]): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const temporary = `${file}.${randomBytes(6).toString("hex")}.tmp`;
-  try {
-    const db = new Database(temporary);
-    try {
-      db.transaction(() => {
-        for (const table of tables) db.exec(createTableStatement(table));
-      })();
-    } finally {
-      db.close();
-    }
-    fs.renameSync(temporary, file);
-  } catch (err) {
-    fs.rmSync(temporary, { force: true });
-    throw err;
-  }
+export async function createProjectDatabase(dataPlane: DataPlane, serverId: string, projectId: string): Promise<void> {
+  await dropProjectDatabase(dataPlane, serverId, projectId);
+  const database = databaseNameOf(projectId);
+  const roles = rolesOf(projectId);
+  const q = quoteIdentifier;
+  await dataPlane.withAdmin(serverId, null, async (admin) => {
+    // Roles are global to the server; made in one transaction: all three or none.
+    await inTransaction(admin, async () => {
+      for (const role of [roles.owner, roles.reader, roles.writer]) await admin.query(`CREATE ROLE ${q(role)} NOLOGIN`);
+      await admin.query(`GRANT ${q(roles.reader)} TO ${q(roles.writer)}`);
+      await admin.query(
+        `CREATE ROLE ${q(roles.runner)} LOGIN INHERIT CONNECTION LIMIT ${RUNNER_CONNECTION_LIMIT} PASSWORD ${admin.escapeLiteral(dataPlane.passwordOf(roles.runner))} IN ROLE ${q(roles.owner)}`,
+      );
+      // The administrative login makes the tables in the owner's name (SET ROLE in createProjectSchema).
+      await admin.query(`GRANT ${q(roles.owner)} TO CURRENT_USER`);
+    });
+    // CREATE DATABASE cannot run in a transaction: a failure after it is undone by the drop. The
+    // administrative login owns the database, the project's owner only its schemas: without CREATE
+    // on the database, work as the owner can make no schema and no extension, not even a trusted one.
+    await admin.query(`CREATE DATABASE ${q(database)} ENCODING 'UTF8' TEMPLATE template0`);
+    await admin.query(`REVOKE ALL ON DATABASE ${q(database)} FROM PUBLIC`);
+    await admin.query(`GRANT CONNECT ON DATABASE ${q(database)} TO ${q(roles.runner)}, ${q(roles.reader)}, ${q(roles.writer)}`);
+  });
+  await dataPlane.withAdmin(serverId, database, (admin) =>
+    inTransaction(admin, async () => {
+      // Only `source` and `destination`: nobody creates tables anywhere else.
+      await admin.query("DROP SCHEMA IF EXISTS public CASCADE");
+      // Functions are callable by PUBLIC by default; a project's are for its own roles only.
+      await admin.query(`ALTER DEFAULT PRIVILEGES FOR ROLE ${q(roles.owner)} REVOKE EXECUTE ON FUNCTIONS FROM PUBLIC`);
+    }),
+  );
 }
-
-/** SQLite's files beside a database: the rollback journal, the write-ahead log and its index. */
-const SQLITE_COMPANIONS = ["", "-journal", "-wal", "-shm"] as const;
 
 /**
- * What a creation writes before renaming it into place: `${kind}.sqlite.{random}.tmp` and SQLite's
- * journal beside it. A process killed mid-creation leaves them behind (the recovery removes them).
+ * One schema of the project's database with one table per dictionary table, in one transaction as
+ * the project's owner. The reader may read it; the writer may also change rows and, in
+ * `destination`, create tables.
  */
-const TEMPORARY_FILE = /\.tmp(?:-journal|-wal|-shm)?$/;
+export async function createProjectSchema(
+  dataPlane: DataPlane,
+  serverId: string,
+  projectId: string,
+  kind: ProjectDatabaseKind,
+  tables: readonly DdlTable[],
+): Promise<void> {
+  const roles = rolesOf(projectId);
+  const q = quoteIdentifier;
+  await dataPlane.withAdmin(serverId, databaseNameOf(projectId), (client) =>
+    inTransaction(client, async () => {
+      await client.query(`CREATE SCHEMA ${q(kind)} AUTHORIZATION ${q(roles.owner)}`);
+      await client.query(`SET LOCAL ROLE ${q(roles.owner)}`);
+      for (const table of tables) await client.query(createTableStatement(kind, table));
+      await client.query(`GRANT USAGE ON SCHEMA ${q(kind)} TO ${q(roles.reader)}`);
+      await client.query(`GRANT SELECT ON ALL TABLES IN SCHEMA ${q(kind)} TO ${q(roles.reader)}`);
+      await client.query(`ALTER DEFAULT PRIVILEGES IN SCHEMA ${q(kind)} GRANT SELECT ON TABLES TO ${q(roles.reader)}`);
+      if (kind === "destination") {
+        await client.query(`GRANT CREATE ON SCHEMA ${q(kind)} TO ${q(roles.writer)}`);
+        await client.query(`GRANT INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA ${q(kind)} TO ${q(roles.writer)}`);
+        await client.query(`ALTER DEFAULT PRIVILEGES IN SCHEMA ${q(kind)} GRANT INSERT, UPDATE, DELETE ON TABLES TO ${q(roles.writer)}`);
+      }
+    }),
+  );
+}
 
 /**
- * Removes what a failed creation made (both databases and their journals), so a failed project has
- * no database that looks usable and a retry starts clean. With `before`, only files last written
- * before then: a creation that started since keeps its own. Answers the paths removed.
+ * Runs `work` in one transaction on the project's database, logged in as its runner (with the
+ * owner's rights, nothing more): a load, a comparison or a script can reach nothing the project does
+ * not own. Rolled back when `work` throws.
  */
-export function removeProjectDatabases(dataDir: string, projectId: string, before?: Date): string[] {
-  const names = new Set(PROJECT_DATABASE_KINDS.flatMap((kind) => SQLITE_COMPANIONS.map((suffix) => `${kind}.sqlite${suffix}`)));
-  return removeFiles(projectDirectory(dataDir, projectId), (name) => names.has(name), before);
+export async function asProjectOwner<T>(dataPlane: DataPlane, serverId: string, projectId: string, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  return dataPlane.withLogin(serverId, databaseNameOf(projectId), rolesOf(projectId).runner, (client) =>
+    inTransaction(client, async () => {
+      await client.query("SET LOCAL search_path = source, destination");
+      return work(client);
+    }),
+  );
 }
 
-/** Removes the temporary files of creations that never finished (same `before` rule); answers the paths removed. */
-export function removeTemporaryFiles(dataDir: string, projectId: string, before?: Date): string[] {
-  return removeFiles(projectDirectory(dataDir, projectId), (name) => TEMPORARY_FILE.test(name), before);
+/** Drops the project's database (ending its sessions) and its roles; nothing to drop is not an error. */
+export async function dropProjectDatabase(dataPlane: DataPlane, serverId: string, projectId: string): Promise<void> {
+  const database = databaseNameOf(projectId);
+  const roles = rolesOf(projectId);
+  await dataPlane.closePools(database);
+  await dataPlane.withAdmin(serverId, null, async (admin) => {
+    await admin.query(`DROP DATABASE IF EXISTS ${quoteIdentifier(database)} WITH (FORCE)`);
+    // Grants to logins (SQL credentials) go with the roles; the database's objects are gone already.
+    for (const role of [roles.runner, roles.writer, roles.reader, roles.owner]) await admin.query(`DROP ROLE IF EXISTS ${quoteIdentifier(role)}`);
+  });
 }
 
-/** The projects that have a folder under `${dataDir}/projects`, by id. */
-export function projectsWithFolders(dataDir: string): string[] {
-  let entries: fs.Dirent[];
-  try {
-    entries = fs.readdirSync(path.join(dataDir, "projects"), { withFileTypes: true });
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return [];
-    throw err;
-  }
-  return entries.filter((e) => e.isDirectory() && SAFE_ID.test(e.name)).map((e) => e.name);
-}
-
-function removeFiles(directory: string, matches: (name: string) => boolean, before: Date | undefined): string[] {
-  let names: string[];
-  try {
-    names = fs.readdirSync(directory);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return [];
-    throw err;
-  }
-  const removed: string[] = [];
-  for (const name of names.filter(matches)) {
-    const file = path.join(directory, name);
-    const stat = fs.statSync(file, { throwIfNoEntry: false });
-    // To the millisecond, as `before` is: a file written in the recovery's first millisecond is older
-    // than it (file times come from the kernel's coarse clock and cannot order finer anyway).
-    if (!stat?.isFile() || (before && Math.floor(stat.mtimeMs) > before.getTime())) continue;
-    fs.rmSync(file, { force: true });
-    removed.push(file);
-  }
-  return removed;
+/**
+ * Drops the database a project records, if any, and forgets where it was: what a failed creation
+ * leaves (its clean-up, or the recovery after a killed process). The next attempt chooses a server again.
+ */
+export async function forgetProjectDatabase(db: Kysely<Database>, dataPlane: DataPlane, projectId: string): Promise<boolean> {
+  const project = await db.selectFrom("projects").select("database_server").where("id", "=", projectId).executeTakeFirst();
+  if (!project?.database_server) return false;
+  await dropProjectDatabase(dataPlane, project.database_server, projectId);
+  await db.updateTable("projects").set({ database_server: null }).where("id", "=", projectId).where("database_server", "=", project.database_server).execute();
+  return true;
 }
 
 export type DatabaseTableSummary = { name: string; columnCount: number; rowCount: number };
 export type DatabaseSummary = { kind: ProjectDatabaseKind; exists: boolean; tables: DatabaseTableSummary[] };
 
 /**
- * What a workspace's databases hold right now (the databases/current page): for each of source and
+ * What a project's databases hold right now (the databases/current page): for each of source and
  * destination whether it exists, and its tables by name with their column and row counts. `table`
- * keeps the tables whose name contains it (any case). Read-only: opening never creates a file.
+ * keeps the tables whose name contains it (any case). Read as the project's owner; changes nothing.
  */
-export function describeProjectDatabases(dataDir: string, projectId: string, table?: string): DatabaseSummary[] {
+export async function describeProjectDatabases(
+  db: Kysely<Database>,
+  dataPlane: DataPlane,
+  projectId: string,
+  table?: string,
+): Promise<DatabaseSummary[]> {
+  const missing = () => PROJECT_DATABASE_KINDS.map((kind) => ({ kind, exists: false, tables: [] }));
+  const project = await db.selectFrom("projects").select("database_server").where("id", "=", projectId).executeTakeFirst();
+  const serverId = project?.database_server;
+  if (!serverId || !(await databaseExists(dataPlane, serverId, projectId))) return missing();
   const contains = table?.trim().toLowerCase() || undefined;
-  return PROJECT_DATABASE_KINDS.map((kind) => {
-    const file = projectDatabasePath(dataDir, projectId, kind);
-    if (!fs.existsSync(file)) return { kind, exists: false, tables: [] };
-    const db = new Database(file, { readonly: true, fileMustExist: true });
-    try {
-      const names = db
-        .prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite\\_%' escape '\\' order by lower(name), name")
-        .pluck()
-        .all() as string[];
-      const tables = names
-        .filter((name) => !contains || name.toLowerCase().includes(contains))
-        .map((name) => ({
-          name,
-          columnCount: (db.prepare(`select count(*) from pragma_table_info(?)`).pluck().get(name) as number) ?? 0,
-          rowCount: Number(db.prepare(`select count(*) from ${quoteIdentifier(name)}`).pluck().get()),
-        }));
-      return { kind, exists: true, tables };
-    } finally {
-      db.close();
+  return asProjectOwner(dataPlane, serverId, projectId, async (client) => {
+    const { rows: schemas } = await client.query<{ name: string }>(
+      "select nspname as name from pg_namespace where nspname = any($1::text[])",
+      [PROJECT_DATABASE_KINDS],
+    );
+    const { rows: tables } = await client.query<{ schema: ProjectDatabaseKind; name: string; column_count: string }>(
+      `select c.relnamespace::regnamespace::text as schema, c.relname as name,
+              (select count(*) from pg_attribute a where a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped) as column_count
+         from pg_class c
+        where c.relkind in ('r', 'p') and c.relnamespace::regnamespace::text = any($1::text[])
+          and ($2::text is null or strpos(lower(c.relname), $2) > 0)
+        order by lower(c.relname), c.relname`,
+      [PROJECT_DATABASE_KINDS, contains ?? null],
+    );
+    const summaries: DatabaseSummary[] = [];
+    for (const kind of PROJECT_DATABASE_KINDS) {
+      const own = [];
+      for (const t of tables.filter((t) => t.schema === kind)) {
+        const { rows } = await client.query<{ n: string }>(`select count(*) as n from ${quoteIdentifier(kind)}.${quoteIdentifier(t.name)}`);
+        own.push({ name: t.name, columnCount: Number(t.column_count), rowCount: Number(rows[0]!.n) });
+      }
+      summaries.push({ kind, exists: schemas.some((s) => s.name === kind), tables: own });
     }
+    return summaries;
   });
+}
+
+export async function databaseExists(dataPlane: DataPlane, serverId: string, projectId: string): Promise<boolean> {
+  return dataPlane.withAdmin(serverId, null, async (admin) => {
+    const { rowCount } = await admin.query("select 1 from pg_database where datname = $1", [databaseNameOf(projectId)]);
+    return rowCount === 1;
+  });
+}
+
+/** Runs `work` between BEGIN and COMMIT, rolling back when it throws. */
+async function inTransaction<T>(client: pg.PoolClient, work: () => Promise<T>): Promise<T> {
+  await client.query("BEGIN");
+  try {
+    const result = await work();
+    await client.query("COMMIT");
+    return result;
+  } catch (err) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw err;
+  }
 }

@@ -45,6 +45,8 @@ export interface ProjectsTable {
   product_type: Generated<string>;
   /** 0/1: the company's default of its kind (at most one, by a partial unique index). */
   is_default: Generated<number>;
+  /** The PostgreSQL server (host:port) holding the project's database; null before it is created. */
+  database_server: string | null;
 }
 
 export interface WorkspaceSchemesTable {

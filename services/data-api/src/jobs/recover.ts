@@ -5,14 +5,15 @@
  * job is only taken for dead when nobody has run it for a while (not merely because another
  * process is busy with it). With pg-boss (start-job.ts) its expiry takes over this role.
  *
- * A dead job also leaves files behind: the temporary files of a database it was creating, and
- * (killed after a database was renamed into place, or before its failure's clean-up ran) whole
- * databases beside a project marked DatabaseCreationFailed. The recovery removes those too.
+ * A dead job also leaves things behind: a database creation killed midway (or before its failure's
+ * clean-up ran) leaves a project marked DatabaseCreationFailed with a partial database on its
+ * server. The recovery drops those too, so a retry starts clean.
  */
 import type { Kysely } from "kysely";
 import type { ProjectStatus } from "../../../../contracts/projects.ts";
 import type { Logger } from "../../../shared/logger.ts";
-import { projectsWithFolders, removeProjectDatabases, removeTemporaryFiles } from "../data-plane/project-databases.ts";
+import { forgetProjectDatabase } from "../data-plane/project-databases.ts";
+import type { DataPlane } from "../data-plane/servers.ts";
 import type { Database } from "../db/schema.ts";
 import { statusAfterFailure } from "./job-kinds.ts";
 import { IN_PROGRESS, finishJob } from "./job-store.ts";
@@ -27,9 +28,9 @@ export type RecoverOptions = {
   /** Only jobs whose last heartbeat is older than this; every running job when omitted. */
   staleBefore?: Date;
   now?: Date;
-  /** The data folder: when given, also remove what failed and interrupted jobs left there (removeJobLeftovers). */
-  dataDir?: string;
-  /** Where the files removed are reported. */
+  /** The project database servers: when given, also drop what failed and interrupted jobs left there (removeJobLeftovers). */
+  dataPlane?: DataPlane;
+  /** Where the databases dropped are reported. */
   logger?: Logger;
 };
 
@@ -37,12 +38,10 @@ export type RecoverOptions = {
  * Ends every matching IN_PROGRESS job as ERROR, its running step Failed, and releases its project's
  * lock with the status the job kind's failure rule gives (DatabaseCreation → DatabaseCreationFailed).
  * One transaction per job, each conditional on the job still running: safe to run from several
- * processes at once. With `dataDir`, then removes the files such jobs left (removeJobLeftovers).
+ * processes at once. With `dataPlane`, then drops the databases such jobs left (removeJobLeftovers).
  * Answers the ids of the jobs it ended.
  */
 export async function recoverInterruptedJobs(db: Kysely<Database>, options: RecoverOptions = {}): Promise<string[]> {
-  // Files written since the recovery started belong to jobs started since: never theirs to remove.
-  const startedAt = new Date();
   let query = db.selectFrom("jobs").select(["id", "project_id", "kind", "previous_status"]).where("status", "=", IN_PROGRESS);
   if (options.staleBefore) query = query.where("heartbeat_at", "<", options.staleBefore.toISOString());
   const running = await query.execute();
@@ -63,13 +62,13 @@ export async function recoverInterruptedJobs(db: Kysely<Database>, options: Reco
     });
     if (ended) recovered.push(job.id);
   }
-  if (options.dataDir) {
-    // Best effort: a file that cannot be removed (permissions, say) must not keep the service from starting.
+  if (options.dataPlane) {
+    // Best effort: a server that cannot be reached must not keep the service from starting.
     try {
-      const removed = await removeJobLeftovers(db, options.dataDir, { before: options.staleBefore ?? startedAt });
-      if (removed.length) options.logger?.warn("removed files that failed or interrupted jobs left", { files: removed });
+      const dropped = await removeJobLeftovers(db, options.dataPlane);
+      if (dropped.length) options.logger?.warn("dropped the databases that failed or interrupted jobs left", { projectIds: dropped });
     } catch (err) {
-      options.logger?.warn("could not remove the files failed or interrupted jobs left", { err });
+      options.logger?.warn("could not drop the databases failed or interrupted jobs left", { err });
     }
   }
   return recovered;
@@ -78,49 +77,39 @@ export async function recoverInterruptedJobs(db: Kysely<Database>, options: Reco
 /** The status a failed database creation leaves its project at (job-kinds.ts). */
 const CREATION_FAILED: ProjectStatus = "DatabaseCreationFailed";
 
-/** Project ids per query (SQLite allows some 32,000 bound parameters). */
-const PROJECTS_PER_QUERY = 500;
-
 /**
- * Removes what failed and interrupted jobs left in the data folder, for every project no job is
- * running on (unlocked): temporary files of a database creation, and for a project whose
- * creation failed, its databases (partial or complete), so a retry starts clean. Only files last
- * written before `before`: a job that started since, in another process, keeps its own. A locked
- * project is left alone (its job, here or elsewhere, is using its files), and so are the other
- * healthy projects' databases. Answers the paths removed.
+ * Drops the databases of projects whose creation failed and that no job is running on (unlocked):
+ * partial or complete, so a retry starts clean, and forgets their server. A locked project is left
+ * alone (a retry, here or elsewhere, is making its database), and so are the healthy projects'.
+ * Answers the ids of the projects whose database was dropped.
  */
-export async function removeJobLeftovers(db: Kysely<Database>, dataDir: string, options: { before: Date }): Promise<string[]> {
-  const ids = projectsWithFolders(dataDir);
-  const removed: string[] = [];
-  for (let at = 0; at < ids.length; at += PROJECTS_PER_QUERY) {
-    const projects = await db
-      .selectFrom("projects")
-      .select(["id", "status", "is_locked"])
-      .where("id", "in", ids.slice(at, at + PROJECTS_PER_QUERY))
-      .execute();
-    for (const project of projects) {
-      if (project.is_locked) continue;
-      removed.push(...removeTemporaryFiles(dataDir, project.id, options.before));
-      if (project.status === CREATION_FAILED) removed.push(...removeProjectDatabases(dataDir, project.id, options.before));
-    }
-  }
-  return removed;
+export async function removeJobLeftovers(db: Kysely<Database>, dataPlane: DataPlane): Promise<string[]> {
+  const projects = await db
+    .selectFrom("projects")
+    .select("id")
+    .where("status", "=", CREATION_FAILED)
+    .where("is_locked", "=", 0)
+    .where("database_server", "is not", null)
+    .execute();
+  const dropped: string[] = [];
+  for (const project of projects) if (await forgetProjectDatabase(db, dataPlane, project.id)) dropped.push(project.id);
+  return dropped;
 }
 
 /**
  * Runs the stale-job sweep every `everyMs` until stopped; for deployments with several processes.
- * With `dataDir`, a sweep that ended jobs also removes what they left (removeJobLeftovers).
+ * With `dataPlane`, a sweep that ended jobs also drops what they left (removeJobLeftovers).
  */
-export function startStaleJobSweep(db: Kysely<Database>, logger: Logger, options: { everyMs?: number; dataDir?: string } = {}): () => void {
-  const { everyMs = STALE_JOB_MS / 2, dataDir } = options;
+export function startStaleJobSweep(db: Kysely<Database>, logger: Logger, options: { everyMs?: number; dataPlane?: DataPlane } = {}): () => void {
+  const { everyMs = STALE_JOB_MS / 2, dataPlane } = options;
   const timer = setInterval(() => {
     const staleBefore = new Date(Date.now() - STALE_JOB_MS);
     recoverInterruptedJobs(db, { staleBefore })
       .then(async (ids) => {
         if (!ids.length) return;
         logger.warn("ended jobs whose process stopped", { jobIds: ids });
-        const removed = dataDir ? await removeJobLeftovers(db, dataDir, { before: staleBefore }) : [];
-        if (removed.length) logger.warn("removed files that failed or interrupted jobs left", { files: removed });
+        const dropped = dataPlane ? await removeJobLeftovers(db, dataPlane) : [];
+        if (dropped.length) logger.warn("dropped the databases that failed or interrupted jobs left", { projectIds: dropped });
       })
       .catch((err) => logger.warn("stale job sweep failed", { err }));
   }, everyMs);

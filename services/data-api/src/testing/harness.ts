@@ -10,7 +10,7 @@ import type { PermissionEntry } from "../../../../contracts/client-portal.ts";
 import { demoUsers, type DemoUser } from "../../../../scripts/demo-data.ts";
 import { createKysely, type DatabaseKind } from "../../../shared/db.ts";
 import { createLogger } from "../../../shared/logger.ts";
-import { createTestDatabase } from "../../../shared/testing/databases.ts";
+import { TEST_POSTGRES_ADMIN_URL, createTestDatabase } from "../../../shared/testing/databases.ts";
 import { createTestSigner } from "../../../shared/testing/tokens.ts";
 import type { AccessSettings } from "../../../../contracts/areas.ts";
 import { createHttpAdminDataSources } from "../admin-data-sources.ts";
@@ -18,6 +18,7 @@ import { createApp, type AppDeps } from "../app.ts";
 import { createHttpCompanyUsersSource } from "../company-users.ts";
 import { migrateDatabase } from "../db/migrate.ts";
 import type { Database } from "../db/schema.ts";
+import { createDataPlane, type DataPlane } from "../data-plane/servers.ts";
 import { createJobRunner } from "../jobs/runner.ts";
 import { createHttpPermissionsSource } from "../permissions.ts";
 import { seedDemo } from "../seed.ts";
@@ -26,6 +27,28 @@ import { CLIENT_PORTAL_TEST_URL, createClientPortalStub } from "./client-portal-
 import { createCompanyUsersStub } from "./company-users-stub.ts";
 
 export const TEST_VERSION = "1.2.3-test";
+
+/** The id project databases of tests record for the throwaway server. */
+export const TEST_DATABASE_SERVER = "test";
+
+/**
+ * Project databases on the test run's throwaway PostgreSQL (tests/setup/postgres.ts). Without one
+ * (SKIP_POSTGRES=1), any use fails saying so.
+ */
+export function createTestDataPlane(): DataPlane {
+  if (TEST_POSTGRES_ADMIN_URL) return createDataPlane([{ id: TEST_DATABASE_SERVER, adminUrl: TEST_POSTGRES_ADMIN_URL }], { secret: "a test secret for project logins, 32+" });
+  const unavailable = () => {
+    throw new Error("Project databases need PostgreSQL, which is not running for this test run (SKIP_POSTGRES=1?)");
+  };
+  return {
+    servers: [{ id: TEST_DATABASE_SERVER, adminUrl: "" }],
+    server: unavailable,
+    withAdmin: unavailable,
+    withLogin: unavailable,
+    passwordOf: unavailable,
+    closePools: async () => undefined,
+  };
+}
 
 const users = demoUsers();
 const byEmail = (email: string): DemoUser => {
@@ -63,6 +86,7 @@ export async function createTestApi(kind: DatabaseKind) {
   const clientPortal = createClientPortalStub(signer.bearer, permissionsTable);
   // Project databases of this test file; jobs run on a runner whose hooks a test may set.
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "dt-data-"));
+  const dataPlane = createTestDataPlane();
   const jobs = createJobRunner();
   const adminDataSources = createAdminDataSourcesStub(signer.bearer, Object.values(USERS));
   const deps: AppDeps = {
@@ -72,6 +96,7 @@ export async function createTestApi(kind: DatabaseKind) {
     permissions: createHttpPermissionsSource({ baseUrl: CLIENT_PORTAL_TEST_URL, fetch: clientPortal.fetch }),
     version: TEST_VERSION,
     dataDir,
+    dataPlane,
     jobs,
     companyUsers: createHttpCompanyUsersSource({ baseUrl: CLIENT_PORTAL_TEST_URL, fetch: createCompanyUsersStub(signer.bearer, Object.values(USERS)) }),
     adminDataSources: createHttpAdminDataSources({ baseUrl: CLIENT_PORTAL_TEST_URL, fetch: adminDataSources.fetch }),
@@ -116,12 +141,13 @@ export async function createTestApi(kind: DatabaseKind) {
 
   async function close() {
     await Promise.all(runners.map((r) => r.idle()));
+    await dataPlane.closePools();
     await db.destroy();
     await database.drop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 
-  return { app, db, signer, clientPortal, adminDataSources, tokenFor, get, close, send, dataDir, jobs, restartedApp, appWith };
+  return { app, db, signer, clientPortal, adminDataSources, tokenFor, get, close, send, dataDir, dataPlane, jobs, restartedApp, appWith };
 }
 
 export type TestApi = Awaited<ReturnType<typeof createTestApi>>;

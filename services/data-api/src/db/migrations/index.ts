@@ -5,6 +5,7 @@ import * as m0003 from "./0003_projects.ts";
 import * as m0004 from "./0004_workspaces.ts";
 import * as m0005 from "./0005_review_rows.ts";
 import * as m0006 from "./0006_workspace_list_order.ts";
+import * as m0007 from "./0007_project_database_server.ts";
 
 /** Every migration by its sortable name. Append only; never rename or edit a shipped one. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   "0004_workspaces": m0004,
   "0005_review_rows": m0005,
   "0006_workspace_list_order": m0006,
+  "0007_project_database_server": m0007,
 };

@@ -1,14 +1,12 @@
-import fs from "node:fs";
-import path from "node:path";
-import Database from "better-sqlite3";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Job, Project } from "../../../../../contracts/projects.ts";
 import { DEMO_COMPANIES } from "../../../../../scripts/demo-data.ts";
 import { TEST_DATABASE_KINDS } from "../../../../shared/testing/databases.ts";
 import { DATABASE_CREATION_STEPS } from "../../data-plane/database-creation.ts";
-import { projectDatabasePath } from "../../data-plane/project-databases.ts";
+import { databaseExists, databaseNameOf } from "../../data-plane/project-databases.ts";
+import { createDataPlane } from "../../data-plane/servers.ts";
 import { INTERRUPTED_MESSAGE, recoverInterruptedJobs } from "../../jobs/recover.ts";
-import { USERS, createTestApi, type TestApi } from "../../testing/harness.ts";
+import { TEST_DATABASE_SERVER, USERS, createTestApi, type TestApi } from "../../testing/harness.ts";
 import { addProjectTable, column, makeApplication, makeProject } from "../../testing/project-fixtures.ts";
 
 const [, , birch] = DEMO_COMPANIES;
@@ -68,7 +66,17 @@ describe.each(TEST_DATABASE_KINDS)("jobs and database creation on %s", (kind) =>
       jobs: Job[];
     };
   const projectNow = async (project: Project) => (await api.get(`/api/v1/projects/${project.id}`, owner)).body as Project;
-  const databaseFiles = (project: Project) => (fs.existsSync(path.dirname(projectDatabasePath(api.dataDir, project.id, "source"))) ? fs.readdirSync(path.dirname(projectDatabasePath(api.dataDir, project.id, "source"))).sort() : []);
+  /** The project's database on the server, with the tables of each schema; null when there is none. */
+  async function databaseOf(project: Project): Promise<{ source: string[]; destination: string[] } | null> {
+    if (!(await databaseExists(api.dataPlane, TEST_DATABASE_SERVER, project.id))) return null;
+    return api.dataPlane.withAdmin(TEST_DATABASE_SERVER, databaseNameOf(project.id), async (client) => {
+      const { rows } = await client.query<{ schema: string; name: string }>(
+        "select table_schema as schema, table_name as name from information_schema.tables where table_schema in ('source', 'destination') order by 1, 2",
+      );
+      return { source: rows.filter((r) => r.schema === "source").map((r) => r.name), destination: rows.filter((r) => r.schema === "destination").map((r) => r.name) };
+    });
+  }
+  const BOTH_TABLES = { source: ["Customers", "Orders"], destination: ["Customers", "Orders"] };
 
   it("takes the lock at once, answers 202 with the job, and releases it with SetupRestoreDatabaseIncomplete when done", async () => {
     const project = await readyProject();
@@ -104,32 +112,87 @@ describe.each(TEST_DATABASE_KINDS)("jobs and database creation on %s", (kind) =>
       ["Completed", true, true],
     ]);
     expect(await projectNow(project)).toMatchObject({ isLocked: false, lockReason: null, status: "SetupRestoreDatabaseIncomplete" });
-    expect(databaseFiles(project)).toEqual(["destination.sqlite", "source.sqlite"]);
+    expect(await databaseOf(project)).toEqual(BOTH_TABLES);
   });
 
   it("creates source and destination with one table per dictionary table and typed columns", async () => {
     const project = await readyProject();
     await tryCreate(project);
     await api.jobs.idle();
-    for (const which of ["source", "destination"] as const) {
-      const db = new Database(projectDatabasePath(api.dataDir, project.id, which));
-      try {
-        expect(db.prepare("select name from sqlite_master where type = 'table' order by name").pluck().all()).toEqual(["Customers", "Orders"]);
-        const info = db.prepare(`pragma table_info("Customers")`).all() as { name: string; type: string; notnull: number; pk: number }[];
-        expect(info.map((c) => [c.name, c.type, c.notnull, c.pk])).toEqual([
-          ["CustomerId", "INTEGER", 1, 1],
-          ["Name", "TEXT", 1, 0],
-          ["Balance", "NUMERIC(12,2)", 0, 0],
-          ["Since", "TEXT", 0, 0],
+    await api.dataPlane.withAdmin(TEST_DATABASE_SERVER, databaseNameOf(project.id), async (client) => {
+      for (const schema of ["source", "destination"]) {
+        const { rows } = await client.query<{ name: string; type: string; nullable: string }>(
+          `select column_name as name, format_type(a.atttypid, a.atttypmod) as type, is_nullable as nullable
+             from information_schema.columns c join pg_attribute a on a.attrelid = format('%I.%I', c.table_schema, c.table_name)::regclass and a.attname = c.column_name
+            where table_schema = $1 and table_name = 'Customers' order by ordinal_position`,
+          [schema],
+        );
+        expect(rows.map((r) => [r.name, r.type, r.nullable])).toEqual([
+          ["CustomerId", "integer", "NO"],
+          ["Name", "character varying(10)", "NO"],
+          ["Balance", "numeric(12,2)", "YES"],
+          ["Since", "date", "YES"],
         ]);
-        const insert = db.prepare(`insert into "Customers" ("CustomerId", "Name", "Balance", "Since") values (?, ?, ?, ?)`);
-        insert.run(1, "Ann", 10.5, "2024-05-01");
-        expect(() => insert.run(2, "Much too long", 1, null)).toThrow(/CHECK constraint failed/);
-        expect(() => insert.run(3, "Bob", 1, "2024-13-01")).toThrow(/CHECK constraint failed/);
-      } finally {
-        db.close();
+        await client.query(`insert into ${schema}."Customers" ("CustomerId", "Name", "Balance", "Since") values (1, 'Ann', 10.5, '2024-05-01')`);
+        await expect(client.query(`insert into ${schema}."Customers" ("CustomerId", "Name") values (2, 'Much too long')`)).rejects.toThrow(/too long/);
+        await expect(client.query(`insert into ${schema}."Customers" ("CustomerId", "Name", "Since") values (3, 'Bob', '2024-13-01')`)).rejects.toThrow(/out of range/);
+        await expect(client.query(`insert into ${schema}."Customers" ("CustomerId", "Name") values (1, 'Dup')`)).rejects.toThrow(/duplicate key/);
       }
+    });
+  });
+
+  it("places each new project's database on the server with the fewest projects, and records it", async () => {
+    const url = api.dataPlane.server(TEST_DATABASE_SERVER).adminUrl;
+    // Two names for the one throwaway server: placement only counts what each name holds.
+    const spread = createDataPlane(
+      [
+        { id: "first", adminUrl: url },
+        { id: "second", adminUrl: url },
+      ],
+      { secret: "a test secret for project logins, 32+" },
+    );
+    const app = api.appWith({ dataPlane: spread });
+    try {
+      const placed: (string | null)[] = [];
+      for (let i = 0; i < 3; i++) {
+        const project = await readyProject();
+        expect((await tryCreate(project, app)).status).toBe(202);
+        await api.jobs.idle();
+        expect(await projectNow(project)).toMatchObject({ status: "SetupRestoreDatabaseIncomplete" });
+        const row = await api.db.selectFrom("projects").select("database_server").where("id", "=", project.id).executeTakeFirstOrThrow();
+        placed.push(row.database_server);
+      }
+      // Earlier tests' projects are on "test", which this app does not know: they count for neither.
+      expect(placed.slice(0, 2).sort()).toEqual(["first", "second"]);
+      expect(["first", "second"]).toContain(placed[2]);
+    } finally {
+      await spread.closePools();
     }
+  });
+
+  it("describes the databases as they are: not created, then each table with its columns and rows; another company's project is not found", async () => {
+    const project = await readyProject();
+    const before = await api.get(`/api/v1/projects/${project.id}/databases`, owner);
+    expect(before.status).toBe(200);
+    expect(before.body.databases).toEqual([
+      { kind: "source", name: "Source database", exists: false, tables: [] },
+      { kind: "destination", name: "Destination database", exists: false, tables: [] },
+    ]);
+    await tryCreate(project);
+    await api.jobs.idle();
+    await api.dataPlane.withAdmin(TEST_DATABASE_SERVER, databaseNameOf(project.id), (client) =>
+      client.query(`insert into source."Customers" ("CustomerId", "Name") values (1, 'Ann'), (2, 'Bob')`),
+    );
+    const after = await api.get(`/api/v1/projects/${project.id}/databases`, owner);
+    expect(after.body.databases).toEqual([
+      { kind: "source", name: "Source database", exists: true, tables: [{ name: "Customers", columnCount: 4, rowCount: 2 }, { name: "Orders", columnCount: 2, rowCount: 0 }] },
+      { kind: "destination", name: "Destination database", exists: true, tables: [{ name: "Customers", columnCount: 4, rowCount: 0 }, { name: "Orders", columnCount: 2, rowCount: 0 }] },
+    ]);
+    const filtered = await api.get(`/api/v1/projects/${project.id}/databases?table=ORD`, owner);
+    expect(filtered.body.databases.map((d: { tables: { name: string }[] }) => d.tables.map((t) => t.name))).toEqual([["Orders"], ["Orders"]]);
+    // Acme Health's viewer asks for Birch Logistics' project.
+    const stranger = await api.tokenFor(USERS.viewer);
+    expect((await api.get(`/api/v1/projects/${project.id}/databases`, stranger)).status).toBe(404);
   });
 
   it("refuses a second start while the first job runs (409), and shows the running job and its steps", async () => {
@@ -172,8 +235,8 @@ describe.each(TEST_DATABASE_KINDS)("jobs and database creation on %s", (kind) =>
       ["Failed", "disk full"],
     ]);
     expect(await projectNow(project)).toMatchObject({ isLocked: false, status: "DatabaseCreationFailed" });
-    // The source was made before the failure; a failed project keeps neither database.
-    expect(databaseFiles(project)).toEqual([]);
+    // The source was made before the failure; a failed project keeps no database.
+    expect(await databaseOf(project)).toBeNull();
 
     api.jobs.hooks = {};
     expect((await tryCreate(project)).status).toBe(202);
@@ -181,7 +244,7 @@ describe.each(TEST_DATABASE_KINDS)("jobs and database creation on %s", (kind) =>
     const retried = await jobsOf(project);
     expect(retried.jobs.map((j) => j.status)).toEqual(["SUCCESS", "ERROR"]);
     expect(await projectNow(project)).toMatchObject({ isLocked: false, status: "SetupRestoreDatabaseIncomplete" });
-    expect(databaseFiles(project)).toEqual(["destination.sqlite", "source.sqlite"]);
+    expect(await databaseOf(project)).toEqual(BOTH_TABLES);
   });
 
   it("records a dictionary that became unusable after the start as the first step's failure", async () => {
@@ -233,32 +296,14 @@ describe.each(TEST_DATABASE_KINDS)("jobs and database creation on %s", (kind) =>
     expect(await projectNow(project)).toMatchObject({ status: "SetupRestoreDatabaseIncomplete" });
   });
 
-  describe("at restart, removes what failed and interrupted jobs left in the data folder", () => {
-    const folderOf = (project: Project) => path.dirname(projectDatabasePath(api.dataDir, project.id, "source"));
-    /** What a process killed mid-creation leaves: the temporary database and SQLite's journal beside it. */
-    function leaveTemporaryFiles(project: Project, kind: "source" | "destination") {
-      fs.mkdirSync(folderOf(project), { recursive: true });
-      const temporary = `${projectDatabasePath(api.dataDir, project.id, kind)}.0a1b2c3d4e5f.tmp`;
-      fs.writeFileSync(temporary, "half a database");
-      fs.writeFileSync(`${temporary}-journal`, "its journal");
-    }
-    const tablesOf = (project: Project, kind: "source" | "destination") => {
-      const db = new Database(projectDatabasePath(api.dataDir, project.id, kind), { readonly: true });
-      try {
-        return db.prepare("select name from sqlite_master where type = 'table' order by name").pluck().all();
-      } finally {
-        db.close();
-      }
-    };
-
-    it("temporary files and the databases of a creation killed midway; a healthy project's databases stay; the retry starts clean", async () => {
+  describe("at restart, drops what failed and interrupted jobs left on the server", () => {
+    it("the database of a creation killed midway, and of one that failed before its clean-up ran; a healthy project's stays; the retry starts clean", async () => {
       const healthy = await readyProject();
       await tryCreate(healthy);
       await api.jobs.idle();
       expect(await projectNow(healthy)).toMatchObject({ status: "SetupRestoreDatabaseIncomplete" });
-      const healthyBefore = databaseFiles(healthy).map((name) => [name, fs.statSync(path.join(folderOf(healthy), name)).mtimeMs]);
 
-      // Killed while creating the destination: the source is complete, the destination half made.
+      // Killed while creating the destination: the source is complete, the destination not begun.
       const killed = await readyProject();
       const held = gate();
       api.jobs.hooks.beforeStep = async (step) => {
@@ -267,42 +312,35 @@ describe.each(TEST_DATABASE_KINDS)("jobs and database creation on %s", (kind) =>
       try {
         expect((await tryCreate(killed)).status).toBe(202);
         await waitFor(async () => (await jobsOf(killed)).jobs[0]?.steps[2]?.status === "Started");
-        leaveTemporaryFiles(killed, "destination");
-        expect(databaseFiles(killed)).toEqual(["destination.sqlite.0a1b2c3d4e5f.tmp", "destination.sqlite.0a1b2c3d4e5f.tmp-journal", "source.sqlite"]);
+        expect(await databaseOf(killed)).toEqual({ source: ["Customers", "Orders"], destination: [] });
 
-        // Failed earlier, but its process died before the failure's clean-up ran: both databases left.
+        // Failed earlier, but its process died before the failure's clean-up ran: its database is left.
         const failedEarlier = await readyProject();
         await tryCreate(failedEarlier);
         await waitFor(async () => (await jobsOf(failedEarlier)).jobs[0]?.status === "SUCCESS");
         await api.db.updateTable("projects").set({ status: "DatabaseCreationFailed" }).where("id", "=", failedEarlier.id).execute();
-        leaveTemporaryFiles(failedEarlier, "source");
 
-        // A temporary file of a healthy project (a creation killed while retried, say) goes too.
-        leaveTemporaryFiles(healthy, "source");
-
-        const ended = await recoverInterruptedJobs(api.db, { dataDir: api.dataDir });
+        const ended = await recoverInterruptedJobs(api.db, { dataPlane: api.dataPlane });
         expect(ended).toHaveLength(1);
         expect(await projectNow(killed)).toMatchObject({ isLocked: false, status: "DatabaseCreationFailed" });
-        expect(databaseFiles(killed)).toEqual([]);
-        expect(databaseFiles(failedEarlier)).toEqual([]);
-        expect(databaseFiles(healthy).map((name) => [name, fs.statSync(path.join(folderOf(healthy), name)).mtimeMs])).toEqual(healthyBefore);
-        expect(tablesOf(healthy, "source")).toEqual(["Customers", "Orders"]);
-        expect(tablesOf(healthy, "destination")).toEqual(["Customers", "Orders"]);
+        expect(await databaseOf(killed)).toBeNull();
+        expect(await databaseOf(failedEarlier)).toBeNull();
+        expect(await databaseOf(healthy)).toEqual(BOTH_TABLES);
 
-        // The killed process never comes back; a restarted one retries from a clean folder.
+        // The killed process never comes back; a restarted one retries from a clean server.
         const restarted = api.restartedApp();
         expect((await tryCreate(killed, restarted)).status).toBe(202);
         await waitFor(async () => (await jobsOf(killed, restarted)).jobs[0]?.status === "SUCCESS");
-        expect(databaseFiles(killed)).toEqual(["destination.sqlite", "source.sqlite"]);
+        expect(await databaseOf(killed)).toEqual(BOTH_TABLES);
       } finally {
         // Should the old runner wake up after all and fail, the clean-up of a job it no longer owns is not its to do.
         held.fail(new Error("disk full"));
       }
       await api.jobs.idle();
-      expect(databaseFiles(killed)).toEqual(["destination.sqlite", "source.sqlite"]);
+      expect(await databaseOf(killed)).toEqual(BOTH_TABLES);
     });
 
-    it("but never the files of a project a job is still running on, nor files written since the recovery started", async () => {
+    it("but never the database of a project a job is still running on", async () => {
       const running = await readyProject();
       const held = gate();
       api.jobs.hooks.beforeStep = async (step) => {
@@ -311,24 +349,15 @@ describe.each(TEST_DATABASE_KINDS)("jobs and database creation on %s", (kind) =>
       try {
         await tryCreate(running);
         await waitFor(async () => (await jobsOf(running)).jobs[0]?.steps[2]?.status === "Started");
-        leaveTemporaryFiles(running, "destination");
-
-        // A failed project another process is retrying right now: its files are newer than `before`.
-        const retried = await readyProject();
-        await api.db.updateTable("projects").set({ status: "DatabaseCreationFailed" }).where("id", "=", retried.id).execute();
-        leaveTemporaryFiles(retried, "source");
-        const before = new Date(Date.now() - 60_000);
-        for (const name of databaseFiles(retried)) fs.utimesSync(path.join(folderOf(retried), name), new Date(), new Date(before.getTime() + 30_000));
-
         // The multi-process sweep: the running job's heartbeat is fresh, so it is not ended.
-        expect(await recoverInterruptedJobs(api.db, { staleBefore: before, dataDir: api.dataDir })).toEqual([]);
-        expect(databaseFiles(running)).toEqual(["destination.sqlite.0a1b2c3d4e5f.tmp", "destination.sqlite.0a1b2c3d4e5f.tmp-journal", "source.sqlite"]);
-        expect(databaseFiles(retried)).toEqual(["source.sqlite.0a1b2c3d4e5f.tmp", "source.sqlite.0a1b2c3d4e5f.tmp-journal"]);
+        expect(await recoverInterruptedJobs(api.db, { staleBefore: new Date(Date.now() - 60_000), dataPlane: api.dataPlane })).toEqual([]);
+        expect(await databaseOf(running)).toEqual({ source: ["Customers", "Orders"], destination: [] });
       } finally {
         held.open();
       }
       await api.jobs.idle();
       expect((await jobsOf(running)).jobs[0]!.status).toBe("SUCCESS");
+      expect(await databaseOf(running)).toEqual(BOTH_TABLES);
     });
   });
 

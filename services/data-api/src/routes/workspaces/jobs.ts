@@ -1,11 +1,13 @@
 import { createRoute } from "@hono/zod-openapi";
+import { workspaceDatabasesQuerySchema, workspaceDatabasesResponseSchema, type WorkspaceDatabases } from "../../../../../contracts/configurations.ts";
 import { LOCK_STATES, projectJobsSchema, tryCreateDatabasesResponseSchema, type LockReason } from "../../../../../contracts/projects.ts";
 import { DATABASE_CREATION_START_STATUSES, type WorkspaceDescriptor } from "../../../../../contracts/workspaces.ts";
 import { ApiProblem } from "../../api-problem.ts";
 import { startDatabaseCreation } from "../../data-plane/database-creation.ts";
+import { describeProjectDatabases } from "../../data-plane/project-databases.ts";
 import { listProjectJobs } from "../../jobs/job-store.ts";
 import { JobRefusedError } from "../../jobs/start-job.ts";
-import { createRouter, jsonContent } from "../../openapi.ts";
+import { createRouter, errorResponses, jsonContent } from "../../openapi.ts";
 import { databaseCreationBlockers } from "../../project-setup.ts";
 import { dictionaryStats, findProjectDictionaryRef } from "../../repositories/dictionaries.ts";
 import { requireWorkspace } from "../../workspace-access.ts";
@@ -14,7 +16,9 @@ import { collectionPath, jobDeps, readErrorsOf, workspaceIdParams, writeErrorsOf
 /** The background-process page shows the running job and the recent ones. */
 export const RECENT_JOBS = 20;
 
-/** A workspace's lock and jobs (background-process page), and the job that creates its databases. */
+const DATABASE_NAMES = { source: "Source database", destination: "Destination database" } as const;
+
+/** A workspace's lock and jobs (background-process page), the job that creates its databases, and what they hold. */
 export function createWorkspaceJobsRouter(descriptor: WorkspaceDescriptor) {
   const { kind, noun } = descriptor;
   const base = `${collectionPath(descriptor)}/{id}`;
@@ -43,7 +47,24 @@ export function createWorkspaceJobsRouter(descriptor: WorkspaceDescriptor) {
     responses: { 202: jsonContent(tryCreateDatabasesResponseSchema, "The job, just started."), ...writeErrorsOf(descriptor) },
   });
 
+  const databases = createRoute({
+    method: "get",
+    path: `${base}/databases`,
+    tags,
+    summary: `The ${noun}'s source and destination databases as they are now`,
+    description:
+      "Each database says whether it exists yet (after try-create-databases) and lists its tables by name with column and row counts. `table` keeps the tables whose name contains it (any case).",
+    request: { params: workspaceIdParams, query: workspaceDatabasesQuerySchema },
+    responses: { 200: jsonContent(workspaceDatabasesResponseSchema, "Source, then destination."), 400: errorResponses[400], ...readErrorsOf(descriptor) },
+  });
+
   return createRouter()
+    .openapi(databases, async (c) => {
+      const { workspace } = await requireWorkspace(c, kind, c.req.valid("param").id, { write: false });
+      const summaries = await describeProjectDatabases(c.var.deps.db, c.var.deps.dataPlane, workspace.id, c.req.valid("query").table);
+      const body: WorkspaceDatabases = { databases: summaries.map((d) => ({ ...d, name: DATABASE_NAMES[d.kind] })) };
+      return c.json(body, 200);
+    })
     .openapi(list, async (c) => {
       const { workspace } = await requireWorkspace(c, kind, c.req.valid("param").id, { write: false });
       return c.json(
@@ -58,13 +79,13 @@ export function createWorkspaceJobsRouter(descriptor: WorkspaceDescriptor) {
     })
     .openapi(tryCreate, async (c) => {
       const { workspace } = await requireWorkspace(c, kind, c.req.valid("param").id, { write: true });
-      const { db, dataDir } = c.var.deps;
+      const { db } = c.var.deps;
       const dictionary = await findProjectDictionaryRef(db, workspace.id);
       const stats = dictionary ? await dictionaryStats(db, dictionary.id) : undefined;
       const reasons = databaseCreationBlockers(kind, workspace, stats ?? { tableCount: 0, emptyTableCount: 0 });
       if (reasons.length) throw new ApiProblem(409, "not_ready", reasons.join(" "));
       try {
-        const job = await startDatabaseCreation({ ...jobDeps(c), dataDir }, kind, workspace.id, c.var.caller.userId);
+        const job = await startDatabaseCreation({ ...jobDeps(c), dataPlane: c.var.deps.dataPlane }, kind, workspace.id, c.var.caller.userId);
         return c.json(job, 202);
       } catch (err) {
         if (err instanceof JobRefusedError) throw new ApiProblem(409, "project_locked", err.message);

@@ -12,9 +12,6 @@ import {
   defaultTakenMessage,
   notASchemeMessage,
   updateConfigurationSchema,
-  workspaceDatabasesQuerySchema,
-  workspaceDatabasesResponseSchema,
-  type WorkspaceDatabases,
 } from "../../../../../contracts/configurations.ts";
 import { isAdmin } from "../../../../../contracts/roles.ts";
 import { WORKSPACES } from "../../../../../contracts/workspaces.ts";
@@ -22,7 +19,6 @@ import { requireAreaRole } from "../../access.ts";
 import { ADMIN_DATA_SOURCES_UNAVAILABLE_MESSAGE, AdminDataSourcesUnavailableError } from "../../admin-data-sources.ts";
 import { ApiProblem } from "../../api-problem.ts";
 import type { AppEnv } from "../../context.ts";
-import { describeProjectDatabases } from "../../data-plane/project-databases.ts";
 import { createRouter, errorResponses, jsonBody, jsonContent } from "../../openapi.ts";
 import {
   DefaultTakenError,
@@ -112,19 +108,6 @@ const patch = createRoute({
   responses: { 200: jsonContent(configurationSchema, "The changed configuration."), ...writeErrors },
 });
 
-const databases = createRoute({
-  method: "get",
-  path: `${BASE}/{id}/databases`,
-  tags: TAGS,
-  summary: "The configuration's source and destination databases as they are now",
-  description:
-    "Each database says whether it exists yet (after try-create-databases) and lists its tables by name with column and row counts. `table` keeps the tables whose name contains it (any case).",
-  request: { params: workspaceIdParams, query: workspaceDatabasesQuerySchema },
-  responses: { 200: jsonContent(workspaceDatabasesResponseSchema, "Source, then destination."), 400: errorResponses[400], ...readErrors },
-});
-
-const DATABASE_NAMES = { source: "Source database", destination: "Destination database" } as const;
-
 export function createOnboardingRoutes() {
   return createRouter()
     .openapi(create, async (c) => {
@@ -185,12 +168,6 @@ export function createOnboardingRoutes() {
         makeDefault: body.isDefault === true,
       });
       return c.json(await mustGet(db, workspace.id), 200);
-    })
-    .openapi(databases, async (c) => {
-      const { workspace } = await requireWorkspace(c, "onboarding", c.req.valid("param").id, { write: false });
-      const summaries = describeProjectDatabases(c.var.deps.dataDir, workspace.id, c.req.valid("query").table);
-      const body: WorkspaceDatabases = { databases: summaries.map((d) => ({ ...d, name: DATABASE_NAMES[d.kind] })) };
-      return c.json(body, 200);
     });
 }
 

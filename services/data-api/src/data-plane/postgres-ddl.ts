@@ -1,0 +1,53 @@
+/**
+ * The PostgreSQL DDL of a project database: one table per dictionary table in each of its schemas,
+ * columns typed by the dictionary (spec §3 types, SQL Server names) with ARCHITECTURE.md §3a's map.
+ * Text stays text: leading zeros and long digit strings are never lost.
+ */
+import type { Column, ColumnType } from "../../../../contracts/dictionary.ts";
+
+export type DdlColumn = Pick<Column, "name" | "type" | "length" | "precision" | "scale" | "nullable" | "isKey">;
+export type DdlTable = { name: string; columns: readonly DdlColumn[] };
+
+/** Double-quoted, inner quotes doubled: names are validated identifiers already, this is the second belt. */
+export function quoteIdentifier(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
+/** The PostgreSQL type of a dictionary column. */
+export function postgresType(column: Pick<DdlColumn, "type" | "length" | "precision" | "scale">): string {
+  const t: ColumnType = column.type;
+  switch (t) {
+    case "int":
+      return "integer";
+    case "bigint":
+      return "bigint";
+    case "decimal":
+      return `numeric(${column.precision ?? 18},${column.scale ?? 0})`;
+    case "float":
+      return "double precision";
+    case "date":
+      return "date";
+    case "time":
+      return "time";
+    case "datetime":
+      return "timestamp";
+    case "uniqueidentifier":
+      return "uuid";
+    case "nvarchar":
+      return column.length != null ? `varchar(${column.length})` : "text";
+  }
+}
+
+export function columnDefinition(column: DdlColumn): string {
+  const parts = [quoteIdentifier(column.name), postgresType(column)];
+  if (!column.nullable || column.isKey) parts.push("NOT NULL");
+  return parts.join(" ");
+}
+
+export function createTableStatement(schema: string, table: DdlTable): string {
+  if (table.columns.length === 0) throw new Error(`Table ${table.name} has no columns`);
+  const lines = table.columns.map(columnDefinition);
+  const keys = table.columns.filter((col) => col.isKey).map((col) => quoteIdentifier(col.name));
+  if (keys.length) lines.push(`PRIMARY KEY (${keys.join(", ")})`);
+  return `CREATE TABLE ${quoteIdentifier(schema)}.${quoteIdentifier(table.name)} (\n  ${lines.join(",\n  ")}\n)`;
+}
