@@ -16,8 +16,9 @@ await build({
   absWorkingDir: ROOT,
   entryPoints: {
     "data-api": "services/data-api/src/server.ts",
-    // The dictionary parse worker, beside the data API's bundle where parse-in-worker.ts looks for it.
+    // The workers, beside the data API's bundle where worker-entry.ts looks for them.
     "parse-worker": "services/data-api/src/dictionary-bulk/parse-worker.ts",
+    "load-worker": "services/data-api/src/data-plane/flat-file/load-worker.ts",
     "client-portal": "services/client-portal/src/server.ts",
   },
   outdir: SERVICES_BUILD_DIR,

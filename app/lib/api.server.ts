@@ -96,6 +96,25 @@ export async function callService<S extends z.ZodType>(
   return parsed.data;
 }
 
+/**
+ * A download through the portal (a CSV of rejected rows): the service's answer as a stream, passed on
+ * as it comes, never held. Refusals are thrown as callService throws them.
+ */
+export async function callServiceStream(service: ServiceName, path: string, as: Caller): Promise<Response> {
+  const { label, baseUrl } = SERVICES[service];
+  let res: Response;
+  try {
+    res = await fetch(`${baseUrl()}${path}`, { headers: { authorization: `Bearer ${as.authenticated.auth.accessToken}` } });
+  } catch (err) {
+    log.error("service unreachable", { service, path, err });
+    throw data<ServiceFailure>({ errors: [`The ${label} is not reachable. Try again in a moment.`] }, { status: 503 });
+  }
+  if (res.status === 401 || res.status === 403) dropSessionCache(as.authenticated.session.id);
+  if (res.status === 401) return endSessionAndSignIn(as.request, as.authenticated.session);
+  if (!res.ok) throw data<ServiceFailure>(await failureBody(res, label), { status: res.status });
+  return res;
+}
+
 async function failureBody(res: Response, label: string): Promise<ServiceFailure> {
   const text = await res.text().catch(() => "");
   if (!text.trim()) {

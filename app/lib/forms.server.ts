@@ -1,7 +1,7 @@
 import type { Submission } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "react-router";
-import type { z } from "zod";
+import { z } from "zod";
 import { BULK_UPLOAD_MAX_BYTES } from "../../contracts/dictionary";
 import type { ServiceFailure } from "./api.server";
 
@@ -43,6 +43,38 @@ export async function readFormDataWithin(request: Request, maxBytes: number): Pr
     if (body.tooLarge()) throw new BodyTooLargeError(maxBytes);
     throw err;
   }
+}
+
+/**
+ * An upload form (multipart) passed on to a service with `send` as it streams in: never read or held
+ * here, never past `maxBytes` (counted as it goes). The service checks the form: its answer, or the
+ * reply to give instead (413 for a file too large; the service's refusal at its fields: file, table…).
+ */
+export async function submitUpload<T>(
+  request: Request,
+  limit: { maxBytes: number; tooLargeMessage: string; noFileMessage: string },
+  send: (body: ReadableStream<Uint8Array>, contentType: string) => Promise<T>,
+): Promise<{ value: T; reply?: never } | { reply: ReturnType<typeof fileRefusal>; value?: never }> {
+  const tooLarge = () => ({ reply: fileRefusal(limit.tooLargeMessage, 413) });
+  const declared = request.headers.get("content-length");
+  if (declared !== null && Number(declared) > limit.maxBytes) return tooLarge();
+  const contentType = request.headers.get("content-type") ?? "";
+  if (!request.body || !/^multipart\/form-data;.*boundary=/i.test(contentType)) return { reply: fileRefusal(limit.noFileMessage, 400) };
+  const body = countedBody(request.body, limit.maxBytes);
+  try {
+    return { value: await send(body.stream, contentType) };
+  } catch (err) {
+    if (body.tooLarge()) return tooLarge();
+    // A form the service refused (a file it cannot read, a field it names): its message, nothing changed.
+    return { reply: refusedByService(unreadUpload(), err) };
+  }
+}
+
+/** The upload form is never read here (the service checks it as it streams): a reply carries only the errors given. */
+const unreadUpload = () => parseWithZod(new FormData(), { schema: z.object({}) });
+
+function fileRefusal(message: string, status: number) {
+  return data({ result: unreadUpload().reply({ fieldErrors: { file: [message] } }) }, { status });
 }
 
 /**

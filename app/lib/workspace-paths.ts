@@ -34,6 +34,14 @@ export function workspacePaths(ws: WorkspaceDescriptor) {
     },
     setupIncomplete: (status: ProjectStatus) => nextSetupStep(ws.kind, status) !== null,
     stepOpen: (status: ProjectStatus, step: WizardStepId) => setupStepOpen(ws.kind, status, step),
+    /** The workspace's databases (spec §2: databases/…): what they hold, loading flat files, the history of loads. */
+    databases: {
+      current: (id: string) => page(id, "databases/current"),
+      load: (id: string) => page(id, "databases/flat-file/update-source"),
+      history: (id: string) => page(id, "databases/history/list"),
+      entry: (id: string, historyId: string) => page(id, `databases/history/${enc(historyId)}/details`),
+      rejectedRowsCsv: (id: string, historyId: string) => page(id, `databases/history/${enc(historyId)}/rejected-rows.csv`),
+    },
     /** The workspace's own data dictionary pages (spec §2: data-dictionary/…). */
     dictionary: {
       root: (id: string) => page(id, "data-dictionary"),

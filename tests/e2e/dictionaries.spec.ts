@@ -1,4 +1,3 @@
-import type { Page } from "@playwright/test";
 import { E2E } from "../../playwright.config";
 import { createApplication, createDictionary, SAMPLE, SAMPLE_ERRORS, url } from "./master-data";
 import { acme, expect, test, withCompany } from "./sessions";

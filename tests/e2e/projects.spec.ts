@@ -86,7 +86,7 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page.getByText("The databases are created.")).toBeVisible({ timeout: 30_000 });
       await expect(page.getByRole("progressbar", { name: "Database creation progress" })).toHaveAttribute("aria-valuenow", "100");
       await expect(page.getByText("Database creation: Succeeded")).toBeVisible();
-      await expect(page.getByRole("link", { name: /load/i })).toHaveCount(0);
+      await expect(page.getByRole("link", { name: "Load a flat file" })).toBeVisible();
 
       // The project's details and its background process.
       await page.goto(withCompany(`/migration/projects/${projectId}/details`, acme.id));
@@ -102,6 +102,45 @@ for (const javaScriptEnabled of [true, false]) {
         const customers = page.getByRole("table", { name: `Tables of the ${which} database` }).getByRole("row", { name: /Customers/ });
         await expect(customers.getByRole("cell")).toHaveText(["Customers", "1", "0"]);
       }
+
+      // Load a file with a bad row: with "Load nothing" (the default) nothing is loaded, and the row is listed and downloadable.
+      await page.getByRole("link", { name: "Load a flat file" }).first().click();
+      await expect(page.getByRole("heading", { name: "Load a flat file" })).toBeVisible();
+      if (javaScriptEnabled) await expectNoViolations(page);
+      const loadFile = async (name: string, text: string) => {
+        await page.getByLabel("File", { exact: true }).setInputFiles({ name, mimeType: "text/csv", buffer: Buffer.from(text) });
+        await page.getByLabel("Table", { exact: true }).selectOption("Customers");
+        await page.getByRole("button", { name: "Load" }).click();
+        await expect(page.getByRole("heading", { name: `${name} into Customers` })).toBeVisible();
+      };
+      await loadFile("customers-bad.csv", "CustomerId\r\n1\r\n2\r\nx\r\n");
+      // The job runs in the background: with JavaScript the page polls, without it a <meta> refresh reloads it.
+      await expect(page.getByText("1 row was rejected, so nothing was loaded")).toBeVisible({ timeout: 30_000 });
+      await expect(page.getByRole("table", { name: "Rejected rows" }).getByRole("row", { name: /not a whole number/ }).getByRole("cell")).toHaveText([
+        "4",
+        "CustomerId",
+        "x",
+        "not a whole number",
+      ]);
+      if (javaScriptEnabled) await expectNoViolations(page);
+      const download = page.waitForEvent("download");
+      await page.getByRole("link", { name: "Download rejected rows" }).click();
+      const file = await download;
+      expect(file.suggestedFilename()).toBe("customers-bad-rejected-rows.csv");
+      const chunks: Buffer[] = [];
+      for await (const chunk of await file.createReadStream()) chunks.push(chunk as Buffer);
+      expect(Buffer.concat(chunks).toString("utf8")).toBe("\uFEFFCustomerId,Row,Reason\r\nx,4,not a whole number\r\n");
+
+      // Corrected, the file loads, and the project moves to its next step.
+      await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Databases" }).click();
+      await page.getByRole("link", { name: "Load a flat file" }).first().click();
+      await loadFile("customers.csv", "CustomerId\r\n1\r\n2\r\n");
+      await expect(page.getByText("2 of 2 rows loaded.")).toBeVisible({ timeout: 30_000 });
+      await page.getByRole("link", { name: "History of loads" }).click();
+      await expect(page.getByRole("table", { name: "Loads" }).getByRole("row")).toHaveCount(3);
+      await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Databases" }).click();
+      await expect(page.getByRole("table", { name: "Tables of the source database" }).getByRole("row", { name: /Customers/ }).getByRole("cell")).toHaveText(["Customers", "1", "2"]);
+      await expect(page.getByText("Setup: assign templates").first()).toBeVisible();
 
       // Edit a table of the project's own dictionary.
       await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Data dictionary" }).click();
@@ -219,6 +258,8 @@ test.describe("accessibility of the project pages", () => {
       `/migration/projects/create/${projectId}/databases`,
       `/migration/projects/${projectId}/details`,
       `/migration/projects/${projectId}/databases/current`,
+      `/migration/projects/${projectId}/databases/flat-file/update-source`,
+      `/migration/projects/${projectId}/databases/history/list`,
       `/migration/projects/${projectId}/data-dictionary/data-definition/tables`,
       `/migration/projects/${projectId}/users/project-access`,
       `/migration/projects/${projectId}/background-process`,

@@ -145,6 +145,42 @@ export function CheckboxGroupField({
   );
 }
 
+/** One choice of several (a radio per option): a fieldset whose legend is the label; each option may say what it does. */
+export function RadioGroupField({
+  label,
+  field,
+  description,
+  className,
+  options,
+}: BaseProps & { options: readonly { value: string; label: string; description?: string }[] }) {
+  const radios = getCollectionProps(field, { type: "radio", options: options.map((o) => o.value), ariaDescribedBy: description ? field.descriptionId : undefined });
+  return (
+    <fieldset className={className} aria-invalid={field.errors?.length ? true : undefined} aria-describedby={field.errors?.length ? field.errorId : undefined}>
+      <legend className="mb-1 block text-sm font-medium">{label}</legend>
+      <Description id={field.descriptionId}>{description}</Description>
+      <div className="mt-2 space-y-2">
+        {radios.map((props, i) => {
+          const option = options[i]!;
+          return (
+            <div key={props.value} className="flex items-start gap-2">
+              <input {...props} aria-describedby={option.description ? `${props.id}-description` : undefined} className="mt-0.5 size-4 accent-brand" />
+              <div className="text-sm">
+                <label htmlFor={props.id}>{option.label}</label>
+                {option.description ? (
+                  <p id={`${props.id}-description`} className="text-muted-foreground">
+                    {option.description}
+                  </p>
+                ) : null}
+              </div>
+            </div>
+          );
+        })}
+      </div>
+      <ErrorList id={field.errorId} errors={field.errors} />
+    </fieldset>
+  );
+}
+
 export function FileField({ label, field, description, className, accept }: BaseProps & { accept?: string }) {
   return (
     <div className={className}>

@@ -11,7 +11,7 @@ import {
   type updateTableSchema,
 } from "../../../contracts/dictionary";
 import { MAX_UPLOAD_MB } from "~/components/dictionary/schemas.server";
-import { countedBody, refusedByService, serviceFailure, UPLOAD_FORM_MAX_BYTES } from "../forms.server";
+import { serviceFailure, submitUpload, UPLOAD_FORM_MAX_BYTES } from "../forms.server";
 import { callService, type Caller } from "../api.server";
 
 type As = Caller;
@@ -74,38 +74,13 @@ export async function loadReviewPage(endpoints: Pick<ReturnType<typeof dictionar
 }
 
 /**
- * The upload form is never read here (the data API checks it as it streams): a reply carries only
- * the errors given, on a submission with none of its own.
- */
-const unreadUpload = () => parseWithZod(new FormData(), { schema: z.object({}) });
-
-function fileRefusal(message: string, status: number) {
-  return data({ result: unreadUpload().reply({ fieldErrors: { file: [message] } }) }, { status });
-}
-
-/**
  * The bulk-update form of a dictionary page (master or a workspace's own), passed on to the data API
- * with `send` as it streams in, never held here and never past the upload limit (counted as it goes):
- * the review it became, or the answer to give instead (413 for a file too large, the API's refusal
- * at the file or mode field: it checks the form).
+ * with `send` as it streams in (submitUpload): the review it became, or the answer to give instead.
  */
-export async function submitDictionaryUpload(
-  request: Request,
-  send: (body: ReadableStream<Uint8Array>, contentType: string) => Promise<ReviewHeader>,
-): Promise<{ review: ReviewHeader; reply?: never } | { reply: ReturnType<typeof fileRefusal>; review?: never }> {
-  const tooLarge = () => ({ reply: fileRefusal(`The file is larger than ${MAX_UPLOAD_MB} MB`, 413) });
-  const declared = request.headers.get("content-length");
-  if (declared !== null && Number(declared) > UPLOAD_FORM_MAX_BYTES) return tooLarge();
-  const contentType = request.headers.get("content-type") ?? "";
-  if (!request.body || !/^multipart\/form-data;.*boundary=/i.test(contentType)) return { reply: fileRefusal("Choose a file to upload", 400) };
-  const body = countedBody(request.body, UPLOAD_FORM_MAX_BYTES);
-  try {
-    return { review: await send(body.stream, contentType) };
-  } catch (err) {
-    if (body.tooLarge()) return tooLarge();
-    // A file the API cannot read at all (not a CSV, not an XLSX, no header): its message, nothing changed.
-    return { reply: refusedByService(unreadUpload(), err) };
-  }
+export function submitDictionaryUpload(request: Request, send: (body: ReadableStream<Uint8Array>, contentType: string) => Promise<ReviewHeader>) {
+  return submitUpload(request, { maxBytes: UPLOAD_FORM_MAX_BYTES, tooLargeMessage: `The file is larger than ${MAX_UPLOAD_MB} MB`, noFileMessage: "Choose a file to upload" }, send).then(
+    ({ value, reply }) => (reply ? { reply } : { review: value! }),
+  );
 }
 
 /**

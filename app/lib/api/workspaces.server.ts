@@ -29,8 +29,9 @@ import {
   type updateProjectSchema,
   type UPLOAD_TYPES,
 } from "../../../contracts/projects";
+import { loadSchema, loadsPageSchema, rejectedRowsPageSchema } from "../../../contracts/loads";
 import type { WorkspaceDescriptor } from "../../../contracts/workspaces";
-import { callService, type Caller } from "../api.server";
+import { callService, callServiceStream, type Caller } from "../api.server";
 import { dictionaryEndpoints } from "./dictionary-tables.server";
 
 const enc = encodeURIComponent;
@@ -75,6 +76,17 @@ export function workspaceApi(ws: WorkspaceDescriptor, as: Caller) {
       setFlatFileParameters: (parameters: FlatFileParameters) =>
         callService("data-api", at(id, "updateFlatFileParameters"), as, { method: "POST", body: parameters, schema: anything }),
       databases: (query: { table?: string } = {}) => callService("data-api", at(id, "databases"), as, { schema: workspaceDatabasesResponseSchema, query }),
+
+      /** Flat-file loads into the source database: started from an upload streamed through, their history and rejected rows. */
+      loads: {
+        start: (body: ReadableStream<Uint8Array>, contentType: string) =>
+          callService("data-api", at(id, "flat-file", "loads"), as, { method: "POST", stream: { body, contentType }, schema: z.object({ load: loadSchema, jobId: z.string() }) }),
+        list: (query: { page: number; pageSize: number }) => callService("data-api", at(id, "flat-file", "loads"), as, { schema: loadsPageSchema, query }),
+        get: (loadId: string) => callService("data-api", at(id, "flat-file", "loads", loadId), as, { schema: loadSchema }),
+        rejectedRows: (loadId: string, query: { page: number; pageSize: number }) =>
+          callService("data-api", at(id, "flat-file", "loads", loadId, "rejected-rows"), as, { schema: rejectedRowsPageSchema, query }),
+        rejectedRowsCsv: (loadId: string) => callServiceStream("data-api", at(id, "flat-file", "loads", loadId, "rejected-rows.csv"), as),
+      },
 
       /** The workspace's own data dictionary: its copy, edited without touching the master it may have come from. */
       dictionary: {

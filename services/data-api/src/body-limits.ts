@@ -11,6 +11,8 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { BULK_UPLOAD_MAX_BYTES } from "../../../contracts/dictionary.ts";
+import { MAX_UPLOAD_BYTES_DEFAULT } from "../../../contracts/values/loads.ts";
+import type { AppDeps } from "./context.ts";
 import { ApiProblem, apiError } from "../../shared/http.ts";
 import { FILE_TOO_LARGE_MESSAGE } from "./dictionary-bulk/sheet-rows.ts";
 
@@ -23,6 +25,16 @@ export const TABLE_BODY_MAX_BYTES = 4 * MB;
 /** A dictionary bulk upload: the file limit plus the multipart envelope; the file's own size is checked once parsed. */
 export const UPLOAD_BODY_MAX_BYTES = BULK_UPLOAD_MAX_BYTES + 64 * 1024;
 
+/** The largest flat file a load takes (env MAX_UPLOAD_BYTES; 5 GB by default). */
+export function maxUploadBytesOf(deps: Pick<AppDeps, "maxUploadBytes">): number {
+  return deps.maxUploadBytes ?? MAX_UPLOAD_BYTES_DEFAULT;
+}
+
+export function uploadTooLargeMessage(maxBytes: number) {
+  const size = maxBytes >= 1024 ** 3 && maxBytes % 1024 ** 3 === 0 ? `${maxBytes / 1024 ** 3} GB` : `${Math.floor(maxBytes / MB)} MB`;
+  return `The file is larger than ${size}, the most a load takes`;
+}
+
 export function bodyTooLargeMessage(maxBytes: number) {
   return `The request body is larger than ${maxBytes / MB} MB.`;
 }
@@ -33,7 +45,15 @@ const RULES: Rule[] = [
   {
     // POST {dictionary}/bulk-uploads, master or project (routes/dictionaries/bulk-uploads.ts).
     applies: (c) => c.req.method === "POST" && c.req.path.endsWith("/bulk-uploads"),
-    handler: streamingLimit(UPLOAD_BODY_MAX_BYTES),
+    handler: streamingLimit(UPLOAD_BODY_MAX_BYTES, FILE_TOO_LARGE_MESSAGE),
+  },
+  {
+    // POST {workspace}/flat-file/loads (routes/workspaces/loads.ts): the file limit plus the envelope.
+    applies: (c) => c.req.method === "POST" && c.req.path.endsWith("/flat-file/loads"),
+    handler: (c, next) => {
+      const maxBytes = maxUploadBytesOf((c.var as { deps: AppDeps }).deps);
+      return streamingLimit(maxBytes + 64 * 1024, uploadTooLargeMessage(maxBytes))(c, next);
+    },
   },
   {
     // POST (create) or PATCH (replace) {dictionary}/tables (routes/dictionaries/tables.ts).
@@ -51,14 +71,14 @@ function jsonLimit(maxSize: number): MiddlewareHandler {
  * body without one is counted chunk by chunk as the route reads it, and the read fails with the
  * 413 (on `file`) once the count passes the limit.
  */
-function streamingLimit(maxSize: number): MiddlewareHandler {
-  const tooLarge = () => new ApiProblem(413, "payload_too_large", FILE_TOO_LARGE_MESSAGE, { file: [FILE_TOO_LARGE_MESSAGE] });
+function streamingLimit(maxSize: number, message: string): MiddlewareHandler {
+  const tooLarge = () => new ApiProblem(413, "payload_too_large", message, { file: [message] });
   return async (c, next) => {
     const body = c.req.raw.body;
     if (!body) return next();
     const declared = c.req.raw.headers.get("content-length");
     if (declared !== null && !c.req.raw.headers.has("transfer-encoding") && Number(declared) > maxSize) {
-      return apiError(c, 413, "payload_too_large", [FILE_TOO_LARGE_MESSAGE], { file: [FILE_TOO_LARGE_MESSAGE] });
+      return apiError(c, 413, "payload_too_large", [message], { file: [message] });
     }
     let size = 0;
     const counted = body.pipeThrough(

@@ -22,6 +22,7 @@ describe("data API environment", () => {
       SEED_DEMO: false,
       SEED_DEMO_CONTENT: false,
       EMBEDDED_POSTGRES_PORT: 5433,
+      MAX_UPLOAD_BYTES: 5 * 1024 ** 3,
     });
   });
 

@@ -2,6 +2,7 @@ import path from "node:path";
 import { z } from "zod";
 import { envFields, parseEnv } from "../../../contracts/env.ts";
 import { CLOUD_TARGETS } from "../../../contracts/areas.ts";
+import { MAX_UPLOAD_BYTES_DEFAULT } from "../../../contracts/values/loads.ts";
 import { DEFAULT_ROLES_CLAIM, DEFAULT_TRANSLATION_ANALYST_ROLE } from "../../../contracts/roles.ts";
 
 const httpUrl = z.url({ protocol: /^https?$/ });
@@ -34,6 +35,8 @@ const dataApiEnvSchema = z
      */
     PROJECT_DATABASES_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
     EMBEDDED_POSTGRES_PORT: envFields.port(5433),
+    /** The largest flat file a load takes, in bytes (5 GB). */
+    MAX_UPLOAD_BYTES: z.coerce.number().int().min(1).default(MAX_UPLOAD_BYTES_DEFAULT),
     /**
      * Kept exactly as given (no trailing-slash trimming): jose compares the token's `iss` byte for
      * byte, and some providers' issuers end with a slash.

@@ -108,6 +108,7 @@ async function main() {
     version: readProductVersion(),
     dataDir: env.DATA_DIR,
     dataPlane,
+    maxUploadBytes: env.MAX_UPLOAD_BYTES,
     jobs,
     companyUsers: createHttpCompanyUsersSource({ baseUrl: env.CLIENT_PORTAL_API_URL }),
     adminDataSources: createHttpAdminDataSources({ baseUrl: env.CLIENT_PORTAL_API_URL }),

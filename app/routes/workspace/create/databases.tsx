@@ -137,11 +137,11 @@ export default function DatabasesStep({ loaderData, actionData }: Route.Componen
           <div className="mt-4 flex items-start gap-2 rounded-md border border-emerald-600/30 bg-emerald-50 px-4 py-3 text-sm text-emerald-900" role="status">
             <Icon name="circle-check" className="mt-0.5 size-4 shrink-0" />
             <p>
-              The databases are created. Loading the source data comes next: it arrives in a later release of the portal. Meanwhile the{" "}
-              <Link to={href(paths.page(project.id))} className="underline">
-                project's details
-              </Link>{" "}
-              show where it stands.
+              The databases are created. Next, load the source data:{" "}
+              <Link to={href(paths.databases.load(project.id))} className="font-medium underline">
+                Load a flat file
+              </Link>
+              .
             </p>
           </div>
         ) : running ? (

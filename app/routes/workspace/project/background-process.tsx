@@ -43,7 +43,7 @@ export default function BackgroundProcess({ loaderData }: Route.ComponentProps) 
         </dl>
         <p className="mt-3 text-sm text-muted-foreground" role="status">
           {isLocked
-            ? "While a background process holds the lock, the pages that change the {paths.ws.noun} wait here; this page follows the job until it ends."
+            ? `While a background process holds the lock, the pages that change the ${paths.ws.noun} wait here; this page follows the job until it ends.`
             : `No background process holds the ${paths.ws.noun}.`}
         </p>
         {!isLocked && paths.setupIncomplete(project.status) ? (

@@ -1,8 +1,9 @@
-import { useLocation } from "react-router";
+import { Link, useLocation } from "react-router";
 import { Card } from "~/components/ui/card";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { afterGuard } from "~/lib/guards.server";
-import { workspaceKindOf } from "~/lib/workspace-paths";
+import { useCompanyHref } from "~/lib/company-href";
+import { useWorkspacePaths, workspaceKindOf } from "~/lib/workspace-paths";
 import { projectCalls, projectScope } from "../workspace.server";
 import type { Route } from "./+types/databases-current";
 
@@ -15,16 +16,31 @@ const NOT_CREATED = {
 /** databases/current: the workspace's source and destination databases as they exist so far (DOMAIN.md). */
 export async function loader({ context }: Route.LoaderArgs) {
   // Asked beside the workspace's own load; answered once its guard passed.
-  const [, databases] = await afterGuard(projectScope(context), projectCalls(context).databases());
-  return databases;
+  const [{ project, access }, databases] = await afterGuard(projectScope(context), projectCalls(context).databases());
+  const created = databases.databases.some((d) => d.kind === "source" && d.exists);
+  return { ...databases, projectId: project.id, created, canLoad: created && access.canWrite && !project.isLocked };
 }
 
 export const handle = { breadcrumb: "Databases" };
 
 export default function CurrentDatabases({ loaderData }: Route.ComponentProps) {
   const kind = workspaceKindOf(useLocation().pathname);
+  const href = useCompanyHref();
+  const paths = useWorkspacePaths();
   return (
     <div className="space-y-6">
+      {loaderData.created ? (
+        <p className="flex flex-wrap gap-4 text-sm">
+          {loaderData.canLoad ? (
+            <Link to={href(paths.databases.load(loaderData.projectId))} className="font-medium text-brand underline underline-offset-2">
+              Load a flat file
+            </Link>
+          ) : null}
+          <Link to={href(paths.databases.history(loaderData.projectId))} className="text-brand underline underline-offset-2">
+            History of loads
+          </Link>
+        </p>
+      ) : null}
       {loaderData.databases.map((db) => (
         <Card key={db.kind} aria-labelledby={`${db.kind}-title`}>
           <h2 id={`${db.kind}-title`} className="text-lg font-semibold">

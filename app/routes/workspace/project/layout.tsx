@@ -39,7 +39,6 @@ export const handle = {
 
 /** Setup steps that later releases of the portal bring: said plainly, with no link to a page that does not exist. */
 const LATER_STEPS: Partial<Record<LoaderData["project"]["status"], string>> = {
-  SetupRestoreDatabaseIncomplete: "The databases are created. Loading the source data, the next setup step, arrives in a later release of the portal.",
   SetupAssignTemplatesIncomplete: "Assigning templates, the next setup step, arrives in a later release of the portal.",
 };
 
@@ -79,6 +78,13 @@ export default function ProjectLayout({ loaderData }: Route.ComponentProps) {
           The {paths.ws.noun}'s setup is not finished.{" "}
           <Link to={href(paths.nextStep(project))} className="font-medium text-brand underline underline-offset-2">
             Continue setup
+          </Link>
+        </p>
+      ) : project.status === "SetupRestoreDatabaseIncomplete" ? (
+        <p className="mt-3 text-sm">
+          The databases are created. Next, load the source data:{" "}
+          <Link to={href(paths.databases.load(project.id))} className="font-medium text-brand underline underline-offset-2">
+            Load a flat file
           </Link>
         </p>
       ) : LATER_STEPS[project.status] ? (

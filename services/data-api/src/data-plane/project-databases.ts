@@ -29,6 +29,11 @@ export function databaseNameOf(projectId: string): string {
   return `dt_${projectId.replaceAll("-", "").toLowerCase()}`;
 }
 
+/** The connection URL of the project's runner: for a worker thread that does the project's work on a connection of its own. */
+export function runnerUrl(dataPlane: DataPlane, serverId: string, projectId: string): string {
+  return dataPlane.loginUrl(serverId, databaseNameOf(projectId), rolesOf(projectId).runner);
+}
+
 /** The project's roles (none can log in) and its runner (the data API's login for the project's work). */
 export function rolesOf(projectId: string) {
   const database = databaseNameOf(projectId);
@@ -77,6 +82,8 @@ export async function createProjectDatabase(dataPlane: DataPlane, serverId: stri
     await admin.query(`CREATE DATABASE ${q(database)} ENCODING 'UTF8' TEMPLATE template0`);
     await admin.query(`REVOKE ALL ON DATABASE ${q(database)} FROM PUBLIC`);
     await admin.query(`GRANT CONNECT ON DATABASE ${q(database)} TO ${q(roles.runner)}, ${q(roles.reader)}, ${q(roles.writer)}`);
+    // Loads stage their rows in temporary tables.
+    await admin.query(`GRANT TEMPORARY ON DATABASE ${q(database)} TO ${q(roles.runner)}`);
   });
   await dataPlane.withAdmin(serverId, database, (admin) =>
     inTransaction(admin, async () => {

@@ -31,6 +31,8 @@ export type DataPlane = {
    * known only to the data API.
    */
   passwordOf(login: string): string;
+  /** The connection URL of `login` (a project's own login) to `database`: for a worker thread's own connection. */
+  loginUrl(serverId: string, database: string, login: string): string;
   /** Closes every pool (a database about to be dropped; the process stopping). */
   closePools(database?: string): Promise<void>;
 };
@@ -65,17 +67,21 @@ export function createDataPlane(servers: readonly ProjectDatabaseServer[], optio
   };
   const passwordOf = (login: string) => createHmac("sha256", options.secret).update(login).digest("base64url");
 
+  function urlOf(serverId: string, database: string | null, login: string | null): string {
+    const url = new URL(server(serverId).adminUrl);
+    if (database) url.pathname = `/${encodeURIComponent(database)}`;
+    if (login) {
+      url.username = encodeURIComponent(login);
+      url.password = encodeURIComponent(passwordOf(login));
+    }
+    return url.toString();
+  }
+
   async function withPool<T>(serverId: string, database: string | null, login: string | null, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     const key = `${serverId}/${database ?? ""}/${login ?? ""}`;
     let entry = pools.get(key);
     if (!entry) {
-      const url = new URL(server(serverId).adminUrl);
-      if (database) url.pathname = `/${encodeURIComponent(database)}`;
-      if (login) {
-        url.username = encodeURIComponent(login);
-        url.password = encodeURIComponent(passwordOf(login));
-      }
-      const pool = new pg.Pool({ connectionString: url.toString(), max: POOL_SIZE, idleTimeoutMillis: POOL_IDLE_MS, allowExitOnIdle: true });
+      const pool = new pg.Pool({ connectionString: urlOf(serverId, database, login), max: POOL_SIZE, idleTimeoutMillis: POOL_IDLE_MS, allowExitOnIdle: true });
       // An idle client whose server went away must not take the process down.
       pool.on("error", () => undefined);
       entry = { pool, database: database ?? "" };
@@ -100,6 +106,7 @@ export function createDataPlane(servers: readonly ProjectDatabaseServer[], optio
     withAdmin: (serverId, database, work) => withPool(serverId, database, null, work),
     withLogin: (serverId, database, login, work) => withPool(serverId, database, login, work),
     passwordOf,
+    loginUrl: (serverId, database, login) => urlOf(serverId, database, login),
     async closePools(database) {
       const closing = [...pools].filter(([, entry]) => database === undefined || entry.database === database);
       for (const [key] of closing) pools.delete(key);

@@ -11,6 +11,40 @@ export interface ProjectTables {
   jobs: JobsTable;
   job_steps: JobStepsTable;
   workspace_schemes: WorkspaceSchemesTable;
+  loads: LoadsTable;
+  load_rejections: LoadRejectionsTable;
+}
+
+/** A flat-file load (migration 0008). bigint columns come back as strings from PostgreSQL. */
+export interface LoadsTable {
+  id: string;
+  project_id: string;
+  job_id: string | null;
+  file_name: string;
+  file_bytes: number | string;
+  table_name: string;
+  mode: string;
+  on_rejected: string;
+  status: string;
+  rows_read: Generated<number | string>;
+  rows_loaded: Generated<number | string>;
+  rows_rejected: Generated<number | string>;
+  message: string | null;
+  /** JSON array of the file's header cells, when it has a header row. */
+  header: string | null;
+  created_by: string;
+  created_at: string;
+  finished_at: string | null;
+}
+
+export interface LoadRejectionsTable {
+  load_id: string;
+  line: number | string;
+  column_name: string | null;
+  value: string | null;
+  reason: string;
+  /** JSON array of the row's cells as read. */
+  cells: string;
 }
 
 export interface ProjectsTable {

@@ -3,9 +3,9 @@
  * checks it, and this side receives its findings in batches, acknowledging each one only when
  * the caller asks for the next, so the worker never runs ahead of what is stored.
  */
-import { Worker } from "node:worker_threads";
 import type { RowError } from "../../../../contracts/dictionary.ts";
 import { ApiProblem } from "../api-problem.ts";
+import { startWorker } from "../worker-entry.ts";
 import type { CheckedItem } from "./parse-file.ts";
 import { fileProblem } from "./sheet-rows.ts";
 
@@ -25,20 +25,6 @@ export const PARSE_FAILED_MESSAGE = "The file could not be read: check that it i
 export type ParseOutcome = { kind: "batch"; items: CheckedItem[] } | { kind: "end"; rowCount: number } | { kind: "csv-error"; rowError: RowError };
 
 /**
- * Where the worker starts. Built (scripts/build-services.ts), the data API is one bundle and the
- * worker's bundle lies beside it, plain JavaScript. From source (tests, `tsx`), the worker's
- * TypeScript is loaded by tsx, registered inside the worker before its entry is imported: on Node 20,
- * `execArgv: ["--import", "tsx"]` leaves the entry itself to the default loader, which refuses ".ts".
- */
-const FROM_SOURCE = import.meta.url.endsWith(".ts");
-const WORKER: { code: string | URL; eval: boolean } = FROM_SOURCE
-  ? {
-      code: `import(${JSON.stringify(import.meta.resolve("tsx/esm/api"))}).then(({ register }) => { register(); return import(${JSON.stringify(new URL("./parse-worker.ts", import.meta.url).href)}); })`,
-      eval: true,
-    }
-  : { code: new URL("./parse-worker.mjs", import.meta.url), eval: false };
-
-/**
  * The worker holds a chunk, a batch and (for an .xlsx) the shared strings: small heaps make it
  * collect early instead of growing the process by hundreds of MB, and a file that would need more
  * fails the worker (a 400) rather than the API.
@@ -47,7 +33,10 @@ const WORKER_LIMITS = { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 4 
 
 /** `onCrash` hears what went wrong when the worker fails unexpectedly (the caller answers a 400 and logs it). */
 export async function* parseInWorker(filePath: string, fileName: string, onCrash?: (message: string) => void): AsyncGenerator<ParseOutcome> {
-  const worker = new Worker(WORKER.code, { eval: WORKER.eval, workerData: { filePath, fileName } satisfies WorkerRequest, resourceLimits: WORKER_LIMITS });
+  const worker = startWorker(
+    { source: new URL("./parse-worker.ts", import.meta.url), bundle: "parse-worker" },
+    { workerData: { filePath, fileName } satisfies WorkerRequest, resourceLimits: WORKER_LIMITS },
+  );
   const queue: WorkerMessage[] = [];
   let wake: (() => void) | undefined;
   let failure: Error | undefined;

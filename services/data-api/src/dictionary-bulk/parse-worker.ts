@@ -5,6 +5,7 @@
  * than a batch and the main thread's event loop only ever stores rows.
  */
 import { parentPort, workerData } from "node:worker_threads";
+import { acknowledgedPost } from "../worker-entry.ts";
 import { ApiProblem } from "../api-problem.ts";
 import { parseDictionaryPath, type CheckedItem } from "./parse-file.ts";
 import { CsvFormatError } from "./read-csv.ts";
@@ -15,17 +16,7 @@ const BATCH_ITEMS = 2000;
 
 const port = parentPort!;
 const { filePath, fileName } = workerData as WorkerRequest;
-let acked: (() => void) | undefined;
-port.on("message", (message: "ack") => {
-  if (message === "ack") acked?.();
-});
-
-function post(message: WorkerMessage): Promise<void> {
-  return new Promise((resolve) => {
-    acked = resolve;
-    port.postMessage(message);
-  });
-}
+const post = acknowledgedPost<WorkerMessage>(port);
 
 async function run() {
   const counter = { rows: 0 };

@@ -33,7 +33,12 @@ export function uploadsTmpDir(dataDir: string) {
 
 const unreadable = (why: string) => new ApiProblem(400, "invalid_form", `The upload is not a readable form: ${why}`);
 
-export async function receiveUpload(request: Request, tmpDir: string, maxFileBytes = BULK_UPLOAD_MAX_BYTES): Promise<ReceivedUpload> {
+export async function receiveUpload(
+  request: Request,
+  tmpDir: string,
+  maxFileBytes = BULK_UPLOAD_MAX_BYTES,
+  tooLargeMessage = FILE_TOO_LARGE_MESSAGE,
+): Promise<ReceivedUpload> {
   const boundary = /boundary=(?:"([^"]+)"|([^;]+))/i.exec(request.headers.get("content-type") ?? "");
   if (!boundary || !request.body) throw new ApiProblem(415, "unsupported_media_type", "Send the file as multipart/form-data.");
   const delimiter = Buffer.from(`\r\n--${boundary[1] ?? boundary[2]!.trim()}`);
@@ -61,7 +66,7 @@ export async function receiveUpload(request: Request, tmpDir: string, maxFileByt
       if (part.size > FIELD_MAX_BYTES) throw unreadable(`the field '${part.name}' is too long`);
       part.chunks.push(bytes);
     } else if (out) {
-      if (part.size > maxFileBytes) throw fileProblem(413, FILE_TOO_LARGE_MESSAGE);
+      if (part.size > maxFileBytes) throw fileProblem(413, tooLargeMessage);
       if (writeError) throw writeError;
       if (!out.write(bytes)) await once(out, "drain");
     }

@@ -15,6 +15,7 @@ import type { Logger } from "../../../shared/logger.ts";
 import { forgetProjectDatabase } from "../data-plane/project-databases.ts";
 import type { DataPlane } from "../data-plane/servers.ts";
 import type { Database } from "../db/schema.ts";
+import { failLoadsOfEndedJobs } from "../repositories/loads.ts";
 import { statusAfterFailure } from "./job-kinds.ts";
 import { IN_PROGRESS, finishJob } from "./job-store.ts";
 import { releaseProjectLock } from "./project-lock.ts";
@@ -62,6 +63,8 @@ export async function recoverInterruptedJobs(db: Kysely<Database>, options: Reco
     });
     if (ended) recovered.push(job.id);
   }
+  // The loads those jobs were running never committed: failed, nothing loaded.
+  if (recovered.length) await failLoadsOfEndedJobs(db, `${INTERRUPTED_MESSAGE}. Nothing was loaded.`, options.now ?? new Date());
   if (options.dataPlane) {
     // Best effort: a server that cannot be reached must not keep the service from starting.
     try {

@@ -46,6 +46,7 @@ export function createTestDataPlane(): DataPlane {
     withAdmin: unavailable,
     withLogin: unavailable,
     passwordOf: unavailable,
+    loginUrl: unavailable,
     closePools: async () => undefined,
   };
 }
@@ -91,7 +92,7 @@ export async function createTestApi(kind: DatabaseKind) {
   const adminDataSources = createAdminDataSourcesStub(signer.bearer, Object.values(USERS));
   const deps: AppDeps = {
     db,
-    logger: createLogger("data-api-test", "silent"),
+    logger: createLogger("data-api-test", (process.env.TEST_LOG_LEVEL as "error" | undefined) ?? "silent"),
     bearer: signer.bearer,
     permissions: createHttpPermissionsSource({ baseUrl: CLIENT_PORTAL_TEST_URL, fetch: clientPortal.fetch }),
     version: TEST_VERSION,

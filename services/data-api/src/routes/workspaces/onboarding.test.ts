@@ -479,6 +479,20 @@ describe.each(TEST_DATABASE_KINDS)("onboarding configurations (audit projects) o
       expect(filtered.body.databases.map((d: { tables: { name: string }[] }) => d.tables.map((t) => t.name))).toEqual([["Members"], ["Members"]]);
       // The dictionary is fixed once the databases exist: a retry is refused.
       expect((await api.send("POST", `${base}/try-create-databases`, owner)).status).toBe(409);
+
+      // A delivery loads into the configuration's source database as into a project's.
+      const form = new FormData();
+      form.set("file", new Blob(["MemberId,Name\n1,007\n"]), "members.csv");
+      form.set("table", "members");
+      const loaded = await api.app.request(`${base}/flat-file/loads`, { method: "POST", headers: { authorization: `Bearer ${owner}` }, body: form });
+      expect(loaded.status).toBe(202);
+      await api.jobs.idle();
+      const history = (await api.get(`${base}/flat-file/loads`, owner)).body;
+      expect(history.items).toMatchObject([{ fileName: "members.csv", tableName: "Members", status: "Loaded", rowsLoaded: 1 }]);
+      const withRows = (await api.get(`${base}/databases?table=Members`, owner)).body;
+      expect(withRows.databases[0].tables).toEqual([{ name: "Members", columnCount: 2, rowCount: 1 }]);
+      // Its status stays where onboarding puts it.
+      expect((await read(configuration.id)).status).toBe("SetupAssignTemplatesIncomplete");
     });
 
     it("names the configuration when its job refuses to start: locked, or moved on, after the request was checked", async () => {

@@ -6,6 +6,7 @@ import type { AppEnv } from "../../context.ts";
 import { createRouter } from "../../openapi.ts";
 import { createWorkspaceDictionaryRouter } from "./dictionary.ts";
 import { createWorkspaceJobsRouter } from "./jobs.ts";
+import { createWorkspaceLoadsRouter } from "./loads.ts";
 import { createMigrationRoutes } from "./migration.ts";
 import { createOnboardingRoutes } from "./onboarding.ts";
 import { collectionPath } from "./shared.ts";
@@ -41,6 +42,7 @@ export function createWorkspaceRouter(kind: WorkspaceKind) {
   router.route("/", KIND_ROUTES[kind]());
   router.route("/", createWorkspaceUsersRouter(descriptor));
   router.route("/", createWorkspaceJobsRouter(descriptor));
+  router.route("/", createWorkspaceLoadsRouter(descriptor));
   router.route("/", createWorkspaceDictionaryRouter(descriptor));
   return router;
 }

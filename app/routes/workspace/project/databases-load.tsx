@@ -1,0 +1,117 @@
+import type { SubmissionResult } from "@conform-to/react";
+import { Form, Link } from "react-router";
+import { LOAD_MODE_LABELS, LOAD_MODES, MAX_UPLOAD_BYTES_DEFAULT, ON_REJECTED, ON_REJECTED_LABELS } from "../../../../contracts/values/loads";
+import { DELIMITER_LABELS } from "../../../../contracts/values/projects";
+import { FileField, FormErrors, RadioGroupField, SelectField } from "~/components/forms/fields";
+import { StatusButton, useIsPending } from "~/components/forms/status-button";
+import { Card } from "~/components/ui/card";
+import { companyHref, useCompanyHref } from "~/lib/company-href";
+import { redirectWithFlash } from "~/lib/flash.server";
+import { getFormProps, useServerForm } from "~/lib/forms";
+import { submitUpload } from "~/lib/forms.server";
+import { afterGuard } from "~/lib/guards.server";
+import { useWorkspacePaths } from "~/lib/workspace-paths";
+import { checkWorkspace, projectCalls, projectScope } from "../workspace.server";
+import type { Route } from "./+types/databases-load";
+
+/** Loading changes the source database: write access, and the workspace not locked (spec §5). */
+async function guard(context: Route.LoaderArgs["context"]) {
+  const scope = await projectScope(context);
+  return checkWorkspace(scope, { write: scope.paths.databases.current(scope.project.id), unlocked: true });
+}
+
+/** databases/flat-file/update-source: upload a file into one table of the source database, as a job. */
+export async function loader({ context }: Route.LoaderArgs) {
+  // The tables a file can go into are the source database's: asked beside the workspace's own load.
+  const [{ project }, databases] = await afterGuard(guard(context), projectCalls(context).databases());
+  const source = databases.databases.find((d) => d.kind === "source");
+  return {
+    projectId: project.id,
+    created: Boolean(source?.exists),
+    tables: source?.tables.map((t) => t.name) ?? [],
+    parameters: project.flatFileParameters,
+  };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { project, companyId, api, paths } = await guard(context);
+  const maxGb = MAX_UPLOAD_BYTES_DEFAULT / 1024 ** 3;
+  const { value, reply } = await submitUpload(
+    request,
+    { maxBytes: MAX_UPLOAD_BYTES_DEFAULT + 1024 * 1024, tooLargeMessage: `The file is larger than ${maxGb} GB, the most a load takes`, noFileMessage: "Choose a file to load" },
+    (body, contentType) => api.loads.start(body, contentType),
+  );
+  if (reply) return reply;
+  const { load } = value;
+  return redirectWithFlash(companyHref(paths.databases.entry(project.id, load.id), companyId), `Loading ${load.fileName} into ${load.tableName}.`);
+}
+
+export const handle = { breadcrumb: "Load a flat file" };
+
+const QUALIFIER_LABELS = { DoubleQuote: "Double quote (\")", SingleQuote: "Single quote (')", None: "None" } as const;
+
+const MODE_OPTIONS = LOAD_MODES.map((value) => ({
+  value,
+  label: LOAD_MODE_LABELS[value],
+  description: value === "replace" ? "The table's rows are deleted, then the file's are loaded." : "The file's rows are added to the table's.",
+}));
+const REJECTED_OPTIONS = ON_REJECTED.map((value) => ({
+  value,
+  label: ON_REJECTED_LABELS[value],
+  description: value === "loadNothing" ? "If any row is rejected, the table stays exactly as it was." : "The rows that fit are loaded; the rejected ones are listed.",
+}));
+
+export default function LoadFlatFile({ loaderData, actionData }: Route.ComponentProps) {
+  const { projectId, created, tables, parameters } = loaderData;
+  const href = useCompanyHref();
+  const paths = useWorkspacePaths();
+  const pending = useIsPending();
+  const [form, fields] = useServerForm({
+    id: "flat-file-load",
+    lastResult: (actionData as { result?: SubmissionResult<string[]> } | undefined)?.result,
+    defaultValue: { mode: "replace", onRejected: "loadNothing" },
+    required: ["file", "table"],
+  });
+  return (
+    <Card aria-labelledby="load-title" className="max-w-3xl">
+      <h2 id="load-title" className="text-lg font-semibold">
+        Load a flat file
+      </h2>
+      {!created ? (
+        <p className="mt-2 text-sm text-muted-foreground">The databases are not created yet: a file can be loaded once they are.</p>
+      ) : (
+        <>
+          <p className="mt-1 text-sm text-muted-foreground">
+            Columns are matched to the table&apos;s by header name (any case), or by position without a header row. Nothing changes until the whole file has been
+            checked.
+          </p>
+          <dl aria-label="How the file is read" className="mt-3 mb-5 grid grid-cols-[max-content_1fr] gap-x-6 gap-y-1 text-sm">
+            <dt className="text-muted-foreground">Delimiter</dt>
+            <dd>{parameters ? DELIMITER_LABELS[parameters.delimiter] : "Auto detect"}</dd>
+            <dt className="text-muted-foreground">Text qualifier</dt>
+            <dd>{parameters ? QUALIFIER_LABELS[parameters.textQualifier] : QUALIFIER_LABELS.DoubleQuote}</dd>
+            <dt className="text-muted-foreground">Encoding</dt>
+            <dd>{parameters?.encoding ?? "UTF-8"}</dd>
+            <dt className="text-muted-foreground">Header row</dt>
+            <dd>{!parameters || parameters.hasHeaderRow ? "Yes" : "No"}</dd>
+          </dl>
+          <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="flex flex-col gap-5">
+            <FormErrors form={form} />
+            <FileField label="File" field={fields.file!} accept=".csv,.txt,.dta" description="Delimited text (.csv, .txt, .dta), at most 5 GB." />
+            <SelectField label="Table" field={fields.table!} placeholder="Choose a table" options={tables.map((t) => ({ value: t, label: t }))} />
+            <RadioGroupField label="Mode" field={fields.mode!} options={MODE_OPTIONS} />
+            <RadioGroupField label="When rows are rejected" field={fields.onRejected!} options={REJECTED_OPTIONS} />
+            <div className="flex items-center gap-4">
+              <StatusButton type="submit" pending={pending}>
+                Load
+              </StatusButton>
+              <Link to={href(paths.databases.history(projectId))} className="text-sm text-brand underline underline-offset-2">
+                History of loads
+              </Link>
+            </div>
+          </Form>
+        </>
+      )}
+    </Card>
+  );
+}

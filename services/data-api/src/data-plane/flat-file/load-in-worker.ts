@@ -1,0 +1,61 @@
+/**
+ * Runs a flat-file load in a worker thread (load-worker.ts), off the data API's request thread: this
+ * side stores what the worker reports (the header, rejected rows in acknowledged batches, progress)
+ * and answers the outcome.
+ */
+import { startWorker } from "../../worker-entry.ts";
+import type { LoadOutcome, LoadRequest, LoadWorkerMessage, Rejection } from "./load-messages.ts";
+
+export type LoadHooks = {
+  onHeader(cells: string[]): Promise<void>;
+  onRejected(rows: Rejection[]): Promise<void>;
+  onProgress(bytes: number): Promise<void>;
+};
+
+/** The worker holds a chunk of the file, a batch of rows and of rejections: small heaps keep it so. */
+const WORKER_LIMITS = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 };
+
+export function loadInWorker(request: LoadRequest, hooks: LoadHooks): Promise<LoadOutcome> {
+  const worker = startWorker({ source: new URL("./load-worker.ts", import.meta.url), bundle: "load-worker" }, { workerData: request, resourceLimits: WORKER_LIMITS });
+  return new Promise<LoadOutcome>((resolve, reject) => {
+    let settled = false;
+    const finish = (error: Error | null, outcome?: LoadOutcome) => {
+      if (settled) return;
+      settled = true;
+      void worker.terminate();
+      if (error) reject(error);
+      else resolve(outcome!);
+    };
+    // Messages are handled one at a time, in order: a batch is stored before the next is read.
+    let queue = Promise.resolve();
+    worker.on("message", (message: LoadWorkerMessage) => {
+      queue = queue.then(async () => {
+        try {
+          switch (message.kind) {
+            case "header":
+              await hooks.onHeader(message.cells);
+              worker.postMessage("ack");
+              break;
+            case "rejected":
+              await hooks.onRejected(message.rows);
+              worker.postMessage("ack");
+              break;
+            case "progress":
+              await hooks.onProgress(message.bytes);
+              break;
+            case "end":
+              finish(null, message.outcome);
+              break;
+            case "crash":
+              finish(new Error(`The load failed: ${message.message.split("\n")[0]}`));
+              break;
+          }
+        } catch (err) {
+          finish(err as Error);
+        }
+      });
+    });
+    worker.on("error", (err) => finish(new Error(`The load failed: ${err.message}`)));
+    worker.on("exit", () => finish(new Error("The load failed: its worker stopped")));
+  });
+}

@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { detectDelimiter } from "./read-flat-file.ts";
+import { DelimitedFormatError, readDelimitedRecords, type DelimitedOptions } from "./read-delimited.ts";
+
+async function records(chunks: string[], options: DelimitedOptions = { delimiter: ",", quote: '"' }) {
+  const out = [];
+  for await (const r of readDelimitedRecords(chunks, options)) out.push(r);
+  return out;
+}
+
+describe("delimited records", () => {
+  it("reads quoted fields with delimiters, doubled quotes and line breaks, across chunk boundaries", async () => {
+    const text = 'a,"b,c","say ""hi""","two\r\nlines"\r\nd,,e,\n';
+    for (let cut = 0; cut <= text.length; cut++) {
+      expect(await records([text.slice(0, cut), text.slice(cut)])).toEqual([
+        { row: 1, cells: ["a", "b,c", 'say "hi"', "two\r\nlines"] },
+        { row: 2, cells: ["d", "", "e", ""] },
+      ]);
+    }
+  });
+
+  it("takes any one-character delimiter and the single quote, or no qualifier at all", async () => {
+    expect(await records(["x|'a|b'|'it''s'\n"], { delimiter: "|", quote: "'" })).toEqual([{ row: 1, cells: ["x", "a|b", "it's"] }]);
+    expect(await records(['x\t"y"\n'], { delimiter: "\t", quote: null })).toEqual([{ row: 1, cells: ["x", '"y"'] }]);
+  });
+
+  it("names the row of broken quoting", async () => {
+    await expect(records(['a\nb,"open\n'])).rejects.toEqual(new DelimitedFormatError(2, "a quoted field is never closed"));
+    await expect(records(['a,b"c\n'])).rejects.toThrow('on row 1, a field with a quote in it must be quoted, with the quote doubled ("")');
+  });
+
+  it("detects the delimiter from the first line, outside quoted text", () => {
+    expect(detectDelimiter("a;b;c\n1,2;3;4\n", '"')).toBe(";");
+    expect(detectDelimiter('"a,b,c"|x|y\n', '"')).toBe("|");
+    expect(detectDelimiter("a\tb\n", '"')).toBe("\t");
+    expect(detectDelimiter("single\n", '"')).toBe(",");
+  });
+});

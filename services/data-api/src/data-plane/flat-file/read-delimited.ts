@@ -1,0 +1,135 @@
+/**
+ * The records of a delimited text file (CSV and its kin: any one-character delimiter, a double or
+ * single quote as text qualifier or none), read from a stream of decoded text: a record is handed on
+ * once it is complete, so only the current chunk and an unfinished record are held. RFC 4180
+ * quoting: a qualified field may hold delimiters and line breaks, and a doubled qualifier is one.
+ * CRLF, LF or CR line ends. Blank lines are records with one empty cell, so record numbers are the
+ * rows a spreadsheet shows. Broken quoting throws DelimitedFormatError naming the record.
+ *
+ * Shared by dictionary uploads (read-csv.ts: comma and double quote, with their limits) and
+ * flat-file loads (read-flat-file.ts).
+ */
+
+export type DelimitedOptions = {
+  /** The delimiter, one character. */
+  delimiter: string;
+  /** The text qualifier, one character, or null: fields are never qualified. */
+  quote: string | null;
+};
+
+export type DelimitedRecord = { row: number; cells: string[] };
+
+/** The file breaks the quoting rules at `row`. */
+export class DelimitedFormatError extends Error {
+  override name = "DelimitedFormatError";
+  constructor(
+    readonly row: number,
+    readonly problem: string,
+  ) {
+    super(`on row ${row}, ${problem}`);
+  }
+}
+
+const CR = 13;
+const LF = 10;
+
+export async function* readDelimitedRecords(texts: AsyncIterable<string> | Iterable<string>, options: DelimitedOptions): AsyncGenerator<DelimitedRecord> {
+  const delimiter = options.delimiter.charCodeAt(0);
+  const quote = options.quote === null ? -1 : options.quote.charCodeAt(0);
+  const quoteText = options.quote ?? "";
+  // How messages name them: as a person would say it.
+  const quoteName = options.quote === "'" ? "single quote" : "quote";
+  const delimiterName = { ",": "a comma", "\t": "a tab", ";": "a semicolon", "|": "a pipe" }[options.delimiter] ?? `the delimiter (${options.delimiter})`;
+  let text = "";
+  let row = 0;
+  // A record cut by the chunk's end is read again once more text came; waiting until the text has
+  // doubled keeps a record of millions of cells linear.
+  let needLength = 0;
+
+  const take = function* (final: boolean): Generator<DelimitedRecord> {
+    let at = 0;
+    while (at < text.length) {
+      const read = readRecord(at, row + 1, final);
+      if (read === undefined) {
+        needLength = (text.length - at) * 2;
+        break;
+      }
+      row++;
+      at = read.next;
+      yield { row, cells: read.cells };
+    }
+    text = text.slice(at);
+  };
+
+  /** One record from `start`: its cells and where the next starts, or undefined when it may go on in the next chunk. */
+  function readRecord(start: number, record: number, final: boolean): { cells: string[]; next: number } | undefined {
+    const length = text.length;
+    let at = start;
+    const cells: string[] = [];
+    for (;;) {
+      let value: string;
+      if (quote >= 0 && text.charCodeAt(at) === quote) {
+        const parts: string[] = [];
+        let from = at + 1;
+        for (;;) {
+          const closing = text.indexOf(quoteText, from);
+          if (closing < 0) {
+            if (!final) return undefined;
+            throw new DelimitedFormatError(record, "a quoted field is never closed");
+          }
+          parts.push(text.slice(from, closing));
+          if (closing + 1 === length && !final) return undefined;
+          if (text.charCodeAt(closing + 1) === quote) {
+            parts.push(quoteText);
+            from = closing + 2;
+            continue;
+          }
+          at = closing + 1;
+          break;
+        }
+        const next = text.charCodeAt(at);
+        if (at < length && next !== delimiter && next !== CR && next !== LF) {
+          throw new DelimitedFormatError(
+            record,
+            `a ${quoteName} inside a quoted field must be doubled (${quoteText}${quoteText}), and a closing ${quoteName} followed by ${delimiterName} or the end of the line`,
+          );
+        }
+        value = parts.join("");
+      } else {
+        const from = at;
+        while (at < length) {
+          const c = text.charCodeAt(at);
+          if (c === delimiter || c === CR || c === LF) break;
+          if (c === quote) throw new DelimitedFormatError(record, `a field with a ${quoteName} in it must be quoted, with the ${quoteName} doubled (${quoteText}${quoteText})`);
+          at++;
+        }
+        value = text.slice(from, at);
+      }
+      // The record's end (or a CR that a LF may follow) must be in this chunk.
+      if (!final && (at >= length || (text.charCodeAt(at) === CR && at + 1 >= length))) return undefined;
+      cells.push(value);
+      const c = text.charCodeAt(at);
+      if (c === delimiter) {
+        at++;
+        // A delimiter at the very end of the file still opens one more (empty) cell.
+        if (at === length) {
+          if (!final) return undefined;
+          cells.push("");
+          return { cells, next: at };
+        }
+      } else {
+        if (c === CR) at += text.charCodeAt(at + 1) === LF ? 2 : 1;
+        else if (c === LF) at++;
+        return { cells, next: at };
+      }
+    }
+  }
+
+  for await (const chunk of texts) {
+    text += chunk;
+    if (text.length < needLength) continue;
+    needLength = 0;
+    yield* take(false);
+  }
+  yield* take(true);
+}

@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import type { DdlColumn } from "../postgres-ddl.ts";
+import { column } from "../../testing/project-fixtures.ts";
+import { cellProblem, copyValue } from "./values.ts";
+
+const col = (type: DdlColumn["type"], extra: Partial<DdlColumn> = {}): DdlColumn => column("C", type, extra);
+
+describe("a cell against its column", () => {
+  it.each([
+    [col("int"), "42", null],
+    [col("int"), " -7 ", null],
+    [col("int"), "2147483648", "out of range for int"],
+    [col("int"), "-2147483648", null],
+    [col("int"), "1.5", "not a whole number"],
+    [col("bigint"), "9223372036854775807", null],
+    [col("bigint"), "9223372036854775808", "out of range for bigint"],
+    [col("decimal", { precision: 5, scale: 2 }), "123.45", null],
+    [col("decimal", { precision: 5, scale: 2 }), "123.450", null],
+    [col("decimal", { precision: 5, scale: 2 }), "1234.5", "more than 3 digits before the decimal point"],
+    [col("decimal", { precision: 5, scale: 2 }), "1.234", "more than 2 decimals"],
+    [col("decimal", { precision: 5, scale: 2 }), "abc", "not a number"],
+    [col("float"), "1e-3", null],
+    [col("float"), "half", "not a number"],
+    [col("date"), "2024-02-29", null],
+    [col("date"), "2023-02-29", "not a date (yyyy-mm-dd)"],
+    [col("date"), "31/01/2024", "not a date (yyyy-mm-dd)"],
+    [col("time"), "23:59:59.123", null],
+    [col("time"), "24:00", "not a time (hh:mm:ss)"],
+    [col("datetime"), "2024-01-31T10:00:00", null],
+    [col("datetime"), "2024-01-31 25:00:00", "not a date and time (yyyy-mm-dd hh:mm:ss)"],
+    [col("uniqueidentifier"), "0F8FAD5B-D9CB-469F-A165-70867728950E", null],
+    [col("uniqueidentifier"), "not-a-guid", "not a uniqueidentifier"],
+    [col("nvarchar", { length: 3 }), "abc", null],
+    [col("nvarchar", { length: 3 }), "abcd", "longer than 3 characters"],
+    [col("nvarchar", { length: 3 }), "😀😀😀", null],
+    [col("nvarchar", { nullable: false }), "", "a value is required"],
+    [col("int", { isKey: true }), "", "a value is required"],
+    [col("int"), "", null],
+  ])("%o %j → %j", (column, cell, problem) => {
+    expect(cellProblem(column, cell)).toBe(problem);
+  });
+
+  it("keeps text exactly as written in COPY's text format: leading zeros, formulas, tabs and backslashes", () => {
+    expect(copyValue(col("nvarchar"), "007")).toBe("007");
+    expect(copyValue(col("nvarchar"), "=cmd|' /C calc'!A0")).toBe("=cmd|' /C calc'!A0");
+    expect(copyValue(col("nvarchar"), " a\tb\\c\nd ")).toBe(" a\\tb\\\\c\\nd ");
+    expect(copyValue(col("int"), " 42 ")).toBe("42");
+    expect(copyValue(col("nvarchar"), "")).toBe("\\N");
+  });
+});

@@ -1,0 +1,253 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { Load } from "../../../../../contracts/loads.ts";
+import type { Project } from "../../../../../contracts/projects.ts";
+import { DEMO_COMPANIES } from "../../../../../scripts/demo-data.ts";
+import { TEST_DATABASE_KINDS, TEST_POSTGRES_ADMIN_URL } from "../../../../shared/testing/databases.ts";
+import { databaseNameOf } from "../../data-plane/project-databases.ts";
+import { INTERRUPTED_MESSAGE, recoverInterruptedJobs } from "../../jobs/recover.ts";
+import { TEST_DATABASE_SERVER, USERS, createTestApi, type TestApi } from "../../testing/harness.ts";
+import { addProjectTable, column, makeApplication, makeProject } from "../../testing/project-fixtures.ts";
+
+const [, acme, birch] = DEMO_COMPANIES;
+
+describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file loads on %s", (kind) => {
+  let api: TestApi;
+  let applicationId: string;
+  let owner: string;
+
+  beforeAll(async () => {
+    api = await createTestApi(kind);
+    applicationId = (await makeApplication(api, birch.id)).id;
+    owner = await api.tokenFor(USERS.analyst);
+  });
+  afterEach(async () => {
+    api.jobs.hooks = {};
+    await api.jobs.idle();
+  });
+  afterAll(() => api?.close());
+
+  /** A project whose databases exist: Customers (key CustomerId) and Orders, at "Setup: load source data". */
+  async function loadableProject(): Promise<Project> {
+    const project = await makeProject(api, owner, { companyId: birch.id, applicationId, sourceType: "BackUp" });
+    await addProjectTable(api, project.id, {
+      name: "Customers",
+      columns: [
+        column("CustomerId", "int", { isKey: true, nullable: false }),
+        column("Code", "nvarchar", { length: 10, nullable: false }),
+        column("Balance", "decimal", { precision: 12, scale: 2 }),
+        column("Since", "date"),
+      ],
+    });
+    await addProjectTable(api, project.id, { name: "Orders", columns: [column("OrderId", "int", { isKey: true, nullable: false }), column("Note", "nvarchar")] });
+    await api.db.updateTable("projects").set({ status: "SetupUploadTypeIncomplete" }).where("id", "=", project.id).execute();
+    await api.send("POST", `/api/v1/projects/${project.id}/upload-type`, owner, { uploadType: "SingleFile" });
+    await api.app.request(`/api/v1/projects/${project.id}/try-create-databases`, { method: "POST", headers: { authorization: `Bearer ${owner}` } });
+    await api.jobs.idle();
+    const ready = (await api.get(`/api/v1/projects/${project.id}`, owner)).body as Project;
+    expect(ready.status).toBe("SetupRestoreDatabaseIncomplete");
+    return ready;
+  }
+
+  async function upload(project: Project, file: { name: string; text: string | Uint8Array }, fields: Record<string, string> = {}, options: { token?: string; app?: TestApi["app"] } = {}) {
+    const form = new FormData();
+    form.set("file", new Blob([file.text as BlobPart]), file.name);
+    form.set("table", "Customers");
+    for (const [k, v] of Object.entries(fields)) form.set(k, v);
+    const res = await (options.app ?? api.app).request(`/api/v1/projects/${project.id}/flat-file/loads`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${options.token ?? owner}` },
+      body: form,
+    });
+    return { status: res.status, body: (await res.json()) as any };
+  }
+
+  /** Uploads, waits for the job, and answers the load as it ended. */
+  async function load(project: Project, file: { name: string; text: string | Uint8Array }, fields: Record<string, string> = {}): Promise<Load> {
+    const res = await upload(project, file, fields);
+    expect(res.status, JSON.stringify(res.body)).toBe(202);
+    expect(res.body.load).toMatchObject({ status: "Loading", fileName: file.name, tableName: "Customers" });
+    await api.jobs.idle();
+    return (await api.get(`/api/v1/projects/${project.id}/flat-file/loads/${res.body.load.id}`, owner)).body;
+  }
+
+  const rowsOf = (project: Project, table = "Customers") =>
+    api.dataPlane.withAdmin(TEST_DATABASE_SERVER, databaseNameOf(project.id), async (client) => {
+      const { rows } = await client.query(`select * from source."${table}" order by 1`);
+      return rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v instanceof Date ? v.toISOString().slice(0, 10) : v])));
+    });
+  const rejectedOf = async (project: Project, loadId: string) =>
+    (await api.get(`/api/v1/projects/${project.id}/flat-file/loads/${loadId}/rejected-rows?pageSize=100`, owner)).body;
+
+  it("loads a CSV into its table as written (leading zeros kept), moves the project to its next step, and lists the load", async () => {
+    const project = await loadableProject();
+    const done = await load(project, { name: "customers.csv", text: "CustomerId,Code,Balance,Since\r\n1,007,10.50,2024-05-01\r\n2,=SUM(A1),,\r\n\r\n" });
+    expect(done).toMatchObject({ status: "Loaded", rowsRead: 2, rowsLoaded: 2, rowsRejected: 0, message: null, mode: "replace", onRejected: "loadNothing" });
+    expect(await rowsOf(project)).toEqual([
+      { CustomerId: 1, Code: "007", Balance: "10.50", Since: "2024-05-01" },
+      { CustomerId: 2, Code: "=SUM(A1)", Balance: null, Since: null },
+    ]);
+    expect((await api.get(`/api/v1/projects/${project.id}`, owner)).body).toMatchObject({ status: "SetupAssignTemplatesIncomplete", isLocked: false });
+    const history = (await api.get(`/api/v1/projects/${project.id}/flat-file/loads`, owner)).body;
+    expect(history).toMatchObject({ total: 1, items: [{ id: done.id, status: "Loaded" }] });
+    const jobs = (await api.get(`/api/v1/projects/${project.id}/jobs`, owner)).body;
+    expect(jobs.jobs[0]).toMatchObject({ kind: "FlatFile", status: "SUCCESS", steps: [{ name: "Load customers.csv into Customers", status: "Completed" }] });
+
+    // Replace: the table holds the new file's rows only. Append adds to them.
+    await load(project, { name: "second.csv", text: "customerid,code\n3,A\n" });
+    expect((await rowsOf(project)).map((r) => r.CustomerId)).toEqual([3]);
+    await load(project, { name: "third.csv", text: "Code,CustomerId\nB,4\n" }, { mode: "append" });
+    expect((await rowsOf(project)).map((r) => [r.CustomerId, r.Code])).toEqual([
+      [3, "A"],
+      [4, "B"],
+    ]);
+  });
+
+  it("with Load nothing, a file with bad rows changes nothing and every bad row is listed, and downloadable as it was", async () => {
+    const project = await loadableProject();
+    await load(project, { name: "good.csv", text: "CustomerId,Code\n1,KEEP\n" });
+    const text = [
+      "CustomerId,Code,Balance,Since",
+      "2,OK,1.00,2024-01-01",
+      "x,BAD1,,",
+      "3,much too long code,,",
+      "4,B4,1.234,",
+      "5,B5,,2023-02-30",
+      ",B6,,",
+      "7,B7",
+      "2,DUP,,",
+    ].join("\n");
+    const refused = await load(project, { name: "bad.csv", text });
+    expect(refused).toMatchObject({ status: "Refused", rowsRead: 8, rowsLoaded: 0, rowsRejected: 7 });
+    expect(refused.message).toBe("7 rows were rejected, so nothing was loaded (“Load nothing”)");
+    expect(await rowsOf(project)).toEqual([{ CustomerId: 1, Code: "KEEP", Balance: null, Since: null }]);
+    const rejected = await rejectedOf(project, refused.id);
+    expect(rejected.total).toBe(7);
+    expect(rejected.items).toEqual([
+      { line: 3, column: "CustomerId", value: "x", reason: "not a whole number" },
+      { line: 4, column: "Code", value: "much too long code", reason: "longer than 10 characters" },
+      { line: 5, column: "Balance", value: "1.234", reason: "more than 2 decimals" },
+      { line: 6, column: "Since", value: "2023-02-30", reason: "not a date (yyyy-mm-dd)" },
+      { line: 7, column: "CustomerId", value: "", reason: "a value is required" },
+      { line: 8, column: null, value: null, reason: "2 values where the header has 4" },
+      { line: 9, column: "CustomerId", value: "2", reason: "the same key as row 2" },
+    ]);
+    const csv = await api.app.request(`/api/v1/projects/${project.id}/flat-file/loads/${refused.id}/rejected-rows.csv`, { headers: { authorization: `Bearer ${owner}` } });
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    const bytes = new Uint8Array(await csv.arrayBuffer());
+    // A BOM first, so Excel reads it as UTF-8.
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const lines = new TextDecoder().decode(bytes).split("\r\n");
+    expect(lines[0]).toBe("CustomerId,Code,Balance,Since,Row,Reason");
+    expect(lines[1]).toBe("x,BAD1,,,3,not a whole number");
+    expect(lines[6]).toBe("7,B7,8,2 values where the header has 4");
+    // The refused load is the job's failure, with the reason, and the project stays where it was.
+    const jobs = (await api.get(`/api/v1/projects/${project.id}/jobs`, owner)).body;
+    expect(jobs.jobs[0]).toMatchObject({ kind: "FlatFile", status: "ERROR", error: refused.message });
+  });
+
+  it("with Load the other rows, loads what fits; Append refuses keys the table already holds", async () => {
+    const project = await loadableProject();
+    await load(project, { name: "first.csv", text: "CustomerId,Code\n1,ONE\n" });
+    const done = await load(project, { name: "more.csv", text: "CustomerId,Code\n1,AGAIN\n2,TWO\n3,\n" }, { mode: "append", onRejected: "loadOthers" });
+    expect(done).toMatchObject({ status: "Loaded", rowsRead: 3, rowsLoaded: 1, rowsRejected: 2 });
+    expect((await rowsOf(project)).map((r) => [r.CustomerId, r.Code])).toEqual([
+      [1, "ONE"],
+      [2, "TWO"],
+    ]);
+    expect((await rejectedOf(project, done.id)).items).toEqual([
+      { line: 2, column: "CustomerId", value: "1", reason: "a row with this key is already in the table" },
+      { line: 4, column: "Code", value: "", reason: "a value is required" },
+    ]);
+  });
+
+  it("reads the delimiter, qualifier and encoding the project's parameters give, or detects the delimiter", async () => {
+    const project = await loadableProject();
+    const detected = await load(project, { name: "semi.txt", text: "CustomerId;Code;Balance\n1;'A;B';2,5\n" });
+    // Detected: semicolons; the default qualifier is the double quote, so 'A is a value of its own.
+    expect(detected).toMatchObject({ status: "Refused", rowsRejected: 1 });
+    await api.db
+      .updateTable("projects")
+      .set({ flat_file_parameters: JSON.stringify({ extension: ".txt", delimiter: "Semicolon", hasHeaderRow: false, textQualifier: "SingleQuote", encoding: "Windows-1252" }) })
+      .where("id", "=", project.id)
+      .execute();
+    // Windows-1252's é (0xE9), and one value too many.
+    const text = new Uint8Array([...Buffer.from("1;Caf"), 0xe9, ...Buffer.from(";x;3.5;2024-02-29\n")]);
+    const done = await load(project, { name: "latin.txt", text });
+    expect(done).toMatchObject({ status: "Refused", rowsRejected: 1 });
+    expect((await rejectedOf(project, done.id)).items[0]).toMatchObject({ line: 1, reason: "5 values where the table has 4 columns" });
+    // The qualifier is the single quote: a doubled one is a quote, and the delimiter inside is text.
+    const fixed = await load(project, { name: "latin.txt", text: new Uint8Array([...Buffer.from("1;'Caf"), 0xe9, ...Buffer.from(";''';3.5;2024-02-29\n")]) });
+    expect(fixed).toMatchObject({ status: "Loaded", rowsLoaded: 1 });
+    expect(await rowsOf(project)).toEqual([{ CustomerId: 1, Code: "Café;'", Balance: "3.50", Since: "2024-02-29" }]);
+  });
+
+  it.each([
+    ["a header naming a column the table lacks", "CustomerId,Code,Extra\n1,A,x\n", "The file has a column the table 'Customers' lacks: Extra. Add it to the project's data dictionary, or leave it out of the file. Nothing was loaded."],
+    ["a binary file named .csv", new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0, 0, 0, 1, 2, 3]), "The file is not text: it holds binary data. Choose a delimited text file (.csv, .txt, .dta). Nothing was loaded."],
+    ["a file in another encoding than UTF-8", new Uint8Array([...Buffer.from("CustomerId,Code\n1,Caf"), 0xe9, 0x0a]), "The file is not UTF-8 text: choose the encoding it was saved in. Nothing was loaded."],
+    ["broken quoting", 'CustomerId,Code\n1,"never closed\n', "The file could not be read: on row 2, a quoted field is never closed. Nothing was loaded."],
+  ])("refuses %s with a message, and changes nothing", async (_what, text, message) => {
+    const project = await loadableProject();
+    await load(project, { name: "good.csv", text: "CustomerId,Code\n9,KEEP\n" });
+    const failed = await load(project, { name: "bad.csv", text });
+    expect(failed).toMatchObject({ status: "Failed", rowsLoaded: 0, message });
+    expect(await rowsOf(project)).toEqual([{ CustomerId: 9, Code: "KEEP", Balance: null, Since: null }]);
+  });
+
+  it("answers 400 at the field without a file or with a table the dictionary lacks, 413 over the size limit, and stores nothing", async () => {
+    const project = await loadableProject();
+    const form = new FormData();
+    form.set("table", "Customers");
+    const noFile = await api.app.request(`/api/v1/projects/${project.id}/flat-file/loads`, { method: "POST", headers: { authorization: `Bearer ${owner}` }, body: form });
+    expect(noFile.status).toBe(400);
+    expect(((await noFile.json()) as any).fieldErrors).toEqual({ file: ["Choose a file to load"] });
+    const noTable = await upload(project, { name: "a.csv", text: "a\n1\n" }, { table: "Nope" });
+    expect(noTable).toMatchObject({ status: 400, body: { fieldErrors: { table: ["The project's dictionary has no table 'Nope'"] } } });
+    const tooBig = await upload(project, { name: "big.csv", text: "CustomerId,Code\n" + "1,A\n".repeat(100) }, {}, { app: api.appWith({ maxUploadBytes: 100 }) });
+    expect(tooBig.status).toBe(413);
+    expect(tooBig.body.fieldErrors.file[0]).toMatch(/^The file is larger than 0 MB, the most a load takes/);
+    expect((await api.get(`/api/v1/projects/${project.id}/flat-file/loads`, owner)).body.total).toBe(0);
+  });
+
+  it("a load whose process died is Failed at restart, with the table as it was", async () => {
+    const project = await loadableProject();
+    await load(project, { name: "good.csv", text: "CustomerId,Code\n9,KEEP\n" });
+    // The "kill": this process's runner never gets past the step's start.
+    let kill!: (err: Error) => void;
+    const dead = new Promise<void>((_, reject) => (kill = reject));
+    dead.catch(() => undefined);
+    api.jobs.hooks.beforeStep = (step) => (step.projectId === project.id ? dead : undefined);
+    const started = await upload(project, { name: "killed.csv", text: "CustomerId,Code\n1,A\n" });
+    expect(started.status).toBe(202);
+    expect(await recoverInterruptedJobs(api.db, { dataPlane: api.dataPlane })).toHaveLength(1);
+    const after = (await api.get(`/api/v1/projects/${project.id}/flat-file/loads/${started.body.load.id}`, owner)).body;
+    expect(after).toMatchObject({ status: "Failed", rowsLoaded: 0, message: `${INTERRUPTED_MESSAGE}. Nothing was loaded.` });
+    expect(await rowsOf(project)).toEqual([{ CustomerId: 9, Code: "KEEP", Balance: null, Since: null }]);
+    expect((await api.get(`/api/v1/projects/${project.id}`, owner)).body).toMatchObject({ isLocked: false });
+    kill(new Error("killed"));
+  });
+
+  it("refuses a load before the databases exist (409), while another job holds the lock (409), and for another company's project (404)", async () => {
+    const fresh = await makeProject(api, owner, { companyId: birch.id, applicationId, sourceType: "BackUp" });
+    await addProjectTable(api, fresh.id, { name: "Customers", columns: [column("CustomerId", "int")] });
+    expect((await upload(fresh, { name: "a.csv", text: "CustomerId\n1\n" })).status).toBe(409);
+
+    const project = await loadableProject();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    api.jobs.hooks.beforeStep = (step) => (step.projectId === project.id ? held : undefined);
+    expect((await upload(project, { name: "a.csv", text: "CustomerId,Code\n1,A\n" })).status).toBe(202);
+    const second = await upload(project, { name: "b.csv", text: "CustomerId,Code\n2,B\n" });
+    expect(second.status).toBe(409);
+    expect(second.body.errors[0]).toMatch(/locked \(FlatFileCreation\)/);
+    release();
+    await api.jobs.idle();
+
+    const stranger = await api.tokenFor(USERS.viewer);
+    expect((await upload(project, { name: "a.csv", text: "CustomerId,Code\n1,A\n" }, {}, { token: stranger })).status).toBe(404);
+    const someLoad = (await api.get(`/api/v1/projects/${project.id}/flat-file/loads`, owner)).body.items[0];
+    expect((await api.get(`/api/v1/projects/${project.id}/flat-file/loads/${someLoad.id}`, stranger)).status).toBe(404);
+    expect(acme.id).not.toBe(birch.id);
+  });
+});

@@ -1,0 +1,188 @@
+/**
+ * Flat-file loads into a workspace's source database (issue 9 §2–3), for projects and
+ * configurations alike: upload and start a load (202: it runs as a job), its history, one load,
+ * its rejected rows (a page, or all of them as a CSV to correct and load again).
+ */
+import { Readable } from "node:stream";
+import { createRoute } from "@hono/zod-openapi";
+import { z } from "zod";
+import { loadFormSchema, loadSchema, loadsPageSchema, loadsQuerySchema, rejectedRowsPageSchema, rejectedRowsQuerySchema } from "../../../../../contracts/loads.ts";
+import { flatFileParametersSchema, type FlatFileParameters } from "../../../../../contracts/projects.ts";
+import { LOAD_MODES, ON_REJECTED } from "../../../../../contracts/values/loads.ts";
+import type { WorkspaceDescriptor } from "../../../../../contracts/workspaces.ts";
+import { ApiProblem, NotFoundError } from "../../api-problem.ts";
+import { startFlatFileLoad, LOAD_START_STATUSES } from "../../data-plane/flat-file/flat-file-load.ts";
+import { DEFAULT_PARAMETERS } from "../../data-plane/flat-file/read-flat-file.ts";
+import { receiveUpload, uploadsTmpDir } from "../../dictionary-bulk/receive-upload.ts";
+import { JobRefusedError } from "../../jobs/start-job.ts";
+import { createRouter, errorResponses, jsonContent } from "../../openapi.ts";
+import { findProjectDictionaryRef } from "../../repositories/dictionaries.ts";
+import { readTables } from "../../repositories/dictionary-tables.ts";
+import { allRejections, findLoad, findLoadHeader, listLoads, rejectionsPage } from "../../repositories/loads.ts";
+import { requireWorkspace } from "../../workspace-access.ts";
+import { collectionPath, jobDeps, readErrorsOf, writeErrorsOf } from "./shared.ts";
+import { maxUploadBytesOf, uploadTooLargeMessage } from "../../body-limits.ts";
+
+const LOAD_BODY = {
+  type: "object" as const,
+  required: ["file", "table"],
+  properties: {
+    file: { type: "string" as const, format: "binary" },
+    table: { type: "string" as const },
+    mode: { type: "string" as const, enum: [...LOAD_MODES], default: "replace" },
+    onRejected: { type: "string" as const, enum: [...ON_REJECTED], default: "loadNothing" },
+  },
+};
+
+export const CHOOSE_LOAD_FILE_MESSAGE = "Choose a file to load";
+export const LOAD_NOT_FOUND_MESSAGE = "No such load.";
+
+export function createWorkspaceLoadsRouter(descriptor: WorkspaceDescriptor) {
+  const { kind, noun } = descriptor;
+  const base = `${collectionPath(descriptor)}/{id}/flat-file/loads`;
+  const tags = kind === "migration" ? ["Flat-file loads"] : ["Configuration flat-file loads"];
+  const idParams = z.object({ id: z.string().min(1) });
+  const loadParams = z.object({ id: z.string().min(1), loadId: z.string().min(1) });
+
+  const start = createRoute({
+    method: "post",
+    path: base,
+    tags,
+    summary: `Upload a flat file and load it into a table of the ${noun}'s source database`,
+    description: [
+      "multipart/form-data: `file`, `table` (a table of the dictionary, any case), `mode` (replace, the default, or append), `onRejected` (loadNothing, the default, or loadOthers).",
+      `The file is read with the ${noun}'s flat-file parameters (delimiter, text qualifier, encoding, header row). Answers 202 with the load (status Loading) and its job: the ${noun} is locked (FlatFileCreation) until it ends.`,
+      "A row that does not fit its table (values, types, lengths, a missing key, a duplicate key) is rejected with its row, column, value and reason; with loadNothing any rejected row leaves the table as it was (status Refused).",
+    ].join(" "),
+    // A plain schema object, not Zod: the route reads the body itself, as a stream (receiveUpload).
+    request: { params: idParams, body: { required: true, content: { "multipart/form-data": { schema: LOAD_BODY } } } },
+    responses: {
+      202: jsonContent(z.object({ load: loadSchema, jobId: z.string() }), "The load, just started."),
+      413: jsonContent(z.object({}).passthrough(), "The file is larger than MAX_UPLOAD_BYTES."),
+      ...writeErrorsOf(descriptor),
+    },
+  });
+  const list = createRoute({
+    method: "get",
+    path: base,
+    tags,
+    summary: `The ${noun}'s loads, newest first`,
+    request: { params: idParams, query: loadsQuerySchema },
+    responses: { 200: jsonContent(loadsPageSchema, "A page of loads."), 400: errorResponses[400], ...readErrorsOf(descriptor) },
+  });
+  const one = createRoute({
+    method: "get",
+    path: `${base}/{loadId}`,
+    tags,
+    summary: "One load: its file, choices, status and counts",
+    request: { params: loadParams },
+    responses: { 200: jsonContent(loadSchema, "The load."), ...readErrorsOf(descriptor) },
+  });
+  const rejected = createRoute({
+    method: "get",
+    path: `${base}/{loadId}/rejected-rows`,
+    tags,
+    summary: "A page of the load's rejected rows, in file order",
+    request: { params: loadParams, query: rejectedRowsQuerySchema },
+    responses: { 200: jsonContent(rejectedRowsPageSchema, "Rejected rows: row, column, value, reason."), 400: errorResponses[400], ...readErrorsOf(descriptor) },
+  });
+  const download = createRoute({
+    method: "get",
+    path: `${base}/{loadId}/rejected-rows.csv`,
+    tags,
+    summary: "Every rejected row as the file had it, with a reason column: to correct and load again",
+    request: { params: loadParams },
+    responses: { 200: { description: "CSV (UTF-8), streamed.", content: { "text/csv": { schema: z.string() } } }, ...readErrorsOf(descriptor) },
+  });
+
+  const loadOf = async (c: Parameters<typeof requireWorkspace>[0], id: string, loadId: string) => {
+    const { workspace } = await requireWorkspace(c, kind, id, { write: false });
+    const load = await findLoad(c.var.deps.db, workspace.id, loadId);
+    if (!load) throw new NotFoundError(LOAD_NOT_FOUND_MESSAGE);
+    return load;
+  };
+
+  return createRouter()
+    .openapi(start, async (c) => {
+      const { workspace } = await requireWorkspace(c, kind, c.req.valid("param").id, { write: true });
+      const { db, dataPlane } = c.var.deps;
+      const maxBytes = maxUploadBytesOf(c.var.deps);
+      const upload = await receiveUpload(c.req.raw, uploadsTmpDir(c.var.deps.dataDir), maxBytes, uploadTooLargeMessage(maxBytes));
+      let started = false;
+      try {
+        const form = loadFormSchema.safeParse({ table: upload.fields.table, mode: upload.fields.mode || undefined, onRejected: upload.fields.onRejected || undefined });
+        const fieldErrors: Record<string, string[]> = {};
+        if (!form.success) for (const issue of form.error.issues) (fieldErrors[String(issue.path[0])] ??= []).push(issue.message);
+        const file = upload.file;
+        if (!file || file.name === "") fieldErrors.file = [CHOOSE_LOAD_FILE_MESSAGE];
+        else if (file.size === 0) fieldErrors.file = ["The file is empty"];
+        if (!form.success || fieldErrors.file) {
+          const [first] = Object.values(fieldErrors).flat();
+          throw new ApiProblem(400, "validation_failed", first ?? "Invalid", fieldErrors);
+        }
+        const dictionary = await findProjectDictionaryRef(db, workspace.id);
+        const tables = dictionary ? await readTables(db, dictionary.id) : [];
+        const table = tables.find((t) => t.name.toLowerCase() === form.data.table.toLowerCase());
+        if (!table) throw new ApiProblem(400, "validation_failed", `The ${noun}'s dictionary has no table '${form.data.table}'`, { table: [`The ${noun}'s dictionary has no table '${form.data.table}'`] });
+        const serverId = workspace.database_server;
+        if (!serverId || !LOAD_START_STATUSES.includes(workspace.status as (typeof LOAD_START_STATUSES)[number])) {
+          throw new ApiProblem(409, "not_ready", `The ${noun}'s databases are not created yet: create them first.`);
+        }
+        const parameters: FlatFileParameters = workspace.flat_file_parameters ? flatFileParametersSchema.parse(JSON.parse(workspace.flat_file_parameters)) : DEFAULT_PARAMETERS;
+        try {
+          const { loadId, job } = await startFlatFileLoad({ ...jobDeps(c), dataPlane }, kind, {
+            projectId: workspace.id,
+            serverId,
+            userId: c.var.caller.userId,
+            file: { path: file!.path, name: file!.name, size: file!.size },
+            form: form.data,
+            table,
+            parameters,
+          });
+          started = true;
+          const load = await findLoad(db, workspace.id, loadId);
+          return c.json({ load: load!, jobId: job.id }, 202);
+        } catch (err) {
+          if (err instanceof JobRefusedError) throw new ApiProblem(409, "project_locked", err.message);
+          throw err;
+        }
+      } finally {
+        // The job owns the file once started; else it goes now.
+        if (!started) upload.remove();
+      }
+    })
+    .openapi(list, async (c) => {
+      const { workspace } = await requireWorkspace(c, kind, c.req.valid("param").id, { write: false });
+      return c.json(await listLoads(c.var.deps.db, workspace.id, c.req.valid("query")), 200);
+    })
+    .openapi(one, async (c) => {
+      const { id, loadId } = c.req.valid("param");
+      return c.json(await loadOf(c, id, loadId), 200);
+    })
+    .openapi(rejected, async (c) => {
+      const { id, loadId } = c.req.valid("param");
+      const load = await loadOf(c, id, loadId);
+      return c.json(await rejectionsPage(c.var.deps.db, load.id, c.req.valid("query"), load.rowsRejected), 200);
+    })
+    .openapi(download, async (c) => {
+      const { id, loadId } = c.req.valid("param");
+      const load = await loadOf(c, id, loadId);
+      const db = c.var.deps.db;
+      const header = await findLoadHeader(db, load.id);
+      async function* csv(): AsyncGenerator<Buffer> {
+        // A BOM, so Excel opens it as UTF-8.
+        yield Buffer.from(`\uFEFF${csvLine([...(header ?? []), "Row", "Reason"])}`);
+        for await (const batch of allRejections(db, load.id)) yield Buffer.from(batch.map((r) => csvLine([...r.cells, String(r.line), r.reason])).join(""));
+      }
+      const name = `${load.fileName.replace(/\.[^.]*$/, "")}-rejected-rows.csv`.replace(/[^\w.-]+/g, "_");
+      return new Response(Readable.toWeb(Readable.from(csv())) as ReadableStream, {
+        status: 200,
+        headers: { "content-type": "text/csv; charset=utf-8", "content-disposition": `attachment; filename="${name}"` },
+      }) as never;
+    });
+}
+
+/** One CSV line, RFC 4180: a field with a comma, quote or line break is quoted, its quotes doubled. */
+function csvLine(cells: readonly string[]): string {
+  return `${cells.map((cell) => (/[",\r\n]/.test(cell) ? `"${cell.replaceAll('"', '""')}"` : cell)).join(",")}\r\n`;
+}
