@@ -16,6 +16,7 @@ import path from "node:path";
 import { DEMO_COMPANIES } from "./demo-data.ts";
 import { buildBareApp } from "./bench/anchors/bare-app.ts";
 import { dictionaryCsv, dictionaryXlsx, duplicateRowsCsv } from "./bench/files.ts";
+import { LEGACY_COLUMNS, legacyCsv } from "./bench/legacy-file.ts";
 import { initialJsPerPage } from "./bench/js-weight.ts";
 import { load, startProcess, watch, type LoadResult } from "./bench/measure.ts";
 import { accessToken, signIn } from "./bench/sign-in.ts";
@@ -25,9 +26,11 @@ const ROOT = path.resolve(import.meta.dirname, "..");
 const BASE_PORT = Number(process.env.BENCH_BASE_PORT ?? 4200);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const acme = DEMO_COMPANIES[1].id;
-/** BENCH_ONLY=js,pages,trips,api,uploads measures only those parts (all by default): for working on one. */
+/** BENCH_ONLY=js,pages,trips,api,loads,uploads measures only those parts (all by default): for working on one. */
 const only = process.env.BENCH_ONLY?.split(",").map((s) => s.trim());
-const measures = (part: "js" | "pages" | "trips" | "api" | "uploads") => !only || only.includes(part);
+const measures = (part: "js" | "pages" | "trips" | "api" | "loads" | "uploads") => !only || only.includes(part);
+/** The big file of the load benchmark, in GB (issue 9: 1). */
+const LOAD_GB = Number(process.env.BENCH_LOAD_GB ?? 1);
 
 type Row = { what: string; ours: string; anchor: string; ratio: string; goal: string; ok: boolean | null };
 const rows: Row[] = [];
@@ -222,6 +225,85 @@ async function measureProduct(stack: Stack) {
       goal: "≤ 0.1 ms beyond the JWT check",
       ok: searchLoad.cpuMsPerRequest <= jwtMs + 0.1,
     });
+  }
+
+  /* ---------- Flat-file loads against psql \copy (issue 9) ---------- */
+  if (measures("loads")) await measureLoads();
+  async function measureLoads() {
+    // The demo's flat-file project: a 7-column table in its dictionary, its parameters, its databases.
+    const base = `/api/v1/projects/${project.id}`;
+    const dictionary = await api<{ version: number }>("GET", `${base}/data-dictionary`);
+    await api("POST", `${base}/data-dictionary/tables`, {
+      version: dictionary.version,
+      name: "Legacy",
+      description: null,
+      columns: LEGACY_COLUMNS.map(({ sql: _sql, ...c }) => ({ ...c, description: null })),
+    });
+    await api("POST", `${base}/upload-type`, { uploadType: "SingleFile" });
+    await api("POST", `${base}/updateFlatFileParameters`, { extension: ".csv", delimiter: "Comma", hasHeaderRow: true, textQualifier: "DoubleQuote", encoding: "UTF-8" });
+    await api("POST", `${base}/try-create-databases`);
+    while ((await api<{ isLocked: boolean }>("GET", base)).isLocked) await new Promise((r) => setTimeout(r, 200));
+
+    const pgSecrets = JSON.parse(fs.readFileSync(path.join(stack.dataDir, ".pg-secrets.json"), "utf8")) as { password: string };
+    const adminUrl = (database: string) => `postgres://postgres:${encodeURIComponent(pgSecrets.password)}@127.0.0.1:${BASE_PORT + 3}/${database}`;
+    const psql = (database: string, command: string) => execFileSync("psql", [adminUrl(database), "-v", "ON_ERROR_STOP=1", "-q", "-c", command], { stdio: ["ignore", "ignore", "inherit"] });
+    let psqlAvailable = true;
+    try {
+      psql("postgres", "CREATE DATABASE bench_anchor");
+      psql("bench_anchor", `CREATE TABLE legacy (${LEGACY_COLUMNS.map((c) => `"${c.name}" ${c.sql}`).join(", ")}, PRIMARY KEY ("Id"))`);
+    } catch {
+      psqlAvailable = false;
+      console.log("      psql is not installed (Debian's postgresql-client): the \\copy anchor is not measured");
+    }
+
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "dt-bench-loads-"));
+    try {
+      for (const spec of [
+        { name: "legacy-56mb.csv", bytes: 56 * 1024 * 1024, anchor: true },
+        { name: `legacy-${LOAD_GB}gb.csv`, bytes: LOAD_GB * 1024 ** 3, anchor: false },
+      ]) {
+        const file = path.join(dir, spec.name);
+        const fileRows = await legacyCsv(file, spec.bytes);
+        const size = fs.statSync(file).size;
+        const label = `${spec.name} (${(size / 1024 / 1024).toFixed(0)} MB, ${fileRows.toLocaleString("en")} rows, 7 columns)`;
+        const rssBefore = rssMiB(pids.dataApi);
+        const loaded = await watch(pids.dataApi, `${urls.dataApi}/healthz`, async () => {
+          const started = performance.now();
+          const form = new FormData();
+          form.set("file", await fs.openAsBlob(file), spec.name);
+          form.set("table", "Legacy");
+          const res = await fetch(`${urls.dataApi}${base}/flat-file/loads`, { method: "POST", body: form, headers: { authorization: `Bearer ${token}` } });
+          if (res.status !== 202) throw new Error(`load answered ${res.status}: ${await res.text()}`);
+          const answeredMs = performance.now() - started;
+          const { load } = (await res.json()) as { load: { id: string } };
+          for (;;) {
+            const now = await api<{ status: string; rowsLoaded: number; message: string | null }>("GET", `${base}/flat-file/loads/${load.id}`);
+            if (now.status !== "Loading") return { ...now, answeredMs };
+            await new Promise((r) => setTimeout(r, 20));
+          }
+        });
+        if (loaded.result.status !== "Loaded") throw new Error(`${spec.name}: ${loaded.result.status} ${loaded.result.message}`);
+        let anchorMs: number | undefined;
+        if (spec.anchor && psqlAvailable) {
+          psql("bench_anchor", "TRUNCATE legacy");
+          const started = performance.now();
+          psql("bench_anchor", `\\copy legacy FROM '${file}' WITH (FORMAT csv, HEADER true)`);
+          anchorMs = performance.now() - started;
+        }
+        const ratio = anchorMs ? loaded.ms / anchorMs : undefined;
+        report({
+          what: `load ${label} through the data API`,
+          ours: `${ms(loaded.ms)} (${loaded.result.rowsLoaded.toLocaleString("en")} rows; the upload answered after ${ms(loaded.result.answeredMs)}), data API RSS ${rssBefore.toFixed(0)} → peak ${loaded.peakRss.toFixed(0)} MiB, slowest /healthz ${ms(loaded.slowestHealthMs)}`,
+          anchor: anchorMs ? `psql \\copy of the same file: ${ms(anchorMs)}` : "",
+          ratio: ratio ? `${ratio.toFixed(2)}×` : "",
+          goal: spec.anchor ? "≤ 1.25× psql \\copy, /healthz < 100 ms" : "RSS ≤ 300 MiB, /healthz < 100 ms",
+          ok: loaded.slowestHealthMs < 100 && (spec.anchor ? ratio !== undefined && ratio <= 1.25 : loaded.peakRss <= 300),
+        });
+        fs.rmSync(file, { force: true });
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   }
 
   /* ---------- Dictionary uploads and their reviews ---------- */

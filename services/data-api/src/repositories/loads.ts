@@ -88,6 +88,10 @@ export async function insertRejections(db: Kysely<Database>, loadId: string, row
   );
 }
 
+export async function deleteRejections(db: Kysely<Database>, loadId: string) {
+  await db.deleteFrom("load_rejections").where("load_id", "=", loadId).execute();
+}
+
 export async function findLoad(db: Kysely<Database>, projectId: string, loadId: string): Promise<Load | undefined> {
   const row = await db.selectFrom("loads").selectAll().where("id", "=", loadId).where("project_id", "=", projectId).executeTakeFirst();
   return row && toLoad(row);

@@ -11,7 +11,7 @@ import type { Table } from "../../../../../contracts/dictionary.ts";
 import type { WorkspaceKind } from "../../../../../contracts/workspaces.ts";
 import type { JobDeps } from "../../jobs/start-job.ts";
 import { JobRefusedError, startJob } from "../../jobs/start-job.ts";
-import { finishLoad, insertLoad, insertRejections, setLoadHeader, setLoadJob } from "../../repositories/loads.ts";
+import { deleteRejections, finishLoad, insertLoad, insertRejections, setLoadHeader, setLoadJob } from "../../repositories/loads.ts";
 import { runnerUrl } from "../project-databases.ts";
 import type { DataPlane } from "../servers.ts";
 import { loadInWorker } from "./load-in-worker.ts";
@@ -33,7 +33,8 @@ export type FlatFileLoadInput = {
 export async function startFlatFileLoad(deps: JobDeps & { dataPlane: DataPlane }, kind: WorkspaceKind, input: FlatFileLoadInput): Promise<{ loadId: string; job: Job }> {
   const { db, dataPlane } = deps;
   const loadId = await insertLoad(db, { projectId: input.projectId, fileName: input.file.name, fileBytes: input.file.size, form: { ...input.form, table: input.table.name }, userId: input.userId, now: new Date() });
-  const removeFile = () => fs.rmSync(input.file.path, { force: true });
+  // Asynchronous: unlinking a file of gigabytes takes the file system a while, never the event loop's.
+  const removeFile = () => fs.promises.rm(input.file.path, { force: true });
   let job: Job;
   try {
     job = await startJob(deps, {
@@ -60,6 +61,7 @@ export async function startFlatFileLoad(deps: JobDeps & { dataPlane: DataPlane }
                 {
                   onHeader: (cells) => setLoadHeader(ctx.db, loadId, cells),
                   onRejected: (rows) => insertRejections(ctx.db, loadId, rows),
+                  onReset: () => deleteRejections(ctx.db, loadId),
                   onProgress: (bytes) => ctx.progress(input.file.size ? Math.min(0.99, bytes / input.file.size) : 0),
                 },
               );
@@ -67,7 +69,7 @@ export async function startFlatFileLoad(deps: JobDeps & { dataPlane: DataPlane }
               // A refused or unreadable file ends the job as failed, with the reason on the background-process page.
               if (outcome.status !== "Loaded") throw new Error(outcome.message ?? "Nothing was loaded.");
             } finally {
-              removeFile();
+              await removeFile();
             }
           },
         },
@@ -84,14 +86,14 @@ export async function startFlatFileLoad(deps: JobDeps & { dataPlane: DataPlane }
         },
       },
       onFailure: async (error, ctx) => {
-        removeFile();
+        await removeFile();
         // A crash or a stop before the worker answered: the transaction never committed.
         const message = error instanceof Error ? error.message : String(error);
         await finishLoad(ctx.db, loadId, { status: "Failed", rowsRead: 0, rowsLoaded: 0, rowsRejected: 0, message: `${message} Nothing was loaded.` }, new Date());
       },
     });
   } catch (err) {
-    removeFile();
+    await removeFile();
     await db.deleteFrom("loads").where("id", "=", loadId).execute();
     throw err;
   }

@@ -9,6 +9,8 @@ import type { LoadOutcome, LoadRequest, LoadWorkerMessage, Rejection } from "./l
 export type LoadHooks = {
   onHeader(cells: string[]): Promise<void>;
   onRejected(rows: Rejection[]): Promise<void>;
+  /** The rejected rows reported so far no longer count: the file is being read again. */
+  onReset(): Promise<void>;
   onProgress(bytes: number): Promise<void>;
 };
 
@@ -38,6 +40,10 @@ export function loadInWorker(request: LoadRequest, hooks: LoadHooks): Promise<Lo
               break;
             case "rejected":
               await hooks.onRejected(message.rows);
+              worker.postMessage("ack");
+              break;
+            case "reset":
+              await hooks.onReset();
               worker.postMessage("ack");
               break;
             case "progress":

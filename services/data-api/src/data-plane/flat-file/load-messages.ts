@@ -29,5 +29,7 @@ export type LoadWorkerMessage =
   | { kind: "progress"; bytes: number }
   /** Answered with "ack" once stored, so neither thread holds more than a batch. */
   | { kind: "rejected"; rows: Rejection[] }
+  /** The direct path met a duplicate key: forget the rejected rows reported so far, the file is read again. Acknowledged. */
+  | { kind: "reset" }
   | { kind: "end"; outcome: LoadOutcome }
   | { kind: "crash"; message: string };

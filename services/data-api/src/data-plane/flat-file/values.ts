@@ -18,8 +18,11 @@ export function cellProblem(column: DdlColumn, cell: string): string | null {
   }
   const value = cell.trim();
   switch (column.type) {
-    case "int":
-      return !WHOLE.test(value) ? "not a whole number" : Math.abs(Number(value)) > 2147483647 && Number(value) !== -2147483648 ? "out of range for int" : null;
+    case "int": {
+      const digits = wholeDigits(value);
+      if (digits < 0) return "not a whole number";
+      return digits < 10 || (Number(value) <= 2147483647 && Number(value) >= -2147483648) ? null : "out of range for int";
+    }
     case "bigint":
       return !WHOLE.test(value) ? "not a whole number" : bigintFits(value) ? null : "out of range for bigint";
     case "decimal":
@@ -43,14 +46,15 @@ export function cellProblem(column: DdlColumn, cell: string): string | null {
 export function copyValue(column: DdlColumn, cell: string): string {
   if (cell === "") return "\\N";
   const value = column.type === "nvarchar" ? cell : cell.trim();
-  return value.replace(COPY_SPECIAL, (c) => COPY_ESCAPES[c]!);
+  // Most values hold none of the four characters COPY escapes: tested once, replaced only then.
+  return HAS_COPY_SPECIAL.test(value) ? value.replace(COPY_SPECIAL, (c) => COPY_ESCAPES[c]!) : value;
 }
 
 const WHOLE = /^[+-]?\d+$/;
 const FLOAT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const DECIMAL = /^[+-]?(\d*)(?:\.(\d*))?$/;
 const COPY_SPECIAL = /[\\\t\n\r]/g;
+const HAS_COPY_SPECIAL = /[\\\t\n\r]/;
 const COPY_ESCAPES: Record<string, string> = { "\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r" };
 
 function bigintFits(value: string): boolean {
@@ -61,23 +65,67 @@ function bigintFits(value: string): boolean {
   return n >= -(2n ** 63n) && n <= 2n ** 63n - 1n;
 }
 
+/** The number of digits of a whole number (an optional sign, then digits only), or -1 when it is not one. */
+function wholeDigits(value: string): number {
+  const start = value.charCodeAt(0) === 43 || value.charCodeAt(0) === 45 ? 1 : 0;
+  if (start === value.length) return -1;
+  for (let i = start; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c < 48 || c > 57) return -1;
+  }
+  return value.length - start;
+}
+
+/** Scanned by hand: this runs for every cell of a decimal column of every row of a file. */
 function decimalProblem(value: string, precision: number, scale: number): string | null {
-  const match = DECIMAL.exec(value);
-  if (!match || (match[1] === "" && (match[2] ?? "") === "")) return "not a number";
-  const whole = match[1]!.replace(/^0+/, "");
-  const fraction = (match[2] ?? "").replace(/0+$/, "");
-  if (whole.length > precision - scale) return `more than ${precision - scale} digits before the decimal point`;
+  let i = value.charCodeAt(0) === 43 || value.charCodeAt(0) === 45 ? 1 : 0;
+  let whole = 0;
+  let digitsSeen = false;
+  for (; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c === 46) break;
+    if (c < 48 || c > 57) return "not a number";
+    digitsSeen = true;
+    // Leading zeros are not digits of the value.
+    if (whole > 0 || c !== 48) whole++;
+  }
+  let fraction = 0;
+  for (let j = i + 1, lastNonZero = i; j < value.length; j++) {
+    const c = value.charCodeAt(j);
+    if (c < 48 || c > 57) return "not a number";
+    digitsSeen = true;
+    if (c !== 48) lastNonZero = j;
+    fraction = lastNonZero - i;
+  }
+  if (!digitsSeen) return "not a number";
+  if (whole > precision - scale) return `more than ${precision - scale} digits before the decimal point`;
   // PostgreSQL would round them away: a load never changes a value, so it is refused instead.
-  if (fraction.length > scale) return scale === 0 ? "decimals in a whole-number column" : `more than ${scale} decimals`;
+  if (fraction > scale) return scale === 0 ? "decimals in a whole-number column" : `more than ${scale} decimals`;
   return null;
 }
 
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** yyyy-mm-dd, a real day: scanned by hand, as it runs for every date cell of a file. */
 function isDate(value: string): boolean {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-  if (!m) return false;
-  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (value.length !== 10 || value.charCodeAt(4) !== 45 || value.charCodeAt(7) !== 45) return false;
+  const year = digitsAt(value, 0, 4);
+  const month = digitsAt(value, 5, 2);
+  const day = digitsAt(value, 8, 2);
   if (year < 1 || month < 1 || month > 12 || day < 1) return false;
-  return day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return day <= (month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1]!);
+}
+
+/** The number written by `length` digits at `at`, or -1. */
+function digitsAt(value: string, at: number, length: number): number {
+  let n = 0;
+  for (let i = at; i < at + length; i++) {
+    const c = value.charCodeAt(i);
+    if (c < 48 || c > 57) return -1;
+    n = n * 10 + (c - 48);
+  }
+  return n;
 }
 
 function isTime(value: string): boolean {
