@@ -32,7 +32,14 @@ const measures = (part: "js" | "pages" | "trips" | "api" | "loads" | "uploads") 
 /** The big file of the load benchmark, in GB (issue 9: 1). */
 const LOAD_GB = Number(process.env.BENCH_LOAD_GB ?? 1);
 
-type Row = { what: string; ours: string; anchor: string; ratio: string; goal: string; ok: boolean | null };
+type Row = {
+  what: string;
+  ours: string;
+  anchor: string;
+  ratio: string;
+  goal: string;
+  ok: boolean | null;
+};
 const rows: Row[] = [];
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
 const ms = (n: number) => `${n < 10 ? n.toFixed(2) : n.toFixed(0)} ms`;
@@ -70,7 +77,10 @@ if (measures("js")) {
   for (const r of over) console.log(`      over the bar: ${r.path} ${kib(r.gzipBytes)}`);
 }
 
-const stack = await startStack({ basePort: BASE_PORT, env: { SERVER_TIMING: "true" } });
+const stack = await startStack({
+  basePort: BASE_PORT,
+  env: { SERVER_TIMING: "true" },
+});
 const anchors: { stop(): Promise<void> }[] = [];
 try {
   await measureProduct(stack);
@@ -91,7 +101,10 @@ async function measureProduct(stack: Stack) {
   const api = async <T>(method: string, pathname: string, body?: unknown): Promise<T> => {
     const res = await fetch(`${urls.dataApi}${pathname}`, {
       method,
-      headers: { authorization: `Bearer ${token}`, ...(body ? { "content-type": "application/json" } : {}) },
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body ? { "content-type": "application/json" } : {}),
+      },
       body: body ? JSON.stringify(body) : undefined,
     });
     if (!res.ok) throw new Error(`${method} ${pathname}: ${res.status} ${await res.text()}`);
@@ -109,10 +122,10 @@ async function measureProduct(stack: Stack) {
       description: "A project of the bench",
     });
   }
-  const projects = await api<{ items: { id: string; name: string }[]; total: number }>(
-    "GET",
-    `/api/v1/projects/search?companyId=${acme}&pageSize=25`,
-  );
+  const projects = await api<{
+    items: { id: string; name: string }[];
+    total: number;
+  }>("GET", `/api/v1/projects/search?companyId=${acme}&pageSize=25`);
   const project = projects.items.find((p) => p.name === "ERP customer migration") ?? projects.items[0]!;
   const dictionaries = await api<{ items: { id: string }[] }>("GET", `/api/v1/data-dictionaries?companyId=${acme}`);
   const dictionary = dictionaries.items[0]!;
@@ -149,8 +162,15 @@ async function measureProduct(stack: Stack) {
 
   if (measures("pages")) await measurePages();
   async function measurePages() {
-    const anchorLoad = await load(bareUrl, { pids: [bare.pid], seconds: SECONDS });
-    const ourLoad = await load(listUrl, { pids: [pids.portal, pids.dataApi, pids.clientPortal], headers: { cookie }, seconds: SECONDS });
+    const anchorLoad = await load(bareUrl, {
+      pids: [bare.pid],
+      seconds: SECONDS,
+    });
+    const ourLoad = await load(listUrl, {
+      pids: [pids.portal, pids.dataApi, pids.clientPortal],
+      headers: { cookie },
+      seconds: SECONDS,
+    });
     throughput("signed-in /migration/projects, 50 connections", ourLoad, anchorLoad, 0.5, 1.5);
     report({
       what: "CPU per rendered page (portal + both services)",
@@ -209,7 +229,10 @@ async function measureProduct(stack: Stack) {
       url: `http://localhost:${BASE_PORT + 11}/`,
     });
     anchors.push(hello);
-    const helloLoad = await load(`http://localhost:${BASE_PORT + 11}/`, { pids: [hello.pid], seconds: SECONDS });
+    const helloLoad = await load(`http://localhost:${BASE_PORT + 11}/`, {
+      pids: [hello.pid],
+      seconds: SECONDS,
+    });
     const searchLoad = await load(`${urls.dataApi}/api/v1/projects/search?companyId=${acme}`, {
       pids: [pids.dataApi],
       headers: { authorization: `Bearer ${token}` },
@@ -227,6 +250,10 @@ async function measureProduct(stack: Stack) {
     });
   }
 
+  /* ---------- Dictionary uploads and their reviews ---------- */
+  if (measures("uploads")) await measureUploads();
+  // After the uploads: a 1 GB load leaves PostgreSQL flushing a gigabyte to disk for a while, and the
+  // control plane's SQLite commits wait on the same disk (see the issue notes).
   /* ---------- Flat-file loads against psql \copy (issue 9) ---------- */
   if (measures("loads")) await measureLoads();
   async function measureLoads() {
@@ -237,16 +264,26 @@ async function measureProduct(stack: Stack) {
       version: dictionary.version,
       name: "Legacy",
       description: null,
-      columns: LEGACY_COLUMNS.map(({ sql: _sql, ...c }) => ({ ...c, description: null })),
+      columns: LEGACY_COLUMNS.map(({ sql: _sql, ...c }) => ({
+        ...c,
+        description: null,
+      })),
     });
     await api("POST", `${base}/upload-type`, { uploadType: "SingleFile" });
-    await api("POST", `${base}/updateFlatFileParameters`, { extension: ".csv", delimiter: "Comma", hasHeaderRow: true, textQualifier: "DoubleQuote", encoding: "UTF-8" });
+    await api("POST", `${base}/updateFlatFileParameters`, {
+      extension: ".csv",
+      delimiter: "Comma",
+      hasHeaderRow: true,
+      textQualifier: "DoubleQuote",
+      encoding: "UTF-8",
+    });
     await api("POST", `${base}/try-create-databases`);
     while ((await api<{ isLocked: boolean }>("GET", base)).isLocked) await new Promise((r) => setTimeout(r, 200));
 
     const pgSecrets = JSON.parse(fs.readFileSync(path.join(stack.dataDir, ".pg-secrets.json"), "utf8")) as { password: string };
     const adminUrl = (database: string) => `postgres://postgres:${encodeURIComponent(pgSecrets.password)}@127.0.0.1:${BASE_PORT + 3}/${database}`;
-    const psql = (database: string, command: string) => execFileSync("psql", [adminUrl(database), "-v", "ON_ERROR_STOP=1", "-q", "-c", command], { stdio: ["ignore", "ignore", "inherit"] });
+    const psql = (database: string, command: string) =>
+      execFileSync("psql", [adminUrl(database), "-v", "ON_ERROR_STOP=1", "-q", "-c", command], { stdio: ["ignore", "ignore", "inherit"] });
     let psqlAvailable = true;
     try {
       psql("postgres", "CREATE DATABASE bench_anchor");
@@ -260,7 +297,11 @@ async function measureProduct(stack: Stack) {
     try {
       for (const spec of [
         { name: "legacy-56mb.csv", bytes: 56 * 1024 * 1024, anchor: true },
-        { name: `legacy-${LOAD_GB}gb.csv`, bytes: LOAD_GB * 1024 ** 3, anchor: false },
+        {
+          name: `legacy-${LOAD_GB}gb.csv`,
+          bytes: LOAD_GB * 1024 ** 3,
+          anchor: false,
+        },
       ]) {
         const file = path.join(dir, spec.name);
         const fileRows = await legacyCsv(file, spec.bytes);
@@ -272,12 +313,20 @@ async function measureProduct(stack: Stack) {
           const form = new FormData();
           form.set("file", await fs.openAsBlob(file), spec.name);
           form.set("table", "Legacy");
-          const res = await fetch(`${urls.dataApi}${base}/flat-file/loads`, { method: "POST", body: form, headers: { authorization: `Bearer ${token}` } });
+          const res = await fetch(`${urls.dataApi}${base}/flat-file/loads`, {
+            method: "POST",
+            body: form,
+            headers: { authorization: `Bearer ${token}` },
+          });
           if (res.status !== 202) throw new Error(`load answered ${res.status}: ${await res.text()}`);
           const answeredMs = performance.now() - started;
           const { load } = (await res.json()) as { load: { id: string } };
           for (;;) {
-            const now = await api<{ status: string; rowsLoaded: number; message: string | null }>("GET", `${base}/flat-file/loads/${load.id}`);
+            const now = await api<{
+              status: string;
+              rowsLoaded: number;
+              message: string | null;
+            }>("GET", `${base}/flat-file/loads/${load.id}`);
             if (now.status !== "Loading") return { ...now, answeredMs };
             await new Promise((r) => setTimeout(r, 20));
           }
@@ -306,71 +355,95 @@ async function measureProduct(stack: Stack) {
     }
   }
 
-  /* ---------- Dictionary uploads and their reviews ---------- */
-  if (!measures("uploads")) return;
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "dt-bench-files-"));
-  try {
-    // The bulk-update form is the index route of its section: a post to it says so with `?index`.
-    const uploadUrl = page(`/migration/data-dictionary/edit/${dictionary.id}/bulk-update?index`);
-    const files = [
-      { name: "dictionary-5mb.csv", make: (f: string) => dictionaryCsv(f, 5 * 1024 * 1024 - 1024), goals: false },
-      { name: "dictionary-125k.xlsx", make: (f: string) => dictionaryXlsx(f, 125_000).then(() => 125_000), goals: true },
-      { name: "dictionary-50mb.csv", make: (f: string) => dictionaryCsv(f, 50 * 1024 * 1024), goals: true },
-      { name: "duplicates-500k.csv", make: (f: string) => duplicateRowsCsv(f, 500_000).then(() => 500_000), goals: false },
-    ];
-    for (const spec of files) {
-      const file = path.join(dir, spec.name);
-      const fileRows = await spec.make(file);
-      const size = fs.statSync(file).size;
-      const label = `${spec.name} (${(size / 1024 / 1024).toFixed(1)} MB, ${fileRows.toLocaleString("en")} rows)`;
-      const dbBefore = dataApiDbBytes(stack.dataDir);
-      const rssBefore = rssMiB(pids.dataApi);
-      const upload = await watch(pids.dataApi, `${urls.dataApi}/healthz`, async () => {
-        const started = performance.now();
-        const form = new FormData();
-        form.set("file", await fs.openAsBlob(file), spec.name);
-        form.set("mode", "replace");
-        const res = await fetch(uploadUrl, { method: "POST", body: form, headers: { cookie }, redirect: "manual" });
-        await res.body?.cancel();
-        const answeredMs = performance.now() - started;
-        // A big file is answered while it is still being read: its review page refreshes itself until
-        // the review is ready, as this loop does. The upload's time is until then.
-        const location = res.headers.get("location");
-        let polls = 0;
-        if (res.status === 302 && location) {
-          while (polls++ < 600 && (await (await get(new URL(location, urls.portal).toString())).text()).includes('http-equiv="refresh"')) {
-            await new Promise((r) => setTimeout(r, 500));
+  async function measureUploads() {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "dt-bench-files-"));
+    try {
+      // The bulk-update form is the index route of its section: a post to it says so with `?index`.
+      const uploadUrl = page(`/migration/data-dictionary/edit/${dictionary.id}/bulk-update?index`);
+      const files = [
+        {
+          name: "dictionary-5mb.csv",
+          make: (f: string) => dictionaryCsv(f, 5 * 1024 * 1024 - 1024),
+          goals: false,
+        },
+        {
+          name: "dictionary-125k.xlsx",
+          make: (f: string) => dictionaryXlsx(f, 125_000).then(() => 125_000),
+          goals: true,
+        },
+        {
+          name: "dictionary-50mb.csv",
+          make: (f: string) => dictionaryCsv(f, 50 * 1024 * 1024),
+          goals: true,
+        },
+        {
+          name: "duplicates-500k.csv",
+          make: (f: string) => duplicateRowsCsv(f, 500_000).then(() => 500_000),
+          goals: false,
+        },
+      ];
+      for (const spec of files) {
+        const file = path.join(dir, spec.name);
+        const fileRows = await spec.make(file);
+        const size = fs.statSync(file).size;
+        const label = `${spec.name} (${(size / 1024 / 1024).toFixed(1)} MB, ${fileRows.toLocaleString("en")} rows)`;
+        const dbBefore = dataApiDbBytes(stack.dataDir);
+        const rssBefore = rssMiB(pids.dataApi);
+        const upload = await watch(pids.dataApi, `${urls.dataApi}/healthz`, async () => {
+          const started = performance.now();
+          const form = new FormData();
+          form.set("file", await fs.openAsBlob(file), spec.name);
+          form.set("mode", "replace");
+          const res = await fetch(uploadUrl, {
+            method: "POST",
+            body: form,
+            headers: { cookie },
+            redirect: "manual",
+          });
+          await res.body?.cancel();
+          const answeredMs = performance.now() - started;
+          // A big file is answered while it is still being read: its review page refreshes itself until
+          // the review is ready, as this loop does. The upload's time is until then.
+          const location = res.headers.get("location");
+          let polls = 0;
+          if (res.status === 302 && location) {
+            while (polls++ < 600 && (await (await get(new URL(location, urls.portal).toString())).text()).includes('http-equiv="refresh"')) {
+              await new Promise((r) => setTimeout(r, 500));
+            }
           }
-        }
-        return { res, answeredMs, stillReading: polls > 1 };
-      });
-      const location = upload.result.res.headers.get("location");
-      const ok = upload.result.res.status === 302 && location?.includes("review");
-      report({
-        what: `upload ${label}`,
-        ours: `${ok ? "" : `answered ${upload.result.res.status}, `}${ms(upload.ms)}${upload.result.stillReading ? ` (answered after ${ms(upload.result.answeredMs)}, then the review page showed the reading)` : ""}, data API RSS ${rssBefore.toFixed(0)} → peak ${upload.peakRss.toFixed(0)} MiB, slowest /healthz ${ms(upload.slowestHealthMs)}`,
-        anchor: "",
-        ratio: "",
-        goal: spec.goals ? "RSS < 250 MiB, /healthz < 100 ms" : "/healthz < 100 ms",
-        ok: Boolean(ok) && upload.slowestHealthMs < 100 && (!spec.goals || upload.peakRss < 250),
-      });
-      if (!ok || !location) continue;
-      const stored = dataApiDbBytes(stack.dataDir) - dbBefore;
-      const review = await watch(pids.portal, `${urls.portal}/healthz`, async () => {
-        const res = await get(new URL(location, urls.portal).toString());
-        return { status: res.status, bytes: Buffer.byteLength(await res.text()) };
-      });
-      report({
-        what: `  its review page`,
-        ours: `${review.result.status}, ${kib(review.result.bytes)} of HTML in ${ms(review.ms)}, portal peak RSS ${review.peakRss.toFixed(0)} MiB; stored review ${(stored / 1024 / 1024).toFixed(1)} MB`,
-        anchor: "",
-        ratio: "",
-        goal: "200, < 200 KB, < 1 s",
-        ok: review.result.status === 200 && review.result.bytes < 200 * 1000 && review.ms < 1000,
-      });
+          return { res, answeredMs, stillReading: polls > 1 };
+        });
+        const location = upload.result.res.headers.get("location");
+        const ok = upload.result.res.status === 302 && location?.includes("review");
+        report({
+          what: `upload ${label}`,
+          ours: `${ok ? "" : `answered ${upload.result.res.status}, `}${ms(upload.ms)}${upload.result.stillReading ? ` (answered after ${ms(upload.result.answeredMs)}, then the review page showed the reading)` : ""}, data API RSS ${rssBefore.toFixed(0)} → peak ${upload.peakRss.toFixed(0)} MiB, slowest /healthz ${ms(upload.slowestHealthMs)}`,
+          anchor: "",
+          ratio: "",
+          goal: spec.goals ? "RSS < 250 MiB, /healthz < 100 ms" : "/healthz < 100 ms",
+          ok: Boolean(ok) && upload.slowestHealthMs < 100 && (!spec.goals || upload.peakRss < 250),
+        });
+        if (!ok || !location) continue;
+        const stored = dataApiDbBytes(stack.dataDir) - dbBefore;
+        const review = await watch(pids.portal, `${urls.portal}/healthz`, async () => {
+          const res = await get(new URL(location, urls.portal).toString());
+          return {
+            status: res.status,
+            bytes: Buffer.byteLength(await res.text()),
+          };
+        });
+        report({
+          what: `  its review page`,
+          ours: `${review.result.status}, ${kib(review.result.bytes)} of HTML in ${ms(review.ms)}, portal peak RSS ${review.peakRss.toFixed(0)} MiB; stored review ${(stored / 1024 / 1024).toFixed(1)} MB`,
+          anchor: "",
+          ratio: "",
+          goal: "200, < 200 KB, < 1 s",
+          ok: review.result.status === 200 && review.result.bytes < 200 * 1000 && review.ms < 1000,
+        });
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
     }
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
   }
 }
 

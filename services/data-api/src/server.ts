@@ -15,6 +15,7 @@ import { createApp } from "./app.ts";
 import { createHttpCompanyUsersSource } from "./company-users.ts";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "./data-plane/embedded-postgres.ts";
 import { createDataPlane, serversFromUrls, type DataPlane } from "./data-plane/servers.ts";
+import { removeLeftUploads, uploadsTmpDir } from "./dictionary-bulk/receive-upload.ts";
 import { migrateDatabase } from "./db/migrate.ts";
 import type { Database } from "./db/schema.ts";
 import { loadEnv, type DataApiEnv } from "./env.ts";
@@ -80,6 +81,10 @@ async function main() {
       logger,
     });
     if (recovered.length) logger.warn("ended jobs a previous process left running", { jobIds: recovered });
+    //    And the files of uploads and loads a dead process was reading: all of them when this process
+    //    is the only one (SQLite); with others sharing DATA_DIR, those untouched for a day.
+    const leftUploads = await removeLeftUploads(uploadsTmpDir(env.DATA_DIR), sharedControlPlane ? new Date(Date.now() - 24 * 3600_000) : undefined);
+    if (leftUploads) logger.warn("removed the files of uploads a previous process left", { files: leftUploads });
     // 3. Demo data, when asked.
     if (env.SEED_DEMO) {
       await seedDemo(db);

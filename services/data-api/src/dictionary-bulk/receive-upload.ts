@@ -31,6 +31,30 @@ export function uploadsTmpDir(dataDir: string) {
   return path.join(dataDir, "tmp", "uploads");
 }
 
+/**
+ * Removes what uploads left in `tmpDir` when their process died (a killed data API mid-upload or
+ * mid-load): every file, or with `olderThan` (several processes share the folder) only those last
+ * written before then. Answers how many went.
+ */
+export async function removeLeftUploads(tmpDir: string, olderThan?: Date): Promise<number> {
+  let names: string[];
+  try {
+    names = await fs.promises.readdir(tmpDir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return 0;
+    throw err;
+  }
+  let removed = 0;
+  for (const name of names.filter((n) => n.endsWith(".upload"))) {
+    const file = path.join(tmpDir, name);
+    const stat = await fs.promises.stat(file).catch(() => undefined);
+    if (!stat || (olderThan && stat.mtime >= olderThan)) continue;
+    await fs.promises.rm(file, { force: true });
+    removed++;
+  }
+  return removed;
+}
+
 const unreadable = (why: string) => new ApiProblem(400, "invalid_form", `The upload is not a readable form: ${why}`);
 
 export async function receiveUpload(
