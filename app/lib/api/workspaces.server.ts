@@ -70,6 +70,7 @@ export function workspaceApi(ws: WorkspaceDescriptor, as: Caller) {
       removeUser: (userId: string) => callService("data-api", at(id, "users", userId), as, { method: "DELETE", schema: anything }),
 
       jobs: () => callService("data-api", at(id, "jobs"), as, { schema: projectJobsSchema }),
+      cancelJob: (jobId: string) => callService("data-api", at(id, "jobs", jobId, "cancel"), as, { method: "POST", schema: anything }),
       tryCreateDatabases: () => callService("data-api", at(id, "try-create-databases"), as, { method: "POST", schema: jobSchema }),
       setUploadType: (uploadType: (typeof UPLOAD_TYPES)[number]) =>
         callService("data-api", at(id, "upload-type"), as, { method: "POST", body: { uploadType }, schema: anything }),

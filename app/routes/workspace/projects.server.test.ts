@@ -404,6 +404,38 @@ describe("wizard steps 2 and 3", () => {
   });
 });
 
+describe("cancelling a running job from the background-process page", () => {
+  it("a writer's Cancel stops it: the job ends cancelled, the lock goes, the page says so", async () => {
+    const project = await newProject(ANALYST, acme.id, acmeApp.id, "Cancelled once");
+    const own = await api<any>(ANALYST, "GET", `/api/v1/projects/${project.id}/data-dictionary`);
+    await api(ANALYST, "POST", `/api/v1/projects/${project.id}/data-dictionary/tables`, {
+      version: own.version,
+      name: "Customers",
+      description: null,
+      columns: [{ name: "Id", type: "int", nullable: false, isKey: true }],
+    });
+    await api(ANALYST, "POST", `/api/v1/projects/${project.id}/upload-type`, { uploadType: "SingleFile" });
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    live.jobs.hooks.beforeStep = (step) => (step.projectId === project.id ? held : undefined);
+    const opts = { params: { projectId: project.id }, middleware: projectLayout.middleware };
+    try {
+      const job = await api<any>(ANALYST, "POST", `/api/v1/projects/${project.id}/try-create-databases`);
+      const page = (await call(ANALYST, projectUrl(project.id, "background-process", acme.id), background.loader, opts)) as any;
+      expect(page).toMatchObject({ isLocked: true, canCancel: true });
+      const answer = await call(ANALYST, projectUrl(project.id, "background-process", acme.id), background.action, { ...opts, form: { jobId: job.id } });
+      expect(isRedirect(answer, projectUrl(project.id, "background-process", acme.id))).toBe(true);
+    } finally {
+      release();
+      live.jobs.hooks.beforeStep = undefined;
+    }
+    await live.jobs.idle();
+    const after = (await call(ANALYST, projectUrl(project.id, "background-process", acme.id), background.loader, opts)) as any;
+    expect(after).toMatchObject({ isLocked: false });
+    expect(after.jobs[0]).toMatchObject({ kind: "DatabaseCreation", status: "ERROR", error: "Cancelled: nothing it did was kept." });
+  });
+});
+
 describe("database creation that fails", () => {
   it("shows the failure reason and a Retry that starts it again", async () => {
     const project = await newProject(ANALYST, acme.id, acmeApp.id, "Fails once");

@@ -1,11 +1,14 @@
-import { Link } from "react-router";
+import { Form, Link } from "react-router";
+import { Button } from "~/components/ui/button";
+import { redirectWithFlash } from "~/lib/flash.server";
+import { FORM_MAX_BYTES, readFormDataWithin, serviceFailure } from "~/lib/forms.server";
 import { LOCK_REASON_LABELS } from "~/components/projects/format";
 import { AutoRefresh, isRunning, JobProgress } from "~/components/projects/job-progress";
 import { Card } from "~/components/ui/card";
-import { useCompanyHref } from "~/lib/company-href";
+import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
 import { afterGuard } from "~/lib/guards.server";
-import { companyUserNames, projectCalls, projectScope } from "../workspace.server";
+import { checkWorkspace, companyUserNames, projectCalls, projectScope } from "../workspace.server";
 import type { Route } from "./+types/background-process";
 
 const LOCK_STATE_LABELS = { Unlocked: "Unlocked", Locked: "Locked", ForceUnlocked: "Force-unlocked" } as const;
@@ -13,8 +16,25 @@ const LOCK_STATE_LABELS = { Unlocked: "Unlocked", Locked: "Locked", ForceUnlocke
 /** The project's lock and its jobs (DOMAIN.md "Databases and jobs"); where the lock guard sends pages. */
 export async function loader({ context }: Route.LoaderArgs) {
   // Started beside the workspace's own load; used only once its guard passed.
-  const [{ project }, [jobs, names]] = await afterGuard(projectScope(context), Promise.all([projectCalls(context).jobs(), companyUserNames(context)]));
-  return { project: { id: project.id, status: project.status }, ...jobs, names };
+  const [{ project, access }, [jobs, names]] = await afterGuard(projectScope(context), Promise.all([projectCalls(context).jobs(), companyUserNames(context)]));
+  return { project: { id: project.id, status: project.status }, ...jobs, names, canCancel: access.canWrite };
+}
+
+/** "Cancel" on a running job: writers only (the data API checks it again); answered with this page. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const { project, companyId, api, paths } = await projectScope(context).then((scope) => checkWorkspace(scope, { write: scope.paths.page(scope.project.id, "background-process") }));
+  const form = await readFormDataWithin(request, FORM_MAX_BYTES);
+  const jobId = String(form.get("jobId") ?? "");
+  const here = companyHref(paths.page(project.id, "background-process"), companyId);
+  try {
+    await api.cancelJob(jobId);
+  } catch (err) {
+    const failure = serviceFailure(err);
+    // Ended meanwhile (409) or not this workspace's (404): the page tells what is true now.
+    if (!failure || failure.status >= 500) throw err;
+    return redirectWithFlash(here, failure.body.errors[0] ?? "The job could not be cancelled.");
+  }
+  return redirectWithFlash(here, "The job is being cancelled.");
 }
 
 export const handle = { breadcrumb: "Background process" };
@@ -66,6 +86,14 @@ export default function BackgroundProcess({ loaderData }: Route.ComponentProps) 
             {running.map((job) => (
               <li key={job.id}>
                 <JobProgress job={job} startedBy={names[job.createdBy]} />
+                {loaderData.canCancel ? (
+                  <Form method="post" className="mt-3">
+                    <input type="hidden" name="jobId" value={job.id} />
+                    <Button type="submit" variant="outline" size="sm">
+                      Cancel
+                    </Button>
+                  </Form>
+                ) : null}
               </li>
             ))}
           </ul>

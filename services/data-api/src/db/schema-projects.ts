@@ -113,6 +113,9 @@ export interface JobsTable {
   started_at: string | null;
   finished_at: string | null;
   heartbeat_at: string | null;
+  /** Who asked to cancel the running job (a user id), and when; null until someone does. */
+  cancel_requested_by: string | null;
+  cancel_requested_at: string | null;
 }
 
 export interface JobStepsTable {

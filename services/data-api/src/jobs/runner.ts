@@ -23,13 +23,28 @@ export type JobRunner = {
   launch(work: () => Promise<void>): void;
   /** Resolves when no launched work is left running (tests; a graceful stop). */
   idle(): Promise<void>;
+  /** The abort signal of a job running here, registered while it runs (runSteps). */
+  track(jobId: string): { signal: AbortSignal; done(): void };
+  /** Stops a job running in this process at once; answers whether it runs here. */
+  cancel(jobId: string, reason: Error): boolean;
 };
 
 export const DEFAULT_HEARTBEAT_MS = 10_000;
 
 export function createJobRunner(options: { hooks?: JobHooks; heartbeatMs?: number } = {}): JobRunner {
   const running = new Set<Promise<void>>();
+  const controllers = new Map<string, AbortController>();
   return {
+    track(jobId) {
+      const controller = new AbortController();
+      controllers.set(jobId, controller);
+      return { signal: controller.signal, done: () => controllers.delete(jobId) };
+    },
+    cancel(jobId, reason) {
+      const controller = controllers.get(jobId);
+      controller?.abort(reason);
+      return controller !== undefined;
+    },
     hooks: options.hooks ?? {},
     heartbeatMs: options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
     launch(work) {

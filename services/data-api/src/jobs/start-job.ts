@@ -37,7 +37,17 @@ export type JobContext = {
   logger: Logger;
   /** Progress within the running step, from 0 to 1: moves the job's progress and heartbeat. */
   progress(fraction: number): Promise<void>;
+  /** Aborted when someone cancels the job (its reason: a JobCancelledError): a long step stops its work then. */
+  signal: AbortSignal;
 };
+
+/** The job was cancelled: its message says by whom. Nothing a cancelled step did is kept. */
+export class JobCancelledError extends Error {
+  override name = "JobCancelledError";
+}
+
+/** How often a running job looks whether another process was asked to cancel it. */
+export const CANCEL_POLL_MS = 1000;
 
 export type JobStep = { name: string; run: (ctx: JobContext) => Promise<void> };
 
@@ -140,6 +150,8 @@ export async function startJob(deps: JobDeps, definition: JobDefinition): Promis
       started_at: null,
       finished_at: null,
       heartbeat_at: at,
+      cancel_requested_by: null,
+      cancel_requested_at: null,
     },
     stepNames.map((name, position) => ({ job_id: jobId, position, name, status: "Pending", started_at: null, finished_at: null, message: null })),
   );
@@ -150,11 +162,13 @@ export async function runSteps(deps: JobDeps, jobId: string, previousStatus: str
   const { db, logger } = deps;
   const total = definition.steps.length;
   let current: number | null = null;
+  const tracked = deps.jobs.track(jobId);
   const ctx: JobContext = {
     jobId,
     projectId: definition.projectId,
     db,
     logger,
+    signal: tracked.signal,
     progress: async (fraction) => {
       const within = Math.min(Math.max(fraction, 0), 1);
       await touchJob(db, jobId, now(), { progress: percent((current ?? 0) + within, total) });
@@ -165,6 +179,13 @@ export async function runSteps(deps: JobDeps, jobId: string, previousStatus: str
     touchJob(db, jobId, now()).catch((err) => logger.warn("job heartbeat failed", { err, jobId }));
   }, deps.jobs.heartbeatMs);
   heartbeat.unref();
+  // A cancel asked of another process reaches this one through the jobs table.
+  const cancelPoll = setInterval(() => {
+    cancelRequest(db, jobId)
+      .then((request) => request && deps.jobs.cancel(jobId, request))
+      .catch((err) => logger.warn("job cancel poll failed", { err, jobId }));
+  }, CANCEL_POLL_MS);
+  cancelPoll.unref();
 
   try {
     if (!(await touchJob(db, jobId, now(), { started: true }))) return;
@@ -174,7 +195,9 @@ export async function runSteps(deps: JobDeps, jobId: string, previousStatus: str
       current = position;
       await setStepStatus(db, jobId, position, "Started", now());
       await deps.jobs.hooks.beforeStep?.({ jobId, projectId: definition.projectId, kind: definition.kind, name: step.name, position });
+      ctx.signal.throwIfAborted();
       await step.run(ctx);
+      ctx.signal.throwIfAborted();
       await setStepStatus(db, jobId, position, "Completed", now());
       current = null;
     }
@@ -189,7 +212,33 @@ export async function runSteps(deps: JobDeps, jobId: string, previousStatus: str
     await failJob(deps, jobId, current, previousStatus, definition, error, ctx);
   } finally {
     clearInterval(heartbeat);
+    clearInterval(cancelPoll);
+    tracked.done();
   }
+}
+
+/** The cancel asked of a running job, as the error it ends with, or null. */
+export async function cancelRequest(db: Kysely<Database>, jobId: string): Promise<JobCancelledError | null> {
+  const row = await db.selectFrom("jobs").select(["cancel_requested_by", "status"]).where("id", "=", jobId).executeTakeFirst();
+  return row?.cancel_requested_by && row.status === IN_PROGRESS ? new JobCancelledError(CANCELLED_MESSAGE) : null;
+}
+
+export const CANCELLED_MESSAGE = "Cancelled: nothing it did was kept.";
+
+/**
+ * Asks a running job to stop (a user with write access): recorded, and the job stops at once when
+ * it runs in this process, else within CANCEL_POLL_MS. Answers false when the job is not running.
+ */
+export async function requestCancel(deps: JobDeps, jobId: string, userId: string): Promise<boolean> {
+  const result = await deps.db
+    .updateTable("jobs")
+    .set({ cancel_requested_by: userId, cancel_requested_at: now() })
+    .where("id", "=", jobId)
+    .where("status", "=", IN_PROGRESS)
+    .executeTakeFirst();
+  if (result.numUpdatedRows !== 1n) return false;
+  deps.jobs.cancel(jobId, new JobCancelledError(CANCELLED_MESSAGE));
+  return true;
 }
 
 async function failJob(

@@ -10,7 +10,7 @@ import type { LoadForm } from "../../../../../contracts/loads.ts";
 import type { Table } from "../../../../../contracts/dictionary.ts";
 import type { WorkspaceKind } from "../../../../../contracts/workspaces.ts";
 import type { JobDeps } from "../../jobs/start-job.ts";
-import { JobRefusedError, startJob } from "../../jobs/start-job.ts";
+import { JobCancelledError, JobRefusedError, startJob } from "../../jobs/start-job.ts";
 import { deleteRejections, finishLoad, insertLoad, insertRejections, setLoadHeader, setLoadJob } from "../../repositories/loads.ts";
 import { runnerUrl } from "../project-databases.ts";
 import type { DataPlane } from "../servers.ts";
@@ -64,6 +64,7 @@ export async function startFlatFileLoad(deps: JobDeps & { dataPlane: DataPlane }
                   onReset: () => deleteRejections(ctx.db, loadId),
                   onProgress: (bytes) => ctx.progress(input.file.size ? Math.min(0.99, bytes / input.file.size) : 0),
                 },
+                ctx.signal,
               );
               await finishLoad(ctx.db, loadId, outcome, new Date());
               // A refused or unreadable file ends the job as failed, with the reason on the background-process page.
@@ -88,7 +89,7 @@ export async function startFlatFileLoad(deps: JobDeps & { dataPlane: DataPlane }
       onFailure: async (error, ctx) => {
         await removeFile();
         // A crash or a stop before the worker answered: the transaction never committed.
-        const message = error instanceof Error ? error.message : String(error);
+        const message = error instanceof JobCancelledError ? "Cancelled." : error instanceof Error ? error.message : String(error);
         await finishLoad(ctx.db, loadId, { status: "Failed", rowsRead: 0, rowsLoaded: 0, rowsRejected: 0, message: `${message} Nothing was loaded.` }, new Date());
       },
     });

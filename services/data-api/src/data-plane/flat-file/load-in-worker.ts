@@ -17,13 +17,15 @@ export type LoadHooks = {
 /** The worker holds a chunk of the file, a batch of rows and of rejections: small heaps keep it so. */
 const WORKER_LIMITS = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 };
 
-export function loadInWorker(request: LoadRequest, hooks: LoadHooks): Promise<LoadOutcome> {
+/** Stopped when `signal` aborts (a cancel): the worker is terminated, its connection closes, PostgreSQL rolls its transaction back. */
+export function loadInWorker(request: LoadRequest, hooks: LoadHooks, signal?: AbortSignal): Promise<LoadOutcome> {
   const worker = startWorker({ source: new URL("./load-worker.ts", import.meta.url), bundle: "load-worker" }, { workerData: request, resourceLimits: WORKER_LIMITS });
   return new Promise<LoadOutcome>((resolve, reject) => {
     let settled = false;
     const finish = (error: Error | null, outcome?: LoadOutcome) => {
       if (settled) return;
       settled = true;
+      signal?.removeEventListener("abort", onAbort);
       void worker.terminate();
       if (error) reject(error);
       else resolve(outcome!);
@@ -61,6 +63,9 @@ export function loadInWorker(request: LoadRequest, hooks: LoadHooks): Promise<Lo
         }
       });
     });
+    const onAbort = () => finish(signal!.reason instanceof Error ? signal!.reason : new Error("Cancelled"));
+    if (signal?.aborted) onAbort();
+    signal?.addEventListener("abort", onAbort, { once: true });
     worker.on("error", (err) => finish(new Error(`The load failed: ${err.message}`)));
     worker.on("exit", () => finish(new Error("The load failed: its worker stopped")));
   });

@@ -1,12 +1,13 @@
 import { createRoute } from "@hono/zod-openapi";
+import { z } from "zod";
 import { workspaceDatabasesQuerySchema, workspaceDatabasesResponseSchema, type WorkspaceDatabases } from "../../../../../contracts/configurations.ts";
 import { LOCK_STATES, projectJobsSchema, tryCreateDatabasesResponseSchema, type LockReason } from "../../../../../contracts/projects.ts";
 import { DATABASE_CREATION_START_STATUSES, type WorkspaceDescriptor } from "../../../../../contracts/workspaces.ts";
-import { ApiProblem } from "../../api-problem.ts";
+import { ApiProblem, NotFoundError } from "../../api-problem.ts";
 import { startDatabaseCreation } from "../../data-plane/database-creation.ts";
 import { describeProjectDatabases } from "../../data-plane/project-databases.ts";
 import { listProjectJobs } from "../../jobs/job-store.ts";
-import { JobRefusedError } from "../../jobs/start-job.ts";
+import { CANCELLED_MESSAGE, JobRefusedError, requestCancel } from "../../jobs/start-job.ts";
 import { createRouter, errorResponses, jsonContent } from "../../openapi.ts";
 import { databaseCreationBlockers } from "../../project-setup.ts";
 import { dictionaryStats, findProjectDictionaryRef } from "../../repositories/dictionaries.ts";
@@ -58,7 +59,27 @@ export function createWorkspaceJobsRouter(descriptor: WorkspaceDescriptor) {
     responses: { 200: jsonContent(workspaceDatabasesResponseSchema, "Source, then destination."), 400: errorResponses[400], ...readErrorsOf(descriptor) },
   });
 
+  const cancel = createRoute({
+    method: "post",
+    path: `${base}/jobs/{jobId}/cancel`,
+    tags,
+    summary: `Cancel the ${noun}'s running job`,
+    description: `Needs write access. The job stops within a second or two and nothing it did is kept (a load's rows, say); it ends as ERROR "${CANCELLED_MESSAGE}" and the lock is released. 409 when the job is not running.`,
+    request: { params: z.object({ id: z.string().min(1), jobId: z.string().min(1) }) },
+    responses: { 202: { description: "Asked: the job is stopping." }, ...writeErrorsOf(descriptor) },
+  });
+
   return createRouter()
+    .openapi(cancel, async (c) => {
+      const { id, jobId } = c.req.valid("param");
+      // Not `write: true` with the lock check: cancelling is what a locked workspace is waited on for.
+      const { workspace, access } = await requireWorkspace(c, kind, id, { write: false });
+      if (!access.canWrite) throw new ApiProblem(403, "forbidden", `Cancelling a job needs write access to the ${noun}.`);
+      const job = await c.var.deps.db.selectFrom("jobs").select("id").where("id", "=", jobId).where("project_id", "=", workspace.id).executeTakeFirst();
+      if (!job) throw new NotFoundError("No such job.");
+      if (!(await requestCancel(jobDeps(c), job.id, c.var.caller.userId))) throw new ApiProblem(409, "not_running", "The job is not running: there is nothing to cancel.");
+      return c.body(null, 202);
+    })
     .openapi(databases, async (c) => {
       const { workspace } = await requireWorkspace(c, kind, c.req.valid("param").id, { write: false });
       const summaries = await describeProjectDatabases(c.var.deps.db, c.var.deps.dataPlane, workspace.id, c.req.valid("query").table);

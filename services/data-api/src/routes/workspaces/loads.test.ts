@@ -228,6 +228,31 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
     kill(new Error("killed"));
   });
 
+  it("a load can be cancelled by someone with write access: Failed, the table as it was, the lock released", async () => {
+    const project = await loadableProject();
+    await load(project, { name: "good.csv", text: "CustomerId,Code\n9,KEEP\n" });
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    api.jobs.hooks.beforeStep = (step) => (step.projectId === project.id ? held : undefined);
+    const started = await upload(project, { name: "cancelled.csv", text: "CustomerId,Code\n1,A\n" });
+    expect(started.status).toBe(202);
+    const jobId = started.body.jobId as string;
+    const cancel = (token = owner) => api.app.request(`/api/v1/projects/${project.id}/jobs/${jobId}/cancel`, { method: "POST", headers: { authorization: `Bearer ${token}` } });
+    // Another company's user does not even learn the job exists.
+    expect((await cancel(await api.tokenFor(USERS.viewer))).status).toBe(404);
+    expect((await cancel()).status).toBe(202);
+    release();
+    await api.jobs.idle();
+    const jobs = (await api.get(`/api/v1/projects/${project.id}/jobs`, owner)).body;
+    expect(jobs).toMatchObject({ isLocked: false });
+    expect(jobs.jobs[0]).toMatchObject({ id: jobId, status: "ERROR", error: "Cancelled: nothing it did was kept." });
+    const after = (await api.get(`/api/v1/projects/${project.id}/flat-file/loads/${started.body.load.id}`, owner)).body;
+    expect(after).toMatchObject({ status: "Failed", message: "Cancelled. Nothing was loaded." });
+    expect(await rowsOf(project)).toEqual([{ CustomerId: 9, Code: "KEEP", Balance: null, Since: null }]);
+    // Over: there is nothing left to cancel.
+    expect((await cancel()).status).toBe(409);
+  });
+
   it("refuses a load before the databases exist (409), while another job holds the lock (409), and for another company's project (404)", async () => {
     const fresh = await makeProject(api, owner, { companyId: birch.id, applicationId, sourceType: "BackUp" });
     await addProjectTable(api, fresh.id, { name: "Customers", columns: [column("CustomerId", "int")] });

@@ -1,0 +1,52 @@
+import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { TEST_POSTGRES_ADMIN_URL } from "../../../../shared/testing/databases.ts";
+import { TEST_DATABASE_SERVER, createTestDataPlane } from "../../testing/harness.ts";
+import { column } from "../../testing/project-fixtures.ts";
+import { asProjectOwner, createProjectDatabase, createProjectSchema, dropProjectDatabase, runnerUrl } from "../project-databases.ts";
+import { loadInWorker } from "./load-in-worker.ts";
+import { DEFAULT_PARAMETERS } from "./read-flat-file.ts";
+
+const dataPlane = createTestDataPlane();
+const projectId = randomUUID();
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "dt-load-"));
+afterAll(async () => {
+  await dropProjectDatabase(dataPlane, TEST_DATABASE_SERVER, projectId).catch(() => undefined);
+  await dataPlane.closePools();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("a load in its worker", () => {
+  it("stops at once when cancelled mid-file: the worker ends, its transaction is rolled back, the table keeps its rows", async () => {
+    const table = { name: "Big", columns: [column("Id", "int", { isKey: true, nullable: false }), column("Text", "nvarchar")] };
+    await createProjectDatabase(dataPlane, TEST_DATABASE_SERVER, projectId);
+    await createProjectSchema(dataPlane, TEST_DATABASE_SERVER, projectId, "source", [table]);
+    await asProjectOwner(dataPlane, TEST_DATABASE_SERVER, projectId, (c) => c.query(`insert into source."Big" values (-1, 'before')`));
+    const file = path.join(dir, "big.csv");
+    const rows = Array.from({ length: 300_000 }, (_, i) => `${i},row ${i}\n`);
+    fs.writeFileSync(file, `Id,Text\n${rows.join("")}`);
+
+    const controller = new AbortController();
+    const started = performance.now();
+    const run = loadInWorker(
+      { filePath: file, parameters: DEFAULT_PARAMETERS, table, mode: "replace", onRejected: "loadNothing", connectionUrl: runnerUrl(dataPlane, TEST_DATABASE_SERVER, projectId) },
+      {
+        onHeader: async () => undefined,
+        onRejected: async () => undefined,
+        onReset: async () => undefined,
+        // The first progress report comes with the file's first chunk: the load is under way.
+        onProgress: async () => controller.abort(new Error("Cancelled by the test")),
+      },
+      controller.signal,
+    );
+    await expect(run).rejects.toThrow("Cancelled by the test");
+    expect(performance.now() - started).toBeLessThan(2000);
+    // The replaced table is whole again once PostgreSQL has seen the connection go.
+    await expect
+      .poll(() => asProjectOwner(dataPlane, TEST_DATABASE_SERVER, projectId, async (c) => (await c.query(`select "Id", "Text" from source."Big"`)).rows), { timeout: 5000 })
+      .toEqual([{ Id: -1, Text: "before" }]);
+  });
+});
