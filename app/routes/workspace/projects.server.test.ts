@@ -404,17 +404,22 @@ describe("wizard steps 2 and 3", () => {
   });
 });
 
+/** A table of one column in the project's own dictionary and an upload type: "Create databases" may start. */
+async function readyForDatabases(project: Project) {
+  const own = await api<any>(ANALYST, "GET", `/api/v1/projects/${project.id}/data-dictionary`);
+  await api(ANALYST, "POST", `/api/v1/projects/${project.id}/data-dictionary/tables`, {
+    version: own.version,
+    name: "Customers",
+    description: null,
+    columns: [{ name: "Id", type: "int", nullable: false, isKey: true }],
+  });
+  await api(ANALYST, "POST", `/api/v1/projects/${project.id}/upload-type`, { uploadType: "SingleFile" });
+}
+
 describe("cancelling a running job from the background-process page", () => {
   it("a writer's Cancel stops it: the job ends cancelled, the lock goes, the page says so", async () => {
     const project = await newProject(ANALYST, acme.id, acmeApp.id, "Cancelled once");
-    const own = await api<any>(ANALYST, "GET", `/api/v1/projects/${project.id}/data-dictionary`);
-    await api(ANALYST, "POST", `/api/v1/projects/${project.id}/data-dictionary/tables`, {
-      version: own.version,
-      name: "Customers",
-      description: null,
-      columns: [{ name: "Id", type: "int", nullable: false, isKey: true }],
-    });
-    await api(ANALYST, "POST", `/api/v1/projects/${project.id}/upload-type`, { uploadType: "SingleFile" });
+    await readyForDatabases(project);
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     live.jobs.hooks.beforeStep = (step) => (step.projectId === project.id ? held : undefined);
@@ -440,14 +445,7 @@ describe("database creation that fails", () => {
   it("shows the failure reason and a Retry that starts it again", async () => {
     const project = await newProject(ANALYST, acme.id, acmeApp.id, "Fails once");
     const opts = { params: { projectId: project.id }, middleware: wizardLayout.middleware };
-    const own = await api<any>(ANALYST, "GET", `/api/v1/projects/${project.id}/data-dictionary`);
-    await api(ANALYST, "POST", `/api/v1/projects/${project.id}/data-dictionary/tables`, {
-      version: own.version,
-      name: "Customers",
-      description: null,
-      columns: [{ name: "Id", type: "int", nullable: false, isKey: true }],
-    });
-    await api(ANALYST, "POST", `/api/v1/projects/${project.id}/upload-type`, { uploadType: "SingleFile" });
+    await readyForDatabases(project);
 
     const follow = async () => {
       let step3: any;
