@@ -56,7 +56,7 @@ export async function startLiveServices(portalEnv: Record<string, string> = {}) 
   const dataPlane = createTestDataPlane();
   const dataApiApp = createApp({
     db: dataApiDb,
-    logger: createLogger("data-api-it", "silent"),
+    logger: createLogger("data-api-it", (process.env.TEST_LOG_LEVEL as "warn" | undefined) ?? "silent"),
     bearer: {
       getKey: createRemoteJWKSet(new URL(`${clientPortal.baseUrl}/jwks`)),
       issuer: clientPortal.baseUrl,

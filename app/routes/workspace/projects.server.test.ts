@@ -475,6 +475,7 @@ describe("database creation that fails", () => {
     const retried = await call(ANALYST, wizardUrl(project.id, "databases"), databasesStep.action, { ...opts, form: { intent: "create-databases" } });
     expect(isRedirect(retried, wizardUrl(project.id, "databases"))).toBe(true);
     const done = await follow();
+    expect(done.job, JSON.stringify(done.job)).toMatchObject({ status: "SUCCESS" });
     expect(done.project.status).toBe("SetupRestoreDatabaseIncomplete");
     expect(done.job.status).toBe("SUCCESS");
   });
