@@ -131,6 +131,11 @@ export const jobSchema = z.object({
 });
 export type Job = z.infer<typeof jobSchema>;
 
+/** POST /api/v1/projects/{id}/force-unlock (SuperAdmin, Support): why, in a sentence. */
+export const forceUnlockSchema = z.object({
+  reason: z.string({ error: "Say why the lock is forced" }).trim().min(1, "Say why the lock is forced").max(500, "At most 500 characters"),
+});
+
 /** GET /api/v1/projects/{id}/jobs: the background-process page. */
 export const projectJobsSchema = z.object({
   isLocked: z.boolean(),

@@ -71,6 +71,7 @@ export function workspaceApi(ws: WorkspaceDescriptor, as: Caller) {
 
       jobs: () => callService("data-api", at(id, "jobs"), as, { schema: projectJobsSchema }),
       cancelJob: (jobId: string) => callService("data-api", at(id, "jobs", jobId, "cancel"), as, { method: "POST", schema: anything }),
+      forceUnlock: (reason: string) => callService("data-api", at(id, "force-unlock"), as, { method: "POST", body: { reason }, schema: anything }),
       tryCreateDatabases: () => callService("data-api", at(id, "try-create-databases"), as, { method: "POST", schema: jobSchema }),
       setUploadType: (uploadType: (typeof UPLOAD_TYPES)[number]) =>
         callService("data-api", at(id, "upload-type"), as, { method: "POST", body: { uploadType }, schema: anything }),

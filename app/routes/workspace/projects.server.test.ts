@@ -428,7 +428,7 @@ describe("cancelling a running job from the background-process page", () => {
       const job = await api<any>(ANALYST, "POST", `/api/v1/projects/${project.id}/try-create-databases`);
       const page = (await call(ANALYST, projectUrl(project.id, "background-process", acme.id), background.loader, opts)) as any;
       expect(page).toMatchObject({ isLocked: true, canCancel: true });
-      const answer = await call(ANALYST, projectUrl(project.id, "background-process", acme.id), background.action, { ...opts, form: { jobId: job.id } });
+      const answer = await call(ANALYST, projectUrl(project.id, "background-process", acme.id), background.action, { ...opts, form: { intent: "cancel", jobId: job.id } });
       expect(isRedirect(answer, projectUrl(project.id, "background-process", acme.id))).toBe(true);
     } finally {
       release();
@@ -438,6 +438,34 @@ describe("cancelling a running job from the background-process page", () => {
     const after = (await call(ANALYST, projectUrl(project.id, "background-process", acme.id), background.loader, opts)) as any;
     expect(after).toMatchObject({ isLocked: false });
     expect(after.jobs[0]).toMatchObject({ kind: "DatabaseCreation", status: "ERROR", error: "Cancelled: nothing it did was kept." });
+  });
+});
+
+describe("force-unlocking from the background-process page", () => {
+  it("a SuperAdmin gives a reason (required, said at the field) and the project is free; an analyst is not offered it", async () => {
+    const project = await newProject(ANALYST, acme.id, acmeApp.id, "Stuck once");
+    await readyForDatabases(project);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    live.jobs.hooks.beforeStep = (step) => (step.projectId === project.id ? held : undefined);
+    const opts = { params: { projectId: project.id }, middleware: projectLayout.middleware };
+    const here = projectUrl(project.id, "background-process", acme.id);
+    try {
+      await api<any>(ANALYST, "POST", `/api/v1/projects/${project.id}/try-create-databases`);
+      expect(await call(ANALYST, here, background.loader, opts)).toMatchObject({ isLocked: true, canForceUnlock: false });
+      expect(await call(SUPER, here, background.loader, opts)).toMatchObject({ isLocked: true, canForceUnlock: true });
+      const noReason = (await call(SUPER, here, background.action, { ...opts, form: { intent: "force-unlock", reason: " " } })) as any;
+      expect(unwrap(noReason)).toMatchObject({ status: 400, data: { result: { error: { reason: ["Say why the lock is forced"] } } } });
+      const done = await call(SUPER, here, background.action, { ...opts, form: { intent: "force-unlock", reason: "stuck since Monday" } });
+      expect(isRedirect(done, here)).toBe(true);
+      const after = (await call(ANALYST, here, background.loader, opts)) as any;
+      expect(after).toMatchObject({ isLocked: false, lockState: "ForceUnlocked" });
+      expect(after.jobs[0]).toMatchObject({ status: "ERROR", error: expect.stringMatching(/: stuck since Monday$/) });
+    } finally {
+      release();
+      live.jobs.hooks.beforeStep = undefined;
+    }
+    await live.jobs.idle();
   });
 });
 

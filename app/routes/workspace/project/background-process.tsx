@@ -1,7 +1,12 @@
-import { Form, Link } from "react-router";
+import type { SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { Form, Link, redirect } from "react-router";
+import { isAdmin } from "../../../../contracts/roles";
+import { FormErrors, TextareaField } from "~/components/forms/fields";
+import { getFormProps, useServerForm } from "~/lib/forms";
 import { Button } from "~/components/ui/button";
 import { redirectWithFlash } from "~/lib/flash.server";
-import { FORM_MAX_BYTES, readFormDataWithin, serviceFailure } from "~/lib/forms.server";
+import { invalid, readFormData, refusedByService, serviceFailure, unknownIntent } from "~/lib/forms.server";
 import { LOCK_REASON_LABELS } from "~/components/projects/format";
 import { AutoRefresh, isRunning, JobProgress } from "~/components/projects/job-progress";
 import { Card } from "~/components/ui/card";
@@ -9,6 +14,7 @@ import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
 import { afterGuard } from "~/lib/guards.server";
 import { checkWorkspace, companyUserNames, projectCalls, projectScope } from "../workspace.server";
+import { forceUnlockForm } from "./force-unlock.server";
 import type { Route } from "./+types/background-process";
 
 const LOCK_STATE_LABELS = { Unlocked: "Unlocked", Locked: "Locked", ForceUnlocked: "Force-unlocked" } as const;
@@ -16,30 +22,52 @@ const LOCK_STATE_LABELS = { Unlocked: "Unlocked", Locked: "Locked", ForceUnlocke
 /** The project's lock and its jobs (DOMAIN.md "Databases and jobs"); where the lock guard sends pages. */
 export async function loader({ context }: Route.LoaderArgs) {
   // Started beside the workspace's own load; used only once its guard passed.
-  const [{ project, access }, [jobs, names]] = await afterGuard(projectScope(context), Promise.all([projectCalls(context).jobs(), companyUserNames(context)]));
-  return { project: { id: project.id, status: project.status }, ...jobs, names, canCancel: access.canWrite };
+  const [{ project, access, shell }, [jobs, names]] = await afterGuard(projectScope(context), Promise.all([projectCalls(context).jobs(), companyUserNames(context)]));
+  return { project: { id: project.id, status: project.status }, ...jobs, names, canCancel: access.canWrite, canForceUnlock: isAdmin(shell.roles) };
 }
 
-/** "Cancel" on a running job: writers only (the data API checks it again); answered with this page. */
+/**
+ * "Cancel" on a running job (writers) and "Force unlock" (SuperAdmin, Support), both answered with
+ * this page; the data API checks each again.
+ */
 export async function action({ request, context }: Route.ActionArgs) {
-  const { project, companyId, api, paths } = await projectScope(context).then((scope) => checkWorkspace(scope, { write: scope.paths.page(scope.project.id, "background-process") }));
-  const form = await readFormDataWithin(request, FORM_MAX_BYTES);
-  const jobId = String(form.get("jobId") ?? "");
+  const scope = await projectScope(context);
+  const { project, companyId, api, paths, shell } = scope;
   const here = companyHref(paths.page(project.id, "background-process"), companyId);
-  try {
-    await api.cancelJob(jobId);
-  } catch (err) {
-    const failure = serviceFailure(err);
-    // Ended meanwhile (409) or not this workspace's (404): the page tells what is true now.
-    if (!failure || failure.status >= 500) throw err;
-    return redirectWithFlash(here, failure.body.errors[0] ?? "The job could not be cancelled.");
+  const formData = await readFormData(request);
+  const intent = formData.get("intent");
+
+  if (intent === "cancel") {
+    checkWorkspace(scope, { write: paths.page(project.id, "background-process") });
+    try {
+      await api.cancelJob(String(formData.get("jobId") ?? ""));
+    } catch (err) {
+      const failure = serviceFailure(err);
+      // Ended meanwhile (409) or not this workspace's (404): the page tells what is true now.
+      if (!failure || failure.status >= 500) throw err;
+      return redirectWithFlash(here, failure.body.errors[0] ?? "The job could not be cancelled.");
+    }
+    return redirectWithFlash(here, "The job is being cancelled.");
   }
-  return redirectWithFlash(here, "The job is being cancelled.");
+
+  if (intent === "force-unlock") {
+    if (!isAdmin(shell.roles)) throw redirect(here);
+    const submission = parseWithZod(formData, { schema: forceUnlockForm });
+    if (submission.status !== "success") return invalid(submission);
+    try {
+      await api.forceUnlock(submission.value.reason);
+    } catch (err) {
+      return refusedByService(submission, err);
+    }
+    return redirectWithFlash(here, `The ${paths.ws.noun} is unlocked.`);
+  }
+
+  return unknownIntent(intent);
 }
 
 export const handle = { breadcrumb: "Background process" };
 
-export default function BackgroundProcess({ loaderData }: Route.ComponentProps) {
+export default function BackgroundProcess({ loaderData, actionData }: Route.ComponentProps) {
   const { project, isLocked, lockReason, lockState, jobs, names } = loaderData;
   const href = useCompanyHref();
   const paths = useWorkspacePaths();
@@ -75,6 +103,8 @@ export default function BackgroundProcess({ loaderData }: Route.ComponentProps) 
         ) : null}
       </Card>
 
+      {isLocked && loaderData.canForceUnlock ? <ForceUnlock lastResult={(actionData as { result?: SubmissionResult<string[]> } | undefined)?.result} /> : null}
+
       <Card aria-labelledby="running-title">
         <h2 id="running-title" className="text-lg font-semibold">
           Running
@@ -88,6 +118,7 @@ export default function BackgroundProcess({ loaderData }: Route.ComponentProps) 
                 <JobProgress job={job} startedBy={names[job.createdBy]} />
                 {loaderData.canCancel ? (
                   <Form method="post" className="mt-3">
+                    <input type="hidden" name="intent" value="cancel" />
                     <input type="hidden" name="jobId" value={job.id} />
                     <Button type="submit" variant="outline" size="sm">
                       Cancel
@@ -117,5 +148,28 @@ export default function BackgroundProcess({ loaderData }: Route.ComponentProps) 
         )}
       </Card>
     </div>
+  );
+}
+
+/** SuperAdmin and Support: release the lock whatever holds it, saying why (recorded with who and when). */
+function ForceUnlock({ lastResult }: { lastResult?: SubmissionResult<string[]> }) {
+  const [form, fields] = useServerForm({ id: "force-unlock", lastResult, required: ["reason"] });
+  return (
+    <Card aria-labelledby="force-unlock-title">
+      <h2 id="force-unlock-title" className="text-lg font-semibold">
+        Force unlock
+      </h2>
+      <p className="mt-1 text-sm text-muted-foreground">The running job is stopped and nothing it did is kept. Who, when and why are recorded.</p>
+      <Form method="post" {...getFormProps(form)} className="mt-4 flex max-w-xl flex-col gap-4">
+        <input type="hidden" name="intent" value="force-unlock" />
+        <FormErrors form={form} />
+        <TextareaField label="Reason" field={fields.reason!} />
+        <div>
+          <Button type="submit" variant="destructive">
+            Force unlock
+          </Button>
+        </div>
+      </Form>
+    </Card>
   );
 }

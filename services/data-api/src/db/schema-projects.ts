@@ -13,6 +13,20 @@ export interface ProjectTables {
   workspace_schemes: WorkspaceSchemesTable;
   loads: LoadsTable;
   load_rejections: LoadRejectionsTable;
+  lock_events: LockEventsTable;
+}
+
+/** A force-unlock, recorded (migration 0010). */
+export interface LockEventsTable {
+  id: string;
+  project_id: string;
+  job_id: string | null;
+  /** "ForceUnlock". */
+  action: string;
+  lock_reason: string | null;
+  reason: string;
+  user_id: string;
+  at: string;
 }
 
 /** A flat-file load (migration 0008). bigint columns come back as strings from PostgreSQL. */

@@ -3,6 +3,7 @@
  * two requests racing for it cannot both win on either engine; released only by the job that holds
  * it (`lock_job_id`), in the same transaction that writes the job's final status.
  */
+import crypto from "node:crypto";
 import { sql, type Kysely } from "kysely";
 import type { LockReason, ProjectStatus } from "../../../../contracts/projects.ts";
 import type { Database } from "../db/schema.ts";
@@ -58,4 +59,50 @@ export async function releaseProjectLock(db: Kysely<Database>, projectId: string
     .where("lock_job_id", "=", jobId)
     .executeTakeFirst();
   return result.numUpdatedRows === 1n;
+}
+
+/**
+ * Force-unlock (SuperAdmin, Support): the project is released whatever holds it, its lock state
+ * says ForceUnlocked, the job holding it (if any) ends as ERROR with the reason, and the event is
+ * recorded, all in one transaction. The job's own process is asked to stop (requestCancel) by the
+ * caller; when it finishes late it finds the job ended and the lock gone, and leaves both alone.
+ * Answers the job it ended, or null; false when the project was not locked.
+ */
+export async function forceUnlock(
+  db: Kysely<Database>,
+  input: { projectId: string; userId: string; userName: string; reason: string; statusAfter: (jobKind: string, previousStatus: string) => ProjectStatus; now: string },
+): Promise<{ jobId: string | null } | false> {
+  return db.transaction().execute(async (trx) => {
+    const project = await trx.selectFrom("projects").select(["is_locked", "lock_job_id", "lock_reason", "status"]).where("id", "=", input.projectId).executeTakeFirst();
+    if (!project || !Number(project.is_locked)) return false;
+    let status = project.status as ProjectStatus;
+    const message = `Force-unlocked by ${input.userName}: ${input.reason}`;
+    if (project.lock_job_id) {
+      const job = await trx.selectFrom("jobs").select(["kind", "previous_status"]).where("id", "=", project.lock_job_id).where("status", "=", "IN_PROGRESS").executeTakeFirst();
+      if (job) {
+        await trx.updateTable("jobs").set({ status: "ERROR", error: message, finished_at: input.now }).where("id", "=", project.lock_job_id).execute();
+        await trx.updateTable("job_steps").set({ status: "Failed", finished_at: input.now, message }).where("job_id", "=", project.lock_job_id).where("status", "=", "Started").execute();
+        status = input.statusAfter(job.kind, job.previous_status);
+      }
+    }
+    await trx
+      .updateTable("projects")
+      .set({ is_locked: 0, lock_reason: null, lock_state: "ForceUnlocked", lock_job_id: null, status, version: sql`version + 1`, updated_at: input.now })
+      .where("id", "=", input.projectId)
+      .execute();
+    await trx
+      .insertInto("lock_events")
+      .values({
+        id: crypto.randomUUID(),
+        project_id: input.projectId,
+        job_id: project.lock_job_id,
+        action: "ForceUnlock",
+        lock_reason: project.lock_reason,
+        reason: input.reason,
+        user_id: input.userId,
+        at: input.now,
+      })
+      .execute();
+    return { jobId: project.lock_job_id };
+  });
 }

@@ -217,10 +217,15 @@ export async function runSteps(deps: JobDeps, jobId: string, previousStatus: str
   }
 }
 
-/** The cancel asked of a running job, as the error it ends with, or null. */
+/**
+ * Why a running job must stop, as the error it ends with, or null: a cancel was asked, or its record
+ * says it is over already (a force-unlock or a recovery ended it while this process still works on it).
+ */
 export async function cancelRequest(db: Kysely<Database>, jobId: string): Promise<JobCancelledError | null> {
-  const row = await db.selectFrom("jobs").select(["cancel_requested_by", "status"]).where("id", "=", jobId).executeTakeFirst();
-  return row?.cancel_requested_by && row.status === IN_PROGRESS ? new JobCancelledError(CANCELLED_MESSAGE) : null;
+  const row = await db.selectFrom("jobs").select(["cancel_requested_by", "status", "error"]).where("id", "=", jobId).executeTakeFirst();
+  if (!row) return new JobCancelledError("The job no longer exists.");
+  if (row.status !== IN_PROGRESS) return new JobCancelledError(row.error ?? "The job was ended elsewhere.");
+  return row.cancel_requested_by ? new JobCancelledError(CANCELLED_MESSAGE) : null;
 }
 
 export const CANCELLED_MESSAGE = "Cancelled: nothing it did was kept.";

@@ -8,6 +8,7 @@ import * as m0006 from "./0006_workspace_list_order.ts";
 import * as m0007 from "./0007_project_database_server.ts";
 import * as m0008 from "./0008_flat_file_loads.ts";
 import * as m0009 from "./0009_job_cancel.ts";
+import * as m0010 from "./0010_lock_events.ts";
 
 /** Every migration by its sortable name. Append only; never rename or edit a shipped one. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   "0007_project_database_server": m0007,
   "0008_flat_file_loads": m0008,
   "0009_job_cancel": m0009,
+  "0010_lock_events": m0010,
 };

@@ -1,14 +1,18 @@
 import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
 import { workspaceDatabasesQuerySchema, workspaceDatabasesResponseSchema, type WorkspaceDatabases } from "../../../../../contracts/configurations.ts";
-import { LOCK_STATES, projectJobsSchema, tryCreateDatabasesResponseSchema, type LockReason } from "../../../../../contracts/projects.ts";
+import { isAdmin } from "../../../../../contracts/roles.ts";
+import { forceUnlockSchema, LOCK_STATES, projectJobsSchema, tryCreateDatabasesResponseSchema, type LockReason } from "../../../../../contracts/projects.ts";
 import { DATABASE_CREATION_START_STATUSES, type WorkspaceDescriptor } from "../../../../../contracts/workspaces.ts";
 import { ApiProblem, NotFoundError } from "../../api-problem.ts";
 import { startDatabaseCreation } from "../../data-plane/database-creation.ts";
 import { describeProjectDatabases } from "../../data-plane/project-databases.ts";
 import { listProjectJobs } from "../../jobs/job-store.ts";
-import { CANCELLED_MESSAGE, JobRefusedError, requestCancel } from "../../jobs/start-job.ts";
-import { createRouter, errorResponses, jsonContent } from "../../openapi.ts";
+import { statusAfterFailure } from "../../jobs/job-kinds.ts";
+import { forceUnlock } from "../../jobs/project-lock.ts";
+import { CANCELLED_MESSAGE, JobCancelledError, JobRefusedError, requestCancel } from "../../jobs/start-job.ts";
+import { failLoadsOfEndedJobs } from "../../repositories/loads.ts";
+import { createRouter, errorResponses, jsonBody, jsonContent } from "../../openapi.ts";
 import { databaseCreationBlockers } from "../../project-setup.ts";
 import { dictionaryStats, findProjectDictionaryRef } from "../../repositories/dictionaries.ts";
 import { requireWorkspace } from "../../workspace-access.ts";
@@ -69,7 +73,38 @@ export function createWorkspaceJobsRouter(descriptor: WorkspaceDescriptor) {
     responses: { 202: { description: "Asked: the job is stopping." }, ...writeErrorsOf(descriptor) },
   });
 
+  const unlock = createRoute({
+    method: "post",
+    path: `${base}/force-unlock`,
+    tags,
+    summary: `Force-unlock the ${noun} (SuperAdmin, Support)`,
+    description: `With a reason. The job holding the lock, if any, is stopped and ends as ERROR with the reason; the lock state becomes ForceUnlocked; who, when and why are recorded. 409 when the ${noun} is not locked.`,
+    request: { params: workspaceIdParams, body: jsonBody(forceUnlockSchema) },
+    responses: { 200: jsonContent(z.object({ jobId: z.string().nullable() }), "Unlocked; the job it stopped, if any."), ...writeErrorsOf(descriptor) },
+  });
+
   return createRouter()
+    .openapi(unlock, async (c) => {
+      const { workspace } = await requireWorkspace(c, kind, c.req.valid("param").id, { write: false });
+      if (!isAdmin(c.var.caller.roles)) throw new ApiProblem(403, "forbidden", "Only a SuperAdmin or Support may force-unlock.");
+      const { db } = c.var.deps;
+      const { reason } = c.req.valid("json");
+      const done = await forceUnlock(db, {
+        projectId: workspace.id,
+        userId: c.var.caller.userId,
+        userName: c.var.caller.name ?? "an administrator",
+        reason,
+        statusAfter: statusAfterFailure,
+        now: new Date().toISOString(),
+      });
+      if (!done) throw new ApiProblem(409, "not_locked", `The ${noun} is not locked.`);
+      if (done.jobId) {
+        // Stopped here at once; in another process, its next look at the job finds it ended.
+        c.var.deps.jobs.cancel(done.jobId, new JobCancelledError(`Force-unlocked: ${reason}`));
+        await failLoadsOfEndedJobs(db, `Force-unlocked: ${reason}. Nothing was loaded.`, new Date());
+      }
+      return c.json({ jobId: done.jobId }, 200);
+    })
     .openapi(cancel, async (c) => {
       const { id, jobId } = c.req.valid("param");
       // Not `write: true` with the lock check: cancelling is what a locked workspace is waited on for.

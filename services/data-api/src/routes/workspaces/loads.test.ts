@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import type { Load } from "../../../../../contracts/loads.ts";
 import type { Project } from "../../../../../contracts/projects.ts";
 import { DEMO_COMPANIES } from "../../../../../scripts/demo-data.ts";
@@ -251,6 +251,34 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
     expect(await rowsOf(project)).toEqual([{ CustomerId: 9, Code: "KEEP", Balance: null, Since: null }]);
     // Over: there is nothing left to cancel.
     expect((await cancel()).status).toBe(409);
+  });
+
+  it("a SuperAdmin force-unlocks with a reason: the load stops and fails, the lock state says ForceUnlocked, the event is recorded", async () => {
+    const project = await loadableProject();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    api.jobs.hooks.beforeStep = (step) => (step.projectId === project.id ? held : undefined);
+    const started = await upload(project, { name: "stuck.csv", text: "CustomerId,Code\n1,A\n" });
+    onTestFinished(() => release());
+    const unlock = async (token: string, body: unknown) => api.send("POST", `/api/v1/projects/${project.id}/force-unlock`, token, body);
+    const admin = await api.tokenFor(USERS.superAdmin);
+    expect((await unlock(owner, { reason: "stuck" })).status).toBe(403);
+    expect(await unlock(admin, { reason: "  " })).toMatchObject({ status: 400, body: { fieldErrors: { reason: ["Say why the lock is forced"] } } });
+    const done = await unlock(admin, { reason: "the file never finishes" });
+    expect(done).toMatchObject({ status: 200, body: { jobId: started.body.jobId } });
+    const now = (await api.get(`/api/v1/projects/${project.id}/jobs`, owner)).body;
+    expect(now).toMatchObject({ isLocked: false, lockState: "ForceUnlocked" });
+    // By the name the token carries.
+    expect(now.jobs[0]).toMatchObject({ status: "ERROR", error: expect.stringMatching(/^Force-unlocked by .+: the file never finishes$/) });
+    expect((await api.get(`/api/v1/projects/${project.id}/flat-file/loads/${started.body.load.id}`, owner)).body).toMatchObject({ status: "Failed" });
+    const events = await api.db.selectFrom("lock_events").selectAll().where("project_id", "=", project.id).execute();
+    expect(events).toMatchObject([{ action: "ForceUnlock", lock_reason: "FlatFileCreation", reason: "the file never finishes", user_id: USERS.superAdmin.id, job_id: started.body.jobId }]);
+    // The stopped job, woken, changes nothing; and there is nothing left to unlock.
+    release();
+    await api.jobs.idle();
+    expect(await rowsOf(project)).toEqual([]);
+    expect((await api.get(`/api/v1/projects/${project.id}/jobs`, owner)).body).toMatchObject({ isLocked: false, lockState: "ForceUnlocked" });
+    expect((await unlock(admin, { reason: "again" })).status).toBe(409);
   });
 
   it("refuses a load before the databases exist (409), while another job holds the lock (409), and for another company's project (404)", async () => {
