@@ -37,6 +37,7 @@ function workspace(kind: WorkspaceKind, path: string): RouteConfigEntry {
       route("data-dictionary", file("project/data-dictionary/layout"), id("dictionary"), [
         index(file("project/data-dictionary/index"), id("dictionary-index")),
         route("data-definition/tables", file("project/data-dictionary/tables"), id("dictionary-tables")),
+        route("source-data", file("project/data-dictionary/source-data"), id("dictionary-source-data")),
         route("data-definition/tables/new", file("project/data-dictionary/table-new"), id("dictionary-table-new")),
         route("tables/:tableId/details", file("project/data-dictionary/table-details"), id("dictionary-table-details")),
         route("bulk-update/upload-data", file("project/data-dictionary/upload-data"), id("dictionary-upload")),
@@ -45,6 +46,7 @@ function workspace(kind: WorkspaceKind, path: string): RouteConfigEntry {
       ]),
       route("databases/current", file("project/databases-current"), id("databases-current")),
       route("databases/flat-file/update-source", file("project/databases-load"), id("databases-load")),
+      route("databases/tables", file("project/databases-tables"), id("databases-tables")),
       route("databases/history/list", file("project/databases-history"), id("databases-history")),
       route("databases/history/:historyId/details", file("project/databases-history-entry"), id("databases-history-entry")),
       route("databases/history/:historyId/rejected-rows.csv", file("project/databases-rejected-rows"), id("databases-rejected-rows")),

@@ -53,3 +53,27 @@ export const rejectedRowSchema = z.object({
 export type RejectedRow = z.infer<typeof rejectedRowSchema>;
 export const rejectedRowsPageSchema = pageOf(rejectedRowSchema);
 export const rejectedRowsQuerySchema = pageQuerySchema;
+
+/**
+ * GET …/databases/{kind}/tables/{table}/rows: a page of a table's rows as PostgreSQL writes their
+ * values (text exactly as stored: leading zeros kept), sorted and filtered in SQL.
+ */
+export const tableRowsQuerySchema = pageQuerySchema.extend({
+  /** A column's name, "-" first for descending; the table's first column by default. */
+  sort: z.string().trim().max(130).optional(),
+  /** Rows whose `column` contains `contains` (any case), as text. */
+  column: z.string().trim().max(128).optional(),
+  contains: z.string().trim().max(200).optional(),
+});
+export const tableRowsSchema = z.object({
+  table: z.string(),
+  columns: z.array(z.object({ name: z.string(), type: z.string() })),
+  /** Each row's values in column order, as text; null for NULL. */
+  items: z.array(z.array(z.string().nullable())),
+  total: z.number().int(),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+  /** The sort applied: a column's name, "-" first when descending. */
+  sort: z.string(),
+});
+export type TableRows = z.infer<typeof tableRowsSchema>;

@@ -37,6 +37,7 @@ export function workspacePaths(ws: WorkspaceDescriptor) {
     /** The workspace's databases (spec §2: databases/…): what they hold, loading flat files, the history of loads. */
     databases: {
       current: (id: string) => page(id, "databases/current"),
+      tables: (id: string) => page(id, "databases/tables"),
       load: (id: string) => page(id, "databases/flat-file/update-source"),
       history: (id: string) => page(id, "databases/history/list"),
       entry: (id: string, historyId: string) => page(id, `databases/history/${enc(historyId)}/details`),
@@ -49,6 +50,7 @@ export function workspacePaths(ws: WorkspaceDescriptor) {
       newTable: (id: string) => page(id, "data-dictionary/data-definition/tables/new"),
       table: (id: string, tableId: string) => page(id, `data-dictionary/tables/${enc(tableId)}/details`),
       upload: (id: string) => page(id, "data-dictionary/bulk-update/upload-data"),
+      sourceData: (id: string) => page(id, "data-dictionary/source-data"),
       review: (id: string) => page(id, "data-dictionary/bulk-update/review/tables"),
       reviewTable: (id: string, tableName: string) => page(id, `data-dictionary/bulk-update/review/tables/${enc(tableName)}/details`),
     },

@@ -142,6 +142,17 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page.getByRole("table", { name: "Tables of the source database" }).getByRole("row", { name: /Customers/ }).getByRole("cell")).toHaveText(["Customers", "1", "2"]);
       await expect(page.getByText("Setup: assign templates").first()).toBeVisible();
 
+      // The rows as stored, from the source database, sortable through the URL.
+      await page.getByRole("link", { name: "Tables and their rows" }).click();
+      await page.getByRole("table", { name: "Source tables" }).getByRole("link", { name: "Customers" }).click();
+      const rows = page.getByRole("table", { name: "Rows of Customers" });
+      await expect(rows.getByRole("row")).toHaveCount(3);
+      await expect(rows.getByRole("row").nth(1)).toHaveText("1");
+      await rows.getByRole("link", { name: "CustomerId" }).click();
+      await expect(rows.getByRole("row").nth(1)).toHaveText("2");
+      await expect(page.getByRole("navigation", { name: "Pagination" })).toContainText("2 rows");
+      if (javaScriptEnabled) await expectNoViolations(page);
+
       // Edit a table of the project's own dictionary.
       await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Data dictionary" }).click();
       await expect(page).toHaveURL(at(withCompany(`/migration/projects/${projectId}/data-dictionary/data-definition/tables`, acme.id)));

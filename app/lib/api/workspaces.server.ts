@@ -29,7 +29,7 @@ import {
   type updateProjectSchema,
   type UPLOAD_TYPES,
 } from "../../../contracts/projects";
-import { loadSchema, loadsPageSchema, rejectedRowsPageSchema } from "../../../contracts/loads";
+import { loadSchema, loadsPageSchema, rejectedRowsPageSchema, tableRowsSchema } from "../../../contracts/loads";
 import type { WorkspaceDescriptor } from "../../../contracts/workspaces";
 import { callService, callServiceStream, type Caller } from "../api.server";
 import { dictionaryEndpoints } from "./dictionary-tables.server";
@@ -78,6 +78,10 @@ export function workspaceApi(ws: WorkspaceDescriptor, as: Caller) {
       setFlatFileParameters: (parameters: FlatFileParameters) =>
         callService("data-api", at(id, "updateFlatFileParameters"), as, { method: "POST", body: parameters, schema: anything }),
       databases: (query: { table?: string } = {}) => callService("data-api", at(id, "databases"), as, { schema: workspaceDatabasesResponseSchema, query }),
+
+      /** A page of one table's rows, as stored, sorted and filtered by the data API. */
+      tableRows: (kind: "source" | "destination", table: string, query: { page: number; pageSize: number; sort?: string; column?: string; contains?: string }) =>
+        callService("data-api", at(id, "databases", kind, "tables", table, "rows"), as, { schema: tableRowsSchema, query }),
 
       /** Flat-file loads into the source database: started from an upload streamed through, their history and rejected rows. */
       loads: {

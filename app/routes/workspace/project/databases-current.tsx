@@ -39,6 +39,9 @@ export default function CurrentDatabases({ loaderData }: Route.ComponentProps) {
           <Link to={href(paths.databases.history(loaderData.projectId))} className="text-brand underline underline-offset-2">
             History of loads
           </Link>
+          <Link to={href(paths.databases.tables(loaderData.projectId))} className="text-brand underline underline-offset-2">
+            Tables and their rows
+          </Link>
         </p>
       ) : null}
       {loaderData.databases.map((db) => (

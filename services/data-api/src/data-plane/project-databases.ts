@@ -229,3 +229,50 @@ async function inTransaction<T>(client: pg.PoolClient, work: () => Promise<T>): 
     throw err;
   }
 }
+
+export type RowsQuery = { page: number; pageSize: number; sort?: string | undefined; column?: string | undefined; contains?: string | undefined };
+
+/**
+ * A page of one table's rows, read as the project's runner: values as PostgreSQL writes them (text,
+ * so leading zeros and exact decimals show as stored), sorted by a column of the table and filtered
+ * by "column contains" in SQL. Undefined when the table is not there; a sort or filter naming no
+ * column of the table is ignored rather than refused (an old link).
+ */
+export async function readTableRows(dataPlane: DataPlane, serverId: string, projectId: string, kind: ProjectDatabaseKind, table: string, query: RowsQuery) {
+  return asProjectOwner(dataPlane, serverId, projectId, async (client) => {
+    const { rows: columns } = await client.query<{ name: string; type: string }>(
+      `select a.attname as name, format_type(a.atttypid, a.atttypmod) as type
+         from pg_attribute a join pg_class c on c.oid = a.attrelid
+        where c.relnamespace = $1::regnamespace and c.relname = $2 and c.relkind in ('r', 'p') and a.attnum > 0 and not a.attisdropped
+        order by a.attnum`,
+      [kind, table],
+    );
+    if (columns.length === 0) return undefined;
+    const names = new Set(columns.map((c) => c.name));
+    const descending = query.sort?.startsWith("-") ?? false;
+    const sortName = query.sort?.replace(/^-/, "");
+    const sortBy = sortName && names.has(sortName) ? sortName : columns[0]!.name;
+    const filter = query.column && names.has(query.column) && query.contains ? { column: query.column, contains: query.contains } : undefined;
+    const from = `${quoteIdentifier(kind)}.${quoteIdentifier(table)}`;
+    const where = filter ? `where strpos(lower(${quoteIdentifier(filter.column)}::text), lower($1)) > 0` : "";
+    const params = filter ? [filter.contains] : [];
+    const list = columns.map((c) => `${quoteIdentifier(c.name)}::text`).join(", ");
+    const [{ rows }, { rows: count }] = [
+      await client.query({
+        text: `select ${list} from ${from} ${where} order by ${quoteIdentifier(sortBy)} ${descending ? "desc" : "asc"} nulls last limit ${query.pageSize} offset ${(query.page - 1) * query.pageSize}`,
+        values: params,
+        rowMode: "array",
+      }),
+      await client.query<{ n: string }>(`select count(*) as n from ${from} ${where}`, params),
+    ];
+    return {
+      table,
+      columns,
+      items: rows as (string | null)[][],
+      total: Number(count[0]!.n),
+      page: query.page,
+      pageSize: query.pageSize,
+      sort: `${descending ? "-" : ""}${sortBy}`,
+    };
+  });
+}

@@ -22,6 +22,7 @@ export default function ProjectDictionaryLayout({ loaderData }: Route.ComponentP
   const paths = useWorkspacePaths();
   const links = [
     { to: paths.dictionary.tables(projectId), label: "Data definition" },
+    { to: paths.dictionary.sourceData(projectId), label: "Source data" },
     ...(canEdit ? [{ to: paths.dictionary.upload(projectId), label: "Bulk update" }] : []),
   ];
   return (

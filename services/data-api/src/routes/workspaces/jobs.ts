@@ -1,12 +1,13 @@
 import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
 import { workspaceDatabasesQuerySchema, workspaceDatabasesResponseSchema, type WorkspaceDatabases } from "../../../../../contracts/configurations.ts";
+import { tableRowsQuerySchema, tableRowsSchema } from "../../../../../contracts/loads.ts";
 import { isAdmin } from "../../../../../contracts/roles.ts";
 import { forceUnlockSchema, LOCK_STATES, projectJobsSchema, tryCreateDatabasesResponseSchema, type LockReason } from "../../../../../contracts/projects.ts";
 import { DATABASE_CREATION_START_STATUSES, type WorkspaceDescriptor } from "../../../../../contracts/workspaces.ts";
 import { ApiProblem, NotFoundError } from "../../api-problem.ts";
 import { startDatabaseCreation } from "../../data-plane/database-creation.ts";
-import { describeProjectDatabases } from "../../data-plane/project-databases.ts";
+import { databaseExists, describeProjectDatabases, readTableRows } from "../../data-plane/project-databases.ts";
 import { listProjectJobs } from "../../jobs/job-store.ts";
 import { statusAfterFailure } from "../../jobs/job-kinds.ts";
 import { forceUnlock } from "../../jobs/project-lock.ts";
@@ -83,7 +84,27 @@ export function createWorkspaceJobsRouter(descriptor: WorkspaceDescriptor) {
     responses: { 200: jsonContent(z.object({ jobId: z.string().nullable() }), "Unlocked; the job it stopped, if any."), ...writeErrorsOf(descriptor) },
   });
 
+  const rows = createRoute({
+    method: "get",
+    path: `${base}/databases/{kind}/tables/{table}/rows`,
+    tags,
+    summary: "A page of one table's rows, as stored",
+    description: "Values as text exactly as PostgreSQL holds them; `sort` a column (\"-\" first for descending), `column` and `contains` filter. 404 for a table the database does not have.",
+    request: { params: z.object({ id: z.string().min(1), kind: z.enum(["source", "destination"]), table: z.string().min(1).max(128) }), query: tableRowsQuerySchema },
+    responses: { 200: jsonContent(tableRowsSchema, "The page."), 400: errorResponses[400], ...readErrorsOf(descriptor) },
+  });
+
   return createRouter()
+    .openapi(rows, async (c) => {
+      const { id, kind: databaseKind, table } = c.req.valid("param");
+      const { workspace } = await requireWorkspace(c, kind, id, { write: false });
+      const page =
+        workspace.database_server && (await databaseExists(c.var.deps.dataPlane, workspace.database_server, workspace.id))
+          ? await readTableRows(c.var.deps.dataPlane, workspace.database_server, workspace.id, databaseKind, table, c.req.valid("query"))
+          : undefined;
+      if (!page) throw new NotFoundError(`The ${DATABASE_NAMES[databaseKind].toLowerCase()} has no table '${table}'.`);
+      return c.json(page, 200);
+    })
     .openapi(unlock, async (c) => {
       const { workspace } = await requireWorkspace(c, kind, c.req.valid("param").id, { write: false });
       if (!isAdmin(c.var.caller.roles)) throw new ApiProblem(403, "forbidden", "Only a SuperAdmin or Support may force-unlock.");

@@ -1,0 +1,136 @@
+import { Form, Link } from "react-router";
+import { Card } from "~/components/ui/card";
+import { Pagination } from "~/components/ui/pagination";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
+import { useCompanyHref } from "~/lib/company-href";
+import { serviceFailure } from "~/lib/forms.server";
+import { afterGuard } from "~/lib/guards.server";
+import { readPaging } from "~/lib/list-search.server";
+import { useWorkspacePaths } from "~/lib/workspace-paths";
+import { projectCalls, projectScope } from "../../workspace.server";
+import type { Route } from "./+types/source-data";
+
+/**
+ * data-dictionary/source-data: the rows of a table of the source database, as stored (DOMAIN.md:
+ * "rows of a source table, paginated, with the column types applied"), paged, sorted and filtered in
+ * SQL through the URL: `?table=&page=&sort=&column=&contains=`.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const params = new URL(request.url).searchParams;
+  const calls = projectCalls(context);
+  const { page, pageSize } = readPaging(params, ["any"], "any");
+  const filter = { column: params.get("column")?.trim() || undefined, contains: params.get("contains")?.trim() || undefined };
+  const query = { page, pageSize, sort: params.get("sort") ?? undefined, ...filter };
+  // The table named in the URL is asked beside the list of tables (one round trip); without one, the first table's rows come after it.
+  const asked = params.get("table");
+  // A table the database does not have (an old link) shows the first one instead.
+  const askedRows = asked
+    ? calls.tableRows("source", asked, query).catch((err: unknown) => {
+        if (serviceFailure(err)?.status === 404) return null;
+        throw err;
+      })
+    : Promise.resolve(null);
+  const [{ project }, [databases, rowsOfAsked]] = await afterGuard(projectScope(context), Promise.all([calls.databases(), askedRows]));
+  const source = databases.databases.find((d) => d.kind === "source");
+  const tables = source?.exists ? source.tables.map((t) => t.name) : [];
+  const table = rowsOfAsked ? asked! : tables[0];
+  const rows = rowsOfAsked ?? (table ? await calls.tableRows("source", table, query) : null);
+  return { projectId: project.id, created: Boolean(source?.exists), tables, table: table ?? null, rows, filter };
+}
+
+export const handle = { breadcrumb: "Source data" };
+
+export default function SourceData({ loaderData }: Route.ComponentProps) {
+  const { projectId, created, tables, table, rows, filter } = loaderData;
+  const href = useCompanyHref();
+  const paths = useWorkspacePaths();
+  const here = paths.dictionary.sourceData(projectId);
+  const link = (change: Record<string, string | number | undefined>) =>
+    href(here, { table: table ?? undefined, sort: rows?.sort, column: filter.column, contains: filter.contains, ...change });
+
+  if (!created || !table || !rows) {
+    return (
+      <Card>
+        <p className="text-sm text-muted-foreground">
+          {created ? "The source database has no tables." : "The source database is not created yet: its rows show here once data is loaded."}
+        </p>
+      </Card>
+    );
+  }
+  const descending = rows.sort.startsWith("-");
+  const sortedBy = rows.sort.replace(/^-/, "");
+  return (
+    <Card aria-labelledby="source-data-title">
+      <h2 id="source-data-title" className="text-lg font-semibold">
+        Source data
+      </h2>
+      <Form method="get" role="search" aria-label="Find rows" className="mt-4 flex flex-wrap items-end gap-4">
+        <div>
+          <label htmlFor="source-table" className="mb-1 block text-sm font-medium">
+            Table
+          </label>
+          <select id="source-table" name="table" defaultValue={table} className="rounded-md border border-border bg-white px-3 py-2 text-sm">
+            {tables.map((t) => (
+              <option key={t} value={t}>
+                {t}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label htmlFor="source-column" className="mb-1 block text-sm font-medium">
+            Column
+          </label>
+          <select id="source-column" name="column" defaultValue={filter.column ?? ""} className="rounded-md border border-border bg-white px-3 py-2 text-sm">
+            <option value="">Any column</option>
+            {rows.columns.map((c) => (
+              <option key={c.name} value={c.name}>
+                {c.name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label htmlFor="source-contains" className="mb-1 block text-sm font-medium">
+            Contains
+          </label>
+          <input id="source-contains" name="contains" type="search" defaultValue={filter.contains ?? ""} className="rounded-md border border-border bg-white px-3 py-2 text-sm" />
+        </div>
+        <button type="submit" className="btn h-9 border border-border bg-white px-4 hover:bg-muted">
+          Show
+        </button>
+      </Form>
+      <div className="mt-4 overflow-x-auto">
+        <Table aria-label={`Rows of ${table}`}>
+          <TableHeader>
+            <TableRow>
+              {rows.columns.map((c) => {
+                const active = c.name === sortedBy;
+                return (
+                  <TableHead key={c.name} scope="col" aria-sort={active ? (descending ? "descending" : "ascending") : undefined}>
+                    <Link to={link({ sort: active && !descending ? `-${c.name}` : c.name, page: 1 })} className="hover:underline">
+                      {c.name}
+                    </Link>{" "}
+                    <span className="text-xs font-normal text-muted-foreground">{c.type}</span>
+                  </TableHead>
+                );
+              })}
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {rows.items.map((values, i) => (
+              <TableRow key={i}>
+                {values.map((v, j) => (
+                  <TableCell key={j} className="whitespace-pre font-mono text-xs">
+                    {v ?? <span className="text-muted-foreground">NULL</span>}
+                  </TableCell>
+                ))}
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </div>
+      <Pagination page={rows.page} pageSize={rows.pageSize} total={rows.total} noun={["row", "rows"]} href={(page) => link({ page })} />
+    </Card>
+  );
+}
