@@ -1,6 +1,6 @@
 import { Link, useLocation } from "react-router";
 import { Card } from "~/components/ui/card";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
+import { TablesTable } from "~/components/databases/tables-table";
 import { afterGuard } from "~/lib/guards.server";
 import { useCompanyHref } from "~/lib/company-href";
 import { useWorkspacePaths, workspaceKindOf } from "~/lib/workspace-paths";
@@ -55,24 +55,7 @@ export default function CurrentDatabases({ loaderData }: Route.ComponentProps) {
             <p className="mt-2 text-sm text-muted-foreground">It has no tables.</p>
           ) : (
             <div className="mt-4">
-              <Table aria-label={`Tables of the ${db.name.toLowerCase()}`}>
-                <TableHeader>
-                  <TableRow>
-                    <TableHead>Table</TableHead>
-                    <TableHead className="text-right">Columns</TableHead>
-                    <TableHead className="text-right">Rows</TableHead>
-                  </TableRow>
-                </TableHeader>
-                <TableBody>
-                  {db.tables.map((t) => (
-                    <TableRow key={t.name}>
-                      <TableCell className="font-medium">{t.name}</TableCell>
-                      <TableCell className="text-right tabular-nums">{t.columnCount}</TableCell>
-                      <TableCell className="text-right tabular-nums">{t.rowCount}</TableCell>
-                    </TableRow>
-                  ))}
-                </TableBody>
-              </Table>
+              <TablesTable label={`Tables of the ${db.name.toLowerCase()}`} tables={db.tables} />
             </div>
           )}
         </Card>

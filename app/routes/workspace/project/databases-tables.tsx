@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { Card } from "~/components/ui/card";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
+import { TablesTable } from "~/components/databases/tables-table";
 import { useCompanyHref } from "~/lib/company-href";
 import { afterGuard } from "~/lib/guards.server";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
@@ -29,28 +29,15 @@ export default function DatabaseTables({ loaderData }: Route.ComponentProps) {
         <p className="mt-2 text-sm text-muted-foreground">The databases are not created yet.</p>
       ) : (
         <div className="mt-4 overflow-x-auto">
-          <Table aria-label="Source tables">
-            <TableHeader>
-              <TableRow>
-                <TableHead>Table</TableHead>
-                <TableHead className="text-right">Columns</TableHead>
-                <TableHead className="text-right">Rows</TableHead>
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {tables.map((t) => (
-                <TableRow key={t.name}>
-                  <TableCell>
-                    <Link to={href(paths.dictionary.sourceData(projectId), { table: t.name })} className="row-link">
-                      {t.name}
-                    </Link>
-                  </TableCell>
-                  <TableCell className="text-right tabular-nums">{t.columnCount}</TableCell>
-                  <TableCell className="text-right tabular-nums">{t.rowCount.toLocaleString("en-US")}</TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
+          <TablesTable
+            label="Source tables"
+            tables={tables}
+            name={(t) => (
+              <Link to={href(paths.dictionary.sourceData(projectId), { table: t.name })} className="row-link">
+                {t.name}
+              </Link>
+            )}
+          />
         </div>
       )}
     </Card>

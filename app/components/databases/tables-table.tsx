@@ -1,0 +1,28 @@
+import type * as React from "react";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
+
+export type DatabaseTable = { name: string; columnCount: number; rowCount: number };
+
+/** A database's tables with their column and row counts (databases/current, databases/tables); `name` may make each a link. */
+export function TablesTable({ label, tables, name = (t) => t.name }: { label: string; tables: readonly DatabaseTable[]; name?: (table: DatabaseTable) => React.ReactNode }) {
+  return (
+    <Table aria-label={label}>
+      <TableHeader>
+        <TableRow>
+          <TableHead>Table</TableHead>
+          <TableHead className="text-right">Columns</TableHead>
+          <TableHead className="text-right">Rows</TableHead>
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {tables.map((t) => (
+          <TableRow key={t.name}>
+            <TableCell className="font-medium">{name(t)}</TableCell>
+            <TableCell className="text-right tabular-nums">{t.columnCount}</TableCell>
+            <TableCell className="text-right tabular-nums">{t.rowCount.toLocaleString("en-US")}</TableCell>
+          </TableRow>
+        ))}
+      </TableBody>
+    </Table>
+  );
+}
