@@ -17,6 +17,8 @@ const projectLayout = await import("./project/layout");
 const details = await import("./project/details");
 const access = await import("./project/project-access");
 const background = await import("./project/background-process");
+const loadPage = await import("./project/databases-load");
+const loadEntry = await import("./project/databases-history-entry");
 const { projectContext } = await import("./workspace.server");
 const dictionaryLayout = await import("./project/data-dictionary/layout");
 const tablesPage = await import("./project/data-dictionary/tables");
@@ -438,6 +440,39 @@ describe("cancelling a running job from the background-process page", () => {
     const after = (await call(ANALYST, projectUrl(project.id, "background-process", acme.id), background.loader, opts)) as any;
     expect(after).toMatchObject({ isLocked: false });
     expect(after.jobs[0]).toMatchObject({ kind: "DatabaseCreation", status: "ERROR", error: "Cancelled: nothing it did was kept." });
+  });
+});
+
+describe("loading a flat file through the portal", () => {
+  it("the upload streams through to a load whose page follows its job until it is done", async () => {
+    const project = await newProject(ANALYST, acme.id, acmeApp.id, "Loaded once");
+    await readyForDatabases(project);
+    await api(ANALYST, "POST", `/api/v1/projects/${project.id}/try-create-databases`);
+    await live.jobs.idle();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    live.jobs.hooks.beforeStep = (step) => (step.projectId === project.id ? held : undefined);
+    const opts = { params: { projectId: project.id }, middleware: projectLayout.middleware };
+    try {
+      const form = new FormData();
+      form.set("file", new Blob(["Id\n1\n2\n"]), "ids.csv");
+      form.set("table", "Customers");
+      const answer = (await call(ANALYST, projectUrl(project.id, "databases/flat-file/update-source"), loadPage.action, { ...opts, form })) as Response;
+      const location = answer.headers.get("location")!;
+      const historyId = /history\/([^/]+)\/details/.exec(location)![1]!;
+      const entryOpts = { params: { projectId: project.id, historyId }, middleware: projectLayout.middleware };
+      const loading = (await call(ANALYST, location, loadEntry.loader, entryOpts)) as any;
+      expect(loading.load).toMatchObject({ status: "Loading", fileName: "ids.csv", tableName: "Customers" });
+      expect(loading.job).toMatchObject({ kind: "FlatFile", status: "IN_PROGRESS" });
+      release();
+      await live.jobs.idle();
+      const done = (await call(ANALYST, location, loadEntry.loader, entryOpts)) as any;
+      expect(done.load).toMatchObject({ status: "Loaded", rowsLoaded: 2 });
+      expect(done.job).toBeNull();
+    } finally {
+      release();
+      live.jobs.hooks.beforeStep = undefined;
+    }
   });
 });
 

@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import { LOAD_MODE_LABELS, ON_REJECTED_LABELS } from "../../../../contracts/values/loads";
 import { LoadStatusBadge, rows } from "~/components/loads/load-status";
 import { formatTimestamp } from "~/components/projects/format";
-import { AutoRefresh } from "~/components/projects/job-progress";
+import { AutoRefresh, JobProgress } from "~/components/projects/job-progress";
 import { Card } from "~/components/ui/card";
 import { Pagination } from "~/components/ui/pagination";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
@@ -16,18 +16,21 @@ import type { Route } from "./+types/databases-history-entry";
 /** databases/history/{historyId}/details: one load, what it did, and its rejected rows (paginated through `?page=`). */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { page, pageSize } = readPaging(new URL(request.url).searchParams, ["line"], "line");
-  const calls = projectCalls(context).loads;
-  const [{ project }, [load, rejected, names]] = await afterGuard(
+  const one = projectCalls(context);
+  const calls = one.loads;
+  const [{ project }, [load, rejected, names, jobs]] = await afterGuard(
     projectScope(context),
-    Promise.all([calls.get(params.historyId), calls.rejectedRows(params.historyId, { page, pageSize }), companyUserNames(context)]),
+    Promise.all([calls.get(params.historyId), calls.rejectedRows(params.historyId, { page, pageSize }), companyUserNames(context), one.jobs()]),
   );
-  return { projectId: project.id, load, rejected, names };
+  // While it loads, its job's progress (the share of the file read) and steps.
+  const job = load.status === "Loading" ? (jobs.jobs.find((j) => j.id === load.jobId) ?? null) : null;
+  return { projectId: project.id, load, rejected, names, job };
 }
 
 export const handle = { breadcrumb: "Load" };
 
 export default function LoadEntry({ loaderData }: Route.ComponentProps) {
-  const { projectId, load, rejected, names } = loaderData;
+  const { projectId, load, rejected, names, job } = loaderData;
   const href = useCompanyHref();
   const paths = useWorkspacePaths();
   const loading = load.status === "Loading";
@@ -48,6 +51,11 @@ export default function LoadEntry({ loaderData }: Route.ComponentProps) {
               ? `${rows(load.rowsLoaded)} of ${rows(load.rowsRead)} rows loaded${load.rowsRejected ? `; ${rows(load.rowsRejected)} rejected` : ""}.`
               : load.message}
         </p>
+        {job ? (
+          <div className="mt-4" aria-live="polite">
+            <JobProgress job={job} startedBy={names[job.createdBy]} />
+          </div>
+        ) : null}
         <dl className="mt-3 grid grid-cols-[max-content_1fr] gap-x-6 gap-y-1 text-sm">
           <dt className="text-muted-foreground">Mode</dt>
           <dd>{LOAD_MODE_LABELS[load.mode]}</dd>
