@@ -65,6 +65,26 @@ export const DELIMITER_LABELS: Record<(typeof DELIMITERS)[number], string> = {
   Caret: "caret",
 };
 export const TEXT_QUALIFIERS = ["DoubleQuote", "SingleQuote", "None"] as const;
+export const TEXT_QUALIFIER_LABELS: Record<(typeof TEXT_QUALIFIERS)[number], string> = {
+  DoubleQuote: 'Double quote (")',
+  SingleQuote: "Single quote (')",
+  None: "None",
+};
 export const ENCODINGS = ["UTF-8", "UTF-16LE", "Windows-1252", "ISO-8859-1"] as const;
+
+/** What a workspace without saved flat-file parameters loads with: CSV with a header row, delimiter detected, UTF-8. */
+export const DEFAULT_FLAT_FILE_PARAMETERS = {
+  extension: ".csv",
+  delimiter: "AutoDetect",
+  hasHeaderRow: true,
+  textQualifier: "DoubleQuote",
+  encoding: "UTF-8",
+} as const satisfies {
+  extension: (typeof FLAT_FILE_EXTENSIONS)[number];
+  delimiter: (typeof DELIMITERS)[number];
+  hasHeaderRow: boolean;
+  textQualifier: (typeof TEXT_QUALIFIERS)[number];
+  encoding: (typeof ENCODINGS)[number];
+};
 
 export const PROJECT_SORTS = ["name", "-name", "status", "-status", "application", "-application", "updatedAt", "-updatedAt"] as const;

@@ -1,4 +1,5 @@
-import type { LockReason } from "../../../contracts/projects";
+import type { FlatFileParameters, LockReason } from "../../../contracts/projects";
+import { DELIMITER_LABELS, TEXT_QUALIFIER_LABELS } from "../../../contracts/values/projects";
 
 export const LOCK_REASON_LABELS: Record<LockReason, string> = {
   Restore: "Restore",
@@ -18,4 +19,15 @@ export function formatTimestamp(iso: string | null | undefined): string {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return iso;
   return `${d.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+}
+
+/** How a workspace's flat files are read, as label and value pairs (the wizard's summary, the load page). */
+export function flatFileParameterRows(p: FlatFileParameters): [string, string][] {
+  return [
+    ["File extension", p.extension],
+    ["Delimiter", DELIMITER_LABELS[p.delimiter]],
+    ["Header row", p.hasHeaderRow ? "Yes" : "No"],
+    ["Text qualifier", TEXT_QUALIFIER_LABELS[p.textQualifier]],
+    ["Encoding", p.encoding],
+  ];
 }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { DEMO_COMPANIES } from "../../../scripts/demo-data";
 import { isRedirect, startLiveServices } from "~/test/live-services";
 import { unpackRows } from "~/lib/packed-rows";
+import { holdJobsOf } from "../../../services/data-api/src/testing/hold-jobs";
 
 const live = await startLiveServices();
 afterAll(() => live.stop());
@@ -422,9 +423,7 @@ describe("cancelling a running job from the background-process page", () => {
   it("a writer's Cancel stops it: the job ends cancelled, the lock goes, the page says so", async () => {
     const project = await newProject(ANALYST, acme.id, acmeApp.id, "Cancelled once");
     await readyForDatabases(project);
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    live.jobs.hooks.beforeStep = (step) => (step.projectId === project.id ? held : undefined);
+    const release = holdJobsOf(live.jobs, project.id);
     const opts = { params: { projectId: project.id }, middleware: projectLayout.middleware };
     try {
       const job = await api<any>(ANALYST, "POST", `/api/v1/projects/${project.id}/try-create-databases`);
@@ -449,9 +448,7 @@ describe("loading a flat file through the portal", () => {
     await readyForDatabases(project);
     await api(ANALYST, "POST", `/api/v1/projects/${project.id}/try-create-databases`);
     await live.jobs.idle();
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    live.jobs.hooks.beforeStep = (step) => (step.projectId === project.id ? held : undefined);
+    const release = holdJobsOf(live.jobs, project.id);
     const opts = { params: { projectId: project.id }, middleware: projectLayout.middleware };
     try {
       const form = new FormData();
@@ -480,9 +477,7 @@ describe("force-unlocking from the background-process page", () => {
   it("a SuperAdmin gives a reason (required, said at the field) and the project is free; an analyst is not offered it", async () => {
     const project = await newProject(ANALYST, acme.id, acmeApp.id, "Stuck once");
     await readyForDatabases(project);
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    live.jobs.hooks.beforeStep = (step) => (step.projectId === project.id ? held : undefined);
+    const release = holdJobsOf(live.jobs, project.id);
     const opts = { params: { projectId: project.id }, middleware: projectLayout.middleware };
     const here = projectUrl(project.id, "background-process", acme.id);
     try {

@@ -14,14 +14,17 @@ export const BEARER_SCHEME = "bearerAuth";
  */
 export const validationHook: Hook<unknown, AppEnv, string, Response | undefined> = (result, c) => {
   if (result.success) return;
-  const fieldErrors: Record<string, string[]> = {};
-  for (const issue of result.error.issues) {
-    const field = issue.path.map(String).join(".") || result.target;
-    (fieldErrors[field] ??= []).push(issue.message);
-  }
+  const fieldErrors = fieldErrorsOf(result.error.issues, result.target);
   const lines = Object.entries(fieldErrors).flatMap(([field, messages]) => messages.map((m) => `${field}: ${m}`));
   return apiError(c, 400, "validation_failed", lines, fieldErrors);
 };
+
+/** Zod's issues as the API's `fieldErrors`: messages keyed by the field's dotted path (`whole` for the value itself). */
+export function fieldErrorsOf(issues: readonly { path: readonly PropertyKey[]; message: string }[], whole: string): Record<string, string[]> {
+  const fieldErrors: Record<string, string[]> = {};
+  for (const issue of issues) (fieldErrors[issue.path.map(String).join(".") || whole] ??= []).push(issue.message);
+  return fieldErrors;
+}
 
 /** Every resource router is one of these, mounted on the app with `app.route(API_PREFIX, router)`. */
 export function createRouter() {

@@ -4,7 +4,7 @@ import { Icon } from "~/components/ui/icon";
 import { Form, Link } from "react-router";
 import { z } from "zod";
 import { flatFileParametersSchema, uploadTypeBodySchema, type Project } from "../../../../contracts/projects";
-import { DELIMITERS, DELIMITER_LABELS, ENCODINGS, FLAT_FILE_EXTENSIONS, TEXT_QUALIFIERS, UPLOAD_TYPES, UPLOAD_TYPE_LABELS } from "../../../../contracts/values/projects";
+import { DELIMITERS, DELIMITER_LABELS, ENCODINGS, FLAT_FILE_EXTENSIONS, TEXT_QUALIFIERS, TEXT_QUALIFIER_LABELS, UPLOAD_TYPES, UPLOAD_TYPE_LABELS } from "../../../../contracts/values/projects";
 import { CheckboxField, FormErrors, SelectField } from "~/components/forms/fields";
 import { StatusButton } from "~/components/forms/status-button";
 import { useIntentPending } from "~/components/projects/use-intent-pending";
@@ -19,6 +19,7 @@ import { afterGuard } from "~/lib/guards.server";
 import { companyUserNames, projectCalls, requireWorkspace } from "../workspace.server";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
 import type { Route } from "./+types/databases";
+import { flatFileParameterRows } from "~/components/projects/format";
 
 /** The settings form: the upload type, and for flat-file projects how the files are read. */
 const backupSettingsSchema = uploadTypeBodySchema;
@@ -27,12 +28,6 @@ const settingsSchemaFor = (sourceType: Project["sourceType"]) => (sourceType ===
 
 /** "Create databases" (and "Retry") carries nothing but its intent. */
 const createSchema = z.object({ intent: z.literal("create-databases") });
-
-const TEXT_QUALIFIER_LABELS: Record<(typeof TEXT_QUALIFIERS)[number], string> = {
-  DoubleQuote: 'Double quote (")',
-  SingleQuote: "Single quote (')",
-  None: "None",
-};
 
 /**
  * Step 3 is an edit page. It is lock-sensitive, with one exception: while the project is locked by
@@ -215,15 +210,7 @@ function SettingsForm({ project, lastResult }: { project: StepProject; lastResul
 function SettingsSummary({ project }: { project: StepProject }) {
   const p = project.flatFileParameters;
   const rows: [string, string][] = [["Upload type", project.uploadType ? UPLOAD_TYPE_LABELS[project.uploadType] : "Not chosen"]];
-  if (project.sourceType === "FlatFile" && p) {
-    rows.push(
-      ["File extension", p.extension],
-      ["Delimiter", DELIMITER_LABELS[p.delimiter]],
-      ["Header row", p.hasHeaderRow ? "Yes" : "No"],
-      ["Text qualifier", TEXT_QUALIFIER_LABELS[p.textQualifier]],
-      ["Encoding", p.encoding],
-    );
-  }
+  if (project.sourceType === "FlatFile" && p) rows.push(...flatFileParameterRows(p));
   return (
     <Card className="mt-6" aria-labelledby="settings-title">
       <h2 id="settings-title" className="text-lg font-semibold">

@@ -1,7 +1,8 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link } from "react-router";
 import { LOAD_MODE_LABELS, LOAD_MODES, MAX_UPLOAD_BYTES_DEFAULT, ON_REJECTED, ON_REJECTED_LABELS } from "../../../../contracts/values/loads";
-import { DELIMITER_LABELS } from "../../../../contracts/values/projects";
+import { DEFAULT_FLAT_FILE_PARAMETERS } from "../../../../contracts/values/projects";
+import { flatFileParameterRows } from "~/components/projects/format";
 import { FileField, FormErrors, RadioGroupField, SelectField } from "~/components/forms/fields";
 import { StatusButton, useIsPending } from "~/components/forms/status-button";
 import { Card } from "~/components/ui/card";
@@ -48,8 +49,6 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export const handle = { breadcrumb: "Load a flat file" };
 
-const QUALIFIER_LABELS = { DoubleQuote: "Double quote (\")", SingleQuote: "Single quote (')", None: "None" } as const;
-
 const MODE_OPTIONS = LOAD_MODES.map((value) => ({
   value,
   label: LOAD_MODE_LABELS[value],
@@ -86,14 +85,12 @@ export default function LoadFlatFile({ loaderData, actionData }: Route.Component
             checked.
           </p>
           <dl aria-label="How the file is read" className="mt-3 mb-5 grid grid-cols-[max-content_1fr] gap-x-6 gap-y-1 text-sm">
-            <dt className="text-muted-foreground">Delimiter</dt>
-            <dd>{parameters ? DELIMITER_LABELS[parameters.delimiter] : "Auto detect"}</dd>
-            <dt className="text-muted-foreground">Text qualifier</dt>
-            <dd>{parameters ? QUALIFIER_LABELS[parameters.textQualifier] : QUALIFIER_LABELS.DoubleQuote}</dd>
-            <dt className="text-muted-foreground">Encoding</dt>
-            <dd>{parameters?.encoding ?? "UTF-8"}</dd>
-            <dt className="text-muted-foreground">Header row</dt>
-            <dd>{!parameters || parameters.hasHeaderRow ? "Yes" : "No"}</dd>
+            {flatFileParameterRows(parameters ?? DEFAULT_FLAT_FILE_PARAMETERS).map(([label, value]) => (
+              <div key={label} className="contents">
+                <dt className="text-muted-foreground">{label}</dt>
+                <dd>{value}</dd>
+              </div>
+            ))}
           </dl>
           <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="flex flex-col gap-5">
             <FormErrors form={form} />

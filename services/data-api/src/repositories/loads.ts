@@ -144,13 +144,10 @@ export async function* allRejections(db: Kysely<Database>, loadId: string, batch
   }
 }
 
-export function loadHeader(row: Pick<LoadsTable, "header">): string[] | null {
-  return row.header ? (JSON.parse(row.header) as string[]) : null;
-}
-
+/** The file's header row of a load, when it had one: the download of rejected rows starts with it. */
 export async function findLoadHeader(db: Kysely<Database>, loadId: string): Promise<string[] | null> {
   const row = await db.selectFrom("loads").select("header").where("id", "=", loadId).executeTakeFirst();
-  return row ? loadHeader(row) : null;
+  return row?.header ? (JSON.parse(row.header) as string[]) : null;
 }
 
 function toLoad(row: Selectable<LoadsTable>): Load {

@@ -92,10 +92,15 @@ export function toProject(row: WorkspaceListRow): Project {
     lockReason: row.lock_reason as Project["lockReason"],
     currentBackupName: row.current_backup_name,
     uploadType: row.upload_type as Project["uploadType"],
-    flatFileParameters: row.flat_file_parameters ? (JSON.parse(row.flat_file_parameters) as FlatFileParameters) : null,
+    flatFileParameters: flatFileParametersOf(row),
     sourceDictionaryId: row.source_dictionary_id,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     version: Number(row.version),
   };
+}
+
+/** A workspace's saved flat-file parameters (checked by the contract when they were saved), or null. */
+export function flatFileParametersOf(row: { flat_file_parameters: string | null }): FlatFileParameters | null {
+  return row.flat_file_parameters ? (JSON.parse(row.flat_file_parameters) as FlatFileParameters) : null;
 }

@@ -10,7 +10,7 @@ import type { LoadForm } from "../../../../../contracts/loads.ts";
 import type { Table } from "../../../../../contracts/dictionary.ts";
 import type { WorkspaceKind } from "../../../../../contracts/workspaces.ts";
 import type { JobDeps } from "../../jobs/start-job.ts";
-import { JobCancelledError, JobRefusedError, startJob } from "../../jobs/start-job.ts";
+import { JobCancelledError, startJob } from "../../jobs/start-job.ts";
 import { deleteRejections, finishLoad, insertLoad, insertRejections, setLoadHeader, setLoadJob } from "../../repositories/loads.ts";
 import { runnerUrl } from "../project-databases.ts";
 import type { DataPlane } from "../servers.ts";
@@ -101,5 +101,3 @@ export async function startFlatFileLoad(deps: JobDeps & { dataPlane: DataPlane }
   await setLoadJob(db, loadId, job.id);
   return { loadId, job };
 }
-
-export { JobRefusedError };

@@ -8,7 +8,7 @@ import { TEST_DATABASE_SERVER, createTestDataPlane } from "../../testing/harness
 import { column } from "../../testing/project-fixtures.ts";
 import { asProjectOwner, createProjectDatabase, createProjectSchema, dropProjectDatabase, runnerUrl } from "../project-databases.ts";
 import { loadInWorker } from "./load-in-worker.ts";
-import { DEFAULT_PARAMETERS } from "./read-flat-file.ts";
+import { DEFAULT_FLAT_FILE_PARAMETERS } from "../../../../../contracts/values/projects.ts";
 
 const dataPlane = createTestDataPlane();
 const projectId = randomUUID();
@@ -32,7 +32,7 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("a load in its worker", () => {
     const controller = new AbortController();
     const started = performance.now();
     const run = loadInWorker(
-      { filePath: file, parameters: DEFAULT_PARAMETERS, table, mode: "replace", onRejected: "loadNothing", connectionUrl: runnerUrl(dataPlane, TEST_DATABASE_SERVER, projectId) },
+      { filePath: file, parameters: DEFAULT_FLAT_FILE_PARAMETERS, table, mode: "replace", onRejected: "loadNothing", connectionUrl: runnerUrl(dataPlane, TEST_DATABASE_SERVER, projectId) },
       {
         onHeader: async () => undefined,
         onRejected: async () => undefined,

@@ -34,6 +34,7 @@ const post = acknowledgedPost<LoadWorkerMessage>(port);
 async function run(): Promise<LoadOutcome> {
   const { table } = request;
   const columns = table.columns;
+  const columnList = columns.map((c) => q(c.name)).join(", ");
   const client = new pg.Client({ connectionString: request.connectionUrl, application_name: "data-transformation flat-file load" });
   await client.connect();
   const counts = { read: 0, rejected: 0 };
@@ -109,15 +110,25 @@ async function run(): Promise<LoadOutcome> {
       if (chunk.length) yield chunk.join("");
       if (!positions) throw new FlatFileProblem("The file is empty");
     }
-    const list = columns.map((c) => q(c.name)).join(", ");
-    await pipeline(Readable.from(copyChunks()), client.query(copyFrom(`COPY ${into} (${withLine ? "dt_line, " : ""}${list}) FROM STDIN`)));
+    await pipeline(Readable.from(copyChunks()), client.query(copyFrom(`COPY ${into} (${withLine ? "dt_line, " : ""}${columnList}) FROM STDIN`)));
     return copied;
   }
 
   const target = `source.${q(table.name)}`;
-  const refused = (): LoadOutcome => {
-    const rows = counts.rejected === 1 ? "1 row was rejected" : `${counts.rejected.toLocaleString("en-US")} rows were rejected`;
-    return { status: "Refused", rowsRead: counts.read, rowsLoaded: 0, rowsRejected: counts.rejected, message: `${rows}, so nothing was loaded (“Load nothing”)` };
+  /**
+   * The end of a pass: with "Load nothing" and a rejected row, everything rolls back; else `move`
+   * puts the rows in the table (if the pass did not already) and the transaction commits.
+   */
+  const settle = async (move: () => Promise<number>): Promise<LoadOutcome> => {
+    await flush();
+    if (counts.rejected > 0 && request.onRejected === "loadNothing") {
+      await client.query("ROLLBACK");
+      const rows = counts.rejected === 1 ? "1 row was rejected" : `${counts.rejected.toLocaleString("en-US")} rows were rejected`;
+      return { status: "Refused", rowsRead: counts.read, rowsLoaded: 0, rowsRejected: counts.rejected, message: `${rows}, so nothing was loaded (“Load nothing”)` };
+    }
+    const loaded = await move();
+    await client.query("COMMIT");
+    return { status: "Loaded", rowsRead: counts.read, rowsLoaded: loaded, rowsRejected: counts.rejected, message: null };
   };
 
   try {
@@ -129,14 +140,8 @@ async function run(): Promise<LoadOutcome> {
     await client.query("SAVEPOINT direct");
     try {
       if (request.mode === "replace") await client.query(`TRUNCATE ${target}`);
-      const loaded = await copyFile(target, false);
-      await flush();
-      if (counts.rejected > 0 && request.onRejected === "loadNothing") {
-        await client.query("ROLLBACK");
-        return refused();
-      }
-      await client.query("COMMIT");
-      return { status: "Loaded", rowsRead: counts.read, rowsLoaded: loaded, rowsRejected: counts.rejected, message: null };
+      const copied = await copyFile(target, false);
+      return await settle(async () => copied);
     } catch (err) {
       if ((err as { code?: string }).code !== UNIQUE_VIOLATION) throw err;
       await client.query("ROLLBACK TO SAVEPOINT direct");
@@ -150,16 +155,11 @@ async function run(): Promise<LoadOutcome> {
     await client.query(`CREATE TEMP TABLE dt_load_rows (dt_line bigint NOT NULL, ${staging}) ON COMMIT DROP`);
     await copyFile("dt_load_rows", true);
     await rejectDuplicateKeys(client, columns, request.mode === "append", table.name, reject);
-    await flush();
-    if (counts.rejected > 0 && request.onRejected === "loadNothing") {
-      await client.query("ROLLBACK");
-      return refused();
-    }
-    if (request.mode === "replace") await client.query(`TRUNCATE ${target}`);
-    const list = columns.map((c) => q(c.name)).join(", ");
-    const inserted = await client.query(`INSERT INTO ${target} (${list}) SELECT ${list} FROM dt_load_rows ORDER BY dt_line`);
-    await client.query("COMMIT");
-    return { status: "Loaded", rowsRead: counts.read, rowsLoaded: inserted.rowCount ?? 0, rowsRejected: counts.rejected, message: null };
+    return await settle(async () => {
+      if (request.mode === "replace") await client.query(`TRUNCATE ${target}`);
+      const inserted = await client.query(`INSERT INTO ${target} (${columnList}) SELECT ${columnList} FROM dt_load_rows ORDER BY dt_line`);
+      return inserted.rowCount ?? 0;
+    });
   } catch (err) {
     await client.query("ROLLBACK").catch(() => undefined);
     if (err instanceof FlatFileProblem) return failed(err.message);
@@ -207,8 +207,9 @@ function rowProblem(cells: string[], positions: (DdlColumn | undefined)[], hasHe
  * the table already holds: rejected with the key, and taken out of the staging table.
  */
 async function rejectDuplicateKeys(client: pg.Client, columns: readonly DdlColumn[], append: boolean, tableName: string, reject: (r: Rejection) => Promise<void>) {
-  const keys = columns.filter((c) => c.isKey).map((c) => q(c.name));
-  if (keys.length === 0) return;
+  const keyColumns = columns.filter((c) => c.isKey);
+  if (keyColumns.length === 0) return;
+  const keys = keyColumns.map((c) => q(c.name));
   const keyList = keys.join(", ");
   await client.query(
     `CREATE TEMP TABLE dt_rejected_keys ON COMMIT DROP AS
@@ -223,7 +224,7 @@ async function rejectDuplicateKeys(client: pg.Client, columns: readonly DdlColum
             AND NOT EXISTS (SELECT 1 FROM dt_rejected_keys k WHERE k.dt_line = r.dt_line)`,
     );
   }
-  const keyNames = columns.filter((c) => c.isKey).map((c) => c.name).join(", ");
+  const keyNames = keyColumns.map((c) => c.name).join(", ");
   const keyValue = keys.map((k) => `coalesce(r.${k}::text, '')`).join(` || ', ' || `);
   const cells = columns.map((c) => `coalesce(r.${q(c.name)}::text, '')`).join(", ");
   let after = 0;

@@ -12,8 +12,6 @@ export class FlatFileProblem extends Error {
   override name = "FlatFileProblem";
 }
 
-/** What a workspace without saved parameters loads with: CSV with a header row, detected delimiter, UTF-8. */
-export const DEFAULT_PARAMETERS: FlatFileParameters = { extension: ".csv", delimiter: "AutoDetect", hasHeaderRow: true, textQualifier: "DoubleQuote", encoding: "UTF-8" };
 
 const DELIMITER_CHARACTERS = { Comma: ",", Tab: "\t", Pipe: "|", Semicolon: ";", Tilde: "~", Apostrophe: "'", Caret: "^" } as const;
 const QUOTES = { DoubleQuote: '"', SingleQuote: "'", None: null } as const;

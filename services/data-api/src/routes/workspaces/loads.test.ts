@@ -7,6 +7,7 @@ import { databaseNameOf } from "../../data-plane/project-databases.ts";
 import { INTERRUPTED_MESSAGE, recoverInterruptedJobs } from "../../jobs/recover.ts";
 import { TEST_DATABASE_SERVER, USERS, createTestApi, type TestApi } from "../../testing/harness.ts";
 import { addProjectTable, column, makeApplication, makeProject } from "../../testing/project-fixtures.ts";
+import { holdJobsOf } from "../../testing/hold-jobs.ts";
 
 const [, acme, birch] = DEMO_COMPANIES;
 
@@ -257,9 +258,7 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
   it("a load can be cancelled by someone with write access: Failed, the table as it was, the lock released", async () => {
     const project = await loadableProject();
     await load(project, { name: "good.csv", text: "CustomerId,Code\n9,KEEP\n" });
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    api.jobs.hooks.beforeStep = (step) => (step.projectId === project.id ? held : undefined);
+    const release = holdJobsOf(api.jobs, project.id);
     const started = await upload(project, { name: "cancelled.csv", text: "CustomerId,Code\n1,A\n" });
     expect(started.status).toBe(202);
     const jobId = started.body.jobId as string;
@@ -281,9 +280,7 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
 
   it("a SuperAdmin force-unlocks with a reason: the load stops and fails, the lock state says ForceUnlocked, the event is recorded", async () => {
     const project = await loadableProject();
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    api.jobs.hooks.beforeStep = (step) => (step.projectId === project.id ? held : undefined);
+    const release = holdJobsOf(api.jobs, project.id);
     const started = await upload(project, { name: "stuck.csv", text: "CustomerId,Code\n1,A\n" });
     onTestFinished(() => release());
     const unlock = async (token: string, body: unknown) => api.send("POST", `/api/v1/projects/${project.id}/force-unlock`, token, body);
@@ -313,9 +310,7 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
     expect((await upload(fresh, { name: "a.csv", text: "CustomerId\n1\n" })).status).toBe(409);
 
     const project = await loadableProject();
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    api.jobs.hooks.beforeStep = (step) => (step.projectId === project.id ? held : undefined);
+    const release = holdJobsOf(api.jobs, project.id);
     expect((await upload(project, { name: "a.csv", text: "CustomerId,Code\n1,A\n" })).status).toBe(202);
     const second = await upload(project, { name: "b.csv", text: "CustomerId,Code\n2,B\n" });
     expect(second.status).toBe(409);

@@ -7,17 +7,17 @@ import { Readable } from "node:stream";
 import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
 import { loadFormSchema, loadSchema, loadsPageSchema, loadsQuerySchema, rejectedRowsPageSchema, rejectedRowsQuerySchema } from "../../../../../contracts/loads.ts";
-import { flatFileParametersSchema, type FlatFileParameters } from "../../../../../contracts/projects.ts";
 import { LOAD_MODES, ON_REJECTED } from "../../../../../contracts/values/loads.ts";
+import { DEFAULT_FLAT_FILE_PARAMETERS } from "../../../../../contracts/values/projects.ts";
 import type { WorkspaceDescriptor } from "../../../../../contracts/workspaces.ts";
 import { ApiProblem, NotFoundError } from "../../api-problem.ts";
 import { startFlatFileLoad, LOAD_START_STATUSES } from "../../data-plane/flat-file/flat-file-load.ts";
-import { DEFAULT_PARAMETERS } from "../../data-plane/flat-file/read-flat-file.ts";
 import { receiveUpload, uploadsTmpDir } from "../../dictionary-bulk/receive-upload.ts";
 import { JobRefusedError } from "../../jobs/start-job.ts";
-import { createRouter, errorResponses, jsonContent } from "../../openapi.ts";
+import { createRouter, errorResponses, fieldErrorsOf, jsonContent } from "../../openapi.ts";
 import { findProjectDictionaryRef } from "../../repositories/dictionaries.ts";
 import { readTables } from "../../repositories/dictionary-tables.ts";
+import { flatFileParametersOf } from "../../repositories/projects.ts";
 import { allRejections, findLoad, findLoadHeader, listLoads, rejectionsPage } from "../../repositories/loads.ts";
 import { requireWorkspace } from "../../workspace-access.ts";
 import { collectionPath, jobDeps, readErrorsOf, writeErrorsOf } from "./shared.ts";
@@ -105,18 +105,22 @@ export function createWorkspaceLoadsRouter(descriptor: WorkspaceDescriptor) {
   return createRouter()
     .openapi(start, async (c) => {
       const { workspace } = await requireWorkspace(c, kind, c.req.valid("param").id, { write: true });
+      // Refused before the body is read: a file of gigabytes is not received to answer 409.
+      const serverId = workspace.database_server;
+      if (!serverId || !LOAD_START_STATUSES.includes(workspace.status as (typeof LOAD_START_STATUSES)[number])) {
+        throw new ApiProblem(409, "not_ready", `The ${noun}'s databases are not created yet: create them first.`);
+      }
       const { db, dataPlane } = c.var.deps;
       const maxBytes = maxUploadBytesOf(c.var.deps);
       const upload = await receiveUpload(c.req.raw, uploadsTmpDir(c.var.deps.dataDir), maxBytes, uploadTooLargeMessage(maxBytes));
       let started = false;
       try {
         const form = loadFormSchema.safeParse({ table: upload.fields.table, mode: upload.fields.mode || undefined, onRejected: upload.fields.onRejected || undefined });
-        const fieldErrors: Record<string, string[]> = {};
-        if (!form.success) for (const issue of form.error.issues) (fieldErrors[String(issue.path[0])] ??= []).push(issue.message);
+        const fieldErrors = form.success ? {} : fieldErrorsOf(form.error.issues, "form");
         const file = upload.file;
         if (!file || file.name === "") fieldErrors.file = [CHOOSE_LOAD_FILE_MESSAGE];
         else if (file.size === 0) fieldErrors.file = ["The file is empty"];
-        if (!form.success || fieldErrors.file) {
+        if (!form.success || !file || fieldErrors.file) {
           const [first] = Object.values(fieldErrors).flat();
           throw new ApiProblem(400, "validation_failed", first ?? "Invalid", fieldErrors);
         }
@@ -124,20 +128,15 @@ export function createWorkspaceLoadsRouter(descriptor: WorkspaceDescriptor) {
         const tables = dictionary ? await readTables(db, dictionary.id) : [];
         const table = tables.find((t) => t.name.toLowerCase() === form.data.table.toLowerCase());
         if (!table) throw new ApiProblem(400, "validation_failed", `The ${noun}'s dictionary has no table '${form.data.table}'`, { table: [`The ${noun}'s dictionary has no table '${form.data.table}'`] });
-        const serverId = workspace.database_server;
-        if (!serverId || !LOAD_START_STATUSES.includes(workspace.status as (typeof LOAD_START_STATUSES)[number])) {
-          throw new ApiProblem(409, "not_ready", `The ${noun}'s databases are not created yet: create them first.`);
-        }
-        const parameters: FlatFileParameters = workspace.flat_file_parameters ? flatFileParametersSchema.parse(JSON.parse(workspace.flat_file_parameters)) : DEFAULT_PARAMETERS;
         try {
           const { loadId, job } = await startFlatFileLoad({ ...jobDeps(c), dataPlane }, kind, {
             projectId: workspace.id,
             serverId,
             userId: c.var.caller.userId,
-            file: { path: file!.path, name: file!.name, size: file!.size },
+            file: { path: file.path, name: file.name, size: file.size },
             form: form.data,
             table,
-            parameters,
+            parameters: flatFileParametersOf(workspace) ?? DEFAULT_FLAT_FILE_PARAMETERS,
           });
           started = true;
           const load = await findLoad(db, workspace.id, loadId);

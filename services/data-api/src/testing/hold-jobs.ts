@@ -1,0 +1,13 @@
+import type { JobRunner } from "../jobs/runner.ts";
+
+/**
+ * Holds every step of `projectId`'s jobs on `runner` before it runs (the job stays running, its
+ * project locked) until the returned function is called. The hook stays set: tests reset
+ * `runner.hooks` themselves.
+ */
+export function holdJobsOf(runner: JobRunner, projectId: string): () => void {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  runner.hooks.beforeStep = (step) => (step.projectId === projectId ? held : undefined);
+  return release;
+}
