@@ -17,6 +17,52 @@ export const loadFormSchema = z.object({
 });
 export type LoadForm = z.infer<typeof loadFormSchema>;
 
+/** POST …/flat-file/loads as JSON: loads a file already uploaded and previewed (POST …/flat-file/uploads). */
+export const stagedLoadSchema = loadFormSchema.extend({
+  /** By default, the table the preview matched. */
+  table: z.string().trim().default(""),
+  uploadId: z.string({ error: "Upload the file again" }).trim().min(1, "Upload the file again"),
+});
+export type StagedLoad = z.infer<typeof stagedLoadSchema>;
+
+/** The first rows a preview shows: enough to see the columns line up, small enough for any page. */
+export const PREVIEW_ROWS = 20;
+
+/**
+ * A file as the preview shows it (POST …/flat-file/uploads): read with the workspace's parameters,
+ * its first rows, and its columns matched to the table's, by header name (any case) or by position
+ * without a header row.
+ */
+export const previewFileSchema = z.object({
+  name: z.string(),
+  bytes: z.number().int(),
+  /** The table it loads into; null when none matches its name. */
+  table: z.string().nullable(),
+  /** What was read: the encoding and delimiter found (or chosen); null when the file cannot be read. */
+  encoding: z.string().nullable(),
+  delimiter: z.string().nullable(),
+  header: z.array(z.string()).nullable(),
+  rows: z.array(z.object({ line: z.number().int(), cells: z.array(z.string()) })),
+  /** Each file column, in order, and the table column it fills (null: the table has none of that name). */
+  columns: z.array(z.object({ file: z.string(), table: z.string().nullable() })),
+  /** Table columns the file lacks: they stay empty (a required one makes every row rejected). */
+  missingColumns: z.array(z.string()),
+  /** File columns the table lacks: the load is refused until they are added to the dictionary or left out. */
+  extraColumns: z.array(z.string()),
+  /** Why the file cannot be loaded as it is, in a sentence; null when it can. */
+  problem: z.string().nullable(),
+});
+export type PreviewFile = z.infer<typeof previewFileSchema>;
+
+export const stagedUploadSchema = z.object({
+  uploadId: z.string(),
+  files: z.array(previewFileSchema),
+  /** Tables no file of the upload matches (several files matched by name): they are left as they are. */
+  unmatchedTables: z.array(z.string()),
+  createdAt: timestampSchema,
+});
+export type StagedUpload = z.infer<typeof stagedUploadSchema>;
+
 export const loadSchema = z.object({
   id: z.string(),
   projectId: z.string(),

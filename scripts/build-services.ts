@@ -19,6 +19,7 @@ await build({
     // The workers, beside the data API's bundle where worker-entry.ts looks for them.
     "parse-worker": "services/data-api/src/dictionary-bulk/parse-worker.ts",
     "load-worker": "services/data-api/src/data-plane/flat-file/load-worker.ts",
+    "preview-worker": "services/data-api/src/data-plane/flat-file/preview-worker.ts",
     "client-portal": "services/client-portal/src/server.ts",
   },
   outdir: SERVICES_BUILD_DIR,

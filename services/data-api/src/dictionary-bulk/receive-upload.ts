@@ -17,10 +17,14 @@ import { fileProblem, FILE_TOO_LARGE_MESSAGE } from "./sheet-rows.ts";
 export type ReceivedUpload = {
   fields: Record<string, string>;
   /** The (first) file part, on disk. */
-  file?: { path: string; name: string; size: number };
-  /** Removes the temporary file; safe to call twice. */
+  file?: ReceivedFile;
+  /** Every file part, on disk, when asked for (`allFiles`); else the first only. */
+  files: ReceivedFile[];
+  /** Removes the temporary files; safe to call twice. */
   remove(): void;
 };
+
+export type ReceivedFile = { path: string; name: string; size: number };
 
 /** A text field is a mode or an intent: anything longer is not this form. */
 const FIELD_MAX_BYTES = 16 * 1024;
@@ -62,19 +66,23 @@ export async function receiveUpload(
   tmpDir: string,
   maxFileBytes = BULK_UPLOAD_MAX_BYTES,
   tooLargeMessage = FILE_TOO_LARGE_MESSAGE,
+  /** Keep every file part (several files in one upload), `maxFileBytes` then counting them all together. */
+  options: { allFiles?: boolean } = {},
 ): Promise<ReceivedUpload> {
   const boundary = /boundary=(?:"([^"]+)"|([^;]+))/i.exec(request.headers.get("content-type") ?? "");
   if (!boundary || !request.body) throw new ApiProblem(415, "unsupported_media_type", "Send the file as multipart/form-data.");
   const delimiter = Buffer.from(`\r\n--${boundary[1] ?? boundary[2]!.trim()}`);
 
   fs.mkdirSync(tmpDir, { recursive: true });
-  const result: ReceivedUpload = { fields: {}, remove: () => {} };
+  const result: ReceivedUpload = { fields: {}, files: [], remove: () => {} };
   let out: fs.WriteStream | undefined;
   let writeError: Error | undefined;
   let outPath: string | undefined;
+  const paths: string[] = [];
+  let fileBytes = 0;
   const remove = () => {
     if (out && !out.destroyed) out.destroy();
-    if (outPath) fs.rmSync(outPath, { force: true });
+    for (const p of paths) fs.rmSync(p, { force: true });
   };
   result.remove = remove;
 
@@ -90,7 +98,8 @@ export async function receiveUpload(
       if (part.size > FIELD_MAX_BYTES) throw unreadable(`the field '${part.name}' is too long`);
       part.chunks.push(bytes);
     } else if (out) {
-      if (part.size > maxFileBytes) throw fileProblem(413, tooLargeMessage);
+      fileBytes += bytes.length;
+      if (fileBytes > maxFileBytes) throw fileProblem(413, tooLargeMessage);
       if (writeError) throw writeError;
       if (!out.write(bytes)) await once(out, "drain");
     }
@@ -98,10 +107,12 @@ export async function receiveUpload(
   const endPart = async () => {
     if (!part) return;
     if (part.fileName === undefined) result.fields[part.name] ??= Buffer.concat(part.chunks).toString("utf8");
-    else if (out && !result.file) {
+    else if (out) {
       const stream = out;
       await new Promise<void>((resolve, reject) => stream.end((err?: Error | null) => (err ? reject(err) : resolve())));
-      result.file = { path: outPath!, name: part.fileName, size: part.size };
+      // A browser sends an empty part named "" when no file was chosen: that is no file.
+      if (part.fileName !== "" || part.size > 0) result.files.push({ path: outPath!, name: part.fileName, size: part.size });
+      result.file ??= result.files[0];
       out = undefined;
     }
     part = undefined;
@@ -111,9 +122,10 @@ export async function receiveUpload(
     const name = /\bname="([^"]*)"/i.exec(disposition)?.[1] ?? "";
     const fileName = /\bfilename="([^"]*)"/i.exec(disposition)?.[1];
     part = { name, chunks: [], size: 0, ...(fileName !== undefined ? { fileName: path.basename(fileName.replace(/\\/g, "/")) } : {}) };
-    // Only the first file is kept (the form has one); any other file part is read and dropped.
-    if (fileName !== undefined && !outPath) {
+    // Only the first file is kept unless all are asked for; any other file part is read and dropped.
+    if (fileName !== undefined && (!outPath || options.allFiles)) {
       outPath = path.join(tmpDir, `${Date.now()}-${randomBytes(8).toString("hex")}.upload`);
+      paths.push(outPath);
       // Opened now, not when the stream gets round to it: a removal right after must find the file.
       out = fs.createWriteStream(outPath, { fd: fs.openSync(outPath, "w") });
       // A failed write (disk full) is thrown by the next write or the end, not left unhandled.

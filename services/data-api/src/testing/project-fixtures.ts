@@ -51,3 +51,26 @@ export async function addProjectTable(api: TestApi, projectId: string, table: Om
   if (!ref) throw new Error(`project ${projectId} has no dictionary`);
   return createTable(api.db, ref.id, { description: null, ...table }, { expectedVersion: ref.version, userId: "fixture" });
 }
+
+/**
+ * A project whose databases exist, at "Setup: load source data", with Customers (key CustomerId,
+ * Code nvarchar(10), Balance decimal(12,2), Since date) and Orders (key OrderId, Note).
+ */
+export async function loadableProject(api: TestApi, token: string, input: ProjectInput): Promise<Project> {
+  const project = await makeProject(api, token, input);
+  await addProjectTable(api, project.id, {
+    name: "Customers",
+    columns: [
+      column("CustomerId", "int", { isKey: true, nullable: false }),
+      column("Code", "nvarchar", { length: 10, nullable: false }),
+      column("Balance", "decimal", { precision: 12, scale: 2 }),
+      column("Since", "date"),
+    ],
+  });
+  await addProjectTable(api, project.id, { name: "Orders", columns: [column("OrderId", "int", { isKey: true, nullable: false }), column("Note", "nvarchar")] });
+  await api.db.updateTable("projects").set({ status: "SetupUploadTypeIncomplete" }).where("id", "=", project.id).execute();
+  await api.send("POST", `/api/v1/projects/${project.id}/upload-type`, token, { uploadType: "SingleFile" });
+  await api.app.request(`/api/v1/projects/${project.id}/try-create-databases`, { method: "POST", headers: { authorization: `Bearer ${token}` } });
+  await api.jobs.idle();
+  return (await api.get(`/api/v1/projects/${project.id}`, token)).body as Project;
+}

@@ -24,17 +24,32 @@ export type FlatFileLoadInput = {
   serverId: string;
   userId: string;
   file: { path: string; name: string; size: number };
+  /** Removes the file once the load is over (by default the file itself; a staged upload's folder for one previewed). */
+  discard?: () => Promise<void>;
+  /** When the load could not start (locked meanwhile): by default the file is removed too. */
+  refused?: () => Promise<void>;
   form: LoadForm;
   table: Table;
   parameters: FlatFileParameters;
 };
 
 /** Starts the load (202 at the route); the file is the job's from here and removed when it ends. Throws JobRefusedError when locked. */
-export async function startFlatFileLoad(deps: JobDeps & { dataPlane: DataPlane }, kind: WorkspaceKind, input: FlatFileLoadInput): Promise<{ loadId: string; job: Job }> {
+export async function startFlatFileLoad(
+  deps: JobDeps & { dataPlane: DataPlane },
+  kind: WorkspaceKind,
+  input: FlatFileLoadInput,
+): Promise<{ loadId: string; job: Job }> {
   const { db, dataPlane } = deps;
-  const loadId = await insertLoad(db, { projectId: input.projectId, fileName: input.file.name, fileBytes: input.file.size, form: { ...input.form, table: input.table.name }, userId: input.userId, now: new Date() });
+  const loadId = await insertLoad(db, {
+    projectId: input.projectId,
+    fileName: input.file.name,
+    fileBytes: input.file.size,
+    form: { ...input.form, table: input.table.name },
+    userId: input.userId,
+    now: new Date(),
+  });
   // Asynchronous: unlinking a file of gigabytes takes the file system a while, never the event loop's.
-  const removeFile = () => fs.promises.rm(input.file.path, { force: true });
+  const removeFile = input.discard ?? (() => fs.promises.rm(input.file.path, { force: true }));
   let job: Job;
   try {
     job = await startJob(deps, {
@@ -90,11 +105,16 @@ export async function startFlatFileLoad(deps: JobDeps & { dataPlane: DataPlane }
         await removeFile();
         // A crash or a stop before the worker answered: the transaction never committed.
         const message = error instanceof JobCancelledError ? "Cancelled." : error instanceof Error ? error.message : String(error);
-        await finishLoad(ctx.db, loadId, { status: "Failed", rowsRead: 0, rowsLoaded: 0, rowsRejected: 0, message: `${message} Nothing was loaded.` }, new Date());
+        await finishLoad(
+          ctx.db,
+          loadId,
+          { status: "Failed", rowsRead: 0, rowsLoaded: 0, rowsRejected: 0, message: `${message} Nothing was loaded.` },
+          new Date(),
+        );
       },
     });
   } catch (err) {
-    await removeFile();
+    await (input.refused ?? removeFile)();
     await db.deleteFrom("loads").where("id", "=", loadId).execute();
     throw err;
   }

@@ -32,7 +32,14 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("a load in its worker", () => {
     const controller = new AbortController();
     const started = performance.now();
     const run = loadInWorker(
-      { filePath: file, parameters: DEFAULT_FLAT_FILE_PARAMETERS, table, mode: "replace", onRejected: "loadNothing", connectionUrl: runnerUrl(dataPlane, TEST_DATABASE_SERVER, projectId) },
+      {
+        filePath: file,
+        parameters: DEFAULT_FLAT_FILE_PARAMETERS,
+        table,
+        mode: "replace",
+        onRejected: "loadNothing",
+        connectionUrl: runnerUrl(dataPlane, TEST_DATABASE_SERVER, projectId),
+      },
       {
         onHeader: async () => undefined,
         onRejected: async () => undefined,
@@ -46,7 +53,9 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("a load in its worker", () => {
     expect(performance.now() - started).toBeLessThan(2000);
     // The replaced table is whole again once PostgreSQL has seen the connection go.
     await expect
-      .poll(() => asProjectOwner(dataPlane, TEST_DATABASE_SERVER, projectId, async (c) => (await c.query(`select "Id", "Text" from source."Big"`)).rows), { timeout: 5000 })
+      .poll(() => asProjectOwner(dataPlane, TEST_DATABASE_SERVER, projectId, async (c) => (await c.query(`select "Id", "Text" from source."Big"`)).rows), {
+        timeout: 5000,
+      })
       .toEqual([{ Id: -1, Text: "before" }]);
   });
 });

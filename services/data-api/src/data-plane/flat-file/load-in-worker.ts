@@ -19,7 +19,10 @@ const WORKER_LIMITS = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 
 
 /** Stopped when `signal` aborts (a cancel): the worker is terminated, its connection closes, PostgreSQL rolls its transaction back. */
 export function loadInWorker(request: LoadRequest, hooks: LoadHooks, signal?: AbortSignal): Promise<LoadOutcome> {
-  const worker = startWorker({ source: new URL("./load-worker.ts", import.meta.url), bundle: "load-worker" }, { workerData: request, resourceLimits: WORKER_LIMITS });
+  const worker = startWorker(
+    { source: new URL("./load-worker.ts", import.meta.url), bundle: "load-worker" },
+    { workerData: request, resourceLimits: WORKER_LIMITS },
+  );
   return new Promise<LoadOutcome>((resolve, reject) => {
     let settled = false;
     const finish = (error: Error | null, outcome?: LoadOutcome) => {

@@ -13,6 +13,7 @@ import { acknowledgedPost } from "../../worker-entry.ts";
 import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import { postgresType, quoteIdentifier as q, type DdlColumn } from "../postgres-ddl.ts";
+import { headerProblem, matchColumns } from "./column-match.ts";
 import { DelimitedFormatError } from "./read-delimited.ts";
 import { FlatFileProblem, readFlatFile } from "./read-flat-file.ts";
 import type { LoadOutcome, LoadRequest, LoadWorkerMessage, Rejection } from "./load-messages.ts";
@@ -124,7 +125,13 @@ async function run(): Promise<LoadOutcome> {
     if (counts.rejected > 0 && request.onRejected === "loadNothing") {
       await client.query("ROLLBACK");
       const rows = counts.rejected === 1 ? "1 row was rejected" : `${counts.rejected.toLocaleString("en-US")} rows were rejected`;
-      return { status: "Refused", rowsRead: counts.read, rowsLoaded: 0, rowsRejected: counts.rejected, message: `${rows}, so nothing was loaded (“Load nothing”)` };
+      return {
+        status: "Refused",
+        rowsRead: counts.read,
+        rowsLoaded: 0,
+        rowsRejected: counts.rejected,
+        message: `${rows}, so nothing was loaded (“Load nothing”)`,
+      };
     }
     const loaded = await move();
     await client.query("COMMIT");
@@ -176,23 +183,10 @@ async function run(): Promise<LoadOutcome> {
 
 /** The table column of each header cell; refuses a header naming a column twice or one the table lacks. */
 function mapHeader(header: string[], columns: readonly DdlColumn[], tableName: string): (DdlColumn | undefined)[] {
-  const byName = new Map(columns.map((c) => [c.name.toLowerCase(), c]));
-  const seen = new Set<string>();
-  const unknown: string[] = [];
-  const mapped = header.map((cell) => {
-    const name = cell.trim().toLowerCase();
-    if (seen.has(name)) throw new FlatFileProblem(`The header names the column '${cell.trim()}' twice`);
-    seen.add(name);
-    const column = byName.get(name);
-    if (!column) unknown.push(cell.trim() || "(a column without a name)");
-    return column;
-  });
-  if (unknown.length) {
-    throw new FlatFileProblem(
-      `The file has ${unknown.length === 1 ? "a column" : "columns"} the table '${tableName}' lacks: ${unknown.join(", ")}. Add ${unknown.length === 1 ? "it" : "them"} to the project's data dictionary, or leave ${unknown.length === 1 ? "it" : "them"} out of the file`,
-    );
-  }
-  return mapped;
+  const match = matchColumns(header, columns, header.length);
+  const problem = headerProblem(match, tableName);
+  if (problem) throw new FlatFileProblem(problem);
+  return match.positions;
 }
 
 /** A row whose number of values is not the file's: rejected as a whole. */
@@ -206,7 +200,13 @@ function rowProblem(cells: string[], positions: (DdlColumn | undefined)[], hasHe
  * Rows whose key another row of the file has (all but the first), and with Append rows whose key
  * the table already holds: rejected with the key, and taken out of the staging table.
  */
-async function rejectDuplicateKeys(client: pg.Client, columns: readonly DdlColumn[], append: boolean, tableName: string, reject: (r: Rejection) => Promise<void>) {
+async function rejectDuplicateKeys(
+  client: pg.Client,
+  columns: readonly DdlColumn[],
+  append: boolean,
+  tableName: string,
+  reject: (r: Rejection) => Promise<void>,
+) {
   const keyColumns = columns.filter((c) => c.isKey);
   if (keyColumns.length === 0) return;
   const keys = keyColumns.map((c) => q(c.name));

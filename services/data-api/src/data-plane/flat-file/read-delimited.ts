@@ -100,7 +100,11 @@ export async function* readDelimitedRecords(texts: AsyncIterable<string> | Itera
         while (at < length) {
           const c = text.charCodeAt(at);
           if (c === delimiter || c === CR || c === LF) break;
-          if (c === quote) throw new DelimitedFormatError(record, `a field with a ${quoteName} in it must be quoted, with the ${quoteName} doubled (${quoteText}${quoteText})`);
+          if (c === quote)
+            throw new DelimitedFormatError(
+              record,
+              `a field with a ${quoteName} in it must be quoted, with the ${quoteName} doubled (${quoteText}${quoteText})`,
+            );
           at++;
         }
         value = text.slice(from, at);

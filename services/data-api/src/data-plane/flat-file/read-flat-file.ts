@@ -12,7 +12,6 @@ export class FlatFileProblem extends Error {
   override name = "FlatFileProblem";
 }
 
-
 const DELIMITER_CHARACTERS = { Comma: ",", Tab: "\t", Pipe: "|", Semicolon: ";", Tilde: "~", Apostrophe: "'", Caret: "^" } as const;
 const QUOTES = { DoubleQuote: '"', SingleQuote: "'", None: null } as const;
 const DECODERS = { "UTF-8": "utf-8", "UTF-16LE": "utf-16le", "Windows-1252": "windows-1252", "ISO-8859-1": "iso-8859-1" } as const;
@@ -21,6 +20,8 @@ const DECODERS = { "UTF-8": "utf-8", "UTF-16LE": "utf-16le", "Windows-1252": "wi
 const SNIFF_BYTES = 64 * 1024;
 
 export type FlatFileReading = {
+  /** The encoding the file is read in. */
+  encoding: string;
   delimiter: string;
   records: AsyncGenerator<DelimitedRecord>;
 };
@@ -38,7 +39,11 @@ export async function readFlatFile(path: string, parameters: FlatFileParameters,
   const encoding = DECODERS[parameters.encoding];
   const delimiter =
     parameters.delimiter === "AutoDetect" ? detectDelimiter(new TextDecoder(encoding).decode(start), quote) : DELIMITER_CHARACTERS[parameters.delimiter];
-  return { delimiter, records: readDelimitedRecords(decode(path, encoding, parameters.encoding, onBytes), { delimiter, quote }) };
+  return {
+    encoding: parameters.encoding,
+    delimiter,
+    records: readDelimitedRecords(decode(path, encoding, parameters.encoding, onBytes), { delimiter, quote }),
+  };
 }
 
 async function readStart(path: string): Promise<Uint8Array> {

@@ -6,12 +6,38 @@
 import { Readable } from "node:stream";
 import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
-import { loadFormSchema, loadSchema, loadsPageSchema, loadsQuerySchema, rejectedRowsPageSchema, rejectedRowsQuerySchema } from "../../../../../contracts/loads.ts";
+import {
+  loadFormSchema,
+  loadSchema,
+  loadsPageSchema,
+  loadsQuerySchema,
+  PREVIEW_ROWS,
+  rejectedRowsPageSchema,
+  rejectedRowsQuerySchema,
+  stagedLoadSchema,
+  stagedUploadSchema,
+  type LoadForm,
+  type StagedUpload,
+} from "../../../../../contracts/loads.ts";
 import { LOAD_MODES, ON_REJECTED } from "../../../../../contracts/values/loads.ts";
-import { DEFAULT_FLAT_FILE_PARAMETERS } from "../../../../../contracts/values/projects.ts";
+import { DEFAULT_FLAT_FILE_PARAMETERS, UPLOAD_TYPES } from "../../../../../contracts/values/projects.ts";
+import type { Table } from "../../../../../contracts/dictionary.ts";
 import type { WorkspaceDescriptor } from "../../../../../contracts/workspaces.ts";
 import { ApiProblem, NotFoundError } from "../../api-problem.ts";
-import { startFlatFileLoad, LOAD_START_STATUSES } from "../../data-plane/flat-file/flat-file-load.ts";
+import { startFlatFileLoad, LOAD_START_STATUSES, type FlatFileLoadInput } from "../../data-plane/flat-file/flat-file-load.ts";
+import { previewInWorker } from "../../data-plane/flat-file/preview-in-worker.ts";
+import {
+  readManifest,
+  removeExpiredStaged,
+  removeStaged,
+  stageFiles,
+  STAGED_UPLOAD_TTL_MS,
+  takeStaged,
+  writeManifest,
+} from "../../data-plane/flat-file/staged-uploads.ts";
+import type { Kysely } from "kysely";
+import type { Database } from "../../db/schema.ts";
+import type { WorkspaceRow } from "../../repositories/workspaces.ts";
 import { receiveUpload, uploadsTmpDir } from "../../dictionary-bulk/receive-upload.ts";
 import { JobRefusedError } from "../../jobs/start-job.ts";
 import { createRouter, errorResponses, fieldErrorsOf, jsonContent } from "../../openapi.ts";
@@ -34,6 +60,28 @@ const LOAD_BODY = {
   },
 };
 
+/** A previewed upload, loaded without sending its file again (JSON). */
+const STAGED_LOAD_BODY = {
+  type: "object" as const,
+  required: ["uploadId"],
+  properties: {
+    uploadId: { type: "string" as const },
+    table: { type: "string" as const, description: "The table; by default the one the preview matched." },
+    mode: LOAD_BODY.properties.mode,
+    onRejected: LOAD_BODY.properties.onRejected,
+  },
+};
+const STAGE_BODY = {
+  type: "object" as const,
+  required: ["file"],
+  properties: {
+    file: { type: "array" as const, items: { type: "string" as const, format: "binary" } },
+    uploadType: { type: "string" as const, enum: [...UPLOAD_TYPES] },
+    table: { type: "string" as const },
+  },
+};
+
+export const STAGED_UPLOAD_GONE_MESSAGE = "The uploaded file is no longer here: choose it again";
 export const CHOOSE_LOAD_FILE_MESSAGE = "Choose a file to load";
 export const LOAD_NOT_FOUND_MESSAGE = "No such load.";
 
@@ -55,7 +103,10 @@ export function createWorkspaceLoadsRouter(descriptor: WorkspaceDescriptor) {
       "A row that does not fit its table (values, types, lengths, a missing key, a duplicate key) is rejected with its row, column, value and reason; with loadNothing any rejected row leaves the table as it was (status Refused).",
     ].join(" "),
     // A plain schema object, not Zod: the route reads the body itself, as a stream (receiveUpload).
-    request: { params: idParams, body: { required: true, content: { "multipart/form-data": { schema: LOAD_BODY } } } },
+    request: {
+      params: idParams,
+      body: { required: true, content: { "multipart/form-data": { schema: LOAD_BODY }, "application/json": { schema: STAGED_LOAD_BODY } } },
+    },
     responses: {
       202: jsonContent(z.object({ load: loadSchema, jobId: z.string() }), "The load, just started."),
       413: jsonContent(z.object({}).passthrough(), "The file is larger than MAX_UPLOAD_BYTES."),
@@ -84,7 +135,11 @@ export function createWorkspaceLoadsRouter(descriptor: WorkspaceDescriptor) {
     tags,
     summary: "A page of the load's rejected rows, in file order",
     request: { params: loadParams, query: rejectedRowsQuerySchema },
-    responses: { 200: jsonContent(rejectedRowsPageSchema, "Rejected rows: row, column, value, reason."), 400: errorResponses[400], ...readErrorsOf(descriptor) },
+    responses: {
+      200: jsonContent(rejectedRowsPageSchema, "Rejected rows: row, column, value, reason."),
+      400: errorResponses[400],
+      ...readErrorsOf(descriptor),
+    },
   });
   const download = createRoute({
     method: "get",
@@ -94,6 +149,50 @@ export function createWorkspaceLoadsRouter(descriptor: WorkspaceDescriptor) {
     request: { params: loadParams },
     responses: { 200: { description: "CSV (UTF-8), streamed.", content: { "text/csv": { schema: z.string() } } }, ...readErrorsOf(descriptor) },
   });
+
+  const uploads = `${collectionPath(descriptor)}/{id}/flat-file/uploads`;
+  const stage = createRoute({
+    method: "post",
+    path: uploads,
+    tags,
+    summary: "Upload flat files and preview them: the first rows as read, and their columns matched to their tables'",
+    description: [
+      "multipart/form-data: `file` (one, or several with uploadType MultipleFiles), `uploadType` (SingleFile or MultipleFiles; the workspace's by default), `table` (a single file's table; else the table its name names, Employee.csv → Employee).",
+      `Answers 201 with the preview: per file its table, the encoding and delimiter read, the header, the first ${PREVIEW_ROWS} rows, columns matched (by header name, any case, or by position), columns missing and extra, and why it cannot be loaded if so; with several files, the tables no file matches.`,
+      `The files are kept for ${STAGED_UPLOAD_TTL_MS / 3_600_000} hours: POST …/flat-file/loads with {uploadId} loads them without sending them again.`,
+    ].join(" "),
+    request: { params: idParams, body: { required: true, content: { "multipart/form-data": { schema: STAGE_BODY } } } },
+    responses: {
+      201: jsonContent(stagedUploadSchema, "The preview."),
+      413: jsonContent(z.object({}).passthrough(), "The files are larger than MAX_UPLOAD_BYTES."),
+      ...writeErrorsOf(descriptor),
+    },
+  });
+  const stagedOne = createRoute({
+    method: "get",
+    path: `${uploads}/{uploadId}`,
+    tags,
+    summary: "A staged upload's preview, as POST …/flat-file/uploads answered it",
+    request: { params: z.object({ id: z.string().min(1), uploadId: z.string().min(1) }) },
+    responses: { 200: jsonContent(stagedUploadSchema, "The preview."), ...readErrorsOf(descriptor) },
+  });
+
+  const requireDatabases = (workspace: WorkspaceRow): string => {
+    // Refused before the body is read: a file of gigabytes is not received to answer 409.
+    const serverId = workspace.database_server;
+    if (!serverId || !LOAD_START_STATUSES.includes(workspace.status as (typeof LOAD_START_STATUSES)[number])) {
+      throw new ApiProblem(409, "not_ready", `The ${noun}'s databases are not created yet: create them first.`);
+    }
+    return serverId;
+  };
+  const noTableMessage = (table: string) => `The ${noun}'s dictionary has no table '${table}'`;
+  const tableOf = async (db: Kysely<Database>, projectId: string, name: string): Promise<Table> => {
+    const dictionary = await findProjectDictionaryRef(db, projectId);
+    const tables = dictionary ? await readTables(db, dictionary.id) : [];
+    const table = tables.find((t) => t.name.toLowerCase() === name.toLowerCase());
+    if (!table) throw validationProblem({ table: [name ? noTableMessage(name) : "Choose a table"] });
+    return table;
+  };
 
   const loadOf = async (c: Parameters<typeof requireWorkspace>[0], id: string, loadId: string) => {
     const { workspace } = await requireWorkspace(c, kind, id, { write: false });
@@ -105,50 +204,129 @@ export function createWorkspaceLoadsRouter(descriptor: WorkspaceDescriptor) {
   return createRouter()
     .openapi(start, async (c) => {
       const { workspace } = await requireWorkspace(c, kind, c.req.valid("param").id, { write: true });
-      // Refused before the body is read: a file of gigabytes is not received to answer 409.
-      const serverId = workspace.database_server;
-      if (!serverId || !LOAD_START_STATUSES.includes(workspace.status as (typeof LOAD_START_STATUSES)[number])) {
-        throw new ApiProblem(409, "not_ready", `The ${noun}'s databases are not created yet: create them first.`);
-      }
-      const { db, dataPlane } = c.var.deps;
-      const maxBytes = maxUploadBytesOf(c.var.deps);
-      const upload = await receiveUpload(c.req.raw, uploadsTmpDir(c.var.deps.dataDir), maxBytes, uploadTooLargeMessage(maxBytes));
-      let started = false;
-      try {
-        const form = loadFormSchema.safeParse({ table: upload.fields.table, mode: upload.fields.mode || undefined, onRejected: upload.fields.onRejected || undefined });
-        const fieldErrors = form.success ? {} : fieldErrorsOf(form.error.issues, "form");
-        const file = upload.file;
-        if (!file || file.name === "") fieldErrors.file = [CHOOSE_LOAD_FILE_MESSAGE];
-        else if (file.size === 0) fieldErrors.file = ["The file is empty"];
-        if (!form.success || !file || fieldErrors.file) {
-          const [first] = Object.values(fieldErrors).flat();
-          throw new ApiProblem(400, "validation_failed", first ?? "Invalid", fieldErrors);
-        }
-        const dictionary = await findProjectDictionaryRef(db, workspace.id);
-        const tables = dictionary ? await readTables(db, dictionary.id) : [];
-        const table = tables.find((t) => t.name.toLowerCase() === form.data.table.toLowerCase());
-        if (!table) throw new ApiProblem(400, "validation_failed", `The ${noun}'s dictionary has no table '${form.data.table}'`, { table: [`The ${noun}'s dictionary has no table '${form.data.table}'`] });
+      const serverId = requireDatabases(workspace);
+      const { db, dataPlane, dataDir } = c.var.deps;
+      const startLoad = async (file: FlatFileLoadInput["file"], form: LoadForm, cleanUp: Pick<FlatFileLoadInput, "discard" | "refused">) => {
+        const table = await tableOf(db, workspace.id, form.table);
         try {
           const { loadId, job } = await startFlatFileLoad({ ...jobDeps(c), dataPlane }, kind, {
             projectId: workspace.id,
             serverId,
             userId: c.var.caller.userId,
-            file: { path: file.path, name: file.name, size: file.size },
-            form: form.data,
+            file,
+            ...cleanUp,
+            form,
             table,
             parameters: flatFileParametersOf(workspace) ?? DEFAULT_FLAT_FILE_PARAMETERS,
           });
-          started = true;
           const load = await findLoad(db, workspace.id, loadId);
           return c.json({ load: load!, jobId: job.id }, 202);
         } catch (err) {
           if (err instanceof JobRefusedError) throw new ApiProblem(409, "project_locked", err.message);
           throw err;
         }
+      };
+
+      // A file previewed before: its staged upload, taken by the load (given back if it cannot start).
+      if (/^application\/json\b/i.test(c.req.header("content-type") ?? "")) {
+        const parsed = stagedLoadSchema.safeParse(await c.req.json().catch(() => null));
+        if (!parsed.success) throw validationProblem(fieldErrorsOf(parsed.error.issues, "form"));
+        const manifest = await readManifest(dataDir, workspace.id, parsed.data.uploadId);
+        if (!manifest) throw validationProblem({ file: [STAGED_UPLOAD_GONE_MESSAGE] });
+        if (manifest.files.length !== 1) throw validationProblem({ file: ["This upload holds several files: load them as multiple files"] });
+        const form = { ...parsed.data, table: parsed.data.table || manifest.files[0]!.table || "" };
+        // Checked before the files are taken, so a refused form leaves the preview as it was.
+        await tableOf(db, workspace.id, form.table);
+        const taken = await takeStaged(dataDir, manifest);
+        const [file] = taken.files;
+        try {
+          return await startLoad(file!, form, { discard: taken.remove, refused: taken.giveBack });
+        } catch (err) {
+          if (!(err instanceof ApiProblem && err.status === 409)) await taken.giveBack().catch(() => undefined);
+          throw err;
+        }
+      }
+
+      const maxBytes = maxUploadBytesOf(c.var.deps);
+      const upload = await receiveUpload(c.req.raw, uploadsTmpDir(dataDir), maxBytes, uploadTooLargeMessage(maxBytes));
+      let started = false;
+      try {
+        const form = loadFormSchema.safeParse({
+          table: upload.fields.table,
+          mode: upload.fields.mode || undefined,
+          onRejected: upload.fields.onRejected || undefined,
+        });
+        const fieldErrors = form.success ? {} : fieldErrorsOf(form.error.issues, "form");
+        const file = upload.file;
+        if (!file) fieldErrors.file = [CHOOSE_LOAD_FILE_MESSAGE];
+        else if (file.size === 0) fieldErrors.file = ["The file is empty"];
+        if (!form.success || !file || fieldErrors.file) throw validationProblem(fieldErrors);
+        const response = await startLoad(file, form.data, {});
+        started = true;
+        return response;
       } finally {
         // The job owns the file once started; else it goes now.
         if (!started) upload.remove();
       }
+    })
+    .openapi(stage, async (c) => {
+      const { workspace } = await requireWorkspace(c, kind, c.req.valid("param").id, { write: true });
+      requireDatabases(workspace);
+      const { db, dataDir } = c.var.deps;
+      const maxBytes = maxUploadBytesOf(c.var.deps);
+      // Previews nobody loaded go as new ones come: no timer needed.
+      await removeExpiredStaged(dataDir, new Date(Date.now() - STAGED_UPLOAD_TTL_MS));
+      const upload = await receiveUpload(c.req.raw, uploadsTmpDir(dataDir), maxBytes, uploadTooLargeMessage(maxBytes), { allFiles: true });
+      let stagedId: string | undefined;
+      try {
+        const uploadType = upload.fields.uploadType || workspace.upload_type || "SingleFile";
+        if (!UPLOAD_TYPES.includes(uploadType as (typeof UPLOAD_TYPES)[number])) throw validationProblem({ uploadType: ["Choose an upload type"] });
+        const files = upload.files;
+        if (files.length === 0) throw validationProblem({ file: [CHOOSE_LOAD_FILE_MESSAGE] });
+        const empty = files.find((f) => f.size === 0);
+        if (empty) throw validationProblem({ file: [files.length === 1 ? "The file is empty" : `The file ${empty.name} is empty`] });
+        if (uploadType === "SingleFile" && files.length > 1)
+          throw validationProblem({ file: ["Choose one file, or choose Multiple files to load several at once"] });
+        const dictionary = await findProjectDictionaryRef(db, workspace.id);
+        const tables = dictionary ? await readTables(db, dictionary.id) : [];
+        const chosen = upload.fields.table?.trim();
+        if (chosen && !tables.some((t) => t.name.toLowerCase() === chosen.toLowerCase())) throw validationProblem({ table: [noTableMessage(chosen)] });
+        // Each file's table: the one chosen for a single file, else the one its name names (Employee.csv → Employee).
+        const tableFor = (fileName: string) => {
+          const name = uploadType === "SingleFile" && chosen ? chosen : fileName.replace(/\.[^.]*$/, "");
+          return tables.find((t) => t.name.toLowerCase() === name.toLowerCase()) ?? null;
+        };
+        const staged = await stageFiles(dataDir, files);
+        stagedId = staged.id;
+        const matched = staged.files.map((f) => ({ ...f, table: tableFor(f.name) }));
+        const previewed = await previewInWorker({ parameters: flatFileParametersOf(workspace) ?? DEFAULT_FLAT_FILE_PARAMETERS, files: matched });
+        const preview: StagedUpload = {
+          uploadId: staged.id,
+          files: previewed,
+          unmatchedTables: uploadType === "MultipleFiles" ? tables.filter((t) => !matched.some((f) => f.table?.name === t.name)).map((t) => t.name) : [],
+          createdAt: new Date().toISOString(),
+        };
+        await writeManifest(dataDir, {
+          id: staged.id,
+          projectId: workspace.id,
+          userId: c.var.caller.userId,
+          createdAt: preview.createdAt,
+          files: matched.map((f) => ({ name: f.name, size: f.size, path: f.path, table: f.table?.name ?? null })),
+          preview,
+        });
+        stagedId = undefined;
+        return c.json(preview, 201);
+      } finally {
+        upload.remove();
+        if (stagedId) await removeStaged(dataDir, stagedId);
+      }
+    })
+    .openapi(stagedOne, async (c) => {
+      const { id, uploadId } = c.req.valid("param");
+      const { workspace } = await requireWorkspace(c, kind, id, { write: false });
+      const manifest = await readManifest(c.var.deps.dataDir, workspace.id, uploadId);
+      if (!manifest) throw new NotFoundError(STAGED_UPLOAD_GONE_MESSAGE);
+      return c.json(manifest.preview, 200);
     })
     .openapi(list, async (c) => {
       const { workspace } = await requireWorkspace(c, kind, c.req.valid("param").id, { write: false });
@@ -179,6 +357,11 @@ export function createWorkspaceLoadsRouter(descriptor: WorkspaceDescriptor) {
         headers: { "content-type": "text/csv; charset=utf-8", "content-disposition": `attachment; filename="${name}"` },
       }) as never;
     });
+}
+
+function validationProblem(fieldErrors: Record<string, string[]>): ApiProblem {
+  const [first] = Object.values(fieldErrors).flat();
+  return new ApiProblem(400, "validation_failed", first ?? "Invalid", fieldErrors);
 }
 
 /** One CSV line, RFC 4180: a field with a comma, quote or line break is quoted, its quotes doubled. */

@@ -1,0 +1,51 @@
+/**
+ * Which table column each of a file's columns fills (issue 9 §2): by header name, any case, or by
+ * position when the file has no header row. The preview shows the match; the load refuses a file
+ * whose header names a column twice or one the table lacks, with the same words.
+ */
+import type { DdlColumn } from "../postgres-ddl.ts";
+
+export type ColumnMatch = {
+  /** Per file column, the table column it fills (undefined: none). */
+  positions: (DdlColumn | undefined)[];
+  /** Table columns no file column fills. */
+  missing: string[];
+  /** File columns the table lacks, as the header names them. */
+  extra: string[];
+  /** A header naming the same column twice: the file cannot be matched. */
+  duplicate: string | null;
+};
+
+export function matchColumns(header: string[] | null, columns: readonly DdlColumn[], cellCount: number): ColumnMatch {
+  if (!header) {
+    const positions = Array.from({ length: cellCount }, (_, i) => columns[i]);
+    return {
+      positions,
+      missing: columns.slice(cellCount).map((c) => c.name),
+      extra: Array.from({ length: Math.max(0, cellCount - columns.length) }, (_, i) => `column ${columns.length + i + 1}`),
+      duplicate: null,
+    };
+  }
+  const byName = new Map(columns.map((c) => [c.name.toLowerCase(), c]));
+  const seen = new Set<string>();
+  let duplicate: string | null = null;
+  const extra: string[] = [];
+  const positions = header.map((cell) => {
+    const name = cell.trim().toLowerCase();
+    if (seen.has(name)) duplicate ??= cell.trim();
+    seen.add(name);
+    const column = byName.get(name);
+    if (!column) extra.push(cell.trim() || "(a column without a name)");
+    return column;
+  });
+  return { positions, missing: columns.filter((c) => !positions.includes(c)).map((c) => c.name), extra, duplicate };
+}
+
+/** Why a load cannot match the file's header to the table, in the words both the preview and the load use; null when it can. */
+export function headerProblem(match: ColumnMatch, tableName: string): string | null {
+  if (match.duplicate !== null) return `The header names the column '${match.duplicate}' twice`;
+  const unknown = match.extra;
+  if (unknown.length === 0) return null;
+  const one = unknown.length === 1;
+  return `The file has ${one ? "a column" : "columns"} the table '${tableName}' lacks: ${unknown.join(", ")}. Add ${one ? "it" : "them"} to the project's data dictionary, or leave ${one ? "it" : "them"} out of the file`;
+}

@@ -1,0 +1,71 @@
+/**
+ * The worker thread of a preview (preview-in-worker.ts starts it): the first rows of each file, read
+ * as the load will read them, and its columns matched to its table's. Off the request thread: an
+ * .xlsx must read its shared strings before its first row, which for a big workbook takes a while.
+ */
+import { parentPort, workerData } from "node:worker_threads";
+import { PREVIEW_ROWS, type PreviewFile } from "../../../../../contracts/loads.ts";
+import { headerProblem, matchColumns } from "./column-match.ts";
+import type { PreviewRequest, PreviewWorkerMessage } from "./preview-messages.ts";
+import { DelimitedFormatError } from "./read-delimited.ts";
+import { FlatFileProblem, readFlatFile } from "./read-flat-file.ts";
+
+const request = workerData as PreviewRequest;
+
+async function previewFile(file: PreviewRequest["files"][number]): Promise<PreviewFile> {
+  const preview: PreviewFile = {
+    name: file.name,
+    bytes: file.size,
+    table: file.table?.name ?? null,
+    encoding: null,
+    delimiter: null,
+    header: null,
+    rows: [],
+    columns: [],
+    missingColumns: [],
+    extraColumns: [],
+    problem: null,
+  };
+  const { hasHeaderRow } = request.parameters;
+  try {
+    const reading = await readFlatFile(file.path, request.parameters);
+    preview.encoding = reading.encoding;
+    preview.delimiter = reading.delimiter;
+    for await (const record of reading.records) {
+      if (hasHeaderRow && preview.header === null) {
+        preview.header = record.cells;
+        continue;
+      }
+      if (record.cells.every((c) => c === "")) continue;
+      preview.rows.push({ line: record.row, cells: record.cells });
+      if (preview.rows.length >= PREVIEW_ROWS) break;
+    }
+    await reading.records.return(undefined);
+  } catch (err) {
+    if (err instanceof FlatFileProblem) preview.problem = err.message;
+    else if (err instanceof DelimitedFormatError) preview.problem = `The file could not be read: ${err.message}`;
+    else throw err;
+    return preview;
+  }
+  if (hasHeaderRow && preview.header === null) return { ...preview, problem: "The file is empty" };
+  if (!file.table) return preview;
+  const cellCount = preview.header?.length ?? Math.max(0, ...preview.rows.map((r) => r.cells.length));
+  const match = matchColumns(preview.header, file.table.columns, cellCount);
+  preview.columns = match.positions.map((column, i) => ({ file: preview.header?.[i]?.trim() ?? `column ${i + 1}`, table: column?.name ?? null }));
+  preview.missingColumns = match.missing;
+  preview.extraColumns = match.extra;
+  preview.problem = hasHeaderRow ? headerProblem(match, file.table.name) : null;
+  return preview;
+}
+
+async function run(): Promise<PreviewFile[]> {
+  const files: PreviewFile[] = [];
+  for (const file of request.files) files.push(await previewFile(file));
+  return files;
+}
+
+run().then(
+  (files) => parentPort!.postMessage({ kind: "end", files } satisfies PreviewWorkerMessage),
+  (err: unknown) =>
+    parentPort!.postMessage({ kind: "crash", message: err instanceof Error ? (err.stack ?? err.message) : String(err) } satisfies PreviewWorkerMessage),
+);

@@ -1,0 +1,147 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import fs from "node:fs";
+import path from "node:path";
+import type { Project } from "../../../../../contracts/projects.ts";
+import type { StagedUpload } from "../../../../../contracts/loads.ts";
+import { DEMO_COMPANIES } from "../../../../../scripts/demo-data.ts";
+import { TEST_POSTGRES_ADMIN_URL } from "../../../../shared/testing/databases.ts";
+import { databaseNameOf } from "../../data-plane/project-databases.ts";
+import { stagedUploadsDir } from "../../data-plane/flat-file/staged-uploads.ts";
+import { TEST_DATABASE_SERVER, USERS, createTestApi, type TestApi } from "../../testing/harness.ts";
+import { holdJobsOf } from "../../testing/hold-jobs.ts";
+import { loadableProject, makeApplication } from "../../testing/project-fixtures.ts";
+
+const [, , birch] = DEMO_COMPANIES;
+
+describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("flat-file uploads: preview, then load without sending again", () => {
+  let api: TestApi;
+  let applicationId: string;
+  let owner: string;
+
+  beforeAll(async () => {
+    api = await createTestApi("sqlite");
+    applicationId = (await makeApplication(api, birch.id)).id;
+    owner = await api.tokenFor(USERS.analyst);
+  });
+  afterEach(async () => {
+    api.jobs.hooks = {};
+    await api.jobs.idle();
+  });
+  afterAll(() => api?.close());
+
+  const ready = () => loadableProject(api, owner, { companyId: birch.id, applicationId, sourceType: "BackUp" });
+
+  async function stage(project: Project, files: { name: string; text: string }[], fields: Record<string, string> = {}, token = owner) {
+    const form = new FormData();
+    for (const f of files) form.append("file", new Blob([f.text]), f.name);
+    for (const [k, v] of Object.entries(fields)) form.set(k, v);
+    const res = await api.app.request(`/api/v1/projects/${project.id}/flat-file/uploads`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}` },
+      body: form,
+    });
+    return { status: res.status, body: (await res.json()) as any };
+  }
+  const startStaged = (project: Project, body: Record<string, string>, token = owner) =>
+    api.send("POST", `/api/v1/projects/${project.id}/flat-file/loads`, token, body);
+  const rowsOf = (project: Project) =>
+    api.dataPlane.withAdmin(
+      TEST_DATABASE_SERVER,
+      databaseNameOf(project.id),
+      async (client) => (await client.query(`select "CustomerId", "Code" from source."Customers" order by 1`)).rows,
+    );
+
+  it("previews the first rows as read, with the columns matched, then loads the same file from its upload id", async () => {
+    const project = await ready();
+    const lines = ["CustomerId;code;Extra", ...Array.from({ length: 30 }, (_, i) => `${i + 1};00${i};x`)];
+    const staged = await stage(project, [{ name: "customers.csv", text: lines.join("\n") }], { table: "Customers" });
+    expect(staged.status, JSON.stringify(staged.body)).toBe(201);
+    const preview = staged.body as StagedUpload;
+    expect(preview.files).toHaveLength(1);
+    const [file] = preview.files;
+    expect(file).toMatchObject({
+      name: "customers.csv",
+      table: "Customers",
+      delimiter: ";",
+      header: ["CustomerId", "code", "Extra"],
+      missingColumns: ["Balance", "Since"],
+      extraColumns: ["Extra"],
+    });
+    expect(file!.rows).toHaveLength(20);
+    expect(file!.rows[0]).toEqual({ line: 2, cells: ["1", "000", "x"] });
+    expect(file!.columns).toEqual([
+      { file: "CustomerId", table: "CustomerId" },
+      { file: "code", table: "Code" },
+      { file: "Extra", table: null },
+    ]);
+    expect(file!.problem).toMatch(/lacks: Extra/);
+    // The preview is there again by its id (the page shows it after a redirect), and only under its own project.
+    expect((await api.get(`/api/v1/projects/${project.id}/flat-file/uploads/${preview.uploadId}`, owner)).body).toEqual(preview);
+    const other = await ready();
+    expect((await api.get(`/api/v1/projects/${other.id}/flat-file/uploads/${preview.uploadId}`, owner)).status).toBe(404);
+
+    // A file without the extra column loads from its upload, and the upload is gone afterwards.
+    const good = (await stage(project, [{ name: "customers.csv", text: "CustomerId,Code\n1,007\n2,010\n" }], { table: "Customers" })).body as StagedUpload;
+    expect(good.files[0]!.problem).toBeNull();
+    const started = await startStaged(project, { uploadId: good.uploadId });
+    expect(started.status, JSON.stringify(started.body)).toBe(202);
+    expect(started.body.load).toMatchObject({ fileName: "customers.csv", tableName: "Customers" });
+    await api.jobs.idle();
+    expect(await rowsOf(project)).toEqual([
+      { CustomerId: 1, Code: "007" },
+      { CustomerId: 2, Code: "010" },
+    ]);
+    expect((await api.get(`/api/v1/projects/${project.id}/flat-file/uploads/${good.uploadId}`, owner)).status).toBe(404);
+    expect(fs.readdirSync(stagedUploadsDir(api.dataDir)).filter((n) => n.startsWith(good.uploadId))).toEqual([]);
+    // Loaded once: the same id again is refused with a message at the file, nothing started.
+    const again = await startStaged(project, { uploadId: good.uploadId });
+    expect(again).toMatchObject({ status: 400, body: { fieldErrors: { file: [expect.stringMatching(/choose it again/)] } } });
+  });
+
+  it("matches several files to tables by name, lists what matches nothing, and refuses several files as a single file", async () => {
+    const project = await ready();
+    const files = [
+      { name: "CUSTOMERS.csv", text: "CustomerId,Code\n1,A\n" },
+      { name: "Suppliers.csv", text: "Id\n1\n" },
+    ];
+    const single = await stage(project, files, { uploadType: "SingleFile" });
+    expect(single).toMatchObject({ status: 400, body: { fieldErrors: { file: [expect.stringMatching(/Multiple files/)] } } });
+    const multiple = (await stage(project, files, { uploadType: "MultipleFiles" })).body as StagedUpload;
+    expect(multiple.files.map((f) => [f.name, f.table])).toEqual([
+      ["CUSTOMERS.csv", "Customers"],
+      ["Suppliers.csv", null],
+    ]);
+    expect(multiple.unmatchedTables).toEqual(["Orders"]);
+  });
+
+  it("names what is wrong with a file or the form, keeps nothing, and is 404 for another company's project", async () => {
+    const project = await ready();
+    expect(await stage(project, [])).toMatchObject({ status: 400, body: { fieldErrors: { file: ["Choose a file to load"] } } });
+    expect(await stage(project, [{ name: "empty.csv", text: "" }])).toMatchObject({ status: 400, body: { fieldErrors: { file: ["The file is empty"] } } });
+    expect(await stage(project, [{ name: "a.csv", text: "x\n1\n" }], { table: "Nope" })).toMatchObject({
+      status: 400,
+      body: { fieldErrors: { table: [expect.stringMatching(/no table 'Nope'/)] } },
+    });
+    const binary = (await stage(project, [{ name: "photo.csv", text: "\u0000\u0001PNG\u0000" }], { table: "Customers" })).body as StagedUpload;
+    expect(binary.files[0]!.problem).toMatch(/binary/);
+    const stranger = await api.tokenFor(USERS.viewer);
+    expect((await stage(project, [{ name: "a.csv", text: "CustomerId\n1\n" }], {}, stranger)).status).toBe(404);
+    // The refused ones left nothing behind.
+    const left = fs.existsSync(stagedUploadsDir(api.dataDir)) ? fs.readdirSync(stagedUploadsDir(api.dataDir)) : [];
+    expect(left.filter((n) => !fs.existsSync(path.join(stagedUploadsDir(api.dataDir), n, "manifest.json")))).toEqual([]);
+  });
+
+  it("a load refused because the project is locked keeps the upload, to load once the lock is gone", async () => {
+    const project = await ready();
+    const staged = (await stage(project, [{ name: "c.csv", text: "CustomerId,Code\n1,A\n" }], { table: "Customers" })).body as StagedUpload;
+    const release = holdJobsOf(api.jobs, project.id);
+    const first = (await stage(project, [{ name: "d.csv", text: "CustomerId,Code\n2,B\n" }], { table: "Customers" })).body as StagedUpload;
+    expect((await startStaged(project, { uploadId: first.uploadId })).status).toBe(202);
+    expect(await startStaged(project, { uploadId: staged.uploadId })).toMatchObject({ status: 409 });
+    release();
+    await api.jobs.idle();
+    expect((await startStaged(project, { uploadId: staged.uploadId })).status).toBe(202);
+    await api.jobs.idle();
+    expect(await rowsOf(project)).toEqual([{ CustomerId: 1, Code: "A" }]);
+  });
+});
