@@ -38,7 +38,7 @@ export const previewFileSchema = z.object({
   bytes: z.number().int(),
   /** The table it loads into; null when none matches its name. */
   table: z.string().nullable(),
-  /** What was read: the encoding and delimiter found (or chosen); null when the file cannot be read. */
+  /** What was read: the encoding and delimiter (by its parameter's name: Comma, Tab…) found or chosen; null when the file cannot be read. */
   encoding: z.string().nullable(),
   delimiter: z.string().nullable(),
   header: z.array(z.string()).nullable(),

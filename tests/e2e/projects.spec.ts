@@ -116,12 +116,12 @@ for (const javaScriptEnabled of [true, false]) {
       await loadFile("customers-bad.csv", "CustomerId\r\n1\r\n2\r\nx\r\n");
       // The job runs in the background: with JavaScript the page polls, without it a <meta> refresh reloads it.
       await expect(page.getByText("1 row was rejected, so nothing was loaded")).toBeVisible({ timeout: 30_000 });
-      await expect(page.getByRole("table", { name: "Rejected rows" }).getByRole("row", { name: /not a whole number/ }).getByRole("cell")).toHaveText([
-        "4",
-        "CustomerId",
-        "x",
-        "not a whole number",
-      ]);
+      await expect(
+        page
+          .getByRole("table", { name: "Rejected rows" })
+          .getByRole("row", { name: /not a whole number/ })
+          .getByRole("cell"),
+      ).toHaveText(["4", "CustomerId", "x", "not a whole number"]);
       if (javaScriptEnabled) await expectNoViolations(page);
       const download = page.waitForEvent("download");
       await page.getByRole("link", { name: "Download rejected rows" }).click();
@@ -134,12 +134,29 @@ for (const javaScriptEnabled of [true, false]) {
       // Corrected, the file loads, and the project moves to its next step.
       await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Databases" }).click();
       await page.getByRole("link", { name: "Load a flat file" }).first().click();
-      await loadFile("customers.csv", "CustomerId\r\n1\r\n2\r\n");
+      // This time previewed first: the rows as read, the table matched by the file's name; loaded without choosing the file again.
+      await page
+        .getByLabel("File", { exact: true })
+        .setInputFiles({ name: "customers.csv", mimeType: "text/csv", buffer: Buffer.from("CustomerId\r\n1\r\n2\r\n") });
+      await page.getByRole("button", { name: "Preview" }).click();
+      await expect(page.getByRole("heading", { name: "Preview" })).toBeVisible();
+      const firstRows = page.getByRole("table", { name: "First rows of customers.csv" });
+      await expect(firstRows.getByRole("row")).toHaveCount(3);
+      await expect(firstRows.getByRole("row").nth(1).getByRole("cell")).toHaveText(["2", "1"]);
+      await expect(page.getByLabel("Table", { exact: true })).toHaveValue("Customers");
+      if (javaScriptEnabled) await expectNoViolations(page);
+      await page.getByRole("button", { name: "Load" }).click();
+      await expect(page.getByRole("heading", { name: "customers.csv into Customers" })).toBeVisible();
       await expect(page.getByText("2 of 2 rows loaded.")).toBeVisible({ timeout: 30_000 });
       await page.getByRole("link", { name: "History of loads" }).click();
       await expect(page.getByRole("table", { name: "Loads" }).getByRole("row")).toHaveCount(3);
       await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Databases" }).click();
-      await expect(page.getByRole("table", { name: "Tables of the source database" }).getByRole("row", { name: /Customers/ }).getByRole("cell")).toHaveText(["Customers", "1", "2"]);
+      await expect(
+        page
+          .getByRole("table", { name: "Tables of the source database" })
+          .getByRole("row", { name: /Customers/ })
+          .getByRole("cell"),
+      ).toHaveText(["Customers", "1", "2"]);
       await expect(page.getByText("Setup: assign templates").first()).toBeVisible();
 
       // The rows as stored, from the source database, sortable through the URL.
@@ -226,7 +243,10 @@ for (const javaScriptEnabled of [true, false]) {
       await expect.poll(names).toEqual([`Banana list ${suffix}`, `Apple list ${suffix}`]);
       await expect(page.getByRole("checkbox", { name: "Setup: add columns" })).toBeChecked();
       // An unfinished project opens its next wizard step.
-      await expect(table.getByRole("link", { name: `Apple list ${suffix}` })).toHaveAttribute("href", /\/migration\/projects\/create\/[^/]+\/data-dictionary\?companyId=/);
+      await expect(table.getByRole("link", { name: `Apple list ${suffix}` })).toHaveAttribute(
+        "href",
+        /\/migration\/projects\/create\/[^/]+\/data-dictionary\?companyId=/,
+      );
 
       await table.getByRole("link", { name: /^Name/ }).click();
       await expect(page).toHaveURL(/[?&]sort=name(&|$)/);
@@ -249,7 +269,6 @@ for (const javaScriptEnabled of [true, false]) {
 
 test.describe("accessibility of the project pages", () => {
   test.use({ signedInAs: "analyst@demo.test" });
-
 
   test("the list, the wizard steps, details, access and background process have no WCAG A/AA violation", async ({ page }) => {
     test.setTimeout(60_000);

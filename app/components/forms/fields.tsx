@@ -181,13 +181,13 @@ export function RadioGroupField({
   );
 }
 
-export function FileField({ label, field, description, className, accept }: BaseProps & { accept?: string }) {
+export function FileField({ label, field, description, className, accept, multiple }: BaseProps & { accept?: string; multiple?: boolean }) {
   return (
     <div className={className}>
       <label htmlFor={field.id} className="mb-1 block text-sm font-medium">
         {label}
       </label>
-      <input {...getInputProps(field, { type: "file", ariaDescribedBy: description ? field.descriptionId : undefined })} accept={accept} className={cn(control, "file:mr-3 file:rounded file:border-0 file:bg-muted file:px-3 file:py-1")} />
+      <input {...getInputProps(field, { type: "file", ariaDescribedBy: description ? field.descriptionId : undefined })} accept={accept} multiple={multiple} className={cn(control, "file:mr-3 file:rounded file:border-0 file:bg-muted file:px-3 file:py-1")} />
       <Description id={field.descriptionId}>{description}</Description>
       <ErrorList id={field.errorId} errors={field.errors} />
     </div>

@@ -29,7 +29,7 @@ import {
   type updateProjectSchema,
   type UPLOAD_TYPES,
 } from "../../../contracts/projects";
-import { loadSchema, loadsPageSchema, rejectedRowsPageSchema, tableRowsSchema } from "../../../contracts/loads";
+import { loadSchema, loadsPageSchema, rejectedRowsPageSchema, stagedUploadSchema, tableRowsSchema, type stagedLoadSchema } from "../../../contracts/loads";
 import type { WorkspaceDescriptor } from "../../../contracts/workspaces";
 import { callService, callServiceStream, type Caller } from "../api.server";
 import { dictionaryEndpoints } from "./dictionary-tables.server";
@@ -46,8 +46,9 @@ export const workspaceSchema = projectSchema.extend({
 export type Workspace = z.infer<typeof workspaceSchema>;
 
 export type WorkspaceCreate =
-  | { kind: "migration"; body: z.input<typeof createProjectSchema> }
-  | { kind: "onboarding"; body: z.input<typeof createConfigurationSchema> };
+  { kind: "migration"; body: z.input<typeof createProjectSchema> } | { kind: "onboarding"; body: z.input<typeof createConfigurationSchema> };
+
+const startedLoadSchema = z.object({ load: loadSchema, jobId: z.string() });
 
 export function workspaceApi(ws: WorkspaceDescriptor, as: Caller) {
   const at = (id: string, ...rest: string[]) => [ws.apiBase, enc(id), ...rest.map(enc)].join("/");
@@ -80,13 +81,22 @@ export function workspaceApi(ws: WorkspaceDescriptor, as: Caller) {
       databases: (query: { table?: string } = {}) => callService("data-api", at(id, "databases"), as, { schema: workspaceDatabasesResponseSchema, query }),
 
       /** A page of one table's rows, as stored, sorted and filtered by the data API. */
-      tableRows: (kind: "source" | "destination", table: string, query: { page: number; pageSize: number; sort?: string; column?: string; contains?: string }) =>
-        callService("data-api", at(id, "databases", kind, "tables", table, "rows"), as, { schema: tableRowsSchema, query }),
+      tableRows: (
+        kind: "source" | "destination",
+        table: string,
+        query: { page: number; pageSize: number; sort?: string; column?: string; contains?: string },
+      ) => callService("data-api", at(id, "databases", kind, "tables", table, "rows"), as, { schema: tableRowsSchema, query }),
 
       /** Flat-file loads into the source database: started from an upload streamed through, their history and rejected rows. */
       loads: {
         start: (body: ReadableStream<Uint8Array>, contentType: string) =>
-          callService("data-api", at(id, "flat-file", "loads"), as, { method: "POST", stream: { body, contentType }, schema: z.object({ load: loadSchema, jobId: z.string() }) }),
+          callService("data-api", at(id, "flat-file", "loads"), as, { method: "POST", stream: { body, contentType }, schema: startedLoadSchema }),
+        /** Uploads files to preview them; they stay on the data API for a load without sending them again. */
+        stage: (body: ReadableStream<Uint8Array>, contentType: string) =>
+          callService("data-api", at(id, "flat-file", "uploads"), as, { method: "POST", stream: { body, contentType }, schema: stagedUploadSchema }),
+        staged: (uploadId: string) => callService("data-api", at(id, "flat-file", "uploads", uploadId), as, { schema: stagedUploadSchema }),
+        startStaged: (body: z.input<typeof stagedLoadSchema>) =>
+          callService("data-api", at(id, "flat-file", "loads"), as, { method: "POST", body, schema: startedLoadSchema }),
         list: (query: { page: number; pageSize: number }) => callService("data-api", at(id, "flat-file", "loads"), as, { schema: loadsPageSchema, query }),
         get: (loadId: string) => callService("data-api", at(id, "flat-file", "loads", loadId), as, { schema: loadSchema }),
         rejectedRows: (loadId: string, query: { page: number; pageSize: number }) =>

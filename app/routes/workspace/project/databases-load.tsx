@@ -1,19 +1,20 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link } from "react-router";
-import { LOAD_MODE_LABELS, LOAD_MODES, MAX_UPLOAD_BYTES_DEFAULT, ON_REJECTED, ON_REJECTED_LABELS } from "../../../../contracts/values/loads";
-import { DEFAULT_FLAT_FILE_PARAMETERS } from "../../../../contracts/values/projects";
+import { LOAD_MODE_LABELS, LOAD_MODES, ON_REJECTED, ON_REJECTED_LABELS } from "../../../../contracts/values/loads";
+import { DEFAULT_FLAT_FILE_PARAMETERS, UPLOAD_TYPE_LABELS, UPLOAD_TYPES } from "../../../../contracts/values/projects";
+import { FilePreview } from "~/components/loads/file-preview";
 import { flatFileParameterRows } from "~/components/projects/format";
 import { FileField, FormErrors, RadioGroupField, SelectField } from "~/components/forms/fields";
 import { StatusButton, useIsPending } from "~/components/forms/status-button";
 import { Card } from "~/components/ui/card";
-import { companyHref, useCompanyHref } from "~/lib/company-href";
-import { redirectWithFlash } from "~/lib/flash.server";
+import { useCompanyHref } from "~/lib/company-href";
 import { getFormProps, useServerForm } from "~/lib/forms";
-import { submitUpload } from "~/lib/forms.server";
+import { serviceFailure } from "~/lib/forms.server";
 import { afterGuard } from "~/lib/guards.server";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
 import { checkWorkspace, projectCalls, projectScope } from "../workspace.server";
 import type { Route } from "./+types/databases-load";
+import { loadPageAction } from "./databases-load.server";
 
 /** Loading changes the source database: write access, and the workspace not locked (spec §5). */
 async function guard(context: Route.LoaderArgs["context"]) {
@@ -22,29 +23,38 @@ async function guard(context: Route.LoaderArgs["context"]) {
 }
 
 /** databases/flat-file/update-source: upload a file into one table of the source database, as a job. */
-export async function loader({ context }: Route.LoaderArgs) {
-  // The tables a file can go into are the source database's: asked beside the workspace's own load.
-  const [{ project }, databases] = await afterGuard(guard(context), projectCalls(context).databases());
+export async function loader({ request, context }: Route.LoaderArgs) {
+  // The tables a file can go into are the source database's, and a preview the upload's (`?upload=`):
+  // asked beside the workspace's own load.
+  const uploadId = new URL(request.url).searchParams.get("upload");
+  const calls = projectCalls(context);
+  const [{ project }, [databases, preview]] = await afterGuard(
+    guard(context),
+    Promise.all([calls.databases(), uploadId ? calls.loads.staged(uploadId).catch(goneUpload) : null]),
+  );
   const source = databases.databases.find((d) => d.kind === "source");
   return {
     projectId: project.id,
     created: Boolean(source?.exists),
     tables: source?.tables.map((t) => t.name) ?? [],
     parameters: project.flatFileParameters,
+    uploadType: project.uploadType ?? "SingleFile",
+    preview: preview && "gone" in preview ? null : preview,
+    previewGone: Boolean(preview && "gone" in preview),
   };
 }
 
+/** A preview loaded or expired meanwhile: the page says so and offers the upload again, rather than an error page. */
+function goneUpload(err: unknown): { gone: true } {
+  if (serviceFailure(err)?.status === 404) return { gone: true };
+  throw err;
+}
+
+/** The Preview button's formaction carries it: the file then is previewed, not loaded (the body is streamed through unread). */
+const PREVIEW_INTENT = "preview";
+
 export async function action({ request, context }: Route.ActionArgs) {
-  const { project, companyId, api, paths } = await guard(context);
-  const maxGb = MAX_UPLOAD_BYTES_DEFAULT / 1024 ** 3;
-  const { value, reply } = await submitUpload(
-    request,
-    { maxBytes: MAX_UPLOAD_BYTES_DEFAULT + 1024 * 1024, tooLargeMessage: `The file is larger than ${maxGb} GB, the most a load takes`, noFileMessage: "Choose a file to load" },
-    (body, contentType) => api.loads.start(body, contentType),
-  );
-  if (reply) return reply;
-  const { load } = value;
-  return redirectWithFlash(companyHref(paths.databases.entry(project.id, load.id), companyId), `Loading ${load.fileName} into ${load.tableName}.`);
+  return loadPageAction(request, await guard(context), new URL(request.url).searchParams.get("intent") === PREVIEW_INTENT);
 }
 
 export const handle = { breadcrumb: "Load a flat file" };
@@ -57,22 +67,43 @@ const MODE_OPTIONS = LOAD_MODES.map((value) => ({
 const REJECTED_OPTIONS = ON_REJECTED.map((value) => ({
   value,
   label: ON_REJECTED_LABELS[value],
-  description: value === "loadNothing" ? "If any row is rejected, the table stays exactly as it was." : "The rows that fit are loaded; the rejected ones are listed.",
+  description:
+    value === "loadNothing" ? "If any row is rejected, the table stays exactly as it was." : "The rows that fit are loaded; the rejected ones are listed.",
+}));
+
+const UPLOAD_TYPE_OPTIONS = UPLOAD_TYPES.map((value) => ({
+  value,
+  label: UPLOAD_TYPE_LABELS[value],
+  description:
+    value === "SingleFile"
+      ? "One file, into the table you choose."
+      : "Several files (or one .zip), each into the table its name names: Employee.csv into Employee.",
 }));
 
 export default function LoadFlatFile({ loaderData, actionData }: Route.ComponentProps) {
-  const { projectId, created, tables, parameters } = loaderData;
+  const { projectId, created, tables, parameters, uploadType, preview, previewGone } = loaderData;
   const href = useCompanyHref();
   const paths = useWorkspacePaths();
   const pending = useIsPending();
   const [form, fields] = useServerForm({
-    id: "flat-file-load",
+    id: preview ? "flat-file-load-previewed" : "flat-file-load",
     lastResult: (actionData as { result?: SubmissionResult<string[]> } | undefined)?.result,
-    defaultValue: { mode: "replace", onRejected: "loadNothing" },
-    required: ["file", "table"],
+    defaultValue: { mode: "replace", onRejected: "loadNothing", uploadType, table: preview?.files[0]?.table ?? undefined },
+    required: preview ? [] : ["file"],
   });
+  const choices = (
+    <>
+      <RadioGroupField label="Mode" field={fields.mode!} options={MODE_OPTIONS} />
+      <RadioGroupField label="When rows are rejected" field={fields.onRejected!} options={REJECTED_OPTIONS} />
+    </>
+  );
+  const historyLink = (
+    <Link to={href(paths.databases.history(projectId))} className="text-sm text-brand underline underline-offset-2">
+      History of loads
+    </Link>
+  );
   return (
-    <Card aria-labelledby="load-title" className="max-w-3xl">
+    <Card aria-labelledby="load-title" className="max-w-5xl">
       <h2 id="load-title" className="text-lg font-semibold">
         Load a flat file
       </h2>
@@ -81,8 +112,8 @@ export default function LoadFlatFile({ loaderData, actionData }: Route.Component
       ) : (
         <>
           <p className="mt-1 text-sm text-muted-foreground">
-            Columns are matched to the table&apos;s by header name (any case), or by position without a header row. Nothing changes until the whole file has been
-            checked.
+            Columns are matched to the table&apos;s by header name (any case), or by position without a header row. Nothing changes until the whole file has
+            been checked. &ldquo;Preview&rdquo; shows the first rows as they will be read, before anything is loaded.
           </p>
           <dl aria-label="How the file is read" className="mt-3 mb-5 grid grid-cols-[max-content_1fr] gap-x-6 gap-y-1 text-sm">
             {flatFileParameterRows(parameters ?? DEFAULT_FLAT_FILE_PARAMETERS).map(([label, value]) => (
@@ -92,21 +123,73 @@ export default function LoadFlatFile({ loaderData, actionData }: Route.Component
               </div>
             ))}
           </dl>
-          <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="flex flex-col gap-5">
-            <FormErrors form={form} />
-            <FileField label="File" field={fields.file!} accept=".csv,.txt,.dta" description="Delimited text (.csv, .txt, .dta), at most 5 GB." />
-            <SelectField label="Table" field={fields.table!} placeholder="Choose a table" options={tables.map((t) => ({ value: t, label: t }))} />
-            <RadioGroupField label="Mode" field={fields.mode!} options={MODE_OPTIONS} />
-            <RadioGroupField label="When rows are rejected" field={fields.onRejected!} options={REJECTED_OPTIONS} />
-            <div className="flex items-center gap-4">
-              <StatusButton type="submit" pending={pending}>
-                Load
-              </StatusButton>
-              <Link to={href(paths.databases.history(projectId))} className="text-sm text-brand underline underline-offset-2">
-                History of loads
-              </Link>
-            </div>
-          </Form>
+          {previewGone ? (
+            <p role="alert" className="mb-4 rounded-md border border-destructive/40 bg-destructive/5 px-4 py-3 text-sm text-destructive">
+              That upload is no longer here (it was loaded, or a day has passed): choose the file again.
+            </p>
+          ) : null}
+          {preview ? (
+            <section aria-labelledby="preview-title" className="flex flex-col gap-5">
+              <h3 id="preview-title" className="text-base font-semibold">
+                Preview
+              </h3>
+              {preview.unmatchedTables.length ? (
+                <p className="text-sm">
+                  No file for {preview.unmatchedTables.length === 1 ? "the table" : "the tables"} {preview.unmatchedTables.join(", ")}: left as{" "}
+                  {preview.unmatchedTables.length === 1 ? "it is" : "they are"}.
+                </p>
+              ) : null}
+              {preview.files.map((file) => (
+                <FilePreview key={file.name} file={file} />
+              ))}
+              <Form method="post" {...getFormProps(form)} className="flex flex-col gap-5">
+                <FormErrors form={form} />
+                <input type="hidden" name="uploadId" value={preview.uploadId} />
+                {preview.files.length === 1 ? (
+                  <SelectField label="Table" field={fields.table!} placeholder="Choose a table" options={tables.map((t) => ({ value: t, label: t }))} />
+                ) : null}
+                {choices}
+                <div className="flex items-center gap-4">
+                  <StatusButton type="submit" pending={pending}>
+                    Load
+                  </StatusButton>
+                  <Link to={href(paths.databases.load(projectId))} className="text-sm text-brand underline underline-offset-2">
+                    Choose another file
+                  </Link>
+                  {historyLink}
+                </div>
+              </Form>
+            </section>
+          ) : (
+            <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="flex flex-col gap-5">
+              <FormErrors form={form} />
+              <RadioGroupField label="Upload type" field={fields.uploadType!} options={UPLOAD_TYPE_OPTIONS} />
+              <FileField
+                label="File"
+                field={fields.file!}
+                accept=".csv,.txt,.dta,.zip"
+                multiple
+                description="Delimited text (.csv, .txt, .dta), at most 5 GB; for multiple files, several files or one .zip."
+              />
+              <SelectField
+                label="Table"
+                field={fields.table!}
+                placeholder="Choose a table"
+                description="For a single file. Left empty, the table the file's name names."
+                options={tables.map((t) => ({ value: t, label: t }))}
+              />
+              {choices}
+              <div className="flex items-center gap-4">
+                <StatusButton type="submit" variant="outline" pending={pending} formAction={href(paths.databases.load(projectId), { intent: PREVIEW_INTENT })}>
+                  Preview
+                </StatusButton>
+                <StatusButton type="submit" pending={pending}>
+                  Load
+                </StatusButton>
+                {historyLink}
+              </div>
+            </Form>
+          )}
         </>
       )}
     </Card>

@@ -8,7 +8,7 @@ import { PREVIEW_ROWS, type PreviewFile } from "../../../../../contracts/loads.t
 import { headerProblem, matchColumns } from "./column-match.ts";
 import type { PreviewRequest, PreviewWorkerMessage } from "./preview-messages.ts";
 import { DelimitedFormatError } from "./read-delimited.ts";
-import { FlatFileProblem, readFlatFile } from "./read-flat-file.ts";
+import { DELIMITER_CHARACTERS, FlatFileProblem, readFlatFile } from "./read-flat-file.ts";
 
 const request = workerData as PreviewRequest;
 
@@ -30,7 +30,8 @@ async function previewFile(file: PreviewRequest["files"][number]): Promise<Previ
   try {
     const reading = await readFlatFile(file.path, request.parameters);
     preview.encoding = reading.encoding;
-    preview.delimiter = reading.delimiter;
+    // By its parameter's name (Comma, Tab…), as the parameters form names it.
+    preview.delimiter = Object.entries(DELIMITER_CHARACTERS).find(([, c]) => c === reading.delimiter)?.[0] ?? reading.delimiter;
     for await (const record of reading.records) {
       if (hasHeaderRow && preview.header === null) {
         preview.header = record.cells;

@@ -12,7 +12,7 @@ export class FlatFileProblem extends Error {
   override name = "FlatFileProblem";
 }
 
-const DELIMITER_CHARACTERS = { Comma: ",", Tab: "\t", Pipe: "|", Semicolon: ";", Tilde: "~", Apostrophe: "'", Caret: "^" } as const;
+export const DELIMITER_CHARACTERS = { Comma: ",", Tab: "\t", Pipe: "|", Semicolon: ";", Tilde: "~", Apostrophe: "'", Caret: "^" } as const;
 const QUOTES = { DoubleQuote: '"', SingleQuote: "'", None: null } as const;
 const DECODERS = { "UTF-8": "utf-8", "UTF-16LE": "utf-16le", "Windows-1252": "windows-1252", "ISO-8859-1": "iso-8859-1" } as const;
 

@@ -81,6 +81,7 @@ const STAGE_BODY = {
   },
 };
 
+export const SEVERAL_FILES_MESSAGE = "Several files are loaded from their preview: choose Preview";
 export const STAGED_UPLOAD_GONE_MESSAGE = "The uploaded file is no longer here: choose it again";
 export const CHOOSE_LOAD_FILE_MESSAGE = "Choose a file to load";
 export const LOAD_NOT_FOUND_MESSAGE = "No such load.";
@@ -248,17 +249,16 @@ export function createWorkspaceLoadsRouter(descriptor: WorkspaceDescriptor) {
       }
 
       const maxBytes = maxUploadBytesOf(c.var.deps);
-      const upload = await receiveUpload(c.req.raw, uploadsTmpDir(dataDir), maxBytes, uploadTooLargeMessage(maxBytes));
+      const upload = await receiveUpload(c.req.raw, uploadsTmpDir(dataDir), maxBytes, uploadTooLargeMessage(maxBytes), { allFiles: true });
       let started = false;
       try {
-        const form = loadFormSchema.safeParse({
-          table: upload.fields.table,
-          mode: upload.fields.mode || undefined,
-          onRejected: upload.fields.onRejected || undefined,
-        });
-        const fieldErrors = form.success ? {} : fieldErrorsOf(form.error.issues, "form");
         const file = upload.file;
-        if (!file) fieldErrors.file = [CHOOSE_LOAD_FILE_MESSAGE];
+        // No table chosen: the one the file's name names (Employee.csv → Employee).
+        const table = upload.fields.table?.trim() || file?.name.replace(/\.[^.]*$/, "");
+        const form = loadFormSchema.safeParse({ table, mode: upload.fields.mode || undefined, onRejected: upload.fields.onRejected || undefined });
+        const fieldErrors = form.success ? {} : fieldErrorsOf(form.error.issues, "form");
+        if (upload.files.length > 1) fieldErrors.file = [SEVERAL_FILES_MESSAGE];
+        else if (!file) fieldErrors.file = [CHOOSE_LOAD_FILE_MESSAGE];
         else if (file.size === 0) fieldErrors.file = ["The file is empty"];
         if (!form.success || !file || fieldErrors.file) throw validationProblem(fieldErrors);
         const response = await startLoad(file, form.data, {});

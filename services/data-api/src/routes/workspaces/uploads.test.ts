@@ -62,7 +62,7 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("flat-file uploads: preview, then load
     expect(file).toMatchObject({
       name: "customers.csv",
       table: "Customers",
-      delimiter: ";",
+      delimiter: "Semicolon",
       header: ["CustomerId", "code", "Extra"],
       missingColumns: ["Balance", "Since"],
       extraColumns: ["Extra"],
