@@ -3,6 +3,7 @@
  * configurations alike: upload and start a load (202: it runs as a job), its history, one load,
  * its rejected rows (a page, or all of them as a CSV to correct and load again).
  */
+import fs from "node:fs";
 import { Readable } from "node:stream";
 import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
@@ -26,6 +27,9 @@ import type { WorkspaceDescriptor } from "../../../../../contracts/workspaces.ts
 import { ApiProblem, NotFoundError } from "../../api-problem.ts";
 import { startFlatFileLoad, LOAD_START_STATUSES, type FlatFileLoadInput } from "../../data-plane/flat-file/flat-file-load.ts";
 import { previewInWorker } from "../../data-plane/flat-file/preview-in-worker.ts";
+import { FlatFileProblem } from "../../data-plane/flat-file/read-flat-file.ts";
+import { isZip, unzipUpload } from "../../data-plane/flat-file/unzip-upload.ts";
+import type { ReceivedFile } from "../../dictionary-bulk/receive-upload.ts";
 import {
   readManifest,
   removeExpiredStaged,
@@ -296,9 +300,12 @@ export function createWorkspaceLoadsRouter(descriptor: WorkspaceDescriptor) {
           const name = uploadType === "SingleFile" && chosen ? chosen : fileName.replace(/\.[^.]*$/, "");
           return tables.find((t) => t.name.toLowerCase() === name.toLowerCase()) ?? null;
         };
+        if (uploadType === "SingleFile" && files.some(isZip))
+          throw validationProblem({ file: ["A .zip holds several files: choose Multiple files to load it"] });
         const staged = await stageFiles(dataDir, files);
         stagedId = staged.id;
-        const matched = staged.files.map((f) => ({ ...f, table: tableFor(f.name) }));
+        const unpacked = await unpackZips(staged, maxBytes);
+        const matched = unpacked.map((f) => ({ ...f, table: tableFor(f.name) }));
         const previewed = await previewInWorker({ parameters: flatFileParametersOf(workspace) ?? DEFAULT_FLAT_FILE_PARAMETERS, files: matched });
         const preview: StagedUpload = {
           uploadId: staged.id,
@@ -357,6 +364,30 @@ export function createWorkspaceLoadsRouter(descriptor: WorkspaceDescriptor) {
         headers: { "content-type": "text/csv; charset=utf-8", "content-disposition": `attachment; filename="${name}"` },
       }) as never;
     });
+}
+
+/** The staged files with each .zip replaced by the files it holds (the archive itself removed). */
+async function unpackZips(staged: { dir: string; files: ReceivedFile[] }, maxBytes: number): Promise<ReceivedFile[]> {
+  const files: ReceivedFile[] = [];
+  for (const [i, file] of staged.files.entries()) {
+    if (!isZip(file)) {
+      files.push(file);
+      continue;
+    }
+    try {
+      files.push(...(await unzipUpload(file, staged.dir, `zip${i}`, maxBytes)));
+    } catch (err) {
+      if (err instanceof FlatFileProblem) throw validationProblem({ file: [err.message] });
+      throw err;
+    }
+    await fs.promises.rm(file.path, { force: true });
+  }
+  const names = new Set<string>();
+  for (const f of files) {
+    if (names.has(f.name.toLowerCase())) throw validationProblem({ file: [`Two files are named ${f.name}: each table takes one file`] });
+    names.add(f.name.toLowerCase());
+  }
+  return files;
 }
 
 function validationProblem(fieldErrors: Record<string, string[]>): ApiProblem {

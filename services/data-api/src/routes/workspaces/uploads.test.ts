@@ -9,6 +9,7 @@ import { databaseNameOf } from "../../data-plane/project-databases.ts";
 import { stagedUploadsDir } from "../../data-plane/flat-file/staged-uploads.ts";
 import { TEST_DATABASE_SERVER, USERS, createTestApi, type TestApi } from "../../testing/harness.ts";
 import { holdJobsOf } from "../../testing/hold-jobs.ts";
+import { zipOf } from "../../testing/xlsx-files.ts";
 import { loadableProject, makeApplication } from "../../testing/project-fixtures.ts";
 
 const [, , birch] = DEMO_COMPANIES;
@@ -112,6 +113,44 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("flat-file uploads: preview, then load
       ["Suppliers.csv", null],
     ]);
     expect(multiple.unmatchedTables).toEqual(["Orders"]);
+  });
+
+  it("unpacks a .zip sent as multiple files, each file matched to its table, and refuses a .zip as a single file", async () => {
+    const project = await ready();
+    const text = (t: string) => new TextEncoder().encode(t);
+    const zip = zipOf([
+      { name: "delivery/Customers.csv", data: text("CustomerId,Code\n1,007\n") },
+      { name: "delivery/orders.csv", data: text("OrderId,Note\n5,first\n"), store: true },
+      { name: "__MACOSX/delivery/._Customers.csv", data: text("junk") },
+    ]);
+    const form = (uploadType: string) => {
+      const body = new FormData();
+      body.append("file", new Blob([zip as BlobPart]), "delivery.zip");
+      body.set("uploadType", uploadType);
+      return api.app.request(`/api/v1/projects/${project.id}/flat-file/uploads`, { method: "POST", headers: { authorization: `Bearer ${owner}` }, body });
+    };
+    const single = await form("SingleFile");
+    expect(single.status).toBe(400);
+    expect(((await single.json()) as any).fieldErrors.file[0]).toMatch(/choose Multiple files/);
+    const res = await form("MultipleFiles");
+    expect(res.status).toBe(201);
+    const preview = (await res.json()) as StagedUpload;
+    expect(preview.files.map((f) => [f.name, f.table, f.rows[0]?.cells, f.problem])).toEqual([
+      ["Customers.csv", "Customers", ["1", "007"], null],
+      ["orders.csv", "Orders", ["5", "first"], null],
+    ]);
+    expect(preview.unmatchedTables).toEqual([]);
+
+    const broken = new FormData();
+    broken.append("file", new Blob([text("not a zip at all")]), "broken.zip");
+    broken.set("uploadType", "MultipleFiles");
+    const refused = await api.app.request(`/api/v1/projects/${project.id}/flat-file/uploads`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${owner}` },
+      body: broken,
+    });
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as any).fieldErrors.file[0]).toMatch(/broken.zip could not be unpacked/);
   });
 
   it("names what is wrong with a file or the form, keeps nothing, and is 404 for another company's project", async () => {
