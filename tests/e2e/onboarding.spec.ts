@@ -93,6 +93,17 @@ for (const javaScriptEnabled of [true, false]) {
       await page.getByRole("navigation", { name: "Configuration" }).getByRole("link", { name: "Databases" }).click();
       await expect(page.getByRole("table", { name: "Tables of the source database" }).getByRole("row", { name: /Members/ })).toBeVisible();
 
+      // A delivery of members, previewed, then loaded from the preview; the history lists it.
+      await page.getByRole("link", { name: "Load a flat file" }).first().click();
+      await page.getByLabel("File", { exact: true }).setInputFiles({ name: "Members.csv", mimeType: "text/csv", buffer: Buffer.from("MemberId\r\n1\r\n2\r\n") });
+      await page.getByRole("button", { name: "Preview" }).click();
+      await expect(page.getByRole("table", { name: "First rows of Members.csv" }).getByRole("row")).toHaveCount(3);
+      if (javaScriptEnabled) await expectNoViolations(page);
+      await page.getByRole("button", { name: "Load" }).click();
+      await expect(page.getByText("2 of 2 rows loaded.")).toBeVisible({ timeout: 30_000 });
+      await page.getByRole("navigation", { name: "Configuration" }).getByRole("link", { name: "Databases" }).click();
+      await expect(page.getByRole("table", { name: "Tables of the source database" }).getByRole("row", { name: /Members/ }).getByRole("cell")).toHaveText(["Members", "1", "2"]);
+
       // A PATCH that removes every scheme is refused at the field, and nothing changes.
       await page.getByRole("navigation", { name: "Configuration" }).getByRole("link", { name: "Details" }).click();
       const schemes = page.getByRole("group", { name: "Schemes" });
