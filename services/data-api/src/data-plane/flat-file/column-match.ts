@@ -46,6 +46,10 @@ export function headerProblem(match: ColumnMatch, tableName: string): string | n
   if (match.duplicate !== null) return `The header names the column '${match.duplicate}' twice`;
   const unknown = match.extra;
   if (unknown.length === 0) return null;
+  // One cell naming nothing, where the table has several columns: the delimiter is not the file's.
+  if (match.positions.length === 1 && unknown.length === 1 && match.missing.length > 1) {
+    return `The header is one single column ('${unknown[0]!.slice(0, 60)}'): the delimiter matches nothing in it. Choose the delimiter the file uses in the flat-file parameters`;
+  }
   const one = unknown.length === 1;
   return `The file has ${one ? "a column" : "columns"} the table '${tableName}' lacks: ${unknown.join(", ")}. Add ${one ? "it" : "them"} to the project's data dictionary, or leave ${one ? "it" : "them"} out of the file`;
 }

@@ -17,6 +17,12 @@ export type DelimitedOptions = {
   quote: string | null;
 };
 
+/**
+ * The longest record read (in characters): a quote never closed, or a file without line breaks,
+ * would otherwise make the rest of a file of gigabytes one record held in memory.
+ */
+export const MAX_RECORD_CHARS = 8 * 1024 * 1024;
+
 export type DelimitedRecord = { row: number; cells: string[] };
 
 /** The file breaks the quoting rules at `row`. */
@@ -131,6 +137,9 @@ export async function* readDelimitedRecords(texts: AsyncIterable<string> | Itera
 
   for await (const chunk of texts) {
     text += chunk;
+    if (text.length > MAX_RECORD_CHARS && needLength > 0) {
+      throw new DelimitedFormatError(row + 1, `the row is longer than ${MAX_RECORD_CHARS.toLocaleString("en-US")} characters (is a quote never closed?)`);
+    }
     if (text.length < needLength) continue;
     needLength = 0;
     yield* take(false);
