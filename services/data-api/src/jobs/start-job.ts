@@ -46,6 +46,14 @@ export class JobCancelledError extends Error {
   override name = "JobCancelledError";
 }
 
+/**
+ * The job's input was refused (a file with rejected rows under "Load nothing", a file that cannot be
+ * read): a failure its user reads on the background-process page, not one for the operator's log.
+ */
+export class JobInputRefusedError extends Error {
+  override name = "JobInputRefusedError";
+}
+
 /** How often a running job looks whether another process was asked to cancel it. */
 export const CANCEL_POLL_MS = 1000;
 
@@ -256,7 +264,9 @@ async function failJob(
   ctx: JobContext,
 ) {
   const message = error instanceof Error && error.message ? error.message : String(error);
-  deps.logger.warn("job failed", { jobId, kind: definition.kind, projectId: definition.projectId, err: error });
+  const about = { jobId, kind: definition.kind, projectId: definition.projectId };
+  if (error instanceof JobInputRefusedError || error instanceof JobCancelledError) deps.logger.info("job ended without its result", { ...about, message });
+  else deps.logger.warn("job failed", { ...about, err: error });
   let recorded: boolean;
   try {
     recorded = await deps.db.transaction().execute(async (trx) => {

@@ -10,7 +10,7 @@ import type { LoadForm } from "../../../../../contracts/loads.ts";
 import type { Table } from "../../../../../contracts/dictionary.ts";
 import type { WorkspaceKind } from "../../../../../contracts/workspaces.ts";
 import type { JobDeps } from "../../jobs/start-job.ts";
-import { JobCancelledError, startJob } from "../../jobs/start-job.ts";
+import { JobCancelledError, JobInputRefusedError, startJob } from "../../jobs/start-job.ts";
 import { deleteRejections, finishLoad, insertLoad, insertRejections, setLoadHeader, setLoadJob } from "../../repositories/loads.ts";
 import { runnerUrl } from "../project-databases.ts";
 import type { DataPlane } from "../servers.ts";
@@ -83,7 +83,7 @@ export async function startFlatFileLoad(
               );
               await finishLoad(ctx.db, loadId, outcome, new Date());
               // A refused or unreadable file ends the job as failed, with the reason on the background-process page.
-              if (outcome.status !== "Loaded") throw new Error(outcome.message ?? "Nothing was loaded.");
+              if (outcome.status !== "Loaded") throw new JobInputRefusedError(outcome.message ?? "Nothing was loaded.");
             } finally {
               await removeFile();
             }
