@@ -3,6 +3,7 @@ import { Form, Link } from "react-router";
 import { LOAD_MODE_LABELS, LOAD_MODES, MAX_UPLOAD_BYTES_DEFAULT, ON_REJECTED, ON_REJECTED_LABELS } from "../../../../contracts/values/loads";
 import { DEFAULT_FLAT_FILE_PARAMETERS } from "../../../../contracts/values/projects";
 import { flatFileParameterRows } from "~/components/projects/format";
+import { LabelValueList } from "~/components/ui/label-value-list";
 import { FileField, FormErrors, RadioGroupField, SelectField } from "~/components/forms/fields";
 import { StatusButton, useIsPending } from "~/components/forms/status-button";
 import { Card } from "~/components/ui/card";
@@ -84,14 +85,7 @@ export default function LoadFlatFile({ loaderData, actionData }: Route.Component
             Columns are matched to the table&apos;s by header name (any case), or by position without a header row. Nothing changes until the whole file has been
             checked.
           </p>
-          <dl aria-label="How the file is read" className="mt-3 mb-5 grid grid-cols-[max-content_1fr] gap-x-6 gap-y-1 text-sm">
-            {flatFileParameterRows(parameters ?? DEFAULT_FLAT_FILE_PARAMETERS).map(([label, value]) => (
-              <div key={label} className="contents">
-                <dt className="text-muted-foreground">{label}</dt>
-                <dd>{value}</dd>
-              </div>
-            ))}
-          </dl>
+          <LabelValueList label="How the file is read" rows={flatFileParameterRows(parameters ?? DEFAULT_FLAT_FILE_PARAMETERS)} className="mt-3 mb-5" />
           <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="flex flex-col gap-5">
             <FormErrors form={form} />
             <FileField label="File" field={fields.file!} accept=".csv,.txt,.dta" description="Delimited text (.csv, .txt, .dta), at most 5 GB." />
@@ -103,7 +97,7 @@ export default function LoadFlatFile({ loaderData, actionData }: Route.Component
                 Load
               </StatusButton>
               <Link to={href(paths.databases.history(projectId))} className="text-sm text-brand underline underline-offset-2">
-                History of loads
+                History
               </Link>
             </div>
           </Form>

@@ -11,7 +11,7 @@ import type { Table } from "../../../../../contracts/dictionary.ts";
 import type { WorkspaceKind } from "../../../../../contracts/workspaces.ts";
 import type { JobDeps } from "../../jobs/start-job.ts";
 import { JobCancelledError, startJob } from "../../jobs/start-job.ts";
-import { deleteRejections, finishLoad, insertLoad, insertRejections, setLoadHeader, setLoadJob } from "../../repositories/loads.ts";
+import { deleteRejections, finishLoad, finishLoadTable, insertLoad, insertRejections, setLoadHeader, setLoadJob } from "../../repositories/loads.ts";
 import { runnerUrl } from "../project-databases.ts";
 import type { DataPlane } from "../servers.ts";
 import { loadInWorker } from "./load-in-worker.ts";
@@ -32,7 +32,17 @@ export type FlatFileLoadInput = {
 /** Starts the load (202 at the route); the file is the job's from here and removed when it ends. Throws JobRefusedError when locked. */
 export async function startFlatFileLoad(deps: JobDeps & { dataPlane: DataPlane }, kind: WorkspaceKind, input: FlatFileLoadInput): Promise<{ loadId: string; job: Job }> {
   const { db, dataPlane } = deps;
-  const loadId = await insertLoad(db, { projectId: input.projectId, fileName: input.file.name, fileBytes: input.file.size, form: { ...input.form, table: input.table.name }, userId: input.userId, now: new Date() });
+  const table = input.table.name;
+  const loadId = await insertLoad(db, {
+    projectId: input.projectId,
+    fileName: input.file.name,
+    fileBytes: input.file.size,
+    form: { ...input.form, table },
+    tables: [{ table, fileName: input.file.name }],
+    parameters: input.parameters,
+    userId: input.userId,
+    now: new Date(),
+  });
   // Asynchronous: unlinking a file of gigabytes takes the file system a while, never the event loop's.
   const removeFile = () => fs.promises.rm(input.file.path, { force: true });
   let job: Job;
@@ -59,13 +69,19 @@ export async function startFlatFileLoad(deps: JobDeps & { dataPlane: DataPlane }
                   connectionUrl: runnerUrl(dataPlane, input.serverId, input.projectId),
                 },
                 {
-                  onHeader: (cells) => setLoadHeader(ctx.db, loadId, cells),
-                  onRejected: (rows) => insertRejections(ctx.db, loadId, rows),
-                  onReset: () => deleteRejections(ctx.db, loadId),
-                  onProgress: (bytes) => ctx.progress(input.file.size ? Math.min(0.99, bytes / input.file.size) : 0),
+                  onHeader: (cells) => setLoadHeader(ctx.db, loadId, table, cells),
+                  onRejected: (rows) => insertRejections(ctx.db, loadId, table, rows),
+                  onReset: () => deleteRejections(ctx.db, loadId, table),
+                  onProgress: (bytes, rows) =>
+                    ctx.progress(input.file.size ? Math.min(0.99, bytes / input.file.size) : 0, {
+                      bytesRead: bytes,
+                      bytesTotal: input.file.size,
+                      rowsRead: rows,
+                    }),
                 },
                 ctx.signal,
               );
+              await finishLoadTable(ctx.db, loadId, table, outcome);
               await finishLoad(ctx.db, loadId, outcome, new Date());
               // A refused or unreadable file ends the job as failed, with the reason on the background-process page.
               if (outcome.status !== "Loaded") throw new Error(outcome.message ?? "Nothing was loaded.");
