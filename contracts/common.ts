@@ -43,6 +43,14 @@ export const pageQuerySchema = z.object({
     .default(25),
 });
 
+/**
+ * A filter of a list's query string that may repeat its key (`status=A&status=B`), or be absent: the
+ * values it names, as an array (empty when absent).
+ */
+export function repeatedQuery<T extends z.ZodType>(item: T) {
+  return z.preprocess((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]), z.array(item)).default([]);
+}
+
 export function pageOf<T extends z.ZodType>(item: T) {
   return z.object({
     items: z.array(item),

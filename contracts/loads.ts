@@ -3,8 +3,9 @@
  * form, a load as the history shows it, and its rejected rows.
  */
 import { z } from "zod";
-import { pageOf, pageQuerySchema, timestampSchema } from "./common";
-import { LOAD_MODES, LOAD_STATUSES, ON_REJECTED } from "./values/loads";
+import { pageOf, pageQuerySchema, repeatedQuery, timestampSchema } from "./common";
+import { flatFileParametersSchema, jobSchema } from "./projects";
+import { DEFAULT_HISTORY_SORT, HISTORY_SORTS, HISTORY_TYPES, LOAD_MODES, LOAD_STATUSES, ON_REJECTED } from "./values/loads";
 
 export const loadModeSchema = z.enum(LOAD_MODES, { error: "Choose how to load" });
 export const onRejectedSchema = z.enum(ON_REJECTED, { error: "Choose what happens to rejected rows" });
@@ -66,6 +67,8 @@ export type StagedUpload = z.infer<typeof stagedUploadSchema>;
 export const loadSchema = z.object({
   id: z.string(),
   projectId: z.string(),
+  /** The history entry's type: FlatFile for every load today. */
+  type: z.enum(HISTORY_TYPES),
   jobId: z.string().nullable(),
   fileName: z.string(),
   fileBytes: z.number().int(),
@@ -85,8 +88,42 @@ export const loadSchema = z.object({
 });
 export type Load = z.infer<typeof loadSchema>;
 
-export const loadsPageSchema = pageOf(loadSchema);
-export const loadsQuerySchema = pageQuerySchema;
+/**
+ * One table a load filled, from one file (a load of several files has one per file): its counts.
+ * `table` is the table's name as the dictionary spells it, and names it in the history's URLs.
+ */
+export const loadTableSchema = z.object({
+  table: z.string(),
+  fileName: z.string(),
+  rowsRead: z.number().int(),
+  rowsLoaded: z.number().int(),
+  rowsRejected: z.number().int(),
+});
+export type LoadTable = z.infer<typeof loadTableSchema>;
+
+/** An entry of the history (…/history): the load and its tables, in the order they were loaded. */
+export const historyEntrySchema = loadSchema.extend({ tables: z.array(loadTableSchema) });
+export type HistoryEntry = z.infer<typeof historyEntrySchema>;
+export const historyPageSchema = pageOf(historyEntrySchema);
+
+/** GET …/history: filters repeat their key (`type=FlatFile&status=Failed`); none means all. */
+export const historyQuerySchema = pageQuerySchema.extend({
+  type: repeatedQuery(z.enum(HISTORY_TYPES)),
+  status: repeatedQuery(z.enum(LOAD_STATUSES)),
+  sort: z.enum(HISTORY_SORTS).default(DEFAULT_HISTORY_SORT),
+});
+export type HistoryQuery = z.output<typeof historyQuerySchema>;
+
+/**
+ * GET …/history/{historyId}: the entry, the parameters it read its files with (a copy taken when it
+ * started; null for a load older than that copy), and its job with the steps.
+ */
+export const historyDetailsSchema = z.object({
+  entry: historyEntrySchema,
+  parameters: flatFileParametersSchema.nullable(),
+  job: jobSchema.nullable(),
+});
+export type HistoryDetails = z.infer<typeof historyDetailsSchema>;
 
 export const rejectedRowSchema = z.object({
   /** The row in the file, counting the header: the row a spreadsheet shows. */

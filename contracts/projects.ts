@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { DELIMITERS, ENCODINGS, FLAT_FILE_EXTENSIONS, LOCK_REASONS, LOCK_STATES, PROJECT_SORTS, PROJECT_STATUSES, SOURCE_TYPES, TEXT_QUALIFIERS, UPLOAD_TYPES } from "./values/projects";
-import { descriptionSchema, requiredString, formBoolean, nameSchema, pageOf, pageQuerySchema, timestampSchema, versionSchema } from "./common";
+import { descriptionSchema, requiredString, formBoolean, nameSchema, pageOf, pageQuerySchema, repeatedQuery, timestampSchema, versionSchema } from "./common";
 
 export * from "./values/projects";
 
@@ -70,7 +70,7 @@ export const updateProjectSchema = z.object({
 export const projectSearchQuerySchema = pageQuerySchema.extend({
   companyId: z.string().min(1),
   name: z.string().trim().max(100).optional(),
-  status: z.preprocess((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]), z.array(projectStatusSchema)).default([]),
+  status: repeatedQuery(projectStatusSchema),
   applicationId: z.string().optional(),
   sort: z.enum(PROJECT_SORTS).default("-updatedAt"),
 });
@@ -116,6 +116,19 @@ export const jobStepSchema = z.object({
   message: z.string().nullable(),
 });
 
+/**
+ * Where the running step is in its input (a load's file): bytes read of the whole, rows read, and
+ * the time left estimated from the share read and the time the step has run so far.
+ */
+export const jobProgressDetailSchema = z.object({
+  bytesRead: z.number().int(),
+  bytesTotal: z.number().int(),
+  rowsRead: z.number().int().nullable(),
+  /** null until there is enough to tell (the first second, the first bytes). */
+  secondsLeft: z.number().int().nullable(),
+});
+export type JobProgressDetail = z.infer<typeof jobProgressDetailSchema>;
+
 export const jobSchema = z.object({
   id: z.string(),
   projectId: z.string(),
@@ -123,6 +136,8 @@ export const jobSchema = z.object({
   status: z.enum(RUN_STATUSES),
   /** 0–100 */
   progress: z.number().int(),
+  /** While a step that reads an input runs: how far it is; null otherwise. */
+  progressDetail: jobProgressDetailSchema.nullable(),
   steps: z.array(jobStepSchema),
   error: z.string().nullable(),
   createdBy: z.string(),

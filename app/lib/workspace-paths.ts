@@ -41,7 +41,9 @@ export function workspacePaths(ws: WorkspaceDescriptor) {
       load: (id: string) => page(id, "databases/flat-file/update-source"),
       history: (id: string) => page(id, "databases/history/list"),
       entry: (id: string, historyId: string) => page(id, `databases/history/${enc(historyId)}/details`),
-      rejectedRowsCsv: (id: string, historyId: string) => page(id, `databases/history/${enc(historyId)}/rejected-rows.csv`),
+      /** One table of an entry: its rejected rows. */
+      entryTable: (id: string, historyId: string, table: string) => page(id, `databases/history/${enc(historyId)}/table/${enc(table)}/details`),
+      rejectedRowsCsv: (id: string, historyId: string, table: string) => page(id, `databases/history/${enc(historyId)}/table/${enc(table)}/rejected-rows.csv`),
     },
     /** The workspace's own data dictionary pages (spec §2: data-dictionary/…). */
     dictionary: {

@@ -17,3 +17,24 @@ export const LOAD_STATUSES = ["Loading", "Loaded", "Refused", "Failed"] as const
 
 /** The largest file a load takes by default (MAX_UPLOAD_BYTES overrides it): 5 GB. */
 export const MAX_UPLOAD_BYTES_DEFAULT = 5 * 1024 ** 3;
+
+/**
+ * What a history entry records (issue 9 §3: one entry per load, restore, backup, comparison and
+ * undo): spec §4's run types, and Undo. Only flat-file loads write entries today; the list and its
+ * filter already take the others.
+ */
+export const HISTORY_TYPES = ["FlatFile", "Restore", "Backup", "Comparison", "RestoreAndComparison", "Undo"] as const;
+export type HistoryType = (typeof HISTORY_TYPES)[number];
+export const HISTORY_TYPE_LABELS: Record<HistoryType, string> = {
+  FlatFile: "Flat-file load",
+  Restore: "Restore",
+  Backup: "Backup",
+  Comparison: "Comparison",
+  RestoreAndComparison: "Restore and comparison",
+  Undo: "Undo",
+};
+
+/** The history's sorts: when (newest first by default), type, status, file, rows loaded; "-" for descending. */
+export const HISTORY_SORTS = ["createdAt", "-createdAt", "type", "-type", "status", "-status", "file", "-file", "rowsLoaded", "-rowsLoaded"] as const;
+export type HistorySort = (typeof HISTORY_SORTS)[number];
+export const DEFAULT_HISTORY_SORT: HistorySort = "-createdAt";

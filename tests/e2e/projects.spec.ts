@@ -116,12 +116,18 @@ for (const javaScriptEnabled of [true, false]) {
       await loadFile("customers-bad.csv", "CustomerId\r\n1\r\n2\r\nx\r\n");
       // The job runs in the background: with JavaScript the page polls, without it a <meta> refresh reloads it.
       await expect(page.getByText("1 row was rejected, so nothing was loaded")).toBeVisible({ timeout: 30_000 });
-      await expect(
-        page
-          .getByRole("table", { name: "Rejected rows" })
-          .getByRole("row", { name: /not a whole number/ })
-          .getByRole("cell"),
-      ).toHaveText(["4", "CustomerId", "x", "not a whole number"]);
+      // The load's page: its table's counts and the parameters it read with; the table's page: its rejected rows.
+      const loadTables = page.getByRole("table", { name: "Tables of the load" });
+      await expect(loadTables.getByRole("row", { name: /Customers/ }).getByRole("cell")).toHaveText(["Customers", "customers-bad.csv", "3", "0", "1"]);
+      await expect(page.getByRole("definition").filter({ hasText: "comma" })).toBeVisible();
+      if (javaScriptEnabled) await expectNoViolations(page);
+      await loadTables.getByRole("link", { name: "Customers" }).click();
+      await expect(page.getByRole("table", { name: "Rejected rows" }).getByRole("row", { name: /not a whole number/ }).getByRole("cell")).toHaveText([
+        "4",
+        "CustomerId",
+        "x",
+        "not a whole number",
+      ]);
       if (javaScriptEnabled) await expectNoViolations(page);
       const download = page.waitForEvent("download");
       await page.getByRole("link", { name: "Download rejected rows" }).click();
@@ -148,8 +154,15 @@ for (const javaScriptEnabled of [true, false]) {
       await page.getByRole("button", { name: "Load" }).click();
       await expect(page.getByRole("heading", { name: "customers.csv into Customers" })).toBeVisible();
       await expect(page.getByText("2 of 2 rows loaded.")).toBeVisible({ timeout: 30_000 });
-      await page.getByRole("link", { name: "History of loads" }).click();
-      await expect(page.getByRole("table", { name: "Loads" }).getByRole("row")).toHaveCount(3);
+      await page.getByRole("link", { name: "History", exact: true }).click();
+      const history = page.getByRole("table", { name: "History" });
+      await expect(history.getByRole("row")).toHaveCount(3);
+      // Filtered by status through a GET form: the refused load only.
+      await page.getByRole("checkbox", { name: "Refused" }).check();
+      await page.getByRole("button", { name: "Search" }).click();
+      await expect(history.getByRole("row")).toHaveCount(2);
+      await expect(history.getByRole("row").nth(1)).toContainText("customers-bad.csv");
+      if (javaScriptEnabled) await expectNoViolations(page);
       await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Databases" }).click();
       await expect(
         page

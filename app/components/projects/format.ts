@@ -31,3 +31,30 @@ export function flatFileParameterRows(p: FlatFileParameters): [string, string][]
     ["Encoding", p.encoding],
   ];
 }
+
+/** "1,234": counts of rows, the same on the server and in the browser. */
+export function formatCount(n: number): string {
+  return n.toLocaleString("en-US");
+}
+
+/** "56.2 MB": a file's size or the part of it read, in the unit that keeps it readable. */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  const units = ["KB", "MB", "GB", "TB"];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value.toFixed(1)} ${units[unit]}`;
+}
+
+/** "2 h 5 min", "3 min 20 s", "45 s": how long something took or will take. */
+export function formatDuration(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min${s % 60 ? ` ${s % 60} s` : ""}`;
+  const minutes = Math.floor((s % 3600) / 60);
+  return `${Math.floor(s / 3600)} h${minutes ? ` ${minutes} min` : ""}`;
+}

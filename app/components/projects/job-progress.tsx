@@ -3,7 +3,7 @@ import { useEffect } from "react";
 import { useRevalidator } from "react-router";
 import type { Job } from "../../../contracts/projects";
 import { cn } from "~/lib/utils";
-import { formatTimestamp as formatTime } from "./format";
+import { formatBytes, formatCount, formatDuration, formatTimestamp as formatTime } from "./format";
 
 export const JOB_KIND_LABELS: Record<Job["kind"], string> = {
   DatabaseCreation: "Database creation",
@@ -56,6 +56,7 @@ export function JobProgress({ job, startedBy, headingLevel = 3 }: { job: Job; st
         />
       </div>
       <p className="text-sm">{job.progress}% done</p>
+      {job.progressDetail && isRunning(job) ? <p className="text-sm tabular-nums">{progressDetailText(job.progressDetail, job.steps)}</p> : null}
       {job.steps.length ? (
         <ol aria-label="Steps" className="space-y-1 text-sm">
           {job.steps.map((step, i) => (
@@ -63,6 +64,7 @@ export function JobProgress({ job, startedBy, headingLevel = 3 }: { job: Job; st
               <StepIcon status={step.status} />
               <span>
                 {step.name} <span className="text-muted-foreground">({step.status})</span>{" "}
+                {step.startedAt ? <span className="block text-xs text-muted-foreground">{stepTimes(step)}</span> : null}
                 {step.message ? <span className="block text-xs text-muted-foreground">{step.message}</span> : null}
               </span>
             </li>
@@ -76,6 +78,26 @@ export function JobProgress({ job, startedBy, headingLevel = 3 }: { job: Job; st
       ) : null}
     </div>
   );
+}
+
+/**
+ * "Step 1 of 2: 12.0 MB of 56.0 MB read · 210,000 rows · about 40 s left": where the running step is in
+ * its input. The time left is the step's (one step per file).
+ */
+export function progressDetailText(detail: NonNullable<Job["progressDetail"]>, steps: Job["steps"]): string {
+  const running = steps.findIndex((s) => s.status === "Started");
+  const parts = [`${formatBytes(detail.bytesRead)} of ${formatBytes(detail.bytesTotal)} read`];
+  if (detail.rowsRead !== null) parts.push(`${formatCount(detail.rowsRead)} ${detail.rowsRead === 1 ? "row" : "rows"}`);
+  parts.push(detail.secondsLeft === null ? "estimating the time left" : `about ${formatDuration(detail.secondsLeft)} left`);
+  const text = parts.join(" · ");
+  return steps.length > 1 && running >= 0 ? `Step ${running + 1} of ${steps.length}: ${text}` : text;
+}
+
+/** "Started 2025-03-04 14:05 UTC · took 12 s": when a step ran. */
+function stepTimes(step: Job["steps"][number]): string {
+  const started = `Started ${formatTime(step.startedAt)}`;
+  if (!step.finishedAt || !step.startedAt) return started;
+  return `${started} · took ${formatDuration((Date.parse(step.finishedAt) - Date.parse(step.startedAt)) / 1000)}`;
 }
 
 function StepIcon({ status }: { status: Job["steps"][number]["status"] }) {

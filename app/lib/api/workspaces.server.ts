@@ -29,7 +29,7 @@ import {
   type updateProjectSchema,
   type UPLOAD_TYPES,
 } from "../../../contracts/projects";
-import { loadSchema, loadsPageSchema, rejectedRowsPageSchema, stagedUploadSchema, tableRowsSchema, type stagedLoadSchema } from "../../../contracts/loads";
+import { historyDetailsSchema, historyPageSchema, loadSchema, rejectedRowsPageSchema, stagedUploadSchema, tableRowsSchema, type HistoryQuery, type stagedLoadSchema } from "../../../contracts/loads";
 import type { WorkspaceDescriptor } from "../../../contracts/workspaces";
 import { callService, callServiceStream, type Caller } from "../api.server";
 import { dictionaryEndpoints } from "./dictionary-tables.server";
@@ -87,7 +87,7 @@ export function workspaceApi(ws: WorkspaceDescriptor, as: Caller) {
         query: { page: number; pageSize: number; sort?: string; column?: string; contains?: string },
       ) => callService("data-api", at(id, "databases", kind, "tables", table, "rows"), as, { schema: tableRowsSchema, query }),
 
-      /** Flat-file loads into the source database: started from an upload streamed through, their history and rejected rows. */
+      /** Flat-file loads into the source database, started from an upload streamed through. */
       loads: {
         start: (body: ReadableStream<Uint8Array>, contentType: string) =>
           callService("data-api", at(id, "flat-file", "loads"), as, { method: "POST", stream: { body, contentType }, schema: startedLoadSchema }),
@@ -97,11 +97,16 @@ export function workspaceApi(ws: WorkspaceDescriptor, as: Caller) {
         staged: (uploadId: string) => callService("data-api", at(id, "flat-file", "uploads", uploadId), as, { schema: stagedUploadSchema }),
         startStaged: (body: z.input<typeof stagedLoadSchema>) =>
           callService("data-api", at(id, "flat-file", "loads"), as, { method: "POST", body, schema: startedLoadSchema }),
-        list: (query: { page: number; pageSize: number }) => callService("data-api", at(id, "flat-file", "loads"), as, { schema: loadsPageSchema, query }),
-        get: (loadId: string) => callService("data-api", at(id, "flat-file", "loads", loadId), as, { schema: loadSchema }),
-        rejectedRows: (loadId: string, query: { page: number; pageSize: number }) =>
-          callService("data-api", at(id, "flat-file", "loads", loadId, "rejected-rows"), as, { schema: rejectedRowsPageSchema, query }),
-        rejectedRowsCsv: (loadId: string) => callServiceStream("data-api", at(id, "flat-file", "loads", loadId, "rejected-rows.csv"), as),
+      },
+
+      /** The history of loads (and later restores, backups, comparisons): a page, one entry, a table's rejected rows. */
+      history: {
+        list: (query: HistoryQuery) => callService("data-api", at(id, "history"), as, { schema: historyPageSchema, query }),
+        get: (historyId: string) => callService("data-api", at(id, "history", historyId), as, { schema: historyDetailsSchema }),
+        rejectedRows: (historyId: string, table: string, query: { page: number; pageSize: number }) =>
+          callService("data-api", at(id, "history", historyId, "tables", table, "rejected-rows"), as, { schema: rejectedRowsPageSchema, query }),
+        rejectedRowsCsv: (historyId: string, table: string) =>
+          callServiceStream("data-api", at(id, "history", historyId, "tables", table, "rejected-rows.csv"), as),
       },
 
       /** The workspace's own data dictionary: its copy, edited without touching the master it may have come from. */

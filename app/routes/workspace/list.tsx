@@ -1,4 +1,3 @@
-import { Fragment } from "react";
 import { Link } from "react-router";
 import { projectStatusSchema, type Project } from "../../../contracts/projects";
 import type { Configuration } from "../../../contracts/configurations";
@@ -11,6 +10,7 @@ import { buttonVariants } from "~/components/ui/button";
 import { Icon } from "~/components/ui/icon";
 import { cn } from "~/lib/utils";
 import { Card, CardDescription } from "~/components/ui/card";
+import { CheckboxFilter } from "~/components/ui/checkbox-filter";
 import { ListSearchForm } from "~/components/ui/list-search-form";
 import { Pagination, PastTheEnd } from "~/components/ui/pagination";
 import { SearchField } from "~/components/ui/search-field";
@@ -117,20 +117,7 @@ export default function ProjectList({ loaderData }: Route.ComponentProps) {
         filtered={filtered}
         className="mt-6"
         below={
-          <fieldset className="mt-4">
-            <legend className="text-sm font-medium">Status</legend>
-            {/* The boxes' classes once on their container: ten filters, one class list. */}
-            <div className="mt-2 flex flex-wrap gap-x-5 gap-y-2 text-sm [&_input]:size-4 [&_input]:accent-brand [&_label]:flex [&_label]:items-center [&_label]:gap-2">
-              {statuses.map((s) => (
-                <Fragment key={s}>
-                  <label>
-                    <input type="checkbox" name="status" value={s} defaultChecked={search.status.includes(s)} />
-                    {` ${PROJECT_STATUS_LABELS[s]}`}
-                  </label>{" "}
-                </Fragment>
-              ))}
-            </div>
-          </fieldset>
+          <CheckboxFilter legend="Status" name="status" options={statuses.map((st) => [st, PROJECT_STATUS_LABELS[st]] as const)} checked={search.status} />
         }
       >
         <SearchField id={`${noun}-search`} label={`Search ${ws.nounPlural}`} value={search.name} />

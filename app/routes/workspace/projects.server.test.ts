@@ -20,6 +20,9 @@ const access = await import("./project/project-access");
 const background = await import("./project/background-process");
 const loadPage = await import("./project/databases-load");
 const loadEntry = await import("./project/databases-history-entry");
+const historyList = await import("./project/databases-history");
+const historyTable = await import("./project/databases-history-table");
+const rejectedCsv = await import("./project/databases-rejected-rows");
 const { projectContext } = await import("./workspace.server");
 const dictionaryLayout = await import("./project/data-dictionary/layout");
 const tablesPage = await import("./project/data-dictionary/tables");
@@ -442,34 +445,99 @@ describe("cancelling a running job from the background-process page", () => {
   });
 });
 
+/** A project whose databases exist (table Customers), ready for a load. */
+async function loadableProject(name: string) {
+  const project = await newProject(ANALYST, acme.id, acmeApp.id, name);
+  await readyForDatabases(project);
+  await api(ANALYST, "POST", `/api/v1/projects/${project.id}/try-create-databases`);
+  await live.jobs.idle();
+  return project;
+}
+
+/** Uploads `text` as a file into Customers through the load page's action, as its form would; answers its redirect. */
+async function submitLoad(project: Project, name: string, text: string) {
+  const form = new FormData();
+  form.set("file", new Blob([text]), name);
+  form.set("table", "Customers");
+  const opts = { params: { projectId: project.id }, middleware: projectLayout.middleware, form };
+  return (await call(ANALYST, projectUrl(project.id, "databases/flat-file/update-source"), loadPage.action, opts)) as Response;
+}
+
 describe("loading a flat file through the portal", () => {
   it("the upload streams through to a load whose page follows its job until it is done", async () => {
-    const project = await newProject(ANALYST, acme.id, acmeApp.id, "Loaded once");
-    await readyForDatabases(project);
-    await api(ANALYST, "POST", `/api/v1/projects/${project.id}/try-create-databases`);
-    await live.jobs.idle();
+    const project = await loadableProject("Loaded once");
     const release = holdJobsOf(live.jobs, project.id);
-    const opts = { params: { projectId: project.id }, middleware: projectLayout.middleware };
     try {
-      const form = new FormData();
-      form.set("file", new Blob(["Id\n1\n2\n"]), "ids.csv");
-      form.set("table", "Customers");
-      const answer = (await call(ANALYST, projectUrl(project.id, "databases/flat-file/update-source"), loadPage.action, { ...opts, form })) as Response;
+      const answer = await submitLoad(project, "ids.csv", "Id\n1\n2\n");
       const location = answer.headers.get("location")!;
       const historyId = /history\/([^/]+)\/details/.exec(location)![1]!;
       const entryOpts = { params: { projectId: project.id, historyId }, middleware: projectLayout.middleware };
       const loading = (await call(ANALYST, location, loadEntry.loader, entryOpts)) as any;
-      expect(loading.load).toMatchObject({ status: "Loading", fileName: "ids.csv", tableName: "Customers" });
+      expect(loading.entry).toMatchObject({ status: "Loading", fileName: "ids.csv", tableName: "Customers" });
       expect(loading.job).toMatchObject({ kind: "FlatFile", status: "IN_PROGRESS" });
       release();
       await live.jobs.idle();
       const done = (await call(ANALYST, location, loadEntry.loader, entryOpts)) as any;
-      expect(done.load).toMatchObject({ status: "Loaded", rowsLoaded: 2 });
-      expect(done.job).toBeNull();
+      expect(done.entry).toMatchObject({
+        status: "Loaded",
+        rowsLoaded: 2,
+        tables: [{ table: "Customers", fileName: "ids.csv", rowsRead: 2, rowsLoaded: 2, rowsRejected: 0 }],
+      });
+      // The parameters it read with, and its job's steps with their times, stay on the page after the load.
+      expect(done.parameters).toMatchObject({ extension: ".csv", hasHeaderRow: true });
+      expect(done.job).toMatchObject({
+        status: "SUCCESS",
+        steps: [{ name: "Load ids.csv into Customers", status: "Completed", startedAt: expect.any(String), finishedAt: expect.any(String) }],
+      });
     } finally {
       release();
       live.jobs.hooks.beforeStep = undefined;
     }
+  });
+});
+
+describe("the history of loads", () => {
+  it("filters by type and status and sorts through the URL (unknown values left out), and a table's page lists its rejected rows and downloads them", async () => {
+    const project = await loadableProject("History once");
+    const opts = { params: { projectId: project.id }, middleware: projectLayout.middleware };
+    const loadFile = async (name: string, text: string) => {
+      const answer = await submitLoad(project, name, text);
+      await live.jobs.idle();
+      return /history\/([^/]+)\/details/.exec(answer.headers.get("location")!)![1]!;
+    };
+    const good = await loadFile("good.csv", "Id\n1\n");
+    const bad = await loadFile("bad.csv", "Id\n1\nx\n");
+
+    const page = async (query: string) => (await call(ANALYST, `${projectUrl(project.id, "databases/history/list")}${query}`, historyList.loader, opts)) as any;
+    const all = await page("");
+    expect(all.history.items.map((e: any) => e.id)).toEqual([bad, good]);
+    // Who: a name, not an id.
+    expect(all.names[all.history.items[0].createdBy]).toBe("Ann Analyst");
+    const refused = await page("&type=FlatFile&status=Refused&status=Nope&type=Tape&sort=-file");
+    expect(refused.search).toMatchObject({ type: ["FlatFile"], status: ["Refused"], sort: "-file" });
+    expect(refused.history.items.map((e: any) => [e.id, e.tables[0].rowsRejected])).toEqual([[bad, 1]]);
+    // A filter that matches nothing: an empty page, which the page says.
+    expect((await page("&type=Restore")).history).toMatchObject({ total: 0, items: [] });
+
+    const tableOpts = { params: { projectId: project.id, historyId: bad, tableId: "Customers" }, middleware: projectLayout.middleware };
+    const tablePage = (await call(ANALYST, projectUrl(project.id, `databases/history/${bad}/table/Customers/details`), historyTable.loader, tableOpts)) as any;
+    expect(tablePage.table).toMatchObject({ table: "Customers", fileName: "bad.csv", rowsRead: 2, rowsLoaded: 0, rowsRejected: 1 });
+    expect(tablePage.rejected.items).toEqual([{ line: 3, column: "Id", value: "x", reason: "not a whole number" }]);
+    const csv = (await call(
+      ANALYST,
+      projectUrl(project.id, `databases/history/${bad}/table/Customers/rejected-rows.csv`),
+      rejectedCsv.loader,
+      tableOpts,
+    )) as Response;
+    expect(csv.headers.get("content-disposition")).toContain("bad-rejected-rows.csv");
+    // The BOM kept (for Excel): the bytes as the data API wrote them.
+    expect(new TextDecoder("utf-8", { ignoreBOM: true }).decode(await csv.arrayBuffer())).toBe("\uFEFFId,Row,Reason\r\nx,3,not a whole number\r\n");
+    // A table the load did not fill is not found.
+    const missing = await call(ANALYST, projectUrl(project.id, `databases/history/${bad}/table/Orders/details`), historyTable.loader, {
+      ...tableOpts,
+      params: { ...tableOpts.params, tableId: "Orders" },
+    });
+    expect(unwrap(missing)?.status).toBe(404);
   });
 });
 

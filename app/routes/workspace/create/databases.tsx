@@ -20,6 +20,7 @@ import { companyUserNames, projectCalls, requireWorkspace } from "../workspace.s
 import { useWorkspacePaths } from "~/lib/workspace-paths";
 import type { Route } from "./+types/databases";
 import { flatFileParameterRows } from "~/components/projects/format";
+import { LabelValueList } from "~/components/ui/label-value-list";
 
 /** The settings form: the upload type, and for flat-file projects how the files are read. */
 const backupSettingsSchema = uploadTypeBodySchema;
@@ -216,14 +217,7 @@ function SettingsSummary({ project }: { project: StepProject }) {
       <h2 id="settings-title" className="text-lg font-semibold">
         Source files
       </h2>
-      <dl className="mt-3 grid grid-cols-[max-content_1fr] gap-x-6 gap-y-1 text-sm">
-        {rows.map(([k, v]) => (
-          <div key={k} className="contents">
-            <dt className="text-muted-foreground">{k}</dt>
-            <dd>{v}</dd>
-          </div>
-        ))}
-      </dl>
+      <LabelValueList rows={rows} className="mt-3" />
     </Card>
   );
 }

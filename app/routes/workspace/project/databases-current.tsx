@@ -37,7 +37,7 @@ export default function CurrentDatabases({ loaderData }: Route.ComponentProps) {
             </Link>
           ) : null}
           <Link to={href(paths.databases.history(loaderData.projectId))} className="text-brand underline underline-offset-2">
-            History of loads
+            History
           </Link>
           <Link to={href(paths.databases.tables(loaderData.projectId))} className="text-brand underline underline-offset-2">
             Tables and their rows

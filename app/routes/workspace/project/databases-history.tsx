@@ -1,9 +1,14 @@
 import { Link } from "react-router";
-import { LoadStatusBadge, rows } from "~/components/loads/load-status";
-import { formatTimestamp } from "~/components/projects/format";
+import type { HistoryQuery } from "../../../../contracts/loads";
+import { DEFAULT_HISTORY_SORT, HISTORY_SORTS, HISTORY_TYPES, HISTORY_TYPE_LABELS, LOAD_STATUSES } from "../../../../contracts/values/loads";
+import { LoadStatusBadge } from "~/components/loads/load-status";
+import { formatCount, formatDuration, formatTimestamp } from "~/components/projects/format";
 import { Card } from "~/components/ui/card";
-import { Pagination } from "~/components/ui/pagination";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
+import { CheckboxFilter } from "~/components/ui/checkbox-filter";
+import { ListSearchForm } from "~/components/ui/list-search-form";
+import { Pagination, PastTheEnd } from "~/components/ui/pagination";
+import { SortableHeader, sortDescription } from "~/components/ui/sortable-header";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow, tableHeadClassName } from "~/components/ui/table";
 import { useCompanyHref } from "~/lib/company-href";
 import { afterGuard } from "~/lib/guards.server";
 import { readPaging } from "~/lib/list-search.server";
@@ -11,24 +16,44 @@ import { useWorkspacePaths } from "~/lib/workspace-paths";
 import { companyUserNames, projectCalls, projectScope } from "../workspace.server";
 import type { Route } from "./+types/databases-history";
 
-/** databases/history/list: every load of the workspace, newest first, paginated in SQL through `?page=`. */
+/**
+ * The filters, sort and page, all in the URL (a GET form and links: no JavaScript needed); the data
+ * API filters, sorts and pages in SQL. A value it would refuse (an unknown type, status or sort, a
+ * page size not offered) is left out instead of failing the page.
+ */
+function readSearch(url: URL): HistoryQuery {
+  const sp = url.searchParams;
+  const known = <V extends string>(values: readonly V[], key: string) => [...new Set(sp.getAll(key).filter((v): v is V => values.includes(v as V)))];
+  return { type: known(HISTORY_TYPES, "type"), status: known(LOAD_STATUSES, "status"), ...readPaging(sp, HISTORY_SORTS, DEFAULT_HISTORY_SORT) };
+}
+
+/** databases/history/list: the workspace's loads (and later restores, backups, comparisons, undos), filtered by type and status. */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { page, pageSize } = readPaging(new URL(request.url).searchParams, ["newest"], "newest");
-  const [{ project, access }, [loads, names]] = await afterGuard(projectScope(context), Promise.all([projectCalls(context).loads.list({ page, pageSize }), companyUserNames(context)]));
-  return { projectId: project.id, canWrite: access.canWrite && !project.isLocked, loads, names };
+  const search = readSearch(new URL(request.url));
+  const [{ project, access, companyId }, [history, names]] = await afterGuard(
+    projectScope(context),
+    Promise.all([projectCalls(context).history.list(search), companyUserNames(context)]),
+  );
+  return { projectId: project.id, companyId, canWrite: access.canWrite && !project.isLocked, search, history, names };
 }
 
 export const handle = { breadcrumb: "History" };
 
-export default function LoadHistory({ loaderData }: Route.ComponentProps) {
-  const { projectId, canWrite, loads, names } = loaderData;
+export default function History({ loaderData }: Route.ComponentProps) {
+  const { projectId, companyId, canWrite, search, history, names } = loaderData;
   const href = useCompanyHref();
   const paths = useWorkspacePaths();
+  const here = paths.databases.history(projectId);
+  const filtered = search.type.length > 0 || search.status.length > 0;
+  // Links keep every other parameter; arrays repeat the key.
+  const withSearch = (changes: Partial<HistoryQuery>) => href(here, { ...search, ...changes });
+  const sortBy = (sort: HistoryQuery["sort"]) => withSearch({ sort, page: 1 });
+
   return (
     <Card aria-labelledby="history-title">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h2 id="history-title" className="text-lg font-semibold">
-          History of loads
+          History
         </h2>
         {canWrite ? (
           <Link to={href(paths.databases.load(projectId))} className="text-sm font-medium text-brand underline underline-offset-2">
@@ -36,47 +61,90 @@ export default function LoadHistory({ loaderData }: Route.ComponentProps) {
           </Link>
         ) : null}
       </div>
-      {loads.total === 0 ? (
-        <p className="mt-3 text-sm text-muted-foreground">Nothing has been loaded yet.</p>
+      <ListSearchForm
+        action={here}
+        label="Filter the history"
+        companyId={companyId}
+        sort={search.sort}
+        defaultSort={DEFAULT_HISTORY_SORT}
+        pageSize={search.pageSize}
+        pageSizeId="history-page-size"
+        filtered={filtered}
+        className="mt-4"
+        below={
+          <>
+            <CheckboxFilter legend="Type" name="type" options={HISTORY_TYPES.map((t) => [t, HISTORY_TYPE_LABELS[t]] as const)} checked={search.type} />
+            <CheckboxFilter legend="Status" name="status" options={LOAD_STATUSES.map((s) => [s, s] as const)} checked={search.status} />
+          </>
+        }
+      >
+        {null}
+      </ListSearchForm>
+
+      {history.total === 0 ? (
+        <p role="status" className="mt-4 text-sm text-muted-foreground">
+          {filtered ? "Nothing in the history matches these filters. Change or clear them." : "Nothing has been loaded yet."}
+        </p>
       ) : (
         <>
-          <div className="mt-4 overflow-x-auto">
-            <Table aria-label="Loads">
-              <TableHeader>
-                <TableRow>
-                  <TableHead>Started</TableHead>
-                  <TableHead>File</TableHead>
-                  <TableHead>Table</TableHead>
-                  <TableHead>Status</TableHead>
-                  <TableHead className="text-right">Loaded</TableHead>
-                  <TableHead className="text-right">Rejected</TableHead>
-                  <TableHead>By</TableHead>
-                </TableRow>
-              </TableHeader>
-              <TableBody>
-                {loads.items.map((load) => (
-                  <TableRow key={load.id}>
-                    <TableCell>
-                      <Link to={href(paths.databases.entry(projectId, load.id))} className="row-link">
-                        {formatTimestamp(load.createdAt)}
-                      </Link>
-                    </TableCell>
-                    <TableCell>{load.fileName}</TableCell>
-                    <TableCell>{load.tableName}</TableCell>
-                    <TableCell>
-                      <LoadStatusBadge status={load.status} />
-                    </TableCell>
-                    <TableCell className="text-right tabular-nums">{rows(load.rowsLoaded)}</TableCell>
-                    <TableCell className="text-right tabular-nums">{rows(load.rowsRejected)}</TableCell>
-                    <TableCell>{names[load.createdBy] ?? "Someone else"}</TableCell>
+          {history.items.length === 0 ? (
+            <PastTheEnd page={history.page} />
+          ) : (
+            <div className="mt-4">
+              <Table aria-label="History">
+                <caption className="sr-only">{`History, sorted by ${sortDescription(search.sort, SORT_LABELS)}`}</caption>
+                <TableHeader>
+                  <TableRow>
+                    <SortableHeader label="Type" column="type" sort={search.sort} to={sortBy} className={tableHeadClassName} />
+                    <TableHead>By</TableHead>
+                    <SortableHeader label="When" column="createdAt" sort={search.sort} to={sortBy} className={tableHeadClassName} />
+                    <SortableHeader label="Files" column="file" sort={search.sort} to={sortBy} className={tableHeadClassName} />
+                    <SortableHeader label="Status" column="status" sort={search.sort} to={sortBy} className={tableHeadClassName} />
+                    <SortableHeader label="Rows" column="rowsLoaded" sort={search.sort} to={sortBy} className={tableHeadClassName} />
+                    <TableHead>Duration</TableHead>
                   </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          </div>
-          <Pagination page={loads.page} pageSize={loads.pageSize} total={loads.total} noun={["load", "loads"]} href={(page) => href(paths.databases.history(projectId), { page })} />
+                </TableHeader>
+                <TableBody>
+                  {history.items.map((entry) => (
+                    <TableRow key={entry.id}>
+                      <TableCell>
+                        <Link to={href(paths.databases.entry(projectId, entry.id))} className="row-link">
+                          {HISTORY_TYPE_LABELS[entry.type]}
+                        </Link>
+                      </TableCell>
+                      <TableCell>{names[entry.createdBy] ?? "Someone else"}</TableCell>
+                      <TableCell className="whitespace-nowrap">{formatTimestamp(entry.createdAt)}</TableCell>
+                      <TableCell>
+                        {entry.tables.map((t) => (
+                          <div key={t.table}>
+                            {t.fileName} <span className="text-muted-foreground">into {t.table}</span>
+                          </div>
+                        ))}
+                      </TableCell>
+                      <TableCell>
+                        <LoadStatusBadge status={entry.status} />
+                      </TableCell>
+                      <TableCell className="tabular-nums">
+                        {entry.tables.map((t) => (
+                          <div
+                            key={t.table}
+                          >{`${formatCount(t.rowsRead)} read, ${formatCount(t.rowsLoaded)} loaded, ${formatCount(t.rowsRejected)} rejected`}</div>
+                        ))}
+                      </TableCell>
+                      <TableCell className="whitespace-nowrap tabular-nums">
+                        {entry.finishedAt ? formatDuration((Date.parse(entry.finishedAt) - Date.parse(entry.createdAt)) / 1000) : "Running"}
+                      </TableCell>
+                    </TableRow>
+                  ))}
+                </TableBody>
+              </Table>
+            </div>
+          )}
+          <Pagination page={history.page} pageSize={history.pageSize} total={history.total} noun={["entry", "entries"]} href={(page) => withSearch({ page })} />
         </>
       )}
     </Card>
   );
 }
+
+const SORT_LABELS = { createdAt: "when", type: "type", status: "status", file: "file", rowsLoaded: "rows loaded" } as const;

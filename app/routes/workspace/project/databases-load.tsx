@@ -4,6 +4,7 @@ import { LOAD_MODE_LABELS, LOAD_MODES, ON_REJECTED, ON_REJECTED_LABELS } from ".
 import { DEFAULT_FLAT_FILE_PARAMETERS, UPLOAD_TYPE_LABELS, UPLOAD_TYPES } from "../../../../contracts/values/projects";
 import { FilePreview } from "~/components/loads/file-preview";
 import { flatFileParameterRows } from "~/components/projects/format";
+import { LabelValueList } from "~/components/ui/label-value-list";
 import { FileField, FormErrors, RadioGroupField, SelectField } from "~/components/forms/fields";
 import { StatusButton, useIsPending } from "~/components/forms/status-button";
 import { Card } from "~/components/ui/card";
@@ -99,7 +100,7 @@ export default function LoadFlatFile({ loaderData, actionData }: Route.Component
   );
   const historyLink = (
     <Link to={href(paths.databases.history(projectId))} className="text-sm text-brand underline underline-offset-2">
-      History of loads
+      History
     </Link>
   );
   return (
@@ -115,14 +116,7 @@ export default function LoadFlatFile({ loaderData, actionData }: Route.Component
             Columns are matched to the table&apos;s by header name (any case), or by position without a header row. Nothing changes until the whole file has
             been checked. &ldquo;Preview&rdquo; shows the first rows as they will be read, before anything is loaded.
           </p>
-          <dl aria-label="How the file is read" className="mt-3 mb-5 grid grid-cols-[max-content_1fr] gap-x-6 gap-y-1 text-sm">
-            {flatFileParameterRows(parameters ?? DEFAULT_FLAT_FILE_PARAMETERS).map(([label, value]) => (
-              <div key={label} className="contents">
-                <dt className="text-muted-foreground">{label}</dt>
-                <dd>{value}</dd>
-              </div>
-            ))}
-          </dl>
+          <LabelValueList label="How the file is read" rows={flatFileParameterRows(parameters ?? DEFAULT_FLAT_FILE_PARAMETERS)} className="mt-3 mb-5" />
           {previewGone ? (
             <p role="alert" className="mb-4 rounded-md border border-destructive/40 bg-destructive/5 px-4 py-3 text-sm text-destructive">
               That upload is no longer here (it was loaded, or a day has passed): choose the file again.

@@ -1,4 +1,4 @@
-import { sql } from "kysely";
+import { Migrator, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_COMPANIES } from "../../../../scripts/demo-data.ts";
 import { createKysely } from "../../../shared/db.ts";
@@ -58,5 +58,47 @@ describe.each(TEST_DATABASE_KINDS)("migrations and demo seed on %s", (kind) => {
               values ('legacy', ${company.id}, 'app', 'L', 'l', 'BackUp', 'Active', '2024-01-01T00:00:00.000Z', '2024-01-01T00:00:00.000Z', 'u')`.execute(db);
     const row = await db.selectFrom("projects").select(["product_type", "is_default"]).where("id", "=", "legacy").executeTakeFirstOrThrow();
     expect({ ...row, is_default: Number(row.is_default) }).toEqual({ product_type: "Migration", is_default: 0 });
+  });
+
+  it("keeps a load's counts, header and rejected rows when its table moves to load_tables (0011)", async () => {
+    const fresh = await createTestDatabase(kind);
+    const old = createKysely<Database>(fresh.url);
+    try {
+      const migrator = new Migrator({ db: old, provider: { getMigrations: async () => migrations } });
+      expect((await migrator.migrateTo("0010_lock_events")).error).toBeUndefined();
+      const [company] = DEMO_COMPANIES;
+      const at = "2024-01-01T00:00:00.000Z";
+      await sql`insert into companies (id, name, created_at) values (${company.id}, 'C', ${at})`.execute(old);
+      await sql`insert into applications (id, company_id, name, name_key, created_at) values ('app', ${company.id}, 'A', 'a', ${at})`.execute(old);
+      await sql`insert into projects (id, company_id, application_id, name, name_key, source_type, status, created_at, updated_at, created_by)
+                values ('p', ${company.id}, 'app', 'P', 'p', 'FlatFile', 'Active', ${at}, ${at}, 'u')`.execute(old);
+      await sql`insert into loads (id, project_id, file_name, file_bytes, table_name, mode, on_rejected, status, rows_read, rows_loaded, rows_rejected, header, created_by, created_at)
+                values ('l', 'p', 'old.csv', 10, 'Customers', 'replace', 'loadOthers', 'Loaded', 3, 2, 1, '["Id"]', 'u', ${at})`.execute(old);
+      await sql`insert into load_rejections (load_id, line, column_name, value, reason, cells) values ('l', 3, 'Id', 'x', 'not a whole number', '["x"]')`.execute(
+        old,
+      );
+      await migrateDatabase(old);
+      const tables = await old.selectFrom("load_tables").selectAll().execute();
+      expect(
+        tables.map((t) => ({
+          ...t,
+          rows_read: Number(t.rows_read),
+          rows_loaded: Number(t.rows_loaded),
+          rows_rejected: Number(t.rows_rejected),
+          position: Number(t.position),
+        })),
+      ).toEqual([
+        { load_id: "l", table_name: "Customers", position: 0, file_name: "old.csv", rows_read: 3, rows_loaded: 2, rows_rejected: 1, header: '["Id"]' },
+      ]);
+      const rejections = await old.selectFrom("load_rejections").select(["load_id", "table_name", "line", "reason"]).execute();
+      expect(rejections.map((r) => ({ ...r, line: Number(r.line) }))).toEqual([
+        { load_id: "l", table_name: "Customers", line: 3, reason: "not a whole number" },
+      ]);
+      // What it read its file with is not known: no copy.
+      expect(await old.selectFrom("loads").select(["run_type", "parameters"]).executeTakeFirstOrThrow()).toEqual({ run_type: "FlatFile", parameters: null });
+    } finally {
+      await old.destroy();
+      await fresh.drop();
+    }
   });
 });

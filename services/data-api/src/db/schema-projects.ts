@@ -12,6 +12,7 @@ export interface ProjectTables {
   job_steps: JobStepsTable;
   workspace_schemes: WorkspaceSchemesTable;
   loads: LoadsTable;
+  load_tables: LoadTablesTable;
   load_rejections: LoadRejectionsTable;
   lock_events: LockEventsTable;
 }
@@ -29,10 +30,14 @@ export interface LockEventsTable {
   at: string;
 }
 
-/** A flat-file load (migration 0008). bigint columns come back as strings from PostgreSQL. */
+/** A flat-file load (migrations 0008, 0011): an entry of the history. bigint columns come back as strings from PostgreSQL. */
 export interface LoadsTable {
   id: string;
   project_id: string;
+  /** contracts/values/loads.ts HISTORY_TYPES. */
+  run_type: Generated<string>;
+  /** JSON of the FlatFileParameters it read its files with, copied when it started; null before migration 0011. */
+  parameters: string | null;
   job_id: string | null;
   file_name: string;
   file_bytes: number | string;
@@ -44,15 +49,29 @@ export interface LoadsTable {
   rows_loaded: Generated<number | string>;
   rows_rejected: Generated<number | string>;
   message: string | null;
-  /** JSON array of the file's header cells, when it has a header row. */
-  header: string | null;
   created_by: string;
   created_at: string;
   finished_at: string | null;
 }
 
+/** A table a load fills from one file, with its counts (migration 0011). */
+export interface LoadTablesTable {
+  load_id: string;
+  table_name: string;
+  /** The order the load's tables are loaded in, from 0. */
+  position: number;
+  file_name: string;
+  rows_read: Generated<number | string>;
+  rows_loaded: Generated<number | string>;
+  rows_rejected: Generated<number | string>;
+  /** JSON array of the file's header cells, when it has a header row. */
+  header: string | null;
+}
+
 export interface LoadRejectionsTable {
   load_id: string;
+  /** The load's table (load_tables) the row was read for. */
+  table_name: string;
   line: number | string;
   column_name: string | null;
   value: string | null;
@@ -120,6 +139,8 @@ export interface JobsTable {
   kind: string;
   status: string;
   progress: Generated<number>;
+  /** JSON of contracts' JobProgressDetail while a step reports it; null otherwise. */
+  progress_detail: string | null;
   error: string | null;
   previous_status: string;
   created_by: string;

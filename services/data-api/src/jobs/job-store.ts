@@ -4,7 +4,7 @@
  * another process found it stale) has ended a job, nothing the old runner does can revive it.
  */
 import type { Kysely, Selectable } from "kysely";
-import type { Job } from "../../../../contracts/projects.ts";
+import type { Job, JobProgressDetail } from "../../../../contracts/projects.ts";
 import type { Database } from "../db/schema.ts";
 import type { JobsTable, JobStepsTable } from "../db/schema-projects.ts";
 
@@ -59,13 +59,22 @@ export async function insertJob(db: Kysely<Database>, job: NewJob) {
   }
 }
 
-/** Records that the job is alive (and its progress); false when it is no longer running. */
-export async function touchJob(db: Kysely<Database>, jobId: string, now: string, fields: { progress?: number; started?: boolean } = {}) {
+/**
+ * Records that the job is alive (and its progress, and where its step is in its input: `detail`,
+ * null to clear it); false when it is no longer running.
+ */
+export async function touchJob(
+  db: Kysely<Database>,
+  jobId: string,
+  now: string,
+  fields: { progress?: number; detail?: JobProgressDetail | null; started?: boolean } = {},
+) {
   const result = await db
     .updateTable("jobs")
     .set({
       heartbeat_at: now,
       ...(fields.progress !== undefined ? { progress: fields.progress } : {}),
+      ...(fields.detail !== undefined ? { progress_detail: fields.detail && JSON.stringify(fields.detail) } : {}),
       ...(fields.started ? { started_at: now } : {}),
     })
     .where("id", "=", jobId)
@@ -101,6 +110,7 @@ export async function finishJob(db: Kysely<Database>, jobId: string, outcome: { 
       error: outcome.error,
       finished_at: now,
       heartbeat_at: now,
+      progress_detail: null,
       ...(outcome.status === "SUCCESS" ? { progress: 100 } : {}),
     })
     .where("id", "=", jobId)
@@ -154,6 +164,8 @@ export function toJob(row: JobRow, steps: readonly JobStepRow[]): Job {
     kind: row.kind as Job["kind"],
     status: row.status as Job["status"],
     progress: Number(row.progress),
+    // Only a running job is anywhere in its input.
+    progressDetail: row.progress_detail && row.status === IN_PROGRESS ? (JSON.parse(row.progress_detail) as JobProgressDetail) : null,
     steps: steps.map((s) => ({
       name: s.name,
       status: s.status as Job["steps"][number]["status"],

@@ -7,7 +7,7 @@ import { USERS, createTestApi, type TestApi } from "../testing/harness.ts";
 import { makeApplication, makeProject } from "../testing/project-fixtures.ts";
 import { findJob } from "./job-store.ts";
 import { recoverInterruptedJobs } from "./recover.ts";
-import { JobRefusedError, startJob, type JobDeps } from "./start-job.ts";
+import { JobRefusedError, secondsLeft, startJob, type JobDeps } from "./start-job.ts";
 
 const [, , birch] = DEMO_COMPANIES;
 
@@ -46,7 +46,9 @@ describe.each(TEST_DATABASE_KINDS)("startJob on %s", (kind) => {
         {
           name: "Copy",
           run: async (ctx) => {
-            await ctx.progress(0.5);
+            // A second into the step and half-way through its input: about a second left.
+            await new Promise((r) => setTimeout(r, 1100));
+            await ctx.progress(0.5, { bytesRead: 500, bytesTotal: 1000, rowsRead: 42 });
             reported();
             await held;
           },
@@ -61,13 +63,17 @@ describe.each(TEST_DATABASE_KINDS)("startJob on %s", (kind) => {
       },
     });
     await progressed;
-    expect((await findJob(api.db, job.id))?.progress).toBe(25);
+    const running = await findJob(api.db, job.id);
+    expect(running).toMatchObject({ progress: 25, progressDetail: { bytesRead: 500, bytesTotal: 1000, rowsRead: 42 } });
+    expect(running?.progressDetail?.secondsLeft).toBeGreaterThanOrEqual(1);
+    expect(running?.progressDetail?.secondsLeft).toBeLessThanOrEqual(3);
     // No statusWhileRunning: the status stays; the lock says why.
     expect(await row(project.id)).toMatchObject({ status: "Active", is_locked: 1, lock_reason: "Backup", lock_state: "Locked", lock_job_id: job.id });
     release();
     await api.jobs.idle();
     expect(await row(project.id)).toMatchObject({ status: "Active", is_locked: 0, lock_reason: null, lock_job_id: null, current_backup_name: "backup-1" });
-    expect((await findJob(api.db, job.id))?.status).toBe("SUCCESS");
+    // Done: it is nowhere in an input any more.
+    expect(await findJob(api.db, job.id)).toMatchObject({ status: "SUCCESS", progressDetail: null });
   });
 
   it("puts the previous status back when a job of a kind without its own failure status fails, then runs onFailure", async () => {
@@ -141,5 +147,15 @@ describe.each(TEST_DATABASE_KINDS)("startJob on %s", (kind) => {
     expect(await row(project.id)).toMatchObject({ status: "Active", is_locked: 0 });
     release();
     await api.jobs.idle();
+  });
+});
+
+describe("the time a step has left", () => {
+  it("is the time it took so far for the share done, applied to the share left; unknown in its first second or first 1%", () => {
+    expect(secondsLeft(0.25, 10_000)).toBe(30);
+    expect(secondsLeft(0.5, 61_000)).toBe(61);
+    expect(secondsLeft(0.5, 900)).toBeNull();
+    expect(secondsLeft(0.005, 60_000)).toBeNull();
+    expect(secondsLeft(1, 60_000)).toBeNull();
   });
 });

@@ -20,7 +20,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Kysely, Transaction } from "kysely";
-import type { Job, LockReason, ProjectStatus } from "../../../../contracts/projects.ts";
+import type { Job, JobProgressDetail, LockReason, ProjectStatus } from "../../../../contracts/projects.ts";
 import { WORKSPACES, type WorkspaceKind } from "../../../../contracts/workspaces.ts";
 import type { Logger } from "../../../shared/logger.ts";
 import type { AppDeps } from "../context.ts";
@@ -35,8 +35,12 @@ export type JobContext = {
   projectId: string;
   db: Kysely<Database>;
   logger: Logger;
-  /** Progress within the running step, from 0 to 1: moves the job's progress and heartbeat. */
-  progress(fraction: number): Promise<void>;
+  /**
+   * Progress within the running step, from 0 to 1: moves the job's progress and heartbeat. A step
+   * that reads an input says how far (`read`): the time left is estimated from `fraction` and the
+   * time the step has run.
+   */
+  progress(fraction: number, read?: StepRead): Promise<void>;
   /** Aborted when someone cancels the job (its reason: a JobCancelledError): a long step stops its work then. */
   signal: AbortSignal;
 };
@@ -56,6 +60,9 @@ export class JobInputRefusedError extends Error {
 
 /** How often a running job looks whether another process was asked to cancel it. */
 export const CANCEL_POLL_MS = 1000;
+
+/** How far a step is in its input: bytes of the whole, and rows when it reads rows. */
+export type StepRead = { bytesRead: number; bytesTotal: number; rowsRead?: number };
 
 export type JobStep = { name: string; run: (ctx: JobContext) => Promise<void> };
 
@@ -151,6 +158,7 @@ export async function startJob(deps: JobDeps, definition: JobDefinition): Promis
       kind: definition.kind,
       status: IN_PROGRESS,
       progress: 0,
+      progress_detail: null,
       error: null,
       previous_status: previousStatus,
       created_by: definition.userId,
@@ -170,6 +178,7 @@ export async function runSteps(deps: JobDeps, jobId: string, previousStatus: str
   const { db, logger } = deps;
   const total = definition.steps.length;
   let current: number | null = null;
+  let stepStartedAt = Date.now();
   const tracked = deps.jobs.track(jobId);
   const ctx: JobContext = {
     jobId,
@@ -177,9 +186,10 @@ export async function runSteps(deps: JobDeps, jobId: string, previousStatus: str
     db,
     logger,
     signal: tracked.signal,
-    progress: async (fraction) => {
+    progress: async (fraction, read) => {
       const within = Math.min(Math.max(fraction, 0), 1);
-      await touchJob(db, jobId, now(), { progress: percent((current ?? 0) + within, total) });
+      const detail: JobProgressDetail | undefined = read && { rowsRead: null, ...read, secondsLeft: secondsLeft(within, Date.now() - stepStartedAt) };
+      await touchJob(db, jobId, now(), { progress: percent((current ?? 0) + within, total), detail });
     },
   };
   // Alive while a long step runs, so a sweep in another process does not take the job for dead.
@@ -199,8 +209,10 @@ export async function runSteps(deps: JobDeps, jobId: string, previousStatus: str
     if (!(await touchJob(db, jobId, now(), { started: true }))) return;
     for (const [position, step] of definition.steps.entries()) {
       // The recovery may have ended the job meanwhile: stop rather than work for a dead job.
-      if (!(await touchJob(db, jobId, now(), { progress: percent(position, total) }))) return;
+      // A new step has read nothing of its input yet.
+      if (!(await touchJob(db, jobId, now(), { progress: percent(position, total), detail: null }))) return;
       current = position;
+      stepStartedAt = Date.now();
       await setStepStatus(db, jobId, position, "Started", now());
       await deps.jobs.hooks.beforeStep?.({ jobId, projectId: definition.projectId, kind: definition.kind, name: step.name, position });
       ctx.signal.throwIfAborted();
@@ -290,6 +302,15 @@ async function failJob(
   } catch (err) {
     deps.logger.warn("job clean-up after a failure failed", { err, jobId });
   }
+}
+
+/**
+ * The seconds a step still needs at the pace it has kept: null in its first second or before it has
+ * done 1% (too little to tell), and once done.
+ */
+export function secondsLeft(fraction: number, elapsedMs: number): number | null {
+  if (elapsedMs < 1000 || fraction < 0.01 || fraction >= 1) return null;
+  return Math.ceil(((elapsedMs / fraction) * (1 - fraction)) / 1000);
 }
 
 /** 0–99 while running: 100 means finished, and only the final transaction writes it. */

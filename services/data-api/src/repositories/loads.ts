@@ -1,39 +1,62 @@
 /**
- * Flat-file loads in the control plane: a row per load (the history's entry) and its rejected rows,
- * paged in SQL by (load, line).
+ * Flat-file loads in the control plane: a row per load (an entry of the history: its type, file,
+ * choices, the parameters it read with, status and totals), a row per table it fills (file, counts,
+ * header), and the rejected rows of each table, paged in SQL by (load, table, line).
  */
 import { randomUUID } from "node:crypto";
 import type { Kysely, Selectable } from "kysely";
-import type { Load, LoadForm, RejectedRow } from "../../../../contracts/loads.ts";
+import type { HistoryEntry, HistoryQuery, Load, LoadForm, LoadTable, RejectedRow } from "../../../../contracts/loads.ts";
+import type { FlatFileParameters } from "../../../../contracts/projects.ts";
 import type { LoadOutcome, Rejection } from "../data-plane/flat-file/load-messages.ts";
 import type { Database } from "../db/schema.ts";
-import type { LoadsTable } from "../db/schema-projects.ts";
+import type { LoadsTable, LoadTablesTable } from "../db/schema-projects.ts";
 import { insertJsonRows } from "./bulk-insert.ts";
+import { inTransaction, sortOf, totalOf } from "./db-helpers.ts";
+
+/** What a load reads: each file into its table, in order (one today; several when a load takes several files). */
+export type NewLoadTable = { table: string; fileName: string };
 
 export async function insertLoad(
   db: Kysely<Database>,
-  load: { projectId: string; fileName: string; fileBytes: number; form: LoadForm; userId: string; now: Date },
+  load: {
+    projectId: string;
+    fileName: string;
+    fileBytes: number;
+    form: LoadForm;
+    tables: readonly NewLoadTable[];
+    parameters: FlatFileParameters;
+    userId: string;
+    now: Date;
+  },
 ): Promise<string> {
   const id = randomUUID();
-  await db
-    .insertInto("loads")
-    .values({
-      id,
-      project_id: load.projectId,
-      job_id: null,
-      file_name: load.fileName,
-      file_bytes: load.fileBytes,
-      table_name: load.form.table,
-      mode: load.form.mode,
-      on_rejected: load.form.onRejected,
-      status: "Loading",
-      message: null,
-      header: null,
-      created_by: load.userId,
-      created_at: load.now.toISOString(),
-      finished_at: null,
-    })
-    .execute();
+  await inTransaction(db, async (trx) => {
+    await trx
+      .insertInto("loads")
+      .values({
+        id,
+        project_id: load.projectId,
+        job_id: null,
+        run_type: "FlatFile",
+        file_name: load.fileName,
+        file_bytes: load.fileBytes,
+        table_name: load.form.table,
+        mode: load.form.mode,
+        on_rejected: load.form.onRejected,
+        // A copy: the workspace's parameters may change after, this load's history may not.
+        parameters: JSON.stringify(load.parameters),
+        status: "Loading",
+        message: null,
+        created_by: load.userId,
+        created_at: load.now.toISOString(),
+        finished_at: null,
+      })
+      .execute();
+    await trx
+      .insertInto("load_tables")
+      .values(load.tables.map((t, position) => ({ load_id: id, table_name: t.table, position, file_name: t.fileName, header: null })))
+      .execute();
+  });
   return id;
 }
 
@@ -41,8 +64,18 @@ export async function setLoadJob(db: Kysely<Database>, loadId: string, jobId: st
   await db.updateTable("loads").set({ job_id: jobId }).where("id", "=", loadId).execute();
 }
 
-export async function setLoadHeader(db: Kysely<Database>, loadId: string, header: string[]) {
-  await db.updateTable("loads").set({ header: JSON.stringify(header) }).where("id", "=", loadId).execute();
+export async function setLoadHeader(db: Kysely<Database>, loadId: string, table: string, header: string[]) {
+  await db.updateTable("load_tables").set({ header: JSON.stringify(header) }).where("load_id", "=", loadId).where("table_name", "=", table).execute();
+}
+
+/** One table's counts as its file's pass ended (the load's own totals are finishLoad's). */
+export async function finishLoadTable(db: Kysely<Database>, loadId: string, table: string, outcome: Pick<LoadOutcome, "rowsRead" | "rowsLoaded" | "rowsRejected">) {
+  await db
+    .updateTable("load_tables")
+    .set({ rows_read: outcome.rowsRead, rows_loaded: outcome.rowsLoaded, rows_rejected: outcome.rowsRejected })
+    .where("load_id", "=", loadId)
+    .where("table_name", "=", table)
+    .execute();
 }
 
 /** Ends a load that is still Loading (a recovery may have ended it first). */
@@ -72,24 +105,25 @@ export async function failLoadsOfEndedJobs(db: Kysely<Database>, message: string
     .execute();
 }
 
-export async function insertRejections(db: Kysely<Database>, loadId: string, rows: readonly Rejection[]) {
+export async function insertRejections(db: Kysely<Database>, loadId: string, table: string, rows: readonly Rejection[]) {
   await insertJsonRows(
     db,
     "load_rejections",
     [
       { name: "load_id", type: "text" },
+      { name: "table_name", type: "text" },
       { name: "line", type: "integer" },
       { name: "column_name", type: "text" },
       { name: "value", type: "text" },
       { name: "reason", type: "text" },
       { name: "cells", type: "text" },
     ],
-    rows.map((r) => [loadId, r.line, r.column, r.value, r.reason, JSON.stringify(r.cells)]),
+    rows.map((r) => [loadId, table, r.line, r.column, r.value, r.reason, JSON.stringify(r.cells)]),
   );
 }
 
-export async function deleteRejections(db: Kysely<Database>, loadId: string) {
-  await db.deleteFrom("load_rejections").where("load_id", "=", loadId).execute();
+export async function deleteRejections(db: Kysely<Database>, loadId: string, table: string) {
+  await db.deleteFrom("load_rejections").where("load_id", "=", loadId).where("table_name", "=", table).execute();
 }
 
 export async function findLoad(db: Kysely<Database>, projectId: string, loadId: string): Promise<Load | undefined> {
@@ -97,27 +131,70 @@ export async function findLoad(db: Kysely<Database>, projectId: string, loadId: 
   return row && toLoad(row);
 }
 
-export async function listLoads(db: Kysely<Database>, projectId: string, page: { page: number; pageSize: number }) {
-  const [rows, total] = await Promise.all([
-    db
-      .selectFrom("loads")
-      .selectAll()
-      .where("project_id", "=", projectId)
-      .orderBy("created_at", "desc")
-      .orderBy("id", "desc")
-      .limit(page.pageSize)
-      .offset((page.page - 1) * page.pageSize)
-      .execute(),
-    db.selectFrom("loads").select((eb) => eb.fn.countAll<number | string>().as("n")).where("project_id", "=", projectId).executeTakeFirstOrThrow(),
-  ]);
-  return { items: rows.map(toLoad), total: Number(total.n), page: page.page, pageSize: page.pageSize };
+const HISTORY_SORT_COLUMNS = { createdAt: "created_at", type: "run_type", status: "status", file: "file_name", rowsLoaded: "rows_loaded" } as const;
+
+/**
+ * One page of the workspace's history: filtered by type and status, sorted, counted and paginated in
+ * SQL; each entry with its tables (one more query for the page's entries, not one per entry).
+ */
+export async function listHistory(db: Kysely<Database>, projectId: string, search: HistoryQuery) {
+  let rows = db.selectFrom("loads").selectAll().where("project_id", "=", projectId);
+  let count = db.selectFrom("loads").select((eb) => eb.fn.countAll<number | string>().as("n")).where("project_id", "=", projectId);
+  if (search.type.length) {
+    rows = rows.where("run_type", "in", search.type);
+    count = count.where("run_type", "in", search.type);
+  }
+  if (search.status.length) {
+    rows = rows.where("status", "in", search.status);
+    count = count.where("status", "in", search.status);
+  }
+  const { key, direction } = sortOf<keyof typeof HISTORY_SORT_COLUMNS>(search.sort);
+  rows = rows.orderBy(HISTORY_SORT_COLUMNS[key], direction);
+  // Ties: newest first, then by id, so consecutive pages never overlap or skip.
+  if (key !== "createdAt") rows = rows.orderBy("created_at", "desc");
+  const items = await rows
+    .orderBy("id", direction)
+    .limit(search.pageSize)
+    .offset((search.page - 1) * search.pageSize)
+    .execute();
+  const total = await totalOf(items.length, search, () => count.executeTakeFirstOrThrow());
+  const tables = await tablesOf(db, items.map((r) => r.id));
+  return { items: items.map((row) => toEntry(row, tables)), total, page: search.page, pageSize: search.pageSize };
 }
 
-export async function rejectionsPage(db: Kysely<Database>, loadId: string, page: { page: number; pageSize: number }, total: number) {
+/** One entry of the workspace's history with its tables and the parameters it read with; undefined when it is not this workspace's. */
+export async function findHistoryEntry(db: Kysely<Database>, projectId: string, loadId: string) {
+  const row = await db.selectFrom("loads").selectAll().where("id", "=", loadId).where("project_id", "=", projectId).executeTakeFirst();
+  if (!row) return undefined;
+  const entry = toEntry(row, await tablesOf(db, [row.id]));
+  return { entry, parameters: row.parameters ? (JSON.parse(row.parameters) as FlatFileParameters) : null };
+}
+
+async function tablesOf(db: Kysely<Database>, loadIds: readonly string[]): Promise<Map<string, LoadTable[]>> {
+  const byLoad = new Map<string, LoadTable[]>();
+  if (loadIds.length === 0) return byLoad;
+  const rows = await db.selectFrom("load_tables").selectAll().where("load_id", "in", loadIds).orderBy("load_id").orderBy("position").execute();
+  for (const row of rows) {
+    const table = toLoadTable(row);
+    const list = byLoad.get(row.load_id);
+    if (list) list.push(table);
+    else byLoad.set(row.load_id, [table]);
+  }
+  return byLoad;
+}
+
+/** One table of a load, by its name, with the file's header row: the table's rejected rows are read through it. */
+export async function findLoadTable(db: Kysely<Database>, loadId: string, table: string) {
+  const row = await db.selectFrom("load_tables").selectAll().where("load_id", "=", loadId).where("table_name", "=", table).executeTakeFirst();
+  return row && { ...toLoadTable(row), header: row.header ? (JSON.parse(row.header) as string[]) : null };
+}
+
+export async function rejectionsPage(db: Kysely<Database>, loadId: string, table: string, page: { page: number; pageSize: number }, total: number) {
   const rows = await db
     .selectFrom("load_rejections")
     .select(["line", "column_name", "value", "reason"])
     .where("load_id", "=", loadId)
+    .where("table_name", "=", table)
     .orderBy("line")
     .limit(page.pageSize)
     .offset((page.page - 1) * page.pageSize)
@@ -126,14 +203,20 @@ export async function rejectionsPage(db: Kysely<Database>, loadId: string, page:
   return { items, total, page: page.page, pageSize: page.pageSize };
 }
 
-/** Every rejected row of a load in file order, a batch per query (keyset on the primary key): for the download. */
-export async function* allRejections(db: Kysely<Database>, loadId: string, batch = 2000): AsyncGenerator<{ line: number; reason: string; cells: string[] }[]> {
+/** Every rejected row of a load's table in file order, a batch per query (keyset on the primary key): for the download. */
+export async function* allRejections(
+  db: Kysely<Database>,
+  loadId: string,
+  table: string,
+  batch = 2000,
+): AsyncGenerator<{ line: number; reason: string; cells: string[] }[]> {
   let after = -1;
   for (;;) {
     const rows = await db
       .selectFrom("load_rejections")
       .select(["line", "reason", "cells"])
       .where("load_id", "=", loadId)
+      .where("table_name", "=", table)
       .where("line", ">", after)
       .orderBy("line")
       .limit(batch)
@@ -144,16 +227,11 @@ export async function* allRejections(db: Kysely<Database>, loadId: string, batch
   }
 }
 
-/** The file's header row of a load, when it had one: the download of rejected rows starts with it. */
-export async function findLoadHeader(db: Kysely<Database>, loadId: string): Promise<string[] | null> {
-  const row = await db.selectFrom("loads").select("header").where("id", "=", loadId).executeTakeFirst();
-  return row?.header ? (JSON.parse(row.header) as string[]) : null;
-}
-
 function toLoad(row: Selectable<LoadsTable>): Load {
   return {
     id: row.id,
     projectId: row.project_id,
+    type: row.run_type as Load["type"],
     jobId: row.job_id,
     fileName: row.file_name,
     fileBytes: Number(row.file_bytes),
@@ -168,5 +246,19 @@ function toLoad(row: Selectable<LoadsTable>): Load {
     createdBy: row.created_by,
     createdAt: row.created_at,
     finishedAt: row.finished_at,
+  };
+}
+
+function toEntry(row: Selectable<LoadsTable>, tables: Map<string, LoadTable[]>): HistoryEntry {
+  return { ...toLoad(row), tables: tables.get(row.id) ?? [] };
+}
+
+function toLoadTable(row: Selectable<LoadTablesTable>): LoadTable {
+  return {
+    table: row.table_name,
+    fileName: row.file_name,
+    rowsRead: Number(row.rows_read),
+    rowsLoaded: Number(row.rows_loaded),
+    rowsRejected: Number(row.rows_rejected),
   };
 }

@@ -11,7 +11,7 @@ import type { Table } from "../../../../../contracts/dictionary.ts";
 import type { WorkspaceKind } from "../../../../../contracts/workspaces.ts";
 import type { JobDeps } from "../../jobs/start-job.ts";
 import { JobCancelledError, JobInputRefusedError, startJob } from "../../jobs/start-job.ts";
-import { deleteRejections, finishLoad, insertLoad, insertRejections, setLoadHeader, setLoadJob } from "../../repositories/loads.ts";
+import { deleteRejections, finishLoad, finishLoadTable, insertLoad, insertRejections, setLoadHeader, setLoadJob } from "../../repositories/loads.ts";
 import { runnerUrl } from "../project-databases.ts";
 import type { DataPlane } from "../servers.ts";
 import { loadInWorker } from "./load-in-worker.ts";
@@ -40,11 +40,14 @@ export async function startFlatFileLoad(
   input: FlatFileLoadInput,
 ): Promise<{ loadId: string; job: Job }> {
   const { db, dataPlane } = deps;
+  const table = input.table.name;
   const loadId = await insertLoad(db, {
     projectId: input.projectId,
     fileName: input.file.name,
     fileBytes: input.file.size,
-    form: { ...input.form, table: input.table.name },
+    form: { ...input.form, table },
+    tables: [{ table, fileName: input.file.name }],
+    parameters: input.parameters,
     userId: input.userId,
     now: new Date(),
   });
@@ -74,13 +77,19 @@ export async function startFlatFileLoad(
                   connectionUrl: runnerUrl(dataPlane, input.serverId, input.projectId),
                 },
                 {
-                  onHeader: (cells) => setLoadHeader(ctx.db, loadId, cells),
-                  onRejected: (rows) => insertRejections(ctx.db, loadId, rows),
-                  onReset: () => deleteRejections(ctx.db, loadId),
-                  onProgress: (bytes) => ctx.progress(input.file.size ? Math.min(0.99, bytes / input.file.size) : 0),
+                  onHeader: (cells) => setLoadHeader(ctx.db, loadId, table, cells),
+                  onRejected: (rows) => insertRejections(ctx.db, loadId, table, rows),
+                  onReset: () => deleteRejections(ctx.db, loadId, table),
+                  onProgress: (bytes, rows) =>
+                    ctx.progress(input.file.size ? Math.min(0.99, bytes / input.file.size) : 0, {
+                      bytesRead: bytes,
+                      bytesTotal: input.file.size,
+                      rowsRead: rows,
+                    }),
                 },
                 ctx.signal,
               );
+              await finishLoadTable(ctx.db, loadId, table, outcome);
               await finishLoad(ctx.db, loadId, outcome, new Date());
               // A refused or unreadable file ends the job as failed, with the reason on the background-process page.
               if (outcome.status !== "Loaded") throw new JobInputRefusedError(outcome.message ?? "Nothing was loaded.");

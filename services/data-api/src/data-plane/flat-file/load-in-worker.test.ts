@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEST_POSTGRES_ADMIN_URL } from "../../../../shared/testing/databases.ts";
 import { TEST_DATABASE_SERVER, createTestDataPlane } from "../../testing/harness.ts";
 import { column } from "../../testing/project-fixtures.ts";
@@ -19,11 +19,16 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
+const tableNamed = (name: string) => ({ name, columns: [column("Id", "int", { isKey: true, nullable: false }), column("Text", "nvarchar")] });
+
 describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("a load in its worker", () => {
-  it("stops at once when cancelled mid-file: the worker ends, its transaction is rolled back, the table keeps its rows", async () => {
-    const table = { name: "Big", columns: [column("Id", "int", { isKey: true, nullable: false }), column("Text", "nvarchar")] };
+  beforeAll(async () => {
     await createProjectDatabase(dataPlane, TEST_DATABASE_SERVER, projectId);
-    await createProjectSchema(dataPlane, TEST_DATABASE_SERVER, projectId, "source", [table]);
+    await createProjectSchema(dataPlane, TEST_DATABASE_SERVER, projectId, "source", [tableNamed("Big"), tableNamed("Counted")]);
+  });
+
+  it("stops at once when cancelled mid-file: the worker ends, its transaction is rolled back, the table keeps its rows", async () => {
+    const table = tableNamed("Big");
     await asProjectOwner(dataPlane, TEST_DATABASE_SERVER, projectId, (c) => c.query(`insert into source."Big" values (-1, 'before')`));
     const file = path.join(dir, "big.csv");
     const rows = Array.from({ length: 300_000 }, (_, i) => `${i},row ${i}\n`);
@@ -57,5 +62,38 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("a load in its worker", () => {
         timeout: 5000,
       })
       .toEqual([{ Id: -1, Text: "before" }]);
+  });
+
+  it("reports how far it is in bytes and in rows as it reads the file", async () => {
+    const table = tableNamed("Counted");
+    const file = path.join(dir, "counted.csv");
+    fs.writeFileSync(file, `Id,Text\n${Array.from({ length: 400_000 }, (_, i) => `${i},row ${i}\n`).join("")}`);
+    const size = fs.statSync(file).size;
+    const reports: { bytes: number; rows: number }[] = [];
+    const outcome = await loadInWorker(
+      {
+        filePath: file,
+        parameters: DEFAULT_FLAT_FILE_PARAMETERS,
+        table,
+        mode: "replace",
+        onRejected: "loadNothing",
+        connectionUrl: runnerUrl(dataPlane, TEST_DATABASE_SERVER, projectId),
+      },
+      {
+        onHeader: async () => undefined,
+        onRejected: async () => undefined,
+        onReset: async () => undefined,
+        onProgress: async (bytes, rows) => void reports.push({ bytes, rows }),
+      },
+    );
+    expect(outcome).toMatchObject({ status: "Loaded", rowsRead: 400_000 });
+    // More than the first chunk's report (with no row yet): rows are counted as they are read, never past the file.
+    expect(reports.length).toBeGreaterThan(1);
+    expect(reports.some((r) => r.rows > 0)).toBe(true);
+    for (const [i, r] of reports.entries()) {
+      expect(r.bytes).toBeLessThanOrEqual(size);
+      expect(r.rows).toBeLessThanOrEqual(400_000);
+      if (i > 0) expect(r.rows).toBeGreaterThanOrEqual(reports[i - 1]!.rows);
+    }
   });
 });

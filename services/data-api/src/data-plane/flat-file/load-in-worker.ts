@@ -11,7 +11,7 @@ export type LoadHooks = {
   onRejected(rows: Rejection[]): Promise<void>;
   /** The rejected rows reported so far no longer count: the file is being read again. */
   onReset(): Promise<void>;
-  onProgress(bytes: number): Promise<void>;
+  onProgress(bytes: number, rows: number): Promise<void>;
 };
 
 /** The worker holds a chunk of the file, a batch of rows and of rejections: small heaps keep it so. */
@@ -52,7 +52,7 @@ export function loadInWorker(request: LoadRequest, hooks: LoadHooks, signal?: Ab
               worker.postMessage("ack");
               break;
             case "progress":
-              await hooks.onProgress(message.bytes);
+              await hooks.onProgress(message.bytes, message.rows);
               break;
             case "end":
               finish(null, message.outcome);

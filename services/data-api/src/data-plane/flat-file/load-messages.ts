@@ -26,7 +26,8 @@ export type LoadOutcome = {
 
 export type LoadWorkerMessage =
   | { kind: "header"; cells: string[] }
-  | { kind: "progress"; bytes: number }
+  /** Bytes of the file read so far, and the data rows among them (a pass read again starts at 0). */
+  | { kind: "progress"; bytes: number; rows: number }
   /** Answered with "ack" once stored, so neither thread holds more than a batch. */
   | { kind: "rejected"; rows: Rejection[] }
   /** The direct path met a duplicate key: forget the rejected rows reported so far, the file is read again. Acknowledged. */

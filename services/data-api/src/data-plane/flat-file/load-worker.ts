@@ -62,7 +62,7 @@ async function run(): Promise<LoadOutcome> {
       const now = Date.now();
       if (now - lastProgress < PROGRESS_EVERY_MS) return;
       lastProgress = now;
-      port.postMessage({ kind: "progress", bytes } satisfies LoadWorkerMessage);
+      port.postMessage({ kind: "progress", bytes, rows: counts.read } satisfies LoadWorkerMessage);
     });
     // Which table column each of the file's columns fills: by header name (any case), or by position.
     let positions: (DdlColumn | undefined)[] | undefined = request.parameters.hasHeaderRow ? undefined : [...columns];

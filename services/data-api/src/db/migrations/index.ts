@@ -9,6 +9,7 @@ import * as m0007 from "./0007_project_database_server.ts";
 import * as m0008 from "./0008_flat_file_loads.ts";
 import * as m0009 from "./0009_job_cancel.ts";
 import * as m0010 from "./0010_lock_events.ts";
+import * as m0011 from "./0011_load_history.ts";
 
 /** Every migration by its sortable name. Append only; never rename or edit a shipped one. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   "0008_flat_file_loads": m0008,
   "0009_job_cancel": m0009,
   "0010_lock_events": m0010,
+  "0011_load_history": m0011,
 };

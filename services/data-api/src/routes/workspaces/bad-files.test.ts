@@ -76,12 +76,12 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("bad flat files change nothing", () =>
     const long = "x".repeat(70_000);
     const refused = await loaded("long.csv", `CustomerId,Code\n1,${long}\n`);
     expect(refused).toMatchObject({ status: "Refused", rowsRejected: 1 });
-    const rejected = (await api.get(`/api/v1/projects/${project.id}/flat-file/loads/${refused.id}/rejected-rows`, owner)).body;
+    const rejected = (await api.get(`/api/v1/projects/${project.id}/history/${refused.id}/tables/Customers/rejected-rows`, owner)).body;
     expect(rejected.items[0]).toMatchObject({ line: 2, column: "Code", reason: "longer than 10 characters" });
     expect(rejected.items[0].value.length).toBeLessThanOrEqual(200);
     // The download gives the row whole, to correct it.
     const csv = await (
-      await api.app.request(`/api/v1/projects/${project.id}/flat-file/loads/${refused.id}/rejected-rows.csv`, { headers: { authorization: `Bearer ${owner}` } })
+      await api.app.request(`/api/v1/projects/${project.id}/history/${refused.id}/tables/Customers/rejected-rows.csv`, { headers: { authorization: `Bearer ${owner}` } })
     ).text();
     expect(csv).toContain(long);
     expect(await customers()).toEqual([{ CustomerId: 9, Code: "KEEP" }]);

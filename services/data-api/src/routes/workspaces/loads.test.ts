@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from "vitest";
-import type { Load } from "../../../../../contracts/loads.ts";
+import type { HistoryEntry, Load } from "../../../../../contracts/loads.ts";
 import type { Project } from "../../../../../contracts/projects.ts";
 import { DEMO_COMPANIES } from "../../../../../scripts/demo-data.ts";
 import { TEST_DATABASE_KINDS, TEST_POSTGRES_ADMIN_URL } from "../../../../shared/testing/databases.ts";
@@ -76,8 +76,8 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
       const { rows } = await client.query(`select * from source."${table}" order by 1`);
       return rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v instanceof Date ? v.toISOString().slice(0, 10) : v])));
     });
-  const rejectedOf = async (project: Project, loadId: string) =>
-    (await api.get(`/api/v1/projects/${project.id}/flat-file/loads/${loadId}/rejected-rows?pageSize=100`, owner)).body;
+  const rejectedOf = async (project: Project, loadId: string, table = "Customers") =>
+    (await api.get(`/api/v1/projects/${project.id}/history/${loadId}/tables/${table}/rejected-rows?pageSize=100`, owner)).body;
 
   it("loads a CSV into its table as written (leading zeros kept), moves the project to its next step, and lists the load", async () => {
     const project = await loadableProject();
@@ -88,8 +88,8 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
       { CustomerId: 2, Code: "=SUM(A1)", Balance: null, Since: null },
     ]);
     expect((await api.get(`/api/v1/projects/${project.id}`, owner)).body).toMatchObject({ status: "SetupAssignTemplatesIncomplete", isLocked: false });
-    const history = (await api.get(`/api/v1/projects/${project.id}/flat-file/loads`, owner)).body;
-    expect(history).toMatchObject({ total: 1, items: [{ id: done.id, status: "Loaded" }] });
+    const history = (await api.get(`/api/v1/projects/${project.id}/history`, owner)).body;
+    expect(history).toMatchObject({ total: 1, items: [{ id: done.id, type: "FlatFile", status: "Loaded" }] });
     const jobs = (await api.get(`/api/v1/projects/${project.id}/jobs`, owner)).body;
     expect(jobs.jobs[0]).toMatchObject({ kind: "FlatFile", status: "SUCCESS", steps: [{ name: "Load customers.csv into Customers", status: "Completed" }] });
 
@@ -101,6 +101,78 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
       [3, "A"],
       [4, "B"],
     ]);
+  });
+
+  it("lists the history filtered by type and status, sorted and paged in SQL, each entry with its tables; another company's is not found", async () => {
+    const project = await loadableProject();
+    const loaded = await load(project, { name: "a.csv", text: "CustomerId,Code\n1,A\n" });
+    const refused = await load(project, { name: "b.csv", text: "CustomerId,Code\nx,B\n" });
+    const failed = await load(project, { name: "c.csv", text: "CustomerId,Code,Extra\n1,A,x\n" });
+    const history = (query: string, token = owner) => api.get(`/api/v1/projects/${project.id}/history${query}`, token);
+    const ids = async (query: string) => (await history(query)).body.items.map((e: HistoryEntry) => e.id);
+    // Newest first.
+    const all = (await history("")).body;
+    expect(all.items.map((e: HistoryEntry) => e.id)).toEqual([failed.id, refused.id, loaded.id]);
+    expect(all.items[1]).toMatchObject({
+      type: "FlatFile",
+      status: "Refused",
+      tables: [{ table: "Customers", fileName: "b.csv", rowsRead: 1, rowsLoaded: 0, rowsRejected: 1 }],
+    });
+    expect(await ids("?status=Refused&status=Failed")).toEqual([failed.id, refused.id]);
+    expect(await ids("?type=FlatFile&status=Loaded")).toEqual([loaded.id]);
+    // A filter that matches nothing: an empty page, not an error.
+    expect((await history("?type=Restore&type=Backup")).body).toMatchObject({ items: [], total: 0 });
+    expect(await ids("?sort=createdAt")).toEqual([loaded.id, refused.id, failed.id]);
+    expect(await ids("?sort=-file")).toEqual([failed.id, refused.id, loaded.id]);
+    expect(await ids("?sort=status")).toEqual([failed.id, loaded.id, refused.id]);
+    expect((await history("?pageSize=10&page=2")).body).toMatchObject({ items: [], total: 3, page: 2, pageSize: 10 });
+    expect((await history("?status=Nope")).status).toBe(400);
+    expect((await history("?sort=who")).status).toBe(400);
+    expect((await history("", await api.tokenFor(USERS.viewer))).status).toBe(404);
+  });
+
+  it("an entry keeps the parameters it read with, its job's steps and its table's counts; a table's rejected rows; others' entries are not found", async () => {
+    const project = await loadableProject();
+    const used = { extension: ".txt", delimiter: "Semicolon", hasHeaderRow: true, textQualifier: "DoubleQuote", encoding: "UTF-8" };
+    const setParameters = (parameters: object) =>
+      api.db
+        .updateTable("projects")
+        .set({ flat_file_parameters: JSON.stringify(parameters) })
+        .where("id", "=", project.id)
+        .execute();
+    await setParameters(used);
+    const done = await load(project, { name: "semi.txt", text: "CustomerId;Code\n1;A\nx;B\n" }, { onRejected: "loadOthers" });
+    // The workspace's parameters change after the load: its entry keeps those it read with.
+    await setParameters({ extension: ".csv", delimiter: "Comma", hasHeaderRow: false, textQualifier: "None", encoding: "Windows-1252" });
+    const details = (await api.get(`/api/v1/projects/${project.id}/history/${done.id}`, owner)).body;
+    expect(details.parameters).toEqual(used);
+    expect(details.entry).toMatchObject({
+      id: done.id,
+      status: "Loaded",
+      tables: [{ table: "Customers", fileName: "semi.txt", rowsRead: 2, rowsLoaded: 1, rowsRejected: 1 }],
+    });
+    expect(details.job).toMatchObject({
+      kind: "FlatFile",
+      status: "SUCCESS",
+      progressDetail: null,
+      steps: [{ name: "Load semi.txt into Customers", status: "Completed", startedAt: expect.any(String), finishedAt: expect.any(String) }],
+    });
+    expect(await rejectedOf(project, done.id)).toMatchObject({
+      total: 1,
+      items: [{ line: 3, column: "CustomerId", value: "x", reason: "not a whole number" }],
+    });
+
+    // Not found: a table the load did not fill; another company's user; the entry asked through another project.
+    const stranger = await api.tokenFor(USERS.viewer);
+    expect((await api.get(`/api/v1/projects/${project.id}/history/${done.id}/tables/Orders/rejected-rows`, owner)).status).toBe(404);
+    expect((await api.get(`/api/v1/projects/${project.id}/history/${done.id}`, stranger)).status).toBe(404);
+    expect((await api.get(`/api/v1/projects/${project.id}/history/${done.id}/tables/Customers/rejected-rows`, stranger)).status).toBe(404);
+    const csv = await api.app.request(`/api/v1/projects/${project.id}/history/${done.id}/tables/Customers/rejected-rows.csv`, {
+      headers: { authorization: `Bearer ${stranger}` },
+    });
+    expect(csv.status).toBe(404);
+    const other = await makeProject(api, owner, { companyId: birch.id, applicationId, sourceType: "BackUp" });
+    expect((await api.get(`/api/v1/projects/${other.id}/history/${done.id}`, owner)).status).toBe(404);
   });
 
   it("shows a table's rows as stored, paged, sorted and filtered in SQL; an unknown table or another company's project is not found", async () => {
@@ -158,7 +230,7 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
       { line: 8, column: null, value: null, reason: "2 values where the header has 4" },
       { line: 9, column: "CustomerId", value: "2", reason: "the same key as row 2" },
     ]);
-    const csv = await api.app.request(`/api/v1/projects/${project.id}/flat-file/loads/${refused.id}/rejected-rows.csv`, { headers: { authorization: `Bearer ${owner}` } });
+    const csv = await api.app.request(`/api/v1/projects/${project.id}/history/${refused.id}/tables/Customers/rejected-rows.csv`, { headers: { authorization: `Bearer ${owner}` } });
     expect(csv.status).toBe(200);
     expect(csv.headers.get("content-type")).toBe("text/csv; charset=utf-8");
     const bytes = new Uint8Array(await csv.arrayBuffer());
@@ -234,7 +306,7 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
     const tooBig = await upload(project, { name: "big.csv", text: "CustomerId,Code\n" + "1,A\n".repeat(100) }, {}, { app: api.appWith({ maxUploadBytes: 100 }) });
     expect(tooBig.status).toBe(413);
     expect(tooBig.body.fieldErrors.file[0]).toMatch(/^The file is larger than 0 MB, the most a load takes/);
-    expect((await api.get(`/api/v1/projects/${project.id}/flat-file/loads`, owner)).body.total).toBe(0);
+    expect((await api.get(`/api/v1/projects/${project.id}/history`, owner)).body.total).toBe(0);
   });
 
   it("a load whose process died is Failed at restart, with the table as it was", async () => {
@@ -320,7 +392,7 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
 
     const stranger = await api.tokenFor(USERS.viewer);
     expect((await upload(project, { name: "a.csv", text: "CustomerId,Code\n1,A\n" }, {}, { token: stranger })).status).toBe(404);
-    const someLoad = (await api.get(`/api/v1/projects/${project.id}/flat-file/loads`, owner)).body.items[0];
+    const someLoad = (await api.get(`/api/v1/projects/${project.id}/history`, owner)).body.items[0];
     expect((await api.get(`/api/v1/projects/${project.id}/flat-file/loads/${someLoad.id}`, stranger)).status).toBe(404);
     expect(acme.id).not.toBe(birch.id);
   });

@@ -1,20 +1,15 @@
 /**
- * Flat-file loads into a workspace's source database (issue 9 §2–3), for projects and
- * configurations alike: upload and start a load (202: it runs as a job), its history, one load,
- * its rejected rows (a page, or all of them as a CSV to correct and load again).
+ * Flat-file loads into a workspace's source database (issue 9 §2), for projects and configurations
+ * alike: upload and start a load (202: it runs as a job), and one load. Their history, with each
+ * table's rejected rows, is history.ts's.
  */
 import fs from "node:fs";
-import { Readable } from "node:stream";
 import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
 import {
   loadFormSchema,
   loadSchema,
-  loadsPageSchema,
-  loadsQuerySchema,
   PREVIEW_ROWS,
-  rejectedRowsPageSchema,
-  rejectedRowsQuerySchema,
   stagedLoadSchema,
   stagedUploadSchema,
   type LoadForm,
@@ -44,11 +39,11 @@ import type { Database } from "../../db/schema.ts";
 import type { WorkspaceRow } from "../../repositories/workspaces.ts";
 import { receiveUpload, uploadsTmpDir } from "../../dictionary-bulk/receive-upload.ts";
 import { JobRefusedError } from "../../jobs/start-job.ts";
-import { createRouter, errorResponses, fieldErrorsOf, jsonContent } from "../../openapi.ts";
+import { createRouter, fieldErrorsOf, jsonContent } from "../../openapi.ts";
 import { findProjectDictionaryRef } from "../../repositories/dictionaries.ts";
 import { readTables } from "../../repositories/dictionary-tables.ts";
 import { flatFileParametersOf } from "../../repositories/projects.ts";
-import { allRejections, findLoad, findLoadHeader, listLoads, rejectionsPage } from "../../repositories/loads.ts";
+import { findLoad } from "../../repositories/loads.ts";
 import { requireWorkspace } from "../../workspace-access.ts";
 import { collectionPath, jobDeps, readErrorsOf, writeErrorsOf } from "./shared.ts";
 import { maxUploadBytesOf, uploadTooLargeMessage } from "../../body-limits.ts";
@@ -118,14 +113,6 @@ export function createWorkspaceLoadsRouter(descriptor: WorkspaceDescriptor) {
       ...writeErrorsOf(descriptor),
     },
   });
-  const list = createRoute({
-    method: "get",
-    path: base,
-    tags,
-    summary: `The ${noun}'s loads, newest first`,
-    request: { params: idParams, query: loadsQuerySchema },
-    responses: { 200: jsonContent(loadsPageSchema, "A page of loads."), 400: errorResponses[400], ...readErrorsOf(descriptor) },
-  });
   const one = createRoute({
     method: "get",
     path: `${base}/{loadId}`,
@@ -134,27 +121,6 @@ export function createWorkspaceLoadsRouter(descriptor: WorkspaceDescriptor) {
     request: { params: loadParams },
     responses: { 200: jsonContent(loadSchema, "The load."), ...readErrorsOf(descriptor) },
   });
-  const rejected = createRoute({
-    method: "get",
-    path: `${base}/{loadId}/rejected-rows`,
-    tags,
-    summary: "A page of the load's rejected rows, in file order",
-    request: { params: loadParams, query: rejectedRowsQuerySchema },
-    responses: {
-      200: jsonContent(rejectedRowsPageSchema, "Rejected rows: row, column, value, reason."),
-      400: errorResponses[400],
-      ...readErrorsOf(descriptor),
-    },
-  });
-  const download = createRoute({
-    method: "get",
-    path: `${base}/{loadId}/rejected-rows.csv`,
-    tags,
-    summary: "Every rejected row as the file had it, with a reason column: to correct and load again",
-    request: { params: loadParams },
-    responses: { 200: { description: "CSV (UTF-8), streamed.", content: { "text/csv": { schema: z.string() } } }, ...readErrorsOf(descriptor) },
-  });
-
   const uploads = `${collectionPath(descriptor)}/{id}/flat-file/uploads`;
   const stage = createRoute({
     method: "post",
@@ -197,13 +163,6 @@ export function createWorkspaceLoadsRouter(descriptor: WorkspaceDescriptor) {
     const table = tables.find((t) => t.name.toLowerCase() === name.toLowerCase());
     if (!table) throw validationProblem({ table: [name ? noTableMessage(name) : "Choose a table"] });
     return table;
-  };
-
-  const loadOf = async (c: Parameters<typeof requireWorkspace>[0], id: string, loadId: string) => {
-    const { workspace } = await requireWorkspace(c, kind, id, { write: false });
-    const load = await findLoad(c.var.deps.db, workspace.id, loadId);
-    if (!load) throw new NotFoundError(LOAD_NOT_FOUND_MESSAGE);
-    return load;
   };
 
   return createRouter()
@@ -335,34 +294,12 @@ export function createWorkspaceLoadsRouter(descriptor: WorkspaceDescriptor) {
       if (!manifest) throw new NotFoundError(STAGED_UPLOAD_GONE_MESSAGE);
       return c.json(manifest.preview, 200);
     })
-    .openapi(list, async (c) => {
-      const { workspace } = await requireWorkspace(c, kind, c.req.valid("param").id, { write: false });
-      return c.json(await listLoads(c.var.deps.db, workspace.id, c.req.valid("query")), 200);
-    })
     .openapi(one, async (c) => {
       const { id, loadId } = c.req.valid("param");
-      return c.json(await loadOf(c, id, loadId), 200);
-    })
-    .openapi(rejected, async (c) => {
-      const { id, loadId } = c.req.valid("param");
-      const load = await loadOf(c, id, loadId);
-      return c.json(await rejectionsPage(c.var.deps.db, load.id, c.req.valid("query"), load.rowsRejected), 200);
-    })
-    .openapi(download, async (c) => {
-      const { id, loadId } = c.req.valid("param");
-      const load = await loadOf(c, id, loadId);
-      const db = c.var.deps.db;
-      const header = await findLoadHeader(db, load.id);
-      async function* csv(): AsyncGenerator<Buffer> {
-        // A BOM, so Excel opens it as UTF-8.
-        yield Buffer.from(`\uFEFF${csvLine([...(header ?? []), "Row", "Reason"])}`);
-        for await (const batch of allRejections(db, load.id)) yield Buffer.from(batch.map((r) => csvLine([...r.cells, String(r.line), r.reason])).join(""));
-      }
-      const name = `${load.fileName.replace(/\.[^.]*$/, "")}-rejected-rows.csv`.replace(/[^\w.-]+/g, "_");
-      return new Response(Readable.toWeb(Readable.from(csv())) as ReadableStream, {
-        status: 200,
-        headers: { "content-type": "text/csv; charset=utf-8", "content-disposition": `attachment; filename="${name}"` },
-      }) as never;
+      const { workspace } = await requireWorkspace(c, kind, id, { write: false });
+      const load = await findLoad(c.var.deps.db, workspace.id, loadId);
+      if (!load) throw new NotFoundError(LOAD_NOT_FOUND_MESSAGE);
+      return c.json(load, 200);
     });
 }
 
@@ -393,9 +330,4 @@ async function unpackZips(staged: { dir: string; files: ReceivedFile[] }, maxByt
 function validationProblem(fieldErrors: Record<string, string[]>): ApiProblem {
   const [first] = Object.values(fieldErrors).flat();
   return new ApiProblem(400, "validation_failed", first ?? "Invalid", fieldErrors);
-}
-
-/** One CSV line, RFC 4180: a field with a comma, quote or line break is quoted, its quotes doubled. */
-function csvLine(cells: readonly string[]): string {
-  return `${cells.map((cell) => (/[",\r\n]/.test(cell) ? `"${cell.replaceAll('"', '""')}"` : cell)).join(",")}\r\n`;
 }

@@ -487,8 +487,10 @@ describe.each(TEST_DATABASE_KINDS)("onboarding configurations (audit projects) o
       const loaded = await api.app.request(`${base}/flat-file/loads`, { method: "POST", headers: { authorization: `Bearer ${owner}` }, body: form });
       expect(loaded.status).toBe(202);
       await api.jobs.idle();
-      const history = (await api.get(`${base}/flat-file/loads`, owner)).body;
-      expect(history.items).toMatchObject([{ fileName: "members.csv", tableName: "Members", status: "Loaded", rowsLoaded: 1 }]);
+      const history = (await api.get(`${base}/history`, owner)).body;
+      expect(history.items).toMatchObject([
+        { fileName: "members.csv", tableName: "Members", status: "Loaded", rowsLoaded: 1, tables: [{ table: "Members", rowsLoaded: 1 }] },
+      ]);
       const withRows = (await api.get(`${base}/databases?table=Members`, owner)).body;
       expect(withRows.databases[0].tables).toEqual([{ name: "Members", columnCount: 2, rowCount: 1 }]);
       // Its status stays where onboarding puts it.

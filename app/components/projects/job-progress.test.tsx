@@ -1,0 +1,63 @@
+/** What a running job says of its progress, as a user reads it on the load's page and on background-process. */
+import { renderToStaticMarkup } from "react-dom/server";
+import { createRoutesStub } from "react-router";
+import { describe, expect, it } from "vitest";
+import type { Job } from "../../../contracts/projects";
+import { JobProgress } from "./job-progress";
+
+const step = (name: string, status: Job["steps"][number]["status"], startedAt: string | null = null, finishedAt: string | null = null) => ({
+  name,
+  status,
+  startedAt,
+  finishedAt,
+  message: null,
+});
+
+function job(changes: Partial<Job>): Job {
+  return {
+    id: "j1",
+    projectId: "p1",
+    kind: "FlatFile",
+    status: "IN_PROGRESS",
+    progress: 40,
+    progressDetail: null,
+    steps: [step("Load a.csv into A", "Started", "2025-03-04T14:05:00.000Z")],
+    error: null,
+    createdBy: "u1",
+    createdAt: "2025-03-04T14:05:00.000Z",
+    finishedAt: null,
+    ...changes,
+  };
+}
+
+function text(j: Job): string {
+  const Stub = createRoutesStub([{ path: "/", Component: () => <JobProgress job={j} startedBy="Ann Analyst" /> }]);
+  return renderToStaticMarkup(<Stub initialEntries={["/"]} />)
+    .replace(/<[^>]+>/g, " ")
+    .replace(/\s+/g, " ");
+}
+
+describe("a job's progress", () => {
+  it("says how much of the file is read, how many rows, and about how long is left", () => {
+    const detail = { bytesRead: 25 * 1024 * 1024, bytesTotal: 60 * 1024 * 1024, rowsRead: 210_000, secondsLeft: 95 };
+    expect(text(job({ progressDetail: detail }))).toContain("25.0 MB of 60.0 MB read · 210,000 rows · about 1 min 35 s left");
+    // Too early to tell: said so, not a guess.
+    expect(text(job({ progressDetail: { ...detail, secondsLeft: null } }))).toContain("210,000 rows · estimating the time left");
+  });
+
+  it("names the step of a job with several (one per file), and says when each step ran", () => {
+    const steps = [
+      step("Load a.csv into A", "Completed", "2025-03-04T14:05:00.000Z", "2025-03-04T14:07:05.000Z"),
+      step("Load b.csv into B", "Started", "2025-03-04T14:07:05.000Z"),
+    ];
+    const shown = text(job({ steps, progressDetail: { bytesRead: 512, bytesTotal: 2048, rowsRead: 3, secondsLeft: 4 } }));
+    expect(shown).toContain("Step 2 of 2: 512 B of 2.0 KB read · 3 rows · about 4 s left");
+    expect(shown).toContain("Started 2025-03-04 14:05 UTC · took 2 min 5 s");
+    expect(shown).toContain("Started 2025-03-04 14:07 UTC");
+  });
+
+  it("says nothing of an input once the job has ended", () => {
+    const ended = job({ status: "SUCCESS", progress: 100, progressDetail: { bytesRead: 1, bytesTotal: 1, rowsRead: 1, secondsLeft: null } });
+    expect(text(ended)).not.toContain(" read ·");
+  });
+});

@@ -1,0 +1,121 @@
+import { data, Link } from "react-router";
+import { LoadStatusBadge } from "~/components/loads/load-status";
+import { formatCount } from "~/components/projects/format";
+import { Card } from "~/components/ui/card";
+import { LabelValueList } from "~/components/ui/label-value-list";
+import { Pagination } from "~/components/ui/pagination";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
+import { useCompanyHref } from "~/lib/company-href";
+import { afterGuard } from "~/lib/guards.server";
+import { readPaging } from "~/lib/list-search.server";
+import { useWorkspacePaths } from "~/lib/workspace-paths";
+import { projectCalls, projectScope } from "../workspace.server";
+import type { Route } from "./+types/databases-history-table";
+
+/**
+ * databases/history/{historyId}/table/{tableId}/details: one table of an entry (tableId: the table's
+ * name): its counts and its rejected rows (row, column, value, reason), paginated through `?page=`,
+ * with the download of those rows as the file had them.
+ */
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const { page, pageSize } = readPaging(new URL(request.url).searchParams, ["line"], "line");
+  const history = projectCalls(context).history;
+  const [{ project }, [details, rejected]] = await afterGuard(
+    projectScope(context),
+    Promise.all([history.get(params.historyId), history.rejectedRows(params.historyId, params.tableId, { page, pageSize })]),
+  );
+  const table = details.entry.tables.find((t) => t.table === params.tableId);
+  // The data API answered the rejected rows, so the table is the entry's; this only narrows the type.
+  if (!table) throw data({ errors: ["The load has no such table."] }, { status: 404 });
+  return { projectId: project.id, entry: details.entry, table, rejected };
+}
+
+export const handle = { breadcrumb: "Table" };
+
+export default function HistoryTable({ loaderData }: Route.ComponentProps) {
+  const { projectId, entry, table, rejected } = loaderData;
+  const href = useCompanyHref();
+  const paths = useWorkspacePaths();
+  return (
+    <div className="space-y-6">
+      <Card aria-labelledby="table-title">
+        <div className="flex flex-wrap items-center gap-3">
+          <h2 id="table-title" className="text-lg font-semibold">
+            {table.fileName} into {table.table}
+          </h2>
+          <LoadStatusBadge status={entry.status} />
+        </div>
+        <LabelValueList
+          className="mt-3"
+          rows={[
+            ["Rows read", formatCount(table.rowsRead)],
+            ["Rows loaded", formatCount(table.rowsLoaded)],
+            ["Rows rejected", formatCount(table.rowsRejected)],
+          ]}
+        />
+        <p className="mt-4 text-sm">
+          <Link to={href(paths.databases.entry(projectId, entry.id))} className="text-brand underline underline-offset-2">
+            The whole load
+          </Link>
+        </p>
+      </Card>
+
+      <Card aria-labelledby="rejected-title">
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <h2 id="rejected-title" className="text-lg font-semibold">
+            Rejected rows
+          </h2>
+          {rejected.total > 0 ? (
+            // A file, not a page: the browser downloads it (reloadDocument: no client-side navigation).
+            <Link
+              reloadDocument
+              to={href(paths.databases.rejectedRowsCsv(projectId, entry.id, table.table))}
+              className="text-sm font-medium text-brand underline underline-offset-2"
+            >
+              Download rejected rows
+            </Link>
+          ) : null}
+        </div>
+        {rejected.total === 0 ? (
+          <p className="mt-2 text-sm text-muted-foreground">{entry.status === "Loading" ? "None so far." : "No row of this file was rejected."}</p>
+        ) : (
+          <>
+            <p className="mt-1 text-sm text-muted-foreground">
+              Each row of the file that did not fit, with why. The download has the rows as the file had them, and a reason column: correct them and load them
+              again.
+            </p>
+            <div className="mt-4">
+              <Table aria-label="Rejected rows">
+                <TableHeader>
+                  <TableRow>
+                    <TableHead className="text-right">Row</TableHead>
+                    <TableHead>Column</TableHead>
+                    <TableHead>Value</TableHead>
+                    <TableHead>Reason</TableHead>
+                  </TableRow>
+                </TableHeader>
+                <TableBody>
+                  {rejected.items.map((r) => (
+                    <TableRow key={r.line}>
+                      <TableCell className="text-right tabular-nums">{r.line}</TableCell>
+                      <TableCell>{r.column ?? "(the whole row)"}</TableCell>
+                      <TableCell className="max-w-xs truncate font-mono text-xs">{r.value ?? ""}</TableCell>
+                      <TableCell>{r.reason}</TableCell>
+                    </TableRow>
+                  ))}
+                </TableBody>
+              </Table>
+            </div>
+            <Pagination
+              page={rejected.page}
+              pageSize={rejected.pageSize}
+              total={rejected.total}
+              noun={["rejected row", "rejected rows"]}
+              href={(page) => href(paths.databases.entryTable(projectId, entry.id, table.table), { page })}
+            />
+          </>
+        )}
+      </Card>
+    </div>
+  );
+}

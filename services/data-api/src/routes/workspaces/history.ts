@@ -1,0 +1,123 @@
+/**
+ * A workspace's history (issue 9 §3), for projects and configurations alike: its entries (loads
+ * today; restores, backups, comparisons and undos share the list), filtered by type and status,
+ * sorted and paged in SQL; one entry with the parameters it used, its job's steps and its tables'
+ * counts; and a table's rejected rows (a page, or all of them as a CSV to correct and load again).
+ */
+import { Readable } from "node:stream";
+import { createRoute } from "@hono/zod-openapi";
+import { z } from "zod";
+import {
+  historyDetailsSchema,
+  historyPageSchema,
+  historyQuerySchema,
+  rejectedRowsPageSchema,
+  rejectedRowsQuerySchema,
+} from "../../../../../contracts/loads.ts";
+import type { WorkspaceDescriptor } from "../../../../../contracts/workspaces.ts";
+import { NotFoundError } from "../../api-problem.ts";
+import { findJob } from "../../jobs/job-store.ts";
+import { createRouter, errorResponses, jsonContent } from "../../openapi.ts";
+import { allRejections, findHistoryEntry, findLoadTable, listHistory, rejectionsPage } from "../../repositories/loads.ts";
+import { requireWorkspace } from "../../workspace-access.ts";
+import { LOAD_NOT_FOUND_MESSAGE } from "./loads.ts";
+import { collectionPath, readErrorsOf, workspaceIdParams } from "./shared.ts";
+
+export const LOAD_TABLE_NOT_FOUND_MESSAGE = "The load has no such table.";
+
+export function createWorkspaceHistoryRouter(descriptor: WorkspaceDescriptor) {
+  const { kind, noun } = descriptor;
+  const base = `${collectionPath(descriptor)}/{id}/history`;
+  const tags = kind === "migration" ? ["History"] : ["Configuration history"];
+  const entryParams = z.object({ id: z.string().min(1), historyId: z.string().min(1) });
+  const tableParams = entryParams.extend({ table: z.string().min(1).max(128) });
+
+  const list = createRoute({
+    method: "get",
+    path: base,
+    tags,
+    summary: `The ${noun}'s history: its loads (and later restores, backups, comparisons, undos), newest first`,
+    description:
+      '`type` and `status` repeat their key to take several (none: all); `sort` is one of the listed columns, "-" first for descending. Each entry has its tables with their counts.',
+    request: { params: workspaceIdParams, query: historyQuerySchema },
+    responses: { 200: jsonContent(historyPageSchema, "A page of entries."), 400: errorResponses[400], ...readErrorsOf(descriptor) },
+  });
+  const details = createRoute({
+    method: "get",
+    path: `${base}/{historyId}`,
+    tags,
+    summary: "One entry: the parameters it read its files with, its job's steps, each table's counts",
+    request: { params: entryParams },
+    responses: { 200: jsonContent(historyDetailsSchema, "The entry."), ...readErrorsOf(descriptor) },
+  });
+  const rejected = createRoute({
+    method: "get",
+    path: `${base}/{historyId}/tables/{table}/rejected-rows`,
+    tags,
+    summary: "A page of one table's rejected rows, in file order",
+    request: { params: tableParams, query: rejectedRowsQuerySchema },
+    responses: {
+      200: jsonContent(rejectedRowsPageSchema, "Rejected rows: row, column, value, reason."),
+      400: errorResponses[400],
+      ...readErrorsOf(descriptor),
+    },
+  });
+  const download = createRoute({
+    method: "get",
+    path: `${base}/{historyId}/tables/{table}/rejected-rows.csv`,
+    tags,
+    summary: "Every rejected row of one table as the file had it, with a reason column: to correct and load again",
+    request: { params: tableParams },
+    responses: { 200: { description: "CSV (UTF-8), streamed.", content: { "text/csv": { schema: z.string() } } }, ...readErrorsOf(descriptor) },
+  });
+
+  /** The entry, if it is this workspace's (another company's workspace, or another workspace's entry: 404). */
+  const entryOf = async (c: Parameters<typeof requireWorkspace>[0], id: string, historyId: string) => {
+    const { workspace } = await requireWorkspace(c, kind, id, { write: false });
+    const found = await findHistoryEntry(c.var.deps.db, workspace.id, historyId);
+    if (!found) throw new NotFoundError(LOAD_NOT_FOUND_MESSAGE);
+    return found;
+  };
+  const tableOf = async (c: Parameters<typeof requireWorkspace>[0], params: z.infer<typeof tableParams>) => {
+    const { entry } = await entryOf(c, params.id, params.historyId);
+    const table = await findLoadTable(c.var.deps.db, entry.id, params.table);
+    if (!table) throw new NotFoundError(LOAD_TABLE_NOT_FOUND_MESSAGE);
+    return { entry, table };
+  };
+
+  return createRouter()
+    .openapi(list, async (c) => {
+      const { workspace } = await requireWorkspace(c, kind, c.req.valid("param").id, { write: false });
+      return c.json(await listHistory(c.var.deps.db, workspace.id, c.req.valid("query")), 200);
+    })
+    .openapi(details, async (c) => {
+      const { id, historyId } = c.req.valid("param");
+      const { entry, parameters } = await entryOf(c, id, historyId);
+      const job = entry.jobId ? ((await findJob(c.var.deps.db, entry.jobId)) ?? null) : null;
+      return c.json({ entry, parameters, job }, 200);
+    })
+    .openapi(rejected, async (c) => {
+      const { entry, table } = await tableOf(c, c.req.valid("param"));
+      return c.json(await rejectionsPage(c.var.deps.db, entry.id, table.table, c.req.valid("query"), table.rowsRejected), 200);
+    })
+    .openapi(download, async (c) => {
+      const { entry, table } = await tableOf(c, c.req.valid("param"));
+      const db = c.var.deps.db;
+      async function* csv(): AsyncGenerator<Buffer> {
+        // A BOM, so Excel opens it as UTF-8.
+        yield Buffer.from(`\uFEFF${csvLine([...(table.header ?? []), "Row", "Reason"])}`);
+        for await (const batch of allRejections(db, entry.id, table.table))
+          yield Buffer.from(batch.map((r) => csvLine([...r.cells, String(r.line), r.reason])).join(""));
+      }
+      const name = `${table.fileName.replace(/\.[^.]*$/, "")}-rejected-rows.csv`.replace(/[^\w.-]+/g, "_");
+      return new Response(Readable.toWeb(Readable.from(csv())) as ReadableStream, {
+        status: 200,
+        headers: { "content-type": "text/csv; charset=utf-8", "content-disposition": `attachment; filename="${name}"` },
+      }) as never;
+    });
+}
+
+/** One CSV line, RFC 4180: a field with a comma, quote or line break is quoted, its quotes doubled. */
+function csvLine(cells: readonly string[]): string {
+  return `${cells.map((cell) => (/[",\r\n]/.test(cell) ? `"${cell.replaceAll('"', '""')}"` : cell)).join(",")}\r\n`;
+}
