@@ -115,7 +115,7 @@ for (const javaScriptEnabled of [true, false]) {
       };
       await loadFile("customers-bad.csv", "CustomerId\r\n1\r\n2\r\nx\r\n");
       // The job runs in the background: with JavaScript the page polls, without it a <meta> refresh reloads it.
-      await expect(page.getByText("1 row was rejected, so nothing was loaded")).toBeVisible({ timeout: 30_000 });
+      await expect(page.getByRole("status").filter({ hasText: "1 row was rejected, so nothing was loaded" })).toBeVisible({ timeout: 30_000 });
       // The load's page: its table's counts and the parameters it read with; the table's page: its rejected rows.
       const loadTables = page.getByRole("table", { name: "Tables of the load" });
       await expect(loadTables.getByRole("row", { name: /Customers/ }).getByRole("cell")).toHaveText(["Customers", "customers-bad.csv", "3", "0", "1"]);
@@ -153,7 +153,7 @@ for (const javaScriptEnabled of [true, false]) {
       if (javaScriptEnabled) await expectNoViolations(page);
       await page.getByRole("button", { name: "Load" }).click();
       await expect(page.getByRole("heading", { name: "customers.csv into Customers" })).toBeVisible();
-      await expect(page.getByText("2 of 2 rows loaded.")).toBeVisible({ timeout: 30_000 });
+      await expect(page.getByRole("status").filter({ hasText: "2 of 2 rows loaded." })).toBeVisible({ timeout: 30_000 });
       await page.getByRole("link", { name: "History", exact: true }).click();
       const history = page.getByRole("table", { name: "History" });
       await expect(history.getByRole("row")).toHaveCount(3);

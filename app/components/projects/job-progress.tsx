@@ -71,7 +71,8 @@ export function JobProgress({ job, startedBy, headingLevel = 3 }: { job: Job; st
           ))}
         </ol>
       ) : null}
-      {job.error ? (
+      {/* Said once: a failed step already shows the job's error beside it. */}
+      {job.error && !job.steps.some((s) => s.message === job.error) ? (
         <p role="alert" className="rounded-md border border-destructive/40 bg-destructive/5 px-4 py-3 text-sm text-destructive">
           {job.error}
         </p>
