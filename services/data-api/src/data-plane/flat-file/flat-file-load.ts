@@ -15,6 +15,7 @@ import { deleteRejections, finishLoad, finishLoadTable, insertLoad, insertReject
 import { runnerUrl } from "../project-databases.ts";
 import type { DataPlane } from "../servers.ts";
 import { loadInWorker } from "./load-in-worker.ts";
+import type { LoadResult } from "./load-messages.ts";
 
 /** Where a workspace may be loaded: its databases exist. */
 export const LOAD_START_STATUSES: readonly ProjectStatus[] = ["SetupRestoreDatabaseIncomplete", "SetupAssignTemplatesIncomplete", "Active", "Inactive"];
@@ -23,36 +24,57 @@ export type FlatFileLoadInput = {
   projectId: string;
   serverId: string;
   userId: string;
-  file: { path: string; name: string; size: number };
-  /** Removes the file once the load is over (by default the file itself; a staged upload's folder for one previewed). */
+  /** Each file and the table it goes into, loaded in this order in one transaction: one step each. */
+  files: { file: { path: string; name: string; size: number }; table: Table }[];
+  /** Removes the files once the load is over (by default the files themselves; a staged upload's folder for one previewed). */
   discard?: () => Promise<void>;
-  /** When the load could not start (locked meanwhile): by default the file is removed too. */
+  /** When the load could not start (locked meanwhile): by default the files are removed too. */
   refused?: () => Promise<void>;
-  form: LoadForm;
-  table: Table;
+  form: Pick<LoadForm, "mode" | "onRejected">;
   parameters: FlatFileParameters;
 };
 
-/** Starts the load (202 at the route); the file is the job's from here and removed when it ends. Throws JobRefusedError when locked. */
+/** A load's name in the history: its file and table, or how many when it has several. */
+function loadNames(files: FlatFileLoadInput["files"]): { fileName: string; tableName: string } {
+  if (files.length === 1) return { fileName: files[0]!.file.name, tableName: files[0]!.table.name };
+  return { fileName: `${files.length} files`, tableName: `${files.length} tables` };
+}
+
+/**
+ * Starts the load (202 at the route); the files are the job's from here and removed when it ends.
+ * Throws JobRefusedError when locked. One worker reads every file in one transaction; the job has a
+ * step per file, each ending when its file is in its table, the last when the transaction has ended.
+ */
 export async function startFlatFileLoad(
   deps: JobDeps & { dataPlane: DataPlane },
   kind: WorkspaceKind,
   input: FlatFileLoadInput,
 ): Promise<{ loadId: string; job: Job }> {
   const { db, dataPlane } = deps;
-  const table = input.table.name;
+  const { files } = input;
+  const names = loadNames(files);
   const loadId = await insertLoad(db, {
     projectId: input.projectId,
-    fileName: input.file.name,
-    fileBytes: input.file.size,
-    form: { ...input.form, table },
-    tables: [{ table, fileName: input.file.name }],
+    fileName: names.fileName,
+    fileBytes: files.reduce((sum, f) => sum + f.file.size, 0),
+    form: { ...input.form, table: names.tableName },
+    tables: files.map((f) => ({ table: f.table.name, fileName: f.file.name })),
     parameters: input.parameters,
     userId: input.userId,
     now: new Date(),
   });
-  // Asynchronous: unlinking a file of gigabytes takes the file system a while, never the event loop's.
-  const removeFile = input.discard ?? (() => fs.promises.rm(input.file.path, { force: true }));
+  // Asynchronous: unlinking files of gigabytes takes the file system a while, never the event loop's.
+  const removeFiles = input.discard ?? (() => Promise.all(files.map((f) => fs.promises.rm(f.file.path, { force: true }))).then(() => undefined));
+  const tableOf = (file: number) => files[file]!.table.name;
+  // Started by the first step, followed by every step: each waits for its file to be read, or for the end.
+  let loading: Promise<LoadResult> | undefined;
+  const fileRead = files.map(() => {
+    let resolve!: () => void;
+    const promise = new Promise<void>((r) => (resolve = r));
+    return { promise, resolve };
+  });
+  /** The file whose step runs: progress of another (the next file, read while the job records a step) waits. */
+  let stepFile = 0;
   let job: Job;
   try {
     job = await startJob(deps, {
@@ -62,43 +84,54 @@ export async function startFlatFileLoad(
       lockReason: "FlatFileCreation",
       userId: input.userId,
       allowedStatuses: LOAD_START_STATUSES,
-      steps: [
-        {
-          name: `Load ${input.file.name} into ${input.table.name}`,
-          run: async (ctx) => {
-            try {
-              const outcome = await loadInWorker(
-                {
-                  filePath: input.file.path,
-                  parameters: input.parameters,
-                  table: input.table,
-                  mode: input.form.mode,
-                  onRejected: input.form.onRejected,
-                  connectionUrl: runnerUrl(dataPlane, input.serverId, input.projectId),
-                },
-                {
-                  onHeader: (cells) => setLoadHeader(ctx.db, loadId, table, cells),
-                  onRejected: (rows) => insertRejections(ctx.db, loadId, table, rows),
-                  onReset: () => deleteRejections(ctx.db, loadId, table),
-                  onProgress: (bytes, rows) =>
-                    ctx.progress(input.file.size ? Math.min(0.99, bytes / input.file.size) : 0, {
-                      bytesRead: bytes,
-                      bytesTotal: input.file.size,
-                      rowsRead: rows,
-                    }),
-                },
-                ctx.signal,
-              );
-              await finishLoadTable(ctx.db, loadId, table, outcome);
-              await finishLoad(ctx.db, loadId, outcome, new Date());
-              // A refused or unreadable file ends the job as failed, with the reason on the background-process page.
-              if (outcome.status !== "Loaded") throw new JobInputRefusedError(outcome.message ?? "Nothing was loaded.");
-            } finally {
-              await removeFile();
-            }
-          },
+      steps: files.map((step, index) => ({
+        name: `Load ${step.file.name} into ${step.table.name}`,
+        run: async (ctx) => {
+          stepFile = index;
+          loading ??= loadInWorker(
+            {
+              files: files.map((f) => ({ filePath: f.file.path, fileName: f.file.name, table: f.table })),
+              parameters: input.parameters,
+              mode: input.form.mode,
+              onRejected: input.form.onRejected,
+              connectionUrl: runnerUrl(dataPlane, input.serverId, input.projectId),
+            },
+            {
+              onHeader: (file, cells) => setLoadHeader(ctx.db, loadId, tableOf(file), cells),
+              onRejected: (file, rows) => insertRejections(ctx.db, loadId, tableOf(file), rows),
+              onReset: (file) => deleteRejections(ctx.db, loadId, tableOf(file)),
+              onProgress: async (file, bytes, rows) => {
+                if (file !== stepFile) return;
+                const size = files[file]!.file.size;
+                await ctx.progress(size ? Math.min(0.99, bytes / size) : 0, { bytesRead: bytes, bytesTotal: size, rowsRead: rows });
+              },
+              onFileRead: (file) => fileRead[file]!.resolve(),
+            },
+            ctx.signal,
+          );
+          // This file read (the next step then reads the next), or the load over: failed at this file, or the last one done.
+          const ended = await Promise.race([fileRead[index]!.promise.then(() => null), loading]);
+          if (ended === null && index < files.length - 1) return;
+          const result = await loading;
+          for (const [file, counts] of result.files.entries()) await finishLoadTable(ctx.db, loadId, tableOf(file), counts);
+          const total = (key: keyof (typeof result.files)[number]) => result.files.reduce((sum, c) => sum + c[key], 0);
+          await finishLoad(
+            ctx.db,
+            loadId,
+            {
+              status: result.status,
+              message: result.message,
+              rowsRead: total("rowsRead"),
+              rowsLoaded: total("rowsLoaded"),
+              rowsRejected: total("rowsRejected"),
+            },
+            new Date(),
+          );
+          await removeFiles();
+          // A refused or unreadable file ends the job as failed, with the reason on the background-process page.
+          if (result.status !== "Loaded") throw new JobInputRefusedError(result.message ?? "Nothing was loaded.");
         },
-      ],
+      })),
       onSuccess: {
         status: "previous",
         update: async (trx) => {
@@ -111,7 +144,8 @@ export async function startFlatFileLoad(
         },
       },
       onFailure: async (error, ctx) => {
-        await removeFile();
+        await removeFiles();
+        if (error instanceof JobInputRefusedError) return;
         // A crash or a stop before the worker answered: the transaction never committed.
         const message = error instanceof JobCancelledError ? "Cancelled." : error instanceof Error ? error.message : String(error);
         await finishLoad(
@@ -123,7 +157,7 @@ export async function startFlatFileLoad(
       },
     });
   } catch (err) {
-    await (input.refused ?? removeFile)();
+    await (input.refused ?? removeFiles)();
     await db.deleteFrom("loads").where("id", "=", loadId).execute();
     throw err;
   }

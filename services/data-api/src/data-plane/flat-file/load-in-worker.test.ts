@@ -38,9 +38,8 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("a load in its worker", () => {
     const started = performance.now();
     const run = loadInWorker(
       {
-        filePath: file,
+        files: [{ filePath: file, fileName: path.basename(file), table }],
         parameters: DEFAULT_FLAT_FILE_PARAMETERS,
-        table,
         mode: "replace",
         onRejected: "loadNothing",
         connectionUrl: runnerUrl(dataPlane, TEST_DATABASE_SERVER, projectId),
@@ -49,6 +48,7 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("a load in its worker", () => {
         onHeader: async () => undefined,
         onRejected: async () => undefined,
         onReset: async () => undefined,
+        onFileRead: () => undefined,
         // The first progress report comes with the file's first chunk: the load is under way.
         onProgress: async () => controller.abort(new Error("Cancelled by the test")),
       },
@@ -72,9 +72,8 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("a load in its worker", () => {
     const reports: { bytes: number; rows: number }[] = [];
     const outcome = await loadInWorker(
       {
-        filePath: file,
+        files: [{ filePath: file, fileName: path.basename(file), table }],
         parameters: DEFAULT_FLAT_FILE_PARAMETERS,
-        table,
         mode: "replace",
         onRejected: "loadNothing",
         connectionUrl: runnerUrl(dataPlane, TEST_DATABASE_SERVER, projectId),
@@ -83,10 +82,11 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("a load in its worker", () => {
         onHeader: async () => undefined,
         onRejected: async () => undefined,
         onReset: async () => undefined,
-        onProgress: async (bytes, rows) => void reports.push({ bytes, rows }),
+        onFileRead: () => undefined,
+        onProgress: async (_file, bytes, rows) => void reports.push({ bytes, rows }),
       },
     );
-    expect(outcome).toMatchObject({ status: "Loaded", rowsRead: 400_000 });
+    expect(outcome).toMatchObject({ status: "Loaded", files: [{ rowsRead: 400_000, rowsLoaded: 400_000, rowsRejected: 0 }] });
     // More than the first chunk's report (with no row yet): rows are counted as they are read, never past the file.
     expect(reports.length).toBeGreaterThan(1);
     expect(reports.some((r) => r.rows > 0)).toBe(true);

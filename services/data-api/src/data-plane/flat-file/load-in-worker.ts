@@ -4,28 +4,30 @@
  * and answers the outcome.
  */
 import { startWorker } from "../../worker-entry.ts";
-import type { LoadOutcome, LoadRequest, LoadWorkerMessage, Rejection } from "./load-messages.ts";
+import type { LoadResult, LoadRequest, LoadWorkerMessage, Rejection } from "./load-messages.ts";
 
 export type LoadHooks = {
-  onHeader(cells: string[]): Promise<void>;
-  onRejected(rows: Rejection[]): Promise<void>;
+  onHeader(file: number, cells: string[]): Promise<void>;
+  onRejected(file: number, rows: Rejection[]): Promise<void>;
   /** The rejected rows reported so far no longer count: the file is being read again. */
-  onReset(): Promise<void>;
-  onProgress(bytes: number, rows: number): Promise<void>;
+  onReset(file: number): Promise<void>;
+  onProgress(file: number, bytes: number, rows: number): Promise<void>;
+  /** The file is read and in its table, uncommitted: the next one starts. */
+  onFileRead(file: number): void;
 };
 
 /** The worker holds a chunk of the file, a batch of rows and of rejections: small heaps keep it so. */
 const WORKER_LIMITS = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 };
 
 /** Stopped when `signal` aborts (a cancel): the worker is terminated, its connection closes, PostgreSQL rolls its transaction back. */
-export function loadInWorker(request: LoadRequest, hooks: LoadHooks, signal?: AbortSignal): Promise<LoadOutcome> {
+export function loadInWorker(request: LoadRequest, hooks: LoadHooks, signal?: AbortSignal): Promise<LoadResult> {
   const worker = startWorker(
     { source: new URL("./load-worker.ts", import.meta.url), bundle: "load-worker" },
     { workerData: request, resourceLimits: WORKER_LIMITS },
   );
-  return new Promise<LoadOutcome>((resolve, reject) => {
+  return new Promise<LoadResult>((resolve, reject) => {
     let settled = false;
-    const finish = (error: Error | null, outcome?: LoadOutcome) => {
+    const finish = (error: Error | null, outcome?: LoadResult) => {
       if (settled) return;
       settled = true;
       signal?.removeEventListener("abort", onAbort);
@@ -40,22 +42,25 @@ export function loadInWorker(request: LoadRequest, hooks: LoadHooks, signal?: Ab
         try {
           switch (message.kind) {
             case "header":
-              await hooks.onHeader(message.cells);
+              await hooks.onHeader(message.file, message.cells);
               worker.postMessage("ack");
               break;
             case "rejected":
-              await hooks.onRejected(message.rows);
+              await hooks.onRejected(message.file, message.rows);
               worker.postMessage("ack");
               break;
             case "reset":
-              await hooks.onReset();
+              await hooks.onReset(message.file);
               worker.postMessage("ack");
               break;
             case "progress":
-              await hooks.onProgress(message.bytes, message.rows);
+              await hooks.onProgress(message.file, message.bytes, message.rows);
+              break;
+            case "file-read":
+              hooks.onFileRead(message.file);
               break;
             case "end":
-              finish(null, message.outcome);
+              finish(null, message.result);
               break;
             case "crash":
               finish(new Error(`The load failed: ${message.message.split("\n")[0]}`));

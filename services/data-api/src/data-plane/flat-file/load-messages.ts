@@ -3,11 +3,13 @@ import type { FlatFileParameters } from "../../../../../contracts/projects.ts";
 import type { LOAD_MODES, ON_REJECTED } from "../../../../../contracts/values/loads.ts";
 import type { DdlTable } from "../postgres-ddl.ts";
 
+/** One file of a load and the table it goes into (the `source` schema's, as the dictionary describes it). */
+export type LoadFile = { filePath: string; fileName: string; table: DdlTable };
+
 export type LoadRequest = {
-  filePath: string;
+  /** Loaded in this order, in one transaction: with "Load nothing", a rejected row of any file leaves every table as it was. */
+  files: LoadFile[];
   parameters: FlatFileParameters;
-  /** The table in the `source` schema, as the dictionary describes it. */
-  table: DdlTable;
   mode: (typeof LOAD_MODES)[number];
   onRejected: (typeof ON_REJECTED)[number];
   /** The project's runner login: the worker works on a connection of its own, as the project. */
@@ -24,13 +26,23 @@ export type LoadOutcome = {
   message: string | null;
 };
 
+/** What one file of a load did. */
+export type FileCounts = Pick<LoadOutcome, "rowsRead" | "rowsLoaded" | "rowsRejected">;
+
+/** The whole load's end: its status and message, and each file's counts (in the request's order). */
+export type LoadResult = Pick<LoadOutcome, "status" | "message"> & { files: FileCounts[] };
+
+/** `file`: the index of the file (LoadRequest.files) the message is about. Acknowledged ones are answered "ack" once stored. */
 export type LoadWorkerMessage =
-  | { kind: "header"; cells: string[] }
+  /** Acknowledged. */
+  | { kind: "header"; file: number; cells: string[] }
   /** Bytes of the file read so far, and the data rows among them (a pass read again starts at 0). */
-  | { kind: "progress"; bytes: number; rows: number }
-  /** Answered with "ack" once stored, so neither thread holds more than a batch. */
-  | { kind: "rejected"; rows: Rejection[] }
-  /** The direct path met a duplicate key: forget the rejected rows reported so far, the file is read again. Acknowledged. */
-  | { kind: "reset" }
-  | { kind: "end"; outcome: LoadOutcome }
+  | { kind: "progress"; file: number; bytes: number; rows: number }
+  /** Acknowledged, so neither thread holds more than a batch. */
+  | { kind: "rejected"; file: number; rows: Rejection[] }
+  /** The direct path met a duplicate key: forget the file's rejected rows reported so far, it is read again. Acknowledged. */
+  | { kind: "reset"; file: number }
+  /** The file is read and in its table (not committed yet): the next one starts. */
+  | { kind: "file-read"; file: number }
+  | { kind: "end"; result: LoadResult }
   | { kind: "crash"; message: string };

@@ -16,7 +16,7 @@ import { postgresType, quoteIdentifier as q, type DdlColumn } from "../postgres-
 import { headerProblem, matchColumns } from "./column-match.ts";
 import { DelimitedFormatError } from "./read-delimited.ts";
 import { FlatFileProblem, readFlatFile } from "./read-flat-file.ts";
-import type { LoadOutcome, LoadRequest, LoadWorkerMessage, Rejection } from "./load-messages.ts";
+import type { FileCounts, LoadFile, LoadRequest, LoadResult, LoadWorkerMessage, Rejection } from "./load-messages.ts";
 import { cellProblem, copyValue } from "./values.ts";
 
 const REJECTIONS_PER_BATCH = 1000;
@@ -32,16 +32,15 @@ const port = parentPort!;
 const request = workerData as LoadRequest;
 const post = acknowledgedPost<LoadWorkerMessage>(port);
 
-async function run(): Promise<LoadOutcome> {
-  const { table } = request;
-  const columns = table.columns;
-  const columnList = columns.map((c) => q(c.name)).join(", ");
+async function run(): Promise<LoadResult> {
   const client = new pg.Client({ connectionString: request.connectionUrl, application_name: "data-transformation flat-file load" });
   await client.connect();
-  const counts = { read: 0, rejected: 0 };
+  const counts: FileCounts[] = request.files.map(() => ({ rowsRead: 0, rowsLoaded: 0, rowsRejected: 0 }));
+  /** The file being read: rejected rows and progress are its. */
+  let current = 0;
   let pending: Rejection[] = [];
   const reject = async (rejection: Rejection) => {
-    counts.rejected++;
+    counts[current]!.rowsRejected++;
     pending.push({ ...rejection, value: rejection.value === null ? null : rejection.value.slice(0, VALUE_SHOWN) });
     if (pending.length >= REJECTIONS_PER_BATCH) await flush();
   };
@@ -49,124 +48,132 @@ async function run(): Promise<LoadOutcome> {
     if (pending.length === 0) return;
     const rows = pending;
     pending = [];
-    await post({ kind: "rejected", rows });
+    await post({ kind: "rejected", file: current, rows });
   };
+  const rejectedSoFar = () => counts.reduce((sum, c) => sum + c.rowsRejected, 0);
 
-  /**
-   * One pass over the file: each row checked, the rows that fit COPYed into `into` (with their row
-   * number first when `withLine`). Rejected rows are reported as found.
-   */
-  async function copyFile(into: string, withLine: boolean): Promise<number> {
-    let lastProgress = 0;
-    const reading = await readFlatFile(request.filePath, request.parameters, (bytes) => {
-      const now = Date.now();
-      if (now - lastProgress < PROGRESS_EVERY_MS) return;
-      lastProgress = now;
-      port.postMessage({ kind: "progress", bytes, rows: counts.read } satisfies LoadWorkerMessage);
-    });
-    // Which table column each of the file's columns fills: by header name (any case), or by position.
-    let positions: (DdlColumn | undefined)[] | undefined = request.parameters.hasHeaderRow ? undefined : [...columns];
-    let copied = 0;
-    let sources: number[] | undefined;
-    async function* copyChunks(): AsyncGenerator<string> {
-      let chunk: string[] = [];
-      for await (const record of reading.records) {
-        if (!positions) {
-          positions = mapHeader(record.cells, columns, table.name);
-          await post({ kind: "header", cells: record.cells });
-          continue;
-        }
-        // Blank lines (a file's last line, say) are not rows.
-        if (record.cells.every((c) => c === "")) continue;
-        counts.read++;
-        const problem = rowProblem(record.cells, positions, request.parameters.hasHeaderRow);
-        if (problem) {
-          await reject({ line: record.row, ...problem, cells: record.cells });
-          continue;
-        }
-        // The cell of each table column (a column the file lacks is empty): checked, then written for COPY.
-        sources ??= columns.map((column) => positions!.indexOf(column));
-        let line = withLine ? String(record.row) : "";
-        let rejected = false;
-        for (let c = 0; c < columns.length; c++) {
-          const column = columns[c]!;
-          const at = sources[c]!;
-          const cell = at < 0 ? "" : record.cells[at]!;
-          const why = cellProblem(column, cell);
-          if (why) {
-            await reject({ line: record.row, column: column.name, value: cell, reason: why, cells: record.cells });
-            rejected = true;
-            break;
+  /** One file into its table, inside the load's transaction: answers the rows put in the table. */
+  async function loadFile(file: LoadFile): Promise<number> {
+    const { table } = file;
+    const columns = table.columns;
+    const columnList = columns.map((c) => q(c.name)).join(", ");
+    const fileCounts = counts[current]!;
+
+    /**
+     * One pass over the file: each row checked, the rows that fit COPYed into `into` (with their row
+     * number first when `withLine`). Rejected rows are reported as found.
+     */
+    async function copyFile(into: string, withLine: boolean): Promise<number> {
+      let lastProgress = 0;
+      const reading = await readFlatFile(file.filePath, request.parameters, (bytes) => {
+        const now = Date.now();
+        if (now - lastProgress < PROGRESS_EVERY_MS) return;
+        lastProgress = now;
+        port.postMessage({ kind: "progress", file: current, bytes, rows: fileCounts.rowsRead } satisfies LoadWorkerMessage);
+      });
+      // Which table column each of the file's columns fills: by header name (any case), or by position.
+      let positions: (DdlColumn | undefined)[] | undefined = request.parameters.hasHeaderRow ? undefined : [...columns];
+      let copied = 0;
+      let sources: number[] | undefined;
+      async function* copyChunks(): AsyncGenerator<string> {
+        let chunk: string[] = [];
+        for await (const record of reading.records) {
+          if (!positions) {
+            positions = mapHeader(record.cells, columns, table.name);
+            await post({ kind: "header", file: current, cells: record.cells });
+            continue;
           }
-          line += c === 0 && !withLine ? copyValue(column, cell) : `\t${copyValue(column, cell)}`;
+          // Blank lines (a file's last line, say) are not rows.
+          if (record.cells.every((c) => c === "")) continue;
+          fileCounts.rowsRead++;
+          const problem = rowProblem(record.cells, positions, request.parameters.hasHeaderRow);
+          if (problem) {
+            await reject({ line: record.row, ...problem, cells: record.cells });
+            continue;
+          }
+          // The cell of each table column (a column the file lacks is empty): checked, then written for COPY.
+          sources ??= columns.map((column) => positions!.indexOf(column));
+          let line = withLine ? String(record.row) : "";
+          let rejected = false;
+          for (let c = 0; c < columns.length; c++) {
+            const column = columns[c]!;
+            const at = sources[c]!;
+            const cell = at < 0 ? "" : record.cells[at]!;
+            const why = cellProblem(column, cell);
+            if (why) {
+              await reject({ line: record.row, column: column.name, value: cell, reason: why, cells: record.cells });
+              rejected = true;
+              break;
+            }
+            line += c === 0 && !withLine ? copyValue(column, cell) : `\t${copyValue(column, cell)}`;
+          }
+          if (rejected) continue;
+          chunk.push(`${line}\n`);
+          copied++;
+          if (chunk.length >= ROWS_PER_CHUNK) {
+            yield chunk.join("");
+            chunk = [];
+          }
         }
-        if (rejected) continue;
-        chunk.push(`${line}\n`);
-        copied++;
-        if (chunk.length >= ROWS_PER_CHUNK) {
-          yield chunk.join("");
-          chunk = [];
-        }
+        if (chunk.length) yield chunk.join("");
+        if (!positions) throw new FlatFileProblem("The file is empty");
       }
-      if (chunk.length) yield chunk.join("");
-      if (!positions) throw new FlatFileProblem("The file is empty");
+      await pipeline(Readable.from(copyChunks()), client.query(copyFrom(`COPY ${into} (${withLine ? "dt_line, " : ""}${columnList}) FROM STDIN`)));
+      return copied;
     }
-    await pipeline(Readable.from(copyChunks()), client.query(copyFrom(`COPY ${into} (${withLine ? "dt_line, " : ""}${columnList}) FROM STDIN`)));
-    return copied;
-  }
 
-  const target = `source.${q(table.name)}`;
-  /**
-   * The end of a pass: with "Load nothing" and a rejected row, everything rolls back; else `move`
-   * puts the rows in the table (if the pass did not already) and the transaction commits.
-   */
-  const settle = async (move: () => Promise<number>): Promise<LoadOutcome> => {
-    await flush();
-    if (counts.rejected > 0 && request.onRejected === "loadNothing") {
-      await client.query("ROLLBACK");
-      const rows = counts.rejected === 1 ? "1 row was rejected" : `${counts.rejected.toLocaleString("en-US")} rows were rejected`;
-      return {
-        status: "Refused",
-        rowsRead: counts.read,
-        rowsLoaded: 0,
-        rowsRejected: counts.rejected,
-        message: `${rows}, so nothing was loaded (“Load nothing”)`,
-      };
-    }
-    const loaded = await move();
-    await client.query("COMMIT");
-    return { status: "Loaded", rowsRead: counts.read, rowsLoaded: loaded, rowsRejected: counts.rejected, message: null };
-  };
-
-  try {
-    await client.query("BEGIN");
-    await client.query("SET LOCAL search_path = source");
+    const target = `source.${q(table.name)}`;
     // The direct path, as fast as COPY itself: the rows go straight into the table. Only a duplicate
     // key stops it (within the file, or with Append against the table's rows): then everything of
-    // this pass is rolled back and the staged path below finds and rejects the duplicates.
+    // this file is rolled back and the staged path below finds and rejects the duplicates.
     await client.query("SAVEPOINT direct");
     try {
       if (request.mode === "replace") await client.query(`TRUNCATE ${target}`);
       const copied = await copyFile(target, false);
-      return await settle(async () => copied);
+      await client.query("RELEASE SAVEPOINT direct");
+      return copied;
     } catch (err) {
       if ((err as { code?: string }).code !== UNIQUE_VIOLATION) throw err;
       await client.query("ROLLBACK TO SAVEPOINT direct");
-      await post({ kind: "reset" });
-      counts.read = 0;
-      counts.rejected = 0;
       pending = [];
+      await post({ kind: "reset", file: current });
+      fileCounts.rowsRead = 0;
+      fileCounts.rowsRejected = 0;
     }
 
     const staging = columns.map((c) => `${q(c.name)} ${postgresType(c)}`).join(", ");
-    await client.query(`CREATE TEMP TABLE dt_load_rows (dt_line bigint NOT NULL, ${staging}) ON COMMIT DROP`);
+    await client.query(`CREATE TEMP TABLE dt_load_rows (dt_line bigint NOT NULL, ${staging})`);
     await copyFile("dt_load_rows", true);
     await rejectDuplicateKeys(client, columns, request.mode === "append", table.name, reject);
-    return await settle(async () => {
+    let inserted = 0;
+    // With "Load nothing" and a rejected row, the transaction rolls back at the end: no need to move rows.
+    if (!(request.onRejected === "loadNothing" && rejectedSoFar() > 0)) {
       if (request.mode === "replace") await client.query(`TRUNCATE ${target}`);
-      const inserted = await client.query(`INSERT INTO ${target} (${columnList}) SELECT ${columnList} FROM dt_load_rows ORDER BY dt_line`);
-      return inserted.rowCount ?? 0;
-    });
+      inserted = (await client.query(`INSERT INTO ${target} (${columnList}) SELECT ${columnList} FROM dt_load_rows ORDER BY dt_line`)).rowCount ?? 0;
+    }
+    await client.query("DROP TABLE dt_load_rows");
+    await client.query("DROP TABLE IF EXISTS dt_rejected_keys");
+    return inserted;
+  }
+
+  try {
+    await client.query("BEGIN");
+    await client.query("SET LOCAL search_path = source");
+    for (const [i, file] of request.files.entries()) {
+      current = i;
+      counts[i]!.rowsLoaded = await loadFile(file);
+      await flush();
+      port.postMessage({ kind: "file-read", file: i } satisfies LoadWorkerMessage);
+    }
+    // With "Load nothing", any rejected row of any file rolls everything back: every table stays as it was.
+    const rejected = rejectedSoFar();
+    if (rejected > 0 && request.onRejected === "loadNothing") {
+      await client.query("ROLLBACK");
+      const rows = rejected === 1 ? "1 row was rejected" : `${rejected.toLocaleString("en-US")} rows were rejected`;
+      return { status: "Refused", message: `${rows}, so nothing was loaded (“Load nothing”)`, files: counts.map((c) => ({ ...c, rowsLoaded: 0 })) };
+    }
+    await client.query("COMMIT");
+    return { status: "Loaded", message: null, files: counts };
   } catch (err) {
     await client.query("ROLLBACK").catch(() => undefined);
     if (err instanceof FlatFileProblem) return failed(err.message);
@@ -176,8 +183,10 @@ async function run(): Promise<LoadOutcome> {
     await client.end().catch(() => undefined);
   }
 
-  function failed(message: string): LoadOutcome {
-    return { status: "Failed", rowsRead: counts.read, rowsLoaded: 0, rowsRejected: counts.rejected, message: `${message}. Nothing was loaded.` };
+  function failed(message: string): LoadResult {
+    // With several files, the message names the one that could not be read.
+    const which = request.files.length > 1 ? `${request.files[current]!.fileName}: ` : "";
+    return { status: "Failed", message: `${which}${message}. Nothing was loaded.`, files: counts.map((c) => ({ ...c, rowsLoaded: 0 })) };
   }
 }
 
@@ -246,6 +255,6 @@ async function rejectDuplicateKeys(
 }
 
 run().then(
-  (outcome) => port.postMessage({ kind: "end", outcome } satisfies LoadWorkerMessage),
+  (result) => port.postMessage({ kind: "end", result } satisfies LoadWorkerMessage),
   (err: unknown) => port.postMessage({ kind: "crash", message: err instanceof Error ? (err.stack ?? err.message) : String(err) } satisfies LoadWorkerMessage),
 );

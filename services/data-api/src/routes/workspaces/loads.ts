@@ -6,15 +6,7 @@
 import fs from "node:fs";
 import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
-import {
-  loadFormSchema,
-  loadSchema,
-  PREVIEW_ROWS,
-  stagedLoadSchema,
-  stagedUploadSchema,
-  type LoadForm,
-  type StagedUpload,
-} from "../../../../../contracts/loads.ts";
+import { loadFormSchema, loadSchema, PREVIEW_ROWS, stagedLoadSchema, stagedUploadSchema, type StagedUpload } from "../../../../../contracts/loads.ts";
 import { LOAD_MODES, ON_REJECTED } from "../../../../../contracts/values/loads.ts";
 import { DEFAULT_FLAT_FILE_PARAMETERS, UPLOAD_TYPES } from "../../../../../contracts/values/projects.ts";
 import type { Table } from "../../../../../contracts/dictionary.ts";
@@ -170,17 +162,15 @@ export function createWorkspaceLoadsRouter(descriptor: WorkspaceDescriptor) {
       const { workspace } = await requireWorkspace(c, kind, c.req.valid("param").id, { write: true });
       const serverId = requireDatabases(workspace);
       const { db, dataPlane, dataDir } = c.var.deps;
-      const startLoad = async (file: FlatFileLoadInput["file"], form: LoadForm, cleanUp: Pick<FlatFileLoadInput, "discard" | "refused">) => {
-        const table = await tableOf(db, workspace.id, form.table);
+      const startLoad = async (files: FlatFileLoadInput["files"], form: FlatFileLoadInput["form"], cleanUp: Pick<FlatFileLoadInput, "discard" | "refused">) => {
         try {
           const { loadId, job } = await startFlatFileLoad({ ...jobDeps(c), dataPlane }, kind, {
             projectId: workspace.id,
             serverId,
             userId: c.var.caller.userId,
-            file,
+            files,
             ...cleanUp,
             form,
-            table,
             parameters: flatFileParametersOf(workspace) ?? DEFAULT_FLAT_FILE_PARAMETERS,
           });
           const load = await findLoad(db, workspace.id, loadId);
@@ -191,20 +181,24 @@ export function createWorkspaceLoadsRouter(descriptor: WorkspaceDescriptor) {
         }
       };
 
-      // A file previewed before: its staged upload, taken by the load (given back if it cannot start).
+      // Files previewed before: their staged upload, taken by the load (given back if it cannot start).
       if (/^application\/json\b/i.test(c.req.header("content-type") ?? "")) {
         const parsed = stagedLoadSchema.safeParse(await c.req.json().catch(() => null));
         if (!parsed.success) throw validationProblem(fieldErrorsOf(parsed.error.issues, "form"));
         const manifest = await readManifest(dataDir, workspace.id, parsed.data.uploadId);
         if (!manifest) throw validationProblem({ file: [STAGED_UPLOAD_GONE_MESSAGE] });
-        if (manifest.files.length !== 1) throw validationProblem({ file: ["This upload holds several files: load them as multiple files"] });
-        const form = { ...parsed.data, table: parsed.data.table || manifest.files[0]!.table || "" };
+        // One file goes into the table chosen (by default the one its name names); several, each into
+        // the table its name names. Files that name no table were listed by the preview, and stay out.
+        const single = manifest.files.length === 1;
+        const wanted = single ? [{ ...manifest.files[0]!, table: parsed.data.table || manifest.files[0]!.table || "" }] : manifest.files.filter((f) => f.table);
+        if (wanted.length === 0)
+          throw validationProblem({ file: ["No file of this upload is named after a table of the dictionary: name each file after its table"] });
         // Checked before the files are taken, so a refused form leaves the preview as it was.
-        await tableOf(db, workspace.id, form.table);
+        const tables = await Promise.all(wanted.map((f) => tableOf(db, workspace.id, f.table!)));
         const taken = await takeStaged(dataDir, manifest);
-        const [file] = taken.files;
+        const files = wanted.map((f, i) => ({ file: taken.files.find((t) => t.name === f.name)!, table: tables[i]! }));
         try {
-          return await startLoad(file!, form, { discard: taken.remove, refused: taken.giveBack });
+          return await startLoad(files, parsed.data, { discard: taken.remove, refused: taken.giveBack });
         } catch (err) {
           if (!(err instanceof ApiProblem && err.status === 409)) await taken.giveBack().catch(() => undefined);
           throw err;
@@ -224,7 +218,7 @@ export function createWorkspaceLoadsRouter(descriptor: WorkspaceDescriptor) {
         else if (!file) fieldErrors.file = [CHOOSE_LOAD_FILE_MESSAGE];
         else if (file.size === 0) fieldErrors.file = ["The file is empty"];
         if (!form.success || !file || fieldErrors.file) throw validationProblem(fieldErrors);
-        const response = await startLoad(file, form.data, {});
+        const response = await startLoad([{ file, table: await tableOf(db, workspace.id, form.data.table) }], form.data, {});
         started = true;
         return response;
       } finally {

@@ -115,6 +115,49 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("flat-file uploads: preview, then load
     expect(multiple.unmatchedTables).toEqual(["Orders"]);
   });
 
+  it("loads several files in one job, a step per file and one transaction: a rejected row in one leaves every table as it was", async () => {
+    const project = await ready();
+    const files = [
+      { name: "Customers.csv", text: "CustomerId,Code\n1,007\n2,010\n" },
+      { name: "orders.csv", text: "OrderId,Note\n5,first\nx,bad\n" },
+      { name: "readme.txt", text: "Not a table\n" },
+    ];
+    const refusedUpload = (await stage(project, files, { uploadType: "MultipleFiles" })).body as StagedUpload;
+    const refused = await startStaged(project, { uploadId: refusedUpload.uploadId });
+    expect(refused.status, JSON.stringify(refused.body)).toBe(202);
+    expect(refused.body.load).toMatchObject({ fileName: "2 files", tableName: "2 tables" });
+    await api.jobs.idle();
+    expect(await rowsOf(project)).toEqual([]);
+    const { entry } = (await api.get(`/api/v1/projects/${project.id}/history/${refused.body.load.id}`, owner)).body;
+    expect(entry).toMatchObject({ status: "Refused", rowsRejected: 1 });
+    expect(entry.tables.map((t: any) => [t.table, t.fileName, t.rowsRead, t.rowsLoaded, t.rowsRejected])).toEqual([
+      ["Customers", "Customers.csv", 2, 0, 0],
+      ["Orders", "orders.csv", 2, 0, 1],
+    ]);
+    const jobs = (await api.get(`/api/v1/projects/${project.id}/jobs`, owner)).body;
+    expect(jobs.jobs[0].steps.map((s: any) => [s.name, s.status])).toEqual([
+      ["Load Customers.csv into Customers", "Completed"],
+      ["Load orders.csv into Orders", "Failed"],
+    ]);
+
+    const fixed = [files[0]!, { name: "orders.csv", text: "OrderId,Note\n5,first\n6,second\n" }];
+    const good = (await stage(project, fixed, { uploadType: "MultipleFiles" })).body as StagedUpload;
+    const started = await startStaged(project, { uploadId: good.uploadId });
+    expect(started.status).toBe(202);
+    await api.jobs.idle();
+    expect(await rowsOf(project)).toEqual([
+      { CustomerId: 1, Code: "007" },
+      { CustomerId: 2, Code: "010" },
+    ]);
+    const orders = await api.dataPlane.withAdmin(
+      TEST_DATABASE_SERVER,
+      databaseNameOf(project.id),
+      async (c) => (await c.query(`select "OrderId" from source."Orders" order by 1`)).rows,
+    );
+    expect(orders).toEqual([{ OrderId: 5 }, { OrderId: 6 }]);
+    expect((await api.get(`/api/v1/projects/${project.id}/jobs`, owner)).body.jobs[0]).toMatchObject({ status: "SUCCESS", progress: 100 });
+  });
+
   it("unpacks a .zip sent as multiple files, each file matched to its table, and refuses a .zip as a single file", async () => {
     const project = await ready();
     const text = (t: string) => new TextEncoder().encode(t);
