@@ -33,6 +33,7 @@ const post = acknowledgedPost<LoadWorkerMessage>(port);
 
 async function run(): Promise<LoadOutcome> {
   const { table } = request;
+  const { dateOrder } = request.parameters;
   const columns = table.columns;
   const columnList = columns.map((c) => q(c.name)).join(", ");
   const client = new pg.Client({ connectionString: request.connectionUrl, application_name: "data-transformation flat-file load" });
@@ -57,7 +58,7 @@ async function run(): Promise<LoadOutcome> {
    */
   async function copyFile(into: string, withLine: boolean): Promise<number> {
     let lastProgress = 0;
-    const reading = await readFlatFile(request.filePath, request.parameters, (bytes) => {
+    const reading = await readFlatFile(request.filePath, request.parameters, table, (bytes) => {
       const now = Date.now();
       if (now - lastProgress < PROGRESS_EVERY_MS) return;
       lastProgress = now;
@@ -78,7 +79,9 @@ async function run(): Promise<LoadOutcome> {
         // Blank lines (a file's last line, say) are not rows.
         if (record.cells.every((c) => c === "")) continue;
         counts.read++;
-        const problem = rowProblem(record.cells, positions, request.parameters.hasHeaderRow);
+        const problem = record.problem
+          ? { column: null, value: null, reason: record.problem }
+          : rowProblem(record.cells, positions, request.parameters.hasHeaderRow);
         if (problem) {
           await reject({ line: record.row, ...problem, cells: record.cells });
           continue;
@@ -91,13 +94,13 @@ async function run(): Promise<LoadOutcome> {
           const column = columns[c]!;
           const at = sources[c]!;
           const cell = at < 0 ? "" : record.cells[at]!;
-          const why = cellProblem(column, cell);
+          const why = cellProblem(column, cell, dateOrder);
           if (why) {
             await reject({ line: record.row, column: column.name, value: cell, reason: why, cells: record.cells });
             rejected = true;
             break;
           }
-          line += c === 0 && !withLine ? copyValue(column, cell) : `\t${copyValue(column, cell)}`;
+          line += c === 0 && !withLine ? copyValue(column, cell, dateOrder) : `\t${copyValue(column, cell, dateOrder)}`;
         }
         if (rejected) continue;
         chunk.push(`${line}\n`);
@@ -124,7 +127,13 @@ async function run(): Promise<LoadOutcome> {
     if (counts.rejected > 0 && request.onRejected === "loadNothing") {
       await client.query("ROLLBACK");
       const rows = counts.rejected === 1 ? "1 row was rejected" : `${counts.rejected.toLocaleString("en-US")} rows were rejected`;
-      return { status: "Refused", rowsRead: counts.read, rowsLoaded: 0, rowsRejected: counts.rejected, message: `${rows}, so nothing was loaded (“Load nothing”)` };
+      return {
+        status: "Refused",
+        rowsRead: counts.read,
+        rowsLoaded: 0,
+        rowsRejected: counts.rejected,
+        message: `${rows}, so nothing was loaded (“Load nothing”)`,
+      };
     }
     const loaded = await move();
     await client.query("COMMIT");
@@ -206,7 +215,13 @@ function rowProblem(cells: string[], positions: (DdlColumn | undefined)[], hasHe
  * Rows whose key another row of the file has (all but the first), and with Append rows whose key
  * the table already holds: rejected with the key, and taken out of the staging table.
  */
-async function rejectDuplicateKeys(client: pg.Client, columns: readonly DdlColumn[], append: boolean, tableName: string, reject: (r: Rejection) => Promise<void>) {
+async function rejectDuplicateKeys(
+  client: pg.Client,
+  columns: readonly DdlColumn[],
+  append: boolean,
+  tableName: string,
+  reject: (r: Rejection) => Promise<void>,
+) {
   const keyColumns = columns.filter((c) => c.isKey);
   if (keyColumns.length === 0) return;
   const keys = keyColumns.map((c) => q(c.name));
