@@ -72,6 +72,20 @@ export const flatFileParametersSchema = z
   });
 export type FlatFileParameters = z.infer<typeof flatFileParametersSchema>;
 
+/** GET /api/v1/projects/{id}/flat-file/column-widths: each dictionary table's columns and default fixed-length widths (saved ones are in the parameters). */
+export const columnWidthsResponseSchema = z.object({
+  tables: z.array(
+    z.object({
+      name: z.string(),
+      /** The columns in the order a line holds them. */
+      columns: z.array(z.string()),
+      /** From the dictionary: nvarchar length, a display width for other types. */
+      defaultWidths: z.array(z.number().int()),
+    }),
+  ),
+});
+export type ColumnWidthsResponse = z.infer<typeof columnWidthsResponseSchema>;
+
 export const projectSchema = z.object({
   id: z.string(),
   companyId: z.string(),

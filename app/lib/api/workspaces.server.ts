@@ -24,6 +24,7 @@ import {
   projectUsersResponseSchema,
   setProjectUserSchema,
   type createProjectSchema,
+  columnWidthsResponseSchema,
   type FlatFileParameters,
   type projectSearchQuerySchema,
   type updateProjectSchema,
@@ -46,8 +47,7 @@ export const workspaceSchema = projectSchema.extend({
 export type Workspace = z.infer<typeof workspaceSchema>;
 
 export type WorkspaceCreate =
-  | { kind: "migration"; body: z.input<typeof createProjectSchema> }
-  | { kind: "onboarding"; body: z.input<typeof createConfigurationSchema> };
+  { kind: "migration"; body: z.input<typeof createProjectSchema> } | { kind: "onboarding"; body: z.input<typeof createConfigurationSchema> };
 
 export function workspaceApi(ws: WorkspaceDescriptor, as: Caller) {
   const at = (id: string, ...rest: string[]) => [ws.apiBase, enc(id), ...rest.map(enc)].join("/");
@@ -77,16 +77,25 @@ export function workspaceApi(ws: WorkspaceDescriptor, as: Caller) {
         callService("data-api", at(id, "upload-type"), as, { method: "POST", body: { uploadType }, schema: anything }),
       setFlatFileParameters: (parameters: FlatFileParameters) =>
         callService("data-api", at(id, "updateFlatFileParameters"), as, { method: "POST", body: parameters, schema: anything }),
+      /** Each dictionary table's fixed-length widths: the dictionary's and those saved. */
+      columnWidths: () => callService("data-api", at(id, "flat-file", "column-widths"), as, { schema: columnWidthsResponseSchema }),
       databases: (query: { table?: string } = {}) => callService("data-api", at(id, "databases"), as, { schema: workspaceDatabasesResponseSchema, query }),
 
       /** A page of one table's rows, as stored, sorted and filtered by the data API. */
-      tableRows: (kind: "source" | "destination", table: string, query: { page: number; pageSize: number; sort?: string; column?: string; contains?: string }) =>
-        callService("data-api", at(id, "databases", kind, "tables", table, "rows"), as, { schema: tableRowsSchema, query }),
+      tableRows: (
+        kind: "source" | "destination",
+        table: string,
+        query: { page: number; pageSize: number; sort?: string; column?: string; contains?: string },
+      ) => callService("data-api", at(id, "databases", kind, "tables", table, "rows"), as, { schema: tableRowsSchema, query }),
 
       /** Flat-file loads into the source database: started from an upload streamed through, their history and rejected rows. */
       loads: {
         start: (body: ReadableStream<Uint8Array>, contentType: string) =>
-          callService("data-api", at(id, "flat-file", "loads"), as, { method: "POST", stream: { body, contentType }, schema: z.object({ load: loadSchema, jobId: z.string() }) }),
+          callService("data-api", at(id, "flat-file", "loads"), as, {
+            method: "POST",
+            stream: { body, contentType },
+            schema: z.object({ load: loadSchema, jobId: z.string() }),
+          }),
         list: (query: { page: number; pageSize: number }) => callService("data-api", at(id, "flat-file", "loads"), as, { schema: loadsPageSchema, query }),
         get: (loadId: string) => callService("data-api", at(id, "flat-file", "loads", loadId), as, { schema: loadSchema }),
         rejectedRows: (loadId: string, query: { page: number; pageSize: number }) =>

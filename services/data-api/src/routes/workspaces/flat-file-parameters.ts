@@ -5,7 +5,13 @@
  */
 import { createRoute } from "@hono/zod-openapi";
 import { configurationSchema } from "../../../../../contracts/configurations.ts";
-import { flatFileParametersSchema, projectSchema, type FlatFileParameters } from "../../../../../contracts/projects.ts";
+import {
+  columnWidthsResponseSchema,
+  defaultColumnWidth,
+  flatFileParametersSchema,
+  projectSchema,
+  type FlatFileParameters,
+} from "../../../../../contracts/projects.ts";
 import type { WorkspaceDescriptor } from "../../../../../contracts/workspaces.ts";
 import { ApiProblem } from "../../api-problem.ts";
 import { createRouter, jsonBody, jsonContent } from "../../openapi.ts";
@@ -15,7 +21,7 @@ import { readTables } from "../../repositories/dictionary-tables.ts";
 import { getProject } from "../../repositories/projects.ts";
 import { updateWorkspace } from "../../repositories/workspaces.ts";
 import { requireWorkspace } from "../../workspace-access.ts";
-import { collectionPath, workspaceIdParams, writeErrorsOf } from "./shared.ts";
+import { collectionPath, readErrorsOf, workspaceIdParams, writeErrorsOf } from "./shared.ts";
 
 const READERS = { migration: getProject, onboarding: getConfiguration };
 
@@ -34,19 +40,40 @@ export function createWorkspaceFlatFileParametersRouter(descriptor: WorkspaceDes
     responses: { 200: jsonContent(kind === "migration" ? projectSchema : configurationSchema, `The changed ${noun}.`), ...writeErrorsOf(descriptor) },
   });
 
-  return createRouter().openapi(route, async (c) => {
-    const { workspace } = await requireWorkspace(c, kind, c.req.valid("param").id, { write: true });
-    if (workspace.source_type !== "FlatFile") {
-      throw new ApiProblem(400, "not_flat_file", `Flat file parameters are only for ${noun}s whose source type is Flat file.`);
-    }
-    const { db } = c.var.deps;
-    const parameters = c.req.valid("json");
-    const columnWidths = await checkedWidths(db, workspace.id, parameters.columnWidths, noun);
-    await updateWorkspace(db, kind, workspace, Number(workspace.version), { flatFileParameters: { ...parameters, columnWidths } });
-    const changed = await READERS[kind](db, workspace.id);
-    if (!changed) throw new ApiProblem(404, "not_found", descriptor.notFoundMessage);
-    return c.json(changed, 200);
+  const widths = createRoute({
+    method: "get",
+    path: `${collectionPath(descriptor)}/{id}/flat-file/column-widths`,
+    tags: kind === "migration" ? ["Projects"] : ["Configurations"],
+    summary: "Each dictionary table's columns and default fixed-length widths (nvarchar length, a display width for other types)",
+    request: { params: workspaceIdParams },
+    responses: { 200: jsonContent(columnWidthsResponseSchema, "The tables in the dictionary's order."), ...readErrorsOf(descriptor) },
   });
+
+  return createRouter()
+    .openapi(widths, async (c) => {
+      const { workspace } = await requireWorkspace(c, kind, c.req.valid("param").id, { write: false });
+      const { db } = c.var.deps;
+      const dictionary = await findProjectDictionaryRef(db, workspace.id);
+      const tables = (dictionary ? await readTables(db, dictionary.id) : []).map((t) => ({
+        name: t.name,
+        columns: t.columns.map((column) => column.name),
+        defaultWidths: t.columns.map(defaultColumnWidth),
+      }));
+      return c.json({ tables }, 200);
+    })
+    .openapi(route, async (c) => {
+      const { workspace } = await requireWorkspace(c, kind, c.req.valid("param").id, { write: true });
+      if (workspace.source_type !== "FlatFile") {
+        throw new ApiProblem(400, "not_flat_file", `Flat file parameters are only for ${noun}s whose source type is Flat file.`);
+      }
+      const { db } = c.var.deps;
+      const parameters = c.req.valid("json");
+      const columnWidths = await checkedWidths(db, workspace.id, parameters.columnWidths, noun);
+      await updateWorkspace(db, kind, workspace, Number(workspace.version), { flatFileParameters: { ...parameters, columnWidths } });
+      const changed = await READERS[kind](db, workspace.id);
+      if (!changed) throw new ApiProblem(404, "not_found", descriptor.notFoundMessage);
+      return c.json(changed, 200);
+    });
 }
 
 /** The widths keyed by the dictionary's own table names, each table's count matching its columns; else 400 at the table's field. */

@@ -561,6 +561,10 @@ describe.each(TEST_DATABASE_KINDS)("onboarding configurations (audit projects) o
         flatFileParameters: { ...fixed, columnWidths: { Members: [5, 20] } },
       });
       expect((await read(configuration.id)).flatFileParameters).toMatchObject({ columnWidths: { Members: [5, 20] } });
+      // What the load page shows beside the widths saved: each table's columns and the dictionary's widths.
+      expect((await api.get(`/api/v1/audit-projects/${configuration.id}/flat-file/column-widths`, owner)).body).toEqual({
+        tables: [{ name: "Members", columns: ["MemberId", "Name"], defaultWidths: [11, 20] }],
+      });
 
       const wrong = await save({ ...fixed, columnWidths: { Members: "5", Others: "1" } });
       expect(wrong.status).toBe(400);
