@@ -65,10 +65,10 @@ export async function readDateStyles(xml: string): Promise<(DateKind | undefined
 }
 
 const DAY_MS = 86_400_000;
-/** Serial 0 is 1899-12-31 in the 1900 system, but Excel counts a 29 February 1900 that never was: from serial 61 on, day 0 is 1899-12-30. */
-const EPOCH_1900_EARLY = Date.UTC(1899, 11, 31);
-const EPOCH_1900 = Date.UTC(1899, 11, 30);
-const EPOCH_1904 = Date.UTC(1904, 0, 1);
+/** Days from 1970-01-01 to serial 0: 1899-12-31 in the 1900 system, but Excel counts a 29 February 1900 that never was, so from serial 61 on day 0 is 1899-12-30. */
+const EPOCH_1900_EARLY = -25_568;
+const EPOCH_1900 = -25_569;
+const EPOCH_1904 = -24_107;
 
 /** The serial number `value` as ISO text of its kind ("2024-01-31", "10:30:00", "2024-01-31 10:30:00"), or undefined when it is not one. */
 export function isoOfSerial(value: string, kind: DateKind, date1904: boolean): string | undefined {
@@ -80,7 +80,32 @@ export function isoOfSerial(value: string, kind: DateKind, date1904: boolean): s
   const days = Math.floor(ms / DAY_MS);
   if (!date1904 && days === 60) return undefined; // 29 February 1900
   const epoch = date1904 ? EPOCH_1904 : days < 60 ? EPOCH_1900_EARLY : EPOCH_1900;
-  const iso = new Date(epoch + ms).toISOString(); // 2024-01-31T10:30:00.000Z
-  const time = iso.endsWith(".000Z") ? iso.slice(11, 19) : iso.slice(11, 23);
-  return kind === "date" ? iso.slice(0, 10) : kind === "time" ? time : `${iso.slice(0, 10)} ${time}`;
+  const date = civilDate(epoch + days);
+  if (kind === "date") return date;
+  const time = timeOfDay(ms - days * DAY_MS);
+  return kind === "time" ? time : `${date} ${time}`;
+}
+
+const two = (n: number) => (n < 10 ? `0${n}` : String(n));
+
+/** yyyy-mm-dd of a day counted from 1970-01-01 (H. Hinnant's days_from_civil, inverted): this runs for every date cell of a sheet. */
+function civilDate(days: number): string {
+  const z = days + 719_468;
+  const era = Math.floor(z / 146_097);
+  const doe = z - era * 146_097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  const year = yoe + era * 400 + (month <= 2 ? 1 : 0);
+  return `${String(year).padStart(4, "0")}-${two(month)}-${two(day)}`;
+}
+
+/** hh:mm:ss, with the milliseconds when there are any. */
+function timeOfDay(ms: number): string {
+  const seconds = Math.floor(ms / 1000);
+  const rest = ms - seconds * 1000;
+  const hms = `${two(Math.floor(seconds / 3600))}:${two(Math.floor(seconds / 60) % 60)}:${two(seconds % 60)}`;
+  return rest === 0 ? hms : `${hms}.${String(rest).padStart(3, "0")}`;
 }
