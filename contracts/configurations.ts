@@ -16,8 +16,9 @@ export type ConfigurationScheme = z.infer<typeof configurationSchemeSchema>;
 
 /**
  * A configuration is read like a project, plus its schemes and default flag. Of the project fields,
- * `sourceType` is always "FlatFile" (a client's deliveries are files), `uploadType` and
- * `flatFileParameters` stay null (no upload-type step), `currentBackupName` null.
+ * `sourceType` is always "FlatFile" (a client's deliveries are files), `uploadType` stays null (no
+ * upload-type step), `currentBackupName` null. `flatFileParameters` are set as a project's are
+ * (POST /audit-projects/{id}/updateFlatFileParameters, from the load page); null until then.
  */
 export const configurationSchema = projectSchema.extend({
   /** In the order chosen; the names as they were when chosen (the client portal owns them). */
@@ -34,8 +35,7 @@ export const DUPLICATE_CONFIGURATION_MESSAGE = "A configuration with this name a
 /** A scheme id that is not one of the company's admin data sources (another company's, or unknown). */
 export const notASchemeMessage = (schemeId: string) => `${schemeId} is not a scheme of this company`;
 /** `isDefault: true` on create while the company has its default already. */
-export const defaultTakenMessage = (companyName: string, defaultName: string) =>
-  `${companyName} already has a default configuration: ${defaultName}`;
+export const defaultTakenMessage = (companyName: string, defaultName: string) => `${companyName} already has a default configuration: ${defaultName}`;
 /** `isDefault: false` on PATCH of the default: the default only moves by marking another one. */
 export const DEFAULT_KEPT_MESSAGE = "A company always keeps one default configuration: mark another configuration as the default instead";
 

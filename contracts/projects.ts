@@ -1,5 +1,20 @@
 import { z } from "zod";
-import { DELIMITERS, ENCODINGS, FLAT_FILE_EXTENSIONS, LOCK_REASONS, LOCK_STATES, PROJECT_SORTS, PROJECT_STATUSES, SOURCE_TYPES, TEXT_QUALIFIERS, UPLOAD_TYPES } from "./values/projects";
+import {
+  COLUMN_WIDTH_MAX,
+  COLUMN_WIDTHS_MESSAGE,
+  DATE_ORDERS,
+  DELIMITERS,
+  ENCODINGS,
+  FLAT_FILE_EXTENSIONS,
+  WORKSHEET_NAME_MAX,
+  LOCK_REASONS,
+  LOCK_STATES,
+  PROJECT_SORTS,
+  PROJECT_STATUSES,
+  SOURCE_TYPES,
+  TEXT_QUALIFIERS,
+  UPLOAD_TYPES,
+} from "./values/projects";
 import { descriptionSchema, requiredString, formBoolean, nameSchema, pageOf, pageQuerySchema, repeatedQuery, timestampSchema, versionSchema } from "./common";
 
 export * from "./values/projects";
@@ -10,7 +25,32 @@ export type LockReason = z.infer<typeof lockReasonSchema>;
 export const sourceTypeSchema = z.enum(SOURCE_TYPES, { error: "Choose a source type" });
 export const uploadTypeSchema = z.enum(UPLOAD_TYPES, { error: "Choose an upload type" });
 
-/** POST /api/v1/projects/{id}/updateFlatFileParameters. Excel goes with .xlsx and only with it. */
+/**
+ * One table's fixed-length column widths: "10, 5, 20" from a form, [10, 5, 20] from JSON. The
+ * message sits on the table's field (not on one number of it), where the form shows it.
+ */
+const columnWidthsSchema = z.union([z.array(z.number()), z.string()]).transform((value, ctx) => {
+  const parts = typeof value === "string" ? value.split(",").map((p) => p.trim()) : value.map(String);
+  if (!parts.every((p) => /^\d+$/.test(p) && Number(p) >= 1 && Number(p) <= COLUMN_WIDTH_MAX)) {
+    ctx.addIssue({ code: "custom", message: COLUMN_WIDTHS_MESSAGE });
+    return z.NEVER;
+  }
+  return parts.map(Number);
+});
+
+/** Widths by table name; a table left blank (or absent) is read with its dictionary widths (defaultColumnWidth). */
+const columnWidthsByTableSchema = z.preprocess(
+  (v) =>
+    v && typeof v === "object" && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).filter(([, w]) => w != null && !(typeof w === "string" && w.trim() === "")))
+      : v,
+  z.record(z.string(), columnWidthsSchema),
+);
+
+/**
+ * POST /api/v1/projects/{id}/updateFlatFileParameters (and /audit-projects/{id}/…). Excel goes with
+ * .xlsx and only with it. Parameters saved before a key existed read with its default.
+ */
 export const flatFileParametersSchema = z
   .object({
     extension: z.enum(FLAT_FILE_EXTENSIONS, { error: "Choose a file extension" }),
@@ -18,7 +58,12 @@ export const flatFileParametersSchema = z
     // A checkbox sends nothing when unticked: missing means false.
     hasHeaderRow: formBoolean.default(false),
     textQualifier: z.enum(TEXT_QUALIFIERS).default("DoubleQuote"),
-    encoding: z.enum(ENCODINGS).default("UTF-8"),
+    encoding: z.enum(ENCODINGS).default("AutoDetect"),
+    dateOrder: z.enum(DATE_ORDERS).default("YMD"),
+    /** .xlsx: the worksheet to read, by name; empty: the first. */
+    worksheet: z.string().trim().max(WORKSHEET_NAME_MAX, `A worksheet's name has at most ${WORKSHEET_NAME_MAX} characters`).default(""),
+    /** Fixed Length: each table's column widths, in characters, in the dictionary's column order. */
+    columnWidths: columnWidthsByTableSchema.default({}),
   })
   .superRefine((p, ctx) => {
     if ((p.extension === ".xlsx") !== (p.delimiter === "Excel")) {
@@ -26,6 +71,20 @@ export const flatFileParametersSchema = z
     }
   });
 export type FlatFileParameters = z.infer<typeof flatFileParametersSchema>;
+
+/** GET /api/v1/projects/{id}/flat-file/column-widths: each dictionary table's columns and default fixed-length widths (saved ones are in the parameters). */
+export const columnWidthsResponseSchema = z.object({
+  tables: z.array(
+    z.object({
+      name: z.string(),
+      /** The columns in the order a line holds them. */
+      columns: z.array(z.string()),
+      /** From the dictionary: nvarchar length, a display width for other types. */
+      defaultWidths: z.array(z.number().int()),
+    }),
+  ),
+});
+export type ColumnWidthsResponse = z.infer<typeof columnWidthsResponseSchema>;
 
 export const projectSchema = z.object({
   id: z.string(),

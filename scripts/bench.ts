@@ -16,7 +16,7 @@ import path from "node:path";
 import { DEMO_COMPANIES } from "./demo-data.ts";
 import { buildBareApp } from "./bench/anchors/bare-app.ts";
 import { dictionaryCsv, dictionaryXlsx, duplicateRowsCsv } from "./bench/files.ts";
-import { LEGACY_COLUMNS, legacyCsv } from "./bench/legacy-file.ts";
+import { LEGACY_COLUMNS, legacyCsv, legacyXlsx } from "./bench/legacy-file.ts";
 import { initialJsPerPage } from "./bench/js-weight.ts";
 import { load, startProcess, watch, type LoadResult } from "./bench/measure.ts";
 import { accessToken, signIn } from "./bench/sign-in.ts";
@@ -270,13 +270,8 @@ async function measureProduct(stack: Stack) {
       })),
     });
     await api("POST", `${base}/upload-type`, { uploadType: "SingleFile" });
-    await api("POST", `${base}/updateFlatFileParameters`, {
-      extension: ".csv",
-      delimiter: "Comma",
-      hasHeaderRow: true,
-      textQualifier: "DoubleQuote",
-      encoding: "UTF-8",
-    });
+    const csvParameters = { extension: ".csv", delimiter: "Comma", hasHeaderRow: true, textQualifier: "DoubleQuote", encoding: "UTF-8" };
+    await api("POST", `${base}/updateFlatFileParameters`, csvParameters);
     await api("POST", `${base}/try-create-databases`);
     while ((await api<{ isLocked: boolean }>("GET", base)).isLocked) await new Promise((r) => setTimeout(r, 200));
 
@@ -296,15 +291,19 @@ async function measureProduct(stack: Stack) {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "dt-bench-loads-"));
     try {
       for (const spec of [
-        { name: "legacy-56mb.csv", bytes: 56 * 1024 * 1024, anchor: true },
+        { name: "legacy-56mb.csv", make: (f: string) => legacyCsv(f, 56 * 1024 * 1024), parameters: csvParameters, anchor: true },
+        { name: `legacy-${LOAD_GB}gb.csv`, make: (f: string) => legacyCsv(f, LOAD_GB * 1024 ** 3), parameters: csvParameters, anchor: false },
+        // The same rows in a workbook: its goal is a rate, beside the CSV load's (issue 9: ≥ 100,000 rows/s).
         {
-          name: `legacy-${LOAD_GB}gb.csv`,
-          bytes: LOAD_GB * 1024 ** 3,
+          name: "legacy-1m.xlsx",
+          make: (f: string) => legacyXlsx(f, 1_000_000),
+          parameters: { extension: ".xlsx", delimiter: "Excel", hasHeaderRow: true },
           anchor: false,
         },
       ]) {
         const file = path.join(dir, spec.name);
-        const fileRows = await legacyCsv(file, spec.bytes);
+        const fileRows = await spec.make(file);
+        await api("POST", `${base}/updateFlatFileParameters`, spec.parameters);
         const size = fs.statSync(file).size;
         const label = `${spec.name} (${(size / 1024 / 1024).toFixed(0)} MB, ${fileRows.toLocaleString("en")} rows, 7 columns)`;
         const rssBefore = rssMiB(pids.dataApi);
@@ -340,13 +339,16 @@ async function measureProduct(stack: Stack) {
           anchorMs = performance.now() - started;
         }
         const ratio = anchorMs ? loaded.ms / anchorMs : undefined;
+        const xlsx = spec.name.endsWith(".xlsx");
+        const rowsPerSecond = Math.round(loaded.result.rowsLoaded / (loaded.ms / 1000));
         report({
           what: `load ${label} through the data API`,
-          ours: `${ms(loaded.ms)} (${loaded.result.rowsLoaded.toLocaleString("en")} rows; the upload answered after ${ms(loaded.result.answeredMs)}), data API RSS ${rssBefore.toFixed(0)} → peak ${loaded.peakRss.toFixed(0)} MiB, slowest /healthz ${ms(loaded.slowestHealthMs)}`,
+          ours: `${ms(loaded.ms)} (${loaded.result.rowsLoaded.toLocaleString("en")} rows, ${rowsPerSecond.toLocaleString("en")} rows/s; the upload answered after ${ms(loaded.result.answeredMs)}), data API RSS ${rssBefore.toFixed(0)} → peak ${loaded.peakRss.toFixed(0)} MiB, slowest /healthz ${ms(loaded.slowestHealthMs)}`,
           anchor: anchorMs ? `psql \\copy of the same file: ${ms(anchorMs)}` : "",
           ratio: ratio ? `${ratio.toFixed(2)}×` : "",
-          goal: spec.anchor ? "≤ 1.25× psql \\copy, /healthz < 100 ms" : "RSS ≤ 300 MiB, /healthz < 100 ms",
-          ok: loaded.slowestHealthMs < 100 && (spec.anchor ? ratio !== undefined && ratio <= 1.25 : loaded.peakRss <= 300),
+          goal: spec.anchor ? "≤ 1.25× psql \\copy, /healthz < 100 ms" : `RSS ≤ 300 MiB, /healthz < 100 ms${xlsx ? ", ≥ 100,000 rows/s" : ""}`,
+          ok:
+            loaded.slowestHealthMs < 100 && (spec.anchor ? ratio !== undefined && ratio <= 1.25 : loaded.peakRss <= 300 && (!xlsx || rowsPerSecond >= 100_000)),
         });
         fs.rmSync(file, { force: true });
       }

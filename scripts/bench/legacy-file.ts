@@ -1,6 +1,7 @@
 /** The legacy table the load benchmark uses: 7 typed columns, and a CSV of it written as it is generated. */
 import { once } from "node:events";
 import fs from "node:fs";
+import ExcelJS from "exceljs";
 
 /** As the dictionary says it (contracts' ColumnInput), and as `psql \copy`'s anchor table declares it. */
 export const LEGACY_COLUMNS = [
@@ -27,7 +28,9 @@ export async function legacyCsv(file: string, maxBytes: number): Promise<number>
   while (bytes < maxBytes) {
     rows++;
     const day = String((rows % 28) + 1).padStart(2, "0");
-    chunk.push(`${rows},${String(rows % 1000000).padStart(8, "0")},Customer ${rows % 50000},${(rows % 100000) / 100},19${50 + (rows % 50)}-0${(rows % 9) + 1}-${day},${rows % 97},note ${rows % 13}\n`);
+    chunk.push(
+      `${rows},${String(rows % 1000000).padStart(8, "0")},Customer ${rows % 50000},${(rows % 100000) / 100},19${50 + (rows % 50)}-0${(rows % 9) + 1}-${day},${rows % 97},note ${rows % 13}\n`,
+    );
     if (chunk.length === 10000) {
       const text = chunk.join("");
       chunk = [];
@@ -37,5 +40,32 @@ export async function legacyCsv(file: string, maxBytes: number): Promise<number>
   if (chunk.length) await write(chunk.join(""));
   out.end();
   await once(out, "finish");
+  return rows;
+}
+
+/**
+ * The same rows as an .xlsx written as Excel writes one (shared strings; the code as text, its
+ * leading zeros kept; the birth date a date cell), streamed to disk; answers its row count.
+ */
+export async function legacyXlsx(file: string, rows: number): Promise<number> {
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: file, useSharedStrings: true, useStyles: true });
+  const sheet = workbook.addWorksheet("Legacy");
+  sheet.addRow(LEGACY_COLUMNS.map((c) => c.name)).commit();
+  for (let row = 1; row <= rows; row++) {
+    const born = new Date(Date.UTC(1950 + (row % 50), row % 9, (row % 28) + 1));
+    const line = sheet.addRow([
+      row,
+      String(row % 1000000).padStart(8, "0"),
+      `Customer ${row % 50000}`,
+      (row % 100000) / 100,
+      born,
+      row % 97,
+      `note ${row % 13}`,
+    ]);
+    line.getCell(5).numFmt = "yyyy-mm-dd";
+    line.commit();
+  }
+  sheet.commit();
+  await workbook.commit();
   return rows;
 }

@@ -1,5 +1,5 @@
 import type { FlatFileParameters, LockReason } from "../../../contracts/projects";
-import { DELIMITER_LABELS, TEXT_QUALIFIER_LABELS } from "../../../contracts/values/projects";
+import { DATE_ORDER_LABELS, DELIMITER_LABELS, ENCODING_LABELS, TEXT_QUALIFIER_LABELS } from "../../../contracts/values/projects";
 
 export const LOCK_REASON_LABELS: Record<LockReason, string> = {
   Restore: "Restore",
@@ -23,13 +23,19 @@ export function formatTimestamp(iso: string | null | undefined): string {
 
 /** How a workspace's flat files are read, as label and value pairs (the wizard's summary, the load page). */
 export function flatFileParameterRows(p: FlatFileParameters): [string, string][] {
-  return [
+  const rows: [string, string][] = [
     ["File extension", p.extension],
     ["Delimiter", DELIMITER_LABELS[p.delimiter]],
     ["Header row", p.hasHeaderRow ? "Yes" : "No"],
-    ["Text qualifier", TEXT_QUALIFIER_LABELS[p.textQualifier]],
-    ["Encoding", p.encoding],
   ];
+  if (p.extension === ".xlsx") rows.push(["Worksheet", p.worksheet || "The first"]);
+  else rows.push(["Text qualifier", TEXT_QUALIFIER_LABELS[p.textQualifier]], ["Encoding", ENCODING_LABELS[p.encoding]]);
+  rows.push(["Date order", DATE_ORDER_LABELS[p.dateOrder]]);
+  if (p.delimiter === "FixedLength") {
+    const saved = Object.entries(p.columnWidths);
+    rows.push(["Column widths", saved.length ? saved.map(([table, widths]) => `${table}: ${widths.join(", ")}`).join("; ") : "From the data dictionary"]);
+  }
+  return rows;
 }
 
 /** "1,234": counts of rows, the same on the server and in the browser. */

@@ -24,6 +24,7 @@ import {
   projectUsersResponseSchema,
   setProjectUserSchema,
   type createProjectSchema,
+  columnWidthsResponseSchema,
   type FlatFileParameters,
   type projectSearchQuerySchema,
   type updateProjectSchema,
@@ -78,6 +79,8 @@ export function workspaceApi(ws: WorkspaceDescriptor, as: Caller) {
         callService("data-api", at(id, "upload-type"), as, { method: "POST", body: { uploadType }, schema: anything }),
       setFlatFileParameters: (parameters: FlatFileParameters) =>
         callService("data-api", at(id, "updateFlatFileParameters"), as, { method: "POST", body: parameters, schema: anything }),
+      /** Each dictionary table's fixed-length widths: the dictionary's and those saved. */
+      columnWidths: () => callService("data-api", at(id, "flat-file", "column-widths"), as, { schema: columnWidthsResponseSchema }),
       databases: (query: { table?: string } = {}) => callService("data-api", at(id, "databases"), as, { schema: workspaceDatabasesResponseSchema, query }),
 
       /** A page of one table's rows, as stored, sorted and filtered by the data API. */

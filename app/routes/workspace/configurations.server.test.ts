@@ -20,6 +20,7 @@ const templatesStep = await import("./create/templates");
 const workspaceLayout = await import("./project/layout");
 const details = await import("./project/details");
 const databases = await import("./project/databases-current");
+const loadPage = await import("./project/databases-load");
 
 const [, acme, birch] = DEMO_COMPANIES;
 const ANALYST = "analyst@demo.test";
@@ -40,7 +41,11 @@ async function createConfiguration(name: string, schemeIds: string[]) {
 describe("onboarding configurations through the workspace pages", () => {
   it("creates one with two schemes, resumes its wizard, creates its databases and opens the templates step", async () => {
     const loaded = (await call(ANALYST, at("/create"), create.loader)) as any;
-    expect(loaded.schemes.map((s: any) => s.label)).toEqual(demoAdminDataSources(acme.id).map((s) => s.name).sort());
+    expect(loaded.schemes.map((s: any) => s.label)).toEqual(
+      demoAdminDataSources(acme.id)
+        .map((s) => s.name)
+        .sort(),
+    );
 
     const created = await createConfiguration("Quarterly members", [benefit!.id, contribution!.id]);
     expect(isRedirect(created, new RegExp(`^${base}/create/[^/]+/data-dictionary\\?companyId=${acme.id}$`))).toBe(true);
@@ -89,6 +94,26 @@ describe("onboarding configurations through the workspace pages", () => {
       ["Source database", true, ["Members"]],
       ["Destination database", true, ["Members"]],
     ]);
+
+    // Its deliveries are read as its load page says, saved through /audit-projects as a project's are.
+    const loadOpts = { params: { configurationId: id }, middleware: workspaceLayout.middleware };
+    const loadUrl = at(`/${id}/databases/flat-file/update-source`);
+    expect(((await call(ANALYST, loadUrl, loadPage.loader, loadOpts)) as any).parameters).toBeNull();
+    const form = {
+      intent: "save-parameters",
+      extension: ".xlsx",
+      delimiter: "Excel",
+      worksheet: "Members",
+      hasHeaderRow: "on",
+      encoding: "AutoDetect",
+      dateOrder: "MDY",
+    };
+    expect(isRedirect(await call(ANALYST, loadUrl, loadPage.action, { ...loadOpts, form }), loadUrl)).toBe(true);
+    expect(((await call(ANALYST, loadUrl, loadPage.loader, loadOpts)) as any).parameters).toMatchObject({
+      extension: ".xlsx",
+      worksheet: "Members",
+      dateOrder: "MDY",
+    });
   });
 
   it("refuses a duplicate name and a configuration without a scheme at the field, and changes nothing", async () => {
@@ -136,7 +161,9 @@ describe("onboarding configurations through the workspace pages", () => {
       applicationId: birchApp.id,
       schemeIds: [demoAdminDataSources(birch.id)[0]!.id],
     });
-    const inAcme = unwrap(await call(ANALYST, at(`/${other.id}/details`), details.loader, { params: { configurationId: other.id }, middleware: workspaceLayout.middleware }));
+    const inAcme = unwrap(
+      await call(ANALYST, at(`/${other.id}/details`), details.loader, { params: { configurationId: other.id }, middleware: workspaceLayout.middleware }),
+    );
     expect(inAcme?.status).toBe(404);
     expect(inAcme?.data.errors).toEqual(["Configuration not found."]);
 

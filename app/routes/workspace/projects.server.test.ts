@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { DEMO_COMPANIES } from "../../../scripts/demo-data";
+import { COLUMN_WIDTHS_MESSAGE } from "../../../contracts/values/projects";
 import { isRedirect, startLiveServices } from "~/test/live-services";
 import { unpackRows } from "~/lib/packed-rows";
 import { holdJobsOf } from "../../../services/data-api/src/testing/hold-jobs";
@@ -145,7 +146,10 @@ describe("project pages", () => {
   it("answer 404 for a project of another company than the selected one", async () => {
     const project = await newProject(ANALYST, birch.id, birchApp.id, "Birch only");
     const result = unwrap(
-      await call(ANALYST, projectUrl(project.id, "details", acme.id), details.loader, { params: { projectId: project.id }, middleware: projectLayout.middleware }),
+      await call(ANALYST, projectUrl(project.id, "details", acme.id), details.loader, {
+        params: { projectId: project.id },
+        middleware: projectLayout.middleware,
+      }),
     );
     expect(result?.status).toBe(404);
   });
@@ -153,7 +157,10 @@ describe("project pages", () => {
   it("answer 404 for a project the user may not read", async () => {
     const project = await newProject(ANALYST, birch.id, birchApp.id, "Not shared");
     const result = unwrap(
-      await call(CLIENT_ADMIN, projectUrl(project.id, "details", birch.id), details.loader, { params: { projectId: project.id }, middleware: projectLayout.middleware }),
+      await call(CLIENT_ADMIN, projectUrl(project.id, "details", birch.id), details.loader, {
+        params: { projectId: project.id },
+        middleware: projectLayout.middleware,
+      }),
     );
     expect(result?.status).toBe(404);
   });
@@ -340,7 +347,12 @@ describe("wizard steps 2 and 3", () => {
 
   it("assigns a master dictionary of the application, then reads and saves the flat-file settings", async () => {
     const project = await newProject(ANALYST, acme.id, acmeApp.id, "Assigned", "FlatFile");
-    const master = await api(ANALYST, "POST", "/api/v1/data-dictionaries", { companyId: acme.id, applicationId: acmeApp.id, name: "Billing v1", description: null });
+    const master = await api(ANALYST, "POST", "/api/v1/data-dictionaries", {
+      companyId: acme.id,
+      applicationId: acmeApp.id,
+      name: "Billing v1",
+      description: null,
+    });
     await api(ANALYST, "POST", `/api/v1/data-dictionaries/${master.id}/tables`, {
       version: master.version,
       name: "Customers",
@@ -432,7 +444,10 @@ describe("cancelling a running job from the background-process page", () => {
       const job = await api<any>(ANALYST, "POST", `/api/v1/projects/${project.id}/try-create-databases`);
       const page = (await call(ANALYST, projectUrl(project.id, "background-process", acme.id), background.loader, opts)) as any;
       expect(page).toMatchObject({ isLocked: true, canCancel: true });
-      const answer = await call(ANALYST, projectUrl(project.id, "background-process", acme.id), background.action, { ...opts, form: { intent: "cancel", jobId: job.id } });
+      const answer = await call(ANALYST, projectUrl(project.id, "background-process", acme.id), background.action, {
+        ...opts,
+        form: { intent: "cancel", jobId: job.id },
+      });
       expect(isRedirect(answer, projectUrl(project.id, "background-process", acme.id))).toBe(true);
     } finally {
       release();
@@ -541,6 +556,49 @@ describe("the history of loads", () => {
   });
 });
 
+describe("flat-file parameters on the load page", () => {
+  it("saves every parameter, the column widths per table once Fixed Length is saved, each checked at its field", async () => {
+    const project = await newProject(ANALYST, acme.id, acmeApp.id, "Fixed widths", "FlatFile");
+    await api(ANALYST, "POST", `/api/v1/projects/${project.id}/updateFlatFileParameters`, { extension: ".csv", delimiter: "AutoDetect", hasHeaderRow: true });
+    await readyForDatabases(project);
+    await api(ANALYST, "POST", `/api/v1/projects/${project.id}/try-create-databases`);
+    await live.jobs.idle();
+    const url = projectUrl(project.id, "databases/flat-file/update-source");
+    const opts = { params: { projectId: project.id }, middleware: projectLayout.middleware };
+    const page = (await call(ANALYST, url, loadPage.loader, opts)) as any;
+    expect(page.widths).toEqual([{ name: "Customers", columns: ["Id"], defaultWidths: [11] }]);
+    const save = (form: Record<string, string>) =>
+      call(ANALYST, url, loadPage.action, { ...opts, form: { intent: "save-parameters", extension: ".txt", textQualifier: "None", ...form } });
+    const parameters = async () => (await api<Project>(ANALYST, "GET", `/api/v1/projects/${project.id}`)).flatFileParameters;
+
+    expect(isRedirect(await save({ delimiter: "FixedLength", encoding: "UTF-16BE", dateOrder: "DMY" }), url)).toBe(true);
+    expect(await parameters()).toEqual({
+      extension: ".txt",
+      delimiter: "FixedLength",
+      hasHeaderRow: false,
+      textQualifier: "None",
+      encoding: "UTF-16BE",
+      dateOrder: "DMY",
+      worksheet: "",
+      columnWidths: {},
+    });
+    const wrongCount = unwrap(await save({ delimiter: "FixedLength", "columnWidths.Customers": "5, 6" }));
+    expect(wrongCount).toMatchObject({
+      status: 400,
+      data: { result: { error: { "columnWidths.Customers": ["Customers has 1 columns: give 1 widths (2 given)"] } } },
+    });
+    const notNumbers = unwrap(await save({ delimiter: "FixedLength", "columnWidths.Customers": "five" }));
+    expect(notNumbers?.data.result.error["columnWidths.Customers"]).toEqual([COLUMN_WIDTHS_MESSAGE]);
+    expect(isRedirect(await save({ delimiter: "FixedLength", "columnWidths.Customers": "8" }), url)).toBe(true);
+    expect((await parameters())?.columnWidths).toEqual({ Customers: [8] });
+    // A form without the widths (another delimiter: the fields are not shown) keeps them; Excel only with .xlsx.
+    expect(isRedirect(await save({ delimiter: "Pipe" }), url)).toBe(true);
+    expect(await parameters()).toMatchObject({ delimiter: "Pipe", columnWidths: { Customers: [8] } });
+    expect(unwrap(await save({ delimiter: "Excel" }))?.data.result.error.delimiter).toEqual(["Use the Excel delimiter for .xlsx files, and only for them"]);
+    expect(unwrap(await call(ANALYST, url, loadPage.action, { ...opts, form: { intent: "nope" } }))?.status).toBe(400);
+  });
+});
+
 describe("force-unlocking from the background-process page", () => {
   it("a SuperAdmin gives a reason (required, said at the field) and the project is free; an analyst is not offered it", async () => {
     const project = await newProject(ANALYST, acme.id, acmeApp.id, "Stuck once");
@@ -646,7 +704,15 @@ describe("wizard step 2: define tables", () => {
     const bad = unwrap(
       await call(ANALYST, url, dictionaryStep.action, {
         ...opts,
-        form: [["version", String(step.dictionary.version)], ["name", "Orders"], ["columns[0].name", "Amount"], ["columns[0].type", "decimal"], ["columns[0].precision", "5"], ["columns[0].scale", "9"], ["columns[0].nullable", "true"]],
+        form: [
+          ["version", String(step.dictionary.version)],
+          ["name", "Orders"],
+          ["columns[0].name", "Amount"],
+          ["columns[0].type", "decimal"],
+          ["columns[0].precision", "5"],
+          ["columns[0].scale", "9"],
+          ["columns[0].nullable", "true"],
+        ],
       }),
     );
     expect(bad?.status).toBe(400);
@@ -654,7 +720,14 @@ describe("wizard step 2: define tables", () => {
 
     const added = await call(ANALYST, url, dictionaryStep.action, {
       ...opts,
-      form: [["version", String(step.dictionary.version)], ["name", "Orders"], ["columns[0].name", "Id"], ["columns[0].type", "int"], ["columns[0].nullable", "false"], ["columns[0].isKey", "on"]],
+      form: [
+        ["version", String(step.dictionary.version)],
+        ["name", "Orders"],
+        ["columns[0].name", "Id"],
+        ["columns[0].type", "int"],
+        ["columns[0].nullable", "false"],
+        ["columns[0].isKey", "on"],
+      ],
     });
     expect(isRedirect(added, url)).toBe(true);
     const after = (await call(ANALYST, url, dictionaryStep.loader, opts)) as any;
@@ -674,13 +747,22 @@ describe("the project's own data dictionary", () => {
   });
 
   it("adds, lists with a name filter, edits and deletes tables, based on the dictionary's version", async () => {
-    const fresh = (await call(ANALYST, projectUrl(project.id, "data-dictionary/data-definition/tables/new"), tableNew.loader, { params: params(), middleware: mw() })) as any;
+    const fresh = (await call(ANALYST, projectUrl(project.id, "data-dictionary/data-definition/tables/new"), tableNew.loader, {
+      params: params(),
+      middleware: mw(),
+    })) as any;
     for (const name of ["Invoices", "InvoiceLines", "Vendors"]) {
       const version = ((await call(ANALYST, tablesUrl(), dictionaryLayout.loader, { params: params(), middleware: mw() })) as any).dictionary.version;
       const added = await call(ANALYST, projectUrl(project.id, "data-dictionary/data-definition/tables/new"), tableNew.action, {
         params: params(),
         middleware: mw(),
-        form: [["version", String(version)], ["name", name], ["columns[0].name", "Id"], ["columns[0].type", "int"], ["columns[0].nullable", "false"]],
+        form: [
+          ["version", String(version)],
+          ["name", name],
+          ["columns[0].name", "Id"],
+          ["columns[0].type", "int"],
+          ["columns[0].nullable", "false"],
+        ],
       });
       expect(isRedirect(added, tablesUrl())).toBe(true);
     }
@@ -743,7 +825,11 @@ describe("the project's own data dictionary", () => {
   it("uploads a file for review, and applies it", async () => {
     const form = new FormData();
     form.set("file", new File(["table,column,type,length\nVendors,Name,nvarchar,80\n"], "vendors.csv", { type: "text/csv" }));
-    const uploaded = await call(ANALYST, projectUrl(project.id, "data-dictionary/bulk-update/upload-data"), uploadPage.action, { params: params(), middleware: mw(), form });
+    const uploaded = await call(ANALYST, projectUrl(project.id, "data-dictionary/bulk-update/upload-data"), uploadPage.action, {
+      params: params(),
+      middleware: mw(),
+      form,
+    });
     expect(isRedirect(uploaded, new RegExp(`/data-dictionary/bulk-update/review/tables\\?companyId=${acme.id}&review=`))).toBe(true);
     const reviewUrl = (uploaded as Response).headers.get("Location")!;
     const review = (await call(ANALYST, reviewUrl, reviewPage.loader, { params: params(), middleware: mw() })) as any;
@@ -754,7 +840,11 @@ describe("the project's own data dictionary", () => {
       expect(shown.pending).toMatchObject({ review: { fileName: "vendors.csv" }, to: { search: { review: review.review.id } } });
       expect(shown.pending.to.path).toBe(`/migration/projects/${project.id}/data-dictionary/bulk-update/review/tables`);
     }
-    const applied = await call(ANALYST, reviewUrl, reviewPage.action, { params: params(), middleware: mw(), form: { intent: "apply", reviewId: review.review.id } });
+    const applied = await call(ANALYST, reviewUrl, reviewPage.action, {
+      params: params(),
+      middleware: mw(),
+      form: { intent: "apply", reviewId: review.review.id },
+    });
     expect(isRedirect(applied, tablesUrl())).toBe(true);
     const after = (await call(ANALYST, tablesUrl(), tablesPage.loader, { params: params(), middleware: mw() })) as any;
     expect(after.pending).toBeNull();
@@ -780,7 +870,10 @@ describe("the project's own data dictionary", () => {
     const birchParams = { projectId: birchProject.id };
     const birchTables = projectUrl(birchProject.id, "data-dictionary/data-definition/tables", birch.id);
     for (const page of [tableNew, uploadPage]) {
-      const result = await call(CLIENT_ADMIN, projectUrl(birchProject.id, "data-dictionary/bulk-update/upload-data", birch.id), page.loader, { params: birchParams, middleware: mw() });
+      const result = await call(CLIENT_ADMIN, projectUrl(birchProject.id, "data-dictionary/bulk-update/upload-data", birch.id), page.loader, {
+        params: birchParams,
+        middleware: mw(),
+      });
       expect(isRedirect(result, birchTables)).toBe(true);
     }
     const readOnly = (await call(CLIENT_ADMIN, birchTables, tablesPage.loader, { params: birchParams, middleware: mw() })) as any;

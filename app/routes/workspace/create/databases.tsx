@@ -4,8 +4,9 @@ import { Icon } from "~/components/ui/icon";
 import { Form, Link } from "react-router";
 import { z } from "zod";
 import { flatFileParametersSchema, uploadTypeBodySchema, type Project } from "../../../../contracts/projects";
-import { DELIMITERS, DELIMITER_LABELS, ENCODINGS, FLAT_FILE_EXTENSIONS, TEXT_QUALIFIERS, TEXT_QUALIFIER_LABELS, UPLOAD_TYPES, UPLOAD_TYPE_LABELS } from "../../../../contracts/values/projects";
-import { CheckboxField, FormErrors, SelectField } from "~/components/forms/fields";
+import { UPLOAD_TYPES, UPLOAD_TYPE_LABELS } from "../../../../contracts/values/projects";
+import { FormErrors, SelectField } from "~/components/forms/fields";
+import { FlatFileParameterFields, flatFileParameterDefaults } from "~/components/projects/flat-file-parameter-fields";
 import { StatusButton } from "~/components/forms/status-button";
 import { useIntentPending } from "~/components/projects/use-intent-pending";
 import { AutoRefresh, isRunning, JobProgress } from "~/components/projects/job-progress";
@@ -17,6 +18,7 @@ import { getFormProps, useServerForm } from "~/lib/forms";
 import { invalid, readFormData, refusedByService, unknownIntent } from "~/lib/forms.server";
 import { afterGuard } from "~/lib/guards.server";
 import { companyUserNames, projectCalls, requireWorkspace } from "../workspace.server";
+import { withUnpostedWidthsKept } from "../flat-file-parameters.server";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
 import type { Route } from "./+types/databases";
 import { flatFileParameterRows } from "~/components/projects/format";
@@ -71,7 +73,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     try {
       await api.setUploadType(uploadType);
       if (project.sourceType === "FlatFile") {
-        await api.setFlatFileParameters(parameters);
+        await api.setFlatFileParameters(withUnpostedWidthsKept(parameters, formData, project.flatFileParameters));
       }
     } catch (err) {
       return refusedByService(submission, err);
@@ -111,11 +113,7 @@ export default function DatabasesStep({ loaderData, actionData }: Route.Componen
       <WizardSteps current="databases" project={project} />
       <AutoRefresh active={running} />
 
-      {running || created ? (
-        <SettingsSummary project={project} />
-      ) : (
-        <SettingsForm project={project} lastResult={isCreateResult ? undefined : lastResult} />
-      )}
+      {running || created ? <SettingsSummary project={project} /> : <SettingsForm project={project} lastResult={isCreateResult ? undefined : lastResult} />}
 
       <Card className="mt-6" aria-labelledby="create-title">
         <h2 id="create-title" className="text-lg font-semibold">
@@ -161,14 +159,7 @@ function SettingsForm({ project, lastResult }: { project: StepProject; lastResul
   const [form, fields] = useServerForm({
     id: "database-settings",
     lastResult,
-    defaultValue: {
-      uploadType: project.uploadType ?? "",
-      extension: params?.extension ?? ".csv",
-      delimiter: params?.delimiter ?? "AutoDetect",
-      hasHeaderRow: (params?.hasHeaderRow ?? true) ? "on" : "",
-      textQualifier: params?.textQualifier ?? "DoubleQuote",
-      encoding: params?.encoding ?? "UTF-8",
-    },
+    defaultValue: { uploadType: project.uploadType ?? "", ...flatFileParameterDefaults(params) },
   });
   return (
     <Card className="mt-6" aria-labelledby="settings-title">
@@ -185,20 +176,7 @@ function SettingsForm({ project, lastResult }: { project: StepProject; lastResul
             placeholder="Choose an upload type"
             description={flat ? "One file for all tables, or one file per table." : "One backup file, or a backup in several files."}
           />
-          {flat ? (
-            <>
-              <SelectField label="File extension" field={fields.extension!} options={FLAT_FILE_EXTENSIONS.map((e) => ({ value: e, label: e }))} />
-              <SelectField
-                label="Delimiter"
-                field={fields.delimiter!}
-                options={DELIMITERS.map((d) => ({ value: d, label: DELIMITER_LABELS[d] }))}
-                description="Excel goes with .xlsx files, and only with them."
-              />
-              <SelectField label="Text qualifier" field={fields.textQualifier!} options={TEXT_QUALIFIERS.map((q) => ({ value: q, label: TEXT_QUALIFIER_LABELS[q] }))} />
-              <SelectField label="Encoding" field={fields.encoding!} options={ENCODINGS.map((e) => ({ value: e, label: e }))} />
-              <CheckboxField label="Header row" field={fields.hasHeaderRow!} description="The first row of each file names the columns." className="self-center" />
-            </>
-          ) : null}
+          {flat ? <FlatFileParameterFields fields={fields} delimiterSaved={params?.delimiter} /> : null}
         </div>
         <StatusButton type="submit" name="intent" value="save" variant="outline" pending={pending}>
           Save

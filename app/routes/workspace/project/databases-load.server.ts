@@ -2,12 +2,15 @@
  * The load page's posts (databases/flat-file/update-source): a file streamed through to be previewed
  * or loaded at once, or the form under a preview that loads the files already uploaded.
  */
+import { parseWithZod } from "@conform-to/zod/v4";
 import { redirect } from "react-router";
 import { stagedLoadSchema } from "../../../../contracts/loads";
 import { MAX_UPLOAD_BYTES_DEFAULT } from "../../../../contracts/values/loads";
 import { companyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
-import { invalid, parseForm, refusedByService, submitUpload } from "~/lib/forms.server";
+import { invalid, readFormData, refusedByService, submitUpload } from "~/lib/forms.server";
+import { SAVE_PARAMETERS } from "~/components/projects/flat-file-parameters-form";
+import { saveFlatFileParameters } from "../flat-file-parameters.server";
 import type { checkWorkspace } from "../workspace.server";
 
 type Scope = Awaited<ReturnType<typeof checkWorkspace>>;
@@ -34,7 +37,10 @@ export async function loadPageAction(request: Request, { project, companyId, api
     return reply ?? started(value.load);
   }
 
-  const { submission } = await parseForm(request, stagedLoadSchema);
+  // Plain form posts: the parameters form, or the load form under a preview.
+  const formData = await readFormData(request);
+  if (formData.get("intent") === SAVE_PARAMETERS) return saveFlatFileParameters(formData, { project, api, companyId }, paths.databases.load(project.id));
+  const submission = parseWithZod(formData, { schema: stagedLoadSchema });
   if (submission.status !== "success") return invalid(submission);
   try {
     const { load } = await api.loads.startStaged(submission.value);

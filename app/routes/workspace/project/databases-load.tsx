@@ -1,10 +1,9 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link } from "react-router";
 import { LOAD_MODE_LABELS, LOAD_MODES, ON_REJECTED, ON_REJECTED_LABELS } from "../../../../contracts/values/loads";
-import { DEFAULT_FLAT_FILE_PARAMETERS, UPLOAD_TYPE_LABELS, UPLOAD_TYPES } from "../../../../contracts/values/projects";
+import { UPLOAD_TYPE_LABELS, UPLOAD_TYPES } from "../../../../contracts/values/projects";
 import { FilePreview } from "~/components/loads/file-preview";
-import { flatFileParameterRows } from "~/components/projects/format";
-import { LabelValueList } from "~/components/ui/label-value-list";
+import { FlatFileParametersForm, SAVE_PARAMETERS } from "~/components/projects/flat-file-parameters-form";
 import { FileField, FormErrors, RadioGroupField, SelectField } from "~/components/forms/fields";
 import { StatusButton, useIsPending } from "~/components/forms/status-button";
 import { Card } from "~/components/ui/card";
@@ -25,13 +24,13 @@ async function guard(context: Route.LoaderArgs["context"]) {
 
 /** databases/flat-file/update-source: upload a file into one table of the source database, as a job. */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  // The tables a file can go into are the source database's, and a preview the upload's (`?upload=`):
-  // asked beside the workspace's own load.
+  // The tables a file can go into are the source database's, their fixed-length widths, and a
+  // preview the upload's (`?upload=`): asked beside the workspace's own load.
   const uploadId = new URL(request.url).searchParams.get("upload");
   const calls = projectCalls(context);
-  const [{ project }, [databases, preview]] = await afterGuard(
+  const [{ project }, [databases, widths, preview]] = await afterGuard(
     guard(context),
-    Promise.all([calls.databases(), uploadId ? calls.loads.staged(uploadId).catch(goneUpload) : null]),
+    Promise.all([calls.databases(), calls.columnWidths(), uploadId ? calls.loads.staged(uploadId).catch(goneUpload) : null]),
   );
   const source = databases.databases.find((d) => d.kind === "source");
   return {
@@ -42,6 +41,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     uploadType: project.uploadType ?? "SingleFile",
     preview: preview && "gone" in preview ? null : preview,
     previewGone: Boolean(preview && "gone" in preview),
+    widths: widths.tables,
   };
 }
 
@@ -82,13 +82,15 @@ const UPLOAD_TYPE_OPTIONS = UPLOAD_TYPES.map((value) => ({
 }));
 
 export default function LoadFlatFile({ loaderData, actionData }: Route.ComponentProps) {
-  const { projectId, created, tables, parameters, uploadType, preview, previewGone } = loaderData;
+  const { projectId, created, tables, parameters, uploadType, preview, previewGone, widths } = loaderData;
+  const result = (actionData as { result?: SubmissionResult<string[]> } | undefined)?.result;
+  const parametersResult = result?.initialValue?.intent === SAVE_PARAMETERS ? result : undefined;
   const href = useCompanyHref();
   const paths = useWorkspacePaths();
   const pending = useIsPending();
   const [form, fields] = useServerForm({
     id: preview ? "flat-file-load-previewed" : "flat-file-load",
-    lastResult: (actionData as { result?: SubmissionResult<string[]> } | undefined)?.result,
+    lastResult: parametersResult ? undefined : result,
     defaultValue: { mode: "replace", onRejected: "loadNothing", uploadType, table: preview?.files[0]?.table ?? undefined },
     required: preview ? [] : ["file"],
   });
@@ -116,7 +118,7 @@ export default function LoadFlatFile({ loaderData, actionData }: Route.Component
             Columns are matched to the table&apos;s by header name (any case), or by position without a header row. Nothing changes until the whole file has
             been checked. &ldquo;Preview&rdquo; shows the first rows as they will be read, before anything is loaded.
           </p>
-          <LabelValueList label="How the file is read" rows={flatFileParameterRows(parameters ?? DEFAULT_FLAT_FILE_PARAMETERS)} className="mt-3 mb-5" />
+          <FlatFileParametersForm parameters={parameters} widths={widths} lastResult={parametersResult} />
           {previewGone ? (
             <p role="alert" className="mb-4 rounded-md border border-destructive/40 bg-destructive/5 px-4 py-3 text-sm text-destructive">
               That upload is no longer here (it was loaded, or a day has passed): choose the file again.
@@ -161,9 +163,9 @@ export default function LoadFlatFile({ loaderData, actionData }: Route.Component
               <FileField
                 label="File"
                 field={fields.file!}
-                accept=".csv,.txt,.dta,.zip"
+                accept={parameters?.extension === ".xlsx" ? ".xlsx,.zip" : ".csv,.txt,.dta,.zip"}
                 multiple
-                description="Delimited text (.csv, .txt, .dta), at most 5 GB; for multiple files, several files or one .zip."
+                description={`${parameters?.extension === ".xlsx" ? "An .xlsx workbook" : "Delimited or fixed-length text (.csv, .txt, .dta)"}, at most 5 GB; for multiple files, several files or one .zip.`}
               />
               <SelectField
                 label="Table"

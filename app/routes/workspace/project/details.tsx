@@ -6,7 +6,15 @@ import { z } from "zod";
 import { descriptionSchema, formBoolean, nameSchema, versionSchema } from "../../../../contracts/common";
 import { updateConfigurationSchema } from "../../../../contracts/configurations";
 import { projectStatusSchema } from "../../../../contracts/projects";
-import { DELIMITER_LABELS, PROJECT_STATUS_LABELS, SOURCE_TYPE_LABELS, STATUS_CHANGES, UPLOAD_TYPE_LABELS, type ProjectStatus } from "../../../../contracts/values/projects";
+import {
+  DELIMITER_LABELS,
+  ENCODING_LABELS,
+  PROJECT_STATUS_LABELS,
+  SOURCE_TYPE_LABELS,
+  STATUS_CHANGES,
+  UPLOAD_TYPE_LABELS,
+  type ProjectStatus,
+} from "../../../../contracts/values/projects";
 import { CheckboxField, CheckboxGroupField, ErrorList, FormErrors, TextareaField, TextField } from "~/components/forms/fields";
 import { StatusButton } from "~/components/forms/status-button";
 import { formatTimestamp, LOCK_REASON_LABELS } from "~/components/projects/format";
@@ -144,10 +152,7 @@ function ProjectFacts({ project }: { project: ProjectData }) {
     ["Application", project.applicationName],
   ];
   if (configuration) {
-    rows.push(
-      ["Schemes", (project.schemes ?? []).map((s) => s.scheme.name).join(", ")],
-      ["Default configuration", project.isDefault ? "Yes" : "No"],
-    );
+    rows.push(["Schemes", (project.schemes ?? []).map((s) => s.scheme.name).join(", ")], ["Default configuration", project.isDefault ? "Yes" : "No"]);
   } else rows.push(["Source type", SOURCE_TYPE_LABELS[project.sourceType]]);
   rows.push(
     ["Status", <ProjectStatusBadge key="status" status={project.status} />],
@@ -159,7 +164,11 @@ function ProjectFacts({ project }: { project: ProjectData }) {
   if (!configuration && project.sourceType === "FlatFile") {
     rows.push([
       "File format",
-      p ? `${p.extension}, ${DELIMITER_LABELS[p.delimiter]}, ${p.hasHeaderRow ? "header row" : "no header row"}, ${p.encoding}` : <span className="text-muted-foreground">Not set yet</span>,
+      p ? (
+        `${p.extension}, ${DELIMITER_LABELS[p.delimiter]}, ${p.hasHeaderRow ? "header row" : "no header row"}, ${ENCODING_LABELS[p.encoding]}`
+      ) : (
+        <span className="text-muted-foreground">Not set yet</span>
+      ),
     ]);
   }
   rows.push(
@@ -180,7 +189,15 @@ function ProjectFacts({ project }: { project: ProjectData }) {
   );
 }
 
-function EditForm({ project, schemes, lastResult }: { project: ProjectData; schemes: { value: string; label: string }[]; lastResult?: SubmissionResult<string[]> }) {
+function EditForm({
+  project,
+  schemes,
+  lastResult,
+}: {
+  project: ProjectData;
+  schemes: { value: string; label: string }[];
+  lastResult?: SubmissionResult<string[]>;
+}) {
   const pending = useIntentPending("update");
   const { ws } = useWorkspacePaths();
   const configuration = ws.kind === "onboarding";
@@ -208,7 +225,12 @@ function EditForm({ project, schemes, lastResult }: { project: ProjectData; sche
         <TextareaField label="Description" field={fields.description!} />
         {configuration ? (
           <>
-            <CheckboxGroupField label="Schemes" field={fields.schemeIds!} options={schemes} description="The schemes this configuration serves: at least one." />
+            <CheckboxGroupField
+              label="Schemes"
+              field={fields.schemeIds!}
+              options={schemes}
+              description="The schemes this configuration serves: at least one."
+            />
             {project.isDefault ? (
               <p className="text-sm text-muted-foreground">This is the company's default configuration.</p>
             ) : (

@@ -1,11 +1,13 @@
 /**
- * The rows of an .xlsx workbook's first worksheet, read without trusting the file: a workbook is a
+ * The rows of an .xlsx workbook's worksheet (the first, or one named), read without trusting the file: a workbook is a
  * zip of XML parts, and a crafted one can unpack to gigabytes (a zip bomb) or declare a cell in
  * column XFD on every row. So, before unpacking anything, the zip's own directory is checked
  * (parts, declared sizes, compression ratio: zip-directory.ts); each part is unpacked with a cap
  * at its declared size; and while the worksheet is read, its declared dimension, every cell's
- * column, the row count and the text kept are held to the limits of contracts/dictionary.ts.
- * Only the parts needed are unpacked (workbook, its relationships, shared strings, first sheet),
+ * column, the row count and the text kept are held to the limits (XlsxLimits: a dictionary file's,
+ * from contracts/dictionary.ts, by default; flat-file loads give their own).
+ * Only the parts needed are unpacked (workbook, its relationships, shared strings, styles when
+ * dates are wanted, the sheet),
  * the big ones as streams read from the file (zip-directory.ts inflateEntryStream) fed to the XML
  * scanner chunk by chunk: the sheet is never in memory whole, its rows are handed on as they
  * complete. The reader keeps cells up to the column limit and nothing else, and gives the event
@@ -22,6 +24,7 @@ import {
   BULK_XLSX_RATIO_CHECKED_ABOVE_BYTES,
 } from "../../../../contracts/dictionary.ts";
 import { columnBeyondLimitMessage, EMPTY_FILE_MESSAGE, fileProblem, TOO_MANY_ROWS_MESSAGE, type SheetRow } from "./sheet-rows.ts";
+import { isoOfSerial, readDateStyles, type DateStyles } from "./xlsx-dates.ts";
 import { attribute, decodeXmlText, scanXml, XmlFormatError, XmlScanner, type XmlHandler } from "./xml-scan.ts";
 import { bytesSource, inflateEntry, inflateEntryStream, readZipDirectory, ZipFormatError, type ZipEntry, type ZipSource } from "./zip-directory.ts";
 
@@ -32,8 +35,49 @@ const megabytes = (bytes: number) => {
   return `${mb.toLocaleString("en-US", { maximumFractionDigits: mb < 100 ? 1 : 0 })} MB`;
 };
 
-export const UNPACKED_LIMIT_MESSAGE = `a dictionary file unpacks to at most ${megabytes(BULK_XLSX_MAX_UNPACKED_BYTES)}`;
+/** What a reader holds a workbook to; `what` names the kind of file in messages ("a dictionary file"). */
+export type XlsxLimits = {
+  what: string;
+  maxRows: number;
+  maxColumns: number;
+  /** All parts together, as the zip directory declares them. */
+  maxUnpackedBytes: number;
+  /** The shared strings are held in memory while the sheet is read: their part's unpacked size. */
+  maxSharedStringsBytes: number;
+  /** The text of the cells kept (a dictionary file's rows are all kept; a load's are handed on and not counted). */
+  maxTextChars: number;
+  /** One cell's text. */
+  maxCellChars: number;
+};
+
+export const DICTIONARY_XLSX_LIMITS: XlsxLimits = {
+  what: "a dictionary file",
+  maxRows: BULK_UPLOAD_MAX_ROWS,
+  maxColumns: BULK_UPLOAD_MAX_COLUMNS,
+  maxUnpackedBytes: BULK_XLSX_MAX_UNPACKED_BYTES,
+  maxSharedStringsBytes: BULK_XLSX_MAX_UNPACKED_BYTES,
+  maxTextChars: BULK_UPLOAD_MAX_TEXT_CHARS,
+  maxCellChars: BULK_UPLOAD_MAX_TEXT_CHARS,
+};
+
+export type XlsxReadOptions = {
+  /** The worksheet by name (any case); empty or absent: the first in tab order. */
+  worksheet?: string;
+  /**
+   * "display" (dictionary files): numbers as exceljs reads them ("1.50" is 1.5), booleans true/false.
+   * "stored" (loads): numbers exactly as written, date-styled numbers as ISO dates, times or
+   * datetimes (xl/styles.xml), booleans TRUE/FALSE as Excel shows them.
+   */
+  cells?: "display" | "stored";
+  limits?: XlsxLimits;
+};
+
+export const UNPACKED_LIMIT_MESSAGE = unpackedLimitMessage(DICTIONARY_XLSX_LIMITS);
 export const TEXT_LIMIT_MESSAGE = `The worksheet's cells hold more than ${megabytes(BULK_UPLOAD_MAX_TEXT_CHARS)} of text; a dictionary file holds far less`;
+
+function unpackedLimitMessage(limits: XlsxLimits) {
+  return `${limits.what} unpacks to at most ${megabytes(limits.maxUnpackedBytes)}`;
+}
 
 /** The first worksheet's rows (those with at least one value), numbered as Excel numbers them. */
 export async function readXlsx(bytes: Uint8Array, fileName: string): Promise<SheetRow[]> {
@@ -42,42 +86,59 @@ export async function readXlsx(bytes: Uint8Array, fileName: string): Promise<She
   return rows;
 }
 
-/** The same rows as they are read, from a workbook on disk (or anywhere a ZipSource reads). */
-export async function* readXlsxRows(source: ZipSource, fileName: string): AsyncGenerator<SheetRow> {
-  const notAWorkbook = () => fileProblem(400, `'${fileName}' is not a valid .xlsx workbook`);
+/** The same rows as they are read, from a workbook on disk (or anywhere a ZipSource reads). `fileName` "" says "The file" in messages. */
+export async function* readXlsxRows(source: ZipSource, fileName: string, options: XlsxReadOptions = {}): AsyncGenerator<SheetRow> {
+  const limits = options.limits ?? DICTIONARY_XLSX_LIMITS;
+  const notAWorkbook = () => fileProblem(400, `${fileName ? `'${fileName}'` : "The file"} is not a valid .xlsx workbook`);
   try {
-    const parts = checkParts(readZipDirectory(source));
+    const parts = checkParts(readZipDirectory(source), limits);
     const unpack = async (name: string) => {
       const entry = parts.get(name);
       return entry ? new TextDecoder().decode(await inflateEntry(source, entry)) : undefined;
     };
 
     // A zip that is not a workbook (a .docx renamed, say) has no xl/workbook.xml or no sheet in it.
-    const workbook = await unpack("xl/workbook.xml");
-    if (workbook === undefined) throw notAWorkbook();
+    const workbookXml = await unpack("xl/workbook.xml");
+    if (workbookXml === undefined) throw notAWorkbook();
     const relationships = await readRelationships((await unpack("xl/_rels/workbook.xml.rels")) ?? "");
-    const sheetId = await firstSheetRelationship(workbook);
-    const sheetPart = relationships.find((r) => r.id === sheetId)?.part;
+    const workbook = await readWorkbook(workbookXml);
+    const sheet = options.worksheet ? workbook.sheets.find((s) => s.name.toLowerCase() === options.worksheet!.toLowerCase()) : workbook.sheets[0];
+    if (!sheet && options.worksheet && workbook.sheets.length > 0) {
+      const names = workbook.sheets.map((s) => s.name).join(", ");
+      throw fileProblem(400, `The workbook has no worksheet '${options.worksheet}': its worksheets are ${names}`);
+    }
+    const sheetPart = relationships.find((r) => r.id === sheet?.relationship)?.part;
     const sheetEntry = sheetPart === undefined ? undefined : parts.get(sheetPart);
     if (sheetEntry === undefined) throw notAWorkbook();
     const sharedStringsPart = relationships.find((r) => r.type.endsWith("/sharedStrings"))?.part ?? "xl/sharedStrings.xml";
     const sharedEntry = parts.get(sharedStringsPart);
     const sharedStrings: string[] = [];
     if (sharedEntry) {
+      if (sharedEntry.uncompressedSize > limits.maxSharedStringsBytes) {
+        throw fileProblem(
+          413,
+          `The workbook's shared strings unpack to ${megabytes(sharedEntry.uncompressedSize)}; ${limits.what} reads at most ${megabytes(limits.maxSharedStringsBytes)} of them: save the worksheet as CSV`,
+        );
+      }
       for await (const _ of scanPart(source, sharedEntry, sharedStringsReader(sharedStrings))) {
         // The strings are collected by the handler; nothing to hand on per chunk.
       }
     }
+    let dates: DateStyles | undefined;
+    if (options.cells === "stored") {
+      const stylesPart = relationships.find((r) => r.type.endsWith("/styles"))?.part ?? "xl/styles.xml";
+      dates = { kinds: await readDateStyles((await unpack(stylesPart)) ?? ""), date1904: workbook.date1904 };
+    }
 
-    const sheet = sheetReader(sharedStrings);
+    const reader = sheetReader(sharedStrings, limits, dates);
     let any = false;
-    for await (const _ of scanPart(source, sheetEntry, sheet.handler)) {
-      for (const row of sheet.take()) {
+    for await (const _ of scanPart(source, sheetEntry, reader.handler)) {
+      for (const row of reader.take()) {
         any = true;
         yield row;
       }
     }
-    for (const row of sheet.take()) {
+    for (const row of reader.take()) {
       any = true;
       yield row;
     }
@@ -107,25 +168,25 @@ async function* scanPart(source: ZipSource, entry: ZipEntry, handler: XmlHandler
 }
 
 /** The zip's entries by name, once their number and declared sizes are within the limits. */
-function checkParts(entries: ZipEntry[]): Map<string, ZipEntry> {
+function checkParts(entries: ZipEntry[], limits: XlsxLimits): Map<string, ZipEntry> {
   if (entries.length > BULK_XLSX_MAX_PARTS) {
-    throw fileProblem(413, `The workbook holds ${count(entries.length)} parts; a dictionary file has at most ${count(BULK_XLSX_MAX_PARTS)}`);
+    throw fileProblem(413, `The workbook holds ${count(entries.length)} parts; ${limits.what} has at most ${count(BULK_XLSX_MAX_PARTS)}`);
   }
   let total = 0;
   for (const entry of entries) {
-    if (entry.uncompressedSize > BULK_XLSX_MAX_UNPACKED_BYTES) {
-      throw fileProblem(413, `The workbook's part '${entry.name}' unpacks to ${megabytes(entry.uncompressedSize)}; ${UNPACKED_LIMIT_MESSAGE}`);
+    if (entry.uncompressedSize > limits.maxUnpackedBytes) {
+      throw fileProblem(413, `The workbook's part '${entry.name}' unpacks to ${megabytes(entry.uncompressedSize)}; ${unpackedLimitMessage(limits)}`);
     }
     const ratio = entry.uncompressedSize / Math.max(entry.compressedSize, 1);
     if (entry.uncompressedSize > BULK_XLSX_RATIO_CHECKED_ABOVE_BYTES && ratio > BULK_XLSX_MAX_COMPRESSION_RATIO) {
       throw fileProblem(
         413,
-        `The workbook's part '${entry.name}' unpacks to ${count(Math.round(ratio))} times its packed size; a dictionary file is never compressed more than ${BULK_XLSX_MAX_COMPRESSION_RATIO} to 1`,
+        `The workbook's part '${entry.name}' unpacks to ${count(Math.round(ratio))} times its packed size; ${limits.what} is never compressed more than ${BULK_XLSX_MAX_COMPRESSION_RATIO} to 1`,
       );
     }
     total += entry.uncompressedSize;
   }
-  if (total > BULK_XLSX_MAX_UNPACKED_BYTES) throw fileProblem(413, `The workbook unpacks to ${megabytes(total)}; ${UNPACKED_LIMIT_MESSAGE}`);
+  if (total > limits.maxUnpackedBytes) throw fileProblem(413, `The workbook unpacks to ${megabytes(total)}; ${unpackedLimitMessage(limits)}`);
   return new Map(entries.map((e) => [e.name, e]));
 }
 
@@ -148,17 +209,21 @@ async function readRelationships(xml: string): Promise<Relationship[]> {
   return found;
 }
 
-/** xl/workbook.xml: the relationship id of the first sheet in tab order. */
-async function firstSheetRelationship(xml: string): Promise<string | undefined> {
-  let id: string | undefined;
+type Workbook = { sheets: { name: string; relationship: string | undefined }[]; date1904: boolean };
+
+/** xl/workbook.xml: the sheets in tab order (name, relationship id), and which date system the serial numbers count in. */
+async function readWorkbook(xml: string): Promise<Workbook> {
+  const workbook: Workbook = { sheets: [], date1904: false };
   await scanXml(xml, {
     open(name, attributes) {
-      if (name !== "sheet") return;
-      id = attribute(attributes, "id");
-      return "stop";
+      if (name === "workbookPr") workbook.date1904 = ["1", "true"].includes(attribute(attributes, "date1904") ?? "");
+      else if (name === "sheet") workbook.sheets.push({ name: attribute(attributes, "name") ?? "", relationship: attribute(attributes, "id") });
+    },
+    close(name) {
+      if (name === "sheets") return "stop";
     },
   });
-  return id;
+  return workbook;
 }
 
 /** xl/sharedStrings.xml: each `<si>` as its text (rich text runs joined, phonetic hints left out), into `strings`. */
@@ -186,14 +251,14 @@ function sharedStringsReader(strings: string[]): XmlHandler {
   };
 }
 
-/** A cell being read: its column, type attribute and the text of its `<v>` or inline string. */
-type OpenCell = { column: number; type: string; value: string[] | null; inline: string[] | null };
+/** A cell being read: its column, type and style attributes and the text of its `<v>` or inline string. */
+type OpenCell = { column: number; type: string; style: number; value: string[] | null; inline: string[] | null };
 
 /**
  * The worksheet's rows, held to the limits while reading: the declared dimension (optional, so not
  * trusted alone), each value's column, the number of rows and the characters of text kept.
  */
-function sheetReader(sharedStrings: readonly string[]): { handler: XmlHandler; take(): SheetRow[] } {
+function sheetReader(sharedStrings: readonly string[], limits: XlsxLimits, dates?: DateStyles): { handler: XmlHandler; take(): SheetRow[] } {
   let rows: SheetRow[] = [];
   let inSheetData = false;
   let rowNumber = 0;
@@ -204,13 +269,24 @@ function sheetReader(sharedStrings: readonly string[]): { handler: XmlHandler; t
   let capture: string[] | null = null;
   let inlinePhonetic = 0;
   let textKept = 0;
+  let captured = 0;
+  const textLimitMessage =
+    limits === DICTIONARY_XLSX_LIMITS
+      ? TEXT_LIMIT_MESSAGE
+      : `The worksheet's cells hold more than ${megabytes(limits.maxTextChars)} of text; ${limits.what} holds far less`;
 
   const keep = (column: number, text: string) => {
-    if (column > BULK_UPLOAD_MAX_COLUMNS) {
-      throw fileProblem(400, columnBeyondLimitMessage(rowNumber, `${columnLetters(column)} (column ${count(column)})`));
+    if (column > limits.maxColumns) {
+      const where = `${columnLetters(column)} (column ${count(column)})`;
+      throw fileProblem(
+        400,
+        limits === DICTIONARY_XLSX_LIMITS
+          ? columnBeyondLimitMessage(rowNumber, where)
+          : `Row ${count(rowNumber)} has a value in column ${where}; ${limits.what} has at most ${count(limits.maxColumns)} columns`,
+      );
     }
     textKept += text.length;
-    if (textKept > BULK_UPLOAD_MAX_TEXT_CHARS) throw fileProblem(413, TEXT_LIMIT_MESSAGE);
+    if (textKept > limits.maxTextChars) throw fileProblem(413, textLimitMessage);
     // Never longer than the column limit: the gaps before `column` are at most that many.
     while (cells!.length < column - 1) cells!.push("");
     cells![column - 1] = text;
@@ -219,7 +295,7 @@ function sheetReader(sharedStrings: readonly string[]): { handler: XmlHandler; t
   const handler: XmlHandler = {
     open(name, attributes, selfClosing) {
       if (!inSheetData) {
-        if (name === "dimension") checkDimension(attribute(attributes, "ref"));
+        if (name === "dimension") checkDimension(attribute(attributes, "ref"), limits);
         else if (name === "sheetData") inSheetData = !selfClosing;
         return;
       }
@@ -229,7 +305,7 @@ function sheetReader(sharedStrings: readonly string[]): { handler: XmlHandler; t
           rowNumber = declared === undefined ? rowNumber + 1 : Number(declared);
           rowsSeen++;
           if (!Number.isSafeInteger(rowNumber) || rowNumber < 1) throw new XmlFormatError(`row number '${declared}'`);
-          if (rowNumber > BULK_UPLOAD_MAX_ROWS || rowsSeen > BULK_UPLOAD_MAX_ROWS) throw fileProblem(413, TOO_MANY_ROWS_MESSAGE);
+          if (rowNumber > limits.maxRows || rowsSeen > limits.maxRows) throw fileProblem(413, tooManyRowsMessage(limits));
           cells = [];
           nextColumn = 1;
           break;
@@ -239,12 +315,16 @@ function sheetReader(sharedStrings: readonly string[]): { handler: XmlHandler; t
           const ref = attribute(attributes, "r");
           const column = ref === undefined ? nextColumn : columnOf(ref);
           nextColumn = column + 1;
-          cell = { column, type: attribute(attributes, "t") ?? "n", value: null, inline: null };
+          const type = attribute(attributes, "t") ?? "n";
+          // The style says whether a number is a date: asked only when dates are wanted and it is a number.
+          const style = dates && type === "n" ? Number(attribute(attributes, "s") ?? 0) : 0;
+          cell = { column, type, style, value: null, inline: null };
           inlinePhonetic = 0;
           break;
         }
         case "v":
           if (cell && !selfClosing) capture = cell.value = [];
+          captured = 0;
           break;
         case "is":
           if (cell) cell.inline = [];
@@ -254,6 +334,7 @@ function sheetReader(sharedStrings: readonly string[]): { handler: XmlHandler; t
           break;
         case "t":
           if (cell?.inline && inlinePhonetic === 0 && !selfClosing) capture = cell.inline;
+          captured = 0;
           break;
       }
     },
@@ -269,7 +350,7 @@ function sheetReader(sharedStrings: readonly string[]): { handler: XmlHandler; t
           break;
         case "c": {
           if (cell) {
-            const text = cellText(cell, sharedStrings);
+            const text = dates ? storedCellText(cell, sharedStrings, dates) : cellText(cell, sharedStrings);
             // An empty cell (styled, or a formula without a cached value) is not kept anywhere.
             if (text !== "") keep(cell.column, text);
           }
@@ -288,7 +369,9 @@ function sheetReader(sharedStrings: readonly string[]): { handler: XmlHandler; t
     },
     text(raw, cdata) {
       if (!capture) return;
-      // Bounded by the part's unpacked size; the text kept is counted once the cell is complete.
+      // The text kept is counted once the cell is complete; one cell's, as it comes.
+      captured += raw.length;
+      if (captured > limits.maxCellChars) throw fileProblem(413, `Row ${count(rowNumber)} has a cell of more than ${count(limits.maxCellChars)} characters`);
       capture.push(cdata ? raw : decodeXmlText(raw));
     },
   };
@@ -303,21 +386,26 @@ function sheetReader(sharedStrings: readonly string[]): { handler: XmlHandler; t
   };
 }
 
+function tooManyRowsMessage(limits: XlsxLimits) {
+  return limits === DICTIONARY_XLSX_LIMITS
+    ? TOO_MANY_ROWS_MESSAGE
+    : `The worksheet has more than ${count(limits.maxRows)} rows; ${limits.what} has at most ${count(limits.maxRows)}`;
+}
+
 /** `<dimension ref="A1:XFD5000"/>`: the used range as the writer declares it. */
-function checkDimension(ref: string | undefined) {
+function checkDimension(ref: string | undefined, limits: XlsxLimits) {
   const last = ref?.split(":").pop();
   const match = last ? /^\$?([A-Za-z]+)\$?([0-9]+)$/.exec(last) : null;
   if (!match) return;
   const columns = columnOf(match[1]!);
-  if (columns > BULK_UPLOAD_MAX_COLUMNS) {
-    throw fileProblem(400, `The workbook declares ${count(columns)} columns; a dictionary file has at most ${BULK_UPLOAD_MAX_COLUMNS}`);
+  if (columns > limits.maxColumns) {
+    throw fileProblem(400, `The workbook declares ${count(columns)} columns; ${limits.what} has at most ${count(limits.maxColumns)}`);
   }
   const rows = Number(match[2]);
-  if (rows > BULK_UPLOAD_MAX_ROWS) {
-    throw fileProblem(413, `The workbook declares ${count(rows)} rows; a dictionary file has at most ${count(BULK_UPLOAD_MAX_ROWS)}`);
+  if (rows > limits.maxRows) {
+    throw fileProblem(413, `The workbook declares ${count(rows)} rows; ${limits.what} has at most ${count(limits.maxRows)}`);
   }
 }
-
 
 /** A cell's text as a user typed or sees it: shared and inline strings, numbers, booleans, formula results. */
 function cellText(cell: OpenCell, sharedStrings: readonly string[]): string {
@@ -338,6 +426,21 @@ function cellText(cell: OpenCell, sharedStrings: readonly string[]): string {
     default:
       // "str" (a formula's text result), "e" (an error such as #N/A), "d" (an ISO date).
       return value;
+  }
+}
+
+/** A cell's text as it is stored: numbers as written, date-styled numbers as ISO text (xlsx-dates.ts). */
+function storedCellText(cell: OpenCell, sharedStrings: readonly string[], dates: DateStyles): string {
+  const value = (cell.value ?? []).join("");
+  switch (cell.type) {
+    case "n": {
+      const kind = dates.kinds[cell.style];
+      return kind ? (isoOfSerial(value, kind, dates.date1904) ?? value) : value;
+    }
+    case "b":
+      return value === "" ? "" : Number(value) !== 0 ? "TRUE" : "FALSE";
+    default:
+      return cellText(cell, sharedStrings);
   }
 }
 

@@ -92,26 +92,30 @@ export class XmlScanner {
       at = lt;
       if (!final && length - lt < LONGEST_OPENING) break;
 
-      if (xml.startsWith("<!--", lt)) {
-        const end = after(xml, "-->", lt + 4, final);
-        if (end < 0) break;
-        at = end;
-        continue;
+      // Most tags are elements: comments, CDATA, declarations are looked for only after a '!' or a '?'.
+      const second = xml.charCodeAt(lt + 1);
+      if (second === 33 /* ! */ || second === 63 /* ? */) {
+        if (xml.startsWith("<!--", lt)) {
+          const end = after(xml, "-->", lt + 4, final);
+          if (end < 0) break;
+          at = end;
+          continue;
+        }
+        if (xml.startsWith("<![CDATA[", lt)) {
+          const end = after(xml, "]]>", lt + 9, final);
+          if (end < 0) break;
+          handler.text?.(xml.slice(lt + 9, end - 3), true);
+          at = end;
+          continue;
+        }
+        if (second === 63) {
+          const end = after(xml, "?>", lt + 2, final);
+          if (end < 0) break;
+          at = end;
+          continue;
+        }
+        throw new XmlFormatError("a DOCTYPE or other declaration");
       }
-      if (xml.startsWith("<![CDATA[", lt)) {
-        const end = after(xml, "]]>", lt + 9, final);
-        if (end < 0) break;
-        handler.text?.(xml.slice(lt + 9, end - 3), true);
-        at = end;
-        continue;
-      }
-      if (xml.startsWith("<?", lt)) {
-        const end = after(xml, "?>", lt + 2, final);
-        if (end < 0) break;
-        at = end;
-        continue;
-      }
-      if (xml.startsWith("<!", lt)) throw new XmlFormatError("a DOCTYPE or other declaration");
 
       const gt = tagEnd(xml, lt + 1, final);
       if (gt < 0) break;
@@ -120,7 +124,7 @@ export class XmlScanner {
       } else {
         const selfClosing = xml.charCodeAt(gt - 1) === 47;
         const body = xml.slice(lt + 1, selfClosing ? gt - 1 : gt);
-        const nameEnd = body.search(/[\s]/);
+        const nameEnd = firstSpace(body);
         const name = nameEnd < 0 ? body : body.slice(0, nameEnd);
         if (name === "") throw new XmlFormatError("an element without a name");
         const attributes = nameEnd < 0 ? "" : body.slice(nameEnd);
@@ -161,6 +165,15 @@ function tagEnd(xml: string, from: number, final: boolean): number {
   return -1;
 }
 
+/** The index of the first XML white space (space, tab, CR, LF) in `text`, or -1: a loop, as it runs for every element. */
+function firstSpace(text: string): number {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 32 || c === 9 || c === 10 || c === 13) return i;
+  }
+  return -1;
+}
+
 function localName(name: string): string {
   const colon = name.indexOf(":");
   return colon < 0 ? name : name.slice(colon + 1);
@@ -170,6 +183,13 @@ const attributePatterns = new Map<string, RegExp>();
 
 /** The decoded value of the attribute whose local name is `name` (`r:id` is `id`), if present. */
 export function attribute(attributes: string, name: string): string | undefined {
+  // Machine-written parts say ` r="A1"`: found without a regular expression, as it runs for every cell.
+  const plain = attributes.indexOf(` ${name}="`);
+  if (plain >= 0) {
+    const from = plain + name.length + 3;
+    const end = attributes.indexOf('"', from);
+    if (end >= 0) return decodeXmlText(attributes.slice(from, end));
+  }
   let pattern = attributePatterns.get(name);
   if (!pattern) {
     pattern = new RegExp(`(?:^|\\s)(?:[^\\s=:"']+:)?${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)')`);

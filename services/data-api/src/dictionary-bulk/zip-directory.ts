@@ -156,7 +156,8 @@ export function inflateEntryStream(source: ZipSource, entry: ZipEntry): Readable
   }
   if (entry.method !== DEFLATED) throw new ZipFormatError(`'${entry.name}' uses an unsupported compression method (${entry.method})`);
   if (entry.uncompressedSize === 0) return Readable.from([]);
-  const inflate = zlib.createInflateRaw();
+  // 64 KB pieces rather than zlib's 16 KB: a quarter of the hand-offs to the reader for a large sheet.
+  const inflate = zlib.createInflateRaw({ chunkSize: 64 * 1024 });
   let produced = 0;
   const capped = new Transform({
     transform(chunk: Buffer, _encoding, done) {
@@ -165,7 +166,8 @@ export function inflateEntryStream(source: ZipSource, entry: ZipEntry): Readable
       else done(null, chunk);
     },
     flush(done) {
-      if (produced !== entry.uncompressedSize) done(new ZipFormatError(`'${entry.name}' unpacks to ${produced} bytes, not the ${entry.uncompressedSize} it declares`));
+      if (produced !== entry.uncompressedSize)
+        done(new ZipFormatError(`'${entry.name}' unpacks to ${produced} bytes, not the ${entry.uncompressedSize} it declares`));
       else done();
     },
   });

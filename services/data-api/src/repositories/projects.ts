@@ -1,5 +1,5 @@
 import { sql, type Kysely } from "kysely";
-import type { FlatFileParameters, Project, ProjectStatus } from "../../../../contracts/projects.ts";
+import { flatFileParametersSchema, type FlatFileParameters, type Project, type ProjectStatus } from "../../../../contracts/projects.ts";
 import type { Database } from "../db/schema.ts";
 import { inTransaction } from "./db-helpers.ts";
 import {
@@ -100,7 +100,10 @@ export function toProject(row: WorkspaceListRow): Project {
   };
 }
 
-/** A workspace's saved flat-file parameters (checked by the contract when they were saved), or null. */
+/**
+ * A workspace's saved flat-file parameters, or null. Read through the contract (checked by it when
+ * they were saved): parameters saved before a key existed get its default.
+ */
 export function flatFileParametersOf(row: { flat_file_parameters: string | null }): FlatFileParameters | null {
-  return row.flat_file_parameters ? (JSON.parse(row.flat_file_parameters) as FlatFileParameters) : null;
+  return row.flat_file_parameters ? flatFileParametersSchema.parse(JSON.parse(row.flat_file_parameters)) : null;
 }

@@ -33,6 +33,7 @@ const request = workerData as LoadRequest;
 const post = acknowledgedPost<LoadWorkerMessage>(port);
 
 async function run(): Promise<LoadResult> {
+  const { dateOrder } = request.parameters;
   const client = new pg.Client({ connectionString: request.connectionUrl, application_name: "data-transformation flat-file load" });
   await client.connect();
   const counts: FileCounts[] = request.files.map(() => ({ rowsRead: 0, rowsLoaded: 0, rowsRejected: 0 }));
@@ -65,7 +66,7 @@ async function run(): Promise<LoadResult> {
      */
     async function copyFile(into: string, withLine: boolean): Promise<number> {
       let lastProgress = 0;
-      const reading = await readFlatFile(file.filePath, request.parameters, (bytes) => {
+      const reading = await readFlatFile(file.filePath, request.parameters, table, (bytes) => {
         const now = Date.now();
         if (now - lastProgress < PROGRESS_EVERY_MS) return;
         lastProgress = now;
@@ -86,7 +87,9 @@ async function run(): Promise<LoadResult> {
           // Blank lines (a file's last line, say) are not rows.
           if (record.cells.every((c) => c === "")) continue;
           fileCounts.rowsRead++;
-          const problem = rowProblem(record.cells, positions, request.parameters.hasHeaderRow);
+          const problem = record.problem
+            ? { column: null, value: null, reason: record.problem }
+            : rowProblem(record.cells, positions, request.parameters.hasHeaderRow);
           if (problem) {
             await reject({ line: record.row, ...problem, cells: record.cells });
             continue;
@@ -99,13 +102,13 @@ async function run(): Promise<LoadResult> {
             const column = columns[c]!;
             const at = sources[c]!;
             const cell = at < 0 ? "" : record.cells[at]!;
-            const why = cellProblem(column, cell);
+            const why = cellProblem(column, cell, dateOrder);
             if (why) {
               await reject({ line: record.row, column: column.name, value: cell, reason: why, cells: record.cells });
               rejected = true;
               break;
             }
-            line += c === 0 && !withLine ? copyValue(column, cell) : `\t${copyValue(column, cell)}`;
+            line += c === 0 && !withLine ? copyValue(column, cell, dateOrder) : `\t${copyValue(column, cell, dateOrder)}`;
           }
           if (rejected) continue;
           chunk.push(`${line}\n`);

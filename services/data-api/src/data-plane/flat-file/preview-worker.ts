@@ -28,7 +28,8 @@ async function previewFile(file: PreviewRequest["files"][number]): Promise<Previ
   };
   const { hasHeaderRow } = request.parameters;
   try {
-    const reading = await readFlatFile(file.path, request.parameters);
+    // A file that matches no table is read as a table without columns would be: its rows, as cells.
+    const reading = await readFlatFile(file.path, request.parameters, file.table ?? { name: file.name, columns: [] });
     preview.encoding = reading.encoding;
     // By its parameter's name (Comma, Tab…), as the parameters form names it.
     preview.delimiter = Object.entries(DELIMITER_CHARACTERS).find(([, c]) => c === reading.delimiter)?.[0] ?? reading.delimiter;

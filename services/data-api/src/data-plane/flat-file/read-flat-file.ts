@@ -1,81 +1,68 @@
 /**
- * A flat file's records as its project's parameters describe it (spec §5; contracts/projects.ts
- * FlatFileParameters): the encoding, the delimiter (or detected from the first line), the text
- * qualifier. Streams: the file is read in chunks from disk.
+ * A flat file's records as its workspace's parameters describe it (spec §5; contracts/projects.ts
+ * FlatFileParameters): an .xlsx worksheet (read-worksheet.ts), or text in its encoding
+ * (text-encoding.ts, chosen or detected) cut by a delimiter (read-delimited.ts; chosen or detected
+ * from the first line) or by column widths (read-fixed-length.ts; saved per table, or the
+ * dictionary's). Streams: the file is read in chunks from disk.
  */
-import fs from "node:fs";
-import type { FlatFileParameters } from "../../../../../contracts/projects.ts";
-import { readDelimitedRecords, type DelimitedRecord } from "./read-delimited.ts";
+import { defaultColumnWidth, type FlatFileParameters } from "../../../../../contracts/projects.ts";
+import type { DdlTable } from "../postgres-ddl.ts";
+import { FlatFileProblem, type FlatFileRecord } from "./flat-file-problem.ts";
+import { readDelimitedRecords } from "./read-delimited.ts";
+import { readFixedLengthRecords } from "./read-fixed-length.ts";
+import { readWorksheetRecords } from "./read-worksheet.ts";
+import { readFileText, type TextEncoding } from "./text-encoding.ts";
 
-/** Refused before anything is loaded: the load fails with this message and changes nothing. */
-export class FlatFileProblem extends Error {
-  override name = "FlatFileProblem";
-}
+export { FlatFileProblem, type FlatFileRecord } from "./flat-file-problem.ts";
 
 export const DELIMITER_CHARACTERS = { Comma: ",", Tab: "\t", Pipe: "|", Semicolon: ";", Tilde: "~", Apostrophe: "'", Caret: "^" } as const;
 const QUOTES = { DoubleQuote: '"', SingleQuote: "'", None: null } as const;
-const DECODERS = { "UTF-8": "utf-8", "UTF-16LE": "utf-16le", "Windows-1252": "windows-1252", "ISO-8859-1": "iso-8859-1" } as const;
-
-/** How much of the file's start decides the delimiter and shows a binary file for what it is. */
-const SNIFF_BYTES = 64 * 1024;
 
 export type FlatFileReading = {
-  /** The encoding the file is read in. */
-  encoding: string;
+  /** How the file is read, for a preview to show: the text's encoding (as detected so far) and the delimiter; null for an .xlsx. */
+  readonly encoding: TextEncoding | null;
+  /** The delimiter character, "fixed length" or "excel". */
   delimiter: string;
-  records: AsyncGenerator<DelimitedRecord>;
+  records: AsyncGenerator<FlatFileRecord>;
 };
 
-/** The records of the file at `path`; `onBytes` hears how many bytes have been read so far (progress). */
-export async function readFlatFile(path: string, parameters: FlatFileParameters, onBytes: (read: number) => void = () => {}): Promise<FlatFileReading> {
-  if (parameters.delimiter === "FixedLength" || parameters.delimiter === "Excel" || parameters.extension === ".xlsx") {
-    throw new FlatFileProblem("Fixed-length and .xlsx files cannot be loaded yet: save the file as delimited text (CSV) and choose its delimiter");
+/** The records of the file at `path`, to load into `table`; `onBytes` hears how many bytes have been read so far (progress). */
+export async function readFlatFile(
+  path: string,
+  parameters: FlatFileParameters,
+  table: DdlTable,
+  onBytes: (read: number) => void = () => {},
+): Promise<FlatFileReading> {
+  if (parameters.extension === ".xlsx") {
+    const width = parameters.hasHeaderRow ? "first row" : table.columns.length;
+    return { encoding: null, delimiter: "excel", records: readWorksheetRecords(path, parameters.worksheet, { width, onBytes }) };
   }
-  const start = await readStart(path);
-  if (parameters.encoding !== "UTF-16LE" && start.includes(0)) {
-    throw new FlatFileProblem("The file is not text: it holds binary data. Choose a delimited text file (.csv, .txt, .dta)");
-  }
-  const quote = QUOTES[parameters.textQualifier];
-  const encoding = DECODERS[parameters.encoding];
-  const delimiter =
-    parameters.delimiter === "AutoDetect" ? detectDelimiter(new TextDecoder(encoding).decode(start), quote) : DELIMITER_CHARACTERS[parameters.delimiter];
-  return {
-    encoding: parameters.encoding,
+  const text = await readFileText(path, parameters.encoding, onBytes);
+  const reading = (delimiter: string, records: AsyncGenerator<FlatFileRecord>): FlatFileReading => ({
+    get encoding() {
+      return text.detected.encoding;
+    },
     delimiter,
-    records: readDelimitedRecords(decode(path, encoding, parameters.encoding, onBytes), { delimiter, quote }),
-  };
+    records,
+  });
+  if (parameters.delimiter === "FixedLength") return reading("fixed length", readFixedLengthRecords(text.texts, columnWidthsOf(parameters, table)));
+  const quote = QUOTES[parameters.textQualifier];
+  const delimiter =
+    parameters.delimiter === "AutoDetect" || parameters.delimiter === "Excel" ? detectDelimiter(text.start, quote) : DELIMITER_CHARACTERS[parameters.delimiter];
+  return reading(delimiter, readDelimitedRecords(text.texts, { delimiter, quote }));
 }
 
-async function readStart(path: string): Promise<Uint8Array> {
-  const handle = await fs.promises.open(path, "r");
-  try {
-    const buffer = new Uint8Array(SNIFF_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, SNIFF_BYTES, 0);
-    return buffer.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
+/** The table's fixed-length widths: as saved for it (any case), else from its dictionary columns. */
+export function columnWidthsOf(parameters: Pick<FlatFileParameters, "columnWidths">, table: DdlTable): number[] {
+  const saved = Object.entries(parameters.columnWidths).find(([name]) => name.toLowerCase() === table.name.toLowerCase())?.[1];
+  if (!saved) return table.columns.map(defaultColumnWidth);
+  // Saved for the dictionary as it was: reading a changed table with them would cut every line wrong.
+  if (saved.length !== table.columns.length) {
+    throw new FlatFileProblem(
+      `The column widths saved for ${table.name} are ${saved.length}, but the table has ${table.columns.length} columns: save the flat-file parameters with ${table.columns.length} widths`,
+    );
   }
-}
-
-/** The file's text; a file that is not valid in its encoding is refused rather than read with replacement characters. */
-async function* decode(path: string, encoding: string, label: string, onBytes: (read: number) => void): AsyncGenerator<string> {
-  const decoder = new TextDecoder(encoding, { fatal: true });
-  let read = 0;
-  const wrong = () => new FlatFileProblem(`The file is not ${label} text: choose the encoding it was saved in`);
-  for await (const chunk of fs.createReadStream(path, { highWaterMark: 256 * 1024 })) {
-    read += (chunk as Buffer).length;
-    onBytes(read);
-    try {
-      yield decoder.decode(chunk as Buffer, { stream: true });
-    } catch {
-      throw wrong();
-    }
-  }
-  try {
-    yield decoder.decode();
-  } catch {
-    throw wrong();
-  }
+  return saved;
 }
 
 /** The candidate delimiter found most often in the first line, outside qualified text; a comma when none is. */

@@ -47,4 +47,26 @@ describe("a cell against its column", () => {
     expect(copyValue(col("int"), " 42 ")).toBe("42");
     expect(copyValue(col("nvarchar"), "")).toBe("\\N");
   });
+
+  it.each([
+    ["DMY", col("date"), "31/01/2024", null, "2024-01-31"],
+    ["DMY", col("date"), "1-2-2024", null, "2024-02-01"],
+    ["DMY", col("date"), "29.02.2024", null, "2024-02-29"],
+    ["DMY", col("date"), "29.02.2023", "not a date (dd/mm/yyyy)", undefined],
+    ["DMY", col("date"), "01/31/2024", "not a date (dd/mm/yyyy)", undefined],
+    ["DMY", col("date"), "31/01-2024", "not a date (dd/mm/yyyy)", undefined],
+    // A four-digit year first is never ambiguous: ISO dates (and yyyy/mm/dd) read in every order.
+    ["DMY", col("date"), "2024-01-31", null, "2024-01-31"],
+    ["MDY", col("date"), "01/31/2024", null, "2024-01-31"],
+    ["MDY", col("date"), "31/01/2024", "not a date (mm/dd/yyyy)", undefined],
+    ["YMD", col("date"), "2024/1/31", null, "2024-01-31"],
+    ["YMD", col("date"), "31/01/2024", "not a date (yyyy-mm-dd)", undefined],
+    ["DMY", col("datetime"), "31/01/2024 9:05", null, "2024-01-31 9:05"],
+    ["MDY", col("datetime"), "01/31/2024T10:00:00", null, "2024-01-31 10:00:00"],
+    ["MDY", col("datetime"), "31/01/2024 10:00", "not a date and time (mm/dd/yyyy hh:mm:ss)", undefined],
+    ["YMD", col("datetime"), "2024-01-31 10:00:00.5", null, "2024-01-31 10:00:00.5"],
+  ] as const)("in %s order, %o %j → %j, written to COPY as %j", (order, column, cell, problem, copied) => {
+    expect(cellProblem(column, cell, order)).toBe(problem);
+    if (copied !== undefined) expect(copyValue(column, cell, order)).toBe(copied);
+  });
 });

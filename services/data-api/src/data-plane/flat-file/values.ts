@@ -5,10 +5,14 @@
  * here, PostgreSQL takes as written: text is never trimmed or reformatted, so leading zeros, long
  * digit strings and formula-looking values stay exactly as they were.
  */
+import { DATE_ORDER_FORMS, type DateOrder } from "../../../../../contracts/projects.ts";
 import type { DdlColumn } from "../postgres-ddl.ts";
 
-/** Why a cell does not fit its column, or null when it does. An empty cell is NULL. */
-export function cellProblem(column: DdlColumn, cell: string): string | null {
+/**
+ * Why a cell does not fit its column, or null when it does. An empty cell is NULL. Dates are read
+ * in `dateOrder` (and as ISO yyyy-mm-dd in every order: a four-digit year first is never ambiguous).
+ */
+export function cellProblem(column: DdlColumn, cell: string, dateOrder: DateOrder = "YMD"): string | null {
   if (cell === "") return column.nullable && !column.isKey ? null : "a value is required";
   if (column.type === "nvarchar") {
     if (cell.includes("\u0000")) return "text cannot hold a NUL character";
@@ -30,22 +34,24 @@ export function cellProblem(column: DdlColumn, cell: string): string | null {
     case "float":
       return FLOAT.test(value) && Number.isFinite(Number(value)) ? null : "not a number";
     case "date":
-      return isDate(value) ? null : "not a date (yyyy-mm-dd)";
+      return isDate(value) || isoDate(value, dateOrder) !== undefined ? null : `not a date (${DATE_ORDER_FORMS[dateOrder]})`;
     case "time":
       return isTime(value) ? null : "not a time (hh:mm:ss)";
-    case "datetime": {
-      const [date, time, extra] = value.split(/[ T]/);
-      return isDate(date!) && (time === undefined || isTime(time)) && extra === undefined ? null : "not a date and time (yyyy-mm-dd hh:mm:ss)";
-    }
+    case "datetime":
+      return isoDateTime(value, dateOrder) !== undefined ? null : `not a date and time (${DATE_ORDER_FORMS[dateOrder]} hh:mm:ss)`;
     case "uniqueidentifier":
       return UUID.test(value) ? null : "not a uniqueidentifier";
   }
 }
 
-/** The cell as the column's COPY value (text format): NULL, or the text escaped; numbers and dates trimmed. */
-export function copyValue(column: DdlColumn, cell: string): string {
+/** The cell as the column's COPY value (text format): NULL, or the text escaped; numbers trimmed, dates as ISO. */
+export function copyValue(column: DdlColumn, cell: string, dateOrder: DateOrder = "YMD"): string {
   if (cell === "") return "\\N";
-  const value = column.type === "nvarchar" ? cell : cell.trim();
+  let value = column.type === "nvarchar" ? cell : cell.trim();
+  // Checked by cellProblem already: a value that starts yyyy-mm-dd is ISO, and goes as it is.
+  if ((column.type === "date" || column.type === "datetime") && !(value.charCodeAt(4) === 45 && value.charCodeAt(7) === 45)) {
+    value = (column.type === "date" ? isoDate(value, dateOrder) : isoDateTime(value, dateOrder)) ?? value;
+  }
   // Most values hold none of the four characters COPY escapes: tested once, replaced only then.
   return HAS_COPY_SPECIAL.test(value) ? value.replace(COPY_SPECIAL, (c) => COPY_ESCAPES[c]!) : value;
 }
@@ -128,7 +134,37 @@ function digitsAt(value: string, at: number, length: number): number {
   return n;
 }
 
+const YEAR_FIRST = /^(\d{4})([-/.])(\d{1,2})\2(\d{1,2})$/;
+const YEAR_LAST = /^(\d{1,2})([-/.])(\d{1,2})\2(\d{4})$/;
+
+/**
+ * A date that is not yyyy-mm-dd as yyyy-mm-dd, or undefined when it is no date: year first with any
+ * of - / . (2024/1/31), or in DMY and MDY the year last (31/1/2024, 31-01-2024, 31.01.2024).
+ */
+function isoDate(value: string, order: DateOrder): string | undefined {
+  const first = YEAR_FIRST.exec(value);
+  if (first) return realDay(first[1]!, first[3]!, first[4]!);
+  const last = order === "YMD" ? null : YEAR_LAST.exec(value);
+  if (!last) return undefined;
+  return order === "DMY" ? realDay(last[4]!, last[3]!, last[1]!) : realDay(last[4]!, last[1]!, last[3]!);
+}
+
+function realDay(year: string, month: string, day: string): string | undefined {
+  const iso = `${year}-${month.padStart(2, "0")}-${day.padStart(2, "0")}`;
+  return isDate(iso) ? iso : undefined;
+}
+
+/** A date and time (the date as above; a space or T; hh:mm[:ss[.ffffff]]), or a date alone, as ISO; undefined when it is neither. */
+function isoDateTime(value: string, order: DateOrder): string | undefined {
+  const [date, time, extra] = value.split(/[ T]/);
+  if (extra !== undefined || (time !== undefined && !isTime(time))) return undefined;
+  const iso = isDate(date!) ? date : isoDate(date!, order);
+  if (iso === undefined) return undefined;
+  // The value as written when it is ISO already: nothing to build on the common path.
+  return iso === date ? value : time === undefined ? iso : `${iso} ${time}`;
+}
+
 function isTime(value: string): boolean {
-  const m = /^(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,6})?)?$/.exec(value);
+  const m = /^(\d{1,2}):(\d{2})(?::(\d{2})(?:\.\d{1,6})?)?$/.exec(value);
   return !!m && Number(m[1]) <= 23 && Number(m[2]) <= 59 && Number(m[3] ?? 0) <= 59;
 }

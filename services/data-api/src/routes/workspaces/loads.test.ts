@@ -1,10 +1,12 @@
+import ExcelJS from "exceljs";
 import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import type { HistoryEntry, Load } from "../../../../../contracts/loads.ts";
-import type { Project } from "../../../../../contracts/projects.ts";
+import type { FlatFileParameters, Project } from "../../../../../contracts/projects.ts";
 import { DEMO_COMPANIES } from "../../../../../scripts/demo-data.ts";
 import { TEST_DATABASE_KINDS, TEST_POSTGRES_ADMIN_URL } from "../../../../shared/testing/databases.ts";
 import { databaseNameOf } from "../../data-plane/project-databases.ts";
 import { INTERRUPTED_MESSAGE, recoverInterruptedJobs } from "../../jobs/recover.ts";
+import { NOT_TEXT_MESSAGE, ZIP_NOT_TEXT_MESSAGE } from "../../data-plane/flat-file/text-encoding.ts";
 import { TEST_DATABASE_SERVER, USERS, createTestApi, type TestApi } from "../../testing/harness.ts";
 import { addProjectTable, column, makeApplication, makeProject } from "../../testing/project-fixtures.ts";
 import { holdJobsOf } from "../../testing/hold-jobs.ts";
@@ -27,9 +29,9 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
   });
   afterAll(() => api?.close());
 
-  /** A project whose databases exist: Customers (key CustomerId) and Orders, at "Setup: load source data". */
-  async function loadableProject(): Promise<Project> {
-    const project = await makeProject(api, owner, { companyId: birch.id, applicationId, sourceType: "BackUp" });
+  /** A project whose databases exist: Customers (key CustomerId) and Orders, at "Setup: load source data"; with `parameters`, a Flat file project reading files so. */
+  async function loadableProject(parameters?: Partial<FlatFileParameters>): Promise<Project> {
+    const project = await makeProject(api, owner, { companyId: birch.id, applicationId, sourceType: parameters ? "FlatFile" : "BackUp" });
     await addProjectTable(api, project.id, {
       name: "Customers",
       columns: [
@@ -39,9 +41,13 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
         column("Since", "date"),
       ],
     });
-    await addProjectTable(api, project.id, { name: "Orders", columns: [column("OrderId", "int", { isKey: true, nullable: false }), column("Note", "nvarchar")] });
+    await addProjectTable(api, project.id, {
+      name: "Orders",
+      columns: [column("OrderId", "int", { isKey: true, nullable: false }), column("Note", "nvarchar")],
+    });
     await api.db.updateTable("projects").set({ status: "SetupUploadTypeIncomplete" }).where("id", "=", project.id).execute();
     await api.send("POST", `/api/v1/projects/${project.id}/upload-type`, owner, { uploadType: "SingleFile" });
+    if (parameters) expect((await setParameters(project, parameters)).status).toBe(200);
     await api.app.request(`/api/v1/projects/${project.id}/try-create-databases`, { method: "POST", headers: { authorization: `Bearer ${owner}` } });
     await api.jobs.idle();
     const ready = (await api.get(`/api/v1/projects/${project.id}`, owner)).body as Project;
@@ -49,7 +55,20 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
     return ready;
   }
 
-  async function upload(project: Project, file: { name: string; text: string | Uint8Array }, fields: Record<string, string> = {}, options: { token?: string; app?: TestApi["app"] } = {}) {
+  const setParameters = (project: Project, parameters: Partial<FlatFileParameters>) =>
+    api.send("POST", `/api/v1/projects/${project.id}/updateFlatFileParameters`, owner, {
+      extension: ".csv",
+      delimiter: "AutoDetect",
+      hasHeaderRow: true,
+      ...parameters,
+    });
+
+  async function upload(
+    project: Project,
+    file: { name: string; text: string | Uint8Array },
+    fields: Record<string, string> = {},
+    options: { token?: string; app?: TestApi["app"] } = {},
+  ) {
     const form = new FormData();
     form.set("file", new Blob([file.text as BlobPart]), file.name);
     form.set("table", "Customers");
@@ -267,7 +286,15 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
     expect(detected).toMatchObject({ status: "Refused", rowsRejected: 1 });
     await api.db
       .updateTable("projects")
-      .set({ flat_file_parameters: JSON.stringify({ extension: ".txt", delimiter: "Semicolon", hasHeaderRow: false, textQualifier: "SingleQuote", encoding: "Windows-1252" }) })
+      .set({
+        flat_file_parameters: JSON.stringify({
+          extension: ".txt",
+          delimiter: "Semicolon",
+          hasHeaderRow: false,
+          textQualifier: "SingleQuote",
+          encoding: "Windows-1252",
+        }),
+      })
       .where("id", "=", project.id)
       .execute();
     // Windows-1252's é (0xE9), and one value too many.
@@ -282,28 +309,116 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
   });
 
   it.each([
-    ["a header naming a column the table lacks", "CustomerId,Code,Extra\n1,A,x\n", "The file has a column the table 'Customers' lacks: Extra. Add it to the project's data dictionary, or leave it out of the file. Nothing was loaded."],
-    ["a binary file named .csv", new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0, 0, 0, 1, 2, 3]), "The file is not text: it holds binary data. Choose a delimited text file (.csv, .txt, .dta). Nothing was loaded."],
-    ["a file in another encoding than UTF-8", new Uint8Array([...Buffer.from("CustomerId,Code\n1,Caf"), 0xe9, 0x0a]), "The file is not UTF-8 text: choose the encoding it was saved in. Nothing was loaded."],
+    [
+      "a header naming a column the table lacks",
+      "CustomerId,Code,Extra\n1,A,x\n",
+      "The file has a column the table 'Customers' lacks: Extra. Add it to the project's data dictionary, or leave it out of the file. Nothing was loaded.",
+    ],
+    [
+      "a binary file named .csv",
+      new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 1, 2, 3]),
+      `${NOT_TEXT_MESSAGE}. Nothing was loaded.`,
+    ],
+    ["a workbook named .csv", new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0x14, 0, 0, 0, 1, 2, 3]), `${ZIP_NOT_TEXT_MESSAGE}. Nothing was loaded.`],
+    [
+      "a file in another encoding than the UTF-8 chosen",
+      new Uint8Array([...Buffer.from("CustomerId,Code\n1,Caf"), 0xe9, 0x0a]),
+      "The file is not UTF-8 text: choose the encoding it was saved in. Nothing was loaded.",
+      { encoding: "UTF-8" },
+    ],
     ["broken quoting", 'CustomerId,Code\n1,"never closed\n', "The file could not be read: on row 2, a quoted field is never closed. Nothing was loaded."],
-  ])("refuses %s with a message, and changes nothing", async (_what, text, message) => {
-    const project = await loadableProject();
+    [
+      "a text file under .xlsx parameters",
+      "not a workbook",
+      "The file is not a valid .xlsx workbook. Nothing was loaded.",
+      { extension: ".xlsx", delimiter: "Excel" },
+    ],
+  ] as const)("refuses %s with a message, and changes nothing", async (_what, text, message, parameters?: Partial<FlatFileParameters>) => {
+    const project = await loadableProject(parameters ? {} : undefined);
+    if (parameters) await setParameters(project, {});
     await load(project, { name: "good.csv", text: "CustomerId,Code\n9,KEEP\n" });
+    if (parameters) await setParameters(project, parameters);
     const failed = await load(project, { name: "bad.csv", text });
     expect(failed).toMatchObject({ status: "Failed", rowsLoaded: 0, message });
     expect(await rowsOf(project)).toEqual([{ CustomerId: 9, Code: "KEEP", Balance: null, Since: null }]);
+  });
+
+  it("loads one worksheet of an .xlsx: text with its leading zeros, numbers as written, date cells as dates; a missing worksheet is named", async () => {
+    const project = await loadableProject({ extension: ".xlsx", delimiter: "Excel", worksheet: "Customers" });
+    const workbook = new ExcelJS.Workbook();
+    workbook.addWorksheet("Read me").addRow(["Not the data"]);
+    const sheet = workbook.addWorksheet("Customers");
+    sheet.addRow(["CustomerId", "Code", "Balance", "Since"]);
+    sheet.addRow([1, "007", 10.5, new Date(Date.UTC(2024, 4, 1))]);
+    sheet.addRow([2, "0042", 0.25]);
+    sheet.addRow([3, "=cmd|' /C calc'!A0", 1.234, "31/01/2024"]);
+    sheet.getColumn(4).numFmt = "dd/mm/yyyy";
+    const file = new Uint8Array(await workbook.xlsx.writeBuffer());
+    const done = await load(project, { name: "customers.xlsx", text: file }, { onRejected: "loadOthers" });
+    expect(done).toMatchObject({ status: "Loaded", rowsRead: 3, rowsLoaded: 2, rowsRejected: 1 });
+    expect(await rowsOf(project)).toEqual([
+      { CustomerId: 1, Code: "007", Balance: "10.50", Since: "2024-05-01" },
+      { CustomerId: 2, Code: "0042", Balance: "0.25", Since: null },
+    ]);
+    expect((await rejectedOf(project, done.id)).items).toEqual([{ line: 4, column: "Code", value: "=cmd|' /C calc'!A0", reason: "longer than 10 characters" }]);
+
+    // The date order chosen reads text dates; a worksheet that is not there is named with those that are.
+    await setParameters(project, { extension: ".xlsx", delimiter: "Excel", worksheet: "Customers", dateOrder: "DMY" });
+    sheet.getCell("B4").value = "ABC";
+    sheet.getCell("C4").value = 1.23;
+    expect(await load(project, { name: "again.xlsx", text: new Uint8Array(await workbook.xlsx.writeBuffer()) })).toMatchObject({
+      status: "Loaded",
+      rowsLoaded: 3,
+    });
+    expect((await rowsOf(project))[2]).toEqual({ CustomerId: 3, Code: "ABC", Balance: "1.23", Since: "2024-01-31" });
+    await setParameters(project, { extension: ".xlsx", delimiter: "Excel", worksheet: "Clients" });
+    const missing = await load(project, { name: "again.xlsx", text: file });
+    expect(missing).toMatchObject({
+      status: "Failed",
+      message: "The workbook has no worksheet 'Clients': its worksheets are Read me, Customers. Nothing was loaded.",
+    });
+  });
+
+  it("loads a fixed-length file cut by the widths saved for its table; a line of the wrong length is a rejected row", async () => {
+    const project = await loadableProject({
+      extension: ".txt",
+      delimiter: "FixedLength",
+      hasHeaderRow: false,
+      dateOrder: "MDY",
+      columnWidths: { customers: "4, 6, 8, 10" } as never,
+    });
+    const line = (id: string, code: string, balance: string, since: string) => id.padStart(4) + code.padEnd(6) + balance.padStart(8) + since.padEnd(10);
+    const text = [line("1", "007", "10.50", "05/01/2024"), "   2ABC           ", line("3", "X", "2.00", ""), ""].join("\n");
+    const done = await load(project, { name: "customers.txt", text }, { onRejected: "loadOthers" });
+    expect(done).toMatchObject({ status: "Loaded", rowsRead: 3, rowsLoaded: 2, rowsRejected: 1 });
+    expect(await rowsOf(project)).toEqual([
+      { CustomerId: 1, Code: "007", Balance: "10.50", Since: "2024-05-01" },
+      { CustomerId: 3, Code: "X", Balance: "2.00", Since: null },
+    ]);
+    expect((await rejectedOf(project, done.id)).items).toEqual([
+      { line: 2, column: null, value: null, reason: "18 characters where the column widths add up to 28" },
+    ]);
   });
 
   it("answers 400 at the field without a file or with a table the dictionary lacks, 413 over the size limit, and stores nothing", async () => {
     const project = await loadableProject();
     const form = new FormData();
     form.set("table", "Customers");
-    const noFile = await api.app.request(`/api/v1/projects/${project.id}/flat-file/loads`, { method: "POST", headers: { authorization: `Bearer ${owner}` }, body: form });
+    const noFile = await api.app.request(`/api/v1/projects/${project.id}/flat-file/loads`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${owner}` },
+      body: form,
+    });
     expect(noFile.status).toBe(400);
     expect(((await noFile.json()) as any).fieldErrors).toEqual({ file: ["Choose a file to load"] });
     const noTable = await upload(project, { name: "a.csv", text: "a\n1\n" }, { table: "Nope" });
     expect(noTable).toMatchObject({ status: 400, body: { fieldErrors: { table: ["The project's dictionary has no table 'Nope'"] } } });
-    const tooBig = await upload(project, { name: "big.csv", text: "CustomerId,Code\n" + "1,A\n".repeat(100) }, {}, { app: api.appWith({ maxUploadBytes: 100 }) });
+    const tooBig = await upload(
+      project,
+      { name: "big.csv", text: "CustomerId,Code\n" + "1,A\n".repeat(100) },
+      {},
+      { app: api.appWith({ maxUploadBytes: 100 }) },
+    );
     expect(tooBig.status).toBe(413);
     expect(tooBig.body.fieldErrors.file[0]).toMatch(/^The file is larger than 0 MB, the most a load takes/);
     expect((await api.get(`/api/v1/projects/${project.id}/history`, owner)).body.total).toBe(0);
@@ -334,7 +449,8 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
     const started = await upload(project, { name: "cancelled.csv", text: "CustomerId,Code\n1,A\n" });
     expect(started.status).toBe(202);
     const jobId = started.body.jobId as string;
-    const cancel = (token = owner) => api.app.request(`/api/v1/projects/${project.id}/jobs/${jobId}/cancel`, { method: "POST", headers: { authorization: `Bearer ${token}` } });
+    const cancel = (token = owner) =>
+      api.app.request(`/api/v1/projects/${project.id}/jobs/${jobId}/cancel`, { method: "POST", headers: { authorization: `Bearer ${token}` } });
     // Another company's user does not even learn the job exists.
     expect((await cancel(await api.tokenFor(USERS.viewer))).status).toBe(404);
     expect((await cancel()).status).toBe(202);
@@ -367,7 +483,9 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
     expect(now.jobs[0]).toMatchObject({ status: "ERROR", error: expect.stringMatching(/^Force-unlocked by .+: the file never finishes$/) });
     expect((await api.get(`/api/v1/projects/${project.id}/flat-file/loads/${started.body.load.id}`, owner)).body).toMatchObject({ status: "Failed" });
     const events = await api.db.selectFrom("lock_events").selectAll().where("project_id", "=", project.id).execute();
-    expect(events).toMatchObject([{ action: "ForceUnlock", lock_reason: "FlatFileCreation", reason: "the file never finishes", user_id: USERS.superAdmin.id, job_id: started.body.jobId }]);
+    expect(events).toMatchObject([
+      { action: "ForceUnlock", lock_reason: "FlatFileCreation", reason: "the file never finishes", user_id: USERS.superAdmin.id, job_id: started.body.jobId },
+    ]);
     // The stopped job, woken, changes nothing; and there is nothing left to unlock.
     release();
     await api.jobs.idle();

@@ -2,7 +2,6 @@ import { createRoute } from "@hono/zod-openapi";
 import { isAdmin } from "../../../../../contracts/roles.ts";
 import {
   createProjectSchema,
-  flatFileParametersSchema,
   projectSchema,
   projectSearchQuerySchema,
   projectSearchResponseSchema,
@@ -21,7 +20,7 @@ import { collectionPath, readErrorsOf, workspaceIdParams, writeErrorsOf } from "
 
 /**
  * What only migration projects have: their create, search, read and update bodies
- * (contracts/projects.ts), the upload type and the flat-file parameters. Everything else a project
+ * (contracts/projects.ts) and the upload type. Everything else a project
  * does is the workspace routers' (router.ts), shared with onboarding configurations.
  */
 
@@ -67,8 +66,7 @@ const patch = createRoute({
   path: `${BASE}/{id}`,
   tags: TAGS,
   summary: "Change a project's name, description or status",
-  description:
-    "Based on `version`: a stale one answers 409 and changes nothing. The status moves only Active ⇄ Inactive and Active → Completed.",
+  description: "Based on `version`: a stale one answers 409 and changes nothing. The status moves only Active ⇄ Inactive and Active → Completed.",
   request: { params: projectIdParams, body: jsonBody(updateProjectSchema) },
   responses: { 200: jsonContent(projectSchema, "The changed project."), ...writeErrors },
 });
@@ -91,66 +89,50 @@ const setUploadType = createRoute({
   responses: { 200: jsonContent(projectSchema, "The changed project."), ...writeErrors },
 });
 
-const setFlatFileParameters = createRoute({
-  method: "post",
-  path: `${BASE}/{id}/updateFlatFileParameters`,
-  tags: TAGS,
-  summary: "Set how the project's flat files are read (FlatFile projects only)",
-  request: { params: projectIdParams, body: jsonBody(flatFileParametersSchema) },
-  responses: { 200: jsonContent(projectSchema, "The changed project."), ...writeErrors },
-});
-
 export function createMigrationRoutes() {
-  return createRouter()
-    .openapi(create, async (c) => {
-      const input = c.req.valid("json");
-      await requireAreaRole(c, descriptor.area, input.companyId, { write: true });
-      const { db } = c.var.deps;
-      await requireApplicationOfCompany(db, input.applicationId, input.companyId);
-      const id = await createProject(db, { ...input, userId: c.var.caller.userId });
-      return c.json(await mustGet(db, id), 201);
-    })
-    // Before /projects/{id}, so "search" is never taken for an id.
-    .openapi(search, async (c) => {
-      const query = c.req.valid("query");
-      await requireAreaRole(c, descriptor.area, query.companyId, { write: false });
-      const caller = c.var.caller;
-      const page = await searchProjects(c.var.deps.db, query, { userId: caller.userId, seesAll: isAdmin(caller.roles) });
-      return c.json(page, 200);
-    })
-    .openapi(get, async (c) => {
-      const { workspace } = await requireWorkspace(c, "migration", c.req.valid("param").id, { write: false });
-      return c.json(await mustGet(c.var.deps.db, workspace.id), 200);
-    })
-    .openapi(patch, async (c) => {
-      const { workspace } = await requireWorkspace(c, "migration", c.req.valid("param").id, { write: true });
-      const body = c.req.valid("json");
-      assertVersion(descriptor, workspace, body.version);
-      assertStatusChange(descriptor, workspace, body.status);
-      const { db } = c.var.deps;
-      await updateProject(db, workspace, body.version, { name: body.name, description: body.description, status: body.status });
-      return c.json(await mustGet(db, workspace.id), 200);
-    })
-    .openapi(getUploadType, async (c) => {
-      const { workspace } = await requireWorkspace(c, "migration", c.req.valid("param").id, { write: false });
-      return c.json(uploadTypeResponseSchema.parse({ uploadType: workspace.upload_type }), 200);
-    })
-    .openapi(setUploadType, async (c) => {
-      const { workspace } = await requireWorkspace(c, "migration", c.req.valid("param").id, { write: true });
-      const { db } = c.var.deps;
-      // No version in the body (the contract's): the last choice wins, which is all a choice can mean.
-      await updateProject(db, workspace, Number(workspace.version), { uploadType: c.req.valid("json").uploadType });
-      return c.json(await mustGet(db, workspace.id), 200);
-    })
-    .openapi(setFlatFileParameters, async (c) => {
-      const { workspace } = await requireWorkspace(c, "migration", c.req.valid("param").id, { write: true });
-      if (workspace.source_type !== "FlatFile") {
-        throw new ApiProblem(400, "not_flat_file", "Flat file parameters are only for projects whose source type is Flat file.");
-      }
-      const { db } = c.var.deps;
-      await updateProject(db, workspace, Number(workspace.version), { flatFileParameters: c.req.valid("json") });
-      return c.json(await mustGet(db, workspace.id), 200);
-    });
+  return (
+    createRouter()
+      .openapi(create, async (c) => {
+        const input = c.req.valid("json");
+        await requireAreaRole(c, descriptor.area, input.companyId, { write: true });
+        const { db } = c.var.deps;
+        await requireApplicationOfCompany(db, input.applicationId, input.companyId);
+        const id = await createProject(db, { ...input, userId: c.var.caller.userId });
+        return c.json(await mustGet(db, id), 201);
+      })
+      // Before /projects/{id}, so "search" is never taken for an id.
+      .openapi(search, async (c) => {
+        const query = c.req.valid("query");
+        await requireAreaRole(c, descriptor.area, query.companyId, { write: false });
+        const caller = c.var.caller;
+        const page = await searchProjects(c.var.deps.db, query, { userId: caller.userId, seesAll: isAdmin(caller.roles) });
+        return c.json(page, 200);
+      })
+      .openapi(get, async (c) => {
+        const { workspace } = await requireWorkspace(c, "migration", c.req.valid("param").id, { write: false });
+        return c.json(await mustGet(c.var.deps.db, workspace.id), 200);
+      })
+      .openapi(patch, async (c) => {
+        const { workspace } = await requireWorkspace(c, "migration", c.req.valid("param").id, { write: true });
+        const body = c.req.valid("json");
+        assertVersion(descriptor, workspace, body.version);
+        assertStatusChange(descriptor, workspace, body.status);
+        const { db } = c.var.deps;
+        await updateProject(db, workspace, body.version, { name: body.name, description: body.description, status: body.status });
+        return c.json(await mustGet(db, workspace.id), 200);
+      })
+      .openapi(getUploadType, async (c) => {
+        const { workspace } = await requireWorkspace(c, "migration", c.req.valid("param").id, { write: false });
+        return c.json(uploadTypeResponseSchema.parse({ uploadType: workspace.upload_type }), 200);
+      })
+      .openapi(setUploadType, async (c) => {
+        const { workspace } = await requireWorkspace(c, "migration", c.req.valid("param").id, { write: true });
+        const { db } = c.var.deps;
+        // No version in the body (the contract's): the last choice wins, which is all a choice can mean.
+        await updateProject(db, workspace, Number(workspace.version), { uploadType: c.req.valid("json").uploadType });
+        return c.json(await mustGet(db, workspace.id), 200);
+      })
+  );
 }
 
 async function mustGet(db: Parameters<typeof getProject>[0], id: string) {

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Configuration } from "../../../../../contracts/configurations.ts";
 import { configurationSchema } from "../../../../../contracts/configurations.ts";
-import type { Job } from "../../../../../contracts/projects.ts";
+import { COLUMN_WIDTHS_MESSAGE, type Job } from "../../../../../contracts/projects.ts";
 import { DEMO_COMPANIES, demoAdminDataSources } from "../../../../../scripts/demo-data.ts";
 import { TEST_DATABASE_KINDS } from "../../../../shared/testing/databases.ts";
 import { findProjectDictionaryRef } from "../../repositories/dictionaries.ts";
@@ -78,7 +78,13 @@ describe.each(TEST_DATABASE_KINDS)("onboarding configurations (audit projects) o
       expect(later.schemes).toEqual([{ scheme: { id: acmeHT!.id, name: acmeHT!.name } }]);
     });
 
-    const body = (extra: Record<string, unknown> = {}) => ({ companyId: acme.id, applicationId: acmeApp.id, name: "Refused one", schemeIds: [acmeDB!.id], ...extra });
+    const body = (extra: Record<string, unknown> = {}) => ({
+      companyId: acme.id,
+      applicationId: acmeApp.id,
+      name: "Refused one",
+      schemeIds: [acmeDB!.id],
+      ...extra,
+    });
 
     it.each([
       ["no scheme", { schemeIds: [] }],
@@ -93,7 +99,12 @@ describe.each(TEST_DATABASE_KINDS)("onboarding configurations (audit projects) o
 
     it("refuses another company's scheme, and an unknown one, with 400 naming each at schemeIds, creating nothing", async () => {
       const before = await countIn(acme.id);
-      const res = await api.send("POST", "/api/v1/audit-projects", await token(USERS.analyst), body({ schemeIds: [acmeDB!.id, birchDB!.id, "no-such-scheme"] }));
+      const res = await api.send(
+        "POST",
+        "/api/v1/audit-projects",
+        await token(USERS.analyst),
+        body({ schemeIds: [acmeDB!.id, birchDB!.id, "no-such-scheme"] }),
+      );
       expect(res.status).toBe(400);
       expect(res.body.fieldErrors).toEqual({
         schemeIds: [`${birchDB!.id} is not a scheme of this company`, "no-such-scheme is not a scheme of this company"],
@@ -143,7 +154,9 @@ describe.each(TEST_DATABASE_KINDS)("onboarding configurations (audit projects) o
     });
 
     it("answers 404 for a company the caller cannot see, 403 to a ClientAdmin and to a Viewer of the company", async () => {
-      expect((await api.send("POST", "/api/v1/audit-projects", await token(USERS.analyst), { ...body(), companyId: cedar.id, applicationId: cedarApp.id })).status).toBe(404);
+      expect(
+        (await api.send("POST", "/api/v1/audit-projects", await token(USERS.analyst), { ...body(), companyId: cedar.id, applicationId: cedarApp.id })).status,
+      ).toBe(404);
       const clientAdmin = await api.send("POST", "/api/v1/audit-projects", await token(USERS.clientAdmin), {
         companyId: birch.id,
         applicationId: birchApp.id,
@@ -163,7 +176,12 @@ describe.each(TEST_DATABASE_KINDS)("onboarding configurations (audit projects) o
       const before = await api.get(`/api/v1/audit-projects/checkdefaultproject/${cedar.id}`, admin);
       expect(before.status).toBe(200);
       expect(before.body).toEqual({ hasDefault: false, defaultConfiguration: null });
-      const first = await makeConfiguration(api, admin, { companyId: cedar.id, applicationId: cedarApp.id, name: "Cedar deliveries", schemeIds: [cedarDC!.id] });
+      const first = await makeConfiguration(api, admin, {
+        companyId: cedar.id,
+        applicationId: cedarApp.id,
+        name: "Cedar deliveries",
+        schemeIds: [cedarDC!.id],
+      });
       expect(first.isDefault).toBe(true);
       const after = await api.get(`/api/v1/audit-projects/checkdefaultproject/${cedar.id}`, admin);
       expect(after.body).toEqual({ hasDefault: true, defaultConfiguration: { id: first.id, name: "Cedar deliveries" } });
@@ -182,7 +200,12 @@ describe.each(TEST_DATABASE_KINDS)("onboarding configurations (audit projects) o
 
   describe("PATCH /api/v1/audit-projects/{id}", () => {
     async function fresh(extra: Partial<{ schemeIds: string[] }> = {}) {
-      return makeConfiguration(api, await token(USERS.analyst), { companyId: acme.id, applicationId: acmeApp.id, schemeIds: [acmeDB!.id, acmeDC!.id], ...extra });
+      return makeConfiguration(api, await token(USERS.analyst), {
+        companyId: acme.id,
+        applicationId: acmeApp.id,
+        schemeIds: [acmeDB!.id, acmeDC!.id],
+        ...extra,
+      });
     }
 
     it("changes name, description and the schemes (replaced, in the order given), moving the version on", async () => {
@@ -230,7 +253,11 @@ describe.each(TEST_DATABASE_KINDS)("onboarding configurations (audit projects) o
       const configuration = await fresh();
       const t = await token(USERS.analyst);
       const first = await api.send("PATCH", `/api/v1/audit-projects/${configuration.id}`, t, { version: configuration.version, description: "first" });
-      const stale = await api.send("PATCH", `/api/v1/audit-projects/${configuration.id}`, t, { version: configuration.version, name: "Second", schemeIds: [acmeHT!.id] });
+      const stale = await api.send("PATCH", `/api/v1/audit-projects/${configuration.id}`, t, {
+        version: configuration.version,
+        name: "Second",
+        schemeIds: [acmeHT!.id],
+      });
       expect(stale.status).toBe(409);
       expect(stale.body.errors).toEqual(["This configuration was changed by someone else. Reload it and try again."]);
       expect(await read(configuration.id)).toEqual(first.body);
@@ -238,7 +265,10 @@ describe.each(TEST_DATABASE_KINDS)("onboarding configurations (audit projects) o
 
     it("refuses another configuration's name with 409 at name", async () => {
       const configuration = await fresh();
-      const res = await api.send("PATCH", `/api/v1/audit-projects/${configuration.id}`, await token(USERS.analyst), { version: configuration.version, name: "monthly payroll" });
+      const res = await api.send("PATCH", `/api/v1/audit-projects/${configuration.id}`, await token(USERS.analyst), {
+        version: configuration.version,
+        name: "monthly payroll",
+      });
       expect(res.status).toBe(409);
       expect(res.body.fieldErrors).toEqual({ name: ["A configuration with this name already exists in this company"] });
     });
@@ -290,8 +320,15 @@ describe.each(TEST_DATABASE_KINDS)("onboarding configurations (audit projects) o
 
     it("refuses a write to a locked configuration with 409 naming the lock", async () => {
       const configuration = await fresh();
-      await api.db.updateTable("projects").set({ is_locked: 1, lock_reason: "DatabaseCreation", lock_state: "Locked" }).where("id", "=", configuration.id).execute();
-      const res = await api.send("PATCH", `/api/v1/audit-projects/${configuration.id}`, await token(USERS.analyst), { version: configuration.version, name: "x" });
+      await api.db
+        .updateTable("projects")
+        .set({ is_locked: 1, lock_reason: "DatabaseCreation", lock_state: "Locked" })
+        .where("id", "=", configuration.id)
+        .execute();
+      const res = await api.send("PATCH", `/api/v1/audit-projects/${configuration.id}`, await token(USERS.analyst), {
+        version: configuration.version,
+        name: "x",
+      });
       expect(res.status).toBe(409);
       expect(res.body.errors[0]).toMatch(/^The configuration is locked \(DatabaseCreation\)/);
     });
@@ -303,7 +340,12 @@ describe.each(TEST_DATABASE_KINDS)("onboarding configurations (audit projects) o
     beforeAll(async () => {
       const admin = await token(USERS.superAdmin);
       cedarConfiguration = await makeConfiguration(api, admin, { companyId: cedar.id, applicationId: cedarApp.id, schemeIds: [cedarLife!.id] });
-      birchConfiguration = await makeConfiguration(api, admin, { companyId: birch.id, applicationId: birchApp.id, name: "Restricted intake", schemeIds: [birchDB!.id] });
+      birchConfiguration = await makeConfiguration(api, admin, {
+        companyId: birch.id,
+        applicationId: birchApp.id,
+        name: "Restricted intake",
+        schemeIds: [birchDB!.id],
+      });
     });
 
     const paths = (id: string) => [
@@ -370,7 +412,11 @@ describe.each(TEST_DATABASE_KINDS)("onboarding configurations (audit projects) o
       const admin = await token(USERS.superAdmin);
       for (const [i, name] of birchNames.entries()) {
         await makeConfiguration(api, admin, { companyId: birch.id, applicationId: birchApp.id, name, schemeIds: [birchDB!.id] });
-        await api.db.updateTable("projects").set({ updated_at: `2024-02-0${i + 1}T00:00:00.000Z` }).where("name", "=", name).execute();
+        await api.db
+          .updateTable("projects")
+          .set({ updated_at: `2024-02-0${i + 1}T00:00:00.000Z` })
+          .where("name", "=", name)
+          .execute();
       }
       // A project in Birch that must never show among its configurations.
       await makeProject(api, admin, { companyId: birch.id, applicationId: birchApp.id, name: "Onboarding migration" });
@@ -427,7 +473,12 @@ describe.each(TEST_DATABASE_KINDS)("onboarding configurations (audit projects) o
       expect(empty.status).toBe(409);
       expect(empty.body.errors).toEqual(["The data dictionary has no tables: add at least one."]);
       const dictionary = (await api.get(`${base}/data-dictionary`, owner)).body;
-      const added = await api.send("POST", `${base}/data-dictionary/tables`, owner, { version: dictionary.version, name: "Members", description: null, columns: [] });
+      const added = await api.send("POST", `${base}/data-dictionary/tables`, owner, {
+        version: dictionary.version,
+        name: "Members",
+        description: null,
+        columns: [],
+      });
       expect(added.status).toBe(201);
       expect((await api.send("POST", `${base}/try-create-databases`, owner)).body.errors).toEqual(["1 table has no columns: every table needs at least one."]);
       const table = added.body.tables[0];
@@ -497,8 +548,44 @@ describe.each(TEST_DATABASE_KINDS)("onboarding configurations (audit projects) o
       expect((await read(configuration.id)).status).toBe("SetupAssignTemplatesIncomplete");
     });
 
+    it("saves flat-file parameters as a project does, each table's fixed-length widths checked against its columns", async () => {
+      const owner = await token(USERS.analyst);
+      const configuration = await makeConfiguration(api, owner, { companyId: acme.id, applicationId: acmeApp.id, schemeIds: [acmeDB!.id] });
+      await addProjectTable(api, configuration.id, { name: "Members", columns: [column("MemberId", "int"), column("Name", "nvarchar", { length: 20 })] });
+      const save = (body: object, as = owner) => api.send("POST", `/api/v1/audit-projects/${configuration.id}/updateFlatFileParameters`, as, body);
+      const fixed = { extension: ".dta", delimiter: "FixedLength", encoding: "UTF-16BE", dateOrder: "DMY" };
+
+      const saved = await save({ ...fixed, columnWidths: { members: "5, 20" } });
+      expect(saved.status).toBe(200);
+      expect(saved.body).toMatchObject({
+        id: configuration.id,
+        schemes: [expect.anything()],
+        flatFileParameters: { ...fixed, columnWidths: { Members: [5, 20] } },
+      });
+      expect((await read(configuration.id)).flatFileParameters).toMatchObject({ columnWidths: { Members: [5, 20] } });
+      // What the load page shows beside the widths saved: each table's columns and the dictionary's widths.
+      expect((await api.get(`/api/v1/audit-projects/${configuration.id}/flat-file/column-widths`, owner)).body).toEqual({
+        tables: [{ name: "Members", columns: ["MemberId", "Name"], defaultWidths: [11, 20] }],
+      });
+
+      const wrong = await save({ ...fixed, columnWidths: { Members: "5", Others: "1" } });
+      expect(wrong.status).toBe(400);
+      expect(wrong.body.fieldErrors).toEqual({
+        "columnWidths.Members": ["Members has 2 columns: give 2 widths (1 given)"],
+        "columnWidths.Others": ["The configuration's dictionary has no table 'Others'"],
+      });
+      expect((await save({ ...fixed, columnWidths: { Members: "5,x" } })).body.fieldErrors).toEqual({ "columnWidths.Members": [COLUMN_WIDTHS_MESSAGE] });
+      expect((await read(configuration.id)).flatFileParameters).toMatchObject({ columnWidths: { Members: [5, 20] } });
+      // Only its writers: a Viewer of the company may not.
+      expect((await save(fixed, await token(USERS.viewer))).status).toBe(403);
+    });
+
     it("names the configuration when its job refuses to start: locked, or moved on, after the request was checked", async () => {
-      const configuration = await makeConfiguration(api, await token(USERS.analyst), { companyId: acme.id, applicationId: acmeApp.id, schemeIds: [acmeHT!.id] });
+      const configuration = await makeConfiguration(api, await token(USERS.analyst), {
+        companyId: acme.id,
+        applicationId: acmeApp.id,
+        schemeIds: [acmeHT!.id],
+      });
       await addProjectTable(api, configuration.id, { name: "Members", columns: [column("MemberId", "int")] });
       const row = () => api.db.updateTable("projects").where("id", "=", configuration.id);
       // requireWorkspace reads the row before it asks for the caller's permissions: another request
@@ -585,6 +672,8 @@ describe.each(TEST_DATABASE_KINDS)("onboarding configurations (audit projects) o
         "/api/v1/audit-projects/{id}/users",
         "/api/v1/audit-projects/{id}/jobs",
         "/api/v1/audit-projects/{id}/try-create-databases",
+        "/api/v1/audit-projects/{id}/updateFlatFileParameters",
+        "/api/v1/projects/{id}/updateFlatFileParameters",
         "/api/v1/audit-projects/{id}/data-dictionary",
         "/api/v1/audit-projects/{id}/data-dictionary/tables",
         "/api/v1/projects/{id}/access",

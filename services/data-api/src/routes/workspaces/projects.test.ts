@@ -94,7 +94,9 @@ describe.each(TEST_DATABASE_KINDS)("projects on %s", (kind) => {
     it("answers 404 for a company the caller cannot see and 403 for a Viewer of the company", async () => {
       const body = { companyId: birch.id, applicationId: birchApp.id, name: "Nope", sourceType: "BackUp" };
       expect((await api.send("POST", "/api/v1/projects", await token(USERS.viewer), body)).status).toBe(404);
-      expect((await api.send("POST", "/api/v1/projects", await token(USERS.viewer), { ...body, companyId: acme.id, applicationId: acmeApp.id })).status).toBe(403);
+      expect((await api.send("POST", "/api/v1/projects", await token(USERS.viewer), { ...body, companyId: acme.id, applicationId: acmeApp.id })).status).toBe(
+        403,
+      );
       expect((await api.send("POST", "/api/v1/projects", undefined, body)).status).toBe(401);
     });
   });
@@ -241,8 +243,21 @@ describe.each(TEST_DATABASE_KINDS)("projects on %s", (kind) => {
       const res = await api.send("POST", `/api/v1/projects/${project.id}/updateFlatFileParameters`, t, { extension: ".csv", delimiter: "Semicolon" });
       expect(res.status).toBe(200);
       // A form's unticked "Header row" sends nothing: missing means no header row.
-      expect(res.body.flatFileParameters).toEqual({ extension: ".csv", delimiter: "Semicolon", hasHeaderRow: false, textQualifier: "DoubleQuote", encoding: "UTF-8" });
-      const withHeader = await api.send("POST", `/api/v1/projects/${project.id}/updateFlatFileParameters`, t, { extension: ".csv", delimiter: "Semicolon", hasHeaderRow: true });
+      expect(res.body.flatFileParameters).toEqual({
+        extension: ".csv",
+        delimiter: "Semicolon",
+        hasHeaderRow: false,
+        textQualifier: "DoubleQuote",
+        encoding: "AutoDetect",
+        dateOrder: "YMD",
+        worksheet: "",
+        columnWidths: {},
+      });
+      const withHeader = await api.send("POST", `/api/v1/projects/${project.id}/updateFlatFileParameters`, t, {
+        extension: ".csv",
+        delimiter: "Semicolon",
+        hasHeaderRow: true,
+      });
       expect(withHeader.body.flatFileParameters.hasHeaderRow).toBe(true);
       const bad = await api.send("POST", `/api/v1/projects/${project.id}/updateFlatFileParameters`, t, { extension: ".xlsx", delimiter: "Comma" });
       expect(bad.status).toBe(400);
@@ -268,7 +283,11 @@ describe.each(TEST_DATABASE_KINDS)("projects on %s", (kind) => {
       for (const [i, name] of names.entries()) {
         await makeProject(api, t, { companyId: cedar.id, applicationId: cedarApps[i % 2]!.id, name });
         // Distinct, known update times for the default sort.
-        await api.db.updateTable("projects").set({ updated_at: `2024-01-0${i + 1}T00:00:00.000Z` }).where("name", "=", name).execute();
+        await api.db
+          .updateTable("projects")
+          .set({ updated_at: `2024-01-0${i + 1}T00:00:00.000Z` })
+          .where("name", "=", name)
+          .execute();
       }
       const id = (name: string) => api.db.selectFrom("projects").select("id").where("name", "=", name).executeTakeFirstOrThrow();
       await setStatus((await id("Stock")).id, "Active");
@@ -303,7 +322,14 @@ describe.each(TEST_DATABASE_KINDS)("projects on %s", (kind) => {
       const byStatus = names(await search("sort=status"));
       expect(byStatus.slice(0, 2)).toEqual(["Stock", "Customers"]);
       const byApplication = await search("sort=application");
-      expect(byApplication.body.items.map((p: Project) => p.applicationName)).toEqual(["alpha CRM", "alpha CRM", "alpha CRM", "Zeta POS", "Zeta POS", "Zeta POS"]);
+      expect(byApplication.body.items.map((p: Project) => p.applicationName)).toEqual([
+        "alpha CRM",
+        "alpha CRM",
+        "alpha CRM",
+        "Zeta POS",
+        "Zeta POS",
+        "Zeta POS",
+      ]);
     });
 
     it("pages", async () => {

@@ -6,6 +6,7 @@ import type { AppEnv } from "../../context.ts";
 import { createRouter } from "../../openapi.ts";
 import { createWorkspaceDictionaryRouter } from "./dictionary.ts";
 import { createWorkspaceHistoryRouter } from "./history.ts";
+import { createWorkspaceFlatFileParametersRouter } from "./flat-file-parameters.ts";
 import { createWorkspaceJobsRouter } from "./jobs.ts";
 import { createWorkspaceLoadsRouter } from "./loads.ts";
 import { createMigrationRoutes } from "./migration.ts";
@@ -22,7 +23,7 @@ const KIND_ROUTES: Record<WorkspaceKind, () => ReturnType<typeof createRouter>> 
 /**
  * Every route of one kind of workspace, mounted at the kind's apiBase (contracts/workspaces.ts):
  * /api/v1/projects for migration projects, /api/v1/audit-projects for onboarding configurations.
- * The access, users, jobs, try-create-databases, loads, history and data-dictionary routes are one implementation,
+ * The access, users, jobs, try-create-databases, flat-file parameters and loads, history and data-dictionary routes are one implementation,
  * built from the descriptor; only the kind's own routes differ.
  */
 export function createWorkspaceRouter(kind: WorkspaceKind) {
@@ -43,6 +44,7 @@ export function createWorkspaceRouter(kind: WorkspaceKind) {
   router.route("/", KIND_ROUTES[kind]());
   router.route("/", createWorkspaceUsersRouter(descriptor));
   router.route("/", createWorkspaceJobsRouter(descriptor));
+  router.route("/", createWorkspaceFlatFileParametersRouter(descriptor));
   router.route("/", createWorkspaceLoadsRouter(descriptor));
   router.route("/", createWorkspaceHistoryRouter(descriptor));
   router.route("/", createWorkspaceDictionaryRouter(descriptor));

@@ -1,0 +1,57 @@
+import type { SubmissionResult } from "@conform-to/react";
+import { Form } from "react-router";
+import type { ColumnWidthsResponse, FlatFileParameters } from "../../../contracts/projects";
+import { DEFAULT_FLAT_FILE_PARAMETERS } from "../../../contracts/values/projects";
+import { FormErrors } from "~/components/forms/fields";
+import { StatusButton } from "~/components/forms/status-button";
+import { FlatFileParameterFields, flatFileParameterDefaults } from "~/components/projects/flat-file-parameter-fields";
+import { flatFileParameterRows } from "~/components/projects/format";
+import { useIntentPending } from "~/components/projects/use-intent-pending";
+import { getFormProps, useServerForm } from "~/lib/forms";
+
+/** The intent the parameters form posts (the page's action tells it from the upload's multipart post). */
+export const SAVE_PARAMETERS = "save-parameters";
+
+/**
+ * How the workspace's files are read (the load page): the saved parameters, and a form to change
+ * them inside a disclosure that stays open while the form has errors. Works without JavaScript.
+ */
+export function FlatFileParametersForm({
+  parameters,
+  widths,
+  lastResult,
+}: {
+  parameters: FlatFileParameters | null;
+  widths: ColumnWidthsResponse["tables"];
+  lastResult?: SubmissionResult<string[]>;
+}) {
+  const pending = useIntentPending(SAVE_PARAMETERS);
+  const [form, fields] = useServerForm({ id: "flat-file-parameters", lastResult, defaultValue: flatFileParameterDefaults(parameters) });
+  return (
+    <section aria-labelledby="parameters-title" className="mt-3 mb-5">
+      <h3 id="parameters-title" className="sr-only">
+        How the file is read
+      </h3>
+      <dl aria-label="How the file is read" className="grid grid-cols-[max-content_1fr] gap-x-6 gap-y-1 text-sm">
+        {flatFileParameterRows(parameters ?? DEFAULT_FLAT_FILE_PARAMETERS).map(([label, value]) => (
+          <div key={label} className="contents">
+            <dt className="text-muted-foreground">{label}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+      </dl>
+      <details className="mt-3 rounded-md border border-border px-4 py-2" open={lastResult?.error ? true : undefined}>
+        <summary className="cursor-pointer text-sm font-medium">Change how files are read</summary>
+        <Form method="post" {...getFormProps(form)} className="mt-3 space-y-4 pb-2">
+          <FormErrors form={form} />
+          <div className="grid gap-4 sm:grid-cols-2">
+            <FlatFileParameterFields fields={fields} delimiterSaved={parameters?.delimiter} widths={widths} />
+          </div>
+          <StatusButton type="submit" name="intent" value={SAVE_PARAMETERS} variant="outline" pending={pending}>
+            Save
+          </StatusButton>
+        </Form>
+      </details>
+    </section>
+  );
+}

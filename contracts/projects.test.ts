@@ -1,0 +1,29 @@
+import { describe, expect, it } from "vitest";
+import { COLUMN_WIDTHS_MESSAGE, DEFAULT_FLAT_FILE_PARAMETERS, flatFileParametersSchema } from "./projects";
+
+describe("flat-file parameters", () => {
+  it("reads parameters saved before date order, worksheet and widths existed, with their defaults, keeping the encoding saved", () => {
+    const saved = { extension: ".txt", delimiter: "Pipe", hasHeaderRow: false, textQualifier: "None", encoding: "UTF-8" };
+    expect(flatFileParametersSchema.parse(saved)).toEqual({ ...saved, dateOrder: "YMD", worksheet: "", columnWidths: {} });
+    // A workspace that never saved any: the encoding is detected.
+    expect(flatFileParametersSchema.parse({ extension: ".csv", delimiter: "AutoDetect", hasHeaderRow: true })).toEqual(DEFAULT_FLAT_FILE_PARAMETERS);
+  });
+
+  it("takes column widths as a form sends them and as JSON does, a blank table left out; a bad list is refused at its table", () => {
+    const base = { extension: ".txt", delimiter: "FixedLength" };
+    expect(flatFileParametersSchema.parse({ ...base, columnWidths: { Customers: " 6, 10,10 ", Orders: "", Notes: [3, 4] } }).columnWidths).toEqual({
+      Customers: [6, 10, 10],
+      Notes: [3, 4],
+    });
+    for (const widths of ["6,,10", "6, ten", "0", "6.5", "10001"]) {
+      const result = flatFileParametersSchema.safeParse({ ...base, columnWidths: { Customers: widths } });
+      expect(result.error?.issues.map((i) => [i.path.join("."), i.message])).toEqual([["columnWidths.Customers", COLUMN_WIDTHS_MESSAGE]]);
+    }
+  });
+
+  it("keeps Excel with .xlsx and only with it", () => {
+    expect(flatFileParametersSchema.safeParse({ extension: ".xlsx", delimiter: "Comma" }).success).toBe(false);
+    expect(flatFileParametersSchema.safeParse({ extension: ".csv", delimiter: "Excel" }).success).toBe(false);
+    expect(flatFileParametersSchema.parse({ extension: ".xlsx", delimiter: "Excel", worksheet: " Data " }).worksheet).toBe("Data");
+  });
+});

@@ -1,0 +1,7 @@
+/** Refused before anything is loaded: the load fails with this message and changes nothing. */
+export class FlatFileProblem extends Error {
+  override name = "FlatFileProblem";
+}
+
+/** One record of a flat file: its row as a person counts them, its cells, and why it cannot be a row (a fixed-length line of the wrong length). */
+export type FlatFileRecord = { row: number; cells: string[]; problem?: string };

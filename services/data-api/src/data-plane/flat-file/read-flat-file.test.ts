@@ -1,0 +1,171 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import ExcelJS from "exceljs";
+import { afterAll, describe, expect, it } from "vitest";
+import { flatFileParametersSchema, type FlatFileParameters } from "../../../../../contracts/projects.ts";
+import { column } from "../../testing/project-fixtures.ts";
+import type { DdlTable } from "../postgres-ddl.ts";
+import { FlatFileProblem, readFlatFile } from "./read-flat-file.ts";
+import { NOT_TEXT_MESSAGE, ZIP_NOT_TEXT_MESSAGE } from "./text-encoding.ts";
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "dt-read-flat-file-"));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+let files = 0;
+function fileOf(bytes: string | Uint8Array): string {
+  const file = path.join(dir, `f${++files}`);
+  fs.writeFileSync(file, bytes);
+  return file;
+}
+
+const TABLE: DdlTable = {
+  name: "Customers",
+  columns: [column("Code", "nvarchar", { length: 6 }), column("Name", "nvarchar", { length: 10 }), column("Balance", "decimal", { precision: 8, scale: 2 })],
+};
+const params = (p: Partial<FlatFileParameters> & Pick<FlatFileParameters, "extension" | "delimiter">) =>
+  flatFileParametersSchema.parse({ hasHeaderRow: true, ...p });
+
+/** How the file was read, and its records once all are read. */
+async function read(file: string, parameters: FlatFileParameters, table = TABLE) {
+  const reading = await readFlatFile(file, parameters, table);
+  const records = [];
+  for await (const r of reading.records) records.push(r);
+  return { encoding: reading.encoding, delimiter: reading.delimiter, records };
+}
+const problemOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => "read without a problem",
+    (err: unknown) => (err instanceof FlatFileProblem ? err.message : err),
+  );
+
+const CSV = "Code;Name\n007;Zoë\n";
+const csv = params({ extension: ".csv", delimiter: "AutoDetect" });
+
+describe("a text file's encoding, detected", () => {
+  it("reads UTF-16 BE with its byte-order mark, and without one from its NUL bytes", async () => {
+    const be = (text: string) => Buffer.from(text, "utf16le").swap16();
+    for (const bytes of [Buffer.concat([Buffer.from([0xfe, 0xff]), be(CSV)]), be(CSV)]) {
+      const result = await read(fileOf(bytes), csv);
+      expect(result).toMatchObject({ encoding: "UTF-16BE", delimiter: ";" });
+      expect(result.records.map((r) => r.cells)).toEqual([
+        ["Code", "Name"],
+        ["007", "Zoë"],
+      ]);
+    }
+  });
+
+  it("reads UTF-16 LE and UTF-8 from their byte-order marks, the mark not part of the first header", async () => {
+    const le = await read(fileOf(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(CSV, "utf16le")])), csv);
+    expect(le).toMatchObject({ encoding: "UTF-16LE", records: [{ cells: ["Code", "Name"] }, { cells: ["007", "Zoë"] }] });
+    const utf8 = await read(fileOf(`\uFEFF${CSV}`), csv);
+    expect(utf8).toMatchObject({ encoding: "UTF-8", records: [{ cells: ["Code", "Name"] }, { cells: ["007", "Zoë"] }] });
+  });
+
+  it("takes a file that is not valid UTF-8 for Windows-1252", async () => {
+    const bytes = Buffer.concat([Buffer.from("Code,Name\n1,Caf"), Buffer.from([0xe9, 0x20, 0x93]), Buffer.from("Zo"), Buffer.from([0xeb, 0x94, 0x0a])]);
+    const result = await read(fileOf(bytes), csv);
+    expect(result.encoding).toBe("Windows-1252");
+    expect(result.records[1]!.cells).toEqual(["1", "Café “Zoë”"]);
+  });
+
+  it("decides at the first byte above 127, however far down it comes", async () => {
+    const ascii = "Code,Name\n" + "1,plain ascii text\n".repeat(20_000); // well past the first 64 KB
+    const latin = await read(fileOf(Buffer.concat([Buffer.from(ascii), Buffer.from("2,Müller\n", "latin1")])), csv);
+    expect(latin.encoding).toBe("Windows-1252");
+    expect(latin.records.at(-1)!.cells).toEqual(["2", "Müller"]);
+    const utf8 = await read(fileOf(`${ascii}2,Müller\n`), csv);
+    expect(utf8.encoding).toBe("UTF-8");
+    expect(utf8.records.at(-1)!.cells).toEqual(["2", "Müller"]);
+  });
+
+  it("refuses a binary file under a text extension, in any encoding chosen, and names a workbook for what it is", async () => {
+    const binary = fileOf(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52, 0, 0, 1, 0]));
+    for (const encoding of ["AutoDetect", "UTF-8", "UTF-16LE", "UTF-16BE", "Windows-1252"] as const) {
+      expect(await problemOf(read(binary, { ...csv, encoding }))).toBe(NOT_TEXT_MESSAGE);
+    }
+    const workbook = new ExcelJS.Workbook();
+    workbook.addWorksheet("Data").addRow(["Code"]);
+    expect(await problemOf(read(fileOf(new Uint8Array(await workbook.xlsx.writeBuffer())), csv))).toBe(ZIP_NOT_TEXT_MESSAGE);
+  });
+
+  it("refuses a byte-order mark that contradicts the encoding chosen, and text not valid in it", async () => {
+    const bom16 = fileOf(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(CSV, "utf16le")]));
+    expect(await problemOf(read(bom16, { ...csv, encoding: "UTF-8" }))).toBe(
+      "The file starts with a UTF-16 LE byte-order mark: choose the encoding UTF-16 LE (or Auto detect)",
+    );
+    const latin = fileOf(Buffer.from("Code,Name\n1,Müller\n", "latin1"));
+    expect(await problemOf(read(latin, { ...csv, encoding: "UTF-8" }))).toBe("The file is not UTF-8 text: choose the encoding it was saved in");
+  });
+});
+
+describe("a fixed-length file", () => {
+  const fixed = params({ extension: ".txt", delimiter: "FixedLength", hasHeaderRow: false });
+
+  it("cuts lines by the dictionary's widths, unpadded, and names a line of the wrong length", async () => {
+    // Code 6, Name 10, Balance decimal(8,2): 10 wide.
+    const line = (code: string, name: string, balance: string) => code.padEnd(6) + name.padEnd(10) + balance.padStart(10);
+    const text = [line("007", "Zoë", "12.50"), "", line("000123", "Long name", "-1234.56"), "12    short line"].join("\r\n") + "\r\n";
+    const { records, delimiter } = await read(fileOf(text), fixed);
+    expect(delimiter).toBe("fixed length");
+    expect(records).toEqual([
+      { row: 1, cells: ["007", "Zoë", "12.50"] },
+      { row: 2, cells: ["", "", ""] },
+      { row: 3, cells: ["000123", "Long name", "-1234.56"] },
+      { row: 4, cells: ["12", "short line", ""], problem: "16 characters where the column widths add up to 26" },
+    ]);
+  });
+
+  it("takes the widths saved for the table, in any case, and refuses widths saved for another column count", async () => {
+    const saved = { ...fixed, columnWidths: { customers: [3, 2, 4] } };
+    expect((await read(fileOf("007Zo12.5\n"), saved)).records).toEqual([{ row: 1, cells: ["007", "Zo", "12.5"] }]);
+    expect(await problemOf(read(fileOf("007Zo12.5\n"), { ...fixed, columnWidths: { Customers: [3, 2] } }))).toBe(
+      "The column widths saved for Customers are 2, but the table has 3 columns: save the flat-file parameters with 3 widths",
+    );
+  });
+
+  it("reads lines cut across chunks, counting characters rather than UTF-16 units", async () => {
+    const line = "😀😀😀😀😀😀" + "x".repeat(10) + "1.00".padStart(10);
+    const text = `${line}\n`.repeat(30_000);
+    const { records } = await read(fileOf(text), fixed);
+    expect(records).toHaveLength(30_000);
+    expect(records.every((r) => r.problem === undefined && r.cells[0] === "😀😀😀😀😀😀" && r.cells[2] === "1.00")).toBe(true);
+  });
+});
+
+describe("an .xlsx worksheet", () => {
+  const xlsx = params({ extension: ".xlsx", delimiter: "Excel" });
+
+  async function workbookFile() {
+    const workbook = new ExcelJS.Workbook();
+    workbook.addWorksheet("Notes").addRow(["not this one"]);
+    const sheet = workbook.addWorksheet("Customers");
+    sheet.addRow(["Code", "Joined", "At", "Balance", "Flag"]);
+    sheet.addRow(["007", new Date(Date.UTC(2024, 0, 31)), new Date(Date.UTC(2024, 0, 31, 10, 30)), 1234.5, true]);
+    sheet.addRow(["0042", null, null, 0.1]);
+    sheet.getColumn(2).numFmt = "dd/mm/yyyy";
+    sheet.getColumn(3).numFmt = "yyyy-mm-dd hh:mm";
+    return fileOf(new Uint8Array(await workbook.xlsx.writeBuffer()));
+  }
+
+  it("reads the named worksheet: text with its leading zeros, numbers as written, date cells as ISO dates and datetimes", async () => {
+    const { records, delimiter, encoding } = await read(await workbookFile(), { ...xlsx, worksheet: "customers" });
+    expect({ delimiter, encoding }).toEqual({ delimiter: "excel", encoding: null });
+    expect(records).toEqual([
+      { row: 1, cells: ["Code", "Joined", "At", "Balance", "Flag"] },
+      { row: 2, cells: ["007", "2024-01-31", "2024-01-31 10:30:00", "1234.5", "TRUE"] },
+      // Empty cells at a row's end come back, up to the header's width.
+      { row: 3, cells: ["0042", "", "", "0.1", ""] },
+    ]);
+  });
+
+  it("reads the first worksheet when none is named, and refuses a missing one naming those there are", async () => {
+    const file = await workbookFile();
+    expect((await read(file, xlsx)).records).toEqual([{ row: 1, cells: ["not this one"] }]);
+    expect(await problemOf(read(file, { ...xlsx, worksheet: "Orders" }))).toBe("The workbook has no worksheet 'Orders': its worksheets are Notes, Customers");
+  });
+
+  it("refuses a file that is no workbook", async () => {
+    expect(await problemOf(read(fileOf("Code,Name\n"), xlsx))).toBe("The file is not a valid .xlsx workbook");
+  });
+});

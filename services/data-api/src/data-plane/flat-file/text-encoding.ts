@@ -1,0 +1,159 @@
+/**
+ * A text file's encoding, chosen or detected, and its text decoded as it streams from disk.
+ *
+ * Detection (encoding "AutoDetect") looks at the file's first 64 KB: a byte-order mark first
+ * (UTF-8, UTF-16 LE, UTF-16 BE); then NUL bytes at every other position (UTF-16 without a mark:
+ * Latin text in UTF-16 has a zero in every pair); then whether the bytes are valid UTF-8; else
+ * Windows-1252. A start of plain ASCII says nothing yet: UTF-8 and Windows-1252 read it alike, so
+ * the decision waits for the first byte above 127, wherever in the file it comes (legacy exports
+ * often have their first "é" thousands of rows down), and `detected.encoding` says what it was.
+ */
+import { isAscii, isUtf8 } from "node:buffer";
+import fs from "node:fs";
+import { ENCODING_LABELS, type Encoding } from "../../../../../contracts/projects.ts";
+import { FlatFileProblem } from "./flat-file-problem.ts";
+
+export type TextEncoding = Exclude<Encoding, "AutoDetect">;
+
+const DECODER_LABELS: Record<TextEncoding, string> = {
+  "UTF-8": "utf-8",
+  "UTF-16LE": "utf-16le",
+  "UTF-16BE": "utf-16be",
+  "Windows-1252": "windows-1252",
+  "ISO-8859-1": "iso-8859-1",
+};
+
+/** How much of the file's start decides the encoding and the delimiter, and shows a binary file for what it is. */
+export const SNIFF_BYTES = 64 * 1024;
+const CHUNK_BYTES = 256 * 1024;
+
+const BOMS: [TextEncoding, number[]][] = [
+  ["UTF-8", [0xef, 0xbb, 0xbf]],
+  ["UTF-16LE", [0xff, 0xfe]],
+  ["UTF-16BE", [0xfe, 0xff]],
+];
+
+export const NOT_TEXT_MESSAGE = "The file is not text: it holds binary data. Choose a delimited or fixed-length text file (.csv, .txt, .dta)";
+export const ZIP_NOT_TEXT_MESSAGE =
+  "The file is a zip archive or an .xlsx workbook, not text: to load a workbook, save the parameters with the .xlsx extension and the Excel delimiter";
+
+export type FileText = {
+  /** The encoding the file is read in: as chosen, or as detected so far (see above). */
+  detected: { encoding: TextEncoding };
+  /** The first 64 KB as text (for the delimiter). */
+  start: string;
+  texts: AsyncGenerator<string>;
+};
+
+/** The file's text in `encoding`; refuses a binary file, and a byte-order mark that contradicts the chosen encoding. */
+export async function readFileText(path: string, encoding: Encoding, onBytes: (read: number) => void): Promise<FileText> {
+  const head = await readStart(path);
+  const bom = BOMS.find(([, bytes]) => bytes.every((b, i) => head[i] === b))?.[0];
+  if (bom && encoding !== "AutoDetect" && bom !== encoding) {
+    throw new FlatFileProblem(`The file starts with a ${ENCODING_LABELS[bom]} byte-order mark: choose the encoding ${ENCODING_LABELS[bom]} (or Auto detect)`);
+  }
+  if (head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04) throw new FlatFileProblem(ZIP_NOT_TEXT_MESSAGE);
+  const found = encoding === "AutoDetect" ? detectEncoding(head) : { encoding, waiting: false };
+  const detected = { encoding: found.encoding };
+  const wide = found.encoding === "UTF-16LE" || found.encoding === "UTF-16BE";
+  const start = new TextDecoder(DECODER_LABELS[found.encoding]).decode(head);
+  // A NUL is no character of any text file: in 8-bit text a NUL byte, in UTF-16 a NUL pair.
+  if (wide ? start.includes("\u0000") : head.includes(0)) throw new FlatFileProblem(NOT_TEXT_MESSAGE);
+  const texts = found.waiting ? decodeAsciiUntilDecided(path, detected, onBytes) : decode(path, found.encoding, onBytes);
+  return { detected, start, texts };
+}
+
+/**
+ * The encoding of a file that starts with `head`. `waiting`: all of it is ASCII, read as UTF-8 until
+ * a byte above 127 decides between UTF-8 and Windows-1252.
+ */
+export function detectEncoding(head: Uint8Array): { encoding: TextEncoding; waiting: boolean } {
+  const bom = BOMS.find(([, bytes]) => bytes.every((b, i) => head[i] === b))?.[0];
+  if (bom) return { encoding: bom, waiting: false };
+  const pairs = Math.floor(head.length / 2);
+  let evenNul = 0;
+  let oddNul = 0;
+  for (let i = 0; i + 1 < head.length; i += 2) {
+    if (head[i] === 0) evenNul++;
+    if (head[i + 1] === 0) oddNul++;
+  }
+  // Text in UTF-16: one byte of most pairs is zero, the other almost never (a binary file has zeros anywhere).
+  if (pairs > 0 && oddNul >= pairs * 0.4 && evenNul <= pairs * 0.02) return { encoding: "UTF-16LE", waiting: false };
+  if (pairs > 0 && evenNul >= pairs * 0.4 && oddNul <= pairs * 0.02) return { encoding: "UTF-16BE", waiting: false };
+  if (isAscii(head)) return { encoding: "UTF-8", waiting: true };
+  return { encoding: isUtf8(head.subarray(0, completeUtf8Length(head))) ? "UTF-8" : "Windows-1252", waiting: false };
+}
+
+/** The length of `bytes` without a UTF-8 sequence cut by its end (the sniff, or a chunk, ends anywhere). */
+function completeUtf8Length(bytes: Uint8Array): number {
+  for (let back = 1; back <= Math.min(3, bytes.length); back++) {
+    const b = bytes[bytes.length - back]!;
+    if (b < 0x80) return bytes.length;
+    if (b >= 0xc0) {
+      const needed = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : 2;
+      return needed > back ? bytes.length - back : bytes.length;
+    }
+  }
+  return bytes.length;
+}
+
+async function readStart(path: string): Promise<Uint8Array> {
+  const handle = await fs.promises.open(path, "r");
+  try {
+    const buffer = new Uint8Array(SNIFF_BYTES);
+    const { bytesRead } = await handle.read(buffer, 0, SNIFF_BYTES, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The file's chunks as read, each reported to `onBytes`. */
+async function* chunksOf(path: string, onBytes: (read: number) => void): AsyncGenerator<Buffer> {
+  let read = 0;
+  for await (const chunk of fs.createReadStream(path, { highWaterMark: CHUNK_BYTES })) {
+    read += (chunk as Buffer).length;
+    onBytes(read);
+    yield chunk as Buffer;
+  }
+}
+
+function notIn(encoding: TextEncoding) {
+  return new FlatFileProblem(`The file is not ${ENCODING_LABELS[encoding]} text: choose the encoding it was saved in`);
+}
+
+/** A file that is not valid in its encoding is refused rather than read with replacement characters. A byte-order mark is left out. */
+async function* decode(path: string, encoding: TextEncoding, onBytes: (read: number) => void, chunks = chunksOf(path, onBytes)): AsyncGenerator<string> {
+  const decoder = new TextDecoder(DECODER_LABELS[encoding], { fatal: true });
+  for await (const chunk of chunks) {
+    try {
+      yield decoder.decode(chunk, { stream: true });
+    } catch {
+      throw notIn(encoding);
+    }
+  }
+  try {
+    yield decoder.decode();
+  } catch {
+    throw notIn(encoding);
+  }
+}
+
+/** ASCII chunks as they are, until the first byte above 127: valid UTF-8 from there on says UTF-8, else Windows-1252. */
+async function* decodeAsciiUntilDecided(path: string, detected: { encoding: TextEncoding }, onBytes: (read: number) => void): AsyncGenerator<string> {
+  const chunks = chunksOf(path, onBytes);
+  for await (const chunk of chunks) {
+    if (isAscii(chunk)) {
+      yield chunk.toString("latin1");
+      continue;
+    }
+    const from = chunk.findIndex((b) => b > 0x7f);
+    detected.encoding = isUtf8(chunk.subarray(from, completeUtf8Length(chunk))) ? "UTF-8" : "Windows-1252";
+    async function* rest(): AsyncGenerator<Buffer> {
+      yield chunk;
+      yield* chunks;
+    }
+    yield* decode(path, detected.encoding, onBytes, rest());
+    return;
+  }
+}

@@ -1,0 +1,97 @@
+/**
+ * How a workspace's flat files are read (spec §7 `POST /projects/{id}/updateFlatFileParameters`), for
+ * projects and configurations alike: the contract checks the parameters; the fixed-length column
+ * widths are checked here against the workspace's dictionary, which the contract cannot see.
+ */
+import { createRoute } from "@hono/zod-openapi";
+import { configurationSchema } from "../../../../../contracts/configurations.ts";
+import {
+  columnWidthsResponseSchema,
+  defaultColumnWidth,
+  flatFileParametersSchema,
+  projectSchema,
+  type FlatFileParameters,
+} from "../../../../../contracts/projects.ts";
+import type { WorkspaceDescriptor } from "../../../../../contracts/workspaces.ts";
+import { ApiProblem } from "../../api-problem.ts";
+import { createRouter, jsonBody, jsonContent } from "../../openapi.ts";
+import { getConfiguration } from "../../repositories/configurations.ts";
+import { findProjectDictionaryRef } from "../../repositories/dictionaries.ts";
+import { readTables } from "../../repositories/dictionary-tables.ts";
+import { getProject } from "../../repositories/projects.ts";
+import { updateWorkspace } from "../../repositories/workspaces.ts";
+import { requireWorkspace } from "../../workspace-access.ts";
+import { collectionPath, readErrorsOf, workspaceIdParams, writeErrorsOf } from "./shared.ts";
+
+const READERS = { migration: getProject, onboarding: getConfiguration };
+
+export function createWorkspaceFlatFileParametersRouter(descriptor: WorkspaceDescriptor) {
+  const { kind, noun } = descriptor;
+  const route = createRoute({
+    method: "post",
+    path: `${collectionPath(descriptor)}/{id}/updateFlatFileParameters`,
+    tags: kind === "migration" ? ["Projects"] : ["Configurations"],
+    summary: `Set how the ${noun}'s flat files are read (source type Flat file only)`,
+    description: [
+      "Extension, delimiter (Excel with .xlsx and only with it), text qualifier, encoding (AutoDetect: byte-order mark, then content), header row, date order, the .xlsx worksheet (empty: the first).",
+      "`columnWidths`: for Fixed Length, each table's widths in characters in the dictionary's column order, one per column (400 at `columnWidths.<table>` otherwise); a table left out is read with its dictionary widths (nvarchar length, a display width for other types).",
+    ].join(" "),
+    request: { params: workspaceIdParams, body: jsonBody(flatFileParametersSchema) },
+    responses: { 200: jsonContent(kind === "migration" ? projectSchema : configurationSchema, `The changed ${noun}.`), ...writeErrorsOf(descriptor) },
+  });
+
+  const widths = createRoute({
+    method: "get",
+    path: `${collectionPath(descriptor)}/{id}/flat-file/column-widths`,
+    tags: kind === "migration" ? ["Projects"] : ["Configurations"],
+    summary: "Each dictionary table's columns and default fixed-length widths (nvarchar length, a display width for other types)",
+    request: { params: workspaceIdParams },
+    responses: { 200: jsonContent(columnWidthsResponseSchema, "The tables in the dictionary's order."), ...readErrorsOf(descriptor) },
+  });
+
+  return createRouter()
+    .openapi(widths, async (c) => {
+      const { workspace } = await requireWorkspace(c, kind, c.req.valid("param").id, { write: false });
+      const { db } = c.var.deps;
+      const dictionary = await findProjectDictionaryRef(db, workspace.id);
+      const tables = (dictionary ? await readTables(db, dictionary.id) : []).map((t) => ({
+        name: t.name,
+        columns: t.columns.map((column) => column.name),
+        defaultWidths: t.columns.map(defaultColumnWidth),
+      }));
+      return c.json({ tables }, 200);
+    })
+    .openapi(route, async (c) => {
+      const { workspace } = await requireWorkspace(c, kind, c.req.valid("param").id, { write: true });
+      if (workspace.source_type !== "FlatFile") {
+        throw new ApiProblem(400, "not_flat_file", `Flat file parameters are only for ${noun}s whose source type is Flat file.`);
+      }
+      const { db } = c.var.deps;
+      const parameters = c.req.valid("json");
+      const columnWidths = await checkedWidths(db, workspace.id, parameters.columnWidths, noun);
+      await updateWorkspace(db, kind, workspace, Number(workspace.version), { flatFileParameters: { ...parameters, columnWidths } });
+      const changed = await READERS[kind](db, workspace.id);
+      if (!changed) throw new ApiProblem(404, "not_found", descriptor.notFoundMessage);
+      return c.json(changed, 200);
+    });
+}
+
+/** The widths keyed by the dictionary's own table names, each table's count matching its columns; else 400 at the table's field. */
+async function checkedWidths(db: Parameters<typeof readTables>[0], workspaceId: string, widths: FlatFileParameters["columnWidths"], noun: string) {
+  const entries = Object.entries(widths);
+  if (entries.length === 0) return widths;
+  const dictionary = await findProjectDictionaryRef(db, workspaceId);
+  const tables = new Map((dictionary ? await readTables(db, dictionary.id) : []).map((t) => [t.name.toLowerCase(), t]));
+  const fieldErrors: Record<string, string[]> = {};
+  const checked: FlatFileParameters["columnWidths"] = {};
+  for (const [name, list] of entries) {
+    const table = tables.get(name.toLowerCase());
+    if (!table) fieldErrors[`columnWidths.${name}`] = [`The ${noun}'s dictionary has no table '${name}'`];
+    else if (list.length !== table.columns.length) {
+      fieldErrors[`columnWidths.${name}`] = [`${table.name} has ${table.columns.length} columns: give ${table.columns.length} widths (${list.length} given)`];
+    } else checked[table.name] = list;
+  }
+  const [first] = Object.values(fieldErrors).flat();
+  if (first) throw new ApiProblem(400, "validation_failed", first, fieldErrors);
+  return checked;
+}
