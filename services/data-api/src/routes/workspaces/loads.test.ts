@@ -164,7 +164,7 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
     // The workspace's parameters change after the load: its entry keeps those it read with.
     await setParameters({ extension: ".csv", delimiter: "Comma", hasHeaderRow: false, textQualifier: "None", encoding: "Windows-1252" });
     const details = (await api.get(`/api/v1/projects/${project.id}/history/${done.id}`, owner)).body;
-    expect(details.parameters).toEqual(used);
+    expect(details.parameters).toEqual({ ...used, dateOrder: "YMD", worksheet: "", columnWidths: {} });
     expect(details.entry).toMatchObject({
       id: done.id,
       status: "Loaded",
