@@ -51,3 +51,17 @@ export async function addProjectTable(api: TestApi, projectId: string, table: Om
   if (!ref) throw new Error(`project ${projectId} has no dictionary`);
   return createTable(api.db, ref.id, { description: null, ...table }, { expectedVersion: ref.version, userId: "fixture" });
 }
+
+/**
+ * Makes the databases of a project whose dictionary is ready (upload type SingleFile, then
+ * try-create-databases) and waits for the job: the project ends at "Setup: load source data".
+ */
+export async function createProjectDatabases(api: TestApi, token: string, projectId: string): Promise<Project> {
+  await api.db.updateTable("projects").set({ status: "SetupUploadTypeIncomplete" }).where("id", "=", projectId).execute();
+  await api.send("POST", `/api/v1/projects/${projectId}/upload-type`, token, { uploadType: "SingleFile" });
+  await api.send("POST", `/api/v1/projects/${projectId}/try-create-databases`, token);
+  await api.jobs.idle();
+  const ready = (await api.get(`/api/v1/projects/${projectId}`, token)).body as Project;
+  if (ready.status !== "SetupRestoreDatabaseIncomplete") throw new Error(`creating the databases left the project at ${ready.status}`);
+  return ready;
+}
