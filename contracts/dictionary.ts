@@ -131,6 +131,12 @@ export const updateDictionarySchema = z.object({
   description: descriptionSchema,
 });
 
+/**
+ * `?confirmDataLoss=true` on a write of a workspace's dictionary whose databases exist: the change may
+ * delete the data an earlier refusal (409 data_loss) listed. Ignored where there is no database.
+ */
+export const confirmDataLossQuerySchema = z.object({ confirmDataLoss: formBoolean.optional() });
+
 /** POST (create) and PATCH (replace, with `tableId`) a table; both carry the dictionary's version. */
 export const createTableSchema = tableInputSchema.and(z.object({ version: versionSchema }));
 export const updateTableSchema = tableInputSchema.and(z.object({ version: versionSchema, tableId: z.string().min(1) }));

@@ -165,7 +165,7 @@ export const assignDictionarySchema = z.object({ version: versionSchema });
 
 export const STEP_STATUSES = ["Pending", "Started", "Completed", "Failed"] as const;
 export const RUN_STATUSES = ["None", "CompletedWithFailures", "CompletedWithWarning", "IN_PROGRESS", "SUCCESS", "ERROR"] as const;
-export const JOB_KINDS = ["DatabaseCreation", "Restore", "Backup", "FlatFile", "Comparison", "RestoreAndComparison", "ProjectRun"] as const;
+export const JOB_KINDS = ["DatabaseCreation", "Restore", "Backup", "FlatFile", "Comparison", "RestoreAndComparison", "ProjectRun", "SchemaChange"] as const;
 
 export const jobStepSchema = z.object({
   name: z.string(),

@@ -12,8 +12,11 @@ const log = createLogger("portal.api");
 /** Spec §8: the message for a 403 that comes without a body. */
 export const FORBIDDEN_MESSAGE = "You don't have permission to access.";
 
-/** What a failed call throws for the error boundary: the server's lines, shown joined in an alert. */
-export type ServiceFailure = { errors: string[]; fieldErrors?: Record<string, string[]> };
+/**
+ * What a failed call throws for the error boundary: the server's lines, shown joined in an alert;
+ * `code` says which refusal it is where a page offers a way on (data_loss: confirm it).
+ */
+export type ServiceFailure = { errors: string[]; fieldErrors?: Record<string, string[]>; code?: string };
 
 /** Whose call it is: the signed-in user's request and tokens (the browser never sees a token). */
 export type Caller = { request: Request; authenticated: Authenticated };
@@ -123,7 +126,7 @@ async function failureBody(res: Response, label: string): Promise<ServiceFailure
   }
   try {
     const body = apiErrorSchema.parse(JSON.parse(text));
-    return { errors: body.errors, fieldErrors: body.fieldErrors };
+    return { errors: body.errors, fieldErrors: body.fieldErrors, code: body.code };
   } catch {
     return { errors: [res.status === 403 ? FORBIDDEN_MESSAGE : `The ${label} answered ${res.status}.`] };
   }

@@ -51,3 +51,14 @@ export const BULK_XLSX_MAX_PARTS = 1000;
 /** A part larger than BULK_XLSX_RATIO_CHECKED_ABOVE_BYTES may unpack to at most this many times its packed size. */
 export const BULK_XLSX_MAX_COMPRESSION_RATIO = 200;
 export const BULK_XLSX_RATIO_CHECKED_ABOVE_BYTES = 1024 * 1024;
+
+/*
+ * A workspace's dictionary changed after its databases exist: the databases follow it (decision 017).
+ * A change that would delete data is refused (409, this code, the losses listed line by line after
+ * the first) until it is sent again with `?confirmDataLoss=true`; one the databases cannot follow at
+ * all (values too long for a narrower type, nulls in a column made required…) is refused with
+ * SCHEMA_CHANGE_REFUSED_CODE, confirmed or not.
+ */
+export const DATA_LOSS_CODE = "data_loss";
+export const SCHEMA_CHANGE_REFUSED_CODE = "schema_change_refused";
+export const CONFIRM_DATA_LOSS_PARAM = "confirmDataLoss";

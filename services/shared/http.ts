@@ -44,6 +44,8 @@ export class ApiProblem extends HTTPException {
     readonly code: string,
     message: string,
     readonly fieldErrors?: Record<string, string[]>,
+    /** Further lines after the message, each a line of the body's `errors` (a list the client shows). */
+    readonly details: readonly string[] = [],
   ) {
     super(statusCode, { message });
   }
@@ -53,7 +55,7 @@ export class ApiProblem extends HTTPException {
 export function installErrorHandlers(app: Hono<any>, logger: Logger) {
   app.notFound((c) => apiError(c, 404, "not_found", ["Not found."]));
   app.onError((err, c) => {
-    if (err instanceof ApiProblem) return apiError(c, err.statusCode, err.code, [err.message], err.fieldErrors);
+    if (err instanceof ApiProblem) return apiError(c, err.statusCode, err.code, [err.message, ...err.details], err.fieldErrors);
     if (err instanceof HTTPException) {
       const status = err.status as ContentfulStatusCode;
       return apiError(c, status, httpCode(status), [err.message || defaultMessage(status)]);

@@ -13,6 +13,7 @@ export const JOB_KIND_LABELS: Record<Job["kind"], string> = {
   Comparison: "Comparison",
   RestoreAndComparison: "Restore and comparison",
   ProjectRun: "Project run",
+  SchemaChange: "Database change",
 };
 
 export const JOB_STATUS_LABELS: Record<Job["status"], string> = {

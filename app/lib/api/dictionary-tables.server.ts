@@ -2,6 +2,7 @@ import { z } from "zod";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "react-router";
 import {
+  CONFIRM_DATA_LOSS_PARAM,
   pendingReviewsSchema,
   reviewHeaderSchema,
   reviewProblemsPageSchema,
@@ -16,6 +17,9 @@ import { callService, type Caller } from "../api.server";
 
 type As = Caller;
 
+/** `confirmDataLoss`: the user confirmed the data a refusal listed may go (decision 017). */
+type Confirmation = { confirmDataLoss: boolean };
+
 /** Writes answer the changed object; the pages redirect and reload, so any JSON will do. */
 const anything = z.unknown();
 
@@ -26,13 +30,15 @@ const anything = z.unknown();
  */
 export function dictionaryEndpoints(as: As, base: string) {
   const at = (...rest: string[]) => [base, ...rest.map(encodeURIComponent)].join("/");
+  /** A write of a workspace's dictionary whose databases exist may delete data: sent again with the user's confirmation. */
+  const confirming = (write: Confirmation | undefined) => (write?.confirmDataLoss ? { [CONFIRM_DATA_LOSS_PARAM]: "true" } : {});
   return {
-    createTable: (body: z.output<typeof createTableSchema>) =>
-      callService("data-api", at("tables"), as, { method: "POST", body, schema: anything }),
-    updateTable: (body: z.output<typeof updateTableSchema>) =>
-      callService("data-api", at("tables"), as, { method: "PATCH", body, schema: anything }),
-    deleteTable: (tableId: string, version: number) =>
-      callService("data-api", at("tables", tableId), as, { method: "DELETE", query: { version }, schema: anything }),
+    createTable: (body: z.output<typeof createTableSchema>, write?: Confirmation) =>
+      callService("data-api", at("tables"), as, { method: "POST", body, query: confirming(write), schema: anything }),
+    updateTable: (body: z.output<typeof updateTableSchema>, write?: Confirmation) =>
+      callService("data-api", at("tables"), as, { method: "PATCH", body, query: confirming(write), schema: anything }),
+    deleteTable: (tableId: string, version: number, write?: Confirmation) =>
+      callService("data-api", at("tables", tableId), as, { method: "DELETE", query: { version, ...confirming(write) }, schema: anything }),
     /**
      * The upload form's multipart body (`file`, and `mode`: replace, the file's tables are their full
      * definitions; merge, only add and change) passed on as it streams in. The answer is the review's
@@ -47,8 +53,8 @@ export function dictionaryEndpoints(as: As, base: string) {
       callService("data-api", at("bulk-uploads", reviewId, "tables"), as, { query, schema: reviewTablesPageSchema }),
     reviewProblems: (reviewId: string, query: { page: number; pageSize: number }) =>
       callService("data-api", at("bulk-uploads", reviewId, "problems"), as, { query, schema: reviewProblemsPageSchema }),
-    applyReview: (reviewId: string) =>
-      callService("data-api", at("bulk-uploads", reviewId, "apply"), as, { method: "POST", schema: anything }),
+    applyReview: (reviewId: string, write?: Confirmation) =>
+      callService("data-api", at("bulk-uploads", reviewId, "apply"), as, { method: "POST", query: confirming(write), schema: anything }),
     discardReview: (reviewId: string) =>
       callService("data-api", at("bulk-uploads", reviewId), as, { method: "DELETE", schema: anything }),
   };

@@ -880,3 +880,77 @@ describe("the project's own data dictionary", () => {
     expect(readOnly.canEdit).toBe(false);
   });
 });
+
+describe("changing the dictionary after the databases exist", () => {
+  it('a save that deletes loaded values lists them at the top; "Apply and delete this data" posts it again, confirmed', async () => {
+    const project = await newProject(ANALYST, acme.id, acmeApp.id, "Dictionary follows");
+    await readyForDatabases(project);
+    await api(ANALYST, "POST", `/api/v1/projects/${project.id}/try-create-databases`);
+    await live.jobs.idle();
+    const params = { projectId: project.id };
+    const mw = [...projectLayout.middleware, ...dictionaryLayout.middleware];
+    const tablesUrl = projectUrl(project.id, "data-dictionary/data-definition/tables");
+    const customers = ((await call(ANALYST, tablesUrl, tablesPage.loader, { params, middleware: mw })) as any).page.items[0];
+    const detailsUrl = projectUrl(project.id, `data-dictionary/tables/${customers.id}/details`);
+    const save = async (columns: [string, string][], extra: [string, string][] = []) => {
+      const { defaultValue } = (await call(ANALYST, detailsUrl, tableDetails.loader, { params: { ...params, tableId: customers.id }, middleware: mw })) as any;
+      const form: [string, string][] = [
+        ["version", defaultValue.version],
+        ["tableId", customers.id],
+        ["name", "Customers"],
+        ["columns[0].name", "Id"],
+        ["columns[0].type", "int"],
+        ["columns[0].nullable", "false"],
+        ["columns[0].isKey", "on"],
+        ...columns,
+        ...extra,
+      ];
+      return call(ANALYST, detailsUrl, tableDetails.action, { params: { ...params, tableId: customers.id }, middleware: mw, form });
+    };
+
+    // A new column: the databases get it, and a load fills it.
+    expect(
+      isRedirect(
+        await save([
+          ["columns[1].name", "Name"],
+          ["columns[1].type", "nvarchar"],
+          ["columns[1].length", "20"],
+          ["columns[1].nullable", "true"],
+        ]),
+        tablesUrl,
+      ),
+    ).toBe(true);
+    const file = new FormData();
+    file.set("file", new Blob(["Id,Name\n1,Ann\n2,Bob\n"]), "customers.csv");
+    file.set("table", "Customers");
+    await call(ANALYST, projectUrl(project.id, "databases/flat-file/update-source"), loadPage.action, {
+      params,
+      middleware: projectLayout.middleware,
+      form: file,
+    });
+    await live.jobs.idle();
+
+    // Without Name: refused, the page lists what would go and carries the form to send again.
+    const refused = unwrap(await save([]));
+    expect(refused?.status).toBe(409);
+    expect(refused?.data.dataLoss.lines).toEqual(["Dropping column Name of Customers deletes 2 values in the source database"]);
+    expect(refused?.data.result.error[""]).toEqual([
+      "Nothing was saved: this change deletes data from the databases. Confirm it at the top of the page, or change it.",
+    ]);
+    const detailsNow = (await call(ANALYST, detailsUrl, tableDetails.loader, { params: { ...params, tableId: customers.id }, middleware: mw })) as any;
+    expect(detailsNow.table.columns.map((c: any) => c.name)).toEqual(["Id", "Name"]);
+
+    // The confirmation's button: the same fields again, with confirmDataLoss.
+    const confirmed = await call(ANALYST, detailsUrl, tableDetails.action, {
+      params: { ...params, tableId: customers.id },
+      middleware: mw,
+      form: [...(refused?.data.dataLoss.resubmit as [string, string][]), ["confirmDataLoss", "true"]],
+    });
+    expect(isRedirect(confirmed, tablesUrl)).toBe(true);
+    const after = (await call(ANALYST, detailsUrl, tableDetails.loader, { params: { ...params, tableId: customers.id }, middleware: mw })) as any;
+    expect(after.table.columns.map((c: any) => c.name)).toEqual(["Id"]);
+    const databases = await api<any>(ANALYST, "GET", `/api/v1/projects/${project.id}/databases/source/tables/Customers/rows`);
+    expect(databases.columns.map((c: any) => c.name)).toEqual(["Id"]);
+    expect(databases.items).toEqual([["1"], ["2"]]);
+  });
+});

@@ -38,6 +38,17 @@ export function postgresType(column: Pick<DdlColumn, "type" | "length" | "precis
   }
 }
 
+/**
+ * The same type as PostgreSQL's catalog writes it (`format_type`): what a dictionary column is
+ * compared with to see whether the database still matches it (schema-sync.ts).
+ */
+export function catalogType(column: Pick<DdlColumn, "type" | "length" | "precision" | "scale">): string {
+  const type = postgresType(column);
+  if (type.startsWith("varchar(")) return `character varying${type.slice("varchar".length)}`;
+  if (type === "time" || type === "timestamp") return `${type} without time zone`;
+  return type;
+}
+
 export function columnDefinition(column: DdlColumn): string {
   const parts = [quoteIdentifier(column.name), postgresType(column)];
   if (!column.nullable || column.isKey) parts.push("NOT NULL");

@@ -15,6 +15,8 @@ const FAILURE_STATUS: Record<JobKind, ProjectStatus | "previous"> = {
   Comparison: "previous",
   RestoreAndComparison: "previous",
   ProjectRun: "previous",
+  // A dictionary change whose DDL failed changed nothing (one transaction): the workspace is as it was.
+  SchemaChange: "previous",
 };
 
 export function statusAfterFailure(kind: string, previousStatus: string): ProjectStatus {

@@ -109,6 +109,14 @@ const now = () => new Date().toISOString();
 
 /** Takes the lock and records the job (one transaction), schedules its steps, and answers the job. */
 export async function startJob(deps: JobDeps, definition: JobDefinition): Promise<Job> {
+  return (await runJob(deps, definition)).job;
+}
+
+/**
+ * startJob, answering also when the job has ended (its lock released): for short work a request
+ * waits for (a dictionary change's DDL, dictionary-changes.ts), locked and recorded like any job.
+ */
+export async function runJob(deps: JobDeps, definition: JobDefinition): Promise<{ job: Job; ended: Promise<void> }> {
   const { db } = deps;
   const jobId = randomUUID();
   const at = now();
@@ -149,9 +157,10 @@ export async function startJob(deps: JobDeps, definition: JobDefinition): Promis
     return project.status;
   });
 
-  deps.jobs.launch(() => runSteps(deps, jobId, previousStatus, definition));
+  // runSteps never throws: every failure ends up on the job.
+  const ended = new Promise<void>((resolve) => deps.jobs.launch(() => runSteps(deps, jobId, previousStatus, definition).finally(resolve)));
 
-  return toJob(
+  const job = toJob(
     {
       id: jobId,
       project_id: definition.projectId,
@@ -171,6 +180,7 @@ export async function startJob(deps: JobDeps, definition: JobDefinition): Promis
     },
     stepNames.map((name, position) => ({ job_id: jobId, position, name, status: "Pending", started_at: null, finished_at: null, message: null })),
   );
+  return { job, ended };
 }
 
 /** Runs the steps in order and ends the job; never throws (every failure ends up on the job). */

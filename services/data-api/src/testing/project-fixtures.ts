@@ -53,6 +53,20 @@ export async function addProjectTable(api: TestApi, projectId: string, table: Om
 }
 
 /**
+ * Makes the databases of a project whose dictionary is ready (upload type SingleFile, then
+ * try-create-databases) and waits for the job: the project ends at "Setup: load source data".
+ */
+export async function createProjectDatabases(api: TestApi, token: string, projectId: string): Promise<Project> {
+  await api.db.updateTable("projects").set({ status: "SetupUploadTypeIncomplete" }).where("id", "=", projectId).execute();
+  await api.send("POST", `/api/v1/projects/${projectId}/upload-type`, token, { uploadType: "SingleFile" });
+  await api.send("POST", `/api/v1/projects/${projectId}/try-create-databases`, token);
+  await api.jobs.idle();
+  const ready = (await api.get(`/api/v1/projects/${projectId}`, token)).body as Project;
+  if (ready.status !== "SetupRestoreDatabaseIncomplete") throw new Error(`creating the databases left the project at ${ready.status}`);
+  return ready;
+}
+
+/**
  * A project whose databases exist, at "Setup: load source data", with Customers (key CustomerId,
  * Code nvarchar(10), Balance decimal(12,2), Since date) and Orders (key OrderId, Note).
  */
@@ -68,9 +82,5 @@ export async function loadableProject(api: TestApi, token: string, input: Projec
     ],
   });
   await addProjectTable(api, project.id, { name: "Orders", columns: [column("OrderId", "int", { isKey: true, nullable: false }), column("Note", "nvarchar")] });
-  await api.db.updateTable("projects").set({ status: "SetupUploadTypeIncomplete" }).where("id", "=", project.id).execute();
-  await api.send("POST", `/api/v1/projects/${project.id}/upload-type`, token, { uploadType: "SingleFile" });
-  await api.app.request(`/api/v1/projects/${project.id}/try-create-databases`, { method: "POST", headers: { authorization: `Bearer ${token}` } });
-  await api.jobs.idle();
-  return (await api.get(`/api/v1/projects/${project.id}`, token)).body as Project;
+  return createProjectDatabases(api, token, project.id);
 }

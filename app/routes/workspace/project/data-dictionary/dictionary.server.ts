@@ -6,12 +6,14 @@ import { createContext, data, type MiddlewareFunction, type RouterContextProvide
 import type { ProjectDictionary } from "../../../../../contracts/dictionary";
 import type { ServiceFailure } from "~/lib/api.server";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { createTableSchema } from "../../../../../contracts/dictionary";
+import type { Submission } from "@conform-to/react";
+import { CONFIRM_DATA_LOSS_PARAM, DATA_LOSS_CODE, createTableSchema } from "../../../../../contracts/dictionary";
+import type { DataLoss } from "~/components/dictionary/data-loss-confirmation";
 import { dictionaryMessages } from "~/components/dictionary/messages";
 import { deleteTableSchema } from "~/components/dictionary/schemas.server";
 import { newestPendingReview } from "~/lib/api/dictionary-tables.server";
 import { redirectWithFlash } from "~/lib/flash.server";
-import { invalid, refusedByService } from "~/lib/forms.server";
+import { invalid, refusedByService, serviceFailure } from "~/lib/forms.server";
 import { REVIEW_PARAM } from "~/lib/workspace-paths";
 import { afterGuard } from "~/lib/guards.server";
 import { projectCalls, projectScope, requireWorkspace, type ProjectScopeOf } from "../../workspace.server";
@@ -73,10 +75,10 @@ export async function deleteTableFrom(formData: FormData, dictionary: Dictionary
   try {
     // Read first: the message names the table.
     ({ name } = await dictionary.table(submission.value.tableId));
-    await dictionary.deleteTable(submission.value.tableId, submission.value.version);
+    await dictionary.deleteTable(submission.value.tableId, submission.value.version, confirmationOf(formData));
   } catch (err) {
-    // A stale version (409): said in the confirmation, nothing deleted.
-    return refusedByService(submission, err);
+    // A stale version (409): said in the confirmation; rows it holds: listed at the top to confirm. Nothing deleted.
+    return refusedWrite(submission, err, formData);
   }
   return redirectWithFlash(to, dictionaryMessages.tableDeleted(name));
 }
@@ -91,4 +93,26 @@ export function pendingReviewLinkOf(scope: Pick<ProjectScopeOf, "paths" | "proje
   if (!newest) return null;
   const { fileName, createdAt, errorCount } = newest;
   return { review: { fileName, createdAt, errorCount }, to: { path: scope.paths.dictionary.review(scope.project.id), search: { [REVIEW_PARAM]: newest.id } } };
+}
+
+/** Said in the form whose save deleted data; the list and the confirmation are at the top of the page. */
+export const DATA_LOSS_FORM_ERROR = "Nothing was saved: this change deletes data from the databases. Confirm it at the top of the page, or change it.";
+
+/** The user's confirmation that the data a refusal listed may go: sent by DataLossConfirmation's button. */
+export function confirmationOf(formData: FormData) {
+  return { confirmDataLoss: formData.get(CONFIRM_DATA_LOSS_PARAM) === "true" };
+}
+
+/**
+ * A refused write of the workspace's dictionary, as refusedByService answers it; when what refused
+ * it is the data it would delete from the databases (409 data_loss), also that list and the form as
+ * posted, for DataLossConfirmation at the top of the page to send again with the confirmation.
+ */
+export function refusedWrite(submission: Submission<unknown>, err: unknown, formData: FormData) {
+  const failure = serviceFailure(err);
+  if (failure?.body.code !== DATA_LOSS_CODE) return refusedByService(submission, err);
+  const [, ...lines] = failure.body.errors;
+  const resubmit = [...formData.entries()].filter((entry): entry is [string, string] => typeof entry[1] === "string" && entry[0] !== CONFIRM_DATA_LOSS_PARAM);
+  const dataLoss: DataLoss = { lines, resubmit };
+  return data({ result: submission.reply({ formErrors: [DATA_LOSS_FORM_ERROR] }), dataLoss }, { status: failure.status });
 }

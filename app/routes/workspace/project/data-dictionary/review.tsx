@@ -6,10 +6,11 @@ import { REVIEW_PARAM, useWorkspacePaths } from "~/lib/workspace-paths";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { dictionaryMessages } from "~/components/dictionary/messages";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
-import { invalid, readFormData, refusedByService, unknownIntent } from "~/lib/forms.server";
+import { invalid, readFormData, unknownIntent } from "~/lib/forms.server";
 import { loadReviewPage } from "~/lib/api/dictionary-tables.server";
 import { projectCalls } from "../../workspace.server";
-import { reviewGuard } from "./dictionary.server";
+import { confirmationOf, refusedWrite, reviewGuard } from "./dictionary.server";
+import { DataLossConfirmation } from "~/components/dictionary/data-loss-confirmation";
 import type { Route } from "./+types/review";
 
 /** The review of an uploaded file: per table what applying would change, or its problems, a page at a time; Apply or Discard. */
@@ -36,14 +37,15 @@ export async function action({ request, context }: Route.ActionArgs) {
     // Read first: the message says what applying changed, or which upload was dropped.
     const reviewed = await api.dictionary.getReview(submission.value.reviewId);
     if (intent === "apply") {
-      await api.dictionary.applyReview(submission.value.reviewId);
+      await api.dictionary.applyReview(submission.value.reviewId, confirmationOf(formData));
       return redirectWithFlash(companyHref(paths.dictionary.tables(project.id), companyId), dictionaryMessages.reviewApplied(reviewed));
     }
     await api.dictionary.discardReview(submission.value.reviewId);
     return redirectWithFlash(companyHref(paths.dictionary.upload(project.id), companyId), dictionaryMessages.reviewDiscarded(reviewed.fileName));
   } catch (err) {
-    // The dictionary changed since the upload (409), the review is gone (404): said at the top.
-    return refusedByService(submission, err);
+    // The dictionary changed since the upload (409), the review is gone (404): said at the top;
+    // data the databases would lose: listed at the top with the confirmation.
+    return refusedWrite(submission, err, formData);
   }
 }
 
@@ -55,6 +57,7 @@ export default function ProjectReview({ loaderData, actionData }: Route.Componen
   const paths = useWorkspacePaths();
   return (
     <div className="flex flex-col gap-6">
+      <DataLossConfirmation actionData={actionData} />
       <div>
         <h2 className="text-lg font-semibold">Review the upload</h2>
         <p className="mt-1 text-sm text-muted-foreground">

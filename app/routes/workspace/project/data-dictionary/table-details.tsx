@@ -8,10 +8,11 @@ import { useWorkspacePaths } from "~/lib/workspace-paths";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { dictionaryMessages } from "~/components/dictionary/messages";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
-import { invalid, readFormData, refusedByService } from "~/lib/forms.server";
+import { invalid, readFormData } from "~/lib/forms.server";
 import { afterGuard } from "~/lib/guards.server";
 import { projectCalls, projectScope, requireWorkspace } from "../../workspace.server";
-import { projectDictionary } from "./dictionary.server";
+import { confirmationOf, projectDictionary, refusedWrite } from "./dictionary.server";
+import { DataLossConfirmation } from "~/components/dictionary/data-loss-confirmation";
 import type { Route } from "./+types/table-details";
 
 /** ?from=setup: the table was opened from the wizard's data dictionary step, and saving goes back there. */
@@ -42,14 +43,16 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const { project, companyId, api, paths } = await projectScope(context);
   const fromSetup = new URL(request.url).searchParams.get("from") === FROM_SETUP;
   await requireWorkspace(context, { write: paths.dictionary.table(project.id, params.tableId), unlocked: true });
-  const submission = parseWithZod(await readFormData(request), { schema: updateTableSchema });
+  const formData = await readFormData(request);
+  const submission = parseWithZod(formData, { schema: updateTableSchema });
   if (submission.status === undefined) return data({ result: submission.reply() });
   if (submission.status !== "success") return invalid(submission);
   if (submission.value.tableId !== params.tableId) return invalid(submission);
   try {
-    await api.dictionary.updateTable(submission.value);
+    await api.dictionary.updateTable(submission.value, confirmationOf(formData));
   } catch (err) {
-    return refusedByService(submission, err);
+    // Data the databases would lose: listed at the top with the confirmation (refusedWrite).
+    return refusedWrite(submission, err, formData);
   }
   return redirectWithFlash(
     companyHref(fromSetup ? paths.wizard(project.id, "data-dictionary") : paths.dictionary.tables(project.id), companyId),
@@ -70,16 +73,13 @@ export default function ProjectTableDetails({ loaderData, actionData }: Route.Co
   const back = fromSetup ? paths.wizard(projectId, "data-dictionary") : paths.dictionary.tables(projectId);
   if (canEdit && defaultValue) {
     return (
-      <Card>
-        <h2 className="mb-4 text-lg font-semibold">Table {table.name}</h2>
-        <TableEditor
-          key={table.id}
-          defaultValue={defaultValue}
-          lastResult={actionData?.result}
-          submitLabel="Save table"
-          cancelHref={back}
-        />
-      </Card>
+      <div className="flex flex-col gap-4">
+        <DataLossConfirmation actionData={actionData} />
+        <Card>
+          <h2 className="mb-4 text-lg font-semibold">Table {table.name}</h2>
+          <TableEditor key={table.id} defaultValue={defaultValue} lastResult={actionData?.result} submitLabel="Save table" cancelHref={back} />
+        </Card>
+      </div>
     );
   }
   return (

@@ -12,6 +12,7 @@ import { newestPendingReview } from "~/lib/api/dictionary-tables.server";
 import { projectCalls, projectScope, requireWorkspace } from "../../workspace.server";
 import { deleteTableFrom, pendingReviewLinkOf, projectDictionary } from "./dictionary.server";
 import { PendingReviewNotice } from "~/components/dictionary/pending-review-notice";
+import { DataLossConfirmation } from "~/components/dictionary/data-loss-confirmation";
 import type { Route } from "./+types/tables";
 
 /** ?delete={tableId}: the confirmation of that table's deletion (a link, so it works without JavaScript). */
@@ -67,6 +68,7 @@ export default function ProjectTables({ loaderData, actionData }: Route.Componen
 
   return (
     <div className="flex flex-col gap-4">
+      <DataLossConfirmation actionData={actionData} />
       {pending ? <PendingReviewNotice review={pending.review} to={pending.to} /> : null}
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h2 className="text-lg font-semibold">Tables</h2>

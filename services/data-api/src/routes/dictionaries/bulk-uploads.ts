@@ -4,6 +4,7 @@ import {
   BULK_UPLOAD_MAX_BYTES,
   BULK_UPLOAD_MODES,
   bulkUploadModeSchema,
+  confirmDataLossQuerySchema,
   dictionarySchema,
   pendingReviewsSchema,
   reviewHeaderSchema,
@@ -29,7 +30,7 @@ import {
   startReviewFromFile,
 } from "../../dictionary-bulk/reviews.ts";
 import { createRouter, jsonContent } from "../../openapi.ts";
-import { dictionaryErrorResponses, loadDictionary, type DictionaryRoutesOptions } from "./shared.ts";
+import { dictionaryErrorResponses, loadDictionary, writeAsIs, type DictionaryRoutesOptions } from "./shared.ts";
 
 const { 400: e400, 401: e401, 403: e403, 404: e404, 409: e409, 413: e413, 503: e503 } = dictionaryErrorResponses;
 const readErrors = { 401: e401, 403: e403, 404: e404, 503: e503 } as const;
@@ -72,7 +73,7 @@ const uploadBody = {
  * parses it (parse-in-worker.ts) and the review is stored as rows, read back in pages.
  */
 export function createBulkUploadRoutes(options: DictionaryRoutesOptions) {
-  const { basePath, tag, resolve, afterWrite } = options;
+  const { basePath, tag, resolve, afterWrite, write = writeAsIs } = options;
   const idParams = z.object({ id: z.string().min(1) });
   const reviewParams = z.object({ id: z.string().min(1), reviewId: z.string().min(1) });
   const MB = 1024 * 1024;
@@ -133,7 +134,7 @@ export function createBulkUploadRoutes(options: DictionaryRoutesOptions) {
     tags: [tag],
     summary: "Apply a review: the tables it lists get the file's columns, in one transaction",
     responses: { 200: jsonContent(dictionarySchema, "The dictionary with its new version."), 400: e400, ...readErrors, 409: e409 },
-    request: { params: reviewParams },
+    request: { params: reviewParams, query: confirmDataLossQuerySchema },
   });
 
   const discard = createRoute({
@@ -229,7 +230,8 @@ export function createBulkUploadRoutes(options: DictionaryRoutesOptions) {
     .openapi(apply, async (c) => {
       const { id, reviewId } = c.req.valid("param");
       const dictionaryId = await resolve(c, id, { write: true });
-      await applyReview(c.var.deps.db, dictionaryId, reviewId, c.var.caller.userId);
+      const { confirmDataLoss = false } = c.req.valid("query");
+      await write(c, dictionaryId, (db) => applyReview(db, dictionaryId, reviewId, c.var.caller.userId), { confirmDataLoss });
       if (afterWrite) await afterWrite(c, dictionaryId);
       return c.json(await loadDictionary(c, dictionaryId), 200);
     })

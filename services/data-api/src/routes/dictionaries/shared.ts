@@ -1,7 +1,9 @@
 import type { Context } from "hono";
+import type { Kysely } from "kysely";
 import type { Dictionary } from "../../../../../contracts/dictionary.ts";
 import { NotFoundError } from "../../api-problem.ts";
 import type { AppEnv } from "../../context.ts";
+import type { Database } from "../../db/schema.ts";
 import { errorResponses, jsonContent } from "../../openapi.ts";
 import { getDictionary } from "../../repositories/dictionaries.ts";
 
@@ -20,6 +22,22 @@ export type DictionaryResolver = (c: AnyContext, id: string, access: { write: bo
  */
 export type AfterDictionaryWrite = (c: AnyContext, dictionaryId: string) => Promise<void>;
 
+/**
+ * Runs one write of the dictionary: `edit` writes it in the transaction it is given. A master
+ * dictionary's is just that (writeAsIs); a workspace's makes its databases follow once they exist
+ * (data-plane/dictionary-changes.ts), refusing a change that deletes data unless `confirmDataLoss`.
+ */
+export type DictionaryWriter = (
+  c: AnyContext,
+  dictionaryId: string,
+  edit: (db: Kysely<Database>) => Promise<unknown>,
+  options: { confirmDataLoss: boolean },
+) => Promise<void>;
+
+export const writeAsIs: DictionaryWriter = async (c, _dictionaryId, edit) => {
+  await edit(c.var.deps.db);
+};
+
 /** Where a family of dictionary routes is mounted and how it finds and guards its dictionary. */
 export type DictionaryRoutesOptions = {
   /** The path under /api/v1 with an `{id}` parameter, e.g. "/data-dictionaries/{id}". */
@@ -27,6 +45,8 @@ export type DictionaryRoutesOptions = {
   /** The OpenAPI tag of the routes. */
   tag: string;
   resolve: DictionaryResolver;
+  /** writeAsIs when omitted. */
+  write?: DictionaryWriter;
   afterWrite?: AfterDictionaryWrite;
 };
 
@@ -47,6 +67,11 @@ const errorBody = (description: string) => jsonContent(apiErrorComponent, descri
 export const dictionaryErrorResponses = {
   ...errorResponses,
   403: errorBody("The caller's role (or project access) does not allow this."),
-  409: errorBody("The version is stale (reload and try again), or a name is already used (`fieldErrors` names the field)."),
+  409: errorBody(
+    "The version is stale (reload and try again), or a name is already used (`fieldErrors` names the field). A workspace's dictionary whose databases exist also answers " +
+      "`data_loss` (the change deletes the data listed in `errors` after the first line: send it again with `confirmDataLoss=true` to apply it), " +
+      "`schema_change_refused` (the databases cannot follow it: values a narrower type cannot hold, nulls in a column made required…), " +
+      "`schema_change_failed` (PostgreSQL refused the DDL) or `project_locked`; nothing was changed.",
+  ),
   413: errorBody("The file is larger than the upload limit."),
 } as const;

@@ -1,12 +1,20 @@
 import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
-import { createTableSchema, dictionarySchema, tableSchema, tablesPageSchema, tablesQuerySchema, updateTableSchema } from "../../../../../contracts/dictionary.ts";
+import {
+  confirmDataLossQuerySchema,
+  createTableSchema,
+  dictionarySchema,
+  tableSchema,
+  tablesPageSchema,
+  tablesQuerySchema,
+  updateTableSchema,
+} from "../../../../../contracts/dictionary.ts";
 import { versionSchema } from "../../../../../contracts/common.ts";
 import { NotFoundError } from "../../api-problem.ts";
 import { createRouter, jsonBody, jsonContent } from "../../openapi.ts";
 import { createTable, deleteTable, getTable, listTables, updateTable } from "../../repositories/dictionaries.ts";
 import { TABLE_NOT_FOUND_MESSAGE } from "../../repositories/dictionary-tables.ts";
-import { dictionaryErrorResponses, loadDictionary, type DictionaryRoutesOptions } from "./shared.ts";
+import { dictionaryErrorResponses, loadDictionary, writeAsIs, type DictionaryRoutesOptions } from "./shared.ts";
 
 const { 400: e400, 401: e401, 403: e403, 404: e404, 409: e409, 503: e503 } = dictionaryErrorResponses;
 const readErrors = { 401: e401, 403: e403, 404: e404, 503: e503 } as const;
@@ -24,7 +32,7 @@ export type DictionaryTableRoutesOptions = DictionaryRoutesOptions & {
  * they are based on and answer the whole dictionary, with its new version.
  */
 export function createDictionaryTableRoutes(options: DictionaryTableRoutesOptions) {
-  const { basePath, tag, resolve, afterWrite } = options;
+  const { basePath, tag, resolve, afterWrite, write = writeAsIs } = options;
   const tablePath = `${basePath}${options.tablePath ?? "/tables/{tableId}"}`;
   const idParams = z.object({ id: z.string().min(1) });
   const tableParams = z.object({ id: z.string().min(1), tableId: z.string().min(1) });
@@ -52,7 +60,7 @@ export function createDictionaryTableRoutes(options: DictionaryTableRoutesOption
     path: `${basePath}/tables`,
     tags: [tag],
     summary: "Add a table after the last one",
-    request: { params: idParams, body: jsonBody(createTableSchema) },
+    request: { params: idParams, query: confirmDataLossQuerySchema, body: jsonBody(createTableSchema) },
     responses: { 201: jsonContent(dictionarySchema, "The dictionary with the new table and its new version."), ...writeErrors },
   });
 
@@ -62,7 +70,7 @@ export function createDictionaryTableRoutes(options: DictionaryTableRoutesOption
     tags: [tag],
     summary: "Replace a table's name, description and columns",
     description: "Columns keep their ids while their names stay (any case); the others are added or removed. Order is the array's.",
-    request: { params: idParams, body: jsonBody(updateTableSchema) },
+    request: { params: idParams, query: confirmDataLossQuerySchema, body: jsonBody(updateTableSchema) },
     responses: { 200: jsonContent(dictionarySchema, "The dictionary with its new version."), ...writeErrors },
   });
 
@@ -71,7 +79,7 @@ export function createDictionaryTableRoutes(options: DictionaryTableRoutesOption
     path: tablePath,
     tags: [tag],
     summary: "Remove a table and its columns",
-    request: { params: tableParams, query: z.object({ version: versionSchema }) },
+    request: { params: tableParams, query: confirmDataLossQuerySchema.extend({ version: versionSchema }) },
     responses: { 200: jsonContent(dictionarySchema, "The dictionary with its new version."), ...writeErrors },
   });
 
@@ -95,19 +103,28 @@ export function createDictionaryTableRoutes(options: DictionaryTableRoutesOption
     .openapi(create, async (c) => {
       const dictionaryId = await resolve(c, c.req.valid("param").id, { write: true });
       const { version, ...table } = c.req.valid("json");
-      await createTable(c.var.deps.db, dictionaryId, table, { expectedVersion: version, userId: c.var.caller.userId });
+      const { confirmDataLoss = false } = c.req.valid("query");
+      await write(c, dictionaryId, (db) => createTable(db, dictionaryId, table, { expectedVersion: version, userId: c.var.caller.userId }), {
+        confirmDataLoss,
+      });
       return c.json(await written(c, dictionaryId), 201);
     })
     .openapi(replace, async (c) => {
       const dictionaryId = await resolve(c, c.req.valid("param").id, { write: true });
       const { version, tableId, ...table } = c.req.valid("json");
-      await updateTable(c.var.deps.db, dictionaryId, tableId, table, { expectedVersion: version, userId: c.var.caller.userId });
+      const { confirmDataLoss = false } = c.req.valid("query");
+      await write(c, dictionaryId, (db) => updateTable(db, dictionaryId, tableId, table, { expectedVersion: version, userId: c.var.caller.userId }), {
+        confirmDataLoss,
+      });
       return c.json(await written(c, dictionaryId), 200);
     })
     .openapi(remove, async (c) => {
       const { id, tableId } = c.req.valid("param");
       const dictionaryId = await resolve(c, id, { write: true });
-      await deleteTable(c.var.deps.db, dictionaryId, tableId, { expectedVersion: c.req.valid("query").version, userId: c.var.caller.userId });
+      const { version, confirmDataLoss = false } = c.req.valid("query");
+      await write(c, dictionaryId, (db) => deleteTable(db, dictionaryId, tableId, { expectedVersion: version, userId: c.var.caller.userId }), {
+        confirmDataLoss,
+      });
       return c.json(await written(c, dictionaryId), 200);
     });
   return router;

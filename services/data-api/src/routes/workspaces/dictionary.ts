@@ -12,15 +12,23 @@ import { TABLE_NOT_FOUND_MESSAGE } from "../../repositories/dictionary-tables.ts
 import { projectDictionarySource, setSourceDictionary } from "../../repositories/projects.ts";
 import { requireWorkspace } from "../../workspace-access.ts";
 import { createBulkUploadRoutes } from "../dictionaries/bulk-uploads.ts";
-import { DICTIONARY_NOT_FOUND_MESSAGE, type AfterDictionaryWrite, type AnyContext, type DictionaryResolver } from "../dictionaries/shared.ts";
+import {
+  DICTIONARY_NOT_FOUND_MESSAGE,
+  type AfterDictionaryWrite,
+  type AnyContext,
+  type DictionaryResolver,
+  type DictionaryWriter,
+} from "../dictionaries/shared.ts";
 import { createDictionaryTableRoutes } from "../dictionaries/tables.ts";
-import { capitalised, collectionPath, readErrorsOf, workspaceIdParams, writeErrorsOf } from "./shared.ts";
+import { capitalised, collectionPath, jobDeps, readErrorsOf, workspaceIdParams, writeErrorsOf } from "./shared.ts";
+import { changeWorkspaceDictionary } from "../../data-plane/dictionary-changes.ts";
+import { findWorkspaceRow } from "../../repositories/workspaces.ts";
 
 /**
  * A workspace's own data dictionary: a copy it edits without touching the master. The table and
  * bulk-upload routes are the master dictionary's (D1's factories), mounted here with the workspace
- * rule (requireWorkspace: kind, company, area role, access list, lock) and a wizard-status update
- * after each write.
+ * rule (requireWorkspace: kind, company, area role, access list, lock), a wizard-status update
+ * after each write, and, once the databases exist, the databases following each write.
  */
 export function createWorkspaceDictionaryRouter(descriptor: WorkspaceDescriptor) {
   const { kind, noun } = descriptor;
@@ -36,6 +44,15 @@ export function createWorkspaceDictionaryRouter(descriptor: WorkspaceDescriptor)
     const ref = await findProjectDictionaryRef(c.var.deps.db, workspace.id);
     if (!ref) throw new NotFoundError(DICTIONARY_NOT_FOUND_MESSAGE);
     return ref.id;
+  };
+
+  /** Once the workspace's databases exist, they follow every write (decision 017). */
+  const write: DictionaryWriter = async (c, dictionaryId, edit, { confirmDataLoss }) => {
+    const { db, dataPlane } = c.var.deps;
+    const ref = await findDictionaryRef(db, dictionaryId);
+    const workspace = ref?.projectId ? await findWorkspaceRow(db, ref.projectId) : undefined;
+    if (!workspace) throw new NotFoundError(DICTIONARY_NOT_FOUND_MESSAGE);
+    await changeWorkspaceDictionary({ ...jobDeps(c), dataPlane }, { kind, workspace, dictionaryId, userId: c.var.caller.userId, confirmDataLoss, edit });
   };
 
   /** The dictionary step follows the dictionary: no tables, a table without columns, or ready for the databases. */
@@ -113,7 +130,7 @@ export function createWorkspaceDictionaryRouter(descriptor: WorkspaceDescriptor)
       return c.json(await workspaceDictionary(c, own.id), 200);
     });
 
-  const shared = { basePath, tag, resolve, afterWrite: updateSetupStatus };
+  const shared = { basePath, tag, resolve, write, afterWrite: updateSetupStatus };
   router.route("/", createDictionaryTableRoutes(shared));
   router.route("/", createBulkUploadRoutes(shared));
   return router;
