@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { descriptionSchema, formBoolean, nameSchema, pageOf, requiredString, versionSchema } from "./common";
+import { descriptionSchema, formBoolean, nameSchema, pageOf, requiredString, versionSchema, timestampSchema } from "./common";
 import { projectSchema, projectSearchQuerySchema, projectStatusSchema } from "./projects";
 
 export * from "./values/configurations";
@@ -96,7 +96,17 @@ export const workspaceDatabaseSchema = z.object({
   /** "Source database" / "Destination database". */
   name: z.string(),
   exists: z.boolean(),
-  tables: z.array(z.object({ name: z.string(), columnCount: z.number().int(), rowCount: z.number().int() })),
+  tables: z.array(
+    z.object({
+      name: z.string(),
+      columnCount: z.number().int(),
+      rowCount: z.number().int(),
+      /** On disk, with its indexes and long values (TOAST). */
+      bytes: z.number().int(),
+      /** When a load last changed it (source tables), or null when none did. */
+      lastChangedAt: timestampSchema.nullable(),
+    }),
+  ),
 });
 export const workspaceDatabasesQuerySchema = z.object({ table: z.string().trim().max(128).optional() });
 export const workspaceDatabasesResponseSchema = z.object({ databases: z.array(workspaceDatabaseSchema) });

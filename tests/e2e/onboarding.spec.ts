@@ -12,7 +12,6 @@ import { expectNoViolations } from "./axe";
  */
 const at = (path: string) => new RegExp(`^${E2E.portal}${path.replace(/[?.]/g, "\\$&")}(\\?|$)`);
 
-
 async function createApplication(page: Page, companyId: string, name: string) {
   await page.goto(withCompany("/migration/application/create", companyId));
   await page.getByLabel("Name").fill(name);
@@ -95,14 +94,26 @@ for (const javaScriptEnabled of [true, false]) {
 
       // A delivery of members, previewed, then loaded from the preview; the history lists it.
       await page.getByRole("link", { name: "Load a flat file" }).first().click();
-      await page.getByLabel("File", { exact: true }).setInputFiles({ name: "Members.csv", mimeType: "text/csv", buffer: Buffer.from("MemberId\r\n1\r\n2\r\n") });
+      // The delivery has a column the dictionary lacks: the preview says so, and adds it (and to the databases) before loading.
+      const delivery = "MemberId,Nickname\r\n1,007\r\n2,Bo\r\n";
+      await page.getByLabel("File", { exact: true }).setInputFiles({ name: "Members.csv", mimeType: "text/csv", buffer: Buffer.from(delivery) });
       await page.getByRole("button", { name: "Preview" }).click();
       await expect(page.getByRole("table", { name: "First rows of Members.csv" }).getByRole("row")).toHaveCount(3);
+      await expect(page.getByRole("alert").filter({ hasText: "lacks: Nickname" })).toBeVisible();
       if (javaScriptEnabled) await expectNoViolations(page);
+      await page.getByRole("button", { name: "Add these columns to the dictionary" }).click();
+      await expect(page.getByText("Added Nickname to Members.")).toBeVisible({ timeout: 30_000 });
+      await expect(page.getByRole("alert").filter({ hasText: "lacks: Nickname" })).toHaveCount(0);
+      await expect(page.getByRole("table", { name: "First rows of Members.csv" }).getByRole("columnheader", { name: "Nickname into Nickname" })).toBeVisible();
       await page.getByRole("button", { name: "Load" }).click();
       await expect(page.getByText("2 of 2 rows loaded.")).toBeVisible({ timeout: 30_000 });
       await page.getByRole("navigation", { name: "Configuration" }).getByRole("link", { name: "Databases" }).click();
-      await expect(page.getByRole("table", { name: "Tables of the source database" }).getByRole("row", { name: /Members/ }).getByRole("cell")).toHaveText(["Members", "1", "2"]);
+      await expect(
+        page
+          .getByRole("table", { name: "Tables of the source database" })
+          .getByRole("row", { name: /Members/ })
+          .getByRole("cell"),
+      ).toHaveText(["Members", "2", "2", /KB$/, /^\d{4}-\d{2}-\d{2} /]);
 
       // A PATCH that removes every scheme is refused at the field, and nothing changes.
       await page.getByRole("navigation", { name: "Configuration" }).getByRole("link", { name: "Details" }).click();
@@ -119,13 +130,13 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page).toHaveURL(at(withCompany(`/onboarding/configurations/${configurationId}/data-dictionary/data-definition/tables`, company.id)));
       await page.getByRole("link", { name: "Members", exact: true }).click();
       await page.getByRole("button", { name: "Add column" }).click();
-      const second = page.getByRole("group", { name: "Column 2", exact: true });
+      const second = page.getByRole("group", { name: "Column 3", exact: true });
       await second.getByLabel("Name").fill("Surname");
       await second.getByLabel("Type").selectOption("nvarchar");
       await second.getByLabel("Length").fill("80");
       await page.getByRole("button", { name: "Save table" }).click();
       await expect(page).toHaveURL(at(withCompany(`/onboarding/configurations/${configurationId}/data-dictionary/data-definition/tables`, company.id)));
-      await expect(page.getByRole("row", { name: /Members/ })).toContainText("2");
+      await expect(page.getByRole("row", { name: /Members/ })).toContainText("3");
 
       // Grant a colleague access; the page says the colleague's role does not open the area.
       await page.getByRole("navigation", { name: "Configuration" }).getByRole("link", { name: "Project access" }).click();

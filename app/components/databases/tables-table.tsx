@@ -1,10 +1,19 @@
 import type * as React from "react";
+import { formatBytes, formatTimestamp } from "~/components/projects/format";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 
-export type DatabaseTable = { name: string; columnCount: number; rowCount: number };
+export type DatabaseTable = { name: string; columnCount: number; rowCount: number; bytes: number; lastChangedAt: string | null };
 
-/** A database's tables with their column and row counts (databases/current, databases/tables); `name` may make each a link. */
-export function TablesTable({ label, tables, name = (t) => t.name }: { label: string; tables: readonly DatabaseTable[]; name?: (table: DatabaseTable) => React.ReactNode }) {
+/** A database's tables with their column and row counts, size and last load (databases/current, databases/tables); `name` may make each a link. */
+export function TablesTable({
+  label,
+  tables,
+  name = (t) => t.name,
+}: {
+  label: string;
+  tables: readonly DatabaseTable[];
+  name?: (table: DatabaseTable) => React.ReactNode;
+}) {
   return (
     <Table aria-label={label}>
       <TableHeader>
@@ -12,6 +21,8 @@ export function TablesTable({ label, tables, name = (t) => t.name }: { label: st
           <TableHead>Table</TableHead>
           <TableHead className="text-right">Columns</TableHead>
           <TableHead className="text-right">Rows</TableHead>
+          <TableHead className="text-right">Size</TableHead>
+          <TableHead>Last loaded</TableHead>
         </TableRow>
       </TableHeader>
       <TableBody>
@@ -20,6 +31,8 @@ export function TablesTable({ label, tables, name = (t) => t.name }: { label: st
             <TableCell className="font-medium">{name(t)}</TableCell>
             <TableCell className="text-right tabular-nums">{t.columnCount}</TableCell>
             <TableCell className="text-right tabular-nums">{t.rowCount.toLocaleString("en-US")}</TableCell>
+            <TableCell className="text-right tabular-nums">{formatBytes(t.bytes)}</TableCell>
+            <TableCell>{t.lastChangedAt ? formatTimestamp(t.lastChangedAt) : "Never"}</TableCell>
           </TableRow>
         ))}
       </TableBody>

@@ -2,6 +2,9 @@ import type { PreviewFile } from "../../../contracts/loads";
 import { DELIMITER_LABELS } from "../../../contracts/values/projects";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 
+/** The intent of the button that adds a preview's extra file columns to their tables (databases-load.server.ts). */
+export const ADD_COLUMNS_INTENT = "add-columns";
+
 /**
  * One file of a preview: where it goes, how it was read, its columns against the table's, and its
  * first rows exactly as read (text as written: leading zeros show).

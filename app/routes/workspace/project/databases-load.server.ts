@@ -8,8 +8,10 @@ import { stagedLoadSchema } from "../../../../contracts/loads";
 import { MAX_UPLOAD_BYTES_DEFAULT } from "../../../../contracts/values/loads";
 import { companyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
-import { invalid, readFormData, refusedByService, submitUpload } from "~/lib/forms.server";
+import { invalid, readFormData, refusedByService, serviceFailure, submitUpload } from "~/lib/forms.server";
+import { NVARCHAR_MAX_LENGTH } from "../../../../contracts/values/dictionary";
 import { SAVE_PARAMETERS } from "~/components/projects/flat-file-parameters-form";
+import { ADD_COLUMNS_INTENT } from "~/components/loads/file-preview";
 import { saveFlatFileParameters } from "../flat-file-parameters.server";
 import type { checkWorkspace } from "../workspace.server";
 
@@ -40,6 +42,7 @@ export async function loadPageAction(request: Request, { project, companyId, api
   // Plain form posts: the parameters form, or the load form under a preview.
   const formData = await readFormData(request);
   if (formData.get("intent") === SAVE_PARAMETERS) return saveFlatFileParameters(formData, { project, api, companyId }, paths.databases.load(project.id));
+  if (formData.get("intent") === ADD_COLUMNS_INTENT) return addFileColumns(String(formData.get("uploadId") ?? ""), { project, api, companyId, paths });
   const submission = parseWithZod(formData, { schema: stagedLoadSchema });
   if (submission.status !== "success") return invalid(submission);
   try {
@@ -48,4 +51,67 @@ export async function loadPageAction(request: Request, { project, companyId, api
   } catch (err) {
     return refusedByService(submission, err);
   }
+}
+
+/**
+ * Adds to each table the columns its previewed file has and it lacks, as nullable nvarchar(4000)
+ * (the widest: nothing the file holds is refused for its length; narrow them later on the table's
+ * page). Through the dictionary's own save, so the databases follow (decision 017). The preview is
+ * then read again with the new columns.
+ */
+async function addFileColumns(uploadId: string, { project, api, companyId, paths }: Pick<Scope, "project" | "api" | "companyId" | "paths">) {
+  const back = companyHref(paths.databases.load(project.id), companyId, { upload: uploadId });
+  let preview;
+  try {
+    preview = await api.loads.staged(uploadId);
+  } catch (err) {
+    if (serviceFailure(err)?.status === 404) return redirect(companyHref(paths.databases.load(project.id), companyId, { upload: uploadId }));
+    throw err;
+  }
+  const added: string[] = [];
+  for (const file of preview.files) {
+    if (!file.table || file.extraColumns.length === 0 || !file.header) continue;
+    const { items } = await api.dictionary.tables({ name: file.table, page: 1, pageSize: 50 });
+    const summary = items.find((t) => t.name === file.table);
+    if (!summary) continue;
+    const [table, dictionary] = await Promise.all([api.dictionary.table(summary.id), api.dictionary.get()]);
+    // The header's own names (the extra ones are said trimmed; a header cell may not be a valid name: the save says so).
+    const names = file.header.map((h) => h.trim()).filter((h) => file.extraColumns.includes(h));
+    try {
+      await api.dictionary.updateTable({
+        tableId: table.id,
+        version: dictionary.version,
+        name: table.name,
+        description: table.description,
+        columns: [
+          ...table.columns.map(({ name, type, length, precision, scale, nullable, isKey, description }) => ({
+            name,
+            type,
+            length,
+            precision,
+            scale,
+            nullable,
+            isKey,
+            description,
+          })),
+          ...names.map((name) => ({
+            name,
+            type: "nvarchar" as const,
+            length: NVARCHAR_MAX_LENGTH,
+            precision: null,
+            scale: null,
+            nullable: true,
+            isKey: false,
+            description: null,
+          })),
+        ],
+      });
+    } catch (err) {
+      const failure = serviceFailure(err);
+      if (!failure || failure.status >= 500) throw err;
+      return redirectWithFlash(back, { kind: "error", text: `The columns could not be added to ${table.name}: ${failure.body.errors.join(" ")}` });
+    }
+    added.push(`${names.join(", ")} to ${table.name}`);
+  }
+  return redirectWithFlash(back, added.length ? `Added ${added.join("; ")}. The preview is read again with them.` : "No column was missing.");
 }

@@ -2,7 +2,7 @@ import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link } from "react-router";
 import { LOAD_MODE_LABELS, LOAD_MODES, ON_REJECTED, ON_REJECTED_LABELS } from "../../../../contracts/values/loads";
 import { UPLOAD_TYPE_LABELS, UPLOAD_TYPES } from "../../../../contracts/values/projects";
-import { FilePreview } from "~/components/loads/file-preview";
+import { ADD_COLUMNS_INTENT, FilePreview } from "~/components/loads/file-preview";
 import { FlatFileParametersForm, SAVE_PARAMETERS } from "~/components/projects/flat-file-parameters-form";
 import { FileField, FormErrors, RadioGroupField, SelectField } from "~/components/forms/fields";
 import { StatusButton, useIsPending } from "~/components/forms/status-button";
@@ -138,6 +138,19 @@ export default function LoadFlatFile({ loaderData, actionData }: Route.Component
               {preview.files.map((file) => (
                 <FilePreview key={file.name} file={file} />
               ))}
+              {preview.files.some((f) => f.table && f.extraColumns.length) ? (
+                <Form method="post" className="flex flex-wrap items-center gap-3 rounded-md border border-amber-300 bg-amber-50 px-4 py-3 text-sm">
+                  <input type="hidden" name="intent" value={ADD_COLUMNS_INTENT} />
+                  <input type="hidden" name="uploadId" value={preview.uploadId} />
+                  <p className="grow">
+                    The file has columns its table lacks. Add them to the project&apos;s dictionary (as text of up to 4,000 characters, which you can narrow
+                    later), and the databases with it, before loading?
+                  </p>
+                  <StatusButton type="submit" variant="outline" pending={pending}>
+                    Add these columns to the dictionary
+                  </StatusButton>
+                </Form>
+              ) : null}
               <Form method="post" {...getFormProps(form)} className="flex flex-col gap-5">
                 <FormErrors form={form} />
                 <input type="hidden" name="uploadId" value={preview.uploadId} />

@@ -164,7 +164,7 @@ export async function forgetProjectDatabase(db: Kysely<Database>, dataPlane: Dat
   return true;
 }
 
-export type DatabaseTableSummary = { name: string; columnCount: number; rowCount: number };
+export type DatabaseTableSummary = { name: string; columnCount: number; rowCount: number; bytes: number };
 export type DatabaseSummary = { kind: ProjectDatabaseKind; exists: boolean; tables: DatabaseTableSummary[] };
 
 /**
@@ -188,9 +188,10 @@ export async function describeProjectDatabases(
       "select nspname as name from pg_namespace where nspname = any($1::text[])",
       [PROJECT_DATABASE_KINDS],
     );
-    const { rows: tables } = await client.query<{ schema: ProjectDatabaseKind; name: string; column_count: string }>(
+    const { rows: tables } = await client.query<{ schema: ProjectDatabaseKind; name: string; column_count: string; bytes: string }>(
       `select c.relnamespace::regnamespace::text as schema, c.relname as name,
-              (select count(*) from pg_attribute a where a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped) as column_count
+              (select count(*) from pg_attribute a where a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped) as column_count,
+              pg_total_relation_size(c.oid) as bytes
          from pg_class c
         where c.relkind in ('r', 'p') and c.relnamespace::regnamespace::text = any($1::text[])
           and ($2::text is null or strpos(lower(c.relname), $2) > 0)
@@ -202,7 +203,7 @@ export async function describeProjectDatabases(
       const own = [];
       for (const t of tables.filter((t) => t.schema === kind)) {
         const { rows } = await client.query<{ n: string }>(`select count(*) as n from ${quoteIdentifier(kind)}.${quoteIdentifier(t.name)}`);
-        own.push({ name: t.name, columnCount: Number(t.column_count), rowCount: Number(rows[0]!.n) });
+        own.push({ name: t.name, columnCount: Number(t.column_count), rowCount: Number(rows[0]!.n), bytes: Number(t.bytes) });
       }
       summaries.push({ kind, exists: schemas.some((s) => s.name === kind), tables: own });
     }

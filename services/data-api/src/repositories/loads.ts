@@ -65,11 +65,21 @@ export async function setLoadJob(db: Kysely<Database>, loadId: string, jobId: st
 }
 
 export async function setLoadHeader(db: Kysely<Database>, loadId: string, table: string, header: string[]) {
-  await db.updateTable("load_tables").set({ header: JSON.stringify(header) }).where("load_id", "=", loadId).where("table_name", "=", table).execute();
+  await db
+    .updateTable("load_tables")
+    .set({ header: JSON.stringify(header) })
+    .where("load_id", "=", loadId)
+    .where("table_name", "=", table)
+    .execute();
 }
 
 /** One table's counts as its file's pass ended (the load's own totals are finishLoad's). */
-export async function finishLoadTable(db: Kysely<Database>, loadId: string, table: string, outcome: Pick<LoadOutcome, "rowsRead" | "rowsLoaded" | "rowsRejected">) {
+export async function finishLoadTable(
+  db: Kysely<Database>,
+  loadId: string,
+  table: string,
+  outcome: Pick<LoadOutcome, "rowsRead" | "rowsLoaded" | "rowsRejected">,
+) {
   await db
     .updateTable("load_tables")
     .set({ rows_read: outcome.rowsRead, rows_loaded: outcome.rowsLoaded, rows_rejected: outcome.rowsRejected })
@@ -139,7 +149,10 @@ const HISTORY_SORT_COLUMNS = { createdAt: "created_at", type: "run_type", status
  */
 export async function listHistory(db: Kysely<Database>, projectId: string, search: HistoryQuery) {
   let rows = db.selectFrom("loads").selectAll().where("project_id", "=", projectId);
-  let count = db.selectFrom("loads").select((eb) => eb.fn.countAll<number | string>().as("n")).where("project_id", "=", projectId);
+  let count = db
+    .selectFrom("loads")
+    .select((eb) => eb.fn.countAll<number | string>().as("n"))
+    .where("project_id", "=", projectId);
   if (search.type.length) {
     rows = rows.where("run_type", "in", search.type);
     count = count.where("run_type", "in", search.type);
@@ -158,7 +171,10 @@ export async function listHistory(db: Kysely<Database>, projectId: string, searc
     .offset((search.page - 1) * search.pageSize)
     .execute();
   const total = await totalOf(items.length, search, () => count.executeTakeFirstOrThrow());
-  const tables = await tablesOf(db, items.map((r) => r.id));
+  const tables = await tablesOf(
+    db,
+    items.map((r) => r.id),
+  );
   return { items: items.map((row) => toEntry(row, tables)), total, page: search.page, pageSize: search.pageSize };
 }
 
@@ -261,4 +277,17 @@ function toLoadTable(row: Selectable<LoadTablesTable>): LoadTable {
     rowsLoaded: Number(row.rows_loaded),
     rowsRejected: Number(row.rows_rejected),
   };
+}
+
+/** When a load last changed each of a workspace's source tables (the loads that committed), by table name. */
+export async function lastLoadedAt(db: Kysely<Database>, projectId: string): Promise<Map<string, string>> {
+  const rows = await db
+    .selectFrom("load_tables as t")
+    .innerJoin("loads as l", "l.id", "t.load_id")
+    .select(["t.table_name as table", (eb) => eb.fn.max("l.finished_at").as("at")])
+    .where("l.project_id", "=", projectId)
+    .where("l.status", "=", "Loaded")
+    .groupBy("t.table_name")
+    .execute();
+  return new Map(rows.filter((r) => r.at).map((r) => [r.table, String(r.at)]));
 }

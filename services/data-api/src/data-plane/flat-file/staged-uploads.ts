@@ -9,19 +9,26 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import type { StagedUpload } from "../../../../../contracts/loads.ts";
+import type { FlatFileParameters } from "../../../../../contracts/projects.ts";
 import type { ReceivedFile } from "../../dictionary-bulk/receive-upload.ts";
 
 /** A preview not followed by a load within a day is forgotten, and its files removed. */
 export const STAGED_UPLOAD_TTL_MS = 24 * 60 * 60 * 1000;
 
-export type StagedFile = { name: string; size: number; path: string; table: string | null };
+/** `table`: the table the file was sent for (chosen, or named by the file's name), whether or not the dictionary has it. */
+export type StagedFile = { name: string; size: number; path: string; table: string };
 
 export type StagedManifest = {
   id: string;
   projectId: string;
   userId: string;
   createdAt: string;
+  /** Sent as Multiple files: the preview lists the tables no file matches. */
+  multipleFiles: boolean;
   files: StagedFile[];
+  /** What the preview was read with: when either changes, it is read again. */
+  dictionaryVersion: number;
+  parameters: FlatFileParameters;
   preview: StagedUpload;
 };
 

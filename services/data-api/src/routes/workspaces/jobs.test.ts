@@ -50,7 +50,10 @@ describe.each(TEST_DATABASE_KINDS)("jobs and database creation on %s", (kind) =>
         column("Since", "date"),
       ],
     });
-    await addProjectTable(api, project.id, { name: "Orders", columns: [column("OrderId", "uniqueidentifier", { isKey: true, nullable: false }), column("At", "datetime")] });
+    await addProjectTable(api, project.id, {
+      name: "Orders",
+      columns: [column("OrderId", "uniqueidentifier", { isKey: true, nullable: false }), column("At", "datetime")],
+    });
     await api.db.updateTable("projects").set({ status: "SetupUploadTypeIncomplete" }).where("id", "=", project.id).execute();
     await api.send("POST", `/api/v1/projects/${project.id}/upload-type`, owner, { uploadType: "SingleFile" });
     return (await api.get(`/api/v1/projects/${project.id}`, owner)).body;
@@ -73,7 +76,10 @@ describe.each(TEST_DATABASE_KINDS)("jobs and database creation on %s", (kind) =>
       const { rows } = await client.query<{ schema: string; name: string }>(
         "select table_schema as schema, table_name as name from information_schema.tables where table_schema in ('source', 'destination') order by 1, 2",
       );
-      return { source: rows.filter((r) => r.schema === "source").map((r) => r.name), destination: rows.filter((r) => r.schema === "destination").map((r) => r.name) };
+      return {
+        source: rows.filter((r) => r.schema === "source").map((r) => r.name),
+        destination: rows.filter((r) => r.schema === "destination").map((r) => r.name),
+      };
     });
   }
   const BOTH_TABLES = { source: ["Customers", "Orders"], destination: ["Customers", "Orders"] };
@@ -135,7 +141,9 @@ describe.each(TEST_DATABASE_KINDS)("jobs and database creation on %s", (kind) =>
         ]);
         await client.query(`insert into ${schema}."Customers" ("CustomerId", "Name", "Balance", "Since") values (1, 'Ann', 10.5, '2024-05-01')`);
         await expect(client.query(`insert into ${schema}."Customers" ("CustomerId", "Name") values (2, 'Much too long')`)).rejects.toThrow(/too long/);
-        await expect(client.query(`insert into ${schema}."Customers" ("CustomerId", "Name", "Since") values (3, 'Bob', '2024-13-01')`)).rejects.toThrow(/out of range/);
+        await expect(client.query(`insert into ${schema}."Customers" ("CustomerId", "Name", "Since") values (3, 'Bob', '2024-13-01')`)).rejects.toThrow(
+          /out of range/,
+        );
         await expect(client.query(`insert into ${schema}."Customers" ("CustomerId", "Name") values (1, 'Dup')`)).rejects.toThrow(/duplicate key/);
       }
     });
@@ -184,10 +192,14 @@ describe.each(TEST_DATABASE_KINDS)("jobs and database creation on %s", (kind) =>
       client.query(`insert into source."Customers" ("CustomerId", "Name") values (1, 'Ann'), (2, 'Bob')`),
     );
     const after = await api.get(`/api/v1/projects/${project.id}/databases`, owner);
+    // Each table with its size on disk (its rows, indexes and long values: never nothing once created), never loaded yet.
+    const table = (name: string, columnCount: number, rowCount: number) => ({ name, columnCount, rowCount, bytes: expect.any(Number), lastChangedAt: null });
     expect(after.body.databases).toEqual([
-      { kind: "source", name: "Source database", exists: true, tables: [{ name: "Customers", columnCount: 4, rowCount: 2 }, { name: "Orders", columnCount: 2, rowCount: 0 }] },
-      { kind: "destination", name: "Destination database", exists: true, tables: [{ name: "Customers", columnCount: 4, rowCount: 0 }, { name: "Orders", columnCount: 2, rowCount: 0 }] },
+      { kind: "source", name: "Source database", exists: true, tables: [table("Customers", 4, 2), table("Orders", 2, 0)] },
+      { kind: "destination", name: "Destination database", exists: true, tables: [table("Customers", 4, 0), table("Orders", 2, 0)] },
     ]);
+    const [customers, orders] = after.body.databases[0].tables;
+    expect(customers.bytes).toBeGreaterThan(orders.bytes);
     const filtered = await api.get(`/api/v1/projects/${project.id}/databases?table=ORD`, owner);
     expect(filtered.body.databases.map((d: { tables: { name: string }[] }) => d.tables.map((t) => t.name))).toEqual([["Orders"], ["Orders"]]);
     // Acme Health's viewer asks for Birch Logistics' project.

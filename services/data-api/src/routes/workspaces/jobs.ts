@@ -8,6 +8,7 @@ import { DATABASE_CREATION_START_STATUSES, type WorkspaceDescriptor } from "../.
 import { ApiProblem, NotFoundError } from "../../api-problem.ts";
 import { startDatabaseCreation } from "../../data-plane/database-creation.ts";
 import { databaseExists, describeProjectDatabases, readTableRows } from "../../data-plane/project-databases.ts";
+import { lastLoadedAt } from "../../repositories/loads.ts";
 import { listProjectJobs } from "../../jobs/job-store.ts";
 import { statusAfterFailure } from "../../jobs/job-kinds.ts";
 import { forceUnlock } from "../../jobs/project-lock.ts";
@@ -138,8 +139,17 @@ export function createWorkspaceJobsRouter(descriptor: WorkspaceDescriptor) {
     })
     .openapi(databases, async (c) => {
       const { workspace } = await requireWorkspace(c, kind, c.req.valid("param").id, { write: false });
-      const summaries = await describeProjectDatabases(c.var.deps.db, c.var.deps.dataPlane, workspace.id, c.req.valid("query").table);
-      const body: WorkspaceDatabases = { databases: summaries.map((d) => ({ ...d, name: DATABASE_NAMES[d.kind] })) };
+      const [summaries, loaded] = await Promise.all([
+        describeProjectDatabases(c.var.deps.db, c.var.deps.dataPlane, workspace.id, c.req.valid("query").table),
+        lastLoadedAt(c.var.deps.db, workspace.id),
+      ]);
+      const body: WorkspaceDatabases = {
+        databases: summaries.map((d) => ({
+          ...d,
+          name: DATABASE_NAMES[d.kind],
+          tables: d.tables.map((t) => ({ ...t, lastChangedAt: d.kind === "source" ? (loaded.get(t.name) ?? null) : null })),
+        })),
+      };
       return c.json(body, 200);
     })
     .openapi(list, async (c) => {

@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
-import { loadFormSchema, loadSchema, PREVIEW_ROWS, stagedLoadSchema, stagedUploadSchema, type StagedUpload } from "../../../../../contracts/loads.ts";
+import { loadFormSchema, loadSchema, PREVIEW_ROWS, stagedLoadSchema, stagedUploadSchema } from "../../../../../contracts/loads.ts";
 import { LOAD_MODES, ON_REJECTED } from "../../../../../contracts/values/loads.ts";
 import { DEFAULT_FLAT_FILE_PARAMETERS, UPLOAD_TYPES } from "../../../../../contracts/values/projects.ts";
 import type { Table } from "../../../../../contracts/dictionary.ts";
@@ -18,6 +18,7 @@ import { FlatFileProblem } from "../../data-plane/flat-file/read-flat-file.ts";
 import { isZip, unzipUpload } from "../../data-plane/flat-file/unzip-upload.ts";
 import type { ReceivedFile } from "../../dictionary-bulk/receive-upload.ts";
 import {
+  type StagedManifest,
   readManifest,
   removeExpiredStaged,
   removeStaged,
@@ -148,6 +149,39 @@ export function createWorkspaceLoadsRouter(descriptor: WorkspaceDescriptor) {
     }
     return serverId;
   };
+  const parametersOf = (workspace: WorkspaceRow) => flatFileParametersOf(workspace) ?? DEFAULT_FLAT_FILE_PARAMETERS;
+  const dictionaryOf = async (db: Kysely<Database>, projectId: string) => {
+    const dictionary = await findProjectDictionaryRef(db, projectId);
+    return { version: dictionary?.version ?? 0, tables: dictionary ? await readTables(db, dictionary.id) : [] };
+  };
+  /**
+   * The staged files previewed with the workspace's parameters and dictionary as they are now (each
+   * file matched to the table its manifest names, if the dictionary has it), the manifest written
+   * with the preview and what it was read with.
+   */
+  const previewed = async (
+    deps: { db: Kysely<Database>; dataDir: string },
+    workspace: WorkspaceRow,
+    staged: Omit<StagedManifest, "preview" | "dictionaryVersion" | "parameters">,
+  ) => {
+    const { version, tables } = await dictionaryOf(deps.db, workspace.id);
+    const parameters = parametersOf(workspace);
+    const tableNamed = (name: string | null) => (name ? (tables.find((t) => t.name.toLowerCase() === name.toLowerCase()) ?? null) : null);
+    const files = staged.files.map((f) => ({ ...f, table: tableNamed(f.table) }));
+    const manifest: StagedManifest = {
+      ...staged,
+      dictionaryVersion: version,
+      parameters,
+      preview: {
+        uploadId: staged.id,
+        files: await previewInWorker({ parameters, files }),
+        unmatchedTables: staged.multipleFiles ? tables.filter((t) => !files.some((f) => f.table?.name === t.name)).map((t) => t.name) : [],
+        createdAt: staged.createdAt,
+      },
+    };
+    await writeManifest(deps.dataDir, manifest);
+    return manifest;
+  };
   const noTableMessage = (table: string) => `The ${noun}'s dictionary has no table '${table}'`;
   const tableOf = async (db: Kysely<Database>, projectId: string, name: string): Promise<Table> => {
     const dictionary = await findProjectDictionaryRef(db, projectId);
@@ -189,8 +223,10 @@ export function createWorkspaceLoadsRouter(descriptor: WorkspaceDescriptor) {
         if (!manifest) throw validationProblem({ file: [STAGED_UPLOAD_GONE_MESSAGE] });
         // One file goes into the table chosen (by default the one its name names); several, each into
         // the table its name names. Files that name no table were listed by the preview, and stay out.
-        const single = manifest.files.length === 1;
-        const wanted = single ? [{ ...manifest.files[0]!, table: parsed.data.table || manifest.files[0]!.table || "" }] : manifest.files.filter((f) => f.table);
+        // The tables as the preview matched them (null: no such table in the dictionary).
+        const matched = manifest.files.map((f, i) => ({ ...f, table: manifest.preview.files[i]?.table ?? null }));
+        const single = matched.length === 1;
+        const wanted = single ? [{ ...matched[0]!, table: parsed.data.table || matched[0]!.table || "" }] : matched.filter((f) => f.table);
         if (wanted.length === 0)
           throw validationProblem({ file: ["No file of this upload is named after a table of the dictionary: name each file after its table"] });
         // Checked before the files are taken, so a refused form leaves the preview as it was.
@@ -244,36 +280,30 @@ export function createWorkspaceLoadsRouter(descriptor: WorkspaceDescriptor) {
         if (empty) throw validationProblem({ file: [files.length === 1 ? "The file is empty" : `The file ${empty.name} is empty`] });
         if (uploadType === "SingleFile" && files.length > 1)
           throw validationProblem({ file: ["Choose one file, or choose Multiple files to load several at once"] });
-        const dictionary = await findProjectDictionaryRef(db, workspace.id);
-        const tables = dictionary ? await readTables(db, dictionary.id) : [];
+        const { tables } = await dictionaryOf(db, workspace.id);
         const chosen = upload.fields.table?.trim();
         if (chosen && !tables.some((t) => t.name.toLowerCase() === chosen.toLowerCase())) throw validationProblem({ table: [noTableMessage(chosen)] });
-        // Each file's table: the one chosen for a single file, else the one its name names (Employee.csv → Employee).
-        const tableFor = (fileName: string) => {
-          const name = uploadType === "SingleFile" && chosen ? chosen : fileName.replace(/\.[^.]*$/, "");
-          return tables.find((t) => t.name.toLowerCase() === name.toLowerCase()) ?? null;
-        };
         if (uploadType === "SingleFile" && files.some(isZip))
           throw validationProblem({ file: ["A .zip holds several files: choose Multiple files to load it"] });
         const staged = await stageFiles(dataDir, files);
         stagedId = staged.id;
         const unpacked = await unpackZips(staged, maxBytes);
-        const matched = unpacked.map((f) => ({ ...f, table: tableFor(f.name) }));
-        const previewed = await previewInWorker({ parameters: flatFileParametersOf(workspace) ?? DEFAULT_FLAT_FILE_PARAMETERS, files: matched });
-        const preview: StagedUpload = {
-          uploadId: staged.id,
-          files: previewed,
-          unmatchedTables: uploadType === "MultipleFiles" ? tables.filter((t) => !matched.some((f) => f.table?.name === t.name)).map((t) => t.name) : [],
-          createdAt: new Date().toISOString(),
-        };
-        await writeManifest(dataDir, {
+        // Each file's table: the one chosen for a single file, else the one its name names (Employee.csv → Employee).
+        const matched = unpacked.map((f) => ({
+          name: f.name,
+          size: f.size,
+          path: f.path,
+          table: uploadType === "SingleFile" && chosen ? chosen : f.name.replace(/\.[^.]*$/, ""),
+        }));
+        const manifest = await previewed(c.var.deps, workspace, {
           id: staged.id,
           projectId: workspace.id,
           userId: c.var.caller.userId,
-          createdAt: preview.createdAt,
-          files: matched.map((f) => ({ name: f.name, size: f.size, path: f.path, table: f.table?.name ?? null })),
-          preview,
+          createdAt: new Date().toISOString(),
+          multipleFiles: uploadType === "MultipleFiles",
+          files: matched,
         });
+        const preview = manifest.preview;
         stagedId = undefined;
         return c.json(preview, 201);
       } finally {
@@ -286,7 +316,12 @@ export function createWorkspaceLoadsRouter(descriptor: WorkspaceDescriptor) {
       const { workspace } = await requireWorkspace(c, kind, id, { write: false });
       const manifest = await readManifest(c.var.deps.dataDir, workspace.id, uploadId);
       if (!manifest) throw new NotFoundError(STAGED_UPLOAD_GONE_MESSAGE);
-      return c.json(manifest.preview, 200);
+      // Read again when what it was read with changed since (the parameters, or the dictionary: a
+      // column added from this preview, say); else as it was.
+      const { version } = await dictionaryOf(c.var.deps.db, workspace.id);
+      if (manifest.dictionaryVersion === version && JSON.stringify(manifest.parameters) === JSON.stringify(parametersOf(workspace)))
+        return c.json(manifest.preview, 200);
+      return c.json((await previewed(c.var.deps, workspace, manifest)).preview, 200);
     })
     .openapi(one, async (c) => {
       const { id, loadId } = c.req.valid("param");
