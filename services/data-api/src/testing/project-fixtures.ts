@@ -56,9 +56,10 @@ export async function addProjectTable(api: TestApi, projectId: string, table: Om
  * Makes the databases of a project whose dictionary is ready (upload type SingleFile, then
  * try-create-databases) and waits for the job: the project ends at "Setup: load source data".
  */
-export async function createProjectDatabases(api: TestApi, token: string, projectId: string): Promise<Project> {
+export async function createProjectDatabases(api: TestApi, token: string, projectId: string, beforeCreate?: () => Promise<void>): Promise<Project> {
   await api.db.updateTable("projects").set({ status: "SetupUploadTypeIncomplete" }).where("id", "=", projectId).execute();
   await api.send("POST", `/api/v1/projects/${projectId}/upload-type`, token, { uploadType: "SingleFile" });
+  await beforeCreate?.();
   await api.send("POST", `/api/v1/projects/${projectId}/try-create-databases`, token);
   await api.jobs.idle();
   const ready = (await api.get(`/api/v1/projects/${projectId}`, token)).body as Project;
@@ -68,9 +69,10 @@ export async function createProjectDatabases(api: TestApi, token: string, projec
 
 /**
  * A project whose databases exist, at "Setup: load source data", with Customers (key CustomerId,
- * Code nvarchar(10), Balance decimal(12,2), Since date) and Orders (key OrderId, Note).
+ * Code nvarchar(10), Balance decimal(12,2), Since date) and Orders (key OrderId, Note); `beforeCreate`
+ * runs once its upload type is set (a Flat file project's parameters, say).
  */
-export async function loadableProject(api: TestApi, token: string, input: ProjectInput): Promise<Project> {
+export async function loadableProject(api: TestApi, token: string, input: ProjectInput, beforeCreate?: (project: Project) => Promise<void>): Promise<Project> {
   const project = await makeProject(api, token, input);
   await addProjectTable(api, project.id, {
     name: "Customers",
@@ -82,5 +84,5 @@ export async function loadableProject(api: TestApi, token: string, input: Projec
     ],
   });
   await addProjectTable(api, project.id, { name: "Orders", columns: [column("OrderId", "int", { isKey: true, nullable: false }), column("Note", "nvarchar")] });
-  return createProjectDatabases(api, token, project.id);
+  return createProjectDatabases(api, token, project.id, beforeCreate && (() => beforeCreate(project)));
 }

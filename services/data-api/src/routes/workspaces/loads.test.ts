@@ -8,7 +8,7 @@ import { databaseNameOf } from "../../data-plane/project-databases.ts";
 import { INTERRUPTED_MESSAGE, recoverInterruptedJobs } from "../../jobs/recover.ts";
 import { NOT_TEXT_MESSAGE, ZIP_NOT_TEXT_MESSAGE } from "../../data-plane/flat-file/text-encoding.ts";
 import { TEST_DATABASE_SERVER, USERS, createTestApi, type TestApi } from "../../testing/harness.ts";
-import { addProjectTable, column, makeApplication, makeProject } from "../../testing/project-fixtures.ts";
+import { addProjectTable, column, loadableProject as loadableProjectOf, makeApplication, makeProject } from "../../testing/project-fixtures.ts";
 import { holdJobsOf } from "../../testing/hold-jobs.ts";
 
 const [, acme, birch] = DEMO_COMPANIES;
@@ -29,31 +29,11 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
   });
   afterAll(() => api?.close());
 
-  /** A project whose databases exist: Customers (key CustomerId) and Orders, at "Setup: load source data"; with `parameters`, a Flat file project reading files so. */
-  async function loadableProject(parameters?: Partial<FlatFileParameters>): Promise<Project> {
-    const project = await makeProject(api, owner, { companyId: birch.id, applicationId, sourceType: parameters ? "FlatFile" : "BackUp" });
-    await addProjectTable(api, project.id, {
-      name: "Customers",
-      columns: [
-        column("CustomerId", "int", { isKey: true, nullable: false }),
-        column("Code", "nvarchar", { length: 10, nullable: false }),
-        column("Balance", "decimal", { precision: 12, scale: 2 }),
-        column("Since", "date"),
-      ],
+  /** A project whose databases exist (the fixture's tables), at "Setup: load source data"; with `parameters`, a Flat file project reading files so. */
+  const loadableProject = (parameters?: Partial<FlatFileParameters>) =>
+    loadableProjectOf(api, owner, { companyId: birch.id, applicationId, sourceType: parameters ? "FlatFile" : "BackUp" }, async (project) => {
+      if (parameters) expect((await setParameters(project, parameters)).status).toBe(200);
     });
-    await addProjectTable(api, project.id, {
-      name: "Orders",
-      columns: [column("OrderId", "int", { isKey: true, nullable: false }), column("Note", "nvarchar")],
-    });
-    await api.db.updateTable("projects").set({ status: "SetupUploadTypeIncomplete" }).where("id", "=", project.id).execute();
-    await api.send("POST", `/api/v1/projects/${project.id}/upload-type`, owner, { uploadType: "SingleFile" });
-    if (parameters) expect((await setParameters(project, parameters)).status).toBe(200);
-    await api.app.request(`/api/v1/projects/${project.id}/try-create-databases`, { method: "POST", headers: { authorization: `Bearer ${owner}` } });
-    await api.jobs.idle();
-    const ready = (await api.get(`/api/v1/projects/${project.id}`, owner)).body as Project;
-    expect(ready.status).toBe("SetupRestoreDatabaseIncomplete");
-    return ready;
-  }
 
   const setParameters = (project: Project, parameters: Partial<FlatFileParameters>) =>
     api.send("POST", `/api/v1/projects/${project.id}/updateFlatFileParameters`, owner, {
@@ -249,7 +229,9 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
       { line: 8, column: null, value: null, reason: "2 values where the header has 4" },
       { line: 9, column: "CustomerId", value: "2", reason: "the same key as row 2" },
     ]);
-    const csv = await api.app.request(`/api/v1/projects/${project.id}/history/${refused.id}/tables/Customers/rejected-rows.csv`, { headers: { authorization: `Bearer ${owner}` } });
+    const csv = await api.app.request(`/api/v1/projects/${project.id}/history/${refused.id}/tables/Customers/rejected-rows.csv`, {
+      headers: { authorization: `Bearer ${owner}` },
+    });
     expect(csv.status).toBe(200);
     expect(csv.headers.get("content-type")).toBe("text/csv; charset=utf-8");
     const bytes = new Uint8Array(await csv.arrayBuffer());
