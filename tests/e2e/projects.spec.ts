@@ -172,6 +172,21 @@ for (const javaScriptEnabled of [true, false]) {
       ).toHaveText(["Customers", "1", "2", /^\d+(\.\d)? KB$/, /^\d{4}-\d{2}-\d{2} /]);
       await expect(page.getByText("Setup: assign templates").first()).toBeVisible();
 
+      // Several files at once, each into the table its name names; a file that names no table is said so and left out.
+      await page.getByRole("link", { name: "Load a flat file" }).first().click();
+      await page.getByRole("group", { name: "Upload type" }).getByLabel("Multiple files").check();
+      await page.getByLabel("File", { exact: true }).setInputFiles([
+        { name: "Customers.csv", mimeType: "text/csv", buffer: Buffer.from("CustomerId\r\n2\r\n1\r\n") },
+        { name: "Notes.txt", mimeType: "text/plain", buffer: Buffer.from("Note\r\nhello\r\n") },
+      ]);
+      await page.getByRole("button", { name: "Preview" }).click();
+      await expect(page.getByRole("heading", { name: "Customers.csv into Customers" })).toBeVisible();
+      await expect(page.getByRole("heading", { name: "Notes.txt: no table of that name" })).toBeVisible();
+      await page.getByRole("button", { name: "Load" }).click();
+      await expect(page.getByRole("status").filter({ hasText: "2 of 2 rows loaded." })).toBeVisible({ timeout: 30_000 });
+      await expect(page.getByRole("table", { name: "Tables of the load" }).getByRole("row")).toHaveCount(2);
+      await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Databases" }).click();
+
       // The rows as stored, from the source database, sortable through the URL.
       await page.getByRole("link", { name: "Tables and their rows" }).click();
       await page.getByRole("table", { name: "Source tables" }).getByRole("link", { name: "Customers" }).click();

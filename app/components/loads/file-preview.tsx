@@ -21,7 +21,8 @@ export function FilePreview({ file }: { file: PreviewFile }) {
   return (
     <section aria-labelledby={titleId} className="rounded-md border p-4">
       <h4 id={titleId} className="font-medium">
-        {file.name} {file.table ? <>into {file.table}</> : <span className="text-destructive">: no table of that name</span>}
+        {file.name}
+        {file.table ? <> into {file.table}</> : <span className="text-destructive">: no table of that name</span>}
       </h4>
       <dl className="mt-2 grid grid-cols-[max-content_1fr] gap-x-6 gap-y-1 text-sm">
         {file.encoding ? (
