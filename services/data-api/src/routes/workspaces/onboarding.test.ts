@@ -522,8 +522,8 @@ describe.each(TEST_DATABASE_KINDS)("onboarding configurations (audit projects) o
       for (const database of after.body.databases) {
         expect(database).toMatchObject({ exists: true });
         expect(database.tables).toEqual([
-          { name: "Contributions", columnCount: 2, rowCount: 0 },
-          { name: "Members", columnCount: 2, rowCount: 0 },
+          { name: "Contributions", columnCount: 2, rowCount: 0, bytes: expect.any(Number), lastChangedAt: null },
+          { name: "Members", columnCount: 2, rowCount: 0, bytes: expect.any(Number), lastChangedAt: null },
         ]);
       }
       const filtered = await api.get(`${base}/databases?table=MEMB`, owner);
@@ -543,7 +543,10 @@ describe.each(TEST_DATABASE_KINDS)("onboarding configurations (audit projects) o
         { fileName: "members.csv", tableName: "Members", status: "Loaded", rowsLoaded: 1, tables: [{ table: "Members", rowsLoaded: 1 }] },
       ]);
       const withRows = (await api.get(`${base}/databases?table=Members`, owner)).body;
-      expect(withRows.databases[0].tables).toEqual([{ name: "Members", columnCount: 2, rowCount: 1 }]);
+      // Last changed by that load, when it finished.
+      expect(withRows.databases[0].tables).toEqual([
+        { name: "Members", columnCount: 2, rowCount: 1, bytes: expect.any(Number), lastChangedAt: history.items[0].finishedAt },
+      ]);
       // Its status stays where onboarding puts it.
       expect((await read(configuration.id)).status).toBe("SetupAssignTemplatesIncomplete");
     });
