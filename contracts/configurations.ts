@@ -101,6 +101,8 @@ export const workspaceDatabaseSchema = z.object({
       name: z.string(),
       columnCount: z.number().int(),
       rowCount: z.number().int(),
+      /** More rows than are counted one by one (a million): `rowCount` is PostgreSQL's estimate. */
+      rowCountEstimated: z.boolean(),
       /** On disk, with its indexes and long values (TOAST). */
       bytes: z.number().int(),
       /** When a load last changed it (source tables), or null when none did. */

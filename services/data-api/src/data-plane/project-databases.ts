@@ -164,7 +164,15 @@ export async function forgetProjectDatabase(db: Kysely<Database>, dataPlane: Dat
   return true;
 }
 
-export type DatabaseTableSummary = { name: string; columnCount: number; rowCount: number; bytes: number };
+/** `rowCountEstimated`: the table has more rows than are counted one by one, and `rowCount` is PostgreSQL's estimate. */
+export type DatabaseTableSummary = { name: string; columnCount: number; rowCount: number; rowCountEstimated: boolean; bytes: number };
+
+/**
+ * Rows counted exactly, at most: beyond, a table's count is PostgreSQL's estimate (pg_class.reltuples,
+ * kept by autovacuum's ANALYZE), so a page listing tables of tens of millions of rows answers in
+ * milliseconds rather than scanning each one.
+ */
+export const EXACT_ROW_COUNT_UP_TO = 1_000_000;
 export type DatabaseSummary = { kind: ProjectDatabaseKind; exists: boolean; tables: DatabaseTableSummary[] };
 
 /**
@@ -177,6 +185,7 @@ export async function describeProjectDatabases(
   dataPlane: DataPlane,
   projectId: string,
   table?: string,
+  exactUpTo = EXACT_ROW_COUNT_UP_TO,
 ): Promise<DatabaseSummary[]> {
   const missing = () => PROJECT_DATABASE_KINDS.map((kind) => ({ kind, exists: false, tables: [] }));
   const project = await db.selectFrom("projects").select("database_server").where("id", "=", projectId).executeTakeFirst();
@@ -184,14 +193,13 @@ export async function describeProjectDatabases(
   if (!serverId || !(await databaseExists(dataPlane, serverId, projectId))) return missing();
   const contains = table?.trim().toLowerCase() || undefined;
   return asProjectOwner(dataPlane, serverId, projectId, async (client) => {
-    const { rows: schemas } = await client.query<{ name: string }>(
-      "select nspname as name from pg_namespace where nspname = any($1::text[])",
-      [PROJECT_DATABASE_KINDS],
-    );
-    const { rows: tables } = await client.query<{ schema: ProjectDatabaseKind; name: string; column_count: string; bytes: string }>(
+    const { rows: schemas } = await client.query<{ name: string }>("select nspname as name from pg_namespace where nspname = any($1::text[])", [
+      PROJECT_DATABASE_KINDS,
+    ]);
+    const { rows: tables } = await client.query<{ schema: ProjectDatabaseKind; name: string; column_count: string; bytes: string; estimate: string }>(
       `select c.relnamespace::regnamespace::text as schema, c.relname as name,
               (select count(*) from pg_attribute a where a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped) as column_count,
-              pg_total_relation_size(c.oid) as bytes
+              pg_total_relation_size(c.oid) as bytes, c.reltuples::bigint as estimate
          from pg_class c
         where c.relkind in ('r', 'p') and c.relnamespace::regnamespace::text = any($1::text[])
           and ($2::text is null or strpos(lower(c.relname), $2) > 0)
@@ -202,8 +210,14 @@ export async function describeProjectDatabases(
     for (const kind of PROJECT_DATABASE_KINDS) {
       const own = [];
       for (const t of tables.filter((t) => t.schema === kind)) {
-        const { rows } = await client.query<{ n: string }>(`select count(*) as n from ${quoteIdentifier(kind)}.${quoteIdentifier(t.name)}`);
-        own.push({ name: t.name, columnCount: Number(t.column_count), rowCount: Number(rows[0]!.n), bytes: Number(t.bytes) });
+        const { rows } = await client.query<{ n: string }>(
+          `select count(*) as n from (select from ${quoteIdentifier(kind)}.${quoteIdentifier(t.name)} limit ${exactUpTo + 1}) s`,
+        );
+        const counted = Number(rows[0]!.n);
+        // Past the limit, the estimate (never less than what was counted: a table not analyzed yet says -1).
+        const estimated = counted > exactUpTo;
+        const rowCount = estimated ? Math.max(Number(t.estimate), counted) : counted;
+        own.push({ name: t.name, columnCount: Number(t.column_count), rowCount, rowCountEstimated: estimated, bytes: Number(t.bytes) });
       }
       summaries.push({ kind, exists: schemas.some((s) => s.name === kind), tables: own });
     }

@@ -3,7 +3,7 @@ import type { Job, Project } from "../../../../../contracts/projects.ts";
 import { DEMO_COMPANIES } from "../../../../../scripts/demo-data.ts";
 import { TEST_DATABASE_KINDS } from "../../../../shared/testing/databases.ts";
 import { DATABASE_CREATION_STEPS } from "../../data-plane/database-creation.ts";
-import { databaseExists, databaseNameOf } from "../../data-plane/project-databases.ts";
+import { databaseExists, databaseNameOf, describeProjectDatabases } from "../../data-plane/project-databases.ts";
 import { createDataPlane } from "../../data-plane/servers.ts";
 import { INTERRUPTED_MESSAGE, recoverInterruptedJobs } from "../../jobs/recover.ts";
 import { TEST_DATABASE_SERVER, USERS, createTestApi, type TestApi } from "../../testing/harness.ts";
@@ -193,13 +193,27 @@ describe.each(TEST_DATABASE_KINDS)("jobs and database creation on %s", (kind) =>
     );
     const after = await api.get(`/api/v1/projects/${project.id}/databases`, owner);
     // Each table with its size on disk (its rows, indexes and long values: never nothing once created), never loaded yet.
-    const table = (name: string, columnCount: number, rowCount: number) => ({ name, columnCount, rowCount, bytes: expect.any(Number), lastChangedAt: null });
+    const table = (name: string, columnCount: number, rowCount: number) => ({
+      name,
+      columnCount,
+      rowCount,
+      rowCountEstimated: false,
+      bytes: expect.any(Number),
+      lastChangedAt: null,
+    });
     expect(after.body.databases).toEqual([
       { kind: "source", name: "Source database", exists: true, tables: [table("Customers", 4, 2), table("Orders", 2, 0)] },
       { kind: "destination", name: "Destination database", exists: true, tables: [table("Customers", 4, 0), table("Orders", 2, 0)] },
     ]);
     const [customers, orders] = after.body.databases[0].tables;
     expect(customers.bytes).toBeGreaterThan(orders.bytes);
+    // Past the rows counted one by one (1,000,000; here 1), the count is PostgreSQL's estimate, said so: once analyzed, the real one.
+    const estimatedAfter = async () => (await describeProjectDatabases(api.db, api.dataPlane, project.id, "Customers", 1))[0]!.tables[0]!;
+    expect(await estimatedAfter()).toMatchObject({ name: "Customers", rowCount: 2, rowCountEstimated: true });
+    await api.dataPlane.withAdmin(TEST_DATABASE_SERVER, databaseNameOf(project.id), (client) =>
+      client.query(`insert into source."Customers" ("CustomerId", "Name") select g, 'x' from generate_series(3, 500) g; analyze source."Customers"`),
+    );
+    expect(await estimatedAfter()).toMatchObject({ rowCount: 500, rowCountEstimated: true });
     const filtered = await api.get(`/api/v1/projects/${project.id}/databases?table=ORD`, owner);
     expect(filtered.body.databases.map((d: { tables: { name: string }[] }) => d.tables.map((t) => t.name))).toEqual([["Orders"], ["Orders"]]);
     // Acme Health's viewer asks for Birch Logistics' project.

@@ -522,8 +522,8 @@ describe.each(TEST_DATABASE_KINDS)("onboarding configurations (audit projects) o
       for (const database of after.body.databases) {
         expect(database).toMatchObject({ exists: true });
         expect(database.tables).toEqual([
-          { name: "Contributions", columnCount: 2, rowCount: 0, bytes: expect.any(Number), lastChangedAt: null },
-          { name: "Members", columnCount: 2, rowCount: 0, bytes: expect.any(Number), lastChangedAt: null },
+          { name: "Contributions", columnCount: 2, rowCount: 0, rowCountEstimated: false, bytes: expect.any(Number), lastChangedAt: null },
+          { name: "Members", columnCount: 2, rowCount: 0, rowCountEstimated: false, bytes: expect.any(Number), lastChangedAt: null },
         ]);
       }
       const filtered = await api.get(`${base}/databases?table=MEMB`, owner);
@@ -545,7 +545,7 @@ describe.each(TEST_DATABASE_KINDS)("onboarding configurations (audit projects) o
       const withRows = (await api.get(`${base}/databases?table=Members`, owner)).body;
       // Last changed by that load, when it finished.
       expect(withRows.databases[0].tables).toEqual([
-        { name: "Members", columnCount: 2, rowCount: 1, bytes: expect.any(Number), lastChangedAt: history.items[0].finishedAt },
+        { name: "Members", columnCount: 2, rowCount: 1, rowCountEstimated: false, bytes: expect.any(Number), lastChangedAt: history.items[0].finishedAt },
       ]);
       // Its status stays where onboarding puts it.
       expect((await read(configuration.id)).status).toBe("SetupAssignTemplatesIncomplete");
