@@ -22,17 +22,26 @@ export const DATABASE_CREATION_STEPS = {
   destination: "Create destination database",
 } as const;
 
-export async function startDatabaseCreation(
-  deps: JobDeps & { dataPlane: DataPlane },
-  kind: WorkspaceKind,
-  projectId: string,
-  userId: string,
-): Promise<Job> {
+export async function startDatabaseCreation(deps: JobDeps & { dataPlane: DataPlane }, kind: WorkspaceKind, projectId: string, userId: string): Promise<Job> {
   const { dataPlane } = deps;
   // Read under the lock by the first step, used by the next two: the databases match the
   // dictionary as it was when the job started, whatever happens to it later.
   let tables: Table[] = [];
   let serverId = "";
+  /**
+   * A failed step drops what the job made itself, while the job still holds the lock: a Retry the
+   * moment the lock is released must not meet a clean-up still dropping roles of the same names.
+   */
+  let cleanedUp = false;
+  const orCleanUp = async (db: Parameters<typeof forgetProjectDatabase>[0], work: () => Promise<void>) => {
+    try {
+      await work();
+    } catch (err) {
+      await forgetProjectDatabase(db, dataPlane, projectId);
+      cleanedUp = true;
+      throw err;
+    }
+  };
 
   return startJob(deps, {
     projectId,
@@ -62,20 +71,23 @@ export async function startDatabaseCreation(
           serverId = project.database_server ?? (await chooseServer(db, dataPlane));
           // Recorded before anything is made, so whatever a killed process leaves can be found again.
           await db.updateTable("projects").set({ database_server: serverId }).where("id", "=", projectId).execute();
-          await createProjectDatabase(dataPlane, serverId, projectId);
-          await createProjectSchema(dataPlane, serverId, projectId, "source", tables);
+          await orCleanUp(db, async () => {
+            await createProjectDatabase(dataPlane, serverId, projectId);
+            await createProjectSchema(dataPlane, serverId, projectId, "source", tables);
+          });
         },
       },
       {
         name: DATABASE_CREATION_STEPS.destination,
-        run: async () => createProjectSchema(dataPlane, serverId, projectId, "destination", tables),
+        run: async ({ db }) => orCleanUp(db, () => createProjectSchema(dataPlane, serverId, projectId, "destination", tables)),
       },
     ],
     onSuccess: { status: WORKSPACES[kind].afterDatabases },
     // A failed creation leaves no database that looks usable (the source may have been made). A
     // killed process never gets here: the recovery at the next start drops it (recover.ts).
+    // A stop between steps (a cancel, a force unlock) gets here with the clean-up not done yet.
     onFailure: async (_error, { db }) => {
-      await forgetProjectDatabase(db, dataPlane, projectId);
+      if (!cleanedUp) await forgetProjectDatabase(db, dataPlane, projectId);
     },
   });
 }
