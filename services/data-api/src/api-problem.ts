@@ -28,3 +28,9 @@ export class NotFoundError extends ApiProblem {
     super(404, "not_found", message);
   }
 }
+
+/** A 400 naming each refused field (`fieldErrors`), its first message as the problem's own. */
+export function validationProblem(fieldErrors: Record<string, string[]>): ApiProblem {
+  const [first] = Object.values(fieldErrors).flat();
+  return new ApiProblem(400, "validation_failed", first ?? "Invalid", fieldErrors);
+}

@@ -13,7 +13,7 @@ import {
   type FlatFileParameters,
 } from "../../../../../contracts/projects.ts";
 import type { WorkspaceDescriptor } from "../../../../../contracts/workspaces.ts";
-import { ApiProblem } from "../../api-problem.ts";
+import { ApiProblem, validationProblem } from "../../api-problem.ts";
 import { createRouter, jsonBody, jsonContent } from "../../openapi.ts";
 import { getConfiguration } from "../../repositories/configurations.ts";
 import { findProjectDictionaryRef } from "../../repositories/dictionaries.ts";
@@ -91,7 +91,6 @@ async function checkedWidths(db: Parameters<typeof readTables>[0], workspaceId: 
       fieldErrors[`columnWidths.${name}`] = [`${table.name} has ${table.columns.length} columns: give ${table.columns.length} widths (${list.length} given)`];
     } else checked[table.name] = list;
   }
-  const [first] = Object.values(fieldErrors).flat();
-  if (first) throw new ApiProblem(400, "validation_failed", first, fieldErrors);
+  if (Object.keys(fieldErrors).length) throw validationProblem(fieldErrors);
   return checked;
 }

@@ -11,7 +11,7 @@ import { LOAD_MODES, ON_REJECTED } from "../../../../../contracts/values/loads.t
 import { DEFAULT_FLAT_FILE_PARAMETERS, UPLOAD_TYPES } from "../../../../../contracts/values/projects.ts";
 import type { Table } from "../../../../../contracts/dictionary.ts";
 import type { WorkspaceDescriptor } from "../../../../../contracts/workspaces.ts";
-import { ApiProblem, NotFoundError } from "../../api-problem.ts";
+import { ApiProblem, NotFoundError, validationProblem } from "../../api-problem.ts";
 import { startFlatFileLoad, LOAD_START_STATUSES, type FlatFileLoadInput } from "../../data-plane/flat-file/flat-file-load.ts";
 import { previewInWorker } from "../../data-plane/flat-file/preview-in-worker.ts";
 import { FlatFileProblem } from "../../data-plane/flat-file/read-flat-file.ts";
@@ -150,24 +150,27 @@ export function createWorkspaceLoadsRouter(descriptor: WorkspaceDescriptor) {
     return serverId;
   };
   const parametersOf = (workspace: WorkspaceRow) => flatFileParametersOf(workspace) ?? DEFAULT_FLAT_FILE_PARAMETERS;
-  const dictionaryOf = async (db: Kysely<Database>, projectId: string) => {
+  type Dictionary = { version: number; tables: Table[] };
+  const dictionaryOf = async (db: Kysely<Database>, projectId: string): Promise<Dictionary> => {
     const dictionary = await findProjectDictionaryRef(db, projectId);
     return { version: dictionary?.version ?? 0, tables: dictionary ? await readTables(db, dictionary.id) : [] };
   };
+  /** The dictionary's table of that name, any case; null when it has none. */
+  const tableNamed = (tables: readonly Table[], name: string | null) =>
+    name ? (tables.find((t) => t.name.toLowerCase() === name.toLowerCase()) ?? null) : null;
   /**
    * The staged files previewed with the workspace's parameters and dictionary as they are now (each
    * file matched to the table its manifest names, if the dictionary has it), the manifest written
    * with the preview and what it was read with.
    */
   const previewed = async (
-    deps: { db: Kysely<Database>; dataDir: string },
+    dataDir: string,
     workspace: WorkspaceRow,
+    { version, tables }: Dictionary,
     staged: Omit<StagedManifest, "preview" | "dictionaryVersion" | "parameters">,
   ) => {
-    const { version, tables } = await dictionaryOf(deps.db, workspace.id);
     const parameters = parametersOf(workspace);
-    const tableNamed = (name: string | null) => (name ? (tables.find((t) => t.name.toLowerCase() === name.toLowerCase()) ?? null) : null);
-    const files = staged.files.map((f) => ({ ...f, table: tableNamed(f.table) }));
+    const files = staged.files.map((f) => ({ ...f, table: tableNamed(tables, f.table) }));
     const manifest: StagedManifest = {
       ...staged,
       dictionaryVersion: version,
@@ -179,14 +182,13 @@ export function createWorkspaceLoadsRouter(descriptor: WorkspaceDescriptor) {
         createdAt: staged.createdAt,
       },
     };
-    await writeManifest(deps.dataDir, manifest);
+    await writeManifest(dataDir, manifest);
     return manifest;
   };
   const noTableMessage = (table: string) => `The ${noun}'s dictionary has no table '${table}'`;
-  const tableOf = async (db: Kysely<Database>, projectId: string, name: string): Promise<Table> => {
-    const dictionary = await findProjectDictionaryRef(db, projectId);
-    const tables = dictionary ? await readTables(db, dictionary.id) : [];
-    const table = tables.find((t) => t.name.toLowerCase() === name.toLowerCase());
+  /** The table a load names, or a 400 at its field. */
+  const tableOf = (tables: readonly Table[], name: string): Table => {
+    const table = tableNamed(tables, name);
     if (!table) throw validationProblem({ table: [name ? noTableMessage(name) : "Choose a table"] });
     return table;
   };
@@ -205,7 +207,7 @@ export function createWorkspaceLoadsRouter(descriptor: WorkspaceDescriptor) {
             files,
             ...cleanUp,
             form,
-            parameters: flatFileParametersOf(workspace) ?? DEFAULT_FLAT_FILE_PARAMETERS,
+            parameters: parametersOf(workspace),
           });
           const load = await findLoad(db, workspace.id, loadId);
           return c.json({ load: load!, jobId: job.id }, 202);
@@ -230,7 +232,8 @@ export function createWorkspaceLoadsRouter(descriptor: WorkspaceDescriptor) {
         if (wanted.length === 0)
           throw validationProblem({ file: ["No file of this upload is named after a table of the dictionary: name each file after its table"] });
         // Checked before the files are taken, so a refused form leaves the preview as it was.
-        const tables = await Promise.all(wanted.map((f) => tableOf(db, workspace.id, f.table!)));
+        const { tables: dictionaryTables } = await dictionaryOf(db, workspace.id);
+        const tables = wanted.map((f) => tableOf(dictionaryTables, f.table!));
         const taken = await takeStaged(dataDir, manifest);
         const files = wanted.map((f, i) => ({ file: taken.files.find((t) => t.name === f.name)!, table: tables[i]! }));
         try {
@@ -254,7 +257,8 @@ export function createWorkspaceLoadsRouter(descriptor: WorkspaceDescriptor) {
         else if (!file) fieldErrors.file = [CHOOSE_LOAD_FILE_MESSAGE];
         else if (file.size === 0) fieldErrors.file = ["The file is empty"];
         if (!form.success || !file || fieldErrors.file) throw validationProblem(fieldErrors);
-        const response = await startLoad([{ file, table: await tableOf(db, workspace.id, form.data.table) }], form.data, {});
+        const { tables } = await dictionaryOf(db, workspace.id);
+        const response = await startLoad([{ file, table: tableOf(tables, form.data.table) }], form.data, {});
         started = true;
         return response;
       } finally {
@@ -280,9 +284,9 @@ export function createWorkspaceLoadsRouter(descriptor: WorkspaceDescriptor) {
         if (empty) throw validationProblem({ file: [files.length === 1 ? "The file is empty" : `The file ${empty.name} is empty`] });
         if (uploadType === "SingleFile" && files.length > 1)
           throw validationProblem({ file: ["Choose one file, or choose Multiple files to load several at once"] });
-        const { tables } = await dictionaryOf(db, workspace.id);
+        const dictionary = await dictionaryOf(db, workspace.id);
         const chosen = upload.fields.table?.trim();
-        if (chosen && !tables.some((t) => t.name.toLowerCase() === chosen.toLowerCase())) throw validationProblem({ table: [noTableMessage(chosen)] });
+        if (chosen) tableOf(dictionary.tables, chosen);
         if (uploadType === "SingleFile" && files.some(isZip))
           throw validationProblem({ file: ["A .zip holds several files: choose Multiple files to load it"] });
         const staged = await stageFiles(dataDir, files);
@@ -295,7 +299,7 @@ export function createWorkspaceLoadsRouter(descriptor: WorkspaceDescriptor) {
           path: f.path,
           table: uploadType === "SingleFile" && chosen ? chosen : f.name.replace(/\.[^.]*$/, ""),
         }));
-        const manifest = await previewed(c.var.deps, workspace, {
+        const manifest = await previewed(dataDir, workspace, dictionary, {
           id: staged.id,
           projectId: workspace.id,
           userId: c.var.caller.userId,
@@ -318,10 +322,11 @@ export function createWorkspaceLoadsRouter(descriptor: WorkspaceDescriptor) {
       if (!manifest) throw new NotFoundError(STAGED_UPLOAD_GONE_MESSAGE);
       // Read again when what it was read with changed since (the parameters, or the dictionary: a
       // column added from this preview, say); else as it was.
-      const { version } = await dictionaryOf(c.var.deps.db, workspace.id);
+      // The version alone says whether the dictionary changed: its tables are read only to read the files again.
+      const version = (await findProjectDictionaryRef(c.var.deps.db, workspace.id))?.version ?? 0;
       if (manifest.dictionaryVersion === version && JSON.stringify(manifest.parameters) === JSON.stringify(parametersOf(workspace)))
         return c.json(manifest.preview, 200);
-      return c.json((await previewed(c.var.deps, workspace, manifest)).preview, 200);
+      return c.json((await previewed(c.var.deps.dataDir, workspace, await dictionaryOf(c.var.deps.db, workspace.id), manifest)).preview, 200);
     })
     .openapi(one, async (c) => {
       const { id, loadId } = c.req.valid("param");
@@ -354,9 +359,4 @@ async function unpackZips(staged: { dir: string; files: ReceivedFile[] }, maxByt
     names.add(f.name.toLowerCase());
   }
   return files;
-}
-
-function validationProblem(fieldErrors: Record<string, string[]>): ApiProblem {
-  const [first] = Object.values(fieldErrors).flat();
-  return new ApiProblem(400, "validation_failed", first ?? "Invalid", fieldErrors);
 }
