@@ -39,6 +39,11 @@ export function workspacePaths(ws: WorkspaceDescriptor) {
       current: (id: string) => page(id, "databases/current"),
       tables: (id: string) => page(id, "databases/tables"),
       load: (id: string) => page(id, "databases/flat-file/update-source"),
+      /** Restore into the source database: from a backup, an uploaded archive or SQLite file; `?undo=` an entry. */
+      restore: (id: string) => page(id, "databases/backup/update-source"),
+      backupDownload: (id: string, backupId: string) => page(id, `databases/backups/${enc(backupId)}/download`),
+      /** Onboarding: compare an earlier delivery with the current data. */
+      compare: (id: string) => page(id, "databases/compare-source"),
       history: (id: string) => page(id, "databases/history/list"),
       entry: (id: string, historyId: string) => page(id, `databases/history/${enc(historyId)}/details`),
       /** One table of an entry: its rejected rows. */

@@ -9,19 +9,27 @@ export const ON_REJECTED = ["loadNothing", "loadOthers"] as const;
 export const ON_REJECTED_LABELS: Record<(typeof ON_REJECTED)[number], string> = { loadNothing: "Load nothing", loadOthers: "Load the other rows" };
 
 /**
- * A load's outcome: Loading while its job runs; Loaded (every row, or with "Load the other rows"
- * those that fit); Refused (rows were rejected and "Load nothing" kept the table as it was); Failed
- * (the file could not be read, or the job failed or was stopped: nothing changed).
+ * An entry's outcome: Loading while its job runs; Loaded (a load: every row, or with "Load the other
+ * rows" those that fit; a restore or an undo: the data restored); Refused (rows were rejected and "Load
+ * nothing" kept the table as it was); Completed (a backup taken, a comparison made); Failed (the input
+ * could not be read, or the job failed or was stopped: nothing changed).
  */
-export const LOAD_STATUSES = ["Loading", "Loaded", "Refused", "Failed"] as const;
+export const LOAD_STATUSES = ["Loading", "Loaded", "Refused", "Completed", "Failed"] as const;
+export type LoadStatus = (typeof LOAD_STATUSES)[number];
+
+/** How a status reads for an entry of that type: work other than a load is "Running", a restore "Restored". */
+export function statusLabel(type: HistoryType, status: LoadStatus): string {
+  if (status === "Loading") return type === "FlatFile" ? "Loading" : "Running";
+  if (status === "Loaded" && type !== "FlatFile") return "Restored";
+  return status;
+}
 
 /** The largest file a load takes by default (MAX_UPLOAD_BYTES overrides it): 5 GB. */
 export const MAX_UPLOAD_BYTES_DEFAULT = 5 * 1024 ** 3;
 
 /**
  * What a history entry records (issue 9 §3: one entry per load, restore, backup, comparison and
- * undo): spec §4's run types, and Undo. Only flat-file loads write entries today; the list and its
- * filter already take the others.
+ * undo): spec §4's run types, and Undo (a restore of the data as it was before an entry).
  */
 export const HISTORY_TYPES = ["FlatFile", "Restore", "Backup", "Comparison", "RestoreAndComparison", "Undo"] as const;
 export type HistoryType = (typeof HISTORY_TYPES)[number];
@@ -33,6 +41,9 @@ export const HISTORY_TYPE_LABELS: Record<HistoryType, string> = {
   RestoreAndComparison: "Restore and comparison",
   Undo: "Undo",
 };
+
+/** The entries whose job changed the source data: each took an automatic backup first, so each can be undone. */
+export const CHANGING_TYPES: readonly HistoryType[] = ["FlatFile", "Restore", "RestoreAndComparison", "Undo"];
 
 /** The history's sorts: when (newest first by default), type, status, file, rows loaded; "-" for descending. */
 export const HISTORY_SORTS = ["createdAt", "-createdAt", "type", "-type", "status", "-status", "file", "-file", "rowsLoaded", "-rowsLoaded"] as const;

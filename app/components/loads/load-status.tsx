@@ -1,9 +1,10 @@
 import type { Load } from "../../../contracts/loads";
+import { statusLabel } from "../../../contracts/values/loads";
 
 // The tones' colours are classes in app.css (.tone-*), as the project status badge's.
-const TONES: Record<Load["status"], string> = { Loading: "tone-amber", Loaded: "tone-emerald", Refused: "tone-red", Failed: "tone-red" };
+const TONES: Record<Load["status"], string> = { Loading: "tone-amber", Loaded: "tone-emerald", Refused: "tone-red", Completed: "tone-emerald", Failed: "tone-red" };
 
-/** A load's status as a badge (the history's list and entry). */
-export function LoadStatusBadge({ status }: { status: Load["status"] }) {
-  return <span className={`badge ${TONES[status]}`}>{status}</span>;
+/** An entry's status as a badge (the history's list and entry), as it reads for its type: a running backup is "Running". */
+export function LoadStatusBadge({ status, type = "FlatFile" }: { status: Load["status"]; type?: Load["type"] }) {
+  return <span className={`badge ${TONES[status]}`}>{statusLabel(type, status)}</span>;
 }

@@ -30,7 +30,8 @@ import {
   type updateProjectSchema,
   type UPLOAD_TYPES,
 } from "../../../contracts/projects";
-import { historyDetailsSchema, historyPageSchema, loadSchema, rejectedRowsPageSchema, stagedUploadSchema, tableRowsSchema, type HistoryQuery, type stagedLoadSchema } from "../../../contracts/loads";
+import { backupPageSchema, comparisonBodySchema, historyEntryDetailsSchema, restoreBodySchema, startedWorkSchema } from "../../../contracts/backups";
+import { historyPageSchema, loadSchema, rejectedRowsPageSchema, stagedUploadSchema, tableRowsSchema, type HistoryQuery, type stagedLoadSchema } from "../../../contracts/loads";
 import type { WorkspaceDescriptor } from "../../../contracts/workspaces";
 import { callService, callServiceStream, type Caller } from "../api.server";
 import { dictionaryEndpoints } from "./dictionary-tables.server";
@@ -105,12 +106,26 @@ export function workspaceApi(ws: WorkspaceDescriptor, as: Caller) {
       /** The history of loads (and later restores, backups, comparisons): a page, one entry, a table's rejected rows. */
       history: {
         list: (query: HistoryQuery) => callService("data-api", at(id, "history"), as, { schema: historyPageSchema, query }),
-        get: (historyId: string) => callService("data-api", at(id, "history", historyId), as, { schema: historyDetailsSchema }),
+        get: (historyId: string) => callService("data-api", at(id, "history", historyId), as, { schema: historyEntryDetailsSchema }),
         rejectedRows: (historyId: string, table: string, query: { page: number; pageSize: number }) =>
           callService("data-api", at(id, "history", historyId, "tables", table, "rejected-rows"), as, { schema: rejectedRowsPageSchema, query }),
         rejectedRowsCsv: (historyId: string, table: string) =>
           callServiceStream("data-api", at(id, "history", historyId, "tables", table, "rejected-rows.csv"), as),
       },
+
+      /** Backups of both databases: a page of them, "Back up now", one streamed for download. */
+      backups: {
+        list: (query: { page: number; pageSize: number; deliveries?: boolean }) => callService("data-api", at(id, "backups"), as, { schema: backupPageSchema, query }),
+        create: () => callService("data-api", at(id, "backups"), as, { method: "POST", schema: startedWorkSchema }),
+        download: (backupId: string) => callServiceStream("data-api", at(id, "backups", backupId, "download"), as),
+      },
+      /** Restores into the source database (from a backup, an undo, or an uploaded file streamed through) and comparisons. */
+      restores: {
+        start: (body: z.input<typeof restoreBodySchema>) => callService("data-api", at(id, "restores"), as, { method: "POST", body, schema: startedWorkSchema }),
+        upload: (body: ReadableStream<Uint8Array>, contentType: string) =>
+          callService("data-api", at(id, "restores"), as, { method: "POST", stream: { body, contentType }, schema: startedWorkSchema }),
+      },
+      compare: (body: z.input<typeof comparisonBodySchema>) => callService("data-api", at(id, "comparisons"), as, { method: "POST", body, schema: startedWorkSchema }),
 
       /** The workspace's own data dictionary: its copy, edited without touching the master it may have come from. */
       dictionary: {

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { envFields, parseEnv } from "../../../contracts/env.ts";
 import { CLOUD_TARGETS } from "../../../contracts/areas.ts";
 import { MAX_UPLOAD_BYTES_DEFAULT } from "../../../contracts/values/loads.ts";
+import { AUTO_BACKUPS_KEPT_DEFAULT } from "../../../contracts/values/backups.ts";
 import { DEFAULT_ROLES_CLAIM, DEFAULT_TRANSLATION_ANALYST_ROLE } from "../../../contracts/roles.ts";
 
 const httpUrl = z.url({ protocol: /^https?$/ });
@@ -37,6 +38,8 @@ const dataApiEnvSchema = z
     EMBEDDED_POSTGRES_PORT: envFields.port(5433),
     /** The largest flat file a load takes, in bytes (5 GB). */
     MAX_UPLOAD_BYTES: z.coerce.number().int().min(1).default(MAX_UPLOAD_BYTES_DEFAULT),
+    /** Automatic backups (taken before each load and restore, for Undo) kept per workspace. */
+    AUTO_BACKUPS_KEPT: z.coerce.number().int().min(1).default(AUTO_BACKUPS_KEPT_DEFAULT),
     /**
      * Kept exactly as given (no trailing-slash trimming): jose compares the token's `iss` byte for
      * byte, and some providers' issuers end with a slash.

@@ -118,6 +118,7 @@ async function main() {
     dataDir: env.DATA_DIR,
     dataPlane,
     maxUploadBytes: env.MAX_UPLOAD_BYTES,
+    autoBackupsKept: env.AUTO_BACKUPS_KEPT,
     jobs,
     companyUsers: createHttpCompanyUsersSource({ baseUrl: env.CLIENT_PORTAL_API_URL }),
     adminDataSources: createHttpAdminDataSources({ baseUrl: env.CLIENT_PORTAL_API_URL }),

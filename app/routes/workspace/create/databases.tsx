@@ -132,9 +132,15 @@ export default function DatabasesStep({ loaderData, actionData }: Route.Componen
             <Icon name="circle-check" className="mt-0.5 size-4 shrink-0" />
             <p>
               The databases are created. Next, load the source data:{" "}
-              <Link to={href(paths.databases.load(project.id))} className="font-medium underline">
-                Load a flat file
-              </Link>
+              {project.sourceType === "BackUp" ? (
+                <Link to={href(paths.databases.restore(project.id))} className="font-medium underline">
+                  Restore a backup
+                </Link>
+              ) : (
+                <Link to={href(paths.databases.load(project.id))} className="font-medium underline">
+                  Load a flat file
+                </Link>
+              )}
               .
             </p>
           </div>

@@ -1,10 +1,14 @@
-import { Link, useLocation } from "react-router";
+import { Form, Link, useLocation } from "react-router";
+import { BackupsTable } from "~/components/backups/backups-table";
+import { StatusButton, useIsPending } from "~/components/forms/status-button";
 import { Card } from "~/components/ui/card";
 import { TablesTable } from "~/components/databases/tables-table";
 import { afterGuard } from "~/lib/guards.server";
-import { useCompanyHref } from "~/lib/company-href";
+import { companyHref, useCompanyHref } from "~/lib/company-href";
+import { redirectWithFlash } from "~/lib/flash.server";
+import { readFormData, serviceFailure, unknownIntent } from "~/lib/forms.server";
 import { useWorkspacePaths, workspaceKindOf } from "~/lib/workspace-paths";
-import { projectCalls, projectScope } from "../workspace.server";
+import { checkWorkspace, projectCalls, projectScope } from "../workspace.server";
 import type { Route } from "./+types/databases-current";
 
 /** When each kind's databases are made: a configuration's dictionary step; a project's databases step. */
@@ -16,9 +20,44 @@ const NOT_CREATED = {
 /** databases/current: the workspace's source and destination databases as they exist so far (DOMAIN.md). */
 export async function loader({ context }: Route.LoaderArgs) {
   // Asked beside the workspace's own load; answered once its guard passed.
-  const [{ project, access }, databases] = await afterGuard(projectScope(context), projectCalls(context).databases());
+  const calls = projectCalls(context);
+  const [{ project, access }, [databases, backups]] = await afterGuard(
+    projectScope(context),
+    Promise.all([calls.databases(), calls.backups.list({ page: 1, pageSize: RECENT_BACKUPS })]),
+  );
   const created = databases.databases.some((d) => d.kind === "source" && d.exists);
-  return { ...databases, projectId: project.id, created, canLoad: created && access.canWrite && !project.isLocked };
+  return {
+    ...databases,
+    projectId: project.id,
+    created,
+    canLoad: created && access.canWrite && !project.isLocked,
+    currentBackupName: project.currentBackupName,
+    backups,
+  };
+}
+
+/** The backups the page lists; the restore page lists them all. */
+const RECENT_BACKUPS = 5;
+const BACK_UP = "back-up";
+
+/** "Back up now": a job; the page of its history entry follows it. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const scope = await projectScope(context);
+  const { project, api, companyId, paths } = checkWorkspace(scope, { write: scope.paths.databases.current(scope.project.id), unlocked: true });
+  const intent = (await readFormData(request)).get("intent");
+  if (intent !== BACK_UP) unknownIntent(intent);
+  try {
+    const { entry } = await api.backups.create();
+    return redirectWithFlash(companyHref(paths.databases.entry(project.id, entry.id), companyId), "Backing up the source and destination databases.");
+  } catch (err) {
+    const failure = serviceFailure(err);
+    if (failure && failure.status === 409)
+      return redirectWithFlash(companyHref(paths.databases.current(project.id), companyId), {
+        kind: "error",
+        text: failure.body.errors[0] ?? "The backup could not start.",
+      });
+    throw err;
+  }
 }
 
 export const handle = { breadcrumb: "Databases" };
@@ -27,6 +66,8 @@ export default function CurrentDatabases({ loaderData }: Route.ComponentProps) {
   const kind = workspaceKindOf(useLocation().pathname);
   const href = useCompanyHref();
   const paths = useWorkspacePaths();
+  const pending = useIsPending();
+  const { projectId, backups } = loaderData;
   return (
     <div className="space-y-6">
       {loaderData.created ? (
@@ -42,6 +83,16 @@ export default function CurrentDatabases({ loaderData }: Route.ComponentProps) {
           <Link to={href(paths.databases.tables(loaderData.projectId))} className="text-brand underline underline-offset-2">
             Tables and their rows
           </Link>
+          {loaderData.canLoad ? (
+            <Link to={href(paths.databases.restore(projectId))} className="text-brand underline underline-offset-2">
+              Restore a backup
+            </Link>
+          ) : null}
+          {loaderData.canLoad && kind === "onboarding" ? (
+            <Link to={href(paths.databases.compare(projectId))} className="text-brand underline underline-offset-2">
+              Compare an earlier delivery
+            </Link>
+          ) : null}
         </p>
       ) : null}
       {loaderData.databases.map((db) => (
@@ -60,6 +111,39 @@ export default function CurrentDatabases({ loaderData }: Route.ComponentProps) {
           )}
         </Card>
       ))}
+      {loaderData.created ? (
+        <Card aria-labelledby="backups-title">
+          <h2 id="backups-title" className="text-lg font-semibold">
+            Backups
+          </h2>
+          <p className="mt-1 text-sm text-muted-foreground">
+            A backup holds both databases as they are at one moment. Every load and restore takes one first, so it can be undone.
+            {loaderData.currentBackupName ? ` Current backup: ${loaderData.currentBackupName}.` : ""}
+          </p>
+          {loaderData.canLoad ? (
+            <Form method="post" className="mt-3">
+              <input type="hidden" name="intent" value={BACK_UP} />
+              <StatusButton type="submit" pending={pending}>
+                Back up now
+              </StatusButton>
+            </Form>
+          ) : null}
+          {backups.items.length ? (
+            <div className="mt-4">
+              <BackupsTable projectId={projectId} backups={backups.items} />
+              {backups.total > backups.items.length ? (
+                <p className="mt-2 text-sm">
+                  <Link to={href(paths.databases.restore(projectId))} className="text-brand underline underline-offset-2">
+                    All {backups.total} backups
+                  </Link>
+                </p>
+              ) : null}
+            </div>
+          ) : (
+            <p className="mt-3 text-sm text-muted-foreground">No backup yet.</p>
+          )}
+        </Card>
+      ) : null}
     </div>
   );
 }

@@ -1,5 +1,12 @@
-import { Link } from "react-router";
+import { Form, Link } from "react-router";
+import type { HistoryEntry } from "../../../../contracts/loads";
 import { HISTORY_TYPE_LABELS, LOAD_MODE_LABELS, ON_REJECTED_LABELS } from "../../../../contracts/values/loads";
+import { backupContents } from "~/components/backups/backups-table";
+import { ComparisonTables } from "~/components/backups/comparison-tables";
+import { StatusButton, useIsPending } from "~/components/forms/status-button";
+import { companyHref } from "~/lib/company-href";
+import { redirectWithFlash } from "~/lib/flash.server";
+import { readFormData, serviceFailure, unknownIntent } from "~/lib/forms.server";
 import { LoadStatusBadge } from "~/components/loads/load-status";
 import { flatFileParameterRows, formatCount, formatTimestamp } from "~/components/projects/format";
 import { AutoRefresh, JobProgress } from "~/components/projects/job-progress";
@@ -9,7 +16,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~
 import { useCompanyHref } from "~/lib/company-href";
 import { afterGuard } from "~/lib/guards.server";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
-import { companyUserNames, projectCalls, projectScope } from "../workspace.server";
+import { checkWorkspace, companyUserNames, projectCalls, projectScope } from "../workspace.server";
 import type { Route } from "./+types/databases-history-entry";
 
 /**
@@ -17,20 +24,69 @@ import type { Route } from "./+types/databases-history-entry";
  * with (as they were then), its job's steps (and its progress while it runs), and each table's counts.
  */
 export async function loader({ params, context }: Route.LoaderArgs) {
-  const [{ project }, [details, names]] = await afterGuard(
+  const [{ project, access }, [details, names]] = await afterGuard(
     projectScope(context),
     Promise.all([projectCalls(context).history.get(params.historyId), companyUserNames(context)]),
   );
-  return { projectId: project.id, ...details, names };
+  return { projectId: project.id, ...details, names, canChange: access.canWrite && !project.isLocked };
+}
+
+const COMPARE = "compare";
+
+/** "Compare with current": a comparison of the data as this entry left it with the current data; its own entry's page follows it. */
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const scope = await projectScope(context);
+  const here = scope.paths.databases.entry(scope.project.id, params.historyId);
+  const { project, api, companyId, paths } = checkWorkspace(scope, { write: here, unlocked: true });
+  const intent = (await readFormData(request)).get("intent");
+  if (intent !== COMPARE) unknownIntent(intent);
+  try {
+    const { entry } = await api.compare({ historyId: params.historyId });
+    return redirectWithFlash(companyHref(paths.databases.entry(project.id, entry.id), companyId), "Comparing with the current data.");
+  } catch (err) {
+    const failure = serviceFailure(err);
+    if (failure && failure.status === 409)
+      return redirectWithFlash(companyHref(here, companyId), { kind: "error", text: failure.body.errors[0] ?? "The comparison could not start." });
+    throw err;
+  }
+}
+
+/** The entry's title: what it did, to what. */
+function titleOf(entry: HistoryEntry, about: HistoryEntry | null): string {
+  switch (entry.type) {
+    case "FlatFile":
+      return `${entry.fileName} into ${entry.tableName}`;
+    case "Backup":
+      return `Backup ${entry.fileName}`;
+    case "Undo":
+      return about ? `Undo of the ${HISTORY_TYPE_LABELS[about.type].toLowerCase()} of ${about.fileName}` : `Undo: ${entry.fileName} restored`;
+    case "Comparison":
+      return `Comparison of ${entry.fileName} with the data then current`;
+    default:
+      return `${HISTORY_TYPE_LABELS[entry.type]} of ${entry.fileName}`;
+  }
+}
+
+/** What the entry's outcome says, in a sentence. */
+function outcomeOf(entry: HistoryEntry): string | null {
+  if (entry.status === "Loading") return `${HISTORY_TYPE_LABELS[entry.type]} running: this page follows it until it ends.`;
+  if (entry.status === "Failed" || entry.status === "Refused") return entry.message;
+  if (entry.type === "FlatFile")
+    return `${formatCount(entry.rowsLoaded)} of ${formatCount(entry.rowsRead)} rows loaded${entry.rowsRejected ? `; ${formatCount(entry.rowsRejected)} rejected` : ""}.`;
+  if (entry.type === "Backup") return `${formatCount(entry.rowsRead)} rows of ${entry.tables.length} tables backed up.`;
+  if (entry.type === "Comparison") return entry.message ?? "Compared: the differences per table are below.";
+  return `${formatCount(entry.rowsLoaded)} rows restored into the source database.${entry.message ? ` ${entry.message}` : ""}`;
 }
 
 export const handle = { breadcrumb: "Entry" };
 
 export default function HistoryEntry({ loaderData }: Route.ComponentProps) {
-  const { projectId, entry, parameters, job, names } = loaderData;
+  const { projectId, entry, parameters, job, names, backup, undoBackup, afterBackup, comparison, about, canChange } = loaderData;
   const href = useCompanyHref();
   const paths = useWorkspacePaths();
+  const pending = useIsPending();
   const loading = entry.status === "Loading";
+  const flatFile = entry.type === "FlatFile";
   return (
     <div className="space-y-6">
       {/* With JavaScript the page revalidates; without, a <meta> refresh reloads it until the load ends. */}
@@ -38,27 +94,49 @@ export default function HistoryEntry({ loaderData }: Route.ComponentProps) {
       <Card aria-labelledby="entry-title">
         <div className="flex flex-wrap items-center gap-3">
           <h2 id="entry-title" className="text-lg font-semibold">
-            {entry.fileName} into {entry.tableName}
+            {titleOf(entry, about)}
           </h2>
-          <LoadStatusBadge status={entry.status} />
+          <LoadStatusBadge status={entry.status} type={entry.type} />
         </div>
         <p className="mt-2 text-sm" role="status">
-          {loading
-            ? "Loading: this page follows the load until it ends."
-            : entry.status === "Loaded"
-              ? `${formatCount(entry.rowsLoaded)} of ${formatCount(entry.rowsRead)} rows loaded${entry.rowsRejected ? `; ${formatCount(entry.rowsRejected)} rejected` : ""}.`
-              : entry.message}
+          {outcomeOf(entry)}
         </p>
         <LabelValueList
           className="mt-3"
           rows={[
             ["Type", HISTORY_TYPE_LABELS[entry.type]],
-            ["Mode", LOAD_MODE_LABELS[entry.mode]],
-            ["When rows are rejected", ON_REJECTED_LABELS[entry.onRejected]],
+            ...(flatFile
+              ? ([
+                  ["Mode", LOAD_MODE_LABELS[entry.mode]],
+                  ["When rows are rejected", ON_REJECTED_LABELS[entry.onRejected]],
+                ] as [string, string][])
+              : []),
+            ...(about
+              ? ([[entry.type === "Undo" ? "Undid" : "Data as left by", `${HISTORY_TYPE_LABELS[about.type]} of ${about.fileName}`]] as [string, string][])
+              : []),
+            ...(backup && entry.type !== "Backup" && entry.type !== "Comparison" ? ([["Backup taken before", backup.name]] as [string, string][]) : []),
+            ...(backup && entry.type === "Comparison" ? ([["Earlier data", `${backup.name}: the data ${backupContents(backup)}`]] as [string, string][]) : []),
             ["Started", `${formatTimestamp(entry.createdAt)} by ${names[entry.createdBy] ?? "someone else"}`],
             ["Ended", entry.finishedAt ? formatTimestamp(entry.finishedAt) : "Not yet"],
           ]}
         />
+        {canChange && (undoBackup || afterBackup) ? (
+          <div className="mt-4 flex flex-wrap items-center gap-4">
+            {afterBackup ? (
+              <Form method="post">
+                <input type="hidden" name="intent" value={COMPARE} />
+                <StatusButton type="submit" variant="outline" pending={pending}>
+                  Compare with current
+                </StatusButton>
+              </Form>
+            ) : null}
+            {undoBackup ? (
+              <Link to={href(paths.databases.restore(projectId), { undo: entry.id })} className="text-sm font-medium text-brand underline underline-offset-2">
+                Undo
+              </Link>
+            ) : null}
+          </div>
+        ) : null}
         <p className="mt-4 flex flex-wrap gap-4 text-sm">
           <Link to={href(paths.databases.history(projectId))} className="text-brand underline underline-offset-2">
             History
@@ -66,54 +144,91 @@ export default function HistoryEntry({ loaderData }: Route.ComponentProps) {
           <Link to={href(paths.databases.current(projectId))} className="text-brand underline underline-offset-2">
             Databases
           </Link>
+          {entry.type === "Backup" && backup?.status === "Ready" ? (
+            <a href={href(paths.databases.backupDownload(projectId, backup.id))} download className="text-brand underline underline-offset-2">
+              Download the backup
+            </a>
+          ) : null}
         </p>
       </Card>
 
-      <Card aria-labelledby="tables-title">
-        <h2 id="tables-title" className="text-lg font-semibold">
-          Tables
-        </h2>
-        <p className="mt-1 text-sm text-muted-foreground">Each table the load filled, from its file. A table's rejected rows are on its page.</p>
-        <div className="mt-4">
-          <Table aria-label="Tables of the load">
-            <TableHeader>
-              <TableRow>
-                <TableHead>Table</TableHead>
-                <TableHead>File</TableHead>
-                <TableHead className="text-right">Read</TableHead>
-                <TableHead className="text-right">Loaded</TableHead>
-                <TableHead className="text-right">Rejected</TableHead>
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {entry.tables.map((t) => (
-                <TableRow key={t.table}>
-                  <TableCell>
-                    <Link to={href(paths.databases.entryTable(projectId, entry.id, t.table))} className="row-link">
-                      {t.table}
-                    </Link>
-                  </TableCell>
-                  <TableCell>{t.fileName}</TableCell>
-                  <TableCell className="text-right tabular-nums">{formatCount(t.rowsRead)}</TableCell>
-                  <TableCell className="text-right tabular-nums">{formatCount(t.rowsLoaded)}</TableCell>
-                  <TableCell className="text-right tabular-nums">{formatCount(t.rowsRejected)}</TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </div>
-      </Card>
+      {comparison ? <ComparisonTables tables={comparison} /> : null}
 
-      <Card aria-labelledby="parameters-title">
-        <h2 id="parameters-title" className="text-lg font-semibold">
-          Parameters
-        </h2>
-        {parameters ? (
-          <LabelValueList label="Parameters of the load" rows={flatFileParameterRows(parameters)} className="mt-3" />
-        ) : (
-          <p className="mt-2 text-sm text-muted-foreground">Not recorded: this load ran before the parameters of each load were kept.</p>
-        )}
-      </Card>
+      {!flatFile && entry.tables.length ? (
+        <Card aria-labelledby="tables-title">
+          <h2 id="tables-title" className="text-lg font-semibold">
+            Tables
+          </h2>
+          <div className="mt-4">
+            <Table aria-label={entry.type === "Backup" ? "Tables backed up" : "Tables restored"}>
+              <TableHeader>
+                <TableRow>
+                  <TableHead>Table</TableHead>
+                  <TableHead className="text-right">Rows</TableHead>
+                </TableRow>
+              </TableHeader>
+              <TableBody>
+                {entry.tables.map((t) => (
+                  <TableRow key={t.table}>
+                    <TableCell>{t.table}</TableCell>
+                    <TableCell className="text-right tabular-nums">{formatCount(t.rowsLoaded)}</TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          </div>
+        </Card>
+      ) : null}
+
+      {flatFile ? (
+        <>
+          <Card aria-labelledby="tables-title">
+            <h2 id="tables-title" className="text-lg font-semibold">
+              Tables
+            </h2>
+            <p className="mt-1 text-sm text-muted-foreground">Each table the load filled, from its file. A table's rejected rows are on its page.</p>
+            <div className="mt-4">
+              <Table aria-label="Tables of the load">
+                <TableHeader>
+                  <TableRow>
+                    <TableHead>Table</TableHead>
+                    <TableHead>File</TableHead>
+                    <TableHead className="text-right">Read</TableHead>
+                    <TableHead className="text-right">Loaded</TableHead>
+                    <TableHead className="text-right">Rejected</TableHead>
+                  </TableRow>
+                </TableHeader>
+                <TableBody>
+                  {entry.tables.map((t) => (
+                    <TableRow key={t.table}>
+                      <TableCell>
+                        <Link to={href(paths.databases.entryTable(projectId, entry.id, t.table))} className="row-link">
+                          {t.table}
+                        </Link>
+                      </TableCell>
+                      <TableCell>{t.fileName}</TableCell>
+                      <TableCell className="text-right tabular-nums">{formatCount(t.rowsRead)}</TableCell>
+                      <TableCell className="text-right tabular-nums">{formatCount(t.rowsLoaded)}</TableCell>
+                      <TableCell className="text-right tabular-nums">{formatCount(t.rowsRejected)}</TableCell>
+                    </TableRow>
+                  ))}
+                </TableBody>
+              </Table>
+            </div>
+          </Card>
+
+          <Card aria-labelledby="parameters-title">
+            <h2 id="parameters-title" className="text-lg font-semibold">
+              Parameters
+            </h2>
+            {parameters ? (
+              <LabelValueList label="Parameters of the load" rows={flatFileParameterRows(parameters)} className="mt-3" />
+            ) : (
+              <p className="mt-2 text-sm text-muted-foreground">Not recorded: this load ran before the parameters of each load were kept.</p>
+            )}
+          </Card>
+        </>
+      ) : null}
 
       {job ? (
         <Card aria-labelledby="job-title">

@@ -43,7 +43,7 @@ export default function HistoryTable({ loaderData }: Route.ComponentProps) {
           <h2 id="table-title" className="text-lg font-semibold">
             {table.fileName} into {table.table}
           </h2>
-          <LoadStatusBadge status={entry.status} />
+          <LoadStatusBadge status={entry.status} type={entry.type} />
         </div>
         <LabelValueList
           className="mt-3"

@@ -115,21 +115,27 @@ export default function History({ loaderData }: Route.ComponentProps) {
                       <TableCell>{names[entry.createdBy] ?? "Someone else"}</TableCell>
                       <TableCell className="whitespace-nowrap">{formatTimestamp(entry.createdAt)}</TableCell>
                       <TableCell>
-                        {entry.tables.map((t) => (
-                          <div key={t.table}>
-                            {t.fileName} <span className="text-muted-foreground">into {t.table}</span>
-                          </div>
-                        ))}
+                        {entry.type === "FlatFile"
+                          ? entry.tables.map((t) => (
+                              <div key={t.table}>
+                                {t.fileName} <span className="text-muted-foreground">into {t.table}</span>
+                              </div>
+                            ))
+                          : entry.fileName}
                       </TableCell>
                       <TableCell>
-                        <LoadStatusBadge status={entry.status} />
+                        <LoadStatusBadge status={entry.status} type={entry.type} />
                       </TableCell>
                       <TableCell className="tabular-nums">
-                        {entry.tables.map((t) => (
-                          <div
-                            key={t.table}
-                          >{`${formatCount(t.rowsRead)} read, ${formatCount(t.rowsLoaded)} loaded, ${formatCount(t.rowsRejected)} rejected`}</div>
-                        ))}
+                        {entry.type === "FlatFile"
+                          ? entry.tables.map((t) => (
+                              <div
+                                key={t.table}
+                              >{`${formatCount(t.rowsRead)} read, ${formatCount(t.rowsLoaded)} loaded, ${formatCount(t.rowsRejected)} rejected`}</div>
+                            ))
+                          : entry.status === "Loading" || entry.status === "Failed"
+                            ? null
+                            : `${formatCount(entry.type === "Comparison" ? entry.rowsRead : entry.rowsLoaded)} ${entry.type === "Comparison" ? "compared" : entry.type === "Backup" ? "backed up" : "restored"}`}
                       </TableCell>
                       <TableCell className="whitespace-nowrap tabular-nums">
                         {entry.finishedAt ? formatDuration((Date.parse(entry.finishedAt) - Date.parse(entry.createdAt)) / 1000) : "Running"}

@@ -83,9 +83,15 @@ export default function ProjectLayout({ loaderData }: Route.ComponentProps) {
       ) : project.status === "SetupRestoreDatabaseIncomplete" ? (
         <p className="mt-3 text-sm">
           The databases are created. Next, load the source data:{" "}
-          <Link to={href(paths.databases.load(project.id))} className="font-medium text-brand underline underline-offset-2">
-            Load a flat file
-          </Link>
+          {project.sourceType === "BackUp" ? (
+            <Link to={href(paths.databases.restore(project.id))} className="font-medium text-brand underline underline-offset-2">
+              Restore a backup
+            </Link>
+          ) : (
+            <Link to={href(paths.databases.load(project.id))} className="font-medium text-brand underline underline-offset-2">
+              Load a flat file
+            </Link>
+          )}
         </p>
       ) : LATER_STEPS[project.status] ? (
         <p className="mt-3 text-sm text-muted-foreground">{LATER_STEPS[project.status]}</p>

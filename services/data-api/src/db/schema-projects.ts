@@ -15,6 +15,35 @@ export interface ProjectTables {
   load_tables: LoadTablesTable;
   load_rejections: LoadRejectionsTable;
   lock_events: LockEventsTable;
+  backups: BackupsTable;
+  comparison_tables: ComparisonTablesTable;
+}
+
+/** A backup archive of a workspace's databases (migration 0012). */
+export interface BackupsTable {
+  id: string;
+  project_id: string;
+  name: string;
+  /** contracts/values/backups.ts BACKUP_KINDS. */
+  kind: string;
+  /** BACKUP_STATUSES. */
+  status: string;
+  bytes: Generated<number | string>;
+  table_count: Generated<number>;
+  row_count: Generated<number | string>;
+  /** The history entry whose result it holds; null when nothing was loaded before it. */
+  after_load_id: string | null;
+  created_by: string;
+  created_at: string;
+  finished_at: string | null;
+}
+
+/** A comparison's result for one table (migration 0012): JSON of contracts/backups.ts TableComparisonResult. */
+export interface ComparisonTablesTable {
+  load_id: string;
+  table_name: string;
+  position: number;
+  result: string;
 }
 
 /** A force-unlock, recorded (migration 0010). */
@@ -52,6 +81,10 @@ export interface LoadsTable {
   created_by: string;
   created_at: string;
   finished_at: string | null;
+  /** Backup: the backup it made; a load, restore or undo: the automatic backup taken before it; a comparison: the backup compared (migration 0012). */
+  backup_id: Generated<string | null>;
+  /** An undo: the entry it undid; a comparison: the entry whose data it compared. */
+  about_load_id: Generated<string | null>;
 }
 
 /** A table a load fills from one file, with its counts (migration 0011). */

@@ -16,6 +16,7 @@ import { forgetProjectDatabase } from "../data-plane/project-databases.ts";
 import type { DataPlane } from "../data-plane/servers.ts";
 import type { Database } from "../db/schema.ts";
 import { failLoadsOfEndedJobs } from "../repositories/loads.ts";
+import { failBackupsOfEndedJobs } from "../repositories/backups.ts";
 import { statusAfterFailure } from "./job-kinds.ts";
 import { IN_PROGRESS, finishJob } from "./job-store.ts";
 import { releaseProjectLock } from "./project-lock.ts";
@@ -64,7 +65,11 @@ export async function recoverInterruptedJobs(db: Kysely<Database>, options: Reco
     if (ended) recovered.push(job.id);
   }
   // The loads those jobs were running never committed: failed, nothing loaded.
-  if (recovered.length) await failLoadsOfEndedJobs(db, `${INTERRUPTED_MESSAGE}. Nothing was loaded.`, options.now ?? new Date());
+  if (recovered.length) {
+    await failLoadsOfEndedJobs(db, `${INTERRUPTED_MESSAGE}. Nothing was changed.`, options.now ?? new Date());
+    // The backups they were writing are unfinished: their partial files go with the next backup's clean-up.
+    await failBackupsOfEndedJobs(db, options.now ?? new Date());
+  }
   if (options.dataPlane) {
     // Best effort: a server that cannot be reached must not keep the service from starting.
     try {

@@ -6,6 +6,7 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely, Selectable } from "kysely";
 import type { HistoryEntry, HistoryQuery, Load, LoadForm, LoadTable, RejectedRow } from "../../../../contracts/loads.ts";
+import type { HistoryType, LoadStatus } from "../../../../contracts/values/loads.ts";
 import type { FlatFileParameters } from "../../../../contracts/projects.ts";
 import type { LoadOutcome, Rejection } from "../data-plane/flat-file/load-messages.ts";
 import type { Database } from "../db/schema.ts";
@@ -24,9 +25,14 @@ export async function insertLoad(
     fileBytes: number;
     form: LoadForm;
     tables: readonly NewLoadTable[];
-    parameters: FlatFileParameters;
+    /** The flat-file parameters a load reads with; null for the other types. */
+    parameters: FlatFileParameters | null;
     userId: string;
     now: Date;
+    /** FlatFile by default; a restore, backup, comparison or undo records its entry here too. */
+    type?: HistoryType;
+    /** An undo: the entry it undoes; a comparison: the entry whose data it compares. */
+    aboutLoadId?: string | null;
   },
 ): Promise<string> {
   const id = randomUUID();
@@ -37,14 +43,15 @@ export async function insertLoad(
         id,
         project_id: load.projectId,
         job_id: null,
-        run_type: "FlatFile",
+        run_type: load.type ?? "FlatFile",
         file_name: load.fileName,
         file_bytes: load.fileBytes,
         table_name: load.form.table,
         mode: load.form.mode,
         on_rejected: load.form.onRejected,
         // A copy: the workspace's parameters may change after, this load's history may not.
-        parameters: JSON.stringify(load.parameters),
+        parameters: load.parameters && JSON.stringify(load.parameters),
+        about_load_id: load.aboutLoadId ?? null,
         status: "Loading",
         message: null,
         created_by: load.userId,
@@ -52,7 +59,8 @@ export async function insertLoad(
         finished_at: null,
       })
       .execute();
-    await trx
+    if (load.tables.length)
+      await trx
       .insertInto("load_tables")
       .values(load.tables.map((t, position) => ({ load_id: id, table_name: t.table, position, file_name: t.fileName, header: null })))
       .execute();
@@ -62,6 +70,30 @@ export async function insertLoad(
 
 export async function setLoadJob(db: Kysely<Database>, loadId: string, jobId: string) {
   await db.updateTable("loads").set({ job_id: jobId }).where("id", "=", loadId).execute();
+}
+
+/** The entry's backup: the one a Backup made, the automatic one taken before a change, or the one a comparison compared. */
+export async function setLoadBackup(db: Kysely<Database>, loadId: string, backupId: string) {
+  await db.updateTable("loads").set({ backup_id: backupId }).where("id", "=", loadId).execute();
+}
+
+/** The tables an entry filled, once known (a restore learns them as it reads its input). */
+export async function insertLoadTables(db: Kysely<Database>, loadId: string, tables: readonly (NewLoadTable & { rows: number })[]) {
+  if (tables.length === 0) return;
+  await db
+    .insertInto("load_tables")
+    .values(
+      tables.map((t, position) => ({
+        load_id: loadId,
+        table_name: t.table,
+        position,
+        file_name: t.fileName,
+        rows_read: t.rows,
+        rows_loaded: t.rows,
+        header: null,
+      })),
+    )
+    .execute();
 }
 
 export async function setLoadHeader(db: Kysely<Database>, loadId: string, table: string, header: string[]) {
@@ -89,7 +121,7 @@ export async function finishLoadTable(
 }
 
 /** Ends a load that is still Loading (a recovery may have ended it first). */
-export async function finishLoad(db: Kysely<Database>, loadId: string, outcome: LoadOutcome, now: Date) {
+export async function finishLoad(db: Kysely<Database>, loadId: string, outcome: Omit<LoadOutcome, "status"> & { status: Exclude<LoadStatus, "Loading"> }, now: Date) {
   await db
     .updateTable("loads")
     .set({
@@ -183,7 +215,12 @@ export async function findHistoryEntry(db: Kysely<Database>, projectId: string, 
   const row = await db.selectFrom("loads").selectAll().where("id", "=", loadId).where("project_id", "=", projectId).executeTakeFirst();
   if (!row) return undefined;
   const entry = toEntry(row, await tablesOf(db, [row.id]));
-  return { entry, parameters: row.parameters ? (JSON.parse(row.parameters) as FlatFileParameters) : null };
+  return {
+    entry,
+    parameters: row.parameters ? (JSON.parse(row.parameters) as FlatFileParameters) : null,
+    backupId: row.backup_id,
+    aboutLoadId: row.about_load_id,
+  };
 }
 
 async function tablesOf(db: Kysely<Database>, loadIds: readonly string[]): Promise<Map<string, LoadTable[]>> {

@@ -5,23 +5,22 @@
  * load moves it from "Setup: load source data" to "Setup: assign templates".
  */
 import fs from "node:fs";
-import type { Job, FlatFileParameters, ProjectStatus } from "../../../../../contracts/projects.ts";
+import type { Job, FlatFileParameters } from "../../../../../contracts/projects.ts";
 import type { LoadForm } from "../../../../../contracts/loads.ts";
 import type { Table } from "../../../../../contracts/dictionary.ts";
 import type { WorkspaceKind } from "../../../../../contracts/workspaces.ts";
-import type { JobDeps } from "../../jobs/start-job.ts";
 import { JobCancelledError, JobInputRefusedError, startJob } from "../../jobs/start-job.ts";
 import { deleteRejections, finishLoad, finishLoadTable, insertLoad, insertRejections, setLoadHeader, setLoadJob } from "../../repositories/loads.ts";
 import { runnerUrl } from "../project-databases.ts";
-import type { DataPlane } from "../servers.ts";
+import { automaticBackupStep, type BackupDeps } from "../backups/backup-jobs.ts";
+import { LOAD_START_STATUSES, leaveSetupAfterFirstLoad } from "../data-jobs.ts";
 import { loadInWorker } from "./load-in-worker.ts";
 import type { LoadResult } from "./load-messages.ts";
 
-/** Where a workspace may be loaded: its databases exist. */
-export const LOAD_START_STATUSES: readonly ProjectStatus[] = ["SetupRestoreDatabaseIncomplete", "SetupAssignTemplatesIncomplete", "Active", "Inactive"];
-
 export type FlatFileLoadInput = {
   projectId: string;
+  /** The workspace's name: its automatic backup is named after it. */
+  workspaceName: string;
   serverId: string;
   userId: string;
   /** Each file and the table it goes into, loaded in this order in one transaction: one step each. */
@@ -45,11 +44,7 @@ function loadNames(files: FlatFileLoadInput["files"]): { fileName: string; table
  * Throws JobRefusedError when locked. One worker reads every file in one transaction; the job has a
  * step per file, each ending when its file is in its table, the last when the transaction has ended.
  */
-export async function startFlatFileLoad(
-  deps: JobDeps & { dataPlane: DataPlane },
-  kind: WorkspaceKind,
-  input: FlatFileLoadInput,
-): Promise<{ loadId: string; job: Job }> {
+export async function startFlatFileLoad(deps: BackupDeps, kind: WorkspaceKind, input: FlatFileLoadInput): Promise<{ loadId: string; job: Job }> {
   const { db, dataPlane } = deps;
   const { files } = input;
   const names = loadNames(files);
@@ -84,65 +79,58 @@ export async function startFlatFileLoad(
       lockReason: "FlatFileCreation",
       userId: input.userId,
       allowedStatuses: LOAD_START_STATUSES,
-      steps: files.map((step, index) => ({
-        name: `Load ${step.file.name} into ${step.table.name}`,
-        run: async (ctx) => {
-          stepFile = index;
-          loading ??= loadInWorker(
-            {
-              files: files.map((f) => ({ filePath: f.file.path, fileName: f.file.name, table: f.table })),
-              parameters: input.parameters,
-              mode: input.form.mode,
-              onRejected: input.form.onRejected,
-              connectionUrl: runnerUrl(dataPlane, input.serverId, input.projectId),
-            },
-            {
-              onHeader: (file, cells) => setLoadHeader(ctx.db, loadId, tableOf(file), cells),
-              onRejected: (file, rows) => insertRejections(ctx.db, loadId, tableOf(file), rows),
-              onReset: (file) => deleteRejections(ctx.db, loadId, tableOf(file)),
-              onProgress: async (file, bytes, rows) => {
-                if (file !== stepFile) return;
-                const size = files[file]!.file.size;
-                await ctx.progress(size ? Math.min(0.99, bytes / size) : 0, { bytesRead: bytes, bytesTotal: size, rowsRead: rows });
+      // First the data as it is, backed up: the entry's Undo restores it.
+      steps: [automaticBackupStep(deps, { ...input, userId: input.userId }, loadId)].concat(
+        files.map((step, index) => ({
+          name: `Load ${step.file.name} into ${step.table.name}`,
+          run: async (ctx) => {
+            stepFile = index;
+            loading ??= loadInWorker(
+              {
+                files: files.map((f) => ({ filePath: f.file.path, fileName: f.file.name, table: f.table })),
+                parameters: input.parameters,
+                mode: input.form.mode,
+                onRejected: input.form.onRejected,
+                connectionUrl: runnerUrl(dataPlane, input.serverId, input.projectId),
               },
-              onFileRead: (file) => fileRead[file]!.resolve(),
-            },
-            ctx.signal,
-          );
-          // This file read (the next step then reads the next), or the load over: failed at this file, or the last one done.
-          const ended = await Promise.race([fileRead[index]!.promise.then(() => null), loading]);
-          if (ended === null && index < files.length - 1) return;
-          const result = await loading;
-          for (const [file, counts] of result.files.entries()) await finishLoadTable(ctx.db, loadId, tableOf(file), counts);
-          const total = (key: keyof (typeof result.files)[number]) => result.files.reduce((sum, c) => sum + c[key], 0);
-          await finishLoad(
-            ctx.db,
-            loadId,
-            {
-              status: result.status,
-              message: result.message,
-              rowsRead: total("rowsRead"),
-              rowsLoaded: total("rowsLoaded"),
-              rowsRejected: total("rowsRejected"),
-            },
-            new Date(),
-          );
-          await removeFiles();
-          // A refused or unreadable file ends the job as failed, with the reason on the background-process page.
-          if (result.status !== "Loaded") throw new JobInputRefusedError(result.message ?? "Nothing was loaded.");
-        },
-      })),
-      onSuccess: {
-        status: "previous",
-        update: async (trx) => {
-          await trx
-            .updateTable("projects")
-            .set({ status: "SetupAssignTemplatesIncomplete" })
-            .where("id", "=", input.projectId)
-            .where("status", "=", "SetupRestoreDatabaseIncomplete")
-            .execute();
-        },
-      },
+              {
+                onHeader: (file, cells) => setLoadHeader(ctx.db, loadId, tableOf(file), cells),
+                onRejected: (file, rows) => insertRejections(ctx.db, loadId, tableOf(file), rows),
+                onReset: (file) => deleteRejections(ctx.db, loadId, tableOf(file)),
+                onProgress: async (file, bytes, rows) => {
+                  if (file !== stepFile) return;
+                  const size = files[file]!.file.size;
+                  await ctx.progress(size ? Math.min(0.99, bytes / size) : 0, { bytesRead: bytes, bytesTotal: size, rowsRead: rows });
+                },
+                onFileRead: (file) => fileRead[file]!.resolve(),
+              },
+              ctx.signal,
+            );
+            // This file read (the next step then reads the next), or the load over: failed at this file, or the last one done.
+            const ended = await Promise.race([fileRead[index]!.promise.then(() => null), loading]);
+            if (ended === null && index < files.length - 1) return;
+            const result = await loading;
+            for (const [file, counts] of result.files.entries()) await finishLoadTable(ctx.db, loadId, tableOf(file), counts);
+            const total = (key: keyof (typeof result.files)[number]) => result.files.reduce((sum, c) => sum + c[key], 0);
+            await finishLoad(
+              ctx.db,
+              loadId,
+              {
+                status: result.status,
+                message: result.message,
+                rowsRead: total("rowsRead"),
+                rowsLoaded: total("rowsLoaded"),
+                rowsRejected: total("rowsRejected"),
+              },
+              new Date(),
+            );
+            await removeFiles();
+            // A refused or unreadable file ends the job as failed, with the reason on the background-process page.
+            if (result.status !== "Loaded") throw new JobInputRefusedError(result.message ?? "Nothing was loaded.");
+          },
+        })),
+      ),
+      onSuccess: { status: "previous", update: leaveSetupAfterFirstLoad(input.projectId) },
       onFailure: async (error, ctx) => {
         await removeFiles();
         if (error instanceof JobInputRefusedError) return;

@@ -10,6 +10,7 @@ import * as m0008 from "./0008_flat_file_loads.ts";
 import * as m0009 from "./0009_job_cancel.ts";
 import * as m0010 from "./0010_lock_events.ts";
 import * as m0011 from "./0011_load_history.ts";
+import * as m0012 from "./0012_backups.ts";
 
 /** Every migration by its sortable name. Append only; never rename or edit a shipped one. */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   "0009_job_cancel": m0009,
   "0010_lock_events": m0010,
   "0011_load_history": m0011,
+  "0012_backups": m0012,
 };

@@ -7,8 +7,9 @@
 import { Readable } from "node:stream";
 import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
+import { historyEntryDetailsSchema, type HistoryEntryDetails } from "../../../../../contracts/backups.ts";
+import { CHANGING_TYPES } from "../../../../../contracts/values/loads.ts";
 import {
-  historyDetailsSchema,
   historyPageSchema,
   historyQuerySchema,
   rejectedRowsPageSchema,
@@ -19,6 +20,7 @@ import { NotFoundError } from "../../api-problem.ts";
 import { findJob } from "../../jobs/job-store.ts";
 import { createRouter, errorResponses, jsonContent } from "../../openapi.ts";
 import { allRejections, findHistoryEntry, findLoadTable, listHistory, rejectionsPage } from "../../repositories/loads.ts";
+import { backupAfter, comparisonOf, findBackup } from "../../repositories/backups.ts";
 import { requireWorkspace } from "../../workspace-access.ts";
 import { LOAD_NOT_FOUND_MESSAGE } from "./loads.ts";
 import { collectionPath, readErrorsOf, workspaceIdParams } from "./shared.ts";
@@ -46,9 +48,11 @@ export function createWorkspaceHistoryRouter(descriptor: WorkspaceDescriptor) {
     method: "get",
     path: `${base}/{historyId}`,
     tags,
-    summary: "One entry: the parameters it read its files with, its job's steps, each table's counts",
+    summary: "One entry: the parameters it read its files with, its job's steps, each table's counts, its backups and a comparison's result",
+    description:
+      "`backup`: the backup a Backup entry made, the automatic one a load or restore took before it changed the data, or the one a comparison compared; `undoBackup`: what Undo restores (a load or restore that changed the data, its backup kept); `afterBackup`: the data as the entry left it, when kept (what Compare with current compares); `comparison`: a comparison's tables; `about`: the entry an undo undid or a comparison compared.",
     request: { params: entryParams },
-    responses: { 200: jsonContent(historyDetailsSchema, "The entry."), ...readErrorsOf(descriptor) },
+    responses: { 200: jsonContent(historyEntryDetailsSchema, "The entry."), ...readErrorsOf(descriptor) },
   });
   const rejected = createRoute({
     method: "get",
@@ -92,9 +96,28 @@ export function createWorkspaceHistoryRouter(descriptor: WorkspaceDescriptor) {
     })
     .openapi(details, async (c) => {
       const { id, historyId } = c.req.valid("param");
-      const { entry, parameters } = await entryOf(c, id, historyId);
-      const job = entry.jobId ? ((await findJob(c.var.deps.db, entry.jobId)) ?? null) : null;
-      return c.json({ entry, parameters, job }, 200);
+      const { entry, parameters, backupId, aboutLoadId } = await entryOf(c, id, historyId);
+      const db = c.var.deps.db;
+      const [job, backup, comparison, about] = await Promise.all([
+        entry.jobId ? findJob(db, entry.jobId) : undefined,
+        backupId ? findBackup(db, entry.projectId, backupId) : undefined,
+        comparisonOf(db, entry.id),
+        aboutLoadId ? findHistoryEntry(db, entry.projectId, aboutLoadId) : undefined,
+      ]);
+      const changedData = CHANGING_TYPES.includes(entry.type) && entry.status === "Loaded";
+      const ready = backup?.status === "Ready" ? backup : null;
+      const afterBackup = entry.type === "Backup" ? ready : changedData ? ((await backupAfter(db, entry.projectId, entry.id)) ?? null) : null;
+      const details: HistoryEntryDetails = {
+        entry,
+        parameters,
+        job: job ?? null,
+        backup: backup ?? null,
+        undoBackup: changedData ? ready : null,
+        afterBackup,
+        comparison,
+        about: about?.entry ?? null,
+      };
+      return c.json(details, 200);
     })
     .openapi(rejected, async (c) => {
       const { entry, table } = await tableOf(c, c.req.valid("param"));

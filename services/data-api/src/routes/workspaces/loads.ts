@@ -12,7 +12,8 @@ import { DEFAULT_FLAT_FILE_PARAMETERS, UPLOAD_TYPES } from "../../../../../contr
 import type { Table } from "../../../../../contracts/dictionary.ts";
 import type { WorkspaceDescriptor } from "../../../../../contracts/workspaces.ts";
 import { ApiProblem, NotFoundError, validationProblem } from "../../api-problem.ts";
-import { startFlatFileLoad, LOAD_START_STATUSES, type FlatFileLoadInput } from "../../data-plane/flat-file/flat-file-load.ts";
+import { startFlatFileLoad, type FlatFileLoadInput } from "../../data-plane/flat-file/flat-file-load.ts";
+import { LOAD_START_STATUSES } from "../../data-plane/data-jobs.ts";
 import { previewInWorker } from "../../data-plane/flat-file/preview-in-worker.ts";
 import { FlatFileProblem } from "../../data-plane/flat-file/read-flat-file.ts";
 import { isZip, unzipUpload } from "../../data-plane/flat-file/unzip-upload.ts";
@@ -38,7 +39,7 @@ import { readTables } from "../../repositories/dictionary-tables.ts";
 import { flatFileParametersOf } from "../../repositories/projects.ts";
 import { findLoad } from "../../repositories/loads.ts";
 import { requireWorkspace } from "../../workspace-access.ts";
-import { collectionPath, jobDeps, readErrorsOf, writeErrorsOf } from "./shared.ts";
+import { backupDeps, collectionPath, readErrorsOf, writeErrorsOf } from "./shared.ts";
 import { maxUploadBytesOf, uploadTooLargeMessage } from "../../body-limits.ts";
 
 const LOAD_BODY = {
@@ -197,11 +198,12 @@ export function createWorkspaceLoadsRouter(descriptor: WorkspaceDescriptor) {
     .openapi(start, async (c) => {
       const { workspace } = await requireWorkspace(c, kind, c.req.valid("param").id, { write: true });
       const serverId = requireDatabases(workspace);
-      const { db, dataPlane, dataDir } = c.var.deps;
+      const { db, dataDir } = c.var.deps;
       const startLoad = async (files: FlatFileLoadInput["files"], form: FlatFileLoadInput["form"], cleanUp: Pick<FlatFileLoadInput, "discard" | "refused">) => {
         try {
-          const { loadId, job } = await startFlatFileLoad({ ...jobDeps(c), dataPlane }, kind, {
+          const { loadId, job } = await startFlatFileLoad(backupDeps(c), kind, {
             projectId: workspace.id,
+            workspaceName: workspace.name,
             serverId,
             userId: c.var.caller.userId,
             files,

@@ -6,6 +6,7 @@ import type { AppEnv } from "../../context.ts";
 import { createRouter } from "../../openapi.ts";
 import { createWorkspaceDictionaryRouter } from "./dictionary.ts";
 import { createWorkspaceHistoryRouter } from "./history.ts";
+import { createWorkspaceBackupsRouter } from "./backups.ts";
 import { createWorkspaceFlatFileParametersRouter } from "./flat-file-parameters.ts";
 import { createWorkspaceJobsRouter } from "./jobs.ts";
 import { createWorkspaceLoadsRouter } from "./loads.ts";
@@ -23,7 +24,7 @@ const KIND_ROUTES: Record<WorkspaceKind, () => ReturnType<typeof createRouter>> 
 /**
  * Every route of one kind of workspace, mounted at the kind's apiBase (contracts/workspaces.ts):
  * /api/v1/projects for migration projects, /api/v1/audit-projects for onboarding configurations.
- * The access, users, jobs, try-create-databases, flat-file parameters and loads, history and data-dictionary routes are one implementation,
+ * The access, users, jobs, try-create-databases, flat-file parameters and loads, history, backups and comparisons, and data-dictionary routes are one implementation,
  * built from the descriptor; only the kind's own routes differ.
  */
 export function createWorkspaceRouter(kind: WorkspaceKind) {
@@ -47,6 +48,7 @@ export function createWorkspaceRouter(kind: WorkspaceKind) {
   router.route("/", createWorkspaceFlatFileParametersRouter(descriptor));
   router.route("/", createWorkspaceLoadsRouter(descriptor));
   router.route("/", createWorkspaceHistoryRouter(descriptor));
+  router.route("/", createWorkspaceBackupsRouter(descriptor));
   router.route("/", createWorkspaceDictionaryRouter(descriptor));
   return router;
 }

@@ -6,6 +6,7 @@ import type { WorkspaceDescriptor } from "../../../../../contracts/workspaces.ts
 import type { AppEnv } from "../../context.ts";
 import { sharedJobRunner } from "../../jobs/runner.ts";
 import type { JobDeps } from "../../jobs/start-job.ts";
+import type { BackupDeps } from "../../data-plane/backups/backup-jobs.ts";
 import { API_PREFIX, errorResponses, jsonContent } from "../../openapi.ts";
 
 export const workspaceIdParams = z.object({ id: z.string().min(1) });
@@ -47,4 +48,10 @@ export function writeErrorsOf(descriptor: WorkspaceDescriptor) {
 export function jobDeps(c: Context<AppEnv, any, any>): JobDeps {
   const { db, logger, jobs } = c.var.deps;
   return { db, logger, jobs: jobs ?? sharedJobRunner() };
+}
+
+/** What jobs on a workspace's data need besides: the data plane, the data folder (backups), how many automatic backups to keep. */
+export function backupDeps(c: Context<AppEnv, any, any>): BackupDeps {
+  const { dataPlane, dataDir, autoBackupsKept } = c.var.deps;
+  return { ...jobDeps(c), dataPlane, dataDir, autoBackupsKept };
 }

@@ -1,0 +1,134 @@
+import type { TableComparisonResult } from "../../../contracts/backups";
+import { formatCount } from "~/components/projects/format";
+import { Card } from "~/components/ui/card";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
+
+/** A value as stored: NULL says so, an empty string shows as such. */
+function Value({ value }: { value: string | null }) {
+  if (value === null) return <span className="text-muted-foreground italic">NULL</span>;
+  if (value === "") return <span className="text-muted-foreground italic">(empty)</span>;
+  return <>{value}</>;
+}
+
+function RowsSample({ label, columns, rows }: { label: string; columns: string[]; rows: (string | null)[][] }) {
+  return (
+    <Table aria-label={label}>
+      <TableHeader>
+        <TableRow>
+          {columns.map((c) => (
+            <TableHead key={c}>{c}</TableHead>
+          ))}
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {rows.map((row, i) => (
+          <TableRow key={i}>
+            {row.map((v, j) => (
+              <TableCell key={j}>
+                <Value value={v} />
+              </TableCell>
+            ))}
+          </TableRow>
+        ))}
+      </TableBody>
+    </Table>
+  );
+}
+
+/** A comparison's result: per table, rows added, removed and changed, the columns that changed, and a sample of each kind. */
+export function ComparisonTables({ tables }: { tables: readonly TableComparisonResult[] }) {
+  const differing = tables.filter((t) => t.added || t.removed || t.changed);
+  return (
+    <Card aria-labelledby="comparison-title">
+      <h2 id="comparison-title" className="text-lg font-semibold">
+        Differences
+      </h2>
+      <p className="mt-1 text-sm text-muted-foreground">
+        From the earlier data to the current data: rows matched by the table&apos;s key, or by whole row where it has none.{" "}
+        {differing.length === 0 ? "No table differs." : `${differing.length} of ${tables.length} tables differ.`}
+      </p>
+      <Table aria-label="Differences per table" className="mt-4">
+        <TableHeader>
+          <TableRow>
+            <TableHead>Table</TableHead>
+            <TableHead className="text-right">Added</TableHead>
+            <TableHead className="text-right">Removed</TableHead>
+            <TableHead className="text-right">Changed</TableHead>
+            <TableHead>Columns that changed</TableHead>
+          </TableRow>
+        </TableHeader>
+        <TableBody>
+          {tables.map((t) => (
+            <TableRow key={t.table}>
+              <TableCell>{t.table}</TableCell>
+              <TableCell className="text-right tabular-nums">{formatCount(t.added)}</TableCell>
+              <TableCell className="text-right tabular-nums">{formatCount(t.removed)}</TableCell>
+              <TableCell className="text-right tabular-nums">{t.key ? formatCount(t.changed) : "–"}</TableCell>
+              <TableCell>{t.changedColumns.map((c) => `${c.column} (${formatCount(c.rows)})`).join(", ")}</TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+      {differing.map((t) => (
+        <section key={t.table} aria-labelledby={`diff-${t.table}`} className="mt-6 flex flex-col gap-3">
+          <h3 id={`diff-${t.table}`} className="text-base font-semibold">
+            {t.table}
+          </h3>
+          <p className="text-sm text-muted-foreground">
+            {formatCount(t.earlierRows)} rows before, {formatCount(t.currentRows)} now; matched{" "}
+            {t.key ? `by its key (${t.key.join(", ")})` : "by whole row: it has no key"}.
+          </p>
+          {t.samples.added.length ? (
+            <>
+              <h4 className="text-sm font-semibold">
+                Added rows{t.added > t.samples.added.length ? ` (the first ${t.samples.added.length} of ${formatCount(t.added)})` : ""}
+              </h4>
+              <RowsSample label={`Rows added to ${t.table}`} columns={t.columns} rows={t.samples.added} />
+            </>
+          ) : null}
+          {t.samples.removed.length ? (
+            <>
+              <h4 className="text-sm font-semibold">
+                Removed rows{t.removed > t.samples.removed.length ? ` (the first ${t.samples.removed.length} of ${formatCount(t.removed)})` : ""}
+              </h4>
+              <RowsSample label={`Rows removed from ${t.table}`} columns={t.columns} rows={t.samples.removed} />
+            </>
+          ) : null}
+          {t.samples.changed.length ? (
+            <>
+              <h4 className="text-sm font-semibold">
+                Changed rows{t.changed > t.samples.changed.length ? ` (the first ${t.samples.changed.length} of ${formatCount(t.changed)})` : ""}
+              </h4>
+              <Table aria-label={`Rows changed in ${t.table}`}>
+                <TableHeader>
+                  <TableRow>
+                    <TableHead>{t.key?.join(", ") ?? "Key"}</TableHead>
+                    <TableHead>Column</TableHead>
+                    <TableHead>Earlier</TableHead>
+                    <TableHead>Current</TableHead>
+                  </TableRow>
+                </TableHeader>
+                <TableBody>
+                  {t.samples.changed.flatMap((row, i) =>
+                    row.changes.map((change, j) => (
+                      <TableRow key={`${i}-${j}`}>
+                        <TableCell>{j === 0 ? row.key.map((k) => k ?? "NULL").join(", ") : ""}</TableCell>
+                        <TableCell>{change.column}</TableCell>
+                        <TableCell>
+                          <Value value={change.earlier} />
+                        </TableCell>
+                        <TableCell>
+                          <Value value={change.current} />
+                        </TableCell>
+                      </TableRow>
+                    )),
+                  )}
+                </TableBody>
+              </Table>
+            </>
+          ) : null}
+        </section>
+      ))}
+    </Card>
+  );
+}

@@ -1,0 +1,109 @@
+import type { SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { Form, Link } from "react-router";
+import { comparisonBodySchema, type Backup } from "../../../../contracts/backups";
+import { FormErrors, RadioGroupField } from "~/components/forms/fields";
+import { StatusButton, useIsPending } from "~/components/forms/status-button";
+import { formatCount, formatTimestamp } from "~/components/projects/format";
+import { Card } from "~/components/ui/card";
+import { Pagination } from "~/components/ui/pagination";
+import { companyHref, useCompanyHref } from "~/lib/company-href";
+import { redirectWithFlash } from "~/lib/flash.server";
+import { getFormProps, useServerForm } from "~/lib/forms";
+import { invalid, readFormData, refusedByService } from "~/lib/forms.server";
+import { afterGuard } from "~/lib/guards.server";
+import { useWorkspacePaths } from "~/lib/workspace-paths";
+import { checkWorkspace, projectCalls, projectScope } from "../workspace.server";
+import type { Route } from "./+types/databases-compare";
+
+/** A comparison locks the workspace (DataComparison): write access, and not locked. */
+async function guard(context: Route.LoaderArgs["context"]) {
+  const scope = await projectScope(context);
+  return checkWorkspace(scope, { write: scope.paths.databases.current(scope.project.id), unlocked: true });
+}
+
+const DELIVERIES_PER_PAGE = 20;
+
+/**
+ * databases/compare-source (onboarding): compare an earlier delivery with the current data. Each
+ * flat-file load keeps the backup taken before the next change, so every delivery but the current
+ * one can be picked.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const page = Math.max(1, Number(new URL(request.url).searchParams.get("page")) || 1);
+  const [{ project }, deliveries] = await afterGuard(
+    guard(context),
+    projectCalls(context).backups.list({ page, pageSize: DELIVERIES_PER_PAGE, deliveries: true }),
+  );
+  return { projectId: project.id, deliveries };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { project, api, companyId, paths } = await guard(context);
+  const submission = parseWithZod(await readFormData(request), { schema: comparisonBodySchema });
+  if (submission.status !== "success") return invalid(submission);
+  try {
+    const { entry } = await api.compare({ backupId: submission.value.backupId });
+    return redirectWithFlash(companyHref(paths.databases.entry(project.id, entry.id), companyId), "Comparing the delivery with the current data.");
+  } catch (err) {
+    return refusedByService(submission, err);
+  }
+}
+
+export const handle = { breadcrumb: "Compare a delivery" };
+
+function deliveryLabel(b: Backup): string {
+  const after = b.after!;
+  return `${after.fileName}, loaded ${formatTimestamp(after.finishedAt)} (${formatCount(b.rowCount)} rows)`;
+}
+
+export default function CompareSource({ loaderData, actionData }: Route.ComponentProps) {
+  const { projectId, deliveries } = loaderData;
+  const href = useCompanyHref();
+  const paths = useWorkspacePaths();
+  const pending = useIsPending();
+  const [form, fields] = useServerForm({
+    id: "compare-delivery",
+    lastResult: (actionData as { result?: SubmissionResult<string[]> } | undefined)?.result,
+    required: ["backupId"],
+  });
+  return (
+    <Card aria-labelledby="compare-title" className="max-w-4xl">
+      <h2 id="compare-title" className="text-lg font-semibold">
+        Compare an earlier delivery with the current data
+      </h2>
+      <p className="mt-1 text-sm text-muted-foreground">
+        Per table: the rows added, removed and changed since that delivery, the columns that changed, and up to 20 rows of each kind.
+      </p>
+      {deliveries.items.length === 0 ? (
+        <p className="mt-3 text-sm">
+          No earlier delivery yet: once a second delivery is loaded, the first can be compared with it.{" "}
+          <Link to={href(paths.databases.history(projectId))} className="text-brand underline underline-offset-2">
+            History
+          </Link>
+        </p>
+      ) : (
+        <Form method="post" {...getFormProps(form)} className="mt-4 flex flex-col gap-4">
+          <FormErrors form={form} />
+          <RadioGroupField
+            label="Earlier delivery"
+            field={fields.backupId!}
+            options={deliveries.items.map((b) => ({ value: b.id, label: deliveryLabel(b) }))}
+          />
+          <Pagination
+            page={deliveries.page}
+            pageSize={deliveries.pageSize}
+            total={deliveries.total}
+            noun={["delivery", "deliveries"]}
+            href={(page) => href(paths.databases.compare(projectId), { page })}
+          />
+          <div>
+            <StatusButton type="submit" pending={pending}>
+              Compare
+            </StatusButton>
+          </div>
+        </Form>
+      )}
+    </Card>
+  );
+}

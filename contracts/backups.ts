@@ -1,0 +1,106 @@
+/**
+ * Backups, restores, undo and comparisons of a workspace's data (issue 10; ARCHITECTURE.md §3a): a
+ * backup as the lists show it, what a restore or a comparison is started from, and a comparison's
+ * result per table.
+ */
+import { z } from "zod";
+import { formBoolean, pageOf, pageQuerySchema, timestampSchema } from "./common";
+import { historyDetailsSchema, historyEntrySchema } from "./loads";
+import { BACKUP_KINDS, BACKUP_STATUSES } from "./values/backups";
+import { HISTORY_TYPES } from "./values/loads";
+
+export const backupSchema = z.object({
+  id: z.string(),
+  /** The file's name: the workspace's name and when it was taken. */
+  name: z.string(),
+  kind: z.enum(BACKUP_KINDS),
+  status: z.enum(BACKUP_STATUSES),
+  /** The archive's size. */
+  bytes: z.number().int(),
+  tableCount: z.number().int(),
+  rowCount: z.number().int(),
+  /**
+   * The entry of the history whose result this backup holds (the last load or restore before it was
+   * taken): "the data as it was after" that entry. Null when nothing had been loaded yet.
+   */
+  after: z.object({ id: z.string(), type: z.enum(HISTORY_TYPES), fileName: z.string(), finishedAt: timestampSchema.nullable() }).nullable(),
+  createdBy: z.string(),
+  createdAt: timestampSchema,
+});
+export type Backup = z.infer<typeof backupSchema>;
+export const backupPageSchema = pageOf(backupSchema);
+export const backupQuerySchema = pageQuerySchema.extend({
+  /** Only backups holding the data after a flat-file load: the deliveries a comparison can start from. */
+  deliveries: formBoolean.optional(),
+});
+export type BackupQuery = z.output<typeof backupQuerySchema>;
+
+/** A job started (202): its history entry and the job. */
+export const startedWorkSchema = z.object({ entry: historyEntrySchema, jobId: z.string() });
+export type StartedWork = z.infer<typeof startedWorkSchema>;
+
+export const CHOOSE_BACKUP_MESSAGE = "Choose a backup, or a file to restore";
+
+/**
+ * POST …/restores as JSON: one of the workspace's backups (`backupId`), or the data as it was before
+ * an entry of the history (`undo`: that entry's id). Multipart instead sends a file (`file`: a backup
+ * archive or a SQLite database) and `compare`.
+ */
+export const restoreBodySchema = z
+  .object({
+    backupId: z.string().trim().optional(),
+    undo: z.string().trim().optional(),
+    /** Also compare the restored data with the data it replaces (RestoreAndComparison). */
+    compare: formBoolean.optional(),
+  })
+  .refine((b) => Boolean(b.backupId) !== Boolean(b.undo), { message: CHOOSE_BACKUP_MESSAGE, path: ["backupId"] });
+export type RestoreBody = z.infer<typeof restoreBodySchema>;
+
+export const CHOOSE_COMPARISON_MESSAGE = "Choose the earlier data to compare with";
+
+/** POST …/comparisons: the current data compared with a backup, or with the data as it was after an entry of the history. */
+export const comparisonBodySchema = z
+  .object({ backupId: z.string().trim().optional(), historyId: z.string().trim().optional() })
+  .refine((b) => Boolean(b.backupId) !== Boolean(b.historyId), { message: CHOOSE_COMPARISON_MESSAGE, path: ["backupId"] });
+export type ComparisonBody = z.infer<typeof comparisonBodySchema>;
+
+const valueSchema = z.string().nullable();
+
+/** One table of a comparison: the earlier data (a backup) against the current source. */
+export const tableComparisonSchema = z.object({
+  table: z.string(),
+  /** The key columns rows were matched by; null: by whole row (the table has no key), so no row is "changed". */
+  key: z.array(z.string()).nullable(),
+  columns: z.array(z.string()),
+  earlierRows: z.number().int(),
+  currentRows: z.number().int(),
+  added: z.number().int(),
+  removed: z.number().int(),
+  changed: z.number().int(),
+  changedColumns: z.array(z.object({ column: z.string(), rows: z.number().int() })),
+  samples: z.object({
+    added: z.array(z.array(valueSchema)),
+    removed: z.array(z.array(valueSchema)),
+    changed: z.array(z.object({ key: z.array(valueSchema), changes: z.array(z.object({ column: z.string(), earlier: valueSchema, current: valueSchema })) })),
+  }),
+});
+export type TableComparisonResult = z.infer<typeof tableComparisonSchema>;
+
+/**
+ * GET …/history/{historyId}: beside the entry, what issue 10 adds: the backup it made or compared,
+ * the backup Undo restores (taken before the entry changed the data), the data as it was after it
+ * (what "Compare with current" compares), and a comparison's tables.
+ */
+export const historyExtrasSchema = z.object({
+  backup: backupSchema.nullable(),
+  undoBackup: backupSchema.nullable(),
+  afterBackup: backupSchema.nullable(),
+  comparison: z.array(tableComparisonSchema).nullable(),
+  /** The entry an undo undid, or a comparison compared. */
+  about: historyEntrySchema.nullable(),
+});
+export type HistoryExtras = z.infer<typeof historyExtrasSchema>;
+
+/** GET …/history/{historyId} as issue 10 answers it: the entry's details and its backups and comparison. */
+export const historyEntryDetailsSchema = historyDetailsSchema.extend(historyExtrasSchema.shape);
+export type HistoryEntryDetails = z.infer<typeof historyEntryDetailsSchema>;

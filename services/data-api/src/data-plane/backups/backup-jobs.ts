@@ -1,0 +1,368 @@
+/**
+ * Backups, restores, undo and comparisons as jobs (issue 10), for projects and configurations alike:
+ *
+ * - "Back up now": a Backup job (lock reason Backup) writes an archive of both schemas in one snapshot
+ *   (backup-archive.ts); it becomes the workspace's current backup.
+ * - A restore (lock reason Restore) first backs up the current data (automatic, so it can be undone),
+ *   then replaces the source schema in one transaction (restore-source.ts) from one of the workspace's
+ *   backups, an uploaded archive or a client's SQLite export; with "Compare with the current data" it
+ *   then compares what it restored with that automatic backup (RestoreAndComparison).
+ * - Undo: a restore of the automatic backup an entry took before it changed the data.
+ * - A comparison (lock reason DataComparison) compares a backup with the current source (compare-source.ts).
+ *
+ * Each writes an entry of the history (repositories/loads.ts): its type, status, tables and counts,
+ * and for a comparison each table's result. Every file a job writes or takes is removed when it fails.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import type { Kysely } from "kysely";
+import type { Backup, TableComparisonResult } from "../../../../../contracts/backups.ts";
+import type { HistoryEntry } from "../../../../../contracts/loads.ts";
+import type { Job } from "../../../../../contracts/projects.ts";
+import { AUTO_BACKUPS_KEPT_DEFAULT, BACKUP_FILE_EXTENSION, type BackupKind } from "../../../../../contracts/values/backups.ts";
+import type { HistoryType } from "../../../../../contracts/values/loads.ts";
+import type { WorkspaceKind } from "../../../../../contracts/workspaces.ts";
+import type { Database } from "../../db/schema.ts";
+import type { JobContext, JobDeps, JobStep } from "../../jobs/start-job.ts";
+import { JobCancelledError, startJob } from "../../jobs/start-job.ts";
+import { automaticBackupsBeyond, deleteBackups, failBackup, finishBackup, insertBackup, insertComparison } from "../../repositories/backups.ts";
+import { findProjectDictionaryRef } from "../../repositories/dictionaries.ts";
+import { readTables } from "../../repositories/dictionary-tables.ts";
+import { finishLoad, insertLoad, insertLoadTables, setLoadBackup, setLoadJob } from "../../repositories/loads.ts";
+import { LOAD_START_STATUSES, leaveSetupAfterFirstLoad } from "../data-jobs.ts";
+import type { DdlTable } from "../postgres-ddl.ts";
+import type { DataPlane } from "../servers.ts";
+import { readBackupArchive, type BackupManifest } from "./backup-archive.ts";
+import { compareSource } from "./compare-source.ts";
+import { restoreSource, type RestoreOutcome } from "./restore-source.ts";
+import { sqliteTableInputs, type SqliteExportPlan } from "./sqlite-export.ts";
+import { takeBackup } from "./take-backup.ts";
+import type { TableInput } from "./table-input.ts";
+
+/** What these jobs need: the job mechanism, the data plane, the data folder (backups live there), how many automatic backups to keep. */
+export type BackupDeps = JobDeps & { dataPlane: DataPlane; dataDir: string; autoBackupsKept?: number };
+
+/** The workspace the work is on: its id, the server holding its databases, its name (backups are named after it). */
+export type WorkTarget = { projectId: string; serverId: string; workspaceName: string; userId: string };
+
+/** Where a backup's archive is: DATA_DIR/backups/{workspace}/{backup}.backup.tar. */
+export function backupFilePath(dataDir: string, projectId: string, backupId: string): string {
+  return path.join(dataDir, "backups", projectId, `${backupId}${BACKUP_FILE_EXTENSION}`);
+}
+
+/** A backup's name: the workspace's name (letters, digits, - and _) and when it was taken, to the second, in UTC. */
+export function backupName(workspaceName: string, at: Date): string {
+  const slug = workspaceName.replace(/[^\w-]+/g, "-").replace(/^-+|-+$/g, "") || "backup";
+  const stamp = at.toISOString().slice(0, 19).replace("T", "-").replaceAll(":", "");
+  return `${slug}-${stamp}${BACKUP_FILE_EXTENSION}`;
+}
+
+/** The dictionary's tables as the databases have them: what a restore creates and a comparison matches by. */
+async function dictionaryTablesOf(db: Kysely<Database>, projectId: string): Promise<DdlTable[]> {
+  const ref = await findProjectDictionaryRef(db, projectId);
+  return ref ? await readTables(db, ref.id) : [];
+}
+
+/** The source tables of a backup archive, streamed and checked as they are read. */
+function archiveSourceTables(deps: Pick<BackupDeps, "dataDir">, projectId: string, backupId: string, signal: AbortSignal): AsyncIterable<TableInput> {
+  return readBackupArchive(backupFilePath(deps.dataDir, projectId, backupId), { schemas: ["source"], signal });
+}
+
+/**
+ * Takes a backup within a job's step: its row (Running, then Ready), its file, the step's progress.
+ * A failure removes the partial file and marks it Failed. An automatic one makes older automatic
+ * ones beyond AUTO_BACKUPS_KEPT go.
+ */
+async function backUp(
+  deps: BackupDeps,
+  ctx: JobContext,
+  target: WorkTarget,
+  kind: BackupKind,
+): Promise<{ id: string; name: string; manifest: BackupManifest }> {
+  const now = new Date();
+  const name = backupName(target.workspaceName, now);
+  const id = await insertBackup(deps.db, { projectId: target.projectId, name, kind, userId: target.userId, now });
+  const file = backupFilePath(deps.dataDir, target.projectId, id);
+  try {
+    await fs.promises.mkdir(path.dirname(file), { recursive: true });
+    const manifest = await takeBackup(deps.dataPlane, target.serverId, target.projectId, file, {
+      signal: ctx.signal,
+      tmpDir: path.join(deps.dataDir, "tmp"),
+      onProgress: (done, total) => ctx.progress(total ? Math.min(0.99, done / total) : 0, { bytesRead: done, bytesTotal: total }),
+    });
+    const { size } = await fs.promises.stat(file);
+    const rowCount = manifest.tables.reduce((sum, t) => sum + t.rows, 0);
+    await finishBackup(deps.db, id, { bytes: size, tableCount: manifest.tables.length, rowCount }, new Date());
+    if (kind === "Automatic") await pruneAutomaticBackups(deps, target.projectId);
+    return { id, name, manifest };
+  } catch (err) {
+    await fs.promises.rm(file, { force: true });
+    await failBackup(deps.db, id, new Date());
+    throw err;
+  }
+}
+
+/** Removes the automatic backups beyond the newest AUTO_BACKUPS_KEPT (and failed ones): rows and files. */
+async function pruneAutomaticBackups(deps: BackupDeps, projectId: string) {
+  const ids = await automaticBackupsBeyond(deps.db, projectId, deps.autoBackupsKept ?? AUTO_BACKUPS_KEPT_DEFAULT);
+  await deleteBackups(deps.db, ids);
+  await Promise.all(ids.map((id) => fs.promises.rm(backupFilePath(deps.dataDir, projectId, id), { force: true })));
+}
+
+/**
+ * The first step of every job that changes the source data: the data as it is, backed up and recorded
+ * as the entry's backup (what its Undo restores). `taken` learns the backup's id.
+ */
+export function automaticBackupStep(deps: BackupDeps, target: WorkTarget, loadId: string, taken?: (backupId: string) => void): JobStep {
+  return {
+    name: "Back up the current data",
+    run: async (ctx) => {
+      const backup = await backUp(deps, ctx, target, "Automatic");
+      await setLoadBackup(deps.db, loadId, backup.id);
+      taken?.(backup.id);
+    },
+  };
+}
+
+/** An entry's tables and counts from what a backup holds: destination tables are named "destination.<table>". */
+function manifestTables(manifest: BackupManifest) {
+  return manifest.tables.map((t) => ({ table: t.schema === "source" ? t.name : `${t.schema}.${t.name}`, fileName: t.entry, rows: t.rows }));
+}
+
+/** Starts a job with its history entry: the entry is removed again when the job cannot start. */
+async function startWithEntry(
+  deps: BackupDeps,
+  entry: Parameters<typeof insertLoad>[1],
+  start: (loadId: string) => Promise<Job>,
+  refused?: () => Promise<void>,
+): Promise<{ entryId: string; job: Job }> {
+  const entryId = await insertLoad(deps.db, entry);
+  let job: Job;
+  try {
+    job = await start(entryId);
+  } catch (err) {
+    await refused?.();
+    await deps.db.deleteFrom("loads").where("id", "=", entryId).execute();
+    throw err;
+  }
+  await setLoadJob(deps.db, entryId, job.id);
+  return { entryId, job };
+}
+
+const workEntry = (target: WorkTarget, type: HistoryType, fileName: string, fileBytes: number, aboutLoadId?: string | null) => ({
+  projectId: target.projectId,
+  type,
+  fileName,
+  fileBytes,
+  // Not a load: the form's choices do not apply; the entry's pages do not show them for these types.
+  form: { table: "source", mode: "replace" as const, onRejected: "loadNothing" as const },
+  tables: [],
+  parameters: null,
+  userId: target.userId,
+  now: new Date(),
+  aboutLoadId: aboutLoadId ?? null,
+});
+
+/** Ends an entry whose job failed or was stopped: nothing changed. */
+function failEntry(db: Kysely<Database>, loadId: string, error: unknown) {
+  const message = error instanceof JobCancelledError ? "Cancelled." : error instanceof Error ? error.message : String(error);
+  return finishLoad(db, loadId, { status: "Failed", rowsRead: 0, rowsLoaded: 0, rowsRejected: 0, message: `${message} Nothing was changed.` }, new Date());
+}
+
+/** "Back up now": a Manual backup of both schemas, the workspace's current backup once done. */
+export async function startBackup(deps: BackupDeps, kind: WorkspaceKind, target: WorkTarget) {
+  let made: string | undefined;
+  return startWithEntry(deps, workEntry(target, "Backup", "Backup of the source and destination databases", 0), (loadId) =>
+    startJob(deps, {
+      projectId: target.projectId,
+      workspace: kind,
+      kind: "Backup",
+      lockReason: "Backup",
+      userId: target.userId,
+      allowedStatuses: LOAD_START_STATUSES,
+      steps: [
+        {
+          name: "Back up the source and destination databases",
+          run: async (ctx) => {
+            const backup = await backUp(deps, ctx, target, "Manual");
+            made = backup.name;
+            await setLoadBackup(deps.db, loadId, backup.id);
+            await deps.db.updateTable("loads").set({ file_name: backup.name }).where("id", "=", loadId).execute();
+            const tables = manifestTables(backup.manifest);
+            await insertLoadTables(deps.db, loadId, tables);
+            const rows = tables.reduce((sum, t) => sum + t.rows, 0);
+            await finishLoad(ctx.db, loadId, { status: "Completed", rowsRead: rows, rowsLoaded: rows, rowsRejected: 0, message: null }, new Date());
+          },
+        },
+      ],
+      onSuccess: {
+        status: "previous",
+        update: async (trx) => {
+          await trx.updateTable("projects").set({ current_backup_name: made! }).where("id", "=", target.projectId).execute();
+        },
+      },
+      onFailure: (error) => failEntry(deps.db, loadId, error),
+    }),
+  );
+}
+
+/** What a restore restores: one of the workspace's backups (an undo's too), or an uploaded file already checked. */
+export type RestoreSource =
+  | { kind: "backup"; backup: Backup }
+  | { kind: "archive"; file: { path: string; name: string; size: number }; manifest: BackupManifest }
+  | { kind: "sqlite"; file: { path: string; name: string; size: number }; plan: SqliteExportPlan };
+
+/** A sentence on what a restore left out or left empty; null when it restored every table whole. */
+export function restoreNotes(outcome: RestoreOutcome): string | null {
+  const notes: string[] = [];
+  const list = (names: readonly string[]) => (names.length > 10 ? `${names.slice(0, 10).join(", ")} and ${names.length - 10} more` : names.join(", "));
+  if (outcome.emptyTables.length) notes.push(`Tables with nothing to restore, now empty: ${list(outcome.emptyTables)}.`);
+  if (outcome.leftOutTables.length) notes.push(`Left out, not in the data dictionary: ${list(outcome.leftOutTables)}.`);
+  if (outcome.leftOutColumns.length)
+    notes.push(`Columns left out, not in the data dictionary: ${list(outcome.leftOutColumns.map((c) => `${c.table}.${c.column}`))}.`);
+  return notes.length ? notes.join(" ") : null;
+}
+
+/**
+ * A restore into the source database (lock reason Restore): first an automatic backup of the data as
+ * it is (Undo), then the source replaced in one transaction; with `compare`, the restored data then
+ * compared with that backup. An undo (`undoOf`) restores the backup taken before that entry.
+ */
+export async function startRestore(
+  deps: BackupDeps,
+  kind: WorkspaceKind,
+  target: WorkTarget,
+  input: { source: RestoreSource; compare: boolean; undoOf?: HistoryEntry },
+) {
+  const { source, compare, undoOf } = input;
+  const type: HistoryType = undoOf ? "Undo" : compare ? "RestoreAndComparison" : "Restore";
+  const uploaded = source.kind === "backup" ? null : source.file;
+  const removeUpload = () => (uploaded ? fs.promises.rm(uploaded.path, { force: true }) : Promise.resolve());
+  const name = source.kind === "backup" ? source.backup.name : source.file.name;
+  const bytes = source.kind === "backup" ? source.backup.bytes : source.file.size;
+  let before: string | undefined;
+  let restored: RestoreOutcome | undefined;
+  return startWithEntry(
+    deps,
+    workEntry(target, type, name, bytes, undoOf?.id),
+    (loadId) => {
+      const finish = async (db: Kysely<Database>, outcome: RestoreOutcome) => {
+        const rows = outcome.tables.reduce((sum, t) => sum + t.rows, 0);
+        await finishLoad(db, loadId, { status: "Loaded", rowsRead: rows, rowsLoaded: rows, rowsRejected: 0, message: restoreNotes(outcome) }, new Date());
+      };
+      const steps: JobStep[] = [
+        automaticBackupStep(deps, target, loadId, (id) => (before = id)),
+        {
+          name: `Restore ${name} into the source database`,
+          run: async (ctx) => {
+            const dictionary = await dictionaryTablesOf(ctx.db, target.projectId);
+            const inputs =
+              source.kind === "sqlite"
+                ? sqliteTableInputs(source.file.path, source.plan, { signal: ctx.signal })
+                : source.kind === "archive"
+                  ? readBackupArchive(source.file.path, { schemas: ["source"], signal: ctx.signal })
+                  : archiveSourceTables(deps, target.projectId, source.backup.id, ctx.signal);
+            const total = source.kind === "sqlite" ? source.file.size : csvBytesOf(source.kind === "archive" ? source.manifest : null);
+            restored = await restoreSource(deps.dataPlane, target.serverId, target.projectId, dictionary, inputs, {
+              signal: ctx.signal,
+              onProgress: (done) => ctx.progress(total ? Math.min(0.99, done / total) : 0, total ? { bytesRead: done, bytesTotal: total } : undefined),
+            });
+            await insertLoadTables(
+              deps.db,
+              loadId,
+              restored.tables.map((t) => ({ ...t, fileName: name })),
+            );
+            if (!compare) await finish(ctx.db, restored);
+          },
+        },
+      ];
+      if (compare)
+        steps.push({
+          name: "Compare with the data before the restore",
+          run: async (ctx) => {
+            const dictionary = await dictionaryTablesOf(ctx.db, target.projectId);
+            const result = await compareSource(
+              deps.dataPlane,
+              target.serverId,
+              target.projectId,
+              dictionary,
+              archiveSourceTables(deps, target.projectId, before!, ctx.signal),
+              {
+                signal: ctx.signal,
+              },
+            );
+            await insertComparison(ctx.db, loadId, result as TableComparisonResult[]);
+            await finish(ctx.db, restored!);
+          },
+        });
+      return startJob(deps, {
+        projectId: target.projectId,
+        workspace: kind,
+        kind: compare ? "RestoreAndComparison" : "Restore",
+        lockReason: "Restore",
+        userId: target.userId,
+        allowedStatuses: LOAD_START_STATUSES,
+        steps: steps.map((step, index) =>
+          // The uploaded file goes once the restore has read it (the comparison reads the automatic backup).
+          index === 1 ? { ...step, run: (ctx: JobContext) => step.run(ctx).finally(removeUpload) } : step,
+        ),
+        onSuccess: { status: "previous", update: leaveSetupAfterFirstLoad(target.projectId) },
+        onFailure: async (error) => {
+          await removeUpload();
+          await failEntry(deps.db, loadId, error);
+        },
+      });
+    },
+    removeUpload,
+  );
+}
+
+/** The CSV bytes a backup archive holds, when known: a restore's progress. */
+function csvBytesOf(manifest: BackupManifest | null): number {
+  return manifest ? manifest.tables.filter((t) => t.schema === "source").reduce((sum, t) => sum + t.csvBytes, 0) : 0;
+}
+
+/** A comparison (lock reason DataComparison) of a backup with the current source data; `about`: the history entry whose data the backup holds. */
+export async function startComparison(deps: BackupDeps, kind: WorkspaceKind, target: WorkTarget, input: { backup: Backup; about?: HistoryEntry | null }) {
+  const { backup } = input;
+  return startWithEntry(deps, workEntry(target, "Comparison", backup.name, backup.bytes, input.about?.id), async (loadId) => {
+    await setLoadBackup(deps.db, loadId, backup.id);
+    return startJob(deps, {
+      projectId: target.projectId,
+      workspace: kind,
+      kind: "Comparison",
+      lockReason: "DataComparison",
+      userId: target.userId,
+      allowedStatuses: LOAD_START_STATUSES,
+      steps: [
+        {
+          name: `Compare ${backup.name} with the current data`,
+          run: async (ctx) => {
+            const dictionary = await dictionaryTablesOf(ctx.db, target.projectId);
+            const result = await compareSource(
+              deps.dataPlane,
+              target.serverId,
+              target.projectId,
+              dictionary,
+              archiveSourceTables(deps, target.projectId, backup.id, ctx.signal),
+              {
+                signal: ctx.signal,
+              },
+            );
+            await insertComparison(ctx.db, loadId, result as TableComparisonResult[]);
+            const changes = result.reduce((sum, t) => sum + t.added + t.removed + t.changed, 0);
+            const rows = result.reduce((sum, t) => sum + t.currentRows, 0);
+            await finishLoad(
+              ctx.db,
+              loadId,
+              { status: "Completed", rowsRead: rows, rowsLoaded: 0, rowsRejected: 0, message: changes === 0 ? "No difference: the data is the same." : null },
+              new Date(),
+            );
+          },
+        },
+      ],
+      onSuccess: { status: "previous" },
+      onFailure: (error) => failEntry(deps.db, loadId, error),
+    });
+  });
+}
