@@ -115,6 +115,24 @@ for (const javaScriptEnabled of [true, false]) {
           .getByRole("cell"),
       ).toHaveText(["Members", "2", "2", /KB$/, /^\d{4}-\d{2}-\d{2} /]);
 
+      // A second delivery; the first is then compared with the current data ("Compare an earlier delivery").
+      await page.getByRole("link", { name: "Load a flat file" }).first().click();
+      await page
+        .getByLabel("File", { exact: true })
+        .setInputFiles({ name: "Members.csv", mimeType: "text/csv", buffer: Buffer.from("MemberId,Nickname\r\n1,008\r\n3,Cy\r\n") });
+      await page.getByRole("button", { name: "Load" }).click();
+      await expect(page.getByText("2 of 2 rows loaded.")).toBeVisible({ timeout: 30_000 });
+      await page.getByRole("navigation", { name: "Configuration" }).getByRole("link", { name: "Databases" }).click();
+      await page.getByRole("link", { name: "Compare an earlier delivery" }).click();
+      if (javaScriptEnabled) await expectNoViolations(page);
+      await page.getByRole("group", { name: "Earlier delivery" }).getByLabel(/^Members\.csv, loaded/).check();
+      await page.getByRole("button", { name: "Compare" }).click();
+      const differences = page.getByRole("table", { name: "Differences per table" });
+      await expect(differences.getByRole("row", { name: /Members/ }).getByRole("cell")).toHaveText(["Members", "1", "1", "1", "Nickname (1)"], { timeout: 30_000 });
+      await expect(page.getByRole("table", { name: "Rows changed in Members" }).getByRole("row").nth(1).getByRole("cell")).toHaveText(["1", "Nickname", "007", "008"]);
+      await expect(page.getByRole("table", { name: "Rows added to Members" }).getByRole("row").nth(1).getByRole("cell")).toHaveText(["3", "Cy"]);
+      if (javaScriptEnabled) await expectNoViolations(page);
+
       // A PATCH that removes every scheme is refused at the field, and nothing changes.
       await page.getByRole("navigation", { name: "Configuration" }).getByRole("link", { name: "Details" }).click();
       const schemes = page.getByRole("group", { name: "Schemes" });

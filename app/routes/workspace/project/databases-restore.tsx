@@ -147,7 +147,7 @@ export default function RestoreSource({ loaderData, actionData }: Route.Componen
             from the databases page, or restore a file below.
           </p>
         ) : (
-          <Form method="post" {...getFormProps(backupForm)} className="mt-4 flex flex-col gap-4">
+          <Form method="post" {...getFormProps(backupForm)} aria-labelledby="from-backup-title" className="mt-4 flex flex-col gap-4">
             <FormErrors form={backupForm} />
             <input type="hidden" name="intent" value={RESTORE_BACKUP} />
             <RadioGroupField label="Backup" field={backupFields.backupId!} options={backups.items.map((b) => ({ value: b.id, label: backupLabel(b) }))} />
@@ -185,7 +185,7 @@ export default function RestoreSource({ loaderData, actionData }: Route.Componen
           A backup downloaded from this product, or a client&apos;s SQLite export: its tables go into the dictionary&apos;s tables of the same names (any case),
           column by column. The file is checked whole before anything changes.
         </p>
-        <Form method="post" encType="multipart/form-data" {...getFormProps(fileForm)} className="mt-4 flex flex-col gap-4">
+        <Form method="post" encType="multipart/form-data" {...getFormProps(fileForm)} aria-labelledby="from-file-title" className="mt-4 flex flex-col gap-4">
           <FormErrors form={fileForm} />
           <FileField
             label="Backup archive or SQLite database"

@@ -549,6 +549,31 @@ describe.each(TEST_DATABASE_KINDS)("onboarding configurations (audit projects) o
       ]);
       // Its status stays where onboarding puts it.
       expect((await read(configuration.id)).status).toBe("SetupAssignTemplatesIncomplete");
+
+      // A second delivery: the first can be compared with the current data, and the second undone.
+      const second = new FormData();
+      second.set("file", new Blob(["MemberId,Name\n1,008\n2,New\n"]), "members-2.csv");
+      second.set("table", "Members");
+      const reloaded = await api.app.request(`${base}/flat-file/loads`, { method: "POST", headers: { authorization: `Bearer ${owner}` }, body: second });
+      expect(reloaded.status).toBe(202);
+      await api.jobs.idle();
+      const deliveries = (await api.get(`${base}/backups?deliveries=true`, owner)).body;
+      expect(deliveries.items.map((b: { after: { fileName: string } }) => b.after.fileName)).toEqual(["members.csv"]);
+      const compared = await api.send("POST", `${base}/comparisons`, owner, { backupId: deliveries.items[0].id });
+      expect(compared.status).toBe(202);
+      await api.jobs.idle();
+      const comparison = (await api.get(`${base}/history/${compared.body.entry.id}`, owner)).body.comparison;
+      expect(comparison.find((t: { table: string }) => t.table === "Members")).toMatchObject({
+        added: 1,
+        removed: 0,
+        changed: 1,
+        samples: { added: [["2", "New"]], changed: [{ key: ["1"], changes: [{ column: "Name", earlier: "007", current: "008" }] }] },
+      });
+      const secondEntry = (await api.get(`${base}/history?type=FlatFile`, owner)).body.items[0];
+      const undone = await api.send("POST", `${base}/restores`, owner, { undo: secondEntry.id });
+      expect(undone.status).toBe(202);
+      await api.jobs.idle();
+      expect((await api.get(`${base}/databases/source/tables/Members/rows`, owner)).body.items).toEqual([["1", "007"]]);
     });
 
     it("saves flat-file parameters as a project does, each table's fixed-length widths checked against its columns", async () => {

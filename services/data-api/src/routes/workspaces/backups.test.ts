@@ -1,0 +1,301 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { Project } from "../../../../../contracts/projects.ts";
+import { DEMO_COMPANIES } from "../../../../../scripts/demo-data.ts";
+import { TEST_DATABASE_KINDS, TEST_POSTGRES_ADMIN_URL } from "../../../../shared/testing/databases.ts";
+import { databaseNameOf } from "../../data-plane/project-databases.ts";
+import { INTERRUPTED_MESSAGE, recoverInterruptedJobs } from "../../jobs/recover.ts";
+import { TEST_DATABASE_SERVER, USERS, createTestApi, type TestApi } from "../../testing/harness.ts";
+import { holdJobsOf } from "../../testing/hold-jobs.ts";
+import { loadableProject as loadableProjectOf, makeApplication } from "../../testing/project-fixtures.ts";
+
+const [, acme, birch] = DEMO_COMPANIES;
+
+/**
+ * Backups, restores, undo and comparisons through the data API (issue 10), on real project databases:
+ * what a user does, and each bad input refused with its message and nothing changed.
+ */
+describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("backups, restores and comparisons on %s", (kind) => {
+  let api: TestApi;
+  let applicationId: string;
+  let owner: string;
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "dt-backups-test-"));
+
+  beforeAll(async () => {
+    api = await createTestApi(kind);
+    applicationId = (await makeApplication(api, birch.id)).id;
+    owner = await api.tokenFor(USERS.analyst);
+  });
+  afterEach(async () => {
+    api.jobs.hooks = {};
+    await api.jobs.idle();
+  });
+  afterAll(async () => {
+    await api?.close();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  const loadableProject = () => loadableProjectOf(api, owner, { companyId: birch.id, applicationId, sourceType: "BackUp" });
+  const base = (project: Project) => `/api/v1/projects/${project.id}`;
+
+  async function post(url: string, body: FormData | unknown, token = owner) {
+    const isForm = body instanceof FormData;
+    const res = await api.app.request(url, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, ...(isForm ? {} : { "content-type": "application/json" }) },
+      body: isForm ? body : JSON.stringify(body),
+    });
+    const text = await res.text();
+    return { status: res.status, body: (text ? JSON.parse(text) : undefined) as any };
+  }
+  /** Starts the work, waits for its job, and answers its history entry as it ended. */
+  async function done(res: { status: number; body: any }, project: Project) {
+    expect(res.status, JSON.stringify(res.body)).toBe(202);
+    await api.jobs.idle();
+    return (await api.get(`${base(project)}/history/${res.body.entry.id}`, owner)).body;
+  }
+  async function loadFile(project: Project, text: string, name = "customers.csv") {
+    const form = new FormData();
+    form.set("file", new Blob([text]), name);
+    form.set("table", "Customers");
+    const res = await post(`${base(project)}/flat-file/loads`, form);
+    expect(res.status, JSON.stringify(res.body)).toBe(202);
+    await api.jobs.idle();
+    return (await api.get(`${base(project)}/history/${res.body.load.id}`, owner)).body;
+  }
+  const rowsOf = (project: Project, table = "Customers") =>
+    api.dataPlane.withAdmin(TEST_DATABASE_SERVER, databaseNameOf(project.id), async (client) => {
+      const { rows } = await client.query(`select "CustomerId" as id, "Code" as code, "Balance"::text as balance from source."${table}" order by 1`);
+      return rows.map((r) => [r.id, r.code, r.balance]);
+    });
+  const historyCount = async (project: Project) => (await api.get(`${base(project)}/history`, owner)).body.total as number;
+  const restoreFile = (project: Project, file: { name: string; bytes: Uint8Array }, fields: Record<string, string> = {}) => {
+    const form = new FormData();
+    form.set("file", new Blob([file.bytes as BlobPart]), file.name);
+    for (const [k, v] of Object.entries(fields)) form.set(k, v);
+    return post(`${base(project)}/restores`, form);
+  };
+  async function download(project: Project, backupId: string, token = owner) {
+    const res = await api.app.request(`${base(project)}/backups/${backupId}/download`, { headers: { authorization: `Bearer ${token}` } });
+    return { status: res.status, headers: res.headers, bytes: new Uint8Array(await res.arrayBuffer()) };
+  }
+
+  it("backs up both databases, lists and downloads the backup, and restores it after the data changed", async () => {
+    const project = await loadableProject();
+    await loadFile(project, "CustomerId,Code,Balance\n1,007,10.50\n2,B,\n");
+    const backup = await done(await post(`${base(project)}/backups`, {}), project);
+    expect(backup.entry).toMatchObject({ type: "Backup", status: "Completed", rowsRead: 2 });
+    expect(backup.entry.fileName).toMatch(/\.backup\.tar$/);
+    expect(backup.backup).toMatchObject({ kind: "Manual", status: "Ready", rowCount: 2, tableCount: 4 });
+    expect(backup.afterBackup.id).toBe(backup.backup.id);
+    expect((await api.get(base(project), owner)).body.currentBackupName).toBe(backup.entry.fileName);
+
+    const list = (await api.get(`${base(project)}/backups`, owner)).body;
+    // The manual one and the automatic one the load took before it.
+    expect(list.items.map((b: any) => b.kind)).toEqual(["Manual", "Automatic"]);
+    expect(list.items[0].after).toMatchObject({ type: "FlatFile", fileName: "customers.csv" });
+    const file = await download(project, backup.backup.id);
+    expect(file.status).toBe(200);
+    expect(file.headers.get("content-disposition")).toContain(".backup.tar");
+    expect(file.bytes.length).toBe(backup.backup.bytes);
+    // A tar whose first entry is the manifest.
+    expect(Buffer.from(file.bytes.subarray(0, 13)).toString()).toBe("manifest.json");
+
+    await loadFile(project, "CustomerId,Code\n9,Z\n");
+    expect(await rowsOf(project)).toEqual([[9, "Z", null]]);
+    const restored = await done(await post(`${base(project)}/restores`, { backupId: backup.backup.id }), project);
+    expect(restored.entry).toMatchObject({ type: "Restore", status: "Loaded", rowsLoaded: 2, fileName: backup.entry.fileName });
+    expect(await rowsOf(project)).toEqual([
+      [1, "007", "10.50"],
+      [2, "B", null],
+    ]);
+    // The restore took a backup of what it replaced, so it can be undone.
+    expect(restored.undoBackup).toMatchObject({ kind: "Automatic", rowCount: 1 });
+
+    // The uploaded archive restores the same.
+    await loadFile(project, "CustomerId,Code\n5,Q\n");
+    const fromFile = await done(await restoreFile(project, { name: "downloaded.backup.tar", bytes: file.bytes }), project);
+    expect(fromFile.entry).toMatchObject({ type: "Restore", status: "Loaded", fileName: "downloaded.backup.tar" });
+    expect((await rowsOf(project)).map((r) => r[0])).toEqual([1, 2]);
+  });
+
+  it("another company's workspace and backups are not found; a backup id of another workspace is refused", async () => {
+    const project = await loadableProject();
+    const other = await loadableProject();
+    const backup = await done(await post(`${base(other)}/backups`, {}), other);
+    const stranger = await api.tokenFor(USERS.viewer);
+    expect((await download(other, backup.backup.id, stranger)).status).toBe(404);
+    expect((await api.get(`${base(other)}/backups`, stranger)).status).toBe(404);
+    expect((await post(`${base(other)}/backups`, {}, stranger)).status).toBe(404);
+    expect((await download(project, backup.backup.id)).status).toBe(404);
+    const refused = await post(`${base(project)}/restores`, { backupId: backup.backup.id });
+    expect(refused).toMatchObject({ status: 400, body: { fieldErrors: { backupId: ["No such backup."] } } });
+    expect(acme.id).not.toBe(birch.id);
+  });
+
+  it("undoes a load: the data as it was before it, recorded as an Undo; an undo can itself be undone", async () => {
+    const project = await loadableProject();
+    await loadFile(project, "CustomerId,Code\n1,A\n2,B\n");
+    const second = await loadFile(project, "CustomerId,Code\n3,C\n");
+    expect(second.undoBackup).toMatchObject({ kind: "Automatic", rowCount: 2 });
+    const undo = await done(await post(`${base(project)}/restores`, { undo: second.entry.id }), project);
+    expect(undo.entry).toMatchObject({ type: "Undo", status: "Loaded", rowsLoaded: 2 });
+    expect(undo.about).toMatchObject({ id: second.entry.id });
+    expect((await rowsOf(project)).map((r) => r[0])).toEqual([1, 2]);
+    await done(await post(`${base(project)}/restores`, { undo: undo.entry.id }), project);
+    expect((await rowsOf(project)).map((r) => r[0])).toEqual([3]);
+
+    // A backup entry changed nothing: it has nothing to undo.
+    const backup = await done(await post(`${base(project)}/backups`, {}), project);
+    expect((await post(`${base(project)}/restores`, { undo: backup.entry.id })).status).toBe(409);
+    expect((await post(`${base(project)}/restores`, { undo: "no-such-entry" })).status).toBe(404);
+  });
+
+  it("compares an earlier delivery with the current data: rows added, removed and changed, the columns, old and new values", async () => {
+    const project = await loadableProject();
+    const first = await loadFile(project, "CustomerId,Code,Balance\n1,A,1.00\n2,B,2.00\n3,C,3.00\n", "delivery-1.csv");
+    // The latest load's data is the current data: nothing earlier to compare it with yet.
+    expect((await post(`${base(project)}/comparisons`, { historyId: first.entry.id })).status).toBe(409);
+    await loadFile(project, "CustomerId,Code,Balance\n1,A,1.00\n2,B2,2.50\n4,D,4.00\n", "delivery-2.csv");
+    const deliveries = (await api.get(`${base(project)}/backups?deliveries=true`, owner)).body;
+    expect(deliveries.items.map((b: any) => b.after.fileName)).toEqual(["delivery-1.csv"]);
+
+    const compared = await done(await post(`${base(project)}/comparisons`, { historyId: first.entry.id }), project);
+    expect(compared.entry).toMatchObject({ type: "Comparison", status: "Completed" });
+    expect(compared.about).toMatchObject({ id: first.entry.id });
+    const customers = compared.comparison.find((t: any) => t.table === "Customers");
+    expect(customers).toMatchObject({ key: ["CustomerId"], earlierRows: 3, currentRows: 3, added: 1, removed: 1, changed: 1 });
+    expect(customers.changedColumns).toEqual(
+      expect.arrayContaining([
+        { column: "Code", rows: 1 },
+        { column: "Balance", rows: 1 },
+      ]),
+    );
+    expect(customers.samples.added).toEqual([expect.arrayContaining(["4", "D"])]);
+    expect(customers.samples.removed).toEqual([expect.arrayContaining(["3", "C"])]);
+    expect(customers.samples.changed).toEqual([
+      {
+        key: ["2"],
+        changes: expect.arrayContaining([
+          { column: "Code", earlier: "B", current: "B2" },
+          { column: "Balance", earlier: "2.00", current: "2.50" },
+        ]),
+      },
+    ]);
+    // The comparison is an entry of the history of its own, and it changed no data.
+    expect((await rowsOf(project)).map((r) => r[0])).toEqual([1, 2, 4]);
+
+    // Restore with "Compare with the current data": what the restore changed.
+    const restored = await done(await post(`${base(project)}/restores`, { backupId: deliveries.items[0].id, compare: true }), project);
+    expect(restored.entry).toMatchObject({ type: "RestoreAndComparison", status: "Loaded" });
+    expect(restored.comparison.find((t: any) => t.table === "Customers")).toMatchObject({ added: 1, removed: 1, changed: 1 });
+    expect((await rowsOf(project)).map((r) => r[0])).toEqual([1, 2, 3]);
+  });
+
+  it("restores a client's SQLite export, its tables and columns matched by name in any case", async () => {
+    const project = await loadableProject();
+    await loadFile(project, "CustomerId,Code\n9,OLD\n");
+    const file = path.join(tmp, "export.sqlite");
+    const sqlite = new Database(file);
+    sqlite.exec(`create table customers (customerid integer, CODE text, balance real, extra text);
+      insert into customers values (1, '007', 10.5, 'x'), (2, 'B', null, 'y');
+      create table unrelated (a text)`);
+    sqlite.close();
+    const restored = await done(await restoreFile(project, { name: "export.sqlite", bytes: fs.readFileSync(file) }), project);
+    expect(restored.entry).toMatchObject({ type: "Restore", status: "Loaded", rowsLoaded: 2 });
+    expect(restored.entry.message).toContain("unrelated");
+    expect(restored.entry.message).toContain("extra");
+    expect(await rowsOf(project)).toEqual([
+      [1, "007", "10.50"],
+      [2, "B", null],
+    ]);
+  });
+
+  it("refuses a damaged, truncated, foreign or unmatched file with its message, and changes nothing", async () => {
+    const project = await loadableProject();
+    await loadFile(project, "CustomerId,Code\n1,A\n");
+    const backup = await done(await post(`${base(project)}/backups`, {}), project);
+    const archive = Buffer.from((await download(project, backup.backup.id)).bytes);
+    const entries = await historyCount(project);
+    const refusedWith = async (file: { name: string; bytes: Uint8Array }) => {
+      const res = await restoreFile(project, file);
+      expect(res.status, JSON.stringify(res.body)).toBe(400);
+      return res.body.fieldErrors.file[0] as string;
+    };
+
+    expect(await refusedWith({ name: "cut.backup.tar", bytes: archive.subarray(0, Math.floor(archive.length * 0.7)) })).toMatch(/truncated|damaged/i);
+    const tampered = Buffer.from(archive);
+    // A byte inside the last table's compressed data (after the manifest's header and block).
+    tampered[tampered.length - 1100] ^= 0xff;
+    expect(await refusedWith({ name: "tampered.backup.tar", bytes: tampered })).toMatch(/damaged|checksum|truncated/i);
+    expect(await refusedWith({ name: "data.tar", bytes: Buffer.from("CustomerId,Code\n1,A\n".repeat(100)) })).toMatch(/not a backup|unknown format/i);
+    expect(await refusedWith({ name: "fake.sqlite", bytes: Buffer.from("SQLite format 3\0garbage".padEnd(2048, "x")) })).toMatch(/SQLite/);
+    const unmatched = path.join(tmp, "unmatched.db");
+    const sqlite = new Database(unmatched);
+    sqlite.exec("create table invoices (id integer); insert into invoices values (1)");
+    sqlite.close();
+    expect(await refusedWith({ name: "unmatched.db", bytes: fs.readFileSync(unmatched) })).toMatch(/None of the SQLite database's tables \(invoices\)/);
+    expect((await restoreFile(project, { name: "empty.tar", bytes: new Uint8Array() })).status).toBe(400);
+
+    expect(await rowsOf(project)).toEqual([[1, "A", null]]);
+    expect(await historyCount(project)).toBe(entries);
+    expect((await api.get(base(project), owner)).body).toMatchObject({ isLocked: false });
+  });
+
+  it("refuses a restore, a backup or a comparison while another job holds the lock", async () => {
+    const project = await loadableProject();
+    await loadFile(project, "CustomerId,Code\n1,A\n");
+    const backup = (await done(await post(`${base(project)}/backups`, {}), project)).backup;
+    const release = holdJobsOf(api.jobs, project.id);
+    expect((await post(`${base(project)}/backups`, {})).status).toBe(202);
+    const locked = [
+      await post(`${base(project)}/restores`, { backupId: backup.id }),
+      await post(`${base(project)}/comparisons`, { backupId: backup.id }),
+      await post(`${base(project)}/backups`, {}),
+    ];
+    for (const res of locked) expect(res).toMatchObject({ status: 409, body: { errors: [expect.stringContaining("locked (Backup)")] } });
+    release();
+    await api.jobs.idle();
+  });
+
+  it("a restore whose process died is Failed at restart, the lock released, the source exactly as before", async () => {
+    const project = await loadableProject();
+    await loadFile(project, "CustomerId,Code\n1,KEEP\n");
+    const backup = (await done(await post(`${base(project)}/backups`, {}), project)).backup;
+    await loadFile(project, "CustomerId,Code\n2,NOW\n");
+    // The "kill": this process's runner never gets past the restore step's start.
+    let kill!: (err: Error) => void;
+    const dead = new Promise<void>((_, reject) => (kill = reject));
+    dead.catch(() => undefined);
+    api.jobs.hooks.beforeStep = (step) => (step.projectId === project.id && step.name.startsWith("Restore") ? dead : undefined);
+    const started = await post(`${base(project)}/restores`, { backupId: backup.id });
+    expect(started.status).toBe(202);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await recoverInterruptedJobs(api.db, { dataPlane: api.dataPlane })).toHaveLength(1);
+    const entry = (await api.get(`${base(project)}/history/${started.body.entry.id}`, owner)).body.entry;
+    expect(entry).toMatchObject({ status: "Failed", message: `${INTERRUPTED_MESSAGE}. Nothing was changed.` });
+    expect(await rowsOf(project)).toEqual([[2, "NOW", null]]);
+    expect((await api.get(base(project), owner)).body).toMatchObject({ isLocked: false });
+    kill(new Error("killed"));
+  });
+
+  it("keeps the last AUTO_BACKUPS_KEPT automatic backups, their files too", async () => {
+    const project = await loadableProject();
+    const app = api.appWith({ autoBackupsKept: 2 });
+    for (const n of [1, 2, 3, 4]) {
+      const form = new FormData();
+      form.set("file", new Blob([`CustomerId,Code\n${n},X\n`]), `d${n}.csv`);
+      form.set("table", "Customers");
+      const res = await app.request(`${base(project)}/flat-file/loads`, { method: "POST", headers: { authorization: `Bearer ${owner}` }, body: form });
+      expect(res.status).toBe(202);
+      await api.jobs.idle();
+    }
+    const automatic = (await api.get(`${base(project)}/backups`, owner)).body.items.filter((b: any) => b.kind === "Automatic");
+    expect(automatic).toHaveLength(2);
+    const files = fs.readdirSync(path.join(api.dataDir, "backups", project.id));
+    expect(files).toHaveLength(2);
+  });
+});

@@ -1,0 +1,127 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import Database from "better-sqlite3";
+import type { Page } from "@playwright/test";
+import { acme, expect, test, withCompany } from "./sessions";
+import { expectNoViolations } from "./axe";
+
+/**
+ * Backups, restores, undo and comparisons (issue 10), end to end with JavaScript on and off: a
+ * Backup-source project restores a client's SQLite export as its first data, is backed up (and the
+ * backup downloaded), restores another export with "Compare with the current data" (the rows added and
+ * changed shown), and undoes that restore.
+ */
+
+/** A client's SQLite export with a Customers table of these rows. */
+function sqliteExport(name: string, rows: [number, string][]): { name: string; mimeType: string; buffer: Buffer } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "dt-e2e-sqlite-"));
+  const file = path.join(dir, name);
+  const db = new Database(file);
+  db.exec("create table customers (CustomerId integer primary key, Name text)");
+  const insert = db.prepare("insert into customers values (?, ?)");
+  for (const row of rows) insert.run(...row);
+  db.close();
+  const buffer = fs.readFileSync(file);
+  fs.rmSync(dir, { recursive: true, force: true });
+  return { name, mimeType: "application/vnd.sqlite3", buffer };
+}
+
+async function createBackupProject(page: Page, suffix: string): Promise<string> {
+  const application = `Backups app ${suffix}`;
+  await page.goto(withCompany("/migration/application/create", acme.id));
+  await page.getByLabel("Name").fill(application);
+  await page.getByRole("button", { name: "Create application" }).click();
+  await expect(page).toHaveURL(new RegExp(`/migration/application\\?companyId=${acme.id}`));
+
+  await page.goto(withCompany("/migration/projects/create", acme.id));
+  await page.getByLabel("Project name").fill(`Restored project ${suffix}`);
+  await page.getByLabel("Application").selectOption({ label: application });
+  await page.getByLabel("Source type").selectOption({ label: "Backup" });
+  await page.getByRole("button", { name: "Save and continue" }).click();
+  await expect(page).toHaveURL(/\/migration\/projects\/create\/[^/]+\/data-dictionary\?companyId=/);
+  const projectId = /\/create\/([^/]+)\//.exec(page.url())![1]!;
+  await page.getByLabel("Table name").fill("Customers");
+  const first = page.getByRole("group", { name: "Column 1", exact: true });
+  await first.getByLabel("Name").fill("CustomerId");
+  await first.getByLabel("Type").selectOption("int");
+  await first.getByLabel("Nullable").selectOption({ label: "No" });
+  await first.getByLabel("Key").check();
+  await page.getByRole("button", { name: "Add column" }).click();
+  const second = page.getByRole("group", { name: "Column 2", exact: true });
+  await second.getByLabel("Name").fill("Name");
+  await second.getByLabel("Type").selectOption("nvarchar");
+  await second.getByLabel("Length").fill("50");
+  await page.getByRole("button", { name: "Add table" }).click();
+  await expect(page.getByRole("table", { name: "Tables of the project" }).getByRole("row", { name: /Customers/ })).toContainText("2");
+  await page.getByRole("link", { name: "Continue" }).click();
+  await page.getByLabel("Upload type", { exact: true }).selectOption({ label: "Single file" });
+  await page.getByRole("button", { name: "Save" }).click();
+  await page.getByRole("button", { name: "Create databases" }).click();
+  await expect(page.getByText("The databases are created.")).toBeVisible({ timeout: 30_000 });
+  return projectId;
+}
+
+for (const javaScriptEnabled of [true, false]) {
+  const mode = javaScriptEnabled ? "JavaScript on" : "JavaScript off";
+  const suffix = javaScriptEnabled ? "js" : "html";
+
+  test.describe(`backups and restores with ${mode}`, () => {
+    test.use({ javaScriptEnabled, signedInAs: "analyst@demo.test" });
+
+    test("restore a SQLite export, back up and download, restore with a comparison, undo it", async ({ page }) => {
+      test.setTimeout(150_000);
+      const projectId = await createBackupProject(page, suffix);
+      const restored = (text: string) => expect(page.getByRole("status").filter({ hasText: text })).toBeVisible({ timeout: 30_000 });
+
+      // A Backup-source project's first data: the client's export, restored from the databases step.
+      await page.getByRole("link", { name: "Restore a backup" }).first().click();
+      await expect(page.getByRole("heading", { name: "Restore from a file" })).toBeVisible();
+      if (javaScriptEnabled) await expectNoViolations(page);
+      // A file that is not a SQLite database nor a backup is refused at its field, and nothing starts.
+      await page.getByLabel("Backup archive or SQLite database").setInputFiles({ name: "notes.db", mimeType: "text/plain", buffer: Buffer.from("not a database") });
+      await page.getByRole("button", { name: "Restore from the file" }).click();
+      await expect(page.getByText("This file is not a backup of this product (unknown format).")).toBeVisible();
+      await page.getByLabel("Backup archive or SQLite database").setInputFiles(sqliteExport("export-1.sqlite", [[1, "Ann"], [2, "Bob"]]));
+      await page.getByRole("button", { name: "Restore from the file" }).click();
+      await expect(page.getByRole("heading", { name: "Restore of export-1.sqlite" })).toBeVisible();
+      await restored("2 rows restored into the source database.");
+      await expect(page.getByText("Setup: assign templates").first()).toBeVisible();
+
+      // Back up now, then download the backup.
+      await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Databases" }).click();
+      await page.getByRole("button", { name: "Back up now" }).click();
+      await expect(page.getByRole("heading", { name: /^Backup .*\.backup\.tar$/ })).toBeVisible();
+      await restored("rows of 2 tables backed up.");
+      const download = page.waitForEvent("download");
+      await page.getByRole("link", { name: "Download the backup" }).click();
+      expect((await download).suggestedFilename()).toMatch(/^Restored-project-.*\.backup\.tar$/);
+
+      // Another export, restored with a comparison: the rows it added and changed.
+      await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Databases" }).click();
+      await page.getByRole("link", { name: "Restore a backup" }).first().click();
+      await expect(page.getByRole("table", { name: "Backups" }).getByRole("row")).toHaveCount(3);
+      await page.getByLabel("Backup archive or SQLite database").setInputFiles(sqliteExport("export-2.sqlite", [[1, "Ann"], [2, "Bobby"], [3, "Cy"]]));
+      await page.getByRole("form", { name: "Restore from a file" }).getByLabel("Compare with the current data").check();
+      await page.getByRole("button", { name: "Restore from the file" }).click();
+      await restored("3 rows restored into the source database.");
+      const differences = page.getByRole("table", { name: "Differences per table" });
+      await expect(differences.getByRole("row", { name: /Customers/ }).getByRole("cell")).toHaveText(["Customers", "1", "0", "1", "Name (1)"]);
+      await expect(page.getByRole("table", { name: "Rows changed in Customers" }).getByRole("row").nth(1).getByRole("cell")).toHaveText(["2", "Name", "Bob", "Bobby"]);
+      await expect(page.getByRole("table", { name: "Rows added to Customers" }).getByRole("row").nth(1).getByRole("cell")).toHaveText(["3", "Cy"]);
+      if (javaScriptEnabled) await expectNoViolations(page);
+
+      // Undo it, confirmed on a page: the data as it was before.
+      await page.getByRole("link", { name: "Undo" }).click();
+      await expect(page.getByRole("heading", { name: "Undo restore and comparison of export-2.sqlite" })).toBeVisible();
+      if (javaScriptEnabled) await expectNoViolations(page);
+      await page.getByRole("button", { name: "Undo" }).click();
+      await expect(page.getByRole("heading", { name: "Undo of the restore and comparison of export-2.sqlite" })).toBeVisible();
+      await restored("2 rows restored into the source database.");
+      await page.goto(withCompany(`/migration/projects/${projectId}/databases/history/list`, acme.id));
+      const history = page.getByRole("table", { name: "History" });
+      await expect(history.getByRole("row")).toHaveCount(5);
+      await expect(history.getByRole("row").nth(1)).toContainText("Undo");
+    });
+  });
+}
