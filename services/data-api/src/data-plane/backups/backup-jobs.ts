@@ -263,10 +263,15 @@ export async function startRestore(
                   ? readBackupArchive(source.file.path, { schemas: ["source"], signal: ctx.signal })
                   : archiveSourceTables(deps, target.projectId, source.backup.id, ctx.signal);
             const total = source.kind === "sqlite" ? source.file.size : csvBytesOf(source.kind === "archive" ? source.manifest : null);
-            restored = await restoreSource(deps.dataPlane, target.serverId, target.projectId, dictionary, inputs, {
+            const outcome = await restoreSource(deps.dataPlane, target.serverId, target.projectId, dictionary, inputs, {
               signal: ctx.signal,
               onProgress: (done) => ctx.progress(total ? Math.min(0.99, done / total) : 0, total ? { bytesRead: done, bytesTotal: total } : undefined),
             });
+            // What the export had that the dictionary lacks was left out before the restore read it.
+            restored =
+              source.kind === "sqlite"
+                ? { ...outcome, leftOutTables: source.plan.leftOutTables, leftOutColumns: [...source.plan.leftOutColumns, ...outcome.leftOutColumns] }
+                : outcome;
             await insertLoadTables(
               deps.db,
               loadId,

@@ -228,8 +228,10 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("backups, re
 
     expect(await refusedWith({ name: "cut.backup.tar", bytes: archive.subarray(0, Math.floor(archive.length * 0.7)) })).toMatch(/truncated|damaged/i);
     const tampered = Buffer.from(archive);
-    // A byte inside the last table's compressed data (after the manifest's header and block).
-    tampered[tampered.length - 1100] ^= 0xff;
+    // A byte inside the last table's compressed data: before its padding and the archive's two zero blocks.
+    let last = tampered.length - 1;
+    while (tampered[last] === 0) last--;
+    tampered[last - 10] = tampered[last - 10]! ^ 0xff;
     expect(await refusedWith({ name: "tampered.backup.tar", bytes: tampered })).toMatch(/damaged|checksum|truncated/i);
     expect(await refusedWith({ name: "data.tar", bytes: Buffer.from("CustomerId,Code\n1,A\n".repeat(100)) })).toMatch(/not a backup|unknown format/i);
     expect(await refusedWith({ name: "fake.sqlite", bytes: Buffer.from("SQLite format 3\0garbage".padEnd(2048, "x")) })).toMatch(/SQLite/);

@@ -1,0 +1,124 @@
+/**
+ * A restore of a project's source database, all or nothing (issue 10): in ONE transaction, a new
+ * schema gets the dictionary's tables, each input's rows are COPYed in as the project's owner, and the
+ * new schema is swapped for `source` (renames, then the old one dropped). Any error rolls it all back,
+ * a killed process too (PostgreSQL ends the transaction with the connection): the source is exactly as
+ * it was, and no schema is left behind. The destination is not touched.
+ *
+ * An administrative connection, with `SET LOCAL ROLE` to the owner for the tables: the project's roles
+ * may not create schemas (project-databases.ts). Only this module's own statements run on it.
+ */
+import { Readable, Transform } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type pg from "pg";
+import { from as copyFrom } from "pg-copy-streams";
+import { databaseNameOf, rolesOf } from "../project-databases.ts";
+import { createTableStatement, postgresType, quoteIdentifier, type DdlTable } from "../postgres-ddl.ts";
+import type { DataPlane } from "../servers.ts";
+import { RestoreInputProblem, type TableInput } from "./table-input.ts";
+
+export type RestoreOutcome = {
+  tables: { table: string; rows: number }[];
+  /** Dictionary tables no input had: restored empty. */
+  emptyTables: string[];
+  /** Input tables the dictionary lacks: left out. */
+  leftOutTables: string[];
+  /** Input columns the dictionary's table lacks: left out. */
+  leftOutColumns: { table: string; column: string }[];
+};
+
+const NEW_SCHEMA = "source_restore";
+const OLD_SCHEMA = "source_replaced";
+
+/** PostgreSQL's refusal of a value, as the user reads it: the table, the reason, where. */
+function problemOf(table: string, err: unknown): unknown {
+  const e = err as { code?: string; message?: string; where?: string };
+  if (typeof e?.code !== "string" || !/^(22|23|42)/.test(e.code)) return err;
+  const line = /line (\d+)/.exec(e.where ?? "")?.[1];
+  return new RestoreInputProblem(`Table "${table}": ${e.message}${line ? ` (line ${line} of its data)` : ""}. Nothing was restored.`);
+}
+
+export async function restoreSource(
+  dataPlane: DataPlane,
+  serverId: string,
+  projectId: string,
+  dictionary: readonly DdlTable[],
+  inputs: AsyncIterable<TableInput>,
+  options: { signal?: AbortSignal; onProgress?: (bytesDone: number) => Promise<void> | void } = {},
+): Promise<RestoreOutcome> {
+  const roles = rolesOf(projectId);
+  const q = quoteIdentifier;
+  const byName = new Map(dictionary.map((t) => [t.name.toLowerCase(), t]));
+  const outcome: RestoreOutcome = { tables: [], emptyTables: [], leftOutTables: [], leftOutColumns: [] };
+  let done = 0;
+  return dataPlane.withAdmin(serverId, databaseNameOf(projectId), async (client: pg.PoolClient) => {
+    await client.query("BEGIN");
+    try {
+      await client.query(`DROP SCHEMA IF EXISTS ${q(NEW_SCHEMA)} CASCADE`);
+      await client.query(`CREATE SCHEMA ${q(NEW_SCHEMA)} AUTHORIZATION ${q(roles.owner)}`);
+      await client.query(`SET LOCAL ROLE ${q(roles.owner)}`);
+      for (const table of dictionary) await client.query(createTableStatement(NEW_SCHEMA, table));
+      const restored = new Set<string>();
+      for await (const input of inputs) {
+        options.signal?.throwIfAborted();
+        const table = byName.get(input.table.toLowerCase());
+        if (!table || restored.has(table.name)) {
+          outcome.leftOutTables.push(input.table);
+          for await (const _ of input.csv); // read past it (a checksum still checked)
+          continue;
+        }
+        restored.add(table.name);
+        const columnOf = new Map(table.columns.map((c) => [c.name.toLowerCase(), c]));
+        const matched = input.columns.map((c) => columnOf.get(c.name.toLowerCase()) ?? null);
+        for (const [i, c] of input.columns.entries()) if (!matched[i]) outcome.leftOutColumns.push({ table: table.name, column: c.name });
+        const target = `${q(NEW_SCHEMA)}.${q(table.name)}`;
+        const counted = new Transform({
+          transform(chunk: Buffer, _enc, callback) {
+            done += chunk.length;
+            callback(null, chunk);
+          },
+        });
+        const progress = setInterval(() => void options.onProgress?.(done), 1000);
+        try {
+          if (matched.every(Boolean)) {
+            const copy = client.query(copyFrom(`COPY ${target} (${matched.map((c) => q(c!.name)).join(", ")}) FROM STDIN WITH (FORMAT csv, HEADER true)`));
+            await pipeline(Readable.from(input.csv), counted, copy, { signal: options.signal });
+            outcome.tables.push({ table: table.name, rows: Number((copy as unknown as { rowCount?: number }).rowCount ?? 0) });
+          } else {
+            // Columns the dictionary lacks: the input staged as text, then its known columns cast into the table.
+            const staging = `${q(NEW_SCHEMA)}.${q("dt_restore_staging")}`;
+            const staged = input.columns.map((_, i) => `c${i}`);
+            await client.query(`CREATE UNLOGGED TABLE ${staging} (${staged.map((c) => `${c} text`).join(", ")})`);
+            const copy = client.query(copyFrom(`COPY ${staging} FROM STDIN WITH (FORMAT csv, HEADER true)`));
+            await pipeline(Readable.from(input.csv), counted, copy, { signal: options.signal });
+            const known = matched.flatMap((c, i) => (c ? [{ column: c, staged: staged[i]! }] : []));
+            const { rowCount } = await client.query(
+              `INSERT INTO ${target} (${known.map((k) => q(k.column.name)).join(", ")}) SELECT ${known.map((k) => `${k.staged}::${postgresType(k.column)}`).join(", ")} FROM ${staging}`,
+            );
+            await client.query(`DROP TABLE ${staging}`);
+            outcome.tables.push({ table: table.name, rows: rowCount ?? 0 });
+          }
+        } catch (err) {
+          throw problemOf(table.name, err);
+        } finally {
+          clearInterval(progress);
+        }
+      }
+      outcome.emptyTables = dictionary.filter((t) => !restored.has(t.name)).map((t) => t.name);
+      await client.query("RESET ROLE");
+      await client.query(`GRANT USAGE ON SCHEMA ${q(NEW_SCHEMA)} TO ${q(roles.reader)}`);
+      await client.query(`GRANT SELECT ON ALL TABLES IN SCHEMA ${q(NEW_SCHEMA)} TO ${q(roles.reader)}`);
+      await client.query(`ALTER DEFAULT PRIVILEGES FOR ROLE ${q(roles.owner)} IN SCHEMA ${q(NEW_SCHEMA)} GRANT SELECT ON TABLES TO ${q(roles.reader)}`);
+      await client.query(`ALTER SCHEMA source RENAME TO ${q(OLD_SCHEMA)}`);
+      await client.query(`ALTER SCHEMA ${q(NEW_SCHEMA)} RENAME TO source`);
+      await client.query(`DROP SCHEMA ${q(OLD_SCHEMA)} CASCADE`);
+      options.signal?.throwIfAborted();
+      await client.query("COMMIT");
+      await options.onProgress?.(done);
+      return outcome;
+    } catch (err) {
+      await client.query("ROLLBACK").catch(() => undefined);
+      throw err;
+    }
+  });
+}
