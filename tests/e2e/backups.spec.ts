@@ -79,10 +79,17 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page.getByRole("heading", { name: "Restore from a file" })).toBeVisible();
       if (javaScriptEnabled) await expectNoViolations(page);
       // A file that is not a SQLite database nor a backup is refused at its field, and nothing starts.
-      await page.getByLabel("Backup archive or SQLite database").setInputFiles({ name: "notes.db", mimeType: "text/plain", buffer: Buffer.from("not a database") });
+      await page
+        .getByLabel("Backup archive or SQLite database")
+        .setInputFiles({ name: "notes.db", mimeType: "text/plain", buffer: Buffer.from("not a database") });
       await page.getByRole("button", { name: "Restore from the file" }).click();
       await expect(page.getByText("This file is not a backup of this product (unknown format).")).toBeVisible();
-      await page.getByLabel("Backup archive or SQLite database").setInputFiles(sqliteExport("export-1.sqlite", [[1, "Ann"], [2, "Bob"]]));
+      await page.getByLabel("Backup archive or SQLite database").setInputFiles(
+        sqliteExport("export-1.sqlite", [
+          [1, "Ann"],
+          [2, "Bob"],
+        ]),
+      );
       await page.getByRole("button", { name: "Restore from the file" }).click();
       await expect(page.getByRole("heading", { name: "Restore of export-1.sqlite" })).toBeVisible();
       await restored("2 rows restored into the source database.");
@@ -101,13 +108,24 @@ for (const javaScriptEnabled of [true, false]) {
       await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Databases" }).click();
       await page.getByRole("link", { name: "Restore a backup" }).first().click();
       await expect(page.getByRole("table", { name: "Backups" }).getByRole("row")).toHaveCount(3);
-      await page.getByLabel("Backup archive or SQLite database").setInputFiles(sqliteExport("export-2.sqlite", [[1, "Ann"], [2, "Bobby"], [3, "Cy"]]));
+      await page.getByLabel("Backup archive or SQLite database").setInputFiles(
+        sqliteExport("export-2.sqlite", [
+          [1, "Ann"],
+          [2, "Bobby"],
+          [3, "Cy"],
+        ]),
+      );
       await page.getByRole("form", { name: "Restore from a file" }).getByLabel("Compare with the current data").check();
       await page.getByRole("button", { name: "Restore from the file" }).click();
       await restored("3 rows restored into the source database.");
       const differences = page.getByRole("table", { name: "Differences per table" });
       await expect(differences.getByRole("row", { name: /Customers/ }).getByRole("cell")).toHaveText(["Customers", "1", "0", "1", "Name (1)"]);
-      await expect(page.getByRole("table", { name: "Rows changed in Customers" }).getByRole("row").nth(1).getByRole("cell")).toHaveText(["2", "Name", "Bob", "Bobby"]);
+      await expect(page.getByRole("table", { name: "Rows changed in Customers" }).getByRole("row").nth(1).getByRole("cell")).toHaveText([
+        "2",
+        "Name",
+        "Bob",
+        "Bobby",
+      ]);
       await expect(page.getByRole("table", { name: "Rows added to Customers" }).getByRole("row").nth(1).getByRole("cell")).toHaveText(["3", "Cy"]);
       if (javaScriptEnabled) await expectNoViolations(page);
 

@@ -125,11 +125,21 @@ for (const javaScriptEnabled of [true, false]) {
       await page.getByRole("navigation", { name: "Configuration" }).getByRole("link", { name: "Databases" }).click();
       await page.getByRole("link", { name: "Compare an earlier delivery" }).click();
       if (javaScriptEnabled) await expectNoViolations(page);
-      await page.getByRole("group", { name: "Earlier delivery" }).getByLabel(/^Members\.csv, loaded/).check();
+      await page
+        .getByRole("group", { name: "Earlier delivery" })
+        .getByLabel(/^Members\.csv, loaded/)
+        .check();
       await page.getByRole("button", { name: "Compare" }).click();
       const differences = page.getByRole("table", { name: "Differences per table" });
-      await expect(differences.getByRole("row", { name: /Members/ }).getByRole("cell")).toHaveText(["Members", "1", "1", "1", "Nickname (1)"], { timeout: 30_000 });
-      await expect(page.getByRole("table", { name: "Rows changed in Members" }).getByRole("row").nth(1).getByRole("cell")).toHaveText(["1", "Nickname", "007", "008"]);
+      await expect(differences.getByRole("row", { name: /Members/ }).getByRole("cell")).toHaveText(["Members", "1", "1", "1", "Nickname (1)"], {
+        timeout: 30_000,
+      });
+      await expect(page.getByRole("table", { name: "Rows changed in Members" }).getByRole("row").nth(1).getByRole("cell")).toHaveText([
+        "1",
+        "Nickname",
+        "007",
+        "008",
+      ]);
       await expect(page.getByRole("table", { name: "Rows added to Members" }).getByRole("row").nth(1).getByRole("cell")).toHaveText(["3", "Cy"]);
       if (javaScriptEnabled) await expectNoViolations(page);
 

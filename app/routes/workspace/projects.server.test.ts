@@ -502,7 +502,10 @@ describe("loading a flat file through the portal", () => {
       expect(done.parameters).toMatchObject({ extension: ".csv", hasHeaderRow: true });
       expect(done.job).toMatchObject({
         status: "SUCCESS",
-        steps: [{ name: "Load ids.csv into Customers", status: "Completed", startedAt: expect.any(String), finishedAt: expect.any(String) }],
+        steps: [
+          { name: "Back up the current data", status: "Completed" },
+          { name: "Load ids.csv into Customers", status: "Completed", startedAt: expect.any(String), finishedAt: expect.any(String) },
+        ],
       });
     } finally {
       release();

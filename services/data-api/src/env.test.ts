@@ -23,6 +23,7 @@ describe("data API environment", () => {
       SEED_DEMO_CONTENT: false,
       EMBEDDED_POSTGRES_PORT: 5433,
       MAX_UPLOAD_BYTES: 5 * 1024 ** 3,
+      AUTO_BACKUPS_KEPT: 10,
     });
   });
 

@@ -11,6 +11,7 @@ import { StatusButton } from "~/components/forms/status-button";
 import { useIntentPending } from "~/components/projects/use-intent-pending";
 import { AutoRefresh, isRunning, JobProgress } from "~/components/projects/job-progress";
 import { WizardSteps } from "~/components/projects/wizard-steps";
+import { LoadSourceLink } from "~/components/projects/load-source-link";
 import { Card } from "~/components/ui/card";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
@@ -131,17 +132,7 @@ export default function DatabasesStep({ loaderData, actionData }: Route.Componen
           <div className="mt-4 flex items-start gap-2 rounded-md border border-emerald-600/30 bg-emerald-50 px-4 py-3 text-sm text-emerald-900" role="status">
             <Icon name="circle-check" className="mt-0.5 size-4 shrink-0" />
             <p>
-              The databases are created. Next, load the source data:{" "}
-              {project.sourceType === "BackUp" ? (
-                <Link to={href(paths.databases.restore(project.id))} className="font-medium underline">
-                  Restore a backup
-                </Link>
-              ) : (
-                <Link to={href(paths.databases.load(project.id))} className="font-medium underline">
-                  Load a flat file
-                </Link>
-              )}
-              .
+              The databases are created. Next, load the source data: <LoadSourceLink project={project} className="font-medium underline" />.
             </p>
           </div>
         ) : running ? (

@@ -22,7 +22,10 @@ const LOCK_STATE_LABELS = { Unlocked: "Unlocked", Locked: "Locked", ForceUnlocke
 /** The project's lock and its jobs (DOMAIN.md "Databases and jobs"); where the lock guard sends pages. */
 export async function loader({ context }: Route.LoaderArgs) {
   // Started beside the workspace's own load; used only once its guard passed.
-  const [{ project, access, shell }, [jobs, names]] = await afterGuard(projectScope(context), Promise.all([projectCalls(context).jobs(), companyUserNames(context)]));
+  const [{ project, access, shell }, [jobs, names]] = await afterGuard(
+    projectScope(context),
+    Promise.all([projectCalls(context).jobs(), companyUserNames(context)]),
+  );
   return { project: { id: project.id, status: project.status }, ...jobs, names, canCancel: access.canWrite, canForceUnlock: isAdmin(shell.roles) };
 }
 

@@ -22,7 +22,7 @@ async function guard(context: Route.LoaderArgs["context"]) {
   return checkWorkspace(scope, { write: scope.paths.databases.current(scope.project.id), unlocked: true });
 }
 
-const DELIVERIES_PER_PAGE = 20;
+const DELIVERIES_PER_PAGE = 25;
 
 /**
  * databases/compare-source (onboarding): compare an earlier delivery with the current data. Each

@@ -37,7 +37,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 /** The backups the page lists; the restore page lists them all. */
-const RECENT_BACKUPS = 5;
+const RECENT_BACKUPS = 10;
 const BACK_UP = "back-up";
 
 /** "Back up now": a job; the page of its history entry follows it. */

@@ -3,6 +3,7 @@ import { Link, NavLink, Outlet, type UIMatch } from "react-router";
 import { SOURCE_TYPE_LABELS } from "../../../../contracts/values/projects";
 import { LOCK_REASON_LABELS } from "~/components/projects/format";
 import { ProjectStatusBadge } from "~/components/projects/project-status-badge";
+import { LoadSourceLink } from "~/components/projects/load-source-link";
 import { useCompanyHref } from "~/lib/company-href";
 import { cn } from "~/lib/utils";
 import { useWorkspacePaths, workspaceOfPath } from "~/lib/workspace-paths";
@@ -83,15 +84,7 @@ export default function ProjectLayout({ loaderData }: Route.ComponentProps) {
       ) : project.status === "SetupRestoreDatabaseIncomplete" ? (
         <p className="mt-3 text-sm">
           The databases are created. Next, load the source data:{" "}
-          {project.sourceType === "BackUp" ? (
-            <Link to={href(paths.databases.restore(project.id))} className="font-medium text-brand underline underline-offset-2">
-              Restore a backup
-            </Link>
-          ) : (
-            <Link to={href(paths.databases.load(project.id))} className="font-medium text-brand underline underline-offset-2">
-              Load a flat file
-            </Link>
-          )}
+          <LoadSourceLink project={project} className="font-medium text-brand underline underline-offset-2" />
         </p>
       ) : LATER_STEPS[project.status] ? (
         <p className="mt-3 text-sm text-muted-foreground">{LATER_STEPS[project.status]}</p>
@@ -105,7 +98,10 @@ export default function ProjectLayout({ loaderData }: Route.ComponentProps) {
                 // "Data dictionary" covers all of the dictionary's pages.
                 end={!tab.match}
                 className={({ isActive }) =>
-                  cn("inline-block border-b-2 px-3 py-2", isActive ? "border-brand font-medium text-brand" : "border-transparent text-muted-foreground hover:text-slate-900")
+                  cn(
+                    "inline-block border-b-2 px-3 py-2",
+                    isActive ? "border-brand font-medium text-brand" : "border-transparent text-muted-foreground hover:text-slate-900",
+                  )
                 }
               >
                 {tab.label}

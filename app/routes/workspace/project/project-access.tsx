@@ -120,9 +120,12 @@ export default function ProjectAccess({ loaderData, actionData }: Route.Componen
           Who may read and write this {noun}
         </h2>
         <p className="mt-1 text-sm text-muted-foreground">
-          SuperAdmin and Support users may always read and write. {canWrite ? "Write access includes read access." : "Only users with write access can change this list."}
+          SuperAdmin and Support users may always read and write.{" "}
+          {canWrite ? "Write access includes read access." : "Only users with write access can change this list."}
         </p>
-        {namesMissing ? <Alert className="mt-3">The names of the company's users could not be loaded from the client portal; user ids are shown instead.</Alert> : null}
+        {namesMissing ? (
+          <Alert className="mt-3">The names of the company's users could not be loaded from the client portal; user ids are shown instead.</Alert>
+        ) : null}
         <div className="mt-4">
           {users.length === 0 ? (
             <p className="text-sm text-muted-foreground">No user has been given access to this {noun} yet.</p>
@@ -165,7 +168,9 @@ export default function ProjectAccess({ loaderData, actionData }: Route.Componen
         </div>
       </Card>
 
-      {canWrite ? <AddForm candidates={candidates} namesMissing={namesMissing} area={area} noun={noun} cannotOpen={cannotOpen} lastResult={resultFor("add")} /> : null}
+      {canWrite ? (
+        <AddForm candidates={candidates} namesMissing={namesMissing} area={area} noun={noun} cannotOpen={cannotOpen} lastResult={resultFor("add")} />
+      ) : null}
     </div>
   );
 }
@@ -252,34 +257,36 @@ function AddForm({
         </p>
       ) : (
         <>
-        {blocked.length > 0 ? (
-          <div className="mt-2 text-sm" id="cannot-open">
-            <p>These users are listed, but their role in this company does not open {area}: access to this {noun} lets them in only once their role changes.</p>
-            <ul className="mt-1 list-disc pl-5">
-              {blocked.map((u) => (
-                <li key={u.id}>
-                  {u.name}: {cannotOpen[u.id]}
-                </li>
-              ))}
-            </ul>
-          </div>
-        ) : null}
-        <Form method="post" {...getFormProps(form)} aria-labelledby="add-title" className="mt-4 flex flex-wrap items-end gap-4">
-          <input type="hidden" name="formKey" value="add" />
-          <FormErrors form={form} />
-          <SelectField
-            label="User"
-            field={fields.userId!}
-            options={candidates.map((u) => ({ value: u.id, label: `${u.name} (${u.email})` }))}
-            placeholder="Choose a user"
-            className="min-w-72"
-          />
-          <CheckboxField label="Can read" field={fields.canRead!} className="pb-2" />
-          <CheckboxField label="Can write" field={fields.canWrite!} className="pb-2" />
-          <StatusButton type="submit" name="intent" value="set" pending={pending}>
-            Add user
-          </StatusButton>
-        </Form>
+          {blocked.length > 0 ? (
+            <div className="mt-2 text-sm" id="cannot-open">
+              <p>
+                These users are listed, but their role in this company does not open {area}: access to this {noun} lets them in only once their role changes.
+              </p>
+              <ul className="mt-1 list-disc pl-5">
+                {blocked.map((u) => (
+                  <li key={u.id}>
+                    {u.name}: {cannotOpen[u.id]}
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ) : null}
+          <Form method="post" {...getFormProps(form)} aria-labelledby="add-title" className="mt-4 flex flex-wrap items-end gap-4">
+            <input type="hidden" name="formKey" value="add" />
+            <FormErrors form={form} />
+            <SelectField
+              label="User"
+              field={fields.userId!}
+              options={candidates.map((u) => ({ value: u.id, label: `${u.name} (${u.email})` }))}
+              placeholder="Choose a user"
+              className="min-w-72"
+            />
+            <CheckboxField label="Can read" field={fields.canRead!} className="pb-2" />
+            <CheckboxField label="Can write" field={fields.canWrite!} className="pb-2" />
+            <StatusButton type="submit" name="intent" value="set" pending={pending}>
+              Add user
+            </StatusButton>
+          </Form>
         </>
       )}
     </Card>

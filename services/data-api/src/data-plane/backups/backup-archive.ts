@@ -50,7 +50,12 @@ function tarHeader(name: string, size: number): Buffer {
   header.write("0000000\0", 108);
   header.write("0000000\0", 116);
   header.write(`${size.toString(8).padStart(11, "0")}\0`, 124);
-  header.write(`${Math.floor(Date.now() / 1000).toString(8).padStart(11, "0")}\0`, 136);
+  header.write(
+    `${Math.floor(Date.now() / 1000)
+      .toString(8)
+      .padStart(11, "0")}\0`,
+    136,
+  );
   header.write("        ", 148);
   header.write("0", 156);
   header.write("ustar\0", 257);
@@ -171,7 +176,8 @@ async function readManifest(reader: ByteReader): Promise<BackupManifest> {
     throw new RestoreInputProblem(UNKNOWN_FORMAT);
   }
   if (manifest?.format !== BACKUP_FORMAT || !Array.isArray(manifest.tables)) throw new RestoreInputProblem(UNKNOWN_FORMAT);
-  if (manifest.version !== BACKUP_VERSION) throw new RestoreInputProblem(`This backup was written by a newer version of this product (format ${manifest.version}).`);
+  if (manifest.version !== BACKUP_VERSION)
+    throw new RestoreInputProblem(`This backup was written by a newer version of this product (format ${manifest.version}).`);
   for (const t of manifest.tables) {
     const ok =
       (t.schema === "source" || t.schema === "destination") &&
@@ -213,7 +219,8 @@ async function* checkedCsv(reader: ByteReader, table: BackupTable, signal?: Abor
     }
   } catch (err) {
     if (err instanceof RestoreInputProblem) throw err;
-    if ((err as NodeJS.ErrnoException).code?.startsWith("Z_")) throw new RestoreInputProblem(`The backup is damaged: table ${table.name} cannot be decompressed.`);
+    if ((err as NodeJS.ErrnoException).code?.startsWith("Z_"))
+      throw new RestoreInputProblem(`The backup is damaged: table ${table.name} cannot be decompressed.`);
     throw err;
   } finally {
     await feed;
@@ -235,7 +242,8 @@ export async function* readBackupArchive(filePath: string, options: { schemas: r
     for (const table of manifest.tables) {
       const header = await nextHeader(reader);
       if (!header) throw new RestoreInputProblem(TRUNCATED);
-      if (header.name !== table.entry || header.size !== table.gzBytes) throw new RestoreInputProblem(`The backup is damaged: its entry ${header.name} is not the one its manifest lists.`);
+      if (header.name !== table.entry || header.size !== table.gzBytes)
+        throw new RestoreInputProblem(`The backup is damaged: its entry ${header.name} is not the one its manifest lists.`);
       const csv = checkedCsv(reader, table, options.signal);
       if (!options.schemas.includes(table.schema)) {
         for await (const _ of reader.stream(table.gzBytes));
@@ -272,7 +280,8 @@ export async function verifyBackupArchive(filePath: string, options: { signal?: 
     for (const table of manifest.tables) {
       const header = await nextHeader(reader);
       if (!header) throw new RestoreInputProblem(TRUNCATED);
-      if (header.name !== table.entry || header.size !== table.gzBytes) throw new RestoreInputProblem(`The backup is damaged: its entry ${header.name} is not the one its manifest lists.`);
+      if (header.name !== table.entry || header.size !== table.gzBytes)
+        throw new RestoreInputProblem(`The backup is damaged: its entry ${header.name} is not the one its manifest lists.`);
       for await (const _ of checkedCsv(reader, table, options.signal));
     }
     return manifest;

@@ -68,6 +68,13 @@ function archiveSourceTables(deps: Pick<BackupDeps, "dataDir">, projectId: strin
   return readBackupArchive(backupFilePath(deps.dataDir, projectId, backupId), { schemas: ["source"], signal });
 }
 
+/** The current source data compared with a backup's source tables, read and checked as they are compared. */
+async function compareWithBackup(deps: BackupDeps, ctx: JobContext, target: WorkTarget, backupId: string): Promise<TableComparisonResult[]> {
+  const dictionary = await dictionaryTablesOf(ctx.db, target.projectId);
+  const earlier = archiveSourceTables(deps, target.projectId, backupId, ctx.signal);
+  return compareSource(deps.dataPlane, target.serverId, target.projectId, dictionary, earlier, { signal: ctx.signal });
+}
+
 /**
  * Takes a backup within a job's step: its row (Running, then Ready), its file, the step's progress.
  * A failure removes the partial file and marks it Failed. An automatic one makes older automatic
@@ -285,18 +292,8 @@ export async function startRestore(
         steps.push({
           name: "Compare with the data before the restore",
           run: async (ctx) => {
-            const dictionary = await dictionaryTablesOf(ctx.db, target.projectId);
-            const result = await compareSource(
-              deps.dataPlane,
-              target.serverId,
-              target.projectId,
-              dictionary,
-              archiveSourceTables(deps, target.projectId, before!, ctx.signal),
-              {
-                signal: ctx.signal,
-              },
-            );
-            await insertComparison(ctx.db, loadId, result as TableComparisonResult[]);
+            const result = await compareWithBackup(deps, ctx, target, before!);
+            await insertComparison(ctx.db, loadId, result);
             await finish(ctx.db, restored!);
           },
         });
@@ -343,18 +340,8 @@ export async function startComparison(deps: BackupDeps, kind: WorkspaceKind, tar
         {
           name: `Compare ${backup.name} with the current data`,
           run: async (ctx) => {
-            const dictionary = await dictionaryTablesOf(ctx.db, target.projectId);
-            const result = await compareSource(
-              deps.dataPlane,
-              target.serverId,
-              target.projectId,
-              dictionary,
-              archiveSourceTables(deps, target.projectId, backup.id, ctx.signal),
-              {
-                signal: ctx.signal,
-              },
-            );
-            await insertComparison(ctx.db, loadId, result as TableComparisonResult[]);
+            const result = await compareWithBackup(deps, ctx, target, backup.id);
+            await insertComparison(ctx.db, loadId, result);
             const changes = result.reduce((sum, t) => sum + t.added + t.removed + t.changed, 0);
             const rows = result.reduce((sum, t) => sum + t.currentRows, 0);
             await finishLoad(

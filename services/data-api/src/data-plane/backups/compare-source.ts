@@ -145,7 +145,17 @@ export async function compareSource(
       if (!table || !current || results.has(table.name)) {
         // Not in the current data: every earlier row is removed.
         const names = input.columns.map((c) => c.name);
-        results.set(`earlier:${input.table}`, await compareTables(client, { table: input.table, earlier: temp, current: `(select ${names.map((n) => `null::text as ${q(n)}`).join(", ")} where false)`, columns: names, key: null, sampleSize: options.sampleSize }));
+        results.set(
+          `earlier:${input.table}`,
+          await compareTables(client, {
+            table: input.table,
+            earlier: temp,
+            current: `(select ${names.map((n) => `null::text as ${q(n)}`).join(", ")} where false)`,
+            columns: names,
+            key: null,
+            sampleSize: options.sampleSize,
+          }),
+        );
         continue;
       }
       const currentColumns = await columnsOf(client, current);
@@ -156,7 +166,15 @@ export async function compareSource(
       const key = keyNames.length && keyNames.every((k) => common.some((c) => c.name === k)) ? keyNames : null;
       results.set(
         table.name,
-        await compareTables(client, { table: table.name, earlier: temp, current, columns: common.map((c) => c.name), asText, key, sampleSize: options.sampleSize }),
+        await compareTables(client, {
+          table: table.name,
+          earlier: temp,
+          current,
+          columns: common.map((c) => c.name),
+          asText,
+          key,
+          sampleSize: options.sampleSize,
+        }),
       );
     }
     // Dictionary tables the earlier data lacks: every current row is added.
@@ -166,7 +184,18 @@ export async function compareSource(
       if (!current) continue;
       const columns = (await columnsOf(client, current)).map((c) => c.name);
       const empty = `(select ${columns.map((n) => `null::text as ${q(n)}`).join(", ")} where false)`;
-      results.set(table.name, await compareTables(client, { table: table.name, earlier: empty, current, columns, asText: new Set(columns), key: null, sampleSize: options.sampleSize }));
+      results.set(
+        table.name,
+        await compareTables(client, {
+          table: table.name,
+          earlier: empty,
+          current,
+          columns,
+          asText: new Set(columns),
+          key: null,
+          sampleSize: options.sampleSize,
+        }),
+      );
     }
     const ordered = dictionary.flatMap((t) => results.get(t.name) ?? []);
     return [...ordered, ...[...results].filter(([k]) => k.startsWith("earlier:")).map(([, v]) => v)];

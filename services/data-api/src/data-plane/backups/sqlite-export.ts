@@ -45,7 +45,9 @@ export function inspectSqliteExport(filePath: string, dictionary: readonly DdlTa
     try {
       const check = db.pragma("quick_check", { simple: true });
       if (check !== "ok") throw new RestoreInputProblem(`The SQLite database is damaged: ${String(check)}.`);
-      names = (db.prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name").all() as { name: string }[]).map((r) => r.name);
+      names = (db.prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name").all() as { name: string }[]).map(
+        (r) => r.name,
+      );
     } catch (err) {
       if (err instanceof RestoreInputProblem) throw err;
       throw new RestoreInputProblem(`The SQLite database is damaged: ${(err as Error).message}.`);
@@ -88,7 +90,11 @@ function field(value: unknown, table: string, column: string): string {
 }
 
 /** Each matched table of the export, as CSV in batches of rows. */
-export async function* sqliteTableInputs(filePath: string, plan: SqliteExportPlan, options: { signal?: AbortSignal; batchRows?: number } = {}): AsyncGenerator<TableInput> {
+export async function* sqliteTableInputs(
+  filePath: string,
+  plan: SqliteExportPlan,
+  options: { signal?: AbortSignal; batchRows?: number } = {},
+): AsyncGenerator<TableInput> {
   const batchRows = options.batchRows ?? 2000;
   const db = open(filePath);
   try {
@@ -96,7 +102,10 @@ export async function* sqliteTableInputs(filePath: string, plan: SqliteExportPla
       async function* csv(): AsyncGenerator<Buffer> {
         yield Buffer.from(`${t.columns.map((c) => field(c.column, t.table, c.column)).join(",")}\n`);
         if (t.columns.length === 0) return;
-        const statement = db.prepare(`select ${t.columns.map((c) => quoted(c.sqlite)).join(", ")} from ${quoted(t.sqliteTable)}`).raw(true).safeIntegers(true);
+        const statement = db
+          .prepare(`select ${t.columns.map((c) => quoted(c.sqlite)).join(", ")} from ${quoted(t.sqliteTable)}`)
+          .raw(true)
+          .safeIntegers(true);
         let lines: string[] = [];
         for (const row of statement.iterate() as Iterable<unknown[]>) {
           lines.push(row.map((v, i) => field(typeof v === "bigint" ? v.toString() : v, t.table, t.columns[i]!.column)).join(","));

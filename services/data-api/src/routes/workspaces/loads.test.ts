@@ -90,7 +90,11 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
     const history = (await api.get(`/api/v1/projects/${project.id}/history`, owner)).body;
     expect(history).toMatchObject({ total: 1, items: [{ id: done.id, type: "FlatFile", status: "Loaded" }] });
     const jobs = (await api.get(`/api/v1/projects/${project.id}/jobs`, owner)).body;
-    expect(jobs.jobs[0]).toMatchObject({ kind: "FlatFile", status: "SUCCESS", steps: [{ name: "Load customers.csv into Customers", status: "Completed" }] });
+    expect(jobs.jobs[0]).toMatchObject({ kind: "FlatFile", status: "SUCCESS", steps: [
+        { name: "Back up the current data", status: "Completed" },
+        { name: "Load customers.csv into Customers", status: "Completed" },
+      ],
+    });
 
     // Replace: the table holds the new file's rows only. Append adds to them.
     await load(project, { name: "second.csv", text: "customerid,code\n3,A\n" });
@@ -154,7 +158,10 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
       kind: "FlatFile",
       status: "SUCCESS",
       progressDetail: null,
-      steps: [{ name: "Load semi.txt into Customers", status: "Completed", startedAt: expect.any(String), finishedAt: expect.any(String) }],
+      steps: [
+        { name: "Back up the current data", status: "Completed" },
+        { name: "Load semi.txt into Customers", status: "Completed", startedAt: expect.any(String), finishedAt: expect.any(String) },
+      ],
     });
     expect(await rejectedOf(project, done.id)).toMatchObject({
       total: 1,
@@ -418,7 +425,7 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
     expect(started.status).toBe(202);
     expect(await recoverInterruptedJobs(api.db, { dataPlane: api.dataPlane })).toHaveLength(1);
     const after = (await api.get(`/api/v1/projects/${project.id}/flat-file/loads/${started.body.load.id}`, owner)).body;
-    expect(after).toMatchObject({ status: "Failed", rowsLoaded: 0, message: `${INTERRUPTED_MESSAGE}. Nothing was loaded.` });
+    expect(after).toMatchObject({ status: "Failed", rowsLoaded: 0, message: `${INTERRUPTED_MESSAGE}. Nothing was changed.` });
     expect(await rowsOf(project)).toEqual([{ CustomerId: 9, Code: "KEEP", Balance: null, Since: null }]);
     expect((await api.get(`/api/v1/projects/${project.id}`, owner)).body).toMatchObject({ isLocked: false });
     kill(new Error("killed"));

@@ -136,6 +136,7 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("flat-file uploads: preview, then load
     ]);
     const jobs = (await api.get(`/api/v1/projects/${project.id}/jobs`, owner)).body;
     expect(jobs.jobs[0].steps.map((s: any) => [s.name, s.status])).toEqual([
+      ["Back up the current data", "Completed"],
       ["Load Customers.csv into Customers", "Completed"],
       ["Load orders.csv into Orders", "Failed"],
     ]);

@@ -1,0 +1,215 @@
+import { randomUUID } from "node:crypto";
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import zlib from "node:zlib";
+import { createHash } from "node:crypto";
+import { afterAll, describe, expect, it } from "vitest";
+import { TEST_POSTGRES_ADMIN_URL } from "../../../../shared/testing/databases.ts";
+import { TEST_DATABASE_SERVER, createTestDataPlane } from "../../testing/harness.ts";
+import type { DdlColumn, DdlTable } from "../postgres-ddl.ts";
+import { asProjectOwner, createProjectDatabase, createProjectSchema, dropProjectDatabase } from "../project-databases.ts";
+import { BACKUP_FORMAT, readBackupArchive, verifyBackupArchive, writeBackupArchive, type BackupManifest } from "./backup-archive.ts";
+import { compareSource } from "./compare-source.ts";
+import { restoreSource } from "./restore-source.ts";
+import { takeBackup } from "./take-backup.ts";
+import type { TableInput } from "./table-input.ts";
+
+const col = (name: string, type: DdlColumn["type"], extra: Partial<DdlColumn> = {}): DdlColumn => ({
+  name,
+  type,
+  length: type === "nvarchar" ? 20 : null,
+  precision: type === "decimal" ? 12 : null,
+  scale: type === "decimal" ? 2 : null,
+  nullable: true,
+  isKey: false,
+  ...extra,
+});
+const customers: DdlTable = {
+  name: "Customers",
+  columns: [
+    col("Id", "int", { isKey: true, nullable: false }),
+    col("Code", "nvarchar"),
+    col("Balance", "decimal"),
+    col("Since", "date"),
+    col("Ref", "uniqueidentifier"),
+  ],
+};
+const notes: DdlTable = { name: "Notes", columns: [col("Note", "nvarchar")] };
+
+const dataPlane = createTestDataPlane();
+const csvOf = (text: string) =>
+  (async function* () {
+    yield Buffer.from(text);
+  })();
+const server = TEST_DATABASE_SERVER;
+const created: string[] = [];
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "dt-backup-unit-"));
+
+async function freshProject(): Promise<string> {
+  const projectId = randomUUID();
+  created.push(projectId);
+  await createProjectDatabase(dataPlane, server, projectId);
+  await createProjectSchema(dataPlane, server, projectId, "source", [customers, notes]);
+  await createProjectSchema(dataPlane, server, projectId, "destination", [customers, notes]);
+  return projectId;
+}
+const run = (projectId: string, sql: string) => asProjectOwner(dataPlane, server, projectId, async (c) => (await c.query(sql)).rows);
+const snapshot = (projectId: string, schema = "source") =>
+  run(
+    projectId,
+    `select (select coalesce(json_agg(t::text order by t::text), '[]') from ${schema}."Customers" t) as c, (select coalesce(json_agg(n::text order by n::text), '[]') from ${schema}."Notes" n) as n`,
+  );
+const schemasOf = (projectId: string) => run(projectId, "select nspname from pg_namespace where nspname like 'source%' order by 1");
+
+/** An archive of one source table whose CSV is given, its manifest declaring `declared` bytes. */
+async function archiveOf(csv: Buffer, declared = csv.length): Promise<string> {
+  const gz = path.join(tmp, `${randomUUID()}.gz`);
+  const bytes = zlib.gzipSync(csv);
+  fs.writeFileSync(gz, bytes);
+  const manifest: BackupManifest = {
+    format: BACKUP_FORMAT,
+    version: 1,
+    createdAt: new Date().toISOString(),
+    projectId: randomUUID(),
+    tables: [
+      {
+        schema: "source",
+        name: "Notes",
+        columns: [{ name: "Note", type: "text", nullable: true }],
+        key: [],
+        rows: 0,
+        csvBytes: declared,
+        gzBytes: bytes.length,
+        sha256: createHash("sha256").update(bytes).digest("hex"),
+        entry: "source/0.csv.gz",
+      },
+    ],
+  };
+  const file = path.join(tmp, `${randomUUID()}.backup.tar`);
+  await writeBackupArchive(file, manifest, [gz]);
+  return file;
+}
+
+afterAll(async () => {
+  for (const id of created) await dropProjectDatabase(dataPlane, server, id);
+  await dataPlane.closePools();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("backups, restores and comparisons on PostgreSQL", () => {
+  it("restores exactly what it backed up: leading zeros, NULL and empty strings, separators in text, every type; the destination untouched", async () => {
+    const projectId = await freshProject();
+    const rows = `insert into source."Customers" values (1, '007', 10.50, '2024-02-29', 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'),
+      (2, '', null, null, null), (3, 'a,"b"' || chr(10) || 'c', -0.01, '1900-01-01', null)`;
+    await run(projectId, rows);
+    await run(projectId, `insert into source."Notes" values (null), ('')`);
+    await run(projectId, `insert into destination."Notes" values ('kept')`);
+    const before = await snapshot(projectId);
+    const file = path.join(tmp, `${projectId}.backup.tar`);
+    const manifest = await takeBackup(dataPlane, server, projectId, file, { tmpDir: tmp });
+    expect(manifest.tables.map((t) => [t.schema, t.name, t.rows])).toEqual([
+      ["source", "Customers", 3],
+      ["source", "Notes", 2],
+      ["destination", "Customers", 0],
+      ["destination", "Notes", 1],
+    ]);
+    expect(manifest.tables[0]!.key).toEqual(["Id"]);
+    expect((await verifyBackupArchive(file)).tables).toHaveLength(4);
+
+    await run(projectId, `delete from source."Customers"; insert into source."Customers" ("Id") values (9)`);
+    await run(projectId, `insert into destination."Notes" values ('after')`);
+    const outcome = await restoreSource(dataPlane, server, projectId, [customers, notes], readBackupArchive(file, { schemas: ["source"] }));
+    expect(outcome).toEqual({
+      tables: [
+        { table: "Customers", rows: 3 },
+        { table: "Notes", rows: 2 },
+      ],
+      emptyTables: [],
+      leftOutTables: [],
+      leftOutColumns: [],
+    });
+    expect(await snapshot(projectId)).toEqual(before);
+    expect((await snapshot(projectId, "destination"))[0].n).toEqual(["(after)", "(kept)"]);
+    expect(await schemasOf(projectId)).toEqual([{ nspname: "source" }]);
+    // The reader may still read the restored tables (grants follow the new schema).
+    const grants = await run(projectId, `select has_table_privilege('${`dt_${projectId.replaceAll("-", "")}_reader`}', 'source."Customers"', 'select') as ok`);
+    expect(grants).toEqual([{ ok: true }]);
+  });
+
+  it("is all or nothing: a value that does not fit refuses the restore with the table and line, the source as before, no schema left", async () => {
+    const projectId = await freshProject();
+    await run(projectId, `insert into source."Customers" ("Id", "Code") values (1, 'A')`);
+    const before = await snapshot(projectId);
+    async function* inputs(): AsyncGenerator<TableInput> {
+      yield { table: "notes", columns: [{ name: "note", type: null }], csv: csvOf("Note\nfine\n"), bytes: null };
+      yield {
+        table: "CUSTOMERS",
+        columns: [
+          { name: "Id", type: null },
+          { name: "Extra", type: null },
+        ],
+        csv: csvOf("Id,Extra\n1,x\nabc,y\n"),
+        bytes: null,
+      };
+    }
+    await expect(restoreSource(dataPlane, server, projectId, [customers, notes], inputs())).rejects.toThrow(/Table "Customers": .*integer.*"abc"/);
+    expect(await snapshot(projectId)).toEqual(before);
+    expect(await schemasOf(projectId)).toEqual([{ nspname: "source" }]);
+  });
+
+  it("refuses an archive that expands beyond what it declares, or far too much, as a zip bomb", async () => {
+    const zeros = Buffer.alloc(20 * 1024 * 1024, "0");
+    await expect(verifyBackupArchive(await archiveOf(zeros))).rejects.toThrow(/expands \d+ times: refused, like a zip bomb/);
+    const lying = await archiveOf(Buffer.from(`Note\n${"x\n".repeat(5000)}`), 100);
+    await expect(verifyBackupArchive(lying)).rejects.toThrow(/expands beyond the size its manifest declares/);
+    const projectId = await freshProject();
+    await expect(restoreSource(dataPlane, server, projectId, [customers, notes], readBackupArchive(lying, { schemas: ["source"] }))).rejects.toThrow(
+      /expands beyond/,
+    );
+    expect(await schemasOf(projectId)).toEqual([{ nspname: "source" }]);
+  });
+
+  it("compares whole rows where a table has no key, a duplicated row counting per copy", async () => {
+    const projectId = await freshProject();
+    await run(projectId, `insert into source."Notes" values ('a'), ('a'), ('b'), (null)`);
+    async function* earlier(): AsyncGenerator<TableInput> {
+      yield { table: "Notes", columns: [{ name: "Note", type: "character varying(20)" }], csv: csvOf("Note\na\nc\n\n"), bytes: null };
+    }
+    const [customersResult, notesResult] = await compareSource(dataPlane, server, projectId, [customers, notes], earlier());
+    expect(notesResult).toMatchObject({ table: "Notes", key: null, earlierRows: 3, currentRows: 4, added: 2, removed: 1, changed: 0 });
+    expect(notesResult!.samples.removed).toEqual([["c"]]);
+    expect(notesResult!.samples.added.map((r) => r[0]).sort()).toEqual(["a", "b"]);
+    // A table the earlier data lacks: every current row is added (none here).
+    expect(customersResult).toMatchObject({ table: "Customers", added: 0, removed: 0 });
+  });
+
+  it("a restore killed mid-copy (kill -9) leaves the source exactly as before, and no schema behind", async () => {
+    const projectId = await freshProject();
+    await run(projectId, `insert into source."Notes" values ('before')`);
+    const script = path.join(tmp, "restore-forever.mts");
+    fs.writeFileSync(
+      script,
+      `import { createDataPlane } from ${JSON.stringify(path.resolve(import.meta.dirname, "../servers.ts"))};
+import { restoreSource } from ${JSON.stringify(path.resolve(import.meta.dirname, "restore-source.ts"))};
+const TEST_DATABASE_SERVER = ${JSON.stringify(server)};
+const dataPlane = createDataPlane([{ id: TEST_DATABASE_SERVER, adminUrl: ${JSON.stringify(TEST_POSTGRES_ADMIN_URL)} }], { secret: "unused here" });
+async function* csv() { yield Buffer.from("Note\\n"); let n = 0; for (;;) { yield Buffer.from("row\\n".repeat(10000)); if (++n === 5) console.log("copying"); await new Promise((r) => setTimeout(r, 5)); } }
+async function* inputs() { yield { table: "Notes", columns: [{ name: "Note", type: null }], csv: csv(), bytes: null }; }
+await restoreSource(dataPlane, TEST_DATABASE_SERVER, ${JSON.stringify(projectId)}, [{ name: "Notes", columns: [{ name: "Note", type: "nvarchar", length: 20, precision: null, scale: null, nullable: true, isKey: false }] }], inputs());
+`,
+    );
+    const child = spawn(process.execPath, ["--import", "tsx", script], { env: { ...process.env }, stdio: ["ignore", "pipe", "inherit"] });
+    await new Promise<void>((resolve, reject) => {
+      child.stdout!.on("data", (d: Buffer) => d.toString().includes("copying") && resolve());
+      child.on("exit", (code) => reject(new Error(`the restore ended by itself (${code})`)));
+    });
+    child.kill("SIGKILL");
+    await new Promise((r) => child.once("exit", r));
+    // PostgreSQL notices the dead connection and rolls its transaction back.
+    for (let i = 0; i < 50 && (await schemasOf(projectId)).length > 1; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(await schemasOf(projectId)).toEqual([{ nspname: "source" }]);
+    expect((await snapshot(projectId))[0].n).toEqual(["(before)"]);
+  }, 60_000);
+});
