@@ -279,6 +279,8 @@ async function measureProduct(stack: Stack) {
     const adminUrl = (database: string) => `postgres://postgres:${encodeURIComponent(pgSecrets.password)}@127.0.0.1:${BASE_PORT + 3}/${database}`;
     const psql = (database: string, command: string) =>
       execFileSync("psql", [adminUrl(database), "-v", "ON_ERROR_STOP=1", "-q", "-c", command], { stdio: ["ignore", "ignore", "inherit"] });
+    const projectDatabase = `dt_${project.id.replaceAll("-", "")}`;
+    const psqlProject = (command: string) => psql(projectDatabase, command);
     let psqlAvailable = true;
     try {
       psql("postgres", "CREATE DATABASE bench_anchor");
@@ -304,6 +306,9 @@ async function measureProduct(stack: Stack) {
         const file = path.join(dir, spec.name);
         const fileRows = await spec.make(file);
         await api("POST", `${base}/updateFlatFileParameters`, spec.parameters);
+        // Every load first backs up the table (issue 10): emptied here, so this figure is the load's own;
+        // backups are measured on their own below.
+        psqlProject(`TRUNCATE source."Legacy"`);
         const size = fs.statSync(file).size;
         const label = `${spec.name} (${(size / 1024 / 1024).toFixed(0)} MB, ${fileRows.toLocaleString("en")} rows, 7 columns)`;
         const rssBefore = rssMiB(pids.dataApi);
@@ -352,8 +357,83 @@ async function measureProduct(stack: Stack) {
         });
         fs.rmSync(file, { force: true });
       }
+      if (psqlAvailable) await measureBackups(dir);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
+    }
+
+    /**
+     * Backup, restore and comparison of the table the workbook left (1,000,000 rows, issue 10): each a
+     * job through the data API, timed by its step; beside psql's \copy out and in of the same rows, and
+     * the two EXCEPT ALL queries of two 1,000,000-row tables.
+     */
+    async function measureBackups(work: string) {
+      type Step = { name: string; startedAt: string | null; finishedAt: string | null };
+      type Details = { entry: { id: string; status: string; message: string | null }; backup: { id: string } | null; job: { steps: Step[] } | null };
+      const finished = async (started: { entry: { id: string } }) => {
+        for (;;) {
+          const now = await api<Details>("GET", `${base}/history/${started.entry.id}`);
+          if (now.entry.status !== "Loading") {
+            if (now.entry.status === "Failed") throw new Error(`${now.entry.id}: ${now.entry.message}`);
+            return now;
+          }
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      };
+      const stepMs = (details: Details, name: RegExp) => {
+        const step = details.job!.steps.find((s) => name.test(s.name))!;
+        return Date.parse(step.finishedAt!) - Date.parse(step.startedAt!);
+      };
+      const csv = path.join(work, "legacy-out.csv");
+      let started = performance.now();
+      psqlProject(`\\copy source."Legacy" TO '${csv}' WITH (FORMAT csv, HEADER true)`);
+      const copyOutMs = performance.now() - started;
+      const mb = fs.statSync(csv).size / 1024 / 1024;
+      const rssBefore = rssMiB(pids.dataApi);
+
+      const backedUp = await watch(pids.dataApi, `${urls.dataApi}/healthz`, async () => finished(await api("POST", `${base}/backups`)));
+      const backupMs = stepMs(backedUp.result, /^Back up/);
+      report({
+        what: `backup of 1,000,000 rows (${mb.toFixed(0)} MB of CSV)`,
+        ours: `${ms(backupMs)}, ${(mb / (backupMs / 1000)).toFixed(0)} MB/s, data API RSS ${rssBefore.toFixed(0)} → peak ${backedUp.peakRss.toFixed(0)} MiB`,
+        anchor: `psql \\copy out: ${ms(copyOutMs)}`,
+        ratio: `${(backupMs / copyOutMs).toFixed(2)}×`,
+        goal: "≥ 50 MB/s, flat memory (RSS ≤ 300 MiB)",
+        ok: mb / (backupMs / 1000) >= 50 && backedUp.peakRss <= 300,
+      });
+
+      const restored = await watch(pids.dataApi, `${urls.dataApi}/healthz`, async () =>
+        finished(await api("POST", `${base}/restores`, { backupId: backedUp.result.backup!.id })),
+      );
+      const restoreMs = stepMs(restored.result, /^Restore/);
+      psql("bench_anchor", "TRUNCATE legacy");
+      started = performance.now();
+      psql("bench_anchor", `\\copy legacy FROM '${csv}' WITH (FORMAT csv, HEADER true)`);
+      const copyInMs = performance.now() - started;
+      report({
+        what: `restore of 1,000,000 rows (${mb.toFixed(0)} MB of CSV)`,
+        ours: `${ms(restoreMs)}, ${(mb / (restoreMs / 1000)).toFixed(0)} MB/s, data API peak RSS ${restored.peakRss.toFixed(0)} MiB`,
+        anchor: `psql \\copy in: ${ms(copyInMs)}`,
+        ratio: `${(restoreMs / copyInMs).toFixed(2)}×`,
+        goal: "≥ 50 MB/s, flat memory (RSS ≤ 300 MiB)",
+        ok: mb / (restoreMs / 1000) >= 50 && restored.peakRss <= 300,
+      });
+
+      // The backup against the current rows (the same rows, restored): every row matched by key.
+      const compared = await finished(await api("POST", `${base}/comparisons`, { backupId: backedUp.result.backup!.id }));
+      const compareMs = stepMs(compared, /^Compare/);
+      psql("bench_anchor", "DROP TABLE IF EXISTS legacy2; CREATE TABLE legacy2 AS SELECT * FROM legacy; ANALYZE legacy; ANALYZE legacy2");
+      started = performance.now();
+      psql("bench_anchor", "SELECT count(*) FROM (SELECT * FROM legacy EXCEPT ALL SELECT * FROM legacy2) a; SELECT count(*) FROM (SELECT * FROM legacy2 EXCEPT ALL SELECT * FROM legacy) b");
+      const exceptMs = performance.now() - started;
+      report({
+        what: "comparison of two 1,000,000-row keyed tables (the backup's, read into the database, and the current one)",
+        ours: ms(compareMs),
+        anchor: `EXCEPT ALL both ways in psql: ${ms(exceptMs)}`,
+        ratio: `${(compareMs / exceptMs).toFixed(2)}×`,
+        goal: "≤ 1.5× EXCEPT ALL",
+        ok: compareMs / exceptMs <= 1.5,
+      });
     }
   }
 

@@ -130,17 +130,11 @@ for (const javaScriptEnabled of [true, false]) {
         .getByLabel(/^Members\.csv, loaded/)
         .check();
       await page.getByRole("button", { name: "Compare" }).click();
+      // Members has no key: its rows are compared whole, so the changed one is one removed and one added.
       const differences = page.getByRole("table", { name: "Differences per table" });
-      await expect(differences.getByRole("row", { name: /Members/ }).getByRole("cell")).toHaveText(["Members", "1", "1", "1", "Nickname (1)"], {
-        timeout: 30_000,
-      });
-      await expect(page.getByRole("table", { name: "Rows changed in Members" }).getByRole("row").nth(1).getByRole("cell")).toHaveText([
-        "1",
-        "Nickname",
-        "007",
-        "008",
-      ]);
-      await expect(page.getByRole("table", { name: "Rows added to Members" }).getByRole("row").nth(1).getByRole("cell")).toHaveText(["3", "Cy"]);
+      await expect(differences.getByRole("row", { name: /Members/ }).getByRole("cell")).toHaveText(["Members", "2", "2", "–", ""], { timeout: 30_000 });
+      await expect(page.getByRole("table", { name: "Rows added to Members" }).getByRole("row").filter({ hasText: "Cy" })).toHaveCount(1);
+      await expect(page.getByRole("table", { name: "Rows removed from Members" }).getByRole("row").filter({ hasText: "Bo" })).toHaveCount(1);
       if (javaScriptEnabled) await expectNoViolations(page);
 
       // A PATCH that removes every scheme is refused at the field, and nothing changes.
