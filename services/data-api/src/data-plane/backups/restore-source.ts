@@ -57,7 +57,11 @@ export async function restoreSource(
       await client.query(`DROP SCHEMA IF EXISTS ${q(NEW_SCHEMA)} CASCADE`);
       await client.query(`CREATE SCHEMA ${q(NEW_SCHEMA)} AUTHORIZATION ${q(roles.owner)}`);
       await client.query(`SET LOCAL ROLE ${q(roles.owner)}`);
-      for (const table of dictionary) await client.query(createTableStatement(NEW_SCHEMA, table));
+      // Keys are added once the rows are in: one index build per table, rather than one insert per row into it.
+      for (const table of dictionary) {
+        const columns = table.columns.map((c) => ({ ...c, isKey: false, nullable: c.nullable && !c.isKey }));
+        await client.query(createTableStatement(NEW_SCHEMA, { ...table, columns }));
+      }
       const restored = new Set<string>();
       for await (const input of inputs) {
         options.signal?.throwIfAborted();
@@ -105,6 +109,15 @@ export async function restoreSource(
         }
       }
       outcome.emptyTables = dictionary.filter((t) => !restored.has(t.name)).map((t) => t.name);
+      for (const table of dictionary) {
+        const key = table.columns.filter((c) => c.isKey).map((c) => q(c.name));
+        if (!key.length) continue;
+        try {
+          await client.query(`ALTER TABLE ${q(NEW_SCHEMA)}.${q(table.name)} ADD PRIMARY KEY (${key.join(", ")})`);
+        } catch (err) {
+          throw problemOf(table.name, err);
+        }
+      }
       await client.query("RESET ROLE");
       await client.query(`GRANT USAGE ON SCHEMA ${q(NEW_SCHEMA)} TO ${q(roles.reader)}`);
       await client.query(`GRANT SELECT ON ALL TABLES IN SCHEMA ${q(NEW_SCHEMA)} TO ${q(roles.reader)}`);
