@@ -124,11 +124,7 @@ export async function runJob(deps: JobDeps, definition: JobDefinition): Promise<
   const { noun } = WORKSPACES[definition.workspace];
 
   const previousStatus = await db.transaction().execute(async (trx) => {
-    const project = await trx
-      .selectFrom("projects")
-      .select(["status", "is_locked", "lock_reason"])
-      .where("id", "=", definition.projectId)
-      .executeTakeFirst();
+    const project = await trx.selectFrom("projects").select(["status", "is_locked", "lock_reason"]).where("id", "=", definition.projectId).executeTakeFirst();
     if (!project) throw new JobRefusedError(`The ${noun} no longer exists.`);
     if (project.is_locked) throw new JobRefusedError(lockedMessage(project.lock_reason, noun));
     const allowed = definition.allowedStatuses;
@@ -282,9 +278,12 @@ async function failJob(
   position: number | null,
   previousStatus: string,
   definition: JobDefinition,
-  error: unknown,
+  thrown: unknown,
   ctx: JobContext,
 ) {
+  // A cancelled step often throws its stream's own AbortError ("The operation was aborted"): the
+  // user is told why it stopped, the cancel's reason, instead.
+  const error = ctx.signal.aborted && ctx.signal.reason instanceof Error ? ctx.signal.reason : thrown;
   const message = error instanceof Error && error.message ? error.message : String(error);
   const about = { jobId, kind: definition.kind, projectId: definition.projectId };
   if (error instanceof JobInputRefusedError || error instanceof JobCancelledError) deps.logger.info("job ended without its result", { ...about, message });

@@ -69,7 +69,7 @@ function tarHeader(name: string, size: number): Buffer {
 const padding = (size: number) => Buffer.alloc((BLOCK - (size % BLOCK)) % BLOCK);
 
 /** Writes the archive: the manifest, then each table's gzipped CSV copied from its temporary file. Written aside, then renamed. */
-export async function writeBackupArchive(filePath: string, manifest: BackupManifest, gzPaths: readonly string[]): Promise<void> {
+export async function writeBackupArchive(filePath: string, manifest: BackupManifest, gzPaths: readonly string[], signal?: AbortSignal): Promise<void> {
   const partial = `${filePath}.partial`;
   const manifestBytes = Buffer.from(JSON.stringify(manifest, null, 1));
   async function* parts(): AsyncGenerator<Buffer> {
@@ -84,7 +84,7 @@ export async function writeBackupArchive(filePath: string, manifest: BackupManif
     yield Buffer.alloc(BLOCK * 2);
   }
   try {
-    await pipeline(parts(), fs.createWriteStream(partial));
+    await pipeline(parts(), fs.createWriteStream(partial), { signal });
     await fs.promises.rename(partial, filePath);
   } catch (err) {
     await fs.promises.rm(partial, { force: true });
@@ -192,37 +192,75 @@ async function readManifest(reader: ByteReader): Promise<BackupManifest> {
   return manifest;
 }
 
-/** The gzipped bytes of one entry, checked: its checksum at its end; its CSV never past its declared size. Yields the CSV. */
+/** Resolves when the stream can take more, or when it is gone (destroyed, failed): a writer never waits on a stream nobody reads. */
+function writable(stream: NodeJS.WritableStream & { destroyed: boolean }): Promise<void> {
+  if (stream.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      stream.off("drain", done);
+      stream.off("close", done);
+      resolve();
+    };
+    stream.on("drain", done);
+    stream.on("close", done);
+  });
+}
+
+/**
+ * The gzipped bytes of one entry, checked: its checksum at its end; its CSV never past its declared size. Yields the CSV.
+ *
+ * Two sides: a feeder reads the entry into the hash and the decompressor; the consumer reads the CSV
+ * out. When the consumer stops early (its COPY refused a value, a cancel, a bomb found), the feeder
+ * stops too and the decompressor is destroyed: nothing is left waiting on a stream nobody reads. When
+ * the decompressor fails, the feeder still hashes the rest of the entry, so a changed byte is named as
+ * what it is, a checksum that does not match, rather than as data that cannot be decompressed.
+ */
 async function* checkedCsv(reader: ByteReader, table: BackupTable, signal?: AbortSignal): AsyncGenerator<Buffer> {
   const hash = createHash("sha256");
   const gunzip = zlib.createGunzip();
   let csvBytes = 0;
+  let stopped = false;
+  let hashedWhole = false;
   const compressed = reader.stream(table.gzBytes);
   const feed = (async () => {
     try {
       for await (const chunk of compressed) {
+        if (stopped) break;
         signal?.throwIfAborted();
         hash.update(chunk);
-        if (!gunzip.write(chunk)) await new Promise((r) => gunzip.once("drain", r));
+        if (!gunzip.destroyed && !gunzip.write(chunk)) await writable(gunzip);
       }
-      gunzip.end();
+      hashedWhole = !stopped;
+      if (!gunzip.destroyed) gunzip.end();
     } catch (err) {
       gunzip.destroy(err as Error);
     }
   })();
+  let finished = false;
   try {
-    for await (const chunk of gunzip as AsyncIterable<Buffer>) {
-      csvBytes += chunk.length;
-      if (csvBytes > table.csvBytes)
-        throw new RestoreInputProblem(`The backup's table ${table.name} expands beyond the size its manifest declares: refused (a zip bomb?).`);
-      yield chunk;
+    try {
+      for await (const chunk of gunzip as AsyncIterable<Buffer>) {
+        csvBytes += chunk.length;
+        if (csvBytes > table.csvBytes)
+          throw new RestoreInputProblem(`The backup's table ${table.name} expands beyond the size its manifest declares: refused (a zip bomb?).`);
+        yield chunk;
+      }
+    } catch (err) {
+      if (err instanceof RestoreInputProblem) throw err;
+      if ((err as NodeJS.ErrnoException).code?.startsWith("Z_")) {
+        await feed;
+        if (hashedWhole && hash.digest("hex") !== table.sha256)
+          throw new RestoreInputProblem(`The backup is damaged: the checksum of table ${table.name} does not match.`);
+        throw new RestoreInputProblem(`The backup is damaged: table ${table.name} cannot be decompressed.`);
+      }
+      throw err;
     }
-  } catch (err) {
-    if (err instanceof RestoreInputProblem) throw err;
-    if ((err as NodeJS.ErrnoException).code?.startsWith("Z_"))
-      throw new RestoreInputProblem(`The backup is damaged: table ${table.name} cannot be decompressed.`);
-    throw err;
+    finished = true;
   } finally {
+    if (!finished) {
+      stopped = true;
+      gunzip.destroy();
+    }
     await feed;
   }
   if (hash.digest("hex") !== table.sha256) throw new RestoreInputProblem(`The backup is damaged: the checksum of table ${table.name} does not match.`);

@@ -171,6 +171,34 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("backups, restores and comparisons on 
     expect(await schemasOf(projectId)).toEqual([{ nspname: "source" }]);
   });
 
+  it("a value refused deep inside a large archive's table ends the restore promptly, with its line, nothing changed", async () => {
+    const projectId = await freshProject();
+    await run(projectId, `insert into source."Notes" values ('before')`);
+    const lines = Array.from({ length: 300_000 }, (_, i) => (i === 250_000 ? "x".repeat(30) : `note ${i}`));
+    const file = await archiveOf(Buffer.from(`Note\n${lines.join("\n")}\n`));
+    await expect(restoreSource(dataPlane, server, projectId, [customers, notes], readBackupArchive(file, { schemas: ["source"] }))).rejects.toThrow(
+      /Table "Notes": value too long for type character varying\(20\) \(line 250002 of its data\)\. Nothing was restored\./,
+    );
+    expect((await snapshot(projectId))[0].n).toEqual(["(before)"]);
+    expect(await schemasOf(projectId)).toEqual([{ nspname: "source" }]);
+  });
+
+  it("a backup cancelled mid-copy ends at once, leaves no file, and the next backup works", async () => {
+    const projectId = await freshProject();
+    await run(projectId, `insert into source."Notes" select 'note ' || g from generate_series(1, 1500000) g`);
+    const file = path.join(tmp, `${projectId}-cancelled.backup.tar`);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error("Cancelled by the test")), 150);
+    const started = Date.now();
+    await expect(takeBackup(dataPlane, server, projectId, file, { tmpDir: tmp, signal: controller.signal })).rejects.toThrow(/aborted|Cancelled by the test/);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(fs.existsSync(file)).toBe(false);
+    expect(fs.readdirSync(tmp).filter((f) => f.startsWith("backup-"))).toEqual([]);
+    // A progress report that fails does not stop the backup (nor the process).
+    const manifest = await takeBackup(dataPlane, server, projectId, file, { tmpDir: tmp, onProgress: () => Promise.reject(new Error("control plane away")) });
+    expect(manifest.tables.find((t) => t.schema === "source" && t.name === "Notes")?.rows).toBe(1_500_000);
+  }, 60_000);
+
   it("compares whole rows where a table has no key, a duplicated row counting per copy", async () => {
     const projectId = await freshProject();
     await run(projectId, `insert into source."Notes" values ('a'), ('a'), ('b'), (null)`);

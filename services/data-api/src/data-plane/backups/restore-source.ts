@@ -15,6 +15,7 @@ import { from as copyFrom } from "pg-copy-streams";
 import { databaseNameOf, rolesOf } from "../project-databases.ts";
 import { createTableStatement, postgresType, quoteIdentifier, type DdlTable } from "../postgres-ddl.ts";
 import type { DataPlane } from "../servers.ts";
+import { reportEverySecond } from "./progress-ticker.ts";
 import { RestoreInputProblem, type TableInput } from "./table-input.ts";
 
 export type RestoreOutcome = {
@@ -82,7 +83,7 @@ export async function restoreSource(
             callback(null, chunk);
           },
         });
-        const progress = setInterval(() => void options.onProgress?.(done), 1000);
+        const stopReporting = reportEverySecond(options.onProgress && (() => options.onProgress!(done)));
         try {
           if (matched.every(Boolean)) {
             const copy = client.query(copyFrom(`COPY ${target} (${matched.map((c) => q(c!.name)).join(", ")}) FROM STDIN WITH (FORMAT csv, HEADER true)`));
@@ -105,7 +106,7 @@ export async function restoreSource(
         } catch (err) {
           throw problemOf(table.name, err);
         } finally {
-          clearInterval(progress);
+          stopReporting();
         }
       }
       outcome.emptyTables = dictionary.filter((t) => !restored.has(t.name)).map((t) => t.name);
@@ -127,7 +128,7 @@ export async function restoreSource(
       await client.query(`DROP SCHEMA ${q(OLD_SCHEMA)} CASCADE`);
       options.signal?.throwIfAborted();
       await client.query("COMMIT");
-      await options.onProgress?.(done);
+      await Promise.resolve(options.onProgress?.(done)).catch(() => undefined);
       return outcome;
     } catch (err) {
       await client.query("ROLLBACK").catch(() => undefined);
