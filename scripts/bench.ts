@@ -281,6 +281,8 @@ async function measureProduct(stack: Stack) {
       execFileSync("psql", [adminUrl(database), "-v", "ON_ERROR_STOP=1", "-q", "-c", command], { stdio: ["ignore", "ignore", "inherit"] });
     const projectDatabase = `dt_${project.id.replaceAll("-", "")}`;
     const psqlProject = (command: string) => psql(projectDatabase, command);
+    const psqlValue = (database: string, query: string) =>
+      execFileSync("psql", [adminUrl(database), "-v", "ON_ERROR_STOP=1", "-qtA", "-c", query], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim();
     let psqlAvailable = true;
     try {
       psql("postgres", "CREATE DATABASE bench_anchor");
@@ -312,6 +314,8 @@ async function measureProduct(stack: Stack) {
         const size = fs.statSync(file).size;
         const label = `${spec.name} (${(size / 1024 / 1024).toFixed(0)} MB, ${fileRows.toLocaleString("en")} rows, 7 columns)`;
         const rssBefore = rssMiB(pids.dataApi);
+      // The goals are in MB/s of table data: the table's size in PostgreSQL (heap, no index), printed beside the CSV's.
+      const tableMb = Number(psqlValue(projectDatabase, `SELECT pg_table_size('source."Legacy"')`)) / 1024 / 1024;
         const loaded = await watch(pids.dataApi, `${urls.dataApi}/healthz`, async () => {
           const started = performance.now();
           const form = new FormData();
@@ -390,16 +394,18 @@ async function measureProduct(stack: Stack) {
       const copyOutMs = performance.now() - started;
       const mb = fs.statSync(csv).size / 1024 / 1024;
       const rssBefore = rssMiB(pids.dataApi);
+      // The goals are in MB/s of table data: the table's size in PostgreSQL (heap, no index), printed beside the CSV's.
+      const tableMb = Number(psqlValue(projectDatabase, `SELECT pg_table_size('source."Legacy"')`)) / 1024 / 1024;
 
       const backedUp = await watch(pids.dataApi, `${urls.dataApi}/healthz`, async () => finished(await api("POST", `${base}/backups`)));
       const backupMs = stepMs(backedUp.result, /^Back up/);
       report({
         what: `backup of 1,000,000 rows (${mb.toFixed(0)} MB of CSV)`,
-        ours: `${ms(backupMs)}, ${(mb / (backupMs / 1000)).toFixed(0)} MB/s, data API RSS ${rssBefore.toFixed(0)} → peak ${backedUp.peakRss.toFixed(0)} MiB`,
-        anchor: `psql \\copy out: ${ms(copyOutMs)}`,
+        ours: `${ms(backupMs)}: ${(tableMb / (backupMs / 1000)).toFixed(0)} MB/s of table data (${tableMb.toFixed(0)} MB), ${(mb / (backupMs / 1000)).toFixed(0)} MB/s of CSV; data API RSS ${rssBefore.toFixed(0)} → peak ${backedUp.peakRss.toFixed(0)} MiB`,
+        anchor: `psql \\copy out: ${ms(copyOutMs)}, ${(mb / (copyOutMs / 1000)).toFixed(0)} MB/s of CSV`,
         ratio: `${(backupMs / copyOutMs).toFixed(2)}×`,
-        goal: "≥ 50 MB/s, flat memory (RSS ≤ 300 MiB)",
-        ok: mb / (backupMs / 1000) >= 50 && backedUp.peakRss <= 300,
+        goal: "≥ 50 MB/s of table data, flat memory (RSS ≤ 300 MiB)",
+        ok: tableMb / (backupMs / 1000) >= 50 && backedUp.peakRss <= 300,
       });
 
       const restored = await watch(pids.dataApi, `${urls.dataApi}/healthz`, async () =>
@@ -412,11 +418,11 @@ async function measureProduct(stack: Stack) {
       const copyInMs = performance.now() - started;
       report({
         what: `restore of 1,000,000 rows (${mb.toFixed(0)} MB of CSV)`,
-        ours: `${ms(restoreMs)}, ${(mb / (restoreMs / 1000)).toFixed(0)} MB/s, data API peak RSS ${restored.peakRss.toFixed(0)} MiB`,
-        anchor: `psql \\copy in: ${ms(copyInMs)}`,
+        ours: `${ms(restoreMs)}: ${(tableMb / (restoreMs / 1000)).toFixed(0)} MB/s of table data (${tableMb.toFixed(0)} MB), ${(mb / (restoreMs / 1000)).toFixed(0)} MB/s of CSV; data API peak RSS ${restored.peakRss.toFixed(0)} MiB`,
+        anchor: `psql \\copy in: ${ms(copyInMs)}, ${(mb / (copyInMs / 1000)).toFixed(0)} MB/s of CSV`,
         ratio: `${(restoreMs / copyInMs).toFixed(2)}×`,
-        goal: "≥ 50 MB/s, flat memory (RSS ≤ 300 MiB)",
-        ok: mb / (restoreMs / 1000) >= 50 && restored.peakRss <= 300,
+        goal: "≥ 50 MB/s of table data, flat memory (RSS ≤ 300 MiB)",
+        ok: tableMb / (restoreMs / 1000) >= 50 && restored.peakRss <= 300,
       });
 
       // The backup against the current rows (the same rows, restored): every row matched by key.
@@ -471,6 +477,8 @@ async function measureProduct(stack: Stack) {
         const label = `${spec.name} (${(size / 1024 / 1024).toFixed(1)} MB, ${fileRows.toLocaleString("en")} rows)`;
         const dbBefore = dataApiDbBytes(stack.dataDir);
         const rssBefore = rssMiB(pids.dataApi);
+      // The goals are in MB/s of table data: the table's size in PostgreSQL (heap, no index), printed beside the CSV's.
+      const tableMb = Number(psqlValue(projectDatabase, `SELECT pg_table_size('source."Legacy"')`)) / 1024 / 1024;
         const upload = await watch(pids.dataApi, `${urls.dataApi}/healthz`, async () => {
           const started = performance.now();
           const form = new FormData();

@@ -68,6 +68,11 @@ export async function startEmbeddedPostgres(options: { dataDir: string; port: nu
       "-c listen_addresses=127.0.0.1",
       // TCP only: a socket path under a deep DATA_DIR can exceed the 107 bytes a socket name may have.
       "-c unix_socket_directories=''",
+      // No replicas and no archive here: minimal WAL lets a restore's COPY into the tables it has just
+      // created, and a replacing load's COPY after its TRUNCATE, skip the WAL (their files are synced
+      // at commit instead). Crash safety is unchanged. A production server keeps its own setting.
+      "-c wal_level=minimal",
+      "-c max_wal_senders=0",
     ].join(" ");
     try {
       await run(bins.pg_ctl, ["start", "-D", clusterDir, "-w", "-t", "60", "-l", path.join(clusterDir, "server.log"), "-o", settings], as);
