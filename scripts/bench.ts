@@ -314,8 +314,6 @@ async function measureProduct(stack: Stack) {
         const size = fs.statSync(file).size;
         const label = `${spec.name} (${(size / 1024 / 1024).toFixed(0)} MB, ${fileRows.toLocaleString("en")} rows, 7 columns)`;
         const rssBefore = rssMiB(pids.dataApi);
-      // The goals are in MB/s of table data: the table's size in PostgreSQL (heap, no index), printed beside the CSV's.
-      const tableMb = Number(psqlValue(projectDatabase, `SELECT pg_table_size('source."Legacy"')`)) / 1024 / 1024;
         const loaded = await watch(pids.dataApi, `${urls.dataApi}/healthz`, async () => {
           const started = performance.now();
           const form = new FormData();
@@ -477,8 +475,6 @@ async function measureProduct(stack: Stack) {
         const label = `${spec.name} (${(size / 1024 / 1024).toFixed(1)} MB, ${fileRows.toLocaleString("en")} rows)`;
         const dbBefore = dataApiDbBytes(stack.dataDir);
         const rssBefore = rssMiB(pids.dataApi);
-      // The goals are in MB/s of table data: the table's size in PostgreSQL (heap, no index), printed beside the CSV's.
-      const tableMb = Number(psqlValue(projectDatabase, `SELECT pg_table_size('source."Legacy"')`)) / 1024 / 1024;
         const upload = await watch(pids.dataApi, `${urls.dataApi}/healthz`, async () => {
           const started = performance.now();
           const form = new FormData();

@@ -44,6 +44,7 @@ export const STATUS_CHANGES: Partial<Record<ProjectStatus, ProjectStatus[]>> = {
 
 export const LOCK_REASONS = ["Restore", "Backup", "DataComparison", "ProjectRun", "FlatFileCreation", "DatabaseCreation"] as const;
 export const LOCK_STATES = ["Unlocked", "ForceUnlocked", "Locked"] as const;
+export type LockState = (typeof LOCK_STATES)[number];
 
 export const SOURCE_TYPES = ["BackUp", "FlatFile"] as const;
 export const SOURCE_TYPE_LABELS: Record<(typeof SOURCE_TYPES)[number], string> = { BackUp: "Backup", FlatFile: "Flat file" };

@@ -1,0 +1,181 @@
+import { z } from "zod";
+import { descriptionSchema, nameSchema, pageOf, pageQuerySchema, repeatedQuery, requiredString, timestampSchema, versionSchema } from "./common";
+import { LOCK_STATES } from "./values/projects";
+import {
+  LOCK_REASON_MAX,
+  MOVE_DIRECTIONS,
+  SCRIPT_SQL_MAX_BYTES,
+  TEMPLATE_AREAS,
+  TEMPLATE_SORTS,
+  TEMPLATE_STATUSES,
+  TEMPLATE_TYPES,
+  VERSION_COMMENT_MAX,
+} from "./values/templates";
+
+export * from "./values/templates";
+
+/**
+ * Templates, levels and scripts (issue 11; DOMAIN.md "Templates, levels, scripts, runs"). A master
+ * template belongs to a company and an area; a project's copy names its project. Levels and scripts
+ * are ordered; every script save is a version. Writes to a template's structure carry the template's
+ * `version` (a stale one is refused); a script save carries the script version it was based on.
+ */
+
+export const templateAreaSchema = z.enum(TEMPLATE_AREAS);
+export const templateStatusSchema = z.enum(TEMPLATE_STATUSES, { error: `One of ${TEMPLATE_STATUSES.join(", ")}` });
+export const templateTypeSchema = z.enum(TEMPLATE_TYPES, { error: `One of ${TEMPLATE_TYPES.join(", ")}` });
+export const lockStateSchema = z.enum(LOCK_STATES);
+
+export const scriptSummarySchema = z.object({
+  id: z.string(),
+  levelId: z.string(),
+  name: z.string(),
+  order: z.number().int(),
+  /** The newest version's number. */
+  version: z.number().int(),
+  lockState: lockStateSchema,
+  lockedBy: z.string().nullable(),
+  lockedByName: z.string().nullable(),
+  lockedAt: timestampSchema.nullable(),
+  updatedAt: timestampSchema,
+  updatedByName: z.string().nullable(),
+});
+export type ScriptSummary = z.infer<typeof scriptSummarySchema>;
+
+export const levelSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  order: z.number().int(),
+  scripts: z.array(scriptSummarySchema),
+});
+export type Level = z.infer<typeof levelSchema>;
+
+export const templateSummarySchema = z.object({
+  id: z.string(),
+  companyId: z.string(),
+  area: templateAreaSchema,
+  projectId: z.string().nullable(),
+  name: z.string(),
+  description: z.string().nullable(),
+  type: templateTypeSchema,
+  status: templateStatusSchema,
+  /** Moves on with every change to the template, its levels or its scripts. */
+  version: z.number().int(),
+  /** A project's copy: the master it was copied from, and that master's version then. */
+  masterTemplateId: z.string().nullable(),
+  masterVersion: z.number().int().nullable(),
+  levelCount: z.number().int(),
+  scriptCount: z.number().int(),
+  createdAt: timestampSchema,
+  updatedAt: timestampSchema,
+  updatedByName: z.string().nullable(),
+});
+export type TemplateSummary = z.infer<typeof templateSummarySchema>;
+
+export const templateSchema = templateSummarySchema.extend({ levels: z.array(levelSchema) });
+export type Template = z.infer<typeof templateSchema>;
+
+export const templateSearchQuerySchema = pageQuerySchema.extend({
+  companyId: requiredString(),
+  area: templateAreaSchema,
+  name: z.string().trim().max(100).optional(),
+  status: repeatedQuery(templateStatusSchema),
+  type: repeatedQuery(templateTypeSchema),
+  sort: z.enum(TEMPLATE_SORTS).default("name"),
+});
+export type TemplateSearchQuery = z.infer<typeof templateSearchQuerySchema>;
+export const templatePageSchema = pageOf(templateSummarySchema);
+
+export const createTemplateSchema = z.object({
+  companyId: requiredString(),
+  area: templateAreaSchema,
+  name: nameSchema,
+  description: descriptionSchema,
+  type: templateTypeSchema,
+});
+
+export const updateTemplateSchema = z.object({ version: versionSchema, name: nameSchema, description: descriptionSchema, type: templateTypeSchema });
+export const changeTemplateStatusSchema = z.object({ version: versionSchema, status: templateStatusSchema });
+
+export const levelInputSchema = z.object({ version: versionSchema, name: nameSchema });
+export const moveSchema = z.object({ version: versionSchema, direction: z.enum(MOVE_DIRECTIONS) });
+export const templateVersionSchema = z.object({ version: versionSchema });
+
+const sqlSchema = z
+  .string()
+  .refine((s) => Buffer.byteLength(s) <= SCRIPT_SQL_MAX_BYTES, `At most ${SCRIPT_SQL_MAX_BYTES.toLocaleString("en")} bytes`)
+  .refine((s) => s.trim().length > 0, "Write at least one statement");
+const commentSchema = z
+  .string()
+  .trim()
+  .max(VERSION_COMMENT_MAX, `At most ${VERSION_COMMENT_MAX} characters`)
+  .nullish()
+  .transform((v) => (v ? v : null));
+
+export const createScriptSchema = z.object({ version: versionSchema, name: nameSchema, sql: sqlSchema, comment: commentSchema });
+/** A save: the script version it was based on, the SQL, and why. */
+export const saveScriptSchema = z.object({ baseVersion: versionSchema, sql: sqlSchema, comment: commentSchema });
+export const renameScriptSchema = z.object({ version: versionSchema, name: nameSchema });
+
+export const scriptSchema = scriptSummarySchema.extend({
+  templateId: z.string(),
+  levelName: z.string(),
+  templateName: z.string(),
+  /** The newest version's SQL. */
+  sql: z.string(),
+  /** When a Locked script's lock lapses if its holder does not save or unlock. */
+  lockExpiresAt: timestampSchema.nullable(),
+  createdAt: timestampSchema,
+});
+export type Script = z.infer<typeof scriptSchema>;
+
+export const scriptVersionSummarySchema = z.object({
+  version: z.number().int(),
+  comment: z.string().nullable(),
+  author: z.string(),
+  authorName: z.string().nullable(),
+  createdAt: timestampSchema,
+  lines: z.number().int(),
+});
+export type ScriptVersionSummary = z.infer<typeof scriptVersionSummarySchema>;
+export const scriptVersionSchema = scriptVersionSummarySchema.extend({ sql: z.string() });
+export type ScriptVersion = z.infer<typeof scriptVersionSchema>;
+export const scriptVersionPageSchema = pageOf(scriptVersionSummarySchema);
+export const scriptVersionsQuerySchema = pageQuerySchema;
+
+/** A line diff between two versions: every line of both, in order, each marked. */
+export const diffLineSchema = z.object({
+  kind: z.enum(["same", "added", "removed"]),
+  text: z.string(),
+  /** Its line in the older text (same, removed) and in the newer (same, added). */
+  oldLine: z.number().int().nullable(),
+  newLine: z.number().int().nullable(),
+});
+export type DiffLine = z.infer<typeof diffLineSchema>;
+export const scriptDiffSchema = z.object({
+  from: z.number().int(),
+  to: z.number().int(),
+  added: z.number().int(),
+  removed: z.number().int(),
+  lines: z.array(diffLineSchema),
+});
+export type ScriptDiff = z.infer<typeof scriptDiffSchema>;
+export const scriptDiffQuerySchema = z.object({ from: z.coerce.number().int().min(1), to: z.coerce.number().int().min(1) });
+
+export const lockEventSchema = z.object({
+  id: z.string(),
+  state: lockStateSchema,
+  userId: z.string(),
+  userName: z.string().nullable(),
+  reason: z.string().nullable(),
+  at: timestampSchema,
+});
+export type LockEvent = z.infer<typeof lockEventSchema>;
+export const lockEventPageSchema = pageOf(lockEventSchema);
+
+export const forceUnlockSchema = z.object({
+  reason: requiredString("Give the reason for forcing the lock")
+    .trim()
+    .min(1, "Give the reason for forcing the lock")
+    .max(LOCK_REASON_MAX, `At most ${LOCK_REASON_MAX} characters`),
+});

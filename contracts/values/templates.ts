@@ -1,0 +1,38 @@
+/*
+ * Templates, levels and scripts (issue 11; spec §4): Zod-free, so the browser imports the labels,
+ * options and limits without Zod.
+ */
+
+/** Spec §4 "Template status". Only Available templates can be assigned; Archived ones are read-only. */
+export const TEMPLATE_STATUSES = ["Draft", "Available", "Archived"] as const;
+export type TemplateStatus = (typeof TEMPLATE_STATUSES)[number];
+
+/** Spec §4 "Core/Mapping". */
+export const TEMPLATE_TYPES = ["Core", "Mapping"] as const;
+export type TemplateType = (typeof TEMPLATE_TYPES)[number];
+
+/** The areas with master templates (spec §2): each serves its own list with its product type. */
+export const TEMPLATE_AREAS = ["migration", "translations", "onboarding"] as const;
+export type TemplateArea = (typeof TEMPLATE_AREAS)[number];
+
+/** The status moves a user may make, and the button that makes each. */
+export const TEMPLATE_STATUS_MOVES: Record<TemplateStatus, readonly { to: TemplateStatus; label: string }[]> = {
+  Draft: [{ to: "Available", label: "Make available" }],
+  Available: [{ to: "Archived", label: "Archive" }],
+  Archived: [{ to: "Available", label: "Make available again" }],
+};
+
+export const TEMPLATE_SORTS = ["name", "-name", "status", "-status", "updatedAt", "-updatedAt"] as const;
+export type TemplateSort = (typeof TEMPLATE_SORTS)[number];
+
+/** A script's lock expires this long after it was taken when its holder went away (env SCRIPT_LOCK_TTL_MINUTES). */
+export const SCRIPT_LOCK_TTL_MINUTES_DEFAULT = 120;
+
+/** The longest script the editor saves (bytes of UTF-8). */
+export const SCRIPT_SQL_MAX_BYTES = 1_000_000;
+export const VERSION_COMMENT_MAX = 500;
+export const LOCK_REASON_MAX = 500;
+
+/** A level or script moved one place: the buttons of a list that works without JavaScript. */
+export const MOVE_DIRECTIONS = ["up", "down"] as const;
+export type MoveDirection = (typeof MOVE_DIRECTIONS)[number];

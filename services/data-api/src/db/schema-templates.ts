@@ -1,0 +1,81 @@
+/** Templates, levels, scripts, their versions and lock audit (migration 0013; issue 11). */
+export interface TemplateTables {
+  templates: TemplatesTable;
+  template_levels: TemplateLevelsTable;
+  scripts: ScriptsTable;
+  script_versions: ScriptVersionsTable;
+  script_lock_events: ScriptLockEventsTable;
+}
+
+export interface TemplatesTable {
+  id: string;
+  company_id: string;
+  /** contracts/values/templates.ts TEMPLATE_AREAS. */
+  area: string;
+  /** null: a master template; else the project (or configuration) it belongs to. */
+  project_id: string | null;
+  name: string;
+  name_key: string;
+  description: string | null;
+  /** TEMPLATE_TYPES. */
+  type: string;
+  /** TEMPLATE_STATUSES. */
+  status: string;
+  version: number;
+  master_template_id: string | null;
+  master_version: number | null;
+  position: number;
+  created_at: string;
+  created_by: string;
+  updated_at: string;
+  updated_by: string;
+  updated_by_name: string | null;
+}
+
+export interface TemplateLevelsTable {
+  id: string;
+  template_id: string;
+  name: string;
+  name_key: string;
+  position: number;
+}
+
+export interface ScriptsTable {
+  id: string;
+  template_id: string;
+  level_id: string;
+  name: string;
+  name_key: string;
+  position: number;
+  /** The newest version's number. */
+  version: number;
+  /** contracts/values/projects.ts LOCK_STATES. */
+  lock_state: string;
+  locked_by: string | null;
+  locked_by_name: string | null;
+  locked_at: string | null;
+  created_at: string;
+  updated_at: string;
+  updated_by: string;
+  updated_by_name: string | null;
+}
+
+export interface ScriptVersionsTable {
+  script_id: string;
+  version: number;
+  sql: string;
+  comment: string | null;
+  author: string;
+  author_name: string | null;
+  created_at: string;
+}
+
+export interface ScriptLockEventsTable {
+  id: string;
+  script_id: string;
+  state: string;
+  user_id: string;
+  user_name: string | null;
+  reason: string | null;
+  at: string;
+}

@@ -1,0 +1,329 @@
+import { randomUUID } from "node:crypto";
+import type { ExpressionBuilder, Kysely } from "kysely";
+import {
+  TEMPLATE_STATUS_MOVES,
+  type MoveDirection,
+  type Template,
+  type TemplateArea,
+  type TemplateSearchQuery,
+  type TemplateStatus,
+  type TemplateSummary,
+  type TemplateType,
+} from "../../../../contracts/templates.ts";
+import type { LockState } from "../../../../contracts/values/projects.ts";
+import { ApiProblem, ConflictError, DuplicateNameError, NotFoundError } from "../api-problem.ts";
+import type { Database } from "../db/schema.ts";
+import { inTransaction, nameKey, nameKeyContains, sortOf, totalOf } from "./db-helpers.ts";
+
+/**
+ * Templates and their levels, master and project copies alike (issue 11): everything takes a
+ * template id. Every change inside a template (details, levels, scripts, saves) moves its version on
+ * through `bumpTemplate`, so a write based on a stale page is refused and nothing is overwritten.
+ * Scripts, their versions and locks are in scripts.ts.
+ */
+
+export const TEMPLATE_NOT_FOUND_MESSAGE = "Template not found.";
+export const LEVEL_NOT_FOUND_MESSAGE = "Level not found.";
+export const TEMPLATE_STALE_MESSAGE = "This template was changed by someone else. Reload and try again.";
+export const ARCHIVED_MESSAGE = "This template is archived: it is read-only.";
+export const DUPLICATE_TEMPLATE_MESSAGE = "A template with this name already exists here";
+export const DUPLICATE_LEVEL_MESSAGE = "A level with this name already exists in this template";
+
+/** Who writes, and when. */
+export type Writer = { userId: string; userName: string | null; now?: Date };
+export type TemplateWrite = Writer & { expectedVersion: number };
+
+export type TemplateRef = { id: string; companyId: string; area: TemplateArea; projectId: string | null; status: TemplateStatus; version: number };
+
+export async function findTemplateRef(db: Kysely<Database>, id: string): Promise<TemplateRef | undefined> {
+  const row = await db
+    .selectFrom("templates")
+    .select(["id", "company_id", "area", "project_id", "status", "version"])
+    .where("id", "=", id)
+    .executeTakeFirst();
+  return row && { id: row.id, companyId: row.company_id, area: row.area as TemplateArea, projectId: row.project_id, status: row.status as TemplateStatus, version: row.version };
+}
+
+/** A template that may be written: not Archived. */
+export function requireWritable(ref: TemplateRef): void {
+  if (ref.status === "Archived") throw new ApiProblem(409, "read_only", ARCHIVED_MESSAGE);
+}
+
+/**
+ * The compare-and-bump every structural write starts with, inside its transaction: moves the
+ * template from `expectedVersion` to the next, or throws 409 when someone moved it first. Script
+ * saves, which carry their own script version, pass `expectedVersion: null` and just bump it.
+ */
+export async function bumpTemplate(trx: Kysely<Database>, id: string, write: Writer & { expectedVersion: number | null }): Promise<number> {
+  let update = trx
+    .updateTable("templates")
+    .set((eb) => ({ version: eb("version", "+", 1), updated_at: at(write), updated_by: write.userId, updated_by_name: write.userName }))
+    .where("id", "=", id);
+  if (write.expectedVersion !== null) update = update.where("version", "=", write.expectedVersion);
+  const result = await update.executeTakeFirst();
+  if (Number(result.numUpdatedRows) === 0) throw new ConflictError(TEMPLATE_STALE_MESSAGE);
+  const row = await trx.selectFrom("templates").select("version").where("id", "=", id).executeTakeFirstOrThrow();
+  return row.version;
+}
+
+const at = (w: { now?: Date }) => (w.now ?? new Date()).toISOString();
+
+/* ---------- Templates ---------- */
+
+const levelCount = (eb: ExpressionBuilder<Database & { t: Database["templates"] }, "t">) =>
+  eb.selectFrom("template_levels as l").select(eb.fn.countAll<number | string>().as("n")).whereRef("l.template_id", "=", "t.id");
+const scriptCount = (eb: ExpressionBuilder<Database & { t: Database["templates"] }, "t">) =>
+  eb.selectFrom("scripts as s").select(eb.fn.countAll<number | string>().as("n")).whereRef("s.template_id", "=", "t.id");
+
+function selectSummaries(db: Kysely<Database>) {
+  return db
+    .selectFrom("templates as t")
+    .selectAll("t")
+    .select((eb) => [levelCount(eb).as("level_count"), scriptCount(eb).as("script_count")]);
+}
+type SummaryRow = Awaited<ReturnType<ReturnType<typeof selectSummaries>["executeTakeFirstOrThrow"]>>;
+
+function toSummary(row: SummaryRow): TemplateSummary {
+  return {
+    id: row.id,
+    companyId: row.company_id,
+    area: row.area as TemplateArea,
+    projectId: row.project_id,
+    name: row.name,
+    description: row.description,
+    type: row.type as TemplateType,
+    status: row.status as TemplateStatus,
+    version: row.version,
+    masterTemplateId: row.master_template_id,
+    masterVersion: row.master_version,
+    levelCount: Number(row.level_count ?? 0),
+    scriptCount: Number(row.script_count ?? 0),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    updatedByName: row.updated_by_name,
+  };
+}
+
+const SORT_COLUMNS = { name: ["t.name_key"], status: ["t.status", "t.name_key"], updatedAt: ["t.updated_at"] } as const;
+
+export type TemplateSearch = Omit<TemplateSearchQuery, "companyId"> & { companyId: string; projectId: string | null };
+
+/** A page of an area's master templates (projectId null) or of a project's own, filtered and sorted in SQL. */
+export async function searchTemplates(db: Kysely<Database>, search: TemplateSearch) {
+  const scope = <Q extends { where: (...args: any[]) => Q }>(q: Q): Q => {
+    let scoped = q.where("t.company_id", "=", search.companyId).where("t.area", "=", search.area);
+    scoped = search.projectId === null ? scoped.where("t.project_id", "is", null) : scoped.where("t.project_id", "=", search.projectId);
+    if (search.status.length) scoped = scoped.where("t.status", "in", search.status);
+    if (search.type.length) scoped = scoped.where("t.type", "in", search.type);
+    const name = nameKeyContains("t.name_key", search.name);
+    return name ? scoped.where(name) : scoped;
+  };
+  let rows = scope(selectSummaries(db));
+  const { key, direction } = sortOf<keyof typeof SORT_COLUMNS>(search.sort);
+  for (const column of SORT_COLUMNS[key]) rows = rows.orderBy(column, direction);
+  const items = await rows
+    .orderBy("t.id", direction)
+    .limit(search.pageSize)
+    .offset((search.page - 1) * search.pageSize)
+    .execute();
+  const total = await totalOf(items.length, search, () =>
+    scope(db.selectFrom("templates as t").select((eb) => eb.fn.countAll<number | string>().as("n"))).executeTakeFirstOrThrow(),
+  );
+  return { items: items.map(toSummary), total, page: search.page, pageSize: search.pageSize };
+}
+
+/** The template with its levels and their scripts, in order. */
+export async function getTemplate(db: Kysely<Database>, id: string): Promise<Template | undefined> {
+  const row = await selectSummaries(db).where("t.id", "=", id).executeTakeFirst();
+  if (!row) return undefined;
+  const levels = await db.selectFrom("template_levels").select(["id", "name", "position"]).where("template_id", "=", id).orderBy("position").execute();
+  const scripts = await db
+    .selectFrom("scripts")
+    .select(["id", "level_id", "name", "position", "version", "lock_state", "locked_by", "locked_by_name", "locked_at", "updated_at", "updated_by_name"])
+    .where("template_id", "=", id)
+    .orderBy("position")
+    .execute();
+  return {
+    ...toSummary(row),
+    levels: levels.map((l, i) => ({
+      id: l.id,
+      name: l.name,
+      order: i + 1,
+      scripts: scripts
+        .filter((s) => s.level_id === l.id)
+        .map((s, j) => ({
+          id: s.id,
+          levelId: s.level_id,
+          name: s.name,
+          order: j + 1,
+          version: s.version,
+          lockState: s.lock_state as LockState,
+          lockedBy: s.locked_by,
+          lockedByName: s.locked_by_name,
+          lockedAt: s.locked_at,
+          updatedAt: s.updated_at,
+          updatedByName: s.updated_by_name,
+        })),
+    })),
+  };
+}
+
+export type NewTemplate = Writer & {
+  companyId: string;
+  area: TemplateArea;
+  projectId: string | null;
+  name: string;
+  description: string | null;
+  type: TemplateType;
+  /** A master starts as Draft; a project's own template is usable at once. */
+  status: TemplateStatus;
+};
+
+async function nameTaken(db: Kysely<Database>, t: { companyId: string; area: string; projectId: string | null }, key: string, exceptId?: string) {
+  let q = db.selectFrom("templates").select("id").where("name_key", "=", key);
+  q = t.projectId === null ? q.where("company_id", "=", t.companyId).where("area", "=", t.area).where("project_id", "is", null) : q.where("project_id", "=", t.projectId);
+  if (exceptId) q = q.where("id", "!=", exceptId);
+  return (await q.executeTakeFirst()) !== undefined;
+}
+
+export async function createTemplate(db: Kysely<Database>, input: NewTemplate): Promise<string> {
+  return inTransaction(db, async (trx) => {
+    const key = nameKey(input.name);
+    if (await nameTaken(trx, input, key)) throw new DuplicateNameError("name", DUPLICATE_TEMPLATE_MESSAGE);
+    const id = randomUUID();
+    const position =
+      input.projectId === null
+        ? 0
+        : Number(
+            (await trx.selectFrom("templates").select((eb) => eb.fn.max("position").as("p")).where("project_id", "=", input.projectId).executeTakeFirst())?.p ?? -1,
+          ) + 1;
+    await trx
+      .insertInto("templates")
+      .values({
+        id,
+        company_id: input.companyId,
+        area: input.area,
+        project_id: input.projectId,
+        name: input.name,
+        name_key: key,
+        description: input.description,
+        type: input.type,
+        status: input.status,
+        version: 1,
+        master_template_id: null,
+        master_version: null,
+        position,
+        created_at: at(input),
+        created_by: input.userId,
+        updated_at: at(input),
+        updated_by: input.userId,
+        updated_by_name: input.userName,
+      })
+      .execute();
+    return id;
+  });
+}
+
+export async function updateTemplate(db: Kysely<Database>, id: string, write: TemplateWrite & { name: string; description: string | null; type: TemplateType }) {
+  await inTransaction(db, async (trx) => {
+    await bumpTemplate(trx, id, write);
+    const ref = (await findTemplateRef(trx, id))!;
+    const key = nameKey(write.name);
+    if (await nameTaken(trx, ref, key, id)) throw new DuplicateNameError("name", DUPLICATE_TEMPLATE_MESSAGE);
+    await trx.updateTable("templates").set({ name: write.name, name_key: key, description: write.description, type: write.type }).where("id", "=", id).execute();
+  });
+}
+
+/** Draft → Available → Archived (and back to Available): TEMPLATE_STATUS_MOVES says which moves exist. */
+export async function changeTemplateStatus(db: Kysely<Database>, id: string, write: TemplateWrite & { status: TemplateStatus }) {
+  await inTransaction(db, async (trx) => {
+    const ref = await findTemplateRef(trx, id);
+    if (!ref) throw new NotFoundError(TEMPLATE_NOT_FOUND_MESSAGE);
+    if (ref.version !== write.expectedVersion) throw new ConflictError(TEMPLATE_STALE_MESSAGE);
+    if (!TEMPLATE_STATUS_MOVES[ref.status].some((m) => m.to === write.status))
+      throw new ApiProblem(409, "status_move_refused", `A template that is ${ref.status} cannot become ${write.status}.`);
+    if (write.status === "Available" && ref.status === "Draft") {
+      const scripts = await trx.selectFrom("scripts").select("id").where("template_id", "=", id).limit(1).executeTakeFirst();
+      if (!scripts) throw new ApiProblem(409, "template_empty", "Add at least one script before making the template available.");
+    }
+    await bumpTemplate(trx, id, write);
+    await trx.updateTable("templates").set({ status: write.status }).where("id", "=", id).execute();
+  });
+}
+
+/* ---------- Levels ---------- */
+
+export async function requireLevel(db: Kysely<Database>, templateId: string, levelId: string) {
+  const level = await db.selectFrom("template_levels").select(["id", "position"]).where("id", "=", levelId).where("template_id", "=", templateId).executeTakeFirst();
+  if (!level) throw new NotFoundError(LEVEL_NOT_FOUND_MESSAGE);
+  return level;
+}
+
+async function levelNameTaken(db: Kysely<Database>, templateId: string, key: string, exceptId?: string) {
+  let q = db.selectFrom("template_levels").select("id").where("template_id", "=", templateId).where("name_key", "=", key);
+  if (exceptId) q = q.where("id", "!=", exceptId);
+  return (await q.executeTakeFirst()) !== undefined;
+}
+
+export async function addLevel(db: Kysely<Database>, templateId: string, write: TemplateWrite & { name: string }): Promise<string> {
+  return inTransaction(db, async (trx) => {
+    await bumpTemplate(trx, templateId, write);
+    const key = nameKey(write.name);
+    if (await levelNameTaken(trx, templateId, key)) throw new DuplicateNameError("name", DUPLICATE_LEVEL_MESSAGE);
+    const last = await trx.selectFrom("template_levels").select((eb) => eb.fn.max("position").as("p")).where("template_id", "=", templateId).executeTakeFirst();
+    const id = randomUUID();
+    await trx
+      .insertInto("template_levels")
+      .values({ id, template_id: templateId, name: write.name, name_key: key, position: Number(last?.p ?? -1) + 1 })
+      .execute();
+    return id;
+  });
+}
+
+export async function renameLevel(db: Kysely<Database>, templateId: string, levelId: string, write: TemplateWrite & { name: string }) {
+  await inTransaction(db, async (trx) => {
+    await bumpTemplate(trx, templateId, write);
+    await requireLevel(trx, templateId, levelId);
+    const key = nameKey(write.name);
+    if (await levelNameTaken(trx, templateId, key, levelId)) throw new DuplicateNameError("name", DUPLICATE_LEVEL_MESSAGE);
+    await trx.updateTable("template_levels").set({ name: write.name, name_key: key }).where("id", "=", levelId).execute();
+  });
+}
+
+/** Only an empty level goes: its scripts are deleted one by one, on purpose. */
+export async function deleteLevel(db: Kysely<Database>, templateId: string, levelId: string, write: TemplateWrite) {
+  await inTransaction(db, async (trx) => {
+    await bumpTemplate(trx, templateId, write);
+    await requireLevel(trx, templateId, levelId);
+    const script = await trx.selectFrom("scripts").select("id").where("level_id", "=", levelId).limit(1).executeTakeFirst();
+    if (script) throw new ApiProblem(409, "level_not_empty", "Only an empty level can be deleted: delete or move its scripts first.");
+    await trx.deleteFrom("template_levels").where("id", "=", levelId).execute();
+  });
+}
+
+/** Swaps the row with its neighbour above or below among `siblings` (in order); nothing when it is already first or last. */
+export async function swapWithNeighbour(
+  trx: Kysely<Database>,
+  table: "template_levels" | "scripts",
+  siblings: readonly { id: string; position: number }[],
+  id: string,
+  direction: MoveDirection,
+) {
+  const index = siblings.findIndex((s) => s.id === id);
+  const other = siblings[direction === "up" ? index - 1 : index + 1];
+  const self = siblings[index];
+  if (!self || !other) return;
+  // Positions may have gaps (deletions leave them): the two rows trade theirs.
+  await trx.updateTable(table).set({ position: other.position }).where("id", "=", self.id).execute();
+  await trx.updateTable(table).set({ position: self.position }).where("id", "=", other.id).execute();
+}
+
+export async function moveLevel(db: Kysely<Database>, templateId: string, levelId: string, write: TemplateWrite & { direction: MoveDirection }) {
+  await inTransaction(db, async (trx) => {
+    await bumpTemplate(trx, templateId, write);
+    await requireLevel(trx, templateId, levelId);
+    const siblings = await trx.selectFrom("template_levels").select(["id", "position"]).where("template_id", "=", templateId).orderBy("position").execute();
+    await swapWithNeighbour(trx, "template_levels", siblings, levelId, write.direction);
+  });
+}
+
