@@ -10,6 +10,7 @@ import { API_PREFIX, OPENAPI_PATH, installOpenApiDocument, validationHook } from
 import { createApplicationsRouter } from "./routes/applications/applications.ts";
 import { createCompaniesRouter } from "./routes/companies/companies.ts";
 import { createDataDictionariesRouter } from "./routes/dictionaries/data-dictionaries.ts";
+import { createMasterTemplatesRouter } from "./routes/templates/master-templates.ts";
 import { createProductInfoRouter } from "./routes/product-info/product-info.ts";
 import { createWorkspaceRouter } from "./routes/workspaces/router.ts";
 
@@ -52,6 +53,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.route(API_PREFIX, createCompaniesRouter());
   app.route(API_PREFIX, createApplicationsRouter());
   app.route(API_PREFIX, createDataDictionariesRouter());
+  app.route(API_PREFIX, createMasterTemplatesRouter());
   // Workspaces, one implementation for both kinds: /projects (migration), /audit-projects (onboarding).
   app.route(API_PREFIX, createWorkspaceRouter("migration"));
   app.route(API_PREFIX, createWorkspaceRouter("onboarding"));

@@ -36,6 +36,8 @@ export type AppDeps = {
   accessSettings?: AccessSettings;
   /** Automatic backups kept per workspace (env AUTO_BACKUPS_KEPT); 10 when omitted. */
   autoBackupsKept?: number;
+  /** A script's lock lapses after this many minutes (env SCRIPT_LOCK_TTL_MINUTES); 120 when omitted. */
+  scriptLockTtlMinutes?: number;
   /** The largest flat file a load takes (env MAX_UPLOAD_BYTES); 5 GB when omitted. */
   maxUploadBytes?: number;
   /** How long an upload waits for its review before answering 202 (routes/dictionaries/bulk-uploads.ts UPLOAD_WAIT_MS); tests set 0. */

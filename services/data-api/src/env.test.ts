@@ -24,6 +24,7 @@ describe("data API environment", () => {
       EMBEDDED_POSTGRES_PORT: 5433,
       MAX_UPLOAD_BYTES: 5 * 1024 ** 3,
       AUTO_BACKUPS_KEPT: 10,
+      SCRIPT_LOCK_TTL_MINUTES: 120,
     });
   });
 

@@ -119,6 +119,7 @@ async function main() {
     dataPlane,
     maxUploadBytes: env.MAX_UPLOAD_BYTES,
     autoBackupsKept: env.AUTO_BACKUPS_KEPT,
+    scriptLockTtlMinutes: env.SCRIPT_LOCK_TTL_MINUTES,
     jobs,
     companyUsers: createHttpCompanyUsersSource({ baseUrl: env.CLIENT_PORTAL_API_URL }),
     adminDataSources: createHttpAdminDataSources({ baseUrl: env.CLIENT_PORTAL_API_URL }),

@@ -1,0 +1,243 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO_COMPANIES } from "../../../../../scripts/demo-data.ts";
+import type { Template } from "../../../../../contracts/templates.ts";
+import { TEST_DATABASE_KINDS } from "../../../../shared/testing/databases.ts";
+import { FORBIDDEN_MESSAGE } from "../../access.ts";
+import { ARCHIVED_MESSAGE, DUPLICATE_LEVEL_MESSAGE, TEMPLATE_NOT_FOUND_MESSAGE, TEMPLATE_STALE_MESSAGE } from "../../repositories/templates.ts";
+import { USERS, createTestApi, type TestApi } from "../../testing/harness.ts";
+
+const [cedar, acme, birch] = DEMO_COMPANIES;
+
+describe.each(TEST_DATABASE_KINDS)("master templates on %s", (kind) => {
+  let api: TestApi;
+  let analyst: string;
+  let admin: string;
+  beforeAll(async () => {
+    api = await createTestApi(kind);
+    analyst = await api.tokenFor(USERS.analyst);
+    admin = await api.tokenFor(USERS.superAdmin);
+  });
+  afterAll(() => api?.close());
+
+  const base = "/api/v1/master-templates";
+  const path = (id: string, rest = "") => `${base}/${id}${rest}`;
+  const create = async (name: string, options: { companyId?: string; area?: string; type?: string; token?: string } = {}) =>
+    api.send("POST", base, options.token ?? analyst, { companyId: options.companyId ?? acme.id, area: options.area ?? "migration", name, type: options.type ?? "Core" });
+  /** A template with one level "Load" and one script "Customers". */
+  async function withScript(name: string, sql = "insert into destination.customers select * from source.customers;") {
+    const t: Template = (await create(name)).body;
+    const leveled: Template = (await api.send("POST", path(t.id, "/levels"), analyst, { version: t.version, name: "Load" })).body;
+    const level = leveled.levels[0]!;
+    const script = await api.send("POST", path(t.id, `/levels/${level.id}/scripts`), analyst, { version: leveled.version, name: "Customers", sql, comment: "First cut" });
+    expect(script.status).toBe(201);
+    return { template: t, level, script: script.body };
+  }
+
+  describe("templates", () => {
+    it("creates a Draft template and lists the area's templates, filtered and sorted in SQL", async () => {
+      const created = await create("Finance core", { companyId: birch.id, type: "Mapping" });
+      expect(created.status).toBe(201);
+      expect(created.body).toMatchObject({ companyId: birch.id, area: "migration", name: "Finance core", type: "Mapping", status: "Draft", version: 1, levels: [] });
+      await create("Aardvark", { companyId: birch.id });
+      await create("Onboarding only", { companyId: birch.id, area: "onboarding" });
+      const list = await api.get(`${base}?companyId=${birch.id}&area=migration&sort=-name`, analyst);
+      expect(list.body.items.map((t: Template) => t.name)).toEqual(["Finance core", "Aardvark"]);
+      expect(list.body.total).toBe(2);
+      const mapping = await api.get(`${base}?companyId=${birch.id}&area=migration&type=Mapping`, analyst);
+      expect(mapping.body.items.map((t: Template) => t.name)).toEqual(["Finance core"]);
+      const named = await api.get(`${base}?companyId=${birch.id}&area=migration&name=AARD&status=Draft`, analyst);
+      expect(named.body.items.map((t: Template) => t.name)).toEqual(["Aardvark"]);
+      const onboarding = await api.get(`${base}?companyId=${birch.id}&area=onboarding`, analyst);
+      expect(onboarding.body.items.map((t: Template) => t.name)).toEqual(["Onboarding only"]);
+    });
+
+    it("refuses a name already used in the area (any case), and a bad type, next to the field", async () => {
+      await create("Payroll");
+      const again = await create("PAYROLL");
+      expect(again.status).toBe(409);
+      expect(again.body.fieldErrors.name).toEqual(["A template with this name already exists here"]);
+      const bad = await create("Other", { type: "Sideways" });
+      expect(bad.status).toBe(400);
+      expect(bad.body.fieldErrors.type).toBeDefined();
+    });
+
+    it("guards by company and area: another company's template is 404, a Viewer 403, a ClientAdmin 403 in Onboarding", async () => {
+      const theirs: Template = (await create("Cedar only", { companyId: cedar.id, token: admin })).body;
+      const asAnalyst = await api.get(path(theirs.id), analyst);
+      expect(asAnalyst.status).toBe(404);
+      expect(asAnalyst.body.errors[0]).toBe(TEMPLATE_NOT_FOUND_MESSAGE);
+      const viewer = await api.tokenFor(USERS.viewer);
+      expect((await api.get(`${base}?companyId=${acme.id}&area=migration`, viewer)).status).toBe(403);
+      const clientAdmin = await api.tokenFor(USERS.clientAdmin);
+      expect((await api.get(`${base}?companyId=${birch.id}&area=migration`, clientAdmin)).status).toBe(200);
+      const onboarding = await api.get(`${base}?companyId=${birch.id}&area=onboarding`, clientAdmin);
+      expect(onboarding.status).toBe(403);
+      expect(onboarding.body.errors[0]).toBe(FORBIDDEN_MESSAGE);
+    });
+
+    it("moves Draft → Available (only with a script) → Archived (read-only) → Available", async () => {
+      const empty: Template = (await create("Empty one")).body;
+      const refused = await api.send("POST", path(empty.id, "/status"), analyst, { version: empty.version, status: "Available" });
+      expect(refused.status).toBe(409);
+      expect(refused.body.errors[0]).toBe("Add at least one script before making the template available.");
+
+      const { template } = await withScript("Lifecycle");
+      let current: Template = (await api.get(path(template.id), analyst)).body;
+      expect((await api.send("POST", path(current.id, "/status"), analyst, { version: current.version, status: "Archived" })).body.errors[0]).toBe(
+        "A template that is Draft cannot become Archived.",
+      );
+      current = (await api.send("POST", path(current.id, "/status"), analyst, { version: current.version, status: "Available" })).body;
+      expect(current.status).toBe("Available");
+      current = (await api.send("POST", path(current.id, "/status"), analyst, { version: current.version, status: "Archived" })).body;
+      expect(current.status).toBe("Archived");
+      const write = await api.send("POST", path(current.id, "/levels"), analyst, { version: current.version, name: "More" });
+      expect(write.status).toBe(409);
+      expect(write.body.errors[0]).toBe(ARCHIVED_MESSAGE);
+      const script = current.levels[0]!.scripts[0]!;
+      expect((await api.send("POST", path(current.id, `/scripts/${script.id}/lock`), analyst)).body.errors[0]).toBe(ARCHIVED_MESSAGE);
+      current = (await api.send("POST", path(current.id, "/status"), analyst, { version: current.version, status: "Available" })).body;
+      expect(current.status).toBe("Available");
+    });
+  });
+
+  describe("levels", () => {
+    it("adds, renames and reorders levels; refuses a duplicate name, a stale version and deleting a level with scripts", async () => {
+      const { template, level } = await withScript("Levels");
+      let t: Template = (await api.get(path(template.id), analyst)).body;
+      t = (await api.send("POST", path(t.id, "/levels"), analyst, { version: t.version, name: "Transform" })).body;
+      const duplicate = await api.send("POST", path(t.id, "/levels"), analyst, { version: t.version, name: "LOAD" });
+      expect(duplicate.status).toBe(409);
+      expect(duplicate.body.fieldErrors.name).toEqual([DUPLICATE_LEVEL_MESSAGE]);
+      const stale = await api.send("POST", path(t.id, "/levels"), analyst, { version: t.version - 1, name: "Late" });
+      expect(stale.status).toBe(409);
+      expect(stale.body.errors[0]).toBe(TEMPLATE_STALE_MESSAGE);
+      const transform = t.levels[1]!;
+      t = (await api.send("POST", path(t.id, `/levels/${transform.id}/move`), analyst, { version: t.version, direction: "up" })).body;
+      expect(t.levels.map((l) => [l.name, l.order])).toEqual([
+        ["Transform", 1],
+        ["Load", 2],
+      ]);
+      t = (await api.send("PATCH", path(t.id, `/levels/${transform.id}`), analyst, { version: t.version, name: "Prepare" })).body;
+      expect(t.levels[0]!.name).toBe("Prepare");
+      const notEmpty = await api.send("DELETE", path(t.id, `/levels/${level.id}?version=${t.version}`), analyst);
+      expect(notEmpty.status).toBe(409);
+      expect(notEmpty.body.errors[0]).toMatch(/Only an empty level can be deleted/);
+      t = (await api.send("DELETE", path(t.id, `/levels/${transform.id}?version=${t.version}`), analyst)).body;
+      expect(t.levels.map((l) => l.name)).toEqual(["Load"]);
+    });
+  });
+
+  describe("scripts, versions and locks", () => {
+    it("refuses a syntax error at its line and column, and saves nothing", async () => {
+      const t: Template = (await create("Syntax")).body;
+      const leveled: Template = (await api.send("POST", path(t.id, "/levels"), analyst, { version: t.version, name: "L1" })).body;
+      const bad = await api.send("POST", path(t.id, `/levels/${leveled.levels[0]!.id}/scripts`), analyst, {
+        version: leveled.version,
+        name: "Broken",
+        sql: "select 1;\nselect * fro source.customers;",
+      });
+      expect(bad.status).toBe(400);
+      expect(bad.body.fieldErrors.sql).toEqual(['Line 2, column 10: syntax error at or near "fro"']);
+      expect((await api.get(path(t.id), analyst)).body.scriptCount).toBe(0);
+    });
+
+    it("saves only under the holder's lock, as a new version; refuses a stale save; diffs and restores versions; audits the lock", async () => {
+      const { template, script } = await withScript("Versions", "select 1;\nselect 2;");
+      const scriptPath = (rest = "") => path(template.id, `/scripts/${script.id}${rest}`);
+      expect(script).toMatchObject({ name: "Customers", version: 1, lockState: "Unlocked", sql: "select 1;\nselect 2;" });
+
+      const unlocked = await api.send("PUT", scriptPath(), analyst, { baseVersion: 1, sql: "select 3;" });
+      expect(unlocked.status).toBe(409);
+      expect(unlocked.body.errors[0]).toBe("Lock the script for editing first.");
+
+      const locked = await api.send("POST", scriptPath("/lock"), analyst);
+      expect(locked.body).toMatchObject({ lockState: "Locked", lockedBy: USERS.analyst.id, lockExpiresAt: expect.any(String) });
+      const support = await api.tokenFor(USERS.support);
+      const other = await api.send("POST", scriptPath("/lock"), support);
+      expect(other.status).toBe(409);
+      expect(other.body.errors[0]).toMatch(/has held the lock on this script since/);
+      const notHolder = await api.send("PUT", scriptPath(), support, { baseVersion: 1, sql: "select 3;" });
+      expect(notHolder.status).toBe(409);
+      expect(notHolder.body.errors[0]).toMatch(/holds the lock on this script: only they can save it/);
+
+      const saved = await api.send("PUT", scriptPath(), analyst, { baseVersion: 1, sql: "select 1;\nselect 20;\nselect 3;", comment: "Twenty" });
+      expect(saved.status).toBe(200);
+      expect(saved.body).toMatchObject({ version: 2, sql: "select 1;\nselect 20;\nselect 3;", lockState: "Locked" });
+      const stale = await api.send("PUT", scriptPath(), analyst, { baseVersion: 1, sql: "select 'lost';" });
+      expect(stale.status).toBe(409);
+      expect(stale.body.code).toBe("stale_version");
+      expect((await api.get(scriptPath(), analyst)).body.sql).toBe("select 1;\nselect 20;\nselect 3;");
+      const badSave = await api.send("PUT", scriptPath(), analyst, { baseVersion: 2, sql: "selec 1" });
+      expect(badSave.status).toBe(400);
+      expect(badSave.body.fieldErrors.sql[0]).toMatch(/^Line 1, column 1: syntax error/);
+
+      const diff = await api.get(`${scriptPath("/diff")}?from=1&to=2`, analyst);
+      expect(diff.body).toMatchObject({ from: 1, to: 2, added: 2, removed: 1 });
+      expect(diff.body.lines.filter((l: { kind: string }) => l.kind !== "same").map((l: { kind: string; text: string }) => `${l.kind} ${l.text}`)).toEqual([
+        "removed select 2;",
+        "added select 20;",
+        "added select 3;",
+      ]);
+
+      const restored = await api.send("POST", scriptPath("/versions/1/restore"), analyst, { baseVersion: 2 });
+      expect(restored.body).toMatchObject({ version: 3, sql: "select 1;\nselect 2;" });
+      const versions = await api.get(scriptPath("/versions"), analyst);
+      expect(versions.body.items.map((v: { version: number; comment: string }) => [v.version, v.comment])).toEqual([
+        [3, "Restored version 1"],
+        [2, "Twenty"],
+        [1, "First cut"],
+      ]);
+
+      const unlockByOther = await api.send("POST", scriptPath("/unlock"), support);
+      expect(unlockByOther.status).toBe(409);
+      const forceByAnalyst = await api.send("POST", scriptPath("/force-unlock"), analyst, { reason: "Gone home" });
+      expect(forceByAnalyst.status).toBe(403);
+      const noReason = await api.send("POST", scriptPath("/force-unlock"), support, { reason: "  " });
+      expect(noReason.status).toBe(400);
+      expect(noReason.body.fieldErrors.reason).toEqual(["Give the reason for forcing the lock"]);
+      const forced = await api.send("POST", scriptPath("/force-unlock"), support, { reason: "Ann is on leave" });
+      expect(forced.body).toMatchObject({ lockState: "ForceUnlocked", lockedBy: null });
+      const events = await api.get(scriptPath("/lock-events"), analyst);
+      expect(events.body.items.map((e: { state: string; reason: string | null }) => [e.state, e.reason])).toEqual([
+        ["ForceUnlocked", "Ann is on leave"],
+        ["Locked", null],
+      ]);
+    });
+
+    it("lets another take over a lock whose holder went away (the TTL passed)", async () => {
+      const { template, script } = await withScript("Lapsing");
+      const lapsing = api.appWith({ scriptLockTtlMinutes: 0 });
+      const scriptUrl = path(template.id, `/scripts/${script.id}`);
+      const call = async (method: string, url: string, token: string) => {
+        const res = await lapsing.request(url, { method, headers: { authorization: `Bearer ${token}` } });
+        return { status: res.status, body: (await res.json()) as any };
+      };
+      expect((await call("POST", `${scriptUrl}/lock`, analyst)).status).toBe(200);
+      expect((await call("GET", scriptUrl, analyst)).body.lockState).toBe("Unlocked");
+      const support = await api.tokenFor(USERS.support);
+      expect((await call("POST", `${scriptUrl}/lock`, support)).status).toBe(200);
+      const events = await api.get(`${scriptUrl}/lock-events`, analyst);
+      expect(events.body.items.map((e: { state: string; userId: string }) => [e.state, e.userId])).toEqual([
+        ["Locked", USERS.support.id],
+        ["Locked", USERS.analyst.id],
+      ]);
+    });
+
+    it("moves and deletes scripts; another company's script is 404", async () => {
+      const { template, level } = await withScript("Order");
+      let t: Template = (await api.get(path(template.id), analyst)).body;
+      const second = await api.send("POST", path(t.id, `/levels/${level.id}/scripts`), analyst, { version: t.version, name: "Orders", sql: "select 2;" });
+      t = (await api.get(path(t.id), analyst)).body;
+      t = (await api.send("POST", path(t.id, `/scripts/${second.body.id}/move`), analyst, { version: t.version, direction: "up" })).body;
+      expect(t.levels[0]!.scripts.map((s) => [s.name, s.order])).toEqual([
+        ["Orders", 1],
+        ["Customers", 2],
+      ]);
+      t = (await api.send("DELETE", path(t.id, `/scripts/${second.body.id}?version=${t.version}`), analyst)).body;
+      expect(t.levels[0]!.scripts.map((s) => s.name)).toEqual(["Customers"]);
+      const theirs: Template = (await create("Cedar's", { companyId: cedar.id, token: admin })).body;
+      expect((await api.get(path(theirs.id, `/scripts/${t.levels[0]!.scripts[0]!.id}`), analyst)).status).toBe(404);
+      expect((await api.get(path(t.id, `/scripts/${second.body.id}`), analyst)).status).toBe(404);
+    });
+  });
+});
