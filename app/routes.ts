@@ -102,6 +102,38 @@ function masterDictionary(area: "migration" | "onboarding"): RouteConfigEntry {
   ]);
 }
 
+/**
+ * The template and script pages (issue 11), one module each, registered for the master templates of
+ * /migration, /translations and /onboarding (each registration with its own ids; `area` prefixes them).
+ */
+function masterTemplates(area: "migration" | "translations" | "onboarding"): RouteConfigEntry {
+  const file = (name: string) => `routes/templates/${name}.tsx`;
+  const id = (name: string) => ({ id: `${area}-templates-${name}` });
+  const scriptPages = (mode: "edit" | "view") =>
+    route(`level/:levelId/script/${mode}/:scriptId`, file("script-layout"), id(`script-${mode}`), [
+      ...(mode === "edit"
+        ? [
+            index(file("script-edit"), id("script-edit-index")),
+            route("details", file("script-details"), id("script-details")),
+            route("info", file("script-details"), id("script-info")),
+            route("history", file("script-history"), id("script-history")),
+            route("lock-audit", file("script-lock-audit"), id("script-lock-audit")),
+            route("version/:version", file("script-version"), id("script-version")),
+          ]
+        : [index(file("script-view"), id("script-view-index"))]),
+    ]);
+  return route("master-templates", file("layout"), id("layout"), [
+    index(file("list"), id("list")),
+    route("create", file("create"), id("create")),
+    route(":templateId/edit", file("template-layout"), id("template"), [
+      index(file("template-edit"), id("template-edit")),
+      route("level/:levelId/script/create", file("script-create"), id("script-create")),
+      scriptPages("edit"),
+      scriptPages("view"),
+    ]),
+  ]);
+}
+
 export default [
   index("routes/home.tsx"),
   route("login", "routes/auth/login.tsx"),
@@ -120,7 +152,7 @@ export default [
     ]),
     area("migration", [
       workspace("migration", "projects"),
-      empty("master-templates", "migration-master-templates"),
+      masterTemplates("migration"),
       masterDictionary("migration"),
       route("application", "routes/migration/application/layout.tsx", [
         index("routes/migration/application/list.tsx"),
@@ -129,11 +161,11 @@ export default [
     ]),
     area("translations", [
       empty("mappings", "translations-mappings"),
-      empty("master-templates", "translations-master-templates"),
+      masterTemplates("translations"),
     ]),
     area("onboarding", [
       workspace("onboarding", "configurations"),
-      empty("master-templates", "onboarding-master-templates"),
+      masterTemplates("onboarding"),
       masterDictionary("onboarding"),
     ]),
   ]),

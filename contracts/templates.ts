@@ -179,3 +179,30 @@ export const forceUnlockSchema = z.object({
     .min(1, "Give the reason for forcing the lock")
     .max(LOCK_REASON_MAX, `At most ${LOCK_REASON_MAX} characters`),
 });
+
+/* ---------- A project's templates ---------- */
+
+export const projectTemplatesQuerySchema = pageQuerySchema;
+export const assignTemplatesSchema = z.object({
+  templateIds: z.preprocess((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]), z.array(z.string().min(1)).min(1, "Choose at least one template")),
+});
+export const createProjectTemplateSchema = z.object({ name: nameSchema, description: descriptionSchema, type: templateTypeSchema });
+
+/** A project's copy beside its master: each script (matched by level and name, any case) the same, changed, or in one of them only. */
+export const masterComparisonSchema = z.object({
+  masterTemplateId: z.string(),
+  masterName: z.string(),
+  /** The master's version when it was copied, and now. */
+  copiedVersion: z.number().int().nullable(),
+  masterVersion: z.number().int(),
+  scripts: z.array(
+    z.object({
+      level: z.string(),
+      name: z.string(),
+      state: z.enum(["same", "changed", "onlyInProject", "onlyInMaster"]),
+      /** The master's newest SQL → the project's newest (changed scripts only); versions are the master's (`from`) and the project's (`to`). */
+      diff: scriptDiffSchema.nullable(),
+    }),
+  ),
+});
+export type MasterComparison = z.infer<typeof masterComparisonSchema>;

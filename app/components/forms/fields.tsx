@@ -67,6 +67,32 @@ export function TextareaField({ label, field, description, className, ...rest }:
   );
 }
 
+/**
+ * SQL, as a script's editor: a monospaced textarea that keeps tabs and never spell-checks. It works
+ * as it is without JavaScript; a syntax error comes back next to it with its line and column.
+ */
+export function SqlField({ label, field, description, className, ...rest }: BaseProps & Omit<React.ComponentProps<"textarea">, "name" | "id">) {
+  return (
+    <div className={className}>
+      <label htmlFor={field.id} className="mb-1 block text-sm font-medium">
+        {label}
+      </label>
+      <textarea
+        {...getTextareaProps(field, { ariaDescribedBy: description ? field.descriptionId : undefined })}
+        rows={16}
+        spellCheck={false}
+        autoCapitalize="off"
+        autoCorrect="off"
+        wrap="off"
+        {...rest}
+        className={cn(control, "font-mono text-[13px] leading-5")}
+      />
+      <Description id={field.descriptionId}>{description}</Description>
+      <ErrorList id={field.errorId} errors={field.errors} />
+    </div>
+  );
+}
+
 export type Option = { value: string; label: string };
 
 export function SelectField({

@@ -85,7 +85,7 @@ export type JobDefinition = {
    */
   onSuccess: { status: ProjectStatus | "previous"; update?: (trx: Transaction<Database>, ctx: JobContext) => Promise<void> };
   /**
-   * Clean-up after a failure, once the lock is released (best effort: a failure here is logged).
+   * Clean-up after a failure, while the job still holds the lock (best effort: a failure here is logged).
    * The status after a failure is the job kind's rule (job-kinds.ts), the same rule the restart
    * recovery applies, so it is not a parameter.
    */
@@ -288,9 +288,25 @@ async function failJob(
   const about = { jobId, kind: definition.kind, projectId: definition.projectId };
   if (error instanceof JobInputRefusedError || error instanceof JobCancelledError) deps.logger.info("job ended without its result", { ...about, message });
   else deps.logger.warn("job failed", { ...about, err: error });
-  let recorded: boolean;
+  // The clean-up runs while the job still holds the lock: a Retry the moment the lock is released
+  // must not meet a clean-up still dropping what it is about to make. Only while the job is still
+  // this run's: when the recovery ended it already (its process was taken for dead), the recovery did
+  // the clean-up and the project may have moved on since (a retry made new databases).
+  const ours = await deps.db
+    .selectFrom("jobs")
+    .select("status")
+    .where("id", "=", jobId)
+    .executeTakeFirst()
+    .catch(() => undefined);
+  if (ours?.status === IN_PROGRESS) {
+    try {
+      await definition.onFailure?.(error, ctx);
+    } catch (err) {
+      deps.logger.warn("job clean-up after a failure failed", { err, jobId });
+    }
+  }
   try {
-    recorded = await deps.db.transaction().execute(async (trx) => {
+    await deps.db.transaction().execute(async (trx) => {
       const at = now();
       // The step first: its update is conditional on the job still running.
       if (position !== null) await setStepStatus(trx, jobId, position, "Failed", at, message);
@@ -301,15 +317,6 @@ async function failJob(
   } catch (err) {
     // The database itself failed: the job stays IN_PROGRESS until the recovery ends it.
     deps.logger.error("could not record a job's failure", { err, jobId });
-    return;
-  }
-  // The recovery ended this job already (its process was taken for dead) and did the clean-up; the
-  // project may have moved on since (a retry made new databases): nothing here is this run's to remove.
-  if (!recorded) return;
-  try {
-    await definition.onFailure?.(error, ctx);
-  } catch (err) {
-    deps.logger.warn("job clean-up after a failure failed", { err, jobId });
   }
 }
 

@@ -120,7 +120,9 @@ export async function searchTemplates(db: Kysely<Database>, search: TemplateSear
   };
   let rows = scope(selectSummaries(db));
   const { key, direction } = sortOf<keyof typeof SORT_COLUMNS>(search.sort);
-  for (const column of SORT_COLUMNS[key]) rows = rows.orderBy(column, direction);
+  // A project's templates are listed in their run order, whatever the sort asked.
+  if (search.projectId !== null) rows = rows.orderBy("t.position").orderBy("t.created_at");
+  else for (const column of SORT_COLUMNS[key]) rows = rows.orderBy(column, direction);
   const items = await rows
     .orderBy("t.id", direction)
     .limit(search.pageSize)
@@ -327,3 +329,126 @@ export async function moveLevel(db: Kysely<Database>, templateId: string, levelI
   });
 }
 
+
+/* ---------- A project's templates ---------- */
+
+export const NOT_AVAILABLE_MESSAGE = "Only Available master templates can be assigned.";
+export const ALREADY_ASSIGNED_MESSAGE = "This template is already assigned to this project.";
+
+/**
+ * Copies an Available master template into the project (one transaction): its levels, and each
+ * script's newest SQL as the copy's version 1. The copy remembers the master and its version, for
+ * "Compare with master"; editing it never touches the master. Answers the copy's id.
+ */
+export async function assignMasterTemplate(db: Kysely<Database>, masterId: string, project: { id: string; companyId: string; area: TemplateArea }, writer: Writer) {
+  return inTransaction(db, async (trx) => {
+    const master = await trx.selectFrom("templates").selectAll().where("id", "=", masterId).executeTakeFirst();
+    if (!master || master.project_id !== null || master.company_id !== project.companyId || master.area !== project.area) throw new NotFoundError(TEMPLATE_NOT_FOUND_MESSAGE);
+    if (master.status !== "Available") throw new ApiProblem(409, "not_available", NOT_AVAILABLE_MESSAGE);
+    const taken = await trx
+      .selectFrom("templates")
+      .select("id")
+      .where("project_id", "=", project.id)
+      .where((eb) => eb.or([eb("master_template_id", "=", masterId), eb("name_key", "=", master.name_key)]))
+      .executeTakeFirst();
+    if (taken) throw new ApiProblem(409, "already_assigned", ALREADY_ASSIGNED_MESSAGE);
+    const id = await createTemplate(trx, {
+      ...writer,
+      companyId: project.companyId,
+      area: project.area,
+      projectId: project.id,
+      name: master.name,
+      description: master.description,
+      type: master.type as TemplateType,
+      status: "Available",
+    });
+    await trx.updateTable("templates").set({ master_template_id: master.id, master_version: master.version }).where("id", "=", id).execute();
+    const now = at(writer);
+    const levels = await trx.selectFrom("template_levels").selectAll().where("template_id", "=", masterId).orderBy("position").execute();
+    for (const level of levels) {
+      const levelId = randomUUID();
+      await trx.insertInto("template_levels").values({ ...level, id: levelId, template_id: id }).execute();
+      const scripts = await trx
+        .selectFrom("scripts as s")
+        .innerJoin("script_versions as v", (j) => j.onRef("v.script_id", "=", "s.id").onRef("v.version", "=", "s.version"))
+        .select(["s.name", "s.name_key", "s.position", "v.sql"])
+        .where("s.level_id", "=", level.id)
+        .orderBy("s.position")
+        .execute();
+      for (const s of scripts) {
+        const scriptId = randomUUID();
+        await trx
+          .insertInto("scripts")
+          .values({
+            id: scriptId,
+            template_id: id,
+            level_id: levelId,
+            name: s.name,
+            name_key: s.name_key,
+            position: s.position,
+            version: 1,
+            lock_state: "Unlocked",
+            locked_by: null,
+            locked_by_name: null,
+            locked_at: null,
+            created_at: now,
+            updated_at: now,
+            updated_by: writer.userId,
+            updated_by_name: writer.userName,
+          })
+          .execute();
+        await trx
+          .insertInto("script_versions")
+          .values({
+            script_id: scriptId,
+            version: 1,
+            sql: s.sql,
+            comment: `Copied from master template ${master.name}, version ${master.version}`,
+            author: writer.userId,
+            author_name: writer.userName,
+            created_at: now,
+          })
+          .execute();
+      }
+    }
+    return id;
+  });
+}
+
+/** Moves a project's template one place in the run order. */
+export async function moveProjectTemplate(db: Kysely<Database>, projectId: string, templateId: string, write: TemplateWrite & { direction: MoveDirection }) {
+  await inTransaction(db, async (trx) => {
+    await bumpTemplate(trx, templateId, write);
+    const siblings = await trx.selectFrom("templates").select(["id", "position"]).where("project_id", "=", projectId).orderBy("position").orderBy("created_at").execute();
+    const index = siblings.findIndex((s) => s.id === templateId);
+    const other = siblings[write.direction === "up" ? index - 1 : index + 1];
+    const self = siblings[index];
+    if (!self || !other) return;
+    // Equal positions (never expected) would make a swap a no-op: renumber first.
+    if (self.position === other.position) siblings.forEach((s, i) => (s.position = i));
+    await trx.updateTable("templates").set({ position: other.position }).where("id", "=", self.id).execute();
+    await trx.updateTable("templates").set({ position: self.position }).where("id", "=", other.id).execute();
+  });
+}
+
+/** Removes a template from its project, with its levels, scripts and versions. */
+export async function removeProjectTemplate(db: Kysely<Database>, templateId: string, write: TemplateWrite) {
+  await inTransaction(db, async (trx) => {
+    await bumpTemplate(trx, templateId, write);
+    await trx.deleteFrom("templates").where("id", "=", templateId).execute();
+  });
+}
+
+/** The newest SQL of each script of a template, keyed by level and script name (any case). */
+export async function newestScripts(db: Kysely<Database>, templateId: string) {
+  const rows = await db
+    .selectFrom("scripts as s")
+    .innerJoin("template_levels as l", "l.id", "s.level_id")
+    .innerJoin("script_versions as v", (j) => j.onRef("v.script_id", "=", "s.id").onRef("v.version", "=", "s.version"))
+    .select(["l.name as level", "l.name_key as level_key", "l.position as level_position", "s.name", "s.name_key", "s.position", "v.sql"])
+    .where("s.template_id", "=", templateId)
+    .orderBy("l.position")
+    .orderBy("s.position")
+    .execute();
+  return rows;
+}

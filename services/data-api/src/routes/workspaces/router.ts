@@ -13,6 +13,7 @@ import { createWorkspaceLoadsRouter } from "./loads.ts";
 import { createMigrationRoutes } from "./migration.ts";
 import { createOnboardingRoutes } from "./onboarding.ts";
 import { collectionPath } from "./shared.ts";
+import { createWorkspaceTemplatesRouter } from "./templates.ts";
 import { createWorkspaceUsersRouter } from "./users.ts";
 
 /** What only one kind has: its create, search, read and update bodies and its own extra routes. */
@@ -50,5 +51,6 @@ export function createWorkspaceRouter(kind: WorkspaceKind) {
   router.route("/", createWorkspaceHistoryRouter(descriptor));
   router.route("/", createWorkspaceBackupsRouter(descriptor));
   router.route("/", createWorkspaceDictionaryRouter(descriptor));
+  router.route("/", createWorkspaceTemplatesRouter(descriptor));
   return router;
 }

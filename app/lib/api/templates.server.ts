@@ -1,0 +1,69 @@
+/**
+ * The data API's templates, levels and scripts (issue 11), with the signed-in user's token. Every
+ * call after the list takes the template's API path (`TemplateOwner.api(templateId)`): master
+ * templates live under /api/v1/master-templates/{id}, a project's own under its project, and the
+ * same pages serve both.
+ */
+import { z } from "zod";
+import { pageQuerySchema } from "../../../contracts/common";
+import {
+  lockEventPageSchema,
+  scriptDiffSchema,
+  scriptSchema,
+  scriptVersionPageSchema,
+  scriptVersionSchema,
+  templatePageSchema,
+  templateSchema,
+  type createTemplateSchema,
+  type MoveDirection,
+  type TemplateSearchQuery,
+  type TemplateStatus,
+  type TemplateType,
+} from "../../../contracts/templates";
+import { callService, type Caller } from "../api.server";
+
+const MASTER = "/api/v1/master-templates";
+
+export const searchMasterTemplates = (as: Caller, query: TemplateSearchQuery) => callService("data-api", MASTER, as, { schema: templatePageSchema, query });
+export const createMasterTemplate = (as: Caller, body: z.input<typeof createTemplateSchema>) =>
+  callService("data-api", MASTER, as, { method: "POST", body, schema: templateSchema });
+
+/** The API path of a master template. */
+export const masterTemplateApi = (templateId: string) => `${MASTER}/${encodeURIComponent(templateId)}`;
+
+type Page = z.output<typeof pageQuerySchema>;
+const enc = encodeURIComponent;
+
+/** Every call on one template, at its API path. */
+export function templateApi(as: Caller, api: string) {
+  const level = (levelId: string) => `${api}/levels/${enc(levelId)}`;
+  const script = (scriptId: string) => `${api}/scripts/${enc(scriptId)}`;
+  const write = (path: string, method: "POST" | "PATCH", body?: unknown) => callService("data-api", path, as, { method, body, schema: templateSchema });
+  const scriptWrite = (path: string, body?: unknown) => callService("data-api", path, as, { method: "POST", body, schema: scriptSchema });
+  return {
+    get: () => callService("data-api", api, as, { schema: templateSchema }),
+    update: (body: { version: number; name: string; description: string | null; type: TemplateType }) => write(api, "PATCH", body),
+    changeStatus: (body: { version: number; status: TemplateStatus }) => write(`${api}/status`, "POST", body),
+    addLevel: (body: { version: number; name: string }) => write(`${api}/levels`, "POST", body),
+    renameLevel: (levelId: string, body: { version: number; name: string }) => write(level(levelId), "PATCH", body),
+    deleteLevel: (levelId: string, version: number) => callService("data-api", level(levelId), as, { method: "DELETE", query: { version }, schema: templateSchema }),
+    moveLevel: (levelId: string, body: { version: number; direction: MoveDirection }) => write(`${level(levelId)}/move`, "POST", body),
+    createScript: (levelId: string, body: { version: number; name: string; sql: string; comment: string | null }) =>
+      callService("data-api", `${level(levelId)}/scripts`, as, { method: "POST", body, schema: scriptSchema }),
+    getScript: (scriptId: string) => callService("data-api", script(scriptId), as, { schema: scriptSchema }),
+    saveScript: (scriptId: string, body: { baseVersion: number; sql: string; comment: string | null }) =>
+      callService("data-api", script(scriptId), as, { method: "PUT", body, schema: scriptSchema }),
+    renameScript: (scriptId: string, body: { version: number; name: string }) => write(script(scriptId), "PATCH", body),
+    deleteScript: (scriptId: string, version: number) => callService("data-api", script(scriptId), as, { method: "DELETE", query: { version }, schema: templateSchema }),
+    moveScript: (scriptId: string, body: { version: number; direction: MoveDirection }) => write(`${script(scriptId)}/move`, "POST", body),
+    versions: (scriptId: string, query: Page) => callService("data-api", `${script(scriptId)}/versions`, as, { schema: scriptVersionPageSchema, query }),
+    version: (scriptId: string, version: number) => callService("data-api", `${script(scriptId)}/versions/${version}`, as, { schema: scriptVersionSchema }),
+    restoreVersion: (scriptId: string, version: number, baseVersion: number) => scriptWrite(`${script(scriptId)}/versions/${version}/restore`, { baseVersion }),
+    diff: (scriptId: string, from: number, to: number) => callService("data-api", `${script(scriptId)}/diff`, as, { schema: scriptDiffSchema, query: { from, to } }),
+    lock: (scriptId: string) => scriptWrite(`${script(scriptId)}/lock`),
+    unlock: (scriptId: string) => scriptWrite(`${script(scriptId)}/unlock`),
+    forceUnlock: (scriptId: string, reason: string) => scriptWrite(`${script(scriptId)}/force-unlock`, { reason }),
+    lockEvents: (scriptId: string, query: Page) => callService("data-api", `${script(scriptId)}/lock-events`, as, { schema: lockEventPageSchema, query }),
+  };
+}
+export type TemplateApi = ReturnType<typeof templateApi>;

@@ -1,0 +1,79 @@
+import { Form, Link } from "react-router";
+import { createTemplateSchema } from "../../../contracts/templates";
+import { TEMPLATE_TYPES } from "../../../contracts/values/templates";
+import { FormErrors, SelectField, TextareaField, TextField } from "~/components/forms/fields";
+import { StatusButton, useIsPending } from "~/components/forms/status-button";
+import { buttonVariants } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
+import { createMasterTemplate } from "~/lib/api/templates.server";
+import { companyHref, useCompanyHref } from "~/lib/company-href";
+import { redirectWithFlash } from "~/lib/flash.server";
+import { getFormProps, useServerForm } from "~/lib/forms";
+import { invalid, parseForm, refusedByService } from "~/lib/forms.server";
+import { useTemplatePaths } from "./paths";
+import { requireTemplateWrite } from "./templates.server";
+import type { Route } from "./+types/create";
+
+/** The company and area come from the page, never from the form. */
+const formSchema = createTemplateSchema.omit({ companyId: true, area: true });
+
+export async function loader({ context }: Route.LoaderArgs) {
+  await requireTemplateWrite(context, (paths) => paths.list);
+  return null;
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { shell, paths, companyId } = await requireTemplateWrite(context, (p) => p.list);
+  const { submission } = await parseForm(request, formSchema);
+  if (submission.status !== "success") return invalid(submission);
+  let created;
+  try {
+    created = await createMasterTemplate(shell, { companyId: companyId!, area: paths.owner.area, ...submission.value });
+  } catch (err) {
+    return refusedByService(submission, err);
+  }
+  return redirectWithFlash(companyHref(paths.edit(created.id), companyId), `Template ${created.name} created. Add its levels and scripts.`);
+}
+
+export const handle = { breadcrumb: "Create template" };
+
+export default function CreateTemplate({ actionData }: Route.ComponentProps) {
+  const href = useCompanyHref();
+  const paths = useTemplatePaths();
+  const pending = useIsPending();
+  const [form, fields] = useServerForm({ id: "create-template", lastResult: actionData?.result, required: ["name", "type"], defaultValue: { type: "Core" } });
+  return (
+    <section aria-labelledby="page-title" className="flex flex-col gap-6">
+      <h1 id="page-title" className="text-2xl font-semibold tracking-tight">
+        Create template
+      </h1>
+      <Card className="max-w-2xl">
+        <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
+          <FormErrors form={form} />
+          <TextField label="Name" field={fields.name!} />
+          <TextareaField label="Description" field={fields.description!} />
+          <SelectField
+            label="Type"
+            field={fields.type!}
+            options={TEMPLATE_TYPES.map((t) => ({ value: t, label: t }))}
+            description="Core scripts move the data; Mapping scripts translate codes and values."
+          />
+          <div className="flex gap-2">
+            <StatusButton type="submit" pending={pending}>
+              Create template
+            </StatusButton>{" "}
+            <Link to={href(paths.list)} className={buttonVariants({ variant: "outline" })}>
+              Cancel
+            </Link>
+          </div>
+        </Form>
+      </Card>
+    </section>
+  );
+}
+
+export function meta() {
+  return [{ title: "Create template · Data Transformation" }];
+}
+
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error";

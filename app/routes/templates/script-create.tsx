@@ -1,0 +1,81 @@
+import { data, Form, Link, type UIMatch } from "react-router";
+import { createScriptSchema } from "../../../contracts/templates";
+import { FormErrors, SqlField, TextField } from "~/components/forms/fields";
+import { StatusButton, useIsPending } from "~/components/forms/status-button";
+import { buttonVariants } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
+import { companyHref, useCompanyHref } from "~/lib/company-href";
+import { redirectWithFlash } from "~/lib/flash.server";
+import { getFormProps, useServerForm } from "~/lib/forms";
+import { invalid, parseForm, refusedByService } from "~/lib/forms.server";
+import { useTemplatePaths } from "./paths";
+import { requireTemplateWrite, templateOf } from "./templates.server";
+import type { Route } from "./+types/script-create";
+
+/** The version is the template's, as the page showed it. */
+const formSchema = createScriptSchema;
+
+/** The level of the URL in the page's template, else 404. */
+async function levelOf(context: Route.LoaderArgs["context"], levelId: string | undefined) {
+  const { template, api } = await templateOf(context);
+  const level = template.levels.find((l) => l.id === levelId);
+  if (!level) throw data({ errors: ["Level not found."] }, { status: 404 });
+  return { template, level, api };
+}
+
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const [{ template, level }] = await Promise.all([levelOf(context, params.levelId), requireTemplateWrite(context, (p) => p.list)]);
+  return { templateId: template.id, templateVersion: template.version, level: { id: level.id, name: level.name } };
+}
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const [{ template, level, api }, { paths, companyId }] = await Promise.all([levelOf(context, params.levelId), requireTemplateWrite(context, (p) => p.list)]);
+  const { submission } = await parseForm(request, formSchema);
+  if (submission.status !== "success") return invalid(submission);
+  let created;
+  try {
+    created = await api.createScript(level.id, submission.value);
+  } catch (err) {
+    // A syntax error comes back next to the SQL with its line and column; a taken name next to Name.
+    return refusedByService(submission, err);
+  }
+  return redirectWithFlash(companyHref(paths.script(template.id, level.id, created.id), companyId), `Script ${created.name} added to ${level.name}.`);
+}
+
+export const handle = {
+  breadcrumb: (match: UIMatch) => `Add script to ${(match.loaderData as { level?: { name: string } } | undefined)?.level?.name ?? "level"}`,
+};
+
+export default function CreateScript({ loaderData, actionData }: Route.ComponentProps) {
+  const { templateId, templateVersion, level } = loaderData;
+  const href = useCompanyHref();
+  const paths = useTemplatePaths();
+  const pending = useIsPending();
+  const [form, fields] = useServerForm({ id: "create-script", lastResult: actionData?.result, required: ["name", "sql"] });
+  return (
+    <Card className="max-w-4xl">
+      <h2 className="text-lg font-semibold">Add a script to {level.name}</h2>
+      <Form method="post" {...getFormProps(form)} className="mt-4 flex flex-col gap-4">
+        <input type="hidden" name="version" value={templateVersion} />
+        <FormErrors form={form} />
+        <TextField label="Name" field={fields.name!} />
+        <SqlField label="SQL" field={fields.sql!} description="Checked with PostgreSQL's own parser when you save: a syntax error is shown with its line and column." />
+        <TextField label="Comment" field={fields.comment!} description="Why this version: shown in the script's history." />
+        <div className="flex gap-2">
+          <StatusButton type="submit" pending={pending}>
+            Add script
+          </StatusButton>{" "}
+          <Link to={href(paths.edit(templateId))} className={buttonVariants({ variant: "outline" })}>
+            Cancel
+          </Link>
+        </div>
+      </Form>
+    </Card>
+  );
+}
+
+export function meta() {
+  return [{ title: "Add script · Data Transformation" }];
+}
+
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error";

@@ -1,0 +1,122 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { Form, data, useLocation } from "react-router";
+import { z } from "zod";
+import { nameSchema, versionSchema } from "../../../contracts/common";
+import { formatTimestamp } from "~/components/dictionary/column-format";
+import { FormErrors, TextField } from "~/components/forms/fields";
+import { StatusButton } from "~/components/forms/status-button";
+import { useIntentPending } from "~/components/projects/use-intent-pending";
+import { Button } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
+import { LabelValueList } from "~/components/ui/label-value-list";
+import { companyHref } from "~/lib/company-href";
+import { redirectWithFlash } from "~/lib/flash.server";
+import { getFormProps, useServerForm } from "~/lib/forms";
+import { invalid, readFormData, refusedByService, serviceFailure, unknownIntent } from "~/lib/forms.server";
+import { Alert } from "~/components/ui/alert";
+import { requireTemplateWrite, scriptOf, templateOf, templateScope } from "./templates.server";
+import type { Route } from "./+types/script-details";
+
+/**
+ * A script's details (rename, delete) and its info (where it sits, who changed it, its lock): one
+ * module, registered for script/edit/{id}/details and …/info. Info is read-only.
+ */
+const renameSchema = z.object({ version: versionSchema, name: nameSchema });
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const [script, { template }, { access }] = await Promise.all([scriptOf(context), templateOf(context), templateScope(context)]);
+  const { sql, ...rest } = script;
+  return { script: rest, lines: sql.split("\n").length, templateVersion: template.version, editable: access.canWrite && template.status !== "Archived" };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const [{ paths, companyId }, { template, api }, script] = await Promise.all([requireTemplateWrite(context, (p) => p.list), templateOf(context), scriptOf(context)]);
+  const formData = await readFormData(request);
+  const intent = formData.get("intent");
+  if (intent === "rename") {
+    const submission = parseWithZod(formData, { schema: renameSchema });
+    if (submission.status !== "success") return invalid(submission);
+    try {
+      await api.renameScript(script.id, submission.value);
+    } catch (err) {
+      return refusedByService(submission, err);
+    }
+    return redirectWithFlash(companyHref(paths.script(template.id, script.levelId, script.id, "details"), companyId), "Script renamed.");
+  }
+  if (intent === "delete") {
+    try {
+      await api.deleteScript(script.id, Number(formData.get("version")));
+    } catch (err) {
+      const failure = serviceFailure(err);
+      if (!failure || failure.status >= 500) throw err;
+      return data({ errors: failure.body.errors }, { status: failure.status });
+    }
+    return redirectWithFlash(companyHref(paths.edit(template.id), companyId), `Script ${script.name} deleted with its versions.`);
+  }
+  unknownIntent(intent);
+}
+
+export default function ScriptDetails({ loaderData, actionData }: Route.ComponentProps) {
+  const { script, lines, templateVersion, editable } = loaderData;
+  const info = useLocation().pathname.endsWith("/info");
+  const pending = useIntentPending("rename");
+  const result = actionData && "result" in actionData ? actionData.result : undefined;
+  const errors = actionData && "errors" in actionData ? (actionData.errors as string[]) : [];
+  const [form, fields] = useServerForm({ id: "rename-script", lastResult: result, required: ["name"], defaultValue: { name: script.name } });
+  return (
+    <div className="flex flex-col gap-4">
+      {errors.length ? <Alert>{errors.join(" ")}</Alert> : null}
+      <Card>
+        <LabelValueList
+          label="Script information"
+          rows={[
+            ["Template", script.templateName],
+            ["Level", script.levelName],
+            ["Position in its level", String(script.order)],
+            ["Versions", String(script.version)],
+            ["Lines in the newest version", String(lines)],
+            ["Created", formatTimestamp(script.createdAt)],
+            ["Last saved", `${formatTimestamp(script.updatedAt)}${script.updatedByName ? ` by ${script.updatedByName}` : ""}`],
+            ["Lock", script.lockState === "Locked" ? `Locked by ${script.lockedByName ?? "someone"} until ${formatTimestamp(script.lockExpiresAt!)}` : script.lockState === "ForceUnlocked" ? "Force unlocked" : "Unlocked"],
+          ]}
+        />
+      </Card>
+      {editable && !info ? (
+        <>
+          <Card className="max-w-2xl">
+            <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
+              <input type="hidden" name="intent" value="rename" />
+              <input type="hidden" name="version" value={templateVersion} />
+              <FormErrors form={form} />
+              <TextField label="Name" field={fields.name!} />
+              <div>
+                <StatusButton type="submit" pending={pending}>
+                  Rename script
+                </StatusButton>
+              </div>
+            </Form>
+          </Card>
+          <Card className="max-w-2xl">
+            <h3 className="text-base font-semibold">Delete this script</h3>
+            <p className="mt-1 text-sm text-muted-foreground">Its versions and lock audit go with it. Runs that used it keep the SQL they ran.</p>
+            <Form method="post" className="mt-3">
+              <input type="hidden" name="intent" value="delete" />
+              <input type="hidden" name="version" value={templateVersion} />
+              <Button type="submit" variant="outline">
+                Delete script
+              </Button>
+            </Form>
+          </Card>
+        </>
+      ) : null}
+    </div>
+  );
+}
+
+export const handle = { breadcrumb: "Details" };
+
+export function meta() {
+  return [{ title: "Script details · Data Transformation" }];
+}
+
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error";

@@ -1,0 +1,195 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, Form } from "react-router";
+import { forceUnlockSchema, saveScriptSchema, type Script, type ScriptDiff } from "../../../contracts/templates";
+import { formatTimestamp } from "~/components/dictionary/column-format";
+import { FormErrors, SqlField, TextField } from "~/components/forms/fields";
+import { StatusButton } from "~/components/forms/status-button";
+import { useIntentPending } from "~/components/projects/use-intent-pending";
+import { LineDiff } from "~/components/templates/line-diff";
+import { Alert } from "~/components/ui/alert";
+import { Button } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
+import { companyHref } from "~/lib/company-href";
+import { redirectWithFlash } from "~/lib/flash.server";
+import { getFormProps, useServerForm, type FormResult } from "~/lib/forms";
+import { invalid, readFormData, refusedByService, serviceFailure, unknownIntent } from "~/lib/forms.server";
+import { requireTemplateWrite, scriptOf, templateOf, templateScope } from "./templates.server";
+import type { Route } from "./+types/script-edit";
+
+/**
+ * A script's editor. Only the holder of its lock edits: "Lock for editing" first, then every save is a
+ * new version based on the one the page showed. A save on a stale version is refused and the page
+ * shows what changed meanwhile beside the text the user wrote (kept), so nothing is lost either way.
+ */
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const [script, { template }, { shell, access }] = await Promise.all([scriptOf(context), templateOf(context), templateScope(context)]);
+  const editable = access.canWrite && template.status !== "Archived";
+  return { script, editable, me: shell.user.id, admin: shell.admin };
+}
+
+type ActionData = { errors: string[]; result?: FormResult; stale?: ScriptDiff | null; form?: string };
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const [{ paths, companyId }, { template, api }, script] = await Promise.all([requireTemplateWrite(context, (p) => p.list), templateOf(context), scriptOf(context)]);
+  const here = companyHref(paths.script(template.id, script.levelId, script.id), companyId);
+  const formData = await readFormData(request);
+  const intent = formData.get("intent");
+  const topRefusal = (err: unknown) => {
+    const failure = serviceFailure(err);
+    if (!failure || failure.status >= 500) throw err;
+    return data<ActionData>({ errors: failure.body.errors }, { status: failure.status });
+  };
+
+  if (intent === "save") {
+    const submission = parseWithZod(formData, { schema: saveScriptSchema });
+    if (submission.status !== "success") return data<ActionData>({ ...invalid(submission).data, errors: [], form: "save" }, { status: 400 });
+    try {
+      const saved = await api.saveScript(script.id, submission.value);
+      return redirectWithFlash(here, `Version ${saved.version} saved.`);
+    } catch (err) {
+      const failure = serviceFailure(err);
+      if (failure?.status === 409 && failure.body.code === "stale_version") {
+        // What changed since the version the user edited: shown beside their text, which is kept.
+        const current = await api.getScript(script.id);
+        const stale = await api.diff(script.id, submission.value.baseVersion, current.version);
+        const refused = refusedByService(submission, err);
+        return data<ActionData>({ ...refused.data, errors: [], stale, form: "save" }, { status: 409 });
+      }
+      const refused = refusedByService(submission, err);
+      return data<ActionData>({ ...refused.data, errors: [], form: "save" }, refused.init ?? { status: 409 });
+    }
+  }
+  if (intent === "lock" || intent === "unlock") {
+    try {
+      await (intent === "lock" ? api.lock(script.id) : api.unlock(script.id));
+    } catch (err) {
+      return topRefusal(err);
+    }
+    return redirectWithFlash(here, intent === "lock" ? "The script is locked for you: edit and save it." : "The script is unlocked.");
+  }
+  if (intent === "force-unlock") {
+    const submission = parseWithZod(formData, { schema: forceUnlockSchema });
+    if (submission.status !== "success") return data<ActionData>({ ...invalid(submission).data, errors: [], form: "force-unlock" }, { status: 400 });
+    try {
+      await api.forceUnlock(script.id, submission.value.reason);
+    } catch (err) {
+      const refused = refusedByService(submission, err);
+      return data<ActionData>({ ...refused.data, errors: [], form: "force-unlock" }, refused.init ?? { status: 409 });
+    }
+    return redirectWithFlash(here, "The lock was forced open and recorded in the lock audit.");
+  }
+  unknownIntent(intent);
+}
+
+export default function ScriptEdit({ loaderData, actionData }: Route.ComponentProps) {
+  const { script, editable, me, admin } = loaderData;
+  const result = actionData as ActionData | undefined;
+  const holding = script.lockState === "Locked" && script.lockedBy === me;
+  return (
+    <div className="flex flex-col gap-4">
+      {result?.errors.length ? <Alert>{result.errors.join(" ")}</Alert> : null}
+      {editable ? <LockPanel script={script} holding={holding} admin={admin} result={result?.form === "force-unlock" ? result.result : undefined} /> : null}
+      {editable && holding ? (
+        <Editor script={script} result={result?.form === "save" ? result : undefined} />
+      ) : (
+        <Card>
+          <h3 className="text-base font-semibold">SQL (version {script.version})</h3>
+          {editable && !holding ? <p className="mt-1 text-sm text-muted-foreground">Lock the script for editing to change it.</p> : null}
+          <pre aria-label="SQL" className="mt-3 overflow-x-auto rounded-md bg-muted/40 p-3 font-mono text-[13px] leading-5">
+            {script.sql}
+          </pre>
+        </Card>
+      )}
+    </div>
+  );
+}
+
+function LockPanel({ script, holding, admin, result }: { script: Script; holding: boolean; admin: boolean; result: FormResult | undefined }) {
+  const lockPending = useIntentPending("lock");
+  const lockedByOther = script.lockState === "Locked" && !holding;
+  const [form, fields] = useServerForm({ id: "force-unlock", lastResult: result, required: ["reason"] });
+  return (
+    <Card aria-label="Lock">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <p className="text-sm">
+          {holding ? (
+            <>
+              You hold the lock since <time dateTime={script.lockedAt ?? undefined}>{formatTimestamp(script.lockedAt!)}</time>; it lapses at{" "}
+              <time dateTime={script.lockExpiresAt ?? undefined}>{formatTimestamp(script.lockExpiresAt!)}</time> unless you save.
+            </>
+          ) : lockedByOther ? (
+            <>
+              Locked by {script.lockedByName ?? "someone else"} since <time dateTime={script.lockedAt ?? undefined}>{formatTimestamp(script.lockedAt!)}</time>: only they can save
+              it.
+            </>
+          ) : (
+            "Nobody is editing this script."
+          )}
+        </p>
+        {!lockedByOther ? (
+          <Form method="post">
+            <input type="hidden" name="intent" value={holding ? "unlock" : "lock"} />
+            {holding ? (
+              <Button type="submit" variant="outline">
+                Unlock
+              </Button>
+            ) : (
+              <StatusButton type="submit" pending={lockPending}>
+                Lock for editing
+              </StatusButton>
+            )}
+          </Form>
+        ) : null}
+      </div>
+      {lockedByOther && admin ? (
+        <Form method="post" {...getFormProps(form)} className="mt-4 flex flex-wrap items-end gap-3">
+          <input type="hidden" name="intent" value="force-unlock" />
+          <FormErrors form={form} />
+          <TextField label="Reason for forcing the lock" field={fields.reason!} className="min-w-80 flex-1" />
+          <Button type="submit" variant="outline">
+            Force unlock
+          </Button>
+        </Form>
+      ) : null}
+    </Card>
+  );
+}
+
+function Editor({ script, result }: { script: Script; result: ActionData | undefined }) {
+  const pending = useIntentPending("save");
+  // After a stale save, the next save is based on the newest version: the user has seen what changed.
+  const baseVersion = result?.stale ? result.stale.to : script.version;
+  const [form, fields] = useServerForm({ id: "save-script", lastResult: result?.result, required: ["sql"], defaultValue: { sql: script.sql } });
+  return (
+    <Card>
+      {result?.stale ? (
+        <div className="mb-4 flex flex-col gap-3">
+          <Alert>
+            Someone saved version {result.stale.to} after the version {result.stale.from} you edited, so your text was not saved. Below is what changed meanwhile; your
+            text is kept in the editor. Save again to make it version {result.stale.to + 1}.
+          </Alert>
+          <LineDiff diff={result.stale} label={`Changes between version ${result.stale.from} and version ${result.stale.to}`} />
+        </div>
+      ) : null}
+      <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
+        <input type="hidden" name="intent" value="save" />
+        <input type="hidden" name="baseVersion" value={baseVersion} />
+        <FormErrors form={form} />
+        <SqlField label="SQL" field={fields.sql!} description={`Editing version ${script.version}. Checked with PostgreSQL's parser when you save.`} />
+        <TextField label="Comment" field={fields.comment!} description="Why this change: shown in the script's history." />
+        <div>
+          <StatusButton type="submit" pending={pending}>
+            Save new version
+          </StatusButton>
+        </div>
+      </Form>
+    </Card>
+  );
+}
+
+export function meta({ loaderData }: Route.MetaArgs) {
+  return [{ title: `${loaderData?.script.name ?? "Script"} · Data Transformation` }];
+}
+
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error";

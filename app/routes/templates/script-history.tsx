@@ -1,0 +1,116 @@
+import { Form, Link, useSearchParams } from "react-router";
+import { formatTimestamp } from "~/components/dictionary/column-format";
+import { LineDiff } from "~/components/templates/line-diff";
+import { Button } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
+import { Pagination } from "~/components/ui/pagination";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
+import { COMPANY_PARAM, useCompanyHref } from "~/lib/company-href";
+import { readPaging } from "~/lib/list-search.server";
+import { useTemplatePaths } from "./paths";
+import { scriptOf, templateOf } from "./templates.server";
+import type { Route } from "./+types/script-history";
+
+/** A version number of the URL (`from`, `to`) the script has, else null. */
+const versionParam = (url: URL, key: string, newest: number) => {
+  const n = Number(url.searchParams.get(key));
+  return Number.isInteger(n) && n >= 1 && n <= newest ? n : null;
+};
+
+/** The script's versions, newest first, and the line diff of any two (a GET form: works without JavaScript). */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const [script, { api }] = await Promise.all([scriptOf(context), templateOf(context)]);
+  const { page, pageSize } = readPaging(url.searchParams, ["version"], "version");
+  const from = versionParam(url, "from", script.version);
+  const to = versionParam(url, "to", script.version);
+  const [versions, diff] = await Promise.all([api.versions(script.id, { page, pageSize }), from && to ? api.diff(script.id, from, to) : Promise.resolve(null)]);
+  return { script: { id: script.id, levelId: script.levelId, templateId: script.templateId, version: script.version }, versions, diff, from, to };
+}
+
+export default function ScriptHistory({ loaderData }: Route.ComponentProps) {
+  const { script, versions, diff, from, to } = loaderData;
+  const href = useCompanyHref();
+  const paths = useTemplatePaths();
+  const here = paths.script(script.templateId, script.levelId, script.id, "history");
+  const companyId = useSearchParams()[0].get(COMPANY_PARAM);
+  const numbers = Array.from({ length: script.version }, (_, i) => script.version - i);
+  return (
+    <div className="flex flex-col gap-4">
+      <Card>
+        <h3 className="text-base font-semibold">Compare two versions</h3>
+        <Form method="get" action={here} className="mt-3 flex flex-wrap items-end gap-3">
+          {companyId ? <input type="hidden" name={COMPANY_PARAM} value={companyId} /> : null}
+          <label className="text-sm">
+            <span className="mb-1 block font-medium">From version</span>
+            <select name="from" defaultValue={from ?? Math.max(1, script.version - 1)} className="rounded-md border border-border bg-white px-3 py-2">
+              {numbers.map((n) => (
+                <option key={n} value={n}>
+                  {n}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="text-sm">
+            <span className="mb-1 block font-medium">To version</span>
+            <select name="to" defaultValue={to ?? script.version} className="rounded-md border border-border bg-white px-3 py-2">
+              {numbers.map((n) => (
+                <option key={n} value={n}>
+                  {n}
+                </option>
+              ))}
+            </select>
+          </label>
+          <Button type="submit" variant="outline">
+            Compare
+          </Button>
+        </Form>
+        {diff ? (
+          <div className="mt-4">
+            <LineDiff diff={diff} label={`Changes between version ${diff.from} and version ${diff.to}`} />
+          </div>
+        ) : null}
+      </Card>
+      <div>
+        <Table aria-label="Versions">
+          <TableHeader>
+            <TableRow>
+              <TableHead>Version</TableHead>
+              <TableHead>Comment</TableHead>
+              <TableHead>Author</TableHead>
+              <TableHead>Saved</TableHead>
+              <TableHead className="text-right">Lines</TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {versions.items.map((v) => (
+              <TableRow key={v.version}>
+                <TableCell>
+                  <Link to={href(paths.version(script.templateId, script.levelId, script.id, v.version))} className="text-brand hover:underline">
+                    Version {v.version}
+                  </Link>
+                  {v.version === script.version ? <span className="ml-2 text-xs text-muted-foreground">(newest)</span> : null}
+                </TableCell>
+                <TableCell>{v.comment ?? ""}</TableCell>
+                <TableCell>{v.authorName ?? v.author}</TableCell>
+                <TableCell className="whitespace-nowrap text-muted-foreground">
+                  <time dateTime={v.createdAt}>{formatTimestamp(v.createdAt)}</time>
+                </TableCell>
+                <TableCell className="text-right tabular-nums">{v.lines}</TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+        <Pagination page={versions.page} pageSize={versions.pageSize} total={versions.total} noun={["version", "versions"]} href={(page) => href(here, { page })} />
+      </div>
+    </div>
+  );
+}
+
+export const handle = { breadcrumb: "History" };
+
+export function meta() {
+  return [{ title: "Script history · Data Transformation" }];
+}
+
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error";

@@ -1,0 +1,126 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO_COMPANIES } from "../../../../../scripts/demo-data.ts";
+import type { Template } from "../../../../../contracts/templates.ts";
+import { TEST_DATABASE_KINDS } from "../../../../shared/testing/databases.ts";
+import { ALREADY_ASSIGNED_MESSAGE, NOT_AVAILABLE_MESSAGE, TEMPLATE_NOT_FOUND_MESSAGE } from "../../repositories/templates.ts";
+import { USERS, createTestApi, type TestApi } from "../../testing/harness.ts";
+import { makeApplication, makeProject } from "../../testing/project-fixtures.ts";
+
+const [, acme, birch] = DEMO_COMPANIES;
+
+describe.each(TEST_DATABASE_KINDS)("a project's templates on %s", (kind) => {
+  let api: TestApi;
+  let analyst: string;
+  beforeAll(async () => {
+    api = await createTestApi(kind);
+    analyst = await api.tokenFor(USERS.analyst);
+  });
+  afterAll(() => api?.close());
+
+  const master = "/api/v1/master-templates";
+  /** An Available master template of `companyId` with levels Prepare and Load and a script in each. */
+  async function availableMaster(name: string, companyId = acme.id, status: "Available" | "Draft" = "Available"): Promise<Template> {
+    let t: Template = (await api.send("POST", master, analyst, { companyId, area: "migration", name, type: "Core" })).body;
+    for (const level of ["Prepare", "Load"]) t = (await api.send("POST", `${master}/${t.id}/levels`, analyst, { version: t.version, name: level })).body;
+    for (const [i, level] of t.levels.entries()) {
+      await api.send("POST", `${master}/${t.id}/levels/${level.id}/scripts`, analyst, { version: t.version + i, name: `Script ${i + 1}`, sql: `select ${i + 1};` });
+    }
+    t = (await api.get(`${master}/${t.id}`, analyst)).body;
+    if (status === "Available") t = (await api.send("POST", `${master}/${t.id}/status`, analyst, { version: t.version, status: "Available" })).body;
+    return t;
+  }
+  async function project(companyId = acme.id) {
+    const app = await makeApplication(api, companyId);
+    return makeProject(api, analyst, { companyId, applicationId: app.id });
+  }
+
+  it("assigns Available masters as copies, in run order; the first makes a project waiting for templates Active", async () => {
+    const p = await project();
+    await api.db.updateTable("projects").set({ status: "SetupAssignTemplatesIncomplete" }).where("id", "=", p.id).execute();
+    const first = await availableMaster("Customers");
+    const second = await availableMaster("Orders");
+    const assigned = await api.send("POST", `/api/v1/projects/${p.id}/templates/assign`, analyst, { templateIds: [second.id, first.id] });
+    expect(assigned.status).toBe(200);
+    expect(assigned.body.items.map((t: Template) => [t.name, t.masterTemplateId, t.masterVersion, t.levelCount, t.scriptCount])).toEqual([
+      ["Orders", second.id, second.version, 2, 2],
+      ["Customers", first.id, first.version, 2, 2],
+    ]);
+    expect((await api.get(`/api/v1/projects/${p.id}`, analyst)).body.status).toBe("Active");
+
+    // The copy's scripts are its own: version 1, the master's SQL, a comment naming the master.
+    const copy: Template = (await api.get(`/api/v1/projects/${p.id}/templates/${assigned.body.items[1].id}`, analyst)).body;
+    const script = copy.levels[0]!.scripts[0]!;
+    const versions = await api.get(`/api/v1/projects/${p.id}/templates/${copy.id}/scripts/${script.id}/versions`, analyst);
+    expect(versions.body.items).toEqual([expect.objectContaining({ version: 1, comment: `Copied from master template Customers, version ${first.version}` })]);
+
+    // Run order: Customers moves up.
+    const moved = await api.send("POST", `/api/v1/projects/${p.id}/templates/${copy.id}/move`, analyst, { version: copy.version, direction: "up" });
+    expect(moved.body.items.map((t: Template) => t.name)).toEqual(["Customers", "Orders"]);
+  });
+
+  it("refuses a Draft master, one already assigned, and another company's (404); assigns none of a refused batch", async () => {
+    const p = await project();
+    const draft = await availableMaster("Draft one", acme.id, "Draft");
+    const ok = await availableMaster("Fine one");
+    const refused = await api.send("POST", `/api/v1/projects/${p.id}/templates/assign`, analyst, { templateIds: [ok.id, draft.id] });
+    expect(refused.status).toBe(409);
+    expect(refused.body.errors).toEqual([NOT_AVAILABLE_MESSAGE]);
+    expect((await api.get(`/api/v1/projects/${p.id}/templates`, analyst)).body.total).toBe(0);
+    await api.send("POST", `/api/v1/projects/${p.id}/templates/assign`, analyst, { templateIds: [ok.id] });
+    const again = await api.send("POST", `/api/v1/projects/${p.id}/templates/assign`, analyst, { templateIds: [ok.id] });
+    expect(again.body.errors).toEqual([ALREADY_ASSIGNED_MESSAGE]);
+    const theirs = await availableMaster("Birch one", birch.id);
+    expect((await api.send("POST", `/api/v1/projects/${p.id}/templates/assign`, analyst, { templateIds: [theirs.id] })).status).toBe(404);
+    const none = await api.send("POST", `/api/v1/projects/${p.id}/templates/assign`, analyst, { templateIds: [] });
+    expect(none.status).toBe(400);
+  });
+
+  it("edits the copy without touching the master, and compares the copy with its master", async () => {
+    const p = await project();
+    const m = await availableMaster("Compared");
+    const [copySummary] = (await api.send("POST", `/api/v1/projects/${p.id}/templates/assign`, analyst, { templateIds: [m.id] })).body.items;
+    const base = `/api/v1/projects/${p.id}/templates/${copySummary.id}`;
+    const copy: Template = (await api.get(base, analyst)).body;
+    const script = copy.levels[1]!.scripts[0]!;
+    await api.send("POST", `${base}/scripts/${script.id}/lock`, analyst);
+    const saved = await api.send("PUT", `${base}/scripts/${script.id}`, analyst, { baseVersion: 1, sql: "select 2;\nselect 22;" });
+    expect(saved.body.version).toBe(2);
+    const masterScript = m.levels[1]!.scripts[0]!;
+    expect((await api.get(`${master}/${m.id}/scripts/${masterScript.id}`, analyst)).body.sql).toBe("select 2;");
+
+    const compared = await api.get(`${base}/compare-master`, analyst);
+    expect(compared.body).toMatchObject({ masterTemplateId: m.id, masterName: "Compared", copiedVersion: m.version, masterVersion: m.version });
+    expect(compared.body.scripts.map((s: { level: string; name: string; state: string }) => [s.level, s.name, s.state])).toEqual([
+      ["Prepare", "Script 1", "same"],
+      ["Load", "Script 2", "changed"],
+    ]);
+    expect(compared.body.scripts[1].diff.lines.filter((l: { kind: string }) => l.kind === "added").map((l: { text: string }) => l.text)).toEqual(["select 22;"]);
+
+    // A template made in the project has no master to compare with.
+    const own = await api.send("POST", `/api/v1/projects/${p.id}/templates`, analyst, { name: "Own", type: "Mapping" });
+    expect(own.status).toBe(201);
+    expect(own.body).toMatchObject({ projectId: p.id, status: "Available", masterTemplateId: null });
+    expect((await api.get(`/api/v1/projects/${p.id}/templates/${own.body.id}/compare-master`, analyst)).status).toBe(409);
+  });
+
+  it("guards templates by project: another project's template is 404, a locked project refuses writes, removal keeps the master", async () => {
+    const p = await project();
+    const other = await project();
+    const m = await availableMaster("Guarded");
+    const [copy] = (await api.send("POST", `/api/v1/projects/${p.id}/templates/assign`, analyst, { templateIds: [m.id] })).body.items;
+    const wrong = await api.get(`/api/v1/projects/${other.id}/templates/${copy.id}`, analyst);
+    expect(wrong.status).toBe(404);
+    expect(wrong.body.errors).toEqual([TEMPLATE_NOT_FOUND_MESSAGE]);
+    expect((await api.get(`/api/v1/projects/${p.id}/templates/${m.id}`, analyst)).status).toBe(404);
+
+    await api.db.updateTable("projects").set({ is_locked: 1, lock_reason: "ProjectRun" }).where("id", "=", p.id).execute();
+    const locked = await api.send("POST", `/api/v1/projects/${p.id}/templates/${copy.id}/levels`, analyst, { version: copy.version, name: "More" });
+    expect(locked.status).toBe(409);
+    expect(locked.body.code).toBe("project_locked");
+    await api.db.updateTable("projects").set({ is_locked: 0, lock_reason: null }).where("id", "=", p.id).execute();
+
+    const removed = await api.send("DELETE", `/api/v1/projects/${p.id}/templates/${copy.id}?version=${copy.version}`, analyst);
+    expect(removed.body.total).toBe(0);
+    expect((await api.get(`${master}/${m.id}`, analyst)).body.scriptCount).toBe(2);
+  });
+});

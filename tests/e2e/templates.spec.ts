@@ -1,0 +1,126 @@
+import { expectNoViolations } from "./axe";
+import { acme, expect, test, withCompany } from "./sessions";
+
+/**
+ * Master templates end to end (issue 11): create a template, its levels and scripts, a syntax error
+ * refused at its line and column, lock and save versions, compare and restore them, a stale save
+ * refused with what changed meanwhile, reorder levels and make the template available. With
+ * JavaScript on and off.
+ */
+
+for (const javaScriptEnabled of [true, false]) {
+  const mode = javaScriptEnabled ? "JavaScript on" : "JavaScript off";
+  const suffix = javaScriptEnabled ? "js" : "html";
+
+  test.describe(`master templates with ${mode}`, () => {
+    test.use({ javaScriptEnabled, signedInAs: "analyst@demo.test" });
+
+    test("create a template with levels and scripts, version a script under its lock, and make the template available", async ({ page }) => {
+      const name = `Customer load ${suffix}`;
+      await page.goto(withCompany("/migration/master-templates", acme.id));
+      await expect(page.getByRole("heading", { level: 1, name: "Master templates" })).toBeVisible();
+      await page.getByRole("link", { name: "Create template" }).click();
+      await page.getByLabel("Name").fill(name);
+      await page.getByLabel("Description").fill("Customers into the new system");
+      await page.getByLabel("Type").selectOption("Core");
+      await page.getByRole("button", { name: "Create template" }).click();
+      await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+      await expect(page.getByRole("status")).toHaveText(`Template ${name} created. Add its levels and scripts.`);
+      const templateUrl = page.url();
+
+      // Not available while it has no script.
+      await page.getByRole("button", { name: "Make available" }).click();
+      await expect(page.getByRole("alert")).toHaveText("Add at least one script before making the template available.");
+
+      for (const level of ["Load", "Prepare"]) {
+        await page.getByLabel("New level name").fill(level);
+        await page.getByRole("button", { name: "Add level" }).click();
+        await expect(page.getByRole("heading", { level: 3, name: new RegExp(`: ${level}$`) })).toBeVisible();
+      }
+      await page.getByRole("button", { name: "Move level Prepare up" }).click();
+      await expect(page.getByRole("heading", { level: 3 }).first()).toHaveText("Level 1: Prepare");
+
+      // A syntax error is refused at its line and column, the text kept.
+      await page.getByRole("link", { name: "Add script to Load" }).click();
+      await page.getByLabel("Name").fill("Customers");
+      await page.getByLabel("SQL").fill("insert into destination.customers\nselect * fro source.customers;");
+      await page.getByRole("button", { name: "Add script" }).click();
+      await expect(page.getByText('Line 2, column 10: syntax error at or near "fro"')).toBeVisible();
+      await expect(page.getByLabel("SQL")).toHaveValue("insert into destination.customers\nselect * fro source.customers;");
+      await page.getByLabel("SQL").fill("insert into destination.customers\nselect * from source.customers;");
+      await page.getByLabel("Comment").fill("First cut");
+      await page.getByRole("button", { name: "Add script" }).click();
+      await expect(page.getByRole("status")).toHaveText("Script Customers added to Load.");
+      await expect(page.getByRole("heading", { level: 2, name: "Script Customers" })).toBeVisible();
+
+      // Only the lock's holder edits: lock, save version 2.
+      await expect(page.getByText("Nobody is editing this script.")).toBeVisible();
+      await page.getByRole("button", { name: "Lock for editing" }).click();
+      await expect(page.getByText(/You hold the lock since/)).toBeVisible();
+      await page.getByLabel("SQL").fill("insert into destination.customers\nselect * from source.customers\nwhere active;");
+      await page.getByLabel("Comment").fill("Only active customers");
+      await page.getByRole("button", { name: "Save new version" }).click();
+      await expect(page.getByRole("status")).toHaveText("Version 2 saved.");
+
+      // The history compares versions 1 and 2, line by line.
+      await page.getByRole("navigation", { name: "Script" }).getByRole("link", { name: "History" }).click();
+      await expect(page.getByRole("table", { name: "Versions" }).getByRole("row")).toHaveCount(3);
+      await page.getByRole("button", { name: "Compare" }).click();
+      const diff = page.getByRole("table", { name: "Changes between version 1 and version 2" });
+      await expect(diff).toContainText("Removed: select * from source.customers;");
+      await expect(diff).toContainText("Added: where active;");
+
+      // Restore version 1: it becomes version 3.
+      await page.getByRole("link", { name: "Version 1", exact: true }).click();
+      await expect(page.getByLabel("SQL of version 1")).toHaveText("insert into destination.customers\nselect * from source.customers;");
+      await page.getByRole("button", { name: "Restore this version" }).click();
+      await expect(page.getByRole("status")).toHaveText("Version 1 restored as version 3.");
+      await expect(page.getByRole("table", { name: "Versions" })).toContainText("Restored version 1");
+
+      await page.getByRole("navigation", { name: "Script" }).getByRole("link", { name: "Lock audit" }).click();
+      await expect(page.getByRole("table", { name: "Lock audit" })).toContainText("Locked");
+      await expectNoViolations(page);
+
+      // Back on the template: available now, and the scripts in run order.
+      await page.goto(templateUrl);
+      await expect(page.getByRole("table", { name: "Scripts of Load" })).toContainText("Customers");
+      await page.getByRole("button", { name: "Make available" }).click();
+      await expect(page.getByRole("status")).toHaveText("Status changed.");
+      await expect(page.getByText("Available", { exact: true })).toBeVisible();
+      await expectNoViolations(page);
+      await page.goto(withCompany(`/migration/master-templates?status=Available&name=${encodeURIComponent(name)}`, acme.id));
+      await expect(page.getByRole("table", { name: "Master templates" }).getByRole("row", { name: new RegExp(name) })).toContainText("Available");
+    });
+
+    test("a save based on a stale version is refused with what changed meanwhile, and the text written is kept", async ({ page, context }) => {
+      const name = `Stale saves ${suffix}`;
+      await page.goto(withCompany("/migration/master-templates/create", acme.id));
+      await page.getByLabel("Name").fill(name);
+      await page.getByRole("button", { name: "Create template" }).click();
+      await page.getByLabel("New level name").fill("Only");
+      await page.getByRole("button", { name: "Add level" }).click();
+      await page.getByRole("link", { name: "Add script to Only" }).click();
+      await page.getByLabel("Name").fill("Orders");
+      await page.getByLabel("SQL").fill("select 1;");
+      await page.getByRole("button", { name: "Add script" }).click();
+      await page.getByRole("button", { name: "Lock for editing" }).click();
+      await expect(page.getByLabel("SQL")).toHaveValue("select 1;");
+
+      // The same person saves from a second tab meanwhile.
+      const other = await context.newPage();
+      await other.goto(page.url());
+      await other.getByLabel("SQL").fill("select 2;");
+      await other.getByRole("button", { name: "Save new version" }).click();
+      await expect(other.getByRole("status")).toHaveText("Version 2 saved.");
+      await other.close();
+
+      await page.getByLabel("SQL").fill("select 'mine';");
+      await page.getByRole("button", { name: "Save new version" }).click();
+      await expect(page.getByRole("alert").first()).toContainText("Someone saved version 2 after the version 1 you edited");
+      await expect(page.getByRole("table", { name: "Changes between version 1 and version 2" })).toContainText("Added: select 2;");
+      await expect(page.getByLabel("SQL")).toHaveValue("select 'mine';");
+      await page.getByRole("button", { name: "Save new version" }).click();
+      await expect(page.getByRole("status")).toHaveText("Version 3 saved.");
+    });
+  });
+}
