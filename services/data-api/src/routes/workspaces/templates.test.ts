@@ -19,7 +19,7 @@ describe.each(TEST_DATABASE_KINDS)("a project's templates on %s", (kind) => {
 
   const master = "/api/v1/master-templates";
   /** An Available master template of `companyId` with levels Prepare and Load and a script in each. */
-  async function availableMaster(name: string, companyId = acme.id, status: "Available" | "Draft" = "Available"): Promise<Template> {
+  async function availableMaster(name: string, companyId: string = acme.id, status: "Available" | "Draft" = "Available"): Promise<Template> {
     let t: Template = (await api.send("POST", master, analyst, { companyId, area: "migration", name, type: "Core" })).body;
     for (const level of ["Prepare", "Load"]) t = (await api.send("POST", `${master}/${t.id}/levels`, analyst, { version: t.version, name: level })).body;
     for (const [i, level] of t.levels.entries()) {
@@ -29,7 +29,7 @@ describe.each(TEST_DATABASE_KINDS)("a project's templates on %s", (kind) => {
     if (status === "Available") t = (await api.send("POST", `${master}/${t.id}/status`, analyst, { version: t.version, status: "Available" })).body;
     return t;
   }
-  async function project(companyId = acme.id) {
+  async function project(companyId: string = acme.id) {
     const app = await makeApplication(api, companyId);
     return makeProject(api, analyst, { companyId, applicationId: app.id });
   }
