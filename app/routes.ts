@@ -29,7 +29,7 @@ function workspace(kind: WorkspaceKind, path: string): RouteConfigEntry {
       index(file("create/resume"), id("wizard-resume")),
       route("data-dictionary", file("create/data-dictionary"), id("wizard-data-dictionary")),
       ...onlyFor("migration", [route("databases", file("create/databases"), id("wizard-databases"))]),
-      ...onlyFor("onboarding", [route("templates", file("create/templates"), id("wizard-templates"))]),
+      route("templates", file("create/templates"), id("wizard-templates")),
     ]),
     route(param, file("project/layout"), id("workspace"), [
       index(file("project/index"), id("workspace-index")),
@@ -56,6 +56,7 @@ function workspace(kind: WorkspaceKind, path: string): RouteConfigEntry {
       route("databases/history/:historyId/table/:tableId/rejected-rows.csv", file("project/databases-rejected-rows"), id("databases-rejected-rows")),
       route("users/project-access", file("project/project-access"), id("project-access")),
       route("background-process", file("project/background-process"), id("background-process")),
+      workspaceTemplates(kind),
     ]),
   ]);
 }
@@ -103,12 +104,14 @@ function masterDictionary(area: "migration" | "onboarding"): RouteConfigEntry {
 }
 
 /**
- * The template and script pages (issue 11), one module each, registered for the master templates of
- * /migration, /translations and /onboarding (each registration with its own ids; `area` prefixes them).
+ * The template and script pages (issue 11), one module each: `templatePages` is one owner's tree
+ * (create, and a template with its script pages), registered for the master templates of /migration,
+ * /translations and /onboarding and for each kind of workspace; `idPrefix` keeps each registration's
+ * ids its own.
  */
-function masterTemplates(area: "migration" | "translations" | "onboarding"): RouteConfigEntry {
+function templatePages(idPrefix: string): RouteConfigEntry[] {
   const file = (name: string) => `routes/templates/${name}.tsx`;
-  const id = (name: string) => ({ id: `${area}-templates-${name}` });
+  const id = (name: string) => ({ id: `${idPrefix}-templates-${name}` });
   const scriptPages = (mode: "edit" | "view") =>
     route(`level/:levelId/script/${mode}/:scriptId`, file("script-layout"), id(`script-${mode}`), [
       ...(mode === "edit"
@@ -122,15 +125,32 @@ function masterTemplates(area: "migration" | "translations" | "onboarding"): Rou
           ]
         : [index(file("script-view"), id("script-view-index"))]),
     ]);
-  return route("master-templates", file("layout"), id("layout"), [
-    index(file("list"), id("list")),
+  return [
     route("create", file("create"), id("create")),
     route(":templateId/edit", file("template-layout"), id("template"), [
       index(file("template-edit"), id("template-edit")),
+      route("compare-master", file("compare-master"), id("compare-master")),
       route("level/:levelId/script/create", file("script-create"), id("script-create")),
       scriptPages("edit"),
       scriptPages("view"),
     ]),
+  ];
+}
+
+function masterTemplates(area: "migration" | "translations" | "onboarding"): RouteConfigEntry {
+  return route("master-templates", "routes/templates/layout.tsx", { id: `${area}-templates-layout` }, [
+    index("routes/templates/list.tsx", { id: `${area}-templates-list` }),
+    ...templatePages(area),
+  ]);
+}
+
+/** A workspace's own templates (…/{id}/templates): assigned (run order), assigned/add, and the template pages. */
+function workspaceTemplates(kind: WorkspaceKind): RouteConfigEntry {
+  return route("templates", "routes/templates/layout.tsx", { id: `${kind}-ws-templates-layout` }, [
+    index("routes/templates/workspace-index.tsx", { id: `${kind}-ws-templates-index` }),
+    route("assigned", "routes/templates/assigned.tsx", { id: `${kind}-ws-templates-assigned` }),
+    route("assigned/add", "routes/templates/assign.tsx", { id: `${kind}-ws-templates-assign` }),
+    ...templatePages(`${kind}-ws`),
   ]);
 }
 

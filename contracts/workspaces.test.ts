@@ -3,13 +3,15 @@ import { PROJECT_STATUSES } from "./projects";
 import { DATABASE_CREATION_START_STATUSES, DICTIONARY_SETUP_STATUSES, dictionarySetupStatus, nextSetupStep, setupStepOpen, WORKSPACES } from "./workspaces";
 
 describe("where setup resumes (DOMAIN.md: at the first incomplete step)", () => {
-  it("a migration project: dictionary, then databases, then its details while loading and templates are to come", () => {
+  it("a migration project: dictionary, then databases, then its details while loading, then templates", () => {
     expect(nextSetupStep("migration", "SetupDataDictionaryIncomplete")).toBe("data-dictionary");
     expect(nextSetupStep("migration", "SetupAddColumnsIncomplete")).toBe("data-dictionary");
     expect(nextSetupStep("migration", "SetupUploadTypeIncomplete")).toBe("databases");
     expect(nextSetupStep("migration", "DatabaseCreationFailed")).toBe("databases");
     expect(nextSetupStep("migration", "SetupRestoreDatabaseIncomplete")).toBeNull();
-    expect(nextSetupStep("migration", "SetupAssignTemplatesIncomplete")).toBeNull();
+    expect(nextSetupStep("migration", "SetupAssignTemplatesIncomplete")).toBe("templates");
+    expect(setupStepOpen("migration", "SetupAssignTemplatesIncomplete", "templates")).toBe(true);
+    expect(setupStepOpen("migration", "SetupRestoreDatabaseIncomplete", "templates")).toBe(false);
     expect(nextSetupStep("migration", "Active")).toBeNull();
   });
 

@@ -104,8 +104,8 @@ export function nextSetupStep(kind: WorkspaceKind, status: ProjectStatus): Wizar
       // Onboarding creates its databases from the dictionary step (spec §2 has no databases step there).
       return kind === "migration" ? "databases" : "data-dictionary";
     case "SetupAssignTemplatesIncomplete":
-      // The onboarding templates step exists (it says what is to come); migration's comes with loading.
-      return kind === "onboarding" ? "templates" : null;
+      // Both kinds end their setup by assigning templates (a migration project once its source is loaded).
+      return "templates";
     default:
       return null;
   }
@@ -134,7 +134,7 @@ export function setupStepOpen(kind: WorkspaceKind, status: ProjectStatus, step: 
   if (step === "databases") {
     return ["SetupUploadTypeIncomplete", "DatabaseCreation", "DatabaseCreationFailed", "SetupRestoreDatabaseIncomplete"].includes(status);
   }
-  return false;
+  return step === "templates" && status === "SetupAssignTemplatesIncomplete";
 }
 
 /**

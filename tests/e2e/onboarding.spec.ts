@@ -75,7 +75,7 @@ for (const javaScriptEnabled of [true, false]) {
       // The layout and the page both offer it once the job has ended.
       await page.getByRole("link", { name: "Continue setup" }).first().click({ timeout: 30_000 });
 
-      // Step 3: templates, which the templates release brings.
+      // Step 3: templates (assigning them is covered by the projects journey; this configuration goes on to its data).
       await expect(page).toHaveURL(at(withCompany(`/onboarding/configurations/create/${configurationId}/templates`, company.id)));
       await expect(steps.locator('[aria-current="step"]')).toHaveText(/Templates/);
       await expect(page.getByRole("heading", { name: "Assign templates" })).toBeVisible();

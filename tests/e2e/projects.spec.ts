@@ -2,6 +2,7 @@ import type { Page } from "@playwright/test";
 import { E2E } from "../../playwright.config";
 import { acme, birch, expect, test, withCompany } from "./sessions";
 import { expectNoViolations } from "./axe";
+import { availableMasterTemplate } from "./template-steps";
 
 /**
  * Migration projects, end to end, with JavaScript on and off: the wizard from details to created
@@ -35,7 +36,7 @@ for (const javaScriptEnabled of [true, false]) {
     test.use({ javaScriptEnabled, signedInAs: "analyst@demo.test" });
 
     test("create a project through the wizard to its databases, edit its dictionary, grant read access", async ({ page }) => {
-      test.setTimeout(90_000);
+      test.setTimeout(150_000);
       const application = `Projects app ${suffix}`;
       const name = `Wizard project ${suffix}`;
       await createApplication(page, application);
@@ -218,6 +219,23 @@ for (const javaScriptEnabled of [true, false]) {
       const vera = page.getByRole("form", { name: "Access of Vera Viewer" });
       await expect(vera.getByLabel("Can read")).toBeChecked();
       await expect(vera.getByLabel("Can write")).not.toBeChecked();
+
+      // The wizard's last step: assign an Available master template; the project becomes Active.
+      const master = `Wizard master ${suffix}`;
+      await availableMasterTemplate(page, master);
+      await page.goto(withCompany(`/migration/projects/${projectId}/details`, acme.id));
+      await page.getByRole("link", { name: "Continue setup" }).click();
+      await expect(page).toHaveURL(at(withCompany(`/migration/projects/create/${projectId}/templates`, acme.id)));
+      await page.getByRole("button", { name: "Assign templates" }).click();
+      await expect(page.getByRole("alert")).toHaveText("Choose at least one template to assign.");
+      await page.getByRole("checkbox", { name: new RegExp(master) }).check();
+      await page.getByRole("button", { name: "Assign templates" }).click();
+      await expect(page.getByRole("status")).toHaveText("Templates assigned: the project is Active.");
+      await expect(page.getByText("Active", { exact: true }).first()).toBeVisible();
+      await page.getByRole("table", { name: "Templates in run order" }).getByRole("link", { name: master }).click();
+      await page.getByRole("link", { name: "Compare with master" }).click();
+      await expect(page.getByRole("table", { name: "Scripts compared with the master" }).getByRole("row", { name: /Customers/ })).toContainText("Same");
+      if (javaScriptEnabled) await expectNoViolations(page);
     });
 
     test("another company's project is not found, and switching company from a project opens the list", async ({ page }) => {

@@ -19,7 +19,7 @@ for (const javaScriptEnabled of [true, false]) {
       test.slow();
       const name = `Customer load ${suffix}`;
       await page.goto(withCompany("/migration/master-templates", acme.id));
-      await expect(page.getByRole("heading", { level: 1, name: "Master templates" })).toBeVisible();
+      await expect(page.getByRole("heading", { level: 1, name: "Master Templates" })).toBeVisible();
       await page.getByRole("link", { name: "Create template" }).click();
       await page.getByLabel("Name").fill(name);
       await page.getByLabel("Description").fill("Customers into the new system");

@@ -6,18 +6,18 @@ const ROW = { same: "", added: "bg-emerald-50 text-emerald-900", removed: "bg-re
 const SPOKEN = { same: "", added: "Added: ", removed: "Removed: " } as const;
 
 /** A line diff between two versions: each line with its numbers in the older and newer text, added and removed lines marked (not by colour alone). */
-export function LineDiff({ diff, label }: { diff: ScriptDiff; label: string }) {
+export function LineDiff({ diff, label, from = `Version ${diff.from}`, to = `version ${diff.to}` }: { diff: ScriptDiff; label: string; from?: string; to?: string }) {
   return (
     <div>
       <p className="mb-2 text-sm text-muted-foreground">
-        Version {diff.from} → version {diff.to}: {diff.added} {diff.added === 1 ? "line" : "lines"} added, {diff.removed} {diff.removed === 1 ? "line" : "lines"} removed.
+        {from} → {to}: {diff.added} {diff.added === 1 ? "line" : "lines"} added, {diff.removed} {diff.removed === 1 ? "line" : "lines"} removed.
       </p>
       <div className="overflow-x-auto rounded-md border border-border">
         <table aria-label={label} className="w-full border-collapse font-mono text-[13px] leading-5">
           <thead className="sr-only">
             <tr>
-              <th scope="col">Line in version {diff.from}</th>
-              <th scope="col">Line in version {diff.to}</th>
+              <th scope="col">Line in {from}</th>
+              <th scope="col">Line in {to}</th>
               <th scope="col">Change</th>
               <th scope="col">Text</th>
             </tr>

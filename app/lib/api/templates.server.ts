@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { pageQuerySchema } from "../../../contracts/common";
 import {
+  masterComparisonSchema,
   lockEventPageSchema,
   scriptDiffSchema,
   scriptSchema,
@@ -67,3 +68,17 @@ export function templateApi(as: Caller, api: string) {
   };
 }
 export type TemplateApi = ReturnType<typeof templateApi>;
+
+/** A workspace's own templates: `collection` is `${apiBase}/{id}/templates` (a project's or a configuration's). */
+export function workspaceTemplatesApi(as: Caller, collection: string) {
+  const one = (templateId: string) => `${collection}/${enc(templateId)}`;
+  return {
+    list: (query: Page) => callService("data-api", collection, as, { schema: templatePageSchema, query }),
+    assign: (templateIds: string[]) => callService("data-api", `${collection}/assign`, as, { method: "POST", body: { templateIds }, schema: templatePageSchema }),
+    create: (body: { name: string; description: string | null; type: TemplateType }) => callService("data-api", collection, as, { method: "POST", body, schema: templateSchema }),
+    move: (templateId: string, body: { version: number; direction: MoveDirection }) =>
+      callService("data-api", `${one(templateId)}/move`, as, { method: "POST", body, schema: templatePageSchema }),
+    remove: (templateId: string, version: number) => callService("data-api", one(templateId), as, { method: "DELETE", query: { version }, schema: templatePageSchema }),
+    compareMaster: (templateId: string) => callService("data-api", `${one(templateId)}/compare-master`, as, { schema: masterComparisonSchema }),
+  };
+}

@@ -11,7 +11,7 @@ import { redirectWithFlash } from "~/lib/flash.server";
 import { getFormProps, useServerForm } from "~/lib/forms";
 import { invalid, parseForm, refusedByService } from "~/lib/forms.server";
 import { useTemplatePaths } from "./paths";
-import { requireTemplateWrite } from "./templates.server";
+import { requireTemplateWrite, workspaceTemplates } from "./templates.server";
 import type { Route } from "./+types/create";
 
 /** The company and area come from the page, never from the form. */
@@ -28,7 +28,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (submission.status !== "success") return invalid(submission);
   let created;
   try {
-    created = await createMasterTemplate(shell, { companyId: companyId!, area: paths.owner.area, ...submission.value });
+    const { owner } = paths;
+    created =
+      owner.kind === "master"
+        ? await createMasterTemplate(shell, { companyId: companyId!, area: owner.area, ...submission.value })
+        : await workspaceTemplates(context, owner).create(submission.value);
   } catch (err) {
     return refusedByService(submission, err);
   }

@@ -1,8 +1,11 @@
-import { Outlet } from "react-router";
+import { Outlet, type UIMatch } from "react-router";
+import { templateOwnerOf } from "./paths";
 
-/** The master templates of an area: its breadcrumb, and the pages below. */
-export const handle = { breadcrumb: "Master templates" };
+/** An owner's templates (an area's master templates, or a workspace's): the breadcrumb, and the pages below. */
+export const handle = {
+  breadcrumb: (match: UIMatch) => (templateOwnerOf(match.pathname).kind === "master" ? "Master templates" : "Templates"),
+};
 
-export default function MasterTemplatesLayout() {
+export default function TemplatesLayout() {
   return <Outlet />;
 }

@@ -66,7 +66,7 @@ export default function MasterTemplates({ loaderData }: Route.ComponentProps) {
       <div className="flex flex-wrap items-start justify-between gap-4">
         <div>
           <h1 id="page-title" className="text-2xl font-semibold tracking-tight">
-            Master templates
+            Master Templates
           </h1>
           {companyName ? <p className="mt-1 text-sm text-muted-foreground">{companyName}</p> : null}
         </div>

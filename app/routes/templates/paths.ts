@@ -5,13 +5,24 @@
  * page it is on (always through companyHref).
  */
 import { useLocation } from "react-router";
+import { WORKSPACE_KINDS, WORKSPACES, type WorkspaceKind } from "../../../contracts/workspaces";
 import type { TemplateArea } from "../../../contracts/values/templates";
 import { areaOfPath } from "~/lib/menu";
 
-/** Whose templates a page shows: an area's master templates. */
-export type TemplateOwner = { kind: "master"; area: TemplateArea; base: string };
+/**
+ * Whose templates a page shows: an area's master templates, or a workspace's own (a migration
+ * project's, an onboarding configuration's), below `{routeBase}/{id}/templates`.
+ */
+export type TemplateOwner =
+  | { kind: "master"; area: TemplateArea; base: string }
+  | { kind: "workspace"; area: TemplateArea; base: string; workspace: WorkspaceKind; workspaceId: string };
 
 export function templateOwnerOf(pathname: string): TemplateOwner {
+  for (const kind of WORKSPACE_KINDS) {
+    const { routeBase, area } = WORKSPACES[kind];
+    const match = new RegExp(`^${routeBase}/(?!create/)([^/]+)/templates(?:/|$)`).exec(pathname);
+    if (match) return { kind: "workspace", area: area as TemplateArea, base: `${routeBase}/${match[1]}/templates`, workspace: kind, workspaceId: decodeURIComponent(match[1]!) };
+  }
   const area = areaOfPath(pathname)?.area;
   const templateArea: TemplateArea = area === "translations" || area === "onboarding" ? area : "migration";
   return { kind: "master", area: templateArea, base: `/${templateArea}/master-templates` };
@@ -35,8 +46,11 @@ export function templatePaths(owner: TemplateOwner) {
   const level = (templateId: string, levelId: string) => `${edit(templateId)}/level/${enc(levelId)}`;
   return {
     owner,
-    list: base,
+    /** The list: an area's master templates, or a workspace's assigned ones in run order. */
+    list: owner.kind === "master" ? base : `${base}/assigned`,
+    assign: `${base}/assigned/add`,
     create: `${base}/create`,
+    compareMaster: (templateId: string) => `${edit(templateId)}/compare-master`,
     edit,
     scriptCreate: (templateId: string, levelId: string) => `${level(templateId, levelId)}/script/create`,
     script: (templateId: string, levelId: string, scriptId: string, tab: ScriptTab = "") =>

@@ -34,8 +34,8 @@ const levelTarget = z.object({ version: versionSchema, levelId: z.string().min(1
 const scriptTarget = z.object({ version: versionSchema, scriptId: z.string().min(1) });
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const [{ template }, { access }] = await Promise.all([templateOf(context), templateScope(context)]);
-  return { template, canWrite: access.canWrite };
+  const [{ template }, { access, paths }] = await Promise.all([templateOf(context), templateScope(context)]);
+  return { template, canWrite: access.canWrite, master: paths.owner.kind === "master" };
 }
 
 /** A refusal that is no field's: shown at the top of the page with its status. */
@@ -100,7 +100,9 @@ type ActionData = { errors: string[]; form: string | null; result: FormResult | 
 const resultFor = (actionData: ActionData, form: string) => (actionData?.form === form ? actionData.result : undefined);
 
 export default function TemplateEdit({ loaderData, actionData }: Route.ComponentProps) {
-  const { template, canWrite } = loaderData;
+  const { template, canWrite, master } = loaderData;
+  const href = useCompanyHref();
+  const paths = useTemplatePaths();
   const editable = canWrite && template.status !== "Archived";
   const errors = (actionData as ActionData)?.errors ?? [];
   return (
@@ -109,7 +111,15 @@ export default function TemplateEdit({ loaderData, actionData }: Route.Component
       {template.status === "Archived" ? (
         <p className="text-sm text-muted-foreground">This template is archived: it is read-only and can no longer be assigned to projects.</p>
       ) : null}
-      {canWrite ? <StatusForm template={template} /> : null}
+      {canWrite && master ? <StatusForm template={template} /> : null}
+      {template.masterTemplateId ? (
+        <p className="text-sm">
+          Copied from a master template (version {template.masterVersion}).{" "}
+          <Link to={href(paths.compareMaster(template.id))} className="font-medium text-brand underline underline-offset-2">
+            Compare with master
+          </Link>
+        </p>
+      ) : null}
       {editable ? <DetailsForm template={template} lastResult={resultFor(actionData as ActionData, "details")} /> : <DetailsView template={template} />}
       <LevelsSection template={template} editable={editable} actionData={actionData as ActionData} />
     </div>

@@ -1,9 +1,18 @@
 import { createContext, data, type MiddlewareFunction, type RouterContextProvider } from "react-router";
-import type { Script, Template } from "../../../contracts/templates";
+import { assignTemplatesSchema, type Script, type Template } from "../../../contracts/templates";
+import { WORKSPACES } from "../../../contracts/workspaces";
 import { mayEnterArea } from "~/lib/access";
-import { masterTemplateApi, templateApi, type TemplateApi } from "~/lib/api/templates.server";
-import { accessSettings, afterGuard, beside, callerOf, requireWrite, shellOf, type Shell } from "~/lib/guards.server";
-import { templatePathsOf, type TemplatePaths } from "./paths";
+import { masterTemplateApi, searchMasterTemplates, templateApi, workspaceTemplatesApi, type TemplateApi } from "~/lib/api/templates.server";
+import { accessSettings, afterGuard, beside, callerOf, requireUnlocked, requireWrite, shellOf, type Shell } from "~/lib/guards.server";
+import { readFormData, serviceFailure, unknownIntent } from "~/lib/forms.server";
+import { projectScope } from "../workspace/workspace.server";
+import { templateOwnerOf, templatePathsOf, type TemplateOwner, type TemplatePaths } from "./paths";
+
+/** The data API path of a template of `owner`. */
+export function templateApiPath(owner: TemplateOwner, templateId: string): string {
+  if (owner.kind === "master") return masterTemplateApi(templateId);
+  return `${WORKSPACES[owner.workspace].apiBase}/${encodeURIComponent(owner.workspaceId)}/templates/${encodeURIComponent(templateId)}`;
+}
 
 export const TEMPLATE_NOT_FOUND = "Template not found.";
 export const SCRIPT_NOT_FOUND = "Script not found.";
@@ -16,18 +25,29 @@ export function templateAccess(shell: Shell, paths: TemplatePaths): { canWrite: 
   return { canWrite: shell.company !== null && mayEnterArea(paths.owner.area, shell.roles, accessSettings) };
 }
 
-/** The pages' scope: the shell, the paths of the page's owner, what the user may do, and the API of a template. */
+/**
+ * The pages' scope: the shell, the paths of the page's owner, what the user may do, and the API of a
+ * template. A workspace's templates follow the workspace's access (its access list) and lock.
+ */
 export async function templateScope(context: Readonly<RouterContextProvider>) {
   const shell = await shellOf(context);
   const paths = templatePathsOf(new URL(shell.request.url).pathname);
-  const access = templateAccess(shell, paths);
-  const api = (templateId: string) => templateApi(callerOf(context), masterTemplateApi(templateId));
-  return { shell, paths, access, api, companyId: shell.company?.id ?? null };
+  const api = (templateId: string) => templateApi(callerOf(context), templateApiPath(paths.owner, templateId));
+  const companyId = shell.company?.id ?? null;
+  if (paths.owner.kind === "master") return { shell, paths, access: templateAccess(shell, paths), api, companyId, locked: null };
+  const workspace = await projectScope(context);
+  const locked = workspace.project.isLocked ? workspace.paths.page(workspace.project.id, "background-process") : null;
+  // A locked workspace (a job runs on it) is read-only meanwhile.
+  return { shell, paths, access: { canWrite: workspace.access.canWrite && !locked }, api, companyId, locked };
 }
 
-/** For actions that write: the scope once write access is checked (else a redirect to `parent`). */
+/**
+ * For actions that write: the scope once write access is checked (else a redirect to `parent`), and
+ * for a workspace's templates, once it is not locked (else its background-process page).
+ */
 export async function requireTemplateWrite(context: Readonly<RouterContextProvider>, parent: (paths: TemplatePaths) => string) {
   const scope = await templateScope(context);
+  if (scope.locked) requireUnlocked({ isLocked: true }, scope.locked, scope.companyId);
   requireWrite(scope.access, parent(scope.paths), scope.companyId);
   return scope;
 }
@@ -50,9 +70,11 @@ const notFound = (message: string) => data({ errors: [message] }, { status: 404 
 export const loadTemplate: MiddlewareFunction<Response> = async ({ request, params, context }, next) => {
   const id = params.templateId;
   if (!id) throw notFound(TEMPLATE_NOT_FOUND);
-  const api = templateApi(callerOf(context), masterTemplateApi(id));
+  const owner = templateOwnerOf(new URL(request.url).pathname);
+  const api = templateApi(callerOf(context), templateApiPath(owner, id));
   const loaded = afterGuard(shellOf(context), api.get()).then(([shell, template]) => {
-    if (template.companyId !== shell.company?.id || template.area !== templatePathsOf(new URL(request.url).pathname).owner.area) throw notFound(TEMPLATE_NOT_FOUND);
+    const ownersMatch = owner.kind === "master" ? template.projectId === null : template.projectId === owner.workspaceId;
+    if (template.companyId !== shell.company?.id || template.area !== owner.area || !ownersMatch) throw notFound(TEMPLATE_NOT_FOUND);
     return { template, api };
   });
   context.set(templateContext, loaded);
@@ -69,3 +91,50 @@ export const loadScript: MiddlewareFunction<Response> = async ({ request, params
   context.set(scriptContext, script);
   return beside(request, script, next);
 };
+
+/** A workspace's own templates (list, assign, create, order, remove, compare), for the workspace pages. */
+export function workspaceTemplates(context: Readonly<RouterContextProvider>, owner: Extract<TemplateOwner, { kind: "workspace" }>) {
+  return workspaceTemplatesApi(callerOf(context), `${WORKSPACES[owner.workspace].apiBase}/${encodeURIComponent(owner.workspaceId)}/templates`);
+}
+
+/** The owner of a workspace's page, or a 404 on a master one (never expected: routes.ts registers these pages under workspaces only). */
+export function workspaceOwnerOf(request: Request): Extract<TemplateOwner, { kind: "workspace" }> {
+  const owner = templateOwnerOf(new URL(request.url).pathname);
+  if (owner.kind !== "workspace") throw notFound("Not found.");
+  return owner;
+}
+
+/**
+ * What "Assign templates" offers: the area's Available master templates not yet assigned to the
+ * workspace (by master, or by a template of the same name), sorted by name; at most the first 100.
+ */
+export async function assignableTemplates(context: Readonly<RouterContextProvider>, owner: Extract<TemplateOwner, { kind: "workspace" }>, companyId: string) {
+  const as = callerOf(context);
+  const [masters, assigned] = await Promise.all([
+    searchMasterTemplates(as, { companyId, area: owner.area, status: ["Available"], type: [], sort: "name", page: 1, pageSize: 100 }),
+    workspaceTemplates(context, owner).list({ page: 1, pageSize: 100 }),
+  ]);
+  const taken = new Set(assigned.items.flatMap((t) => [t.masterTemplateId, t.name.toLowerCase()]));
+  return masters.items.filter((m) => !taken.has(m.id) && !taken.has(m.name.toLowerCase()));
+}
+
+/**
+ * The "Assign templates" post (assigned/add and the wizard's last step): the chosen master templates
+ * are copied into the workspace, all or none. Answers null when done, else the refusal to show
+ * above the form with its status (none chosen: 400; a template no longer Available: 409).
+ */
+export async function assignFromForm(context: Readonly<RouterContextProvider>, request: Request, owner: Extract<TemplateOwner, { kind: "workspace" }>) {
+  const formData = await readFormData(request);
+  const intent = formData.get("intent");
+  if (intent !== "assign") unknownIntent(intent);
+  const parsed = assignTemplatesSchema.safeParse({ templateIds: formData.getAll("templateIds") });
+  if (!parsed.success) return data({ errors: ["Choose at least one template to assign."] }, { status: 400 });
+  try {
+    await workspaceTemplates(context, owner).assign(parsed.data.templateIds);
+  } catch (err) {
+    const failure = serviceFailure(err);
+    if (!failure || failure.status >= 500) throw err;
+    return data({ errors: failure.body.errors }, { status: failure.status });
+  }
+  return null;
+}

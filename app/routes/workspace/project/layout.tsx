@@ -38,15 +38,11 @@ export const handle = {
   companySwitchTo: (pathname: string) => workspaceOfPath(pathname).routeBase,
 };
 
-/** Setup steps that later releases of the portal bring: said plainly, with no link to a page that does not exist. */
-const LATER_STEPS: Partial<Record<LoaderData["project"]["status"], string>> = {
-  SetupAssignTemplatesIncomplete: "Assigning templates, the next setup step, arrives in a later release of the portal.",
-};
-
 const TABS = [
   { to: "details", label: "Details" },
   { to: "data-dictionary/data-definition/tables", label: "Data dictionary", match: "data-dictionary" },
   { to: "databases/current", label: "Databases" },
+  { to: "templates/assigned", label: "Templates", match: "templates" },
   { to: "users/project-access", label: "Project access" },
   { to: "background-process", label: "Background process" },
 ];
@@ -86,8 +82,6 @@ export default function ProjectLayout({ loaderData }: Route.ComponentProps) {
           The databases are created. Next, load the source data:{" "}
           <LoadSourceLink project={project} className="font-medium text-brand underline underline-offset-2" />
         </p>
-      ) : LATER_STEPS[project.status] ? (
-        <p className="mt-3 text-sm text-muted-foreground">{LATER_STEPS[project.status]}</p>
       ) : null}
       <nav aria-label={paths.ws.kind === "onboarding" ? "Configuration" : "Project"} className="mt-4 border-b border-border">
         <ul className="-mb-px flex flex-wrap gap-1 text-sm">

@@ -1,0 +1,147 @@
+import { Form, Link, data } from "react-router";
+import { formatTimestamp } from "~/components/dictionary/column-format";
+import { Alert } from "~/components/ui/alert";
+import { Button, buttonVariants } from "~/components/ui/button";
+import { Card, CardDescription } from "~/components/ui/card";
+import { Icon } from "~/components/ui/icon";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
+import { companyHref, useCompanyHref } from "~/lib/company-href";
+import { redirectWithFlash } from "~/lib/flash.server";
+import { readFormData, serviceFailure, unknownIntent } from "~/lib/forms.server";
+import { useTemplatePaths } from "./paths";
+import { requireTemplateWrite, templateScope, workspaceOwnerOf, workspaceTemplates } from "./templates.server";
+import type { Route } from "./+types/assigned";
+
+/** A workspace's templates in run order (…/templates/assigned): open, reorder, remove; assign or create more. */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const owner = workspaceOwnerOf(request);
+  const [{ access }, templates] = await Promise.all([templateScope(context), workspaceTemplates(context, owner).list({ page: 1, pageSize: 100 })]);
+  return { templates, canWrite: access.canWrite };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const owner = workspaceOwnerOf(request);
+  const { paths, companyId } = await requireTemplateWrite(context, (p) => p.list);
+  const api = workspaceTemplates(context, owner);
+  const formData = await readFormData(request);
+  const intent = formData.get("intent");
+  const templateId = String(formData.get("templateId") ?? "");
+  const version = Number(formData.get("version"));
+  try {
+    if (intent === "move") {
+      const direction = formData.get("direction") === "up" ? "up" : "down";
+      await api.move(templateId, { version, direction });
+      return redirectWithFlash(companyHref(paths.list, companyId), "Run order changed.");
+    }
+    if (intent === "remove") {
+      await api.remove(templateId, version);
+      return redirectWithFlash(companyHref(paths.list, companyId), "Template removed. Its master template is unchanged.");
+    }
+  } catch (err) {
+    const failure = serviceFailure(err);
+    if (!failure || failure.status >= 500) throw err;
+    return data({ errors: failure.body.errors }, { status: failure.status });
+  }
+  unknownIntent(intent);
+}
+
+export const handle = { breadcrumb: "Assigned" };
+
+export default function AssignedTemplates({ loaderData, actionData }: Route.ComponentProps) {
+  const { templates, canWrite } = loaderData;
+  const href = useCompanyHref();
+  const paths = useTemplatePaths();
+  const items = templates.items;
+  return (
+    <section aria-labelledby="templates-title" className="flex flex-col gap-4">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h2 id="templates-title" className="text-xl font-semibold">
+          Templates
+        </h2>
+        {canWrite ? (
+          <div className="flex flex-wrap gap-2">
+            <Link to={href(paths.assign)} className={buttonVariants()}>
+              <Icon name="plus" />
+              Assign templates
+            </Link>
+            <Link to={href(paths.create)} className={buttonVariants({ variant: "outline" })}>
+              Create template
+            </Link>
+          </div>
+        ) : null}
+      </div>
+      {actionData?.errors?.length ? <Alert>{actionData.errors.join(" ")}</Alert> : null}
+      {items.length === 0 ? (
+        <Card>
+          <h3 className="text-base font-semibold">No templates yet</h3>
+          <CardDescription>Assign master templates (each is copied here with its levels and scripts), or create a template that exists only here.</CardDescription>
+        </Card>
+      ) : (
+        <Table aria-label="Templates in run order">
+          <TableHeader>
+            <TableRow>
+              <TableHead>#</TableHead>
+              <TableHead>Template</TableHead>
+              <TableHead>Type</TableHead>
+              <TableHead className="text-right">Levels</TableHead>
+              <TableHead className="text-right">Scripts</TableHead>
+              <TableHead>From</TableHead>
+              <TableHead>Last change</TableHead>
+              {canWrite ? <TableHead>Actions</TableHead> : null}
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {items.map((t, i) => (
+              <TableRow key={t.id}>
+                <TableCell className="tabular-nums">{i + 1}</TableCell>
+                <TableCell className="font-medium">
+                  <Link to={href(paths.edit(t.id))} className="text-brand hover:underline">
+                    {t.name}
+                  </Link>
+                </TableCell>
+                <TableCell>{t.type}</TableCell>
+                <TableCell className="text-right tabular-nums">{t.levelCount}</TableCell>
+                <TableCell className="text-right tabular-nums">{t.scriptCount}</TableCell>
+                <TableCell>{t.masterTemplateId ? `Master, version ${t.masterVersion}` : "Made here"}</TableCell>
+                <TableCell className="whitespace-nowrap text-muted-foreground">
+                  <time dateTime={t.updatedAt}>{formatTimestamp(t.updatedAt)}</time>
+                </TableCell>
+                {canWrite ? (
+                  <TableCell>
+                    <div className="flex flex-wrap gap-1">
+                      <Form method="post" className="inline-flex gap-1">
+                        <input type="hidden" name="intent" value="move" />
+                        <input type="hidden" name="templateId" value={t.id} />
+                        <input type="hidden" name="version" value={t.version} />
+                        <Button type="submit" name="direction" value="up" variant="outline" size="sm" disabled={i === 0} aria-label={`Move template ${t.name} up`}>
+                          <Icon name="arrow-up" />
+                        </Button>
+                        <Button type="submit" name="direction" value="down" variant="outline" size="sm" disabled={i === items.length - 1} aria-label={`Move template ${t.name} down`}>
+                          <Icon name="arrow-down" />
+                        </Button>
+                      </Form>
+                      <Form method="post">
+                        <input type="hidden" name="intent" value="remove" />
+                        <input type="hidden" name="templateId" value={t.id} />
+                        <input type="hidden" name="version" value={t.version} />
+                        <Button type="submit" variant="outline" size="sm">
+                          Remove<span className="sr-only"> template {t.name}</span>
+                        </Button>
+                      </Form>
+                    </div>
+                  </TableCell>
+                ) : null}
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      )}
+    </section>
+  );
+}
+
+export function meta() {
+  return [{ title: "Templates · Data Transformation" }];
+}
+
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error";

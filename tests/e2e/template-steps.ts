@@ -1,0 +1,21 @@
+import type { Page } from "@playwright/test";
+import { acme, expect, withCompany } from "./sessions";
+
+/** Creates an Available master template of `area` with one level "Load" and one script "Customers" (in Acme Health). */
+export async function availableMasterTemplate(page: Page, name: string, area: "migration" | "onboarding" = "migration") {
+  await page.goto(withCompany(`/${area}/master-templates/create`, acme.id));
+  await page.getByLabel("Name").fill(name);
+  await page.getByRole("button", { name: "Create template" }).click();
+  await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+  await page.getByLabel("New level name").fill("Load");
+  await page.getByRole("button", { name: "Add level" }).click();
+  await page.getByRole("link", { name: "Add script to Load" }).click();
+  await expect(page.getByRole("heading", { name: "Add a script to Load" })).toBeVisible();
+  await page.getByLabel("Name").fill("Customers");
+  await page.getByLabel("SQL").fill('insert into destination."Customers" select * from source."Customers";');
+  await page.getByRole("button", { name: "Add script" }).click();
+  await expect(page.getByRole("status")).toHaveText("Script Customers added to Load.");
+  await page.getByRole("navigation", { name: "Breadcrumb" }).getByRole("link", { name }).click();
+  await page.getByRole("button", { name: "Make available" }).click();
+  await expect(page.getByRole("status")).toHaveText("Status changed.");
+}
