@@ -282,7 +282,10 @@ async function measureProduct(stack: Stack) {
     const projectDatabase = `dt_${project.id.replaceAll("-", "")}`;
     const psqlProject = (command: string) => psql(projectDatabase, command);
     const psqlValue = (database: string, query: string) =>
-      execFileSync("psql", [adminUrl(database), "-v", "ON_ERROR_STOP=1", "-qtA", "-c", query], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim();
+      execFileSync("psql", [adminUrl(database), "-v", "ON_ERROR_STOP=1", "-qtA", "-c", query], {
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "inherit"],
+      }).trim();
     let psqlAvailable = true;
     try {
       psql("postgres", "CREATE DATABASE bench_anchor");
@@ -428,7 +431,10 @@ async function measureProduct(stack: Stack) {
       const compareMs = stepMs(compared, /^Compare/);
       psql("bench_anchor", "DROP TABLE IF EXISTS legacy2; CREATE TABLE legacy2 AS SELECT * FROM legacy; ANALYZE legacy; ANALYZE legacy2");
       started = performance.now();
-      psql("bench_anchor", "SELECT count(*) FROM (SELECT * FROM legacy EXCEPT ALL SELECT * FROM legacy2) a; SELECT count(*) FROM (SELECT * FROM legacy2 EXCEPT ALL SELECT * FROM legacy) b");
+      psql(
+        "bench_anchor",
+        "SELECT count(*) FROM (SELECT * FROM legacy EXCEPT ALL SELECT * FROM legacy2) a; SELECT count(*) FROM (SELECT * FROM legacy2 EXCEPT ALL SELECT * FROM legacy) b",
+      );
       const exceptMs = performance.now() - started;
       report({
         what: "comparison of two 1,000,000-row keyed tables (the backup's, read into the database, and the current one)",

@@ -6,7 +6,17 @@ const ROW = { same: "", added: "bg-emerald-50 text-emerald-900", removed: "bg-re
 const SPOKEN = { same: "", added: "Added: ", removed: "Removed: " } as const;
 
 /** A line diff between two versions: each line with its numbers in the older and newer text, added and removed lines marked (not by colour alone). */
-export function LineDiff({ diff, label, from = `Version ${diff.from}`, to = `version ${diff.to}` }: { diff: ScriptDiff; label: string; from?: string; to?: string }) {
+export function LineDiff({
+  diff,
+  label,
+  from = `Version ${diff.from}`,
+  to = `version ${diff.to}`,
+}: {
+  diff: ScriptDiff;
+  label: string;
+  from?: string;
+  to?: string;
+}) {
   return (
     <div>
       <p className="mb-2 text-sm text-muted-foreground">

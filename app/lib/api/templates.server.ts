@@ -47,7 +47,8 @@ export function templateApi(as: Caller, api: string) {
     changeStatus: (body: { version: number; status: TemplateStatus }) => write(`${api}/status`, "POST", body),
     addLevel: (body: { version: number; name: string }) => write(`${api}/levels`, "POST", body),
     renameLevel: (levelId: string, body: { version: number; name: string }) => write(level(levelId), "PATCH", body),
-    deleteLevel: (levelId: string, version: number) => callService("data-api", level(levelId), as, { method: "DELETE", query: { version }, schema: templateSchema }),
+    deleteLevel: (levelId: string, version: number) =>
+      callService("data-api", level(levelId), as, { method: "DELETE", query: { version }, schema: templateSchema }),
     moveLevel: (levelId: string, body: { version: number; direction: MoveDirection }) => write(`${level(levelId)}/move`, "POST", body),
     createScript: (levelId: string, body: { version: number; name: string; sql: string; comment: string | null }) =>
       callService("data-api", `${level(levelId)}/scripts`, as, { method: "POST", body, schema: scriptSchema }),
@@ -55,12 +56,14 @@ export function templateApi(as: Caller, api: string) {
     saveScript: (scriptId: string, body: { baseVersion: number; sql: string; comment: string | null }) =>
       callService("data-api", script(scriptId), as, { method: "PUT", body, schema: scriptSchema }),
     renameScript: (scriptId: string, body: { version: number; name: string }) => write(script(scriptId), "PATCH", body),
-    deleteScript: (scriptId: string, version: number) => callService("data-api", script(scriptId), as, { method: "DELETE", query: { version }, schema: templateSchema }),
+    deleteScript: (scriptId: string, version: number) =>
+      callService("data-api", script(scriptId), as, { method: "DELETE", query: { version }, schema: templateSchema }),
     moveScript: (scriptId: string, body: { version: number; direction: MoveDirection }) => write(`${script(scriptId)}/move`, "POST", body),
     versions: (scriptId: string, query: Page) => callService("data-api", `${script(scriptId)}/versions`, as, { schema: scriptVersionPageSchema, query }),
     version: (scriptId: string, version: number) => callService("data-api", `${script(scriptId)}/versions/${version}`, as, { schema: scriptVersionSchema }),
     restoreVersion: (scriptId: string, version: number, baseVersion: number) => scriptWrite(`${script(scriptId)}/versions/${version}/restore`, { baseVersion }),
-    diff: (scriptId: string, from: number, to: number) => callService("data-api", `${script(scriptId)}/diff`, as, { schema: scriptDiffSchema, query: { from, to } }),
+    diff: (scriptId: string, from: number, to: number) =>
+      callService("data-api", `${script(scriptId)}/diff`, as, { schema: scriptDiffSchema, query: { from, to } }),
     lock: (scriptId: string) => scriptWrite(`${script(scriptId)}/lock`),
     unlock: (scriptId: string) => scriptWrite(`${script(scriptId)}/unlock`),
     forceUnlock: (scriptId: string, reason: string) => scriptWrite(`${script(scriptId)}/force-unlock`, { reason }),
@@ -74,11 +77,14 @@ export function workspaceTemplatesApi(as: Caller, collection: string) {
   const one = (templateId: string) => `${collection}/${enc(templateId)}`;
   return {
     list: (query: Page) => callService("data-api", collection, as, { schema: templatePageSchema, query }),
-    assign: (templateIds: string[]) => callService("data-api", `${collection}/assign`, as, { method: "POST", body: { templateIds }, schema: templatePageSchema }),
-    create: (body: { name: string; description: string | null; type: TemplateType }) => callService("data-api", collection, as, { method: "POST", body, schema: templateSchema }),
+    assign: (templateIds: string[]) =>
+      callService("data-api", `${collection}/assign`, as, { method: "POST", body: { templateIds }, schema: templatePageSchema }),
+    create: (body: { name: string; description: string | null; type: TemplateType }) =>
+      callService("data-api", collection, as, { method: "POST", body, schema: templateSchema }),
     move: (templateId: string, body: { version: number; direction: MoveDirection }) =>
       callService("data-api", `${one(templateId)}/move`, as, { method: "POST", body, schema: templatePageSchema }),
-    remove: (templateId: string, version: number) => callService("data-api", one(templateId), as, { method: "DELETE", query: { version }, schema: templatePageSchema }),
+    remove: (templateId: string, version: number) =>
+      callService("data-api", one(templateId), as, { method: "DELETE", query: { version }, schema: templatePageSchema }),
     compareMaster: (templateId: string) => callService("data-api", `${one(templateId)}/compare-master`, as, { schema: masterComparisonSchema }),
   };
 }

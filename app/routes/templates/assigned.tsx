@@ -74,7 +74,9 @@ export default function AssignedTemplates({ loaderData, actionData }: Route.Comp
       {items.length === 0 ? (
         <Card>
           <h3 className="text-base font-semibold">No templates yet</h3>
-          <CardDescription>Assign master templates (each is copied here with its levels and scripts), or create a template that exists only here.</CardDescription>
+          <CardDescription>
+            Assign master templates (each is copied here with its levels and scripts), or create a template that exists only here.
+          </CardDescription>
         </Card>
       ) : (
         <Table aria-label="Templates in run order">
@@ -113,10 +115,26 @@ export default function AssignedTemplates({ loaderData, actionData }: Route.Comp
                         <input type="hidden" name="intent" value="move" />
                         <input type="hidden" name="templateId" value={t.id} />
                         <input type="hidden" name="version" value={t.version} />
-                        <Button type="submit" name="direction" value="up" variant="outline" size="sm" disabled={i === 0} aria-label={`Move template ${t.name} up`}>
+                        <Button
+                          type="submit"
+                          name="direction"
+                          value="up"
+                          variant="outline"
+                          size="sm"
+                          disabled={i === 0}
+                          aria-label={`Move template ${t.name} up`}
+                        >
                           <Icon name="arrow-up" />
                         </Button>
-                        <Button type="submit" name="direction" value="down" variant="outline" size="sm" disabled={i === items.length - 1} aria-label={`Move template ${t.name} down`}>
+                        <Button
+                          type="submit"
+                          name="direction"
+                          value="down"
+                          variant="outline"
+                          size="sm"
+                          disabled={i === items.length - 1}
+                          aria-label={`Move template ${t.name} down`}
+                        >
                           <Icon name="arrow-down" />
                         </Button>
                       </Form>

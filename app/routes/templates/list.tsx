@@ -1,5 +1,12 @@
 import { Link } from "react-router";
-import { TEMPLATE_SORTS, TEMPLATE_STATUSES, TEMPLATE_TYPES, type TemplateSort, type TemplateStatus, type TemplateType } from "../../../contracts/values/templates";
+import {
+  TEMPLATE_SORTS,
+  TEMPLATE_STATUSES,
+  TEMPLATE_TYPES,
+  type TemplateSort,
+  type TemplateStatus,
+  type TemplateType,
+} from "../../../contracts/values/templates";
 import { formatTimestamp } from "~/components/dictionary/column-format";
 import { Icon } from "~/components/ui/icon";
 import { buttonVariants } from "~/components/ui/button";
@@ -147,7 +154,13 @@ export default function MasterTemplates({ loaderData }: Route.ComponentProps) {
               </TableBody>
             </Table>
           )}
-          <Pagination page={result.page} pageSize={result.pageSize} total={result.total} noun={["template", "templates"]} href={(page) => withSearch({ page })} />
+          <Pagination
+            page={result.page}
+            pageSize={result.pageSize}
+            total={result.total}
+            noun={["template", "templates"]}
+            href={(page) => withSearch({ page })}
+          />
         </div>
       )}
     </section>

@@ -14,14 +14,20 @@ import { areaOfPath } from "~/lib/menu";
  * project's, an onboarding configuration's), below `{routeBase}/{id}/templates`.
  */
 export type TemplateOwner =
-  | { kind: "master"; area: TemplateArea; base: string }
-  | { kind: "workspace"; area: TemplateArea; base: string; workspace: WorkspaceKind; workspaceId: string };
+  { kind: "master"; area: TemplateArea; base: string } | { kind: "workspace"; area: TemplateArea; base: string; workspace: WorkspaceKind; workspaceId: string };
 
 export function templateOwnerOf(pathname: string): TemplateOwner {
   for (const kind of WORKSPACE_KINDS) {
     const { routeBase, area } = WORKSPACES[kind];
     const match = new RegExp(`^${routeBase}/(?!create/)([^/]+)/templates(?:/|$)`).exec(pathname);
-    if (match) return { kind: "workspace", area: area as TemplateArea, base: `${routeBase}/${match[1]}/templates`, workspace: kind, workspaceId: decodeURIComponent(match[1]!) };
+    if (match)
+      return {
+        kind: "workspace",
+        area: area as TemplateArea,
+        base: `${routeBase}/${match[1]}/templates`,
+        workspace: kind,
+        workspaceId: decodeURIComponent(match[1]!),
+      };
   }
   const area = areaOfPath(pathname)?.area;
   const templateArea: TemplateArea = area === "translations" || area === "onboarding" ? area : "migration";
@@ -55,7 +61,8 @@ export function templatePaths(owner: TemplateOwner) {
     scriptCreate: (templateId: string, levelId: string) => `${level(templateId, levelId)}/script/create`,
     script: (templateId: string, levelId: string, scriptId: string, tab: ScriptTab = "") =>
       `${level(templateId, levelId)}/script/edit/${enc(scriptId)}${tab ? `/${tab}` : ""}`,
-    version: (templateId: string, levelId: string, scriptId: string, version: number) => `${level(templateId, levelId)}/script/edit/${enc(scriptId)}/version/${version}`,
+    version: (templateId: string, levelId: string, scriptId: string, version: number) =>
+      `${level(templateId, levelId)}/script/edit/${enc(scriptId)}/version/${version}`,
     scriptView: (templateId: string, levelId: string, scriptId: string) => `${level(templateId, levelId)}/script/view/${enc(scriptId)}`,
   };
 }

@@ -59,7 +59,11 @@ export default function CreateScript({ loaderData, actionData }: Route.Component
         <input type="hidden" name="version" value={templateVersion} />
         <FormErrors form={form} />
         <TextField label="Name" field={fields.name!} />
-        <SqlField label="SQL" field={fields.sql!} description="Checked with PostgreSQL's own parser when you save: a syntax error is shown with its line and column." />
+        <SqlField
+          label="SQL"
+          field={fields.sql!}
+          description="Checked with PostgreSQL's own parser when you save: a syntax error is shown with its line and column."
+        />
         <TextField label="Comment" field={fields.comment!} description="Why this version: shown in the script's history." />
         <div className="flex gap-2">
           <StatusButton type="submit" pending={pending}>

@@ -30,7 +30,11 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const [{ paths, companyId }, { template, api }, script] = await Promise.all([requireTemplateWrite(context, (p) => p.list), templateOf(context), scriptOf(context)]);
+  const [{ paths, companyId }, { template, api }, script] = await Promise.all([
+    requireTemplateWrite(context, (p) => p.list),
+    templateOf(context),
+    scriptOf(context),
+  ]);
   const formData = await readFormData(request);
   const intent = formData.get("intent");
   if (intent === "rename") {
@@ -77,7 +81,14 @@ export default function ScriptDetails({ loaderData, actionData }: Route.Componen
             ["Lines in the newest version", String(lines)],
             ["Created", formatTimestamp(script.createdAt)],
             ["Last saved", `${formatTimestamp(script.updatedAt)}${script.updatedByName ? ` by ${script.updatedByName}` : ""}`],
-            ["Lock", script.lockState === "Locked" ? `Locked by ${script.lockedByName ?? "someone"} until ${formatTimestamp(script.lockExpiresAt!)}` : script.lockState === "ForceUnlocked" ? "Force unlocked" : "Unlocked"],
+            [
+              "Lock",
+              script.lockState === "Locked"
+                ? `Locked by ${script.lockedByName ?? "someone"} until ${formatTimestamp(script.lockExpiresAt!)}`
+                : script.lockState === "ForceUnlocked"
+                  ? "Force unlocked"
+                  : "Unlocked",
+            ],
           ]}
         />
       </Card>

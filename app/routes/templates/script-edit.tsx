@@ -31,7 +31,11 @@ export async function loader({ context }: Route.LoaderArgs) {
 type ActionData = { errors: string[]; result?: FormResult; stale?: ScriptDiff | null; form?: string };
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const [{ paths, companyId }, { template, api }, script] = await Promise.all([requireTemplateWrite(context, (p) => p.list), templateOf(context), scriptOf(context)]);
+  const [{ paths, companyId }, { template, api }, script] = await Promise.all([
+    requireTemplateWrite(context, (p) => p.list),
+    templateOf(context),
+    scriptOf(context),
+  ]);
   const here = companyHref(paths.script(template.id, script.levelId, script.id), companyId);
   const formData = await readFormData(request);
   const intent = formData.get("intent");
@@ -120,8 +124,8 @@ function LockPanel({ script, holding, admin, result }: { script: Script; holding
             </>
           ) : lockedByOther ? (
             <>
-              Locked by {script.lockedByName ?? "someone else"} since <time dateTime={script.lockedAt ?? undefined}>{formatTimestamp(script.lockedAt!)}</time>: only they can save
-              it.
+              Locked by {script.lockedByName ?? "someone else"} since <time dateTime={script.lockedAt ?? undefined}>{formatTimestamp(script.lockedAt!)}</time>:
+              only they can save it.
             </>
           ) : (
             "Nobody is editing this script."
@@ -166,8 +170,8 @@ function Editor({ script, result }: { script: Script; result: ActionData | undef
       {result?.stale ? (
         <div className="mb-4 flex flex-col gap-3">
           <Alert>
-            Someone saved version {result.stale.to} after the version {result.stale.from} you edited, so your text was not saved. Below is what changed meanwhile; your
-            text is kept in the editor. Save again to make it version {result.stale.to + 1}.
+            Someone saved version {result.stale.to} after the version {result.stale.from} you edited, so your text was not saved. Below is what changed
+            meanwhile; your text is kept in the editor. Save again to make it version {result.stale.to + 1}.
           </Alert>
           <LineDiff diff={result.stale} label={`Changes between version ${result.stale.from} and version ${result.stale.to}`} />
         </div>

@@ -101,7 +101,13 @@ export default function ScriptHistory({ loaderData }: Route.ComponentProps) {
             ))}
           </TableBody>
         </Table>
-        <Pagination page={versions.page} pageSize={versions.pageSize} total={versions.total} noun={["version", "versions"]} href={(page) => href(here, { page })} />
+        <Pagination
+          page={versions.page}
+          pageSize={versions.pageSize}
+          total={versions.total}
+          noun={["version", "versions"]}
+          href={(page) => href(here, { page })}
+        />
       </div>
     </div>
   );

@@ -30,9 +30,14 @@ export default function ScriptLayout({ loaderData }: Route.ComponentProps) {
           Script {script.name}
         </h2>
         <p className="mt-1 text-sm text-muted-foreground">
-          Level {script.levelName}, script {script.order} · version {script.version}, saved <time dateTime={script.updatedAt}>{formatTimestamp(script.updatedAt)}</time>
+          Level {script.levelName}, script {script.order} · version {script.version}, saved{" "}
+          <time dateTime={script.updatedAt}>{formatTimestamp(script.updatedAt)}</time>
           {script.updatedByName ? ` by ${script.updatedByName}` : null} ·{" "}
-          {script.lockState === "Locked" ? `locked by ${script.lockedByName ?? "someone"}` : script.lockState === "ForceUnlocked" ? "force unlocked" : "unlocked"}
+          {script.lockState === "Locked"
+            ? `locked by ${script.lockedByName ?? "someone"}`
+            : script.lockState === "ForceUnlocked"
+              ? "force unlocked"
+              : "unlocked"}
         </p>
       </div>
       {viewing ? null : (
@@ -43,7 +48,10 @@ export default function ScriptLayout({ loaderData }: Route.ComponentProps) {
               to={href(paths.script(script.templateId, script.levelId, script.id, tab))}
               end
               className={({ isActive }) =>
-                cn("-mb-px border-b-2 px-3 py-2 text-sm", isActive ? "border-brand font-medium text-foreground" : "border-transparent text-muted-foreground hover:text-foreground")
+                cn(
+                  "-mb-px border-b-2 px-3 py-2 text-sm",
+                  isActive ? "border-brand font-medium text-foreground" : "border-transparent text-muted-foreground hover:text-foreground",
+                )
               }
             >
               {label}

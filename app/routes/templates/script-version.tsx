@@ -26,13 +26,20 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const [{ paths, companyId }, { template, api }, script] = await Promise.all([requireTemplateWrite(context, (p) => p.list), templateOf(context), scriptOf(context)]);
+  const [{ paths, companyId }, { template, api }, script] = await Promise.all([
+    requireTemplateWrite(context, (p) => p.list),
+    templateOf(context),
+    scriptOf(context),
+  ]);
   const intent = (await readFormData(request)).get("intent");
   if (intent !== "restore") unknownIntent(intent);
   const number = Number(params.version);
   try {
     const restored = await api.restoreVersion(script.id, number, script.version);
-    return redirectWithFlash(companyHref(paths.script(template.id, script.levelId, script.id, "history"), companyId), `Version ${number} restored as version ${restored.version}.`);
+    return redirectWithFlash(
+      companyHref(paths.script(template.id, script.levelId, script.id, "history"), companyId),
+      `Version ${number} restored as version ${restored.version}.`,
+    );
   } catch (err) {
     const failure = serviceFailure(err);
     if (!failure || failure.status >= 500) throw err;

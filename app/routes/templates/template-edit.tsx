@@ -39,7 +39,8 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 /** A refusal that is no field's: shown at the top of the page with its status. */
-const refusal = (status: number, message: string) => data({ errors: [message] as string[], form: null as string | null, result: null as FormResult | null }, { status });
+const refusal = (status: number, message: string) =>
+  data({ errors: [message] as string[], form: null as string | null, result: null as FormResult | null }, { status });
 
 export async function action({ request, context }: Route.ActionArgs) {
   const [{ paths, companyId }, { template, api }] = await Promise.all([requireTemplateWrite(context, (p) => p.list), templateOf(context)]);
@@ -138,9 +139,7 @@ function StatusForm({ template }: { template: Template }) {
           {m.label}
         </Button>
       ))}
-      <span className="text-sm text-muted-foreground">
-        {template.status === "Draft" ? "Only Available templates can be assigned to projects." : null}
-      </span>
+      <span className="text-sm text-muted-foreground">{template.status === "Draft" ? "Only Available templates can be assigned to projects." : null}</span>
     </Form>
   );
 }
@@ -193,7 +192,15 @@ function LevelsSection({ template, editable, actionData }: { template: Template;
       <p className="text-sm text-muted-foreground">A run executes the levels in this order, and each level's scripts in theirs.</p>
       {template.levels.length === 0 ? <p className="text-sm">No levels yet. Add the first level, then its scripts.</p> : null}
       {template.levels.map((level, i) => (
-        <LevelCard key={level.id} template={template} level={level} first={i === 0} last={i === template.levels.length - 1} editable={editable} actionData={actionData} />
+        <LevelCard
+          key={level.id}
+          template={template}
+          level={level}
+          first={i === 0}
+          last={i === template.levels.length - 1}
+          editable={editable}
+          actionData={actionData}
+        />
       ))}
       {editable ? (
         <Card className="max-w-3xl">
@@ -212,7 +219,23 @@ function LevelsSection({ template, editable, actionData }: { template: Template;
   );
 }
 
-function MoveButtons({ intent, idName, id, version, first, last, label }: { intent: string; idName: string; id: string; version: number; first: boolean; last: boolean; label: string }) {
+function MoveButtons({
+  intent,
+  idName,
+  id,
+  version,
+  first,
+  last,
+  label,
+}: {
+  intent: string;
+  idName: string;
+  id: string;
+  version: number;
+  first: boolean;
+  last: boolean;
+  label: string;
+}) {
   return (
     <Form method="post" className="inline-flex gap-1">
       <input type="hidden" name="intent" value={intent} />
@@ -246,7 +269,12 @@ function LevelCard({
   const href = useCompanyHref();
   const paths = useTemplatePaths();
   const formId = `level-${level.id}`;
-  const [form, fields] = useServerForm({ id: `rename-${formId}`, lastResult: resultFor(actionData, formId), required: ["name"], defaultValue: { name: level.name } });
+  const [form, fields] = useServerForm({
+    id: `rename-${formId}`,
+    lastResult: resultFor(actionData, formId),
+    required: ["name"],
+    defaultValue: { name: level.name },
+  });
   return (
     <Card aria-labelledby={`${formId}-title`}>
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -255,7 +283,15 @@ function LevelCard({
         </h3>
         {editable ? (
           <div className="flex flex-wrap items-center gap-2">
-            <MoveButtons intent="move-level" idName="levelId" id={level.id} version={template.version} first={first} last={last} label={`level ${level.name}`} />
+            <MoveButtons
+              intent="move-level"
+              idName="levelId"
+              id={level.id}
+              version={template.version}
+              first={first}
+              last={last}
+              label={`level ${level.name}`}
+            />
             <Link to={href(paths.scriptCreate(template.id, level.id))} className={buttonVariants({ size: "sm" })}>
               <Icon name="plus" />
               Add script<span className="sr-only"> to {level.name}</span>
@@ -300,7 +336,9 @@ function LevelCard({
                   </Link>
                 </TableCell>
                 <TableCell className="text-right tabular-nums">{s.version}</TableCell>
-                <TableCell>{s.lockState === "Locked" ? `Locked by ${s.lockedByName ?? "someone"}` : s.lockState === "ForceUnlocked" ? "Force unlocked" : "Unlocked"}</TableCell>
+                <TableCell>
+                  {s.lockState === "Locked" ? `Locked by ${s.lockedByName ?? "someone"}` : s.lockState === "ForceUnlocked" ? "Force unlocked" : "Unlocked"}
+                </TableCell>
                 <TableCell className="whitespace-nowrap text-muted-foreground">
                   <time dateTime={s.updatedAt}>{formatTimestamp(s.updatedAt)}</time>
                   {s.updatedByName ? ` by ${s.updatedByName}` : null}

@@ -5,7 +5,7 @@ import type { LockState } from "../../../../contracts/values/projects.ts";
 import { ApiProblem, DuplicateNameError, NotFoundError } from "../api-problem.ts";
 import type { Database } from "../db/schema.ts";
 import { inTransaction, nameKey, totalOf } from "./db-helpers.ts";
-import { bumpTemplate, requireLevel, swapWithNeighbour, type TemplateWrite, type Writer } from "./templates.ts";
+import { bumpTemplate, insertScript, requireLevel, swapWithNeighbour, type TemplateWrite, type Writer } from "./templates.ts";
 
 /**
  * Scripts of a template's levels, their versions and their lock (issue 11). A save is a new version
@@ -97,34 +97,16 @@ export async function createScript(
     await requireLevel(trx, templateId, levelId);
     const key = nameKey(write.name);
     if (await scriptNameTaken(trx, levelId, key)) throw new DuplicateNameError("name", DUPLICATE_SCRIPT_MESSAGE);
-    const last = await trx.selectFrom("scripts").select((eb) => eb.fn.max("position").as("p")).where("level_id", "=", levelId).executeTakeFirst();
-    const id = randomUUID();
-    const now = (write.now ?? new Date()).toISOString();
-    await trx
-      .insertInto("scripts")
-      .values({
-        id,
-        template_id: templateId,
-        level_id: levelId,
-        name: write.name,
-        name_key: key,
-        position: Number(last?.p ?? -1) + 1,
-        version: 1,
-        lock_state: "Unlocked",
-        locked_by: null,
-        locked_by_name: null,
-        locked_at: null,
-        created_at: now,
-        updated_at: now,
-        updated_by: write.userId,
-        updated_by_name: write.userName,
-      })
-      .execute();
-    await trx
-      .insertInto("script_versions")
-      .values({ script_id: id, version: 1, sql: write.sql, comment: write.comment ?? "Created", author: write.userId, author_name: write.userName, created_at: now })
-      .execute();
-    return id;
+    const last = await trx
+      .selectFrom("scripts")
+      .select((eb) => eb.fn.max("position").as("p"))
+      .where("level_id", "=", levelId)
+      .executeTakeFirst();
+    return insertScript(
+      trx,
+      { templateId, levelId, name: write.name, position: Number(last?.p ?? -1) + 1, sql: write.sql, comment: write.comment ?? "Created" },
+      write,
+    );
   });
 }
 
@@ -132,7 +114,8 @@ export async function createScript(
 function requireLockHolder(row: ScriptRow, writer: Writer, clock: LockClock) {
   const lock = effectiveLock(row, clock);
   if (lock.state !== "Locked") throw new ApiProblem(409, "lock_required", "Lock the script for editing first.");
-  if (lock.by !== writer.userId) throw new ApiProblem(409, "locked_by_other", `${lock.byName ?? "Someone else"} holds the lock on this script: only they can save it.`);
+  if (lock.by !== writer.userId)
+    throw new ApiProblem(409, "locked_by_other", `${lock.byName ?? "Someone else"} holds the lock on this script: only they can save it.`);
 }
 
 /**
@@ -233,7 +216,15 @@ export async function getVersion(db: Kysely<Database>, templateId: string, scrip
   await requireScript(db, templateId, scriptId);
   const r = await db.selectFrom("script_versions").selectAll().where("script_id", "=", scriptId).where("version", "=", version).executeTakeFirst();
   if (!r) throw new NotFoundError(VERSION_NOT_FOUND_MESSAGE);
-  return { version: r.version, comment: r.comment, author: r.author, authorName: r.author_name, createdAt: r.created_at, lines: r.sql.split("\n").length, sql: r.sql };
+  return {
+    version: r.version,
+    comment: r.comment,
+    author: r.author,
+    authorName: r.author_name,
+    createdAt: r.created_at,
+    lines: r.sql.split("\n").length,
+    sql: r.sql,
+  };
 }
 
 /* ---------- Lock ---------- */
@@ -241,7 +232,15 @@ export async function getVersion(db: Kysely<Database>, templateId: string, scrip
 async function recordLock(trx: Kysely<Database>, scriptId: string, state: LockState, writer: Writer, reason: string | null) {
   await trx
     .insertInto("script_lock_events")
-    .values({ id: randomUUID(), script_id: scriptId, state, user_id: writer.userId, user_name: writer.userName, reason, at: (writer.now ?? new Date()).toISOString() })
+    .values({
+      id: randomUUID(),
+      script_id: scriptId,
+      state,
+      user_id: writer.userId,
+      user_name: writer.userName,
+      reason,
+      at: (writer.now ?? new Date()).toISOString(),
+    })
     .execute();
 }
 
@@ -284,7 +283,11 @@ export async function unlockScript(db: Kysely<Database>, templateId: string, scr
     if (Number(result.numUpdatedRows) === 0) {
       const row = await requireScript(trx, templateId, scriptId);
       if (row.lock_state !== "Locked") throw new ApiProblem(409, "not_locked", "This script is not locked.");
-      throw new ApiProblem(409, "locked_by_other", `${row.locked_by_name ?? "Someone else"} holds the lock: only they, or an administrator with "Force unlock", can release it.`);
+      throw new ApiProblem(
+        409,
+        "locked_by_other",
+        `${row.locked_by_name ?? "Someone else"} holds the lock: only they, or an administrator with "Force unlock", can release it.`,
+      );
     }
     await recordLock(trx, scriptId, "Unlocked", writer, null);
   });

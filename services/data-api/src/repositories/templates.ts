@@ -36,12 +36,17 @@ export type TemplateWrite = Writer & { expectedVersion: number };
 export type TemplateRef = { id: string; companyId: string; area: TemplateArea; projectId: string | null; status: TemplateStatus; version: number };
 
 export async function findTemplateRef(db: Kysely<Database>, id: string): Promise<TemplateRef | undefined> {
-  const row = await db
-    .selectFrom("templates")
-    .select(["id", "company_id", "area", "project_id", "status", "version"])
-    .where("id", "=", id)
-    .executeTakeFirst();
-  return row && { id: row.id, companyId: row.company_id, area: row.area as TemplateArea, projectId: row.project_id, status: row.status as TemplateStatus, version: row.version };
+  const row = await db.selectFrom("templates").select(["id", "company_id", "area", "project_id", "status", "version"]).where("id", "=", id).executeTakeFirst();
+  return (
+    row && {
+      id: row.id,
+      companyId: row.company_id,
+      area: row.area as TemplateArea,
+      projectId: row.project_id,
+      status: row.status as TemplateStatus,
+      version: row.version,
+    }
+  );
 }
 
 /** A template that may be written: not Archived. */
@@ -183,7 +188,10 @@ export type NewTemplate = Writer & {
 
 async function nameTaken(db: Kysely<Database>, t: { companyId: string; area: string; projectId: string | null }, key: string, exceptId?: string) {
   let q = db.selectFrom("templates").select("id").where("name_key", "=", key);
-  q = t.projectId === null ? q.where("company_id", "=", t.companyId).where("area", "=", t.area).where("project_id", "is", null) : q.where("project_id", "=", t.projectId);
+  q =
+    t.projectId === null
+      ? q.where("company_id", "=", t.companyId).where("area", "=", t.area).where("project_id", "is", null)
+      : q.where("project_id", "=", t.projectId);
   if (exceptId) q = q.where("id", "!=", exceptId);
   return (await q.executeTakeFirst()) !== undefined;
 }
@@ -197,7 +205,13 @@ export async function createTemplate(db: Kysely<Database>, input: NewTemplate): 
       input.projectId === null
         ? 0
         : Number(
-            (await trx.selectFrom("templates").select((eb) => eb.fn.max("position").as("p")).where("project_id", "=", input.projectId).executeTakeFirst())?.p ?? -1,
+            (
+              await trx
+                .selectFrom("templates")
+                .select((eb) => eb.fn.max("position").as("p"))
+                .where("project_id", "=", input.projectId)
+                .executeTakeFirst()
+            )?.p ?? -1,
           ) + 1;
     await trx
       .insertInto("templates")
@@ -226,13 +240,21 @@ export async function createTemplate(db: Kysely<Database>, input: NewTemplate): 
   });
 }
 
-export async function updateTemplate(db: Kysely<Database>, id: string, write: TemplateWrite & { name: string; description: string | null; type: TemplateType }) {
+export async function updateTemplate(
+  db: Kysely<Database>,
+  id: string,
+  write: TemplateWrite & { name: string; description: string | null; type: TemplateType },
+) {
   await inTransaction(db, async (trx) => {
     await bumpTemplate(trx, id, write);
     const ref = (await findTemplateRef(trx, id))!;
     const key = nameKey(write.name);
     if (await nameTaken(trx, ref, key, id)) throw new DuplicateNameError("name", DUPLICATE_TEMPLATE_MESSAGE);
-    await trx.updateTable("templates").set({ name: write.name, name_key: key, description: write.description, type: write.type }).where("id", "=", id).execute();
+    await trx
+      .updateTable("templates")
+      .set({ name: write.name, name_key: key, description: write.description, type: write.type })
+      .where("id", "=", id)
+      .execute();
   });
 }
 
@@ -256,7 +278,12 @@ export async function changeTemplateStatus(db: Kysely<Database>, id: string, wri
 /* ---------- Levels ---------- */
 
 export async function requireLevel(db: Kysely<Database>, templateId: string, levelId: string) {
-  const level = await db.selectFrom("template_levels").select(["id", "position"]).where("id", "=", levelId).where("template_id", "=", templateId).executeTakeFirst();
+  const level = await db
+    .selectFrom("template_levels")
+    .select(["id", "position"])
+    .where("id", "=", levelId)
+    .where("template_id", "=", templateId)
+    .executeTakeFirst();
   if (!level) throw new NotFoundError(LEVEL_NOT_FOUND_MESSAGE);
   return level;
 }
@@ -272,7 +299,11 @@ export async function addLevel(db: Kysely<Database>, templateId: string, write: 
     await bumpTemplate(trx, templateId, write);
     const key = nameKey(write.name);
     if (await levelNameTaken(trx, templateId, key)) throw new DuplicateNameError("name", DUPLICATE_LEVEL_MESSAGE);
-    const last = await trx.selectFrom("template_levels").select((eb) => eb.fn.max("position").as("p")).where("template_id", "=", templateId).executeTakeFirst();
+    const last = await trx
+      .selectFrom("template_levels")
+      .select((eb) => eb.fn.max("position").as("p"))
+      .where("template_id", "=", templateId)
+      .executeTakeFirst();
     const id = randomUUID();
     await trx
       .insertInto("template_levels")
@@ -329,6 +360,40 @@ export async function moveLevel(db: Kysely<Database>, templateId: string, levelI
   });
 }
 
+/** A new script row, unlocked, with its first version: a script made in the editor, or copied from a master. */
+export async function insertScript(
+  trx: Kysely<Database>,
+  script: { templateId: string; levelId: string; name: string; position: number; sql: string; comment: string },
+  writer: Writer,
+): Promise<string> {
+  const id = randomUUID();
+  const now = at(writer);
+  await trx
+    .insertInto("scripts")
+    .values({
+      id,
+      template_id: script.templateId,
+      level_id: script.levelId,
+      name: script.name,
+      name_key: nameKey(script.name),
+      position: script.position,
+      version: 1,
+      lock_state: "Unlocked",
+      locked_by: null,
+      locked_by_name: null,
+      locked_at: null,
+      created_at: now,
+      updated_at: now,
+      updated_by: writer.userId,
+      updated_by_name: writer.userName,
+    })
+    .execute();
+  await trx
+    .insertInto("script_versions")
+    .values({ script_id: id, version: 1, sql: script.sql, comment: script.comment, author: writer.userId, author_name: writer.userName, created_at: now })
+    .execute();
+  return id;
+}
 
 /* ---------- A project's templates ---------- */
 
@@ -340,10 +405,16 @@ export const ALREADY_ASSIGNED_MESSAGE = "This template is already assigned to th
  * script's newest SQL as the copy's version 1. The copy remembers the master and its version, for
  * "Compare with master"; editing it never touches the master. Answers the copy's id.
  */
-export async function assignMasterTemplate(db: Kysely<Database>, masterId: string, project: { id: string; companyId: string; area: TemplateArea }, writer: Writer) {
+export async function assignMasterTemplate(
+  db: Kysely<Database>,
+  masterId: string,
+  project: { id: string; companyId: string; area: TemplateArea },
+  writer: Writer,
+) {
   return inTransaction(db, async (trx) => {
     const master = await trx.selectFrom("templates").selectAll().where("id", "=", masterId).executeTakeFirst();
-    if (!master || master.project_id !== null || master.company_id !== project.companyId || master.area !== project.area) throw new NotFoundError(TEMPLATE_NOT_FOUND_MESSAGE);
+    if (!master || master.project_id !== null || master.company_id !== project.companyId || master.area !== project.area)
+      throw new NotFoundError(TEMPLATE_NOT_FOUND_MESSAGE);
     if (master.status !== "Available") throw new ApiProblem(409, "not_available", NOT_AVAILABLE_MESSAGE);
     const taken = await trx
       .selectFrom("templates")
@@ -363,11 +434,13 @@ export async function assignMasterTemplate(db: Kysely<Database>, masterId: strin
       status: "Available",
     });
     await trx.updateTable("templates").set({ master_template_id: master.id, master_version: master.version }).where("id", "=", id).execute();
-    const now = at(writer);
     const levels = await trx.selectFrom("template_levels").selectAll().where("template_id", "=", masterId).orderBy("position").execute();
     for (const level of levels) {
       const levelId = randomUUID();
-      await trx.insertInto("template_levels").values({ ...level, id: levelId, template_id: id }).execute();
+      await trx
+        .insertInto("template_levels")
+        .values({ ...level, id: levelId, template_id: id })
+        .execute();
       const scripts = await trx
         .selectFrom("scripts as s")
         .innerJoin("script_versions as v", (j) => j.onRef("v.script_id", "=", "s.id").onRef("v.version", "=", "s.version"))
@@ -376,39 +449,8 @@ export async function assignMasterTemplate(db: Kysely<Database>, masterId: strin
         .orderBy("s.position")
         .execute();
       for (const s of scripts) {
-        const scriptId = randomUUID();
-        await trx
-          .insertInto("scripts")
-          .values({
-            id: scriptId,
-            template_id: id,
-            level_id: levelId,
-            name: s.name,
-            name_key: s.name_key,
-            position: s.position,
-            version: 1,
-            lock_state: "Unlocked",
-            locked_by: null,
-            locked_by_name: null,
-            locked_at: null,
-            created_at: now,
-            updated_at: now,
-            updated_by: writer.userId,
-            updated_by_name: writer.userName,
-          })
-          .execute();
-        await trx
-          .insertInto("script_versions")
-          .values({
-            script_id: scriptId,
-            version: 1,
-            sql: s.sql,
-            comment: `Copied from master template ${master.name}, version ${master.version}`,
-            author: writer.userId,
-            author_name: writer.userName,
-            created_at: now,
-          })
-          .execute();
+        const comment = `Copied from master template ${master.name}, version ${master.version}`;
+        await insertScript(trx, { templateId: id, levelId, name: s.name, position: s.position, sql: s.sql, comment }, writer);
       }
     }
     return id;
@@ -419,7 +461,13 @@ export async function assignMasterTemplate(db: Kysely<Database>, masterId: strin
 export async function moveProjectTemplate(db: Kysely<Database>, projectId: string, templateId: string, write: TemplateWrite & { direction: MoveDirection }) {
   await inTransaction(db, async (trx) => {
     await bumpTemplate(trx, templateId, write);
-    const siblings = await trx.selectFrom("templates").select(["id", "position"]).where("project_id", "=", projectId).orderBy("position").orderBy("created_at").execute();
+    const siblings = await trx
+      .selectFrom("templates")
+      .select(["id", "position"])
+      .where("project_id", "=", projectId)
+      .orderBy("position")
+      .orderBy("created_at")
+      .execute();
     const index = siblings.findIndex((s) => s.id === templateId);
     const other = siblings[write.direction === "up" ? index - 1 : index + 1];
     const self = siblings[index];

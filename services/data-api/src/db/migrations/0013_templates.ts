@@ -40,7 +40,13 @@ export async function up(db: Kysely<any>): Promise<void> {
     .unique()
     .where(sql.ref("project_id"), "is", null)
     .execute();
-  await db.schema.createIndex("templates_project_name_key").on("templates").columns(["project_id", "name_key"]).unique().where(sql.ref("project_id"), "is not", null).execute();
+  await db.schema
+    .createIndex("templates_project_name_key")
+    .on("templates")
+    .columns(["project_id", "name_key"])
+    .unique()
+    .where(sql.ref("project_id"), "is not", null)
+    .execute();
 
   await db.schema
     .createTable("template_levels")

@@ -22,13 +22,23 @@ describe.each(TEST_DATABASE_KINDS)("master templates on %s", (kind) => {
   const base = "/api/v1/master-templates";
   const path = (id: string, rest = "") => `${base}/${id}${rest}`;
   const create = async (name: string, options: { companyId?: string; area?: string; type?: string; token?: string } = {}) =>
-    api.send("POST", base, options.token ?? analyst, { companyId: options.companyId ?? acme.id, area: options.area ?? "migration", name, type: options.type ?? "Core" });
+    api.send("POST", base, options.token ?? analyst, {
+      companyId: options.companyId ?? acme.id,
+      area: options.area ?? "migration",
+      name,
+      type: options.type ?? "Core",
+    });
   /** A template with one level "Load" and one script "Customers". */
   async function withScript(name: string, sql = "insert into destination.customers select * from source.customers;") {
     const t: Template = (await create(name)).body;
     const leveled: Template = (await api.send("POST", path(t.id, "/levels"), analyst, { version: t.version, name: "Load" })).body;
     const level = leveled.levels[0]!;
-    const script = await api.send("POST", path(t.id, `/levels/${level.id}/scripts`), analyst, { version: leveled.version, name: "Customers", sql, comment: "First cut" });
+    const script = await api.send("POST", path(t.id, `/levels/${level.id}/scripts`), analyst, {
+      version: leveled.version,
+      name: "Customers",
+      sql,
+      comment: "First cut",
+    });
     expect(script.status).toBe(201);
     return { template: t, level, script: script.body };
   }
@@ -37,7 +47,15 @@ describe.each(TEST_DATABASE_KINDS)("master templates on %s", (kind) => {
     it("creates a Draft template and lists the area's templates, filtered and sorted in SQL", async () => {
       const created = await create("Finance core", { companyId: birch.id, type: "Mapping" });
       expect(created.status).toBe(201);
-      expect(created.body).toMatchObject({ companyId: birch.id, area: "migration", name: "Finance core", type: "Mapping", status: "Draft", version: 1, levels: [] });
+      expect(created.body).toMatchObject({
+        companyId: birch.id,
+        area: "migration",
+        name: "Finance core",
+        type: "Mapping",
+        status: "Draft",
+        version: 1,
+        levels: [],
+      });
       await create("Aardvark", { companyId: birch.id });
       await create("Onboarding only", { companyId: birch.id, area: "onboarding" });
       const list = await api.get(`${base}?companyId=${birch.id}&area=migration&sort=-name`, analyst);

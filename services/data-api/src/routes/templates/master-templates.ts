@@ -67,7 +67,13 @@ export function createMasterTemplatesRouter() {
     });
   router.route(
     "/",
-    createTemplateRoutes({ basePath: "/master-templates/{id}", params: z.object({ id: z.string().min(1) }), tag: TAG, resolve: resolveMasterTemplate, statusMoves: true }),
+    createTemplateRoutes({
+      basePath: "/master-templates/{id}",
+      params: z.object({ id: z.string().min(1) }),
+      tag: TAG,
+      resolve: resolveMasterTemplate,
+      statusMoves: true,
+    }),
   );
   return router;
 }

@@ -90,13 +90,55 @@ export function createTemplateRoutes(options: TemplateRoutesOptions) {
   const path = (rest = "") => `${basePath}${rest}`;
   const route = <R extends Parameters<typeof createRoute>[0]>(r: R) => createRoute({ ...r, tags: [tag] });
 
-  const read = route({ method: "get", path: path(), summary: "The template with its levels and scripts in order", request: { params }, responses: { 200: jsonContent(templateSchema, "The template."), ...readErrors } });
-  const update = route({ method: "patch", path: path(), summary: "Rename, re-describe or re-type the template", request: { params, body: jsonBody(updateTemplateSchema) }, responses: templateAnswer });
-  const status = route({ method: "post", path: path("/status"), summary: "Draft → Available → Archived (and Archived → Available)", request: { params, body: jsonBody(changeTemplateStatusSchema) }, responses: templateAnswer });
-  const addLevel = route({ method: "post", path: path("/levels"), summary: "Add a level at the end", request: { params, body: jsonBody(levelInputSchema) }, responses: templateAnswer });
-  const renameLevel = route({ method: "patch", path: path("/levels/{levelId}"), summary: "Rename a level", request: { params: levelParams, body: jsonBody(levelInputSchema) }, responses: templateAnswer });
-  const deleteLevel = route({ method: "delete", path: path("/levels/{levelId}"), summary: "Delete an empty level", request: { params: levelParams, query: versionQuery }, responses: templateAnswer });
-  const moveLevel = route({ method: "post", path: path("/levels/{levelId}/move"), summary: "Move a level one place up or down", request: { params: levelParams, body: jsonBody(moveSchema) }, responses: templateAnswer });
+  const read = route({
+    method: "get",
+    path: path(),
+    summary: "The template with its levels and scripts in order",
+    request: { params },
+    responses: { 200: jsonContent(templateSchema, "The template."), ...readErrors },
+  });
+  const update = route({
+    method: "patch",
+    path: path(),
+    summary: "Rename, re-describe or re-type the template",
+    request: { params, body: jsonBody(updateTemplateSchema) },
+    responses: templateAnswer,
+  });
+  const status = route({
+    method: "post",
+    path: path("/status"),
+    summary: "Draft → Available → Archived (and Archived → Available)",
+    request: { params, body: jsonBody(changeTemplateStatusSchema) },
+    responses: templateAnswer,
+  });
+  const addLevel = route({
+    method: "post",
+    path: path("/levels"),
+    summary: "Add a level at the end",
+    request: { params, body: jsonBody(levelInputSchema) },
+    responses: templateAnswer,
+  });
+  const renameLevel = route({
+    method: "patch",
+    path: path("/levels/{levelId}"),
+    summary: "Rename a level",
+    request: { params: levelParams, body: jsonBody(levelInputSchema) },
+    responses: templateAnswer,
+  });
+  const deleteLevel = route({
+    method: "delete",
+    path: path("/levels/{levelId}"),
+    summary: "Delete an empty level",
+    request: { params: levelParams, query: versionQuery },
+    responses: templateAnswer,
+  });
+  const moveLevel = route({
+    method: "post",
+    path: path("/levels/{levelId}/move"),
+    summary: "Move a level one place up or down",
+    request: { params: levelParams, body: jsonBody(moveSchema) },
+    responses: templateAnswer,
+  });
   const createScript = route({
     method: "post",
     path: path("/levels/{levelId}/scripts"),
@@ -104,7 +146,13 @@ export function createTemplateRoutes(options: TemplateRoutesOptions) {
     request: { params: levelParams, body: jsonBody(createScriptSchema) },
     responses: { 201: jsonContent(scriptSchema, "The new script."), ...writeErrors },
   });
-  const readScript = route({ method: "get", path: path("/scripts/{scriptId}"), summary: "A script with its newest SQL and its lock", request: { params: scriptParams }, responses: { 200: jsonContent(scriptSchema, "The script."), ...readErrors } });
+  const readScript = route({
+    method: "get",
+    path: path("/scripts/{scriptId}"),
+    summary: "A script with its newest SQL and its lock",
+    request: { params: scriptParams },
+    responses: { 200: jsonContent(scriptSchema, "The script."), ...readErrors },
+  });
   const saveScript = route({
     method: "put",
     path: path("/scripts/{scriptId}"),
@@ -112,9 +160,27 @@ export function createTemplateRoutes(options: TemplateRoutesOptions) {
     request: { params: scriptParams, body: jsonBody(saveScriptSchema) },
     responses: scriptAnswer,
   });
-  const renameScript = route({ method: "patch", path: path("/scripts/{scriptId}"), summary: "Rename a script", request: { params: scriptParams, body: jsonBody(renameScriptSchema) }, responses: templateAnswer });
-  const deleteScript = route({ method: "delete", path: path("/scripts/{scriptId}"), summary: "Delete a script with its versions", request: { params: scriptParams, query: versionQuery }, responses: templateAnswer });
-  const moveScript = route({ method: "post", path: path("/scripts/{scriptId}/move"), summary: "Move a script one place up or down in its level", request: { params: scriptParams, body: jsonBody(moveSchema) }, responses: templateAnswer });
+  const renameScript = route({
+    method: "patch",
+    path: path("/scripts/{scriptId}"),
+    summary: "Rename a script",
+    request: { params: scriptParams, body: jsonBody(renameScriptSchema) },
+    responses: templateAnswer,
+  });
+  const deleteScript = route({
+    method: "delete",
+    path: path("/scripts/{scriptId}"),
+    summary: "Delete a script with its versions",
+    request: { params: scriptParams, query: versionQuery },
+    responses: templateAnswer,
+  });
+  const moveScript = route({
+    method: "post",
+    path: path("/scripts/{scriptId}/move"),
+    summary: "Move a script one place up or down in its level",
+    request: { params: scriptParams, body: jsonBody(moveSchema) },
+    responses: templateAnswer,
+  });
   const versions = route({
     method: "get",
     path: path("/scripts/{scriptId}/versions"),
@@ -122,7 +188,13 @@ export function createTemplateRoutes(options: TemplateRoutesOptions) {
     request: { params: scriptParams, query: pageQuerySchema },
     responses: { 200: jsonContent(scriptVersionPageSchema, "A page of versions."), 400: e400, ...readErrors },
   });
-  const version = route({ method: "get", path: path("/scripts/{scriptId}/versions/{version}"), summary: "One version with its SQL", request: { params: versionParams }, responses: { 200: jsonContent(scriptVersionSchema, "The version."), ...readErrors } });
+  const version = route({
+    method: "get",
+    path: path("/scripts/{scriptId}/versions/{version}"),
+    summary: "One version with its SQL",
+    request: { params: versionParams },
+    responses: { 200: jsonContent(scriptVersionSchema, "The version."), ...readErrors },
+  });
   const restoreVersion = route({
     method: "post",
     path: path("/scripts/{scriptId}/versions/{version}/restore"),
@@ -137,8 +209,20 @@ export function createTemplateRoutes(options: TemplateRoutesOptions) {
     request: { params: scriptParams, query: scriptDiffQuerySchema },
     responses: { 200: jsonContent(scriptDiffSchema, "Every line of both versions, marked."), 400: e400, ...readErrors },
   });
-  const lock = route({ method: "post", path: path("/scripts/{scriptId}/lock"), summary: "Lock for editing", request: { params: scriptParams }, responses: scriptAnswer });
-  const unlock = route({ method: "post", path: path("/scripts/{scriptId}/unlock"), summary: "Unlock (the holder)", request: { params: scriptParams }, responses: scriptAnswer });
+  const lock = route({
+    method: "post",
+    path: path("/scripts/{scriptId}/lock"),
+    summary: "Lock for editing",
+    request: { params: scriptParams },
+    responses: scriptAnswer,
+  });
+  const unlock = route({
+    method: "post",
+    path: path("/scripts/{scriptId}/unlock"),
+    summary: "Unlock (the holder)",
+    request: { params: scriptParams },
+    responses: scriptAnswer,
+  });
   const forceUnlock = route({
     method: "post",
     path: path("/scripts/{scriptId}/force-unlock"),
@@ -218,7 +302,13 @@ export function createTemplateRoutes(options: TemplateRoutesOptions) {
       const ref = await writable(c, p);
       const body = c.req.valid("json");
       await requireParsableSql(body.sql);
-      const id = await scripts.createScript(c.var.deps.db, ref.id, p.levelId, { ...writer(c), expectedVersion: body.version, name: body.name, sql: body.sql, comment: body.comment });
+      const id = await scripts.createScript(c.var.deps.db, ref.id, p.levelId, {
+        ...writer(c),
+        expectedVersion: body.version,
+        name: body.name,
+        sql: body.sql,
+        comment: body.comment,
+      });
       return c.json(await scripts.getScript(c.var.deps.db, ref.id, id, clock(c)), 201);
     })
     .openapi(readScript, async (c) => {
@@ -269,14 +359,23 @@ export function createTemplateRoutes(options: TemplateRoutesOptions) {
       const ref = await writable(c, p);
       const earlier = await scripts.getVersion(c.var.deps.db, ref.id, p.scriptId, p.version);
       const { baseVersion } = c.req.valid("json");
-      await scripts.saveScript(c.var.deps.db, ref.id, p.scriptId, { ...writer(c), baseVersion, sql: earlier.sql, comment: `Restored version ${earlier.version}` }, clock(c));
+      await scripts.saveScript(
+        c.var.deps.db,
+        ref.id,
+        p.scriptId,
+        { ...writer(c), baseVersion, sql: earlier.sql, comment: `Restored version ${earlier.version}` },
+        clock(c),
+      );
       return c.json(await scripts.getScript(c.var.deps.db, ref.id, p.scriptId, clock(c)), 200);
     })
     .openapi(diff, async (c) => {
       const p = ids(c.req.valid("param"));
       const ref = await resolve(c, p, { write: false });
       const q = c.req.valid("query");
-      const [from, to] = await Promise.all([scripts.getVersion(c.var.deps.db, ref.id, p.scriptId, q.from), scripts.getVersion(c.var.deps.db, ref.id, p.scriptId, q.to)]);
+      const [from, to] = await Promise.all([
+        scripts.getVersion(c.var.deps.db, ref.id, p.scriptId, q.from),
+        scripts.getVersion(c.var.deps.db, ref.id, p.scriptId, q.to),
+      ]);
       return c.json(lineDiff(from, to), 200);
     })
     .openapi(lock, async (c) => {

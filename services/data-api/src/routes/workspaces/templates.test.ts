@@ -23,7 +23,11 @@ describe.each(TEST_DATABASE_KINDS)("a project's templates on %s", (kind) => {
     let t: Template = (await api.send("POST", master, analyst, { companyId, area: "migration", name, type: "Core" })).body;
     for (const level of ["Prepare", "Load"]) t = (await api.send("POST", `${master}/${t.id}/levels`, analyst, { version: t.version, name: level })).body;
     for (const [i, level] of t.levels.entries()) {
-      await api.send("POST", `${master}/${t.id}/levels/${level.id}/scripts`, analyst, { version: t.version + i, name: `Script ${i + 1}`, sql: `select ${i + 1};` });
+      await api.send("POST", `${master}/${t.id}/levels/${level.id}/scripts`, analyst, {
+        version: t.version + i,
+        name: `Script ${i + 1}`,
+        sql: `select ${i + 1};`,
+      });
     }
     t = (await api.get(`${master}/${t.id}`, analyst)).body;
     if (status === "Available") t = (await api.send("POST", `${master}/${t.id}/status`, analyst, { version: t.version, status: "Available" })).body;
@@ -94,7 +98,9 @@ describe.each(TEST_DATABASE_KINDS)("a project's templates on %s", (kind) => {
       ["Prepare", "Script 1", "same"],
       ["Load", "Script 2", "changed"],
     ]);
-    expect(compared.body.scripts[1].diff.lines.filter((l: { kind: string }) => l.kind === "added").map((l: { text: string }) => l.text)).toEqual(["select 22;"]);
+    expect(compared.body.scripts[1].diff.lines.filter((l: { kind: string }) => l.kind === "added").map((l: { text: string }) => l.text)).toEqual([
+      "select 22;",
+    ]);
 
     // A template made in the project has no master to compare with.
     const own = await api.send("POST", `/api/v1/projects/${p.id}/templates`, analyst, { name: "Own", type: "Mapping" });

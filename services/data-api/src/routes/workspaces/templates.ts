@@ -94,7 +94,11 @@ export function createWorkspaceTemplatesRouter(descriptor: WorkspaceDescriptor) 
     responses: { 200: jsonContent(masterComparisonSchema, "The comparison."), ...readErrors, 409: writeErrors[409] },
   });
 
-  const page = (c: Parameters<TemplateResolver>[0], workspace: { id: string; company_id: string }, query: { page: number; pageSize: number } = { page: 1, pageSize: 100 }) =>
+  const page = (
+    c: Parameters<TemplateResolver>[0],
+    workspace: { id: string; company_id: string },
+    query: { page: number; pageSize: number } = { page: 1, pageSize: 100 },
+  ) =>
     templates.searchTemplates(c.var.deps.db, { companyId: workspace.company_id, area, projectId: workspace.id, status: [], type: [], sort: "name", ...query });
 
   const router = createRouter()
@@ -108,7 +112,8 @@ export function createWorkspaceTemplatesRouter(descriptor: WorkspaceDescriptor) 
       const { templateIds } = c.req.valid("json");
       // One transaction for all: a refused one assigns none.
       await c.var.deps.db.transaction().execute(async (trx) => {
-        for (const id of new Set(templateIds)) await templates.assignMasterTemplate(trx, id, { id: workspace.id, companyId: workspace.company_id, area }, writer(c));
+        for (const id of new Set(templateIds))
+          await templates.assignMasterTemplate(trx, id, { id: workspace.id, companyId: workspace.company_id, area }, writer(c));
         // The wizard's last step: a workspace waiting for its templates becomes Active with its first.
         await trx
           .updateTable("projects")
@@ -122,7 +127,14 @@ export function createWorkspaceTemplatesRouter(descriptor: WorkspaceDescriptor) 
     .openapi(create, async (c) => {
       const { workspace } = await requireWorkspace(c, kind, c.req.valid("param").id, { write: true });
       const input = c.req.valid("json");
-      const id = await templates.createTemplate(c.var.deps.db, { ...writer(c), ...input, companyId: workspace.company_id, area, projectId: workspace.id, status: "Available" });
+      const id = await templates.createTemplate(c.var.deps.db, {
+        ...writer(c),
+        ...input,
+        companyId: workspace.company_id,
+        area,
+        projectId: workspace.id,
+        status: "Available",
+      });
       return c.json((await templates.getTemplate(c.var.deps.db, id))!, 201);
     })
     .openapi(move, async (c) => {
@@ -155,7 +167,13 @@ export function createWorkspaceTemplatesRouter(descriptor: WorkspaceDescriptor) 
         masterByKey.delete(key(s));
         if (!m) scripts.push({ level: s.level, name: s.name, state: "onlyInProject", diff: null });
         else if (m.sql === s.sql) scripts.push({ level: s.level, name: s.name, state: "same", diff: null });
-        else scripts.push({ level: s.level, name: s.name, state: "changed", diff: lineDiff({ version: master.version, sql: m.sql }, { version: copy.version, sql: s.sql }) });
+        else
+          scripts.push({
+            level: s.level,
+            name: s.name,
+            state: "changed",
+            diff: lineDiff({ version: master.version, sql: m.sql }, { version: copy.version, sql: s.sql }),
+          });
       }
       for (const m of masterByKey.values()) scripts.push({ level: m.level, name: m.name, state: "onlyInMaster", diff: null });
       return c.json({ masterTemplateId: master.id, masterName: master.name, copiedVersion: copy.masterVersion, masterVersion: master.version, scripts }, 200);
