@@ -38,6 +38,8 @@ export type AppDeps = {
   autoBackupsKept?: number;
   /** A script's lock lapses after this many minutes (env SCRIPT_LOCK_TTL_MINUTES); 120 when omitted. */
   scriptLockTtlMinutes?: number;
+  /** A run's statement is cancelled after this many seconds (env RUN_STATEMENT_TIMEOUT_SECONDS); 3600 when omitted. */
+  runStatementTimeoutSeconds?: number;
   /** The largest flat file a load takes (env MAX_UPLOAD_BYTES); 5 GB when omitted. */
   maxUploadBytes?: number;
   /** How long an upload waits for its review before answering 202 (routes/dictionaries/bulk-uploads.ts UPLOAD_WAIT_MS); tests set 0. */

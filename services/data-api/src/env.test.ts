@@ -25,6 +25,7 @@ describe("data API environment", () => {
       MAX_UPLOAD_BYTES: 5 * 1024 ** 3,
       AUTO_BACKUPS_KEPT: 10,
       SCRIPT_LOCK_TTL_MINUTES: 120,
+      RUN_STATEMENT_TIMEOUT_SECONDS: 3600,
     });
   });
 

@@ -5,6 +5,7 @@ import { CLOUD_TARGETS } from "../../../contracts/areas.ts";
 import { MAX_UPLOAD_BYTES_DEFAULT } from "../../../contracts/values/loads.ts";
 import { AUTO_BACKUPS_KEPT_DEFAULT } from "../../../contracts/values/backups.ts";
 import { SCRIPT_LOCK_TTL_MINUTES_DEFAULT } from "../../../contracts/values/templates.ts";
+import { RUN_STATEMENT_TIMEOUT_SECONDS_DEFAULT } from "../../../contracts/values/runs.ts";
 import { DEFAULT_ROLES_CLAIM, DEFAULT_TRANSLATION_ANALYST_ROLE } from "../../../contracts/roles.ts";
 
 const httpUrl = z.url({ protocol: /^https?$/ });
@@ -43,6 +44,8 @@ const dataApiEnvSchema = z
     AUTO_BACKUPS_KEPT: z.coerce.number().int().min(1).default(AUTO_BACKUPS_KEPT_DEFAULT),
     /** A script's lock lapses this long after its holder last locked or saved it. */
     SCRIPT_LOCK_TTL_MINUTES: z.coerce.number().int().min(1).default(SCRIPT_LOCK_TTL_MINUTES_DEFAULT),
+    /** A run's statement is cancelled after this many seconds. */
+    RUN_STATEMENT_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(RUN_STATEMENT_TIMEOUT_SECONDS_DEFAULT),
     /**
      * Kept exactly as given (no trailing-slash trimming): jose compares the token's `iss` byte for
      * byte, and some providers' issuers end with a slash.

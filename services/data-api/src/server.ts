@@ -120,6 +120,7 @@ async function main() {
     maxUploadBytes: env.MAX_UPLOAD_BYTES,
     autoBackupsKept: env.AUTO_BACKUPS_KEPT,
     scriptLockTtlMinutes: env.SCRIPT_LOCK_TTL_MINUTES,
+    runStatementTimeoutSeconds: env.RUN_STATEMENT_TIMEOUT_SECONDS,
     jobs,
     companyUsers: createHttpCompanyUsersSource({ baseUrl: env.CLIENT_PORTAL_API_URL }),
     adminDataSources: createHttpAdminDataSources({ baseUrl: env.CLIENT_PORTAL_API_URL }),

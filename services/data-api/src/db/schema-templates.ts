@@ -5,6 +5,9 @@ export interface TemplateTables {
   scripts: ScriptsTable;
   script_versions: ScriptVersionsTable;
   script_lock_events: ScriptLockEventsTable;
+  runs: RunsTable;
+  run_steps: RunStepsTable;
+  run_table_counts: RunTableCountsTable;
 }
 
 export interface TemplatesTable {
@@ -78,4 +81,52 @@ export interface ScriptLockEventsTable {
   user_name: string | null;
   reason: string | null;
   at: string;
+}
+
+/** A run of a workspace's templates (migration 0014). */
+export interface RunsTable {
+  id: string;
+  project_id: string;
+  job_id: string | null;
+  /** contracts/values/runs.ts RUN_TYPES. */
+  type: string;
+  /** RUN_STATUSES. */
+  status: string;
+  on_error: string;
+  /** What it ran, as JSON: { templateIds, levelIds, scriptId, fromPosition }. */
+  scope: string;
+  rerun_of: string | null;
+  message: string | null;
+  created_by: string;
+  created_by_name: string | null;
+  created_at: string;
+  finished_at: string | null;
+}
+
+export interface RunStepsTable {
+  run_id: string;
+  position: number;
+  template_name: string;
+  level_name: string;
+  script_id: string;
+  script_name: string;
+  script_version: number;
+  sql: string;
+  /** RUN_STEP_STATUSES. */
+  status: string;
+  rows_affected: number | string | null;
+  started_at: string | null;
+  finished_at: string | null;
+  duration_ms: number | null;
+  /** JSON array of strings. */
+  notices: string;
+  error: string | null;
+  error_line: number | null;
+}
+
+export interface RunTableCountsTable {
+  run_id: string;
+  table_name: string;
+  rows_before: number | string | null;
+  rows: number | string;
 }

@@ -17,6 +17,7 @@ import type { DataPlane } from "../data-plane/servers.ts";
 import type { Database } from "../db/schema.ts";
 import { failLoadsOfEndedJobs } from "../repositories/loads.ts";
 import { failBackupsOfEndedJobs } from "../repositories/backups.ts";
+import { failRunsOfEndedJobs } from "../repositories/runs.ts";
 import { statusAfterFailure } from "./job-kinds.ts";
 import { IN_PROGRESS, finishJob } from "./job-store.ts";
 import { releaseProjectLock } from "./project-lock.ts";
@@ -69,6 +70,8 @@ export async function recoverInterruptedJobs(db: Kysely<Database>, options: Reco
     await failLoadsOfEndedJobs(db, `${INTERRUPTED_MESSAGE}. Nothing was changed.`, options.now ?? new Date());
     // The backups they were writing are unfinished: their partial files go with the next backup's clean-up.
     await failBackupsOfEndedJobs(db, options.now ?? new Date());
+    // Runs: PostgreSQL rolled back the script that was running when its connection went.
+    await failRunsOfEndedJobs(db, `${INTERRUPTED_MESSAGE}: the script that was running was rolled back.`, options.now ?? new Date());
   }
   if (options.dataPlane) {
     // Best effort: a server that cannot be reached must not keep the service from starting.

@@ -12,6 +12,7 @@ import * as m0010 from "./0010_lock_events.ts";
 import * as m0011 from "./0011_load_history.ts";
 import * as m0012 from "./0012_backups.ts";
 import * as m0013 from "./0013_templates.ts";
+import * as m0014 from "./0014_runs.ts";
 
 /** Every migration by its sortable name. Append only; never rename or edit a shipped one. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   "0011_load_history": m0011,
   "0012_backups": m0012,
   "0013_templates": m0013,
+  "0014_runs": m0014,
 };

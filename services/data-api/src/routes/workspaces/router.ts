@@ -13,6 +13,7 @@ import { createWorkspaceLoadsRouter } from "./loads.ts";
 import { createMigrationRoutes } from "./migration.ts";
 import { createOnboardingRoutes } from "./onboarding.ts";
 import { collectionPath } from "./shared.ts";
+import { createWorkspaceRunsRouter } from "./runs.ts";
 import { createWorkspaceTemplatesRouter } from "./templates.ts";
 import { createWorkspaceUsersRouter } from "./users.ts";
 
@@ -52,5 +53,6 @@ export function createWorkspaceRouter(kind: WorkspaceKind) {
   router.route("/", createWorkspaceBackupsRouter(descriptor));
   router.route("/", createWorkspaceDictionaryRouter(descriptor));
   router.route("/", createWorkspaceTemplatesRouter(descriptor));
+  router.route("/", createWorkspaceRunsRouter(descriptor));
   return router;
 }

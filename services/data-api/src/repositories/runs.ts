@@ -1,0 +1,253 @@
+import { randomUUID } from "node:crypto";
+import type { Kysely } from "kysely";
+import type { RunDetails, RunStatus, RunStep, RunSummary, RunType } from "../../../../contracts/runs.ts";
+import type { OnError, RunStepStatus } from "../../../../contracts/values/runs.ts";
+import { NotFoundError } from "../api-problem.ts";
+import type { Database } from "../db/schema.ts";
+import { totalOf } from "./db-helpers.ts";
+
+/**
+ * Runs of a workspace's templates (issue 11): the run row, its steps (each script pinned to the
+ * version it ran, with its SQL as run) and the destination's row counts after it.
+ */
+
+export const RUN_NOT_FOUND_MESSAGE = "Run not found.";
+
+type Db = Kysely<Database>;
+
+/** A planned step: one script of the run, in order. */
+export type PlannedStep = {
+  templateName: string;
+  levelName: string;
+  scriptId: string;
+  scriptName: string;
+  scriptVersion: number;
+  sql: string;
+};
+
+/** What a run ran, kept to rerun it: the scope asked, and where a rerun started. */
+export type RunScope = { templateIds: string[]; levelIds: string[]; scriptId: string | null; fromScriptId: string | null };
+
+export async function insertRun(
+  db: Db,
+  run: { projectId: string; type: RunType; onError: OnError; scope: RunScope; rerunOf: string | null; userId: string; userName: string | null; steps: readonly PlannedStep[] },
+  now = new Date(),
+): Promise<string> {
+  const id = randomUUID();
+  await db
+    .insertInto("runs")
+    .values({
+      id,
+      project_id: run.projectId,
+      job_id: null,
+      type: run.type,
+      status: "IN_PROGRESS",
+      on_error: run.onError,
+      scope: JSON.stringify(run.scope),
+      rerun_of: run.rerunOf,
+      message: null,
+      created_by: run.userId,
+      created_by_name: run.userName,
+      created_at: now.toISOString(),
+      finished_at: null,
+    })
+    .execute();
+  // In chunks: a run of a thousand scripts is one statement per hundred.
+  for (let i = 0; i < run.steps.length; i += 100) {
+    await db
+      .insertInto("run_steps")
+      .values(
+        run.steps.slice(i, i + 100).map((s, j) => ({
+          run_id: id,
+          position: i + j + 1,
+          template_name: s.templateName,
+          level_name: s.levelName,
+          script_id: s.scriptId,
+          script_name: s.scriptName,
+          script_version: s.scriptVersion,
+          sql: s.sql,
+          status: "Pending",
+          notices: "[]",
+        })),
+      )
+      .execute();
+  }
+  return id;
+}
+
+export const setRunJob = (db: Db, runId: string, jobId: string) => db.updateTable("runs").set({ job_id: jobId }).where("id", "=", runId).execute();
+
+export async function startStep(db: Db, runId: string, position: number, now = new Date()) {
+  await db.updateTable("run_steps").set({ status: "Started", started_at: now.toISOString() }).where("run_id", "=", runId).where("position", "=", position).execute();
+}
+
+export async function finishStep(
+  db: Db,
+  runId: string,
+  position: number,
+  result: { status: Extract<RunStepStatus, "Completed" | "Failed">; rowsAffected: number | null; durationMs: number; notices: string[]; error: string | null; errorLine: number | null },
+  now = new Date(),
+) {
+  await db
+    .updateTable("run_steps")
+    .set({
+      status: result.status,
+      rows_affected: result.rowsAffected,
+      duration_ms: result.durationMs,
+      notices: JSON.stringify(result.notices),
+      error: result.error,
+      error_line: result.errorLine,
+      finished_at: now.toISOString(),
+    })
+    .where("run_id", "=", runId)
+    .where("position", "=", position)
+    .execute();
+}
+
+export async function finishRun(db: Db, runId: string, status: RunStatus, message: string | null, now = new Date()) {
+  await db.updateTable("runs").set({ status, message, finished_at: now.toISOString() }).where("id", "=", runId).where("status", "=", "IN_PROGRESS").execute();
+}
+
+export async function setTableCounts(db: Db, runId: string, counts: readonly { table: string; rowsBefore: number | null; rows: number }[]) {
+  await db.deleteFrom("run_table_counts").where("run_id", "=", runId).execute();
+  if (counts.length)
+    await db
+      .insertInto("run_table_counts")
+      .values(counts.map((c) => ({ run_id: runId, table_name: c.table, rows_before: c.rowsBefore, rows: c.rows })))
+      .execute();
+}
+
+/**
+ * Runs whose job ended without them (a killed process, a force unlock): ERROR, the step that was
+ * running Failed. PostgreSQL rolled back what that step did when its connection went.
+ */
+export async function failRunsOfEndedJobs(db: Db, message: string, now: Date) {
+  const ended = await db
+    .selectFrom("runs as r")
+    .leftJoin("jobs as j", "j.id", "r.job_id")
+    .select("r.id")
+    .where("r.status", "=", "IN_PROGRESS")
+    // A run whose job never got recorded (its process died between the two writes) counts once it is old.
+    .where((eb) =>
+      eb.or([
+        eb("j.status", "!=", "IN_PROGRESS"),
+        eb.and([eb("r.job_id", "is", null), eb("r.created_at", "<", new Date(now.getTime() - 10 * 60_000).toISOString())]),
+      ]),
+    )
+    .execute();
+  for (const { id } of ended) {
+    await db
+      .updateTable("run_steps")
+      .set({ status: "Failed", error: message, finished_at: now.toISOString() })
+      .where("run_id", "=", id)
+      .where("status", "=", "Started")
+      .execute();
+    await finishRun(db, id, "ERROR", message, now);
+  }
+}
+
+type RunRow = Database["runs"];
+
+async function stepCounts(db: Db, runIds: string[]) {
+  if (!runIds.length) return new Map<string, { steps: number; failed: number }>();
+  const rows = await db
+    .selectFrom("run_steps")
+    .select(["run_id", (eb) => eb.fn.countAll<number | string>().as("steps"), (eb) => eb.fn.sum<number | string>(eb.case().when("status", "=", "Failed").then(1).else(0).end()).as("failed")])
+    .where("run_id", "in", runIds)
+    .groupBy("run_id")
+    .execute();
+  return new Map(rows.map((r) => [r.run_id, { steps: Number(r.steps), failed: Number(r.failed ?? 0) }]));
+}
+
+function toSummary(row: RunRow, counts: { steps: number; failed: number } | undefined): RunSummary {
+  return {
+    id: row.id,
+    projectId: row.project_id,
+    jobId: row.job_id,
+    type: row.type as RunType,
+    status: row.status as RunStatus,
+    onError: row.on_error as OnError,
+    createdBy: row.created_by,
+    createdByName: row.created_by_name,
+    createdAt: row.created_at,
+    finishedAt: row.finished_at,
+    durationMs: row.finished_at ? Date.parse(row.finished_at) - Date.parse(row.created_at) : null,
+    stepCount: counts?.steps ?? 0,
+    failedSteps: counts?.failed ?? 0,
+    rerunOf: row.rerun_of,
+  };
+}
+
+/** A page of the workspace's runs, newest first, filtered by status and type in SQL. */
+export async function searchRuns(db: Db, projectId: string, query: { status: RunStatus[]; type: RunType[]; page: number; pageSize: number }) {
+  const scope = <Q extends { where: (...args: any[]) => Q }>(q: Q): Q => {
+    let scoped = q.where("project_id", "=", projectId);
+    if (query.status.length) scoped = scoped.where("status", "in", query.status);
+    if (query.type.length) scoped = scoped.where("type", "in", query.type);
+    return scoped;
+  };
+  const rows = await scope(db.selectFrom("runs").selectAll())
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .limit(query.pageSize)
+    .offset((query.page - 1) * query.pageSize)
+    .execute();
+  const total = await totalOf(rows.length, query, () => scope(db.selectFrom("runs").select((eb) => eb.fn.countAll<number | string>().as("n"))).executeTakeFirstOrThrow());
+  const counts = await stepCounts(
+    db,
+    rows.map((r) => r.id),
+  );
+  return { items: rows.map((r) => toSummary(r, counts.get(r.id))), total, page: query.page, pageSize: query.pageSize };
+}
+
+export async function findRun(db: Db, projectId: string, runId: string): Promise<RunRow> {
+  const row = await db.selectFrom("runs").selectAll().where("id", "=", runId).where("project_id", "=", projectId).executeTakeFirst();
+  if (!row) throw new NotFoundError(RUN_NOT_FOUND_MESSAGE);
+  return row;
+}
+
+export async function getRun(db: Db, projectId: string, runId: string): Promise<RunDetails> {
+  const row = await findRun(db, projectId, runId);
+  const steps = await db.selectFrom("run_steps").selectAll().where("run_id", "=", runId).orderBy("position").execute();
+  const counts = await db.selectFrom("run_table_counts").select(["table_name", "rows_before", "rows"]).where("run_id", "=", runId).orderBy("table_name").execute();
+  // The run before this one (any type) that left counts: "beside the previous run's".
+  const previous = await db
+    .selectFrom("runs as r")
+    .select("r.id")
+    .where("r.project_id", "=", projectId)
+    .where("r.created_at", "<", row.created_at)
+    .where((eb) => eb.exists(eb.selectFrom("run_table_counts as c").select("c.run_id").whereRef("c.run_id", "=", "r.id")))
+    .orderBy("r.created_at", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  const previousCounts = previous
+    ? new Map((await db.selectFrom("run_table_counts").select(["table_name", "rows"]).where("run_id", "=", previous.id).execute()).map((c) => [c.table_name, Number(c.rows)]))
+    : null;
+  return {
+    ...toSummary(row, { steps: steps.length, failed: steps.filter((s) => s.status === "Failed").length }),
+    message: row.message,
+    steps: steps.map(
+      (s): RunStep & { sql: string } => ({
+        position: s.position,
+        templateName: s.template_name,
+        levelName: s.level_name,
+        scriptId: s.script_id,
+        scriptName: s.script_name,
+        scriptVersion: s.script_version,
+        status: s.status as RunStepStatus,
+        rowsAffected: s.rows_affected === null ? null : Number(s.rows_affected),
+        durationMs: s.duration_ms,
+        notices: JSON.parse(s.notices) as string[],
+        error: s.error,
+        errorLine: s.error_line,
+        sql: s.sql,
+      }),
+    ),
+    tables: counts.map((c) => ({
+      table: c.table_name,
+      rowsBefore: c.rows_before === null ? null : Number(c.rows_before),
+      rows: Number(c.rows),
+      previousRows: previousCounts?.get(c.table_name) ?? null,
+    })),
+  };
+}

@@ -1,0 +1,205 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO_COMPANIES } from "../../../../../scripts/demo-data.ts";
+import type { RunDetails } from "../../../../../contracts/runs.ts";
+import type { Template } from "../../../../../contracts/templates.ts";
+import { TEST_DATABASE_KINDS, TEST_POSTGRES_ADMIN_URL } from "../../../../shared/testing/databases.ts";
+import { asProjectOwner } from "../../data-plane/project-databases.ts";
+import { TEST_DATABASE_SERVER, USERS, createTestApi, type TestApi } from "../../testing/harness.ts";
+import { loadableProject, makeApplication, makeProject } from "../../testing/project-fixtures.ts";
+import { recoverInterruptedJobs } from "../../jobs/recover.ts";
+import { insertRun, setRunJob, startStep } from "../../repositories/runs.ts";
+
+const [, , birch] = DEMO_COMPANIES;
+
+describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("runs on %s", (kind) => {
+  let api: TestApi;
+  let owner: string;
+  let applicationId: string;
+  beforeAll(async () => {
+    api = await createTestApi(kind);
+    owner = await api.tokenFor(USERS.clientAdmin);
+    applicationId = (await makeApplication(api, birch.id)).id;
+  });
+  afterAll(() => api?.close());
+
+  /** An Active project with source rows and one template of the given scripts (level "Load"), in order. */
+  async function projectWith(scripts: { name: string; sql: string }[]) {
+    const project = await loadableProject(api, owner, { companyId: birch.id, applicationId, sourceType: "BackUp" });
+    await asProjectOwner(api.dataPlane, TEST_DATABASE_SERVER, project.id, (c) =>
+      c.query(`insert into source."Customers" values (1, 'A', 10, null), (2, 'B', 20, null), (3, 'C', 30, null)`),
+    );
+    await api.db.updateTable("projects").set({ status: "Active" }).where("id", "=", project.id).execute();
+    const base = `/api/v1/projects/${project.id}/templates`;
+    let t: Template = (await api.send("POST", base, owner, { name: "Main", type: "Core" })).body;
+    t = (await api.send("POST", `${base}/${t.id}/levels`, owner, { version: t.version, name: "Load" })).body;
+    for (const s of scripts) {
+      const created = await api.send("POST", `${base}/${t.id}/levels/${t.levels[0]!.id}/scripts`, owner, { version: t.version, ...s });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      t = (await api.get(`${base}/${t.id}`, owner)).body;
+    }
+    return { project, template: t };
+  }
+  const start = (projectId: string, body: object) => api.send("POST", `/api/v1/projects/${projectId}/run`, owner, { onError: "stop", ...body });
+  async function finished(projectId: string, runId: string): Promise<RunDetails> {
+    await api.jobs.idle();
+    return (await api.get(`/api/v1/projects/${projectId}/runs/${runId}`, owner)).body;
+  }
+  const destinationCustomers = async (projectId: string) =>
+    (await asProjectOwner(api.dataPlane, TEST_DATABASE_SERVER, projectId, (c) => c.query(`select count(*)::int as n from destination."Customers"`))).rows[0].n;
+
+  it("a Full run executes the scripts in order, each in its own transaction, recording rows, notices and the destination's counts", async () => {
+    const { project } = await projectWith([
+      { name: "Customers", sql: `insert into destination."Customers" select * from source."Customers";` },
+      { name: "Warn", sql: `do $$ begin raise warning 'Codes were trimmed'; end $$;\nupdate "Customers" set "Code" = lower("Code") where "CustomerId" > 1;` },
+    ]);
+    const started = await start(project.id, { type: "Full" });
+    expect(started.status).toBe(202);
+    expect(started.body.run).toMatchObject({ type: "Full", status: "IN_PROGRESS", stepCount: 2 });
+    const run = await finished(project.id, started.body.run.id);
+    expect(run.status).toBe("CompletedWithWarning");
+    expect(run.steps.map((s) => [s.scriptName, s.status, s.rowsAffected, s.scriptVersion])).toEqual([
+      ["Customers", "Completed", 3, 1],
+      ["Warn", "Completed", 2, 1],
+    ]);
+    expect(run.steps[1]!.notices).toEqual(["WARNING: Codes were trimmed"]);
+    expect(run.steps[0]!.sql).toContain('insert into destination."Customers"');
+    expect(run.tables.find((t) => t.table === "Customers")).toMatchObject({ rowsBefore: 0, rows: 3, previousRows: null });
+    expect(await destinationCustomers(project.id)).toBe(3);
+    expect((await api.get(`/api/v1/projects/${project.id}`, owner)).body).toMatchObject({ status: "Active", isLocked: false });
+  });
+
+  it("a Test run changes nothing and reports what it would have left", async () => {
+    const { project } = await projectWith([{ name: "Customers", sql: `insert into destination."Customers" select * from source."Customers";` }]);
+    const started = await start(project.id, { type: "Test" });
+    const run = await finished(project.id, started.body.run.id);
+    expect(run.status).toBe("SUCCESS");
+    expect(run.tables.find((t) => t.table === "Customers")).toMatchObject({ rowsBefore: 0, rows: 3 });
+    expect(await destinationCustomers(project.id)).toBe(0);
+  });
+
+  it("a failing script stops the run at its line (the others Pending), or the run goes on; rerun from the failed step", async () => {
+    const { project, template } = await projectWith([
+      { name: "First", sql: `insert into destination."Customers" select * from source."Customers";` },
+      { name: "Broken", sql: `select 1;\nupdate "Customers" set "Code" = null;` },
+      { name: "Last", sql: `delete from destination."Orders";` },
+    ]);
+    const stopped = await finished(project.id, (await start(project.id, { type: "Full" })).body.run.id);
+    expect(stopped.status).toBe("ERROR");
+    expect(stopped.steps.map((s) => s.status)).toEqual(["Completed", "Failed", "Pending"]);
+    expect(stopped.steps[1]).toMatchObject({ errorLine: 2, error: expect.stringMatching(/null value in column "Code"/) });
+    expect(stopped.message).toMatch(/^Script Broken failed at line 2: null value/);
+    expect(await destinationCustomers(project.id)).toBe(3);
+
+    const going = await finished(project.id, (await start(project.id, { type: "Full", onError: "continue" })).body.run.id);
+    expect(going.status).toBe("CompletedWithFailures");
+    expect(going.steps.map((s) => s.status)).toEqual(["Failed", "Failed", "Completed"]);
+
+    // Fix the script, then rerun from the failed step of the stopped run: it starts at Broken.
+    const broken = template.levels[0]!.scripts[1]!;
+    const scriptUrl = `/api/v1/projects/${project.id}/templates/${template.id}/scripts/${broken.id}`;
+    await api.send("POST", `${scriptUrl}/lock`, owner);
+    await api.send("PUT", scriptUrl, owner, { baseVersion: 1, sql: `update "Customers" set "Code" = 'Z';` });
+    const rerun = await finished(project.id, (await start(project.id, { type: "Full", rerunOf: stopped.id })).body.run.id);
+    expect(rerun).toMatchObject({ status: "SUCCESS", rerunOf: stopped.id });
+    expect(rerun.steps.map((s) => [s.scriptName, s.scriptVersion, s.status])).toEqual([
+      ["Broken", 2, "Completed"],
+      ["Last", 1, "Completed"],
+    ]);
+
+    const list = await api.get(`/api/v1/projects/${project.id}/runs?status=ERROR&status=SUCCESS`, owner);
+    expect(list.body.items.map((r: { id: string }) => r.id)).toEqual([rerun.id, stopped.id]);
+    expect(list.body.items[1]).toMatchObject({ failedSteps: 1, stepCount: 3 });
+  });
+
+  it("a Full run's preflight lists every script that names a table that does not exist, and runs nothing", async () => {
+    const { project } = await projectWith([
+      { name: "Good", sql: `insert into destination."Customers" select * from source."Customers";` },
+      { name: "Typo", sql: `select 1;\ninsert into destination."Customer" select * from source."Customers";` },
+    ]);
+    const refused = await start(project.id, { type: "Full" });
+    expect(refused.status).toBe(409);
+    expect(refused.body.code).toBe("preflight_failed");
+    expect(refused.body.errors).toEqual(["The run was not started: 1 problem in its scripts.", "Main / Load / Typo, line 2: Table destination.Customer does not exist."]);
+    expect((await api.get(`/api/v1/projects/${project.id}/runs`, owner)).body.total).toBe(0);
+    expect(await destinationCustomers(project.id)).toBe(0);
+  });
+
+  it("scripts cannot reach past the project: another database, the control plane, pg_authid, COPY TO PROGRAM, CREATE EXTENSION, ALTER SYSTEM, SET ROLE", async () => {
+    const attempts = [
+      { name: "Authid", sql: `select * from pg_catalog.pg_authid;` },
+      { name: "Program", sql: `copy (select 1) to program 'id';` },
+      { name: "Extension", sql: `create extension dblink;` },
+      { name: "System", sql: `alter system set work_mem = '1GB';` },
+      { name: "Role", sql: `set role postgres;` },
+      { name: "Other database", sql: `select * from postgres.public.anything;` },
+    ];
+    const { project } = await projectWith(attempts);
+    const run = await finished(project.id, (await start(project.id, { type: "Test", onError: "continue" })).body.run.id);
+    expect(run.status).toBe("CompletedWithFailures");
+    expect(run.steps.map((s) => [s.scriptName, s.status])).toEqual(attempts.map((a) => [a.name, "Failed"]));
+    for (const step of run.steps) expect(step.error).toMatch(/permission denied|must be superuser|not allowed|cannot run inside a transaction block|cross-database references are not implemented|does not exist/);
+  });
+
+  it("Cancel stops a long statement within 2 s and rolls the script back; the statement timeout stops an endless one", async () => {
+    const { project } = await projectWith([{ name: "Endless", sql: `insert into destination."Orders" values (1, 'x');\nselect pg_sleep(60);` }]);
+    const started = await start(project.id, { type: "Full" });
+    const jobId = started.body.run.jobId as string;
+    await new Promise((r) => setTimeout(r, 500));
+    const cancelledAt = Date.now();
+    await api.send("POST", `/api/v1/projects/${project.id}/jobs/${jobId}/cancel`, owner);
+    const run = await finished(project.id, started.body.run.id);
+    expect(Date.now() - cancelledAt).toBeLessThan(2_000);
+    expect(run.status).toBe("ERROR");
+    expect(run.steps[0]).toMatchObject({ status: "Failed", error: "Cancelled while it ran: rolled back." });
+    const orders = await asProjectOwner(api.dataPlane, TEST_DATABASE_SERVER, project.id, (c) => c.query(`select count(*)::int as n from destination."Orders"`));
+    expect(orders.rows[0].n).toBe(0);
+
+    const timing = api.appWith({ runStatementTimeoutSeconds: 1 });
+    const res = await timing.request(`/api/v1/projects/${project.id}/run`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${owner}`, "content-type": "application/json" },
+      body: JSON.stringify({ type: "Full" }),
+    });
+    const timedOut = await finished(project.id, ((await res.json()) as { run: { id: string } }).run.id);
+    expect(timedOut.steps[0]).toMatchObject({ status: "Failed", error: "canceling statement due to statement timeout" });
+  }, 30_000);
+
+  it("refuses a run while the project is locked, with the lock's reason; another company's run is 404", async () => {
+    const { project } = await projectWith([{ name: "One", sql: `select 1;` }]);
+    await api.db.updateTable("projects").set({ is_locked: 1, lock_reason: "Backup" }).where("id", "=", project.id).execute();
+    const locked = await start(project.id, { type: "Test" });
+    expect(locked.status).toBe(409);
+    expect(locked.body.errors[0]).toMatch(/backup/i);
+    await api.db.updateTable("projects").set({ is_locked: 0, lock_reason: null }).where("id", "=", project.id).execute();
+    const analyst = await api.tokenFor(USERS.superAdmin);
+    expect((await api.get(`/api/v1/projects/${project.id}/runs/not-a-run`, analyst)).status).toBe(404);
+  });
+});
+
+describe("runs whose job ended without them", () => {
+  it("are ERROR after a restart, the step that was running Failed, the others as they were", async () => {
+    const api = await createTestApi("sqlite");
+    try {
+      const app = await makeApplication(api, birch.id);
+      const owner = await api.tokenFor(USERS.clientAdmin);
+      const project = await makeProject(api, owner, { companyId: birch.id, applicationId: app.id });
+      const steps = ["A", "B"].map((n) => ({ templateName: "T", levelName: "L", scriptId: n, scriptName: n, scriptVersion: 1, sql: "select 1;" }));
+      const scope = { templateIds: [], levelIds: [], scriptId: null, fromScriptId: null };
+      const runId = await insertRun(api.db, { projectId: project.id, type: "Full", onError: "stop", scope, rerunOf: null, userId: "u", userName: null, steps });
+      const now = new Date().toISOString();
+      await api.db
+        .insertInto("jobs")
+        .values({ id: "job-1", project_id: project.id, kind: "ProjectRun", status: "IN_PROGRESS", previous_status: "Active", created_by: "u", created_at: now, heartbeat_at: now })
+        .execute();
+      await setRunJob(api.db, runId, "job-1");
+      await startStep(api.db, runId, 1);
+      await recoverInterruptedJobs(api.db);
+      const run = (await api.get(`/api/v1/projects/${project.id}/runs/${runId}`, owner)).body as RunDetails;
+      expect(run.status).toBe("ERROR");
+      expect(run.steps.map((s) => s.status)).toEqual(["Failed", "Pending"]);
+      expect(run.steps[0]!.error).toMatch(/restarted: the script that was running was rolled back/);
+    } finally {
+      await api.close();
+    }
+  });
+});

@@ -1,0 +1,153 @@
+/**
+ * Executes a run's scripts in order against the project's database (issue 11), as the project's
+ * runner, with `search_path` destination, source and a statement timeout. Full: each script in its own
+ * transaction. Test: the whole run in one transaction (each script behind a savepoint, so "Continue"
+ * works), rolled back at the end after counting what it would have left in each destination table.
+ *
+ * Each step records its status, rows changed, duration, notices and, on failure, PostgreSQL's message
+ * with the line in the script. A cancel stops the running statement at once (pg_cancel_backend from
+ * another connection) and the current script rolls back.
+ */
+import type { Kysely } from "kysely";
+import { parse } from "libpg-query";
+import type pg from "pg";
+import type { RunStatus } from "../../../../contracts/runs.ts";
+import type { OnError, RunType } from "../../../../contracts/values/runs.ts";
+import { databaseNameOf, rolesOf } from "../data-plane/project-databases.ts";
+import { quoteIdentifier } from "../data-plane/postgres-ddl.ts";
+import type { DataPlane } from "../data-plane/servers.ts";
+import type { Database } from "../db/schema.ts";
+import { finishStep, setTableCounts, startStep, type PlannedStep } from "../repositories/runs.ts";
+import { positionOf } from "../templates/sql-check.ts";
+import { ScriptQuery } from "./script-query.ts";
+
+export type RunInput = {
+  runId: string;
+  projectId: string;
+  serverId: string;
+  type: RunType;
+  onError: OnError;
+  steps: readonly PlannedStep[];
+  statementTimeoutSeconds: number;
+};
+
+/** A script failed and the run stops there (On error: Stop the run). */
+export class RunStoppedError extends Error {
+  override name = "RunStoppedError";
+}
+
+/** Rows of each destination table, counted in the connection's current transaction. */
+async function destinationCounts(client: pg.PoolClient): Promise<Map<string, number>> {
+  const { rows } = await client.query<{ name: string }>(
+    `select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
+      where n.nspname = 'destination' and c.relkind in ('r', 'p') order by c.relname`,
+  );
+  const counts = new Map<string, number>();
+  for (const { name } of rows) {
+    const { rows: n } = await client.query<{ n: string }>(`select count(*) as n from destination.${quoteIdentifier(name)}`);
+    counts.set(name, Number(n[0]!.n));
+  }
+  return counts;
+}
+
+/**
+ * The line where the script's statement `index` (0-based) starts: a runtime error (a constraint, a
+ * permission) has no position of its own, but it belongs to the statement after the ones that completed.
+ */
+async function lineOfStatement(sql: string, index: number): Promise<number | null> {
+  try {
+    const { stmts } = (await parse(sql)) as { stmts: { stmt_location?: number }[] };
+    let at = stmts[index]?.stmt_location ?? 0;
+    // A statement's location starts right after the previous one's semicolon: skip the blank and comment lines before it.
+    for (;;) {
+      while (at < sql.length && /\s/.test(sql[at]!)) at++;
+      if (sql.startsWith("--", at)) at = sql.indexOf("\n", at) < 0 ? sql.length : sql.indexOf("\n", at);
+      else break;
+    }
+    return positionOf(sql, at).line;
+  } catch {
+    return null;
+  }
+}
+
+/** Runs the steps; answers the run's result status (SUCCESS, CompletedWithWarning, CompletedWithFailures) or throws. */
+export async function executeRun(
+  db: Kysely<Database>,
+  dataPlane: DataPlane,
+  input: RunInput,
+  options: { signal: AbortSignal; progress: (fraction: number) => Promise<void> },
+): Promise<RunStatus> {
+  const { runId, projectId, serverId, steps } = input;
+  return dataPlane.withLogin(serverId, databaseNameOf(projectId), rolesOf(projectId).runner, async (client) => {
+    const { rows } = await client.query<{ pid: number }>("select pg_backend_pid() as pid");
+    const pid = rows[0]!.pid;
+    // A cancel stops the running statement now, from another connection; the script's error follows.
+    const cancel = () => void dataPlane.withAdmin(serverId, null, (admin) => admin.query("select pg_cancel_backend($1)", [pid])).catch(() => undefined);
+    options.signal.addEventListener("abort", cancel, { once: true });
+    const notices: string[] = [];
+    const onNotice = (msg: { severity?: string; message?: string }) => notices.push(`${msg.severity ?? "NOTICE"}: ${msg.message ?? ""}`);
+    client.on("notice", onNotice);
+    let failures = 0;
+    let warnings = false;
+    try {
+      await client.query(`SET search_path = destination, source`);
+      await client.query(`SET statement_timeout = ${Math.max(1, Math.round(input.statementTimeoutSeconds)) * 1000}`);
+      const test = input.type === "Test";
+      if (test) await client.query("BEGIN");
+      const before = await destinationCounts(client);
+      for (const [index, step] of steps.entries()) {
+        options.signal.throwIfAborted();
+        const position = index + 1;
+        await startStep(db, runId, position);
+        notices.length = 0;
+        const started = performance.now();
+        const query = new ScriptQuery(step.sql);
+        try {
+          await client.query(test ? "SAVEPOINT dt_step" : "BEGIN");
+          client.query(query);
+          await query.done;
+          await client.query(test ? "RELEASE SAVEPOINT dt_step" : "COMMIT");
+          if (notices.some((n) => n.startsWith("WARNING"))) warnings = true;
+          await finishStep(db, runId, position, {
+            status: "Completed",
+            rowsAffected: query.changed ? query.rowsAffected : null,
+            durationMs: Math.round(performance.now() - started),
+            notices: [...notices],
+            error: null,
+            errorLine: null,
+          });
+        } catch (err) {
+          await client.query(test ? "ROLLBACK TO SAVEPOINT dt_step" : "ROLLBACK");
+          const e = err as { message?: string; position?: string };
+          const line = e.position ? positionOf(step.sql, Number(e.position) - 1).line : await lineOfStatement(step.sql, query.completed);
+          const cancelled = options.signal.aborted;
+          const message = cancelled ? "Cancelled while it ran: rolled back." : (e.message ?? String(err));
+          await finishStep(db, runId, position, {
+            status: "Failed",
+            rowsAffected: null,
+            durationMs: Math.round(performance.now() - started),
+            notices: [...notices],
+            error: message,
+            errorLine: cancelled ? null : line,
+          });
+          failures++;
+          options.signal.throwIfAborted();
+          if (input.onError === "stop") throw new RunStoppedError(`Script ${step.scriptName} failed${line ? ` at line ${line}` : ""}: ${message}`);
+        }
+        await options.progress(position / steps.length);
+      }
+      const after = await destinationCounts(client);
+      await setTableCounts(
+        db,
+        runId,
+        [...after].map(([table, rows]) => ({ table, rowsBefore: before.get(table) ?? null, rows })),
+      );
+      if (test) await client.query("ROLLBACK");
+      await client.query("RESET ALL");
+      return failures ? "CompletedWithFailures" : warnings ? "CompletedWithWarning" : "SUCCESS";
+    } finally {
+      options.signal.removeEventListener("abort", cancel);
+      client.off("notice", onNotice);
+    }
+  });
+}

@@ -1,0 +1,106 @@
+/**
+ * A run as a job (issue 11; lock reason ProjectRun): the plan and its pinned script versions are
+ * recorded with the run before the job starts, a Full run's preflight first; then one job step
+ * executes the scripts (execute-run.ts) and the run's result is written as the job ends.
+ */
+import type { Kysely } from "kysely";
+import type { PreflightProblem, RunStatus } from "../../../../contracts/runs.ts";
+import type { OnError, RunType } from "../../../../contracts/values/runs.ts";
+import type { WorkspaceKind } from "../../../../contracts/workspaces.ts";
+import { ApiProblem } from "../api-problem.ts";
+import { databaseNameOf, rolesOf } from "../data-plane/project-databases.ts";
+import type { DataPlane } from "../data-plane/servers.ts";
+import type { Database } from "../db/schema.ts";
+import { JobCancelledError, JobRefusedError, startJob, type JobDeps } from "../jobs/start-job.ts";
+import { finishRun, insertRun, setRunJob, type RunScope } from "../repositories/runs.ts";
+import { executeRun, RunStoppedError } from "./execute-run.ts";
+import { preflight } from "./preflight.ts";
+import { planRun } from "./run-plan.ts";
+
+export type RunDeps = JobDeps & { dataPlane: DataPlane; statementTimeoutSeconds: number };
+
+/** A preflight that found problems: 409 with each, the run not started. */
+export class PreflightFailedError extends ApiProblem {
+  constructor(readonly problems: PreflightProblem[]) {
+    super(
+      409,
+      "preflight_failed",
+      `The run was not started: ${problems.length} ${problems.length === 1 ? "problem" : "problems"} in its scripts.`,
+      undefined,
+      problems.map((p) => `${p.template} / ${p.level} / ${p.script}${p.line ? `, line ${p.line}` : ""}: ${p.message}`),
+    );
+  }
+}
+
+/** The tables and views of the project's source and destination schemas, as "schema.name". */
+async function existingRelations(dataPlane: DataPlane, serverId: string, projectId: string): Promise<Set<string>> {
+  return dataPlane.withLogin(serverId, databaseNameOf(projectId), rolesOf(projectId).runner, async (client) => {
+    const { rows } = await client.query<{ name: string }>(
+      `select n.nspname || '.' || c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
+        where n.nspname in ('source', 'destination') and c.relkind in ('r', 'p', 'v', 'm', 'f')`,
+    );
+    return new Set(rows.map((r) => r.name));
+  });
+}
+
+export async function startRun(
+  deps: RunDeps,
+  kind: WorkspaceKind,
+  target: { projectId: string; serverId: string; userId: string; userName: string | null },
+  request: { type: RunType; onError: OnError; scope: RunScope; rerunOf: string | null },
+): Promise<string> {
+  const { db, dataPlane } = deps;
+  const steps = await planRun(db, target.projectId, request.scope);
+  if (request.type === "Full") {
+    const problems = await preflight(steps, await existingRelations(dataPlane, target.serverId, target.projectId));
+    if (problems.length) throw new PreflightFailedError(problems);
+  }
+  const runId = await insertRun(db, { projectId: target.projectId, type: request.type, onError: request.onError, scope: request.scope, rerunOf: request.rerunOf, userId: target.userId, userName: target.userName, steps });
+  let status: RunStatus = "SUCCESS";
+  try {
+    const job = await startJob(deps, {
+      projectId: target.projectId,
+      workspace: kind,
+      kind: "ProjectRun",
+      lockReason: "ProjectRun",
+      userId: target.userId,
+      allowedStatuses: ["Active"],
+      steps: [
+        {
+          name: `${request.type === "Test" ? "Test run" : "Run"} of ${steps.length} ${steps.length === 1 ? "script" : "scripts"}`,
+          run: async (ctx) => {
+            status = await executeRun(
+              ctx.db,
+              dataPlane,
+              { runId, projectId: target.projectId, serverId: target.serverId, type: request.type, onError: request.onError, steps, statementTimeoutSeconds: deps.statementTimeoutSeconds },
+              { signal: ctx.signal, progress: (fraction) => ctx.progress(fraction) },
+            );
+          },
+        },
+      ],
+      onSuccess: { status: "previous", update: (trx) => finishRun(trx, runId, status, null) },
+      onFailure: async (error, ctx) => {
+        const message = error instanceof JobCancelledError || error instanceof RunStoppedError ? error.message : error instanceof Error ? error.message : String(error);
+        await ctx.db.updateTable("run_steps").set({ status: "Failed", error: message }).where("run_id", "=", runId).where("status", "=", "Started").execute();
+        await finishRun(ctx.db, runId, "ERROR", message);
+      },
+    });
+    await setRunJob(db, runId, job.id);
+    return runId;
+  } catch (err) {
+    // Not started (locked, or not Active): the run never happened.
+    await db.deleteFrom("runs").where("id", "=", runId).execute();
+    if (err instanceof JobRefusedError) throw new ApiProblem(409, "project_locked", err.message);
+    throw err;
+  }
+}
+
+/** The scope of a rerun: the run's own, from its first failed step. */
+export async function rerunScope(db: Kysely<Database>, projectId: string, runId: string): Promise<{ scope: RunScope; type: RunType; onError: OnError }> {
+  const run = await db.selectFrom("runs").selectAll().where("id", "=", runId).where("project_id", "=", projectId).executeTakeFirst();
+  if (!run) throw new ApiProblem(404, "not_found", "Run not found.");
+  const failed = await db.selectFrom("run_steps").select("script_id").where("run_id", "=", runId).where("status", "=", "Failed").orderBy("position").executeTakeFirst();
+  if (!failed) throw new ApiProblem(409, "rerun_refused", "This run has no failed step to rerun from.");
+  const scope = JSON.parse(run.scope) as RunScope;
+  return { scope: { ...scope, fromScriptId: failed.script_id }, type: run.type as RunType, onError: run.on_error as OnError };
+}

@@ -1,0 +1,38 @@
+/**
+ * Which scripts a run executes, in order (issue 11): the workspace's templates in run order, each
+ * template's levels in order, each level's scripts in order, each at its newest version. The scope
+ * narrows it: some templates, some levels, or one script; a rerun starts at a given script.
+ */
+import type { Kysely } from "kysely";
+import { ApiProblem } from "../api-problem.ts";
+import type { Database } from "../db/schema.ts";
+import type { PlannedStep, RunScope } from "../repositories/runs.ts";
+
+export async function planRun(db: Kysely<Database>, projectId: string, scope: RunScope): Promise<PlannedStep[]> {
+  let q = db
+    .selectFrom("scripts as s")
+    .innerJoin("template_levels as l", "l.id", "s.level_id")
+    .innerJoin("templates as t", "t.id", "s.template_id")
+    .innerJoin("script_versions as v", (j) => j.onRef("v.script_id", "=", "s.id").onRef("v.version", "=", "s.version"))
+    .select(["t.name as template_name", "l.name as level_name", "s.id as script_id", "s.name as script_name", "s.version", "v.sql"])
+    .where("t.project_id", "=", projectId);
+  if (scope.templateIds.length) q = q.where("t.id", "in", scope.templateIds);
+  if (scope.levelIds.length) q = q.where("l.id", "in", scope.levelIds);
+  if (scope.scriptId) q = q.where("s.id", "=", scope.scriptId);
+  const rows = await q.orderBy("t.position").orderBy("t.created_at").orderBy("l.position").orderBy("s.position").execute();
+  let steps: PlannedStep[] = rows.map((r) => ({
+    templateName: r.template_name,
+    levelName: r.level_name,
+    scriptId: r.script_id,
+    scriptName: r.script_name,
+    scriptVersion: r.version,
+    sql: r.sql,
+  }));
+  if (scope.fromScriptId) {
+    const from = steps.findIndex((s) => s.scriptId === scope.fromScriptId);
+    if (from < 0) throw new ApiProblem(409, "rerun_refused", "The script that failed is no longer in the project: start a new run instead.");
+    steps = steps.slice(from);
+  }
+  if (!steps.length) throw new ApiProblem(409, "nothing_to_run", "There is no script to run in what was chosen.");
+  return steps;
+}
