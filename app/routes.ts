@@ -150,6 +150,9 @@ function workspaceTemplates(kind: WorkspaceKind): RouteConfigEntry {
     index("routes/templates/workspace-index.tsx", { id: `${kind}-ws-templates-index` }),
     route("assigned", "routes/templates/assigned.tsx", { id: `${kind}-ws-templates-assigned` }),
     route("assigned/add", "routes/templates/assign.tsx", { id: `${kind}-ws-templates-assign` }),
+    route("run", "routes/templates/run.tsx", { id: `${kind}-ws-templates-run` }),
+    route("run-history", "routes/templates/run-history.tsx", { id: `${kind}-ws-templates-run-history` }),
+    route("run-history/:runId/details", "routes/templates/run-details.tsx", { id: `${kind}-ws-templates-run-details` }),
     ...templatePages(`${kind}-ws`),
   ]);
 }

@@ -363,6 +363,7 @@ async function measureProduct(stack: Stack) {
         fs.rmSync(file, { force: true });
       }
       if (psqlAvailable) await measureBackups(dir);
+      if (psqlAvailable) await measureRuns(dir);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
@@ -443,6 +444,74 @@ async function measureProduct(stack: Stack) {
         ratio: `${(compareMs / exceptMs).toFixed(2)}×`,
         goal: "≤ 1.5× EXCEPT ALL",
         ok: compareMs / exceptMs <= 1.5,
+      });
+    }
+    /**
+     * Runs (issue 11), each timed by the run itself (its start to its end, as recorded), beside psql in
+     * the same run: 200 trivial scripts against the same 200 statements sent one by one over one
+     * connection (`psql -f`), and one INSERT … SELECT of the 1,000,000 rows against the same statement in psql.
+     */
+    async function measureRuns(work: string) {
+      type Template = { id: string; version: number; levels: { id: string; scripts: { id: string }[] }[] };
+      type Run = { id: string; status: string; durationMs: number | null; message: string | null };
+      const master = "/api/v1/master-templates";
+      /** An Available master template of one level with these scripts, assigned to the project; answers the project's copy. */
+      const assigned = async (name: string, scripts: string[]): Promise<string> => {
+        let t = await api<Template>("POST", master, { companyId: acme, area: "migration", name, type: "Core" });
+        t = await api<Template>("POST", `${master}/${t.id}/levels`, { version: t.version, name: "Level" });
+        for (const [i, sql] of scripts.entries()) {
+          await api("POST", `${master}/${t.id}/levels/${t.levels[0]!.id}/scripts`, { version: t.version + i, name: `Script ${i + 1}`, sql });
+        }
+        t = await api<Template>("GET", `${master}/${t.id}`);
+        await api("POST", `${master}/${t.id}/status`, { version: t.version, status: "Available" });
+        const page = await api<{ items: { id: string; masterTemplateId: string | null }[] }>("POST", `${base}/templates/assign`, { templateIds: [t.id] });
+        return page.items.find((c) => c.masterTemplateId === t.id)!.id;
+      };
+      const run = async (templateId: string): Promise<Run> => {
+        const { run: started } = await api<{ run: Run }>("POST", `${base}/run`, { type: "Full", templateIds: [templateId] });
+        for (;;) {
+          const now = await api<Run>("GET", `${base}/runs/${started.id}`);
+          if (now.status !== "IN_PROGRESS") {
+            if (now.status !== "SUCCESS") throw new Error(`run ${now.id}: ${now.status} ${now.message}`);
+            return now;
+          }
+          await new Promise((r) => setTimeout(r, 20));
+        }
+      };
+
+      const trivial = Array.from({ length: 200 }, (_, i) => `select ${i + 1};`);
+      const small = await assigned("Bench: 200 trivial scripts", trivial);
+      await run(small); // warm: the first run opens the runner's pool
+      const ours = await run(small);
+      const file = path.join(work, "trivial.sql");
+      fs.writeFileSync(file, trivial.join("\n"));
+      let started = performance.now();
+      execFileSync("psql", [adminUrl(projectDatabase), "-v", "ON_ERROR_STOP=1", "-q", "-o", "/dev/null", "-f", file], { stdio: ["ignore", "ignore", "inherit"] });
+      const oneByOneMs = performance.now() - started;
+      report({
+        what: "a run of 200 trivial scripts (each its own transaction, its step recorded)",
+        ours: ms(ours.durationMs!),
+        anchor: `the 200 statements one by one over one connection (psql -f): ${ms(oneByOneMs)}`,
+        ratio: `${(ours.durationMs! / oneByOneMs).toFixed(2)}×`,
+        goal: "≤ 2×",
+        ok: ours.durationMs! / oneByOneMs <= 2,
+      });
+
+      const insert = 'insert into destination."Legacy" select * from source."Legacy";';
+      const copy = await assigned("Bench: one INSERT SELECT", [insert]);
+      psqlProject('TRUNCATE destination."Legacy"');
+      const big = await run(copy);
+      psqlProject('TRUNCATE destination."Legacy"');
+      started = performance.now();
+      psqlProject(insert);
+      const psqlMs = performance.now() - started;
+      report({
+        what: "a run of INSERT INTO destination SELECT FROM source over 1,000,000 rows",
+        ours: ms(big.durationMs!),
+        anchor: `the same statement in psql: ${ms(psqlMs)}`,
+        ratio: `${(big.durationMs! / psqlMs).toFixed(2)}×`,
+        goal: "≤ 1.1×",
+        ok: big.durationMs! / psqlMs <= 1.1,
       });
     }
   }

@@ -36,7 +36,7 @@ for (const javaScriptEnabled of [true, false]) {
     test.use({ javaScriptEnabled, signedInAs: "analyst@demo.test" });
 
     test("create a project through the wizard to its databases, edit its dictionary, grant read access", async ({ page }) => {
-      test.setTimeout(150_000);
+      test.setTimeout(210_000);
       const application = `Projects app ${suffix}`;
       const name = `Wizard project ${suffix}`;
       await createApplication(page, application);
@@ -235,6 +235,45 @@ for (const javaScriptEnabled of [true, false]) {
       await page.getByRole("table", { name: "Templates in run order" }).getByRole("link", { name: master }).click();
       await page.getByRole("link", { name: "Compare with master" }).click();
       await expect(page.getByRole("table", { name: "Scripts compared with the master" }).getByRole("row", { name: /Customers/ })).toContainText("Same");
+      if (javaScriptEnabled) await expectNoViolations(page);
+
+      // Runs: Test changes nothing, Full fills the destination, a second Full fails at its line; fixed, it reruns from there.
+      const runTemplates = async (type: "Full" | "Test") => {
+        await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Templates" }).click();
+        await page.getByRole("link", { name: "Run", exact: true }).click();
+        await page.getByRole("radio", { name: new RegExp(`^${type}`) }).check();
+        await page.getByRole("button", { name: "Start the run" }).click();
+        await expect(page.getByRole("heading", { level: 2, name: `${type} run` })).toBeVisible();
+      };
+      const customersRow = () => page.getByRole("table", { name: "Destination tables" }).getByRole("row", { name: /Customers/ });
+      await runTemplates("Test");
+      await expect(page.getByText("Succeeded", { exact: true })).toBeVisible({ timeout: 20_000 });
+      await expect(customersRow().getByRole("cell")).toHaveText(["Customers", "0", "2", ""]);
+      if (javaScriptEnabled) await expectNoViolations(page);
+      await runTemplates("Full");
+      await expect(page.getByText("Succeeded", { exact: true })).toBeVisible({ timeout: 20_000 });
+      await expect(customersRow().getByRole("cell")).toHaveText(["Customers", "0", "2", "2"]);
+      await runTemplates("Full");
+      await expect(page.getByText("Failed", { exact: true }).first()).toBeVisible({ timeout: 20_000 });
+      const runSteps = page.getByRole("table", { name: "Steps" });
+      await expect(runSteps).toContainText("Line 1: duplicate key value violates unique constraint");
+      const failedRun = page.url();
+
+      await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Templates" }).click();
+      await page.getByRole("table", { name: "Templates in run order" }).getByRole("link", { name: master }).click();
+      await page.getByRole("table", { name: "Scripts of Load" }).getByRole("link", { name: "Customers" }).click();
+      await page.getByRole("button", { name: "Lock for editing" }).click();
+      await expect(page.getByText(/You hold the lock since/)).toBeVisible();
+      await page.getByLabel("SQL").fill('delete from destination."Customers";\ninsert into destination."Customers" select * from source."Customers";');
+      await page.getByRole("button", { name: "Save new version" }).click();
+      await expect(page.getByRole("status")).toHaveText("Version 2 saved.");
+
+      await page.goto(failedRun);
+      await page.getByRole("button", { name: "Rerun from the failed step" }).click();
+      await expect(page.getByText("Succeeded", { exact: true })).toBeVisible({ timeout: 20_000 });
+      await expect(runSteps).toContainText("version 2");
+      await page.getByRole("link", { name: "Run history" }).click();
+      await expect(page.getByRole("table", { name: "Runs" }).getByRole("row")).toHaveCount(5);
       if (javaScriptEnabled) await expectNoViolations(page);
     });
 

@@ -33,6 +33,7 @@ import {
 import { backupPageSchema, comparisonBodySchema, historyEntryDetailsSchema, restoreBodySchema, startedWorkSchema } from "../../../contracts/backups";
 import { historyPageSchema, loadSchema, rejectedRowsPageSchema, stagedUploadSchema, tableRowsSchema, type HistoryQuery, type stagedLoadSchema } from "../../../contracts/loads";
 import type { WorkspaceDescriptor } from "../../../contracts/workspaces";
+import { runDetailsSchema, runPageSchema, startedRunSchema, type runsQuerySchema, type startRunSchema } from "../../../contracts/runs";
 import { callService, callServiceStream, type Caller } from "../api.server";
 import { dictionaryEndpoints } from "./dictionary-tables.server";
 
@@ -76,6 +77,13 @@ export function workspaceApi(ws: WorkspaceDescriptor, as: Caller) {
       cancelJob: (jobId: string) => callService("data-api", at(id, "jobs", jobId, "cancel"), as, { method: "POST", schema: anything }),
       forceUnlock: (reason: string) => callService("data-api", at(id, "force-unlock"), as, { method: "POST", body: { reason }, schema: anything }),
       tryCreateDatabases: () => callService("data-api", at(id, "try-create-databases"), as, { method: "POST", schema: jobSchema }),
+
+      /** Runs of the workspace's templates (spec §7: POST …/run, GET …/runs, GET …/runs/{runId}). */
+      runs: {
+        start: (body: z.input<typeof startRunSchema>) => callService("data-api", at(id, "run"), as, { method: "POST", body, schema: startedRunSchema }),
+        list: (query: z.output<typeof runsQuerySchema>) => callService("data-api", at(id, "runs"), as, { schema: runPageSchema, query }),
+        get: (runId: string) => callService("data-api", at(id, "runs", runId), as, { schema: runDetailsSchema }),
+      },
       setUploadType: (uploadType: (typeof UPLOAD_TYPES)[number]) =>
         callService("data-api", at(id, "upload-type"), as, { method: "POST", body: { uploadType }, schema: anything }),
       setFlatFileParameters: (parameters: FlatFileParameters) =>

@@ -58,18 +58,29 @@ export default function AssignedTemplates({ loaderData, actionData }: Route.Comp
         <h2 id="templates-title" className="text-xl font-semibold">
           Templates
         </h2>
-        {canWrite ? (
-          <div className="flex flex-wrap gap-2">
-            <Link to={href(paths.assign)} className={buttonVariants()}>
+        <div className="flex flex-wrap gap-2">
+          {canWrite && items.length ? (
+            <Link to={href(paths.run)} className={buttonVariants()}>
+              <Icon name="arrow-right" />
+              Run
+            </Link>
+          ) : null}
+          <Link to={href(paths.runHistory)} className={buttonVariants({ variant: "outline" })}>
+            Run history
+          </Link>
+        </div>
+      </div>
+      {canWrite ? (
+        <div className="flex flex-wrap gap-2">
+          <Link to={href(paths.assign)} className={buttonVariants({ variant: "outline" })}>
               <Icon name="plus" />
               Assign templates
             </Link>
-            <Link to={href(paths.create)} className={buttonVariants({ variant: "outline" })}>
-              Create template
-            </Link>
-          </div>
-        ) : null}
-      </div>
+          <Link to={href(paths.create)} className={buttonVariants({ variant: "outline" })}>
+            Create template
+          </Link>
+        </div>
+      ) : null}
       {actionData?.errors?.length ? <Alert>{actionData.errors.join(" ")}</Alert> : null}
       {items.length === 0 ? (
         <Card>

@@ -55,6 +55,8 @@ export function templatePaths(owner: TemplateOwner) {
     /** The list: an area's master templates, or a workspace's assigned ones in run order. */
     list: owner.kind === "master" ? base : `${base}/assigned`,
     assign: `${base}/assigned/add`,
+    run: `${base}/run`,
+    runHistory: `${base}/run-history`,
     create: `${base}/create`,
     compareMaster: (templateId: string) => `${edit(templateId)}/compare-master`,
     edit,

@@ -1,0 +1,182 @@
+import { data, Form, Link, type UIMatch } from "react-router";
+import { ON_ERROR_LABELS } from "../../../contracts/values/runs";
+import { formatTimestamp } from "~/components/dictionary/column-format";
+import { AutoRefresh } from "~/components/projects/job-progress";
+import { Alert } from "~/components/ui/alert";
+import { Button, buttonVariants } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
+import { LabelValueList } from "~/components/ui/label-value-list";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
+import { companyHref, useCompanyHref } from "~/lib/company-href";
+import { redirectWithFlash } from "~/lib/flash.server";
+import { readFormData, serviceFailure, unknownIntent } from "~/lib/forms.server";
+import { useWorkspacePaths } from "~/lib/workspace-paths";
+import { projectScope, requireWorkspace } from "../workspace/workspace.server";
+import { RunStatusBadge } from "./run-status-badge";
+import type { Route } from "./+types/run-details";
+
+/**
+ * One run (…/run-history/{runId}/details): its steps in order with status, rows changed, duration,
+ * notices and the error at its line, each step's SQL as run; per destination table the rows before,
+ * after, and after the run before. While it runs the page follows it (revalidating with JavaScript, a
+ * meta refresh without) and offers "Cancel"; a run with a failed step offers "Rerun from the failed step".
+ */
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const { project, api, access } = await projectScope(context);
+  const run = await api.runs.get(params.runId);
+  return { projectId: project.id, run, canWrite: access.canWrite };
+}
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const intent = (await readFormData(request)).get("intent");
+  const { project, api, paths, companyId } = await requireWorkspace(context, { write: true });
+  const run = await api.runs.get(params.runId);
+  try {
+    if (intent === "cancel") {
+      if (run.jobId) await api.cancelJob(run.jobId);
+      return redirectWithFlash(companyHref(paths.page(project.id, `templates/run-history/${run.id}/details`), companyId), "Cancelling: the running script is rolled back.");
+    }
+    if (intent === "rerun") {
+      const started = await api.runs.start({ type: run.type, rerunOf: run.id });
+      return redirectWithFlash(companyHref(paths.page(project.id, `templates/run-history/${started.run.id}/details`), companyId), "Rerun started from the failed step.");
+    }
+  } catch (err) {
+    const failure = serviceFailure(err);
+    if (!failure || failure.status >= 500) throw err;
+    return data({ errors: failure.body.errors }, { status: failure.status });
+  }
+  unknownIntent(intent);
+}
+
+export const handle = { breadcrumb: (match: UIMatch) => `Run of ${formatTimestamp((match.loaderData as { run?: { createdAt: string } } | undefined)?.run?.createdAt ?? "")}` };
+
+const duration = (ms: number | null) => (ms === null ? "" : ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`);
+
+export default function RunDetails({ loaderData, actionData }: Route.ComponentProps) {
+  const { projectId, run, canWrite } = loaderData;
+  const href = useCompanyHref();
+  const paths = useWorkspacePaths();
+  const running = run.status === "IN_PROGRESS";
+  const [first, ...problems] = actionData?.errors ?? [];
+  return (
+    <section aria-labelledby="run-title" className="flex flex-col gap-4">
+      <AutoRefresh active={running} />
+      <div className="flex flex-wrap items-center gap-3">
+        <h2 id="run-title" className="text-xl font-semibold">
+          {run.type === "Test" ? "Test run" : "Full run"}
+        </h2>
+        <RunStatusBadge status={run.status} />
+      </div>
+      {first ? (
+        <Alert>
+          {first}
+          {problems.length ? <ul className="mt-2 list-disc pl-5">{problems.map((p) => <li key={p}>{p}</li>)}</ul> : null}
+        </Alert>
+      ) : null}
+      {run.message ? <p className="text-sm">{run.message}</p> : null}
+      <Card>
+        <LabelValueList
+          label="Run"
+          rows={[
+            ["Started", `${formatTimestamp(run.createdAt)} by ${run.createdByName ?? run.createdBy}`],
+            ["Finished", run.finishedAt ? `${formatTimestamp(run.finishedAt)} (${duration(run.durationMs)})` : "Still running"],
+            ["On error", ON_ERROR_LABELS[run.onError]],
+            ["Steps", `${run.stepCount}, ${run.failedSteps} failed`],
+          ]}
+        />
+        {canWrite ? (
+          <div className="mt-4 flex flex-wrap gap-2">
+            {running && run.jobId ? (
+              <Form method="post">
+                <input type="hidden" name="intent" value="cancel" />
+                <Button type="submit" variant="outline">
+                  Cancel
+                </Button>
+              </Form>
+            ) : null}
+            {!running && run.failedSteps > 0 ? (
+              <Form method="post">
+                <input type="hidden" name="intent" value="rerun" />
+                <Button type="submit">Rerun from the failed step</Button>
+              </Form>
+            ) : null}
+            <Link to={href(paths.page(projectId, "templates/run-history"))} className={buttonVariants({ variant: "outline" })}>
+              Run history
+            </Link>
+          </div>
+        ) : null}
+      </Card>
+      <Table aria-label="Steps">
+        <TableHeader>
+          <TableRow>
+            <TableHead>#</TableHead>
+            <TableHead>Script</TableHead>
+            <TableHead>Status</TableHead>
+            <TableHead className="text-right">Rows changed</TableHead>
+            <TableHead className="text-right">Duration</TableHead>
+            <TableHead>Messages</TableHead>
+          </TableRow>
+        </TableHeader>
+        <TableBody>
+          {run.steps.map((s) => (
+            <TableRow key={s.position}>
+              <TableCell className="tabular-nums">{s.position}</TableCell>
+              <TableCell>
+                <span className="font-medium">{s.scriptName}</span>
+                <span className="block text-xs text-muted-foreground">
+                  {s.templateName} / {s.levelName} · version {s.scriptVersion}
+                </span>
+                <details className="mt-1 text-xs">
+                  <summary className="cursor-pointer text-brand">SQL as run</summary>
+                  <pre className="mt-1 max-w-xl overflow-x-auto rounded bg-muted/40 p-2 font-mono">{s.sql}</pre>
+                </details>
+              </TableCell>
+              <TableCell>{s.status}</TableCell>
+              <TableCell className="text-right tabular-nums">{s.rowsAffected ?? ""}</TableCell>
+              <TableCell className="text-right tabular-nums">{duration(s.durationMs)}</TableCell>
+              <TableCell className="text-sm">
+                {s.error ? <p className="text-destructive">{s.errorLine ? `Line ${s.errorLine}: ${s.error}` : s.error}</p> : null}
+                {s.notices.map((n) => (
+                  <p key={n} className="text-muted-foreground">
+                    {n}
+                  </p>
+                ))}
+              </TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+      {run.tables.length ? (
+        <Table aria-label="Destination tables">
+          <caption className="mb-2 text-left text-sm font-semibold">
+            {run.type === "Test" ? "Destination rows: what this test run would have left" : "Destination rows after this run"}
+          </caption>
+          <TableHeader>
+            <TableRow>
+              <TableHead>Table</TableHead>
+              <TableHead className="text-right">Before</TableHead>
+              <TableHead className="text-right">After</TableHead>
+              <TableHead className="text-right">After the run before</TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {run.tables.map((t) => (
+              <TableRow key={t.table}>
+                <TableCell className="font-medium">{t.table}</TableCell>
+                <TableCell className="text-right tabular-nums">{t.rowsBefore ?? ""}</TableCell>
+                <TableCell className="text-right tabular-nums">{t.rows}</TableCell>
+                <TableCell className="text-right tabular-nums">{t.previousRows ?? ""}</TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      ) : null}
+    </section>
+  );
+}
+
+export function meta() {
+  return [{ title: "Run · Data Transformation" }];
+}
+
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error";

@@ -1,0 +1,122 @@
+import { Link } from "react-router";
+import { RUN_STATUSES, RUN_STATUS_LABELS, RUN_TYPES, type RunStatus, type RunType } from "../../../contracts/values/runs";
+import { formatTimestamp } from "~/components/dictionary/column-format";
+import { buttonVariants } from "~/components/ui/button";
+import { Card, CardDescription } from "~/components/ui/card";
+import { CheckboxFilter } from "~/components/ui/checkbox-filter";
+import { Icon } from "~/components/ui/icon";
+import { ListSearchForm } from "~/components/ui/list-search-form";
+import { Pagination, PastTheEnd } from "~/components/ui/pagination";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
+import { useCompanyHref } from "~/lib/company-href";
+import { readPaging } from "~/lib/list-search.server";
+import { useWorkspacePaths } from "~/lib/workspace-paths";
+import { projectScope } from "../workspace/workspace.server";
+import { RunStatusBadge } from "./run-status-badge";
+import type { Route } from "./+types/run-history";
+
+/** The workspace's runs, newest first: type, who, when, how long, result, steps failed; filtered and paged in SQL through the URL. */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const p = url.searchParams;
+  const search = {
+    status: p.getAll("status").filter((s): s is RunStatus => (RUN_STATUSES as readonly string[]).includes(s)),
+    type: p.getAll("type").filter((t): t is RunType => (RUN_TYPES as readonly string[]).includes(t)),
+    ...readPaging(p, ["-createdAt"], "-createdAt"),
+  };
+  const { project, api, access, companyId } = await projectScope(context);
+  const runs = await api.runs.list({ status: search.status, type: search.type, page: search.page, pageSize: search.pageSize });
+  return { projectId: project.id, search, runs, companyId, canRun: access.canWrite && !project.isLocked };
+}
+
+const seconds = (ms: number | null) => (ms === null ? "" : ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`);
+
+export default function RunHistory({ loaderData }: Route.ComponentProps) {
+  const { projectId, search, runs, companyId, canRun } = loaderData;
+  const href = useCompanyHref();
+  const paths = useWorkspacePaths();
+  const here = paths.page(projectId, "templates/run-history");
+  const filtered = search.status.length > 0 || search.type.length > 0;
+  return (
+    <section aria-labelledby="runs-title" className="flex flex-col gap-4">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h2 id="runs-title" className="text-xl font-semibold">
+          Run history
+        </h2>
+        {canRun ? (
+          <Link to={href(paths.page(projectId, "templates/run"))} className={buttonVariants()}>
+            <Icon name="arrow-right" />
+            Run
+          </Link>
+        ) : null}
+      </div>
+      <ListSearchForm
+        action={here}
+        label="Filter runs"
+        companyId={companyId}
+        sort={search.sort}
+        defaultSort="-createdAt"
+        pageSize={search.pageSize}
+        pageSizeId="run-page-size"
+        filtered={filtered}
+      >
+        <CheckboxFilter legend="Result" name="status" options={RUN_STATUSES.filter((s) => s !== "None").map((s) => [s, RUN_STATUS_LABELS[s]] as const)} checked={search.status} />
+        <CheckboxFilter legend="Type" name="type" options={RUN_TYPES.map((t) => [t, t] as const)} checked={search.type} />
+      </ListSearchForm>
+      {runs.total === 0 ? (
+        <Card>
+          <h3 className="text-base font-semibold">{filtered ? "No matching runs" : "No runs yet"}</h3>
+          <CardDescription>{filtered ? "No run matches these filters." : "Run the templates (Test first: it changes nothing) and each run is listed here."}</CardDescription>
+        </Card>
+      ) : (
+        <div>
+          {runs.items.length === 0 ? (
+            <PastTheEnd page={runs.page} />
+          ) : (
+            <Table aria-label="Runs">
+              <TableHeader>
+                <TableRow>
+                  <TableHead>Started</TableHead>
+                  <TableHead>Type</TableHead>
+                  <TableHead>By</TableHead>
+                  <TableHead>Duration</TableHead>
+                  <TableHead>Result</TableHead>
+                  <TableHead className="text-right">Steps failed</TableHead>
+                </TableRow>
+              </TableHeader>
+              <TableBody>
+                {runs.items.map((r) => (
+                  <TableRow key={r.id}>
+                    <TableCell className="whitespace-nowrap">
+                      <Link to={href(paths.page(projectId, `templates/run-history/${r.id}/details`))} className="text-brand hover:underline">
+                        <time dateTime={r.createdAt}>{formatTimestamp(r.createdAt)}</time>
+                      </Link>
+                    </TableCell>
+                    <TableCell>{r.type}</TableCell>
+                    <TableCell>{r.createdByName ?? r.createdBy}</TableCell>
+                    <TableCell>{seconds(r.durationMs)}</TableCell>
+                    <TableCell>
+                      <RunStatusBadge status={r.status} />
+                    </TableCell>
+                    <TableCell className="text-right tabular-nums">
+                      {r.failedSteps} of {r.stepCount}
+                    </TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          )}
+          <Pagination page={runs.page} pageSize={runs.pageSize} total={runs.total} noun={["run", "runs"]} href={(page) => href(here, { ...search, page })} />
+        </div>
+      )}
+    </section>
+  );
+}
+
+export const handle = { breadcrumb: "Run history" };
+
+export function meta() {
+  return [{ title: "Run history · Data Transformation" }];
+}
+
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error";
