@@ -2,7 +2,7 @@ import type { Page } from "@playwright/test";
 import { E2E } from "../../playwright.config";
 import { acme, birch, expect, test, withCompany } from "./sessions";
 import { expectNoViolations } from "./axe";
-import { availableMasterTemplate } from "./template-steps";
+import { availableMasterTemplate, fillSql } from "./template-steps";
 
 /**
  * Migration projects, end to end, with JavaScript on and off: the wizard from details to created
@@ -264,7 +264,7 @@ for (const javaScriptEnabled of [true, false]) {
       await page.getByRole("table", { name: "Scripts of Load" }).getByRole("link", { name: "Customers" }).click();
       await page.getByRole("button", { name: "Lock for editing" }).click();
       await expect(page.getByText(/You hold the lock since/)).toBeVisible();
-      await page.getByLabel("SQL").fill('delete from destination."Customers";\ninsert into destination."Customers" select * from source."Customers";');
+      await fillSql(page, 'delete from destination."Customers";\ninsert into destination."Customers" select * from source."Customers";');
       await page.getByRole("button", { name: "Save new version" }).click();
       await expect(page.getByRole("status")).toHaveText("Version 2 saved.");
 

@@ -12,10 +12,20 @@ export async function availableMasterTemplate(page: Page, name: string, area: "m
   await page.getByRole("link", { name: "Add script to Load" }).click();
   await expect(page.getByRole("heading", { name: "Add a script to Load" })).toBeVisible();
   await page.getByLabel("Name").fill("Customers");
-  await page.getByLabel("SQL").fill('insert into destination."Customers" select * from source."Customers";');
+  await fillSql(page, 'insert into destination."Customers" select * from source."Customers";');
   await page.getByRole("button", { name: "Add script" }).click();
   await expect(page.getByRole("status")).toHaveText("Script Customers added to Load.");
   await page.getByRole("navigation", { name: "Breadcrumb" }).getByRole("link", { name }).click();
   await page.getByRole("button", { name: "Make available" }).click();
   await expect(page.getByRole("status")).toHaveText("Status changed.");
+}
+
+/** Types into a script's SQL field: the textarea without JavaScript, the code editor with it (a textbox named by the same label). */
+export async function fillSql(page: Page, text: string) {
+  await page.getByRole("textbox", { name: "SQL", exact: true }).fill(text);
+}
+
+/** The SQL the form will send: the textarea's, or the editor's hidden field. */
+export async function expectSql(page: Page, text: string) {
+  await expect(page.locator('[name="sql"]')).toHaveValue(text);
 }

@@ -1,5 +1,6 @@
 import { expectNoViolations } from "./axe";
 import { acme, expect, test, withCompany } from "./sessions";
+import { expectSql, fillSql } from "./template-steps";
 
 /**
  * Master templates end to end (issue 11): create a template, its levels and scripts, a syntax error
@@ -44,12 +45,14 @@ for (const javaScriptEnabled of [true, false]) {
       // A syntax error is refused at its line and column, the text kept.
       await page.getByRole("link", { name: "Add script to Load" }).click();
       await expect(page.getByRole("heading", { name: "Add a script to Load" })).toBeVisible();
+      // With JavaScript, the SQL field becomes a code editor with line numbers; without, it stays a textarea.
+      await expect(page.locator(".cm-lineNumbers")).toHaveCount(javaScriptEnabled ? 1 : 0);
       await page.getByLabel("Name").fill("Customers");
-      await page.getByLabel("SQL").fill("insert into destination.customers\nselect * fro source.customers;");
+      await fillSql(page, "insert into destination.customers\nselect * fro source.customers;");
       await page.getByRole("button", { name: "Add script" }).click();
       await expect(page.getByText('Line 2, column 10: syntax error at or near "fro"')).toBeVisible();
-      await expect(page.getByLabel("SQL")).toHaveValue("insert into destination.customers\nselect * fro source.customers;");
-      await page.getByLabel("SQL").fill("insert into destination.customers\nselect * from source.customers;");
+      await expectSql(page, "insert into destination.customers\nselect * fro source.customers;");
+      await fillSql(page, "insert into destination.customers\nselect * from source.customers;");
       await page.getByLabel("Comment").fill("First cut");
       await page.getByRole("button", { name: "Add script" }).click();
       await expect(page.getByRole("status")).toHaveText("Script Customers added to Load.");
@@ -59,7 +62,7 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page.getByText("Nobody is editing this script.")).toBeVisible();
       await page.getByRole("button", { name: "Lock for editing" }).click();
       await expect(page.getByText(/You hold the lock since/)).toBeVisible();
-      await page.getByLabel("SQL").fill("insert into destination.customers\nselect * from source.customers\nwhere active;");
+      await fillSql(page, "insert into destination.customers\nselect * from source.customers\nwhere active;");
       await page.getByLabel("Comment").fill("Only active customers");
       await page.getByRole("button", { name: "Save new version" }).click();
       await expect(page.getByRole("status")).toHaveText("Version 2 saved.");
@@ -105,25 +108,25 @@ for (const javaScriptEnabled of [true, false]) {
       await page.getByRole("link", { name: "Add script to Only" }).click();
       await expect(page.getByRole("heading", { name: "Add a script to Only" })).toBeVisible();
       await page.getByLabel("Name").fill("Orders");
-      await page.getByLabel("SQL").fill("select 1;");
+      await fillSql(page, "select 1;");
       await page.getByRole("button", { name: "Add script" }).click();
       await page.getByRole("button", { name: "Lock for editing" }).click();
       await expect(page.getByText(/You hold the lock since/)).toBeVisible();
-      await expect(page.getByLabel("SQL")).toHaveValue("select 1;");
+      await expectSql(page, "select 1;");
 
       // The same person saves from a second tab meanwhile.
       const other = await context.newPage();
       await other.goto(page.url());
-      await other.getByLabel("SQL").fill("select 2;");
+      await fillSql(other, "select 2;");
       await other.getByRole("button", { name: "Save new version" }).click();
       await expect(other.getByRole("status")).toHaveText("Version 2 saved.");
       await other.close();
 
-      await page.getByLabel("SQL").fill("select 'mine';");
+      await fillSql(page, "select 'mine';");
       await page.getByRole("button", { name: "Save new version" }).click();
       await expect(page.getByRole("alert").first()).toContainText("Someone saved version 2 after the version 1 you edited");
       await expect(page.getByRole("table", { name: "Changes between version 1 and version 2" })).toContainText("Added: select 2;");
-      await expect(page.getByLabel("SQL")).toHaveValue("select 'mine';");
+      await expectSql(page, "select 'mine';");
       await page.getByRole("button", { name: "Save new version" }).click();
       await expect(page.getByRole("status")).toHaveText("Version 3 saved.");
     });
