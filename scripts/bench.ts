@@ -99,13 +99,19 @@ async function measureProduct(stack: Stack) {
   const secrets = JSON.parse(fs.readFileSync(path.join(stack.dataDir, ".secrets.json"), "utf8")) as { portalClientSecret: string };
   const token = await accessToken(urls, { id: "data-transformation-portal", secret: secrets.portalClientSecret }, "analyst@demo.test");
   const api = async <T>(method: string, pathname: string, body?: unknown): Promise<T> => {
-    const res = await fetch(`${urls.dataApi}${pathname}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(body ? { "content-type": "application/json" } : {}),
-      },
-      body: body ? JSON.stringify(body) : undefined,
+    const send = () =>
+      fetch(`${urls.dataApi}${pathname}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(body ? { "content-type": "application/json" } : {}),
+        },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+    // A kept-alive socket the server closed while idle (its keep-alive timeout) fails the next request at once: once more on a new one.
+    const res = await send().catch((err: { cause?: { code?: string } }) => {
+      if (err.cause?.code === "UND_ERR_SOCKET") return send();
+      throw err;
     });
     if (!res.ok) throw new Error(`${method} ${pathname}: ${res.status} ${await res.text()}`);
     return (await res.json()) as T;

@@ -36,7 +36,7 @@ for (const javaScriptEnabled of [true, false]) {
     test.use({ javaScriptEnabled, signedInAs: "analyst@demo.test" });
 
     test("create a project through the wizard to its databases, edit its dictionary, grant read access", async ({ page }) => {
-      test.setTimeout(210_000);
+      test.setTimeout(240_000);
       const application = `Projects app ${suffix}`;
       const name = `Wizard project ${suffix}`;
       await createApplication(page, application);
@@ -275,6 +275,31 @@ for (const javaScriptEnabled of [true, false]) {
       await page.getByRole("link", { name: "Run history" }).click();
       await expect(page.getByRole("table", { name: "Runs" }).getByRole("row")).toHaveCount(5);
       if (javaScriptEnabled) await expectNoViolations(page);
+
+      // A long run, cancelled from its page: the running script stops and rolls back.
+      await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Templates" }).click();
+      await page.getByRole("link", { name: "Create template" }).click();
+      await page.getByLabel("Name").fill("Slow");
+      await page.getByRole("button", { name: "Create template" }).click();
+      await expect(page.getByRole("heading", { level: 1, name: "Slow" })).toBeVisible();
+      await page.getByLabel("New level name").fill("Wait");
+      await page.getByRole("button", { name: "Add level" }).click();
+      await page.getByRole("link", { name: "Add script to Wait" }).click();
+      await expect(page.getByRole("heading", { name: "Add a script to Wait" })).toBeVisible();
+      await page.getByLabel("Name").fill("Sleep");
+      await fillSql(page, "select pg_sleep(60);");
+      await page.getByRole("button", { name: "Add script" }).click();
+      await expect(page.getByRole("status")).toHaveText("Script Sleep added to Wait.");
+      await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Templates" }).click();
+      await page.getByRole("link", { name: "Run", exact: true }).click();
+      await page.getByRole("radio", { name: /^Full/ }).check();
+      await page.getByRole("radio", { name: "Chosen templates" }).check();
+      await page.getByRole("checkbox", { name: "Slow", exact: true }).check();
+      await page.getByRole("button", { name: "Start the run" }).click();
+      await expect(page.getByText("Running", { exact: true }).first()).toBeVisible();
+      await page.getByRole("button", { name: "Cancel" }).click();
+      await expect(page.getByText("Failed", { exact: true }).first()).toBeVisible({ timeout: 10_000 });
+      await expect(runSteps).toContainText("Cancelled while it ran: rolled back.");
     });
 
     test("another company's project is not found, and switching company from a project opens the list", async ({ page }) => {

@@ -5,12 +5,11 @@ import { getCollectionProps, getInputProps, getSelectProps, getTextareaProps, ty
  * is plain HTML underneath: it works without JavaScript.
  */
 import type * as React from "react";
-import { useEffect, useRef, useState } from "react";
 import { cn } from "~/lib/utils";
 
 type AnyField = FieldMetadata;
 
-const control =
+export const control =
   "w-full rounded-md border border-border bg-white px-3 py-2 text-sm shadow-xs aria-[invalid=true]:border-destructive disabled:opacity-60";
 
 export function ErrorList({ id, errors }: { id?: string; errors?: string[] | null }) {
@@ -24,7 +23,7 @@ export function ErrorList({ id, errors }: { id?: string; errors?: string[] | nul
   );
 }
 
-function Description({ id, children }: { id: string; children?: React.ReactNode }) {
+export function Description({ id, children }: { id: string; children?: React.ReactNode }) {
   if (!children) return null;
   return (
     <p id={id} className="mt-1 text-xs text-muted-foreground">
@@ -33,7 +32,7 @@ function Description({ id, children }: { id: string; children?: React.ReactNode 
   );
 }
 
-type BaseProps = { label: string; field: AnyField; description?: React.ReactNode; className?: string };
+export type BaseProps = { label: string; field: AnyField; description?: React.ReactNode; className?: string };
 
 export function TextField({
   label,
@@ -62,71 +61,6 @@ export function TextareaField({ label, field, description, className, ...rest }:
         {label}
       </label>
       <textarea {...getTextareaProps(field, { ariaDescribedBy: description ? field.descriptionId : undefined })} rows={3} {...rest} className={control} />
-      <Description id={field.descriptionId}>{description}</Description>
-      <ErrorList id={field.errorId} errors={field.errors} />
-    </div>
-  );
-}
-
-/**
- * SQL, as a script's editor: a monospaced textarea that keeps tabs and never spell-checks, and once
- * JavaScript runs, CodeMirror (sql-editor.client.ts, loaded on demand) in its place, named by the same
- * label, its text sent in a hidden field of the same name. A syntax error comes back next to it with
- * its line and column. Remounted when the field's initial value changes (a save's new version).
- */
-export function SqlField(props: BaseProps & Omit<React.ComponentProps<"textarea">, "name" | "id">) {
-  return <SqlFieldControl key={String(props.field.initialValue ?? "")} {...props} />;
-}
-
-function SqlFieldControl({ label, field, description, className, ...rest }: BaseProps & Omit<React.ComponentProps<"textarea">, "name" | "id">) {
-  const textarea = useRef<HTMLTextAreaElement>(null);
-  const host = useRef<HTMLDivElement>(null);
-  const [enhanced, setEnhanced] = useState(false);
-  const [value, setValue] = useState("");
-  const labelId = `${field.id}-label`;
-  const describedBy = [description ? field.descriptionId : null, field.errors?.length ? field.errorId : null].filter(Boolean).join(" ") || undefined;
-  const invalid = Boolean(field.errors?.length);
-  useEffect(() => {
-    let editor: { destroy: () => void; setDoc: (doc: string) => void } | null = null;
-    let cancelled = false;
-    const area = textarea.current;
-    // Until the textarea is gone, what is typed in it goes on in the editor: nothing typed meanwhile is lost.
-    const follow = () => editor?.setDoc(area?.value ?? "");
-    void import("./sql-editor.client").then(({ createSqlEditor }) => {
-      if (cancelled || !host.current) return;
-      const doc = area?.value ?? "";
-      editor = createSqlEditor(host.current, { doc, labelledBy: labelId, describedBy, invalid, onChange: setValue });
-      area?.addEventListener("input", follow);
-      setValue(doc);
-      setEnhanced(true);
-    });
-    return () => {
-      cancelled = true;
-      area?.removeEventListener("input", follow);
-      editor?.destroy();
-    };
-    // Made once per mount (SqlField remounts on a new initial value): the editor keeps its own text.
-  }, []);
-  return (
-    <div className={className}>
-      <label id={labelId} htmlFor={enhanced ? undefined : field.id} className="mb-1 block text-sm font-medium">
-        {label}
-      </label>
-      {enhanced ? <input type="hidden" name={field.name} form={field.formId} value={value} /> : null}
-      <div ref={host} hidden={!enhanced} />
-      {enhanced ? null : (
-        <textarea
-          ref={textarea}
-          {...getTextareaProps(field, { ariaDescribedBy: description ? field.descriptionId : undefined })}
-          rows={16}
-          spellCheck={false}
-          autoCapitalize="off"
-          autoCorrect="off"
-          wrap="off"
-          {...rest}
-          className={cn(control, "font-mono text-[13px] leading-5")}
-        />
-      )}
       <Description id={field.descriptionId}>{description}</Description>
       <ErrorList id={field.errorId} errors={field.errors} />
     </div>

@@ -1,6 +1,7 @@
 import { data, Form, Link, type UIMatch } from "react-router";
 import { createScriptSchema } from "../../../contracts/templates";
-import { FormErrors, SqlField, TextField } from "~/components/forms/fields";
+import { FormErrors, TextField } from "~/components/forms/fields";
+import { SqlField } from "~/components/forms/sql-field";
 import { StatusButton, useIsPending } from "~/components/forms/status-button";
 import { buttonVariants } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";

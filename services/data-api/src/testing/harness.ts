@@ -35,8 +35,11 @@ export const TEST_DATABASE_SERVER = "test";
  * Project databases on the test run's throwaway PostgreSQL (tests/setup/postgres.ts). Without one
  * (SKIP_POSTGRES=1), any use fails saying so.
  */
+/** The data plane secret of the tests: a child process that logs in as a project's runner derives the same passwords from it. */
+export const TEST_DATA_PLANE_SECRET = "a test secret for project logins, 32+";
+
 export function createTestDataPlane(): DataPlane {
-  if (TEST_POSTGRES_ADMIN_URL) return createDataPlane([{ id: TEST_DATABASE_SERVER, adminUrl: TEST_POSTGRES_ADMIN_URL }], { secret: "a test secret for project logins, 32+" });
+  if (TEST_POSTGRES_ADMIN_URL) return createDataPlane([{ id: TEST_DATABASE_SERVER, adminUrl: TEST_POSTGRES_ADMIN_URL }], { secret: TEST_DATA_PLANE_SECRET });
   const unavailable = () => {
     throw new Error("Project databases need PostgreSQL, which is not running for this test run (SKIP_POSTGRES=1?)");
   };

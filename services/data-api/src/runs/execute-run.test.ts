@@ -1,0 +1,75 @@
+import { randomUUID } from "node:crypto";
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { TEST_POSTGRES_ADMIN_URL } from "../../../shared/testing/databases.ts";
+import { TEST_DATABASE_SERVER, TEST_DATA_PLANE_SECRET, createTestDataPlane } from "../testing/harness.ts";
+import type { DdlTable } from "../data-plane/postgres-ddl.ts";
+import { asProjectOwner, createProjectDatabase, createProjectSchema, dropProjectDatabase } from "../data-plane/project-databases.ts";
+
+/**
+ * `kill -9` of the process running a run (issue 11): PostgreSQL rolls back what the running script
+ * did when its connection goes. A Full run keeps the scripts it finished; a Test run leaves nothing.
+ */
+const notes: DdlTable = { name: "Notes", columns: [{ name: "Note", type: "nvarchar", length: 20, precision: null, scale: null, nullable: true, isKey: false }] };
+const dataPlane = createTestDataPlane();
+const server = TEST_DATABASE_SERVER;
+const created: string[] = [];
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "dt-run-kill-"));
+
+afterAll(async () => {
+  for (const id of created) await dropProjectDatabase(dataPlane, server, id);
+  await dataPlane.closePools();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("a run killed mid-script", () => {
+  for (const type of ["Full", "Test"] as const) {
+    it(`${type}: ${type === "Full" ? "keeps the finished script, rolls back the running one" : "leaves nothing behind"}`, async () => {
+      const projectId = randomUUID();
+      created.push(projectId);
+      await createProjectDatabase(dataPlane, server, projectId);
+      await createProjectSchema(dataPlane, server, projectId, "source", [notes]);
+      await createProjectSchema(dataPlane, server, projectId, "destination", [notes]);
+      const script = path.join(tmp, `run-${type}.mts`);
+      const here = (file: string) => JSON.stringify(path.resolve(import.meta.dirname, file));
+      fs.writeFileSync(
+        script,
+        `import { createKysely } from ${here("../../../shared/db.ts")};
+import { createDataPlane } from ${here("../data-plane/servers.ts")};
+import { executeRun } from ${here("execute-run.ts")};
+const db = createKysely(":memory:");
+let steps = db.schema.createTable("run_steps");
+for (const c of ["run_id", "status", "started_at", "finished_at", "notices", "error"]) steps = steps.addColumn(c, "text");
+for (const c of ["position", "rows_affected", "duration_ms", "error_line"]) steps = steps.addColumn(c, "integer");
+await steps.execute();
+await db.schema.createTable("run_table_counts").addColumn("run_id", "text").addColumn("table_name", "text").addColumn("rows_before", "integer").addColumn("rows", "integer").execute();
+const dataPlane = createDataPlane([{ id: ${JSON.stringify(server)}, adminUrl: ${JSON.stringify(TEST_POSTGRES_ADMIN_URL)} }], { secret: ${JSON.stringify(TEST_DATA_PLANE_SECRET)} });
+const step = (name, sql) => ({ templateName: "T", levelName: "L", scriptId: name, scriptName: name, scriptVersion: 1, sql });
+await executeRun(db, dataPlane, {
+  runId: "r", projectId: ${JSON.stringify(projectId)}, serverId: ${JSON.stringify(server)}, type: ${JSON.stringify(type)}, onError: "stop", statementTimeoutSeconds: 600,
+  steps: [step("First", \`insert into "Notes" values ('first');\`), step("Second", \`insert into "Notes" values ('second');\\nselect pg_sleep(60);\`)],
+}, { signal: new AbortController().signal, progress: async (f) => { if (f >= 0.5) console.log("first done"); } });
+`,
+      );
+      // The child logs in as the project's runner: its data plane has the test's secret.
+      const child = spawn(process.execPath, ["--import", "tsx", script], { env: { ...process.env }, stdio: ["ignore", "pipe", "inherit"] });
+      await new Promise<void>((resolve, reject) => {
+        child.stdout!.on("data", (d: Buffer) => d.toString().includes("first done") && resolve());
+        child.on("exit", (code) => reject(new Error(`the run ended by itself (${code})`)));
+      });
+      // The second script is in its pg_sleep now (its insert done, not committed).
+      await new Promise((r) => setTimeout(r, 300));
+      child.kill("SIGKILL");
+      await new Promise((r) => child.once("exit", r));
+      const rows = async () =>
+        (await asProjectOwner(dataPlane, server, projectId, (c) => c.query(`select "Note" from destination."Notes" order by 1`))).rows.map((r) => r.Note as string);
+      // PostgreSQL notices the dead connection and rolls its transaction back.
+      const expected = type === "Full" ? ["first"] : [];
+      for (let i = 0; i < 50 && JSON.stringify(await rows()) !== JSON.stringify(expected); i++) await new Promise((r) => setTimeout(r, 100));
+      expect(await rows()).toEqual(expected);
+    }, 60_000);
+  }
+});
