@@ -78,7 +78,14 @@ export async function insertRun(
 export const setRunJob = (db: Db, runId: string, jobId: string) => db.updateTable("runs").set({ job_id: jobId }).where("id", "=", runId).execute();
 
 export async function startStep(db: Db, runId: string, position: number, now = new Date()) {
-  await db.updateTable("run_steps").set({ status: "Started", started_at: now.toISOString() }).where("run_id", "=", runId).where("position", "=", position).execute();
+  // Only a Pending step: a late write must not undo its end.
+  await db
+    .updateTable("run_steps")
+    .set({ status: "Started", started_at: now.toISOString() })
+    .where("run_id", "=", runId)
+    .where("position", "=", position)
+    .where("status", "=", "Pending")
+    .execute();
 }
 
 export async function finishStep(

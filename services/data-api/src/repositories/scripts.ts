@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Kysely } from "kysely";
+import { sql, type Kysely } from "kysely";
 import type { LockEvent, MoveDirection, Script, ScriptVersion, ScriptVersionSummary } from "../../../../contracts/templates.ts";
 import type { LockState } from "../../../../contracts/values/projects.ts";
 import { ApiProblem, DuplicateNameError, NotFoundError } from "../api-problem.ts";
@@ -188,7 +188,8 @@ export async function listVersions(db: Kysely<Database>, templateId: string, scr
   await requireScript(db, templateId, scriptId);
   const rows = await db
     .selectFrom("script_versions")
-    .select(["version", "comment", "author", "author_name", "created_at", "sql"])
+    // Lines counted in SQL: a page of versions never reads their text (a script may be a megabyte).
+    .select(["version", "comment", "author", "author_name", "created_at", sql<number>`length(sql) - length(replace(sql, ${"\n"}, '')) + 1`.as("lines")])
     .where("script_id", "=", scriptId)
     .orderBy("version", "desc")
     .limit(page.pageSize)
@@ -207,7 +208,7 @@ export async function listVersions(db: Kysely<Database>, templateId: string, scr
     author: r.author,
     authorName: r.author_name,
     createdAt: r.created_at,
-    lines: r.sql.split("\n").length,
+    lines: Number(r.lines),
   }));
   return { items, total, ...page };
 }

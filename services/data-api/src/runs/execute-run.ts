@@ -1,7 +1,7 @@
 /**
  * Executes a run's scripts in order against the project's database (issue 11), as the project's
  * runner, with `search_path` destination, source and a statement timeout. Full: each script in its own
- * transaction. Test: the whole run in one transaction (each script behind a savepoint, so "Continue"
+ * transaction (PostgreSQL's own: the script is sent as one message). Test: the whole run in one transaction (each script behind a savepoint, so "Continue"
  * works), rolled back at the end after counting what it would have left in each destination table.
  *
  * Each step records its status, rows changed, duration, notices and, on failure, PostgreSQL's message
@@ -30,6 +30,9 @@ export type RunInput = {
   steps: readonly PlannedStep[];
   statementTimeoutSeconds: number;
 };
+
+/** How long a script runs before its step is marked Started. */
+const STARTED_AFTER_MS = 200;
 
 /** A script failed and the run stops there (On error: Stop the run). */
 export class RunStoppedError extends Error {
@@ -95,18 +98,22 @@ export async function executeRun(
       const test = input.type === "Test";
       if (test) await client.query("BEGIN");
       const before = await destinationCounts(client);
+      let reported = 0;
       for (const [index, step] of steps.entries()) {
         options.signal.throwIfAborted();
         const position = index + 1;
-        await startStep(db, runId, position);
         notices.length = 0;
         const started = performance.now();
-        const query = new ScriptQuery(step.sql);
+        // One round trip per script: Full sends it alone (PostgreSQL runs a message of several statements
+        // as one transaction, a single statement in its own); Test wraps it in a savepoint in the same message.
+        const prefix = test ? "SAVEPOINT dt_step;\n" : "";
+        const query = new ScriptQuery(test ? `${prefix}${step.sql}\n;RELEASE SAVEPOINT dt_step` : step.sql);
+        // A step is marked Started only when it runs long enough for anyone to see it: most take a millisecond.
+        const marking = setTimeout(() => void startStep(db, runId, position).catch(() => undefined), STARTED_AFTER_MS);
         try {
-          await client.query(test ? "SAVEPOINT dt_step" : "BEGIN");
           client.query(query);
           await query.done;
-          await client.query(test ? "RELEASE SAVEPOINT dt_step" : "COMMIT");
+          clearTimeout(marking);
           if (notices.some((n) => n.startsWith("WARNING"))) warnings = true;
           await finishStep(db, runId, position, {
             status: "Completed",
@@ -117,16 +124,22 @@ export async function executeRun(
             errorLine: null,
           });
         } catch (err) {
-          await client.query(test ? "ROLLBACK TO SAVEPOINT dt_step" : "ROLLBACK");
+          clearTimeout(marking);
+          const failedNotices = [...notices];
+          if (test) await client.query("ROLLBACK TO SAVEPOINT dt_step");
+          // A script that opened its own transaction and failed in it leaves it aborted: end it.
+          else if ((client as unknown as { _txStatus?: string })._txStatus !== "I") await client.query("ROLLBACK");
           const e = err as { message?: string; position?: string };
-          const line = e.position ? positionOf(step.sql, Number(e.position) - 1).line : await lineOfStatement(step.sql, query.completed);
+          const line = e.position
+            ? positionOf(step.sql, Math.max(0, Number(e.position) - 1 - prefix.length)).line
+            : await lineOfStatement(step.sql, query.completed - (test ? 1 : 0));
           const cancelled = options.signal.aborted;
           const message = cancelled ? "Cancelled while it ran: rolled back." : (e.message ?? String(err));
           await finishStep(db, runId, position, {
             status: "Failed",
             rowsAffected: null,
             durationMs: Math.round(performance.now() - started),
-            notices: [...notices],
+            notices: failedNotices,
             error: message,
             errorLine: cancelled ? null : line,
           });
@@ -134,7 +147,11 @@ export async function executeRun(
           options.signal.throwIfAborted();
           if (input.onError === "stop") throw new RunStoppedError(`Script ${step.scriptName} failed${line ? ` at line ${line}` : ""}: ${message}`);
         }
-        await options.progress(position / steps.length);
+        // Progress at most every quarter second: a run of a thousand tiny scripts is not a thousand job updates.
+        if (performance.now() - reported > 250 || position === steps.length) {
+          reported = performance.now();
+          await options.progress(position / steps.length);
+        }
       }
       const after = await destinationCounts(client);
       await setTableCounts(
