@@ -31,6 +31,37 @@ export type RunInput = {
   statementTimeoutSeconds: number;
 };
 
+type StepResult = Parameters<typeof finishStep>[3];
+
+/**
+ * Step results written in batches, one transaction each, at most every quarter second and whenever the
+ * run stops: a run of a thousand one-millisecond scripts must not wait for a thousand commits of the
+ * control plane. A killed process loses at most the last quarter second's results; the run is then
+ * marked interrupted by the recovery.
+ */
+class StepRecorder {
+  private queue: { position: number; result: StepResult }[] = [];
+  private flushed = performance.now();
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly runId: string,
+  ) {}
+  async record(position: number, result: StepResult) {
+    this.queue.push({ position, result });
+    if (performance.now() - this.flushed > FLUSH_EVERY_MS) await this.flush();
+  }
+  async flush() {
+    this.flushed = performance.now();
+    if (!this.queue.length) return;
+    const batch = this.queue.splice(0);
+    await this.db.transaction().execute(async (trx) => {
+      for (const { position, result } of batch) await finishStep(trx, this.runId, position, result);
+    });
+  }
+}
+
+const FLUSH_EVERY_MS = 250;
+
 /** How long a script runs before its step is marked Started. */
 const STARTED_AFTER_MS = 200;
 
@@ -92,6 +123,7 @@ export async function executeRun(
     client.on("notice", onNotice);
     let failures = 0;
     let warnings = false;
+    const recorder = new StepRecorder(db, runId);
     try {
       await client.query(`SET search_path = destination, source`);
       await client.query(`SET statement_timeout = ${Math.max(1, Math.round(input.statementTimeoutSeconds)) * 1000}`);
@@ -115,7 +147,7 @@ export async function executeRun(
           await query.done;
           clearTimeout(marking);
           if (notices.some((n) => n.startsWith("WARNING"))) warnings = true;
-          await finishStep(db, runId, position, {
+          await recorder.record(position, {
             status: "Completed",
             rowsAffected: query.changed ? query.rowsAffected : null,
             durationMs: Math.round(performance.now() - started),
@@ -135,7 +167,7 @@ export async function executeRun(
             : await lineOfStatement(step.sql, query.completed - (test ? 1 : 0));
           const cancelled = options.signal.aborted;
           const message = cancelled ? "Cancelled while it ran: rolled back." : (e.message ?? String(err));
-          await finishStep(db, runId, position, {
+          await recorder.record(position, {
             status: "Failed",
             rowsAffected: null,
             durationMs: Math.round(performance.now() - started),
@@ -153,6 +185,7 @@ export async function executeRun(
           await options.progress(position / steps.length);
         }
       }
+      await recorder.flush();
       const after = await destinationCounts(client);
       await setTableCounts(
         db,
@@ -163,6 +196,8 @@ export async function executeRun(
       await client.query("RESET ALL");
       return failures ? "CompletedWithFailures" : warnings ? "CompletedWithWarning" : "SUCCESS";
     } finally {
+      // A stopped or cancelled run still records the steps it did.
+      await recorder.flush().catch(() => undefined);
       options.signal.removeEventListener("abort", cancel);
       client.off("notice", onNotice);
     }
