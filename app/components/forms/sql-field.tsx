@@ -70,4 +70,3 @@ function SqlFieldControl({ label, field, description, className, ...rest }: Base
     </div>
   );
 }
-

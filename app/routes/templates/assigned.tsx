@@ -73,9 +73,9 @@ export default function AssignedTemplates({ loaderData, actionData }: Route.Comp
       {canWrite ? (
         <div className="flex flex-wrap gap-2">
           <Link to={href(paths.assign)} className={buttonVariants({ variant: "outline" })}>
-              <Icon name="plus" />
-              Assign templates
-            </Link>
+            <Icon name="plus" />
+            Assign templates
+          </Link>
           <Link to={href(paths.create)} className={buttonVariants({ variant: "outline" })}>
             Create template
           </Link>

@@ -34,11 +34,17 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   try {
     if (intent === "cancel") {
       if (run.jobId) await api.cancelJob(run.jobId);
-      return redirectWithFlash(companyHref(paths.page(project.id, `templates/run-history/${run.id}/details`), companyId), "Cancelling: the running script is rolled back.");
+      return redirectWithFlash(
+        companyHref(paths.page(project.id, `templates/run-history/${run.id}/details`), companyId),
+        "Cancelling: the running script is rolled back.",
+      );
     }
     if (intent === "rerun") {
       const started = await api.runs.start({ type: run.type, rerunOf: run.id });
-      return redirectWithFlash(companyHref(paths.page(project.id, `templates/run-history/${started.run.id}/details`), companyId), "Rerun started from the failed step.");
+      return redirectWithFlash(
+        companyHref(paths.page(project.id, `templates/run-history/${started.run.id}/details`), companyId),
+        "Rerun started from the failed step.",
+      );
     }
   } catch (err) {
     const failure = serviceFailure(err);
@@ -48,7 +54,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   unknownIntent(intent);
 }
 
-export const handle = { breadcrumb: (match: UIMatch) => `Run of ${formatTimestamp((match.loaderData as { run?: { createdAt: string } } | undefined)?.run?.createdAt ?? "")}` };
+export const handle = {
+  breadcrumb: (match: UIMatch) => `Run of ${formatTimestamp((match.loaderData as { run?: { createdAt: string } } | undefined)?.run?.createdAt ?? "")}`,
+};
 
 const duration = (ms: number | null) => (ms === null ? "" : ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`);
 
@@ -70,7 +78,13 @@ export default function RunDetails({ loaderData, actionData }: Route.ComponentPr
       {first ? (
         <Alert>
           {first}
-          {problems.length ? <ul className="mt-2 list-disc pl-5">{problems.map((p) => <li key={p}>{p}</li>)}</ul> : null}
+          {problems.length ? (
+            <ul className="mt-2 list-disc pl-5">
+              {problems.map((p) => (
+                <li key={p}>{p}</li>
+              ))}
+            </ul>
+          ) : null}
         </Alert>
       ) : null}
       {run.message ? <p className="text-sm">{run.message}</p> : null}

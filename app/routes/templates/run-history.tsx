@@ -60,13 +60,20 @@ export default function RunHistory({ loaderData }: Route.ComponentProps) {
         pageSizeId="run-page-size"
         filtered={filtered}
       >
-        <CheckboxFilter legend="Result" name="status" options={RUN_STATUSES.filter((s) => s !== "None").map((s) => [s, RUN_STATUS_LABELS[s]] as const)} checked={search.status} />
+        <CheckboxFilter
+          legend="Result"
+          name="status"
+          options={RUN_STATUSES.filter((s) => s !== "None").map((s) => [s, RUN_STATUS_LABELS[s]] as const)}
+          checked={search.status}
+        />
         <CheckboxFilter legend="Type" name="type" options={RUN_TYPES.map((t) => [t, t] as const)} checked={search.type} />
       </ListSearchForm>
       {runs.total === 0 ? (
         <Card>
           <h3 className="text-base font-semibold">{filtered ? "No matching runs" : "No runs yet"}</h3>
-          <CardDescription>{filtered ? "No run matches these filters." : "Run the templates (Test first: it changes nothing) and each run is listed here."}</CardDescription>
+          <CardDescription>
+            {filtered ? "No run matches these filters." : "Run the templates (Test first: it changes nothing) and each run is listed here."}
+          </CardDescription>
         </Card>
       ) : (
         <div>

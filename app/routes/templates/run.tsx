@@ -79,7 +79,10 @@ export async function action({ request, context }: Route.ActionArgs) {
       levelIds: v.scope === "levels" ? v.levelIds : [],
       scriptId: v.scope === "script" ? v.scriptId : null,
     });
-    return redirectWithFlash(companyHref(paths.page(project.id, `templates/run-history/${run.id}/details`), companyId), `${v.type === "Test" ? "Test run" : "Run"} started.`);
+    return redirectWithFlash(
+      companyHref(paths.page(project.id, `templates/run-history/${run.id}/details`), companyId),
+      `${v.type === "Test" ? "Test run" : "Run"} started.`,
+    );
   } catch (err) {
     const failure = serviceFailure(err);
     if (!failure || failure.status >= 500) throw err;
@@ -96,7 +99,12 @@ export default function RunTemplates({ loaderData, actionData }: Route.Component
   const paths = useTemplatePaths();
   const pending = useIsPending();
   const result = actionData as ActionData | undefined;
-  const [form, fields] = useServerForm({ id: "run", lastResult: result?.result, required: ["type"], defaultValue: { type: "Test", scope: "all", onError: "stop" } });
+  const [form, fields] = useServerForm({
+    id: "run",
+    lastResult: result?.result,
+    required: ["type"],
+    defaultValue: { type: "Test", scope: "all", onError: "stop" },
+  });
   const [first, ...more] = result?.errors ?? [];
   return (
     <Card className="max-w-3xl">
@@ -127,7 +135,12 @@ export default function RunTemplates({ loaderData, actionData }: Route.Component
             ]}
           />
           <RadioGroupField label="What to run" field={fields.scope!} options={SCOPES} />
-          <CheckboxGroupField label="Templates" field={fields.templateIds!} options={templates.map((t) => ({ value: t.id, label: t.name }))} description="With Chosen templates." />
+          <CheckboxGroupField
+            label="Templates"
+            field={fields.templateIds!}
+            options={templates.map((t) => ({ value: t.id, label: t.name }))}
+            description="With Chosen templates."
+          />
           <CheckboxGroupField
             label="Levels"
             field={fields.levelIds!}

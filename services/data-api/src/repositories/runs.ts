@@ -30,7 +30,16 @@ export type RunScope = { templateIds: string[]; levelIds: string[]; scriptId: st
 
 export async function insertRun(
   db: Db,
-  run: { projectId: string; type: RunType; onError: OnError; scope: RunScope; rerunOf: string | null; userId: string; userName: string | null; steps: readonly PlannedStep[] },
+  run: {
+    projectId: string;
+    type: RunType;
+    onError: OnError;
+    scope: RunScope;
+    rerunOf: string | null;
+    userId: string;
+    userName: string | null;
+    steps: readonly PlannedStep[];
+  },
   now = new Date(),
 ): Promise<string> {
   const id = randomUUID();
@@ -92,7 +101,14 @@ export async function finishStep(
   db: Db,
   runId: string,
   position: number,
-  result: { status: Extract<RunStepStatus, "Completed" | "Failed">; rowsAffected: number | null; durationMs: number; notices: string[]; error: string | null; errorLine: number | null },
+  result: {
+    status: Extract<RunStepStatus, "Completed" | "Failed">;
+    rowsAffected: number | null;
+    durationMs: number;
+    notices: string[];
+    error: string | null;
+    errorLine: number | null;
+  },
   now = new Date(),
 ) {
   await db
@@ -159,7 +175,11 @@ async function stepCounts(db: Db, runIds: string[]) {
   if (!runIds.length) return new Map<string, { steps: number; failed: number }>();
   const rows = await db
     .selectFrom("run_steps")
-    .select(["run_id", (eb) => eb.fn.countAll<number | string>().as("steps"), (eb) => eb.fn.sum<number | string>(eb.case().when("status", "=", "Failed").then(1).else(0).end()).as("failed")])
+    .select([
+      "run_id",
+      (eb) => eb.fn.countAll<number | string>().as("steps"),
+      (eb) => eb.fn.sum<number | string>(eb.case().when("status", "=", "Failed").then(1).else(0).end()).as("failed"),
+    ])
     .where("run_id", "in", runIds)
     .groupBy("run_id")
     .execute();
@@ -199,7 +219,9 @@ export async function searchRuns(db: Db, projectId: string, query: { status: Run
     .limit(query.pageSize)
     .offset((query.page - 1) * query.pageSize)
     .execute();
-  const total = await totalOf(rows.length, query, () => scope(db.selectFrom("runs").select((eb) => eb.fn.countAll<number | string>().as("n"))).executeTakeFirstOrThrow());
+  const total = await totalOf(rows.length, query, () =>
+    scope(db.selectFrom("runs").select((eb) => eb.fn.countAll<number | string>().as("n"))).executeTakeFirstOrThrow(),
+  );
   const counts = await stepCounts(
     db,
     rows.map((r) => r.id),
@@ -216,7 +238,12 @@ export async function findRun(db: Db, projectId: string, runId: string): Promise
 export async function getRun(db: Db, projectId: string, runId: string): Promise<RunDetails> {
   const row = await findRun(db, projectId, runId);
   const steps = await db.selectFrom("run_steps").selectAll().where("run_id", "=", runId).orderBy("position").execute();
-  const counts = await db.selectFrom("run_table_counts").select(["table_name", "rows_before", "rows"]).where("run_id", "=", runId).orderBy("table_name").execute();
+  const counts = await db
+    .selectFrom("run_table_counts")
+    .select(["table_name", "rows_before", "rows"])
+    .where("run_id", "=", runId)
+    .orderBy("table_name")
+    .execute();
   // The run before this one (any type) that left counts: "beside the previous run's".
   const previous = await db
     .selectFrom("runs as r")
@@ -228,28 +255,31 @@ export async function getRun(db: Db, projectId: string, runId: string): Promise<
     .limit(1)
     .executeTakeFirst();
   const previousCounts = previous
-    ? new Map((await db.selectFrom("run_table_counts").select(["table_name", "rows"]).where("run_id", "=", previous.id).execute()).map((c) => [c.table_name, Number(c.rows)]))
+    ? new Map(
+        (await db.selectFrom("run_table_counts").select(["table_name", "rows"]).where("run_id", "=", previous.id).execute()).map((c) => [
+          c.table_name,
+          Number(c.rows),
+        ]),
+      )
     : null;
   return {
     ...toSummary(row, { steps: steps.length, failed: steps.filter((s) => s.status === "Failed").length }),
     message: row.message,
-    steps: steps.map(
-      (s): RunStep & { sql: string } => ({
-        position: s.position,
-        templateName: s.template_name,
-        levelName: s.level_name,
-        scriptId: s.script_id,
-        scriptName: s.script_name,
-        scriptVersion: s.script_version,
-        status: s.status as RunStepStatus,
-        rowsAffected: s.rows_affected === null ? null : Number(s.rows_affected),
-        durationMs: s.duration_ms,
-        notices: JSON.parse(s.notices) as string[],
-        error: s.error,
-        errorLine: s.error_line,
-        sql: s.sql,
-      }),
-    ),
+    steps: steps.map((s): RunStep & { sql: string } => ({
+      position: s.position,
+      templateName: s.template_name,
+      levelName: s.level_name,
+      scriptId: s.script_id,
+      scriptName: s.script_name,
+      scriptVersion: s.script_version,
+      status: s.status as RunStepStatus,
+      rowsAffected: s.rows_affected === null ? null : Number(s.rows_affected),
+      durationMs: s.duration_ms,
+      notices: JSON.parse(s.notices) as string[],
+      error: s.error,
+      errorLine: s.error_line,
+      sql: s.sql,
+    })),
     tables: counts.map((c) => ({
       table: c.table_name,
       rowsBefore: c.rows_before === null ? null : Number(c.rows_before),

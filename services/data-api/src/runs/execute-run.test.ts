@@ -13,7 +13,10 @@ import { asProjectOwner, createProjectDatabase, createProjectSchema, dropProject
  * `kill -9` of the process running a run (issue 11): PostgreSQL rolls back what the running script
  * did when its connection goes. A Full run keeps the scripts it finished; a Test run leaves nothing.
  */
-const notes: DdlTable = { name: "Notes", columns: [{ name: "Note", type: "nvarchar", length: 20, precision: null, scale: null, nullable: true, isKey: false }] };
+const notes: DdlTable = {
+  name: "Notes",
+  columns: [{ name: "Note", type: "nvarchar", length: 20, precision: null, scale: null, nullable: true, isKey: false }],
+};
 const dataPlane = createTestDataPlane();
 const server = TEST_DATABASE_SERVER;
 const created: string[] = [];
@@ -65,7 +68,9 @@ await executeRun(db, dataPlane, {
       child.kill("SIGKILL");
       await new Promise((r) => child.once("exit", r));
       const rows = async () =>
-        (await asProjectOwner(dataPlane, server, projectId, (c) => c.query(`select "Note" from destination."Notes" order by 1`))).rows.map((r) => r.Note as string);
+        (await asProjectOwner(dataPlane, server, projectId, (c) => c.query(`select "Note" from destination."Notes" order by 1`))).rows.map(
+          (r) => r.Note as string,
+        );
       // PostgreSQL notices the dead connection and rolls its transaction back.
       const expected = type === "Full" ? ["first"] : [];
       for (let i = 0; i < 50 && JSON.stringify(await rows()) !== JSON.stringify(expected); i++) await new Promise((r) => setTimeout(r, 100));

@@ -17,6 +17,7 @@ import { databaseNameOf, rolesOf } from "../data-plane/project-databases.ts";
 import { quoteIdentifier } from "../data-plane/postgres-ddl.ts";
 import type { DataPlane } from "../data-plane/servers.ts";
 import type { Database } from "../db/schema.ts";
+import { JobInputRefusedError } from "../jobs/start-job.ts";
 import { finishStep, setTableCounts, startStep, type PlannedStep } from "../repositories/runs.ts";
 import { positionOf } from "../templates/sql-check.ts";
 import { ScriptQuery } from "./script-query.ts";
@@ -65,8 +66,8 @@ const FLUSH_EVERY_MS = 250;
 /** How long a script runs before its step is marked Started. */
 const STARTED_AFTER_MS = 200;
 
-/** A script failed and the run stops there (On error: Stop the run). */
-export class RunStoppedError extends Error {
+/** A script failed and the run stops there (On error: Stop the run): the user's to read, not the operator's log's. */
+export class RunStoppedError extends JobInputRefusedError {
   override name = "RunStoppedError";
 }
 

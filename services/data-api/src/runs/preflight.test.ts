@@ -19,7 +19,10 @@ describe("a Full run's preflight", () => {
   });
 
   it("names each table that does not exist, and each syntax error, with its script and line", async () => {
-    const problems = await preflight([step("select 1;\ninsert into destination.orders select * from source.orders;", "Orders"), step("selec 1", "Broken")], existing);
+    const problems = await preflight(
+      [step("select 1;\ninsert into destination.orders select * from source.orders;", "Orders"), step("selec 1", "Broken")],
+      existing,
+    );
     expect(problems).toEqual([
       { template: "T", level: "L", script: "Orders", line: 2, message: "Table destination.orders does not exist." },
       { template: "T", level: "L", script: "Orders", line: 2, message: "Table source.orders does not exist." },

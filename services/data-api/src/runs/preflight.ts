@@ -70,7 +70,9 @@ export async function preflight(steps: readonly PlannedStep[], existing: Readonl
       const schema = rel.schemaname;
       if (schema && !PROJECT_SCHEMAS.has(schema)) continue;
       if (!schema && ctes.has(rel.relname)) continue;
-      const candidates = schema ? [relationKey(schema, rel.relname)] : [relationKey("destination", rel.relname), relationKey("source", rel.relname), relationKey(undefined, rel.relname)];
+      const candidates = schema
+        ? [relationKey(schema, rel.relname)]
+        : [relationKey("destination", rel.relname), relationKey("source", rel.relname), relationKey(undefined, rel.relname)];
       if (candidates.some((c) => existing.has(c) || made.has(c))) continue;
       problems.push({
         ...where,

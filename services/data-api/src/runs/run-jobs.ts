@@ -55,7 +55,16 @@ export async function startRun(
     const problems = await preflight(steps, await existingRelations(dataPlane, target.serverId, target.projectId));
     if (problems.length) throw new PreflightFailedError(problems);
   }
-  const runId = await insertRun(db, { projectId: target.projectId, type: request.type, onError: request.onError, scope: request.scope, rerunOf: request.rerunOf, userId: target.userId, userName: target.userName, steps });
+  const runId = await insertRun(db, {
+    projectId: target.projectId,
+    type: request.type,
+    onError: request.onError,
+    scope: request.scope,
+    rerunOf: request.rerunOf,
+    userId: target.userId,
+    userName: target.userName,
+    steps,
+  });
   let status: RunStatus = "SUCCESS";
   try {
     const job = await startJob(deps, {
@@ -72,7 +81,15 @@ export async function startRun(
             status = await executeRun(
               ctx.db,
               dataPlane,
-              { runId, projectId: target.projectId, serverId: target.serverId, type: request.type, onError: request.onError, steps, statementTimeoutSeconds: deps.statementTimeoutSeconds },
+              {
+                runId,
+                projectId: target.projectId,
+                serverId: target.serverId,
+                type: request.type,
+                onError: request.onError,
+                steps,
+                statementTimeoutSeconds: deps.statementTimeoutSeconds,
+              },
               { signal: ctx.signal, progress: (fraction) => ctx.progress(fraction) },
             );
           },
@@ -80,7 +97,8 @@ export async function startRun(
       ],
       onSuccess: { status: "previous", update: (trx) => finishRun(trx, runId, status, null) },
       onFailure: async (error, ctx) => {
-        const message = error instanceof JobCancelledError || error instanceof RunStoppedError ? error.message : error instanceof Error ? error.message : String(error);
+        const message =
+          error instanceof JobCancelledError || error instanceof RunStoppedError ? error.message : error instanceof Error ? error.message : String(error);
         await ctx.db.updateTable("run_steps").set({ status: "Failed", error: message }).where("run_id", "=", runId).where("status", "=", "Started").execute();
         await finishRun(ctx.db, runId, "ERROR", message);
       },
@@ -99,7 +117,13 @@ export async function startRun(
 export async function rerunScope(db: Kysely<Database>, projectId: string, runId: string): Promise<{ scope: RunScope; type: RunType; onError: OnError }> {
   const run = await db.selectFrom("runs").selectAll().where("id", "=", runId).where("project_id", "=", projectId).executeTakeFirst();
   if (!run) throw new ApiProblem(404, "not_found", "Run not found.");
-  const failed = await db.selectFrom("run_steps").select("script_id").where("run_id", "=", runId).where("status", "=", "Failed").orderBy("position").executeTakeFirst();
+  const failed = await db
+    .selectFrom("run_steps")
+    .select("script_id")
+    .where("run_id", "=", runId)
+    .where("status", "=", "Failed")
+    .orderBy("position")
+    .executeTakeFirst();
   if (!failed) throw new ApiProblem(409, "rerun_refused", "This run has no failed step to rerun from.");
   const scope = JSON.parse(run.scope) as RunScope;
   return { scope: { ...scope, fromScriptId: failed.script_id }, type: run.type as RunType, onError: run.on_error as OnError };

@@ -40,7 +40,9 @@ export class ScriptQuery implements Submittable {
     }
   }
   handleCopyInResponse(connection: Connection) {
-    connection.sendCopyFail?.("COPY FROM STDIN cannot be used in a script: the data is not sent from a client. Load files through the project's databases page.");
+    connection.sendCopyFail?.(
+      "COPY FROM STDIN cannot be used in a script: the data is not sent from a client. Load files through the project's databases page.",
+    );
   }
   handleCopyData() {}
   handleError(err: Error) {

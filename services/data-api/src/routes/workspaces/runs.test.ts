@@ -119,7 +119,10 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("runs on %s"
     const refused = await start(project.id, { type: "Full" });
     expect(refused.status).toBe(409);
     expect(refused.body.code).toBe("preflight_failed");
-    expect(refused.body.errors).toEqual(["The run was not started: 1 problem in its scripts.", "Main / Load / Typo, line 2: Table destination.Customer does not exist."]);
+    expect(refused.body.errors).toEqual([
+      "The run was not started: 1 problem in its scripts.",
+      "Main / Load / Typo, line 2: Table destination.Customer does not exist.",
+    ]);
     expect((await api.get(`/api/v1/projects/${project.id}/runs`, owner)).body.total).toBe(0);
     expect(await destinationCustomers(project.id)).toBe(0);
   });
@@ -137,7 +140,10 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("runs on %s"
     const run = await finished(project.id, (await start(project.id, { type: "Test", onError: "continue" })).body.run.id);
     expect(run.status).toBe("CompletedWithFailures");
     expect(run.steps.map((s) => [s.scriptName, s.status])).toEqual(attempts.map((a) => [a.name, "Failed"]));
-    for (const step of run.steps) expect(step.error).toMatch(/permission denied|must be superuser|not allowed|cannot run inside a transaction block|cross-database references are not implemented|does not exist/);
+    for (const step of run.steps)
+      expect(step.error).toMatch(
+        /permission denied|must be superuser|not allowed|cannot run inside a transaction block|cross-database references are not implemented|does not exist/,
+      );
   });
 
   it("Cancel stops a long statement within 2 s and rolls the script back; the statement timeout stops an endless one", async () => {
@@ -189,7 +195,16 @@ describe("runs whose job ended without them", () => {
       const now = new Date().toISOString();
       await api.db
         .insertInto("jobs")
-        .values({ id: "job-1", project_id: project.id, kind: "ProjectRun", status: "IN_PROGRESS", previous_status: "Active", created_by: "u", created_at: now, heartbeat_at: now })
+        .values({
+          id: "job-1",
+          project_id: project.id,
+          kind: "ProjectRun",
+          status: "IN_PROGRESS",
+          previous_status: "Active",
+          created_by: "u",
+          created_at: now,
+          heartbeat_at: now,
+        })
         .execute();
       await setRunJob(api.db, runId, "job-1");
       await startStep(api.db, runId, 1);

@@ -62,8 +62,17 @@ export function createWorkspaceRunsRouter(descriptor: WorkspaceDescriptor) {
             scope: { templateIds: body.templateIds, levelIds: body.levelIds, scriptId: body.scriptId ?? null, fromScriptId: null },
             rerunOf: null,
           };
-      const deps = { ...jobDeps(c), dataPlane: c.var.deps.dataPlane, statementTimeoutSeconds: c.var.deps.runStatementTimeoutSeconds ?? RUN_STATEMENT_TIMEOUT_SECONDS_DEFAULT };
-      const runId = await startRun(deps, kind, { projectId: workspace.id, serverId: workspace.database_server, userId: c.var.caller.userId, userName: c.var.caller.name }, request);
+      const deps = {
+        ...jobDeps(c),
+        dataPlane: c.var.deps.dataPlane,
+        statementTimeoutSeconds: c.var.deps.runStatementTimeoutSeconds ?? RUN_STATEMENT_TIMEOUT_SECONDS_DEFAULT,
+      };
+      const runId = await startRun(
+        deps,
+        kind,
+        { projectId: workspace.id, serverId: workspace.database_server, userId: c.var.caller.userId, userName: c.var.caller.name },
+        request,
+      );
       const { steps: _steps, tables: _tables, message: _message, ...summary } = await getRun(c.var.deps.db, workspace.id, runId);
       return c.json({ run: summary }, 202);
     })
