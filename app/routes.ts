@@ -14,48 +14,55 @@ const area = (path: string, children: RouteConfigEntry[]) =>
 
 /**
  * The workspace pages (contracts/workspaces.ts): one module per page, registered for migration projects
- * under /migration/projects and for onboarding configurations under /onboarding/configurations (spec
- * §2), each registration with its own ids. A page that only one kind has says so here, nowhere else.
+ * under /migration/projects, for onboarding configurations under /onboarding/configurations and for
+ * translation mapping projects under /translations/mappings (spec §2), each registration with its own
+ * ids. A page that only some kinds have says so here (or in the kind's features), nowhere else.
  */
 function workspace(kind: WorkspaceKind, path: string): RouteConfigEntry {
   const file = (name: string) => `routes/workspace/${name}.tsx`;
   const id = (name: string) => ({ id: `${kind}-${name}` });
-  const param = `:${WORKSPACES[kind].idParam}`;
+  const ws = WORKSPACES[kind];
+  const param = `:${ws.idParam}`;
   const onlyFor = (k: WorkspaceKind, entries: RouteConfigEntry[]) => (k === kind ? entries : []);
+  const withDatabases = (entries: RouteConfigEntry[]) => (ws.features.databases ? entries : []);
+  // Its own dictionary (a mapping project's file data structure): the wizard step and the pages below it.
+  const dd = ws.dictionaryStep;
   return route(path, file("layout"), id("workspaces"), [
     index(file("list"), id("list")),
-    route("create", file("create/details"), id("create")),
+    route(ws.createPath, file("create/details"), id("create")),
     route(`create/${param}`, file("create/layout"), id("wizard"), [
       index(file("create/resume"), id("wizard-resume")),
-      route("data-dictionary", file("create/data-dictionary"), id("wizard-data-dictionary")),
+      route(dd, file("create/data-dictionary"), id("wizard-data-dictionary")),
       ...onlyFor("migration", [route("databases", file("create/databases"), id("wizard-databases"))]),
       route("templates", file("create/templates"), id("wizard-templates")),
     ]),
     route(param, file("project/layout"), id("workspace"), [
       index(file("project/index"), id("workspace-index")),
       route("details", file("project/details"), id("details")),
-      route("data-dictionary", file("project/data-dictionary/layout"), id("dictionary"), [
+      route(dd, file("project/data-dictionary/layout"), id("dictionary"), [
         index(file("project/data-dictionary/index"), id("dictionary-index")),
         route("data-definition/tables", file("project/data-dictionary/tables"), id("dictionary-tables")),
-        route("source-data", file("project/data-dictionary/source-data"), id("dictionary-source-data")),
+        ...withDatabases([route("source-data", file("project/data-dictionary/source-data"), id("dictionary-source-data"))]),
         route("data-definition/tables/new", file("project/data-dictionary/table-new"), id("dictionary-table-new")),
         route("tables/:tableId/details", file("project/data-dictionary/table-details"), id("dictionary-table-details")),
         route("bulk-update/upload-data", file("project/data-dictionary/upload-data"), id("dictionary-upload")),
         route("bulk-update/review/tables", file("project/data-dictionary/review"), id("dictionary-review")),
         route("bulk-update/review/tables/:tableName/details", file("project/data-dictionary/review-table"), id("dictionary-review-table")),
       ]),
-      route("databases/current", file("project/databases-current"), id("databases-current")),
-      route("databases/flat-file/update-source", file("project/databases-load"), id("databases-load")),
-      route("databases/backup/update-source", file("project/databases-restore"), id("databases-restore")),
-      route("databases/backups/:backupId/download", file("project/databases-backup-download"), id("databases-backup-download")),
-      ...onlyFor("onboarding", [route("databases/compare-source", file("project/databases-compare"), id("databases-compare"))]),
-      route("databases/tables", file("project/databases-tables"), id("databases-tables")),
-      route("databases/history/list", file("project/databases-history"), id("databases-history")),
-      route("databases/history/:historyId/details", file("project/databases-history-entry"), id("databases-history-entry")),
-      route("databases/history/:historyId/table/:tableId/details", file("project/databases-history-table"), id("databases-history-table")),
-      route("databases/history/:historyId/table/:tableId/rejected-rows.csv", file("project/databases-rejected-rows"), id("databases-rejected-rows")),
-      route("users/project-access", file("project/project-access"), id("project-access")),
-      route("background-process", file("project/background-process"), id("background-process")),
+      ...withDatabases([
+        route("databases/current", file("project/databases-current"), id("databases-current")),
+        route("databases/flat-file/update-source", file("project/databases-load"), id("databases-load")),
+        route("databases/backup/update-source", file("project/databases-restore"), id("databases-restore")),
+        route("databases/backups/:backupId/download", file("project/databases-backup-download"), id("databases-backup-download")),
+        ...onlyFor("onboarding", [route("databases/compare-source", file("project/databases-compare"), id("databases-compare"))]),
+        route("databases/tables", file("project/databases-tables"), id("databases-tables")),
+        route("databases/history/list", file("project/databases-history"), id("databases-history")),
+        route("databases/history/:historyId/details", file("project/databases-history-entry"), id("databases-history-entry")),
+        route("databases/history/:historyId/table/:tableId/details", file("project/databases-history-table"), id("databases-history-table")),
+        route("databases/history/:historyId/table/:tableId/rejected-rows.csv", file("project/databases-rejected-rows"), id("databases-rejected-rows")),
+        route("background-process", file("project/background-process"), id("background-process")),
+      ]),
+      ...(ws.features.accessList ? [route("users/project-access", file("project/project-access"), id("project-access"))] : []),
       workspaceTemplates(kind),
     ]),
   ]);
@@ -150,9 +157,14 @@ function workspaceTemplates(kind: WorkspaceKind): RouteConfigEntry {
     index("routes/templates/workspace-index.tsx", { id: `${kind}-ws-templates-index` }),
     route("assigned", "routes/templates/assigned.tsx", { id: `${kind}-ws-templates-assigned` }),
     route("assigned/add", "routes/templates/assign.tsx", { id: `${kind}-ws-templates-assign` }),
-    route("run", "routes/templates/run.tsx", { id: `${kind}-ws-templates-run` }),
-    route("run-history", "routes/templates/run-history.tsx", { id: `${kind}-ws-templates-run-history` }),
-    route("run-history/:runId/details", "routes/templates/run-details.tsx", { id: `${kind}-ws-templates-run-details` }),
+    // Runs need databases to run in: a mapping project's templates are edited here and run where its maps are used.
+    ...(WORKSPACES[kind].features.databases
+      ? [
+          route("run", "routes/templates/run.tsx", { id: `${kind}-ws-templates-run` }),
+          route("run-history", "routes/templates/run-history.tsx", { id: `${kind}-ws-templates-run-history` }),
+          route("run-history/:runId/details", "routes/templates/run-details.tsx", { id: `${kind}-ws-templates-run-details` }),
+        ]
+      : []),
     ...templatePages(`${kind}-ws`),
   ]);
 }
@@ -183,7 +195,7 @@ export default [
       ]),
     ]),
     area("translations", [
-      empty("mappings", "translations-mappings"),
+      workspace("translation", "mappings"),
       masterTemplates("translations"),
     ]),
     area("onboarding", [

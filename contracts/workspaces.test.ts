@@ -22,6 +22,16 @@ describe("where setup resumes (DOMAIN.md: at the first incomplete step)", () => 
     expect(nextSetupStep("onboarding", "Active")).toBeNull();
   });
 
+  it("a mapping project: its file data structure, then its Mapping templates", () => {
+    expect(nextSetupStep("translation", WORKSPACES.translation.initialStatus)).toBe("file-data-structure");
+    expect(nextSetupStep("translation", "SetupAssignTemplatesIncomplete")).toBe("templates");
+    expect(nextSetupStep("translation", "Active")).toBeNull();
+    // Its structure stays open while templates wait; it never has databases to create.
+    expect(setupStepOpen("translation", "SetupAssignTemplatesIncomplete", "file-data-structure")).toBe(true);
+    expect(setupStepOpen("translation", "Active", "file-data-structure")).toBe(false);
+    expect(DATABASE_CREATION_START_STATUSES.translation).toEqual([]);
+  });
+
   it("every step a workspace resumes at is one its wizard has, and one its status opens", () => {
     for (const ws of Object.values(WORKSPACES)) {
       for (const status of PROJECT_STATUSES) {

@@ -8,14 +8,14 @@ import type { ProjectStatus } from "./projects";
  * in this table, read by the portal (routes, guards, wording, wizard) and the data API (mounts, area
  * rule, setup status) alike. docs/decisions/008 says how a page is added once for both.
  */
-export const WORKSPACE_KINDS = ["migration", "onboarding"] as const;
+export const WORKSPACE_KINDS = ["migration", "onboarding", "translation"] as const;
 export type WorkspaceKind = (typeof WORKSPACE_KINDS)[number];
 
 /** Spec §4 "product types": what the data API stores on the workspace record. */
 export const PRODUCT_TYPES = ["Migration", "Translation", "Onboarding"] as const;
 export type ProductType = (typeof PRODUCT_TYPES)[number];
 
-export type WizardStepId = "details" | "data-dictionary" | "databases" | "templates";
+export type WizardStepId = "details" | "data-dictionary" | "databases" | "file-data-structure" | "templates";
 
 export type WorkspaceDescriptor = {
   kind: WorkspaceKind;
@@ -27,7 +27,22 @@ export type WorkspaceDescriptor = {
   /** The data API's collection: `${apiBase}/{id}/…`. */
   apiBase: string;
   /** The route parameter that names it (spec §2). */
-  idParam: "projectId" | "configurationId";
+  idParam: "projectId" | "configurationId" | "mappingProjectId";
+  /** The create page, below routeBase (spec §2: "create", or the mapping wizard's "create/new/basic-settings"). */
+  createPath: string;
+  /**
+   * What it has besides templates: databases and jobs (and runs of its templates), and an access list
+   * (users/project-access). Without one, whoever holds the area's role in the company reads and writes it.
+   */
+  features: { databases: boolean; accessList: boolean };
+  /**
+   * Its own data dictionary's wizard step and page (below `{routeBase}/{id}/`), and their name: a
+   * mapping project calls it its file data structure (spec §2).
+   */
+  dictionaryStep: "data-dictionary" | "file-data-structure";
+  dictionaryLabel: string;
+  /** The types of master template it may be assigned (spec §4: Core/Mapping). */
+  templateTypes: readonly ("Core" | "Mapping")[];
   /** Wording: "project" / "configuration". */
   noun: string;
   nounPlural: string;
@@ -50,6 +65,11 @@ export const WORKSPACES: Record<WorkspaceKind, WorkspaceDescriptor> = {
     routeBase: "/migration/projects",
     apiBase: "/api/v1/projects",
     idParam: "projectId",
+    createPath: "create",
+    features: { databases: true, accessList: true },
+    templateTypes: ["Core", "Mapping"],
+    dictionaryStep: "data-dictionary",
+    dictionaryLabel: "Data dictionary",
     noun: "project",
     nounPlural: "projects",
     listTitle: "Projects",
@@ -70,6 +90,11 @@ export const WORKSPACES: Record<WorkspaceKind, WorkspaceDescriptor> = {
     routeBase: "/onboarding/configurations",
     apiBase: "/api/v1/audit-projects",
     idParam: "configurationId",
+    createPath: "create",
+    features: { databases: true, accessList: true },
+    templateTypes: ["Core", "Mapping"],
+    dictionaryStep: "data-dictionary",
+    dictionaryLabel: "Data dictionary",
     noun: "configuration",
     nounPlural: "configurations",
     listTitle: "Configurations",
@@ -78,6 +103,35 @@ export const WORKSPACES: Record<WorkspaceKind, WorkspaceDescriptor> = {
     steps: [
       { id: "details", label: "Details" },
       { id: "data-dictionary", label: "Data dictionary" },
+      { id: "templates", label: "Templates" },
+    ],
+    initialStatus: "SetupAddColumnsIncomplete",
+    afterDatabases: "SetupAssignTemplatesIncomplete",
+  },
+  // Fusion PSI Configuration (issue 12): a translation mapping project. Its "file data structure" is
+  // its own data dictionary (the client's files' tables and columns), with value maps beside it
+  // (contracts/mappings.ts); it has no databases, and the area's role decides who works on it.
+  translation: {
+    kind: "translation",
+    productType: "Translation",
+    area: "translations",
+    routeBase: "/translations/mappings",
+    apiBase: "/api/v1/mapping-projects",
+    idParam: "mappingProjectId",
+    createPath: "create/new/basic-settings",
+    features: { databases: false, accessList: false },
+    // Issue 12: a mapping project's templates are Mapping templates, whose scripts use its value maps.
+    templateTypes: ["Mapping"],
+    dictionaryStep: "file-data-structure",
+    dictionaryLabel: "File data structure",
+    noun: "mapping project",
+    nounPlural: "mapping projects",
+    listTitle: "Mappings",
+    notFoundMessage: "Mapping project not found.",
+    // Spec §2: create/new/basic-settings → create/{id}/file-data-structure → create/{id}/templates.
+    steps: [
+      { id: "details", label: "Basic settings" },
+      { id: "file-data-structure", label: "File data structure" },
       { id: "templates", label: "Templates" },
     ],
     initialStatus: "SetupAddColumnsIncomplete",
@@ -93,6 +147,11 @@ export const workspaceOfProductType = (productType: string): WorkspaceDescriptor
  * setup is done, or waits for a step a later issue brings (then the workspace opens on its details).
  */
 export function nextSetupStep(kind: WorkspaceKind, status: ProjectStatus): WizardStepId | null {
+  if (kind === "translation") {
+    // A mapping project describes its files' structure, then assigns its Mapping templates.
+    if (status === "SetupAddColumnsIncomplete") return "file-data-structure";
+    return status === "SetupAssignTemplatesIncomplete" ? "templates" : null;
+  }
   switch (status) {
     case "SetupDataDictionaryIncomplete":
     case "SetupAddColumnsIncomplete":
@@ -118,6 +177,11 @@ export function nextSetupStep(kind: WorkspaceKind, status: ProjectStatus): Wizar
  */
 export function setupStepOpen(kind: WorkspaceKind, status: ProjectStatus, step: WizardStepId): boolean {
   if (step === "details") return true;
+  if (kind === "translation") {
+    // The structure can be changed until templates are assigned (later, on the mapping project's own page).
+    if (step === "file-data-structure") return status === "SetupAddColumnsIncomplete" || status === "SetupAssignTemplatesIncomplete";
+    return step === "templates" && status === "SetupAssignTemplatesIncomplete";
+  }
   if (kind === "onboarding") {
     // The dictionary step creates the databases and hands over to their job's page; once they
     // exist, setup goes on at the templates step (as a migration project's dictionary step closes).
@@ -144,7 +208,7 @@ export function setupStepOpen(kind: WorkspaceKind, status: ProjectStatus, step: 
  * until the databases exist.
  */
 export function dictionarySetupStatus(kind: WorkspaceKind, shape: { tableCount: number; emptyTableCount: number }): ProjectStatus {
-  if (kind === "onboarding") return "SetupAddColumnsIncomplete";
+  if (kind !== "migration") return "SetupAddColumnsIncomplete";
   if (shape.tableCount === 0) return "SetupDataDictionaryIncomplete";
   if (shape.emptyTableCount > 0) return "SetupAddColumnsIncomplete";
   return "SetupUploadTypeIncomplete";
@@ -154,10 +218,13 @@ export function dictionarySetupStatus(kind: WorkspaceKind, shape: { tableCount: 
 export const DICTIONARY_SETUP_STATUSES: Record<WorkspaceKind, readonly ProjectStatus[]> = {
   migration: ["SetupDataDictionaryIncomplete", "SetupAddColumnsIncomplete", "SetupUploadTypeIncomplete"],
   onboarding: ["SetupAddColumnsIncomplete"],
+  translation: ["SetupAddColumnsIncomplete"],
 };
 
 /** Statuses try-create-databases starts from: the step that creates them, or a retry after a failure. */
 export const DATABASE_CREATION_START_STATUSES: Record<WorkspaceKind, readonly ProjectStatus[]> = {
   migration: ["SetupUploadTypeIncomplete", "DatabaseCreationFailed"],
   onboarding: ["SetupAddColumnsIncomplete", "DatabaseCreationFailed"],
+  // A mapping project has no databases.
+  translation: [],
 };

@@ -21,10 +21,12 @@ const enc = encodeURIComponent;
 export function workspacePaths(ws: WorkspaceDescriptor) {
   const page = (id: string, rest = "details") => `${ws.routeBase}/${enc(id)}/${rest}`;
   const wizard = (id: string, step: Exclude<WizardStepId, "details">) => `${ws.routeBase}/create/${enc(id)}/${step}`;
+  // The workspace's own dictionary: a mapping project's file data structure.
+  const dd = ws.dictionaryStep;
   return {
     ws,
     list: ws.routeBase,
-    create: `${ws.routeBase}/create`,
+    create: `${ws.routeBase}/${ws.createPath}`,
     page,
     wizard,
     /** DOMAIN.md: leaving the wizard and coming back resumes at the first incomplete step. */
@@ -50,16 +52,16 @@ export function workspacePaths(ws: WorkspaceDescriptor) {
       entryTable: (id: string, historyId: string, table: string) => page(id, `databases/history/${enc(historyId)}/table/${enc(table)}/details`),
       rejectedRowsCsv: (id: string, historyId: string, table: string) => page(id, `databases/history/${enc(historyId)}/table/${enc(table)}/rejected-rows.csv`),
     },
-    /** The workspace's own data dictionary pages (spec §2: data-dictionary/…). */
+    /** The workspace's own data dictionary pages (spec §2: data-dictionary/…; a mapping project's file-data-structure/…). */
     dictionary: {
-      root: (id: string) => page(id, "data-dictionary"),
-      tables: (id: string) => page(id, "data-dictionary/data-definition/tables"),
-      newTable: (id: string) => page(id, "data-dictionary/data-definition/tables/new"),
-      table: (id: string, tableId: string) => page(id, `data-dictionary/tables/${enc(tableId)}/details`),
-      upload: (id: string) => page(id, "data-dictionary/bulk-update/upload-data"),
-      sourceData: (id: string) => page(id, "data-dictionary/source-data"),
-      review: (id: string) => page(id, "data-dictionary/bulk-update/review/tables"),
-      reviewTable: (id: string, tableName: string) => page(id, `data-dictionary/bulk-update/review/tables/${enc(tableName)}/details`),
+      root: (id: string) => page(id, dd),
+      tables: (id: string) => page(id, `${dd}/data-definition/tables`),
+      newTable: (id: string) => page(id, `${dd}/data-definition/tables/new`),
+      table: (id: string, tableId: string) => page(id, `${dd}/tables/${enc(tableId)}/details`),
+      upload: (id: string) => page(id, `${dd}/bulk-update/upload-data`),
+      sourceData: (id: string) => page(id, `${dd}/source-data`),
+      review: (id: string) => page(id, `${dd}/bulk-update/review/tables`),
+      reviewTable: (id: string, tableName: string) => page(id, `${dd}/bulk-update/review/tables/${enc(tableName)}/details`),
     },
   };
 }

@@ -5,3 +5,6 @@
 
 /** A page of a list: paginated, filtered and sorted in SQL (ARCHITECTURE.md §3). */
 export const PAGE_SIZES = [10, 25, 50, 100] as const;
+
+/** "mapping project" → "Mapping project": a noun at the start of a sentence, a tag, a landmark's name. */
+export const capitalised = (noun: string) => noun.charAt(0).toUpperCase() + noun.slice(1);

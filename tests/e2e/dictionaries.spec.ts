@@ -17,7 +17,8 @@ for (const javaScriptEnabled of [true, false]) {
     test.use({ javaScriptEnabled, signedInAs: "analyst@demo.test" });
 
     test("register an application; a duplicate name is refused next to Name", async ({ page }) => {
-      const name = `Legacy ERP ${suffix}`;
+      // A retry registers another name: the first attempt's application exists already.
+      const name = `Legacy ERP ${suffix}${test.info().retry ? ` retry ${test.info().retry}` : ""}`;
       await createApplication(page, name, "The ERP the company leaves");
       await expect(page).toHaveURL(new RegExp(`/migration/application\\?companyId=${acme.id}&created=`));
       await expect(page.getByRole("status")).toHaveText(`Application ${name} created.`);

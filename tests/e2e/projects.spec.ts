@@ -3,6 +3,7 @@ import { E2E } from "../../playwright.config";
 import { acme, birch, expect, test, withCompany } from "./sessions";
 import { expectNoViolations } from "./axe";
 import { availableMasterTemplate, fillSql } from "./template-steps";
+import { fillColumn } from "./dictionary-steps";
 
 /**
  * Migration projects, end to end, with JavaScript on and off: the wizard from details to created
@@ -18,15 +19,6 @@ async function createApplication(page: Page, name: string) {
   await expect(page).toHaveURL(new RegExp(`/migration/application\\?companyId=${acme.id}`));
 }
 
-/** Fills column `n` (1-based) of the TableEditor. */
-async function fillColumn(page: Page, n: number, column: { name: string; type: string; length?: string; nullable?: "Yes" | "No"; key?: boolean }) {
-  const row = page.getByRole("group", { name: `Column ${n}`, exact: true });
-  await row.getByLabel("Name").fill(column.name);
-  await row.getByLabel("Type").selectOption(column.type);
-  if (column.length) await row.getByLabel("Length").fill(column.length);
-  if (column.nullable) await row.getByLabel("Nullable").selectOption({ label: column.nullable });
-  if (column.key) await row.getByLabel("Key").check();
-}
 
 for (const javaScriptEnabled of [true, false]) {
   const mode = javaScriptEnabled ? "JavaScript on" : "JavaScript off";

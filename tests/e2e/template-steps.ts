@@ -2,9 +2,10 @@ import type { Page } from "@playwright/test";
 import { acme, expect, withCompany } from "./sessions";
 
 /** Creates an Available master template of `area` with one level "Load" and one script "Customers" (in Acme Health). */
-export async function availableMasterTemplate(page: Page, name: string, area: "migration" | "onboarding" = "migration") {
+export async function availableMasterTemplate(page: Page, name: string, area: "migration" | "onboarding" | "translations" = "migration", type?: "Core" | "Mapping") {
   await page.goto(withCompany(`/${area}/master-templates/create`, acme.id));
   await page.getByLabel("Name").fill(name);
+  if (type) await page.getByLabel("Type").selectOption(type);
   await page.getByRole("button", { name: "Create template" }).click();
   await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
   await page.getByLabel("New level name").fill("Load");

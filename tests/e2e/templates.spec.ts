@@ -95,6 +95,18 @@ for (const javaScriptEnabled of [true, false]) {
       if (javaScriptEnabled) await expectNoViolations(page);
       await page.goto(withCompany(`/migration/master-templates?status=Available&name=${encodeURIComponent(name)}`, acme.id));
       await expect(page.getByRole("table", { name: "Master templates" }).getByRole("row", { name: new RegExp(name) })).toContainText("Available");
+
+      // Archived: read-only, its scripts open in the read-only view.
+      await page.goto(templateUrl);
+      await page.getByRole("button", { name: "Archive" }).click();
+      await expect(page.getByText("This template is archived: it is read-only")).toBeVisible();
+      await expect(page.getByRole("button", { name: "Add level" })).toHaveCount(0);
+      await expect(page.getByRole("button", { name: "Save details" })).toHaveCount(0);
+      await page.getByRole("table", { name: "Scripts of Load" }).getByRole("link", { name: "Customers" }).click();
+      await expect(page).toHaveURL(/\/script\/view\//);
+      await expect(page.getByLabel("SQL", { exact: true })).toHaveText("insert into destination.customers\nselect * from source.customers;");
+      await expect(page.getByRole("button", { name: "Lock for editing" })).toHaveCount(0);
+      if (javaScriptEnabled) await expectNoViolations(page);
     });
 
     test("a save based on a stale version is refused with what changed meanwhile, and the text written is kept", async ({ page, context }) => {

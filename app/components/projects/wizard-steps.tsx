@@ -1,26 +1,25 @@
 import type { ProjectStatus } from "../../../contracts/projects";
 import type { WizardStepId } from "../../../contracts/workspaces";
+import { capitalised } from "../../../contracts/values/common";
 import { StepIndicator } from "~/components/ui/step-indicator";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
 
 /**
  * The wizard's step indicator (DOMAIN.md "Migration project life cycle"; spec §2 for onboarding), with
- * the steps of the current page's workspace kind. Steps the workspace may open are links; steps that
- * later issues bring are shown as later steps.
+ * the steps of the current page's workspace kind. Steps the workspace may open are links.
  */
 export function WizardSteps({ current, project }: { current: WizardStepId; project?: { id: string; status: ProjectStatus } }) {
   const paths = useWorkspacePaths();
-  const later = (id: WizardStepId) => id === "templates" && paths.ws.kind === "migration";
   const steps = paths.ws.steps.map(({ id, label }) => {
     const to =
-      !project || later(id)
+      !project
         ? null
         : id === "details"
           ? paths.page(project.id)
           : paths.stepOpen(project.status, id)
             ? paths.wizard(project.id, id)
             : null;
-    return { id, label, to, note: later(id) ? "(a later step)" : undefined };
+    return { id, label, to };
   });
-  return <StepIndicator label={`${paths.ws.kind === "onboarding" ? "Configuration" : "Project"} setup steps`} current={current} steps={steps} />;
+  return <StepIndicator label={`${capitalised(paths.ws.noun)} setup steps`} current={current} steps={steps} />;
 }

@@ -14,6 +14,7 @@ import {
   type updateConfigurationSchema,
 } from "../../../contracts/configurations";
 import { adminDataSourcesResponseSchema } from "../../../contracts/data-api";
+import type { createMappingProjectSchema } from "../../../contracts/mappings";
 import { projectDictionarySchema, tableSchema, tablesPageSchema } from "../../../contracts/dictionary";
 import {
   jobSchema,
@@ -49,7 +50,9 @@ export const workspaceSchema = projectSchema.extend({
 export type Workspace = z.infer<typeof workspaceSchema>;
 
 export type WorkspaceCreate =
-  { kind: "migration"; body: z.input<typeof createProjectSchema> } | { kind: "onboarding"; body: z.input<typeof createConfigurationSchema> };
+  | { kind: "migration"; body: z.input<typeof createProjectSchema> }
+  | { kind: "onboarding"; body: z.input<typeof createConfigurationSchema> }
+  | { kind: "translation"; body: z.input<typeof createMappingProjectSchema> };
 
 const startedLoadSchema = z.object({ load: loadSchema, jobId: z.string() });
 
@@ -76,6 +79,9 @@ export function workspaceApi(ws: WorkspaceDescriptor, as: Caller) {
       jobs: () => callService("data-api", at(id, "jobs"), as, { schema: projectJobsSchema }),
       cancelJob: (jobId: string) => callService("data-api", at(id, "jobs", jobId, "cancel"), as, { method: "POST", schema: anything }),
       forceUnlock: (reason: string) => callService("data-api", at(id, "force-unlock"), as, { method: "POST", body: { reason }, schema: anything }),
+      /** A mapping project: the wizard's file-data-structure step is done. */
+      completeStructure: (version: number) =>
+        callService("data-api", at(id, "file-data-structure", "complete"), as, { method: "POST", body: { version }, schema: anything }),
       tryCreateDatabases: () => callService("data-api", at(id, "try-create-databases"), as, { method: "POST", schema: jobSchema }),
 
       /** Runs of the workspace's templates (spec §7: POST …/run, GET …/runs, GET …/runs/{runId}). */

@@ -58,17 +58,19 @@ export default function AssignedTemplates({ loaderData, actionData }: Route.Comp
         <h2 id="templates-title" className="text-xl font-semibold">
           Templates
         </h2>
-        <div className="flex flex-wrap gap-2">
-          {canWrite && items.length ? (
-            <Link to={href(paths.run)} className={buttonVariants()}>
-              <Icon name="arrow-right" />
-              Run
+        {paths.runs ? (
+          <div className="flex flex-wrap gap-2">
+            {canWrite && items.length ? (
+              <Link to={href(paths.runs.run)} className={buttonVariants()}>
+                <Icon name="arrow-right" />
+                Run
+              </Link>
+            ) : null}
+            <Link to={href(paths.runs.history)} className={buttonVariants({ variant: "outline" })}>
+              Run history
             </Link>
-          ) : null}
-          <Link to={href(paths.runHistory)} className={buttonVariants({ variant: "outline" })}>
-            Run history
-          </Link>
-        </div>
+          </div>
+        ) : null}
       </div>
       {canWrite ? (
         <div className="flex flex-wrap gap-2">

@@ -55,8 +55,8 @@ export function templatePaths(owner: TemplateOwner) {
     /** The list: an area's master templates, or a workspace's assigned ones in run order. */
     list: owner.kind === "master" ? base : `${base}/assigned`,
     assign: `${base}/assigned/add`,
-    run: `${base}/run`,
-    runHistory: `${base}/run-history`,
+    /** Runs need databases: null for a workspace without (a mapping project) and for master templates. */
+    runs: owner.kind === "workspace" && WORKSPACES[owner.workspace].features.databases ? { run: `${base}/run`, history: `${base}/run-history` } : null,
     create: `${base}/create`,
     compareMaster: (templateId: string) => `${edit(templateId)}/compare-master`,
     edit,

@@ -111,7 +111,16 @@ export function workspaceOwnerOf(request: Request): Extract<TemplateOwner, { kin
 export async function assignableTemplates(context: Readonly<RouterContextProvider>, owner: Extract<TemplateOwner, { kind: "workspace" }>, companyId: string) {
   const as = callerOf(context);
   const [masters, assigned] = await Promise.all([
-    searchMasterTemplates(as, { companyId, area: owner.area, status: ["Available"], type: [], sort: "name", page: 1, pageSize: 100 }),
+    searchMasterTemplates(as, {
+      companyId,
+      area: owner.area,
+      status: ["Available"],
+      // Only the types the workspace takes (a mapping project: Mapping templates).
+      type: [...WORKSPACES[owner.workspace].templateTypes],
+      sort: "name",
+      page: 1,
+      pageSize: 100,
+    }),
     workspaceTemplates(context, owner).list({ page: 1, pageSize: 100 }),
   ]);
   const taken = new Set(assigned.items.flatMap((t) => [t.masterTemplateId, t.name.toLowerCase()]));

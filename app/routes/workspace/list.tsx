@@ -3,6 +3,7 @@ import { projectStatusSchema, type Project } from "../../../contracts/projects";
 import type { Configuration } from "../../../contracts/configurations";
 import { PROJECT_SORTS, PROJECT_STATUSES, PROJECT_STATUS_LABELS, SOURCE_TYPE_LABELS, type ProjectStatus } from "../../../contracts/values/projects";
 import { CONFIGURATION_STATUSES } from "../../../contracts/values/configurations";
+import { MAPPING_PROJECT_STATUSES } from "../../../contracts/values/mappings";
 import { mayEnterArea } from "../../../contracts/areas";
 import { formatTimestamp, LOCK_REASON_LABELS } from "~/components/projects/format";
 import { ProjectStatusBadge } from "~/components/projects/project-status-badge";
@@ -82,8 +83,10 @@ export default function ProjectList({ loaderData }: Route.ComponentProps) {
   const paths = useWorkspacePaths();
   const { ws } = paths;
   const configurations = ws.kind === "onboarding";
+  // A mapping project has no source type and is never locked (it has no jobs).
+  const mappings = ws.kind === "translation";
   const projectsPath = paths.list;
-  const statuses = configurations ? CONFIGURATION_STATUSES : PROJECT_STATUSES.filter((s) => s !== "None");
+  const statuses = configurations ? CONFIGURATION_STATUSES : mappings ? MAPPING_PROJECT_STATUSES : PROJECT_STATUSES.filter((s) => s !== "None");
   const noun = ws.noun;
   const filtered = Boolean(search.name) || search.status.length > 0;
   // Links keep every other parameter; arrays repeat the key.
@@ -131,7 +134,9 @@ export default function ProjectList({ loaderData }: Route.ComponentProps) {
               ? `No ${noun} matches this search. Change the search or the status filter.`
               : configurations
                 ? "There are no onboarding configurations in this company yet."
-                : "There are no migration projects in this company yet."}
+                : mappings
+                  ? "There are no translation mapping projects in this company yet."
+                  : "There are no migration projects in this company yet."}
           </CardDescription>
           {!filtered && mayCreate ? (
             <Link to={href(paths.create)} className={cn(buttonVariants(), "mt-4")}>Create {noun}</Link>
@@ -151,12 +156,12 @@ export default function ProjectList({ loaderData }: Route.ComponentProps) {
                     <SortableHeader label="Name" column="name" sort={search.sort} to={(sort) => withSearch({ sort, page: 1 })} />
                     <SortableHeader label="Application" column="application" sort={search.sort} to={(sort) => withSearch({ sort, page: 1 })} />
                     <SortableHeader label="Status" column="status" sort={search.sort} to={(sort) => withSearch({ sort, page: 1 })} />
-                    <th scope="col">
-                      {configurations ? "Schemes" : "Source type"}
-                    </th>
-                    <th scope="col">
-                      Locked
-                    </th>
+                    {mappings ? null : (
+                      <>
+                        <th scope="col">{configurations ? "Schemes" : "Source type"}</th>
+                        <th scope="col">Locked</th>
+                      </>
+                    )}
                     <SortableHeader label="Updated" column="updatedAt" sort={search.sort} to={(sort) => withSearch({ sort, page: 1 })} />
                   </tr>
                 </thead>
@@ -174,10 +179,12 @@ export default function ProjectList({ loaderData }: Route.ComponentProps) {
                       <td>
                         <ProjectStatusBadge status={p.status} />
                       </td>
-                      <td>
-                        {p.schemes ? p.schemes.join(", ") : SOURCE_TYPE_LABELS[p.sourceType]}
-                      </td>
-                      <td>{p.isLocked ? `Yes (${p.lockReason ? LOCK_REASON_LABELS[p.lockReason] : "no reason given"})` : "No"}</td>
+                      {mappings ? null : (
+                        <>
+                          <td>{p.schemes ? p.schemes.join(", ") : SOURCE_TYPE_LABELS[p.sourceType]}</td>
+                          <td>{p.isLocked ? `Yes (${p.lockReason ? LOCK_REASON_LABELS[p.lockReason] : "no reason given"})` : "No"}</td>
+                        </>
+                      )}
                       <td>{formatTimestamp(p.updatedAt)}</td>
                     </tr>
                   ))}

@@ -104,7 +104,16 @@ export async function requireAreaRole(c: AnyContext, area: Area, companyId: stri
   return company;
 }
 
-/** The Migration area's rule (requireAreaRole): applications and master dictionaries use it. */
-export function requireMigrationRole(c: AnyContext, companyId: string, options: AreaAccess): Promise<Company> {
-  return requireAreaRole(c, "migration", companyId, options);
+/**
+ * The Migration area's rule (requireAreaRole): applications and master dictionaries use it. Reading
+ * them is also open to the Translations area's roles (the translation module's analyst holds no other):
+ * a mapping project names the application its files come from, and may copy a master dictionary.
+ */
+export async function requireMigrationRole(c: AnyContext, companyId: string, options: AreaAccess): Promise<Company> {
+  try {
+    return await requireAreaRole(c, "migration", companyId, options);
+  } catch (err) {
+    if (options.write || !(err instanceof HTTPException) || err.status !== 403 || !areaIsAvailable(c, "translations")) throw err;
+    return requireAreaRole(c, "translations", companyId, options);
+  }
 }

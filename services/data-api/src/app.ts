@@ -57,6 +57,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   // Workspaces, one implementation for both kinds: /projects (migration), /audit-projects (onboarding).
   app.route(API_PREFIX, createWorkspaceRouter("migration"));
   app.route(API_PREFIX, createWorkspaceRouter("onboarding"));
+  app.route(API_PREFIX, createWorkspaceRouter("translation"));
 
   return app;
 }

@@ -24,6 +24,7 @@ type AnyContext = Context<AppEnv, any, any>;
  *    like one that does not exist; a wrong role (a Viewer; a ClientAdmin in Onboarding) 403.
  * 3. SuperAdmin and Support always read and write. Others as the workspace's access list says: not
  *    on it (or without read) → 404, they cannot know it exists; a write without write access → 403.
+ *    A kind without an access list (a mapping project) is read and written by the area's roles.
  * 4. A write to a locked workspace → 409: only the job holding the lock changes it meanwhile, and it
  *    does not come through here.
  */
@@ -39,7 +40,9 @@ export async function requireWorkspace(
   if (!workspace || workspace.product_type !== descriptor.productType) throw new NotFoundError(descriptor.notFoundMessage);
   // The company's 404 must read like the workspace's own, or it would tell that the id exists.
   await requireAreaRole(c, descriptor.area, workspace.company_id, { write: options.write, notFoundMessage: descriptor.notFoundMessage });
-  const access = isAdmin(c.var.caller.roles) ? { canRead: true, canWrite: true } : await listedAccess(db, workspace.id, c.var.caller.userId);
+  // A kind without an access list (mapping projects) is the area's: its role, checked above, reads and writes.
+  const everyone = isAdmin(c.var.caller.roles) || !descriptor.features.accessList;
+  const access = everyone ? { canRead: true, canWrite: true } : await listedAccess(db, workspace.id, c.var.caller.userId);
   if (!access.canRead) throw new NotFoundError(descriptor.notFoundMessage);
   if (options.write && !access.canWrite) throw new ApiProblem(403, "forbidden", `You don't have write access to this ${descriptor.noun}.`);
   if (options.write && Number(workspace.is_locked) === 1) {

@@ -1,6 +1,6 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, Link } from "react-router";
+import { data, Form, Link, type UIMatch } from "react-router";
 import { z } from "zod";
 import { assignDictionarySchema } from "../../../../contracts/projects";
 import { DeleteTableConfirmation } from "~/components/dictionary/delete-table-confirmation";
@@ -14,14 +14,14 @@ import { WizardSteps } from "~/components/projects/wizard-steps";
 import { Button, buttonVariants } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
-import { useWorkspacePaths } from "~/lib/workspace-paths";
+import { useWorkspacePaths, workspaceOfPath } from "~/lib/workspace-paths";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { getFormProps, useServerForm } from "~/lib/forms";
 import { invalid, readFormData, refusedByService, serviceFailure, unknownIntent } from "~/lib/forms.server";
 import { Alert } from "~/components/ui/alert";
 import { afterGuard } from "~/lib/guards.server";
-import { projectCalls, requireWorkspace } from "../workspace.server";
+import { projectCalls, requireWorkspace, workspaceKind } from "../workspace.server";
 
 import { selectableDictionaries } from "~/lib/api/dictionaries.server";
 import { createTableFrom, deleteTableFrom } from "../project/data-dictionary/dictionary.server";
@@ -33,9 +33,13 @@ const DELETE_PARAM = "delete";
 /** "Assign": copy a master dictionary of the project's application into the project. */
 const assignSchema = assignDictionarySchema.extend({ intent: z.literal("assign"), dictionaryId: z.string().min(1) });
 
-/** Step 2 is an edit page of an unlocked project that is still at this point of its setup. */
+/**
+ * Step 2 is an edit page of an unlocked project that is still at this point of its setup. A mapping
+ * project's step 2 is this page too: its file data structure is its own dictionary (spec §2
+ * create/{id}/file-data-structure).
+ */
 async function guard(context: Route.LoaderArgs["context"]) {
-  return await requireWorkspace(context, { write: true, unlocked: true, step: "data-dictionary" });
+  return await requireWorkspace(context, { write: true, unlocked: true, step: workspaceKind(context).ws.dictionaryStep });
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -53,7 +57,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     ]),
   );
   return {
-    project: { id: project.id, status: project.status, applicationName: project.applicationName },
+    project: { id: project.id, status: project.status, applicationName: project.applicationName, version: project.version },
     // Onboarding has no databases step: this step creates them (spec §2).
     createsDatabases: ws.kind === "onboarding",
     dictionary,
@@ -68,7 +72,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { project, companyId, api, paths, ws } = await guard(context);
   const formData = await readFormData(request);
   const intent = formData.get("intent");
-  const here = companyHref(paths.wizard(project.id, "data-dictionary"), companyId);
+  const here = companyHref(paths.wizard(project.id, ws.dictionaryStep), companyId);
 
   // The TableEditor's form (its buttons carry no intent): define a table.
   if (intent === null) return createTableFrom(formData, api.dictionary, here);
@@ -96,10 +100,20 @@ export async function action({ request, context }: Route.ActionArgs) {
     // The job holds the lock now: its page follows it and links to the next step when it is done.
     return redirectWithFlash(companyHref(paths.page(project.id, "background-process"), companyId), "Creating the databases: this page follows the job.");
   }
+  if (intent === "complete-structure" && ws.kind === "translation") {
+    try {
+      await api.completeStructure(Number(formData.get("version")));
+    } catch (err) {
+      const failure = serviceFailure(err);
+      if (!failure || failure.status >= 500) throw err;
+      return data({ result: undefined, createError: failure.body.errors.join(" ") }, { status: failure.status });
+    }
+    return redirectWithFlash(companyHref(paths.wizard(project.id, "templates"), companyId), "File data structure saved. Next, assign its Mapping templates.");
+  }
   return unknownIntent(intent);
 }
 
-export const handle = { breadcrumb: "Data dictionary" };
+export const handle = { breadcrumb: (match: UIMatch<unknown, unknown>) => workspaceOfPath(match.pathname).dictionaryLabel };
 
 export default function DataDictionaryStep({ loaderData, actionData }: Route.ComponentProps) {
   const { project, dictionary, tables, masters, deleting, newTable, createsDatabases } = loaderData;
@@ -107,19 +121,30 @@ export default function DataDictionaryStep({ loaderData, actionData }: Route.Com
   const href = useCompanyHref();
   const paths = useWorkspacePaths();
   // The API sets the status: every table has a column (and there is one) once it is past this step.
-  const ready = createsDatabases
+  const mapping = paths.ws.kind === "translation";
+  const step = paths.ws.dictionaryStep;
+  const ready =
+    createsDatabases || mapping
     ? dictionary.tableCount > 0 && dictionary.emptyTableCount === 0
     : project.status !== "SetupDataDictionaryIncomplete" && project.status !== "SetupAddColumnsIncomplete";
   const createError = actionData && "createError" in actionData ? actionData.createError : null;
   const creating = useIntentPending("create-databases");
+  const completing = useIntentPending("complete-structure");
 
   return (
     <>
-      <WizardSteps current="data-dictionary" project={project} />
-      <p className="mt-4 max-w-3xl text-sm text-muted-foreground">
-        Give the {paths.ws.noun} its own data dictionary: copy a master dictionary of {project.applicationName}, or define the tables and columns here.
-        Every table needs at least one column before the databases can be created{createsDatabases ? "; then create them here" : ""}.
-      </p>
+      <WizardSteps current={step} project={project} />
+      {mapping ? (
+        <p className="mt-4 max-w-3xl text-sm text-muted-foreground">
+          Describe the client's files: one table per file, with its columns in the file's order. Copy a master dictionary of {project.applicationName}, or
+          define the tables here. Every table needs at least one column.
+        </p>
+      ) : (
+        <p className="mt-4 max-w-3xl text-sm text-muted-foreground">
+          Give the {paths.ws.noun} its own data dictionary: copy a master dictionary of {project.applicationName}, or define the tables and columns here.
+          Every table needs at least one column before the databases can be created{createsDatabases ? "; then create them here" : ""}.
+        </p>
+      )}
 
       <Card className="mt-6" aria-labelledby="tables-title">
         <h2 id="tables-title" className="text-lg font-semibold">
@@ -135,7 +160,7 @@ export default function DataDictionaryStep({ loaderData, actionData }: Route.Com
             <DeleteTableConfirmation
               table={deleting}
               version={dictionary.version}
-              cancelHref={paths.wizard(project.id, "data-dictionary")}
+              cancelHref={paths.wizard(project.id, step)}
               lastResult={lastResult?.initialValue?.intent === "delete-table" ? lastResult : undefined}
             />
           </div>
@@ -144,7 +169,7 @@ export default function DataDictionaryStep({ loaderData, actionData }: Route.Com
           <DictionaryTablesList
             tables={tables.items}
             tableHref={(tableId) => ({ path: paths.dictionary.table(project.id, tableId), search: { from: "setup" } })}
-            deleteHref={(tableId) => ({ path: paths.wizard(project.id, "data-dictionary"), search: { [DELETE_PARAM]: tableId } })}
+            deleteHref={(tableId) => ({ path: paths.wizard(project.id, step), search: { [DELETE_PARAM]: tableId } })}
             label={`Tables of the ${paths.ws.noun}`}
             emptyMessage={`The ${paths.ws.noun} has no tables yet.`}
           />
@@ -157,6 +182,13 @@ export default function DataDictionaryStep({ loaderData, actionData }: Route.Com
           <Form method="post">
             <StatusButton type="submit" name="intent" value="create-databases" pending={creating}>
               Create databases
+            </StatusButton>
+          </Form>
+        ) : ready && mapping ? (
+          <Form method="post">
+            <input type="hidden" name="version" value={project.version} />
+            <StatusButton type="submit" name="intent" value="complete-structure" pending={completing}>
+              Continue
             </StatusButton>
           </Form>
         ) : ready ? (
@@ -237,7 +269,7 @@ export default function DataDictionaryStep({ loaderData, actionData }: Route.Com
           defaultValue={newTable}
           lastResult={lastResult && lastResult.initialValue?.intent === undefined ? lastResult : undefined}
           submitLabel="Add table"
-          cancelHref={paths.wizard(project.id, "data-dictionary")}
+          cancelHref={paths.wizard(project.id, step)}
         />
       </Card>
     </>

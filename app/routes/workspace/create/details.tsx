@@ -1,5 +1,6 @@
 import { Form, Link, redirect, type UIMatch } from "react-router";
 import { createConfigurationSchema } from "../../../../contracts/configurations";
+import { createMappingProjectSchema } from "../../../../contracts/mappings";
 import { createProjectSchema } from "../../../../contracts/projects";
 import { SOURCE_TYPES, SOURCE_TYPE_LABELS } from "../../../../contracts/values/projects";
 import type { WorkspaceKind } from "../../../../contracts/workspaces";
@@ -20,14 +21,16 @@ import { workspaceKind, workspaceKindScope } from "../workspace.server";
 import type { Route } from "./+types/details";
 
 /**
- * Wizard step 1 of both kinds (DOMAIN.md; spec §2 "create"). The company comes from the scope, not
- * from the form. A project also chooses its source type; a configuration chooses at least one of the
+ * Wizard step 1 of every kind (DOMAIN.md; spec §2 "create", a mapping project's "create/new/basic-settings").
+ * The company comes from the scope, not from the form. A project also chooses its source type (a
+ * mapping project has none: its files are flat files); a configuration chooses at least one of the
  * company's schemes (its admin data sources), and the company's first configuration becomes its
  * default (a later one is made the default from its details page, which moves it).
  */
 const SCHEMAS = {
   migration: createProjectSchema.omit({ companyId: true }),
   onboarding: createConfigurationSchema.omit({ companyId: true, isDefault: true }),
+  translation: createMappingProjectSchema.omit({ companyId: true }),
 } satisfies Record<WorkspaceKind, unknown>;
 
 export async function loader({ context }: Route.LoaderArgs) {
@@ -57,7 +60,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!shell.company) return invalid(submission);
   try {
     const created = await api.create({ ...submission.value, companyId: shell.company.id });
-    return redirect(companyHref(paths.wizard(created.id, "data-dictionary"), shell.company.id));
+    return redirect(companyHref(paths.wizard(created.id, ws.dictionaryStep), shell.company.id));
   } catch (err) {
     return refusedByService(submission, err);
   }
@@ -71,7 +74,12 @@ export default function CreateWorkspace({ loaderData, actionData }: Route.Compon
   const paths = useWorkspacePaths();
   const { ws } = paths;
   const onboarding = ws.kind === "onboarding";
-  const [form, fields] = useServerForm({ id: `create-${ws.noun}`, lastResult: actionData?.result, required: ["name", "applicationId", "sourceType"] });
+  const mapping = ws.kind === "translation";
+  const [form, fields] = useServerForm({
+    id: `create-${ws.noun.replaceAll(" ", "-")}`,
+    lastResult: actionData?.result,
+    required: mapping ? ["name", "applicationId"] : ["name", "applicationId", "sourceType"],
+  });
   const { applications, schemes, defaultConfiguration } = loaderData;
   const missing = applications.length === 0 ? "applications" : onboarding && schemes.length === 0 ? "schemes" : null;
 
@@ -89,7 +97,9 @@ export default function CreateWorkspace({ loaderData, actionData }: Route.Compon
               ? "A configuration serves at least one of the company's schemes, and the client portal lists none for this company yet."
               : onboarding
                 ? "A configuration takes a client's data from an application, and no application is registered in this company yet. Register the application first."
-                : "A project migrates data from a legacy application, and no application is registered in this company yet. Register the application first."}
+                : mapping
+                  ? "A mapping project translates the codes of files that come from an application, and no application is registered in this company yet. Register the application first."
+                  : "A project migrates data from a legacy application, and no application is registered in this company yet. Register the application first."}
           </CardDescription>
           {missing === "applications" ? (
             <Link to={href("/migration/application/create")} className={cn(buttonVariants(), "mt-4")}>Create application</Link>
@@ -106,9 +116,15 @@ export default function CreateWorkspace({ loaderData, actionData }: Route.Compon
           ) : null}
           <Form method="post" {...getFormProps(form)} className="space-y-4">
             <FormErrors form={form} />
-            <TextField label={onboarding ? "Configuration name" : "Project name"} field={fields.name!} autoComplete="off" />
-            <SelectField label="Application" field={fields.applicationId!} options={applications} placeholder="Choose an application" />
-            {onboarding ? (
+            <TextField label={onboarding ? "Configuration name" : mapping ? "Mapping project name" : "Project name"} field={fields.name!} autoComplete="off" />
+            <SelectField
+              label="Application"
+              field={fields.applicationId!}
+              options={applications}
+              placeholder="Choose an application"
+              description={mapping ? "The application the client's files come from." : undefined}
+            />
+            {mapping ? null : onboarding ? (
               <CheckboxGroupField
                 label="Schemes"
                 field={fields.schemeIds!}

@@ -15,6 +15,7 @@ import type { Route } from "./+types/databases-current";
 const NOT_CREATED = {
   migration: "Not created yet: the databases are created at the setup step “Databases”.",
   onboarding: "Not created yet: the databases are created when the data dictionary step is completed.",
+  translation: "A mapping project has no databases.",
 } as const;
 
 /** databases/current: the workspace's source and destination databases as they exist so far (DOMAIN.md). */

@@ -5,6 +5,7 @@ import { Form, Link, type ShouldRevalidateFunctionArgs } from "react-router";
 import { z } from "zod";
 import { descriptionSchema, formBoolean, nameSchema, versionSchema } from "../../../../contracts/common";
 import { updateConfigurationSchema } from "../../../../contracts/configurations";
+import { capitalised } from "../../../../contracts/values/common";
 import { projectStatusSchema } from "../../../../contracts/projects";
 import {
   DELIMITER_LABELS,
@@ -70,7 +71,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     } catch (err) {
       return refusedByService(submission, err);
     }
-    return redirectWithFlash(companyHref(here, companyId), `${ws.kind === "onboarding" ? "Configuration" : "Project"} ${changes.name} saved.`);
+    return redirectWithFlash(companyHref(here, companyId), `${capitalised(ws.noun)} ${changes.name} saved.`);
   }
 
   if (intent === "status") {
@@ -116,7 +117,7 @@ export default function ProjectDetails({ loaderData, actionData }: Route.Compone
         <h2 id="details-title" className="text-lg font-semibold">
           Details
         </h2>
-        <ProjectFacts project={project} />
+        <ProjectFacts project={project} mapping={paths.ws.kind === "translation"} />
       </Card>
 
       <div className="space-y-6">
@@ -144,24 +145,26 @@ export default function ProjectDetails({ loaderData, actionData }: Route.Compone
   );
 }
 
-function ProjectFacts({ project }: { project: ProjectData }) {
+function ProjectFacts({ project, mapping }: { project: ProjectData; mapping: boolean }) {
   const p = project.flatFileParameters;
   const configuration = project.schemes !== undefined;
+  // A mapping project has no source type, databases or jobs: its facts are its name, application and status.
+  const project_ = !configuration && !mapping;
   const rows: [string, React.ReactNode][] = [
     ["Name", project.name],
     ["Application", project.applicationName],
   ];
   if (configuration) {
     rows.push(["Schemes", (project.schemes ?? []).map((s) => s.scheme.name).join(", ")], ["Default configuration", project.isDefault ? "Yes" : "No"]);
-  } else rows.push(["Source type", SOURCE_TYPE_LABELS[project.sourceType]]);
+  } else if (project_) rows.push(["Source type", SOURCE_TYPE_LABELS[project.sourceType]]);
   rows.push(
     ["Status", <ProjectStatusBadge key="status" status={project.status} />],
     ["Description", project.description ?? <span className="text-muted-foreground">None</span>],
   );
-  if (!configuration) {
+  if (project_) {
     rows.push(["Upload type", project.uploadType ? UPLOAD_TYPE_LABELS[project.uploadType] : <span className="text-muted-foreground">Not chosen yet</span>]);
   }
-  if (!configuration && project.sourceType === "FlatFile") {
+  if (project_ && project.sourceType === "FlatFile") {
     rows.push([
       "File format",
       p ? (
@@ -171,9 +174,13 @@ function ProjectFacts({ project }: { project: ProjectData }) {
       ),
     ]);
   }
+  if (!mapping) {
+    rows.push(
+      ["Current backup", project.currentBackupName ?? <span className="text-muted-foreground">None</span>],
+      ["Locked", project.isLocked ? `Yes (${project.lockReason ? LOCK_REASON_LABELS[project.lockReason] : "no reason given"})` : "No"],
+    );
+  }
   rows.push(
-    ["Current backup", project.currentBackupName ?? <span className="text-muted-foreground">None</span>],
-    ["Locked", project.isLocked ? `Yes (${project.lockReason ? LOCK_REASON_LABELS[project.lockReason] : "no reason given"})` : "No"],
     ["Created", formatTimestamp(project.createdAt)],
     ["Updated", formatTimestamp(project.updatedAt)],
   );
@@ -221,7 +228,7 @@ function EditForm({
         <FormErrors form={form} />
         {/* The version this page showed, never the one a refused save sent (it is already stale). */}
         <input type="hidden" name="version" value={project.version} key={project.version} />
-        <TextField label={configuration ? "Configuration name" : "Project name"} field={fields.name!} autoComplete="off" />
+        <TextField label={`${capitalised(ws.noun)} name`} field={fields.name!} autoComplete="off" />
         <TextareaField label="Description" field={fields.description!} />
         {configuration ? (
           <>

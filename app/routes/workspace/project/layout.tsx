@@ -7,6 +7,8 @@ import { LoadSourceLink } from "~/components/projects/load-source-link";
 import { useCompanyHref } from "~/lib/company-href";
 import { cn } from "~/lib/utils";
 import { useWorkspacePaths, workspaceOfPath } from "~/lib/workspace-paths";
+import type { WorkspaceDescriptor } from "../../../../contracts/workspaces";
+import { capitalised } from "../../../../contracts/values/common";
 import { projectMiddleware, projectScope } from "../workspace.server";
 import type { Route } from "./+types/layout";
 
@@ -38,14 +40,18 @@ export const handle = {
   companySwitchTo: (pathname: string) => workspaceOfPath(pathname).routeBase,
 };
 
-const TABS = [
-  { to: "details", label: "Details" },
-  { to: "data-dictionary/data-definition/tables", label: "Data dictionary", match: "data-dictionary" },
-  { to: "databases/current", label: "Databases" },
-  { to: "templates/assigned", label: "Templates", match: "templates" },
-  { to: "users/project-access", label: "Project access" },
-  { to: "background-process", label: "Background process" },
-];
+/** The workspace's tabs: what its kind has (a mapping project: no databases, no access list, no jobs). */
+function tabsOf(ws: WorkspaceDescriptor) {
+  const { databases, accessList } = ws.features;
+  return [
+    { to: "details", label: "Details" },
+    { to: `${ws.dictionaryStep}/data-definition/tables`, label: ws.dictionaryLabel, match: ws.dictionaryStep },
+    ...(databases ? [{ to: "databases/current", label: "Databases" }] : []),
+    { to: "templates/assigned", label: "Templates", match: "templates" },
+    ...(accessList ? [{ to: "users/project-access", label: "Project access" }] : []),
+    ...(databases ? [{ to: "background-process", label: "Background process" }] : []),
+  ];
+}
 
 export default function ProjectLayout({ loaderData }: Route.ComponentProps) {
   const { project } = loaderData;
@@ -62,7 +68,8 @@ export default function ProjectLayout({ loaderData }: Route.ComponentProps) {
         <ProjectStatusBadge status={project.status} />
       </div>
       <p className="mt-1 text-sm text-muted-foreground">
-        {project.applicationName} · {project.schemes ? project.schemes.join(", ") : SOURCE_TYPE_LABELS[project.sourceType]}
+        {project.applicationName}
+        {paths.ws.kind === "translation" ? "" : ` · ${project.schemes ? project.schemes.join(", ") : SOURCE_TYPE_LABELS[project.sourceType]}`}
         {project.isDefault ? " · Default configuration" : ""}
       </p>
       {project.isLocked ? (
@@ -83,9 +90,9 @@ export default function ProjectLayout({ loaderData }: Route.ComponentProps) {
           <LoadSourceLink project={project} className="font-medium text-brand underline underline-offset-2" />
         </p>
       ) : null}
-      <nav aria-label={paths.ws.kind === "onboarding" ? "Configuration" : "Project"} className="mt-4 border-b border-border">
+      <nav aria-label={capitalised(paths.ws.noun)} className="mt-4 border-b border-border">
         <ul className="-mb-px flex flex-wrap gap-1 text-sm">
-          {TABS.map((tab) => (
+          {tabsOf(paths.ws).map((tab) => (
             <li key={tab.to}>
               <NavLink
                 to={href(paths.page(project.id, tab.match ?? tab.to))}

@@ -408,7 +408,7 @@ export const ALREADY_ASSIGNED_MESSAGE = "This template is already assigned to th
 export async function assignMasterTemplate(
   db: Kysely<Database>,
   masterId: string,
-  project: { id: string; companyId: string; area: TemplateArea },
+  project: { id: string; companyId: string; area: TemplateArea; types: readonly TemplateType[]; noun: string },
   writer: Writer,
 ) {
   return inTransaction(db, async (trx) => {
@@ -416,6 +416,9 @@ export async function assignMasterTemplate(
     if (!master || master.project_id !== null || master.company_id !== project.companyId || master.area !== project.area)
       throw new NotFoundError(TEMPLATE_NOT_FOUND_MESSAGE);
     if (master.status !== "Available") throw new ApiProblem(409, "not_available", NOT_AVAILABLE_MESSAGE);
+    if (!project.types.includes(master.type as TemplateType)) {
+      throw new ApiProblem(409, "wrong_type", `Only ${project.types.join(" or ")} templates can be assigned to a ${project.noun}.`);
+    }
     const taken = await trx
       .selectFrom("templates")
       .select("id")

@@ -86,3 +86,12 @@ export async function loadableProject(api: TestApi, token: string, input: Projec
   await addProjectTable(api, project.id, { name: "Orders", columns: [column("OrderId", "int", { isKey: true, nullable: false }), column("Note", "nvarchar")] });
   return createProjectDatabases(api, token, project.id, beforeCreate && (() => beforeCreate(project)));
 }
+
+export type MappingProjectInput = { companyId: string; applicationId: string; name?: string; description?: string };
+
+/** A mapping project created through POST /api/v1/mapping-projects by `token`'s user. */
+export async function makeMappingProject(api: TestApi, token: string, input: MappingProjectInput): Promise<Project> {
+  const res = await api.send("POST", "/api/v1/mapping-projects", token, { ...input, name: input.name ?? `Mapping ${randomUUID().slice(0, 8)}` });
+  if (res.status !== 201) throw new Error(`creating a mapping project answered ${res.status}: ${JSON.stringify(res.body)}`);
+  return res.body as Project;
+}

@@ -1,7 +1,7 @@
-import { NavLink, Outlet } from "react-router";
+import { NavLink, Outlet, type UIMatch } from "react-router";
 import { useCompanyHref } from "~/lib/company-href";
 import { cn } from "~/lib/utils";
-import { useWorkspacePaths } from "~/lib/workspace-paths";
+import { useWorkspacePaths, workspaceOfPath } from "~/lib/workspace-paths";
 import { projectScope } from "../../workspace.server";
 import { loadProjectDictionary, projectDictionary } from "./dictionary.server";
 import type { Route } from "./+types/layout";
@@ -14,7 +14,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   return { projectId: project.id, dictionary, canEdit: access.canWrite && !project.isLocked };
 }
 
-export const handle = { breadcrumb: "Data dictionary" };
+export const handle = { breadcrumb: (match: UIMatch<unknown, unknown>) => workspaceOfPath(match.pathname).dictionaryLabel };
 
 export default function ProjectDictionaryLayout({ loaderData }: Route.ComponentProps) {
   const { projectId, dictionary, canEdit } = loaderData;
@@ -22,7 +22,7 @@ export default function ProjectDictionaryLayout({ loaderData }: Route.ComponentP
   const paths = useWorkspacePaths();
   const links = [
     { to: paths.dictionary.tables(projectId), label: "Data definition" },
-    { to: paths.dictionary.sourceData(projectId), label: "Source data" },
+    ...(paths.ws.features.databases ? [{ to: paths.dictionary.sourceData(projectId), label: "Source data" }] : []),
     ...(canEdit ? [{ to: paths.dictionary.upload(projectId), label: "Bulk update" }] : []),
   ];
   return (
@@ -32,7 +32,7 @@ export default function ProjectDictionaryLayout({ loaderData }: Route.ComponentP
           {dictionary.tableCount} {dictionary.tableCount === 1 ? "table" : "tables"}, {dictionary.columnCount} {dictionary.columnCount === 1 ? "column" : "columns"}
           {dictionary.sourceDictionaryName ? `; copied from the master dictionary ${dictionary.sourceDictionaryName}, changed here without touching it` : ""}.
         </p>
-        <nav aria-label="Data dictionary">
+        <nav aria-label={paths.ws.dictionaryLabel}>
           <ul className="flex gap-1 text-sm">
             {links.map((l) => (
               <li key={l.to}>

@@ -55,7 +55,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     return refusedWrite(submission, err, formData);
   }
   return redirectWithFlash(
-    companyHref(fromSetup ? paths.wizard(project.id, "data-dictionary") : paths.dictionary.tables(project.id), companyId),
+    companyHref(fromSetup ? paths.wizard(project.id, paths.ws.dictionaryStep) : paths.dictionary.tables(project.id), companyId),
     dictionaryMessages.tableSaved(submission.value.name, false),
   );
 }
@@ -70,7 +70,7 @@ export default function ProjectTableDetails({ loaderData, actionData }: Route.Co
   const { projectId, table, canEdit, locked, fromSetup, defaultValue } = loaderData;
   const href = useCompanyHref();
   const paths = useWorkspacePaths();
-  const back = fromSetup ? paths.wizard(projectId, "data-dictionary") : paths.dictionary.tables(projectId);
+  const back = fromSetup ? paths.wizard(projectId, paths.ws.dictionaryStep) : paths.dictionary.tables(projectId);
   if (canEdit && defaultValue) {
     return (
       <div className="flex flex-col gap-4">

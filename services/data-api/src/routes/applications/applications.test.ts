@@ -156,6 +156,17 @@ describe.each(TEST_DATABASE_KINDS)("applications on %s", (kind) => {
     }
   });
 
+  it("lets the translation module's analyst read them (a mapping project names one) but not create one", async () => {
+    const translator = await api.tokenFor(USERS.translator);
+    await create(analyst, { companyId: acme.id, name: "Read by the translator" });
+    expect(names(await search(translator, { companyId: acme.id, name: "Read by the translator" }))).toEqual(["Read by the translator"]);
+    const refused = await create(translator, { companyId: acme.id, name: "Made by the translator" });
+    expect(refused.status).toBe(403);
+    expect(refused.body.errors).toEqual([FORBIDDEN_MESSAGE]);
+    // A Viewer holds no area's role: still refused.
+    expect((await list(await api.tokenFor(USERS.viewer), acme.id)).status).toBe(403);
+  });
+
   it("requires a bearer token", async () => {
     expect((await list(undefined, acme.id)).status).toBe(401);
     expect((await create(undefined, { companyId: acme.id, name: "Anonymous" })).status).toBe(401);

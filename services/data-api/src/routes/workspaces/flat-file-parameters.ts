@@ -15,6 +15,7 @@ import {
 import type { WorkspaceDescriptor } from "../../../../../contracts/workspaces.ts";
 import { ApiProblem, validationProblem } from "../../api-problem.ts";
 import { createRouter, jsonBody, jsonContent } from "../../openapi.ts";
+import { getMappingProject } from "../../repositories/mapping-projects.ts";
 import { getConfiguration } from "../../repositories/configurations.ts";
 import { findProjectDictionaryRef } from "../../repositories/dictionaries.ts";
 import { readTables } from "../../repositories/dictionary-tables.ts";
@@ -23,7 +24,7 @@ import { updateWorkspace } from "../../repositories/workspaces.ts";
 import { requireWorkspace } from "../../workspace-access.ts";
 import { collectionPath, readErrorsOf, workspaceIdParams, writeErrorsOf } from "./shared.ts";
 
-const READERS = { migration: getProject, onboarding: getConfiguration };
+const READERS = { migration: getProject, onboarding: getConfiguration, translation: getMappingProject };
 
 export function createWorkspaceFlatFileParametersRouter(descriptor: WorkspaceDescriptor) {
   const { kind, noun } = descriptor;

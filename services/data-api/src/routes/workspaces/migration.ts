@@ -1,21 +1,13 @@
 import { createRoute } from "@hono/zod-openapi";
 import { isAdmin } from "../../../../../contracts/roles.ts";
-import {
-  createProjectSchema,
-  projectSchema,
-  projectSearchQuerySchema,
-  projectSearchResponseSchema,
-  updateProjectSchema,
-  uploadTypeBodySchema,
-  uploadTypeResponseSchema,
-} from "../../../../../contracts/projects.ts";
+import { createProjectSchema, projectSchema, uploadTypeBodySchema, uploadTypeResponseSchema } from "../../../../../contracts/projects.ts";
 import { WORKSPACES } from "../../../../../contracts/workspaces.ts";
 import { requireAreaRole } from "../../access.ts";
-import { ApiProblem } from "../../api-problem.ts";
-import { createRouter, errorResponses, jsonBody, jsonContent } from "../../openapi.ts";
+import { jsonBody, jsonContent } from "../../openapi.ts";
 import { createProject, getProject, searchProjects, updateProject } from "../../repositories/projects.ts";
 import { requireWorkspace } from "../../workspace-access.ts";
-import { assertStatusChange, assertVersion, requireApplicationOfCompany } from "./rules.ts";
+import { createKindRoutes } from "./kind-routes.ts";
+import { requireApplicationOfCompany } from "./rules.ts";
 import { collectionPath, readErrorsOf, workspaceIdParams, writeErrorsOf } from "./shared.ts";
 
 /**
@@ -42,35 +34,6 @@ const create = createRoute({
   responses: { 201: jsonContent(projectSchema, "The new project."), ...writeErrors },
 });
 
-const search = createRoute({
-  method: "get",
-  path: `${BASE}/search`,
-  tags: TAGS,
-  summary: "A page of the company's projects the caller may read",
-  description: "Filters: name contains (any case), status (repeat the key), application. Sorted and paginated in SQL.",
-  request: { query: projectSearchQuerySchema },
-  responses: { 200: jsonContent(projectSearchResponseSchema, "One page, with the total."), 400: errorResponses[400], ...projectErrors },
-});
-
-const get = createRoute({
-  method: "get",
-  path: `${BASE}/{id}`,
-  tags: TAGS,
-  summary: "One project",
-  request: { params: projectIdParams },
-  responses: { 200: jsonContent(projectSchema, "The project."), ...projectErrors },
-});
-
-const patch = createRoute({
-  method: "patch",
-  path: `${BASE}/{id}`,
-  tags: TAGS,
-  summary: "Change a project's name, description or status",
-  description: "Based on `version`: a stale one answers 409 and changes nothing. The status moves only Active ⇄ Inactive and Active → Completed.",
-  request: { params: projectIdParams, body: jsonBody(updateProjectSchema) },
-  responses: { 200: jsonContent(projectSchema, "The changed project."), ...writeErrors },
-});
-
 const getUploadType = createRoute({
   method: "get",
   path: `${BASE}/{id}/upload-type`,
@@ -90,53 +53,29 @@ const setUploadType = createRoute({
 });
 
 export function createMigrationRoutes() {
-  return (
-    createRouter()
-      .openapi(create, async (c) => {
-        const input = c.req.valid("json");
-        await requireAreaRole(c, descriptor.area, input.companyId, { write: true });
-        const { db } = c.var.deps;
-        await requireApplicationOfCompany(db, input.applicationId, input.companyId);
-        const id = await createProject(db, { ...input, userId: c.var.caller.userId });
-        return c.json(await mustGet(db, id), 201);
-      })
-      // Before /projects/{id}, so "search" is never taken for an id.
-      .openapi(search, async (c) => {
-        const query = c.req.valid("query");
-        await requireAreaRole(c, descriptor.area, query.companyId, { write: false });
-        const caller = c.var.caller;
-        const page = await searchProjects(c.var.deps.db, query, { userId: caller.userId, seesAll: isAdmin(caller.roles) });
-        return c.json(page, 200);
-      })
-      .openapi(get, async (c) => {
-        const { workspace } = await requireWorkspace(c, "migration", c.req.valid("param").id, { write: false });
-        return c.json(await mustGet(c.var.deps.db, workspace.id), 200);
-      })
-      .openapi(patch, async (c) => {
-        const { workspace } = await requireWorkspace(c, "migration", c.req.valid("param").id, { write: true });
-        const body = c.req.valid("json");
-        assertVersion(descriptor, workspace, body.version);
-        assertStatusChange(descriptor, workspace, body.status);
-        const { db } = c.var.deps;
-        await updateProject(db, workspace, body.version, { name: body.name, description: body.description, status: body.status });
-        return c.json(await mustGet(db, workspace.id), 200);
-      })
-      .openapi(getUploadType, async (c) => {
-        const { workspace } = await requireWorkspace(c, "migration", c.req.valid("param").id, { write: false });
-        return c.json(uploadTypeResponseSchema.parse({ uploadType: workspace.upload_type }), 200);
-      })
-      .openapi(setUploadType, async (c) => {
-        const { workspace } = await requireWorkspace(c, "migration", c.req.valid("param").id, { write: true });
-        const { db } = c.var.deps;
-        // No version in the body (the contract's): the last choice wins, which is all a choice can mean.
-        await updateProject(db, workspace, Number(workspace.version), { uploadType: c.req.valid("json").uploadType });
-        return c.json(await mustGet(db, workspace.id), 200);
-      })
-  );
-}
-
-async function mustGet(db: Parameters<typeof getProject>[0], id: string) {
-  const project = await getProject(db, id);
-  if (!project) throw new ApiProblem(404, "not_found", descriptor.notFoundMessage);
-  return project;
+  const { router, mustGet } = createKindRoutes(descriptor, TAGS, {
+    get: getProject,
+    search: (db, query, caller) => searchProjects(db, query, { userId: caller.userId, seesAll: isAdmin(caller.roles) }),
+    update: updateProject,
+  });
+  return router
+    .openapi(create, async (c) => {
+      const input = c.req.valid("json");
+      await requireAreaRole(c, descriptor.area, input.companyId, { write: true });
+      const { db } = c.var.deps;
+      await requireApplicationOfCompany(db, input.applicationId, input.companyId);
+      const id = await createProject(db, { ...input, userId: c.var.caller.userId });
+      return c.json(await mustGet(db, id), 201);
+    })
+    .openapi(getUploadType, async (c) => {
+      const { workspace } = await requireWorkspace(c, "migration", c.req.valid("param").id, { write: false });
+      return c.json(uploadTypeResponseSchema.parse({ uploadType: workspace.upload_type }), 200);
+    })
+    .openapi(setUploadType, async (c) => {
+      const { workspace } = await requireWorkspace(c, "migration", c.req.valid("param").id, { write: true });
+      const { db } = c.var.deps;
+      // No version in the body (the contract's): the last choice wins, which is all a choice can mean.
+      await updateProject(db, workspace, Number(workspace.version), { uploadType: c.req.valid("json").uploadType });
+      return c.json(await mustGet(db, workspace.id), 200);
+    });
 }

@@ -12,6 +12,7 @@ import { createWorkspaceJobsRouter } from "./jobs.ts";
 import { createWorkspaceLoadsRouter } from "./loads.ts";
 import { createMigrationRoutes } from "./migration.ts";
 import { createOnboardingRoutes } from "./onboarding.ts";
+import { createTranslationRoutes } from "./translation.ts";
 import { collectionPath } from "./shared.ts";
 import { createWorkspaceRunsRouter } from "./runs.ts";
 import { createWorkspaceTemplatesRouter } from "./templates.ts";
@@ -21,6 +22,7 @@ import { createWorkspaceUsersRouter } from "./users.ts";
 const KIND_ROUTES: Record<WorkspaceKind, () => ReturnType<typeof createRouter>> = {
   migration: createMigrationRoutes,
   onboarding: createOnboardingRoutes,
+  translation: createTranslationRoutes,
 };
 
 /**
@@ -46,13 +48,16 @@ export function createWorkspaceRouter(kind: WorkspaceKind) {
   // The kind's routes first: its literal paths (/search, /checkdefaultproject/{id}) before any /{id}.
   router.route("/", KIND_ROUTES[kind]());
   router.route("/", createWorkspaceUsersRouter(descriptor));
-  router.route("/", createWorkspaceJobsRouter(descriptor));
-  router.route("/", createWorkspaceFlatFileParametersRouter(descriptor));
-  router.route("/", createWorkspaceLoadsRouter(descriptor));
-  router.route("/", createWorkspaceHistoryRouter(descriptor));
-  router.route("/", createWorkspaceBackupsRouter(descriptor));
+  // A kind without databases (mapping projects) has no jobs, loads, history, backups or runs: none of their paths exist.
+  if (descriptor.features.databases) {
+    router.route("/", createWorkspaceJobsRouter(descriptor));
+    router.route("/", createWorkspaceFlatFileParametersRouter(descriptor));
+    router.route("/", createWorkspaceLoadsRouter(descriptor));
+    router.route("/", createWorkspaceHistoryRouter(descriptor));
+    router.route("/", createWorkspaceBackupsRouter(descriptor));
+  }
   router.route("/", createWorkspaceDictionaryRouter(descriptor));
   router.route("/", createWorkspaceTemplatesRouter(descriptor));
-  router.route("/", createWorkspaceRunsRouter(descriptor));
+  if (descriptor.features.databases) router.route("/", createWorkspaceRunsRouter(descriptor));
   return router;
 }

@@ -18,7 +18,7 @@ export function collectionPath(descriptor: WorkspaceDescriptor): string {
 }
 
 /** "project" → "Project": OpenAPI tags and summaries. */
-export const capitalised = (noun: string) => noun.charAt(0).toUpperCase() + noun.slice(1);
+export { capitalised } from "../../../../../contracts/values/common.ts";
 
 const errorBody = (description: string) => jsonContent(apiErrorSchema, description);
 

@@ -12,6 +12,7 @@ import {
   type MasterComparison,
 } from "../../../../../contracts/templates.ts";
 import type { WorkspaceDescriptor } from "../../../../../contracts/workspaces.ts";
+import type { TemplateArea } from "../../../../../contracts/values/templates.ts";
 import { ApiProblem, NotFoundError } from "../../api-problem.ts";
 import { createRouter, jsonBody, jsonContent } from "../../openapi.ts";
 import * as templates from "../../repositories/templates.ts";
@@ -34,7 +35,7 @@ export function createWorkspaceTemplatesRouter(descriptor: WorkspaceDescriptor) 
   const readErrors = readErrorsOf(descriptor);
   const writeErrors = writeErrorsOf(descriptor);
   const templateParams = workspaceIdParams.extend({ templateId: z.string().min(1) });
-  const area = descriptor.area as "migration" | "onboarding";
+  const area = descriptor.area as TemplateArea;
 
   /** The workspace's template: another workspace's (or a master's) id answers 404 like an unknown one. */
   const resolve: TemplateResolver = async (c, params, access) => {
@@ -113,7 +114,12 @@ export function createWorkspaceTemplatesRouter(descriptor: WorkspaceDescriptor) 
       // One transaction for all: a refused one assigns none.
       await c.var.deps.db.transaction().execute(async (trx) => {
         for (const id of new Set(templateIds))
-          await templates.assignMasterTemplate(trx, id, { id: workspace.id, companyId: workspace.company_id, area }, writer(c));
+          await templates.assignMasterTemplate(
+            trx,
+            id,
+            { id: workspace.id, companyId: workspace.company_id, area, types: descriptor.templateTypes, noun },
+            writer(c),
+          );
         // The wizard's last step: a workspace waiting for its templates becomes Active with its first.
         await trx
           .updateTable("projects")

@@ -65,11 +65,13 @@ export function createWorkspaceUsersRouter(descriptor: WorkspaceDescriptor) {
     responses: { 200: jsonContent(projectUsersResponseSchema, "The access list after the change."), ...writeErrors },
   });
 
-  return createRouter()
-    .openapi(access, async (c) => {
-      const { access } = await requireWorkspace(c, kind, c.req.valid("param").id, { write: false });
-      return c.json(access, 200);
-    })
+  const router = createRouter().openapi(access, async (c) => {
+    const { access } = await requireWorkspace(c, kind, c.req.valid("param").id, { write: false });
+    return c.json(access, 200);
+  });
+  // A kind without an access list (mapping projects: the area's role decides) has no users to manage.
+  if (!descriptor.features.accessList) return router;
+  return router
     .openapi(list, async (c) => {
       const { workspace } = await requireWorkspace(c, kind, c.req.valid("param").id, { write: false });
       return c.json(await listProjectUsers(c.var.deps.db, workspace.id), 200);

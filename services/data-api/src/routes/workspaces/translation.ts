@@ -1,0 +1,80 @@
+import { createRoute } from "@hono/zod-openapi";
+import { completeStructureSchema, createMappingProjectSchema } from "../../../../../contracts/mappings.ts";
+import { projectSchema } from "../../../../../contracts/projects.ts";
+import { WORKSPACES } from "../../../../../contracts/workspaces.ts";
+import { requireAreaRole } from "../../access.ts";
+import { ApiProblem } from "../../api-problem.ts";
+import { jsonBody, jsonContent } from "../../openapi.ts";
+import { dictionaryBlockers } from "../../project-setup.ts";
+import { dictionaryStats, findProjectDictionaryRef } from "../../repositories/dictionaries.ts";
+import { createMappingProject, getMappingProject, searchMappingProjects, updateMappingProject } from "../../repositories/mapping-projects.ts";
+import { requireWorkspace } from "../../workspace-access.ts";
+import { createKindRoutes } from "./kind-routes.ts";
+import { assertVersion, requireApplicationOfCompany } from "./rules.ts";
+import { collectionPath, workspaceIdParams, writeErrorsOf } from "./shared.ts";
+
+/**
+ * What only translation mapping projects have (issue 12): their create, search, read and update, and
+ * the end of the wizard's file-data-structure step. Their file data structure is the workspace
+ * dictionary's routes, their templates the workspace templates' (router.ts); value maps are mappings.ts's.
+ */
+
+const descriptor = WORKSPACES.translation;
+const BASE = collectionPath(descriptor);
+const TAGS = ["Mapping projects"];
+const writeErrors = writeErrorsOf(descriptor);
+
+const create = createRoute({
+  method: "post",
+  path: BASE,
+  tags: TAGS,
+  summary: "Create a mapping project (the wizard's basic settings)",
+  description:
+    "The application (the one the client's files come from) must be one of the company's; the name is unique among the company's mapping projects (any case), else 409 at `name`. " +
+    `The mapping project starts at ${descriptor.initialStatus} with an empty file data structure. Whoever holds a Translations role for the company may read and write it.`,
+  request: { body: jsonBody(createMappingProjectSchema) },
+  responses: { 201: jsonContent(projectSchema, "The new mapping project."), ...writeErrors },
+});
+
+const completeStructure = createRoute({
+  method: "post",
+  path: `${BASE}/{id}/file-data-structure/complete`,
+  tags: TAGS,
+  summary: "End the wizard's file-data-structure step",
+  description:
+    "Needs at least one table, each with at least one column (else 409 `structure_incomplete` saying what is missing). Moves the mapping project from SetupAddColumnsIncomplete to SetupAssignTemplatesIncomplete; at any later status it changes nothing.",
+  request: { params: workspaceIdParams, body: jsonBody(completeStructureSchema) },
+  responses: { 200: jsonContent(projectSchema, "The mapping project after."), ...writeErrors },
+});
+
+export function createTranslationRoutes() {
+  const { router, mustGet } = createKindRoutes(descriptor, TAGS, {
+    get: getMappingProject,
+    // No access list: every search sees all of the company's.
+    search: (db, query, caller) => searchMappingProjects(db, query, caller.userId),
+    update: updateMappingProject,
+  });
+  return router
+    .openapi(create, async (c) => {
+      const input = c.req.valid("json");
+      await requireAreaRole(c, descriptor.area, input.companyId, { write: true });
+      const { db } = c.var.deps;
+      await requireApplicationOfCompany(db, input.applicationId, input.companyId);
+      const id = await createMappingProject(db, { ...input, userId: c.var.caller.userId });
+      return c.json(await mustGet(db, id), 201);
+    })
+    .openapi(completeStructure, async (c) => {
+      const { workspace } = await requireWorkspace(c, "translation", c.req.valid("param").id, { write: true });
+      const { version } = c.req.valid("json");
+      assertVersion(descriptor, workspace, version);
+      const { db } = c.var.deps;
+      if (workspace.status === "SetupAddColumnsIncomplete") {
+        const dictionary = await findProjectDictionaryRef(db, workspace.id);
+        const stats = dictionary && (await dictionaryStats(db, dictionary.id));
+        const problems = dictionaryBlockers(stats ?? { tableCount: 0, emptyTableCount: 0 }).map((p) => p.replace("The data dictionary", "The file data structure"));
+        if (problems.length) throw new ApiProblem(409, "structure_incomplete", problems.join(" "));
+        await updateMappingProject(db, workspace, version, { status: "SetupAssignTemplatesIncomplete" });
+      }
+      return c.json(await mustGet(db, workspace.id), 200);
+    });
+}

@@ -1,0 +1,109 @@
+import { E2E } from "../../playwright.config";
+import { expectNoViolations } from "./axe";
+import { fillColumn } from "./dictionary-steps";
+import { createApplication } from "./master-data";
+import { acme, expect, test, withCompany } from "./sessions";
+import { availableMasterTemplate, fillSql } from "./template-steps";
+
+/**
+ * Fusion PSI Configuration (issue 12), with JavaScript on and off: a translation mapping project made
+ * through its wizard (basic settings, the file data structure, its Mapping templates), then its own
+ * pages: details, file data structure and templates, whose scripts are edited as everywhere else.
+ */
+const at = (path: string) => new RegExp(`^${E2E.portal}${path.replace(/[?.]/g, "\\$&")}(\\?|$)`);
+
+for (const javaScriptEnabled of [true, false]) {
+  const mode = javaScriptEnabled ? "JavaScript on" : "JavaScript off";
+  const suffix = javaScriptEnabled ? "js" : "html";
+
+  test.describe(`translation mapping projects with ${mode}`, () => {
+    test.use({ javaScriptEnabled, signedInAs: "analyst@demo.test" });
+
+    test("create a mapping project through its wizard, describe a file, assign a Mapping template and edit its script", async ({ page }) => {
+      test.slow();
+      const application = `Payroll system ${suffix}`;
+      const name = `Payroll codes ${suffix}`;
+      const mappingTemplate = `Grade maps ${suffix}`;
+      const coreTemplate = `Core only ${suffix}`;
+      await createApplication(page, application, "Where the client's payroll files come from");
+      await availableMasterTemplate(page, mappingTemplate, "translations", "Mapping");
+      await availableMasterTemplate(page, coreTemplate, "translations", "Core");
+
+      // Basic settings.
+      await page.goto(withCompany("/translations/mappings", acme.id));
+      await expect(page.getByRole("heading", { level: 1, name: "Mappings" })).toBeVisible();
+      await page.getByRole("link", { name: "Create mapping project" }).first().click();
+      await expect(page).toHaveURL(at(withCompany("/translations/mappings/create/new/basic-settings", acme.id)));
+      const steps = page.getByRole("navigation", { name: "Mapping project setup steps" });
+      await expect(steps.locator('[aria-current="step"]')).toHaveText(/Basic settings/);
+      await expect(page.getByLabel("Source type")).toHaveCount(0);
+      await page.getByRole("button", { name: "Save and continue" }).click();
+      await expect(page.getByLabel("Mapping project name")).toHaveAttribute("aria-invalid", "true");
+      await page.getByLabel("Mapping project name").fill(name);
+      await page.getByLabel("Application").selectOption({ label: application });
+      await page.getByLabel("Description").fill("Grades and departments of the payroll files");
+      await page.getByRole("button", { name: "Save and continue" }).click();
+
+      // The file data structure: one table per file, every table with a column.
+      await expect(page).toHaveURL(/\/translations\/mappings\/create\/[^/]+\/file-data-structure\?companyId=/);
+      const id = /\/create\/([^/]+)\//.exec(page.url())![1]!;
+      await expect(steps.locator('[aria-current="step"]')).toHaveText(/File data structure/);
+      await expect(page.getByRole("button", { name: "Continue" })).toBeDisabled();
+      await page.getByLabel("Table name").fill("employees");
+      await fillColumn(page, 1, { name: "grade", type: "nvarchar", length: "10" });
+      await page.getByRole("button", { name: "Add table" }).click();
+      await expect(page.getByRole("table", { name: "Tables of the mapping project" }).getByRole("row", { name: /employees/ })).toContainText("1");
+      if (javaScriptEnabled) await expectNoViolations(page);
+      await page.getByRole("button", { name: "Continue" }).click();
+
+      // Templates: only Mapping templates are offered; the first makes the mapping project Active.
+      await expect(page).toHaveURL(at(withCompany(`/translations/mappings/create/${id}/templates`, acme.id)));
+      await expect(page.getByRole("status")).toHaveText("File data structure saved. Next, assign its Mapping templates.");
+      await expect(page.getByRole("checkbox", { name: new RegExp(coreTemplate) })).toHaveCount(0);
+      await page.getByRole("checkbox", { name: new RegExp(mappingTemplate) }).check();
+      await page.getByRole("button", { name: "Assign templates" }).click();
+      await expect(page).toHaveURL(at(withCompany(`/translations/mappings/${id}/templates/assigned`, acme.id)));
+      await expect(page.getByRole("status")).toHaveText("Templates assigned: the mapping project is Active.");
+      const tabs = page.getByRole("navigation", { name: "Mapping project" });
+      await expect(tabs.getByRole("link")).toHaveText(["Details", "File data structure", "Templates"]);
+      // Runs need databases, which a mapping project has not.
+      await expect(page.getByRole("link", { name: "Run", exact: true })).toHaveCount(0);
+      if (javaScriptEnabled) await expectNoViolations(page);
+
+      // Its copy of the template's script is edited under its lock, as every script is.
+      await page.getByRole("table", { name: "Templates in run order" }).getByRole("link", { name: mappingTemplate }).click();
+      await page.getByRole("table", { name: "Scripts of Load" }).getByRole("link", { name: "Customers" }).click();
+      await page.getByRole("button", { name: "Lock for editing" }).click();
+      await fillSql(page, "select 'grades';");
+      await page.getByRole("button", { name: "Save new version" }).click();
+      await expect(page.getByRole("status")).toHaveText("Version 2 saved.");
+
+      // Details and the file data structure, from the tabs.
+      await tabs.getByRole("link", { name: "Details" }).click();
+      await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+      await expect(page.getByText("Active", { exact: true }).first()).toBeVisible();
+      await expect(page.getByText("Source type")).toHaveCount(0);
+      await tabs.getByRole("link", { name: "File data structure" }).click();
+      await expect(page).toHaveURL(at(withCompany(`/translations/mappings/${id}/file-data-structure/data-definition/tables`, acme.id)));
+      await expect(page.getByRole("row", { name: /employees/ })).toBeVisible();
+      if (javaScriptEnabled) await expectNoViolations(page);
+
+      // The list finds it by name.
+      await page.goto(withCompany(`/translations/mappings?name=${encodeURIComponent(name)}`, acme.id));
+      await expect(page.getByRole("row", { name: new RegExp(name) })).toContainText("Active");
+    });
+  });
+}
+
+test.describe("mapping projects and the translation module's analyst", () => {
+  test.use({ signedInAs: "translator@demo.test" });
+
+  test("the translation module's analyst sees and creates mapping projects", async ({ page }) => {
+    await page.goto(withCompany("/translations/mappings/create/new/basic-settings", acme.id));
+    await expect(page.getByRole("heading", { level: 1, name: "Create mapping project" })).toBeVisible();
+    await page.getByLabel("Mapping project name").fill("Translator's codes");
+    await page.getByLabel("Application").selectOption({ index: 1 });
+    await page.getByRole("button", { name: "Save and continue" }).click();
+    await expect(page).toHaveURL(/\/translations\/mappings\/create\/[^/]+\/file-data-structure\?companyId=/);
+  });
+});
