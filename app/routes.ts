@@ -48,6 +48,11 @@ function workspace(kind: WorkspaceKind, path: string): RouteConfigEntry {
         route("bulk-update/upload-data", file("project/data-dictionary/upload-data"), id("dictionary-upload")),
         route("bulk-update/review/tables", file("project/data-dictionary/review"), id("dictionary-review")),
         route("bulk-update/review/tables/:tableName/details", file("project/data-dictionary/review-table"), id("dictionary-review-table")),
+        ...onlyFor("translation", [
+          route("mappingTable/:mappingSourceTableId", file("project/mapping-table"), id("mapping-table")),
+          route("mappingTable/:mappingSourceTableId/column/:columnId", file("project/mapping-column"), id("mapping-column")),
+          route("mappingTable/:mappingSourceTableId/column/:columnId/values.csv", file("project/mapping-column-csv"), id("mapping-column-csv")),
+        ]),
       ]),
       ...withDatabases([
         route("databases/current", file("project/databases-current"), id("databases-current")),

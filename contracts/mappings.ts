@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { descriptionSchema, nameSchema, requiredString, versionSchema } from "./common";
+import { descriptionSchema, formBoolean, nameSchema, pageOf, pageQuerySchema, requiredString, versionSchema } from "./common";
+import { UNMAPPED_RULES, VALUE_MAP_EDIT_MAX, VALUE_MAX_LENGTH } from "./values/mappings";
 
 /**
  * Fusion PSI Configuration (issue 12): translation mapping projects. A mapping project is a workspace
@@ -18,3 +19,111 @@ export const createMappingProjectSchema = z.object({
 
 /** POST /api/v1/mapping-projects/{id}/file-data-structure/complete: the wizard's second step is done. */
 export const completeStructureSchema = z.object({ version: versionSchema });
+
+export * from "./values/mappings";
+
+/* ---------- Value maps (spec §2 file-data-structure/mappingTable/{id} and …/column/{columnId}) ---------- */
+
+export const unmappedRuleSchema = z.enum(UNMAPPED_RULES, { error: "Choose what happens to an unmapped value" });
+
+/** One column of a described table, with its map's settings and how far its map is. */
+export const mappingColumnSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  type: z.string(),
+  length: z.number().int().nullable(),
+  translate: z.boolean(),
+  unmappedRule: unmappedRuleSchema,
+  defaultValue: z.string().nullable(),
+  /** Distinct source values known (from samples, imports, or typed). */
+  distinctCount: z.number().int(),
+  mappedCount: z.number().int(),
+  version: z.number().int(),
+});
+export type MappingColumn = z.infer<typeof mappingColumnSchema>;
+
+/** GET …/mapping-tables/{tableId}: the table's columns in the file's order. */
+export const mappingTableSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  columns: z.array(mappingColumnSchema),
+});
+export type MappingTable = z.infer<typeof mappingTableSchema>;
+
+const valueSchema = (what: string) =>
+  z
+    .string({ error: `${what} is required` })
+    .max(VALUE_MAX_LENGTH, `${what} has at most ${VALUE_MAX_LENGTH} characters`)
+    .refine((v) => !v.includes("\u0000"), `${what} cannot hold a NUL character`);
+
+/** PUT …/columns/{columnId}/settings: translated or not, and the rule (Default needs its value). */
+export const columnSettingsSchema = z
+  .object({
+    version: versionSchema,
+    translate: formBoolean.default(false),
+    unmappedRule: unmappedRuleSchema.default("Keep"),
+    defaultValue: z
+      .string()
+      .trim()
+      .max(VALUE_MAX_LENGTH)
+      .nullish()
+      .transform((v) => (v ? v : null)),
+  })
+  .superRefine((s, ctx) => {
+    if (s.unmappedRule === "Default" && s.defaultValue === null) ctx.addIssue({ code: "custom", path: ["defaultValue"], message: "Give the default value" });
+  });
+
+/** GET …/columns/{columnId}/values: unmapped values first, then by source value; `search` finds either side. */
+export const valueMapQuerySchema = pageQuerySchema.extend({
+  search: z.string().trim().max(200).optional(),
+  /** Only the values still unmapped. */
+  unmapped: formBoolean.default(false),
+});
+
+export const valueMapEntrySchema = z.object({ sourceValue: z.string(), targetValue: z.string().nullable(), count: z.number().int() });
+export type ValueMapEntry = z.infer<typeof valueMapEntrySchema>;
+export const valueMapPageSchema = pageOf(valueMapEntrySchema).extend({ column: mappingColumnSchema, tableId: z.string(), tableName: z.string() });
+export type ValueMapPage = z.infer<typeof valueMapPageSchema>;
+
+/** POST …/columns/{columnId}/values: one form's changes, all or none; an empty target unmaps the value. */
+export const saveValuesSchema = z.object({
+  version: versionSchema,
+  values: z
+    .array(
+      z.object({
+        sourceValue: valueSchema("A source value").refine((v) => v.length > 0, "A source value is required"),
+        targetValue: valueSchema("A target value")
+          .nullish()
+          .transform((v) => (v ? v : null)),
+      }),
+    )
+    .min(1, "Nothing to save")
+    .max(VALUE_MAP_EDIT_MAX, `At most ${VALUE_MAP_EDIT_MAX} values at once`),
+});
+
+/** POST …/columns/{columnId}/imports (a CSV) → the preview: what applying it adds, changes and leaves. */
+export const valueMapImportSchema = z.object({
+  id: z.string(),
+  fileName: z.string(),
+  rowCount: z.number().int(),
+  adds: z.number().int(),
+  changes: z.number().int(),
+  unchanged: z.number().int(),
+  /** Up to 20 of each, for the preview. */
+  sampleAdds: z.array(valueMapEntrySchema.omit({ count: true })),
+  sampleChanges: z.array(z.object({ sourceValue: z.string(), from: z.string().nullable(), to: z.string().nullable() })),
+  /** Applying needs the map as it was when previewed. */
+  baseVersion: z.number().int(),
+});
+export type ValueMapImport = z.infer<typeof valueMapImportSchema>;
+
+/** POST …/imports/{importId}/apply */
+export const applyImportSchema = z.object({ version: versionSchema });
+
+/** POST …/mapping-tables/{tableId}/samples: what a sample file held for each translated column. */
+export const sampleResultSchema = z.object({
+  fileName: z.string(),
+  rows: z.number().int(),
+  columns: z.array(z.object({ id: z.string(), name: z.string(), distinct: z.number().int(), added: z.number().int() })),
+});
+export type SampleResult = z.infer<typeof sampleResultSchema>;

@@ -63,6 +63,12 @@ export function workspacePaths(ws: WorkspaceDescriptor) {
       review: (id: string) => page(id, `${dd}/bulk-update/review/tables`),
       reviewTable: (id: string, tableName: string) => page(id, `${dd}/bulk-update/review/tables/${enc(tableName)}/details`),
     },
+    /** A mapping project's value maps (spec §2: file-data-structure/mappingTable/{id} and …/column/{columnId}). */
+    valueMaps: {
+      table: (id: string, tableId: string) => page(id, `${dd}/mappingTable/${enc(tableId)}`),
+      column: (id: string, tableId: string, columnId: string) => page(id, `${dd}/mappingTable/${enc(tableId)}/column/${enc(columnId)}`),
+      csv: (id: string, tableId: string, columnId: string) => page(id, `${dd}/mappingTable/${enc(tableId)}/column/${enc(columnId)}/values.csv`),
+    },
   };
 }
 export type WorkspacePaths = ReturnType<typeof workspacePaths>;

@@ -88,6 +88,59 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page.getByRole("row", { name: /employees/ })).toBeVisible();
       if (javaScriptEnabled) await expectNoViolations(page);
 
+      // The value maps: grade is translated, a sample file brings its values, unmapped.
+      await page.getByRole("link", { name: "Value maps of employees" }).click();
+      await expect(page.getByRole("heading", { level: 2, name: "Value maps of employees" })).toBeVisible();
+      await page.getByLabel("Translate grade").check();
+      await page.getByLabel("Unmapped values of grade").selectOption({ label: "Use a default value" });
+      await page.getByRole("button", { name: "Save grade" }).click();
+      await expect(page.getByText("Give the default value")).toBeVisible();
+      await page.getByLabel("Default value of grade").fill("P0");
+      await page.getByRole("button", { name: "Save grade" }).click();
+      await expect(page.getByRole("status")).toHaveText("grade is translated.");
+      await page
+        .getByLabel("Sample file", { exact: true })
+        .setInputFiles({ name: "employees.csv", mimeType: "text/csv", buffer: Buffer.from("grade\nG7\nG1\nG7\n") });
+      await page.getByRole("button", { name: "Read the sample" }).click();
+      await expect(page.getByRole("status")).toHaveText("Sample employees.csv read: 3 rows. grade: 2 values, 2 new.");
+      if (javaScriptEnabled) await expectNoViolations(page);
+
+      // Its map: unmapped values first and marked; one form saves the page's targets.
+      await page.getByRole("link", { name: "0 of 2 mapped (map of grade)" }).click();
+      const rows = page.getByRole("table", { name: "Values of grade" }).getByRole("row");
+      await expect(rows.nth(1)).toContainText("G1");
+      await expect(rows.nth(1)).toContainText("Unmapped");
+      await expect(rows.nth(2)).toContainText("2");
+      await page.getByLabel("Target value of G7").fill("P7");
+      await page.getByRole("button", { name: "Save values" }).click();
+      await expect(page.getByRole("status")).toHaveText("1 value saved.");
+      await page.getByLabel("Only unmapped values").check();
+      await page.getByRole("button", { name: "Search" }).click();
+      await expect(page.getByRole("table", { name: "Values of grade" }).getByRole("row")).toHaveCount(2);
+      if (javaScriptEnabled) await expectNoViolations(page);
+
+      // Export, then import a changed map: a preview first, applied on confirmation.
+      const download = page.waitForEvent("download");
+      await page.getByRole("link", { name: "Export CSV" }).click();
+      const exported = await (await download).createReadStream();
+      let csv = "";
+      for await (const chunk of exported) csv += chunk;
+      expect(csv).toBe("source_value,target_value\r\nG1,\r\nG7,P7\r\n");
+      const importFile = (text: string) =>
+        page.getByLabel("Map CSV file").setInputFiles({ name: "grades.csv", mimeType: "text/csv", buffer: Buffer.from(text) });
+      await importFile("source_value,target_value\nG1,P1\nG1,P2\n");
+      await page.getByRole("button", { name: "Preview import" }).click();
+      await expect(page.getByText('Line 3: the source value "G1" is already on line 2')).toBeVisible();
+      await importFile("source_value,target_value\nG1,P1\nG7,P7\nG9,P9\n");
+      await page.getByRole("button", { name: "Preview import" }).click();
+      await expect(page.getByRole("heading", { name: "Import of grades.csv: not applied yet" })).toBeVisible();
+      await expect(page.getByText("1 to add, 1 to change, 1 left as they are (3 in the file).")).toBeVisible();
+      await expect(page.getByRole("table", { name: "Values the import changes" })).toContainText("G1");
+      if (javaScriptEnabled) await expectNoViolations(page);
+      await page.getByRole("button", { name: "Apply this import" }).click();
+      await expect(page.getByRole("status")).toHaveText("Import applied.");
+      await expect(page.getByText("3 of 3 values mapped.")).toBeVisible();
+
       // The list finds it by name.
       await page.goto(withCompany(`/translations/mappings?name=${encodeURIComponent(name)}`, acme.id));
       await expect(page.getByRole("row", { name: new RegExp(name) })).toContainText("Active");

@@ -12,6 +12,8 @@ export type DictionaryTablesListProps = {
   tables: TableListItem[];
   /** The page a table's name links to (its editor or details). */
   tableHref?: (tableId: string) => Target;
+  /** A mapping project's tables: the page of a table's value maps. */
+  mapHref?: (tableId: string) => Target;
   /** With write access: where a table's "Delete" leads, a page or query that asks for confirmation. */
   deleteHref?: (tableId: string) => Target;
   /** Names the table for assistive technology, e.g. "Tables of Sales". */
@@ -20,7 +22,7 @@ export type DictionaryTablesListProps = {
 };
 
 /** The tables of a dictionary (master or a project's own): name, description, how many columns. */
-export function DictionaryTablesList({ tables, tableHref, deleteHref, label = "Tables", emptyMessage = "There are no tables yet." }: DictionaryTablesListProps) {
+export function DictionaryTablesList({ tables, tableHref, mapHref, deleteHref, label = "Tables", emptyMessage = "There are no tables yet." }: DictionaryTablesListProps) {
   const companyHref = useCompanyHref();
   const href = (target: Target) => (typeof target === "string" ? companyHref(target) : companyHref(target.path, target.search));
   if (tables.length === 0) return <p className="text-sm text-muted-foreground">{emptyMessage}</p>;
@@ -31,6 +33,7 @@ export function DictionaryTablesList({ tables, tableHref, deleteHref, label = "T
           <TableHead>Table</TableHead>
           <TableHead>Description</TableHead>
           <TableHead className="text-right">Columns</TableHead>
+          {mapHref ? <TableHead>Value maps</TableHead> : null}
           {deleteHref ? (
             <TableHead>
               <span className="sr-only">Actions</span>
@@ -52,6 +55,13 @@ export function DictionaryTablesList({ tables, tableHref, deleteHref, label = "T
             </TableCell>
             <TableCell className="text-muted-foreground">{t.description}</TableCell>
             <TableCell className="text-right tabular-nums">{t.columnCount}</TableCell>
+            {mapHref ? (
+              <TableCell>
+                <Link to={href(mapHref(t.id))} className="text-brand hover:underline" aria-label={`Value maps of ${t.name}`}>
+                  Value maps
+                </Link>
+              </TableCell>
+            ) : null}
             {deleteHref ? (
               <TableCell className="text-right">
                 <Link to={href(deleteHref(t.id))} className={buttonVariants({ variant: "ghost", size: "sm" })} aria-label={`Delete table ${t.name}`}>

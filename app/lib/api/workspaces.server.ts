@@ -14,7 +14,16 @@ import {
   type updateConfigurationSchema,
 } from "../../../contracts/configurations";
 import { adminDataSourcesResponseSchema } from "../../../contracts/data-api";
-import type { createMappingProjectSchema } from "../../../contracts/mappings";
+import {
+  mappingTableSchema,
+  sampleResultSchema,
+  valueMapImportSchema,
+  valueMapPageSchema,
+  type columnSettingsSchema,
+  type createMappingProjectSchema,
+  type saveValuesSchema,
+  type valueMapQuerySchema,
+} from "../../../contracts/mappings";
 import { projectDictionarySchema, tableSchema, tablesPageSchema } from "../../../contracts/dictionary";
 import {
   jobSchema,
@@ -79,6 +88,29 @@ export function workspaceApi(ws: WorkspaceDescriptor, as: Caller) {
       jobs: () => callService("data-api", at(id, "jobs"), as, { schema: projectJobsSchema }),
       cancelJob: (jobId: string) => callService("data-api", at(id, "jobs", jobId, "cancel"), as, { method: "POST", schema: anything }),
       forceUnlock: (reason: string) => callService("data-api", at(id, "force-unlock"), as, { method: "POST", body: { reason }, schema: anything }),
+      /** A mapping project's value maps (issue 12): per table and column of its file data structure. */
+      valueMaps: {
+        table: (tableId: string) => callService("data-api", at(id, "mapping-tables", tableId), as, { schema: mappingTableSchema }),
+        saveSettings: (columnId: string, body: z.input<typeof columnSettingsSchema>) =>
+          callService("data-api", at(id, "mapping-columns", columnId, "settings"), as, { method: "PUT", body, schema: mappingTableSchema }),
+        values: (columnId: string, query: z.output<typeof valueMapQuerySchema>) =>
+          callService("data-api", at(id, "mapping-columns", columnId, "values"), as, { schema: valueMapPageSchema, query }),
+        saveValues: (columnId: string, body: z.input<typeof saveValuesSchema>) =>
+          callService("data-api", at(id, "mapping-columns", columnId, "values"), as, { method: "POST", body, schema: anything }),
+        /** The map as CSV, streamed through. */
+        exportCsv: (columnId: string) => callServiceStream("data-api", at(id, "mapping-columns", columnId, "values.csv"), as),
+        /** A map CSV streamed through to be previewed (nothing applied). */
+        startImport: (columnId: string, body: ReadableStream<Uint8Array>, contentType: string) =>
+          callService("data-api", at(id, "mapping-columns", columnId, "imports"), as, { method: "POST", stream: { body, contentType }, schema: valueMapImportSchema }),
+        getImport: (columnId: string, importId: string) => callService("data-api", at(id, "mapping-columns", columnId, "imports", importId), as, { schema: valueMapImportSchema }),
+        applyImport: (columnId: string, importId: string, version: number) =>
+          callService("data-api", at(id, "mapping-columns", columnId, "imports", importId, "apply"), as, { method: "POST", body: { version }, schema: anything }),
+        discardImport: (columnId: string, importId: string) =>
+          callService("data-api", at(id, "mapping-columns", columnId, "imports", importId), as, { method: "DELETE", schema: anything }),
+        /** A sample file of the table streamed through: its translated columns' values join their maps. */
+        addSample: (tableId: string, body: ReadableStream<Uint8Array>, contentType: string) =>
+          callService("data-api", at(id, "mapping-tables", tableId, "samples"), as, { method: "POST", stream: { body, contentType }, schema: sampleResultSchema }),
+      },
       /** A mapping project: the wizard's file-data-structure step is done. */
       completeStructure: (version: number) =>
         callService("data-api", at(id, "file-data-structure", "complete"), as, { method: "POST", body: { version }, schema: anything }),

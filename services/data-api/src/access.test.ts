@@ -100,10 +100,24 @@ describe("requireMigrationRole", () => {
     expect(res.status).toBe(200);
   });
 
-  it.each(["DataTransformation_Viewer", "DataTransformation_Manager", "FusionPSI_TranslationAnalyst", "Analyst"])("answers 403 to a %s of the company", async (role) => {
+  it.each(["DataTransformation_Viewer", "DataTransformation_Manager", "Analyst"])("answers 403 to a %s of the company", async (role) => {
     const res = await check(`v-${role}`, "DataTransformation_Analyst", [{ companyId: acme.id, productRoleName: role }]);
     expect(res.status).toBe(403);
     expect(res.body.errors).toEqual([FORBIDDEN_MESSAGE]);
+  });
+
+  it("lets the translation module's analyst read (a mapping project names an application) but not write, and not on Azure", async () => {
+    const entries = [{ companyId: acme.id, productRoleName: "FusionPSI_TranslationAnalyst" }];
+    expect((await check("translator", "FusionPSI_TranslationAnalyst", entries)).status).toBe(200);
+    const write = await check("translator", "FusionPSI_TranslationAnalyst", entries, acme.id, "?write=1");
+    expect(write.status).toBe(403);
+    expect(write.body.errors).toEqual([FORBIDDEN_MESSAGE]);
+    settings.cloudTarget = "AZURE";
+    try {
+      expect((await check("translator", "FusionPSI_TranslationAnalyst", entries)).status).toBe(403);
+    } finally {
+      settings.cloudTarget = "AWS";
+    }
   });
 
   it("counts only the role held for that company, not one held elsewhere", async () => {

@@ -169,6 +169,7 @@ export default function DataDictionaryStep({ loaderData, actionData }: Route.Com
           <DictionaryTablesList
             tables={tables.items}
             tableHref={(tableId) => ({ path: paths.dictionary.table(project.id, tableId), search: { from: "setup" } })}
+            mapHref={mapping ? (tableId) => paths.valueMaps.table(project.id, tableId) : undefined}
             deleteHref={(tableId) => ({ path: paths.wizard(project.id, step), search: { [DELETE_PARAM]: tableId } })}
             label={`Tables of the ${paths.ws.noun}`}
             emptyMessage={`The ${paths.ws.noun} has no tables yet.`}

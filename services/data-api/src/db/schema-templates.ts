@@ -8,6 +8,50 @@ export interface TemplateTables {
   runs: RunsTable;
   run_steps: RunStepsTable;
   run_table_counts: RunTableCountsTable;
+  value_map_columns: ValueMapColumnsTable;
+  value_map_values: ValueMapValuesTable;
+  value_map_imports: ValueMapImportsTable;
+  value_map_import_rows: ValueMapImportRowsTable;
+}
+
+/** A translated column's settings (migration 0015; issue 12). */
+export interface ValueMapColumnsTable {
+  column_id: string;
+  project_id: string;
+  translate: number;
+  /** contracts/values/mappings.ts UNMAPPED_RULES. */
+  unmapped_rule: string;
+  default_value: string | null;
+  version: number;
+  updated_at: string;
+  updated_by: string;
+}
+
+export interface ValueMapValuesTable {
+  column_id: string;
+  source_value: string;
+  /** null: not mapped yet. */
+  target_value: string | null;
+  sample_count: number;
+  updated_at: string;
+  updated_by: string;
+}
+
+export interface ValueMapImportsTable {
+  id: string;
+  column_id: string;
+  base_version: number;
+  file_name: string;
+  row_count: number;
+  created_by: string;
+  created_at: string;
+}
+
+export interface ValueMapImportRowsTable {
+  import_id: string;
+  line: number;
+  source_value: string;
+  target_value: string | null;
 }
 
 export interface TemplatesTable {

@@ -108,10 +108,11 @@ export default function ProjectTables({ loaderData, actionData }: Route.Componen
 
       <DictionaryTablesList
         tables={page.items}
-        label="Tables of the project"
+        label={`Tables of the ${paths.ws.noun}`}
         tableHref={(tableId) => paths.dictionary.table(projectId, tableId)}
+        mapHref={paths.ws.kind === "translation" ? (tableId) => paths.valueMaps.table(projectId, tableId) : undefined}
         deleteHref={canEdit ? (tableId) => ({ path: here, search: { ...(query.name ? { name: query.name } : {}), ...(query.page > 1 ? { page: String(query.page) } : {}), [DELETE_PARAM]: tableId } }) : undefined}
-        emptyMessage={query.name ? "No table matches this search." : "The project's dictionary has no tables yet."}
+        emptyMessage={query.name ? "No table matches this search." : `The ${paths.ws.noun}'s ${paths.ws.dictionaryLabel.toLowerCase()} has no tables yet.`}
       />
 
       {page.total > page.pageSize ? (

@@ -13,6 +13,7 @@ import * as m0011 from "./0011_load_history.ts";
 import * as m0012 from "./0012_backups.ts";
 import * as m0013 from "./0013_templates.ts";
 import * as m0014 from "./0014_runs.ts";
+import * as m0015 from "./0015_value_maps.ts";
 
 /** Every migration by its sortable name. Append only; never rename or edit a shipped one. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   "0012_backups": m0012,
   "0013_templates": m0013,
   "0014_runs": m0014,
+  "0015_value_maps": m0015,
 };

@@ -1,0 +1,406 @@
+import { data, Form, Link, redirect, type UIMatch } from "react-router";
+import { PAGE_SIZES } from "../../../../contracts/values/common";
+import { UNMAPPED_RULE_LABELS } from "../../../../contracts/values/mappings";
+import type { ValueMapImport, ValueMapPage } from "../../../../contracts/mappings";
+import { FileField, FormErrors } from "~/components/forms/fields";
+import { StatusButton, useIsPending } from "~/components/forms/status-button";
+import { useIntentPending } from "~/components/projects/use-intent-pending";
+import { Alert } from "~/components/ui/alert";
+import { Button, buttonVariants } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
+import { Pagination } from "~/components/ui/pagination";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
+import { companyHref, useCompanyHref } from "~/lib/company-href";
+import { redirectWithFlash } from "~/lib/flash.server";
+import { getFormProps, useServerForm } from "~/lib/forms";
+import { readFormData, serviceFailure, submitUpload, unknownIntent } from "~/lib/forms.server";
+import { afterGuard } from "~/lib/guards.server";
+import { cn } from "~/lib/utils";
+import { useWorkspacePaths } from "~/lib/workspace-paths";
+import { checkWorkspace, projectCalls, projectScope } from "../workspace.server";
+import type { Route } from "./+types/mapping-column";
+
+/**
+ * One column's value map (spec §2 …/mappingTable/{id}/column/{columnId}): every distinct source value
+ * with its count and target, unmapped first and marked, searched and paged in SQL through the URL;
+ * one form saves the page's targets; "Add value"; "Export" and "Import" of the map as CSV, an import
+ * shown as what it adds, changes and leaves before "Apply this import".
+ */
+const IMPORT_PARAM = "import";
+
+function readQuery(url: URL) {
+  const sp = url.searchParams;
+  const page = Math.max(1, Number.parseInt(sp.get("page") ?? "1", 10) || 1);
+  const size = Number(sp.get("pageSize"));
+  const pageSize = (PAGE_SIZES as readonly number[]).includes(size) ? size : 50;
+  return { page, pageSize, search: sp.get("search")?.trim() || undefined, unmapped: sp.get("unmapped") === "true" };
+}
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const query = readQuery(url);
+  const importId = url.searchParams.get(IMPORT_PARAM);
+  const maps = projectCalls(context).valueMaps;
+  const [{ project, access, companyId }, [page, preview]] = await afterGuard(
+    projectScope(context),
+    Promise.all([maps.values(params.columnId, query), importId ? maps.getImport(params.columnId, importId).catch(goneImport) : null]),
+  );
+  // A column of another table than the URL's is not this page's.
+  if (page.tableId !== params.mappingSourceTableId) throw data({ errors: ["Column not found."] }, { status: 404 });
+  return { projectId: project.id, companyId, tableId: params.mappingSourceTableId, page, query, preview, canWrite: access.canWrite };
+}
+
+/** An import applied or discarded meanwhile (another tab): the page shows the map without it. */
+function goneImport(err: unknown): null {
+  if (serviceFailure(err)?.status === 404) return null;
+  throw err;
+}
+
+/** A map CSV holds at most 100,000 short lines: 20 MB is far beyond any. */
+const IMPORT_MAX_BYTES = 20 * 1024 * 1024;
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const scope = await projectScope(context);
+  const { project, companyId, api, paths } = scope;
+  const here = paths.valueMaps.column(project.id, params.mappingSourceTableId, params.columnId);
+  checkWorkspace(scope, { write: here });
+  const maps = api.valueMaps;
+  if (/^multipart\/form-data/i.test(request.headers.get("content-type") ?? "")) {
+    const limit = { maxBytes: IMPORT_MAX_BYTES, tooLargeMessage: "The file is larger than 20 MB: import the map in parts", noFileMessage: "Choose a CSV file" };
+    const { value, reply } = await submitUpload(request, limit, (body, contentType) => maps.startImport(params.columnId, body, contentType));
+    return reply ?? redirect(companyHref(here, companyId, { [IMPORT_PARAM]: value.id }));
+  }
+  const formData = await readFormData(request);
+  const intent = formData.get("intent");
+  const refused = (err: unknown, form: string) => {
+    const failure = serviceFailure(err);
+    if (!failure || failure.status >= 500) throw err;
+    const fieldErrors = (failure.body as { fieldErrors?: Record<string, string[]> }).fieldErrors;
+    return data({ form, errors: fieldErrors?.values ?? failure.body.errors }, { status: failure.status });
+  };
+  const version = Number(formData.get("version"));
+
+  if (intent === "save") {
+    const sources = formData.getAll("sourceValue").map(String);
+    const targets = formData.getAll("targetValue").map(String);
+    const before = formData.getAll("was").map(String);
+    // Only what the user changed: a page's untouched rows are not written again.
+    const values = sources
+      .map((sourceValue, i) => ({ sourceValue, targetValue: targets[i]?.trim() ?? "", was: before[i] ?? "" }))
+      .filter((v) => v.targetValue !== v.was);
+    if (values.length === 0) return redirectWithFlash(companyHref(here, companyId), "No value was changed.");
+    try {
+      await maps.saveValues(params.columnId, {
+        version,
+        values: values.map(({ sourceValue, targetValue }) => ({ sourceValue, targetValue: targetValue || null })),
+      });
+    } catch (err) {
+      return refused(err, "save");
+    }
+    return redirectWithFlash(companyHref(here, companyId), `${values.length} ${values.length === 1 ? "value" : "values"} saved.`);
+  }
+  if (intent === "add") {
+    const sourceValue = String(formData.get("sourceValue") ?? "").trim();
+    const targetValue = String(formData.get("targetValue") ?? "").trim();
+    if (!sourceValue) return data({ form: "add", errors: ["Give the source value"] }, { status: 400 });
+    try {
+      await maps.saveValues(params.columnId, { version, values: [{ sourceValue, targetValue: targetValue || null }] });
+    } catch (err) {
+      return refused(err, "add");
+    }
+    return redirectWithFlash(companyHref(here, companyId), `Value ${sourceValue} saved.`);
+  }
+  const importId = String(formData.get("importId") ?? "");
+  if (intent === "apply") {
+    try {
+      await maps.applyImport(params.columnId, importId, version);
+    } catch (err) {
+      return refused(err, "import");
+    }
+    return redirectWithFlash(companyHref(here, companyId), "Import applied.");
+  }
+  if (intent === "discard") {
+    await maps.discardImport(params.columnId, importId);
+    return redirectWithFlash(companyHref(here, companyId), "Import discarded: the map is as it was.");
+  }
+  return unknownIntent(intent);
+}
+
+export const handle = {
+  breadcrumb: (match: UIMatch<unknown, unknown>) => (match.loaderData as Route.ComponentProps["loaderData"] | undefined)?.page.column.name,
+};
+
+type ActionData = { form?: string; errors?: string[]; result?: unknown } | undefined;
+
+export default function MappingColumnPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { projectId, companyId, tableId, page, query, preview, canWrite } = loaderData;
+  const href = useCompanyHref();
+  const paths = useWorkspacePaths();
+  const here = paths.valueMaps.column(projectId, tableId, page.column.id);
+  const refused = actionData as ActionData;
+  const errorsOf = (form: string) => (refused?.form === form ? (refused.errors ?? []) : []);
+  const { column } = page;
+  const withQuery = (changes: Partial<typeof query>) => {
+    const q = { ...query, ...changes };
+    return href(here, {
+      search: q.search,
+      unmapped: q.unmapped ? "true" : undefined,
+      page: q.page > 1 ? q.page : undefined,
+      pageSize: q.pageSize === 50 ? undefined : q.pageSize,
+    });
+  };
+  return (
+    <div className="flex flex-col gap-6">
+      <section aria-labelledby="map-title">
+        <div className="flex flex-wrap items-start justify-between gap-3">
+          <div>
+            <h2 id="map-title" className="text-lg font-semibold">
+              Map of {page.tableName}.{column.name}
+            </h2>
+            <p className="mt-1 text-sm text-muted-foreground">
+              {column.mappedCount} of {column.distinctCount} values mapped. {column.translate ? "Translated" : "Not translated yet"}; an unmapped value:{" "}
+              {UNMAPPED_RULE_LABELS[column.unmappedRule].toLowerCase()}
+              {column.unmappedRule === "Default" && column.defaultValue ? ` (${column.defaultValue})` : ""}.
+            </p>
+          </div>
+          <div className="flex flex-wrap gap-2">
+            <a href={href(paths.valueMaps.csv(projectId, tableId, column.id))} className={buttonVariants({ variant: "outline" })} download>
+              Export CSV
+            </a>
+            <Link to={href(paths.valueMaps.table(projectId, tableId))} className={buttonVariants({ variant: "outline" })}>
+              Columns of {page.tableName}
+            </Link>
+          </div>
+        </div>
+
+        {preview ? <ImportPreview preview={preview} errors={errorsOf("import")} canWrite={canWrite} /> : null}
+
+        <Form method="get" className="mt-4 flex flex-wrap items-end gap-3" aria-label="Find values">
+          {companyId ? <input type="hidden" name="companyId" value={companyId} /> : null}
+          <div>
+            <label htmlFor="value-search" className="mb-1 block text-sm font-medium">
+              Search values
+            </label>
+            <input id="value-search" name="search" defaultValue={query.search ?? ""} className="rounded-md border border-input px-3 py-1.5 text-sm" />
+          </div>
+          <div className="flex items-center gap-2 pb-2 text-sm">
+            <input id="value-unmapped" type="checkbox" name="unmapped" value="true" defaultChecked={query.unmapped} className="size-4" />
+            <label htmlFor="value-unmapped">Only unmapped values</label>
+          </div>
+          <Button type="submit" variant="outline">
+            Search
+          </Button>
+        </Form>
+
+        <ValuesForm page={page} canWrite={canWrite} errors={errorsOf("save")} />
+        <Pagination page={page.page} pageSize={page.pageSize} total={page.total} noun={["value", "values"]} href={(p) => withQuery({ page: p })} />
+      </section>
+
+      {canWrite ? (
+        <div className="grid gap-6 lg:grid-cols-2">
+          <AddValueForm version={column.version} errors={errorsOf("add")} />
+          <ImportForm lastResult={refused?.result} />
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+function ValuesForm({ page, canWrite, errors }: { page: ValueMapPage; canWrite: boolean; errors: string[] }) {
+  const pending = useIntentPending("save");
+  if (page.items.length === 0) {
+    return (
+      <p className="mt-4 text-sm">
+        {page.total === 0 ? "No values yet: read a sample file of the table, import a map, or add a value." : "No value on this page."}
+      </p>
+    );
+  }
+  return (
+    <Form method="post" className="mt-4 flex flex-col gap-3">
+      {errors.length ? <Alert>{errors.join(" ")}</Alert> : null}
+      <input type="hidden" name="intent" value="save" />
+      <input type="hidden" name="version" value={page.column.version} />
+      <Table aria-label={`Values of ${page.column.name}`}>
+        <TableHeader>
+          <TableRow>
+            <TableHead>Source value</TableHead>
+            <TableHead className="text-right">Seen in samples</TableHead>
+            <TableHead>Target value</TableHead>
+          </TableRow>
+        </TableHeader>
+        <TableBody>
+          {page.items.map((v, i) => (
+            <TableRow key={v.sourceValue} className={cn(v.targetValue === null && "bg-amber-50")}>
+              <TableCell className="font-mono text-[13px]">
+                {v.sourceValue}
+                {v.targetValue === null ? <span className="ml-2 rounded bg-amber-200 px-1.5 py-0.5 font-sans text-xs text-amber-900">Unmapped</span> : null}
+              </TableCell>
+              <TableCell className="text-right tabular-nums">{v.count}</TableCell>
+              <TableCell>
+                {canWrite ? (
+                  <>
+                    <input type="hidden" name="sourceValue" value={v.sourceValue} />
+                    <input type="hidden" name="was" value={v.targetValue ?? ""} />
+                    <label htmlFor={`target-${i}`} className="sr-only">
+                      Target value of {v.sourceValue}
+                    </label>
+                    <input
+                      id={`target-${i}`}
+                      name="targetValue"
+                      defaultValue={v.targetValue ?? ""}
+                      className="w-full max-w-xs rounded-md border border-input px-2 py-1 text-sm"
+                    />
+                  </>
+                ) : (
+                  (v.targetValue ?? <span className="text-muted-foreground">Unmapped</span>)
+                )}
+              </TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+      {canWrite ? (
+        <div>
+          <StatusButton type="submit" pending={pending}>
+            Save values
+          </StatusButton>
+        </div>
+      ) : null}
+    </Form>
+  );
+}
+
+function AddValueForm({ version, errors }: { version: number; errors: string[] }) {
+  const pending = useIntentPending("add");
+  return (
+    <Card aria-labelledby="add-title">
+      <h2 id="add-title" className="text-base font-semibold">
+        Add a value
+      </h2>
+      <Form method="post" className="mt-3 flex flex-col gap-3">
+        {errors.length ? <Alert>{errors.join(" ")}</Alert> : null}
+        <input type="hidden" name="intent" value="add" />
+        <input type="hidden" name="version" value={version} />
+        <div>
+          <label htmlFor="add-source" className="mb-1 block text-sm font-medium">
+            Source value
+          </label>
+          <input id="add-source" name="sourceValue" required className="w-full rounded-md border border-input px-3 py-1.5 text-sm" />
+        </div>
+        <div>
+          <label htmlFor="add-target" className="mb-1 block text-sm font-medium">
+            Target value
+          </label>
+          <input id="add-target" name="targetValue" className="w-full rounded-md border border-input px-3 py-1.5 text-sm" />
+        </div>
+        <div>
+          <StatusButton type="submit" variant="outline" pending={pending}>
+            Add value
+          </StatusButton>
+        </div>
+      </Form>
+    </Card>
+  );
+}
+
+function ImportForm({ lastResult }: { lastResult: unknown }) {
+  const pending = useIsPending();
+  const [form, fields] = useServerForm({ id: "map-import", lastResult: lastResult as never });
+  return (
+    <Card aria-labelledby="import-title">
+      <h2 id="import-title" className="text-base font-semibold">
+        Import a map
+      </h2>
+      <p className="mt-1 text-sm text-muted-foreground">
+        A CSV file with the header source_value,target_value. You see what it changes before anything is applied.
+      </p>
+      <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="mt-3 flex flex-col gap-3">
+        <FormErrors form={form} />
+        <FileField label="Map CSV file" field={fields.file!} accept=".csv,text/csv" />
+        <div>
+          <StatusButton type="submit" variant="outline" pending={pending}>
+            Preview import
+          </StatusButton>
+        </div>
+      </Form>
+    </Card>
+  );
+}
+
+function ImportPreview({ preview, errors, canWrite }: { preview: ValueMapImport; errors: string[]; canWrite: boolean }) {
+  const applying = useIntentPending("apply");
+  return (
+    <Card className="mt-4 border-brand/40" aria-labelledby="preview-title">
+      <h3 id="preview-title" className="text-base font-semibold">
+        Import of {preview.fileName}: not applied yet
+      </h3>
+      <p className="mt-1 text-sm">
+        {preview.adds} to add, {preview.changes} to change, {preview.unchanged} left as they are ({preview.rowCount} in the file).
+      </p>
+      {errors.length ? <Alert className="mt-3">{errors.join(" ")}</Alert> : null}
+      {preview.sampleChanges.length ? (
+        <Table aria-label="Values the import changes" className="mt-3">
+          <TableHeader>
+            <TableRow>
+              <TableHead>Source value</TableHead>
+              <TableHead>Now</TableHead>
+              <TableHead>After the import</TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {preview.sampleChanges.map((c) => (
+              <TableRow key={c.sourceValue}>
+                <TableCell className="font-mono text-[13px]">{c.sourceValue}</TableCell>
+                <TableCell>{c.from ?? "Unmapped"}</TableCell>
+                <TableCell>{c.to ?? "Unmapped"}</TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      ) : null}
+      {preview.sampleAdds.length ? (
+        <Table aria-label="Values the import adds" className="mt-3">
+          <TableHeader>
+            <TableRow>
+              <TableHead>Source value</TableHead>
+              <TableHead>Target value</TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {preview.sampleAdds.map((a) => (
+              <TableRow key={a.sourceValue}>
+                <TableCell className="font-mono text-[13px]">{a.sourceValue}</TableCell>
+                <TableCell>{a.targetValue ?? "Unmapped"}</TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      ) : null}
+      {canWrite ? (
+        <div className="mt-4 flex flex-wrap gap-2">
+          <Form method="post">
+            <input type="hidden" name="intent" value="apply" />
+            <input type="hidden" name="importId" value={preview.id} />
+            <input type="hidden" name="version" value={preview.baseVersion} />
+            <StatusButton type="submit" pending={applying}>
+              Apply this import
+            </StatusButton>
+          </Form>
+          <Form method="post">
+            <input type="hidden" name="intent" value="discard" />
+            <input type="hidden" name="importId" value={preview.id} />
+            <Button type="submit" variant="outline">
+              Discard
+            </Button>
+          </Form>
+        </div>
+      ) : null}
+    </Card>
+  );
+}
+
+export function meta({ loaderData }: Route.MetaArgs) {
+  return [{ title: `Map of ${loaderData?.page.column.name ?? "a column"} · Data Transformation` }];
+}
+
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error";

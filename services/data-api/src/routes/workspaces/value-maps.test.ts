@@ -1,0 +1,231 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO_COMPANIES } from "../../../../../scripts/demo-data.ts";
+import type { MappingColumn, MappingTable } from "../../../../../contracts/mappings.ts";
+import type { Project } from "../../../../../contracts/projects.ts";
+import { TEST_DATABASE_KINDS } from "../../../../shared/testing/databases.ts";
+import { USERS, createTestApi, type TestApi } from "../../testing/harness.ts";
+import { addProjectTable, column, makeApplication, makeMappingProject } from "../../testing/project-fixtures.ts";
+
+const [, acme, birch] = DEMO_COMPANIES;
+const BASE = "/api/v1/mapping-projects";
+
+describe.each(TEST_DATABASE_KINDS)("value maps of mapping projects on %s", (kind) => {
+  let api: TestApi;
+  let analyst: string;
+  beforeAll(async () => {
+    api = await createTestApi(kind);
+    analyst = await api.tokenFor(USERS.analyst);
+  });
+  afterAll(() => api?.close());
+
+  /** A mapping project with a table `employees` (grade nvarchar(3), department nvarchar(20), salary int). */
+  async function mapping(companyId: string = acme.id): Promise<{ project: Project; table: MappingTable; token: string }> {
+    const token = companyId === acme.id ? analyst : await api.tokenFor(USERS.superAdmin);
+    const app = await makeApplication(api, companyId);
+    const project = await makeMappingProject(api, token, { companyId, applicationId: app.id });
+    const created = await addProjectTable(api, project.id, {
+      name: "employees",
+      columns: [column("grade", "nvarchar", { length: 3 }), column("department", "nvarchar", { length: 20 }), column("salary", "int")],
+    });
+    const table = (await api.get(`${BASE}/${project.id}/mapping-tables/${created.tableId}`, token)).body as MappingTable;
+    return { project, table, token };
+  }
+  const col = (table: MappingTable, name: string) => table.columns.find((c) => c.name === name)!;
+  const settings = (p: Project, c: MappingColumn, body: object) =>
+    api.send("PUT", `${BASE}/${p.id}/mapping-columns/${c.id}/settings`, analyst, { version: c.version, ...body });
+  const values = (p: Project, c: MappingColumn, query = "") => api.get(`${BASE}/${p.id}/mapping-columns/${c.id}/values${query}`, analyst);
+  async function upload(path: string, file: { name: string; text: string }, fields: Record<string, string> = {}, token = analyst) {
+    const form = new FormData();
+    form.set("file", new Blob([file.text]), file.name);
+    for (const [k, v] of Object.entries(fields)) form.set(k, v);
+    const res = await api.app.request(path, { method: "POST", headers: { authorization: `Bearer ${token}` }, body: form });
+    return { status: res.status, body: (await res.json()) as any };
+  }
+
+  it("marks columns Translate with their rule, refusing a stale edit and a default that does not fit", async () => {
+    const { project, table } = await mapping();
+    expect(table.columns.map((c) => [c.name, c.translate, c.unmappedRule, c.version])).toEqual([
+      ["grade", false, "Keep", 0],
+      ["department", false, "Keep", 0],
+      ["salary", false, "Keep", 0],
+    ]);
+    const grade = col(table, "grade");
+    const saved = await settings(project, grade, { translate: true, unmappedRule: "Default", defaultValue: "G000" });
+    expect(saved.status).toBe(400);
+    expect(saved.body.fieldErrors.defaultValue).toEqual(['The default value "G000" for grade: longer than 3 characters']);
+    const noDefault = await settings(project, grade, { translate: true, unmappedRule: "Default" });
+    expect(noDefault.body.fieldErrors.defaultValue).toEqual(["Give the default value"]);
+
+    const ok = await settings(project, grade, { translate: true, unmappedRule: "Default", defaultValue: "G0" });
+    expect(ok.status).toBe(200);
+    expect(col(ok.body, "grade")).toMatchObject({ translate: true, unmappedRule: "Default", defaultValue: "G0", version: 1 });
+    // The same edit again, based on version 0: refused, nothing changed.
+    const stale = await settings(project, grade, { translate: false, unmappedRule: "Keep" });
+    expect(stale.status).toBe(409);
+    expect(col((await api.get(`${BASE}/${project.id}/mapping-tables/${table.id}`, analyst)).body, "grade").translate).toBe(true);
+  });
+
+  it("edits values in bulk (unmapped first, searched and paged in SQL), refusing a target that does not fit and a stale save", async () => {
+    const { project, table } = await mapping();
+    const grade = col(table, "grade");
+    const first = await api.send("POST", `${BASE}/${project.id}/mapping-columns/${grade.id}/values`, analyst, {
+      version: 0,
+      values: [
+        { sourceValue: "G7", targetValue: "P7" },
+        { sourceValue: "G1", targetValue: null },
+        { sourceValue: "G3", targetValue: "" },
+        { sourceValue: "G9", targetValue: "P9" },
+      ],
+    });
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ distinctCount: 4, mappedCount: 2, version: 1 });
+    const page = await values(project, grade, "?pageSize=10");
+    expect(page.body.items.map((v: { sourceValue: string; targetValue: string | null }) => [v.sourceValue, v.targetValue])).toEqual([
+      ["G1", null],
+      ["G3", null],
+      ["G7", "P7"],
+      ["G9", "P9"],
+    ]);
+    expect((await values(project, grade, "?search=p9")).body.items.map((v: { sourceValue: string }) => v.sourceValue)).toEqual(["G9"]);
+    expect((await values(project, grade, "?unmapped=true")).body.total).toBe(2);
+    const second = await values(project, grade, "?pageSize=10&page=1&search=g");
+    expect(second.body.total).toBe(4);
+
+    const tooLong = await api.send("POST", `${BASE}/${project.id}/mapping-columns/${grade.id}/values`, analyst, {
+      version: 1,
+      values: [{ sourceValue: "G1", targetValue: "PAY1" }],
+    });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body.fieldErrors.values).toEqual(['The target value "PAY1" for grade: longer than 3 characters']);
+    const salary = col(table, "salary");
+    const notNumber = await api.send("POST", `${BASE}/${project.id}/mapping-columns/${salary.id}/values`, analyst, {
+      version: 0,
+      values: [{ sourceValue: "low", targetValue: "lots" }],
+    });
+    expect(notNumber.body.fieldErrors.values).toEqual(['The target value "lots" for salary: not a whole number']);
+    const stale = await api.send("POST", `${BASE}/${project.id}/mapping-columns/${grade.id}/values`, analyst, {
+      version: 0,
+      values: [{ sourceValue: "G1", targetValue: "P1" }],
+    });
+    expect(stale.status).toBe(409);
+    expect((await values(project, grade, "?unmapped=true")).body.total).toBe(2);
+  });
+
+  it("exports the map as CSV and imports one: a preview of what it adds, changes and leaves, applied only on confirmation", async () => {
+    const { project, table } = await mapping();
+    const department = col(table, "department");
+    await api.send("POST", `${BASE}/${project.id}/mapping-columns/${department.id}/values`, analyst, {
+      version: 0,
+      values: [
+        { sourceValue: "FIN-01", targetValue: "Finance" },
+        { sourceValue: "HR, main", targetValue: null },
+        { sourceValue: "OPS", targetValue: "Operations" },
+      ],
+    });
+    const exported = await api.app.request(`${BASE}/${project.id}/mapping-columns/${department.id}/values.csv`, {
+      headers: { authorization: `Bearer ${analyst}` },
+    });
+    expect(exported.headers.get("content-type")).toContain("text/csv");
+    const csv = await exported.text();
+    expect(csv).toBe('source_value,target_value\r\nFIN-01,Finance\r\n"HR, main",\r\nOPS,Operations\r\n');
+
+    // Re-imported with one change, one new value and one left as it is.
+    const edited = csv.replace("OPS,Operations", "OPS,Ops and logistics") + "LEGAL,Legal\r\n";
+    const path = `${BASE}/${project.id}/mapping-columns/${department.id}/imports`;
+    const preview = await upload(path, { name: "departments.csv", text: edited });
+    expect(preview.status).toBe(201);
+    expect(preview.body).toMatchObject({ rowCount: 4, adds: 1, changes: 1, unchanged: 2, baseVersion: 1 });
+    expect(preview.body.sampleChanges).toEqual([{ sourceValue: "OPS", from: "Operations", to: "Ops and logistics" }]);
+    expect(preview.body.sampleAdds).toEqual([{ sourceValue: "LEGAL", targetValue: "Legal" }]);
+    // Nothing applied yet.
+    expect((await values(project, department)).body.total).toBe(3);
+    const applied = await api.send("POST", `${path}/${preview.body.id}/apply`, analyst, { version: 1 });
+    expect(applied.status).toBe(200);
+    expect(applied.body).toMatchObject({ distinctCount: 4, mappedCount: 3 });
+    expect((await values(project, department, "?search=ops")).body.items[0].targetValue).toBe("Ops and logistics");
+    expect((await api.send("POST", `${path}/${preview.body.id}/apply`, analyst, { version: 2 })).status).toBe(404);
+
+    // A preview of a map that changed meanwhile cannot be applied.
+    const other = await upload(path, { name: "again.csv", text: "source_value,target_value\nOPS,Operations\n" });
+    await api.send("POST", `${BASE}/${project.id}/mapping-columns/${department.id}/values`, analyst, {
+      version: 2,
+      values: [{ sourceValue: "NEW", targetValue: null }],
+    });
+    const late = await api.send("POST", `${path}/${other.body.id}/apply`, analyst, { version: 3 });
+    expect(late.status).toBe(409);
+    expect((await values(project, department, "?search=ops")).body.items[0].targetValue).toBe("Ops and logistics");
+  });
+
+  it("refuses a bad map CSV with the line at fault and changes nothing", async () => {
+    const { project, table } = await mapping();
+    const grade = col(table, "grade");
+    const path = `${BASE}/${project.id}/mapping-columns/${grade.id}/imports`;
+    const refused = async (text: string) => {
+      const res = await upload(path, { name: "map.csv", text });
+      expect(res.status, text.slice(0, 40)).toBe(400);
+      return res.body.fieldErrors.file[0];
+    };
+    expect(await refused("from,to\nG1,P1\n")).toBe("The first line must be the header source_value,target_value");
+    expect(await refused("G1,P1\nG2,P2\n")).toBe("The first line must be the header source_value,target_value");
+    expect(await refused("source_value,target_value\nG1,P1\nG2,P2\nG1,P3\n")).toBe('Line 4: the source value "G1" is already on line 2');
+    expect(await refused("source_value,target_value\nG1,PAY1\n")).toBe('Line 2: The target value "PAY1" for grade: longer than 3 characters');
+    expect(await refused("source_value,target_value\n,P1\n")).toBe("Line 2: the source value is empty");
+    expect(await refused("source_value,target_value\nG1,P1,extra\n")).toBe("Line 2: 3 values where a line has two (source_value,target_value)");
+    expect(await refused("")).toBe("The file is empty");
+    const big = ["source_value,target_value", ...Array.from({ length: 100_001 }, (_, i) => `S${i},`)].join("\n");
+    expect(await refused(big)).toBe("The file holds more than 100,000 values: import at most 100,000 at once");
+    expect((await values(project, grade)).body.total).toBe(0);
+    expect(await api.db.selectFrom("value_map_imports").select("id").where("column_id", "=", grade.id).execute()).toEqual([]);
+  });
+
+  it("adds a sample's values of translated columns, unmapped, without touching existing pairs; refuses a sample that does not fit", async () => {
+    const { project, table } = await mapping();
+    const grade = col(table, "grade");
+    const samples = `${BASE}/${project.id}/mapping-tables/${table.id}/samples`;
+    const untranslated = await upload(samples, { name: "employees.csv", text: "grade,department,salary\nG1,FIN,10\n" });
+    expect(untranslated.status).toBe(400);
+    expect(untranslated.body.fieldErrors.file).toEqual([
+      'Mark at least one column of employees "Translate" first: a sample adds the values of translated columns.',
+    ]);
+
+    await settings(project, grade, { translate: true, unmappedRule: "Keep" });
+    await api.send("POST", `${BASE}/${project.id}/mapping-columns/${grade.id}/values`, analyst, {
+      version: 1,
+      values: [{ sourceValue: "G7", targetValue: "P7" }],
+    });
+    const read = await upload(samples, { name: "employees.csv", text: "department;GRADE;salary\nFIN;G7;10\nHR;G1;20\nOPS;G7;30\nIT;;40\n" });
+    expect(read.status).toBe(200);
+    expect(read.body).toEqual({ fileName: "employees.csv", rows: 4, columns: [{ id: grade.id, name: "grade", distinct: 2, added: 1 }] });
+    const page = await values(project, grade);
+    expect(page.body.items).toEqual([
+      { sourceValue: "G1", targetValue: null, count: 1 },
+      { sourceValue: "G7", targetValue: "P7", count: 2 },
+    ]);
+    // By position, without a header: the same values count up again.
+    const byPosition = await upload(samples, { name: "more.txt", text: "G1,FIN,10\n" }, { hasHeaderRow: "false" });
+    expect(byPosition.body.columns).toEqual([{ id: grade.id, name: "grade", distinct: 1, added: 0 }]);
+    expect((await values(project, grade)).body.items[0]).toEqual({ sourceValue: "G1", targetValue: null, count: 2 });
+
+    const unknown = await upload(samples, { name: "bad.csv", text: "grade,boss\nG1,Ann\n" });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.fieldErrors.file[0]).toMatch(/^The file has a column the table 'employees' lacks: boss/);
+    const binary = await upload(samples, { name: "bad.csv", text: "\u0000\u0001\u0002binary" });
+    expect(binary.status).toBe(400);
+    expect((await values(project, grade)).body.total).toBe(2);
+  });
+
+  it("answers 404 for another company's map and a column of another project, 403 to a role outside Translations", async () => {
+    const mine = await mapping();
+    const theirs = await mapping(birch.id);
+    const grade = col(theirs.table, "grade");
+    const translator = await api.tokenFor(USERS.translator);
+    expect((await api.get(`${BASE}/${theirs.project.id}/mapping-columns/${grade.id}/values`, translator)).status).toBe(404);
+    // My project, their column: not found either.
+    const crossed = await api.get(`${BASE}/${mine.project.id}/mapping-columns/${grade.id}/values`, analyst);
+    expect(crossed.status).toBe(404);
+    expect(crossed.body.errors).toEqual(["Column not found."]);
+    expect((await api.get(`${BASE}/${mine.project.id}/mapping-tables/${theirs.table.id}`, analyst)).status).toBe(404);
+    const clientAdmin = await api.tokenFor(USERS.clientAdmin);
+    expect((await api.get(`${BASE}/${theirs.project.id}/mapping-tables/${theirs.table.id}`, clientAdmin)).status).toBe(403);
+  });
+});
