@@ -68,6 +68,11 @@ function workspace(kind: WorkspaceKind, path: string): RouteConfigEntry {
         route("background-process", file("project/background-process"), id("background-process")),
       ]),
       ...(ws.features.accessList ? [route("users/project-access", file("project/project-access"), id("project-access"))] : []),
+      ...onlyFor("translation", [
+        route("translate", file("project/translate"), id("translate")),
+        route("translate/:translationId", file("project/translation"), id("translation")),
+        route("translate/:translationId/file", file("project/translation-file"), id("translation-file")),
+      ]),
       workspaceTemplates(kind),
     ]),
   ]);

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { descriptionSchema, formBoolean, nameSchema, pageOf, pageQuerySchema, requiredString, versionSchema } from "./common";
-import { UNMAPPED_RULES, VALUE_MAP_EDIT_MAX, VALUE_MAX_LENGTH } from "./values/mappings";
+import { TRANSLATION_STATUSES, UNMAPPED_RULES, VALUE_MAP_EDIT_MAX, VALUE_MAX_LENGTH } from "./values/mappings";
 
 /**
  * Fusion PSI Configuration (issue 12): translation mapping projects. A mapping project is a workspace
@@ -127,3 +127,38 @@ export const sampleResultSchema = z.object({
   columns: z.array(z.object({ id: z.string(), name: z.string(), distinct: z.number().int(), added: z.number().int() })),
 });
 export type SampleResult = z.infer<typeof sampleResultSchema>;
+
+/* ---------- Translate a file ---------- */
+
+export const translationReportSchema = z.object({
+  /** Per translated column: how many cells had no mapping, and the most frequent of those values. */
+  columns: z.array(
+    z.object({
+      name: z.string(),
+      rule: unmappedRuleSchema,
+      unmappedCells: z.number().int(),
+      unmappedDistinct: z.number().int(),
+      unmappedValues: z.array(z.object({ value: z.string(), count: z.number().int() })),
+    }),
+  ),
+  /** The first rows rejected by a "Reject the row" rule, with the value that rejected each. */
+  rejected: z.array(z.object({ row: z.number().int(), column: z.string(), value: z.string() })),
+});
+export type TranslationReport = z.infer<typeof translationReportSchema>;
+
+export const translationSchema = z.object({
+  id: z.string(),
+  tableName: z.string(),
+  fileName: z.string(),
+  status: z.enum(TRANSLATION_STATUSES),
+  bytesRead: z.number().int(),
+  bytesTotal: z.number().int(),
+  rowsRead: z.number().int(),
+  rowsWritten: z.number().int(),
+  rowsRejected: z.number().int(),
+  report: translationReportSchema.nullable(),
+  error: z.string().nullable(),
+  createdAt: z.string(),
+  finishedAt: z.string().nullable(),
+});
+export type Translation = z.infer<typeof translationSchema>;

@@ -20,6 +20,7 @@ await build({
     "parse-worker": "services/data-api/src/dictionary-bulk/parse-worker.ts",
     "load-worker": "services/data-api/src/data-plane/flat-file/load-worker.ts",
     "preview-worker": "services/data-api/src/data-plane/flat-file/preview-worker.ts",
+    "translate-worker": "services/data-api/src/translations/translate-worker.ts",
     "client-portal": "services/client-portal/src/server.ts",
   },
   outdir: SERVICES_BUILD_DIR,

@@ -63,6 +63,12 @@ export function workspacePaths(ws: WorkspaceDescriptor) {
       review: (id: string) => page(id, `${dd}/bulk-update/review/tables`),
       reviewTable: (id: string, tableName: string) => page(id, `${dd}/bulk-update/review/tables/${enc(tableName)}/details`),
     },
+    /** A mapping project's "Translate a file": the form and latest translations, one translation, its file. */
+    translations: {
+      root: (id: string) => page(id, "translate"),
+      one: (id: string, translationId: string) => page(id, `translate/${enc(translationId)}`),
+      file: (id: string, translationId: string) => page(id, `translate/${enc(translationId)}/file`),
+    },
     /** A mapping project's value maps (spec §2: file-data-structure/mappingTable/{id} and …/column/{columnId}). */
     valueMaps: {
       table: (id: string, tableId: string) => page(id, `${dd}/mappingTable/${enc(tableId)}`),

@@ -26,3 +26,9 @@ export const VALUE_MAP_IMPORT_MAX_ROWS = 100_000;
 export const VALUE_MAP_EDIT_MAX = 1_000;
 /** The longest source or target value a map keeps (a value longer than its column's length is refused anyway). */
 export const VALUE_MAX_LENGTH = 4_000;
+
+/** "Translate a file": running, then done or failed. */
+export const TRANSLATION_STATUSES = ["Running", "Completed", "Failed"] as const;
+export type TranslationStatus = (typeof TRANSLATION_STATUSES)[number];
+/** The report lists at most this many unmapped values per column (with the total) and rejected rows. */
+export const TRANSLATION_REPORT_SAMPLE = 20;

@@ -65,7 +65,7 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page).toHaveURL(at(withCompany(`/translations/mappings/${id}/templates/assigned`, acme.id)));
       await expect(page.getByRole("status")).toHaveText("Templates assigned: the mapping project is Active.");
       const tabs = page.getByRole("navigation", { name: "Mapping project" });
-      await expect(tabs.getByRole("link")).toHaveText(["Details", "File data structure", "Templates"]);
+      await expect(tabs.getByRole("link")).toHaveText(["Details", "File data structure", "Templates", "Translate a file"]);
       // Runs need databases, which a mapping project has not.
       await expect(page.getByRole("link", { name: "Run", exact: true })).toHaveCount(0);
       if (javaScriptEnabled) await expectNoViolations(page);
@@ -140,6 +140,24 @@ for (const javaScriptEnabled of [true, false]) {
       await page.getByRole("button", { name: "Apply this import" }).click();
       await expect(page.getByRole("status")).toHaveText("Import applied.");
       await expect(page.getByText("3 of 3 values mapped.")).toBeVisible();
+
+      // Translate a client's file: the maps applied, the unmapped value given the default, and a report.
+      await tabs.getByRole("link", { name: "Translate a file" }).click();
+      await page.getByLabel("Table").selectOption("employees");
+      await page.getByLabel("File to translate").setInputFiles({ name: "payroll.csv", mimeType: "text/csv", buffer: Buffer.from("grade\nG7\nG5\nG7\n") });
+      await page.getByRole("button", { name: "Translate", exact: true }).click();
+      // With JavaScript the page revalidates; without it a <meta> refresh reloads it until the translation ends.
+      await expect(page.getByRole("heading", { level: 2, name: "payroll.csv into employees: Completed" })).toBeVisible({ timeout: 30_000 });
+      await expect(page.getByText("3 rows read, 3 written, 0 rejected.")).toBeVisible();
+      await expect(page.getByRole("table", { name: "Unmapped values of grade" })).toContainText("G5");
+      if (javaScriptEnabled) await expectNoViolations(page);
+      const translated = page.waitForEvent("download");
+      await page.getByRole("link", { name: "Download the translated file" }).click();
+      let out = "";
+      for await (const chunk of await (await translated).createReadStream()) out += chunk;
+      expect(out).toBe("grade\r\nP7\r\nP0\r\nP7\r\n");
+      await page.getByRole("link", { name: "Translate another file" }).click();
+      await expect(page.getByRole("table", { name: "Latest translations" })).toContainText("payroll.csv");
 
       // The list finds it by name.
       await page.goto(withCompany(`/translations/mappings?name=${encodeURIComponent(name)}`, acme.id));

@@ -17,6 +17,7 @@ import { adminDataSourcesResponseSchema } from "../../../contracts/data-api";
 import {
   mappingTableSchema,
   sampleResultSchema,
+  translationSchema,
   valueMapImportSchema,
   valueMapPageSchema,
   type columnSettingsSchema,
@@ -110,6 +111,14 @@ export function workspaceApi(ws: WorkspaceDescriptor, as: Caller) {
         /** A sample file of the table streamed through: its translated columns' values join their maps. */
         addSample: (tableId: string, body: ReadableStream<Uint8Array>, contentType: string) =>
           callService("data-api", at(id, "mapping-tables", tableId, "samples"), as, { method: "POST", stream: { body, contentType }, schema: sampleResultSchema }),
+      },
+      /** A mapping project's "Translate a file": started from an upload streamed through, then followed. */
+      translations: {
+        start: (body: ReadableStream<Uint8Array>, contentType: string) =>
+          callService("data-api", at(id, "translations"), as, { method: "POST", stream: { body, contentType }, schema: translationSchema }),
+        list: () => callService("data-api", at(id, "translations"), as, { schema: z.array(translationSchema) }),
+        get: (translationId: string) => callService("data-api", at(id, "translations", translationId), as, { schema: translationSchema }),
+        file: (translationId: string) => callServiceStream("data-api", at(id, "translations", translationId, "file"), as),
       },
       /** A mapping project: the wizard's file-data-structure step is done. */
       completeStructure: (version: number) =>

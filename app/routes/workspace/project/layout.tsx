@@ -48,6 +48,7 @@ function tabsOf(ws: WorkspaceDescriptor) {
     { to: `${ws.dictionaryStep}/data-definition/tables`, label: ws.dictionaryLabel, match: ws.dictionaryStep },
     ...(databases ? [{ to: "databases/current", label: "Databases" }] : []),
     { to: "templates/assigned", label: "Templates", match: "templates" },
+    ...(ws.kind === "translation" ? [{ to: "translate", label: "Translate a file", match: "translate" }] : []),
     ...(accessList ? [{ to: "users/project-access", label: "Project access" }] : []),
     ...(databases ? [{ to: "background-process", label: "Background process" }] : []),
   ];

@@ -12,6 +12,29 @@ export interface TemplateTables {
   value_map_values: ValueMapValuesTable;
   value_map_imports: ValueMapImportsTable;
   value_map_import_rows: ValueMapImportRowsTable;
+  translations: TranslationsTable;
+}
+
+/** A file translated with a mapping project's maps (migration 0016). */
+export interface TranslationsTable {
+  id: string;
+  project_id: string;
+  table_name: string;
+  file_name: string;
+  /** contracts/values/mappings.ts TRANSLATION_STATUSES. */
+  status: string;
+  bytes_read: number;
+  bytes_total: number;
+  rows_read: number;
+  rows_written: number;
+  rows_rejected: number;
+  /** JSON: contracts/mappings.ts translationReportSchema. */
+  report: string | null;
+  error: string | null;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+  finished_at: string | null;
 }
 
 /** A translated column's settings (migration 0015; issue 12). */

@@ -18,6 +18,7 @@ import type { Database } from "../db/schema.ts";
 import { failLoadsOfEndedJobs } from "../repositories/loads.ts";
 import { failBackupsOfEndedJobs } from "../repositories/backups.ts";
 import { failRunsOfEndedJobs } from "../repositories/runs.ts";
+import { failInterruptedTranslations } from "../repositories/translations.ts";
 import { statusAfterFailure } from "./job-kinds.ts";
 import { IN_PROGRESS, finishJob } from "./job-store.ts";
 import { releaseProjectLock } from "./project-lock.ts";
@@ -73,6 +74,8 @@ export async function recoverInterruptedJobs(db: Kysely<Database>, options: Reco
     // Runs: PostgreSQL rolled back the script that was running when its connection went.
     await failRunsOfEndedJobs(db, `${INTERRUPTED_MESSAGE}: the script that was running was rolled back.`, options.now ?? new Date());
   }
+  // Translations are no jobs (they lock nothing): one still Running, and silent, is dead too.
+  await failInterruptedTranslations(db, options.staleBefore, options.now ?? new Date());
   if (options.dataPlane) {
     // Best effort: a server that cannot be reached must not keep the service from starting.
     try {

@@ -14,6 +14,7 @@ import * as m0012 from "./0012_backups.ts";
 import * as m0013 from "./0013_templates.ts";
 import * as m0014 from "./0014_runs.ts";
 import * as m0015 from "./0015_value_maps.ts";
+import * as m0016 from "./0016_translations.ts";
 
 /** Every migration by its sortable name. Append only; never rename or edit a shipped one. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   "0013_templates": m0013,
   "0014_runs": m0014,
   "0015_value_maps": m0015,
+  "0016_translations": m0016,
 };

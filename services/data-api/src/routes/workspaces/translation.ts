@@ -10,6 +10,7 @@ import { dictionaryStats, findProjectDictionaryRef } from "../../repositories/di
 import { createMappingProject, getMappingProject, searchMappingProjects, updateMappingProject } from "../../repositories/mapping-projects.ts";
 import { requireWorkspace } from "../../workspace-access.ts";
 import { createKindRoutes } from "./kind-routes.ts";
+import { createTranslationFileRoutes } from "./translations.ts";
 import { createValueMapRoutes } from "./value-maps.ts";
 import { assertVersion, requireApplicationOfCompany } from "./rules.ts";
 import { collectionPath, workspaceIdParams, writeErrorsOf } from "./shared.ts";
@@ -78,5 +79,6 @@ export function createTranslationRoutes() {
       }
       return c.json(await mustGet(db, workspace.id), 200);
     })
-    .route("/", createValueMapRoutes());
+    .route("/", createValueMapRoutes())
+    .route("/", createTranslationFileRoutes());
 }

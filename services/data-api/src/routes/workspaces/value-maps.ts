@@ -23,6 +23,7 @@ import { readFileText } from "../../data-plane/flat-file/text-encoding.ts";
 import { cellProblem } from "../../data-plane/flat-file/values.ts";
 import { receiveUpload, uploadsTmpDir, type ReceivedUpload } from "../../dictionary-bulk/receive-upload.ts";
 import { createRouter, jsonBody, jsonContent } from "../../openapi.ts";
+import { csvLine } from "../../translations/csv-line.ts";
 import { findProjectDictionaryRef } from "../../repositories/dictionaries.ts";
 import { readTables } from "../../repositories/dictionary-tables.ts";
 import * as maps from "../../repositories/value-maps.ts";
@@ -70,9 +71,6 @@ function targetProblem(ref: maps.MappingColumnRef, target: string): string | nul
   const problem = cellProblem(ref.ddl, target);
   return problem && `The target value "${target.slice(0, 60)}" for ${ref.column.name}: ${problem}`;
 }
-
-const csvField = (value: string | null) =>
-  value === null ? "" : /[",\r\n]/.test(value) || value !== value.trim() ? `"${value.replaceAll('"', '""')}"` : value;
 
 const getTable = createRoute({
   method: "get",
@@ -210,12 +208,12 @@ export function createValueMapRoutes() {
       c.header("content-disposition", `attachment; filename="${fileName}"`);
       // A page of values at a time, by source value: the map is never held whole.
       return stream(c, async (out) => {
-        await out.write(`${VALUE_MAP_CSV_HEADER.join(",")}\r\n`);
+        await out.write(csvLine(VALUE_MAP_CSV_HEADER));
         let after: string | null = null;
         for (;;) {
           const rows = await maps.valuesAfter(db, ref.column.id, after, 1000);
           if (rows.length === 0) break;
-          await out.write(rows.map((r) => `${csvField(r.source_value)},${csvField(r.target_value)}\r\n`).join(""));
+          await out.write(rows.map((r) => csvLine([r.source_value, r.target_value ?? ""])).join(""));
           after = rows[rows.length - 1]!.source_value;
         }
       }) as never;

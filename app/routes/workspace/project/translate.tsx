@@ -1,0 +1,146 @@
+import { Form, Link } from "react-router";
+import { FileField, FormErrors } from "~/components/forms/fields";
+import { StatusButton, useIsPending } from "~/components/forms/status-button";
+import { formatTimestamp } from "~/components/projects/format";
+import { Card } from "~/components/ui/card";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
+import { companyHref, useCompanyHref } from "~/lib/company-href";
+import { getFormProps, useServerForm } from "~/lib/forms";
+import { submitUpload } from "~/lib/forms.server";
+import { afterGuard } from "~/lib/guards.server";
+import { useWorkspacePaths } from "~/lib/workspace-paths";
+import { MAX_UPLOAD_BYTES_DEFAULT } from "../../../../contracts/values/loads";
+import { redirectWithFlash } from "~/lib/flash.server";
+import { checkWorkspace, projectCalls, projectScope } from "../workspace.server";
+import type { Route } from "./+types/translate";
+
+/**
+ * A mapping project's "Translate a file" (issue 12): upload a client's file of a described table; it
+ * is translated with the table's value maps in the background, and its page shows the progress, the
+ * report and the download. The latest translations are listed below the form.
+ */
+export async function loader({ context }: Route.LoaderArgs) {
+  const calls = projectCalls(context);
+  const [{ project, access }, [tables, translations]] = await afterGuard(
+    projectScope(context),
+    Promise.all([calls.dictionary.tables({ page: 1, pageSize: 100 }), calls.translations.list()]),
+  );
+  return { projectId: project.id, tables: tables.items.map((t) => t.name), translations, canWrite: access.canWrite };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const scope = await projectScope(context);
+  const { project, companyId, api, paths } = checkWorkspace(scope, { write: true });
+  const maxGb = MAX_UPLOAD_BYTES_DEFAULT / 1024 ** 3;
+  const limit = {
+    maxBytes: MAX_UPLOAD_BYTES_DEFAULT + 1024 * 1024,
+    tooLargeMessage: `The file is larger than ${maxGb} GB, the most a translation takes`,
+    noFileMessage: "Choose the file to translate",
+  };
+  const { value, reply } = await submitUpload(request, limit, (body, contentType) => api.translations.start(body, contentType));
+  if (reply) return reply;
+  return redirectWithFlash(companyHref(paths.translations.one(project.id, value.id), companyId), `Translating ${value.fileName}.`);
+}
+
+export const handle = { breadcrumb: "Translate a file" };
+
+export default function TranslatePage({ loaderData, actionData }: Route.ComponentProps) {
+  const { projectId, tables, translations, canWrite } = loaderData;
+  const href = useCompanyHref();
+  const paths = useWorkspacePaths();
+  const pending = useIsPending();
+  const [form, fields] = useServerForm({ id: "translate", lastResult: actionData?.result });
+  return (
+    <div className="flex flex-col gap-6">
+      {canWrite ? (
+        <Card className="max-w-3xl" aria-labelledby="translate-title">
+          <h2 id="translate-title" className="text-lg font-semibold">
+            Translate a file
+          </h2>
+          <p className="mt-1 text-sm text-muted-foreground">
+            A client's file of one of the described tables (.csv, .txt, .dta or .xlsx). Its translated columns get their target values; the result is a CSV with
+            the same columns, and a report of what had no mapping.
+          </p>
+          <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="mt-4 flex flex-col gap-4">
+            <FormErrors form={form} />
+            <div>
+              <label htmlFor="translate-table" className="mb-1 block text-sm font-medium">
+                Table
+              </label>
+              <select
+                id="translate-table"
+                name="table"
+                className="rounded-md border border-input bg-white px-3 py-2 text-sm"
+                aria-describedby={fields.table!.errors ? fields.table!.errorId : undefined}
+              >
+                {tables.map((t) => (
+                  <option key={t} value={t}>
+                    {t}
+                  </option>
+                ))}
+              </select>
+              {fields.table!.errors ? (
+                <p id={fields.table!.errorId} className="mt-1 text-sm text-destructive">
+                  {fields.table!.errors.join(" ")}
+                </p>
+              ) : null}
+            </div>
+            <FileField label="File to translate" field={fields.file!} accept=".csv,.txt,.dta,.xlsx" />
+            <div className="flex items-center gap-2 text-sm">
+              <input id="translate-no-header" type="checkbox" name="hasHeaderRow" value="false" className="size-4" />
+              <label htmlFor="translate-no-header">The file has no header row: read its columns by position</label>
+            </div>
+            <div>
+              <StatusButton type="submit" pending={pending}>
+                Translate
+              </StatusButton>
+            </div>
+          </Form>
+        </Card>
+      ) : null}
+      <section aria-labelledby="latest-title">
+        <h2 id="latest-title" className="text-lg font-semibold">
+          Latest translations
+        </h2>
+        {translations.length === 0 ? (
+          <p className="mt-2 text-sm text-muted-foreground">No file translated yet.</p>
+        ) : (
+          <Table aria-label="Latest translations" className="mt-3">
+            <TableHeader>
+              <TableRow>
+                <TableHead>File</TableHead>
+                <TableHead>Table</TableHead>
+                <TableHead>Status</TableHead>
+                <TableHead className="text-right">Rows written</TableHead>
+                <TableHead className="text-right">Rejected</TableHead>
+                <TableHead>Started</TableHead>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {translations.map((t) => (
+                <TableRow key={t.id}>
+                  <TableCell>
+                    <Link to={href(paths.translations.one(projectId, t.id))} className="text-brand hover:underline">
+                      {t.fileName}
+                    </Link>
+                  </TableCell>
+                  <TableCell>{t.tableName}</TableCell>
+                  <TableCell>{t.status}</TableCell>
+                  <TableCell className="text-right tabular-nums">{t.rowsWritten.toLocaleString("en-US")}</TableCell>
+                  <TableCell className="text-right tabular-nums">{t.rowsRejected.toLocaleString("en-US")}</TableCell>
+                  <TableCell className="whitespace-nowrap">{formatTimestamp(t.createdAt)}</TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        )}
+      </section>
+    </div>
+  );
+}
+
+export function meta() {
+  return [{ title: "Translate a file · Data Transformation" }];
+}
+
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error";

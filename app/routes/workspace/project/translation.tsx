@@ -1,0 +1,154 @@
+import { Link, type UIMatch } from "react-router";
+import { UNMAPPED_RULE_LABELS } from "../../../../contracts/values/mappings";
+import { formatTimestamp } from "~/components/projects/format";
+import { AutoRefresh } from "~/components/projects/job-progress";
+import { Alert } from "~/components/ui/alert";
+import { buttonVariants } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
+import { useCompanyHref } from "~/lib/company-href";
+import { afterGuard } from "~/lib/guards.server";
+import { useWorkspacePaths } from "~/lib/workspace-paths";
+import { projectCalls, projectScope } from "../workspace.server";
+import type { Route } from "./+types/translation";
+
+/**
+ * One translated file (translate/{translationId}): while it runs, how far it has read (the page keeps
+ * itself current, with or without JavaScript); then its counts, the values that had no mapping per
+ * column, the rows its rules rejected, and the download.
+ */
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const [{ project }, translation] = await afterGuard(projectScope(context), projectCalls(context).translations.get(params.translationId));
+  return { projectId: project.id, translation };
+}
+
+export const handle = {
+  breadcrumb: (match: UIMatch<unknown, unknown>) => (match.loaderData as Route.ComponentProps["loaderData"] | undefined)?.translation.fileName,
+};
+
+export default function TranslationPage({ loaderData }: Route.ComponentProps) {
+  const { projectId, translation: t } = loaderData;
+  const href = useCompanyHref();
+  const paths = useWorkspacePaths();
+  const running = t.status === "Running";
+  const percent = t.bytesTotal > 0 ? Math.min(100, Math.round((t.bytesRead / t.bytesTotal) * 100)) : 0;
+  return (
+    <div className="flex flex-col gap-6">
+      <AutoRefresh active={running} />
+      <section aria-labelledby="translation-title">
+        <h2 id="translation-title" className="text-lg font-semibold">
+          {t.fileName} into {t.tableName}: {t.status}
+        </h2>
+        <p className="mt-1 text-sm text-muted-foreground">
+          Started {formatTimestamp(t.createdAt)}
+          {t.finishedAt ? `, ended ${formatTimestamp(t.finishedAt)}` : ""}.
+        </p>
+        {running ? (
+          <div className="mt-4 max-w-xl">
+            <div
+              role="progressbar"
+              aria-label="Translation progress"
+              aria-valuemin={0}
+              aria-valuemax={100}
+              aria-valuenow={percent}
+              className="h-2 rounded bg-muted"
+            >
+              <div className="h-2 rounded bg-brand" style={{ width: `${percent}%` }} />
+            </div>
+            <p className="mt-2 text-sm">
+              {percent}% read, {t.rowsRead.toLocaleString("en-US")} rows so far.
+            </p>
+          </div>
+        ) : null}
+        {t.error ? <Alert className="mt-4">{t.error}</Alert> : null}
+        {t.status === "Completed" ? (
+          <div className="mt-4 flex flex-wrap items-center gap-3">
+            <p className="text-sm">
+              {t.rowsRead.toLocaleString("en-US")} rows read, {t.rowsWritten.toLocaleString("en-US")} written, {t.rowsRejected.toLocaleString("en-US")}{" "}
+              rejected.
+            </p>
+            <a href={href(paths.translations.file(projectId, t.id))} className={buttonVariants()} download>
+              Download the translated file
+            </a>
+          </div>
+        ) : null}
+      </section>
+
+      {t.report ? (
+        <>
+          <section aria-labelledby="unmapped-title">
+            <h2 id="unmapped-title" className="text-lg font-semibold">
+              Values without a mapping
+            </h2>
+            <div className="mt-3 grid gap-4 lg:grid-cols-2">
+              {t.report.columns.map((c) => (
+                <Card key={c.name}>
+                  <h3 className="text-base font-semibold">{c.name}</h3>
+                  <p className="mt-1 text-sm text-muted-foreground">
+                    {c.unmappedCells === 0
+                      ? "Every value had a mapping."
+                      : `${c.unmappedCells.toLocaleString("en-US")} cells, ${c.unmappedDistinct.toLocaleString("en-US")} distinct values; ${UNMAPPED_RULE_LABELS[c.rule].toLowerCase()}.`}
+                  </p>
+                  {c.unmappedValues.length ? (
+                    <Table aria-label={`Unmapped values of ${c.name}`} className="mt-2">
+                      <TableHeader>
+                        <TableRow>
+                          <TableHead>Value</TableHead>
+                          <TableHead className="text-right">Cells</TableHead>
+                        </TableRow>
+                      </TableHeader>
+                      <TableBody>
+                        {c.unmappedValues.map((v) => (
+                          <TableRow key={v.value}>
+                            <TableCell className="font-mono text-[13px]">{v.value}</TableCell>
+                            <TableCell className="text-right tabular-nums">{v.count.toLocaleString("en-US")}</TableCell>
+                          </TableRow>
+                        ))}
+                      </TableBody>
+                    </Table>
+                  ) : null}
+                </Card>
+              ))}
+            </div>
+          </section>
+          {t.report.rejected.length ? (
+            <section aria-labelledby="rejected-title">
+              <h2 id="rejected-title" className="text-lg font-semibold">
+                Rows rejected
+              </h2>
+              <Table aria-label="Rows rejected" className="mt-3">
+                <TableHeader>
+                  <TableRow>
+                    <TableHead className="text-right">Row</TableHead>
+                    <TableHead>Column</TableHead>
+                    <TableHead>Value without a mapping</TableHead>
+                  </TableRow>
+                </TableHeader>
+                <TableBody>
+                  {t.report.rejected.map((r) => (
+                    <TableRow key={r.row}>
+                      <TableCell className="text-right tabular-nums">{r.row}</TableCell>
+                      <TableCell>{r.column}</TableCell>
+                      <TableCell className="font-mono text-[13px]">{r.value}</TableCell>
+                    </TableRow>
+                  ))}
+                </TableBody>
+              </Table>
+            </section>
+          ) : null}
+        </>
+      ) : null}
+      <p className="text-sm">
+        <Link to={href(paths.translations.root(projectId))} className="font-medium text-brand underline underline-offset-2">
+          Translate another file
+        </Link>
+      </p>
+    </div>
+  );
+}
+
+export function meta({ loaderData }: Route.MetaArgs) {
+  return [{ title: `${loaderData?.translation.fileName ?? "Translation"} · Data Transformation` }];
+}
+
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error";

@@ -1,0 +1,137 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO_COMPANIES } from "../../../../../scripts/demo-data.ts";
+import type { MappingTable, Translation } from "../../../../../contracts/mappings.ts";
+import type { Project } from "../../../../../contracts/projects.ts";
+import { TEST_DATABASE_KINDS } from "../../../../shared/testing/databases.ts";
+import { recoverInterruptedJobs } from "../../jobs/recover.ts";
+import { createTranslation, INTERRUPTED_TRANSLATION_MESSAGE } from "../../repositories/translations.ts";
+import { USERS, createTestApi, type TestApi } from "../../testing/harness.ts";
+import { addProjectTable, column, makeApplication, makeMappingProject } from "../../testing/project-fixtures.ts";
+
+const [, acme, birch] = DEMO_COMPANIES;
+const BASE = "/api/v1/mapping-projects";
+
+describe.each(TEST_DATABASE_KINDS)("translating a file with a mapping project's maps on %s", (kind) => {
+  let api: TestApi;
+  let analyst: string;
+  let project: Project;
+  let table: MappingTable;
+  beforeAll(async () => {
+    api = await createTestApi(kind);
+    analyst = await api.tokenFor(USERS.analyst);
+    // employees: grade (unmapped → the default G0), department (unmapped → the row is rejected), salary (not translated).
+    const app = await makeApplication(api, acme.id);
+    project = await makeMappingProject(api, analyst, { companyId: acme.id, applicationId: app.id });
+    const { tableId } = await addProjectTable(api, project.id, {
+      name: "employees",
+      columns: [column("grade", "nvarchar", { length: 3 }), column("department", "nvarchar", { length: 20 }), column("salary", "int")],
+    });
+    table = (await api.get(`${BASE}/${project.id}/mapping-tables/${tableId}`, analyst)).body;
+    const [grade, department] = table.columns;
+    const setUp = async (id: string, rule: object, values: object[]) => {
+      await api.send("PUT", `${BASE}/${project.id}/mapping-columns/${id}/settings`, analyst, { version: 0, translate: true, ...rule });
+      await api.send("POST", `${BASE}/${project.id}/mapping-columns/${id}/values`, analyst, { version: 1, values });
+    };
+    await setUp(grade!.id, { unmappedRule: "Default", defaultValue: "G0" }, [{ sourceValue: "G7", targetValue: "P7" }]);
+    await setUp(department!.id, { unmappedRule: "Reject" }, [
+      { sourceValue: "FIN", targetValue: "Finance" },
+      { sourceValue: "HR", targetValue: "Human, resources" },
+    ]);
+  });
+  afterAll(() => api?.close());
+
+  async function translate(
+    file: { name: string; text: string },
+    fields: Record<string, string> = { table: "employees" },
+    token = analyst,
+    projectId = project.id,
+  ) {
+    const form = new FormData();
+    form.set("file", new Blob([file.text]), file.name);
+    for (const [k, v] of Object.entries(fields)) form.set(k, v);
+    const res = await api.app.request(`${BASE}/${projectId}/translations`, { method: "POST", headers: { authorization: `Bearer ${token}` }, body: form });
+    return { status: res.status, body: (await res.json()) as any };
+  }
+  async function finished(id: string): Promise<Translation> {
+    for (let i = 0; i < 200; i++) {
+      const t = (await api.get(`${BASE}/${project.id}/translations/${id}`, analyst)).body as Translation;
+      if (t.status !== "Running") return t;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error("the translation did not end");
+  }
+
+  it("writes the file translated (same columns), applies each column's rule and reports what was unmapped and rejected", async () => {
+    const started = await translate({ name: "payroll.csv", text: "grade,department,salary\nG7,FIN,10\nG1,HR,20\nG7,OPS,30\nG9,FIN,\n" });
+    expect(started.status).toBe(202);
+    expect(started.body).toMatchObject({ status: "Running", tableName: "employees", fileName: "payroll.csv" });
+    const done = await finished(started.body.id);
+    expect(done).toMatchObject({ status: "Completed", rowsRead: 4, rowsWritten: 3, rowsRejected: 1, error: null });
+    expect(done.report).toEqual({
+      columns: [
+        {
+          name: "grade",
+          rule: "Default",
+          unmappedCells: 2,
+          unmappedDistinct: 2,
+          unmappedValues: [
+            { value: "G1", count: 1 },
+            { value: "G9", count: 1 },
+          ],
+        },
+        { name: "department", rule: "Reject", unmappedCells: 1, unmappedDistinct: 1, unmappedValues: [{ value: "OPS", count: 1 }] },
+      ],
+      rejected: [{ row: 4, column: "department", value: "OPS" }],
+    });
+    const res = await api.app.request(`${BASE}/${project.id}/translations/${done.id}/file`, { headers: { authorization: `Bearer ${analyst}` } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-disposition")).toContain("payroll-translated.csv");
+    expect(await res.text()).toBe('grade,department,salary\r\nP7,Finance,10\r\nG0,"Human, resources",20\r\nG0,Finance,\r\n');
+    const listed = await api.get(`${BASE}/${project.id}/translations`, analyst);
+    expect(listed.body[0].id).toBe(done.id);
+  });
+
+  it("reads a file without a header by position, and an .xlsx-less semicolon file by its detected delimiter", async () => {
+    const byPosition = await translate({ name: "employees.txt", text: "G7;HR;1\n" }, { hasHeaderRow: "false" });
+    expect(byPosition.status).toBe(202);
+    const done = await finished(byPosition.body.id);
+    const res = await api.app.request(`${BASE}/${project.id}/translations/${done.id}/file`, { headers: { authorization: `Bearer ${analyst}` } });
+    expect(await res.text()).toBe('P7,"Human, resources",1\r\n');
+  });
+
+  it("refuses a file whose columns do not match the table, and one without a translated table, before anything starts", async () => {
+    const before = (await api.get(`${BASE}/${project.id}/translations`, analyst)).body.length;
+    const unknown = await translate({ name: "x.csv", text: "grade,boss\nG7,Ann\n" });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.fieldErrors.file[0]).toMatch(/^The file has a column the table 'employees' lacks: boss/);
+    const missing = await translate({ name: "x.csv", text: "grade,salary\nG7,1\n" });
+    expect(missing.body.fieldErrors.file).toEqual(["The file has no column department: the columns to translate must be in it"]);
+    expect((await translate({ name: "x.csv", text: "" })).body.fieldErrors.file).toEqual(["The file is empty"]);
+    expect((await translate({ name: "x.csv", text: "a" }, { table: "nope" })).body.fieldErrors.table).toEqual(["Choose a table of the file data structure"]);
+    const binary = await translate({ name: "x.csv", text: "\u0000\u0001binary" });
+    expect(binary.status).toBe(400);
+    expect((await api.get(`${BASE}/${project.id}/translations`, analyst)).body.length).toBe(before);
+  });
+
+  it("fails a file broken further down with the reason, and gives no file for it", async () => {
+    const started = await translate({ name: "broken.csv", text: 'grade,department,salary\nG7,FIN,1\nG7,"FIN,2\n' });
+    const done = await finished(started.body.id);
+    expect(done.status).toBe("Failed");
+    expect(done.error).toMatch(/^The file could not be read: on row 3/);
+    const res = await api.app.request(`${BASE}/${project.id}/translations/${done.id}/file`, { headers: { authorization: `Bearer ${analyst}` } });
+    expect(res.status).toBe(409);
+  });
+
+  it("is the project's: another company's answers 404; after a restart a translation left Running is Failed", async () => {
+    const translator = await api.tokenFor(USERS.translator);
+    const theirs = await makeMappingProject(api, await api.tokenFor(USERS.superAdmin), {
+      companyId: birch.id,
+      applicationId: (await makeApplication(api, birch.id)).id,
+    });
+    expect((await translate({ name: "x.csv", text: "grade\n" }, { table: "employees" }, translator, theirs.id)).status).toBe(404);
+    const left = await createTranslation(api.db, { projectId: project.id, tableName: "employees", fileName: "x.csv", bytesTotal: 1, userId: "u" });
+    await recoverInterruptedJobs(api.db);
+    const after = (await api.get(`${BASE}/${project.id}/translations/${left}`, analyst)).body;
+    expect(after).toMatchObject({ status: "Failed", error: INTERRUPTED_TRANSLATION_MESSAGE });
+  });
+});

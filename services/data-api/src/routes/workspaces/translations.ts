@@ -1,0 +1,198 @@
+import fs from "node:fs";
+import path from "node:path";
+import { Readable } from "node:stream";
+import { createRoute } from "@hono/zod-openapi";
+import { z } from "zod";
+import { translationSchema } from "../../../../../contracts/mappings.ts";
+import { DEFAULT_FLAT_FILE_PARAMETERS } from "../../../../../contracts/values/projects.ts";
+import { WORKSPACES } from "../../../../../contracts/workspaces.ts";
+import { ApiProblem, NotFoundError, validationProblem } from "../../api-problem.ts";
+import { maxUploadBytesOf, uploadTooLargeMessage } from "../../body-limits.ts";
+import { headerProblem, matchColumns } from "../../data-plane/flat-file/column-match.ts";
+import { DelimitedFormatError } from "../../data-plane/flat-file/read-delimited.ts";
+import { FlatFileProblem, readFlatFile } from "../../data-plane/flat-file/read-flat-file.ts";
+import { receiveUpload, uploadsTmpDir } from "../../dictionary-bulk/receive-upload.ts";
+import { createRouter, jsonContent } from "../../openapi.ts";
+import { findProjectDictionaryRef } from "../../repositories/dictionaries.ts";
+import { readTables } from "../../repositories/dictionary-tables.ts";
+import * as store from "../../repositories/translations.ts";
+import { findMappingTable } from "../../repositories/value-maps.ts";
+import { translateInWorker } from "../../translations/translate-in-worker.ts";
+import type { TranslateRequest } from "../../translations/translate-messages.ts";
+import { requireWorkspace } from "../../workspace-access.ts";
+import type { AnyContext } from "../dictionaries/shared.ts";
+import { collectionPath, readErrorsOf, writeErrorsOf } from "./shared.ts";
+
+/**
+ * "Translate a file" (issue 12): a client's file of a described table, uploaded, is translated with
+ * the table's value maps in a worker thread; its row shows the progress, then the report (unmapped
+ * values per column, rows rejected by the rules), and the translated CSV is downloaded from here.
+ */
+
+const descriptor = WORKSPACES.translation;
+const BASE = `${collectionPath(descriptor)}/{id}/translations`;
+const TAGS = ["Translations"];
+const idParams = z.object({ id: z.string().min(1) });
+const translationParams = idParams.extend({ translationId: z.string().min(1) });
+
+/** How many translations the translate page lists. */
+const LISTED = 10;
+
+const start = createRoute({
+  method: "post",
+  path: BASE,
+  tags: TAGS,
+  summary: "Translate a file of a described table (runs in the background)",
+  description:
+    "multipart/form-data: `file` (.csv, .txt, .dta or .xlsx; delimiter and encoding detected), `table` (a table of the file data structure, any case; else the file's name), `hasHeaderRow` (default true). " +
+    "A header naming a column the table lacks, or a file without the translated columns, is a 400 at `file` and nothing starts. The answer (202) is the translation, Running; GET it for its progress and report.",
+  request: { params: idParams },
+  responses: { 202: jsonContent(translationSchema, "The translation, started."), ...writeErrorsOf(descriptor) },
+});
+const list = createRoute({
+  method: "get",
+  path: BASE,
+  tags: TAGS,
+  summary: `The mapping project's latest ${LISTED} translations, newest first`,
+  request: { params: idParams },
+  responses: { 200: jsonContent(z.array(translationSchema), "The translations."), ...readErrorsOf(descriptor) },
+});
+const get = createRoute({
+  method: "get",
+  path: `${BASE}/{translationId}`,
+  tags: TAGS,
+  summary: "A translation: its progress while it runs, then its counts and report",
+  request: { params: translationParams },
+  responses: { 200: jsonContent(translationSchema, "The translation."), ...readErrorsOf(descriptor) },
+});
+const file = createRoute({
+  method: "get",
+  path: `${BASE}/{translationId}/file`,
+  tags: TAGS,
+  summary: "The translated file (CSV), streamed",
+  description: "409 while the translation runs, or when it failed.",
+  request: { params: translationParams },
+  responses: { 200: { description: "text/csv", content: { "text/csv": { schema: z.string() } } }, ...readErrorsOf(descriptor) },
+});
+
+export function createTranslationFileRoutes() {
+  return createRouter()
+    .openapi(start, async (c) => {
+      const { workspace } = await requireWorkspace(c, "translation", c.req.valid("param").id, { write: true });
+      const { db, dataDir, logger } = c.var.deps;
+      const dictionary = await findProjectDictionaryRef(db, workspace.id);
+      if (!dictionary) throw new NotFoundError(descriptor.notFoundMessage);
+      const maxBytes = maxUploadBytesOf(c.var.deps);
+      const upload = await receiveUpload(c.req.raw, uploadsTmpDir(dataDir), maxBytes, uploadTooLargeMessage(maxBytes));
+      let started = false;
+      try {
+        const received = upload.file;
+        if (!received) throw validationProblem({ file: ["Choose the file to translate"] });
+        if (received.size === 0) throw validationProblem({ file: ["The file is empty"] });
+        const wanted = (upload.fields.table?.trim() || received.name.replace(/\.[^.]*$/, "")).toLowerCase();
+        const table = (await readTables(db, dictionary.id)).find((t) => t.name.toLowerCase() === wanted);
+        if (!table) throw validationProblem({ table: ["Choose a table of the file data structure"] });
+        const columns = (await findMappingTable(db, dictionary.id, table.id))!.columns.filter((col) => col.translate);
+        if (columns.length === 0) throw validationProblem({ table: [`No column of ${table.name} is translated: mark its coded columns "Translate" first`] });
+        const extension = /\.xlsx$/i.test(received.name) ? ".xlsx" : ".csv";
+        const parameters = {
+          ...DEFAULT_FLAT_FILE_PARAMETERS,
+          extension,
+          delimiter: extension === ".xlsx" ? "Excel" : "AutoDetect",
+          hasHeaderRow: upload.fields.hasHeaderRow !== "false",
+          columnWidths: {},
+        } as const;
+        await checkColumns(
+          received.path,
+          parameters,
+          table,
+          columns.map((col) => col.name),
+        );
+        const request: TranslateRequest = {
+          path: received.path,
+          outPath: store.translatedFilePath(dataDir, "pending"),
+          parameters,
+          table,
+          translated: await Promise.all(
+            columns.map(async (col) => ({ name: col.name, rule: col.unmappedRule, defaultValue: col.defaultValue, pairs: await mappedPairs(c, col.id) })),
+          ),
+        };
+        const id = await store.createTranslation(db, {
+          projectId: workspace.id,
+          tableName: table.name,
+          fileName: received.name,
+          bytesTotal: received.size,
+          userId: c.var.caller.userId,
+        });
+        request.outPath = store.translatedFilePath(dataDir, id);
+        await fs.promises.mkdir(path.dirname(request.outPath), { recursive: true });
+        // Not awaited: the answer is the running translation; the upload goes when the worker is done.
+        void translateInWorker({ db, logger }, id, request, () => upload.remove());
+        started = true;
+        return c.json((await store.findTranslation(db, workspace.id, id))!, 202);
+      } finally {
+        if (!started) upload.remove();
+      }
+    })
+    .openapi(list, async (c) => {
+      const { workspace } = await requireWorkspace(c, "translation", c.req.valid("param").id, { write: false });
+      return c.json(await store.latestTranslations(c.var.deps.db, workspace.id, LISTED), 200);
+    })
+    .openapi(get, async (c) => {
+      const params = c.req.valid("param");
+      const { workspace } = await requireWorkspace(c, "translation", params.id, { write: false });
+      const found = await store.findTranslation(c.var.deps.db, workspace.id, params.translationId);
+      if (!found) throw new NotFoundError(store.TRANSLATION_NOT_FOUND_MESSAGE);
+      return c.json(found, 200);
+    })
+    .openapi(file, async (c) => {
+      const params = c.req.valid("param");
+      const { workspace } = await requireWorkspace(c, "translation", params.id, { write: false });
+      const found = await store.findTranslation(c.var.deps.db, workspace.id, params.translationId);
+      if (!found) throw new NotFoundError(store.TRANSLATION_NOT_FOUND_MESSAGE);
+      if (found.status !== "Completed")
+        throw new ApiProblem(409, "not_ready", found.status === "Running" ? "The translation is still running." : "The translation failed: it has no file.");
+      const at = store.translatedFilePath(c.var.deps.dataDir, found.id);
+      if (!fs.existsSync(at)) throw new NotFoundError("The translated file is no longer kept. Translate the file again.");
+      const name = `${found.fileName.replace(/\.[^.]*$/, "")}-translated.csv`.replace(/[^\w.-]/g, "_");
+      return new Response(Readable.toWeb(fs.createReadStream(at)) as ReadableStream, {
+        status: 200,
+        headers: { "content-type": "text/csv; charset=utf-8", "content-disposition": `attachment; filename="${name}"` },
+      }) as never;
+    });
+}
+
+/** The column's mapped pairs, handed to the worker (a map is bounded: an import or a sample adds at most 100,000 values at a time). */
+async function mappedPairs(c: AnyContext, columnId: string): Promise<[string, string][]> {
+  const rows = await c.var.deps.db
+    .selectFrom("value_map_values")
+    .select(["source_value", "target_value"])
+    .where("column_id", "=", columnId)
+    .where("target_value", "is not", null)
+    .execute();
+  return rows.map((r) => [r.source_value, r.target_value!]);
+}
+
+/** Refuses (400 at `file`) a file whose header the table cannot match, or that lacks a translated column: before anything starts. */
+async function checkColumns(
+  at: string,
+  parameters: Parameters<typeof readFlatFile>[1],
+  table: Awaited<ReturnType<typeof readTables>>[number],
+  translated: string[],
+) {
+  try {
+    const reading = await readFlatFile(at, parameters, table);
+    const first = await reading.records.next();
+    await reading.records.return(undefined);
+    if (first.done) throw validationProblem({ file: ["The file is empty"] });
+    const match = matchColumns(parameters.hasHeaderRow ? first.value.cells : null, table.columns, first.value.cells.length);
+    const problem = parameters.hasHeaderRow ? headerProblem(match, table.name) : null;
+    if (problem) throw validationProblem({ file: [problem.replace("project's data dictionary", "file data structure")] });
+    const missing = translated.filter((name) => !match.positions.some((p) => p?.name.toLowerCase() === name.toLowerCase()));
+    if (missing.length) throw validationProblem({ file: [`The file has no column ${missing.join(", ")}: the columns to translate must be in it`] });
+  } catch (err) {
+    if (err instanceof FlatFileProblem) throw validationProblem({ file: [err.message] });
+    if (err instanceof DelimitedFormatError) throw validationProblem({ file: [`The file could not be read: ${err.message}`] });
+    throw err;
+  }
+}

@@ -1,0 +1,115 @@
+/**
+ * The worker thread of "Translate a file" (translate-in-worker.ts starts it): reads the client's file
+ * as a flat-file load reads it, replaces each translated column's values by their targets, applies
+ * the column's rule to a value its map lacks (keep it, put the default, or reject the row), and
+ * writes the result as CSV, a record at a time with backpressure: neither file is ever held whole.
+ */
+import fs from "node:fs";
+import { once } from "node:events";
+import { parentPort, workerData } from "node:worker_threads";
+import { TRANSLATION_REPORT_SAMPLE } from "../../../../contracts/values/mappings.ts";
+import type { TranslationReport } from "../../../../contracts/mappings.ts";
+import { headerProblem, matchColumns } from "../data-plane/flat-file/column-match.ts";
+import { DelimitedFormatError } from "../data-plane/flat-file/read-delimited.ts";
+import { FlatFileProblem, readFlatFile } from "../data-plane/flat-file/read-flat-file.ts";
+import { csvLine } from "./csv-line.ts";
+import type { TranslateProgress, TranslateRequest, TranslateWorkerMessage } from "./translate-messages.ts";
+
+const request = workerData as TranslateRequest;
+const post = (message: TranslateWorkerMessage) => parentPort!.postMessage(message);
+
+/** Unmapped values kept per column for the report (the most frequent are listed); the rest only counted. */
+const TRACKED_UNMAPPED = 10_000;
+const PROGRESS_EVERY_MS = 250;
+/** Lines written per write call: fewer, larger writes. */
+const LINES_PER_WRITE = 256;
+
+async function translate(): Promise<void> {
+  const progress: TranslateProgress = { bytesRead: 0, rowsRead: 0, rowsWritten: 0, rowsRejected: 0 };
+  const maps = request.translated.map((t) => ({ ...t, map: new Map(t.pairs), unmapped: new Map<string, number>(), cells: 0 }));
+  const rejected: TranslationReport["rejected"] = [];
+  const out = fs.createWriteStream(request.outPath);
+  let lastPost = Date.now();
+  const reading = await readFlatFile(request.path, request.parameters, request.table, (read) => {
+    progress.bytesRead = read;
+  });
+  const { hasHeaderRow } = request.parameters;
+  let positions: number[] | undefined;
+  let pending: string[] = [];
+  const flush = async () => {
+    if (!pending.length) return;
+    if (!out.write(pending.join(""))) await once(out, "drain");
+    pending = [];
+  };
+  for await (const record of reading.records) {
+    if (!positions) {
+      const match = matchColumns(hasHeaderRow ? record.cells : null, request.table.columns, record.cells.length);
+      const problem = hasHeaderRow ? headerProblem(match, request.table.name) : null;
+      if (problem) throw new FlatFileProblem(problem.replace("project's data dictionary", "file data structure"));
+      positions = maps.map((m) => match.positions.findIndex((p) => p?.name.toLowerCase() === m.name.toLowerCase()));
+      if (hasHeaderRow) {
+        // The same columns as the file, under its own header.
+        pending.push(csvLine(record.cells));
+        continue;
+      }
+    }
+    if (record.cells.length === 1 && record.cells[0] === "") continue;
+    progress.rowsRead++;
+    const cells = record.cells;
+    let rejectedBy: { column: string; value: string } | null = null;
+    for (let i = 0; i < maps.length; i++) {
+      const at = positions[i]!;
+      if (at < 0 || at >= cells.length) continue;
+      const value = cells[at]!;
+      if (value === "") continue;
+      const m = maps[i]!;
+      const target = m.map.get(value);
+      if (target !== undefined) {
+        cells[at] = target;
+        continue;
+      }
+      m.cells++;
+      const seen = m.unmapped.get(value);
+      if (seen !== undefined) m.unmapped.set(value, seen + 1);
+      else if (m.unmapped.size < TRACKED_UNMAPPED) m.unmapped.set(value, 1);
+      if (m.rule === "Default") cells[at] = m.defaultValue ?? "";
+      else if (m.rule === "Reject") rejectedBy ??= { column: m.name, value };
+    }
+    if (rejectedBy) {
+      progress.rowsRejected++;
+      if (rejected.length < TRANSLATION_REPORT_SAMPLE) rejected.push({ row: record.row, ...rejectedBy });
+    } else {
+      pending.push(csvLine(cells));
+      progress.rowsWritten++;
+      if (pending.length >= LINES_PER_WRITE) await flush();
+    }
+    if (Date.now() - lastPost >= PROGRESS_EVERY_MS) {
+      lastPost = Date.now();
+      post({ kind: "progress", ...progress });
+    }
+  }
+  await flush();
+  out.end();
+  await once(out, "finish");
+  if (!positions) throw new FlatFileProblem("The file is empty");
+  const report: TranslationReport = {
+    columns: maps.map((m) => ({
+      name: m.name,
+      rule: m.rule,
+      unmappedCells: m.cells,
+      unmappedDistinct: m.unmapped.size,
+      unmappedValues: [...m.unmapped]
+        .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+        .slice(0, TRANSLATION_REPORT_SAMPLE)
+        .map(([value, count]) => ({ value, count })),
+    })),
+    rejected,
+  };
+  post({ kind: "end", report, ...progress });
+}
+
+translate().catch((err: unknown) => {
+  if (err instanceof FlatFileProblem) post({ kind: "problem", message: err.message });
+  else if (err instanceof DelimitedFormatError) post({ kind: "problem", message: `The file could not be read: ${err.message}` });
+  else post({ kind: "crash", message: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+});
