@@ -162,3 +162,7 @@ export const translationSchema = z.object({
   finishedAt: z.string().nullable(),
 });
 export type Translation = z.infer<typeof translationSchema>;
+
+/** POST …/file-data-structure/samples: the table described from a sample file (its columns, types suggested). */
+export const describedTableSchema = z.object({ tableId: z.string(), name: z.string(), columnCount: z.number().int() });
+export type DescribedTable = z.infer<typeof describedTableSchema>;

@@ -367,12 +367,83 @@ async function measureProduct(stack: Stack) {
           ok:
             loaded.slowestHealthMs < 100 && (spec.anchor ? ratio !== undefined && ratio <= 1.25 : loaded.peakRss <= 300 && (!xlsx || rowsPerSecond >= 100_000)),
         });
+        // Issue 12: translating the same file with three translated columns, beside this load of it.
+        if (spec.anchor) await measureTranslate(file, spec.name, loaded.ms, loaded.result.rowsLoaded);
         fs.rmSync(file, { force: true });
       }
       if (psqlAvailable) await measureBackups(dir);
       if (psqlAvailable) await measureRuns();
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
+    }
+
+    /**
+     * "Translate a file" (issue 12) of the file just loaded: a mapping project describing the same
+     * table, with Name (50,000 values), Visits (97) and Note (13) translated, every value mapped;
+     * its rows per second beside the flat-file load's of the same file, measured just before.
+     */
+    async function measureTranslate(file: string, fileName: string, loadMs: number, rows: number) {
+      const mapping = await api<{ id: string }>("POST", "/api/v1/mapping-projects", {
+        companyId: acme,
+        name: "Bench translations",
+        applicationId: applications.items[0]!.id,
+        description: null,
+      });
+      const mbase = `/api/v1/mapping-projects/${mapping.id}`;
+      const mdictionary = await api<{ version: number }>("GET", `${mbase}/data-dictionary`);
+      const written = await api<{ tables: { id: string; name: string }[] }>("POST", `${mbase}/data-dictionary/tables`, {
+        version: mdictionary.version,
+        name: "Legacy",
+        description: null,
+        columns: LEGACY_COLUMNS.map(({ sql: _sql, ...c }) => ({ ...c, description: null })),
+      });
+      const created = written.tables.find((t) => t.name === "Legacy")!;
+      const table = await api<{ columns: { id: string; name: string; version: number }[] }>("GET", `${mbase}/mapping-tables/${created.id}`);
+      const maps: Record<string, (i: number) => [string, string]> = {
+        Name: (i) => [`Customer ${i}`, `Client ${i}`],
+        Visits: (i) => [String(i), String(i + 1000)],
+        Note: (i) => [`note ${i}`, `NOTE ${i}`],
+      };
+      const sizes: Record<string, number> = { Name: 50_000, Visits: 97, Note: 13 };
+      for (const column of table.columns.filter((c) => c.name in maps)) {
+        await api("PUT", `${mbase}/mapping-columns/${column.id}/settings`, { version: column.version, translate: true, unmappedRule: "Keep" });
+        const lines = ["source_value,target_value", ...Array.from({ length: sizes[column.name]! }, (_, i) => maps[column.name]!(i).join(","))];
+        const form = new FormData();
+        form.set("file", new Blob([`${lines.join("\n")}\n`]), `${column.name}.csv`);
+        const imported = await fetch(`${urls.dataApi}${mbase}/mapping-columns/${column.id}/imports`, { method: "POST", body: form, headers: { authorization: `Bearer ${token}` } });
+        if (imported.status !== 201) throw new Error(`map import answered ${imported.status}: ${await imported.text()}`);
+        const preview = (await imported.json()) as { id: string; baseVersion: number };
+        await api("POST", `${mbase}/mapping-columns/${column.id}/imports/${preview.id}/apply`, { version: preview.baseVersion });
+      }
+      const rssBefore = rssMiB(pids.dataApi);
+      const translated = await watch(pids.dataApi, `${urls.dataApi}/healthz`, async () => {
+        const form = new FormData();
+        form.set("file", await fs.openAsBlob(file), fileName);
+        form.set("table", "Legacy");
+        const res = await fetch(`${urls.dataApi}${mbase}/translations`, { method: "POST", body: form, headers: { authorization: `Bearer ${token}` } });
+        if (res.status !== 202) throw new Error(`translate answered ${res.status}: ${await res.text()}`);
+        const { id } = (await res.json()) as { id: string };
+        for (;;) {
+          const now = await api<{ status: string; rowsWritten: number; error: string | null; report: { columns: { unmappedCells: number }[] } | null }>(
+            "GET",
+            `${mbase}/translations/${id}`,
+          );
+          if (now.status !== "Running") return now;
+          await new Promise((r) => setTimeout(r, 20));
+        }
+      });
+      if (translated.result.status !== "Completed") throw new Error(`translation: ${translated.result.status} ${translated.result.error}`);
+      const unmapped = translated.result.report!.columns.reduce((n, c) => n + c.unmappedCells, 0);
+      const ours = rows / (translated.ms / 1000);
+      const anchor = rows / (loadMs / 1000);
+      report({
+        what: `translate ${fileName} (${rows.toLocaleString("en")} rows, 3 of 7 columns translated, ${unmapped} cells unmapped) through the data API`,
+        ours: `${ms(translated.ms)} (${Math.round(ours).toLocaleString("en")} rows/s), data API RSS ${rssBefore.toFixed(0)} → peak ${translated.peakRss.toFixed(0)} MiB, slowest /healthz ${ms(translated.slowestHealthMs)}`,
+        anchor: `the flat-file load of the same file: ${ms(loadMs)} (${Math.round(anchor).toLocaleString("en")} rows/s)`,
+        ratio: `${(ours / anchor).toFixed(2)}× its throughput`,
+        goal: "≥ 0.5× the load's throughput, /healthz < 100 ms",
+        ok: ours / anchor >= 0.5 && translated.slowestHealthMs < 100 && unmapped === 0,
+      });
     }
 
     /**

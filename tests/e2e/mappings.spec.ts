@@ -2,7 +2,8 @@ import { E2E } from "../../playwright.config";
 import { expectNoViolations } from "./axe";
 import { fillColumn } from "./dictionary-steps";
 import { createApplication } from "./master-data";
-import { acme, expect, test, withCompany } from "./sessions";
+import { expectPermissionDenied } from "./areas";
+import { acme, birch, expect, test, withCompany } from "./sessions";
 import { availableMasterTemplate, fillSql } from "./template-steps";
 
 /**
@@ -49,7 +50,20 @@ for (const javaScriptEnabled of [true, false]) {
       const id = /\/create\/([^/]+)\//.exec(page.url())![1]!;
       await expect(steps.locator('[aria-current="step"]')).toHaveText(/File data structure/);
       await expect(page.getByRole("button", { name: "Continue" })).toBeDisabled();
-      await page.getByLabel("Table name").fill("employees");
+      // Two tables described from sample files: columns from the header, types suggested; the table's page opens to check them.
+      const wizardUrl = page.url();
+      for (const [file, text, columns] of [
+        ["departments.csv", "code;name;opened\nFIN;Finance;2020-01-31\n", "3 columns"],
+        ["locations.csv", "site,headcount\nLYON,120\n", "2 columns"],
+      ] as const) {
+        await page.getByLabel("Sample file", { exact: true }).setInputFiles({ name: file, mimeType: "text/csv", buffer: Buffer.from(text) });
+        await page.getByRole("button", { name: "Describe the table" }).click();
+        const table = file.replace(".csv", "");
+        await expect(page.getByRole("status")).toHaveText(`Table ${table} described from the sample: ${columns}. Check the suggested types.`);
+        await page.goto(wizardUrl);
+      }
+      await expect(page.getByRole("table", { name: "Tables of the mapping project" }).getByRole("row", { name: /departments/ })).toContainText("3");
+      await page.getByLabel("Table name", { exact: true }).fill("employees");
       await fillColumn(page, 1, { name: "grade", type: "nvarchar", length: "10" });
       await page.getByRole("button", { name: "Add table" }).click();
       await expect(page.getByRole("table", { name: "Tables of the mapping project" }).getByRole("row", { name: /employees/ })).toContainText("1");
@@ -176,5 +190,16 @@ test.describe("mapping projects and the translation module's analyst", () => {
     await page.getByLabel("Application").selectOption({ index: 1 });
     await page.getByRole("button", { name: "Save and continue" }).click();
     await expect(page).toHaveURL(/\/translations\/mappings\/create\/[^/]+\/file-data-structure\?companyId=/);
+  });
+});
+
+test.describe("mapping projects refused to a ClientAdmin", () => {
+  test.use({ signedInAs: "clientadmin@demo.test" });
+
+  test("Birch Logistics' ClientAdmin gets Permission Denied on the mapping pages", async ({ page }) => {
+    for (const path of ["/translations/mappings", "/translations/mappings/create/new/basic-settings", "/translations/master-templates"]) {
+      await page.goto(withCompany(path, birch.id));
+      await expectPermissionDenied(page, E2E.portal, birch.id, { label: path });
+    }
   });
 });

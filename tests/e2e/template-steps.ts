@@ -2,7 +2,12 @@ import type { Page } from "@playwright/test";
 import { acme, expect, withCompany } from "./sessions";
 
 /** Creates an Available master template of `area` with one level "Load" and one script "Customers" (in Acme Health). */
-export async function availableMasterTemplate(page: Page, name: string, area: "migration" | "onboarding" | "translations" = "migration", type?: "Core" | "Mapping") {
+export async function availableMasterTemplate(
+  page: Page,
+  name: string,
+  area: "migration" | "onboarding" | "translations" = "migration",
+  type?: "Core" | "Mapping",
+) {
   await page.goto(withCompany(`/${area}/master-templates/create`, acme.id));
   await page.getByLabel("Name").fill(name);
   if (type) await page.getByLabel("Type").selectOption(type);
@@ -23,6 +28,11 @@ export async function availableMasterTemplate(page: Page, name: string, area: "m
 
 /** Types into a script's SQL field: the textarea without JavaScript, the code editor with it (a textbox named by the same label). */
 export async function fillSql(page: Page, text: string) {
+  // With JavaScript, the code editor replaces the textarea once its chunk has loaded: fill the editor,
+  // not the textarea it is replacing (a form sent in that instant once carried no SQL; see issue 11's note).
+  // The page ran its scripts when React Router's context is there (never with JavaScript off).
+  const scripted = await page.evaluate(() => "__reactRouterContext" in window).catch(() => false);
+  if (scripted) await page.locator(".cm-content").first().waitFor();
   await page.getByRole("textbox", { name: "SQL", exact: true }).fill(text);
 }
 

@@ -15,6 +15,7 @@ import {
 } from "../../../contracts/configurations";
 import { adminDataSourcesResponseSchema } from "../../../contracts/data-api";
 import {
+  describedTableSchema,
   mappingTableSchema,
   sampleResultSchema,
   translationSchema,
@@ -108,6 +109,9 @@ export function workspaceApi(ws: WorkspaceDescriptor, as: Caller) {
           callService("data-api", at(id, "mapping-columns", columnId, "imports", importId, "apply"), as, { method: "POST", body: { version }, schema: anything }),
         discardImport: (columnId: string, importId: string) =>
           callService("data-api", at(id, "mapping-columns", columnId, "imports", importId), as, { method: "DELETE", schema: anything }),
+        /** A sample file streamed through: a new table of the file data structure, its columns from the file. */
+        describeTable: (body: ReadableStream<Uint8Array>, contentType: string) =>
+          callService("data-api", at(id, "file-data-structure", "samples"), as, { method: "POST", stream: { body, contentType }, schema: describedTableSchema }),
         /** A sample file of the table streamed through: its translated columns' values join their maps. */
         addSample: (tableId: string, body: ReadableStream<Uint8Array>, contentType: string) =>
           callService("data-api", at(id, "mapping-tables", tableId, "samples"), as, { method: "POST", stream: { body, contentType }, schema: sampleResultSchema }),

@@ -25,6 +25,9 @@ export const TABLE_BODY_MAX_BYTES = 4 * MB;
 /** A dictionary bulk upload: the file limit plus the multipart envelope; the file's own size is checked once parsed. */
 export const UPLOAD_BODY_MAX_BYTES = BULK_UPLOAD_MAX_BYTES + 64 * 1024;
 
+/** A value map's CSV: 100,000 lines of two values stay far below. */
+export const MAP_IMPORT_MAX_BYTES = 20 * MB;
+
 /** The largest flat file a load takes (env MAX_UPLOAD_BYTES; 5 GB by default). */
 export function maxUploadBytesOf(deps: Pick<AppDeps, "maxUploadBytes">): number {
   return deps.maxUploadBytes ?? MAX_UPLOAD_BYTES_DEFAULT;
@@ -48,12 +51,26 @@ const RULES: Rule[] = [
     handler: streamingLimit(UPLOAD_BODY_MAX_BYTES, FILE_TOO_LARGE_MESSAGE),
   },
   {
-    // POST {workspace}/flat-file/loads (routes/workspaces/loads.ts): the file limit plus the envelope.
-    applies: (c) => c.req.method === "POST" && c.req.path.endsWith("/flat-file/loads"),
+    // POST {workspace}/flat-file/loads and /flat-file/uploads (a preview's staging; routes/workspaces/loads.ts): the file limit plus the envelope.
+    applies: (c) => c.req.method === "POST" && (c.req.path.endsWith("/flat-file/loads") || c.req.path.endsWith("/flat-file/uploads")),
     handler: (c, next) => {
       const maxBytes = maxUploadBytesOf((c.var as { deps: AppDeps }).deps);
       return streamingLimit(maxBytes + 64 * 1024, uploadTooLargeMessage(maxBytes))(c, next);
     },
+  },
+  {
+    // A mapping project's uploads (routes/workspaces/value-maps.ts, translations.ts): samples and files to translate, as large as a load's.
+    applies: (c) =>
+      c.req.method === "POST" && /\/mapping-projects\/[^/]+\/(?:mapping-tables\/[^/]+\/samples|file-data-structure\/samples|translations)$/.test(c.req.path),
+    handler: (c, next) => {
+      const maxBytes = maxUploadBytesOf((c.var as { deps: AppDeps }).deps);
+      return streamingLimit(maxBytes + 64 * 1024, uploadTooLargeMessage(maxBytes))(c, next);
+    },
+  },
+  {
+    // POST {mapping project}/mapping-columns/{id}/imports: a map CSV (at most 100,000 lines).
+    applies: (c) => c.req.method === "POST" && /\/mapping-columns\/[^/]+\/imports$/.test(c.req.path),
+    handler: streamingLimit(MAP_IMPORT_MAX_BYTES + 64 * 1024, `The file is larger than ${MAP_IMPORT_MAX_BYTES / MB} MB: import the map in parts`),
   },
   {
     // POST (create) or PATCH (replace) {dictionary}/tables (routes/dictionaries/tables.ts).

@@ -24,7 +24,8 @@ import { afterGuard } from "~/lib/guards.server";
 import { projectCalls, requireWorkspace, workspaceKind } from "../workspace.server";
 
 import { selectableDictionaries } from "~/lib/api/dictionaries.server";
-import { createTableFrom, deleteTableFrom } from "../project/data-dictionary/dictionary.server";
+import { createTableFrom, deleteTableFrom, describeTableFrom, isUpload } from "../project/data-dictionary/dictionary.server";
+import { SampleTableForm } from "~/components/dictionary/sample-table-form";
 import type { Route } from "./+types/data-dictionary";
 
 /** ?delete={tableId}: the confirmation of that table's deletion (a link, so it works without JavaScript). */
@@ -69,7 +70,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { project, companyId, api, paths, ws } = await guard(context);
+  const scope = await guard(context);
+  const { project, companyId, api, paths, ws } = scope;
+  if (isUpload(request) && ws.kind === "translation") return describeTableFrom(request, scope);
   const formData = await readFormData(request);
   const intent = formData.get("intent");
   const here = companyHref(paths.wizard(project.id, ws.dictionaryStep), companyId);
@@ -118,6 +121,8 @@ export const handle = { breadcrumb: (match: UIMatch<unknown, unknown>) => worksp
 export default function DataDictionaryStep({ loaderData, actionData }: Route.ComponentProps) {
   const { project, dictionary, tables, masters, deleting, newTable, createsDatabases } = loaderData;
   const lastResult = actionData?.result as SubmissionResult<string[]> | undefined;
+  // An upload's refusal carries none of the form's values (the file streamed through unread): the sample form's.
+  const fromUpload = lastResult !== undefined && Object.keys(lastResult.initialValue ?? {}).length === 0;
   const href = useCompanyHref();
   const paths = useWorkspacePaths();
   // The API sets the status: every table has a column (and there is one) once it is past this step.
@@ -260,6 +265,12 @@ export default function DataDictionaryStep({ loaderData, actionData }: Route.Com
         )}
       </Card>
 
+      {mapping ? (
+        <div className="mt-6">
+          <SampleTableForm lastResult={fromUpload ? lastResult : undefined} />
+        </div>
+      ) : null}
+
       <Card className="mt-6" aria-labelledby="define-title">
         <h2 id="define-title" className="mb-4 text-lg font-semibold">
           Define a table
@@ -268,7 +279,7 @@ export default function DataDictionaryStep({ loaderData, actionData }: Route.Com
           // A new blank form after each table: the dictionary's version moves on with every write.
           key={dictionary.version}
           defaultValue={newTable}
-          lastResult={lastResult && lastResult.initialValue?.intent === undefined ? lastResult : undefined}
+          lastResult={lastResult && !fromUpload && lastResult.initialValue?.intent === undefined ? lastResult : undefined}
           submitLabel="Add table"
           cancelHref={paths.wizard(project.id, step)}
         />

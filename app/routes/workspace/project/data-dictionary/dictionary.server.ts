@@ -13,7 +13,8 @@ import { dictionaryMessages } from "~/components/dictionary/messages";
 import { deleteTableSchema } from "~/components/dictionary/schemas.server";
 import { newestPendingReview } from "~/lib/api/dictionary-tables.server";
 import { redirectWithFlash } from "~/lib/flash.server";
-import { invalid, refusedByService, serviceFailure } from "~/lib/forms.server";
+import { invalid, refusedByService, serviceFailure, submitUpload } from "~/lib/forms.server";
+import { companyHref } from "~/lib/company-href";
 import { REVIEW_PARAM } from "~/lib/workspace-paths";
 import { afterGuard } from "~/lib/guards.server";
 import { projectCalls, projectScope, requireWorkspace, type ProjectScopeOf } from "../../workspace.server";
@@ -116,3 +117,25 @@ export function refusedWrite(submission: Submission<unknown>, err: unknown, form
   const dataLoss: DataLoss = { lines, resubmit };
   return data({ result: submission.reply({ formErrors: [DATA_LOSS_FORM_ERROR] }), dataLoss }, { status: failure.status });
 }
+
+/** A sample is read for its header and first rows: 200 MB is far more than that needs. */
+const SAMPLE_MAX_BYTES = 200 * 1024 * 1024;
+
+/**
+ * A mapping project's "Describe a table from a sample file" (the multipart post of SampleTableForm):
+ * the file streamed through to the data API, which adds the table; then the table's page, to check
+ * the suggested types. Refusals come back at the form's fields.
+ */
+export async function describeTableFrom(request: Request, scope: Pick<ProjectScopeOf, "project" | "api" | "paths" | "companyId">) {
+  const { project, api, paths, companyId } = scope;
+  const limit = { maxBytes: SAMPLE_MAX_BYTES, tooLargeMessage: "The sample is larger than 200 MB: its first rows are enough", noFileMessage: "Choose a sample file" };
+  const { value, reply } = await submitUpload(request, limit, (body, contentType) => api.valueMaps.describeTable(body, contentType));
+  if (reply) return reply;
+  return redirectWithFlash(
+    companyHref(paths.dictionary.table(project.id, value.tableId), companyId),
+    `Table ${value.name} described from the sample: ${value.columnCount} ${value.columnCount === 1 ? "column" : "columns"}. Check the suggested types.`,
+  );
+}
+
+/** A multipart post is a file's upload; the pages' other forms post fields. */
+export const isUpload = (request: Request) => /^multipart\/form-data/i.test(request.headers.get("content-type") ?? "");

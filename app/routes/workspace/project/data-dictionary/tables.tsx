@@ -10,7 +10,8 @@ import { readFormData, unknownIntent } from "~/lib/forms.server";
 import { afterGuard } from "~/lib/guards.server";
 import { newestPendingReview } from "~/lib/api/dictionary-tables.server";
 import { projectCalls, projectScope, requireWorkspace } from "../../workspace.server";
-import { deleteTableFrom, pendingReviewLinkOf, projectDictionary } from "./dictionary.server";
+import { deleteTableFrom, describeTableFrom, isUpload, pendingReviewLinkOf, projectDictionary } from "./dictionary.server";
+import { SampleTableForm } from "~/components/dictionary/sample-table-form";
 import { PendingReviewNotice } from "~/components/dictionary/pending-review-notice";
 import { DataLossConfirmation } from "~/components/dictionary/data-loss-confirmation";
 import type { Route } from "./+types/tables";
@@ -47,9 +48,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { project, companyId, api, paths } = await projectScope(context);
+  const scope = await projectScope(context);
+  const { project, companyId, api, paths } = scope;
   const here = paths.dictionary.tables(project.id);
   await requireWorkspace(context, { write: here, unlocked: true });
+  if (isUpload(request) && paths.ws.kind === "translation") return describeTableFrom(request, scope);
   const formData = await readFormData(request);
   const intent = formData.get("intent");
   if (intent !== "delete-table") return unknownIntent(intent);
@@ -114,6 +117,8 @@ export default function ProjectTables({ loaderData, actionData }: Route.Componen
         deleteHref={canEdit ? (tableId) => ({ path: here, search: { ...(query.name ? { name: query.name } : {}), ...(query.page > 1 ? { page: String(query.page) } : {}), [DELETE_PARAM]: tableId } }) : undefined}
         emptyMessage={query.name ? "No table matches this search." : `The ${paths.ws.noun}'s ${paths.ws.dictionaryLabel.toLowerCase()} has no tables yet.`}
       />
+
+      {canEdit && paths.ws.kind === "translation" ? <SampleTableForm lastResult={actionData && "result" in actionData ? actionData.result : undefined} /> : null}
 
       {page.total > page.pageSize ? (
         <nav aria-label="Pagination" className="flex flex-wrap items-center justify-between gap-3 text-sm">

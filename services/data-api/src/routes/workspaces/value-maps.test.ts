@@ -214,6 +214,31 @@ describe.each(TEST_DATABASE_KINDS)("value maps of mapping projects on %s", (kind
     expect((await values(project, grade)).body.total).toBe(2);
   });
 
+  it("describes a table from a sample file: columns from the header or by position, types suggested; a name taken is refused", async () => {
+    const { project } = await mapping();
+    const path = `${BASE}/${project.id}/file-data-structure/samples`;
+    const described = await upload(path, {
+      name: "pay grades.csv",
+      text: "Emp No;Grade;Salary;Hired;Dept name\n7;G7;1200.50;2020-01-31;Finance\n12345678901;G1;99;2021-12-01;\n",
+    });
+    expect(described.status).toBe(201);
+    expect(described.body).toMatchObject({ name: "pay_grades", columnCount: 5 });
+    const table = (await api.get(`${BASE}/${project.id}/data-dictionary/tables/${described.body.tableId}/table-details`, analyst)).body;
+    expect(table.columns.map((c: { name: string; type: string; length: number | null; precision: number | null; scale: number | null }) => [c.name, c.type, c.length, c.precision, c.scale])).toEqual([
+      ["Emp_No", "bigint", null, null, null],
+      ["Grade", "nvarchar", 10, null, null],
+      ["Salary", "decimal", null, 6, 2],
+      ["Hired", "date", null, null, null],
+      ["Dept_name", "nvarchar", 10, null, null],
+    ]);
+    const byPosition = await upload(path, { name: "codes.txt", text: "A,1\nB,2\n" }, { table: "codes", hasHeaderRow: "false" });
+    expect(byPosition.body).toMatchObject({ name: "codes", columnCount: 2 });
+    const taken = await upload(path, { name: "codes.csv", text: "x\n1\n" }, { table: "CODES" });
+    expect(taken.status).toBe(409);
+    expect(taken.body.fieldErrors.table).toHaveLength(1);
+    expect((await upload(path, { name: "empty.csv", text: "" })).status).toBe(400);
+  });
+
   it("answers 404 for another company's map and a column of another project, 403 to a role outside Translations", async () => {
     const mine = await mapping();
     const theirs = await mapping(birch.id);

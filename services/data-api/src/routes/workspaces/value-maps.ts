@@ -4,6 +4,7 @@ import { z } from "zod";
 import {
   applyImportSchema,
   columnSettingsSchema,
+  describedTableSchema,
   mappingTableSchema,
   sampleResultSchema,
   saveValuesSchema,
@@ -25,7 +26,8 @@ import { receiveUpload, uploadsTmpDir, type ReceivedUpload } from "../../diction
 import { createRouter, jsonBody, jsonContent } from "../../openapi.ts";
 import { csvLine } from "../../translations/csv-line.ts";
 import { findProjectDictionaryRef } from "../../repositories/dictionaries.ts";
-import { readTables } from "../../repositories/dictionary-tables.ts";
+import { createTable, readTables } from "../../repositories/dictionary-tables.ts";
+import { columnName, describeSample, TYPE_SAMPLE_ROWS } from "../../translations/describe-sample.ts";
 import * as maps from "../../repositories/value-maps.ts";
 import { inTransaction } from "../../repositories/db-helpers.ts";
 import { requireWorkspace } from "../../workspace-access.ts";
@@ -160,6 +162,18 @@ const addSample = createRoute({
   responses: { 200: jsonContent(sampleResultSchema, "What the sample held per translated column."), ...writeErrors },
 });
 
+const describeTable = createRoute({
+  method: "post",
+  path: `${BASE}/file-data-structure/samples`,
+  tags: TAGS,
+  summary: "Describe a table from a sample file: its columns from the header (or by position), types suggested from its first rows",
+  description:
+    "multipart/form-data with `file` (.csv, .txt, .dta or .xlsx), `table` (the new table's name; else from the file's name) and `hasHeaderRow` (default true). " +
+    `Types are suggested from the first ${TYPE_SAMPLE_ROWS.toLocaleString("en-US")} rows (int, bigint, decimal, date, else nvarchar as long as the longest value). A name taken is a 409 at \`table\`.`,
+  request: { params: z.object({ id: z.string().min(1) }) },
+  responses: { 201: jsonContent(describedTableSchema, "The table added to the file data structure."), ...writeErrors },
+});
+
 export function createValueMapRoutes() {
   return createRouter()
     .openapi(getTable, async (c) => {
@@ -256,6 +270,38 @@ export function createValueMapRoutes() {
       const { ref } = await columnOf(c, params, true);
       await maps.discardImport(c.var.deps.db, ref.column.id, params.importId);
       return c.body(null, 204);
+    })
+    .openapi(describeTable, async (c) => {
+      const { workspace, dictionaryId } = await dictionaryOf(c, c.req.valid("param").id, true);
+      const upload = await receive(c);
+      try {
+        const file = upload.file;
+        if (!file) throw validationProblem({ file: ["Choose a sample file of the table"] });
+        if (file.size === 0) throw validationProblem({ file: ["The file is empty"] });
+        const name = columnName(upload.fields.table?.trim() || file.name.replace(/\.[^.]*$/, ""), 0);
+        let described;
+        try {
+          described = await describeSample(file.path, file.name, name, upload.fields.hasHeaderRow !== "false");
+        } catch (err) {
+          if (err instanceof FlatFileProblem) throw fileProblem(err.message);
+          if (err instanceof DelimitedFormatError) throw fileProblem(`The file could not be read: ${err.message}`);
+          throw err;
+        }
+        if (described.columns.length === 0) throw fileProblem("The file is empty");
+        const { db } = c.var.deps;
+        // The version as it is now: describing a table adds one, whatever was edited before.
+        const dictionary = await findProjectDictionaryRef(db, workspace.id);
+        try {
+          const { tableId } = await createTable(db, dictionaryId, described, { expectedVersion: dictionary!.version, userId: c.var.caller.userId });
+          return c.json({ tableId, name: described.name, columnCount: described.columns.length }, 201);
+        } catch (err) {
+          // The dictionary's own refusals (a name taken) belong next to the table's name here.
+          if (err instanceof ApiProblem && err.status === 409) throw new ApiProblem(409, err.code, err.message, { table: [err.message] });
+          throw err;
+        }
+      } finally {
+        upload.remove();
+      }
     })
     .openapi(addSample, async (c) => {
       const params = c.req.valid("param");
