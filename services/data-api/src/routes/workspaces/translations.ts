@@ -16,7 +16,7 @@ import { createRouter, jsonContent } from "../../openapi.ts";
 import { findProjectDictionaryRef } from "../../repositories/dictionaries.ts";
 import { readTables } from "../../repositories/dictionary-tables.ts";
 import * as store from "../../repositories/translations.ts";
-import { findMappingTable } from "../../repositories/value-maps.ts";
+import { findMappingTable, valuesAfter } from "../../repositories/value-maps.ts";
 import { translateInWorker } from "../../translations/translate-in-worker.ts";
 import type { TranslateRequest } from "../../translations/translate-messages.ts";
 import { requireWorkspace } from "../../workspace-access.ts";
@@ -162,16 +162,22 @@ export function createTranslationFileRoutes() {
     });
 }
 
-/** The column's mapped pairs, handed to the worker (a map is bounded: an import or a sample adds at most 100,000 values at a time). */
+/**
+ * The column's mapped pairs, handed to the worker: read a page at a time by source value (keyset), so
+ * the data API's thread is never held by one long query however large the map.
+ */
 async function mappedPairs(c: AnyContext, columnId: string): Promise<[string, string][]> {
-  const rows = await c.var.deps.db
-    .selectFrom("value_map_values")
-    .select(["source_value", "target_value"])
-    .where("column_id", "=", columnId)
-    .where("target_value", "is not", null)
-    .execute();
-  return rows.map((r) => [r.source_value, r.target_value!]);
+  const pairs: [string, string][] = [];
+  let after: string | null = null;
+  for (;;) {
+    const rows = await valuesAfter(c.var.deps.db, columnId, after, PAIRS_PAGE);
+    for (const r of rows) if (r.target_value !== null) pairs.push([r.source_value, r.target_value]);
+    if (rows.length < PAIRS_PAGE) return pairs;
+    after = rows[rows.length - 1]!.source_value;
+  }
 }
+
+const PAIRS_PAGE = 2_000;
 
 /** Refuses (400 at `file`) a file whose header the table cannot match, or that lacks a translated column: before anything starts. */
 async function checkColumns(
