@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { descriptionSchema, formBoolean, nameSchema, pageOf, requiredString, versionSchema, timestampSchema } from "./common";
-import { projectSchema, projectSearchQuerySchema, projectStatusSchema } from "./projects";
+import { mappingProjectIdSchema, projectSchema, projectSearchQuerySchema, projectStatusSchema } from "./projects";
 
 export * from "./values/configurations";
 
@@ -68,6 +68,7 @@ export const updateConfigurationSchema = z.object({
   version: versionSchema,
   name: nameSchema.optional(),
   description: descriptionSchema.optional(),
+  mappingProjectId: mappingProjectIdSchema,
   /** Replaces the set (in this order); absent: unchanged; empty: refused (SCHEMES_KEPT_MESSAGE). */
   schemeIds: schemeIdsSchema(SCHEMES_KEPT_MESSAGE).optional(),
   /**

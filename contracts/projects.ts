@@ -102,6 +102,8 @@ export const projectSchema = z.object({
   flatFileParameters: flatFileParametersSchema.nullable(),
   /** The master dictionary the project's own copy came from, if any. */
   sourceDictionaryId: z.string().nullable(),
+  /** The translation mapping project whose value maps its scripts join as tables of schema `maps` (issue 12); null: none. */
+  mappingProjectId: z.string().nullable(),
   createdAt: timestampSchema,
   updatedAt: timestampSchema,
   version: z.number().int(),
@@ -117,12 +119,20 @@ export const createProjectSchema = z.object({
   description: descriptionSchema,
 });
 
-/** PATCH /api/v1/projects/{id}: any of name, description, status (STATUS_CHANGES), based on `version`. */
+/** A workspace's mapping project: an id, null (none), or absent (unchanged); a form's empty choice is none. */
+export const mappingProjectIdSchema = z
+  .string()
+  .trim()
+  .nullish()
+  .transform((v) => (v === undefined ? undefined : v ? v : null));
+
+/** PATCH /api/v1/projects/{id}: any of name, description, status (STATUS_CHANGES), mapping project, based on `version`. */
 export const updateProjectSchema = z.object({
   version: versionSchema,
   name: nameSchema.optional(),
   description: descriptionSchema.optional(),
   status: projectStatusSchema.optional(),
+  mappingProjectId: mappingProjectIdSchema,
 });
 
 /** GET /api/v1/projects/search: arrays repeat the key (`status=A&status=B`). */

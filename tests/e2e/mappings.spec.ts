@@ -173,6 +173,21 @@ for (const javaScriptEnabled of [true, false]) {
       await page.getByRole("link", { name: "Translate another file" }).click();
       await expect(page.getByRole("table", { name: "Latest translations" })).toContainText("payroll.csv");
 
+      // A migration project names this mapping project: its scripts then join the value maps as tables of schema maps.
+      const migration = `Payroll migration ${suffix}`;
+      await page.goto(withCompany("/migration/projects/create", acme.id));
+      await page.getByLabel("Project name").fill(migration);
+      await page.getByLabel("Application").selectOption({ label: application });
+      await page.getByLabel("Source type").selectOption({ label: "Flat file" });
+      await page.getByRole("button", { name: "Save and continue" }).click();
+      await expect(page).toHaveURL(/\/migration\/projects\/create\/[^/]+\/data-dictionary\?companyId=/);
+      const migrationId = /\/create\/([^/]+)\//.exec(page.url())![1]!;
+      await page.goto(withCompany(`/migration/projects/${migrationId}/details`, acme.id));
+      await page.getByLabel("Translation mapping project").selectOption({ label: name });
+      await page.getByRole("button", { name: "Save changes" }).click();
+      await expect(page.getByRole("status")).toHaveText(`Project ${migration} saved.`);
+      await expect(page.getByRole("definition").filter({ hasText: name })).toBeVisible();
+
       // The list finds it by name.
       await page.goto(withCompany(`/translations/mappings?name=${encodeURIComponent(name)}`, acme.id));
       await expect(page.getByRole("row", { name: new RegExp(name) })).toContainText("Active");

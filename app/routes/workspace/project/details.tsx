@@ -6,7 +6,9 @@ import { z } from "zod";
 import { descriptionSchema, formBoolean, nameSchema, versionSchema } from "../../../../contracts/common";
 import { updateConfigurationSchema } from "../../../../contracts/configurations";
 import { capitalised } from "../../../../contracts/values/common";
-import { projectStatusSchema } from "../../../../contracts/projects";
+import { mappingProjectIdSchema, projectStatusSchema } from "../../../../contracts/projects";
+import { WORKSPACES } from "../../../../contracts/workspaces";
+import { mayEnterArea } from "~/lib/access";
 import {
   DELIMITER_LABELS,
   ENCODING_LABELS,
@@ -16,24 +18,27 @@ import {
   UPLOAD_TYPE_LABELS,
   type ProjectStatus,
 } from "../../../../contracts/values/projects";
-import { CheckboxField, CheckboxGroupField, ErrorList, FormErrors, TextareaField, TextField } from "~/components/forms/fields";
+import { CheckboxField, CheckboxGroupField, ErrorList, FormErrors, SelectField, TextareaField, TextField } from "~/components/forms/fields";
 import { StatusButton } from "~/components/forms/status-button";
 import { formatTimestamp, LOCK_REASON_LABELS } from "~/components/projects/format";
 import { ProjectStatusBadge } from "~/components/projects/project-status-badge";
 import { useIntentPending } from "~/components/projects/use-intent-pending";
 import { Card } from "~/components/ui/card";
-import { adminDataSources } from "~/lib/api/workspaces.server";
+import { adminDataSources, workspaceApi } from "~/lib/api/workspaces.server";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { getFormProps, useServerForm } from "~/lib/forms";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
 import { invalid, readFormData, refusedByService, unknownIntent } from "~/lib/forms.server";
-import { callerOf, requestedCompanyId } from "~/lib/guards.server";
+import { accessSettings, callerOf, requestedCompanyId } from "~/lib/guards.server";
 import { projectScope, requireWorkspace, workspaceKind } from "../workspace.server";
 import type { Route } from "./+types/details";
 
-/** Name and description, based on the version the page showed (a stale save is refused with 409). */
-const editSchema = z.object({ version: versionSchema, name: nameSchema, description: descriptionSchema });
+/**
+ * Name and description, based on the version the page showed (a stale save is refused with 409); a
+ * workspace with databases also names the mapping project whose value maps its scripts join.
+ */
+const editSchema = z.object({ version: versionSchema, name: nameSchema, description: descriptionSchema, mappingProjectId: mappingProjectIdSchema });
 /** A configuration's edit also chooses its schemes and may make it the company's default (spec §3). */
 const configurationEditSchema = editSchema.extend({
   schemeIds: updateConfigurationSchema.shape.schemeIds.unwrap(),
@@ -49,9 +54,19 @@ export async function loader({ context }: Route.LoaderArgs) {
   const companyId = requestedCompanyId(context);
   const sources = ws.kind === "onboarding" && companyId ? adminDataSources(callerOf(context), companyId) : null;
   sources?.catch(() => undefined);
-  const { project, access } = await projectScope(context);
+  // The company's mapping projects (issue 12), for a workspace with databases and a user of Translations.
+  const mappings =
+    ws.features.databases && companyId
+      ? workspaceApi(WORKSPACES.translation, callerOf(context))
+          .search({ companyId, status: [], sort: "name", page: 1, pageSize: 100 })
+          .then((page) => page.items.map((m) => ({ value: m.id, label: m.name })))
+      : null;
+  mappings?.catch(() => undefined);
+  const { project, access, shell } = await projectScope(context);
   const schemes = access.canWrite && sources ? await sources : [];
-  return { project, canWrite: access.canWrite, schemes: schemes.map((s) => ({ value: s.id, label: s.name })) };
+  const mayMap = mappings !== null && mayEnterArea("translations", shell.roles, accessSettings);
+  const mappingProjects = mayMap ? await mappings.catch(() => null) : null;
+  return { project, canWrite: access.canWrite, schemes: schemes.map((s) => ({ value: s.id, label: s.name })), mappingProjects };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -101,9 +116,10 @@ export function shouldRevalidate({ actionStatus, defaultShouldRevalidate }: Shou
 export const handle = { breadcrumb: "Details" };
 
 type ProjectData = Route.ComponentProps["loaderData"]["project"];
+type Option = { value: string; label: string };
 
 export default function ProjectDetails({ loaderData, actionData }: Route.ComponentProps) {
-  const { project, canWrite, schemes } = loaderData;
+  const { project, canWrite, schemes, mappingProjects } = loaderData;
   const href = useCompanyHref();
   const paths = useWorkspacePaths();
   const noun = paths.ws.noun;
@@ -117,7 +133,7 @@ export default function ProjectDetails({ loaderData, actionData }: Route.Compone
         <h2 id="details-title" className="text-lg font-semibold">
           Details
         </h2>
-        <ProjectFacts project={project} mapping={paths.ws.kind === "translation"} />
+        <ProjectFacts project={project} mapping={paths.ws.kind === "translation"} mappingProjects={mappingProjects} />
       </Card>
 
       <div className="space-y-6">
@@ -136,7 +152,7 @@ export default function ProjectDetails({ loaderData, actionData }: Route.Compone
           </Card>
         ) : (
           <>
-            <EditForm project={project} schemes={schemes} lastResult={editResult} />
+            <EditForm project={project} schemes={schemes} mappingProjects={mappingProjects} lastResult={editResult} />
             <StatusForm project={project} lastResult={statusResult} />
           </>
         )}
@@ -145,7 +161,7 @@ export default function ProjectDetails({ loaderData, actionData }: Route.Compone
   );
 }
 
-function ProjectFacts({ project, mapping }: { project: ProjectData; mapping: boolean }) {
+function ProjectFacts({ project, mapping, mappingProjects }: { project: ProjectData; mapping: boolean; mappingProjects: Option[] | null }) {
   const p = project.flatFileParameters;
   const configuration = project.schemes !== undefined;
   // A mapping project has no source type, databases or jobs: its facts are its name, application and status.
@@ -175,6 +191,8 @@ function ProjectFacts({ project, mapping }: { project: ProjectData; mapping: boo
     ]);
   }
   if (!mapping) {
+    const linked = mappingProjects?.find((m) => m.value === project.mappingProjectId)?.label;
+    rows.push(["Value maps from", project.mappingProjectId ? (linked ?? "A mapping project") : <span className="text-muted-foreground">None</span>]);
     rows.push(
       ["Current backup", project.currentBackupName ?? <span className="text-muted-foreground">None</span>],
       ["Locked", project.isLocked ? `Yes (${project.lockReason ? LOCK_REASON_LABELS[project.lockReason] : "no reason given"})` : "No"],
@@ -199,10 +217,12 @@ function ProjectFacts({ project, mapping }: { project: ProjectData; mapping: boo
 function EditForm({
   project,
   schemes,
+  mappingProjects,
   lastResult,
 }: {
   project: ProjectData;
-  schemes: { value: string; label: string }[];
+  schemes: Option[];
+  mappingProjects: Option[] | null;
   lastResult?: SubmissionResult<string[]>;
 }) {
   const pending = useIntentPending("update");
@@ -217,6 +237,7 @@ function EditForm({
       description: project.description ?? "",
       schemeIds: (project.schemes ?? []).map((s) => s.scheme.id),
       isDefault: project.isDefault ? "on" : undefined,
+      mappingProjectId: project.mappingProjectId ?? "",
     },
   });
   return (
@@ -230,6 +251,14 @@ function EditForm({
         <input type="hidden" name="version" value={project.version} key={project.version} />
         <TextField label={`${capitalised(ws.noun)} name`} field={fields.name!} autoComplete="off" />
         <TextareaField label="Description" field={fields.description!} />
+        {mappingProjects ? (
+          <SelectField
+            label="Translation mapping project"
+            field={fields.mappingProjectId!}
+            options={[{ value: "", label: "None" }, ...mappingProjects]}
+            description="Its value maps become tables of schema maps (maps.table_column) that this workspace's scripts can join."
+          />
+        ) : null}
         {configuration ? (
           <>
             <CheckboxGroupField

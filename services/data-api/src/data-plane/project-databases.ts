@@ -233,7 +233,7 @@ export async function databaseExists(dataPlane: DataPlane, serverId: string, pro
 }
 
 /** Runs `work` between BEGIN and COMMIT, rolling back when it throws. */
-async function inTransaction<T>(client: pg.PoolClient, work: () => Promise<T>): Promise<T> {
+export async function inTransaction<T>(client: pg.PoolClient, work: () => Promise<T>): Promise<T> {
   await client.query("BEGIN");
   try {
     const result = await work();

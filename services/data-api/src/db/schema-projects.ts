@@ -137,6 +137,8 @@ export interface ProjectsTable {
   /** JSON of contracts' FlatFileParameters. */
   flat_file_parameters: string | null;
   source_dictionary_id: string | null;
+  /** Migration 0017: the translation mapping project whose value maps its scripts join (schema `maps`). */
+  mapping_project_id: string | null;
   version: Generated<number>;
   created_at: string;
   updated_at: string;

@@ -94,6 +94,7 @@ export function toProject(row: WorkspaceListRow): Project {
     uploadType: row.upload_type as Project["uploadType"],
     flatFileParameters: flatFileParametersOf(row),
     sourceDictionaryId: row.source_dictionary_id,
+    mappingProjectId: row.mapping_project_id,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     version: Number(row.version),

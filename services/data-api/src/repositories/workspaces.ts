@@ -86,6 +86,7 @@ export async function insertWorkspace(trx: Kysely<Database>, kind: WorkspaceKind
         upload_type: null,
         flat_file_parameters: null,
         source_dictionary_id: null,
+        mapping_project_id: null,
         version: 1,
         created_at: at,
         updated_at: at,
@@ -115,6 +116,8 @@ export type WorkspaceChanges = {
   flatFileParameters?: FlatFileParameters;
   sourceDictionaryId?: string | null;
   isDefault?: boolean;
+  /** The mapping project whose value maps the scripts join; null: none. */
+  mappingProjectId?: string | null;
 };
 
 /**
@@ -146,6 +149,7 @@ export async function updateWorkspace(
           ...(changes.flatFileParameters !== undefined ? { flat_file_parameters: JSON.stringify(changes.flatFileParameters) } : {}),
           ...(changes.sourceDictionaryId !== undefined ? { source_dictionary_id: changes.sourceDictionaryId } : {}),
           ...(changes.isDefault !== undefined ? { is_default: toFlag(changes.isDefault) } : {}),
+          ...(changes.mappingProjectId !== undefined ? { mapping_project_id: changes.mappingProjectId } : {}),
           version: sql`version + 1`,
           updated_at: now.toISOString(),
         })
@@ -198,6 +202,7 @@ export const workspaceColumns = [
   "p.upload_type",
   "p.flat_file_parameters",
   "p.source_dictionary_id",
+  "p.mapping_project_id",
   "p.created_at",
   "p.updated_at",
   "p.version",

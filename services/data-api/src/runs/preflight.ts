@@ -4,7 +4,7 @@
  * failing preflight blocks the run and lists each problem with its script and line.
  *
  * Names are resolved as the run resolves them (`search_path` destination, source): an unqualified
- * name must be a table of either; `source.x` and `destination.x` of that schema. Other schemas
+ * name must be a table of either; `source.x`, `destination.x` and `maps.x` of that schema. Other schemas
  * (pg_catalog, …) are PostgreSQL's to refuse at run time, as the project's role.
  */
 import { parse } from "libpg-query";
@@ -12,7 +12,8 @@ import type { PreflightProblem } from "../../../../contracts/runs.ts";
 import type { PlannedStep } from "../repositories/runs.ts";
 import { positionOf } from "../templates/sql-check.ts";
 
-const PROJECT_SCHEMAS = new Set(["source", "destination"]);
+// `maps`: a linked mapping project's value maps (data-plane/value-map-tables.ts).
+const PROJECT_SCHEMAS = new Set(["source", "destination", "maps"]);
 
 type RangeVar = { schemaname?: string; relname: string; location?: number };
 

@@ -3,6 +3,7 @@
  * recorded with the run before the job starts, a Full run's preflight first; then one job step
  * executes the scripts (execute-run.ts) and the run's result is written as the job ends.
  */
+import { MAPS_SCHEMA, mapTableName, refreshValueMapTables, translatedColumnsOf } from "../data-plane/value-map-tables.ts";
 import type { Kysely } from "kysely";
 import type { PreflightProblem, RunStatus } from "../../../../contracts/runs.ts";
 import type { OnError, RunType } from "../../../../contracts/values/runs.ts";
@@ -32,12 +33,12 @@ export class PreflightFailedError extends ApiProblem {
   }
 }
 
-/** The tables and views of the project's source and destination schemas, as "schema.name". */
+/** The tables and views of the project's source, destination and maps schemas, as "schema.name". */
 async function existingRelations(dataPlane: DataPlane, serverId: string, projectId: string): Promise<Set<string>> {
   return dataPlane.withLogin(serverId, databaseNameOf(projectId), rolesOf(projectId).runner, async (client) => {
     const { rows } = await client.query<{ name: string }>(
       `select n.nspname || '.' || c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
-        where n.nspname in ('source', 'destination') and c.relkind in ('r', 'p', 'v', 'm', 'f')`,
+        where n.nspname in ('source', 'destination', 'maps') and c.relkind in ('r', 'p', 'v', 'm', 'f')`,
     );
     return new Set(rows.map((r) => r.name));
   });
@@ -51,8 +52,15 @@ export async function startRun(
 ): Promise<string> {
   const { db, dataPlane } = deps;
   const steps = await planRun(db, target.projectId, request.scope);
+  // The mapping project whose value maps the scripts join (schema `maps`, written as the run starts).
+  const link = await db.selectFrom("projects").select("mapping_project_id").where("id", "=", target.projectId).executeTakeFirst();
+  const mappingProjectId = link?.mapping_project_id ?? null;
   if (request.type === "Full") {
-    const problems = await preflight(steps, await existingRelations(dataPlane, target.serverId, target.projectId));
+    const existing = await existingRelations(dataPlane, target.serverId, target.projectId);
+    // The maps' tables as the run will find them: written anew when it starts, whatever is there now.
+    for (const name of [...existing].filter((r) => r.startsWith(`${MAPS_SCHEMA}.`))) existing.delete(name);
+    if (mappingProjectId) for (const c of await translatedColumnsOf(db, mappingProjectId)) existing.add(`${MAPS_SCHEMA}.${mapTableName(c.table_name, c.column_name)}`);
+    const problems = await preflight(steps, existing);
     if (problems.length) throw new PreflightFailedError(problems);
   }
   const runId = await insertRun(db, {
@@ -78,6 +86,8 @@ export async function startRun(
         {
           name: `${request.type === "Test" ? "Test run" : "Run"} of ${steps.length} ${steps.length === 1 ? "script" : "scripts"}`,
           run: async (ctx) => {
+            // Under the run's lock: no other run reads the maps while they are written.
+            await refreshValueMapTables(ctx.db, dataPlane, target, mappingProjectId);
             status = await executeRun(
               ctx.db,
               dataPlane,

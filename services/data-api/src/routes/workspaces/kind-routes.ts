@@ -9,7 +9,7 @@ import type { Database } from "../../db/schema.ts";
 import { createRouter, errorResponses, jsonBody, jsonContent } from "../../openapi.ts";
 import type { WorkspaceChanges, WorkspaceRow } from "../../repositories/workspaces.ts";
 import { requireWorkspace } from "../../workspace-access.ts";
-import { assertStatusChange, assertVersion } from "./rules.ts";
+import { assertStatusChange, assertVersion, checkedMappingProject } from "./rules.ts";
 import { collectionPath, readErrorsOf, workspaceIdParams, writeErrorsOf } from "./shared.ts";
 
 /** How a kind that reads as the projects contract finds, searches and changes its rows. */
@@ -20,7 +20,7 @@ export type KindStore = {
     db: Kysely<Database>,
     row: WorkspaceRow,
     expectedVersion: number,
-    changes: Pick<WorkspaceChanges, "name" | "description" | "status">,
+    changes: Pick<WorkspaceChanges, "name" | "description" | "status" | "mappingProjectId">,
   ) => Promise<number>;
 };
 
@@ -54,7 +54,9 @@ export function createKindRoutes(descriptor: WorkspaceDescriptor, tags: string[]
     path: `${base}/{id}`,
     tags,
     summary: `Change a ${noun}'s name, description or status`,
-    description: "Based on `version`: a stale one answers 409 and changes nothing. The status moves only Active ⇄ Inactive and Active → Completed.",
+    description:
+      "Based on `version`: a stale one answers 409 and changes nothing. The status moves only Active ⇄ Inactive and Active → Completed. " +
+      "`mappingProjectId` names a translation mapping project of the same company (400 otherwise; null: none): its value maps become schema `maps` of the databases at each run.",
     request: { params: workspaceIdParams, body: jsonBody(updateProjectSchema) },
     responses: { 200: jsonContent(projectSchema, `The changed ${noun}.`), ...writeErrorsOf(descriptor) },
   });
@@ -82,7 +84,8 @@ export function createKindRoutes(descriptor: WorkspaceDescriptor, tags: string[]
       assertVersion(descriptor, workspace, body.version);
       assertStatusChange(descriptor, workspace, body.status);
       const { db } = c.var.deps;
-      await store.update(db, workspace, body.version, { name: body.name, description: body.description, status: body.status });
+      const mappingProjectId = await checkedMappingProject(db, descriptor, workspace, body.mappingProjectId);
+      await store.update(db, workspace, body.version, { name: body.name, description: body.description, status: body.status, mappingProjectId });
       return c.json(await mustGet(db, workspace.id), 200);
     });
   return { router, mustGet };

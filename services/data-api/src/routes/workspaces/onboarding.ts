@@ -30,7 +30,7 @@ import {
   type SchemeChoice,
 } from "../../repositories/configurations.ts";
 import { requireWorkspace } from "../../workspace-access.ts";
-import { assertStatusChange, assertVersion, requireApplicationOfCompany } from "./rules.ts";
+import { assertStatusChange, assertVersion, checkedMappingProject, requireApplicationOfCompany } from "./rules.ts";
 import { collectionPath, readErrorsOf, workspaceIdParams, writeErrorsOf } from "./shared.ts";
 
 /**
@@ -160,10 +160,12 @@ export function createOnboardingRoutes() {
       }
       const schemes = body.schemeIds ? await requireSchemesOfCompany(c, workspace.company_id, body.schemeIds) : undefined;
       const { db } = c.var.deps;
+      const mappingProjectId = await checkedMappingProject(db, descriptor, workspace, body.mappingProjectId);
       await updateConfiguration(db, workspace, body.version, {
         name: body.name,
         description: body.description,
         status: body.status,
+        mappingProjectId,
         schemes,
         makeDefault: body.isDefault === true,
       });

@@ -1,7 +1,7 @@
 /** Rules the kind-specific workspace routes (migration.ts, onboarding.ts) apply alike. */
 import type { Kysely } from "kysely";
 import { STATUS_CHANGES, type ProjectStatus } from "../../../../../contracts/projects.ts";
-import type { WorkspaceDescriptor } from "../../../../../contracts/workspaces.ts";
+import { WORKSPACES, type WorkspaceDescriptor } from "../../../../../contracts/workspaces.ts";
 import { ApiProblem, ConflictError } from "../../api-problem.ts";
 import type { Database } from "../../db/schema.ts";
 import { findApplication } from "../../repositories/applications.ts";
@@ -35,4 +35,20 @@ export function assertStatusChange(descriptor: WorkspaceDescriptor, workspace: W
     ? `A ${workspace.status} ${descriptor.noun} can only become ${allowed.join(" or ")}.`
     : `The status of a ${descriptor.noun} in ${workspace.status} cannot be changed by hand.`;
   throw new ApiProblem(400, "validation_failed", message, { status: [message] });
+}
+
+export const MAPPING_PROJECT_OF_COMPANY_MESSAGE = "Choose a translation mapping project of this company.";
+
+/**
+ * A workspace's value maps come from a mapping project of its own company (another company's, or an id
+ * that is no mapping project, reads as one that does not exist); a kind without databases has none to
+ * join them in. Answers the change to write: the id, null (none) or undefined (unchanged).
+ */
+export async function checkedMappingProject(db: Kysely<Database>, descriptor: WorkspaceDescriptor, workspace: WorkspaceRow, id: string | null | undefined) {
+  if (id === undefined || id === null) return id;
+  const refused = () => new ApiProblem(400, "validation_failed", MAPPING_PROJECT_OF_COMPANY_MESSAGE, { mappingProjectId: [MAPPING_PROJECT_OF_COMPANY_MESSAGE] });
+  if (!descriptor.features.databases) throw refused();
+  const found = await db.selectFrom("projects").select(["company_id", "product_type"]).where("id", "=", id).executeTakeFirst();
+  if (!found || found.company_id !== workspace.company_id || found.product_type !== WORKSPACES.translation.productType) throw refused();
+  return id;
 }

@@ -5,7 +5,7 @@ import type { Template } from "../../../../../contracts/templates.ts";
 import { TEST_DATABASE_KINDS, TEST_POSTGRES_ADMIN_URL } from "../../../../shared/testing/databases.ts";
 import { asProjectOwner } from "../../data-plane/project-databases.ts";
 import { TEST_DATABASE_SERVER, USERS, createTestApi, type TestApi } from "../../testing/harness.ts";
-import { loadableProject, makeApplication, makeProject } from "../../testing/project-fixtures.ts";
+import { addProjectTable, column, loadableProject, makeApplication, makeMappingProject, makeProject } from "../../testing/project-fixtures.ts";
 import { recoverInterruptedJobs } from "../../jobs/recover.ts";
 import { insertRun, setRunJob, startStep } from "../../repositories/runs.ts";
 
@@ -66,6 +66,52 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("runs on %s"
     expect(run.tables.find((t) => t.table === "Customers")).toMatchObject({ rowsBefore: 0, rows: 3, previousRows: null });
     expect(await destinationCustomers(project.id)).toBe(3);
     expect((await api.get(`/api/v1/projects/${project.id}`, owner)).body).toMatchObject({ status: "Active", isLocked: false });
+  });
+
+  it("a project's scripts join the value maps of the mapping project it names, as tables of schema maps", async () => {
+    const script = `insert into destination."Customers"\nselect s."CustomerId", coalesce(m.target_value, s."Code"), s."Balance", s."Since"\nfrom source."Customers" s left join maps.codes_code m on m.source_value = s."Code";`;
+    const { project } = await projectWith([{ name: "Translate codes", sql: script }]);
+    // Without a mapping project the table does not exist: the preflight says so, nothing runs.
+    const refused = await start(project.id, { type: "Full" });
+    expect(refused.status).toBe(409);
+    expect(refused.body.errors.join(" ")).toContain("Table maps.codes_code does not exist.");
+
+    // Birch's mapping project: table codes, its column code translated (A → Alpha, B → Beta; C unmapped).
+    const admin = await api.tokenFor(USERS.superAdmin);
+    const mapping = await makeMappingProject(api, admin, { companyId: birch.id, applicationId });
+    const { tableId } = await addProjectTable(api, mapping.id, { name: "Codes", columns: [column("Code", "nvarchar", { length: 10 })] });
+    const table = (await api.get(`/api/v1/mapping-projects/${mapping.id}/mapping-tables/${tableId}`, admin)).body;
+    const code = table.columns[0];
+    await api.send("PUT", `/api/v1/mapping-projects/${mapping.id}/mapping-columns/${code.id}/settings`, admin, { version: 0, translate: true });
+    await api.send("POST", `/api/v1/mapping-projects/${mapping.id}/mapping-columns/${code.id}/values`, admin, {
+      version: 1,
+      values: [
+        { sourceValue: "A", targetValue: "Alpha" },
+        { sourceValue: "B", targetValue: "Beta" },
+        { sourceValue: "C", targetValue: null },
+      ],
+    });
+    // Another company's mapping project, or a project that is none, cannot be named.
+    const current = (await api.get(`/api/v1/projects/${project.id}`, owner)).body;
+    const wrong = await api.send("PATCH", `/api/v1/projects/${project.id}`, owner, { version: current.version, mappingProjectId: project.id });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.fieldErrors.mappingProjectId).toEqual(["Choose a translation mapping project of this company."]);
+    const linked = await api.send("PATCH", `/api/v1/projects/${project.id}`, owner, { version: current.version, mappingProjectId: mapping.id });
+    expect(linked.body.mappingProjectId).toBe(mapping.id);
+
+    const started = await start(project.id, { type: "Full" });
+    expect(started.status).toBe(202);
+    const run = await finished(project.id, started.body.run.id);
+    expect(run.status).toBe("SUCCESS");
+    const codes = await asProjectOwner(api.dataPlane, TEST_DATABASE_SERVER, project.id, (c) =>
+      c.query<{ code: string }>(`select "Code" as code from destination."Customers" order by "CustomerId"`),
+    );
+    expect(codes.rows.map((r) => r.code)).toEqual(["Alpha", "Beta", "C"]);
+
+    // Unlinked: the next run drops the maps, and a script that joins them fails its preflight again.
+    const again = (await api.get(`/api/v1/projects/${project.id}`, owner)).body;
+    await api.send("PATCH", `/api/v1/projects/${project.id}`, owner, { version: again.version, mappingProjectId: null });
+    expect((await start(project.id, { type: "Full" })).status).toBe(409);
   });
 
   it("a Test run changes nothing and reports what it would have left", async () => {
