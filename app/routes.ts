@@ -1,11 +1,7 @@
 import { type RouteConfig, type RouteConfigEntry, index, layout, route } from "@react-router/dev/routes";
 import { WORKSPACES, type WorkspaceKind } from "../contracts/workspaces";
 
-/**
- * Every URL of the portal (spec §2). Area pages that later issues fill are served by
- * routes/area/empty-page.tsx until then; each registration needs its own id.
- */
-const empty = (path: string, id: string) => route(path, "routes/area/empty-page.tsx", { id });
+/** Every URL of the portal (spec §2); each registration of a module needs its own id. */
 const area = (path: string, children: RouteConfigEntry[]) =>
   route(path, "routes/area/layout.tsx", { id: `${path}-layout` }, [
     index("routes/area/index.tsx", { id: `${path}-index` }),
@@ -66,6 +62,7 @@ function workspace(kind: WorkspaceKind, path: string): RouteConfigEntry {
         route("databases/history/:historyId/table/:tableId/details", file("project/databases-history-table"), id("databases-history-table")),
         route("databases/history/:historyId/table/:tableId/rejected-rows.csv", file("project/databases-rejected-rows"), id("databases-rejected-rows")),
         route("background-process", file("project/background-process"), id("background-process")),
+        route("users/sql-permissions", file("project/sql-permissions"), id("sql-permissions")),
       ]),
       ...(ws.features.accessList ? [route("users/project-access", file("project/project-access"), id("project-access"))] : []),
       ...onlyFor("translation", [
@@ -192,8 +189,10 @@ export default [
     // Inside the shell: the header shows the role in the selected company, and the picker lets the user leave it.
     route("permission-denied", "routes/permission-denied.tsx"),
     area("additional-options", [
-      empty("sql-credentials/users", "sql-credentials-users"),
+      route("sql-credentials/users", "routes/additional-options/sql-credentials.tsx"),
       route("product-info/details", "routes/additional-options/product-info.tsx"),
+      route("audit-log", "routes/additional-options/audit-log.tsx"),
+      route("audit-log.csv", "routes/additional-options/audit-log-csv.tsx"),
     ]),
     area("migration", [
       workspace("migration", "projects"),

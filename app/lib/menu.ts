@@ -26,6 +26,7 @@ export const MENU: MenuSection[] = [
     items: [
       { label: "SQL Credentials", path: "/additional-options/sql-credentials/users", icon: "key" },
       { label: "Product Info", path: "/additional-options/product-info/details", icon: "info" },
+      { label: "Audit Log", path: "/additional-options/audit-log", icon: "table" },
     ],
   },
   {

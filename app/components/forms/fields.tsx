@@ -41,7 +41,7 @@ export function TextField({
   className,
   type = "text",
   ...rest
-}: BaseProps & { type?: "text" | "number" | "email" | "search" } & Omit<React.ComponentProps<"input">, "type" | "name" | "id">) {
+}: BaseProps & { type?: "text" | "number" | "email" | "search" | "date" } & Omit<React.ComponentProps<"input">, "type" | "name" | "id">) {
   return (
     <div className={className}>
       <label htmlFor={field.id} className="mb-1 block text-sm font-medium">

@@ -5,7 +5,7 @@ import { cn } from "~/lib/utils";
 // cn() only joins classes: what a caller may change (border tone, padding, title size) is a variant.
 const cardVariants = cva("rounded-lg border bg-white shadow-sm", {
   variants: {
-    tone: { default: "border-border", destructive: "border-destructive/40" },
+    tone: { default: "border-border", destructive: "border-destructive/40", success: "border-emerald-600/50" },
     size: { default: "p-6", sm: "p-4" },
   },
   defaultVariants: { tone: "default", size: "default" },

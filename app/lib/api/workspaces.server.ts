@@ -45,6 +45,7 @@ import {
 import { backupPageSchema, comparisonBodySchema, historyEntryDetailsSchema, restoreBodySchema, startedWorkSchema } from "../../../contracts/backups";
 import { historyPageSchema, loadSchema, rejectedRowsPageSchema, stagedUploadSchema, tableRowsSchema, type HistoryQuery, type stagedLoadSchema } from "../../../contracts/loads";
 import type { WorkspaceDescriptor } from "../../../contracts/workspaces";
+import { sqlPermissionsSchema, type setSqlPermissionsSchema } from "../../../contracts/sql-access";
 import { runDetailsSchema, runPageSchema, startedRunSchema, type runsQuerySchema, type startRunSchema } from "../../../contracts/runs";
 import { callService, callServiceStream, type Caller } from "../api.server";
 import { dictionaryEndpoints } from "./dictionary-tables.server";
@@ -86,6 +87,10 @@ export function workspaceApi(ws: WorkspaceDescriptor, as: Caller) {
       setUser: (userId: string, grant: z.input<typeof setProjectUserSchema>) =>
         callService("data-api", at(id, "users", userId), as, { method: "PUT", body: setProjectUserSchema.parse(grant), schema: anything }),
       removeUser: (userId: string) => callService("data-api", at(id, "users", userId), as, { method: "DELETE", schema: anything }),
+      /** SQL credentials' levels in the workspace's databases (issue 13). */
+      sqlPermissions: () => callService("data-api", at(id, "sql-permissions"), as, { schema: sqlPermissionsSchema }),
+      setSqlPermissions: (body: z.input<typeof setSqlPermissionsSchema>) =>
+        callService("data-api", at(id, "sql-permissions"), as, { method: "PUT", body, schema: sqlPermissionsSchema }),
 
       jobs: () => callService("data-api", at(id, "jobs"), as, { schema: projectJobsSchema }),
       cancelJob: (jobId: string) => callService("data-api", at(id, "jobs", jobId, "cancel"), as, { method: "POST", schema: anything }),

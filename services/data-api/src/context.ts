@@ -6,6 +6,7 @@ import type { AccessSettings } from "../../../contracts/areas.ts";
 import type { AdminDataSourcesSource } from "./admin-data-sources.ts";
 import type { CompanyUsersSource } from "./company-users.ts";
 import type { DataPlane } from "./data-plane/servers.ts";
+import type { SqlAccessSettings } from "./data-plane/sql-logins.ts";
 import type { Database } from "./db/schema.ts";
 import type { JobRunner } from "./jobs/runner.ts";
 import type { PermissionsSource } from "./permissions.ts";
@@ -40,6 +41,8 @@ export type AppDeps = {
   scriptLockTtlMinutes?: number;
   /** A run's statement is cancelled after this many seconds (env RUN_STATEMENT_TIMEOUT_SECONDS); 3600 when omitted. */
   runStatementTimeoutSeconds?: number;
+  /** Where users' SQL tools reach project databases (env SQL_ACCESS_HOST, SQL_ACCESS_PORT, SQL_ACCESS_SSLMODE); each server's own by default. */
+  sqlAccess?: SqlAccessSettings;
   /** The largest flat file a load takes (env MAX_UPLOAD_BYTES); 5 GB when omitted. */
   maxUploadBytes?: number;
   /** How long an upload waits for its review before answering 202 (routes/dictionaries/bulk-uploads.ts UPLOAD_WAIT_MS); tests set 0. */

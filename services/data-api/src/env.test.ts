@@ -15,6 +15,7 @@ describe("data API environment", () => {
       OIDC_ISSUER: "http://localhost:3001",
       OIDC_JWKS_URL: "http://localhost:3001/jwks",
       API_AUDIENCE: "urn:data-transformation:api",
+      AUDIT_RETENTION_DAYS: 365,
       ROLES_CLAIM: "custom:roles",
       CLIENT_PORTAL_API_URL: "http://localhost:3001",
       CLOUD_TARGET: "AWS",

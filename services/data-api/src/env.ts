@@ -47,6 +47,16 @@ const dataApiEnvSchema = z
     /** A run's statement is cancelled after this many seconds. */
     RUN_STATEMENT_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(RUN_STATEMENT_TIMEOUT_SECONDS_DEFAULT),
     /**
+     * Where users' SQL tools reach project databases (issue 13): shown with a SQL credential's password.
+     * Default: each server's own host and port (the embedded server listens on loopback only; README).
+     */
+    SQL_ACCESS_HOST: z.string().trim().min(1).optional(),
+    SQL_ACCESS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+    /** Audit log entries older than this many days are deleted (at start and daily). */
+    AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).default(365),
+    /** Shown in the connection details when set (require, verify-full, …). */
+    SQL_ACCESS_SSLMODE: z.enum(["disable", "allow", "prefer", "require", "verify-ca", "verify-full"]).optional(),
+    /**
      * Kept exactly as given (no trailing-slash trimming): jose compares the token's `iss` byte for
      * byte, and some providers' issuers end with a slash.
      */

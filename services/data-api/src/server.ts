@@ -21,6 +21,7 @@ import { migrateDatabase } from "./db/migrate.ts";
 import type { Database } from "./db/schema.ts";
 import { loadEnv, type DataApiEnv } from "./env.ts";
 import { STALE_JOB_MS, recoverInterruptedJobs, startStaleJobSweep } from "./jobs/recover.ts";
+import { pruneAudit } from "./repositories/audit-log.ts";
 import { createJobRunner } from "./jobs/runner.ts";
 import { createHttpPermissionsSource } from "./permissions.ts";
 import { seedDemoContent } from "./demo-content.ts";
@@ -121,12 +122,22 @@ async function main() {
     autoBackupsKept: env.AUTO_BACKUPS_KEPT,
     scriptLockTtlMinutes: env.SCRIPT_LOCK_TTL_MINUTES,
     runStatementTimeoutSeconds: env.RUN_STATEMENT_TIMEOUT_SECONDS,
+    sqlAccess: { host: env.SQL_ACCESS_HOST, port: env.SQL_ACCESS_PORT, sslmode: env.SQL_ACCESS_SSLMODE },
     jobs,
     companyUsers: createHttpCompanyUsersSource({ baseUrl: env.CLIENT_PORTAL_API_URL }),
     adminDataSources: createHttpAdminDataSources({ baseUrl: env.CLIENT_PORTAL_API_URL }),
     accessSettings: { cloudTarget: env.CLOUD_TARGET, translationAnalystRole: env.TRANSLATION_ANALYST_ROLE },
   });
   const stopSweep = sharedControlPlane ? startStaleJobSweep(db, logger, { dataPlane }) : () => undefined;
+  // The audit log keeps AUDIT_RETENTION_DAYS: pruned now and once a day.
+  const pruneAuditLog = () =>
+    pruneAudit(db, env.AUDIT_RETENTION_DAYS).then(
+      (n) => n && logger.info("pruned the audit log", { entries: n, retentionDays: env.AUDIT_RETENTION_DAYS }),
+      (err: unknown) => logger.warn("could not prune the audit log", { err }),
+    );
+  void pruneAuditLog();
+  const auditTimer = setInterval(pruneAuditLog, 24 * 3600_000);
+  auditTimer.unref();
 
   const server = serve({ fetch: app.fetch, port: env.DATA_API_PORT }, (info) => {
     logger.info(`data API listening on http://localhost:${info.port}`, {
@@ -149,6 +160,7 @@ async function main() {
     stopping = true;
     logger.info("stopping", { signal });
     stopSweep();
+    clearInterval(auditTimer);
     setTimeout(() => {
       logger.warn("requests still open after the grace period; exiting anyway");
       process.exit(1);

@@ -50,6 +50,7 @@ function tabsOf(ws: WorkspaceDescriptor) {
     { to: "templates/assigned", label: "Templates", match: "templates" },
     ...(ws.kind === "translation" ? [{ to: "translate", label: "Translate a file", match: "translate" }] : []),
     ...(accessList ? [{ to: "users/project-access", label: "Project access" }] : []),
+    ...(databases ? [{ to: "users/sql-permissions", label: "SQL permissions" }] : []),
     ...(databases ? [{ to: "background-process", label: "Background process" }] : []),
   ];
 }

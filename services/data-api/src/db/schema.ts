@@ -4,10 +4,11 @@
  */
 import type { DictionaryTables } from "./schema-dictionaries.ts";
 import type { ProjectTables } from "./schema-projects.ts";
+import type { SqlAccessTables } from "./schema-sql-access.ts";
 import type { TemplateTables } from "./schema-templates.ts";
 
 /** Each area keeps its table types in its own file (schema-*.ts); this is their union. */
-export interface Database extends DictionaryTables, ProjectTables, TemplateTables {
+export interface Database extends DictionaryTables, ProjectTables, TemplateTables, SqlAccessTables {
   companies: CompaniesTable;
 }
 

@@ -16,6 +16,7 @@ import * as m0014 from "./0014_runs.ts";
 import * as m0015 from "./0015_value_maps.ts";
 import * as m0016 from "./0016_translations.ts";
 import * as m0017 from "./0017_workspace_value_maps.ts";
+import * as m0018 from "./0018_sql_access.ts";
 
 /** Every migration by its sortable name. Append only; never rename or edit a shipped one. */
 export const migrations: Record<string, Migration> = {
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   "0015_value_maps": m0015,
   "0016_translations": m0016,
   "0017_workspace_value_maps": m0017,
+  "0018_sql_access": m0018,
 };

@@ -15,6 +15,7 @@ import { createOnboardingRoutes } from "./onboarding.ts";
 import { createTranslationRoutes } from "./translation.ts";
 import { collectionPath } from "./shared.ts";
 import { createWorkspaceRunsRouter } from "./runs.ts";
+import { createWorkspaceSqlPermissionsRouter } from "./sql-permissions.ts";
 import { createWorkspaceTemplatesRouter } from "./templates.ts";
 import { createWorkspaceUsersRouter } from "./users.ts";
 
@@ -55,6 +56,7 @@ export function createWorkspaceRouter(kind: WorkspaceKind) {
     router.route("/", createWorkspaceLoadsRouter(descriptor));
     router.route("/", createWorkspaceHistoryRouter(descriptor));
     router.route("/", createWorkspaceBackupsRouter(descriptor));
+    router.route("/", createWorkspaceSqlPermissionsRouter(descriptor));
   }
   router.route("/", createWorkspaceDictionaryRouter(descriptor));
   router.route("/", createWorkspaceTemplatesRouter(descriptor));

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { projectAccessSchema, projectUsersResponseSchema, setProjectUserSchema } from "../../../../../contracts/projects.ts";
 import type { WorkspaceDescriptor } from "../../../../../contracts/workspaces.ts";
 import { ApiProblem } from "../../api-problem.ts";
+import type { CompanyUser } from "../../../../../contracts/client-portal.ts";
 import { CompanyUsersUnavailableError } from "../../company-users.ts";
 import type { AppEnv } from "../../context.ts";
 import { createRouter, jsonBody, jsonContent } from "../../openapi.ts";
@@ -98,7 +99,7 @@ export function createWorkspaceUsersRouter(descriptor: WorkspaceDescriptor) {
  * A workspace is shared only with people of its company: the client portal's list of the company's
  * users (anyone with a permission entry) decides.
  */
-async function requireCompanyUser(c: Context<AppEnv, any, any>, companyId: string, userId: string) {
+export async function requireCompanyUser(c: Context<AppEnv, any, any>, companyId: string, userId: string): Promise<CompanyUser> {
   let users;
   try {
     users = await c.var.deps.companyUsers.list(c.var.caller, companyId);
@@ -107,7 +108,7 @@ async function requireCompanyUser(c: Context<AppEnv, any, any>, companyId: strin
     c.var.deps.logger.warn("company users unavailable", { err, companyId, requestId: c.var.requestId });
     throw new HTTPException(503, { message: "The company's users could not be loaded from the client portal. Try again in a moment." });
   }
-  if (!users.some((u) => u.id === userId)) {
-    throw new ApiProblem(400, "validation_failed", NOT_A_COMPANY_USER_MESSAGE, { userId: [NOT_A_COMPANY_USER_MESSAGE] });
-  }
+  const user = users.find((u) => u.id === userId);
+  if (!user) throw new ApiProblem(400, "validation_failed", NOT_A_COMPANY_USER_MESSAGE, { userId: [NOT_A_COMPANY_USER_MESSAGE] });
+  return user;
 }

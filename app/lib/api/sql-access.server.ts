@@ -1,0 +1,36 @@
+/** The data API's SQL access and audit endpoints (issue 13): Additional Options' pages call these. */
+import { z } from "zod";
+import {
+  auditPageSchema,
+  issuedSqlCredentialSchema,
+  sqlCredentialPageSchema,
+  sqlCredentialSchema,
+  type auditQuerySchema,
+  type createSqlCredentialSchema,
+  type sqlCredentialQuerySchema,
+} from "../../../contracts/sql-access";
+import { callService, callServiceStream, type Caller } from "../api.server";
+
+const enc = encodeURIComponent;
+
+export function sqlAccessApi(as: Caller) {
+  return {
+    credentials: (query: z.output<typeof sqlCredentialQuerySchema>) =>
+      callService("data-api", "/api/v1/sql-credentials", as, { schema: sqlCredentialPageSchema, query }),
+    create: (body: z.input<typeof createSqlCredentialSchema>) =>
+      callService("data-api", "/api/v1/sql-credentials", as, { method: "POST", body, schema: issuedSqlCredentialSchema }),
+    rotate: (id: string) => callService("data-api", `/api/v1/sql-credentials/${enc(id)}/rotate`, as, { method: "POST", schema: issuedSqlCredentialSchema }),
+    revoke: (id: string, reason: string | null) =>
+      callService("data-api", `/api/v1/sql-credentials/${enc(id)}/revoke`, as, {
+        method: "POST",
+        body: { reason },
+        schema: z.object({ credential: sqlCredentialSchema }),
+      }),
+    audit: (query: Partial<z.output<typeof auditQuerySchema>>) => callService("data-api", "/api/v1/audit-log", as, { schema: auditPageSchema, query }),
+    /** The CSV export, streamed through. */
+    auditCsv: (query: Record<string, string | undefined>) => {
+      const search = new URLSearchParams(Object.entries(query).filter((e): e is [string, string] => Boolean(e[1])));
+      return callServiceStream("data-api", `/api/v1/audit-log.csv?${search}`, as);
+    },
+  };
+}

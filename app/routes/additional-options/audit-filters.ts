@@ -1,0 +1,38 @@
+import { PAGE_SIZES } from "../../../contracts/values/common";
+import { AUDIT_ACTIONS, type AuditAction } from "../../../contracts/values/sql-access";
+import { DEFAULT_PAGE_SIZE } from "~/lib/list-search";
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+export type AuditFilters = {
+  companyId?: string;
+  userId?: string;
+  action?: AuditAction;
+  from?: string;
+  to?: string;
+  contains?: string;
+  page: number;
+  pageSize: number;
+};
+
+/**
+ * The audit log's filters as the page and its CSV export read them from the URL: a value that makes
+ * no sense (an unknown action, a date that is not YYYY-MM-DD) is dropped rather than refused.
+ */
+export function auditFilters(p: URLSearchParams): AuditFilters {
+  const text = (key: string) => p.get(key)?.trim().slice(0, 200) || undefined;
+  const day = (key: string) => (DAY.test(p.get(key) ?? "") ? p.get(key)! : undefined);
+  const action = p.get("action");
+  const page = Number(p.get("page"));
+  const pageSize = Number(p.get("pageSize"));
+  return {
+    companyId: text("company"),
+    userId: text("userId"),
+    action: (AUDIT_ACTIONS as readonly string[]).includes(action ?? "") ? (action as AuditAction) : undefined,
+    from: day("from"),
+    to: day("to"),
+    contains: text("contains"),
+    page: Number.isInteger(page) && page > 0 ? page : 1,
+    pageSize: (PAGE_SIZES as readonly number[]).includes(pageSize) ? pageSize : DEFAULT_PAGE_SIZE,
+  };
+}

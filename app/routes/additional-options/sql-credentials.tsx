@@ -1,0 +1,413 @@
+import type { SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, Form, Link } from "react-router";
+import { z } from "zod";
+import {
+  revokeSqlCredentialSchema,
+  sqlCredentialFieldsSchema,
+  todayUtc,
+  userOrService,
+  type IssuedSqlCredential,
+  type SqlCredentialStatus,
+} from "../../../contracts/sql-access";
+import { SQL_CREDENTIAL_CONNECTION_LIMIT, SQL_CREDENTIAL_STATUSES, SQL_LEVEL_LABELS } from "../../../contracts/values/sql-access";
+import { FormErrors, SelectField, TextareaField, TextField } from "~/components/forms/fields";
+import { StatusButton } from "~/components/forms/status-button";
+import { formatTimestamp } from "~/components/projects/format";
+import { useIntentPending } from "~/components/projects/use-intent-pending";
+import { Alert } from "~/components/ui/alert";
+import { buttonVariants } from "~/components/ui/button";
+import { Card, CardDescription } from "~/components/ui/card";
+import { ListSearchForm } from "~/components/ui/list-search-form";
+import { Pagination, PastTheEnd } from "~/components/ui/pagination";
+import { SortableHeader } from "~/components/ui/sortable-header";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
+import { sqlAccessApi } from "~/lib/api/sql-access.server";
+import { companyUsers } from "~/lib/api/workspaces.server";
+import { companyHref, useCompanyHref } from "~/lib/company-href";
+import { redirectWithFlash } from "~/lib/flash.server";
+import { getFormProps, useServerForm } from "~/lib/forms";
+import { invalid, readFormData, refusedByService, serviceFailure, unknownIntent } from "~/lib/forms.server";
+import { callerOf, forSelectedCompany, shellOf } from "~/lib/guards.server";
+import { readPaging } from "~/lib/list-search.server";
+import type { Route } from "./+types/sql-credentials";
+
+const PATH = "/additional-options/sql-credentials/users";
+const SORTS = ["-createdAt", "createdAt", "name", "-name", "expiresOn", "-expiresOn"] as const;
+type Sort = (typeof SORTS)[number];
+
+/** The create form as it posts: the company comes from the page, not the form. */
+const createFormSchema = sqlCredentialFieldsSchema.omit({ companyId: true }).superRefine(userOrService);
+const idSchema = z.object({ id: z.string().min(1) });
+
+function readSearch(url: URL) {
+  const p = url.searchParams;
+  const status = p.get("status");
+  return {
+    status: (SQL_CREDENTIAL_STATUSES as readonly string[]).includes(status ?? "") ? (status as SqlCredentialStatus) : undefined,
+    ...readPaging<Sort>(p, SORTS, "-createdAt"),
+    /** The credential whose revocation is being confirmed (a GET, so it works without JavaScript). */
+    revoke: p.get("revoke") ?? undefined,
+  };
+}
+
+/**
+ * SQL credentials (issue 13): a company's PostgreSQL logins, created, rotated and revoked by SuperAdmin
+ * and Support (the area layout's guard). A password is shown once, in the answer to the post that
+ * made it (never in a redirect, a cookie or the list), with how to connect.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const search = readSearch(new URL(request.url));
+  const { shell, value } = await forSelectedCompany(context, (as, companyId) =>
+    Promise.all([
+      sqlAccessApi(as).credentials({ companyId, status: search.status, sort: search.sort, page: search.page, pageSize: search.pageSize }),
+      // The names come from the client portal; without them a credential can still be made for a service.
+      companyUsers(as, companyId).catch((err: unknown) => {
+        if (err instanceof Response || !serviceFailure(err)) throw err;
+        return null;
+      }),
+    ]),
+  );
+  const [credentials, people] = value ?? [null, null];
+  return { companyId: shell.company?.id ?? null, companyName: shell.company?.name ?? null, search, credentials, people, today: todayUtc() };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const shell = await shellOf(context);
+  const companyId = shell.company?.id;
+  if (!companyId) throw data({ errors: ["Choose a company first."] }, { status: 400 });
+  const api = sqlAccessApi(callerOf(context));
+  const formData = await readFormData(request);
+  const intent = formData.get("intent");
+  // The password is in this answer only: no cache may keep it.
+  const once = { headers: { "Cache-Control": "no-store" } };
+
+  if (intent === "create") {
+    const submission = parseWithZod(formData, { schema: createFormSchema });
+    if (submission.status !== "success") return invalid(submission);
+    try {
+      const issued = await api.create({ companyId, ...submission.value });
+      return data({ issued, result: submission.reply({ resetForm: true }) }, once);
+    } catch (err) {
+      return refusedByService(submission, err);
+    }
+  }
+
+  if (intent === "rotate") {
+    const submission = parseWithZod(formData, { schema: idSchema });
+    if (submission.status !== "success") return invalid(submission);
+    try {
+      return data({ issued: await api.rotate(submission.value.id), result: undefined }, once);
+    } catch (err) {
+      return refusedByService(submission, err);
+    }
+  }
+
+  if (intent === "revoke") {
+    const submission = parseWithZod(formData, { schema: idSchema.extend(revokeSqlCredentialSchema.shape) });
+    if (submission.status !== "success") return invalid(submission);
+    try {
+      const { credential } = await api.revoke(submission.value.id, submission.value.reason);
+      return redirectWithFlash(companyHref(PATH, companyId), `Credential ${credential.login} revoked: it can no longer connect.`);
+    } catch (err) {
+      return refusedByService(submission, err);
+    }
+  }
+
+  return unknownIntent(intent);
+}
+
+export const handle = { breadcrumb: "SQL Credentials" };
+
+export function meta() {
+  return [{ title: "SQL Credentials · Data Transformation" }];
+}
+
+type LoaderData = Route.ComponentProps["loaderData"];
+type Credential = NonNullable<LoaderData["credentials"]>["items"][number];
+
+export default function SqlCredentials({ loaderData, actionData }: Route.ComponentProps) {
+  const { companyId, companyName, search, credentials, people, today } = loaderData;
+  const href = useCompanyHref();
+  const issued = actionData && "issued" in actionData ? (actionData.issued as IssuedSqlCredential) : undefined;
+  const lastResult = actionData?.result as SubmissionResult<string[]> | undefined;
+  const revoking = search.revoke ? credentials?.items.find((c) => c.id === search.revoke && c.status !== "Revoked") : undefined;
+  const listHref = (extra: Record<string, string | number | undefined>) =>
+    href(PATH, { status: search.status, sort: search.sort === "-createdAt" ? undefined : search.sort, pageSize: search.pageSize, ...extra });
+
+  return (
+    <section aria-labelledby="page-title" className="flex flex-col gap-6">
+      <div>
+        <h1 id="page-title" className="text-2xl font-semibold tracking-tight">
+          SQL Credentials
+        </h1>
+        <p className="mt-1 max-w-3xl text-sm text-muted-foreground">
+          A SQL credential is a PostgreSQL login for one person or service of {companyName ?? "the company"}, for their own SQL tools (DBeaver, psql, Excel,
+          Power BI). It reaches no database until a project or configuration grants it Read or Write on its SQL permissions page. Its password is shown once; at
+          most {SQL_CREDENTIAL_CONNECTION_LIMIT} sessions at a time; the server refuses it after its expiry date.
+        </p>
+      </div>
+
+      {issued ? <IssuedPassword issued={issued} /> : null}
+      {revoking ? <RevokeConfirmation credential={revoking} cancelHref={listHref({})} lastResult={lastResult} /> : null}
+
+      {!companyId || !credentials ? (
+        <Alert>Choose a company to see its SQL credentials.</Alert>
+      ) : (
+        <>
+          <ListSearchForm
+            action={PATH}
+            label="Filter SQL credentials"
+            companyId={companyId}
+            sort={search.sort}
+            defaultSort="-createdAt"
+            pageSize={search.pageSize}
+            pageSizeId="credential-page-size"
+            filtered={Boolean(search.status)}
+          >
+            <div className="mt-4 max-w-xs">
+              <label htmlFor="credential-status" className="mb-1 block text-sm font-medium">
+                Status
+              </label>
+              <select
+                id="credential-status"
+                name="status"
+                defaultValue={search.status ?? ""}
+                className="h-9 w-full rounded-md border border-input bg-white px-3 text-sm"
+              >
+                <option value="">Any status</option>
+                {SQL_CREDENTIAL_STATUSES.map((s) => (
+                  <option key={s} value={s}>
+                    {s}
+                  </option>
+                ))}
+              </select>
+            </div>
+          </ListSearchForm>
+          {credentials.total === 0 ? (
+            <Card>
+              <h2 className="text-base font-semibold">{search.status ? "No matching credentials" : "No SQL credentials yet"}</h2>
+              <CardDescription>{search.status ? "No credential has this status." : "Create one below."}</CardDescription>
+            </Card>
+          ) : credentials.items.length === 0 ? (
+            <PastTheEnd page={credentials.page} />
+          ) : (
+            <div>
+              <Table aria-label="SQL credentials">
+                <TableHeader>
+                  <TableRow>
+                    <SortableHeader<Sort> label="Who" column="name" sort={search.sort} to={(sort) => listHref({ sort })} className="px-3 text-left" />
+                    <TableHead>Login name</TableHead>
+                    <SortableHeader<Sort> label="Created" column="createdAt" sort={search.sort} to={(sort) => listHref({ sort })} className="px-3 text-left" />
+                    <SortableHeader<Sort> label="Expires" column="expiresOn" sort={search.sort} to={(sort) => listHref({ sort })} className="px-3 text-left" />
+                    <TableHead>Last used</TableHead>
+                    <TableHead>Status</TableHead>
+                    <TableHead>Databases</TableHead>
+                    <TableHead>
+                      <span className="sr-only">Actions</span>
+                    </TableHead>
+                  </TableRow>
+                </TableHeader>
+                <TableBody>
+                  {credentials.items.map((c) => (
+                    <CredentialRow key={c.id} credential={c} revokeHref={listHref({ page: search.page, revoke: c.id })} lastResult={lastResult} />
+                  ))}
+                </TableBody>
+              </Table>
+              <Pagination
+                page={credentials.page}
+                pageSize={credentials.pageSize}
+                total={credentials.total}
+                noun={["credential", "credentials"]}
+                href={(page) => listHref({ page })}
+              />
+            </div>
+          )}
+          <CreateForm people={people} today={today} lastResult={issued ? undefined : lastResult} />
+        </>
+      )}
+    </section>
+  );
+}
+
+function CredentialRow({ credential: c, revokeHref, lastResult }: { credential: Credential; revokeHref: string; lastResult?: SubmissionResult<string[]> }) {
+  const pending = useIntentPending("rotate", { id: c.id });
+  const [form] = useServerForm({ id: `rotate-${c.id}`, lastResult: lastResult?.initialValue?.id === c.id ? lastResult : undefined });
+  return (
+    <TableRow>
+      <TableCell>
+        <p className="font-medium">{c.name}</p>
+        <p className="text-xs text-muted-foreground">{c.userId ? "User" : "Service"}</p>
+        {c.note ? <p className="text-xs text-muted-foreground">{c.note}</p> : null}
+      </TableCell>
+      <TableCell>
+        <code className="text-xs">{c.login}</code>
+      </TableCell>
+      <TableCell className="whitespace-nowrap">{formatTimestamp(c.createdAt)}</TableCell>
+      <TableCell className="whitespace-nowrap">{c.expiresOn}</TableCell>
+      <TableCell className="whitespace-nowrap">{c.lastUsedAt ? formatTimestamp(c.lastUsedAt) : "Never seen"}</TableCell>
+      <TableCell>{c.status}</TableCell>
+      <TableCell>
+        {c.databases.length === 0 ? (
+          <span className="text-muted-foreground">None</span>
+        ) : (
+          <ul className="text-xs">
+            {c.databases.map((d) => (
+              <li key={d.workspaceId}>
+                {d.workspaceName}: {SQL_LEVEL_LABELS[d.level]}
+              </li>
+            ))}
+          </ul>
+        )}
+      </TableCell>
+      <TableCell>
+        {c.status === "Revoked" ? null : (
+          <div className="flex flex-wrap items-center gap-2">
+            <Form method="post" {...getFormProps(form)}>
+              <input type="hidden" name="id" value={c.id} />
+              <FormErrors form={form} />
+              <StatusButton
+                type="submit"
+                name="intent"
+                value="rotate"
+                size="sm"
+                variant="outline"
+                pending={pending}
+                aria-label={`Rotate password of ${c.login}`}
+              >
+                Rotate password
+              </StatusButton>
+            </Form>
+            <Link to={revokeHref} className={buttonVariants({ size: "sm", variant: "ghost" })} aria-label={`Revoke ${c.login}`}>
+              Revoke
+            </Link>
+          </div>
+        )}
+      </TableCell>
+    </TableRow>
+  );
+}
+
+/** The only time a password is shown: with the host, port and a URI per database it reaches now. */
+function IssuedPassword({ issued }: { issued: IssuedSqlCredential }) {
+  const { credential, password, connection } = issued;
+  const template = `postgresql://${connection.user}:${password}@${connection.host}:${connection.port}/<database>${connection.sslmode ? `?sslmode=${connection.sslmode}` : ""}`;
+  return (
+    <Card aria-labelledby="issued-title" tone="success">
+      <h2 id="issued-title" className="text-lg font-semibold">
+        Password of {credential.login}
+      </h2>
+      <p className="mt-1 text-sm">Copy it now: it is not shown again. Rotate the password to get a new one.</p>
+      <dl className="mt-4 grid max-w-3xl grid-cols-[max-content_1fr] gap-x-4 gap-y-2 text-sm">
+        <dt className="text-muted-foreground">Password</dt>
+        <dd>
+          <code data-testid="issued-password" className="rounded bg-white px-2 py-1 font-mono">
+            {password}
+          </code>
+        </dd>
+        <dt className="text-muted-foreground">User</dt>
+        <dd>
+          <code>{connection.user}</code>
+        </dd>
+        <dt className="text-muted-foreground">Host</dt>
+        <dd>
+          <code>{connection.host}</code>
+        </dd>
+        <dt className="text-muted-foreground">Port</dt>
+        <dd>
+          <code>{connection.port}</code>
+        </dd>
+        {connection.sslmode ? (
+          <>
+            <dt className="text-muted-foreground">sslmode</dt>
+            <dd>
+              <code>{connection.sslmode}</code>
+            </dd>
+          </>
+        ) : null}
+      </dl>
+      {connection.uris.length === 0 ? (
+        <p className="mt-4 text-sm">
+          It reaches no database yet: grant it Read or Write on a project&apos;s or configuration&apos;s SQL permissions page, then connect with{" "}
+          <code className="break-all">{template}</code>.
+        </p>
+      ) : (
+        <div className="mt-4">
+          <h3 className="text-sm font-medium">Connection URIs</h3>
+          <ul className="mt-1 space-y-1 text-sm" aria-label="Connection URIs">
+            {connection.uris.map((u) => (
+              <li key={u.database}>
+                {u.workspaceName}: <code className="break-all">{u.uri}</code>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </Card>
+  );
+}
+
+function RevokeConfirmation({ credential, cancelHref, lastResult }: { credential: Credential; cancelHref: string; lastResult?: SubmissionResult<string[]> }) {
+  const pending = useIntentPending("revoke", { id: credential.id });
+  const [form, fields] = useServerForm({ id: "revoke", lastResult: lastResult?.initialValue?.intent === "revoke" ? lastResult : undefined });
+  return (
+    <Card aria-labelledby="revoke-title" tone="destructive">
+      <h2 id="revoke-title" className="text-lg font-semibold">
+        Revoke {credential.login}?
+      </h2>
+      <p className="mt-1 text-sm">
+        {credential.name} can no longer connect, from now on: open sessions are ended. This cannot be undone; create a new credential instead.
+      </p>
+      <Form method="post" {...getFormProps(form)} aria-labelledby="revoke-title" className="mt-4 flex max-w-xl flex-col gap-3">
+        <input type="hidden" name="id" value={credential.id} />
+        <FormErrors form={form} />
+        <TextareaField label="Reason" field={fields.reason!} description="Kept in the audit log." />
+        <div className="flex items-center gap-3">
+          <StatusButton type="submit" name="intent" value="revoke" variant="destructive" pending={pending}>
+            Revoke credential
+          </StatusButton>
+          <Link to={cancelHref} className="text-sm text-brand hover:underline">
+            Cancel
+          </Link>
+        </div>
+      </Form>
+    </Card>
+  );
+}
+
+function CreateForm({ people, today, lastResult }: { people: LoaderData["people"]; today: string; lastResult?: SubmissionResult<string[]> }) {
+  const pending = useIntentPending("create");
+  const [form, fields] = useServerForm({
+    id: "create-credential",
+    lastResult: lastResult?.initialValue?.intent === "create" ? lastResult : undefined,
+    required: ["expiresOn"],
+  });
+  return (
+    <Card aria-labelledby="create-title">
+      <h2 id="create-title" className="text-lg font-semibold">
+        Create credential
+      </h2>
+      <p className="mt-1 text-sm text-muted-foreground">For a user of the company, or a named service (a reporting gateway, an ETL job): one or the other.</p>
+      <Form method="post" {...getFormProps(form)} aria-labelledby="create-title" className="mt-4 grid max-w-3xl gap-4 sm:grid-cols-2">
+        <FormErrors form={form} />
+        <SelectField
+          label="User"
+          field={fields.userId!}
+          placeholder="None: a named service"
+          options={(people ?? []).map((u) => ({ value: u.id, label: `${u.name} (${u.email})` }))}
+          description={people ? undefined : "The company's users could not be loaded: name a service instead, or try again."}
+        />
+        <TextField label="Service name" field={fields.serviceName!} />
+        <TextField label="Expiry date" type="date" field={fields.expiresOn!} min={today} />
+        <TextField label="Note" field={fields.note!} />
+        <div className="sm:col-span-2">
+          <StatusButton type="submit" name="intent" value="create" pending={pending}>
+            Create credential
+          </StatusButton>
+        </div>
+      </Form>
+    </Card>
+  );
+}
+
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error";

@@ -1,0 +1,164 @@
+import type { SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { Form, Link } from "react-router";
+import { z } from "zod";
+import { sqlLevelSchema } from "../../../../contracts/sql-access";
+import { SQL_LEVEL_HINTS, SQL_LEVEL_LABELS, SQL_LEVELS } from "../../../../contracts/values/sql-access";
+import { FormErrors, SelectField } from "~/components/forms/fields";
+import { StatusButton } from "~/components/forms/status-button";
+import { useIntentPending } from "~/components/projects/use-intent-pending";
+import { Alert } from "~/components/ui/alert";
+import { Card } from "~/components/ui/card";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
+import { companyHref, useCompanyHref } from "~/lib/company-href";
+import { redirectWithFlash } from "~/lib/flash.server";
+import { getFormProps, useServerForm } from "~/lib/forms";
+import { invalid, readFormData, refusedByService, unknownIntent } from "~/lib/forms.server";
+import { afterGuard } from "~/lib/guards.server";
+import { useWorkspacePaths } from "~/lib/workspace-paths";
+import { projectCalls, projectScope, requireWorkspace } from "../workspace.server";
+import type { Route } from "./+types/sql-permissions";
+
+/** The page's one form: each credential's level, with the level the page showed (a stale save is refused by the data API). */
+const permissionsSchema = z.object({
+  entries: z.array(z.object({ credentialId: z.string().min(1), level: sqlLevelSchema, was: sqlLevelSchema })).min(1),
+});
+
+/**
+ * A workspace's SQL permissions (issue 13, …/users/sql-permissions): for each SQL credential of the
+ * company, None, Read or Write in this workspace's databases. Anyone who may read the workspace sees
+ * them; those with write access change them. Credentials are made under Additional Options.
+ */
+export async function loader({ context }: Route.LoaderArgs) {
+  const [{ project, access, ws, companyId }, permissions] = await afterGuard(projectScope(context), projectCalls(context).sqlPermissions());
+  return { projectId: project.id, noun: ws.noun, canWrite: access.canWrite && !project.isLocked, locked: project.isLocked, permissions, companyId };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { project, companyId, api, paths } = await projectScope(context);
+  const here = paths.page(project.id, "users/sql-permissions");
+  await requireWorkspace(context, { write: here, unlocked: true });
+  const formData = await readFormData(request);
+  const intent = formData.get("intent");
+  if (intent !== "save") return unknownIntent(intent);
+  const submission = parseWithZod(formData, { schema: permissionsSchema });
+  if (submission.status !== "success") return invalid(submission);
+  const changed = submission.value.entries.filter((e) => e.level !== e.was);
+  if (changed.length === 0) return redirectWithFlash(companyHref(here, companyId), "Nothing to save: no level was changed.");
+  try {
+    await api.setSqlPermissions({ entries: changed });
+  } catch (err) {
+    return refusedByService(submission, err);
+  }
+  return redirectWithFlash(
+    companyHref(here, companyId),
+    `SQL permissions saved: ${changed.length} ${changed.length === 1 ? "credential" : "credentials"} changed.`,
+  );
+}
+
+export const handle = { breadcrumb: "SQL permissions" };
+
+export function meta() {
+  return [{ title: "SQL permissions · Data Transformation" }];
+}
+
+export default function SqlPermissions({ loaderData, actionData }: Route.ComponentProps) {
+  const { noun, canWrite, locked, permissions, projectId } = loaderData;
+  const href = useCompanyHref();
+  const paths = useWorkspacePaths();
+  const lastResult = actionData?.result as SubmissionResult<string[]> | undefined;
+  const pending = useIntentPending("save");
+  const items = permissions.items;
+  const [form, fields] = useServerForm({
+    id: "sql-permissions",
+    lastResult,
+    defaultValue: { entries: items.map((i) => ({ credentialId: i.credentialId, level: i.level, was: i.level })) },
+  });
+  const entries = fields.entries!.getFieldList();
+
+  return (
+    <Card aria-labelledby="sql-title">
+      <h2 id="sql-title" className="text-lg font-semibold">
+        SQL permissions
+      </h2>
+      <p className="mt-1 max-w-3xl text-sm text-muted-foreground">
+        What each SQL credential of the company may do in this {noun}&apos;s databases ({permissions.database ?? "not created yet"}).{" "}
+        {SQL_LEVELS.map((l) => `${SQL_LEVEL_LABELS[l]}: ${SQL_LEVEL_HINTS[l]}`).join("; ")}. Credentials are created, rotated and revoked under Additional
+        Options.
+      </p>
+      {!permissions.databasesExist ? (
+        <Alert className="mt-4">
+          This {noun} has no databases yet.{" "}
+          <Link to={href(paths.page(projectId, "databases/current"))} className="text-brand hover:underline">
+            Create them
+          </Link>{" "}
+          before granting SQL access.
+        </Alert>
+      ) : items.length === 0 ? (
+        <p className="mt-4 text-sm text-muted-foreground">The company has no SQL credentials yet.</p>
+      ) : canWrite ? (
+        <Form method="post" {...getFormProps(form)} aria-labelledby="sql-title" className="mt-4">
+          <FormErrors form={form} />
+          <ul className="divide-y divide-border rounded-lg border border-border" aria-label="SQL credentials">
+            {items.map((item, i) => {
+              const entry = entries[i]!.getFieldset<"credentialId" | "level" | "was">();
+              return (
+                <li key={item.credentialId} className="flex flex-wrap items-end justify-between gap-4 p-4">
+                  <div className="text-sm">
+                    <p className="font-medium">{item.name}</p>
+                    <p className="text-muted-foreground">
+                      <code>{item.login}</code> · {item.status} · expires {item.expiresOn}
+                    </p>
+                  </div>
+                  <input type="hidden" name={entry.credentialId.name} value={item.credentialId} />
+                  <input type="hidden" name={entry.was.name} value={item.level} />
+                  <SelectField
+                    label={`SQL permission of ${item.name} (${item.login})`}
+                    field={entry.level}
+                    options={SQL_LEVELS.map((l) => ({ value: l, label: SQL_LEVEL_LABELS[l] }))}
+                    className="min-w-64"
+                  />
+                </li>
+              );
+            })}
+          </ul>
+          <StatusButton type="submit" name="intent" value="save" pending={pending} className="mt-4">
+            Save permissions
+          </StatusButton>
+        </Form>
+      ) : (
+        <>
+          <p className="mt-4 text-sm">
+            {locked
+              ? `The ${noun} is locked by a running job: the levels can be changed once it ends.`
+              : "Only users with write access can change these levels."}
+          </p>
+          <Table aria-label="SQL credentials" className="mt-2">
+            <TableHeader>
+              <TableRow>
+                <TableHead>Who</TableHead>
+                <TableHead>Login name</TableHead>
+                <TableHead>Status</TableHead>
+                <TableHead>Level</TableHead>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {items.map((item) => (
+                <TableRow key={item.credentialId}>
+                  <TableCell>{item.name}</TableCell>
+                  <TableCell>
+                    <code>{item.login}</code>
+                  </TableCell>
+                  <TableCell>{item.status}</TableCell>
+                  <TableCell>{SQL_LEVEL_LABELS[item.level]}</TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </>
+      )}
+    </Card>
+  );
+}
+
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error";

@@ -1,0 +1,56 @@
+/** SQL credentials, their per-workspace permissions and the audit log (migration 0018; issue 13). */
+export interface SqlAccessTables {
+  sql_credentials: SqlCredentialsTable;
+  sql_permissions: SqlPermissionsTable;
+  audit_log: AuditLogTable;
+}
+
+/** A PostgreSQL login of one company; its password is never stored here. */
+export interface SqlCredentialsTable {
+  id: string;
+  company_id: string;
+  /** The PostgreSQL role name (data-plane/sql-logins.ts loginNameOf). */
+  login: string;
+  /** The client portal user it is for; null for a named service. */
+  user_id: string | null;
+  /** The person's display name when created, or the service's name. */
+  name: string;
+  note: string | null;
+  /** YYYY-MM-DD: the login is valid until the end of that day (UTC), enforced by PostgreSQL's VALID UNTIL. */
+  expires_on: string;
+  created_at: string;
+  created_by: string;
+  /** When the current password was set (creation or the last rotation). */
+  password_set_at: string;
+  /** The last time a session of the login was seen on a server (sampled; data-plane/sql-logins.ts). */
+  last_used_at: string | null;
+  revoked_at: string | null;
+  revoked_by: string | null;
+}
+
+export interface SqlPermissionsTable {
+  credential_id: string;
+  project_id: string;
+  /** contracts/values/sql-access.ts SQL_LEVELS, without "none" (no row). */
+  level: string;
+  granted_at: string;
+  granted_by: string;
+}
+
+/** Append-only: rows are inserted in the transaction of the write they describe, never updated. */
+export interface AuditLogTable {
+  id: string;
+  at: string;
+  company_id: string | null;
+  workspace_id: string | null;
+  user_id: string;
+  /** The display name the caller's token carried, as it was then. */
+  user_name: string | null;
+  /** contracts/values/sql-access.ts AUDIT_ACTIONS. */
+  action: string;
+  /** What was acted on, as a user reads it ("credential dtc_…", "project Payroll"). */
+  target: string;
+  /** JSON: a before/after summary; never a password or a file's content. */
+  summary: string;
+  reason: string | null;
+}

@@ -1,0 +1,126 @@
+import { randomUUID } from "node:crypto";
+import { sql, type Kysely } from "kysely";
+import type { AuditAction, AuditEntry } from "../../../../contracts/sql-access.ts";
+import type { Database } from "../db/schema.ts";
+import type { AuditLogTable } from "../db/schema-sql-access.ts";
+import { escapeLike, totalOf } from "./db-helpers.ts";
+
+/**
+ * The audit log (issue 13): append-only. A write records its entry with `recordAudit` on the same
+ * transaction (`trx`), so an entry exists exactly when its change does. Summaries say what changed
+ * (before/after of the fields a user reads); never a password, a token or a file's content.
+ */
+export type AuditRecord = {
+  action: AuditAction;
+  /** Who: the caller (its id and display name). */
+  by: { userId: string; name: string | null };
+  companyId: string | null;
+  workspaceId?: string | null;
+  target: string;
+  summary: Record<string, unknown>;
+  reason?: string | null;
+  now?: Date;
+};
+
+export async function recordAudit(trx: Kysely<Database>, entry: AuditRecord): Promise<void> {
+  await trx
+    .insertInto("audit_log")
+    .values({
+      id: randomUUID(),
+      at: (entry.now ?? new Date()).toISOString(),
+      company_id: entry.companyId,
+      workspace_id: entry.workspaceId ?? null,
+      user_id: entry.by.userId,
+      user_name: entry.by.name,
+      action: entry.action,
+      target: entry.target,
+      summary: JSON.stringify(entry.summary),
+      reason: entry.reason ?? null,
+    })
+    .execute();
+}
+
+export type AuditQuery = {
+  /** Companies the caller sees; undefined for every company. */
+  companyIds?: readonly string[] | undefined;
+  companyId?: string | undefined;
+  userId?: string | undefined;
+  action?: AuditAction | undefined;
+  /** YYYY-MM-DD, inclusive, UTC. */
+  from?: string | undefined;
+  to?: string | undefined;
+  contains?: string | undefined;
+  page: number;
+  pageSize: number;
+};
+
+function filtered(db: Kysely<Database>, q: Omit<AuditQuery, "page" | "pageSize">) {
+  let query = db.selectFrom("audit_log");
+  if (q.companyIds) query = query.where("company_id", "in", q.companyIds.length ? [...q.companyIds] : [""]);
+  if (q.companyId) query = query.where("company_id", "=", q.companyId);
+  if (q.userId) query = query.where("user_id", "=", q.userId);
+  if (q.action) query = query.where("action", "=", q.action);
+  // ISO timestamps compare as text: the day's start, and the next day's start (exclusive).
+  if (q.from) query = query.where("at", ">=", `${q.from}T00:00:00.000Z`);
+  if (q.to) query = query.where("at", "<", new Date(Date.parse(`${q.to}T00:00:00Z`) + 86_400_000).toISOString());
+  const contains = q.contains?.trim().toLowerCase();
+  if (contains) query = query.where(sql<boolean>`lower(${sql.ref("target")}) like ${`%${escapeLike(contains)}%`} escape '\\'`);
+  return query;
+}
+
+function toEntry(row: AuditLogTable): AuditEntry {
+  return {
+    id: row.id,
+    at: row.at,
+    companyId: row.company_id,
+    workspaceId: row.workspace_id,
+    userId: row.user_id,
+    userName: row.user_name,
+    action: row.action as AuditAction,
+    target: row.target,
+    summary: JSON.parse(row.summary) as Record<string, unknown>,
+    reason: row.reason,
+  };
+}
+
+/** A page of entries, newest first, filtered in SQL. */
+export async function searchAudit(db: Kysely<Database>, q: AuditQuery) {
+  const rows = await filtered(db, q)
+    .selectAll()
+    .orderBy("at", "desc")
+    .orderBy("id", "desc")
+    .limit(q.pageSize)
+    .offset((q.page - 1) * q.pageSize)
+    .execute();
+  const total = await totalOf(rows.length, q, () =>
+    filtered(db, q)
+      .select((eb) => eb.fn.countAll<number | string>().as("n"))
+      .executeTakeFirstOrThrow(),
+  );
+  return { items: rows.map(toEntry), total, page: q.page, pageSize: q.pageSize };
+}
+
+/** Every matching entry, newest first, a batch at a time (the CSV export streams them). */
+export async function* auditBatches(db: Kysely<Database>, q: Omit<AuditQuery, "page" | "pageSize">, batch = 1000): AsyncGenerator<AuditEntry[]> {
+  let after: { at: string; id: string } | undefined;
+  for (;;) {
+    let query = filtered(db, q).selectAll();
+    if (after) {
+      const { at, id } = after;
+      query = query.where((eb) => eb.or([eb("at", "<", at), eb.and([eb("at", "=", at), eb("id", "<", id)])]));
+    }
+    const rows = await query.orderBy("at", "desc").orderBy("id", "desc").limit(batch).execute();
+    if (rows.length === 0) return;
+    yield rows.map(toEntry);
+    if (rows.length < batch) return;
+    const last = rows[rows.length - 1]!;
+    after = { at: last.at, id: last.id };
+  }
+}
+
+/** Entries older than `days` go (AUDIT_RETENTION_DAYS); answers how many. */
+export async function pruneAudit(db: Kysely<Database>, days: number, now = new Date()): Promise<number> {
+  const before = new Date(now.getTime() - days * 86_400_000).toISOString();
+  const result = await db.deleteFrom("audit_log").where("at", "<", before).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -1,0 +1,63 @@
+import { createRoute } from "@hono/zod-openapi";
+import { HTTPException } from "hono/http-exception";
+import { stream } from "hono/streaming";
+import { z } from "zod";
+import { apiErrorSchema } from "../../../../../contracts/errors.ts";
+import { isAdmin } from "../../../../../contracts/roles.ts";
+import { auditPageSchema, auditQuerySchema, type AuditEntry } from "../../../../../contracts/sql-access.ts";
+import { FORBIDDEN_MESSAGE } from "../../access.ts";
+import { createRouter, errorResponses, jsonContent } from "../../openapi.ts";
+import { auditBatches, searchAudit } from "../../repositories/audit-log.ts";
+import { csvLine } from "../../translations/csv-line.ts";
+
+const tags = ["Audit log"];
+const errors = { 401: errorResponses[401], 403: jsonContent(apiErrorSchema, "Not SuperAdmin or Support (Additional Options).") } as const;
+
+const list = createRoute({
+  method: "get",
+  path: "/audit-log",
+  tags,
+  summary: "The audit log (Additional Options: SuperAdmin, Support), newest first",
+  description: "Filtered by company, user, action, date range (UTC days, inclusive) and target text, paged in SQL.",
+  request: { query: auditQuerySchema },
+  responses: { 200: jsonContent(auditPageSchema, "A page of entries."), ...errors },
+});
+
+const csv = createRoute({
+  method: "get",
+  path: "/audit-log.csv",
+  tags,
+  summary: "Every entry the filters keep, as CSV, streamed",
+  request: { query: auditQuerySchema },
+  responses: { 200: { description: "text/csv", content: { "text/csv": { schema: z.string() } } }, ...errors },
+});
+
+export const AUDIT_CSV_HEADER = ["at", "company_id", "workspace_id", "user_id", "user_name", "action", "target", "summary", "reason"] as const;
+
+function csvRow(e: AuditEntry): string {
+  return csvLine([e.at, e.companyId ?? "", e.workspaceId ?? "", e.userId, e.userName ?? "", e.action, e.target, JSON.stringify(e.summary), e.reason ?? ""]);
+}
+
+/** SuperAdmin and Support see every company's entries; nobody else reads the log. */
+export function createAuditLogRouter() {
+  const requireAdmin = (roles: readonly string[]) => {
+    if (!isAdmin(roles)) throw new HTTPException(403, { message: FORBIDDEN_MESSAGE });
+  };
+  return createRouter()
+    .openapi(list, async (c) => {
+      requireAdmin(c.var.caller.roles);
+      return c.json(await searchAudit(c.var.deps.db, c.req.valid("query")), 200);
+    })
+    .openapi(csv, async (c) => {
+      requireAdmin(c.var.caller.roles);
+      const { page: _page, pageSize: _size, ...filters } = c.req.valid("query");
+      const { db } = c.var.deps;
+      c.header("content-type", "text/csv; charset=utf-8");
+      c.header("content-disposition", `attachment; filename="audit-log.csv"`);
+      // A batch of entries at a time: the log is never held whole.
+      return stream(c, async (out) => {
+        await out.write(csvLine(AUDIT_CSV_HEADER));
+        for await (const batch of auditBatches(db, filters)) await out.write(batch.map(csvRow).join(""));
+      }) as never;
+    });
+}

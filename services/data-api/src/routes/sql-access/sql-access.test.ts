@@ -1,0 +1,221 @@
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO_COMPANIES } from "../../../../../scripts/demo-data.ts";
+import type { IssuedSqlCredential, SqlCredential } from "../../../../../contracts/sql-access.ts";
+import { TEST_DATABASE_KINDS, TEST_POSTGRES_ADMIN_URL } from "../../../../shared/testing/databases.ts";
+import { asProjectOwner } from "../../data-plane/project-databases.ts";
+import { scramVerifier } from "../../data-plane/sql-logins.ts";
+import { TEST_DATABASE_SERVER, USERS, createTestApi, type TestApi } from "../../testing/harness.ts";
+import { loadableProject, makeApplication } from "../../testing/project-fixtures.ts";
+
+const [, acme, birch] = DEMO_COMPANIES;
+const run = promisify(execFile);
+const hasPsql = await run("psql", ["--version"]).then(
+  () => true,
+  () => false,
+);
+
+const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+
+/** Connects as the credential with node-postgres, runs `sql`, and says what happened: rows, or the server's refusal. */
+async function asCredential(uri: string, sql: string): Promise<{ rows: unknown[] } | { error: string }> {
+  const client = new pg.Client({ connectionString: uri, connectionTimeoutMillis: 5000 });
+  try {
+    await client.connect();
+  } catch (err) {
+    return { error: `connect: ${(err as Error).message}` };
+  }
+  try {
+    return { rows: (await client.query(sql)).rows };
+  } catch (err) {
+    return { error: (err as Error).message };
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("SQL access on %s", (kind) => {
+  let api: TestApi;
+  let admin: string;
+  let owner: string;
+  let project: { id: string; name: string };
+  let otherProject: { id: string };
+  beforeAll(async () => {
+    api = await createTestApi(kind);
+    admin = await api.tokenFor(USERS.superAdmin);
+    owner = await api.tokenFor(USERS.clientAdmin);
+    const applicationId = (await makeApplication(api, birch.id)).id;
+    project = await loadableProject(api, owner, { companyId: birch.id, applicationId });
+    await asProjectOwner(api.dataPlane, TEST_DATABASE_SERVER, project.id, (c) =>
+      c.query(`insert into source."Customers" values (1, '007', 10, null), (2, 'B', 20, null)`),
+    );
+    const acmeApplication = (await makeApplication(api, acme.id)).id;
+    otherProject = await loadableProject(api, admin, { companyId: acme.id, applicationId: acmeApplication });
+  });
+  afterAll(() => api?.close());
+
+  const create = (body: object, token = admin) => api.send("POST", "/api/v1/sql-credentials", token, { companyId: birch.id, expiresOn: inDays(30), ...body });
+  const permissions = (projectId = project.id, token = owner) => api.get(`/api/v1/projects/${projectId}/sql-permissions`, token);
+  const setLevel = (credentialId: string, level: string, was: string, projectId = project.id, token = owner) =>
+    api.send("PUT", `/api/v1/projects/${projectId}/sql-permissions`, token, { entries: [{ credentialId, level, was }] });
+  /** The URI of the credential for `projectId`'s database, from the details shown once. */
+  const uriFor = (issued: IssuedSqlCredential, projectId = project.id) => {
+    const database = `dt_${projectId.replaceAll("-", "")}`;
+    const url = new URL(TEST_POSTGRES_ADMIN_URL!);
+    return `postgresql://${issued.credential.login}:${encodeURIComponent(issued.password)}@${url.hostname}:${url.port}/${database}`;
+  };
+
+  it("a credential goes from None to Read to Write, its password rotates and the old one stops working, then it is revoked; the audit log shows each step", async () => {
+    const created = await create({ serviceName: "Power BI gateway", note: "finance dashboards" });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const issued = created.body as IssuedSqlCredential;
+    expect(issued.credential).toMatchObject({ name: "Power BI gateway", status: "Active", databases: [], userId: null });
+    expect(issued.password.length).toBeGreaterThanOrEqual(20);
+    expect(issued.connection).toMatchObject({ user: issued.credential.login, uris: [] });
+    // Never again: the list does not carry it.
+    const listed = await api.get(`/api/v1/sql-credentials?companyId=${birch.id}`, admin);
+    expect(JSON.stringify(listed.body)).not.toContain(issued.password);
+    expect(listed.body.items.map((c: SqlCredential) => c.login)).toContain(issued.credential.login);
+
+    // None: it cannot even connect.
+    const uri = uriFor(issued);
+    expect(await asCredential(uri, "select 1")).toMatchObject({ error: expect.stringContaining("permission denied for database") });
+
+    // Read: selects the source rows as stored, cannot insert.
+    const page = await permissions();
+    expect(page.body.items.find((i: { credentialId: string }) => i.credentialId === issued.credential.id)).toMatchObject({ level: "none", status: "Active" });
+    expect((await setLevel(issued.credential.id, "read", "none")).status).toBe(200);
+    expect(await asCredential(uri, `select "CustomerId", "Code" from "Customers" order by 1`)).toEqual({
+      rows: [
+        { CustomerId: 1, Code: "007" },
+        { CustomerId: 2, Code: "B" },
+      ],
+    });
+    expect(await asCredential(uri, `insert into destination."Customers" values (9, 'X', 1, null)`)).toMatchObject({
+      error: expect.stringContaining("permission denied"),
+    });
+    // The list now tells where it connects (no password).
+    const withDatabase = (await api.get(`/api/v1/sql-credentials?companyId=${birch.id}`, admin)).body.items.find(
+      (c: SqlCredential) => c.id === issued.credential.id,
+    ) as SqlCredential;
+    expect(withDatabase.databases).toEqual([
+      expect.objectContaining({ workspaceId: project.id, level: "read", database: `dt_${project.id.replaceAll("-", "")}` }),
+    ]);
+
+    // A stale page is refused and changes nothing.
+    const stale = await setLevel(issued.credential.id, "write", "none");
+    expect(stale.status).toBe(409);
+    expect((await permissions()).body.items.find((i: { credentialId: string }) => i.credentialId === issued.credential.id).level).toBe("read");
+
+    // Write: inserts into destination, creates a table there.
+    expect((await setLevel(issued.credential.id, "write", "read")).status).toBe(200);
+    expect(await asCredential(uri, `insert into destination."Customers" values (9, 'X', 1, null)`)).toEqual({ rows: [] });
+    expect(await asCredential(uri, `create table destination.scratch (id int)`)).toEqual({ rows: [] });
+
+    // Rotate: the old password stops working, the new one (shown once) works.
+    const rotated = await api.send("POST", `/api/v1/sql-credentials/${issued.credential.id}/rotate`, admin);
+    expect(rotated.status).toBe(200);
+    const again = rotated.body as IssuedSqlCredential;
+    expect(again.password).not.toBe(issued.password);
+    expect(again.connection.uris).toEqual([expect.objectContaining({ workspaceName: project.name })]);
+    expect(await asCredential(uri, "select 1")).toMatchObject({ error: expect.stringContaining("password authentication failed") });
+    expect(await asCredential(uriFor(again), "select 1 as one")).toEqual({ rows: [{ one: 1 }] });
+
+    // Revoke: an open session ends, and it cannot connect again.
+    const session = new pg.Client({ connectionString: uriFor(again) });
+    await session.connect();
+    session.on("error", () => undefined);
+    const revoked = await api.send("POST", `/api/v1/sql-credentials/${issued.credential.id}/revoke`, admin, { reason: "gateway retired" });
+    expect(revoked.status).toBe(200);
+    expect(revoked.body.credential.status).toBe("Revoked");
+    await expect(session.query("select 1")).rejects.toThrow();
+    await session.end().catch(() => undefined);
+    expect(await asCredential(uriFor(again), "select 1")).toMatchObject({ error: expect.stringContaining("not permitted to log in") });
+    expect((await api.send("POST", `/api/v1/sql-credentials/${issued.credential.id}/rotate`, admin)).status).toBe(409);
+    // A revoked credential is no longer offered on the permissions page.
+    expect((await permissions()).body.items.map((i: { credentialId: string }) => i.credentialId)).not.toContain(issued.credential.id);
+
+    // Each step is in the audit log, with its reason, never the password.
+    const log = await api.get(`/api/v1/audit-log?companyId=${birch.id}&contains=${issued.credential.login}`, admin);
+    expect(log.status).toBe(200);
+    expect(log.body.items.map((e: { action: string }) => e.action)).toEqual([
+      "sql_credential.revoked",
+      "sql_credential.rotated",
+      "sql_permission.changed",
+      "sql_permission.changed",
+      "sql_credential.created",
+    ]);
+    expect(log.body.items[0]).toMatchObject({ reason: "gateway retired", userId: USERS.superAdmin.id, companyId: birch.id });
+    expect(log.body.items[2]).toMatchObject({ workspaceId: project.id, summary: expect.objectContaining({ level: { before: "read", after: "write" } }) });
+    expect(JSON.stringify(log.body)).not.toContain(issued.password);
+    expect(JSON.stringify(log.body)).not.toContain(again.password);
+
+    // The export has the same entries as CSV.
+    const csv = await api.app.request(`/api/v1/audit-log.csv?companyId=${birch.id}&contains=${issued.credential.login}`, {
+      headers: { authorization: `Bearer ${admin}` },
+    });
+    expect(csv.headers.get("content-type")).toContain("text/csv");
+    const lines = (await csv.text()).trim().split("\r\n");
+    expect(lines[0]).toBe("at,company_id,workspace_id,user_id,user_name,action,target,summary,reason");
+    expect(lines).toHaveLength(6);
+    expect(lines[1]).toContain("sql_credential.revoked");
+    expect(lines[1]).toContain("gateway retired");
+  });
+
+  it.skipIf(!hasPsql)("psql connects with a credential granted Read and reads the source rows; an expired credential cannot connect", async () => {
+    const issued = (await create({ userId: USERS.clientAdmin.id })).body as IssuedSqlCredential;
+    expect(issued.credential.name).toBe(USERS.clientAdmin.name);
+    expect((await setLevel(issued.credential.id, "read", "none")).status).toBe(200);
+    const { stdout } = await run("psql", [uriFor(issued), "-XAtc", `select "Code" from "Customers" order by "CustomerId"`]);
+    expect(stdout.trim().split("\n")).toEqual(["007", "B"]);
+    // Expiry is the server's: a credential past its day is refused by PostgreSQL itself.
+    await api.dataPlane.withAdmin(TEST_DATABASE_SERVER, null, (c) => c.query(`alter role ${issued.credential.login} valid until '2000-01-01'`));
+    await expect(run("psql", [uriFor(issued), "-XAtc", "select 1"])).rejects.toMatchObject({
+      stderr: expect.stringContaining("password authentication failed"),
+    });
+  });
+
+  it("a credential of one company reaches no other company's project, and another company's credential or project answers 404", async () => {
+    const issued = (await create({ serviceName: "ETL" })).body as IssuedSqlCredential;
+    expect((await setLevel(issued.credential.id, "write", "none")).status).toBe(200);
+    // Its login cannot connect to Acme's project database.
+    expect(await asCredential(uriFor(issued, otherProject.id), "select 1")).toMatchObject({ error: expect.stringContaining("permission denied for database") });
+    // Acme's project does not offer Birch's credential, and refuses it by id.
+    expect((await permissions(otherProject.id, admin)).body.items.map((i: { credentialId: string }) => i.credentialId)).not.toContain(issued.credential.id);
+    expect((await setLevel(issued.credential.id, "read", "none", otherProject.id, admin)).status).toBe(400);
+    // Birch's owner cannot see Acme's project nor manage credentials.
+    expect((await permissions(otherProject.id, owner)).status).toBe(404);
+    expect((await api.get(`/api/v1/sql-credentials?companyId=${birch.id}`, owner)).status).toBe(403);
+    expect((await api.send("POST", `/api/v1/sql-credentials/${issued.credential.id}/rotate`, owner)).status).toBe(403);
+    expect((await api.get(`/api/v1/audit-log`, owner)).status).toBe(403);
+  });
+
+  it("bad input is refused naming the field, and nothing is made", async () => {
+    const before = (await api.get(`/api/v1/sql-credentials?companyId=${birch.id}`, admin)).body.total;
+    const past = await create({ serviceName: "Late", expiresOn: "2001-01-01" });
+    expect(past.status).toBe(400);
+    expect(past.body.fieldErrors.expiresOn).toEqual(["The expiry date cannot be in the past"]);
+    const neither = await create({});
+    expect(neither.body.fieldErrors.userId).toEqual(["Choose a user, or name a service"]);
+    const stranger = await create({ userId: USERS.unassigned.id });
+    expect(stranger.status).toBe(400);
+    expect(stranger.body.fieldErrors.userId).toEqual(["This user has no access to the company"]);
+    expect((await api.get(`/api/v1/sql-credentials?companyId=${birch.id}`, admin)).body.total).toBe(before);
+    // A reader of the project may see the permissions but not change them.
+    const viewerOnly = await api.send("PUT", `/api/v1/projects/${project.id}/sql-permissions`, await api.tokenFor(USERS.viewer), {
+      entries: [{ credentialId: "x", level: "read", was: "none" }],
+    });
+    expect([403, 404]).toContain(viewerOnly.status);
+  });
+});
+
+describe("scramVerifier", () => {
+  it("writes PostgreSQL's stored form, with the salt and iteration count it was given", () => {
+    const verifier = scramVerifier("pencil", Buffer.from("0123456789abcdef"), 4096);
+    expect(verifier).toMatch(/^SCRAM-SHA-256\$4096:MDEyMzQ1Njc4OWFiY2RlZg==\$[A-Za-z0-9+/]{43}=:[A-Za-z0-9+/]{43}=$/);
+    expect(scramVerifier("pencil", Buffer.from("0123456789abcdef"), 4096)).toBe(verifier);
+    expect(scramVerifier("pencil2", Buffer.from("0123456789abcdef"), 4096)).not.toBe(verifier);
+  });
+});

@@ -1,0 +1,109 @@
+import { createRoute } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { setSqlPermissionsSchema, sqlPermissionsSchema, todayUtc, type SqlLevel } from "../../../../../contracts/sql-access.ts";
+import type { WorkspaceDescriptor } from "../../../../../contracts/workspaces.ts";
+import { ApiProblem, ConflictError, validationProblem } from "../../api-problem.ts";
+import { databaseExists, databaseNameOf } from "../../data-plane/project-databases.ts";
+import { grantLevel, LoginMissingError } from "../../data-plane/sql-logins.ts";
+import type { AppEnv } from "../../context.ts";
+import { createRouter, jsonBody, jsonContent } from "../../openapi.ts";
+import type { WorkspaceRow } from "../../repositories/workspaces.ts";
+import { recordAudit } from "../../repositories/audit-log.ts";
+import { inTransaction } from "../../repositories/db-helpers.ts";
+import { permissionsOf, setPermission, statusOf } from "../../repositories/sql-credentials.ts";
+import { requireWorkspace } from "../../workspace-access.ts";
+import { capitalised, collectionPath, readErrorsOf, workspaceIdParams, writeErrorsOf } from "./shared.ts";
+
+export const SQL_PERMISSIONS_STALE_MESSAGE = "Someone else changed these SQL permissions meanwhile. Reload the page and try again.";
+export const NO_DATABASES_MESSAGE = "This workspace has no databases yet: create them before granting SQL access.";
+
+/**
+ * A workspace's SQL permissions (issue 13, …/users/sql-permissions): for each SQL credential of its
+ * company, None, Read or Write, applied as grants of the workspace's reader or writer role. Read by
+ * anyone who may read the workspace; changed only with write access to it.
+ */
+export function createWorkspaceSqlPermissionsRouter(descriptor: WorkspaceDescriptor) {
+  const { kind, noun } = descriptor;
+  const path = `${collectionPath(descriptor)}/{id}/sql-permissions`;
+  const tags = [`${capitalised(noun)} SQL permissions`];
+
+  const get = createRoute({
+    method: "get",
+    path,
+    tags,
+    summary: `Each SQL credential of the company and what it may do in the ${noun}'s databases`,
+    request: { params: workspaceIdParams },
+    responses: { 200: jsonContent(sqlPermissionsSchema, "The credentials (not revoked) and their levels."), ...readErrorsOf(descriptor) },
+  });
+
+  const put = createRoute({
+    method: "put",
+    path,
+    tags,
+    summary: `Set credentials' levels in the ${noun}'s databases (write access)`,
+    description:
+      "Each entry names the level the page showed (`was`): when any of them changed meanwhile, nothing is applied (409). Lowering a level ends the credential's open sessions on the database.",
+    request: { params: workspaceIdParams, body: jsonBody(setSqlPermissionsSchema) },
+    responses: { 200: jsonContent(sqlPermissionsSchema, "The permissions after the change."), ...writeErrorsOf(descriptor) },
+  });
+
+  async function current(c: Context<AppEnv, any, any>, workspace: WorkspaceRow) {
+    const { db, dataPlane } = c.var.deps;
+    const exists = workspace.database_server ? await databaseExists(dataPlane, workspace.database_server, workspace.id) : false;
+    const today = todayUtc();
+    const rows = await permissionsOf(db, workspace.company_id, workspace.id);
+    return {
+      databasesExist: exists,
+      database: exists ? databaseNameOf(workspace.id) : null,
+      items: rows.map((r) => ({ credentialId: r.id, login: r.login, name: r.name, status: statusOf(r, today), expiresOn: r.expires_on, level: r.level })),
+    };
+  }
+
+  return createRouter()
+    .openapi(get, async (c) => {
+      const { workspace } = await requireWorkspace(c, kind, c.req.valid("param").id, { write: false });
+      return c.json(await current(c, workspace), 200);
+    })
+    .openapi(put, async (c) => {
+      const { workspace } = await requireWorkspace(c, kind, c.req.valid("param").id, { write: true });
+      const { entries } = c.req.valid("json");
+      const { db, dataPlane } = c.var.deps;
+      const serverId = workspace.database_server;
+      if (!serverId || !(await databaseExists(dataPlane, serverId, workspace.id))) throw new ApiProblem(409, "no_databases", NO_DATABASES_MESSAGE);
+      const by = c.var.caller.userId;
+      const at = new Date().toISOString();
+      await inTransaction(db, async (trx) => {
+        // Read inside the transaction: two writers at once see each other's change and the second is refused.
+        const known = new Map((await permissionsOf(trx, workspace.company_id, workspace.id)).map((r) => [r.id, r]));
+        const unknown = entries.filter((e) => !known.has(e.credentialId));
+        // Another company's credential answers exactly like an unknown one.
+        if (unknown.length) throw validationProblem({ entries: ["A SQL credential was not found: it may have been revoked. Reload the page."] });
+        if (entries.some((e) => known.get(e.credentialId)!.level !== e.was)) throw new ConflictError(SQL_PERMISSIONS_STALE_MESSAGE);
+        const changes = entries.filter((e) => e.level !== e.was);
+        const applied: { login: string; level: SqlLevel }[] = [];
+        try {
+          for (const change of changes) {
+            const credential = known.get(change.credentialId)!;
+            await setPermission(trx, credential.id, workspace.id, change.level, by, at);
+            await recordAudit(trx, {
+              action: "sql_permission.changed",
+              by: c.var.caller,
+              companyId: workspace.company_id,
+              workspaceId: workspace.id,
+              target: `${capitalised(noun)} ${workspace.name}: SQL credential ${credential.login}`,
+              summary: { login: credential.login, for: credential.name, level: { before: change.was, after: change.level } },
+            });
+            await grantLevel(dataPlane, serverId, workspace.id, credential.login, change.level);
+            applied.push({ login: credential.login, level: change.was });
+          }
+        } catch (err) {
+          // The grants already made on the server are put back as they were: the control plane rolls back too.
+          for (const undo of applied.reverse()) await grantLevel(dataPlane, serverId, workspace.id, undo.login, undo.level).catch(() => undefined);
+          if (err instanceof LoginMissingError)
+            throw new ApiProblem(409, "login_missing", `${err.message}: rotate the credential's password to make it there.`);
+          throw err;
+        }
+      });
+      return c.json(await current(c, workspace), 200);
+    });
+}
