@@ -193,6 +193,7 @@ export default [
       route("product-info/details", "routes/additional-options/product-info.tsx"),
       route("audit-log", "routes/additional-options/audit-log.tsx"),
       route("audit-log.csv", "routes/additional-options/audit-log-csv.tsx"),
+      route("notifications", "routes/additional-options/notifications.tsx"),
     ]),
     area("migration", [
       workspace("migration", "projects"),

@@ -6,6 +6,8 @@
  * per process, and the data API's parse worker (parse-in-worker.ts) starts as plain JavaScript.
  * Tests (Vitest) still run the sources.
  */
+import { execFile } from "node:child_process";
+import fs from "node:fs";
 import path from "node:path";
 import { build } from "esbuild";
 
@@ -33,3 +35,9 @@ await build({
   sourcemap: "linked",
   logLevel: "warning",
 });
+
+// What the product info page shows of this build: the commit (when built from a git checkout) and the time.
+const commit = await new Promise<string | null>((resolve) =>
+  execFile("git", ["rev-parse", "HEAD"], { cwd: ROOT }, (err, stdout) => resolve(err ? null : stdout.trim() || null)),
+);
+fs.writeFileSync(path.join(ROOT, "build/build-info.json"), `${JSON.stringify({ commit, builtAt: new Date().toISOString() }, null, 2)}\n`);

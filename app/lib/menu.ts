@@ -27,6 +27,7 @@ export const MENU: MenuSection[] = [
       { label: "SQL Credentials", path: "/additional-options/sql-credentials/users", icon: "key" },
       { label: "Product Info", path: "/additional-options/product-info/details", icon: "info" },
       { label: "Audit Log", path: "/additional-options/audit-log", icon: "table" },
+      { label: "Notifications", path: "/additional-options/notifications", icon: "upload" },
     ],
   },
   {

@@ -26,11 +26,28 @@ export const SQL_SERVICE_NAME_MAX = 100;
 export const SQL_NOTE_MAX = 500;
 
 /** What the audit log records (the audit-log page filters by it). */
-export const AUDIT_ACTIONS = ["sql_credential.created", "sql_credential.rotated", "sql_credential.revoked", "sql_permission.changed"] as const;
+export const AUDIT_ACTIONS = [
+  "sql_credential.created",
+  "sql_credential.rotated",
+  "sql_credential.revoked",
+  "sql_permission.changed",
+  "webhook.added",
+  "webhook.removed",
+  "workspace.force_unlocked",
+  "workspace.restore_started",
+  "workspace.undo_started",
+  "job.cancel_requested",
+] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "sql_credential.created": "SQL credential created",
   "sql_credential.rotated": "SQL credential password rotated",
   "sql_credential.revoked": "SQL credential revoked",
   "sql_permission.changed": "SQL permission changed",
+  "webhook.added": "Webhook added",
+  "webhook.removed": "Webhook removed",
+  "workspace.force_unlocked": "Force-unlocked",
+  "workspace.restore_started": "Restore started",
+  "workspace.undo_started": "Undo started",
+  "job.cancel_requested": "Job cancel asked",
 };

@@ -22,6 +22,7 @@ export const AREAS: {
       { link: "SQL Credentials", path: "/additional-options/sql-credentials/users", heading: "SQL Credentials" },
       { link: "Product Info", path: "/additional-options/product-info/details", heading: "Product Info" },
       { link: "Audit Log", path: "/additional-options/audit-log", heading: "Audit Log" },
+      { link: "Notifications", path: "/additional-options/notifications", heading: "Notifications" },
     ],
   },
   {

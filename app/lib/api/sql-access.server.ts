@@ -1,4 +1,4 @@
-/** The data API's SQL access and audit endpoints (issue 13): Additional Options' pages call these. */
+/** The data API's SQL access, audit and webhook endpoints (issue 13): Additional Options' pages call these. */
 import { z } from "zod";
 import {
   auditPageSchema,
@@ -9,6 +9,7 @@ import {
   type createSqlCredentialSchema,
   type sqlCredentialQuerySchema,
 } from "../../../contracts/sql-access";
+import { createdWebhookSchema, deliverySchema, webhookListSchema, type createWebhookSchema } from "../../../contracts/notifications";
 import { callService, callServiceStream, type Caller } from "../api.server";
 
 const enc = encodeURIComponent;
@@ -27,6 +28,10 @@ export function sqlAccessApi(as: Caller) {
         schema: z.object({ credential: sqlCredentialSchema }),
       }),
     audit: (query: Partial<z.output<typeof auditQuerySchema>>) => callService("data-api", "/api/v1/audit-log", as, { schema: auditPageSchema, query }),
+    webhooks: (companyId: string) => callService("data-api", "/api/v1/webhooks", as, { schema: webhookListSchema, query: { companyId } }),
+    addWebhook: (body: z.input<typeof createWebhookSchema>) => callService("data-api", "/api/v1/webhooks", as, { method: "POST", body, schema: createdWebhookSchema }),
+    removeWebhook: (id: string) => callService("data-api", `/api/v1/webhooks/${enc(id)}`, as, { method: "DELETE", schema: z.unknown() }),
+    testWebhook: (id: string) => callService("data-api", `/api/v1/webhooks/${enc(id)}/test`, as, { method: "POST", schema: deliverySchema }),
     /** The CSV export, streamed through. */
     auditCsv: (query: Record<string, string | undefined>) => {
       const search = new URLSearchParams(Object.entries(query).filter((e): e is [string, string] => Boolean(e[1])));

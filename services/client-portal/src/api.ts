@@ -1,5 +1,5 @@
 import { Hono, type Context } from "hono";
-import { sql, type Kysely } from "kysely";
+import { PostgresAdapter, sql, type Kysely } from "kysely";
 import {
   adminDataSourcesResponseSchema,
   brandingSchema,
@@ -8,6 +8,7 @@ import {
   type CompanyUser,
 } from "../../../contracts/client-portal.ts";
 import { isAdmin } from "../../../contracts/roles.ts";
+import { processFacts } from "../../shared/product-facts.ts";
 import { bearerAuth, type BearerOptions, type Caller } from "../../shared/bearer.ts";
 import { apiError } from "../../shared/http.ts";
 import type { Logger } from "../../shared/logger.ts";
@@ -86,6 +87,11 @@ export function apiRoutes({ db, env, bearer, logger }: Deps) {
     c.header("Cache-Control", "public, max-age=86400");
     return c.body(DEFAULT_LOGO_SVG);
   });
+
+  /** The product info page (issue 13): this process's version, build, uptime and database. */
+  app.get("/api/v1/productInfo", requireBearer, (c) =>
+    c.json({ ...processFacts(), controlPlane: db.getExecutor().adapter instanceof PostgresAdapter ? "PostgreSQL" : "SQLite" }),
+  );
 
   app.get("/healthz", async (c) => {
     try {

@@ -117,3 +117,22 @@ export async function requireMigrationRole(c: AnyContext, companyId: string, opt
     return requireAreaRole(c, "translations", companyId, options);
   }
 }
+
+/**
+ * SuperAdmin or Support, or `role` in the caller's client-portal permissions for the company (which
+ * must be visible: else 404 as requireCompany). Else 403. Webhooks use it: admins and the company's
+ * ClientAdmin manage them (issue 13).
+ */
+export async function requireCompanyRole(c: AnyContext, companyId: string, role: string, notFoundMessage?: string): Promise<Company> {
+  let company: Company;
+  try {
+    company = await requireCompany(c, companyId);
+  } catch (err) {
+    if (notFoundMessage && err instanceof HTTPException && err.status === 404) throw new HTTPException(404, { message: notFoundMessage });
+    throw err;
+  }
+  if (isAdmin(c.var.caller.roles)) return company;
+  const entries = await callerPermissions(c);
+  if (!entries.some((e) => e.companyId === company.id && hasRole([e.productRoleName], role))) throw new HTTPException(403, { message: FORBIDDEN_MESSAGE });
+  return company;
+}

@@ -12,6 +12,7 @@ import { createCompaniesRouter } from "./routes/companies/companies.ts";
 import { createDataDictionariesRouter } from "./routes/dictionaries/data-dictionaries.ts";
 import { createMasterTemplatesRouter } from "./routes/templates/master-templates.ts";
 import { createProductInfoRouter } from "./routes/product-info/product-info.ts";
+import { createWebhooksRouter } from "./routes/notifications/webhooks.ts";
 import { createAuditLogRouter } from "./routes/sql-access/audit-log.ts";
 import { createSqlCredentialsRouter } from "./routes/sql-access/sql-credentials.ts";
 import { createWorkspaceRouter } from "./routes/workspaces/router.ts";
@@ -59,6 +60,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   // Additional Options (issue 13): SQL credentials and the audit log.
   app.route(API_PREFIX, createSqlCredentialsRouter());
   app.route(API_PREFIX, createAuditLogRouter());
+  app.route(API_PREFIX, createWebhooksRouter());
   // Workspaces, one implementation for both kinds: /projects (migration), /audit-projects (onboarding).
   app.route(API_PREFIX, createWorkspaceRouter("migration"));
   app.route(API_PREFIX, createWorkspaceRouter("onboarding"));

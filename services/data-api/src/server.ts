@@ -22,6 +22,7 @@ import type { Database } from "./db/schema.ts";
 import { loadEnv, type DataApiEnv } from "./env.ts";
 import { STALE_JOB_MS, recoverInterruptedJobs, startStaleJobSweep } from "./jobs/recover.ts";
 import { pruneAudit } from "./repositories/audit-log.ts";
+import { startWebhookDelivery } from "./notifications/webhooks.ts";
 import { createJobRunner } from "./jobs/runner.ts";
 import { createHttpPermissionsSource } from "./permissions.ts";
 import { seedDemoContent } from "./demo-content.ts";
@@ -138,6 +139,8 @@ async function main() {
   void pruneAuditLog();
   const auditTimer = setInterval(pruneAuditLog, 24 * 3600_000);
   auditTimer.unref();
+  // Webhook deliveries: the outbox the jobs write, sent and retried here (notifications/webhooks.ts).
+  const stopDeliveries = startWebhookDelivery(db, logger);
 
   const server = serve({ fetch: app.fetch, port: env.DATA_API_PORT }, (info) => {
     logger.info(`data API listening on http://localhost:${info.port}`, {
@@ -161,6 +164,7 @@ async function main() {
     logger.info("stopping", { signal });
     stopSweep();
     clearInterval(auditTimer);
+    stopDeliveries();
     setTimeout(() => {
       logger.warn("requests still open after the grace period; exiting anyway");
       process.exit(1);

@@ -3,6 +3,41 @@ export interface SqlAccessTables {
   sql_credentials: SqlCredentialsTable;
   sql_permissions: SqlPermissionsTable;
   audit_log: AuditLogTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+}
+
+/** A company's webhook (migration 0019). */
+export interface WebhooksTable {
+  id: string;
+  company_id: string;
+  url: string;
+  /** JSON array of contracts/values/notifications.ts WEBHOOK_EVENTS. */
+  events: string;
+  /** For lock.held: a lock held longer than this is reported (once per lock). */
+  lock_minutes: number | null;
+  /** Signs each payload (HMAC-SHA256); shown once, when the webhook is added. */
+  secret: string;
+  created_at: string;
+  created_by: string;
+  deleted_at: string | null;
+}
+
+/** contracts/values/notifications.ts DELIVERY_STATUSES. */
+export interface WebhookDeliveriesTable {
+  id: string;
+  webhook_id: string;
+  event: string;
+  subject: string;
+  /** The JSON body sent, exactly (its signature is computed over these bytes). */
+  payload: string;
+  status: string;
+  attempts: number;
+  next_attempt_at: string;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: string;
+  delivered_at: string | null;
 }
 
 /** A PostgreSQL login of one company; its password is never stored here. */

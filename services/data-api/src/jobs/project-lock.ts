@@ -7,6 +7,8 @@ import crypto from "node:crypto";
 import { sql, type Kysely } from "kysely";
 import type { LockReason, ProjectStatus } from "../../../../contracts/projects.ts";
 import type { Database } from "../db/schema.ts";
+import { announceJobEnded } from "../notifications/webhooks.ts";
+import { inTransaction } from "../repositories/db-helpers.ts";
 
 export type TakeLock = {
   projectId: string;
@@ -72,7 +74,7 @@ export async function forceUnlock(
   db: Kysely<Database>,
   input: { projectId: string; userId: string; userName: string; reason: string; statusAfter: (jobKind: string, previousStatus: string) => ProjectStatus; now: string },
 ): Promise<{ jobId: string | null } | false> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const project = await trx.selectFrom("projects").select(["is_locked", "lock_job_id", "lock_reason", "status"]).where("id", "=", input.projectId).executeTakeFirst();
     if (!project || !Number(project.is_locked)) return false;
     let status = project.status as ProjectStatus;
@@ -83,6 +85,8 @@ export async function forceUnlock(
         await trx.updateTable("jobs").set({ status: "ERROR", error: message, finished_at: input.now }).where("id", "=", project.lock_job_id).execute();
         await trx.updateTable("job_steps").set({ status: "Failed", finished_at: input.now, message }).where("job_id", "=", project.lock_job_id).where("status", "=", "Started").execute();
         status = input.statusAfter(job.kind, job.previous_status);
+        // The job failed: its webhooks hear so (notifications/webhooks.ts), once the unlock commits.
+        await announceJobEnded(trx, project.lock_job_id, input.now);
       }
     }
     await trx

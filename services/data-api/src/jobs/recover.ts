@@ -9,6 +9,7 @@
  * clean-up ran) leaves a project marked DatabaseCreationFailed with a partial database on its
  * server. The recovery drops those too, so a retry starts clean.
  */
+import { announceJobEnded } from "../notifications/webhooks.ts";
 import type { Kysely } from "kysely";
 import type { ProjectStatus } from "../../../../contracts/projects.ts";
 import type { Logger } from "../../../shared/logger.ts";
@@ -62,6 +63,7 @@ export async function recoverInterruptedJobs(db: Kysely<Database>, options: Reco
         .where("status", "=", "Started")
         .execute();
       await releaseProjectLock(trx, job.project_id, job.id, statusAfterFailure(job.kind, job.previous_status), at);
+      await announceJobEnded(trx, job.id, at);
       return true;
     });
     if (ended) recovered.push(job.id);

@@ -26,6 +26,7 @@ import type { Logger } from "../../../shared/logger.ts";
 import type { AppDeps } from "../context.ts";
 import type { Database } from "../db/schema.ts";
 import { statusAfterFailure, type JobKind } from "./job-kinds.ts";
+import { announceJobEnded } from "../notifications/webhooks.ts";
 import { IN_PROGRESS, finishJob, insertJob, setStepStatus, toJob, touchJob } from "./job-store.ts";
 import { releaseProjectLock, takeProjectLock } from "./project-lock.ts";
 import type { JobRunner } from "./runner.ts";
@@ -229,9 +230,12 @@ export async function runSteps(deps: JobDeps, jobId: string, previousStatus: str
     }
     const status = definition.onSuccess.status === "previous" ? (previousStatus as ProjectStatus) : definition.onSuccess.status;
     await db.transaction().execute(async (trx) => {
-      if (!(await finishJob(trx, jobId, { status: "SUCCESS", error: null }, now()))) return;
-      await releaseProjectLock(trx, definition.projectId, jobId, status, now());
+      const at = now();
+      if (!(await finishJob(trx, jobId, { status: "SUCCESS", error: null }, at))) return;
+      await releaseProjectLock(trx, definition.projectId, jobId, status, at);
       await definition.onSuccess.update?.(trx, ctx);
+      // Webhooks hear of it exactly when it committed (an outbox row, sent later: notifications/webhooks.ts).
+      await announceJobEnded(trx, jobId, at);
     });
     logger.info("job succeeded", { jobId, kind: definition.kind, projectId: definition.projectId });
   } catch (error) {
@@ -312,6 +316,7 @@ async function failJob(
       if (position !== null) await setStepStatus(trx, jobId, position, "Failed", at, message);
       if (!(await finishJob(trx, jobId, { status: "ERROR", error: message }, at))) return false;
       await releaseProjectLock(trx, definition.projectId, jobId, statusAfterFailure(definition.kind, previousStatus), at);
+      await announceJobEnded(trx, jobId, at);
       return true;
     });
   } catch (err) {

@@ -17,6 +17,7 @@ import * as m0015 from "./0015_value_maps.ts";
 import * as m0016 from "./0016_translations.ts";
 import * as m0017 from "./0017_workspace_value_maps.ts";
 import * as m0018 from "./0018_sql_access.ts";
+import * as m0019 from "./0019_webhooks.ts";
 
 /** Every migration by its sortable name. Append only; never rename or edit a shipped one. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   "0016_translations": m0016,
   "0017_workspace_value_maps": m0017,
   "0018_sql_access": m0018,
+  "0019_webhooks": m0019,
 };

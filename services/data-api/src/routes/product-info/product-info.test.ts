@@ -1,30 +1,30 @@
-import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TEST_DATABASE_KINDS } from "../../../../shared/testing/databases.ts";
+import { TEST_DATABASE_KINDS, TEST_POSTGRES_ADMIN_URL } from "../../../../shared/testing/databases.ts";
 import { TEST_VERSION, USERS, createTestApi, type TestApi } from "../../testing/harness.ts";
-import { readProductVersion } from "../../version.ts";
 
-describe.each(TEST_DATABASE_KINDS)("GET /api/v1/productInfo on %s", (kind) => {
+describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("product info details on %s", (kind) => {
   let api: TestApi;
   beforeAll(async () => {
     api = await createTestApi(kind);
   });
   afterAll(() => api?.close());
 
-  it.each([
-    ["an admin", USERS.superAdmin],
-    ["a viewer", USERS.viewer],
-  ])("answers the product version to %s", async (_who, user) => {
-    const res = await api.get("/api/v1/productInfo", await api.tokenFor(user));
+  it("tells a SuperAdmin the version, uptime, control plane, cloud target and each project database server's PostgreSQL version", async () => {
+    const res = await api.get("/api/v1/productInfo/details", await api.tokenFor(USERS.superAdmin));
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ version: TEST_VERSION });
+    expect(res.body).toMatchObject({
+      version: TEST_VERSION,
+      controlPlane: kind === "postgres" ? "PostgreSQL" : "SQLite",
+      cloudTarget: "AWS",
+      databaseServers: [{ id: "test", version: expect.stringMatching(/^\d+(\.\d+)?/), error: null }],
+    });
+    expect(res.body.uptimeSeconds).toBeGreaterThanOrEqual(0);
+    expect(Date.parse(res.body.startedAt)).toBeLessThanOrEqual(Date.now());
   });
-});
 
-describe("the product version the server passes in", () => {
-  it("is the root package.json's", () => {
-    const root = JSON.parse(fs.readFileSync(new URL("../../../../../package.json", import.meta.url), "utf8"));
-    expect(readProductVersion()).toBe(root.version);
-    expect(readProductVersion()).toMatch(/^\d+\.\d+\.\d+/);
+  it("is refused to anyone else; the footer's version stays open to every signed-in user", async () => {
+    const analyst = await api.tokenFor(USERS.analyst);
+    expect((await api.get("/api/v1/productInfo/details", analyst)).status).toBe(403);
+    expect((await api.get("/api/v1/productInfo", analyst)).body).toEqual({ version: TEST_VERSION });
   });
 });

@@ -38,7 +38,8 @@ import { findHistoryEntry } from "../../repositories/loads.ts";
 import type { WorkspaceRow } from "../../repositories/workspaces.ts";
 import { requireWorkspace } from "../../workspace-access.ts";
 import { LOAD_NOT_FOUND_MESSAGE } from "./loads.ts";
-import { backupDeps, collectionPath, readErrorsOf, workspaceIdParams, writeErrorsOf } from "./shared.ts";
+import { recordAudit } from "../../repositories/audit-log.ts";
+import { backupDeps, capitalised, collectionPath, readErrorsOf, workspaceIdParams, writeErrorsOf } from "./shared.ts";
 
 export const BACKUP_NOT_FOUND_MESSAGE = "No such backup.";
 export const CHOOSE_RESTORE_FILE_MESSAGE = "Choose a backup archive (.tar) or a SQLite database (.sqlite, .db) to restore";
@@ -168,6 +169,22 @@ export function createWorkspaceBackupsRouter(descriptor: WorkspaceDescriptor) {
     if (!backup || backup.status !== "Ready") throw validationProblem({ [field]: [BACKUP_NOT_FOUND_MESSAGE] });
     return backup;
   };
+  /** A restore or undo that started is in the audit log (the job's own history says how it ended). */
+  const audited = (
+    c: Ctx,
+    workspace: { id: string; name: string; company_id: string },
+    action: "workspace.restore_started" | "workspace.undo_started",
+    summary: Record<string, unknown>,
+  ) =>
+    recordAudit(c.var.deps.db, {
+      action,
+      by: c.var.caller,
+      companyId: workspace.company_id,
+      workspaceId: workspace.id,
+      target: `${capitalised(noun)} ${workspace.name}`,
+      summary,
+    });
+
   const answer = async (c: Ctx, projectId: string, work: { entryId: string; job: { id: string } }) => {
     const { entry } = await entryOf(c, projectId, work.entryId);
     return { entry, jobId: work.job.id };
@@ -228,6 +245,11 @@ export function createWorkspaceBackupsRouter(descriptor: WorkspaceDescriptor) {
         const work = await refusedAs409(() =>
           startRestore(deps, kind, target, { source: { kind: "backup", backup }, compare: Boolean(compare) && !undo, undoOf }),
         );
+        await audited(c, workspace, undoOf ? "workspace.undo_started" : "workspace.restore_started", {
+          backup: backup.name,
+          ...(undoOf ? { undoes: { entry: undoOf.id, type: undoOf.type } } : { compare: Boolean(compare) }),
+          jobId: work.job.id,
+        });
         return c.json(await answer(c, workspace.id, work), 202);
       }
 
@@ -252,6 +274,7 @@ export function createWorkspaceBackupsRouter(descriptor: WorkspaceDescriptor) {
         }
         const work = await refusedAs409(() => startRestore(deps, kind, target, { source, compare }));
         taken = true;
+        await audited(c, workspace, "workspace.restore_started", { file: file.name, kind: source.kind, compare, jobId: work.job.id });
         return c.json(await answer(c, workspace.id, work), 202);
       } finally {
         // The job owns the file once started (it removes it); else it goes now.

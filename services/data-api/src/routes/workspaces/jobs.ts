@@ -14,11 +14,13 @@ import { statusAfterFailure } from "../../jobs/job-kinds.ts";
 import { forceUnlock } from "../../jobs/project-lock.ts";
 import { CANCELLED_MESSAGE, JobCancelledError, JobRefusedError, requestCancel } from "../../jobs/start-job.ts";
 import { failLoadsOfEndedJobs } from "../../repositories/loads.ts";
+import { recordAudit } from "../../repositories/audit-log.ts";
+import { inTransaction } from "../../repositories/db-helpers.ts";
 import { createRouter, errorResponses, jsonBody, jsonContent } from "../../openapi.ts";
 import { databaseCreationBlockers } from "../../project-setup.ts";
 import { dictionaryStats, findProjectDictionaryRef } from "../../repositories/dictionaries.ts";
 import { requireWorkspace } from "../../workspace-access.ts";
-import { collectionPath, jobDeps, readErrorsOf, workspaceIdParams, writeErrorsOf } from "./shared.ts";
+import { capitalised, collectionPath, jobDeps, readErrorsOf, workspaceIdParams, writeErrorsOf } from "./shared.ts";
 
 /** The background-process page shows the running job and the recent ones. */
 export const RECENT_JOBS = 20;
@@ -90,8 +92,12 @@ export function createWorkspaceJobsRouter(descriptor: WorkspaceDescriptor) {
     path: `${base}/databases/{kind}/tables/{table}/rows`,
     tags,
     summary: "A page of one table's rows, as stored",
-    description: "Values as text exactly as PostgreSQL holds them; `sort` a column (\"-\" first for descending), `column` and `contains` filter. 404 for a table the database does not have.",
-    request: { params: z.object({ id: z.string().min(1), kind: z.enum(["source", "destination"]), table: z.string().min(1).max(128) }), query: tableRowsQuerySchema },
+    description:
+      'Values as text exactly as PostgreSQL holds them; `sort` a column ("-" first for descending), `column` and `contains` filter. 404 for a table the database does not have.',
+    request: {
+      params: z.object({ id: z.string().min(1), kind: z.enum(["source", "destination"]), table: z.string().min(1).max(128) }),
+      query: tableRowsQuerySchema,
+    },
     responses: { 200: jsonContent(tableRowsSchema, "The page."), 400: errorResponses[400], ...readErrorsOf(descriptor) },
   });
 
@@ -111,13 +117,27 @@ export function createWorkspaceJobsRouter(descriptor: WorkspaceDescriptor) {
       if (!isAdmin(c.var.caller.roles)) throw new ApiProblem(403, "forbidden", "Only a SuperAdmin or Support may force-unlock.");
       const { db } = c.var.deps;
       const { reason } = c.req.valid("json");
-      const done = await forceUnlock(db, {
-        projectId: workspace.id,
-        userId: c.var.caller.userId,
-        userName: c.var.caller.name ?? "an administrator",
-        reason,
-        statusAfter: statusAfterFailure,
-        now: new Date().toISOString(),
+      const done = await inTransaction(db, async (trx) => {
+        const unlocked = await forceUnlock(trx, {
+          projectId: workspace.id,
+          userId: c.var.caller.userId,
+          userName: c.var.caller.name ?? "an administrator",
+          reason,
+          statusAfter: statusAfterFailure,
+          now: new Date().toISOString(),
+        });
+        if (unlocked) {
+          await recordAudit(trx, {
+            action: "workspace.force_unlocked",
+            by: c.var.caller,
+            companyId: workspace.company_id,
+            workspaceId: workspace.id,
+            target: `${capitalised(noun)} ${workspace.name}`,
+            summary: { lockReason: workspace.lock_reason, jobId: unlocked.jobId, lockState: { before: "Locked", after: "ForceUnlocked" } },
+            reason,
+          });
+        }
+        return unlocked;
       });
       if (!done) throw new ApiProblem(409, "not_locked", `The ${noun} is not locked.`);
       if (done.jobId) {
@@ -134,7 +154,16 @@ export function createWorkspaceJobsRouter(descriptor: WorkspaceDescriptor) {
       if (!access.canWrite) throw new ApiProblem(403, "forbidden", `Cancelling a job needs write access to the ${noun}.`);
       const job = await c.var.deps.db.selectFrom("jobs").select("id").where("id", "=", jobId).where("project_id", "=", workspace.id).executeTakeFirst();
       if (!job) throw new NotFoundError("No such job.");
-      if (!(await requestCancel(jobDeps(c), job.id, c.var.caller.userId))) throw new ApiProblem(409, "not_running", "The job is not running: there is nothing to cancel.");
+      if (!(await requestCancel(jobDeps(c), job.id, c.var.caller.userId)))
+        throw new ApiProblem(409, "not_running", "The job is not running: there is nothing to cancel.");
+      await recordAudit(c.var.deps.db, {
+        action: "job.cancel_requested",
+        by: c.var.caller,
+        companyId: workspace.company_id,
+        workspaceId: workspace.id,
+        target: `${capitalised(noun)} ${workspace.name}`,
+        summary: { jobId: job.id },
+      });
       return c.body(null, 202);
     })
     .openapi(databases, async (c) => {

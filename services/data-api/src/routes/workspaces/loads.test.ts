@@ -475,6 +475,13 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
     expect(events).toMatchObject([
       { action: "ForceUnlock", lock_reason: "FlatFileCreation", reason: "the file never finishes", user_id: USERS.superAdmin.id, job_id: started.body.jobId },
     ]);
+    // And in the audit log, with its reason.
+    const audit = await api.get(`/api/v1/audit-log?action=workspace.force_unlocked&companyId=${project.companyId}`, admin);
+    expect(audit.body.items.find((e: { workspaceId: string }) => e.workspaceId === project.id)).toMatchObject({
+      reason: "the file never finishes",
+      userId: USERS.superAdmin.id,
+      summary: { lockReason: "FlatFileCreation", jobId: started.body.jobId },
+    });
     // The stopped job, woken, changes nothing; and there is nothing left to unlock.
     release();
     await api.jobs.idle();

@@ -1,0 +1,221 @@
+import type { SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, Form } from "react-router";
+import { z } from "zod";
+import { lockMinutesGiven, webhookFieldsSchema } from "../../../contracts/notifications";
+import { DELIVERY_RETRY_HOURS, SIGNATURE_HEADER, WEBHOOK_EVENT_LABELS, WEBHOOK_EVENTS, type WebhookEvent } from "../../../contracts/values/notifications";
+import { CheckboxGroupField, FormErrors, TextField } from "~/components/forms/fields";
+import { StatusButton } from "~/components/forms/status-button";
+import { formatTimestamp } from "~/components/projects/format";
+import { useIntentPending } from "~/components/projects/use-intent-pending";
+import { Alert } from "~/components/ui/alert";
+import { Card } from "~/components/ui/card";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
+import { sqlAccessApi } from "~/lib/api/sql-access.server";
+import { companyHref } from "~/lib/company-href";
+import { redirectWithFlash } from "~/lib/flash.server";
+import { getFormProps, useServerForm } from "~/lib/forms";
+import { invalid, readFormData, refusedByService, unknownIntent } from "~/lib/forms.server";
+import { callerOf, forSelectedCompany, shellOf } from "~/lib/guards.server";
+import type { Route } from "./+types/notifications";
+
+const PATH = "/additional-options/notifications";
+/** The add form as it posts: the company comes from the page. */
+const addSchema = webhookFieldsSchema.omit({ companyId: true }).superRefine(lockMinutesGiven);
+const idSchema = z.object({ id: z.string().min(1) });
+
+/**
+ * Notifications (issue 13): the selected company's webhooks, each event POSTed as signed JSON and
+ * retried for a day; "Send test" tries one at once, and each webhook lists its latest deliveries.
+ * The secret is shown once, in the answer to the post that added the webhook.
+ */
+export async function loader({ context }: Route.LoaderArgs) {
+  const { shell, value } = await forSelectedCompany(context, (as, companyId) => sqlAccessApi(as).webhooks(companyId));
+  return { companyName: shell.company?.name ?? null, webhooks: value };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const shell = await shellOf(context);
+  const companyId = shell.company?.id;
+  if (!companyId) throw data({ errors: ["Choose a company first."] }, { status: 400 });
+  const api = sqlAccessApi(callerOf(context));
+  const formData = await readFormData(request);
+  const intent = formData.get("intent");
+  const here = companyHref(PATH, companyId);
+
+  if (intent === "add") {
+    const submission = parseWithZod(formData, { schema: addSchema });
+    if (submission.status !== "success") return invalid(submission);
+    try {
+      const created = await api.addWebhook({ companyId, ...submission.value });
+      // The secret is in this answer only: no cache may keep it.
+      return data(
+        { secret: created.secret, url: created.webhook.url, result: submission.reply({ resetForm: true }) },
+        { headers: { "Cache-Control": "no-store" } },
+      );
+    } catch (err) {
+      return refusedByService(submission, err);
+    }
+  }
+
+  const submission = parseWithZod(formData, { schema: idSchema });
+  if (submission.status !== "success") return invalid(submission);
+  try {
+    if (intent === "test") {
+      const delivery = await api.testWebhook(submission.value.id);
+      const outcome =
+        delivery.status === "Delivered"
+          ? `Test delivered: the endpoint answered ${delivery.lastStatusCode}.`
+          : `Test not delivered: ${delivery.lastError ?? "no answer"} It is retried for ${DELIVERY_RETRY_HOURS} hours.`;
+      return redirectWithFlash(here, outcome);
+    }
+    if (intent === "remove") {
+      await api.removeWebhook(submission.value.id);
+      return redirectWithFlash(here, "Webhook removed: nothing more is sent to it.");
+    }
+  } catch (err) {
+    return refusedByService(submission, err);
+  }
+  return unknownIntent(intent);
+}
+
+export const handle = { breadcrumb: "Notifications" };
+
+export function meta() {
+  return [{ title: "Notifications · Data Transformation" }];
+}
+
+type Webhooks = NonNullable<Route.ComponentProps["loaderData"]["webhooks"]>;
+
+export default function Notifications({ loaderData, actionData }: Route.ComponentProps) {
+  const { companyName, webhooks } = loaderData;
+  const created = actionData && "secret" in actionData ? (actionData as unknown as { secret: string; url: string }) : undefined;
+  const lastResult = actionData?.result as SubmissionResult<string[]> | undefined;
+  return (
+    <section aria-labelledby="page-title" className="flex flex-col gap-6">
+      <div>
+        <h1 id="page-title" className="text-2xl font-semibold tracking-tight">
+          Notifications
+        </h1>
+        <p className="mt-1 max-w-3xl text-sm text-muted-foreground">
+          Webhooks of {companyName ?? "the company"}: each event is POSTed as JSON, signed in the {SIGNATURE_HEADER} header (sha256= and the hex HMAC-SHA256 of
+          the body with the webhook&apos;s secret), and retried with backoff for {DELIVERY_RETRY_HOURS} hours. A failing endpoint never slows a run.
+        </p>
+      </div>
+      {created ? (
+        <Card aria-labelledby="secret-title" tone="success">
+          <h2 id="secret-title" className="text-lg font-semibold">
+            Signing secret of {created.url}
+          </h2>
+          <p className="mt-1 text-sm">Copy it now: it is not shown again. Check each request&apos;s {SIGNATURE_HEADER} with it.</p>
+          <code data-testid="webhook-secret" className="mt-3 block rounded bg-white px-2 py-1 font-mono text-sm break-all">
+            {created.secret}
+          </code>
+        </Card>
+      ) : null}
+      {!webhooks ? (
+        <Alert>Choose a company to see its webhooks.</Alert>
+      ) : webhooks.length === 0 ? (
+        <p className="text-sm text-muted-foreground">No webhook yet.</p>
+      ) : (
+        webhooks.map((w) => <WebhookCard key={w.id} webhook={w} />)
+      )}
+      {webhooks ? <AddForm lastResult={created ? undefined : lastResult} /> : null}
+    </section>
+  );
+}
+
+function WebhookCard({ webhook: w }: { webhook: Webhooks[number] }) {
+  const testing = useIntentPending("test", { id: w.id });
+  const removing = useIntentPending("remove", { id: w.id });
+  return (
+    <Card aria-label={`Webhook ${w.url}`}>
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div className="text-sm">
+          <p className="font-medium break-all">{w.url}</p>
+          <p className="text-muted-foreground">
+            {w.events.map((e) => (e === "lock.held" ? `${WEBHOOK_EVENT_LABELS[e]} (${w.lockMinutes})` : WEBHOOK_EVENT_LABELS[e])).join(", ")} · added{" "}
+            {formatTimestamp(w.createdAt)}
+          </p>
+        </div>
+        <div className="flex gap-2">
+          <Form method="post">
+            <input type="hidden" name="id" value={w.id} />
+            <StatusButton type="submit" name="intent" value="test" size="sm" variant="outline" pending={testing} aria-label={`Send test to ${w.url}`}>
+              Send test
+            </StatusButton>
+          </Form>
+          <Form method="post">
+            <input type="hidden" name="id" value={w.id} />
+            <StatusButton type="submit" name="intent" value="remove" size="sm" variant="ghost" pending={removing} aria-label={`Remove ${w.url}`}>
+              Remove
+            </StatusButton>
+          </Form>
+        </div>
+      </div>
+      {w.deliveries.length === 0 ? (
+        <p className="mt-3 text-sm text-muted-foreground">Nothing sent yet.</p>
+      ) : (
+        <Table aria-label={`Deliveries to ${w.url}`} className="mt-3">
+          <TableHeader>
+            <TableRow>
+              <TableHead>When</TableHead>
+              <TableHead>Event</TableHead>
+              <TableHead>Status</TableHead>
+              <TableHead>Attempts</TableHead>
+              <TableHead>Answer</TableHead>
+              <TableHead>Next attempt</TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {w.deliveries.map((d) => (
+              <TableRow key={d.id}>
+                <TableCell className="whitespace-nowrap">{formatTimestamp(d.createdAt)}</TableCell>
+                <TableCell>{d.event}</TableCell>
+                <TableCell>{d.status}</TableCell>
+                <TableCell>{d.attempts}</TableCell>
+                <TableCell>{d.lastStatusCode ?? d.lastError ?? ""}</TableCell>
+                <TableCell className="whitespace-nowrap">{d.status === "Pending" ? formatTimestamp(d.nextAttemptAt) : ""}</TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      )}
+    </Card>
+  );
+}
+
+function AddForm({ lastResult }: { lastResult?: SubmissionResult<string[]> }) {
+  const pending = useIntentPending("add");
+  const [form, fields] = useServerForm({ id: "add-webhook", lastResult, required: ["url", "events"] });
+  return (
+    <Card aria-labelledby="add-title">
+      <h2 id="add-title" className="text-lg font-semibold">
+        Add webhook
+      </h2>
+      <Form method="post" {...getFormProps(form)} aria-labelledby="add-title" className="mt-4 grid max-w-3xl gap-4">
+        <FormErrors form={form} />
+        <TextField label="URL" field={fields.url!} placeholder="https://example.com/hooks/data-transformation" />
+        <CheckboxGroupField
+          label="Events"
+          field={fields.events!}
+          options={WEBHOOK_EVENTS.map((e: WebhookEvent) => ({ value: e, label: WEBHOOK_EVENT_LABELS[e] }))}
+        />
+        <TextField
+          label="Lock held longer than (minutes)"
+          type="number"
+          field={fields.lockMinutes!}
+          min={1}
+          description="For the lock event: a lock held this long is reported once."
+        />
+        <div>
+          <StatusButton type="submit" name="intent" value="add" pending={pending}>
+            Add webhook
+          </StatusButton>
+        </div>
+      </Form>
+    </Card>
+  );
+}
+
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error";

@@ -1,0 +1,69 @@
+import { z } from "zod";
+import { DELIVERY_STATUSES, WEBHOOK_EVENTS } from "./values/notifications";
+
+/**
+ * Notifications (issue 13): a company's webhooks. Each event is POSTed as JSON, signed with
+ * HMAC-SHA256 over the body with the webhook's secret (header X-DT-Signature: sha256=<hex>), retried
+ * with backoff for 24 hours; every attempt's status code is kept in the delivery log.
+ */
+export * from "./values/notifications";
+
+export const webhookEventSchema = z.enum(WEBHOOK_EVENTS);
+
+export const webhookSchema = z.object({
+  id: z.string(),
+  companyId: z.string(),
+  url: z.string(),
+  events: z.array(webhookEventSchema),
+  lockMinutes: z.number().int().nullable(),
+  createdAt: z.string(),
+  createdBy: z.string(),
+});
+export type Webhook = z.infer<typeof webhookSchema>;
+
+export const deliverySchema = z.object({
+  id: z.string(),
+  webhookId: z.string(),
+  event: z.string(),
+  status: z.enum(DELIVERY_STATUSES),
+  attempts: z.number().int(),
+  nextAttemptAt: z.string(),
+  lastStatusCode: z.number().int().nullable(),
+  lastError: z.string().nullable(),
+  createdAt: z.string(),
+  deliveredAt: z.string().nullable(),
+});
+export type Delivery = z.infer<typeof deliverySchema>;
+
+/** GET /api/v1/webhooks?companyId: the company's webhooks, each with its latest deliveries. */
+export const webhookListSchema = z.array(webhookSchema.extend({ deliveries: z.array(deliverySchema) }));
+
+/** The fields of a new webhook; `createWebhookSchema` adds the rule that binds them. */
+export const webhookFieldsSchema = z.object({
+  companyId: z.string().min(1),
+  url: z
+    .string({ error: "Give the URL that receives the events" })
+    .trim()
+    .min(1, "Give the URL that receives the events")
+    .max(2000, "At most 2000 characters")
+    .refine((u) => /^https?:\/\/[^\s/]+/i.test(u) && URL.canParse(u), "Give an http:// or https:// URL"),
+  events: z.array(webhookEventSchema, { error: "Choose at least one event" }).min(1, "Choose at least one event"),
+  lockMinutes: z.coerce
+    .number({ error: "Give a number of minutes" })
+    .int("Give whole minutes")
+    .min(1, "At least 1 minute")
+    .max(10_080, "At most a week (10080 minutes)")
+    .nullish(),
+});
+
+/** The lock event needs its minutes. */
+export function lockMinutesGiven(v: { events: readonly string[]; lockMinutes?: number | null | undefined }, ctx: z.RefinementCtx) {
+  if (v.events.includes("lock.held") && !v.lockMinutes)
+    ctx.addIssue({ code: "custom", path: ["lockMinutes"], message: "Say after how many minutes a held lock is reported" });
+}
+
+/** POST /api/v1/webhooks. */
+export const createWebhookSchema = webhookFieldsSchema.superRefine(lockMinutesGiven);
+
+/** The answer of POST /api/v1/webhooks: the only time the secret is sent. */
+export const createdWebhookSchema = z.object({ webhook: webhookSchema, secret: z.string() });

@@ -1,0 +1,245 @@
+/**
+ * Webhook notifications (issue 13) as an outbox: an event writes one delivery row per webhook that
+ * asked for it, in the transaction of the event itself (a job ending), and nothing else; sending is
+ * this module's delivery loop, later and elsewhere. So a slow or failing endpoint never slows or
+ * breaks a run, and an event is announced exactly when it happened (a rolled-back job announces nothing).
+ *
+ * Each POST carries the JSON payload exactly as stored, signed: X-DT-Signature: sha256=<hex
+ * HMAC-SHA256 of the body with the webhook's secret>. A non-2xx answer or no answer is retried with
+ * backoff (30 s, doubling, at most an hour apart) until 24 hours after the event, then Failed.
+ */
+import { createHmac, randomUUID } from "node:crypto";
+import type { Kysely } from "kysely";
+import {
+  DELIVERY_RETRY_HOURS,
+  DELIVERY_TIMEOUT_MS,
+  SIGNATURE_HEADER,
+  type Delivery,
+  type DeliveryStatus,
+  type Webhook,
+  type WebhookEvent,
+} from "../../../../contracts/notifications.ts";
+import { workspaceOfProductType } from "../../../../contracts/workspaces.ts";
+import type { Logger } from "../../../shared/logger.ts";
+import type { Database } from "../db/schema.ts";
+import type { WebhookDeliveriesTable, WebhooksTable } from "../db/schema-sql-access.ts";
+
+export type Fetch = typeof fetch;
+
+export function signatureOf(secret: string, body: string): string {
+  return `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`;
+}
+
+export function toWebhook(row: WebhooksTable): Webhook {
+  return {
+    id: row.id,
+    companyId: row.company_id,
+    url: row.url,
+    events: JSON.parse(row.events) as WebhookEvent[],
+    lockMinutes: row.lock_minutes,
+    createdAt: row.created_at,
+    createdBy: row.created_by,
+  };
+}
+
+export function toDelivery(row: WebhookDeliveriesTable): Delivery {
+  return {
+    id: row.id,
+    webhookId: row.webhook_id,
+    event: row.event,
+    status: row.status as DeliveryStatus,
+    attempts: Number(row.attempts),
+    nextAttemptAt: row.next_attempt_at,
+    lastStatusCode: row.last_status_code === null ? null : Number(row.last_status_code),
+    lastError: row.last_error,
+    createdAt: row.created_at,
+    deliveredAt: row.delivered_at,
+  };
+}
+
+/**
+ * Writes a delivery of `event` to every live webhook of the company that asked for it (`only`: to that
+ * webhook alone, a "Send test"). One per webhook, event and subject: the same job or lock is never
+ * announced twice. Answers the ids written.
+ */
+export async function enqueueEvent(
+  trx: Kysely<Database>,
+  event: { companyId: string; event: WebhookEvent | "test"; subject: string; data: Record<string, unknown>; at: string; only?: string },
+): Promise<string[]> {
+  let hooks = trx.selectFrom("webhooks").selectAll().where("company_id", "=", event.companyId).where("deleted_at", "is", null);
+  if (event.only) hooks = hooks.where("id", "=", event.only);
+  const ids: string[] = [];
+  for (const hook of await hooks.execute()) {
+    if (event.event !== "test" && !(JSON.parse(hook.events) as string[]).includes(event.event)) continue;
+    const id = randomUUID();
+    const payload = JSON.stringify({ id, event: event.event, at: event.at, companyId: event.companyId, data: event.data });
+    const inserted = await trx
+      .insertInto("webhook_deliveries")
+      .values({
+        id,
+        webhook_id: hook.id,
+        event: event.event,
+        subject: event.subject,
+        payload,
+        status: "Pending",
+        attempts: 0,
+        next_attempt_at: event.at,
+        last_status_code: null,
+        last_error: null,
+        created_at: event.at,
+        delivered_at: null,
+      })
+      .onConflict((oc) => oc.columns(["webhook_id", "event", "subject"]).doNothing())
+      .executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) > 0) ids.push(id);
+  }
+  return ids;
+}
+
+/**
+ * A job has just ended (in the transaction that ends it): a run announces run.ended, a flat-file
+ * load load.ended, and any job that failed job.failed. The payload says which workspace, which job,
+ * how it ended and, for a run, the run and its result.
+ */
+export async function announceJobEnded(trx: Kysely<Database>, jobId: string, at: string): Promise<void> {
+  const job = await trx
+    .selectFrom("jobs as j")
+    .innerJoin("projects as p", "p.id", "j.project_id")
+    .select(["j.id", "j.kind", "j.status", "j.error", "j.created_by", "j.created_at", "p.id as project_id", "p.name", "p.company_id", "p.product_type"])
+    .where("j.id", "=", jobId)
+    .executeTakeFirst();
+  if (!job) return;
+  const events: WebhookEvent[] = [];
+  if (job.kind === "ProjectRun") events.push("run.ended");
+  if (job.kind === "FlatFile") events.push("load.ended");
+  if (job.status === "ERROR") events.push("job.failed");
+  if (events.length === 0) return;
+  const run = job.kind === "ProjectRun" ? await trx.selectFrom("runs").select(["id", "type", "status"]).where("job_id", "=", jobId).executeTakeFirst() : undefined;
+  const data = {
+    workspace: { id: job.project_id, name: job.name, kind: workspaceOfProductType(job.product_type)?.kind ?? null },
+    job: { id: job.id, kind: job.kind, status: job.status, error: job.error, startedBy: job.created_by, startedAt: job.created_at, endedAt: at },
+    ...(run ? { run: { id: run.id, type: run.type, status: run.status } } : {}),
+  };
+  for (const event of events) await enqueueEvent(trx, { companyId: job.company_id, event, subject: `job:${jobId}`, data, at });
+}
+
+/** Locks held longer than each lock.held webhook's minutes: announced once per lock (the job holding it). */
+export async function announceHeldLocks(db: Kysely<Database>, now = new Date()): Promise<number> {
+  const hooks = await db.selectFrom("webhooks").selectAll().where("deleted_at", "is", null).where("lock_minutes", "is not", null).execute();
+  let written = 0;
+  for (const hook of hooks) {
+    if (!(JSON.parse(hook.events) as string[]).includes("lock.held")) continue;
+    const since = new Date(now.getTime() - Number(hook.lock_minutes) * 60_000).toISOString();
+    const held = await db
+      .selectFrom("projects as p")
+      .innerJoin("jobs as j", "j.id", "p.lock_job_id")
+      .select(["p.id", "p.name", "p.lock_reason", "j.id as job_id", "j.kind", "j.created_at"])
+      .where("p.company_id", "=", hook.company_id)
+      .where("p.is_locked", "=", 1)
+      .where("j.created_at", "<", since)
+      .execute();
+    for (const lock of held) {
+      const data = { workspace: { id: lock.id, name: lock.name }, lock: { reason: lock.lock_reason, jobId: lock.job_id, jobKind: lock.kind, since: lock.created_at } };
+      const ids = await enqueueEvent(db, { companyId: hook.company_id, event: "lock.held", subject: `lock:${lock.job_id}`, data, at: now.toISOString(), only: hook.id });
+      written += ids.length;
+    }
+  }
+  return written;
+}
+
+const BACKOFF_FIRST_MS = 30_000;
+const BACKOFF_MAX_MS = 3600_000;
+export const backoffMs = (attempts: number) => Math.min(BACKOFF_FIRST_MS * 2 ** Math.max(attempts - 1, 0), BACKOFF_MAX_MS);
+
+/** One attempt of one delivery, claimed first (so two processes never send the same attempt); answers its row after. */
+export async function attemptDelivery(db: Kysely<Database>, deliveryId: string, options: { fetch?: Fetch; now?: () => Date } = {}) {
+  const now = options.now ?? (() => new Date());
+  const row = await db.selectFrom("webhook_deliveries").selectAll().where("id", "=", deliveryId).executeTakeFirst();
+  if (!row || row.status !== "Pending") return row;
+  const claimed = await db
+    .updateTable("webhook_deliveries")
+    .set({ attempts: Number(row.attempts) + 1, next_attempt_at: new Date(now().getTime() + DELIVERY_TIMEOUT_MS * 2).toISOString() })
+    .where("id", "=", row.id)
+    .where("attempts", "=", row.attempts)
+    .where("status", "=", "Pending")
+    .executeTakeFirst();
+  if (claimed.numUpdatedRows !== 1n) return row;
+  const hook = await db.selectFrom("webhooks").selectAll().where("id", "=", row.webhook_id).executeTakeFirst();
+  const attempts = Number(row.attempts) + 1;
+  let statusCode: number | null = null;
+  let error: string | null = null;
+  if (!hook || hook.deleted_at) error = "The webhook was removed.";
+  else {
+    try {
+      const res = await (options.fetch ?? fetch)(hook.url, {
+        method: "POST",
+        headers: { "content-type": "application/json", [SIGNATURE_HEADER]: signatureOf(hook.secret, row.payload), "X-DT-Event": row.event, "X-DT-Delivery": row.id },
+        body: row.payload,
+        redirect: "manual",
+        signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+      });
+      statusCode = res.status;
+      await res.body?.cancel().catch(() => undefined);
+      if (!res.ok) error = `The endpoint answered ${res.status}.`;
+    } catch (err) {
+      error = (err as Error).name === "TimeoutError" ? `No answer within ${DELIVERY_TIMEOUT_MS / 1000} s.` : `Could not reach the endpoint: ${(err as Error).message}`;
+    }
+  }
+  const at = now();
+  const expired = !hook || Boolean(hook.deleted_at) || at.getTime() + backoffMs(attempts) > Date.parse(row.created_at) + DELIVERY_RETRY_HOURS * 3600_000;
+  const status: DeliveryStatus = error === null ? "Delivered" : expired ? "Failed" : "Pending";
+  await db
+    .updateTable("webhook_deliveries")
+    .set({
+      status,
+      last_status_code: statusCode,
+      last_error: error,
+      delivered_at: error === null ? at.toISOString() : null,
+      next_attempt_at: new Date(at.getTime() + backoffMs(attempts)).toISOString(),
+    })
+    .where("id", "=", row.id)
+    .execute();
+  return db.selectFrom("webhook_deliveries").selectAll().where("id", "=", row.id).executeTakeFirstOrThrow();
+}
+
+/** Sends what is due (at most `limit`, oldest first); answers how many were attempted. */
+export async function deliverDue(db: Kysely<Database>, options: { fetch?: Fetch; now?: () => Date; limit?: number } = {}): Promise<number> {
+  const now = (options.now ?? (() => new Date()))();
+  const due = await db
+    .selectFrom("webhook_deliveries")
+    .select("id")
+    .where("status", "=", "Pending")
+    .where("next_attempt_at", "<=", now.toISOString())
+    .orderBy("next_attempt_at")
+    .limit(options.limit ?? 20)
+    .execute();
+  await Promise.all(due.map((d) => attemptDelivery(db, d.id, options)));
+  return due.length;
+}
+
+/**
+ * The delivery loop of a data API process: due deliveries every `intervalMs`, held locks every
+ * minute. A tick never overlaps the previous one; errors are logged, never thrown. Answers its stop.
+ */
+export function startWebhookDelivery(db: Kysely<Database>, logger: Logger, intervalMs = 2000): () => void {
+  let busy = false;
+  let lastLockCheck = 0;
+  const tick = async () => {
+    if (busy) return;
+    busy = true;
+    try {
+      if (Date.now() - lastLockCheck >= 60_000) {
+        lastLockCheck = Date.now();
+        await announceHeldLocks(db);
+      }
+      await deliverDue(db);
+    } catch (err) {
+      logger.warn("webhook delivery failed", { err });
+    } finally {
+      busy = false;
+    }
+  };
+  const timer = setInterval(() => void tick(), intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}

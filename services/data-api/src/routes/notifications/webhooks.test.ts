@@ -1,0 +1,169 @@
+import { createHmac } from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO_COMPANIES } from "../../../../../scripts/demo-data.ts";
+import type { Template } from "../../../../../contracts/templates.ts";
+import { TEST_DATABASE_KINDS, TEST_POSTGRES_ADMIN_URL } from "../../../../shared/testing/databases.ts";
+import { deliverDue } from "../../notifications/webhooks.ts";
+import { USERS, createTestApi, type TestApi } from "../../testing/harness.ts";
+import { loadableProject, makeApplication } from "../../testing/project-fixtures.ts";
+
+const [cedar, , birch] = DEMO_COMPANIES;
+
+/** A real HTTP endpoint: records each POST, answers 500 once to each path in `failOnce`, else 200. */
+async function startReceiver() {
+  const received: { path: string; headers: http.IncomingHttpHeaders; body: string }[] = [];
+  const failOnce = new Set<string>();
+  const server = http.createServer((req, res) => {
+    let body = "";
+    req.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
+    req.on("end", () => {
+      received.push({ path: req.url ?? "", headers: req.headers, body });
+      const fail = failOnce.delete(req.url ?? "");
+      res.writeHead(fail ? 500 : 200).end("ok");
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/dt`;
+  return { url, received, failOnce, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+const signed = (secret: string, body: string) => `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`;
+
+describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("webhooks on %s", (kind) => {
+  let api: TestApi;
+  let admin: string;
+  let owner: string;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let applicationId: string;
+  beforeAll(async () => {
+    api = await createTestApi(kind);
+    admin = await api.tokenFor(USERS.superAdmin);
+    owner = await api.tokenFor(USERS.clientAdmin);
+    applicationId = (await makeApplication(api, birch.id)).id;
+    receiver = await startReceiver();
+  });
+  afterAll(async () => {
+    await receiver?.close();
+    await api?.close();
+  });
+
+  const add = (body: object, token = owner) => api.send("POST", "/api/v1/webhooks", token, { companyId: birch.id, ...body });
+
+  /** A Full run of one script in a new project of Birch; answers when the job has ended. */
+  async function runOnce(sql: string) {
+    const project = await loadableProject(api, owner, { companyId: birch.id, applicationId, sourceType: "BackUp" });
+    await api.db.updateTable("projects").set({ status: "Active" }).where("id", "=", project.id).execute();
+    const base = `/api/v1/projects/${project.id}/templates`;
+    let t: Template = (await api.send("POST", base, owner, { name: "Main", type: "Core" })).body;
+    t = (await api.send("POST", `${base}/${t.id}/levels`, owner, { version: t.version, name: "Load" })).body;
+    expect((await api.send("POST", `${base}/${t.id}/levels/${t.levels[0]!.id}/scripts`, owner, { version: t.version, name: "Step", sql })).status).toBe(201);
+    const started = await api.send("POST", `/api/v1/projects/${project.id}/run`, owner, { type: "Full", onError: "stop" });
+    expect(started.status).toBe(202);
+    await api.jobs.idle();
+    return { project, runId: started.body.run.id as string };
+  }
+
+  it("a run's end reaches the company's webhook as a signed JSON POST; a failing endpoint is retried with backoff, never holding the run", async () => {
+    const created = await add({ url: receiver.url, events: ["run.ended", "job.failed"] });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const secret = created.body.secret as string;
+    expect(secret.length).toBeGreaterThanOrEqual(40);
+    // Another company's webhook hears nothing of Birch's runs.
+    const cedarHook = await add({ companyId: cedar.id, url: `${receiver.url}/cedar`, events: ["run.ended"] }, admin);
+    expect(cedarHook.status).toBe(201);
+    // An endpoint that is down: the run ends as fast as ever, its delivery waits for a retry.
+    const down = await add({ url: "http://127.0.0.1:9/down", events: ["run.ended"] });
+
+    const { project, runId } = await runOnce(`insert into destination."Customers" select * from source."Customers";`);
+    expect((await api.get(`/api/v1/projects/${project.id}/runs/${runId}`, owner)).body.status).toBe("SUCCESS");
+    expect(receiver.received).toHaveLength(0);
+
+    await deliverDue(api.db);
+    expect(receiver.received).toHaveLength(1);
+    const [post] = receiver.received;
+    expect(post!.headers["content-type"]).toBe("application/json");
+    expect(post!.headers["x-dt-event"]).toBe("run.ended");
+    expect(post!.headers["x-dt-signature"]).toBe(signed(secret, post!.body));
+    const payload = JSON.parse(post!.body);
+    expect(payload).toMatchObject({
+      event: "run.ended",
+      companyId: birch.id,
+      data: {
+        workspace: { id: project.id, kind: "migration" },
+        job: { kind: "ProjectRun", status: "SUCCESS" },
+        run: { id: runId, type: "Full", status: "SUCCESS" },
+      },
+    });
+
+    // The delivery log: delivered with its status code; the endpoint that is down has one failed attempt, due again in 30 s.
+    const list = (await api.get(`/api/v1/webhooks?companyId=${birch.id}`, owner)).body as {
+      id: string;
+      deliveries: { status: string; lastStatusCode: number | null; attempts: number; lastError: string | null; nextAttemptAt: string }[];
+    }[];
+    const ours = list.find((h) => h.id === created.body.webhook.id)!;
+    expect(ours.deliveries[0]).toMatchObject({ status: "Delivered", lastStatusCode: 200, attempts: 1 });
+    const failing = list.find((h) => h.id === down.body.webhook.id)!.deliveries[0]!;
+    expect(failing).toMatchObject({ status: "Pending", attempts: 1, lastStatusCode: null });
+    expect(failing.lastError).toContain("Could not reach the endpoint");
+    expect(Date.parse(failing.nextAttemptAt) - Date.now()).toBeGreaterThan(20_000);
+    // After a day of retries it is Failed.
+    await deliverDue(api.db, { now: () => new Date(Date.now() + 25 * 3600_000) });
+    const after = (await api.get(`/api/v1/webhooks?companyId=${birch.id}`, owner)).body.find((h: { id: string }) => h.id === down.body.webhook.id);
+    expect(after.deliveries[0]).toMatchObject({ status: "Failed", attempts: 2 });
+  });
+
+  it("a failed run is announced as run.ended and job.failed; a 500 is retried and then delivered", async () => {
+    const hook = await add({ url: `${receiver.url}/failures`, events: ["job.failed"] });
+    receiver.received.length = 0;
+    receiver.failOnce.add("/hooks/dt/failures");
+    await runOnce(`select 1/0;`);
+    await deliverDue(api.db);
+    const failedRows = () => receiver.received.filter((r) => r.path.endsWith("/failures"));
+    // The first webhook (run.ended, job.failed) hears both; this one job.failed alone, answered 500 the first time.
+    expect(
+      receiver.received
+        .filter((r) => r.path === "/hooks/dt")
+        .map((r) => r.headers["x-dt-event"])
+        .sort(),
+    ).toEqual(["job.failed", "run.ended"]);
+    expect(failedRows()).toHaveLength(1);
+    let log = (await api.get(`/api/v1/webhooks?companyId=${birch.id}`, owner)).body.find((h: { id: string }) => h.id === hook.body.webhook.id);
+    expect(log.deliveries[0]).toMatchObject({ event: "job.failed", status: "Pending", lastStatusCode: 500, lastError: "The endpoint answered 500." });
+    // Due again 30 s later: delivered.
+    await deliverDue(api.db, { now: () => new Date(Date.now() + 31_000) });
+    log = (await api.get(`/api/v1/webhooks?companyId=${birch.id}`, owner)).body.find((h: { id: string }) => h.id === hook.body.webhook.id);
+    expect(log.deliveries[0]).toMatchObject({ status: "Delivered", lastStatusCode: 200, attempts: 2 });
+    expect(JSON.parse(failedRows().at(-1)!.body).data.job).toMatchObject({ kind: "ProjectRun", status: "ERROR" });
+  });
+
+  it("Send test delivers at once; who may manage webhooks; bad input is refused naming the field", async () => {
+    const hook = (await add({ url: `${receiver.url}/test`, events: ["lock.held"], lockMinutes: 30 })).body;
+    const test = await api.send("POST", `/api/v1/webhooks/${hook.webhook.id}/test`, owner);
+    expect(test.status).toBe(200);
+    expect(test.body).toMatchObject({ event: "test", status: "Delivered", lastStatusCode: 200 });
+    expect(receiver.received.at(-1)!.headers["x-dt-signature"]).toBe(signed(hook.secret, receiver.received.at(-1)!.body));
+
+    // An analyst (not the company's ClientAdmin) may not; in Cedar, where Carl is a Viewer, neither may he.
+    expect((await api.get(`/api/v1/webhooks?companyId=${birch.id}`, await api.tokenFor(USERS.analyst))).status).toBe(403);
+    const cedarHooks = (await api.get(`/api/v1/webhooks?companyId=${cedar.id}`, admin)).body;
+    expect((await api.send("POST", `/api/v1/webhooks/${cedarHooks[0].id}/test`, owner)).status).toBe(403);
+    // A company the caller cannot see at all answers 404, as an unknown webhook does.
+    const nobody = await api.tokenFor(USERS.unassigned);
+    expect((await api.send("POST", `/api/v1/webhooks/${cedarHooks[0].id}/test`, nobody)).status).toBe(404);
+    expect((await api.send("POST", `/api/v1/webhooks/not-a-webhook/test`, owner)).status).toBe(404);
+
+    const bad = await add({ url: "ftp://example.com", events: [] });
+    expect(bad.status).toBe(400);
+    expect(bad.body.fieldErrors).toMatchObject({ url: ["Give an http:// or https:// URL"], events: ["Choose at least one event"] });
+    const noMinutes = await add({ url: receiver.url, events: ["lock.held"] });
+    expect(noMinutes.body.fieldErrors.lockMinutes).toEqual(["Say after how many minutes a held lock is reported"]);
+
+    // Removed: it is listed no more, and audited.
+    expect((await api.send("DELETE", `/api/v1/webhooks/${hook.webhook.id}`, owner)).status).toBe(204);
+    expect((await api.get(`/api/v1/webhooks?companyId=${birch.id}`, owner)).body.map((h: { id: string }) => h.id)).not.toContain(hook.webhook.id);
+    const audit = await api.get(`/api/v1/audit-log?companyId=${birch.id}&action=webhook.removed`, admin);
+    expect(audit.body.items[0]).toMatchObject({ target: `Webhook ${receiver.url}/test`, userId: USERS.clientAdmin.id });
+  });
+});
