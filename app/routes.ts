@@ -199,6 +199,8 @@ export default [
       workspace("migration", "projects"),
       masterTemplates("migration"),
       masterDictionary("migration"),
+      // The company's ClientAdmin manages its webhooks here (the page checks the role); admins under Additional Options.
+      route("notifications", "routes/additional-options/notifications.tsx", { id: "migration-notifications" }),
       route("application", "routes/migration/application/layout.tsx", [
         index("routes/migration/application/list.tsx"),
         route("create", "routes/migration/application/create.tsx"),

@@ -1,3 +1,4 @@
+import { ROLES } from "../../contracts/roles";
 import type { Area } from "./access";
 
 export type MenuIcon =
@@ -14,7 +15,8 @@ export type MenuIcon =
   | "table"
   | "upload";
 
-export type MenuLink = { label: string; path: string; icon: MenuIcon };
+/** `roles`: only these roles in the selected company see the link (the area's roles see the rest). */
+export type MenuLink = { label: string; path: string; icon: MenuIcon; roles?: readonly string[] };
 export type MenuSection = { area: Area; label: string; icon: MenuIcon; items: MenuLink[] };
 
 /** The sidebar of spec §2, in its order. "All Products" (the client portal dashboard) is added by the sidebar. */
@@ -39,6 +41,8 @@ export const MENU: MenuSection[] = [
       { label: "Master Templates", path: "/migration/master-templates", icon: "layers" },
       { label: "Data Dictionary", path: "/migration/data-dictionary", icon: "book" },
       { label: "Applications", path: "/migration/application", icon: "app-window" },
+      // The company's own ClientAdmin manages its webhooks here; admins have them under Additional Options.
+      { label: "Notifications", path: "/migration/notifications", icon: "upload", roles: [ROLES.ClientAdmin] },
     ],
   },
   {

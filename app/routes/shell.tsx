@@ -7,6 +7,7 @@ import { env } from "~/lib/env.server";
 import { flashMiddleware, takeFlash } from "~/lib/flash.server";
 import { accessSettings, shellOf, shellMiddleware } from "~/lib/guards.server";
 import { MENU } from "~/lib/menu";
+import { hasRole } from "../../contracts/roles";
 import { readSidebarState } from "~/lib/sidebar-cookie.server";
 import type { Route } from "./+types/shell";
 
@@ -36,7 +37,10 @@ export default function Shell({ loaderData }: Route.ComponentProps) {
     <div className="flex flex-1">
       <Sidebar
         state={loaderData.sidebar}
-        sections={MENU.filter((section) => loaderData.areas.includes(section.area))}
+        sections={MENU.filter((section) => loaderData.areas.includes(section.area)).map((section) => ({
+          ...section,
+          items: section.items.filter((item) => !item.roles || item.roles.some((role) => hasRole(loaderData.roles, role))),
+        }))}
         companies={loaderData.companies}
         company={loaderData.company}
         dashboardUrl={loaderData.dashboardUrl}

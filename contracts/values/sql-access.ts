@@ -37,6 +37,7 @@ export const AUDIT_ACTIONS = [
   "workspace.restore_started",
   "workspace.undo_started",
   "job.cancel_requested",
+  "api.write",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
@@ -50,4 +51,5 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "workspace.restore_started": "Restore started",
   "workspace.undo_started": "Undo started",
   "job.cancel_requested": "Job cancel asked",
+  "api.write": "Other change",
 };

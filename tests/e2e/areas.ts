@@ -11,7 +11,8 @@ export type AreaName = "additionalOptions" | "migration" | "translations" | "onb
 export const AREAS: {
   area: AreaName;
   section: string;
-  pages: { link: string; path: string; heading: string }[];
+  /** `onlyFor`: the sidebar links it for these readable roles alone; SuperAdmin and Support may open it too. */
+  pages: { link: string; path: string; heading: string; onlyFor?: string[] }[];
   /** Pages of the area that the sidebar does not link to, guarded all the same (issue 4's create pages). */
   morePages?: { path: string; heading: string }[];
 }[] = [
@@ -33,6 +34,7 @@ export const AREAS: {
       { link: "Master Templates", path: "/migration/master-templates", heading: "Master Templates" },
       { link: "Data Dictionary", path: "/migration/data-dictionary", heading: "Data Dictionary" },
       { link: "Applications", path: "/migration/application", heading: "Applications" },
+      { link: "Notifications", path: "/migration/notifications", heading: "Notifications", onlyFor: ["ClientAdmin"] },
     ],
     morePages: [
       { path: "/migration/projects/create", heading: "Create project" },
@@ -63,14 +65,7 @@ export const AREAS: {
 export const ALL_AREAS: AreaName[] = AREAS.map((a) => a.area);
 
 /** The page opened: its heading, at `path` with the company scope. */
-export async function expectAreaPage(
-  page: Page,
-  portal: string,
-  path: string,
-  heading: string,
-  companyId: string,
-  { soft = false, label = "" } = {},
-) {
+export async function expectAreaPage(page: Page, portal: string, path: string, heading: string, companyId: string, { soft = false, label = "" } = {}) {
   const expect = soft ? softExpect : hardExpect;
   const why = (what: string) => (label ? `${label}: ${what}` : what);
   await expect(page, why(`stays on ${path} with the company`)).toHaveURL(`${portal}${path}?companyId=${companyId}`);
@@ -79,25 +74,22 @@ export async function expectAreaPage(
 }
 
 /** The redirect of a refused area: the Permission Denied card with its two ways out. */
-export async function expectPermissionDenied(
-  page: Page,
-  portal: string,
-  companyId: string,
-  { soft = false, label = "" } = {},
-) {
+export async function expectPermissionDenied(page: Page, portal: string, companyId: string, { soft = false, label = "" } = {}) {
   const expect = soft ? softExpect : hardExpect;
   const why = (what: string) => (label ? `${label}: ${what}` : what);
   await expect(page, why("redirects to /permission-denied")).toHaveURL(`${portal}/permission-denied?companyId=${companyId}`);
   await expect(page.getByRole("heading", { name: "Permission Denied" }), why("shows Permission Denied")).toBeVisible();
   await expect(page.getByRole("link", { name: "Go to main page" })).toHaveAttribute("href", `/?companyId=${companyId}`);
-  await expect(page.getByRole("link", { name: "Go to client portal dashboard" })).toHaveAttribute(
-    "href",
-    `${E2E.clientPortal}/dashboard`,
-  );
+  await expect(page.getByRole("link", { name: "Go to client portal dashboard" })).toHaveAttribute("href", `${E2E.clientPortal}/dashboard`);
 }
 
-/** The sidebar lists exactly the `allowed` sections, each with its links, and "All Products". */
-export async function expectSidebar(page: Page, allowed: readonly AreaName[], companyId: string) {
+/** Whether a user of this readable role may open the page of an area it may enter. */
+export function mayOpen(p: { path: string; onlyFor?: string[] }, role: string | undefined): boolean {
+  return !p.onlyFor || (role !== undefined && (p.onlyFor.includes(role) || role === "SuperAdmin" || role === "Support"));
+}
+
+/** The sidebar lists exactly the `allowed` sections, each with its links for `role`, and "All Products". */
+export async function expectSidebar(page: Page, allowed: readonly AreaName[], companyId: string, role?: string) {
   const menu = page.getByRole("navigation", { name: "Main menu" });
   await expect(menu).toBeVisible();
   await expect(menu.getByRole("link", { name: "All Products" })).toHaveAttribute("href", `${E2E.clientPortal}/dashboard`);
@@ -109,12 +101,10 @@ export async function expectSidebar(page: Page, allowed: readonly AreaName[], co
     }
     await expect(section, `section "${area.section}" should be shown`).toHaveCount(1);
     const links = section.getByRole("link");
-    await expect(links).toHaveCount(area.pages.length);
-    for (const p of area.pages) {
-      await expect(section.getByRole("link", { name: p.link, exact: true })).toHaveAttribute(
-        "href",
-        `${p.path}?companyId=${companyId}`,
-      );
+    const linked = area.pages.filter((p) => !p.onlyFor || (role !== undefined && p.onlyFor.includes(role)));
+    await expect(links).toHaveCount(linked.length);
+    for (const p of linked) {
+      await expect(section.getByRole("link", { name: p.link, exact: true })).toHaveAttribute("href", `${p.path}?companyId=${companyId}`);
     }
   }
 }

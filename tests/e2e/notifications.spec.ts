@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { acme, expect, test, withCompany } from "./sessions";
+import { acme, birch, expect, test, withCompany } from "./sessions";
 import { expectNoViolations } from "./axe";
 
 /**
@@ -79,3 +79,27 @@ for (const javaScriptEnabled of [true, false]) {
     });
   });
 }
+
+test.describe("notifications for a company's ClientAdmin", () => {
+  test.use({ signedInAs: "clientadmin@demo.test" });
+
+  test("Birch Logistics' ClientAdmin adds and removes a webhook of Birch from Migrations", async ({ page }) => {
+    await page.goto(withCompany("/migration/projects", birch.id));
+    await page.getByRole("navigation", { name: "Main menu" }).getByRole("link", { name: "Notifications" }).click();
+    await expect(page).toHaveURL(`/migration/notifications?companyId=${birch.id}`);
+    await expect(page.getByRole("heading", { name: "Notifications", level: 1 })).toBeVisible();
+    const url = "https://hooks.example.test/birch";
+    const add = page.getByRole("form", { name: "Add webhook" });
+    await add.getByLabel("URL").fill(url);
+    await add.getByLabel("Lock held longer than N minutes").check();
+    await add.getByRole("button", { name: "Add webhook" }).click();
+    await expect(add.getByText("Say after how many minutes a held lock is reported")).toBeVisible();
+    await add.getByLabel("Lock held longer than (minutes)").fill("45");
+    await add.getByRole("button", { name: "Add webhook" }).click();
+    await expect(page.getByRole("region", { name: `Signing secret of ${url}` })).toBeVisible();
+    await expect(page.getByRole("region", { name: `Webhook ${url}` })).toContainText("Lock held longer than N minutes (45)");
+    await expectNoViolations(page);
+    await page.getByRole("button", { name: `Remove ${url}` }).click();
+    await expect(page.getByRole("status")).toHaveText("Webhook removed: nothing more is sent to it.");
+  });
+});

@@ -1,5 +1,5 @@
 import { E2E } from "../../playwright.config";
-import { ALL_AREAS, AREAS, type AreaName, expectAreaPage, expectPermissionDenied, expectSidebar } from "./areas";
+import { ALL_AREAS, AREAS, type AreaName, expectAreaPage, expectPermissionDenied, expectSidebar, mayOpen } from "./areas";
 import { acme, birch, cedar, DEMO, expect, test, withCompany } from "./sessions";
 
 /**
@@ -36,8 +36,8 @@ for (const c of CASES) {
 
     test("every area URL gives the page or /permission-denied", async ({ page }) => {
       for (const area of AREAS) {
-        const allowed = c.areas.includes(area.area);
         for (const p of [...area.pages, ...(area.morePages ?? [])]) {
+          const allowed = c.areas.includes(area.area) && mayOpen(p, c.role);
           const label = `${user.email} in ${c.company.name}, ${p.path} → ${allowed ? `the ${p.heading} page` : "/permission-denied"}`;
           await test.step(label, async () => {
             await page.goto(open(p.path));
@@ -59,7 +59,7 @@ for (const c of CASES) {
       await page.goto(open(first?.path ?? "/migration/projects"));
       if (first) {
         await expectAreaPage(page, E2E.portal, first.path, first.heading, c.company.id);
-        await expectSidebar(page, c.areas, c.company.id);
+        await expectSidebar(page, c.areas, c.company.id, c.role);
         await expect(page.getByRole("combobox", { name: "Company" })).toHaveValue(c.company.id);
       } else {
         await expectPermissionDenied(page, E2E.portal, c.company.id);

@@ -60,8 +60,8 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
             Audit Log
           </h1>
           <p className="mt-1 max-w-3xl text-sm text-muted-foreground">
-            Every change to SQL access, with who made it, when and why. Entries are kept for the days AUDIT_RETENTION_DAYS says (365 by default) and never
-            changed.
+            Every change made through the data API, with who made it and when: SQL access, webhooks, force-unlocks, restores, undos and cancels with what
+            changed and why, every other change by its route. Entries are kept for the days AUDIT_RETENTION_DAYS says (365 by default) and never changed.
           </p>
         </div>
         <a href={href(`${PATH}.csv`, query)} className={buttonVariants({ variant: "outline" })} download>
@@ -139,7 +139,7 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
       {log.total === 0 ? (
         <Card>
           <h2 className="text-base font-semibold">{filtered ? "No matching entries" : "Nothing audited yet"}</h2>
-          <CardDescription>{filtered ? "No entry matches these filters." : "Changes to SQL credentials and permissions are listed here."}</CardDescription>
+          <CardDescription>{filtered ? "No entry matches these filters." : "Changes made through the data API are listed here."}</CardDescription>
         </Card>
       ) : log.items.length === 0 ? (
         <PastTheEnd page={log.page} />

@@ -1,6 +1,6 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form } from "react-router";
+import { data, Form, redirect } from "react-router";
 import { z } from "zod";
 import { lockMinutesGiven, webhookFieldsSchema } from "../../../contracts/notifications";
 import { DELIVERY_RETRY_HOURS, SIGNATURE_HEADER, WEBHOOK_EVENT_LABELS, WEBHOOK_EVENTS, type WebhookEvent } from "../../../contracts/values/notifications";
@@ -16,10 +16,10 @@ import { companyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { getFormProps, useServerForm } from "~/lib/forms";
 import { invalid, readFormData, refusedByService, unknownIntent } from "~/lib/forms.server";
-import { callerOf, forSelectedCompany, shellOf } from "~/lib/guards.server";
+import { callerOf, forSelectedCompany, shellOf, type Shell } from "~/lib/guards.server";
+import { hasRole, ROLES } from "../../../contracts/roles";
 import type { Route } from "./+types/notifications";
 
-const PATH = "/additional-options/notifications";
 /** The add form as it posts: the company comes from the page. */
 const addSchema = webhookFieldsSchema.omit({ companyId: true }).superRefine(lockMinutesGiven);
 const idSchema = z.object({ id: z.string().min(1) });
@@ -30,18 +30,39 @@ const idSchema = z.object({ id: z.string().min(1) });
  * The secret is shown once, in the answer to the post that added the webhook.
  */
 export async function loader({ context }: Route.LoaderArgs) {
-  const { shell, value } = await forSelectedCompany(context, (as, companyId) => sqlAccessApi(as).webhooks(companyId));
-  return { companyName: shell.company?.name ?? null, webhooks: value };
+  // Asked beside the shell's data; the page's own guard decides before its answer (or refusal) is used.
+  const { shell, value } = await forSelectedCompany(context, (as, companyId) =>
+    sqlAccessApi(as)
+      .webhooks(companyId)
+      .then(
+        (webhooks) => ({ webhooks }),
+        (refusal: unknown) => ({ refusal }),
+      ),
+  );
+  requireWebhookManager(shell);
+  if (value && "refusal" in value) throw value.refusal;
+  return { companyName: shell.company?.name ?? null, webhooks: value?.webhooks ?? null };
+}
+
+/**
+ * Registered under Additional Options (admins: the area's guard) and under Migrations for the
+ * company's ClientAdmin: anyone else in Migrations (an Analyst) is sent to Permission Denied here,
+ * before the data API would refuse them.
+ */
+function requireWebhookManager(shell: Shell) {
+  if (!shell.admin && !hasRole(shell.roles, ROLES.ClientAdmin)) throw redirect(companyHref("/permission-denied", shell.company?.id));
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const shell = await shellOf(context);
+  requireWebhookManager(shell);
   const companyId = shell.company?.id;
   if (!companyId) throw data({ errors: ["Choose a company first."] }, { status: 400 });
   const api = sqlAccessApi(callerOf(context));
   const formData = await readFormData(request);
   const intent = formData.get("intent");
-  const here = companyHref(PATH, companyId);
+  // Back to this page, whichever of its two paths it was posted from.
+  const here = companyHref(new URL(request.url).pathname, companyId);
 
   if (intent === "add") {
     const submission = parseWithZod(formData, { schema: addSchema });

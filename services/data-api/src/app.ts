@@ -4,6 +4,7 @@ import { sql } from "kysely";
 import { bearerAuth } from "../../shared/bearer.ts";
 import { apiError, installErrorHandlers, requestId } from "../../shared/http.ts";
 import type { Logger } from "../../shared/logger.ts";
+import { auditWrites } from "./audit-writes.ts";
 import { requestBodyLimits } from "./body-limits.ts";
 import type { AppDeps, AppEnv } from "./context.ts";
 import { API_PREFIX, OPENAPI_PATH, installOpenApiDocument, validationHook } from "./openapi.ts";
@@ -49,6 +50,8 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const requireBearer: MiddlewareHandler = bearerAuth(deps.bearer, deps.logger);
   // A plain comparison rather than hono's `except`, whose combinators cost more than the check itself.
   app.use(`${API_PREFIX}/*`, (c, next) => (c.req.path === OPENAPI_PATH ? next() : requireBearer(c, next)));
+  // Every successful write lands in the audit log (routes with their own entry excepted).
+  app.use(`${API_PREFIX}/*`, auditWrites());
 
   // One router per resource (ARCHITECTURE.md §3). Errors (an ApiProblem with its field errors, any
   // HTTPException, anything else as a 500) are answered once, by installErrorHandlers above.

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_COMPANIES } from "../../../../../scripts/demo-data.ts";
 import type { Template } from "../../../../../contracts/templates.ts";
 import { TEST_DATABASE_KINDS, TEST_POSTGRES_ADMIN_URL } from "../../../../shared/testing/databases.ts";
-import { deliverDue } from "../../notifications/webhooks.ts";
+import { announceHeldLocks, deliverDue } from "../../notifications/webhooks.ts";
+import { holdJobsOf } from "../../testing/hold-jobs.ts";
 import { USERS, createTestApi, type TestApi } from "../../testing/harness.ts";
 import { loadableProject, makeApplication } from "../../testing/project-fixtures.ts";
 
@@ -136,6 +137,29 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("webhooks on
     log = (await api.get(`/api/v1/webhooks?companyId=${birch.id}`, owner)).body.find((h: { id: string }) => h.id === hook.body.webhook.id);
     expect(log.deliveries[0]).toMatchObject({ status: "Delivered", lastStatusCode: 200, attempts: 2 });
     expect(JSON.parse(failedRows().at(-1)!.body).data.job).toMatchObject({ kind: "ProjectRun", status: "ERROR" });
+  });
+
+  it("a lock held longer than the webhook's minutes is announced once, with the job that holds it", async () => {
+    const hook = await add({ url: `${receiver.url}/locks`, events: ["lock.held"], lockMinutes: 30 });
+    const project = await loadableProject(api, owner, { companyId: birch.id, applicationId, sourceType: "BackUp" });
+    const release = holdJobsOf(api.jobs, project.id);
+    try {
+      const backup = await api.send("POST", `/api/v1/projects/${project.id}/backups`, owner, {});
+      expect(backup.status).toBe(202);
+      // Not yet 30 minutes: nothing; past them: one delivery, and only one however often it is looked at.
+      expect(await announceHeldLocks(api.db, new Date(Date.now() + 29 * 60_000))).toBe(0);
+      expect(await announceHeldLocks(api.db, new Date(Date.now() + 31 * 60_000))).toBe(1);
+      expect(await announceHeldLocks(api.db, new Date(Date.now() + 45 * 60_000))).toBe(0);
+      await deliverDue(api.db, { now: () => new Date(Date.now() + 31 * 60_000) });
+      const post = receiver.received.filter((r) => r.path.endsWith("/locks"));
+      expect(post).toHaveLength(1);
+      expect(JSON.parse(post[0]!.body)).toMatchObject({ event: "lock.held", data: { workspace: { id: project.id }, lock: { reason: "Backup", jobId: backup.body.jobId } } });
+    } finally {
+      release();
+      api.jobs.hooks.beforeStep = undefined;
+      await api.jobs.idle();
+    }
+    expect((await api.send("DELETE", `/api/v1/webhooks/${hook.body.webhook.id}`, owner)).status).toBe(204);
   });
 
   it("Send test delivers at once; who may manage webhooks; bad input is refused naming the field", async () => {

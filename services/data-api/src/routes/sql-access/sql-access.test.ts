@@ -211,6 +211,31 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("SQL access 
   });
 });
 
+describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("the audit log of every other write on %s", (kind) => {
+  let api: TestApi;
+  beforeAll(async () => {
+    api = await createTestApi(kind);
+  });
+  afterAll(() => api?.close());
+
+  it("records a successful write by its route, workspace and company; a refused one is not recorded", async () => {
+    const owner = await api.tokenFor(USERS.clientAdmin);
+    const admin = await api.tokenFor(USERS.superAdmin);
+    const applicationId = (await makeApplication(api, birch.id)).id;
+    const project = (await api.send("POST", "/api/v1/projects", owner, { companyId: birch.id, applicationId, name: "Audited", sourceType: "BackUp" })).body;
+    const changed = await api.send("PATCH", `/api/v1/projects/${project.id}`, owner, { version: project.version, description: "Payroll" });
+    expect(changed.status).toBe(200);
+    expect((await api.send("PATCH", `/api/v1/projects/${project.id}`, owner, { version: project.version, description: "stale" })).status).toBe(409);
+    const log = await api.get(`/api/v1/audit-log?action=api.write&companyId=${birch.id}`, admin);
+    const ours = log.body.items.filter((e: { workspaceId: string | null }) => e.workspaceId === project.id);
+    // Newest first: the change, then the create (its company and workspace read from its answer); the stale PATCH is not there.
+    expect(ours).toEqual([
+      expect.objectContaining({ target: "PATCH /api/v1/projects/:id", userId: USERS.clientAdmin.id, summary: { path: `/api/v1/projects/${project.id}`, status: 200 } }),
+      expect.objectContaining({ target: "POST /api/v1/projects", companyId: birch.id, summary: { path: "/api/v1/projects", status: 201 } }),
+    ]);
+  });
+});
+
 describe("scramVerifier", () => {
   it("writes PostgreSQL's stored form, with the salt and iteration count it was given", () => {
     const verifier = scramVerifier("pencil", Buffer.from("0123456789abcdef"), 4096);
