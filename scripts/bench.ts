@@ -367,8 +367,9 @@ async function measureProduct(stack: Stack) {
           ok:
             loaded.slowestHealthMs < 100 && (spec.anchor ? ratio !== undefined && ratio <= 1.25 : loaded.peakRss <= 300 && (!xlsx || rowsPerSecond >= 100_000)),
         });
-        // Issue 12: translating the same file with three translated columns, beside this load of it.
-        if (spec.anchor) await measureTranslate(file, spec.name, loaded.ms, loaded.result.rowsLoaded);
+        // Issue 12: translating the same file with three translated columns, beside this load of it
+        // (the 56 MB file for the ratio, the big one for flat memory).
+        if (spec.name.endsWith(".csv")) await measureTranslate(file, spec.name, loaded.ms, loaded.result.rowsLoaded);
         fs.rmSync(file, { force: true });
       }
       if (psqlAvailable) await measureBackups(dir);
@@ -385,7 +386,7 @@ async function measureProduct(stack: Stack) {
     async function measureTranslate(file: string, fileName: string, loadMs: number, rows: number) {
       const mapping = await api<{ id: string }>("POST", "/api/v1/mapping-projects", {
         companyId: acme,
-        name: "Bench translations",
+        name: `Bench translations of ${fileName}`,
         applicationId: applications.items[0]!.id,
         description: null,
       });
@@ -441,8 +442,8 @@ async function measureProduct(stack: Stack) {
         ours: `${ms(translated.ms)} (${Math.round(ours).toLocaleString("en")} rows/s), data API RSS ${rssBefore.toFixed(0)} → peak ${translated.peakRss.toFixed(0)} MiB, slowest /healthz ${ms(translated.slowestHealthMs)}`,
         anchor: `the flat-file load of the same file: ${ms(loadMs)} (${Math.round(anchor).toLocaleString("en")} rows/s)`,
         ratio: `${(ours / anchor).toFixed(2)}× its throughput`,
-        goal: "≥ 0.5× the load's throughput, /healthz < 100 ms",
-        ok: ours / anchor >= 0.5 && translated.slowestHealthMs < 100 && unmapped === 0,
+        goal: "≥ 0.5× the load's throughput, RSS ≤ 300 MiB, /healthz < 100 ms",
+        ok: ours / anchor >= 0.5 && translated.peakRss <= 300 && translated.slowestHealthMs < 100 && unmapped === 0,
       });
     }
 

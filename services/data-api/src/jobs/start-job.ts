@@ -27,6 +27,7 @@ import type { AppDeps } from "../context.ts";
 import type { Database } from "../db/schema.ts";
 import { statusAfterFailure, type JobKind } from "./job-kinds.ts";
 import { announceJobEnded } from "../notifications/webhooks.ts";
+import { inTransaction } from "../repositories/db-helpers.ts";
 import { IN_PROGRESS, finishJob, insertJob, setStepStatus, toJob, touchJob } from "./job-store.ts";
 import { releaseProjectLock, takeProjectLock } from "./project-lock.ts";
 import type { JobRunner } from "./runner.ts";
@@ -124,7 +125,7 @@ export async function runJob(deps: JobDeps, definition: JobDefinition): Promise<
   const stepNames = definition.steps.map((s) => s.name);
   const { noun } = WORKSPACES[definition.workspace];
 
-  const previousStatus = await db.transaction().execute(async (trx) => {
+  const previousStatus = await inTransaction(db, async (trx) => {
     const project = await trx.selectFrom("projects").select(["status", "is_locked", "lock_reason"]).where("id", "=", definition.projectId).executeTakeFirst();
     if (!project) throw new JobRefusedError(`The ${noun} no longer exists.`);
     if (project.is_locked) throw new JobRefusedError(lockedMessage(project.lock_reason, noun));

@@ -1,11 +1,30 @@
 import { sql, type Compilable, type CompiledQuery, type Kysely, type RawBuilder } from "kysely";
 
 /**
+ * What a top-level transaction writes before it commits, beside its own work: the audit entry of the
+ * request that runs it (audit-writes.ts registers it), so the entry commits exactly with the write.
+ * `written()` is called once the transaction has committed.
+ */
+export type TransactionHook = (trx: Kysely<any>) => Promise<{ written(): void } | undefined>;
+let transactionHook: TransactionHook | undefined;
+export function setTransactionHook(hook: TransactionHook | undefined) {
+  transactionHook = hook;
+}
+
+/**
  * Runs `fn` in a transaction, or inside the caller's when `db` already is one: repository writes
  * stay atomic on their own and still compose into a larger transaction (Kysely does not nest).
  */
-export function inTransaction<DB, T>(db: Kysely<DB>, fn: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
-  return db.isTransaction ? fn(db) : db.transaction().execute(fn);
+export async function inTransaction<DB, T>(db: Kysely<DB>, fn: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
+  if (db.isTransaction) return fn(db);
+  let hooked: { written(): void } | undefined;
+  const result = await db.transaction().execute(async (trx) => {
+    const value = await fn(trx);
+    hooked = await transactionHook?.(trx);
+    return value;
+  });
+  hooked?.written();
+  return result;
 }
 
 /** True for a unique-constraint violation on SQLite (better-sqlite3) or PostgreSQL (pg). */

@@ -228,11 +228,19 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("the audit l
     expect((await api.send("PATCH", `/api/v1/projects/${project.id}`, owner, { version: project.version, description: "stale" })).status).toBe(409);
     const log = await api.get(`/api/v1/audit-log?action=api.write&companyId=${birch.id}`, admin);
     const ours = log.body.items.filter((e: { workspaceId: string | null }) => e.workspaceId === project.id);
-    // Newest first: the change, then the create (its company and workspace read from its answer); the stale PATCH is not there.
+    // The change, with the workspace and company its path names; the stale PATCH (refused, rolled back) is not there.
     expect(ours).toEqual([
-      expect.objectContaining({ target: "PATCH /api/v1/projects/:id", userId: USERS.clientAdmin.id, summary: { path: `/api/v1/projects/${project.id}`, status: 200 } }),
-      expect.objectContaining({ target: "POST /api/v1/projects", companyId: birch.id, summary: { path: "/api/v1/projects", status: 201 } }),
+      expect.objectContaining({
+        target: "PATCH /api/v1/projects/:id",
+        userId: USERS.clientAdmin.id,
+        companyId: birch.id,
+        summary: { path: `/api/v1/projects/${project.id}` },
+      }),
     ]);
+    // The create, with the company and name its body gave.
+    expect(log.body.items).toContainEqual(
+      expect.objectContaining({ target: "POST /api/v1/projects", companyId: birch.id, summary: { path: "/api/v1/projects", name: "Audited" } }),
+    );
   });
 });
 

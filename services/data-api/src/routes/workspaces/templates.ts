@@ -18,6 +18,7 @@ import { createRouter, jsonBody, jsonContent } from "../../openapi.ts";
 import * as templates from "../../repositories/templates.ts";
 import { lineDiff } from "../../templates/line-diff.ts";
 import { requireWorkspace } from "../../workspace-access.ts";
+import { inTransaction } from "../../repositories/db-helpers.ts";
 import { createTemplateRoutes, type TemplateResolver } from "../templates/template-routes.ts";
 import { capitalised, collectionPath, readErrorsOf, workspaceIdParams, writeErrorsOf } from "./shared.ts";
 
@@ -112,7 +113,7 @@ export function createWorkspaceTemplatesRouter(descriptor: WorkspaceDescriptor) 
       const { workspace } = await requireWorkspace(c, kind, c.req.valid("param").id, { write: true });
       const { templateIds } = c.req.valid("json");
       // One transaction for all: a refused one assigns none.
-      await c.var.deps.db.transaction().execute(async (trx) => {
+      await inTransaction(c.var.deps.db, async (trx) => {
         for (const id of new Set(templateIds))
           await templates.assignMasterTemplate(
             trx,
