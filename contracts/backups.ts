@@ -46,12 +46,22 @@ export const CHOOSE_BACKUP_MESSAGE = "Choose a backup, or a file to restore";
  * an entry of the history (`undo`: that entry's id). Multipart instead sends a file (`file`: a backup
  * archive or a SQLite database) and `compare`.
  */
+/** The longest reason a restore or an undo keeps in the audit log. */
+export const RESTORE_REASON_MAX = 500;
+
 export const restoreBodySchema = z
   .object({
     backupId: z.string().trim().optional(),
     undo: z.string().trim().optional(),
     /** Also compare the restored data with the data it replaces (RestoreAndComparison). */
     compare: formBoolean.optional(),
+    /** Why: kept in the audit log. */
+    reason: z
+      .string()
+      .trim()
+      .max(RESTORE_REASON_MAX, `At most ${RESTORE_REASON_MAX} characters`)
+      .nullish()
+      .transform((v) => v || null),
   })
   .refine((b) => Boolean(b.backupId) !== Boolean(b.undo), { message: CHOOSE_BACKUP_MESSAGE, path: ["backupId"] });
 export type RestoreBody = z.infer<typeof restoreBodySchema>;

@@ -80,6 +80,7 @@ for (const javaScriptEnabled of [true, false]) {
       await page.getByRole("link", { name: "Undo" }).click();
       await expect(page.getByRole("heading", { name: "Undo restore and comparison of export-2.sqlite" })).toBeVisible();
       if (javaScriptEnabled) await expectNoViolations(page);
+      await page.getByLabel("Reason").fill("the second export was sent by mistake");
       await page.getByRole("button", { name: "Undo" }).click();
       await expect(page.getByRole("heading", { name: "Undo of the restore and comparison of export-2.sqlite" })).toBeVisible();
       await restored("2 rows restored into the source database.");

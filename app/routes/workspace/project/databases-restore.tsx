@@ -6,7 +6,7 @@ import { restoreBodySchema } from "../../../../contracts/backups";
 import { MAX_UPLOAD_BYTES_DEFAULT } from "../../../../contracts/values/loads";
 import { HISTORY_TYPE_LABELS } from "../../../../contracts/values/loads";
 import { RESTORE_FILE_EXTENSIONS } from "../../../../contracts/values/backups";
-import { CheckboxField, FileField, FormErrors, RadioGroupField } from "~/components/forms/fields";
+import { CheckboxField, FileField, FormErrors, RadioGroupField, TextareaField } from "~/components/forms/fields";
 import { StatusButton, useIsPending } from "~/components/forms/status-button";
 import { BackupsTable, backupLabel } from "~/components/backups/backups-table";
 import { formatTimestamp } from "~/components/projects/format";
@@ -30,6 +30,7 @@ async function guard(context: Route.LoaderArgs["context"]) {
 const BACKUPS_PER_PAGE = 10;
 const RESTORE_BACKUP = "restore-backup";
 const UNDO = "undo";
+const REASON_HINT = "Optional: kept in the audit log with the restore.";
 
 /**
  * databases/backup/update-source: restore the source database from one of the workspace's backups,
@@ -69,7 +70,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const submission = parseWithZod(formData, { schema });
   if (submission.status !== "success") return invalid(submission);
   try {
-    const { entry } = await api.restores.start({ backupId: submission.value.backupId, undo: submission.value.undo, compare: submission.value.compare });
+    const { backupId, undo, compare, reason } = submission.value;
+    const { entry } = await api.restores.start({ backupId, undo, compare, reason });
     return started(entry, intent === UNDO ? "Undoing: restoring the data as it was before" : "Restoring");
   } catch (err) {
     return refusedByService(submission, err);
@@ -91,7 +93,7 @@ export default function RestoreSource({ loaderData, actionData }: Route.Componen
     required: ["backupId"],
   });
   const [fileForm, fileFields] = useServerForm({ id: "restore-file", lastResult: intent === undefined ? result : undefined, required: ["file"] });
-  const [undoForm] = useServerForm({ id: "undo", lastResult: intent === UNDO ? result : undefined });
+  const [undoForm, undoFields] = useServerForm({ id: "undo", lastResult: intent === UNDO ? result : undefined });
 
   if (undo) {
     const { entry, backup } = undo;
@@ -110,6 +112,7 @@ export default function RestoreSource({ loaderData, actionData }: Route.Componen
             </p>
             <input type="hidden" name="intent" value={UNDO} />
             <input type="hidden" name="undo" value={entry.id} />
+            <TextareaField label="Reason" field={undoFields.reason!} description={REASON_HINT} rows={2} />
             <div className="flex items-center gap-4">
               <StatusButton type="submit" pending={pending}>
                 Undo
@@ -156,6 +159,7 @@ export default function RestoreSource({ loaderData, actionData }: Route.Componen
               field={backupFields.compare!}
               description="Then lists the rows the restore added, removed and changed."
             />
+            <TextareaField label="Reason" field={backupFields.reason!} description={REASON_HINT} rows={2} />
             <div>
               <StatusButton type="submit" pending={pending}>
                 Restore
@@ -194,6 +198,7 @@ export default function RestoreSource({ loaderData, actionData }: Route.Componen
             description="A .backup.tar archive, or a .sqlite / .db file, at most 5 GB."
           />
           <CheckboxField label="Compare with the current data" field={fileFields.compare!} />
+          <TextareaField label="Reason" field={fileFields.reason!} description={REASON_HINT} rows={2} />
           <div>
             <StatusButton type="submit" pending={pending}>
               Restore from the file

@@ -145,13 +145,17 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("backups, re
     expect(undo.entry).toMatchObject({ type: "Undo", status: "Loaded", rowsLoaded: 2 });
     expect(undo.about).toMatchObject({ id: second.entry.id });
     expect((await rowsOf(project)).map((r) => r[0])).toEqual([1, 2]);
-    await done(await post(`${base(project)}/restores`, { undo: undo.entry.id }), project);
+    await done(await post(`${base(project)}/restores`, { undo: undo.entry.id, reason: "the second delivery was right after all" }), project);
     expect((await rowsOf(project)).map((r) => r[0])).toEqual([3]);
     // Each undo is in the audit log: what it undid and who asked.
     const audit = await api.get(`/api/v1/audit-log?action=workspace.undo_started&companyId=${project.companyId}`, await api.tokenFor(USERS.superAdmin));
-    expect(audit.body.items.filter((e: { workspaceId: string }) => e.workspaceId === project.id).map((e: { summary: { undoes: { entry: string } } }) => e.summary.undoes.entry)).toEqual([
-      undo.entry.id,
-      second.entry.id,
+    expect(
+      audit.body.items
+        .filter((e: { workspaceId: string }) => e.workspaceId === project.id)
+        .map((e: { summary: { undoes: { entry: string } }; reason: string | null }) => [e.summary.undoes.entry, e.reason]),
+    ).toEqual([
+      [undo.entry.id, "the second delivery was right after all"],
+      [second.entry.id, null],
     ]);
 
     // A backup entry changed nothing: it has nothing to undo.

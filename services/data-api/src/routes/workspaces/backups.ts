@@ -14,6 +14,7 @@ import {
   backupPageSchema,
   backupQuerySchema,
   comparisonBodySchema,
+  RESTORE_REASON_MAX,
   restoreBodySchema,
   startedWorkSchema,
   type Backup,
@@ -49,6 +50,7 @@ const RESTORE_BODY = {
   properties: {
     file: { type: "string" as const, format: "binary", description: "A backup archive of this product (.backup.tar) or a SQLite database (.sqlite, .db)." },
     compare: { type: "boolean" as const, description: "Also compare the restored data with the data it replaces (RestoreAndComparison)." },
+    reason: { type: "string" as const, description: "Why (optional): kept in the audit log." },
   },
 };
 const RESTORE_JSON_BODY = {
@@ -57,6 +59,7 @@ const RESTORE_JSON_BODY = {
     backupId: { type: "string" as const, description: "One of the workspace's backups." },
     undo: { type: "string" as const, description: "An entry of the history: restores the data as it was before it." },
     compare: { type: "boolean" as const },
+    reason: { type: "string" as const, description: "Why (optional): kept in the audit log." },
   },
 };
 
@@ -175,6 +178,7 @@ export function createWorkspaceBackupsRouter(descriptor: WorkspaceDescriptor) {
     workspace: { id: string; name: string; company_id: string },
     action: "workspace.restore_started" | "workspace.undo_started",
     summary: Record<string, unknown>,
+    reason: string | null,
   ) =>
     recordAudit(c.var.deps.db, {
       action,
@@ -183,6 +187,7 @@ export function createWorkspaceBackupsRouter(descriptor: WorkspaceDescriptor) {
       workspaceId: workspace.id,
       target: `${capitalised(noun)} ${workspace.name}`,
       summary,
+      reason,
     });
 
   const answer = async (c: Ctx, projectId: string, work: { entryId: string; job: { id: string } }) => {
@@ -229,7 +234,7 @@ export function createWorkspaceBackupsRouter(descriptor: WorkspaceDescriptor) {
       if (/^application\/json\b/i.test(c.req.header("content-type") ?? "")) {
         const parsed = restoreBodySchema.safeParse(await c.req.json().catch(() => null));
         if (!parsed.success) throw validationProblem(fieldErrorsOf(parsed.error.issues, "form"));
-        const { backupId, undo, compare } = parsed.data;
+        const { backupId, undo, compare, reason } = parsed.data;
         let undoOf: HistoryEntry | undefined;
         let backup: Backup;
         if (undo) {
@@ -245,11 +250,17 @@ export function createWorkspaceBackupsRouter(descriptor: WorkspaceDescriptor) {
         const work = await refusedAs409(() =>
           startRestore(deps, kind, target, { source: { kind: "backup", backup }, compare: Boolean(compare) && !undo, undoOf }),
         );
-        await audited(c, workspace, undoOf ? "workspace.undo_started" : "workspace.restore_started", {
-          backup: backup.name,
-          ...(undoOf ? { undoes: { entry: undoOf.id, type: undoOf.type } } : { compare: Boolean(compare) }),
-          jobId: work.job.id,
-        });
+        await audited(
+          c,
+          workspace,
+          undoOf ? "workspace.undo_started" : "workspace.restore_started",
+          {
+            backup: backup.name,
+            ...(undoOf ? { undoes: { entry: undoOf.id, type: undoOf.type } } : { compare: Boolean(compare) }),
+            jobId: work.job.id,
+          },
+          reason,
+        );
         return c.json(await answer(c, workspace.id, work), 202);
       }
 
@@ -274,7 +285,8 @@ export function createWorkspaceBackupsRouter(descriptor: WorkspaceDescriptor) {
         }
         const work = await refusedAs409(() => startRestore(deps, kind, target, { source, compare }));
         taken = true;
-        await audited(c, workspace, "workspace.restore_started", { file: file.name, kind: source.kind, compare, jobId: work.job.id });
+        const reason = upload.fields.reason?.trim().slice(0, RESTORE_REASON_MAX) || null;
+        await audited(c, workspace, "workspace.restore_started", { file: file.name, kind: source.kind, compare, jobId: work.job.id }, reason);
         return c.json(await answer(c, workspace.id, work), 202);
       } finally {
         // The job owns the file once started (it removes it); else it goes now.
