@@ -1,5 +1,6 @@
 import { Form, Link } from "react-router";
 import { AUDIT_ACTION_LABELS, AUDIT_ACTIONS } from "../../../contracts/values/sql-access";
+import { control } from "~/components/forms/fields";
 import { formatTimestamp } from "~/components/projects/format";
 import { buttonVariants } from "~/components/ui/button";
 import { Card, CardDescription } from "~/components/ui/card";
@@ -13,7 +14,6 @@ import { auditFilters } from "./audit-filters";
 import type { Route } from "./+types/audit-log";
 
 const PATH = "/additional-options/audit-log";
-const control = "h-9 w-full rounded-md border border-input bg-white px-3 text-sm";
 
 /**
  * The audit log (issue 13): who changed what, newest first, for every company (SuperAdmin and Support

@@ -11,7 +11,7 @@ import {
   type SqlCredentialStatus,
 } from "../../../contracts/sql-access";
 import { SQL_CREDENTIAL_CONNECTION_LIMIT, SQL_CREDENTIAL_STATUSES, SQL_LEVEL_LABELS } from "../../../contracts/values/sql-access";
-import { FormErrors, SelectField, TextareaField, TextField } from "~/components/forms/fields";
+import { control, FormErrors, SelectField, TextareaField, TextField } from "~/components/forms/fields";
 import { StatusButton } from "~/components/forms/status-button";
 import { formatTimestamp } from "~/components/projects/format";
 import { useIntentPending } from "~/components/projects/use-intent-pending";
@@ -173,7 +173,7 @@ export default function SqlCredentials({ loaderData, actionData }: Route.Compone
                 id="credential-status"
                 name="status"
                 defaultValue={search.status ?? ""}
-                className="h-9 w-full rounded-md border border-input bg-white px-3 text-sm"
+                className={control}
               >
                 <option value="">Any status</option>
                 {SQL_CREDENTIAL_STATUSES.map((s) => (

@@ -136,3 +136,8 @@ export async function requireCompanyRole(c: AnyContext, companyId: string, role:
   if (!entries.some((e) => e.companyId === company.id && hasRole([e.productRoleName], role))) throw new HTTPException(403, { message: FORBIDDEN_MESSAGE });
   return company;
 }
+
+/** SuperAdmin or Support (Additional Options' data: the audit log, product details), else 403. */
+export function requireAdmin(c: AnyContext): void {
+  if (!isAdmin(c.var.caller.roles)) throw new HTTPException(403, { message: FORBIDDEN_MESSAGE });
+}

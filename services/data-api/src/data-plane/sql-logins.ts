@@ -45,6 +45,10 @@ function validUntil(expiresOn: string): string {
   return next.toISOString();
 }
 
+async function loginExists(admin: pg.PoolClient, login: string): Promise<boolean> {
+  return (await admin.query("select 1 from pg_roles where rolname = $1", [login])).rowCount === 1;
+}
+
 async function onEveryServer(dataPlane: DataPlane, work: (admin: pg.PoolClient) => Promise<void>): Promise<void> {
   for (const server of dataPlane.servers) await dataPlane.withAdmin(server.id, null, work);
 }
@@ -75,8 +79,7 @@ async function makeLogin(admin: pg.PoolClient, login: string, password: string, 
  */
 export async function setLoginPassword(dataPlane: DataPlane, login: string, password: string, expiresOn: string): Promise<void> {
   await onEveryServer(dataPlane, async (admin) => {
-    const exists = await admin.query("select 1 from pg_roles where rolname = $1", [login]);
-    if (exists.rowCount === 0) await makeLogin(admin, login, password, expiresOn);
+    if (!(await loginExists(admin, login))) await makeLogin(admin, login, password, expiresOn);
     else await admin.query(`ALTER ROLE ${quoteIdentifier(login)} PASSWORD ${admin.escapeLiteral(scramVerifier(password))}`);
   });
 }
@@ -84,8 +87,7 @@ export async function setLoginPassword(dataPlane: DataPlane, login: string, pass
 /** Revoked: the login is refused at once and its open sessions are ended, on every server. */
 export async function disableLogin(dataPlane: DataPlane, login: string): Promise<void> {
   await onEveryServer(dataPlane, async (admin) => {
-    const exists = await admin.query("select 1 from pg_roles where rolname = $1", [login]);
-    if (exists.rowCount === 0) return;
+    if (!(await loginExists(admin, login))) return;
     await admin.query(`ALTER ROLE ${quoteIdentifier(login)} NOLOGIN`);
     await admin.query("select pg_terminate_backend(pid) from pg_stat_activity where usename = $1", [login]);
   });
@@ -101,8 +103,7 @@ export async function grantLevel(dataPlane: DataPlane, serverId: string, project
   const q = quoteIdentifier;
   await dataPlane.withAdmin(serverId, null, (admin) =>
     inTransaction(admin, async () => {
-      const exists = await admin.query("select 1 from pg_roles where rolname = $1", [login]);
-      if (exists.rowCount === 0) throw new LoginMissingError(login, serverId);
+      if (!(await loginExists(admin, login))) throw new LoginMissingError(login, serverId);
       await admin.query(`REVOKE ${q(roles.reader)}, ${q(roles.writer)} FROM ${q(login)}`);
       if (level !== "none") await admin.query(`GRANT ${q(level === "write" ? roles.writer : roles.reader)} TO ${q(login)}`);
       if (level !== "write") {

@@ -41,8 +41,6 @@ export async function recordAudit(trx: Kysely<Database>, entry: AuditRecord): Pr
 }
 
 export type AuditQuery = {
-  /** Companies the caller sees; undefined for every company. */
-  companyIds?: readonly string[] | undefined;
   companyId?: string | undefined;
   userId?: string | undefined;
   action?: AuditAction | undefined;
@@ -56,7 +54,6 @@ export type AuditQuery = {
 
 function filtered(db: Kysely<Database>, q: Omit<AuditQuery, "page" | "pageSize">) {
   let query = db.selectFrom("audit_log");
-  if (q.companyIds) query = query.where("company_id", "in", q.companyIds.length ? [...q.companyIds] : [""]);
   if (q.companyId) query = query.where("company_id", "=", q.companyId);
   if (q.userId) query = query.where("user_id", "=", q.userId);
   if (q.action) query = query.where("action", "=", q.action);

@@ -1,11 +1,9 @@
 import { createRoute } from "@hono/zod-openapi";
-import { HTTPException } from "hono/http-exception";
 import { PostgresAdapter } from "kysely";
 import { productDetailsSchema, productInfoSchema } from "../../../../../contracts/data-api.ts";
 import { apiErrorSchema } from "../../../../../contracts/errors.ts";
-import { isAdmin } from "../../../../../contracts/roles.ts";
 import { processFacts } from "../../../../shared/product-facts.ts";
-import { accessSettings, FORBIDDEN_MESSAGE } from "../../access.ts";
+import { accessSettings, requireAdmin } from "../../access.ts";
 import { createRouter, errorResponses, jsonContent } from "../../openapi.ts";
 
 const getProductInfo = createRoute({
@@ -35,7 +33,7 @@ export function createProductInfoRouter() {
   return createRouter()
     .openapi(getProductInfo, (c) => c.json({ version: c.var.deps.version }, 200))
     .openapi(getDetails, async (c) => {
-      if (!isAdmin(c.var.caller.roles)) throw new HTTPException(403, { message: FORBIDDEN_MESSAGE });
+      requireAdmin(c);
       const { db, dataPlane } = c.var.deps;
       // A server that does not answer is listed with its error: the page is how an admin finds out.
       const databaseServers = await Promise.all(

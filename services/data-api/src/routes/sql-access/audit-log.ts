@@ -1,11 +1,9 @@
 import { createRoute } from "@hono/zod-openapi";
-import { HTTPException } from "hono/http-exception";
 import { stream } from "hono/streaming";
 import { z } from "zod";
 import { apiErrorSchema } from "../../../../../contracts/errors.ts";
-import { isAdmin } from "../../../../../contracts/roles.ts";
 import { auditPageSchema, auditQuerySchema, type AuditEntry } from "../../../../../contracts/sql-access.ts";
-import { FORBIDDEN_MESSAGE } from "../../access.ts";
+import { requireAdmin } from "../../access.ts";
 import { createRouter, errorResponses, jsonContent } from "../../openapi.ts";
 import { auditBatches, searchAudit } from "../../repositories/audit-log.ts";
 import { csvLine } from "../../translations/csv-line.ts";
@@ -40,16 +38,13 @@ function csvRow(e: AuditEntry): string {
 
 /** SuperAdmin and Support see every company's entries; nobody else reads the log. */
 export function createAuditLogRouter() {
-  const requireAdmin = (roles: readonly string[]) => {
-    if (!isAdmin(roles)) throw new HTTPException(403, { message: FORBIDDEN_MESSAGE });
-  };
   return createRouter()
     .openapi(list, async (c) => {
-      requireAdmin(c.var.caller.roles);
+      requireAdmin(c);
       return c.json(await searchAudit(c.var.deps.db, c.req.valid("query")), 200);
     })
     .openapi(csv, async (c) => {
-      requireAdmin(c.var.caller.roles);
+      requireAdmin(c);
       const { page: _page, pageSize: _size, ...filters } = c.req.valid("query");
       const { db } = c.var.deps;
       c.header("content-type", "text/csv; charset=utf-8");
