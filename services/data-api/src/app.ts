@@ -50,8 +50,8 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const requireBearer: MiddlewareHandler = bearerAuth(deps.bearer, deps.logger);
   // A plain comparison rather than hono's `except`, whose combinators cost more than the check itself.
   app.use(`${API_PREFIX}/*`, (c, next) => (c.req.path === OPENAPI_PATH ? next() : requireBearer(c, next)));
-  // Every successful write lands in the audit log (routes with their own entry excepted).
-  app.use(`${API_PREFIX}/*`, auditWrites());
+  // Every successful write lands in the audit log, with what it changed (read through the app's own GET).
+  app.use(`${API_PREFIX}/*`, auditWrites((request) => app.fetch(request)));
 
   // One router per resource (ARCHITECTURE.md §3). Errors (an ApiProblem with its field errors, any
   // HTTPException, anything else as a 500) are answered once, by installErrorHandlers above.

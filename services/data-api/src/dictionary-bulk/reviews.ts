@@ -18,6 +18,7 @@ import {
 import { ApiProblem, ConflictError, NotFoundError } from "../api-problem.ts";
 import type { Database } from "../db/schema.ts";
 import type { DictionaryReviewRowsTable, DictionaryReviewsTable } from "../db/schema-dictionaries.ts";
+import { claimAudit } from "../audit-writes.ts";
 import { inTransaction, nameKey, toFlag } from "../repositories/db-helpers.ts";
 import { readTables, upsertTables, type DesiredTable } from "../repositories/dictionary-tables.ts";
 import { bumpVersion } from "../repositories/dictionary-version.ts";
@@ -199,19 +200,23 @@ async function fillReview(db: Kysely<Database>, dictionaryId: string, { id, mode
   // event loop (better-sqlite3 answers synchronously) for as long as it runs.
   const counts = await reviewTables(db, id, dictionaryId, mode, seq);
   const clean = counts.problems === 0;
-  await db
-    .updateTable("dictionary_reviews")
-    .set({
-      status: READY,
-      row_count: rowCount,
-      table_count: counts.tables,
-      changing_table_count: clean ? counts.changing : 0,
-      added_table_count: clean ? counts.added : 0,
-      problem_count: counts.problems,
-      can_apply: toFlag(clean && counts.changing > 0),
-    })
-    .where("id", "=", id)
-    .execute();
+  await inTransaction(db, async (trx) => {
+    await trx
+      .updateTable("dictionary_reviews")
+      .set({
+        status: READY,
+        row_count: rowCount,
+        table_count: counts.tables,
+        changing_table_count: clean ? counts.changing : 0,
+        added_table_count: clean ? counts.added : 0,
+        problem_count: counts.problems,
+        can_apply: toFlag(clean && counts.changing > 0),
+      })
+      .where("id", "=", id)
+      .execute();
+    // The upload's audit entry (deferred by its route): the review exists, ready, from here.
+    claimAudit({ reviewId: id, rows: rowCount, problems: counts.problems });
+  });
   const header = await findReviewRow(db, dictionaryId, id, now);
   // Discarded while it was being read.
   if (!header) throw new NotFoundError(REVIEW_NOT_FOUND_MESSAGE);
@@ -543,7 +548,8 @@ export async function discardReview(db: Kysely<Database>, dictionaryId: string, 
  */
 async function deleteReview(db: Kysely<Database>, reviewId: string) {
   await deleteRowsOfReview(db, reviewId);
-  await db.deleteFrom("dictionary_reviews").where("id", "=", reviewId).execute();
+  // Its own transaction: a discard's audit entry commits with the header's removal.
+  await inTransaction(db, (trx) => trx.deleteFrom("dictionary_reviews").where("id", "=", reviewId).execute());
 }
 
 /** A review's staged rows, problems and tables; its header stays. */

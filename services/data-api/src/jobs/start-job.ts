@@ -27,6 +27,7 @@ import type { AppDeps } from "../context.ts";
 import type { Database } from "../db/schema.ts";
 import { statusAfterFailure, type JobKind } from "./job-kinds.ts";
 import { announceJobEnded } from "../notifications/webhooks.ts";
+import { claimAudit, nothingToAudit } from "../audit-writes.ts";
 import { inTransaction } from "../repositories/db-helpers.ts";
 import { IN_PROGRESS, finishJob, insertJob, setStepStatus, toJob, touchJob } from "./job-store.ts";
 import { releaseProjectLock, takeProjectLock } from "./project-lock.ts";
@@ -152,6 +153,8 @@ export async function runJob(deps: JobDeps, definition: JobDefinition): Promise<
       now: at,
       stepNames,
     });
+    // The request's audit entry is written here, where the job takes its lock (audit-writes.ts).
+    claimAudit({ jobId });
     return project.status;
   });
 
@@ -266,13 +269,19 @@ export const CANCELLED_MESSAGE = "Cancelled: nothing it did was kept.";
  * it runs in this process, else within CANCEL_POLL_MS. Answers false when the job is not running.
  */
 export async function requestCancel(deps: JobDeps, jobId: string, userId: string): Promise<boolean> {
-  const result = await deps.db
-    .updateTable("jobs")
-    .set({ cancel_requested_by: userId, cancel_requested_at: now() })
-    .where("id", "=", jobId)
-    .where("status", "=", IN_PROGRESS)
-    .executeTakeFirst();
-  if (result.numUpdatedRows !== 1n) return false;
+  // A transaction of its own: the request's audit entry commits with the cancel, and only with one.
+  const asked = await inTransaction(deps.db, async (trx) => {
+    const result = await trx
+      .updateTable("jobs")
+      .set({ cancel_requested_by: userId, cancel_requested_at: now() })
+      .where("id", "=", jobId)
+      .where("status", "=", IN_PROGRESS)
+      .executeTakeFirst();
+    if (result.numUpdatedRows === 1n) return true;
+    nothingToAudit();
+    return false;
+  });
+  if (!asked) return false;
   deps.jobs.cancel(jobId, new JobCancelledError(CANCELLED_MESSAGE));
   return true;
 }

@@ -3,7 +3,7 @@ import type { Kysely } from "kysely";
 import type { Application, ApplicationSort } from "../../../../contracts/applications.ts";
 import { DuplicateNameError } from "../api-problem.ts";
 import type { Database } from "../db/schema.ts";
-import { isUniqueViolation, nameKey, nameKeyContains, sortOf, totalOf } from "./db-helpers.ts";
+import { inTransaction, isUniqueViolation, nameKey, nameKeyContains, sortOf, totalOf } from "./db-helpers.ts";
 
 export const DUPLICATE_APPLICATION_MESSAGE = "An application with this name already exists";
 
@@ -67,10 +67,13 @@ export async function createApplication(db: Kysely<Database>, input: NewApplicat
     .executeTakeFirst();
   if (taken) throw new DuplicateNameError("name", DUPLICATE_APPLICATION_MESSAGE);
   try {
-    await db
-      .insertInto("applications")
-      .values({ id, company_id: input.companyId, name: input.name, name_key: key, description: input.description, created_at: now.toISOString() })
-      .execute();
+    // A transaction even for one statement: the request's audit entry commits with it (audit-writes.ts).
+    await inTransaction(db, (trx) =>
+      trx
+        .insertInto("applications")
+        .values({ id, company_id: input.companyId, name: input.name, name_key: key, description: input.description, created_at: now.toISOString() })
+        .execute(),
+    );
   } catch (err) {
     // Two requests with the same name at once: the check above passed for both; the constraint did not.
     if (isUniqueViolation(err)) throw new DuplicateNameError("name", DUPLICATE_APPLICATION_MESSAGE);

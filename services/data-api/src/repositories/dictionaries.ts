@@ -73,22 +73,25 @@ export async function createDictionary(db: Kysely<Database>, input: NewDictionar
   }
   const at = now.toISOString();
   try {
-    await db
-      .insertInto("dictionaries")
-      .values({
-        id,
-        company_id: input.companyId,
-        application_id: input.applicationId,
-        project_id: input.projectId,
-        name: input.name,
-        name_key: key,
-        description: input.description,
-        version: 1,
-        created_at: at,
-        updated_at: at,
-        updated_by: input.userId,
-      })
-      .execute();
+    // A transaction even for one statement: the request's audit entry commits with it (audit-writes.ts).
+    await inTransaction(db, (trx) =>
+      trx
+        .insertInto("dictionaries")
+        .values({
+          id,
+          company_id: input.companyId,
+          application_id: input.applicationId,
+          project_id: input.projectId,
+          name: input.name,
+          name_key: key,
+          description: input.description,
+          version: 1,
+          created_at: at,
+          updated_at: at,
+          updated_by: input.userId,
+        })
+        .execute(),
+    );
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
     if (input.projectId !== null) throw new ConflictError("This project already has a data dictionary.");

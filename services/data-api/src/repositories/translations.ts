@@ -6,6 +6,7 @@ import type { TranslationStatus } from "../../../../contracts/values/mappings.ts
 import type { Database } from "../db/schema.ts";
 import type { TranslationsTable } from "../db/schema-templates.ts";
 import type { TranslateProgress } from "../translations/translate-messages.ts";
+import { inTransaction } from "./db-helpers.ts";
 
 /** Files translated with a mapping project's maps (migration 0016); the translated files are on disk. */
 
@@ -24,27 +25,30 @@ export async function createTranslation(
 ): Promise<string> {
   const id = randomUUID();
   const at = now.toISOString();
-  await db
-    .insertInto("translations")
-    .values({
-      id,
-      project_id: input.projectId,
-      table_name: input.tableName,
-      file_name: input.fileName,
-      status: "Running" satisfies TranslationStatus,
-      bytes_read: 0,
-      bytes_total: input.bytesTotal,
-      rows_read: 0,
-      rows_written: 0,
-      rows_rejected: 0,
-      report: null,
-      error: null,
-      created_by: input.userId,
-      created_at: at,
-      updated_at: at,
-      finished_at: null,
-    })
-    .execute();
+  // A transaction even for one statement: the request's audit entry commits with it (audit-writes.ts).
+  await inTransaction(db, (trx) =>
+    trx
+      .insertInto("translations")
+      .values({
+        id,
+        project_id: input.projectId,
+        table_name: input.tableName,
+        file_name: input.fileName,
+        status: "Running" satisfies TranslationStatus,
+        bytes_read: 0,
+        bytes_total: input.bytesTotal,
+        rows_read: 0,
+        rows_written: 0,
+        rows_rejected: 0,
+        report: null,
+        error: null,
+        created_by: input.userId,
+        created_at: at,
+        updated_at: at,
+        finished_at: null,
+      })
+      .execute(),
+  );
   return id;
 }
 

@@ -3,6 +3,7 @@
  * recorded with the run before the job starts, a Full run's preflight first; then one job step
  * executes the scripts (execute-run.ts) and the run's result is written as the job ends.
  */
+import { deferAudit } from "../audit-writes.ts";
 import { MAPS_SCHEMA, mapTableName, refreshValueMapTables, translatedColumnsOf } from "../data-plane/value-map-tables.ts";
 import type { Kysely } from "kysely";
 import type { PreflightProblem, RunStatus } from "../../../../contracts/runs.ts";
@@ -63,6 +64,8 @@ export async function startRun(
     const problems = await preflight(steps, existing);
     if (problems.length) throw new PreflightFailedError(problems);
   }
+  // The request's audit entry is the job's start, not this run's record (deleted again when the start is refused).
+  deferAudit();
   const runId = await insertRun(db, {
     projectId: target.projectId,
     type: request.type,

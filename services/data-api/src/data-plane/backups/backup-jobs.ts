@@ -13,6 +13,7 @@
  * Each writes an entry of the history (repositories/loads.ts): its type, status, tables and counts,
  * and for a comparison each table's result. Every file a job writes or takes is removed when it fails.
  */
+import { deferAudit } from "../../audit-writes.ts";
 import fs from "node:fs";
 import path from "node:path";
 import type { Kysely } from "kysely";
@@ -143,6 +144,8 @@ async function startWithEntry(
   start: (loadId: string) => Promise<Job>,
   refused?: () => Promise<void>,
 ): Promise<{ entryId: string; job: Job }> {
+  // The request's audit entry is the job's start, not this entry (deleted again when the start is refused).
+  deferAudit();
   const entryId = await insertLoad(deps.db, entry);
   let job: Job;
   try {

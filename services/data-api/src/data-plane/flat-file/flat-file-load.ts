@@ -4,6 +4,7 @@
  * load's history entry records what happened, with every rejected row. A migration project's first
  * load moves it from "Setup: load source data" to "Setup: assign templates".
  */
+import { deferAudit } from "../../audit-writes.ts";
 import fs from "node:fs";
 import type { Job, FlatFileParameters } from "../../../../../contracts/projects.ts";
 import type { LoadForm } from "../../../../../contracts/loads.ts";
@@ -48,6 +49,8 @@ export async function startFlatFileLoad(deps: BackupDeps, kind: WorkspaceKind, i
   const { db, dataPlane } = deps;
   const { files } = input;
   const names = loadNames(files);
+  // The request's audit entry is the job's start, not this entry (deleted again when the start is refused).
+  deferAudit();
   const loadId = await insertLoad(db, {
     projectId: input.projectId,
     fileName: names.fileName,

@@ -296,6 +296,13 @@ describe.each(TEST_DATABASE_KINDS)("dictionary bulk uploads on %s", (kind) => {
     expect(again.status).toBe(404);
     expect(again.body.errors).toEqual([REVIEW_NOT_FOUND_MESSAGE]);
     expect(await read(dict)).toMatchObject({ version: 1, tables: [] });
+    // The discard is in the audit log once (the second, refused, is not).
+    const audit = await api.get(
+      `/api/v1/audit-log?action=api.write&companyId=${acme.id}&contains=bulk-uploads&pageSize=100`,
+      await api.tokenFor(USERS.superAdmin),
+    );
+    const discards = audit.body.items.filter((e: { summary: { path: string } }) => e.summary.path === path(dict.id, `/bulk-uploads/${review.body.id}`));
+    expect(discards).toEqual([expect.objectContaining({ target: "DELETE /api/v1/data-dictionaries/:id/bulk-uploads/:reviewId", userId: USERS.analyst.id })]);
   });
 
   it("uses a review that changes nothing without bumping the version", async () => {
@@ -437,6 +444,18 @@ describe.each(TEST_DATABASE_KINDS)("dictionary bulk uploads on %s", (kind) => {
       expect(res.body).toMatchObject({ fileName: "big.csv", status: "parsing", canApply: false });
       const ready = await whenReady(dict, res.body.id);
       expect(ready.body).toMatchObject({ status: "ready", rowCount: 6000, tableCount: 150, errorCount: 0, canApply: true });
+      // The upload is in the audit log from the moment its review is ready, though that came after the answer.
+      const audit = await api.get(
+        `/api/v1/audit-log?action=api.write&companyId=${acme.id}&contains=bulk-uploads&pageSize=100`,
+        await api.tokenFor(USERS.superAdmin),
+      );
+      expect(audit.body.items.filter((e: { summary: { reviewId?: string } }) => e.summary.reviewId === res.body.id)).toEqual([
+        expect.objectContaining({
+          target: "POST /api/v1/data-dictionaries/:id/bulk-uploads",
+          userId: USERS.analyst.id,
+          summary: expect.objectContaining({ rows: 6000, problems: 0 }),
+        }),
+      ]);
       expect((await readReview(dict, res.body.id)).tables).toHaveLength(150);
       expect((await apply(dict, res.body.id)).status).toBe(200);
       expect((await read(dict)).tables).toHaveLength(150);

@@ -1,3 +1,4 @@
+import { deferAudit } from "../../audit-writes.ts";
 import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
 import {
@@ -161,6 +162,8 @@ export function createBulkUploadRoutes(options: DictionaryRoutesOptions) {
         const file = upload.file;
         if (!file || file.name === "") throw new ApiProblem(400, "validation_failed", CHOOSE_FILE_MESSAGE, { file: [CHOOSE_FILE_MESSAGE] });
         const { db, logger } = c.var.deps;
+        // The audit entry is written when the review is ready (reviews.ts), perhaps after this answer; a file refused, none.
+        deferAudit();
         const started = await startReviewFromFile(db, dictionaryId, file.path, {
           fileName: file.name,
           userId: c.var.caller.userId,

@@ -10,7 +10,7 @@ import { ApiProblem } from "../../api-problem.ts";
 import type { AppEnv } from "../../context.ts";
 import { attemptDelivery, enqueueEvent, toDelivery, toWebhook } from "../../notifications/webhooks.ts";
 import { createRouter, errorResponses, jsonBody, jsonContent } from "../../openapi.ts";
-import { recordAudit } from "../../repositories/audit-log.ts";
+import { describeWrite } from "../../audit-writes.ts";
 import { inTransaction } from "../../repositories/db-helpers.ts";
 
 type AnyContext = Context<AppEnv, any, any>;
@@ -104,9 +104,8 @@ export function createWebhooksRouter() {
       };
       await inTransaction(c.var.deps.db, async (trx) => {
         await trx.insertInto("webhooks").values(row).execute();
-        await recordAudit(trx, {
+        describeWrite({
           action: "webhook.added",
-          by: c.var.caller,
           companyId: body.companyId,
           target: `Webhook ${body.url}`,
           summary: { url: body.url, events: body.events, lockMinutes: row.lock_minutes },
@@ -125,9 +124,8 @@ export function createWebhooksRouter() {
           .where("webhook_id", "=", hook.id)
           .where("status", "=", "Pending")
           .execute();
-        await recordAudit(trx, {
+        describeWrite({
           action: "webhook.removed",
-          by: c.var.caller,
           companyId: hook.company_id,
           target: `Webhook ${hook.url}`,
           summary: { url: hook.url },
@@ -138,14 +136,17 @@ export function createWebhooksRouter() {
     .openapi(sendTest, async (c) => {
       const hook = await requireWebhook(c, c.req.valid("param").id);
       const { db } = c.var.deps;
-      const [id] = await enqueueEvent(db, {
-        companyId: hook.company_id,
-        event: "test",
-        subject: `test:${randomUUID()}`,
-        data: { message: "A test event from Data Transformation.", by: c.var.caller.userId },
-        at: new Date().toISOString(),
-        only: hook.id,
-      });
+      // In a transaction of its own: the audit entry commits with the queued event.
+      const [id] = await inTransaction(db, (trx) =>
+        enqueueEvent(trx, {
+          companyId: hook.company_id,
+          event: "test",
+          subject: `test:${randomUUID()}`,
+          data: { message: "A test event from Data Transformation.", by: c.var.caller.userId },
+          at: new Date().toISOString(),
+          only: hook.id,
+        }),
+      );
       const row = await attemptDelivery(db, id!);
       return c.json(toDelivery(row!), 200);
     });

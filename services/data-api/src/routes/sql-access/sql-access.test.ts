@@ -218,7 +218,7 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("the audit l
   });
   afterAll(() => api?.close());
 
-  it("records a successful write by its route, workspace and company; a refused one is not recorded", async () => {
+  it("records a successful write by its route, workspace and company, with what it changed; a refused one is not recorded", async () => {
     const owner = await api.tokenFor(USERS.clientAdmin);
     const admin = await api.tokenFor(USERS.superAdmin);
     const applicationId = (await makeApplication(api, birch.id)).id;
@@ -226,20 +226,45 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("the audit l
     const changed = await api.send("PATCH", `/api/v1/projects/${project.id}`, owner, { version: project.version, description: "Payroll" });
     expect(changed.status).toBe(200);
     expect((await api.send("PATCH", `/api/v1/projects/${project.id}`, owner, { version: project.version, description: "stale" })).status).toBe(409);
-    const log = await api.get(`/api/v1/audit-log?action=api.write&companyId=${birch.id}`, admin);
+    const renamed = await api.send("PATCH", `/api/v1/projects/${project.id}`, owner, { version: changed.body.version, name: "Audited payroll" });
+    expect(renamed.status).toBe(200);
+    const own = (await api.send("POST", `/api/v1/projects/${project.id}/templates`, owner, { name: "Own", type: "Mapping" })).body;
+    expect((await api.send("DELETE", `/api/v1/projects/${project.id}/templates/${own.id}?version=${own.version}`, owner)).status).toBe(200);
+
+    const log = await api.get(`/api/v1/audit-log?action=api.write&companyId=${birch.id}&pageSize=100`, admin);
     const ours = log.body.items.filter((e: { workspaceId: string | null }) => e.workspaceId === project.id);
-    // The change, with the workspace and company its path names; the stale PATCH (refused, rolled back) is not there.
-    expect(ours).toEqual([
-      expect.objectContaining({
-        target: "PATCH /api/v1/projects/:id",
-        userId: USERS.clientAdmin.id,
-        companyId: birch.id,
-        summary: { path: `/api/v1/projects/${project.id}` },
-      }),
-    ]);
-    // The create, with the company and name its body gave.
+    // Each change with its before and after, beside the workspace and company its path names; the
+    // stale PATCH (refused, rolled back) is not there.
+    expect(ours).toHaveLength(4);
+    expect(ours).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          target: "DELETE /api/v1/projects/:id/templates/:templateId",
+          summary: { path: `/api/v1/projects/${project.id}/templates/${own.id}`, name: { before: "Own", after: "(deleted)" } },
+        }),
+        expect.objectContaining({
+          target: "POST /api/v1/projects/:id/templates",
+          summary: { path: `/api/v1/projects/${project.id}/templates`, name: "Own", type: "Mapping" },
+        }),
+        expect.objectContaining({
+          target: "PATCH /api/v1/projects/:id",
+          summary: { path: `/api/v1/projects/${project.id}`, name: { before: "Audited", after: "Audited payroll" } },
+        }),
+        expect.objectContaining({
+          target: "PATCH /api/v1/projects/:id",
+          userId: USERS.clientAdmin.id,
+          companyId: birch.id,
+          summary: { path: `/api/v1/projects/${project.id}`, description: { before: project.description, after: "Payroll" }, of: "Audited" },
+        }),
+      ]),
+    );
+    // The create, with the company and the fields its body gave.
     expect(log.body.items).toContainEqual(
-      expect.objectContaining({ target: "POST /api/v1/projects", companyId: birch.id, summary: { path: "/api/v1/projects", name: "Audited" } }),
+      expect.objectContaining({
+        target: "POST /api/v1/projects",
+        companyId: birch.id,
+        summary: { path: "/api/v1/projects", name: "Audited", applicationId, sourceType: "BackUp" },
+      }),
     );
   });
 });

@@ -30,7 +30,7 @@ import {
   setLoginPassword,
 } from "../../data-plane/sql-logins.ts";
 import { createRouter, errorResponses, jsonBody, jsonContent } from "../../openapi.ts";
-import { recordAudit } from "../../repositories/audit-log.ts";
+import { describeWrite } from "../../audit-writes.ts";
 import { inTransaction } from "../../repositories/db-helpers.ts";
 import * as credentials from "../../repositories/sql-credentials.ts";
 import { requireCompanyUser } from "../workspaces/users.ts";
@@ -132,9 +132,8 @@ export function createSqlCredentialsRouter() {
       };
       await inTransaction(db, async (trx) => {
         await credentials.insertCredential(trx, row);
-        await recordAudit(trx, {
+        describeWrite({
           action: "sql_credential.created",
-          by: c.var.caller,
           companyId: body.companyId,
           target: `SQL credential ${login}`,
           summary: { login, for: row.name, kind: user ? "user" : "service", expiresOn: row.expires_on, note: row.note },
@@ -152,9 +151,8 @@ export function createSqlCredentialsRouter() {
       const at = new Date().toISOString();
       await inTransaction(db, async (trx) => {
         await credentials.markRotated(trx, row.id, at);
-        await recordAudit(trx, {
+        describeWrite({
           action: "sql_credential.rotated",
-          by: c.var.caller,
           companyId: row.company_id,
           target: `SQL credential ${row.login}`,
           summary: { login: row.login, for: row.name, passwordSetBefore: row.password_set_at, passwordSetAt: at },
@@ -172,9 +170,8 @@ export function createSqlCredentialsRouter() {
       const by = c.var.caller.userId;
       await inTransaction(db, async (trx) => {
         await credentials.markRevoked(trx, row.id, at, by);
-        await recordAudit(trx, {
+        describeWrite({
           action: "sql_credential.revoked",
-          by: c.var.caller,
           companyId: row.company_id,
           target: `SQL credential ${row.login}`,
           summary: { login: row.login, for: row.name, status: { before: credentials.statusOf(row, todayUtc()), after: "Revoked" } },

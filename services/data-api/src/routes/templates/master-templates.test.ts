@@ -220,6 +220,20 @@ describe.each(TEST_DATABASE_KINDS)("master templates on %s", (kind) => {
         ["ForceUnlocked", "Ann is on leave"],
         ["Locked", null],
       ]);
+      // The audit log has the save (the SQL by its length, never its text) and the force unlock with its reason.
+      const audit = await api.get(`/api/v1/audit-log?action=api.write&contains=scripts&pageSize=100`, await api.tokenFor(USERS.superAdmin));
+      const ofScript = audit.body.items.filter((e: { summary: { path: string } }) => e.summary.path.includes(script.id));
+      expect(ofScript).toContainEqual(
+        expect.objectContaining({ target: expect.stringMatching(/\/force-unlock$/), userId: USERS.support.id, reason: "Ann is on leave" }),
+      );
+      expect(ofScript).toContainEqual(
+        expect.objectContaining({
+          target: expect.stringMatching(/^PUT /),
+          userId: USERS.analyst.id,
+          summary: expect.objectContaining({ sql: { before: "(19 characters)", after: "(30 characters)" } }),
+        }),
+      );
+      expect(JSON.stringify(ofScript)).not.toContain("select 20");
     });
 
     it("lets another take over a lock whose holder went away (the TTL passed)", async () => {

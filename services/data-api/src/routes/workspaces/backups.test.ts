@@ -157,6 +157,8 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("backups, re
       [undo.entry.id, "the second delivery was right after all"],
       [second.entry.id, null],
     ]);
+    // Written where the job started, with its id.
+    expect(audit.body.items.find((e: { workspaceId: string }) => e.workspaceId === project.id).summary.jobId).toEqual(expect.any(String));
 
     // A backup entry changed nothing: it has nothing to undo.
     const backup = await done(await post(`${base(project)}/backups`, {}), project);

@@ -7,6 +7,7 @@
  * foreign file is a 400 with its reason, and nothing changes.
  */
 import fs from "node:fs";
+import { describeWrite } from "../../audit-writes.ts";
 import { Readable } from "node:stream";
 import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
@@ -39,7 +40,6 @@ import { findHistoryEntry } from "../../repositories/loads.ts";
 import type { WorkspaceRow } from "../../repositories/workspaces.ts";
 import { requireWorkspace } from "../../workspace-access.ts";
 import { LOAD_NOT_FOUND_MESSAGE } from "./loads.ts";
-import { recordAudit } from "../../repositories/audit-log.ts";
 import { backupDeps, capitalised, collectionPath, readErrorsOf, workspaceIdParams, writeErrorsOf } from "./shared.ts";
 
 export const BACKUP_NOT_FOUND_MESSAGE = "No such backup.";
@@ -172,23 +172,13 @@ export function createWorkspaceBackupsRouter(descriptor: WorkspaceDescriptor) {
     if (!backup || backup.status !== "Ready") throw validationProblem({ [field]: [BACKUP_NOT_FOUND_MESSAGE] });
     return backup;
   };
-  /** A restore or undo that started is in the audit log (the job's own history says how it ended). */
+  /** A restore or undo is in the audit log, written where its job starts (with the job's id); a refused start leaves none. */
   const audited = (
-    c: Ctx,
     workspace: { id: string; name: string; company_id: string },
     action: "workspace.restore_started" | "workspace.undo_started",
     summary: Record<string, unknown>,
     reason: string | null,
-  ) =>
-    recordAudit(c.var.deps.db, {
-      action,
-      by: c.var.caller,
-      companyId: workspace.company_id,
-      workspaceId: workspace.id,
-      target: `${capitalised(noun)} ${workspace.name}`,
-      summary,
-      reason,
-    });
+  ) => describeWrite({ action, companyId: workspace.company_id, workspaceId: workspace.id, target: `${capitalised(noun)} ${workspace.name}`, summary, reason });
 
   const answer = async (c: Ctx, projectId: string, work: { entryId: string; job: { id: string } }) => {
     const { entry } = await entryOf(c, projectId, work.entryId);
@@ -247,19 +237,14 @@ export function createWorkspaceBackupsRouter(descriptor: WorkspaceDescriptor) {
             throw new ApiProblem(409, "cannot_undo", "The data as it was before this entry is no longer kept: it cannot be undone.");
           backup = before;
         } else backup = await readyBackup(c, workspace.id, backupId!, "backupId");
-        const work = await refusedAs409(() =>
-          startRestore(deps, kind, target, { source: { kind: "backup", backup }, compare: Boolean(compare) && !undo, undoOf }),
-        );
-        await audited(
-          c,
+        audited(
           workspace,
           undoOf ? "workspace.undo_started" : "workspace.restore_started",
-          {
-            backup: backup.name,
-            ...(undoOf ? { undoes: { entry: undoOf.id, type: undoOf.type } } : { compare: Boolean(compare) }),
-            jobId: work.job.id,
-          },
+          { backup: backup.name, ...(undoOf ? { undoes: { entry: undoOf.id, type: undoOf.type } } : { compare: Boolean(compare) }) },
           reason,
+        );
+        const work = await refusedAs409(() =>
+          startRestore(deps, kind, target, { source: { kind: "backup", backup }, compare: Boolean(compare) && !undo, undoOf }),
         );
         return c.json(await answer(c, workspace.id, work), 202);
       }
@@ -283,10 +268,10 @@ export function createWorkspaceBackupsRouter(descriptor: WorkspaceDescriptor) {
           if (err instanceof RestoreInputProblem) throw validationProblem({ file: [err.message] });
           throw err;
         }
+        const reason = upload.fields.reason?.trim().slice(0, RESTORE_REASON_MAX) || null;
+        audited(workspace, "workspace.restore_started", { file: file.name, kind: source.kind, compare }, reason);
         const work = await refusedAs409(() => startRestore(deps, kind, target, { source, compare }));
         taken = true;
-        const reason = upload.fields.reason?.trim().slice(0, RESTORE_REASON_MAX) || null;
-        await audited(c, workspace, "workspace.restore_started", { file: file.name, kind: source.kind, compare, jobId: work.job.id }, reason);
         return c.json(await answer(c, workspace.id, work), 202);
       } finally {
         // The job owns the file once started (it removes it); else it goes now.

@@ -14,7 +14,7 @@ import { statusAfterFailure } from "../../jobs/job-kinds.ts";
 import { forceUnlock } from "../../jobs/project-lock.ts";
 import { CANCELLED_MESSAGE, JobCancelledError, JobRefusedError, requestCancel } from "../../jobs/start-job.ts";
 import { failLoadsOfEndedJobs } from "../../repositories/loads.ts";
-import { recordAudit } from "../../repositories/audit-log.ts";
+import { describeWrite, nothingToAudit } from "../../audit-writes.ts";
 import { inTransaction } from "../../repositories/db-helpers.ts";
 import { createRouter, errorResponses, jsonBody, jsonContent } from "../../openapi.ts";
 import { databaseCreationBlockers } from "../../project-setup.ts";
@@ -127,16 +127,15 @@ export function createWorkspaceJobsRouter(descriptor: WorkspaceDescriptor) {
           now: new Date().toISOString(),
         });
         if (unlocked) {
-          await recordAudit(trx, {
+          describeWrite({
             action: "workspace.force_unlocked",
-            by: c.var.caller,
             companyId: workspace.company_id,
             workspaceId: workspace.id,
             target: `${capitalised(noun)} ${workspace.name}`,
             summary: { lockReason: workspace.lock_reason, jobId: unlocked.jobId, lockState: { before: "Locked", after: "ForceUnlocked" } },
             reason,
           });
-        }
+        } else nothingToAudit();
         return unlocked;
       });
       if (!done) throw new ApiProblem(409, "not_locked", `The ${noun} is not locked.`);
@@ -154,16 +153,16 @@ export function createWorkspaceJobsRouter(descriptor: WorkspaceDescriptor) {
       if (!access.canWrite) throw new ApiProblem(403, "forbidden", `Cancelling a job needs write access to the ${noun}.`);
       const job = await c.var.deps.db.selectFrom("jobs").select("id").where("id", "=", jobId).where("project_id", "=", workspace.id).executeTakeFirst();
       if (!job) throw new NotFoundError("No such job.");
-      if (!(await requestCancel(jobDeps(c), job.id, c.var.caller.userId)))
-        throw new ApiProblem(409, "not_running", "The job is not running: there is nothing to cancel.");
-      await recordAudit(c.var.deps.db, {
+      // Recorded by requestCancel's transaction, when there was a job to stop.
+      describeWrite({
         action: "job.cancel_requested",
-        by: c.var.caller,
         companyId: workspace.company_id,
         workspaceId: workspace.id,
         target: `${capitalised(noun)} ${workspace.name}`,
         summary: { jobId: job.id },
       });
+      if (!(await requestCancel(jobDeps(c), job.id, c.var.caller.userId)))
+        throw new ApiProblem(409, "not_running", "The job is not running: there is nothing to cancel.");
       return c.body(null, 202);
     })
     .openapi(databases, async (c) => {

@@ -453,6 +453,11 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
     expect(await rowsOf(project)).toEqual([{ CustomerId: 9, Code: "KEEP", Balance: null, Since: null }]);
     // Over: there is nothing left to cancel.
     expect((await cancel()).status).toBe(409);
+    // The cancel asked is in the audit log once: the refused one is not.
+    const audit = await api.get(`/api/v1/audit-log?action=job.cancel_requested&companyId=${project.companyId}`, await api.tokenFor(USERS.superAdmin));
+    expect(audit.body.items.filter((e: { workspaceId: string }) => e.workspaceId === project.id)).toEqual([
+      expect.objectContaining({ userId: USERS.analyst.id, summary: { jobId } }),
+    ]);
   });
 
   it("a SuperAdmin force-unlocks with a reason: the load stops and fails, the lock state says ForceUnlocked, the event is recorded", async () => {
@@ -497,12 +502,24 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
 
     const project = await loadableProject();
     const release = holdJobsOf(api.jobs, project.id);
-    expect((await upload(project, { name: "a.csv", text: "CustomerId,Code\n1,A\n" })).status).toBe(202);
+    const first = await upload(project, { name: "a.csv", text: "CustomerId,Code\n1,A\n" });
+    expect(first.status).toBe(202);
     const second = await upload(project, { name: "b.csv", text: "CustomerId,Code\n2,B\n" });
     expect(second.status).toBe(409);
     expect(second.body.errors[0]).toMatch(/locked \(FlatFileCreation\)/);
     release();
     await api.jobs.idle();
+    // The audit log has the load that started, with its job; the refused one left no entry.
+    const audit = await api.get(
+      `/api/v1/audit-log?action=api.write&companyId=${birch.id}&contains=flat-file&pageSize=100`,
+      await api.tokenFor(USERS.superAdmin),
+    );
+    expect(audit.body.items.filter((e: { workspaceId: string }) => e.workspaceId === project.id)).toEqual([
+      expect.objectContaining({
+        target: "POST /api/v1/projects/:id/flat-file/loads",
+        summary: { path: `/api/v1/projects/${project.id}/flat-file/loads`, jobId: first.body.jobId },
+      }),
+    ]);
 
     const stranger = await api.tokenFor(USERS.viewer);
     expect((await upload(project, { name: "a.csv", text: "CustomerId,Code\n1,A\n" }, {}, { token: stranger })).status).toBe(404);

@@ -8,7 +8,7 @@ import { grantLevel, LoginMissingError } from "../../data-plane/sql-logins.ts";
 import type { AppEnv } from "../../context.ts";
 import { createRouter, jsonBody, jsonContent } from "../../openapi.ts";
 import type { WorkspaceRow } from "../../repositories/workspaces.ts";
-import { recordAudit } from "../../repositories/audit-log.ts";
+import { describeWrite, nothingToAudit } from "../../audit-writes.ts";
 import { inTransaction } from "../../repositories/db-helpers.ts";
 import { permissionsOf, setPermission, statusOf } from "../../repositories/sql-credentials.ts";
 import { requireWorkspace } from "../../workspace-access.ts";
@@ -80,14 +80,14 @@ export function createWorkspaceSqlPermissionsRouter(descriptor: WorkspaceDescrip
         if (unknown.length) throw validationProblem({ entries: ["A SQL credential was not found: it may have been revoked. Reload the page."] });
         if (entries.some((e) => known.get(e.credentialId)!.level !== e.was)) throw new ConflictError(SQL_PERMISSIONS_STALE_MESSAGE);
         const changes = entries.filter((e) => e.level !== e.was);
+        if (!changes.length) nothingToAudit();
         const applied: { login: string; level: SqlLevel }[] = [];
         try {
           for (const change of changes) {
             const credential = known.get(change.credentialId)!;
             await setPermission(trx, credential.id, workspace.id, change.level, by, at);
-            await recordAudit(trx, {
+            describeWrite({
               action: "sql_permission.changed",
-              by: c.var.caller,
               companyId: workspace.company_id,
               workspaceId: workspace.id,
               target: `${capitalised(noun)} ${workspace.name}: SQL credential ${credential.login}`,
