@@ -88,6 +88,11 @@ export async function readXlsx(bytes: Uint8Array, fileName: string): Promise<She
 
 /** The same rows as they are read, from a workbook on disk (or anywhere a ZipSource reads). `fileName` "" says "The file" in messages. */
 export async function* readXlsxRows(source: ZipSource, fileName: string, options: XlsxReadOptions = {}): AsyncGenerator<SheetRow> {
+  for await (const batch of readXlsxBatches(source, fileName, options)) yield* batch;
+}
+
+/** The same rows in batches, those each unpacked chunk of the sheet completes: a load's reader (flat-file/read-delimited.ts says why). */
+export async function* readXlsxBatches(source: ZipSource, fileName: string, options: XlsxReadOptions = {}): AsyncGenerator<SheetRow[]> {
   const limits = options.limits ?? DICTIONARY_XLSX_LIMITS;
   const notAWorkbook = () => fileProblem(400, `${fileName ? `'${fileName}'` : "The file"} is not a valid .xlsx workbook`);
   try {
@@ -133,14 +138,16 @@ export async function* readXlsxRows(source: ZipSource, fileName: string, options
     const reader = sheetReader(sharedStrings, limits, dates);
     let any = false;
     for await (const _ of scanPart(source, sheetEntry, reader.handler)) {
-      for (const row of reader.take()) {
+      const rows = reader.take();
+      if (rows.length) {
         any = true;
-        yield row;
+        yield rows;
       }
     }
-    for (const row of reader.take()) {
+    const rows = reader.take();
+    if (rows.length) {
       any = true;
-      yield row;
+      yield rows;
     }
     if (!any) throw fileProblem(400, EMPTY_FILE_MESSAGE);
   } catch (err) {

@@ -41,53 +41,55 @@ async function translate(): Promise<void> {
     if (!out.write(pending.join(""))) await once(out, "drain");
     pending = [];
   };
-  for await (const record of reading.records) {
-    if (!positions) {
-      const match = matchColumns(hasHeaderRow ? record.cells : null, request.table.columns, record.cells.length);
-      const problem = hasHeaderRow ? headerProblem(match, request.table.name) : null;
-      if (problem) throw new FlatFileProblem(problem.replace("project's data dictionary", "file data structure"));
-      positions = maps.map((m) => match.positions.findIndex((p) => p?.name.toLowerCase() === m.name.toLowerCase()));
-      if (hasHeaderRow) {
-        // The same columns as the file, under its own header.
-        pending.push(csvLine(record.cells));
-        continue;
+  // In batches: a promise per row would cost more than the translation (read-delimited.ts).
+  for await (const batch of reading.batches)
+    for (const record of batch) {
+      if (!positions) {
+        const match = matchColumns(hasHeaderRow ? record.cells : null, request.table.columns, record.cells.length);
+        const problem = hasHeaderRow ? headerProblem(match, request.table.name) : null;
+        if (problem) throw new FlatFileProblem(problem.replace("project's data dictionary", "file data structure"));
+        positions = maps.map((m) => match.positions.findIndex((p) => p?.name.toLowerCase() === m.name.toLowerCase()));
+        if (hasHeaderRow) {
+          // The same columns as the file, under its own header.
+          pending.push(csvLine(record.cells));
+          continue;
+        }
+      }
+      if (record.cells.length === 1 && record.cells[0] === "") continue;
+      progress.rowsRead++;
+      const cells = record.cells;
+      let rejectedBy: { column: string; value: string } | null = null;
+      for (let i = 0; i < maps.length; i++) {
+        const at = positions[i]!;
+        if (at < 0 || at >= cells.length) continue;
+        const value = cells[at]!;
+        if (value === "") continue;
+        const m = maps[i]!;
+        const target = m.map.get(value);
+        if (target !== undefined) {
+          cells[at] = target;
+          continue;
+        }
+        m.cells++;
+        const seen = m.unmapped.get(value);
+        if (seen !== undefined) m.unmapped.set(value, seen + 1);
+        else if (m.unmapped.size < TRACKED_UNMAPPED) m.unmapped.set(value, 1);
+        if (m.rule === "Default") cells[at] = m.defaultValue ?? "";
+        else if (m.rule === "Reject") rejectedBy ??= { column: m.name, value };
+      }
+      if (rejectedBy) {
+        progress.rowsRejected++;
+        if (rejected.length < TRANSLATION_REPORT_SAMPLE) rejected.push({ row: record.row, ...rejectedBy });
+      } else {
+        pending.push(csvLine(cells));
+        progress.rowsWritten++;
+        if (pending.length >= LINES_PER_WRITE) await flush();
+      }
+      if (Date.now() - lastPost >= PROGRESS_EVERY_MS) {
+        lastPost = Date.now();
+        post({ kind: "progress", ...progress });
       }
     }
-    if (record.cells.length === 1 && record.cells[0] === "") continue;
-    progress.rowsRead++;
-    const cells = record.cells;
-    let rejectedBy: { column: string; value: string } | null = null;
-    for (let i = 0; i < maps.length; i++) {
-      const at = positions[i]!;
-      if (at < 0 || at >= cells.length) continue;
-      const value = cells[at]!;
-      if (value === "") continue;
-      const m = maps[i]!;
-      const target = m.map.get(value);
-      if (target !== undefined) {
-        cells[at] = target;
-        continue;
-      }
-      m.cells++;
-      const seen = m.unmapped.get(value);
-      if (seen !== undefined) m.unmapped.set(value, seen + 1);
-      else if (m.unmapped.size < TRACKED_UNMAPPED) m.unmapped.set(value, 1);
-      if (m.rule === "Default") cells[at] = m.defaultValue ?? "";
-      else if (m.rule === "Reject") rejectedBy ??= { column: m.name, value };
-    }
-    if (rejectedBy) {
-      progress.rowsRejected++;
-      if (rejected.length < TRANSLATION_REPORT_SAMPLE) rejected.push({ row: record.row, ...rejectedBy });
-    } else {
-      pending.push(csvLine(cells));
-      progress.rowsWritten++;
-      if (pending.length >= LINES_PER_WRITE) await flush();
-    }
-    if (Date.now() - lastPost >= PROGRESS_EVERY_MS) {
-      lastPost = Date.now();
-      post({ kind: "progress", ...progress });
-    }
-  }
   await flush();
   out.end();
   await once(out, "finish");

@@ -78,46 +78,48 @@ async function run(): Promise<LoadResult> {
       let sources: number[] | undefined;
       async function* copyChunks(): AsyncGenerator<string> {
         let chunk: string[] = [];
-        for await (const record of reading.records) {
-          if (!positions) {
-            positions = mapHeader(record.cells, columns, table.name);
-            await post({ kind: "header", file: current, cells: record.cells });
-            continue;
-          }
-          // Blank lines (a file's last line, say) are not rows.
-          if (record.cells.every((c) => c === "")) continue;
-          fileCounts.rowsRead++;
-          const problem = record.problem
-            ? { column: null, value: null, reason: record.problem }
-            : rowProblem(record.cells, positions, request.parameters.hasHeaderRow);
-          if (problem) {
-            await reject({ line: record.row, ...problem, cells: record.cells });
-            continue;
-          }
-          // The cell of each table column (a column the file lacks is empty): checked, then written for COPY.
-          sources ??= columns.map((column) => positions!.indexOf(column));
-          let line = withLine ? String(record.row) : "";
-          let rejected = false;
-          for (let c = 0; c < columns.length; c++) {
-            const column = columns[c]!;
-            const at = sources[c]!;
-            const cell = at < 0 ? "" : record.cells[at]!;
-            const why = cellProblem(column, cell, dateOrder);
-            if (why) {
-              await reject({ line: record.row, column: column.name, value: cell, reason: why, cells: record.cells });
-              rejected = true;
-              break;
+        // In batches: a promise per row would cost more than the checks (read-delimited.ts).
+        for await (const batch of reading.batches)
+          for (const record of batch) {
+            if (!positions) {
+              positions = mapHeader(record.cells, columns, table.name);
+              await post({ kind: "header", file: current, cells: record.cells });
+              continue;
             }
-            line += c === 0 && !withLine ? copyValue(column, cell, dateOrder) : `\t${copyValue(column, cell, dateOrder)}`;
+            // Blank lines (a file's last line, say) are not rows.
+            if (record.cells.every((c) => c === "")) continue;
+            fileCounts.rowsRead++;
+            const problem = record.problem
+              ? { column: null, value: null, reason: record.problem }
+              : rowProblem(record.cells, positions, request.parameters.hasHeaderRow);
+            if (problem) {
+              await reject({ line: record.row, ...problem, cells: record.cells });
+              continue;
+            }
+            // The cell of each table column (a column the file lacks is empty): checked, then written for COPY.
+            sources ??= columns.map((column) => positions!.indexOf(column));
+            let line = withLine ? String(record.row) : "";
+            let rejected = false;
+            for (let c = 0; c < columns.length; c++) {
+              const column = columns[c]!;
+              const at = sources[c]!;
+              const cell = at < 0 ? "" : record.cells[at]!;
+              const why = cellProblem(column, cell, dateOrder);
+              if (why) {
+                await reject({ line: record.row, column: column.name, value: cell, reason: why, cells: record.cells });
+                rejected = true;
+                break;
+              }
+              line += c === 0 && !withLine ? copyValue(column, cell, dateOrder) : `\t${copyValue(column, cell, dateOrder)}`;
+            }
+            if (rejected) continue;
+            chunk.push(`${line}\n`);
+            copied++;
+            if (chunk.length >= ROWS_PER_CHUNK) {
+              yield chunk.join("");
+              chunk = [];
+            }
           }
-          if (rejected) continue;
-          chunk.push(`${line}\n`);
-          copied++;
-          if (chunk.length >= ROWS_PER_CHUNK) {
-            yield chunk.join("");
-            chunk = [];
-          }
-        }
         if (chunk.length) yield chunk.join("");
         if (!positions) throw new FlatFileProblem("The file is empty");
       }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { detectDelimiter } from "./read-flat-file.ts";
-import { DelimitedFormatError, readDelimitedRecords, type DelimitedOptions } from "./read-delimited.ts";
+import { DelimitedFormatError, readDelimitedBatches, readDelimitedRecords, type DelimitedOptions } from "./read-delimited.ts";
 
 async function records(chunks: string[], options: DelimitedOptions = { delimiter: ",", quote: '"' }) {
   const out = [];
@@ -17,6 +17,19 @@ describe("delimited records", () => {
         { row: 2, cells: ["d", "", "e", ""] },
       ]);
     }
+  });
+
+  it("hands records on in batches of at most 1,000, in order, whatever one chunk holds", async () => {
+    // One chunk of 2,500 rows, then a row cut across two chunks.
+    const big = Array.from({ length: 2500 }, (_, i) => `${i + 1},x\n`).join("");
+    const sizes: number[] = [];
+    const rows: number[] = [];
+    for await (const batch of readDelimitedBatches([big + "2501,", "y\n"], { delimiter: ",", quote: '"' })) {
+      sizes.push(batch.length);
+      rows.push(...batch.map((r) => Number(r.cells[0])));
+    }
+    expect(sizes).toEqual([1000, 1000, 500, 1]);
+    expect(rows).toEqual(Array.from({ length: 2501 }, (_, i) => i + 1));
   });
 
   it("takes any one-character delimiter and the single quote, or no qualifier at all", async () => {

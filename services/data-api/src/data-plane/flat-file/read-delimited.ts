@@ -36,10 +36,23 @@ export class DelimitedFormatError extends Error {
   }
 }
 
+/** Records per batch: enough to pay a promise per thousand rows, few enough to hold whatever a chunk holds (a chunk of line breaks is millions). */
+const BATCH_RECORDS = 1000;
+
 const CR = 13;
 const LF = 10;
 
+/** The records one by one (a reader of modest files: a dictionary, a value map). */
 export async function* readDelimitedRecords(texts: AsyncIterable<string> | Iterable<string>, options: DelimitedOptions): AsyncGenerator<DelimitedRecord> {
+  for await (const batch of readDelimitedBatches(texts, options)) yield* batch;
+}
+
+/**
+ * The records in batches, those each chunk of text completes: a load's reader. An async generator
+ * pays a promise per value it hands on, which for a file of millions of rows costs more than
+ * reading them; a batch pays it once per chunk.
+ */
+export async function* readDelimitedBatches(texts: AsyncIterable<string> | Iterable<string>, options: DelimitedOptions): AsyncGenerator<DelimitedRecord[]> {
   const delimiter = options.delimiter.charCodeAt(0);
   const quote = options.quote === null ? -1 : options.quote.charCodeAt(0);
   const quoteText = options.quote ?? "";
@@ -52,19 +65,32 @@ export async function* readDelimitedRecords(texts: AsyncIterable<string> | Itera
   // doubled keeps a record of millions of cells linear.
   let needLength = 0;
 
-  const take = function* (final: boolean): Generator<DelimitedRecord> {
-    let at = 0;
-    while (at < text.length) {
-      const read = readRecord(at, row + 1, final);
+  // Where the unread text starts: the text is cut once per chunk, not once per batch.
+  let pos = 0;
+  /** Up to BATCH_RECORDS records from `pos`; fewer when the text (or its last complete record) ends. */
+  const take = (final: boolean): DelimitedRecord[] => {
+    const batch: DelimitedRecord[] = [];
+    while (pos < text.length && batch.length < BATCH_RECORDS) {
+      const read = readRecord(pos, row + 1, final);
       if (read === undefined) {
-        needLength = (text.length - at) * 2;
+        needLength = (text.length - pos) * 2;
         break;
       }
       row++;
-      at = read.next;
-      yield { row, cells: read.cells };
+      pos = read.next;
+      batch.push({ row, cells: read.cells });
     }
-    text = text.slice(at);
+    return batch;
+  };
+  /** Every batch the text holds now, then the text left unread kept for the next chunk. */
+  const takeAll = function* (final: boolean): Generator<DelimitedRecord[]> {
+    for (;;) {
+      const batch = take(final);
+      if (batch.length) yield batch;
+      if (batch.length < BATCH_RECORDS) break;
+    }
+    text = text.slice(pos);
+    pos = 0;
   };
 
   /** One record from `start`: its cells and where the next starts, or undefined when it may go on in the next chunk. */
@@ -142,7 +168,7 @@ export async function* readDelimitedRecords(texts: AsyncIterable<string> | Itera
     }
     if (text.length < needLength) continue;
     needLength = 0;
-    yield* take(false);
+    yield* takeAll(false);
   }
-  yield* take(true);
+  yield* takeAll(true);
 }

@@ -7,10 +7,12 @@
  */
 import type { FlatFileRecord } from "./flat-file-problem.ts";
 
+const BATCH_RECORDS = 1000;
 const LINE_END = /\r\n?|\n/g;
 const SURROGATE = /[\uD800-\uDFFF]/;
 
-export async function* readFixedLengthRecords(texts: AsyncIterable<string> | Iterable<string>, widths: readonly number[]): AsyncGenerator<FlatFileRecord> {
+/** In batches, the lines each chunk of text completes (see readDelimitedBatches). */
+export async function* readFixedLengthBatches(texts: AsyncIterable<string> | Iterable<string>, widths: readonly number[]): AsyncGenerator<FlatFileRecord[]> {
   const total = widths.reduce((a, b) => a + b, 0);
   // Past this, a line is no record of this file: what follows until its end is counted, not kept.
   const longest = total * 2 + 64 * 1024;
@@ -37,20 +39,27 @@ export async function* readFixedLengthRecords(texts: AsyncIterable<string> | Ite
   for await (const chunk of texts) {
     const text = rest === "" ? chunk : rest + chunk;
     let at = 0;
+    let batch: FlatFileRecord[] = [];
     LINE_END.lastIndex = 0;
     for (let end = LINE_END.exec(text); end; end = LINE_END.exec(text)) {
       // A CR at the chunk's end may be the first half of a CRLF.
       if (end[0] === "\r" && end.index === text.length - 1) break;
-      yield record(text.slice(at, end.index));
+      batch.push(record(text.slice(at, end.index)));
       at = end.index + end[0].length;
+      // Few enough to hold whatever a chunk holds (a chunk of line breaks is many thousands).
+      if (batch.length === BATCH_RECORDS) {
+        yield batch;
+        batch = [];
+      }
     }
+    if (batch.length) yield batch;
     rest = text.slice(at);
     if (rest.length > longest && !rest.endsWith("\r")) {
       overflow += rest.length - total;
       rest = rest.slice(0, total);
     }
   }
-  if (rest !== "" || overflow > 0) yield record(rest.replace(/\r$/, ""));
+  if (rest !== "" || overflow > 0) yield [record(rest.replace(/\r$/, ""))];
 }
 
 /** The field without the spaces padding it (tabs and other characters are values). */

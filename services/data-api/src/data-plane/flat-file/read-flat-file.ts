@@ -8,9 +8,9 @@
 import { defaultColumnWidth, type FlatFileParameters } from "../../../../../contracts/projects.ts";
 import type { DdlTable } from "../postgres-ddl.ts";
 import { FlatFileProblem, type FlatFileRecord } from "./flat-file-problem.ts";
-import { readDelimitedRecords } from "./read-delimited.ts";
-import { readFixedLengthRecords } from "./read-fixed-length.ts";
-import { readWorksheetRecords } from "./read-worksheet.ts";
+import { readDelimitedBatches } from "./read-delimited.ts";
+import { readFixedLengthBatches } from "./read-fixed-length.ts";
+import { readWorksheetBatches } from "./read-worksheet.ts";
 import { readFileText, type TextEncoding } from "./text-encoding.ts";
 
 export { FlatFileProblem, type FlatFileRecord } from "./flat-file-problem.ts";
@@ -23,8 +23,20 @@ export type FlatFileReading = {
   readonly encoding: TextEncoding | null;
   /** The delimiter character, "fixed length" or "excel". */
   delimiter: string;
+  /** The records in batches: what a load reads (read-delimited.ts says why). */
+  batches: AsyncGenerator<FlatFileRecord[]>;
+  /** The same records one by one, for a reader of a few (a preview, a sample): read either, not both. */
   records: AsyncGenerator<FlatFileRecord>;
 };
+
+async function* oneByOne(batches: AsyncGenerator<FlatFileRecord[]>): AsyncGenerator<FlatFileRecord> {
+  try {
+    for await (const batch of batches) yield* batch;
+  } finally {
+    // A reader that stops early (return()) closes the file's reading too.
+    await batches.return(undefined);
+  }
+}
 
 /** The records of the file at `path`, to load into `table`; `onBytes` hears how many bytes have been read so far (progress). */
 export async function readFlatFile(
@@ -35,21 +47,23 @@ export async function readFlatFile(
 ): Promise<FlatFileReading> {
   if (parameters.extension === ".xlsx") {
     const width = parameters.hasHeaderRow ? "first row" : table.columns.length;
-    return { encoding: null, delimiter: "excel", records: readWorksheetRecords(path, parameters.worksheet, { width, onBytes }) };
+    const batches = readWorksheetBatches(path, parameters.worksheet, { width, onBytes });
+    return { encoding: null, delimiter: "excel", batches, records: oneByOne(batches) };
   }
   const text = await readFileText(path, parameters.encoding, onBytes);
-  const reading = (delimiter: string, records: AsyncGenerator<FlatFileRecord>): FlatFileReading => ({
+  const reading = (delimiter: string, batches: AsyncGenerator<FlatFileRecord[]>): FlatFileReading => ({
     get encoding() {
       return text.detected.encoding;
     },
     delimiter,
-    records,
+    batches,
+    records: oneByOne(batches),
   });
-  if (parameters.delimiter === "FixedLength") return reading("fixed length", readFixedLengthRecords(text.texts, columnWidthsOf(parameters, table)));
+  if (parameters.delimiter === "FixedLength") return reading("fixed length", readFixedLengthBatches(text.texts, columnWidthsOf(parameters, table)));
   const quote = QUOTES[parameters.textQualifier];
   const delimiter =
     parameters.delimiter === "AutoDetect" || parameters.delimiter === "Excel" ? detectDelimiter(text.start, quote) : DELIMITER_CHARACTERS[parameters.delimiter];
-  return reading(delimiter, readDelimitedRecords(text.texts, { delimiter, quote }));
+  return reading(delimiter, readDelimitedBatches(text.texts, { delimiter, quote }));
 }
 
 /** The table's fixed-length widths: as saved for it (any case), else from its dictionary columns. */

@@ -6,7 +6,7 @@
  * out: each row gets them back, up to the width of the first row (the header) or of the table.
  */
 import { ApiProblem } from "../../api-problem.ts";
-import { readXlsxRows, type XlsxLimits } from "../../dictionary-bulk/read-xlsx.ts";
+import { readXlsxBatches, type XlsxLimits } from "../../dictionary-bulk/read-xlsx.ts";
 import { fileSource } from "../../dictionary-bulk/zip-directory.ts";
 import { FlatFileProblem, type FlatFileRecord } from "./flat-file-problem.ts";
 
@@ -23,11 +23,11 @@ export const LOAD_XLSX_LIMITS: XlsxLimits = {
   maxCellChars: 1024 ** 2,
 };
 
-export async function* readWorksheetRecords(
+export async function* readWorksheetBatches(
   path: string,
   worksheet: string,
   options: { width: number | "first row"; onBytes: (read: number) => void },
-): AsyncGenerator<FlatFileRecord> {
+): AsyncGenerator<FlatFileRecord[]> {
   const file = fileSource(path);
   // Progress: how far into the file the sheet's packed bytes have been read.
   const source = {
@@ -41,10 +41,12 @@ export async function* readWorksheetRecords(
   };
   let width = options.width === "first row" ? undefined : options.width;
   try {
-    for await (const { row, cells } of readXlsxRows(source, "", { worksheet, cells: "stored", limits: LOAD_XLSX_LIMITS })) {
-      width ??= cells.length;
-      while (cells.length < width) cells.push("");
-      yield { row, cells };
+    for await (const rows of readXlsxBatches(source, "", { worksheet, cells: "stored", limits: LOAD_XLSX_LIMITS })) {
+      for (const { cells } of rows) {
+        width ??= cells.length;
+        while (cells.length < width) cells.push("");
+      }
+      yield rows;
     }
   } catch (err) {
     if (err instanceof ApiProblem) throw new FlatFileProblem(err.message.replace(/\.$/, ""));
