@@ -17,7 +17,7 @@ import { headerProblem, matchColumns } from "./column-match.ts";
 import { DelimitedFormatError } from "./read-delimited.ts";
 import { FlatFileProblem, readFlatFile } from "./read-flat-file.ts";
 import type { FileCounts, LoadFile, LoadRequest, LoadResult, LoadWorkerMessage, Rejection } from "./load-messages.ts";
-import { cellProblem, copyValue } from "./values.ts";
+import { cellProblem, copyOptions, copyValue, writtenAsIs } from "./values.ts";
 
 const REJECTIONS_PER_BATCH = 1000;
 /** Rows per chunk handed to COPY. */
@@ -76,6 +76,9 @@ async function run(): Promise<LoadResult> {
       let positions: (DdlColumn | undefined)[] | undefined = request.parameters.hasHeaderRow ? undefined : [...columns];
       let copied = 0;
       let sources: number[] | undefined;
+      let inOrder = false;
+      // COPY reads the rows with the file's own delimiter, so that a plain line goes as it is (values.ts copyOptions).
+      const delimiter = reading.delimiter.length === 1 ? reading.delimiter : "\t";
       async function* copyChunks(): AsyncGenerator<string> {
         let chunk: string[] = [];
         // In batches: a promise per row would cost more than the checks (read-delimited.ts).
@@ -97,8 +100,13 @@ async function run(): Promise<LoadResult> {
               continue;
             }
             // The cell of each table column (a column the file lacks is empty): checked, then written for COPY.
-            sources ??= columns.map((column) => positions!.indexOf(column));
-            let line = withLine ? String(record.row) : "";
+            if (!sources) {
+              sources = columns.map((column) => positions!.indexOf(column));
+              inOrder = sources.length === positions.length && sources.every((at, c) => at === c);
+            }
+            // A plain line (read-delimited.ts) of the table's columns in order, whose cells COPY takes as
+            // written, is its own COPY text: most lines of most files, and the load's fastest path.
+            let asIs = inOrder && record.line !== undefined && !record.line.includes("\\");
             let rejected = false;
             for (let c = 0; c < columns.length; c++) {
               const column = columns[c]!;
@@ -110,10 +118,18 @@ async function run(): Promise<LoadResult> {
                 rejected = true;
                 break;
               }
-              line += c === 0 && !withLine ? copyValue(column, cell, dateOrder) : `\t${copyValue(column, cell, dateOrder)}`;
+              if (asIs && !writtenAsIs(column, cell)) asIs = false;
             }
             if (rejected) continue;
-            chunk.push(`${line}\n`);
+            let line = asIs ? record.line! : "";
+            if (!asIs) {
+              for (let c = 0; c < columns.length; c++) {
+                const at = sources[c]!;
+                const value = copyValue(columns[c]!, at < 0 ? "" : record.cells[at]!, dateOrder, delimiter);
+                line += c === 0 ? value : `${delimiter}${value}`;
+              }
+            }
+            chunk.push(withLine ? `${record.row}${delimiter}${line}\n` : `${line}\n`);
             copied++;
             if (chunk.length >= ROWS_PER_CHUNK) {
               yield chunk.join("");
@@ -123,7 +139,7 @@ async function run(): Promise<LoadResult> {
         if (chunk.length) yield chunk.join("");
         if (!positions) throw new FlatFileProblem("The file is empty");
       }
-      await pipeline(Readable.from(copyChunks()), client.query(copyFrom(`COPY ${into} (${withLine ? "dt_line, " : ""}${columnList}) FROM STDIN`)));
+      await pipeline(Readable.from(copyChunks()), client.query(copyFrom(`COPY ${into} (${withLine ? "dt_line, " : ""}${columnList}) FROM STDIN WITH (${copyOptions(delimiter)})`)));
       return copied;
     }
 

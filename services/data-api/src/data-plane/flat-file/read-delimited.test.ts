@@ -14,7 +14,19 @@ describe("delimited records", () => {
     for (let cut = 0; cut <= text.length; cut++) {
       expect(await records([text.slice(0, cut), text.slice(cut)])).toEqual([
         { row: 1, cells: ["a", "b,c", 'say "hi"', "two\r\nlines"] },
-        { row: 2, cells: ["d", "", "e", ""] },
+        { row: 2, cells: ["d", "", "e", ""], line: "d,,e," },
+      ]);
+    }
+  });
+
+  it("keeps the text of a plain line (no qualifier, no CR but before its LF), whatever its line ends", async () => {
+    const text = 'a,b\rc,d\r\n"e",f\ng,h';
+    for (let cut = 0; cut <= text.length; cut++) {
+      expect(await records([text.slice(0, cut), text.slice(cut)])).toEqual([
+        { row: 1, cells: ["a", "b"] },
+        { row: 2, cells: ["c", "d"], line: "c,d" },
+        { row: 3, cells: ["e", "f"] },
+        { row: 4, cells: ["g", "h"] },
       ]);
     }
   });
@@ -34,7 +46,7 @@ describe("delimited records", () => {
 
   it("takes any one-character delimiter and the single quote, or no qualifier at all", async () => {
     expect(await records(["x|'a|b'|'it''s'\n"], { delimiter: "|", quote: "'" })).toEqual([{ row: 1, cells: ["x", "a|b", "it's"] }]);
-    expect(await records(['x\t"y"\n'], { delimiter: "\t", quote: null })).toEqual([{ row: 1, cells: ["x", '"y"'] }]);
+    expect(await records(['x\t"y"\n'], { delimiter: "\t", quote: null })).toEqual([{ row: 1, cells: ["x", '"y"'], line: 'x\t"y"' }]);
   });
 
   it("names the row of broken quoting", async () => {

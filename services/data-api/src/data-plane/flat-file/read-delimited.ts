@@ -23,7 +23,12 @@ export type DelimitedOptions = {
  */
 export const MAX_RECORD_CHARS = 8 * 1024 * 1024;
 
-export type DelimitedRecord = { row: number; cells: string[] };
+export type DelimitedRecord = {
+  row: number;
+  cells: string[];
+  /** The record's text without its line end, when it is one line with no qualifier: its cells are this cut at each delimiter. */
+  line?: string;
+};
 
 /** The file breaks the quoting rules at `row`. */
 export class DelimitedFormatError extends Error {
@@ -56,6 +61,7 @@ export async function* readDelimitedBatches(texts: AsyncIterable<string> | Itera
   const delimiter = options.delimiter.charCodeAt(0);
   const quote = options.quote === null ? -1 : options.quote.charCodeAt(0);
   const quoteText = options.quote ?? "";
+  const delimiterText = options.delimiter;
   // How messages name them: as a person would say it.
   const quoteName = options.quote === "'" ? "single quote" : "quote";
   const delimiterName = { ",": "a comma", "\t": "a tab", ";": "a semicolon", "|": "a pipe" }[options.delimiter] ?? `the delimiter (${options.delimiter})`;
@@ -78,7 +84,7 @@ export async function* readDelimitedBatches(texts: AsyncIterable<string> | Itera
       }
       row++;
       pos = read.next;
-      batch.push({ row, cells: read.cells });
+      batch.push({ row, cells: read.cells, line: read.line });
     }
     return batch;
   };
@@ -90,11 +96,39 @@ export async function* readDelimitedBatches(texts: AsyncIterable<string> | Itera
       if (batch.length < BATCH_RECORDS) break;
     }
     text = text.slice(pos);
+    nextQuote = nextCr = -2;
     pos = 0;
   };
 
+  // Where the next qualifier and the next CR are, found once and used by every line before them
+  // (-2: not looked for since the text changed; -1 found as Infinity: none in the text).
+  let nextQuote = -2;
+  let nextCr = -2;
+  const after = (found: number) => (found < 0 ? Infinity : found);
+
+  /**
+   * A line with no qualifier and no CR but the one before its LF (most lines of most files): its
+   * cells are the line cut at each delimiter, which the engine's split does many times faster than a
+   * scan character by character. Undefined for any other line: readRecord reads it.
+   */
+  function readPlainLine(start: number): { cells: string[]; next: number; line: string } | undefined {
+    const lf = text.indexOf("\n", start);
+    if (lf < 0) return undefined;
+    if (quote >= 0) {
+      if (nextQuote < start && nextQuote !== Infinity) nextQuote = after(text.indexOf(quoteText, start));
+      if (nextQuote < lf) return undefined;
+    }
+    if (nextCr < start && nextCr !== Infinity) nextCr = after(text.indexOf("\r", start));
+    const end = nextCr === lf - 1 ? lf - 1 : lf;
+    if (nextCr < end) return undefined;
+    const line = text.slice(start, end);
+    return { cells: line.split(delimiterText), next: lf + 1, line };
+  }
+
   /** One record from `start`: its cells and where the next starts, or undefined when it may go on in the next chunk. */
-  function readRecord(start: number, record: number, final: boolean): { cells: string[]; next: number } | undefined {
+  function readRecord(start: number, record: number, final: boolean): { cells: string[]; next: number; line?: string } | undefined {
+    const plain = readPlainLine(start);
+    if (plain) return plain;
     const length = text.length;
     let at = start;
     const cells: string[] = [];
@@ -163,6 +197,7 @@ export async function* readDelimitedBatches(texts: AsyncIterable<string> | Itera
 
   for await (const chunk of texts) {
     text += chunk;
+    nextQuote = nextCr = -2;
     if (text.length > MAX_RECORD_CHARS && needLength > 0) {
       throw new DelimitedFormatError(row + 1, `the row is longer than ${MAX_RECORD_CHARS.toLocaleString("en-US")} characters (is a quote never closed?)`);
     }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { DdlColumn } from "../postgres-ddl.ts";
 import { column } from "../../testing/project-fixtures.ts";
-import { cellProblem, copyValue } from "./values.ts";
+import { cellProblem, copyOptions, copyValue, writtenAsIs } from "./values.ts";
 
 const col = (type: DdlColumn["type"], extra: Partial<DdlColumn> = {}): DdlColumn => column("C", type, extra);
 
@@ -45,7 +45,28 @@ describe("a cell against its column", () => {
     expect(copyValue(col("nvarchar"), "=cmd|' /C calc'!A0")).toBe("=cmd|' /C calc'!A0");
     expect(copyValue(col("nvarchar"), " a\tb\\c\nd ")).toBe(" a\\tb\\\\c\\nd ");
     expect(copyValue(col("int"), " 42 ")).toBe("42");
-    expect(copyValue(col("nvarchar"), "")).toBe("\\N");
+    // An empty cell is NULL: COPY's NULL '' (copyOptions).
+    expect(copyValue(col("nvarchar"), "")).toBe("");
+  });
+
+  it("escapes the file's own delimiter, so a line of cells goes to COPY with it", () => {
+    expect(copyValue(col("nvarchar"), "a,b\tc", "YMD", ",")).toBe("a\\,b\\tc");
+    expect(copyValue(col("nvarchar"), "x^y|z", "YMD", "^")).toBe("x\\^y|z");
+    expect(copyOptions("'")).toBe("DELIMITER '''', NULL ''");
+  });
+
+  it.each([
+    [col("nvarchar"), " 007 ", true],
+    [col("int"), "", true],
+    [col("int"), "42", true],
+    [col("int"), " 42", false],
+    [col("date"), "2024-01-31", true],
+    [col("date"), "2024/01/31", false],
+    [col("datetime"), "2024-01-31 10:00", true],
+    [col("datetime"), "31/01/2024 10:00", false],
+  ] as const)("%o %j goes to COPY as written: %j", (column, cell, asIs) => {
+    expect(writtenAsIs(column, cell)).toBe(asIs);
+    if (asIs) expect(copyValue(column, cell, "DMY", ",")).toBe(cell);
   });
 
   it.each([

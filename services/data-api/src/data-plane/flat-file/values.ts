@@ -44,24 +44,53 @@ export function cellProblem(column: DdlColumn, cell: string, dateOrder: DateOrde
   }
 }
 
-/** The cell as the column's COPY value (text format): NULL, or the text escaped; numbers trimmed, dates as ISO. */
-export function copyValue(column: DdlColumn, cell: string, dateOrder: DateOrder = "YMD"): string {
-  if (cell === "") return "\\N";
+/**
+ * COPY's options for what copyValue writes: text format with the file's own delimiter (so that a
+ * plain line can go to COPY as it is: load-worker.ts), an empty field being NULL.
+ */
+export function copyOptions(delimiter: string): string {
+  return `DELIMITER '${delimiter.replaceAll("'", "''")}', NULL ''`;
+}
+
+/** The cell as the column's COPY value (copyOptions(delimiter)): empty for NULL, else the text escaped; numbers trimmed, dates as ISO. */
+export function copyValue(column: DdlColumn, cell: string, dateOrder: DateOrder = "YMD", delimiter = "\t"): string {
+  if (cell === "") return "";
   let value = column.type === "nvarchar" ? cell : cell.trim();
   // Checked by cellProblem already: a value that starts yyyy-mm-dd is ISO, and goes as it is.
   if ((column.type === "date" || column.type === "datetime") && !(value.charCodeAt(4) === 45 && value.charCodeAt(7) === 45)) {
     value = (column.type === "date" ? isoDate(value, dateOrder) : isoDateTime(value, dateOrder)) ?? value;
   }
-  // Most values hold none of the four characters COPY escapes: tested once, replaced only then.
-  return HAS_COPY_SPECIAL.test(value) ? value.replace(COPY_SPECIAL, (c) => COPY_ESCAPES[c]!) : value;
+  // Most values hold none of the characters COPY escapes: tested once, replaced only then.
+  const special = copySpecial(delimiter);
+  return special.one.test(value) ? value.replace(special.all, (c) => COPY_ESCAPES[c] ?? `\\${c}`) : value;
+}
+
+/**
+ * Whether copyValue writes a cell (one that passed cellProblem) exactly as it is, given that it has
+ * no backslash and no delimiter or line break (a plain line's cells: read-delimited.ts): when every
+ * cell of a line does, the line itself is its COPY text.
+ */
+export function writtenAsIs(column: DdlColumn, cell: string): boolean {
+  if (cell === "" || column.type === "nvarchar") return true;
+  if (cell.trim() !== cell) return false;
+  return (column.type !== "date" && column.type !== "datetime") || (cell.charCodeAt(4) === 45 && cell.charCodeAt(7) === 45);
 }
 
 const WHOLE = /^[+-]?\d+$/;
 const FLOAT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const COPY_SPECIAL = /[\\\t\n\r]/g;
-const HAS_COPY_SPECIAL = /[\\\t\n\r]/;
 const COPY_ESCAPES: Record<string, string> = { "\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r" };
+/** The characters COPY's text format escapes with this delimiter: a test, and the same for replacing. */
+const copySpecials = new Map<string, { one: RegExp; all: RegExp }>();
+function copySpecial(delimiter: string) {
+  let special = copySpecials.get(delimiter);
+  if (!special) {
+    const chars = `[\\\\\\t\\n\\r${delimiter.replace(/[\\^\]-]/g, "\\$&")}]`;
+    special = { one: new RegExp(chars), all: new RegExp(chars, "g") };
+    copySpecials.set(delimiter, special);
+  }
+  return special;
+}
 
 function bigintFits(value: string): boolean {
   const digits = value.replace(/^[+-]?0*/, "");

@@ -268,6 +268,23 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
     ]);
   });
 
+  it("loads every line as written, whether it goes to COPY as it is or cell by cell", async () => {
+    const project = await loadableProject();
+    // A backslash, a qualified delimiter, a tab, a number with spaces and a date to rewrite: each
+    // line's cells written one by one; the last line (and any like it) goes to COPY as it is.
+    const text = 'CustomerId,Code,Balance,Since\n1,a\\b,1.5,2024-01-02\n2,"x,y",,\n3,tab\tin, 2.25 ,2024/01/03\n4,plain,3,2024-01-04\n';
+    expect(await load(project, { name: "mixed.csv", text })).toMatchObject({ status: "Loaded", rowsLoaded: 4 });
+    expect(await rowsOf(project)).toEqual([
+      { CustomerId: 1, Code: "a\\b", Balance: "1.50", Since: "2024-01-02" },
+      { CustomerId: 2, Code: "x,y", Balance: null, Since: null },
+      { CustomerId: 3, Code: "tab\tin", Balance: "2.25", Since: "2024-01-03" },
+      { CustomerId: 4, Code: "plain", Balance: "3.00", Since: "2024-01-04" },
+    ]);
+    // Columns in another order than the table's: every line cell by cell.
+    expect(await load(project, { name: "other-order.csv", text: "Code,CustomerId\nz,5\n" })).toMatchObject({ status: "Loaded", rowsLoaded: 1 });
+    expect(await rowsOf(project)).toEqual([{ CustomerId: 5, Code: "z", Balance: null, Since: null }]);
+  });
+
   it("reads the delimiter, qualifier and encoding the project's parameters give, or detects the delimiter", async () => {
     const project = await loadableProject();
     const detected = await load(project, { name: "semi.txt", text: "CustomerId;Code;Balance\n1;'A;B';2,5\n" });
