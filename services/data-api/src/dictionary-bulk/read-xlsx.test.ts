@@ -44,6 +44,30 @@ describe("readXlsx against crafted workbooks", () => {
     expect(result.grewMb).toBeLessThan(300);
   });
 
+  it("reads every shape of cell alike, whether it comes whole or cut across the unpacked chunks", async () => {
+    // Plain values and empty styled cells take the reader's shortcut; a formula, an inline string, an
+    // entity, CDATA, quotes and spaces in the tag, and any cell cut by a chunk's end are read piece by piece.
+    const cells = [
+      `<c r="A{r}"><v>{r}</v></c>`,
+      `<c r="B{r}" t="s"><v>1</v></c>`,
+      `<c r="C{r}" t="inlineStr"><is><t>x &amp; y</t></is></c>`,
+      `<c r="D{r}"><f>1+1</f><v>2</v></c>`,
+      `<c r="E{r}" t="str"><v>a &lt; b</v></c>`,
+      `<c r="F{r}" s="1"/>`,
+      `<c r = 'G{r}' t = "s"><v>0</v></c>`,
+      `<c r="H{r}" t="str"><v><![CDATA[<raw>]]></v></c>`,
+      `<c r="I{r}" t="b"><v>1</v></c>`,
+    ].join("");
+    // Enough rows for several 64 KB chunks of the unpacked sheet, so cells are cut at many places.
+    const rows = Array.from({ length: 3000 }, (_, i) => `<row r="${i + 1}">${cells.replaceAll("{r}", String(i + 1))}</row>`).join("");
+    expect(rows.length).toBeGreaterThan(4 * 64 * 1024);
+    const read = await readXlsx(zipOf(workbookParts(sheetXml(rows), ["first", "second"])), "shapes.xlsx");
+    expect(read).toHaveLength(3000);
+    read.forEach((row, i) => {
+      expect(row).toEqual({ row: i + 1, cells: [String(i + 1), "second", "x & y", "2", "a < b", "", "first", "<raw>", "true"] });
+    });
+  });
+
   it("reads past empty styled cells far to the right without keeping them", async () => {
     const rows = `${HEADER_ROW}<row r="2">${textCell("A2", "Orders")}${textCell("B2", "Id")}${textCell("C2", "int")}<c r="XFD2" s="1"/></row>`;
     const parsed = await parseDictionaryFile(zipOf(workbookParts(sheetXml(rows))), "styled.xlsx");

@@ -299,7 +299,53 @@ function sheetReader(sharedStrings: readonly string[], limits: XlsxLimits, dates
     cells![column - 1] = text;
   };
 
+  const openCell = (attributes: string) => {
+    if (!cells) throw new XmlFormatError("a cell outside a row");
+    const ref = attribute(attributes, "r");
+    const column = ref === undefined ? nextColumn : columnOf(ref);
+    nextColumn = column + 1;
+    const type = attribute(attributes, "t") ?? "n";
+    // The style says whether a number is a date: asked only when dates are wanted and it is a number.
+    const style = dates && type === "n" ? Number(attribute(attributes, "s") ?? 0) : 0;
+    cell = { column, type, style, value: null, inline: null };
+    inlinePhonetic = 0;
+  };
+  const closeCell = () => {
+    if (cell) {
+      const text = dates ? storedCellText(cell, sharedStrings, dates) : cellText(cell, sharedStrings);
+      // An empty cell (styled, or a formula without a cached value) is not kept anywhere.
+      if (text !== "") keep(cell.column, text);
+    }
+    cell = null;
+    capture = null;
+  };
+
   const handler: XmlHandler = {
+    /**
+     * Most cells are `<c …><v>value</v></c>` or `<c …/>`: read here whole, as the open, text and close
+     * below would read them, without a call for each of their five pieces. Anything else (a formula,
+     * an inline string, an entity, a cell cut by the chunk's end) is read piece by piece.
+     */
+    shortcut: {
+      name: "c",
+      read(xml, from, attributes, selfClosing) {
+        if (!inSheetData || !cells) return -1;
+        if (selfClosing) {
+          openCell(attributes);
+          closeCell();
+          return from;
+        }
+        if (!xml.startsWith("<v>", from)) return -1;
+        const end = xml.indexOf("</v></c>", from + 3);
+        if (end < 0) return -1;
+        const value = xml.slice(from + 3, end);
+        if (value.length > limits.maxCellChars || value.includes("<") || value.includes("&")) return -1;
+        openCell(attributes);
+        cell!.value = [value];
+        closeCell();
+        return end + 8;
+      },
+    },
     open(name, attributes, selfClosing) {
       if (!inSheetData) {
         if (name === "dimension") checkDimension(attribute(attributes, "ref"), limits);
@@ -317,18 +363,9 @@ function sheetReader(sharedStrings: readonly string[], limits: XlsxLimits, dates
           nextColumn = 1;
           break;
         }
-        case "c": {
-          if (!cells) throw new XmlFormatError("a cell outside a row");
-          const ref = attribute(attributes, "r");
-          const column = ref === undefined ? nextColumn : columnOf(ref);
-          nextColumn = column + 1;
-          const type = attribute(attributes, "t") ?? "n";
-          // The style says whether a number is a date: asked only when dates are wanted and it is a number.
-          const style = dates && type === "n" ? Number(attribute(attributes, "s") ?? 0) : 0;
-          cell = { column, type, style, value: null, inline: null };
-          inlinePhonetic = 0;
+        case "c":
+          openCell(attributes);
           break;
-        }
         case "v":
           if (cell && !selfClosing) capture = cell.value = [];
           captured = 0;
@@ -355,16 +392,9 @@ function sheetReader(sharedStrings: readonly string[], limits: XlsxLimits, dates
         case "rPh":
           inlinePhonetic--;
           break;
-        case "c": {
-          if (cell) {
-            const text = dates ? storedCellText(cell, sharedStrings, dates) : cellText(cell, sharedStrings);
-            // An empty cell (styled, or a formula without a cached value) is not kept anywhere.
-            if (text !== "") keep(cell.column, text);
-          }
-          cell = null;
-          capture = null;
+        case "c":
+          closeCell();
           break;
-        }
         case "row":
           if (cells && cells.length > 0) rows.push({ row: rowNumber, cells });
           cells = null;

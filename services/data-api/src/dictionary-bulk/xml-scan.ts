@@ -17,6 +17,13 @@ export type XmlHandler = {
   close?(name: string): void | "stop";
   /** Raw text between tags (decode it with decodeXmlText); CDATA comes already decoded. */
   text?(raw: string, cdata: boolean): void;
+  /**
+   * A shortcut for the one element a part holds millions of (a worksheet's `<c>`): once its opening
+   * tag is read, `read` may read the rest of it from `xml` at `from` and answer where it ends; it
+   * answers -1 for anything it does not expect (or that is not all here yet), which the scanner then
+   * reads as usual. Either way the handler sees the same element.
+   */
+  shortcut?: { name: string; read(xml: string, from: number, attributes: string, selfClosing: boolean): number };
 };
 
 /** Elements scanned between two turns of the event loop. */
@@ -123,11 +130,18 @@ export class XmlScanner {
         if (handler.close?.(localName(xml.slice(lt + 2, gt).trim())) === "stop") return stop();
       } else {
         const selfClosing = xml.charCodeAt(gt - 1) === 47;
-        const body = xml.slice(lt + 1, selfClosing ? gt - 1 : gt);
-        const nameEnd = firstSpace(body);
-        const name = nameEnd < 0 ? body : body.slice(0, nameEnd);
+        const bodyEnd = selfClosing ? gt - 1 : gt;
+        const nameEnd = firstSpace(xml, lt + 1, bodyEnd);
+        const name = xml.slice(lt + 1, nameEnd);
         if (name === "") throw new XmlFormatError("an element without a name");
-        const attributes = nameEnd < 0 ? "" : body.slice(nameEnd);
+        const attributes = nameEnd === bodyEnd ? "" : xml.slice(nameEnd, bodyEnd);
+        if (handler.shortcut?.name === name) {
+          const end = handler.shortcut.read(xml, gt + 1, attributes, selfClosing);
+          if (end >= 0) {
+            at = end;
+            continue;
+          }
+        }
         if (handler.open?.(localName(name), attributes, selfClosing) === "stop") return stop();
         if (selfClosing && handler.close?.(localName(name)) === "stop") return stop();
       }
@@ -165,13 +179,13 @@ function tagEnd(xml: string, from: number, final: boolean): number {
   return -1;
 }
 
-/** The index of the first XML white space (space, tab, CR, LF) in `text`, or -1: a loop, as it runs for every element. */
-function firstSpace(text: string): number {
-  for (let i = 0; i < text.length; i++) {
+/** The index of the first XML white space (space, tab, CR, LF) in `text` from `from` before `end`, or `end`: a loop, as it runs for every element. */
+function firstSpace(text: string, from: number, end: number): number {
+  for (let i = from; i < end; i++) {
     const c = text.charCodeAt(i);
     if (c === 32 || c === 9 || c === 10 || c === 13) return i;
   }
-  return -1;
+  return end;
 }
 
 function localName(name: string): string {
@@ -180,6 +194,7 @@ function localName(name: string): string {
 }
 
 const attributePatterns = new Map<string, RegExp>();
+const SPACE_BEFORE_EQUALS = /\s=/;
 
 /** The decoded value of the attribute whose local name is `name` (`r:id` is `id`), if present. */
 export function attribute(attributes: string, name: string): string | undefined {
@@ -190,6 +205,9 @@ export function attribute(attributes: string, name: string): string | undefined 
     const end = attributes.indexOf('"', from);
     if (end >= 0) return decodeXmlText(attributes.slice(from, end));
   }
+  // Absent, in the way machine-written parts leave one out (most cells have no t or no s): no
+  // pattern to run when neither `name=` nor white space before an '=' is there.
+  if (!attributes.includes(`${name}=`) && !SPACE_BEFORE_EQUALS.test(attributes)) return undefined;
   let pattern = attributePatterns.get(name);
   if (!pattern) {
     pattern = new RegExp(`(?:^|\\s)(?:[^\\s=:"']+:)?${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)')`);
