@@ -45,7 +45,7 @@ describe("readXlsx against crafted workbooks", () => {
   });
 
   it("reads every shape of cell alike, whether it comes whole or cut across the unpacked chunks", async () => {
-    // Plain values and empty styled cells take the reader's shortcut; a formula, an inline string, an
+    // Plain values and empty styled cells take the reader's shortcuts; a formula, an inline string, an
     // entity, CDATA, quotes and spaces in the tag, and any cell cut by a chunk's end are read piece by piece.
     const cells = [
       `<c r="A{r}"><v>{r}</v></c>`,
@@ -57,15 +57,47 @@ describe("readXlsx against crafted workbooks", () => {
       `<c r = 'G{r}' t = "s"><v>0</v></c>`,
       `<c r="H{r}" t="str"><v><![CDATA[<raw>]]></v></c>`,
       `<c r="I{r}" t="b"><v>1</v></c>`,
+      // A typed cell without a value is empty, not the first shared string.
+      `<c r="J{r}" t="s"/>`,
     ].join("");
-    // Enough rows for several 64 KB chunks of the unpacked sheet, so cells are cut at many places.
-    const rows = Array.from({ length: 3000 }, (_, i) => `<row r="${i + 1}">${cells.replaceAll("{r}", String(i + 1))}</row>`).join("");
-    expect(rows.length).toBeGreaterThan(4 * 64 * 1024);
+    // A row of plain cells only (a column left out, an empty styled cell, a typed and styled value) is read whole.
+    const plain = `<c r="A{r}"><v>{r}</v></c><c r="B{r}" t="s"><v>1</v></c><c r="C{r}" t="s"/><c r="D{r}" s="1"/><c r="E{r}" s="2" t="b"><v>0</v></c>`;
+    // Enough rows for several 64 KB chunks of the unpacked sheet, so cells and rows are cut at many places.
+    const rows = Array.from({ length: 3000 }, (_, i) => `<row r="${i + 1}">${(i % 3 ? plain : cells).replaceAll("{r}", String(i + 1))}</row>`).join("");
+    expect(rows.length).toBeGreaterThan(3 * 64 * 1024);
     const read = await readXlsx(zipOf(workbookParts(sheetXml(rows), ["first", "second"])), "shapes.xlsx");
     expect(read).toHaveLength(3000);
     read.forEach((row, i) => {
-      expect(row).toEqual({ row: i + 1, cells: [String(i + 1), "second", "x & y", "2", "a < b", "", "first", "<raw>", "true"] });
+      const r = String(i + 1);
+      expect(row).toEqual({ row: i + 1, cells: i % 3 ? [r, "second", "", "", "false"] : [r, "second", "x & y", "2", "a < b", "", "first", "<raw>", "true"] });
     });
+  });
+
+  it("reads every shape of shared string alike: plain, spaces kept, rich text runs, phonetic hints left out, entities, empty", async () => {
+    const items = [
+      `<si><t>plain</t></si>`,
+      `<si><t xml:space="preserve"> spaced </t></si>`,
+      `<si><r><t>rich </t></r><r><rPr><b/></rPr><t>text</t></r></si>`,
+      `<si><t>kanji</t><rPh sb="0" eb="1"><t>kana</t></rPh></si>`,
+      `<si><t>a &amp; b &#233;</t></si>`,
+      `<si/>`,
+      `<si><t/></si>`,
+      `<si><t>last</t></si>`,
+    ];
+    // Repeated past several 64 KB chunks of the unpacked part, so items are cut at many places.
+    const repeat = 2000;
+    const all = Array.from({ length: repeat }, () => items.join("")).join("");
+    expect(all.length).toBeGreaterThan(4 * 64 * 1024);
+    const expected = ["plain", " spaced ", "rich text", "kanji", "a & b é", "", "", "last"];
+    const cells = (r: number) => expected.map((_, i) => `<c r="${"ABCDEFGH"[i]}${r}" t="s"><v>${(r - 1) * items.length + i}</v></c>`).join("");
+    const rows = Array.from({ length: repeat }, (_, i) => `<row r="${i + 1}">${cells(i + 1)}</row>`).join("");
+    const parts = workbookParts(sheetXml(rows), []).map((part) =>
+      part.name === "xl/sharedStrings.xml" ? { ...part, data: `<?xml version="1.0"?><sst>${all}</sst>` } : part,
+    );
+    const read = await readXlsx(zipOf(parts), "strings.xlsx");
+    expect(read).toHaveLength(repeat);
+    // Trailing empty strings leave the row's last cells out, as an empty cell does.
+    read.forEach((row, i) => expect(row).toEqual({ row: i + 1, cells: [...expected.slice(0, 5), "", "", "last"] }));
   });
 
   it("reads past empty styled cells far to the right without keeping them", async () => {
@@ -102,7 +134,9 @@ describe("readXlsx against crafted workbooks", () => {
     const blanks = sheetXml(HEADER_ROW + " ".repeat(8 * MB));
     const result = await refusal(zipOf(workbookParts(blanks)));
     expect(result.status).toBe(413);
-    expect(result.message).toMatch(/^The workbook's part 'xl\/worksheets\/sheet1\.xml' unpacks to [\d,]+ times its packed size; a dictionary file is never compressed more than 200 to 1$/);
+    expect(result.message).toMatch(
+      /^The workbook's part 'xl\/worksheets\/sheet1\.xml' unpacks to [\d,]+ times its packed size; a dictionary file is never compressed more than 200 to 1$/,
+    );
     expect(result.grewMb).toBeLessThan(300);
   });
 
@@ -144,7 +178,8 @@ describe("readXlsx against crafted workbooks", () => {
   });
 
   it("gives the event loop turns while it reads a large worksheet", async () => {
-    const row = (r: number) => `<row r="${r}">${textCell(`A${r}`, "Orders")}${textCell(`B${r}`, `Column${r}`)}<c r="C${r}" t="inlineStr"><is><t>int</t></is></c></row>`;
+    const row = (r: number) =>
+      `<row r="${r}">${textCell(`A${r}`, "Orders")}${textCell(`B${r}`, `Column${r}`)}<c r="C${r}" t="inlineStr"><is><t>int</t></is></c></row>`;
     const file = zipOf(workbookParts(sheetXml(HEADER_ROW + Array.from({ length: 30_000 }, (_, i) => row(i + 2)).join(""))));
     let turns = 0;
     let reading = true;

@@ -24,8 +24,9 @@ import {
   BULK_XLSX_RATIO_CHECKED_ABOVE_BYTES,
 } from "../../../../contracts/dictionary.ts";
 import { columnBeyondLimitMessage, EMPTY_FILE_MESSAGE, fileProblem, TOO_MANY_ROWS_MESSAGE, type SheetRow } from "./sheet-rows.ts";
+import { SharedStrings } from "./shared-strings.ts";
 import { isoOfSerial, readDateStyles, type DateStyles } from "./xlsx-dates.ts";
-import { attribute, decodeXmlText, scanXml, XmlFormatError, XmlScanner, type XmlHandler } from "./xml-scan.ts";
+import { attribute, decodeXmlText, scanXml, XmlFormatError, XmlScanner, type XmlHandler, type XmlShortcut } from "./xml-scan.ts";
 import { bytesSource, inflateEntry, inflateEntryStream, readZipDirectory, ZipFormatError, type ZipEntry, type ZipSource } from "./zip-directory.ts";
 
 const MB = 1024 * 1024;
@@ -117,7 +118,7 @@ export async function* readXlsxBatches(source: ZipSource, fileName: string, opti
     if (sheetEntry === undefined) throw notAWorkbook();
     const sharedStringsPart = relationships.find((r) => r.type.endsWith("/sharedStrings"))?.part ?? "xl/sharedStrings.xml";
     const sharedEntry = parts.get(sharedStringsPart);
-    const sharedStrings: string[] = [];
+    const sharedStrings = new SharedStrings();
     if (sharedEntry) {
       if (sharedEntry.uncompressedSize > limits.maxSharedStringsBytes) {
         throw fileProblem(
@@ -233,12 +234,27 @@ async function readWorkbook(xml: string): Promise<Workbook> {
   return workbook;
 }
 
+const PRESERVED_T = '<t xml:space="preserve">';
+
 /** xl/sharedStrings.xml: each `<si>` as its text (rich text runs joined, phonetic hints left out), into `strings`. */
-function sharedStringsReader(strings: string[]): XmlHandler {
+function sharedStringsReader(strings: SharedStrings): XmlHandler {
   let item: string[] | null = null;
   let inText = false;
   let phonetic = 0;
+  /** Most items are `<si><t>text</t></si>`, the `<t>` perhaps with xml:space="preserve": read whole, as the open, text and close below would. */
+  const plainItem: XmlShortcut = (xml, from, _attributes, selfClosing) => {
+    if (selfClosing) return -1;
+    const at = xml.startsWith("<t>", from) ? from + 3 : xml.startsWith(PRESERVED_T, from) ? from + PRESERVED_T.length : -1;
+    if (at < 0) return -1;
+    const end = xml.indexOf("</t></si>", at);
+    if (end < 0) return -1;
+    const raw = xml.slice(at, end);
+    if (raw.includes("<")) return -1;
+    strings.push(decodeXmlText(raw));
+    return end + 9;
+  };
   return {
+    shortcuts: new Map([["si", plainItem]]),
     open(name, _attributes, selfClosing) {
       if (name === "si") item = [];
       else if (name === "rPh") phonetic++;
@@ -265,7 +281,7 @@ type OpenCell = { column: number; type: string; style: number; value: string[] |
  * The worksheet's rows, held to the limits while reading: the declared dimension (optional, so not
  * trusted alone), each value's column, the number of rows and the characters of text kept.
  */
-function sheetReader(sharedStrings: readonly string[], limits: XlsxLimits, dates?: DateStyles): { handler: XmlHandler; take(): SheetRow[] } {
+function sheetReader(sharedStrings: SharedStrings, limits: XlsxLimits, dates?: DateStyles): { handler: XmlHandler; take(): SheetRow[] } {
   let rows: SheetRow[] = [];
   let inSheetData = false;
   let rowNumber = 0;
@@ -299,6 +315,19 @@ function sheetReader(sharedStrings: readonly string[], limits: XlsxLimits, dates
     cells![column - 1] = text;
   };
 
+  const openRow = (attributes: string) => {
+    const declared = attribute(attributes, "r");
+    rowNumber = declared === undefined ? rowNumber + 1 : Number(declared);
+    rowsSeen++;
+    if (!Number.isSafeInteger(rowNumber) || rowNumber < 1) throw new XmlFormatError(`row number '${declared}'`);
+    if (rowNumber > limits.maxRows || rowsSeen > limits.maxRows) throw fileProblem(413, tooManyRowsMessage(limits));
+    cells = [];
+    nextColumn = 1;
+  };
+  const closeRow = () => {
+    if (cells && cells.length > 0) rows.push({ row: rowNumber, cells });
+    cells = null;
+  };
   const openCell = (attributes: string) => {
     if (!cells) throw new XmlFormatError("a cell outside a row");
     const ref = attribute(attributes, "r");
@@ -312,40 +341,76 @@ function sheetReader(sharedStrings: readonly string[], limits: XlsxLimits, dates
   };
   const closeCell = () => {
     if (cell) {
-      const text = dates ? storedCellText(cell, sharedStrings, dates) : cellText(cell, sharedStrings);
-      // An empty cell (styled, or a formula without a cached value) is not kept anywhere.
+      const text =
+        cell.type === "inlineStr"
+          ? (cell.inline ?? cell.value ?? []).join("")
+          : cell.value === null
+            ? ""
+            : valueText(cell.type, cell.style, cell.value.join(""));
+      // An empty cell (styled, or a formula without a cached value: no <v>) is not kept anywhere.
       if (text !== "") keep(cell.column, text);
     }
     cell = null;
     capture = null;
   };
+  const valueText = (type: string, style: number, value: string) =>
+    dates ? storedValueText(type, style, value, sharedStrings, dates) : displayedValueText(type, value, sharedStrings);
+
+  // The cells of the row being read whole (rowShortcut): kept here until its end is seen.
+  const found: RegExpExecArray[] = [];
+  /**
+   * Most rows are all `<c r="B7" s="1" t="s"><v>value</v></c>` or `<c r="B7" s="1"/>`, attributes in
+   * the order Excel writes them: such a row is read whole by one regular expression per cell, as the
+   * open, text and close below would read it. Any other row (a formula, an inline string, an entity,
+   * other attributes, a row cut by the chunk's end) is read element by element, `<c>` by `<c>`.
+   */
+  const rowShortcut: XmlShortcut = (xml, from, attributes, selfClosing) => {
+    if (!inSheetData || cells || selfClosing) return -1;
+    found.length = 0;
+    let at = from;
+    while (!xml.startsWith("</row>", at)) {
+      PLAIN_CELL.lastIndex = at;
+      const match = PLAIN_CELL.exec(xml);
+      if (!match || (match[4] !== undefined && match[4].length > limits.maxCellChars)) return -1;
+      found.push(match);
+      at = PLAIN_CELL.lastIndex;
+    }
+    openRow(attributes);
+    for (const [, letters, style, type = "n", value] of found) {
+      const column = columnOf(letters!);
+      nextColumn = column + 1;
+      if (value === undefined) continue;
+      const text = valueText(type, dates && type === "n" && style !== undefined ? Number(style) : 0, value);
+      if (text !== "") keep(column, text);
+    }
+    found.length = 0;
+    closeRow();
+    return at + 6;
+  };
+  /** A cell `<c …><v>value</v></c>` or `<c …/>` in a row read element by element: read whole, as the open, text and close below would. */
+  const cellShortcut: XmlShortcut = (xml, from, attributes, selfClosing) => {
+    if (!inSheetData || !cells) return -1;
+    if (selfClosing) {
+      openCell(attributes);
+      closeCell();
+      return from;
+    }
+    if (!xml.startsWith("<v>", from)) return -1;
+    const end = xml.indexOf("</v></c>", from + 3);
+    if (end < 0) return -1;
+    const value = xml.slice(from + 3, end);
+    if (value.length > limits.maxCellChars || value.includes("<") || value.includes("&")) return -1;
+    openCell(attributes);
+    cell!.value = [value];
+    closeCell();
+    return end + 8;
+  };
 
   const handler: XmlHandler = {
-    /**
-     * Most cells are `<c …><v>value</v></c>` or `<c …/>`: read here whole, as the open, text and close
-     * below would read them, without a call for each of their five pieces. Anything else (a formula,
-     * an inline string, an entity, a cell cut by the chunk's end) is read piece by piece.
-     */
-    shortcut: {
-      name: "c",
-      read(xml, from, attributes, selfClosing) {
-        if (!inSheetData || !cells) return -1;
-        if (selfClosing) {
-          openCell(attributes);
-          closeCell();
-          return from;
-        }
-        if (!xml.startsWith("<v>", from)) return -1;
-        const end = xml.indexOf("</v></c>", from + 3);
-        if (end < 0) return -1;
-        const value = xml.slice(from + 3, end);
-        if (value.length > limits.maxCellChars || value.includes("<") || value.includes("&")) return -1;
-        openCell(attributes);
-        cell!.value = [value];
-        closeCell();
-        return end + 8;
-      },
-    },
+    shortcuts: new Map([
+      ["row", rowShortcut],
+      ["c", cellShortcut],
+    ]),
     open(name, attributes, selfClosing) {
       if (!inSheetData) {
         if (name === "dimension") checkDimension(attribute(attributes, "ref"), limits);
@@ -353,16 +418,9 @@ function sheetReader(sharedStrings: readonly string[], limits: XlsxLimits, dates
         return;
       }
       switch (name) {
-        case "row": {
-          const declared = attribute(attributes, "r");
-          rowNumber = declared === undefined ? rowNumber + 1 : Number(declared);
-          rowsSeen++;
-          if (!Number.isSafeInteger(rowNumber) || rowNumber < 1) throw new XmlFormatError(`row number '${declared}'`);
-          if (rowNumber > limits.maxRows || rowsSeen > limits.maxRows) throw fileProblem(413, tooManyRowsMessage(limits));
-          cells = [];
-          nextColumn = 1;
+        case "row":
+          openRow(attributes);
           break;
-        }
         case "c":
           openCell(attributes);
           break;
@@ -396,8 +454,7 @@ function sheetReader(sharedStrings: readonly string[], limits: XlsxLimits, dates
           closeCell();
           break;
         case "row":
-          if (cells && cells.length > 0) rows.push({ row: rowNumber, cells });
-          cells = null;
+          closeRow();
           break;
         case "sheetData":
           // What follows (merged cells, hyperlinks, print settings) says nothing about the rows.
@@ -444,14 +501,15 @@ function checkDimension(ref: string | undefined, limits: XlsxLimits) {
   }
 }
 
-/** A cell's text as a user typed or sees it: shared and inline strings, numbers, booleans, formula results. */
-function cellText(cell: OpenCell, sharedStrings: readonly string[]): string {
-  if (cell.type === "inlineStr") return (cell.inline ?? cell.value ?? []).join("");
-  const value = (cell.value ?? []).join("");
-  switch (cell.type) {
+/**
+ * A cell's `<v>` as a user typed or sees it: shared strings, numbers, booleans, formula results
+ * (inline strings are their own text).
+ */
+function displayedValueText(type: string, value: string, sharedStrings: SharedStrings): string {
+  switch (type) {
     case "s": {
       const index = Number(value);
-      return Number.isSafeInteger(index) ? (sharedStrings[index] ?? "") : "";
+      return Number.isSafeInteger(index) ? (sharedStrings.at(index) ?? "") : "";
     }
     case "b":
       return value === "" ? "" : String(Number(value) !== 0);
@@ -466,20 +524,26 @@ function cellText(cell: OpenCell, sharedStrings: readonly string[]): string {
   }
 }
 
-/** A cell's text as it is stored: numbers as written, date-styled numbers as ISO text (xlsx-dates.ts). */
-function storedCellText(cell: OpenCell, sharedStrings: readonly string[], dates: DateStyles): string {
-  const value = (cell.value ?? []).join("");
-  switch (cell.type) {
+/** A cell's `<v>` as it is stored: numbers as written, date-styled numbers as ISO text (xlsx-dates.ts). */
+function storedValueText(type: string, style: number, value: string, sharedStrings: SharedStrings, dates: DateStyles): string {
+  switch (type) {
     case "n": {
-      const kind = dates.kinds[cell.style];
+      const kind = dates.kinds[style];
       return kind ? (isoOfSerial(value, kind, dates.date1904) ?? value) : value;
     }
     case "b":
       return value === "" ? "" : Number(value) !== 0 ? "TRUE" : "FALSE";
     default:
-      return cellText(cell, sharedStrings);
+      return displayedValueText(type, value, sharedStrings);
   }
 }
+
+/**
+ * A plain cell as Excel writes it, from its `<c`: `r` (its column's letters, then its row), `s` and
+ * `t` in that order, then `<v>` text without markup or entities, or nothing (`/>`). Sticky: it
+ * matches at lastIndex or not at all.
+ */
+const PLAIN_CELL = /<c r="([A-Z]{1,3})[0-9]+"(?: s="([0-9]+)")?(?: t="([a-z]+)")?(?:\/>|><v>([^<&]*)<\/v><\/c>)/y;
 
 /** Excel's last column, XFD. */
 const EXCEL_MAX_COLUMN = 16_384;

@@ -18,13 +18,18 @@ export type XmlHandler = {
   /** Raw text between tags (decode it with decodeXmlText); CDATA comes already decoded. */
   text?(raw: string, cdata: boolean): void;
   /**
-   * A shortcut for the one element a part holds millions of (a worksheet's `<c>`): once its opening
-   * tag is read, `read` may read the rest of it from `xml` at `from` and answer where it ends; it
-   * answers -1 for anything it does not expect (or that is not all here yet), which the scanner then
-   * reads as usual. Either way the handler sees the same element.
+   * Shortcuts for the elements a part holds millions of (a worksheet's `<row>` and `<c>`), by name:
+   * once an opening tag is read, its shortcut may read the rest of the element from `xml` at `from`
+   * and answer where it ends; it answers -1 for anything it does not expect (or that is not all here
+   * yet), which the scanner then reads as usual. Either way the handler sees the same element.
    */
-  shortcut?: { name: string; read(xml: string, from: number, attributes: string, selfClosing: boolean): number };
+  shortcuts?: ReadonlyMap<string, XmlShortcut>;
 };
+
+export type XmlShortcut = (xml: string, from: number, attributes: string, selfClosing: boolean) => number;
+
+/** Characters a shortcut reads that count as one element against the slice (an element's usual length). */
+const SHORTCUT_CHARS_PER_ELEMENT = 32;
 
 /** Elements scanned between two turns of the event loop. */
 export const SCAN_SLICE = 20_000;
@@ -135,9 +140,12 @@ export class XmlScanner {
         const name = xml.slice(lt + 1, nameEnd);
         if (name === "") throw new XmlFormatError("an element without a name");
         const attributes = nameEnd === bodyEnd ? "" : xml.slice(nameEnd, bodyEnd);
-        if (handler.shortcut?.name === name) {
-          const end = handler.shortcut.read(xml, gt + 1, attributes, selfClosing);
+        const shortcut = handler.shortcuts?.get(name);
+        if (shortcut) {
+          const end = shortcut(xml, gt + 1, attributes, selfClosing);
           if (end >= 0) {
+            // A row read whole is many elements: the event loop still gets its turns.
+            this.#budget = Math.max(1, this.#budget - Math.floor((end - gt) / SHORTCUT_CHARS_PER_ELEMENT));
             at = end;
             continue;
           }

@@ -133,6 +133,9 @@ function findEndOfCentralDirectory(view: DataView): number {
   return -1;
 }
 
+/** Bytes a part's stream unpacks ahead of its reader. */
+const UNPACKED_AHEAD = 1024 * 1024;
+
 /**
  * The entry's bytes as a stream. Deflate stops with ZipFormatError as soon as the output passes the
  * declared size, so a lying directory costs at most what it declared; inflating runs on libuv's
@@ -157,9 +160,12 @@ export function inflateEntryStream(source: ZipSource, entry: ZipEntry): Readable
   if (entry.method !== DEFLATED) throw new ZipFormatError(`'${entry.name}' uses an unsupported compression method (${entry.method})`);
   if (entry.uncompressedSize === 0) return Readable.from([]);
   // 64 KB pieces rather than zlib's 16 KB: a quarter of the hand-offs to the reader for a large sheet.
+  // Up to a megabyte unpacked ahead: zlib works on its own thread while the reader scans, rather
+  // than the reader waiting on it for each piece.
   const inflate = zlib.createInflateRaw({ chunkSize: 64 * 1024 });
   let produced = 0;
   const capped = new Transform({
+    highWaterMark: UNPACKED_AHEAD,
     transform(chunk: Buffer, _encoding, done) {
       produced += chunk.byteLength;
       if (produced > entry.uncompressedSize) done(new ZipFormatError(`'${entry.name}' unpacks to more than the ${entry.uncompressedSize} bytes it declares`));

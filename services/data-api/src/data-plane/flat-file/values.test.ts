@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { DdlColumn } from "../postgres-ddl.ts";
 import { column } from "../../testing/project-fixtures.ts";
-import { cellProblem, copyOptions, copyValue, writtenAsIs } from "./values.ts";
+import { cellProblem, copyOptions, copyValue, joinedAsIs, writtenAsIs } from "./values.ts";
 
 const col = (type: DdlColumn["type"], extra: Partial<DdlColumn> = {}): DdlColumn => column("C", type, extra);
 
@@ -53,6 +53,16 @@ describe("a cell against its column", () => {
     expect(copyValue(col("nvarchar"), "a,b\tc", "YMD", ",")).toBe("a\\,b\\tc");
     expect(copyValue(col("nvarchar"), "x^y|z", "YMD", "^")).toBe("x\\^y|z");
     expect(copyOptions("'")).toBe("DELIMITER '''', NULL ''");
+  });
+
+  it("joins cells as their COPY text only when none holds a backslash, a line break or the delimiter", () => {
+    expect(joinedAsIs(["1", "007", "", "2024-01-31"], "\t")).toBe("1\t007\t\t2024-01-31");
+    expect(joinedAsIs(["a\tb", "c"], "\t")).toBeUndefined();
+    expect(joinedAsIs(["a,b", "c"], ",")).toBeUndefined();
+    expect(joinedAsIs(["a\\b", "c"], "\t")).toBeUndefined();
+    expect(joinedAsIs(["two\nlines", "c"], "\t")).toBeUndefined();
+    // A tab is text when the delimiter is a comma.
+    expect(joinedAsIs(["a\tb", "c"], ",")).toBe("a\tb,c");
   });
 
   it.each([

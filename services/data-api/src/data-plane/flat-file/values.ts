@@ -76,6 +76,19 @@ export function writtenAsIs(column: DdlColumn, cell: string): boolean {
   return (column.type !== "date" && column.type !== "datetime") || (cell.charCodeAt(4) === 45 && cell.charCodeAt(7) === 45);
 }
 
+/**
+ * The cells joined by the delimiter, when that is their COPY text: none holds a backslash, a line
+ * break or the delimiter (each cell one that writtenAsIs says goes as written). Undefined otherwise:
+ * the cells are then written one by one with copyValue.
+ */
+export function joinedAsIs(cells: readonly string[], delimiter: string): string | undefined {
+  const line = cells.join(delimiter);
+  if (line.includes("\\") || line.includes("\n") || line.includes("\r")) return undefined;
+  let delimiters = 0;
+  for (let at = line.indexOf(delimiter); at >= 0; at = line.indexOf(delimiter, at + 1)) delimiters++;
+  return delimiters === cells.length - 1 ? line : undefined;
+}
+
 const WHOLE = /^[+-]?\d+$/;
 const FLOAT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

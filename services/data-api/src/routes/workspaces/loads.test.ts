@@ -372,10 +372,14 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
     await setParameters(project, { extension: ".xlsx", delimiter: "Excel", worksheet: "Customers", dateOrder: "DMY" });
     sheet.getCell("B4").value = "ABC";
     sheet.getCell("C4").value = 1.23;
+    // A cell holding COPY's delimiter or escape is written cell by cell, its neighbours joined as they are.
+    sheet.getCell("B2").value = "t\tab";
+    sheet.getCell("B3").value = "back\\";
     expect(await load(project, { name: "again.xlsx", text: new Uint8Array(await workbook.xlsx.writeBuffer()) })).toMatchObject({
       status: "Loaded",
       rowsLoaded: 3,
     });
+    expect((await rowsOf(project)).map((row) => row.Code)).toEqual(["t\tab", "back\\", "ABC"]);
     expect((await rowsOf(project))[2]).toEqual({ CustomerId: 3, Code: "ABC", Balance: "1.23", Since: "2024-01-31" });
     await setParameters(project, { extension: ".xlsx", delimiter: "Excel", worksheet: "Clients" });
     const missing = await load(project, { name: "again.xlsx", text: file });
