@@ -11,6 +11,13 @@ import { JobRefusedError, secondsLeft, startJob, type JobDeps } from "./start-jo
 
 const [, , birch] = DEMO_COMPANIES;
 
+/** A promise the test resolves when it chooses: a step waits on it, or the test waits on a step. */
+function gate() {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { open, opened };
+}
+
 /** The job mechanism with kinds other than database creation: what later jobs rely on. */
 describe.each(TEST_DATABASE_KINDS)("startJob on %s", (kind) => {
   let api: TestApi;
@@ -28,14 +35,14 @@ describe.each(TEST_DATABASE_KINDS)("startJob on %s", (kind) => {
     await api.db.updateTable("projects").set({ status: "Active" }).where("id", "=", project.id).execute();
     return project;
   }
+  /** A restore job's start on `projectId`, by a user "u1". */
+  const restoreOf = (projectId: string) => ({ projectId, workspace: "migration", kind: "Restore", lockReason: "Restore", userId: "u1" }) as const;
   const row = (id: string) => api.db.selectFrom("projects").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
 
   it("reports progress within a step, and writes onSuccess's update in the transaction that unlocks", async () => {
     const project = await activeProject();
-    let release!: () => void;
-    const held = new Promise<void>((r) => (release = r));
-    let reported!: () => void;
-    const progressed = new Promise<void>((r) => (reported = r));
+    const held = gate();
+    const progressed = gate();
     const job = await startJob(deps, {
       projectId: project.id,
       workspace: "migration",
@@ -49,8 +56,8 @@ describe.each(TEST_DATABASE_KINDS)("startJob on %s", (kind) => {
             // A second into the step and half-way through its input: about a second left.
             await new Promise((r) => setTimeout(r, 1100));
             await ctx.progress(0.5, { bytesRead: 500, bytesTotal: 1000, rowsRead: 42 });
-            reported();
-            await held;
+            progressed.open();
+            await held.opened;
           },
         },
         { name: "Verify", run: async () => undefined },
@@ -62,14 +69,14 @@ describe.each(TEST_DATABASE_KINDS)("startJob on %s", (kind) => {
         },
       },
     });
-    await progressed;
+    await progressed.opened;
     const running = await findJob(api.db, job.id);
     expect(running).toMatchObject({ progress: 25, progressDetail: { bytesRead: 500, bytesTotal: 1000, rowsRead: 42 } });
     expect(running?.progressDetail?.secondsLeft).toBeGreaterThanOrEqual(1);
     expect(running?.progressDetail?.secondsLeft).toBeLessThanOrEqual(3);
     // No statusWhileRunning: the status stays; the lock says why.
     expect(await row(project.id)).toMatchObject({ status: "Active", is_locked: 1, lock_reason: "Backup", lock_state: "Locked", lock_job_id: job.id });
-    release();
+    held.open();
     await api.jobs.idle();
     expect(await row(project.id)).toMatchObject({ status: "Active", is_locked: 0, lock_reason: null, lock_job_id: null, current_backup_name: "backup-1" });
     // Done: it is nowhere in an input any more.
@@ -80,11 +87,7 @@ describe.each(TEST_DATABASE_KINDS)("startJob on %s", (kind) => {
     const project = await activeProject();
     const cleaned: string[] = [];
     await startJob(deps, {
-      projectId: project.id,
-      workspace: "migration",
-      kind: "Restore",
-      lockReason: "Restore",
-      userId: "u1",
+      ...restoreOf(project.id),
       statusWhileRunning: "SetupRestoreDatabaseIncomplete",
       steps: [{ name: "Restore", run: async () => Promise.reject(new Error("corrupt backup")) }],
       onSuccess: { status: "Active" },
@@ -97,6 +100,40 @@ describe.each(TEST_DATABASE_KINDS)("startJob on %s", (kind) => {
     await api.jobs.idle();
     expect(await row(project.id)).toMatchObject({ status: "Active", is_locked: 0 });
     expect(cleaned).toEqual(["corrupt backup"]);
+  });
+
+  it("tells a step about to commit that its job was ended in another process, without waiting for the next poll", async () => {
+    const project = await activeProject();
+    const held = gate();
+    const atCommit = gate();
+    let heard: string | undefined;
+    let committed = false;
+    const job = await startJob(deps, {
+      ...restoreOf(project.id),
+      steps: [
+        {
+          name: "Restore",
+          run: async (ctx) => {
+            atCommit.open();
+            await held.opened;
+            try {
+              await ctx.stillWanted();
+              committed = true;
+            } catch (err) {
+              heard = (err as Error).message;
+              throw err;
+            }
+          },
+        },
+      ],
+      onSuccess: { status: "Active" },
+    });
+    await atCommit.opened;
+    // As a force-unlock in another process leaves it: the job's record ended, this process not told.
+    await api.db.updateTable("jobs").set({ status: "ERROR", error: "Force-unlocked: the server is moving" }).where("id", "=", job.id).execute();
+    held.open();
+    await api.jobs.idle();
+    expect({ heard, committed }).toEqual({ heard: "Force-unlocked: the server is moving", committed: false });
   });
 
   it("refuses to start from a status it does not allow, or on a locked project, taking nothing", async () => {
@@ -118,34 +155,28 @@ describe.each(TEST_DATABASE_KINDS)("startJob on %s", (kind) => {
 
   it("lets only one of two simultaneous starts take the lock", async () => {
     const project = await activeProject();
-    let release!: () => void;
-    const held = new Promise<void>((r) => (release = r));
+    const held = gate();
     // Held, so the winner cannot finish (and unlock) before the others try.
-    const definition = { projectId: project.id, workspace: "migration" as const, kind: "Backup" as const, lockReason: "Backup" as const, userId: "u1", steps: [{ name: "Hold", run: () => held }], onSuccess: { status: "previous" as const } };
+    const definition = { projectId: project.id, workspace: "migration" as const, kind: "Backup" as const, lockReason: "Backup" as const, userId: "u1", steps: [{ name: "Hold", run: () => held.opened }], onSuccess: { status: "previous" as const } };
     const results = await Promise.allSettled([startJob(deps, definition), startJob(deps, definition), startJob(deps, definition)]);
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     expect(results.filter((r) => r.status === "rejected").every((r) => (r as PromiseRejectedResult).reason instanceof JobRefusedError)).toBe(true);
-    release();
+    held.open();
     await api.jobs.idle();
   });
 
   it("recovers an interrupted job of a 'previous' kind to the status it had before", async () => {
     const project = await activeProject();
-    let release!: () => void;
-    const held = new Promise<void>((r) => (release = r));
+    const held = gate();
     const job = await startJob(deps, {
-      projectId: project.id,
-      workspace: "migration",
-      kind: "Restore",
-      lockReason: "Restore",
-      userId: "u1",
+      ...restoreOf(project.id),
       statusWhileRunning: "SetupRestoreDatabaseIncomplete",
-      steps: [{ name: "Restore", run: () => held }],
+      steps: [{ name: "Restore", run: () => held.opened }],
       onSuccess: { status: "Active" },
     });
     expect(await recoverInterruptedJobs(api.db)).toEqual([job.id]);
     expect(await row(project.id)).toMatchObject({ status: "Active", is_locked: 0 });
-    release();
+    held.open();
     await api.jobs.idle();
   });
 });

@@ -46,6 +46,13 @@ export type JobContext = {
   progress(fraction: number, read?: StepRead): Promise<void>;
   /** Aborted when someone cancels the job (its reason: a JobCancelledError): a long step stops its work then. */
   signal: AbortSignal;
+  /**
+   * Resolves while the job is still wanted, else throws why not (a JobCancelledError): a cancel asked
+   * in this process or another, or its record ended elsewhere (a force-unlock, a recovery). A step asks
+   * just before it commits what it did, so that such an end, heard in another process only at the
+   * next poll (CANCEL_POLL_MS), is not outrun by a commit in the meantime.
+   */
+  stillWanted(): Promise<void>;
 };
 
 /** The job was cancelled: its message says by whom. Nothing a cancelled step did is kept. */
@@ -197,6 +204,13 @@ export async function runSteps(deps: JobDeps, jobId: string, previousStatus: str
     db,
     logger,
     signal: tracked.signal,
+    stillWanted: async () => {
+      tracked.signal.throwIfAborted();
+      const request = await cancelRequest(db, jobId);
+      if (!request) return;
+      deps.jobs.cancel(jobId, request);
+      throw request;
+    },
     progress: async (fraction, read) => {
       const within = Math.min(Math.max(fraction, 0), 1);
       const detail: JobProgressDetail | undefined = read && { rowsRead: null, ...read, secondsLeft: secondsLeft(within, Date.now() - stepStartedAt) };

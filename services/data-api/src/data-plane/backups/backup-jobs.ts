@@ -276,6 +276,7 @@ export async function startRestore(
             const outcome = await restoreSource(deps.dataPlane, target.serverId, target.projectId, dictionary, inputs, {
               signal: ctx.signal,
               onProgress: (done) => ctx.progress(total ? Math.min(0.99, done / total) : 0, total ? { bytesRead: done, bytesTotal: total } : undefined),
+              beforeCommit: () => ctx.stillWanted(),
             });
             // What the export had that the dictionary lacks was left out before the restore read it.
             restored =

@@ -45,7 +45,7 @@ export async function restoreSource(
   projectId: string,
   dictionary: readonly DdlTable[],
   inputs: AsyncIterable<TableInput>,
-  options: { signal?: AbortSignal; onProgress?: (bytesDone: number) => Promise<void> | void } = {},
+  options: { signal?: AbortSignal; onProgress?: (bytesDone: number) => Promise<void> | void; beforeCommit?: () => Promise<void> } = {},
 ): Promise<RestoreOutcome> {
   const roles = rolesOf(projectId);
   const q = quoteIdentifier;
@@ -127,6 +127,7 @@ export async function restoreSource(
       await client.query(`ALTER SCHEMA ${q(NEW_SCHEMA)} RENAME TO source`);
       await client.query(`DROP SCHEMA ${q(OLD_SCHEMA)} CASCADE`);
       options.signal?.throwIfAborted();
+      await options.beforeCommit?.();
       await client.query("COMMIT");
       await Promise.resolve(options.onProgress?.(done)).catch(() => undefined);
       return outcome;

@@ -106,6 +106,7 @@ export async function startFlatFileLoad(deps: BackupDeps, kind: WorkspaceKind, i
                   await ctx.progress(size ? Math.min(0.99, bytes / size) : 0, { bytesRead: bytes, bytesTotal: size, rowsRead: rows });
                 },
                 onFileRead: (file) => fileRead[file]!.resolve(),
+                beforeCommit: () => ctx.stillWanted(),
               },
               ctx.signal,
             );

@@ -14,6 +14,8 @@ export type LoadHooks = {
   onProgress(file: number, bytes: number, rows: number): Promise<void>;
   /** The file is read and in its table, uncommitted: the next one starts. */
   onFileRead(file: number): void;
+  /** Before the load commits: throws when it must not (the worker is then stopped and nothing is kept). */
+  beforeCommit(): Promise<void>;
 };
 
 /**
@@ -61,6 +63,11 @@ export function loadInWorker(request: LoadRequest, hooks: LoadHooks, signal?: Ab
               break;
             case "progress":
               await hooks.onProgress(message.file, message.bytes, message.rows);
+              break;
+            case "commit":
+              // A cancel or a force-unlock in another process, not heard yet: asked now, before anything is kept.
+              await hooks.beforeCommit();
+              worker.postMessage("ack");
               break;
             case "file-read":
               hooks.onFileRead(message.file);

@@ -44,5 +44,7 @@ export type LoadWorkerMessage =
   | { kind: "reset"; file: number }
   /** The file is read and in its table (not committed yet): the next one starts. */
   | { kind: "file-read"; file: number }
+  /** Every file read and checked, the transaction about to commit: acknowledged only while the job is still wanted. */
+  | { kind: "commit" }
   | { kind: "end"; result: LoadResult }
   | { kind: "crash"; message: string };

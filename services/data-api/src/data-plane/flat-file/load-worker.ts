@@ -197,6 +197,7 @@ async function run(): Promise<LoadResult> {
       const rows = rejected === 1 ? "1 row was rejected" : `${rejected.toLocaleString("en-US")} rows were rejected`;
       return { status: "Refused", message: `${rows}, so nothing was loaded (“Load nothing”)`, files: counts.map((c) => ({ ...c, rowsLoaded: 0 })) };
     }
+    await post({ kind: "commit" });
     await client.query("COMMIT");
     return { status: "Loaded", message: null, files: counts };
   } catch (err) {
