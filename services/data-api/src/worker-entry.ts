@@ -1,5 +1,5 @@
 /**
- * How the data API starts a worker thread (dictionary parsing, flat-file loads). Built
+ * How the data API starts a worker thread (dictionary parsing, flat-file loads, previews, checks) and hears a one-off answer. Built
  * (scripts/build-services.ts), the data API is one bundle and each worker's bundle lies beside it,
  * plain JavaScript. From source (tests, `tsx`), the worker's TypeScript is loaded by tsx, registered
  * inside the worker before its entry is imported: on Node 20, `execArgv: ["--import", "tsx"]` leaves
@@ -30,4 +30,25 @@ export function acknowledgedPost<M>(port: MessagePort): (message: M) => Promise<
       acked = resolve;
       port.postMessage(message);
     });
+}
+
+/**
+ * The one answer of a worker that posts a single message and is done (a preview, a check): `settle`
+ * makes the message a result or an Error; the worker's own failure or exit before it is an Error
+ * prefixed with `failed` ("The preview failed"). The worker is terminated either way.
+ */
+export function answerOf<M, T>(worker: Worker, failed: string, settle: (message: M) => T | Error): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let settled = false;
+    const finish = (outcome: T | Error) => {
+      if (settled) return;
+      settled = true;
+      void worker.terminate();
+      if (outcome instanceof Error) reject(outcome);
+      else resolve(outcome);
+    };
+    worker.on("message", (message: M) => finish(settle(message)));
+    worker.on("error", (err) => finish(new Error(`${failed}: ${err.message}`)));
+    worker.on("exit", () => finish(new Error(`${failed}: its worker stopped`)));
+  });
 }

@@ -6,6 +6,7 @@
  */
 import fs from "node:fs";
 import Database from "better-sqlite3";
+import { answerOf, startWorker } from "../../worker-entry.ts";
 import type { DdlTable } from "../postgres-ddl.ts";
 import { RestoreInputProblem, type TableInput } from "./table-input.ts";
 
@@ -36,6 +37,30 @@ function open(filePath: string): Database.Database {
 }
 
 const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+export type SqliteInspectRequest = { filePath: string; dictionary: readonly DdlTable[] };
+export type SqliteInspectMessage = { kind: "plan"; plan: SqliteExportPlan } | { kind: "refused"; message: string } | { kind: "crash"; message: string };
+
+/** better-sqlite3 reads the file outside the JavaScript heap: the worker's own stays small. */
+const WORKER_LIMITS = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 };
+
+/**
+ * inspectSqliteExport on a worker thread (sqlite-inspect-worker.ts): a refusal is the same
+ * RestoreInputProblem, anything else an error here, never the data API's crash.
+ */
+export function inspectSqliteExportInWorker(filePath: string, dictionary: readonly DdlTable[]): Promise<SqliteExportPlan> {
+  const worker = startWorker(
+    { source: new URL("./sqlite-inspect-worker.ts", import.meta.url), bundle: "sqlite-inspect-worker" },
+    { workerData: { filePath, dictionary } satisfies SqliteInspectRequest, resourceLimits: WORKER_LIMITS },
+  );
+  return answerOf<SqliteInspectMessage, SqliteExportPlan>(worker, "The SQLite export could not be checked", (message) =>
+    message.kind === "plan"
+      ? message.plan
+      : message.kind === "refused"
+        ? new RestoreInputProblem(message.message)
+        : new Error(`The SQLite export could not be checked: ${message.message.split("\n")[0]}`),
+  );
+}
 
 /** Opens the export read-only, checks it, and matches its tables and columns to the dictionary's. */
 export function inspectSqliteExport(filePath: string, dictionary: readonly DdlTable[]): SqliteExportPlan {

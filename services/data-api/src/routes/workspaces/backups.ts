@@ -27,7 +27,7 @@ import { ApiProblem, NotFoundError, validationProblem } from "../../api-problem.
 import { maxUploadBytesOf, uploadTooLargeMessage } from "../../body-limits.ts";
 import { backupFilePath, startBackup, startComparison, startRestore, type RestoreSource, type WorkTarget } from "../../data-plane/backups/backup-jobs.ts";
 import { verifyBackupArchive } from "../../data-plane/backups/backup-archive.ts";
-import { inspectSqliteExport } from "../../data-plane/backups/sqlite-export.ts";
+import { inspectSqliteExportInWorker } from "../../data-plane/backups/sqlite-export.ts";
 import { RestoreInputProblem } from "../../data-plane/backups/table-input.ts";
 import { LOAD_START_STATUSES } from "../../data-plane/data-jobs.ts";
 import { receiveUpload, uploadsTmpDir } from "../../dictionary-bulk/receive-upload.ts";
@@ -262,7 +262,7 @@ export function createWorkspaceBackupsRouter(descriptor: WorkspaceDescriptor) {
           if (await startsWithSqliteHeader(file.path)) {
             const ref = await findProjectDictionaryRef(c.var.deps.db, workspace.id);
             const tables = ref ? await readTables(c.var.deps.db, ref.id) : [];
-            source = { kind: "sqlite", file, plan: await inspectSqliteExport(file.path, tables) };
+            source = { kind: "sqlite", file, plan: await inspectSqliteExportInWorker(file.path, tables) };
           } else source = { kind: "archive", file, manifest: await verifyBackupArchive(file.path, { maxCsvBytes: maxBytes * 200 }) };
         } catch (err) {
           if (err instanceof RestoreInputProblem) throw validationProblem({ file: [err.message] });
