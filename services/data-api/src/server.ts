@@ -13,6 +13,7 @@ import { createLogger } from "../../shared/logger.ts";
 import { createHttpAdminDataSources } from "./admin-data-sources.ts";
 import { createApp } from "./app.ts";
 import { createHttpCompanyUsersSource } from "./company-users.ts";
+import { removeLeftBackupWork } from "./data-plane/backups/backup-jobs.ts";
 import { removeExpiredStaged, STAGED_UPLOAD_TTL_MS } from "./data-plane/flat-file/staged-uploads.ts";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "./data-plane/embedded-postgres.ts";
 import { createDataPlane, serversFromUrls, type DataPlane } from "./data-plane/servers.ts";
@@ -88,6 +89,9 @@ async function main() {
     //    is the only one (SQLite); with others sharing DATA_DIR, those untouched for a day.
     const leftUploads = await removeLeftUploads(uploadsTmpDir(env.DATA_DIR), sharedControlPlane ? new Date(Date.now() - 24 * 3600_000) : undefined);
     if (leftUploads) logger.warn("removed the files of uploads a previous process left", { files: leftUploads });
+    //    And what its backups were writing: their table files and half-written archives.
+    const leftBackups = await removeLeftBackupWork(env.DATA_DIR, sharedControlPlane ? new Date(Date.now() - 24 * 3600_000) : undefined);
+    if (leftBackups) logger.warn("removed what backups a previous process was writing left", { files: leftBackups });
     //    Previews nobody loaded within a day, and (the only process) the files of loads that died with it.
     const leftStaged = await removeExpiredStaged(env.DATA_DIR, new Date(Date.now() - STAGED_UPLOAD_TTL_MS), { loadsToo: !sharedControlPlane });
     if (leftStaged) logger.warn("removed staged uploads nobody loaded, or whose load died", { uploads: leftStaged });

@@ -68,9 +68,12 @@ function tarHeader(name: string, size: number): Buffer {
 
 const padding = (size: number) => Buffer.alloc((BLOCK - (size % BLOCK)) % BLOCK);
 
+/** An archive being written is named so, beside where it goes (removeLeftBackupWork). */
+export const PARTIAL_SUFFIX = ".partial";
+
 /** Writes the archive: the manifest, then each table's gzipped CSV copied from its temporary file. Written aside, then renamed. */
 export async function writeBackupArchive(filePath: string, manifest: BackupManifest, gzPaths: readonly string[], signal?: AbortSignal): Promise<void> {
-  const partial = `${filePath}.partial`;
+  const partial = `${filePath}${PARTIAL_SUFFIX}`;
   const manifestBytes = Buffer.from(JSON.stringify(manifest, null, 1));
   async function* parts(): AsyncGenerator<Buffer> {
     yield tarHeader("manifest.json", manifestBytes.length);

@@ -33,11 +33,11 @@ import { finishLoad, insertLoad, insertLoadTables, setLoadBackup, setLoadJob } f
 import { LOAD_START_STATUSES, leaveSetupAfterFirstLoad } from "../data-jobs.ts";
 import type { DdlTable } from "../postgres-ddl.ts";
 import type { DataPlane } from "../servers.ts";
-import { readBackupArchive, type BackupManifest } from "./backup-archive.ts";
+import { PARTIAL_SUFFIX, readBackupArchive, type BackupManifest } from "./backup-archive.ts";
 import { compareSource } from "./compare-source.ts";
 import { restoreSource, type RestoreOutcome } from "./restore-source.ts";
 import { sqliteTableInputs, type SqliteExportPlan } from "./sqlite-export.ts";
-import { takeBackup } from "./take-backup.ts";
+import { BACKUP_WORK_PREFIX, takeBackup } from "./take-backup.ts";
 import type { TableInput } from "./table-input.ts";
 
 /** What these jobs need: the job mechanism, the data plane, the data folder (backups live there), how many automatic backups to keep. */
@@ -49,6 +49,32 @@ export type WorkTarget = { projectId: string; serverId: string; workspaceName: s
 /** Where a backup's archive is: DATA_DIR/backups/{workspace}/{backup}.backup.tar. */
 export function backupFilePath(dataDir: string, projectId: string, backupId: string): string {
   return path.join(dataDir, "backups", projectId, `${backupId}${BACKUP_FILE_EXTENSION}`);
+}
+
+/**
+ * Removes what backups left when their process died (a killed data API mid-backup): their folders of
+ * table files under tmp/ and their archives half written beside the finished ones; with `olderThan`
+ * (several processes share the data folder) only those last written before then. Answers how many went.
+ */
+export async function removeLeftBackupWork(dataDir: string, olderThan?: Date): Promise<number> {
+  const left = async (dir: string, isLeft: (name: string) => boolean) => {
+    const names = await fs.promises.readdir(dir).catch((err: NodeJS.ErrnoException) => {
+      if (err.code === "ENOENT") return [] as string[];
+      throw err;
+    });
+    return names.filter(isLeft).map((name) => path.join(dir, name));
+  };
+  const backupsDir = path.join(dataDir, "backups");
+  const found = await left(path.join(dataDir, "tmp"), (name) => name.startsWith(BACKUP_WORK_PREFIX));
+  for (const project of await left(backupsDir, () => true)) found.push(...(await left(project, (name) => name.endsWith(PARTIAL_SUFFIX))));
+  let removed = 0;
+  for (const at of found) {
+    const stat = await fs.promises.stat(at).catch(() => undefined);
+    if (!stat || (olderThan && stat.mtime >= olderThan)) continue;
+    await fs.promises.rm(at, { recursive: true, force: true });
+    removed++;
+  }
+  return removed;
 }
 
 /** A backup's name: the workspace's name (letters, digits, - and _) and when it was taken, to the second, in UTC. */

@@ -17,6 +17,9 @@ import type { DataPlane } from "../servers.ts";
 import { reportEverySecond } from "./progress-ticker.ts";
 import { BACKUP_FORMAT, BACKUP_VERSION, writeBackupArchive, type BackupManifest, type BackupSchema, type BackupTable } from "./backup-archive.ts";
 
+/** A backup's own folder of table files under the data folder's tmp/, while it is taken (removeLeftBackupWork). */
+export const BACKUP_WORK_PREFIX = "backup-";
+
 export async function takeBackup(
   dataPlane: DataPlane,
   serverId: string,
@@ -24,7 +27,7 @@ export async function takeBackup(
   filePath: string,
   options: { signal?: AbortSignal; tmpDir: string; onProgress?: (done: number, total: number) => Promise<void> | void },
 ): Promise<BackupManifest> {
-  const work = path.join(options.tmpDir, `backup-${randomUUID()}`);
+  const work = path.join(options.tmpDir, `${BACKUP_WORK_PREFIX}${randomUUID()}`);
   await fs.promises.mkdir(work, { recursive: true });
   try {
     const { tables, gzPaths } = await dataPlane.withLogin(serverId, databaseNameOf(projectId), rolesOf(projectId).runner, async (client) => {
