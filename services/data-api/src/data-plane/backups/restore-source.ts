@@ -39,6 +39,36 @@ function problemOf(table: string, err: unknown): unknown {
   return new RestoreInputProblem(`Table "${table}": ${e.message}${line ? ` (line ${line} of its data)` : ""}. Nothing was restored.`);
 }
 
+/** Dependent objects named in the refusal, at most. */
+const DEPENDENTS_NAMED = 5;
+
+/**
+ * The swap drops the old `source` schema with CASCADE, which would also drop, without a word, what
+ * others built on its tables outside it: views (a SQL credential with Write may make them in
+ * `destination`) and foreign keys of other tables. The restore is refused instead, naming them,
+ * before anything is read; the user drops or changes them, then restores again.
+ */
+async function refuseDependents(client: pg.PoolClient) {
+  const { rows } = await client.query<{ name: string }>(
+    `select distinct format('%I.%I', dn.nspname, dc.relname) as name
+       from pg_depend d
+       join pg_class sc on sc.oid = d.refobjid and d.refclassid = 'pg_class'::regclass
+       join pg_namespace sn on sn.oid = sc.relnamespace
+       left join pg_rewrite r on d.classid = 'pg_rewrite'::regclass and r.oid = d.objid
+       left join pg_constraint k on d.classid = 'pg_constraint'::regclass and k.oid = d.objid
+       join pg_class dc on dc.oid = coalesce(r.ev_class, k.conrelid)
+       join pg_namespace dn on dn.oid = dc.relnamespace
+      where sn.nspname = 'source' and dn.nspname <> 'source'
+      order by 1`,
+  );
+  if (rows.length === 0) return;
+  const named = rows.slice(0, DEPENDENTS_NAMED).map((r) => r.name);
+  const more = rows.length > named.length ? ` and ${rows.length - named.length} more` : "";
+  throw new RestoreInputProblem(
+    `The restore replaces the source tables, and ${rows.length === 1 ? "this object depends" : "these objects depend"} on them: ${named.join(", ")}${more}. Drop ${rows.length === 1 ? "it" : "them"} or make ${rows.length === 1 ? "it" : "them"} read other tables, then restore again. Nothing was restored.`,
+  );
+}
+
 export async function restoreSource(
   dataPlane: DataPlane,
   serverId: string,
@@ -55,6 +85,7 @@ export async function restoreSource(
   return dataPlane.withAdmin(serverId, databaseNameOf(projectId), async (client: pg.PoolClient) => {
     await client.query("BEGIN");
     try {
+      await refuseDependents(client);
       await client.query(`DROP SCHEMA IF EXISTS ${q(NEW_SCHEMA)} CASCADE`);
       await client.query(`CREATE SCHEMA ${q(NEW_SCHEMA)} AUTHORIZATION ${q(roles.owner)}`);
       await client.query(`SET LOCAL ROLE ${q(roles.owner)}`);

@@ -259,6 +259,27 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("backups, re
     expect((await api.get(base(project), owner)).body).toMatchObject({ isLocked: false });
   });
 
+  it("refuses a restore that would drop what others built on the source tables, naming it, and restores once it is gone", async () => {
+    const project = await loadableProject();
+    await loadFile(project, "CustomerId,Code\n1,A\n");
+    const backup = await done(await post(`${base(project)}/backups`, {}), project);
+    await loadFile(project, "CustomerId,Code\n2,B\n");
+    // A view in destination over a source table, as a SQL credential with Write, or a script, may make one.
+    const inDatabase = (statement: string) => api.dataPlane.withAdmin(TEST_DATABASE_SERVER, databaseNameOf(project.id), (client) => client.query(statement));
+    await inDatabase(`create view destination.customer_codes as select "Code" from source."Customers"`);
+
+    const refused = await done(await post(`${base(project)}/restores`, { backupId: backup.backup.id }), project);
+    expect(refused.entry).toMatchObject({ type: "Restore", status: "Failed" });
+    expect(refused.entry.message).toContain("destination.customer_codes");
+    expect(await rowsOf(project)).toEqual([[2, "B", null]]);
+    expect((await inDatabase(`select "Code" from destination.customer_codes`)).rows).toEqual([{ Code: "B" }]);
+
+    await inDatabase(`drop view destination.customer_codes`);
+    const restored = await done(await post(`${base(project)}/restores`, { backupId: backup.backup.id }), project);
+    expect(restored.entry).toMatchObject({ type: "Restore", status: "Loaded" });
+    expect(await rowsOf(project)).toEqual([[1, "A", null]]);
+  });
+
   it("refuses a restore, a backup or a comparison while another job holds the lock", async () => {
     const project = await loadableProject();
     await loadFile(project, "CustomerId,Code\n1,A\n");
