@@ -87,10 +87,11 @@ async function main() {
     if (recovered.length) logger.warn("ended jobs a previous process left running", { jobIds: recovered });
     //    And the files of uploads and loads a dead process was reading: all of them when this process
     //    is the only one (SQLite); with others sharing DATA_DIR, those untouched for a day.
-    const leftUploads = await removeLeftUploads(uploadsTmpDir(env.DATA_DIR), sharedControlPlane ? new Date(Date.now() - 24 * 3600_000) : undefined);
+    const leftBefore = sharedControlPlane ? new Date(Date.now() - 24 * 3600_000) : undefined;
+    const leftUploads = await removeLeftUploads(uploadsTmpDir(env.DATA_DIR), leftBefore);
     if (leftUploads) logger.warn("removed the files of uploads a previous process left", { files: leftUploads });
     //    And what its backups were writing: their table files and half-written archives.
-    const leftBackups = await removeLeftBackupWork(env.DATA_DIR, sharedControlPlane ? new Date(Date.now() - 24 * 3600_000) : undefined);
+    const leftBackups = await removeLeftBackupWork(env.DATA_DIR, leftBefore);
     if (leftBackups) logger.warn("removed what backups a previous process was writing left", { files: leftBackups });
     //    Previews nobody loaded within a day, and (the only process) the files of loads that died with it.
     const leftStaged = await removeExpiredStaged(env.DATA_DIR, new Date(Date.now() - STAGED_UPLOAD_TTL_MS), { loadsToo: !sharedControlPlane });

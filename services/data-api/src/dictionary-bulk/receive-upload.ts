@@ -12,6 +12,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { BULK_UPLOAD_MAX_BYTES } from "../../../../contracts/dictionary.ts";
 import { ApiProblem } from "../api-problem.ts";
+import { entriesOf, removeLeft } from "../left-files.ts";
 import { fileProblem, FILE_TOO_LARGE_MESSAGE } from "./sheet-rows.ts";
 
 export type ReceivedUpload = {
@@ -41,22 +42,7 @@ export function uploadsTmpDir(dataDir: string) {
  * written before then. Answers how many went.
  */
 export async function removeLeftUploads(tmpDir: string, olderThan?: Date): Promise<number> {
-  let names: string[];
-  try {
-    names = await fs.promises.readdir(tmpDir);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return 0;
-    throw err;
-  }
-  let removed = 0;
-  for (const name of names.filter((n) => n.endsWith(".upload"))) {
-    const file = path.join(tmpDir, name);
-    const stat = await fs.promises.stat(file).catch(() => undefined);
-    if (!stat || (olderThan && stat.mtime >= olderThan)) continue;
-    await fs.promises.rm(file, { force: true });
-    removed++;
-  }
-  return removed;
+  return removeLeft(await entriesOf(tmpDir, (name) => name.endsWith(".upload")), olderThan);
 }
 
 const unreadable = (why: string) => new ApiProblem(400, "invalid_form", `The upload is not a readable form: ${why}`);

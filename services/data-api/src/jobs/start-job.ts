@@ -198,6 +198,11 @@ export async function runSteps(deps: JobDeps, jobId: string, previousStatus: str
   let current: number | null = null;
   let stepStartedAt = Date.now();
   const tracked = deps.jobs.track(jobId);
+  /** Reads the job's record now: a cancel asked there, or an end written there, stops the job (its signal). */
+  const lookForCancel = async () => {
+    const request = await cancelRequest(db, jobId);
+    if (request) deps.jobs.cancel(jobId, request);
+  };
   const ctx: JobContext = {
     jobId,
     projectId: definition.projectId,
@@ -205,11 +210,8 @@ export async function runSteps(deps: JobDeps, jobId: string, previousStatus: str
     logger,
     signal: tracked.signal,
     stillWanted: async () => {
+      await lookForCancel();
       tracked.signal.throwIfAborted();
-      const request = await cancelRequest(db, jobId);
-      if (!request) return;
-      deps.jobs.cancel(jobId, request);
-      throw request;
     },
     progress: async (fraction, read) => {
       const within = Math.min(Math.max(fraction, 0), 1);
@@ -224,9 +226,7 @@ export async function runSteps(deps: JobDeps, jobId: string, previousStatus: str
   heartbeat.unref();
   // A cancel asked of another process reaches this one through the jobs table.
   const cancelPoll = setInterval(() => {
-    cancelRequest(db, jobId)
-      .then((request) => request && deps.jobs.cancel(jobId, request))
-      .catch((err) => logger.warn("job cancel poll failed", { err, jobId }));
+    lookForCancel().catch((err) => logger.warn("job cancel poll failed", { err, jobId }));
   }, CANCEL_POLL_MS);
   cancelPoll.unref();
 

@@ -30,6 +30,7 @@ import { automaticBackupsBeyond, deleteBackups, failBackup, finishBackup, insert
 import { findProjectDictionaryRef } from "../../repositories/dictionaries.ts";
 import { readTables } from "../../repositories/dictionary-tables.ts";
 import { finishLoad, insertLoad, insertLoadTables, setLoadBackup, setLoadJob } from "../../repositories/loads.ts";
+import { entriesOf, removeLeft } from "../../left-files.ts";
 import { LOAD_START_STATUSES, leaveSetupAfterFirstLoad } from "../data-jobs.ts";
 import type { DdlTable } from "../postgres-ddl.ts";
 import type { DataPlane } from "../servers.ts";
@@ -57,24 +58,10 @@ export function backupFilePath(dataDir: string, projectId: string, backupId: str
  * (several processes share the data folder) only those last written before then. Answers how many went.
  */
 export async function removeLeftBackupWork(dataDir: string, olderThan?: Date): Promise<number> {
-  const left = async (dir: string, isLeft: (name: string) => boolean) => {
-    const names = await fs.promises.readdir(dir).catch((err: NodeJS.ErrnoException) => {
-      if (err.code === "ENOENT") return [] as string[];
-      throw err;
-    });
-    return names.filter(isLeft).map((name) => path.join(dir, name));
-  };
-  const backupsDir = path.join(dataDir, "backups");
-  const found = await left(path.join(dataDir, "tmp"), (name) => name.startsWith(BACKUP_WORK_PREFIX));
-  for (const project of await left(backupsDir, () => true)) found.push(...(await left(project, (name) => name.endsWith(PARTIAL_SUFFIX))));
-  let removed = 0;
-  for (const at of found) {
-    const stat = await fs.promises.stat(at).catch(() => undefined);
-    if (!stat || (olderThan && stat.mtime >= olderThan)) continue;
-    await fs.promises.rm(at, { recursive: true, force: true });
-    removed++;
-  }
-  return removed;
+  const left = await entriesOf(path.join(dataDir, "tmp"), (name) => name.startsWith(BACKUP_WORK_PREFIX));
+  for (const project of await entriesOf(path.join(dataDir, "backups"), () => true))
+    left.push(...(await entriesOf(project, (name) => name.endsWith(PARTIAL_SUFFIX))));
+  return removeLeft(left, olderThan);
 }
 
 /** A backup's name: the workspace's name (letters, digits, - and _) and when it was taken, to the second, in UTC. */
