@@ -32,9 +32,15 @@ type CallOptions<S extends z.ZodType> = {
   body?: unknown;
   /** A multipart body built here. */
   formData?: FormData;
-  /** A body passed on as it streams in (an upload, never held whole), with its content type. */
-  stream?: { body: ReadableStream<Uint8Array>; contentType: string };
+  /** A body passed on as it streams in (an upload, never held whole). */
+  stream?: StreamedUpload;
 };
+
+/**
+ * An upload passed on as it streams in: its body, content type and, when the browser declared it,
+ * length (a service may start on a file as it arrives once it knows the whole fits: flat-file loads).
+ */
+export type StreamedUpload = { body: ReadableStream<Uint8Array>; contentType: string; length?: number };
 
 const SERVICES = {
   "data-api": { label: "data service", baseUrl: () => env.DATA_API_URL },
@@ -64,6 +70,7 @@ export async function callService<S extends z.ZodType>(
   if (as) headers.authorization = `Bearer ${as.authenticated.auth.accessToken}`;
   if (options.body !== undefined) headers["content-type"] = "application/json";
   if (options.stream) headers["content-type"] = options.stream.contentType;
+  if (options.stream?.length !== undefined) headers["content-length"] = String(options.stream.length);
   const body = options.stream?.body ?? options.formData ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
 
   const ended = as ? traceServiceCall(as.request) : undefined;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { action as sidebarAction } from "~/routes/sidebar";
-import { countedBody, FORM_MAX_BYTES, readFormData, UPLOAD_FORM_MAX_BYTES } from "./forms.server";
+import type { StreamedUpload } from "./api.server";
+import { countedBody, FORM_MAX_BYTES, readFormData, submitUpload, UPLOAD_FORM_MAX_BYTES } from "./forms.server";
 
 const CHUNK = 64 * 1024;
 
@@ -117,5 +118,31 @@ describe("readFormData caps the body while it streams", () => {
     );
     expect(err.init.status).toBe(413);
     expect(counter.read).toBeLessThanOrEqual(FORM_MAX_BYTES + CHUNK);
+  });
+});
+
+describe("submitUpload passes an upload on as it streams", () => {
+  const limit = { maxBytes: MB20, tooLargeMessage: "too large", noFileMessage: "no file" };
+  const form = "--x\r\ncontent-disposition: form-data; name=\"table\"\r\n\r\nCustomers\r\n--x--\r\n";
+
+  it("with the length the browser declared, so the service may start on a file as it arrives; without one when none was", async () => {
+    const sent: { length?: number; contentType: string; text: string }[] = [];
+    const send = async (upload: StreamedUpload) => {
+      sent.push({ length: upload.length, contentType: upload.contentType, text: await new Response(upload.body).text() });
+      return "ok";
+    };
+    const declared = new Request("http://portal.test/x", {
+      method: "POST",
+      body: form,
+      headers: { "content-type": "multipart/form-data; boundary=x", "content-length": String(form.length) },
+    });
+    expect(await submitUpload(declared, limit, send)).toEqual({ value: "ok" });
+    const { stream } = endlessBody(form.length, "");
+    expect(await submitUpload(chunkedPost("http://portal.test/x", stream, "multipart/form-data; boundary=x"), limit, send)).toEqual({ value: "ok" });
+    expect(sent.map(({ length, contentType }) => ({ length, contentType }))).toEqual([
+      { length: form.length, contentType: "multipart/form-data; boundary=x" },
+      { length: undefined, contentType: "multipart/form-data; boundary=x" },
+    ]);
+    expect(sent[0]!.text).toBe(form);
   });
 });

@@ -3,7 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "react-router";
 import { z } from "zod";
 import { BULK_UPLOAD_MAX_BYTES } from "../../contracts/dictionary";
-import type { ServiceFailure } from "./api.server";
+import type { ServiceFailure, StreamedUpload } from "./api.server";
 
 const UNREADABLE = "The form could not be read. Reload the page and try again.";
 
@@ -53,7 +53,7 @@ export async function readFormDataWithin(request: Request, maxBytes: number): Pr
 export async function submitUpload<T>(
   request: Request,
   limit: { maxBytes: number; tooLargeMessage: string; noFileMessage: string },
-  send: (body: ReadableStream<Uint8Array>, contentType: string) => Promise<T>,
+  send: (upload: StreamedUpload) => Promise<T>,
 ): Promise<{ value: T; reply?: never } | { reply: ReturnType<typeof fileRefusal>; value?: never }> {
   const tooLarge = () => ({ reply: fileRefusal(limit.tooLargeMessage, 413) });
   const declared = request.headers.get("content-length");
@@ -62,7 +62,9 @@ export async function submitUpload<T>(
   if (!request.body || !/^multipart\/form-data;.*boundary=/i.test(contentType)) return { reply: fileRefusal(limit.noFileMessage, 400) };
   const body = countedBody(request.body, limit.maxBytes);
   try {
-    return { value: await send(body.stream, contentType) };
+    // The length the browser declared goes along: the counted body is the same bytes, or fails.
+    const length = declared === null || !/^\d+$/.test(declared) ? undefined : Number(declared);
+    return { value: await send({ body: body.stream, contentType, length }) };
   } catch (err) {
     if (body.tooLarge()) return tooLarge();
     // A form the service refused (a file it cannot read, a field it names): its message, nothing changed.

@@ -7,7 +7,7 @@ import {
   type createDictionarySchema,
   type updateDictionarySchema,
 } from "../../../contracts/dictionary";
-import { callService, type Caller } from "../api.server";
+import { callService, type Caller, type StreamedUpload } from "../api.server";
 import { SELECT_LIMIT } from "./applications.server";
 import { dictionaryEndpoints, loadReviewPage } from "./dictionary-tables.server";
 
@@ -41,7 +41,7 @@ const endpoints = (as: Caller, id: string) => dictionaryEndpoints(as, at(id));
 export const createTable = (as: Caller, id: string, body: Parameters<ReturnType<typeof endpoints>["createTable"]>[0]) => endpoints(as, id).createTable(body);
 export const updateTable = (as: Caller, id: string, body: Parameters<ReturnType<typeof endpoints>["updateTable"]>[0]) => endpoints(as, id).updateTable(body);
 export const deleteTable = (as: Caller, id: string, tableId: string, version: number) => endpoints(as, id).deleteTable(tableId, version);
-export const uploadDictionaryFile = (as: Caller, id: string, body: ReadableStream<Uint8Array>, contentType: string) => endpoints(as, id).upload(body, contentType);
+export const uploadDictionaryFile = (as: Caller, id: string, upload: StreamedUpload) => endpoints(as, id).upload(upload);
 export const pendingReviews = (as: Caller, id: string) => endpoints(as, id).pendingReviews();
 export const getReview = (as: Caller, id: string, reviewId: string) => endpoints(as, id).getReview(reviewId);
 export const loadReview = (as: Caller, id: string, reviewId: string, params: URLSearchParams) => loadReviewPage(endpoints(as, id), reviewId, params);

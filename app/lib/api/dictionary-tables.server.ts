@@ -13,7 +13,7 @@ import {
 } from "../../../contracts/dictionary";
 import { MAX_UPLOAD_MB } from "~/components/dictionary/schemas.server";
 import { serviceFailure, submitUpload, UPLOAD_FORM_MAX_BYTES } from "../forms.server";
-import { callService, type Caller } from "../api.server";
+import { callService, type Caller, type StreamedUpload } from "../api.server";
 
 type As = Caller;
 
@@ -44,8 +44,8 @@ export function dictionaryEndpoints(as: As, base: string) {
      * definitions; merge, only add and change) passed on as it streams in. The answer is the review's
      * summary (nothing applied yet).
      */
-    upload: (body: ReadableStream<Uint8Array>, contentType: string) =>
-      callService("data-api", at("bulk-uploads"), as, { method: "POST", stream: { body, contentType }, schema: reviewHeaderSchema }),
+    upload: (upload: StreamedUpload) =>
+      callService("data-api", at("bulk-uploads"), as, { method: "POST", stream: upload, schema: reviewHeaderSchema }),
     /** The reviews waiting to be applied or discarded, newest first. */
     pendingReviews: async () => (await callService("data-api", at("bulk-uploads"), as, { schema: pendingReviewsSchema })).items,
     getReview: (reviewId: string) => callService("data-api", at("bulk-uploads", reviewId), as, { schema: reviewHeaderSchema }),
@@ -83,7 +83,7 @@ export async function loadReviewPage(endpoints: Pick<ReturnType<typeof dictionar
  * The bulk-update form of a dictionary page (master or a workspace's own), passed on to the data API
  * with `send` as it streams in (submitUpload): the review it became, or the answer to give instead.
  */
-export function submitDictionaryUpload(request: Request, send: (body: ReadableStream<Uint8Array>, contentType: string) => Promise<ReviewHeader>) {
+export function submitDictionaryUpload(request: Request, send: (upload: StreamedUpload) => Promise<ReviewHeader>) {
   return submitUpload(request, { maxBytes: UPLOAD_FORM_MAX_BYTES, tooLargeMessage: `The file is larger than ${MAX_UPLOAD_MB} MB`, noFileMessage: "Choose a file to upload" }, send).then(
     ({ value, reply }) => (reply ? { reply } : { review: value! }),
   );

@@ -47,7 +47,7 @@ import { historyPageSchema, loadSchema, rejectedRowsPageSchema, stagedUploadSche
 import type { WorkspaceDescriptor } from "../../../contracts/workspaces";
 import { sqlPermissionsSchema, type setSqlPermissionsSchema } from "../../../contracts/sql-access";
 import { runDetailsSchema, runPageSchema, startedRunSchema, type runsQuerySchema, type startRunSchema } from "../../../contracts/runs";
-import { callService, callServiceStream, type Caller } from "../api.server";
+import { callService, callServiceStream, type Caller, type StreamedUpload } from "../api.server";
 import { dictionaryEndpoints } from "./dictionary-tables.server";
 
 const enc = encodeURIComponent;
@@ -107,24 +107,24 @@ export function workspaceApi(ws: WorkspaceDescriptor, as: Caller) {
         /** The map as CSV, streamed through. */
         exportCsv: (columnId: string) => callServiceStream("data-api", at(id, "mapping-columns", columnId, "values.csv"), as),
         /** A map CSV streamed through to be previewed (nothing applied). */
-        startImport: (columnId: string, body: ReadableStream<Uint8Array>, contentType: string) =>
-          callService("data-api", at(id, "mapping-columns", columnId, "imports"), as, { method: "POST", stream: { body, contentType }, schema: valueMapImportSchema }),
+        startImport: (columnId: string, upload: StreamedUpload) =>
+          callService("data-api", at(id, "mapping-columns", columnId, "imports"), as, { method: "POST", stream: upload, schema: valueMapImportSchema }),
         getImport: (columnId: string, importId: string) => callService("data-api", at(id, "mapping-columns", columnId, "imports", importId), as, { schema: valueMapImportSchema }),
         applyImport: (columnId: string, importId: string, version: number) =>
           callService("data-api", at(id, "mapping-columns", columnId, "imports", importId, "apply"), as, { method: "POST", body: { version }, schema: anything }),
         discardImport: (columnId: string, importId: string) =>
           callService("data-api", at(id, "mapping-columns", columnId, "imports", importId), as, { method: "DELETE", schema: anything }),
         /** A sample file streamed through: a new table of the file data structure, its columns from the file. */
-        describeTable: (body: ReadableStream<Uint8Array>, contentType: string) =>
-          callService("data-api", at(id, "file-data-structure", "samples"), as, { method: "POST", stream: { body, contentType }, schema: describedTableSchema }),
+        describeTable: (upload: StreamedUpload) =>
+          callService("data-api", at(id, "file-data-structure", "samples"), as, { method: "POST", stream: upload, schema: describedTableSchema }),
         /** A sample file of the table streamed through: its translated columns' values join their maps. */
-        addSample: (tableId: string, body: ReadableStream<Uint8Array>, contentType: string) =>
-          callService("data-api", at(id, "mapping-tables", tableId, "samples"), as, { method: "POST", stream: { body, contentType }, schema: sampleResultSchema }),
+        addSample: (tableId: string, upload: StreamedUpload) =>
+          callService("data-api", at(id, "mapping-tables", tableId, "samples"), as, { method: "POST", stream: upload, schema: sampleResultSchema }),
       },
       /** A mapping project's "Translate a file": started from an upload streamed through, then followed. */
       translations: {
-        start: (body: ReadableStream<Uint8Array>, contentType: string) =>
-          callService("data-api", at(id, "translations"), as, { method: "POST", stream: { body, contentType }, schema: translationSchema }),
+        start: (upload: StreamedUpload) =>
+          callService("data-api", at(id, "translations"), as, { method: "POST", stream: upload, schema: translationSchema }),
         list: () => callService("data-api", at(id, "translations"), as, { schema: z.array(translationSchema) }),
         get: (translationId: string) => callService("data-api", at(id, "translations", translationId), as, { schema: translationSchema }),
         file: (translationId: string) => callServiceStream("data-api", at(id, "translations", translationId, "file"), as),
@@ -157,11 +157,11 @@ export function workspaceApi(ws: WorkspaceDescriptor, as: Caller) {
 
       /** Flat-file loads into the source database, started from an upload streamed through. */
       loads: {
-        start: (body: ReadableStream<Uint8Array>, contentType: string) =>
-          callService("data-api", at(id, "flat-file", "loads"), as, { method: "POST", stream: { body, contentType }, schema: startedLoadSchema }),
+        start: (upload: StreamedUpload) =>
+          callService("data-api", at(id, "flat-file", "loads"), as, { method: "POST", stream: upload, schema: startedLoadSchema }),
         /** Uploads files to preview them; they stay on the data API for a load without sending them again. */
-        stage: (body: ReadableStream<Uint8Array>, contentType: string) =>
-          callService("data-api", at(id, "flat-file", "uploads"), as, { method: "POST", stream: { body, contentType }, schema: stagedUploadSchema }),
+        stage: (upload: StreamedUpload) =>
+          callService("data-api", at(id, "flat-file", "uploads"), as, { method: "POST", stream: upload, schema: stagedUploadSchema }),
         staged: (uploadId: string) => callService("data-api", at(id, "flat-file", "uploads", uploadId), as, { schema: stagedUploadSchema }),
         startStaged: (body: z.input<typeof stagedLoadSchema>) =>
           callService("data-api", at(id, "flat-file", "loads"), as, { method: "POST", body, schema: startedLoadSchema }),
@@ -186,8 +186,8 @@ export function workspaceApi(ws: WorkspaceDescriptor, as: Caller) {
       /** Restores into the source database (from a backup, an undo, or an uploaded file streamed through) and comparisons. */
       restores: {
         start: (body: z.input<typeof restoreBodySchema>) => callService("data-api", at(id, "restores"), as, { method: "POST", body, schema: startedWorkSchema }),
-        upload: (body: ReadableStream<Uint8Array>, contentType: string) =>
-          callService("data-api", at(id, "restores"), as, { method: "POST", stream: { body, contentType }, schema: startedWorkSchema }),
+        upload: (upload: StreamedUpload) =>
+          callService("data-api", at(id, "restores"), as, { method: "POST", stream: upload, schema: startedWorkSchema }),
       },
       compare: (body: z.input<typeof comparisonBodySchema>) => callService("data-api", at(id, "comparisons"), as, { method: "POST", body, schema: startedWorkSchema }),
 

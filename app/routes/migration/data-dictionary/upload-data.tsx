@@ -34,7 +34,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const mode = dictionaryModeOf(new URL(request.url).pathname) === "create" ? "create" : "edit";
   const paths = dictionaryPathsOfRequest(request);
   const { shell, companyId } = await requireMasterDataWrite(context, paths.definition("view", dictionary.id));
-  const { review, reply } = await submitDictionaryUpload(request, (body, contentType) => uploadDictionaryFile(shell, dictionary.id, body, contentType));
+  const { review, reply } = await submitDictionaryUpload(request, (upload) => uploadDictionaryFile(shell, dictionary.id, upload));
   if (reply) return reply;
   return redirectWithFlash(
     companyHref(paths.review(mode, dictionary.id), companyId, { [REVIEW_PARAM]: review.id }),

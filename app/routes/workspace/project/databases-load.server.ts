@@ -30,12 +30,12 @@ export async function loadPageAction(request: Request, { project, companyId, api
       noFileMessage: "Choose a file to load",
     };
     if (preview) {
-      const { value, reply } = await submitUpload(request, limit, (body, contentType) => api.loads.stage(body, contentType));
+      const { value, reply } = await submitUpload(request, limit, (upload) => api.loads.stage(upload));
       if (reply) return reply;
       // The preview is the page's, by its upload's id: a reload or a shared link shows it again.
       return redirect(companyHref(paths.databases.load(project.id), companyId, { upload: value.uploadId }));
     }
-    const { value, reply } = await submitUpload(request, limit, (body, contentType) => api.loads.start(body, contentType));
+    const { value, reply } = await submitUpload(request, limit, (upload) => api.loads.start(upload));
     return reply ?? started(value.load);
   }
 

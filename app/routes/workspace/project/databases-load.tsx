@@ -173,13 +173,6 @@ export default function LoadFlatFile({ loaderData, actionData }: Route.Component
             <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="flex flex-col gap-5">
               <FormErrors form={form} />
               <RadioGroupField label="Upload type" field={fields.uploadType!} options={UPLOAD_TYPE_OPTIONS} />
-              <FileField
-                label="File"
-                field={fields.file!}
-                accept={parameters?.extension === ".xlsx" ? ".xlsx,.zip" : ".csv,.txt,.dta,.zip"}
-                multiple
-                description={`${parameters?.extension === ".xlsx" ? "An .xlsx workbook" : "Delimited or fixed-length text (.csv, .txt, .dta)"}, at most 5 GB; for multiple files, several files or one .zip.`}
-              />
               <SelectField
                 label="Table"
                 field={fields.table!}
@@ -188,6 +181,15 @@ export default function LoadFlatFile({ loaderData, actionData }: Route.Component
                 options={tables.map((t) => ({ value: t, label: t }))}
               />
               {choices}
+              {/* Last: a browser sends the fields in this order, and with every choice ahead of the file
+                  the data API starts the load as the file arrives (decision 016). */}
+              <FileField
+                label="File"
+                field={fields.file!}
+                accept={parameters?.extension === ".xlsx" ? ".xlsx,.zip" : ".csv,.txt,.dta,.zip"}
+                multiple
+                description={`${parameters?.extension === ".xlsx" ? "An .xlsx workbook" : "Delimited or fixed-length text (.csv, .txt, .dta)"}, at most 5 GB; for multiple files, several files or one .zip.`}
+              />
               <div className="flex items-center gap-4">
                 <StatusButton type="submit" variant="outline" pending={pending} formAction={href(paths.databases.load(projectId), { intent: PREVIEW_INTENT })}>
                   Preview

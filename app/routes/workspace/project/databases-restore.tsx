@@ -60,7 +60,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       tooLargeMessage: `The file is larger than ${MAX_UPLOAD_BYTES_DEFAULT / 1024 ** 3} GB, the most a restore takes`,
       noFileMessage: "Choose a backup archive (.tar) or a SQLite database (.sqlite, .db) to restore",
     };
-    const { value, reply } = await submitUpload(request, limit, (body, contentType) => api.restores.upload(body, contentType));
+    const { value, reply } = await submitUpload(request, limit, (upload) => api.restores.upload(upload));
     return reply ?? started(value.entry, "Restoring");
   }
 

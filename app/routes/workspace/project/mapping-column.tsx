@@ -67,7 +67,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const maps = api.valueMaps;
   if (/^multipart\/form-data/i.test(request.headers.get("content-type") ?? "")) {
     const limit = { maxBytes: IMPORT_MAX_BYTES, tooLargeMessage: "The file is larger than 20 MB: import the map in parts", noFileMessage: "Choose a CSV file" };
-    const { value, reply } = await submitUpload(request, limit, (body, contentType) => maps.startImport(params.columnId, body, contentType));
+    const { value, reply } = await submitUpload(request, limit, (upload) => maps.startImport(params.columnId, upload));
     return reply ?? redirect(companyHref(here, companyId, { [IMPORT_PARAM]: value.id }));
   }
   const formData = await readFormData(request);

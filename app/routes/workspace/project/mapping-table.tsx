@@ -39,7 +39,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       tooLargeMessage: "The sample is larger than 200 MB: a sample of the file is enough",
       noFileMessage: "Choose a sample file",
     };
-    const { value, reply } = await submitUpload(request, limit, (body, contentType) => api.valueMaps.addSample(params.mappingSourceTableId, body, contentType));
+    const { value, reply } = await submitUpload(request, limit, (upload) => api.valueMaps.addSample(params.mappingSourceTableId, upload));
     return reply ?? redirectWithFlash(companyHref(here, companyId), sampleSummary(value));
   }
   const formData = await readFormData(request);

@@ -37,7 +37,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     tooLargeMessage: `The file is larger than ${maxGb} GB, the most a translation takes`,
     noFileMessage: "Choose the file to translate",
   };
-  const { value, reply } = await submitUpload(request, limit, (body, contentType) => api.translations.start(body, contentType));
+  const { value, reply } = await submitUpload(request, limit, (upload) => api.translations.start(upload));
   if (reply) return reply;
   return redirectWithFlash(companyHref(paths.translations.one(project.id, value.id), companyId), `Translating ${value.fileName}.`);
 }

@@ -27,9 +27,14 @@ export type ReceivedUpload = {
 
 export type ReceivedFile = { path: string; name: string; size: number };
 
+/** Hears how many bytes of a file part are on disk, as they are written (arriving-file.ts ArrivingFile). */
+export type FileWatcher = { grew(bytes: number): void };
+
 /** A text field is a mode or an intent: anything longer is not this form. */
 const FIELD_MAX_BYTES = 16 * 1024;
 const HEADERS_MAX_BYTES = 16 * 1024;
+/** How long the receiving runs before the thread's other work gets a turn. */
+const YIELD_EVERY_MS = 4;
 
 /** The folder uploads are written to while they are read: `${dataDir}/tmp/uploads`. */
 export function uploadsTmpDir(dataDir: string) {
@@ -52,8 +57,16 @@ export async function receiveUpload(
   tmpDir: string,
   maxFileBytes = BULK_UPLOAD_MAX_BYTES,
   tooLargeMessage = FILE_TOO_LARGE_MESSAGE,
-  /** Keep every file part (several files in one upload), `maxFileBytes` then counting them all together. */
-  options: { allFiles?: boolean } = {},
+  options: {
+    /** Keep every file part (several files in one upload), `maxFileBytes` then counting them all together. */
+    allFiles?: boolean;
+    /**
+     * Called with the first file part's first bytes, and the fields sent before it: a watcher it
+     * answers hears of that part's bytes as they reach the disk (a load starts as its file arrives).
+     * What it throws ends the upload.
+     */
+    onFileStart?: (file: { name: string; path: string }, fields: Readonly<Record<string, string>>) => Promise<FileWatcher | undefined>;
+  } = {},
 ): Promise<ReceivedUpload> {
   const boundary = /boundary=(?:"([^"]+)"|([^;]+))/i.exec(request.headers.get("content-type") ?? "");
   if (!boundary || !request.body) throw new ApiProblem(415, "unsupported_media_type", "Send the file as multipart/form-data.");
@@ -66,6 +79,8 @@ export async function receiveUpload(
   let outPath: string | undefined;
   const paths: string[] = [];
   let fileBytes = 0;
+  let asked = false;
+  let watched: { out: fs.WriteStream; watcher: FileWatcher; onDisk: number } | undefined;
   const remove = () => {
     if (out && !out.destroyed) out.destroy();
     for (const p of paths) fs.rmSync(p, { force: true });
@@ -87,7 +102,15 @@ export async function receiveUpload(
       fileBytes += bytes.length;
       if (fileBytes > maxFileBytes) throw fileProblem(413, tooLargeMessage);
       if (writeError) throw writeError;
-      if (!out.write(bytes)) await once(out, "drain");
+      if (!asked && options.onFileStart) {
+        asked = true;
+        const watcher = await options.onFileStart({ name: part.fileName, path: outPath! }, result.fields);
+        if (watcher) watched = { out, watcher, onDisk: 0 };
+      }
+      const length = bytes.length;
+      const heard = watched?.out === out ? watched : undefined;
+      const written = heard && ((err?: Error | null) => !err && heard.watcher.grew((heard.onDisk += length)));
+      if (!out.write(bytes, written)) await once(out, "drain");
     }
   };
   const endPart = async () => {
@@ -123,7 +146,15 @@ export async function receiveUpload(
 
   try {
     const reader = request.body.getReader();
+    let turn = performance.now();
     for (;;) {
+      // The body's chunks come as promises, one after another while the socket has more: without a
+      // turn given now and then, timers and other I/O wait for the whole upload (a load it feeds,
+      // backing up meanwhile, would wait for all of it).
+      if (performance.now() - turn > YIELD_EVERY_MS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        turn = performance.now();
+      }
       const { done, value } = await reader.read();
       if (value) buffer = buffer.length === 0 ? Buffer.from(value) : Buffer.concat([buffer, value]);
       for (;;) {

@@ -72,6 +72,11 @@ export async function setLoadJob(db: Kysely<Database>, loadId: string, jobId: st
   await db.updateTable("loads").set({ job_id: jobId }).where("id", "=", loadId).execute();
 }
 
+/** The size of the entry's file, once all of it has arrived (a load starts as its file arrives). */
+export async function setLoadFileBytes(db: Kysely<Database>, loadId: string, bytes: number) {
+  await db.updateTable("loads").set({ file_bytes: bytes }).where("id", "=", loadId).execute();
+}
+
 /** The entry's backup: the one a Backup made, the automatic one taken before a change, or the one a comparison compared. */
 export async function setLoadBackup(db: Kysely<Database>, loadId: string, backupId: string) {
   await db.updateTable("loads").set({ backup_id: backupId }).where("id", "=", loadId).execute();

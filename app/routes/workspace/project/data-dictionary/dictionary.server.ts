@@ -129,7 +129,7 @@ const SAMPLE_MAX_BYTES = 200 * 1024 * 1024;
 export async function describeTableFrom(request: Request, scope: Pick<ProjectScopeOf, "project" | "api" | "paths" | "companyId">) {
   const { project, api, paths, companyId } = scope;
   const limit = { maxBytes: SAMPLE_MAX_BYTES, tooLargeMessage: "The sample is larger than 200 MB: its first rows are enough", noFileMessage: "Choose a sample file" };
-  const { value, reply } = await submitUpload(request, limit, (body, contentType) => api.valueMaps.describeTable(body, contentType));
+  const { value, reply } = await submitUpload(request, limit, (upload) => api.valueMaps.describeTable(upload));
   if (reply) return reply;
   return redirectWithFlash(
     companyHref(paths.dictionary.table(project.id, value.tableId), companyId),

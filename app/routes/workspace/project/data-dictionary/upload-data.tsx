@@ -26,7 +26,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { project, companyId, api, paths } = await guard(context);
-  const { review, reply } = await submitDictionaryUpload(request, (body, contentType) => api.dictionary.upload(body, contentType));
+  const { review, reply } = await submitDictionaryUpload(request, (upload) => api.dictionary.upload(upload));
   if (reply) return reply;
   return redirectWithFlash(companyHref(paths.dictionary.review(project.id), companyId, { [REVIEW_PARAM]: review.id }), dictionaryMessages.uploaded(review.fileName));
 }

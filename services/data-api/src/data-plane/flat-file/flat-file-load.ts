@@ -24,8 +24,12 @@ export type FlatFileLoadInput = {
   workspaceName: string;
   serverId: string;
   userId: string;
-  /** Each file and the table it goes into, loaded in this order in one transaction: one step each. */
-  files: { file: { path: string; name: string; size: number }; table: Table }[];
+  /**
+   * Each file and the table it goes into, loaded in this order in one transaction: one step each.
+   * `arriving`: the file is still being uploaded (arriving-file.ts), read as it comes; its `size` is
+   * what the upload declared until the route sets the size it had.
+   */
+  files: { file: { path: string; name: string; size: number }; table: Table; arriving?: SharedArrayBuffer }[];
   /** Removes the files once the load is over (by default the files themselves; a staged upload's folder for one previewed). */
   discard?: () => Promise<void>;
   /** When the load could not start (locked meanwhile): by default the files are removed too. */
@@ -90,7 +94,7 @@ export async function startFlatFileLoad(deps: BackupDeps, kind: WorkspaceKind, i
             stepFile = index;
             loading ??= loadInWorker(
               {
-                files: files.map((f) => ({ filePath: f.file.path, fileName: f.file.name, table: f.table })),
+                files: files.map((f) => ({ filePath: f.file.path, fileName: f.file.name, table: f.table, arriving: f.arriving })),
                 parameters: input.parameters,
                 mode: input.form.mode,
                 onRejected: input.form.onRejected,

@@ -4,7 +4,13 @@ import type { LOAD_MODES, ON_REJECTED } from "../../../../../contracts/values/lo
 import type { DdlTable } from "../postgres-ddl.ts";
 
 /** One file of a load and the table it goes into (the `source` schema's, as the dictionary describes it). */
-export type LoadFile = { filePath: string; fileName: string; table: DdlTable };
+export type LoadFile = {
+  filePath: string;
+  fileName: string;
+  table: DdlTable;
+  /** The file is still being uploaded (arriving-file.ts ArrivingFile.shared): read as it comes. */
+  arriving?: SharedArrayBuffer;
+};
 
 export type LoadRequest = {
   /** Loaded in this order, in one transaction: with "Load nothing", a rejected row of any file leaves every table as it was. */

@@ -13,6 +13,7 @@ import { acknowledgedPost } from "../../worker-entry.ts";
 import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import { postgresType, quoteIdentifier as q, type DdlColumn } from "../postgres-ddl.ts";
+import { arrivalOf } from "./arriving-file.ts";
 import { headerProblem, matchColumns } from "./column-match.ts";
 import { DelimitedFormatError } from "./read-delimited.ts";
 import { FlatFileProblem, readFlatFile } from "./read-flat-file.ts";
@@ -66,12 +67,18 @@ async function run(): Promise<LoadResult> {
      */
     async function copyFile(into: string, withLine: boolean): Promise<number> {
       let lastProgress = 0;
-      const reading = await readFlatFile(file.filePath, request.parameters, table, (bytes) => {
-        const now = Date.now();
-        if (now - lastProgress < PROGRESS_EVERY_MS) return;
-        lastProgress = now;
-        port.postMessage({ kind: "progress", file: current, bytes, rows: fileCounts.rowsRead } satisfies LoadWorkerMessage);
-      });
+      const reading = await readFlatFile(
+        file.filePath,
+        request.parameters,
+        table,
+        (bytes) => {
+          const now = Date.now();
+          if (now - lastProgress < PROGRESS_EVERY_MS) return;
+          lastProgress = now;
+          port.postMessage({ kind: "progress", file: current, bytes, rows: fileCounts.rowsRead } satisfies LoadWorkerMessage);
+        },
+        file.arriving && arrivalOf(file.arriving),
+      );
       // Which table column each of the file's columns fills: by header name (any case), or by position.
       let positions: (DdlColumn | undefined)[] | undefined = request.parameters.hasHeaderRow ? undefined : [...columns];
       let copied = 0;

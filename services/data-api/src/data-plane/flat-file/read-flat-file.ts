@@ -7,6 +7,7 @@
  */
 import { defaultColumnWidth, type FlatFileParameters } from "../../../../../contracts/projects.ts";
 import type { DdlTable } from "../postgres-ddl.ts";
+import type { Arrival } from "./arriving-file.ts";
 import { FlatFileProblem, type FlatFileRecord } from "./flat-file-problem.ts";
 import { readDelimitedBatches } from "./read-delimited.ts";
 import { readFixedLengthBatches } from "./read-fixed-length.ts";
@@ -38,19 +39,25 @@ async function* oneByOne(batches: AsyncGenerator<FlatFileRecord[]>): AsyncGenera
   }
 }
 
-/** The records of the file at `path`, to load into `table`; `onBytes` hears how many bytes have been read so far (progress). */
+/**
+ * The records of the file at `path`, to load into `table`; `onBytes` hears how many bytes have been
+ * read so far (progress). With `arrival`, the file is still being uploaded: text is read as it comes,
+ * a workbook once it is all there (its directory is at its end).
+ */
 export async function readFlatFile(
   path: string,
   parameters: FlatFileParameters,
   table: DdlTable,
   onBytes: (read: number) => void = () => {},
+  arrival?: Arrival,
 ): Promise<FlatFileReading> {
   if (parameters.extension === ".xlsx") {
+    await arrival?.whole();
     const width = parameters.hasHeaderRow ? "first row" : table.columns.length;
     const batches = readWorksheetBatches(path, parameters.worksheet, { width, onBytes });
     return { encoding: null, delimiter: "excel", batches, records: oneByOne(batches) };
   }
-  const text = await readFileText(path, parameters.encoding, onBytes);
+  const text = await readFileText(path, parameters.encoding, onBytes, arrival);
   const reading = (delimiter: string, batches: AsyncGenerator<FlatFileRecord[]>): FlatFileReading => ({
     get encoding() {
       return text.detected.encoding;

@@ -11,6 +11,7 @@
 import { isAscii, isUtf8 } from "node:buffer";
 import fs from "node:fs";
 import { ENCODING_LABELS, type Encoding } from "../../../../../contracts/projects.ts";
+import { type Arrival, UPLOAD_STOPPED_MESSAGE } from "./arriving-file.ts";
 import { FlatFileProblem } from "./flat-file-problem.ts";
 
 export type TextEncoding = Exclude<Encoding, "AutoDetect">;
@@ -45,9 +46,12 @@ export type FileText = {
   texts: AsyncGenerator<string>;
 };
 
-/** The file's text in `encoding`; refuses a binary file, and a byte-order mark that contradicts the chosen encoding. */
-export async function readFileText(path: string, encoding: Encoding, onBytes: (read: number) => void): Promise<FileText> {
-  const head = await readStart(path);
+/**
+ * The file's text in `encoding`; refuses a binary file, and a byte-order mark that contradicts the
+ * chosen encoding. With `arrival`, the file is still being uploaded: read as it comes.
+ */
+export async function readFileText(path: string, encoding: Encoding, onBytes: (read: number) => void, arrival?: Arrival): Promise<FileText> {
+  const head = await readStart(path, arrival);
   const bom = BOMS.find(([, bytes]) => bytes.every((b, i) => head[i] === b))?.[0];
   if (bom && encoding !== "AutoDetect" && bom !== encoding) {
     throw new FlatFileProblem(`The file starts with a ${ENCODING_LABELS[bom]} byte-order mark: choose the encoding ${ENCODING_LABELS[bom]} (or Auto detect)`);
@@ -59,7 +63,8 @@ export async function readFileText(path: string, encoding: Encoding, onBytes: (r
   const start = new TextDecoder(DECODER_LABELS[found.encoding]).decode(head);
   // A NUL is no character of any text file: in 8-bit text a NUL byte, in UTF-16 a NUL pair.
   if (wide ? start.includes("\u0000") : head.includes(0)) throw new FlatFileProblem(NOT_TEXT_MESSAGE);
-  const texts = found.waiting ? decodeAsciiUntilDecided(path, detected, onBytes) : decode(path, found.encoding, onBytes);
+  const chunks = chunksOf(path, onBytes, arrival);
+  const texts = found.waiting ? decodeAsciiUntilDecided(chunks, detected) : decode(found.encoding, chunks);
   return { detected, start, texts };
 }
 
@@ -97,7 +102,9 @@ function completeUtf8Length(bytes: Uint8Array): number {
   return bytes.length;
 }
 
-async function readStart(path: string): Promise<Uint8Array> {
+async function readStart(path: string, arrival?: Arrival): Promise<Uint8Array> {
+  // As much as the sniff reads, or all there will be of a smaller file.
+  await arrival?.beyond(SNIFF_BYTES - 1);
   const handle = await fs.promises.open(path, "r");
   try {
     const buffer = new Uint8Array(SNIFF_BYTES);
@@ -108,13 +115,32 @@ async function readStart(path: string): Promise<Uint8Array> {
   }
 }
 
-/** The file's chunks as read, each reported to `onBytes`. */
-async function* chunksOf(path: string, onBytes: (read: number) => void): AsyncGenerator<Buffer> {
+/** The file's chunks as read, each reported to `onBytes`; a file still arriving, as far as it is there, then as it comes. */
+async function* chunksOf(path: string, onBytes: (read: number) => void, arrival?: Arrival): AsyncGenerator<Buffer> {
   let read = 0;
-  for await (const chunk of fs.createReadStream(path, { highWaterMark: CHUNK_BYTES })) {
-    read += (chunk as Buffer).length;
-    onBytes(read);
-    yield chunk as Buffer;
+  if (!arrival) {
+    for await (const chunk of fs.createReadStream(path, { highWaterMark: CHUNK_BYTES })) {
+      read += (chunk as Buffer).length;
+      onBytes(read);
+      yield chunk as Buffer;
+    }
+    return;
+  }
+  const handle = await fs.promises.open(path, "r");
+  try {
+    for (;;) {
+      const onDisk = await arrival.beyond(read);
+      if (onDisk <= read) return;
+      const chunk = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, onDisk - read));
+      const { bytesRead } = await handle.read(chunk, 0, chunk.length, read);
+      // Fewer bytes than were said to be on disk: the file was cut short, or removed (the load's job ended).
+      if (bytesRead === 0) throw new FlatFileProblem(UPLOAD_STOPPED_MESSAGE);
+      read += bytesRead;
+      onBytes(read);
+      yield bytesRead === chunk.length ? chunk : chunk.subarray(0, bytesRead);
+    }
+  } finally {
+    await handle.close();
   }
 }
 
@@ -123,7 +149,7 @@ function notIn(encoding: TextEncoding) {
 }
 
 /** A file that is not valid in its encoding is refused rather than read with replacement characters. A byte-order mark is left out. */
-async function* decode(path: string, encoding: TextEncoding, onBytes: (read: number) => void, chunks = chunksOf(path, onBytes)): AsyncGenerator<string> {
+async function* decode(encoding: TextEncoding, chunks: AsyncGenerator<Buffer>): AsyncGenerator<string> {
   const decoder = new TextDecoder(DECODER_LABELS[encoding], { fatal: true });
   for await (const chunk of chunks) {
     try {
@@ -140,8 +166,7 @@ async function* decode(path: string, encoding: TextEncoding, onBytes: (read: num
 }
 
 /** ASCII chunks as they are, until the first byte above 127: valid UTF-8 from there on says UTF-8, else Windows-1252. */
-async function* decodeAsciiUntilDecided(path: string, detected: { encoding: TextEncoding }, onBytes: (read: number) => void): AsyncGenerator<string> {
-  const chunks = chunksOf(path, onBytes);
+async function* decodeAsciiUntilDecided(chunks: AsyncGenerator<Buffer>, detected: { encoding: TextEncoding }): AsyncGenerator<string> {
   for await (const chunk of chunks) {
     if (isAscii(chunk)) {
       yield chunk.toString("latin1");
@@ -153,7 +178,7 @@ async function* decodeAsciiUntilDecided(path: string, detected: { encoding: Text
       yield chunk;
       yield* chunks;
     }
-    yield* decode(path, detected.encoding, onBytes, rest());
+    yield* decode(detected.encoding, rest());
     return;
   }
 }

@@ -1,11 +1,12 @@
 import ExcelJS from "exceljs";
 import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import type { HistoryEntry, Load } from "../../../../../contracts/loads.ts";
-import type { FlatFileParameters, Project } from "../../../../../contracts/projects.ts";
+import type { FlatFileParameters, Job, Project } from "../../../../../contracts/projects.ts";
 import { DEMO_COMPANIES } from "../../../../../scripts/demo-data.ts";
 import { TEST_DATABASE_KINDS, TEST_POSTGRES_ADMIN_URL } from "../../../../shared/testing/databases.ts";
 import { databaseNameOf } from "../../data-plane/project-databases.ts";
 import { INTERRUPTED_MESSAGE, recoverInterruptedJobs } from "../../jobs/recover.ts";
+import { UPLOAD_STOPPED_MESSAGE } from "../../data-plane/flat-file/arriving-file.ts";
 import { NOT_TEXT_MESSAGE, ZIP_NOT_TEXT_MESSAGE } from "../../data-plane/flat-file/text-encoding.ts";
 import { TEST_DATABASE_SERVER, USERS, createTestApi, type TestApi } from "../../testing/harness.ts";
 import { addProjectTable, column, loadableProject as loadableProjectOf, makeApplication, makeProject } from "../../testing/project-fixtures.ts";
@@ -68,6 +69,71 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
     expect(res.body.load).toMatchObject({ status: "Loading", fileName: file.name, tableName: "Customers" });
     await api.jobs.idle();
     return (await api.get(`/api/v1/projects/${project.id}/flat-file/loads/${res.body.load.id}`, owner)).body;
+  }
+
+  /**
+   * A load's upload as a browser sends the load form: its fields, then the file, with the body's
+   * length declared. The test says when the file's bytes go: `sendUpTo` some, `finish` (the rest and
+   * the closing boundary) or `cut` (the body ends there, as a dropped connection's does).
+   */
+  function streamedLoad(
+    project: Project,
+    file: { name: string; text: string },
+    fields: Record<string, string> = { table: "Customers", mode: "replace", onRejected: "loadNothing" },
+  ) {
+    const boundary = `----dt${Math.random().toString(16).slice(2)}`;
+    const encoder = new TextEncoder();
+    const head = encoder.encode(
+      Object.entries(fields)
+        .map(([name, value]) => `--${boundary}\r\ncontent-disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`)
+        .join("") + `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="${file.name}"\r\ncontent-type: text/csv\r\n\r\n`,
+    );
+    const bytes = encoder.encode(file.text);
+    const tail = encoder.encode(`\r\n--${boundary}--\r\n`);
+    let controller!: ReadableStreamDefaultController<Uint8Array>;
+    const body = new ReadableStream<Uint8Array>({ start: (c) => void (controller = c) });
+    controller.enqueue(head);
+    let sent = 0;
+    const sendUpTo = (to: number) => {
+      controller.enqueue(bytes.slice(sent, to));
+      sent = to;
+    };
+    const response = Promise.resolve(
+      api.app.request(`/api/v1/projects/${project.id}/flat-file/loads`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${owner}`,
+          "content-type": `multipart/form-data; boundary=${boundary}`,
+          "content-length": String(head.length + bytes.length + tail.length),
+        },
+        body,
+        duplex: "half",
+      } as RequestInit),
+    ).then(async (res) => ({ status: res.status, body: (await res.json()) as any }));
+    return {
+      sendUpTo,
+      finish: () => {
+        sendUpTo(bytes.length);
+        controller.enqueue(tail);
+        controller.close();
+        return response;
+      },
+      cut: () => {
+        controller.close();
+        return response;
+      },
+    };
+  }
+
+  /** The project's running load job once it has read some of its file (polled: the upload is still open). */
+  async function readingJob(project: Project) {
+    for (let i = 0; i < 200; i++) {
+      const { jobs } = (await api.get(`/api/v1/projects/${project.id}/jobs`, owner)).body as { jobs: Job[] };
+      const job = jobs.find((j) => j.kind === "FlatFile" && j.status === "IN_PROGRESS");
+      if (job?.progressDetail && job.progressDetail.bytesRead > 0) return job;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    throw new Error("no load read its file while the upload was open");
   }
 
   const rowsOf = (project: Project, table = "Customers") =>
@@ -432,6 +498,58 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
     expect(tooBig.status).toBe(413);
     expect(tooBig.body.fieldErrors.file[0]).toMatch(/^The file is larger than 0 MB, the most a load takes/);
     expect((await api.get(`/api/v1/projects/${project.id}/history`, owner)).body.total).toBe(0);
+  });
+
+  /** 20,000 rows, 217 KB: more than the encoding's sniff, so the file is read before all of it has come. */
+  const ARRIVING_CSV = "CustomerId,Code\n" + Array.from({ length: 20_000 }, (_, i) => `${i + 1},C${i}\n`).join("");
+
+  it("starts a load as its file arrives when the form's choices come first: backed up and read along with the upload", async () => {
+    const project = await loadableProject();
+    const upload = streamedLoad(project, { name: "arriving.csv", text: ARRIVING_CSV });
+    upload.sendUpTo(150_000);
+    // The upload is still open: its load's backup is done and its file is being read.
+    const job = await readingJob(project);
+    expect(job.steps.map((step) => [step.name, step.status])).toEqual([
+      ["Back up the current data", "Completed"],
+      ["Load arriving.csv into Customers", "Started"],
+    ]);
+    expect(job.progressDetail!.bytesRead).toBeLessThanOrEqual(150_000);
+    const res = await upload.finish();
+    expect(res.status, JSON.stringify(res.body)).toBe(202);
+    expect(res.body).toMatchObject({ jobId: job.id, load: { fileName: "arriving.csv", tableName: "Customers", fileBytes: ARRIVING_CSV.length } });
+    await api.jobs.idle();
+    const done = (await api.get(`/api/v1/projects/${project.id}/flat-file/loads/${res.body.load.id}`, owner)).body;
+    expect(done).toMatchObject({ status: "Loaded", rowsRead: 20_000, rowsLoaded: 20_000, fileBytes: ARRIVING_CSV.length });
+    const rows = await rowsOf(project);
+    expect([rows.length, rows[0], rows.at(-1)]).toEqual([
+      20_000,
+      { CustomerId: 1, Code: "C0", Balance: null, Since: null },
+      { CustomerId: 20_000, Code: "C19999", Balance: null, Since: null },
+    ]);
+  });
+
+  it("an upload cut after its load started fails the load, and the table stays as it was; a form refused first starts nothing", async () => {
+    const project = await loadableProject();
+    await load(project, { name: "good.csv", text: "CustomerId,Code\n9,KEEP\n" });
+    const upload = streamedLoad(project, { name: "cut.csv", text: ARRIVING_CSV });
+    upload.sendUpTo(150_000);
+    await readingJob(project);
+    const res = await upload.cut();
+    expect(res).toMatchObject({ status: 400, body: { errors: ["The upload is not a readable form: it ends before its closing boundary"] } });
+    await api.jobs.idle();
+    const history = (await api.get(`/api/v1/projects/${project.id}/history`, owner)).body as { items: HistoryEntry[] };
+    expect(history.items.find((entry) => entry.fileName === "cut.csv")).toMatchObject({
+      status: "Failed",
+      rowsLoaded: 0,
+      message: `${UPLOAD_STOPPED_MESSAGE}. Nothing was loaded.`,
+    });
+    expect(await rowsOf(project)).toEqual([{ CustomerId: 9, Code: "KEEP", Balance: null, Since: null }]);
+    expect((await api.get(`/api/v1/projects/${project.id}`, owner)).body).toMatchObject({ isLocked: false });
+
+    // A table the dictionary lacks, named before the file: refused at its field once the upload is in, as ever.
+    const refused = await streamedLoad(project, { name: "nope.csv", text: "CustomerId\n1\n" }, { table: "Nope", mode: "replace", onRejected: "loadNothing" }).finish();
+    expect(refused).toMatchObject({ status: 400, body: { fieldErrors: { table: ["The project's dictionary has no table 'Nope'"] } } });
+    expect((await api.get(`/api/v1/projects/${project.id}/history`, owner)).body.total).toBe(2);
   });
 
   it("a load whose process died is Failed at restart, with the table as it was", async () => {

@@ -14,6 +14,7 @@ import type { WorkspaceDescriptor } from "../../../../../contracts/workspaces.ts
 import { ApiProblem, NotFoundError, validationProblem } from "../../api-problem.ts";
 import { startFlatFileLoad, type FlatFileLoadInput } from "../../data-plane/flat-file/flat-file-load.ts";
 import { LOAD_START_STATUSES } from "../../data-plane/data-jobs.ts";
+import { ArrivingFile } from "../../data-plane/flat-file/arriving-file.ts";
 import { previewInWorker } from "../../data-plane/flat-file/preview-in-worker.ts";
 import { FlatFileProblem } from "../../data-plane/flat-file/read-flat-file.ts";
 import { isZip, unzipUpload } from "../../data-plane/flat-file/unzip-upload.ts";
@@ -37,7 +38,7 @@ import { createRouter, fieldErrorsOf, jsonContent } from "../../openapi.ts";
 import { findProjectDictionaryRef } from "../../repositories/dictionaries.ts";
 import { readTables } from "../../repositories/dictionary-tables.ts";
 import { flatFileParametersOf } from "../../repositories/projects.ts";
-import { findLoad } from "../../repositories/loads.ts";
+import { findLoad, setLoadFileBytes } from "../../repositories/loads.ts";
 import { requireWorkspace } from "../../workspace-access.ts";
 import { backupDeps, collectionPath, readErrorsOf, writeErrorsOf } from "./shared.ts";
 import { maxUploadBytesOf, uploadTooLargeMessage } from "../../body-limits.ts";
@@ -78,6 +79,8 @@ export const SEVERAL_FILES_MESSAGE = "Several files are loaded from their previe
 export const STAGED_UPLOAD_GONE_MESSAGE = "The uploaded file is no longer here: choose it again";
 export const CHOOSE_LOAD_FILE_MESSAGE = "Choose a file to load";
 export const LOAD_NOT_FOUND_MESSAGE = "No such load.";
+/** The load form's choices: sent before its file, the load starts as the file arrives. */
+const LOAD_FORM_FIELDS = ["table", "mode", "onRejected"] as const;
 
 export function createWorkspaceLoadsRouter(descriptor: WorkspaceDescriptor) {
   const { kind, noun } = descriptor;
@@ -201,7 +204,7 @@ export function createWorkspaceLoadsRouter(descriptor: WorkspaceDescriptor) {
       const { db, dataDir } = c.var.deps;
       const startLoad = async (files: FlatFileLoadInput["files"], form: FlatFileLoadInput["form"], cleanUp: Pick<FlatFileLoadInput, "discard" | "refused">) => {
         try {
-          const { loadId, job } = await startFlatFileLoad(backupDeps(c), kind, {
+          return await startFlatFileLoad(backupDeps(c), kind, {
             projectId: workspace.id,
             workspaceName: workspace.name,
             serverId,
@@ -211,13 +214,13 @@ export function createWorkspaceLoadsRouter(descriptor: WorkspaceDescriptor) {
             form,
             parameters: parametersOf(workspace),
           });
-          const load = await findLoad(db, workspace.id, loadId);
-          return c.json({ load: load!, jobId: job.id }, 202);
         } catch (err) {
           if (err instanceof JobRefusedError) throw new ApiProblem(409, "project_locked", err.message);
           throw err;
         }
       };
+      const started = async ({ loadId, job }: { loadId: string; job: { id: string } }) =>
+        c.json({ load: (await findLoad(db, workspace.id, loadId))!, jobId: job.id }, 202);
 
       // Files previewed before: their staged upload, taken by the load (given back if it cannot start).
       if (/^application\/json\b/i.test(c.req.header("content-type") ?? "")) {
@@ -239,7 +242,7 @@ export function createWorkspaceLoadsRouter(descriptor: WorkspaceDescriptor) {
         const taken = await takeStaged(dataDir, manifest);
         const files = wanted.map((f, i) => ({ file: taken.files.find((t) => t.name === f.name)!, table: tables[i]! }));
         try {
-          return await startLoad(files, parsed.data, { discard: taken.remove, refused: taken.giveBack });
+          return await started(await startLoad(files, parsed.data, { discard: taken.remove, refused: taken.giveBack }));
         } catch (err) {
           if (!(err instanceof ApiProblem && err.status === 409)) await taken.giveBack().catch(() => undefined);
           throw err;
@@ -247,25 +250,72 @@ export function createWorkspaceLoadsRouter(descriptor: WorkspaceDescriptor) {
       }
 
       const maxBytes = maxUploadBytesOf(c.var.deps);
-      const upload = await receiveUpload(c.req.raw, uploadsTmpDir(dataDir), maxBytes, uploadTooLargeMessage(maxBytes), { allFiles: true });
-      let started = false;
+      // No table chosen: the one the file's name names (Employee.csv → Employee).
+      const formOf = (fields: Readonly<Record<string, string>>, fileName: string | undefined) =>
+        loadFormSchema.safeParse({
+          table: fields.table?.trim() || fileName?.replace(/\.[^.]*$/, ""),
+          mode: fields.mode || undefined,
+          onRejected: fields.onRejected || undefined,
+        });
+      // The load started as its file arrives: every choice of the form came before the file (a browser
+      // sends the fields in the form's order) and the body's declared length fits. Then the backup and
+      // the reading of the file go along with the upload, not after it (decision 016).
+      const declared = Number(c.req.header("content-length"));
+      let early: { arrival: ArrivingFile; file: ReceivedFile; loadId: string; job: { id: string } } | undefined;
+      const startEarly = async (part: { name: string; path: string }, fields: Readonly<Record<string, string>>) => {
+        if (!LOAD_FORM_FIELDS.every((name) => name in fields)) return undefined;
+        const form = formOf(fields, part.name);
+        const table = form.success ? tableNamed((await dictionaryOf(db, workspace.id)).tables, form.data.table) : null;
+        // A form refused is refused once the upload is in, with every field's message, as before.
+        if (!form.success || !table) return undefined;
+        const arrival = new ArrivingFile();
+        const file = { path: part.path, name: part.name, size: declared };
+        early = { arrival, file, ...(await startLoad([{ file, table, arriving: arrival.shared }], form.data, {})) };
+        return arrival;
+      };
+      const fits = Number.isSafeInteger(declared) && declared > 0 && declared <= maxBytes;
+      let upload: Awaited<ReturnType<typeof receiveUpload>>;
+      try {
+        upload = await receiveUpload(c.req.raw, uploadsTmpDir(dataDir), maxBytes, uploadTooLargeMessage(maxBytes), {
+          allFiles: true,
+          onFileStart: fits ? startEarly : undefined,
+        });
+      } catch (err) {
+        // The load reading it fails, and says the upload stopped: nothing is loaded.
+        early?.arrival.stop();
+        throw err;
+      }
+      if (early) {
+        try {
+          if (upload.files.length > 1) throw validationProblem({ file: [SEVERAL_FILES_MESSAGE] });
+          early.file.size = upload.file!.size;
+          await setLoadFileBytes(db, early.loadId, early.file.size);
+          early.arrival.complete(early.file.size);
+          return await started(early);
+        } finally {
+          // Refused after all: the load stops, the files go (the job's too, as its end would).
+          if (!early.arrival.ended) {
+            early.arrival.stop();
+            upload.remove();
+          }
+        }
+      }
+      let loading = false;
       try {
         const file = upload.file;
-        // No table chosen: the one the file's name names (Employee.csv → Employee).
-        const table = upload.fields.table?.trim() || file?.name.replace(/\.[^.]*$/, "");
-        const form = loadFormSchema.safeParse({ table, mode: upload.fields.mode || undefined, onRejected: upload.fields.onRejected || undefined });
+        const form = formOf(upload.fields, file?.name);
         const fieldErrors = form.success ? {} : fieldErrorsOf(form.error.issues, "form");
         if (upload.files.length > 1) fieldErrors.file = [SEVERAL_FILES_MESSAGE];
         else if (!file) fieldErrors.file = [CHOOSE_LOAD_FILE_MESSAGE];
         else if (file.size === 0) fieldErrors.file = ["The file is empty"];
         if (!form.success || !file || fieldErrors.file) throw validationProblem(fieldErrors);
         const { tables } = await dictionaryOf(db, workspace.id);
-        const response = await startLoad([{ file, table: tableOf(tables, form.data.table) }], form.data, {});
-        started = true;
-        return response;
+        const load = await startLoad([{ file, table: tableOf(tables, form.data.table) }], form.data, {});
+        loading = true;
+        return await started(load);
       } finally {
         // The job owns the file once started; else it goes now.
-        if (!started) upload.remove();
+        if (!loading) upload.remove();
       }
     })
     .openapi(stage, async (c) => {
