@@ -33,6 +33,8 @@ const only = process.env.BENCH_ONLY?.split(",").map((s) => s.trim());
 const measures = (part: "js" | "pages" | "trips" | "api" | "loads" | "uploads") => !only || only.includes(part);
 /** The big file of the load benchmark, in GB (issue 9: 1). */
 const LOAD_GB = Number(process.env.BENCH_LOAD_GB ?? 1);
+/** The pace of the "as it arrives" load's upload: 20 MB/s, an office's fast link (BENCH_ARRIVING_MBS). */
+const ARRIVING_BYTES_PER_SECOND = Number(process.env.BENCH_ARRIVING_MBS ?? 20) * 1e6;
 
 type Row = {
   what: string;
@@ -327,7 +329,72 @@ async function measureProduct(stack: Stack) {
       console.log(`      the job: ${ms(at(job.finishedAt) - at(job.createdAt))} (before its steps ${ms(before)}; ${parts.join("; ")}; after them ${ms(after)})`);
     }
 
-    /** BENCH_LOADS=csv,big,xlsx,translate,backups,runs measures only those parts of the loads (all by default): for working on one. */
+    /**
+     * A load of `file` into Legacy through the data API, timed from its upload's first byte to its job's
+     * end, with the data API's memory and /healthz watched meanwhile; `bytesPerSecond`: the upload
+     * comes at that pace.
+     */
+    async function timedLoad(file: string, fileName: string, bytesPerSecond?: number) {
+      const authorization = await bearer();
+      return watch(pids.dataApi, `${urls.dataApi}/healthz`, async () => {
+        const startedAt = Date.now();
+        const started = performance.now();
+        const res = await postFile(`${urls.dataApi}${base}/flat-file/loads`, {
+          // The load form's fields, in its order (the file last): the load starts as the file arrives.
+          fields: { uploadType: "SingleFile", table: "Legacy", mode: "replace", onRejected: "loadNothing" },
+          file,
+          fileName,
+          headers: { authorization },
+          bytesPerSecond,
+        });
+        if (res.status !== 202) throw new Error(`load answered ${res.status}: ${res.text}`);
+        const answeredMs = performance.now() - started;
+        const { load } = JSON.parse(res.text) as { load: { id: string } };
+        for (;;) {
+          const now = await api<{
+            status: string;
+            rowsLoaded: number;
+            message: string | null;
+          }>("GET", `${base}/flat-file/loads/${load.id}`);
+          if (now.status !== "Loading") {
+            // The load's time ends when its job did, by the data API's clock (this machine's): asking
+            // more often than every 100 ms would take the CPU the load needs; psql's anchor asks nothing.
+            const job = await jobOf(load.id);
+            const loadMs = job?.finishedAt ? Date.parse(job.finishedAt) - startedAt : performance.now() - started;
+            if (job) printSteps(job);
+            return { ...now, answeredMs, loadMs, job };
+          }
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      });
+    }
+
+    /**
+     * The same file coming over a link of ARRIVING_BYTES_PER_SECOND, as a user's upload does: the load
+     * reads it as it arrives (decision 016); psql's \copy reads it through the same throttle (FROM
+     * PROGRAM). Before the load started as its file arrived, it began only once the upload had ended.
+     */
+    async function measureArriving(file: string, fileName: string) {
+      psqlProject(`TRUNCATE source."Legacy"`);
+      const loaded = await timedLoad(file, fileName, ARRIVING_BYTES_PER_SECOND);
+      if (loaded.result.status !== "Loaded") throw new Error(`${fileName}: ${loaded.result.status} ${loaded.result.message}`);
+      psql("bench_anchor", "TRUNCATE legacy");
+      const cat = path.join(ROOT, "scripts/bench/throttled-cat.mjs");
+      const started = performance.now();
+      psql("bench_anchor", `\\copy legacy FROM PROGRAM '${process.execPath} ${cat} ${file} ${ARRIVING_BYTES_PER_SECOND}' WITH (FORMAT csv, HEADER true)`);
+      const anchorMs = performance.now() - started;
+      const uploadMs = (fs.statSync(file).size / ARRIVING_BYTES_PER_SECOND) * 1000;
+      report({
+        what: `load ${fileName} as it arrives at ${ARRIVING_BYTES_PER_SECOND / 1e6} MB/s (the upload alone: ${ms(uploadMs)})`,
+        ours: `${ms(loaded.result.loadMs)} (the upload answered after ${ms(loaded.result.answeredMs)}), slowest /healthz ${ms(loaded.slowestHealthMs)}`,
+        anchor: `psql \\copy FROM PROGRAM at the same pace: ${ms(anchorMs)}`,
+        ratio: `${(loaded.result.loadMs / anchorMs).toFixed(2)}×`,
+        goal: "",
+        ok: null,
+      });
+    }
+
+    /** BENCH_LOADS=csv,arriving,big,xlsx,translate,backups,runs measures only those parts of the loads (all by default; arriving comes with csv): for working on one. */
     const loadsOnly = process.env.BENCH_LOADS?.split(",").map((s) => s.trim());
     const loads = (part: string) => !loadsOnly || loadsOnly.includes(part);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "dt-bench-loads-"));
@@ -353,38 +420,8 @@ async function measureProduct(stack: Stack) {
         const size = fs.statSync(file).size;
         const label = `${spec.name} (${(size / 1024 / 1024).toFixed(0)} MB, ${fileRows.toLocaleString("en")} rows, 7 columns)`;
         const rssBefore = rssMiB(pids.dataApi);
-        const authorization = await bearer();
-        const loaded = await watch(pids.dataApi, `${urls.dataApi}/healthz`, async () => {
-          const startedAt = Date.now();
-          const started = performance.now();
-          const res = await postFile(`${urls.dataApi}${base}/flat-file/loads`, {
-            // The load form's fields, in its order (the file last): the load starts as the file arrives.
-            fields: { uploadType: "SingleFile", table: "Legacy", mode: "replace", onRejected: "loadNothing" },
-            file,
-            fileName: spec.name,
-            headers: { authorization },
-          });
-          if (res.status !== 202) throw new Error(`load answered ${res.status}: ${res.text}`);
-          const answeredMs = performance.now() - started;
-          const { load } = JSON.parse(res.text) as { load: { id: string } };
-          for (;;) {
-            const now = await api<{
-              status: string;
-              rowsLoaded: number;
-              message: string | null;
-            }>("GET", `${base}/flat-file/loads/${load.id}`);
-            if (now.status !== "Loading") {
-              // The load's time ends when its job did, by the data API's clock (this machine's): asking
-              // more often than every 100 ms would take the CPU the load needs; psql's anchor asks nothing.
-              const job = await jobOf(load.id);
-              const loadMs = job?.finishedAt ? Date.parse(job.finishedAt) - startedAt : performance.now() - started;
-              return { ...now, answeredMs, loadMs, job };
-            }
-            await new Promise((r) => setTimeout(r, 100));
-          }
-        });
+        const loaded = await timedLoad(file, spec.name);
         if (loaded.result.status !== "Loaded") throw new Error(`${spec.name}: ${loaded.result.status} ${loaded.result.message}`);
-        if (loaded.result.job) printSteps(loaded.result.job);
         let anchorMs: number | undefined;
         if (spec.anchor && psqlAvailable) {
           psql("bench_anchor", "TRUNCATE legacy");
@@ -404,6 +441,7 @@ async function measureProduct(stack: Stack) {
           ok:
             loaded.slowestHealthMs < 100 && (spec.anchor ? ratio !== undefined && ratio <= 1.25 : loaded.peakRss <= 300 && (!xlsx || rowsPerSecond >= 100_000)),
         });
+        if (spec.part === "csv" && psqlAvailable && loads("arriving")) await measureArriving(file, spec.name);
         // Issue 12: translating the same file with three translated columns, beside this load of it
         // (the 56 MB file for the ratio, the big one for flat memory).
         if (spec.name.endsWith(".csv") && loads("translate")) await measureTranslate(file, spec.name, loaded.result.loadMs, loaded.result.rowsLoaded);

@@ -4,12 +4,14 @@
  * FormData spends more than the transfer itself on a file of tens of megabytes (56 MB: 210–350 ms
  * against 75–125 ms here, and curl's 90–115 ms), which a load's figure would count as its own.
  */
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 
+/** `bytesPerSecond`: the file comes at that pace (scripts/bench/throttled-cat.mjs), as over a link of that speed. */
 export async function postFile(
   url: string,
-  options: { fields: Record<string, string>; file: string; fileName: string; headers?: Record<string, string> },
+  options: { fields: Record<string, string>; file: string; fileName: string; headers?: Record<string, string>; bytesPerSecond?: number },
 ): Promise<{ status: number; text: string }> {
   const boundary = `----bench${Date.now().toString(16)}${Math.random().toString(16).slice(2)}`;
   const fields = Object.entries(options.fields).map(([name, value]) => `--${boundary}\r\ncontent-disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
@@ -34,7 +36,11 @@ export async function postFile(
     );
     request.on("error", reject);
     request.write(head);
-    const file = fs.createReadStream(options.file, { highWaterMark: 1024 * 1024 });
+    const file = options.bytesPerSecond
+      ? spawn(process.execPath, [new URL("./throttled-cat.mjs", import.meta.url).pathname, options.file, String(options.bytesPerSecond)], {
+          stdio: ["ignore", "pipe", "inherit"],
+        }).stdout
+      : fs.createReadStream(options.file, { highWaterMark: 1024 * 1024 });
     file.on("error", reject);
     file.pipe(request, { end: false });
     file.on("end", () => request.end(tail));
