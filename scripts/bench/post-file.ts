@@ -8,17 +8,29 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 
-/** `bytesPerSecond`: the file comes at that pace (scripts/bench/throttled-cat.mjs), as over a link of that speed. */
+/**
+ * `bytesPerSecond`: the file comes at that pace (scripts/bench/throttled-cat.mjs), as over a link of
+ * that speed. `fieldsLast`: the fields follow the file (the data API then receives it whole before
+ * it starts a load).
+ */
 export async function postFile(
   url: string,
-  options: { fields: Record<string, string>; file: string; fileName: string; headers?: Record<string, string>; bytesPerSecond?: number },
+  options: {
+    fields: Record<string, string>;
+    file: string;
+    fileName: string;
+    headers?: Record<string, string>;
+    bytesPerSecond?: number;
+    fieldsLast?: boolean;
+  },
 ): Promise<{ status: number; text: string }> {
   const boundary = `----bench${Date.now().toString(16)}${Math.random().toString(16).slice(2)}`;
-  const fields = Object.entries(options.fields).map(([name, value]) => `--${boundary}\r\ncontent-disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
-  const head = Buffer.from(
-    `${fields.join("")}--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="${options.fileName}"\r\ncontent-type: application/octet-stream\r\n\r\n`,
-  );
-  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const fields = Object.entries(options.fields)
+    .map(([name, value]) => `--${boundary}\r\ncontent-disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`)
+    .join("");
+  const filePart = `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="${options.fileName}"\r\ncontent-type: application/octet-stream\r\n\r\n`;
+  const head = Buffer.from(options.fieldsLast ? filePart : `${fields}${filePart}`);
+  const tail = Buffer.from(`\r\n${options.fieldsLast ? fields : ""}--${boundary}--\r\n`);
   const size = fs.statSync(options.file).size;
   return new Promise((resolve, reject) => {
     const request = http.request(
@@ -26,6 +38,9 @@ export async function postFile(
       {
         method: "POST",
         headers: { ...options.headers, "content-type": `multipart/form-data; boundary=${boundary}`, "content-length": head.length + size + tail.length },
+        // A connection of its own: one kept alive from the last upload may be closing (the server's
+        // keep-alive ends after 5 s) just as this one is sent on it, and it would hang up.
+        agent: false,
       },
       (res) => {
         const chunks: Buffer[] = [];
@@ -34,13 +49,18 @@ export async function postFile(
         res.on("error", reject);
       },
     );
-    request.on("error", reject);
     request.write(head);
-    const file = options.bytesPerSecond
-      ? spawn(process.execPath, [new URL("./throttled-cat.mjs", import.meta.url).pathname, options.file, String(options.bytesPerSecond)], {
-          stdio: ["ignore", "pipe", "inherit"],
-        }).stdout
-      : fs.createReadStream(options.file, { highWaterMark: 1024 * 1024 });
+    const cat =
+      options.bytesPerSecond &&
+      spawn(process.execPath, [new URL("./throttled-cat.mjs", import.meta.url).pathname, options.file, String(options.bytesPerSecond)], {
+        stdio: ["ignore", "pipe", "inherit"],
+      });
+    const file = cat ? cat.stdout : fs.createReadStream(options.file, { highWaterMark: 1024 * 1024 });
+    request.on("error", (err) => {
+      // Nothing more to send: the throttled reader stops too.
+      if (cat) cat.kill();
+      reject(err);
+    });
     file.on("error", reject);
     file.pipe(request, { end: false });
     file.on("end", () => request.end(tail));
