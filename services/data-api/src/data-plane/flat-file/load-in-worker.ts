@@ -7,6 +7,11 @@ import { startWorker } from "../../worker-entry.ts";
 import type { LoadResult, LoadRequest, LoadWorkerMessage, Rejection } from "./load-messages.ts";
 
 export type LoadHooks = {
+  /**
+   * Resolves when the load may begin: a worker started before its step (while the job backs up) has
+   * its thread up and its connection open by then, and waits. At once when not given.
+   */
+  ready?(): Promise<void>;
   onHeader(file: number, cells: string[]): Promise<void>;
   onRejected(file: number, rows: Rejection[]): Promise<void>;
   /** The rejected rows reported so far no longer count: the file is being read again. */
@@ -49,6 +54,10 @@ export function loadInWorker(request: LoadRequest, hooks: LoadHooks, signal?: Ab
       queue = queue.then(async () => {
         try {
           switch (message.kind) {
+            case "ready":
+              await hooks.ready?.();
+              worker.postMessage("ack");
+              break;
             case "header":
               await hooks.onHeader(message.file, message.cells);
               worker.postMessage("ack");

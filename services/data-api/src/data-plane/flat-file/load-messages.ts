@@ -40,6 +40,8 @@ export type LoadResult = Pick<LoadOutcome, "status" | "message"> & { files: File
 
 /** `file`: the index of the file (LoadRequest.files) the message is about. Acknowledged ones are answered "ack" once stored. */
 export type LoadWorkerMessage =
+  /** Connected: acknowledged when the load may begin (the job's earlier steps are done). */
+  | { kind: "ready" }
   /** Acknowledged. */
   | { kind: "header"; file: number; cells: string[] }
   /** Bytes of the file read so far, and the data rows among them (a pass read again starts at 0). */

@@ -37,6 +37,8 @@ async function run(): Promise<LoadResult> {
   const { dateOrder } = request.parameters;
   const client = new pg.Client({ connectionString: request.connectionUrl, application_name: "data-transformation flat-file load" });
   await client.connect();
+  // Started while the job's earlier steps run (its backup): connected, it waits for its turn.
+  await post({ kind: "ready" });
   const counts: FileCounts[] = request.files.map(() => ({ rowsRead: 0, rowsLoaded: 0, rowsRejected: 0 }));
   /** The file being read: rejected rows and progress are its. */
   let current = 0;

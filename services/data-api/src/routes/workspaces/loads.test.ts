@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import ExcelJS from "exceljs";
 import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import type { HistoryEntry, Load } from "../../../../../contracts/loads.ts";
@@ -550,6 +552,34 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
     const refused = await streamedLoad(project, { name: "nope.csv", text: "CustomerId\n1\n" }, { table: "Nope", mode: "replace", onRejected: "loadNothing" }).finish();
     expect(refused).toMatchObject({ status: 400, body: { fieldErrors: { table: ["The project's dictionary has no table 'Nope'"] } } });
     expect((await api.get(`/api/v1/projects/${project.id}/history`, owner)).body.total).toBe(2);
+  });
+
+  it("a load's worker starts with its job, waits for the backup, and stops when the backup fails: nothing loaded, no connection left", async () => {
+    const project = await loadableProject();
+    await load(project, { name: "good.csv", text: "CustomerId,Code\n9,KEEP\n" });
+    // The project's backups folder is a file now: the next backup cannot be written.
+    const backups = path.join(api.dataDir, "backups", project.id);
+    fs.rmSync(backups, { recursive: true, force: true });
+    fs.writeFileSync(backups, "in the way");
+    onTestFinished(() => fs.rmSync(backups, { force: true }));
+    const started = await upload(project, { name: "never.csv", text: "CustomerId,Code\n1,A\n" });
+    expect(started.status).toBe(202);
+    await api.jobs.idle();
+    const after = (await api.get(`/api/v1/projects/${project.id}/flat-file/loads/${started.body.load.id}`, owner)).body;
+    expect(after).toMatchObject({ status: "Failed", rowsLoaded: 0 });
+    expect(after.message).toMatch(/Nothing was loaded\.$/);
+    expect(await rowsOf(project)).toEqual([{ CustomerId: 9, Code: "KEEP", Balance: null, Since: null }]);
+    // A worker left waiting would connect within a fraction of a second and stay: watched for 1.5 s.
+    const workers = () =>
+      api.dataPlane.withAdmin(TEST_DATABASE_SERVER, "postgres", async (client) => {
+        const { rows } = await client.query(`select count(*)::int as n from pg_stat_activity where datname = $1 and application_name like '%flat-file load%'`, [
+          databaseNameOf(project.id),
+        ]);
+        return rows[0].n as number;
+      });
+    const seen: number[] = [];
+    for (let i = 0; i < 15; i++, await new Promise((r) => setTimeout(r, 100))) seen.push(await workers());
+    expect(Math.max(...seen)).toBe(0);
   });
 
   it("a load whose process died is Failed at restart, with the table as it was", async () => {
