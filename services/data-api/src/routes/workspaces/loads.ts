@@ -98,6 +98,7 @@ export function createWorkspaceLoadsRouter(descriptor: WorkspaceDescriptor) {
       "multipart/form-data: `file`, `table` (a table of the dictionary, any case), `mode` (replace, the default, or append), `onRejected` (loadNothing, the default, or loadOthers).",
       `The file is read with the ${noun}'s flat-file parameters (delimiter, text qualifier, encoding, header row). Answers 202 with the load (status Loading) and its job: the ${noun} is locked (FlatFileCreation) until it ends.`,
       "A row that does not fit its table (values, types, lengths, a missing key, a duplicate key) is rejected with its row, column, value and reason; with loadNothing any rejected row leaves the table as it was (status Refused).",
+      "Sent with `table`, `mode` and `onRejected` before `file` and with a Content-Length, the load starts with the file's first bytes and reads it as it arrives (the answer still comes once the upload is in); an upload that stops then fails the load, and nothing is loaded.",
     ].join(" "),
     // A plain schema object, not Zod: the route reads the body itself, as a stream (receiveUpload).
     request: {
