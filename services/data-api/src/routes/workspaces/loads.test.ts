@@ -548,10 +548,19 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
     expect(await rowsOf(project)).toEqual([{ CustomerId: 9, Code: "KEEP", Balance: null, Since: null }]);
     expect((await api.get(`/api/v1/projects/${project.id}`, owner)).body).toMatchObject({ isLocked: false });
 
+    // A form for several files starts nothing before its upload is in: no load reads while it is open.
+    const several = streamedLoad(project, { name: "several.csv", text: ARRIVING_CSV }, { uploadType: "MultipleFiles", table: "Customers", mode: "replace", onRejected: "loadNothing" });
+    several.sendUpTo(150_000);
+    await new Promise((r) => setTimeout(r, 500));
+    const { jobs } = (await api.get(`/api/v1/projects/${project.id}/jobs`, owner)).body as { jobs: Job[] };
+    expect(jobs.filter((j) => j.status === "IN_PROGRESS")).toEqual([]);
+    expect((await several.finish()).status).toBe(202);
+    await api.jobs.idle();
+
     // A table the dictionary lacks, named before the file: refused at its field once the upload is in, as ever.
     const refused = await streamedLoad(project, { name: "nope.csv", text: "CustomerId\n1\n" }, { table: "Nope", mode: "replace", onRejected: "loadNothing" }).finish();
     expect(refused).toMatchObject({ status: 400, body: { fieldErrors: { table: ["The project's dictionary has no table 'Nope'"] } } });
-    expect((await api.get(`/api/v1/projects/${project.id}/history`, owner)).body.total).toBe(2);
+    expect((await api.get(`/api/v1/projects/${project.id}/history`, owner)).body.total).toBe(3);
   });
 
   it("a load's worker starts with its job, waits for the backup, and stops when the backup fails: nothing loaded, no connection left", async () => {

@@ -264,7 +264,9 @@ export function createWorkspaceLoadsRouter(descriptor: WorkspaceDescriptor) {
       const declared = Number(c.req.header("content-length"));
       let early: { arrival: ArrivingFile; file: ReceivedFile; loadId: string; job: { id: string } } | undefined;
       const startEarly = async (part: { name: string; path: string }, fields: Readonly<Record<string, string>>) => {
-        if (!LOAD_FORM_FIELDS.every((name) => name in fields)) return undefined;
+        // A form for several files (the portal's "Multiple files") is received whole: a second file would
+        // refuse a load already started, and leave it in the history.
+        if (!LOAD_FORM_FIELDS.every((name) => name in fields) || fields.uploadType === "MultipleFiles") return undefined;
         const form = formOf(fields, part.name);
         const table = form.success ? tableNamed((await dictionaryOf(db, workspace.id)).tables, form.data.table) : null;
         // A form refused is refused once the upload is in, with every field's message, as before.
