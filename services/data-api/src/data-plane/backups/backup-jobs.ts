@@ -38,7 +38,7 @@ import { PARTIAL_SUFFIX, readBackupArchive, type BackupManifest } from "./backup
 import { compareSource } from "./compare-source.ts";
 import { restoreSource, type RestoreOutcome } from "./restore-source.ts";
 import { sqliteTableInputs, type SqliteExportPlan } from "./sqlite-export.ts";
-import { BACKUP_WORK_PREFIX, takeBackup } from "./take-backup.ts";
+import { BACKUP_WORK_PREFIX, takeBackup, type ReadFirst } from "./take-backup.ts";
 import type { TableInput } from "./table-input.ts";
 
 /** What these jobs need: the job mechanism, the data plane, the data folder (backups live there), how many automatic backups to keep. */
@@ -99,6 +99,7 @@ async function backUp(
   ctx: JobContext,
   target: WorkTarget,
   kind: BackupKind,
+  readFirst?: ReadFirst,
 ): Promise<{ id: string; name: string; manifest: BackupManifest }> {
   const now = new Date();
   const name = backupName(target.workspaceName, now);
@@ -110,6 +111,7 @@ async function backUp(
       signal: ctx.signal,
       tmpDir: path.join(deps.dataDir, "tmp"),
       onProgress: (done, total) => ctx.progress(total ? Math.min(0.99, done / total) : 0, { bytesRead: done, bytesTotal: total }),
+      readFirst,
     });
     const { size } = await fs.promises.stat(file);
     const rowCount = manifest.tables.reduce((sum, t) => sum + t.rows, 0);
@@ -132,13 +134,20 @@ async function pruneAutomaticBackups(deps: BackupDeps, projectId: string) {
 
 /**
  * The first step of every job that changes the source data: the data as it is, backed up and recorded
- * as the entry's backup (what its Undo restores). `taken` learns the backup's id.
+ * as the entry's backup (what its Undo restores). `taken` learns the backup's id; `readFirst`, the
+ * tables a load fills, read before the rest (take-backup.ts).
  */
-export function automaticBackupStep(deps: BackupDeps, target: WorkTarget, loadId: string, taken?: (backupId: string) => void): JobStep {
+export function automaticBackupStep(
+  deps: BackupDeps,
+  target: WorkTarget,
+  loadId: string,
+  options: { taken?: (backupId: string) => void; readFirst?: ReadFirst } = {},
+): JobStep {
+  const { taken, readFirst } = options;
   return {
     name: "Back up the current data",
     run: async (ctx) => {
-      const backup = await backUp(deps, ctx, target, "Automatic");
+      const backup = await backUp(deps, ctx, target, "Automatic", readFirst);
       await setLoadBackup(deps.db, loadId, backup.id);
       taken?.(backup.id);
     },
@@ -274,7 +283,7 @@ export async function startRestore(
         await finishLoad(db, loadId, { status: "Loaded", rowsRead: rows, rowsLoaded: rows, rowsRejected: 0, message: restoreNotes(outcome) }, new Date());
       };
       const steps: JobStep[] = [
-        automaticBackupStep(deps, target, loadId, (id) => (before = id)),
+        automaticBackupStep(deps, target, loadId, { taken: (id) => (before = id) }),
         {
           name: `Restore ${name} into the source database`,
           run: async (ctx) => {

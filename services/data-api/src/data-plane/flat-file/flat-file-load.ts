@@ -77,10 +77,16 @@ export async function startFlatFileLoad(deps: BackupDeps, kind: WorkspaceKind, i
   });
   /** The file whose step runs: progress of another (the next file, read while the job records a step) waits. */
   let stepFile = 0;
+  /** The load step running: the worker's progress, and its last check before it commits, are its. */
+  let loadStep: JobContext | undefined;
   // The worker starts with the job: its thread and its connection come up while the backup runs (a
-  // quarter of a second on a busy machine), and it begins when the first file's step does.
+  // quarter of a second on a busy machine). It begins as soon as the backup has read the tables it
+  // fills (take-backup.ts readFirst), and empties and fills them while the rest is backed up.
   let begin!: () => void;
   const begun = new Promise<void>((resolve) => (begin = resolve));
+  // It commits only once the backup is done, in the file's step: the entry's Undo needs that backup.
+  let backedUp!: () => void;
+  const afterBackup = new Promise<void>((resolve) => (backedUp = resolve));
   const over = new AbortController();
   const startLoading = (ctx: JobContext) => {
     if (loading) return loading;
@@ -98,12 +104,16 @@ export async function startFlatFileLoad(deps: BackupDeps, kind: WorkspaceKind, i
         onRejected: (file, rows) => insertRejections(ctx.db, loadId, tableOf(file), rows),
         onReset: (file) => deleteRejections(ctx.db, loadId, tableOf(file)),
         onProgress: async (file, bytes, rows) => {
-          if (file !== stepFile) return;
+          // Read while the backup still runs: its step shows the backup's progress.
+          if (!loadStep || file !== stepFile) return;
           const size = files[file]!.file.size;
-          await ctx.progress(size ? Math.min(0.99, bytes / size) : 0, { bytesRead: bytes, bytesTotal: size, rowsRead: rows });
+          await loadStep.progress(size ? Math.min(0.99, bytes / size) : 0, { bytesRead: bytes, bytesTotal: size, rowsRead: rows });
         },
         onFileRead: (file) => fileRead[file]!.resolve(),
-        beforeCommit: () => ctx.stillWanted(),
+        beforeCommit: async () => {
+          await afterBackup;
+          await loadStep!.stillWanted();
+        },
       },
       AbortSignal.any([ctx.signal, over.signal]),
     );
@@ -111,7 +121,9 @@ export async function startFlatFileLoad(deps: BackupDeps, kind: WorkspaceKind, i
     loading.catch(() => undefined);
     return loading;
   };
-  const backup = automaticBackupStep(deps, { ...input, userId: input.userId }, loadId);
+  const backup = automaticBackupStep(deps, { ...input, userId: input.userId }, loadId, {
+    readFirst: { tables: files.map((f) => ({ schema: "source" as const, name: f.table.name })), read: () => begin() },
+  });
   let job: Job;
   try {
     job = await startJob(deps, {
@@ -134,8 +146,10 @@ export async function startFlatFileLoad(deps: BackupDeps, kind: WorkspaceKind, i
         files.map((step, index) => ({
           name: `Load ${step.file.name} into ${step.table.name}`,
           run: async (ctx) => {
+            loadStep = ctx;
             stepFile = index;
             begin();
+            backedUp();
             const loading = startLoading(ctx);
             // This file read (the next step then reads the next), or the load over: failed at this file, or the last one done.
             const ended = await Promise.race([fileRead[index]!.promise.then(() => null), loading]);
@@ -163,7 +177,7 @@ export async function startFlatFileLoad(deps: BackupDeps, kind: WorkspaceKind, i
       ),
       onSuccess: { status: "previous", update: leaveSetupAfterFirstLoad(input.projectId) },
       onFailure: async (error, ctx) => {
-        // A worker still waiting for its turn (the backup failed) stops.
+        // A worker waiting for its turn, or loading while the backup failed, stops: nothing is kept.
         over.abort(error);
         await removeFiles();
         if (error instanceof JobInputRefusedError) return;
