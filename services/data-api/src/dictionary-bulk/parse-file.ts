@@ -11,6 +11,7 @@ import {
 } from "../../../../contracts/dictionary.ts";
 import { identifierSchema } from "../../../../contracts/common.ts";
 import type { DesiredTable } from "../repositories/dictionary-tables.ts";
+import { TEXT_CHUNK_BYTES } from "../data-plane/flat-file/text-encoding.ts";
 import { CsvFormatError, readCsvRows, wrongDelimiter } from "./read-csv.ts";
 import { readXlsxRows } from "./read-xlsx.ts";
 import { checkBulkFile, isBlankRow, type SheetRow } from "./sheet-rows.ts";
@@ -42,7 +43,7 @@ export type RowCounter = { rows: number };
 export async function* readDictionaryFile(filePath: string, fileName: string): AsyncGenerator<SheetRow> {
   const kind = checkBulkFile(fileName, fs.statSync(filePath).size);
   if (kind === "csv") {
-    yield* readCsvRows(fs.createReadStream(filePath, { highWaterMark: 256 * 1024 }));
+    yield* readCsvRows(fs.createReadStream(filePath, { highWaterMark: TEXT_CHUNK_BYTES }));
     return;
   }
   const source = fileSource(filePath);

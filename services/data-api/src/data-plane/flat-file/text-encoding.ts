@@ -26,7 +26,12 @@ const DECODER_LABELS: Record<TextEncoding, string> = {
 
 /** How much of the file's start decides the encoding and the delimiter, and shows a binary file for what it is. */
 export const SNIFF_BYTES = 64 * 1024;
-const CHUNK_BYTES = 256 * 1024;
+/**
+ * The file is read and decoded 64 KB at a time: Node 20's TextDecoder decodes a chunk of 64 KB or less
+ * at some 1.3 GB/s and one of 128–512 KB at 0.15–0.2 GB/s (measured on the bench's 56 MB file: 40 ms
+ * against 310–370 ms). With 256 KB chunks that was a third of the load worker's reading.
+ */
+export const TEXT_CHUNK_BYTES = 64 * 1024;
 
 const BOMS: [TextEncoding, number[]][] = [
   ["UTF-8", [0xef, 0xbb, 0xbf]],
@@ -119,7 +124,7 @@ async function readStart(path: string, arrival?: Arrival): Promise<Uint8Array> {
 async function* chunksOf(path: string, onBytes: (read: number) => void, arrival?: Arrival): AsyncGenerator<Buffer> {
   let read = 0;
   if (!arrival) {
-    for await (const chunk of fs.createReadStream(path, { highWaterMark: CHUNK_BYTES })) {
+    for await (const chunk of fs.createReadStream(path, { highWaterMark: TEXT_CHUNK_BYTES })) {
       read += (chunk as Buffer).length;
       onBytes(read);
       yield chunk as Buffer;
@@ -131,7 +136,7 @@ async function* chunksOf(path: string, onBytes: (read: number) => void, arrival?
     for (;;) {
       const onDisk = await arrival.beyond(read);
       if (onDisk <= read) return;
-      const chunk = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, onDisk - read));
+      const chunk = Buffer.allocUnsafe(Math.min(TEXT_CHUNK_BYTES, onDisk - read));
       const { bytesRead } = await handle.read(chunk, 0, chunk.length, read);
       // Fewer bytes than were said to be on disk: the file was cut short, or removed (the load's job ended).
       if (bytesRead === 0) throw new FlatFileProblem(UPLOAD_STOPPED_MESSAGE);
