@@ -31,5 +31,10 @@ export default defineConfig({
   plugins: [tailwindcss(), reactRouter()],
   // Vite 7 ignores tsconfig `paths`; keep `~` in step with tsconfig.app.json.
   resolve: { alias: { "~": path.resolve(import.meta.dirname, "app") } },
+  // Terser rather than esbuild's minifier, two passes, as ES modules: what every page downloads first
+  // (React, React Router, the shell) is 2.6 KiB gzip smaller (pages over issue 8's bar: 12 of 178,
+  // were 45), for some ten seconds more of build. Its `unsafe` options would take 0.4 KiB more, and
+  // are not worth a wrong page.
+  build: { minify: "terser", terserOptions: { module: true, compress: { passes: 2 }, format: { comments: false } } },
   environments: { client: { build: { rollupOptions: { output: { manualChunks: chunkOf } } } } },
 });
