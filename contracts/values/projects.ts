@@ -43,6 +43,14 @@ export const STATUS_CHANGES: Partial<Record<ProjectStatus, ProjectStatus[]>> = {
 };
 
 export const LOCK_REASONS = ["Restore", "Backup", "DataComparison", "ProjectRun", "FlatFileCreation", "DatabaseCreation"] as const;
+export const LOCK_REASON_LABELS: Record<(typeof LOCK_REASONS)[number], string> = {
+  Restore: "Restore",
+  Backup: "Backup",
+  DataComparison: "Data comparison",
+  ProjectRun: "Project run",
+  FlatFileCreation: "Flat file creation",
+  DatabaseCreation: "Database creation",
+};
 export const LOCK_STATES = ["Unlocked", "ForceUnlocked", "Locked"] as const;
 export type LockState = (typeof LOCK_STATES)[number];
 

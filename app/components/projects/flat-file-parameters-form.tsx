@@ -5,7 +5,7 @@ import { DEFAULT_FLAT_FILE_PARAMETERS } from "../../../contracts/values/projects
 import { FormErrors } from "~/components/forms/fields";
 import { StatusButton } from "~/components/forms/status-button";
 import { FlatFileParameterFields, flatFileParameterDefaults } from "~/components/projects/flat-file-parameter-fields";
-import { flatFileParameterRows } from "~/components/projects/format";
+import { flatFileParameterRows } from "~/components/projects/flat-file-parameter-rows";
 import { useIntentPending } from "~/components/projects/use-intent-pending";
 import { getFormProps, useServerForm } from "~/lib/forms";
 

@@ -1,15 +1,3 @@
-import type { FlatFileParameters, LockReason } from "../../../contracts/projects";
-import { DATE_ORDER_LABELS, DELIMITER_LABELS, ENCODING_LABELS, TEXT_QUALIFIER_LABELS } from "../../../contracts/values/projects";
-
-export const LOCK_REASON_LABELS: Record<LockReason, string> = {
-  Restore: "Restore",
-  Backup: "Backup",
-  DataComparison: "Data comparison",
-  ProjectRun: "Project run",
-  FlatFileCreation: "Flat file creation",
-  DatabaseCreation: "Database creation",
-};
-
 /**
  * A timestamp the same on the server and in the browser (no locale or time-zone dependence, so the
  * hydrated page matches the server's HTML): "2025-03-04 14:05 UTC".
@@ -19,23 +7,6 @@ export function formatTimestamp(iso: string | null | undefined): string {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return iso;
   return `${d.toISOString().slice(0, 16).replace("T", " ")} UTC`;
-}
-
-/** How a workspace's flat files are read, as label and value pairs (the wizard's summary, the load page). */
-export function flatFileParameterRows(p: FlatFileParameters): [string, string][] {
-  const rows: [string, string][] = [
-    ["File extension", p.extension],
-    ["Delimiter", DELIMITER_LABELS[p.delimiter]],
-    ["Header row", p.hasHeaderRow ? "Yes" : "No"],
-  ];
-  if (p.extension === ".xlsx") rows.push(["Worksheet", p.worksheet || "The first"]);
-  else rows.push(["Text qualifier", TEXT_QUALIFIER_LABELS[p.textQualifier]], ["Encoding", ENCODING_LABELS[p.encoding]]);
-  rows.push(["Date order", DATE_ORDER_LABELS[p.dateOrder]]);
-  if (p.delimiter === "FixedLength") {
-    const saved = Object.entries(p.columnWidths);
-    rows.push(["Column widths", saved.length ? saved.map(([table, widths]) => `${table}: ${widths.join(", ")}`).join("; ") : "From the data dictionary"]);
-  }
-  return rows;
 }
 
 /** "1,234": counts of rows, the same on the server and in the browser. */

@@ -1,11 +1,11 @@
 import { Link } from "react-router";
 import { projectStatusSchema, type Project } from "../../../contracts/projects";
 import type { Configuration } from "../../../contracts/configurations";
-import { PROJECT_SORTS, PROJECT_STATUSES, PROJECT_STATUS_LABELS, SOURCE_TYPE_LABELS, type ProjectStatus } from "../../../contracts/values/projects";
+import { LOCK_REASON_LABELS, PROJECT_SORTS, PROJECT_STATUSES, PROJECT_STATUS_LABELS, SOURCE_TYPE_LABELS, type ProjectStatus } from "../../../contracts/values/projects";
 import { CONFIGURATION_STATUSES } from "../../../contracts/values/configurations";
 import { MAPPING_PROJECT_STATUSES } from "../../../contracts/values/mappings";
 import { mayEnterArea } from "../../../contracts/areas";
-import { formatTimestamp, LOCK_REASON_LABELS } from "~/components/projects/format";
+import { formatTimestamp } from "~/components/projects/format";
 import { ProjectStatusBadge } from "~/components/projects/project-status-badge";
 import { buttonVariants } from "~/components/ui/button";
 import { Icon } from "~/components/ui/icon";

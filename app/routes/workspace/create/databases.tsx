@@ -22,7 +22,7 @@ import { companyUserNames, projectCalls, requireWorkspace } from "../workspace.s
 import { withUnpostedWidthsKept } from "../flat-file-parameters.server";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
 import type { Route } from "./+types/databases";
-import { flatFileParameterRows } from "~/components/projects/format";
+import { flatFileParameterRows } from "~/components/projects/flat-file-parameter-rows";
 import { LabelValueList } from "~/components/ui/label-value-list";
 
 /** The settings form: the upload type, and for flat-file projects how the files are read. */

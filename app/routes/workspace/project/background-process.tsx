@@ -7,7 +7,7 @@ import { getFormProps, useServerForm } from "~/lib/forms";
 import { Button } from "~/components/ui/button";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { invalid, readFormData, refusedByService, serviceFailure, unknownIntent } from "~/lib/forms.server";
-import { LOCK_REASON_LABELS } from "~/components/projects/format";
+import { LOCK_REASON_LABELS } from "../../../../contracts/values/projects";
 import { AutoRefresh, isRunning, JobProgress } from "~/components/projects/job-progress";
 import { Card } from "~/components/ui/card";
 import { companyHref, useCompanyHref } from "~/lib/company-href";

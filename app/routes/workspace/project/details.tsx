@@ -12,6 +12,7 @@ import { mayEnterArea } from "~/lib/access";
 import {
   DELIMITER_LABELS,
   ENCODING_LABELS,
+  LOCK_REASON_LABELS,
   PROJECT_STATUS_LABELS,
   SOURCE_TYPE_LABELS,
   STATUS_CHANGES,
@@ -20,7 +21,7 @@ import {
 } from "../../../../contracts/values/projects";
 import { CheckboxField, CheckboxGroupField, ErrorList, FormErrors, SelectField, TextareaField, TextField } from "~/components/forms/fields";
 import { StatusButton } from "~/components/forms/status-button";
-import { formatTimestamp, LOCK_REASON_LABELS } from "~/components/projects/format";
+import { formatTimestamp } from "~/components/projects/format";
 import { ProjectStatusBadge } from "~/components/projects/project-status-badge";
 import { useIntentPending } from "~/components/projects/use-intent-pending";
 import { Card } from "~/components/ui/card";

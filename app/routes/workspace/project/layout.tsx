@@ -1,7 +1,6 @@
 import { Icon } from "~/components/ui/icon";
 import { Link, NavLink, Outlet, type UIMatch } from "react-router";
-import { SOURCE_TYPE_LABELS } from "../../../../contracts/values/projects";
-import { LOCK_REASON_LABELS } from "~/components/projects/format";
+import { LOCK_REASON_LABELS, SOURCE_TYPE_LABELS } from "../../../../contracts/values/projects";
 import { ProjectStatusBadge } from "~/components/projects/project-status-badge";
 import { LoadSourceLink } from "~/components/projects/load-source-link";
 import { useCompanyHref } from "~/lib/company-href";
