@@ -11,7 +11,7 @@ case "${1:-portal}" in
     exec node build/services/client-portal.mjs ;;
   data-api)
     echo "http://127.0.0.1:${DATA_API_PORT}/healthz" > /tmp/healthz-url
-    exec node --max-semi-space-size=4 --heap-growing-percent=50 build/services/data-api.mjs ;;
+    exec node --max-semi-space-size=4 build/services/data-api.mjs ;;
   *)
     exec "$@" ;;
 esac

@@ -62,7 +62,7 @@ const shared = {
 };
 
 /** Also in scripts/container-start.sh and package.json's start:data-api. */
-const DATA_API_NODE_FLAGS = ["--max-semi-space-size=4", "--heap-growing-percent=50"];
+const DATA_API_NODE_FLAGS = ["--max-semi-space-size=4"];
 const processes: { name: string; args: string[]; env: NodeJS.ProcessEnv; health: string }[] = [
   {
     name: "client-portal",
@@ -79,9 +79,8 @@ const processes: { name: string; args: string[]; env: NodeJS.ProcessEnv; health:
   },
   {
     name: "data-api",
-    // Memory stays flat under uploads and loads (docs/decisions/014): a small young generation, an old
-    // one collected once it is half again what survived the last collection, and glibc's malloc kept
-    // to two arenas so what the parse worker's thread freed goes back to the system.
+    // Memory stays flat under uploads and loads (docs/decisions/014): a small young generation, and
+    // glibc's malloc kept to two arenas so what the parse worker's thread freed goes back to the system.
     args: [...DATA_API_NODE_FLAGS, "build/services/data-api.mjs"],
     env: { MALLOC_ARENA_MAX: "2", ...shared, DATA_API_PORT: String(ports.dataApi) },
     health: `${urls.dataApi}/healthz`,
