@@ -89,3 +89,9 @@ export async function watch<T>(pid: number, healthUrl: string, work: () => Promi
     await prober;
   }
 }
+
+/** The middle of an odd number of figures (of an even number, the upper middle one): always one of them. */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
