@@ -25,6 +25,7 @@ import { bumpVersion } from "../repositories/dictionary-version.ts";
 import { desiredTables, diffTables } from "./diff.ts";
 import { sortLine, TableCheck, type CheckedItem, type ParsedFile, type StagedRow } from "./parse-file.ts";
 import { parseInWorker, type ParseOutcome } from "./parse-in-worker.ts";
+import { withTightHeap } from "./tight-heap.ts";
 
 /**
  * Bulk upload → review → apply or discard. A review is stored as rows: a header (the file, the
@@ -111,7 +112,8 @@ export async function startReviewFromFile(
   options: ReviewOptions & { onCrash?: (message: string) => void },
 ): Promise<StartedReview> {
   const begun = await beginReview(db, dictionaryId, options);
-  const done = fillReview(db, dictionaryId, begun, parseInWorker(filePath, options.fileName, options.onCrash));
+  // Stored with a tighter heap: a big file's batches would otherwise take the data API past its memory goal (tight-heap.ts).
+  const done = withTightHeap(() => fillReview(db, dictionaryId, begun, parseInWorker(filePath, options.fileName, options.onCrash)));
   return { id: begun.id, done };
 }
 
