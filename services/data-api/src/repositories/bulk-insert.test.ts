@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKysely } from "../../../shared/db.ts";
 import { TEST_DATABASE_KINDS, createTestDatabase, type TestDatabase } from "../../../shared/testing/databases.ts";
-import { insertJsonRows } from "./bulk-insert.ts";
+import { insertJsonRows, updateJsonRows } from "./bulk-insert.ts";
 
 describe.each(TEST_DATABASE_KINDS)("insertJsonRows on %s", (kind) => {
   let database: TestDatabase;
@@ -32,5 +32,56 @@ describe.each(TEST_DATABASE_KINDS)("insertJsonRows on %s", (kind) => {
 
   it("does nothing for no rows", async () => {
     await insertJsonRows(db, "t", [{ name: "id", type: "text" }], []);
+  });
+});
+
+describe.each(TEST_DATABASE_KINDS)("updateJsonRows on %s", (kind) => {
+  let database: TestDatabase;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  let db: ReturnType<typeof createKysely<any>>;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+    db = createKysely(database.url);
+    await sql`create table steps (run_id text not null, position integer not null, status text not null, rows_affected bigint, note text)`.execute(db);
+  });
+  afterAll(async () => {
+    await db?.destroy();
+    await database?.drop();
+  });
+
+  it("changes the rows each JSON row names, within its scope only, and leaves the others as they were", async () => {
+    const insert = [
+      ["a", 1, "Pending", null, null],
+      ["a", 2, "Pending", null, null],
+      ["a", 3, "Pending", null, null],
+      ["b", 1, "Pending", null, null],
+    ];
+    const columns = [
+      { name: "run_id", type: "text" },
+      { name: "position", type: "integer" },
+      { name: "status", type: "text" },
+      { name: "rows_affected", type: "integer" },
+      { name: "note", type: "text" },
+    ] as const;
+    await insertJsonRows(db, "steps", columns, insert);
+    await updateJsonRows(
+      db,
+      "steps",
+      { name: "run_id", value: "a" },
+      [{ name: "position", type: "integer" }],
+      [columns[2], columns[3], columns[4]],
+      [
+        [1, "Completed", 2 ** 40, `it's "done" ✓`],
+        [3, "Failed", null, "line\nbreak"],
+      ],
+    );
+    const stored = await db.selectFrom("steps").selectAll().orderBy("run_id").orderBy("position").execute();
+    expect(stored.map((r) => [r.run_id, Number(r.position), r.status, r.rows_affected === null ? null : Number(r.rows_affected), r.note])).toEqual([
+      ["a", 1, "Completed", 2 ** 40, `it's "done" ✓`],
+      ["a", 2, "Pending", null, null],
+      ["a", 3, "Failed", null, "line\nbreak"],
+      ["b", 1, "Pending", null, null],
+    ]);
   });
 });

@@ -26,3 +26,32 @@ export async function insertJsonRows(db: Kysely<any>, table: string, columns: re
     await sql`insert into ${sql.table(table)} (${names}) select ${values} from json_each(${json})`.execute(db);
   }
 }
+
+/**
+ * Many rows of one table changed in one statement, the same way: each JSON row holds the values of
+ * `key` (which row) and then those of `columns` (what it becomes), among the rows where `scope`'s
+ * column equals its value. One statement, one text whatever the count: a run's thousand step
+ * results are one write rather than a thousand.
+ */
+export async function updateJsonRows(
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  db: Kysely<any>,
+  table: string,
+  scope: { name: string; value: string },
+  key: readonly BulkColumn[],
+  columns: readonly BulkColumn[],
+  rows: readonly (readonly unknown[])[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  const json = JSON.stringify(rows);
+  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  // PostgreSQL's json_array_elements names its row x; SQLite's json_each answers it as value.
+  const cell = (c: BulkColumn, i: number) => sql.raw(postgres ? `(x ->> ${i})${c.type === "integer" ? "::bigint" : ""}` : `v.value ->> ${i}`);
+  const set = sql.join(columns.map((c, i) => sql`${sql.ref(c.name)} = ${cell(c, key.length + i)}`));
+  const matches = sql.join(
+    key.map((c, i) => sql`${sql.ref(`${table}.${c.name}`)} = ${cell(c, i)}`),
+    sql` and `,
+  );
+  const rowsOf = postgres ? sql`json_array_elements(${json}::json) as x` : sql`json_each(${json}) as v`;
+  await sql`update ${sql.table(table)} set ${set} from ${rowsOf} where ${sql.ref(`${table}.${scope.name}`)} = ${scope.value} and ${matches}`.execute(db);
+}

@@ -5,6 +5,7 @@ import type { OnError, RunStepStatus } from "../../../../contracts/values/runs.t
 import { NotFoundError } from "../api-problem.ts";
 import type { Database } from "../db/schema.ts";
 import { totalOf } from "./db-helpers.ts";
+import { updateJsonRows, type BulkColumn } from "./bulk-insert.ts";
 
 /**
  * Runs of a workspace's templates (issue 11): the run row, its steps (each script pinned to the
@@ -97,35 +98,47 @@ export async function startStep(db: Db, runId: string, position: number, now = n
     .execute();
 }
 
-export async function finishStep(
-  db: Db,
-  runId: string,
-  position: number,
-  result: {
-    status: Extract<RunStepStatus, "Completed" | "Failed">;
-    rowsAffected: number | null;
-    durationMs: number;
-    notices: string[];
-    error: string | null;
-    errorLine: number | null;
-  },
-  now = new Date(),
-) {
-  await db
-    .updateTable("run_steps")
-    .set({
-      status: result.status,
-      rows_affected: result.rowsAffected,
-      duration_ms: result.durationMs,
-      notices: JSON.stringify(result.notices),
-      error: result.error,
-      error_line: result.errorLine,
-      finished_at: now.toISOString(),
-    })
-    .where("run_id", "=", runId)
-    .where("position", "=", position)
-    .execute();
+/** What a step came to. */
+export type StepResult = {
+  status: Extract<RunStepStatus, "Completed" | "Failed">;
+  rowsAffected: number | null;
+  durationMs: number;
+  notices: string[];
+  error: string | null;
+  errorLine: number | null;
+};
+
+/** The results of steps of a run, each with when it finished: one statement for them all. */
+export async function finishSteps(db: Db, runId: string, steps: readonly { position: number; result: StepResult; finishedAt: Date }[]) {
+  await updateJsonRows(
+    db,
+    "run_steps",
+    { name: "run_id", value: runId },
+    [{ name: "position", type: "integer" }],
+    STEP_RESULT_COLUMNS,
+    steps.map(({ position, result, finishedAt }) => [
+      position,
+      result.status,
+      result.rowsAffected,
+      result.durationMs,
+      JSON.stringify(result.notices),
+      result.error,
+      result.errorLine,
+      finishedAt.toISOString(),
+    ]),
+  );
 }
+
+/** In finishSteps' order. */
+const STEP_RESULT_COLUMNS: BulkColumn[] = [
+  { name: "status", type: "text" },
+  { name: "rows_affected", type: "integer" },
+  { name: "duration_ms", type: "integer" },
+  { name: "notices", type: "text" },
+  { name: "error", type: "text" },
+  { name: "error_line", type: "integer" },
+  { name: "finished_at", type: "text" },
+];
 
 export async function finishRun(db: Db, runId: string, status: RunStatus, message: string | null, now = new Date()) {
   await db.updateTable("runs").set({ status, message, finished_at: now.toISOString() }).where("id", "=", runId).where("status", "=", "IN_PROGRESS").execute();

@@ -18,7 +18,7 @@ import { quoteIdentifier } from "../data-plane/postgres-ddl.ts";
 import type { DataPlane } from "../data-plane/servers.ts";
 import type { Database } from "../db/schema.ts";
 import { JobInputRefusedError } from "../jobs/start-job.ts";
-import { finishStep, setTableCounts, startStep, type PlannedStep } from "../repositories/runs.ts";
+import { finishSteps, setTableCounts, startStep, type PlannedStep, type StepResult } from "../repositories/runs.ts";
 import { positionOf } from "../templates/sql-check.ts";
 import { ScriptQuery } from "./script-query.ts";
 
@@ -32,32 +32,28 @@ export type RunInput = {
   statementTimeoutSeconds: number;
 };
 
-type StepResult = Parameters<typeof finishStep>[3];
-
 /**
- * Step results written in batches, one transaction each, at most every quarter second and whenever the
+ * Step results written in batches, one statement each, at most every quarter second and whenever the
  * run stops: a run of a thousand one-millisecond scripts must not wait for a thousand commits of the
  * control plane. A killed process loses at most the last quarter second's results; the run is then
  * marked interrupted by the recovery.
  */
 class StepRecorder {
-  private queue: { position: number; result: StepResult }[] = [];
+  private queue: { position: number; result: StepResult; finishedAt: Date }[] = [];
   private flushed = performance.now();
   constructor(
     private readonly db: Kysely<Database>,
     private readonly runId: string,
   ) {}
   async record(position: number, result: StepResult) {
-    this.queue.push({ position, result });
+    this.queue.push({ position, result, finishedAt: new Date() });
     if (performance.now() - this.flushed > FLUSH_EVERY_MS) await this.flush();
   }
   async flush() {
     this.flushed = performance.now();
     if (!this.queue.length) return;
-    const batch = this.queue.splice(0);
-    await this.db.transaction().execute(async (trx) => {
-      for (const { position, result } of batch) await finishStep(trx, this.runId, position, result);
-    });
+    // One statement for the batch: a run of a thousand tiny scripts is not a thousand writes.
+    await finishSteps(this.db, this.runId, this.queue.splice(0));
   }
 }
 
