@@ -79,8 +79,16 @@ export const runTableCountSchema = z.object({
   previousRows: z.number().int().nullable(),
 });
 
+/** Which of a run's steps its page shows: a page of them in order, of some statuses or all. */
+export const runStepsQuerySchema = pageQuerySchema.extend({
+  status: repeatedQuery(z.enum(RUN_STEP_STATUSES)),
+});
+
 export const runDetailsSchema = runSummarySchema.extend({
+  /** A page of the steps (runStepsQuerySchema), in order: a run of thousands of scripts is never sent whole. */
   steps: z.array(runStepSchema.extend({ sql: z.string() })),
+  /** Where that page is among the steps the query matched (all of them: stepCount). */
+  stepPage: z.object({ total: z.number().int(), page: z.number().int(), pageSize: z.number().int() }),
   tables: z.array(runTableCountSchema),
   message: z.string().nullable(),
 });

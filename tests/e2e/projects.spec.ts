@@ -250,6 +250,17 @@ for (const javaScriptEnabled of [true, false]) {
       const runSteps = page.getByRole("table", { name: "Steps" });
       await expect(runSteps).toContainText("Line 1: duplicate key value violates unique constraint");
       const failedRun = page.url();
+      // Its steps filtered through the URL (in SQL): the failed one.
+      const failedOnly = async () => {
+        const stepFilter = page.getByRole("search", { name: "Filter steps" });
+        await stepFilter.getByRole("checkbox", { name: "Failed only" }).check();
+        await stepFilter.getByRole("button", { name: "Search" }).click();
+        await expect(page).toHaveURL(/[?&]status=Failed/);
+      };
+      await failedOnly();
+      await expect(runSteps.getByRole("row")).toHaveCount(2);
+      await expect(runSteps.getByRole("row").nth(1)).toContainText("duplicate key value");
+      await expect(page.getByRole("navigation", { name: "Pagination" }).getByText("Page 1 of 1 · 1 step", { exact: true })).toBeVisible();
 
       await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Templates" }).click();
       await page.getByRole("table", { name: "Templates in run order" }).getByRole("link", { name: master }).click();
@@ -264,6 +275,10 @@ for (const javaScriptEnabled of [true, false]) {
       await page.getByRole("button", { name: "Rerun from the failed step" }).click();
       await expect(page.getByText("Succeeded", { exact: true })).toBeVisible({ timeout: 20_000 });
       await expect(runSteps).toContainText("version 2");
+      // None of the rerun's steps failed: the same filter finds none.
+      await failedOnly();
+      await expect(page.getByText("No step of this run failed.")).toBeVisible();
+      await expect(runSteps).toHaveCount(0);
       await page.getByRole("link", { name: "Run history" }).click();
       await expect(page.getByRole("table", { name: "Runs" }).getByRole("row")).toHaveCount(5);
       if (javaScriptEnabled) await expectNoViolations(page);

@@ -46,7 +46,7 @@ import { backupPageSchema, comparisonBodySchema, historyEntryDetailsSchema, rest
 import { historyPageSchema, loadSchema, rejectedRowsPageSchema, stagedUploadSchema, tableRowsSchema, type HistoryQuery, type stagedLoadSchema } from "../../../contracts/loads";
 import type { WorkspaceDescriptor } from "../../../contracts/workspaces";
 import { sqlPermissionsSchema, type setSqlPermissionsSchema } from "../../../contracts/sql-access";
-import { runDetailsSchema, runPageSchema, startedRunSchema, type runsQuerySchema, type startRunSchema } from "../../../contracts/runs";
+import { runDetailsSchema, runPageSchema, startedRunSchema, type runStepsQuerySchema, type runsQuerySchema, type startRunSchema } from "../../../contracts/runs";
 import { callService, callServiceStream, type Caller, type StreamedUpload } from "../api.server";
 import { dictionaryEndpoints } from "./dictionary-tables.server";
 
@@ -138,7 +138,9 @@ export function workspaceApi(ws: WorkspaceDescriptor, as: Caller) {
       runs: {
         start: (body: z.input<typeof startRunSchema>) => callService("data-api", at(id, "run"), as, { method: "POST", body, schema: startedRunSchema }),
         list: (query: z.output<typeof runsQuerySchema>) => callService("data-api", at(id, "runs"), as, { schema: runPageSchema, query }),
-        get: (runId: string) => callService("data-api", at(id, "runs", runId), as, { schema: runDetailsSchema }),
+        /** The run with a page of its steps (the first page of all of them by default). */
+        get: (runId: string, steps?: z.output<typeof runStepsQuerySchema>) =>
+          callService("data-api", at(id, "runs", runId), as, { schema: runDetailsSchema, ...(steps ? { query: steps } : {}) }),
       },
       setUploadType: (uploadType: (typeof UPLOAD_TYPES)[number]) =>
         callService("data-api", at(id, "upload-type"), as, { method: "POST", body: { uploadType }, schema: anything }),

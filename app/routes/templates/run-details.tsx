@@ -1,30 +1,39 @@
 import { data, Form, Link, type UIMatch } from "react-router";
-import { ON_ERROR_LABELS } from "../../../contracts/values/runs";
+import { ON_ERROR_LABELS, RUN_STEP_STATUSES, type RunStepStatus } from "../../../contracts/values/runs";
 import { formatTimestamp } from "~/components/dictionary/column-format";
 import { AutoRefresh } from "~/components/projects/job-progress";
 import { Alert } from "~/components/ui/alert";
 import { Button, buttonVariants } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
+import { CheckboxFilter } from "~/components/ui/checkbox-filter";
 import { LabelValueList } from "~/components/ui/label-value-list";
+import { ListSearchForm } from "~/components/ui/list-search-form";
+import { Pagination, PastTheEnd } from "~/components/ui/pagination";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { readFormData, serviceFailure, unknownIntent } from "~/lib/forms.server";
+import { readPaging } from "~/lib/list-search.server";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
 import { projectScope, requireWorkspace } from "../workspace/workspace.server";
 import { RunStatusBadge } from "./run-status-badge";
 import type { Route } from "./+types/run-details";
 
 /**
- * One run (…/run-history/{runId}/details): its steps in order with status, rows changed, duration,
- * notices and the error at its line, each step's SQL as run; per destination table the rows before,
+ * One run (…/run-history/{runId}/details): its steps in order, a page at a time and filtered by status
+ * through the URL, with status, rows changed, duration, notices and the error at its line, each step's
+ * SQL as run; per destination table the rows before,
  * after, and after the run before. While it runs the page follows it (revalidating with JavaScript, a
  * meta refresh without) and offers "Cancel"; a run with a failed step offers "Rerun from the failed step".
  */
-export async function loader({ params, context }: Route.LoaderArgs) {
-  const { project, api, access } = await projectScope(context);
-  const run = await api.runs.get(params.runId);
-  return { projectId: project.id, run, canWrite: access.canWrite };
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const p = new URL(request.url).searchParams;
+  // A page of the steps, in order, filtered by status: a run of thousands of scripts is paged in SQL.
+  const { page, pageSize } = readPaging(p, ["position"], "position");
+  const search = { status: p.getAll("status").filter((s): s is RunStepStatus => (RUN_STEP_STATUSES as readonly string[]).includes(s)), page, pageSize };
+  const { project, api, access, companyId } = await projectScope(context);
+  const run = await api.runs.get(params.runId, search);
+  return { projectId: project.id, run, canWrite: access.canWrite, search, companyId };
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
@@ -61,9 +70,11 @@ export const handle = {
 const duration = (ms: number | null) => (ms === null ? "" : ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`);
 
 export default function RunDetails({ loaderData, actionData }: Route.ComponentProps) {
-  const { projectId, run, canWrite } = loaderData;
+  const { projectId, run, canWrite, search, companyId } = loaderData;
   const href = useCompanyHref();
   const paths = useWorkspacePaths();
+  const here = paths.page(projectId, `templates/run-history/${run.id}/details`);
+  const filtered = search.status.length > 0;
   const running = run.status === "IN_PROGRESS";
   const [first, ...problems] = actionData?.errors ?? [];
   return (
@@ -120,46 +131,76 @@ export default function RunDetails({ loaderData, actionData }: Route.ComponentPr
           </div>
         ) : null}
       </Card>
-      <Table aria-label="Steps">
-        <TableHeader>
-          <TableRow>
-            <TableHead>#</TableHead>
-            <TableHead>Script</TableHead>
-            <TableHead>Status</TableHead>
-            <TableHead className="text-right">Rows changed</TableHead>
-            <TableHead className="text-right">Duration</TableHead>
-            <TableHead>Messages</TableHead>
-          </TableRow>
-        </TableHeader>
-        <TableBody>
-          {run.steps.map((s) => (
-            <TableRow key={s.position}>
-              <TableCell className="tabular-nums">{s.position}</TableCell>
-              <TableCell>
-                <span className="font-medium">{s.scriptName}</span>
-                <span className="block text-xs text-muted-foreground">
-                  {s.templateName} / {s.levelName} · version {s.scriptVersion}
-                </span>
-                <details className="mt-1 text-xs">
-                  <summary className="cursor-pointer text-brand">SQL as run</summary>
-                  <pre className="mt-1 max-w-xl overflow-x-auto rounded bg-muted/40 p-2 font-mono">{s.sql}</pre>
-                </details>
-              </TableCell>
-              <TableCell>{s.status}</TableCell>
-              <TableCell className="text-right tabular-nums">{s.rowsAffected ?? ""}</TableCell>
-              <TableCell className="text-right tabular-nums">{duration(s.durationMs)}</TableCell>
-              <TableCell className="text-sm">
-                {s.error ? <p className="text-destructive">{s.errorLine ? `Line ${s.errorLine}: ${s.error}` : s.error}</p> : null}
-                {s.notices.map((n) => (
-                  <p key={n} className="text-muted-foreground">
-                    {n}
-                  </p>
-                ))}
-              </TableCell>
+      <ListSearchForm
+        action={here}
+        label="Filter steps"
+        companyId={companyId}
+        sort="position"
+        defaultSort="position"
+        pageSize={search.pageSize}
+        pageSizeId="step-page-size"
+        filtered={filtered}
+      >
+        {/* The failures are what a long run's reader looks for; the data API filters by any status. */}
+        <CheckboxFilter legend="Show steps" name="status" options={[["Failed", "Failed only"]] as const} checked={search.status} />
+      </ListSearchForm>
+      {run.stepPage.total === 0 ? (
+        <p role="status" className="rounded-lg border border-border bg-white p-4 text-sm">
+          {filtered ? "No step of this run failed." : "This run has no steps."}
+        </p>
+      ) : run.steps.length === 0 ? (
+        <PastTheEnd page={run.stepPage.page} />
+      ) : (
+        <Table aria-label="Steps">
+          <TableHeader>
+            <TableRow>
+              <TableHead>#</TableHead>
+              <TableHead>Script</TableHead>
+              <TableHead>Status</TableHead>
+              <TableHead className="text-right">Rows changed</TableHead>
+              <TableHead className="text-right">Duration</TableHead>
+              <TableHead>Messages</TableHead>
             </TableRow>
-          ))}
-        </TableBody>
-      </Table>
+          </TableHeader>
+          <TableBody>
+            {run.steps.map((s) => (
+              <TableRow key={s.position}>
+                <TableCell className="tabular-nums">{s.position}</TableCell>
+                <TableCell>
+                  <span className="font-medium">{s.scriptName}</span>
+                  <span className="block text-xs text-muted-foreground">
+                    {s.templateName} / {s.levelName} · version {s.scriptVersion}
+                  </span>
+                  <details className="mt-1 text-xs">
+                    <summary className="cursor-pointer text-brand">SQL as run</summary>
+                    <pre className="mt-1 max-w-xl overflow-x-auto rounded bg-muted/40 p-2 font-mono">{s.sql}</pre>
+                  </details>
+                </TableCell>
+                <TableCell>{s.status}</TableCell>
+                <TableCell className="text-right tabular-nums">{s.rowsAffected ?? ""}</TableCell>
+                <TableCell className="text-right tabular-nums">{duration(s.durationMs)}</TableCell>
+                <TableCell className="text-sm">
+                  {s.error ? <p className="text-destructive">{s.errorLine ? `Line ${s.errorLine}: ${s.error}` : s.error}</p> : null}
+                  {s.notices.map((n) => (
+                    <p key={n} className="text-muted-foreground">
+                      {n}
+                    </p>
+                  ))}
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      )}
+      {run.stepPage.total > 0 ? (
+        <Pagination
+          page={run.stepPage.page}
+          pageSize={run.stepPage.pageSize}
+          total={run.stepPage.total}
+          noun={["step", "steps"]}
+          href={(page) => href(here, { status: search.status, pageSize: search.pageSize, page })}
+        />
+      ) : null}
       {run.tables.length ? (
         <Table aria-label="Destination tables">
           <caption className="mb-2 text-left text-sm font-semibold">

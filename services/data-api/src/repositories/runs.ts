@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
-import type { RunDetails, RunStatus, RunStep, RunSummary, RunType } from "../../../../contracts/runs.ts";
+import type { z } from "zod";
+import { runStepsQuerySchema, type RunDetails, type RunStatus, type RunStep, type RunSummary, type RunType } from "../../../../contracts/runs.ts";
 import type { OnError, RunStepStatus } from "../../../../contracts/values/runs.ts";
 import { NotFoundError } from "../api-problem.ts";
 import type { Database } from "../db/schema.ts";
@@ -248,9 +249,26 @@ export async function findRun(db: Db, projectId: string, runId: string): Promise
   return row;
 }
 
-export async function getRun(db: Db, projectId: string, runId: string): Promise<RunDetails> {
+/** The steps a run's page shows by default: the first page of all of them. */
+export const FIRST_STEPS: RunStepsQuery = runStepsQuerySchema.parse({});
+export type RunStepsQuery = z.output<typeof runStepsQuerySchema>;
+
+/** A run with a page of its steps (in order, filtered by status in SQL) and its destination's counts. */
+export async function getRun(db: Db, projectId: string, runId: string, query: RunStepsQuery = FIRST_STEPS): Promise<RunDetails> {
   const row = await findRun(db, projectId, runId);
-  const steps = await db.selectFrom("run_steps").selectAll().where("run_id", "=", runId).orderBy("position").execute();
+  const scope = <Q extends { where: (...args: any[]) => Q }>(q: Q): Q => {
+    const scoped = q.where("run_id", "=", runId);
+    return query.status.length ? scoped.where("status", "in", query.status) : scoped;
+  };
+  const steps = await scope(db.selectFrom("run_steps").selectAll())
+    .orderBy("position")
+    .limit(query.pageSize)
+    .offset((query.page - 1) * query.pageSize)
+    .execute();
+  const matched = await totalOf(steps.length, query, () =>
+    scope(db.selectFrom("run_steps").select((eb) => eb.fn.countAll<number | string>().as("n"))).executeTakeFirstOrThrow(),
+  );
+  const all = (await stepCounts(db, [runId])).get(runId);
   const counts = await db
     .selectFrom("run_table_counts")
     .select(["table_name", "rows_before", "rows"])
@@ -276,8 +294,9 @@ export async function getRun(db: Db, projectId: string, runId: string): Promise<
       )
     : null;
   return {
-    ...toSummary(row, { steps: steps.length, failed: steps.filter((s) => s.status === "Failed").length }),
+    ...toSummary(row, all),
     message: row.message,
+    stepPage: { total: matched, page: query.page, pageSize: query.pageSize },
     steps: steps.map((s): RunStep & { sql: string } => ({
       position: s.position,
       templateName: s.template_name,

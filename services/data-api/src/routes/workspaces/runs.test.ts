@@ -173,6 +173,40 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("runs on %s"
     expect(await destinationCustomers(project.id)).toBe(0);
   });
 
+  it("a run's page of steps comes from SQL: in order, a page at a time, filtered by status, with the run's own counts", async () => {
+    // Twelve scripts, every third failing (On error: continue).
+    const scripts = Array.from({ length: 12 }, (_, i) => ({
+      name: `Step ${i + 1}`,
+      sql: (i + 1) % 3 === 0 ? `select * from destination."Missing${i + 1}";` : `select ${i + 1};`,
+    }));
+    const { project } = await projectWith(scripts);
+    const runId = (await start(project.id, { type: "Test", onError: "continue" })).body.run.id;
+    const first = await finished(project.id, runId);
+    // The default: the first 25 steps of all of them.
+    expect(first.steps.map((s) => s.position)).toEqual(scripts.map((_, i) => i + 1));
+    expect(first).toMatchObject({ stepCount: 12, failedSteps: 4, stepPage: { total: 12, page: 1, pageSize: 25 } });
+    const runUrl = `/api/v1/projects/${project.id}/runs/${runId}`;
+    const second: RunDetails = (await api.get(`${runUrl}?page=2&pageSize=10`, owner)).body;
+    expect(second.steps.map((s) => [s.position, s.scriptName])).toEqual([
+      [11, "Step 11"],
+      [12, "Step 12"],
+    ]);
+    expect(second).toMatchObject({ stepCount: 12, failedSteps: 4, stepPage: { total: 12, page: 2, pageSize: 10 } });
+    const failed: RunDetails = (await api.get(`${runUrl}?status=Failed`, owner)).body;
+    expect(failed.steps.map((s) => [s.position, s.status])).toEqual([
+      [3, "Failed"],
+      [6, "Failed"],
+      [9, "Failed"],
+      [12, "Failed"],
+    ]);
+    expect(failed.steps[0]!.error).toMatch(/Missing3/);
+    expect(failed.stepPage.total).toBe(4);
+    // Past the end: no steps, the total still said; a page size the list does not offer is refused.
+    expect((await api.get(`${runUrl}?status=Failed&page=2&pageSize=10`, owner)).body).toMatchObject({ steps: [], stepPage: { total: 4, page: 2 } });
+    expect((await api.get(`${runUrl}?pageSize=7`, owner)).status).toBe(400);
+    expect((await api.get(`${runUrl}?status=Lost`, owner)).status).toBe(400);
+  });
+
   it("scripts cannot reach past the project: another database, the control plane, pg_authid, COPY TO PROGRAM, CREATE EXTENSION, ALTER SYSTEM, SET ROLE", async () => {
     const attempts = [
       { name: "Authid", sql: `select * from pg_catalog.pg_authid;` },

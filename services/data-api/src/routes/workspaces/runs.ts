@@ -1,6 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
-import { runDetailsSchema, runPageSchema, runsQuerySchema, startRunSchema, startedRunSchema } from "../../../../../contracts/runs.ts";
+import { runDetailsSchema, runPageSchema, runStepsQuerySchema, runsQuerySchema, startRunSchema, startedRunSchema } from "../../../../../contracts/runs.ts";
 import { RUN_STATEMENT_TIMEOUT_SECONDS_DEFAULT } from "../../../../../contracts/values/runs.ts";
 import type { WorkspaceDescriptor } from "../../../../../contracts/workspaces.ts";
 import { ApiProblem } from "../../api-problem.ts";
@@ -44,9 +44,9 @@ export function createWorkspaceRunsRouter(descriptor: WorkspaceDescriptor) {
     method: "get",
     path: `${base}/runs/{runId}`,
     tags,
-    summary: "A run with its steps (the SQL as run) and the destination's row counts",
-    request: { params: workspaceIdParams.extend({ runId: z.string().min(1) }) },
-    responses: { 200: jsonContent(runDetailsSchema, "The run."), ...readErrors },
+    summary: "A run with a page of its steps (the SQL as run; query: page, pageSize, status repeated) and the destination's row counts",
+    request: { params: workspaceIdParams.extend({ runId: z.string().min(1) }), query: runStepsQuerySchema },
+    responses: { 200: jsonContent(runDetailsSchema, "The run."), 400: writeErrors[400], ...readErrors },
   });
 
   return createRouter()
@@ -73,7 +73,7 @@ export function createWorkspaceRunsRouter(descriptor: WorkspaceDescriptor) {
         { projectId: workspace.id, serverId: workspace.database_server, userId: c.var.caller.userId, userName: c.var.caller.name },
         request,
       );
-      const { steps: _steps, tables: _tables, message: _message, ...summary } = await getRun(c.var.deps.db, workspace.id, runId);
+      const { steps: _steps, stepPage: _stepPage, tables: _tables, message: _message, ...summary } = await getRun(c.var.deps.db, workspace.id, runId);
       return c.json({ run: summary }, 202);
     })
     .openapi(list, async (c) => {
@@ -83,6 +83,6 @@ export function createWorkspaceRunsRouter(descriptor: WorkspaceDescriptor) {
     .openapi(read, async (c) => {
       const params = c.req.valid("param");
       const { workspace } = await requireWorkspace(c, kind, params.id, { write: false });
-      return c.json(await getRun(c.var.deps.db, workspace.id, params.runId), 200);
+      return c.json(await getRun(c.var.deps.db, workspace.id, params.runId, c.req.valid("query")), 200);
     });
 }
