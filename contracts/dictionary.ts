@@ -114,6 +114,11 @@ export const dictionarySearchQuerySchema = pageQuerySchema.extend({
 export const dictionarySearchResponseSchema = pageOf(dictionarySummarySchema);
 
 export const dictionarySchema = dictionarySummarySchema.extend({ tables: z.array(tableSchema) });
+/**
+ * GET /data-dictionaries/{id}?tables=none: the dictionary without its tables (an empty list), for the
+ * pages that read them a page at a time (GET …/tables); "all" (the default) sends every table whole.
+ */
+export const dictionaryReadQuerySchema = z.object({ tables: z.enum(["all", "none"]).default("all") });
 export type Dictionary = z.infer<typeof dictionarySchema>;
 
 /** POST /api/v1/data-dictionaries */

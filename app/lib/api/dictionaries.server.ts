@@ -4,6 +4,9 @@ import {
   dictionarySearchResponseSchema,
   type dictionarySearchQuerySchema,
   dictionarySummarySchema,
+  tableSchema,
+  tablesPageSchema,
+  type tablesQuerySchema,
   type createDictionarySchema,
   type updateDictionarySchema,
 } from "../../../contracts/dictionary";
@@ -28,7 +31,15 @@ export const searchDictionaries = (as: Caller, query: z.output<typeof dictionary
 export const selectableDictionaries = async (as: Caller, companyId: string, applicationId?: string) =>
   (await searchDictionaries(as, { companyId, applicationId, sort: "name", page: 1, pageSize: SELECT_LIMIT })).items;
 
-export const getDictionary = (as: Caller, id: string) => callService("data-api", at(id), as, { schema: dictionarySchema });
+/** The dictionary without its tables (`tables=none`): a dictionary of thousands of tables is read a page at a time. */
+export const getDictionary = (as: Caller, id: string) => callService("data-api", at(id), as, { schema: dictionarySchema, query: { tables: "none" } });
+
+/** A page of the dictionary's tables in order, with their column counts (GET …/tables). */
+export const getTablesPage = (as: Caller, id: string, query: z.output<typeof tablesQuerySchema>) =>
+  callService("data-api", at(id, "tables"), as, { schema: tablesPageSchema, query });
+
+/** One table with its columns in order (GET …/tables/{tableId}). */
+export const getTable = (as: Caller, id: string, tableId: string) => callService("data-api", at(id, "tables", tableId), as, { schema: tableSchema });
 
 export const createDictionary = (as: Caller, body: z.output<typeof createDictionarySchema>) =>
   callService("data-api", DICTIONARIES, as, { method: "POST", body, schema: dictionarySummarySchema });

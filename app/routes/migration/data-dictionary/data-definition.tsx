@@ -11,37 +11,55 @@ import { Card } from "~/components/ui/card";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { invalid, parseForm, refusedByService } from "~/lib/forms.server";
-import { deleteTable } from "~/lib/api/dictionaries.server";
+import { deleteTable, getTablesPage } from "~/lib/api/dictionaries.server";
+import { readPaging } from "~/lib/list-search.server";
+import { Pagination, PastTheEnd } from "~/components/ui/pagination";
 import { callerOf, shellOf } from "~/lib/guards.server";
-import { dictionaryOf, dictionaryPathsOfRequest, masterDataAccess, pendingReviewLink, requireMasterDataWrite } from "./dictionary.server";
+import { dictionaryOf, dictionaryPathsOfRequest, masterDataAccess, pendingReviewLink, requireMasterDataWrite, tableOf } from "./dictionary.server";
 import { dictionaryModeOf, useDictionaryPaths } from "./paths";
 import type { Route } from "./+types/data-definition";
 
 /** ?delete={tableId}: the confirmation of that table's deletion (a link, so it works without JavaScript). */
 const DELETE_PARAM = "delete";
 
+/** Tables per page of the view, each shown with its columns. */
+const VIEW_PAGE_SIZE = 10;
+
 /**
- * The dictionary's tables: edit/{id}/data-definition lists them to open, add and delete;
- * view/{id}/data-definition shows every table with its columns, read-only.
+ * The dictionary's tables, a page at a time (?page=, ?pageSize=): edit/{id}/data-definition lists them
+ * to open, add and delete; view/{id}/data-definition shows each table of the page with its columns, read-only.
  */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   // An upload nobody applied or discarded: whoever may apply it finds it again here. Asked beside the
   // dictionary's own load, and waited for only when the user may apply it.
   const pendingLink = pendingReviewLink(callerOf(context), params.dataDictionaryId, "edit");
   pendingLink.catch(() => undefined);
-  const [dictionary, shell] = await Promise.all([dictionaryOf(context), shellOf(context)]);
   const url = new URL(request.url);
   const mode = dictionaryModeOf(url.pathname) === "edit" ? "edit" : "view";
-  const tables = [...dictionary.tables].sort((a, b) => a.order - b.order);
-  const deleting = mode === "edit" ? (tables.find((t) => t.id === url.searchParams.get(DELETE_PARAM)) ?? null) : null;
+  // A page of the tables, in order, read in SQL: a dictionary may hold thousands of tables. The view
+  // shows each with its columns, ten at a time unless asked (some 160 KB for tables of 40 columns).
+  const paging = readPaging(url.searchParams, ["order"], "order");
+  const page = paging.page;
+  const pageSize = mode === "view" && !url.searchParams.has("pageSize") ? VIEW_PAGE_SIZE : paging.pageSize;
+  const as = callerOf(context);
+  const deleteId = mode === "edit" ? url.searchParams.get(DELETE_PARAM) : null;
+  const [dictionary, shell, summaries, deleting] = await Promise.all([
+    dictionaryOf(context),
+    shellOf(context),
+    getTablesPage(as, params.dataDictionaryId, { page, pageSize }),
+    // A confirmation link of a table deleted meanwhile shows the list without it.
+    deleteId ? tableOf(as, params.dataDictionaryId, deleteId).catch(() => null) : null,
+  ]);
+  // The view shows each table of the page with its columns, read beside one another.
+  const tables = mode === "view" ? await Promise.all(summaries.items.map((t) => tableOf(as, dictionary.id, t.id))) : [];
   const pending = masterDataAccess(shell).canWrite ? await pendingLink : null;
   return {
     mode,
     pending,
     id: dictionary.id,
     version: dictionary.version,
-    tables: mode === "view" ? tables : [],
-    summaries: tables.map((t) => ({ id: t.id, name: t.name, description: t.description, columnCount: t.columns.length })),
+    tables,
+    summaries,
     deleting: deleting && { id: deleting.id, name: deleting.name, columnCount: deleting.columns.length },
   };
 }
@@ -52,13 +70,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { shell, companyId } = await requireMasterDataWrite(context, paths.definition("view", dictionary.id));
   const { submission } = await parseForm(request, deleteTableSchema);
   if (submission.status !== "success") return invalid(submission);
+  // Its name for the message, read before it goes.
+  const name = (await tableOf(shell, dictionary.id, submission.value.tableId).catch(() => null))?.name ?? "";
   try {
     await deleteTable(shell, dictionary.id, submission.value.tableId, submission.value.version);
   } catch (err) {
     // A stale version (409): said in the confirmation, nothing deleted.
     return refusedByService(submission, err);
   }
-  const name = dictionary.tables.find((t) => t.id === submission.value.tableId)?.name ?? "";
   return redirectWithFlash(companyHref(paths.definition("edit", dictionary.id), companyId), dictionaryMessages.tableDeleted(name));
 }
 
@@ -72,10 +91,21 @@ export default function DataDefinition({ loaderData, actionData }: Route.Compone
   const href = useCompanyHref();
   const paths = useDictionaryPaths();
   const here = paths.definition("edit", id);
+  const pagination =
+    summaries.total > 0 ? (
+      <Pagination
+        page={summaries.page}
+        pageSize={summaries.pageSize}
+        total={summaries.total}
+        noun={["table", "tables"]}
+        href={(page) => href(paths.definition(mode === "edit" ? "edit" : "view", id), { page, pageSize: summaries.pageSize })}
+      />
+    ) : null;
+  const pastTheEnd = summaries.total > 0 && summaries.items.length === 0 ? <PastTheEnd page={summaries.page} /> : null;
   const notice = pending ? <PendingReviewNotice review={pending.review} to={pending.to} /> : null;
 
   if (mode === "view") {
-    if (tables.length === 0) {
+    if (summaries.total === 0) {
       return (
         <div className="flex flex-col gap-4">
           {notice}
@@ -90,7 +120,8 @@ export default function DataDefinition({ loaderData, actionData }: Route.Compone
       <div className="flex flex-col gap-6">
         {notice}
         <h2 className="sr-only">Data definition</h2>
-        <DictionaryTablesList tables={summaries} label="Tables" />
+        {pastTheEnd}
+        <DictionaryTablesList tables={summaries.items} label="Tables" />
         {tables.map((t) => (
           <section key={t.id} aria-labelledby={`table-${t.id}`} className="flex flex-col gap-2">
             <h3 id={`table-${t.id}`} className="text-base font-semibold">
@@ -100,6 +131,7 @@ export default function DataDefinition({ loaderData, actionData }: Route.Compone
             <ColumnsTable columns={t.columns} caption={`Columns of ${t.name}`} />
           </section>
         ))}
+        {pagination}
       </div>
     );
   }
@@ -117,13 +149,15 @@ export default function DataDefinition({ loaderData, actionData }: Route.Compone
       {deleting ? (
         <DeleteTableConfirmation table={deleting} version={version} cancelHref={here} lastResult={actionData?.result} />
       ) : null}
+      {pastTheEnd}
       <DictionaryTablesList
-        tables={summaries}
+        tables={summaries.items}
         label="Tables"
         tableHref={(tableId) => paths.table(id, tableId)}
         deleteHref={(tableId) => ({ path: here, search: { [DELETE_PARAM]: tableId } })}
         emptyMessage="This dictionary has no tables yet: add one, or upload a file on the Bulk update page."
       />
+      {pagination}
     </div>
   );
 }

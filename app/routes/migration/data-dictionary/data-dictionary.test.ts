@@ -160,7 +160,7 @@ describe("create a data dictionary: application → upload → review → apply"
     ]);
 
     // Nothing is applied by the upload itself.
-    expect((await loadDefinition(id)).summaries).toEqual([]);
+    expect((await loadDefinition(id)).summaries.items).toEqual([]);
 
     const applied = locationOf(
       await call(ANALYST, `${uploaded.pathname}${uploaded.search}`, review.action, onDictionary(id, { method: "POST", body: form({ intent: "apply", reviewId }) })),
@@ -169,7 +169,7 @@ describe("create a data dictionary: application → upload → review → apply"
     expect(applied.searchParams.get("companyId")).toBe(acme.id);
 
     const view = await loadDefinition(id);
-    expect(view.summaries.map((t) => [t.name, t.columnCount])).toEqual([
+    expect(view.summaries.items.map((t) => [t.name, t.columnCount])).toEqual([
       ["Customers", 5],
       ["Orders", 5],
     ]);
@@ -196,7 +196,7 @@ describe("create a data dictionary: application → upload → review → apply"
     );
     expect(refused.status).toBeGreaterThanOrEqual(400);
     expect(refused.status).toBeLessThan(500);
-    expect((await loadDefinition(id)).summaries).toEqual([]);
+    expect((await loadDefinition(id)).summaries.items).toEqual([]);
   });
 
   it("pages a long review through ?page=, the summary and both lists in one round trip", async () => {
@@ -215,6 +215,28 @@ describe("create a data dictionary: application → upload → review → apply"
     // Past the end (an old link): an empty page, not an error.
     const past = (await call(ANALYST, `${uploaded.pathname}${uploaded.search}&page=9`, review.loader, onDictionary(id))) as Loaded<typeof review.loader>;
     expect(past.problems).toMatchObject({ total: 120, items: [] });
+  });
+
+  it("shows a dictionary's tables a page at a time: the list, and in view each table of the page with its columns", async () => {
+    const { id } = await createDictionary("Many tables");
+    const names = Array.from({ length: 30 }, (_, i) => `T${String(i + 1).padStart(2, "0")}`);
+    const rows = names.map((t) => `${t},Id,int,,,,no,yes,`);
+    const uploaded = locationOf(await upload(id, new File([["table,column,type,length,precision,scale,nullable,key,description", ...rows].join("\n")], "many.csv")));
+    const reviewId = uploaded.searchParams.get("review")!;
+    locationOf(await call(ANALYST, `${uploaded.pathname}${uploaded.search}`, review.action, onDictionary(id, { method: "POST", body: form({ intent: "apply", reviewId }) })));
+    // The view: ten tables a page, each with its columns.
+    const first = await loadDefinition(id);
+    expect(first.summaries).toMatchObject({ total: 30, page: 1, pageSize: 10 });
+    expect(first.summaries.items.map((t) => t.name)).toEqual(names.slice(0, 10));
+    expect(first.tables.map((t) => [t.name, t.columns.map((c) => c.name)])).toEqual(names.slice(0, 10).map((t) => [t, ["Id"]]));
+    const last = await loadDefinition(id, "view", { page: "2", pageSize: "25" });
+    expect(last.summaries.items.map((t) => t.name)).toEqual(names.slice(25));
+    expect(last.tables.map((t) => t.name)).toEqual(names.slice(25));
+    // The edit list: 25 a page, without the columns.
+    const edit = await loadDefinition(id, "edit", { page: "2" });
+    expect(edit.summaries).toMatchObject({ total: 30, page: 2, pageSize: 25 });
+    expect(edit.summaries.items.map((t) => t.name)).toEqual(names.slice(25));
+    expect(edit.tables).toEqual([]);
   });
 
   it("discards a review and goes back to the upload step", async () => {
@@ -382,7 +404,7 @@ describe("edit a data dictionary", () => {
 
   it("edits a table's columns in the TableEditor", async () => {
     const { summaries, version } = await loadDefinition(id, "edit");
-    const orders = summaries.find((t) => t.name === "Orders")!;
+    const orders = summaries.items.find((t) => t.name === "Orders")!;
     const tablePath = `/migration/data-dictionary/edit/${id}/data-definition/tables/${orders.id}${q(acme.id)}`;
     const page = (await call(ANALYST, tablePath, table.loader, onDictionary(id, { params: { tableId: orders.id } }))) as Loaded<typeof table.loader>;
     expect(page.table?.name).toBe("Orders");
@@ -416,7 +438,7 @@ describe("edit a data dictionary", () => {
 
   it("answers a list intent sent without JavaScript with the form changed, and saves nothing", async () => {
     const { summaries, version } = await loadDefinition(id, "edit");
-    const customers = summaries.find((t) => t.name === "Customers")!;
+    const customers = summaries.items.find((t) => t.name === "Customers")!;
     const tablePath = `/migration/data-dictionary/edit/${id}/data-definition/tables/${customers.id}${q(acme.id)}`;
     const body = form({
       version: String(version),
@@ -511,7 +533,7 @@ describe("edit a data dictionary", () => {
     expect(duplicate.result.error?.name?.[0]).toMatch(/already/i);
 
     const before = await loadDefinition(id, "edit");
-    const products = before.summaries.find((t) => t.name === "Products")!;
+    const products = before.summaries.items.find((t) => t.name === "Products")!;
     const confirming = await loadDefinition(id, "edit", { delete: products.id });
     expect(confirming.deleting).toEqual({ id: products.id, name: "Products", columnCount: 1 });
 
@@ -533,7 +555,7 @@ describe("edit a data dictionary", () => {
     );
     expect(isRedirect(deleted, `/migration/data-dictionary/edit/${id}/data-definition?companyId=${acme.id}`)).toBe(true);
     expect(await flashOf(deleted)).toBe("Table Products deleted.");
-    expect((await loadDefinition(id)).summaries.map((t) => t.name)).not.toContain("Products");
+    expect((await loadDefinition(id)).summaries.items.map((t) => t.name)).not.toContain("Products");
   });
 
   it("bulk-updates through the edit pages: the review lists what changes", async () => {

@@ -3,7 +3,8 @@ import type { Dictionary } from "../../../../contracts/dictionary";
 import { mayEnterArea } from "~/lib/access";
 import type { Caller } from "~/lib/api.server";
 import { accessSettings, afterGuard, beside, callerOf, requireWrite, shellOf, type Shell } from "~/lib/guards.server";
-import { getDictionary, pendingReviews } from "~/lib/api/dictionaries.server";
+import { getDictionary, getTable, pendingReviews } from "~/lib/api/dictionaries.server";
+import { serviceFailure } from "~/lib/forms.server";
 import { newestPendingReview } from "~/lib/api/dictionary-tables.server";
 import { dictionaryAreaOf, dictionaryPathsOf, REVIEW_PARAM, type MasterDictionaryPaths } from "./paths";
 
@@ -28,7 +29,10 @@ export async function requireMasterDataWrite(context: Readonly<RouterContextProv
   return { shell, companyId: shell.company!.id };
 }
 
-/** The dictionary of the page, loaded once per request by the dictionary layout's middleware. */
+/**
+ * The dictionary of the page, loaded once per request by the dictionary layout's middleware: its
+ * summary, without its tables (`tables` is empty); pages read the tables they show a page at a time.
+ */
 const dictionaryContext = createContext<Promise<Dictionary>>();
 
 /** The dictionary of the page (loadDictionary's), once the shell's guard and the company check passed. */
@@ -51,6 +55,16 @@ export const loadDictionary: MiddlewareFunction<Response> = async ({ request, pa
   context.set(dictionaryContext, dictionary);
   return beside(request, dictionary, next);
 };
+
+/** One table of the dictionary with its columns; a table it does not hold answers 404 "Table not found." */
+export async function tableOf(as: Caller, dictionaryId: string, tableId: string) {
+  try {
+    return await getTable(as, dictionaryId, tableId);
+  } catch (err) {
+    if (serviceFailure(err)?.status === 404) throw data({ errors: ["Table not found."] }, { status: 404 });
+    throw err;
+  }
+}
 
 /**
  * The newest upload of the dictionary still waiting for review, with the link to its review page

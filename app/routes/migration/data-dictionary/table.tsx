@@ -7,7 +7,8 @@ import { companyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { invalid, parseForm, refusedByService } from "~/lib/forms.server";
 import { createTable, updateTable } from "~/lib/api/dictionaries.server";
-import { dictionaryOf, dictionaryPathsOfRequest, requireMasterDataWrite } from "./dictionary.server";
+import { callerOf } from "~/lib/guards.server";
+import { dictionaryOf, dictionaryPathsOfRequest, requireMasterDataWrite, tableOf } from "./dictionary.server";
 import { useDictionaryPaths } from "./paths";
 import type { Route } from "./+types/table";
 
@@ -16,10 +17,9 @@ import type { Route } from "./+types/table";
  * …/tables/{tableId} changes one. Both are based on the dictionary's version (a stale save is refused).
  */
 export async function loader({ params, context }: Route.LoaderArgs) {
-  const dictionary = await dictionaryOf(context);
   const tableId = "tableId" in params ? params.tableId : undefined;
-  const table = tableId ? dictionary.tables.find((t) => t.id === tableId) : null;
-  if (table === undefined) throw data({ errors: ["Table not found."] }, { status: 404 });
+  // The table read on its own, beside the dictionary's summary: the dictionary may hold thousands.
+  const [dictionary, table] = await Promise.all([dictionaryOf(context), tableId ? tableOf(callerOf(context), params.dataDictionaryId, tableId) : null]);
   return { id: dictionary.id, table, defaultValue: tableEditorDefaults(table, dictionary.version) };
 }
 

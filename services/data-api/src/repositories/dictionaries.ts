@@ -100,11 +100,11 @@ export async function createDictionary(db: Kysely<Database>, input: NewDictionar
   return id;
 }
 
-/** The whole dictionary: summary, tables in order, each with its columns in order. */
-export async function getDictionary(db: Kysely<Database>, id: string): Promise<Dictionary | undefined> {
+/** The whole dictionary: summary, tables in order, each with its columns in order; `tables: "none"`, the summary alone. */
+export async function getDictionary(db: Kysely<Database>, id: string, options: { tables?: "all" | "none" } = {}): Promise<Dictionary | undefined> {
   const summary = await selectSummaries(db).where("d.id", "=", id).executeTakeFirst();
   if (!summary) return undefined;
-  return { ...toSummary(summary), tables: await readTables(db, id) };
+  return { ...toSummary(summary), tables: options.tables === "none" ? [] : await readTables(db, id) };
 }
 
 export type DictionarySearch = {

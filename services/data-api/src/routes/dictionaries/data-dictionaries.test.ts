@@ -216,6 +216,17 @@ describe.each(TEST_DATABASE_KINDS)("data dictionaries on %s", (kind) => {
       expect(one.body).toEqual(table);
     });
 
+    it("reads the dictionary without its tables when asked (tables=none), the counts still of them all", async () => {
+      const dict = await seedDictionary(api, analyst, acme.id);
+      await addTable(dict, customers);
+      const whole = await api.get(path(dict.id), analyst);
+      expect(whole.body.tables).toHaveLength(1);
+      const summary = await api.get(`${path(dict.id)}?tables=none`, analyst);
+      expect(summary.status).toBe(200);
+      expect(summary.body).toMatchObject({ id: dict.id, version: 2, tableCount: 1, columnCount: 4, tables: [] });
+      expect((await api.get(`${path(dict.id)}?tables=some`, analyst)).status).toBe(400);
+    });
+
     it("replaces a table's columns, keeping the ids of the columns whose names stay", async () => {
       const dict = await seedDictionary(api, analyst, acme.id);
       const created = await addTable(dict, customers);

@@ -2,6 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
 import {
   createDictionarySchema,
+  dictionaryReadQuerySchema,
   dictionarySchema,
   dictionarySearchQuerySchema,
   dictionarySearchResponseSchema,
@@ -59,9 +60,9 @@ const read = createRoute({
   method: "get",
   path: "/data-dictionaries/{id}",
   tags: [TAG],
-  summary: "A master dictionary with its tables and columns in order",
-  request: { params: idParams },
-  responses: { 200: jsonContent(dictionarySchema, "The dictionary."), ...readErrors },
+  summary: "A master dictionary with its tables and columns in order (tables=none: without them, for pages that read them a page at a time)",
+  request: { params: idParams, query: dictionaryReadQuerySchema },
+  responses: { 200: jsonContent(dictionarySchema, "The dictionary."), 400: e400, ...readErrors },
 });
 
 const update = createRoute({
@@ -97,7 +98,7 @@ export function createDataDictionariesRouter() {
     })
     .openapi(read, async (c) => {
       const id = await resolveMasterDictionary(c, c.req.valid("param").id, { write: false });
-      return c.json(await loadDictionary(c, id), 200);
+      return c.json(await loadDictionary(c, id, c.req.valid("query")), 200);
     })
     .openapi(update, async (c) => {
       const id = await resolveMasterDictionary(c, c.req.valid("param").id, { write: true });

@@ -53,8 +53,8 @@ export type DictionaryRoutesOptions = {
 export const DICTIONARY_NOT_FOUND_MESSAGE = "Data dictionary not found.";
 
 /** The whole dictionary after a write, so the client has the new version. */
-export async function loadDictionary(c: AnyContext, dictionaryId: string): Promise<Dictionary> {
-  const dictionary = await getDictionary(c.var.deps.db, dictionaryId);
+export async function loadDictionary(c: AnyContext, dictionaryId: string, options: { tables?: "all" | "none" } = {}): Promise<Dictionary> {
+  const dictionary = await getDictionary(c.var.deps.db, dictionaryId, options);
   if (!dictionary) throw new NotFoundError(DICTIONARY_NOT_FOUND_MESSAGE);
   return dictionary;
 }
