@@ -43,13 +43,13 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const pageSize = mode === "view" && !url.searchParams.has("pageSize") ? VIEW_PAGE_SIZE : paging.pageSize;
   const as = callerOf(context);
   const deleteId = mode === "edit" ? url.searchParams.get(DELETE_PARAM) : null;
-  const [dictionary, shell, summaries, deleting] = await Promise.all([
-    dictionaryOf(context),
-    shellOf(context),
-    getTablesPage(as, params.dataDictionaryId, { page, pageSize }),
-    // A confirmation link of a table deleted meanwhile shows the list without it.
-    deleteId ? tableOf(as, params.dataDictionaryId, deleteId).catch(() => null) : null,
-  ]);
+  // Asked beside the dictionary's own load, and used only once it passed its guards.
+  const listing = getTablesPage(as, params.dataDictionaryId, { page, pageSize });
+  listing.catch(() => undefined);
+  // A confirmation link of a table deleted meanwhile shows the list without it.
+  const confirming = deleteId ? tableOf(as, params.dataDictionaryId, deleteId).catch(() => null) : null;
+  const [dictionary, shell] = await Promise.all([dictionaryOf(context), shellOf(context)]);
+  const [summaries, deleting] = await Promise.all([listing, confirming]);
   // The view shows each table of the page with its columns, read beside one another.
   const tables = mode === "view" ? await Promise.all(summaries.items.map((t) => tableOf(as, dictionary.id, t.id))) : [];
   const pending = masterDataAccess(shell).canWrite ? await pendingLink : null;

@@ -18,8 +18,12 @@ import type { Route } from "./+types/table";
  */
 export async function loader({ params, context }: Route.LoaderArgs) {
   const tableId = "tableId" in params ? params.tableId : undefined;
-  // The table read on its own, beside the dictionary's summary: the dictionary may hold thousands.
-  const [dictionary, table] = await Promise.all([dictionaryOf(context), tableId ? tableOf(callerOf(context), params.dataDictionaryId, tableId) : null]);
+  // The table read on its own (the dictionary may hold thousands), beside the dictionary's summary,
+  // and used only once that passed its guards.
+  const reading = tableId ? tableOf(callerOf(context), params.dataDictionaryId, tableId) : null;
+  reading?.catch(() => undefined);
+  const dictionary = await dictionaryOf(context);
+  const table = await reading;
   return { id: dictionary.id, table, defaultValue: tableEditorDefaults(table, dictionary.version) };
 }
 
