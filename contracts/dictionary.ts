@@ -257,5 +257,7 @@ export const tablesQuerySchema = z.object({
   name: z.string().trim().max(128).optional(),
   page: z.coerce.number().int().min(1).default(1),
   pageSize: z.coerce.number().int().min(1).max(100).default(25),
+  /** "all": each table of the page with its columns in order (a page that shows them, in one call). */
+  columns: z.enum(["none", "all"]).default("none"),
 });
-export const tablesPageSchema = pageOf(tableSummarySchema);
+export const tablesPageSchema = pageOf(tableSummarySchema.extend({ columns: z.array(columnSchema).optional() }));

@@ -43,15 +43,15 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const pageSize = mode === "view" && !url.searchParams.has("pageSize") ? VIEW_PAGE_SIZE : paging.pageSize;
   const as = callerOf(context);
   const deleteId = mode === "edit" ? url.searchParams.get(DELETE_PARAM) : null;
-  // Asked beside the dictionary's own load, and used only once it passed its guards.
-  const listing = getTablesPage(as, params.dataDictionaryId, { page, pageSize });
+  // Asked beside the dictionary's own load, and used only once it passed its guards; the view's with
+  // each table's columns, in the same call (one round trip).
+  const listing = getTablesPage(as, params.dataDictionaryId, { page, pageSize, columns: mode === "view" ? "all" : "none" });
   listing.catch(() => undefined);
   // A confirmation link of a table deleted meanwhile shows the list without it.
   const confirming = deleteId ? tableOf(as, params.dataDictionaryId, deleteId).catch(() => null) : null;
   const [dictionary, shell] = await Promise.all([dictionaryOf(context), shellOf(context)]);
   const [summaries, deleting] = await Promise.all([listing, confirming]);
-  // The view shows each table of the page with its columns, read beside one another.
-  const tables = mode === "view" ? await Promise.all(summaries.items.map((t) => tableOf(as, dictionary.id, t.id))) : [];
+  const tables = mode === "view" ? summaries.items.map(({ columnCount: _count, columns, ...t }) => ({ ...t, columns: columns ?? [] })) : [];
   const pending = masterDataAccess(shell).canWrite ? await pendingLink : null;
   return {
     mode,
@@ -59,7 +59,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     id: dictionary.id,
     version: dictionary.version,
     tables,
-    summaries,
+    // The list's rows: the columns are in `tables`, sent once.
+    summaries: { ...summaries, items: summaries.items.map(({ columns: _columns, ...t }) => t) },
     deleting: deleting && { id: deleting.id, name: deleting.name, columnCount: deleting.columns.length },
   };
 }

@@ -161,7 +161,7 @@ export async function getTable(db: Kysely<Database>, dictionaryId: string, table
   return { id: table.id, name: table.name, description: table.description, order: Number(table.position), columns: columns.map(toColumn) };
 }
 
-export type TablesQuery = { name?: string | undefined; page: number; pageSize: number };
+export type TablesQuery = { name?: string | undefined; page: number; pageSize: number; columns?: "none" | "all" };
 
 /** A page of the dictionary's tables (name contains `name`, any case), in order, with column counts. */
 export async function listTables(db: Kysely<Database>, dictionaryId: string, query: TablesQuery) {
@@ -182,13 +182,25 @@ export async function listTables(db: Kysely<Database>, dictionaryId: string, que
     .offset((query.page - 1) * query.pageSize)
     .execute();
   const total = await totalOf(rows.length, query, () => base.select((eb) => eb.fn.countAll<number | string>().as("n")).executeTakeFirstOrThrow());
-  const items: TableSummary[] = rows.map((r) => ({
+  const items: (TableSummary & { columns?: Column[] })[] = rows.map((r) => ({
     id: r.id,
     name: r.name,
     description: r.description,
     order: Number(r.position),
     columnCount: Number(r.column_count ?? 0),
   }));
+  if (query.columns === "all" && items.length) {
+    // The page's columns in one query, in order.
+    const columns = await db
+      .selectFrom("dictionary_columns")
+      .selectAll()
+      .where("table_id", "in", items.map((t) => t.id))
+      .orderBy("position")
+      .orderBy("id")
+      .execute();
+    const byTable = new Map<string, Column[]>(items.map((t) => [t.id, (t.columns = [])]));
+    for (const column of columns) byTable.get(column.table_id)?.push(toColumn(column));
+  }
   return { items, total, page: query.page, pageSize: query.pageSize };
 }
 

@@ -225,6 +225,12 @@ describe.each(TEST_DATABASE_KINDS)("data dictionaries on %s", (kind) => {
       expect(summary.status).toBe(200);
       expect(summary.body).toMatchObject({ id: dict.id, version: 2, tableCount: 1, columnCount: 4, tables: [] });
       expect((await api.get(`${path(dict.id)}?tables=some`, analyst)).status).toBe(400);
+      // A page of tables: with each table's columns in order when asked, else their counts alone.
+      const listed = await api.get(path(dict.id, "/tables"), analyst);
+      expect(listed.body.items).toEqual([expect.not.objectContaining({ columns: expect.anything() })]);
+      const withColumns = await api.get(path(dict.id, "/tables?columns=all"), analyst);
+      expect(withColumns.body.items[0]).toMatchObject({ name: "Customers", columnCount: 4 });
+      expect(withColumns.body.items[0].columns.map((c: { name: string }) => c.name)).toEqual(["CustomerId", "Name", "CreditLimit", "BirthDate"]);
     });
 
     it("replaces a table's columns, keeping the ids of the columns whose names stay", async () => {
