@@ -15,16 +15,9 @@ export type BulkColumn = { name: string; type: "text" | "integer" };
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function insertJsonRows(db: Kysely<any>, table: string, columns: readonly BulkColumn[], rows: readonly (readonly unknown[])[]): Promise<void> {
   if (rows.length === 0) return;
-  const json = JSON.stringify(rows);
+  const { from, cell } = jsonRowsOf(db, rows);
   const names = sql.join(columns.map((c) => sql.ref(c.name)));
-  if (db.getExecutor().adapter instanceof PostgresAdapter) {
-    const values = sql.join(columns.map((c, i) => sql.raw(`(x ->> ${i})${c.type === "integer" ? "::bigint" : ""}`)));
-    await sql`insert into ${sql.table(table)} (${names}) select ${values} from json_array_elements(${json}::json) as x`.execute(db);
-  } else {
-    // ->> answers SQL values: text, integer (true/false as 1/0) or NULL.
-    const values = sql.join(columns.map((_, i) => sql.raw(`value ->> ${i}`)));
-    await sql`insert into ${sql.table(table)} (${names}) select ${values} from json_each(${json})`.execute(db);
-  }
+  await sql`insert into ${sql.table(table)} (${names}) select ${sql.join(columns.map(cell))} from ${from}`.execute(db);
 }
 
 /**
@@ -43,15 +36,28 @@ export async function updateJsonRows(
   rows: readonly (readonly unknown[])[],
 ): Promise<void> {
   if (rows.length === 0) return;
-  const json = JSON.stringify(rows);
-  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
-  // PostgreSQL's json_array_elements names its row x; SQLite's json_each answers it as value.
-  const cell = (c: BulkColumn, i: number) => sql.raw(postgres ? `(x ->> ${i})${c.type === "integer" ? "::bigint" : ""}` : `v.value ->> ${i}`);
+  const { from, cell } = jsonRowsOf(db, rows);
   const set = sql.join(columns.map((c, i) => sql`${sql.ref(c.name)} = ${cell(c, key.length + i)}`));
   const matches = sql.join(
     key.map((c, i) => sql`${sql.ref(`${table}.${c.name}`)} = ${cell(c, i)}`),
     sql` and `,
   );
-  const rowsOf = postgres ? sql`json_array_elements(${json}::json) as x` : sql`json_each(${json}) as v`;
-  await sql`update ${sql.table(table)} set ${set} from ${rowsOf} where ${sql.ref(`${table}.${scope.name}`)} = ${scope.value} and ${matches}`.execute(db);
+  await sql`update ${sql.table(table)} set ${set} from ${from} where ${sql.ref(`${table}.${scope.name}`)} = ${scope.value} and ${matches}`.execute(db);
+}
+
+/**
+ * The rows as one JSON parameter, unpacked by the database (`from`), and the SQL value of a row's
+ * i-th cell (`cell`): PostgreSQL's json_array_elements, its integers cast; SQLite's json_each, whose
+ * ->> answers SQL values (text, integer with true/false as 1/0, or NULL).
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function jsonRowsOf(db: Kysely<any>, rows: readonly (readonly unknown[])[]) {
+  const json = JSON.stringify(rows);
+  if (db.getExecutor().adapter instanceof PostgresAdapter) {
+    return {
+      from: sql`json_array_elements(${json}::json) as x`,
+      cell: (c: BulkColumn, i: number) => sql.raw(`(x ->> ${i})${c.type === "integer" ? "::bigint" : ""}`),
+    };
+  }
+  return { from: sql`json_each(${json}) as v`, cell: (_: BulkColumn, i: number) => sql.raw(`v.value ->> ${i}`) };
 }
