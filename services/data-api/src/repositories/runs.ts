@@ -249,8 +249,14 @@ export async function findRun(db: Db, projectId: string, runId: string): Promise
   return row;
 }
 
+/** A run's summary, its step and failure counts of all its steps (what starting one answers). */
+export async function getRunSummary(db: Db, projectId: string, runId: string): Promise<RunSummary> {
+  const row = await findRun(db, projectId, runId);
+  return toSummary(row, (await stepCounts(db, [runId])).get(runId));
+}
+
 /** The steps a run's page shows by default: the first page of all of them. */
-export const FIRST_STEPS: RunStepsQuery = runStepsQuerySchema.parse({});
+const FIRST_STEPS: RunStepsQuery = runStepsQuerySchema.parse({});
 export type RunStepsQuery = z.output<typeof runStepsQuerySchema>;
 
 /** A run with a page of its steps (in order, filtered by status in SQL) and its destination's counts. */

@@ -5,7 +5,7 @@ import { RUN_STATEMENT_TIMEOUT_SECONDS_DEFAULT } from "../../../../../contracts/
 import type { WorkspaceDescriptor } from "../../../../../contracts/workspaces.ts";
 import { ApiProblem } from "../../api-problem.ts";
 import { createRouter, jsonBody, jsonContent } from "../../openapi.ts";
-import { getRun, searchRuns } from "../../repositories/runs.ts";
+import { getRun, getRunSummary, searchRuns } from "../../repositories/runs.ts";
 import { rerunScope, startRun } from "../../runs/run-jobs.ts";
 import { requireWorkspace } from "../../workspace-access.ts";
 import { capitalised, collectionPath, jobDeps, readErrorsOf, workspaceIdParams, writeErrorsOf } from "./shared.ts";
@@ -73,8 +73,7 @@ export function createWorkspaceRunsRouter(descriptor: WorkspaceDescriptor) {
         { projectId: workspace.id, serverId: workspace.database_server, userId: c.var.caller.userId, userName: c.var.caller.name },
         request,
       );
-      const { steps: _steps, stepPage: _stepPage, tables: _tables, message: _message, ...summary } = await getRun(c.var.deps.db, workspace.id, runId);
-      return c.json({ run: summary }, 202);
+      return c.json({ run: await getRunSummary(c.var.deps.db, workspace.id, runId) }, 202);
     })
     .openapi(list, async (c) => {
       const { workspace } = await requireWorkspace(c, kind, c.req.valid("param").id, { write: false });
