@@ -32,8 +32,12 @@ export type StagedRow = { line: number; tableName: string; columnName: string; c
 /** What checking the rows hands on, one at a time: a staged row or a problem. */
 export type CheckedItem = { staged: StagedRow } | { problem: RowError };
 
-/** Counted while checking: the file's data rows (non-blank, header left out). */
-export type RowCounter = { rows: number };
+/**
+ * Counted while checking: the file's data rows (non-blank, header left out), and the characters of
+ * their cells as read (before trimming). What a row yields is cut from the text it was read from and
+ * keeps that text alive until it is let go, so `chars` is what the items yielded so far may hold.
+ */
+export type RowCounter = { rows: number; chars: number };
 
 /**
  * The rows of the dictionary file at `filePath` (.csv or .xlsx by `fileName`), as they are read from
@@ -58,7 +62,7 @@ export async function* readDictionaryFile(filePath: string, fileName: string): A
  * Parses the file at `filePath` into checked items, in process (the upload route runs the same in a
  * worker thread: parse-worker.ts). For the benchmark and tools: `for await (const item of …)`.
  */
-export function parseDictionaryPath(filePath: string, fileName: string, counter: RowCounter = { rows: 0 }): AsyncGenerator<CheckedItem> {
+export function parseDictionaryPath(filePath: string, fileName: string, counter: RowCounter = { rows: 0, chars: 0 }): AsyncGenerator<CheckedItem> {
   return checkRows(readDictionaryFile(filePath, fileName), counter);
 }
 
@@ -79,7 +83,7 @@ export async function parseRows(rows: readonly SheetRow[]): Promise<ParsedFile> 
 }
 
 async function collectParsed(rows: AsyncIterable<SheetRow> | Iterable<SheetRow>): Promise<ParsedFile> {
-  const counter = { rows: 0 };
+  const counter = { rows: 0, chars: 0 };
   const problems: RowError[] = [];
   const tables = new Map<string, StagedRow[]>();
   try {
@@ -139,6 +143,7 @@ export async function* checkRows(rows: AsyncIterable<SheetRow> | Iterable<SheetR
       continue;
     }
     counter.rows++;
+    for (const text of row.cells) counter.chars += text.length;
     // A header in error says nothing about the columns: the rows are counted, not read.
     if (headerFailed) continue;
     if (counter.rows % ROWS_PER_TURN === 0) await nextTurn();

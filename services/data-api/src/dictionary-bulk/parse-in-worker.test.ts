@@ -26,6 +26,20 @@ describe("parseInWorker", () => {
     expect(seen.at(-1)).toEqual({ kind: "end", rowCount: 5000 });
   });
 
+  it("reads a valid file of long rows whole: 64 MB whose descriptions are padded with spaces", async () => {
+    // Each row is 10 KB as written and 1 KB once trimmed: 2,000 of them once made the worker hold
+    // 20 MB of text and run out of its heap, answering "could not be read" for a valid file.
+    const file = path.join(dir, "padded.csv");
+    const row = (i: number) => `T${i % 80},Column${i},int,,,,,,${"d".repeat(990)}${" ".repeat(9000)}`;
+    fs.writeFileSync(file, ["table,column,type,length,precision,scale,nullable,key,description", ...Array.from({ length: 6400 }, (_, i) => row(i))].join("\n"));
+    const seen = await outcomes(file, "padded.csv");
+    const items = seen.flatMap((o) => (o.kind === "batch" ? o.items : []));
+    expect(items.filter((item) => "problem" in item)).toEqual([]);
+    expect(items).toHaveLength(6400);
+    expect(items[6399]).toMatchObject({ staged: { tableName: "T79", columnName: "Column6399", column: { description: "d".repeat(990) } } });
+    expect(seen.at(-1)).toEqual({ kind: "end", rowCount: 6400 });
+  }, 60_000);
+
   it("answers a file-level problem found in the worker as its ApiProblem", async () => {
     const file = path.join(dir, "empty.csv");
     fs.writeFileSync(file, "\n\n");

@@ -13,20 +13,28 @@ import type { WorkerMessage, WorkerRequest } from "./parse-in-worker.ts";
 
 /** Items per message: some 1–2 MB of structured clone at most. */
 const BATCH_ITEMS = 2000;
+/**
+ * Characters of the file's rows per message, whatever their number: the items keep the text they
+ * were cut from until they are posted, and rows of 10 KB (cells padded with spaces, trimmed away)
+ * made 2,000 items hold 20 MB, past the worker's heap (a 400 for a valid file).
+ */
+const BATCH_CHARS = 4 * 1024 * 1024;
 
 const port = parentPort!;
 const { filePath, fileName } = workerData as WorkerRequest;
 const post = acknowledgedPost<WorkerMessage>(port);
 
 async function run() {
-  const counter = { rows: 0 };
+  const counter = { rows: 0, chars: 0 };
   let batch: CheckedItem[] = [];
+  let charsPosted = 0;
   try {
     for await (const item of parseDictionaryPath(filePath, fileName, counter)) {
       batch.push(item);
-      if (batch.length >= BATCH_ITEMS) {
+      if (batch.length >= BATCH_ITEMS || counter.chars - charsPosted >= BATCH_CHARS) {
         await post({ kind: "batch", items: batch });
         batch = [];
+        charsPosted = counter.chars;
       }
     }
     if (batch.length > 0) await post({ kind: "batch", items: batch });
