@@ -264,9 +264,10 @@ export function createTemplateRoutes(options: TemplateRoutesOptions) {
       return c.json(await answerTemplate(c, ref.id), 200);
     })
     .openapi(status, async (c) => {
-      if (!options.statusMoves) throw new ApiProblem(409, "status_move_refused", "A project's own template has no status to change.");
-      // Not `writable`: an Archived template may be made available again.
+      // Not `writable`: an Archived template may be made available again. The guard first: another
+      // company's template is not found, whatever the route would refuse after.
       const ref = await resolve(c, c.req.valid("param"), { write: true });
+      if (!options.statusMoves) throw new ApiProblem(409, "status_move_refused", "A project's own template has no status to change.");
       const body = c.req.valid("json");
       await templates.changeTemplateStatus(c.var.deps.db, ref.id, { ...writer(c), expectedVersion: body.version, status: body.status });
       return c.json(await answerTemplate(c, ref.id), 200);

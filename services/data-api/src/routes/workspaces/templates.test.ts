@@ -118,6 +118,11 @@ describe.each(TEST_DATABASE_KINDS)("a project's templates on %s", (kind) => {
     expect(wrong.status).toBe(404);
     expect(wrong.body.errors).toEqual([TEMPLATE_NOT_FOUND_MESSAGE]);
     expect((await api.get(`/api/v1/projects/${p.id}/templates/${m.id}`, analyst)).status).toBe(404);
+    // A copy has no status of its own; another project's copy is not found before that is said.
+    const moved = await api.send("POST", `/api/v1/projects/${p.id}/templates/${copy.id}/status`, analyst, { version: copy.version, status: "Archived" });
+    expect(moved.status).toBe(409);
+    expect(moved.body.code).toBe("status_move_refused");
+    expect((await api.send("POST", `/api/v1/projects/${other.id}/templates/${copy.id}/status`, analyst, { version: copy.version, status: "Archived" })).status).toBe(404);
 
     await api.db.updateTable("projects").set({ is_locked: 1, lock_reason: "ProjectRun" }).where("id", "=", p.id).execute();
     const locked = await api.send("POST", `/api/v1/projects/${p.id}/templates/${copy.id}/levels`, analyst, { version: copy.version, name: "More" });
