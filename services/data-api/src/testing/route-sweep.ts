@@ -1,0 +1,193 @@
+/**
+ * Sweeps over every operation of the data API's OpenAPI document (tenancy.test.ts, stale-writes.test.ts):
+ * the operations as the document declares them, a company's things to name in their paths, and each
+ * operation called with a query and body its schemas accept, so that a request passes validation and
+ * reaches the route's lookups and checks. A route added later is swept without a word in the tests.
+ */
+import { randomUUID } from "node:crypto";
+import { expect } from "vitest";
+import type { Dictionary } from "../../../../contracts/dictionary.ts";
+import type { Template } from "../../../../contracts/templates.ts";
+import { demoAdminDataSources } from "../../../../scripts/demo-data.ts";
+import { OPENAPI_PATH } from "../openapi.ts";
+import { USERS, type TestApi } from "./harness.ts";
+import { addProjectTable, column, makeApplication, makeConfiguration, makeMappingProject, makeProject } from "./project-fixtures.ts";
+
+export type Schema = {
+  $ref?: string;
+  type?: string;
+  enum?: unknown[];
+  nullable?: boolean;
+  properties?: Record<string, Schema>;
+  required?: string[];
+  items?: Schema;
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+  allOf?: Schema[];
+  minLength?: number;
+  minimum?: number;
+  minItems?: number;
+};
+type Parameter = { in: string; name: string; required?: boolean; schema?: Schema };
+export type Operation = { method: string; path: string; query: Parameter[]; body: Schema | undefined; multipart: boolean };
+
+/** The document's operations, and its shared schemas. */
+export async function readOperations(api: TestApi): Promise<{ operations: Operation[]; components: Record<string, Schema> }> {
+  type Doc = {
+    paths: Record<string, Record<string, { parameters?: Parameter[]; requestBody?: { content: Record<string, { schema?: Schema }> } }>>;
+    components?: { schemas?: Record<string, Schema> };
+  };
+  const doc = (await api.get(OPENAPI_PATH)).body as Doc;
+  const operations = Object.entries(doc.paths).flatMap(([path, ops]) =>
+    Object.entries(ops).map(([method, op]) => ({
+      method: method.toUpperCase(),
+      path,
+      query: (op.parameters ?? []).filter((p) => p.in === "query"),
+      body: op.requestBody?.content["application/json"]?.schema,
+      multipart: op.requestBody !== undefined && !op.requestBody.content["application/json"],
+    })),
+  );
+  return { operations, components: doc.components?.schemas ?? {} };
+}
+
+/** The collection an operation's path is under (`projects`, `master-templates`, …). */
+export const collectionOf = (op: Operation) => op.path.split("/")[3]!;
+
+/** A value the schema accepts: the given fields as given, the rest the least the schema asks for. */
+function sampleOf(schema: Schema | undefined, given: Record<string, unknown>, components: Record<string, Schema>, key = ""): unknown {
+  if (!schema) return undefined;
+  if (key in given) return given[key];
+  if (schema.$ref) return sampleOf(components[schema.$ref.split("/").at(-1)!], given, components, key);
+  if (schema.allOf?.length) return Object.assign({}, ...schema.allOf.map((s) => sampleOf(s, given, components, key)));
+  const choice = schema.anyOf ?? schema.oneOf;
+  if (choice?.length) return sampleOf(choice.find((s) => s.type !== "null") ?? choice[0], given, components, key);
+  if (schema.enum?.length) return schema.enum[0];
+  switch (schema.type) {
+    case "object":
+      return Object.fromEntries((schema.required ?? []).map((name) => [name, sampleOf(schema.properties?.[name], given, components, name)]));
+    case "array":
+      return Array.from({ length: schema.minItems ?? 0 }, () => sampleOf(schema.items, given, components));
+    case "integer":
+    case "number":
+      return Math.max(1, schema.minimum ?? 1);
+    case "boolean":
+      return false;
+    default:
+      return schema.nullable ? null : "Sample".padEnd(schema.minLength ?? 1, "x");
+  }
+}
+
+/**
+ * What is known of a company's things: the path's `{id}` by its collection, the other path
+ * parameters by name (a master's or a project's copy by the collection), and the names that must
+ * not leak to another company.
+ */
+export type Things = {
+  byCollection: Record<string, string>;
+  master: { tableId: string; templateId: string; levelId: string; scriptId: string };
+  project: { tableId: string; templateId: string; levelId: string; scriptId: string };
+  dictionaryId: string;
+  names: string[];
+};
+
+/**
+ * A company's application, master dictionary with a table, migration project with a table and a copy
+ * of the company's master template (a level, a script), onboarding configuration and mapping project.
+ */
+export async function thingsOf(api: TestApi, companyId: string, token: string, label: string): Promise<Things> {
+  const name = (what: string) => `${label} secret ${what} ${randomUUID().slice(0, 6)}`;
+  const created = async (method: string, url: string, body: unknown) => {
+    const res = await api.send(method, url, token, body);
+    expect(res.status, `${url}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
+    return res.body;
+  };
+  const application = await makeApplication(api, companyId, name("application"));
+  // The application's own dictionary, so that its projects may be given it.
+  const dictionary: Dictionary = await created("POST", "/api/v1/data-dictionaries", { companyId, applicationId: application.id, name: name("dictionary") });
+  const withTable = await created("POST", `/api/v1/data-dictionaries/${dictionary.id}/tables`, {
+    version: dictionary.version,
+    name: "SecretTable",
+    description: null,
+    columns: [column("Id", "int", { isKey: true, nullable: false })],
+  });
+  const project = await makeProject(api, token, { companyId, applicationId: application.id, name: name("project") });
+  const projectTable = await addProjectTable(api, project.id, { name: "SecretOrders", columns: [column("OrderId", "int", { isKey: true, nullable: false })] });
+  const [scheme] = demoAdminDataSources(companyId);
+  const configuration = await makeConfiguration(api, token, { companyId, applicationId: application.id, name: name("configuration"), schemeIds: [scheme!.id] });
+  const mapping = await makeMappingProject(api, token, { companyId, applicationId: application.id, name: name("mapping") });
+
+  const draft = await created("POST", "/api/v1/master-templates", { companyId, area: "migration", name: name("template"), type: "Core" });
+  const leveled: Template = await created("POST", `/api/v1/master-templates/${draft.id}/levels`, { version: draft.version, name: "Load" });
+  const level = leveled.levels[0]!;
+  const script = await created("POST", `/api/v1/master-templates/${leveled.id}/levels/${level.id}/scripts`, {
+    version: leveled.version,
+    name: "SecretScript",
+    sql: "select 1;",
+    comment: null,
+  });
+  const withScript: Template = (await api.get(`/api/v1/master-templates/${leveled.id}`, token)).body;
+  const available: Template = await created("POST", `/api/v1/master-templates/${leveled.id}/status`, { version: withScript.version, status: "Available" });
+  const assigned = await created("POST", `/api/v1/projects/${project.id}/templates/assign`, { templateIds: [available.id] });
+  const copy: Template = (await api.get(`/api/v1/projects/${project.id}/templates/${assigned.items[0].id}`, token)).body;
+
+  return {
+    byCollection: {
+      "data-dictionaries": dictionary.id,
+      "master-templates": available.id,
+      projects: project.id,
+      "audit-projects": configuration.id,
+      "mapping-projects": mapping.id,
+      companies: companyId,
+    },
+    master: { tableId: (withTable as { tables: { id: string }[] }).tables[0]!.id, templateId: available.id, levelId: level.id, scriptId: script.id },
+    project: { tableId: projectTable.tableId, templateId: copy.id, levelId: copy.levels[0]!.id, scriptId: copy.levels[0]!.scripts[0]!.id },
+    dictionaryId: dictionary.id,
+    names: [application.name, dictionary.name, project.name, configuration.name, mapping.name, available.name],
+  };
+}
+
+/** `{id}` of a collection: the company's thing there (a project for the companies' sub-routes). */
+export const parentOf = (things: Things) => (collection: string) => things.byCollection[collection] ?? things.byCollection.projects!;
+
+/** Any other path parameter: the company's child of that name under the collection, or a value that names nothing. */
+export const childOf = (things: Things) => (name: string, collection: string) => {
+  const children: Record<string, string> = { ...(collection === "master-templates" || collection === "data-dictionaries" ? things.master : things.project) };
+  children.dictionaryId = things.dictionaryId;
+  return children[name] ?? (name === "version" ? "1" : name === "kind" ? "source" : name === "table" ? "SecretOrders" : randomUUID());
+};
+
+/** The names of the path parameters other than `{id}` that a company's things fill. */
+export const THING_CHILDREN = ["tableId", "templateId", "levelId", "scriptId", "dictionaryId"];
+
+/**
+ * The operation called by `token` with `parent` for `{id}`, `child` for the other path parameters, and
+ * a query and body its schemas accept naming `companyId`; `version` (and a script's `baseVersion`)
+ * as given, so that a sweep decides whether a stale check answers first.
+ */
+export function callOperation(
+  api: TestApi,
+  token: string,
+  components: Record<string, Schema>,
+  op: Operation,
+  at: { parent: (collection: string) => string; child: (name: string, collection: string) => string; companyId: string; version?: number },
+) {
+  const collection = collectionOf(op);
+  const path = op.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(name === "id" ? at.parent(collection) : at.child(name, collection)));
+  const version = at.version ?? 1;
+  const given = {
+    companyId: at.companyId,
+    version,
+    baseVersion: version,
+    name: `Changed_${randomUUID().slice(0, 6)}`,
+    sql: "select 2;",
+    url: "https://hooks.example.test/dt",
+    expiresOn: new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10),
+    userId: USERS.viewer.id,
+    backupId: randomUUID(),
+  };
+  const query = new URLSearchParams();
+  for (const p of op.query)
+    if (p.required || p.name === "companyId" || p.name === "version") query.set(p.name, String(sampleOf(p.schema, given, components, p.name)));
+  const body = op.body ? sampleOf(op.body, given, components) : undefined;
+  return api.send(op.method, query.size ? `${path}?${query}` : path, token, body);
+}
