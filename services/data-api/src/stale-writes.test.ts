@@ -8,7 +8,18 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_COMPANIES } from "../../../scripts/demo-data.ts";
 import { TEST_DATABASE_KINDS } from "../../shared/testing/databases.ts";
 import { USERS, createTestApi, type TestApi } from "./testing/harness.ts";
-import { callOperation, childOf, collectionOf, parentOf, readOperations, thingsOf, type Operation, type Schema, type Things } from "./testing/route-sweep.ts";
+import {
+  callOperation,
+  childOf,
+  collectionOf,
+  parentOf,
+  readOperations,
+  snapshotOf,
+  thingsOf,
+  type Operation,
+  type Schema,
+  type Things,
+} from "./testing/route-sweep.ts";
 
 const [, acme] = DEMO_COMPANIES;
 
@@ -24,28 +35,6 @@ describe.each(TEST_DATABASE_KINDS)("stale writes on every route, on %s", (kind) 
   let operations: Operation[];
   let components: Record<string, Schema>;
   let ours: Things;
-
-  /** Everything of the caller's things that a write could change, as read. */
-  async function readOurs() {
-    const { projects: project, "data-dictionaries": dictionary, "master-templates": master } = ours.byCollection;
-    const urls = [
-      `/api/v1/projects/${project}`,
-      `/api/v1/projects/${project}/data-dictionary`,
-      `/api/v1/projects/${project}/data-dictionary/tables?columns=all`,
-      `/api/v1/projects/${project}/templates/${ours.project.templateId}`,
-      `/api/v1/projects/${project}/templates/${ours.project.templateId}/scripts/${ours.project.scriptId}`,
-      `/api/v1/data-dictionaries/${dictionary}`,
-      `/api/v1/master-templates/${master}`,
-      `/api/v1/master-templates/${master}/scripts/${ours.master.scriptId}`,
-    ];
-    return Promise.all(
-      urls.map(async (url) => {
-        const res = await api.get(url, analyst);
-        expect(res.status, url).toBe(200);
-        return res.body;
-      }),
-    );
-  }
 
   beforeAll(async () => {
     api = await createTestApi(kind);
@@ -63,7 +52,7 @@ describe.each(TEST_DATABASE_KINDS)("stale writes on every route, on %s", (kind) 
   afterAll(() => api?.close());
 
   it("refuses a write based on a version that is not the current one, and changes nothing", async () => {
-    const before = await readOurs();
+    const before = await snapshotOf(api, analyst, ours);
     const answered: string[] = [];
     // The three kinds of workspace share one implementation: the migration project's routes stand for them.
     const versioned = operations.filter((op) => {
@@ -81,6 +70,6 @@ describe.each(TEST_DATABASE_KINDS)("stale writes on every route, on %s", (kind) 
     }
     expect(versioned.length).toBeGreaterThan(30);
     expect(answered).toEqual([]);
-    expect(await readOurs()).toEqual(before);
+    expect(await snapshotOf(api, analyst, ours)).toEqual(before);
   }, 120_000);
 });

@@ -191,3 +191,36 @@ export function callOperation(
   const body = op.body ? sampleOf(op.body, given, components) : undefined;
   return api.send(op.method, query.size ? `${path}?${query}` : path, token, body);
 }
+
+/** Everything of a company's things that a write could change, as `token`'s user reads it: for a before and after. */
+export async function snapshotOf(api: TestApi, token: string, things: Things) {
+  const {
+    projects: project,
+    "audit-projects": configuration,
+    "mapping-projects": mapping,
+    "data-dictionaries": dictionary,
+    "master-templates": master,
+  } = things.byCollection;
+  const urls = [
+    `/api/v1/projects/${project}`,
+    `/api/v1/projects/${project}/users`,
+    `/api/v1/projects/${project}/data-dictionary`,
+    `/api/v1/projects/${project}/data-dictionary/tables?columns=all`,
+    `/api/v1/projects/${project}/templates`,
+    `/api/v1/projects/${project}/templates/${things.project.templateId}`,
+    `/api/v1/projects/${project}/templates/${things.project.templateId}/scripts/${things.project.scriptId}`,
+    `/api/v1/audit-projects/${configuration}`,
+    `/api/v1/mapping-projects/${mapping}`,
+    `/api/v1/data-dictionaries/${dictionary}`,
+    `/api/v1/data-dictionaries/${dictionary}/tables?columns=all`,
+    `/api/v1/master-templates/${master}`,
+    `/api/v1/master-templates/${master}/scripts/${things.master.scriptId}`,
+  ];
+  return Promise.all(
+    urls.map(async (url) => {
+      const res = await api.get(url, token);
+      expect(res.status, url).toBe(200);
+      return res.body;
+    }),
+  );
+}
