@@ -4,22 +4,11 @@
  * `baseVersion`) is sent with a version that is not the current one, on the caller's own things:
  * each must answer 409 saying that someone else changed it first, and nothing may change.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { DEMO_COMPANIES } from "../../../scripts/demo-data.ts";
 import { TEST_DATABASE_KINDS } from "../../shared/testing/databases.ts";
-import { USERS, createTestApi, type TestApi } from "./testing/harness.ts";
-import {
-  callOperation,
-  childOf,
-  collectionOf,
-  parentOf,
-  readOperations,
-  snapshotOf,
-  thingsOf,
-  type Operation,
-  type Schema,
-  type Things,
-} from "./testing/route-sweep.ts";
+import { USERS } from "./testing/harness.ts";
+import { collectionOf, routeSweep, snapshotOf, thingsOf, type Things } from "./testing/route-sweep.ts";
 
 const [, acme] = DEMO_COMPANIES;
 
@@ -30,16 +19,13 @@ const STALE_CODES = ["conflict", "stale_version"];
 const STALE = 987_654;
 
 describe.each(TEST_DATABASE_KINDS)("stale writes on every route, on %s", (kind) => {
-  let api: TestApi;
+  const sweep = routeSweep(kind);
   let analyst: string;
-  let operations: Operation[];
-  let components: Record<string, Schema>;
   let ours: Things;
 
   beforeAll(async () => {
-    api = await createTestApi(kind);
+    const { api } = sweep;
     analyst = await api.tokenFor(USERS.analyst);
-    ({ operations, components } = await readOperations(api));
     ours = await thingsOf(api, acme.id, analyst, "Acme");
     // A script is saved only under its editor's lock: held, so that only the version decides.
     for (const script of [
@@ -49,19 +35,18 @@ describe.each(TEST_DATABASE_KINDS)("stale writes on every route, on %s", (kind) 
       expect((await api.send("POST", `${script}/lock`, analyst)).status).toBe(200);
     }
   }, 120_000);
-  afterAll(() => api?.close());
 
   it("refuses a write based on a version that is not the current one, and changes nothing", async () => {
-    const before = await snapshotOf(api, analyst, ours);
+    const before = await snapshotOf(sweep.api, analyst, ours);
     const answered: string[] = [];
     // The three kinds of workspace share one implementation: the migration project's routes stand for them.
-    const versioned = operations.filter((op) => {
+    const versioned = sweep.operations.filter((op) => {
       const fields = Object.keys(op.body?.properties ?? {});
       const based = fields.includes("version") || fields.includes("baseVersion") || op.query.some((p) => p.name === "version");
       return based && !["audit-projects", "mapping-projects"].includes(collectionOf(op));
     });
     for (const op of versioned) {
-      const res = await callOperation(api, analyst, components, op, { parent: parentOf(ours), child: childOf(ours), companyId: acme.id, version: STALE });
+      const res = await sweep.call(analyst, op, { parents: ours, version: STALE });
       // A project's copy of a template has no status: refused whatever the version.
       if (res.body?.code === "status_move_refused") continue;
       if (res.status !== 409 || !STALE_CODES.includes(res.body?.code)) {
@@ -70,6 +55,6 @@ describe.each(TEST_DATABASE_KINDS)("stale writes on every route, on %s", (kind) 
     }
     expect(versioned.length).toBeGreaterThan(30);
     expect(answered).toEqual([]);
-    expect(await snapshotOf(api, analyst, ours)).toEqual(before);
+    expect(await snapshotOf(sweep.api, analyst, ours)).toEqual(before);
   }, 120_000);
 });

@@ -6,23 +6,11 @@
  * nests one thing in another, with the analyst's own Acme project, dictionary or template around
  * Cedar's child ids: 404 again, never Cedar's rows through a parent the caller may open.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { DEMO_COMPANIES } from "../../../scripts/demo-data.ts";
 import { TEST_DATABASE_KINDS } from "../../shared/testing/databases.ts";
-import { USERS, createTestApi, type TestApi } from "./testing/harness.ts";
-import {
-  THING_CHILDREN,
-  callOperation,
-  childOf,
-  collectionOf,
-  parentOf,
-  readOperations,
-  snapshotOf,
-  thingsOf,
-  type Operation,
-  type Schema,
-  type Things,
-} from "./testing/route-sweep.ts";
+import { USERS } from "./testing/harness.ts";
+import { THING_CHILDREN, collectionOf, routeSweep, snapshotOf, thingsOf, type Operation, type Things } from "./testing/route-sweep.ts";
 
 const [cedar, acme] = DEMO_COMPANIES;
 
@@ -30,56 +18,45 @@ const [cedar, acme] = DEMO_COMPANIES;
 const REFUSALS = [400, 404, 413, 415];
 
 describe.each(TEST_DATABASE_KINDS)("another company's ids on every route, on %s", (kind) => {
-  let api: TestApi;
+  const sweep = routeSweep(kind);
   let analyst: string;
-  let operations: Operation[];
-  let components: Record<string, Schema>;
+  let admin: string;
   let theirs: Things;
   let ours: Things;
   /** Cedar's things as the admin read them before the sweeps. */
   let before: unknown[];
-  let admin: string;
 
   beforeAll(async () => {
-    api = await createTestApi(kind);
-    analyst = await api.tokenFor(USERS.analyst);
+    const { api } = sweep;
     expect(USERS.analyst.permissions.map((p) => p.companyId)).not.toContain(cedar.id);
-    ({ operations, components } = await readOperations(api));
+    analyst = await api.tokenFor(USERS.analyst);
     admin = await api.tokenFor(USERS.superAdmin);
     theirs = await thingsOf(api, cedar.id, admin, "Cedar");
     ours = await thingsOf(api, acme.id, analyst, "Acme");
     before = await snapshotOf(api, admin, theirs);
   }, 120_000);
-  afterAll(() => api?.close());
-
-  /** A refusal for the caller's role alone: the same route answers 403 for the caller's own company too. */
-  async function refusedAnywhere(op: Operation) {
-    return (await callOperation(api, analyst, components, op, { parent: parentOf(ours), child: childOf(ours), companyId: acme.id })).status === 403;
-  }
 
   /**
    * What is wrong with the answer, if anything: a status other than a refusal (a 403 only when the
-   * caller's role is refused for its own company too), or any of Cedar's names in the body.
+   * caller's role is refused on its own company's things too), or any of Cedar's names in the body.
    */
   async function unlessRefused(op: Operation, res: { status: number; body: unknown }): Promise<string | undefined> {
     const text = JSON.stringify(res.body ?? "");
     const leaked = theirs.names.some((n) => text.includes(n));
-    if (!leaked && (REFUSALS.includes(res.status) || (res.status === 403 && (await refusedAnywhere(op))))) return undefined;
+    const refusedAnywhere = async () => (await sweep.call(analyst, op, { parents: ours })).status === 403;
+    if (!leaked && (REFUSALS.includes(res.status) || (res.status === 403 && (await refusedAnywhere())))) return undefined;
     return `${op.method} ${op.path}: ${res.status} ${text.slice(0, 160)}`;
   }
 
   it("answers 404 (or refuses the body first) for Cedar's ids on every route that names a company's thing", async () => {
     const answered: string[] = [];
     let swept = 0;
-    for (const op of operations) {
+    for (const op of sweep.operations) {
       const namesAThing = op.path.includes("{") || op.query.some((p) => p.name === "companyId") || op.body || op.multipart;
       // The document itself, the caller's own lists of companies and product facts name nothing of a company.
       if (!namesAThing || collectionOf(op) === "productInfo") continue;
       swept++;
-      const wrong = await unlessRefused(
-        op,
-        await callOperation(api, analyst, components, op, { parent: parentOf(theirs), child: childOf(theirs), companyId: cedar.id }),
-      );
+      const wrong = await unlessRefused(op, await sweep.call(analyst, op, { parents: theirs }));
       if (wrong) answered.push(wrong);
     }
     expect(swept).toBeGreaterThan(250);
@@ -89,21 +66,15 @@ describe.each(TEST_DATABASE_KINDS)("another company's ids on every route, on %s"
   it("answers 404 for Cedar's child ids inside the caller's own project, dictionary or template", async () => {
     const answered: string[] = [];
     let swept = 0;
-    for (const op of operations) {
+    for (const op of sweep.operations) {
       const params = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
       if (!params.includes("id") || !params.some((p) => THING_CHILDREN.includes(p))) continue;
       const collection = collectionOf(op);
-      const parentId = parentOf(ours)(collection);
       // The version a write is based on, so that no stale check answers first: the project's own dictionary's for its dictionary routes.
-      const parent = await api.get(`/api/v1/${collection}/${parentId}${op.path.includes("/data-dictionary/") ? "/data-dictionary" : ""}`, analyst);
+      const parentUrl = `/api/v1/${collection}/${ours.byCollection[collection] ?? ours.byCollection.projects}`;
+      const parent = await sweep.api.get(`${parentUrl}${op.path.includes("/data-dictionary/") ? "/data-dictionary" : ""}`, analyst);
       swept++;
-      const res = await callOperation(api, analyst, components, op, {
-        parent: () => parentId,
-        child: childOf(theirs),
-        companyId: acme.id,
-        version: parent.body?.version,
-      });
-      const wrong = await unlessRefused(op, res);
+      const wrong = await unlessRefused(op, await sweep.call(analyst, op, { parents: ours, children: theirs, version: parent.body?.version }));
       if (wrong) answered.push(wrong);
     }
     expect(swept).toBeGreaterThan(60);
@@ -111,6 +82,6 @@ describe.each(TEST_DATABASE_KINDS)("another company's ids on every route, on %s"
   }, 120_000);
 
   it("changed nothing of Cedar's", async () => {
-    expect(await snapshotOf(api, admin, theirs)).toEqual(before);
+    expect(await snapshotOf(sweep.api, admin, theirs)).toEqual(before);
   });
 });

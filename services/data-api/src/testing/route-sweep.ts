@@ -5,12 +5,13 @@
  * reaches the route's lookups and checks. A route added later is swept without a word in the tests.
  */
 import { randomUUID } from "node:crypto";
-import { expect } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import type { Dictionary } from "../../../../contracts/dictionary.ts";
 import type { Template } from "../../../../contracts/templates.ts";
 import { demoAdminDataSources } from "../../../../scripts/demo-data.ts";
 import { OPENAPI_PATH } from "../openapi.ts";
-import { USERS, type TestApi } from "./harness.ts";
+import type { DatabaseKind } from "../../../shared/db.ts";
+import { USERS, createTestApi, type TestApi } from "./harness.ts";
 import { addProjectTable, column, makeApplication, makeConfiguration, makeMappingProject, makeProject } from "./project-fixtures.ts";
 
 export type Schema = {
@@ -32,7 +33,7 @@ type Parameter = { in: string; name: string; required?: boolean; schema?: Schema
 export type Operation = { method: string; path: string; query: Parameter[]; body: Schema | undefined; multipart: boolean };
 
 /** The document's operations, and its shared schemas. */
-export async function readOperations(api: TestApi): Promise<{ operations: Operation[]; components: Record<string, Schema> }> {
+async function readOperations(api: TestApi): Promise<{ operations: Operation[]; components: Record<string, Schema> }> {
   type Doc = {
     paths: Record<string, Record<string, { parameters?: Parameter[]; requestBody?: { content: Record<string, { schema?: Schema }> } }>>;
     components?: { schemas?: Record<string, Schema> };
@@ -147,10 +148,10 @@ export async function thingsOf(api: TestApi, companyId: string, token: string, l
 }
 
 /** `{id}` of a collection: the company's thing there (a project for the companies' sub-routes). */
-export const parentOf = (things: Things) => (collection: string) => things.byCollection[collection] ?? things.byCollection.projects!;
+const parentOf = (things: Things) => (collection: string) => things.byCollection[collection] ?? things.byCollection.projects!;
 
 /** Any other path parameter: the company's child of that name under the collection, or a value that names nothing. */
-export const childOf = (things: Things) => (name: string, collection: string) => {
+const childOf = (things: Things) => (name: string, collection: string) => {
   const children: Record<string, string> = { ...(collection === "master-templates" || collection === "data-dictionaries" ? things.master : things.project) };
   children.dictionaryId = things.dictionaryId;
   return children[name] ?? (name === "version" ? "1" : name === "kind" ? "source" : name === "table" ? "SecretOrders" : randomUUID());
@@ -160,22 +161,18 @@ export const childOf = (things: Things) => (name: string, collection: string) =>
 export const THING_CHILDREN = ["tableId", "templateId", "levelId", "scriptId", "dictionaryId"];
 
 /**
- * The operation called by `token` with `parent` for `{id}`, `child` for the other path parameters, and
- * a query and body its schemas accept naming `companyId`; `version` (and a script's `baseVersion`)
- * as given, so that a sweep decides whether a stale check answers first.
+ * The operation called by `token` on `at.parents` (their `{id}`, company and, unless `at.children` are
+ * someone else's, their child ids), with a query and body its schemas accept; `version` (and a
+ * script's `baseVersion`) as given, so that a sweep decides whether a stale check answers first.
  */
-export function callOperation(
-  api: TestApi,
-  token: string,
-  components: Record<string, Schema>,
-  op: Operation,
-  at: { parent: (collection: string) => string; child: (name: string, collection: string) => string; companyId: string; version?: number },
-) {
+function callOperation(api: TestApi, token: string, components: Record<string, Schema>, op: Operation, at: SweepCall) {
   const collection = collectionOf(op);
-  const path = op.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(name === "id" ? at.parent(collection) : at.child(name, collection)));
+  const parent = parentOf(at.parents);
+  const child = childOf(at.children ?? at.parents);
+  const path = op.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(name === "id" ? parent(collection) : child(name, collection)));
   const version = at.version ?? 1;
   const given = {
-    companyId: at.companyId,
+    companyId: at.parents.byCollection.companies,
     version,
     baseVersion: version,
     name: `Changed_${randomUUID().slice(0, 6)}`,
@@ -190,6 +187,27 @@ export function callOperation(
     if (p.required || p.name === "companyId" || p.name === "version") query.set(p.name, String(sampleOf(p.schema, given, components, p.name)));
   const body = op.body ? sampleOf(op.body, given, components) : undefined;
   return api.send(op.method, query.size ? `${path}?${query}` : path, token, body);
+}
+
+export type SweepCall = { parents: Things; children?: Things; version?: number };
+
+/**
+ * A sweep's data API on `kind` and the document's operations, made before the file's own hooks and
+ * closed after its tests, with `call` bound to them.
+ */
+export function routeSweep(kind: DatabaseKind) {
+  const sweep = {
+    api: undefined as unknown as TestApi,
+    operations: [] as Operation[],
+    components: {} as Record<string, Schema>,
+    call: (token: string, op: Operation, at: SweepCall) => callOperation(sweep.api, token, sweep.components, op, at),
+  };
+  beforeAll(async () => {
+    sweep.api = await createTestApi(kind);
+    Object.assign(sweep, await readOperations(sweep.api));
+  }, 120_000);
+  afterAll(() => sweep.api?.close());
+  return sweep;
 }
 
 /** Everything of a company's things that a write could change, as `token`'s user reads it: for a before and after. */
