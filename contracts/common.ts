@@ -11,8 +11,17 @@ export function requiredString(message = "Required") {
   return z.string({ error: (issue) => (issue.input === undefined || issue.input === null ? message : undefined) }).min(1, message);
 }
 
+/**
+ * The largest whole number a request may give where the databases store an integer (a version, a
+ * page): PostgreSQL's, past which its query failed with a 500 instead of a 400.
+ */
+export const INTEGER_MAX = 2_147_483_647;
+/** A whole number from a request, from `min` up to INTEGER_MAX. */
+export const wholeNumberSchema = (min: number) =>
+  z.coerce.number().int().min(min).max(INTEGER_MAX, `At most ${INTEGER_MAX.toLocaleString("en-US")}`);
+
 /** A written object carries the version it was based on; a stale one is refused with 409. */
-export const versionSchema = z.coerce.number().int().min(0);
+export const versionSchema = wholeNumberSchema(0);
 
 /** Spec §3: names of tables and columns become SQL identifiers in the project databases. */
 export const IDENTIFIER_MAX = 128;
@@ -35,7 +44,7 @@ export const descriptionSchema = z
   .transform((v) => (v ? v : null));
 
 export const pageQuerySchema = z.object({
-  page: z.coerce.number().int().min(1).default(1),
+  page: wholeNumberSchema(1).default(1),
   pageSize: z.coerce
     .number()
     .int()

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { descriptionSchema, requiredString, formBoolean, identifierSchema, nameSchema, pageOf, pageQuerySchema, timestampSchema, versionSchema } from "./common";
+import { descriptionSchema, requiredString, wholeNumberSchema, formBoolean, identifierSchema, nameSchema, pageOf, pageQuerySchema, timestampSchema, versionSchema } from "./common";
 import { BULK_UPLOAD_MODES, COLUMN_TYPES, DECIMAL_MAX_PRECISION, DICTIONARY_SORTS, NVARCHAR_MAX_LENGTH } from "./values/dictionary";
 
 export * from "./values/dictionary";
@@ -255,7 +255,7 @@ export type ProjectDictionary = z.infer<typeof projectDictionarySchema>;
 /** GET /api/v1/projects/{id}/data-dictionary/tables?name=&page=&pageSize= → pageOf(tableSummarySchema) */
 export const tablesQuerySchema = z.object({
   name: z.string().trim().max(128).optional(),
-  page: z.coerce.number().int().min(1).default(1),
+  page: wholeNumberSchema(1).default(1),
   pageSize: z.coerce.number().int().min(1).max(100).default(25),
   /** "all": each table of the page with its columns in order (a page that shows them, in one call). */
   columns: z.enum(["none", "all"]).default("none"),

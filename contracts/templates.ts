@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { descriptionSchema, nameSchema, pageOf, pageQuerySchema, repeatedQuery, requiredString, timestampSchema, versionSchema } from "./common";
+import { descriptionSchema, nameSchema, pageOf, pageQuerySchema, repeatedQuery, requiredString, timestampSchema, versionSchema, wholeNumberSchema } from "./common";
 import { LOCK_STATES } from "./values/projects";
 import {
   LOCK_REASON_MAX,
@@ -160,7 +160,7 @@ export const scriptDiffSchema = z.object({
   lines: z.array(diffLineSchema),
 });
 export type ScriptDiff = z.infer<typeof scriptDiffSchema>;
-export const scriptDiffQuerySchema = z.object({ from: z.coerce.number().int().min(1), to: z.coerce.number().int().min(1) });
+export const scriptDiffQuerySchema = z.object({ from: wholeNumberSchema(1), to: wholeNumberSchema(1) });
 
 export const lockEventSchema = z.object({
   id: z.string(),

@@ -6,6 +6,7 @@ import { apiError, installErrorHandlers, requestId } from "../../shared/http.ts"
 import type { Logger } from "../../shared/logger.ts";
 import { auditWrites } from "./audit-writes.ts";
 import { requestBodyLimits } from "./body-limits.ts";
+import { refuseNulCharacters } from "./nul-characters.ts";
 import type { AppDeps, AppEnv } from "./context.ts";
 import { API_PREFIX, OPENAPI_PATH, installOpenApiDocument, validationHook } from "./openapi.ts";
 import { createApplicationsRouter } from "./routes/applications/applications.ts";
@@ -33,6 +34,8 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   installErrorHandlers(app, deps.logger);
   // Before anything reads a body: 1 MB of JSON by default, more for the routes that need it.
   app.use(requestBodyLimits());
+  // Before any route reads a value: PostgreSQL's text holds no NUL.
+  app.use(refuseNulCharacters());
 
   // For load balancers and `docker HEALTHCHECK`: no auth, but it does reach the database.
   app.get("/healthz", async (c) => {

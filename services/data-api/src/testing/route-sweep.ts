@@ -54,26 +54,43 @@ async function readOperations(api: TestApi): Promise<{ operations: Operation[]; 
 /** The collection an operation's path is under (`projects`, `master-templates`, …). */
 export const collectionOf = (op: Operation) => op.path.split("/")[3]!;
 
-/** A value the schema accepts: the given fields as given, the rest the least the schema asks for. */
-function sampleOf(schema: Schema | undefined, given: Record<string, unknown>, components: Record<string, Schema>, key = ""): unknown {
+/**
+ * The leaves of a sample: what the schema asks for at the least, or values meant to break what is
+ * behind it: text with quotes and markup for the SQL and the HTML, a lone surrogate and 3,000
+ * characters (`hostile` adds a NUL, which PostgreSQL's text refuses), and one past PostgreSQL's
+ * integer wherever the schema takes a number.
+ */
+type Leaves = "valid" | "hostile" | "hostile-without-nul";
+
+const HOSTILE_TEXT = `'"; drop table projects; --<b>\ud800${"x".repeat(3000)}`;
+const HOSTILE_INTEGER = 2 ** 31;
+
+/**
+ * A value for the schema: the given fields as given; the rest, with valid leaves, the least the schema
+ * asks for (so that a request passes validation and reaches the route's lookups), with hostile
+ * leaves HOSTILE_TEXT and HOSTILE_INTEGER wherever the schema takes text or a number.
+ */
+function sampleOf(schema: Schema | undefined, given: Record<string, unknown>, components: Record<string, Schema>, leaves: Leaves, key = ""): unknown {
   if (!schema) return undefined;
   if (key in given) return given[key];
-  if (schema.$ref) return sampleOf(components[schema.$ref.split("/").at(-1)!], given, components, key);
-  if (schema.allOf?.length) return Object.assign({}, ...schema.allOf.map((s) => sampleOf(s, given, components, key)));
+  const inner = (s: Schema | undefined, k = key) => sampleOf(s, given, components, leaves, k);
+  if (schema.$ref) return inner(components[schema.$ref.split("/").at(-1)!]);
+  if (schema.allOf?.length) return Object.assign({}, ...schema.allOf.map((s) => inner(s)));
   const choice = schema.anyOf ?? schema.oneOf;
-  if (choice?.length) return sampleOf(choice.find((s) => s.type !== "null") ?? choice[0], given, components, key);
+  if (choice?.length) return inner(choice.find((s) => s.type !== "null") ?? choice[0]);
   if (schema.enum?.length) return schema.enum[0];
   switch (schema.type) {
     case "object":
-      return Object.fromEntries((schema.required ?? []).map((name) => [name, sampleOf(schema.properties?.[name], given, components, name)]));
+      return Object.fromEntries((schema.required ?? []).map((name) => [name, inner(schema.properties?.[name], name)]));
     case "array":
-      return Array.from({ length: schema.minItems ?? 0 }, () => sampleOf(schema.items, given, components));
+      return Array.from({ length: Math.max(schema.minItems ?? 0, leaves === "valid" ? 0 : 1) }, () => inner(schema.items, ""));
     case "integer":
     case "number":
-      return Math.max(1, schema.minimum ?? 1);
+      return leaves === "valid" ? Math.max(1, schema.minimum ?? 1) : HOSTILE_INTEGER;
     case "boolean":
       return false;
     default:
+      if (leaves !== "valid") return leaves === "hostile" ? `${HOSTILE_TEXT}\u0000` : HOSTILE_TEXT;
       return schema.nullable ? null : "Sample".padEnd(schema.minLength ?? 1, "x");
   }
 }
@@ -171,25 +188,30 @@ function callOperation(api: TestApi, token: string, components: Record<string, S
   const child = childOf(at.children ?? at.parents);
   const path = op.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(name === "id" ? parent(collection) : child(name, collection)));
   const version = at.version ?? 1;
-  const given = {
-    companyId: at.parents.byCollection.companies,
-    version,
-    baseVersion: version,
-    name: `Changed_${randomUUID().slice(0, 6)}`,
-    sql: "select 2;",
-    url: "https://hooks.example.test/dt",
-    expiresOn: new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10),
-    userId: USERS.viewer.id,
-    backupId: randomUUID(),
-  };
+  const leaves = at.leaves ?? "valid";
+  const given =
+    leaves !== "valid"
+      ? { companyId: at.parents.byCollection.companies }
+      : {
+          companyId: at.parents.byCollection.companies,
+          version,
+          baseVersion: version,
+          name: `Changed_${randomUUID().slice(0, 6)}`,
+          sql: "select 2;",
+          url: "https://hooks.example.test/dt",
+          expiresOn: new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10),
+          userId: USERS.viewer.id,
+          backupId: randomUUID(),
+        };
   const query = new URLSearchParams();
   for (const p of op.query)
-    if (p.required || p.name === "companyId" || p.name === "version") query.set(p.name, String(sampleOf(p.schema, given, components, p.name)));
-  const body = op.body ? sampleOf(op.body, given, components) : undefined;
+    if (p.required || leaves !== "valid" || p.name === "companyId" || p.name === "version")
+      query.set(p.name, String(sampleOf(p.schema, given, components, leaves, p.name)));
+  const body = op.body ? sampleOf(op.body, given, components, leaves) : undefined;
   return api.send(op.method, query.size ? `${path}?${query}` : path, token, body);
 }
 
-export type SweepCall = { parents: Things; children?: Things; version?: number };
+export type SweepCall = { parents: Things; children?: Things; version?: number; leaves?: Leaves };
 
 /**
  * A sweep's data API on `kind` and the document's operations, made before the file's own hooks and

@@ -1,6 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
-import { pageQuerySchema, versionSchema } from "../../../../../contracts/common.ts";
+import { pageQuerySchema, versionSchema, wholeNumberSchema } from "../../../../../contracts/common.ts";
 import {
   changeTemplateStatusSchema,
   createScriptSchema,
@@ -82,7 +82,7 @@ export function createTemplateRoutes(options: TemplateRoutesOptions) {
   const params = options.params;
   const levelParams = params.extend({ levelId: z.string().min(1) });
   const scriptParams = params.extend({ scriptId: z.string().min(1) });
-  const versionParams = scriptParams.extend({ version: z.coerce.number().int().min(1) });
+  const versionParams = scriptParams.extend({ version: wholeNumberSchema(1) });
   const versionQuery = z.object({ version: versionSchema });
   const templateAnswer = { 200: jsonContent(templateSchema, "The template with its new version."), ...writeErrors };
   const scriptAnswer = { 200: jsonContent(scriptSchema, "The script."), ...writeErrors };
