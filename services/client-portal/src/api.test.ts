@@ -4,7 +4,9 @@ import { apiErrorSchema } from "../../../contracts/errors.ts";
 import { DEMO_COMPANIES, demoAdminDataSources, demoUsers } from "../../../scripts/demo-data.ts";
 import { TEST_DATABASE_KINDS } from "../../shared/testing/databases.ts";
 import { createTestSigner } from "../../shared/testing/tokens.ts";
+import { NUL_IN_ADDRESS_MESSAGE } from "../../shared/nul-characters.ts";
 import { createClientPortal, type ClientPortal } from "./app.ts";
+import { findUserByEmail } from "./db/users.ts";
 import { seedDemo } from "./seed.ts";
 import { createMigratedDatabase, silentLogger, testEnv } from "./test-support.ts";
 
@@ -230,6 +232,17 @@ describe.each(TEST_DATABASE_KINDS)("client portal API on %s", (kind) => {
     const res = await portal.api.request("/api/v1/nothing-here");
     expect(res.status).toBe(404);
     expect(apiErrorSchema.parse(await res.json()).code).toBe("not_found");
+  });
+
+  it("refuses an id holding a NUL with 400 (PostgreSQL's text holds none), and finds no account for an email holding one", async () => {
+    const token = await signer.token("admin", "SuperAdmin");
+    for (const path of ["/api/v1/permissions/%00", `/api/v1/companies/${acme.id}%00/users`, "/api/v1/companies/x/admin-data-sources?q=%00"]) {
+      const res = await portal.api.request(path, { headers: { authorization: `Bearer ${token}` } });
+      expect(res.status, path).toBe(400);
+      expect(apiErrorSchema.parse(await res.json()).errors).toEqual([NUL_IN_ADDRESS_MESSAGE]);
+    }
+    expect(await findUserByEmail(database.db, "analyst@demo.test\u0000")).toBeUndefined();
+    expect(await findUserByEmail(database.db, "analyst@demo.test")).toMatchObject({ id: analyst.id });
   });
 });
 

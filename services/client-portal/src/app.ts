@@ -6,6 +6,7 @@ import type { Kysely } from "kysely";
 import type Provider from "oidc-provider";
 import type { BearerOptions } from "../../shared/bearer.ts";
 import { installErrorHandlers, requestId } from "../../shared/http.ts";
+import { hasNulInAddress, refuseNulCharacters } from "../../shared/nul-characters.ts";
 import type { Logger } from "../../shared/logger.ts";
 import { apiRoutes } from "./api.ts";
 import type { AppEnv } from "./app-env.ts";
@@ -55,6 +56,7 @@ export async function createClientPortal(options: ClientPortalOptions): Promise<
 
   const api = new Hono<AppEnv>();
   api.use(requestId());
+  api.use(refuseNulCharacters());
   api.route(INTERACTION_PATH, interactionRoutes({ provider, db, env, limiter, logger }));
   api.route("/", apiRoutes({ db, env, bearer, logger }));
   installErrorHandlers(api, logger);
@@ -63,7 +65,8 @@ export async function createClientPortal(options: ClientPortalOptions): Promise<
   const toProvider = provider.callback();
   const listener = (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? "/").split("?", 1)[0]!;
-    if (isOurRoute(path)) void toHono(req, res);
+    // An address holding a NUL is refused by our routes' check, whatever it names (the provider's stores are in the database too).
+    if (isOurRoute(path) || hasNulInAddress(req.url ?? "")) void toHono(req, res);
     else void toProvider(req, res);
   };
 

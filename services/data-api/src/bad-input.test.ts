@@ -9,7 +9,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { DEMO_COMPANIES } from "../../../scripts/demo-data.ts";
 import { TEST_DATABASE_KINDS } from "../../shared/testing/databases.ts";
-import { NUL_IN_ADDRESS_MESSAGE, NUL_MESSAGE } from "./nul-characters.ts";
+import { NUL_IN_ADDRESS_MESSAGE, NUL_MESSAGE } from "../../shared/nul-characters.ts";
 import { USERS } from "./testing/harness.ts";
 import { routeSweep, thingsOf, type Operation, type Things } from "./testing/route-sweep.ts";
 

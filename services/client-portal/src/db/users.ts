@@ -9,7 +9,9 @@ export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-export function findUserByEmail(db: Kysely<Database>, email: string): Promise<User | undefined> {
+export async function findUserByEmail(db: Kysely<Database>, email: string): Promise<User | undefined> {
+  // No address holds a NUL, and PostgreSQL's text refuses one in a query: a sign-in typed with one finds no account.
+  if (email.includes("\u0000")) return undefined;
   return db.selectFrom("users").selectAll().where("email", "=", normaliseEmail(email)).executeTakeFirst();
 }
 

@@ -1,19 +1,21 @@
 import type { MiddlewareHandler } from "hono";
-import { apiError } from "../../shared/http.ts";
-import type { AppEnv } from "./context.ts";
+import { apiError } from "./http.ts";
 
 /**
  * PostgreSQL's text cannot hold a NUL character: a value holding one failed its query with a 500
  * wherever it reached the database (an id in the path, a query value, any text of a JSON body), on
- * PostgreSQL and not on SQLite. No field of this API means one, so a request holding one is
- * refused here, before any route reads it: 400, naming the field of a body.
+ * PostgreSQL and not on SQLite. No field of the services' APIs means one, so a request holding one
+ * is refused before any route reads it: 400, naming the field of a body (decision 024).
  */
 export const NUL_MESSAGE = "Holds a NUL character (\\u0000), which no text may contain: remove it.";
 export const NUL_IN_ADDRESS_MESSAGE = "The address holds a NUL character (%00), which no id or value may contain.";
 
-export function refuseNulCharacters(): MiddlewareHandler<AppEnv> {
+/** Whether the address (path and query, as sent) holds a NUL. */
+export const hasNulInAddress = (url: string) => /%00/.test(url);
+
+export function refuseNulCharacters(): MiddlewareHandler {
   return async (c, next) => {
-    if (/%00/.test(c.req.url)) return apiError(c, 400, "validation_failed", [NUL_IN_ADDRESS_MESSAGE]);
+    if (hasNulInAddress(c.req.url)) return apiError(c, 400, "validation_failed", [NUL_IN_ADDRESS_MESSAGE]);
     if (c.req.header("content-type")?.startsWith("application/json")) {
       // Read once: hono keeps the text for the route's validator. Only a body that escapes a NUL is parsed again.
       const text = await c.req.text();
