@@ -8,8 +8,15 @@ export * from "./values/common";
  * empty strings), which must read "Required", not a type error.
  */
 export function requiredString(message = "Required") {
-  return z.string({ error: (issue) => (issue.input === undefined || issue.input === null ? message : undefined) }).min(1, message);
+  return z
+    .string({ error: (issue) => (issue.input === undefined || issue.input === null ? message : undefined) })
+    .min(1, message)
+    .refine(hasNoNul, NUL_MESSAGE);
 }
+
+/** PostgreSQL's text holds no NUL character: a value with one is refused, whether typed, sent or read from a file (decision 024). */
+export const NUL_MESSAGE = "Holds a NUL character (\\u0000), which no text may contain: remove it.";
+const hasNoNul = (text: string) => !text.includes("\u0000");
 
 /**
  * The largest whole number a request may give where the databases store an integer (a version, a
@@ -38,6 +45,7 @@ export const nameSchema = requiredString().trim().min(1, "Required").max(NAME_MA
 export const DESCRIPTION_MAX = 1000;
 export const descriptionSchema = z
   .string()
+  .refine(hasNoNul, NUL_MESSAGE)
   .trim()
   .max(DESCRIPTION_MAX, `At most ${DESCRIPTION_MAX} characters`)
   .nullish()

@@ -1,5 +1,8 @@
 import type { MiddlewareHandler } from "hono";
+import { NUL_MESSAGE } from "../../contracts/common.ts";
 import { apiError } from "./http.ts";
+
+export { NUL_MESSAGE };
 
 /**
  * PostgreSQL's text cannot hold a NUL character: a value holding one failed its query with a 500
@@ -7,7 +10,6 @@ import { apiError } from "./http.ts";
  * PostgreSQL and not on SQLite. No field of the services' APIs means one, so a request holding one
  * is refused before any route reads it: 400, naming the field of a body (decision 024).
  */
-export const NUL_MESSAGE = "Holds a NUL character (\\u0000), which no text may contain: remove it.";
 export const NUL_IN_ADDRESS_MESSAGE = "The address holds a NUL character (%00), which no id or value may contain.";
 
 /** Whether the address (path and query, as sent) holds a NUL. */

@@ -1,5 +1,6 @@
 import ExcelJS from "exceljs";
 import { describe, expect, it } from "vitest";
+import { NUL_MESSAGE } from "../../../../contracts/common.ts";
 import { BULK_COLUMNS, BULK_UPLOAD_MAX_BYTES, COLUMN_TYPES } from "../../../../contracts/dictionary.ts";
 import { ApiProblem } from "../api-problem.ts";
 import { fixture } from "../testing/dictionary-fixtures.ts";
@@ -100,6 +101,7 @@ describe("parseDictionaryFile", () => {
       "T,Long,nvarchar,5000,,,,,",
       `T,Described,int,,,,,,${"d".repeat(1001)}`,
       "T,,,,,,,,",
+      "T,Nul,int,,,,,,Pasted\u0000from a binary file",
     );
     expect(parsed.errors).toEqual([
       { row: 2, column: "table", message: "Required" },
@@ -112,6 +114,7 @@ describe("parseDictionaryFile", () => {
       { row: 9, column: "description", message: "At most 1000 characters" },
       { row: 10, column: "type", message: "Required" },
       { row: 10, column: "column", message: "Required" },
+      { row: 11, column: "description", message: NUL_MESSAGE },
     ]);
     expect(parsed.tables.flatMap((t) => t.columns)).toEqual([]);
   });

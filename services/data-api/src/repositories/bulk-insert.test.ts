@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKysely } from "../../../shared/db.ts";
 import { TEST_DATABASE_KINDS, createTestDatabase, type TestDatabase } from "../../../shared/testing/databases.ts";
-import { insertJsonRows, updateJsonRows } from "./bulk-insert.ts";
+import { NUL_SHOWN, insertJsonRows, updateJsonRows } from "./bulk-insert.ts";
 
 describe.each(TEST_DATABASE_KINDS)("insertJsonRows on %s", (kind) => {
   let database: TestDatabase;
@@ -28,6 +28,18 @@ describe.each(TEST_DATABASE_KINDS)("insertJsonRows on %s", (kind) => {
     const byId = new Map(stored.map((r) => [r.id, [r.id, r.n === null ? null : Number(r.n), r.big === null ? null : Number(r.big), r.note]]));
     expect(byId.size).toBe(rows.length);
     for (const row of rows) expect(byId.get(row[0])).toEqual(row);
+  });
+
+  it("keeps a NUL, which PostgreSQL's text cannot hold, as ␀, and text that only reads like its escape as it is", async () => {
+    await insertJsonRows(db, "t", [{ name: "id", type: "text" }, { name: "note", type: "text" }], [
+      ["nul", "A\u0000B\u0000"],
+      ["escape", "back\\u0000slash"],
+    ]);
+    const stored = await db.selectFrom("t").select(["id", "note"]).where("id", "in", ["nul", "escape"]).orderBy("id").execute();
+    expect(stored).toEqual([
+      { id: "escape", note: "back\\u0000slash" },
+      { id: "nul", note: `A${NUL_SHOWN}B${NUL_SHOWN}` },
+    ]);
   });
 
   it("does nothing for no rows", async () => {

@@ -12,6 +12,9 @@ import { PostgresAdapter, sql, type Kysely } from "kysely";
  */
 export type BulkColumn = { name: string; type: "text" | "integer" };
 
+/** What a NUL character of stored text becomes: U+2400 SYMBOL FOR NULL. */
+export const NUL_SHOWN = "\u2400";
+
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function insertJsonRows(db: Kysely<any>, table: string, columns: readonly BulkColumn[], rows: readonly (readonly unknown[])[]): Promise<void> {
   if (rows.length === 0) return;
@@ -52,7 +55,11 @@ export async function updateJsonRows(
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 function jsonRowsOf(db: Kysely<any>, rows: readonly (readonly unknown[])[]) {
-  const json = JSON.stringify(rows);
+  let json = JSON.stringify(rows);
+  // PostgreSQL's text holds no NUL (its json ->> refuses one): a NUL that reaches storage (a rejected
+  // line of a file, say) is kept as ␀, on both engines, so that it shows where it was. Looked for in
+  // the JSON first: only rows that hold one pay for the second pass.
+  if (json.includes("\\u0000")) json = JSON.stringify(rows, (_, value: unknown) => (typeof value === "string" ? value.replaceAll("\u0000", NUL_SHOWN) : value));
   if (db.getExecutor().adapter instanceof PostgresAdapter) {
     return {
       from: sql`json_array_elements(${json}::json) as x`,

@@ -394,6 +394,7 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
       `${NOT_TEXT_MESSAGE}. Nothing was loaded.`,
     ],
     ["a workbook named .csv", new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0x14, 0, 0, 0, 1, 2, 3]), `${ZIP_NOT_TEXT_MESSAGE}. Nothing was loaded.`],
+
     [
       "a file in another encoding than the UTF-8 chosen",
       new Uint8Array([...Buffer.from("CustomerId,Code\n1,Caf"), 0xe9, 0x0a]),
@@ -415,6 +416,15 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
     const failed = await load(project, { name: "bad.csv", text });
     expect(failed).toMatchObject({ status: "Failed", rowsLoaded: 0, message });
     expect(await rowsOf(project)).toEqual([{ CustomerId: 9, Code: "KEEP", Balance: null, Since: null }]);
+  });
+
+  it("rejects a row holding a NUL past the file's start, and lists it with ␀ where the NUL was", async () => {
+    // The file's start (the first 64 KB) is text: the NUL is met row by row, where no column can store it.
+    const project = await loadableProject();
+    const rows = Array.from({ length: 8000 }, (_, i) => `${i + 1},C${i}`).join("\n");
+    const done = await load(project, { name: "late-nul.csv", text: `CustomerId,Code\n${rows}\n8001,A\u0000B\n` });
+    expect(done).toMatchObject({ status: "Refused", rowsLoaded: 0, rowsRejected: 1 });
+    expect((await rejectedOf(project, done.id)).items).toEqual([expect.objectContaining({ line: 8002, column: "Code", value: "A␀B" })]);
   });
 
   it("loads one worksheet of an .xlsx: text with its leading zeros, numbers as written, date cells as dates; a missing worksheet is named", async () => {
