@@ -1,5 +1,5 @@
 import { E2E } from "../../playwright.config";
-import { createApplication, createDictionary, SAMPLE, SAMPLE_ERRORS, url } from "./master-data";
+import { createApplication, createDictionary, submitApplication, SAMPLE, SAMPLE_ERRORS, url } from "./master-data";
 import { acme, expect, test, withCompany } from "./sessions";
 import { expectNoViolations } from "./axe";
 
@@ -25,7 +25,7 @@ for (const javaScriptEnabled of [true, false]) {
       const row = page.getByRole("table", { name: "Applications" }).getByRole("row", { name: new RegExp(name) });
       await expect(row).toContainText("The ERP the company leaves");
 
-      await createApplication(page, name.toUpperCase(), "");
+      await submitApplication(page, name.toUpperCase(), "");
       await expect(page).toHaveURL(`${E2E.portal}${withCompany("/migration/application/create", acme.id)}`);
       await expect(page.getByLabel("Name")).toHaveAttribute("aria-invalid", "true");
       await expect(page.getByText("An application with this name already exists")).toBeVisible();

@@ -12,14 +12,21 @@ export const SAMPLE_ERRORS = path.join(FIXTURES, "sample-dictionary-errors.csv")
 /** The portal URL `p` (a path, maybe with a search), followed by a search or nothing. */
 export const url = (p: string) => new RegExp(`^${E2E.portal}${p.replace(/[?.]/g, "\\$&")}(\\?|$)`);
 
-export async function createApplication(page: Page, name: string, description: string) {
-  await page.goto(withCompany("/migration/application", acme.id));
+/** Fills and submits the application form of `companyId` (Acme Health by default); what it answers is the caller's to check. */
+export async function submitApplication(page: Page, name: string, description = "", companyId: string = acme.id) {
+  await page.goto(withCompany("/migration/application", companyId));
   await expect(page.getByRole("heading", { level: 1, name: "Applications", exact: true })).toBeVisible();
   await page.getByRole("link", { name: "Create application" }).click();
-  await expect(page).toHaveURL(`${E2E.portal}${withCompany("/migration/application/create", acme.id)}`);
+  await expect(page).toHaveURL(`${E2E.portal}${withCompany("/migration/application/create", companyId)}`);
   await page.getByLabel("Name").fill(name);
   await page.getByLabel("Description").fill(description);
   await page.getByRole("button", { name: "Create application" }).click();
+}
+
+/** Registers an application and waits for its answer: a page opened meanwhile would cancel the submission (with JavaScript on, a fetch). */
+export async function createApplication(page: Page, name: string, description = "", companyId: string = acme.id) {
+  await submitApplication(page, name, description, companyId);
+  await expect(page.getByRole("status").filter({ hasText: `Application ${name} created.` })).toBeVisible();
 }
 
 /**

@@ -1,7 +1,7 @@
-import type { Page } from "@playwright/test";
 import { E2E } from "../../playwright.config";
 import { acme, birch, expect, test, withCompany } from "./sessions";
 import { expectNoViolations } from "./axe";
+import { createApplication } from "./master-data";
 
 /**
  * Data Onboarding, end to end, with JavaScript on (in Acme Health) and off (in Birch Logistics): a
@@ -11,13 +11,6 @@ import { expectNoViolations } from "./axe";
  * companies so that each makes its company's first, default configuration.
  */
 const at = (path: string) => new RegExp(`^${E2E.portal}${path.replace(/[?.]/g, "\\$&")}(\\?|$)`);
-
-async function createApplication(page: Page, companyId: string, name: string) {
-  await page.goto(withCompany("/migration/application/create", companyId));
-  await page.getByLabel("Name").fill(name);
-  await page.getByRole("button", { name: "Create application" }).click();
-  await expect(page).toHaveURL(new RegExp(`/migration/application\\?companyId=${companyId}`));
-}
 
 for (const javaScriptEnabled of [true, false]) {
   const mode = javaScriptEnabled ? "JavaScript on" : "JavaScript off";
@@ -36,7 +29,7 @@ for (const javaScriptEnabled of [true, false]) {
       test.setTimeout(120_000);
       const application = `Onboarding app ${suffix}`;
       const name = `Monthly members ${suffix}`;
-      await createApplication(page, company.id, application);
+      await createApplication(page, application, "", company.id);
 
       // Step 1: details, with the company's schemes.
       await page.goto(withCompany("/onboarding/configurations", company.id));

@@ -1,9 +1,9 @@
-import type { Page } from "@playwright/test";
 import { E2E } from "../../playwright.config";
 import { acme, birch, expect, test, withCompany } from "./sessions";
 import { expectNoViolations } from "./axe";
 import { availableMasterTemplate, fillSql } from "./template-steps";
 import { fillColumn } from "./dictionary-steps";
+import { createApplication } from "./master-data";
 
 /**
  * Migration projects, end to end, with JavaScript on and off: the wizard from details to created
@@ -11,13 +11,6 @@ import { fillColumn } from "./dictionary-steps";
  * read access, and the list's search, status filter and sort kept in the URL.
  */
 const at = (path: string) => new RegExp(`^${E2E.portal}${path.replace(/[?.]/g, "\\$&")}(\\?|$)`);
-
-async function createApplication(page: Page, name: string) {
-  await page.goto(withCompany("/migration/application/create", acme.id));
-  await page.getByLabel("Name").fill(name);
-  await page.getByRole("button", { name: "Create application" }).click();
-  await expect(page).toHaveURL(new RegExp(`/migration/application\\?companyId=${acme.id}`));
-}
 
 
 for (const javaScriptEnabled of [true, false]) {
