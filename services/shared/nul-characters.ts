@@ -2,7 +2,10 @@ import type { MiddlewareHandler } from "hono";
 import { NUL_MESSAGE } from "../../contracts/common.ts";
 import { apiError } from "./http.ts";
 
-export { NUL_MESSAGE };
+export const NUL_IN_ADDRESS_MESSAGE = "The address holds a NUL character (%00), which no id or value may contain.";
+
+/** Whether the address (path and query, as sent) holds a NUL. */
+export const hasNulInAddress = (url: string) => /%00/.test(url);
 
 /**
  * PostgreSQL's text cannot hold a NUL character: a value holding one failed its query with a 500
@@ -10,11 +13,6 @@ export { NUL_MESSAGE };
  * PostgreSQL and not on SQLite. No field of the services' APIs means one, so a request holding one
  * is refused before any route reads it: 400, naming the field of a body (decision 024).
  */
-export const NUL_IN_ADDRESS_MESSAGE = "The address holds a NUL character (%00), which no id or value may contain.";
-
-/** Whether the address (path and query, as sent) holds a NUL. */
-export const hasNulInAddress = (url: string) => /%00/.test(url);
-
 export function refuseNulCharacters(): MiddlewareHandler {
   return async (c, next) => {
     if (hasNulInAddress(c.req.url)) return apiError(c, 400, "validation_failed", [NUL_IN_ADDRESS_MESSAGE]);

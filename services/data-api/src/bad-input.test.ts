@@ -9,9 +9,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { DEMO_COMPANIES } from "../../../scripts/demo-data.ts";
 import { TEST_DATABASE_KINDS } from "../../shared/testing/databases.ts";
-import { NUL_IN_ADDRESS_MESSAGE, NUL_MESSAGE } from "../../shared/nul-characters.ts";
+import { NUL_MESSAGE } from "../../../contracts/common.ts";
+import { NUL_IN_ADDRESS_MESSAGE } from "../../shared/nul-characters.ts";
 import { USERS } from "./testing/harness.ts";
-import { routeSweep, thingsOf, type Operation, type Things } from "./testing/route-sweep.ts";
+import { collectionOf, parentOf, routeSweep, thingsOf, type Operation, type Things } from "./testing/route-sweep.ts";
 
 const [, acme] = DEMO_COMPANIES;
 
@@ -59,9 +60,7 @@ describe.each(TEST_DATABASE_KINDS)("bad input on every route, on %s", (kind) => 
   it("answers a body that is not JSON, and hostile ids in the path, with a 4xx as JSON", async () => {
     const wrong: string[] = [];
     for (const op of sweep.operations) {
-      const path = op.path.replace(/\{(\w+)\}/g, (_, name: string) =>
-        name === "id" ? (acmes.byCollection[op.path.split("/")[3]!] ?? acmes.byCollection.projects!) : "x",
-      );
+      const path = op.path.replace(/\{(\w+)\}/g, (_, name: string) => (name === "id" ? parentOf(acmes)(collectionOf(op)) : "x"));
       const query = `companyId=${acme.id}`;
       if (op.body) {
         const found = await wrongIn(op, "not JSON", await request(op.method, `${path}?${query}`, '{"name": "unfinished'));

@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { DEMO_COMPANIES } from "../../../scripts/demo-data.ts";
 import { TEST_DATABASE_KINDS } from "../../shared/testing/databases.ts";
 import { USERS } from "./testing/harness.ts";
-import { THING_CHILDREN, collectionOf, routeSweep, snapshotOf, thingsOf, type Operation, type Things } from "./testing/route-sweep.ts";
+import { THING_CHILDREN, collectionOf, parentOf, routeSweep, snapshotOf, thingsOf, type Operation, type Things } from "./testing/route-sweep.ts";
 
 const [cedar, acme] = DEMO_COMPANIES;
 
@@ -71,7 +71,7 @@ describe.each(TEST_DATABASE_KINDS)("another company's ids on every route, on %s"
       if (!params.includes("id") || !params.some((p) => THING_CHILDREN.includes(p))) continue;
       const collection = collectionOf(op);
       // The version a write is based on, so that no stale check answers first: the project's own dictionary's for its dictionary routes.
-      const parentUrl = `/api/v1/${collection}/${ours.byCollection[collection] ?? ours.byCollection.projects}`;
+      const parentUrl = `/api/v1/${collection}/${parentOf(ours)(collection)}`;
       const parent = await sweep.api.get(`${parentUrl}${op.path.includes("/data-dictionary/") ? "/data-dictionary" : ""}`, analyst);
       swept++;
       const wrong = await unlessRefused(op, await sweep.call(analyst, op, { parents: ours, children: theirs, version: parent.body?.version }));

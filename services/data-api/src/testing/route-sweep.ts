@@ -102,11 +102,18 @@ function sampleOf(schema: Schema | undefined, given: Record<string, unknown>, co
  */
 export type Things = {
   byCollection: Record<string, string>;
-  master: { tableId: string; templateId: string; levelId: string; scriptId: string };
-  project: { tableId: string; templateId: string; levelId: string; scriptId: string };
+  master: Children;
+  project: Children;
   dictionaryId: string;
   names: string[];
 };
+
+/** The path parameters of a master's or a project's children (a table, a template, its level and script). */
+const CHILD_PARAMS = ["tableId", "templateId", "levelId", "scriptId"] as const;
+type Children = Record<(typeof CHILD_PARAMS)[number], string>;
+
+/** The names of the path parameters other than `{id}` that a company's things fill. */
+export const THING_CHILDREN: readonly string[] = [...CHILD_PARAMS, "dictionaryId"];
 
 /**
  * A company's application, master dictionary with a table, migration project with a table and a copy
@@ -165,7 +172,7 @@ export async function thingsOf(api: TestApi, companyId: string, token: string, l
 }
 
 /** `{id}` of a collection: the company's thing there (a project for the companies' sub-routes). */
-const parentOf = (things: Things) => (collection: string) => things.byCollection[collection] ?? things.byCollection.projects!;
+export const parentOf = (things: Things) => (collection: string) => things.byCollection[collection] ?? things.byCollection.projects!;
 
 /** Any other path parameter: the company's child of that name under the collection, or a value that names nothing. */
 const childOf = (things: Things) => (name: string, collection: string) => {
@@ -173,9 +180,6 @@ const childOf = (things: Things) => (name: string, collection: string) => {
   children.dictionaryId = things.dictionaryId;
   return children[name] ?? (name === "version" ? "1" : name === "kind" ? "source" : name === "table" ? "SecretOrders" : randomUUID());
 };
-
-/** The names of the path parameters other than `{id}` that a company's things fill. */
-export const THING_CHILDREN = ["tableId", "templateId", "levelId", "scriptId", "dictionaryId"];
 
 /**
  * The operation called by `token` on `at.parents` (their `{id}`, company and, unless `at.children` are
