@@ -24,6 +24,7 @@ await build({
     "preview-worker": "services/data-api/src/data-plane/flat-file/preview-worker.ts",
     "translate-worker": "services/data-api/src/translations/translate-worker.ts",
     "sqlite-inspect-worker": "services/data-api/src/data-plane/backups/sqlite-inspect-worker.ts",
+    "progress-db-worker": "services/data-api/src/db/progress-db-worker.ts",
     "client-portal": "services/client-portal/src/server.ts",
   },
   outdir: SERVICES_BUILD_DIR,

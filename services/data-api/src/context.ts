@@ -14,6 +14,8 @@ import type { PermissionsSource } from "./permissions.ts";
 /** What createApp needs from the outside: the server wires real ones, tests wire their own. */
 export type AppDeps = {
   db: Kysely<Database>;
+  /** Where jobs write their progress and heartbeats (db/progress-db.ts): a connection on its own thread on SQLite; `db` when omitted. */
+  progressDb?: Kysely<Database>;
   logger: Logger;
   bearer: BearerOptions;
   permissions: PermissionsSource;

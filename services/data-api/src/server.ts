@@ -19,6 +19,7 @@ import { startEmbeddedPostgres, type EmbeddedPostgres } from "./data-plane/embed
 import { createDataPlane, serversFromUrls, type DataPlane } from "./data-plane/servers.ts";
 import { removeLeftUploads, uploadsTmpDir } from "./dictionary-bulk/receive-upload.ts";
 import { migrateDatabase } from "./db/migrate.ts";
+import { createProgressDb } from "./db/progress-db.ts";
 import type { Database } from "./db/schema.ts";
 import { loadEnv, type DataApiEnv } from "./env.ts";
 import { STALE_JOB_MS, recoverInterruptedJobs, startStaleJobSweep } from "./jobs/recover.ts";
@@ -51,6 +52,7 @@ async function main() {
   const env = readEnvOrExit();
   const logger = createLogger("data-api", env.LOG_LEVEL);
   const db = createKysely<Database>(env.DATABASE_URL);
+  const progressDb = createProgressDb<Database>(env.DATABASE_URL);
   const sharedControlPlane = databaseKind(env.DATABASE_URL) === "postgres";
 
   let embedded: EmbeddedPostgres | undefined;
@@ -118,6 +120,7 @@ async function main() {
   const jobs = createJobRunner();
   const app = createApp({
     db,
+    progressDb,
     logger,
     bearer,
     permissions: createHttpPermissionsSource({ baseUrl: env.CLIENT_PORTAL_API_URL }),
@@ -177,6 +180,7 @@ async function main() {
     server.close(async () => {
       // Running jobs get the rest of the grace period; one cut short is ended by the next start's recovery.
       await jobs.idle();
+      await progressDb?.destroy();
       await db.destroy();
       await dataPlane.closePools();
       await embedded?.stop();

@@ -103,7 +103,7 @@ export type JobDefinition = {
 };
 
 /** What a job needs of the app (AppDeps): the control-plane database, a logger and the runner. */
-export type JobDeps = Pick<AppDeps, "db" | "logger"> & { jobs: JobRunner };
+export type JobDeps = Pick<AppDeps, "db" | "progressDb" | "logger"> & { jobs: JobRunner };
 
 /** The job could not start: the workspace is locked, or not in a status the job starts from (409). */
 export class JobRefusedError extends Error {
@@ -194,6 +194,7 @@ export async function runJob(deps: JobDeps, definition: JobDefinition): Promise<
 /** Runs the steps in order and ends the job; never throws (every failure ends up on the job). */
 export async function runSteps(deps: JobDeps, jobId: string, previousStatus: string, definition: JobDefinition): Promise<void> {
   const { db, logger } = deps;
+  const progressDb = deps.progressDb ?? db;
   const total = definition.steps.length;
   let current: number | null = null;
   let stepStartedAt = Date.now();
@@ -216,12 +217,12 @@ export async function runSteps(deps: JobDeps, jobId: string, previousStatus: str
     progress: async (fraction, read) => {
       const within = Math.min(Math.max(fraction, 0), 1);
       const detail: JobProgressDetail | undefined = read && { rowsRead: null, ...read, secondsLeft: secondsLeft(within, Date.now() - stepStartedAt) };
-      await touchJob(db, jobId, now(), { progress: percent((current ?? 0) + within, total), detail });
+      await touchJob(progressDb, jobId, now(), { progress: percent((current ?? 0) + within, total), detail });
     },
   };
   // Alive while a long step runs, so a sweep in another process does not take the job for dead.
   const heartbeat = setInterval(() => {
-    touchJob(db, jobId, now()).catch((err) => logger.warn("job heartbeat failed", { err, jobId }));
+    touchJob(progressDb, jobId, now()).catch((err) => logger.warn("job heartbeat failed", { err, jobId }));
   }, deps.jobs.heartbeatMs);
   heartbeat.unref();
   // A cancel asked of another process reaches this one through the jobs table.

@@ -17,6 +17,7 @@ import { createHttpAdminDataSources } from "../admin-data-sources.ts";
 import { createApp, type AppDeps } from "../app.ts";
 import { createHttpCompanyUsersSource } from "../company-users.ts";
 import { migrateDatabase } from "../db/migrate.ts";
+import { createProgressDb } from "../db/progress-db.ts";
 import type { Database } from "../db/schema.ts";
 import { createDataPlane, type DataPlane } from "../data-plane/servers.ts";
 import { createJobRunner } from "../jobs/runner.ts";
@@ -82,6 +83,8 @@ export const USERS = {
 export async function createTestApi(kind: DatabaseKind) {
   const database = await createTestDatabase(kind);
   const db = createKysely<Database>(database.url);
+  // As the data API runs: on SQLite, progress goes through its own connection on another thread.
+  const progressDb = createProgressDb<Database>(database.url);
   await migrateDatabase(db);
   await seedDemo(db);
 
@@ -95,6 +98,7 @@ export async function createTestApi(kind: DatabaseKind) {
   const adminDataSources = createAdminDataSourcesStub(signer.bearer, Object.values(USERS));
   const deps: AppDeps = {
     db,
+    progressDb,
     logger: createLogger("data-api-test", (process.env.TEST_LOG_LEVEL as "error" | undefined) ?? "silent"),
     bearer: signer.bearer,
     permissions: createHttpPermissionsSource({ baseUrl: CLIENT_PORTAL_TEST_URL, fetch: clientPortal.fetch }),
@@ -146,6 +150,7 @@ export async function createTestApi(kind: DatabaseKind) {
   async function close() {
     await Promise.all(runners.map((r) => r.idle()));
     await dataPlane.closePools();
+    await progressDb?.destroy();
     await db.destroy();
     await database.drop();
     fs.rmSync(dataDir, { recursive: true, force: true });

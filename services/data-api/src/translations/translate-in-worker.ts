@@ -3,9 +3,7 @@
  * keeps its row (repositories/translations.ts) up to date: progress while it reads, then its counts
  * and report, or why it failed. A crash of the worker fails the translation, never the API.
  */
-import type { Kysely } from "kysely";
-import type { Database } from "../db/schema.ts";
-import type { Logger } from "../../../shared/logger.ts";
+import type { AppDeps } from "../context.ts";
 import { finishTranslation, recordProgress, touchTranslation } from "../repositories/translations.ts";
 import { startWorker } from "../worker-entry.ts";
 import type { TranslateRequest, TranslateWorkerMessage } from "./translate-messages.ts";
@@ -15,14 +13,15 @@ const WORKER_LIMITS = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 1
 // Well within recover.ts's STALE_JOB_MS: progress writes are one at a time, so a slow database never piles them up.
 const HEARTBEAT_MS = 10_000;
 
-export function translateInWorker(deps: { db: Kysely<Database>; logger: Logger }, id: string, request: TranslateRequest, done: () => void): Promise<void> {
+export function translateInWorker(deps: Pick<AppDeps, "db" | "progressDb" | "logger">, id: string, request: TranslateRequest, done: () => void): Promise<void> {
   const worker = startWorker(
     { source: new URL("./translate-worker.ts", import.meta.url), bundle: "translate-worker" },
     { workerData: request, resourceLimits: WORKER_LIMITS },
   );
+  const progressDb = deps.progressDb ?? deps.db;
   // A heartbeat besides the progress: a worker still reading a workbook's strings posts nothing for a while.
   const heartbeat = setInterval(() => {
-    writing = writing.then(() => touchTranslation(deps.db, id)).catch(() => undefined);
+    writing = writing.then(() => touchTranslation(progressDb, id)).catch(() => undefined);
   }, HEARTBEAT_MS);
   heartbeat.unref();
   let writing: Promise<unknown> = Promise.resolve();
@@ -43,7 +42,7 @@ export function translateInWorker(deps: { db: Kysely<Database>; logger: Logger }
     };
     worker.on("message", (message: TranslateWorkerMessage) => {
       if (message.kind === "progress") {
-        writing = writing.then(() => recordProgress(deps.db, id, message)).catch(() => undefined);
+        writing = writing.then(() => recordProgress(progressDb, id, message)).catch(() => undefined);
       } else if (message.kind === "end") {
         finish({ status: "Completed", progress: message, report: message.report });
       } else if (message.kind === "problem") {

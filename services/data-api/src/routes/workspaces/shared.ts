@@ -46,8 +46,8 @@ export function writeErrorsOf(descriptor: WorkspaceDescriptor) {
 }
 
 export function jobDeps(c: Context<AppEnv, any, any>): JobDeps {
-  const { db, logger, jobs } = c.var.deps;
-  return { db, logger, jobs: jobs ?? sharedJobRunner() };
+  const { db, progressDb, logger, jobs } = c.var.deps;
+  return { db, progressDb, logger, jobs: jobs ?? sharedJobRunner() };
 }
 
 /** What jobs on a workspace's data need besides: the data plane, the data folder (backups), how many automatic backups to keep. */

@@ -79,7 +79,7 @@ export function createTranslationFileRoutes() {
   return createRouter()
     .openapi(start, async (c) => {
       const { workspace } = await requireWorkspace(c, "translation", c.req.valid("param").id, { write: true });
-      const { db, dataDir, logger } = c.var.deps;
+      const { db, dataDir } = c.var.deps;
       const dictionary = await findProjectDictionaryRef(db, workspace.id);
       if (!dictionary) throw new NotFoundError(descriptor.notFoundMessage);
       const maxBytes = maxUploadBytesOf(c.var.deps);
@@ -127,7 +127,7 @@ export function createTranslationFileRoutes() {
         request.outPath = store.translatedFilePath(dataDir, id);
         await fs.promises.mkdir(path.dirname(request.outPath), { recursive: true });
         // Not awaited: the answer is the running translation; the upload goes when the worker is done.
-        void translateInWorker({ db, logger }, id, request, () => upload.remove());
+        void translateInWorker(c.var.deps, id, request, () => upload.remove());
         started = true;
         return c.json((await store.findTranslation(db, workspace.id, id))!, 202);
       } finally {
