@@ -115,11 +115,21 @@ export const dictionarySearchResponseSchema = pageOf(dictionarySummarySchema);
 
 export const dictionarySchema = dictionarySummarySchema.extend({ tables: z.array(tableSchema) });
 /**
- * GET /data-dictionaries/{id}?tables=none: the dictionary without its tables (an empty list), for the
- * pages that read them a page at a time (GET …/tables); "all" (the default) sends every table whole.
+ * GET /data-dictionaries/{id}: the dictionary without its tables (an empty list) unless `tables=all`
+ * asks for every table whole. Pages read the tables a page at a time (GET …/tables); a dictionary of
+ * 75,000 columns is 15 MB whole, and a GET that did not ask should not build it (the audit log's read
+ * of a dictionary before its rename did, for each rename).
  */
-export const dictionaryReadQuerySchema = z.object({ tables: z.enum(["all", "none"]).default("all") });
+export const dictionaryReadQuerySchema = z.object({ tables: z.enum(["all", "none"]).default("none") });
 export type Dictionary = z.infer<typeof dictionarySchema>;
+
+/**
+ * What a write to a dictionary answers: its summary, with the new version and counts, and the table
+ * written when the write added or changed one. Never every table: a dictionary of 75,000 columns
+ * made each save build and send 15 MB.
+ */
+export const dictionaryWrittenSchema = dictionarySummarySchema.extend({ table: tableSchema.optional() });
+export type DictionaryWritten = z.infer<typeof dictionaryWrittenSchema>;
 
 /** POST /api/v1/data-dictionaries */
 export const createDictionarySchema = z.object({

@@ -493,14 +493,13 @@ async function measureProduct(stack: Stack) {
       });
       const mbase = `/api/v1/mapping-projects/${mapping.id}`;
       const mdictionary = await api<{ version: number }>("GET", `${mbase}/data-dictionary`);
-      const written = await api<{ tables: { id: string; name: string }[] }>("POST", `${mbase}/data-dictionary/tables`, {
+      const written = await api<{ table: { id: string } }>("POST", `${mbase}/data-dictionary/tables`, {
         version: mdictionary.version,
         name: "Legacy",
         description: null,
         columns: LEGACY_COLUMNS.map(({ sql: _sql, ...c }) => ({ ...c, description: null })),
       });
-      const created = written.tables.find((t) => t.name === "Legacy")!;
-      const table = await api<{ columns: { id: string; name: string; version: number }[] }>("GET", `${mbase}/mapping-tables/${created.id}`);
+      const table = await api<{ columns: { id: string; name: string; version: number }[] }>("GET", `${mbase}/mapping-tables/${written.table.id}`);
       const maps: Record<string, (i: number) => [string, string]> = {
         Name: (i) => [`Customer ${i}`, `Client ${i}`],
         Visits: (i) => [String(i), String(i + 1000)],

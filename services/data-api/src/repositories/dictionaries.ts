@@ -102,9 +102,15 @@ export async function createDictionary(db: Kysely<Database>, input: NewDictionar
 
 /** The whole dictionary: summary, tables in order, each with its columns in order; `tables: "none"`, the summary alone. */
 export async function getDictionary(db: Kysely<Database>, id: string, options: { tables?: "all" | "none" } = {}): Promise<Dictionary | undefined> {
-  const summary = await selectSummaries(db).where("d.id", "=", id).executeTakeFirst();
+  const summary = await getDictionarySummary(db, id);
   if (!summary) return undefined;
-  return { ...toSummary(summary), tables: options.tables === "none" ? [] : await readTables(db, id) };
+  return { ...summary, tables: options.tables === "none" ? [] : await readTables(db, id) };
+}
+
+/** The dictionary's name, version and counts, without its tables. */
+export async function getDictionarySummary(db: Kysely<Database>, id: string): Promise<DictionarySummary | undefined> {
+  const summary = await selectSummaries(db).where("d.id", "=", id).executeTakeFirst();
+  return summary && toSummary(summary);
 }
 
 export type DictionarySearch = {

@@ -164,7 +164,7 @@ export async function thingsOf(api: TestApi, companyId: string, token: string, l
       "mapping-projects": mapping.id,
       companies: companyId,
     },
-    master: { tableId: (withTable as { tables: { id: string }[] }).tables[0]!.id, templateId: available.id, levelId: level.id, scriptId: script.id },
+    master: { tableId: (withTable as { table: { id: string } }).table.id, templateId: available.id, levelId: level.id, scriptId: script.id },
     project: { tableId: projectTable.tableId, templateId: copy.id, levelId: copy.levels[0]!.id, scriptId: copy.levels[0]!.scripts[0]!.id },
     dictionaryId: dictionary.id,
     names: [application.name, dictionary.name, project.name, configuration.name, mapping.name, available.name],

@@ -6,7 +6,7 @@ import {
   BULK_UPLOAD_MODES,
   bulkUploadModeSchema,
   confirmDataLossQuerySchema,
-  dictionarySchema,
+  dictionaryWrittenSchema,
   pendingReviewsSchema,
   reviewHeaderSchema,
   reviewPageQuerySchema,
@@ -31,7 +31,7 @@ import {
   startReviewFromFile,
 } from "../../dictionary-bulk/reviews.ts";
 import { createRouter, jsonContent } from "../../openapi.ts";
-import { dictionaryErrorResponses, loadDictionary, writeAsIs, type DictionaryRoutesOptions } from "./shared.ts";
+import { dictionaryErrorResponses, writeAsIs, writtenDictionary, type DictionaryRoutesOptions } from "./shared.ts";
 
 const { 400: e400, 401: e401, 403: e403, 404: e404, 409: e409, 413: e413, 503: e503 } = dictionaryErrorResponses;
 const readErrors = { 401: e401, 403: e403, 404: e404, 503: e503 } as const;
@@ -134,7 +134,7 @@ export function createBulkUploadRoutes(options: DictionaryRoutesOptions) {
     path: `${basePath}/bulk-uploads/{reviewId}/apply`,
     tags: [tag],
     summary: "Apply a review: the tables it lists get the file's columns, in one transaction",
-    responses: { 200: jsonContent(dictionarySchema, "The dictionary with its new version."), 400: e400, ...readErrors, 409: e409 },
+    responses: { 200: jsonContent(dictionaryWrittenSchema, "The dictionary's new version and counts."), 400: e400, ...readErrors, 409: e409 },
     request: { params: reviewParams, query: confirmDataLossQuerySchema },
   });
 
@@ -236,7 +236,7 @@ export function createBulkUploadRoutes(options: DictionaryRoutesOptions) {
       const { confirmDataLoss = false } = c.req.valid("query");
       await write(c, dictionaryId, (db) => applyReview(db, dictionaryId, reviewId, c.var.caller.userId), { confirmDataLoss });
       if (afterWrite) await afterWrite(c, dictionaryId);
-      return c.json(await loadDictionary(c, dictionaryId), 200);
+      return c.json(await writtenDictionary(c, dictionaryId), 200);
     })
     .openapi(discard, async (c) => {
       const { id, reviewId } = c.req.valid("param");

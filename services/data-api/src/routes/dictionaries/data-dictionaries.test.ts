@@ -34,7 +34,7 @@ describe.each(TEST_DATABASE_KINDS)("data dictionaries on %s", (kind) => {
   afterAll(() => api?.close());
 
   const path = (id: string, rest = "") => `/api/v1/data-dictionaries/${encodeURIComponent(id)}${rest}`;
-  const get = (id: string, token = analyst) => api.get(path(id), token);
+  const get = (id: string, token = analyst) => api.get(`${path(id)}?tables=all`, token);
   const addTable = (d: Pick<Dictionary, "id" | "version">, table: object, token = analyst) =>
     send(api, "POST", path(d.id, "/tables"), token, { version: d.version, ...table });
 
@@ -59,9 +59,8 @@ describe.each(TEST_DATABASE_KINDS)("data dictionaries on %s", (kind) => {
         columnCount: 0,
         updatedAt: expect.any(String),
         version: 1,
-        tables: [],
       });
-      expect((await get(res.body.id)).body).toEqual(res.body);
+      expect((await get(res.body.id)).body).toEqual({ ...res.body, tables: [] });
     });
 
     it("lists the company's master dictionaries sorted by name, with counts, optionally of one application", async () => {
@@ -191,12 +190,13 @@ describe.each(TEST_DATABASE_KINDS)("data dictionaries on %s", (kind) => {
   });
 
   describe("tables and columns", () => {
-    it("adds a table with its columns in order and answers the whole dictionary with the new version", async () => {
+    it("adds a table with its columns in order and answers the new table with the dictionary's new version, never its other tables", async () => {
       const dict = await seedDictionary(api, analyst, acme.id);
       const res = await addTable(dict, customers);
       expect(res.status).toBe(201);
-      expect(res.body.version).toBe(2);
-      expect(res.body.tables).toEqual([
+      expect(res.body).toMatchObject({ version: 2, tableCount: 1, columnCount: 4 });
+      expect(res.body).not.toHaveProperty("tables");
+      const added = [
         {
           id: expect.any(String),
           name: "Customers",
@@ -209,21 +209,27 @@ describe.each(TEST_DATABASE_KINDS)("data dictionaries on %s", (kind) => {
             { id: expect.any(String), name: "BirthDate", type: "date", length: null, precision: null, scale: null, nullable: true, isKey: false, description: "Day of birth", order: 4 },
           ],
         },
-      ]);
-      const table = res.body.tables[0];
-      const one = await api.get(path(dict.id, `/tables/${table.id}`), analyst);
+      ];
+      expect([res.body.table]).toEqual(added);
+      expect((await get(dict.id)).body.tables).toEqual(added);
+      const one = await api.get(path(dict.id, `/tables/${res.body.table.id}`), analyst);
       expect(one.status).toBe(200);
-      expect(one.body).toEqual(table);
+      expect(one.body).toEqual(res.body.table);
+
+      const second = await addTable(res.body, { name: "Orders", columns: [{ name: "Id", type: "int" }] });
+      expect(second.body).toMatchObject({ version: 3, tableCount: 2, columnCount: 5, table: { name: "Orders", order: 2 } });
     });
 
-    it("reads the dictionary without its tables when asked (tables=none), the counts still of them all", async () => {
+    it("reads the dictionary without its tables unless asked (tables=all), the counts still of them all", async () => {
       const dict = await seedDictionary(api, analyst, acme.id);
       await addTable(dict, customers);
-      const whole = await api.get(path(dict.id), analyst);
+      const whole = await api.get(`${path(dict.id)}?tables=all`, analyst);
       expect(whole.body.tables).toHaveLength(1);
-      const summary = await api.get(`${path(dict.id)}?tables=none`, analyst);
-      expect(summary.status).toBe(200);
-      expect(summary.body).toMatchObject({ id: dict.id, version: 2, tableCount: 1, columnCount: 4, tables: [] });
+      for (const query of ["", "?tables=none"]) {
+        const summary = await api.get(`${path(dict.id)}${query}`, analyst);
+        expect(summary.status).toBe(200);
+        expect(summary.body).toMatchObject({ id: dict.id, version: 2, tableCount: 1, columnCount: 4, tables: [] });
+      }
       expect((await api.get(`${path(dict.id)}?tables=some`, analyst)).status).toBe(400);
       // A page of tables: with each table's columns in order when asked, else their counts alone.
       const listed = await api.get(path(dict.id, "/tables"), analyst);
@@ -236,7 +242,7 @@ describe.each(TEST_DATABASE_KINDS)("data dictionaries on %s", (kind) => {
     it("replaces a table's columns, keeping the ids of the columns whose names stay", async () => {
       const dict = await seedDictionary(api, analyst, acme.id);
       const created = await addTable(dict, customers);
-      const table = created.body.tables[0];
+      const table = created.body.table;
       const idOf = (name: string) => table.columns.find((c: { name: string }) => c.name === name).id;
       const res = await send(api, "PATCH", path(dict.id, "/tables"), analyst, {
         version: created.body.version,
@@ -250,8 +256,9 @@ describe.each(TEST_DATABASE_KINDS)("data dictionaries on %s", (kind) => {
         ],
       });
       expect(res.status).toBe(200);
-      expect(res.body.version).toBe(3);
-      const [updated] = res.body.tables;
+      expect(res.body).toMatchObject({ version: 3, tableCount: 1, columnCount: 3 });
+      const updated = res.body.table;
+      expect((await get(dict.id)).body.tables).toEqual([updated]);
       expect(updated).toMatchObject({ id: table.id, name: "Clients", description: null });
       expect(updated.columns.map((c: { name: string; order: number; length: number | null }) => [c.name, c.order, c.length])).toEqual([
         ["NAME", 1, 300],
@@ -286,15 +293,17 @@ describe.each(TEST_DATABASE_KINDS)("data dictionaries on %s", (kind) => {
       expect(filtered.body.total).toBe(1);
     });
 
-    it("removes a table with ?version and answers the dictionary without it", async () => {
+    it("removes a table with ?version and answers the new version and counts without it", async () => {
       const dict = await seedDictionary(api, analyst, acme.id);
       const created = await addTable(dict, customers);
-      const tableId = created.body.tables[0].id;
+      const tableId = created.body.table.id;
       const stale = await send(api, "DELETE", path(dict.id, `/tables/${tableId}?version=1`), analyst);
       expect(stale.status).toBe(409);
       const res = await send(api, "DELETE", path(dict.id, `/tables/${tableId}?version=2`), analyst);
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ version: 3, tables: [], tableCount: 0, columnCount: 0 });
+      expect(res.body).toMatchObject({ version: 3, tableCount: 0, columnCount: 0 });
+      expect(res.body).not.toHaveProperty("table");
+      expect((await get(dict.id)).body.tables).toEqual([]);
       expect((await api.get(path(dict.id, `/tables/${tableId}`), analyst)).status).toBe(404);
       const again = await send(api, "DELETE", path(dict.id, `/tables/${tableId}?version=3`), analyst);
       expect(again.status).toBe(404);
@@ -308,14 +317,15 @@ describe.each(TEST_DATABASE_KINDS)("data dictionaries on %s", (kind) => {
       const created = await addTable(dict, customers);
       const stale = await send(api, "PATCH", path(dict.id, "/tables"), analyst, {
         version: 1,
-        tableId: created.body.tables[0].id,
+        tableId: created.body.table.id,
         name: "Overwritten",
         columns: [],
       });
       expect(stale.status).toBe(409);
       expect(stale.body.errors).toEqual([STALE_MESSAGE]);
       expect((await addTable(dict, { name: "Late", columns: [] })).status).toBe(409);
-      expect((await get(dict.id)).body).toEqual(created.body);
+      const { table, ...summary } = created.body;
+      expect((await get(dict.id)).body).toEqual({ ...summary, tables: [table] });
     });
 
     it("lets exactly one of two simultaneous writes based on the same version through", async () => {
@@ -336,7 +346,7 @@ describe.each(TEST_DATABASE_KINDS)("data dictionaries on %s", (kind) => {
       expect((await get(dict.id)).body.version).toBe(2);
 
       const other = await addTable(created.body, { name: "Orders", columns: [] });
-      const rename = await send(api, "PATCH", path(dict.id, "/tables"), analyst, { version: other.body.version, tableId: other.body.tables[1].id, name: "customers", columns: [] });
+      const rename = await send(api, "PATCH", path(dict.id, "/tables"), analyst, { version: other.body.version, tableId: other.body.table.id, name: "customers", columns: [] });
       expect(rename.status).toBe(409);
       expect(rename.body.fieldErrors).toEqual({ name: [DUPLICATE_TABLE_MESSAGE] });
     });
@@ -362,7 +372,7 @@ describe.each(TEST_DATABASE_KINDS)("data dictionaries on %s", (kind) => {
       const one = await seedDictionary(api, analyst, acme.id);
       const two = await seedDictionary(api, analyst, acme.id);
       const created = await addTable(one, customers);
-      const tableId = created.body.tables[0].id;
+      const tableId = created.body.table.id;
       expect((await api.get(path(two.id, `/tables/${tableId}`), analyst)).status).toBe(404);
       const patch = await send(api, "PATCH", path(two.id, "/tables"), analyst, { version: 1, tableId, name: "Stolen", columns: [] });
       expect(patch.status).toBe(404);

@@ -4,6 +4,7 @@ import {
   createDictionarySchema,
   dictionaryReadQuerySchema,
   dictionarySchema,
+  dictionaryWrittenSchema,
   dictionarySearchQuerySchema,
   dictionarySearchResponseSchema,
   updateDictionarySchema,
@@ -14,7 +15,7 @@ import { createRouter, jsonBody, jsonContent } from "../../openapi.ts";
 import { findApplication } from "../../repositories/applications.ts";
 import { createDictionary, findDictionaryRef, searchDictionaries, updateDictionary } from "../../repositories/dictionaries.ts";
 import { createBulkUploadRoutes } from "./bulk-uploads.ts";
-import { DICTIONARY_NOT_FOUND_MESSAGE, dictionaryErrorResponses, loadDictionary, type DictionaryResolver } from "./shared.ts";
+import { DICTIONARY_NOT_FOUND_MESSAGE, dictionaryErrorResponses, loadDictionary, writtenDictionary, type DictionaryResolver } from "./shared.ts";
 import { createDictionaryTableRoutes } from "./tables.ts";
 
 const TAG = "Data dictionaries";
@@ -51,7 +52,7 @@ const create = createRoute({
   tags: [TAG],
   summary: "Create an empty master dictionary of an application of the same company",
   request: { body: jsonBody(createDictionarySchema) },
-  responses: { 201: jsonContent(dictionarySchema, "The new dictionary (version 1, no tables)."), 400: e400, ...readErrors, 409: e409 },
+  responses: { 201: jsonContent(dictionaryWrittenSchema, "The new dictionary (version 1, no tables)."), 400: e400, ...readErrors, 409: e409 },
 });
 
 const idParams = z.object({ id: z.string().min(1) });
@@ -60,7 +61,7 @@ const read = createRoute({
   method: "get",
   path: "/data-dictionaries/{id}",
   tags: [TAG],
-  summary: "A master dictionary with its tables and columns in order (tables=none: without them, for pages that read them a page at a time)",
+  summary: "A master dictionary: its name, version and counts; with tables=all, also every table with its columns in order (pages read them a page at a time: GET …/tables)",
   request: { params: idParams, query: dictionaryReadQuerySchema },
   responses: { 200: jsonContent(dictionarySchema, "The dictionary."), 400: e400, ...readErrors },
 });
@@ -71,7 +72,7 @@ const update = createRoute({
   tags: [TAG],
   summary: "Rename or re-describe a master dictionary, based on its version",
   request: { params: idParams, body: jsonBody(updateDictionarySchema) },
-  responses: { 200: jsonContent(dictionarySchema, "The dictionary with its new version."), 400: e400, ...readErrors, 409: e409 },
+  responses: { 200: jsonContent(dictionaryWrittenSchema, "The dictionary's new version."), 400: e400, ...readErrors, 409: e409 },
 });
 
 export function createDataDictionariesRouter() {
@@ -94,7 +95,7 @@ export function createDataDictionariesRouter() {
         description: input.description,
         userId: c.var.caller.userId,
       });
-      return c.json(await loadDictionary(c, id), 201);
+      return c.json(await writtenDictionary(c, id), 201);
     })
     .openapi(read, async (c) => {
       const id = await resolveMasterDictionary(c, c.req.valid("param").id, { write: false });
@@ -104,7 +105,7 @@ export function createDataDictionariesRouter() {
       const id = await resolveMasterDictionary(c, c.req.valid("param").id, { write: true });
       const { version, name, description } = c.req.valid("json");
       await updateDictionary(c.var.deps.db, id, { expectedVersion: version, name, description, userId: c.var.caller.userId });
-      return c.json(await loadDictionary(c, id), 200);
+      return c.json(await writtenDictionary(c, id), 200);
     });
 
   const base = { basePath: "/data-dictionaries/{id}", tag: TAG, resolve: resolveMasterDictionary };

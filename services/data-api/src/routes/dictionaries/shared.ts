@@ -1,11 +1,11 @@
 import type { Context } from "hono";
 import type { Kysely } from "kysely";
-import type { Dictionary } from "../../../../../contracts/dictionary.ts";
+import type { Dictionary, DictionaryWritten } from "../../../../../contracts/dictionary.ts";
 import { NotFoundError } from "../../api-problem.ts";
 import type { AppEnv } from "../../context.ts";
 import type { Database } from "../../db/schema.ts";
 import { errorResponses, jsonContent } from "../../openapi.ts";
-import { getDictionary } from "../../repositories/dictionaries.ts";
+import { getDictionary, getDictionarySummary, getTable } from "../../repositories/dictionaries.ts";
 
 export type AnyContext = Context<AppEnv, any, any>;
 
@@ -52,11 +52,19 @@ export type DictionaryRoutesOptions = {
 
 export const DICTIONARY_NOT_FOUND_MESSAGE = "Data dictionary not found.";
 
-/** The whole dictionary after a write, so the client has the new version. */
+/** The dictionary, with every table (`tables: "all"`, the default) or none. */
 export async function loadDictionary(c: AnyContext, dictionaryId: string, options: { tables?: "all" | "none" } = {}): Promise<Dictionary> {
   const dictionary = await getDictionary(c.var.deps.db, dictionaryId, options);
   if (!dictionary) throw new NotFoundError(DICTIONARY_NOT_FOUND_MESSAGE);
   return dictionary;
+}
+
+/** What a write answers (dictionaryWrittenSchema): the new version and counts, and the table written when given. */
+export async function writtenDictionary(c: AnyContext, dictionaryId: string, tableId?: string): Promise<DictionaryWritten> {
+  const { db } = c.var.deps;
+  const [summary, table] = await Promise.all([getDictionarySummary(db, dictionaryId), tableId && getTable(db, dictionaryId, tableId)]);
+  if (!summary) throw new NotFoundError(DICTIONARY_NOT_FOUND_MESSAGE);
+  return table ? { ...summary, table } : summary;
 }
 
 // The shared error body (a named component), for the statuses openapi.ts does not list.

@@ -3,7 +3,7 @@ import { z } from "zod";
 import {
   confirmDataLossQuerySchema,
   createTableSchema,
-  dictionarySchema,
+  dictionaryWrittenSchema,
   tableSchema,
   tablesPageSchema,
   tablesQuerySchema,
@@ -14,7 +14,7 @@ import { NotFoundError } from "../../api-problem.ts";
 import { createRouter, jsonBody, jsonContent } from "../../openapi.ts";
 import { createTable, deleteTable, getTable, listTables, updateTable } from "../../repositories/dictionaries.ts";
 import { TABLE_NOT_FOUND_MESSAGE } from "../../repositories/dictionary-tables.ts";
-import { dictionaryErrorResponses, loadDictionary, writeAsIs, type DictionaryRoutesOptions } from "./shared.ts";
+import { dictionaryErrorResponses, writeAsIs, writtenDictionary, type DictionaryRoutesOptions } from "./shared.ts";
 
 const { 400: e400, 401: e401, 403: e403, 404: e404, 409: e409, 503: e503 } = dictionaryErrorResponses;
 const readErrors = { 401: e401, 403: e403, 404: e404, 503: e503 } as const;
@@ -29,7 +29,7 @@ export type DictionaryTableRoutesOptions = DictionaryRoutesOptions & {
  * The tables of one dictionary: list (paginated), read one, add, replace, remove. Mounted for master
  * dictionaries under /data-dictionaries/{id} and for a project's copy under
  * /projects/{id}/data-dictionary, each with its own `resolve`. Writes carry the dictionary version
- * they are based on and answer the whole dictionary, with its new version.
+ * they are based on and answer its new version and counts, with the table written (never every table).
  */
 export function createDictionaryTableRoutes(options: DictionaryTableRoutesOptions) {
   const { basePath, tag, resolve, afterWrite, write = writeAsIs } = options;
@@ -61,7 +61,7 @@ export function createDictionaryTableRoutes(options: DictionaryTableRoutesOption
     tags: [tag],
     summary: "Add a table after the last one",
     request: { params: idParams, query: confirmDataLossQuerySchema, body: jsonBody(createTableSchema) },
-    responses: { 201: jsonContent(dictionarySchema, "The dictionary with the new table and its new version."), ...writeErrors },
+    responses: { 201: jsonContent(dictionaryWrittenSchema, "The dictionary's new version and counts, and the new table (`table`)."), ...writeErrors },
   });
 
   const replace = createRoute({
@@ -71,7 +71,7 @@ export function createDictionaryTableRoutes(options: DictionaryTableRoutesOption
     summary: "Replace a table's name, description and columns",
     description: "Columns keep their ids while their names stay (any case); the others are added or removed. Order is the array's.",
     request: { params: idParams, query: confirmDataLossQuerySchema, body: jsonBody(updateTableSchema) },
-    responses: { 200: jsonContent(dictionarySchema, "The dictionary with its new version."), ...writeErrors },
+    responses: { 200: jsonContent(dictionaryWrittenSchema, "The dictionary's new version and counts, and the table as written (`table`)."), ...writeErrors },
   });
 
   const remove = createRoute({
@@ -80,12 +80,12 @@ export function createDictionaryTableRoutes(options: DictionaryTableRoutesOption
     tags: [tag],
     summary: "Remove a table and its columns",
     request: { params: tableParams, query: confirmDataLossQuerySchema.extend({ version: versionSchema }) },
-    responses: { 200: jsonContent(dictionarySchema, "The dictionary with its new version."), ...writeErrors },
+    responses: { 200: jsonContent(dictionaryWrittenSchema, "The dictionary's new version and counts."), ...writeErrors },
   });
 
-  async function written(c: Parameters<typeof resolve>[0], dictionaryId: string) {
+  async function written(c: Parameters<typeof resolve>[0], dictionaryId: string, tableId?: string) {
     if (afterWrite) await afterWrite(c, dictionaryId);
-    return loadDictionary(c, dictionaryId);
+    return writtenDictionary(c, dictionaryId, tableId);
   }
 
   const router = createRouter()
@@ -104,10 +104,14 @@ export function createDictionaryTableRoutes(options: DictionaryTableRoutesOption
       const dictionaryId = await resolve(c, c.req.valid("param").id, { write: true });
       const { version, ...table } = c.req.valid("json");
       const { confirmDataLoss = false } = c.req.valid("query");
-      await write(c, dictionaryId, (db) => createTable(db, dictionaryId, table, { expectedVersion: version, userId: c.var.caller.userId }), {
-        confirmDataLoss,
-      });
-      return c.json(await written(c, dictionaryId), 201);
+      let tableId = "";
+      await write(
+        c,
+        dictionaryId,
+        async (db) => ({ tableId } = await createTable(db, dictionaryId, table, { expectedVersion: version, userId: c.var.caller.userId })),
+        { confirmDataLoss },
+      );
+      return c.json(await written(c, dictionaryId, tableId), 201);
     })
     .openapi(replace, async (c) => {
       const dictionaryId = await resolve(c, c.req.valid("param").id, { write: true });
@@ -116,7 +120,7 @@ export function createDictionaryTableRoutes(options: DictionaryTableRoutesOption
       await write(c, dictionaryId, (db) => updateTable(db, dictionaryId, tableId, table, { expectedVersion: version, userId: c.var.caller.userId }), {
         confirmDataLoss,
       });
-      return c.json(await written(c, dictionaryId), 200);
+      return c.json(await written(c, dictionaryId, tableId), 200);
     })
     .openapi(remove, async (c) => {
       const { id, tableId } = c.req.valid("param");

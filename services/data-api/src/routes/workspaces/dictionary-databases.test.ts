@@ -321,7 +321,7 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("the databas
     await createProjectDatabases(api, owner, project.id);
     const catalog = await catalogOf(project);
 
-    const masterTable = withTable.body.tables[0];
+    const masterTable = withTable.body.table;
     const edited = await api.send("PATCH", `/api/v1/data-dictionaries/${master.body.id}/tables`, owner, {
       version: withTable.body.version,
       tableId: masterTable.id,

@@ -481,7 +481,7 @@ describe.each(TEST_DATABASE_KINDS)("onboarding configurations (audit projects) o
       });
       expect(added.status).toBe(201);
       expect((await api.send("POST", `${base}/try-create-databases`, owner)).body.errors).toEqual(["1 table has no columns: every table needs at least one."]);
-      const table = added.body.tables[0];
+      const table = added.body.table;
       const filled = await api.send("PATCH", `${base}/data-dictionary/tables`, owner, {
         version: added.body.version,
         tableId: table.id,
