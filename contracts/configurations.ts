@@ -111,6 +111,13 @@ export const workspaceDatabaseSchema = z.object({
     }),
   ),
 });
-export const workspaceDatabasesQuerySchema = z.object({ table: z.string().trim().max(128).optional() });
+export const workspaceDatabasesQuerySchema = z.object({
+  table: z.string().trim().max(128).optional(),
+  /**
+   * `estimated`: every row count is PostgreSQL's estimate and no table is read, for pages that need
+   * the tables' names (counting a million rows of each table one by one takes a while per table).
+   */
+  rows: z.enum(["counted", "estimated"]).default("counted"),
+});
 export const workspaceDatabasesResponseSchema = z.object({ databases: z.array(workspaceDatabaseSchema) });
 export type WorkspaceDatabases = z.infer<typeof workspaceDatabasesResponseSchema>;

@@ -10,6 +10,7 @@ import {
   configurationSchema,
   configurationSearchResponseSchema,
   workspaceDatabasesResponseSchema,
+  type workspaceDatabasesQuerySchema,
   type createConfigurationSchema,
   type updateConfigurationSchema,
 } from "../../../contracts/configurations";
@@ -148,7 +149,9 @@ export function workspaceApi(ws: WorkspaceDescriptor, as: Caller) {
         callService("data-api", at(id, "updateFlatFileParameters"), as, { method: "POST", body: parameters, schema: anything }),
       /** Each dictionary table's fixed-length widths: the dictionary's and those saved. */
       columnWidths: () => callService("data-api", at(id, "flat-file", "column-widths"), as, { schema: columnWidthsResponseSchema }),
-      databases: (query: { table?: string } = {}) => callService("data-api", at(id, "databases"), as, { schema: workspaceDatabasesResponseSchema, query }),
+      /** `rows: "estimated"` for a page that needs only the tables' names: no table is read to count its rows. */
+      databases: (query: z.input<typeof workspaceDatabasesQuerySchema> = {}) =>
+        callService("data-api", at(id, "databases"), as, { schema: workspaceDatabasesResponseSchema, query }),
 
       /** A page of one table's rows, as stored, sorted and filtered by the data API. */
       tableRows: (

@@ -179,6 +179,7 @@ export type DatabaseSummary = { kind: ProjectDatabaseKind; exists: boolean; tabl
  * What a project's databases hold right now (the databases/current page): for each of source and
  * destination whether it exists, and its tables by name with their column and row counts. `table`
  * keeps the tables whose name contains it (any case). Read as the project's owner; changes nothing.
+ * `exactUpTo` 0 counts no table: every count is PostgreSQL's estimate, as for a table it may not read.
  */
 export async function describeProjectDatabases(
   db: Kysely<Database>,
@@ -196,10 +197,19 @@ export async function describeProjectDatabases(
     const { rows: schemas } = await client.query<{ name: string }>("select nspname as name from pg_namespace where nspname = any($1::text[])", [
       PROJECT_DATABASE_KINDS,
     ]);
-    const { rows: tables } = await client.query<{ schema: ProjectDatabaseKind; name: string; column_count: string; bytes: string; estimate: string }>(
+    // `readable`: a table made through SQL access belongs to its login, and the project's roles may not
+    // read it; it is listed with PostgreSQL's estimate rather than failing the whole answer.
+    const { rows: tables } = await client.query<{
+      schema: ProjectDatabaseKind;
+      name: string;
+      column_count: string;
+      bytes: string;
+      estimate: string;
+      readable: boolean;
+    }>(
       `select c.relnamespace::regnamespace::text as schema, c.relname as name,
               (select count(*) from pg_attribute a where a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped) as column_count,
-              pg_total_relation_size(c.oid) as bytes, c.reltuples::bigint as estimate
+              pg_total_relation_size(c.oid) as bytes, c.reltuples::bigint as estimate, has_table_privilege(c.oid, 'SELECT') as readable
          from pg_class c
         where c.relkind in ('r', 'p') and c.relnamespace::regnamespace::text = any($1::text[])
           and ($2::text is null or strpos(lower(c.relname), $2) > 0)
@@ -210,12 +220,18 @@ export async function describeProjectDatabases(
     for (const kind of PROJECT_DATABASE_KINDS) {
       const own = [];
       for (const t of tables.filter((t) => t.schema === kind)) {
-        const { rows } = await client.query<{ n: string }>(
-          `select count(*) as n from (select from ${quoteIdentifier(kind)}.${quoteIdentifier(t.name)} limit ${exactUpTo + 1}) s`,
-        );
-        const counted = Number(rows[0]!.n);
+        const counting = exactUpTo > 0 && t.readable;
+        const counted = counting
+          ? Number(
+              (
+                await client.query<{ n: string }>(
+                  `select count(*) as n from (select from ${quoteIdentifier(kind)}.${quoteIdentifier(t.name)} limit ${exactUpTo + 1}) s`,
+                )
+              ).rows[0]!.n,
+            )
+          : 0;
         // Past the limit, the estimate (never less than what was counted: a table not analyzed yet says -1).
-        const estimated = counted > exactUpTo;
+        const estimated = !counting || counted > exactUpTo;
         const rowCount = estimated ? Math.max(Number(t.estimate), counted) : counted;
         own.push({ name: t.name, columnCount: Number(t.column_count), rowCount, rowCountEstimated: estimated, bytes: Number(t.bytes) });
       }

@@ -71,7 +71,7 @@ export class RunStoppedError extends JobInputRefusedError {
 async function destinationCounts(client: pg.PoolClient): Promise<Map<string, number>> {
   const { rows } = await client.query<{ name: string }>(
     `select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
-      where n.nspname = 'destination' and c.relkind in ('r', 'p') order by c.relname`,
+      where n.nspname = 'destination' and c.relkind in ('r', 'p') and has_table_privilege(c.oid, 'SELECT') order by c.relname`,
   );
   const counts = new Map<string, number>();
   for (const { name } of rows) {

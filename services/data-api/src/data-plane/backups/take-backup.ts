@@ -95,6 +95,7 @@ export async function takeBackup(
           `select n.nspname as schema, c.relname as name, c.oid, pg_relation_size(c.oid) as bytes
              from pg_class c join pg_namespace n on n.oid = c.relnamespace
             where c.relkind in ('r', 'p') and n.nspname in ('source', 'destination')
+              and has_table_privilege(c.oid, 'SELECT')
             order by n.nspname desc, c.relname`,
         ));
         progress.total = listed.reduce((sum, t) => sum + Number(t.bytes), 0);

@@ -62,7 +62,7 @@ export function createWorkspaceJobsRouter(descriptor: WorkspaceDescriptor) {
     tags,
     summary: `The ${noun}'s source and destination databases as they are now`,
     description:
-      "Each database says whether it exists yet (after try-create-databases) and lists its tables by name with column and row counts. `table` keeps the tables whose name contains it (any case).",
+      "Each database says whether it exists yet (after try-create-databases) and lists its tables by name with column and row counts. `table` keeps the tables whose name contains it (any case); `rows=estimated` reads no table, every row count PostgreSQL's estimate.",
     request: { params: workspaceIdParams, query: workspaceDatabasesQuerySchema },
     responses: { 200: jsonContent(workspaceDatabasesResponseSchema, "Source, then destination."), 400: errorResponses[400], ...readErrorsOf(descriptor) },
   });
@@ -167,8 +167,9 @@ export function createWorkspaceJobsRouter(descriptor: WorkspaceDescriptor) {
     })
     .openapi(databases, async (c) => {
       const { workspace } = await requireWorkspace(c, kind, c.req.valid("param").id, { write: false });
+      const query = c.req.valid("query");
       const [summaries, loaded] = await Promise.all([
-        describeProjectDatabases(c.var.deps.db, c.var.deps.dataPlane, workspace.id, c.req.valid("query").table),
+        describeProjectDatabases(c.var.deps.db, c.var.deps.dataPlane, workspace.id, query.table, query.rows === "estimated" ? 0 : undefined),
         lastLoadedAt(c.var.deps.db, workspace.id),
       ]);
       const body: WorkspaceDatabases = {
