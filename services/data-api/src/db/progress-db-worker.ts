@@ -7,7 +7,10 @@ import Database from "better-sqlite3";
 import type { ProgressDbAnswer, ProgressDbStatement } from "./progress-db.ts";
 
 const sqlite = new Database((workerData as { file: string }).file);
-sqlite.pragma("busy_timeout = 5000");
+// Waits as long as the data API's connection holds the write lock (a big review applied in one
+// transaction can take seconds): waiting here holds no request, and the job's progress then simply
+// lands late, as it did when it queued behind that transaction on the one connection.
+sqlite.pragma("busy_timeout = 120000");
 sqlite.pragma("foreign_keys = ON");
 // A commit here waits for no disk sync (the write-ahead log stays safe from corruption; what a power
 // cut may lose is the last progress figures). The data API's own connection keeps FULL: its next
