@@ -221,15 +221,7 @@ export async function describeProjectDatabases(
       const own = [];
       for (const t of tables.filter((t) => t.schema === kind)) {
         const counting = exactUpTo > 0 && t.readable;
-        const counted = counting
-          ? Number(
-              (
-                await client.query<{ n: string }>(
-                  `select count(*) as n from (select from ${quoteIdentifier(kind)}.${quoteIdentifier(t.name)} limit ${exactUpTo + 1}) s`,
-                )
-              ).rows[0]!.n,
-            )
-          : 0;
+        const counted = counting ? await countRowsUpTo(client, `${quoteIdentifier(kind)}.${quoteIdentifier(t.name)}`, exactUpTo + 1) : 0;
         // Past the limit, the estimate (never less than what was counted: a table not analyzed yet says -1).
         const estimated = !counting || counted > exactUpTo;
         const rowCount = estimated ? Math.max(Number(t.estimate), counted) : counted;
@@ -239,6 +231,12 @@ export async function describeProjectDatabases(
     }
     return summaries;
   });
+}
+
+/** The table's rows, read no further than `limit`. */
+async function countRowsUpTo(client: pg.PoolClient, table: string, limit: number): Promise<number> {
+  const { rows } = await client.query<{ n: string }>(`select count(*) as n from (select from ${table} limit ${limit}) s`);
+  return Number(rows[0]!.n);
 }
 
 export async function databaseExists(dataPlane: DataPlane, serverId: string, projectId: string): Promise<boolean> {

@@ -11,11 +11,12 @@
 import { Worker } from "node:worker_threads";
 import { CompiledQuery, Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, type DatabaseConnection, type Driver, type QueryResult } from "kysely";
 import { databaseKind } from "../../../shared/db.ts";
+import { sqliteFileOf } from "../../../shared/sqlite.ts";
 import { startWorker } from "../worker-entry.ts";
 
 export type ProgressDbStatement = { id: number; sql: string; parameters: readonly unknown[] };
 export type ProgressDbAnswer =
-  { id: number; rows: Record<string, unknown>[] } | { id: number; changes: number; lastInsertRowid: bigint } | { id: number; error: string };
+  { id: number; rows: Record<string, unknown>[] } | { id: number; changes: number | bigint; lastInsertRowid: bigint } | { id: number; error: string };
 
 /**
  * A Kysely on its own thread for `url`'s SQLite file, or undefined where the data API's connection
@@ -24,7 +25,7 @@ export type ProgressDbAnswer =
  */
 export function createProgressDb<DB>(url: string): Kysely<DB> | undefined {
   if (databaseKind(url) === "postgres") return undefined;
-  const file = url.replace(/^sqlite:(\/\/)?/, "");
+  const file = sqliteFileOf(url);
   if (file === ":memory:") return undefined;
   return new Kysely<DB>({
     dialect: {
