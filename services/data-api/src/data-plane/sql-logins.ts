@@ -101,6 +101,7 @@ export async function disableLogin(dataPlane: DataPlane, login: string): Promise
 export async function grantLevel(dataPlane: DataPlane, serverId: string, projectId: string, login: string, level: SqlLevel): Promise<void> {
   const roles = rolesOf(projectId);
   const q = quoteIdentifier;
+  if (level === "write") await shareLoginTables(dataPlane, serverId, projectId, login);
   await dataPlane.withAdmin(serverId, null, (admin) =>
     inTransaction(admin, async () => {
       if (!(await loginExists(admin, login))) throw new LoginMissingError(login, serverId);
@@ -108,6 +109,47 @@ export async function grantLevel(dataPlane: DataPlane, serverId: string, project
       if (level !== "none") await admin.query(`GRANT ${q(level === "write" ? roles.writer : roles.reader)} TO ${q(login)}`);
       if (level !== "write") {
         await admin.query("select pg_terminate_backend(pid) from pg_stat_activity where usename = $1 and datname = $2", [login, databaseNameOf(projectId)]);
+      }
+    }),
+  );
+}
+
+/**
+ * What a login with Write creates in `destination` belongs to the login, and without more the project's
+ * own roles could not read it: its backups would leave the table out without a word, and its runs
+ * could not count it. So the project may use it as its own tables: the owner (its runner: backups,
+ * runs, the databases page) and the reader read it, the writer changes its rows. Set before the
+ * grant, for what the login will create; granted again on what it already made (a table of a login
+ * made before this rule, or after a grant whose set-up failed midway).
+ *
+ * ALTER DEFAULT PRIVILEGES FOR a role needs its membership: the administrative login takes it, as it
+ * takes the project's owner (project-databases.ts), which a CREATEROLE login may on PostgreSQL 14 and later.
+ */
+async function shareLoginTables(dataPlane: DataPlane, serverId: string, projectId: string, login: string): Promise<void> {
+  const roles = rolesOf(projectId);
+  const q = quoteIdentifier;
+  const readers = `${q(roles.owner)}, ${q(roles.reader)}`;
+  await dataPlane.withAdmin(serverId, databaseNameOf(projectId), (admin) =>
+    inTransaction(admin, async () => {
+      if (!(await loginExists(admin, login))) throw new LoginMissingError(login, serverId);
+      const { rows: member } = await admin.query("select pg_has_role(current_user, $1, 'MEMBER') as yes", [login]);
+      if (!member[0]?.yes) await admin.query(`GRANT ${q(login)} TO CURRENT_USER`);
+      const inDestination = `ALTER DEFAULT PRIVILEGES FOR ROLE ${q(login)} IN SCHEMA destination`;
+      await admin.query(`${inDestination} GRANT SELECT ON TABLES TO ${readers}`);
+      await admin.query(`${inDestination} GRANT INSERT, UPDATE, DELETE ON TABLES TO ${q(roles.writer)}`);
+      await admin.query(`${inDestination} GRANT USAGE, SELECT ON SEQUENCES TO ${q(roles.writer)}`);
+      const { rows } = await admin.query<{ name: string; kind: string }>(
+        `select format('%I.%I', n.nspname, c.relname) as name, c.relkind as kind
+           from pg_class c join pg_namespace n on n.oid = c.relnamespace join pg_roles r on r.oid = c.relowner
+          where n.nspname = 'destination' and r.rolname = $1 and c.relkind in ('r', 'p', 'v', 'm', 'f', 'S')`,
+        [login],
+      );
+      for (const { name, kind } of rows) {
+        if (kind === "S") await admin.query(`GRANT USAGE, SELECT ON SEQUENCE ${name} TO ${q(roles.writer)}`);
+        else {
+          await admin.query(`GRANT SELECT ON ${name} TO ${readers}`);
+          if (kind === "r" || kind === "p") await admin.query(`GRANT INSERT, UPDATE, DELETE ON ${name} TO ${q(roles.writer)}`);
+        }
       }
     }),
   );

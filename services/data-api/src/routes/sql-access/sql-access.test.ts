@@ -112,20 +112,39 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("SQL access 
     // Write: inserts into destination, creates a table there.
     expect((await setLevel(issued.credential.id, "write", "read")).status).toBe(200);
     expect(await asCredential(uri, `insert into destination."Customers" values (9, 'X', 1, null)`)).toEqual({ rows: [] });
-    expect(await asCredential(uri, `create table destination.scratch (id int)`)).toEqual({ rows: [] });
-    // That table is the login's, which the project's own roles may not read: the databases page lists it with
-    // PostgreSQL's estimate (it answered 500), and a backup takes the tables it can read and completes, so a load
-    // (its automatic backup first) does too (both failed: "permission denied for table scratch").
+    expect(await asCredential(uri, `create table destination.scratch (id serial, note text)`)).toEqual({ rows: [] });
+    expect(await asCredential(uri, `insert into destination.scratch (note) values ('kept'), ('also kept')`)).toEqual({ rows: [] });
+    // A table the login made before the project shared what it makes (an older product): granting Write again shares it too.
+    await api.dataPlane.withAdmin(TEST_DATABASE_SERVER, `dt_${project.id.replaceAll("-", "")}`, (c) =>
+      c.query(
+        `ALTER DEFAULT PRIVILEGES FOR ROLE ${issued.credential.login} IN SCHEMA destination REVOKE SELECT ON TABLES FROM dt_${project.id.replaceAll("-", "")}_owner`,
+      ),
+    );
+    expect(await asCredential(uri, `create table destination.older (id int)`)).toEqual({ rows: [] });
+    expect(await asCredential(uri, `insert into destination.older values (1)`)).toEqual({ rows: [] });
+    expect((await api.get(`/api/v1/projects/${project.id}/databases`, admin)).body.databases[1].tables).toContainEqual(
+      expect.objectContaining({ name: "older", rowCountEstimated: true }),
+    );
+    expect((await setLevel(issued.credential.id, "read", "write")).status).toBe(200);
+    expect((await setLevel(issued.credential.id, "write", "read")).status).toBe(200);
+    // Those tables are the login's, yet the project reads them as its own: the databases page counts their rows,
+    // and a backup takes them (it left them out without a word, and before that failed: "permission denied").
     const databases = await api.get(`/api/v1/projects/${project.id}/databases`, admin);
     expect(databases.status).toBe(200);
-    expect(databases.body.databases[1].tables).toContainEqual(expect.objectContaining({ name: "scratch", rowCount: 0, rowCountEstimated: true }));
+    expect(databases.body.databases[1].tables).toContainEqual(expect.objectContaining({ name: "scratch", rowCount: 2, rowCountEstimated: false }));
+    expect(databases.body.databases[1].tables).toContainEqual(expect.objectContaining({ name: "older", rowCount: 1, rowCountEstimated: false }));
     expect(databases.body.databases[1].tables).toContainEqual(expect.objectContaining({ name: "Customers", rowCountEstimated: false }));
     const backup = await api.send("POST", `/api/v1/projects/${project.id}/backups`, admin, {});
     expect(backup.status).toBe(202);
     await api.jobs.idle();
     const entry = (await api.get(`/api/v1/projects/${project.id}/history/${backup.body.entry.id}`, admin)).body;
     expect(entry.entry).toMatchObject({ type: "Backup", status: "Completed" });
-    expect(entry.backup).toMatchObject({ status: "Ready", tableCount: 4 });
+    expect(entry.backup).toMatchObject({ status: "Ready", tableCount: 6 });
+    // Another credential with Read reads them, as it reads the project's own tables.
+    const reader = (await create({ serviceName: "Reader of scratch" })).body as IssuedSqlCredential;
+    expect((await setLevel(reader.credential.id, "read", "none")).status).toBe(200);
+    expect(await asCredential(uriFor(reader), `select note from destination.scratch order by id`)).toEqual({ rows: [{ note: "kept" }, { note: "also kept" }] });
+    expect(await asCredential(uriFor(reader), `delete from destination.scratch`)).toMatchObject({ error: expect.stringContaining("permission denied") });
     const form = new FormData();
     // The rows the source already holds: the other tests read them.
     form.set("file", new Blob(["CustomerId,Code,Balance\n1,007,10\n2,B,20\n"]), "customers.csv");
@@ -171,6 +190,8 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("SQL access 
       "sql_credential.rotated",
       "sql_permission.changed",
       "sql_permission.changed",
+      "sql_permission.changed",
+      "sql_permission.changed",
       "sql_credential.created",
     ]);
     expect(log.body.items[0]).toMatchObject({ reason: "gateway retired", userId: USERS.superAdmin.id, companyId: birch.id });
@@ -185,7 +206,7 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("SQL access 
     expect(csv.headers.get("content-type")).toContain("text/csv");
     const lines = (await csv.text()).trim().split("\r\n");
     expect(lines[0]).toBe("at,company_id,workspace_id,user_id,user_name,action,target,summary,reason");
-    expect(lines).toHaveLength(6);
+    expect(lines).toHaveLength(8);
     expect(lines[1]).toContain("sql_credential.revoked");
     expect(lines[1]).toContain("gateway retired");
   });
