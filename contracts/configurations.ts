@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { descriptionSchema, formBoolean, nameSchema, pageOf, requiredString, versionSchema, timestampSchema } from "./common";
+import { descriptionSchema, formBoolean, nameSchema, pageOf, pageQuerySchema, requiredString, versionSchema, timestampSchema } from "./common";
 import { mappingProjectIdSchema, projectSchema, projectSearchQuerySchema, projectStatusSchema } from "./projects";
+import { DATABASE_TABLE_SORTS } from "./values/configurations";
 
 export * from "./values/configurations";
 
@@ -97,6 +98,8 @@ export const workspaceDatabaseSchema = z.object({
   /** "Source database" / "Destination database". */
   name: z.string(),
   exists: z.boolean(),
+  /** Its tables that match the query's `table`: `tables` is the asked page of them. */
+  tableCount: z.number().int(),
   tables: z.array(
     z.object({
       name: z.string(),
@@ -112,7 +115,18 @@ export const workspaceDatabaseSchema = z.object({
   ),
 });
 export const workspaceDatabasesQuerySchema = z.object({
+  /** Table name contains, any case. */
   table: z.string().trim().max(128).optional(),
+  /** One of the two databases only; both by default. */
+  database: z.enum(["source", "destination"]).optional(),
+  /**
+   * A page of each database's tables, sorted and counted in SQL; without `pageSize`, every table (the
+   * pages that offer the tables in a select). Each listed table's rows are counted, so a page of 25
+   * counts 25 tables, not a project's 1,500.
+   */
+  page: pageQuerySchema.shape.page,
+  pageSize: pageQuerySchema.shape.pageSize.unwrap().optional(),
+  sort: z.enum(DATABASE_TABLE_SORTS).default("name"),
   /**
    * `estimated`: every row count is PostgreSQL's estimate and no table is read, for pages that need
    * the tables' names (counting a million rows of each table one by one takes a while per table).

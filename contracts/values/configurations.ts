@@ -5,3 +5,7 @@
 
 /** Spec §4: the statuses a configuration shows (its wizard passes through the database-creation ones too). */
 export const CONFIGURATION_STATUSES = ["Active", "SetupAddColumnsIncomplete", "SetupAssignTemplatesIncomplete"] as const;
+
+/** How a database's tables may be listed (databases/tables): by name, or by size on disk, largest first with `-`. */
+export const DATABASE_TABLE_SORTS = ["name", "-name", "-size", "size"] as const;
+export type DatabaseTableSort = (typeof DATABASE_TABLE_SORTS)[number];

@@ -175,6 +175,20 @@ for (const javaScriptEnabled of [true, false]) {
 
       // The rows as stored, from the source database, sortable through the URL.
       await page.getByRole("link", { name: "Tables and their rows" }).click();
+      // One database at a time, searched, sorted and paged through the URL.
+      const findTables = page.getByRole("search", { name: "Find tables" });
+      await findTables.getByLabel("Database").selectOption("destination");
+      await findTables.getByLabel("Search tables").fill("CUST");
+      await findTables.getByRole("button", { name: "Search" }).click();
+      await expect(page.getByRole("heading", { name: "Tables of the destination database" })).toBeVisible();
+      await expect(page.getByRole("table", { name: "Destination tables" }).getByRole("row", { name: /Customers/ })).toBeVisible();
+      await expect(page.getByRole("navigation", { name: "Pagination" })).toContainText("Page 1 of 1 · 1 table");
+      await findTables.getByLabel("Search tables").fill("no such table");
+      await findTables.getByRole("button", { name: "Search" }).click();
+      await expect(page.getByText("No table's name contains this search.")).toBeVisible();
+      await page.getByRole("link", { name: "Clear filters" }).click();
+      await page.getByRole("table", { name: "Source tables" }).getByRole("link", { name: "Size (sort)" }).click();
+      await expect(page).toHaveURL(/sort=size/);
       await page.getByRole("table", { name: "Source tables" }).getByRole("link", { name: "Customers" }).click();
       const rows = page.getByRole("table", { name: "Rows of Customers" });
       await expect(rows.getByRole("row")).toHaveCount(3);

@@ -1,27 +1,49 @@
 import type * as React from "react";
 import { formatBytes, formatTimestamp } from "~/components/projects/format";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
+import { SortableHeader, sortDescription } from "~/components/ui/sortable-header";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow, tableHeadClassName } from "~/components/ui/table";
+import { cn } from "~/lib/utils";
+import type { DatabaseTableSort } from "../../../contracts/values/configurations";
+
+const SORT_LABELS = { name: "table name", size: "size" } as const;
 
 export type DatabaseTable = { name: string; columnCount: number; rowCount: number; rowCountEstimated: boolean; bytes: number; lastChangedAt: string | null };
 
-/** A database's tables with their column and row counts, size and last load (databases/current, databases/tables); `name` may make each a link. */
+/** Sorting by the headers that may sort (databases/tables): the sort shown and each sort's URL. */
+export type TablesSorting = { sort: DatabaseTableSort; to: (sort: DatabaseTableSort) => string };
+
+/**
+ * A database's tables with their column and row counts, size and last load (databases/current,
+ * databases/tables); `name` may make each a link, and `sorting` makes Table and Size sort the list.
+ */
 export function TablesTable({
   label,
   tables,
   name = (t) => t.name,
+  sorting,
 }: {
   label: string;
   tables: readonly DatabaseTable[];
   name?: (table: DatabaseTable) => React.ReactNode;
+  sorting?: TablesSorting;
 }) {
   return (
     <Table aria-label={label}>
+      {sorting ? <caption className="sr-only">Sorted by {sortDescription(sorting.sort, SORT_LABELS)}</caption> : null}
       <TableHeader>
         <TableRow>
-          <TableHead>Table</TableHead>
+          {sorting ? (
+            <SortableHeader label="Table" column="name" sort={sorting.sort} to={sorting.to} className={tableHeadClassName} />
+          ) : (
+            <TableHead>Table</TableHead>
+          )}
           <TableHead className="text-right">Columns</TableHead>
           <TableHead className="text-right">Rows</TableHead>
-          <TableHead className="text-right">Size</TableHead>
+          {sorting ? (
+            <SortableHeader label="Size" column="size" sort={sorting.sort} to={sorting.to} className={cn(tableHeadClassName, "text-right")} />
+          ) : (
+            <TableHead className="text-right">Size</TableHead>
+          )}
           <TableHead>Last loaded</TableHead>
         </TableRow>
       </TableHeader>

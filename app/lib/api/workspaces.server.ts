@@ -150,7 +150,7 @@ export function workspaceApi(ws: WorkspaceDescriptor, as: Caller) {
       /** Each dictionary table's fixed-length widths: the dictionary's and those saved. */
       columnWidths: () => callService("data-api", at(id, "flat-file", "column-widths"), as, { schema: columnWidthsResponseSchema }),
       /** `rows: "estimated"` for a page that needs only the tables' names: no table is read to count its rows. */
-      databases: (query: z.input<typeof workspaceDatabasesQuerySchema> = {}) =>
+      databases: (query: Partial<z.output<typeof workspaceDatabasesQuerySchema>> = {}) =>
         callService("data-api", at(id, "databases"), as, { schema: workspaceDatabasesResponseSchema, query }),
 
       /** A page of one table's rows, as stored, sorted and filtered by the data API. */

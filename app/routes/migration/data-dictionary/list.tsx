@@ -8,6 +8,7 @@ import { Card, CardDescription } from "~/components/ui/card";
 import { ListSearchForm } from "~/components/ui/list-search-form";
 import { Pagination, PastTheEnd } from "~/components/ui/pagination";
 import { SearchField } from "~/components/ui/search-field";
+import { SelectFilter } from "~/components/ui/select-filter";
 import { SortableHeader, sortDescription } from "~/components/ui/sortable-header";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow, tableHeadClassName } from "~/components/ui/table";
 import { useCompanyHref } from "~/lib/company-href";
@@ -110,24 +111,14 @@ export default function DataDictionaries({ loaderData }: Route.ComponentProps) {
         filtered={filtered}
       >
         <SearchField id="dictionary-search" label="Search data dictionaries" value={search.name} />
-        <div>
-          <label htmlFor="dictionary-application" className="mb-1 block text-sm font-medium">
-            Application
-          </label>
-          <select
-            id="dictionary-application"
-            name="applicationId"
-            defaultValue={search.applicationId}
-            className="max-w-64 rounded-md border border-border bg-white px-3 py-2 text-sm"
-          >
-            <option value="">All applications</option>
-            {applications.map((a) => (
-              <option key={a.id} value={a.id}>
-                {a.name}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SelectFilter
+          id="dictionary-application"
+          label="Application"
+          name="applicationId"
+          value={search.applicationId}
+          options={[["", "All applications"], ...applications.map((a) => [a.id, a.name] as const)]}
+          className="max-w-64"
+        />
       </ListSearchForm>
 
       {result.total === 0 ? (

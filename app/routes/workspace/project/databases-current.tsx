@@ -24,7 +24,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   const calls = projectCalls(context);
   const [{ project, access }, [databases, backups]] = await afterGuard(
     projectScope(context),
-    Promise.all([calls.databases(), calls.backups.list({ page: 1, pageSize: RECENT_BACKUPS })]),
+    Promise.all([calls.databases({ pageSize: FIRST_TABLES }), calls.backups.list({ page: 1, pageSize: RECENT_BACKUPS })]),
   );
   const created = databases.databases.some((d) => d.kind === "source" && d.exists);
   return {
@@ -37,6 +37,8 @@ export async function loader({ context }: Route.LoaderArgs) {
   };
 }
 
+/** The tables each database lists first, by name; databases/tables lists them all, a page at a time. */
+const FIRST_TABLES = 25;
 /** The backups the page lists; the restore page lists them all. */
 const RECENT_BACKUPS = 10;
 const BACK_UP = "back-up";
@@ -108,6 +110,16 @@ export default function CurrentDatabases({ loaderData }: Route.ComponentProps) {
           ) : (
             <div className="mt-4">
               <TablesTable label={`Tables of the ${db.name.toLowerCase()}`} tables={db.tables} />
+              {db.tableCount > db.tables.length ? (
+                <p className="mt-2 text-sm">
+                  <Link
+                    to={href(paths.databases.tables(projectId), db.kind === "source" ? {} : { database: db.kind })}
+                    className="text-brand underline underline-offset-2"
+                  >
+                    All {db.tableCount.toLocaleString("en-US")} tables of the {db.name.toLowerCase()}
+                  </Link>
+                </p>
+              ) : null}
             </div>
           )}
         </Card>

@@ -1,44 +1,123 @@
 import { Link } from "react-router";
+import { DATABASE_TABLE_SORTS, type DatabaseTableSort } from "../../../../contracts/values/configurations";
 import { Card } from "~/components/ui/card";
 import { TablesTable } from "~/components/databases/tables-table";
+import { ListSearchForm } from "~/components/ui/list-search-form";
+import { Pagination, PastTheEnd } from "~/components/ui/pagination";
+import { SearchField } from "~/components/ui/search-field";
+import { SelectFilter } from "~/components/ui/select-filter";
 import { useCompanyHref } from "~/lib/company-href";
 import { afterGuard } from "~/lib/guards.server";
+import { readContains, readPaging } from "~/lib/list-search.server";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
 import { projectCalls, projectScope } from "../workspace.server";
 import type { Route } from "./+types/databases-tables";
 
-/** databases/tables: the source database's tables with their row counts, each linking to its rows. */
-export async function loader({ context }: Route.LoaderArgs) {
-  const [{ project }, databases] = await afterGuard(projectScope(context), projectCalls(context).databases());
-  const source = databases.databases.find((d) => d.kind === "source");
-  return { projectId: project.id, created: Boolean(source?.exists), tables: source?.tables ?? [] };
+const DEFAULT_SORT: DatabaseTableSort = "name";
+const DATABASES = ["source", "destination"] as const;
+type DatabaseKind = (typeof DATABASES)[number];
+const DATABASE_OPTIONS = [
+  ["source", "Source database"],
+  ["destination", "Destination database"],
+] as const;
+
+/** The database, name search, sort and page, all in the URL (a GET form and links); bad values fall back to defaults. */
+function readSearch(url: URL) {
+  const database = url.searchParams.get("database");
+  return {
+    database: (DATABASES as readonly string[]).includes(database ?? "") ? (database as DatabaseKind) : "source",
+    name: readContains(url.searchParams),
+    ...readPaging(url.searchParams, DATABASE_TABLE_SORTS, DEFAULT_SORT),
+  };
+}
+
+/**
+ * databases/tables: one database's tables (the source's by default) with their row counts, a page at
+ * a time, searched and sorted in SQL; each source table links to its rows. Only the page's tables are
+ * counted, so a project of 1,500 tables answers as fast as one of ten.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const search = readSearch(new URL(request.url));
+  const { name, ...paging } = search;
+  const [{ project, companyId }, databases] = await afterGuard(projectScope(context), projectCalls(context).databases({ ...paging, table: name || undefined }));
+  const database = databases.databases[0]!;
+  return {
+    projectId: project.id,
+    companyId,
+    search,
+    databaseName: database.name,
+    created: database.exists,
+    total: database.tableCount,
+    tables: database.tables,
+  };
 }
 
 export const handle = { breadcrumb: "Tables" };
 
 export default function DatabaseTables({ loaderData }: Route.ComponentProps) {
-  const { projectId, created, tables } = loaderData;
+  const { projectId, companyId, search, databaseName, created, total, tables } = loaderData;
   const href = useCompanyHref();
   const paths = useWorkspacePaths();
+  const action = paths.databases.tables(projectId);
+  // Links keep every other parameter; the defaults stay out of the URL.
+  const withSearch = (changes: Partial<typeof search>) => {
+    const next = { ...search, ...changes };
+    return href(action, {
+      database: next.database === "source" ? undefined : next.database,
+      name: next.name || undefined,
+      sort: next.sort === DEFAULT_SORT ? undefined : next.sort,
+      page: next.page === 1 ? undefined : next.page,
+      pageSize: next.pageSize,
+    });
+  };
   return (
-    <Card aria-labelledby="tables-title">
+    <Card aria-labelledby="tables-title" className="space-y-4">
       <h2 id="tables-title" className="text-lg font-semibold">
-        Tables of the source database
+        Tables of the {databaseName.toLowerCase()}
       </h2>
       {!created ? (
-        <p className="mt-2 text-sm text-muted-foreground">The databases are not created yet.</p>
+        <p className="text-sm text-muted-foreground">The databases are not created yet.</p>
       ) : (
-        <div className="mt-4 overflow-x-auto">
-          <TablesTable
-            label="Source tables"
-            tables={tables}
-            name={(t) => (
-              <Link to={href(paths.dictionary.sourceData(projectId), { table: t.name })} className="row-link">
-                {t.name}
-              </Link>
-            )}
-          />
-        </div>
+        <>
+          <ListSearchForm
+            action={action}
+            label="Find tables"
+            companyId={companyId}
+            sort={search.sort}
+            defaultSort={DEFAULT_SORT}
+            pageSize={search.pageSize}
+            pageSizeId="database-tables-page-size"
+            filtered={Boolean(search.name) || search.database !== "source"}
+          >
+            <SelectFilter id="database-tables-database" label="Database" name="database" value={search.database} options={DATABASE_OPTIONS} />
+            <SearchField id="database-tables-search" label="Search tables" value={search.name} />
+          </ListSearchForm>
+          {total === 0 ? (
+            <p className="text-sm text-muted-foreground">{search.name ? "No table's name contains this search." : "It has no tables."}</p>
+          ) : tables.length === 0 ? (
+            <PastTheEnd page={search.page} />
+          ) : (
+            <div className="overflow-x-auto">
+              <TablesTable
+                label={search.database === "source" ? "Source tables" : "Destination tables"}
+                tables={tables}
+                sorting={{ sort: search.sort, to: (sort) => withSearch({ sort, page: 1 }) }}
+                name={(t) =>
+                  search.database === "source" ? (
+                    <Link to={href(paths.dictionary.sourceData(projectId), { table: t.name })} className="row-link">
+                      {t.name}
+                    </Link>
+                  ) : (
+                    t.name
+                  )
+                }
+              />
+            </div>
+          )}
+          {total > 0 ? (
+            <Pagination page={search.page} pageSize={search.pageSize} total={total} noun={["table", "tables"]} href={(page) => withSearch({ page })} />
+          ) : null}
+        </>
       )}
     </Card>
   );

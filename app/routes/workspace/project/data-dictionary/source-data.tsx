@@ -7,6 +7,7 @@ import { serviceFailure } from "~/lib/forms.server";
 import { afterGuard } from "~/lib/guards.server";
 import { readPaging } from "~/lib/list-search.server";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
+import { SelectFilter } from "~/components/ui/select-filter";
 import { projectCalls, projectScope } from "../../workspace.server";
 import type { Route } from "./+types/source-data";
 
@@ -65,31 +66,14 @@ export default function SourceData({ loaderData }: Route.ComponentProps) {
         Source data
       </h2>
       <Form method="get" role="search" aria-label="Find rows" className="mt-4 flex flex-wrap items-end gap-4">
-        <div>
-          <label htmlFor="source-table" className="mb-1 block text-sm font-medium">
-            Table
-          </label>
-          <select id="source-table" name="table" defaultValue={table} className="rounded-md border border-border bg-white px-3 py-2 text-sm">
-            {tables.map((t) => (
-              <option key={t} value={t}>
-                {t}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label htmlFor="source-column" className="mb-1 block text-sm font-medium">
-            Column
-          </label>
-          <select id="source-column" name="column" defaultValue={filter.column ?? ""} className="rounded-md border border-border bg-white px-3 py-2 text-sm">
-            <option value="">Any column</option>
-            {rows.columns.map((c) => (
-              <option key={c.name} value={c.name}>
-                {c.name}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SelectFilter id="source-table" label="Table" name="table" value={table} options={tables.map((t) => [t, t] as const)} />
+        <SelectFilter
+          id="source-column"
+          label="Column"
+          name="column"
+          value={filter.column ?? ""}
+          options={[["", "Any column"], ...rows.columns.map((c) => [c.name, c.name] as const)]}
+        />
         <div>
           <label htmlFor="source-contains" className="mb-1 block text-sm font-medium">
             Contains

@@ -183,8 +183,8 @@ describe.each(TEST_DATABASE_KINDS)("jobs and database creation on %s", (kind) =>
     const before = await api.get(`/api/v1/projects/${project.id}/databases`, owner);
     expect(before.status).toBe(200);
     expect(before.body.databases).toEqual([
-      { kind: "source", name: "Source database", exists: false, tables: [] },
-      { kind: "destination", name: "Destination database", exists: false, tables: [] },
+      { kind: "source", name: "Source database", exists: false, tableCount: 0, tables: [] },
+      { kind: "destination", name: "Destination database", exists: false, tableCount: 0, tables: [] },
     ]);
     await tryCreate(project);
     await api.jobs.idle();
@@ -202,13 +202,13 @@ describe.each(TEST_DATABASE_KINDS)("jobs and database creation on %s", (kind) =>
       lastChangedAt: null,
     });
     expect(after.body.databases).toEqual([
-      { kind: "source", name: "Source database", exists: true, tables: [table("Customers", 4, 2), table("Orders", 2, 0)] },
-      { kind: "destination", name: "Destination database", exists: true, tables: [table("Customers", 4, 0), table("Orders", 2, 0)] },
+      { kind: "source", name: "Source database", exists: true, tableCount: 2, tables: [table("Customers", 4, 2), table("Orders", 2, 0)] },
+      { kind: "destination", name: "Destination database", exists: true, tableCount: 2, tables: [table("Customers", 4, 0), table("Orders", 2, 0)] },
     ]);
     const [customers, orders] = after.body.databases[0].tables;
     expect(customers.bytes).toBeGreaterThan(orders.bytes);
     // Past the rows counted one by one (1,000,000; here 1), the count is PostgreSQL's estimate, said so: once analyzed, the real one.
-    const estimatedAfter = async () => (await describeProjectDatabases(api.db, api.dataPlane, project.id, "Customers", 1))[0]!.tables[0]!;
+    const estimatedAfter = async () => (await describeProjectDatabases(api.db, api.dataPlane, project.id, { table: "Customers", exactUpTo: 1 }))[0]!.tables[0]!;
     expect(await estimatedAfter()).toMatchObject({ name: "Customers", rowCount: 2, rowCountEstimated: true });
     await api.dataPlane.withAdmin(TEST_DATABASE_SERVER, databaseNameOf(project.id), (client) =>
       client.query(`insert into source."Customers" ("CustomerId", "Name") select g, 'x' from generate_series(3, 500) g; analyze source."Customers"`),
@@ -231,6 +231,27 @@ describe.each(TEST_DATABASE_KINDS)("jobs and database creation on %s", (kind) =>
     expect((await api.get(`/api/v1/projects/${project.id}/databases?rows=some`, owner)).status).toBe(400);
     const filtered = await api.get(`/api/v1/projects/${project.id}/databases?table=ORD`, owner);
     expect(filtered.body.databases.map((d: { tables: { name: string }[] }) => d.tables.map((t) => t.name))).toEqual([["Orders"], ["Orders"]]);
+    // A page of one database's tables, sorted and counted in SQL: its count is every match, whichever page.
+    await api.dataPlane.withAdmin(TEST_DATABASE_SERVER, databaseNameOf(project.id), (client) =>
+      client.query(
+        `set role ${databaseNameOf(project.id)}_owner; create table source.big_extra as select g from generate_series(1, 5000) g; create table source.aaa_small (x int)`,
+      ),
+    );
+    const pageOf = async (query: string) => {
+      const answer = await api.get(`/api/v1/projects/${project.id}/databases?database=source&${query}`, owner);
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      expect(answer.body.databases.map((d: { kind: string }) => d.kind)).toEqual(["source"]);
+      const [source] = answer.body.databases as { tableCount: number; tables: { name: string; rowCount: number }[] }[];
+      return { count: source!.tableCount, names: source!.tables.map((t) => t.name), rows: source!.tables.map((t) => t.rowCount) };
+    };
+    expect(await pageOf("pageSize=10")).toEqual({ count: 4, names: ["aaa_small", "big_extra", "Customers", "Orders"], rows: [0, 5000, 550, 0] });
+    expect(await pageOf("pageSize=10&sort=-name")).toMatchObject({ names: ["Orders", "Customers", "big_extra", "aaa_small"] });
+    expect((await pageOf("pageSize=10&sort=-size")).names[0]).toBe("big_extra");
+    expect(await pageOf("pageSize=10&page=2")).toEqual({ count: 4, names: [], rows: [] });
+    expect(await pageOf("pageSize=10&table=a")).toMatchObject({ count: 2, names: ["aaa_small", "big_extra"] });
+    expect((await api.get(`/api/v1/projects/${project.id}/databases?pageSize=7`, owner)).status).toBe(400);
+    expect((await api.get(`/api/v1/projects/${project.id}/databases?sort=rows`, owner)).status).toBe(400);
+    expect((await api.get(`/api/v1/projects/${project.id}/databases?database=both`, owner)).status).toBe(400);
     // Acme Health's viewer asks for Birch Logistics' project.
     const stranger = await api.tokenFor(USERS.viewer);
     expect((await api.get(`/api/v1/projects/${project.id}/databases`, stranger)).status).toBe(404);

@@ -169,7 +169,7 @@ export function createWorkspaceJobsRouter(descriptor: WorkspaceDescriptor) {
       const { workspace } = await requireWorkspace(c, kind, c.req.valid("param").id, { write: false });
       const query = c.req.valid("query");
       const [summaries, loaded] = await Promise.all([
-        describeProjectDatabases(c.var.deps.db, c.var.deps.dataPlane, workspace.id, query.table, query.rows === "estimated" ? 0 : undefined),
+        describeProjectDatabases(c.var.deps.db, c.var.deps.dataPlane, workspace.id, { ...query, exactUpTo: query.rows === "estimated" ? 0 : undefined }),
         lastLoadedAt(c.var.deps.db, workspace.id),
       ]);
       const body: WorkspaceDatabases = {

@@ -503,8 +503,8 @@ describe.each(TEST_DATABASE_KINDS)("onboarding configurations (audit projects) o
       const before = await api.get(`${base}/databases`, owner);
       expect(before.body).toEqual({
         databases: [
-          { kind: "source", name: "Source database", exists: false, tables: [] },
-          { kind: "destination", name: "Destination database", exists: false, tables: [] },
+          { kind: "source", name: "Source database", exists: false, tableCount: 0, tables: [] },
+          { kind: "destination", name: "Destination database", exists: false, tableCount: 0, tables: [] },
         ],
       });
 

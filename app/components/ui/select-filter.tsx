@@ -1,0 +1,36 @@
+import { cn } from "~/lib/utils";
+
+/**
+ * A list's filter of one value, as a labelled select of one GET parameter, inside a list's GET
+ * search form: `options` are value and label pairs, a value of "" meaning "all".
+ */
+export function SelectFilter({
+  id,
+  label,
+  name,
+  value,
+  options,
+  className,
+}: {
+  id: string;
+  label: string;
+  name: string;
+  value: string;
+  options: readonly (readonly [value: string, label: string])[];
+  className?: string;
+}) {
+  return (
+    <div>
+      <label htmlFor={id} className="mb-1 block text-sm font-medium">
+        {label}
+      </label>
+      <select id={id} name={name} defaultValue={value} className={cn("rounded-md border border-border bg-white px-3 py-2 text-sm", className)}>
+        {options.map(([option, text]) => (
+          <option key={option} value={option}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
