@@ -147,6 +147,26 @@ export async function createTestApi(kind: DatabaseKind) {
     return { status: res.status, headers: res.headers, body: (text ? JSON.parse(text) : undefined) as any };
   }
 
+  /**
+   * A multipart POST as a browser's form sends it: text fields and files (an array repeats the field),
+   * through `via` (another app of `appWith`) when given. The answer's status and JSON.
+   */
+  async function postForm(
+    url: string,
+    token: string,
+    fields: Record<string, string | FormFile | readonly FormFile[]>,
+    via: { request: typeof app.request } = app,
+  ) {
+    const form = new FormData();
+    for (const [key, value] of Object.entries(fields)) {
+      if (typeof value === "string") form.append(key, value);
+      else for (const file of Array.isArray(value) ? value : [value]) form.append(key, new Blob([file.content as BlobPart]), file.name);
+    }
+    const res = await via.request(url, { method: "POST", headers: { authorization: `Bearer ${token}` }, body: form });
+    const text = await res.text();
+    return { status: res.status, headers: res.headers, body: (text ? JSON.parse(text) : undefined) as any };
+  }
+
   async function close() {
     await Promise.all(runners.map((r) => r.idle()));
     await dataPlane.closePools();
@@ -156,7 +176,10 @@ export async function createTestApi(kind: DatabaseKind) {
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 
-  return { app, db, signer, clientPortal, adminDataSources, tokenFor, get, close, send, dataDir, dataPlane, jobs, restartedApp, appWith };
+  return { app, db, signer, clientPortal, adminDataSources, tokenFor, get, close, send, postForm, dataDir, dataPlane, jobs, restartedApp, appWith };
 }
 
 export type TestApi = Awaited<ReturnType<typeof createTestApi>>;
+
+/** A file of a multipart form (TestApi.postForm). */
+export type FormFile = { name: string; content: string | Uint8Array };

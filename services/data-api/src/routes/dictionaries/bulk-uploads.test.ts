@@ -268,11 +268,9 @@ describe.each(TEST_DATABASE_KINDS)("dictionary bulk uploads on %s", (kind) => {
 
   it("answers 400 on `file` when the form has no file, and 415 to a JSON body", async () => {
     const dict = await seedDictionary(api, analyst, acme.id);
-    const form = new FormData();
-    form.append("file", "not a file");
-    const res = await api.app.request(path(dict.id, "/bulk-uploads"), { method: "POST", headers: { authorization: `Bearer ${analyst}` }, body: form });
+    const res = await api.postForm(path(dict.id, "/bulk-uploads"), analyst, { file: "not a file" });
     expect(res.status).toBe(400);
-    expect((await res.json()).fieldErrors).toEqual({ file: [CHOOSE_FILE_MESSAGE] });
+    expect(res.body.fieldErrors).toEqual({ file: [CHOOSE_FILE_MESSAGE] });
     const json = await send(api, "POST", path(dict.id, "/bulk-uploads"), analyst, { file: "x" });
     expect(json.status).toBe(415);
   });
@@ -428,10 +426,8 @@ describe.each(TEST_DATABASE_KINDS)("dictionary bulk uploads on %s", (kind) => {
   describe("a file still being read when the upload is answered", () => {
     /** The same upload on an app that answers at once (uploadWaitMs 0), as a big file would be. */
     const uploadAtOnce = async (d: Pick<Dictionary, "id">, bytes: Uint8Array | string, name: string) => {
-      const form = new FormData();
-      form.append("file", new File([typeof bytes === "string" ? bytes : Buffer.from(bytes)], name));
-      const res = await api.appWith({ uploadWaitMs: 0 }).request(path(d.id, "/bulk-uploads"), { method: "POST", headers: { authorization: `Bearer ${analyst}` }, body: form });
-      return { status: res.status, body: await res.json() };
+      const { status, body } = await api.postForm(path(d.id, "/bulk-uploads"), analyst, { file: { name, content: bytes } }, api.appWith({ uploadWaitMs: 0 }));
+      return { status, body };
     };
     /** Reads the review until it is ready (its page's refresh does the same). */
     const whenReady = async (d: Pick<Dictionary, "id">, reviewId: string) => {

@@ -145,17 +145,13 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("SQL access 
     expect((await setLevel(reader.credential.id, "read", "none")).status).toBe(200);
     expect(await asCredential(uriFor(reader), `select note from destination.scratch order by id`)).toEqual({ rows: [{ note: "kept" }, { note: "also kept" }] });
     expect(await asCredential(uriFor(reader), `delete from destination.scratch`)).toMatchObject({ error: expect.stringContaining("permission denied") });
-    const form = new FormData();
     // The rows the source already holds: the other tests read them.
-    form.set("file", new Blob(["CustomerId,Code,Balance\n1,007,10\n2,B,20\n"]), "customers.csv");
-    form.set("table", "Customers");
-    const load = await api.app.request(`/api/v1/projects/${project.id}/flat-file/loads`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${admin}` },
-      body: form,
+    const load = await api.postForm(`/api/v1/projects/${project.id}/flat-file/loads`, admin, {
+      file: { name: "customers.csv", content: "CustomerId,Code,Balance\n1,007,10\n2,B,20\n" },
+      table: "Customers",
     });
     expect(load.status).toBe(202);
-    const loadId = ((await load.json()) as { load: { id: string } }).load.id;
+    const loadId = (load.body as { load: { id: string } }).load.id;
     await api.jobs.idle();
     expect((await api.get(`/api/v1/projects/${project.id}/history/${loadId}`, admin)).body.entry).toMatchObject({ status: "Loaded", rowsLoaded: 2 });
 

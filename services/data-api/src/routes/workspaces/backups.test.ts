@@ -41,16 +41,7 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("backups, re
   const loadableProject = () => loadableProjectOf(api, owner, { companyId: birch.id, applicationId, sourceType: "BackUp" });
   const base = (project: Project) => `/api/v1/projects/${project.id}`;
 
-  async function post(url: string, body: FormData | unknown, token = owner) {
-    const isForm = body instanceof FormData;
-    const res = await api.app.request(url, {
-      method: "POST",
-      headers: { authorization: `Bearer ${token}`, ...(isForm ? {} : { "content-type": "application/json" }) },
-      body: isForm ? body : JSON.stringify(body),
-    });
-    const text = await res.text();
-    return { status: res.status, body: (text ? JSON.parse(text) : undefined) as any };
-  }
+  const post = (url: string, body: unknown, token = owner) => api.send("POST", url, token, body);
   /** Starts the work, waits for its job, and answers its history entry as it ended. */
   async function done(res: { status: number; body: any }, project: Project) {
     expect(res.status, JSON.stringify(res.body)).toBe(202);
@@ -58,10 +49,7 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("backups, re
     return (await api.get(`${base(project)}/history/${res.body.entry.id}`, owner)).body;
   }
   async function loadFile(project: Project, text: string, name = "customers.csv") {
-    const form = new FormData();
-    form.set("file", new Blob([text]), name);
-    form.set("table", "Customers");
-    const res = await post(`${base(project)}/flat-file/loads`, form);
+    const res = await api.postForm(`${base(project)}/flat-file/loads`, owner, { file: { name, content: text }, table: "Customers" });
     expect(res.status, JSON.stringify(res.body)).toBe(202);
     await api.jobs.idle();
     return (await api.get(`${base(project)}/history/${res.body.load.id}`, owner)).body;
@@ -72,12 +60,8 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("backups, re
       return rows.map((r) => [r.id, r.code, r.balance]);
     });
   const historyCount = async (project: Project) => (await api.get(`${base(project)}/history`, owner)).body.total as number;
-  const restoreFile = (project: Project, file: { name: string; bytes: Uint8Array }, fields: Record<string, string> = {}) => {
-    const form = new FormData();
-    form.set("file", new Blob([file.bytes as BlobPart]), file.name);
-    for (const [k, v] of Object.entries(fields)) form.set(k, v);
-    return post(`${base(project)}/restores`, form);
-  };
+  const restoreFile = (project: Project, file: { name: string; bytes: Uint8Array }, fields: Record<string, string> = {}) =>
+    api.postForm(`${base(project)}/restores`, owner, { file: { name: file.name, content: file.bytes }, ...fields });
   async function download(project: Project, backupId: string, token = owner) {
     const res = await api.app.request(`${base(project)}/backups/${backupId}/download`, { headers: { authorization: `Bearer ${token}` } });
     return { status: res.status, headers: res.headers, bytes: new Uint8Array(await res.arrayBuffer()) };
@@ -321,10 +305,12 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("backups, re
     const project = await loadableProject();
     const app = api.appWith({ autoBackupsKept: 2 });
     for (const n of [1, 2, 3, 4]) {
-      const form = new FormData();
-      form.set("file", new Blob([`CustomerId,Code\n${n},X\n`]), `d${n}.csv`);
-      form.set("table", "Customers");
-      const res = await app.request(`${base(project)}/flat-file/loads`, { method: "POST", headers: { authorization: `Bearer ${owner}` }, body: form });
+      const res = await api.postForm(
+        `${base(project)}/flat-file/loads`,
+        owner,
+        { file: { name: `d${n}.csv`, content: `CustomerId,Code\n${n},X\n` }, table: "Customers" },
+        app,
+      );
       expect(res.status).toBe(202);
       await api.jobs.idle();
     }

@@ -37,15 +37,7 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("bad flat files change nothing", () =>
   afterAll(() => api?.close());
 
   async function send(name: string, text: string | Uint8Array, table = "Customers") {
-    const form = new FormData();
-    form.set("file", new Blob([text as BlobPart]), name);
-    form.set("table", table);
-    const res = await api.app.request(`/api/v1/projects/${project.id}/flat-file/loads`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${owner}` },
-      body: form,
-    });
-    return { status: res.status, body: (await res.json()) as any };
+    return api.postForm(`/api/v1/projects/${project.id}/flat-file/loads`, owner, { file: { name, content: text }, table });
   }
   async function loaded(name: string, text: string | Uint8Array, table = "Customers"): Promise<Load> {
     const res = await send(name, text, table);

@@ -45,17 +45,10 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("the databas
   const base = (project: Project) => `/api/v1/projects/${project.id}/data-dictionary`;
 
   async function load(project: Project, table: string, text: string) {
-    const form = new FormData();
-    form.set("file", new Blob([text]), "rows.csv");
-    form.set("table", table);
-    const res = await api.app.request(`/api/v1/projects/${project.id}/flat-file/loads`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${owner}` },
-      body: form,
-    });
-    expect(res.status, await res.clone().text()).toBe(202);
+    const res = await api.postForm(`/api/v1/projects/${project.id}/flat-file/loads`, owner, { file: { name: "rows.csv", content: text }, table });
+    expect(res.status, JSON.stringify(res.body)).toBe(202);
     await api.jobs.idle();
-    const { body } = await api.get(`/api/v1/projects/${project.id}/flat-file/loads/${((await res.json()) as any).load.id}`, owner);
+    const { body } = await api.get(`/api/v1/projects/${project.id}/flat-file/loads/${res.body.load.id}`, owner);
     expect(body).toMatchObject({ status: "Loaded" });
   }
 
@@ -274,13 +267,11 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("the databas
   it("refuses an edit while a load holds the lock (409, its reason), and another company's project is not found", async () => {
     const project = await projectWithDatabases();
     const release = holdJobsOf(api.jobs, project.id);
-    const form = new FormData();
-    form.set("file", new Blob(["CustomerId\n1\n"]), "a.csv");
-    form.set("table", "Customers");
-    expect(
-      (await api.app.request(`/api/v1/projects/${project.id}/flat-file/loads`, { method: "POST", headers: { authorization: `Bearer ${owner}` }, body: form }))
-        .status,
-    ).toBe(202);
+    const started = await api.postForm(`/api/v1/projects/${project.id}/flat-file/loads`, owner, {
+      file: { name: "a.csv", content: "CustomerId\n1\n" },
+      table: "Customers",
+    });
+    expect(started.status).toBe(202);
     const refused = await saveTable(project, "Customers", (columns) => [...columns, column("Phone", "nvarchar")]);
     expect(refused.status).toBe(409);
     expect(refused.body.errors[0]).toMatch(/locked \(FlatFileCreation\)/);

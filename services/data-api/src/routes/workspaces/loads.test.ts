@@ -52,16 +52,12 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
     fields: Record<string, string> = {},
     options: { token?: string; app?: TestApi["app"] } = {},
   ) {
-    const form = new FormData();
-    form.set("file", new Blob([file.text as BlobPart]), file.name);
-    form.set("table", "Customers");
-    for (const [k, v] of Object.entries(fields)) form.set(k, v);
-    const res = await (options.app ?? api.app).request(`/api/v1/projects/${project.id}/flat-file/loads`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${options.token ?? owner}` },
-      body: form,
-    });
-    return { status: res.status, body: (await res.json()) as any };
+    return api.postForm(
+      `/api/v1/projects/${project.id}/flat-file/loads`,
+      options.token ?? owner,
+      { file: { name: file.name, content: file.text }, table: "Customers", ...fields },
+      options.app,
+    );
   }
 
   /** Uploads, waits for the job, and answers the load as it ended. */
@@ -490,15 +486,9 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
 
   it("answers 400 at the field without a file or with a table the dictionary lacks, 413 over the size limit, and stores nothing", async () => {
     const project = await loadableProject();
-    const form = new FormData();
-    form.set("table", "Customers");
-    const noFile = await api.app.request(`/api/v1/projects/${project.id}/flat-file/loads`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${owner}` },
-      body: form,
-    });
+    const noFile = await api.postForm(`/api/v1/projects/${project.id}/flat-file/loads`, owner, { table: "Customers" });
     expect(noFile.status).toBe(400);
-    expect(((await noFile.json()) as any).fieldErrors).toEqual({ file: ["Choose a file to load"] });
+    expect(noFile.body.fieldErrors).toEqual({ file: ["Choose a file to load"] });
     const noTable = await upload(project, { name: "a.csv", text: "a\n1\n" }, { table: "Nope" });
     expect(noTable).toMatchObject({ status: 400, body: { fieldErrors: { table: ["The project's dictionary has no table 'Nope'"] } } });
     const tooBig = await upload(

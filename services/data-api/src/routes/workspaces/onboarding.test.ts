@@ -532,10 +532,10 @@ describe.each(TEST_DATABASE_KINDS)("onboarding configurations (audit projects) o
       expect((await api.send("POST", `${base}/try-create-databases`, owner)).status).toBe(409);
 
       // A delivery loads into the configuration's source database as into a project's.
-      const form = new FormData();
-      form.set("file", new Blob(["MemberId,Name\n1,007\n"]), "members.csv");
-      form.set("table", "members");
-      const loaded = await api.app.request(`${base}/flat-file/loads`, { method: "POST", headers: { authorization: `Bearer ${owner}` }, body: form });
+      const loaded = await api.postForm(`${base}/flat-file/loads`, owner, {
+        file: { name: "members.csv", content: "MemberId,Name\n1,007\n" },
+        table: "members",
+      });
       expect(loaded.status).toBe(202);
       await api.jobs.idle();
       const history = (await api.get(`${base}/history`, owner)).body;
@@ -551,10 +551,10 @@ describe.each(TEST_DATABASE_KINDS)("onboarding configurations (audit projects) o
       expect((await read(configuration.id)).status).toBe("SetupAssignTemplatesIncomplete");
 
       // A second delivery: the first can be compared with the current data, and the second undone.
-      const second = new FormData();
-      second.set("file", new Blob(["MemberId,Name\n1,008\n2,New\n"]), "members-2.csv");
-      second.set("table", "Members");
-      const reloaded = await api.app.request(`${base}/flat-file/loads`, { method: "POST", headers: { authorization: `Bearer ${owner}` }, body: second });
+      const reloaded = await api.postForm(`${base}/flat-file/loads`, owner, {
+        file: { name: "members-2.csv", content: "MemberId,Name\n1,008\n2,New\n" },
+        table: "Members",
+      });
       expect(reloaded.status).toBe(202);
       await api.jobs.idle();
       const deliveries = (await api.get(`${base}/backups?deliveries=true`, owner)).body;

@@ -46,11 +46,7 @@ describe.each(TEST_DATABASE_KINDS)("translating a file with a mapping project's 
     token = analyst,
     projectId = project.id,
   ) {
-    const form = new FormData();
-    form.set("file", new Blob([file.text]), file.name);
-    for (const [k, v] of Object.entries(fields)) form.set(k, v);
-    const res = await api.app.request(`${BASE}/${projectId}/translations`, { method: "POST", headers: { authorization: `Bearer ${token}` }, body: form });
-    return { status: res.status, body: (await res.json()) as any };
+    return api.postForm(`${BASE}/${projectId}/translations`, token, { file: { name: file.name, content: file.text }, ...fields });
   }
   async function finished(id: string): Promise<Translation> {
     for (let i = 0; i < 200; i++) {

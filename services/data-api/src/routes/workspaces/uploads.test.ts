@@ -33,15 +33,7 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("flat-file uploads: preview, then load
   const ready = () => loadableProject(api, owner, { companyId: birch.id, applicationId, sourceType: "BackUp" });
 
   async function stage(project: Project, files: { name: string; text: string }[], fields: Record<string, string> = {}, token = owner) {
-    const form = new FormData();
-    for (const f of files) form.append("file", new Blob([f.text]), f.name);
-    for (const [k, v] of Object.entries(fields)) form.set(k, v);
-    const res = await api.app.request(`/api/v1/projects/${project.id}/flat-file/uploads`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${token}` },
-      body: form,
-    });
-    return { status: res.status, body: (await res.json()) as any };
+    return api.postForm(`/api/v1/projects/${project.id}/flat-file/uploads`, token, { file: files.map((f) => ({ name: f.name, content: f.text })), ...fields });
   }
   const startStaged = (project: Project, body: Record<string, string>, token = owner) =>
     api.send("POST", `/api/v1/projects/${project.id}/flat-file/loads`, token, body);
@@ -167,34 +159,26 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("flat-file uploads: preview, then load
       { name: "delivery/orders.csv", data: text("OrderId,Note\n5,first\n"), store: true },
       { name: "__MACOSX/delivery/._Customers.csv", data: text("junk") },
     ]);
-    const form = (uploadType: string) => {
-      const body = new FormData();
-      body.append("file", new Blob([zip as BlobPart]), "delivery.zip");
-      body.set("uploadType", uploadType);
-      return api.app.request(`/api/v1/projects/${project.id}/flat-file/uploads`, { method: "POST", headers: { authorization: `Bearer ${owner}` }, body });
-    };
+    const form = (uploadType: string) =>
+      api.postForm(`/api/v1/projects/${project.id}/flat-file/uploads`, owner, { file: { name: "delivery.zip", content: zip }, uploadType });
     const single = await form("SingleFile");
     expect(single.status).toBe(400);
-    expect(((await single.json()) as any).fieldErrors.file[0]).toMatch(/choose Multiple files/);
+    expect(single.body.fieldErrors.file[0]).toMatch(/choose Multiple files/);
     const res = await form("MultipleFiles");
     expect(res.status).toBe(201);
-    const preview = (await res.json()) as StagedUpload;
+    const preview = res.body as StagedUpload;
     expect(preview.files.map((f) => [f.name, f.table, f.rows[0]?.cells, f.problem])).toEqual([
       ["Customers.csv", "Customers", ["1", "007"], null],
       ["orders.csv", "Orders", ["5", "first"], null],
     ]);
     expect(preview.unmatchedTables).toEqual([]);
 
-    const broken = new FormData();
-    broken.append("file", new Blob([text("not a zip at all")]), "broken.zip");
-    broken.set("uploadType", "MultipleFiles");
-    const refused = await api.app.request(`/api/v1/projects/${project.id}/flat-file/uploads`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${owner}` },
-      body: broken,
+    const refused = await api.postForm(`/api/v1/projects/${project.id}/flat-file/uploads`, owner, {
+      file: { name: "broken.zip", content: text("not a zip at all") },
+      uploadType: "MultipleFiles",
     });
     expect(refused.status).toBe(400);
-    expect(((await refused.json()) as any).fieldErrors.file[0]).toMatch(/broken.zip could not be unpacked/);
+    expect(refused.body.fieldErrors.file[0]).toMatch(/broken.zip could not be unpacked/);
   });
 
   it("names what is wrong with a file or the form, keeps nothing, and is 404 for another company's project", async () => {

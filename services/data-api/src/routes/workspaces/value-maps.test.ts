@@ -35,11 +35,7 @@ describe.each(TEST_DATABASE_KINDS)("value maps of mapping projects on %s", (kind
     api.send("PUT", `${BASE}/${p.id}/mapping-columns/${c.id}/settings`, analyst, { version: c.version, ...body });
   const values = (p: Project, c: MappingColumn, query = "") => api.get(`${BASE}/${p.id}/mapping-columns/${c.id}/values${query}`, analyst);
   async function upload(path: string, file: { name: string; text: string }, fields: Record<string, string> = {}, token = analyst) {
-    const form = new FormData();
-    form.set("file", new Blob([file.text]), file.name);
-    for (const [k, v] of Object.entries(fields)) form.set(k, v);
-    const res = await api.app.request(path, { method: "POST", headers: { authorization: `Bearer ${token}` }, body: form });
-    return { status: res.status, body: (await res.json()) as any };
+    return api.postForm(path, token, { file: { name: file.name, content: file.text }, ...fields });
   }
 
   it("marks columns Translate with their rule, refusing a stale edit and a default that does not fit", async () => {
