@@ -116,9 +116,9 @@ export const dictionarySearchResponseSchema = pageOf(dictionarySummarySchema);
 export const dictionarySchema = dictionarySummarySchema.extend({ tables: z.array(tableSchema) });
 /**
  * GET /data-dictionaries/{id}: the dictionary without its tables (an empty list) unless `tables=all`
- * asks for every table whole. Pages read the tables a page at a time (GET …/tables); a dictionary of
- * 75,000 columns is 15 MB whole, and a GET that did not ask should not build it (the audit log's read
- * of a dictionary before its rename did, for each rename).
+ * asks for every table, streamed a batch at a time. Pages read the tables a page at a time (GET
+ * …/tables); a dictionary of 75,000 columns is 15 MB whole, and a GET that did not ask should not send
+ * it (the audit log's read of a dictionary before its rename did, for each rename).
  */
 export const dictionaryReadQuerySchema = z.object({ tables: z.enum(["all", "none"]).default("none") });
 export type Dictionary = z.infer<typeof dictionarySchema>;

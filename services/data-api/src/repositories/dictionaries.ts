@@ -1,10 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { ExpressionBuilder, Kysely } from "kysely";
-import type { Dictionary, DictionarySort, DictionarySummary } from "../../../../contracts/dictionary.ts";
+import type { DictionarySort, DictionarySummary } from "../../../../contracts/dictionary.ts";
 import { ConflictError, DuplicateNameError } from "../api-problem.ts";
 import type { Database } from "../db/schema.ts";
 import { inTransaction, isUniqueViolation, nameKey, nameKeyContains, sortOf, totalOf } from "./db-helpers.ts";
-import { readTables } from "./dictionary-tables.ts";
 import { bumpVersion, type VersionedWrite } from "./dictionary-version.ts";
 
 // One entry point for every dictionary write and read, master or project copy.
@@ -16,6 +15,7 @@ export {
   getTable,
   listTables,
   readTables,
+  tablesInBatches,
   updateTable,
   upsertTables,
   type DesiredTable,
@@ -98,13 +98,6 @@ export async function createDictionary(db: Kysely<Database>, input: NewDictionar
     throw new DuplicateNameError("name", DUPLICATE_DICTIONARY_MESSAGE);
   }
   return id;
-}
-
-/** The whole dictionary: summary, tables in order, each with its columns in order; `tables: "none"`, the summary alone. */
-export async function getDictionary(db: Kysely<Database>, id: string, options: { tables?: "all" | "none" } = {}): Promise<Dictionary | undefined> {
-  const summary = await getDictionarySummary(db, id);
-  if (!summary) return undefined;
-  return { ...summary, tables: options.tables === "none" ? [] : await readTables(db, id) };
 }
 
 /** The dictionary's name, version and counts, without its tables. */

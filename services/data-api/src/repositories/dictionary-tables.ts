@@ -127,26 +127,57 @@ export async function upsertTables(trx: Kysely<Database>, dictionaryId: string, 
   }
 }
 
-/** Every table of the dictionary in order, each with its columns in order: two queries in all. */
+/** How many tables a batch of tablesInBatches holds (with their columns): a few hundred KB at most. */
+export const TABLES_PER_BATCH = 200;
+
+/**
+ * Every table of the dictionary in order, each with its columns in order, `batch` tables at a time
+ * (keyset on position and id, two queries a batch): the whole dictionary's answer streams these, and
+ * never holds more than one batch.
+ */
+export async function* tablesInBatches(db: Kysely<Database>, dictionaryId: string, batch = TABLES_PER_BATCH): AsyncGenerator<Table[]> {
+  let after: { position: number; id: string } | undefined;
+  for (;;) {
+    const last = after;
+    const tables = await db
+      .selectFrom("dictionary_tables")
+      .select(["id", "name", "description", "position"])
+      .where("dictionary_id", "=", dictionaryId)
+      .$if(last !== undefined, (q) =>
+        q.where((eb) => eb.or([eb("position", ">", last!.position), eb.and([eb("position", "=", last!.position), eb("id", ">", last!.id)])])),
+      )
+      .orderBy("position")
+      .orderBy("id")
+      .limit(batch)
+      .execute();
+    if (tables.length === 0) return;
+    const columns = await columnsOf(db, tables);
+    yield tables.map((t) => ({ id: t.id, name: t.name, description: t.description, order: Number(t.position), columns: columns.get(t.id) ?? [] }));
+    if (tables.length < batch) return;
+    const end = tables[tables.length - 1]!;
+    after = { position: end.position, id: end.id };
+  }
+}
+
+/** Every table of the dictionary in order, each with its columns: for work that needs them all at once (a database's DDL). */
 export async function readTables(db: Kysely<Database>, dictionaryId: string): Promise<Table[]> {
-  const tables = await db
-    .selectFrom("dictionary_tables")
-    .select(["id", "name", "description", "position"])
-    .where("dictionary_id", "=", dictionaryId)
+  const all: Table[] = [];
+  for await (const tables of tablesInBatches(db, dictionaryId)) all.push(...tables);
+  return all;
+}
+
+/** The columns of some tables, in order, by table id: one query. */
+async function columnsOf(db: Kysely<Database>, tables: readonly { id: string }[]): Promise<Map<string, Column[]>> {
+  const rows = await db
+    .selectFrom("dictionary_columns")
+    .selectAll()
+    .where("table_id", "in", tables.map((t) => t.id))
     .orderBy("position")
     .orderBy("id")
     .execute();
-  const columns = await db
-    .selectFrom("dictionary_columns as c")
-    .innerJoin("dictionary_tables as t", "t.id", "c.table_id")
-    .selectAll("c")
-    .where("t.dictionary_id", "=", dictionaryId)
-    .orderBy("c.position")
-    .orderBy("c.id")
-    .execute();
   const byTable = new Map<string, Column[]>(tables.map((t) => [t.id, []]));
-  for (const column of columns) byTable.get(column.table_id)?.push(toColumn(column));
-  return tables.map((t) => ({ id: t.id, name: t.name, description: t.description, order: Number(t.position), columns: byTable.get(t.id) ?? [] }));
+  for (const row of rows) byTable.get(row.table_id)?.push(toColumn(row));
+  return byTable;
 }
 
 export async function getTable(db: Kysely<Database>, dictionaryId: string, tableId: string): Promise<Table | undefined> {
@@ -190,16 +221,8 @@ export async function listTables(db: Kysely<Database>, dictionaryId: string, que
     columnCount: Number(r.column_count ?? 0),
   }));
   if (query.columns === "all" && items.length) {
-    // The page's columns in one query, in order.
-    const columns = await db
-      .selectFrom("dictionary_columns")
-      .selectAll()
-      .where("table_id", "in", items.map((t) => t.id))
-      .orderBy("position")
-      .orderBy("id")
-      .execute();
-    const byTable = new Map<string, Column[]>(items.map((t) => [t.id, (t.columns = [])]));
-    for (const column of columns) byTable.get(column.table_id)?.push(toColumn(column));
+    const columns = await columnsOf(db, items);
+    for (const item of items) item.columns = columns.get(item.id) ?? [];
   }
   return { items, total, page: query.page, pageSize: query.pageSize };
 }

@@ -5,7 +5,8 @@ import { TEST_DATABASE_KINDS } from "../../../../shared/testing/databases.ts";
 import { FORBIDDEN_MESSAGE } from "../../access.ts";
 import { STALE_MESSAGE } from "../../api-problem.ts";
 import { DUPLICATE_DICTIONARY_MESSAGE } from "../../repositories/dictionaries.ts";
-import { DUPLICATE_TABLE_MESSAGE, TABLE_NOT_FOUND_MESSAGE } from "../../repositories/dictionary-tables.ts";
+import { DUPLICATE_TABLE_MESSAGE, TABLE_NOT_FOUND_MESSAGE, TABLES_PER_BATCH, tablesInBatches, upsertTables } from "../../repositories/dictionary-tables.ts";
+import { column } from "../../testing/project-fixtures.ts";
 import { seedDictionary, send } from "../../testing/dictionary-fixtures.ts";
 import { USERS, createTestApi, type TestApi } from "../../testing/harness.ts";
 import { APPLICATION_NOT_FOUND_MESSAGE } from "./data-dictionaries.ts";
@@ -237,6 +238,23 @@ describe.each(TEST_DATABASE_KINDS)("data dictionaries on %s", (kind) => {
       const withColumns = await api.get(path(dict.id, "/tables?columns=all"), analyst);
       expect(withColumns.body.items[0]).toMatchObject({ name: "Customers", columnCount: 4 });
       expect(withColumns.body.items[0].columns.map((c: { name: string }) => c.name)).toEqual(["CustomerId", "Name", "CreditLimit", "BirthDate"]);
+      // More tables than one batch of the streamed answer: every table once, in order, each with its columns, and valid JSON.
+      const many = Array.from({ length: TABLES_PER_BATCH * 2 + 5 }, (_, i) => ({
+        name: `T${String(i).padStart(3, "0")}`,
+        columns: [column("Id", "int"), column("Note", "nvarchar")],
+      }));
+      await upsertTables(api.db, dict.id, many);
+      const big = await api.get(`${path(dict.id)}?tables=all`, analyst);
+      expect(big.status).toBe(200);
+      expect(big.headers.get("content-type")).toContain("application/json");
+      expect(big.body.tables.map((t: { name: string }) => t.name)).toEqual(["Customers", ...many.map((t) => t.name)]);
+      expect(big.body.tables.at(-1).columns.map((c: { name: string; order: number }) => [c.name, c.order])).toEqual([
+        ["Id", 1],
+        ["Note", 2],
+      ]);
+      const batches = [];
+      for await (const batch of tablesInBatches(api.db, dict.id, 100)) batches.push(batch.length);
+      expect(batches).toEqual([100, 100, 100, 100, 6]);
     });
 
     it("replaces a table's columns, keeping the ids of the columns whose names stay", async () => {

@@ -15,7 +15,7 @@ import { createRouter, jsonBody, jsonContent } from "../../openapi.ts";
 import { findApplication } from "../../repositories/applications.ts";
 import { createDictionary, findDictionaryRef, searchDictionaries, updateDictionary } from "../../repositories/dictionaries.ts";
 import { createBulkUploadRoutes } from "./bulk-uploads.ts";
-import { DICTIONARY_NOT_FOUND_MESSAGE, dictionaryErrorResponses, loadDictionary, writtenDictionary, type DictionaryResolver } from "./shared.ts";
+import { DICTIONARY_NOT_FOUND_MESSAGE, dictionaryErrorResponses, dictionaryAnswer, writtenDictionary, type DictionaryResolver } from "./shared.ts";
 import { createDictionaryTableRoutes } from "./tables.ts";
 
 const TAG = "Data dictionaries";
@@ -99,7 +99,7 @@ export function createDataDictionariesRouter() {
     })
     .openapi(read, async (c) => {
       const id = await resolveMasterDictionary(c, c.req.valid("param").id, { write: false });
-      return c.json(await loadDictionary(c, id, c.req.valid("query")), 200);
+      return (await dictionaryAnswer(c, id, c.req.valid("query"))) as never;
     })
     .openapi(update, async (c) => {
       const id = await resolveMasterDictionary(c, c.req.valid("param").id, { write: true });

@@ -1,3 +1,4 @@
+import { Readable } from "node:stream";
 import type { Context } from "hono";
 import type { Kysely } from "kysely";
 import type { Dictionary, DictionaryWritten } from "../../../../../contracts/dictionary.ts";
@@ -5,7 +6,7 @@ import { NotFoundError } from "../../api-problem.ts";
 import type { AppEnv } from "../../context.ts";
 import type { Database } from "../../db/schema.ts";
 import { errorResponses, jsonContent } from "../../openapi.ts";
-import { getDictionary, getDictionarySummary, getTable } from "../../repositories/dictionaries.ts";
+import { getDictionarySummary, getTable, tablesInBatches } from "../../repositories/dictionaries.ts";
 
 export type AnyContext = Context<AppEnv, any, any>;
 
@@ -52,11 +53,34 @@ export type DictionaryRoutesOptions = {
 
 export const DICTIONARY_NOT_FOUND_MESSAGE = "Data dictionary not found.";
 
-/** The dictionary, with every table (`tables: "all"`, the default) or none. */
-export async function loadDictionary(c: AnyContext, dictionaryId: string, options: { tables?: "all" | "none" } = {}): Promise<Dictionary> {
-  const dictionary = await getDictionary(c.var.deps.db, dictionaryId, options);
-  if (!dictionary) throw new NotFoundError(DICTIONARY_NOT_FOUND_MESSAGE);
-  return dictionary;
+/**
+ * GET of a dictionary: its summary with no tables, or with every table (`tables=all`) streamed a
+ * batch of tables at a time, so a dictionary of 75,000 columns (15 MB of JSON) is never built whole.
+ * A write between two batches would mix two versions in one answer: the version is read again after
+ * the last batch and, if it moved, the answer is broken off (no closing bracket, the connection
+ * reset), so that a client fails and asks again rather than trusting a mixed dictionary.
+ */
+export async function dictionaryAnswer(c: AnyContext, dictionaryId: string, options: { tables: "all" | "none" }): Promise<Response> {
+  const { db } = c.var.deps;
+  const summary = await getDictionarySummary(db, dictionaryId);
+  if (!summary) throw new NotFoundError(DICTIONARY_NOT_FOUND_MESSAGE);
+  const whole: Dictionary = { ...summary, tables: [] };
+  if (options.tables === "none") return c.json(whole, 200);
+  const opening = JSON.stringify(whole);
+  async function* json(): AsyncGenerator<Buffer> {
+    // `tables` is the last key: the summary's JSON up to its empty list, then the tables, then the close.
+    yield Buffer.from(opening.slice(0, -"]}".length));
+    let first = true;
+    for await (const tables of tablesInBatches(db, dictionaryId)) {
+      yield Buffer.from((first ? "" : ",") + tables.map((t) => JSON.stringify(t)).join(","));
+      first = false;
+    }
+    const now = await getDictionarySummary(db, dictionaryId);
+    if (now?.version !== summary!.version)
+      throw new Error(`The dictionary ${dictionaryId} changed while it was sent (version ${summary!.version} → ${now?.version}).`);
+    yield Buffer.from("]}");
+  }
+  return new Response(Readable.toWeb(Readable.from(json())) as ReadableStream, { status: 200, headers: { "content-type": "application/json" } });
 }
 
 /** What a write answers (dictionaryWrittenSchema): the new version and counts, and the table written when given. */
