@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { descriptionSchema, formBoolean, nameSchema, pageOf, pageQuerySchema, requiredString, versionSchema, timestampSchema } from "./common";
 import { mappingProjectIdSchema, projectSchema, projectSearchQuerySchema, projectStatusSchema } from "./projects";
-import { DATABASE_TABLE_SORTS } from "./values/configurations";
+import { PROJECT_DATABASE_KINDS, DATABASE_TABLE_SORTS } from "./values/configurations";
 
 export * from "./values/configurations";
 
@@ -94,7 +94,7 @@ export type CheckDefaultResponse = z.infer<typeof checkDefaultResponseSchema>;
 
 /** GET /api/v1/audit-projects/{id}/databases: what exists so far (the databases/current page). */
 export const workspaceDatabaseSchema = z.object({
-  kind: z.enum(["source", "destination"]),
+  kind: z.enum(PROJECT_DATABASE_KINDS),
   /** "Source database" / "Destination database". */
   name: z.string(),
   exists: z.boolean(),
@@ -118,7 +118,7 @@ export const workspaceDatabasesQuerySchema = z.object({
   /** Table name contains, any case. */
   table: z.string().trim().max(128).optional(),
   /** One of the two databases only; both by default. */
-  database: z.enum(["source", "destination"]).optional(),
+  database: z.enum(PROJECT_DATABASE_KINDS).optional(),
   /**
    * A page of each database's tables, sorted and counted in SQL; without `pageSize`, every table (the
    * pages that offer the tables in a select). Each listed table's rows are counted, so a page of 25

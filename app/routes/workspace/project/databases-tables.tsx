@@ -1,5 +1,6 @@
 import { Link } from "react-router";
-import { DATABASE_TABLE_SORTS, type DatabaseTableSort } from "../../../../contracts/values/configurations";
+import { capitalised } from "../../../../contracts/values/common";
+import { DATABASE_TABLE_SORTS, PROJECT_DATABASE_KINDS, type DatabaseTableSort, type ProjectDatabaseKind } from "../../../../contracts/values/configurations";
 import { Card } from "~/components/ui/card";
 import { TablesTable } from "~/components/databases/tables-table";
 import { ListSearchForm } from "~/components/ui/list-search-form";
@@ -14,18 +15,13 @@ import { projectCalls, projectScope } from "../workspace.server";
 import type { Route } from "./+types/databases-tables";
 
 const DEFAULT_SORT: DatabaseTableSort = "name";
-const DATABASES = ["source", "destination"] as const;
-type DatabaseKind = (typeof DATABASES)[number];
-const DATABASE_OPTIONS = [
-  ["source", "Source database"],
-  ["destination", "Destination database"],
-] as const;
+const DATABASE_OPTIONS = PROJECT_DATABASE_KINDS.map((kind) => [kind, `${capitalised(kind)} database`] as const);
 
 /** The database, name search, sort and page, all in the URL (a GET form and links); bad values fall back to defaults. */
 function readSearch(url: URL) {
   const database = url.searchParams.get("database");
   return {
-    database: (DATABASES as readonly string[]).includes(database ?? "") ? (database as DatabaseKind) : "source",
+    database: (PROJECT_DATABASE_KINDS as readonly string[]).includes(database ?? "") ? (database as ProjectDatabaseKind) : "source",
     name: readContains(url.searchParams),
     ...readPaging(url.searchParams, DATABASE_TABLE_SORTS, DEFAULT_SORT),
   };

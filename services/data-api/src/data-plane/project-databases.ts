@@ -14,12 +14,9 @@
 import type { Kysely } from "kysely";
 import type pg from "pg";
 import type { Database } from "../db/schema.ts";
-import type { DatabaseTableSort } from "../../../../contracts/values/configurations.ts";
+import { PROJECT_DATABASE_KINDS, type DatabaseTableSort, type ProjectDatabaseKind } from "../../../../contracts/values/configurations.ts";
 import { createTableStatement, quoteIdentifier, type DdlTable } from "./postgres-ddl.ts";
 import type { DataPlane } from "./servers.ts";
-
-export const PROJECT_DATABASE_KINDS = ["source", "destination"] as const;
-export type ProjectDatabaseKind = (typeof PROJECT_DATABASE_KINDS)[number];
 
 /** Ids come from us (UUIDs), but names are built from them: refuse anything else. */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -189,6 +186,9 @@ export type DatabasesQuery = {
   exactUpTo?: number | undefined;
 };
 
+/** The tables of the schemas named by $1 (text[]) whose name contains $2 (any case, or null for all). */
+const LISTED_TABLES = `c.relkind in ('r', 'p') and c.relnamespace::regnamespace::text = any($1::text[]) and ($2::text is null or strpos(lower(c.relname), $2) > 0)`;
+
 /** Each sort's ORDER BY, ties broken by name so pages never overlap. */
 const TABLE_ORDER: Record<DatabaseTableSort, string> = {
   name: "lower(c.relname), c.relname",
@@ -238,8 +238,7 @@ export async function describeProjectDatabases(
                       row_number() over (partition by c.relnamespace order by ${TABLE_ORDER[query.sort ?? "name"]}) as position,
                       count(*) over (partition by c.relnamespace) as total
                  from pg_class c
-                where c.relkind in ('r', 'p') and c.relnamespace::regnamespace::text = any($1::text[])
-                  and ($2::text is null or strpos(lower(c.relname), $2) > 0)) t
+                where ${LISTED_TABLES}) t
         where t.position > $3 and ($4::int is null or t.position <= $3 + $4)
         order by t.schema, t.position`,
       [kinds, contains ?? null, offset, query.pageSize ?? null],
@@ -266,10 +265,7 @@ export async function describeProjectDatabases(
 
 /** The tables matching `contains` in one schema: for a page past the last, which has no row to say it. */
 async function countTables(client: pg.PoolClient, kind: ProjectDatabaseKind, contains: string | undefined): Promise<number> {
-  const { rows } = await client.query<{ n: string }>(
-    `select count(*) as n from pg_class c where c.relkind in ('r', 'p') and c.relnamespace::regnamespace::text = $1 and ($2::text is null or strpos(lower(c.relname), $2) > 0)`,
-    [kind, contains ?? null],
-  );
+  const { rows } = await client.query<{ n: string }>(`select count(*) as n from pg_class c where ${LISTED_TABLES}`, [[kind], contains ?? null]);
   return Number(rows[0]!.n);
 }
 

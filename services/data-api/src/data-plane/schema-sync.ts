@@ -15,7 +15,8 @@
 import type pg from "pg";
 import { ApiProblem } from "../api-problem.ts";
 import { DATA_LOSS_CODE, SCHEMA_CHANGE_REFUSED_CODE } from "../../../../contracts/dictionary.ts";
-import { asProjectOwner, PROJECT_DATABASE_KINDS, rolesOf, type ProjectDatabaseKind } from "./project-databases.ts";
+import { PROJECT_DATABASE_KINDS, type ProjectDatabaseKind } from "../../../../contracts/values/configurations.ts";
+import { asProjectOwner, rolesOf } from "./project-databases.ts";
 import { catalogType, columnDefinition, createTableStatement, postgresType, quoteIdentifier as q, type DdlColumn, type DdlTable } from "./postgres-ddl.ts";
 import type { DataPlane } from "./servers.ts";
 

@@ -132,8 +132,7 @@ async function shareLoginTables(dataPlane: DataPlane, serverId: string, projectI
   await dataPlane.withAdmin(serverId, databaseNameOf(projectId), (admin) =>
     inTransaction(admin, async () => {
       if (!(await loginExists(admin, login))) throw new LoginMissingError(login, serverId);
-      const { rows: member } = await admin.query("select pg_has_role(current_user, $1, 'MEMBER') as yes", [login]);
-      if (!member[0]?.yes) await admin.query(`GRANT ${q(login)} TO CURRENT_USER`);
+      await admin.query(`GRANT ${q(login)} TO CURRENT_USER`);
       const inDestination = `ALTER DEFAULT PRIVILEGES FOR ROLE ${q(login)} IN SCHEMA destination`;
       await admin.query(`${inDestination} GRANT SELECT ON TABLES TO ${readers}`);
       await admin.query(`${inDestination} GRANT INSERT, UPDATE, DELETE ON TABLES TO ${q(roles.writer)}`);

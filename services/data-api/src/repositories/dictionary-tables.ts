@@ -188,8 +188,8 @@ export async function getTable(db: Kysely<Database>, dictionaryId: string, table
     .where("dictionary_id", "=", dictionaryId)
     .executeTakeFirst();
   if (!table) return undefined;
-  const columns = await db.selectFrom("dictionary_columns").selectAll().where("table_id", "=", tableId).orderBy("position").orderBy("id").execute();
-  return { id: table.id, name: table.name, description: table.description, order: Number(table.position), columns: columns.map(toColumn) };
+  const columns = await columnsOf(db, [table]);
+  return { id: table.id, name: table.name, description: table.description, order: Number(table.position), columns: columns.get(table.id) ?? [] };
 }
 
 export type TablesQuery = { name?: string | undefined; page: number; pageSize: number; columns?: "none" | "all" };

@@ -142,9 +142,7 @@ export async function createTestApi(kind: DatabaseKind) {
   async function send(method: string, url: string, token: string | undefined, body?: unknown) {
     const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
     if (body !== undefined) headers["content-type"] = "application/json";
-    const res = await app.request(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    const text = await res.text();
-    return { status: res.status, headers: res.headers, body: (text ? JSON.parse(text) : undefined) as any };
+    return answerOf(await app.request(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }));
   }
 
   /**
@@ -162,9 +160,7 @@ export async function createTestApi(kind: DatabaseKind) {
       if (typeof value === "string") form.append(key, value);
       else for (const file of Array.isArray(value) ? value : [value]) form.append(key, new Blob([file.content as BlobPart]), file.name);
     }
-    const res = await via.request(url, { method: "POST", headers: { authorization: `Bearer ${token}` }, body: form });
-    const text = await res.text();
-    return { status: res.status, headers: res.headers, body: (text ? JSON.parse(text) : undefined) as any };
+    return answerOf(await via.request(url, { method: "POST", headers: { authorization: `Bearer ${token}` }, body: form }));
   }
 
   async function close() {
@@ -180,6 +176,12 @@ export async function createTestApi(kind: DatabaseKind) {
 }
 
 export type TestApi = Awaited<ReturnType<typeof createTestApi>>;
+
+/** An answer's status, headers and JSON body (none for an empty body). */
+async function answerOf(res: Response) {
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: (text ? JSON.parse(text) : undefined) as any };
+}
 
 /** A file of a multipart form (TestApi.postForm). */
 export type FormFile = { name: string; content: string | Uint8Array };

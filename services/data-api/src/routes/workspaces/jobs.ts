@@ -1,6 +1,11 @@
 import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
-import { workspaceDatabasesQuerySchema, workspaceDatabasesResponseSchema, type WorkspaceDatabases } from "../../../../../contracts/configurations.ts";
+import {
+  PROJECT_DATABASE_KINDS,
+  workspaceDatabasesQuerySchema,
+  workspaceDatabasesResponseSchema,
+  type WorkspaceDatabases,
+} from "../../../../../contracts/configurations.ts";
 import { tableRowsQuerySchema, tableRowsSchema } from "../../../../../contracts/loads.ts";
 import { isAdmin } from "../../../../../contracts/roles.ts";
 import { forceUnlockSchema, LOCK_STATES, projectJobsSchema, tryCreateDatabasesResponseSchema, type LockReason } from "../../../../../contracts/projects.ts";
@@ -95,7 +100,7 @@ export function createWorkspaceJobsRouter(descriptor: WorkspaceDescriptor) {
     description:
       'Values as text exactly as PostgreSQL holds them; `sort` a column ("-" first for descending), `column` and `contains` filter. 404 for a table the database does not have.',
     request: {
-      params: z.object({ id: z.string().min(1), kind: z.enum(["source", "destination"]), table: z.string().min(1).max(128) }),
+      params: z.object({ id: z.string().min(1), kind: z.enum(PROJECT_DATABASE_KINDS), table: z.string().min(1).max(128) }),
       query: tableRowsQuerySchema,
     },
     responses: { 200: jsonContent(tableRowsSchema, "The page."), 400: errorResponses[400], ...readErrorsOf(descriptor) },
