@@ -172,7 +172,24 @@ export async function createTestApi(kind: DatabaseKind) {
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 
-  return { app, db, signer, clientPortal, adminDataSources, tokenFor, get, close, send, postForm, dataDir, dataPlane, jobs, restartedApp, appWith };
+  return {
+    app,
+    db,
+    databaseUrl: database.url,
+    signer,
+    clientPortal,
+    adminDataSources,
+    tokenFor,
+    get,
+    close,
+    send,
+    postForm,
+    dataDir,
+    dataPlane,
+    jobs,
+    restartedApp,
+    appWith,
+  };
 }
 
 export type TestApi = Awaited<ReturnType<typeof createTestApi>>;

@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { KyselyPlugin } from "kysely";
+import { createKysely } from "../../../../shared/db.ts";
+import type { Database } from "../../db/schema.ts";
 import { DEMO_COMPANIES } from "../../../../../scripts/demo-data.ts";
 import type { Dictionary } from "../../../../../contracts/dictionary.ts";
 import { TEST_DATABASE_KINDS } from "../../../../shared/testing/databases.ts";
@@ -255,6 +258,41 @@ describe.each(TEST_DATABASE_KINDS)("data dictionaries on %s", (kind) => {
       const batches = [];
       for await (const batch of tablesInBatches(api.db, dict.id, 100)) batches.push(batch.length);
       expect(batches).toEqual([100, 100, 100, 100, 6]);
+    });
+
+    it("breaks the whole dictionary's answer off when someone changes the dictionary while it is sent, and the next read has the change", async () => {
+      const dict = await seedDictionary(api, analyst, acme.id);
+      const many = Array.from({ length: TABLES_PER_BATCH + 5 }, (_, i) => ({ name: `T${String(i).padStart(3, "0")}`, columns: [column("Id", "int")] }));
+      await upsertTables(api.db, dict.id, many);
+      const { version } = (await api.get(path(dict.id), analyst)).body;
+      // Someone adds a table right after the answer read its first batch of tables: through the API, on
+      // an app of its own connection (SQLite's one connection is the answer's until its hook returns).
+      const elsewhere = createKysely<Database>(api.databaseUrl);
+      let added: Response | undefined;
+      const addingMidway: KyselyPlugin = {
+        transformQuery: ({ node }) => node,
+        transformResult: async ({ result }) => {
+          const first = result.rows[0];
+          if (!added && result.rows.length === TABLES_PER_BATCH && first && "position" in first && "description" in first)
+            added = await api.appWith({ db: elsewhere }).request(path(dict.id, "/tables"), {
+              method: "POST",
+              headers: { authorization: `Bearer ${analyst}`, "content-type": "application/json" },
+              body: JSON.stringify({ version, name: "Arrived", columns: [column("Id", "int")] }),
+            });
+          return result;
+        },
+      };
+      const res = await api
+        .appWith({ db: api.db.withPlugin(addingMidway) })
+        .request(`${path(dict.id)}?tables=all`, { headers: { authorization: `Bearer ${analyst}` } });
+      await elsewhere.destroy();
+      expect(res.status).toBe(200);
+      await expect(res.text()).rejects.toThrow();
+      expect(added?.status).toBe(201);
+
+      const after = await get(dict.id);
+      expect(after.body.version).toBe(version + 1);
+      expect(after.body.tables.map((t: { name: string }) => t.name)).toEqual([...many.map((t) => t.name), "Arrived"]);
     });
 
     it("replaces a table's columns, keeping the ids of the columns whose names stay", async () => {
