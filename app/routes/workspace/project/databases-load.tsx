@@ -30,7 +30,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const calls = projectCalls(context);
   const [{ project }, [databases, widths, preview]] = await afterGuard(
     guard(context),
-    Promise.all([calls.databases({ rows: "estimated" }), calls.columnWidths(), uploadId ? calls.loads.staged(uploadId).catch(goneUpload) : null]),
+    Promise.all([
+      calls.databases({ database: "source", rows: "estimated" }),
+      calls.columnWidths(),
+      uploadId ? calls.loads.staged(uploadId).catch(goneUpload) : null,
+    ]),
   );
   const source = databases.databases.find((d) => d.kind === "source");
   return {

@@ -31,7 +31,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         throw err;
       })
     : Promise.resolve(null);
-  const [{ project }, [databases, rowsOfAsked]] = await afterGuard(projectScope(context), Promise.all([calls.databases({ rows: "estimated" }), askedRows]));
+  const [{ project }, [databases, rowsOfAsked]] = await afterGuard(projectScope(context), Promise.all([calls.databases({ database: "source", rows: "estimated" }), askedRows]));
   const source = databases.databases.find((d) => d.kind === "source");
   const tables = source?.exists ? source.tables.map((t) => t.name) : [];
   const table = rowsOfAsked ? asked! : tables[0];
