@@ -71,8 +71,10 @@ export async function createProjectDatabase(dataPlane: DataPlane, serverId: stri
       await admin.query(
         `CREATE ROLE ${q(roles.runner)} LOGIN INHERIT CONNECTION LIMIT ${RUNNER_CONNECTION_LIMIT} PASSWORD ${admin.escapeLiteral(dataPlane.passwordOf(roles.runner))} IN ROLE ${q(roles.owner)}`,
       );
-      // The administrative login makes the tables in the owner's name (SET ROLE in createProjectSchema).
-      await admin.query(`GRANT ${q(roles.owner)} TO CURRENT_USER`);
+      // The administrative login makes the tables in the owner's name (SET ROLE in createProjectSchema),
+      // and may end the runner's sessions and cancel its statements (a run's Cancel, the drop), which a
+      // login that is not a superuser may only for a role it is a member of (a managed server's admin).
+      await admin.query(`GRANT ${q(roles.owner)}, ${q(roles.runner)} TO CURRENT_USER`);
     });
     // CREATE DATABASE cannot run in a transaction: a failure after it is undone by the drop. The
     // administrative login owns the database, the project's owner only its schemas: without CREATE
@@ -138,16 +140,46 @@ export async function asProjectOwner<T>(dataPlane: DataPlane, serverId: string, 
   );
 }
 
+/** Stops the statement a session of the project's runner is running (a run's Cancel), from an administrative connection. */
+export async function cancelStatement(dataPlane: DataPlane, serverId: string, pid: number): Promise<void> {
+  await dataPlane.withAdmin(serverId, null, (admin) => admin.query("select pg_cancel_backend($1)", [pid]));
+}
+
 /** Drops the project's database (ending its sessions) and its roles; nothing to drop is not an error. */
 export async function dropProjectDatabase(dataPlane: DataPlane, serverId: string, projectId: string): Promise<void> {
   const database = databaseNameOf(projectId);
   const roles = rolesOf(projectId);
   await dataPlane.closePools(database);
   await dataPlane.withAdmin(serverId, null, async (admin) => {
-    await admin.query(`DROP DATABASE IF EXISTS ${quoteIdentifier(database)} WITH (FORCE)`);
+    await dropDatabase(admin, database);
     // Grants to logins (SQL credentials) go with the roles; the database's objects are gone already.
     for (const role of [roles.runner, roles.writer, roles.reader, roles.owner]) await admin.query(`DROP ROLE IF EXISTS ${quoteIdentifier(role)}`);
   });
+}
+
+/**
+ * DROP DATABASE … WITH (FORCE) ends the database's sessions, but refuses a login that is not a
+ * superuser (a managed server's admin) whenever autovacuum is at work in the database: its worker
+ * belongs to no role the login is a member of. So: no new session, the sessions of the roles the
+ * administrative login is a member of ended (the project's runner and SQL logins), then a plain DROP,
+ * which stops autovacuum itself and waits for the ended sessions to go. A session of anyone else (a
+ * DBA at work in it) fails the drop after PostgreSQL's 5 s, and the database takes sessions again.
+ */
+async function dropDatabase(admin: pg.PoolClient, database: string): Promise<void> {
+  const { rowCount } = await admin.query("select 1 from pg_database where datname = $1", [database]);
+  if (!rowCount) return;
+  const q = quoteIdentifier(database);
+  await admin.query(`ALTER DATABASE ${q} WITH ALLOW_CONNECTIONS false`);
+  try {
+    await admin.query(
+      "select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid() and pg_has_role(usesysid, 'USAGE')",
+      [database],
+    );
+    await admin.query(`DROP DATABASE ${q}`);
+  } catch (err) {
+    await admin.query(`ALTER DATABASE ${q} WITH ALLOW_CONNECTIONS true`).catch(() => undefined);
+    throw err;
+  }
 }
 
 /**

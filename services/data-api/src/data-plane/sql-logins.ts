@@ -71,6 +71,9 @@ async function makeLogin(admin: pg.PoolClient, login: string, password: string, 
   );
   // Every project database has these two schemas: a user's `select * from customers` finds the source table.
   await admin.query(`ALTER ROLE ${q} SET search_path = source, destination`);
+  // Ending the login's sessions (a revocation, a lowered level) needs its membership on a server
+  // where the administrative login is not a superuser.
+  await admin.query(`GRANT ${q} TO CURRENT_USER`);
 }
 
 /**
@@ -122,8 +125,9 @@ export async function grantLevel(dataPlane: DataPlane, serverId: string, project
  * grant, for what the login will create; granted again on what it already made (a table of a login
  * made before this rule, or after a grant whose set-up failed midway).
  *
- * ALTER DEFAULT PRIVILEGES FOR a role needs its membership: the administrative login takes it, as it
- * takes the project's owner (project-databases.ts), which a CREATEROLE login may on PostgreSQL 14 and later.
+ * ALTER DEFAULT PRIVILEGES FOR a role needs its membership: the administrative login has it from the
+ * login's creation, and takes it here for a login made before that rule (a CREATEROLE login may, as it
+ * takes the project's owner in project-databases.ts).
  */
 async function shareLoginTables(dataPlane: DataPlane, serverId: string, projectId: string, login: string): Promise<void> {
   const roles = rolesOf(projectId);

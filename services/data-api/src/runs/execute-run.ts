@@ -13,7 +13,7 @@ import { parse } from "libpg-query";
 import type pg from "pg";
 import type { RunStatus } from "../../../../contracts/runs.ts";
 import type { OnError, RunType } from "../../../../contracts/values/runs.ts";
-import { databaseNameOf, rolesOf } from "../data-plane/project-databases.ts";
+import { cancelStatement, databaseNameOf, rolesOf } from "../data-plane/project-databases.ts";
 import { quoteIdentifier } from "../data-plane/postgres-ddl.ts";
 import type { DataPlane } from "../data-plane/servers.ts";
 import type { Database } from "../db/schema.ts";
@@ -113,7 +113,7 @@ export async function executeRun(
     const { rows } = await client.query<{ pid: number }>("select pg_backend_pid() as pid");
     const pid = rows[0]!.pid;
     // A cancel stops the running statement now, from another connection; the script's error follows.
-    const cancel = () => void dataPlane.withAdmin(serverId, null, (admin) => admin.query("select pg_cancel_backend($1)", [pid])).catch(() => undefined);
+    const cancel = () => void cancelStatement(dataPlane, serverId, pid).catch(() => undefined);
     options.signal.addEventListener("abort", cancel, { once: true });
     const notices: string[] = [];
     const onNotice = (msg: { severity?: string; message?: string }) => notices.push(`${msg.severity ?? "NOTICE"}: ${msg.message ?? ""}`);

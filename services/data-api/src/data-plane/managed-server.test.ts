@@ -1,0 +1,122 @@
+/**
+ * A project database server whose administrative login is not a superuser, as on a managed server
+ * (only CREATEROLE and CREATEDB): every other data-plane test runs as the cluster's superuser, for
+ * which PostgreSQL checks no membership before ending or cancelling a session.
+ */
+import { randomBytes, randomUUID } from "node:crypto";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TEST_POSTGRES_ADMIN_URL } from "../../../shared/testing/databases.ts";
+import { TEST_DATA_PLANE_SECRET } from "../testing/harness.ts";
+import {
+  asProjectOwner,
+  cancelStatement,
+  createProjectDatabase,
+  createProjectSchema,
+  databaseExists,
+  databaseNameOf,
+  dropProjectDatabase,
+} from "./project-databases.ts";
+import type { DdlTable } from "./postgres-ddl.ts";
+import { createDataPlane, type DataPlane } from "./servers.ts";
+import { createLogin, disableLogin, grantLevel, loginNameOf, newPassword } from "./sql-logins.ts";
+
+const SERVER = "managed";
+const customers: DdlTable = {
+  name: "Customers",
+  columns: [{ name: "Id", type: "int", length: null, precision: null, scale: null, nullable: true, isKey: false }],
+};
+
+/** Runs `sql` as the cluster's superuser: only to set up and remove the managed administrative login. */
+async function asSuperuser(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: TEST_POSTGRES_ADMIN_URL! });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A session of `user` on the project's database, as a SQL client or the runner would hold one. */
+async function sessionOf(user: string, password: string, database: string): Promise<pg.Client> {
+  const url = new URL(TEST_POSTGRES_ADMIN_URL!);
+  url.username = user;
+  url.password = password;
+  url.pathname = `/${database}`;
+  const client = new pg.Client({ connectionString: url.toString() });
+  client.on("error", () => undefined); // a session ended by the server: what these tests expect
+  await client.connect();
+  return client;
+}
+
+describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("a project database server whose administrative login is not a superuser", () => {
+  const admin = `dt_managed_${randomBytes(4).toString("hex")}`;
+  const adminPassword = randomBytes(12).toString("hex");
+  let dataPlane: DataPlane;
+  let projectId: string;
+
+  beforeAll(async () => {
+    await asSuperuser(`CREATE ROLE ${admin} LOGIN CREATEROLE CREATEDB PASSWORD '${adminPassword}'`);
+    const adminUrl = new URL(TEST_POSTGRES_ADMIN_URL!);
+    adminUrl.username = admin;
+    adminUrl.password = adminPassword;
+    dataPlane = createDataPlane([{ id: SERVER, adminUrl: adminUrl.toString() }], { secret: TEST_DATA_PLANE_SECRET });
+    projectId = randomUUID();
+    await createProjectDatabase(dataPlane, SERVER, projectId);
+    for (const kind of ["source", "destination"] as const) await createProjectSchema(dataPlane, SERVER, projectId, kind, [customers]);
+  });
+
+  afterAll(async () => {
+    await dataPlane?.closePools();
+    // What the managed login made goes with it: the tests' projects and logins.
+    await asSuperuser(`DROP OWNED BY ${admin} CASCADE`).catch(() => undefined);
+    await asSuperuser(`DROP ROLE IF EXISTS ${admin}`).catch(() => undefined);
+  });
+
+  it("makes a project's database and works in it as the project's runner", async () => {
+    await asProjectOwner(dataPlane, SERVER, projectId, (client) => client.query(`insert into source."Customers" values (1), (2)`));
+    const counted = await asProjectOwner(dataPlane, SERVER, projectId, (client) => client.query(`select count(*)::int as n from source."Customers"`));
+    expect(counted.rows[0].n).toBe(2);
+  });
+
+  it("cancels the runner's running statement (a run's Cancel)", async () => {
+    const running = asProjectOwner(dataPlane, SERVER, projectId, async (client) => {
+      const { rows } = await client.query<{ pid: number }>("select pg_backend_pid() as pid");
+      const sleeping = client.query("select pg_sleep(30)");
+      await cancelStatement(dataPlane, SERVER, rows[0]!.pid);
+      return sleeping;
+    });
+    await expect(running).rejects.toThrow(/canceling statement due to user request/);
+  });
+
+  it("ends the open session of a credential whose level is lowered, and of one revoked", async () => {
+    const database = databaseNameOf(projectId);
+    for (const [level, end] of [
+      ["none", (login: string) => grantLevel(dataPlane, SERVER, projectId, login, "none")],
+      ["revoked", (login: string) => disableLogin(dataPlane, login)],
+    ] as const) {
+      const login = loginNameOf(randomUUID());
+      const password = newPassword();
+      await createLogin(dataPlane, login, password, "2099-12-31");
+      await grantLevel(dataPlane, SERVER, projectId, login, "read");
+      const session = await sessionOf(login, password, database);
+      expect((await session.query(`select count(*)::int as n from source."Customers"`)).rows[0].n, level).toBe(2);
+      await end(login);
+      await expect(session.query("select 1"), level).rejects.toThrow();
+      await session.end().catch(() => undefined);
+    }
+  });
+
+  it("drops the project's database while a credential is connected to it, and its roles with it", async () => {
+    const login = loginNameOf(randomUUID());
+    const password = newPassword();
+    await createLogin(dataPlane, login, password, "2099-12-31");
+    await grantLevel(dataPlane, SERVER, projectId, login, "write");
+    const session = await sessionOf(login, password, databaseNameOf(projectId));
+    await dropProjectDatabase(dataPlane, SERVER, projectId);
+    expect(await databaseExists(dataPlane, SERVER, projectId)).toBe(false);
+    await expect(session.query("select 1")).rejects.toThrow();
+    await session.end().catch(() => undefined);
+  });
+});
