@@ -54,7 +54,7 @@ const step = (name, sql) => ({ templateName: "T", levelName: "L", scriptId: name
 await executeRun(db, dataPlane, {
   runId: "r", projectId: ${JSON.stringify(projectId)}, serverId: ${JSON.stringify(server)}, type: ${JSON.stringify(type)}, onError: "stop", statementTimeoutSeconds: 600,
   steps: [step("First", \`insert into "Notes" values ('first');\`), step("Second", \`insert into "Notes" values ('second');\\nselect pg_sleep(60);\`)],
-}, { signal: new AbortController().signal, progress: async (f) => { if (f >= 0.5) console.log("first done"); } });
+}, { signal: new AbortController().signal, progress: async (f) => { if (f >= 0.5) console.log("first done"); }, logger: console });
 `,
       );
       // The child logs in as the project's runner: its data plane has the test's secret.

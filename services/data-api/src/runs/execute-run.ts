@@ -11,6 +11,7 @@
 import type { Kysely } from "kysely";
 import { parse } from "libpg-query";
 import type pg from "pg";
+import type { Logger } from "../../../shared/logger.ts";
 import type { RunStatus } from "../../../../contracts/runs.ts";
 import type { OnError, RunType } from "../../../../contracts/values/runs.ts";
 import { cancelStatement, databaseNameOf, rolesOf } from "../data-plane/project-databases.ts";
@@ -106,14 +107,18 @@ export async function executeRun(
   db: Kysely<Database>,
   dataPlane: DataPlane,
   input: RunInput,
-  options: { signal: AbortSignal; progress: (fraction: number) => Promise<void> },
+  options: { signal: AbortSignal; progress: (fraction: number) => Promise<void>; logger: Logger },
 ): Promise<RunStatus> {
   const { runId, projectId, serverId, steps } = input;
   return dataPlane.withLogin(serverId, databaseNameOf(projectId), rolesOf(projectId).runner, async (client) => {
     const { rows } = await client.query<{ pid: number }>("select pg_backend_pid() as pid");
     const pid = rows[0]!.pid;
     // A cancel stops the running statement now, from another connection; the script's error follows.
-    const cancel = () => void cancelStatement(dataPlane, serverId, pid).catch(() => undefined);
+    // Refused (an administrative login no member of an older project's runner), the statement runs on to its timeout: said in the log.
+    const cancel = () =>
+      void cancelStatement(dataPlane, serverId, pid).catch((err: unknown) =>
+        options.logger.warn("a run's Cancel could not stop its running statement: it stops at the statement timeout", { err, runId }),
+      );
     options.signal.addEventListener("abort", cancel, { once: true });
     const notices: string[] = [];
     const onNotice = (msg: { severity?: string; message?: string }) => notices.push(`${msg.severity ?? "NOTICE"}: ${msg.message ?? ""}`);

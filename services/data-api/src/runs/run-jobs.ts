@@ -103,7 +103,7 @@ export async function startRun(
                 steps,
                 statementTimeoutSeconds: deps.statementTimeoutSeconds,
               },
-              { signal: ctx.signal, progress: (fraction) => ctx.progress(fraction) },
+              { signal: ctx.signal, progress: (fraction) => ctx.progress(fraction), logger: deps.logger },
             );
           },
         },
