@@ -54,6 +54,7 @@ function asClusterUser(cmd: string, args: string[]) {
 export default async function setup(project: TestProject) {
   if (process.env.SKIP_POSTGRES === "1") {
     project.provide("postgresAdminUrl", null);
+    project.provide("projectDatabasesAdminUrl", null);
     return;
   }
   const initdb = findBin("initdb");
@@ -74,7 +75,16 @@ export default async function setup(project: TestProject) {
     "-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`,
     "start",
   ]);
-  project.provide("postgresAdminUrl", `postgres://postgres:${password}@127.0.0.1:${port}/postgres`);
+  const adminUrl = `postgres://postgres:${password}@127.0.0.1:${port}/postgres`;
+  project.provide("postgresAdminUrl", adminUrl);
+  // The tests' project databases are made by a login that is not a superuser, as a managed server's
+  // admin is: what works for it works for the embedded server's superuser, not the other way round.
+  const projectsAdmin = { name: "dt_projects_admin", password: "throwaway-projects-admin" };
+  const pg = (await import("pg")).default;
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  await client.query(`CREATE ROLE ${projectsAdmin.name} LOGIN CREATEROLE CREATEDB PASSWORD '${projectsAdmin.password}'`).finally(() => client.end());
+  project.provide("projectDatabasesAdminUrl", `postgres://${projectsAdmin.name}:${projectsAdmin.password}@127.0.0.1:${port}/postgres`);
   return () => {
     try {
       asClusterUser(pgCtl, ["-D", dataDir, "-m", "immediate", "stop"]);

@@ -17,8 +17,14 @@ export const TEST_DATABASE_KINDS: DatabaseKind[] = postgresAdminUrl ? ["sqlite",
 
 export type TestDatabase = { url: string; drop: () => Promise<void> };
 
-/** The throwaway PostgreSQL server's administrative URL (project databases in tests live there), or null. */
+/** The throwaway PostgreSQL server's superuser: for the control planes' test databases and what tests set up by hand; or null. */
 export const TEST_POSTGRES_ADMIN_URL: string | null = postgresAdminUrl;
+
+/**
+ * The administrative login of the tests' project databases on that server: CREATEROLE and CREATEDB,
+ * not a superuser, as on a managed server (the embedded server's superuser can do all it can); or null.
+ */
+export const TEST_PROJECT_DATABASES_ADMIN_URL: string | null = inject("projectDatabasesAdminUrl");
 
 export async function createTestDatabase(kind: DatabaseKind): Promise<TestDatabase> {
   const name = `t_${crypto.randomBytes(6).toString("hex")}`;

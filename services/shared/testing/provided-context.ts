@@ -2,6 +2,7 @@
 declare module "vitest" {
   export interface ProvidedContext {
     postgresAdminUrl: string | null;
+    projectDatabasesAdminUrl: string | null;
   }
 }
 

@@ -1,13 +1,14 @@
 /**
- * A project database server whose administrative login is not a superuser, as on a managed server
- * (only CREATEROLE and CREATEDB): every other data-plane test runs as the cluster's superuser, for
- * which PostgreSQL checks no membership before ending or cancelling a session.
+ * What a project database server's administrative login that is not a superuser (CREATEROLE and
+ * CREATEDB, as on a managed server) must still do: the tests' data plane logs in as such a login
+ * (tests/setup/postgres.ts), for which PostgreSQL checks membership before ending or cancelling a
+ * session, and refuses DROP DATABASE WITH (FORCE) while autovacuum works in the database.
  */
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEST_POSTGRES_ADMIN_URL } from "../../../shared/testing/databases.ts";
-import { TEST_DATA_PLANE_SECRET } from "../testing/harness.ts";
+import { TEST_DATABASE_SERVER as SERVER, createTestDataPlane } from "../testing/harness.ts";
 import {
   asProjectOwner,
   cancelStatement,
@@ -18,27 +19,14 @@ import {
   dropProjectDatabase,
 } from "./project-databases.ts";
 import type { DdlTable } from "./postgres-ddl.ts";
-import { createDataPlane, type DataPlane } from "./servers.ts";
 import { createLogin, disableLogin, grantLevel, loginNameOf, newPassword } from "./sql-logins.ts";
 
-const SERVER = "managed";
 const customers: DdlTable = {
   name: "Customers",
   columns: [{ name: "Id", type: "int", length: null, precision: null, scale: null, nullable: true, isKey: false }],
 };
 
-/** Runs `sql` as the cluster's superuser: only to set up and remove the managed administrative login. */
-async function asSuperuser(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: TEST_POSTGRES_ADMIN_URL! });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
-/** A session of `user` on the project's database, as a SQL client or the runner would hold one. */
+/** A session of `user` on the project's database, as a SQL client would hold one. */
 async function sessionOf(user: string, password: string, database: string): Promise<pg.Client> {
   const url = new URL(TEST_POSTGRES_ADMIN_URL!);
   url.username = user;
@@ -51,27 +39,25 @@ async function sessionOf(user: string, password: string, database: string): Prom
 }
 
 describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("a project database server whose administrative login is not a superuser", () => {
-  const admin = `dt_managed_${randomBytes(4).toString("hex")}`;
-  const adminPassword = randomBytes(12).toString("hex");
-  let dataPlane: DataPlane;
+  const dataPlane = createTestDataPlane();
   let projectId: string;
 
   beforeAll(async () => {
-    await asSuperuser(`CREATE ROLE ${admin} LOGIN CREATEROLE CREATEDB PASSWORD '${adminPassword}'`);
-    const adminUrl = new URL(TEST_POSTGRES_ADMIN_URL!);
-    adminUrl.username = admin;
-    adminUrl.password = adminPassword;
-    dataPlane = createDataPlane([{ id: SERVER, adminUrl: adminUrl.toString() }], { secret: TEST_DATA_PLANE_SECRET });
     projectId = randomUUID();
     await createProjectDatabase(dataPlane, SERVER, projectId);
     for (const kind of ["source", "destination"] as const) await createProjectSchema(dataPlane, SERVER, projectId, kind, [customers]);
   });
 
   afterAll(async () => {
-    await dataPlane?.closePools();
-    // What the managed login made goes with it: the tests' projects and logins.
-    await asSuperuser(`DROP OWNED BY ${admin} CASCADE`).catch(() => undefined);
-    await asSuperuser(`DROP ROLE IF EXISTS ${admin}`).catch(() => undefined);
+    await dropProjectDatabase(dataPlane, SERVER, projectId);
+    await dataPlane.closePools();
+  });
+
+  it("is what the tests' data plane logs in as", async () => {
+    const { rows } = await dataPlane.withAdmin(SERVER, null, (admin) =>
+      admin.query("select rolsuper, rolcreaterole, rolcreatedb from pg_roles where rolname = current_user"),
+    );
+    expect(rows).toEqual([{ rolsuper: false, rolcreaterole: true, rolcreatedb: true }]);
   });
 
   it("makes a project's database and works in it as the project's runner", async () => {

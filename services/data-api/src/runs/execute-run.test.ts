@@ -4,7 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { TEST_POSTGRES_ADMIN_URL } from "../../../shared/testing/databases.ts";
+import { TEST_POSTGRES_ADMIN_URL, TEST_PROJECT_DATABASES_ADMIN_URL } from "../../../shared/testing/databases.ts";
 import { TEST_DATABASE_SERVER, TEST_DATA_PLANE_SECRET, createTestDataPlane } from "../testing/harness.ts";
 import type { DdlTable } from "../data-plane/postgres-ddl.ts";
 import { asProjectOwner, createProjectDatabase, createProjectSchema, dropProjectDatabase } from "../data-plane/project-databases.ts";
@@ -49,7 +49,7 @@ for (const c of ["run_id", "status", "started_at", "finished_at", "notices", "er
 for (const c of ["position", "rows_affected", "duration_ms", "error_line"]) steps = steps.addColumn(c, "integer");
 await steps.execute();
 await db.schema.createTable("run_table_counts").addColumn("run_id", "text").addColumn("table_name", "text").addColumn("rows_before", "integer").addColumn("rows", "integer").execute();
-const dataPlane = createDataPlane([{ id: ${JSON.stringify(server)}, adminUrl: ${JSON.stringify(TEST_POSTGRES_ADMIN_URL)} }], { secret: ${JSON.stringify(TEST_DATA_PLANE_SECRET)} });
+const dataPlane = createDataPlane([{ id: ${JSON.stringify(server)}, adminUrl: ${JSON.stringify(TEST_PROJECT_DATABASES_ADMIN_URL)} }], { secret: ${JSON.stringify(TEST_DATA_PLANE_SECRET)} });
 const step = (name, sql) => ({ templateName: "T", levelName: "L", scriptId: name, scriptName: name, scriptVersion: 1, sql });
 await executeRun(db, dataPlane, {
   runId: "r", projectId: ${JSON.stringify(projectId)}, serverId: ${JSON.stringify(server)}, type: ${JSON.stringify(type)}, onError: "stop", statementTimeoutSeconds: 600,

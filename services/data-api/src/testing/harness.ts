@@ -10,7 +10,7 @@ import type { PermissionEntry } from "../../../../contracts/client-portal.ts";
 import { demoUsers, type DemoUser } from "../../../../scripts/demo-data.ts";
 import { createKysely, type DatabaseKind } from "../../../shared/db.ts";
 import { createLogger } from "../../../shared/logger.ts";
-import { TEST_POSTGRES_ADMIN_URL, createTestDatabase } from "../../../shared/testing/databases.ts";
+import { TEST_PROJECT_DATABASES_ADMIN_URL, createTestDatabase } from "../../../shared/testing/databases.ts";
 import { createTestSigner } from "../../../shared/testing/tokens.ts";
 import type { AccessSettings } from "../../../../contracts/areas.ts";
 import { createHttpAdminDataSources } from "../admin-data-sources.ts";
@@ -40,7 +40,8 @@ export const TEST_DATABASE_SERVER = "test";
 export const TEST_DATA_PLANE_SECRET = "a test secret for project logins, 32+";
 
 export function createTestDataPlane(): DataPlane {
-  if (TEST_POSTGRES_ADMIN_URL) return createDataPlane([{ id: TEST_DATABASE_SERVER, adminUrl: TEST_POSTGRES_ADMIN_URL }], { secret: TEST_DATA_PLANE_SECRET });
+  if (TEST_PROJECT_DATABASES_ADMIN_URL)
+    return createDataPlane([{ id: TEST_DATABASE_SERVER, adminUrl: TEST_PROJECT_DATABASES_ADMIN_URL }], { secret: TEST_DATA_PLANE_SECRET });
   const unavailable = () => {
     throw new Error("Project databases need PostgreSQL, which is not running for this test run (SKIP_POSTGRES=1?)");
   };

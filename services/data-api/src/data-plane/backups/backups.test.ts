@@ -6,7 +6,7 @@ import path from "node:path";
 import zlib from "node:zlib";
 import { createHash } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
-import { TEST_POSTGRES_ADMIN_URL } from "../../../../shared/testing/databases.ts";
+import { TEST_POSTGRES_ADMIN_URL, TEST_PROJECT_DATABASES_ADMIN_URL } from "../../../../shared/testing/databases.ts";
 import { TEST_DATABASE_SERVER, createTestDataPlane } from "../../testing/harness.ts";
 import type { DdlColumn, DdlTable } from "../postgres-ddl.ts";
 import { asProjectOwner, createProjectDatabase, createProjectSchema, dropProjectDatabase } from "../project-databases.ts";
@@ -255,7 +255,7 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("backups, restores and comparisons on 
       `import { createDataPlane } from ${JSON.stringify(path.resolve(import.meta.dirname, "../servers.ts"))};
 import { restoreSource } from ${JSON.stringify(path.resolve(import.meta.dirname, "restore-source.ts"))};
 const TEST_DATABASE_SERVER = ${JSON.stringify(server)};
-const dataPlane = createDataPlane([{ id: TEST_DATABASE_SERVER, adminUrl: ${JSON.stringify(TEST_POSTGRES_ADMIN_URL)} }], { secret: "unused here" });
+const dataPlane = createDataPlane([{ id: TEST_DATABASE_SERVER, adminUrl: ${JSON.stringify(TEST_PROJECT_DATABASES_ADMIN_URL)} }], { secret: "unused here" });
 async function* csv() { yield Buffer.from("Note\\n"); let n = 0; for (;;) { yield Buffer.from("row\\n".repeat(10000)); if (++n === 5) console.log("copying"); await new Promise((r) => setTimeout(r, 5)); } }
 async function* inputs() { yield { table: "Notes", columns: [{ name: "Note", type: null }], csv: csv(), bytes: null }; }
 await restoreSource(dataPlane, TEST_DATABASE_SERVER, ${JSON.stringify(projectId)}, [{ name: "Notes", columns: [{ name: "Note", type: "nvarchar", length: 20, precision: null, scale: null, nullable: true, isKey: false }] }], inputs());
