@@ -26,6 +26,15 @@ export const TEST_POSTGRES_ADMIN_URL: string | null = postgresAdminUrl;
  */
 export const TEST_PROJECT_DATABASES_ADMIN_URL: string | null = inject("projectDatabasesAdminUrl");
 
+/** `user`'s URL to `database` on the throwaway server: a session as a SQL client or a project's own login holds it. */
+export function testSessionUrl(user: string, password: string, database: string): string {
+  const url = new URL(postgresAdminUrl!);
+  url.username = user;
+  url.password = password;
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
 export async function createTestDatabase(kind: DatabaseKind): Promise<TestDatabase> {
   const name = `t_${crypto.randomBytes(6).toString("hex")}`;
   if (kind === "sqlite") {

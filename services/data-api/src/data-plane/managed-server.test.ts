@@ -7,7 +7,7 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TEST_POSTGRES_ADMIN_URL } from "../../../shared/testing/databases.ts";
+import { TEST_POSTGRES_ADMIN_URL, testSessionUrl } from "../../../shared/testing/databases.ts";
 import { TEST_DATABASE_SERVER as SERVER, createTestDataPlane } from "../testing/harness.ts";
 import {
   asProjectOwner,
@@ -28,11 +28,7 @@ const customers: DdlTable = {
 
 /** A session of `user` on the project's database, as a SQL client would hold one. */
 async function sessionOf(user: string, password: string, database: string): Promise<pg.Client> {
-  const url = new URL(TEST_POSTGRES_ADMIN_URL!);
-  url.username = user;
-  url.password = password;
-  url.pathname = `/${database}`;
-  const client = new pg.Client({ connectionString: url.toString() });
+  const client = new pg.Client({ connectionString: testSessionUrl(user, password, database) });
   client.on("error", () => undefined); // a session ended by the server: what these tests expect
   await client.connect();
   return client;

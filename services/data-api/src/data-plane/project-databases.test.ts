@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TEST_POSTGRES_ADMIN_URL } from "../../../shared/testing/databases.ts";
+import { TEST_POSTGRES_ADMIN_URL, testSessionUrl } from "../../../shared/testing/databases.ts";
 import { TEST_DATABASE_SERVER, createTestDataPlane } from "../testing/harness.ts";
 import type { DdlColumn, DdlTable } from "./postgres-ddl.ts";
 import {
@@ -126,11 +126,7 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("project databases on PostgreSQL", () 
     let login: { name: string; password: string };
     let admin: pg.Client;
     const connectAs = async (user: string, password: string, database: string) => {
-      const url = new URL(TEST_POSTGRES_ADMIN_URL!);
-      url.username = user;
-      url.password = password;
-      url.pathname = `/${database}`;
-      const client = new pg.Client({ connectionString: url.toString() });
+      const client = new pg.Client({ connectionString: testSessionUrl(user, password, database) });
       await client.connect();
       return client;
     };

@@ -4,7 +4,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_COMPANIES } from "../../../../../scripts/demo-data.ts";
 import type { IssuedSqlCredential, SqlCredential } from "../../../../../contracts/sql-access.ts";
-import { TEST_DATABASE_KINDS, TEST_POSTGRES_ADMIN_URL } from "../../../../shared/testing/databases.ts";
+import { TEST_DATABASE_KINDS, TEST_POSTGRES_ADMIN_URL, testSessionUrl } from "../../../../shared/testing/databases.ts";
 import { asProjectOwner } from "../../data-plane/project-databases.ts";
 import { scramVerifier } from "../../data-plane/sql-logins.ts";
 import { TEST_DATABASE_SERVER, USERS, createTestApi, type TestApi } from "../../testing/harness.ts";
@@ -61,11 +61,8 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("SQL access 
   const setLevel = (credentialId: string, level: string, was: string, projectId = project.id, token = owner) =>
     api.send("PUT", `/api/v1/projects/${projectId}/sql-permissions`, token, { entries: [{ credentialId, level, was }] });
   /** The URI of the credential for `projectId`'s database, from the details shown once. */
-  const uriFor = (issued: IssuedSqlCredential, projectId = project.id) => {
-    const database = `dt_${projectId.replaceAll("-", "")}`;
-    const url = new URL(TEST_POSTGRES_ADMIN_URL!);
-    return `postgresql://${issued.credential.login}:${encodeURIComponent(issued.password)}@${url.hostname}:${url.port}/${database}`;
-  };
+  const uriFor = (issued: IssuedSqlCredential, projectId = project.id) =>
+    testSessionUrl(issued.credential.login, issued.password, `dt_${projectId.replaceAll("-", "")}`);
 
   it("a credential goes from None to Read to Write, its password rotates and the old one stops working, then it is revoked; the audit log shows each step", async () => {
     const created = await create({ serviceName: "Power BI gateway", note: "finance dashboards" });
