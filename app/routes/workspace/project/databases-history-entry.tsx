@@ -10,7 +10,7 @@ import { readFormData, serviceFailure, unknownIntent } from "~/lib/forms.server"
 import { LoadStatusBadge } from "~/components/loads/load-status";
 import { flatFileParameterRows } from "~/components/projects/flat-file-parameter-rows";
 import { formatCount, formatTimestamp } from "~/components/projects/format";
-import { AutoRefresh, JobProgress } from "~/components/projects/job-progress";
+import { AutoRefresh, isRunning, JobProgress } from "~/components/projects/job-progress";
 import { Card } from "~/components/ui/card";
 import { LabelValueList } from "~/components/ui/label-value-list";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
@@ -90,8 +90,9 @@ export default function HistoryEntry({ loaderData }: Route.ComponentProps) {
   const flatFile = entry.type === "FlatFile";
   return (
     <div className="space-y-6">
-      {/* With JavaScript the page revalidates; without, a <meta> refresh reloads it until the load ends. */}
-      <AutoRefresh active={loading} intervalMs={2000} />
+      {/* With JavaScript the page revalidates; without, a <meta> refresh reloads it until the load and its
+          job end: the entry has its outcome a moment before its job ends and unlocks the project. */}
+      <AutoRefresh active={loading || isRunning(job)} intervalMs={2000} />
       <Card aria-labelledby="entry-title">
         <div className="flex flex-wrap items-center gap-3">
           <h2 id="entry-title" className="text-lg font-semibold">
