@@ -6,7 +6,7 @@
  */
 import { randomUUID } from "node:crypto";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { TEST_POSTGRES_ADMIN_URL, testSessionUrl } from "../../../shared/testing/databases.ts";
 import { TEST_DATABASE_SERVER as SERVER, createTestDataPlane } from "../testing/harness.ts";
 import {
@@ -77,7 +77,12 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("a project database server whose admin
           null,
           async (admin) => (await admin.query("select 1 from pg_stat_activity where pid = $1 and state = 'active'", [pid])).rowCount === 1,
         );
-      for (let tries = 0; !(await isSleeping()) && tries < 250; tries++) await new Promise((r) => setTimeout(r, 20));
+      await vi.waitFor(
+        async () => {
+          if (!(await isSleeping())) throw new Error("the statement is not running yet");
+        },
+        { timeout: 5_000, interval: 20 },
+      );
       await cancelStatement(dataPlane, SERVER, pid);
       return sleeping;
     });

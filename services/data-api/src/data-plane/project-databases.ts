@@ -166,8 +166,7 @@ export async function dropProjectDatabase(dataPlane: DataPlane, serverId: string
  * DBA at work in it) fails the drop after PostgreSQL's 5 s, and the database takes sessions again.
  */
 async function dropDatabase(admin: pg.PoolClient, database: string): Promise<void> {
-  const { rowCount } = await admin.query("select 1 from pg_database where datname = $1", [database]);
-  if (!rowCount) return;
+  if (!(await hasDatabase(admin, database))) return;
   const q = quoteIdentifier(database);
   await admin.query(`ALTER DATABASE ${q} WITH ALLOW_CONNECTIONS false`);
   try {
@@ -308,10 +307,12 @@ async function countRowsUpTo(client: pg.PoolClient, table: string, limit: number
 }
 
 export async function databaseExists(dataPlane: DataPlane, serverId: string, projectId: string): Promise<boolean> {
-  return dataPlane.withAdmin(serverId, null, async (admin) => {
-    const { rowCount } = await admin.query("select 1 from pg_database where datname = $1", [databaseNameOf(projectId)]);
-    return rowCount === 1;
-  });
+  return dataPlane.withAdmin(serverId, null, (admin) => hasDatabase(admin, databaseNameOf(projectId)));
+}
+
+async function hasDatabase(admin: pg.PoolClient, database: string): Promise<boolean> {
+  const { rowCount } = await admin.query("select 1 from pg_database where datname = $1", [database]);
+  return rowCount === 1;
 }
 
 /** Runs `work` between BEGIN and COMMIT, rolling back when it throws. */
