@@ -38,6 +38,9 @@ export function rolesOf(projectId: string) {
   return { owner: `${database}_owner`, reader: `${database}_reader`, writer: `${database}_writer`, runner: `${database}_runner` };
 }
 
+/** What begins the name of every SQL credential's login (sql-logins.ts), unlike a project's roles (`dt_…`). */
+export const CREDENTIAL_LOGIN_PREFIX = "dtc_";
+
 /** Connections the data API holds per project: a load, a comparison and a page reading at once. */
 const RUNNER_CONNECTION_LIMIT = 8;
 
@@ -141,8 +144,21 @@ export async function asProjectOwner<T>(dataPlane: DataPlane, serverId: string, 
 }
 
 /** Stops the statement a session of the project's runner is running (a run's Cancel), from an administrative connection. */
-export async function cancelStatement(dataPlane: DataPlane, serverId: string, pid: number): Promise<void> {
-  await dataPlane.withAdmin(serverId, null, (admin) => admin.query("select pg_cancel_backend($1)", [pid]));
+export async function cancelStatement(dataPlane: DataPlane, serverId: string, projectId: string, pid: number): Promise<void> {
+  await dataPlane.withAdmin(serverId, null, async (admin) => {
+    await takeMembership(admin, rolesOf(projectId).runner);
+    await admin.query("select pg_cancel_backend($1)", [pid]);
+  });
+}
+
+/**
+ * The administrative login becomes a member of `login` (a project's runner, a credential's login): a
+ * login that is not a superuser (a managed server's admin) may end or cancel only the sessions of roles
+ * it is a member of. Logins are given it as they are made; one made before that rule gets it here, when
+ * it is first needed. Granted again, it changes nothing.
+ */
+export async function takeMembership(admin: pg.PoolClient, login: string): Promise<void> {
+  await admin.query(`GRANT ${quoteIdentifier(login)} TO CURRENT_USER`);
 }
 
 /** Drops the project's database (ending its sessions) and its roles; nothing to drop is not an error. */
@@ -151,7 +167,7 @@ export async function dropProjectDatabase(dataPlane: DataPlane, serverId: string
   const roles = rolesOf(projectId);
   await dataPlane.closePools(database);
   await dataPlane.withAdmin(serverId, null, async (admin) => {
-    await dropDatabase(admin, database);
+    await dropDatabase(admin, database, roles.runner);
     // Grants to logins (SQL credentials) go with the roles; the database's objects are gone already.
     for (const role of [roles.runner, roles.writer, roles.reader, roles.owner]) await admin.query(`DROP ROLE IF EXISTS ${quoteIdentifier(role)}`);
   });
@@ -160,16 +176,22 @@ export async function dropProjectDatabase(dataPlane: DataPlane, serverId: string
 /**
  * DROP DATABASE … WITH (FORCE) ends the database's sessions, but refuses a login that is not a
  * superuser (a managed server's admin) whenever autovacuum is at work in the database: its worker
- * belongs to no role the login is a member of. So: no new session, the sessions of the roles the
- * administrative login is a member of ended (the project's runner and SQL logins), then a plain DROP,
+ * belongs to no role the login is a member of. So: no new session, the sessions of the project's runner
+ * and of SQL logins ended (the administrative login takes their membership), then a plain DROP,
  * which stops autovacuum itself and waits for the ended sessions to go. A session of anyone else (a
  * DBA at work in it) fails the drop after PostgreSQL's 5 s, and the database takes sessions again.
  */
-async function dropDatabase(admin: pg.PoolClient, database: string): Promise<void> {
+async function dropDatabase(admin: pg.PoolClient, database: string, runner: string): Promise<void> {
   if (!(await hasDatabase(admin, database))) return;
   const q = quoteIdentifier(database);
   await admin.query(`ALTER DATABASE ${q} WITH ALLOW_CONNECTIONS false`);
   try {
+    // The product's own logins with a session there (the runner's, a credential's): one made before the rule of takeMembership.
+    const { rows } = await admin.query<{ login: string }>(
+      "select distinct usename as login from pg_stat_activity where datname = $1 and (usename = $2 or starts_with(usename, $3))",
+      [database, runner, CREDENTIAL_LOGIN_PREFIX],
+    );
+    for (const { login } of rows) await takeMembership(admin, login);
     await admin.query(
       "select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid() and pg_has_role(usesysid, 'USAGE')",
       [database],

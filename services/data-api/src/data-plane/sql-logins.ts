@@ -12,7 +12,7 @@ import { createHash, createHmac, pbkdf2Sync, randomBytes } from "node:crypto";
 import type pg from "pg";
 import { SQL_CREDENTIAL_CONNECTION_LIMIT, type SqlLevel } from "../../../../contracts/values/sql-access.ts";
 import { quoteIdentifier } from "./postgres-ddl.ts";
-import { databaseNameOf, inTransaction, rolesOf } from "./project-databases.ts";
+import { CREDENTIAL_LOGIN_PREFIX, databaseNameOf, inTransaction, rolesOf, takeMembership } from "./project-databases.ts";
 import type { DataPlane } from "./servers.ts";
 
 /** Where users' SQL tools reach the servers (env SQL_ACCESS_*); each server's own host and port by default. */
@@ -22,7 +22,7 @@ export type SqlAccessSettings = { host?: string | undefined; port?: number | und
 export function loginNameOf(credentialId: string): string {
   const hex = credentialId.replaceAll("-", "").toLowerCase();
   if (!/^[0-9a-f]{32}$/.test(hex)) throw new Error(`Not a credential id: ${credentialId}`);
-  return `dtc_${hex.slice(0, 20)}`;
+  return `${CREDENTIAL_LOGIN_PREFIX}${hex.slice(0, 20)}`;
 }
 
 /** 144 bits, URL-safe: pasted into a connection string as is. */
@@ -73,7 +73,7 @@ async function makeLogin(admin: pg.PoolClient, login: string, password: string, 
   await admin.query(`ALTER ROLE ${q} SET search_path = source, destination`);
   // Ending the login's sessions (a revocation, a lowered level) needs its membership on a server
   // where the administrative login is not a superuser.
-  await admin.query(`GRANT ${q} TO CURRENT_USER`);
+  await takeMembership(admin, login);
 }
 
 /**
@@ -92,6 +92,7 @@ export async function disableLogin(dataPlane: DataPlane, login: string): Promise
   await onEveryServer(dataPlane, async (admin) => {
     if (!(await loginExists(admin, login))) return;
     await admin.query(`ALTER ROLE ${quoteIdentifier(login)} NOLOGIN`);
+    await takeMembership(admin, login);
     await admin.query("select pg_terminate_backend(pid) from pg_stat_activity where usename = $1", [login]);
   });
 }
@@ -111,6 +112,7 @@ export async function grantLevel(dataPlane: DataPlane, serverId: string, project
       await admin.query(`REVOKE ${q(roles.reader)}, ${q(roles.writer)} FROM ${q(login)}`);
       if (level !== "none") await admin.query(`GRANT ${q(level === "write" ? roles.writer : roles.reader)} TO ${q(login)}`);
       if (level !== "write") {
+        await takeMembership(admin, login);
         await admin.query("select pg_terminate_backend(pid) from pg_stat_activity where usename = $1 and datname = $2", [login, databaseNameOf(projectId)]);
       }
     }),
@@ -136,7 +138,7 @@ async function shareLoginTables(dataPlane: DataPlane, serverId: string, projectI
   await dataPlane.withAdmin(serverId, databaseNameOf(projectId), (admin) =>
     inTransaction(admin, async () => {
       if (!(await loginExists(admin, login))) throw new LoginMissingError(login, serverId);
-      await admin.query(`GRANT ${q(login)} TO CURRENT_USER`);
+      await takeMembership(admin, login);
       const inDestination = `ALTER DEFAULT PRIVILEGES FOR ROLE ${q(login)} IN SCHEMA destination`;
       await admin.query(`${inDestination} GRANT SELECT ON TABLES TO ${readers}`);
       await admin.query(`${inDestination} GRANT INSERT, UPDATE, DELETE ON TABLES TO ${q(roles.writer)}`);

@@ -114,9 +114,9 @@ export async function executeRun(
     const { rows } = await client.query<{ pid: number }>("select pg_backend_pid() as pid");
     const pid = rows[0]!.pid;
     // A cancel stops the running statement now, from another connection; the script's error follows.
-    // Refused (an administrative login no member of an older project's runner), the statement runs on to its timeout: said in the log.
+    // Refused, the statement runs on to its timeout: said in the log.
     const cancel = () =>
-      void cancelStatement(dataPlane, serverId, pid).catch((err: unknown) =>
+      void cancelStatement(dataPlane, serverId, projectId, pid).catch((err: unknown) =>
         options.logger.warn("a run's Cancel could not stop its running statement: it stops at the statement timeout", { err, runId }),
       );
     options.signal.addEventListener("abort", cancel, { once: true });
