@@ -3,7 +3,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { TEST_POSTGRES_ADMIN_URL, TEST_PROJECT_DATABASES_ADMIN_URL } from "../../../shared/testing/databases.ts";
 import { TEST_DATABASE_SERVER, TEST_DATA_PLANE_SECRET, createTestDataPlane } from "../testing/harness.ts";
 import type { DdlTable } from "../data-plane/postgres-ddl.ts";
@@ -73,8 +73,7 @@ await executeRun(db, dataPlane, {
         );
       // PostgreSQL notices the dead connection and rolls its transaction back.
       const expected = type === "Full" ? ["first"] : [];
-      for (let i = 0; i < 50 && JSON.stringify(await rows()) !== JSON.stringify(expected); i++) await new Promise((r) => setTimeout(r, 100));
-      expect(await rows()).toEqual(expected);
+      await vi.waitFor(async () => expect(await rows()).toEqual(expected), { timeout: 5_000, interval: 100 });
     }, 60_000);
   }
 });

@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
 import { createHash } from "node:crypto";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { TEST_POSTGRES_ADMIN_URL, TEST_PROJECT_DATABASES_ADMIN_URL } from "../../../../shared/testing/databases.ts";
 import { TEST_DATABASE_SERVER, createTestDataPlane } from "../../testing/harness.ts";
 import type { DdlColumn, DdlTable } from "../postgres-ddl.ts";
@@ -269,8 +269,7 @@ await restoreSource(dataPlane, TEST_DATABASE_SERVER, ${JSON.stringify(projectId)
     child.kill("SIGKILL");
     await new Promise((r) => child.once("exit", r));
     // PostgreSQL notices the dead connection and rolls its transaction back.
-    for (let i = 0; i < 50 && (await schemasOf(projectId)).length > 1; i++) await new Promise((r) => setTimeout(r, 100));
-    expect(await schemasOf(projectId)).toEqual([{ nspname: "source" }]);
+    await vi.waitFor(async () => expect(await schemasOf(projectId)).toEqual([{ nspname: "source" }]), { timeout: 5_000, interval: 100 });
     expect((await snapshot(projectId))[0].n).toEqual(["(before)"]);
   }, 60_000);
 });

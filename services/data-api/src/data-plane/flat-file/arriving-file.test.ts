@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { flatFileParametersSchema } from "../../../../../contracts/projects.ts";
 import { column } from "../../testing/project-fixtures.ts";
 import { ArrivingFile, UPLOAD_STOPPED_MESSAGE, arrivalOf } from "./arriving-file.ts";
@@ -47,10 +47,7 @@ function append(file: string, arriving: ArrivingFile, from: number, to: number) 
   arriving.grew(to);
 }
 
-const until = async (what: () => boolean) => {
-  for (let i = 0; i < 200 && !what(); i++) await new Promise((r) => setTimeout(r, 10));
-  expect(what()).toBe(true);
-};
+const until = (what: () => boolean) => vi.waitFor(() => expect(what()).toBe(true), { timeout: 2_000, interval: 10 });
 
 describe("a file read as its upload writes it", () => {
   it("is read as far as it has come, and whole once it is complete, cut anywhere (mid-line, mid-character)", async () => {
