@@ -57,6 +57,9 @@ export type PreviewFile = z.infer<typeof previewFileSchema>;
 
 export const stagedUploadSchema = z.object({
   uploadId: z.string(),
+  /** The choices sent with the files: the form under the preview starts from them, so a user's Append stays Append. */
+  mode: loadModeSchema,
+  onRejected: onRejectedSchema,
   files: z.array(previewFileSchema),
   /** Tables no file of the upload matches (several files matched by name): they are left as they are. */
   unmatchedTables: z.array(z.string()),

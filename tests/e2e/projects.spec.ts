@@ -126,12 +126,17 @@ for (const javaScriptEnabled of [true, false]) {
       // Corrected, the file loads, and the project moves to its next step.
       await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Databases" }).click();
       await page.getByRole("link", { name: "Load a flat file" }).first().click();
-      // This time previewed first: the rows as read, the table matched by the file's name; loaded without choosing the file again.
+      // This time previewed first: the rows as read, the table matched by the file's name; loaded without choosing the file again,
+      // with the choices made before the preview (the table is empty: appended, its rows are the file's).
+      await page.getByRole("group", { name: "Mode" }).getByLabel("Append").check();
+      await page.getByRole("group", { name: "When rows are rejected" }).getByLabel("Load the other rows").check();
       await page
         .getByLabel("File", { exact: true })
         .setInputFiles({ name: "customers.csv", mimeType: "text/csv", buffer: Buffer.from("CustomerId\r\n1\r\n2\r\n") });
       await page.getByRole("button", { name: "Preview" }).click();
       await expect(page.getByRole("heading", { name: "Preview" })).toBeVisible();
+      await expect(page.getByRole("group", { name: "Mode" }).getByLabel("Append")).toBeChecked();
+      await expect(page.getByRole("group", { name: "When rows are rejected" }).getByLabel("Load the other rows")).toBeChecked();
       const firstRows = page.getByRole("table", { name: "First rows of customers.csv" });
       await expect(firstRows.getByRole("row")).toHaveCount(3);
       await expect(firstRows.getByRole("row").nth(1).getByRole("cell")).toHaveText(["2", "1"]);
@@ -140,6 +145,8 @@ for (const javaScriptEnabled of [true, false]) {
       await page.getByRole("button", { name: "Load" }).click();
       await expect(page.getByRole("heading", { name: "customers.csv into Customers" })).toBeVisible();
       await expect(page.getByRole("status").filter({ hasText: "2 of 2 rows loaded." })).toBeVisible({ timeout: 30_000 });
+      await expect(page.getByText("Append", { exact: true })).toBeVisible();
+      await expect(page.getByText("Load the other rows", { exact: true })).toBeVisible();
       await page.getByRole("link", { name: "History", exact: true }).click();
       const history = page.getByRole("table", { name: "History" });
       await expect(history.getByRole("row")).toHaveCount(3);

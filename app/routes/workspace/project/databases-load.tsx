@@ -95,7 +95,13 @@ export default function LoadFlatFile({ loaderData, actionData }: Route.Component
   const [form, fields] = useServerForm({
     id: preview ? "flat-file-load-previewed" : "flat-file-load",
     lastResult: parametersResult ? undefined : result,
-    defaultValue: { mode: "replace", onRejected: "loadNothing", uploadType, table: preview?.files[0]?.table ?? undefined },
+    // Under a preview, the choices sent with its files: a reload or a shared link shows them too.
+    defaultValue: {
+      mode: preview?.mode ?? "replace",
+      onRejected: preview?.onRejected ?? "loadNothing",
+      uploadType,
+      table: preview?.files[0]?.table ?? undefined,
+    },
     required: preview ? [] : ["file"],
   });
   const choices = (

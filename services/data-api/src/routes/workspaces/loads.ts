@@ -72,6 +72,8 @@ const STAGE_BODY = {
     file: { type: "array" as const, items: { type: "string" as const, format: "binary" } },
     uploadType: { type: "string" as const, enum: [...UPLOAD_TYPES] },
     table: { type: "string" as const },
+    mode: { ...LOAD_BODY.properties.mode, description: "Kept with the preview: what the load under it starts from." },
+    onRejected: { ...LOAD_BODY.properties.onRejected, description: "Kept with the preview, as mode." },
   },
 };
 
@@ -81,6 +83,8 @@ export const CHOOSE_LOAD_FILE_MESSAGE = "Choose a file to load";
 export const LOAD_NOT_FOUND_MESSAGE = "No such load.";
 /** The load form's choices: sent before its file, the load starts as the file arrives. */
 const LOAD_FORM_FIELDS = ["table", "mode", "onRejected"] as const;
+/** The choices sent with files to preview: kept with them, for the load under the preview. */
+const stageChoicesSchema = loadFormSchema.pick({ mode: true, onRejected: true });
 
 export function createWorkspaceLoadsRouter(descriptor: WorkspaceDescriptor) {
   const { kind, noun } = descriptor;
@@ -182,6 +186,8 @@ export function createWorkspaceLoadsRouter(descriptor: WorkspaceDescriptor) {
       parameters,
       preview: {
         uploadId: staged.id,
+        mode: staged.mode ?? "replace",
+        onRejected: staged.onRejected ?? "loadNothing",
         files: await previewInWorker({ parameters, files }),
         unmatchedTables: staged.multipleFiles ? tables.filter((t) => !files.some((f) => f.table?.name === t.name)).map((t) => t.name) : [],
         createdAt: staged.createdAt,
@@ -339,6 +345,8 @@ export function createWorkspaceLoadsRouter(descriptor: WorkspaceDescriptor) {
         if (empty) throw validationProblem({ file: [files.length === 1 ? "The file is empty" : `The file ${empty.name} is empty`] });
         if (uploadType === "SingleFile" && files.length > 1)
           throw validationProblem({ file: ["Choose one file, or choose Multiple files to load several at once"] });
+        const choices = stageChoicesSchema.safeParse({ mode: upload.fields.mode || undefined, onRejected: upload.fields.onRejected || undefined });
+        if (!choices.success) throw validationProblem(fieldErrorsOf(choices.error.issues, "form"));
         const dictionary = await dictionaryOf(db, workspace.id);
         const chosen = upload.fields.table?.trim();
         if (chosen) tableOf(dictionary.tables, chosen);
@@ -360,6 +368,7 @@ export function createWorkspaceLoadsRouter(descriptor: WorkspaceDescriptor) {
           userId: c.var.caller.userId,
           createdAt: new Date().toISOString(),
           multipleFiles: uploadType === "MultipleFiles",
+          ...choices.data,
           files: matched,
         });
         const preview = manifest.preview;

@@ -50,6 +50,8 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("flat-file uploads: preview, then load
     const staged = await stage(project, [{ name: "customers.csv", text: lines.join("\n") }], { table: "Customers" });
     expect(staged.status, JSON.stringify(staged.body)).toBe(201);
     const preview = staged.body as StagedUpload;
+    // No choice sent: the load under the preview starts from the defaults.
+    expect(preview).toMatchObject({ mode: "replace", onRejected: "loadNothing" });
     expect(preview.files).toHaveLength(1);
     const [file] = preview.files;
     expect(file).toMatchObject({
@@ -73,9 +75,15 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("flat-file uploads: preview, then load
     const other = await ready();
     expect((await api.get(`/api/v1/projects/${other.id}/flat-file/uploads/${preview.uploadId}`, owner)).status).toBe(404);
 
-    // A file without the extra column loads from its upload, and the upload is gone afterwards.
-    const good = (await stage(project, [{ name: "customers.csv", text: "CustomerId,Code\n1,007\n2,010\n" }], { table: "Customers" })).body as StagedUpload;
+    // A file without the extra column loads from its upload, and the upload is gone afterwards. The
+    // choices sent with it are kept with its preview, also when read again by its id.
+    const choices = { table: "Customers", mode: "append", onRejected: "loadOthers" };
+    const good = (await stage(project, [{ name: "customers.csv", text: "CustomerId,Code\n1,007\n2,010\n" }], choices)).body as StagedUpload;
     expect(good.files[0]!.problem).toBeNull();
+    expect(good).toMatchObject({ mode: "append", onRejected: "loadOthers" });
+    expect((await api.get(`/api/v1/projects/${project.id}/flat-file/uploads/${good.uploadId}`, owner)).body).toEqual(good);
+    const wrong = await stage(project, [{ name: "customers.csv", text: "CustomerId\n1\n" }], { ...choices, mode: "merge" });
+    expect(wrong).toMatchObject({ status: 400, body: { fieldErrors: { mode: ["Choose how to load"] } } });
     const started = await startStaged(project, { uploadId: good.uploadId });
     expect(started.status, JSON.stringify(started.body)).toBe(202);
     expect(started.body.load).toMatchObject({ fileName: "customers.csv", tableName: "Customers" });
