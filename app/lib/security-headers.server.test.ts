@@ -18,7 +18,7 @@ describe("security headers", () => {
     expect(policy).not.toContain("unsafe-eval");
   });
 
-  it("keeps a page's policy, gives other answers a closed one, and no-store where a session is involved", () => {
+  it("keeps a page's policy, gives other answers a closed one, and no-store where a session or a redirect is involved", () => {
     const page = new Headers({ "Content-Security-Policy": documentPolicy("x") });
     applySecurityHeaders(page, new Request("http://portal.test/", { headers: { cookie: "dt_sidebar=1; __session=abc" } }));
     expect(page.get("Content-Security-Policy")).toContain("'nonce-x'");
@@ -30,5 +30,10 @@ describe("security headers", () => {
     expect(anonymous.get("Content-Security-Policy")).toBe(NON_DOCUMENT_POLICY);
     expect(anonymous.get("Cache-Control")).toBeNull();
     expect(anonymous.get("X-Content-Type-Options")).toBe("nosniff");
+
+    // A redirect without a session (a page's "sign in first") is stored by nobody either.
+    const toSignIn = new Headers({ Location: "/login?redirectTo=%2F" });
+    applySecurityHeaders(toSignIn, new Request("http://portal.test/migration/projects"));
+    expect(toSignIn.get("Cache-Control")).toBe("no-store");
   });
 });

@@ -73,7 +73,10 @@ export function applySecurityHeaders(headers: Headers, request: Request, policy?
   headers.set("X-Content-Type-Options", "nosniff");
   headers.set("Referrer-Policy", "same-origin");
   // A signed-in answer, or one that opens or ends a session, is one user's: never stored by a browser or proxy.
-  if (carriesSession(request) || headers.has("Set-Cookie")) headers.set("Cache-Control", "no-store");
+  // Nor is a redirect: where it sends depends on who is signed in, and a browser going Back takes a
+  // stored one even once stale: a page's "sign in first" then sent a user signed in again back to
+  // /login, which sent them to the page, until the browser gave up (with JavaScript off).
+  if (carriesSession(request) || headers.has("Set-Cookie") || headers.has("Location")) headers.set("Cache-Control", "no-store");
 }
 
 /**

@@ -93,4 +93,18 @@ test.describe("sign-in with JavaScript off", () => {
     await page.goto("/");
     await expect(page.getByRole("button", { name: "Sign in" })).toBeVisible();
   });
+
+  test("going Back from the client portal's logout page, not confirmed, opens the page again, not a redirect loop", async ({ page }) => {
+    const deep = `/migration/application?companyId=${birch.id}`;
+    await page.goto(deep);
+    await signIn(page, "clientadmin@demo.test");
+    await page.getByRole("button", { name: "Log out" }).click();
+    await expect(page).toHaveURL(new RegExp(`^${E2E.clientPortal}/session/end`));
+    // The portal's session is gone, the client portal's is not (its logout was not confirmed): signed in again
+    // through /login. The page's earlier "sign in first" redirect, stored by the browser, had sent it back to /login
+    // over and over (ERR_TOO_MANY_REDIRECTS).
+    await page.goBack();
+    await expect(page).toHaveURL(`${E2E.portal}${deep}`);
+    await expect(page.getByRole("banner")).toContainText("Carl Client");
+  });
 });
