@@ -1,7 +1,10 @@
+import { useRouteLoaderData } from "react-router";
 import { Card, CardDescription, CardTitle } from "~/components/ui/card";
-import { COMPANY_PARAM, companyHref } from "~/lib/company-href";
+import { COMPANY_PARAM, companyHref, useCompanyHref } from "~/lib/company-href";
 import { env } from "~/lib/env.server";
+import { MENU } from "~/lib/menu";
 import type { Route } from "./+types/permission-denied";
+import type { loader as shellLoader } from "./shell";
 
 export async function loader({ request }: Route.LoaderArgs) {
   return {
@@ -14,6 +17,10 @@ export async function loader({ request }: Route.LoaderArgs) {
 export const handle = { companySwitchTo: "/" };
 
 export default function PermissionDenied({ loaderData }: Route.ComponentProps) {
+  // The areas the role does open in this company: the main page is Migrations, which a translator, say, may not open.
+  const areas = useRouteLoaderData<typeof shellLoader>("routes/shell")?.areas ?? [];
+  const href = useCompanyHref();
+  const open = MENU.filter((section) => areas.includes(section.area));
   return (
     <div className="mx-auto w-full max-w-lg">
       <Card>
@@ -31,6 +38,22 @@ export default function PermissionDenied({ loaderData }: Route.ComponentProps) {
             </a>
           </li>
         </ul>
+        {open.length ? (
+          <nav aria-labelledby="open-areas" className="mt-4 text-sm">
+            <h2 id="open-areas" className="font-medium">
+              Your role opens
+            </h2>
+            <ul className="mt-1 flex flex-wrap gap-4">
+              {open.map((section) => (
+                <li key={section.area}>
+                  <a className="text-brand underline" href={href(section.items[0]!.path)}>
+                    {section.label}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        ) : null}
       </Card>
     </div>
   );

@@ -138,6 +138,29 @@ test.describe("top-level redirects and breadcrumbs", () => {
   });
 });
 
+test.describe("a role that does not open the main page", () => {
+  test.use({ signedInAs: DEMO.translator.email });
+
+  test("/ is refused with a way to the areas the role opens", async ({ page }) => {
+    await page.goto("/");
+    await expectPermissionDenied(page, E2E.portal, acme.id);
+    const areas = page.getByRole("navigation", { name: "Your role opens" });
+    await expect(areas.getByRole("link")).toHaveText(["Fusion PSI Configuration"]);
+    await areas.getByRole("link", { name: "Fusion PSI Configuration" }).click();
+    await expectAreaPage(page, E2E.portal, "/translations/mappings", "Mappings", acme.id);
+  });
+});
+
+test.describe("a role that opens no area", () => {
+  test.use({ signedInAs: DEMO.viewer.email });
+
+  test("is refused with no area offered", async ({ page }) => {
+    await page.goto("/");
+    await expectPermissionDenied(page, E2E.portal, acme.id);
+    await expect(page.getByRole("navigation", { name: "Your role opens" })).toHaveCount(0);
+  });
+});
+
 test.describe("breadcrumbs of Additional Options", () => {
   test.use({ signedInAs: DEMO.super.email });
 
