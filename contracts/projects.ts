@@ -14,6 +14,7 @@ import {
   SOURCE_TYPES,
   TEXT_QUALIFIERS,
   UPLOAD_TYPES,
+  JOB_KINDS,
 } from "./values/projects";
 import { descriptionSchema, requiredString, formBoolean, nameSchema, pageOf, pageQuerySchema, repeatedQuery, timestampSchema, versionSchema } from "./common";
 
@@ -175,7 +176,6 @@ export const assignDictionarySchema = z.object({ version: versionSchema });
 
 export const STEP_STATUSES = ["Pending", "Started", "Completed", "Failed"] as const;
 export const RUN_STATUSES = ["None", "CompletedWithFailures", "CompletedWithWarning", "IN_PROGRESS", "SUCCESS", "ERROR"] as const;
-export const JOB_KINDS = ["DatabaseCreation", "Restore", "Backup", "FlatFile", "Comparison", "RestoreAndComparison", "ProjectRun", "SchemaChange"] as const;
 
 export const jobStepSchema = z.object({
   name: z.string(),

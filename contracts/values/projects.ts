@@ -51,6 +51,19 @@ export const LOCK_REASON_LABELS: Record<(typeof LOCK_REASONS)[number], string> =
   FlatFileCreation: "Flat file creation",
   DatabaseCreation: "Database creation",
 };
+export const JOB_KINDS = ["DatabaseCreation", "Restore", "Backup", "FlatFile", "Comparison", "RestoreAndComparison", "ProjectRun", "SchemaChange"] as const;
+/** How a job's kind reads: its progress on every page, and the data API's refusal to start one. */
+export const JOB_KIND_LABELS: Record<(typeof JOB_KINDS)[number], string> = {
+  DatabaseCreation: "Database creation",
+  Restore: "Restore",
+  Backup: "Backup",
+  FlatFile: "Flat file load",
+  Comparison: "Comparison",
+  RestoreAndComparison: "Restore and comparison",
+  ProjectRun: "Project run",
+  SchemaChange: "Database change",
+};
+
 export const LOCK_STATES = ["Unlocked", "ForceUnlocked", "Locked"] as const;
 export type LockState = (typeof LOCK_STATES)[number];
 

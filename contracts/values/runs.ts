@@ -2,6 +2,9 @@
  * Runs of a workspace's templates (issue 11; spec §4): Zod-free, for the browser too.
  */
 
+/** A run starts only in an Active workspace: setup done (its first master template assigned), not Inactive or Completed. */
+export const RUN_START_STATUSES = ["Active"] as const;
+
 /** Spec §4 "Full/Test": Full keeps what each script did; Test rolls the whole run back and reports what it would have changed. */
 export const RUN_TYPES = ["Full", "Test"] as const;
 export type RunType = (typeof RUN_TYPES)[number];

@@ -164,6 +164,13 @@ for (const javaScriptEnabled of [true, false]) {
           .getByRole("cell"),
       ).toHaveText(["Customers", "1", "2", /^\d+(\.\d)? KB$/, /^\d{4}-\d{2}-\d{2} /]);
       await expect(page.getByText("Setup: assign templates").first()).toBeVisible();
+      // Not Active yet: the run page says why and leads to the setup step, rather than offer a run the data API refuses.
+      await page.goto(withCompany(`/migration/projects/${projectId}/templates/run`, acme.id));
+      await expect(page.getByText("A run starts once the project is Active; it is “Setup: assign templates”.")).toBeVisible();
+      await expect(page.getByRole("button", { name: "Start the run" })).toHaveCount(0);
+      await page.getByRole("link", { name: "Finish its setup" }).click();
+      await expect(page).toHaveURL(at(withCompany(`/migration/projects/create/${projectId}/templates`, acme.id)));
+      await page.goto(withCompany(`/migration/projects/${projectId}/databases/current`, acme.id));
 
       // Several files at once, each into the table its name names; a file that names no table is said so and left out.
       await page.getByRole("link", { name: "Load a flat file" }).first().click();

@@ -2,19 +2,9 @@ import { Icon } from "~/components/ui/icon";
 import { useEffect } from "react";
 import { useRevalidator } from "react-router";
 import type { Job } from "../../../contracts/projects";
+import { JOB_KIND_LABELS } from "../../../contracts/values/projects";
 import { cn } from "~/lib/utils";
 import { formatBytes, formatCount, formatDuration, formatTimestamp as formatTime } from "./format";
-
-export const JOB_KIND_LABELS: Record<Job["kind"], string> = {
-  DatabaseCreation: "Database creation",
-  Restore: "Restore",
-  Backup: "Backup",
-  FlatFile: "Flat file load",
-  Comparison: "Comparison",
-  RestoreAndComparison: "Restore and comparison",
-  ProjectRun: "Project run",
-  SchemaChange: "Database change",
-};
 
 export const JOB_STATUS_LABELS: Record<Job["status"], string> = {
   None: "Not started",

@@ -1,7 +1,8 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link } from "react-router";
 import { z } from "zod";
-import { ON_ERROR_CHOICES, ON_ERROR_LABELS, RUN_TYPES } from "../../../contracts/values/runs";
+import { ON_ERROR_CHOICES, ON_ERROR_LABELS, RUN_START_STATUSES, RUN_TYPES } from "../../../contracts/values/runs";
+import { PROJECT_STATUS_LABELS } from "../../../contracts/values/projects";
 import { CheckboxGroupField, FormErrors, RadioGroupField, SelectField } from "~/components/forms/fields";
 import { StatusButton, useIsPending } from "~/components/forms/status-button";
 import { Alert } from "~/components/ui/alert";
@@ -53,8 +54,17 @@ async function choices(context: Route.LoaderArgs["context"], request: Request) {
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireTemplateWrite(context, (p) => p.list);
-  const templates = await choices(context, request);
+  const [{ project, paths }, templates] = await Promise.all([requireWorkspace(context), choices(context, request)]);
+  // A run starts only from these (the data API refuses the others): the page says why rather than offer a form that fails.
+  const runnable = (RUN_START_STATUSES as readonly string[]).includes(project.status);
   return {
+    notRunnable: runnable
+      ? null
+      : {
+          noun: paths.ws.noun,
+          status: PROJECT_STATUS_LABELS[project.status],
+          setupStep: paths.setupIncomplete(project.status) ? paths.nextStep(project) : null,
+        },
     templates: templates.map((t) => ({
       id: t.id,
       name: t.name,
@@ -94,7 +104,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export const handle = { breadcrumb: "Run" };
 
 export default function RunTemplates({ loaderData, actionData }: Route.ComponentProps) {
-  const { templates } = loaderData;
+  const { templates, notRunnable } = loaderData;
   const href = useCompanyHref();
   const paths = useTemplatePaths();
   const pending = useIsPending();
@@ -121,7 +131,16 @@ export default function RunTemplates({ loaderData, actionData }: Route.Component
           ) : null}
         </Alert>
       ) : null}
-      {templates.length === 0 ? (
+      {notRunnable ? (
+        <p className="mt-3 text-sm">
+          A run starts once the {notRunnable.noun} is Active; it is &ldquo;{notRunnable.status}&rdquo;.{" "}
+          {notRunnable.setupStep ? (
+            <Link to={href(notRunnable.setupStep)} className="font-medium text-brand underline underline-offset-2">
+              Finish its setup
+            </Link>
+          ) : null}
+        </p>
+      ) : templates.length === 0 ? (
         <p className="mt-3 text-sm">There are no templates to run yet: assign one first.</p>
       ) : (
         <Form method="post" {...getFormProps(form)} className="mt-4 flex flex-col gap-5">

@@ -21,6 +21,7 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely, Transaction } from "kysely";
 import type { Job, JobProgressDetail, LockReason, ProjectStatus } from "../../../../contracts/projects.ts";
+import { JOB_KIND_LABELS, PROJECT_STATUS_LABELS } from "../../../../contracts/values/projects.ts";
 import { WORKSPACES, type WorkspaceKind } from "../../../../contracts/workspaces.ts";
 import type { Logger } from "../../../shared/logger.ts";
 import type { AppDeps } from "../context.ts";
@@ -139,7 +140,8 @@ export async function runJob(deps: JobDeps, definition: JobDefinition): Promise<
     if (project.is_locked) throw new JobRefusedError(lockedMessage(project.lock_reason, noun));
     const allowed = definition.allowedStatuses;
     if (allowed && !allowed.includes(project.status as ProjectStatus)) {
-      throw new JobRefusedError(`A ${definition.kind} job cannot start while the ${noun}'s status is ${project.status}.`);
+      const status = PROJECT_STATUS_LABELS[project.status as ProjectStatus] ?? project.status;
+      throw new JobRefusedError(`${JOB_KIND_LABELS[definition.kind]} cannot start while the ${noun}'s status is “${status}”.`);
     }
     const taken = await takeProjectLock(trx, {
       projectId: definition.projectId,

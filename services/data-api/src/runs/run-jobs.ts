@@ -7,7 +7,7 @@ import { deferAudit } from "../audit-writes.ts";
 import { MAPS_SCHEMA, mapTableName, refreshValueMapTables, translatedColumnsOf } from "../data-plane/value-map-tables.ts";
 import type { Kysely } from "kysely";
 import type { PreflightProblem, RunStatus } from "../../../../contracts/runs.ts";
-import type { OnError, RunType } from "../../../../contracts/values/runs.ts";
+import { RUN_START_STATUSES, type OnError, type RunType } from "../../../../contracts/values/runs.ts";
 import type { WorkspaceKind } from "../../../../contracts/workspaces.ts";
 import { ApiProblem } from "../api-problem.ts";
 import { databaseNameOf, rolesOf } from "../data-plane/project-databases.ts";
@@ -84,7 +84,7 @@ export async function startRun(
       kind: "ProjectRun",
       lockReason: "ProjectRun",
       userId: target.userId,
-      allowedStatuses: ["Active"],
+      allowedStatuses: RUN_START_STATUSES,
       steps: [
         {
           name: `${request.type === "Test" ? "Test run" : "Run"} of ${steps.length} ${steps.length === 1 ? "script" : "scripts"}`,

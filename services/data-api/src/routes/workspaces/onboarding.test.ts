@@ -645,7 +645,7 @@ describe.each(TEST_DATABASE_KINDS)("onboarding configurations (audit projects) o
       meanwhile = async () => void (await row().set({ status: "Active" }).execute());
       expect(await tryCreate()).toMatchObject({
         status: 409,
-        body: { code: "project_locked", errors: ["A DatabaseCreation job cannot start while the configuration's status is Active."] },
+        body: { code: "project_locked", errors: ["Database creation cannot start while the configuration's status is “Active”."] },
       });
       expect((await api.get(`/api/v1/audit-projects/${configuration.id}/jobs`, await token(USERS.analyst))).body.jobs).toEqual([]);
     });
