@@ -4,7 +4,7 @@
  * result per table.
  */
 import { z } from "zod";
-import { formBoolean, pageOf, pageQuerySchema, timestampSchema } from "./common";
+import { formBoolean, pageOf, pageQuerySchema, timestampSchema, whenFieldsPass } from "./common";
 import { historyDetailsSchema, historyEntrySchema } from "./loads";
 import { BACKUP_KINDS, BACKUP_STATUSES } from "./values/backups";
 import { HISTORY_TYPES } from "./values/loads";
@@ -63,7 +63,7 @@ export const restoreBodySchema = z
       .nullish()
       .transform((v) => v || null),
   })
-  .refine((b) => Boolean(b.backupId) !== Boolean(b.undo), { message: CHOOSE_BACKUP_MESSAGE, path: ["backupId"] });
+  .refine((b) => Boolean(b.backupId) !== Boolean(b.undo), { ...whenFieldsPass("backupId", "undo"), message: CHOOSE_BACKUP_MESSAGE, path: ["backupId"] });
 export type RestoreBody = z.infer<typeof restoreBodySchema>;
 
 export const CHOOSE_COMPARISON_MESSAGE = "Choose the earlier data to compare with";
@@ -71,7 +71,11 @@ export const CHOOSE_COMPARISON_MESSAGE = "Choose the earlier data to compare wit
 /** POST …/comparisons: the current data compared with a backup, or with the data as it was after an entry of the history. */
 export const comparisonBodySchema = z
   .object({ backupId: z.string().trim().optional(), historyId: z.string().trim().optional() })
-  .refine((b) => Boolean(b.backupId) !== Boolean(b.historyId), { message: CHOOSE_COMPARISON_MESSAGE, path: ["backupId"] });
+  .refine((b) => Boolean(b.backupId) !== Boolean(b.historyId), {
+    ...whenFieldsPass("backupId", "historyId"),
+    message: CHOOSE_COMPARISON_MESSAGE,
+    path: ["backupId"],
+  });
 export type ComparisonBody = z.infer<typeof comparisonBodySchema>;
 
 const valueSchema = z.string().nullable();

@@ -15,6 +15,18 @@ export function requiredString(message = "Required") {
 }
 
 /** PostgreSQL's text holds no NUL character: a value with one is refused, whether typed, sent or read from a file (decision 024). */
+/**
+ * For a rule across an object's fields (`.refine(rule, { ...whenFieldsPass("a", "b"), message })`): checked
+ * also when another field is refused, so that a form lists every message at once rather than the rule's
+ * only once the others are mended; but not when a field it reads is refused (its value is not one the
+ * rule expects, and that field's own message says what is wrong).
+ */
+export function whenFieldsPass(...fields: readonly string[]) {
+  return {
+    when: (payload: { issues: readonly { path?: readonly PropertyKey[] | undefined }[] }) => !payload.issues.some((issue) => fields.includes(String(issue.path?.[0]))),
+  };
+}
+
 export const NUL_MESSAGE = "Holds a NUL character (\\u0000), which no text may contain: remove it.";
 const hasNoNul = (text: string) => !text.includes("\u0000");
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { descriptionSchema, requiredString, wholeNumberSchema, formBoolean, identifierSchema, nameSchema, pageOf, pageQuerySchema, timestampSchema, versionSchema } from "./common";
+import { descriptionSchema, requiredString, wholeNumberSchema, formBoolean, identifierSchema, nameSchema, pageOf, pageQuerySchema, timestampSchema, versionSchema, whenFieldsPass } from "./common";
 import { BULK_UPLOAD_MODES, COLUMN_TYPES, DECIMAL_MAX_PRECISION, DICTIONARY_SORTS, NVARCHAR_MAX_LENGTH } from "./values/dictionary";
 
 export * from "./values/dictionary";
@@ -39,7 +39,7 @@ export const columnInputSchema = z
       ctx.addIssue({ code: "custom", path: ["scale"], message: "Scale cannot be greater than precision" });
     }
     if (c.isKey && c.nullable) ctx.addIssue({ code: "custom", path: ["nullable"], message: "A key column cannot be nullable" });
-  });
+  }, whenFieldsPass("type", "length", "precision", "scale", "nullable", "isKey"));
 export type ColumnInput = z.infer<typeof columnInputSchema>;
 
 export const columnSchema = z.object({

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { descriptionSchema, formBoolean, nameSchema, pageOf, pageQuerySchema, requiredString, versionSchema } from "./common";
+import { descriptionSchema, formBoolean, nameSchema, pageOf, pageQuerySchema, requiredString, versionSchema, whenFieldsPass } from "./common";
 import { TRANSLATION_STATUSES, UNMAPPED_RULES, VALUE_MAP_EDIT_MAX, VALUE_MAX_LENGTH } from "./values/mappings";
 
 /**
@@ -69,9 +69,12 @@ export const columnSettingsSchema = z
       .nullish()
       .transform((v) => (v ? v : null)),
   })
-  .superRefine((s, ctx) => {
-    if (s.unmappedRule === "Default" && s.defaultValue === null) ctx.addIssue({ code: "custom", path: ["defaultValue"], message: "Give the default value" });
-  });
+  .superRefine(
+    (s, ctx) => {
+      if (s.unmappedRule === "Default" && s.defaultValue === null) ctx.addIssue({ code: "custom", path: ["defaultValue"], message: "Give the default value" });
+    },
+    whenFieldsPass("unmappedRule", "defaultValue"),
+  );
 
 /** GET …/columns/{columnId}/values: unmapped values first, then by source value; `search` finds either side. */
 export const valueMapQuerySchema = pageQuerySchema.extend({

@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { columnInputSchema } from "./dictionary";
 import { COLUMN_WIDTHS_MESSAGE, DEFAULT_FLAT_FILE_PARAMETERS, flatFileParametersSchema } from "./projects";
 
 describe("flat-file parameters", () => {
@@ -25,5 +27,18 @@ describe("flat-file parameters", () => {
     expect(flatFileParametersSchema.safeParse({ extension: ".xlsx", delimiter: "Comma" }).success).toBe(false);
     expect(flatFileParametersSchema.safeParse({ extension: ".csv", delimiter: "Excel" }).success).toBe(false);
     expect(flatFileParametersSchema.parse({ extension: ".xlsx", delimiter: "Excel", worksheet: " Data " }).worksheet).toBe("Data");
+  });
+});
+
+describe("a rule across fields", () => {
+  it("is said beside another field's refusal, not only once that one is mended", () => {
+    const result = columnInputSchema.safeParse({ name: "", type: "nvarchar" });
+    expect(result.success).toBe(false);
+    expect(z.flattenError(result.error!).fieldErrors).toMatchObject({ name: expect.any(Array), length: ["nvarchar needs a length"] });
+  });
+
+  it("is not checked on a field that is refused itself: that field's message alone", () => {
+    const result = columnInputSchema.safeParse({ name: "Id", type: "nvarchar", length: "x" });
+    expect(z.flattenError(result.error!).fieldErrors.length).toHaveLength(1);
   });
 });

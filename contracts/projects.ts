@@ -16,7 +16,18 @@ import {
   UPLOAD_TYPES,
   JOB_KINDS,
 } from "./values/projects";
-import { descriptionSchema, requiredString, formBoolean, nameSchema, pageOf, pageQuerySchema, repeatedQuery, timestampSchema, versionSchema } from "./common";
+import {
+  descriptionSchema,
+  requiredString,
+  formBoolean,
+  nameSchema,
+  pageOf,
+  pageQuerySchema,
+  repeatedQuery,
+  timestampSchema,
+  versionSchema,
+  whenFieldsPass,
+} from "./common";
 
 export * from "./values/projects";
 
@@ -66,11 +77,14 @@ export const flatFileParametersSchema = z
     /** Fixed Length: each table's column widths, in characters, in the dictionary's column order. */
     columnWidths: columnWidthsByTableSchema.default({}),
   })
-  .superRefine((p, ctx) => {
-    if ((p.extension === ".xlsx") !== (p.delimiter === "Excel")) {
-      ctx.addIssue({ code: "custom", path: ["delimiter"], message: "Use the Excel delimiter for .xlsx files, and only for them" });
-    }
-  });
+  .superRefine(
+    (p, ctx) => {
+      if ((p.extension === ".xlsx") !== (p.delimiter === "Excel")) {
+        ctx.addIssue({ code: "custom", path: ["delimiter"], message: "Use the Excel delimiter for .xlsx files, and only for them" });
+      }
+    },
+    whenFieldsPass("extension", "delimiter"),
+  );
 export type FlatFileParameters = z.infer<typeof flatFileParametersSchema>;
 
 /** GET /api/v1/projects/{id}/flat-file/column-widths: each dictionary table's columns and default fixed-length widths (saved ones are in the parameters). */

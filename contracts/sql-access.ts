@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { pageOf, pageQuerySchema, requiredString, timestampSchema } from "./common";
+import { pageOf, pageQuerySchema, requiredString, timestampSchema, whenFieldsPass } from "./common";
 import { AUDIT_ACTIONS, SQL_CREDENTIAL_MAX_DAYS, SQL_CREDENTIAL_STATUSES, SQL_LEVELS, SQL_NOTE_MAX, SQL_SERVICE_NAME_MAX } from "./values/sql-access";
 
 /**
@@ -80,13 +80,21 @@ export const sqlCredentialFieldsSchema = z.object({
 });
 
 /** For a user of the company, or a named service: exactly one. */
-export function userOrService(v: { userId: string | null; serviceName: string | null }, ctx: z.RefinementCtx) {
+function userOrService(v: { userId: string | null; serviceName: string | null }, ctx: z.RefinementCtx) {
   if (!v.userId && !v.serviceName) ctx.addIssue({ code: "custom", path: ["userId"], message: "Choose a user, or name a service" });
   if (v.userId && v.serviceName) ctx.addIssue({ code: "custom", path: ["serviceName"], message: "Either a user or a service, not both" });
 }
 
+/**
+ * `schema` with userOrService's rule, checked also when another field is refused (the expiry date), so
+ * that a form lists every message at once rather than this one only after the others are mended.
+ */
+export function withUserOrService<T extends z.ZodType<{ userId: string | null; serviceName: string | null }>>(schema: T): T {
+  return schema.superRefine(userOrService, whenFieldsPass("userId", "serviceName"));
+}
+
 /** POST /api/v1/sql-credentials. */
-export const createSqlCredentialSchema = sqlCredentialFieldsSchema.superRefine(userOrService);
+export const createSqlCredentialSchema = withUserOrService(sqlCredentialFieldsSchema);
 
 /** POST …/{id}/revoke: the reason goes to the audit log. */
 export const revokeSqlCredentialSchema = z.object({

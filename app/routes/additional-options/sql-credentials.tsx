@@ -6,7 +6,7 @@ import {
   revokeSqlCredentialSchema,
   sqlCredentialFieldsSchema,
   todayUtc,
-  userOrService,
+  withUserOrService,
   type IssuedSqlCredential,
   type SqlCredentialStatus,
 } from "../../../contracts/sql-access";
@@ -37,7 +37,7 @@ const SORTS = ["-createdAt", "createdAt", "name", "-name", "expiresOn", "-expire
 type Sort = (typeof SORTS)[number];
 
 /** The create form as it posts: the company comes from the page, not the form. */
-const createFormSchema = sqlCredentialFieldsSchema.omit({ companyId: true }).superRefine(userOrService);
+const createFormSchema = withUserOrService(sqlCredentialFieldsSchema.omit({ companyId: true }));
 const idSchema = z.object({ id: z.string().min(1) });
 
 function readSearch(url: URL) {

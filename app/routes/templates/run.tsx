@@ -2,6 +2,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link } from "react-router";
 import { z } from "zod";
 import { ON_ERROR_CHOICES, ON_ERROR_LABELS, RUN_START_STATUSES, RUN_TYPES } from "../../../contracts/values/runs";
+import { whenFieldsPass } from "../../../contracts/common";
 import { PROJECT_STATUS_LABELS } from "../../../contracts/values/projects";
 import { CheckboxGroupField, FormErrors, RadioGroupField, SelectField } from "~/components/forms/fields";
 import { StatusButton, useIsPending } from "~/components/forms/status-button";
@@ -38,11 +39,14 @@ const formSchema = z
     scriptId: z.string().optional(),
     onError: z.enum(ON_ERROR_CHOICES).default("stop"),
   })
-  .superRefine((v, ctx) => {
-    if (v.scope === "templates" && !v.templateIds.length) ctx.addIssue({ code: "custom", path: ["templateIds"], message: "Choose at least one template" });
-    if (v.scope === "levels" && !v.levelIds.length) ctx.addIssue({ code: "custom", path: ["levelIds"], message: "Choose at least one level" });
-    if (v.scope === "script" && !v.scriptId) ctx.addIssue({ code: "custom", path: ["scriptId"], message: "Choose the script" });
-  });
+  .superRefine(
+    (v, ctx) => {
+      if (v.scope === "templates" && !v.templateIds.length) ctx.addIssue({ code: "custom", path: ["templateIds"], message: "Choose at least one template" });
+      if (v.scope === "levels" && !v.levelIds.length) ctx.addIssue({ code: "custom", path: ["levelIds"], message: "Choose at least one level" });
+      if (v.scope === "script" && !v.scriptId) ctx.addIssue({ code: "custom", path: ["scriptId"], message: "Choose the script" });
+    },
+    whenFieldsPass("scope", "templateIds", "levelIds", "scriptId"),
+  );
 
 /** The workspace's templates with their levels and scripts: what a run may be narrowed to. */
 async function choices(context: Route.LoaderArgs["context"], request: Request) {

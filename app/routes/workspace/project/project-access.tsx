@@ -3,7 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { Form } from "react-router";
 import { z } from "zod";
 import type { CompanyUser } from "../../../../contracts/client-portal";
-import { formBoolean } from "../../../../contracts/common";
+import { formBoolean, whenFieldsPass } from "../../../../contracts/common";
 import { CheckboxField, FormErrors, SelectField } from "~/components/forms/fields";
 import { StatusButton } from "~/components/forms/status-button";
 import { formatTimestamp } from "~/components/projects/format";
@@ -32,7 +32,11 @@ const grantSchema = z
     canRead: formBoolean.default(false),
     canWrite: formBoolean.default(false),
   })
-  .refine((v) => v.canRead || v.canWrite, { path: ["canRead"], message: "Give read or write access, or remove the user instead" });
+  .refine((v) => v.canRead || v.canWrite, {
+    ...whenFieldsPass("canRead", "canWrite"),
+    path: ["canRead"],
+    message: "Give read or write access, or remove the user instead",
+  });
 const removeSchema = z.object({ userId: z.string().min(1) });
 
 export async function loader({ context }: Route.LoaderArgs) {
