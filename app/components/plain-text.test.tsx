@@ -110,6 +110,8 @@ describe("text without CSS keeps the pieces apart", () => {
     expect(header).toBe("Name (sort)");
     const pages = words(render(<Pagination page={2} pageSize={25} total={80} noun={["project", "projects"]} href={(p) => `/?page=${p}`} />));
     expect(pages).toBe("Page 2 of 4 · 80 projects Previous Next");
+    const pastTheEnd = words(render(<Pagination page={999} pageSize={25} total={2} noun={["project", "projects"]} href={(p) => `/?page=${p}`} />));
+    expect(pastTheEnd).toBe("1 page · 2 projects Previous Next");
     expect(words(render(<SiteFooter branding={branding} version="1.2.3" />))).toBe("v1.2.3 Terms and Conditions");
   });
 

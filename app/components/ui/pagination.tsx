@@ -25,7 +25,8 @@ export function Pagination({
   return (
     <nav aria-label="Pagination" className="mt-4 flex flex-wrap items-center justify-between gap-3 text-sm">
       {/* One string, one text node: React marks each boundary between text parts with a comment. */}
-      <p>{`Page ${page} of ${pages} · ${total} ${total === 1 ? noun[0] : noun[1]}`}</p>{" "}
+      {/* Past the end (an old link), "Page 999 of 1" would contradict the note above it: the count of pages instead. */}
+      <p>{`${page > pages ? `${pages} ${pages === 1 ? "page" : "pages"}` : `Page ${page} of ${pages}`} · ${total} ${total === 1 ? noun[0] : noun[1]}`}</p>{" "}
       <div className="flex gap-2">
         {/* From past the end (an old link), Previous goes to the last page there is. */}
         {page > 1 ? (
