@@ -23,7 +23,9 @@ export function requiredString(message = "Required") {
  */
 export function whenFieldsPass(...fields: readonly string[]) {
   return {
-    when: (payload: { issues: readonly { path?: readonly PropertyKey[] | undefined }[] }) => !payload.issues.some((issue) => fields.includes(String(issue.path?.[0]))),
+    // An issue without a field is the object's own (not an object at all: null, say), which no rule can read.
+    when: (payload: { issues: readonly { path?: readonly PropertyKey[] | undefined }[] }) =>
+      !payload.issues.some((issue) => issue.path?.[0] === undefined || fields.includes(String(issue.path[0]))),
   };
 }
 

@@ -21,4 +21,8 @@ describe("a new SQL credential", () => {
       serviceName: [expect.stringMatching(/^The service name has at most \d+ characters$/)],
     });
   });
+
+  it("refuses what is not an object at all, without reading its fields (the OpenAPI document's generator asks so)", () => {
+    for (const body of [null, undefined, "text"]) expect(createSqlCredentialSchema.safeParse(body).success).toBe(false);
+  });
 });
