@@ -14,7 +14,6 @@ export function requiredString(message = "Required") {
     .refine(hasNoNul, NUL_MESSAGE);
 }
 
-/** PostgreSQL's text holds no NUL character: a value with one is refused, whether typed, sent or read from a file (decision 024). */
 /**
  * For a rule across an object's fields (`.refine(rule, { ...whenFieldsPass("a", "b"), message })`): checked
  * also when another field is refused, so that a form lists every message at once rather than the rule's
@@ -29,6 +28,7 @@ export function whenFieldsPass(...fields: readonly string[]) {
   };
 }
 
+/** PostgreSQL's text holds no NUL character: a value with one is refused, whether typed, sent or read from a file (decision 024). */
 export const NUL_MESSAGE = "Holds a NUL character (\\u0000), which no text may contain: remove it.";
 const hasNoNul = (text: string) => !text.includes("\u0000");
 

@@ -9,7 +9,6 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import type { StagedUpload } from "../../../../../contracts/loads.ts";
-import type { LOAD_MODES, ON_REJECTED } from "../../../../../contracts/values/loads.ts";
 import type { FlatFileParameters } from "../../../../../contracts/projects.ts";
 import type { ReceivedFile } from "../../dictionary-bulk/receive-upload.ts";
 
@@ -27,8 +26,8 @@ export type StagedManifest = {
   /** Sent as Multiple files: the preview lists the tables no file matches. */
   multipleFiles: boolean;
   /** The form's choices sent with the files (absent from a manifest written before they were kept: the defaults). */
-  mode?: (typeof LOAD_MODES)[number];
-  onRejected?: (typeof ON_REJECTED)[number];
+  mode?: StagedUpload["mode"];
+  onRejected?: StagedUpload["onRejected"];
   files: StagedFile[];
   /** What the preview was read with: when either changes, it is read again. */
   dictionaryVersion: number;

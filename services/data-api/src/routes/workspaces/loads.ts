@@ -186,8 +186,8 @@ export function createWorkspaceLoadsRouter(descriptor: WorkspaceDescriptor) {
       parameters,
       preview: {
         uploadId: staged.id,
-        mode: staged.mode ?? "replace",
-        onRejected: staged.onRejected ?? "loadNothing",
+        // A manifest written before the choices were kept has none: the form's defaults.
+        ...stageChoicesSchema.parse(staged),
         files: await previewInWorker({ parameters, files }),
         unmatchedTables: staged.multipleFiles ? tables.filter((t) => !files.some((f) => f.table?.name === t.name)).map((t) => t.name) : [],
         createdAt: staged.createdAt,
