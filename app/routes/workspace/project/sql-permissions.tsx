@@ -1,5 +1,6 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
+import { useMemo } from "react";
 import { Form, Link } from "react-router";
 import { z } from "zod";
 import { sqlLevelSchema } from "../../../../contracts/sql-access";
@@ -62,13 +63,36 @@ export function meta() {
   return [{ title: "SQL permissions · Data Transformation" }];
 }
 
+type Entry = { credentialId: string; level: string; was: string };
+
+/**
+ * A refused save comes back with the entries it posted, but the list may have changed meanwhile (a
+ * credential made or revoked, a level changed by someone else), and the form's rows are the list's:
+ * each credential gets back the level chosen for it, unless someone changed it since the page showed
+ * it (that change is shown instead, as the conflict's message asks the user to look again).
+ */
+function alignedToList(result: SubmissionResult<string[]> | undefined, items: { credentialId: string; level: string }[]) {
+  if (!result?.initialValue) return result;
+  const posted = Array.isArray(result.initialValue.entries) ? (result.initialValue.entries as Partial<Entry>[]) : [];
+  const byId = new Map(posted.map((e) => [e.credentialId, e]));
+  const entries = items.map((item): Entry => {
+    const sent = byId.get(item.credentialId);
+    return { credentialId: item.credentialId, level: sent?.level && sent.was === item.level ? sent.level : item.level, was: item.level };
+  });
+  // A row's own error is kept only where the rows are the ones posted, in the same order.
+  const same = posted.length === items.length && posted.every((e, i) => e.credentialId === items[i]!.credentialId);
+  const error = same ? result.error : Object.fromEntries(Object.entries(result.error ?? {}).filter(([name]) => !name.startsWith("entries[")));
+  return { ...result, initialValue: { ...result.initialValue, entries }, error };
+}
+
 export default function SqlPermissions({ loaderData, actionData }: Route.ComponentProps) {
   const { noun, canWrite, locked, permissions, projectId } = loaderData;
   const href = useCompanyHref();
   const paths = useWorkspacePaths();
-  const lastResult = actionData?.result as SubmissionResult<string[]> | undefined;
   const pending = useIntentPending("save");
   const items = permissions.items;
+  // Memoised: the form starts over from a result only when a new one arrives.
+  const lastResult = useMemo(() => alignedToList(actionData?.result as SubmissionResult<string[]> | undefined, items), [actionData, items]);
   const [form, fields] = useServerForm({
     id: "sql-permissions",
     lastResult,

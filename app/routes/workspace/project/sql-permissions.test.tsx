@@ -1,0 +1,109 @@
+/**
+ * The SQL permissions form after a refused save, rendered on the server as a page without JavaScript
+ * gets it: the list of credentials may have changed between the page and the save.
+ */
+import type { SubmissionResult } from "@conform-to/react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { createRoutesStub } from "react-router";
+import { describe, expect, it } from "vitest";
+import SqlPermissions from "./sql-permissions";
+
+type Item = { credentialId: string; name: string; login: string; status: string; expiresOn: string; level: "none" | "read" | "write" };
+
+const item = (credentialId: string, level: Item["level"]): Item => ({
+  credentialId,
+  name: `Reporting ${credentialId}`,
+  login: `dtc_${credentialId}`,
+  status: "Active",
+  expiresOn: "2027-01-31",
+  level,
+});
+
+function render(items: Item[], result?: SubmissionResult<string[]>): string {
+  const loaderData = {
+    projectId: "p1",
+    noun: "project",
+    canWrite: true,
+    locked: false,
+    companyId: "c1",
+    permissions: { items, database: "dt_p1", databasesExist: true },
+  };
+  const Stub = createRoutesStub([
+    {
+      path: "/migration/projects/:projectId/users/sql-permissions",
+      Component: () => (
+        <SqlPermissions
+          {...({ loaderData, actionData: result ? { result } : undefined, params: { projectId: "p1" }, matches: [] } as unknown as Parameters<
+            typeof SqlPermissions
+          >[0])}
+        />
+      ),
+    },
+  ]);
+  return renderToStaticMarkup(<Stub initialEntries={["/migration/projects/p1/users/sql-permissions"]} />);
+}
+
+/** The level each credential's select shows, by credential. */
+function levels(html: string): Record<string, string> {
+  const shown: Record<string, string> = {};
+  for (const li of html.split("<li").slice(1)) {
+    const id = /name="entries\[\d+\]\.credentialId" value="([^"]+)"/.exec(li)?.[1];
+    const level = /<option value="(\w+)" selected=""/.exec(li)?.[1];
+    if (id && level) shown[id] = level;
+  }
+  return shown;
+}
+
+/** A refusal as the action answers it: the entries posted, and the service's message. */
+const refused = (entries: { credentialId: string; level: string; was: string }[], message: string): SubmissionResult<string[]> => ({
+  status: "error",
+  initialValue: { intent: "save", entries },
+  error: { "": [message] },
+});
+
+describe("SQL permissions after a refused save", () => {
+  it("shows every credential of the list and the message when a credential was made meanwhile (the page answered 500)", () => {
+    const html = render(
+      [item("a", "read"), item("new", "none"), item("b", "none")],
+      refused(
+        [
+          { credentialId: "a", level: "write", was: "read" },
+          { credentialId: "b", level: "read", was: "none" },
+        ],
+        "Someone else changed these SQL permissions meanwhile.",
+      ),
+    );
+    expect(html).toContain("Someone else changed these SQL permissions meanwhile.");
+    // Each row keeps the choice made for its own credential, not the one posted at its position.
+    expect(levels(html)).toEqual({ a: "write", new: "none", b: "read" });
+  });
+
+  it("shows the level someone else saved rather than the user's choice for that credential", () => {
+    const html = render(
+      [item("a", "none"), item("b", "none")],
+      refused(
+        [
+          { credentialId: "a", level: "write", was: "read" },
+          { credentialId: "b", level: "read", was: "none" },
+        ],
+        "Someone else changed these SQL permissions meanwhile.",
+      ),
+    );
+    expect(levels(html)).toEqual({ a: "none", b: "read" });
+  });
+
+  it("drops a credential that is no longer the company's", () => {
+    const html = render(
+      [item("a", "read")],
+      refused(
+        [
+          { credentialId: "other", level: "write", was: "none" },
+          { credentialId: "a", level: "none", was: "read" },
+        ],
+        "No such SQL credential.",
+      ),
+    );
+    expect(levels(html)).toEqual({ a: "none" });
+    expect(html).not.toContain("other");
+  });
+});
