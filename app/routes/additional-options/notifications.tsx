@@ -83,7 +83,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (submission.status !== "success") return invalid(submission);
   try {
     if (intent === "test") {
-      const delivery = await api.testWebhook(submission.value.id);
+      const delivery = await api.testWebhook(submission.value.id, companyId);
       const outcome =
         delivery.status === "Delivered"
           ? `Test delivered: the endpoint answered ${delivery.lastStatusCode}.`
@@ -91,7 +91,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       return redirectWithFlash(here, outcome);
     }
     if (intent === "remove") {
-      await api.removeWebhook(submission.value.id);
+      await api.removeWebhook(submission.value.id, companyId);
       return redirectWithFlash(here, "Webhook removed: nothing more is sent to it.");
     }
   } catch (err) {

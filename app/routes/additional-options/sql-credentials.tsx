@@ -1,6 +1,6 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, Link } from "react-router";
+import { data, Form, Link, type ShouldRevalidateFunctionArgs } from "react-router";
 import { z } from "zod";
 import {
   revokeSqlCredentialSchema,
@@ -97,7 +97,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const submission = parseWithZod(formData, { schema: idSchema });
     if (submission.status !== "success") return invalid(submission);
     try {
-      return data({ issued: await api.rotate(submission.value.id), result: undefined }, once);
+      return data({ issued: await api.rotate(submission.value.id, companyId), result: undefined }, once);
     } catch (err) {
       return refusedByService(submission, err);
     }
@@ -107,7 +107,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const submission = parseWithZod(formData, { schema: idSchema.extend(revokeSqlCredentialSchema.shape) });
     if (submission.status !== "success") return invalid(submission);
     try {
-      const { credential } = await api.revoke(submission.value.id, submission.value.reason);
+      const { credential } = await api.revoke(submission.value.id, companyId, submission.value.reason);
       return redirectWithFlash(companyHref(PATH, companyId), `Credential ${credential.login} revoked: it can no longer connect.`);
     } catch (err) {
       return refusedByService(submission, err);
@@ -115,6 +115,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 
   return unknownIntent(intent);
+}
+
+/** After a refusal because a credential changed meanwhile (409: revoked), show the list as it is now. */
+export function shouldRevalidate({ actionStatus, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  return actionStatus === 409 || defaultShouldRevalidate;
 }
 
 export const handle = { breadcrumb: "SQL Credentials" };
@@ -261,7 +266,10 @@ function CredentialRow({ credential: c, revokeHref, lastResult }: { credential: 
         )}
       </TableCell>
       <TableCell>
-        {c.status === "Revoked" ? null : (
+        {c.status === "Revoked" ? (
+          // A rotation refused because the credential was revoked meanwhile says so here, where the button was.
+          <FormErrors form={form} />
+        ) : (
           <div className="flex flex-wrap items-center gap-2">
             <Form method="post" {...getFormProps(form)}>
               <input type="hidden" name="id" value={c.id} />

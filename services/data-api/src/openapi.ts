@@ -1,7 +1,8 @@
 import { OpenAPIHono, type Hook } from "@hono/zod-openapi";
-import type { ZodType } from "zod";
+import { z, type ZodType } from "zod";
 import { apiErrorSchema } from "../../../contracts/errors.ts";
 import { apiError } from "../../shared/http.ts";
+import { ApiProblem } from "./api-problem.ts";
 import type { AppEnv } from "./context.ts";
 
 export const API_PREFIX = "/api/v1";
@@ -24,6 +25,18 @@ export function fieldErrorsOf(issues: readonly { path: readonly PropertyKey[]; m
   const fieldErrors: Record<string, string[]> = {};
   for (const issue of issues) (fieldErrors[issue.path.map(String).join(".") || whole] ??= []).push(issue.message);
   return fieldErrors;
+}
+
+/**
+ * `?companyId=`: the company a caller who sees several (SuperAdmin, Support) is working in, for a
+ * route that names a thing by id alone. Another company's thing then answers 404, as it does for a
+ * caller of one company: a portal page of Acme Health acts on Acme Health's things only.
+ */
+export const inCompanyQuery = z.object({ companyId: z.string().min(1).optional() });
+
+/** Refuses, as not found, a thing of another company than the one named by `inCompanyQuery`. */
+export function requireInCompany(thingCompanyId: string, companyId: string | undefined, notFoundMessage: string): void {
+  if (companyId !== undefined && companyId !== thingCompanyId) throw new ApiProblem(404, "not_found", notFoundMessage);
 }
 
 /** Every resource router is one of these, mounted on the app with `app.route(API_PREFIX, router)`. */

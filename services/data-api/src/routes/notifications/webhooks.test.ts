@@ -177,6 +177,10 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("webhooks on
     const nobody = await api.tokenFor(USERS.unassigned);
     expect((await api.send("POST", `/api/v1/webhooks/${cedarHooks[0].id}/test`, nobody)).status).toBe(404);
     expect((await api.send("POST", `/api/v1/webhooks/not-a-webhook/test`, owner)).status).toBe(404);
+    // An admin working in Birch (the portal's page names its company) finds no Cedar webhook to test or remove.
+    expect((await api.send("POST", `/api/v1/webhooks/${cedarHooks[0].id}/test?companyId=${birch.id}`, admin)).status).toBe(404);
+    expect((await api.send("DELETE", `/api/v1/webhooks/${cedarHooks[0].id}?companyId=${birch.id}`, admin)).status).toBe(404);
+    expect((await api.get(`/api/v1/webhooks?companyId=${cedar.id}`, admin)).body).toHaveLength(cedarHooks.length);
 
     const bad = await add({ url: "ftp://example.com", events: [] });
     expect(bad.status).toBe(400);

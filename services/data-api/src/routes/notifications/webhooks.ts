@@ -9,7 +9,7 @@ import { requireCompanyRole } from "../../access.ts";
 import { ApiProblem } from "../../api-problem.ts";
 import type { AppEnv } from "../../context.ts";
 import { attemptDelivery, enqueueEvent, toDelivery, toWebhook } from "../../notifications/webhooks.ts";
-import { createRouter, errorResponses, jsonBody, jsonContent } from "../../openapi.ts";
+import { createRouter, errorResponses, inCompanyQuery, jsonBody, jsonContent, requireInCompany } from "../../openapi.ts";
 import { describeWrite } from "../../audit-writes.ts";
 import { inTransaction } from "../../repositories/db-helpers.ts";
 
@@ -47,7 +47,7 @@ const remove = createRoute({
   path: "/webhooks/{id}",
   tags,
   summary: "Remove a webhook: nothing more is sent to it",
-  request: { params: idParams },
+  request: { params: idParams, query: inCompanyQuery },
   responses: { 204: { description: "Removed." }, ...errors },
 });
 
@@ -56,7 +56,7 @@ const sendTest = createRoute({
   path: "/webhooks/{id}/test",
   tags,
   summary: "Send a test event now, and answer how its first attempt went (retried like any other)",
-  request: { params: idParams },
+  request: { params: idParams, query: inCompanyQuery },
   responses: { 200: jsonContent(deliverySchema, "The test delivery after its first attempt."), ...errors },
 });
 
@@ -114,7 +114,7 @@ export function createWebhooksRouter() {
       return c.json({ webhook: toWebhook(row), secret: row.secret }, 201);
     })
     .openapi(remove, async (c) => {
-      const hook = await requireWebhook(c, c.req.valid("param").id);
+      const hook = await requireWebhook(c, c.req.valid("param").id, c.req.valid("query").companyId);
       const at = new Date().toISOString();
       await inTransaction(c.var.deps.db, async (trx) => {
         await trx.updateTable("webhooks").set({ deleted_at: at }).where("id", "=", hook.id).execute();
@@ -134,7 +134,7 @@ export function createWebhooksRouter() {
       return c.body(null, 204);
     })
     .openapi(sendTest, async (c) => {
-      const hook = await requireWebhook(c, c.req.valid("param").id);
+      const hook = await requireWebhook(c, c.req.valid("param").id, c.req.valid("query").companyId);
       const { db } = c.var.deps;
       // In a transaction of its own: the audit entry commits with the queued event.
       const [id] = await inTransaction(db, (trx) =>
@@ -152,9 +152,10 @@ export function createWebhooksRouter() {
     });
 }
 
-async function requireWebhook(c: AnyContext, id: string) {
+async function requireWebhook(c: AnyContext, id: string, companyId: string | undefined) {
   const hook = await c.var.deps.db.selectFrom("webhooks").selectAll().where("id", "=", id).where("deleted_at", "is", null).executeTakeFirst();
   if (!hook) throw new ApiProblem(404, "not_found", WEBHOOK_NOT_FOUND_MESSAGE);
+  requireInCompany(hook.company_id, companyId, WEBHOOK_NOT_FOUND_MESSAGE);
   await requireCompanyRole(c, hook.company_id, ROLES.ClientAdmin, WEBHOOK_NOT_FOUND_MESSAGE);
   return hook;
 }

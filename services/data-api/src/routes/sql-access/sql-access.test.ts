@@ -230,6 +230,11 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("SQL access 
     expect((await api.get(`/api/v1/sql-credentials?companyId=${birch.id}`, owner)).status).toBe(403);
     expect((await api.send("POST", `/api/v1/sql-credentials/${issued.credential.id}/rotate`, owner)).status).toBe(403);
     expect((await api.get(`/api/v1/audit-log`, owner)).status).toBe(403);
+    // An admin working in Acme (the portal's page names its company) finds no Birch credential, and its password stays.
+    expect((await api.send("POST", `/api/v1/sql-credentials/${issued.credential.id}/rotate?companyId=${acme.id}`, admin)).status).toBe(404);
+    expect((await api.send("POST", `/api/v1/sql-credentials/${issued.credential.id}/revoke?companyId=${acme.id}`, admin, { reason: null })).status).toBe(404);
+    expect(await asCredential(uriFor(issued), "select 1 as one")).toEqual({ rows: [{ one: 1 }] });
+    expect((await api.send("POST", `/api/v1/sql-credentials/${issued.credential.id}/rotate?companyId=${birch.id}`, admin)).status).toBe(200);
   });
 
   it("bad input is refused naming the field, and nothing is made", async () => {

@@ -29,7 +29,7 @@ import {
   newPassword,
   setLoginPassword,
 } from "../../data-plane/sql-logins.ts";
-import { createRouter, errorResponses, jsonBody, jsonContent } from "../../openapi.ts";
+import { createRouter, errorResponses, inCompanyQuery, jsonBody, jsonContent, requireInCompany } from "../../openapi.ts";
 import { describeWrite } from "../../audit-writes.ts";
 import { inTransaction } from "../../repositories/db-helpers.ts";
 import * as credentials from "../../repositories/sql-credentials.ts";
@@ -73,7 +73,7 @@ const rotate = createRoute({
   path: "/sql-credentials/{id}/rotate",
   tags,
   summary: "A new password for the credential; the old one stops working",
-  request: { params: idParams },
+  request: { params: idParams, query: inCompanyQuery },
   responses: { 200: jsonContent(issuedSqlCredentialSchema, "The new password (shown once) and how to connect."), ...writeErrors },
 });
 
@@ -82,7 +82,7 @@ const revoke = createRoute({
   path: "/sql-credentials/{id}/revoke",
   tags,
   summary: "Revoke the credential: its login is disabled at once and its sessions are ended",
-  request: { params: idParams, body: jsonBody(revokeSqlCredentialSchema) },
+  request: { params: idParams, query: inCompanyQuery, body: jsonBody(revokeSqlCredentialSchema) },
   responses: { 200: jsonContent(z.object({ credential: sqlCredentialSchema }), "The revoked credential."), ...writeErrors },
 });
 
@@ -144,7 +144,7 @@ export function createSqlCredentialsRouter() {
       return c.json(await issued(c, row, password), 201);
     })
     .openapi(rotate, async (c) => {
-      const row = await requireCredential(c, c.req.valid("param").id);
+      const row = await requireCredential(c, c.req.valid("param").id, c.req.valid("query").companyId);
       if (row.revoked_at) throw new ApiProblem(409, "revoked", CREDENTIAL_REVOKED_MESSAGE);
       const { db, dataPlane } = c.var.deps;
       const password = newPassword();
@@ -162,7 +162,7 @@ export function createSqlCredentialsRouter() {
       return c.json(await issued(c, { ...row, password_set_at: at }, password), 200);
     })
     .openapi(revoke, async (c) => {
-      const row = await requireCredential(c, c.req.valid("param").id);
+      const row = await requireCredential(c, c.req.valid("param").id, c.req.valid("query").companyId);
       if (row.revoked_at) throw new ApiProblem(409, "revoked", "This SQL credential is already revoked.");
       const { reason } = c.req.valid("json");
       const { db, dataPlane } = c.var.deps;
@@ -185,9 +185,10 @@ export function createSqlCredentialsRouter() {
 }
 
 /** The credential if the caller may manage its company's (Additional Options); another company's answers 404 like an unknown id. */
-async function requireCredential(c: AnyContext, id: string): Promise<credentials.SqlCredentialRow> {
+async function requireCredential(c: AnyContext, id: string, companyId: string | undefined): Promise<credentials.SqlCredentialRow> {
   const row = await credentials.findCredential(c.var.deps.db, id);
   if (!row) throw new ApiProblem(404, "not_found", CREDENTIAL_NOT_FOUND_MESSAGE);
+  requireInCompany(row.company_id, companyId, CREDENTIAL_NOT_FOUND_MESSAGE);
   await requireAreaRole(c, "additionalOptions", row.company_id, { write: true, notFoundMessage: CREDENTIAL_NOT_FOUND_MESSAGE });
   return row;
 }
