@@ -345,10 +345,13 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page).toHaveURL(/\/data-dictionary\?companyId=/);
       const projectId = /\/create\/([^/]+)\//.exec(page.url())![1]!;
 
-      await page.goto(withCompany(`/migration/projects/${projectId}/details`, acme.id));
-      await expect(page.getByRole("heading", { name: "Not found" })).toBeVisible();
-      await expect(page.getByRole("alert")).toHaveText("Project not found.");
-      await expect(page.getByRole("navigation", { name: "Main menu" })).toBeVisible();
+      // Its pages, and the links that only lead on to one (the project itself, its wizard, its dictionary), are the portal's error page.
+      for (const path of ["details", "", "data-dictionary"].map((p) => `/migration/projects/${projectId}/${p}`).concat(`/migration/projects/create/${projectId}`)) {
+        await page.goto(withCompany(path, acme.id));
+        await expect(page.getByRole("heading", { name: "Not found" })).toBeVisible();
+        await expect(page.getByRole("alert")).toHaveText("Project not found.");
+        await expect(page.getByRole("navigation", { name: "Main menu" })).toBeVisible();
+      }
 
       await page.goto(withCompany(`/migration/projects/${projectId}/details`, birch.id));
       await expect(page.getByRole("heading", { level: 1, name: `Birch project ${suffix}` })).toBeVisible();

@@ -13,3 +13,5 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const to = mode === "create" ? paths.upload("create", id) : paths.definition(mode, id);
   throw redirect(companyHref(to, url.searchParams.get(COMPANY_PARAM)));
 }
+
+export { default } from "~/components/layout/redirect-only";

@@ -8,3 +8,5 @@ export async function loader({ context }: Route.LoaderArgs) {
   const { project, companyId, paths } = await projectScope(context);
   throw redirect(companyHref(paths.dictionary.tables(project.id), companyId));
 }
+
+export { default } from "~/components/layout/redirect-only";
