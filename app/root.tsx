@@ -17,6 +17,7 @@ import { useNonce } from "./lib/nonce";
 import { env } from "./lib/env.server";
 import { serverTimingHeader } from "./lib/service-trace.server";
 import { withSecurityHeaders } from "./lib/security-headers.server";
+import { MAIN_ID, SkipLink } from "./components/layout/skip-link";
 
 const DEFAULT_BRANDING: Branding = { logoUrl: null, name: DEFAULT_BRAND_NAME, termsAndConditions: null };
 
@@ -87,6 +88,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Links />
       </head>
       <body className="flex min-h-screen flex-col">
+        <SkipLink />
         <SiteHeader branding={branding} user={user ? { name: user.name, roleLabel, company: shell?.company?.name ?? null } : null} />
         <div className="flex flex-1 flex-col">{children}</div>
         <SiteFooter branding={branding} version={data?.version ?? null} />
@@ -108,7 +110,7 @@ export function meta({ data }: Route.MetaArgs) {
 
 export function ErrorBoundary() {
   return (
-    <main className="flex-1">
+    <main id={MAIN_ID} tabIndex={-1} className="flex-1">
       <RouteErrorBoundary />
     </main>
   );

@@ -10,6 +10,7 @@ import { MENU } from "~/lib/menu";
 import { hasRole } from "../../contracts/roles";
 import { readSidebarState } from "~/lib/sidebar-cookie.server";
 import type { Route } from "./+types/shell";
+import { MAIN_ID } from "~/components/layout/skip-link";
 
 /**
  * Every signed-in page with the sidebar: the guards of the whole subtree start here; the flash
@@ -45,7 +46,7 @@ export default function Shell({ loaderData }: Route.ComponentProps) {
         company={loaderData.company}
         dashboardUrl={loaderData.dashboardUrl}
       />
-      <main className="flex min-w-0 flex-1 flex-col">
+      <main id={MAIN_ID} tabIndex={-1} className="flex min-w-0 flex-1 flex-col">
         <Breadcrumbs />
         <div className="flex-1 p-6">
           <FlashRegion flash={loaderData.flash} />

@@ -28,6 +28,20 @@ test.describe("signed in as super@demo.test", () => {
       await expectNoViolations(page);
     });
 
+    test("the first Tab offers a skip past the header and the menu to the page's content", async ({ page }) => {
+      await page.goto("/migration/projects");
+      await expectAreaPage(page, E2E.portal, "/migration/projects", "Projects", acme.id);
+      await page.keyboard.press("Tab");
+      const skip = page.getByRole("link", { name: "Skip to main content" });
+      await expect(skip).toBeFocused();
+      await expect(skip).toBeVisible();
+      await page.keyboard.press("Enter");
+      await expect(page.getByRole("main")).toBeFocused();
+      // The next stop is in the page, not in the menu.
+      await page.keyboard.press("Tab");
+      expect(await page.evaluate(() => document.activeElement?.closest("main") !== null)).toBe(true);
+    });
+
     test("/onboarding/configurations and its create page", async ({ page }) => {
       await page.goto("/onboarding/configurations");
       await expectAreaPage(page, E2E.portal, "/onboarding/configurations", "Configurations", acme.id);

@@ -150,6 +150,20 @@ test.describe("the company scope", () => {
     await expect(page.getByRole("main").getByText("Birch Logistics")).toBeVisible();
     await expect(page.getByRole("combobox", { name: "Company" })).toHaveValue(birch.id);
   });
+
+  test("with the keyboard, the arrows pass over companies and Enter switches to the one chosen", async ({ page }) => {
+    await page.goto("/migration/projects");
+    await expectAreaPage(page, E2E.portal, "/migration/projects", "Projects", acme.id);
+    const picker = page.getByRole("combobox", { name: "Company" });
+    await picker.focus();
+    await page.keyboard.press("ArrowDown");
+    await expect(picker).toHaveValue(birch.id);
+    // Passing over Birch Logistics leaves the page as it is, and the Switch button offers itself.
+    await expect(page.getByRole("button", { name: "Switch" })).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`companyId=${acme.id}`));
+    await page.keyboard.press("Enter");
+    await expectAreaPage(page, E2E.portal, "/migration/projects", "Projects", birch.id);
+  });
 });
 
 test.describe("the role in the header follows the company", () => {

@@ -1,5 +1,5 @@
 import { Icon } from "~/components/ui/icon";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Form, useLocation, useMatches, useSubmit } from "react-router";
 import type { Company } from "../../../contracts/data-api";
 import { COMPANY_PARAM } from "~/lib/company-href";
@@ -13,8 +13,11 @@ export type CompanySwitchHandle = { companySwitchTo?: string | ((pathname: strin
 
 /**
  * The company scope (spec §1). A GET form: without JavaScript the user picks and presses "Switch";
- * with it, choosing is enough and the button steps aside. In the collapsed rail the select is as
- * narrow as the rail and "Switch" an icon under it (its name stays); the header names the company.
+ * with it, choosing with the pointer is enough and the button steps aside. A closed select changes
+ * on every arrow key, so a keyboard choice waits for Enter or the button, which comes back for it:
+ * otherwise a keyboard user passing Birch on the way to Cedar would land in Birch, losing the page.
+ * In the collapsed rail the select is as narrow as the rail and "Switch" an icon under it (its name
+ * stays); the header names the company.
  */
 export function CompanyPicker({ companies, company }: { companies: Company[]; company: Company | null }) {
   const submit = useSubmit();
@@ -28,6 +31,10 @@ export function CompanyPicker({ companies, company }: { companies: Company[]; co
       .at(-1) ?? location.pathname;
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
+  // The last input was a key (not a pointer), and a choice made with keys waits to be confirmed.
+  const byKeyboard = useRef(false);
+  const [keyboardChoice, setKeyboardChoice] = useState(false);
+  const buttonHidden = hydrated && !keyboardChoice;
 
   return (
     <Form method="get" action={switchTo} className="flex flex-col gap-1">
@@ -40,7 +47,15 @@ export function CompanyPicker({ companies, company }: { companies: Company[]; co
           name={COMPANY_PARAM}
           defaultValue={company?.id}
           key={company?.id}
-          onChange={(e) => submit(e.currentTarget.form)}
+          onKeyDown={(e) => {
+            byKeyboard.current = true;
+            if (e.key === "Enter" && keyboardChoice) {
+              e.preventDefault();
+              submit(e.currentTarget.form);
+            }
+          }}
+          onPointerDown={() => (byKeyboard.current = false)}
+          onChange={(e) => (byKeyboard.current ? setKeyboardChoice(true) : submit(e.currentTarget.form))}
           title={company ? `Company: ${company.name}` : undefined}
           className="h-9 min-w-0 flex-1 basis-24 rounded-md border border-border bg-white px-2 text-sm"
         >
@@ -52,8 +67,8 @@ export function CompanyPicker({ companies, company }: { companies: Company[]; co
         </select>{" "}
         <button
           type="submit"
-          className={cn("inline-flex h-9 items-center gap-1 rounded-md border border-border px-2 text-xs hover:bg-muted", hydrated && "sr-only")}
-          tabIndex={hydrated ? -1 : undefined}
+          className={cn("inline-flex h-9 items-center gap-1 rounded-md border border-border px-2 text-xs hover:bg-muted", buttonHidden && "sr-only")}
+          tabIndex={buttonHidden ? -1 : undefined}
         >
           <Icon name="arrow-right" className="size-4 shrink-0" />
           <span className="sidebar-label">Switch</span>

@@ -1,5 +1,6 @@
 import { Alert } from "~/components/ui/alert";
 import { Card, CardTitle } from "~/components/ui/card";
+import { MAIN_ID } from "./skip-link";
 
 /**
  * The identity provider cannot be reached (503): at /login, and on any signed-in page whose access
@@ -7,7 +8,7 @@ import { Card, CardTitle } from "~/components/ui/card";
  */
 export function SignInUnavailable({ retry, message }: { retry: string; message?: string }) {
   return (
-    <main className="mx-auto w-full max-w-md p-6">
+    <main id={MAIN_ID} tabIndex={-1} className="mx-auto w-full max-w-md p-6">
       <Card>
         <CardTitle as="h1">Sign-in is unavailable</CardTitle>
         <Alert className="mt-4">{message ?? "The sign-in service is not reachable right now. Please try again in a moment."}</Alert>

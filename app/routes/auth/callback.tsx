@@ -4,6 +4,7 @@ import { Card, CardTitle } from "~/components/ui/card";
 import { finishLogin, SignInError } from "~/lib/auth.server";
 import { createLogger } from "../../../services/shared/logger";
 import type { Route } from "./+types/callback";
+import { MAIN_ID } from "~/components/layout/skip-link";
 
 const log = createLogger("portal.callback");
 
@@ -21,7 +22,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export default function Callback({ loaderData }: Route.ComponentProps) {
   return (
-    <main className="mx-auto w-full max-w-md p-6">
+    <main id={MAIN_ID} tabIndex={-1} className="mx-auto w-full max-w-md p-6">
       <Card>
         <CardTitle as="h1">Sign-in failed</CardTitle>
         <Alert className="mt-4">{loaderData.message}</Alert>
