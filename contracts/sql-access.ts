@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { pageOf, pageQuerySchema, requiredString, timestampSchema, whenFieldsPass } from "./common";
+import { isRealDay, pageOf, pageQuerySchema, requiredString, timestampSchema, whenFieldsPass } from "./common";
 import { AUDIT_ACTIONS, SQL_CREDENTIAL_MAX_DAYS, SQL_CREDENTIAL_STATUSES, SQL_LEVELS, SQL_NOTE_MAX, SQL_SERVICE_NAME_MAX } from "./values/sql-access";
 
 /**
@@ -58,7 +58,7 @@ const addDays = (day: string, days: number) => new Date(Date.parse(`${day}T00:00
 /** An expiry date: a real day, today or later, at most SQL_CREDENTIAL_MAX_DAYS ahead. */
 export const expiresOnSchema = requiredString("Choose the day the credential expires")
   .regex(DAY, "Give a date as YYYY-MM-DD")
-  .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && addDays(d, 0) === d, "Give a real date")
+  .refine(isRealDay, "Give a real date")
   .refine((d) => d >= todayUtc(), "The expiry date cannot be in the past")
   .refine((d) => d <= addDays(todayUtc(), SQL_CREDENTIAL_MAX_DAYS), `The expiry date is at most ${SQL_CREDENTIAL_MAX_DAYS} days from today`);
 
@@ -166,16 +166,19 @@ export const auditEntrySchema = z.object({
 });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
 
-const dayFilter = z.string().regex(DAY, "A date as YYYY-MM-DD").optional();
+const dayFilter = z.string().regex(DAY, "A date as YYYY-MM-DD").refine(isRealDay, "A real date as YYYY-MM-DD").optional();
 const textFilter = z.string().trim().max(200).optional();
 
 /** GET /api/v1/audit-log (and audit-log.csv): newest first; every filter optional (the portal drops values that make no sense). */
 export const auditQuerySchema = pageQuerySchema.extend({
   companyId: textFilter,
   userId: textFilter,
+  /** A user's id, or part of their name. */
+  who: textFilter,
   action: z.enum(AUDIT_ACTIONS).optional(),
   from: dayFilter,
   to: dayFilter,
+  /** Part of the target or of what changed (a generic entry's path holds the ids its route names). */
   contains: textFilter,
 });
 export type AuditQueryInput = z.input<typeof auditQuerySchema>;

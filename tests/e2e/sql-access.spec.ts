@@ -115,7 +115,7 @@ for (const javaScriptEnabled of [true, false]) {
 
       // The audit log: each step, newest first, with the reason; exported as CSV.
       await page.goto(withCompany("/additional-options/audit-log", acme.id));
-      await page.getByLabel("Target contains").fill(login);
+      await page.getByLabel("Target or change contains").fill(login);
       await page.getByRole("button", { name: "Filter" }).click();
       const entries = page.getByRole("table", { name: "Audit entries" });
       await expect(entries.getByRole("row")).toHaveCount(6);

@@ -1,12 +1,10 @@
-import { PAGE_SIZES } from "../../../contracts/values/common";
+import { isRealDay, PAGE_SIZES } from "../../../contracts/values/common";
 import { AUDIT_ACTIONS, type AuditAction } from "../../../contracts/values/sql-access";
 import { DEFAULT_PAGE_SIZE } from "~/lib/list-search";
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-
 export type AuditFilters = {
   companyId?: string;
-  userId?: string;
+  who?: string;
   action?: AuditAction;
   from?: string;
   to?: string;
@@ -21,13 +19,13 @@ export type AuditFilters = {
  */
 export function auditFilters(p: URLSearchParams): AuditFilters {
   const text = (key: string) => p.get(key)?.trim().slice(0, 200) || undefined;
-  const day = (key: string) => (DAY.test(p.get(key) ?? "") ? p.get(key)! : undefined);
+  const day = (key: string) => (isRealDay(p.get(key) ?? "") ? p.get(key)! : undefined);
   const action = p.get("action");
   const page = Number(p.get("page"));
   const pageSize = Number(p.get("pageSize"));
   return {
     companyId: text("company"),
-    userId: text("userId"),
+    who: text("who"),
     action: (AUDIT_ACTIONS as readonly string[]).includes(action ?? "") ? (action as AuditAction) : undefined,
     from: day("from"),
     to: day("to"),

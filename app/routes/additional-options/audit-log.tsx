@@ -48,7 +48,7 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
   const href = useCompanyHref();
   const { page: _page, pageSize, ...chosen } = filters;
   const filtered = Object.values(chosen).some(Boolean);
-  const query = { company: filters.companyId, userId: filters.userId, action: filters.action, from: filters.from, to: filters.to, contains: filters.contains };
+  const query = { company: filters.companyId, who: filters.who, action: filters.action, from: filters.from, to: filters.to, contains: filters.contains };
   const withPageSize = { ...query, pageSize: pageSize === DEFAULT_PAGE_SIZE ? undefined : pageSize };
   const companyName = new Map(companies.map((c) => [c.id, c.name]));
 
@@ -87,9 +87,12 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
           </div>
           <div>
             <label htmlFor="audit-user" className="mb-1 block text-sm font-medium">
-              User id
+              Who
             </label>
-            <input id="audit-user" name="userId" defaultValue={filters.userId ?? ""} className={control} />
+            <input id="audit-user" name="who" defaultValue={filters.who ?? ""} aria-describedby="audit-user-hint" className={control} />
+            <p id="audit-user-hint" className="mt-1 text-xs text-muted-foreground">
+              A name, or part of one, or a user id.
+            </p>
           </div>
           <div>
             <label htmlFor="audit-action" className="mb-1 block text-sm font-medium">
@@ -118,7 +121,7 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
           </div>
           <div>
             <label htmlFor="audit-contains" className="mb-1 block text-sm font-medium">
-              Target contains
+              Target or change contains
             </label>
             <input id="audit-contains" type="search" name="contains" defaultValue={filters.contains ?? ""} className={control} />
           </div>
@@ -141,38 +144,40 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
           <h2 className="text-base font-semibold">{filtered ? "No matching entries" : "Nothing audited yet"}</h2>
           <CardDescription>{filtered ? "No entry matches these filters." : "Changes made through the data API are listed here."}</CardDescription>
         </Card>
-      ) : log.items.length === 0 ? (
-        <PastTheEnd page={log.page} />
       ) : (
         <div>
-          <Table aria-label="Audit entries">
-            <TableHeader>
-              <TableRow>
-                <TableHead>When</TableHead>
-                <TableHead>Company</TableHead>
-                <TableHead>Who</TableHead>
-                <TableHead>Action</TableHead>
-                <TableHead>Target</TableHead>
-                <TableHead>Changes</TableHead>
-                <TableHead>Reason</TableHead>
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {log.items.map((e) => (
-                <TableRow key={e.id}>
-                  <TableCell className="whitespace-nowrap">
-                    <time dateTime={e.at}>{formatTimestamp(e.at)}</time>
-                  </TableCell>
-                  <TableCell>{e.companyId ? (companyName.get(e.companyId) ?? e.companyId) : ""}</TableCell>
-                  <TableCell>{e.userName ?? e.userId}</TableCell>
-                  <TableCell>{AUDIT_ACTION_LABELS[e.action]}</TableCell>
-                  <TableCell>{e.target}</TableCell>
-                  <TableCell className="max-w-md text-xs break-words">{summaryText(e.summary)}</TableCell>
-                  <TableCell>{e.reason ?? ""}</TableCell>
+          {log.items.length === 0 ? (
+            <PastTheEnd page={log.page} />
+          ) : (
+            <Table aria-label="Audit entries">
+              <TableHeader>
+                <TableRow>
+                  <TableHead>When</TableHead>
+                  <TableHead>Company</TableHead>
+                  <TableHead>Who</TableHead>
+                  <TableHead>Action</TableHead>
+                  <TableHead>Target</TableHead>
+                  <TableHead>Changes</TableHead>
+                  <TableHead>Reason</TableHead>
                 </TableRow>
-              ))}
-            </TableBody>
-          </Table>
+              </TableHeader>
+              <TableBody>
+                {log.items.map((e) => (
+                  <TableRow key={e.id}>
+                    <TableCell className="whitespace-nowrap">
+                      <time dateTime={e.at}>{formatTimestamp(e.at)}</time>
+                    </TableCell>
+                    <TableCell>{e.companyId ? (companyName.get(e.companyId) ?? e.companyId) : ""}</TableCell>
+                    <TableCell>{e.userName ?? e.userId}</TableCell>
+                    <TableCell>{AUDIT_ACTION_LABELS[e.action]}</TableCell>
+                    <TableCell>{e.target}</TableCell>
+                    <TableCell className="max-w-md text-xs break-words">{summaryText(e.summary)}</TableCell>
+                    <TableCell>{e.reason ?? ""}</TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          )}
           <Pagination
             page={log.page}
             pageSize={log.pageSize}

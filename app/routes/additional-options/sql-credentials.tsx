@@ -174,12 +174,7 @@ export default function SqlCredentials({ loaderData, actionData }: Route.Compone
               <label htmlFor="credential-status" className="mb-1 block text-sm font-medium">
                 Status
               </label>
-              <select
-                id="credential-status"
-                name="status"
-                defaultValue={search.status ?? ""}
-                className={control}
-              >
+              <select id="credential-status" name="status" defaultValue={search.status ?? ""} className={control}>
                 <option value="">Any status</option>
                 {SQL_CREDENTIAL_STATUSES.map((s) => (
                   <option key={s} value={s}>
@@ -194,31 +189,45 @@ export default function SqlCredentials({ loaderData, actionData }: Route.Compone
               <h2 className="text-base font-semibold">{search.status ? "No matching credentials" : "No SQL credentials yet"}</h2>
               <CardDescription>{search.status ? "No credential has this status." : "Create one below."}</CardDescription>
             </Card>
-          ) : credentials.items.length === 0 ? (
-            <PastTheEnd page={credentials.page} />
           ) : (
             <div>
-              <Table aria-label="SQL credentials">
-                <TableHeader>
-                  <TableRow>
-                    <SortableHeader<Sort> label="Who" column="name" sort={search.sort} to={(sort) => listHref({ sort })} className="px-3 text-left" />
-                    <TableHead>Login name</TableHead>
-                    <SortableHeader<Sort> label="Created" column="createdAt" sort={search.sort} to={(sort) => listHref({ sort })} className="px-3 text-left" />
-                    <SortableHeader<Sort> label="Expires" column="expiresOn" sort={search.sort} to={(sort) => listHref({ sort })} className="px-3 text-left" />
-                    <TableHead>Last used</TableHead>
-                    <TableHead>Status</TableHead>
-                    <TableHead>Databases</TableHead>
-                    <TableHead>
-                      <span className="sr-only">Actions</span>
-                    </TableHead>
-                  </TableRow>
-                </TableHeader>
-                <TableBody>
-                  {credentials.items.map((c) => (
-                    <CredentialRow key={c.id} credential={c} revokeHref={listHref({ page: search.page, revoke: c.id })} lastResult={lastResult} />
-                  ))}
-                </TableBody>
-              </Table>
+              {credentials.items.length === 0 ? (
+                <PastTheEnd page={credentials.page} />
+              ) : (
+                <Table aria-label="SQL credentials">
+                  <TableHeader>
+                    <TableRow>
+                      <SortableHeader<Sort> label="Who" column="name" sort={search.sort} to={(sort) => listHref({ sort })} className="px-3 text-left" />
+                      <TableHead>Login name</TableHead>
+                      <SortableHeader<Sort>
+                        label="Created"
+                        column="createdAt"
+                        sort={search.sort}
+                        to={(sort) => listHref({ sort })}
+                        className="px-3 text-left"
+                      />
+                      <SortableHeader<Sort>
+                        label="Expires"
+                        column="expiresOn"
+                        sort={search.sort}
+                        to={(sort) => listHref({ sort })}
+                        className="px-3 text-left"
+                      />
+                      <TableHead>Last used</TableHead>
+                      <TableHead>Status</TableHead>
+                      <TableHead>Databases</TableHead>
+                      <TableHead>
+                        <span className="sr-only">Actions</span>
+                      </TableHead>
+                    </TableRow>
+                  </TableHeader>
+                  <TableBody>
+                    {credentials.items.map((c) => (
+                      <CredentialRow key={c.id} credential={c} revokeHref={listHref({ page: search.page, revoke: c.id })} lastResult={lastResult} />
+                    ))}
+                  </TableBody>
+                </Table>
+              )}
               <Pagination
                 page={credentials.page}
                 pageSize={credentials.pageSize}

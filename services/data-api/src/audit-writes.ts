@@ -137,13 +137,22 @@ function changes(entry: Pending): Record<string, unknown> {
   return out;
 }
 
-const DICTIONARY_PATH = /^\/api\/v1\/data-dictionaries\/([0-9a-f-]{36})(?:\/|$)/i;
+/** Things named by id alone in a path, and the table that knows their company. */
+const COMPANY_BY_PATH = [
+  { path: /^\/api\/v1\/data-dictionaries\/([0-9a-f-]{36})(?:\/|$)/i, table: "dictionaries" },
+  { path: /^\/api\/v1\/master-templates\/([0-9a-f-]{36})(?:\/|$)/i, table: "templates" },
+] as const;
 
-/** The company of what the path names: a workspace's, or a master dictionary's (master templates have none). */
+/**
+ * The company of what the path names: a workspace's, a master dictionary's or a master template's
+ * (its levels, scripts and locks too), so that filtering the log by company finds their entries.
+ */
 async function companyOf(db: Kysely<Database>, workspaceId: string | null, path: string): Promise<string | null> {
   if (workspaceId) return (await db.selectFrom("projects").select("company_id").where("id", "=", workspaceId).executeTakeFirst())?.company_id ?? null;
-  const dictionaryId = DICTIONARY_PATH.exec(path)?.[1];
-  if (dictionaryId) return (await db.selectFrom("dictionaries").select("company_id").where("id", "=", dictionaryId).executeTakeFirst())?.company_id ?? null;
+  for (const { path: pattern, table } of COMPANY_BY_PATH) {
+    const id = pattern.exec(path)?.[1];
+    if (id) return (await db.selectFrom(table).select("company_id").where("id", "=", id).executeTakeFirst())?.company_id ?? null;
+  }
   return null;
 }
 

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { sql, type Kysely } from "kysely";
+import type { Kysely } from "kysely";
 import type { AuditAction, AuditEntry } from "../../../../contracts/sql-access.ts";
 import type { Database } from "../db/schema.ts";
 import type { AuditLogTable } from "../db/schema-sql-access.ts";
-import { escapeLike, totalOf } from "./db-helpers.ts";
+import { textContains, totalOf } from "./db-helpers.ts";
 
 /**
  * The audit log (issue 13): append-only. A write records its entry with `recordAudit` on the same
@@ -43,6 +43,7 @@ export async function recordAudit(trx: Kysely<Database>, entry: AuditRecord): Pr
 export type AuditQuery = {
   companyId?: string | undefined;
   userId?: string | undefined;
+  who?: string | undefined;
   action?: AuditAction | undefined;
   /** YYYY-MM-DD, inclusive, UTC. */
   from?: string | undefined;
@@ -56,12 +57,16 @@ function filtered(db: Kysely<Database>, q: Omit<AuditQuery, "page" | "pageSize">
   let query = db.selectFrom("audit_log");
   if (q.companyId) query = query.where("company_id", "=", q.companyId);
   if (q.userId) query = query.where("user_id", "=", q.userId);
+  // The page shows names, not ids: "who" is either, a name by any part of it.
+  const who = q.who?.trim();
+  if (who) query = query.where((eb) => eb.or([eb("user_id", "=", who), textContains("user_name", who)]));
   if (q.action) query = query.where("action", "=", q.action);
   // ISO timestamps compare as text: the day's start, and the next day's start (exclusive).
   if (q.from) query = query.where("at", ">=", `${q.from}T00:00:00.000Z`);
   if (q.to) query = query.where("at", "<", new Date(Date.parse(`${q.to}T00:00:00Z`) + 86_400_000).toISOString());
-  const contains = q.contains?.trim().toLowerCase();
-  if (contains) query = query.where(sql<boolean>`lower(${sql.ref("target")}) like ${`%${escapeLike(contains)}%`} escape '\\'`);
+  // A generic entry's target is its route (…/projects/:id/…): the path with the real ids is in its summary.
+  const contains = q.contains?.trim();
+  if (contains) query = query.where((eb) => eb.or([textContains("target", contains), textContains("summary", contains)]));
   return query;
 }
 

@@ -53,6 +53,11 @@ export function nameKeyContains(column: string, text: string | undefined): RawBu
   return sql<boolean>`${sql.ref(column)} like ${`%${escapeLike(contains)}%`} escape '\\'`;
 }
 
+/** The same for a column of any case (a name as typed, a JSON summary): it is lower-cased in SQL. */
+export function textContains(column: string, text: string): RawBuilder<boolean> {
+  return sql<boolean>`lower(${sql.ref(column)}) like ${`%${escapeLike(text.trim().toLowerCase())}%`} escape '\\'`;
+}
+
 export function escapeLike(text: string) {
   return text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
 }

@@ -4,7 +4,7 @@ import type { Column, ColumnInput, ColumnType, Table, TableInput, TableSummary }
 import { ApiProblem, DuplicateNameError, NotFoundError } from "../api-problem.ts";
 import type { Database } from "../db/schema.ts";
 import type { DictionaryColumnsTable } from "../db/schema-dictionaries.ts";
-import { inTransaction, isUniqueViolation, nameKey, toFlag, totalOf } from "./db-helpers.ts";
+import { escapeLike, inTransaction, isUniqueViolation, nameKey, toFlag, totalOf } from "./db-helpers.ts";
 import { bumpVersion, type VersionedWrite } from "./dictionary-version.ts";
 
 /**
@@ -91,7 +91,14 @@ export async function copyTables(db: Kysely<Database>, fromDictionaryId: string,
       const tableId = randomUUID();
       await trx
         .insertInto("dictionary_tables")
-        .values({ id: tableId, dictionary_id: toDictionaryId, name: table.name, name_key: nameKey(table.name), description: table.description, position: table.order })
+        .values({
+          id: tableId,
+          dictionary_id: toDictionaryId,
+          name: table.name,
+          name_key: nameKey(table.name),
+          description: table.description,
+          position: table.order,
+        })
         .execute();
       await insertColumns(trx, tableId, table.columns);
     }
@@ -171,7 +178,11 @@ async function columnsOf(db: Kysely<Database>, tables: readonly { id: string }[]
   const rows = await db
     .selectFrom("dictionary_columns")
     .selectAll()
-    .where("table_id", "in", tables.map((t) => t.id))
+    .where(
+      "table_id",
+      "in",
+      tables.map((t) => t.id),
+    )
     .orderBy("position")
     .orderBy("id")
     .execute();
@@ -246,7 +257,9 @@ async function writeColumns(trx: Kysely<Database>, tableId: string, columns: rea
 }
 
 function differs(row: DictionaryColumnsTable, values: ReturnType<typeof columnValues>) {
-  return (Object.keys(values) as (keyof typeof values)[]).some((k) => (k === "nullable" || k === "is_key" || k === "position" ? Number(row[k]) : row[k]) !== values[k]);
+  return (Object.keys(values) as (keyof typeof values)[]).some(
+    (k) => (k === "nullable" || k === "is_key" || k === "position" ? Number(row[k]) : row[k]) !== values[k],
+  );
 }
 
 async function insertColumns(trx: Kysely<Database>, tableId: string, columns: readonly (ColumnInput | Column)[]) {
@@ -261,7 +274,10 @@ const INSERT_BATCH = 200;
 
 async function insertRows(trx: Kysely<Database>, rows: DictionaryColumnsTable[]) {
   for (let i = 0; i < rows.length; i += INSERT_BATCH) {
-    await trx.insertInto("dictionary_columns").values(rows.slice(i, i + INSERT_BATCH)).execute();
+    await trx
+      .insertInto("dictionary_columns")
+      .values(rows.slice(i, i + INSERT_BATCH))
+      .execute();
   }
 }
 
@@ -327,8 +343,4 @@ function assertUniqueColumnNames(columns: readonly ColumnInput[]) {
     }
     seen.add(key);
   }
-}
-
-function escapeLike(text: string) {
-  return text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
 }

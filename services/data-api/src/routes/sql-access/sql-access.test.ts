@@ -191,6 +191,14 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("SQL access 
     expect(log.body.items[2]).toMatchObject({ workspaceId: project.id, summary: expect.objectContaining({ level: { before: "read", after: "write" } }) });
     expect(JSON.stringify(log.body)).not.toContain(issued.password);
     expect(JSON.stringify(log.body)).not.toContain(again.password);
+    // Who made them: by part of the name the page shows, in any case, or by the user's id.
+    const whose = `/api/v1/audit-log?companyId=${birch.id}&contains=${issued.credential.login}`;
+    for (const who of [(log.body.items[0].userName as string).slice(-12).toUpperCase(), USERS.superAdmin.id]) {
+      expect((await api.get(`${whose}&who=${encodeURIComponent(who)}`, admin)).body.total).toBe(
+        log.body.items.filter((e: { userId: string }) => e.userId === USERS.superAdmin.id).length,
+      );
+    }
+    expect((await api.get(`${whose}&who=nobody`, admin)).body.total).toBe(0);
 
     // The export has the same entries as CSV.
     const csv = await api.app.request(`/api/v1/audit-log.csv?companyId=${birch.id}&contains=${issued.credential.login}`, {
@@ -244,6 +252,13 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("SQL access 
     expect(past.body.fieldErrors.expiresOn).toEqual(["The expiry date cannot be in the past"]);
     const neither = await create({});
     expect(neither.body.fieldErrors.userId).toEqual(["Choose a user, or name a service"]);
+    expect((await create({ serviceName: "Never", expiresOn: "2027-02-30" })).body.fieldErrors.expiresOn).toEqual(["Give a real date"]);
+    // A day that does not exist is a 400 naming the filter, not a failed query (it answered 500).
+    for (const filter of ["to=2020-13-45", "from=2021-02-29"]) {
+      const log = await api.get(`/api/v1/audit-log?${filter}`, admin);
+      expect(log.status).toBe(400);
+      expect(Object.keys(log.body.fieldErrors)).toEqual([filter.split("=")[0]]);
+    }
     const stranger = await create({ userId: USERS.unassigned.id });
     expect(stranger.status).toBe(400);
     expect(stranger.body.fieldErrors.userId).toEqual(["This user has no access to the company"]);

@@ -221,8 +221,13 @@ describe.each(TEST_DATABASE_KINDS)("master templates on %s", (kind) => {
         ["Locked", null],
       ]);
       // The audit log has the save (the SQL by its length, never its text) and the force unlock with its reason.
-      const audit = await api.get(`/api/v1/audit-log?action=api.write&contains=scripts&pageSize=100`, await api.tokenFor(USERS.superAdmin));
-      const ofScript = audit.body.items.filter((e: { summary: { path: string } }) => e.summary.path.includes(script.id));
+      // They are Acme Health's: found by its company, and by the script's id (its route names it :scriptId).
+      const audit = await api.get(
+        `/api/v1/audit-log?action=api.write&companyId=${acme.id}&contains=${script.id}&pageSize=100`,
+        await api.tokenFor(USERS.superAdmin),
+      );
+      const ofScript = audit.body.items;
+      expect(ofScript.every((e: { summary: { path: string } }) => e.summary.path.includes(script.id))).toBe(true);
       expect(ofScript).toContainEqual(
         expect.objectContaining({ target: expect.stringMatching(/\/force-unlock$/), userId: USERS.support.id, reason: "Ann is on leave" }),
       );
