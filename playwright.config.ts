@@ -68,6 +68,8 @@ export default defineConfig({
         // Project databases: the embedded PostgreSQL, on a port of the suite's own.
         EMBEDDED_POSTGRES_PORT: "4104",
         LOG_LEVEL: "warn",
+        // notifications.spec.ts's receiver listens on 127.0.0.1, which production refuses to reach.
+        WEBHOOKS_ALLOW_PRIVATE_ADDRESSES: "true",
       // The journeys start from an empty tenant (empty states, first application).
       SEED_DEMO_CONTENT: "false",
         // Both portals are clients of the one client portal: the same client, two sets of redirect URIs.

@@ -38,6 +38,21 @@ export type Delivery = z.infer<typeof deliverySchema>;
 /** GET /api/v1/webhooks?companyId: the company's webhooks, each with its latest deliveries. */
 export const webhookListSchema = z.array(webhookSchema.extend({ deliveries: z.array(deliverySchema) }));
 
+export const WEBHOOK_URL_SCHEME_MESSAGE = "Give an http:// or https:// URL";
+export const WEBHOOK_URL_CREDENTIALS_MESSAGE = "Leave the user name and password out of the URL: the signature (X-DT-Signature) tells the endpoint who sent it";
+
+/**
+ * Why `url` can never be a webhook's, or null: the form's check, and the data API's again before each
+ * delivery (for a webhook stored before a rule). Credentials are refused because the URL is shown in
+ * the list and the audit log. Which addresses it may reach is the data API's to say (its settings):
+ * services/data-api/src/notifications/addresses.ts.
+ */
+export function webhookUrlProblem(url: string): string | null {
+  if (!/^https?:\/\/[^\s/]+/i.test(url) || !URL.canParse(url)) return WEBHOOK_URL_SCHEME_MESSAGE;
+  const { username, password } = new URL(url);
+  return username || password ? WEBHOOK_URL_CREDENTIALS_MESSAGE : null;
+}
+
 /** The fields of a new webhook; `createWebhookSchema` adds the rule that binds them. */
 export const webhookFieldsSchema = z.object({
   companyId: z.string().min(1),
@@ -46,7 +61,10 @@ export const webhookFieldsSchema = z.object({
     .trim()
     .min(1, "Give the URL that receives the events")
     .max(2000, "At most 2000 characters")
-    .refine((u) => /^https?:\/\/[^\s/]+/i.test(u) && URL.canParse(u), "Give an http:// or https:// URL"),
+    .superRefine((u, ctx) => {
+      const problem = webhookUrlProblem(u);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    }),
   events: z.array(webhookEventSchema, { error: "Choose at least one event" }).min(1, "Choose at least one event"),
   lockMinutes: z.coerce
     .number({ error: "Give a number of minutes" })

@@ -87,7 +87,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       const outcome =
         delivery.status === "Delivered"
           ? `Test delivered: the endpoint answered ${delivery.lastStatusCode}.`
-          : `Test not delivered: ${delivery.lastError ?? "no answer"} It is retried for ${DELIVERY_RETRY_HOURS} hours.`;
+          : `Test not delivered: ${delivery.lastError ?? "no answer"}${delivery.status === "Pending" ? ` It is retried for ${DELIVERY_RETRY_HOURS} hours.` : ""}`;
       return redirectWithFlash(here, outcome);
     }
     if (intent === "remove") {

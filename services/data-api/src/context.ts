@@ -9,6 +9,7 @@ import type { DataPlane } from "./data-plane/servers.ts";
 import type { SqlAccessSettings } from "./data-plane/sql-logins.ts";
 import type { Database } from "./db/schema.ts";
 import type { JobRunner } from "./jobs/runner.ts";
+import type { WebhookDeliverySettings } from "./notifications/webhooks.ts";
 import type { PermissionsSource } from "./permissions.ts";
 
 /** What createApp needs from the outside: the server wires real ones, tests wire their own. */
@@ -47,6 +48,8 @@ export type AppDeps = {
   sqlAccess?: SqlAccessSettings;
   /** The largest flat file a load takes (env MAX_UPLOAD_BYTES); 5 GB when omitted. */
   maxUploadBytes?: number;
+  /** Where webhook deliveries may go (env WEBHOOKS_ALLOW_PRIVATE_ADDRESSES): public addresses only when omitted. */
+  webhooks?: WebhookDeliverySettings;
   /** How long an upload waits for its review before answering 202 (routes/dictionaries/bulk-uploads.ts UPLOAD_WAIT_MS); tests set 0. */
   uploadWaitMs?: number;
 };

@@ -22,6 +22,7 @@ describe("data API environment", () => {
       TRANSLATION_ANALYST_ROLE: "FusionPSI_TranslationAnalyst",
       SEED_DEMO: false,
       SEED_DEMO_CONTENT: false,
+      WEBHOOKS_ALLOW_PRIVATE_ADDRESSES: false,
       EMBEDDED_POSTGRES_PORT: 5433,
       MAX_UPLOAD_BYTES: 5 * 1024 ** 3,
       AUTO_BACKUPS_KEPT: 10,
@@ -57,9 +58,10 @@ describe("data API environment", () => {
   });
 
   it("reads the port, the flag and the client portal URL", () => {
-    expect(loadEnv({ DATA_API_PORT: "4002", SEED_DEMO: "true", CLIENT_PORTAL_API_URL: "http://cp:3001/" })).toMatchObject({
+    expect(loadEnv({ DATA_API_PORT: "4002", SEED_DEMO: "true", CLIENT_PORTAL_API_URL: "http://cp:3001/", WEBHOOKS_ALLOW_PRIVATE_ADDRESSES: "true" })).toMatchObject({
       DATA_API_PORT: 4002,
       SEED_DEMO: true,
+      WEBHOOKS_ALLOW_PRIVATE_ADDRESSES: true,
       CLIENT_PORTAL_API_URL: "http://cp:3001",
     });
   });

@@ -69,6 +69,11 @@ const dataApiEnvSchema = z
     CLOUD_TARGET: z.enum(CLOUD_TARGETS).default("AWS"),
     /** The translation module's combined analyst role, allowed into Translations (spec §6). */
     TRANSLATION_ANALYST_ROLE: z.string().trim().min(1).default(DEFAULT_TRANSLATION_ANALYST_ROLE),
+    /**
+     * Lets webhooks reach loopback, private and link-local addresses (and localhost): for tests' and a
+     * developer's local receiver only. Off, a tenant's webhook cannot probe the data API's own network.
+     */
+    WEBHOOKS_ALLOW_PRIVATE_ADDRESSES: envFields.flag,
     SEED_DEMO: envFields.flag,
     /** With SEED_DEMO: an application, a dictionary and a project in Acme Health to look at. */
     SEED_DEMO_CONTENT: envFields.flag,

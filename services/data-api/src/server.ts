@@ -118,6 +118,7 @@ async function main() {
     rolesClaim: env.ROLES_CLAIM,
   };
   const jobs = createJobRunner();
+  const webhooks = { allowPrivateAddresses: env.WEBHOOKS_ALLOW_PRIVATE_ADDRESSES };
   const app = createApp({
     db,
     progressDb,
@@ -136,6 +137,7 @@ async function main() {
     companyUsers: createHttpCompanyUsersSource({ baseUrl: env.CLIENT_PORTAL_API_URL }),
     adminDataSources: createHttpAdminDataSources({ baseUrl: env.CLIENT_PORTAL_API_URL }),
     accessSettings: { cloudTarget: env.CLOUD_TARGET, translationAnalystRole: env.TRANSLATION_ANALYST_ROLE },
+    webhooks,
   });
   const stopSweep = sharedControlPlane ? startStaleJobSweep(db, logger, { dataPlane }) : () => undefined;
   // The audit log keeps AUDIT_RETENTION_DAYS: pruned now and once a day.
@@ -148,7 +150,7 @@ async function main() {
   const auditTimer = setInterval(pruneAuditLog, 24 * 3600_000);
   auditTimer.unref();
   // Webhook deliveries: the outbox the jobs write, sent and retried here (notifications/webhooks.ts).
-  const stopDeliveries = startWebhookDelivery(db, logger);
+  const stopDeliveries = startWebhookDelivery(db, logger, webhooks);
 
   const server = serve({ fetch: app.fetch, port: env.DATA_API_PORT }, (info) => {
     logger.info(`data API listening on http://localhost:${info.port}`, {

@@ -7,8 +7,17 @@
  * Each POST carries the JSON payload exactly as stored, signed: X-DT-Signature: sha256=<hex
  * HMAC-SHA256 of the body with the webhook's secret>. A non-2xx answer or no answer is retried with
  * backoff (30 s, doubling, at most an hour apart) until 24 hours after the event, then Failed.
+ *
+ * Only public addresses are reached (addresses.ts): the name is resolved here, each address checked,
+ * and the connection made to the addresses checked, never to a second resolution's (which a name's
+ * owner could point elsewhere in between: DNS rebinding). Redirects are not followed. A delivery so
+ * refused is Failed at once, saying why.
  */
 import { createHmac, randomUUID } from "node:crypto";
+import { lookup as dnsLookup } from "node:dns/promises";
+import http from "node:http";
+import https from "node:https";
+import { isIP, type LookupFunction } from "node:net";
 import type { Kysely } from "kysely";
 import {
   DELIVERY_RETRY_HOURS,
@@ -18,13 +27,22 @@ import {
   type DeliveryStatus,
   type Webhook,
   type WebhookEvent,
+  webhookUrlProblem,
 } from "../../../../contracts/notifications.ts";
 import { workspaceOfProductType } from "../../../../contracts/workspaces.ts";
 import type { Logger } from "../../../shared/logger.ts";
 import type { Database } from "../db/schema.ts";
 import type { WebhookDeliveriesTable, WebhooksTable } from "../db/schema-sql-access.ts";
+import { hostOf, hostRefusal, resolvedRefusal } from "./addresses.ts";
 
-export type Fetch = typeof fetch;
+export type ResolvedAddress = { address: string; family: number };
+
+/**
+ * Where deliveries may go. `allowPrivateAddresses` (env WEBHOOKS_ALLOW_PRIVATE_ADDRESSES; false when
+ * omitted) lets them reach loopback and private addresses, for tests' local receivers; `resolve`
+ * answers a host name's addresses (DNS when omitted; tests give their own).
+ */
+export type WebhookDeliverySettings = { allowPrivateAddresses?: boolean; resolve?: (host: string) => Promise<ResolvedAddress[]> };
 
 export function signatureOf(secret: string, body: string): string {
   return `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`;
@@ -151,8 +169,67 @@ const BACKOFF_FIRST_MS = 30_000;
 const BACKOFF_MAX_MS = 3600_000;
 export const backoffMs = (attempts: number) => Math.min(BACKOFF_FIRST_MS * 2 ** Math.max(attempts - 1, 0), BACKOFF_MAX_MS);
 
+/** A delivery that was not sent, because of where it would go: Failed at once, not retried. */
+class RefusedDelivery extends Error {}
+
+/** The addresses a delivery to `url` may connect to, each checked; or a RefusedDelivery. */
+async function addressesFor(url: string, settings: WebhookDeliverySettings): Promise<ResolvedAddress[]> {
+  const allow = settings.allowPrivateAddresses ?? false;
+  // Checked again, as when it was added: a webhook stored before a rule is held to it too.
+  const refusal = webhookUrlProblem(url) ?? (allow ? null : hostRefusal(new URL(url)));
+  if (refusal) throw new RefusedDelivery(refusal);
+  const host = hostOf(new URL(url));
+  if (isIP(host)) return [{ address: host, family: isIP(host) }];
+  const addresses = await (settings.resolve ?? ((h: string) => dnsLookup(h, { all: true })))(host);
+  if (addresses.length === 0) throw new Error(`${host} has no address`);
+  // Every one, not only the first: the connection may go to any of them.
+  for (const { address } of allow ? [] : addresses) {
+    const refused = resolvedRefusal(host, address);
+    if (refused) throw new RefusedDelivery(refused);
+  }
+  return addresses;
+}
+
+/**
+ * Answers only `addresses` (checked already): the connection goes where the check looked, whatever
+ * DNS would answer now. Node asks for all of them when it tries each family in turn (autoSelectFamily).
+ */
+const pinnedLookup =
+  (addresses: ResolvedAddress[]): LookupFunction =>
+  (_host, options, callback) =>
+    options.all ? callback(null, addresses) : callback(null, addresses[0]!.address, addresses[0]!.family);
+
+/**
+ * POSTs `body` to `url` at `addresses` and answers the status code; a redirect is an answer like any
+ * other, never followed. node:http rather than fetch: Node's fetch takes no lookup of ours (only the
+ * undici package's dispatcher would), so it would resolve the name again after the check.
+ */
+function post(url: string, addresses: ResolvedAddress[], headers: Record<string, string>, body: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const target = new URL(url);
+    const request = (target.protocol === "https:" ? https : http).request(target, {
+      method: "POST",
+      headers: { ...headers, "content-length": String(Buffer.byteLength(body)) },
+      lookup: pinnedLookup(addresses),
+      // A connection of its own: a pooled one could have been made for another delivery's settings.
+      agent: false,
+    });
+    const timer = setTimeout(() => request.destroy(Object.assign(new Error("timeout"), { name: "TimeoutError" })), DELIVERY_TIMEOUT_MS);
+    request.on("response", (res) => {
+      clearTimeout(timer);
+      res.destroy();
+      resolve(res.statusCode ?? 0);
+    });
+    request.on("error", (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    request.end(body);
+  });
+}
+
 /** One attempt of one delivery, claimed first (so two processes never send the same attempt); answers its row after. */
-export async function attemptDelivery(db: Kysely<Database>, deliveryId: string, options: { fetch?: Fetch; now?: () => Date } = {}) {
+export async function attemptDelivery(db: Kysely<Database>, deliveryId: string, options: WebhookDeliverySettings & { now?: () => Date } = {}) {
   const now = options.now ?? (() => new Date());
   const row = await db.selectFrom("webhook_deliveries").selectAll().where("id", "=", deliveryId).executeTakeFirst();
   if (!row || row.status !== "Pending") return row;
@@ -168,25 +245,25 @@ export async function attemptDelivery(db: Kysely<Database>, deliveryId: string, 
   const attempts = Number(row.attempts) + 1;
   let statusCode: number | null = null;
   let error: string | null = null;
+  let refused = false;
   if (!hook || hook.deleted_at) error = "The webhook was removed.";
   else {
     try {
-      const res = await (options.fetch ?? fetch)(hook.url, {
-        method: "POST",
-        headers: { "content-type": "application/json", [SIGNATURE_HEADER]: signatureOf(hook.secret, row.payload), "X-DT-Event": row.event, "X-DT-Delivery": row.id },
-        body: row.payload,
-        redirect: "manual",
-        signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
-      });
-      statusCode = res.status;
-      await res.body?.cancel().catch(() => undefined);
-      if (!res.ok) error = `The endpoint answered ${res.status}.`;
+      const addresses = await addressesFor(hook.url, options);
+      const headers = { "content-type": "application/json", [SIGNATURE_HEADER]: signatureOf(hook.secret, row.payload), "X-DT-Event": row.event, "X-DT-Delivery": row.id };
+      statusCode = await post(hook.url, addresses, headers, row.payload);
+      if (statusCode < 200 || statusCode > 299) error = `The endpoint answered ${statusCode}.`;
     } catch (err) {
-      error = (err as Error).name === "TimeoutError" ? `No answer within ${DELIVERY_TIMEOUT_MS / 1000} s.` : `Could not reach the endpoint: ${(err as Error).message}`;
+      refused = err instanceof RefusedDelivery;
+      error = refused
+        ? `Not sent: ${(err as Error).message}`
+        : (err as Error).name === "TimeoutError"
+          ? `No answer within ${DELIVERY_TIMEOUT_MS / 1000} s.`
+          : `Could not reach the endpoint: ${(err as Error).message}`;
     }
   }
   const at = now();
-  const expired = !hook || Boolean(hook.deleted_at) || at.getTime() + backoffMs(attempts) > Date.parse(row.created_at) + DELIVERY_RETRY_HOURS * 3600_000;
+  const expired = !hook || Boolean(hook.deleted_at) || refused || at.getTime() + backoffMs(attempts) > Date.parse(row.created_at) + DELIVERY_RETRY_HOURS * 3600_000;
   const status: DeliveryStatus = error === null ? "Delivered" : expired ? "Failed" : "Pending";
   await db
     .updateTable("webhook_deliveries")
@@ -203,7 +280,7 @@ export async function attemptDelivery(db: Kysely<Database>, deliveryId: string, 
 }
 
 /** Sends what is due (at most `limit`, oldest first); answers how many were attempted. */
-export async function deliverDue(db: Kysely<Database>, options: { fetch?: Fetch; now?: () => Date; limit?: number } = {}): Promise<number> {
+export async function deliverDue(db: Kysely<Database>, options: WebhookDeliverySettings & { now?: () => Date; limit?: number } = {}): Promise<number> {
   const now = (options.now ?? (() => new Date()))();
   const due = await db
     .selectFrom("webhook_deliveries")
@@ -221,7 +298,7 @@ export async function deliverDue(db: Kysely<Database>, options: { fetch?: Fetch;
  * The delivery loop of a data API process: due deliveries every `intervalMs`, held locks every
  * minute. A tick never overlaps the previous one; errors are logged, never thrown. Answers its stop.
  */
-export function startWebhookDelivery(db: Kysely<Database>, logger: Logger, intervalMs = 2000): () => void {
+export function startWebhookDelivery(db: Kysely<Database>, logger: Logger, settings: WebhookDeliverySettings, intervalMs = 2000): () => void {
   let busy = false;
   let lastLockCheck = 0;
   const tick = async () => {
@@ -232,7 +309,7 @@ export function startWebhookDelivery(db: Kysely<Database>, logger: Logger, inter
         lastLockCheck = Date.now();
         await announceHeldLocks(db);
       }
-      await deliverDue(db);
+      await deliverDue(db, settings);
     } catch (err) {
       logger.warn("webhook delivery failed", { err });
     } finally {

@@ -112,6 +112,8 @@ export async function createTestApi(kind: DatabaseKind) {
     // Uploads answer with their finished review however slow the machine: tests of the 202 path
     // (a file still being read) ask for it with appWith({ uploadWaitMs: 0 }).
     uploadWaitMs: 120_000,
+    // Tests' webhook receivers listen on loopback; a test of the refusal asks appWith for the default.
+    webhooks: { allowPrivateAddresses: true },
   };
   const app = createApp(deps);
 

@@ -3,9 +3,10 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_COMPANIES } from "../../../../../scripts/demo-data.ts";
+import { WEBHOOK_URL_CREDENTIALS_MESSAGE, type Delivery } from "../../../../../contracts/notifications.ts";
 import type { Template } from "../../../../../contracts/templates.ts";
 import { TEST_DATABASE_KINDS, TEST_POSTGRES_ADMIN_URL } from "../../../../shared/testing/databases.ts";
-import { announceHeldLocks, deliverDue } from "../../notifications/webhooks.ts";
+import { announceHeldLocks, deliverDue, enqueueEvent, type WebhookDeliverySettings } from "../../notifications/webhooks.ts";
 import { holdJobsOf } from "../../testing/hold-jobs.ts";
 import { USERS, createTestApi, type TestApi } from "../../testing/harness.ts";
 import { loadableProject, makeApplication } from "../../testing/project-fixtures.ts";
@@ -29,6 +30,9 @@ async function startReceiver() {
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/dt`;
   return { url, received, failOnce, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
+
+/** The tests' receivers listen on loopback, which only WEBHOOKS_ALLOW_PRIVATE_ADDRESSES lets deliveries reach (as the harness's app does). */
+const local = { allowPrivateAddresses: true };
 
 const signed = (secret: string, body: string) => `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`;
 
@@ -81,7 +85,7 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("webhooks on
     expect((await api.get(`/api/v1/projects/${project.id}/runs/${runId}`, owner)).body.status).toBe("SUCCESS");
     expect(receiver.received).toHaveLength(0);
 
-    await deliverDue(api.db);
+    await deliverDue(api.db, local);
     expect(receiver.received).toHaveLength(1);
     const [post] = receiver.received;
     expect(post!.headers["content-type"]).toBe("application/json");
@@ -110,7 +114,7 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("webhooks on
     expect(failing.lastError).toContain("Could not reach the endpoint");
     expect(Date.parse(failing.nextAttemptAt) - Date.now()).toBeGreaterThan(20_000);
     // After a day of retries it is Failed.
-    await deliverDue(api.db, { now: () => new Date(Date.now() + 25 * 3600_000) });
+    await deliverDue(api.db, { ...local, now: () => new Date(Date.now() + 25 * 3600_000) });
     const after = (await api.get(`/api/v1/webhooks?companyId=${birch.id}`, owner)).body.find((h: { id: string }) => h.id === down.body.webhook.id);
     expect(after.deliveries[0]).toMatchObject({ status: "Failed", attempts: 2 });
   });
@@ -120,7 +124,7 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("webhooks on
     receiver.received.length = 0;
     receiver.failOnce.add("/hooks/dt/failures");
     await runOnce(`select 1/0;`);
-    await deliverDue(api.db);
+    await deliverDue(api.db, local);
     const failedRows = () => receiver.received.filter((r) => r.path.endsWith("/failures"));
     // The first webhook (run.ended, job.failed) hears both; this one job.failed alone, answered 500 the first time.
     expect(
@@ -133,7 +137,7 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("webhooks on
     let log = (await api.get(`/api/v1/webhooks?companyId=${birch.id}`, owner)).body.find((h: { id: string }) => h.id === hook.body.webhook.id);
     expect(log.deliveries[0]).toMatchObject({ event: "job.failed", status: "Pending", lastStatusCode: 500, lastError: "The endpoint answered 500." });
     // Due again 30 s later: delivered.
-    await deliverDue(api.db, { now: () => new Date(Date.now() + 31_000) });
+    await deliverDue(api.db, { ...local, now: () => new Date(Date.now() + 31_000) });
     log = (await api.get(`/api/v1/webhooks?companyId=${birch.id}`, owner)).body.find((h: { id: string }) => h.id === hook.body.webhook.id);
     expect(log.deliveries[0]).toMatchObject({ status: "Delivered", lastStatusCode: 200, attempts: 2 });
     expect(JSON.parse(failedRows().at(-1)!.body).data.job).toMatchObject({ kind: "ProjectRun", status: "ERROR" });
@@ -150,7 +154,7 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("webhooks on
       expect(await announceHeldLocks(api.db, new Date(Date.now() + 29 * 60_000))).toBe(0);
       expect(await announceHeldLocks(api.db, new Date(Date.now() + 31 * 60_000))).toBe(1);
       expect(await announceHeldLocks(api.db, new Date(Date.now() + 45 * 60_000))).toBe(0);
-      await deliverDue(api.db, { now: () => new Date(Date.now() + 31 * 60_000) });
+      await deliverDue(api.db, { ...local, now: () => new Date(Date.now() + 31 * 60_000) });
       const post = receiver.received.filter((r) => r.path.endsWith("/locks"));
       expect(post).toHaveLength(1);
       expect(JSON.parse(post[0]!.body)).toMatchObject({ event: "lock.held", data: { workspace: { id: project.id }, lock: { reason: "Backup", jobId: backup.body.jobId } } });
@@ -185,6 +189,9 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("webhooks on
     const bad = await add({ url: "ftp://example.com", events: [] });
     expect(bad.status).toBe(400);
     expect(bad.body.fieldErrors).toMatchObject({ url: ["Give an http:// or https:// URL"], events: ["Choose at least one event"] });
+    const credentials = await add({ url: "https://user:secret@hooks.example.com/dt", events: ["run.ended"] });
+    expect(credentials.status).toBe(400);
+    expect(credentials.body.fieldErrors.url).toEqual([WEBHOOK_URL_CREDENTIALS_MESSAGE]);
     const noMinutes = await add({ url: receiver.url, events: ["lock.held"] });
     expect(noMinutes.body.fieldErrors.lockMinutes).toEqual(["Say after how many minutes a held lock is reported"]);
 
@@ -193,5 +200,90 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("webhooks on
     expect((await api.get(`/api/v1/webhooks?companyId=${birch.id}`, owner)).body.map((h: { id: string }) => h.id)).not.toContain(hook.webhook.id);
     const audit = await api.get(`/api/v1/audit-log?companyId=${birch.id}&action=webhook.removed`, admin);
     expect(audit.body.items[0]).toMatchObject({ target: `Webhook ${receiver.url}/test`, userId: USERS.clientAdmin.id });
+  });
+});
+
+/** Without WEBHOOKS_ALLOW_PRIVATE_ADDRESSES, as in production: no run needed, so on SQLite without PostgreSQL too. */
+describe.each(TEST_DATABASE_KINDS)("webhooks reach public addresses only, on %s", (kind) => {
+  let api: TestApi;
+  let owner: string;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  beforeAll(async () => {
+    api = await createTestApi(kind);
+    owner = await api.tokenFor(USERS.clientAdmin);
+    receiver = await startReceiver();
+  });
+  afterAll(async () => {
+    await receiver?.close();
+    await api?.close();
+  });
+
+  /** A request to an app of the default settings (or `settings`), as the ClientAdmin of Birch. */
+  async function send(method: string, path: string, body?: object, settings?: WebhookDeliverySettings) {
+    const app = api.appWith({ webhooks: settings });
+    const headers: Record<string, string> = { authorization: `Bearer ${owner}`, "content-type": "application/json" };
+    const res = await app.request(path, { method, headers, body: body && JSON.stringify({ companyId: birch.id, events: ["run.ended"], ...body }) });
+    return { status: res.status, body: (await res.json()) as any };
+  }
+  const deliveriesOf = async (id: string) =>
+    (await api.get(`/api/v1/webhooks?companyId=${birch.id}`, owner)).body.find((h: { id: string }) => h.id === id).deliveries as Delivery[];
+
+  it.each([
+    ["http://127.0.0.1:4502/api/v1/companies/all", "127.0.0.1 is a loopback address."],
+    ["http://169.254.169.254/latest/meta-data", "169.254.169.254 is a link-local address."],
+    ["http://[::ffff:169.254.169.254]/latest/meta-data", "::ffff:a9fe:a9fe is a link-local address."],
+    ["http://10.0.0.5/hook", "10.0.0.5 is a private address."],
+    ["http://localhost:3002/api/v1/companies", "localhost names the local machine."],
+  ])("adding a webhook for %s is refused at its URL", async (url, why) => {
+    const refused = await send("POST", "/api/v1/webhooks", { url });
+    expect(refused.status).toBe(400);
+    expect(refused.body.fieldErrors).toEqual({ url: [`A webhook must reach a public address: ${why}`] });
+  });
+
+  it("a delivery to a name that resolves to a private address is not sent, and Failed saying why; allowed, it goes to the address checked", async () => {
+    // A name is not resolved when the webhook is added: whatever it resolves to then can change before a delivery.
+    const url = receiver.url.replace("127.0.0.1", "hooks.example.test");
+    const created = await send("POST", "/api/v1/webhooks", { url });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const id = created.body.webhook.id as string;
+    const asked: string[] = [];
+    const resolve = async (host: string) => {
+      asked.push(host);
+      return [{ address: "127.0.0.1", family: 4 }];
+    };
+
+    const refused = await send("POST", `/api/v1/webhooks/${id}/test`, undefined, { resolve });
+    expect(refused.status).toBe(200);
+    expect(refused.body).toMatchObject({
+      status: "Failed",
+      attempts: 1,
+      lastStatusCode: null,
+      lastError: "Not sent: A webhook must reach a public address: hooks.example.test resolves to 127.0.0.1, a loopback address.",
+    });
+    expect(asked).toEqual(["hooks.example.test"]);
+    expect(receiver.received).toHaveLength(0);
+
+    // Allowed: the connection goes to the address the resolver answered (hooks.example.test has no DNS
+    // entry), resolved once: nothing resolves it a second time, differently.
+    const allowed = await send("POST", `/api/v1/webhooks/${id}/test`, undefined, { resolve, allowPrivateAddresses: true });
+    expect(allowed.body).toMatchObject({ status: "Delivered", lastStatusCode: 200 });
+    expect(asked).toEqual(["hooks.example.test", "hooks.example.test"]);
+    expect(receiver.received).toHaveLength(1);
+    expect(receiver.received[0]!.headers.host).toBe(new URL(url).host);
+  });
+
+  it("a webhook stored for a private address (before this rule, or while allowed) is never sent to by the delivery loop", async () => {
+    const created = await api.send("POST", "/api/v1/webhooks", owner, { companyId: birch.id, url: `${receiver.url}/stored`, events: ["run.ended"] });
+    expect(created.status).toBe(201);
+    const id = created.body.webhook.id as string;
+    await enqueueEvent(api.db, { companyId: birch.id, event: "test", subject: "test:stored", data: {}, at: new Date().toISOString(), only: id });
+    receiver.received.length = 0;
+    await deliverDue(api.db);
+    expect(receiver.received).toHaveLength(0);
+    expect((await deliveriesOf(id))[0]).toMatchObject({
+      status: "Failed",
+      attempts: 1,
+      lastError: "Not sent: A webhook must reach a public address: 127.0.0.1 is a loopback address.",
+    });
   });
 });

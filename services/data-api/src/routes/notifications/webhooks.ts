@@ -6,8 +6,9 @@ import { apiErrorSchema } from "../../../../../contracts/errors.ts";
 import { createdWebhookSchema, createWebhookSchema, deliverySchema, webhookListSchema } from "../../../../../contracts/notifications.ts";
 import { ROLES } from "../../../../../contracts/roles.ts";
 import { requireCompanyRole } from "../../access.ts";
-import { ApiProblem } from "../../api-problem.ts";
+import { ApiProblem, validationProblem } from "../../api-problem.ts";
 import type { AppEnv } from "../../context.ts";
+import { hostRefusal } from "../../notifications/addresses.ts";
 import { attemptDelivery, enqueueEvent, toDelivery, toWebhook } from "../../notifications/webhooks.ts";
 import { createRouter, errorResponses, inCompanyQuery, jsonBody, jsonContent, requireInCompany } from "../../openapi.ts";
 import { describeWrite } from "../../audit-writes.ts";
@@ -37,7 +38,9 @@ const create = createRoute({
   path: "/webhooks",
   tags,
   summary: "Add a webhook: the events it hears of are POSTed as JSON, signed with its secret",
-  description: "The secret (for checking X-DT-Signature: sha256=<hex HMAC-SHA256 of the body>) is in this answer and never again.",
+  description:
+    "The secret (for checking X-DT-Signature: sha256=<hex HMAC-SHA256 of the body>) is in this answer and never again. " +
+    "A URL naming a loopback, private, link-local or other non-public address (or localhost) is refused, and so is any delivery to a name that resolves to one.",
   request: { body: jsonBody(createWebhookSchema) },
   responses: { 201: jsonContent(createdWebhookSchema, "The webhook and its secret."), ...errors },
 });
@@ -91,6 +94,9 @@ export function createWebhooksRouter() {
     .openapi(create, async (c) => {
       const body = c.req.valid("json");
       await requireCompanyRole(c, body.companyId, ROLES.ClientAdmin);
+      // Said at once rather than at the first delivery; a name is only judged when it is resolved, at each delivery.
+      const refusal = c.var.deps.webhooks?.allowPrivateAddresses ? null : hostRefusal(new URL(body.url));
+      if (refusal) throw validationProblem({ url: [refusal] });
       const row = {
         id: randomUUID(),
         company_id: body.companyId,
@@ -147,7 +153,7 @@ export function createWebhooksRouter() {
           only: hook.id,
         }),
       );
-      const row = await attemptDelivery(db, id!);
+      const row = await attemptDelivery(db, id!, c.var.deps.webhooks);
       return c.json(toDelivery(row!), 200);
     });
 }
