@@ -15,6 +15,8 @@ const create = await import("./create/details");
 const wizardLayout = await import("./create/layout");
 const dictionaryStep = await import("./create/data-dictionary");
 const databasesStep = await import("./create/databases");
+const templatesStep = await import("./create/templates");
+const { readFlash } = await import("~/lib/flash.server");
 const projectLayout = await import("./project/layout");
 const details = await import("./project/details");
 const access = await import("./project/project-access");
@@ -163,6 +165,28 @@ describe("project pages", () => {
       }),
     );
     expect(result?.status).toBe(404);
+  });
+});
+
+describe("wizard steps", () => {
+  it("a post to a step the project's status does not open (a tab left open) changes nothing and says so", async () => {
+    const project = await newProject(ANALYST, acme.id, acmeApp.id, "Stale step");
+    const result = await call(ANALYST, wizardUrl(project.id, "templates"), templatesStep.action, {
+      params: { projectId: project.id },
+      middleware: wizardLayout.middleware,
+      form: { templateIds: "t1" },
+    });
+    expect(isRedirect(result, wizardUrl(project.id, "data-dictionary"))).toBe(true);
+    const cookie = (result as Response).headers.get("Set-Cookie")!.split(";")[0]!;
+    const flash = await readFlash(new Request("http://portal.test/", { headers: { Cookie: cookie } }));
+    expect(JSON.stringify(flash)).toContain("Nothing was changed: the “Templates” step is not open for this project");
+    // Opening it (a GET) still just resumes the setup where it is.
+    const opened = await call(ANALYST, wizardUrl(project.id, "templates"), templatesStep.loader, {
+      params: { projectId: project.id },
+      middleware: wizardLayout.middleware,
+    });
+    expect(isRedirect(opened, wizardUrl(project.id, "data-dictionary"))).toBe(true);
+    expect((opened as Response).headers.get("Set-Cookie")).toBeNull();
   });
 });
 

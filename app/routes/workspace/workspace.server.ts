@@ -6,10 +6,12 @@
  */
 import { createContext, data, redirect, type MiddlewareFunction, type RouterContextProvider } from "react-router";
 import type { ProjectAccess } from "../../../contracts/projects";
+import { PROJECT_STATUS_LABELS } from "../../../contracts/values/projects";
 import type { WizardStepId } from "../../../contracts/workspaces";
 import type { Caller, ServiceFailure } from "~/lib/api.server";
 import { companyUsers, workspaceApi, type Workspace } from "~/lib/api/workspaces.server";
 import { companyHref } from "~/lib/company-href";
+import { redirectWithFlash } from "~/lib/flash.server";
 import { serviceFailure } from "~/lib/forms.server";
 import { callerOf, forSelectedCompany, requireUnlocked, requireWrite, shellOf } from "~/lib/guards.server";
 import { workspaceOfPath, workspacePaths } from "~/lib/workspace-paths";
@@ -100,13 +102,23 @@ export type ProjectScopeOf = Awaited<ReturnType<typeof projectScope>>;
  * - `write`: edit pages and every action that writes need write permission, else the parent route
  *   (`write` names it; the workspace's details page when `true`);
  * - `unlocked`: lock-sensitive pages send a locked workspace to its background-process page;
- * - `step`: a wizard step that the workspace's status does not open resumes at its first incomplete step.
+ * - `step`: a wizard step that the workspace's status does not open resumes at its first incomplete step;
+ *   a post to it says so: a form from a tab left open on a step since passed would otherwise change
+ *   nothing without a word.
  */
 export async function requireWorkspace(
   context: Readonly<RouterContextProvider>,
   options: { write?: boolean | string; unlocked?: boolean; step?: WizardStepId } = {},
 ) {
   const scope = await projectScope(context);
+  const { project, ws, paths, companyId, as } = scope;
+  if (options.step && !["GET", "HEAD"].includes(as.request.method) && !paths.stepOpen(project.status, options.step)) {
+    const step = ws.steps.find((s) => s.id === options.step)?.label ?? options.step;
+    throw await redirectWithFlash(
+      companyHref(paths.nextStep(project), companyId),
+      `Nothing was changed: the “${step}” step is not open for this ${ws.noun}, which is “${PROJECT_STATUS_LABELS[project.status]}” now.`,
+    );
+  }
   return checkWorkspace(scope, options);
 }
 
