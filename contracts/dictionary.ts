@@ -4,7 +4,10 @@ import { BULK_UPLOAD_MODES, COLUMN_TYPES, DECIMAL_MAX_PRECISION, DICTIONARY_SORT
 
 export * from "./values/dictionary";
 
-export const columnTypeSchema = z.enum(COLUMN_TYPES, { error: `Unknown type: use one of ${COLUMN_TYPES.join(", ")}` });
+// None chosen (a form's empty select sends nothing) asks for one; anything else names the ones there are.
+export const columnTypeSchema = z.enum(COLUMN_TYPES, {
+  error: (issue) => (issue.input === undefined || issue.input === "" ? "Choose a type" : `Unknown type: use one of ${COLUMN_TYPES.join(", ")}`),
+});
 export type ColumnType = z.infer<typeof columnTypeSchema>;
 
 const optionalInt = (min: number, max: number, label: string) =>

@@ -1,7 +1,12 @@
+import { parseWithZod } from "@conform-to/zod/v4";
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { action as sidebarAction } from "~/routes/sidebar";
 import type { StreamedUpload } from "./api.server";
-import { countedBody, FORM_MAX_BYTES, readFormData, submitUpload, UPLOAD_FORM_MAX_BYTES } from "./forms.server";
+import { countedBody, FORM_MAX_BYTES, invalid, readFormData, submitUpload, UPLOAD_FORM_MAX_BYTES } from "./forms.server";
+
+/** Conform's reserved field for a list's buttons (insert, remove, reorder). */
+const INTENT = "__intent__";
 
 const CHUNK = 64 * 1024;
 
@@ -144,5 +149,27 @@ describe("submitUpload passes an upload on as it streams", () => {
       { length: undefined, contentType: "multipart/form-data; boundary=x" },
     ]);
     expect(sent[0]!.text).toBe(form);
+  });
+});
+
+describe("invalid", () => {
+  const schema = z.object({ name: z.string({ error: "Required" }), columns: z.array(z.object({ name: z.string({ error: "Required" }) })) });
+  const form = (entries: Record<string, string>) => {
+    const formData = new FormData();
+    for (const [key, value] of Object.entries(entries)) formData.set(key, value);
+    return parseWithZod(formData, { schema });
+  };
+  const answer = (value: unknown) => value as { data: { result: { error?: Record<string, string[] | null> } }; init: ResponseInit | null };
+
+  it("a list's button posted without JavaScript (Add column) comes back with the list changed and no field judged yet", () => {
+    const result = answer(invalid(form({ name: "", [INTENT]: JSON.stringify({ type: "insert", payload: { name: "columns" } }) })));
+    expect(result.init?.status).toBe(200);
+    expect(result.data.result.error).toEqual({});
+  });
+
+  it("a submission is judged: 400 with every field's message", () => {
+    const result = answer(invalid(form({ name: "", "columns[0].name": "" })));
+    expect(result.init?.status).toBe(400);
+    expect(result.data.result.error).toEqual({ name: ["Required"], "columns[0].name": ["Required"] });
   });
 });

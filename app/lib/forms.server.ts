@@ -142,8 +142,14 @@ export function unknownIntent(intent: unknown): never {
   throw data<ServiceFailure>({ errors: [`Unknown action${typeof intent === "string" && intent ? `: ${intent}` : ""}.`] }, { status: 400 });
 }
 
-/** 400 with the field errors next to the fields; nothing was changed. */
+/**
+ * 400 with the field errors next to the fields; nothing was changed. A list's button (Add column,
+ * Remove, Move: a Conform intent, which a form without JavaScript posts) is not a submission: the form
+ * comes back changed, without judging fields the user has not finished (every new column said
+ * "Required").
+ */
 export function invalid(submission: Submission<unknown>) {
+  if (submission.status === undefined) return data({ result: { ...submission.reply(), error: {} } }, { status: 200 });
   return data({ result: submission.reply() }, { status: 400 });
 }
 

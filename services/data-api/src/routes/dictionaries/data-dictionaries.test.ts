@@ -410,6 +410,7 @@ describe.each(TEST_DATABASE_KINDS)("data dictionaries on %s", (kind) => {
     it.each([
       ["a duplicate column", { columns: [{ name: "Id", type: "int" }, { name: "ID", type: "bigint" }] }, "columns.1.name", "Duplicate column ID"],
       ["an unknown type", { columns: [{ name: "Id", type: "varchar2" }] }, "columns.0.type", "Unknown type: use one of int, decimal, float, bigint, date, time, datetime, nvarchar, uniqueidentifier"],
+      ["no type", { columns: [{ name: "Id" }] }, "columns.0.type", "Choose a type"],
       ["nvarchar without a length", { columns: [{ name: "Title", type: "nvarchar" }] }, "columns.0.length", "nvarchar needs a length"],
       ["a decimal scale above its precision", { columns: [{ name: "Amount", type: "decimal", precision: 5, scale: 7 }] }, "columns.0.scale", "Scale cannot be greater than precision"],
       ["an empty table name", { name: " ", columns: [] }, "name", "Required"],
