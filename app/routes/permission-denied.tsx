@@ -1,10 +1,9 @@
-import { useRouteLoaderData } from "react-router";
 import { Card, CardDescription, CardTitle } from "~/components/ui/card";
 import { COMPANY_PARAM, companyHref, useCompanyHref } from "~/lib/company-href";
 import { env } from "~/lib/env.server";
 import { MENU } from "~/lib/menu";
+import { useOpenAreas } from "~/lib/open-areas";
 import type { Route } from "./+types/permission-denied";
-import type { loader as shellLoader } from "./shell";
 
 export async function loader({ request }: Route.LoaderArgs) {
   return {
@@ -18,7 +17,7 @@ export const handle = { companySwitchTo: "/" };
 
 export default function PermissionDenied({ loaderData }: Route.ComponentProps) {
   // The areas the role does open in this company: the main page is Migrations, which a translator, say, may not open.
-  const areas = useRouteLoaderData<typeof shellLoader>("routes/shell")?.areas ?? [];
+  const areas = useOpenAreas();
   const href = useCompanyHref();
   const open = MENU.filter((section) => areas.includes(section.area));
   return (

@@ -205,6 +205,9 @@ test.describe("mapping projects and the translation module's analyst", () => {
     await page.getByLabel("Application").selectOption({ index: 1 });
     await page.getByRole("button", { name: "Save and continue" }).click();
     await expect(page).toHaveURL(/\/translations\/mappings\/create\/[^/]+\/file-data-structure\?companyId=/);
+    // The step links nowhere this role is refused (master dictionaries are Migrations' pages).
+    await expect(page.getByRole("heading", { name: "Assign a master dictionary" })).toBeVisible();
+    await expect(page.getByRole("main").locator('a[href^="/migration/"]')).toHaveCount(0);
   });
 });
 

@@ -17,6 +17,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~
 import { useWorkspacePaths, workspaceOfPath } from "~/lib/workspace-paths";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
+import { useOpenAreas } from "~/lib/open-areas";
 import { getFormProps, useServerForm } from "~/lib/forms";
 import { invalid, readFormData, refusedByService, serviceFailure, unknownIntent } from "~/lib/forms.server";
 import { Alert } from "~/components/ui/alert";
@@ -124,6 +125,7 @@ export default function DataDictionaryStep({ loaderData, actionData }: Route.Com
   // An upload's refusal carries none of the form's values (the file streamed through unread): the sample form's.
   const fromUpload = lastResult !== undefined && Object.keys(lastResult.initialValue ?? {}).length === 0;
   const href = useCompanyHref();
+  const openAreas = useOpenAreas();
   const paths = useWorkspacePaths();
   // The API sets the status: every table has a column (and there is one) once it is past this step.
   const mapping = paths.ws.kind === "translation";
@@ -221,9 +223,14 @@ export default function DataDictionaryStep({ loaderData, actionData }: Route.Com
         {masters.length === 0 ? (
           <p className="mt-3 text-sm">
             {project.applicationName} has no master data dictionary yet.{" "}
-            <Link to={href("/migration/data-dictionary")} className="text-brand underline underline-offset-2">
-              Data dictionaries
-            </Link>
+            {/* Master dictionaries are Migrations' pages: a role that does not open it (a translator) is told whom to ask instead. */}
+            {openAreas.includes("migration") ? (
+              <Link to={href("/migration/data-dictionary")} className="text-brand underline underline-offset-2">
+                Data dictionaries
+              </Link>
+            ) : (
+              "An analyst can add one under Migrations → Data Dictionary; meanwhile, define the tables here."
+            )}
           </p>
         ) : (
           <div className="mt-4">
