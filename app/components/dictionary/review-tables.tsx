@@ -12,6 +12,7 @@ import { useCompanyHref } from "~/lib/company-href";
 import { getFormProps, getInputProps, useServerForm } from "~/lib/forms";
 import { cn } from "~/lib/utils";
 import { formatColumnType, yesNo } from "./column-format";
+import { formatCount, formatCountOf } from "~/components/projects/format";
 
 type ColumnChange = z.infer<typeof columnChangeSchema>;
 type ColumnState = NonNullable<ColumnChange["after"]>;
@@ -44,8 +45,8 @@ export function ReviewTables({ review, tables, problems, paginate = true }: Revi
   return (
     <div className="flex flex-col gap-6">
       <p className="text-sm text-muted-foreground">
-        <span className="font-medium text-slate-900">{review.fileName}</span>: {review.rowCount} {review.rowCount === 1 ? "row" : "rows"},{" "}
-        {tables.total} {tables.total === 1 ? "table" : "tables"}, {review.changingTableCount} to change.
+        <span className="font-medium text-slate-900">{review.fileName}</span>:{" "}
+        {`${formatCountOf(review.rowCount, "row")}, ${formatCountOf(tables.total, "table")}, ${formatCount(review.changingTableCount)} to change.`}
         {review.mode === "merge" ? " Uploaded with “Only add and change”: columns that are not in the file are kept." : null}
       </p>
       {problems.total > 0 ? <RowErrors problems={problems} /> : null}
@@ -73,7 +74,7 @@ function StillReading({ review }: { review: Pick<ReviewHeader, "fileName" | "row
   return (
     <div role="status" className="rounded-md border border-border bg-white px-4 py-3 text-sm">
       <meta httpEquiv="refresh" content={String(READING_REFRESH_SECONDS)} />
-      Reading <span className="font-medium">{review.fileName}</span>: {review.rowCount.toLocaleString("en")} rows so far. This page
+      Reading <span className="font-medium">{review.fileName}</span>: {formatCountOf(review.rowCount, "row")} so far. This page
       refreshes until its review is ready.
     </div>
   );

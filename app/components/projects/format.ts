@@ -14,6 +14,11 @@ export function formatCount(n: number): string {
   return n.toLocaleString("en-US");
 }
 
+/** "1 row", "1,234 rows": a count with its noun in the number it needs (a plural is the noun + "s" unless given). */
+export function formatCountOf(n: number, noun: string, plural = `${noun}s`): string {
+  return `${formatCount(n)} ${n === 1 ? noun : plural}`;
+}
+
 /** "56.2 MB": a file's size or the part of it read, in the unit that keeps it readable. */
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;

@@ -9,7 +9,7 @@ import { redirectWithFlash } from "~/lib/flash.server";
 import { readFormData, serviceFailure, unknownIntent } from "~/lib/forms.server";
 import { LoadStatusBadge } from "~/components/loads/load-status";
 import { flatFileParameterRows } from "~/components/projects/flat-file-parameter-rows";
-import { formatCount, formatTimestamp } from "~/components/projects/format";
+import { formatCount, formatCountOf, formatTimestamp } from "~/components/projects/format";
 import { AutoRefresh, isRunning, JobProgress } from "~/components/projects/job-progress";
 import { Card } from "~/components/ui/card";
 import { LabelValueList } from "~/components/ui/label-value-list";
@@ -73,10 +73,10 @@ function outcomeOf(entry: HistoryEntry): string | null {
   if (entry.status === "Loading") return `${HISTORY_TYPE_LABELS[entry.type]} running: this page follows it until it ends.`;
   if (entry.status === "Failed" || entry.status === "Refused") return entry.message;
   if (entry.type === "FlatFile")
-    return `${formatCount(entry.rowsLoaded)} of ${formatCount(entry.rowsRead)} rows loaded${entry.rowsRejected ? `; ${formatCount(entry.rowsRejected)} rejected` : ""}.`;
-  if (entry.type === "Backup") return `${formatCount(entry.rowsRead)} rows of ${entry.tables.length} tables backed up.`;
+    return `${formatCount(entry.rowsLoaded)} of ${formatCountOf(entry.rowsRead, "row")} loaded${entry.rowsRejected ? `; ${formatCount(entry.rowsRejected)} rejected` : ""}.`;
+  if (entry.type === "Backup") return `${formatCountOf(entry.rowsRead, "row")} of ${formatCountOf(entry.tables.length, "table")} backed up.`;
   if (entry.type === "Comparison") return entry.message ?? "Compared: the differences per table are below.";
-  return `${formatCount(entry.rowsLoaded)} rows restored into the source database.${entry.message ? ` ${entry.message}` : ""}`;
+  return `${formatCountOf(entry.rowsLoaded, "row")} restored into the source database.${entry.message ? ` ${entry.message}` : ""}`;
 }
 
 export const handle = { breadcrumb: "Entry" };

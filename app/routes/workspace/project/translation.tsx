@@ -1,6 +1,6 @@
 import { Link, type UIMatch } from "react-router";
 import { UNMAPPED_RULE_LABELS } from "../../../../contracts/values/mappings";
-import { formatTimestamp } from "~/components/projects/format";
+import { formatCount, formatCountOf, formatTimestamp } from "~/components/projects/format";
 import { AutoRefresh } from "~/components/projects/job-progress";
 import { Alert } from "~/components/ui/alert";
 import { buttonVariants } from "~/components/ui/button";
@@ -55,17 +55,14 @@ export default function TranslationPage({ loaderData }: Route.ComponentProps) {
             >
               <div className="h-2 rounded bg-brand" style={{ width: `${percent}%` }} />
             </div>
-            <p className="mt-2 text-sm">
-              {percent}% read, {t.rowsRead.toLocaleString("en-US")} rows so far.
-            </p>
+            <p className="mt-2 text-sm">{`${percent}% read, ${formatCountOf(t.rowsRead, "row")} so far.`}</p>
           </div>
         ) : null}
         {t.error ? <Alert className="mt-4">{t.error}</Alert> : null}
         {t.status === "Completed" ? (
           <div className="mt-4 flex flex-wrap items-center gap-3">
             <p className="text-sm">
-              {t.rowsRead.toLocaleString("en-US")} rows read, {t.rowsWritten.toLocaleString("en-US")} written, {t.rowsRejected.toLocaleString("en-US")}{" "}
-              rejected.
+              {`${formatCountOf(t.rowsRead, "row")} read, ${formatCount(t.rowsWritten)} written, ${formatCount(t.rowsRejected)} rejected.`}
             </p>
             <a href={href(paths.translations.file(projectId, t.id))} className={buttonVariants()} download>
               Download the translated file
@@ -87,7 +84,7 @@ export default function TranslationPage({ loaderData }: Route.ComponentProps) {
                   <p className="mt-1 text-sm text-muted-foreground">
                     {c.unmappedCells === 0
                       ? "Every value had a mapping."
-                      : `${c.unmappedCells.toLocaleString("en-US")} cells, ${c.unmappedDistinct.toLocaleString("en-US")} distinct values; ${UNMAPPED_RULE_LABELS[c.rule].toLowerCase()}.`}
+                      : `${formatCountOf(c.unmappedCells, "cell")}, ${formatCountOf(c.unmappedDistinct, "distinct value")}; ${UNMAPPED_RULE_LABELS[c.rule].toLowerCase()}.`}
                   </p>
                   {c.unmappedValues.length ? (
                     <Table aria-label={`Unmapped values of ${c.name}`} className="mt-2">
