@@ -15,9 +15,10 @@ export type HeaderUser = {
 export function SiteHeader({ branding, user }: { branding: Branding; user: HeaderUser | null }) {
   return (
     <header className="flex h-14 items-center justify-between border-b border-border bg-white px-4">
-      <div className="flex items-center gap-3">
+      {/* On a phone's width the signed-in header keeps the logo, the company and Log out: the rest gives way. */}
+      <div className="flex shrink-0 items-center gap-3">
         <BrandLogo branding={branding} />{" "}
-        <span className="font-semibold">{branding.name}</span>
+        <span className={user ? "hidden font-semibold sm:inline" : "font-semibold"}>{branding.name}</span>
         <TextSeparator />
         <span className="hidden text-sm text-muted-foreground sm:inline">Data Transformation</span>
       </div>{" "}
@@ -35,7 +36,7 @@ export function SiteHeader({ branding, user }: { branding: Branding; user: Heade
               </div>
             </div>
           ) : null}{" "}
-          <div className="text-right text-sm leading-tight">
+          <div className="hidden text-right text-sm leading-tight sm:block">
             <div className="font-medium" data-testid="user-name">
               {user.name}
             </div>{" "}
