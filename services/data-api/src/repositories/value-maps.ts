@@ -319,12 +319,14 @@ export async function importPreview(db: Kysely<Database>, columnId: string, impo
     .selectFrom("value_map_import_rows as r")
     .leftJoin("value_map_values as v", (join) => join.onRef("v.source_value", "=", "r.source_value").on("v.column_id", "=", columnId))
     .where("r.import_id", "=", importId);
-  // A NULL-safe "differs": both null is the same, one null is a change.
-  const differs = sql<SqlBool>`(v.target_value is null and r.target_value is not null) or (v.target_value is not null and r.target_value is null) or v.target_value <> r.target_value`;
+  // A NULL-safe "differs": both null is the same, one null is a change. Parenthesised as a whole: Kysely
+  // joins `where`s with a bare "and", which binds tighter than these "or"s, so without them every
+  // waiting import's changed rows (of any column) joined this preview's list of changes.
+  const differs = sql<SqlBool>`((v.target_value is null and r.target_value is not null) or (v.target_value is not null and r.target_value is null) or v.target_value <> r.target_value)`;
   const counts = await joined
     .select((eb) => [
       eb.fn.sum<number>(sql`case when v.source_value is null then 1 else 0 end`).as("adds"),
-      eb.fn.sum<number>(sql`case when v.source_value is not null and (${differs}) then 1 else 0 end`).as("changes"),
+      eb.fn.sum<number>(sql`case when v.source_value is not null and ${differs} then 1 else 0 end`).as("changes"),
     ])
     .executeTakeFirstOrThrow();
   const adds = await joined.select(["r.source_value", "r.target_value"]).where("v.source_value", "is", null).orderBy("r.line").limit(SAMPLE).execute();

@@ -152,6 +152,34 @@ describe.each(TEST_DATABASE_KINDS)("value maps of mapping projects on %s", (kind
     expect((await values(project, department, "?search=ops")).body.items[0].targetValue).toBe("Ops and logistics");
   });
 
+  it("previews each import with its own rows only, each once, whatever other imports of the column wait", async () => {
+    const { project, table } = await mapping();
+    const department = col(table, "department");
+    await api.send("POST", `${BASE}/${project.id}/mapping-columns/${department.id}/values`, analyst, {
+      version: 0,
+      values: [
+        { sourceValue: "Zoë", targetValue: "Zoe" },
+        { sourceValue: "Jörg", targetValue: "Jorg" },
+        { sourceValue: "Alice", targetValue: "OLD_A" },
+      ],
+    });
+    const path = `${BASE}/${project.id}/mapping-columns/${department.id}/imports`;
+    // Previewed one after another and left waiting, as a user trying files does.
+    await upload(path, { name: "map_bom.csv", text: "\uFEFFsource_value,target_value\nZoë,BOMZ\nAlice,BOM_A\n" });
+    await upload(path, { name: "map_latin1.csv", text: "source_value,target_value\nJörg,latin\n" });
+    const ok = await upload(path, { name: "map_ok.csv", text: "source_value,target_value\nAlice,NEW_A\nBob,NEW_B\n" });
+    expect(ok.body).toMatchObject({ rowCount: 2, adds: 1, changes: 1, unchanged: 0 });
+    expect(ok.body.sampleChanges).toEqual([{ sourceValue: "Alice", from: "OLD_A", to: "NEW_A" }]);
+    expect(ok.body.sampleAdds).toEqual([{ sourceValue: "Bob", targetValue: "NEW_B" }]);
+
+    const headerOnly = await upload(path, { name: "map_hdronly.csv", text: "source_value,target_value\n" });
+    expect(headerOnly.status).toBe(201);
+    expect(headerOnly.body).toMatchObject({ fileName: "map_hdronly.csv", rowCount: 0, adds: 0, changes: 0, unchanged: 0, sampleAdds: [], sampleChanges: [] });
+    // Read again later, the same.
+    expect((await api.get(`${path}/${headerOnly.body.id}`, analyst)).body).toMatchObject({ sampleAdds: [], sampleChanges: [] });
+    expect((await api.get(`${path}/${ok.body.id}`, analyst)).body.sampleChanges).toEqual([{ sourceValue: "Alice", from: "OLD_A", to: "NEW_A" }]);
+  });
+
   it("refuses a bad map CSV with the line at fault and changes nothing", async () => {
     const { project, table } = await mapping();
     const grade = col(table, "grade");
