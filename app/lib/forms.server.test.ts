@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { action as sidebarAction } from "~/routes/sidebar";
 import type { StreamedUpload } from "./api.server";
-import { countedBody, FORM_MAX_BYTES, invalid, readFormData, submitUpload, UPLOAD_FORM_MAX_BYTES } from "./forms.server";
+import { exactValue } from "./forms";
+import { countedBody, FORM_MAX_BYTES, invalid, readExactValues, readFormData, submitUpload, UPLOAD_FORM_MAX_BYTES } from "./forms.server";
 
 /** Conform's reserved field for a list's buttons (insert, remove, reorder). */
 const INTENT = "__intent__";
@@ -171,5 +172,24 @@ describe("invalid", () => {
     const result = answer(invalid(form({ name: "", "columns[0].name": "" })));
     expect(result.init?.status).toBe(400);
     expect(result.data.result.error).toEqual({ name: ["Required"], "columns[0].name": ["Required"] });
+  });
+});
+
+describe("exactValue and readExactValues carry a value through a form to the letter", () => {
+  it("whatever the browser's newline normalisation does to the field", async () => {
+    const values = ["Bob\nJunior", "Ann\r\nLee", "lone\rCR", " Alice ", "tab\there", "nul\u0000", "lone \ud800 surrogate", "plain", ""];
+    // A browser posting the form itself makes every line break of a field's value CRLF, and UTF-8 of the rest.
+    const body = values.map((v) => `source=${encodeURIComponent(exactValue(v).replace(/\r\n|\r|\n/g, "\r\n"))}`).join("&");
+    const formData = await readFormData(new Request("http://portal.test/x", { method: "POST", body, headers: { "content-type": "application/x-www-form-urlencoded" } }));
+    expect(readExactValues(formData, "source")).toEqual(values);
+  });
+
+  it("refuses a field that is not such a value (a forged form, or a page from before) with a 400", async () => {
+    for (const raw of ["Bob\r\nJunior", "12", '{"a":1}']) {
+      const formData = new FormData();
+      formData.append("source", raw);
+      const err = await thrown(Promise.resolve().then(() => readExactValues(formData, "source")));
+      expect(err.init.status, raw).toBe(400);
+    }
   });
 });

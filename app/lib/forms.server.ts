@@ -137,6 +137,24 @@ export async function parseForm<S extends z.ZodType>(request: Request, schema: S
   }
 }
 
+/**
+ * Every `name` field of the form, as exactValue (forms.ts) wrote them: the values the page held, to
+ * the letter. A field that is not such a value (a forged form, or a page from before it was one) is a
+ * 400: read as it is, it would name another value.
+ */
+export function readExactValues(formData: FormData, name: string): string[] {
+  return formData.getAll(name).map((field) => {
+    let value: unknown;
+    try {
+      value = typeof field === "string" ? JSON.parse(field) : undefined;
+    } catch {
+      // Not JSON: refused below.
+    }
+    if (typeof value !== "string") throw data<ServiceFailure>({ errors: [UNREADABLE] }, { status: 400 });
+    return value;
+  });
+}
+
 /** Several buttons on one page send an `intent`; anything else is a bad request, never a 500. */
 export function unknownIntent(intent: unknown): never {
   throw data<ServiceFailure>({ errors: [`Unknown action${typeof intent === "string" && intent ? `: ${intent}` : ""}.`] }, { status: 400 });

@@ -241,3 +241,12 @@ export function getCollectionProps(field: FieldMetadata, options: AriaOptions & 
     required: options.type === "checkbox" ? undefined : field.required,
   }));
 }
+
+/**
+ * A value a form must send back to the letter (a stored value in a hidden input), written as a JSON
+ * string; the action reads it with readExactValues (forms.server.ts). A browser posting a form itself
+ * (without JavaScript) rewrites every line break in a field's value as CRLF (the form data set's
+ * newline normalisation), so a raw "Bob\nJunior" came back "Bob\r\nJunior", another value. JSON
+ * writes line breaks, the other control characters and lone surrogates as escapes nothing rewrites.
+ */
+export const exactValue = (value: string): string => JSON.stringify(value);

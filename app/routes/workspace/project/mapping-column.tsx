@@ -12,8 +12,8 @@ import { Pagination } from "~/components/ui/pagination";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
-import { getFormProps, useServerForm } from "~/lib/forms";
-import { readFormData, serviceFailure, submitUpload, unknownIntent } from "~/lib/forms.server";
+import { exactValue, getFormProps, useServerForm } from "~/lib/forms";
+import { readExactValues, readFormData, serviceFailure, submitUpload, unknownIntent } from "~/lib/forms.server";
 import { afterGuard } from "~/lib/guards.server";
 import { cn } from "~/lib/utils";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
@@ -81,19 +81,19 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const version = Number(formData.get("version"));
 
   if (intent === "save") {
-    const sources = formData.getAll("sourceValue").map(String);
+    const sources = readExactValues(formData, "source");
     const targets = formData.getAll("targetValue").map(String);
     const before = formData.getAll("was").map(String);
-    // Only what the user changed: a page's untouched rows are not written again.
+    // Only what the user changed: a page's untouched rows are not written again. A text box shows its
+    // target without line breaks (and a form post turns those of `was` into CRLF), so both are compared
+    // without them, and before trimming: an untouched target with spaces around it is not rewritten.
     const values = sources
-      .map((sourceValue, i) => ({ sourceValue, targetValue: targets[i]?.trim() ?? "", was: before[i] ?? "" }))
-      .filter((v) => v.targetValue !== v.was);
+      .map((sourceValue, i) => ({ sourceValue, typed: targets[i] ?? "", was: before[i] ?? "" }))
+      .filter((v) => v.typed !== v.was.replace(/[\r\n]/g, ""))
+      .map(({ sourceValue, typed }) => ({ sourceValue, targetValue: typed.trim() || null }));
     if (values.length === 0) return redirectWithFlash(companyHref(here, companyId), "No value was changed.");
     try {
-      await maps.saveValues(params.columnId, {
-        version,
-        values: values.map(({ sourceValue, targetValue }) => ({ sourceValue, targetValue: targetValue || null })),
-      });
+      await maps.saveValues(params.columnId, { version, values });
     } catch (err) {
       return refused(err, "save");
     }
@@ -231,7 +231,8 @@ function ValuesForm({ page, canWrite, errors }: { page: ValueMapPage; canWrite: 
         <TableBody>
           {page.items.map((v, i) => (
             <TableRow key={v.sourceValue} className={cn(v.targetValue === null && "bg-amber-50")}>
-              <TableCell className="font-mono text-[13px]">
+              {/* Spaces and line breaks as they are: " Alice " and "Bob⏎Junior" are values of their own. */}
+              <TableCell className="font-mono text-[13px] whitespace-pre-wrap">
                 {v.sourceValue}
                 {v.targetValue === null ? <span className="ml-2 rounded bg-amber-200 px-1.5 py-0.5 font-sans text-xs text-amber-900">Unmapped</span> : null}
               </TableCell>
@@ -239,7 +240,7 @@ function ValuesForm({ page, canWrite, errors }: { page: ValueMapPage; canWrite: 
               <TableCell>
                 {canWrite ? (
                   <>
-                    <input type="hidden" name="sourceValue" value={v.sourceValue} />
+                    <input type="hidden" name="source" value={exactValue(v.sourceValue)} />
                     <input type="hidden" name="was" value={v.targetValue ?? ""} />
                     <label htmlFor={`target-${i}`} className="sr-only">
                       Target value of {v.sourceValue}
@@ -350,7 +351,7 @@ function ImportPreview({ preview, errors, canWrite }: { preview: ValueMapImport;
           <TableBody>
             {preview.sampleChanges.map((c) => (
               <TableRow key={c.sourceValue}>
-                <TableCell className="font-mono text-[13px]">{c.sourceValue}</TableCell>
+                <TableCell className="font-mono text-[13px] whitespace-pre-wrap">{c.sourceValue}</TableCell>
                 <TableCell>{c.from ?? "Unmapped"}</TableCell>
                 <TableCell>{c.to ?? "Unmapped"}</TableCell>
               </TableRow>
@@ -369,7 +370,7 @@ function ImportPreview({ preview, errors, canWrite }: { preview: ValueMapImport;
           <TableBody>
             {preview.sampleAdds.map((a) => (
               <TableRow key={a.sourceValue}>
-                <TableCell className="font-mono text-[13px]">{a.sourceValue}</TableCell>
+                <TableCell className="font-mono text-[13px] whitespace-pre-wrap">{a.sourceValue}</TableCell>
                 <TableCell>{a.targetValue ?? "Unmapped"}</TableCell>
               </TableRow>
             ))}

@@ -1,0 +1,138 @@
+import { createElement, type ReactNode } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { createRoutesStub } from "react-router";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO_COMPANIES } from "../../../scripts/demo-data";
+import { PORTAL_URL, startLiveServices } from "~/test/live-services";
+
+/**
+ * A translation mapping project's value map pages (…/mappingTable/{id}/column/{columnId}), their
+ * loaders and actions against the live services; the forms are sent as a browser without JavaScript
+ * sends what the page renders.
+ */
+const live = await startLiveServices();
+afterAll(() => live.stop());
+
+const { createHarness, unwrap } = await import("./test-support");
+const { call, api } = await createHarness();
+const { readFlash } = await import("~/lib/flash.server");
+const workspaceLayout = await import("./project/layout");
+const columnPage = await import("./project/mapping-column");
+
+const [, acme] = DEMO_COMPANIES;
+const ANALYST = "analyst@demo.test";
+const API = "/api/v1/mapping-projects";
+
+type Entry = { sourceValue: string; targetValue: string | null };
+
+/** A mapping project with a table `employees` whose column `grade` is translated; its map holds `values`. */
+async function mappedColumn(values: Entry[]) {
+  const application = await api(ANALYST, "POST", "/api/v1/applications", { companyId: acme.id, name: `Payroll ${crypto.randomUUID()}`, description: null });
+  const project = await api(ANALYST, "POST", API, { companyId: acme.id, name: `Codes ${crypto.randomUUID().slice(0, 8)}`, applicationId: application.id });
+  const dictionary = await api(ANALYST, "GET", `${API}/${project.id}/data-dictionary`);
+  const table = await api(ANALYST, "POST", `${API}/${project.id}/data-dictionary/tables`, {
+    version: dictionary.version,
+    name: "employees",
+    description: null,
+    columns: [{ name: "grade", type: "nvarchar", length: 20, nullable: true, isKey: false }],
+  });
+  const tableId: string = table.table.id;
+  const grade = (await api(ANALYST, "GET", `${API}/${project.id}/mapping-tables/${tableId}`)).columns[0];
+  await api(ANALYST, "PUT", `${API}/${project.id}/mapping-columns/${grade.id}/settings`, { version: 0, translate: true, unmappedRule: "Keep" });
+  await api(ANALYST, "POST", `${API}/${project.id}/mapping-columns/${grade.id}/values`, { version: 1, values });
+  const url = `/translations/mappings/${project.id}/file-data-structure/mappingTable/${tableId}/column/${grade.id}?companyId=${acme.id}`;
+  const options = { params: { mappingProjectId: project.id, mappingSourceTableId: tableId, columnId: grade.id }, middleware: workspaceLayout.middleware };
+  const map = async (): Promise<Entry[]> =>
+    (await api(ANALYST, "GET", `${API}/${project.id}/mapping-columns/${grade.id}/values`, undefined, { pageSize: "100" })).items.map((v: Entry) => ({
+      sourceValue: v.sourceValue,
+      targetValue: v.targetValue,
+    }));
+  return { url, options, map };
+}
+
+/** The message a redirect carries to the next page. */
+async function flashOf(response: unknown): Promise<string | undefined> {
+  const cookie = (response as Response).headers.get("Set-Cookie")?.split(";")[0];
+  return (await readFlash(new Request(PORTAL_URL, { headers: cookie ? { cookie } : {} })))?.text;
+}
+
+/** The page as the server renders it for `loaderData`. */
+function renderPage(loaderData: unknown): string {
+  const Page = columnPage.default as unknown as (props: Record<string, unknown>) => ReactNode;
+  const Stub = createRoutesStub([{ path: "*", Component: () => createElement(Page, { loaderData, actionData: undefined, params: {}, matches: [] }) }]);
+  return renderToStaticMarkup(createElement(Stub, { initialEntries: ["/"] }));
+}
+
+/** An attribute's value as React writes it: these five are the characters it escapes. */
+const ENTITIES: Record<string, string> = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#x27;": "'" };
+const decode = (text: string) => text.replace(/&(amp|lt|gt|quot|#x27);/g, (entity) => ENTITIES[entity]!);
+
+/**
+ * What a browser without JavaScript posts for the form holding `intent=<intent>`: its inputs' names and
+ * values in order (a text box's value without line breaks, as it shows it), each line break made CRLF
+ * as the form data set's newline normalisation does, after `fill` changed the text boxes it names.
+ */
+function postedForm(html: string, intent: string, fill: Record<string, string> = {}): [string, string][] {
+  const form = [...html.matchAll(/<form[^>]*>([\s\S]*?)<\/form>/g)].map((m) => m[1]!).find((f) => f.includes(`name="intent" value="${intent}"`));
+  if (!form) throw new Error(`no form with intent ${intent}`);
+  const crlf = (s: string) => s.replace(/\r\n|\r|\n/g, "\r\n");
+  return [...form.matchAll(/<input([^>]*)>/g)].flatMap(([, attributes]) => {
+    const attr = Object.fromEntries([...attributes!.matchAll(/([\w-]+)="([^"]*)"/g)].map(([, k, v]) => [k!, decode(v!)]));
+    if (!attr.name) return [];
+    const type = attr.type ?? "text";
+    const value = attr.id && attr.id in fill ? fill[attr.id]! : type === "hidden" ? (attr.value ?? "") : (attr.value ?? "").replace(/[\r\n]/g, "");
+    return [[crlf(attr.name), crlf(value)] as [string, string]];
+  });
+}
+
+describe("a column's value map without JavaScript", () => {
+  let column: Awaited<ReturnType<typeof mappedColumn>>;
+  beforeAll(async () => {
+    column = await mappedColumn([
+      { sourceValue: "Bob\nJunior", targetValue: null },
+      { sourceValue: "Ann\r\nLee", targetValue: null },
+      { sourceValue: "Alice", targetValue: "A" },
+      { sourceValue: " Alice ", targetValue: null },
+      { sourceValue: "Carol", targetValue: "Line\none" },
+      { sourceValue: "Dan", targetValue: " spaced " },
+    ]);
+  });
+
+  it("saves the targets of values holding line breaks and spaces on those values, and leaves untouched rows as they are", async () => {
+    const loaded = (await call(ANALYST, column.url, columnPage.loader, column.options)) as { page: { items: Entry[] } };
+    const row = (source: string) => `target-${loaded.page.items.findIndex((v) => v.sourceValue === source)}`;
+    const form = postedForm(renderPage(loaded), "save", { [row("Bob\nJunior")]: "BJ", [row("Ann\r\nLee")]: "AL", [row(" Alice ")]: "SA" });
+    const saved = await call(ANALYST, column.url, columnPage.action, { ...column.options, form });
+    expect(saved).toBeInstanceOf(Response);
+    expect(await flashOf(saved)).toBe("3 values saved.");
+    expect(await column.map()).toEqual(
+      expect.arrayContaining([
+        { sourceValue: "Bob\nJunior", targetValue: "BJ" },
+        { sourceValue: "Ann\r\nLee", targetValue: "AL" },
+        { sourceValue: " Alice ", targetValue: "SA" },
+        { sourceValue: "Alice", targetValue: "A" },
+        // A text box cannot show a line break, nor does the form trim what nobody typed.
+        { sourceValue: "Carol", targetValue: "Line\none" },
+        { sourceValue: "Dan", targetValue: " spaced " },
+      ]),
+    );
+    expect(await column.map()).toHaveLength(6);
+  });
+
+  it("refuses a source value that is not the page's own (a forged or outdated form) and saves nothing", async () => {
+    const refused = unwrap(
+      await call(ANALYST, column.url, columnPage.action, {
+        ...column.options,
+        form: [
+          ["intent", "save"],
+          ["version", "99"],
+          ["source", "Bob\r\nJunior"],
+          ["was", ""],
+          ["targetValue", "X"],
+        ],
+      }),
+    );
+    expect(refused?.status).toBe(400);
+    expect(await column.map()).toHaveLength(6);
+  });
+});
