@@ -88,21 +88,25 @@ export type ValueMapEntry = z.infer<typeof valueMapEntrySchema>;
 export const valueMapPageSchema = pageOf(valueMapEntrySchema).extend({ column: mappingColumnSchema, tableId: z.string(), tableName: z.string() });
 export type ValueMapPage = z.infer<typeof valueMapPageSchema>;
 
+/**
+ * A source value and its target; an empty target unmaps the value. The source value is taken as it
+ * is, spaces and all: samples are read untrimmed, so " Alice " and "Alice" are two values of a file.
+ */
+const valuePairSchema = z.object({
+  sourceValue: valueSchema("A source value").refine((v) => v.length > 0, "A source value is required"),
+  targetValue: valueSchema("A target value")
+    .nullish()
+    .transform((v) => (v ? v : null)),
+});
+
 /** POST …/columns/{columnId}/values: one form's changes, all or none; an empty target unmaps the value. */
 export const saveValuesSchema = z.object({
   version: versionSchema,
-  values: z
-    .array(
-      z.object({
-        sourceValue: valueSchema("A source value").refine((v) => v.length > 0, "A source value is required"),
-        targetValue: valueSchema("A target value")
-          .nullish()
-          .transform((v) => (v ? v : null)),
-      }),
-    )
-    .min(1, "Nothing to save")
-    .max(VALUE_MAP_EDIT_MAX, `At most ${VALUE_MAP_EDIT_MAX} values at once`),
+  values: z.array(valuePairSchema).min(1, "Nothing to save").max(VALUE_MAP_EDIT_MAX, `At most ${VALUE_MAP_EDIT_MAX} values at once`),
 });
+
+/** POST …/columns/{columnId}/values/add: a source value the map does not hold yet, with its target (409 at `sourceValue` if it does). */
+export const addValueSchema = valuePairSchema.extend({ version: versionSchema });
 
 /** POST …/columns/{columnId}/imports (a CSV) → the preview: what applying it adds, changes and leaves. */
 export const valueMapImportSchema = z.object({

@@ -22,6 +22,7 @@ import {
   translationSchema,
   valueMapImportSchema,
   valueMapPageSchema,
+  type addValueSchema,
   type columnSettingsSchema,
   type createMappingProjectSchema,
   type saveValuesSchema,
@@ -105,6 +106,9 @@ export function workspaceApi(ws: WorkspaceDescriptor, as: Caller) {
           callService("data-api", at(id, "mapping-columns", columnId, "values"), as, { schema: valueMapPageSchema, query }),
         saveValues: (columnId: string, body: z.input<typeof saveValuesSchema>) =>
           callService("data-api", at(id, "mapping-columns", columnId, "values"), as, { method: "POST", body, schema: anything }),
+        /** A source value the map does not hold yet; one it holds is refused (409 at sourceValue). */
+        addValue: (columnId: string, body: z.input<typeof addValueSchema>) =>
+          callService("data-api", at(id, "mapping-columns", columnId, "values", "add"), as, { method: "POST", body, schema: anything }),
         /** The map as CSV, streamed through. */
         exportCsv: (columnId: string) => callServiceStream("data-api", at(id, "mapping-columns", columnId, "values.csv"), as),
         /** A map CSV streamed through to be previewed (nothing applied). */

@@ -56,10 +56,10 @@ async function flashOf(response: unknown): Promise<string | undefined> {
   return (await readFlash(new Request(PORTAL_URL, { headers: cookie ? { cookie } : {} })))?.text;
 }
 
-/** The page as the server renders it for `loaderData`. */
-function renderPage(loaderData: unknown): string {
+/** The page as the server renders it for `loaderData` (and an action's answer). */
+function renderPage(loaderData: unknown, actionData?: unknown): string {
   const Page = columnPage.default as unknown as (props: Record<string, unknown>) => ReactNode;
-  const Stub = createRoutesStub([{ path: "*", Component: () => createElement(Page, { loaderData, actionData: undefined, params: {}, matches: [] }) }]);
+  const Stub = createRoutesStub([{ path: "*", Component: () => createElement(Page, { loaderData, actionData, params: {}, matches: [] }) }]);
   return renderToStaticMarkup(createElement(Stub, { initialEntries: ["/"] }));
 }
 
@@ -134,5 +134,37 @@ describe("a column's value map without JavaScript", () => {
     );
     expect(refused?.status).toBe(400);
     expect(await column.map()).toHaveLength(6);
+  });
+});
+
+describe("adding a value to a column's map", () => {
+  it("refuses a source value the map holds, at the field and naming its target, and adds one with spaces around it as a value of its own", async () => {
+    const column = await mappedColumn([{ sourceValue: "Alice", targetValue: "A" }]);
+    const add = (sourceValue: string, targetValue: string) =>
+      call(ANALYST, column.url, columnPage.action, {
+        ...column.options,
+        form: { intent: "add", formKey: "add", version: "2", sourceValue, targetValue },
+      });
+
+    const refused = unwrap(await add("Alice", "B"));
+    expect(refused?.status).toBe(409);
+    const message = '"Alice" is already mapped (to A): change it in the list';
+    expect(refused?.data.result.error).toEqual({ sourceValue: [message] });
+    const loaded = await call(ANALYST, column.url, columnPage.loader, column.options);
+    const html = renderPage(loaded, refused?.data);
+    expect(html).toMatch(/<input[^>]*id="add-value-sourceValue"[^>]*aria-describedby="add-value-sourceValue-error"[^>]*value="Alice"/);
+    expect(html).toContain(
+      `<ul id="add-value-sourceValue-error" class="mt-1 space-y-0.5 text-sm text-destructive"><li>${message.replaceAll('"', "&quot;")}</li></ul>`,
+    );
+    // The import's form is not the one refused.
+    expect(html).not.toContain("map-import-file-error");
+    expect(await column.map()).toEqual([{ sourceValue: "Alice", targetValue: "A" }]);
+
+    const spaced = await add(" Alice ", " S ");
+    expect(await flashOf(spaced)).toBe('Value " Alice " added.');
+    expect(await column.map()).toEqual([
+      { sourceValue: " Alice ", targetValue: "S" },
+      { sourceValue: "Alice", targetValue: "A" },
+    ]);
   });
 });

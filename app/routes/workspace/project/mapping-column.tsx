@@ -1,8 +1,9 @@
+import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, redirect, type UIMatch } from "react-router";
 import { PAGE_SIZES } from "../../../../contracts/values/common";
 import { UNMAPPED_RULE_LABELS } from "../../../../contracts/values/mappings";
-import type { ValueMapImport, ValueMapPage } from "../../../../contracts/mappings";
-import { FileField, FormErrors } from "~/components/forms/fields";
+import { addValueSchema, type ValueMapImport, type ValueMapPage } from "../../../../contracts/mappings";
+import { FileField, FormErrors, TextField } from "~/components/forms/fields";
 import { StatusButton, useIsPending } from "~/components/forms/status-button";
 import { useIntentPending } from "~/components/projects/use-intent-pending";
 import { Alert } from "~/components/ui/alert";
@@ -12,8 +13,8 @@ import { Pagination } from "~/components/ui/pagination";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
-import { exactValue, getFormProps, useServerForm } from "~/lib/forms";
-import { readExactValues, readFormData, serviceFailure, submitUpload, unknownIntent } from "~/lib/forms.server";
+import { exactValue, getFormProps, useServerForm, type FormResult } from "~/lib/forms";
+import { invalid, readExactValues, readFormData, refusedByService, serviceFailure, submitUpload, unknownIntent } from "~/lib/forms.server";
 import { afterGuard } from "~/lib/guards.server";
 import { cn } from "~/lib/utils";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
@@ -100,15 +101,17 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     return redirectWithFlash(companyHref(here, companyId), `${values.length} ${values.length === 1 ? "value" : "values"} saved.`);
   }
   if (intent === "add") {
-    const sourceValue = String(formData.get("sourceValue") ?? "").trim();
-    const targetValue = String(formData.get("targetValue") ?? "").trim();
-    if (!sourceValue) return data({ form: "add", errors: ["Give the source value"] }, { status: 400 });
+    const submission = parseWithZod(formData, { schema: addValueSchema });
+    if (submission.status !== "success") return invalid(submission);
+    // The source value as typed, spaces and all (a sample's " Alice " is not "Alice"); the target trimmed, as the list's are.
+    const { sourceValue, targetValue } = submission.value;
     try {
-      await maps.saveValues(params.columnId, { version, values: [{ sourceValue, targetValue: targetValue || null }] });
+      await maps.addValue(params.columnId, { version: submission.value.version, sourceValue, targetValue: targetValue?.trim() || null });
     } catch (err) {
-      return refused(err, "add");
+      // One the map holds already is refused at its field, with what it is mapped to.
+      return refusedByService(submission, err);
     }
-    return redirectWithFlash(companyHref(here, companyId), `Value ${sourceValue} saved.`);
+    return redirectWithFlash(companyHref(here, companyId), `Value "${sourceValue}" added.`);
   }
   const importId = String(formData.get("importId") ?? "");
   if (intent === "apply") {
@@ -130,7 +133,7 @@ export const handle = {
   breadcrumb: (match: UIMatch<unknown, unknown>) => (match.loaderData as Route.ComponentProps["loaderData"] | undefined)?.page.column.name,
 };
 
-type ActionData = { form?: string; errors?: string[]; result?: unknown } | undefined;
+type ActionData = { form?: string; errors?: string[]; result?: FormResult } | undefined;
 
 export default function MappingColumnPage({ loaderData, actionData }: Route.ComponentProps) {
   const { projectId, companyId, tableId, page, query, preview, canWrite } = loaderData;
@@ -139,6 +142,8 @@ export default function MappingColumnPage({ loaderData, actionData }: Route.Comp
   const here = paths.valueMaps.column(projectId, tableId, page.column.id);
   const refused = actionData as ActionData;
   const errorsOf = (form: string) => (refused?.form === form ? (refused.errors ?? []) : []);
+  // Two forms answer with a form result: "Add a value" says it is its own (formKey), the import's upload does not.
+  const added = refused?.result?.initialValue?.formKey === "add";
   const { column } = page;
   const withQuery = (changes: Partial<typeof query>) => {
     const q = { ...query, ...changes };
@@ -198,8 +203,8 @@ export default function MappingColumnPage({ loaderData, actionData }: Route.Comp
 
       {canWrite ? (
         <div className="grid gap-6 lg:grid-cols-2">
-          <AddValueForm version={column.version} errors={errorsOf("add")} />
-          <ImportForm lastResult={refused?.result} />
+          <AddValueForm version={column.version} lastResult={added ? refused?.result : undefined} />
+          <ImportForm lastResult={added ? undefined : refused?.result} />
         </div>
       ) : null}
     </div>
@@ -271,29 +276,22 @@ function ValuesForm({ page, canWrite, errors }: { page: ValueMapPage; canWrite: 
   );
 }
 
-function AddValueForm({ version, errors }: { version: number; errors: string[] }) {
+function AddValueForm({ version, lastResult }: { version: number; lastResult: FormResult | undefined }) {
   const pending = useIntentPending("add");
+  const [form, fields] = useServerForm({ id: "add-value", lastResult, required: ["sourceValue"] });
   return (
     <Card aria-labelledby="add-title">
       <h2 id="add-title" className="text-base font-semibold">
         Add a value
       </h2>
-      <Form method="post" className="mt-3 flex flex-col gap-3">
-        {errors.length ? <Alert>{errors.join(" ")}</Alert> : null}
+      <p className="mt-1 text-sm text-muted-foreground">A value the map does not hold yet, as it is written in the files (spaces count).</p>
+      <Form method="post" {...getFormProps(form)} className="mt-3 flex flex-col gap-3">
+        <FormErrors form={form} />
         <input type="hidden" name="intent" value="add" />
+        <input type="hidden" name="formKey" value="add" />
         <input type="hidden" name="version" value={version} />
-        <div>
-          <label htmlFor="add-source" className="mb-1 block text-sm font-medium">
-            Source value
-          </label>
-          <input id="add-source" name="sourceValue" required className="w-full rounded-md border border-input px-3 py-1.5 text-sm" />
-        </div>
-        <div>
-          <label htmlFor="add-target" className="mb-1 block text-sm font-medium">
-            Target value
-          </label>
-          <input id="add-target" name="targetValue" className="w-full rounded-md border border-input px-3 py-1.5 text-sm" />
-        </div>
+        <TextField label="Source value" field={fields.sourceValue!} />
+        <TextField label="Target value" field={fields.targetValue!} />
         <div>
           <StatusButton type="submit" variant="outline" pending={pending}>
             Add value
@@ -304,9 +302,9 @@ function AddValueForm({ version, errors }: { version: number; errors: string[] }
   );
 }
 
-function ImportForm({ lastResult }: { lastResult: unknown }) {
+function ImportForm({ lastResult }: { lastResult: FormResult | undefined }) {
   const pending = useIsPending();
-  const [form, fields] = useServerForm({ id: "map-import", lastResult: lastResult as never });
+  const [form, fields] = useServerForm({ id: "map-import", lastResult });
   return (
     <Card aria-labelledby="import-title">
       <h2 id="import-title" className="text-base font-semibold">

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { sql, type Kysely, type SqlBool } from "kysely";
 import type { MappingColumn, MappingTable, ValueMapEntry, ValueMapImport } from "../../../../contracts/mappings.ts";
 import type { UnmappedRule } from "../../../../contracts/values/mappings.ts";
-import { ConflictError } from "../api-problem.ts";
+import { ApiProblem, ConflictError } from "../api-problem.ts";
 import type { DdlColumn } from "../data-plane/postgres-ddl.ts";
 import type { Database } from "../db/schema.ts";
 import { escapeLike, inTransaction, toFlag, totalOf } from "./db-helpers.ts";
@@ -227,6 +227,52 @@ export async function saveValues(
         .execute();
     }
     return version;
+  });
+}
+
+/** Why "Add" refuses a source value the map holds: it would change a pair the user did not see. */
+function valueExistsMessage(sourceValue: string, targetValue: string | null): string {
+  const value = `"${sourceValue.length > 60 ? `${sourceValue.slice(0, 60)}…` : sourceValue}"`;
+  return targetValue === null
+    ? `${value} is already in the list, unmapped: give its target there`
+    : `${value} is already mapped (to ${targetValue}): change it in the list`;
+}
+
+/**
+ * Adds a source value with its target, refusing one the map holds already (409 at `sourceValue`,
+ * nothing written) rather than overwriting its pair as saveValues does. The claimed version keeps
+ * another write from adding it between the check and the insert.
+ */
+export async function addValue(
+  db: Kysely<Database>,
+  ref: MappingColumnRef,
+  expectedVersion: number,
+  value: { sourceValue: string; targetValue: string | null },
+  writer: Writer,
+) {
+  return inTransaction(db, async (trx) => {
+    await claimVersion(trx, ref, expectedVersion, writer);
+    const existing = await trx
+      .selectFrom("value_map_values")
+      .select("target_value")
+      .where("column_id", "=", ref.column.id)
+      .where("source_value", "=", value.sourceValue)
+      .executeTakeFirst();
+    if (existing) {
+      const message = valueExistsMessage(value.sourceValue, existing.target_value);
+      throw new ApiProblem(409, "value_exists", message, { sourceValue: [message] });
+    }
+    await trx
+      .insertInto("value_map_values")
+      .values({
+        column_id: ref.column.id,
+        source_value: value.sourceValue,
+        target_value: value.targetValue,
+        sample_count: 0,
+        updated_at: (writer.now ?? new Date()).toISOString(),
+        updated_by: writer.userId,
+      })
+      .execute();
   });
 }
 

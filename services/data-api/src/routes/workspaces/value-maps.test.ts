@@ -107,6 +107,45 @@ describe.each(TEST_DATABASE_KINDS)("value maps of mapping projects on %s", (kind
     expect((await values(project, grade, "?unmapped=true")).body.total).toBe(2);
   });
 
+  it("adds a value the map lacks, refusing one it holds (naming its target) rather than overwriting it; spaces make another value", async () => {
+    const { project, table } = await mapping();
+    const grade = col(table, "grade");
+    const path = `${BASE}/${project.id}/mapping-columns/${grade.id}/values`;
+    await api.send("POST", path, analyst, {
+      version: 0,
+      values: [
+        { sourceValue: "Alice", targetValue: "A1" },
+        { sourceValue: "Bob", targetValue: null },
+      ],
+    });
+    const add = (body: object) => api.send("POST", `${path}/add`, analyst, { version: 1, ...body });
+
+    const mapped = await add({ sourceValue: "Alice", targetValue: "A2" });
+    expect(mapped.status).toBe(409);
+    expect(mapped.body.fieldErrors).toEqual({ sourceValue: ['"Alice" is already mapped (to A1): change it in the list'] });
+    const unmapped = await add({ sourceValue: "Bob", targetValue: "B1" });
+    expect(unmapped.status).toBe(409);
+    expect(unmapped.body.fieldErrors).toEqual({ sourceValue: ['"Bob" is already in the list, unmapped: give its target there'] });
+    const tooLong = await add({ sourceValue: "Carl", targetValue: "PAY1" });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body.fieldErrors).toEqual({ targetValue: ['The target value "PAY1" for grade: longer than 3 characters'] });
+    // Nothing was written, the version did not move.
+    expect((await values(project, grade)).body.items.map((v: { sourceValue: string; targetValue: string | null }) => [v.sourceValue, v.targetValue])).toEqual([
+      ["Bob", null],
+      ["Alice", "A1"],
+    ]);
+
+    const spaced = await add({ sourceValue: " Alice ", targetValue: "A3" });
+    expect(spaced.status).toBe(200);
+    expect(spaced.body).toMatchObject({ distinctCount: 3, mappedCount: 2, version: 2 });
+    expect((await values(project, grade, "?search=alice")).body.items).toEqual([
+      { sourceValue: " Alice ", targetValue: "A3", count: 0 },
+      { sourceValue: "Alice", targetValue: "A1", count: 0 },
+    ]);
+    // Based on the version before that: stale.
+    expect((await add({ sourceValue: "Dora", targetValue: null })).status).toBe(409);
+  });
+
   it("exports the map as CSV and imports one: a preview of what it adds, changes and leaves, applied only on confirmation", async () => {
     const { project, table } = await mapping();
     const department = col(table, "department");

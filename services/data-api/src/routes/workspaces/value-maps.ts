@@ -2,6 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import { stream } from "hono/streaming";
 import { z } from "zod";
 import {
+  addValueSchema,
   applyImportSchema,
   columnSettingsSchema,
   describedTableSchema,
@@ -108,6 +109,16 @@ const saveValues = createRoute({
   request: { params: columnParams, body: jsonBody(saveValuesSchema) },
   responses: { 200: jsonContent(valueMapPageSchema.shape.column, "The column after."), ...writeErrors },
 });
+const addValue = createRoute({
+  method: "post",
+  path: `${BASE}/mapping-columns/{columnId}/values/add`,
+  tags: TAGS,
+  summary: "Add a source value with its target (or unmapped); one the map holds already is refused, never overwritten",
+  description:
+    "Based on the map's `version`. The source value is taken as sent, spaces and all. One the map holds answers 409 at `sourceValue`, naming its target: it is changed in the list (POST …/values). The target must fit the column (400 at `targetValue`).",
+  request: { params: columnParams, body: jsonBody(addValueSchema) },
+  responses: { 200: jsonContent(valueMapPageSchema.shape.column, "The column after."), ...writeErrors },
+});
 const exportValues = createRoute({
   method: "get",
   path: `${BASE}/mapping-columns/{columnId}/values.csv`,
@@ -212,6 +223,15 @@ export function createValueMapRoutes() {
       }
       if (problems.length) throw validationProblem({ values: problems.slice(0, 20) });
       await maps.saveValues(c.var.deps.db, ref, body.version, body.values, writer);
+      return c.json((await maps.findMappingColumn(c.var.deps.db, (await dictionaryOf(c, params.id, false)).dictionaryId, ref.column.id))!.column, 200);
+    })
+    .openapi(addValue, async (c) => {
+      const params = c.req.valid("param");
+      const { ref, writer } = await columnOf(c, params, true);
+      const { version, ...value } = c.req.valid("json");
+      const problem = value.targetValue === null ? null : targetProblem(ref, value.targetValue);
+      if (problem) throw validationProblem({ targetValue: [problem] });
+      await maps.addValue(c.var.deps.db, ref, version, value, writer);
       return c.json((await maps.findMappingColumn(c.var.deps.db, (await dictionaryOf(c, params.id, false)).dictionaryId, ref.column.id))!.column, 200);
     })
     .openapi(exportValues, async (c) => {
