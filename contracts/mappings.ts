@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { descriptionSchema, formBoolean, nameSchema, pageOf, pageQuerySchema, requiredString, versionSchema, whenFieldsPass } from "./common";
-import { TRANSLATION_STATUSES, UNMAPPED_RULES, VALUE_MAP_EDIT_MAX, VALUE_MAX_LENGTH } from "./values/mappings";
+import { quotedValue, TRANSLATION_STATUSES, UNMAPPED_RULES, VALUE_MAP_EDIT_MAX, VALUE_MAX_LENGTH } from "./values/mappings";
 
 /**
  * Fusion PSI Configuration (issue 12): translation mapping projects. A mapping project is a workspace
@@ -50,11 +50,19 @@ export const mappingTableSchema = z.object({
 });
 export type MappingTable = z.infer<typeof mappingTableSchema>;
 
-const valueSchema = (what: string) =>
+/**
+ * A source or target value (`noun`). A message names the value it refuses: in a form of many rows it
+ * says which row, where the field's path (values.3.sourceValue) means nothing to a user.
+ */
+const valueSchema = (noun: "source value" | "target value") =>
   z
-    .string({ error: `${what} is required` })
-    .max(VALUE_MAX_LENGTH, `${what} has at most ${VALUE_MAX_LENGTH} characters`)
-    .refine((v) => !v.includes("\u0000"), `${what} cannot hold a NUL character`);
+    .string({ error: `A ${noun} is required` })
+    .max(VALUE_MAX_LENGTH, {
+      error: (issue) => `The ${noun} ${quotedValue(String(issue.input))} has more than ${VALUE_MAX_LENGTH.toLocaleString("en-US")} characters`,
+    })
+    .refine((v) => !v.includes("\u0000"), {
+      error: (issue) => `The ${noun} ${quotedValue(String(issue.input).replaceAll("\u0000", ""))} cannot hold a NUL character`,
+    });
 
 /** PUT …/columns/{columnId}/settings: translated or not, and the rule (Default needs its value). */
 export const columnSettingsSchema = z
@@ -65,7 +73,7 @@ export const columnSettingsSchema = z
     defaultValue: z
       .string()
       .trim()
-      .max(VALUE_MAX_LENGTH)
+      .max(VALUE_MAX_LENGTH, `A default value has at most ${VALUE_MAX_LENGTH.toLocaleString("en-US")} characters`)
       .nullish()
       .transform((v) => (v ? v : null)),
   })
@@ -93,8 +101,8 @@ export type ValueMapPage = z.infer<typeof valueMapPageSchema>;
  * is, spaces and all: samples are read untrimmed, so " Alice " and "Alice" are two values of a file.
  */
 const valuePairSchema = z.object({
-  sourceValue: valueSchema("A source value").refine((v) => v.length > 0, "A source value is required"),
-  targetValue: valueSchema("A target value")
+  sourceValue: valueSchema("source value").refine((v) => v.length > 0, "A source value is required"),
+  targetValue: valueSchema("target value")
     .nullish()
     .transform((v) => (v ? v : null)),
 });

@@ -27,6 +27,9 @@ export const VALUE_MAP_EDIT_MAX = 1_000;
 /** The longest source or target value a map keeps (a value longer than its column's length is refused anyway). */
 export const VALUE_MAX_LENGTH = 4_000;
 
+/** A source or target value as a message names it: quoted, no longer than its first 60 characters. */
+export const quotedValue = (value: string) => `"${value.length > 60 ? `${value.slice(0, 60)}…` : value}"`;
+
 /** "Translate a file": running, then done or failed. */
 export const TRANSLATION_STATUSES = ["Running", "Completed", "Failed"] as const;
 export type TranslationStatus = (typeof TRANSLATION_STATUSES)[number];

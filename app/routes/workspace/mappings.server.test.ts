@@ -16,8 +16,10 @@ afterAll(() => live.stop());
 const { createHarness, unwrap } = await import("./test-support");
 const { call, api } = await createHarness();
 const { readFlash } = await import("~/lib/flash.server");
+const { exactValue } = await import("~/lib/forms");
 const workspaceLayout = await import("./project/layout");
 const columnPage = await import("./project/mapping-column");
+const tablePage = await import("./project/mapping-table");
 
 const [, acme] = DEMO_COMPANIES;
 const ANALYST = "analyst@demo.test";
@@ -40,14 +42,15 @@ async function mappedColumn(values: Entry[]) {
   const grade = (await api(ANALYST, "GET", `${API}/${project.id}/mapping-tables/${tableId}`)).columns[0];
   await api(ANALYST, "PUT", `${API}/${project.id}/mapping-columns/${grade.id}/settings`, { version: 0, translate: true, unmappedRule: "Keep" });
   await api(ANALYST, "POST", `${API}/${project.id}/mapping-columns/${grade.id}/values`, { version: 1, values });
-  const url = `/translations/mappings/${project.id}/file-data-structure/mappingTable/${tableId}/column/${grade.id}?companyId=${acme.id}`;
+  const tableUrl = `/translations/mappings/${project.id}/file-data-structure/mappingTable/${tableId}?companyId=${acme.id}`;
+  const url = tableUrl.replace("?", `/column/${grade.id}?`);
   const options = { params: { mappingProjectId: project.id, mappingSourceTableId: tableId, columnId: grade.id }, middleware: workspaceLayout.middleware };
   const map = async (): Promise<Entry[]> =>
     (await api(ANALYST, "GET", `${API}/${project.id}/mapping-columns/${grade.id}/values`, undefined, { pageSize: "100" })).items.map((v: Entry) => ({
       sourceValue: v.sourceValue,
       targetValue: v.targetValue,
     }));
-  return { url, options, map };
+  return { url, tableUrl, columnId: grade.id as string, options, map };
 }
 
 /** The message a redirect carries to the next page. */
@@ -166,5 +169,33 @@ describe("adding a value to a column's map", () => {
       { sourceValue: " Alice ", targetValue: "S" },
       { sourceValue: "Alice", targetValue: "A" },
     ]);
+  });
+});
+
+describe("what the value map pages say", () => {
+  it("names the row of a value the data API refuses, not the field's path", async () => {
+    const column = await mappedColumn([{ sourceValue: "G1", targetValue: null }]);
+    const long = "L".repeat(4_001);
+    const refused = unwrap(
+      await call(ANALYST, column.url, columnPage.action, {
+        ...column.options,
+        form: [
+          ["intent", "save"],
+          ["version", "2"],
+          ["source", exactValue(long)],
+          ["was", ""],
+          ["targetValue", "X"],
+        ],
+      }),
+    );
+    expect(refused?.status).toBe(400);
+    expect(refused?.data).toEqual({ form: "save", errors: [`The source value "${"L".repeat(60)}…" has more than 4,000 characters`] });
+  });
+
+  it("confirms a column's settings with its stored name, whatever name the form sends", async () => {
+    const column = await mappedColumn([{ sourceValue: "G1", targetValue: null }]);
+    const form = { intent: "settings", columnId: column.columnId, columnName: "Fake", version: "2", unmappedRule: "Keep" };
+    const saved = await call(ANALYST, column.tableUrl, tablePage.action, { ...column.options, form });
+    expect(await flashOf(saved)).toBe("grade is not translated.");
   });
 });

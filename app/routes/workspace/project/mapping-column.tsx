@@ -76,8 +76,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const refused = (err: unknown, form: string) => {
     const failure = serviceFailure(err);
     if (!failure || failure.status >= 500) throw err;
-    const fieldErrors = (failure.body as { fieldErrors?: Record<string, string[]> }).fieldErrors;
-    return data({ form, errors: fieldErrors?.values ?? failure.body.errors }, { status: failure.status });
+    // The messages of the fields it names (values, values.3.sourceValue…), each naming its value: its
+    // `errors` lines lead with those paths, which mean nothing to a user.
+    const fieldMessages = [...new Set(Object.values(failure.body.fieldErrors ?? {}).flat())];
+    return data({ form, errors: fieldMessages.length ? fieldMessages : failure.body.errors }, { status: failure.status });
   };
   const version = Number(formData.get("version"));
 

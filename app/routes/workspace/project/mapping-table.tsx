@@ -51,9 +51,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     unmappedRule: String(formData.get("unmappedRule") ?? "Keep") as MappingColumn["unmappedRule"],
     defaultValue: String(formData.get("defaultValue") ?? ""),
   };
-  const { translate } = values;
+  let table;
   try {
-    await api.valueMaps.saveSettings(columnId, { version: Number(formData.get("version")), ...values });
+    table = await api.valueMaps.saveSettings(columnId, { version: Number(formData.get("version")), ...values });
   } catch (err) {
     const failure = serviceFailure(err);
     if (!failure || failure.status >= 500) throw err;
@@ -61,8 +61,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     // The row shows again what was sent (without JavaScript the page is new HTML), with the refusal beside it.
     return data({ settings: { columnId, errors: fieldErrors.defaultValue ?? failure.body.errors, values } }, { status: failure.status });
   }
-  const name = String(formData.get("columnName") ?? "");
-  return redirectWithFlash(companyHref(here, companyId), translate ? `${name} is translated.` : `${name} is not translated.`);
+  // The column as saved, not a name the form could carry: the data API answers the table after.
+  const saved = table.columns.find((c) => c.id === columnId)!;
+  return redirectWithFlash(companyHref(here, companyId), saved.translate ? `${saved.name} is translated.` : `${saved.name} is not translated.`);
 }
 
 function sampleSummary(result: SampleResult): string {
@@ -223,7 +224,6 @@ function ColumnRow({
           <Form method="post" id={formId}>
             <input type="hidden" name="intent" value="settings" />
             <input type="hidden" name="columnId" value={c.id} />
-            <input type="hidden" name="columnName" value={c.name} />
             <input type="hidden" name="version" value={c.version} />
             <StatusButton type="submit" size="sm" variant="outline" pending={pending}>
               Save<span className="sr-only"> {c.name}</span>

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { sql, type Kysely, type SqlBool } from "kysely";
 import type { MappingColumn, MappingTable, ValueMapEntry, ValueMapImport } from "../../../../contracts/mappings.ts";
-import type { UnmappedRule } from "../../../../contracts/values/mappings.ts";
+import { quotedValue, type UnmappedRule } from "../../../../contracts/values/mappings.ts";
 import { ApiProblem, ConflictError } from "../api-problem.ts";
 import type { DdlColumn } from "../data-plane/postgres-ddl.ts";
 import type { Database } from "../db/schema.ts";
@@ -232,7 +232,7 @@ export async function saveValues(
 
 /** Why "Add" refuses a source value the map holds: it would change a pair the user did not see. */
 function valueExistsMessage(sourceValue: string, targetValue: string | null): string {
-  const value = `"${sourceValue.length > 60 ? `${sourceValue.slice(0, 60)}…` : sourceValue}"`;
+  const value = quotedValue(sourceValue);
   return targetValue === null
     ? `${value} is already in the list, unmapped: give its target there`
     : `${value} is already mapped (to ${targetValue}): change it in the list`;

@@ -99,6 +99,13 @@ describe.each(TEST_DATABASE_KINDS)("value maps of mapping projects on %s", (kind
       values: [{ sourceValue: "low", targetValue: "lots" }],
     });
     expect(notNumber.body.fieldErrors.values).toEqual(['The target value "lots" for salary: not a whole number']);
+    // A message names the value it refuses (the row of a form of many), not only the field's path.
+    const long = await api.send("POST", `${BASE}/${project.id}/mapping-columns/${grade.id}/values`, analyst, {
+      version: 1,
+      values: [{ sourceValue: "S".repeat(4_001), targetValue: "P1" }],
+    });
+    expect(long.status).toBe(400);
+    expect(long.body.fieldErrors).toEqual({ "values.0.sourceValue": [`The source value "${"S".repeat(60)}…" has more than 4,000 characters`] });
     const stale = await api.send("POST", `${BASE}/${project.id}/mapping-columns/${grade.id}/values`, analyst, {
       version: 0,
       values: [{ sourceValue: "G1", targetValue: "P1" }],
@@ -126,6 +133,8 @@ describe.each(TEST_DATABASE_KINDS)("value maps of mapping projects on %s", (kind
     const unmapped = await add({ sourceValue: "Bob", targetValue: "B1" });
     expect(unmapped.status).toBe(409);
     expect(unmapped.body.fieldErrors).toEqual({ sourceValue: ['"Bob" is already in the list, unmapped: give its target there'] });
+    const huge = await add({ sourceValue: "S".repeat(4_001), targetValue: "S1" });
+    expect(huge.body.fieldErrors).toEqual({ sourceValue: [`The source value "${"S".repeat(60)}…" has more than 4,000 characters`] });
     const tooLong = await add({ sourceValue: "Carl", targetValue: "PAY1" });
     expect(tooLong.status).toBe(400);
     expect(tooLong.body.fieldErrors).toEqual({ targetValue: ['The target value "PAY1" for grade: longer than 3 characters'] });
