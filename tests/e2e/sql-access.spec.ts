@@ -87,9 +87,11 @@ for (const javaScriptEnabled of [true, false]) {
       expect(await psql(uri, `select "Name" from "Customers" order by "CustomerId"`)).toEqual({ out: "Ann\nBob" });
       expect(await psql(uri, `insert into destination."Customers" values (3, 'Cy')`)).toMatchObject({ error: expect.stringContaining("permission denied") });
 
-      // Write: it inserts into destination.
+      // Write: it inserts into destination. The page says the same as after Read: wait for this save's answer, not the last one's words.
       await level.selectOption({ label: "Write" });
+      const saved = page.waitForResponse((res) => res.request().method() === "POST" && new URL(res.url()).pathname.includes("/users/sql-permissions"));
       await page.getByRole("button", { name: "Save permissions" }).click();
+      await saved;
       await expect(page.getByRole("status")).toHaveText("SQL permissions saved: 1 credential changed.");
       expect(await psql(uri, `insert into destination."Customers" values (3, 'Cy')`)).toEqual({ out: "INSERT 0 1" });
 
