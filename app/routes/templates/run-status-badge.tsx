@@ -8,6 +8,7 @@ const TONE: Record<RunStatus, string> = {
   CompletedWithWarning: "tone-amber",
   CompletedWithFailures: "tone-amber",
   ERROR: "tone-red",
+  Cancelled: "tone-slate",
 };
 
 /** A run's result in words, toned. */

@@ -68,12 +68,12 @@ export async function releaseProjectLock(db: Kysely<Database>, projectId: string
  * says ForceUnlocked, the job holding it (if any) ends as ERROR with the reason, and the event is
  * recorded, all in one transaction. The job's own process is asked to stop (requestCancel) by the
  * caller; when it finishes late it finds the job ended and the lock gone, and leaves both alone.
- * Answers the job it ended, or null; false when the project was not locked.
+ * Answers the job it ended (or null) and the message it ended with; false when the project was not locked.
  */
 export async function forceUnlock(
   db: Kysely<Database>,
   input: { projectId: string; userId: string; userName: string; reason: string; statusAfter: (jobKind: string, previousStatus: string) => ProjectStatus; now: string },
-): Promise<{ jobId: string | null } | false> {
+): Promise<{ jobId: string | null; message: string } | false> {
   return inTransaction(db, async (trx) => {
     const project = await trx.selectFrom("projects").select(["is_locked", "lock_job_id", "lock_reason", "status"]).where("id", "=", input.projectId).executeTakeFirst();
     if (!project || !Number(project.is_locked)) return false;
@@ -107,6 +107,6 @@ export async function forceUnlock(
         at: input.now,
       })
       .execute();
-    return { jobId: project.lock_job_id };
+    return { jobId: project.lock_job_id, message };
   });
 }

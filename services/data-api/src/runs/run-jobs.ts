@@ -15,11 +15,17 @@ import type { DataPlane } from "../data-plane/servers.ts";
 import type { Database } from "../db/schema.ts";
 import { JobCancelledError, JobRefusedError, startJob, type JobDeps } from "../jobs/start-job.ts";
 import { finishRun, insertRun, setRunJob, type RunScope } from "../repositories/runs.ts";
-import { executeRun, RunStoppedError } from "./execute-run.ts";
+import { executeRun } from "./execute-run.ts";
 import { preflight } from "./preflight.ts";
 import { planRun } from "./run-plan.ts";
 
 export type RunDeps = JobDeps & { dataPlane: DataPlane; statementTimeoutSeconds: number };
+
+/** What a cancelled run's page says of what it kept. */
+export const RUN_CANCELLED_MESSAGE: Record<RunType, string> = {
+  Full: "Cancelled: the script that was running was rolled back; the scripts before it kept what they did.",
+  Test: "Cancelled: nothing it did was kept.",
+};
 
 /** A preflight that found problems: 409 with each, the run not started. */
 export class PreflightFailedError extends ApiProblem {
@@ -110,10 +116,11 @@ export async function startRun(
       ],
       onSuccess: { status: "previous", update: (trx) => finishRun(trx, runId, status, null) },
       onFailure: async (error, ctx) => {
-        const message =
-          error instanceof JobCancelledError || error instanceof RunStoppedError ? error.message : error instanceof Error ? error.message : String(error);
+        const cancelled = error instanceof JobCancelledError;
+        // The job's own message says nothing was kept: true of a Test run, not of a Full one's earlier scripts.
+        const message = cancelled ? RUN_CANCELLED_MESSAGE[request.type] : error instanceof Error ? error.message : String(error);
         await ctx.db.updateTable("run_steps").set({ status: "Failed", error: message }).where("run_id", "=", runId).where("status", "=", "Started").execute();
-        await finishRun(ctx.db, runId, "ERROR", message);
+        await finishRun(ctx.db, runId, cancelled ? "Cancelled" : "ERROR", message);
       },
     });
     await setRunJob(db, runId, job.id);

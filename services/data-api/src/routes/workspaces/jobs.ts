@@ -19,6 +19,7 @@ import { statusAfterFailure } from "../../jobs/job-kinds.ts";
 import { forceUnlock } from "../../jobs/project-lock.ts";
 import { CANCELLED_MESSAGE, JobCancelledError, JobRefusedError, requestCancel } from "../../jobs/start-job.ts";
 import { failLoadsOfEndedJobs } from "../../repositories/loads.ts";
+import { failRunsOfEndedJobs } from "../../repositories/runs.ts";
 import { describeWrite, nothingToAudit } from "../../audit-writes.ts";
 import { inTransaction } from "../../repositories/db-helpers.ts";
 import { createRouter, errorResponses, jsonBody, jsonContent } from "../../openapi.ts";
@@ -132,6 +133,12 @@ export function createWorkspaceJobsRouter(descriptor: WorkspaceDescriptor) {
           now: new Date().toISOString(),
         });
         if (unlocked) {
+          if (unlocked.jobId) {
+            // The job's records end with it: its own failure handling skips a job ended elsewhere.
+            const at = new Date();
+            await failLoadsOfEndedJobs(trx, `${unlocked.message}. Nothing was loaded.`, at);
+            await failRunsOfEndedJobs(trx, `${unlocked.message}. The script that was running was rolled back.`, at, "Cancelled");
+          }
           describeWrite({
             action: "workspace.force_unlocked",
             companyId: workspace.company_id,
@@ -146,8 +153,7 @@ export function createWorkspaceJobsRouter(descriptor: WorkspaceDescriptor) {
       if (!done) throw new ApiProblem(409, "not_locked", `The ${noun} is not locked.`);
       if (done.jobId) {
         // Stopped here at once; in another process, its next look at the job finds it ended.
-        c.var.deps.jobs.cancel(done.jobId, new JobCancelledError(`Force-unlocked: ${reason}`));
-        await failLoadsOfEndedJobs(db, `Force-unlocked: ${reason}. Nothing was loaded.`, new Date());
+        c.var.deps.jobs.cancel(done.jobId, new JobCancelledError(done.message));
       }
       return c.json({ jobId: done.jobId }, 200);
     })

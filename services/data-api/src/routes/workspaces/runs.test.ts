@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { DEMO_COMPANIES } from "../../../../../scripts/demo-data.ts";
 import type { RunDetails } from "../../../../../contracts/runs.ts";
 import type { Template } from "../../../../../contracts/templates.ts";
@@ -235,7 +235,8 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("runs on %s"
     await api.send("POST", `/api/v1/projects/${project.id}/jobs/${jobId}/cancel`, owner);
     const run = await finished(project.id, started.body.run.id);
     expect(Date.now() - cancelledAt).toBeLessThan(2_000);
-    expect(run.status).toBe("ERROR");
+    // Cancelled, not Failed: nothing in the scripts went wrong.
+    expect(run).toMatchObject({ status: "Cancelled", message: expect.stringMatching(/^Cancelled: the script that was running was rolled back/) });
     expect(run.steps[0]).toMatchObject({ status: "Failed", error: "Cancelled while it ran: rolled back." });
     const orders = await asProjectOwner(api.dataPlane, TEST_DATABASE_SERVER, project.id, (c) => c.query(`select count(*)::int as n from destination."Orders"`));
     expect(orders.rows[0].n).toBe(0);
@@ -248,6 +249,30 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("runs on %s"
     });
     const timedOut = await finished(project.id, ((await res.json()) as { run: { id: string } }).run.id);
     expect(timedOut.steps[0]).toMatchObject({ status: "Failed", error: "canceling statement due to statement timeout" });
+  }, 30_000);
+
+  it("a force unlock ends the run as Cancelled with its reason, at once, and stops its statement", async () => {
+    const { project } = await projectWith([{ name: "Sleepy", sql: `insert into destination."Orders" values (1, 'x');\nselect pg_sleep(60);` }]);
+    const started = await start(project.id, { type: "Full" });
+    const runPath = `/api/v1/projects/${project.id}/runs/${started.body.run.id}`;
+    await vi.waitFor(async () => expect((await api.get(runPath, owner)).body.steps[0].status).toBe("Started"), { timeout: 5_000 });
+    const admin = await api.tokenFor(USERS.superAdmin);
+    const unlockedAt = Date.now();
+    expect((await api.send("POST", `/api/v1/projects/${project.id}/force-unlock`, admin, { reason: "the server is moving" })).status).toBe(200);
+    // Before the job's process has heard of it: the run's record ends in the unlock's transaction.
+    const forced = {
+      status: "Cancelled",
+      message: expect.stringMatching(/^Force-unlocked by .+: the server is moving\. The script that was running was rolled back\.$/),
+    };
+    expect((await api.get(runPath, owner)).body).toMatchObject(forced);
+    const run = await finished(project.id, started.body.run.id);
+    expect(Date.now() - unlockedAt).toBeLessThan(2_000);
+    expect(run).toMatchObject(forced);
+    expect(run.steps[0]).toMatchObject({ status: "Failed" });
+    const orders = await asProjectOwner(api.dataPlane, TEST_DATABASE_SERVER, project.id, (c) => c.query(`select count(*)::int as n from destination."Orders"`));
+    expect(orders.rows[0].n).toBe(0);
+    const history = await api.get(`/api/v1/projects/${project.id}/runs?status=IN_PROGRESS`, owner);
+    expect(history.body.items).toEqual([]);
   }, 30_000);
 
   it("refuses a run while the project is locked, with the lock's reason; another company's run is 404", async () => {
