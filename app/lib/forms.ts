@@ -1,5 +1,6 @@
 import { useState, type ComponentProps, type MouseEvent } from "react";
 import type { SubmissionResult } from "@conform-to/react";
+import type { ShouldRevalidateFunctionArgs } from "react-router";
 
 /**
  * Forms whose errors come from the server. The action parses with the form's Zod schema
@@ -250,3 +251,11 @@ export function getCollectionProps(field: FieldMetadata, options: AriaOptions & 
  * writes line breaks, the other control characters and lone surrogates as escapes nothing rewrites.
  */
 export const exactValue = (value: string): string => JSON.stringify(value);
+
+/**
+ * A route's shouldRevalidate for pages whose refusals (409: someone changed the thing meanwhile) must
+ * show it as it is now: React Router skips reloading after a 4xx action otherwise.
+ */
+export function revalidateAfterConflict({ actionStatus, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  return actionStatus === 409 || defaultShouldRevalidate;
+}

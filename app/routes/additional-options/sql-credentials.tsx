@@ -1,6 +1,6 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, Link, type ShouldRevalidateFunctionArgs } from "react-router";
+import { data, Form, Link } from "react-router";
 import { z } from "zod";
 import {
   revokeSqlCredentialSchema,
@@ -117,10 +117,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   return unknownIntent(intent);
 }
 
-/** After a refusal because a credential changed meanwhile (409: revoked), show the list as it is now. */
-export function shouldRevalidate({ actionStatus, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
-  return actionStatus === 409 || defaultShouldRevalidate;
-}
+// After a refusal because a credential changed meanwhile (409: revoked), show the list as it is now.
+export { revalidateAfterConflict as shouldRevalidate } from "~/lib/forms";
 
 export const handle = { breadcrumb: "SQL Credentials" };
 

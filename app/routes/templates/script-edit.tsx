@@ -29,7 +29,14 @@ export async function loader({ context }: Route.LoaderArgs) {
   return { script, editable, me: shell.user.id, admin: shell.admin };
 }
 
-type ActionData = { errors: string[]; result?: FormResult; stale?: ScriptDiff | null; form?: string };
+/** `lockLost`: a save refused because the user no longer holds the lock; their text comes back in the editor. */
+type ActionData = { errors: string[]; result?: FormResult; stale?: ScriptDiff | null; form?: string; lockLost?: boolean };
+
+/** Codes of a save refused for the lock rather than for the text: the message goes at the top. */
+const LOCK_REFUSALS = new Set(["lock_required", "locked_by_other"]);
+
+// After a refusal (409: the lock or the script changed meanwhile), the header and lock show how things are now.
+export { revalidateAfterConflict as shouldRevalidate } from "~/lib/forms";
 
 export async function action({ request, context }: Route.ActionArgs) {
   const [{ paths, companyId }, { template, api }, script] = await Promise.all([
@@ -46,10 +53,12 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data<ActionData>({ errors: failure.body.errors }, { status: failure.status });
   };
 
-  if (intent === "save") {
+  if (intent === "save" || intent === "relock-save") {
     const submission = parseWithZod(formData, { schema: saveScriptSchema });
     if (submission.status !== "success") return data<ActionData>({ ...invalid(submission).data, errors: [], form: "save" }, { status: 400 });
     try {
+      // One post for both, so the text lost its lock with is never dropped by a page load between them.
+      if (intent === "relock-save") await api.lock(script.id);
       const saved = await api.saveScript(script.id, submission.value);
       return redirectWithFlash(here, `Version ${saved.version} saved.`);
     } catch (err) {
@@ -62,6 +71,10 @@ export async function action({ request, context }: Route.ActionArgs) {
         return data<ActionData>({ ...refused.data, errors: [], stale, form: "save" }, { status: 409 });
       }
       const refused = refusedByService(submission, err);
+      if (failure?.status === 409 && LOCK_REFUSALS.has(failure.body.code ?? "")) {
+        // At the top, with the text kept in the editor: the lock panel shows who holds the lock now.
+        return data<ActionData>({ result: submission.reply(), errors: failure.body.errors, form: "save", lockLost: true }, { status: 409 });
+      }
       return data<ActionData>({ ...refused.data, errors: [], form: "save" }, refused.init ?? { status: 409 });
     }
   }
@@ -95,8 +108,8 @@ export default function ScriptEdit({ loaderData, actionData }: Route.ComponentPr
     <div className="flex flex-col gap-4">
       {result?.errors.length ? <Alert>{result.errors.join(" ")}</Alert> : null}
       {editable ? <LockPanel script={script} holding={holding} admin={admin} result={result?.form === "force-unlock" ? result.result : undefined} /> : null}
-      {editable && holding ? (
-        <Editor script={script} result={result?.form === "save" ? result : undefined} />
+      {editable && (holding || result?.lockLost) ? (
+        <Editor script={script} holding={holding} result={result?.form === "save" ? result : undefined} />
       ) : (
         <Card>
           <h3 className="text-base font-semibold">SQL (version {script.version})</h3>
@@ -161,8 +174,9 @@ function LockPanel({ script, holding, admin, result }: { script: Script; holding
   );
 }
 
-function Editor({ script, result }: { script: Script; result: ActionData | undefined }) {
-  const pending = useIntentPending("save");
+function Editor({ script, holding, result }: { script: Script; holding: boolean; result: ActionData | undefined }) {
+  const intent = holding ? "save" : "relock-save";
+  const pending = useIntentPending(intent);
   // After a stale save, the next save is based on the newest version: the user has seen what changed.
   const baseVersion = result?.stale ? result.stale.to : script.version;
   const [form, fields] = useServerForm({ id: "save-script", lastResult: result?.result, required: ["sql"], defaultValue: { sql: script.sql } });
@@ -178,14 +192,14 @@ function Editor({ script, result }: { script: Script; result: ActionData | undef
         </div>
       ) : null}
       <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
-        <input type="hidden" name="intent" value="save" />
+        <input type="hidden" name="intent" value={intent} />
         <input type="hidden" name="baseVersion" value={baseVersion} />
         <FormErrors form={form} />
         <SqlField label="SQL" field={fields.sql!} description={`Editing version ${script.version}. Checked with PostgreSQL's parser when you save.`} />
         <TextField label="Comment" field={fields.comment!} description="Why this change: shown in the script's history." />
         <div>
           <StatusButton type="submit" pending={pending}>
-            Save new version
+            {holding ? "Save new version" : "Lock again and save"}
           </StatusButton>
         </div>
       </Form>

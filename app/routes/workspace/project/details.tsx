@@ -1,7 +1,7 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Fragment } from "react";
-import { Form, Link, type ShouldRevalidateFunctionArgs } from "react-router";
+import { Form, Link } from "react-router";
 import { z } from "zod";
 import { descriptionSchema, formBoolean, nameSchema, versionSchema } from "../../../../contracts/common";
 import { updateConfigurationSchema } from "../../../../contracts/configurations";
@@ -109,10 +109,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   return unknownIntent(intent);
 }
 
-/** After a refused save (409: someone else changed the project), show the project as it is now. */
-export function shouldRevalidate({ actionStatus, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
-  return actionStatus === 409 || defaultShouldRevalidate;
-}
+// After a refused save (409: someone else changed the project), show the project as it is now.
+export { revalidateAfterConflict as shouldRevalidate } from "~/lib/forms";
 
 export const handle = { breadcrumb: "Details" };
 

@@ -1,7 +1,7 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useMemo } from "react";
-import { Form, Link, type ShouldRevalidateFunctionArgs } from "react-router";
+import { Form, Link } from "react-router";
 import { z } from "zod";
 import { sqlLevelSchema } from "../../../../contracts/sql-access";
 import { SQL_LEVEL_HINTS, SQL_LEVEL_LABELS, SQL_LEVELS } from "../../../../contracts/values/sql-access";
@@ -57,10 +57,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   );
 }
 
-/** After a refused save (409: someone else changed a level meanwhile), show the levels as they are now. */
-export function shouldRevalidate({ actionStatus, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
-  return actionStatus === 409 || defaultShouldRevalidate;
-}
+// After a refused save (409: someone else changed a level meanwhile), show the levels as they are now.
+export { revalidateAfterConflict as shouldRevalidate } from "~/lib/forms";
 
 export const handle = { breadcrumb: "SQL permissions" };
 

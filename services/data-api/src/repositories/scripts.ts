@@ -110,12 +110,32 @@ export async function createScript(
   });
 }
 
-/** Refuses a change by anyone but the holder of a live lock. */
-function requireLockHolder(row: ScriptRow, writer: Writer, clock: LockClock) {
+/**
+ * Refuses a change by anyone but the holder of a live lock. A writer whose lock was forced open or
+ * lapsed while they edited is told so, not merely to lock first: their text is not saved.
+ */
+async function requireLockHolder(db: Kysely<Database>, row: ScriptRow, writer: Writer, clock: LockClock) {
   const lock = effectiveLock(row, clock);
-  if (lock.state !== "Locked") throw new ApiProblem(409, "lock_required", "Lock the script for editing first.");
+  if (lock.state !== "Locked") throw new ApiProblem(409, "lock_required", await lockLostMessage(db, row, writer));
   if (lock.by !== writer.userId)
     throw new ApiProblem(409, "locked_by_other", `${lock.byName ?? "Someone else"} holds the lock on this script: only they can save it.`);
+}
+
+async function lockLostMessage(db: Kysely<Database>, row: ScriptRow, writer: Writer): Promise<string> {
+  const again = "lock the script again, then save.";
+  if (row.lock_state === "Locked") return row.locked_by === writer.userId ? `Your lock lapsed: ${again}` : "Lock the script for editing first.";
+  if (row.lock_state !== "ForceUnlocked") return "Lock the script for editing first.";
+  const [forced, before] = await db
+    .selectFrom("script_lock_events")
+    .selectAll()
+    .where("script_id", "=", row.id)
+    .orderBy("at", "desc")
+    .orderBy("id")
+    .limit(2)
+    .execute();
+  if (!forced || forced.state !== "ForceUnlocked") return "Lock the script for editing first.";
+  const whose = before?.state === "Locked" && before.user_id === writer.userId ? "Your" : "The";
+  return `${whose} lock was taken away by ${forced.user_name ?? "an administrator"}${forced.reason ? ` (“${forced.reason}”)` : ""}: ${again}`;
 }
 
 /**
@@ -133,7 +153,7 @@ export async function saveScript(
     // The template's row first: on PostgreSQL its update locks it, so saves to one template queue.
     await bumpTemplate(trx, templateId, { ...write, expectedVersion: null });
     const row = await requireScript(trx, templateId, scriptId);
-    requireLockHolder(row, write, clock);
+    await requireLockHolder(trx, row, write, clock);
     if (row.version !== write.baseVersion)
       throw new ApiProblem(409, "stale_version", `Version ${row.version} was saved after the version ${write.baseVersion} you edited: nothing was saved.`);
     const version = row.version + 1;
@@ -264,7 +284,8 @@ export async function lockScript(db: Kysely<Database>, templateId: string, scrip
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) === 0) {
       const row = await requireScript(trx, templateId, scriptId);
-      throw new ApiProblem(409, "locked_by_other", `${row.locked_by_name ?? "Someone else"} has held the lock on this script since ${row.locked_at}.`);
+      // No time here: the page shows the lock, with its time in the reader's format, beside this message.
+      throw new ApiProblem(409, "locked_by_other", `${row.locked_by_name ?? "Someone else"} holds the lock on this script: only they can save it.`);
     }
     await recordLock(trx, scriptId, "Locked", writer, null);
   });

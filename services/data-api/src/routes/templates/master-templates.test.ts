@@ -173,7 +173,7 @@ describe.each(TEST_DATABASE_KINDS)("master templates on %s", (kind) => {
       const support = await api.tokenFor(USERS.support);
       const other = await api.send("POST", scriptPath("/lock"), support);
       expect(other.status).toBe(409);
-      expect(other.body.errors[0]).toMatch(/has held the lock on this script since/);
+      expect(other.body.errors[0]).toMatch(/holds the lock on this script: only they can save it\.$/);
       const notHolder = await api.send("PUT", scriptPath(), support, { baseVersion: 1, sql: "select 3;" });
       expect(notHolder.status).toBe(409);
       expect(notHolder.body.errors[0]).toMatch(/holds the lock on this script: only they can save it/);
@@ -215,6 +215,10 @@ describe.each(TEST_DATABASE_KINDS)("master templates on %s", (kind) => {
       expect(noReason.body.fieldErrors.reason).toEqual(["Give the reason for forcing the lock"]);
       const forced = await api.send("POST", scriptPath("/force-unlock"), support, { reason: "Ann is on leave" });
       expect(forced.body).toMatchObject({ lockState: "ForceUnlocked", lockedBy: null });
+      // The holder whose lock was taken is told by whom and why; nothing is saved.
+      const afterForce = await api.send("PUT", scriptPath(), analyst, { baseVersion: 3, sql: "select 'mine';" });
+      expect(afterForce).toMatchObject({ status: 409, body: { code: "lock_required" } });
+      expect(afterForce.body.errors[0]).toMatch(/^Your lock was taken away by .+ \(“Ann is on leave”\): lock the script again, then save\.$/);
       const events = await api.get(scriptPath("/lock-events"), analyst);
       expect(events.body.items.map((e: { state: string; reason: string | null }) => [e.state, e.reason])).toEqual([
         ["ForceUnlocked", "Ann is on leave"],

@@ -1,0 +1,67 @@
+/**
+ * The script editor after a save refused for its lock, rendered on the server as a page without
+ * JavaScript gets it: the lock was forced open while the user edited.
+ */
+import type { SubmissionResult } from "@conform-to/react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { createRoutesStub } from "react-router";
+import { describe, expect, it } from "vitest";
+import type { Script } from "../../../contracts/templates";
+import ScriptEdit from "./script-edit";
+
+const script: Script = {
+  id: "s1",
+  levelId: "l1",
+  name: "Customers",
+  order: 1,
+  version: 2,
+  lockState: "ForceUnlocked",
+  lockedBy: null,
+  lockedByName: null,
+  lockedAt: null,
+  updatedAt: "2026-11-27T23:20:00.000Z",
+  updatedByName: "Ann",
+  templateId: "t1",
+  levelName: "Load",
+  templateName: "Main",
+  sql: "select 'stored';",
+  lockExpiresAt: null,
+  createdAt: "2026-11-27T23:00:00.000Z",
+};
+
+function render(actionData: unknown): string {
+  const loaderData = { script, editable: true, me: "u1", admin: false };
+  const Stub = createRoutesStub([
+    {
+      path: "/script",
+      Component: () => <ScriptEdit {...({ loaderData, actionData, params: {}, matches: [] } as unknown as Parameters<typeof ScriptEdit>[0])} />,
+    },
+  ]);
+  return renderToStaticMarkup(<Stub initialEntries={["/script"]} />);
+}
+
+const posted: SubmissionResult<string[]> = {
+  status: "error",
+  initialValue: { intent: "save", baseVersion: "2", sql: "select 'mine';", comment: "Mine" },
+  error: {},
+};
+
+describe("the script editor after the user's lock was taken away", () => {
+  it("says so at the top, keeps the user's text in the editor, and offers to lock again and save in one post", () => {
+    const message = "Your lock was taken away by Sam (“Ann is on leave”): lock the script again, then save.";
+    const html = render({ errors: [message], result: posted, form: "save", lockLost: true });
+    expect(html).toContain("Your lock was taken away by Sam (“Ann is on leave”): lock the script again, then save.");
+    expect(html).toMatch(/<textarea[^>]*>select &#x27;mine&#x27;;<\/textarea>/);
+    expect(html).not.toContain("select &#x27;stored&#x27;;");
+    expect(html).toContain('name="intent" value="relock-save"');
+    expect(html).toContain("Lock again and save");
+    // The lock as it is now, not as the page showed it before the save.
+    expect(html).toContain("Nobody is editing this script.");
+  });
+
+  it("shows the stored SQL, read-only, when nothing was posted", () => {
+    const html = render(undefined);
+    expect(html).toContain("select &#x27;stored&#x27;;");
+    expect(html).not.toContain("<textarea");
+  });
+});
