@@ -1,6 +1,7 @@
 import { Form, Link, data } from "react-router";
 import { formatTimestamp } from "~/components/dictionary/column-format";
 import { Alert } from "~/components/ui/alert";
+import { ConfirmCard, useConfirmParam } from "~/components/forms/confirm-card";
 import { Button, buttonVariants } from "~/components/ui/button";
 import { Card, CardDescription } from "~/components/ui/card";
 import { Icon } from "~/components/ui/icon";
@@ -10,6 +11,7 @@ import { redirectWithFlash } from "~/lib/flash.server";
 import { readFormData, serviceFailure, unknownIntent } from "~/lib/forms.server";
 import { useTemplatePaths } from "./paths";
 import { requireTemplateWrite, templateScope, workspaceOwnerOf, workspaceTemplates } from "./templates.server";
+import type { TemplateSummary } from "../../../contracts/templates";
 import type { Route } from "./+types/assigned";
 
 /** A workspace's templates in run order (…/templates/assigned): open, reorder, remove; assign or create more. */
@@ -34,8 +36,17 @@ export async function action({ request, context }: Route.ActionArgs) {
       return redirectWithFlash(companyHref(paths.list, companyId), "Run order changed.");
     }
     if (intent === "remove") {
+      // Read before it goes: the message says whether a master stays behind.
+      const template = (await api.list({ page: 1, pageSize: 100 })).items.find((t) => t.id === templateId);
       await api.remove(templateId, version);
-      return redirectWithFlash(companyHref(paths.list, companyId), "Template removed. Its master template is unchanged.");
+      return redirectWithFlash(
+        companyHref(paths.list, companyId),
+        !template
+          ? "Template removed."
+          : template.masterTemplateId
+            ? `Template ${template.name} removed. Its master template is unchanged.`
+            : `Template ${template.name} deleted with its levels and scripts.`,
+      );
     }
   } catch (err) {
     const failure = serviceFailure(err);
@@ -52,6 +63,9 @@ export default function AssignedTemplates({ loaderData, actionData }: Route.Comp
   const href = useCompanyHref();
   const paths = useTemplatePaths();
   const items = templates.items;
+  // ?remove={templateId}: the removal's confirmation, a link away, so one click never deletes a template.
+  const confirm = useConfirmParam("remove");
+  const removing = canWrite ? items.find((t) => t.id === confirm.value) : undefined;
   return (
     <section aria-labelledby="templates-title" className="flex flex-col gap-4">
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -84,6 +98,7 @@ export default function AssignedTemplates({ loaderData, actionData }: Route.Comp
         </div>
       ) : null}
       {actionData?.errors?.length ? <Alert>{actionData.errors.join(" ")}</Alert> : null}
+      {removing ? <RemoveConfirmation template={removing} cancelHref={confirm.cancelHref} /> : null}
       {items.length === 0 ? (
         <Card>
           <h3 className="text-base font-semibold">No templates yet</h3>
@@ -151,14 +166,9 @@ export default function AssignedTemplates({ loaderData, actionData }: Route.Comp
                           <Icon name="arrow-down" />
                         </Button>
                       </Form>
-                      <Form method="post">
-                        <input type="hidden" name="intent" value="remove" />
-                        <input type="hidden" name="templateId" value={t.id} />
-                        <input type="hidden" name="version" value={t.version} />
-                        <Button type="submit" variant="outline" size="sm">
-                          Remove<span className="sr-only"> template {t.name}</span>
-                        </Button>
-                      </Form>
+                      <Link to={confirm.openHref(t.id)} className={buttonVariants({ variant: "outline", size: "sm" })}>
+                        Remove<span className="sr-only"> template {t.name}</span>
+                      </Link>
                     </div>
                   </TableCell>
                 ) : null}
@@ -168,6 +178,24 @@ export default function AssignedTemplates({ loaderData, actionData }: Route.Comp
         </Table>
       )}
     </section>
+  );
+}
+
+function RemoveConfirmation({ template: t, cancelHref }: { template: TemplateSummary; cancelHref: string }) {
+  const contents = `its ${t.levelCount === 1 ? "level" : `${t.levelCount} levels`} and ${t.scriptCount === 1 ? "script" : `${t.scriptCount} scripts`}, with all their versions`;
+  return (
+    <ConfirmCard
+      id="remove-template"
+      title={t.masterTemplateId ? `Remove template ${t.name}?` : `Delete template ${t.name}?`}
+      intent="remove"
+      fields={{ templateId: t.id, version: t.version }}
+      submitLabel={t.masterTemplateId ? "Remove template" : "Delete template"}
+      cancelHref={cancelHref}
+    >
+      {t.masterTemplateId
+        ? `The copy made here is deleted with ${contents}, including any changes made here. The master template is unchanged: assign it again for a fresh copy.`
+        : `It was made here and exists nowhere else: it is deleted with ${contents}. This cannot be undone.`}
+    </ConfirmCard>
   );
 }
 

@@ -1,12 +1,13 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Form, data, useLocation } from "react-router";
+import { Form, Link, data, useLocation } from "react-router";
 import { z } from "zod";
 import { nameSchema, versionSchema } from "../../../contracts/common";
 import { formatTimestamp } from "~/components/dictionary/column-format";
 import { FormErrors, TextField } from "~/components/forms/fields";
 import { StatusButton } from "~/components/forms/status-button";
 import { useIntentPending } from "~/components/projects/use-intent-pending";
-import { Button } from "~/components/ui/button";
+import { ConfirmCard, useConfirmParam } from "~/components/forms/confirm-card";
+import { buttonVariants } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { LabelValueList } from "~/components/ui/label-value-list";
 import { companyHref } from "~/lib/company-href";
@@ -14,6 +15,7 @@ import { redirectWithFlash } from "~/lib/flash.server";
 import { getFormProps, useServerForm } from "~/lib/forms";
 import { invalid, readFormData, refusedByService, serviceFailure, unknownIntent } from "~/lib/forms.server";
 import { Alert } from "~/components/ui/alert";
+import { cn } from "~/lib/utils";
 import { requireTemplateWrite, scriptOf, templateOf, templateScope } from "./templates.server";
 import type { Route } from "./+types/script-details";
 
@@ -63,6 +65,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function ScriptDetails({ loaderData, actionData }: Route.ComponentProps) {
   const { script, lines, templateVersion, editable } = loaderData;
   const info = useLocation().pathname.endsWith("/info");
+  // ?delete={scriptId}: the deletion's confirmation, a link away, so one click never deletes.
+  const confirm = useConfirmParam("delete");
   const pending = useIntentPending("rename");
   const result = actionData && "result" in actionData ? actionData.result : undefined;
   const errors = actionData && "errors" in actionData ? (actionData.errors as string[]) : [];
@@ -107,17 +111,27 @@ export default function ScriptDetails({ loaderData, actionData }: Route.Componen
               </div>
             </Form>
           </Card>
-          <Card className="max-w-2xl">
-            <h3 className="text-base font-semibold">Delete this script</h3>
-            <p className="mt-1 text-sm text-muted-foreground">Its versions and lock audit go with it. Runs that used it keep the SQL they ran.</p>
-            <Form method="post" className="mt-3">
-              <input type="hidden" name="intent" value="delete" />
-              <input type="hidden" name="version" value={templateVersion} />
-              <Button type="submit" variant="outline">
+          {confirm.value === script.id ? (
+            <ConfirmCard
+              id="delete-script"
+              title={`Delete script ${script.name}?`}
+              intent="delete"
+              fields={{ version: templateVersion }}
+              submitLabel="Delete script"
+              cancelHref={confirm.cancelHref}
+            >
+              Its {script.version === 1 ? "version" : `${script.version} versions`} and its lock audit are deleted with it; this cannot be undone. Runs that
+              used it keep the SQL they ran.
+            </ConfirmCard>
+          ) : (
+            <Card className="max-w-2xl">
+              <h3 className="text-base font-semibold">Delete this script</h3>
+              <p className="mt-1 text-sm text-muted-foreground">Its versions and lock audit go with it. Runs that used it keep the SQL they ran.</p>
+              <Link to={confirm.openHref(script.id)} className={cn(buttonVariants({ variant: "outline" }), "mt-3")}>
                 Delete script
-              </Button>
-            </Form>
-          </Card>
+              </Link>
+            </Card>
+          )}
         </>
       ) : null}
     </div>

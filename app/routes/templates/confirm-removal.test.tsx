@@ -1,0 +1,97 @@
+/**
+ * Deleting a script and removing a workspace's template take a confirmation a link away (?delete=,
+ * ?remove=), rendered on the server as a page without JavaScript gets it: one click deletes nothing.
+ */
+import type { ComponentType } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { createRoutesStub } from "react-router";
+import { describe, expect, it } from "vitest";
+import type { TemplateSummary } from "../../../contracts/templates";
+import AssignedTemplates from "./assigned";
+import ScriptDetails from "./script-details";
+
+function render(path: string, url: string, Page: ComponentType<Record<string, unknown>>, loaderData: unknown): string {
+  const Stub = createRoutesStub([{ path, Component: () => <Page loaderData={loaderData} actionData={undefined} params={{}} matches={[]} /> }]);
+  return renderToStaticMarkup(<Stub initialEntries={[url]} />);
+}
+
+/** The intents of the page's POST forms. */
+const postedIntents = (html: string) => [...html.matchAll(/<form[^>]*method="post"[^]*?name="intent" value="([^"]+)"/g)].map((m) => m[1]);
+
+const template = (id: string, name: string, masterTemplateId: string | null): TemplateSummary =>
+  ({
+    id,
+    name,
+    type: "Core",
+    levelCount: 2,
+    scriptCount: 3,
+    masterTemplateId,
+    masterVersion: masterTemplateId ? 4 : null,
+    version: 7,
+    updatedAt: "2026-11-27T10:00:00.000Z",
+  }) as TemplateSummary;
+
+describe("removing a workspace's template", () => {
+  const page = "/migration/projects/p1/templates/assigned";
+  const loaderData = {
+    templates: { items: [template("t1", "Core load", "m1"), template("t2", "Local fixes", null)], total: 2, page: 1, pageSize: 100 },
+    canWrite: true,
+  };
+  const show = (search: string) => render(page, `${page}${search}`, AssignedTemplates as unknown as ComponentType<Record<string, unknown>>, loaderData);
+
+  it("offers Remove as a link to its confirmation: no form on the list removes anything", () => {
+    const html = show("");
+    expect(postedIntents(html)).not.toContain("remove");
+    expect(html).toContain(`href="${page}?remove=t2"`);
+  });
+
+  it("confirms a copy of a master saying the master is unchanged", () => {
+    const html = show("?remove=t1");
+    expect(html).toContain("Remove template Core load?");
+    expect(html).toContain("The master template is unchanged");
+    expect(postedIntents(html)).toContain("remove");
+    expect(html).toMatch(/name="templateId" value="t1"/);
+    expect(html).toMatch(new RegExp(`href="${page}"[^>]*>Cancel<`));
+  });
+
+  it("confirms a template made here saying it is deleted with its levels and scripts", () => {
+    const html = show("?remove=t2");
+    expect(html).toContain("Delete template Local fixes?");
+    expect(html).toContain("it is deleted with its 2 levels and 3 scripts");
+    expect(html).not.toContain("master template is unchanged");
+  });
+});
+
+describe("deleting a script", () => {
+  const page = "/migration/master-templates/script/edit/s1/details";
+  const script = {
+    id: "s1",
+    name: "Customers",
+    version: 3,
+    templateName: "Main",
+    levelName: "Load",
+    order: 1,
+    createdAt: "2026-11-27T10:00:00.000Z",
+    updatedAt: "2026-11-27T11:00:00.000Z",
+    updatedByName: null,
+    lockState: "Unlocked",
+    lockExpiresAt: null,
+  };
+  const show = (search: string) =>
+    render(page, `${page}${search}`, ScriptDetails as unknown as ComponentType<Record<string, unknown>>, {
+      script,
+      lines: 2,
+      templateVersion: 5,
+      editable: true,
+    });
+
+  it("is a link to its confirmation, which holds the only delete", () => {
+    const html = show("");
+    expect(postedIntents(html)).toEqual(["rename"]);
+    expect(html).toContain(`href="${page}?delete=s1"`);
+    const confirming = show("?delete=s1");
+    expect(confirming).toContain("Delete script Customers?");
+    expect(confirming).toContain("Its 3 versions and its lock audit are deleted with it");
+    expect(postedIntents(confirming)).toEqual(["rename", "delete"]);
+  });
+});
