@@ -8,10 +8,12 @@ export * from "./values/common";
  * empty strings), which must read "Required", not a type error.
  */
 export function requiredString(message = "Required") {
-  return z
-    .string({ error: (issue) => (issue.input === undefined || issue.input === null ? message : undefined) })
-    .min(1, message)
-    .refine(hasNoNul, NUL_MESSAGE);
+  return presentString(message).min(1, message).refine(hasNoNul, NUL_MESSAGE);
+}
+
+/** A string whose absence reads `message` (as requiredString's), for a field with rules of its own on what it holds. */
+export function presentString(message: string) {
+  return z.string({ error: (issue) => (issue.input === undefined || issue.input === null ? message : undefined) });
 }
 
 /**

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { descriptionSchema, nameSchema, pageOf, pageQuerySchema, repeatedQuery, requiredString, timestampSchema, versionSchema, wholeNumberSchema } from "./common";
+import { descriptionSchema, nameSchema, pageOf, pageQuerySchema, presentString, repeatedQuery, requiredString, timestampSchema, versionSchema, wholeNumberSchema } from "./common";
 import { LOCK_STATES } from "./values/projects";
 import {
   LOCK_REASON_MAX,
@@ -101,10 +101,11 @@ export const levelInputSchema = z.object({ version: versionSchema, name: nameSch
 export const moveSchema = z.object({ version: versionSchema, direction: z.enum(MOVE_DIRECTIONS) });
 export const templateVersionSchema = z.object({ version: versionSchema });
 
-const sqlSchema = z
-  .string()
+const SQL_REQUIRED_MESSAGE = "Write at least one statement";
+// A form without JavaScript sends an empty textarea as "", which Conform turns into a missing field.
+const sqlSchema = presentString(SQL_REQUIRED_MESSAGE)
   .refine((s) => Buffer.byteLength(s) <= SCRIPT_SQL_MAX_BYTES, `At most ${SCRIPT_SQL_MAX_BYTES.toLocaleString("en")} bytes`)
-  .refine((s) => s.trim().length > 0, "Write at least one statement");
+  .refine((s) => s.trim().length > 0, SQL_REQUIRED_MESSAGE);
 const commentSchema = z
   .string()
   .trim()
