@@ -201,6 +201,11 @@ export const masterComparisonSchema = z.object({
       level: z.string(),
       name: z.string(),
       state: z.enum(["same", "changed", "onlyInProject", "onlyInMaster"]),
+      /**
+       * Of a changed script: which side moved from the master's text the copy started from (its version 1);
+       * null when that is not known (a script made here under a master script's name).
+       */
+      changedIn: z.enum(["here", "master", "both"]).nullable(),
       /** The master's newest SQL → the project's newest (changed scripts only); versions are the master's (`from`) and the project's (`to`). */
       diff: scriptDiffSchema.nullable(),
     }),

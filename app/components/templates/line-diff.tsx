@@ -1,4 +1,5 @@
 import type { ScriptDiff } from "../../../contracts/templates";
+import { capitalised } from "../../../contracts/values/common";
 import { cn } from "~/lib/utils";
 
 const MARK = { same: " ", added: "+", removed: "−" } as const;
@@ -9,7 +10,7 @@ const SPOKEN = { same: "", added: "Added: ", removed: "Removed: " } as const;
 export function LineDiff({
   diff,
   label,
-  from = `Version ${diff.from}`,
+  from = `version ${diff.from}`,
   to = `version ${diff.to}`,
 }: {
   diff: ScriptDiff;
@@ -20,7 +21,7 @@ export function LineDiff({
   return (
     <div>
       <p className="mb-2 text-sm text-muted-foreground">
-        {from} → {to}: {diff.added} {diff.added === 1 ? "line" : "lines"} added, {diff.removed} {diff.removed === 1 ? "line" : "lines"} removed.
+        {capitalised(from)} → {to}: {diff.added} {diff.added === 1 ? "line" : "lines"} added, {diff.removed} {diff.removed === 1 ? "line" : "lines"} removed.
       </p>
       <div className="overflow-x-auto rounded-md border border-border">
         <table aria-label={label} className="w-full border-collapse font-mono text-[13px] leading-5">

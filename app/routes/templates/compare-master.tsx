@@ -6,9 +6,16 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~
 import { useCompanyHref } from "~/lib/company-href";
 import { useTemplatePaths } from "./paths";
 import { templateOf, workspaceOwnerOf, workspaceTemplates } from "./templates.server";
+import type { MasterComparison } from "../../../contracts/templates";
 import type { Route } from "./+types/compare-master";
 
-const STATE_WORDS = { same: "Same", changed: "Changed here", onlyInProject: "Only here", onlyInMaster: "Only in the master" } as const;
+type Compared = MasterComparison["scripts"][number];
+
+const STATE_WORDS = { same: "Same", onlyInProject: "Only here", onlyInMaster: "Only in the master" } as const;
+const CHANGED_WORDS = { here: "Changed here", master: "Changed in the master", both: "Changed here and in the master" } as const;
+
+/** "Differs" when the text the copy started from does not tell which side changed it. */
+const stateWords = (s: Compared) => (s.state === "changed" ? (s.changedIn ? CHANGED_WORDS[s.changedIn] : "Differs") : STATE_WORDS[s.state]);
 
 /** A workspace's copy beside its master template: each script the same, changed (with its line diff), or in one only. */
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -45,7 +52,7 @@ export default function CompareWithMaster({ loaderData }: Route.ComponentProps) 
               <TableRow key={`${s.level}/${s.name}`}>
                 <TableCell>{s.level}</TableCell>
                 <TableCell className="font-medium">{s.name}</TableCell>
-                <TableCell>{STATE_WORDS[s.state]}</TableCell>
+                <TableCell>{stateWords(s)}</TableCell>
               </TableRow>
             ))}
           </TableBody>
@@ -56,7 +63,7 @@ export default function CompareWithMaster({ loaderData }: Route.ComponentProps) 
           <h3 className="mb-2 text-base font-semibold">
             {s.level} / {s.name}
           </h3>
-          <LineDiff diff={s.diff!} label={`Changes of ${s.name} from the master to this copy`} from="The master" to="this copy" />
+          <LineDiff diff={s.diff!} label={`Changes of ${s.name} from the master to this copy`} from="the master" to="this copy" />
         </Card>
       ))}
       <p>

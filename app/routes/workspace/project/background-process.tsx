@@ -1,6 +1,6 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Form, Link, redirect } from "react-router";
+import { Form, Link, data } from "react-router";
 import { isAdmin } from "../../../../contracts/roles";
 import { FormErrors, TextareaField } from "~/components/forms/fields";
 import { getFormProps, useServerForm } from "~/lib/forms";
@@ -9,6 +9,7 @@ import { redirectWithFlash } from "~/lib/flash.server";
 import { invalid, readFormData, refusedByService, serviceFailure, unknownIntent } from "~/lib/forms.server";
 import { LOCK_REASON_LABELS } from "../../../../contracts/values/projects";
 import { AutoRefresh, isRunning, JobProgress } from "~/components/projects/job-progress";
+import { Alert } from "~/components/ui/alert";
 import { Card } from "~/components/ui/card";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
@@ -28,6 +29,8 @@ export async function loader({ context }: Route.LoaderArgs) {
   );
   return { project: { id: project.id, status: project.status }, ...jobs, names, canCancel: access.canWrite, canForceUnlock: isAdmin(shell.roles) };
 }
+
+export const FORCE_UNLOCK_REFUSED = "Only a SuperAdmin or Support may force unlock: nothing was changed.";
 
 /**
  * "Cancel" on a running job (writers) and "Force unlock" (SuperAdmin, Support), both answered with
@@ -54,7 +57,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 
   if (intent === "force-unlock") {
-    if (!isAdmin(shell.roles)) throw redirect(here);
+    // Said, not ignored: a forged or stale form must not look as if it had worked.
+    if (!isAdmin(shell.roles)) return data({ errors: [FORCE_UNLOCK_REFUSED] }, { status: 403 });
     const submission = parseWithZod(formData, { schema: forceUnlockForm });
     if (submission.status !== "success") return invalid(submission);
     try {
@@ -80,6 +84,7 @@ export default function BackgroundProcess({ loaderData, actionData }: Route.Comp
   return (
     <div className="space-y-6">
       <AutoRefresh active={isLocked || running.length > 0} />
+      {actionData && "errors" in actionData ? <Alert>{actionData.errors.join(" ")}</Alert> : null}
       <Card aria-labelledby="lock-title">
         <h2 id="lock-title" className="text-lg font-semibold">
           Lock

@@ -452,7 +452,7 @@ export async function assignMasterTemplate(
         .orderBy("s.position")
         .execute();
       for (const s of scripts) {
-        const comment = `Copied from master template ${master.name}, version ${master.version}`;
+        const comment = `${COPIED_FROM_MASTER} ${master.name}, version ${master.version}`;
         await insertScript(trx, { templateId: id, levelId, name: s.name, position: s.position, sql: s.sql, comment }, writer);
       }
     }
@@ -490,13 +490,22 @@ export async function removeProjectTemplate(db: Kysely<Database>, templateId: st
   });
 }
 
-/** The newest SQL of each script of a template, keyed by level and script name (any case). */
+/** The comment of a copied script's version 1, which says it came from the master (what Compare with master starts from). */
+export const COPIED_FROM_MASTER = "Copied from master template";
+
+/** The newest SQL of each script of a template, keyed by level and script name (any case), and its version 1's. */
 export async function newestScripts(db: Kysely<Database>, templateId: string) {
   const rows = await db
     .selectFrom("scripts as s")
     .innerJoin("template_levels as l", "l.id", "s.level_id")
     .innerJoin("script_versions as v", (j) => j.onRef("v.script_id", "=", "s.id").onRef("v.version", "=", "s.version"))
+    .innerJoin("script_versions as v1", (j) => j.onRef("v1.script_id", "=", "s.id").on("v1.version", "=", 1))
     .select(["l.name as level", "l.name_key as level_key", "l.position as level_position", "s.name", "s.name_key", "s.position", "v.sql"])
+    // What a copied script started from: the master's text when it was assigned (a script made here started from its own).
+    .select((eb) => [
+      eb.ref("v1.sql").as("first_sql"),
+      eb(eb.fn("substr", ["v1.comment", eb.val(1), eb.val(COPIED_FROM_MASTER.length)]), "=", COPIED_FROM_MASTER).as("copied"),
+    ])
     .where("s.template_id", "=", templateId)
     .orderBy("l.position")
     .orderBy("s.position")

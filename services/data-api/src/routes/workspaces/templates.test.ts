@@ -101,6 +101,22 @@ describe.each(TEST_DATABASE_KINDS)("a project's templates on %s", (kind) => {
     expect(compared.body.scripts[1].diff.lines.filter((l: { kind: string }) => l.kind === "added").map((l: { text: string }) => l.text)).toEqual([
       "select 22;",
     ]);
+    expect(compared.body.scripts[1].changedIn).toBe("here");
+
+    // The master changes too: each side is told apart from the text the copy started from.
+    const masterSave = async (scriptId: string, sql: string) => {
+      const path = `${master}/${m.id}/scripts/${scriptId}`;
+      await api.send("POST", `${path}/lock`, analyst);
+      const baseVersion = (await api.get(path, analyst)).body.version;
+      expect((await api.send("PUT", path, analyst, { baseVersion, sql })).status).toBe(200);
+    };
+    await masterSave(m.levels[0]!.scripts[0]!.id, "select 1;\nselect 11;");
+    await masterSave(masterScript.id, "select 2;\nselect 3;");
+    const both = await api.get(`${base}/compare-master`, analyst);
+    expect(both.body.scripts.map((s: { name: string; state: string; changedIn: string | null }) => [s.name, s.state, s.changedIn])).toEqual([
+      ["Script 1", "changed", "master"],
+      ["Script 2", "changed", "both"],
+    ]);
 
     // A template made in the project has no master to compare with.
     const own = await api.send("POST", `/api/v1/projects/${p.id}/templates`, analyst, { name: "Own", type: "Mapping" });

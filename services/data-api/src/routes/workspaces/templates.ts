@@ -172,20 +172,30 @@ export function createWorkspaceTemplatesRouter(descriptor: WorkspaceDescriptor) 
       for (const s of mine) {
         const m = masterByKey.get(key(s));
         masterByKey.delete(key(s));
-        if (!m) scripts.push({ level: s.level, name: s.name, state: "onlyInProject", diff: null });
-        else if (m.sql === s.sql) scripts.push({ level: s.level, name: s.name, state: "same", diff: null });
+        if (!m) scripts.push({ level: s.level, name: s.name, state: "onlyInProject", changedIn: null, diff: null });
+        else if (m.sql === s.sql) scripts.push({ level: s.level, name: s.name, state: "same", changedIn: null, diff: null });
         else
           scripts.push({
             level: s.level,
             name: s.name,
             state: "changed",
+            changedIn: changedIn(s, m.sql),
             diff: lineDiff({ version: master.version, sql: m.sql }, { version: copy.version, sql: s.sql }),
           });
       }
-      for (const m of masterByKey.values()) scripts.push({ level: m.level, name: m.name, state: "onlyInMaster", diff: null });
+      for (const m of masterByKey.values()) scripts.push({ level: m.level, name: m.name, state: "onlyInMaster", changedIn: null, diff: null });
       return c.json({ masterTemplateId: master.id, masterName: master.name, copiedVersion: copy.masterVersion, masterVersion: master.version, scripts }, 200);
     });
 
   router.route("/", createTemplateRoutes({ basePath: `${base}/{templateId}`, params: templateParams, tag, resolve, statusMoves: false }));
   return router;
+}
+
+/** Which side of a copy and its master moved from the master's text the copy started from (its version 1). */
+function changedIn(copy: { sql: string; first_sql: string; copied: unknown }, masterSql: string): "here" | "master" | "both" | null {
+  // A boolean on PostgreSQL, 0 or 1 on SQLite.
+  if (!Number(copy.copied)) return null;
+  const here = copy.sql !== copy.first_sql;
+  const master = masterSql !== copy.first_sql;
+  return here && master ? "both" : here ? "here" : master ? "master" : null;
 }
