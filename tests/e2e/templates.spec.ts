@@ -142,5 +142,35 @@ for (const javaScriptEnabled of [true, false]) {
       await page.getByRole("button", { name: "Save new version" }).click();
       await expect(page.getByRole("status")).toHaveText("Version 3 saved.");
     });
+
+    test("deleting a script asks first, and Cancel keeps it", async ({ page }) => {
+      const name = `Script deletion ${suffix}`;
+      await page.goto(withCompany("/migration/master-templates/create", acme.id));
+      await page.getByLabel("Name").fill(name);
+      await page.getByRole("button", { name: "Create template" }).click();
+      await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+      await page.getByLabel("New level name").fill("Only");
+      await page.getByRole("button", { name: "Add level" }).click();
+      await page.getByRole("link", { name: "Add script to Only" }).click();
+      await page.getByLabel("Name").fill("Doomed");
+      await fillSql(page, "select 1;");
+      await page.getByRole("button", { name: "Add script" }).click();
+      await expect(page.getByRole("status")).toHaveText("Script Doomed added to Only.");
+
+      await page.getByRole("navigation", { name: "Script" }).getByRole("link", { name: "Details" }).click();
+      // The page's "Delete script" only opens the confirmation: nothing is deleted yet.
+      await page.getByRole("link", { name: "Delete script" }).click();
+      const confirmation = page.getByRole("region", { name: "Delete script Doomed?" });
+      await expect(confirmation).toContainText("Its version and its lock audit are deleted with it");
+      await confirmation.getByRole("link", { name: "Cancel" }).click();
+      await expect(page.getByRole("region", { name: "Delete script Doomed?" })).toHaveCount(0);
+      await expect(page.getByRole("heading", { level: 2, name: "Script Doomed" })).toBeVisible();
+
+      await page.getByRole("link", { name: "Delete script" }).click();
+      await page.getByRole("region", { name: "Delete script Doomed?" }).getByRole("button", { name: "Delete script" }).click();
+      await expect(page.getByRole("status")).toHaveText("Script Doomed deleted with its versions.");
+      await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+      await expect(page.getByRole("link", { name: "Doomed" })).toHaveCount(0);
+    });
   });
 }
