@@ -9,8 +9,8 @@ export const RUN_START_STATUSES = ["Active"] as const;
 export const RUN_TYPES = ["Full", "Test"] as const;
 export type RunType = (typeof RUN_TYPES)[number];
 
-/** Spec §4 "Run/result status", and Cancelled: a run stopped by a Cancel or a force unlock did not fail. */
-export const RUN_STATUSES = ["None", "CompletedWithFailures", "CompletedWithWarning", "IN_PROGRESS", "SUCCESS", "ERROR", "Cancelled"] as const;
+/** Spec §4 "Run/result status" (a run stopped by a Cancel or a force unlock is ERROR; its message says it was cancelled). */
+export const RUN_STATUSES = ["None", "CompletedWithFailures", "CompletedWithWarning", "IN_PROGRESS", "SUCCESS", "ERROR"] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 export const RUN_STATUS_LABELS: Record<RunStatus, string> = {
   None: "Not run",
@@ -19,7 +19,6 @@ export const RUN_STATUS_LABELS: Record<RunStatus, string> = {
   IN_PROGRESS: "Running",
   SUCCESS: "Succeeded",
   ERROR: "Failed",
-  Cancelled: "Cancelled",
 };
 
 /** Spec §4 "Step status". */

@@ -8,7 +8,6 @@ const TONE: Record<RunStatus, string> = {
   CompletedWithWarning: "tone-amber",
   CompletedWithFailures: "tone-amber",
   ERROR: "tone-red",
-  Cancelled: "tone-slate",
 };
 
 /** A run's result in words, toned. */

@@ -155,12 +155,12 @@ export async function setTableCounts(db: Db, runId: string, counts: readonly { t
 }
 
 /**
- * Runs whose job ended without them: ERROR after a killed process, Cancelled after a force unlock
- * (the job's own failure handling skips a job ended elsewhere, so nothing else would end its run).
+ * Runs whose job ended without them (a killed process, a force unlock: the job's own failure handling
+ * skips a job ended elsewhere, so nothing else would end its run): ERROR, with what ended them.
  * The step that was running is Failed: PostgreSQL rolled back what it did when its statement or
  * connection went.
  */
-export async function failRunsOfEndedJobs(db: Db, message: string, now: Date, status: Extract<RunStatus, "ERROR" | "Cancelled"> = "ERROR") {
+export async function failRunsOfEndedJobs(db: Db, message: string, now: Date) {
   const ended = await db
     .selectFrom("runs as r")
     .leftJoin("jobs as j", "j.id", "r.job_id")
@@ -181,7 +181,7 @@ export async function failRunsOfEndedJobs(db: Db, message: string, now: Date, st
       .where("run_id", "=", id)
       .where("status", "=", "Started")
       .execute();
-    await finishRun(db, id, status, message, now);
+    await finishRun(db, id, "ERROR", message, now);
   }
 }
 

@@ -120,7 +120,7 @@ export async function startRun(
         // The job's own message says nothing was kept: true of a Test run, not of a Full one's earlier scripts.
         const message = cancelled ? RUN_CANCELLED_MESSAGE[request.type] : error instanceof Error ? error.message : String(error);
         await ctx.db.updateTable("run_steps").set({ status: "Failed", error: message }).where("run_id", "=", runId).where("status", "=", "Started").execute();
-        await finishRun(ctx.db, runId, cancelled ? "Cancelled" : "ERROR", message);
+        await finishRun(ctx.db, runId, "ERROR", message);
       },
     });
     await setRunJob(db, runId, job.id);

@@ -137,7 +137,7 @@ export function createWorkspaceJobsRouter(descriptor: WorkspaceDescriptor) {
             // The job's records end with it: its own failure handling skips a job ended elsewhere.
             const at = new Date();
             await failLoadsOfEndedJobs(trx, `${unlocked.message}. Nothing was loaded.`, at);
-            await failRunsOfEndedJobs(trx, `${unlocked.message}. The script that was running was rolled back.`, at, "Cancelled");
+            await failRunsOfEndedJobs(trx, `${unlocked.message}. The script that was running was rolled back.`, at);
           }
           describeWrite({
             action: "workspace.force_unlocked",

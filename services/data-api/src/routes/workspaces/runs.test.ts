@@ -235,8 +235,8 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("runs on %s"
     await api.send("POST", `/api/v1/projects/${project.id}/jobs/${jobId}/cancel`, owner);
     const run = await finished(project.id, started.body.run.id);
     expect(Date.now() - cancelledAt).toBeLessThan(2_000);
-    // Cancelled, not Failed: nothing in the scripts went wrong.
-    expect(run).toMatchObject({ status: "Cancelled", message: expect.stringMatching(/^Cancelled: the script that was running was rolled back/) });
+    // ERROR (spec §4 has no other end for a stopped run), saying it was cancelled and what a Full run kept.
+    expect(run).toMatchObject({ status: "ERROR", message: expect.stringMatching(/^Cancelled: the script that was running was rolled back/) });
     expect(run.steps[0]).toMatchObject({ status: "Failed", error: "Cancelled while it ran: rolled back." });
     const orders = await asProjectOwner(api.dataPlane, TEST_DATABASE_SERVER, project.id, (c) => c.query(`select count(*)::int as n from destination."Orders"`));
     expect(orders.rows[0].n).toBe(0);
@@ -251,7 +251,7 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("runs on %s"
     expect(timedOut.steps[0]).toMatchObject({ status: "Failed", error: "canceling statement due to statement timeout" });
   }, 30_000);
 
-  it("a force unlock ends the run as Cancelled with its reason, at once, and stops its statement", async () => {
+  it("a force unlock ends the run with its reason, at once, and stops its statement", async () => {
     const { project } = await projectWith([{ name: "Sleepy", sql: `insert into destination."Orders" values (1, 'x');\nselect pg_sleep(60);` }]);
     const started = await start(project.id, { type: "Full" });
     const runPath = `/api/v1/projects/${project.id}/runs/${started.body.run.id}`;
@@ -261,7 +261,7 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("runs on %s"
     expect((await api.send("POST", `/api/v1/projects/${project.id}/force-unlock`, admin, { reason: "the server is moving" })).status).toBe(200);
     // Before the job's process has heard of it: the run's record ends in the unlock's transaction.
     const forced = {
-      status: "Cancelled",
+      status: "ERROR",
       message: expect.stringMatching(/^Force-unlocked by .+: the server is moving\. The script that was running was rolled back\.$/),
     };
     expect((await api.get(runPath, owner)).body).toMatchObject(forced);
