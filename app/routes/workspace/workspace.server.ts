@@ -113,6 +113,8 @@ export async function requireWorkspace(
   const scope = await projectScope(context);
   const { project, ws, paths, companyId, as } = scope;
   if (options.step && !["GET", "HEAD"].includes(as.request.method) && !paths.stepOpen(project.status, options.step)) {
+    // Write access and the lock first, as for any post: a locked project's post goes to its background process.
+    checkWorkspace(scope, { ...options, step: undefined });
     const step = ws.steps.find((s) => s.id === options.step)?.label ?? options.step;
     throw await redirectWithFlash(
       companyHref(paths.nextStep(project), companyId),
