@@ -85,7 +85,7 @@ for (const javaScriptEnabled of [true, false]) {
       if (javaScriptEnabled) await expectNoViolations(page);
 
       // Its copy of the template's script is edited under its lock, as every script is.
-      await page.getByRole("table", { name: "Templates in run order" }).getByRole("link", { name: mappingTemplate }).click();
+      await page.getByRole("table", { name: "Templates in run order" }).getByRole("link", { name: mappingTemplate, exact: true }).click();
       await page.getByRole("table", { name: "Scripts of Load" }).getByRole("link", { name: "Customers" }).click();
       await page.getByRole("button", { name: "Lock for editing" }).click();
       await fillSql(page, "select 'grades';");

@@ -246,7 +246,7 @@ for (const javaScriptEnabled of [true, false]) {
       await page.getByRole("button", { name: "Assign templates" }).click();
       await expect(page.getByRole("status")).toHaveText("Templates assigned: the project is Active.");
       await expect(page.getByText("Active", { exact: true }).first()).toBeVisible();
-      await page.getByRole("table", { name: "Templates in run order" }).getByRole("link", { name: master }).click();
+      await page.getByRole("table", { name: "Templates in run order" }).getByRole("link", { name: master, exact: true }).click();
       await page.getByRole("link", { name: "Compare with master" }).click();
       await expect(page.getByRole("table", { name: "Scripts compared with the master" }).getByRole("row", { name: /Customers/ })).toContainText("Same");
       if (javaScriptEnabled) await expectNoViolations(page);
@@ -285,7 +285,7 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page.getByRole("navigation", { name: "Pagination" }).getByText("Page 1 of 1 · 1 step", { exact: true })).toBeVisible();
 
       await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Templates" }).click();
-      await page.getByRole("table", { name: "Templates in run order" }).getByRole("link", { name: master }).click();
+      await page.getByRole("table", { name: "Templates in run order" }).getByRole("link", { name: master, exact: true }).click();
       await page.getByRole("table", { name: "Scripts of Load" }).getByRole("link", { name: "Customers" }).click();
       await page.getByRole("button", { name: "Lock for editing" }).click();
       await expect(page.getByText(/You hold the lock since/)).toBeVisible();
