@@ -152,6 +152,7 @@ for (const javaScriptEnabled of [true, false]) {
       await page.getByLabel("New level name").fill("Only");
       await page.getByRole("button", { name: "Add level" }).click();
       await page.getByRole("link", { name: "Add script to Only" }).click();
+      await expect(page.getByRole("heading", { name: "Add a script to Only" })).toBeVisible();
       await page.getByLabel("Name").fill("Doomed");
       await fillSql(page, "select 1;");
       await page.getByRole("button", { name: "Add script" }).click();
