@@ -125,6 +125,23 @@ describe("wizard step 1: create", () => {
     expect(result?.data.result.error.name?.[0]).toMatch(/already|taken|exists/i);
   });
 
+  it("offers the company's unfinished projects to continue, newest first, at most five, and none of another company's", async () => {
+    for (const name of ["Unfinished A", "Unfinished B", "Unfinished C", "Unfinished D", "Unfinished E", "Unfinished F"]) {
+      await newProject(ANALYST, acme.id, acmeApp.id, name);
+    }
+    await newProject(ANALYST, birch.id, birchApp.id, "Birch unfinished");
+    const result = (await call(ANALYST, `/migration/projects/create?companyId=${acme.id}`, create.loader)) as any;
+    // Newest first (ties of the same millisecond fall back to the id, so the set is compared).
+    expect(new Set(result.unfinished.items.map((p: { name: string }) => p.name))).toEqual(
+      new Set(["Unfinished F", "Unfinished E", "Unfinished D", "Unfinished C", "Unfinished B"]),
+    );
+    expect(result.unfinished.items[0]).toMatchObject({ status: "SetupDataDictionaryIncomplete" });
+    expect(result.unfinished.total).toBeGreaterThan(6);
+    const birchResult = (await call(ANALYST, `/migration/projects/create?companyId=${birch.id}`, create.loader)) as any;
+    expect(birchResult.unfinished.items.map((p: { name: string }) => p.name)).toContain("Birch unfinished");
+    expect(birchResult.unfinished.items.map((p: { name: string }) => p.name)).not.toContain("Unfinished F");
+  });
+
   it("answers 400 with field errors for empty and unknown values", async () => {
     const result = unwrap(
       await call(ANALYST, `/migration/projects/create?companyId=${acme.id}`, create.action, { form: { name: " ", applicationId: "", sourceType: "Tape" } }),

@@ -2,10 +2,11 @@ import { Form, Link, redirect, type UIMatch } from "react-router";
 import { createConfigurationSchema } from "../../../../contracts/configurations";
 import { createMappingProjectSchema } from "../../../../contracts/mappings";
 import { createProjectSchema } from "../../../../contracts/projects";
-import { SOURCE_TYPES, SOURCE_TYPE_LABELS } from "../../../../contracts/values/projects";
-import type { WorkspaceKind } from "../../../../contracts/workspaces";
+import { PROJECT_STATUS_LABELS, SOURCE_TYPES, SOURCE_TYPE_LABELS } from "../../../../contracts/values/projects";
+import { unfinishedStatuses, type WorkspaceKind } from "../../../../contracts/workspaces";
 import { CheckboxGroupField, FormErrors, SelectField, TextareaField, TextField } from "~/components/forms/fields";
 import { StatusButton, useIsPending } from "~/components/forms/status-button";
+import { formatCountOf, formatTimestamp } from "~/components/projects/format";
 import { WizardSteps } from "~/components/projects/wizard-steps";
 import { buttonVariants } from "~/components/ui/button";
 import { cn } from "~/lib/utils";
@@ -33,8 +34,11 @@ const SCHEMAS = {
   translation: createMappingProjectSchema.omit({ companyId: true }),
 } satisfies Record<WorkspaceKind, unknown>;
 
+/** How many of the company's unfinished setups the create page lists (the rest are one link away). */
+const UNFINISHED_SHOWN = 5;
+
 export async function loader({ context }: Route.LoaderArgs) {
-  const { ws } = workspaceKind(context);
+  const { ws, api } = workspaceKind(context);
   const onboarding = ws.kind === "onboarding";
   const { value } = await forSelectedCompany(context, (as, companyId) =>
     Promise.all([
@@ -42,14 +46,21 @@ export async function loader({ context }: Route.LoaderArgs) {
       selectableApplications(as, companyId),
       onboarding ? adminDataSources(as, companyId) : [],
       onboarding ? checkDefaultConfiguration(as, companyId) : null,
+      // Browser Back from step 2 shows this page again, and a second submit would start a second
+      // setup (a workspace cannot be deleted): the unfinished ones are offered to continue instead.
+      api.search({ companyId, status: unfinishedStatuses(ws.kind), page: 1, pageSize: 10, sort: "-updatedAt" }),
     ]),
   );
-  if (!value) return { applications: [], schemes: [], defaultConfiguration: null };
-  const [applications, schemes, defaults] = value;
+  if (!value) return { applications: [], schemes: [], defaultConfiguration: null, unfinished: { items: [], total: 0 } };
+  const [applications, schemes, defaults, unfinished] = value;
   return {
     applications: applications.map((a) => ({ value: a.id, label: a.name })),
     schemes: schemes.map((s) => ({ value: s.id, label: s.name })),
     defaultConfiguration: defaults?.defaultConfiguration ?? null,
+    unfinished: {
+      items: unfinished.items.slice(0, UNFINISHED_SHOWN).map((w) => ({ id: w.id, name: w.name, status: w.status, updatedAt: w.updatedAt })),
+      total: unfinished.total,
+    },
   };
 }
 
@@ -89,6 +100,7 @@ export default function CreateWorkspace({ loaderData, actionData }: Route.Compon
         Create {ws.noun}
       </h1>
       <WizardSteps current="details" />
+      <UnfinishedSetups unfinished={loaderData.unfinished} />
       {missing ? (
         <Card className="mt-6 max-w-2xl">
           <h2 className="text-base font-semibold">{missing === "applications" ? "No applications yet" : "No schemes yet"}</h2>
@@ -153,6 +165,44 @@ export default function CreateWorkspace({ loaderData, actionData }: Route.Compon
         </Card>
       )}
     </section>
+  );
+}
+
+/** The company's workspaces of this kind whose setup is not finished, each a link to the step it resumes at. */
+function UnfinishedSetups({ unfinished }: { unfinished: Route.ComponentProps["loaderData"]["unfinished"] }) {
+  const href = useCompanyHref();
+  const paths = useWorkspacePaths();
+  const { ws } = paths;
+  if (unfinished.total === 0) return null;
+  const one = unfinished.total === 1;
+  return (
+    <Card className="mt-6 max-w-2xl" aria-labelledby="unfinished-title">
+      <h2 id="unfinished-title" className="text-base font-semibold">
+        {`Unfinished ${ws.nounPlural}`}
+      </h2>
+      <CardDescription>
+        {one
+          ? `The setup of this ${ws.noun} is not finished. To go on with it, continue it rather than creating it again.`
+          : `The setup of these ${ws.nounPlural} is not finished. To go on with one, continue it rather than creating it again.`}
+      </CardDescription>
+      <ul className="mt-3 divide-y divide-border text-sm">
+        {unfinished.items.map((w) => (
+          <li key={w.id} className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 py-2">
+            <Link to={href(paths.nextStep(w))} className="font-medium text-brand hover:underline">
+              {`Continue ${w.name}`}
+            </Link>
+            <span className="text-muted-foreground">
+              {PROJECT_STATUS_LABELS[w.status]} · updated {formatTimestamp(w.updatedAt)}
+            </span>
+          </li>
+        ))}
+      </ul>
+      {unfinished.total > unfinished.items.length ? (
+        <Link to={href(paths.list, { status: unfinishedStatuses(ws.kind) })} className="mt-2 inline-block text-sm text-brand hover:underline">
+          {`All ${formatCountOf(unfinished.total, `unfinished ${ws.noun}`, `unfinished ${ws.nounPlural}`)}`}
+        </Link>
+      ) : null}
+    </Card>
   );
 }
 
