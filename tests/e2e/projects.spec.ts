@@ -1,7 +1,7 @@
 import { E2E } from "../../playwright.config";
 import { acme, birch, expect, test, withCompany } from "./sessions";
 import { expectNoViolations } from "./axe";
-import { availableMasterTemplate, fillSql } from "./template-steps";
+import { availableMasterTemplate, createTemplateWithScript, fillSql } from "./template-steps";
 import { fillColumn } from "./dictionary-steps";
 import { createApplication } from "./master-data";
 
@@ -314,17 +314,7 @@ for (const javaScriptEnabled of [true, false]) {
       // A long run, cancelled from its page: the running script stops and rolls back.
       await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Templates" }).click();
       await page.getByRole("link", { name: "Create template" }).click();
-      await page.getByLabel("Name").fill("Slow");
-      await page.getByRole("button", { name: "Create template" }).click();
-      await expect(page.getByRole("heading", { level: 1, name: "Slow" })).toBeVisible();
-      await page.getByLabel("New level name").fill("Wait");
-      await page.getByRole("button", { name: "Add level" }).click();
-      await page.getByRole("link", { name: "Add script to Wait" }).click();
-      await expect(page.getByRole("heading", { name: "Add a script to Wait" })).toBeVisible();
-      await page.getByLabel("Name").fill("Sleep");
-      await fillSql(page, "select pg_sleep(60);");
-      await page.getByRole("button", { name: "Add script" }).click();
-      await expect(page.getByRole("status")).toHaveText("Script Sleep added to Wait.");
+      await createTemplateWithScript(page, { name: "Slow", level: "Wait", script: "Sleep", sql: "select pg_sleep(60);" });
       await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Templates" }).click();
       await page.getByRole("link", { name: "Run", exact: true }).click();
       await page.getByRole("radio", { name: /^Full/ }).check();
@@ -335,6 +325,21 @@ for (const javaScriptEnabled of [true, false]) {
       await page.getByRole("button", { name: "Cancel" }).click();
       await expect(page.getByText("Failed", { exact: true }).first()).toBeVisible({ timeout: 10_000 });
       await expect(runSteps).toContainText("Cancelled while it ran: rolled back.");
+
+      // The template made here is deleted only through its confirmation; Cancel keeps it.
+      await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Templates" }).click();
+      const inRunOrder = page.getByRole("table", { name: "Templates in run order" });
+      await inRunOrder.getByRole("link", { name: "Remove template Slow" }).click();
+      const confirmation = page.getByRole("region", { name: "Delete template Slow?" });
+      await expect(confirmation).toContainText("It was made here and exists nowhere else");
+      await confirmation.getByRole("link", { name: "Cancel" }).click();
+      await expect(page.getByRole("region", { name: "Delete template Slow?" })).toHaveCount(0);
+      await expect(inRunOrder.getByRole("link", { name: "Slow", exact: true })).toBeVisible();
+      await inRunOrder.getByRole("link", { name: "Remove template Slow" }).click();
+      await page.getByRole("region", { name: "Delete template Slow?" }).getByRole("button", { name: "Delete template" }).click();
+      await expect(page.getByRole("status")).toHaveText("Template Slow deleted with its levels and scripts.");
+      await expect(inRunOrder.getByRole("link", { name: "Slow", exact: true })).toHaveCount(0);
+      await expect(inRunOrder.getByRole("link", { name: master, exact: true })).toBeVisible();
     });
 
     test("another company's project is not found, and switching company from a project opens the list", async ({ page }) => {

@@ -32,7 +32,8 @@ export const test = base.extend<
         let state = cache.get(key);
         if (!state) {
           state = (async () => {
-            const context = await browser.newContext();
+            // Signed out explicitly: inside a test, newContext() starts from the test's own storageState.
+            const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
             try {
               const page = await context.newPage();
               await page.goto(`${portal}/`);

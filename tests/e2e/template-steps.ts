@@ -1,6 +1,25 @@
 import type { Page } from "@playwright/test";
 import { acme, expect, withCompany } from "./sessions";
 
+/**
+ * On a template's create page (a master's or a workspace's): creates template `name` with one level and
+ * one script in it, and stays on the new script's page.
+ */
+export async function createTemplateWithScript(page: Page, t: { name: string; level: string; script: string; sql: string; type?: "Core" | "Mapping" }) {
+  await page.getByLabel("Name").fill(t.name);
+  if (t.type) await page.getByLabel("Type").selectOption(t.type);
+  await page.getByRole("button", { name: "Create template" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: t.name })).toBeVisible();
+  await page.getByLabel("New level name").fill(t.level);
+  await page.getByRole("button", { name: "Add level" }).click();
+  await page.getByRole("link", { name: `Add script to ${t.level}` }).click();
+  await expect(page.getByRole("heading", { name: `Add a script to ${t.level}` })).toBeVisible();
+  await page.getByLabel("Name").fill(t.script);
+  await fillSql(page, t.sql);
+  await page.getByRole("button", { name: "Add script" }).click();
+  await expect(page.getByRole("status")).toHaveText(`Script ${t.script} added to ${t.level}.`);
+}
+
 /** Creates an Available master template of `area` with one level "Load" and one script "Customers" (in Acme Health). */
 export async function availableMasterTemplate(
   page: Page,
@@ -9,19 +28,15 @@ export async function availableMasterTemplate(
   type?: "Core" | "Mapping",
 ) {
   await page.goto(withCompany(`/${area}/master-templates/create`, acme.id));
-  await page.getByLabel("Name").fill(name);
-  if (type) await page.getByLabel("Type").selectOption(type);
-  await page.getByRole("button", { name: "Create template" }).click();
-  await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
-  await page.getByLabel("New level name").fill("Load");
-  await page.getByRole("button", { name: "Add level" }).click();
-  await page.getByRole("link", { name: "Add script to Load" }).click();
-  await expect(page.getByRole("heading", { name: "Add a script to Load" })).toBeVisible();
-  await page.getByLabel("Name").fill("Customers");
-  await fillSql(page, 'insert into destination."Customers" select * from source."Customers";');
-  await page.getByRole("button", { name: "Add script" }).click();
-  await expect(page.getByRole("status")).toHaveText("Script Customers added to Load.");
+  await createTemplateWithScript(page, {
+    name,
+    type,
+    level: "Load",
+    script: "Customers",
+    sql: 'insert into destination."Customers" select * from source."Customers";',
+  });
   await page.getByRole("navigation", { name: "Breadcrumb" }).getByRole("link", { name }).click();
+  await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
   await page.getByRole("button", { name: "Make available" }).click();
   await expect(page.getByRole("status")).toHaveText("Status changed.");
 }

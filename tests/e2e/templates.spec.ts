@@ -1,6 +1,7 @@
 import { expectNoViolations } from "./axe";
-import { acme, expect, test, withCompany } from "./sessions";
-import { expectSql, fillSql } from "./template-steps";
+import { E2E } from "../../playwright.config";
+import { acme, DEMO, expect, test, withCompany } from "./sessions";
+import { createTemplateWithScript, expectSql, fillSql } from "./template-steps";
 
 /**
  * Master templates end to end (issue 11): create a template, its levels and scripts, a syntax error
@@ -112,16 +113,7 @@ for (const javaScriptEnabled of [true, false]) {
     test("a save based on a stale version is refused with what changed meanwhile, and the text written is kept", async ({ page, context }) => {
       const name = `Stale saves ${suffix}`;
       await page.goto(withCompany("/migration/master-templates/create", acme.id));
-      await page.getByLabel("Name").fill(name);
-      await page.getByRole("button", { name: "Create template" }).click();
-      await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
-      await page.getByLabel("New level name").fill("Only");
-      await page.getByRole("button", { name: "Add level" }).click();
-      await page.getByRole("link", { name: "Add script to Only" }).click();
-      await expect(page.getByRole("heading", { name: "Add a script to Only" })).toBeVisible();
-      await page.getByLabel("Name").fill("Orders");
-      await fillSql(page, "select 1;");
-      await page.getByRole("button", { name: "Add script" }).click();
+      await createTemplateWithScript(page, { name, level: "Only", script: "Orders", sql: "select 1;" });
       await page.getByRole("button", { name: "Lock for editing" }).click();
       await expect(page.getByText(/You hold the lock since/)).toBeVisible();
       await expectSql(page, "select 1;");
@@ -143,20 +135,44 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page.getByRole("status")).toHaveText("Version 3 saved.");
     });
 
+    test("a save after an administrator forced the lock open says so, keeps the text, and locks again and saves in one step", async ({
+      page,
+      browser,
+      sessionFor,
+    }) => {
+      test.slow();
+      const name = `Forced lock ${suffix}`;
+      await page.goto(withCompany("/migration/master-templates/create", acme.id));
+      await createTemplateWithScript(page, { name, level: "Only", script: "Invoices", sql: "select 1;" });
+      await page.getByRole("button", { name: "Lock for editing" }).click();
+      await expect(page.getByText(/You hold the lock since/)).toBeVisible();
+
+      // A SuperAdmin forces the lock open from their own session, with a reason.
+      const admin = await browser.newContext({ storageState: await sessionFor(DEMO.super.email, E2E.portal), javaScriptEnabled });
+      try {
+        const adminPage = await admin.newPage();
+        await adminPage.goto(page.url());
+        await expect(adminPage.getByText(/Locked by Ann Analyst since/)).toBeVisible();
+        await adminPage.getByLabel("Reason for forcing the lock").fill("urgent fix");
+        await adminPage.getByRole("button", { name: "Force unlock" }).click();
+        await expect(adminPage.getByText("Nobody is editing this script.")).toBeVisible();
+      } finally {
+        await admin.close();
+      }
+
+      await fillSql(page, "select 'kept';");
+      await page.getByRole("button", { name: "Save new version" }).click();
+      await expect(page.getByRole("alert").first()).toContainText("Your lock was taken away by Sam Super (“urgent fix”)");
+      await expectSql(page, "select 'kept';");
+      await page.getByRole("button", { name: "Lock again and save" }).click();
+      await expect(page.getByRole("status")).toHaveText("Version 2 saved.");
+      await expectSql(page, "select 'kept';");
+    });
+
     test("deleting a script asks first, and Cancel keeps it", async ({ page }) => {
       const name = `Script deletion ${suffix}`;
       await page.goto(withCompany("/migration/master-templates/create", acme.id));
-      await page.getByLabel("Name").fill(name);
-      await page.getByRole("button", { name: "Create template" }).click();
-      await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
-      await page.getByLabel("New level name").fill("Only");
-      await page.getByRole("button", { name: "Add level" }).click();
-      await page.getByRole("link", { name: "Add script to Only" }).click();
-      await expect(page.getByRole("heading", { name: "Add a script to Only" })).toBeVisible();
-      await page.getByLabel("Name").fill("Doomed");
-      await fillSql(page, "select 1;");
-      await page.getByRole("button", { name: "Add script" }).click();
-      await expect(page.getByRole("status")).toHaveText("Script Doomed added to Only.");
+      await createTemplateWithScript(page, { name, level: "Only", script: "Doomed", sql: "select 1;" });
 
       await page.getByRole("navigation", { name: "Script" }).getByRole("link", { name: "Details" }).click();
       // The page's "Delete script" only opens the confirmation: nothing is deleted yet.

@@ -644,7 +644,7 @@ describe("flat-file parameters on the load page", () => {
 });
 
 describe("force-unlocking from the background-process page", () => {
-  it("a SuperAdmin gives a reason (required, said at the field) and the project is free; an analyst is not offered it", async () => {
+  it("a SuperAdmin gives a reason (required, said at the field) and the project is free; an analyst is neither offered it nor may post it (403)", async () => {
     const project = await newProject(ANALYST, acme.id, acmeApp.id, "Stuck once");
     await readyForDatabases(project);
     const release = holdJobsOf(live.jobs, project.id);
@@ -654,6 +654,10 @@ describe("force-unlocking from the background-process page", () => {
       await api<any>(ANALYST, "POST", `/api/v1/projects/${project.id}/try-create-databases`);
       expect(await call(ANALYST, here, background.loader, opts)).toMatchObject({ isLocked: true, canForceUnlock: false });
       expect(await call(SUPER, here, background.loader, opts)).toMatchObject({ isLocked: true, canForceUnlock: true });
+      // An analyst's forged post is refused at the top of the page, and the lock stays.
+      const byAnalyst = unwrap(await call(ANALYST, here, background.action, { ...opts, form: { intent: "force-unlock", reason: "mine now" } })) as any;
+      expect(byAnalyst).toMatchObject({ status: 403, data: { errors: [background.FORCE_UNLOCK_REFUSED] } });
+      expect(await call(ANALYST, here, background.loader, opts)).toMatchObject({ isLocked: true, lockState: "Locked" });
       const noReason = (await call(SUPER, here, background.action, { ...opts, form: { intent: "force-unlock", reason: " " } })) as any;
       expect(unwrap(noReason)).toMatchObject({ status: 400, data: { result: { error: { reason: ["Say why the lock is forced"] } } } });
       const done = await call(SUPER, here, background.action, { ...opts, form: { intent: "force-unlock", reason: "stuck since Monday" } });
