@@ -51,6 +51,13 @@ export default function TemplatesStep({ loaderData, actionData }: Route.Componen
         </p>
         <AssignTemplatesForm templates={templates} errors={actionData?.errors ?? []} noun={paths.ws.noun} />
         <p className="mt-4 text-sm">
+          No master template fits?{" "}
+          <Link to={href(paths.page(project.id, "templates/create"))} className="font-medium text-brand underline underline-offset-2">
+            Create a template for this {paths.ws.noun} only
+          </Link>
+          : it makes the {paths.ws.noun} Active too.
+        </p>
+        <p className="mt-2 text-sm">
           <Link to={href(paths.page(project.id))} className="font-medium text-brand underline underline-offset-2">
             Open the {paths.ws.noun}
           </Link>

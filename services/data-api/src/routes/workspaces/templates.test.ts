@@ -62,6 +62,18 @@ describe.each(TEST_DATABASE_KINDS)("a project's templates on %s", (kind) => {
     expect(moved.body.items.map((t: Template) => t.name)).toEqual(["Customers", "Orders"]);
   });
 
+  it("a template made in a project waiting for templates makes it Active too; one made in an Inactive project changes no status", async () => {
+    const p = await project();
+    await api.db.updateTable("projects").set({ status: "SetupAssignTemplatesIncomplete" }).where("id", "=", p.id).execute();
+    const made = await api.send("POST", `/api/v1/projects/${p.id}/templates`, analyst, { name: "Made here", type: "Core", description: null });
+    expect(made.status).toBe(201);
+    expect((await api.get(`/api/v1/projects/${p.id}`, analyst)).body.status).toBe("Active");
+    const inactive = await project();
+    await api.db.updateTable("projects").set({ status: "Inactive" }).where("id", "=", inactive.id).execute();
+    await api.send("POST", `/api/v1/projects/${inactive.id}/templates`, analyst, { name: "Made later", type: "Core", description: null });
+    expect((await api.get(`/api/v1/projects/${inactive.id}`, analyst)).body.status).toBe("Inactive");
+  });
+
   it("refuses a Draft master, one already assigned, and another company's (404); assigns none of a refused batch", async () => {
     const p = await project();
     const draft = await availableMaster("Draft one", acme.id, "Draft");

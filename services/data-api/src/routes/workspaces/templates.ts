@@ -1,4 +1,5 @@
 import { createRoute } from "@hono/zod-openapi";
+import type { Kysely } from "kysely";
 import { z } from "zod";
 import { versionSchema } from "../../../../../contracts/common.ts";
 import {
@@ -15,6 +16,7 @@ import type { WorkspaceDescriptor } from "../../../../../contracts/workspaces.ts
 import type { TemplateArea } from "../../../../../contracts/values/templates.ts";
 import { ApiProblem, NotFoundError } from "../../api-problem.ts";
 import { createRouter, jsonBody, jsonContent } from "../../openapi.ts";
+import type { Database } from "../../db/schema.ts";
 import * as templates from "../../repositories/templates.ts";
 import { lineDiff } from "../../templates/line-diff.ts";
 import { requireWorkspace } from "../../workspace-access.ts";
@@ -121,26 +123,25 @@ export function createWorkspaceTemplatesRouter(descriptor: WorkspaceDescriptor) 
             { id: workspace.id, companyId: workspace.company_id, area, types: descriptor.templateTypes, noun },
             writer(c),
           );
-        // The wizard's last step: a workspace waiting for its templates becomes Active with its first.
-        await trx
-          .updateTable("projects")
-          .set((eb) => ({ status: "Active", version: eb("version", "+", 1) }))
-          .where("id", "=", workspace.id)
-          .where("status", "=", "SetupAssignTemplatesIncomplete")
-          .execute();
+        await finishTemplateSetup(trx, workspace.id);
       });
       return c.json(await page(c, workspace), 200);
     })
     .openapi(create, async (c) => {
       const { workspace } = await requireWorkspace(c, kind, c.req.valid("param").id, { write: true });
       const input = c.req.valid("json");
-      const id = await templates.createTemplate(c.var.deps.db, {
-        ...writer(c),
-        ...input,
-        companyId: workspace.company_id,
-        area,
-        projectId: workspace.id,
-        status: "Available",
+      // A template made here serves the workspace as an assigned one does, so it finishes setup too.
+      const id = await inTransaction(c.var.deps.db, async (trx) => {
+        const made = await templates.createTemplate(trx, {
+          ...writer(c),
+          ...input,
+          companyId: workspace.company_id,
+          area,
+          projectId: workspace.id,
+          status: "Available",
+        });
+        await finishTemplateSetup(trx, workspace.id);
+        return made;
       });
       return c.json((await templates.getTemplate(c.var.deps.db, id))!, 201);
     })
@@ -192,6 +193,16 @@ export function createWorkspaceTemplatesRouter(descriptor: WorkspaceDescriptor) 
 }
 
 /** Which side of a copy and its master moved from the master's text the copy started from (its version 1). */
+/** The wizard's last step: a workspace waiting for its templates becomes Active with its first one. */
+async function finishTemplateSetup(trx: Kysely<Database>, workspaceId: string) {
+  await trx
+    .updateTable("projects")
+    .set((eb) => ({ status: "Active", version: eb("version", "+", 1) }))
+    .where("id", "=", workspaceId)
+    .where("status", "=", "SetupAssignTemplatesIncomplete")
+    .execute();
+}
+
 function changedIn(copy: { sql: string; first_sql: string; copied: unknown }, masterSql: string): "here" | "master" | "both" | null {
   // A boolean on PostgreSQL, 0 or 1 on SQLite.
   if (!Number(copy.copied)) return null;
