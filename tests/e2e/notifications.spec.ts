@@ -7,8 +7,9 @@ import { expectNoViolations } from "./axe";
 /**
  * Notifications (issue 13), with JavaScript on and off: a SuperAdmin adds a webhook of Acme Health
  * pointing at a receiver this test starts, copies its secret (shown once), sends a test event and the
- * receiver gets it signed with that secret; the delivery log shows it; the webhook is removed. (A run's
- * end reaching a webhook is tested in the data API: services/data-api/src/routes/notifications.)
+ * receiver gets it signed with that secret; the delivery log shows it; the webhook is removed through
+ * its confirmation, Cancel first. (A run's end reaching a webhook is tested in the data API:
+ * services/data-api/src/routes/notifications.)
  */
 for (const javaScriptEnabled of [true, false]) {
   const mode = javaScriptEnabled ? "JavaScript on" : "JavaScript off";
@@ -58,7 +59,15 @@ for (const javaScriptEnabled of [true, false]) {
         const deliveries = page.getByRole("table", { name: `Deliveries to ${url}` });
         await expect(deliveries.getByRole("row").nth(1).getByRole("cell")).toContainText(["test", "Delivered", "1", "204"]);
 
-        await card.getByRole("button", { name: `Remove ${url}` }).click();
+        // Remove asks first: Cancel keeps the webhook, the confirmation's button removes it. (The
+        // confirmation's name does not contain "Webhook <url>", so `card` stays one region.)
+        await card.getByRole("link", { name: `Remove ${url}` }).click();
+        const confirmation = page.getByRole("region", { name: `Remove the webhook to ${url}?` });
+        await confirmation.getByRole("link", { name: "Cancel" }).click();
+        await expect(page.getByRole("region", { name: `Remove the webhook to ${url}?` })).toHaveCount(0);
+        await expect(card).toBeVisible();
+        await card.getByRole("link", { name: `Remove ${url}` }).click();
+        await confirmation.getByRole("button", { name: "Remove webhook" }).click();
         await expect(page.getByRole("status")).toHaveText("Webhook removed: nothing more is sent to it.");
         await expect(page.getByRole("region", { name: `Webhook ${url}` })).toHaveCount(0);
       } finally {
@@ -99,7 +108,11 @@ test.describe("notifications for a company's ClientAdmin", () => {
     await expect(page.getByRole("region", { name: `Signing secret of ${url}` })).toBeVisible();
     await expect(page.getByRole("region", { name: `Webhook ${url}` })).toContainText("Lock held longer than N minutes (45)");
     await expectNoViolations(page);
-    await page.getByRole("button", { name: `Remove ${url}` }).click();
+    await page.getByRole("link", { name: `Remove ${url}` }).click();
+    await page
+      .getByRole("region", { name: `Remove the webhook to ${url}?` })
+      .getByRole("button", { name: "Remove webhook" })
+      .click();
     await expect(page.getByRole("status")).toHaveText("Webhook removed: nothing more is sent to it.");
   });
 });

@@ -1,14 +1,16 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, redirect } from "react-router";
+import { data, Form, Link, redirect } from "react-router";
 import { z } from "zod";
 import { lockMinutesGiven, webhookFieldsSchema } from "../../../contracts/notifications";
 import { DELIVERY_RETRY_HOURS, SIGNATURE_HEADER, WEBHOOK_EVENT_LABELS, WEBHOOK_EVENTS, type WebhookEvent } from "../../../contracts/values/notifications";
+import { ConfirmCard, useConfirmParam } from "~/components/forms/confirm-card";
 import { CheckboxGroupField, FormErrors, TextField } from "~/components/forms/fields";
 import { StatusButton } from "~/components/forms/status-button";
 import { formatTimestamp } from "~/components/projects/format";
 import { useIntentPending } from "~/components/projects/use-intent-pending";
 import { Alert } from "~/components/ui/alert";
+import { buttonVariants } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { sqlAccessApi } from "~/lib/api/sql-access.server";
@@ -112,6 +114,9 @@ export default function Notifications({ loaderData, actionData }: Route.Componen
   const { companyName, webhooks } = loaderData;
   const created = actionData && "secret" in actionData ? (actionData as unknown as { secret: string; url: string }) : undefined;
   const lastResult = actionData?.result as SubmissionResult<string[]> | undefined;
+  // ?remove={webhookId}: the removal's confirmation, a link away, so one click never removes a webhook.
+  const confirm = useConfirmParam("remove");
+  const removing = webhooks?.find((w) => w.id === confirm.value);
   return (
     <section aria-labelledby="page-title" className="flex flex-col gap-6">
       <div>
@@ -134,21 +139,32 @@ export default function Notifications({ loaderData, actionData }: Route.Componen
           </code>
         </Card>
       ) : null}
+      {removing ? (
+        <ConfirmCard
+          id="remove-webhook"
+          title={`Remove the webhook to ${removing.url}?`}
+          intent="remove"
+          fields={{ id: removing.id }}
+          submitLabel="Remove webhook"
+          cancelHref={confirm.cancelHref}
+        >
+          Nothing more is sent to it, and deliveries still being retried stop. This cannot be undone: add it again to get a new secret.
+        </ConfirmCard>
+      ) : null}
       {!webhooks ? (
         <Alert>Choose a company to see its webhooks.</Alert>
       ) : webhooks.length === 0 ? (
         <p className="text-sm text-muted-foreground">No webhook yet.</p>
       ) : (
-        webhooks.map((w) => <WebhookCard key={w.id} webhook={w} />)
+        webhooks.map((w) => <WebhookCard key={w.id} webhook={w} removeHref={confirm.openHref(w.id)} />)
       )}
       {webhooks ? <AddForm lastResult={created ? undefined : lastResult} /> : null}
     </section>
   );
 }
 
-function WebhookCard({ webhook: w }: { webhook: Webhooks[number] }) {
+function WebhookCard({ webhook: w, removeHref }: { webhook: Webhooks[number]; removeHref: string }) {
   const testing = useIntentPending("test", { id: w.id });
-  const removing = useIntentPending("remove", { id: w.id });
   return (
     <Card aria-label={`Webhook ${w.url}`}>
       <div className="flex flex-wrap items-start justify-between gap-3">
@@ -166,12 +182,9 @@ function WebhookCard({ webhook: w }: { webhook: Webhooks[number] }) {
               Send test
             </StatusButton>
           </Form>
-          <Form method="post">
-            <input type="hidden" name="id" value={w.id} />
-            <StatusButton type="submit" name="intent" value="remove" size="sm" variant="ghost" pending={removing} aria-label={`Remove ${w.url}`}>
-              Remove
-            </StatusButton>
-          </Form>
+          <Link to={removeHref} className={buttonVariants({ size: "sm", variant: "ghost" })} aria-label={`Remove ${w.url}`}>
+            Remove
+          </Link>
         </div>
       </div>
       {w.deliveries.length === 0 ? (

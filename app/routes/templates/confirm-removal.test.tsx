@@ -2,21 +2,11 @@
  * Deleting a script and removing a workspace's template take a confirmation a link away (?delete=,
  * ?remove=), rendered on the server as a page without JavaScript gets it: one click deletes nothing.
  */
-import type { ComponentType } from "react";
-import { renderToStaticMarkup } from "react-dom/server";
-import { createRoutesStub } from "react-router";
 import { describe, expect, it } from "vitest";
 import type { TemplateSummary } from "../../../contracts/templates";
+import { postedIntents, renderPage } from "~/test/render-page";
 import AssignedTemplates from "./assigned";
 import ScriptDetails from "./script-details";
-
-function render(path: string, url: string, Page: ComponentType<Record<string, unknown>>, loaderData: unknown): string {
-  const Stub = createRoutesStub([{ path, Component: () => <Page loaderData={loaderData} actionData={undefined} params={{}} matches={[]} /> }]);
-  return renderToStaticMarkup(<Stub initialEntries={[url]} />);
-}
-
-/** The intents of the page's POST forms. */
-const postedIntents = (html: string) => [...html.matchAll(/<form[^>]*method="post"[^]*?name="intent" value="([^"]+)"/g)].map((m) => m[1]);
 
 const template = (id: string, name: string, masterTemplateId: string | null): TemplateSummary =>
   ({
@@ -37,7 +27,7 @@ describe("removing a workspace's template", () => {
     templates: { items: [template("t1", "Core load", "m1"), template("t2", "Local fixes", null)], total: 2, page: 1, pageSize: 100 },
     canWrite: true,
   };
-  const show = (search: string) => render(page, `${page}${search}`, AssignedTemplates as unknown as ComponentType<Record<string, unknown>>, loaderData);
+  const show = (search: string) => renderPage(page, `${page}${search}`, AssignedTemplates, loaderData);
 
   it("offers Remove as a link to its confirmation: no form on the list removes anything", () => {
     const html = show("");
@@ -78,7 +68,7 @@ describe("deleting a script", () => {
     lockExpiresAt: null,
   };
   const show = (search: string) =>
-    render(page, `${page}${search}`, ScriptDetails as unknown as ComponentType<Record<string, unknown>>, {
+    renderPage(page, `${page}${search}`, ScriptDetails, {
       script,
       lines: 2,
       templateVersion: 5,

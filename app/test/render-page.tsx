@@ -1,0 +1,17 @@
+/**
+ * A route's page rendered on the server at a URL, as a browser without JavaScript gets it: for the
+ * tests of what a page offers (its links, its forms) before anything is posted.
+ */
+import type { ComponentType } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { createRoutesStub } from "react-router";
+
+/** `Page` (a route module's default export) at `url`, matched by `path`, with its loader's and action's data. */
+export function renderPage(path: string, url: string, Page: ComponentType<never>, loaderData: unknown, actionData?: unknown): string {
+  const Route = Page as unknown as ComponentType<Record<string, unknown>>;
+  const Stub = createRoutesStub([{ path, Component: () => <Route loaderData={loaderData} actionData={actionData} params={{}} matches={[]} /> }]);
+  return renderToStaticMarkup(<Stub initialEntries={[url]} />);
+}
+
+/** The intents of the page's POST forms, in order. */
+export const postedIntents = (html: string) => [...html.matchAll(/<form[^>]*method="post"[^]*?name="intent" value="([^"]+)"/g)].map((m) => m[1]);
