@@ -1,14 +1,18 @@
 import type { ReactNode } from "react";
 import { Form, Link, useLocation } from "react-router";
+import { FormErrors } from "~/components/forms/fields";
 import { StatusButton } from "~/components/forms/status-button";
 import { useIntentPending } from "~/components/projects/use-intent-pending";
 import { buttonVariants } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
+import { getFormProps, useServerForm, type FieldMetadata, type FormResult } from "~/lib/forms";
 
 /**
  * The confirmation of a destructive action, opened by a link that adds a search param (`?delete=`,
- * `?remove=`) as the dictionary's tables and SQL credentials do: the real submit is here, so one click
- * never destroys anything and it works without JavaScript. `fields` are posted with `intent`.
+ * `?remove=`, `?revoke=`; useConfirmParam): the real submit is here, so one click never destroys
+ * anything and it works without JavaScript. `fields` are posted with `intent`; `inputs` adds what the
+ * user fills in (a reason), from the form's fields. A refusal of the post (`lastResult`: a stale
+ * version, say) is said here, above the buttons, and at the fields it names.
  */
 export function ConfirmCard({
   id,
@@ -16,18 +20,23 @@ export function ConfirmCard({
   children,
   intent,
   fields,
+  inputs,
   submitLabel,
   cancelHref,
+  lastResult,
 }: {
   id: string;
   title: string;
   children: ReactNode;
   intent: string;
   fields: Record<string, string | number>;
+  inputs?: (fields: Record<string, FieldMetadata>) => ReactNode;
   submitLabel: string;
   cancelHref: string;
+  lastResult?: FormResult | null;
 }) {
   const pending = useIntentPending(intent);
+  const [form, formFields] = useServerForm({ id, lastResult });
   const headingId = `${id}-heading`;
   return (
     <Card aria-labelledby={headingId} tone="destructive">
@@ -35,17 +44,21 @@ export function ConfirmCard({
         {title}
       </h2>
       <div className="mt-1 text-sm text-muted-foreground">{children}</div>
-      <Form method="post" aria-labelledby={headingId} className="mt-4 flex flex-wrap items-center gap-2">
+      <Form method="post" {...getFormProps(form)} aria-labelledby={headingId} className="mt-4 flex max-w-xl flex-col gap-3">
         <input type="hidden" name="intent" value={intent} />
         {Object.entries(fields).map(([name, value]) => (
           <input key={name} type="hidden" name={name} value={value} />
         ))}
-        <StatusButton type="submit" variant="destructive" pending={pending}>
-          {submitLabel}
-        </StatusButton>
-        <Link to={cancelHref} className={buttonVariants({ variant: "outline" })}>
-          Cancel
-        </Link>
+        <FormErrors form={form} />
+        {inputs?.(formFields)}
+        <div className="flex flex-wrap items-center gap-2">
+          <StatusButton type="submit" variant="destructive" pending={pending}>
+            {submitLabel}
+          </StatusButton>
+          <Link to={cancelHref} className={buttonVariants({ variant: "outline" })}>
+            Cancel
+          </Link>
+        </div>
       </Form>
     </Card>
   );

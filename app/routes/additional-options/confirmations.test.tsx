@@ -1,10 +1,13 @@
 /**
- * Removing a webhook takes a confirmation a link away (?remove=), rendered on the server as a page
- * without JavaScript gets it: one click removes nothing.
+ * Removing a webhook, revoking a SQL credential and deleting a dictionary table take a confirmation a
+ * link away (?remove=, ?revoke=, ?delete=: ConfirmCard), rendered on the server as a page without
+ * JavaScript gets it: one click removes nothing, and Cancel goes back to the page as it was.
  */
 import { describe, expect, it } from "vitest";
 import { postedIntents, renderPage } from "~/test/render-page";
+import ProjectTables from "../workspace/project/data-dictionary/tables";
 import Notifications from "./notifications";
+import SqlCredentials from "./sql-credentials";
 
 describe("removing a webhook", () => {
   const page = "/additional-options/notifications";
@@ -25,5 +28,74 @@ describe("removing a webhook", () => {
     expect(postedIntents(html)).toContain("remove");
     expect(html).toMatch(/name="id" value="w2"/);
     expect(html).toMatch(new RegExp(`href="${page}\\?companyId=c1"[^>]*>Cancel<`));
+  });
+});
+
+describe("revoking a SQL credential", () => {
+  const page = "/additional-options/sql-credentials/users";
+  const credential = (id: string) => ({
+    id,
+    name: `Reporting ${id}`,
+    login: `dtc_${id}`,
+    userId: null,
+    note: null,
+    createdAt: "2026-11-27T10:00:00.000Z",
+    expiresOn: "2027-01-31",
+    lastUsedAt: null,
+    status: "Active",
+    databases: [],
+  });
+  const loaderData = {
+    companyId: "c1",
+    companyName: "Acme Health",
+    search: { sort: "-createdAt", page: 2, pageSize: 10 },
+    credentials: { items: [credential("k1"), credential("k2")], total: 12, page: 2, pageSize: 10 },
+    people: [],
+    today: "2026-11-27",
+  };
+  const show = (search: string, actionData?: unknown) => renderPage(page, `${page}${search}`, SqlCredentials, loaderData, actionData);
+
+  it("is a link to its confirmation, which asks for a reason and whose Cancel stays on the page of the list", () => {
+    expect(postedIntents(show("?companyId=c1&page=2"))).not.toContain("revoke");
+    expect(show("?companyId=c1&page=2")).toMatch(new RegExp(`<a[^>]*aria-label="Revoke dtc_k2"[^>]*href="${page}\\?companyId=c1&amp;page=2&amp;revoke=k2"`));
+    const html = show("?companyId=c1&page=2&revoke=k2");
+    expect(html).toContain("Revoke dtc_k2?");
+    expect(postedIntents(html)).toContain("revoke");
+    expect(html).toMatch(/<label for="revoke-reason"[^>]*>Reason<\/label><textarea[^>]*name="reason"/);
+    expect(html).toMatch(new RegExp(`href="${page}\\?companyId=c1&amp;page=2"[^>]*>Cancel<`));
+  });
+
+  it("says a refusal in the confirmation, at its field", () => {
+    const result = { status: "error", initialValue: { intent: "revoke", id: "k2", reason: "" }, error: { reason: ["Give a reason"] } };
+    const html = show("?companyId=c1&revoke=k2", { result });
+    expect(html).toMatch(/<section[^>]*aria-labelledby="revoke-heading"[^]*Give a reason[^]*Revoke credential[^]*<\/section>/);
+  });
+});
+
+describe("deleting a dictionary table", () => {
+  const page = "/migration/projects/p1/data-dictionary/data-definition/tables";
+  const table = (id: string, name: string) => ({ id, name, description: null, columnCount: 3 });
+  const loaderData = {
+    projectId: "p1",
+    companyId: "c1",
+    version: 4,
+    query: { name: "inv", page: 2, pageSize: 25 },
+    page: { items: [table("t1", "Invoices"), table("t2", "InvoiceLines")], total: 27, page: 2, pageSize: 25 },
+    canEdit: true,
+    deleting: table("t2", "InvoiceLines"),
+    pending: null,
+  };
+
+  it("confirms in a card whose Cancel keeps the search and the page, and says a stale version there", () => {
+    const result = { status: "error", initialValue: { intent: "delete-table", tableId: "t2", version: "3" }, error: { "": ["This dictionary was changed."] } };
+    const html = renderPage(page, `${page}?companyId=c1&name=inv&page=2&delete=t2`, ProjectTables, loaderData, { result });
+    expect(html).toContain("Delete table InvoiceLines?");
+    expect(html).toContain("The table and its 3 columns are removed from the dictionary.");
+    expect(postedIntents(html)).toEqual(["delete-table"]);
+    expect(html).toMatch(/name="tableId" value="t2"/);
+    expect(html).toMatch(/name="version" value="4"/);
+    expect(html).toMatch(/role="alert"[^>]*>This dictionary was changed.</);
+    expect(html).toMatch(new RegExp(`href="${page}\\?companyId=c1&amp;name=inv&amp;page=2"[^>]*>Cancel<`));
+    expect(html).toMatch(new RegExp(`aria-label="Delete table Invoices"[^>]*href="${page}\\?companyId=c1&amp;name=inv&amp;page=2&amp;delete=t1"`));
   });
 });

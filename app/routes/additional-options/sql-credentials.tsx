@@ -11,6 +11,7 @@ import {
   type SqlCredentialStatus,
 } from "../../../contracts/sql-access";
 import { SQL_CREDENTIAL_CONNECTION_LIMIT, SQL_CREDENTIAL_STATUSES, SQL_LEVEL_LABELS } from "../../../contracts/values/sql-access";
+import { ConfirmCard, useConfirmParam } from "~/components/forms/confirm-card";
 import { control, FormErrors, SelectField, TextareaField, TextField } from "~/components/forms/fields";
 import { StatusButton } from "~/components/forms/status-button";
 import { formatTimestamp } from "~/components/projects/format";
@@ -46,8 +47,6 @@ function readSearch(url: URL) {
   return {
     status: (SQL_CREDENTIAL_STATUSES as readonly string[]).includes(status ?? "") ? (status as SqlCredentialStatus) : undefined,
     ...readPaging<Sort>(p, SORTS, "-createdAt"),
-    /** The credential whose revocation is being confirmed (a GET, so it works without JavaScript). */
-    revoke: p.get("revoke") ?? undefined,
   };
 }
 
@@ -134,7 +133,9 @@ export default function SqlCredentials({ loaderData, actionData }: Route.Compone
   const href = useCompanyHref();
   const issued = actionData && "issued" in actionData ? (actionData.issued as IssuedSqlCredential) : undefined;
   const lastResult = actionData?.result as SubmissionResult<string[]> | undefined;
-  const revoking = search.revoke ? credentials?.items.find((c) => c.id === search.revoke && c.status !== "Revoked") : undefined;
+  // ?revoke={credentialId}: the revocation's confirmation, a link away, so one click never revokes.
+  const confirm = useConfirmParam("revoke");
+  const revoking = credentials?.items.find((c) => c.id === confirm.value && c.status !== "Revoked");
   const listHref = (extra: Record<string, string | number | undefined>) =>
     href(PATH, { status: search.status, sort: search.sort === "-createdAt" ? undefined : search.sort, pageSize: search.pageSize, ...extra });
 
@@ -152,7 +153,7 @@ export default function SqlCredentials({ loaderData, actionData }: Route.Compone
       </div>
 
       {issued ? <IssuedPassword issued={issued} /> : null}
-      {revoking ? <RevokeConfirmation credential={revoking} cancelHref={listHref({})} lastResult={lastResult} /> : null}
+      {revoking ? <RevokeConfirmation credential={revoking} cancelHref={confirm.cancelHref} lastResult={lastResult} /> : null}
 
       {!companyId || !credentials ? (
         <Alert>Choose a company to see its SQL credentials.</Alert>
@@ -221,7 +222,7 @@ export default function SqlCredentials({ loaderData, actionData }: Route.Compone
                   </TableHeader>
                   <TableBody>
                     {credentials.items.map((c) => (
-                      <CredentialRow key={c.id} credential={c} revokeHref={listHref({ page: search.page, revoke: c.id })} lastResult={lastResult} />
+                      <CredentialRow key={c.id} credential={c} revokeHref={confirm.openHref(c.id)} lastResult={lastResult} />
                     ))}
                   </TableBody>
                 </Table>
@@ -363,30 +364,19 @@ function IssuedPassword({ issued }: { issued: IssuedSqlCredential }) {
 }
 
 function RevokeConfirmation({ credential, cancelHref, lastResult }: { credential: Credential; cancelHref: string; lastResult?: SubmissionResult<string[]> }) {
-  const pending = useIntentPending("revoke", { id: credential.id });
-  const [form, fields] = useServerForm({ id: "revoke", lastResult: lastResult?.initialValue?.intent === "revoke" ? lastResult : undefined });
   return (
-    <Card aria-labelledby="revoke-title" tone="destructive">
-      <h2 id="revoke-title" className="text-lg font-semibold">
-        Revoke {credential.login}?
-      </h2>
-      <p className="mt-1 text-sm">
-        {credential.name} can no longer connect, from now on: open sessions are ended. This cannot be undone; create a new credential instead.
-      </p>
-      <Form method="post" {...getFormProps(form)} aria-labelledby="revoke-title" className="mt-4 flex max-w-xl flex-col gap-3">
-        <input type="hidden" name="id" value={credential.id} />
-        <FormErrors form={form} />
-        <TextareaField label="Reason" field={fields.reason!} description="Kept in the audit log." />
-        <div className="flex items-center gap-3">
-          <StatusButton type="submit" name="intent" value="revoke" variant="destructive" pending={pending}>
-            Revoke credential
-          </StatusButton>
-          <Link to={cancelHref} className="text-sm text-brand hover:underline">
-            Cancel
-          </Link>
-        </div>
-      </Form>
-    </Card>
+    <ConfirmCard
+      id="revoke"
+      title={`Revoke ${credential.login}?`}
+      intent="revoke"
+      fields={{ id: credential.id }}
+      inputs={(fields) => <TextareaField label="Reason" field={fields.reason!} description="Kept in the audit log." />}
+      submitLabel="Revoke credential"
+      cancelHref={cancelHref}
+      lastResult={lastResult?.initialValue?.intent === "revoke" ? lastResult : undefined}
+    >
+      {credential.name} can no longer connect, from now on: open sessions are ended. This cannot be undone; create a new credential instead.
+    </ConfirmCard>
   );
 }
 

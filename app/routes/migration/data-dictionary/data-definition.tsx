@@ -1,7 +1,8 @@
 import { Icon } from "~/components/ui/icon";
 import { Link } from "react-router";
 import { ColumnsTable } from "~/components/dictionary/columns-table";
-import { DeleteTableConfirmation } from "~/components/dictionary/delete-table-confirmation";
+import { DELETE_TABLE_PARAM, DeleteTableConfirmation } from "~/components/dictionary/delete-table-confirmation";
+import { useConfirmParam } from "~/components/forms/confirm-card";
 import { DictionaryTablesList } from "~/components/dictionary/dictionary-tables-list";
 import { dictionaryMessages } from "~/components/dictionary/messages";
 import { PendingReviewNotice } from "~/components/dictionary/pending-review-notice";
@@ -19,8 +20,6 @@ import { dictionaryOf, dictionaryPathsOfRequest, masterDataAccess, pendingReview
 import { dictionaryModeOf, useDictionaryPaths } from "./paths";
 import type { Route } from "./+types/data-definition";
 
-/** ?delete={tableId}: the confirmation of that table's deletion (a link, so it works without JavaScript). */
-const DELETE_PARAM = "delete";
 
 /** Tables per page of the view, each shown with its columns. */
 const VIEW_PAGE_SIZE = 10;
@@ -42,7 +41,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const page = paging.page;
   const pageSize = mode === "view" && !url.searchParams.has("pageSize") ? VIEW_PAGE_SIZE : paging.pageSize;
   const as = callerOf(context);
-  const deleteId = mode === "edit" ? url.searchParams.get(DELETE_PARAM) : null;
+  const deleteId = mode === "edit" ? url.searchParams.get(DELETE_TABLE_PARAM) : null;
   // Asked beside the dictionary's own load, and used only once it passed its guards; the view's with
   // each table's columns, in the same call (one round trip).
   const listing = getTablesPage(as, params.dataDictionaryId, { page, pageSize, columns: mode === "view" ? "all" : "none" });
@@ -91,7 +90,7 @@ export default function DataDefinition({ loaderData, actionData }: Route.Compone
   const { mode, id, version, tables, summaries, deleting, pending } = loaderData;
   const href = useCompanyHref();
   const paths = useDictionaryPaths();
-  const here = paths.definition("edit", id);
+  const confirm = useConfirmParam(DELETE_TABLE_PARAM);
   const pagination =
     summaries.total > 0 ? (
       <Pagination
@@ -148,14 +147,14 @@ export default function DataDefinition({ loaderData, actionData }: Route.Compone
       </div>
       {notice}
       {deleting ? (
-        <DeleteTableConfirmation table={deleting} version={version} cancelHref={here} lastResult={actionData?.result} />
+        <DeleteTableConfirmation table={deleting} version={version} cancelHref={confirm.cancelHref} lastResult={actionData?.result} />
       ) : null}
       {pastTheEnd}
       <DictionaryTablesList
         tables={summaries.items}
         label="Tables"
         tableHref={(tableId) => paths.table(id, tableId)}
-        deleteHref={(tableId) => ({ path: here, search: { [DELETE_PARAM]: tableId } })}
+        deleteHref={confirm.openHref}
         emptyMessage="This dictionary has no tables yet: add one, or upload a file on the Bulk update page."
       />
       {pagination}

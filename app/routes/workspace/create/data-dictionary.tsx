@@ -3,7 +3,8 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, type UIMatch } from "react-router";
 import { z } from "zod";
 import { assignDictionarySchema } from "../../../../contracts/projects";
-import { DeleteTableConfirmation } from "~/components/dictionary/delete-table-confirmation";
+import { DELETE_TABLE_PARAM, DeleteTableConfirmation } from "~/components/dictionary/delete-table-confirmation";
+import { useConfirmParam } from "~/components/forms/confirm-card";
 import { DictionaryTablesList } from "~/components/dictionary/dictionary-tables-list";
 import { TableEditor, tableEditorDefaults } from "~/components/dictionary/table-editor";
 import { FormErrors } from "~/components/forms/fields";
@@ -29,8 +30,6 @@ import { createTableFrom, deleteTableFrom, describeTableFrom, isUpload } from ".
 import { SampleTableForm } from "~/components/dictionary/sample-table-form";
 import type { Route } from "./+types/data-dictionary";
 
-/** ?delete={tableId}: the confirmation of that table's deletion (a link, so it works without JavaScript). */
-const DELETE_PARAM = "delete";
 
 /** "Assign": copy a master dictionary of the project's application into the project. */
 const assignSchema = assignDictionarySchema.extend({ intent: z.literal("assign"), dictionaryId: z.string().min(1) });
@@ -65,7 +64,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     dictionary,
     tables,
     masters: masters.filter((d) => d.applicationId === project.applicationId),
-    deleting: tables.items.find((t) => t.id === new URL(request.url).searchParams.get(DELETE_PARAM)) ?? null,
+    deleting: tables.items.find((t) => t.id === new URL(request.url).searchParams.get(DELETE_TABLE_PARAM)) ?? null,
     newTable: tableEditorDefaults(null, dictionary.version),
   };
 }
@@ -130,6 +129,7 @@ export default function DataDictionaryStep({ loaderData, actionData }: Route.Com
   // The API sets the status: every table has a column (and there is one) once it is past this step.
   const mapping = paths.ws.kind === "translation";
   const step = paths.ws.dictionaryStep;
+  const confirm = useConfirmParam(DELETE_TABLE_PARAM);
   const ready =
     createsDatabases || mapping
     ? dictionary.tableCount > 0 && dictionary.emptyTableCount === 0
@@ -167,7 +167,7 @@ export default function DataDictionaryStep({ loaderData, actionData }: Route.Com
             <DeleteTableConfirmation
               table={deleting}
               version={dictionary.version}
-              cancelHref={paths.wizard(project.id, step)}
+              cancelHref={confirm.cancelHref}
               lastResult={lastResult?.initialValue?.intent === "delete-table" ? lastResult : undefined}
             />
           </div>
@@ -177,7 +177,7 @@ export default function DataDictionaryStep({ loaderData, actionData }: Route.Com
             tables={tables.items}
             tableHref={(tableId) => ({ path: paths.dictionary.table(project.id, tableId), search: { from: "setup" } })}
             mapHref={mapping ? (tableId) => paths.valueMaps.table(project.id, tableId) : undefined}
-            deleteHref={(tableId) => ({ path: paths.wizard(project.id, step), search: { [DELETE_PARAM]: tableId } })}
+            deleteHref={confirm.openHref}
             label={`Tables of the ${paths.ws.noun}`}
             emptyMessage={`The ${paths.ws.noun} has no tables yet.`}
           />

@@ -1,7 +1,8 @@
 import { Icon } from "~/components/ui/icon";
 import { Form, Link } from "react-router";
 import { tablesQuerySchema } from "../../../../../contracts/dictionary";
-import { DeleteTableConfirmation } from "~/components/dictionary/delete-table-confirmation";
+import { DELETE_TABLE_PARAM, DeleteTableConfirmation } from "~/components/dictionary/delete-table-confirmation";
+import { useConfirmParam } from "~/components/forms/confirm-card";
 import { DictionaryTablesList } from "~/components/dictionary/dictionary-tables-list";
 import { Button, buttonVariants } from "~/components/ui/button";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
@@ -16,8 +17,6 @@ import { PendingReviewNotice } from "~/components/dictionary/pending-review-noti
 import { DataLossConfirmation } from "~/components/dictionary/data-loss-confirmation";
 import type { Route } from "./+types/tables";
 
-/** ?delete={tableId}: the confirmation of that table's deletion (a link, so it works without JavaScript). */
-const DELETE_PARAM = "delete";
 const PAGE_SIZE = 25;
 
 /** The name filter and the page, in the URL; values it cannot read fall back to the defaults. */
@@ -43,7 +42,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { project, access, companyId } = scope;
   const canEdit = access.canWrite && !project.isLocked;
   const pending = canEdit ? pendingReviewLinkOf(scope, newest) : null;
-  const deleting = canEdit ? (page.items.find((t) => t.id === url.searchParams.get(DELETE_PARAM)) ?? null) : null;
+  const deleting = canEdit ? (page.items.find((t) => t.id === url.searchParams.get(DELETE_TABLE_PARAM)) ?? null) : null;
   return { projectId: project.id, companyId, version: dictionary.version, query, page, canEdit, deleting, pending };
 }
 
@@ -68,6 +67,7 @@ export default function ProjectTables({ loaderData, actionData }: Route.Componen
   const here = paths.dictionary.tables(projectId);
   const pages = Math.max(1, Math.ceil(page.total / page.pageSize));
   const at = (n: number) => href(here, { name: query.name, page: n > 1 ? n : undefined });
+  const confirm = useConfirmParam(DELETE_TABLE_PARAM);
 
   return (
     <div className="flex flex-col gap-4">
@@ -106,7 +106,7 @@ export default function ProjectTables({ loaderData, actionData }: Route.Componen
       </Form>
 
       {deleting ? (
-        <DeleteTableConfirmation table={deleting} version={version} cancelHref={here} lastResult={actionData?.result} />
+        <DeleteTableConfirmation table={deleting} version={version} cancelHref={confirm.cancelHref} lastResult={actionData?.result} />
       ) : null}
 
       <DictionaryTablesList
@@ -114,7 +114,7 @@ export default function ProjectTables({ loaderData, actionData }: Route.Componen
         label={`Tables of the ${paths.ws.noun}`}
         tableHref={(tableId) => paths.dictionary.table(projectId, tableId)}
         mapHref={paths.ws.kind === "translation" ? (tableId) => paths.valueMaps.table(projectId, tableId) : undefined}
-        deleteHref={canEdit ? (tableId) => ({ path: here, search: { ...(query.name ? { name: query.name } : {}), ...(query.page > 1 ? { page: String(query.page) } : {}), [DELETE_PARAM]: tableId } }) : undefined}
+        deleteHref={canEdit ? confirm.openHref : undefined}
         emptyMessage={query.name ? "No table matches this search." : `The ${paths.ws.noun}'s ${paths.ws.dictionaryLabel.toLowerCase()} has no tables yet.`}
       />
 
