@@ -70,11 +70,11 @@ export async function action({ request, context }: Route.ActionArgs) {
         const refused = refusedByService(submission, err);
         return data<ActionData>({ ...refused.data, errors: [], stale, form: "save" }, { status: 409 });
       }
-      const refused = refusedByService(submission, err);
       if (failure?.status === 409 && LOCK_REFUSALS.has(failure.body.code ?? "")) {
         // At the top, with the text kept in the editor: the lock panel shows who holds the lock now.
         return data<ActionData>({ result: submission.reply(), errors: failure.body.errors, form: "save", lockLost: true }, { status: 409 });
       }
+      const refused = refusedByService(submission, err);
       return data<ActionData>({ ...refused.data, errors: [], form: "save" }, refused.init ?? { status: 409 });
     }
   }
