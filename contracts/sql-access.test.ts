@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createSqlCredentialSchema } from "./sql-access";
+import { createSqlCredentialSchema, expiresOnSchema, lastExpiryDay, todayUtc } from "./sql-access";
+import { SQL_CREDENTIAL_MAX_DAYS } from "./values/sql-access";
 
 const fieldErrors = (body: object) => {
   const result = createSqlCredentialSchema.safeParse(body);
@@ -24,5 +25,17 @@ describe("a new SQL credential", () => {
 
   it("refuses what is not an object at all, without reading its fields (the OpenAPI document's generator asks so)", () => {
     for (const body of [null, undefined, "text"]) expect(createSqlCredentialSchema.safeParse(body).success).toBe(false);
+  });
+});
+
+describe("a credential's expiry date", () => {
+  it("is at most SQL_CREDENTIAL_MAX_DAYS ahead: the last day the form offers (its max) is the last the schema accepts", () => {
+    expect(SQL_CREDENTIAL_MAX_DAYS).toBe(366);
+    expect(lastExpiryDay("2026-11-27")).toBe("2027-11-28");
+    expect(lastExpiryDay("2028-02-28")).toBe("2029-02-28");
+    expect(expiresOnSchema.safeParse(todayUtc()).success).toBe(true);
+    expect(expiresOnSchema.safeParse(lastExpiryDay()).success).toBe(true);
+    const dayAfter = new Date(Date.parse(`${lastExpiryDay()}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+    expect(expiresOnSchema.safeParse(dayAfter).error?.issues[0]?.message).toBe("The expiry date is at most 366 days from today");
   });
 });

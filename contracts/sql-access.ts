@@ -55,12 +55,15 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
 export const todayUtc = (now = new Date()) => now.toISOString().slice(0, 10);
 const addDays = (day: string, days: number) => new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
+/** The last expiry date a credential made on `today` may have: SQL_CREDENTIAL_MAX_DAYS ahead (the form's `max`, the schema's rule). */
+export const lastExpiryDay = (today = todayUtc()) => addDays(today, SQL_CREDENTIAL_MAX_DAYS);
+
 /** An expiry date: a real day, today or later, at most SQL_CREDENTIAL_MAX_DAYS ahead. */
 export const expiresOnSchema = requiredString("Choose the day the credential expires")
   .regex(DAY, "Give a date as YYYY-MM-DD")
   .refine(isRealDay, "Give a real date")
   .refine((d) => d >= todayUtc(), "The expiry date cannot be in the past")
-  .refine((d) => d <= addDays(todayUtc(), SQL_CREDENTIAL_MAX_DAYS), `The expiry date is at most ${SQL_CREDENTIAL_MAX_DAYS} days from today`);
+  .refine((d) => d <= lastExpiryDay(), `The expiry date is at most ${SQL_CREDENTIAL_MAX_DAYS} days from today`);
 
 const optionalText = (max: number, what: string) =>
   z

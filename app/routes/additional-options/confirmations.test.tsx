@@ -51,7 +51,7 @@ describe("revoking a SQL credential", () => {
     search: { sort: "-createdAt", page: 2, pageSize: 10 },
     credentials: { items: [credential("k1"), credential("k2")], total: 12, page: 2, pageSize: 10 },
     people: [],
-    today: "2026-11-27",
+    expiry: { min: "2026-11-27", max: "2027-11-28" },
   };
   const show = (search: string, actionData?: unknown) => renderPage(page, `${page}${search}`, SqlCredentials, loaderData, actionData);
 

@@ -5,6 +5,7 @@ import { z } from "zod";
 import {
   revokeSqlCredentialSchema,
   sqlCredentialFieldsSchema,
+  lastExpiryDay,
   todayUtc,
   withUserOrService,
   type IssuedSqlCredential,
@@ -68,7 +69,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     ]),
   );
   const [credentials, people] = value ?? [null, null];
-  return { companyId: shell.company?.id ?? null, companyName: shell.company?.name ?? null, search, credentials, people, today: todayUtc() };
+  // The expiry input's min and max: the days the data API accepts (expiresOnSchema).
+  const today = todayUtc();
+  const expiry = { min: today, max: lastExpiryDay(today) };
+  return { companyId: shell.company?.id ?? null, companyName: shell.company?.name ?? null, search, credentials, people, expiry };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -129,7 +133,7 @@ type LoaderData = Route.ComponentProps["loaderData"];
 type Credential = NonNullable<LoaderData["credentials"]>["items"][number];
 
 export default function SqlCredentials({ loaderData, actionData }: Route.ComponentProps) {
-  const { companyId, companyName, search, credentials, people, today } = loaderData;
+  const { companyId, companyName, search, credentials, people, expiry } = loaderData;
   const href = useCompanyHref();
   const issued = actionData && "issued" in actionData ? (actionData.issued as IssuedSqlCredential) : undefined;
   const lastResult = actionData?.result as SubmissionResult<string[]> | undefined;
@@ -236,7 +240,7 @@ export default function SqlCredentials({ loaderData, actionData }: Route.Compone
               />
             </div>
           )}
-          <CreateForm people={people} today={today} lastResult={issued ? undefined : lastResult} />
+          <CreateForm people={people} expiry={expiry} lastResult={issued ? undefined : lastResult} />
         </>
       )}
     </section>
@@ -380,7 +384,7 @@ function RevokeConfirmation({ credential, cancelHref, lastResult }: { credential
   );
 }
 
-function CreateForm({ people, today, lastResult }: { people: LoaderData["people"]; today: string; lastResult?: SubmissionResult<string[]> }) {
+function CreateForm({ people, expiry, lastResult }: { people: LoaderData["people"]; expiry: LoaderData["expiry"]; lastResult?: SubmissionResult<string[]> }) {
   const pending = useIntentPending("create");
   const [form, fields] = useServerForm({
     id: "create-credential",
@@ -403,7 +407,7 @@ function CreateForm({ people, today, lastResult }: { people: LoaderData["people"
           description={people ? undefined : "The company's users could not be loaded: name a service instead, or try again."}
         />
         <TextField label="Service name" field={fields.serviceName!} />
-        <TextField label="Expiry date" type="date" field={fields.expiresOn!} min={today} />
+        <TextField label="Expiry date" type="date" field={fields.expiresOn!} min={expiry.min} max={expiry.max} />
         <TextField label="Note" field={fields.note!} />
         <div className="sm:col-span-2">
           <StatusButton type="submit" name="intent" value="create" pending={pending}>
