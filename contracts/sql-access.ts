@@ -185,4 +185,5 @@ export const auditQuerySchema = pageQuerySchema.extend({
   contains: textFilter,
 });
 export type AuditQueryInput = z.input<typeof auditQuerySchema>;
-export const auditPageSchema = pageOf(auditEntrySchema);
+/** A page of the log, and how many days its entries are kept (the data API's setting), for the page to say. */
+export const auditPageSchema = pageOf(auditEntrySchema).extend({ retentionDays: z.number().int().positive() });

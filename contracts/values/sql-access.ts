@@ -23,6 +23,8 @@ export const SQL_CREDENTIAL_CONNECTION_LIMIT = 5;
 /** The furthest expiry a credential may be given, in days from today. */
 export const SQL_CREDENTIAL_MAX_DAYS = 366;
 export const SQL_SERVICE_NAME_MAX = 100;
+/** How many days audit log entries are kept when the data API's AUDIT_RETENTION_DAYS is not set. */
+export const AUDIT_RETENTION_DAYS_DEFAULT = 365;
 export const SQL_NOTE_MAX = 500;
 
 /** What the audit log records (the audit-log page filters by it). */

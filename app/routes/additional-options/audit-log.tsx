@@ -1,7 +1,7 @@
 import { Form, Link } from "react-router";
 import { AUDIT_ACTION_LABELS, AUDIT_ACTIONS } from "../../../contracts/values/sql-access";
 import { control } from "~/components/forms/fields";
-import { formatTimestamp } from "~/components/projects/format";
+import { formatCountOf, formatTimestamp } from "~/components/projects/format";
 import { buttonVariants } from "~/components/ui/button";
 import { Card, CardDescription } from "~/components/ui/card";
 import { PageSizeSelect, Pagination, PastTheEnd } from "~/components/ui/pagination";
@@ -61,7 +61,7 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
           </h1>
           <p className="mt-1 max-w-3xl text-sm text-muted-foreground">
             Every change made through the data API, with who made it and when: SQL access, webhooks, force-unlocks, restores, undos and cancels with what
-            changed and why, every other change by its route. Entries are kept for the days AUDIT_RETENTION_DAYS says (365 by default) and never changed.
+            changed and why, every other change by its route. Entries are kept for {formatCountOf(log.retentionDays, "day")} and never changed.
           </p>
         </div>
         <a href={href(`${PATH}.csv`, query)} className={buttonVariants({ variant: "outline" })} download>

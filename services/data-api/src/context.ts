@@ -50,6 +50,8 @@ export type AppDeps = {
   maxUploadBytes?: number;
   /** Where webhook deliveries may go (env WEBHOOKS_ALLOW_PRIVATE_ADDRESSES): public addresses only when omitted. */
   webhooks?: WebhookDeliverySettings;
+  /** Audit log entries are kept this many days (env AUDIT_RETENTION_DAYS; server.ts prunes them); AUDIT_RETENTION_DAYS_DEFAULT when omitted. */
+  auditRetentionDays?: number;
   /** How long an upload waits for its review before answering 202 (routes/dictionaries/bulk-uploads.ts UPLOAD_WAIT_MS); tests set 0. */
   uploadWaitMs?: number;
 };

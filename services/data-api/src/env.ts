@@ -6,6 +6,7 @@ import { MAX_UPLOAD_BYTES_DEFAULT } from "../../../contracts/values/loads.ts";
 import { AUTO_BACKUPS_KEPT_DEFAULT } from "../../../contracts/values/backups.ts";
 import { SCRIPT_LOCK_TTL_MINUTES_DEFAULT } from "../../../contracts/values/templates.ts";
 import { RUN_STATEMENT_TIMEOUT_SECONDS_DEFAULT } from "../../../contracts/values/runs.ts";
+import { AUDIT_RETENTION_DAYS_DEFAULT } from "../../../contracts/values/sql-access.ts";
 import { DEFAULT_ROLES_CLAIM, DEFAULT_TRANSLATION_ANALYST_ROLE } from "../../../contracts/roles.ts";
 
 const httpUrl = z.url({ protocol: /^https?$/ });
@@ -53,7 +54,7 @@ const dataApiEnvSchema = z
     SQL_ACCESS_HOST: z.string().trim().min(1).optional(),
     SQL_ACCESS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
     /** Audit log entries older than this many days are deleted (at start and daily). */
-    AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).default(365),
+    AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).default(AUDIT_RETENTION_DAYS_DEFAULT),
     /** Shown in the connection details when set (require, verify-full, …). */
     SQL_ACCESS_SSLMODE: z.enum(["disable", "allow", "prefer", "require", "verify-ca", "verify-full"]).optional(),
     /**

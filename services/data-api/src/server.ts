@@ -138,6 +138,7 @@ async function main() {
     adminDataSources: createHttpAdminDataSources({ baseUrl: env.CLIENT_PORTAL_API_URL }),
     accessSettings: { cloudTarget: env.CLOUD_TARGET, translationAnalystRole: env.TRANSLATION_ANALYST_ROLE },
     webhooks,
+    auditRetentionDays: env.AUDIT_RETENTION_DAYS,
   });
   const stopSweep = sharedControlPlane ? startStaleJobSweep(db, logger, { dataPlane }) : () => undefined;
   // The audit log keeps AUDIT_RETENTION_DAYS: pruned now and once a day.

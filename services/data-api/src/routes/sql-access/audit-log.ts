@@ -3,6 +3,7 @@ import { stream } from "hono/streaming";
 import { z } from "zod";
 import { apiErrorSchema } from "../../../../../contracts/errors.ts";
 import { auditPageSchema, auditQuerySchema, type AuditEntry } from "../../../../../contracts/sql-access.ts";
+import { AUDIT_RETENTION_DAYS_DEFAULT } from "../../../../../contracts/values/sql-access.ts";
 import { requireAdmin } from "../../access.ts";
 import { createRouter, errorResponses, jsonContent } from "../../openapi.ts";
 import { auditBatches, searchAudit } from "../../repositories/audit-log.ts";
@@ -16,7 +17,8 @@ const list = createRoute({
   path: "/audit-log",
   tags,
   summary: "The audit log (Additional Options: SuperAdmin, Support), newest first",
-  description: "Filtered by company, user, action, date range (UTC days, inclusive) and target text, paged in SQL.",
+  description:
+    "Filtered by company, user, action, date range (UTC days, inclusive) and target text, paged in SQL. `retentionDays`: how long entries are kept (AUDIT_RETENTION_DAYS).",
   request: { query: auditQuerySchema },
   responses: { 200: jsonContent(auditPageSchema, "A page of entries."), ...errors },
 });
@@ -41,7 +43,8 @@ export function createAuditLogRouter() {
   return createRouter()
     .openapi(list, async (c) => {
       requireAdmin(c);
-      return c.json(await searchAudit(c.var.deps.db, c.req.valid("query")), 200);
+      const { db, auditRetentionDays = AUDIT_RETENTION_DAYS_DEFAULT } = c.var.deps;
+      return c.json({ ...(await searchAudit(db, c.req.valid("query"))), retentionDays: auditRetentionDays }, 200);
     })
     .openapi(csv, async (c) => {
       requireAdmin(c);

@@ -327,6 +327,13 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("the audit l
       }),
     );
   });
+
+  it("says how many days its entries are kept (AUDIT_RETENTION_DAYS), for the page to tell its readers", async () => {
+    const admin = await api.tokenFor(USERS.superAdmin);
+    expect((await api.get("/api/v1/audit-log?pageSize=10", admin)).body.retentionDays).toBe(365);
+    const kept90 = await api.appWith({ auditRetentionDays: 90 }).request("/api/v1/audit-log?pageSize=10", { headers: { authorization: `Bearer ${admin}` } });
+    expect(((await kept90.json()) as { retentionDays: number }).retentionDays).toBe(90);
+  });
 });
 
 describe("scramVerifier", () => {
