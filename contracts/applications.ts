@@ -11,6 +11,7 @@ export const applicationSchema = z.object({
   name: z.string(),
   description: z.string().nullable(),
   dictionaryCount: z.number().int(),
+  /** Its migration projects (not configurations or mapping projects, which also name an application). */
   projectCount: z.number().int(),
   createdAt: timestampSchema,
 });

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { Application, ApplicationSort } from "../../../../contracts/applications.ts";
+import { WORKSPACES } from "../../../../contracts/workspaces.ts";
 import { DuplicateNameError } from "../api-problem.ts";
 import type { Database } from "../db/schema.ts";
 import { inTransaction, isUniqueViolation, nameKey, nameKeyContains, sortOf, totalOf } from "./db-helpers.ts";
@@ -18,7 +19,7 @@ export type ApplicationSearch = {
 const SORT_COLUMNS = { name: "a.name_key", createdAt: "a.created_at" } as const;
 
 /**
- * One page of a company's applications, with how many master dictionaries and projects use each:
+ * One page of a company's applications, with how many master dictionaries and migration projects use each:
  * filtered (name contains, any case), sorted, counted and paginated in SQL.
  */
 export async function searchApplications(db: Kysely<Database>, search: ApplicationSearch) {
@@ -106,6 +107,9 @@ function selectApplications(db: Kysely<Database>) {
           .selectFrom("projects as p")
           .select(eb.fn.countAll<number | string>().as("n"))
           .whereRef("p.application_id", "=", "a.id")
+          // Migration projects only, as the Migrations list's "Projects" says: configurations and
+          // mapping projects are `projects` rows too, of their own product type.
+          .where("p.product_type", "=", WORKSPACES.migration.productType)
           .as("project_count"),
     ]);
 }

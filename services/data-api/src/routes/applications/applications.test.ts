@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_COMPANIES } from "../../../../../scripts/demo-data.ts";
+import { DEMO_COMPANIES, demoAdminDataSources } from "../../../../../scripts/demo-data.ts";
 import { NAME_MAX } from "../../../../../contracts/common.ts";
 import { TEST_DATABASE_KINDS } from "../../../../shared/testing/databases.ts";
 import { FORBIDDEN_MESSAGE } from "../../access.ts";
 import { DUPLICATE_APPLICATION_MESSAGE } from "../../repositories/applications.ts";
 import { send } from "../../testing/dictionary-fixtures.ts";
+import { makeConfiguration, makeMappingProject, makeProject } from "../../testing/project-fixtures.ts";
 import { USERS, createTestApi, type TestApi } from "../../testing/harness.ts";
 
 const [cedar, acme, birch] = DEMO_COMPANIES;
@@ -54,6 +55,17 @@ describe.each(TEST_DATABASE_KINDS)("applications on %s", (kind) => {
     }
     const res = await list(analyst, birch.id);
     expect(res.body.items.find((a: { id: string }) => a.id === app.body.id)).toMatchObject({ dictionaryCount: 2, projectCount: 0 });
+  });
+
+  it("counts an application's migration projects as its projects, not the configurations or mapping projects of it", async () => {
+    const app = await create(analyst, { companyId: birch.id, name: "Used three ways" });
+    const input = { companyId: birch.id, applicationId: app.body.id };
+    await makeProject(api, analyst, input);
+    await makeProject(api, analyst, input);
+    await makeConfiguration(api, analyst, { ...input, schemeIds: [demoAdminDataSources(birch.id)[0]!.id] });
+    await makeMappingProject(api, analyst, input);
+    const res = await list(analyst, birch.id);
+    expect(res.body.items.find((a: { id: string }) => a.id === app.body.id)).toMatchObject({ projectCount: 2 });
   });
 
   it("filters by name (any case), sorts and paginates in SQL, answering the total", async () => {
