@@ -5,7 +5,7 @@ export class FlatFileProblem extends Error {
 
 /**
  * One record of a flat file: its row as a person counts them, its cells, why it cannot be a row (a
- * fixed-length line of the wrong length), and for a delimited file's plain line (read-delimited.ts)
+ * fixed-length line longer than its widths), and for a delimited file's plain line (read-delimited.ts)
  * its text, which a load may hand to COPY as it is.
  */
 export type FlatFileRecord = { row: number; cells: string[]; problem?: string; line?: string };

@@ -1,9 +1,11 @@
 /**
  * The records of a fixed-length text file: each line (CRLF, LF or CR) cut into fields by the column
  * widths, in characters (code points, as PostgreSQL counts them); the spaces that pad a field on
- * either side are not part of its value. A line whose length is not the widths' sum is still cut
- * (so its cells can be shown) but carries the reason it cannot be a row. Streams: only the current
- * chunk and an unfinished line are held; a line far longer than a record is cut short as it goes.
+ * either side are not part of its value. A line shorter than the widths' sum reads its missing
+ * trailing fields as blank: editors trim trailing spaces, so a record whose last fields are blank
+ * arrives short. A longer line is still cut (so its cells can be shown) but carries the reason it
+ * cannot be a row. Streams: only the current chunk and an unfinished line are held; a line far longer
+ * than a record is cut short as it goes.
  */
 import type { FlatFileRecord } from "./flat-file-problem.ts";
 
@@ -31,8 +33,9 @@ export async function* readFixedLengthBatches(texts: AsyncIterable<string> | Ite
       at += width;
     }
     overflow = 0;
-    // A blank line is no row at all (the reader of records skips it), whatever its length.
-    if (length === total || length === 0) return { row, cells };
+    // Short: its missing fields are blank (sliced past its end, they are ""). A blank line is no row
+    // at all (the reader of records skips it), whatever its length.
+    if (length <= total) return { row, cells };
     return { row, cells, problem: `${length.toLocaleString("en-US")} characters where the column widths add up to ${total.toLocaleString("en-US")}` };
   };
 

@@ -102,17 +102,23 @@ describe("a text file's encoding, detected", () => {
 describe("a fixed-length file", () => {
   const fixed = params({ extension: ".txt", delimiter: "FixedLength", hasHeaderRow: false });
 
-  it("cuts lines by the dictionary's widths, unpadded, and names a line of the wrong length", async () => {
+  it("cuts lines by the dictionary's widths, unpadded, reads a short line's missing fields as blank, and names a line too long", async () => {
     // Code 6, Name 10, Balance decimal(8,2): 10 wide.
     const line = (code: string, name: string, balance: string) => code.padEnd(6) + name.padEnd(10) + balance.padStart(10);
-    const text = [line("007", "Zoë", "12.50"), "", line("000123", "Long name", "-1234.56"), "12    short line"].join("\r\n") + "\r\n";
+    const text =
+      [line("007", "Zoë", "12.50"), "", line("000123", "Long name", "-1234.56"), "12    short line", "13    Cut", `${line("14", "Too long", "1.00")}xx`].join(
+        "\r\n",
+      ) + "\r\n";
     const { records, delimiter } = await read(fileOf(text), fixed);
     expect(delimiter).toBe("fixed length");
     expect(records).toEqual([
       { row: 1, cells: ["007", "Zoë", "12.50"] },
       { row: 2, cells: ["", "", ""] },
       { row: 3, cells: ["000123", "Long name", "-1234.56"] },
-      { row: 4, cells: ["12", "short line", ""], problem: "16 characters where the column widths add up to 26" },
+      // An editor trimmed the blank fields' padding at the line's end: they are blank, not a wrong length.
+      { row: 4, cells: ["12", "short line", ""] },
+      { row: 5, cells: ["13", "Cut", ""] },
+      { row: 6, cells: ["14", "Too long", "1.00"], problem: "28 characters where the column widths add up to 26" },
     ]);
   });
 

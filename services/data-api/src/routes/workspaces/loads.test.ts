@@ -463,7 +463,7 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
     });
   });
 
-  it("loads a fixed-length file cut by the widths saved for its table; a line of the wrong length is a rejected row", async () => {
+  it("loads a fixed-length file cut by the widths saved for its table; a short line's missing fields are blank, a line too long is a rejected row", async () => {
     const project = await loadableProject({
       extension: ".txt",
       delimiter: "FixedLength",
@@ -472,15 +472,17 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
       columnWidths: { customers: "4, 6, 8, 10" } as never,
     });
     const line = (id: string, code: string, balance: string, since: string) => id.padStart(4) + code.padEnd(6) + balance.padStart(8) + since.padEnd(10);
-    const text = [line("1", "007", "10.50", "05/01/2024"), "   2ABC           ", line("3", "X", "2.00", ""), ""].join("\n");
+    // Line 2's last fields are blank and an editor trimmed their spaces; line 4 has two characters too many.
+    const text = [line("1", "007", "10.50", "05/01/2024"), "   2ABC", line("3", "X", "2.00", ""), `${line("4", "Y", "1.00", "")}xx`, ""].join("\n");
     const done = await load(project, { name: "customers.txt", text }, { onRejected: "loadOthers" });
-    expect(done).toMatchObject({ status: "Loaded", rowsRead: 3, rowsLoaded: 2, rowsRejected: 1 });
+    expect(done).toMatchObject({ status: "Loaded", rowsRead: 4, rowsLoaded: 3, rowsRejected: 1 });
     expect(await rowsOf(project)).toEqual([
       { CustomerId: 1, Code: "007", Balance: "10.50", Since: "2024-05-01" },
+      { CustomerId: 2, Code: "ABC", Balance: null, Since: null },
       { CustomerId: 3, Code: "X", Balance: "2.00", Since: null },
     ]);
     expect((await rejectedOf(project, done.id)).items).toEqual([
-      { line: 2, column: null, value: null, reason: "18 characters where the column widths add up to 28" },
+      { line: 4, column: null, value: null, reason: "30 characters where the column widths add up to 28" },
     ]);
   });
 
