@@ -97,11 +97,21 @@ export const valueMapPageSchema = pageOf(valueMapEntrySchema).extend({ column: m
 export type ValueMapPage = z.infer<typeof valueMapPageSchema>;
 
 /**
- * A source value and its target; an empty target unmaps the value. The source value is taken as it
- * is, spaces and all: samples are read untrimmed, so " Alice " and "Alice" are two values of a file.
+ * A source value as the map keeps it: taken as it is, spaces and all (samples are read untrimmed, so
+ * " Alice " and "Alice" are two values of a file). The map's editor saves and removes only values
+ * that pass it, so an import and a sample refuse any other (sourceValueProblem).
  */
+const sourceValueSchema = valueSchema("source value").refine((v) => v.length > 0, "A source value is required");
+
+/** Why the map cannot keep `value` as a source value, in a sentence naming it; null when it can. */
+export function sourceValueProblem(value: string): string | null {
+  const parsed = sourceValueSchema.safeParse(value);
+  return parsed.success ? null : (parsed.error.issues[0]?.message ?? "This source value cannot be kept");
+}
+
+/** A source value and its target; an empty target unmaps the value. */
 const valuePairSchema = z.object({
-  sourceValue: valueSchema("source value").refine((v) => v.length > 0, "A source value is required"),
+  sourceValue: sourceValueSchema,
   targetValue: valueSchema("target value")
     .nullish()
     .transform((v) => (v ? v : null)),

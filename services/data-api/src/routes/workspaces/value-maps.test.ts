@@ -242,6 +242,8 @@ describe.each(TEST_DATABASE_KINDS)("value maps of mapping projects on %s", (kind
     expect(await refused("source_value,target_value\nG1,P1\nG2,P2\nG1,P3\n")).toBe('Line 4: the source value "G1" is already on line 2');
     expect(await refused("source_value,target_value\nG1,PAY1\n")).toBe('Line 2: The target value "PAY1" for grade: longer than 3 characters');
     expect(await refused("source_value,target_value\n,P1\n")).toBe("Line 2: the source value is empty");
+    // A value the map's editor could neither save nor remove.
+    expect(await refused(`source_value,target_value\nG1,P1\n${"L".repeat(4001)},\n`)).toBe(`Line 3: The source value "${"L".repeat(60)}…" has more than 4,000 characters`);
     expect(await refused("source_value,target_value\nG1,P1,extra\n")).toBe("Line 2: 3 values where a line has two (source_value,target_value)");
     expect(await refused("")).toBe("The file is empty");
     const big = ["source_value,target_value", ...Array.from({ length: 100_001 }, (_, i) => `S${i},`)].join("\n");
@@ -283,6 +285,10 @@ describe.each(TEST_DATABASE_KINDS)("value maps of mapping projects on %s", (kind
     expect(unknown.body.fieldErrors.file[0]).toMatch(/^The file has a column the table 'employees' lacks: boss/);
     const binary = await upload(samples, { name: "bad.csv", text: "\u0000\u0001\u0002binary" });
     expect(binary.status).toBe(400);
+    // A value the map's editor could neither save nor remove refuses the whole sample: G9 is not added either.
+    const long = await upload(samples, { name: "long.csv", text: `grade,department,salary\nG9,FIN,10\n${"L".repeat(4001)},HR,20\n` });
+    expect(long.status).toBe(400);
+    expect(long.body.fieldErrors.file).toEqual([`Row 3, column grade: The source value "${"L".repeat(60)}…" has more than 4,000 characters`]);
     expect((await values(project, grade)).body.total).toBe(2);
   });
 

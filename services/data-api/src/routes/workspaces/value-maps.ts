@@ -9,12 +9,13 @@ import {
   mappingTableSchema,
   sampleResultSchema,
   saveValuesSchema,
+  sourceValueProblem,
   valueMapImportSchema,
   valueMapPageSchema,
   valueMapQuerySchema,
 } from "../../../../../contracts/mappings.ts";
 import { DEFAULT_FLAT_FILE_PARAMETERS } from "../../../../../contracts/values/projects.ts";
-import { VALUE_MAP_CSV_HEADER, VALUE_MAP_IMPORT_MAX_ROWS } from "../../../../../contracts/values/mappings.ts";
+import { VALUE_MAP_CSV_HEADER, VALUE_MAP_IMPORT_MAX_ROWS, VALUE_MAX_LENGTH } from "../../../../../contracts/values/mappings.ts";
 import { WORKSPACES } from "../../../../../contracts/workspaces.ts";
 import { ApiProblem, NotFoundError, validationProblem } from "../../api-problem.ts";
 import { maxUploadBytesOf, uploadTooLargeMessage } from "../../body-limits.ts";
@@ -132,7 +133,7 @@ const importValues = createRoute({
   path: `${BASE}/mapping-columns/{columnId}/imports`,
   tags: TAGS,
   summary: "Upload a map CSV to preview what it adds, changes and leaves (nothing applied yet)",
-  description: `multipart/form-data with \`file\`: UTF-8 CSV whose header is exactly ${VALUE_MAP_CSV_HEADER.join(",")}, each source value once, at most ${VALUE_MAP_IMPORT_MAX_ROWS.toLocaleString("en-US")} values, every target fitting the column; else 400 at \`file\` naming the line.`,
+  description: `multipart/form-data with \`file\`: UTF-8 CSV whose header is exactly ${VALUE_MAP_CSV_HEADER.join(",")}, each source value once and at most ${VALUE_MAX_LENGTH.toLocaleString("en-US")} characters long, at most ${VALUE_MAP_IMPORT_MAX_ROWS.toLocaleString("en-US")} values, every target fitting the column; else 400 at \`file\` naming the line, and nothing is staged.`,
   request: { params: columnParams },
   responses: { 201: jsonContent(valueMapImportSchema, "The preview."), ...writeErrors },
 });
@@ -168,7 +169,7 @@ const addSample = createRoute({
   summary: "Read a sample file of the table: its translated columns' values join their maps, unmapped",
   description:
     "multipart/form-data with `file` (.csv, .txt, .dta or .xlsx; delimiter and encoding detected) and `hasHeaderRow` (default true: columns matched by name, else by position). " +
-    "Values already in a map keep their targets; only their counts grow.",
+    `Values already in a map keep their targets; only their counts grow. A value longer than ${VALUE_MAX_LENGTH.toLocaleString("en-US")} characters is a 400 at \`file\` naming its row and column, and no map changes.`,
   request: { params: tableParams },
   responses: { 200: jsonContent(sampleResultSchema, "What the sample held per translated column."), ...writeErrors },
 });
@@ -395,6 +396,9 @@ async function* importRows(path: string, ref: maps.MappingColumnRef): AsyncGener
       if (cells.length > 2) throw fileProblem(`Line ${record.row}: ${cells.length} values where a line has two (source_value,target_value)`);
       const [sourceValue = "", target = ""] = cells;
       if (sourceValue === "") throw fileProblem(`Line ${record.row}: the source value is empty`);
+      // One the map's editor could neither save nor remove (too long, a NUL): nothing is staged.
+      const refused = sourceValueProblem(sourceValue);
+      if (refused) throw fileProblem(`Line ${record.row}: ${refused}`);
       const earlier = seen.get(sourceValue);
       if (earlier !== undefined) throw fileProblem(`Line ${record.row}: the source value "${sourceValue.slice(0, 60)}" is already on line ${earlier}`);
       if (seen.size >= VALUE_MAP_IMPORT_MAX_ROWS) {
@@ -445,7 +449,13 @@ async function countSampleValues(
         const cell = record.cells[positions![i]!];
         if (cell === undefined || cell === "") return;
         const counts = values.get(name.toLowerCase())!;
-        counts.set(cell, (counts.get(cell) ?? 0) + 1);
+        const seen = counts.get(cell);
+        if (seen === undefined) {
+          // A value the map's editor could neither save nor remove (too long, a NUL) refuses the sample: nothing is added.
+          const refused = sourceValueProblem(cell);
+          if (refused) throw fileProblem(`Row ${record.row}, column ${name}: ${refused}`);
+        }
+        counts.set(cell, (seen ?? 0) + 1);
         if (counts.size > SAMPLE_DISTINCT_MAX) {
           throw fileProblem(
             `The column ${name} holds more than ${SAMPLE_DISTINCT_MAX.toLocaleString("en-US")} distinct values in this sample: that is not a code to translate`,
