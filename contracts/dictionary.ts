@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { descriptionSchema, requiredString, wholeNumberSchema, formBoolean, identifierSchema, nameSchema, pageOf, pageQuerySchema, timestampSchema, versionSchema, whenFieldsPass } from "./common";
-import { BULK_UPLOAD_MODES, COLUMN_TYPES, DECIMAL_MAX_PRECISION, DICTIONARY_SORTS, NVARCHAR_MAX_LENGTH } from "./values/dictionary";
+import { BULK_UPLOAD_MODES, COLUMN_TYPES, DECIMAL_MAX_PRECISION, DICTIONARY_SORTS, NVARCHAR_MAX_LENGTH, takesLength, takesPrecision } from "./values/dictionary";
 
 export * from "./values/dictionary";
 
@@ -32,10 +32,11 @@ export const columnInputSchema = z
     description: descriptionSchema,
   })
   .superRefine((c, ctx) => {
-    if (c.type === "nvarchar" && c.length == null) ctx.addIssue({ code: "custom", path: ["length"], message: "nvarchar needs a length" });
-    if (c.type !== "nvarchar" && c.length != null) ctx.addIssue({ code: "custom", path: ["length"], message: "Only nvarchar takes a length" });
-    if (c.type === "decimal" && c.precision == null) ctx.addIssue({ code: "custom", path: ["precision"], message: "decimal needs a precision" });
-    if (c.type !== "decimal" && (c.precision != null || c.scale != null)) {
+    // Strict for the API's callers; the portal's forms drop what no longer applies first (withoutUnusedSizes).
+    if (takesLength(c.type) && c.length == null) ctx.addIssue({ code: "custom", path: ["length"], message: "nvarchar needs a length" });
+    if (!takesLength(c.type) && c.length != null) ctx.addIssue({ code: "custom", path: ["length"], message: "Only nvarchar takes a length" });
+    if (takesPrecision(c.type) && c.precision == null) ctx.addIssue({ code: "custom", path: ["precision"], message: "decimal needs a precision" });
+    if (!takesPrecision(c.type) && (c.precision != null || c.scale != null)) {
       ctx.addIssue({ code: "custom", path: [c.precision != null ? "precision" : "scale"], message: "Only decimal takes a precision and scale" });
     }
     if (c.type === "decimal" && c.precision != null && c.scale != null && c.scale > c.precision) {

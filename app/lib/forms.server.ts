@@ -130,8 +130,13 @@ export async function readFormData(request: Request, maxBytes = FORM_MAX_BYTES):
 /** Parses a form post with its schema (the server always validates); a forged intent is a 400 too. */
 export async function parseForm<S extends z.ZodType>(request: Request, schema: S, maxBytes = FORM_MAX_BYTES) {
   const formData = await readFormData(request, maxBytes);
+  return { formData, submission: parseFormData(formData, schema) };
+}
+
+/** A form already read, parsed as parseForm does (a form Conform cannot read is a 400). */
+export function parseFormData<S extends z.ZodType>(formData: FormData, schema: S): Submission<z.output<S>> {
   try {
-    return { formData, submission: parseWithZod(formData, { schema: schema as never }) as Submission<z.output<S>> };
+    return parseWithZod(formData, { schema: schema as never }) as Submission<z.output<S>>;
   } catch {
     throw data<ServiceFailure>({ errors: [UNREADABLE] }, { status: 400 });
   }

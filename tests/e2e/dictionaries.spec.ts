@@ -91,6 +91,21 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(orders.getByRole("row").nth(5)).toContainText("Notes");
       await expect(orders.getByRole("row").nth(5)).toContainText("nvarchar(500)");
       await expect(orders.getByRole("row").nth(6)).toContainText("DeliveryTime");
+
+      // Notes becomes int: its Length no longer applies (hidden with JavaScript; still filled in without, and dropped by the save).
+      await page.getByRole("link", { name: "Edit data dictionary" }).click();
+      await page.getByRole("table", { name: "Tables" }).getByRole("link", { name: "Orders", exact: true }).click();
+      const notes = page.getByRole("group", { name: "Column 5", exact: true });
+      await expect(notes.getByLabel("Name", { exact: true })).toHaveValue("Notes");
+      await notes.getByLabel("Type", { exact: true }).selectOption("int");
+      if (javaScriptEnabled) await expect(notes.getByLabel("Length", { exact: true })).toHaveCount(0);
+      else await expect(notes.getByLabel("Length", { exact: true })).toHaveValue("500");
+      await page.getByRole("button", { name: "Save table" }).click();
+      await expect(page).toHaveURL(url(`/migration/data-dictionary/edit/${id}/data-definition`));
+      await page.getByRole("link", { name: "Done editing" }).click();
+      const notesRow = page.getByRole("table", { name: "Columns of Orders" }).getByRole("row", { name: /Notes/ });
+      await expect(notesRow).toContainText("int");
+      await expect(notesRow).not.toContainText("nvarchar");
     });
 
     test("a bad upload lists every row error with its row and column, and cannot be applied", async ({ page }) => {

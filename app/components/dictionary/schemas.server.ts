@@ -1,6 +1,15 @@
 import { z } from "zod";
-import { BULK_UPLOAD_EXTENSIONS, BULK_UPLOAD_MAX_BYTES, BULK_UPLOAD_MAX_MB, bulkUploadModeSchema } from "../../../contracts/dictionary";
+import {
+  BULK_UPLOAD_EXTENSIONS,
+  BULK_UPLOAD_MAX_BYTES,
+  BULK_UPLOAD_MAX_MB,
+  bulkUploadModeSchema,
+  isColumnType,
+  takesLength,
+  takesPrecision,
+} from "../../../contracts/dictionary";
 import { versionSchema } from "../../../contracts/common";
+import { parseFormData } from "~/lib/forms.server";
 
 /**
  * The portal-only forms of the dictionary pages (master and project alike). The payloads the data
@@ -37,3 +46,27 @@ export const deleteTableSchema = z.object({
   tableId: z.string().min(1),
   version: versionSchema,
 });
+
+const COLUMN_SIZE_FIELD = /^columns\[(\d+)\]\.(length|precision|scale)$/;
+
+/**
+ * The TableEditor's post (a new table, or a table's edit), parsed with `schema` (createTableSchema,
+ * updateTableSchema) once each column's
+ * Length is dropped when its type takes none, and its Precision and Scale when it takes neither
+ * (takesLength, takesPrecision): without JavaScript the fields still hold what was there before the
+ * type changed, and they no longer apply (with JavaScript the editor hides them). Kept while the type
+ * is none or unknown: its own error comes first. The data API still refuses them from its callers.
+ */
+export function parseTableEditor<S extends z.ZodType>(formData: FormData, schema: S) {
+  const applies = (index: string, field: string) => {
+    const type = formData.get(`columns[${index}].type`);
+    if (typeof type !== "string" || !isColumnType(type)) return true;
+    return field === "length" ? takesLength(type) : takesPrecision(type);
+  };
+  const kept = new FormData();
+  for (const [name, value] of formData) {
+    const size = COLUMN_SIZE_FIELD.exec(name);
+    if (!size || applies(size[1]!, size[2]!)) kept.append(name, value);
+  }
+  return parseFormData(kept, schema);
+}

@@ -1,8 +1,9 @@
 import type { SubmissionResult } from "@conform-to/react";
+import { useEffect, useRef, useState } from "react";
 import { Icon } from "~/components/ui/icon";
 import { Form, Link } from "react-router";
 import type { Table } from "../../../contracts/dictionary";
-import { COLUMN_TYPES } from "../../../contracts/values/dictionary";
+import { COLUMN_TYPES, isColumnType, takesLength, takesPrecision } from "../../../contracts/values/dictionary";
 import { CheckboxField, ErrorList, FormErrors, SelectField, TextareaField, TextField } from "~/components/forms/fields";
 import { StatusButton, useIsPending } from "~/components/forms/status-button";
 import { Button, buttonVariants } from "~/components/ui/button";
@@ -156,16 +157,35 @@ function ColumnRow({
 }) {
   const c = column.getFieldset<keyof ColumnFormValue>();
   const n = index + 1;
+  // With JavaScript, only the sizes the chosen type takes (a field left out is not posted): the type as
+  // the select holds it, read once the page runs (it may have changed before) and on each change.
+  // Without JavaScript every field is there, and the action drops the sizes the type does not take
+  // (parseTableEditor).
+  const typeSelect = useRef<HTMLSelectElement>(null);
+  const [type, setType] = useState<string | null>(null);
+  useEffect(() => setType(typeSelect.current?.value ?? null), []);
+  const shows = (takes: (type: string) => boolean) => type === null || !isColumnType(type) || takes(type);
   return (
     <fieldset className="rounded-md border border-border bg-white p-3" aria-describedby={column.errors?.length ? column.errorId : undefined}>
       <legend className="px-1 text-sm font-medium">Column {n}</legend>
       <div className="grid grid-cols-2 gap-3 md:grid-cols-4 xl:grid-cols-[2fr_1.3fr_1fr_1fr_1fr_1fr_auto]">
         <TextField label="Name" field={c.name} className="col-span-2 md:col-span-2 xl:col-span-1" />
-        <SelectField label="Type" field={c.type} options={TYPE_OPTIONS} placeholder="Choose a type" />
+        <SelectField
+          label="Type"
+          field={c.type}
+          options={TYPE_OPTIONS}
+          placeholder="Choose a type"
+          ref={typeSelect}
+          onChange={(event) => setType(event.currentTarget.value)}
+        />
         {/* Optional here whatever the type: the schema says when a type needs one. */}
-        <TextField label="Length" type="number" field={c.length} required={false} />
-        <TextField label="Precision" type="number" field={c.precision} required={false} />
-        <TextField label="Scale" type="number" field={c.scale} required={false} />
+        {shows(takesLength) ? <TextField label="Length" type="number" field={c.length} required={false} /> : null}
+        {shows(takesPrecision) ? (
+          <>
+            <TextField label="Precision" type="number" field={c.precision} required={false} />
+            <TextField label="Scale" type="number" field={c.scale} required={false} />
+          </>
+        ) : null}
         <SelectField label="Nullable" field={c.nullable} options={NULLABLE_OPTIONS} />
         <CheckboxField label="Key" field={c.isKey} className="self-end pb-2" />
       </div>

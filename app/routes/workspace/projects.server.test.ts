@@ -870,6 +870,80 @@ describe("the project's own data dictionary", () => {
     expect(left.page.items.map((t: any) => t.name)).toEqual(["InvoiceLines", "Vendors"]);
   });
 
+  it("saves a column whose new type takes no Length, Precision or Scale, though a form without JavaScript still posts them", async () => {
+    const newUrl = projectUrl(project.id, "data-dictionary/data-definition/tables/new");
+    const version = ((await call(ANALYST, tablesUrl(), dictionaryLayout.loader, { params: params(), middleware: mw() })) as any).dictionary.version;
+    // A new column: int, with the Length typed while it was nvarchar.
+    const added = await call(ANALYST, newUrl, tableNew.action, {
+      params: params(),
+      middleware: mw(),
+      form: [
+        ["version", String(version)],
+        ["name", "Payments"],
+        ["columns[0].name", "Ref"],
+        ["columns[0].type", "int"],
+        ["columns[0].length", "50"],
+        ["columns[0].nullable", "true"],
+        ["columns[1].name", "Amount"],
+        ["columns[1].type", "decimal"],
+        ["columns[1].precision", "10"],
+        ["columns[1].scale", "2"],
+        ["columns[1].nullable", "true"],
+      ],
+    });
+    expect(isRedirect(added, tablesUrl())).toBe(true);
+    const [payments] = ((await call(ANALYST, `${tablesUrl()}&name=Payments`, tablesPage.loader, { params: params(), middleware: mw() })) as any).page.items;
+    const detailsUrl = projectUrl(project.id, `data-dictionary/tables/${payments.id}/details`);
+    const columnsOf = async () =>
+      (await api(ANALYST, "GET", `/api/v1/projects/${project.id}/data-dictionary/tables/${payments.id}/table-details`)).columns.map((c: any) => [
+        c.name,
+        c.type,
+        c.length,
+        c.precision,
+        c.scale,
+      ]);
+    expect(await columnsOf()).toEqual([
+      ["Ref", "int", null, null, null],
+      ["Amount", "decimal", null, 10, 2],
+    ]);
+
+    // An edit: Ref back to nvarchar(20), Amount to int with its precision and scale still in the form.
+    const details = (await call(ANALYST, detailsUrl, tableDetails.loader, { params: { ...params(), tableId: payments.id }, middleware: mw() })) as any;
+    const saved = await call(ANALYST, detailsUrl, tableDetails.action, {
+      params: { ...params(), tableId: payments.id },
+      middleware: mw(),
+      form: [
+        ["version", details.defaultValue.version],
+        ["tableId", payments.id],
+        ["name", "Payments"],
+        ["columns[0].name", "Ref"],
+        ["columns[0].type", "nvarchar"],
+        ["columns[0].length", "20"],
+        ["columns[0].nullable", "true"],
+        ["columns[1].name", "Amount"],
+        ["columns[1].type", "int"],
+        ["columns[1].precision", "10"],
+        ["columns[1].scale", "2"],
+        ["columns[1].nullable", "true"],
+      ],
+    });
+    expect(isRedirect(saved, tablesUrl())).toBe(true);
+    expect(await columnsOf()).toEqual([
+      ["Ref", "nvarchar", 20, null, null],
+      ["Amount", "int", null, null, null],
+    ]);
+    // The data API itself still refuses a length with a type that takes none.
+    await expect(
+      api(ANALYST, "PATCH", `/api/v1/projects/${project.id}/data-dictionary/tables`, {
+        version: Number(details.defaultValue.version) + 1,
+        tableId: payments.id,
+        name: "Payments",
+        description: null,
+        columns: [{ name: "Ref", type: "int", length: 20, precision: null, scale: null, nullable: true, isKey: false, description: null }],
+      }),
+    ).rejects.toMatchObject({ init: { status: 400 } });
+  });
+
   it("uploads a file for review, and applies it", async () => {
     const form = new FormData();
     form.set("file", new File(["table,column,type,length\nVendors,Name,nvarchar,80\n"], "vendors.csv", { type: "text/csv" }));

@@ -1,11 +1,12 @@
 import { data, type UIMatch } from "react-router";
 import { createTableSchema, updateTableSchema } from "../../../../contracts/dictionary";
 import { dictionaryMessages } from "~/components/dictionary/messages";
+import { parseTableEditor } from "~/components/dictionary/schemas.server";
 import { TableEditor, tableEditorDefaults } from "~/components/dictionary/table-editor";
 import { Card } from "~/components/ui/card";
 import { companyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
-import { invalid, parseForm, refusedByService } from "~/lib/forms.server";
+import { invalid, readFormData, refusedByService } from "~/lib/forms.server";
 import { createTable, updateTable } from "~/lib/api/dictionaries.server";
 import { callerOf } from "~/lib/guards.server";
 import { dictionaryOf, dictionaryPathsOfRequest, requireMasterDataWrite, tableOf } from "./dictionary.server";
@@ -32,7 +33,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   const isNew = !("tableId" in params && params.tableId);
   const paths = dictionaryPathsOfRequest(request);
   const { shell, companyId } = await requireMasterDataWrite(context, paths.definition("view", dictionary.id));
-  const { submission } = await parseForm(request, isNew ? createTableSchema : updateTableSchema);
+  const submission = parseTableEditor(await readFormData(request), isNew ? createTableSchema : updateTableSchema);
   // A list intent (add, remove, move a column) sent without JavaScript: the form comes back changed.
   if (submission.status === undefined) return data({ result: submission.reply() });
   if (submission.status !== "success") return invalid(submission);

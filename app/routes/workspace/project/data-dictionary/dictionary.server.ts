@@ -10,7 +10,7 @@ import type { Submission } from "@conform-to/react";
 import { CONFIRM_DATA_LOSS_PARAM, DATA_LOSS_CODE, createTableSchema } from "../../../../../contracts/dictionary";
 import type { DataLoss } from "~/components/dictionary/data-loss-confirmation";
 import { dictionaryMessages } from "~/components/dictionary/messages";
-import { deleteTableSchema } from "~/components/dictionary/schemas.server";
+import { deleteTableSchema, parseTableEditor } from "~/components/dictionary/schemas.server";
 import { newestPendingReview } from "~/lib/api/dictionary-tables.server";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { invalid, refusedByService, serviceFailure, submitUpload } from "~/lib/forms.server";
@@ -56,7 +56,7 @@ type DictionaryApi = ProjectScopeOf["api"]["dictionary"];
  * form back with its errors (a list intent sent without JavaScript, invalid fields, a refusal).
  */
 export async function createTableFrom(formData: FormData, dictionary: DictionaryApi, to: string) {
-  const submission = parseWithZod(formData, { schema: createTableSchema });
+  const submission = parseTableEditor(formData, createTableSchema);
   // A list intent (add, remove, move a column) sent without JavaScript: the form comes back changed.
   if (submission.status === undefined) return data({ result: submission.reply() });
   if (submission.status !== "success") return invalid(submission);

@@ -1,7 +1,7 @@
-import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Link, type UIMatch } from "react-router";
 import { updateTableSchema } from "../../../../../contracts/dictionary";
 import { ColumnsTable } from "~/components/dictionary/columns-table";
+import { parseTableEditor } from "~/components/dictionary/schemas.server";
 import { TableEditor, tableEditorDefaults } from "~/components/dictionary/table-editor";
 import { Card } from "~/components/ui/card";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
@@ -44,7 +44,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const fromSetup = new URL(request.url).searchParams.get("from") === FROM_SETUP;
   await requireWorkspace(context, { write: paths.dictionary.table(project.id, params.tableId), unlocked: true });
   const formData = await readFormData(request);
-  const submission = parseWithZod(formData, { schema: updateTableSchema });
+  const submission = parseTableEditor(formData, updateTableSchema);
   if (submission.status === undefined) return data({ result: submission.reply() });
   if (submission.status !== "success") return invalid(submission);
   if (submission.value.tableId !== params.tableId) return invalid(submission);
