@@ -83,7 +83,7 @@ export const loadSchema = z.object({
   rowsRead: z.number().int(),
   rowsLoaded: z.number().int(),
   rowsRejected: z.number().int(),
-  /** Why it failed or was refused, in a sentence. */
+  /** Why it failed or was refused, in a sentence; and the files of its upload it skipped (named after no table). */
   message: z.string().nullable(),
   createdBy: z.string(),
   createdAt: timestampSchema,

@@ -73,7 +73,8 @@ function outcomeOf(entry: HistoryEntry): string | null {
   if (entry.status === "Loading") return `${HISTORY_TYPE_LABELS[entry.type]} running: this page follows it until it ends.`;
   if (entry.status === "Failed" || entry.status === "Refused") return entry.message;
   if (entry.type === "FlatFile")
-    return `${formatCount(entry.rowsLoaded)} of ${formatCountOf(entry.rowsRead, "row")} loaded${entry.rowsRejected ? `; ${formatCount(entry.rowsRejected)} rejected` : ""}.`;
+    // The message of a load that went through: the files of its upload it skipped.
+    return `${formatCount(entry.rowsLoaded)} of ${formatCountOf(entry.rowsRead, "row")} loaded${entry.rowsRejected ? `; ${formatCount(entry.rowsRejected)} rejected` : ""}.${entry.message ? ` ${entry.message}` : ""}`;
   if (entry.type === "Backup") return `${formatCountOf(entry.rowsRead, "row")} of ${formatCountOf(entry.tables.length, "table")} backed up.`;
   if (entry.type === "Comparison") return entry.message ?? "Compared: the differences per table are below.";
   return `${formatCountOf(entry.rowsLoaded, "row")} restored into the source database.${entry.message ? ` ${entry.message}` : ""}`;

@@ -33,6 +33,8 @@ export async function insertLoad(
     type?: HistoryType;
     /** An undo: the entry it undoes; a comparison: the entry whose data it compares. */
     aboutLoadId?: string | null;
+    /** Said from the start (files of the upload it leaves out); the outcome's message follows it. */
+    message?: string | null;
   },
 ): Promise<string> {
   const id = randomUUID();
@@ -53,7 +55,7 @@ export async function insertLoad(
         parameters: load.parameters && JSON.stringify(load.parameters),
         about_load_id: load.aboutLoadId ?? null,
         status: "Loading",
-        message: null,
+        message: load.message ?? null,
         created_by: load.userId,
         created_at: load.now.toISOString(),
         finished_at: null,

@@ -36,7 +36,16 @@ export type FlatFileLoadInput = {
   refused?: () => Promise<void>;
   form: Pick<LoadForm, "mode" | "onRejected">;
   parameters: FlatFileParameters;
+  /** Files of the upload left out, each named after no table of the dictionary: the entry says so from its start. */
+  skipped?: readonly string[];
 };
+
+/** What the entry says of the files it left out: "Skipped Unknown.csv: the dictionary has no table 'Unknown'." */
+export function skippedFilesMessage(skipped: readonly string[]): string | null {
+  if (skipped.length === 0) return null;
+  const each = skipped.map((name) => `${name} (no table '${name.replace(/\.[^.]*$/, "")}')`);
+  return `Skipped, named after no table of the dictionary: ${each.join(", ")}.`;
+}
 
 /** A load's name in the history: its file and table, or how many when it has several. */
 function loadNames(files: FlatFileLoadInput["files"]): { fileName: string; tableName: string } {
@@ -53,6 +62,12 @@ export async function startFlatFileLoad(deps: BackupDeps, kind: WorkspaceKind, i
   const { db, dataPlane } = deps;
   const { files } = input;
   const names = loadNames(files);
+  const skipped = skippedFilesMessage(input.skipped ?? []);
+  /** The outcome's message, then what the entry said of the skipped files. */
+  const withSkipped = (message: string | null) => {
+    if (!skipped) return message;
+    return message ? `${message}${/[.!?]$/.test(message) ? "" : "."} ${skipped}` : skipped;
+  };
   // The request's audit entry is the job's start, not this entry (deleted again when the start is refused).
   deferAudit();
   const loadId = await insertLoad(db, {
@@ -64,6 +79,7 @@ export async function startFlatFileLoad(deps: BackupDeps, kind: WorkspaceKind, i
     parameters: input.parameters,
     userId: input.userId,
     now: new Date(),
+    message: skipped,
   });
   // Asynchronous: unlinking files of gigabytes takes the file system a while, never the event loop's.
   const removeFiles = input.discard ?? (() => Promise.all(files.map((f) => fs.promises.rm(f.file.path, { force: true }))).then(() => undefined));
@@ -162,7 +178,7 @@ export async function startFlatFileLoad(deps: BackupDeps, kind: WorkspaceKind, i
               loadId,
               {
                 status: result.status,
-                message: result.message,
+                message: withSkipped(result.message),
                 rowsRead: total("rowsRead"),
                 rowsLoaded: total("rowsLoaded"),
                 rowsRejected: total("rowsRejected"),
@@ -186,7 +202,7 @@ export async function startFlatFileLoad(deps: BackupDeps, kind: WorkspaceKind, i
         await finishLoad(
           ctx.db,
           loadId,
-          { status: "Failed", rowsRead: 0, rowsLoaded: 0, rowsRejected: 0, message: `${message} Nothing was loaded.` },
+          { status: "Failed", rowsRead: 0, rowsLoaded: 0, rowsRejected: 0, message: withSkipped(`${message} Nothing was loaded.`) },
           new Date(),
         );
       },

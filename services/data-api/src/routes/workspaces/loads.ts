@@ -209,7 +209,11 @@ export function createWorkspaceLoadsRouter(descriptor: WorkspaceDescriptor) {
       const { workspace } = await requireWorkspace(c, kind, c.req.valid("param").id, { write: true });
       const serverId = requireDatabases(workspace);
       const { db, dataDir } = c.var.deps;
-      const startLoad = async (files: FlatFileLoadInput["files"], form: FlatFileLoadInput["form"], cleanUp: Pick<FlatFileLoadInput, "discard" | "refused">) => {
+      const startLoad = async (
+        files: FlatFileLoadInput["files"],
+        form: FlatFileLoadInput["form"],
+        cleanUp: Pick<FlatFileLoadInput, "discard" | "refused" | "skipped">,
+      ) => {
         try {
           return await startFlatFileLoad(backupDeps(c), kind, {
             projectId: workspace.id,
@@ -248,8 +252,10 @@ export function createWorkspaceLoadsRouter(descriptor: WorkspaceDescriptor) {
         const tables = wanted.map((f) => tableOf(dictionaryTables, f.table!));
         const taken = await takeStaged(dataDir, manifest);
         const files = wanted.map((f, i) => ({ file: taken.files.find((t) => t.name === f.name)!, table: tables[i]! }));
+        // The entry names the files it leaves out, as the preview did.
+        const skipped = matched.filter((f) => !wanted.includes(f)).map((f) => f.name);
         try {
-          return await started(await startLoad(files, parsed.data, { discard: taken.remove, refused: taken.giveBack }));
+          return await started(await startLoad(files, parsed.data, { discard: taken.remove, refused: taken.giveBack, skipped }));
         } catch (err) {
           if (!(err instanceof ApiProblem && err.status === 409)) await taken.giveBack().catch(() => undefined);
           throw err;

@@ -125,11 +125,14 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("flat-file uploads: preview, then load
     const refusedUpload = (await stage(project, files, { uploadType: "MultipleFiles" })).body as StagedUpload;
     const refused = await startStaged(project, { uploadId: refusedUpload.uploadId });
     expect(refused.status, JSON.stringify(refused.body)).toBe(202);
-    expect(refused.body.load).toMatchObject({ fileName: "2 files", tableName: "2 tables" });
+    // The file named after no table is left out, and the entry says so from the start.
+    const skipped = "Skipped, named after no table of the dictionary: readme.txt (no table 'readme').";
+    expect(refused.body.load).toMatchObject({ fileName: "2 files", tableName: "2 tables", message: skipped });
     await api.jobs.idle();
     expect(await rowsOf(project)).toEqual([]);
     const { entry } = (await api.get(`/api/v1/projects/${project.id}/history/${refused.body.load.id}`, owner)).body;
     expect(entry).toMatchObject({ status: "Refused", rowsRejected: 1 });
+    expect(entry.message).toBe(`1 row was rejected, so nothing was loaded (“Load nothing”). ${skipped}`);
     expect(entry.tables.map((t: any) => [t.table, t.fileName, t.rowsRead, t.rowsLoaded, t.rowsRejected])).toEqual([
       ["Customers", "Customers.csv", 2, 0, 0],
       ["Orders", "orders.csv", 2, 0, 1],
@@ -166,6 +169,7 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("flat-file uploads: preview, then load
       { name: "delivery/Customers.csv", data: text("CustomerId,Code\n1,007\n") },
       { name: "delivery/orders.csv", data: text("OrderId,Note\n5,first\n"), store: true },
       { name: "__MACOSX/delivery/._Customers.csv", data: text("junk") },
+      { name: "delivery/Unknown.csv", data: text("a,b\n1,2\n") },
     ]);
     const form = (uploadType: string) =>
       api.postForm(`/api/v1/projects/${project.id}/flat-file/uploads`, owner, { file: { name: "delivery.zip", content: zip }, uploadType });
@@ -178,8 +182,19 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("flat-file uploads: preview, then load
     expect(preview.files.map((f) => [f.name, f.table, f.rows[0]?.cells, f.problem])).toEqual([
       ["Customers.csv", "Customers", ["1", "007"], null],
       ["orders.csv", "Orders", ["5", "first"], null],
+      ["Unknown.csv", null, expect.anything(), null],
     ]);
     expect(preview.unmatchedTables).toEqual([]);
+    // Loaded: the file that matched no table is named in the entry, with why, as the preview flagged it.
+    const started = await startStaged(project, { uploadId: preview.uploadId });
+    expect(started.status, JSON.stringify(started.body)).toBe(202);
+    await api.jobs.idle();
+    const { entry } = (await api.get(`/api/v1/projects/${project.id}/history/${started.body.load.id}`, owner)).body;
+    expect(entry).toMatchObject({
+      status: "Loaded",
+      rowsLoaded: 2,
+      message: "Skipped, named after no table of the dictionary: Unknown.csv (no table 'Unknown').",
+    });
 
     const refused = await api.postForm(`/api/v1/projects/${project.id}/flat-file/uploads`, owner, {
       file: { name: "broken.zip", content: text("not a zip at all") },
