@@ -1,4 +1,4 @@
-import { useState, type ComponentProps, type MouseEvent } from "react";
+import { useEffect, useState, type ComponentProps, type MouseEvent } from "react";
 import type { SubmissionResult } from "@conform-to/react";
 import type { ShouldRevalidateFunctionArgs } from "react-router";
 
@@ -9,6 +9,11 @@ import type { ShouldRevalidateFunctionArgs } from "react-router";
  * aria wiring and intent buttons, so the server's Conform reads what these forms send), but none of
  * Conform's client runtime, Zod or a schema: a few hundred bytes instead of 35 KiB of JavaScript, and a
  * form behaves the same with JavaScript on or off. Validation happens on submit, on the server.
+ *
+ * A refused submit moves focus to what was refused, as Conform's own runtime does (its `report`): the
+ * first field with an error in the form's order, else the form's message (FormErrors). Without
+ * JavaScript the page comes back with `autofocus` on each field with an error (the browser focuses
+ * the first in the page), or on the form's message when no field has one.
  */
 
 export type FormResult = SubmissionResult<string[]>;
@@ -33,6 +38,8 @@ export type FieldMetadata = {
 };
 
 export type FormMetadata = Pick<FieldMetadata, "id" | "errorId" | "descriptionId" | "errors"> & {
+  /** The form's message (FormErrors) takes focus: the submit was refused with no field to point at. */
+  messageTakesFocus: boolean;
   /** Browsers do not block the submit: the server's messages are the ones users see. */
   noValidate: true;
   /** Buttons that add, remove or move an item of a list field (see `listIntent`). */
@@ -82,6 +89,12 @@ export function useServerForm(options: {
   const initial = (lastResult?.initialValue ?? serialize(options.defaultValue ?? {})) as Record<string, unknown>;
   const errors: Errors = lastResult?.error ?? {};
 
+  // Each new refusal (a new result object, as Conform's onUpdate compares them): focus leaves <body>.
+  useEffect(() => {
+    const element = lastResult?.status === "error" ? document.getElementById(formId) : null;
+    if (element instanceof HTMLFormElement) focusFirstInvalid(element, lastResult?.error ?? {});
+  }, [formId, lastResult]);
+
   function field(name: string, key?: string): FieldMetadata {
     const id = `${formId}-${name}`;
     return {
@@ -128,6 +141,7 @@ export function useServerForm(options: {
     errorId: `${formId}-error`,
     descriptionId: `${formId}-description`,
     errors: errors[""]?.length ? errors[""]! : undefined,
+    messageTakesFocus: Boolean(errors[""]?.length) && !Object.entries(errors).some(([name, list]) => name !== "" && list?.length),
     noValidate: true,
     insert: control("insert"),
     remove: control("remove"),
@@ -189,6 +203,34 @@ function serialize(value: unknown): unknown {
   return value ?? undefined;
 }
 
+/** A control a user can be sent to: Conform's isFieldElement, less those focus cannot reach. */
+type Control = { name: string; type?: string; disabled?: boolean; focus(): void };
+function isFocusableControl(element: Element): element is Element & Control {
+  const tag = element.tagName;
+  if (tag === "SELECT" || tag === "TEXTAREA") return !(element as unknown as Control).disabled;
+  if (tag !== "INPUT") return false;
+  const input = element as unknown as Control;
+  return !input.disabled && !["hidden", "submit", "button", "reset", "image"].includes(input.type ?? "");
+}
+
+/**
+ * After a refused submit: the first control of the form (in the page's order, `form=` members
+ * included) whose field has an error, else the form's message, else the first error list of a field
+ * with no control of its own (a list's "Add at least one column"). Messages are made focusable.
+ */
+export function focusFirstInvalid(form: HTMLFormElement, errors: Errors) {
+  const invalid = (name: string) => Boolean(errors[name]?.length);
+  for (const element of Array.from(form.elements)) {
+    if (isFocusableControl(element) && element.name && invalid(element.name)) return element.focus();
+  }
+  const fieldNames = Object.keys(errors).filter((name) => name !== "" && invalid(name));
+  const messageIds = [...(invalid("") ? [`${form.id}-error`] : []), ...fieldNames.map((name) => `${form.id}-${name}-error`)];
+  const message = messageIds.map((id) => form.ownerDocument.getElementById(id)).find(Boolean);
+  if (!message) return;
+  if (!message.hasAttribute("tabindex")) message.tabIndex = -1;
+  message.focus();
+}
+
 /* ---------- Control props, as Conform's helpers compute them ---------- */
 
 type AriaOptions = { ariaDescribedBy?: string };
@@ -202,7 +244,9 @@ function aria(meta: { errors?: string[]; errorId: string }, options: AriaOptions
 }
 
 function controlProps(field: FieldMetadata, options: AriaOptions) {
-  return { id: field.id, name: field.name, form: field.formId, required: field.required || undefined, ...aria(field, options, true) };
+  // Without JavaScript the browser focuses the first control marked so in the page (see focusFirstInvalid).
+  const autoFocus = field.errors !== undefined || undefined;
+  return { id: field.id, name: field.name, form: field.formId, required: field.required || undefined, autoFocus, ...aria(field, options, true) };
 }
 
 export function getFormProps(form: FormMetadata) {
@@ -211,6 +255,7 @@ export function getFormProps(form: FormMetadata) {
 
 export function getInputProps(field: FieldMetadata, options: AriaOptions & { type: string; value?: string | false }) {
   const props: Record<string, unknown> = { ...controlProps(field, options), type: options.type };
+  if (options.type === "hidden") delete props.autoFocus;
   if (options.value === undefined || options.value) {
     if (options.type === "checkbox" || options.type === "radio") {
       props.value = typeof options.value === "string" ? options.value : "on";

@@ -194,11 +194,21 @@ export function FileField({ label, field, description, className, accept, multip
   );
 }
 
-/** Errors of the whole form (a stale save, a service refusal) at the top of the form. */
+/**
+ * Errors of the whole form (a stale save, a service refusal) at the top of the form: announced as
+ * an alert, and focused when no field has an error to take focus (useServerForm; autofocus without
+ * JavaScript), so a keyboard user is not left on <body>.
+ */
 export function FormErrors({ form }: { form: FormMetadata }) {
   if (!form.errors?.length) return null;
   return (
-    <div id={form.errorId} role="alert" className="rounded-md border border-destructive/40 bg-destructive/5 px-4 py-3 text-sm text-destructive">
+    <div
+      id={form.errorId}
+      role="alert"
+      tabIndex={-1}
+      autoFocus={form.messageTakesFocus || undefined}
+      className="rounded-md border border-destructive/40 bg-destructive/5 px-4 py-3 text-sm text-destructive"
+    >
       {form.errors.join(" ")}
     </div>
   );
