@@ -83,8 +83,8 @@ describe("text without CSS keeps the pieces apart", () => {
     ];
     const text = words(render(<StepIndicator label="Project setup steps" current="data-dictionary" steps={steps} />));
     expect(text).not.toMatch(/\d[A-Z]/);
-    // The done step shows a tick (an icon, no text), the others their number.
-    expect(text).toBe("Details 2 Data dictionary 3 Databases 4 Templates (a later step)");
+    // The done step shows a tick (an icon, its words visually hidden), the others their number.
+    expect(text).toBe("Details (completed) 2 Data dictionary 3 Databases 4 Templates (a later step)");
   });
 
   it("breadcrumbs: one crumb from the next", () => {

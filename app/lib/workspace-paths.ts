@@ -18,6 +18,18 @@ export const workspaceOfPath = (pathname: string): WorkspaceDescriptor => WORKSP
 
 const enc = encodeURIComponent;
 
+/**
+ * A wizard page's document title (the house pattern: what the page is, then " · Data Transformation"),
+ * led by its step, so each step has its own: "Step 2 of 4: Data dictionary · Set up Alpha · Data
+ * Transformation". A path that is no step of the workspace's wizard gets the page's title alone.
+ */
+export function wizardTitle(pathname: string, step: string | undefined, page: string): string {
+  const { steps } = workspaceOfPath(pathname);
+  const index = steps.findIndex((s) => s.id === step);
+  const lead = index < 0 ? "" : `Step ${index + 1} of ${steps.length}: ${steps[index]!.label} · `;
+  return `${lead}${page} · Data Transformation`;
+}
+
 export function workspacePaths(ws: WorkspaceDescriptor) {
   const page = (id: string, rest = "details") => `${ws.routeBase}/${enc(id)}/${rest}`;
   const wizard = (id: string, step: Exclude<WizardStepId, "details">) => `${ws.routeBase}/create/${enc(id)}/${step}`;

@@ -71,6 +71,8 @@ for (const javaScriptEnabled of [true, false]) {
       // Step 3: templates (assigning them is covered by the projects journey; this configuration goes on to its data).
       await expect(page).toHaveURL(at(withCompany(`/onboarding/configurations/create/${configurationId}/templates`, company.id)));
       await expect(steps.locator('[aria-current="step"]')).toHaveText(/Templates/);
+      await expect(page).toHaveTitle(`Step 3 of 3: Templates · Set up ${name} · Data Transformation`);
+      await expect(steps.getByText("Data dictionary (completed)")).toBeVisible();
       await expect(page.getByRole("heading", { name: "Assign templates" })).toBeVisible();
 
       // Its details: the schemes, the default mark, and what exists of its databases.

@@ -33,6 +33,7 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page).toHaveURL(at(withCompany("/migration/projects/create", acme.id)));
       const steps = page.getByRole("navigation", { name: "Project setup steps" });
       await expect(steps.locator('[aria-current="step"]')).toHaveText(/Details/);
+      await expect(page).toHaveTitle("Step 1 of 4: Details · Create project · Data Transformation");
       await page.getByRole("button", { name: "Save and continue" }).click();
       await expect(page.getByLabel("Project name")).toHaveAttribute("aria-invalid", "true");
       await page.getByLabel("Project name").fill(name);
@@ -45,6 +46,9 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page).toHaveURL(/\/migration\/projects\/create\/[^/]+\/data-dictionary\?companyId=/);
       const projectId = /\/create\/([^/]+)\//.exec(page.url())![1]!;
       await expect(steps.locator('[aria-current="step"]')).toHaveText(/Data dictionary/);
+      // Each step its own title; a step done says so (its tick is a picture).
+      await expect(page).toHaveTitle(`Step 2 of 4: Data dictionary · Set up ${name} · Data Transformation`);
+      await expect(steps.getByRole("link", { name: "Details (completed)" })).toBeVisible();
       await expect(steps.getByText("Templates")).toBeVisible();
       await expect(steps.getByRole("link", { name: /Templates/ })).toHaveCount(0);
       await expect(page.getByRole("button", { name: "Continue" })).toBeDisabled();
@@ -63,6 +67,7 @@ for (const javaScriptEnabled of [true, false]) {
       // Step 3: upload type and file parameters, then create the databases and watch the job.
       await expect(page).toHaveURL(at(withCompany(`/migration/projects/create/${projectId}/databases`, acme.id)));
       await expect(steps.locator('[aria-current="step"]')).toHaveText(/Databases/);
+      await expect(page).toHaveTitle(`Step 3 of 4: Databases · Set up ${name} · Data Transformation`);
       await expect(page.getByRole("button", { name: "Create databases" })).toBeDisabled();
       await page.getByLabel("Upload type", { exact: true }).selectOption({ label: "Single file" });
       await page.getByLabel("File extension").selectOption(".csv");

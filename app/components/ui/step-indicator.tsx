@@ -12,7 +12,10 @@ export type Step = {
   note?: string;
 };
 
-/** The steps of a guided flow; earlier steps are ticked, the current one carries aria-current="step". */
+/**
+ * The steps of a guided flow; earlier steps are ticked, the current one carries aria-current="step".
+ * The tick is a picture: the words "(completed)" say it to a screen reader (and to a text browser).
+ */
 export function StepIndicator({ label, steps, current }: { label: string; steps: Step[]; current: string }) {
   const href = useCompanyHref();
   const index = steps.findIndex((s) => s.id === current);
@@ -34,6 +37,7 @@ export function StepIndicator({ label, steps, current }: { label: string; steps:
                 {done ? <Icon name="check" className="size-3.5" /> : i + 1}
               </span>{" "}
               <span>{step.label}</span>
+              {done ? <span className="sr-only"> (completed)</span> : null}
               {step.note ? (
                 <>
                   {" "}

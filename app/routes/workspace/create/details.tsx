@@ -15,7 +15,7 @@ import { adminDataSources, checkDefaultConfiguration } from "~/lib/api/workspace
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { getFormProps, useServerForm } from "~/lib/forms";
 import { invalid, parseForm, refusedByService } from "~/lib/forms.server";
-import { useWorkspacePaths, workspaceOfPath } from "~/lib/workspace-paths";
+import { useWorkspacePaths, wizardTitle, workspaceOfPath } from "~/lib/workspace-paths";
 import { selectableApplications } from "~/lib/api/applications.server";
 import { forSelectedCompany } from "~/lib/guards.server";
 import { workspaceKind, workspaceKindScope } from "../workspace.server";
@@ -207,5 +207,5 @@ function UnfinishedSetups({ unfinished }: { unfinished: Route.ComponentProps["lo
 }
 
 export function meta({ location }: Route.MetaArgs) {
-  return [{ title: `Create ${workspaceOfPath(location.pathname).noun} · Data Transformation` }];
+  return [{ title: wizardTitle(location.pathname, "details", `Create ${workspaceOfPath(location.pathname).noun}`) }];
 }

@@ -1,5 +1,5 @@
 import { Outlet, type UIMatch } from "react-router";
-import { workspaceOfPath } from "~/lib/workspace-paths";
+import { wizardTitle, workspaceOfPath } from "~/lib/workspace-paths";
 import { ProjectStatusBadge } from "~/components/projects/project-status-badge";
 import { projectMiddleware, projectScope } from "../workspace.server";
 import type { Route } from "./+types/layout";
@@ -32,8 +32,10 @@ export default function WizardLayout({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export function meta({ loaderData }: Route.MetaArgs) {
-  return [{ title: `Set up ${loaderData?.project.name ?? loaderData?.noun ?? "project"} · Data Transformation` }];
+/** Steps 2 and on (their routes have no meta of their own): the step is the path's last segment. */
+export function meta({ loaderData, location }: Route.MetaArgs) {
+  const step = location.pathname.replace(/\/$/, "").split("/").at(-1);
+  return [{ title: wizardTitle(location.pathname, step, `Set up ${loaderData?.project.name ?? loaderData?.noun ?? "project"}`) }];
 }
 
 export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error";
