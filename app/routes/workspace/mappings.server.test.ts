@@ -14,7 +14,7 @@ const live = await startLiveServices();
 afterAll(() => live.stop());
 
 const { createHarness, unwrap } = await import("./test-support");
-const { call, api } = await createHarness();
+const { call, api, mappedGrade } = await createHarness();
 const { readFlash } = await import("~/lib/flash.server");
 const { exactValue } = await import("~/lib/forms");
 const workspaceLayout = await import("./project/layout");
@@ -29,28 +29,16 @@ type Entry = { sourceValue: string; targetValue: string | null };
 
 /** A mapping project with a table `employees` whose column `grade` is translated; its map holds `values`. */
 async function mappedColumn(values: Entry[]) {
-  const application = await api(ANALYST, "POST", "/api/v1/applications", { companyId: acme.id, name: `Payroll ${crypto.randomUUID()}`, description: null });
-  const project = await api(ANALYST, "POST", API, { companyId: acme.id, name: `Codes ${crypto.randomUUID().slice(0, 8)}`, applicationId: application.id });
-  const dictionary = await api(ANALYST, "GET", `${API}/${project.id}/data-dictionary`);
-  const table = await api(ANALYST, "POST", `${API}/${project.id}/data-dictionary/tables`, {
-    version: dictionary.version,
-    name: "employees",
-    description: null,
-    columns: [{ name: "grade", type: "nvarchar", length: 20, nullable: true, isKey: false }],
-  });
-  const tableId: string = table.table.id;
-  const grade = (await api(ANALYST, "GET", `${API}/${project.id}/mapping-tables/${tableId}`)).columns[0];
-  await api(ANALYST, "PUT", `${API}/${project.id}/mapping-columns/${grade.id}/settings`, { version: 0, translate: true, unmappedRule: "Keep" });
-  await api(ANALYST, "POST", `${API}/${project.id}/mapping-columns/${grade.id}/values`, { version: 1, values });
-  const tableUrl = `/translations/mappings/${project.id}/file-data-structure/mappingTable/${tableId}?companyId=${acme.id}`;
-  const url = tableUrl.replace("?", `/column/${grade.id}?`);
-  const options = { params: { mappingProjectId: project.id, mappingSourceTableId: tableId, columnId: grade.id }, middleware: workspaceLayout.middleware };
+  const { projectId, tableId, columnId } = await mappedGrade(ANALYST, acme.id, values);
+  const tableUrl = `/translations/mappings/${projectId}/file-data-structure/mappingTable/${tableId}?companyId=${acme.id}`;
+  const url = tableUrl.replace("?", `/column/${columnId}?`);
+  const options = { params: { mappingProjectId: projectId, mappingSourceTableId: tableId, columnId }, middleware: workspaceLayout.middleware };
   const map = async (): Promise<Entry[]> =>
-    (await api(ANALYST, "GET", `${API}/${project.id}/mapping-columns/${grade.id}/values`, undefined, { pageSize: "100" })).items.map((v: Entry) => ({
+    (await api(ANALYST, "GET", `${API}/${projectId}/mapping-columns/${columnId}/values`, undefined, { pageSize: "100" })).items.map((v: Entry) => ({
       sourceValue: v.sourceValue,
       targetValue: v.targetValue,
     }));
-  return { url, tableUrl, columnId: grade.id as string, options, map };
+  return { url, tableUrl, columnId, options, map };
 }
 
 /** The message a redirect carries to the next page. */

@@ -582,12 +582,10 @@ describe("the history of loads", () => {
     const tablePage = (await call(ANALYST, projectUrl(project.id, `databases/history/${bad}/table/Customers/details`), historyTable.loader, tableOpts)) as any;
     expect(tablePage.table).toMatchObject({ table: "Customers", fileName: "bad.csv", rowsRead: 2, rowsLoaded: 0, rowsRejected: 1 });
     expect(tablePage.rejected.items).toEqual([{ line: 3, column: "Id", value: "x", reason: "not a whole number" }]);
-    const csv = (await call(
-      ANALYST,
-      projectUrl(project.id, `databases/history/${bad}/table/Customers/rejected-rows.csv`),
-      rejectedCsv.loader,
-      tableOpts,
-    )) as Response;
+    const csv = (await call(ANALYST, projectUrl(project.id, `databases/history/${bad}/table/Customers/rejected-rows.csv`), rejectedCsv.loader, {
+      ...tableOpts,
+      middleware: [...projectLayout.middleware, ...rejectedCsv.middleware],
+    })) as Response;
     expect(csv.headers.get("content-disposition")).toContain("bad-rejected-rows.csv");
     // The BOM kept (for Excel): the bytes as the data API wrote them.
     expect(new TextDecoder("utf-8", { ignoreBOM: true }).decode(await csv.arrayBuffer())).toBe("\uFEFFId,Row,Reason\r\nx,3,not a whole number\r\n");

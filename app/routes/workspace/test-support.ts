@@ -54,14 +54,37 @@ export async function createHarness() {
     return settle(chain());
   }
 
-  /** Calls the data API as `email` (to arrange a test), with the user's real access token. */
+  /** Calls the data API as `email` (to arrange a test), with the user's real access token; a FormData `body` goes as multipart. */
   async function api<T = any>(email: string, method: "GET" | "POST" | "PATCH" | "PUT" | "DELETE", path: string, body?: unknown, query?: Record<string, string>): Promise<T> {
     const request = new Request(`${PORTAL_URL}/`, { headers: { cookie: await cookieFor(email) } });
     const authenticated = await requireAuth(request);
-    return callService("data-api", path, { request, authenticated }, { schema: z.any(), method, body, query }) as Promise<T>;
+    const payload = body instanceof FormData ? { formData: body } : { body };
+    return callService("data-api", path, { request, authenticated }, { schema: z.any(), method, ...payload, query }) as Promise<T>;
   }
 
-  return { call, api, cookieFor };
+  /**
+   * A mapping project of `companyId`, made by `email`, with a table `employees` whose column `grade`
+   * (nvarchar(20)) is translated and whose map holds `values`.
+   */
+  async function mappedGrade(email: string, companyId: string, values: { sourceValue: string; targetValue: string | null }[]) {
+    const base = "/api/v1/mapping-projects";
+    const application = await api(email, "POST", "/api/v1/applications", { companyId, name: `Payroll ${crypto.randomUUID()}`, description: null });
+    const project = await api(email, "POST", base, { companyId, name: `Codes ${crypto.randomUUID().slice(0, 8)}`, applicationId: application.id });
+    const dictionary = await api(email, "GET", `${base}/${project.id}/data-dictionary`);
+    const table = await api(email, "POST", `${base}/${project.id}/data-dictionary/tables`, {
+      version: dictionary.version,
+      name: "employees",
+      description: null,
+      columns: [{ name: "grade", type: "nvarchar", length: 20, nullable: true, isKey: false }],
+    });
+    const tableId: string = table.table.id;
+    const grade = (await api(email, "GET", `${base}/${project.id}/mapping-tables/${tableId}`)).columns[0];
+    await api(email, "PUT", `${base}/${project.id}/mapping-columns/${grade.id}/settings`, { version: 0, translate: true, unmappedRule: "Keep" });
+    await api(email, "POST", `${base}/${project.id}/mapping-columns/${grade.id}/values`, { version: 1, values });
+    return { projectId: project.id as string, tableId, columnId: grade.id as string };
+  }
+
+  return { call, api, cookieFor, mappedGrade };
 }
 
 /** A `data(value, { status })` an action returned or threw, unwrapped. */

@@ -1,14 +1,24 @@
+import { companyHref } from "~/lib/company-href";
+import { downloadFailure, downloadMiddleware } from "~/lib/downloads.server";
 import { projectCalls, projectScope } from "../workspace.server";
 import type { Route } from "./+types/databases-backup-download";
 
-/** databases/backups/{backupId}/download: a backup's archive, streamed from the data API through the portal (never held here). */
-export async function loader({ params, context }: Route.LoaderArgs) {
-  await projectScope(context);
-  const res = await projectCalls(context).backups.download(params.backupId);
-  const headers = new Headers({ "content-type": res.headers.get("content-type") ?? "application/x-tar" });
-  for (const name of ["content-disposition", "content-length"]) {
-    const value = res.headers.get(name);
-    if (value) headers.set(name, value);
-  }
-  return new Response(res.body, { status: 200, headers });
-}
+/**
+ * databases/backups/{backupId}/download: a backup's archive, streamed from the data API through the
+ * portal (never held here). A refusal goes back to the databases page, which lists the backups.
+ */
+export const middleware: Route.MiddlewareFunction[] = [
+  downloadMiddleware(async ({ params, context }: Parameters<Route.MiddlewareFunction>[0]) => {
+    const { project, paths, companyId } = await projectScope(context);
+    return {
+      owner: companyHref(paths.databases.current(project.id), companyId),
+      file: () => projectCalls(context).backups.download(params.backupId),
+      contentType: "application/x-tar",
+      passOn: ["content-length"],
+    };
+  }),
+];
+
+export const loader = downloadFailure;
+
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error";

@@ -1,15 +1,24 @@
+import { companyHref } from "~/lib/company-href";
+import { downloadFailure, downloadMiddleware } from "~/lib/downloads.server";
 import { projectCalls, projectScope } from "../workspace.server";
 import type { Route } from "./+types/databases-rejected-rows";
 
 /**
  * databases/history/{historyId}/table/{tableId}/rejected-rows.csv: one table's rejected rows as the
  * file had them, with a reason column, streamed from the data API through the portal (never held here).
+ * A refusal goes back to the table's page of the history.
  */
-export async function loader({ params, context }: Route.LoaderArgs) {
-  await projectScope(context);
-  const res = await projectCalls(context).history.rejectedRowsCsv(params.historyId, params.tableId);
-  const headers = new Headers({ "content-type": res.headers.get("content-type") ?? "text/csv; charset=utf-8" });
-  const disposition = res.headers.get("content-disposition");
-  if (disposition) headers.set("content-disposition", disposition);
-  return new Response(res.body, { status: 200, headers });
-}
+export const middleware: Route.MiddlewareFunction[] = [
+  downloadMiddleware(async ({ params, context }: Parameters<Route.MiddlewareFunction>[0]) => {
+    const { project, paths, companyId } = await projectScope(context);
+    return {
+      owner: companyHref(paths.databases.entryTable(project.id, params.historyId, params.tableId), companyId),
+      file: () => projectCalls(context).history.rejectedRowsCsv(params.historyId, params.tableId),
+      contentType: "text/csv; charset=utf-8",
+    };
+  }),
+];
+
+export const loader = downloadFailure;
+
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error";

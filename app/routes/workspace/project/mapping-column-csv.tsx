@@ -1,15 +1,23 @@
+import { companyHref } from "~/lib/company-href";
+import { downloadFailure, downloadMiddleware } from "~/lib/downloads.server";
 import { projectCalls, projectScope } from "../workspace.server";
 import type { Route } from "./+types/mapping-column-csv";
 
 /**
  * …/mappingTable/{id}/column/{columnId}/values.csv: the column's map as CSV (source_value,target_value),
- * streamed from the data API through the portal, never held here.
+ * streamed from the data API through the portal, never held here. A refusal goes back to the column's page.
  */
-export async function loader({ params, context }: Route.LoaderArgs) {
-  await projectScope(context);
-  const res = await projectCalls(context).valueMaps.exportCsv(params.columnId);
-  const headers = new Headers({ "content-type": res.headers.get("content-type") ?? "text/csv; charset=utf-8" });
-  const disposition = res.headers.get("content-disposition");
-  if (disposition) headers.set("content-disposition", disposition);
-  return new Response(res.body, { status: 200, headers });
-}
+export const middleware: Route.MiddlewareFunction[] = [
+  downloadMiddleware(async ({ params, context }: Parameters<Route.MiddlewareFunction>[0]) => {
+    const { project, paths, companyId } = await projectScope(context);
+    return {
+      owner: companyHref(paths.valueMaps.column(project.id, params.mappingSourceTableId, params.columnId), companyId),
+      file: () => projectCalls(context).valueMaps.exportCsv(params.columnId),
+      contentType: "text/csv; charset=utf-8",
+    };
+  }),
+];
+
+export const loader = downloadFailure;
+
+export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error";

@@ -151,7 +151,13 @@ export function createTranslationFileRoutes() {
       const found = await store.findTranslation(c.var.deps.db, workspace.id, params.translationId);
       if (!found) throw new NotFoundError(store.TRANSLATION_NOT_FOUND_MESSAGE);
       if (found.status !== "Completed")
-        throw new ApiProblem(409, "not_ready", found.status === "Running" ? "The translation is still running." : "The translation failed: it has no file.");
+        throw new ApiProblem(
+          409,
+          "not_ready",
+          found.status === "Running"
+            ? "This translation is still running: its file can be downloaded once it is done."
+            : "This translation failed, so there is nothing to download.",
+        );
       const at = store.translatedFilePath(c.var.deps.dataDir, found.id);
       if (!fs.existsSync(at)) throw new NotFoundError("The translated file is no longer kept. Translate the file again.");
       const name = `${found.fileName.replace(/\.[^.]*$/, "")}-translated.csv`.replace(/[^\w.-]/g, "_");
