@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { identifierSchema, nameSchema, requiredString } from "./common";
+import { identifierSchema, nameSchema, requiredString, staleSaveMessage } from "./common";
 
 describe("required fields", () => {
   it("say 'Required' when a form leaves them empty (missing) or blank", () => {
@@ -13,5 +13,21 @@ describe("required fields", () => {
   it("still say what is wrong with a bad value", () => {
     expect(identifierSchema.safeParse("9lives").error?.issues[0]?.message).toMatch(/starting with a letter/);
     expect(nameSchema.safeParse(42).error?.issues[0]?.message).not.toBe("Required");
+  });
+});
+
+describe("the refusal of a stale save", () => {
+  const now = new Date("2026-11-27T15:00:00Z");
+  it("says someone else changed the thing, unless the user did (another tab or window), with when", () => {
+    expect(staleSaveMessage("this dictionary", null, undefined, now)).toBe("This dictionary was changed by someone else. Reload and try again.");
+    expect(staleSaveMessage("the map of Gender", { byCaller: false, at: "2026-11-27T14:05:00Z" }, "Reload it and try again.", now)).toBe(
+      "The map of Gender was changed by someone else. Reload it and try again.",
+    );
+    expect(staleSaveMessage("this dictionary", { byCaller: true, at: "2026-11-27T14:05:09.123Z" }, undefined, now)).toBe(
+      "You changed this dictionary in another tab or window at 14:05 UTC. Reload and try again.",
+    );
+    expect(staleSaveMessage("this template", { byCaller: true, at: "2026-11-26T23:59:00Z" }, undefined, now)).toBe(
+      "You changed this template in another tab or window on 2026-11-26 at 23:59 UTC. Reload and try again.",
+    );
   });
 });

@@ -15,3 +15,21 @@ export function isRealDay(value: string): boolean {
   const time = Date.parse(`${value}T00:00:00Z`);
   return !Number.isNaN(time) && new Date(time).toISOString().slice(0, 10) === value;
 }
+
+/** Who saved the version a refused save was not based on, and when (ISO): `byCaller` when it was the user refused. */
+export type LastChange = { byCaller: boolean; at: string };
+
+/**
+ * The refusal of a save based on a version that has moved on (409), for every kind of thing: "This
+ * dictionary was changed by someone else. Reload and try again.", or, when the user refused saved
+ * that version themselves, "You changed this dictionary in another tab or window at 14:05 UTC. …".
+ * `what` names the thing as a sentence's object ("this dictionary", "the map of Gender"); `then` says
+ * what to do. Without `last` (not recorded), it is someone else's change.
+ */
+export function staleSaveMessage(what: string, last: LastChange | null | undefined, then = "Reload and try again.", now = new Date()): string {
+  if (!last?.byCaller) return `${capitalised(what)} was changed by someone else. ${then}`;
+  const at = new Date(last.at).toISOString();
+  const day = at.slice(0, 10);
+  const when = `${day === now.toISOString().slice(0, 10) ? "" : `on ${day} `}at ${at.slice(11, 16)} UTC`;
+  return `You changed ${what} in another tab or window ${when}. ${then}`;
+}

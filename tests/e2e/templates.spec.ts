@@ -128,7 +128,10 @@ for (const javaScriptEnabled of [true, false]) {
 
       await fillSql(page, "select 'mine';");
       await page.getByRole("button", { name: "Save new version" }).click();
-      await expect(page.getByRole("alert").first()).toContainText("Someone saved version 2 after the version 1 you edited");
+      // Saved by the same person: said as their other tab, with when.
+      await expect(page.getByRole("alert").first()).toContainText(
+        /You changed this script in another tab or window at \d\d:\d\d UTC\. Version 2 was saved after the version 1 you edited/,
+      );
       await expect(page.getByRole("table", { name: "Changes between version 1 and version 2" })).toContainText("Added: select 2;");
       await expectSql(page, "select 'mine';");
       await page.getByRole("button", { name: "Save new version" }).click();

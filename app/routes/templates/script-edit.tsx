@@ -30,7 +30,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 /** `lockLost`: a save refused because the user no longer holds the lock; their text comes back in the editor. */
-type ActionData = { errors: string[]; result?: FormResult; stale?: ScriptDiff | null; form?: string; lockLost?: boolean };
+type ActionData = { errors: string[]; result?: FormResult; stale?: ScriptDiff | null; staleMessage?: string; form?: string; lockLost?: boolean };
 
 /** Codes of a save refused for the lock rather than for the text: the message goes at the top. */
 const LOCK_REFUSALS = new Set(["lock_required", "locked_by_other"]);
@@ -67,8 +67,8 @@ export async function action({ request, context }: Route.ActionArgs) {
         // What changed since the version the user edited: shown beside their text, which is kept.
         const current = await api.getScript(script.id);
         const stale = await api.diff(script.id, submission.value.baseVersion, current.version);
-        const refused = refusedByService(submission, err);
-        return data<ActionData>({ ...refused.data, errors: [], stale, form: "save" }, { status: 409 });
+        // The data API's words (staleSaveMessage): who saved it (the user's other tab, or someone else) and which version.
+        return data<ActionData>({ result: submission.reply(), errors: [], stale, staleMessage: failure.body.errors.join(" "), form: "save" }, { status: 409 });
       }
       if (failure?.status === 409 && LOCK_REFUSALS.has(failure.body.code ?? "")) {
         // At the top, with the text kept in the editor: the lock panel shows who holds the lock now.
@@ -185,8 +185,7 @@ function Editor({ script, holding, result }: { script: Script; holding: boolean;
       {result?.stale ? (
         <div className="mb-4 flex flex-col gap-3">
           <Alert>
-            Someone saved version {result.stale.to} after the version {result.stale.from} you edited, so your text was not saved. Below is what changed
-            meanwhile; your text is kept in the editor. Save again to make it version {result.stale.to + 1}.
+            {result.staleMessage} Below is what changed meanwhile; your text is kept in the editor. Save again to make it version {result.stale.to + 1}.
           </Alert>
           <LineDiff diff={result.stale} label={`Changes between version ${result.stale.from} and version ${result.stale.to}`} />
         </div>

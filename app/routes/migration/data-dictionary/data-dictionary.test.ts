@@ -398,7 +398,8 @@ describe("edit a data dictionary", () => {
       await call(ANALYST, path, applicationPage.action, onDictionary(id, { method: "POST", body: form({ version: String(dictionary.version), name: "Lost update" }) })),
     );
     expect(stale.status).toBe(409);
-    expect(stale.result.error?.[""]?.[0]).toMatch(/changed by someone else/);
+    // The analyst saved the newer version: their other tab, said with its time.
+    expect(stale.result.error?.[""]?.[0]).toMatch(/^You changed this dictionary in another tab or window at \d\d:\d\d UTC\./);
     expect((await layoutData()).dictionary).toMatchObject({ name: "Edited", description: "new" });
   });
 

@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
-import { ConflictError } from "../api-problem.ts";
+import { staleSaveMessage } from "../../../../contracts/values/common.ts";
+import { ConflictError, lastChangeOf } from "../api-problem.ts";
 import type { Database } from "../db/schema.ts";
 
 /** What every versioned write carries: the version the client based it on, and who writes. */
@@ -18,6 +19,10 @@ export async function bumpVersion(trx: Kysely<Database>, id: string, write: Vers
     .where("id", "=", id)
     .where("version", "=", write.expectedVersion)
     .executeTakeFirst();
-  if (Number(result.numUpdatedRows) === 0) throw new ConflictError();
+  if (Number(result.numUpdatedRows) === 0) {
+    // Who moved it on: the user's own other tab is told apart from someone else.
+    const last = await trx.selectFrom("dictionaries").select(["updated_by", "updated_at"]).where("id", "=", id).executeTakeFirst();
+    throw new ConflictError(staleSaveMessage("this dictionary", lastChangeOf(last, write.userId)));
+  }
   return write.expectedVersion + 1;
 }

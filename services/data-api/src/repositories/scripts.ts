@@ -2,7 +2,8 @@ import { randomUUID } from "node:crypto";
 import { sql, type Kysely } from "kysely";
 import type { LockEvent, MoveDirection, Script, ScriptVersion, ScriptVersionSummary } from "../../../../contracts/templates.ts";
 import type { LockState } from "../../../../contracts/values/projects.ts";
-import { ApiProblem, DuplicateNameError, NotFoundError } from "../api-problem.ts";
+import { staleSaveMessage } from "../../../../contracts/values/common.ts";
+import { ApiProblem, DuplicateNameError, lastChangeOf, NotFoundError } from "../api-problem.ts";
 import type { Database } from "../db/schema.ts";
 import { inTransaction, nameKey, totalOf } from "./db-helpers.ts";
 import { bumpTemplate, insertScript, requireLevel, swapWithNeighbour, type TemplateWrite, type Writer } from "./templates.ts";
@@ -155,7 +156,15 @@ export async function saveScript(
     const row = await requireScript(trx, templateId, scriptId);
     await requireLockHolder(trx, row, write, clock);
     if (row.version !== write.baseVersion)
-      throw new ApiProblem(409, "stale_version", `Version ${row.version} was saved after the version ${write.baseVersion} you edited: nothing was saved.`);
+      throw new ApiProblem(
+        409,
+        "stale_version",
+        staleSaveMessage(
+          "this script",
+          lastChangeOf(row, write.userId),
+          `Version ${row.version} was saved after the version ${write.baseVersion} you edited: nothing was saved.`,
+        ),
+      );
     const version = row.version + 1;
     const now = (write.now ?? new Date()).toISOString();
     await trx

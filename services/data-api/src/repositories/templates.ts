@@ -11,7 +11,8 @@ import {
   type TemplateType,
 } from "../../../../contracts/templates.ts";
 import type { LockState } from "../../../../contracts/values/projects.ts";
-import { ApiProblem, ConflictError, DuplicateNameError, NotFoundError } from "../api-problem.ts";
+import { staleSaveMessage } from "../../../../contracts/values/common.ts";
+import { ApiProblem, ConflictError, DuplicateNameError, lastChangeOf, NotFoundError } from "../api-problem.ts";
 import type { Database } from "../db/schema.ts";
 import { inTransaction, nameKey, nameKeyContains, sortOf, totalOf } from "./db-helpers.ts";
 
@@ -24,7 +25,13 @@ import { inTransaction, nameKey, nameKeyContains, sortOf, totalOf } from "./db-h
 
 export const TEMPLATE_NOT_FOUND_MESSAGE = "Template not found.";
 export const LEVEL_NOT_FOUND_MESSAGE = "Level not found.";
-export const TEMPLATE_STALE_MESSAGE = "This template was changed by someone else. Reload and try again.";
+export const TEMPLATE_STALE_MESSAGE = staleSaveMessage("this template", null);
+
+/** The refusal of a write based on a template version that moved on, saying whether `userId` moved it (another tab) or someone else did. */
+async function staleTemplate(db: Kysely<Database>, id: string, userId: string): Promise<ConflictError> {
+  const last = await db.selectFrom("templates").select(["updated_by", "updated_at"]).where("id", "=", id).executeTakeFirst();
+  return new ConflictError(staleSaveMessage("this template", lastChangeOf(last, userId)));
+}
 export const ARCHIVED_MESSAGE = "This template is archived: it is read-only.";
 export const DUPLICATE_TEMPLATE_MESSAGE = "A template with this name already exists here";
 export const DUPLICATE_LEVEL_MESSAGE = "A level with this name already exists in this template";
@@ -66,7 +73,7 @@ export async function bumpTemplate(trx: Kysely<Database>, id: string, write: Wri
     .where("id", "=", id);
   if (write.expectedVersion !== null) update = update.where("version", "=", write.expectedVersion);
   const result = await update.executeTakeFirst();
-  if (Number(result.numUpdatedRows) === 0) throw new ConflictError(TEMPLATE_STALE_MESSAGE);
+  if (Number(result.numUpdatedRows) === 0) throw await staleTemplate(trx, id, write.userId);
   const row = await trx.selectFrom("templates").select("version").where("id", "=", id).executeTakeFirstOrThrow();
   return row.version;
 }
@@ -263,7 +270,7 @@ export async function changeTemplateStatus(db: Kysely<Database>, id: string, wri
   await inTransaction(db, async (trx) => {
     const ref = await findTemplateRef(trx, id);
     if (!ref) throw new NotFoundError(TEMPLATE_NOT_FOUND_MESSAGE);
-    if (ref.version !== write.expectedVersion) throw new ConflictError(TEMPLATE_STALE_MESSAGE);
+    if (ref.version !== write.expectedVersion) throw await staleTemplate(trx, id, write.userId);
     if (!TEMPLATE_STATUS_MOVES[ref.status].some((m) => m.to === write.status))
       throw new ApiProblem(409, "status_move_refused", `A template that is ${ref.status} cannot become ${write.status}.`);
     if (write.status === "Available" && ref.status === "Draft") {

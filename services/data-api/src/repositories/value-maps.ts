@@ -2,7 +2,8 @@ import { randomUUID } from "node:crypto";
 import { sql, type Kysely, type SqlBool } from "kysely";
 import type { MappingColumn, MappingTable, ValueMapEntry, ValueMapImport } from "../../../../contracts/mappings.ts";
 import { quotedValue, type UnmappedRule } from "../../../../contracts/values/mappings.ts";
-import { ApiProblem, ConflictError } from "../api-problem.ts";
+import { staleSaveMessage } from "../../../../contracts/values/common.ts";
+import { ApiProblem, ConflictError, lastChangeOf } from "../api-problem.ts";
 import type { DdlColumn } from "../data-plane/postgres-ddl.ts";
 import type { Database } from "../db/schema.ts";
 import { escapeLike, inTransaction, toFlag, totalOf } from "./db-helpers.ts";
@@ -15,7 +16,11 @@ import { escapeLike, inTransaction, toFlag, totalOf } from "./db-helpers.ts";
 
 export const COLUMN_NOT_FOUND_MESSAGE = "Column not found.";
 export const TABLE_NOT_FOUND_MESSAGE = "Table not found.";
-export const staleMapMessage = (column: string) => `The map of ${column} was changed by someone else meanwhile. Reload it and try again.`;
+/** The refusal of a write based on a map version that moved on: `userId`'s own other tab, or someone else. */
+export async function staleMap(db: Kysely<Database>, column: { id: string; name: string }, userId: string): Promise<ApiProblem> {
+  const last = await db.selectFrom("value_map_columns").select(["updated_by", "updated_at"]).where("column_id", "=", column.id).executeTakeFirst();
+  return new ConflictError(staleSaveMessage(`the map of ${column.name}`, lastChangeOf(last, userId), "Reload it and try again."));
+}
 
 type ColumnRow = {
   id: string;
@@ -143,7 +148,7 @@ async function claimVersion(trx: Kysely<Database>, ref: MappingColumnRef, expect
       })
       .onConflict((oc) => oc.column("column_id").doNothing())
       .executeTakeFirst();
-    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) !== 1) throw new ConflictError(staleMapMessage(ref.column.name));
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) !== 1) throw await staleMap(trx, ref.column, writer.userId);
     return 1;
   }
   const updated = await trx
@@ -152,7 +157,7 @@ async function claimVersion(trx: Kysely<Database>, ref: MappingColumnRef, expect
     .where("column_id", "=", ref.column.id)
     .where("version", "=", expectedVersion)
     .executeTakeFirst();
-  if (Number(updated.numUpdatedRows) !== 1) throw new ConflictError(staleMapMessage(ref.column.name));
+  if (Number(updated.numUpdatedRows) !== 1) throw await staleMap(trx, ref.column, writer.userId);
   return expectedVersion + 1;
 }
 

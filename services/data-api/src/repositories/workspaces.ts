@@ -3,6 +3,7 @@ import { sql, type Kysely, type Selectable } from "kysely";
 import type { PAGE_SIZES } from "../../../../contracts/common.ts";
 import type { FlatFileParameters, ProjectStatus, PROJECT_SORTS, SOURCE_TYPES, UPLOAD_TYPES } from "../../../../contracts/projects.ts";
 import { WORKSPACES, workspaceOfProductType, type WorkspaceKind } from "../../../../contracts/workspaces.ts";
+import { staleSaveMessage } from "../../../../contracts/values/common.ts";
 import { ConflictError, DuplicateNameError } from "../api-problem.ts";
 import type { Database } from "../db/schema.ts";
 import type { ProjectsTable } from "../db/schema-projects.ts";
@@ -23,7 +24,8 @@ import { createDictionary } from "./dictionaries.ts";
 export type WorkspaceRow = Selectable<ProjectsTable>;
 
 export const duplicateNameMessage = (kind: WorkspaceKind) => `A ${WORKSPACES[kind].noun} with this name already exists in this company`;
-export const staleMessage = (kind: WorkspaceKind) => `This ${WORKSPACES[kind].noun} was changed by someone else. Reload it and try again.`;
+// A workspace's row does not record who changed it last, so its refusal cannot tell the user's other tab apart.
+export const staleMessage = (kind: WorkspaceKind) => staleSaveMessage(`this ${WORKSPACES[kind].noun}`, null, "Reload it and try again.");
 
 /**
  * What "unique per company" compares. A migration project's key is its lower-cased name, as before

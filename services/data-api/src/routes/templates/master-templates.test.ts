@@ -128,7 +128,10 @@ describe.each(TEST_DATABASE_KINDS)("master templates on %s", (kind) => {
       expect(duplicate.body.fieldErrors.name).toEqual([DUPLICATE_LEVEL_MESSAGE]);
       const stale = await api.send("POST", path(t.id, "/levels"), analyst, { version: t.version - 1, name: "Late" });
       expect(stale.status).toBe(409);
-      expect(stale.body.errors[0]).toBe(TEMPLATE_STALE_MESSAGE);
+      // The analyst's own earlier write: their other tab, not someone else's.
+      expect(stale.body.errors[0]).toMatch(/^You changed this template in another tab or window at \d\d:\d\d UTC\. Reload and try again\.$/);
+      const elsewhere = await api.send("POST", path(t.id, "/levels"), await api.tokenFor(USERS.superAdmin), { version: t.version - 1, name: "Late" });
+      expect(elsewhere.body.errors[0]).toBe(TEMPLATE_STALE_MESSAGE);
       const transform = t.levels[1]!;
       t = (await api.send("POST", path(t.id, `/levels/${transform.id}/move`), analyst, { version: t.version, direction: "up" })).body;
       expect(t.levels.map((l) => [l.name, l.order])).toEqual([
@@ -184,6 +187,10 @@ describe.each(TEST_DATABASE_KINDS)("master templates on %s", (kind) => {
       const stale = await api.send("PUT", scriptPath(), analyst, { baseVersion: 1, sql: "select 'lost';" });
       expect(stale.status).toBe(409);
       expect(stale.body.code).toBe("stale_version");
+      // Only the lock's holder saves a script, so a newer version is theirs: their other tab, with when.
+      expect(stale.body.errors[0]).toMatch(
+        /^You changed this script in another tab or window at \d\d:\d\d UTC\. Version 2 was saved after the version 1 you edited: nothing was saved\.$/,
+      );
       expect((await api.get(scriptPath(), analyst)).body.sql).toBe("select 1;\nselect 20;\nselect 3;");
       const badSave = await api.send("PUT", scriptPath(), analyst, { baseVersion: 2, sql: "selec 1" });
       expect(badSave.status).toBe(400);

@@ -282,7 +282,7 @@ export function createValueMapRoutes() {
       if (!preview) throw new NotFoundError("This import was applied or discarded already.");
       const { version } = c.req.valid("json");
       // The preview showed the map at its base version: applying it to another map would do what nobody saw.
-      if (version !== preview.baseVersion) throw new ApiProblem(409, "conflict", maps.staleMapMessage(ref.column.name));
+      if (version !== preview.baseVersion) throw await maps.staleMap(db, ref.column, writer.userId);
       await maps.applyImport(db, ref, preview.id, version, writer);
       return c.json((await maps.findMappingColumn(db, (await dictionaryOf(c, params.id, false)).dictionaryId, ref.column.id))!.column, 200);
     })
