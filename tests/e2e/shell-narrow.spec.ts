@@ -1,5 +1,7 @@
 import type { Locator, Page } from "@playwright/test";
-import { acme, birch, expect, test, withCompany } from "./sessions";
+import { fillColumn } from "./dictionary-steps";
+import { createApplication } from "./master-data";
+import { acme, birch, DEMO, expect, test, withCompany } from "./sessions";
 
 /**
  * Below 1366 px the sidebar is a narrow rail: the selected company stays readable in the header,
@@ -57,6 +59,95 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page).toHaveURL(new RegExp(`companyId=${birch.id}`));
       await expect(banner.getByText("Birch Logistics", { exact: true })).toBeVisible();
       await expect(banner.getByText("Acme Health", { exact: true })).toHaveCount(0);
+    });
+  });
+}
+
+/** A phone's width: every page fits it, and only a wide table scrolls sideways, inside its own box. */
+const PHONE = { width: 375, height: 800 };
+
+/** The page is no wider than the window: nothing in it makes the page itself scroll sideways. */
+async function expectFitsPhone(page: Page) {
+  await expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible();
+  const width = () => page.evaluate(() => document.documentElement.scrollWidth);
+  await expect.poll(width, { message: `the page's width at ${new URL(page.url()).pathname}` }).toBeLessThanOrEqual(PHONE.width);
+}
+
+/** The list's table is wider than the phone and scrolls in its own box. */
+async function expectTableScrollsInItsBox(table: Locator) {
+  const overflow = await table.evaluate((el) => el.parentElement!.scrollWidth - el.parentElement!.clientWidth);
+  expect(overflow, "the table's box scrolls sideways").toBeGreaterThan(0);
+  expect(await table.evaluate((el) => getComputedStyle(el.parentElement!).overflowX)).toBe("auto");
+}
+
+for (const javaScriptEnabled of [true, false]) {
+  const mode = javaScriptEnabled ? "JavaScript on" : "JavaScript off";
+  const suffix = javaScriptEnabled ? "js" : "html";
+
+  test.describe(`375 px wide with ${mode}`, () => {
+    test.use({ javaScriptEnabled, viewport: PHONE, signedInAs: DEMO.analyst.email });
+
+    test("lists, a project's pages and its dictionary's tables fit the width", async ({ page }) => {
+      test.setTimeout(120_000);
+      const application = `Narrow app ${suffix}`;
+      await createApplication(page, application);
+      await page.goto(withCompany("/migration/projects/create", acme.id));
+      await page.getByLabel("Project name").fill(`Narrow project ${suffix}`);
+      await page.getByLabel("Application", { exact: true }).selectOption({ label: application });
+      await page.getByLabel("Source type").selectOption({ label: "Flat file" });
+      await page.getByRole("button", { name: "Save and continue" }).click();
+      await expect(page).toHaveURL(/\/migration\/projects\/create\/[^/]+\/data-dictionary\?companyId=/);
+      const projectId = /\/create\/([^/]+)\//.exec(page.url())![1]!;
+      await expectFitsPhone(page);
+      await page.getByLabel("Table name").fill("Customers");
+      await fillColumn(page, 1, { name: "CustomerId", type: "int", nullable: "No", key: true });
+      await page.getByRole("button", { name: "Add table" }).click();
+      await expect(page.getByRole("table", { name: "Tables of the project" }).getByRole("row", { name: /Customers/ })).toBeVisible();
+
+      await page.goto(withCompany("/migration/projects", acme.id));
+      await expectFitsPhone(page);
+      await expectTableScrollsInItsBox(page.getByRole("main").getByRole("table"));
+      // The search box stays inside its card.
+      await expectInside(page, page.getByRole("searchbox", { name: "Search projects" }), page.getByRole("search", { name: "Find projects" }));
+
+      for (const path of [
+        `/migration/projects/${projectId}/details`,
+        `/migration/projects/${projectId}/data-dictionary/data-definition/tables`,
+        `/migration/projects/${projectId}/users/project-access`,
+        "/migration/data-dictionary",
+        "/migration/application",
+        "/migration/master-templates",
+        "/onboarding/configurations",
+      ]) {
+        await page.goto(withCompany(path, acme.id));
+        await expectFitsPhone(page);
+      }
+      await expectInside(page, page.getByRole("searchbox", { name: "Search configurations" }), page.getByRole("search", { name: "Find configurations" }));
+    });
+
+    test("an expanded sidebar lies over the content instead of squeezing it", async ({ page }) => {
+      await page.goto(withCompany("/migration/projects", acme.id));
+      const rail = page.getByRole("complementary");
+      const main = page.getByRole("main");
+      const answered = page.waitForResponse((res) => res.request().method() === "POST" && /^\/sidebar(\.data)?$/.test(new URL(res.url()).pathname));
+      await page.getByRole("button", { name: "Toggle sidebar" }).click();
+      await answered;
+      await expect(page.getByRole("button", { name: "Toggle sidebar" })).toHaveAttribute("aria-expanded", "true");
+      await expect.poll(async () => (await box(rail)).width, { message: "sidebar width" }).toBeGreaterThan(200);
+      // The content keeps the width it has beside the collapsed rail.
+      expect((await box(main)).width).toBeGreaterThan(PHONE.width - 100);
+      await expectFitsPhone(page);
+    });
+  });
+
+  test.describe(`375 px wide, Additional Options, with ${mode}`, () => {
+    test.use({ javaScriptEnabled, viewport: PHONE, signedInAs: DEMO.super.email });
+
+    test("the audit log and the product's details fit the width", async ({ page }) => {
+      for (const path of ["/additional-options/audit-log", "/additional-options/product-info/details", "/additional-options/sql-credentials"]) {
+        await page.goto(withCompany(path, acme.id));
+        await expectFitsPhone(page);
+      }
     });
   });
 }

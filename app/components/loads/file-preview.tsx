@@ -24,7 +24,7 @@ export function FilePreview({ file }: { file: PreviewFile }) {
         {file.name}
         {file.table ? <> into {file.table}</> : <span className="text-destructive">: no table of that name</span>}
       </h4>
-      <dl className="mt-2 grid grid-cols-[max-content_1fr] gap-x-6 gap-y-1 text-sm">
+      <dl className="mt-2 label-values gap-x-6 gap-y-1 text-sm">
         {file.encoding ? (
           <>
             <dt className="text-muted-foreground">Encoding read</dt>

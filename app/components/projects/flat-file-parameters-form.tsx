@@ -32,7 +32,7 @@ export function FlatFileParametersForm({
       <h3 id="parameters-title" className="sr-only">
         How the file is read
       </h3>
-      <dl aria-label="How the file is read" className="grid grid-cols-[max-content_1fr] gap-x-6 gap-y-1 text-sm">
+      <dl aria-label="How the file is read" className="label-values gap-x-6 gap-y-1 text-sm">
         {flatFileParameterRows(parameters ?? DEFAULT_FLAT_FILE_PARAMETERS).map(([label, value]) => (
           <div key={label} className="contents">
             <dt className="text-muted-foreground">{label}</dt>

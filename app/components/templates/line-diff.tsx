@@ -23,7 +23,8 @@ export function LineDiff({
       <p className="mb-2 text-sm text-muted-foreground">
         {capitalised(from)} → {to}: {diff.added} {diff.added === 1 ? "line" : "lines"} added, {diff.removed} {diff.removed === 1 ? "line" : "lines"} removed.
       </p>
-      <div className="overflow-x-auto rounded-md border border-border">
+      {/* relative: the visually hidden words stay in the scrolling box (see Table). */}
+      <div className="relative overflow-x-auto rounded-md border border-border">
         <table aria-label={label} className="w-full border-collapse font-mono text-[13px] leading-5">
           <thead className="sr-only">
             <tr>

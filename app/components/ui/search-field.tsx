@@ -1,7 +1,20 @@
-/** The "name contains" box of a list's GET search form (`name`). */
-export function SearchField({ id, label, value, placeholder = "Name contains…" }: { id: string; label: string; value: string; placeholder?: string }) {
+/** The "name contains" box of a list's GET search form (`name`); `maxLength`: the longest name the list holds. */
+export function SearchField({
+  id,
+  label,
+  value,
+  placeholder = "Name contains…",
+  maxLength = 100,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  placeholder?: string;
+  maxLength?: number;
+}) {
   return (
-    <div className="min-w-64 flex-1">
+    // 16rem where the row has room; alone on its line, and no wider than it, where it has not (a phone).
+    <div className="min-w-0 grow basis-64">
       <label htmlFor={id} className="mb-1 block text-sm font-medium">
         {label}
       </label>
@@ -10,7 +23,7 @@ export function SearchField({ id, label, value, placeholder = "Name contains…"
         type="search"
         name="name"
         defaultValue={value}
-        maxLength={100}
+        maxLength={maxLength}
         placeholder={placeholder}
         className="w-full rounded-md border border-border bg-white px-3 py-2 text-sm shadow-xs"
       />

@@ -1,10 +1,14 @@
 import type * as React from "react";
 import { cn } from "~/lib/utils";
 
-/** A data table in the shadcn style: plain HTML table elements, scrolling sideways when narrow. */
+/**
+ * A data table in the shadcn style: plain HTML table elements, scrolling sideways in its own box when
+ * narrow. The box is `relative` so that what a header hides visually (sr-only text, positioned
+ * absolutely) stays inside it: otherwise it was placed against the page and widened the page itself.
+ */
 export function Table({ className, ...props }: React.ComponentProps<"table">) {
   return (
-    <div className="w-full overflow-x-auto rounded-lg border border-border bg-white">
+    <div className="relative w-full overflow-x-auto rounded-lg border border-border bg-white">
       {/* text-left here, not on each header cell, so a cell's own text-right wins (cn() only joins). */}
       <table className={cn("cells w-full caption-bottom text-left text-sm", className)} {...props} />
     </div>

@@ -39,7 +39,7 @@ function ProcessCard({ title, facts, databaseLabel, children }: { title: string;
       {!facts ? (
         <p className="mt-2 text-sm text-destructive">Not reachable: its details could not be read.</p>
       ) : (
-        <dl className="mt-3 grid grid-cols-[max-content_1fr] gap-x-6 gap-y-2 text-sm">
+        <dl className="mt-3 label-values gap-x-6 gap-y-2 text-sm">
           <dt className="text-muted-foreground">Version</dt>
           <dd>{facts.version}</dd>
           <dt className="text-muted-foreground">Built</dt>

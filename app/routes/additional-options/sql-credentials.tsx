@@ -318,7 +318,7 @@ function IssuedPassword({ issued }: { issued: IssuedSqlCredential }) {
         Password of {credential.login}
       </h2>
       <p className="mt-1 text-sm">Copy it now: it is not shown again. Rotate the password to get a new one.</p>
-      <dl className="mt-4 grid max-w-3xl grid-cols-[max-content_1fr] gap-x-4 gap-y-2 text-sm">
+      <dl className="mt-4 label-values max-w-3xl gap-x-4 gap-y-2 text-sm">
         <dt className="text-muted-foreground">Password</dt>
         <dd>
           <code data-testid="issued-password" className="rounded bg-white px-2 py-1 font-mono">

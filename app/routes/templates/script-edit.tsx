@@ -164,7 +164,7 @@ function LockPanel({ script, holding, admin, result }: { script: Script; holding
         <Form method="post" {...getFormProps(form)} className="mt-4 flex flex-wrap items-end gap-3">
           <input type="hidden" name="intent" value="force-unlock" />
           <FormErrors form={form} />
-          <TextField label="Reason for forcing the lock" field={fields.reason!} className="min-w-80 flex-1" />
+          <TextField label="Reason for forcing the lock" field={fields.reason!} className="min-w-0 grow basis-80" />
           <Button type="submit" variant="outline">
             Force unlock
           </Button>

@@ -208,7 +208,7 @@ function LevelsSection({ template, editable, actionData }: { template: Template;
             <input type="hidden" name="intent" value="add-level" />
             <input type="hidden" name="version" value={template.version} />
             <FormErrors form={form} />
-            <TextField label="New level name" field={fields.name!} className="min-w-64 flex-1" />
+            <TextField label="New level name" field={fields.name!} className="min-w-0 grow basis-64" />
             <StatusButton type="submit" pending={pending}>
               Add level
             </StatusButton>
@@ -367,7 +367,7 @@ function LevelCard({
           <input type="hidden" name="levelId" value={level.id} />
           <input type="hidden" name="version" value={template.version} />
           <FormErrors form={form} />
-          <TextField label={`Rename level ${level.name}`} field={fields.name!} className="min-w-64" />
+          <TextField label={`Rename level ${level.name}`} field={fields.name!} className="min-w-0 basis-64" />
           <Button type="submit" variant="outline">
             Rename<span className="sr-only"> level {level.name}</span>
           </Button>

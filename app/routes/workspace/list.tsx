@@ -16,6 +16,7 @@ import { ListSearchForm } from "~/components/ui/list-search-form";
 import { Pagination, PastTheEnd } from "~/components/ui/pagination";
 import { SearchField } from "~/components/ui/search-field";
 import { SortableHeader, sortDescription } from "~/components/ui/sortable-header";
+import { Table } from "~/components/ui/table";
 import { useCompanyHref } from "~/lib/company-href";
 import { packRows, unpackRows } from "~/lib/packed-rows";
 import { readContains, readPaging } from "~/lib/list-search.server";
@@ -147,9 +148,9 @@ export default function ProjectList({ loaderData }: Route.ComponentProps) {
           {result.items.length === 0 ? (
             <PastTheEnd page={result.page} />
           ) : (
-            <div className="mt-6 overflow-x-auto rounded-lg border border-border bg-white">
+            <div className="mt-6">
               {/* The dates' nowrap once on the table (Updated is the last column), not on 25 cells. */}
-              <table className="cells-roomy w-full text-left text-sm [&_td:last-child]:whitespace-nowrap">
+              <Table className="cells-roomy [&_td:last-child]:whitespace-nowrap">
                 <caption className="sr-only">{`${ws.listTitle}, sorted by ${sortDescription(search.sort, SORT_LABELS)}`}</caption>
                 <thead className="border-b border-border bg-muted/50 text-xs uppercase [&_th]:font-medium tracking-wide text-muted-foreground">
                   <tr>
@@ -189,7 +190,7 @@ export default function ProjectList({ loaderData }: Route.ComponentProps) {
                     </tr>
                   ))}
                 </tbody>
-              </table>
+              </Table>
             </div>
           )}
           <Pagination page={result.page} pageSize={result.pageSize} total={result.total} noun={[noun, ws.nounPlural]} href={(page) => withSearch({ page })} />

@@ -89,7 +89,7 @@ export default function BackgroundProcess({ loaderData, actionData }: Route.Comp
         <h2 id="lock-title" className="text-lg font-semibold">
           Lock
         </h2>
-        <dl className="mt-3 grid grid-cols-[max-content_1fr] gap-x-6 gap-y-1 text-sm">
+        <dl className="mt-3 label-values gap-x-6 gap-y-1 text-sm">
           <dt className="text-muted-foreground">Locked</dt>
           <dd>{isLocked ? "Yes" : "No"}</dd>
           <dt className="text-muted-foreground">Reason</dt>

@@ -202,7 +202,7 @@ function ProjectFacts({ project, mapping, mappingProjects }: { project: ProjectD
     ["Updated", formatTimestamp(project.updatedAt)],
   );
   return (
-    <dl className="mt-4 grid grid-cols-[max-content_1fr] gap-x-6 gap-y-2 text-sm">
+    <dl className="mt-4 label-values gap-x-6 gap-y-2 text-sm">
       {rows.map(([k, v]) => (
         <div key={k} className="contents">
           <dt className="text-muted-foreground">{k}</dt>

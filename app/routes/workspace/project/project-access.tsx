@@ -283,7 +283,7 @@ function AddForm({
               field={fields.userId!}
               options={candidates.map((u) => ({ value: u.id, label: `${u.name} (${u.email})` }))}
               placeholder="Choose a user"
-              className="min-w-72"
+              className="min-w-0 basis-72"
             />
             <CheckboxField label="Can read" field={fields.canRead!} className="pb-2" />
             <CheckboxField label="Can write" field={fields.canWrite!} className="pb-2" />

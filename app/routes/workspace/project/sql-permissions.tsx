@@ -143,7 +143,7 @@ export default function SqlPermissions({ loaderData, actionData }: Route.Compone
                     label={`SQL permission of ${item.name} (${item.login})`}
                     field={entry.level}
                     options={SQL_LEVELS.map((l) => ({ value: l, label: SQL_LEVEL_LABELS[l] }))}
-                    className="min-w-64"
+                    className="min-w-0 basis-64"
                   />
                 </li>
               );

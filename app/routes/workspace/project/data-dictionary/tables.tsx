@@ -5,6 +5,7 @@ import { DELETE_TABLE_PARAM, DeleteTableConfirmation } from "~/components/dictio
 import { useConfirmParam } from "~/components/forms/confirm-card";
 import { DictionaryTablesList } from "~/components/dictionary/dictionary-tables-list";
 import { Button, buttonVariants } from "~/components/ui/button";
+import { SearchField } from "~/components/ui/search-field";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { readFormData, unknownIntent } from "~/lib/forms.server";
@@ -87,19 +88,7 @@ export default function ProjectTables({ loaderData, actionData }: Route.Componen
 
       <Form method="get" role="search" aria-label="Find tables" className="flex flex-wrap items-end gap-3">
         {companyId ? <input type="hidden" name="companyId" value={companyId} /> : null}
-        <div>
-          <label htmlFor="table-search" className="mb-1 block text-sm font-medium">
-            Search tables
-          </label>
-          <input
-            id="table-search"
-            type="search"
-            name="name"
-            defaultValue={query.name ?? ""}
-            maxLength={128}
-            className="w-72 rounded-md border border-border bg-white px-3 py-2 text-sm shadow-xs"
-          />
-        </div>
+        <SearchField id="table-search" label="Search tables" value={query.name ?? ""} maxLength={128} />
         <Button type="submit" variant="outline">
           Search
         </Button>
