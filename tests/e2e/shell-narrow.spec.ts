@@ -44,6 +44,12 @@ for (const javaScriptEnabled of [true, false]) {
       const picker = page.getByRole("combobox", { name: "Company" });
       await expect(picker).toBeVisible();
       await expectInside(page, picker, rail);
+      // The rail shows the company's initials, not the first letters of its name cut off ("Ac…"); the
+      // select over them keeps the name as its value and its title.
+      const badge = rail.getByText("AH", { exact: true });
+      await expect(badge).toBeVisible();
+      await expectInside(page, badge, rail);
+      await expect(picker).toHaveAttribute("title", "Company: Acme Health");
       if (!javaScriptEnabled) {
         const switchButton = page.getByRole("button", { name: "Switch" });
         await expect(switchButton).toBeVisible();
@@ -59,6 +65,7 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page).toHaveURL(new RegExp(`companyId=${birch.id}`));
       await expect(banner.getByText("Birch Logistics", { exact: true })).toBeVisible();
       await expect(banner.getByText("Acme Health", { exact: true })).toHaveCount(0);
+      await expect(rail.getByText("BL", { exact: true })).toBeVisible();
     });
   });
 }

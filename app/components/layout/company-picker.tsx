@@ -16,8 +16,10 @@ export type CompanySwitchHandle = { companySwitchTo?: string | ((pathname: strin
  * with it, choosing with the pointer is enough and the button steps aside. A closed select changes
  * on every arrow key, so a keyboard choice waits for Enter or the button, which comes back for it:
  * otherwise a keyboard user passing Birch on the way to Cedar would land in Birch, losing the page.
- * In the collapsed rail the select is as narrow as the rail and "Switch" an icon under it (its name
- * stays); the header names the company.
+ * In the collapsed rail the company's initials stand in a badge with the select laid over it,
+ * invisible (app.css): a select as narrow as the rail showed "Ac…". The select is still what is
+ * clicked and focused, named "Company" with the company's name as its value and its title. "Switch"
+ * is an icon under it (its name stays); the header names the company.
  */
 export function CompanyPicker({ companies, company }: { companies: Company[]; company: Company | null }) {
   const submit = useSubmit();
@@ -42,29 +44,39 @@ export function CompanyPicker({ companies, company }: { companies: Company[]; co
         Company
       </label>
       <div className="flex flex-wrap gap-1">
-        <select
-          id="company-picker"
-          name={COMPANY_PARAM}
-          defaultValue={company?.id}
-          key={company?.id}
-          onKeyDown={(e) => {
-            byKeyboard.current = true;
-            if (e.key === "Enter" && keyboardChoice) {
-              e.preventDefault();
-              submit(e.currentTarget.form);
-            }
-          }}
-          onPointerDown={() => (byKeyboard.current = false)}
-          onChange={(e) => (byKeyboard.current ? setKeyboardChoice(true) : submit(e.currentTarget.form))}
-          title={company ? `Company: ${company.name}` : undefined}
-          className="h-9 min-w-0 flex-1 basis-24 rounded-md border border-border bg-white px-2 text-sm"
-        >
-          {companies.map((c) => (
-            <option key={c.id} value={c.id}>
-              {c.name}
-            </option>
-          ))}
-        </select>{" "}
+        <div className="company-field relative min-w-0 flex-1 basis-24">
+          {company ? (
+            <span
+              aria-hidden="true"
+              className="company-badge h-9 items-center justify-center rounded-md border border-border bg-brand/10 text-sm font-semibold text-brand"
+            >
+              {initials(company.name)}
+            </span>
+          ) : null}
+          <select
+            id="company-picker"
+            name={COMPANY_PARAM}
+            defaultValue={company?.id}
+            key={company?.id}
+            onKeyDown={(e) => {
+              byKeyboard.current = true;
+              if (e.key === "Enter" && keyboardChoice) {
+                e.preventDefault();
+                submit(e.currentTarget.form);
+              }
+            }}
+            onPointerDown={() => (byKeyboard.current = false)}
+            onChange={(e) => (byKeyboard.current ? setKeyboardChoice(true) : submit(e.currentTarget.form))}
+            title={company ? `Company: ${company.name}` : undefined}
+            className="h-9 w-full rounded-md border border-border bg-white px-2 text-sm"
+          >
+            {companies.map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.name}
+              </option>
+            ))}
+          </select>
+        </div>{" "}
         <button
           type="submit"
           className={cn("inline-flex h-9 items-center gap-1 rounded-md border border-border px-2 text-xs hover:bg-muted", buttonHidden && "sr-only")}
@@ -76,4 +88,11 @@ export function CompanyPicker({ companies, company }: { companies: Company[]; co
       </div>
     </Form>
   );
+}
+
+/** What fits the collapsed rail: the first letters of the first two words ("Acme Health": AH), or a one-word name's first two. */
+export function initials(name: string): string {
+  const words = name.trim().split(/\s+/).filter(Boolean);
+  const letters = words.length > 1 ? words.slice(0, 2).map((w) => [...w][0]) : [...(words[0] ?? "")].slice(0, 2);
+  return letters.join("").toUpperCase();
 }

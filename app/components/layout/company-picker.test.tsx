@@ -1,0 +1,34 @@
+import { renderToStaticMarkup } from "react-dom/server";
+import { createRoutesStub } from "react-router";
+import { describe, expect, it } from "vitest";
+import { CompanyPicker, initials } from "./company-picker";
+
+const companies = [
+  { id: "c1", name: "Acme Health" },
+  { id: "c2", name: "Birch" },
+] as Parameters<typeof CompanyPicker>[0]["companies"];
+
+function render(company: (typeof companies)[number] | null) {
+  const Stub = createRoutesStub([{ path: "/migration/projects", Component: () => <CompanyPicker companies={companies} company={company} /> }]);
+  return renderToStaticMarkup(<Stub initialEntries={["/migration/projects"]} />);
+}
+
+describe("the company picker in the collapsed rail", () => {
+  it("shows the company's initials (hidden from assistive technology), the select keeping the name as value and title", () => {
+    const html = render(companies[0]!);
+    expect(html).toMatch(/<span aria-hidden="true" class="company-badge[^"]*">AH<\/span><select id="company-picker"/);
+    expect(html).toContain('title="Company: Acme Health"');
+    expect(html).toMatch(/<label for="company-picker"[^>]*>Company<\/label>/);
+  });
+
+  it("has no badge without a company: the select shows as it is", () => {
+    expect(render(null)).not.toContain("company-badge");
+  });
+
+  it("initials: the first letters of two words, or a single word's first two", () => {
+    expect(initials("Acme Health")).toBe("AH");
+    expect(initials("  cedar   retail group ")).toBe("CR");
+    expect(initials("Birch")).toBe("BI");
+    expect(initials("Émile")).toBe("ÉM");
+  });
+});
