@@ -29,6 +29,14 @@ describe("removing a webhook", () => {
     expect(html).toMatch(/name="id" value="w2"/);
     expect(html).toMatch(new RegExp(`href="${page}\\?companyId=c1"[^>]*>Cancel<`));
   });
+
+  it("says a refused removal or test at the top of the page, not in the Add form", () => {
+    const refused = { form: "webhook", result: { status: "error", error: { "": ["Webhook not found."] } } };
+    const html = renderPage(page, `${page}?companyId=c1`, Notifications, loaderData, refused);
+    expect(html).toMatch(/<div role="alert"[^>]*>Webhook not found\.<\/div>/);
+    const addForm = html.slice(html.indexOf('id="add-webhook"'));
+    expect(addForm).not.toContain("Webhook not found.");
+  });
 });
 
 describe("revoking a SQL credential", () => {

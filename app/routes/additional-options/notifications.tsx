@@ -81,8 +81,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
   }
 
+  // A refused test or removal is said at the top of the page, not in the Add form (its webhook may be gone).
+  const aboutAWebhook = (answer: ReturnType<typeof invalid>) => data({ ...answer.data, form: "webhook" as const }, answer.init ?? { status: 400 });
   const submission = parseWithZod(formData, { schema: idSchema });
-  if (submission.status !== "success") return invalid(submission);
+  if (submission.status !== "success") return aboutAWebhook(invalid(submission));
   try {
     if (intent === "test") {
       const delivery = await api.testWebhook(submission.value.id, companyId);
@@ -97,7 +99,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       return redirectWithFlash(here, "Webhook removed: nothing more is sent to it.");
     }
   } catch (err) {
-    return refusedByService(submission, err);
+    return aboutAWebhook(refusedByService(submission, err));
   }
   return unknownIntent(intent);
 }
@@ -114,6 +116,8 @@ export default function Notifications({ loaderData, actionData }: Route.Componen
   const { companyName, webhooks } = loaderData;
   const created = actionData && "secret" in actionData ? (actionData as unknown as { secret: string; url: string }) : undefined;
   const lastResult = actionData?.result as SubmissionResult<string[]> | undefined;
+  const aboutAWebhook = actionData && "form" in actionData;
+  const refusals = aboutAWebhook ? Object.values(lastResult?.error ?? {}).flatMap((messages) => messages ?? []) : [];
   // ?remove={webhookId}: the removal's confirmation, a link away, so one click never removes a webhook.
   const confirm = useConfirmParam("remove");
   const removing = webhooks?.find((w) => w.id === confirm.value);
@@ -128,6 +132,7 @@ export default function Notifications({ loaderData, actionData }: Route.Componen
           the body with the webhook&apos;s secret), and retried with backoff for {DELIVERY_RETRY_HOURS} hours. A failing endpoint never slows a run.
         </p>
       </div>
+      {refusals.length > 0 ? <Alert>{refusals.join(" ")}</Alert> : null}
       {created ? (
         <Card aria-labelledby="secret-title" tone="success">
           <h2 id="secret-title" className="text-lg font-semibold">
@@ -158,7 +163,7 @@ export default function Notifications({ loaderData, actionData }: Route.Componen
       ) : (
         webhooks.map((w) => <WebhookCard key={w.id} webhook={w} removeHref={confirm.openHref(w.id)} />)
       )}
-      {webhooks ? <AddForm lastResult={created ? undefined : lastResult} /> : null}
+      {webhooks ? <AddForm lastResult={created || aboutAWebhook ? undefined : lastResult} /> : null}
     </section>
   );
 }
