@@ -34,9 +34,6 @@ const SCHEMAS = {
   translation: createMappingProjectSchema.omit({ companyId: true }),
 } satisfies Record<WorkspaceKind, unknown>;
 
-/** How many of the company's unfinished setups the create page lists (the rest are one link away). */
-const UNFINISHED_SHOWN = 5;
-
 export async function loader({ context }: Route.LoaderArgs) {
   const { ws, api } = workspaceKind(context);
   const onboarding = ws.kind === "onboarding";
@@ -48,6 +45,7 @@ export async function loader({ context }: Route.LoaderArgs) {
       onboarding ? checkDefaultConfiguration(as, companyId) : null,
       // Browser Back from step 2 shows this page again, and a second submit would start a second
       // setup (a workspace cannot be deleted): the unfinished ones are offered to continue instead.
+      // The smallest page the lists allow; the rest are one link away.
       api.search({ companyId, status: unfinishedStatuses(ws.kind), page: 1, pageSize: 10, sort: "-updatedAt" }),
     ]),
   );
@@ -58,7 +56,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     schemes: schemes.map((s) => ({ value: s.id, label: s.name })),
     defaultConfiguration: defaults?.defaultConfiguration ?? null,
     unfinished: {
-      items: unfinished.items.slice(0, UNFINISHED_SHOWN).map((w) => ({ id: w.id, name: w.name, status: w.status, updatedAt: w.updatedAt })),
+      items: unfinished.items.map((w) => ({ id: w.id, name: w.name, status: w.status, updatedAt: w.updatedAt })),
       total: unfinished.total,
     },
   };
