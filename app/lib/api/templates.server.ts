@@ -77,6 +77,7 @@ export function workspaceTemplatesApi(as: Caller, collection: string) {
   const one = (templateId: string) => `${collection}/${enc(templateId)}`;
   return {
     list: (query: Page) => callService("data-api", collection, as, { schema: templatePageSchema, query }),
+    get: (templateId: string) => callService("data-api", one(templateId), as, { schema: templateSchema }),
     assign: (templateIds: string[]) =>
       callService("data-api", `${collection}/assign`, as, { method: "POST", body: { templateIds }, schema: templatePageSchema }),
     create: (body: { name: string; description: string | null; type: TemplateType }) =>

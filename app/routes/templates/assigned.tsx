@@ -37,15 +37,13 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     if (intent === "remove") {
       // Read before it goes: the message says whether a master stays behind.
-      const template = (await api.list({ page: 1, pageSize: 100 })).items.find((t) => t.id === templateId);
+      const template = await api.get(templateId);
       await api.remove(templateId, version);
       return redirectWithFlash(
         companyHref(paths.list, companyId),
-        !template
-          ? "Template removed."
-          : template.masterTemplateId
-            ? `Template ${template.name} removed. Its master template is unchanged.`
-            : `Template ${template.name} deleted with its levels and scripts.`,
+        template.masterTemplateId
+          ? `Template ${template.name} removed. Its master template is unchanged.`
+          : `Template ${template.name} deleted with its levels and scripts.`,
       );
     }
   } catch (err) {

@@ -374,6 +374,35 @@ describe("project access", () => {
   });
 });
 
+describe("a project's assigned templates", () => {
+  it("Remove names the template it deleted, and a template of another project is not found there and stays", async () => {
+    const [project, other] = [
+      await newProject(ANALYST, acme.id, acmeApp.id, "Own templates"),
+      await newProject(ANALYST, acme.id, acmeApp.id, "Other templates"),
+    ];
+    const newTemplate = (p: Project, name: string): Promise<{ id: string; version: number }> =>
+      api(ANALYST, "POST", `/api/v1/projects/${p.id}/templates`, { name, description: null, type: "Core" });
+    const [own, elsewhere] = [await newTemplate(project, "Cleanup"), await newTemplate(other, "Elsewhere")];
+    const remove = (templateId: string, version: number) =>
+      call(ANALYST, projectUrl(project.id, "templates/assigned"), assignedTemplates.action, {
+        params: { projectId: project.id },
+        middleware: projectLayout.middleware,
+        form: { intent: "remove", templateId, version: String(version) },
+      });
+
+    const refused = unwrap(await remove(elsewhere.id, elsewhere.version));
+    expect(refused?.status).toBe(404);
+    const otherList = await api(ANALYST, "GET", `/api/v1/projects/${other.id}/templates?page=1&pageSize=10`);
+    expect(otherList.items.map((t: { name: string }) => t.name)).toEqual(["Elsewhere"]);
+
+    const removed = await remove(own.id, own.version);
+    expect(isRedirect(removed, projectUrl(project.id, "templates/assigned"))).toBe(true);
+    const cookie = (removed as Response).headers.get("Set-Cookie")!.split(";")[0]!;
+    const flash = await readFlash(new Request("http://portal.test/", { headers: { Cookie: cookie } }));
+    expect(JSON.stringify(flash)).toContain("Template Cleanup deleted with its levels and scripts.");
+  });
+});
+
 describe("wizard steps 2 and 3", () => {
   it("sends a project to its first incomplete step, and a step it has not reached there", async () => {
     const project = await newProject(ANALYST, acme.id, acmeApp.id, "Too early");
