@@ -29,6 +29,7 @@ import { createJobRunner } from "./jobs/runner.ts";
 import { createHttpPermissionsSource } from "./permissions.ts";
 import { seedDemoContent } from "./demo-content.ts";
 import { seedDemo } from "./seed.ts";
+import { shareTablesOfSqlLogins } from "./share-login-tables.ts";
 import { readProductVersion } from "./version.ts";
 
 /** The id projects record for the embedded server: whatever its port, the same server. */
@@ -150,6 +151,12 @@ async function main() {
   void pruneAuditLog();
   const auditTimer = setInterval(pruneAuditLog, 24 * 3600_000);
   auditTimer.unref();
+  // Tables SQL credentials made before the project shared what a login makes: shared now, in the
+  // background (a GRANT at a time, on every workspace a credential was granted), not re-saved by hand.
+  void shareTablesOfSqlLogins(db, dataPlane, logger).then(
+    (n) => n && logger.info("shared the tables SQL credentials made with their projects", { logins: n }),
+    (err: unknown) => logger.warn("could not share the tables SQL credentials made", { err }),
+  );
   // Webhook deliveries: the outbox the jobs write, sent and retried here (notifications/webhooks.ts).
   const stopDeliveries = startWebhookDelivery(db, logger, webhooks);
 

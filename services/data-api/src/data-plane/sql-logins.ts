@@ -131,7 +131,7 @@ export async function grantLevel(dataPlane: DataPlane, serverId: string, project
  * login's creation, and takes it here for a login made before that rule (a CREATEROLE login may, as it
  * takes the project's owner in project-databases.ts).
  */
-async function shareLoginTables(dataPlane: DataPlane, serverId: string, projectId: string, login: string): Promise<void> {
+export async function shareLoginTables(dataPlane: DataPlane, serverId: string, projectId: string, login: string): Promise<void> {
   const roles = rolesOf(projectId);
   const q = quoteIdentifier;
   const readers = `${q(roles.owner)}, ${q(roles.reader)}`;
@@ -158,6 +158,22 @@ async function shareLoginTables(dataPlane: DataPlane, serverId: string, projectI
       }
     }),
   );
+}
+
+/**
+ * The credentials' logins that own something in the project's `destination`: what a login made with
+ * Write, whatever its level now (shared at start for projects made before the rule above, server.ts).
+ */
+export async function loginsOwningDestination(dataPlane: DataPlane, serverId: string, projectId: string): Promise<string[]> {
+  return dataPlane.withAdmin(serverId, databaseNameOf(projectId), async (admin) => {
+    const { rows } = await admin.query<{ login: string }>(
+      `select distinct r.rolname as login
+         from pg_class c join pg_namespace n on n.oid = c.relnamespace join pg_roles r on r.oid = c.relowner
+        where n.nspname = 'destination' and starts_with(r.rolname, $1)`,
+      [CREDENTIAL_LOGIN_PREFIX],
+    );
+    return rows.map((r) => r.login);
+  });
 }
 
 /** The login is not on the project's server (a server added after the credential was made): rotating its password makes it there. */

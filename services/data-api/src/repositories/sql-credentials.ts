@@ -123,3 +123,38 @@ export async function setPermission(trx: Kysely<Database>, credentialId: string,
     await trx.insertInto("sql_permissions").values({ credential_id: credentialId, project_id: projectId, level, granted_at: at, granted_by: by }).execute();
   }
 }
+
+/**
+ * A batch of the workspaces some credential was granted (Read or Write, revoked or not) whose
+ * databases have a server, after `afterProjectId` in id order; each with the logins granted Write.
+ * The start walks them batch by batch (share-login-tables.ts): never all grants at once.
+ */
+export async function grantedWorkspacesAfter(db: Kysely<Database>, afterProjectId: string, limit: number) {
+  const projects = await db
+    .selectFrom("sql_permissions as p")
+    .innerJoin("projects as w", "w.id", "p.project_id")
+    .select(["w.id", "w.database_server"])
+    .distinct()
+    .where("w.database_server", "is not", null)
+    .where("w.id", ">", afterProjectId)
+    .orderBy("w.id")
+    .limit(limit)
+    .execute();
+  if (projects.length === 0) return [];
+  const writers = await db
+    .selectFrom("sql_permissions as p")
+    .innerJoin("sql_credentials as c", "c.id", "p.credential_id")
+    .select(["p.project_id", "c.login"])
+    .where("p.level", "=", "write")
+    .where(
+      "p.project_id",
+      "in",
+      projects.map((p) => p.id),
+    )
+    .execute();
+  return projects.map((p) => ({
+    projectId: p.id,
+    serverId: p.database_server!,
+    writeLogins: writers.filter((w) => w.project_id === p.id).map((w) => w.login),
+  }));
+}

@@ -7,6 +7,8 @@ import type { IssuedSqlCredential, SqlCredential } from "../../../../../contract
 import { TEST_DATABASE_KINDS, TEST_POSTGRES_ADMIN_URL, testSessionUrl } from "../../../../shared/testing/databases.ts";
 import { asProjectOwner } from "../../data-plane/project-databases.ts";
 import { scramVerifier } from "../../data-plane/sql-logins.ts";
+import { shareTablesOfSqlLogins } from "../../share-login-tables.ts";
+import { createLogger } from "../../../../shared/logger.ts";
 import { TEST_DATABASE_SERVER, USERS, createTestApi, type TestApi } from "../../testing/harness.ts";
 import { loadableProject, makeApplication } from "../../testing/project-fixtures.ts";
 
@@ -223,6 +225,36 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("SQL access 
     await expect(run("psql", [uriFor(issued), "-XAtc", "select 1"])).rejects.toMatchObject({
       stderr: expect.stringContaining("password authentication failed"),
     });
+  });
+
+  it("a table a credential made before the project shared them is shared at start, without saving Write again; a second start changes nothing", async () => {
+    const issued = (await create({ serviceName: "Older ETL" })).body as IssuedSqlCredential;
+    expect((await setLevel(issued.credential.id, "write", "none")).status).toBe(200);
+    // As an older product left it: Write granted, but no default privileges for what the login makes.
+    const login = issued.credential.login;
+    const roles = `dt_${project.id.replaceAll("-", "")}`;
+    await api.dataPlane.withAdmin(TEST_DATABASE_SERVER, roles, async (c) => {
+      const inDestination = `ALTER DEFAULT PRIVILEGES FOR ROLE ${login} IN SCHEMA destination`;
+      await c.query(`${inDestination} REVOKE SELECT ON TABLES FROM ${roles}_owner, ${roles}_reader`);
+      await c.query(`${inDestination} REVOKE INSERT, UPDATE, DELETE ON TABLES FROM ${roles}_writer`);
+      await c.query(`${inDestination} REVOKE USAGE, SELECT ON SEQUENCES FROM ${roles}_writer`);
+    });
+    const uri = uriFor(issued);
+    expect(await asCredential(uri, `create table destination.made_before (id int)`)).toEqual({ rows: [] });
+    expect(await asCredential(uri, `insert into destination.made_before values (1), (2)`)).toEqual({ rows: [] });
+    const tableOf = async (name: string) =>
+      ((await api.get(`/api/v1/projects/${project.id}/databases`, admin)).body.databases[1].tables as { name: string }[]).find((t) => t.name === name);
+    expect(await tableOf("made_before")).toMatchObject({ rowCountEstimated: true });
+
+    const logger = createLogger("test", "silent");
+    expect(await shareTablesOfSqlLogins(api.db, api.dataPlane, logger)).toBeGreaterThanOrEqual(1);
+    // The project reads it as its own (its rows counted), and what the login makes from now on too.
+    expect(await tableOf("made_before")).toMatchObject({ rowCount: 2, rowCountEstimated: false });
+    expect(await asCredential(uri, `create table destination.made_after (id int)`)).toEqual({ rows: [] });
+    expect(await tableOf("made_after")).toMatchObject({ rowCount: 0, rowCountEstimated: false });
+    // Again: nothing fails, nothing changes.
+    expect(await shareTablesOfSqlLogins(api.db, api.dataPlane, logger)).toBeGreaterThanOrEqual(1);
+    expect(await tableOf("made_before")).toMatchObject({ rowCount: 2, rowCountEstimated: false });
   });
 
   it("a credential of one company reaches no other company's project, and another company's credential or project answers 404", async () => {
