@@ -23,9 +23,14 @@ export function companyHref(path: string, companyId: string | null | undefined, 
   return query ? `${pathname}?${query}` : (pathname ?? "/");
 }
 
+/** In components: the selected company's id (a GET form's hidden field carries it: its action's search is dropped). */
+export function useCompanyId(): string | null {
+  const shell = useRouteLoaderData("routes/shell") as { company: { id: string } | null } | undefined;
+  return shell?.company?.id ?? null;
+}
+
 /** In components: `href(path, search?)` bound to the selected company. */
 export function useCompanyHref() {
-  const shell = useRouteLoaderData("routes/shell") as { company: { id: string } | null } | undefined;
-  const companyId = shell?.company?.id ?? null;
+  const companyId = useCompanyId();
   return (path: string, search?: Search) => companyHref(path, companyId, search);
 }

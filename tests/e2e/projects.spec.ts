@@ -12,7 +12,6 @@ import { createApplication } from "./master-data";
  */
 const at = (path: string) => new RegExp(`^${E2E.portal}${path.replace(/[?.]/g, "\\$&")}(\\?|$)`);
 
-
 for (const javaScriptEnabled of [true, false]) {
   const mode = javaScriptEnabled ? "JavaScript on" : "JavaScript off";
   const suffix = javaScriptEnabled ? "js" : "html";
@@ -110,6 +109,12 @@ for (const javaScriptEnabled of [true, false]) {
         await page.getByRole("button", { name: "Load" }).click();
         await expect(page.getByRole("heading", { name: `${name} into Customers` })).toBeVisible();
       };
+      // The Table list holds the first tables whose name contains a search, found by a GET form (a project may have thousands).
+      const findTable = page.getByRole("search", { name: "Find a table" });
+      await findTable.getByLabel("Table name contains").fill("CUST");
+      await findTable.getByRole("button", { name: "Find tables" }).click();
+      await expect(findTable.getByRole("status")).toHaveText("The Table list offers the 1 table whose name contains “CUST”.");
+      await expect(page.getByLabel("Table", { exact: true }).locator("option")).toHaveText(["Choose a table", "Customers"]);
       await loadFile("customers-bad.csv", "CustomerId\r\n1\r\n2\r\nx\r\n");
       // The job runs in the background: with JavaScript the page polls, without it a <meta> refresh reloads it.
       await expect(page.getByRole("status").filter({ hasText: "1 row was rejected, so nothing was loaded" })).toBeVisible({ timeout: 30_000 });
@@ -222,6 +227,14 @@ for (const javaScriptEnabled of [true, false]) {
       await rows.getByRole("link", { name: "CustomerId" }).click();
       await expect(rows.getByRole("row").nth(1)).toHaveText("2");
       await expect(page.getByRole("navigation", { name: "Pagination" })).toContainText("2 rows");
+      // Its Table list is found the same way: a search that finds nothing says so; one that finds tables shows the first one's rows.
+      await findTable.getByLabel("Table name contains").fill("no such table");
+      await findTable.getByRole("button", { name: "Find tables" }).click();
+      await expect(findTable.getByRole("status")).toHaveText("No table's name contains “no such table”.");
+      await findTable.getByLabel("Table name contains").fill("cust");
+      await findTable.getByRole("button", { name: "Find tables" }).click();
+      await expect(findTable.getByRole("status")).toHaveText("The Table list offers the 1 table whose name contains “cust”.");
+      await expect(rows.getByRole("row")).toHaveCount(3);
       if (javaScriptEnabled) await expectNoViolations(page);
 
       // Edit a table of the project's own dictionary.
@@ -362,7 +375,9 @@ for (const javaScriptEnabled of [true, false]) {
       const projectId = /\/create\/([^/]+)\//.exec(page.url())![1]!;
 
       // Its pages, and the links that only lead on to one (the project itself, its wizard, its dictionary), are the portal's error page.
-      for (const path of ["details", "", "data-dictionary"].map((p) => `/migration/projects/${projectId}/${p}`).concat(`/migration/projects/create/${projectId}`)) {
+      for (const path of ["details", "", "data-dictionary"]
+        .map((p) => `/migration/projects/${projectId}/${p}`)
+        .concat(`/migration/projects/create/${projectId}`)) {
         await page.goto(withCompany(path, acme.id));
         await expect(page.getByRole("heading", { name: "Not found" })).toBeVisible();
         await expect(page.getByRole("alert")).toHaveText("Project not found.");

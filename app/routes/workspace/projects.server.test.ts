@@ -22,6 +22,7 @@ const details = await import("./project/details");
 const access = await import("./project/project-access");
 const background = await import("./project/background-process");
 const loadPage = await import("./project/databases-load");
+const sourceData = await import("./project/data-dictionary/source-data");
 const loadEntry = await import("./project/databases-history-entry");
 const historyList = await import("./project/databases-history");
 const historyTable = await import("./project/databases-history-table");
@@ -579,6 +580,52 @@ describe("loading a flat file through the portal", () => {
       release();
       live.jobs.hooks.beforeStep = undefined;
     }
+  });
+});
+
+describe("the Table select of the load and source data pages", () => {
+  it("offers the first 50 source tables whose name contains the search, found by the data API, and keeps the table chosen", async () => {
+    const project = await newProject(ANALYST, acme.id, acmeApp.id, "Many tables");
+    await readyForDatabases(project);
+    for (let i = 1; i <= 52; i++) {
+      const own = await api<any>(ANALYST, "GET", `/api/v1/projects/${project.id}/data-dictionary`);
+      await api(ANALYST, "POST", `/api/v1/projects/${project.id}/data-dictionary/tables`, {
+        version: own.version,
+        name: `Orders${String(i).padStart(2, "0")}`,
+        description: null,
+        columns: [{ name: "Id", type: "int", nullable: false, isKey: true }],
+      });
+    }
+    await api(ANALYST, "POST", `/api/v1/projects/${project.id}/try-create-databases`);
+    await live.jobs.idle();
+    const opts = { params: { projectId: project.id }, middleware: projectLayout.middleware };
+    const load = async (query: string) =>
+      (await call(ANALYST, `${projectUrl(project.id, "databases/flat-file/update-source")}${query}`, loadPage.loader, opts)) as any;
+    const rowsPage = async (query: string) =>
+      (await call(ANALYST, `${projectUrl(project.id, "data-dictionary/source-data")}${query}`, sourceData.loader, opts)) as any;
+
+    // 53 tables: the select offers the first 50 and says how many there are; the data API answered no more.
+    const fetchSpy = vi.spyOn(globalThis, "fetch");
+    try {
+      const all = await load("");
+      expect(all.tables).toMatchObject({ search: "", matching: 53 });
+      expect(all.tables.names).toHaveLength(50);
+      expect(all.tables.names.slice(0, 2)).toEqual(["Customers", "Orders01"]);
+      const asked = fetchSpy.mock.calls.map(([url]) => new URL(String(url))).find((u) => u.pathname === `/api/v1/projects/${project.id}/databases`);
+      expect(Object.fromEntries(asked!.searchParams)).toMatchObject({ database: "source", rows: "estimated", page: "1", pageSize: "50" });
+    } finally {
+      fetchSpy.mockRestore();
+    }
+    // A search (any case) narrows them; a table chosen in the link stays chosen.
+    expect((await load("&name=ORDERS5")).tables).toEqual({ search: "ORDERS5", names: ["Orders50", "Orders51", "Orders52"], matching: 3 });
+    expect(await load("&name=orders5&table=Customers")).toMatchObject({ chosenTable: "Customers", tables: { matching: 3 } });
+    expect((await load("&name=nothing")).tables).toEqual({ search: "nothing", names: [], matching: 0 });
+
+    // Source data: the first table the search finds, or the one asked for, whose rows are shown.
+    expect(await rowsPage("&name=orders5")).toMatchObject({ table: "Orders50", tables: { names: ["Orders50", "Orders51", "Orders52"] } });
+    const customers = await rowsPage("&name=orders5&table=Customers");
+    expect(customers).toMatchObject({ table: "Customers", rows: { columns: [{ name: "Id" }] } });
+    expect((await rowsPage("")).tables.names).toHaveLength(50);
   });
 });
 

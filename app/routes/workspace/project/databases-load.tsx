@@ -2,6 +2,7 @@ import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link } from "react-router";
 import { LOAD_MODE_LABELS, LOAD_MODES, ON_REJECTED, ON_REJECTED_LABELS } from "../../../../contracts/values/loads";
 import { UPLOAD_TYPE_LABELS, UPLOAD_TYPES } from "../../../../contracts/values/projects";
+import { FindTableForm, type TableChoices } from "~/components/databases/find-table-form";
 import { ADD_COLUMNS_INTENT, FilePreview } from "~/components/loads/file-preview";
 import { FlatFileParametersForm, SAVE_PARAMETERS } from "~/components/projects/flat-file-parameters-form";
 import { FileField, FormErrors, RadioGroupField, SelectField } from "~/components/forms/fields";
@@ -15,6 +16,7 @@ import { useWorkspacePaths } from "~/lib/workspace-paths";
 import { checkWorkspace, projectCalls, projectScope } from "../workspace.server";
 import type { Route } from "./+types/databases-load";
 import { loadPageAction } from "./databases-load.server";
+import { sourceTableChoices } from "./source-table-choices.server";
 
 /** Loading changes the source database: write access, and the workspace not locked (spec §5). */
 async function guard(context: Route.LoaderArgs["context"]) {
@@ -24,23 +26,22 @@ async function guard(context: Route.LoaderArgs["context"]) {
 
 /** databases/flat-file/update-source: upload a file into one table of the source database, as a job. */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  // The tables a file can go into are the source database's, their fixed-length widths, and a
-  // preview the upload's (`?upload=`): asked beside the workspace's own load.
-  const uploadId = new URL(request.url).searchParams.get("upload");
+  // The tables a file can go into are the source database's (the first that match `?name=`), their
+  // fixed-length widths, and a preview the upload's (`?upload=`): asked beside the workspace's own load.
+  const params = new URL(request.url).searchParams;
+  const uploadId = params.get("upload");
   const calls = projectCalls(context);
-  const [{ project }, [databases, widths, preview]] = await afterGuard(
+  const [{ project }, [tables, widths, preview]] = await afterGuard(
     guard(context),
-    Promise.all([
-      calls.databases({ database: "source", rows: "estimated" }),
-      calls.columnWidths(),
-      uploadId ? calls.loads.staged(uploadId).catch(goneUpload) : null,
-    ]),
+    Promise.all([sourceTableChoices(calls, params), calls.columnWidths(), uploadId ? calls.loads.staged(uploadId).catch(goneUpload) : null]),
   );
-  const source = databases.databases.find((d) => d.kind === "source");
+  const { created, ...choices } = tables;
   return {
     projectId: project.id,
-    created: Boolean(source?.exists),
-    tables: source?.tables.map((t) => t.name) ?? [],
+    created,
+    tables: choices,
+    // The table chosen in a link (`?table=`), kept when a search no longer lists it.
+    chosenTable: params.get("table")?.trim() || null,
     parameters: project.flatFileParameters,
     uploadType: project.uploadType ?? "SingleFile",
     preview: preview && "gone" in preview ? null : preview,
@@ -86,7 +87,7 @@ const UPLOAD_TYPE_OPTIONS = UPLOAD_TYPES.map((value) => ({
 }));
 
 export default function LoadFlatFile({ loaderData, actionData }: Route.ComponentProps) {
-  const { projectId, created, tables, parameters, uploadType, preview, previewGone, widths } = loaderData;
+  const { projectId, created, tables, chosenTable, parameters, uploadType, preview, previewGone, widths } = loaderData;
   const result = (actionData as { result?: SubmissionResult<string[]> } | undefined)?.result;
   const parametersResult = result?.initialValue?.intent === SAVE_PARAMETERS ? result : undefined;
   const href = useCompanyHref();
@@ -100,10 +101,12 @@ export default function LoadFlatFile({ loaderData, actionData }: Route.Component
       mode: preview?.mode ?? "replace",
       onRejected: preview?.onRejected ?? "loadNothing",
       uploadType,
-      table: preview?.files[0]?.table ?? undefined,
+      table: preview?.files[0]?.table ?? chosenTable ?? undefined,
     },
     required: preview ? [] : ["file"],
   });
+  const tableOptions = tableOptionsOf(tables, preview?.files[0]?.table ?? chosenTable);
+  const findTable = <FindTableForm action={paths.databases.load(projectId)} choices={tables} keep={{ upload: preview?.uploadId, table: chosenTable }} />;
   const choices = (
     <>
       <RadioGroupField label="Mode" field={fields.mode!} options={MODE_OPTIONS} />
@@ -148,6 +151,7 @@ export default function LoadFlatFile({ loaderData, actionData }: Route.Component
               {preview.files.map((file) => (
                 <FilePreview key={file.name} file={file} />
               ))}
+              {preview.files.length === 1 ? findTable : null}
               {preview.files.some((f) => f.table && f.extraColumns.length) ? (
                 <Form method="post" className="flex flex-wrap items-center gap-3 rounded-md border border-amber-300 bg-amber-50 px-4 py-3 text-sm">
                   <input type="hidden" name="intent" value={ADD_COLUMNS_INTENT} />
@@ -164,9 +168,7 @@ export default function LoadFlatFile({ loaderData, actionData }: Route.Component
               <Form method="post" {...getFormProps(form)} className="flex flex-col gap-5">
                 <FormErrors form={form} />
                 <input type="hidden" name="uploadId" value={preview.uploadId} />
-                {preview.files.length === 1 ? (
-                  <SelectField label="Table" field={fields.table!} placeholder="Choose a table" options={tables.map((t) => ({ value: t, label: t }))} />
-                ) : null}
+                {preview.files.length === 1 ? <SelectField label="Table" field={fields.table!} placeholder="Choose a table" options={tableOptions} /> : null}
                 {choices}
                 <div className="flex items-center gap-4">
                   <StatusButton type="submit" pending={pending}>
@@ -180,39 +182,53 @@ export default function LoadFlatFile({ loaderData, actionData }: Route.Component
               </Form>
             </section>
           ) : (
-            <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="flex flex-col gap-5">
-              <FormErrors form={form} />
-              <RadioGroupField label="Upload type" field={fields.uploadType!} options={UPLOAD_TYPE_OPTIONS} />
-              <SelectField
-                label="Table"
-                field={fields.table!}
-                placeholder="Choose a table"
-                description="For a single file. Left empty, the table the file's name names."
-                options={tables.map((t) => ({ value: t, label: t }))}
-              />
-              {choices}
-              {/* Last: a browser sends the fields in this order, and with every choice ahead of the file
+            <>
+              {findTable}
+              <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="flex flex-col gap-5">
+                <FormErrors form={form} />
+                <RadioGroupField label="Upload type" field={fields.uploadType!} options={UPLOAD_TYPE_OPTIONS} />
+                <SelectField
+                  label="Table"
+                  field={fields.table!}
+                  placeholder="Choose a table"
+                  description="For a single file. Left empty, the table the file's name names. The search above narrows the list."
+                  options={tableOptions}
+                />
+                {choices}
+                {/* Last: a browser sends the fields in this order, and with every choice ahead of the file
                   the data API starts the load as the file arrives (decision 016). */}
-              <FileField
-                label="File"
-                field={fields.file!}
-                accept={parameters?.extension === ".xlsx" ? ".xlsx,.zip" : ".csv,.txt,.dta,.zip"}
-                multiple
-                description={`${parameters?.extension === ".xlsx" ? "An .xlsx workbook" : "Delimited or fixed-length text (.csv, .txt, .dta)"}, at most 5 GB; for multiple files, several files or one .zip.`}
-              />
-              <div className="flex items-center gap-4">
-                <StatusButton type="submit" variant="outline" pending={pending} formAction={href(paths.databases.load(projectId), { intent: PREVIEW_INTENT })}>
-                  Preview
-                </StatusButton>
-                <StatusButton type="submit" pending={pending}>
-                  Load
-                </StatusButton>
-                {historyLink}
-              </div>
-            </Form>
+                <FileField
+                  label="File"
+                  field={fields.file!}
+                  accept={parameters?.extension === ".xlsx" ? ".xlsx,.zip" : ".csv,.txt,.dta,.zip"}
+                  multiple
+                  description={`${parameters?.extension === ".xlsx" ? "An .xlsx workbook" : "Delimited or fixed-length text (.csv, .txt, .dta)"}, at most 5 GB; for multiple files, several files or one .zip.`}
+                />
+                <div className="flex items-center gap-4">
+                  <StatusButton
+                    type="submit"
+                    variant="outline"
+                    pending={pending}
+                    formAction={href(paths.databases.load(projectId), { intent: PREVIEW_INTENT })}
+                  >
+                    Preview
+                  </StatusButton>
+                  <StatusButton type="submit" pending={pending}>
+                    Load
+                  </StatusButton>
+                  {historyLink}
+                </div>
+              </Form>
+            </>
           )}
         </>
       )}
     </Card>
   );
+}
+
+/** The Table select's options: the tables the search found, and the one already chosen when the search does not list it. */
+function tableOptionsOf(choices: TableChoices, chosen: string | null | undefined) {
+  const names = chosen && !choices.names.includes(chosen) ? [chosen, ...choices.names] : choices.names;
+  return names.map((t) => ({ value: t, label: t }));
 }

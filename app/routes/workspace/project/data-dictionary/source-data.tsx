@@ -1,20 +1,23 @@
 import { Form, Link } from "react-router";
+import { FindTableForm } from "~/components/databases/find-table-form";
 import { Card } from "~/components/ui/card";
 import { Pagination } from "~/components/ui/pagination";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
-import { useCompanyHref } from "~/lib/company-href";
+import { useCompanyHref, useCompanyId } from "~/lib/company-href";
 import { serviceFailure } from "~/lib/forms.server";
 import { afterGuard } from "~/lib/guards.server";
 import { readPaging } from "~/lib/list-search.server";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
 import { SelectFilter } from "~/components/ui/select-filter";
 import { projectCalls, projectScope } from "../../workspace.server";
+import { sourceTableChoices } from "../source-table-choices.server";
 import type { Route } from "./+types/source-data";
 
 /**
  * data-dictionary/source-data: the rows of a table of the source database, as stored (DOMAIN.md:
  * "rows of a source table, paginated, with the column types applied"), paged, sorted and filtered in
- * SQL through the URL: `?table=&page=&sort=&column=&contains=`.
+ * SQL through the URL: `?table=&page=&sort=&column=&contains=`. The Table select offers the first tables
+ * whose name contains `?name=` (a project may have thousands); without `?table=`, the first of them.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const params = new URL(request.url).searchParams;
@@ -31,12 +34,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         throw err;
       })
     : Promise.resolve(null);
-  const [{ project }, [databases, rowsOfAsked]] = await afterGuard(projectScope(context), Promise.all([calls.databases({ database: "source", rows: "estimated" }), askedRows]));
-  const source = databases.databases.find((d) => d.kind === "source");
-  const tables = source?.exists ? source.tables.map((t) => t.name) : [];
-  const table = rowsOfAsked ? asked! : tables[0];
+  const [{ project }, [{ created, ...tables }, rowsOfAsked]] = await afterGuard(projectScope(context), Promise.all([sourceTableChoices(calls, params), askedRows]));
+  const table = rowsOfAsked ? asked! : tables.names[0];
   const rows = rowsOfAsked ?? (table ? await calls.tableRows("source", table, query) : null);
-  return { projectId: project.id, created: Boolean(source?.exists), tables, table: table ?? null, rows, filter };
+  return { projectId: project.id, created, tables, table: table ?? null, rows, filter };
 }
 
 export const handle = { breadcrumb: "Source data" };
@@ -44,20 +45,28 @@ export const handle = { breadcrumb: "Source data" };
 export default function SourceData({ loaderData }: Route.ComponentProps) {
   const { projectId, created, tables, table, rows, filter } = loaderData;
   const href = useCompanyHref();
+  const companyId = useCompanyId();
   const paths = useWorkspacePaths();
   const here = paths.dictionary.sourceData(projectId);
   const link = (change: Record<string, string | number | undefined>) =>
-    href(here, { table: table ?? undefined, sort: rows?.sort, column: filter.column, contains: filter.contains, ...change });
+    href(here, { table: table ?? undefined, name: tables.search || undefined, sort: rows?.sort, column: filter.column, contains: filter.contains, ...change });
 
   if (!created || !table || !rows) {
     return (
       <Card>
-        <p className="text-sm text-muted-foreground">
-          {created ? "The source database has no tables." : "The source database is not created yet: its rows show here once data is loaded."}
-        </p>
+        {/* A search that found nothing: the search is offered again, and says so. */}
+        {created && tables.search ? (
+          <FindTableForm action={here} choices={tables} />
+        ) : (
+          <p className="text-sm text-muted-foreground">
+            {created ? "The source database has no tables." : "The source database is not created yet: its rows show here once data is loaded."}
+          </p>
+        )}
       </Card>
     );
   }
+  // The table shown stays offered when the search does not list it.
+  const tableNames = tables.names.includes(table) ? tables.names : [table, ...tables.names];
   const descending = rows.sort.startsWith("-");
   const sortedBy = rows.sort.replace(/^-/, "");
   return (
@@ -65,8 +74,13 @@ export default function SourceData({ loaderData }: Route.ComponentProps) {
       <h2 id="source-data-title" className="text-lg font-semibold">
         Source data
       </h2>
+      <div className="mt-4">
+        <FindTableForm action={here} choices={tables} />
+      </div>
       <Form method="get" role="search" aria-label="Find rows" className="mt-4 flex flex-wrap items-end gap-4">
-        <SelectFilter id="source-table" label="Table" name="table" value={table} options={tables.map((t) => [t, t] as const)} />
+        {companyId ? <input type="hidden" name="companyId" value={companyId} /> : null}
+        {tables.search ? <input type="hidden" name="name" value={tables.search} /> : null}
+        <SelectFilter id="source-table" label="Table" name="table" value={table} options={tableNames.map((t) => [t, t] as const)} />
         <SelectFilter
           id="source-column"
           label="Column"
