@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { pageOf, pageQuerySchema, repeatedQuery } from "./common";
 
 export * from "./values/client-portal";
 
@@ -28,6 +29,18 @@ export const companyUserSchema = z.object({
 });
 export const companyUsersResponseSchema = z.array(companyUserSchema);
 export type CompanyUser = z.infer<typeof companyUserSchema>;
+
+/**
+ * GET /api/v1/companies/{companyId}/users/page: a page of the company's people, sorted by name and
+ * searched in SQL (`name`: name or e-mail contains, any case), for a picker of a company of thousands;
+ * `id` (repeated, at most a page) keeps only those people (the names of a project's grants).
+ */
+export const companyUsersPageQuerySchema = pageQuerySchema.extend({
+  name: z.string().trim().max(100).optional(),
+  id: repeatedQuery(z.string().min(1)).refine((ids) => ids.length <= 100, "At most 100 ids"),
+  include: z.enum(["roles"]).optional(),
+});
+export const companyUsersPageSchema = pageOf(companyUserSchema);
 
 /**
  * GET /api/v1/companies/{companyId}/admin-data-sources: the company's admin data sources, that is its

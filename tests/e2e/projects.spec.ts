@@ -250,7 +250,13 @@ for (const javaScriptEnabled of [true, false]) {
 
       // Grant a user read access.
       await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Project access" }).click();
+      // The company's people a page at a time, searched through a GET form.
+      const findUsers = page.getByRole("search", { name: "Find users" });
+      await findUsers.getByLabel("Name or e-mail contains").fill("VIEWER");
+      await findUsers.getByRole("button", { name: "Search" }).click();
+      await expect(page.getByRole("navigation", { name: "Pagination" })).toContainText("Page 1 of 1 · 1 user");
       const add = page.getByRole("form", { name: "Add a user" });
+      await expect(add.getByLabel("User").locator("option")).toHaveText(["Choose a user", "Vera Viewer (viewer@demo.test)"]);
       await add.getByLabel("User").selectOption({ label: "Vera Viewer (viewer@demo.test)" });
       await expect(add.getByLabel("Can read")).toBeChecked();
       await add.getByRole("button", { name: "Add user" }).click();

@@ -4,7 +4,7 @@
  * builds every path from the workspace's descriptor: route modules never build an API path.
  */
 import { z } from "zod";
-import { companyUsersResponseSchema } from "../../../contracts/client-portal";
+import { companyUsersPageSchema, companyUsersResponseSchema } from "../../../contracts/client-portal";
 import {
   checkDefaultResponseSchema,
   configurationSchema,
@@ -45,10 +45,25 @@ import {
   type UPLOAD_TYPES,
 } from "../../../contracts/projects";
 import { backupPageSchema, comparisonBodySchema, historyEntryDetailsSchema, restoreBodySchema, startedWorkSchema } from "../../../contracts/backups";
-import { historyPageSchema, loadSchema, rejectedRowsPageSchema, stagedUploadSchema, tableRowsSchema, type HistoryQuery, type stagedLoadSchema } from "../../../contracts/loads";
+import {
+  historyPageSchema,
+  loadSchema,
+  rejectedRowsPageSchema,
+  stagedUploadSchema,
+  tableRowsSchema,
+  type HistoryQuery,
+  type stagedLoadSchema,
+} from "../../../contracts/loads";
 import type { WorkspaceDescriptor } from "../../../contracts/workspaces";
 import { sqlPermissionsSchema, type setSqlPermissionsSchema } from "../../../contracts/sql-access";
-import { runDetailsSchema, runPageSchema, startedRunSchema, type runStepsQuerySchema, type runsQuerySchema, type startRunSchema } from "../../../contracts/runs";
+import {
+  runDetailsSchema,
+  runPageSchema,
+  startedRunSchema,
+  type runStepsQuerySchema,
+  type runsQuerySchema,
+  type startRunSchema,
+} from "../../../contracts/runs";
 import { callService, callServiceStream, type Caller, type StreamedUpload } from "../api.server";
 import { dictionaryEndpoints } from "./dictionary-tables.server";
 
@@ -114,9 +129,14 @@ export function workspaceApi(ws: WorkspaceDescriptor, as: Caller) {
         /** A map CSV streamed through to be previewed (nothing applied). */
         startImport: (columnId: string, upload: StreamedUpload) =>
           callService("data-api", at(id, "mapping-columns", columnId, "imports"), as, { method: "POST", stream: upload, schema: valueMapImportSchema }),
-        getImport: (columnId: string, importId: string) => callService("data-api", at(id, "mapping-columns", columnId, "imports", importId), as, { schema: valueMapImportSchema }),
+        getImport: (columnId: string, importId: string) =>
+          callService("data-api", at(id, "mapping-columns", columnId, "imports", importId), as, { schema: valueMapImportSchema }),
         applyImport: (columnId: string, importId: string, version: number) =>
-          callService("data-api", at(id, "mapping-columns", columnId, "imports", importId, "apply"), as, { method: "POST", body: { version }, schema: anything }),
+          callService("data-api", at(id, "mapping-columns", columnId, "imports", importId, "apply"), as, {
+            method: "POST",
+            body: { version },
+            schema: anything,
+          }),
         discardImport: (columnId: string, importId: string) =>
           callService("data-api", at(id, "mapping-columns", columnId, "imports", importId), as, { method: "DELETE", schema: anything }),
         /** A sample file streamed through: a new table of the file data structure, its columns from the file. */
@@ -128,8 +148,7 @@ export function workspaceApi(ws: WorkspaceDescriptor, as: Caller) {
       },
       /** A mapping project's "Translate a file": started from an upload streamed through, then followed. */
       translations: {
-        start: (upload: StreamedUpload) =>
-          callService("data-api", at(id, "translations"), as, { method: "POST", stream: upload, schema: translationSchema }),
+        start: (upload: StreamedUpload) => callService("data-api", at(id, "translations"), as, { method: "POST", stream: upload, schema: translationSchema }),
         list: () => callService("data-api", at(id, "translations"), as, { schema: z.array(translationSchema) }),
         get: (translationId: string) => callService("data-api", at(id, "translations", translationId), as, { schema: translationSchema }),
         file: (translationId: string) => callServiceStream("data-api", at(id, "translations", translationId, "file"), as),
@@ -188,17 +207,19 @@ export function workspaceApi(ws: WorkspaceDescriptor, as: Caller) {
 
       /** Backups of both databases: a page of them, "Back up now", one streamed for download. */
       backups: {
-        list: (query: { page: number; pageSize: number; deliveries?: boolean }) => callService("data-api", at(id, "backups"), as, { schema: backupPageSchema, query }),
+        list: (query: { page: number; pageSize: number; deliveries?: boolean }) =>
+          callService("data-api", at(id, "backups"), as, { schema: backupPageSchema, query }),
         create: () => callService("data-api", at(id, "backups"), as, { method: "POST", schema: startedWorkSchema }),
         download: (backupId: string) => callServiceStream("data-api", at(id, "backups", backupId, "download"), as),
       },
       /** Restores into the source database (from a backup, an undo, or an uploaded file streamed through) and comparisons. */
       restores: {
-        start: (body: z.input<typeof restoreBodySchema>) => callService("data-api", at(id, "restores"), as, { method: "POST", body, schema: startedWorkSchema }),
-        upload: (upload: StreamedUpload) =>
-          callService("data-api", at(id, "restores"), as, { method: "POST", stream: upload, schema: startedWorkSchema }),
+        start: (body: z.input<typeof restoreBodySchema>) =>
+          callService("data-api", at(id, "restores"), as, { method: "POST", body, schema: startedWorkSchema }),
+        upload: (upload: StreamedUpload) => callService("data-api", at(id, "restores"), as, { method: "POST", stream: upload, schema: startedWorkSchema }),
       },
-      compare: (body: z.input<typeof comparisonBodySchema>) => callService("data-api", at(id, "comparisons"), as, { method: "POST", body, schema: startedWorkSchema }),
+      compare: (body: z.input<typeof comparisonBodySchema>) =>
+        callService("data-api", at(id, "comparisons"), as, { method: "POST", body, schema: startedWorkSchema }),
 
       /** The workspace's own data dictionary: its copy, edited without touching the master it may have come from. */
       dictionary: {
@@ -221,6 +242,13 @@ export const checkDefaultConfiguration = (as: Caller, companyId: string) =>
 /** GET /api/v1/companies/{id}/admin-data-sources: the schemes a configuration may serve. */
 export const adminDataSources = (as: Caller, companyId: string) =>
   callService("data-api", `/api/v1/companies/${enc(companyId)}/admin-data-sources`, as, { schema: adminDataSourcesResponseSchema });
+
+/** A page of the company's people (client portal), searched and counted there in SQL, with their product role in it; `id`: only those. */
+export const companyUsersPage = (as: Caller, companyId: string, query: { name?: string | undefined; page?: number; pageSize?: number; id?: string[] }) =>
+  callService("client-portal", `/api/v1/companies/${enc(companyId)}/users/page`, as, {
+    schema: companyUsersPageSchema,
+    query: { ...query, include: "roles" },
+  });
 
 /** The company's people (client portal), for access grants and "started by"; with their product role in it if asked. */
 export const companyUsers = (as: Caller, companyId: string, options: { withRoles?: boolean } = {}) =>

@@ -352,7 +352,7 @@ describe("project access", () => {
     const before = (await call(ANALYST, url, access.loader, opts)) as any;
     expect(before.canWrite).toBe(true);
     expect(before.users.map((u: any) => u.user?.name)).toEqual(["Ann Analyst"]);
-    expect(before.candidates.map((u: any) => u.name)).toContain("Carl Client");
+    expect(before.people.candidates.map((u: any) => u.name)).toContain("Carl Client");
 
     // Read only: the "Can write" box left unchecked sends nothing.
     const granted = await call(ANALYST, url, access.action, { ...opts, form: { intent: "set", formKey: "add", userId: CLIENT_ADMIN_ID, canRead: "on" } });
@@ -401,6 +401,31 @@ describe("a project's assigned templates", () => {
     const cookie = (removed as Response).headers.get("Set-Cookie")!.split(";")[0]!;
     const flash = await readFlash(new Request("http://portal.test/", { headers: { Cookie: cookie } }));
     expect(JSON.stringify(flash)).toContain("Template Cleanup deleted with its levels and scripts.");
+  });
+});
+
+describe("the people to add on the project access page", () => {
+  it("are a page of the company's people, searched and counted by the client portal in SQL through the URL, never the whole company", async () => {
+    const project = await newProject(ANALYST, birch.id, birchApp.id, "Access of a big company");
+    const url = projectUrl(project.id, "users/project-access", birch.id);
+    const opts = { params: { projectId: project.id }, middleware: projectLayout.middleware };
+    const fetchSpy = vi.spyOn(globalThis, "fetch");
+    try {
+      const found = (await call(ANALYST, `${url}&name=CARL&pageSize=10`, access.loader, opts)) as any;
+      expect(found.search).toEqual({ name: "CARL", sort: "name", page: 1, pageSize: 10 });
+      expect(found.people).toMatchObject({ total: 1, onPage: 1, candidates: [{ name: "Carl Client", email: "clientadmin@demo.test" }] });
+      // The granted user keeps a name, asked by id; the company's whole list is never asked.
+      expect(found.users.map((u: any) => u.user?.name)).toEqual(["Ann Analyst"]);
+      const asked = fetchSpy.mock.calls.map(([u]) => new URL(String(u))).filter((u) => u.pathname.startsWith(`/api/v1/companies/${birch.id}/users`));
+      expect(asked.map((u) => u.pathname)).not.toContain(`/api/v1/companies/${birch.id}/users`);
+      expect(asked.map((u) => Object.fromEntries(u.searchParams))).toContainEqual({ name: "CARL", page: "1", pageSize: "10", include: "roles" });
+    } finally {
+      fetchSpy.mockRestore();
+    }
+    // Past the end: nobody on the page, said so; a bad page size falls back to the default.
+    const past = (await call(ANALYST, `${url}&page=3&pageSize=nope`, access.loader, opts)) as any;
+    expect(past.search).toMatchObject({ page: 3, pageSize: 25 });
+    expect(past.people).toMatchObject({ total: 2, onPage: 0, candidates: [] });
   });
 });
 

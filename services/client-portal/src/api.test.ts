@@ -127,7 +127,10 @@ describe.each(TEST_DATABASE_KINDS)("client portal API on %s", (kind) => {
       for (const roles of ["SuperAdmin", "support"]) {
         const res = await getUsers(birch.id, await signer.token("someone-else", roles));
         expect(res.status, roles).toBe(200);
-        expect((await res.json()).map((u: { name: string }) => u.name), roles).toEqual(["Ann Analyst", "Carl Client"]);
+        expect(
+          (await res.json()).map((u: { name: string }) => u.name),
+          roles,
+        ).toEqual(["Ann Analyst", "Carl Client"]);
       }
       const none = await getUsers("no-such-company", await signer.token("admin", "SuperAdmin"));
       expect(await none.json()).toEqual([]);
@@ -135,6 +138,45 @@ describe.each(TEST_DATABASE_KINDS)("client portal API on %s", (kind) => {
 
     it("answers 401 without a token", async () => {
       expect((await getUsers(acme.id)).status).toBe(401);
+    });
+  });
+
+  describe("GET /api/v1/companies/:companyId/users/page", () => {
+    const getPage = async (companyId: string, query: string, roles = "SuperAdmin") =>
+      portal.api.request(`/api/v1/companies/${companyId}/users/page?${query}`, { headers: { authorization: `Bearer ${await signer.token("admin", roles)}` } });
+
+    it("answers a page of the company's people sorted by name, searched by name or e-mail in any case, counted in SQL", async () => {
+      const first = await getPage(acme.id, "pageSize=10&page=1");
+      expect(first.status).toBe(200);
+      expect(await first.json()).toEqual({
+        items: [
+          { id: analyst.id, name: "Ann Analyst", email: "analyst@demo.test" },
+          { id: users.translator!.id, name: "Tia Translator", email: "translator@demo.test" },
+          { id: viewer.id, name: "Vera Viewer", email: "viewer@demo.test" },
+        ],
+        total: 3,
+        page: 1,
+        pageSize: 10,
+      });
+      expect(await (await getPage(acme.id, "name=TRANSL")).json()).toMatchObject({ items: [{ name: "Tia Translator" }], total: 1, pageSize: 25 });
+      expect(await (await getPage(acme.id, "name=viewer%40demo")).json()).toMatchObject({ items: [{ name: "Vera Viewer" }], total: 1 });
+      // A "%" is a character searched for, not a wildcard.
+      expect(await (await getPage(acme.id, "name=%25")).json()).toMatchObject({ items: [], total: 0 });
+      const second = await (await getPage(acme.id, "pageSize=10&page=2")).json();
+      expect(second).toMatchObject({ items: [], total: 3, page: 2 });
+      const named = await (await getPage(acme.id, `id=${viewer.id}&id=${analyst.id}&include=roles`)).json();
+      expect(named.items.map((u: { name: string; productRoleName?: string }) => [u.name, typeof u.productRoleName])).toEqual([
+        ["Ann Analyst", "string"],
+        ["Vera Viewer", "string"],
+      ]);
+    });
+
+    it("refuses a page size not offered with 400, and a company the caller holds no entry for with 403", async () => {
+      expect((await getPage(acme.id, "pageSize=7")).status).toBe(400);
+      const res = await portal.api.request(`/api/v1/companies/${cedar.id}/users/page`, {
+        headers: { authorization: `Bearer ${await signer.token(analyst.id, analyst.roles)}` },
+      });
+      expect(res.status).toBe(403);
     });
   });
 

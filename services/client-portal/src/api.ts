@@ -3,6 +3,8 @@ import { PostgresAdapter, sql, type Kysely } from "kysely";
 import {
   adminDataSourcesResponseSchema,
   brandingSchema,
+  companyUsersPageQuerySchema,
+  companyUsersPageSchema,
   companyUsersResponseSchema,
   permissionsResponseSchema,
   type CompanyUser,
@@ -53,6 +55,38 @@ export function apiRoutes({ db, env, bearer, logger }: Deps) {
     const users = await listCompanyUsers(db, companyId);
     const withRoles = c.req.query("include") === "roles";
     return c.json(companyUsersResponseSchema.parse(withRoles ? users : users.map(({ productRoleName: _, ...u }) => u)));
+  });
+
+  /**
+   * A page of the company's people, searched and counted in SQL (the project-access page's picker, a
+   * company of thousands); the same rule as the whole list. A bad query answers 400 naming it.
+   */
+  app.get("/api/v1/companies/:companyId/users/page", requireBearer, async (c) => {
+    const companyId = c.req.param("companyId");
+    if (!(await mayAskAboutCompany(db, c.get("caller"), companyId))) return forbidden(c);
+    const query = companyUsersPageQuerySchema.safeParse({ ...c.req.query(), id: c.req.queries("id") });
+    if (!query.success)
+      return apiError(
+        c,
+        400,
+        "validation_failed",
+        query.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`),
+      );
+    const { page, pageSize, name, id, include } = query.data;
+    const contains = name ? `%${name.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%` : null;
+    const matching = companyUsersQuery(db, companyId)
+      .$if(contains !== null, (q) => q.where(sql<boolean>`(lower(users.name) like ${contains} escape '\\' or lower(users.email) like ${contains} escape '\\')`))
+      .$if(id.length > 0, (q) => q.where("users.id", "in", id));
+    const { total } = await matching
+      .clearSelect()
+      .select((eb) => eb.fn.countAll<number>().as("total"))
+      .executeTakeFirstOrThrow();
+    const rows = await orderedByName(matching)
+      .limit(pageSize)
+      .offset((page - 1) * pageSize)
+      .execute();
+    const items = include === "roles" ? rows : rows.map(({ productRoleName: _, ...u }) => u);
+    return c.json(companyUsersPageSchema.parse({ items, total: Number(total), page, pageSize }));
   });
 
   /**
@@ -115,15 +149,23 @@ async function mayAskAboutCompany(db: Kysely<Database>, caller: Caller, companyI
 
 const forbidden = (c: Context) => apiError(c, 403, "forbidden", ["You don't have permission to access."]);
 
-/** Case-insensitive name order first so "ann" and "Ann" sit together on both engines; id keeps ties stable. */
-function listCompanyUsers(db: Kysely<Database>, companyId: string): Promise<CompanyUser[]> {
+/** The company's people: anyone holding a permission entry for it. */
+function companyUsersQuery(db: Kysely<Database>, companyId: string) {
   return db
     .selectFrom("users")
     .innerJoin("permissions", "permissions.user_id", "users.id")
     .select(["users.id", "users.name", "users.email", "permissions.product_role_name as productRoleName"])
-    .where("permissions.company_id", "=", companyId)
+    .where("permissions.company_id", "=", companyId);
+}
+
+/** Case-insensitive name order first so "ann" and "Ann" sit together on both engines; id keeps ties stable. */
+function orderedByName<Q extends ReturnType<typeof companyUsersQuery>>(query: Q): Q {
+  return query
     .orderBy(sql`lower(users.name)`)
     .orderBy("users.name")
-    .orderBy("users.id")
-    .execute();
+    .orderBy("users.id") as Q;
+}
+
+function listCompanyUsers(db: Kysely<Database>, companyId: string): Promise<CompanyUser[]> {
+  return orderedByName(companyUsersQuery(db, companyId)).execute();
 }

@@ -10,10 +10,15 @@ import { formatTimestamp } from "~/components/projects/format";
 import { useIntentPending } from "~/components/projects/use-intent-pending";
 import { Alert } from "~/components/ui/alert";
 import { Card } from "~/components/ui/card";
+import { ListSearchForm } from "~/components/ui/list-search-form";
+import { Pagination } from "~/components/ui/pagination";
+import { SearchField } from "~/components/ui/search-field";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
-import { companyUsers } from "~/lib/api/workspaces.server";
+import { companyUsersPage } from "~/lib/api/workspaces.server";
+import { readContains, readPaging } from "~/lib/list-search.server";
 import { redirectWithFlash } from "~/lib/flash.server";
-import { companyHref } from "~/lib/company-href";
+import { companyHref, useCompanyHref } from "~/lib/company-href";
+import { DEFAULT_PAGE_SIZE } from "~/lib/list-search";
 import { getFormProps, useServerForm } from "~/lib/forms";
 import { invalid, readFormData, refusedByService, serviceFailure, unknownIntent } from "~/lib/forms.server";
 import { mayEnterArea } from "../../../../contracts/areas";
@@ -39,37 +44,61 @@ const grantSchema = z
   });
 const removeSchema = z.object({ userId: z.string().min(1) });
 
-export async function loader({ context }: Route.LoaderArgs) {
-  // Started beside the workspace's own load; used only once its guard passed.
-  const [{ access, ws }, [grants, { value: people }]] = await afterGuard(
+/** The client portal answers at most this many people by id at once (companyUsersPageQuerySchema). */
+const IDS_AT_ONCE = 100;
+
+/** The names come from the client portal; without them the page still works, with user ids. */
+function namesUnavailable(err: unknown): null {
+  if (err instanceof Response || !serviceFailure(err)) throw err;
+  return null;
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  // The company's people to add: a page of them, searched and counted by the client portal in SQL
+  // (`?name=&page=&pageSize=`), never the whole company. Started beside the workspace's own load.
+  const params = new URL(request.url).searchParams;
+  const search = { name: readContains(params), ...readPaging(params, ["name"], "name") };
+  const [{ access, ws, companyId, paths, project }, [grants, { value: people }]] = await afterGuard(
     projectScope(context),
     Promise.all([
       projectCalls(context).users(),
-      // The names come from the client portal; without them the page still works, with user ids.
       forSelectedCompany(context, (as, companyId) =>
-        companyUsers(as, companyId, { withRoles: true }).catch((err: unknown) => {
-          if (err instanceof Response || !serviceFailure(err)) throw err;
-          return null;
-        }),
+        companyUsersPage(as, companyId, { name: search.name || undefined, page: search.page, pageSize: search.pageSize }).catch(namesUnavailable),
       ),
     ]),
   );
-  const byId = new Map((people ?? []).map((u) => [u.id, u]));
+  // The names of the people with access: asked by their ids, a page's worth at a time.
+  const named = await forSelectedCompany(context, async (as, companyId) => {
+    const found = [];
+    for (let i = 0; i < grants.length; i += IDS_AT_ONCE) {
+      const ids = grants.slice(i, i + IDS_AT_ONCE).map((g) => g.userId);
+      const page = await companyUsersPage(as, companyId, { id: ids, pageSize: IDS_AT_ONCE }).catch(namesUnavailable);
+      if (!page) return null;
+      found.push(...page.items);
+    }
+    return found;
+  });
+  const grantees = named.value;
+  const byId = new Map((grantees ?? []).map((u) => [u.id, u]));
   // People whose role in this company does not open the area: a grant alone does not let them in,
   // and the page says so next to their names rather than letting the grant look like it worked.
   const cannotOpen: Record<string, string> = Object.fromEntries(
-    (people ?? [])
+    [...(grantees ?? []), ...(people?.items ?? [])]
       .filter((u) => !mayEnterArea(ws.area, u.productRoleName ? [u.productRoleName] : [], accessSettings))
       .map((u) => [u.id, u.productRoleName ? readableRole(u.productRoleName) : "no role"]),
   );
   const users = grants.map((g) => ({ ...g, user: byId.get(g.userId) ?? null, cannotOpenAs: cannotOpen[g.userId] ?? null }));
   const granted = new Set(grants.map((g) => g.userId));
   return {
+    companyId,
+    here: paths.page(project.id, "users/project-access"),
     canWrite: access.canWrite,
     noun: ws.noun,
-    namesMissing: people === null,
+    namesMissing: people === null || grantees === null,
     users,
-    candidates: (people ?? []).filter((u) => !granted.has(u.id)),
+    search,
+    // The page of the company's people, those with access already left out of the select.
+    people: people ? { total: people.total, candidates: people.items.filter((u) => !granted.has(u.id)), onPage: people.items.length } : null,
     cannotOpen,
     area: ws.kind === "onboarding" ? "Data Onboarding" : "Migrations",
   };
@@ -113,7 +142,7 @@ export const handle = { breadcrumb: "Project access" };
 type UserRow = Route.ComponentProps["loaderData"]["users"][number];
 
 export default function ProjectAccess({ loaderData, actionData }: Route.ComponentProps) {
-  const { canWrite, noun, namesMissing, users, candidates, area, cannotOpen } = loaderData;
+  const { canWrite, noun, namesMissing, users, people, search, here, companyId, area, cannotOpen } = loaderData;
   const lastResult = actionData?.result as SubmissionResult<string[]> | undefined;
   const resultFor = (form: string) => (lastResult?.initialValue?.formKey === form ? lastResult : undefined);
 
@@ -173,7 +202,16 @@ export default function ProjectAccess({ loaderData, actionData }: Route.Componen
       </Card>
 
       {canWrite ? (
-        <AddForm candidates={candidates} namesMissing={namesMissing} area={area} noun={noun} cannotOpen={cannotOpen} lastResult={resultFor("add")} />
+        <AddForm
+          people={people}
+          search={search}
+          here={here}
+          companyId={companyId}
+          area={area}
+          noun={noun}
+          cannotOpen={cannotOpen}
+          lastResult={resultFor("add")}
+        />
       ) : null}
     </div>
   );
@@ -232,32 +270,56 @@ function RemoveForm({ row, lastResult }: { row: UserRow; lastResult?: Submission
   );
 }
 
-function AddForm({
-  candidates,
-  namesMissing,
-  area,
-  noun,
-  cannotOpen,
-  lastResult,
-}: {
-  candidates: CompanyUser[];
-  namesMissing: boolean;
-  area: string;
-  noun: string;
-  cannotOpen: Record<string, string>;
+type AddProps = Pick<Route.ComponentProps["loaderData"], "people" | "search" | "here" | "companyId" | "area" | "noun" | "cannotOpen"> & {
   lastResult?: SubmissionResult<string[]>;
-}) {
+};
+
+/** The company's people a page at a time, searched through the URL (a GET form and links): the select offers the page's people without access. */
+function AddForm({ people, search, here, companyId, area, noun, cannotOpen, lastResult }: AddProps) {
+  const href = useCompanyHref();
+  const candidates: CompanyUser[] = people?.candidates ?? [];
   const blocked = candidates.filter((u) => cannotOpen[u.id]);
   const pending = useIntentPending("set", { formKey: "add" });
   const [form, fields] = useServerForm({ id: "add-user", lastResult, defaultValue: { canRead: "on" }, required: ["userId"] });
+  const withSearch = (page: number) =>
+    href(here, {
+      name: search.name || undefined,
+      page: page === 1 ? undefined : page,
+      pageSize: search.pageSize === DEFAULT_PAGE_SIZE ? undefined : search.pageSize,
+    });
   return (
     <Card aria-labelledby="add-title">
       <h2 id="add-title" className="text-lg font-semibold">
         Add a user
       </h2>
-      {candidates.length === 0 ? (
+      {people ? (
+        <ListSearchForm
+          action={here}
+          label="Find users"
+          companyId={companyId}
+          sort={search.sort}
+          defaultSort="name"
+          pageSize={search.pageSize}
+          pageSizeId="access-users-page-size"
+          filtered={Boolean(search.name)}
+          className="mt-3"
+        >
+          <SearchField id="access-users-search" label="Name or e-mail contains" value={search.name} placeholder="Name or e-mail…" />
+        </ListSearchForm>
+      ) : null}
+      {!people ? (
+        <p className="mt-2 text-sm text-muted-foreground">The company's users could not be loaded.</p>
+      ) : candidates.length === 0 ? (
         <p className="mt-2 text-sm text-muted-foreground">
-          {namesMissing ? "The company's users could not be loaded." : `Every user of this company already has access to the ${noun}.`}
+          {people.total === 0
+            ? search.name
+              ? "No user of this company has a name or e-mail containing this search."
+              : "This company has no users."
+            : people.onPage === 0
+              ? "There is nobody on this page. Go back with Previous."
+              : search.name || people.total > people.onPage
+                ? `Everybody here already has access to the ${noun}: search for others, or see the other pages.`
+                : `Every user of this company already has access to the ${noun}.`}
         </p>
       ) : (
         <>
@@ -293,6 +355,9 @@ function AddForm({
           </Form>
         </>
       )}
+      {people && people.total > 0 ? (
+        <Pagination page={search.page} pageSize={search.pageSize} total={people.total} noun={["user", "users"]} href={withSearch} />
+      ) : null}
     </Card>
   );
 }
