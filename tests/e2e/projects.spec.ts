@@ -272,6 +272,7 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page).toHaveURL(at(withCompany(`/migration/projects/create/${projectId}/templates`, acme.id)));
       await page.getByRole("button", { name: "Assign templates" }).click();
       await expect(page.getByRole("alert")).toHaveText("Choose at least one template to assign.");
+      await expect(page.getByRole("alert")).toBeFocused();
       await page.getByRole("checkbox", { name: new RegExp(master) }).check();
       await page.getByRole("button", { name: "Assign templates" }).click();
       await expect(page.getByRole("status")).toHaveText("Templates assigned: the project is Active.");
@@ -360,8 +361,16 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page.getByRole("region", { name: "Delete template Slow?" })).toHaveCount(0);
       await expect(inRunOrder.getByRole("link", { name: "Slow", exact: true })).toBeVisible();
       await inRunOrder.getByRole("link", { name: "Remove template Slow" }).click();
+      // Deleted from another tab meanwhile: this tab's Delete is refused at the top of the page, which takes focus.
+      const otherTab = await page.context().newPage();
+      await otherTab.goto(page.url());
+      await otherTab.getByRole("region", { name: "Delete template Slow?" }).getByRole("button", { name: "Delete template" }).click();
+      await expect(otherTab.getByRole("status")).toHaveText("Template Slow deleted with its levels and scripts.");
+      await otherTab.close();
       await page.getByRole("region", { name: "Delete template Slow?" }).getByRole("button", { name: "Delete template" }).click();
-      await expect(page.getByRole("status")).toHaveText("Template Slow deleted with its levels and scripts.");
+      await expect(page.getByRole("alert").first()).toHaveText("Template not found.");
+      await expect(page.getByRole("alert").first()).toBeFocused();
+      await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Templates" }).click();
       await expect(inRunOrder.getByRole("link", { name: "Slow", exact: true })).toHaveCount(0);
       await expect(inRunOrder.getByRole("link", { name: master, exact: true })).toBeVisible();
     });

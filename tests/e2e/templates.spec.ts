@@ -31,9 +31,10 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page.getByRole("status")).toHaveText(`Template ${name} created. Add its levels and scripts.`);
       const templateUrl = page.url();
 
-      // Not available while it has no script.
+      // Not available while it has no script: the refusal at the top of the page takes focus.
       await page.getByRole("button", { name: "Make available" }).click();
       await expect(page.getByRole("alert")).toHaveText("Add at least one script before making the template available.");
+      await expect(page.getByRole("alert")).toBeFocused();
 
       for (const level of ["Load", "Prepare"]) {
         await page.getByLabel("New level name").fill(level);
@@ -132,6 +133,7 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page.getByRole("alert").first()).toContainText(
         /You changed this script in another tab or window at \d\d:\d\d UTC\. Version 2 was saved after the version 1 you edited/,
       );
+      await expect(page.getByRole("alert").first()).toBeFocused();
       await expect(page.getByRole("table", { name: "Changes between version 1 and version 2" })).toContainText("Added: select 2;");
       await expectSql(page, "select 'mine';");
       await page.getByRole("button", { name: "Save new version" }).click();
@@ -166,6 +168,7 @@ for (const javaScriptEnabled of [true, false]) {
       await fillSql(page, "select 'kept';");
       await page.getByRole("button", { name: "Save new version" }).click();
       await expect(page.getByRole("alert").first()).toContainText("Your lock was taken away by Sam Super (“urgent fix”)");
+      await expect(page.getByRole("alert").first()).toBeFocused();
       await expectSql(page, "select 'kept';");
       await page.getByRole("button", { name: "Lock again and save" }).click();
       await expect(page.getByRole("status")).toHaveText("Version 2 saved.");

@@ -2,7 +2,7 @@ import { Form } from "react-router";
 import type { TemplateSummary } from "../../../contracts/templates";
 import { StatusButton } from "~/components/forms/status-button";
 import { useIntentPending } from "~/components/projects/use-intent-pending";
-import { Alert } from "~/components/ui/alert";
+import { RefusalAlert } from "~/components/forms/fields";
 
 /**
  * "Assign templates": the area's Available master templates as checkboxes (one repeated field,
@@ -21,7 +21,7 @@ export function AssignTemplatesForm({ templates, errors, noun }: { templates: re
   return (
     <Form method="post" className="flex flex-col gap-4">
       <input type="hidden" name="intent" value="assign" />
-      {errors.length ? <Alert>{errors.join(" ")}</Alert> : null}
+      {errors.length ? <RefusalAlert refusal={errors}>{errors.join(" ")}</RefusalAlert> : null}
       <fieldset>
         <legend className="text-sm font-medium">Available master templates</legend>
         <ul className="mt-2 flex flex-col gap-2">

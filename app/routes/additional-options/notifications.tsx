@@ -5,7 +5,7 @@ import { z } from "zod";
 import { lockMinutesGiven, webhookFieldsSchema } from "../../../contracts/notifications";
 import { DELIVERY_RETRY_HOURS, SIGNATURE_HEADER, WEBHOOK_EVENT_LABELS, WEBHOOK_EVENTS, type WebhookEvent } from "../../../contracts/values/notifications";
 import { ConfirmCard, useConfirmParam } from "~/components/forms/confirm-card";
-import { CheckboxGroupField, FormErrors, TextField } from "~/components/forms/fields";
+import { CheckboxGroupField, FormErrors, RefusalAlert, TextField } from "~/components/forms/fields";
 import { StatusButton } from "~/components/forms/status-button";
 import { formatTimestamp } from "~/components/projects/format";
 import { useIntentPending } from "~/components/projects/use-intent-pending";
@@ -132,7 +132,7 @@ export default function Notifications({ loaderData, actionData }: Route.Componen
           the body with the webhook&apos;s secret), and retried with backoff for {DELIVERY_RETRY_HOURS} hours. A failing endpoint never slows a run.
         </p>
       </div>
-      {refusals.length > 0 ? <Alert>{refusals.join(" ")}</Alert> : null}
+      {refusals.length > 0 ? <RefusalAlert refusal={lastResult}>{refusals.join(" ")}</RefusalAlert> : null}
       {created ? (
         <Card aria-labelledby="secret-title" tone="success">
           <h2 id="secret-title" className="text-lg font-semibold">

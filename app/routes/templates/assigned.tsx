@@ -1,6 +1,6 @@
 import { Form, Link, data } from "react-router";
 import { formatTimestamp } from "~/components/dictionary/column-format";
-import { Alert } from "~/components/ui/alert";
+import { RefusalAlert } from "~/components/forms/fields";
 import { ConfirmCard, useConfirmParam } from "~/components/forms/confirm-card";
 import { Button, buttonVariants } from "~/components/ui/button";
 import { Card, CardDescription } from "~/components/ui/card";
@@ -95,7 +95,7 @@ export default function AssignedTemplates({ loaderData, actionData }: Route.Comp
           </Link>
         </div>
       ) : null}
-      {actionData?.errors?.length ? <Alert>{actionData.errors.join(" ")}</Alert> : null}
+      {actionData?.errors?.length ? <RefusalAlert refusal={actionData.errors}>{actionData.errors.join(" ")}</RefusalAlert> : null}
       {removing ? <RemoveConfirmation template={removing} cancelHref={confirm.cancelHref} /> : null}
       {items.length === 0 ? (
         <Card>

@@ -2,7 +2,7 @@ import { data, Form, Link, type UIMatch } from "react-router";
 import { ON_ERROR_LABELS, RUN_STEP_STATUSES, type RunStepStatus } from "../../../contracts/values/runs";
 import { formatTimestamp } from "~/components/dictionary/column-format";
 import { AutoRefresh } from "~/components/projects/job-progress";
-import { Alert } from "~/components/ui/alert";
+import { RefusalAlert } from "~/components/forms/fields";
 import { Button, buttonVariants } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { CheckboxFilter } from "~/components/ui/checkbox-filter";
@@ -76,7 +76,8 @@ export default function RunDetails({ loaderData, actionData }: Route.ComponentPr
   const here = paths.page(projectId, `templates/run-history/${run.id}/details`);
   const filtered = search.status.length > 0;
   const running = run.status === "IN_PROGRESS";
-  const [first, ...problems] = actionData?.errors ?? [];
+  const refusal = actionData?.errors;
+  const [first, ...problems] = refusal ?? [];
   return (
     <section aria-labelledby="run-title" className="flex flex-col gap-4">
       <AutoRefresh active={running} />
@@ -87,7 +88,7 @@ export default function RunDetails({ loaderData, actionData }: Route.ComponentPr
         <RunStatusBadge status={run.status} />
       </div>
       {first ? (
-        <Alert>
+        <RefusalAlert refusal={refusal}>
           {first}
           {problems.length ? (
             <ul className="mt-2 list-disc pl-5">
@@ -96,7 +97,7 @@ export default function RunDetails({ loaderData, actionData }: Route.ComponentPr
               ))}
             </ul>
           ) : null}
-        </Alert>
+        </RefusalAlert>
       ) : null}
       {run.message ? <p className="text-sm">{run.message}</p> : null}
       <Card>

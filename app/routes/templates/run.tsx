@@ -4,9 +4,8 @@ import { z } from "zod";
 import { ON_ERROR_CHOICES, ON_ERROR_LABELS, RUN_START_STATUSES, RUN_TYPES } from "../../../contracts/values/runs";
 import { whenFieldsPass } from "../../../contracts/common";
 import { PROJECT_STATUS_LABELS } from "../../../contracts/values/projects";
-import { CheckboxGroupField, FormErrors, RadioGroupField, SelectField } from "~/components/forms/fields";
+import { CheckboxGroupField, FormErrors, RadioGroupField, RefusalAlert, SelectField } from "~/components/forms/fields";
 import { StatusButton, useIsPending } from "~/components/forms/status-button";
-import { Alert } from "~/components/ui/alert";
 import { buttonVariants } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
@@ -124,7 +123,7 @@ export default function RunTemplates({ loaderData, actionData }: Route.Component
     <Card className="max-w-3xl">
       <h2 className="text-lg font-semibold">Run the templates</h2>
       {first ? (
-        <Alert className="mt-3">
+        <RefusalAlert refusal={result?.errors} className="mt-3">
           <p>{first}</p>
           {more.length ? (
             <ul aria-label="Problems" className="mt-2 list-disc pl-5">
@@ -133,7 +132,7 @@ export default function RunTemplates({ loaderData, actionData }: Route.Component
               ))}
             </ul>
           ) : null}
-        </Alert>
+        </RefusalAlert>
       ) : null}
       {notRunnable ? (
         <p className="mt-3 text-sm">

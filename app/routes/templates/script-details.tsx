@@ -3,7 +3,7 @@ import { Form, Link, data, useLocation } from "react-router";
 import { z } from "zod";
 import { nameSchema, versionSchema } from "../../../contracts/common";
 import { formatTimestamp } from "~/components/dictionary/column-format";
-import { FormErrors, TextField } from "~/components/forms/fields";
+import { FormErrors, RefusalAlert, TextField } from "~/components/forms/fields";
 import { StatusButton } from "~/components/forms/status-button";
 import { useIntentPending } from "~/components/projects/use-intent-pending";
 import { ConfirmCard, useConfirmParam } from "~/components/forms/confirm-card";
@@ -14,7 +14,6 @@ import { companyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { getFormProps, useServerForm } from "~/lib/forms";
 import { invalid, readFormData, refusedByService, serviceFailure, unknownIntent } from "~/lib/forms.server";
-import { Alert } from "~/components/ui/alert";
 import { cn } from "~/lib/utils";
 import { requireTemplateWrite, scriptOf, templateOf, templateScope } from "./templates.server";
 import type { Route } from "./+types/script-details";
@@ -73,7 +72,7 @@ export default function ScriptDetails({ loaderData, actionData }: Route.Componen
   const [form, fields] = useServerForm({ id: "rename-script", lastResult: result, required: ["name"], defaultValue: { name: script.name } });
   return (
     <div className="flex flex-col gap-4">
-      {errors.length ? <Alert>{errors.join(" ")}</Alert> : null}
+      {errors.length ? <RefusalAlert refusal={errors}>{errors.join(" ")}</RefusalAlert> : null}
       <Card>
         <LabelValueList
           label="Script information"

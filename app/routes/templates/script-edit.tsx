@@ -2,12 +2,11 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form } from "react-router";
 import { forceUnlockSchema, saveScriptSchema, type Script, type ScriptDiff } from "../../../contracts/templates";
 import { formatTimestamp } from "~/components/dictionary/column-format";
-import { FormErrors, TextField } from "~/components/forms/fields";
+import { FormErrors, RefusalAlert, TextField } from "~/components/forms/fields";
 import { SqlField } from "~/components/forms/sql-field";
 import { StatusButton } from "~/components/forms/status-button";
 import { useIntentPending } from "~/components/projects/use-intent-pending";
 import { LineDiff } from "~/components/templates/line-diff";
-import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { companyHref } from "~/lib/company-href";
@@ -106,7 +105,7 @@ export default function ScriptEdit({ loaderData, actionData }: Route.ComponentPr
   const holding = script.lockState === "Locked" && script.lockedBy === me;
   return (
     <div className="flex flex-col gap-4">
-      {result?.errors.length ? <Alert>{result.errors.join(" ")}</Alert> : null}
+      {result?.errors.length ? <RefusalAlert refusal={result.errors}>{result.errors.join(" ")}</RefusalAlert> : null}
       {editable ? <LockPanel script={script} holding={holding} admin={admin} result={result?.form === "force-unlock" ? result.result : undefined} /> : null}
       {editable && (holding || result?.lockLost) ? (
         <Editor script={script} holding={holding} result={result?.form === "save" ? result : undefined} />
@@ -184,9 +183,9 @@ function Editor({ script, holding, result }: { script: Script; holding: boolean;
     <Card>
       {result?.stale ? (
         <div className="mb-4 flex flex-col gap-3">
-          <Alert>
+          <RefusalAlert refusal={result.stale}>
             {result.staleMessage} Below is what changed meanwhile; your text is kept in the editor. Save again to make it version {result.stale.to + 1}.
-          </Alert>
+          </RefusalAlert>
           <LineDiff diff={result.stale} label={`Changes between version ${result.stale.from} and version ${result.stale.to}`} />
         </div>
       ) : null}

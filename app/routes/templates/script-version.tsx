@@ -1,6 +1,6 @@
 import { Form, Link, data, type UIMatch } from "react-router";
 import { formatTimestamp } from "~/components/dictionary/column-format";
-import { Alert } from "~/components/ui/alert";
+import { RefusalAlert } from "~/components/forms/fields";
 import { Button, buttonVariants } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
@@ -55,7 +55,11 @@ export default function ScriptVersion({ loaderData, actionData }: Route.Componen
   const paths = useTemplatePaths();
   return (
     <Card>
-      {actionData?.errors?.length ? <Alert className="mb-3">{actionData.errors.join(" ")}</Alert> : null}
+      {actionData?.errors?.length ? (
+        <RefusalAlert refusal={actionData.errors} className="mb-3">
+          {actionData.errors.join(" ")}
+        </RefusalAlert>
+      ) : null}
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div>
           <h3 className="text-base font-semibold">Version {version.version}</h3>

@@ -5,10 +5,9 @@ import { descriptionSchema, nameSchema, versionSchema } from "../../../contracts
 import { moveSchema, templateStatusSchema, templateTypeSchema, type Level, type Template } from "../../../contracts/templates";
 import { TEMPLATE_STATUS_MOVES, TEMPLATE_TYPES } from "../../../contracts/values/templates";
 import { formatTimestamp } from "~/components/dictionary/column-format";
-import { FormErrors, SelectField, TextareaField, TextField } from "~/components/forms/fields";
+import { FormErrors, RefusalAlert, SelectField, TextareaField, TextField } from "~/components/forms/fields";
 import { StatusButton } from "~/components/forms/status-button";
 import { useIntentPending } from "~/components/projects/use-intent-pending";
-import { Alert } from "~/components/ui/alert";
 import { Button, buttonVariants } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { Icon } from "~/components/ui/icon";
@@ -108,7 +107,7 @@ export default function TemplateEdit({ loaderData, actionData }: Route.Component
   const errors = (actionData as ActionData)?.errors ?? [];
   return (
     <div className="flex flex-col gap-6">
-      {errors.length ? <Alert>{errors.join(" ")}</Alert> : null}
+      {errors.length ? <RefusalAlert refusal={errors}>{errors.join(" ")}</RefusalAlert> : null}
       {template.status === "Archived" ? (
         <p className="text-sm text-muted-foreground">This template is archived: it is read-only and can no longer be assigned to projects.</p>
       ) : null}

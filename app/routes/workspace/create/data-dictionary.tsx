@@ -7,7 +7,7 @@ import { DELETE_TABLE_PARAM, DeleteTableConfirmation } from "~/components/dictio
 import { useConfirmParam } from "~/components/forms/confirm-card";
 import { DictionaryTablesList } from "~/components/dictionary/dictionary-tables-list";
 import { TableEditor, tableEditorDefaults } from "~/components/dictionary/table-editor";
-import { FormErrors } from "~/components/forms/fields";
+import { FormErrors, RefusalAlert } from "~/components/forms/fields";
 import { StatusButton } from "~/components/forms/status-button";
 import { useIntentPending } from "~/components/projects/use-intent-pending";
 import { formatTimestamp } from "~/components/projects/format";
@@ -21,7 +21,6 @@ import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { useOpenAreas } from "~/lib/open-areas";
 import { getFormProps, useServerForm } from "~/lib/forms";
 import { invalid, readFormData, refusedByService, serviceFailure, unknownIntent } from "~/lib/forms.server";
-import { Alert } from "~/components/ui/alert";
 import { afterGuard } from "~/lib/guards.server";
 import { projectCalls, requireWorkspace, workspaceKind } from "../workspace.server";
 
@@ -184,7 +183,11 @@ export default function DataDictionaryStep({ loaderData, actionData }: Route.Com
         </div>
       </Card>
 
-      {createError ? <Alert className="mt-4">{createError}</Alert> : null}
+      {createError ? (
+        <RefusalAlert refusal={actionData} className="mt-4">
+          {createError}
+        </RefusalAlert>
+      ) : null}
       <div className="mt-4 flex flex-wrap items-center gap-3">
         {ready && createsDatabases ? (
           <Form method="post">

@@ -2,14 +2,13 @@ import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link, data } from "react-router";
 import { isAdmin } from "../../../../contracts/roles";
-import { FormErrors, TextareaField } from "~/components/forms/fields";
+import { FormErrors, RefusalAlert, TextareaField } from "~/components/forms/fields";
 import { getFormProps, useServerForm } from "~/lib/forms";
 import { Button } from "~/components/ui/button";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { invalid, readFormData, refusedByService, serviceFailure, unknownIntent } from "~/lib/forms.server";
 import { LOCK_REASON_LABELS } from "../../../../contracts/values/projects";
 import { AutoRefresh, isRunning, JobProgress } from "~/components/projects/job-progress";
-import { Alert } from "~/components/ui/alert";
 import { Card } from "~/components/ui/card";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
@@ -84,7 +83,7 @@ export default function BackgroundProcess({ loaderData, actionData }: Route.Comp
   return (
     <div className="space-y-6">
       <AutoRefresh active={isLocked || running.length > 0} />
-      {actionData && "errors" in actionData ? <Alert>{actionData.errors.join(" ")}</Alert> : null}
+      {actionData && "errors" in actionData ? <RefusalAlert refusal={actionData.errors}>{actionData.errors.join(" ")}</RefusalAlert> : null}
       <Card aria-labelledby="lock-title">
         <h2 id="lock-title" className="text-lg font-semibold">
           Lock

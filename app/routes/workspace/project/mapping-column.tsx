@@ -3,10 +3,9 @@ import { data, Form, Link, redirect, type UIMatch } from "react-router";
 import { PAGE_SIZES } from "../../../../contracts/values/common";
 import { UNMAPPED_RULE_LABELS } from "../../../../contracts/values/mappings";
 import { addValueSchema, type ValueMapImport, type ValueMapPage } from "../../../../contracts/mappings";
-import { FileField, FormErrors, TextField } from "~/components/forms/fields";
+import { FileField, FormErrors, RefusalAlert, TextField } from "~/components/forms/fields";
 import { StatusButton, useIsPending } from "~/components/forms/status-button";
 import { useIntentPending } from "~/components/projects/use-intent-pending";
-import { Alert } from "~/components/ui/alert";
 import { Button, buttonVariants } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { Pagination } from "~/components/ui/pagination";
@@ -224,7 +223,7 @@ function ValuesForm({ page, canWrite, errors }: { page: ValueMapPage; canWrite: 
   }
   return (
     <Form method="post" className="mt-4 flex flex-col gap-3">
-      {errors.length ? <Alert>{errors.join(" ")}</Alert> : null}
+      {errors.length ? <RefusalAlert refusal={errors}>{errors.join(" ")}</RefusalAlert> : null}
       <input type="hidden" name="intent" value="save" />
       <input type="hidden" name="version" value={page.column.version} />
       <Table aria-label={`Values of ${page.column.name}`}>
@@ -338,7 +337,11 @@ function ImportPreview({ preview, errors, canWrite }: { preview: ValueMapImport;
       <p className="mt-1 text-sm">
         {preview.adds} to add, {preview.changes} to change, {preview.unchanged} left as they are ({preview.rowCount} in the file).
       </p>
-      {errors.length ? <Alert className="mt-3">{errors.join(" ")}</Alert> : null}
+      {errors.length ? (
+        <RefusalAlert refusal={errors} className="mt-3">
+          {errors.join(" ")}
+        </RefusalAlert>
+      ) : null}
       {preview.sampleChanges.length ? (
         <Table aria-label="Values the import changes" className="mt-3">
           <TableHeader>
