@@ -200,6 +200,14 @@ export function refusedByService(submission: Submission<unknown>, err: unknown) 
   );
 }
 
+/**
+ * A form's refusal (invalid, refusedByService) tagged with the form it belongs to, for a page whose
+ * forms post the same fields (a row's id): each form shows only its own refusal, read by `form`.
+ */
+export function refusalOf<F extends string>(form: F, answer: ReturnType<typeof invalid>) {
+  return data({ ...answer.data, form }, answer.init ?? { status: 400 });
+}
+
 /** The status and body of a failure thrown by callService (a `data()` value), or null. */
 export function serviceFailure(err: unknown): { status: number; body: ServiceFailure } | null {
   if (!err || typeof err !== "object" || (err as { type?: unknown }).type !== "DataWithResponseInit") return null;

@@ -75,8 +75,20 @@ describe("revoking a SQL credential", () => {
 
   it("says a refusal in the confirmation, at its field", () => {
     const result = { status: "error", initialValue: { intent: "revoke", id: "k2", reason: "" }, error: { reason: ["Give a reason"] } };
-    const html = show("?companyId=c1&revoke=k2", { result });
+    const html = show("?companyId=c1&revoke=k2", { result, form: "revoke" });
     expect(html).toMatch(/<section[^>]*aria-labelledby="revoke-heading"[^]*Give a reason[^]*Revoke credential[^]*<\/section>/);
+  });
+
+  it("says a refused revocation in the confirmation only, not in the row's Rotate, which posts the same id", () => {
+    const result = { status: "error", initialValue: { intent: "revoke", id: "k2", reason: "Left" }, error: { "": ["This credential is already revoked."] } };
+    const html = show("?companyId=c1&revoke=k2", { result, form: "revoke" });
+    expect(html.split("This credential is already revoked.")).toHaveLength(2);
+    expect(html).toMatch(/<section[^>]*aria-labelledby="revoke-heading"[^]*This credential is already revoked\.[^]*Revoke credential[^]*<\/section>/);
+    // A rotation's refusal is said in its row, and in no confirmation.
+    const rotation = { status: "error", initialValue: { intent: "rotate", id: "k2" }, error: { "": ["This credential is already revoked."] } };
+    const rotated = show("?companyId=c1&revoke=k2", { result: rotation, form: "rotate" });
+    expect(rotated.split("This credential is already revoked.")).toHaveLength(2);
+    expect(rotated).toMatch(/id="rotate-k2"[^]*This credential is already revoked\.[^]*Rotate password/);
   });
 });
 

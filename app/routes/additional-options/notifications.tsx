@@ -17,7 +17,7 @@ import { sqlAccessApi } from "~/lib/api/sql-access.server";
 import { companyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { getFormProps, useServerForm } from "~/lib/forms";
-import { invalid, readFormData, refusedByService, unknownIntent } from "~/lib/forms.server";
+import { invalid, readFormData, refusalOf, refusedByService, unknownIntent } from "~/lib/forms.server";
 import { callerOf, forSelectedCompany, shellOf, type Shell } from "~/lib/guards.server";
 import { hasRole, ROLES } from "../../../contracts/roles";
 import type { Route } from "./+types/notifications";
@@ -82,9 +82,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 
   // A refused test or removal is said at the top of the page, not in the Add form (its webhook may be gone).
-  const aboutAWebhook = (answer: ReturnType<typeof invalid>) => data({ ...answer.data, form: "webhook" as const }, answer.init ?? { status: 400 });
   const submission = parseWithZod(formData, { schema: idSchema });
-  if (submission.status !== "success") return aboutAWebhook(invalid(submission));
+  if (submission.status !== "success") return refusalOf("webhook", invalid(submission));
   try {
     if (intent === "test") {
       const delivery = await api.testWebhook(submission.value.id, companyId);
@@ -99,7 +98,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       return redirectWithFlash(here, "Webhook removed: nothing more is sent to it.");
     }
   } catch (err) {
-    return aboutAWebhook(refusedByService(submission, err));
+    return refusalOf("webhook", refusedByService(submission, err));
   }
   return unknownIntent(intent);
 }

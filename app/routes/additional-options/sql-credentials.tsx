@@ -29,7 +29,7 @@ import { companyUsers } from "~/lib/api/workspaces.server";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { getFormProps, useServerForm } from "~/lib/forms";
-import { invalid, readFormData, refusedByService, serviceFailure, unknownIntent } from "~/lib/forms.server";
+import { invalid, readFormData, refusalOf, refusedByService, serviceFailure, unknownIntent } from "~/lib/forms.server";
 import { callerOf, forSelectedCompany, shellOf } from "~/lib/guards.server";
 import { readPaging } from "~/lib/list-search.server";
 import type { Route } from "./+types/sql-credentials";
@@ -84,36 +84,37 @@ export async function action({ request, context }: Route.ActionArgs) {
   const intent = formData.get("intent");
   // The password is in this answer only: no cache may keep it.
   const once = { headers: { "Cache-Control": "no-store" } };
+  // Each refusal says which form it belongs to: a row's Rotate and its Revoke post the same id.
 
   if (intent === "create") {
     const submission = parseWithZod(formData, { schema: createFormSchema });
-    if (submission.status !== "success") return invalid(submission);
+    if (submission.status !== "success") return refusalOf("create", invalid(submission));
     try {
       const issued = await api.create({ companyId, ...submission.value });
       return data({ issued, result: submission.reply({ resetForm: true }) }, once);
     } catch (err) {
-      return refusedByService(submission, err);
+      return refusalOf("create", refusedByService(submission, err));
     }
   }
 
   if (intent === "rotate") {
     const submission = parseWithZod(formData, { schema: idSchema });
-    if (submission.status !== "success") return invalid(submission);
+    if (submission.status !== "success") return refusalOf("rotate", invalid(submission));
     try {
       return data({ issued: await api.rotate(submission.value.id, companyId), result: undefined }, once);
     } catch (err) {
-      return refusedByService(submission, err);
+      return refusalOf("rotate", refusedByService(submission, err));
     }
   }
 
   if (intent === "revoke") {
     const submission = parseWithZod(formData, { schema: idSchema.extend(revokeSqlCredentialSchema.shape) });
-    if (submission.status !== "success") return invalid(submission);
+    if (submission.status !== "success") return refusalOf("revoke", invalid(submission));
     try {
       const { credential } = await api.revoke(submission.value.id, companyId, submission.value.reason);
       return redirectWithFlash(companyHref(PATH, companyId), `Credential ${credential.login} revoked: it can no longer connect.`);
     } catch (err) {
-      return refusedByService(submission, err);
+      return refusalOf("revoke", refusedByService(submission, err));
     }
   }
 
@@ -136,7 +137,9 @@ export default function SqlCredentials({ loaderData, actionData }: Route.Compone
   const { companyId, companyName, search, credentials, people, expiry } = loaderData;
   const href = useCompanyHref();
   const issued = actionData && "issued" in actionData ? (actionData.issued as IssuedSqlCredential) : undefined;
-  const lastResult = actionData?.result as SubmissionResult<string[]> | undefined;
+  // The refusal of one form: the create form's, a row's rotation's or the revocation's.
+  const refused = actionData && "form" in actionData ? actionData : undefined;
+  const resultOf = (form: "create" | "rotate" | "revoke") => (refused?.form === form ? (refused.result as SubmissionResult<string[]>) : undefined);
   // ?revoke={credentialId}: the revocation's confirmation, a link away, so one click never revokes.
   const confirm = useConfirmParam("revoke");
   const revoking = credentials?.items.find((c) => c.id === confirm.value && c.status !== "Revoked");
@@ -157,7 +160,7 @@ export default function SqlCredentials({ loaderData, actionData }: Route.Compone
       </div>
 
       {issued ? <IssuedPassword issued={issued} /> : null}
-      {revoking ? <RevokeConfirmation credential={revoking} cancelHref={confirm.cancelHref} lastResult={lastResult} /> : null}
+      {revoking ? <RevokeConfirmation credential={revoking} cancelHref={confirm.cancelHref} lastResult={resultOf("revoke")} /> : null}
 
       {!companyId || !credentials ? (
         <Alert>Choose a company to see its SQL credentials.</Alert>
@@ -226,7 +229,7 @@ export default function SqlCredentials({ loaderData, actionData }: Route.Compone
                   </TableHeader>
                   <TableBody>
                     {credentials.items.map((c) => (
-                      <CredentialRow key={c.id} credential={c} revokeHref={confirm.openHref(c.id)} lastResult={lastResult} />
+                      <CredentialRow key={c.id} credential={c} revokeHref={confirm.openHref(c.id)} lastResult={resultOf("rotate")} />
                     ))}
                   </TableBody>
                 </Table>
@@ -240,7 +243,7 @@ export default function SqlCredentials({ loaderData, actionData }: Route.Compone
               />
             </div>
           )}
-          <CreateForm people={people} expiry={expiry} lastResult={issued ? undefined : lastResult} />
+          <CreateForm people={people} expiry={expiry} lastResult={resultOf("create")} />
         </>
       )}
     </section>
@@ -377,7 +380,7 @@ function RevokeConfirmation({ credential, cancelHref, lastResult }: { credential
       inputs={(fields) => <TextareaField label="Reason" field={fields.reason!} description="Kept in the audit log." />}
       submitLabel="Revoke credential"
       cancelHref={cancelHref}
-      lastResult={lastResult?.initialValue?.intent === "revoke" ? lastResult : undefined}
+      lastResult={lastResult}
     >
       {credential.name} can no longer connect, from now on: open sessions are ended. This cannot be undone; create a new credential instead.
     </ConfirmCard>
@@ -388,7 +391,7 @@ function CreateForm({ people, expiry, lastResult }: { people: LoaderData["people
   const pending = useIntentPending("create");
   const [form, fields] = useServerForm({
     id: "create-credential",
-    lastResult: lastResult?.initialValue?.intent === "create" ? lastResult : undefined,
+    lastResult,
     required: ["expiresOn"],
   });
   return (
