@@ -1,6 +1,7 @@
 import type { Backup } from "../../../contracts/backups";
 import { HISTORY_TYPE_LABELS } from "../../../contracts/values/loads";
 import { formatBytes, formatCount, formatTimestamp } from "~/components/projects/format";
+import { DownloadLink } from "~/components/ui/download-link";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { useCompanyHref } from "~/lib/company-href";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
@@ -45,15 +46,13 @@ export function BackupsTable({ projectId, backups }: { projectId: string; backup
             <TableCell className="text-right tabular-nums">{formatCount(b.rowCount)}</TableCell>
             <TableCell className="text-right tabular-nums">{formatBytes(b.bytes)}</TableCell>
             <TableCell>
-              {/* A file, not a page: the browser downloads it (reloadDocument: no client-side navigation). */}
-              <a
-                href={href(paths.databases.backupDownload(projectId, b.id))}
-                download
+              <DownloadLink
+                to={href(paths.databases.backupDownload(projectId, b.id))}
                 className="text-brand underline underline-offset-2"
                 aria-label={`Download ${b.name}`}
               >
                 Download
-              </a>
+              </DownloadLink>
             </TableCell>
           </TableRow>
         ))}

@@ -5,6 +5,7 @@ import { formatCountOf, formatTimestamp } from "~/components/projects/format";
 import { buttonVariants } from "~/components/ui/button";
 import { Card, CardDescription } from "~/components/ui/card";
 import { PageSizeSelect, Pagination, PastTheEnd } from "~/components/ui/pagination";
+import { DownloadLink } from "~/components/ui/download-link";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { sqlAccessApi } from "~/lib/api/sql-access.server";
 import { useCompanyHref } from "~/lib/company-href";
@@ -64,9 +65,9 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
             changed and why, every other change by its route. Entries are kept for {formatCountOf(log.retentionDays, "day")} and never changed.
           </p>
         </div>
-        <a href={href(`${PATH}.csv`, query)} className={buttonVariants({ variant: "outline" })} download>
+        <DownloadLink to={href(`${PATH}.csv`, query)} className={buttonVariants({ variant: "outline" })}>
           Export CSV
-        </a>
+        </DownloadLink>
       </div>
 
       <Form method="get" action={PATH} aria-label="Filter the audit log" className="rounded-lg border border-border bg-white p-4">

@@ -74,9 +74,12 @@ describe("a download route", () => {
     const file = (await fileOf(mine.projectId, done.id)) as Response;
     expect(file.status).toBe(200);
     expect(file.headers.get("content-type")).toContain("text/csv");
+    // Saved as a file by its disposition: the page's links carry no `download` (a refusal is a page to show).
+    expect(file.headers.get("content-disposition")).toBe('attachment; filename="employees-translated.csv"');
     expect(await file.text()).toContain("P1");
     const csv = (await csvOf(mine.projectId, mine.columnId)) as Response;
     expect(csv.status).toBe(200);
+    expect(csv.headers.get("content-disposition")).toMatch(/^attachment; filename="[\w.-]+\.csv"$/);
     expect(await csv.text()).toBe("source_value,target_value\r\nG1,P1\r\n");
   });
 

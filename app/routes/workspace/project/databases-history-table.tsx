@@ -4,6 +4,7 @@ import { formatCount } from "~/components/projects/format";
 import { Card } from "~/components/ui/card";
 import { LabelValueList } from "~/components/ui/label-value-list";
 import { Pagination } from "~/components/ui/pagination";
+import { DownloadLink } from "~/components/ui/download-link";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { useCompanyHref } from "~/lib/company-href";
 import { afterGuard } from "~/lib/guards.server";
@@ -66,14 +67,12 @@ export default function HistoryTable({ loaderData }: Route.ComponentProps) {
             Rejected rows
           </h2>
           {rejected.total > 0 ? (
-            // A file, not a page: the browser downloads it (reloadDocument: no client-side navigation).
-            <Link
-              reloadDocument
+            <DownloadLink
               to={href(paths.databases.rejectedRowsCsv(projectId, entry.id, table.table))}
               className="text-sm font-medium text-brand underline underline-offset-2"
             >
               Download rejected rows
-            </Link>
+            </DownloadLink>
           ) : null}
         </div>
         {rejected.total === 0 ? (

@@ -9,6 +9,7 @@ import { useIntentPending } from "~/components/projects/use-intent-pending";
 import { Button, buttonVariants } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { Pagination } from "~/components/ui/pagination";
+import { DownloadLink } from "~/components/ui/download-link";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
@@ -170,9 +171,9 @@ export default function MappingColumnPage({ loaderData, actionData }: Route.Comp
             </p>
           </div>
           <div className="flex flex-wrap gap-2">
-            <a href={href(paths.valueMaps.csv(projectId, tableId, column.id))} className={buttonVariants({ variant: "outline" })} download>
+            <DownloadLink to={href(paths.valueMaps.csv(projectId, tableId, column.id))} className={buttonVariants({ variant: "outline" })}>
               Export CSV
-            </a>
+            </DownloadLink>
             <Link to={href(paths.valueMaps.table(projectId, tableId))} className={buttonVariants({ variant: "outline" })}>
               Columns of {page.tableName}
             </Link>

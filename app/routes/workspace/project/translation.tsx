@@ -5,6 +5,7 @@ import { AutoRefresh } from "~/components/projects/job-progress";
 import { Alert } from "~/components/ui/alert";
 import { buttonVariants } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
+import { DownloadLink } from "~/components/ui/download-link";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { useCompanyHref } from "~/lib/company-href";
 import { afterGuard } from "~/lib/guards.server";
@@ -64,9 +65,9 @@ export default function TranslationPage({ loaderData }: Route.ComponentProps) {
             <p className="text-sm">
               {`${formatCountOf(t.rowsRead, "row")} read, ${formatCount(t.rowsWritten)} written, ${formatCount(t.rowsRejected)} rejected.`}
             </p>
-            <a href={href(paths.translations.file(projectId, t.id))} className={buttonVariants()} download>
+            <DownloadLink to={href(paths.translations.file(projectId, t.id))} className={buttonVariants()}>
               Download the translated file
-            </a>
+            </DownloadLink>
           </div>
         ) : null}
       </section>
