@@ -4,7 +4,7 @@
  * header), and the rejected rows of each table, paged in SQL by (load, table, line).
  */
 import { randomUUID } from "node:crypto";
-import type { Kysely, Selectable } from "kysely";
+import { sql, type Kysely, type Selectable } from "kysely";
 import type { HistoryEntry, HistoryQuery, Load, LoadForm, LoadTable, RejectedRow } from "../../../../contracts/loads.ts";
 import type { HistoryType, LoadStatus } from "../../../../contracts/values/loads.ts";
 import type { FlatFileParameters } from "../../../../contracts/projects.ts";
@@ -144,11 +144,20 @@ export async function finishLoad(db: Kysely<Database>, loadId: string, outcome: 
     .execute();
 }
 
-/** Loads still Loading whose job has ended (a killed process): Failed, nothing loaded (the transaction never committed). */
+/**
+ * Loads still Loading whose job has ended (a killed process, a force unlock): Failed, nothing loaded
+ * (the transaction never committed). `message` leads; what the entry said from its start (the files of
+ * its upload it skipped) stays after it, as after a load's own outcome (flat-file-load.ts).
+ */
 export async function failLoadsOfEndedJobs(db: Kysely<Database>, message: string, now: Date) {
   await db
     .updateTable("loads")
-    .set({ status: "Failed", rows_loaded: 0, message, finished_at: now.toISOString() })
+    .set({
+      status: "Failed",
+      rows_loaded: 0,
+      message: sql<string>`cast(${message} as text) || coalesce(' ' || message, '')`,
+      finished_at: now.toISOString(),
+    })
     .where("status", "=", "Loading")
     .where((eb) => eb.or([eb("job_id", "is", null), eb("job_id", "in", eb.selectFrom("jobs").select("id").where("status", "!=", "IN_PROGRESS"))]))
     .execute();

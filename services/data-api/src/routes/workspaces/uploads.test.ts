@@ -6,6 +6,7 @@ import type { StagedUpload } from "../../../../../contracts/loads.ts";
 import { DEMO_COMPANIES } from "../../../../../scripts/demo-data.ts";
 import { TEST_POSTGRES_ADMIN_URL } from "../../../../shared/testing/databases.ts";
 import { databaseNameOf } from "../../data-plane/project-databases.ts";
+import { INTERRUPTED_MESSAGE, recoverInterruptedJobs } from "../../jobs/recover.ts";
 import { stagedUploadsDir } from "../../data-plane/flat-file/staged-uploads.ts";
 import { TEST_DATABASE_SERVER, USERS, createTestApi, type TestApi } from "../../testing/harness.ts";
 import { holdJobsOf } from "../../testing/hold-jobs.ts";
@@ -160,6 +161,29 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("flat-file uploads: preview, then load
     );
     expect(orders).toEqual([{ OrderId: 5 }, { OrderId: 6 }]);
     expect((await api.get(`/api/v1/projects/${project.id}/jobs`, owner)).body.jobs[0]).toMatchObject({ status: "SUCCESS", progress: 100 });
+  });
+
+  it("keeps the files it skipped in the entry of a load a restart ended, after the interruption", async () => {
+    const project = await ready();
+    // The "kill": this process's runner never gets past the step's start; the restart's recovery ends the job.
+    let kill!: (err: Error) => void;
+    const dead = new Promise<void>((_, reject) => (kill = reject));
+    dead.catch(() => undefined);
+    api.jobs.hooks.beforeStep = (step) => (step.projectId === project.id ? dead : undefined);
+    const files = [
+      { name: "Customers.csv", text: "CustomerId,Code\n1,007\n" },
+      { name: "readme.txt", text: "Not a table\n" },
+    ];
+    const staged = (await stage(project, files, { uploadType: "MultipleFiles" })).body as StagedUpload;
+    const started = await startStaged(project, { uploadId: staged.uploadId });
+    expect(started.status, JSON.stringify(started.body)).toBe(202);
+    expect(await recoverInterruptedJobs(api.db)).toHaveLength(1);
+    const { entry } = (await api.get(`/api/v1/projects/${project.id}/history/${started.body.load.id}`, owner)).body;
+    expect(entry).toMatchObject({
+      status: "Failed",
+      message: `${INTERRUPTED_MESSAGE}. Nothing was changed. Skipped, named after no table of the dictionary: readme.txt (no table 'readme').`,
+    });
+    kill(new Error("killed"));
   });
 
   it("unpacks a .zip sent as multiple files, each file matched to its table, and refuses a .zip as a single file", async () => {
