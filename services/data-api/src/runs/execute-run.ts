@@ -54,7 +54,21 @@ class StepRecorder {
     this.flushed = performance.now();
     if (!this.queue.length) return;
     // One statement for the batch: a run of a thousand tiny scripts is not a thousand writes.
-    await finishSteps(this.db, this.runId, this.queue.splice(0));
+    const batch = this.queue.splice(0);
+    try {
+      await finishSteps(this.db, this.runId, batch);
+    } catch (err) {
+      this.queue.unshift(...batch);
+      throw err;
+    }
+  }
+  /**
+   * A script that runs long enough to be seen: the results queued before it are written first, so
+   * the run's page never shows a later script Started while the ones before it still read Pending.
+   */
+  async started(position: number) {
+    await this.flush();
+    await startStep(this.db, this.runId, position);
   }
 }
 
@@ -143,7 +157,7 @@ export async function executeRun(
         const prefix = test ? "SAVEPOINT dt_step;\n" : "";
         const query = new ScriptQuery(test ? `${prefix}${step.sql}\n;RELEASE SAVEPOINT dt_step` : step.sql);
         // A step is marked Started only when it runs long enough for anyone to see it: most take a millisecond.
-        const marking = setTimeout(() => void startStep(db, runId, position).catch(() => undefined), STARTED_AFTER_MS);
+        const marking = setTimeout(() => void recorder.started(position).catch(() => undefined), STARTED_AFTER_MS);
         try {
           client.query(query);
           await query.done;

@@ -251,6 +251,26 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("runs on %s"
     expect(timedOut.steps[0]).toMatchObject({ status: "Failed", error: "canceling statement due to statement timeout" });
   }, 30_000);
 
+  it("while a long script runs, the scripts before it show their results, not Pending", async () => {
+    const { project } = await projectWith([
+      { name: "Quick", sql: `insert into destination."Customers" select * from source."Customers";` },
+      { name: "Slow", sql: `select pg_sleep(60);` },
+    ]);
+    const started = await start(project.id, { type: "Full" });
+    const runPath = `/api/v1/projects/${project.id}/runs/${started.body.run.id}`;
+    try {
+      await vi.waitFor(async () => expect((await api.get(runPath, owner)).body.steps[1].status).toBe("Started"), { timeout: 5_000 });
+      const running: RunDetails = (await api.get(runPath, owner)).body;
+      expect(running.steps.map((s) => [s.scriptName, s.status, s.rowsAffected])).toEqual([
+        ["Quick", "Completed", 3],
+        ["Slow", "Started", null],
+      ]);
+    } finally {
+      await api.send("POST", `/api/v1/projects/${project.id}/jobs/${started.body.run.jobId as string}/cancel`, owner);
+      await finished(project.id, started.body.run.id);
+    }
+  }, 30_000);
+
   it("a force unlock ends the run with its reason, at once, and stops its statement", async () => {
     const { project } = await projectWith([{ name: "Sleepy", sql: `insert into destination."Orders" values (1, 'x');\nselect pg_sleep(60);` }]);
     const started = await start(project.id, { type: "Full" });
