@@ -291,6 +291,13 @@ for (const javaScriptEnabled of [true, false]) {
         await expect(page.getByRole("heading", { level: 2, name: `${type} run` })).toBeVisible();
       };
       const customersRow = () => page.getByRole("table", { name: "Destination tables" }).getByRole("row", { name: /Customers/ });
+      // The run form fits a phone's width: its buttons wrap rather than stretch the page.
+      await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Templates" }).click();
+      await page.getByRole("link", { name: "Run", exact: true }).click();
+      const viewport = page.viewportSize()!;
+      await page.setViewportSize({ width: 375, height: 800 });
+      await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth), { message: "the run page's width" }).toBeLessThanOrEqual(375);
+      await page.setViewportSize(viewport);
       await runTemplates("Test");
       await expect(page.getByText("Succeeded", { exact: true })).toBeVisible({ timeout: 20_000 });
       await expect(customersRow().getByRole("cell")).toHaveText(["Customers", "0", "2", ""]);

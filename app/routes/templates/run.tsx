@@ -177,7 +177,7 @@ export default function RunTemplates({ loaderData, actionData }: Route.Component
             description="With One script."
           />
           <RadioGroupField label="On error" field={fields.onError!} options={ON_ERROR_CHOICES.map((c) => ({ value: c, label: ON_ERROR_LABELS[c] }))} />
-          <div className="flex gap-2">
+          <div className="flex flex-wrap gap-2">
             <StatusButton type="submit" pending={pending}>
               Start the run
             </StatusButton>{" "}
