@@ -53,6 +53,8 @@ for (const javaScriptEnabled of [true, false]) {
       await fillSql(page, "insert into destination.customers\nselect * fro source.customers;");
       await page.getByRole("button", { name: "Add script" }).click();
       await expect(page.getByText('Line 2, column 10: syntax error at or near "fro"')).toBeVisible();
+      // Focus is on the SQL refused (the code editor with JavaScript, the textarea without), not on <body>.
+      await expect(page.getByRole("textbox", { name: "SQL", exact: true })).toBeFocused();
       await expectSql(page, "insert into destination.customers\nselect * fro source.customers;");
       await fillSql(page, "insert into destination.customers\nselect * from source.customers;");
       await page.getByLabel("Comment").fill("First cut");

@@ -9,7 +9,7 @@ import { basicSetup, EditorView } from "codemirror";
 export function createSqlEditor(
   parent: HTMLElement,
   options: { doc: string; labelledBy: string; describedBy: string | undefined; invalid: boolean; onChange: (value: string) => void },
-): { destroy: () => void; setDoc: (doc: string) => void } {
+): { destroy: () => void; setDoc: (doc: string) => void; focus: () => void } {
   const view = new EditorView({
     doc: options.doc,
     parent,
@@ -34,5 +34,6 @@ export function createSqlEditor(
   return {
     destroy: () => view.destroy(),
     setDoc: (doc: string) => view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: doc } }),
+    focus: () => view.focus(),
   };
 }

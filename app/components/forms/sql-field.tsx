@@ -25,22 +25,30 @@ function SqlFieldControl({ label, field, description, className, ...rest }: Base
   const describedBy = [description ? field.descriptionId : null, field.errors?.length ? field.errorId : null].filter(Boolean).join(" ") || undefined;
   const invalid = Boolean(field.errors?.length);
   useEffect(() => {
-    let editor: { destroy: () => void; setDoc: (doc: string) => void } | null = null;
+    let editor: { destroy: () => void; setDoc: (doc: string) => void; focus: () => void } | null = null;
     let cancelled = false;
     const area = textarea.current;
     // Until the textarea is gone, what is typed in it goes on in the editor: nothing typed meanwhile is lost.
     const follow = () => editor?.setDoc(area?.value ?? "");
+    // Nor the focus: a refused save focuses the field with the error (useServerForm), which may be the
+    // textarea the editor is about to replace; removed with it, focus would fall back to <body>.
+    const passFocus = () => editor?.focus();
     void import("./sql-editor.client").then(({ createSqlEditor }) => {
       if (cancelled || !host.current) return;
       const doc = area?.value ?? "";
       editor = createSqlEditor(host.current, { doc, labelledBy: labelId, describedBy, invalid, onChange: setValue });
+      // Shown now rather than at the next render (setEnhanced): a hidden editor cannot take the focus.
+      host.current.hidden = false;
       area?.addEventListener("input", follow);
+      area?.addEventListener("focus", passFocus);
+      if (area && area.ownerDocument.activeElement === area) passFocus();
       setValue(doc);
       setEnhanced(true);
     });
     return () => {
       cancelled = true;
       area?.removeEventListener("input", follow);
+      area?.removeEventListener("focus", passFocus);
       editor?.destroy();
     };
     // Made once per mount (SqlField remounts on a new initial value): the editor keeps its own text.
