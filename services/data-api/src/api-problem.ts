@@ -1,4 +1,4 @@
-import { staleSaveMessage, type LastChange } from "../../../contracts/values/common.ts";
+import { staleSaveMessage } from "../../../contracts/values/common.ts";
 import { ApiProblem } from "../../shared/http.ts";
 
 /**
@@ -9,10 +9,6 @@ import { ApiProblem } from "../../shared/http.ts";
 export { ApiProblem };
 
 export const STALE_MESSAGE = staleSaveMessage("this dictionary", null);
-
-/** A row's last change (its updated_by and updated_at) as a stale save's message tells it to `userId`: theirs, from another tab, or someone else's. */
-export const lastChangeOf = (row: { updated_by: string; updated_at: string } | undefined, userId: string): LastChange | null =>
-  row ? { byCaller: row.updated_by === userId, at: row.updated_at } : null;
 
 /** The object changed since the client read it (its version moved on): nothing was written. */
 export class ConflictError extends ApiProblem {

@@ -1,7 +1,6 @@
 import type { Kysely } from "kysely";
-import { staleSaveMessage } from "../../../../contracts/values/common.ts";
-import { ConflictError, lastChangeOf } from "../api-problem.ts";
 import type { Database } from "../db/schema.ts";
+import { staleSave } from "./stale-saves.ts";
 
 /** What every versioned write carries: the version the client based it on, and who writes. */
 export type VersionedWrite = { expectedVersion: number; userId: string; now?: Date };
@@ -19,10 +18,6 @@ export async function bumpVersion(trx: Kysely<Database>, id: string, write: Vers
     .where("id", "=", id)
     .where("version", "=", write.expectedVersion)
     .executeTakeFirst();
-  if (Number(result.numUpdatedRows) === 0) {
-    // Who moved it on: the user's own other tab is told apart from someone else.
-    const last = await trx.selectFrom("dictionaries").select(["updated_by", "updated_at"]).where("id", "=", id).executeTakeFirst();
-    throw new ConflictError(staleSaveMessage("this dictionary", lastChangeOf(last, write.userId)));
-  }
+  if (Number(result.numUpdatedRows) === 0) throw await staleSave(trx, { table: "dictionaries", key: "id", id }, write.userId, "this dictionary");
   return write.expectedVersion + 1;
 }

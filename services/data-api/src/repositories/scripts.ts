@@ -3,9 +3,10 @@ import { sql, type Kysely } from "kysely";
 import type { LockEvent, MoveDirection, Script, ScriptVersion, ScriptVersionSummary } from "../../../../contracts/templates.ts";
 import type { LockState } from "../../../../contracts/values/projects.ts";
 import { staleSaveMessage } from "../../../../contracts/values/common.ts";
-import { ApiProblem, DuplicateNameError, lastChangeOf, NotFoundError } from "../api-problem.ts";
+import { ApiProblem, DuplicateNameError, NotFoundError } from "../api-problem.ts";
 import type { Database } from "../db/schema.ts";
 import { inTransaction, nameKey, totalOf } from "./db-helpers.ts";
+import { lastChangeOf } from "./stale-saves.ts";
 import { bumpTemplate, insertScript, requireLevel, swapWithNeighbour, type TemplateWrite, type Writer } from "./templates.ts";
 
 /**

@@ -12,9 +12,10 @@ import {
 } from "../../../../contracts/templates.ts";
 import type { LockState } from "../../../../contracts/values/projects.ts";
 import { staleSaveMessage } from "../../../../contracts/values/common.ts";
-import { ApiProblem, ConflictError, DuplicateNameError, lastChangeOf, NotFoundError } from "../api-problem.ts";
+import { ApiProblem, DuplicateNameError, NotFoundError } from "../api-problem.ts";
 import type { Database } from "../db/schema.ts";
 import { inTransaction, nameKey, nameKeyContains, sortOf, totalOf } from "./db-helpers.ts";
+import { staleSave } from "./stale-saves.ts";
 
 /**
  * Templates and their levels, master and project copies alike (issue 11): everything takes a
@@ -28,10 +29,7 @@ export const LEVEL_NOT_FOUND_MESSAGE = "Level not found.";
 export const TEMPLATE_STALE_MESSAGE = staleSaveMessage("this template", null);
 
 /** The refusal of a write based on a template version that moved on, saying whether `userId` moved it (another tab) or someone else did. */
-async function staleTemplate(db: Kysely<Database>, id: string, userId: string): Promise<ConflictError> {
-  const last = await db.selectFrom("templates").select(["updated_by", "updated_at"]).where("id", "=", id).executeTakeFirst();
-  return new ConflictError(staleSaveMessage("this template", lastChangeOf(last, userId)));
-}
+const staleTemplate = (db: Kysely<Database>, id: string, userId: string) => staleSave(db, { table: "templates", key: "id", id }, userId, "this template");
 export const ARCHIVED_MESSAGE = "This template is archived: it is read-only.";
 export const DUPLICATE_TEMPLATE_MESSAGE = "A template with this name already exists here";
 export const DUPLICATE_LEVEL_MESSAGE = "A level with this name already exists in this template";

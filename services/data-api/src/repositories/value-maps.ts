@@ -2,11 +2,11 @@ import { randomUUID } from "node:crypto";
 import { sql, type Kysely, type SqlBool } from "kysely";
 import type { MappingColumn, MappingTable, ValueMapEntry, ValueMapImport } from "../../../../contracts/mappings.ts";
 import { quotedValue, type UnmappedRule } from "../../../../contracts/values/mappings.ts";
-import { staleSaveMessage } from "../../../../contracts/values/common.ts";
-import { ApiProblem, ConflictError, lastChangeOf } from "../api-problem.ts";
+import { ApiProblem } from "../api-problem.ts";
 import type { DdlColumn } from "../data-plane/postgres-ddl.ts";
 import type { Database } from "../db/schema.ts";
 import { escapeLike, inTransaction, toFlag, totalOf } from "./db-helpers.ts";
+import { staleSave } from "./stale-saves.ts";
 
 /**
  * Value maps of translation mapping projects (issue 12; migration 0015). A map belongs to a column of
@@ -17,10 +17,8 @@ import { escapeLike, inTransaction, toFlag, totalOf } from "./db-helpers.ts";
 export const COLUMN_NOT_FOUND_MESSAGE = "Column not found.";
 export const TABLE_NOT_FOUND_MESSAGE = "Table not found.";
 /** The refusal of a write based on a map version that moved on: `userId`'s own other tab, or someone else. */
-export async function staleMap(db: Kysely<Database>, column: { id: string; name: string }, userId: string): Promise<ApiProblem> {
-  const last = await db.selectFrom("value_map_columns").select(["updated_by", "updated_at"]).where("column_id", "=", column.id).executeTakeFirst();
-  return new ConflictError(staleSaveMessage(`the map of ${column.name}`, lastChangeOf(last, userId), "Reload it and try again."));
-}
+export const staleMap = (db: Kysely<Database>, column: { id: string; name: string }, userId: string): Promise<ApiProblem> =>
+  staleSave(db, { table: "value_map_columns", key: "column_id", id: column.id }, userId, `the map of ${column.name}`, "Reload it and try again.");
 
 type ColumnRow = {
   id: string;
