@@ -3,6 +3,7 @@ import { expectNoViolations } from "./axe";
 import { fillColumn } from "./dictionary-steps";
 import { createApplication } from "./master-data";
 import { expectPermissionDenied } from "./areas";
+import { startProject } from "./project-steps";
 import { acme, birch, expect, test, withCompany } from "./sessions";
 import { availableMasterTemplate, fillSql } from "./template-steps";
 
@@ -177,13 +178,7 @@ for (const javaScriptEnabled of [true, false]) {
 
       // A migration project names this mapping project: its scripts then join the value maps as tables of schema maps.
       const migration = `Payroll migration ${suffix}`;
-      await page.goto(withCompany("/migration/projects/create", acme.id));
-      await page.getByLabel("Project name").fill(migration);
-      await page.getByLabel("Application").selectOption({ label: application });
-      await page.getByLabel("Source type").selectOption({ label: "Flat file" });
-      await page.getByRole("button", { name: "Save and continue" }).click();
-      await expect(page).toHaveURL(/\/migration\/projects\/create\/[^/]+\/data-dictionary\?companyId=/);
-      const migrationId = /\/create\/([^/]+)\//.exec(page.url())![1]!;
+      const migrationId = await startProject(page, migration, application, "Flat file");
       await page.goto(withCompany(`/migration/projects/${migrationId}/details`, acme.id));
       await page.getByLabel("Translation mapping project").selectOption({ label: name });
       await page.getByRole("button", { name: "Save changes" }).click();

@@ -25,6 +25,17 @@ export function sqliteExport(name: string, rows: [number, string][]): { name: st
   return { name, mimeType: "application/vnd.sqlite3", buffer };
 }
 
+/** The wizard's first step: a project `name` of `application` (Acme Health's) with the source type labelled `source`; answers its id. */
+export async function startProject(page: Page, name: string, application: string, source: "Backup" | "Flat file" = "Backup"): Promise<string> {
+  await page.goto(withCompany("/migration/projects/create", acme.id));
+  await page.getByLabel("Project name").fill(name);
+  await page.getByLabel("Application").selectOption({ label: application });
+  await page.getByLabel("Source type").selectOption({ label: source });
+  await page.getByRole("button", { name: "Save and continue" }).click();
+  await expect(page).toHaveURL(/\/migration\/projects\/create\/[^/]+\/data-dictionary\?companyId=/);
+  return /\/create\/([^/]+)\//.exec(page.url())![1]!;
+}
+
 /** Creates the project (named "Restored project {suffix}") up to its databases; answers its id. */
 export async function createBackupProject(page: Page, suffix: string): Promise<string> {
   const application = `Backups app ${suffix}`;
@@ -33,13 +44,7 @@ export async function createBackupProject(page: Page, suffix: string): Promise<s
   await page.getByRole("button", { name: "Create application" }).click();
   await expect(page).toHaveURL(new RegExp(`/migration/application\\?companyId=${acme.id}`));
 
-  await page.goto(withCompany("/migration/projects/create", acme.id));
-  await page.getByLabel("Project name").fill(`Restored project ${suffix}`);
-  await page.getByLabel("Application").selectOption({ label: application });
-  await page.getByLabel("Source type").selectOption({ label: "Backup" });
-  await page.getByRole("button", { name: "Save and continue" }).click();
-  await expect(page).toHaveURL(/\/migration\/projects\/create\/[^/]+\/data-dictionary\?companyId=/);
-  const projectId = /\/create\/([^/]+)\//.exec(page.url())![1]!;
+  const projectId = await startProject(page, `Restored project ${suffix}`, application);
   await page.getByLabel("Table name").fill("Customers");
   const first = page.getByRole("group", { name: "Column 1", exact: true });
   await first.getByLabel("Name").fill("CustomerId");

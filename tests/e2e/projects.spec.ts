@@ -4,6 +4,7 @@ import { expectNoViolations } from "./axe";
 import { availableMasterTemplate, createTemplateWithScript, fillSql } from "./template-steps";
 import { fillColumn } from "./dictionary-steps";
 import { createApplication } from "./master-data";
+import { startProject } from "./project-steps";
 
 /**
  * Migration projects, end to end, with JavaScript on and off: the wizard from details to created
@@ -380,6 +381,30 @@ for (const javaScriptEnabled of [true, false]) {
       await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Templates" }).click();
       await expect(inRunOrder.getByRole("link", { name: "Slow", exact: true })).toHaveCount(0);
       await expect(inRunOrder.getByRole("link", { name: master, exact: true })).toBeVisible();
+    });
+
+    test("a details save made stale by the same user's other tab says so, with when", async ({ page, context }) => {
+      const application = `Stale details app ${suffix}`;
+      const name = `Stale details ${suffix}`;
+      await createApplication(page, application);
+      const projectId = await startProject(page, name, application);
+      const details = withCompany(`/migration/projects/${projectId}/details`, acme.id);
+      await page.goto(details);
+
+      // The same user saves the details from a second tab meanwhile.
+      const other = await context.newPage();
+      await other.goto(details);
+      await other.getByLabel("Description").fill("Saved in the other tab");
+      await other.getByRole("button", { name: "Save changes" }).click();
+      await expect(other.getByRole("status")).toHaveText(`Project ${name} saved.`);
+      await other.close();
+
+      await page.getByLabel("Description").fill("Saved in this tab");
+      await page.getByRole("button", { name: "Save changes" }).click();
+      // Their own other tab, not "someone else"; the page shows the project as it is now.
+      await expect(page.getByRole("alert").first()).toHaveText(/^You changed this project in another tab or window at \d\d:\d\d UTC\. Reload it and try again\.$/);
+      await page.goto(details);
+      await expect(page.getByLabel("Description")).toHaveValue("Saved in the other tab");
     });
 
     test("another company's project is not found, and switching company from a project opens the list", async ({ page }) => {

@@ -92,9 +92,10 @@ async function seedMigrationDemo(db: Kysely<Database>, now: Date): Promise<boole
   );
   const own = (await findProjectDictionaryRef(db, projectId))!;
   await copyTables(db, dictionaryId, own.id, { expectedVersion: own.version, userId: analyst.id, now });
-  await setSourceDictionary(db, projectId, dictionaryId, now);
+  // Demo content, not a user's save: nextVersion's rule.
+  await setSourceDictionary(db, projectId, dictionaryId, null, now);
   const stats = await dictionaryStats(db, own.id);
-  if (stats) await recomputeSetupStatus(db, "migration", projectId, stats, now);
+  if (stats) await recomputeSetupStatus(db, "migration", projectId, stats, null, now);
   return true;
 }
 

@@ -3,7 +3,7 @@
  * workspace's dictionary puts it in, and what must be true before its databases can be created.
  * The statuses themselves are contracts/workspaces.ts's (the portal's wizard reads the same table).
  */
-import { sql, type Kysely } from "kysely";
+import type { Kysely } from "kysely";
 import type { ProjectStatus } from "../../../contracts/projects.ts";
 import {
   DATABASE_CREATION_START_STATUSES,
@@ -13,7 +13,7 @@ import {
   type WorkspaceKind,
 } from "../../../contracts/workspaces.ts";
 import type { Database } from "./db/schema.ts";
-import type { WorkspaceRow } from "./repositories/workspaces.ts";
+import { nextVersion, type WorkspaceRow } from "./repositories/workspaces.ts";
 
 export type DictionaryShape = { tableCount: number; emptyTableCount: number };
 
@@ -45,14 +45,21 @@ export function databaseCreationBlockers(kind: WorkspaceKind, workspace: Workspa
 }
 
 /**
- * After a change to the workspace's dictionary, moves it to the setup status its dictionary now
+ * After `by`'s change to the workspace's dictionary, moves it to the setup status its dictionary now
  * gives, if it is still in the dictionary step (and unlocked). Run it in the transaction of the change.
  */
-export async function recomputeSetupStatus(db: Kysely<Database>, kind: WorkspaceKind, workspaceId: string, shape: DictionaryShape, now = new Date()) {
+export async function recomputeSetupStatus(
+  db: Kysely<Database>,
+  kind: WorkspaceKind,
+  workspaceId: string,
+  shape: DictionaryShape,
+  by: string | null,
+  now = new Date(),
+) {
   const status: ProjectStatus = dictionarySetupStatus(kind, shape);
   await db
     .updateTable("projects")
-    .set({ status, version: sql`version + 1`, updated_at: now.toISOString() })
+    .set({ status, ...nextVersion(by, now) })
     .where("id", "=", workspaceId)
     .where("product_type", "=", WORKSPACES[kind].productType)
     .where("status", "in", [...DICTIONARY_SETUP_STATUSES[kind]])

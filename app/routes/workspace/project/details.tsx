@@ -109,7 +109,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   return unknownIntent(intent);
 }
 
-// After a refused save (409: someone else changed the project), show the project as it is now.
+// After a refused save (409: the project changed meanwhile, in another tab or by someone else), show it as it is now.
 export { revalidateAfterConflict as shouldRevalidate } from "~/lib/forms";
 
 export const handle = { breadcrumb: "Details" };

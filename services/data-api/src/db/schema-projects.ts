@@ -142,6 +142,11 @@ export interface ProjectsTable {
   version: Generated<number>;
   created_at: string;
   updated_at: string;
+  /**
+   * Migration 0021: the user who made the current version (repositories/workspaces.ts nextVersion says
+   * when it is one); null when a job or the system made it, or it was made before the migration.
+   */
+  updated_by: string | null;
   created_by: string;
   /** contracts/workspaces.ts PRODUCT_TYPES: "Migration" or "Onboarding". */
   product_type: Generated<string>;

@@ -4,11 +4,12 @@
  * it (`lock_job_id`), in the same transaction that writes the job's final status.
  */
 import crypto from "node:crypto";
-import { sql, type Kysely } from "kysely";
+import type { Kysely } from "kysely";
 import type { LockReason, ProjectStatus } from "../../../../contracts/projects.ts";
 import type { Database } from "../db/schema.ts";
 import { announceJobEnded } from "../notifications/webhooks.ts";
 import { inTransaction } from "../repositories/db-helpers.ts";
+import { nextVersion } from "../repositories/workspaces.ts";
 
 export type TakeLock = {
   projectId: string;
@@ -31,8 +32,8 @@ export async function takeProjectLock(db: Kysely<Database>, lock: TakeLock): Pro
       lock_state: "Locked",
       lock_job_id: lock.jobId,
       ...(lock.statusWhileRunning ? { status: lock.statusWhileRunning } : {}),
-      version: sql`version + 1`,
-      updated_at: lock.now,
+      // A job's change, not a user's save (nextVersion): a stale save after it reads "someone else".
+      ...nextVersion(null, lock.now),
     })
     .where("id", "=", lock.projectId)
     .where("is_locked", "=", 0)
@@ -54,8 +55,7 @@ export async function releaseProjectLock(db: Kysely<Database>, projectId: string
       lock_state: "Unlocked",
       lock_job_id: null,
       status,
-      version: sql`version + 1`,
-      updated_at: now,
+      ...nextVersion(null, now),
     })
     .where("id", "=", projectId)
     .where("lock_job_id", "=", jobId)
@@ -91,7 +91,8 @@ export async function forceUnlock(
     }
     await trx
       .updateTable("projects")
-      .set({ is_locked: 0, lock_reason: null, lock_state: "ForceUnlocked", lock_job_id: null, status, version: sql`version + 1`, updated_at: input.now })
+      // The administrator's own change (nextVersion), unlike the job's lock it ends.
+      .set({ is_locked: 0, lock_reason: null, lock_state: "ForceUnlocked", lock_job_id: null, status, ...nextVersion(input.userId, input.now) })
       .where("id", "=", input.projectId)
       .execute();
     await trx

@@ -3,6 +3,7 @@ import type { Configuration, ConfigurationScheme } from "../../../../contracts/c
 import { WORKSPACES } from "../../../../contracts/workspaces.ts";
 import type { Database } from "../db/schema.ts";
 import { inTransaction } from "./db-helpers.ts";
+import type { VersionedWrite } from "./dictionary-version.ts";
 import { toProject } from "./projects.ts";
 import {
   insertWorkspace,
@@ -85,13 +86,12 @@ export type ConfigurationChanges = Omit<WorkspaceChanges, "isDefault" | "uploadT
   makeDefault?: boolean;
 };
 
-/** Writes `changes` if the configuration is still at `expectedVersion`, else ConflictError and nothing written. */
+/** Writes `changes` if the configuration is still at `write.expectedVersion`, else ConflictError and nothing written. */
 export async function updateConfiguration(
   db: Kysely<Database>,
   row: Pick<WorkspaceRow, "id" | "company_id">,
-  expectedVersion: number,
+  write: VersionedWrite,
   changes: ConfigurationChanges,
-  now = new Date(),
 ): Promise<number> {
   const { schemes, makeDefault, ...workspaceChanges } = changes;
   return inTransaction(db, async (trx) => {
@@ -106,10 +106,14 @@ export async function updateConfiguration(
         .where("id", "!=", row.id)
         .execute();
     }
-    return updateWorkspace(trx, "onboarding", row, expectedVersion, { ...workspaceChanges, ...(makeDefault ? { isDefault: true } : {}) }, {
-      now,
-      alsoInTransaction: schemes ? (t) => replaceSchemes(t, row.id, schemes) : undefined,
-    });
+    return updateWorkspace(
+      trx,
+      "onboarding",
+      row,
+      write,
+      { ...workspaceChanges, ...(makeDefault ? { isDefault: true } : {}) },
+      schemes ? (t) => replaceSchemes(t, row.id, schemes) : undefined,
+    );
   });
 }
 

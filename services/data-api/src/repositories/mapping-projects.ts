@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import type { Project } from "../../../../contracts/projects.ts";
 import type { Database } from "../db/schema.ts";
 import { inTransaction } from "./db-helpers.ts";
+import type { VersionedWrite } from "./dictionary-version.ts";
 import { toProject } from "./projects.ts";
 import {
   insertWorkspace,
@@ -34,11 +35,10 @@ export async function createMappingProject(db: Kysely<Database>, input: Omit<New
 export function updateMappingProject(
   db: Kysely<Database>,
   row: Pick<WorkspaceRow, "id" | "company_id">,
-  expectedVersion: number,
+  write: VersionedWrite,
   changes: Omit<WorkspaceChanges, "isDefault" | "uploadType" | "flatFileParameters" | "sourceDictionaryId">,
-  now = new Date(),
 ) {
-  return updateWorkspace(db, "translation", row, expectedVersion, changes, { now });
+  return updateWorkspace(db, "translation", row, write, changes);
 }
 
 export async function searchMappingProjects(db: Kysely<Database>, search: WorkspaceSearch, userId: string) {

@@ -1,9 +1,11 @@
-import { sql, type Kysely } from "kysely";
+import type { Kysely } from "kysely";
 import { flatFileParametersSchema, type FlatFileParameters, type Project, type ProjectStatus } from "../../../../contracts/projects.ts";
 import type { Database } from "../db/schema.ts";
 import { inTransaction } from "./db-helpers.ts";
+import type { VersionedWrite } from "./dictionary-version.ts";
 import {
   insertWorkspace,
+  nextVersion,
   searchWorkspaces,
   selectWorkspaces,
   updateWorkspace,
@@ -36,22 +38,21 @@ export async function createProject(db: Kysely<Database>, input: NewProject, now
 
 export type ProjectChanges = Omit<WorkspaceChanges, "isDefault">;
 
-/** Writes `changes` if the project is still at `expectedVersion` (workspaces.ts updateWorkspace). */
+/** Writes `changes` if the project is still at `write.expectedVersion` (workspaces.ts updateWorkspace). */
 export async function updateProject(
   db: Kysely<Database>,
   row: Pick<WorkspaceRow, "id" | "company_id">,
-  expectedVersion: number,
+  write: VersionedWrite,
   changes: ProjectChanges,
-  now = new Date(),
 ): Promise<number> {
-  return updateWorkspace(db, "migration", row, expectedVersion, changes, { now });
+  return updateWorkspace(db, "migration", row, write, changes);
 }
 
-/** Records which master dictionary the project's own copy came from (assign), moving the version on. */
-export async function setSourceDictionary(db: Kysely<Database>, projectId: string, dictionaryId: string, now = new Date()) {
+/** Records which master dictionary the project's own copy came from (assign, by `by`: nextVersion), moving the version on. */
+export async function setSourceDictionary(db: Kysely<Database>, projectId: string, dictionaryId: string, by: string | null, now = new Date()) {
   await db
     .updateTable("projects")
-    .set({ source_dictionary_id: dictionaryId, version: sql`version + 1`, updated_at: now.toISOString() })
+    .set({ source_dictionary_id: dictionaryId, ...nextVersion(by, now) })
     .where("id", "=", projectId)
     .execute();
 }

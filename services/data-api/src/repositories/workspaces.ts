@@ -3,12 +3,13 @@ import { sql, type Kysely, type Selectable } from "kysely";
 import type { PAGE_SIZES } from "../../../../contracts/common.ts";
 import type { FlatFileParameters, ProjectStatus, PROJECT_SORTS, SOURCE_TYPES, UPLOAD_TYPES } from "../../../../contracts/projects.ts";
 import { WORKSPACES, workspaceOfProductType, type WorkspaceKind } from "../../../../contracts/workspaces.ts";
-import { staleSaveMessage } from "../../../../contracts/values/common.ts";
-import { ConflictError, DuplicateNameError } from "../api-problem.ts";
+import { DuplicateNameError } from "../api-problem.ts";
 import type { Database } from "../db/schema.ts";
 import type { ProjectsTable } from "../db/schema-projects.ts";
 import { compiledByShape, escapeLike, inTransaction, isUniqueViolation, nameKey, sortOf, toFlag, totalOf } from "./db-helpers.ts";
 import { createDictionary } from "./dictionaries.ts";
+import type { VersionedWrite } from "./dictionary-version.ts";
+import { staleSave } from "./stale-saves.ts";
 
 /**
  * Workspaces: migration projects and onboarding configurations, one `projects` row kind told apart
@@ -24,8 +25,23 @@ import { createDictionary } from "./dictionaries.ts";
 export type WorkspaceRow = Selectable<ProjectsTable>;
 
 export const duplicateNameMessage = (kind: WorkspaceKind) => `A ${WORKSPACES[kind].noun} with this name already exists in this company`;
-// A workspace's row does not record who changed it last, so its refusal cannot tell the user's other tab apart.
-export const staleMessage = (kind: WorkspaceKind) => staleSaveMessage(`this ${WORKSPACES[kind].noun}`, null, "Reload it and try again.");
+
+/**
+ * What every write that moves a workspace's version sets (version, updated_at, updated_by), so that
+ * the row always says who made the version it holds. The rule: `by` is the user whose own request
+ * made the change (a save of its details, upload type or flat file parameters, a wizard step their
+ * dictionary edit, dictionary assignment or first template moved it to, a force-unlock); null when
+ * a job or the system did (a job's lock taken or released, demo content). A stale save's refusal
+ * says "You changed this …" only to that user, so a job's change always reads as someone else's,
+ * even when it was the same user who started the job.
+ */
+export function nextVersion(by: string | null, now: Date | string) {
+  return { version: sql<number>`version + 1`, updated_at: typeof now === "string" ? now : now.toISOString(), updated_by: by };
+}
+
+/** The refusal of `userId`'s write based on a version of the workspace that moved on: their other tab, or someone else (a job included). */
+export const staleWorkspace = (db: Kysely<Database>, kind: WorkspaceKind, id: string, userId: string) =>
+  staleSave(db, { table: "projects", key: "id", id }, userId, `this ${WORKSPACES[kind].noun}`, "Reload it and try again.");
 
 /**
  * What "unique per company" compares. A migration project's key is its lower-cased name, as before
@@ -92,6 +108,7 @@ export async function insertWorkspace(trx: Kysely<Database>, kind: WorkspaceKind
         version: 1,
         created_at: at,
         updated_at: at,
+        updated_by: input.userId,
         created_by: input.userId,
         product_type: WORKSPACES[kind].productType,
         is_default: toFlag(input.isDefault ?? false),
@@ -123,20 +140,20 @@ export type WorkspaceChanges = {
 };
 
 /**
- * Writes `changes` if the workspace is still at `expectedVersion`, else ConflictError and nothing
- * written; `alsoInTransaction` writes a kind's own rows (a configuration's schemes) in the same
- * transaction, after the row. Answers the new version. The caller has checked the rules against
- * the row it read at that version (a status transition, say): the version check keeps that read true.
+ * Writes `changes` as `write.userId`'s if the workspace is still at `write.expectedVersion`, else
+ * ConflictError (staleWorkspace) and nothing written; `alsoInTransaction` writes a kind's own rows
+ * (a configuration's schemes) in the same transaction, after the row. Answers the new version.
+ * The caller has checked the rules against the row it read at that version (a status transition,
+ * say): the version check keeps that read true.
  */
 export async function updateWorkspace(
   db: Kysely<Database>,
   kind: WorkspaceKind,
   row: Pick<WorkspaceRow, "id" | "company_id">,
-  expectedVersion: number,
+  write: VersionedWrite,
   changes: WorkspaceChanges,
-  options: { now?: Date; alsoInTransaction?: (trx: Kysely<Database>) => Promise<void> } = {},
+  alsoInTransaction?: (trx: Kysely<Database>) => Promise<void>,
 ): Promise<number> {
-  const now = options.now ?? new Date();
   return inTransaction(db, async (trx) => {
     const key = changes.name !== undefined ? workspaceNameKey(kind, changes.name) : undefined;
     if (key !== undefined) await assertNameFree(trx, kind, row.company_id, key, row.id);
@@ -152,19 +169,18 @@ export async function updateWorkspace(
           ...(changes.sourceDictionaryId !== undefined ? { source_dictionary_id: changes.sourceDictionaryId } : {}),
           ...(changes.isDefault !== undefined ? { is_default: toFlag(changes.isDefault) } : {}),
           ...(changes.mappingProjectId !== undefined ? { mapping_project_id: changes.mappingProjectId } : {}),
-          version: sql`version + 1`,
-          updated_at: now.toISOString(),
+          ...nextVersion(write.userId, write.now ?? new Date()),
         })
         .where("id", "=", row.id)
         .where("product_type", "=", WORKSPACES[kind].productType)
-        .where("version", "=", expectedVersion)
+        .where("version", "=", write.expectedVersion)
         // The lock is checked by the route; this keeps a job that took it meanwhile safe too.
         .where("is_locked", "=", 0)
         .executeTakeFirst(),
     );
-    if (result.numUpdatedRows !== 1n) throw new ConflictError(staleMessage(kind));
-    await options.alsoInTransaction?.(trx);
-    return expectedVersion + 1;
+    if (result.numUpdatedRows !== 1n) throw await staleWorkspace(trx, kind, row.id, write.userId);
+    await alsoInTransaction?.(trx);
+    return write.expectedVersion + 1;
   });
 }
 

@@ -60,7 +60,7 @@ export function createWorkspaceDictionaryRouter(descriptor: WorkspaceDescriptor)
     const { db } = c.var.deps;
     const ref = await findDictionaryRef(db, dictionaryId);
     const stats = await dictionaryStats(db, dictionaryId);
-    if (ref?.projectId && stats) await recomputeSetupStatus(db, kind, ref.projectId, stats);
+    if (ref?.projectId && stats) await recomputeSetupStatus(db, kind, ref.projectId, stats, c.var.caller.userId);
   };
 
   const read = createRoute({
@@ -123,9 +123,9 @@ export function createWorkspaceDictionaryRouter(descriptor: WorkspaceDescriptor)
       const { version } = c.req.valid("json");
       await inTransaction(db, async (trx) => {
         await copyTables(trx, master.id, own.id, { expectedVersion: version, userId: c.var.caller.userId });
-        await setSourceDictionary(trx, workspace.id, master.id);
+        await setSourceDictionary(trx, workspace.id, master.id, c.var.caller.userId);
         const stats = await dictionaryStats(trx, own.id);
-        if (stats) await recomputeSetupStatus(trx, kind, workspace.id, stats);
+        if (stats) await recomputeSetupStatus(trx, kind, workspace.id, stats, c.var.caller.userId);
       });
       return c.json(await workspaceDictionary(c, own.id), 200);
     });

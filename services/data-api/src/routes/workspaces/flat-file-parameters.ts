@@ -70,7 +70,8 @@ export function createWorkspaceFlatFileParametersRouter(descriptor: WorkspaceDes
       const { db } = c.var.deps;
       const parameters = c.req.valid("json");
       const columnWidths = await checkedWidths(db, workspace.id, parameters.columnWidths, noun);
-      await updateWorkspace(db, kind, workspace, Number(workspace.version), { flatFileParameters: { ...parameters, columnWidths } });
+      const write = { expectedVersion: Number(workspace.version), userId: c.var.caller.userId };
+      await updateWorkspace(db, kind, workspace, write, { flatFileParameters: { ...parameters, columnWidths } });
       const changed = await READERS[kind](db, workspace.id);
       if (!changed) throw new ApiProblem(404, "not_found", descriptor.notFoundMessage);
       return c.json(changed, 200);

@@ -7,6 +7,7 @@ import { requireAreaRole } from "../../access.ts";
 import { ApiProblem } from "../../api-problem.ts";
 import type { Database } from "../../db/schema.ts";
 import { createRouter, errorResponses, jsonBody, jsonContent } from "../../openapi.ts";
+import type { VersionedWrite } from "../../repositories/dictionary-version.ts";
 import type { WorkspaceChanges, WorkspaceRow } from "../../repositories/workspaces.ts";
 import { requireWorkspace } from "../../workspace-access.ts";
 import { assertStatusChange, assertVersion, checkedMappingProject } from "./rules.ts";
@@ -19,7 +20,7 @@ export type KindStore = {
   update: (
     db: Kysely<Database>,
     row: WorkspaceRow,
-    expectedVersion: number,
+    write: VersionedWrite,
     changes: Pick<WorkspaceChanges, "name" | "description" | "status" | "mappingProjectId">,
   ) => Promise<number>;
 };
@@ -81,11 +82,12 @@ export function createKindRoutes(descriptor: WorkspaceDescriptor, tags: string[]
     .openapi(patch, async (c) => {
       const { workspace } = await requireWorkspace(c, descriptor.kind, c.req.valid("param").id, { write: true });
       const body = c.req.valid("json");
-      assertVersion(descriptor, workspace, body.version);
-      assertStatusChange(descriptor, workspace, body.status);
       const { db } = c.var.deps;
+      const write = { expectedVersion: body.version, userId: c.var.caller.userId };
+      await assertVersion(db, descriptor, workspace, write);
+      assertStatusChange(descriptor, workspace, body.status);
       const mappingProjectId = await checkedMappingProject(db, descriptor, workspace, body.mappingProjectId);
-      await store.update(db, workspace, body.version, { name: body.name, description: body.description, status: body.status, mappingProjectId });
+      await store.update(db, workspace, write, { name: body.name, description: body.description, status: body.status, mappingProjectId });
       return c.json(await mustGet(db, workspace.id), 200);
     });
   return { router, mustGet };

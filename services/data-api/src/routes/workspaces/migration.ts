@@ -75,7 +75,12 @@ export function createMigrationRoutes() {
       const { workspace } = await requireWorkspace(c, "migration", c.req.valid("param").id, { write: true });
       const { db } = c.var.deps;
       // No version in the body (the contract's): the last choice wins, which is all a choice can mean.
-      await updateProject(db, workspace, Number(workspace.version), { uploadType: c.req.valid("json").uploadType });
+      await updateProject(
+        db,
+        workspace,
+        { expectedVersion: Number(workspace.version), userId: c.var.caller.userId },
+        { uploadType: c.req.valid("json").uploadType },
+      );
       return c.json(await mustGet(db, workspace.id), 200);
     });
 }

@@ -259,7 +259,10 @@ describe.each(TEST_DATABASE_KINDS)("onboarding configurations (audit projects) o
         schemeIds: [acmeHT!.id],
       });
       expect(stale.status).toBe(409);
-      expect(stale.body.errors).toEqual(["This configuration was changed by someone else. Reload it and try again."]);
+      // The analyst's own save made the version there now: their other tab, with when.
+      expect(stale.body.errors).toEqual([
+        expect.stringMatching(/^You changed this configuration in another tab or window at \d\d:\d\d UTC\. Reload it and try again\.$/),
+      ]);
       expect(await read(configuration.id)).toEqual(first.body);
     });
 

@@ -153,15 +153,16 @@ export function createOnboardingRoutes() {
     .openapi(patch, async (c) => {
       const { workspace } = await requireWorkspace(c, "onboarding", c.req.valid("param").id, { write: true });
       const body = c.req.valid("json");
-      assertVersion(descriptor, workspace, body.version);
+      const { db } = c.var.deps;
+      const write = { expectedVersion: body.version, userId: c.var.caller.userId };
+      await assertVersion(db, descriptor, workspace, write);
       assertStatusChange(descriptor, workspace, body.status);
       if (body.isDefault === false && Number(workspace.is_default) === 1) {
         throw new ApiProblem(400, "validation_failed", DEFAULT_KEPT_MESSAGE, { isDefault: [DEFAULT_KEPT_MESSAGE] });
       }
       const schemes = body.schemeIds ? await requireSchemesOfCompany(c, workspace.company_id, body.schemeIds) : undefined;
-      const { db } = c.var.deps;
       const mappingProjectId = await checkedMappingProject(db, descriptor, workspace, body.mappingProjectId);
-      await updateConfiguration(db, workspace, body.version, {
+      await updateConfiguration(db, workspace, write, {
         name: body.name,
         description: body.description,
         status: body.status,

@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Project } from "../../../../../contracts/projects.ts";
 import { DEMO_COMPANIES } from "../../../../../scripts/demo-data.ts";
 import { TEST_DATABASE_KINDS } from "../../../../shared/testing/databases.ts";
+import { forceUnlock, releaseProjectLock, takeProjectLock } from "../../jobs/project-lock.ts";
 import { findProjectDictionaryRef } from "../../repositories/dictionaries.ts";
+import { updateProject } from "../../repositories/projects.ts";
 import { USERS, createTestApi, type TestApi } from "../../testing/harness.ts";
 import { makeApplication, makeProject } from "../../testing/project-fixtures.ts";
 
@@ -171,9 +173,48 @@ describe.each(TEST_DATABASE_KINDS)("projects on %s", (kind) => {
       await api.send("PATCH", `/api/v1/projects/${project.id}`, t, { version: project.version, description: "first" });
       const stale = await api.send("PATCH", `/api/v1/projects/${project.id}`, t, { version: project.version, name: "Second", description: "second" });
       expect(stale.status).toBe(409);
-      expect(stale.body.errors).toEqual(["This project was changed by someone else. Reload it and try again."]);
+      // The analyst's own save made the version there now: their other tab, with when.
+      expect(stale.body.errors).toEqual([
+        expect.stringMatching(/^You changed this project in another tab or window at \d\d:\d\d UTC\. Reload it and try again\.$/),
+      ]);
       const now = (await api.get(`/api/v1/projects/${project.id}`, t)).body;
       expect(now).toMatchObject({ name: project.name, description: "first", version: project.version + 1 });
+    });
+
+    it("says 'You changed this project' only after the user's own change, never after someone else's or a job's", async () => {
+      const analyst = await token(USERS.analyst);
+      const admin = await token(USERS.superAdmin);
+      const project = await makeProject(api, analyst, { companyId: birch.id, applicationId: birchApp.id });
+      const patch = (t: string, version: number, description: string) => api.send("PATCH", `/api/v1/projects/${project.id}`, t, { version, description });
+      const yours = /^You changed this project in another tab or window at \d\d:\d\d UTC\. Reload it and try again\.$/;
+      const someoneElse = "This project was changed by someone else. Reload it and try again.";
+      // The SQL check of the update itself (two saves racing past the route's check) says the same.
+      const race = (userId: string, expectedVersion: number) =>
+        updateProject(api.db, { id: project.id, company_id: birch.id }, { expectedVersion, userId }, { description: "raced" });
+
+      // Someone else's save.
+      expect((await patch(admin, 1, "the admin's")).status).toBe(200);
+      expect((await patch(analyst, 1, "mine")).body.errors).toEqual([someoneElse]);
+      await expect(race(USERS.analyst.id, 1)).rejects.toThrow(someoneElse);
+      await expect(race(USERS.superAdmin.id, 1)).rejects.toThrow(yours);
+
+      // A job locks the project and releases it after the analyst's save: the version there is the job's.
+      expect((await patch(analyst, 2, "mine again")).status).toBe(200);
+      const at = new Date().toISOString();
+      expect(
+        await takeProjectLock(api.db, { projectId: project.id, jobId: "job-of-the-analyst", reason: "Backup", expectedStatus: project.status, now: at }),
+      ).toBe(true);
+      await expect(race(USERS.analyst.id, 3)).rejects.toThrow(someoneElse);
+      expect(await releaseProjectLock(api.db, project.id, "job-of-the-analyst", project.status, at)).toBe(true);
+      expect((await patch(analyst, 3, "after the job")).body.errors).toEqual([someoneElse]);
+
+      // A force-unlock is the administrator's own change.
+      await takeProjectLock(api.db, { projectId: project.id, jobId: "another-job", reason: "Backup", expectedStatus: project.status, now: at });
+      const unlock = { projectId: project.id, userId: USERS.superAdmin.id, userName: "Sam", reason: "Stuck", now: at };
+      expect(await forceUnlock(api.db, { ...unlock, statusAfter: () => project.status })).toBeTruthy();
+      expect((await patch(admin, 5, "the admin's again")).body.errors).toEqual([expect.stringMatching(yours)]);
+      expect((await patch(analyst, 5, "mine")).body.errors).toEqual([someoneElse]);
+      expect((await api.get(`/api/v1/projects/${project.id}`, analyst)).body).toMatchObject({ description: "mine again", version: 7 });
     });
 
     it("refuses a name another project of the company has", async () => {

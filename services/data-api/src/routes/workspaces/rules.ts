@@ -2,10 +2,11 @@
 import type { Kysely } from "kysely";
 import { STATUS_CHANGES, type ProjectStatus } from "../../../../../contracts/projects.ts";
 import { WORKSPACES, type WorkspaceDescriptor } from "../../../../../contracts/workspaces.ts";
-import { ApiProblem, ConflictError } from "../../api-problem.ts";
+import { ApiProblem } from "../../api-problem.ts";
 import type { Database } from "../../db/schema.ts";
 import { findApplication } from "../../repositories/applications.ts";
-import { staleMessage, type WorkspaceRow } from "../../repositories/workspaces.ts";
+import type { VersionedWrite } from "../../repositories/dictionary-version.ts";
+import { staleWorkspace, type WorkspaceRow } from "../../repositories/workspaces.ts";
 
 export const APPLICATION_OF_COMPANY_MESSAGE = "Choose an application of this company.";
 
@@ -22,8 +23,8 @@ export async function requireApplicationOfCompany(db: Kysely<Database>, applicat
  * Checked before the rules of a change, so a stale client hears "reload", not a rule about a state
  * it never saw. The update itself checks the version again in SQL.
  */
-export function assertVersion(descriptor: WorkspaceDescriptor, workspace: WorkspaceRow, version: number) {
-  if (version !== Number(workspace.version)) throw new ConflictError(staleMessage(descriptor.kind));
+export async function assertVersion(db: Kysely<Database>, descriptor: WorkspaceDescriptor, workspace: WorkspaceRow, write: VersionedWrite) {
+  if (write.expectedVersion !== Number(workspace.version)) throw await staleWorkspace(db, descriptor.kind, workspace.id, write.userId);
 }
 
 /** DOMAIN.md: after setup, Active ⇄ Inactive and Active → Completed (STATUS_CHANGES); setup statuses move by the wizard only. */

@@ -21,6 +21,7 @@ import * as templates from "../../repositories/templates.ts";
 import { lineDiff } from "../../templates/line-diff.ts";
 import { requireWorkspace } from "../../workspace-access.ts";
 import { inTransaction } from "../../repositories/db-helpers.ts";
+import { nextVersion } from "../../repositories/workspaces.ts";
 import { createTemplateRoutes, type TemplateResolver } from "../templates/template-routes.ts";
 import { capitalised, collectionPath, readErrorsOf, workspaceIdParams, writeErrorsOf } from "./shared.ts";
 
@@ -123,7 +124,7 @@ export function createWorkspaceTemplatesRouter(descriptor: WorkspaceDescriptor) 
             { id: workspace.id, companyId: workspace.company_id, area, types: descriptor.templateTypes, noun },
             writer(c),
           );
-        await finishTemplateSetup(trx, workspace.id);
+        await finishTemplateSetup(trx, workspace.id, c.var.caller.userId);
       });
       return c.json(await page(c, workspace), 200);
     })
@@ -140,7 +141,7 @@ export function createWorkspaceTemplatesRouter(descriptor: WorkspaceDescriptor) 
           projectId: workspace.id,
           status: "Available",
         });
-        await finishTemplateSetup(trx, workspace.id);
+        await finishTemplateSetup(trx, workspace.id, c.var.caller.userId);
         return made;
       });
       return c.json((await templates.getTemplate(c.var.deps.db, id))!, 201);
@@ -193,11 +194,11 @@ export function createWorkspaceTemplatesRouter(descriptor: WorkspaceDescriptor) 
 }
 
 /** Which side of a copy and its master moved from the master's text the copy started from (its version 1). */
-/** The wizard's last step: a workspace waiting for its templates becomes Active with its first one. */
-async function finishTemplateSetup(trx: Kysely<Database>, workspaceId: string) {
+/** The wizard's last step: a workspace waiting for its templates becomes Active with `by`'s first one. */
+async function finishTemplateSetup(trx: Kysely<Database>, workspaceId: string, by: string) {
   await trx
     .updateTable("projects")
-    .set((eb) => ({ status: "Active", version: eb("version", "+", 1) }))
+    .set({ status: "Active", ...nextVersion(by, new Date()) })
     .where("id", "=", workspaceId)
     .where("status", "=", "SetupAssignTemplatesIncomplete")
     .execute();

@@ -67,15 +67,15 @@ export function createTranslationRoutes() {
     })
     .openapi(completeStructure, async (c) => {
       const { workspace } = await requireWorkspace(c, "translation", c.req.valid("param").id, { write: true });
-      const { version } = c.req.valid("json");
-      assertVersion(descriptor, workspace, version);
       const { db } = c.var.deps;
+      const write = { expectedVersion: c.req.valid("json").version, userId: c.var.caller.userId };
+      await assertVersion(db, descriptor, workspace, write);
       if (workspace.status === "SetupAddColumnsIncomplete") {
         const dictionary = await findProjectDictionaryRef(db, workspace.id);
         const stats = dictionary && (await dictionaryStats(db, dictionary.id));
         const problems = dictionaryBlockers(stats ?? { tableCount: 0, emptyTableCount: 0 }).map((p) => p.replace("The data dictionary", "The file data structure"));
         if (problems.length) throw new ApiProblem(409, "structure_incomplete", problems.join(" "));
-        await updateMappingProject(db, workspace, version, { status: "SetupAssignTemplatesIncomplete" });
+        await updateMappingProject(db, workspace, write, { status: "SetupAssignTemplatesIncomplete" });
       }
       return c.json(await mustGet(db, workspace.id), 200);
     })
