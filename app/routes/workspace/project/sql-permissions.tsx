@@ -57,7 +57,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   );
 }
 
-// After a refused save (409: someone else changed a level meanwhile), show the levels as they are now.
+// After a refused save (409: a level changed meanwhile, in another tab or by someone else), show the levels as they are now.
 export { revalidateAfterConflict as shouldRevalidate } from "~/lib/forms";
 
 export const handle = { breadcrumb: "SQL permissions" };

@@ -107,7 +107,7 @@ export async function permissionsOf(db: Kysely<Database>, companyId: string, pro
   const rows = await db
     .selectFrom("sql_credentials as c")
     .leftJoin("sql_permissions as p", (join) => join.onRef("p.credential_id", "=", "c.id").on("p.project_id", "=", projectId))
-    .select(["c.id", "c.login", "c.name", "c.expires_on", "c.revoked_at", "p.level"])
+    .select(["c.id", "c.login", "c.name", "c.expires_on", "c.revoked_at", "p.level", "p.granted_by", "p.granted_at"])
     .where("c.company_id", "=", companyId)
     .where("c.revoked_at", "is", null)
     .orderBy("c.name")

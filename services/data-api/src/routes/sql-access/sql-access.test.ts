@@ -257,6 +257,27 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("SQL access 
     expect(await tableOf("made_before")).toMatchObject({ rowCount: 2, rowCountEstimated: false });
   });
 
+  it("a save from a stale page names the credential and whose change made it stale: the user's other tab, or someone else", async () => {
+    const issued = (await create({ serviceName: "Stale pages" })).body as IssuedSqlCredential;
+    const staleAnswer = async (level: string, was: string) => (await setLevel(issued.credential.id, level, was)).body.errors;
+    const what = `SQL permission of Stale pages (${issued.credential.login})`;
+    expect((await setLevel(issued.credential.id, "read", "none")).status).toBe(200);
+    // The owner's own save made the level there now.
+    expect(await staleAnswer("write", "none")).toEqual([
+      expect.stringMatching(
+        new RegExp(`^You changed the ${what.replace(/[()]/g, "\\$&")} in another tab or window at \\d\\d:\\d\\d UTC\\. Reload the page and try again\\.$`),
+      ),
+    ]);
+    // An administrator's.
+    expect((await setLevel(issued.credential.id, "write", "read", project.id, admin)).status).toBe(200);
+    expect(await staleAnswer("none", "read")).toEqual([`The ${what} was changed by someone else. Reload the page and try again.`]);
+    // None has no row, so who set it is not known: never 'You changed'.
+    expect((await setLevel(issued.credential.id, "none", "write")).status).toBe(200);
+    expect(await staleAnswer("write", "read")).toEqual([`The ${what} was changed by someone else. Reload the page and try again.`]);
+    const levelNow = (await permissions()).body.items.find((i: { credentialId: string }) => i.credentialId === issued.credential.id).level;
+    expect(levelNow).toBe("none");
+  });
+
   it("a credential of one company reaches no other company's project, and another company's credential or project answers 404", async () => {
     const issued = (await create({ serviceName: "ETL" })).body as IssuedSqlCredential;
     expect((await setLevel(issued.credential.id, "write", "none")).status).toBe(200);

@@ -1,6 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { setSqlPermissionsSchema, sqlPermissionsSchema, todayUtc, type SqlLevel } from "../../../../../contracts/sql-access.ts";
+import { staleSaveMessage } from "../../../../../contracts/values/common.ts";
 import type { WorkspaceDescriptor } from "../../../../../contracts/workspaces.ts";
 import { ApiProblem, ConflictError, validationProblem } from "../../api-problem.ts";
 import { databaseExists, databaseNameOf } from "../../data-plane/project-databases.ts";
@@ -11,10 +12,10 @@ import type { WorkspaceRow } from "../../repositories/workspaces.ts";
 import { describeWrite, nothingToAudit } from "../../audit-writes.ts";
 import { inTransaction } from "../../repositories/db-helpers.ts";
 import { permissionsOf, setPermission, statusOf } from "../../repositories/sql-credentials.ts";
+import { lastChangeOf } from "../../repositories/stale-saves.ts";
 import { requireWorkspace } from "../../workspace-access.ts";
 import { capitalised, collectionPath, readErrorsOf, workspaceIdParams, writeErrorsOf } from "./shared.ts";
 
-export const SQL_PERMISSIONS_STALE_MESSAGE = "Someone else changed these SQL permissions meanwhile. Reload the page and try again.";
 export const NO_DATABASES_MESSAGE = "This workspace has no databases yet: create them before granting SQL access.";
 
 /**
@@ -78,7 +79,8 @@ export function createWorkspaceSqlPermissionsRouter(descriptor: WorkspaceDescrip
         const unknown = entries.filter((e) => !known.has(e.credentialId));
         // Another company's credential answers exactly like an unknown one.
         if (unknown.length) throw validationProblem({ entries: ["A SQL credential was not found: it may have been revoked. Reload the page."] });
-        if (entries.some((e) => known.get(e.credentialId)!.level !== e.was)) throw new ConflictError(SQL_PERMISSIONS_STALE_MESSAGE);
+        const stale = entries.find((e) => known.get(e.credentialId)!.level !== e.was);
+        if (stale) throw staleLevel(known.get(stale.credentialId)!, by);
         const changes = entries.filter((e) => e.level !== e.was);
         if (!changes.length) nothingToAudit();
         const applied: { login: string; level: SqlLevel }[] = [];
@@ -106,4 +108,16 @@ export function createWorkspaceSqlPermissionsRouter(descriptor: WorkspaceDescrip
       });
       return c.json(await current(c, workspace), 200);
     });
+}
+
+/**
+ * The refusal of `userId`'s save based on a level of `credential` that changed meanwhile (the first
+ * such entry), naming it as the page does: "You changed the SQL permission of Ana (dtc_ana) in another
+ * tab or window at 14:05 UTC. …" when their own save set the level there now (granted_by, granted_at),
+ * else someone else's. A level of None has no row, so who set it is not known: someone else.
+ */
+function staleLevel(credential: Awaited<ReturnType<typeof permissionsOf>>[number], userId: string) {
+  const last = credential.granted_at === null ? undefined : { updated_by: credential.granted_by, updated_at: credential.granted_at };
+  const what = `the SQL permission of ${credential.name} (${credential.login})`;
+  return new ConflictError(staleSaveMessage(what, lastChangeOf(last, userId), "Reload the page and try again."));
 }
