@@ -166,8 +166,16 @@ export const translationReportSchema = z.object({
       unmappedValues: z.array(z.object({ value: z.string(), count: z.number().int() })),
     }),
   ),
-  /** The first rows rejected by a "Reject the row" rule, with the value that rejected each. */
-  rejected: z.array(z.object({ row: z.number().int(), column: z.string(), value: z.string() })),
+  /**
+   * The first rows rejected: by a "Reject the row" rule, with the column and the value that rejected each;
+   * or as a whole (no column), with the reason: a row whose number of values is not the file's.
+   */
+  rejected: z.array(
+    z.union([
+      z.object({ row: z.number().int(), column: z.string(), value: z.string() }),
+      z.object({ row: z.number().int(), column: z.null(), reason: z.string() }),
+    ]),
+  ),
 });
 export type TranslationReport = z.infer<typeof translationReportSchema>;
 

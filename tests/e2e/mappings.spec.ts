@@ -158,15 +158,20 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page.getByRole("status")).toHaveText("Import applied.");
       await expect(page.getByText("4 of 4 values mapped.")).toBeVisible();
 
-      // Translate a client's file: the maps applied, the unmapped value given the default, and a report.
+      // Translate a client's file: the maps applied, the unmapped value given the default, a row with
+      // more values than the header rejected whole, and a report.
       await tabs.getByRole("link", { name: "Translate a file" }).click();
       await page.getByLabel("Table").selectOption("employees");
-      await page.getByLabel("File to translate").setInputFiles({ name: "payroll.csv", mimeType: "text/csv", buffer: Buffer.from("grade\nG7\nG5\nG7\n") });
+      await page
+        .getByLabel("File to translate")
+        .setInputFiles({ name: "payroll.csv", mimeType: "text/csv", buffer: Buffer.from("grade\nG7\nG5\nG7,HR\nG7\n") });
       await page.getByRole("button", { name: "Translate", exact: true }).click();
       // With JavaScript the page revalidates; without it a <meta> refresh reloads it until the translation ends.
       await expect(page.getByRole("heading", { level: 2, name: "payroll.csv into employees: Completed" })).toBeVisible({ timeout: 30_000 });
-      await expect(page.getByText("3 rows read, 3 written, 0 rejected.")).toBeVisible();
+      await expect(page.getByText("4 rows read, 3 written, 1 rejected.")).toBeVisible();
       await expect(page.getByRole("table", { name: "Unmapped values of grade" })).toContainText("G5");
+      const rejectedRow = page.getByRole("table", { name: "Rows rejected" }).getByRole("row").nth(1);
+      await expect(rejectedRow.getByRole("cell")).toHaveText(["4", "(the whole row)", "", "2 values where the header has 1"]);
       if (javaScriptEnabled) await expectNoViolations(page);
       const translated = page.waitForEvent("download");
       await page.getByRole("link", { name: "Download the translated file" }).click();

@@ -16,7 +16,7 @@ import type { Route } from "./+types/translation";
 /**
  * One translated file (translate/{translationId}): while it runs, how far it has read (the page keeps
  * itself current, with or without JavaScript); then its counts, the values that had no mapping per
- * column, the rows its rules rejected, and the download.
+ * column, the rows rejected (by a column's rule, or whole for their number of values), and the download.
  */
 export async function loader({ params, context }: Route.LoaderArgs) {
   const [{ project }, translation] = await afterGuard(projectScope(context), projectCalls(context).translations.get(params.translationId));
@@ -119,15 +119,18 @@ export default function TranslationPage({ loaderData }: Route.ComponentProps) {
                   <TableRow>
                     <TableHead className="text-right">Row</TableHead>
                     <TableHead>Column</TableHead>
-                    <TableHead>Value without a mapping</TableHead>
+                    <TableHead>Value</TableHead>
+                    <TableHead>Reason</TableHead>
                   </TableRow>
                 </TableHeader>
                 <TableBody>
                   {t.report.rejected.map((r) => (
                     <TableRow key={r.row}>
                       <TableCell className="text-right tabular-nums">{r.row}</TableCell>
-                      <TableCell>{r.column}</TableCell>
-                      <TableCell className="font-mono text-[13px]">{r.value}</TableCell>
+                      {/* A row rejected whole (its number of values is not the file's) has no column, as on a load's page. */}
+                      <TableCell>{r.column ?? "(the whole row)"}</TableCell>
+                      <TableCell className="font-mono text-[13px]">{r.column === null ? "" : r.value}</TableCell>
+                      <TableCell>{r.column === null ? r.reason : "No mapping, and the column's rule rejects the row"}</TableCell>
                     </TableRow>
                   ))}
                 </TableBody>

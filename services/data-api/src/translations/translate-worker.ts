@@ -1,15 +1,16 @@
 /**
  * The worker thread of "Translate a file" (translate-in-worker.ts starts it): reads the client's file
  * as a flat-file load reads it, replaces each translated column's values by their targets, applies
- * the column's rule to a value its map lacks (keep it, put the default, or reject the row), and
- * writes the result as CSV, a record at a time with backpressure: neither file is ever held whole.
+ * the column's rule to a value its map lacks (keep it, put the default, or reject the row), rejects
+ * a row whose number of values is not the file's, as a load does, and writes the result as CSV, a
+ * record at a time with backpressure: neither file is ever held whole.
  */
 import fs from "node:fs";
 import { once } from "node:events";
 import { parentPort, workerData } from "node:worker_threads";
 import { TRANSLATION_REPORT_SAMPLE } from "../../../../contracts/values/mappings.ts";
 import type { TranslationReport } from "../../../../contracts/mappings.ts";
-import { headerProblem, matchColumns } from "../data-plane/flat-file/column-match.ts";
+import { headerProblem, matchColumns, rowWidthProblem } from "../data-plane/flat-file/column-match.ts";
 import { DelimitedFormatError } from "../data-plane/flat-file/read-delimited.ts";
 import { FlatFileProblem, readFlatFile } from "../data-plane/flat-file/read-flat-file.ts";
 import { csvLine } from "./csv-line.ts";
@@ -39,6 +40,8 @@ async function translate(): Promise<void> {
   });
   const { hasHeaderRow } = request.parameters;
   let positions: number[] | undefined;
+  /** The file's number of values: its header's, else its first row's. */
+  let width = 0;
   let pending: string[] = [];
   // The output's written bytes go to the disk every SYNC_EVERY_BYTES, one flush at a time beside the
   // writing: left to the kernel, a gigabyte of dirty pages made every fsync of the process (SQLite's
@@ -66,6 +69,7 @@ async function translate(): Promise<void> {
           const problem = hasHeaderRow ? headerProblem(match, request.table.name) : null;
           if (problem) throw new FlatFileProblem(problem.replace("project's data dictionary", "file data structure"));
           positions = maps.map((m) => match.positions.findIndex((p) => p?.name.toLowerCase() === m.name.toLowerCase()));
+          width = record.cells.length;
           if (hasHeaderRow) {
             // The same columns as the file, under its own header.
             pending.push(csvLine(record.cells));
@@ -75,8 +79,11 @@ async function translate(): Promise<void> {
         if (record.cells.length === 1 && record.cells[0] === "") continue;
         progress.rowsRead++;
         const cells = record.cells;
-        let rejectedBy: { column: string; value: string } | null = null;
-        for (let i = 0; i < maps.length; i++) {
+        // A row with more or fewer values than the file's is rejected whole, as a load rejects it: its
+        // values are not under their columns' header, so none is translated.
+        const misfit = rowWidthProblem(cells.length, width, hasHeaderRow ? "header" : "first row");
+        let rejection: TranslationReport["rejected"][number] | null = misfit === null ? null : { row: record.row, column: null, reason: misfit };
+        for (let i = 0; misfit === null && i < maps.length; i++) {
           const at = positions[i]!;
           if (at < 0 || at >= cells.length) continue;
           const value = cells[at]!;
@@ -92,11 +99,11 @@ async function translate(): Promise<void> {
           if (seen !== undefined) m.unmapped.set(value, seen + 1);
           else if (m.unmapped.size < TRACKED_UNMAPPED) m.unmapped.set(value, 1);
           if (m.rule === "Default") cells[at] = m.defaultValue ?? "";
-          else if (m.rule === "Reject") rejectedBy ??= { column: m.name, value };
+          else if (m.rule === "Reject") rejection ??= { row: record.row, column: m.name, value };
         }
-        if (rejectedBy) {
+        if (rejection) {
           progress.rowsRejected++;
-          if (rejected.length < TRANSLATION_REPORT_SAMPLE) rejected.push({ row: record.row, ...rejectedBy });
+          if (rejected.length < TRANSLATION_REPORT_SAMPLE) rejected.push(rejection);
         } else {
           pending.push(csvLine(cells));
           progress.rowsWritten++;

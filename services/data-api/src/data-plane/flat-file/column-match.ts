@@ -53,3 +53,14 @@ export function headerProblem(match: ColumnMatch, tableName: string): string | n
   const one = unknown.length === 1;
   return `The file has ${one ? "a column" : "columns"} the table '${tableName}' lacks: ${unknown.join(", ")}. Add ${one ? "it" : "them"} to the project's data dictionary, or leave ${one ? "it" : "them"} out of the file`;
 }
+
+/**
+ * Why a row whose number of values is not the file's is rejected as a whole, in the words the load and
+ * the translation share; null when it fits. The file's width is its header's, else the table's (a load
+ * without a header) or the first row's (a translation without one: its file may leave columns out).
+ */
+export function rowWidthProblem(values: number, width: number, widthOf: "header" | "table" | "first row"): string | null {
+  if (values === width) return null;
+  const what = widthOf === "table" ? `the table has ${width} columns` : `the ${widthOf} has ${width}`;
+  return `${values} values where ${what}`;
+}

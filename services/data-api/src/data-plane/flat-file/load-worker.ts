@@ -14,7 +14,7 @@ import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import { postgresType, quoteIdentifier as q, type DdlColumn } from "../postgres-ddl.ts";
 import { arrivalOf } from "./arriving-file.ts";
-import { headerProblem, matchColumns } from "./column-match.ts";
+import { headerProblem, matchColumns, rowWidthProblem } from "./column-match.ts";
 import { DelimitedFormatError } from "./read-delimited.ts";
 import { FlatFileProblem, readFlatFile } from "./read-flat-file.ts";
 import type { FileCounts, LoadFile, LoadRequest, LoadResult, LoadWorkerMessage, Rejection } from "./load-messages.ts";
@@ -235,9 +235,8 @@ function mapHeader(header: string[], columns: readonly DdlColumn[], tableName: s
 
 /** A row whose number of values is not the file's: rejected as a whole. */
 function rowProblem(cells: string[], positions: (DdlColumn | undefined)[], hasHeader: boolean): { column: null; value: null; reason: string } | undefined {
-  if (cells.length === positions.length) return undefined;
-  const what = hasHeader ? `the header has ${positions.length}` : `the table has ${positions.length} columns`;
-  return { column: null, value: null, reason: `${cells.length} values where ${what}` };
+  const reason = rowWidthProblem(cells.length, positions.length, hasHeader ? "header" : "table");
+  return reason === null ? undefined : { column: null, value: null, reason };
 }
 
 /**

@@ -95,6 +95,26 @@ describe.each(TEST_DATABASE_KINDS)("translating a file with a mapping project's 
     expect(await res.text()).toBe('P7,"Human, resources",1\r\n');
   });
 
+  it("rejects a row with fewer or more values than the header (or, without one, the first row) whole, with the reason, as a load does", async () => {
+    const started = await translate({ name: "ragged.csv", text: "grade,department,salary\nG7,FIN\nG1,HR,20,zz\nG7,FIN,10\n" });
+    const done = await finished(started.body.id);
+    expect(done).toMatchObject({ status: "Completed", rowsRead: 3, rowsWritten: 1, rowsRejected: 2 });
+    expect(done.report!.rejected).toEqual([
+      { row: 2, column: null, reason: "2 values where the header has 3" },
+      { row: 3, column: null, reason: "4 values where the header has 3" },
+    ]);
+    // A rejected row's values are not counted as unmapped: none of them was translated.
+    expect(done.report!.columns.map((c) => c.unmappedCells)).toEqual([0, 0]);
+    const res = await api.app.request(`${BASE}/${project.id}/translations/${done.id}/file`, { headers: { authorization: `Bearer ${analyst}` } });
+    expect(await res.text()).toBe("grade,department,salary\r\nP7,Finance,10\r\n");
+
+    const byPosition = await finished(
+      (await translate({ name: "ragged.txt", text: "G7;HR\nG7;FIN;3\nG7;FIN\n" }, { table: "employees", hasHeaderRow: "false" })).body.id,
+    );
+    expect(byPosition).toMatchObject({ status: "Completed", rowsRead: 3, rowsWritten: 2, rowsRejected: 1 });
+    expect(byPosition.report!.rejected).toEqual([{ row: 2, column: null, reason: "3 values where the first row has 2" }]);
+  });
+
   it("refuses a file whose columns do not match the table, and one without a translated table, before anything starts", async () => {
     const before = (await api.get(`${BASE}/${project.id}/translations`, analyst)).body.length;
     const unknown = await translate({ name: "x.csv", text: "grade,boss\nG7,Ann\n" });
