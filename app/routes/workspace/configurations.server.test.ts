@@ -21,6 +21,7 @@ const workspaceLayout = await import("./project/layout");
 const details = await import("./project/details");
 const databases = await import("./project/databases-current");
 const loadPage = await import("./project/databases-load");
+const comparePage = await import("./project/databases-compare");
 
 const [, acme, birch] = DEMO_COMPANIES;
 const ANALYST = "analyst@demo.test";
@@ -133,6 +134,18 @@ describe("onboarding configurations through the workspace pages", () => {
     expect(otherCompany?.data.result.error.schemeIds?.[0]).toMatch(/is not a scheme of this company/);
 
     expect((await api<any>(ANALYST, "GET", "/api/v1/audit-projects/search", undefined, { companyId: acme.id, pageSize: "100" })).total).toBe(before);
+  });
+
+  it("asks for an earlier delivery at its field when a comparison is posted without one (a history entry's id is not what the page offers)", async () => {
+    const created = await createConfiguration("Compared deliveries", [benefit!.id]);
+    const id = /create\/([^/]+)\//.exec((created as Response).headers.get("Location")!)![1]!;
+    const opts = { params: { configurationId: id }, middleware: workspaceLayout.middleware };
+    const forms: Record<string, string>[] = [{ historyId: "h1" }, { backupId: " " }];
+    for (const form of forms) {
+      const refused = unwrap(await call(ANALYST, at(`/${id}/databases/compare-source`), comparePage.action, { ...opts, form }));
+      expect(refused?.status).toBe(400);
+      expect(refused?.data.result.error).toEqual({ backupId: ["Choose the earlier data to compare with"] });
+    }
   });
 
   it("moves the default when another configuration is marked default on its details page", async () => {

@@ -1,7 +1,9 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link } from "react-router";
-import { comparisonBodySchema, type Backup } from "../../../../contracts/backups";
+import { z } from "zod";
+import { CHOOSE_COMPARISON_MESSAGE, type Backup } from "../../../../contracts/backups";
+import { presentString } from "../../../../contracts/common";
 import { FormErrors, RadioGroupField } from "~/components/forms/fields";
 import { StatusButton, useIsPending } from "~/components/forms/status-button";
 import { formatCount, formatTimestamp } from "~/components/projects/format";
@@ -25,6 +27,13 @@ async function guard(context: Route.LoaderArgs["context"]) {
 const DELIVERIES_PER_PAGE = 25;
 
 /**
+ * What the page offers, and so all it checks and sends: a delivery's backup. The data API's body also
+ * takes a history entry's id, which a post could hold instead and pass a check of that body, leaving
+ * the data API to refuse the empty backupId under its raw name.
+ */
+const compareDeliverySchema = z.object({ backupId: presentString(CHOOSE_COMPARISON_MESSAGE).trim().min(1, CHOOSE_COMPARISON_MESSAGE) });
+
+/**
  * databases/compare-source (onboarding): compare an earlier delivery with the current data. Each
  * flat-file load keeps the backup taken before the next change, so every delivery but the current
  * one can be picked.
@@ -40,10 +49,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { project, api, companyId, paths } = await guard(context);
-  const submission = parseWithZod(await readFormData(request), { schema: comparisonBodySchema });
+  const submission = parseWithZod(await readFormData(request), { schema: compareDeliverySchema });
   if (submission.status !== "success") return invalid(submission);
   try {
-    const { entry } = await api.compare({ backupId: submission.value.backupId });
+    const { entry } = await api.compare(submission.value);
     return redirectWithFlash(companyHref(paths.databases.entry(project.id, entry.id), companyId), "Comparing the delivery with the current data.");
   } catch (err) {
     return refusedByService(submission, err);
