@@ -54,6 +54,9 @@ export function headerProblem(match: ColumnMatch, tableName: string): string | n
   return `The file has ${one ? "a column" : "columns"} the table '${tableName}' lacks: ${unknown.join(", ")}. Add ${one ? "it" : "them"} to the project's data dictionary, or leave ${one ? "it" : "them"} out of the file`;
 }
 
+/** "1 value", "3 values". */
+const countOf = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
+
 /**
  * Why a row whose number of values is not the file's is rejected as a whole, in the words the load and
  * the translation share; null when it fits. The file's width is its header's, else the table's (a load
@@ -61,6 +64,6 @@ export function headerProblem(match: ColumnMatch, tableName: string): string | n
  */
 export function rowWidthProblem(values: number, width: number, widthOf: "header" | "table" | "first row"): string | null {
   if (values === width) return null;
-  const what = widthOf === "table" ? `the table has ${width} columns` : `the ${widthOf} has ${width}`;
-  return `${values} values where ${what}`;
+  const what = widthOf === "table" ? `the table has ${countOf(width, "column")}` : `the ${widthOf} has ${width}`;
+  return `${countOf(values, "value")} where ${what}`;
 }
