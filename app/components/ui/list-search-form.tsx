@@ -1,20 +1,19 @@
 import type * as React from "react";
 import { Form, Link, useNavigation } from "react-router";
-import { useCompanyHref } from "~/lib/company-href";
+import { useCompanyHref, useCompanyId } from "~/lib/company-href";
 import { DEFAULT_PAGE_SIZE } from "~/lib/list-search";
 import { cn } from "~/lib/utils";
 import { Button } from "./button";
 import { PageSizeSelect } from "./pagination";
 
 /**
- * The GET search form of a list (projects, applications, dictionaries): the company and a non-default
+ * The GET search form of a list (projects, applications, dictionaries): the selected company and a non-default
  * sort travel as hidden fields, the page size and "Search" close the row, and a clear link keeps
  * sort and page size. The list's own filters come in as `children` (in the row) and `below`.
  */
 export function ListSearchForm({
   action,
   label,
-  companyId,
   sort,
   defaultSort,
   pageSize,
@@ -27,7 +26,6 @@ export function ListSearchForm({
 }: {
   action: string;
   label: string;
-  companyId: string | null;
   sort: string;
   defaultSort: string;
   pageSize: number;
@@ -38,6 +36,7 @@ export function ListSearchForm({
   children: React.ReactNode;
   below?: React.ReactNode;
 }) {
+  const companyId = useCompanyId();
   const href = useCompanyHref();
   const navigation = useNavigation();
   const searching = navigation.state === "loading" && navigation.location?.pathname === action;

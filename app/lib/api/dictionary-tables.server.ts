@@ -1,6 +1,4 @@
 import { z } from "zod";
-import { parseWithZod } from "@conform-to/zod/v4";
-import { data } from "react-router";
 import {
   CONFIRM_DATA_LOSS_PARAM,
   pendingReviewsSchema,

@@ -169,7 +169,6 @@ export default function SqlCredentials({ loaderData, actionData }: Route.Compone
           <ListSearchForm
             action={PATH}
             label="Filter SQL credentials"
-            companyId={companyId}
             sort={search.sort}
             defaultSort="-createdAt"
             pageSize={search.pageSize}

@@ -53,7 +53,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     search,
     result,
     area: paths.owner.area,
-    companyId: shell.company?.id ?? null,
     companyName: shell.company?.name ?? null,
     created: url.searchParams.get(CREATED_PARAM),
     canWrite: templateAccess(shell, paths).canWrite,
@@ -61,7 +60,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export default function MasterTemplates({ loaderData }: Route.ComponentProps) {
-  const { search, result, area, companyId, companyName, created, canWrite } = loaderData;
+  const { search, result, area, companyName, created, canWrite } = loaderData;
   const href = useCompanyHref();
   const paths = useTemplatePaths();
   const filtered = Boolean(search.name || search.status.length || search.type.length);
@@ -88,7 +87,6 @@ export default function MasterTemplates({ loaderData }: Route.ComponentProps) {
       <ListSearchForm
         action={paths.list}
         label="Find templates"
-        companyId={companyId}
         sort={search.sort}
         defaultSort={DEFAULT_SORT}
         pageSize={search.pageSize}

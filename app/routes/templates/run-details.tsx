@@ -31,9 +31,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   // A page of the steps, in order, filtered by status: a run of thousands of scripts is paged in SQL.
   const { page, pageSize } = readPaging(p, ["position"], "position");
   const search = { status: p.getAll("status").filter((s): s is RunStepStatus => (RUN_STEP_STATUSES as readonly string[]).includes(s)), page, pageSize };
-  const { project, api, access, companyId } = await projectScope(context);
+  const { project, api, access } = await projectScope(context);
   const run = await api.runs.get(params.runId, search);
-  return { projectId: project.id, run, canWrite: access.canWrite, search, companyId };
+  return { projectId: project.id, run, canWrite: access.canWrite, search };
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
@@ -70,7 +70,7 @@ export const handle = {
 const duration = (ms: number | null) => (ms === null ? "" : ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`);
 
 export default function RunDetails({ loaderData, actionData }: Route.ComponentProps) {
-  const { projectId, run, canWrite, search, companyId } = loaderData;
+  const { projectId, run, canWrite, search } = loaderData;
   const href = useCompanyHref();
   const paths = useWorkspacePaths();
   const here = paths.page(projectId, `templates/run-history/${run.id}/details`);
@@ -135,7 +135,6 @@ export default function RunDetails({ loaderData, actionData }: Route.ComponentPr
       <ListSearchForm
         action={here}
         label="Filter steps"
-        companyId={companyId}
         sort="position"
         defaultSort="position"
         pageSize={search.pageSize}

@@ -24,15 +24,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     type: p.getAll("type").filter((t): t is RunType => (RUN_TYPES as readonly string[]).includes(t)),
     ...readPaging(p, ["-createdAt"], "-createdAt"),
   };
-  const { project, api, access, companyId } = await projectScope(context);
+  const { project, api, access } = await projectScope(context);
   const runs = await api.runs.list({ status: search.status, type: search.type, page: search.page, pageSize: search.pageSize });
-  return { projectId: project.id, search, runs, companyId, canRun: access.canWrite && !project.isLocked };
+  return { projectId: project.id, search, runs, canRun: access.canWrite && !project.isLocked };
 }
 
 const seconds = (ms: number | null) => (ms === null ? "" : ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`);
 
 export default function RunHistory({ loaderData }: Route.ComponentProps) {
-  const { projectId, search, runs, companyId, canRun } = loaderData;
+  const { projectId, search, runs, canRun } = loaderData;
   const href = useCompanyHref();
   const paths = useWorkspacePaths();
   const here = paths.page(projectId, "templates/run-history");
@@ -53,7 +53,6 @@ export default function RunHistory({ loaderData }: Route.ComponentProps) {
       <ListSearchForm
         action={here}
         label="Filter runs"
-        companyId={companyId}
         sort={search.sort}
         defaultSort="-createdAt"
         pageSize={search.pageSize}

@@ -55,7 +55,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     search,
     // Only what the rows show, packed: the loader's data is serialized into the page a second time.
     result: { ...result, items: packRows(result.items.map(listRow)) },
-    companyId: shell.company?.id ?? null,
     companyName: shell.company?.name ?? null,
     // Who may create: the roles that may work in the workspace's area of this company (spec §6).
     mayCreate: mayEnterArea(ws.area, shell.roles, accessSettings),
@@ -78,7 +77,7 @@ function listRow(p: Project | Configuration) {
 }
 
 export default function ProjectList({ loaderData }: Route.ComponentProps) {
-  const { search, companyId, companyName, mayCreate } = loaderData;
+  const { search, companyName, mayCreate } = loaderData;
   const result = { ...loaderData.result, items: unpackRows(loaderData.result.items) };
   const href = useCompanyHref();
   const paths = useWorkspacePaths();
@@ -113,7 +112,6 @@ export default function ProjectList({ loaderData }: Route.ComponentProps) {
       <ListSearchForm
         action={projectsPath}
         label={`Find ${ws.nounPlural}`}
-        companyId={companyId}
         sort={search.sort}
         defaultSort={DEFAULT_SORT}
         pageSize={search.pageSize}

@@ -28,7 +28,9 @@ function readSearch(url: URL) {
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const search = readSearch(url);
-  const { shell, value } = await forSelectedCompany(context, (as, companyId) => searchApplications(as, { companyId, ...search, name: search.name || undefined }));
+  const { shell, value } = await forSelectedCompany(context, (as, companyId) =>
+    searchApplications(as, { companyId, ...search, name: search.name || undefined }),
+  );
   const result = value ?? { items: [], total: 0, page: 1, pageSize: search.pageSize };
   // The create page's redirect: its flash message says so; the row is highlighted when it is on this page.
   const createdId = url.searchParams.get(CREATED_PARAM);
@@ -36,7 +38,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return {
     search,
     result,
-    companyId: shell.company?.id ?? null,
     companyName: shell.company?.name ?? null,
     created: created && { id: created.id, name: created.name },
     canWrite: masterDataAccess(shell).canWrite,
@@ -44,7 +45,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export default function Applications({ loaderData }: Route.ComponentProps) {
-  const { search, result, companyId, companyName, created, canWrite } = loaderData;
+  const { search, result, companyName, created, canWrite } = loaderData;
   const href = useCompanyHref();
   const filtered = Boolean(search.name);
   // Links keep every other parameter (and drop ?created=, which only the create page's redirect sets).
@@ -71,7 +72,6 @@ export default function Applications({ loaderData }: Route.ComponentProps) {
       <ListSearchForm
         action={APPLICATIONS_PATH}
         label="Find applications"
-        companyId={companyId}
         sort={search.sort}
         defaultSort={DEFAULT_SORT}
         pageSize={search.pageSize}
@@ -92,8 +92,8 @@ export default function Applications({ loaderData }: Route.ComponentProps) {
           <Card>
             <h2 className="text-base font-semibold">No applications yet</h2>
             <CardDescription>
-              No applications are registered in this company yet. Register the legacy applications the company migrates from, then describe
-              their tables in a data dictionary.
+              No applications are registered in this company yet. Register the legacy applications the company migrates from, then describe their tables in a
+              data dictionary.
             </CardDescription>
           </Card>
         )
@@ -132,7 +132,13 @@ export default function Applications({ loaderData }: Route.ComponentProps) {
               </TableBody>
             </Table>
           )}
-          <Pagination page={result.page} pageSize={result.pageSize} total={result.total} noun={["application", "applications"]} href={(page) => withSearch({ page })} />
+          <Pagination
+            page={result.page}
+            pageSize={result.pageSize}
+            total={result.total}
+            noun={["application", "applications"]}
+            href={(page) => withSearch({ page })}
+          />
         </div>
       )}
     </section>

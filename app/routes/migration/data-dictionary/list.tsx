@@ -67,14 +67,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     search,
     result,
     applications: applications.map((a) => ({ id: a.id, name: a.name })),
-    companyId: shell.company?.id ?? null,
     companyName: shell.company?.name ?? null,
     canWrite: masterDataAccess(shell).canWrite,
   };
 }
 
 export default function DataDictionaries({ loaderData }: Route.ComponentProps) {
-  const { search, result, applications, companyId, companyName, canWrite } = loaderData;
+  const { search, result, applications, companyName, canWrite } = loaderData;
   const href = useCompanyHref();
   const paths = useDictionaryPaths();
   const filtered = Boolean(search.name) || Boolean(search.applicationId);
@@ -103,7 +102,6 @@ export default function DataDictionaries({ loaderData }: Route.ComponentProps) {
       <ListSearchForm
         action={paths.list}
         label="Find data dictionaries"
-        companyId={companyId}
         sort={search.sort}
         defaultSort={DEFAULT_SORT}
         pageSize={search.pageSize}

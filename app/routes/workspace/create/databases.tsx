@@ -1,7 +1,7 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Icon } from "~/components/ui/icon";
-import { Form, Link } from "react-router";
+import { Form } from "react-router";
 import { z } from "zod";
 import { flatFileParametersSchema, uploadTypeBodySchema, type Project } from "../../../../contracts/projects";
 import { UPLOAD_TYPES, UPLOAD_TYPE_LABELS } from "../../../../contracts/values/projects";
@@ -14,13 +14,12 @@ import { WizardSteps } from "~/components/projects/wizard-steps";
 import { LoadSourceLink } from "~/components/projects/load-source-link";
 import { Card } from "~/components/ui/card";
 import { redirectWithFlash } from "~/lib/flash.server";
-import { companyHref, useCompanyHref } from "~/lib/company-href";
+import { companyHref } from "~/lib/company-href";
 import { getFormProps, useServerForm } from "~/lib/forms";
 import { invalid, readFormData, refusedByService, unknownIntent } from "~/lib/forms.server";
 import { afterGuard } from "~/lib/guards.server";
 import { companyUserNames, projectCalls, requireWorkspace } from "../workspace.server";
 import { withUnpostedWidthsKept } from "../flat-file-parameters.server";
-import { useWorkspacePaths } from "~/lib/workspace-paths";
 import type { Route } from "./+types/databases";
 import { flatFileParameterRows } from "~/components/projects/flat-file-parameter-rows";
 import { LabelValueList } from "~/components/ui/label-value-list";
@@ -100,8 +99,6 @@ export const handle = { breadcrumb: "Databases" };
 
 export default function DatabasesStep({ loaderData, actionData }: Route.ComponentProps) {
   const { project, job, startedBy } = loaderData;
-  const href = useCompanyHref();
-  const paths = useWorkspacePaths();
   const running = project.status === "DatabaseCreation" || isRunning(job);
   const created = project.status === "SetupRestoreDatabaseIncomplete";
   const failed = project.status === "DatabaseCreationFailed";

@@ -30,17 +30,17 @@ function readSearch(url: URL): HistoryQuery {
 /** databases/history/list: the workspace's loads (and later restores, backups, comparisons, undos), filtered by type and status. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const search = readSearch(new URL(request.url));
-  const [{ project, access, companyId }, [history, names]] = await afterGuard(
+  const [{ project, access }, [history, names]] = await afterGuard(
     projectScope(context),
     Promise.all([projectCalls(context).history.list(search), companyUserNames(context)]),
   );
-  return { projectId: project.id, companyId, canWrite: access.canWrite && !project.isLocked, search, history, names };
+  return { projectId: project.id, canWrite: access.canWrite && !project.isLocked, search, history, names };
 }
 
 export const handle = { breadcrumb: "History" };
 
 export default function History({ loaderData }: Route.ComponentProps) {
-  const { projectId, companyId, canWrite, search, history, names } = loaderData;
+  const { projectId, canWrite, search, history, names } = loaderData;
   const href = useCompanyHref();
   const paths = useWorkspacePaths();
   const here = paths.databases.history(projectId);
@@ -64,7 +64,6 @@ export default function History({ loaderData }: Route.ComponentProps) {
       <ListSearchForm
         action={here}
         label="Filter the history"
-        companyId={companyId}
         sort={search.sort}
         defaultSort={DEFAULT_HISTORY_SORT}
         pageSize={search.pageSize}

@@ -35,11 +35,10 @@ function readSearch(url: URL) {
 export async function loader({ request, context }: Route.LoaderArgs) {
   const search = readSearch(new URL(request.url));
   const { name, ...paging } = search;
-  const [{ project, companyId }, databases] = await afterGuard(projectScope(context), projectCalls(context).databases({ ...paging, table: name || undefined }));
+  const [{ project }, databases] = await afterGuard(projectScope(context), projectCalls(context).databases({ ...paging, table: name || undefined }));
   const database = databases.databases[0]!;
   return {
     projectId: project.id,
-    companyId,
     search,
     databaseName: database.name,
     created: database.exists,
@@ -51,7 +50,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export const handle = { breadcrumb: "Tables" };
 
 export default function DatabaseTables({ loaderData }: Route.ComponentProps) {
-  const { projectId, companyId, search, databaseName, created, total, tables } = loaderData;
+  const { projectId, search, databaseName, created, total, tables } = loaderData;
   const href = useCompanyHref();
   const paths = useWorkspacePaths();
   const action = paths.databases.tables(projectId);
@@ -78,7 +77,6 @@ export default function DatabaseTables({ loaderData }: Route.ComponentProps) {
           <ListSearchForm
             action={action}
             label="Find tables"
-            companyId={companyId}
             sort={search.sort}
             defaultSort={DEFAULT_SORT}
             pageSize={search.pageSize}

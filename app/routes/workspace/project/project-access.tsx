@@ -296,7 +296,6 @@ function AddForm({ people, search, here, companyId, area, noun, cannotOpen, last
         <ListSearchForm
           action={here}
           label="Find users"
-          companyId={companyId}
           sort={search.sort}
           defaultSort="name"
           pageSize={search.pageSize}

@@ -4,7 +4,6 @@
  */
 import { createContext, data, type MiddlewareFunction, type RouterContextProvider } from "react-router";
 import type { ProjectDictionary } from "../../../../../contracts/dictionary";
-import type { ServiceFailure } from "~/lib/api.server";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { Submission } from "@conform-to/react";
 import { CONFIRM_DATA_LOSS_PARAM, DATA_LOSS_CODE, createTableSchema } from "../../../../../contracts/dictionary";
