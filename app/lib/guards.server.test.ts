@@ -1,13 +1,14 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { DEMO_COMPANIES } from "../../scripts/demo-data";
 import { PORTAL_URL, isRedirect, routeArgs, settle, signIn, startLiveServices } from "~/test/live-services";
+import { flashOf } from "~/test/flash-of";
 
 const live = await startLiveServices();
 afterAll(() => live.stop());
 
 const { loader: loginLoader } = await import("~/routes/auth/login");
 const { loader: callbackLoader } = await import("~/routes/auth/callback");
-const { shellMiddleware, shellOf, requireArea, requireUnlocked, requireWrite } = await import("./guards.server");
+const { shellMiddleware, shellOf, requireArea, requireUnlocked, requireWrite, READ_ONLY_MESSAGE } = await import("./guards.server");
 type Shell = import("./guards.server").Shell;
 const { getSession, sessionStorage } = await import("./session.server");
 const { middleware: areaMiddleware } = await import("~/routes/area/layout");
@@ -141,15 +142,10 @@ describe("entity guards", () => {
     expect(() => requireUnlocked({ isLocked: false }, "/x", acme.id)).not.toThrow();
   });
 
-  it("no write permission sends an edit page to its parent route", () => {
-    const thrown = (() => {
-      try {
-        requireWrite({ canWrite: false }, "/migration/projects/p1/details", acme.id);
-      } catch (e) {
-        return e;
-      }
-    })();
+  it("no write permission sends an edit page to its parent route, which says why", async () => {
+    const thrown = await requireWrite({ canWrite: false }, "/migration/projects/p1/details", acme.id).catch((e: unknown) => e);
     expect(isRedirect(thrown, `/migration/projects/p1/details?companyId=${acme.id}`)).toBe(true);
-    expect(() => requireWrite({ canWrite: true }, "/x", acme.id)).not.toThrow();
+    expect(await flashOf(thrown)).toEqual({ kind: "error", text: READ_ONLY_MESSAGE });
+    await expect(requireWrite({ canWrite: true }, "/x", acme.id)).resolves.toBeUndefined();
   });
 });

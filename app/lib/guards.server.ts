@@ -14,6 +14,7 @@ import { getPermissions, listCompanies } from "./api/companies.server";
 import { requireAuth, type Authenticated } from "./auth.server";
 import { COMPANY_PARAM, companyHref } from "./company-href";
 import { env } from "./env.server";
+import { redirectWithFlash } from "./flash.server";
 import { safeRedirect } from "./safe-redirect";
 import { sessionCached } from "./session-cache.server";
 
@@ -199,7 +200,13 @@ export function requireUnlocked(entity: { isLocked: boolean }, backgroundProcess
   if (entity.isLocked) throw redirect(companyHref(backgroundProcessPath, companyId));
 }
 
-/** Create and edit pages, and every action that writes, need write permission; else the parent route. */
-export function requireWrite(access: { canWrite: boolean }, parentPath: string, companyId: string | null) {
-  if (!access.canWrite) throw redirect(companyHref(parentPath, companyId));
+/** The flash of requireWrite's redirect: the parent route says why the user landed there instead. */
+export const READ_ONLY_MESSAGE = "That needs write access, and yours here is read only: nothing was changed.";
+
+/**
+ * Create and edit pages, and every action that writes, need write permission; else the parent route
+ * (spec §5), which says why: a post refused there without a word would read as saved.
+ */
+export async function requireWrite(access: { canWrite: boolean }, parentPath: string, companyId: string | null) {
+  if (!access.canWrite) throw await redirectWithFlash(companyHref(parentPath, companyId), { kind: "error", text: READ_ONLY_MESSAGE });
 }

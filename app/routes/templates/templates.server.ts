@@ -48,7 +48,7 @@ export async function templateScope(context: Readonly<RouterContextProvider>) {
 export async function requireTemplateWrite(context: Readonly<RouterContextProvider>, parent: (paths: TemplatePaths) => string) {
   const scope = await templateScope(context);
   if (scope.locked) requireUnlocked({ isLocked: true }, scope.locked, scope.companyId);
-  requireWrite(scope.access, parent(scope.paths), scope.companyId);
+  await requireWrite(scope.access, parent(scope.paths), scope.companyId);
   return scope;
 }
 

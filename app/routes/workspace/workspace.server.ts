@@ -114,7 +114,7 @@ export async function requireWorkspace(
   const { project, ws, paths, companyId, as } = scope;
   if (options.step && !["GET", "HEAD"].includes(as.request.method) && !paths.stepOpen(project.status, options.step)) {
     // Write access and the lock first, as for any post: a locked project's post goes to its background process.
-    checkWorkspace(scope, { ...options, step: undefined });
+    await checkWorkspace(scope, { ...options, step: undefined });
     const step = ws.steps.find((s) => s.id === options.step)?.label ?? options.step;
     throw await redirectWithFlash(
       companyHref(paths.nextStep(project), companyId),
@@ -125,9 +125,9 @@ export async function requireWorkspace(
 }
 
 /** requireWorkspace's checks on a scope already loaded. */
-export function checkWorkspace(scope: ProjectScopeOf, options: { write?: boolean | string; unlocked?: boolean; step?: WizardStepId }) {
+export async function checkWorkspace(scope: ProjectScopeOf, options: { write?: boolean | string; unlocked?: boolean; step?: WizardStepId }) {
   const { project, access, companyId, paths } = scope;
-  if (options.write) requireWrite(access, typeof options.write === "string" ? options.write : paths.page(project.id), companyId);
+  if (options.write) await requireWrite(access, typeof options.write === "string" ? options.write : paths.page(project.id), companyId);
   if (options.unlocked) requireUnlocked(project, paths.page(project.id, "background-process"), companyId);
   if (options.step && !paths.stepOpen(project.status, options.step)) throw redirect(companyHref(paths.nextStep(project), companyId));
   return scope;

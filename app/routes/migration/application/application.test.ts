@@ -1,12 +1,12 @@
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { DEMO_COMPANIES } from "../../../../scripts/demo-data";
 import { isRedirect, startLiveServices } from "~/test/live-services";
+import { flashOf } from "~/test/flash-of";
 
 const live = await startLiveServices();
 afterAll(() => live.stop());
 
 const { actionAnswer, createRouteHarness, form } = await import("../data-dictionary/test-support");
-const { readFlash } = await import("~/lib/flash.server");
 const list = await import("./list");
 const create = await import("./create");
 const layout = await import("./layout");
@@ -31,8 +31,7 @@ describe("/migration/application", () => {
     const res = await post(ANALYST, acme.id, { name: "Legacy ERP", description: "The old ERP" });
     expect(isRedirect(res, new RegExp(`^/migration/application\\?companyId=${acme.id}&created=[\\w-]+$`))).toBe(true);
     const createdId = new URL((res as Response).headers.get("Location")!, "http://x").searchParams.get("created");
-    const flashCookie = (res as Response).headers.get("Set-Cookie")!.split(";")[0]!;
-    expect(await readFlash(new Request("http://x/", { headers: { cookie: flashCookie } }))).toEqual({ kind: "success", text: "Application Legacy ERP created." });
+    expect(await flashOf(res)).toEqual({ kind: "success", text: "Application Legacy ERP created." });
 
     const data = await listOf(ANALYST, acme.id, `&created=${createdId}`);
     expect(data.created).toEqual({ id: createdId, name: "Legacy ERP" });

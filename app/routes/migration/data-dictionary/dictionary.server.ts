@@ -25,7 +25,7 @@ export function masterDataAccess(shell: Shell): { canWrite: boolean } {
 /** For pages and actions that write: the shell and the company, else a redirect to `parentPath`. */
 export async function requireMasterDataWrite(context: Readonly<RouterContextProvider>, parentPath: string) {
   const shell = await shellOf(context);
-  requireWrite(masterDataAccess(shell), parentPath, shell.company?.id ?? null);
+  await requireWrite(masterDataAccess(shell), parentPath, shell.company?.id ?? null);
   return { shell, companyId: shell.company!.id };
 }
 

@@ -43,7 +43,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const intent = formData.get("intent");
 
   if (intent === "cancel") {
-    checkWorkspace(scope, { write: paths.page(project.id, "background-process") });
+    await checkWorkspace(scope, { write: paths.page(project.id, "background-process") });
     try {
       await api.cancelJob(String(formData.get("jobId") ?? ""));
     } catch (err) {

@@ -46,7 +46,7 @@ const BACK_UP = "back-up";
 /** "Back up now": a job; the page of its history entry follows it. */
 export async function action({ request, context }: Route.ActionArgs) {
   const scope = await projectScope(context);
-  const { project, api, companyId, paths } = checkWorkspace(scope, { write: scope.paths.databases.current(scope.project.id), unlocked: true });
+  const { project, api, companyId, paths } = await checkWorkspace(scope, { write: scope.paths.databases.current(scope.project.id), unlocked: true });
   const intent = (await readFormData(request)).get("intent");
   if (intent !== BACK_UP) unknownIntent(intent);
   try {

@@ -38,7 +38,7 @@ const COMPARE = "compare";
 export async function action({ request, params, context }: Route.ActionArgs) {
   const scope = await projectScope(context);
   const here = scope.paths.databases.entry(scope.project.id, params.historyId);
-  const { project, api, companyId, paths } = checkWorkspace(scope, { write: here, unlocked: true });
+  const { project, api, companyId, paths } = await checkWorkspace(scope, { write: here, unlocked: true });
   const intent = (await readFormData(request)).get("intent");
   if (intent !== COMPARE) unknownIntent(intent);
   try {

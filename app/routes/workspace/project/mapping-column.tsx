@@ -64,7 +64,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const scope = await projectScope(context);
   const { project, companyId, api, paths } = scope;
   const here = paths.valueMaps.column(project.id, params.mappingSourceTableId, params.columnId);
-  checkWorkspace(scope, { write: here });
+  await checkWorkspace(scope, { write: here });
   const maps = api.valueMaps;
   if (/^multipart\/form-data/i.test(request.headers.get("content-type") ?? "")) {
     const limit = { maxBytes: IMPORT_MAX_BYTES, tooLargeMessage: "The file is larger than 20 MB: import the map in parts", noFileMessage: "Choose a CSV file" };

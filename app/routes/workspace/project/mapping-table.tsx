@@ -32,7 +32,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const scope = await projectScope(context);
   const { project, companyId, api, paths } = scope;
   const here = paths.valueMaps.table(project.id, params.mappingSourceTableId);
-  checkWorkspace(scope, { write: here });
+  await checkWorkspace(scope, { write: here });
   if (/^multipart\/form-data/i.test(request.headers.get("content-type") ?? "")) {
     const limit = {
       maxBytes: SAMPLE_MAX_BYTES,

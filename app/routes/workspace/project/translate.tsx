@@ -30,7 +30,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const scope = await projectScope(context);
-  const { project, companyId, api, paths } = checkWorkspace(scope, { write: true });
+  const { project, companyId, api, paths } = await checkWorkspace(scope, { write: true });
   const maxGb = MAX_UPLOAD_BYTES_DEFAULT / 1024 ** 3;
   const limit = {
     maxBytes: MAX_UPLOAD_BYTES_DEFAULT + 1024 * 1024,
