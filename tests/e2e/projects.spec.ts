@@ -336,12 +336,15 @@ for (const javaScriptEnabled of [true, false]) {
       await page.getByRole("button", { name: "Rerun from the failed step" }).click();
       await expect(page.getByText("Succeeded", { exact: true })).toBeVisible({ timeout: 20_000 });
       await expect(runSteps).toContainText("version 2");
+      // The rerun says which run it reruns, and the history marks it.
+      await expect(page.getByRole("link", { name: "the earlier run, from its first failed step" })).toHaveAttribute("href", new RegExp(`^${new URL(failedRun).pathname}\\?`));
       // None of the rerun's steps failed: the same filter finds none.
       await failedOnly();
       await expect(page.getByText("No step of this run failed.")).toBeVisible();
       await expect(runSteps).toHaveCount(0);
       await page.getByRole("link", { name: "Run history" }).click();
       await expect(page.getByRole("table", { name: "Runs" }).getByRole("row")).toHaveCount(5);
+      await expect(page.getByRole("table", { name: "Runs" }).getByRole("row").nth(1)).toContainText("Full, rerun");
       if (javaScriptEnabled) await expectNoViolations(page);
 
       // A long run, cancelled from its page: the running script stops and rolls back.

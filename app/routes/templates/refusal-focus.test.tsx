@@ -101,4 +101,10 @@ describe("a run's details", () => {
     expect(html).toMatch(focusedAlert("The run cannot start."));
     expect(html).toContain("<li>Template Core load is empty.</li>");
   });
+
+  it("links a rerun to the run it reruns", () => {
+    const html = renderPage(page, page, RunDetailsPage, { ...loaderData, run: { ...run, id: "r2", rerunOf: "r1" } });
+    expect(html).toMatch(/<dt[^>]*>Rerun of<\/dt><dd><a [^>]*href="\/migration\/projects\/p1\/templates\/run-history\/r1\/details"[^>]*>the earlier run/);
+    expect(renderPage(page, page, RunDetailsPage, loaderData)).not.toContain("Rerun of");
+  });
 });

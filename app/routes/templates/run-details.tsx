@@ -108,6 +108,20 @@ export default function RunDetails({ loaderData, actionData }: Route.ComponentPr
             ["Finished", run.finishedAt ? `${formatTimestamp(run.finishedAt)} (${duration(run.durationMs)})` : "Still running"],
             ["On error", ON_ERROR_LABELS[run.onError]],
             ["Steps", `${run.stepCount}, ${run.failedSteps} failed`],
+            ...(run.rerunOf
+              ? ([
+                  [
+                    "Rerun of",
+                    <Link
+                      key="rerun-of"
+                      to={href(paths.page(projectId, `templates/run-history/${run.rerunOf}/details`))}
+                      className="text-brand hover:underline"
+                    >
+                      the earlier run, from its first failed step
+                    </Link>,
+                  ],
+                ] as const)
+              : []),
           ]}
         />
         {canWrite ? (

@@ -98,7 +98,7 @@ export default function RunHistory({ loaderData }: Route.ComponentProps) {
                         <time dateTime={r.createdAt}>{formatTimestamp(r.createdAt)}</time>
                       </Link>
                     </TableCell>
-                    <TableCell>{r.type}</TableCell>
+                    <TableCell>{r.rerunOf ? `${r.type}, rerun` : r.type}</TableCell>
                     <TableCell>{r.createdByName ?? r.createdBy}</TableCell>
                     <TableCell>{seconds(r.durationMs)}</TableCell>
                     <TableCell>
