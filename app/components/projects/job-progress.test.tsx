@@ -56,6 +56,18 @@ describe("a job's progress", () => {
     expect(shown).toContain("Started 2025-03-04 14:07 UTC");
   });
 
+  it("says where a failed job stopped, never that it is nearly done", () => {
+    const refused = job({
+      status: "ERROR",
+      progress: 99,
+      error: "3 rows were rejected, so nothing was loaded (“Load nothing”)",
+      finishedAt: "2025-03-04T14:06:00.000Z",
+    });
+    expect(text(refused)).toContain("Stopped at 99%");
+    expect(text(refused)).not.toContain("99% done");
+    expect(text(job({ progress: 40 }))).toContain("40% done");
+  });
+
   it("says nothing of an input once the job has ended", () => {
     const ended = job({ status: "SUCCESS", progress: 100, progressDetail: { bytesRead: 1, bytesTotal: 1, rowsRead: 1, secondsLeft: null } });
     expect(text(ended)).not.toContain(" read ·");

@@ -46,7 +46,7 @@ export function JobProgress({ job, startedBy, headingLevel = 3 }: { job: Job; st
           style={{ width: `${Math.max(0, Math.min(100, job.progress))}%` }}
         />
       </div>
-      <p className="text-sm">{job.progress}% done</p>
+      <p className="text-sm">{progressText(job)}</p>
       {job.progressDetail && isRunning(job) ? <p className="text-sm tabular-nums">{progressDetailText(job.progressDetail, job.steps)}</p> : null}
       {job.steps.length ? (
         <ol aria-label="Steps" className="space-y-1 text-sm">
@@ -70,6 +70,14 @@ export function JobProgress({ job, startedBy, headingLevel = 3 }: { job: Job; st
       ) : null}
     </div>
   );
+}
+
+/**
+ * "40% done" while a job runs; a job that failed or was cancelled did not get done, so it says where
+ * it stopped ("Stopped at 99%": a load refused for its rejected rows fails at the end of its last step).
+ */
+export function progressText(job: Pick<Job, "status" | "progress">): string {
+  return job.status === "ERROR" ? `Stopped at ${job.progress}%` : `${job.progress}% done`;
 }
 
 /**
