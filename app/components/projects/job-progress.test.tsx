@@ -30,8 +30,9 @@ function job(changes: Partial<Job>): Job {
   };
 }
 
-function text(j: Job): string {
-  const Stub = createRoutesStub([{ path: "/", Component: () => <JobProgress job={j} startedBy="Ann Analyst" /> }]);
+/** `startedBy`: the name the page knows for the job's starter (none: the page cannot name them). */
+function text(j: Job, { startedBy }: { startedBy?: string } = { startedBy: "Ann Analyst" }): string {
+  const Stub = createRoutesStub([{ path: "/", Component: () => <JobProgress job={j} startedBy={startedBy} /> }]);
   return renderToStaticMarkup(<Stub initialEntries={["/"]} />)
     .replace(/<[^>]+>/g, " ")
     .replace(/\s+/g, " ");
@@ -66,6 +67,13 @@ describe("a job's progress", () => {
     expect(text(refused)).toContain("Stopped at 99%");
     expect(text(refused)).not.toContain("99% done");
     expect(text(job({ progress: 40 }))).toContain("40% done");
+  });
+
+  it("never shows a user id for who started it: a starter the page cannot name is someone else", () => {
+    const started = job({ createdBy: "a0000000-0000-4000-8000-000000000001" });
+    expect(text(started)).toContain("by Ann Analyst");
+    expect(text(started, {})).toContain("by someone else");
+    expect(text(started, {})).not.toContain("a0000000-0000-4000-8000-000000000001");
   });
 
   it("says nothing of an input once the job has ended", () => {

@@ -20,7 +20,11 @@ export function isRunning(job: Pick<Job, "status"> | null | undefined): boolean 
 }
 
 
-/** A job's progress, its steps with their status, and the failure reason when it failed. `startedBy`: the starter's name. */
+/**
+ * A job's progress, its steps with their status, and the failure reason when it failed. `startedBy`: the
+ * starter's name; unknown (a SuperAdmin or Support user, who is none of the company's people), "someone
+ * else", as the history says, never the user id.
+ */
 export function JobProgress({ job, startedBy, headingLevel = 3 }: { job: Job; startedBy?: string; headingLevel?: 2 | 3 }) {
   const Heading = headingLevel === 2 ? "h2" : "h3";
   const label = `${JOB_KIND_LABELS[job.kind]}: ${JOB_STATUS_LABELS[job.status]}`;
@@ -29,7 +33,7 @@ export function JobProgress({ job, startedBy, headingLevel = 3 }: { job: Job; st
       <div className="flex flex-wrap items-baseline justify-between gap-2">
         <Heading className="text-base font-semibold">{label}</Heading>
         <p className="text-xs text-muted-foreground">
-          Started {formatTime(job.createdAt)} by {startedBy ?? job.createdBy}
+          Started {formatTime(job.createdAt)} by {startedBy ?? "someone else"}
           {job.finishedAt ? ` · finished ${formatTime(job.finishedAt)}` : null}
         </p>
       </div>
