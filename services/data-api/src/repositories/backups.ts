@@ -13,7 +13,7 @@ import { totalOf } from "./db-helpers.ts";
 type Db = Kysely<Database> | Transaction<Database>;
 
 /** The last entry that changed the source data (a load or restore that committed): the data a backup taken now holds follows it. */
-export async function lastChangeOf(db: Db, projectId: string): Promise<string | null> {
+export async function lastChangingLoadId(db: Db, projectId: string): Promise<string | null> {
   const row = await db
     .selectFrom("loads")
     .select("id")
@@ -37,7 +37,7 @@ export async function insertBackup(db: Db, backup: { projectId: string; name: st
       name: backup.name,
       kind: backup.kind,
       status: "Running",
-      after_load_id: await lastChangeOf(db, backup.projectId),
+      after_load_id: await lastChangingLoadId(db, backup.projectId),
       created_by: backup.userId,
       created_at: backup.now.toISOString(),
       finished_at: null,

@@ -33,7 +33,7 @@ import { LOAD_START_STATUSES } from "../../data-plane/data-jobs.ts";
 import { receiveUpload, uploadsTmpDir } from "../../dictionary-bulk/receive-upload.ts";
 import { JobRefusedError } from "../../jobs/start-job.ts";
 import { createRouter, fieldErrorsOf, jsonContent } from "../../openapi.ts";
-import { backupAfter, findBackup, lastChangeOf, listBackups } from "../../repositories/backups.ts";
+import { backupAfter, findBackup, lastChangingLoadId, listBackups } from "../../repositories/backups.ts";
 import { findProjectDictionaryRef } from "../../repositories/dictionaries.ts";
 import { readTables } from "../../repositories/dictionary-tables.ts";
 import { findHistoryEntry } from "../../repositories/loads.ts";
@@ -296,7 +296,7 @@ export function createWorkspaceBackupsRouter(descriptor: WorkspaceDescriptor) {
               : undefined
             : await backupAfter(db, workspace.id, historyId);
         if (!kept || kept.status !== "Ready") {
-          const latest = (await lastChangeOf(db, workspace.id)) === historyId;
+          const latest = (await lastChangingLoadId(db, workspace.id)) === historyId;
           throw new ApiProblem(
             409,
             "nothing_to_compare",
