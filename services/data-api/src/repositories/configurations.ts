@@ -7,6 +7,7 @@ import type { VersionedWrite } from "./dictionary-version.ts";
 import { toProject } from "./projects.ts";
 import {
   insertWorkspace,
+  nextVersion,
   searchWorkspaces,
   selectWorkspaces,
   updateWorkspace,
@@ -94,12 +95,15 @@ export async function updateConfiguration(
   changes: ConfigurationChanges,
 ): Promise<number> {
   const { schemes, makeDefault, ...workspaceChanges } = changes;
+  // Both rows it changes get one updated_at.
+  const dated = { ...write, now: write.now ?? new Date() };
   return inTransaction(db, async (trx) => {
     if (makeDefault) {
       await lockCompanyDefault(trx, row.company_id);
+      // The previous default changes too: its version moves, so a form of it read before is stale.
       await trx
         .updateTable("projects")
-        .set({ is_default: 0 })
+        .set({ is_default: 0, ...nextVersion(dated.userId, dated.now) })
         .where("company_id", "=", row.company_id)
         .where("product_type", "=", PRODUCT_TYPE)
         .where("is_default", "=", 1)
@@ -110,7 +114,7 @@ export async function updateConfiguration(
       trx,
       "onboarding",
       row,
-      write,
+      dated,
       { ...workspaceChanges, ...(makeDefault ? { isDefault: true } : {}) },
       schemes ? (t) => replaceSchemes(t, row.id, schemes) : undefined,
     );

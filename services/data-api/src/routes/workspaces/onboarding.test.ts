@@ -293,6 +293,27 @@ describe.each(TEST_DATABASE_KINDS)("onboarding configurations (audit projects) o
       expect((await read(other.id)).isDefault).toBe(false);
     });
 
+    it("moves the previous default's version when another becomes the default: a save from a page that showed it as the default is refused as stale", async () => {
+      const t = await token(USERS.analyst);
+      const shown = await read(payroll.id);
+      expect(shown.isDefault).toBe(true);
+      const other = await fresh();
+      expect((await api.send("PATCH", `/api/v1/audit-projects/${other.id}`, t, { version: other.version, isDefault: true })).status).toBe(200);
+      const now = await read(payroll.id);
+      expect(now).toMatchObject({ isDefault: false, version: shown.version + 1 });
+
+      const stale = await api.send("PATCH", `/api/v1/audit-projects/${payroll.id}`, t, { version: shown.version, description: "From the older page" });
+      expect(stale.status).toBe(409);
+      // The analyst's own save of the other configuration moved it: their other tab.
+      expect(stale.body.errors).toEqual([
+        expect.stringMatching(/^You changed this configuration in another tab or window at \d\d:\d\d UTC\. Reload it and try again\.$/),
+      ]);
+      expect(await read(payroll.id)).toEqual(now);
+
+      // And back, so the other cases see Monthly payroll as the default again.
+      expect((await api.send("PATCH", `/api/v1/audit-projects/${payroll.id}`, t, { version: now.version, isDefault: true })).body.isDefault).toBe(true);
+    });
+
     it("refuses isDefault: false on the default with 400 at isDefault; false on another one changes nothing", async () => {
       const t = await token(USERS.analyst);
       const current = await read(payroll.id);
