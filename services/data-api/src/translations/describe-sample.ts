@@ -7,7 +7,7 @@
 import type { ColumnInput, TableInput } from "../../../../contracts/dictionary.ts";
 import { NVARCHAR_MAX_LENGTH } from "../../../../contracts/values/dictionary.ts";
 import { DEFAULT_FLAT_FILE_PARAMETERS } from "../../../../contracts/values/projects.ts";
-import { readFlatFile } from "../data-plane/flat-file/read-flat-file.ts";
+import { isBlankRecord, readFlatFile } from "../data-plane/flat-file/read-flat-file.ts";
 
 /** Rows read to suggest the types: enough to see a file's codes, fast on any file. */
 export const TYPE_SAMPLE_ROWS = 10_000;
@@ -50,7 +50,7 @@ export async function describeSample(path: string, fileName: string, tableName: 
         names = record.cells.map(columnName);
         continue;
       }
-      if (record.cells.every((c) => c === "")) continue;
+      if (isBlankRecord(record)) continue;
       record.cells.forEach((cell, i) => {
         const s = (seen[i] ??= { ints: true, big: false, decimals: true, dates: true, any: false, empty: rows > 0, longest: 0, scale: 0, digits: 0 });
         if (cell === "") {

@@ -2,8 +2,8 @@
  * The worker thread of "Translate a file" (translate-in-worker.ts starts it): reads the client's file
  * as a flat-file load reads it, replaces each translated column's values by their targets, applies
  * the column's rule to a value its map lacks (keep it, put the default, or reject the row), rejects
- * a row whose number of values is not the file's, as a load does, and writes the result as CSV, a
- * record at a time with backpressure: neither file is ever held whole.
+ * a row whose number of values is not the file's and skips a blank line, as a load does, and writes
+ * the result as CSV, a record at a time with backpressure: neither file is ever held whole.
  */
 import fs from "node:fs";
 import { once } from "node:events";
@@ -12,7 +12,7 @@ import { TRANSLATION_REPORT_SAMPLE } from "../../../../contracts/values/mappings
 import type { TranslationReport } from "../../../../contracts/mappings.ts";
 import { headerProblem, matchColumns, rowWidthProblem } from "../data-plane/flat-file/column-match.ts";
 import { DelimitedFormatError } from "../data-plane/flat-file/read-delimited.ts";
-import { FlatFileProblem, readFlatFile } from "../data-plane/flat-file/read-flat-file.ts";
+import { FlatFileProblem, isBlankRecord, readFlatFile } from "../data-plane/flat-file/read-flat-file.ts";
 import { csvLine } from "./csv-line.ts";
 import type { TranslateProgress, TranslateRequest, TranslateWorkerMessage } from "./translate-messages.ts";
 
@@ -64,6 +64,9 @@ async function translate(): Promise<void> {
     // In batches: a promise per row would cost more than the translation (read-delimited.ts).
     for await (const batch of reading.batches)
       for (const record of batch) {
+        // A blank line or one of only delimiters is no row, as a load reads it: skipped, counted nowhere,
+        // and without a header it is not the first row that gives the file its width.
+        if ((positions || !hasHeaderRow) && isBlankRecord(record)) continue;
         if (!positions) {
           const match = matchColumns(hasHeaderRow ? record.cells : null, request.table.columns, record.cells.length);
           const problem = hasHeaderRow ? headerProblem(match, request.table.name) : null;
@@ -76,7 +79,6 @@ async function translate(): Promise<void> {
             continue;
           }
         }
-        if (record.cells.length === 1 && record.cells[0] === "") continue;
         progress.rowsRead++;
         const cells = record.cells;
         // A row with more or fewer values than the file's is rejected whole, as a load rejects it: its

@@ -9,3 +9,6 @@ export class FlatFileProblem extends Error {
  * its text, which a load may hand to COPY as it is.
  */
 export type FlatFileRecord = { row: number; cells: string[]; problem?: string; line?: string };
+
+/** A blank line, or one of only delimiters (`,,`): no row. A load, its preview, a translation and a sample's description skip it, and count it nowhere. */
+export const isBlankRecord = (record: FlatFileRecord): boolean => record.cells.every((cell) => cell === "");

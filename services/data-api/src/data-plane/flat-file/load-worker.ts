@@ -16,7 +16,7 @@ import { postgresType, quoteIdentifier as q, type DdlColumn } from "../postgres-
 import { arrivalOf } from "./arriving-file.ts";
 import { headerProblem, matchColumns, rowWidthProblem } from "./column-match.ts";
 import { DelimitedFormatError } from "./read-delimited.ts";
-import { FlatFileProblem, readFlatFile } from "./read-flat-file.ts";
+import { FlatFileProblem, isBlankRecord, readFlatFile } from "./read-flat-file.ts";
 import type { FileCounts, LoadFile, LoadRequest, LoadResult, LoadWorkerMessage, Rejection } from "./load-messages.ts";
 import { cellProblem, copyOptions, copyValue, joinedAsIs, writtenAsIs } from "./values.ts";
 
@@ -99,7 +99,7 @@ async function run(): Promise<LoadResult> {
               continue;
             }
             // Blank lines (a file's last line, say) are not rows.
-            if (record.cells.every((c) => c === "")) continue;
+            if (isBlankRecord(record)) continue;
             fileCounts.rowsRead++;
             const problem = record.problem
               ? { column: null, value: null, reason: record.problem }

@@ -8,7 +8,7 @@ import { PREVIEW_ROWS, type PreviewFile } from "../../../../../contracts/loads.t
 import { headerProblem, matchColumns } from "./column-match.ts";
 import type { PreviewRequest, PreviewWorkerMessage } from "./preview-messages.ts";
 import { DelimitedFormatError } from "./read-delimited.ts";
-import { DELIMITER_CHARACTERS, FlatFileProblem, readFlatFile } from "./read-flat-file.ts";
+import { DELIMITER_CHARACTERS, FlatFileProblem, isBlankRecord, readFlatFile } from "./read-flat-file.ts";
 
 const request = workerData as PreviewRequest;
 
@@ -38,7 +38,7 @@ async function previewFile(file: PreviewRequest["files"][number]): Promise<Previ
         preview.header = record.cells;
         continue;
       }
-      if (record.cells.every((c) => c === "")) continue;
+      if (isBlankRecord(record)) continue;
       preview.rows.push({ line: record.row, cells: record.cells });
       if (preview.rows.length >= PREVIEW_ROWS) break;
     }

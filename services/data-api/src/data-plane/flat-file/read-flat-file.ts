@@ -14,7 +14,7 @@ import { readFixedLengthBatches } from "./read-fixed-length.ts";
 import { readWorksheetBatches } from "./read-worksheet.ts";
 import { readFileText, type TextEncoding } from "./text-encoding.ts";
 
-export { FlatFileProblem, type FlatFileRecord } from "./flat-file-problem.ts";
+export { FlatFileProblem, isBlankRecord, type FlatFileRecord } from "./flat-file-problem.ts";
 
 export const DELIMITER_CHARACTERS = { Comma: ",", Tab: "\t", Pipe: "|", Semicolon: ";", Tilde: "~", Apostrophe: "'", Caret: "^" } as const;
 const QUOTES = { DoubleQuote: '"', SingleQuote: "'", None: null } as const;

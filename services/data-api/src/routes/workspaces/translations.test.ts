@@ -115,6 +115,22 @@ describe.each(TEST_DATABASE_KINDS)("translating a file with a mapping project's 
     expect(byPosition.report!.rejected).toEqual([{ row: 2, column: null, reason: "3 values where the first row has 2" }]);
   });
 
+  it("skips a line of only separators, as a load does: no row written, read or rejected", async () => {
+    const withHeader = await finished((await translate({ name: "gaps.csv", text: "grade,department,salary\nG7,FIN,10\n,,\nG7,HR,20\n\n" })).body.id);
+    expect(withHeader).toMatchObject({ status: "Completed", rowsRead: 2, rowsWritten: 2, rowsRejected: 0 });
+    expect(withHeader.report!.rejected).toEqual([]);
+    const res = await api.app.request(`${BASE}/${project.id}/translations/${withHeader.id}/file`, { headers: { authorization: `Bearer ${analyst}` } });
+    expect(await res.text()).toBe('grade,department,salary\r\nP7,Finance,10\r\nP7,"Human, resources",20\r\n');
+
+    // Without a header, a first line of only separators is not the row that gives the file its width either.
+    const byPosition = await finished(
+      (await translate({ name: "gaps.txt", text: ";;\nG7;FIN;1\n;;\nG7;HR;2\n" }, { table: "employees", hasHeaderRow: "false" })).body.id,
+    );
+    expect(byPosition).toMatchObject({ status: "Completed", rowsRead: 2, rowsWritten: 2, rowsRejected: 0 });
+    const file = await api.app.request(`${BASE}/${project.id}/translations/${byPosition.id}/file`, { headers: { authorization: `Bearer ${analyst}` } });
+    expect(await file.text()).toBe('P7,Finance,1\r\nP7,"Human, resources",2\r\n');
+  });
+
   it("refuses a file whose columns do not match the table, and one without a translated table, before anything starts", async () => {
     const before = (await api.get(`${BASE}/${project.id}/translations`, analyst)).body.length;
     const unknown = await translate({ name: "x.csv", text: "grade,boss\nG7,Ann\n" });
