@@ -152,7 +152,7 @@ async function main() {
   const auditTimer = setInterval(pruneAuditLog, 24 * 3600_000);
   auditTimer.unref();
   // Tables SQL credentials made before the project shared what a login makes: shared now, in the
-  // background (a GRANT at a time, on every workspace a credential was granted), not re-saved by hand.
+  // background (a GRANT at a time, once per workspace of a company with credentials), not re-saved by hand.
   void shareTablesOfSqlLogins(db, dataPlane, logger).then(
     (n) => n && logger.info("shared the tables SQL credentials made with their projects", { logins: n }),
     (err: unknown) => logger.warn("could not share the tables SQL credentials made", { err }),

@@ -5,6 +5,13 @@ export interface SqlAccessTables {
   audit_log: AuditLogTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  sql_login_tables_shared: SqlLoginTablesSharedTable;
+}
+
+/** A workspace whose database the start's sharing pass is done with (share-login-tables.ts; migration 0022). */
+export interface SqlLoginTablesSharedTable {
+  project_id: string;
+  shared_at: string;
 }
 
 /** A company's webhook (migration 0019). */

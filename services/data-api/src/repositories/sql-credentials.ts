@@ -125,18 +125,22 @@ export async function setPermission(trx: Kysely<Database>, credentialId: string,
 }
 
 /**
- * A batch of the workspaces some credential was granted (Read or Write, revoked or not) whose
- * databases have a server, after `afterProjectId` in id order; each with the logins granted Write.
- * The start walks them batch by batch (share-login-tables.ts): never all grants at once.
+ * A batch of the workspaces the start's sharing pass has still to do (share-login-tables.ts), after
+ * `afterProjectId` in id order: those with a database server, of a company that has a credential
+ * (revoked or not, at any level now: a login set back to None has no permission row, yet may own
+ * what it made with Write), and not marked done (markLoginTablesShared). Each with the logins
+ * granted Write, whose default privileges the pass sets. Never all workspaces at once.
  */
-export async function grantedWorkspacesAfter(db: Kysely<Database>, afterProjectId: string, limit: number) {
+export async function workspacesToShareAfter(db: Kysely<Database>, afterProjectId: string, limit: number) {
   const projects = await db
-    .selectFrom("sql_permissions as p")
-    .innerJoin("projects as w", "w.id", "p.project_id")
+    .selectFrom("projects as w")
     .select(["w.id", "w.database_server"])
-    .distinct()
     .where("w.database_server", "is not", null)
     .where("w.id", ">", afterProjectId)
+    .where(({ exists, selectFrom }) => exists(selectFrom("sql_credentials as c").select("c.id").whereRef("c.company_id", "=", "w.company_id")))
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom("sql_login_tables_shared as s").select("s.project_id").whereRef("s.project_id", "=", "w.id"))),
+    )
     .orderBy("w.id")
     .limit(limit)
     .execute();
@@ -157,4 +161,13 @@ export async function grantedWorkspacesAfter(db: Kysely<Database>, afterProjectI
     serverId: p.database_server!,
     writeLogins: writers.filter((w) => w.project_id === p.id).map((w) => w.login),
   }));
+}
+
+/** The start's sharing pass is done with the workspace's database: later starts skip it. */
+export async function markLoginTablesShared(db: Kysely<Database>, projectId: string, at: Date): Promise<void> {
+  await db
+    .insertInto("sql_login_tables_shared")
+    .values({ project_id: projectId, shared_at: at.toISOString() })
+    .onConflict((oc) => oc.column("project_id").doNothing())
+    .execute();
 }

@@ -20,6 +20,7 @@ import * as m0018 from "./0018_sql_access.ts";
 import * as m0019 from "./0019_webhooks.ts";
 import * as m0020 from "./0020_workspace_list_order_by_id.ts";
 import * as m0021 from "./0021_project_updated_by.ts";
+import * as m0022 from "./0022_sql_login_tables_shared.ts";
 
 /** Every migration by its sortable name. Append only; never rename or edit a shipped one. */
 export const migrations: Record<string, Migration> = {
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   "0019_webhooks": m0019,
   "0020_workspace_list_order_by_id": m0020,
   "0021_project_updated_by": m0021,
+  "0022_sql_login_tables_shared": m0022,
 };

@@ -10,7 +10,7 @@ import { scramVerifier } from "../../data-plane/sql-logins.ts";
 import { shareTablesOfSqlLogins } from "../../share-login-tables.ts";
 import { createLogger } from "../../../../shared/logger.ts";
 import { TEST_DATABASE_SERVER, USERS, createTestApi, type TestApi } from "../../testing/harness.ts";
-import { loadableProject, makeApplication } from "../../testing/project-fixtures.ts";
+import { loadableProject, makeApplication, makeProject } from "../../testing/project-fixtures.ts";
 
 const [, acme, birch] = DEMO_COMPANIES;
 const run = promisify(execFile);
@@ -44,12 +44,13 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("SQL access 
   let owner: string;
   let project: { id: string; name: string };
   let otherProject: { id: string };
+  let birchApplication: string;
   beforeAll(async () => {
     api = await createTestApi(kind);
     admin = await api.tokenFor(USERS.superAdmin);
     owner = await api.tokenFor(USERS.clientAdmin);
-    const applicationId = (await makeApplication(api, birch.id)).id;
-    project = await loadableProject(api, owner, { companyId: birch.id, applicationId });
+    birchApplication = (await makeApplication(api, birch.id)).id;
+    project = await loadableProject(api, owner, { companyId: birch.id, applicationId: birchApplication });
     await asProjectOwner(api.dataPlane, TEST_DATABASE_SERVER, project.id, (c) =>
       c.query(`insert into source."Customers" values (1, '007', 10, null), (2, 'B', 20, null)`),
     );
@@ -65,6 +66,20 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("SQL access 
   /** The URI of the credential for `projectId`'s database, from the details shown once. */
   const uriFor = (issued: IssuedSqlCredential, projectId = project.id) =>
     testSessionUrl(issued.credential.login, issued.password, `dt_${projectId.replaceAll("-", "")}`);
+  /** As an older product left a login granted Write: without default privileges for what it makes in the project's database. */
+  const withoutDefaultPrivileges = (login: string, projectId: string) => {
+    const roles = `dt_${projectId.replaceAll("-", "")}`;
+    return api.dataPlane.withAdmin(TEST_DATABASE_SERVER, roles, async (c) => {
+      const inDestination = `ALTER DEFAULT PRIVILEGES FOR ROLE ${login} IN SCHEMA destination`;
+      await c.query(`${inDestination} REVOKE SELECT ON TABLES FROM ${roles}_owner, ${roles}_reader`);
+      await c.query(`${inDestination} REVOKE INSERT, UPDATE, DELETE ON TABLES FROM ${roles}_writer`);
+      await c.query(`${inDestination} REVOKE USAGE, SELECT ON SEQUENCES FROM ${roles}_writer`);
+    });
+  };
+  /** A table of the project's destination database as its databases page lists it: its rows counted only if the project may read it. */
+  const destinationTable = async (name: string, projectId = project.id) =>
+    ((await api.get(`/api/v1/projects/${projectId}/databases`, admin)).body.databases[1].tables as { name: string }[]).find((t) => t.name === name);
+  const sharingPassAtStart = () => shareTablesOfSqlLogins(api.db, api.dataPlane, createLogger("test", "silent"));
 
   it("a credential goes from None to Read to Write, its password rotates and the old one stops working, then it is revoked; the audit log shows each step", async () => {
     const created = await create({ serviceName: "Power BI gateway", note: "finance dashboards" });
@@ -227,34 +242,48 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("SQL access 
     });
   });
 
-  it("a table a credential made before the project shared them is shared at start, without saving Write again; a second start changes nothing", async () => {
+  it("a table a credential made before the project shared them is shared at start, without saving Write again; a later start skips the workspace", async () => {
     const issued = (await create({ serviceName: "Older ETL" })).body as IssuedSqlCredential;
     expect((await setLevel(issued.credential.id, "write", "none")).status).toBe(200);
-    // As an older product left it: Write granted, but no default privileges for what the login makes.
-    const login = issued.credential.login;
-    const roles = `dt_${project.id.replaceAll("-", "")}`;
-    await api.dataPlane.withAdmin(TEST_DATABASE_SERVER, roles, async (c) => {
-      const inDestination = `ALTER DEFAULT PRIVILEGES FOR ROLE ${login} IN SCHEMA destination`;
-      await c.query(`${inDestination} REVOKE SELECT ON TABLES FROM ${roles}_owner, ${roles}_reader`);
-      await c.query(`${inDestination} REVOKE INSERT, UPDATE, DELETE ON TABLES FROM ${roles}_writer`);
-      await c.query(`${inDestination} REVOKE USAGE, SELECT ON SEQUENCES FROM ${roles}_writer`);
-    });
+    await withoutDefaultPrivileges(issued.credential.login, project.id);
     const uri = uriFor(issued);
     expect(await asCredential(uri, `create table destination.made_before (id int)`)).toEqual({ rows: [] });
     expect(await asCredential(uri, `insert into destination.made_before values (1), (2)`)).toEqual({ rows: [] });
-    const tableOf = async (name: string) =>
-      ((await api.get(`/api/v1/projects/${project.id}/databases`, admin)).body.databases[1].tables as { name: string }[]).find((t) => t.name === name);
-    expect(await tableOf("made_before")).toMatchObject({ rowCountEstimated: true });
+    expect(await destinationTable("made_before")).toMatchObject({ rowCountEstimated: true });
 
-    const logger = createLogger("test", "silent");
-    expect(await shareTablesOfSqlLogins(api.db, api.dataPlane, logger)).toBeGreaterThanOrEqual(1);
+    expect(await sharingPassAtStart()).toBeGreaterThanOrEqual(1);
     // The project reads it as its own (its rows counted), and what the login makes from now on too.
-    expect(await tableOf("made_before")).toMatchObject({ rowCount: 2, rowCountEstimated: false });
+    expect(await destinationTable("made_before")).toMatchObject({ rowCount: 2, rowCountEstimated: false });
     expect(await asCredential(uri, `create table destination.made_after (id int)`)).toEqual({ rows: [] });
-    expect(await tableOf("made_after")).toMatchObject({ rowCount: 0, rowCountEstimated: false });
-    // Again: nothing fails, nothing changes.
-    expect(await shareTablesOfSqlLogins(api.db, api.dataPlane, logger)).toBeGreaterThanOrEqual(1);
-    expect(await tableOf("made_before")).toMatchObject({ rowCount: 2, rowCountEstimated: false });
+    expect(await destinationTable("made_after")).toMatchObject({ rowCount: 0, rowCountEstimated: false });
+    // The workspace is marked done: the next start shares nothing again, and nothing it shared changes.
+    expect(await api.db.selectFrom("sql_login_tables_shared").select("project_id").where("project_id", "=", project.id).execute()).toHaveLength(1);
+    expect(await sharingPassAtStart()).toBe(0);
+    expect(await destinationTable("made_before")).toMatchObject({ rowCount: 2, rowCountEstimated: false });
+  });
+
+  it("a table made by a credential set back to None since is shared at start too, though no permission names the workspace any more", async () => {
+    const retired = await loadableProject(api, owner, { companyId: birch.id, applicationId: birchApplication });
+    const issued = (await create({ serviceName: "Retired ETL" })).body as IssuedSqlCredential;
+    expect((await setLevel(issued.credential.id, "write", "none", retired.id)).status).toBe(200);
+    await withoutDefaultPrivileges(issued.credential.login, retired.id);
+    const uri = uriFor(issued, retired.id);
+    expect(await asCredential(uri, `create table destination.made_then (id int)`)).toEqual({ rows: [] });
+    expect(await asCredential(uri, `insert into destination.made_then values (1), (2), (3)`)).toEqual({ rows: [] });
+    expect((await setLevel(issued.credential.id, "none", "write", retired.id)).status).toBe(200);
+    expect(await api.db.selectFrom("sql_permissions").select("credential_id").where("project_id", "=", retired.id).execute()).toEqual([]);
+    expect(await destinationTable("made_then", retired.id)).toMatchObject({ rowCountEstimated: true });
+    // A workspace the pass cannot reach (its server gone) is left for the next start, not marked done.
+    const unreachable = await makeProject(api, owner, { companyId: birch.id, applicationId: birchApplication });
+    await api.db.updateTable("projects").set({ database_server: "gone" }).where("id", "=", unreachable.id).execute();
+    const marked = () => api.db.selectFrom("sql_login_tables_shared").select("project_id").where("project_id", "in", [retired.id, unreachable.id]).execute();
+
+    expect(await sharingPassAtStart()).toBeGreaterThanOrEqual(1);
+    expect(await destinationTable("made_then", retired.id)).toMatchObject({ rowCount: 3, rowCountEstimated: false });
+    expect(await marked()).toEqual([{ project_id: retired.id }]);
+    expect(await sharingPassAtStart()).toBe(0);
+    expect(await marked()).toEqual([{ project_id: retired.id }]);
+    await api.db.updateTable("projects").set({ database_server: null }).where("id", "=", unreachable.id).execute();
   });
 
   it("a save from a stale page names the credential and whose change made it stale: the user's other tab, or someone else", async () => {
