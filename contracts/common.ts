@@ -46,8 +46,12 @@ export const wholeNumberSchema = (min: number) =>
 /** A written object carries the version it was based on; a stale one is refused with 409. */
 export const versionSchema = wholeNumberSchema(0);
 
-/** Spec §3: names of tables and columns become SQL identifiers in the project databases. */
-export const IDENTIFIER_MAX = 128;
+/**
+ * Spec §3: names of tables and columns become SQL identifiers in the project databases, which are
+ * PostgreSQL's: it cuts a longer identifier to 63 bytes (one character each, in these letters), so two
+ * names alike in their first 63 would be one column, and the database would not match its dictionary.
+ */
+export const IDENTIFIER_MAX = 63;
 export const identifierSchema = requiredString()
   .trim()
   .min(1, "Required")

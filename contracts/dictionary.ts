@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { descriptionSchema, requiredString, wholeNumberSchema, formBoolean, identifierSchema, nameSchema, pageOf, pageQuerySchema, timestampSchema, versionSchema, whenFieldsPass } from "./common";
-import { BULK_UPLOAD_MODES, COLUMN_TYPES, DECIMAL_MAX_PRECISION, DICTIONARY_SORTS, NVARCHAR_MAX_LENGTH, takesLength, takesPrecision } from "./values/dictionary";
+import { BULK_UPLOAD_MODES, COLUMN_TYPES, DECIMAL_MAX_PRECISION, DICTIONARY_SORTS, NVARCHAR_MAX_LENGTH, isSystemColumnName, takesLength, takesPrecision } from "./values/dictionary";
 
 export * from "./values/dictionary";
 
@@ -16,13 +16,18 @@ const optionalInt = (min: number, max: number, label: string) =>
     z.coerce.number({ error: `${label} must be a whole number` }).int(`${label} must be a whole number`).min(min, `${label} must be at least ${min}`).max(max, `${label} must be at most ${max}`).nullable(),
   );
 
+/** A column's name: an identifier that is not one of PostgreSQL's system columns. */
+export const columnNameSchema = identifierSchema.refine((name) => !isSystemColumnName(name), {
+  error: (issue) => `${String(issue.input)} is a name PostgreSQL keeps for its own columns: choose another`,
+});
+
 /**
  * One column as a user defines it. Rules: nvarchar needs a length (1–4000); decimal needs a precision
  * (1–38) and a scale from 0 to the precision; other types take neither. A key column is never nullable.
  */
 export const columnInputSchema = z
   .object({
-    name: identifierSchema,
+    name: columnNameSchema,
     type: columnTypeSchema,
     length: optionalInt(1, NVARCHAR_MAX_LENGTH, "Length"),
     precision: optionalInt(1, DECIMAL_MAX_PRECISION, "Precision"),

@@ -15,6 +15,14 @@ export const isColumnType = (type: string): type is (typeof COLUMN_TYPES)[number
 export const takesLength = (type: string): boolean => type === "nvarchar";
 export const takesPrecision = (type: string): boolean => type === "decimal";
 
+/**
+ * The names of PostgreSQL's system columns, which every table of a project database has: a column of
+ * the dictionary cannot take one (any case, as names are matched case-insensitively), or creating the
+ * databases fails ('column name "xmin" conflicts with a system column name').
+ */
+export const SYSTEM_COLUMN_NAMES = ["tableoid", "xmin", "cmin", "xmax", "cmax", "ctid"] as const;
+export const isSystemColumnName = (name: string): boolean => (SYSTEM_COLUMN_NAMES as readonly string[]).includes(name.toLowerCase());
+
 export const NVARCHAR_MAX_LENGTH = 4000;
 export const DECIMAL_MAX_PRECISION = 38;
 

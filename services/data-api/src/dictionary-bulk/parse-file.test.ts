@@ -102,6 +102,8 @@ describe("parseDictionaryFile", () => {
       `T,Described,int,,,,,,${"d".repeat(1001)}`,
       "T,,,,,,,,",
       "T,Nul,int,,,,,,Pasted\u0000from a binary file",
+      "T,ctid,int,,,,,,",
+      `T,${"c".repeat(64)},int,,,,,,`,
     );
     expect(parsed.errors).toEqual([
       { row: 2, column: "table", message: "Required" },
@@ -115,6 +117,8 @@ describe("parseDictionaryFile", () => {
       { row: 10, column: "type", message: "Required" },
       { row: 10, column: "column", message: "Required" },
       { row: 11, column: "description", message: NUL_MESSAGE },
+      { row: 12, column: "column", message: "ctid is a name PostgreSQL keeps for its own columns: choose another" },
+      { row: 13, column: "column", message: "At most 63 characters" },
     ]);
     expect(parsed.tables.flatMap((t) => t.columns)).toEqual([]);
   });

@@ -5,6 +5,7 @@ import {
   BULK_REQUIRED_COLUMNS,
   COLUMN_TYPES,
   columnInputSchema,
+  columnNameSchema,
   MAX_COLUMNS_PER_TABLE,
   type ColumnInput,
   type RowError,
@@ -238,7 +239,7 @@ function readColumnRow(cell: (column: BulkColumn) => string): ColumnRow {
   const errors: CellError[] = [];
   const table = identifierSchema.safeParse(cell("table"));
   if (!table.success) errors.push({ column: "table", message: firstMessage(table.error) });
-  const name = identifierSchema.safeParse(cell("column"));
+  const name = columnNameSchema.safeParse(cell("column"));
   const names = { tableName: table.success ? table.data : undefined, columnName: name.success ? name.data : undefined };
 
   const typeText = cell("type");

@@ -5,14 +5,14 @@
  * only: the table is the user's to change afterwards.
  */
 import type { ColumnInput, TableInput } from "../../../../contracts/dictionary.ts";
-import { NVARCHAR_MAX_LENGTH } from "../../../../contracts/values/dictionary.ts";
+import { IDENTIFIER_MAX } from "../../../../contracts/common.ts";
+import { NVARCHAR_MAX_LENGTH, isSystemColumnName } from "../../../../contracts/values/dictionary.ts";
 import { DEFAULT_FLAT_FILE_PARAMETERS } from "../../../../contracts/values/projects.ts";
 import { isBlankRecord, readFlatFile } from "../data-plane/flat-file/read-flat-file.ts";
 
 /** Rows read to suggest the types: enough to see a file's codes, fast on any file. */
 export const TYPE_SAMPLE_ROWS = 10_000;
 const MAX_COLUMNS = 200;
-const IDENTIFIER_MAX = 128;
 
 type Seen = { ints: boolean; big: boolean; decimals: boolean; dates: boolean; any: boolean; empty: boolean; longest: number; scale: number; digits: number };
 
@@ -81,8 +81,8 @@ export async function describeSample(path: string, fileName: string, tableName: 
   const columns: ColumnInput[] = [];
   for (let i = 0; i < count; i++) {
     let name = names?.[i] ?? `column_${i + 1}`;
-    // Two header cells that clean up alike: the second gets its position.
-    if (taken.has(name.toLowerCase())) name = `${name}_${i + 1}`.slice(0, IDENTIFIER_MAX);
+    // Two header cells that clean up alike: the second gets its position; so does a name PostgreSQL keeps for itself.
+    if (taken.has(name.toLowerCase()) || isSystemColumnName(name)) name = `${name.slice(0, IDENTIFIER_MAX - `_${i + 1}`.length)}_${i + 1}`;
     taken.add(name.toLowerCase());
     columns.push({ name, ...suggestedType(seen[i]), isKey: false, description: null });
   }

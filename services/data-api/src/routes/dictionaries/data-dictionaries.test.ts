@@ -418,7 +418,10 @@ describe.each(TEST_DATABASE_KINDS)("data dictionaries on %s", (kind) => {
       ["nvarchar without a length", { columns: [{ name: "Title", type: "nvarchar" }] }, "columns.0.length", "nvarchar needs a length"],
       ["a decimal scale above its precision", { columns: [{ name: "Amount", type: "decimal", precision: 5, scale: 7 }] }, "columns.0.scale", "Scale cannot be greater than precision"],
       ["an empty table name", { name: " ", columns: [] }, "name", "Required"],
-      ["an oversized table name", { name: "T".repeat(129), columns: [] }, "name", "At most 128 characters"],
+      // PostgreSQL cuts identifiers to 63 bytes: two such columns would be one, and the databases would not be made.
+      ["an oversized table name", { name: "T".repeat(64), columns: [] }, "name", "At most 63 characters"],
+      ["an oversized column name", { columns: [{ name: "C".repeat(64), type: "int" }] }, "columns.0.name", "At most 63 characters"],
+      ["a system column's name", { columns: [{ name: "XMin", type: "int" }] }, "columns.0.name", "XMin is a name PostgreSQL keeps for its own columns: choose another"],
       ["a column name that is not an identifier", { columns: [{ name: "first name", type: "int" }] }, "columns.0.name", "Use letters, digits and underscores, starting with a letter or underscore"],
       ["a nullable key", { columns: [{ name: "Id", type: "int", isKey: true, nullable: true }] }, "columns.0.nullable", "A key column cannot be nullable"],
     ])("answers 400 naming the field for %s, and changes nothing", async (_what, patch, field, message) => {
