@@ -65,7 +65,12 @@ export async function action({ request, context }: Route.ActionArgs) {
       if (failure?.status === 409 && failure.body.code === "stale_version") {
         // What changed since the version the user edited: shown beside their text, which is kept.
         const current = await api.getScript(script.id);
-        const stale = await api.diff(script.id, submission.value.baseVersion, current.version);
+        const { baseVersion } = submission.value;
+        // A base no version of the script has (a forged or mangled post) has nothing to compare: the refusal alone, at the top.
+        if (baseVersion < 1 || baseVersion >= current.version) {
+          return data<ActionData>({ result: submission.reply(), errors: failure.body.errors, form: "save" }, { status: 409 });
+        }
+        const stale = await api.diff(script.id, baseVersion, current.version);
         // The data API's words (staleSaveMessage): who saved it (the user's other tab, or someone else) and which version.
         return data<ActionData>({ result: submission.reply(), errors: [], stale, staleMessage: failure.body.errors.join(" "), form: "save" }, { status: 409 });
       }

@@ -1,0 +1,71 @@
+/**
+ * A script's save through the portal's action against the live services: a save refused as stale is
+ * answered on the page, even when the version it was based on is none the script has.
+ */
+import { afterAll, describe, expect, it } from "vitest";
+import { DEMO_COMPANIES } from "../../../scripts/demo-data";
+import { startLiveServices } from "~/test/live-services";
+
+const live = await startLiveServices();
+afterAll(() => live.stop());
+
+const { createHarness } = await import("../workspace/test-support");
+const { call, api } = await createHarness();
+const scriptEdit = await import("./script-edit");
+const { middleware: templateMiddleware } = await import("./template-layout");
+const { middleware: scriptMiddleware } = await import("./script-layout");
+
+const [, acme] = DEMO_COMPANIES;
+const ANALYST = "analyst@demo.test";
+
+/** A master template with one level and one script of two versions, locked for the analyst. */
+async function lockedScript() {
+  const template = await api(ANALYST, "POST", "/api/v1/master-templates", {
+    companyId: acme.id,
+    area: "migration",
+    name: `Saves ${crypto.randomUUID()}`,
+    type: "Core",
+  });
+  const base = `/api/v1/master-templates/${template.id}`;
+  const withLevel = await api(ANALYST, "POST", `${base}/levels`, { version: template.version, name: "Load" });
+  const level = withLevel.levels[0];
+  const script = await api(ANALYST, "POST", `${base}/levels/${level.id}/scripts`, {
+    version: withLevel.version,
+    name: "Customers",
+    sql: "select 1;",
+    comment: null,
+  });
+  await api(ANALYST, "POST", `${base}/scripts/${script.id}/lock`);
+  await api(ANALYST, "PUT", `${base}/scripts/${script.id}`, { baseVersion: 1, sql: "select 2;", comment: "Second" });
+  const path = `/migration/master-templates/${template.id}/edit/level/${level.id}/script/edit/${script.id}?companyId=${acme.id}`;
+  return { path, params: { templateId: template.id, levelId: level.id, scriptId: script.id } };
+}
+
+const save = (path: string, params: Record<string, string>, baseVersion: string) =>
+  call(ANALYST, path, scriptEdit.action, {
+    params,
+    middleware: [...templateMiddleware, ...scriptMiddleware] as never[],
+    form: { intent: "save", baseVersion, sql: "select 'mine';", comment: "Mine" },
+  });
+
+describe("a script's save refused as stale", () => {
+  it("shows what changed since the version the user edited, with the user's text kept", async () => {
+    const { path, params } = await lockedScript();
+    const answer = (await save(path, params, "1")) as { init: { status: number }; data: { stale: { from: number; to: number }; staleMessage: string } };
+    expect(answer.init.status).toBe(409);
+    expect(answer.data.stale).toMatchObject({ from: 1, to: 2 });
+    expect(answer.data.staleMessage).toMatch(/Version 2 was saved after the version 1 you edited/);
+  });
+
+  it.each(["0", "7"])("based on version %s, which the script does not have, says it was refused at the top, with the user's text kept", async (baseVersion) => {
+    const { path, params } = await lockedScript();
+    const answer = (await save(path, params, baseVersion)) as {
+      init: { status: number };
+      data: { errors: string[]; stale?: unknown; result: { initialValue: { sql: string } } };
+    };
+    expect(answer.init.status).toBe(409);
+    expect(answer.data.stale).toBeUndefined();
+    expect(answer.data.errors.join(" ")).toMatch(/nothing was saved/);
+    expect(answer.data.result.initialValue.sql).toBe("select 'mine';");
+  });
+});
