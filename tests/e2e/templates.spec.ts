@@ -177,6 +177,36 @@ for (const javaScriptEnabled of [true, false]) {
       await expectSql(page, "select 'kept';");
     });
 
+    test("a change refused because the template changed in another tab shows the template as it is now, and the next try is applied", async ({
+      page,
+      context,
+    }) => {
+      const name = `Stale template ${suffix}`;
+      await page.goto(withCompany("/migration/master-templates/create", acme.id));
+      await page.getByLabel("Name").fill(name);
+      await page.getByRole("button", { name: "Create template" }).click();
+      await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+
+      // The same person renames it from a second tab meanwhile.
+      const other = await context.newPage();
+      await other.goto(page.url());
+      await other.getByLabel("Name", { exact: true }).fill(`${name} renamed`);
+      await other.getByRole("button", { name: "Save details" }).click();
+      await expect(other.getByRole("status")).toHaveText("Template saved.");
+      await other.close();
+
+      await page.getByLabel("New level name").fill("First");
+      await page.getByRole("button", { name: "Add level" }).click();
+      await expect(page.getByText(/You changed this template in another tab or window at \d\d:\d\d UTC/)).toBeVisible();
+      // The header as the template is now, with JavaScript as without it.
+      await expect(page.getByRole("heading", { level: 1, name: `${name} renamed` })).toBeVisible();
+      await expect(page.getByText(/version 2$/)).toBeVisible();
+      await page.getByLabel("New level name").fill("First");
+      await page.getByRole("button", { name: "Add level" }).click();
+      await expect(page.getByRole("status")).toHaveText("Level added.");
+      await expect(page.getByRole("heading", { name: "Level 1: First" })).toBeVisible();
+    });
+
     test("deleting a script asks first, and Cancel keeps it", async ({ page }) => {
       const name = `Script deletion ${suffix}`;
       await page.goto(withCompany("/migration/master-templates/create", acme.id));

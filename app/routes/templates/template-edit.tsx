@@ -37,6 +37,9 @@ export async function loader({ context }: Route.LoaderArgs) {
   return { template, canWrite: access.canWrite, master: paths.owner.kind === "master" };
 }
 
+// After a refusal (409: the template changed meanwhile), its levels and the version the forms send are read again: the next try is applied.
+export { revalidateAfterConflict as shouldRevalidate } from "~/lib/forms";
+
 /** A refusal that is no field's: shown at the top of the page with its status. */
 const refusal = (status: number, message: string) =>
   data({ errors: [message] as string[], form: null as string | null, result: null as FormResult | null }, { status });

@@ -7,6 +7,9 @@ import type { Route } from "./+types/template-layout";
 /** One template (`{templateId}/edit` and the script pages below it): its middleware loads it once for them all. */
 export const middleware: Route.MiddlewareFunction[] = [loadTemplate];
 
+// After a refusal (409: someone changed the template meanwhile), the header shows it as it is now, as a page without JavaScript does.
+export { revalidateAfterConflict as shouldRevalidate } from "~/lib/forms";
+
 export async function loader({ context }: Route.LoaderArgs) {
   const { template } = await templateOf(context);
   const { levels: _levels, ...summary } = template;
