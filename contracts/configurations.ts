@@ -120,12 +120,12 @@ export const workspaceDatabasesQuerySchema = z.object({
   /** One of the two databases only; both by default. */
   database: z.enum(PROJECT_DATABASE_KINDS).optional(),
   /**
-   * A page of each database's tables, sorted and counted in SQL; without `pageSize`, every table (the
-   * pages that offer the tables in a select). Each listed table's rows are counted, so a page of 25
-   * counts 25 tables, not a project's 1,500.
+   * A page of each database's tables, sorted and counted in SQL, 25 by default as every list: a project
+   * may have thousands, and a page that offers tables in a select asks the first few that match its
+   * search. Each listed table's rows are counted, so a page of 25 counts 25 tables, not a project's 1,500.
    */
   page: pageQuerySchema.shape.page,
-  pageSize: pageQuerySchema.shape.pageSize.unwrap().optional(),
+  pageSize: pageQuerySchema.shape.pageSize,
   sort: z.enum(DATABASE_TABLE_SORTS).default("name"),
   /**
    * `estimated`: every row count is PostgreSQL's estimate and no table is read, for pages that need

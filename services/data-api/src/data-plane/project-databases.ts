@@ -231,9 +231,9 @@ export type DatabasesQuery = {
   table?: string | undefined;
   /** One database only; both by default. */
   database?: ProjectDatabaseKind | undefined;
-  /** A page of each database's tables; every table without `pageSize`. */
+  /** A page of each database's tables: never all of them, which may be thousands. */
   page?: number | undefined;
-  pageSize?: number | undefined;
+  pageSize: number;
   sort?: DatabaseTableSort | undefined;
   /** Rows counted exactly at most per table; 0 counts no table: every count is PostgreSQL's estimate. */
   exactUpTo?: number | undefined;
@@ -261,7 +261,7 @@ export async function describeProjectDatabases(
   db: Kysely<Database>,
   dataPlane: DataPlane,
   projectId: string,
-  query: DatabasesQuery = {},
+  query: DatabasesQuery,
 ): Promise<DatabaseSummary[]> {
   const kinds = query.database ? [query.database] : PROJECT_DATABASE_KINDS;
   const exactUpTo = query.exactUpTo ?? EXACT_ROW_COUNT_UP_TO;
@@ -270,7 +270,7 @@ export async function describeProjectDatabases(
   const serverId = project?.database_server;
   if (!serverId || !(await databaseExists(dataPlane, serverId, projectId))) return missing();
   const contains = query.table?.trim().toLowerCase() || undefined;
-  const offset = query.pageSize ? ((query.page ?? 1) - 1) * query.pageSize : 0;
+  const offset = ((query.page ?? 1) - 1) * query.pageSize;
   return asProjectOwner(dataPlane, serverId, projectId, async (client) => {
     const { rows: schemas } = await client.query<{ name: string }>("select nspname as name from pg_namespace where nspname = any($1::text[])", [kinds]);
     // `readable`: a table the project's roles may not read (made by hand under another role) is listed
@@ -292,9 +292,9 @@ export async function describeProjectDatabases(
                       count(*) over (partition by c.relnamespace) as total
                  from pg_class c
                 where ${LISTED_TABLES}) t
-        where t.position > $3 and ($4::int is null or t.position <= $3 + $4)
+        where t.position > $3 and t.position <= $3 + $4::int
         order by t.schema, t.position`,
-      [kinds, contains ?? null, offset, query.pageSize ?? null],
+      [kinds, contains ?? null, offset, query.pageSize],
     );
     const summaries: DatabaseSummary[] = [];
     for (const kind of kinds) {

@@ -208,7 +208,8 @@ describe.each(TEST_DATABASE_KINDS)("jobs and database creation on %s", (kind) =>
     const [customers, orders] = after.body.databases[0].tables;
     expect(customers.bytes).toBeGreaterThan(orders.bytes);
     // Past the rows counted one by one (1,000,000; here 1), the count is PostgreSQL's estimate, said so: once analyzed, the real one.
-    const estimatedAfter = async () => (await describeProjectDatabases(api.db, api.dataPlane, project.id, { table: "Customers", exactUpTo: 1 }))[0]!.tables[0]!;
+    const estimatedAfter = async () =>
+      (await describeProjectDatabases(api.db, api.dataPlane, project.id, { table: "Customers", pageSize: 1, exactUpTo: 1 }))[0]!.tables[0]!;
     expect(await estimatedAfter()).toMatchObject({ name: "Customers", rowCount: 2, rowCountEstimated: true });
     await api.dataPlane.withAdmin(TEST_DATABASE_SERVER, databaseNameOf(project.id), (client) =>
       client.query(`insert into source."Customers" ("CustomerId", "Name") select g, 'x' from generate_series(3, 500) g; analyze source."Customers"`),
@@ -249,6 +250,16 @@ describe.each(TEST_DATABASE_KINDS)("jobs and database creation on %s", (kind) =>
     expect((await pageOf("pageSize=10&sort=-size")).names[0]).toBe("big_extra");
     expect(await pageOf("pageSize=10&page=2")).toEqual({ count: 4, names: [], rows: [] });
     expect(await pageOf("pageSize=10&table=a")).toMatchObject({ count: 2, names: ["aaa_small", "big_extra"] });
+    // Without pageSize, a page of 25 as every list: never every table of a project that has thousands.
+    await api.dataPlane.withAdmin(TEST_DATABASE_SERVER, databaseNameOf(project.id), (client) =>
+      client.query(
+        `set role ${databaseNameOf(project.id)}_owner; do $$ begin for i in 1..22 loop execute format('create table source.%I (x int)', 'more_' || lpad(i::text, 2, '0')); end loop; end $$`,
+      ),
+    );
+    const firstPage = await pageOf("");
+    expect(firstPage.count).toBe(26);
+    expect(firstPage.names).toHaveLength(25);
+    expect(firstPage.names.at(-1)).toBe("more_22");
     expect((await api.get(`/api/v1/projects/${project.id}/databases?pageSize=7`, owner)).status).toBe(400);
     expect((await api.get(`/api/v1/projects/${project.id}/databases?sort=rows`, owner)).status).toBe(400);
     expect((await api.get(`/api/v1/projects/${project.id}/databases?database=both`, owner)).status).toBe(400);
