@@ -28,6 +28,7 @@ import {
   versionSchema,
   whenFieldsPass,
 } from "./common";
+import { tablesQuerySchema } from "./dictionary";
 
 export * from "./values/projects";
 
@@ -87,18 +88,19 @@ export const flatFileParametersSchema = z
   );
 export type FlatFileParameters = z.infer<typeof flatFileParametersSchema>;
 
-/** GET /api/v1/projects/{id}/flat-file/column-widths: each dictionary table's columns and default fixed-length widths (saved ones are in the parameters). */
-export const columnWidthsResponseSchema = z.object({
-  tables: z.array(
-    z.object({
-      name: z.string(),
-      /** The columns in the order a line holds them. */
-      columns: z.array(z.string()),
-      /** From the dictionary: nvarchar length, a display width for other types. */
-      defaultWidths: z.array(z.number().int()),
-    }),
-  ),
-});
+/** GET /api/v1/projects/{id}/flat-file/column-widths?name=&page=&pageSize=: a page of the dictionary's tables, as its tables list (a dictionary may have thousands). */
+export const columnWidthsQuerySchema = tablesQuerySchema.pick({ name: true, page: true, pageSize: true });
+
+/** Each table of the page with its columns and default fixed-length widths (saved ones are in the parameters); `total` every match. */
+export const columnWidthsResponseSchema = pageOf(
+  z.object({
+    name: z.string(),
+    /** The columns in the order a line holds them. */
+    columns: z.array(z.string()),
+    /** From the dictionary: nvarchar length, a display width for other types. */
+    defaultWidths: z.array(z.number().int()),
+  }),
+);
 export type ColumnWidthsResponse = z.infer<typeof columnWidthsResponseSchema>;
 
 export const projectSchema = z.object({

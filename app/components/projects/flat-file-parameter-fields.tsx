@@ -12,7 +12,10 @@ import {
   TEXT_QUALIFIERS,
   WORKSHEET_NAME_MAX,
 } from "../../../contracts/values/projects";
+import { useLocation } from "react-router";
 import { CheckboxField, SelectField, TextField } from "~/components/forms/fields";
+import { Pagination } from "~/components/ui/pagination";
+import { companyHref } from "~/lib/company-href";
 import type { FieldMetadata } from "~/lib/forms";
 
 /** A form's starting values for saved parameters (or the defaults), widths as the comma-separated text the fields hold. */
@@ -30,11 +33,21 @@ export function flatFileParameterDefaults(saved: FlatFileParameters | null) {
   };
 }
 
+/** The page of the column widths' tables (the load page's URL): a link pages them, the form stays open. */
+export const WIDTHS_PAGE_PARAM = "widthsPage";
+
+/** Which tables the widths' fields are for: a page of them, and the search that narrows them (beside the Table list). */
+function widthsNote({ total, pageSize }: ColumnWidthsResponse, search: string): string {
+  if (total === 0) return search ? `No table's name contains “${search}”.` : "The data dictionary has no tables.";
+  const which = search ? ` whose name contains “${search}”` : "";
+  return `The tables${which}, ${pageSize} at a time (the “Find a table” search narrows them). Save keeps the widths saved for the others.`;
+}
+
 /**
  * How a workspace's flat files are read: one field per parameter (the wizard's databases step, the
  * load page). Pages work without JavaScript, so no field hides as another changes: the worksheet
  * says it is for .xlsx files; the column widths, one field per table, show once Fixed Length is saved
- * (`widths`: the tables, when the page has them).
+ * (`widths`: a page of the tables, when the page has them; the form posts those only).
  */
 export function FlatFileParameterFields({
   fields,
@@ -43,9 +56,10 @@ export function FlatFileParameterFields({
 }: {
   fields: Record<string, FieldMetadata>;
   delimiterSaved: FlatFileParameters["delimiter"] | undefined;
-  widths?: ColumnWidthsResponse["tables"];
+  widths?: { page: ColumnWidthsResponse; search: string };
 }) {
   const tableWidths = fields.columnWidths!.getFieldset();
+  const location = useLocation();
   return (
     <>
       <SelectField label="File extension" field={fields.extension!} options={FLAT_FILE_EXTENSIONS.map((e) => ({ value: e, label: e }))} />
@@ -82,8 +96,9 @@ export function FlatFileParameterFields({
             In characters, comma-separated, one per column in the table&apos;s order. Empty: the data dictionary&apos;s widths (shown in each field&apos;s
             description).
           </p>
+          <p className="mt-1 text-sm text-muted-foreground">{widthsNote(widths.page, widths.search)}</p>
           <div className="mt-3 grid gap-4 sm:grid-cols-2">
-            {widths.map((t) => (
+            {widths.page.items.map((t) => (
               <TextField
                 key={t.name}
                 label={`${t.name} column widths`}
@@ -93,6 +108,15 @@ export function FlatFileParameterFields({
               />
             ))}
           </div>
+          {widths.page.total > widths.page.pageSize ? (
+            <Pagination
+              page={widths.page.page}
+              pageSize={widths.page.pageSize}
+              total={widths.page.total}
+              noun={["table", "tables"]}
+              href={(page) => companyHref(`${location.pathname}${location.search}`, null, { [WIDTHS_PAGE_PARAM]: page })}
+            />
+          ) : null}
         </fieldset>
       ) : (
         <p className="text-sm text-muted-foreground sm:col-span-2">

@@ -14,15 +14,21 @@ export const SAVE_PARAMETERS = "save-parameters";
 
 /**
  * How the workspace's files are read (the load page): the saved parameters, and a form to change
- * them inside a disclosure that stays open while the form has errors. Works without JavaScript.
+ * them inside a disclosure that stays open while the form has errors or its widths are paged. Works without JavaScript.
  */
 export function FlatFileParametersForm({
   parameters,
   widths,
+  search,
+  open,
   lastResult,
 }: {
   parameters: FlatFileParameters | null;
-  widths: ColumnWidthsResponse["tables"];
+  /** A page of the tables whose widths the form edits (once Fixed Length is saved), those whose name contains `search`. */
+  widths: ColumnWidthsResponse | null;
+  search: string;
+  /** Open at first (a link that paged the widths). */
+  open: boolean;
   lastResult?: SubmissionResult<string[]>;
 }) {
   const pending = useIntentPending(SAVE_PARAMETERS);
@@ -40,12 +46,12 @@ export function FlatFileParametersForm({
           </div>
         ))}
       </dl>
-      <details className="mt-3 rounded-md border border-border px-4 py-2" open={lastResult?.error ? true : undefined}>
+      <details className="mt-3 rounded-md border border-border px-4 py-2" open={lastResult?.error || open ? true : undefined}>
         <summary className="cursor-pointer text-sm font-medium">Change how files are read</summary>
         <Form method="post" {...getFormProps(form)} className="mt-3 space-y-4 pb-2">
           <FormErrors form={form} />
           <div className="grid gap-4 sm:grid-cols-2">
-            <FlatFileParameterFields fields={fields} delimiterSaved={parameters?.delimiter} widths={widths} />
+            <FlatFileParameterFields fields={fields} delimiterSaved={parameters?.delimiter} widths={widths ? { page: widths, search } : undefined} />
           </div>
           <StatusButton type="submit" name="intent" value={SAVE_PARAMETERS} variant="outline" pending={pending}>
             Save

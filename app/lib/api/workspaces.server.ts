@@ -38,6 +38,7 @@ import {
   projectUsersResponseSchema,
   setProjectUserSchema,
   type createProjectSchema,
+  type columnWidthsQuerySchema,
   columnWidthsResponseSchema,
   type FlatFileParameters,
   type projectSearchQuerySchema,
@@ -171,7 +172,8 @@ export function workspaceApi(ws: WorkspaceDescriptor, as: Caller) {
       setFlatFileParameters: (parameters: FlatFileParameters) =>
         callService("data-api", at(id, "updateFlatFileParameters"), as, { method: "POST", body: parameters, schema: anything }),
       /** Each dictionary table's fixed-length widths: the dictionary's and those saved. */
-      columnWidths: () => callService("data-api", at(id, "flat-file", "column-widths"), as, { schema: columnWidthsResponseSchema }),
+      columnWidths: (query: z.output<typeof columnWidthsQuerySchema>) =>
+        callService("data-api", at(id, "flat-file", "column-widths"), as, { schema: columnWidthsResponseSchema, query }),
       /** `rows: "estimated"` for a page that needs only the tables' names: no table is read to count its rows. */
       databases: (query: Partial<z.output<typeof workspaceDatabasesQuerySchema>> = {}) =>
         callService("data-api", at(id, "databases"), as, { schema: workspaceDatabasesResponseSchema, query }),

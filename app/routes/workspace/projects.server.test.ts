@@ -517,14 +517,24 @@ describe("wizard steps 2 and 3", () => {
 
 /** A table of one column in the project's own dictionary and an upload type: "Create databases" may start. */
 async function readyForDatabases(project: Project) {
+  await addTable(project, "Customers");
+  await api(ANALYST, "POST", `/api/v1/projects/${project.id}/upload-type`, { uploadType: "SingleFile" });
+}
+
+/** A table of one column (Id, its key) added to the project's dictionary. */
+async function addTable(project: Project, name: string) {
   const own = await api<any>(ANALYST, "GET", `/api/v1/projects/${project.id}/data-dictionary`);
   await api(ANALYST, "POST", `/api/v1/projects/${project.id}/data-dictionary/tables`, {
     version: own.version,
-    name: "Customers",
+    name,
     description: null,
     columns: [{ name: "Id", type: "int", nullable: false, isKey: true }],
   });
-  await api(ANALYST, "POST", `/api/v1/projects/${project.id}/upload-type`, { uploadType: "SingleFile" });
+}
+
+/** Orders01, Orders02, … `count` tables after the project's own: a dictionary of many tables. */
+async function addOrdersTables(project: Project, count: number) {
+  for (let i = 1; i <= count; i++) await addTable(project, `Orders${String(i).padStart(2, "0")}`);
 }
 
 describe("cancelling a running job from the background-process page", () => {
@@ -611,15 +621,7 @@ describe("the Table select of the load and source data pages", () => {
   it("offers the first 50 source tables whose name contains the search, found by the data API, and keeps the table chosen", async () => {
     const project = await newProject(ANALYST, acme.id, acmeApp.id, "Many tables");
     await readyForDatabases(project);
-    for (let i = 1; i <= 52; i++) {
-      const own = await api<any>(ANALYST, "GET", `/api/v1/projects/${project.id}/data-dictionary`);
-      await api(ANALYST, "POST", `/api/v1/projects/${project.id}/data-dictionary/tables`, {
-        version: own.version,
-        name: `Orders${String(i).padStart(2, "0")}`,
-        description: null,
-        columns: [{ name: "Id", type: "int", nullable: false, isKey: true }],
-      });
-    }
+    await addOrdersTables(project, 52);
     await api(ANALYST, "POST", `/api/v1/projects/${project.id}/try-create-databases`);
     await live.jobs.idle();
     const opts = { params: { projectId: project.id }, middleware: projectLayout.middleware };
@@ -705,13 +707,15 @@ describe("flat-file parameters on the load page", () => {
     await live.jobs.idle();
     const url = projectUrl(project.id, "databases/flat-file/update-source");
     const opts = { params: { projectId: project.id }, middleware: projectLayout.middleware };
-    const page = (await call(ANALYST, url, loadPage.loader, opts)) as any;
-    expect(page.widths).toEqual([{ name: "Customers", columns: ["Id"], defaultWidths: [11] }]);
+    const widths = async () => ((await call(ANALYST, url, loadPage.loader, opts)) as any).widths;
+    // The widths' fields show once Fixed Length is saved: not asked before.
+    expect(await widths()).toBeNull();
     const save = (form: Record<string, string>) =>
       call(ANALYST, url, loadPage.action, { ...opts, form: { intent: "save-parameters", extension: ".txt", textQualifier: "None", ...form } });
     const parameters = async () => (await api<Project>(ANALYST, "GET", `/api/v1/projects/${project.id}`)).flatFileParameters;
 
     expect(isRedirect(await save({ delimiter: "FixedLength", encoding: "UTF-16BE", dateOrder: "DMY" }), url)).toBe(true);
+    expect(await widths()).toEqual({ items: [{ name: "Customers", columns: ["Id"], defaultWidths: [11] }], total: 1, page: 1, pageSize: 10 });
     expect(await parameters()).toEqual({
       extension: ".txt",
       delimiter: "FixedLength",
@@ -736,6 +740,45 @@ describe("flat-file parameters on the load page", () => {
     expect(await parameters()).toMatchObject({ delimiter: "Pipe", columnWidths: { Customers: [8] } });
     expect(unwrap(await save({ delimiter: "Excel" }))?.data.result.error.delimiter).toEqual(["Use the Excel delimiter for .xlsx files, and only for them"]);
     expect(unwrap(await call(ANALYST, url, loadPage.action, { ...opts, form: { intent: "nope" } }))?.status).toBe(400);
+  });
+
+  it("edits the widths of a page of the tables the table search finds, asked of the data API a page at a time, and keeps the others' widths", async () => {
+    const project = await newProject(ANALYST, acme.id, acmeApp.id, "Many fixed widths", "FlatFile");
+    const fixed = { extension: ".txt", delimiter: "FixedLength", hasHeaderRow: false, textQualifier: "None" };
+    await api(ANALYST, "POST", `/api/v1/projects/${project.id}/updateFlatFileParameters`, fixed);
+    await readyForDatabases(project);
+    await addOrdersTables(project, 12);
+    const url = projectUrl(project.id, "databases/flat-file/update-source");
+    const opts = { params: { projectId: project.id }, middleware: projectLayout.middleware };
+    const load = async (query: string) => (await call(ANALYST, `${url}${query}`, loadPage.loader, opts)) as any;
+    const names = (page: { widths: { items: { name: string }[] } }) => page.widths.items.map((t) => t.name);
+
+    // 13 tables: the form shows the first 10, in the dictionary's order, and the data API answered no more.
+    const fetchSpy = vi.spyOn(globalThis, "fetch");
+    try {
+      const first = await load("");
+      expect(first).toMatchObject({ widthsPaged: false, widths: { total: 13, page: 1, pageSize: 10 } });
+      expect(names(first)).toEqual(["Customers", ...Array.from({ length: 9 }, (_, i) => `Orders0${i + 1}`)]);
+      const asked = fetchSpy.mock.calls.map(([u]) => new URL(String(u))).find((u) => u.pathname.endsWith("/flat-file/column-widths"));
+      expect(Object.fromEntries(asked!.searchParams)).toEqual({ page: "1", pageSize: "10" });
+    } finally {
+      fetchSpy.mockRestore();
+    }
+    // The next page through the URL (the form stays open), and the Find a table search narrows them too.
+    const second = await load("&widthsPage=2");
+    expect(second).toMatchObject({ widthsPaged: true, widths: { total: 13, page: 2 } });
+    expect(names(second)).toEqual(["Orders10", "Orders11", "Orders12"]);
+    const found = await load("&name=ORDERS1");
+    expect(found.widths.total).toBe(3);
+    expect(names(found)).toEqual(["Orders10", "Orders11", "Orders12"]);
+
+    // Save posts the tables shown: the widths saved for the others stay; back to the same search and page.
+    const save = (query: string, form: Record<string, string>) =>
+      call(ANALYST, `${url}${query}`, loadPage.action, { ...opts, form: { intent: "save-parameters", ...fixed, hasHeaderRow: "", ...form } });
+    expect(isRedirect(await save("", { "columnWidths.Customers": "8" }), url)).toBe(true);
+    expect(isRedirect(await save("&name=orders1&widthsPage=1", { "columnWidths.Orders11": "7" }), `${url}&name=orders1&widthsPage=1`)).toBe(true);
+    const saved = await api<Project>(ANALYST, "GET", `/api/v1/projects/${project.id}`);
+    expect(saved.flatFileParameters?.columnWidths).toEqual({ Customers: [8], Orders11: [7] });
   });
 });
 

@@ -5,6 +5,7 @@ import { UPLOAD_TYPE_LABELS, UPLOAD_TYPES } from "../../../../contracts/values/p
 import { FindTableForm, type TableChoices } from "~/components/databases/find-table-form";
 import { ADD_COLUMNS_INTENT, FilePreview } from "~/components/loads/file-preview";
 import { FlatFileParametersForm, SAVE_PARAMETERS } from "~/components/projects/flat-file-parameters-form";
+import { WIDTHS_PAGE_PARAM } from "~/components/projects/flat-file-parameter-fields";
 import { FileField, FormErrors, RadioGroupField, SelectField } from "~/components/forms/fields";
 import { StatusButton, useIsPending } from "~/components/forms/status-button";
 import { Card } from "~/components/ui/card";
@@ -17,6 +18,7 @@ import { checkWorkspace, projectCalls, projectScope } from "../workspace.server"
 import type { Route } from "./+types/databases-load";
 import { loadPageAction } from "./databases-load.server";
 import { sourceTableChoices } from "./source-table-choices.server";
+import { columnWidthsPage } from "../flat-file-parameters.server";
 
 /** Loading changes the source database: write access, and the workspace not locked (spec §5). */
 async function guard(context: Route.LoaderArgs["context"]) {
@@ -27,13 +29,18 @@ async function guard(context: Route.LoaderArgs["context"]) {
 /** databases/flat-file/update-source: upload a file into one table of the source database, as a job. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   // The tables a file can go into are the source database's (the first that match `?name=`), their
-  // fixed-length widths, and a preview the upload's (`?upload=`): asked beside the workspace's own load.
+  // fixed-length widths (a page of the same search, once Fixed Length is saved), and a preview the
+  // upload's (`?upload=`): asked beside the workspace's own load.
   const params = new URL(request.url).searchParams;
   const uploadId = params.get("upload");
   const calls = projectCalls(context);
   const [{ project }, [tables, widths, preview]] = await afterGuard(
     guard(context),
-    Promise.all([sourceTableChoices(calls, params), calls.columnWidths(), uploadId ? calls.loads.staged(uploadId).catch(goneUpload) : null]),
+    Promise.all([
+      sourceTableChoices(calls, params),
+      projectScope(context).then(({ project }) => (project.flatFileParameters?.delimiter === "FixedLength" ? columnWidthsPage(calls, params) : null)),
+      uploadId ? calls.loads.staged(uploadId).catch(goneUpload) : null,
+    ]),
   );
   const { created, ...choices } = tables;
   return {
@@ -46,7 +53,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     uploadType: project.uploadType ?? "SingleFile",
     preview: preview && "gone" in preview ? null : preview,
     previewGone: Boolean(preview && "gone" in preview),
-    widths: widths.tables,
+    widths,
+    // Paging the widths keeps their form open.
+    widthsPaged: params.has(WIDTHS_PAGE_PARAM),
   };
 }
 
@@ -87,7 +96,7 @@ const UPLOAD_TYPE_OPTIONS = UPLOAD_TYPES.map((value) => ({
 }));
 
 export default function LoadFlatFile({ loaderData, actionData }: Route.ComponentProps) {
-  const { projectId, created, tables, chosenTable, parameters, uploadType, preview, previewGone, widths } = loaderData;
+  const { projectId, created, tables, chosenTable, parameters, uploadType, preview, previewGone, widths, widthsPaged } = loaderData;
   const result = (actionData as { result?: SubmissionResult<string[]> } | undefined)?.result;
   const parametersResult = result?.initialValue?.intent === SAVE_PARAMETERS ? result : undefined;
   const href = useCompanyHref();
@@ -131,7 +140,7 @@ export default function LoadFlatFile({ loaderData, actionData }: Route.Component
             Columns are matched to the table&apos;s by header name (any case), or by position without a header row. Nothing changes until the whole file has
             been checked. &ldquo;Preview&rdquo; shows the first rows as they will be read, before anything is loaded.
           </p>
-          <FlatFileParametersForm parameters={parameters} widths={widths} lastResult={parametersResult} />
+          <FlatFileParametersForm parameters={parameters} widths={widths} search={tables.search} open={widthsPaged} lastResult={parametersResult} />
           {previewGone ? (
             <p role="alert" className="mb-4 rounded-md border border-destructive/40 bg-destructive/5 px-4 py-3 text-sm text-destructive">
               That upload is no longer here (it was loaded, or a day has passed): choose the file again.

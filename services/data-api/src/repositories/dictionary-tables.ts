@@ -173,6 +173,29 @@ export async function readTables(db: Kysely<Database>, dictionaryId: string): Pr
   return all;
 }
 
+/**
+ * The dictionary's tables named (any case) in `names`, each with its columns, by name key: a check of
+ * what a request names (a flat file's column widths) reads those tables, not the whole dictionary.
+ * `TABLES_PER_BATCH` names a query.
+ */
+export async function tablesNamed(db: Kysely<Database>, dictionaryId: string, names: readonly string[]): Promise<Map<string, Table>> {
+  const keys = [...new Set(names.map(nameKey))];
+  const found = new Map<string, Table>();
+  for (let start = 0; start < keys.length; start += TABLES_PER_BATCH) {
+    const tables = await db
+      .selectFrom("dictionary_tables")
+      .select(["id", "name", "name_key", "description", "position"])
+      .where("dictionary_id", "=", dictionaryId)
+      .where("name_key", "in", keys.slice(start, start + TABLES_PER_BATCH))
+      .execute();
+    if (tables.length === 0) continue;
+    const columns = await columnsOf(db, tables);
+    for (const t of tables)
+      found.set(t.name_key, { id: t.id, name: t.name, description: t.description, order: Number(t.position), columns: columns.get(t.id) ?? [] });
+  }
+  return found;
+}
+
 /** The columns of some tables, in order, by table id: one query. */
 async function columnsOf(db: Kysely<Database>, tables: readonly { id: string }[]): Promise<Map<string, Column[]>> {
   const rows = await db

@@ -6,19 +6,22 @@
 import { createRoute } from "@hono/zod-openapi";
 import { configurationSchema } from "../../../../../contracts/configurations.ts";
 import {
+  columnWidthsQuerySchema,
   columnWidthsResponseSchema,
   defaultColumnWidth,
   flatFileParametersSchema,
   projectSchema,
   type FlatFileParameters,
 } from "../../../../../contracts/projects.ts";
+import type { Table } from "../../../../../contracts/dictionary.ts";
 import type { WorkspaceDescriptor } from "../../../../../contracts/workspaces.ts";
 import { ApiProblem, validationProblem } from "../../api-problem.ts";
 import { createRouter, jsonBody, jsonContent } from "../../openapi.ts";
 import { getMappingProject } from "../../repositories/mapping-projects.ts";
 import { getConfiguration } from "../../repositories/configurations.ts";
 import { findProjectDictionaryRef } from "../../repositories/dictionaries.ts";
-import { readTables } from "../../repositories/dictionary-tables.ts";
+import { listTables, tablesNamed } from "../../repositories/dictionary-tables.ts";
+import { nameKey } from "../../repositories/db-helpers.ts";
 import { getProject } from "../../repositories/projects.ts";
 import { updateWorkspace } from "../../repositories/workspaces.ts";
 import { requireWorkspace } from "../../workspace-access.ts";
@@ -45,22 +48,27 @@ export function createWorkspaceFlatFileParametersRouter(descriptor: WorkspaceDes
     method: "get",
     path: `${collectionPath(descriptor)}/{id}/flat-file/column-widths`,
     tags: kind === "migration" ? ["Projects"] : ["Configurations"],
-    summary: "Each dictionary table's columns and default fixed-length widths (nvarchar length, a display width for other types)",
-    request: { params: workspaceIdParams },
-    responses: { 200: jsonContent(columnWidthsResponseSchema, "The tables in the dictionary's order."), ...readErrorsOf(descriptor) },
+    summary: "A page of the dictionary's tables, each with its columns and default fixed-length widths (nvarchar length, a display width for other types)",
+    description:
+      "`name` keeps the tables whose name contains it (any case); a page of them in the dictionary's order, 25 by default, as the dictionary's tables list.",
+    request: { params: workspaceIdParams, query: columnWidthsQuerySchema },
+    responses: { 200: jsonContent(columnWidthsResponseSchema, "The page, in the dictionary's order."), ...readErrorsOf(descriptor) },
   });
 
   return createRouter()
     .openapi(widths, async (c) => {
       const { workspace } = await requireWorkspace(c, kind, c.req.valid("param").id, { write: false });
       const { db } = c.var.deps;
+      const query = c.req.valid("query");
       const dictionary = await findProjectDictionaryRef(db, workspace.id);
-      const tables = (dictionary ? await readTables(db, dictionary.id) : []).map((t) => ({
+      if (!dictionary) return c.json({ items: [], total: 0, page: query.page, pageSize: query.pageSize }, 200);
+      const { items, ...page } = await listTables(db, dictionary.id, { ...query, columns: "all" });
+      const tables = items.map((t) => ({
         name: t.name,
-        columns: t.columns.map((column) => column.name),
-        defaultWidths: t.columns.map(defaultColumnWidth),
+        columns: (t.columns ?? []).map((column) => column.name),
+        defaultWidths: (t.columns ?? []).map(defaultColumnWidth),
       }));
-      return c.json({ tables }, 200);
+      return c.json({ items: tables, ...page }, 200);
     })
     .openapi(route, async (c) => {
       const { workspace } = await requireWorkspace(c, kind, c.req.valid("param").id, { write: true });
@@ -79,15 +87,15 @@ export function createWorkspaceFlatFileParametersRouter(descriptor: WorkspaceDes
 }
 
 /** The widths keyed by the dictionary's own table names, each table's count matching its columns; else 400 at the table's field. */
-async function checkedWidths(db: Parameters<typeof readTables>[0], workspaceId: string, widths: FlatFileParameters["columnWidths"], noun: string) {
+async function checkedWidths(db: Parameters<typeof tablesNamed>[0], workspaceId: string, widths: FlatFileParameters["columnWidths"], noun: string) {
   const entries = Object.entries(widths);
   if (entries.length === 0) return widths;
   const dictionary = await findProjectDictionaryRef(db, workspaceId);
-  const tables = new Map((dictionary ? await readTables(db, dictionary.id) : []).map((t) => [t.name.toLowerCase(), t]));
+  const tables = dictionary ? await tablesNamed(db, dictionary.id, Object.keys(widths)) : new Map<string, Table>();
   const fieldErrors: Record<string, string[]> = {};
   const checked: FlatFileParameters["columnWidths"] = {};
   for (const [name, list] of entries) {
-    const table = tables.get(name.toLowerCase());
+    const table = tables.get(nameKey(name));
     if (!table) fieldErrors[`columnWidths.${name}`] = [`The ${noun}'s dictionary has no table '${name}'`];
     else if (list.length !== table.columns.length) {
       fieldErrors[`columnWidths.${name}`] = [`${table.name} has ${table.columns.length} columns: give ${table.columns.length} widths (${list.length} given)`];

@@ -615,10 +615,12 @@ describe.each(TEST_DATABASE_KINDS)("onboarding configurations (audit projects) o
         flatFileParameters: { ...fixed, columnWidths: { Members: [5, 20] } },
       });
       expect((await read(configuration.id)).flatFileParameters).toMatchObject({ columnWidths: { Members: [5, 20] } });
-      // What the load page shows beside the widths saved: each table's columns and the dictionary's widths.
-      expect((await api.get(`/api/v1/audit-projects/${configuration.id}/flat-file/column-widths`, owner)).body).toEqual({
-        tables: [{ name: "Members", columns: ["MemberId", "Name"], defaultWidths: [11, 20] }],
-      });
+      // What the load page shows beside the widths saved: a page of the tables, each with its columns and the dictionary's widths.
+      const widths = async (query: string) => (await api.get(`/api/v1/audit-projects/${configuration.id}/flat-file/column-widths${query}`, owner)).body;
+      const members = { name: "Members", columns: ["MemberId", "Name"], defaultWidths: [11, 20] };
+      expect(await widths("")).toEqual({ items: [members], total: 1, page: 1, pageSize: 25 });
+      expect(await widths("?name=MEM&page=1&pageSize=10")).toEqual({ items: [members], total: 1, page: 1, pageSize: 10 });
+      expect(await widths("?name=nothing")).toMatchObject({ items: [], total: 0 });
 
       const wrong = await save({ ...fixed, columnWidths: { Members: "5", Others: "1" } });
       expect(wrong.status).toBe(400);
