@@ -161,7 +161,17 @@ for (const javaScriptEnabled of [true, false]) {
       // Translate a client's file: the maps applied, the unmapped value given the default, a row with
       // more values than the header rejected whole, and a report.
       await tabs.getByRole("link", { name: "Translate a file" }).click();
-      await page.getByLabel("Table").selectOption("employees");
+      // The Table select offers the first 50 dictionary tables, and the search finds the others.
+      const findTable = page.getByRole("search", { name: "Find a table" });
+      await expect(findTable.getByRole("status")).toHaveText("The Table list offers the 2 tables.");
+      await findTable.getByLabel("Table name contains").fill("nothing");
+      await findTable.getByRole("button", { name: "Find tables" }).click();
+      await expect(findTable.getByRole("status")).toHaveText("No table's name contains “nothing”.");
+      await expect(page.getByLabel("Table", { exact: true }).locator("option")).toHaveCount(0);
+      await findTable.getByLabel("Table name contains").fill("EMPL");
+      await findTable.getByRole("button", { name: "Find tables" }).click();
+      await expect(findTable.getByRole("status")).toHaveText("The Table list offers the 1 table whose name contains “EMPL”.");
+      await page.getByLabel("Table", { exact: true }).selectOption("employees");
       await page
         .getByLabel("File to translate")
         .setInputFiles({ name: "payroll.csv", mimeType: "text/csv", buffer: Buffer.from("grade\nG7\nG5\nG7,HR\nG7\n") });

@@ -10,9 +10,21 @@ export type TableChoices = { search: string; names: string[]; matching: number }
  * The GET search that narrows a page's Table select (the load page, source data) to the tables whose
  * name contains it: the data API searches in SQL and answers the first few, so a project of thousands
  * of tables offers a short list, and the search finds the others. A GET form beside the page's own:
- * it works without JavaScript; `keep` are the page's other parameters (an upload's preview).
+ * it works without JavaScript; `keep` are the page's other parameters (an upload's preview). The
+ * tables are the source database's (the load page, source data) or the dictionary's (Translate a file).
  */
-export function FindTableForm({ action, choices, keep = {} }: { action: string; choices: TableChoices; keep?: Record<string, string | null | undefined> }) {
+export function FindTableForm({
+  action,
+  choices,
+  keep = {},
+  of = "source database",
+}: {
+  action: string;
+  choices: TableChoices;
+  keep?: Record<string, string | null | undefined>;
+  /** Where the tables are: said when it has none. */
+  of?: "source database" | "data dictionary";
+}) {
   const companyId = useCompanyId();
   const { search, names, matching } = choices;
   return (
@@ -26,15 +38,21 @@ export function FindTableForm({ action, choices, keep = {} }: { action: string; 
         </Button>
       </div>
       <p role="status" className="text-sm text-muted-foreground">
-        {tableChoicesNote(search, names.length, matching)}
+        {tableChoicesNote(search, names.length, matching, of)}
       </p>
     </Form>
   );
 }
 
 /** Says what the Table select holds: every table that matches, or the first of many, for the search or without one. */
-function tableChoicesNote(search: string, shown: number, matching: number): string {
-  if (matching === 0) return search ? `No table's name contains “${search}”.` : "The source database has no tables.";
+function tableChoicesNote(search: string, shown: number, matching: number, of: string): string {
+  if (matching === 0) return search ? `No table's name contains “${search}”.` : `The ${of} has no tables.`;
   const which = `${matching.toLocaleString("en")} table${matching === 1 ? "" : "s"}${search ? ` whose name contains “${search}”` : ""}`;
   return shown < matching ? `The Table list offers the first ${shown} of ${which}: search to find the others.` : `The Table list offers the ${which}.`;
+}
+
+/** The Table select's options: the tables the search found, and the one already chosen when the search does not list it. */
+export function tableOptionsOf(choices: TableChoices, chosen: string | null | undefined) {
+  const names = chosen && !choices.names.includes(chosen) ? [chosen, ...choices.names] : choices.names;
+  return names.map((t) => ({ value: t, label: t }));
 }

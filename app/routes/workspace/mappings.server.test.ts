@@ -1,7 +1,7 @@
 import { createElement, type ReactNode } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { createRoutesStub } from "react-router";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { DEMO_COMPANIES } from "../../../scripts/demo-data";
 import { PORTAL_URL, startLiveServices } from "~/test/live-services";
 
@@ -20,6 +20,7 @@ const { exactValue } = await import("~/lib/forms");
 const workspaceLayout = await import("./project/layout");
 const columnPage = await import("./project/mapping-column");
 const tablePage = await import("./project/mapping-table");
+const translatePage = await import("./project/translate");
 
 const [, acme] = DEMO_COMPANIES;
 const ANALYST = "analyst@demo.test";
@@ -185,5 +186,39 @@ describe("what the value map pages say", () => {
     const form = { intent: "settings", columnId: column.columnId, columnName: "Fake", version: "2", unmappedRule: "Keep" };
     const saved = await call(ANALYST, column.tableUrl, tablePage.action, { ...column.options, form });
     expect(await flashOf(saved)).toBe("grade is not translated.");
+  });
+});
+
+describe("the Table select of Translate a file", () => {
+  it("offers the first 50 dictionary tables whose name contains the search, found by the data API, and says how many match", async () => {
+    const { projectId } = await mappedGrade(ANALYST, acme.id, [{ sourceValue: "G1", targetValue: "P1" }]);
+    for (let i = 1; i <= 51; i++) {
+      const { version } = await api(ANALYST, "GET", `${API}/${projectId}/data-dictionary`);
+      await api(ANALYST, "POST", `${API}/${projectId}/data-dictionary/tables`, {
+        version,
+        name: `Timesheets${String(i).padStart(2, "0")}`,
+        description: null,
+        columns: [{ name: "hours", type: "int", nullable: true, isKey: false }],
+      });
+    }
+    const options = { params: { mappingProjectId: projectId }, middleware: workspaceLayout.middleware };
+    const load = async (query: string) =>
+      (await call(ANALYST, `/translations/mappings/${projectId}/translate?companyId=${acme.id}${query}`, translatePage.loader, options)) as any;
+
+    // 52 tables: the select offers the first 50 in the dictionary's order; the data API answered no more.
+    const fetchSpy = vi.spyOn(globalThis, "fetch");
+    try {
+      const all = await load("");
+      expect(all.tables).toMatchObject({ search: "", matching: 52 });
+      expect(all.tables.names).toHaveLength(50);
+      expect(all.tables.names.slice(0, 2)).toEqual(["employees", "Timesheets01"]);
+      const asked = fetchSpy.mock.calls.map(([url]) => new URL(String(url))).find((u) => u.pathname === `${API}/${projectId}/data-dictionary/tables`);
+      expect(Object.fromEntries(asked!.searchParams)).toMatchObject({ page: "1", pageSize: "50" });
+    } finally {
+      fetchSpy.mockRestore();
+    }
+    // A search (any case) narrows them, and finds those past the first 50.
+    expect((await load("&name=SHEETS5")).tables).toEqual({ search: "SHEETS5", names: ["Timesheets50", "Timesheets51"], matching: 2 });
+    expect((await load("&name=nothing")).tables).toEqual({ search: "nothing", names: [], matching: 0 });
   });
 });

@@ -2,7 +2,7 @@ import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link } from "react-router";
 import { LOAD_MODE_LABELS, LOAD_MODES, ON_REJECTED, ON_REJECTED_LABELS } from "../../../../contracts/values/loads";
 import { UPLOAD_TYPE_LABELS, UPLOAD_TYPES } from "../../../../contracts/values/projects";
-import { FindTableForm, type TableChoices } from "~/components/databases/find-table-form";
+import { FindTableForm, tableOptionsOf } from "~/components/databases/find-table-form";
 import { ADD_COLUMNS_INTENT, FilePreview } from "~/components/loads/file-preview";
 import { FlatFileParametersForm, SAVE_PARAMETERS } from "~/components/projects/flat-file-parameters-form";
 import { WIDTHS_PAGE_PARAM } from "~/components/projects/flat-file-parameter-fields";
@@ -17,7 +17,7 @@ import { useWorkspacePaths } from "~/lib/workspace-paths";
 import { checkWorkspace, projectCalls, projectScope } from "../workspace.server";
 import type { Route } from "./+types/databases-load";
 import { loadPageAction } from "./databases-load.server";
-import { sourceTableChoices } from "./source-table-choices.server";
+import { sourceTableChoices } from "./table-choices.server";
 import { columnWidthsPage } from "../flat-file-parameters.server";
 
 /** Loading changes the source database: write access, and the workspace not locked (spec §5). */
@@ -234,10 +234,4 @@ export default function LoadFlatFile({ loaderData, actionData }: Route.Component
       )}
     </Card>
   );
-}
-
-/** The Table select's options: the tables the search found, and the one already chosen when the search does not list it. */
-function tableOptionsOf(choices: TableChoices, chosen: string | null | undefined) {
-  const names = chosen && !choices.names.includes(chosen) ? [chosen, ...choices.names] : choices.names;
-  return names.map((t) => ({ value: t, label: t }));
 }

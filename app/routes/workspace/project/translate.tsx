@@ -1,5 +1,6 @@
 import { Form, Link } from "react-router";
-import { FileField, FormErrors } from "~/components/forms/fields";
+import { FindTableForm, tableOptionsOf } from "~/components/databases/find-table-form";
+import { FileField, FormErrors, SelectField } from "~/components/forms/fields";
 import { StatusButton, useIsPending } from "~/components/forms/status-button";
 import { formatTimestamp } from "~/components/projects/format";
 import { Card } from "~/components/ui/card";
@@ -12,6 +13,7 @@ import { useWorkspacePaths } from "~/lib/workspace-paths";
 import { MAX_UPLOAD_BYTES_DEFAULT } from "../../../../contracts/values/loads";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { checkWorkspace, projectCalls, projectScope } from "../workspace.server";
+import { dictionaryTableChoices } from "./table-choices.server";
 import type { Route } from "./+types/translate";
 
 /**
@@ -19,13 +21,15 @@ import type { Route } from "./+types/translate";
  * is translated with the table's value maps in the background, and its page shows the progress, the
  * report and the download. The latest translations are listed below the form.
  */
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
+  // The Table select offers the first dictionary tables whose name contains `?name=` (a dictionary may have thousands).
+  const params = new URL(request.url).searchParams;
   const calls = projectCalls(context);
   const [{ project, access }, [tables, translations]] = await afterGuard(
     projectScope(context),
-    Promise.all([calls.dictionary.tables({ page: 1, pageSize: 100 }), calls.translations.list()]),
+    Promise.all([dictionaryTableChoices(calls, params), calls.translations.list()]),
   );
-  return { projectId: project.id, tables: tables.items.map((t) => t.name), translations, canWrite: access.canWrite };
+  return { projectId: project.id, tables, translations, canWrite: access.canWrite };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -49,7 +53,11 @@ export default function TranslatePage({ loaderData, actionData }: Route.Componen
   const href = useCompanyHref();
   const paths = useWorkspacePaths();
   const pending = useIsPending();
-  const [form, fields] = useServerForm({ id: "translate", lastResult: actionData?.result });
+  const result = actionData?.result;
+  const [form, fields] = useServerForm({ id: "translate", lastResult: result });
+  // A refused post's table stays offered and chosen, whatever the search lists.
+  const posted = result?.initialValue?.table;
+  const tableOptions = tableOptionsOf(tables, typeof posted === "string" ? posted : null);
   return (
     <div className="flex flex-col gap-6">
       {canWrite ? (
@@ -61,30 +69,12 @@ export default function TranslatePage({ loaderData, actionData }: Route.Componen
             A client's file of one of the described tables (.csv, .txt, .dta or .xlsx). Its translated columns get their target values; the result is a CSV with
             the same columns, and a report of what had no mapping.
           </p>
+          <div className="mt-4">
+            <FindTableForm action={paths.translations.root(projectId)} choices={tables} of="data dictionary" />
+          </div>
           <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="mt-4 flex flex-col gap-4">
             <FormErrors form={form} />
-            <div>
-              <label htmlFor="translate-table" className="mb-1 block text-sm font-medium">
-                Table
-              </label>
-              <select
-                id="translate-table"
-                name="table"
-                className="rounded-md border border-input bg-white px-3 py-2 text-sm"
-                aria-describedby={fields.table!.errors ? fields.table!.errorId : undefined}
-              >
-                {tables.map((t) => (
-                  <option key={t} value={t}>
-                    {t}
-                  </option>
-                ))}
-              </select>
-              {fields.table!.errors ? (
-                <p id={fields.table!.errorId} className="mt-1 text-sm text-destructive">
-                  {fields.table!.errors.join(" ")}
-                </p>
-              ) : null}
-            </div>
+            <SelectField label="Table" field={fields.table!} options={tableOptions} description="The search above narrows the list." />
             <FileField label="File to translate" field={fields.file!} accept=".csv,.txt,.dta,.xlsx" />
             <div className="flex items-center gap-2 text-sm">
               <input id="translate-no-header" type="checkbox" name="hasHeaderRow" value="false" className="size-4" />

@@ -10,7 +10,7 @@ import { readPaging } from "~/lib/list-search.server";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
 import { SelectFilter } from "~/components/ui/select-filter";
 import { projectCalls, projectScope } from "../../workspace.server";
-import { sourceTableChoices } from "../source-table-choices.server";
+import { sourceTableChoices } from "../table-choices.server";
 import type { Route } from "./+types/source-data";
 
 /**
