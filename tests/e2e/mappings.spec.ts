@@ -163,7 +163,7 @@ for (const javaScriptEnabled of [true, false]) {
       await tabs.getByRole("link", { name: "Translate a file" }).click();
       // The Table select offers the first 50 dictionary tables, and the search finds the others.
       const findTable = page.getByRole("search", { name: "Find a table" });
-      await expect(findTable.getByRole("status")).toHaveText("The Table list offers the 2 tables.");
+      await expect(findTable.getByRole("status")).toHaveText("The Table list offers the 3 tables.");
       await findTable.getByLabel("Table name contains").fill("nothing");
       await findTable.getByRole("button", { name: "Find tables" }).click();
       await expect(findTable.getByRole("status")).toHaveText("No table's name contains “nothing”.");
