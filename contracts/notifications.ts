@@ -53,6 +53,18 @@ export function webhookUrlProblem(url: string): string | null {
   return username || password ? WEBHOOK_URL_CREDENTIALS_MESSAGE : null;
 }
 
+export const UNKNOWN_EVENT_MESSAGE = "Choose among the events listed";
+
+/**
+ * The events a webhook asks for, refused as a whole: an event it does not know (a forged post) is said
+ * at `events`, next to the boxes, where an item's issue (`events.0`) named no field a page shows.
+ */
+const webhookEventsSchema = z
+  .array(z.string(), { error: "Choose at least one event" })
+  .min(1, "Choose at least one event")
+  .refine((events) => events.every((e) => webhookEventSchema.safeParse(e).success), { message: UNKNOWN_EVENT_MESSAGE, abort: true })
+  .pipe(z.array(webhookEventSchema));
+
 /** The fields of a new webhook; `createWebhookSchema` adds the rule that binds them. */
 export const webhookFieldsSchema = z.object({
   companyId: z.string().min(1),
@@ -65,7 +77,7 @@ export const webhookFieldsSchema = z.object({
       const problem = webhookUrlProblem(u);
       if (problem) ctx.addIssue({ code: "custom", message: problem });
     }),
-  events: z.array(webhookEventSchema, { error: "Choose at least one event" }).min(1, "Choose at least one event"),
+  events: webhookEventsSchema,
   lockMinutes: z.coerce
     .number({ error: "Give a number of minutes" })
     .int("Give whole minutes")

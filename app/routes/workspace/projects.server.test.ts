@@ -28,6 +28,7 @@ const loadEntry = await import("./project/databases-history-entry");
 const historyList = await import("./project/databases-history");
 const historyTable = await import("./project/databases-history-table");
 const rejectedCsv = await import("./project/databases-rejected-rows");
+const sqlPermissions = await import("./project/sql-permissions");
 const { projectContext } = await import("./workspace.server");
 const assignedTemplates = await import("../templates/assigned");
 const dictionaryLayout = await import("./project/data-dictionary/layout");
@@ -663,6 +664,23 @@ describe("the Table select of the load and source data pages", () => {
     const customers = await rowsPage("&name=orders5&table=Customers");
     expect(customers).toMatchObject({ table: "Customers", rows: { columns: [{ name: "Id" }] } });
     expect((await rowsPage("")).tables.names).toHaveLength(50);
+  });
+});
+
+describe("another company's id posted to a project's page", () => {
+  const opts = (project: Project) => ({ params: { projectId: project.id }, middleware: projectLayout.middleware });
+
+  it("a SQL permission for another company's credential is not found, said at the top, and no level changes", async () => {
+    const project = await loadableProject("SQL of Acme");
+    const expiresOn = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+    const birchCredential = await api(SUPER, "POST", "/api/v1/sql-credentials", { companyId: birch.id, serviceName: "Birch ETL", expiresOn });
+    const url = projectUrl(project.id, "users/sql-permissions");
+    const form = { intent: "save", "entries[0].credentialId": birchCredential.credential.id, "entries[0].level": "write", "entries[0].was": "none" };
+    const refused = unwrap(await call(ANALYST, url, sqlPermissions.action, { ...opts(project), form }));
+    expect(refused?.status).toBe(404);
+    expect(refused?.data.result.error).toEqual({ "": ["A SQL credential was not found: it may have been revoked. Reload the page."] });
+    const credentials = await api(SUPER, "GET", "/api/v1/sql-credentials", undefined, { companyId: birch.id, pageSize: "100" });
+    expect(credentials.items.find((c: { id: string }) => c.id === birchCredential.credential.id).databases).toEqual([]);
   });
 });
 

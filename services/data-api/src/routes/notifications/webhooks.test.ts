@@ -3,7 +3,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_COMPANIES } from "../../../../../scripts/demo-data.ts";
-import { WEBHOOK_URL_CREDENTIALS_MESSAGE, type Delivery } from "../../../../../contracts/notifications.ts";
+import { UNKNOWN_EVENT_MESSAGE, WEBHOOK_URL_CREDENTIALS_MESSAGE, type Delivery } from "../../../../../contracts/notifications.ts";
 import type { Template } from "../../../../../contracts/templates.ts";
 import { TEST_DATABASE_KINDS, TEST_POSTGRES_ADMIN_URL } from "../../../../shared/testing/databases.ts";
 import { announceHeldLocks, deliverDue, enqueueEvent, type WebhookDeliverySettings } from "../../notifications/webhooks.ts";
@@ -192,6 +192,10 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("webhooks on
     const credentials = await add({ url: "https://user:secret@hooks.example.com/dt", events: ["run.ended"] });
     expect(credentials.status).toBe(400);
     expect(credentials.body.fieldErrors.url).toEqual([WEBHOOK_URL_CREDENTIALS_MESSAGE]);
+    // An event it does not know (a forged post) is refused at the events, not at an item no page shows.
+    const unknownEvent = await add({ url: receiver.url, events: ["run.ended", "everything"] });
+    expect(unknownEvent.status).toBe(400);
+    expect(unknownEvent.body.fieldErrors).toEqual({ events: [UNKNOWN_EVENT_MESSAGE] });
     const noMinutes = await add({ url: receiver.url, events: ["lock.held"] });
     expect(noMinutes.body.fieldErrors.lockMinutes).toEqual(["Say after how many minutes a held lock is reported"]);
 

@@ -6,6 +6,7 @@ import { DEMO_COMPANIES } from "../../../../../scripts/demo-data.ts";
 import type { IssuedSqlCredential, SqlCredential } from "../../../../../contracts/sql-access.ts";
 import { TEST_DATABASE_KINDS, TEST_POSTGRES_ADMIN_URL, testSessionUrl } from "../../../../shared/testing/databases.ts";
 import { asProjectOwner } from "../../data-plane/project-databases.ts";
+import { SQL_CREDENTIAL_GONE_MESSAGE } from "../workspaces/sql-permissions.ts";
 import { scramVerifier } from "../../data-plane/sql-logins.ts";
 import { shareTablesOfSqlLogins } from "../../share-login-tables.ts";
 import { createLogger } from "../../../../shared/logger.ts";
@@ -191,6 +192,8 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("SQL access 
     expect((await api.send("POST", `/api/v1/sql-credentials/${issued.credential.id}/rotate`, admin)).status).toBe(409);
     // A revoked credential is no longer offered on the permissions page.
     expect((await permissions()).body.items.map((i: { credentialId: string }) => i.credentialId)).not.toContain(issued.credential.id);
+    // A page from before the revocation is told so at the top: nothing is applied.
+    expect(await setLevel(issued.credential.id, "none", "read")).toMatchObject({ status: 404, body: { errors: [SQL_CREDENTIAL_GONE_MESSAGE] } });
 
     // Each step is in the audit log, with its reason, never the password.
     const log = await api.get(`/api/v1/audit-log?companyId=${birch.id}&contains=${issued.credential.login}`, admin);
@@ -314,7 +317,18 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("SQL access 
     expect(await asCredential(uriFor(issued, otherProject.id), "select 1")).toMatchObject({ error: expect.stringContaining("permission denied for database") });
     // Acme's project does not offer Birch's credential, and refuses it by id.
     expect((await permissions(otherProject.id, admin)).body.items.map((i: { credentialId: string }) => i.credentialId)).not.toContain(issued.credential.id);
-    expect((await setLevel(issued.credential.id, "read", "none", otherProject.id, admin)).status).toBe(400);
+    const gone = { status: 404, body: { errors: [SQL_CREDENTIAL_GONE_MESSAGE] } };
+    expect(await setLevel(issued.credential.id, "read", "none", otherProject.id, admin)).toMatchObject(gone);
+    // With one of Acme's own beside it: nothing is applied.
+    const acmeCredential = (await create({ companyId: acme.id, serviceName: "Acme ETL" })).body as IssuedSqlCredential;
+    const both = await api.send("PUT", `/api/v1/projects/${otherProject.id}/sql-permissions`, admin, {
+      entries: [
+        { credentialId: acmeCredential.credential.id, level: "read", was: "none" },
+        { credentialId: issued.credential.id, level: "read", was: "none" },
+      ],
+    });
+    expect(both).toMatchObject(gone);
+    expect((await permissions(otherProject.id, admin)).body.items).toMatchObject([{ credentialId: acmeCredential.credential.id, level: "none" }]);
     // Birch's owner cannot see Acme's project nor manage credentials.
     expect((await permissions(otherProject.id, owner)).status).toBe(404);
     expect((await api.get(`/api/v1/sql-credentials?companyId=${birch.id}`, owner)).status).toBe(403);

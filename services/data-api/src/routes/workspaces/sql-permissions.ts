@@ -3,7 +3,7 @@ import type { Context } from "hono";
 import { setSqlPermissionsSchema, sqlPermissionsSchema, todayUtc, type SqlLevel } from "../../../../../contracts/sql-access.ts";
 import { staleSaveMessage } from "../../../../../contracts/values/common.ts";
 import type { WorkspaceDescriptor } from "../../../../../contracts/workspaces.ts";
-import { ApiProblem, ConflictError, validationProblem } from "../../api-problem.ts";
+import { ApiProblem, ConflictError, NotFoundError } from "../../api-problem.ts";
 import { databaseExists, databaseNameOf } from "../../data-plane/project-databases.ts";
 import { grantLevel, LoginMissingError } from "../../data-plane/sql-logins.ts";
 import type { AppEnv } from "../../context.ts";
@@ -17,6 +17,7 @@ import { requireWorkspace } from "../../workspace-access.ts";
 import { capitalised, collectionPath, readErrorsOf, workspaceIdParams, writeErrorsOf } from "./shared.ts";
 
 export const NO_DATABASES_MESSAGE = "This workspace has no databases yet: create them before granting SQL access.";
+export const SQL_CREDENTIAL_GONE_MESSAGE = "A SQL credential was not found: it may have been revoked. Reload the page.";
 
 /**
  * A workspace's SQL permissions (issue 13, …/users/sql-permissions): for each SQL credential of its
@@ -76,9 +77,9 @@ export function createWorkspaceSqlPermissionsRouter(descriptor: WorkspaceDescrip
       await inTransaction(db, async (trx) => {
         // Read inside the transaction: two writers at once see each other's change and the second is refused.
         const known = new Map((await permissionsOf(trx, workspace.company_id, workspace.id)).map((r) => [r.id, r]));
-        const unknown = entries.filter((e) => !known.has(e.credentialId));
-        // Another company's credential answers exactly like an unknown one.
-        if (unknown.length) throw validationProblem({ entries: ["A SQL credential was not found: it may have been revoked. Reload the page."] });
+        // Another company's credential answers exactly like an unknown or revoked one: 404, said at the top
+        // of the page (a field error of `entries` named no field the page shows).
+        if (entries.some((e) => !known.has(e.credentialId))) throw new NotFoundError(SQL_CREDENTIAL_GONE_MESSAGE);
         const stale = entries.find((e) => known.get(e.credentialId)!.level !== e.was);
         if (stale) throw staleLevel(known.get(stale.credentialId)!, by);
         const changes = entries.filter((e) => e.level !== e.was);

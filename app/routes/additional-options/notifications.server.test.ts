@@ -1,0 +1,35 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { DEMO_COMPANIES } from "../../../scripts/demo-data";
+import { UNKNOWN_EVENT_MESSAGE } from "../../../contracts/notifications";
+import { startLiveServices } from "~/test/live-services";
+
+/**
+ * The Notifications page's actions, behind the shell and area middleware, against the live services:
+ * a forged post is refused with its message next to the field it names, and nothing is added.
+ */
+const live = await startLiveServices();
+afterAll(() => live.stop());
+
+const { createHarness, unwrap } = await import("../workspace/test-support");
+const { call } = await createHarness();
+const notifications = await import("./notifications");
+
+const [, , birch] = DEMO_COMPANIES;
+const SUPER = "super@demo.test";
+const page = `/additional-options/notifications?companyId=${birch.id}`;
+
+describe("adding a webhook", () => {
+  it("with an event the page does not offer is refused next to the events (400), and no webhook is added", async () => {
+    const before = (await call(SUPER, page, notifications.loader)) as { webhooks: unknown[] };
+    const form: [string, string][] = [
+      ["intent", "add"],
+      ["url", "https://hooks.example.test/dt"],
+      ["events", "run.ended"],
+      ["events", "everything"],
+    ];
+    const refused = unwrap(await call(SUPER, page, notifications.action, { form }));
+    expect(refused?.status).toBe(400);
+    expect(refused?.data.result.error).toEqual({ events: [UNKNOWN_EVENT_MESSAGE] });
+    expect(((await call(SUPER, page, notifications.loader)) as { webhooks: unknown[] }).webhooks).toHaveLength(before.webhooks.length);
+  });
+});
