@@ -28,6 +28,7 @@ const loadEntry = await import("./project/databases-history-entry");
 const historyList = await import("./project/databases-history");
 const historyTable = await import("./project/databases-history-table");
 const rejectedCsv = await import("./project/databases-rejected-rows");
+const restorePage = await import("./project/databases-restore");
 const sqlPermissions = await import("./project/sql-permissions");
 const { projectContext } = await import("./workspace.server");
 const assignedTemplates = await import("../templates/assigned");
@@ -576,8 +577,8 @@ describe("cancelling a running job from the background-process page", () => {
 });
 
 /** A project whose databases exist (table Customers), ready for a load. */
-async function loadableProject(name: string) {
-  const project = await newProject(ANALYST, acme.id, acmeApp.id, name);
+async function loadableProject(name: string, companyId: string = acme.id, applicationId: string = acmeApp.id) {
+  const project = await newProject(ANALYST, companyId, applicationId, name);
   await readyForDatabases(project);
   await api(ANALYST, "POST", `/api/v1/projects/${project.id}/try-create-databases`);
   await live.jobs.idle();
@@ -681,6 +682,22 @@ describe("another company's id posted to a project's page", () => {
     expect(refused?.data.result.error).toEqual({ "": ["A SQL credential was not found: it may have been revoked. Reload the page."] });
     const credentials = await api(SUPER, "GET", "/api/v1/sql-credentials", undefined, { companyId: birch.id, pageSize: "100" });
     expect(credentials.items.find((c: { id: string }) => c.id === birchCredential.credential.id).databases).toEqual([]);
+  });
+
+  it("restoring another company's backup is not found, said at the top, and nothing starts", async () => {
+    const project = await loadableProject("Restored from elsewhere");
+    const elsewhere = await loadableProject("Backed up in Birch", birch.id, birchApp.id);
+    await api(ANALYST, "POST", `/api/v1/projects/${elsewhere.id}/backups`, {});
+    await live.jobs.idle();
+    const [backup] = (await api(ANALYST, "GET", `/api/v1/projects/${elsewhere.id}/backups`)).items;
+    expect(backup).toMatchObject({ status: "Ready" });
+    const history = async () => (await api(ANALYST, "GET", `/api/v1/projects/${project.id}/history`)).total;
+    const before = await history();
+    const url = projectUrl(project.id, "databases/backup/update-source");
+    const refused = unwrap(await call(ANALYST, url, restorePage.action, { ...opts(project), form: { intent: "restore-backup", backupId: backup.id } }));
+    expect(refused?.status).toBe(404);
+    expect(refused?.data.result.error).toEqual({ "": ["No such backup."] });
+    expect(await history()).toBe(before);
   });
 });
 

@@ -106,17 +106,32 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("backups, re
     expect((await rowsOf(project)).map((r) => r[0])).toEqual([1, 2]);
   });
 
-  it("another company's workspace and backups are not found; a backup id of another workspace is refused", async () => {
+  it("another company's workspace and backups are not found, nor a backup id of another workspace: restoring or comparing with one starts nothing", async () => {
     const project = await loadableProject();
     const other = await loadableProject();
     const backup = await done(await post(`${base(other)}/backups`, {}), other);
+    const admin = await api.tokenFor(USERS.superAdmin);
+    const acmeProject = await loadableProjectOf(api, admin, {
+      companyId: acme.id,
+      applicationId: (await makeApplication(api, acme.id)).id,
+      sourceType: "BackUp",
+    });
+    expect((await post(`${base(acmeProject)}/backups`, {}, admin)).status).toBe(202);
+    await api.jobs.idle();
+    const acmeBackup = (await api.get(`${base(acmeProject)}/backups`, admin)).body.items[0];
+    expect(acmeBackup).toMatchObject({ status: "Ready" });
+    const entries = await historyCount(project);
+    for (const backupId of [acmeBackup.id, backup.backup.id, "not-a-backup"]) {
+      const notFound = { status: 404, body: { errors: ["No such backup."] } };
+      expect(await post(`${base(project)}/restores`, { backupId }, admin)).toMatchObject(notFound);
+      expect(await post(`${base(project)}/comparisons`, { backupId }, admin)).toMatchObject(notFound);
+    }
+    expect(await historyCount(project)).toBe(entries);
     const stranger = await api.tokenFor(USERS.viewer);
     expect((await download(other, backup.backup.id, stranger)).status).toBe(404);
     expect((await api.get(`${base(other)}/backups`, stranger)).status).toBe(404);
     expect((await post(`${base(other)}/backups`, {}, stranger)).status).toBe(404);
     expect((await download(project, backup.backup.id)).status).toBe(404);
-    const refused = await post(`${base(project)}/restores`, { backupId: backup.backup.id });
-    expect(refused).toMatchObject({ status: 400, body: { fieldErrors: { backupId: ["No such backup."] } } });
     expect(acme.id).not.toBe(birch.id);
   });
 

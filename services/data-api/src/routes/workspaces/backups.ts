@@ -167,9 +167,15 @@ export function createWorkspaceBackupsRouter(descriptor: WorkspaceDescriptor) {
     if (!found) throw new NotFoundError(LOAD_NOT_FOUND_MESSAGE);
     return found;
   };
+  /**
+   * The workspace's backup to restore or compare with. One it does not hold (another company's or
+   * workspace's, an automatic one pruned since the page showed it) is not found, 404 like any other
+   * id not its own; one of its own still Running or Failed (the page lists those too) is refused at the field.
+   */
   const readyBackup = async (c: Ctx, projectId: string, backupId: string, field: string): Promise<Backup> => {
     const backup = await findBackup(c.var.deps.db, projectId, backupId);
-    if (!backup || backup.status !== "Ready") throw validationProblem({ [field]: [BACKUP_NOT_FOUND_MESSAGE] });
+    if (!backup) throw new NotFoundError(BACKUP_NOT_FOUND_MESSAGE);
+    if (backup.status !== "Ready") throw validationProblem({ [field]: [BACKUP_NOT_FOUND_MESSAGE] });
     return backup;
   };
   /** A restore or undo is in the audit log, written where its job starts (with the job's id); a refused start leaves none. */
