@@ -38,4 +38,12 @@ describe("a credential's expiry date", () => {
     const dayAfter = new Date(Date.parse(`${lastExpiryDay()}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
     expect(expiresOnSchema.safeParse(dayAfter).error?.issues[0]?.message).toBe("The expiry date is at most 366 days from today");
   });
+
+  it("that is no date says only so: not also that it is too far ahead or in the past", () => {
+    const messages = (day: string) => expiresOnSchema.safeParse(day).error?.issues.map((i) => i.message);
+    expect(messages("2027-13-45")).toEqual(["Give a real date"]);
+    expect(messages("2001-02-30")).toEqual(["Give a real date"]);
+    expect(messages("9999-1-1")).toEqual(["Give a date as YYYY-MM-DD"]);
+    expect(fieldErrors({ companyId: "c", serviceName: "ETL", expiresOn: "2027-13-45" })).toEqual({ expiresOn: ["Give a real date"] });
+  });
 });

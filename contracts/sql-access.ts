@@ -58,10 +58,13 @@ const addDays = (day: string, days: number) => new Date(Date.parse(`${day}T00:00
 /** The last expiry date a credential made on `today` may have: SQL_CREDENTIAL_MAX_DAYS ahead (the form's `max`, the schema's rule). */
 export const lastExpiryDay = (today = todayUtc()) => addDays(today, SQL_CREDENTIAL_MAX_DAYS);
 
-/** An expiry date: a real day, today or later, at most SQL_CREDENTIAL_MAX_DAYS ahead. */
+/**
+ * An expiry date: a real day, today or later, at most SQL_CREDENTIAL_MAX_DAYS ahead. A value that is
+ * no date stops at its own message: compared as text, 2027-13-45 also read as "more than 366 days".
+ */
 export const expiresOnSchema = requiredString("Choose the day the credential expires")
-  .regex(DAY, "Give a date as YYYY-MM-DD")
-  .refine(isRealDay, "Give a real date")
+  .regex(DAY, { message: "Give a date as YYYY-MM-DD", abort: true })
+  .refine(isRealDay, { message: "Give a real date", abort: true })
   .refine((d) => d >= todayUtc(), "The expiry date cannot be in the past")
   .refine((d) => d <= lastExpiryDay(), `The expiry date is at most ${SQL_CREDENTIAL_MAX_DAYS} days from today`);
 
