@@ -44,15 +44,6 @@ const grantSchema = z
   });
 const removeSchema = z.object({ userId: z.string().min(1) });
 
-/**
- * A grantee the company's people do not name: a staff user (SuperAdmin, Support), whom the client
- * portal does not list among any company's people. Never their user id; a sentence about what such a
- * user did says "by someone else" (the history, JobProgress).
- */
-function someoneOutside(companyName: string | undefined): string {
-  return `Someone outside ${companyName ?? "the company"} (staff)`;
-}
-
 /** The client portal answers at most this many people by id at once (companyUsersPageQuerySchema). */
 const IDS_AT_ONCE = 100;
 
@@ -89,8 +80,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   });
   const grantees = named.value;
   const byId = new Map((grantees ?? []).map((u) => [u.id, u]));
-  // Ids are shown only when the names could not be loaded at all, as the page then says.
-  const nameOf = (userId: string) => byId.get(userId)?.name ?? (grantees ? someoneOutside(named.shell.company?.name) : `User ${userId}`);
   // People whose role in this company does not open the area: a grant alone does not let them in,
   // and the page says so next to their names rather than letting the grant look like it worked.
   const cannotOpen: Record<string, string> = Object.fromEntries(
@@ -98,7 +87,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       .filter((u) => !mayEnterArea(ws.area, u.productRoleName ? [u.productRoleName] : [], accessSettings))
       .map((u) => [u.id, u.productRoleName ? readableRole(u.productRoleName) : "no role"]),
   );
-  const users = grants.map((g) => ({ ...g, user: byId.get(g.userId) ?? null, name: nameOf(g.userId), cannotOpenAs: cannotOpen[g.userId] ?? null }));
+  const users = grants.map((g) => ({ ...g, user: byId.get(g.userId) ?? null, cannotOpenAs: cannotOpen[g.userId] ?? null }));
   const granted = new Set(grants.map((g) => g.userId));
   return {
     companyId,
@@ -228,10 +217,14 @@ export default function ProjectAccess({ loaderData, actionData }: Route.Componen
   );
 }
 
+function displayName(row: UserRow) {
+  return row.user?.name ?? `User ${row.userId}`;
+}
+
 function UserName({ row }: { row: UserRow }) {
   return (
     <div className="text-sm">
-      <p className="font-medium">{row.name}</p>
+      <p className="font-medium">{displayName(row)}</p>
       {row.user ? <p className="text-muted-foreground">{row.user.email}</p> : null}
       <p className="text-xs text-muted-foreground">Since {formatTimestamp(row.grantedAt)}</p>
       {row.cannotOpenAs ? <p className="text-xs text-amber-800">Cannot open this area yet: the role in this company is {row.cannotOpenAs}.</p> : null}
@@ -248,7 +241,7 @@ function ChangeForm({ row, lastResult }: { row: UserRow; lastResult?: Submission
     defaultValue: { userId: row.userId, canRead: row.canRead ? "on" : "", canWrite: row.canWrite ? "on" : "" },
   });
   return (
-    <Form method="post" {...getFormProps(form)} aria-label={`Access of ${row.name}`} className="flex flex-wrap items-start gap-3">
+    <Form method="post" {...getFormProps(form)} aria-label={`Access of ${displayName(row)}`} className="flex flex-wrap items-start gap-3">
       <input type="hidden" name="formKey" value={formName} />
       <input type="hidden" name="userId" value={row.userId} />
       <FormErrors form={form} />
@@ -270,7 +263,7 @@ function RemoveForm({ row, lastResult }: { row: UserRow; lastResult?: Submission
       <input type="hidden" name="formKey" value={formName} />
       <input type="hidden" name="userId" value={row.userId} />
       <FormErrors form={form} />
-      <StatusButton type="submit" name="intent" value="remove" size="sm" variant="ghost" pending={pending} aria-label={`Remove ${row.name}`}>
+      <StatusButton type="submit" name="intent" value="remove" size="sm" variant="ghost" pending={pending} aria-label={`Remove ${displayName(row)}`}>
         Remove
       </StatusButton>
     </Form>
