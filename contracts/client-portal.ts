@@ -35,9 +35,11 @@ export type CompanyUser = z.infer<typeof companyUserSchema>;
  * searched in SQL (`name`: name or e-mail contains, any case), for a picker of a company of thousands;
  * `id` (repeated, at most a page) keeps only those people (the names of a project's grants).
  */
+/** The most people `id` may ask for at once: the largest page. */
+export const USER_IDS_AT_ONCE = 100;
 export const companyUsersPageQuerySchema = pageQuerySchema.extend({
   name: z.string().trim().max(100).optional(),
-  id: repeatedQuery(z.string().min(1)).refine((ids) => ids.length <= 100, "At most 100 ids"),
+  id: repeatedQuery(z.string().min(1)).refine((ids) => ids.length <= USER_IDS_AT_ONCE, `At most ${USER_IDS_AT_ONCE} ids`),
   include: z.enum(["roles"]).optional(),
 });
 export const companyUsersPageSchema = pageOf(companyUserSchema);

@@ -4,7 +4,7 @@
  * builds every path from the workspace's descriptor: route modules never build an API path.
  */
 import { z } from "zod";
-import { companyUsersPageSchema, companyUsersResponseSchema } from "../../../contracts/client-portal";
+import { companyUsersPageSchema, companyUsersResponseSchema, USER_IDS_AT_ONCE, type CompanyUser } from "../../../contracts/client-portal";
 import {
   checkDefaultResponseSchema,
   configurationSchema,
@@ -251,6 +251,19 @@ export const companyUsersPage = (as: Caller, companyId: string, query: { name?: 
     schema: companyUsersPageSchema,
     query: { ...query, include: "roles" },
   });
+
+/**
+ * The company's people with these ids (client portal), for the names a page shows ("started by", a
+ * page of grants): asked by id, never the company's whole list; no ids, no call. Callers pass a
+ * page's ids; more than the client portal answers at once are asked in batches side by side.
+ */
+export async function companyUsersByIds(as: Caller, companyId: string, ids: readonly string[]): Promise<CompanyUser[]> {
+  const unique = [...new Set(ids)];
+  const batches: string[][] = [];
+  for (let i = 0; i < unique.length; i += USER_IDS_AT_ONCE) batches.push(unique.slice(i, i + USER_IDS_AT_ONCE));
+  const pages = await Promise.all(batches.map((id) => companyUsersPage(as, companyId, { id, pageSize: USER_IDS_AT_ONCE })));
+  return pages.flatMap((p) => p.items);
+}
 
 /** The company's people (client portal), for access grants and "started by"; with their product role in it if asked. */
 export const companyUsers = (as: Caller, companyId: string, options: { withRoles?: boolean } = {}) =>

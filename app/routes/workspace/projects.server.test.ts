@@ -690,6 +690,30 @@ describe("another company's id posted to a project's page", () => {
   });
 });
 
+describe("who started a load or a job", () => {
+  it("is named by asking the client portal for the people the page shows, by id, never the company's whole list", async () => {
+    const project = await loadableProject("Named loads");
+    const answer = await submitLoad(project, "named.csv", "Id\n1\n");
+    await live.jobs.idle();
+    const historyId = /history\/([^/]+)\/details/.exec(answer.headers.get("location")!)![1]!;
+    const opts = { params: { projectId: project.id, historyId }, middleware: projectLayout.middleware };
+    const fetchSpy = vi.spyOn(globalThis, "fetch");
+    try {
+      // SuperAdmin looks at what the analyst started: the analyst's name is not the caller's own.
+      const pages = [
+        await call(SUPER, projectUrl(project.id, "databases/history/list"), historyList.loader, opts),
+        await call(SUPER, projectUrl(project.id, `databases/history/${historyId}/details`), loadEntry.loader, opts),
+        await call(SUPER, projectUrl(project.id, "background-process"), background.loader, opts),
+      ] as any[];
+      expect(pages.map((p) => p.names[ANALYST_ID])).toEqual(["Ann Analyst", "Ann Analyst", "Ann Analyst"]);
+      const asked = fetchSpy.mock.calls.map(([u]) => new URL(String(u))).filter((u) => u.pathname.startsWith("/api/v1/companies/"));
+      expect(asked.map((u) => [u.pathname, u.searchParams.getAll("id")])).toEqual(Array(3).fill([`/api/v1/companies/${acme.id}/users/page`, [ANALYST_ID]]));
+    } finally {
+      fetchSpy.mockRestore();
+    }
+  });
+});
+
 describe("the history of loads", () => {
   it("filters by type and status and sorts through the URL (unknown values left out), and a table's page lists its rejected rows and downloads them", async () => {
     const project = await loadableProject("History once");

@@ -9,11 +9,11 @@ import type { ProjectAccess } from "../../../contracts/projects";
 import { PROJECT_STATUS_LABELS } from "../../../contracts/values/projects";
 import type { WizardStepId } from "../../../contracts/workspaces";
 import type { Caller, ServiceFailure } from "~/lib/api.server";
-import { companyUsers, workspaceApi, type Workspace } from "~/lib/api/workspaces.server";
+import { workspaceApi, type Workspace } from "~/lib/api/workspaces.server";
 import { companyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { serviceFailure } from "~/lib/forms.server";
-import { callerOf, forSelectedCompany, requireUnlocked, requireWrite, shellOf } from "~/lib/guards.server";
+import { callerOf, requireUnlocked, requireWrite, shellOf } from "~/lib/guards.server";
 import { workspaceOfPath, workspacePaths } from "~/lib/workspace-paths";
 
 export type ProjectScope = { project: Workspace; access: ProjectAccess };
@@ -131,20 +131,4 @@ export async function checkWorkspace(scope: ProjectScopeOf, options: { write?: b
   if (options.unlocked) requireUnlocked(project, paths.page(project.id, "background-process"), companyId);
   if (options.step && !paths.stepOpen(project.status, options.step)) throw redirect(companyHref(paths.nextStep(project), companyId));
   return scope;
-}
-
-/**
- * The names of the company's people by user id (client portal), for "started by" and the like. The
- * page still works without them: a failed call only costs the names (the caller's own is known).
- */
-export async function companyUserNames(context: Readonly<RouterContextProvider>): Promise<Record<string, string>> {
-  const { shell, value: people } = await forSelectedCompany(context, (as, companyId) =>
-    companyUsers(as, companyId).catch((err: unknown) => {
-      if (err instanceof Response || !serviceFailure(err)) throw err;
-      return [];
-    }),
-  );
-  const names: Record<string, string> = { [shell.user.id]: shell.user.name };
-  for (const u of people ?? []) names[u.id] = u.name;
-  return names;
 }

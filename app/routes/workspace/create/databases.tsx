@@ -3,7 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { Icon } from "~/components/ui/icon";
 import { Form } from "react-router";
 import { z } from "zod";
-import { flatFileParametersSchema, uploadTypeBodySchema, type Project } from "../../../../contracts/projects";
+import { flatFileParametersSchema, uploadTypeBodySchema, type Job, type Project } from "../../../../contracts/projects";
 import { UPLOAD_TYPES, UPLOAD_TYPE_LABELS } from "../../../../contracts/values/projects";
 import { FormErrors, SelectField } from "~/components/forms/fields";
 import { FlatFileParameterFields, flatFileParameterDefaults } from "~/components/projects/flat-file-parameter-fields";
@@ -18,7 +18,8 @@ import { companyHref } from "~/lib/company-href";
 import { getFormProps, useServerForm } from "~/lib/forms";
 import { invalid, readFormData, refusedByService, unknownIntent } from "~/lib/forms.server";
 import { afterGuard } from "~/lib/guards.server";
-import { companyUserNames, projectCalls, requireWorkspace } from "../workspace.server";
+import { projectCalls, requireWorkspace } from "../workspace.server";
+import { withUserNames } from "~/lib/company-people.server";
 import { withUnpostedWidthsKept } from "../flat-file-parameters.server";
 import type { Route } from "./+types/databases";
 import { flatFileParameterRows } from "~/components/projects/flat-file-parameter-rows";
@@ -42,10 +43,17 @@ async function guard(context: Route.LoaderArgs["context"], write: boolean) {
   return await requireWorkspace(context, { unlocked: write || project.lockReason !== "DatabaseCreation", step: "databases" });
 }
 
+/** The workspace's latest database creation, which this step follows. */
+function lastDatabaseCreation({ jobs }: { jobs: Job[] }): Job | null {
+  return jobs.filter((j) => j.kind === "DatabaseCreation").sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0] ?? null;
+}
+
 export async function loader({ context }: Route.LoaderArgs) {
   // Started beside the workspace's own load; used only once the guard passed.
-  const [{ project }, [{ jobs }, names]] = await afterGuard(guard(context, false), Promise.all([projectCalls(context).jobs(), companyUserNames(context)]));
-  const job = jobs.filter((j) => j.kind === "DatabaseCreation").sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0] ?? null;
+  const [{ project }, [job, names]] = await afterGuard(
+    guard(context, false),
+    withUserNames(context, projectCalls(context).jobs().then(lastDatabaseCreation), (job) => [job?.createdBy]),
+  );
   return {
     project: {
       id: project.id,

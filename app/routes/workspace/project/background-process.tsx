@@ -13,7 +13,8 @@ import { Card } from "~/components/ui/card";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
 import { afterGuard } from "~/lib/guards.server";
-import { checkWorkspace, companyUserNames, projectCalls, projectScope } from "../workspace.server";
+import { checkWorkspace, projectCalls, projectScope } from "../workspace.server";
+import { withUserNames } from "~/lib/company-people.server";
 import { forceUnlockForm } from "./force-unlock.server";
 import type { Route } from "./+types/background-process";
 
@@ -24,7 +25,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   // Started beside the workspace's own load; used only once its guard passed.
   const [{ project, access, shell }, [jobs, names]] = await afterGuard(
     projectScope(context),
-    Promise.all([projectCalls(context).jobs(), companyUserNames(context)]),
+    withUserNames(context, projectCalls(context).jobs(), (answer) => answer.jobs.map((j) => j.createdBy)),
   );
   return { project: { id: project.id, status: project.status }, ...jobs, names, canCancel: access.canWrite, canForceUnlock: isAdmin(shell.roles) };
 }

@@ -17,7 +17,8 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~
 import { useCompanyHref } from "~/lib/company-href";
 import { afterGuard } from "~/lib/guards.server";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
-import { checkWorkspace, companyUserNames, projectCalls, projectScope } from "../workspace.server";
+import { checkWorkspace, projectCalls, projectScope } from "../workspace.server";
+import { withUserNames } from "~/lib/company-people.server";
 import type { Route } from "./+types/databases-history-entry";
 
 /**
@@ -27,7 +28,7 @@ import type { Route } from "./+types/databases-history-entry";
 export async function loader({ params, context }: Route.LoaderArgs) {
   const [{ project, access }, [details, names]] = await afterGuard(
     projectScope(context),
-    Promise.all([projectCalls(context).history.get(params.historyId), companyUserNames(context)]),
+    withUserNames(context, projectCalls(context).history.get(params.historyId), (d) => [d.entry.createdBy, d.job?.createdBy]),
   );
   return { projectId: project.id, ...details, names, canChange: access.canWrite && !project.isLocked };
 }

@@ -13,7 +13,8 @@ import { useCompanyHref } from "~/lib/company-href";
 import { afterGuard } from "~/lib/guards.server";
 import { readPaging } from "~/lib/list-search.server";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
-import { companyUserNames, projectCalls, projectScope } from "../workspace.server";
+import { projectCalls, projectScope } from "../workspace.server";
+import { withUserNames } from "~/lib/company-people.server";
 import type { Route } from "./+types/databases-history";
 
 /**
@@ -32,7 +33,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const search = readSearch(new URL(request.url));
   const [{ project, access }, [history, names]] = await afterGuard(
     projectScope(context),
-    Promise.all([projectCalls(context).history.list(search), companyUserNames(context)]),
+    withUserNames(context, projectCalls(context).history.list(search), (page) => page.items.map((e) => e.createdBy)),
   );
   return { projectId: project.id, canWrite: access.canWrite && !project.isLocked, search, history, names };
 }

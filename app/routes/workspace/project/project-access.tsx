@@ -20,11 +20,12 @@ import { redirectWithFlash } from "~/lib/flash.server";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { DEFAULT_PAGE_SIZE } from "~/lib/list-search";
 import { getFormProps, useServerForm } from "~/lib/forms";
-import { invalid, readFormData, refusedByService, serviceFailure, unknownIntent } from "~/lib/forms.server";
+import { invalid, readFormData, refusedByService, unknownIntent } from "~/lib/forms.server";
 import { mayEnterArea } from "../../../../contracts/areas";
 import { readableRole } from "../../../../contracts/roles";
 import { accessSettings, afterGuard, forSelectedCompany } from "~/lib/guards.server";
 import { projectCalls, projectScope, requireWorkspace } from "../workspace.server";
+import { companyUsersNamed, namesUnavailable } from "~/lib/company-people.server";
 import type { Route } from "./+types/project-access";
 
 /**
@@ -44,15 +45,6 @@ const grantSchema = z
   });
 const removeSchema = z.object({ userId: z.string().min(1) });
 
-/** The client portal answers at most this many people by id at once (companyUsersPageQuerySchema). */
-const IDS_AT_ONCE = 100;
-
-/** The names come from the client portal; without them the page still works, with user ids. */
-function namesUnavailable(err: unknown): null {
-  if (err instanceof Response || !serviceFailure(err)) throw err;
-  return null;
-}
-
 export async function loader({ request, context }: Route.LoaderArgs) {
   // The company's people to add: a page of them, searched and counted by the client portal in SQL
   // (`?name=&page=&pageSize=`), never the whole company. Started beside the workspace's own load.
@@ -67,18 +59,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       ),
     ]),
   );
-  // The names of the people with access: asked by their ids, a page's worth at a time.
-  const named = await forSelectedCompany(context, async (as, companyId) => {
-    const found = [];
-    for (let i = 0; i < grants.length; i += IDS_AT_ONCE) {
-      const ids = grants.slice(i, i + IDS_AT_ONCE).map((g) => g.userId);
-      const page = await companyUsersPage(as, companyId, { id: ids, pageSize: IDS_AT_ONCE }).catch(namesUnavailable);
-      if (!page) return null;
-      found.push(...page.items);
-    }
-    return found;
-  });
-  const grantees = named.value;
+  // The names of the people with access: asked by their ids.
+  const grantees = await companyUsersNamed(
+    context,
+    grants.map((g) => g.userId),
+  );
   const byId = new Map((grantees ?? []).map((u) => [u.id, u]));
   // People whose role in this company does not open the area: a grant alone does not let them in,
   // and the page says so next to their names rather than letting the grant look like it worked.
