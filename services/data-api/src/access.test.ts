@@ -46,7 +46,7 @@ describe("requireMigrationRole", () => {
       dataDir: database.url + ".projects",
       dataPlane: createTestDataPlane(),
       jobs: createJobRunner(),
-      companyUsers: { list: async () => [] },
+      companyUsers: { find: async () => null },
       adminDataSources: { list: async () => [] },
       accessSettings: settings,
       permissions: {

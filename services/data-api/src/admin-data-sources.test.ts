@@ -15,7 +15,7 @@ import type { Fetch } from "./client-portal-api.ts";
 import { createHttpCompanyUsersSource } from "./company-users.ts";
 import { createHttpPermissionsSource } from "./permissions.ts";
 import { USERS, createTestApi, type TestApi } from "./testing/harness.ts";
-import { makeApplication } from "./testing/project-fixtures.ts";
+import { makeApplication, makeProject } from "./testing/project-fixtures.ts";
 
 const [cedar, acme, birch] = DEMO_COMPANIES;
 const CLIENT_PORTAL_URL = "http://client-portal.real";
@@ -25,6 +25,8 @@ describe.each(TEST_DATABASE_KINDS)("admin data sources from the real client port
   let clientPortalDb: Awaited<ReturnType<typeof createMigratedDatabase>>;
   let portal: ClientPortal;
   let app: ReturnType<TestApi["appWith"]>;
+  /** Every request the data API made of the client portal. */
+  const asked: URL[] = [];
 
   beforeAll(async () => {
     api = await createTestApi(kind);
@@ -32,7 +34,10 @@ describe.each(TEST_DATABASE_KINDS)("admin data sources from the real client port
     await seedClientPortal(clientPortalDb.db, DEFAULT_TRANSLATION_ANALYST_ROLE);
     // The client portal accepts the same tokens as the data API (one issuer, one audience).
     portal = await createClientPortal({ env: testEnv(), db: clientPortalDb.db, logger: silentLogger, bearer: api.signer.bearer });
-    const fetch: Fetch = async (url, init) => portal.api.request(url, init);
+    const fetch: Fetch = async (url, init) => {
+      asked.push(new URL(url));
+      return portal.api.request(url, init);
+    };
     const options = { baseUrl: CLIENT_PORTAL_URL, fetch };
     app = api.appWith({
       permissions: createHttpPermissionsSource(options),
@@ -87,5 +92,21 @@ describe.each(TEST_DATABASE_KINDS)("admin data sources from the real client port
     });
     expect(refused.status).toBe(400);
     expect(refused.body.fieldErrors).toEqual({ schemeIds: [`${birchScheme!.id} is not a scheme of this company`] });
+  });
+
+  it("checks a project access grant by asking the client portal for the one user, never the company's whole list", async () => {
+    const application = await makeApplication(api, birch.id);
+    const project = await makeProject(api, await api.tokenFor(USERS.analyst), { companyId: birch.id, applicationId: application.id });
+    asked.length = 0;
+    const granted = await call("PUT", `/api/v1/projects/${project.id}/users/${USERS.clientAdmin.id}`, USERS.analyst, { canRead: true });
+    expect(granted.status).toBe(200);
+    // A user without a permission entry for the company is not found by id: refused.
+    const refused = await call("PUT", `/api/v1/projects/${project.id}/users/${USERS.viewer.id}`, USERS.analyst, { canRead: true });
+    expect(refused.status).toBe(400);
+    const aboutUsers = asked.filter((u) => u.pathname.startsWith(`/api/v1/companies/${birch.id}/users`));
+    expect(aboutUsers.map((u) => [u.pathname, u.searchParams.getAll("id")])).toEqual([
+      [`/api/v1/companies/${birch.id}/users/page`, [USERS.clientAdmin.id]],
+      [`/api/v1/companies/${birch.id}/users/page`, [USERS.viewer.id]],
+    ]);
   });
 });

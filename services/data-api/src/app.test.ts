@@ -104,7 +104,7 @@ describe.each(TEST_DATABASE_KINDS)("data API app on %s", (kind) => {
       dataDir: database.url + ".projects",
       dataPlane: createTestDataPlane(),
       jobs: createJobRunner(),
-      companyUsers: { list: async () => [] },
+      companyUsers: { find: async () => null },
       adminDataSources: { list: async () => [] },
     });
     await db.destroy();

@@ -96,19 +96,18 @@ export function createWorkspaceUsersRouter(descriptor: WorkspaceDescriptor) {
 }
 
 /**
- * A workspace is shared only with people of its company: the client portal's list of the company's
- * users (anyone with a permission entry) decides.
+ * A workspace is shared only with people of its company: the client portal, asked for the one user
+ * (anyone with a permission entry for the company), decides.
  */
 export async function requireCompanyUser(c: Context<AppEnv, any, any>, companyId: string, userId: string): Promise<CompanyUser> {
-  let users;
+  let user;
   try {
-    users = await c.var.deps.companyUsers.list(c.var.caller, companyId);
+    user = await c.var.deps.companyUsers.find(c.var.caller, companyId, userId);
   } catch (err) {
     if (!(err instanceof CompanyUsersUnavailableError)) throw err;
     c.var.deps.logger.warn("company users unavailable", { err, companyId, requestId: c.var.requestId });
     throw new HTTPException(503, { message: "The company's users could not be loaded from the client portal. Try again in a moment." });
   }
-  const user = users.find((u) => u.id === userId);
   if (!user) throw new ApiProblem(400, "validation_failed", NOT_A_COMPANY_USER_MESSAGE, { userId: [NOT_A_COMPANY_USER_MESSAGE] });
   return user;
 }
