@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { USER_IDS_AT_ONCE } from "./client-portal";
 import {
   COLUMN_WIDTH_MAX,
   COLUMN_WIDTHS_MESSAGE,
@@ -166,14 +167,22 @@ export const projectSearchResponseSchema = pageOf(projectSchema);
 export const projectAccessSchema = z.object({ canRead: z.boolean(), canWrite: z.boolean() });
 export type ProjectAccess = z.infer<typeof projectAccessSchema>;
 
-/** GET /api/v1/projects/{id}/users: who may read and write (the project-access page). */
+/**
+ * GET /api/v1/projects/{id}/users: who may read and write (the project-access page), a page at a
+ * time, the latest grant or change first (a project may have hundreds).
+ */
 export const projectUserSchema = z.object({
   userId: z.string(),
   canRead: z.boolean(),
   canWrite: z.boolean(),
   grantedAt: timestampSchema,
 });
-export const projectUsersResponseSchema = z.array(projectUserSchema);
+export type ProjectUser = z.infer<typeof projectUserSchema>;
+/** `userId` (repeated, at most a page): only their entries, to tell which of a page of people have access. */
+export const projectUsersQuerySchema = pageQuerySchema.extend({
+  userId: repeatedQuery(z.string().min(1)).refine((ids) => ids.length <= USER_IDS_AT_ONCE, `At most ${USER_IDS_AT_ONCE} user ids`),
+});
+export const projectUsersPageSchema = pageOf(projectUserSchema);
 
 /** PUT /api/v1/projects/{id}/users/{userId}: write implies read. */
 export const setProjectUserSchema = z

@@ -4,9 +4,11 @@
  */
 import type { RouterContextProvider } from "react-router";
 import type { CompanyUser } from "../../contracts/client-portal";
-import { companyUsersByIds } from "./api/workspaces.server";
+import type { Caller } from "./api.server";
+import { companyUsersByIds, companyUsersPage } from "./api/workspaces.server";
 import { serviceFailure } from "./forms.server";
 import { forSelectedCompany, shellOf } from "./guards.server";
+import type { PeopleSearch } from "./list-search";
 
 /**
  * The client portal's people could not be had: a page that shows names still works without them
@@ -15,6 +17,14 @@ import { forSelectedCompany, shellOf } from "./guards.server";
 export function namesUnavailable(err: unknown): null {
   if (err instanceof Response || !serviceFailure(err)) throw err;
   return null;
+}
+
+/**
+ * A page of the company's people for a picker ("Add a user", a SQL credential's User), searched by
+ * name or e-mail and counted by the client portal in SQL; null when it could not answer.
+ */
+export function companyPeoplePage(as: Caller, companyId: string, search: PeopleSearch) {
+  return companyUsersPage(as, companyId, { name: search.name || undefined, page: search.page, pageSize: search.pageSize }).catch(namesUnavailable);
 }
 
 /** The selected company's people with these ids, asked by id; null when the client portal could not answer. */

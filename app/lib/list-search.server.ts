@@ -1,16 +1,21 @@
 import { pageQuerySchema } from "../../contracts/common";
-import { DEFAULT_PAGE_SIZE, type ListPaging } from "./list-search";
+import { DEFAULT_PAGE_SIZE, PAGING_KEYS, PEOPLE_PAGING_KEYS, type ListPaging, type PagingKeys, type PeopleSearch } from "./list-search";
 
 /**
  * A list's sort, page and page size as its loader reads them from the URL. A value the contract
  * refuses (an unknown sort, a page size not offered, page 0) falls back to its default instead of
  * failing the page. Server-only: the contract's schema stays out of the browser.
  */
-export function readPaging<Sort extends string>(params: URLSearchParams, sorts: readonly Sort[], defaultSort: Sort): ListPaging<Sort> {
+export function readPaging<Sort extends string>(
+  params: URLSearchParams,
+  sorts: readonly Sort[],
+  defaultSort: Sort,
+  keys: PagingKeys = PAGING_KEYS,
+): ListPaging<Sort> {
   const { page, pageSize } = pageQuerySchema.shape;
   const sort = params.get("sort");
-  const parsedPage = page.safeParse(params.get("page") ?? undefined);
-  const parsedSize = pageSize.safeParse(params.get("pageSize") ?? undefined);
+  const parsedPage = page.safeParse(params.get(keys.page) ?? undefined);
+  const parsedSize = pageSize.safeParse(params.get(keys.pageSize) ?? undefined);
   return {
     sort: sorts.includes(sort as Sort) ? (sort as Sort) : defaultSort,
     page: parsedPage.success ? parsedPage.data : 1,
@@ -21,4 +26,9 @@ export function readPaging<Sort extends string>(params: URLSearchParams, sorts: 
 /** A "name contains" search box's value, as the contracts accept it (trimmed, at most 100 characters). */
 export function readContains(params: URLSearchParams, key = "name"): string {
   return (params.get(key) ?? "").trim().slice(0, 100);
+}
+
+/** The people picker's search, page and page size (PEOPLE_PAGING_KEYS), beside the page's own list. */
+export function readPeopleSearch(params: URLSearchParams): PeopleSearch {
+  return { name: readContains(params), ...readPaging(params, ["name"], "name", PEOPLE_PAGING_KEYS) };
 }

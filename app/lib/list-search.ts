@@ -9,6 +9,27 @@ export const DEFAULT_PAGE_SIZE: (typeof PAGE_SIZES)[number] = 25;
 
 export type ListPaging<Sort extends string> = { sort: Sort; page: number; pageSize: number };
 
+/** The URL parameters of a list's page and page size. */
+export type PagingKeys = { page: string; pageSize: string };
+export const PAGING_KEYS: PagingKeys = { page: "page", pageSize: "pageSize" };
+/**
+ * The people picker's ("Add a user", a SQL credential's User), beside the page's own list, which
+ * keeps `page` and `pageSize`; its search is `name` (name or e-mail contains).
+ */
+export const PEOPLE_PAGING_KEYS: PagingKeys = { page: "usersPage", pageSize: "usersPageSize" };
+
+/** The people picker's search as its loader read it (list-search.server.ts readPeopleSearch). */
+export type PeopleSearch = ListPaging<"name"> & { name: string };
+
+/** The URL parameters of the people picker at `page` (defaults left out), for a link that keeps or moves it. */
+export function peopleSearchParams(search: PeopleSearch, page = search.page): Record<string, string | number | undefined> {
+  return {
+    name: search.name || undefined,
+    [PEOPLE_PAGING_KEYS.page]: page === 1 ? undefined : page,
+    [PEOPLE_PAGING_KEYS.pageSize]: search.pageSize === DEFAULT_PAGE_SIZE ? undefined : search.pageSize,
+  };
+}
+
 /** The number of pages `total` items fill (at least one, so "page 1 of 1" for an empty list). */
 export function pageCount(total: number, pageSize: number): number {
   return Math.max(1, Math.ceil(total / pageSize));

@@ -255,7 +255,7 @@ for (const javaScriptEnabled of [true, false]) {
       const findUsers = page.getByRole("search", { name: "Find users" });
       await findUsers.getByLabel("Name or e-mail contains").fill("VIEWER");
       await findUsers.getByRole("button", { name: "Search" }).click();
-      await expect(page.getByRole("navigation", { name: "Pagination" })).toContainText("Page 1 of 1 · 1 user");
+      await expect(page.getByRole("navigation", { name: "Pages of the company's users" })).toContainText("Page 1 of 1 · 1 user");
       const add = page.getByRole("form", { name: "Add a user" });
       await expect(add.getByLabel("User").locator("option")).toHaveText(["Choose a user", "Vera Viewer (viewer@demo.test)"]);
       await add.getByLabel("User").selectOption({ label: "Vera Viewer (viewer@demo.test)" });
@@ -264,6 +264,9 @@ for (const javaScriptEnabled of [true, false]) {
       const vera = page.getByRole("form", { name: "Access of Vera Viewer" });
       await expect(vera.getByLabel("Can read")).toBeChecked();
       await expect(vera.getByLabel("Can write")).not.toBeChecked();
+      // The list of users with access pages on its own, the latest grant first.
+      await expect(page.getByRole("navigation", { name: "Pages of users with access" })).toContainText("Page 1 of 1 · 2 users with access");
+      await expect(page.getByRole("list", { name: "Users with access" }).getByRole("listitem").first()).toContainText("Vera Viewer");
 
       // The wizard's last step: assign an Available master template; the project becomes Active.
       const master = `Wizard master ${suffix}`;

@@ -18,6 +18,8 @@ export function ListSearchForm({
   defaultSort,
   pageSize,
   pageSizeId,
+  pageSizeName = "pageSize",
+  keep = {},
   filtered,
   clearLabel = "Clear filters",
   className,
@@ -30,6 +32,10 @@ export function ListSearchForm({
   defaultSort: string;
   pageSize: number;
   pageSizeId: string;
+  /** The page size's parameter: another than `pageSize` for the second list of a page. */
+  pageSizeName?: string;
+  /** The parameters of the page's other list, which a search keeps: hidden fields, and in the clear link. */
+  keep?: Record<string, string | number | undefined>;
   filtered: boolean;
   clearLabel?: string;
   className?: string;
@@ -44,17 +50,19 @@ export function ListSearchForm({
     <Form method="get" action={action} role="search" aria-label={label} className={cn("rounded-lg border border-border bg-white p-4", className)}>
       {companyId ? <input type="hidden" name="companyId" value={companyId} /> : null}
       {sort !== defaultSort ? <input type="hidden" name="sort" value={sort} /> : null}
+      {Object.entries(keep).map(([name, value]) => (value === undefined ? null : <input key={name} type="hidden" name={name} value={value} />))}
       <div className="flex flex-wrap items-end gap-4">
         {children}
-        <PageSizeSelect id={pageSizeId} value={pageSize} />
+        <PageSizeSelect id={pageSizeId} value={pageSize} name={pageSizeName} />
         <Button type="submit" aria-busy={searching || undefined}>
           Search
         </Button>{" "}
         {filtered ? (
           <Link
             to={href(action, {
+              ...keep,
               sort: sort === defaultSort ? undefined : sort,
-              pageSize: pageSize === DEFAULT_PAGE_SIZE ? undefined : pageSize,
+              [pageSizeName]: pageSize === DEFAULT_PAGE_SIZE ? undefined : pageSize,
             })}
             className="text-sm text-brand hover:underline"
           >

@@ -13,6 +13,7 @@ export function Pagination({
   total,
   noun,
   href,
+  label = "Pagination",
 }: {
   page: number;
   pageSize: number;
@@ -20,10 +21,12 @@ export function Pagination({
   /** The singular and plural of what the list holds: ["project", "projects"]. */
   noun: readonly [string, string];
   href: (page: number) => string;
+  /** The navigation's name: another on a page of two lists, so that each landmark has its own. */
+  label?: string;
 }) {
   const pages = pageCount(total, pageSize);
   return (
-    <nav aria-label="Pagination" className="mt-4 flex flex-wrap items-center justify-between gap-3 text-sm">
+    <nav aria-label={label} className="mt-4 flex flex-wrap items-center justify-between gap-3 text-sm">
       {/* One string, one text node: React marks each boundary between text parts with a comment. */}
       {/* Past the end (an old link), "Page 999 of 1" would contradict the note above it: the count of pages instead. */}
       <p>{`${page > pages ? `${pages} ${pages === 1 ? "page" : "pages"}` : `Page ${page} of ${pages}`} · ${total} ${total === 1 ? noun[0] : noun[1]}`}</p>{" "}
@@ -52,14 +55,14 @@ export function Pagination({
   );
 }
 
-/** The page size select of a list's GET search form (`pageSize`, one of PAGE_SIZES). */
-export function PageSizeSelect({ id, value }: { id: string; value: number }) {
+/** The page size select of a list's GET search form (`pageSize` unless named otherwise, one of PAGE_SIZES). */
+export function PageSizeSelect({ id, value, name = "pageSize" }: { id: string; value: number; name?: string }) {
   return (
     <div>
       <label htmlFor={id} className="mb-1 block text-sm font-medium">
         Page size
       </label>
-      <select id={id} name="pageSize" defaultValue={String(value)} className="rounded-md border border-border bg-white px-3 py-2 text-sm">
+      <select id={id} name={name} defaultValue={String(value)} className="rounded-md border border-border bg-white px-3 py-2 text-sm">
         {PAGE_SIZES.map((n) => (
           <option key={n} value={n}>
             {n}

@@ -35,7 +35,7 @@ import {
   projectJobsSchema,
   projectSchema,
   projectSearchResponseSchema,
-  projectUsersResponseSchema,
+  projectUsersPageSchema,
   setProjectUserSchema,
   type createProjectSchema,
   type columnWidthsQuerySchema,
@@ -101,7 +101,9 @@ export function workspaceApi(ws: WorkspaceDescriptor, as: Caller) {
       update: (body: z.input<typeof updateProjectSchema> | z.input<typeof updateConfigurationSchema>) =>
         callService("data-api", at(id), as, { method: "PATCH", body, schema: anything }),
 
-      users: () => callService("data-api", at(id, "users"), as, { schema: projectUsersResponseSchema }),
+      /** A page of who may read and write it, the latest grant or change first. */
+      users: (query: { page: number; pageSize: number; userId?: string[] }) =>
+        callService("data-api", at(id, "users"), as, { schema: projectUsersPageSchema, query }),
       setUser: (userId: string, grant: z.input<typeof setProjectUserSchema>) =>
         callService("data-api", at(id, "users", userId), as, { method: "PUT", body: setProjectUserSchema.parse(grant), schema: anything }),
       removeUser: (userId: string) => callService("data-api", at(id, "users", userId), as, { method: "DELETE", schema: anything }),

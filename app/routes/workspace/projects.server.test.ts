@@ -412,7 +412,7 @@ describe("the people to add on the project access page", () => {
     const opts = { params: { projectId: project.id }, middleware: projectLayout.middleware };
     const fetchSpy = vi.spyOn(globalThis, "fetch");
     try {
-      const found = (await call(ANALYST, `${url}&name=CARL&pageSize=10`, access.loader, opts)) as any;
+      const found = (await call(ANALYST, `${url}&name=CARL&usersPageSize=10`, access.loader, opts)) as any;
       expect(found.search).toEqual({ name: "CARL", sort: "name", page: 1, pageSize: 10 });
       expect(found.people).toMatchObject({ total: 1, onPage: 1, candidates: [{ name: "Carl Client", email: "clientadmin@demo.test" }] });
       // The granted user keeps a name, asked by id; the company's whole list is never asked.
@@ -424,9 +424,61 @@ describe("the people to add on the project access page", () => {
       fetchSpy.mockRestore();
     }
     // Past the end: nobody on the page, said so; a bad page size falls back to the default.
-    const past = (await call(ANALYST, `${url}&page=3&pageSize=nope`, access.loader, opts)) as any;
+    const past = (await call(ANALYST, `${url}&usersPage=3&usersPageSize=nope`, access.loader, opts)) as any;
     expect(past.search).toMatchObject({ page: 3, pageSize: 25 });
     expect(past.people).toMatchObject({ total: 2, onPage: 0, candidates: [] });
+  });
+});
+
+describe("the users with access on the project access page", () => {
+  it("are a page of the access list, paged by the data API, the latest grant first, named by asking for that page's ids", async () => {
+    const project = await newProject(ANALYST, birch.id, birchApp.id, "Access of many");
+    const url = projectUrl(project.id, "users/project-access", birch.id);
+    const opts = { params: { projectId: project.id }, middleware: projectLayout.middleware };
+    // Eleven more people of Birch, each given read access in turn: twelve on the list with the analyst.
+    const grantees = Array.from({ length: 11 }, (_, i) => {
+      const n = String(i).padStart(2, "0");
+      return { id: `b0000000-0000-4000-8000-0000000000${n}`, name: `Grantee ${n}`, email: `grantee${n}@demo.test` };
+    });
+    const createdAt = new Date().toISOString();
+    await live.clientPortalDb
+      .insertInto("users")
+      .values(grantees.map((g) => ({ ...g, password_hash: "-", roles: "DataTransformation_Analyst", created_at: createdAt })))
+      .execute();
+    await live.clientPortalDb
+      .insertInto("permissions")
+      .values(grantees.map((g) => ({ user_id: g.id, company_id: birch.id, product_role_name: "DataTransformation_Analyst" })))
+      .execute();
+    for (const g of grantees) {
+      await api(ANALYST, "PUT", `/api/v1/projects/${project.id}/users/${g.id}`, { canRead: true });
+      await new Promise((r) => setTimeout(r, 2));
+    }
+
+    const fetchSpy = vi.spyOn(globalThis, "fetch");
+    try {
+      const first = (await call(ANALYST, `${url}&pageSize=10`, access.loader, opts)) as any;
+      expect(first.grants).toEqual({ page: 1, pageSize: 10, total: 12 });
+      expect(first.users.map((u: any) => u.user?.name)).toEqual(
+        grantees
+          .slice(1)
+          .reverse()
+          .map((g) => g.name),
+      );
+      // The people to add leave out everybody with access, on this page of the list or another.
+      expect(first.people.candidates.map((u: any) => u.name)).toEqual(["Carl Client"]);
+      const second = (await call(ANALYST, `${url}&page=2&pageSize=10`, access.loader, opts)) as any;
+      expect(second.users.map((u: any) => u.user?.name)).toEqual(["Grantee 00", "Ann Analyst"]);
+      // The names are asked by id, for the page's grants only.
+      const byId = fetchSpy.mock.calls
+        .map(([u]) => new URL(String(u)))
+        .filter((u) => u.pathname === `/api/v1/companies/${birch.id}/users/page` && u.searchParams.has("id"));
+      expect(byId.map((u) => u.searchParams.getAll("id").length)).toEqual([10, 2]);
+    } finally {
+      fetchSpy.mockRestore();
+    }
+    // Past the end: nobody on the page, the count still said.
+    const past = (await call(ANALYST, `${url}&page=3&pageSize=10`, access.loader, opts)) as any;
+    expect(past).toMatchObject({ users: [], grants: { page: 3, total: 12 } });
   });
 });
 

@@ -48,7 +48,7 @@ describe.each(TEST_DATABASE_KINDS)("demo content on %s", (kind) => {
     const acmeSchemes = demoAdminDataSources(acme.id).map((s) => s.id);
     for (const s of configuration.schemes) expect(acmeSchemes).toContain(s.scheme.id);
     const users = await api.get(`/api/v1/audit-projects/${configuration.id}/users`, t);
-    expect(users.body).toEqual([{ userId: USERS.analyst.id, canRead: true, canWrite: true, grantedAt: expect.any(String) }]);
+    expect(users.body.items).toEqual([{ userId: USERS.analyst.id, canRead: true, canWrite: true, grantedAt: expect.any(String) }]);
     expect((await api.get(`/api/v1/audit-projects/checkdefaultproject/${acme.id}`, t)).body).toEqual({
       hasDefault: true,
       defaultConfiguration: { id: configuration.id, name: "Monthly payroll deliveries" },

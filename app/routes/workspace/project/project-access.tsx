@@ -2,7 +2,7 @@ import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form } from "react-router";
 import { z } from "zod";
-import type { CompanyUser } from "../../../../contracts/client-portal";
+import { USER_IDS_AT_ONCE, type CompanyUser } from "../../../../contracts/client-portal";
 import { formBoolean, whenFieldsPass } from "../../../../contracts/common";
 import { CheckboxField, FormErrors, SelectField } from "~/components/forms/fields";
 import { StatusButton } from "~/components/forms/status-button";
@@ -10,22 +10,20 @@ import { formatTimestamp } from "~/components/projects/format";
 import { useIntentPending } from "~/components/projects/use-intent-pending";
 import { Alert } from "~/components/ui/alert";
 import { Card } from "~/components/ui/card";
-import { ListSearchForm } from "~/components/ui/list-search-form";
-import { Pagination } from "~/components/ui/pagination";
-import { SearchField } from "~/components/ui/search-field";
+import { Pagination, PastTheEnd } from "~/components/ui/pagination";
+import { PeoplePagination, PeopleSearchForm } from "~/components/ui/people-search";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
-import { companyUsersPage } from "~/lib/api/workspaces.server";
-import { readContains, readPaging } from "~/lib/list-search.server";
+import { readPaging, readPeopleSearch } from "~/lib/list-search.server";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
-import { DEFAULT_PAGE_SIZE } from "~/lib/list-search";
+import { DEFAULT_PAGE_SIZE, peopleSearchParams } from "~/lib/list-search";
 import { getFormProps, useServerForm } from "~/lib/forms";
 import { invalid, readFormData, refusedByService, unknownIntent } from "~/lib/forms.server";
 import { mayEnterArea } from "../../../../contracts/areas";
 import { readableRole } from "../../../../contracts/roles";
 import { accessSettings, afterGuard, forSelectedCompany } from "~/lib/guards.server";
 import { projectCalls, projectScope, requireWorkspace } from "../workspace.server";
-import { companyUsersNamed, namesUnavailable } from "~/lib/company-people.server";
+import { companyPeoplePage, companyUsersNamed } from "~/lib/company-people.server";
 import type { Route } from "./+types/project-access";
 
 /**
@@ -46,24 +44,27 @@ const grantSchema = z
 const removeSchema = z.object({ userId: z.string().min(1) });
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  // The company's people to add: a page of them, searched and counted by the client portal in SQL
-  // (`?name=&page=&pageSize=`), never the whole company. Started beside the workspace's own load.
+  // Two lists page through the URL side by side, never the whole of either: the access list
+  // (`?page=&pageSize=`), paged by the data API in SQL, and the company's people to add
+  // (`?name=&usersPage=&usersPageSize=`), searched and counted by the client portal in SQL.
+  // Both started beside the workspace's own load.
   const params = new URL(request.url).searchParams;
-  const search = { name: readContains(params), ...readPaging(params, ["name"], "name") };
+  const { page, pageSize } = readPaging(params, ["-grantedAt"], "-grantedAt");
+  const search = readPeopleSearch(params);
+  const calls = projectCalls(context);
   const [{ access, ws, companyId, paths, project }, [grants, { value: people }]] = await afterGuard(
     projectScope(context),
-    Promise.all([
-      projectCalls(context).users(),
-      forSelectedCompany(context, (as, companyId) =>
-        companyUsersPage(as, companyId, { name: search.name || undefined, page: search.page, pageSize: search.pageSize }).catch(namesUnavailable),
-      ),
-    ]),
+    Promise.all([calls.users({ page, pageSize }), forSelectedCompany(context, (as, companyId) => companyPeoplePage(as, companyId, search))]),
   );
-  // The names of the people with access: asked by their ids.
-  const grantees = await companyUsersNamed(
-    context,
-    grants.map((g) => g.userId),
-  );
+  const [grantees, peopleWithAccess] = await Promise.all([
+    // The names of the people with access on this page: asked by their ids.
+    companyUsersNamed(
+      context,
+      grants.items.map((g) => g.userId),
+    ),
+    // Which of the page of people have access already (on any page of the list): asked by their ids.
+    people?.items.length ? calls.users({ userId: people.items.map((u) => u.id), page: 1, pageSize: USER_IDS_AT_ONCE }) : null,
+  ]);
   const byId = new Map((grantees ?? []).map((u) => [u.id, u]));
   // People whose role in this company does not open the area: a grant alone does not let them in,
   // and the page says so next to their names rather than letting the grant look like it worked.
@@ -72,8 +73,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       .filter((u) => !mayEnterArea(ws.area, u.productRoleName ? [u.productRoleName] : [], accessSettings))
       .map((u) => [u.id, u.productRoleName ? readableRole(u.productRoleName) : "no role"]),
   );
-  const users = grants.map((g) => ({ ...g, user: byId.get(g.userId) ?? null, cannotOpenAs: cannotOpen[g.userId] ?? null }));
-  const granted = new Set(grants.map((g) => g.userId));
+  const users = grants.items.map((g) => ({ ...g, user: byId.get(g.userId) ?? null, cannotOpenAs: cannotOpen[g.userId] ?? null }));
+  const granted = new Set(peopleWithAccess?.items.map((g) => g.userId));
   return {
     companyId,
     here: paths.page(project.id, "users/project-access"),
@@ -81,6 +82,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     noun: ws.noun,
     namesMissing: people === null || grantees === null,
     users,
+    grants: { page, pageSize, total: grants.total },
     search,
     // The page of the company's people, those with access already left out of the select.
     people: people ? { total: people.total, candidates: people.items.filter((u) => !granted.has(u.id)), onPage: people.items.length } : null,
@@ -127,7 +129,13 @@ export const handle = { breadcrumb: "Project access" };
 type UserRow = Route.ComponentProps["loaderData"]["users"][number];
 
 export default function ProjectAccess({ loaderData, actionData }: Route.ComponentProps) {
-  const { canWrite, noun, namesMissing, users, people, search, here, companyId, area, cannotOpen } = loaderData;
+  const { canWrite, noun, namesMissing, users, grants, people, search, here, companyId, area, cannotOpen } = loaderData;
+  const href = useCompanyHref();
+  // Each list's links and search keep the other list where it is.
+  const grantsParams = (page: number) => ({
+    page: page === 1 ? undefined : page,
+    pageSize: grants.pageSize === DEFAULT_PAGE_SIZE ? undefined : grants.pageSize,
+  });
   const lastResult = actionData?.result as SubmissionResult<string[]> | undefined;
   const resultFor = (form: string) => (lastResult?.initialValue?.formKey === form ? lastResult : undefined);
 
@@ -145,8 +153,10 @@ export default function ProjectAccess({ loaderData, actionData }: Route.Componen
           <Alert className="mt-3">The names of the company's users could not be loaded from the client portal; user ids are shown instead.</Alert>
         ) : null}
         <div className="mt-4">
-          {users.length === 0 ? (
+          {grants.total === 0 ? (
             <p className="text-sm text-muted-foreground">No user has been given access to this {noun} yet.</p>
+          ) : users.length === 0 ? (
+            <PastTheEnd page={grants.page} />
           ) : canWrite ? (
             <ul className="divide-y divide-border rounded-lg border border-border" aria-label="Users with access">
               {users.map((u) => (
@@ -183,6 +193,16 @@ export default function ProjectAccess({ loaderData, actionData }: Route.Componen
               </TableBody>
             </Table>
           )}
+          {grants.total > 0 ? (
+            <Pagination
+              label="Pages of users with access"
+              page={grants.page}
+              pageSize={grants.pageSize}
+              total={grants.total}
+              noun={["user with access", "users with access"]}
+              href={(page) => href(here, { ...peopleSearchParams(search), ...grantsParams(page) })}
+            />
+          ) : null}
         </div>
       </Card>
 
@@ -195,6 +215,7 @@ export default function ProjectAccess({ loaderData, actionData }: Route.Componen
           area={area}
           noun={noun}
           cannotOpen={cannotOpen}
+          keep={grantsParams(grants.page)}
           lastResult={resultFor("add")}
         />
       ) : null}
@@ -256,41 +277,23 @@ function RemoveForm({ row, lastResult }: { row: UserRow; lastResult?: Submission
 }
 
 type AddProps = Pick<Route.ComponentProps["loaderData"], "people" | "search" | "here" | "companyId" | "area" | "noun" | "cannotOpen"> & {
+  /** The access list's page, which finding people keeps. */
+  keep: Record<string, string | number | undefined>;
   lastResult?: SubmissionResult<string[]>;
 };
 
 /** The company's people a page at a time, searched through the URL (a GET form and links): the select offers the page's people without access. */
-function AddForm({ people, search, here, companyId, area, noun, cannotOpen, lastResult }: AddProps) {
-  const href = useCompanyHref();
+function AddForm({ people, search, here, companyId, area, noun, cannotOpen, keep, lastResult }: AddProps) {
   const candidates: CompanyUser[] = people?.candidates ?? [];
   const blocked = candidates.filter((u) => cannotOpen[u.id]);
   const pending = useIntentPending("set", { formKey: "add" });
   const [form, fields] = useServerForm({ id: "add-user", lastResult, defaultValue: { canRead: "on" }, required: ["userId"] });
-  const withSearch = (page: number) =>
-    href(here, {
-      name: search.name || undefined,
-      page: page === 1 ? undefined : page,
-      pageSize: search.pageSize === DEFAULT_PAGE_SIZE ? undefined : search.pageSize,
-    });
   return (
     <Card aria-labelledby="add-title">
       <h2 id="add-title" className="text-lg font-semibold">
         Add a user
       </h2>
-      {people ? (
-        <ListSearchForm
-          action={here}
-          label="Find users"
-          sort={search.sort}
-          defaultSort="name"
-          pageSize={search.pageSize}
-          pageSizeId="access-users-page-size"
-          filtered={Boolean(search.name)}
-          className="mt-3"
-        >
-          <SearchField id="access-users-search" label="Name or e-mail contains" value={search.name} placeholder="Name or e-mail…" />
-        </ListSearchForm>
-      ) : null}
+      {people ? <PeopleSearchForm action={here} companyId={companyId} search={search} keep={keep} id="access-users" className="mt-3" /> : null}
       {!people ? (
         <p className="mt-2 text-sm text-muted-foreground">The company's users could not be loaded.</p>
       ) : candidates.length === 0 ? (
@@ -339,9 +342,7 @@ function AddForm({ people, search, here, companyId, area, noun, cannotOpen, last
           </Form>
         </>
       )}
-      {people && people.total > 0 ? (
-        <Pagination page={search.page} pageSize={search.pageSize} total={people.total} noun={["user", "users"]} href={withSearch} />
-      ) : null}
+      {people && people.total > 0 ? <PeoplePagination here={here} search={search} total={people.total} keep={keep} /> : null}
     </Card>
   );
 }

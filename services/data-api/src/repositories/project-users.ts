@@ -1,8 +1,8 @@
-import type { Kysely } from "kysely";
-import type { ProjectAccess } from "../../../../contracts/projects.ts";
+import { sql, type Kysely } from "kysely";
+import type { ProjectAccess, ProjectUser } from "../../../../contracts/projects.ts";
 import { ApiProblem, NotFoundError } from "../api-problem.ts";
 import type { Database } from "../db/schema.ts";
-import { inTransaction, toFlag } from "./db-helpers.ts";
+import { inTransaction, toFlag, totalOf } from "./db-helpers.ts";
 
 /**
  * A project's access list: who may read it and who may also write (project-access page). A project
@@ -13,17 +13,42 @@ export const LAST_WRITER_MESSAGE =
   "A project needs at least one user with write access: give another user write access before removing it from this one.";
 export const PROJECT_USER_NOT_FOUND_MESSAGE = "This user has no access to the project.";
 
-export type ProjectUser = { userId: string; canRead: boolean; canWrite: boolean; grantedAt: string };
+const grantsOf = (db: Kysely<Database>, projectId: string) => db.selectFrom("project_users").where("project_id", "=", projectId);
 
-export async function listProjectUsers(db: Kysely<Database>, projectId: string): Promise<ProjectUser[]> {
-  const rows = await db
-    .selectFrom("project_users")
+type GrantRow = { user_id: string; can_read: number; can_write: number; granted_at: string };
+const toProjectUser = (r: GrantRow): ProjectUser => ({
+  userId: r.user_id,
+  canRead: Number(r.can_read) === 1,
+  canWrite: Number(r.can_write) === 1,
+  grantedAt: r.granted_at,
+});
+
+/**
+ * A page of the access list, paged in SQL: the latest grant or change first, so that what a user just
+ * saved is on the first page; the user id keeps ties stable.
+ */
+export async function pageProjectUsers(db: Kysely<Database>, projectId: string, query: { page: number; pageSize: number; userId?: readonly string[] }) {
+  const { userId = [], ...page } = query;
+  const matching = () => grantsOf(db, projectId).$if(userId.length > 0, (q) => q.where("user_id", "in", userId));
+  const rows = await matching()
     .select(["user_id", "can_read", "can_write", "granted_at"])
-    .where("project_id", "=", projectId)
-    .orderBy("granted_at")
+    .orderBy("granted_at", "desc")
     .orderBy("user_id")
+    .limit(page.pageSize)
+    .offset((page.page - 1) * page.pageSize)
     .execute();
-  return rows.map((r) => ({ userId: r.user_id, canRead: Number(r.can_read) === 1, canWrite: Number(r.can_write) === 1, grantedAt: r.granted_at }));
+  const total = await totalOf(rows.length, page, () =>
+    matching()
+      .select((eb) => eb.fn.countAll<number | string>().as("n"))
+      .executeTakeFirstOrThrow(),
+  );
+  return { items: rows.map(toProjectUser), total, ...page };
+}
+
+/** One user's entry on the access list (the answer to a grant), or null. */
+export async function findProjectUser(db: Kysely<Database>, projectId: string, userId: string): Promise<ProjectUser | null> {
+  const row = await grantsOf(db, projectId).select(["user_id", "can_read", "can_write", "granted_at"]).where("user_id", "=", userId).executeTakeFirst();
+  return row ? toProjectUser(row) : null;
 }
 
 /** What the access list grants `userId` (admins are decided elsewhere: they need no entry). */
@@ -74,9 +99,8 @@ async function serialiseAccessChanges(trx: Kysely<Database>, projectId: string) 
   await trx.updateTable("projects").set((eb) => ({ updated_at: eb.ref("updated_at") })).where("id", "=", projectId).execute();
 }
 
-/** Throws unless somebody other than `userId` keeps write access (only when `userId` writes now). */
+/** Throws unless somebody other than `userId` keeps write access (only when `userId` writes now): two rows at most are read. */
 async function assertAnotherWriter(trx: Kysely<Database>, projectId: string, userId: string) {
-  const writers = await trx.selectFrom("project_users").select("user_id").where("project_id", "=", projectId).where("can_write", "=", 1).execute();
-  const isWriter = writers.some((w) => w.user_id === userId);
-  if (isWriter && writers.length === 1) throw new ApiProblem(409, "last_writer", LAST_WRITER_MESSAGE);
+  const writers = await grantsOf(trx, projectId).select("user_id").where("can_write", "=", 1).orderBy(sql`user_id = ${userId}`, "desc").limit(2).execute();
+  if (writers.length === 1 && writers[0]!.user_id === userId) throw new ApiProblem(409, "last_writer", LAST_WRITER_MESSAGE);
 }

@@ -64,7 +64,7 @@ describe.each(TEST_DATABASE_KINDS)("onboarding configurations (audit projects) o
       });
       expect(await findProjectDictionaryRef(api.db, payroll.id)).toMatchObject({ companyId: acme.id, applicationId: acmeApp.id, projectId: payroll.id });
       const users = await api.get(`/api/v1/audit-projects/${payroll.id}/users`, await token(USERS.analyst));
-      expect(users.body).toEqual([{ userId: USERS.analyst.id, canRead: true, canWrite: true, grantedAt: expect.any(String) }]);
+      expect(users.body.items).toEqual([{ userId: USERS.analyst.id, canRead: true, canWrite: true, grantedAt: expect.any(String) }]);
       expect((await api.get(`/api/v1/audit-projects/${payroll.id}`, await token(USERS.analyst))).body).toEqual(payroll);
     });
 
@@ -490,7 +490,9 @@ describe.each(TEST_DATABASE_KINDS)("onboarding configurations (audit projects) o
       expect(granted.body.fieldErrors).toEqual({ userId: ["This user has no access to the company"] });
       const viewerGrant = await api.send("PUT", `${base}/users/${USERS.viewer.id}`, owner, { canRead: true });
       expect(viewerGrant.status).toBe(200);
-      expect(viewerGrant.body.map((u: { userId: string }) => u.userId)).toEqual([USERS.analyst.id, USERS.viewer.id]);
+      expect(viewerGrant.body).toMatchObject({ userId: USERS.viewer.id, canRead: true, canWrite: false });
+      const list = await api.get(`${base}/users`, owner);
+      expect(list.body.items.map((u: { userId: string }) => u.userId)).toEqual([USERS.viewer.id, USERS.analyst.id]);
 
       // Not ready: no tables, then a table without columns. The status stays SetupAddColumnsIncomplete.
       const empty = await api.send("POST", `${base}/try-create-databases`, owner);

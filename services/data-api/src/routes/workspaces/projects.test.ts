@@ -58,7 +58,7 @@ describe.each(TEST_DATABASE_KINDS)("projects on %s", (kind) => {
       expect(dictionary).toMatchObject({ companyId: birch.id, applicationId: birchApp.id, projectId: res.body.id });
 
       const users = await api.get(`/api/v1/projects/${res.body.id}/users`, await token(USERS.analyst));
-      expect(users.body).toEqual([{ userId: USERS.analyst.id, canRead: true, canWrite: true, grantedAt: expect.any(String) }]);
+      expect(users.body.items).toEqual([{ userId: USERS.analyst.id, canRead: true, canWrite: true, grantedAt: expect.any(String) }]);
     });
 
     it("refuses a name the company already uses, in any case, with 409 on the name field", async () => {

@@ -17,30 +17,37 @@ describe.each(TEST_DATABASE_KINDS)("project access list on %s", (kind) => {
   });
   afterAll(() => api?.close());
 
-  const usersOf = (project: Project, token: string) => api.get(`/api/v1/projects/${project.id}/users`, token);
+  const usersOf = (project: Project, token: string, query = "") => api.get(`/api/v1/projects/${project.id}/users${query}`, token);
   const put = (project: Project, userId: string, token: string, body: unknown) => api.send("PUT", `/api/v1/projects/${project.id}/users/${userId}`, token, body);
   const del = (project: Project, userId: string, token: string) => api.send("DELETE", `/api/v1/projects/${project.id}/users/${userId}`, token);
 
-  it("adds a user of the company, changes their access and removes them, answering the whole list", async () => {
+  it("adds a user of the company, changes their access and removes them, answering the user's entry", async () => {
     const owner = await api.tokenFor(USERS.analyst);
     const project = await makeProject(api, owner, { companyId: birch.id, applicationId });
 
     const added = await put(project, USERS.clientAdmin.id, owner, { canRead: "on" });
     expect(added.status).toBe(200);
-    expect(added.body).toEqual([
-      { userId: USERS.analyst.id, canRead: true, canWrite: true, grantedAt: expect.any(String) },
-      { userId: USERS.clientAdmin.id, canRead: true, canWrite: false, grantedAt: expect.any(String) },
-    ]);
-    // The reader sees the list too, but may not change it.
-    expect((await usersOf(project, await api.tokenFor(USERS.clientAdmin))).status).toBe(200);
+    expect(added.body).toEqual({ userId: USERS.clientAdmin.id, canRead: true, canWrite: false, grantedAt: expect.any(String) });
+    // The reader sees the list too, but may not change it; the latest grant first.
+    const list = await usersOf(project, await api.tokenFor(USERS.clientAdmin));
+    expect(list.status).toBe(200);
+    expect(list.body).toEqual({
+      items: [
+        { userId: USERS.clientAdmin.id, canRead: true, canWrite: false, grantedAt: expect.any(String) },
+        { userId: USERS.analyst.id, canRead: true, canWrite: true, grantedAt: expect.any(String) },
+      ],
+      total: 2,
+      page: 1,
+      pageSize: 25,
+    });
 
     // Write implies read, whatever the form sent.
     const promoted = await put(project, USERS.clientAdmin.id, owner, { canRead: false, canWrite: true });
-    expect(promoted.body[1]).toMatchObject({ userId: USERS.clientAdmin.id, canRead: true, canWrite: true });
+    expect(promoted.body).toMatchObject({ userId: USERS.clientAdmin.id, canRead: true, canWrite: true });
 
     const removed = await del(project, USERS.clientAdmin.id, owner);
-    expect(removed.status).toBe(200);
-    expect(removed.body.map((u: { userId: string }) => u.userId)).toEqual([USERS.analyst.id]);
+    expect(removed.status).toBe(204);
+    expect((await usersOf(project, owner)).body.items.map((u: { userId: string }) => u.userId)).toEqual([USERS.analyst.id]);
     expect((await api.get(`/api/v1/projects/${project.id}`, await api.tokenFor(USERS.clientAdmin))).status).toBe(404);
   });
 
@@ -64,11 +71,11 @@ describe.each(TEST_DATABASE_KINDS)("project access list on %s", (kind) => {
     expect(demote.body.errors).toEqual([LAST_WRITER_MESSAGE]);
     const remove = await del(project, USERS.analyst.id, owner);
     expect(remove.status).toBe(409);
-    expect((await usersOf(project, owner)).body).toEqual([expect.objectContaining({ userId: USERS.analyst.id, canWrite: true })]);
+    expect((await usersOf(project, owner)).body.items).toEqual([expect.objectContaining({ userId: USERS.analyst.id, canWrite: true })]);
 
     // With a second writer, the first may step down.
     await put(project, USERS.clientAdmin.id, owner, { canWrite: true });
-    expect((await del(project, USERS.analyst.id, owner)).status).toBe(200);
+    expect((await del(project, USERS.analyst.id, owner)).status).toBe(204);
     const left = await api.tokenFor(USERS.clientAdmin);
     expect((await del(project, USERS.clientAdmin.id, left)).status).toBe(409);
   });
@@ -83,6 +90,32 @@ describe.each(TEST_DATABASE_KINDS)("project access list on %s", (kind) => {
     const project = await makeProject(api, await api.tokenFor(USERS.analyst), { companyId: birch.id, applicationId });
     const res = await put(project, USERS.clientAdmin.id, await api.tokenFor(USERS.superAdmin), { canWrite: true });
     expect(res.status).toBe(200);
-    expect(res.body).toHaveLength(2);
+    expect((await usersOf(project, await api.tokenFor(USERS.superAdmin))).body.total).toBe(2);
+  });
+
+  it("answers the list a page at a time, paged in SQL, the latest grant or change first", async () => {
+    const owner = await api.tokenFor(USERS.analyst);
+    const project = await makeProject(api, owner, { companyId: birch.id, applicationId });
+    // More grants than a page: written straight to the table (the client portal knows only the demo users).
+    const at = (i: number) => new Date(Date.UTC(2030, 0, 1, 0, 0, i)).toISOString();
+    await api.db
+      .insertInto("project_users")
+      .values(Array.from({ length: 12 }, (_, i) => ({ project_id: project.id, user_id: `user-${i}`, can_read: 1, can_write: 0, granted_at: at(i), granted_by: USERS.analyst.id })))
+      .execute();
+    const first = await usersOf(project, owner, "?page=1&pageSize=10");
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ total: 13, page: 1, pageSize: 10 });
+    expect(first.body.items.map((u: { userId: string }) => u.userId)).toEqual(Array.from({ length: 10 }, (_, i) => `user-${11 - i}`));
+    const second = await usersOf(project, owner, "?page=2&pageSize=10");
+    expect(second.body.items.map((u: { userId: string }) => u.userId)).toEqual(["user-1", "user-0", USERS.analyst.id]);
+    expect((await usersOf(project, owner, "?page=3&pageSize=10")).body).toMatchObject({ items: [], total: 13 });
+    // Only the entries of the users asked for (which of a page of people have access).
+    const some = await usersOf(project, owner, "?userId=user-3&userId=user-7&userId=nobody");
+    expect(some.body).toMatchObject({ total: 2, items: [{ userId: "user-7" }, { userId: "user-3" }] });
+    // A page size the contract does not offer is refused, naming it.
+    const bad = await usersOf(project, owner, "?pageSize=7");
+    expect(bad.status).toBe(400);
+    // Another company's user reads nothing of it: not found.
+    expect((await usersOf(project, await api.tokenFor(USERS.viewer), "?page=2&pageSize=10")).status).toBe(404);
   });
 });

@@ -2,14 +2,20 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { z } from "zod";
-import { projectAccessSchema, projectUsersResponseSchema, setProjectUserSchema } from "../../../../../contracts/projects.ts";
+import {
+  projectAccessSchema,
+  projectUserSchema,
+  projectUsersPageSchema,
+  projectUsersQuerySchema,
+  setProjectUserSchema,
+} from "../../../../../contracts/projects.ts";
 import type { WorkspaceDescriptor } from "../../../../../contracts/workspaces.ts";
 import { ApiProblem } from "../../api-problem.ts";
 import type { CompanyUser } from "../../../../../contracts/client-portal.ts";
 import { CompanyUsersUnavailableError } from "../../company-users.ts";
 import type { AppEnv } from "../../context.ts";
 import { createRouter, jsonBody, jsonContent } from "../../openapi.ts";
-import { listProjectUsers, removeProjectUser, setProjectUser } from "../../repositories/project-users.ts";
+import { findProjectUser, pageProjectUsers, removeProjectUser, setProjectUser } from "../../repositories/project-users.ts";
 import { requireWorkspace } from "../../workspace-access.ts";
 import { capitalised, collectionPath, readErrorsOf, workspaceIdParams, writeErrorsOf } from "./shared.ts";
 
@@ -42,8 +48,9 @@ export function createWorkspaceUsersRouter(descriptor: WorkspaceDescriptor) {
     path: `${base}/users`,
     tags,
     summary: `Who may read and write the ${noun}`,
-    request: { params: workspaceIdParams },
-    responses: { 200: jsonContent(projectUsersResponseSchema, "The access list."), ...readErrors },
+    description: "A page of the access list, the latest grant or change first.",
+    request: { params: workspaceIdParams, query: projectUsersQuerySchema },
+    responses: { 200: jsonContent(projectUsersPageSchema, "A page of the access list."), ...readErrors },
   });
 
   const put = createRoute({
@@ -51,9 +58,9 @@ export function createWorkspaceUsersRouter(descriptor: WorkspaceDescriptor) {
     path: `${base}/users/{userId}`,
     tags,
     summary: `Give a user of the company access to the ${noun}, or change it`,
-    description: `Write implies read. The user must hold a permission for the ${noun}'s company (client portal). The last user with write access cannot lose it (409). Answers the whole list.`,
+    description: `Write implies read. The user must hold a permission for the ${noun}'s company (client portal). The last user with write access cannot lose it (409). Answers the user's entry.`,
     request: { params: userParams, body: jsonBody(setProjectUserSchema) },
-    responses: { 200: jsonContent(projectUsersResponseSchema, "The access list after the change."), ...writeErrors },
+    responses: { 200: jsonContent(projectUserSchema, "The user's entry after the change."), ...writeErrors },
   });
 
   const remove = createRoute({
@@ -61,9 +68,9 @@ export function createWorkspaceUsersRouter(descriptor: WorkspaceDescriptor) {
     path: `${base}/users/{userId}`,
     tags,
     summary: `Take a user off the ${noun}'s access list`,
-    description: "The last user with write access cannot be removed (409). Answers the whole list.",
+    description: "The last user with write access cannot be removed (409).",
     request: { params: userParams },
-    responses: { 200: jsonContent(projectUsersResponseSchema, "The access list after the change."), ...writeErrors },
+    responses: { 204: { description: "Removed." }, ...writeErrors },
   });
 
   const router = createRouter().openapi(access, async (c) => {
@@ -75,7 +82,7 @@ export function createWorkspaceUsersRouter(descriptor: WorkspaceDescriptor) {
   return router
     .openapi(list, async (c) => {
       const { workspace } = await requireWorkspace(c, kind, c.req.valid("param").id, { write: false });
-      return c.json(await listProjectUsers(c.var.deps.db, workspace.id), 200);
+      return c.json(await pageProjectUsers(c.var.deps.db, workspace.id, c.req.valid("query")), 200);
     })
     .openapi(put, async (c) => {
       const { id, userId } = c.req.valid("param");
@@ -84,14 +91,16 @@ export function createWorkspaceUsersRouter(descriptor: WorkspaceDescriptor) {
       const grant = c.req.valid("json");
       const { db } = c.var.deps;
       await setProjectUser(db, workspace.id, userId, { ...grant, grantedBy: c.var.caller.userId });
-      return c.json(await listProjectUsers(db, workspace.id), 200);
+      const entry = await findProjectUser(db, workspace.id, userId);
+      if (!entry) throw new Error(`the grant of ${userId} on ${workspace.id} was not saved`);
+      return c.json(entry, 200);
     })
     .openapi(remove, async (c) => {
       const { id, userId } = c.req.valid("param");
       const { workspace } = await requireWorkspace(c, kind, id, { write: true });
       const { db } = c.var.deps;
       await removeProjectUser(db, workspace.id, userId);
-      return c.json(await listProjectUsers(db, workspace.id), 200);
+      return c.body(null, 204);
     });
 }
 
