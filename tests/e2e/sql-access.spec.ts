@@ -51,6 +51,12 @@ for (const javaScriptEnabled of [true, false]) {
       await page.goto(credentialsPage);
       await expect(page.getByRole("heading", { name: "SQL Credentials", level: 1 })).toBeVisible();
       const create = page.getByRole("form", { name: "Create credential" });
+      // Its User select offers a page of the company's people, found through a GET form, never the whole company.
+      const findUsers = page.getByRole("search", { name: "Find users" });
+      await findUsers.getByLabel("Name or e-mail contains").fill("ANALYST@");
+      await findUsers.getByRole("button", { name: "Search" }).click();
+      await expect(page.getByRole("navigation", { name: "Pages of the company's users" })).toContainText("Page 1 of 1 · 1 user");
+      await expect(create.getByLabel("User").locator("option")).toHaveText(["None: a named service", "Ann Analyst (analyst@demo.test)"]);
       await create.getByLabel("Service name").fill(`Reporting ${suffix}`);
       await create.getByRole("button", { name: "Create credential" }).click();
       await expect(create.getByText("Choose the day the credential expires")).toBeVisible();

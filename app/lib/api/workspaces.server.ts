@@ -4,7 +4,7 @@
  * builds every path from the workspace's descriptor: route modules never build an API path.
  */
 import { z } from "zod";
-import { companyUsersPageSchema, companyUsersResponseSchema, USER_IDS_AT_ONCE, type CompanyUser } from "../../../contracts/client-portal";
+import { companyUsersPageSchema, USER_IDS_AT_ONCE, type CompanyUser } from "../../../contracts/client-portal";
 import {
   checkDefaultResponseSchema,
   configurationSchema,
@@ -266,10 +266,3 @@ export async function companyUsersByIds(as: Caller, companyId: string, ids: read
   const pages = await Promise.all(batches.map((id) => companyUsersPage(as, companyId, { id, pageSize: USER_IDS_AT_ONCE })));
   return pages.flatMap((p) => p.items);
 }
-
-/** The company's people (client portal), for access grants and "started by"; with their product role in it if asked. */
-export const companyUsers = (as: Caller, companyId: string, options: { withRoles?: boolean } = {}) =>
-  callService("client-portal", `/api/v1/companies/${enc(companyId)}/users`, as, {
-    schema: companyUsersResponseSchema,
-    query: { include: options.withRoles ? "roles" : undefined },
-  });

@@ -58,7 +58,8 @@ describe("revoking a SQL credential", () => {
     companyName: "Acme Health",
     search: { sort: "-createdAt", page: 2, pageSize: 10 },
     credentials: { items: [credential("k1"), credential("k2")], total: 12, page: 2, pageSize: 10 },
-    people: [],
+    people: { items: [], total: 0, page: 1, pageSize: 25 },
+    peopleSearch: { name: "", sort: "name", page: 1, pageSize: 25 },
     expiry: { min: "2026-11-27", max: "2027-11-28" },
   };
   const show = (search: string, actionData?: unknown) => renderPage(page, `${page}${search}`, SqlCredentials, loaderData, actionData);

@@ -14,12 +14,32 @@ describe("creating a SQL credential", () => {
     companyName: "Acme Health",
     search: { sort: "-createdAt", page: 1, pageSize: 10 },
     credentials: { items: [], total: 0, page: 1, pageSize: 10 },
-    people: [],
+    people: { items: [], total: 0, page: 1, pageSize: 25 },
+    peopleSearch: { name: "", sort: "name", page: 1, pageSize: 25 },
     expiry: { min: "2026-11-27", max: "2027-11-28" },
   };
 
   it("offers expiry dates from today to the last day the data API accepts", () => {
     const html = renderPage(page, `${page}?companyId=c1`, SqlCredentials, loaderData);
     expect(html).toMatch(/<input id="create-credential-expiresOn"[^>]*type="date"[^>]*min="2026-11-27"[^>]*max="2027-11-28"/);
+  });
+
+  it("offers a page of the people found in its User select, found and paged through the URL, keeping the credentials list's page", () => {
+    const ann = { id: "u1", name: "Ann Analyst", email: "analyst@demo.test" };
+    const html = renderPage(page, `${page}?companyId=c1&page=2&name=an`, SqlCredentials, {
+      ...loaderData,
+      search: { sort: "-createdAt", page: 2, pageSize: 10 },
+      credentials: { items: [], total: 12, page: 2, pageSize: 10 },
+      people: { items: [ann], total: 30, page: 1, pageSize: 25 },
+      peopleSearch: { name: "an", sort: "name", page: 1, pageSize: 25 },
+    });
+    expect(html).toMatch(/<option value="u1">Ann Analyst \(analyst@demo.test\)<\/option>/);
+    expect(html).toContain("Offers 1 of the 30 users found");
+    // The search form keeps the credentials list's page and page size as hidden fields.
+    const search = html.slice(html.indexOf('aria-label="Find users"'));
+    expect(search.slice(0, search.indexOf("</form>"))).toMatch(/name="page" value="2".*name="pageSize" value="10".*name="name"[^>]*value="an"/s);
+    // The people's Next keeps the list where it is; the list's Previous keeps the people found.
+    expect(html).toMatch(/aria-label="Pages of the company&#x27;s users".*href="[^"]*\?page=2&amp;pageSize=10&amp;name=an&amp;usersPage=2"/s);
+    expect(html).toContain(`href="${page}?name=an&amp;pageSize=10&amp;page=1"`);
   });
 });

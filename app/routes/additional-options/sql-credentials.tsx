@@ -22,16 +22,18 @@ import { buttonVariants } from "~/components/ui/button";
 import { Card, CardDescription } from "~/components/ui/card";
 import { ListSearchForm } from "~/components/ui/list-search-form";
 import { Pagination, PastTheEnd } from "~/components/ui/pagination";
+import { PeoplePagination, PeopleSearchForm } from "~/components/ui/people-search";
 import { SortableHeader } from "~/components/ui/sortable-header";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { sqlAccessApi } from "~/lib/api/sql-access.server";
-import { companyUsers } from "~/lib/api/workspaces.server";
+import { companyPeoplePage } from "~/lib/company-people.server";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { getFormProps, useServerForm } from "~/lib/forms";
-import { invalid, readFormData, refusalOf, refusedByService, serviceFailure, unknownIntent } from "~/lib/forms.server";
+import { invalid, readFormData, refusalOf, refusedByService, unknownIntent } from "~/lib/forms.server";
 import { callerOf, forSelectedCompany, shellOf } from "~/lib/guards.server";
-import { readPaging } from "~/lib/list-search.server";
+import { DEFAULT_PAGE_SIZE, peopleSearchParams, type PeopleSearch } from "~/lib/list-search";
+import { readPaging, readPeopleSearch } from "~/lib/list-search.server";
 import type { Route } from "./+types/sql-credentials";
 
 const PATH = "/additional-options/sql-credentials/users";
@@ -57,22 +59,23 @@ function readSearch(url: URL) {
  * made it (never in a redirect, a cookie or the list), with how to connect.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const search = readSearch(new URL(request.url));
+  const url = new URL(request.url);
+  const search = readSearch(url);
+  // The User select offers a page of the company's people, searched by the client portal in SQL
+  // (`?name=&usersPage=&usersPageSize=`), never the whole company: it may have thousands.
+  const peopleSearch = readPeopleSearch(url.searchParams);
   const { shell, value } = await forSelectedCompany(context, (as, companyId) =>
     Promise.all([
       sqlAccessApi(as).credentials({ companyId, status: search.status, sort: search.sort, page: search.page, pageSize: search.pageSize }),
       // The names come from the client portal; without them a credential can still be made for a service.
-      companyUsers(as, companyId).catch((err: unknown) => {
-        if (err instanceof Response || !serviceFailure(err)) throw err;
-        return null;
-      }),
+      companyPeoplePage(as, companyId, peopleSearch),
     ]),
   );
   const [credentials, people] = value ?? [null, null];
   // The expiry input's min and max: the days the data API accepts (expiresOnSchema).
   const today = todayUtc();
   const expiry = { min: today, max: lastExpiryDay(today) };
-  return { companyId: shell.company?.id ?? null, companyName: shell.company?.name ?? null, search, credentials, people, expiry };
+  return { companyId: shell.company?.id ?? null, companyName: shell.company?.name ?? null, search, credentials, people, peopleSearch, expiry };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -134,7 +137,7 @@ type LoaderData = Route.ComponentProps["loaderData"];
 type Credential = NonNullable<LoaderData["credentials"]>["items"][number];
 
 export default function SqlCredentials({ loaderData, actionData }: Route.ComponentProps) {
-  const { companyId, companyName, search, credentials, people, expiry } = loaderData;
+  const { companyId, companyName, search, credentials, people, peopleSearch, expiry } = loaderData;
   const href = useCompanyHref();
   const issued = actionData && "issued" in actionData ? (actionData.issued as IssuedSqlCredential) : undefined;
   // The refusal of one form: the create form's, a row's rotation's or the revocation's.
@@ -143,8 +146,15 @@ export default function SqlCredentials({ loaderData, actionData }: Route.Compone
   // ?revoke={credentialId}: the revocation's confirmation, a link away, so one click never revokes.
   const confirm = useConfirmParam("revoke");
   const revoking = credentials?.items.find((c) => c.id === confirm.value && c.status !== "Revoked");
+  // The list and the User select's people page through the URL side by side: each keeps the other where it is.
+  const listParams = {
+    status: search.status,
+    sort: search.sort === "-createdAt" ? undefined : search.sort,
+    page: search.page === 1 ? undefined : search.page,
+    pageSize: search.pageSize === DEFAULT_PAGE_SIZE ? undefined : search.pageSize,
+  };
   const listHref = (extra: Record<string, string | number | undefined>) =>
-    href(PATH, { status: search.status, sort: search.sort === "-createdAt" ? undefined : search.sort, pageSize: search.pageSize, ...extra });
+    href(PATH, { ...peopleSearchParams(peopleSearch), status: search.status, sort: listParams.sort, pageSize: search.pageSize, ...extra });
 
   return (
     <section aria-labelledby="page-title" className="flex flex-col gap-6">
@@ -173,6 +183,7 @@ export default function SqlCredentials({ loaderData, actionData }: Route.Compone
             defaultSort="-createdAt"
             pageSize={search.pageSize}
             pageSizeId="credential-page-size"
+            keep={peopleSearchParams(peopleSearch)}
             filtered={Boolean(search.status)}
           >
             <div className="mt-4 max-w-xs">
@@ -242,7 +253,7 @@ export default function SqlCredentials({ loaderData, actionData }: Route.Compone
               />
             </div>
           )}
-          <CreateForm people={people} expiry={expiry} lastResult={resultOf("create")} />
+          <CreateForm people={people} peopleSearch={peopleSearch} keep={listParams} companyId={companyId} expiry={expiry} lastResult={resultOf("create")} />
         </>
       )}
     </section>
@@ -386,7 +397,18 @@ function RevokeConfirmation({ credential, cancelHref, lastResult }: { credential
   );
 }
 
-function CreateForm({ people, expiry, lastResult }: { people: LoaderData["people"]; expiry: LoaderData["expiry"]; lastResult?: SubmissionResult<string[]> }) {
+type CreateProps = {
+  people: LoaderData["people"];
+  peopleSearch: PeopleSearch;
+  /** The credentials list's parameters, which finding a user keeps. */
+  keep: Record<string, string | number | undefined>;
+  companyId: string;
+  expiry: LoaderData["expiry"];
+  lastResult?: SubmissionResult<string[]>;
+};
+
+/** The User select offers a page of the company's people, found through the URL (a GET form and links) above the form. */
+function CreateForm({ people, peopleSearch, keep, companyId, expiry, lastResult }: CreateProps) {
   const pending = useIntentPending("create");
   const [form, fields] = useServerForm({
     id: "create-credential",
@@ -399,14 +421,20 @@ function CreateForm({ people, expiry, lastResult }: { people: LoaderData["people
         Create credential
       </h2>
       <p className="mt-1 text-sm text-muted-foreground">For a user of the company, or a named service (a reporting gateway, an ETL job): one or the other.</p>
+      {people ? (
+        <>
+          <PeopleSearchForm action={PATH} companyId={companyId} search={peopleSearch} keep={keep} id="credential-users" className="mt-4" />
+          {people.total > 0 ? <PeoplePagination here={PATH} search={peopleSearch} total={people.total} keep={keep} /> : null}
+        </>
+      ) : null}
       <Form method="post" {...getFormProps(form)} aria-labelledby="create-title" className="mt-4 grid max-w-3xl gap-4 sm:grid-cols-2">
         <FormErrors form={form} />
         <SelectField
           label="User"
           field={fields.userId!}
           placeholder="None: a named service"
-          options={(people ?? []).map((u) => ({ value: u.id, label: `${u.name} (${u.email})` }))}
-          description={people ? undefined : "The company's users could not be loaded: name a service instead, or try again."}
+          options={(people?.items ?? []).map((u) => ({ value: u.id, label: `${u.name} (${u.email})` }))}
+          description={peopleNote(people, peopleSearch)}
         />
         <TextField label="Service name" field={fields.serviceName!} />
         <TextField label="Expiry date" type="date" field={fields.expiresOn!} min={expiry.min} max={expiry.max} />
@@ -419,6 +447,16 @@ function CreateForm({ people, expiry, lastResult }: { people: LoaderData["people
       </Form>
     </Card>
   );
+}
+
+/** Under the User select: why it offers nobody, or that it offers one page of the people found. */
+function peopleNote(people: LoaderData["people"], search: PeopleSearch): string | undefined {
+  if (!people) return "The company's users could not be loaded: name a service instead, or try again.";
+  if (people.total === 0) return search.name ? "No user of this company has a name or e-mail containing this search." : "This company has no users.";
+  if (people.items.length === 0) return "There is nobody on this page of users. Go back with Previous.";
+  if (people.total > people.items.length)
+    return `Offers ${people.items.length} of the ${people.total} users found: search with Find users above, or see their other pages.`;
+  return undefined;
 }
 
 export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error";

@@ -1,0 +1,43 @@
+/**
+ * The SQL Credentials page's loader against the live services: the create form's User select offers
+ * a page of the company's people, searched and counted by the client portal, never the whole company.
+ */
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { DEMO_COMPANIES } from "../../../scripts/demo-data";
+import { startLiveServices } from "~/test/live-services";
+
+const live = await startLiveServices();
+afterAll(() => live.stop());
+
+const { createHarness } = await import("../workspace/test-support");
+const { call } = await createHarness();
+const credentials = await import("./sql-credentials");
+
+const [, acme] = DEMO_COMPANIES;
+const SUPER = "super@demo.test";
+const PAGE = `/additional-options/sql-credentials/users?companyId=${acme!.id}`;
+
+describe("the people a SQL credential may be made for", () => {
+  it("are a page of the company's people, searched through the URL beside the credentials list, never the whole company", async () => {
+    const fetchSpy = vi.spyOn(globalThis, "fetch");
+    try {
+      const found = (await call(SUPER, `${PAGE}&page=2&name=ANALYST&usersPageSize=10`, credentials.loader)) as any;
+      expect(found.peopleSearch).toEqual({ name: "ANALYST", sort: "name", page: 1, pageSize: 10 });
+      expect(found.people).toMatchObject({ total: 1, items: [{ name: "Ann Analyst", email: "analyst@demo.test" }] });
+      // The credentials list keeps its own page.
+      expect(found.search).toMatchObject({ page: 2 });
+      const asked = fetchSpy.mock.calls
+        .map(([u]) => new URL(u instanceof Request ? u.url : String(u)))
+        .filter((u) => u.pathname.startsWith(`/api/v1/companies/${acme!.id}/users`));
+      expect(asked.map((u) => [u.pathname, Object.fromEntries(u.searchParams)])).toEqual([
+        [`/api/v1/companies/${acme!.id}/users/page`, { name: "ANALYST", page: "1", pageSize: "10", include: "roles" }],
+      ]);
+    } finally {
+      fetchSpy.mockRestore();
+    }
+    // Past the end of the people: nobody on the page, the count still said.
+    const past = (await call(SUPER, `${PAGE}&usersPage=40`, credentials.loader)) as any;
+    expect(past.people.items).toEqual([]);
+    expect(past.people.total).toBeGreaterThan(0);
+  });
+});
