@@ -12,14 +12,12 @@ type PageParams = Record<string, string | number | undefined>;
  */
 export function PeopleSearchForm({
   action,
-  companyId,
   search,
   keep,
   id,
   className,
 }: {
   action: string;
-  companyId: string | null;
   search: PeopleSearch;
   keep: PageParams;
   /** Prefix of the form's field ids. */
@@ -30,7 +28,6 @@ export function PeopleSearchForm({
     <ListSearchForm
       action={action}
       label="Find users"
-      companyId={companyId}
       sort={search.sort}
       defaultSort="name"
       pageSize={search.pageSize}

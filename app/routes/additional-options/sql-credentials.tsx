@@ -253,7 +253,7 @@ export default function SqlCredentials({ loaderData, actionData }: Route.Compone
               />
             </div>
           )}
-          <CreateForm people={people} peopleSearch={peopleSearch} keep={listParams} companyId={companyId} expiry={expiry} lastResult={resultOf("create")} />
+          <CreateForm people={people} peopleSearch={peopleSearch} keep={listParams} expiry={expiry} lastResult={resultOf("create")} />
         </>
       )}
     </section>
@@ -402,13 +402,12 @@ type CreateProps = {
   peopleSearch: PeopleSearch;
   /** The credentials list's parameters, which finding a user keeps. */
   keep: Record<string, string | number | undefined>;
-  companyId: string;
   expiry: LoaderData["expiry"];
   lastResult?: SubmissionResult<string[]>;
 };
 
 /** The User select offers a page of the company's people, found through the URL (a GET form and links) above the form. */
-function CreateForm({ people, peopleSearch, keep, companyId, expiry, lastResult }: CreateProps) {
+function CreateForm({ people, peopleSearch, keep, expiry, lastResult }: CreateProps) {
   const pending = useIntentPending("create");
   const [form, fields] = useServerForm({
     id: "create-credential",
@@ -423,7 +422,7 @@ function CreateForm({ people, peopleSearch, keep, companyId, expiry, lastResult 
       <p className="mt-1 text-sm text-muted-foreground">For a user of the company, or a named service (a reporting gateway, an ETL job): one or the other.</p>
       {people ? (
         <>
-          <PeopleSearchForm action={PATH} companyId={companyId} search={peopleSearch} keep={keep} id="credential-users" className="mt-4" />
+          <PeopleSearchForm action={PATH} search={peopleSearch} keep={keep} id="credential-users" className="mt-4" />
           {people.total > 0 ? <PeoplePagination here={PATH} search={peopleSearch} total={people.total} keep={keep} /> : null}
         </>
       ) : null}

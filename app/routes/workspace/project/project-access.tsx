@@ -52,7 +52,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { page, pageSize } = readPaging(params, ["-grantedAt"], "-grantedAt");
   const search = readPeopleSearch(params);
   const calls = projectCalls(context);
-  const [{ access, ws, companyId, paths, project }, [grants, { value: people }]] = await afterGuard(
+  const [{ access, ws, paths, project }, [grants, { value: people }]] = await afterGuard(
     projectScope(context),
     Promise.all([calls.users({ page, pageSize }), forSelectedCompany(context, (as, companyId) => companyPeoplePage(as, companyId, search))]),
   );
@@ -76,7 +76,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const users = grants.items.map((g) => ({ ...g, user: byId.get(g.userId) ?? null, cannotOpenAs: cannotOpen[g.userId] ?? null }));
   const granted = new Set(peopleWithAccess?.items.map((g) => g.userId));
   return {
-    companyId,
     here: paths.page(project.id, "users/project-access"),
     canWrite: access.canWrite,
     noun: ws.noun,
@@ -129,7 +128,7 @@ export const handle = { breadcrumb: "Project access" };
 type UserRow = Route.ComponentProps["loaderData"]["users"][number];
 
 export default function ProjectAccess({ loaderData, actionData }: Route.ComponentProps) {
-  const { canWrite, noun, namesMissing, users, grants, people, search, here, companyId, area, cannotOpen } = loaderData;
+  const { canWrite, noun, namesMissing, users, grants, people, search, here, area, cannotOpen } = loaderData;
   const href = useCompanyHref();
   // Each list's links and search keep the other list where it is.
   const grantsParams = (page: number) => ({
@@ -211,7 +210,6 @@ export default function ProjectAccess({ loaderData, actionData }: Route.Componen
           people={people}
           search={search}
           here={here}
-          companyId={companyId}
           area={area}
           noun={noun}
           cannotOpen={cannotOpen}
@@ -276,14 +274,14 @@ function RemoveForm({ row, lastResult }: { row: UserRow; lastResult?: Submission
   );
 }
 
-type AddProps = Pick<Route.ComponentProps["loaderData"], "people" | "search" | "here" | "companyId" | "area" | "noun" | "cannotOpen"> & {
+type AddProps = Pick<Route.ComponentProps["loaderData"], "people" | "search" | "here" | "area" | "noun" | "cannotOpen"> & {
   /** The access list's page, which finding people keeps. */
   keep: Record<string, string | number | undefined>;
   lastResult?: SubmissionResult<string[]>;
 };
 
 /** The company's people a page at a time, searched through the URL (a GET form and links): the select offers the page's people without access. */
-function AddForm({ people, search, here, companyId, area, noun, cannotOpen, keep, lastResult }: AddProps) {
+function AddForm({ people, search, here, area, noun, cannotOpen, keep, lastResult }: AddProps) {
   const candidates: CompanyUser[] = people?.candidates ?? [];
   const blocked = candidates.filter((u) => cannotOpen[u.id]);
   const pending = useIntentPending("set", { formKey: "add" });
@@ -293,7 +291,7 @@ function AddForm({ people, search, here, companyId, area, noun, cannotOpen, keep
       <h2 id="add-title" className="text-lg font-semibold">
         Add a user
       </h2>
-      {people ? <PeopleSearchForm action={here} companyId={companyId} search={search} keep={keep} id="access-users" className="mt-3" /> : null}
+      {people ? <PeopleSearchForm action={here} search={search} keep={keep} id="access-users" className="mt-3" /> : null}
       {!people ? (
         <p className="mt-2 text-sm text-muted-foreground">The company's users could not be loaded.</p>
       ) : candidates.length === 0 ? (
