@@ -378,6 +378,17 @@ describe("project access", () => {
   });
 });
 
+describe("a staff user on the project access page", () => {
+  it("is named in words, not by the user id: SuperAdmin and Support are none of the company's people", async () => {
+    const project = await newProject(SUPER, birch.id, birchApp.id, "Made by staff");
+    const url = projectUrl(project.id, "users/project-access", birch.id);
+    const opts = { params: { projectId: project.id }, middleware: projectLayout.middleware };
+    const page = (await call(SUPER, url, access.loader, opts)) as any;
+    expect(page.namesMissing).toBe(false);
+    expect(page.users).toMatchObject([{ user: null, name: `Someone outside ${birch.name} (staff)` }]);
+  });
+});
+
 describe("a project's assigned templates", () => {
   it("Remove names the template it deleted, and a template of another project is not found there and stays", async () => {
     const [project, other] = [

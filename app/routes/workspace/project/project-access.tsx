@@ -43,6 +43,15 @@ const grantSchema = z
   });
 const removeSchema = z.object({ userId: z.string().min(1) });
 
+/**
+ * A grantee the company's people do not name: a staff user (SuperAdmin, Support), whom the client
+ * portal does not list among any company's people. Never their user id; a sentence about what such a
+ * user did says "by someone else" (the history, JobProgress).
+ */
+function someoneOutside(companyName: string | undefined): string {
+  return `Someone outside ${companyName ?? "the company"} (staff)`;
+}
+
 export async function loader({ request, context }: Route.LoaderArgs) {
   // Two lists page through the URL side by side, never the whole of either: the access list
   // (`?page=&pageSize=`), paged by the data API in SQL, and the company's people to add
@@ -52,7 +61,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { page, pageSize } = readPaging(params, ["-grantedAt"], "-grantedAt");
   const search = readPeopleSearch(params);
   const calls = projectCalls(context);
-  const [{ access, ws, paths, project }, [grants, { value: people }]] = await afterGuard(
+  const [{ access, ws, paths, project }, [grants, { value: people, shell }]] = await afterGuard(
     projectScope(context),
     Promise.all([calls.users({ page, pageSize }), forSelectedCompany(context, (as, companyId) => companyPeoplePage(as, companyId, search))]),
   );
@@ -66,6 +75,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     people?.items.length ? calls.users({ userId: people.items.map((u) => u.id), page: 1, pageSize: USER_IDS_AT_ONCE }) : null,
   ]);
   const byId = new Map((grantees ?? []).map((u) => [u.id, u]));
+  // Ids are shown only when the names could not be loaded at all, as the page then says.
+  const nameOf = (userId: string) => byId.get(userId)?.name ?? (grantees ? someoneOutside(shell.company?.name) : `User ${userId}`);
   // People whose role in this company does not open the area: a grant alone does not let them in,
   // and the page says so next to their names rather than letting the grant look like it worked.
   const cannotOpen: Record<string, string> = Object.fromEntries(
@@ -73,7 +84,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       .filter((u) => !mayEnterArea(ws.area, u.productRoleName ? [u.productRoleName] : [], accessSettings))
       .map((u) => [u.id, u.productRoleName ? readableRole(u.productRoleName) : "no role"]),
   );
-  const users = grants.items.map((g) => ({ ...g, user: byId.get(g.userId) ?? null, cannotOpenAs: cannotOpen[g.userId] ?? null }));
+  const users = grants.items.map((g) => ({ ...g, user: byId.get(g.userId) ?? null, name: nameOf(g.userId), cannotOpenAs: cannotOpen[g.userId] ?? null }));
   const granted = new Set(peopleWithAccess?.items.map((g) => g.userId));
   return {
     here: paths.page(project.id, "users/project-access"),
@@ -221,14 +232,10 @@ export default function ProjectAccess({ loaderData, actionData }: Route.Componen
   );
 }
 
-function displayName(row: UserRow) {
-  return row.user?.name ?? `User ${row.userId}`;
-}
-
 function UserName({ row }: { row: UserRow }) {
   return (
     <div className="text-sm">
-      <p className="font-medium">{displayName(row)}</p>
+      <p className="font-medium">{row.name}</p>
       {row.user ? <p className="text-muted-foreground">{row.user.email}</p> : null}
       <p className="text-xs text-muted-foreground">Since {formatTimestamp(row.grantedAt)}</p>
       {row.cannotOpenAs ? <p className="text-xs text-amber-800">Cannot open this area yet: the role in this company is {row.cannotOpenAs}.</p> : null}
@@ -245,7 +252,7 @@ function ChangeForm({ row, lastResult }: { row: UserRow; lastResult?: Submission
     defaultValue: { userId: row.userId, canRead: row.canRead ? "on" : "", canWrite: row.canWrite ? "on" : "" },
   });
   return (
-    <Form method="post" {...getFormProps(form)} aria-label={`Access of ${displayName(row)}`} className="flex flex-wrap items-start gap-3">
+    <Form method="post" {...getFormProps(form)} aria-label={`Access of ${row.name}`} className="flex flex-wrap items-start gap-3">
       <input type="hidden" name="formKey" value={formName} />
       <input type="hidden" name="userId" value={row.userId} />
       <FormErrors form={form} />
@@ -267,7 +274,7 @@ function RemoveForm({ row, lastResult }: { row: UserRow; lastResult?: Submission
       <input type="hidden" name="formKey" value={formName} />
       <input type="hidden" name="userId" value={row.userId} />
       <FormErrors form={form} />
-      <StatusButton type="submit" name="intent" value="remove" size="sm" variant="ghost" pending={pending} aria-label={`Remove ${displayName(row)}`}>
+      <StatusButton type="submit" name="intent" value="remove" size="sm" variant="ghost" pending={pending} aria-label={`Remove ${row.name}`}>
         Remove
       </StatusButton>
     </Form>
