@@ -89,6 +89,10 @@ export const flatFileParametersSchema = z
   );
 export type FlatFileParameters = z.infer<typeof flatFileParametersSchema>;
 
+/** The body of updateFlatFileParameters: the parameters, based on the workspace's `version` (a stale one answers 409, nothing changed). */
+export const updateFlatFileParametersSchema = flatFileParametersSchema.and(z.object({ version: versionSchema }));
+export type UpdateFlatFileParameters = z.infer<typeof updateFlatFileParametersSchema>;
+
 /** GET /api/v1/projects/{id}/flat-file/column-widths?name=&page=&pageSize=: a page of the dictionary's tables, as its tables list (a dictionary may have thousands). */
 export const columnWidthsQuerySchema = tablesQuerySchema.pick({ name: true, page: true, pageSize: true });
 

@@ -293,7 +293,10 @@ async function measureProduct(stack: Stack) {
     });
     await api("POST", `${base}/upload-type`, { uploadType: "SingleFile" });
     const csvParameters = { extension: ".csv", delimiter: "Comma", hasHeaderRow: true, textQualifier: "DoubleQuote", encoding: "UTF-8" };
-    await api("POST", `${base}/updateFlatFileParameters`, csvParameters);
+    // Saved based on the project's version now (a stale one is refused).
+    const setParameters = async (parameters: object) =>
+      api("POST", `${base}/updateFlatFileParameters`, { version: (await api<{ version: number }>("GET", base)).version, ...parameters });
+    await setParameters(csvParameters);
     await api("POST", `${base}/try-create-databases`);
     while ((await api<{ isLocked: boolean }>("GET", base)).isLocked) await new Promise((r) => setTimeout(r, 200));
 
@@ -425,7 +428,7 @@ async function measureProduct(stack: Stack) {
       ].filter((spec) => loads(spec.part))) {
         const file = path.join(dir, spec.name);
         const fileRows = await spec.make(file);
-        await api("POST", `${base}/updateFlatFileParameters`, spec.parameters);
+        await setParameters(spec.parameters);
         // Every load first backs up the table (issue 10): emptied here, so this figure is the load's own;
         // backups are measured on their own below.
         const size = fs.statSync(file).size;

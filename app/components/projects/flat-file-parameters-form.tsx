@@ -15,15 +15,18 @@ export const SAVE_PARAMETERS = "save-parameters";
 /**
  * How the workspace's files are read (the load page): the saved parameters, and a form to change
  * them inside a disclosure that stays open while the form has errors or its widths are paged. Works without JavaScript.
+ * The save is based on the workspace's `version` the page showed: a stale tab's is refused.
  */
 export function FlatFileParametersForm({
   parameters,
+  version,
   widths,
   search,
   open,
   lastResult,
 }: {
   parameters: FlatFileParameters | null;
+  version: number;
   /** A page of the tables whose widths the form edits (once Fixed Length is saved), those whose name contains `search`. */
   widths: ColumnWidthsResponse | null;
   search: string;
@@ -50,6 +53,8 @@ export function FlatFileParametersForm({
         <summary className="cursor-pointer text-sm font-medium">Change how files are read</summary>
         <Form method="post" {...getFormProps(form)} className="mt-3 space-y-4 pb-2">
           <FormErrors form={form} />
+          {/* The version this page showed, never the one a refused save sent (it is already stale). */}
+          <input type="hidden" name="version" value={version} key={version} />
           <div className="grid gap-4 sm:grid-cols-2">
             <FlatFileParameterFields fields={fields} delimiterSaved={parameters?.delimiter} widths={widths ? { page: widths, search } : undefined} />
           </div>

@@ -40,7 +40,7 @@ import {
   type createProjectSchema,
   type columnWidthsQuerySchema,
   columnWidthsResponseSchema,
-  type FlatFileParameters,
+  type UpdateFlatFileParameters,
   type projectSearchQuerySchema,
   type updateProjectSchema,
   type UPLOAD_TYPES,
@@ -171,8 +171,9 @@ export function workspaceApi(ws: WorkspaceDescriptor, as: Caller) {
       },
       setUploadType: (uploadType: (typeof UPLOAD_TYPES)[number]) =>
         callService("data-api", at(id, "upload-type"), as, { method: "POST", body: { uploadType }, schema: anything }),
-      setFlatFileParameters: (parameters: FlatFileParameters) =>
-        callService("data-api", at(id, "updateFlatFileParameters"), as, { method: "POST", body: parameters, schema: anything }),
+      /** Based on the workspace's `version` the form showed: a stale one is refused (409), nothing changed. */
+      setFlatFileParameters: (body: UpdateFlatFileParameters) =>
+        callService("data-api", at(id, "updateFlatFileParameters"), as, { method: "POST", body, schema: anything }),
       /** Each dictionary table's fixed-length widths: the dictionary's and those saved. */
       columnWidths: (query: z.output<typeof columnWidthsQuerySchema>) =>
         callService("data-api", at(id, "flat-file", "column-widths"), as, { schema: columnWidthsResponseSchema, query }),

@@ -99,9 +99,11 @@ describe("onboarding configurations through the workspace pages", () => {
     // Its deliveries are read as its load page says, saved through /audit-projects as a project's are.
     const loadOpts = { params: { configurationId: id }, middleware: workspaceLayout.middleware };
     const loadUrl = at(`/${id}/databases/flat-file/update-source`);
-    expect(((await call(ANALYST, loadUrl, loadPage.loader, loadOpts)) as any).parameters).toBeNull();
+    const shown = (await call(ANALYST, loadUrl, loadPage.loader, loadOpts)) as any;
+    expect(shown.parameters).toBeNull();
     const form = {
       intent: "save-parameters",
+      version: String(shown.version),
       extension: ".xlsx",
       delimiter: "Excel",
       worksheet: "Members",

@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { flatFileParametersSchema, type FlatFileParameters } from "../../../contracts/projects";
+import { updateFlatFileParametersSchema, type FlatFileParameters } from "../../../contracts/projects";
 import { companyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { invalid, refusedByService } from "~/lib/forms.server";
@@ -26,14 +26,17 @@ export function columnWidthsPage(calls: ReturnType<typeof projectCalls>, params:
  * wizard posts none, the load page only once Fixed Length is saved. A table posted empty goes back
  * to its dictionary widths.
  */
-export function withUnpostedWidthsKept(parameters: FlatFileParameters, formData: FormData, saved: FlatFileParameters | null): FlatFileParameters {
+export function withUnpostedWidthsKept<P extends FlatFileParameters>(parameters: P, formData: FormData, saved: FlatFileParameters | null): P {
   const kept = Object.entries(saved?.columnWidths ?? {}).filter(([table]) => !formData.has(`columnWidths.${table}`));
   return { ...parameters, columnWidths: { ...Object.fromEntries(kept), ...parameters.columnWidths } };
 }
 
-/** The load page's parameters form: checked here and by the data API (widths against the dictionary), saved, back to `back`. */
+/**
+ * The load page's parameters form: checked here and by the data API (widths against the dictionary, and
+ * the version the page showed: a stale tab's save is refused with 409, nothing changed), saved, back to `back`.
+ */
 export async function saveFlatFileParameters(formData: FormData, scope: Pick<ProjectScopeOf, "project" | "api" | "companyId">, back: string) {
-  const submission = parseWithZod(formData, { schema: flatFileParametersSchema });
+  const submission = parseWithZod(formData, { schema: updateFlatFileParametersSchema });
   if (submission.status !== "success") return invalid(submission);
   try {
     await scope.api.setFlatFileParameters(withUnpostedWidthsKept(submission.value, formData, scope.project.flatFileParameters));

@@ -530,10 +530,12 @@ describe("wizard steps 2 and 3", () => {
     expect(after.tables.items.map((t: any) => t.name)).toEqual(["Customers"]);
     expect(after.project.status).toBe("SetupUploadTypeIncomplete");
 
+    const shown = (await call(ANALYST, wizardUrl(project.id, "databases"), databasesStep.loader, opts)) as any;
+    const version = String(shown.project.version);
     const bad = unwrap(
       await call(ANALYST, wizardUrl(project.id, "databases"), databasesStep.action, {
         ...opts,
-        form: { intent: "save", uploadType: "SingleFile", extension: ".csv", delimiter: "Excel", textQualifier: "DoubleQuote", encoding: "UTF-8" },
+        form: { intent: "save", version, uploadType: "SingleFile", extension: ".csv", delimiter: "Excel", textQualifier: "DoubleQuote", encoding: "UTF-8" },
       }),
     );
     expect(bad?.status).toBe(400);
@@ -541,13 +543,27 @@ describe("wizard steps 2 and 3", () => {
 
     const saved = await call(ANALYST, wizardUrl(project.id, "databases"), databasesStep.action, {
       ...opts,
-      form: { intent: "save", uploadType: "MultipleFiles", extension: ".txt", delimiter: "Pipe", textQualifier: "None", encoding: "UTF-8" },
+      form: { intent: "save", version, uploadType: "MultipleFiles", extension: ".txt", delimiter: "Pipe", textQualifier: "None", encoding: "UTF-8" },
     });
     expect(isRedirect(saved, wizardUrl(project.id, "databases"))).toBe(true);
-    expect(await api<Project>(ANALYST, "GET", `/api/v1/projects/${project.id}`)).toMatchObject({
+    const settings = {
       uploadType: "MultipleFiles",
       flatFileParameters: { extension: ".txt", delimiter: "Pipe", hasHeaderRow: false, textQualifier: "None", encoding: "UTF-8" },
-    });
+    };
+    expect(await api<Project>(ANALYST, "GET", `/api/v1/projects/${project.id}`)).toMatchObject(settings);
+    // Another tab, opened at the same version, saves its own settings: refused at the top, its choices kept, nothing changed.
+    const stale = unwrap(
+      await call(ANALYST, wizardUrl(project.id, "databases"), databasesStep.action, {
+        ...opts,
+        form: { intent: "save", version, uploadType: "SingleFile", extension: ".txt", delimiter: "Comma", textQualifier: "None", encoding: "UTF-16LE" },
+      }),
+    );
+    expect(stale?.status).toBe(409);
+    expect(stale?.data.result.error[""]).toEqual([
+      expect.stringMatching(/^You changed this project in another tab or window at .* Reload it and try again\.$/),
+    ]);
+    expect(stale?.data.result.initialValue).toMatchObject({ uploadType: "SingleFile", delimiter: "Comma", encoding: "UTF-16LE" });
+    expect(await api<Project>(ANALYST, "GET", `/api/v1/projects/${project.id}`)).toMatchObject(settings);
 
     const unknown = unwrap(await call(ANALYST, wizardUrl(project.id, "databases"), databasesStep.action, { ...opts, form: { intent: "nope" } }));
     expect(unknown?.status).toBe(400);
@@ -823,7 +839,12 @@ describe("the history of loads", () => {
 describe("flat-file parameters on the load page", () => {
   it("saves every parameter, the column widths per table once Fixed Length is saved, each checked at its field", async () => {
     const project = await newProject(ANALYST, acme.id, acmeApp.id, "Fixed widths", "FlatFile");
-    await api(ANALYST, "POST", `/api/v1/projects/${project.id}/updateFlatFileParameters`, { extension: ".csv", delimiter: "AutoDetect", hasHeaderRow: true });
+    await api(ANALYST, "POST", `/api/v1/projects/${project.id}/updateFlatFileParameters`, {
+      version: project.version,
+      extension: ".csv",
+      delimiter: "AutoDetect",
+      hasHeaderRow: true,
+    });
     await readyForDatabases(project);
     await api(ANALYST, "POST", `/api/v1/projects/${project.id}/try-create-databases`);
     await live.jobs.idle();
@@ -832,8 +853,14 @@ describe("flat-file parameters on the load page", () => {
     const widths = async () => ((await call(ANALYST, url, loadPage.loader, opts)) as any).widths;
     // The widths' fields show once Fixed Length is saved: not asked before.
     expect(await widths()).toBeNull();
-    const save = (form: Record<string, string>) =>
-      call(ANALYST, url, loadPage.action, { ...opts, form: { intent: "save-parameters", extension: ".txt", textQualifier: "None", ...form } });
+    // Each save from the page as it is now (its version).
+    const save = async (form: Record<string, string>) => {
+      const { version } = (await call(ANALYST, url, loadPage.loader, opts)) as any;
+      return call(ANALYST, url, loadPage.action, {
+        ...opts,
+        form: { intent: "save-parameters", version: String(version), extension: ".txt", textQualifier: "None", ...form },
+      });
+    };
     const parameters = async () => (await api<Project>(ANALYST, "GET", `/api/v1/projects/${project.id}`)).flatFileParameters;
 
     expect(isRedirect(await save({ delimiter: "FixedLength", encoding: "UTF-16BE", dateOrder: "DMY" }), url)).toBe(true);
@@ -867,7 +894,7 @@ describe("flat-file parameters on the load page", () => {
   it("edits the widths of a page of the tables the table search finds, asked of the data API a page at a time, and keeps the others' widths", async () => {
     const project = await newProject(ANALYST, acme.id, acmeApp.id, "Many fixed widths", "FlatFile");
     const fixed = { extension: ".txt", delimiter: "FixedLength", hasHeaderRow: false, textQualifier: "None" };
-    await api(ANALYST, "POST", `/api/v1/projects/${project.id}/updateFlatFileParameters`, fixed);
+    await api(ANALYST, "POST", `/api/v1/projects/${project.id}/updateFlatFileParameters`, { version: project.version, ...fixed });
     await readyForDatabases(project);
     await addOrdersTables(project, 12);
     const url = projectUrl(project.id, "databases/flat-file/update-source");
@@ -895,12 +922,47 @@ describe("flat-file parameters on the load page", () => {
     expect(names(found)).toEqual(["Orders10", "Orders11", "Orders12"]);
 
     // Save posts the tables shown: the widths saved for the others stay; back to the same search and page.
-    const save = (query: string, form: Record<string, string>) =>
-      call(ANALYST, `${url}${query}`, loadPage.action, { ...opts, form: { intent: "save-parameters", ...fixed, hasHeaderRow: "", ...form } });
+    const save = async (query: string, form: Record<string, string>) => {
+      const { version } = await load(query);
+      return call(ANALYST, `${url}${query}`, loadPage.action, {
+        ...opts,
+        form: { intent: "save-parameters", version: String(version), ...fixed, hasHeaderRow: "", ...form },
+      });
+    };
     expect(isRedirect(await save("", { "columnWidths.Customers": "8" }), url)).toBe(true);
     expect(isRedirect(await save("&name=orders1&widthsPage=1", { "columnWidths.Orders11": "7" }), `${url}&name=orders1&widthsPage=1`)).toBe(true);
     const saved = await api<Project>(ANALYST, "GET", `/api/v1/projects/${project.id}`);
     expect(saved.flatFileParameters?.columnWidths).toEqual({ Customers: [8], Orders11: [7] });
+  });
+
+  it("refuses a save from a stale tab at the top, keeps what it chose and leaves the parameters as the other tab saved them", async () => {
+    const project = await newProject(ANALYST, acme.id, acmeApp.id, "Two tabs", "FlatFile");
+    await api(ANALYST, "POST", `/api/v1/projects/${project.id}/updateFlatFileParameters`, { version: project.version, extension: ".csv", delimiter: "Comma" });
+    await readyForDatabases(project);
+    await api(ANALYST, "POST", `/api/v1/projects/${project.id}/try-create-databases`);
+    await live.jobs.idle();
+    const url = projectUrl(project.id, "databases/flat-file/update-source");
+    const opts = { params: { projectId: project.id }, middleware: projectLayout.middleware };
+    // Tabs A and B show the page at one version.
+    const { version } = (await call(ANALYST, url, loadPage.loader, opts)) as any;
+    const save = (form: Record<string, string>) =>
+      call(ANALYST, url, loadPage.action, {
+        ...opts,
+        form: { intent: "save-parameters", version: String(version), extension: ".csv", hasHeaderRow: "on", encoding: "AutoDetect", ...form },
+      });
+    expect(isRedirect(await save({ delimiter: "Pipe" }), url)).toBe(true);
+    const stale = unwrap(await save({ delimiter: "Comma", encoding: "UTF-8" }));
+    expect(stale?.status).toBe(409);
+    expect(stale?.data.result.error[""]).toEqual([
+      expect.stringMatching(/^You changed this project in another tab or window at .* Reload it and try again\.$/),
+    ]);
+    expect(stale?.data.result.initialValue).toMatchObject({ intent: "save-parameters", delimiter: "Comma", encoding: "UTF-8" });
+    expect((await api<Project>(ANALYST, "GET", `/api/v1/projects/${project.id}`)).flatFileParameters).toMatchObject({
+      delimiter: "Pipe",
+      encoding: "AutoDetect",
+    });
+    // The page is read again after the refusal, at the version that holds the pipe.
+    expect(loadPage.shouldRevalidate({ actionStatus: 409, defaultShouldRevalidate: false } as never)).toBe(true);
   });
 });
 

@@ -3,7 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { Icon } from "~/components/ui/icon";
 import { Form } from "react-router";
 import { z } from "zod";
-import { flatFileParametersSchema, uploadTypeBodySchema, type Job, type Project } from "../../../../contracts/projects";
+import { updateFlatFileParametersSchema, uploadTypeBodySchema, type Job, type Project } from "../../../../contracts/projects";
 import { UPLOAD_TYPES, UPLOAD_TYPE_LABELS } from "../../../../contracts/values/projects";
 import { FormErrors, SelectField } from "~/components/forms/fields";
 import { FlatFileParameterFields, flatFileParameterDefaults } from "~/components/projects/flat-file-parameter-fields";
@@ -25,9 +25,13 @@ import type { Route } from "./+types/databases";
 import { flatFileParameterRows } from "~/components/projects/flat-file-parameter-rows";
 import { LabelValueList } from "~/components/ui/label-value-list";
 
-/** The settings form: the upload type, and for flat-file projects how the files are read. */
+/**
+ * The settings form: the upload type, and for flat-file projects how the files are read, based on the
+ * version the page showed (a stale tab's save is refused with 409). The upload type alone, the last
+ * choice wins (its contract has no version).
+ */
 const backupSettingsSchema = uploadTypeBodySchema;
-const flatFileSettingsSchema = uploadTypeBodySchema.and(flatFileParametersSchema);
+const flatFileSettingsSchema = uploadTypeBodySchema.and(updateFlatFileParametersSchema);
 const settingsSchemaFor = (sourceType: Project["sourceType"]) => (sourceType === "FlatFile" ? flatFileSettingsSchema : backupSettingsSchema);
 
 /** "Create databases" (and "Retry") carries nothing but its intent. */
@@ -62,6 +66,7 @@ export async function loader({ context }: Route.LoaderArgs) {
       isLocked: project.isLocked,
       uploadType: project.uploadType,
       flatFileParameters: project.flatFileParameters,
+      version: project.version,
     },
     job,
     startedBy: job ? names[job.createdBy] : undefined,
@@ -79,10 +84,11 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (submission.status !== "success") return invalid(submission);
     const { uploadType, ...parameters } = submission.value;
     try {
-      await api.setUploadType(uploadType);
+      // The parameters first: their version check refuses a stale tab's save before anything is written.
       if (project.sourceType === "FlatFile") {
         await api.setFlatFileParameters(withUnpostedWidthsKept(parameters, formData, project.flatFileParameters));
       }
+      await api.setUploadType(uploadType);
     } catch (err) {
       return refusedByService(submission, err);
     }
@@ -102,6 +108,9 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   return unknownIntent(intent);
 }
+
+// After a refused save (409: the project changed meanwhile, in another tab or by someone else), show it as it is now.
+export { revalidateAfterConflict as shouldRevalidate } from "~/lib/forms";
 
 export const handle = { breadcrumb: "Databases" };
 
@@ -170,6 +179,8 @@ function SettingsForm({ project, lastResult }: { project: StepProject; lastResul
       </h2>
       <Form method="post" {...getFormProps(form)} className="mt-4 space-y-4">
         <FormErrors form={form} />
+        {/* The version this page showed, never the one a refused save sent (it is already stale). */}
+        {flat ? <input type="hidden" name="version" value={project.version} key={project.version} /> : null}
         <div className="grid gap-4 sm:grid-cols-2">
           <SelectField
             label="Upload type"

@@ -50,6 +50,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     // The table chosen in a link (`?table=`), kept when a search no longer lists it.
     chosenTable: params.get("table")?.trim() || null,
     parameters: project.flatFileParameters,
+    // The parameters form's save is based on it (a stale tab's is refused with 409).
+    version: project.version,
     uploadType: project.uploadType ?? "SingleFile",
     preview: preview && "gone" in preview ? null : preview,
     previewGone: Boolean(preview && "gone" in preview),
@@ -71,6 +73,9 @@ const PREVIEW_INTENT = "preview";
 export async function action({ request, context }: Route.ActionArgs) {
   return loadPageAction(request, await guard(context), new URL(request.url).searchParams.get("intent") === PREVIEW_INTENT);
 }
+
+// After a refused parameters save (409: changed meanwhile, in another tab or by someone else), show them as they are now.
+export { revalidateAfterConflict as shouldRevalidate } from "~/lib/forms";
 
 export const handle = { breadcrumb: "Load a flat file" };
 
@@ -96,7 +101,7 @@ const UPLOAD_TYPE_OPTIONS = UPLOAD_TYPES.map((value) => ({
 }));
 
 export default function LoadFlatFile({ loaderData, actionData }: Route.ComponentProps) {
-  const { projectId, created, tables, chosenTable, parameters, uploadType, preview, previewGone, widths, widthsPaged } = loaderData;
+  const { projectId, created, tables, chosenTable, parameters, version, uploadType, preview, previewGone, widths, widthsPaged } = loaderData;
   const result = (actionData as { result?: SubmissionResult<string[]> } | undefined)?.result;
   const parametersResult = result?.initialValue?.intent === SAVE_PARAMETERS ? result : undefined;
   const href = useCompanyHref();
@@ -140,7 +145,7 @@ export default function LoadFlatFile({ loaderData, actionData }: Route.Component
             Columns are matched to the table&apos;s by header name (any case), or by position without a header row. Nothing changes until the whole file has
             been checked. &ldquo;Preview&rdquo; shows the first rows as they will be read, before anything is loaded.
           </p>
-          <FlatFileParametersForm parameters={parameters} widths={widths} search={tables.search} open={widthsPaged} lastResult={parametersResult} />
+          <FlatFileParametersForm parameters={parameters} version={version} widths={widths} search={tables.search} open={widthsPaged} lastResult={parametersResult} />
           {previewGone ? (
             <p role="alert" className="mb-4 rounded-md border border-destructive/40 bg-destructive/5 px-4 py-3 text-sm text-destructive">
               That upload is no longer here (it was loaded, or a day has passed): choose the file again.

@@ -9,8 +9,8 @@ import {
   columnWidthsQuerySchema,
   columnWidthsResponseSchema,
   defaultColumnWidth,
-  flatFileParametersSchema,
   projectSchema,
+  updateFlatFileParametersSchema,
   type FlatFileParameters,
 } from "../../../../../contracts/projects.ts";
 import type { Table } from "../../../../../contracts/dictionary.ts";
@@ -25,6 +25,7 @@ import { nameKey } from "../../repositories/db-helpers.ts";
 import { getProject } from "../../repositories/projects.ts";
 import { updateWorkspace } from "../../repositories/workspaces.ts";
 import { requireWorkspace } from "../../workspace-access.ts";
+import { assertVersion } from "./rules.ts";
 import { collectionPath, readErrorsOf, workspaceIdParams, writeErrorsOf } from "./shared.ts";
 
 const READERS = { migration: getProject, onboarding: getConfiguration, translation: getMappingProject };
@@ -38,9 +39,10 @@ export function createWorkspaceFlatFileParametersRouter(descriptor: WorkspaceDes
     summary: `Set how the ${noun}'s flat files are read (source type Flat file only)`,
     description: [
       "Extension, delimiter (Excel with .xlsx and only with it), text qualifier, encoding (AutoDetect: byte-order mark, then content), header row, date order, the .xlsx worksheet (empty: the first).",
+      "Based on `version`: a stale one answers 409 and changes nothing.",
       "`columnWidths`: for Fixed Length, each table's widths in characters in the dictionary's column order, one per column (400 at `columnWidths.<table>` otherwise); a table left out is read with its dictionary widths (nvarchar length, a display width for other types).",
     ].join(" "),
-    request: { params: workspaceIdParams, body: jsonBody(flatFileParametersSchema) },
+    request: { params: workspaceIdParams, body: jsonBody(updateFlatFileParametersSchema) },
     responses: { 200: jsonContent(kind === "migration" ? projectSchema : configurationSchema, `The changed ${noun}.`), ...writeErrorsOf(descriptor) },
   });
 
@@ -76,9 +78,11 @@ export function createWorkspaceFlatFileParametersRouter(descriptor: WorkspaceDes
         throw new ApiProblem(400, "not_flat_file", `Flat file parameters are only for ${noun}s whose source type is Flat file.`);
       }
       const { db } = c.var.deps;
-      const parameters = c.req.valid("json");
+      const { version, ...parameters } = c.req.valid("json");
+      const write = { expectedVersion: version, userId: c.var.caller.userId };
+      // Before the widths' check: a stale tab hears "reload", not a rule about a dictionary it may not have seen.
+      await assertVersion(db, descriptor, workspace, write);
       const columnWidths = await checkedWidths(db, workspace.id, parameters.columnWidths, noun);
-      const write = { expectedVersion: Number(workspace.version), userId: c.var.caller.userId };
       await updateWorkspace(db, kind, workspace, write, { flatFileParameters: { ...parameters, columnWidths } });
       const changed = await READERS[kind](db, workspace.id);
       if (!changed) throw new ApiProblem(404, "not_found", descriptor.notFoundMessage);

@@ -38,8 +38,10 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
       if (parameters) expect((await setParameters(project, parameters)).status).toBe(200);
     });
 
-  const setParameters = (project: Project, parameters: Partial<FlatFileParameters>) =>
+  /** Saves the parameters based on the project's version now (a save based on an older one is refused). */
+  const setParameters = async (project: Project, parameters: Partial<FlatFileParameters>) =>
     api.send("POST", `/api/v1/projects/${project.id}/updateFlatFileParameters`, owner, {
+      version: (await api.get(`/api/v1/projects/${project.id}`, owner)).body.version,
       extension: ".csv",
       delimiter: "AutoDetect",
       hasHeaderRow: true,

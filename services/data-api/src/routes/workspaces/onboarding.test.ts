@@ -606,7 +606,9 @@ describe.each(TEST_DATABASE_KINDS)("onboarding configurations (audit projects) o
       const owner = await token(USERS.analyst);
       const configuration = await makeConfiguration(api, owner, { companyId: acme.id, applicationId: acmeApp.id, schemeIds: [acmeDB!.id] });
       await addProjectTable(api, configuration.id, { name: "Members", columns: [column("MemberId", "int"), column("Name", "nvarchar", { length: 20 })] });
-      const save = (body: object, as = owner) => api.send("POST", `/api/v1/audit-projects/${configuration.id}/updateFlatFileParameters`, as, body);
+      const saveAt = (version: number, body: object, as = owner) =>
+        api.send("POST", `/api/v1/audit-projects/${configuration.id}/updateFlatFileParameters`, as, { version, ...body });
+      const save = async (body: object, as = owner) => saveAt((await read(configuration.id)).version, body, as);
       const fixed = { extension: ".dta", delimiter: "FixedLength", encoding: "UTF-16BE", dateOrder: "DMY" };
 
       const saved = await save({ ...fixed, columnWidths: { members: "5, 20" } });
@@ -634,6 +636,11 @@ describe.each(TEST_DATABASE_KINDS)("onboarding configurations (audit projects) o
       expect((await read(configuration.id)).flatFileParameters).toMatchObject({ columnWidths: { Members: [5, 20] } });
       // Only its writers: a Viewer of the company may not.
       expect((await save(fixed, await token(USERS.viewer))).status).toBe(403);
+      // Based on a version that moved on (another tab's save): refused, nothing changed.
+      const stale = await saveAt(configuration.version, { ...fixed, columnWidths: { Members: "1, 2" } });
+      expect(stale.status).toBe(409);
+      expect(stale.body.errors).toEqual([expect.stringMatching(/^You changed this configuration in another tab or window at .* Reload it and try again\.$/)]);
+      expect((await read(configuration.id)).flatFileParameters).toMatchObject({ columnWidths: { Members: [5, 20] } });
     });
 
     it("names the configuration when its job refuses to start: locked, or moved on, after the request was checked", async () => {

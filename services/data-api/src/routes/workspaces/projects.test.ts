@@ -281,7 +281,8 @@ describe.each(TEST_DATABASE_KINDS)("projects on %s", (kind) => {
     it("stores flat-file parameters for a FlatFile project, with their defaults", async () => {
       const t = await token(USERS.analyst);
       const project = await makeProject(api, t, { companyId: birch.id, applicationId: birchApp.id, sourceType: "FlatFile" });
-      const res = await api.send("POST", `/api/v1/projects/${project.id}/updateFlatFileParameters`, t, { extension: ".csv", delimiter: "Semicolon" });
+      const save = (version: number, body: object) => api.send("POST", `/api/v1/projects/${project.id}/updateFlatFileParameters`, t, { version, ...body });
+      const res = await save(project.version, { extension: ".csv", delimiter: "Semicolon" });
       expect(res.status).toBe(200);
       // A form's unticked "Header row" sends nothing: missing means no header row.
       expect(res.body.flatFileParameters).toEqual({
@@ -294,21 +295,49 @@ describe.each(TEST_DATABASE_KINDS)("projects on %s", (kind) => {
         worksheet: "",
         columnWidths: {},
       });
-      const withHeader = await api.send("POST", `/api/v1/projects/${project.id}/updateFlatFileParameters`, t, {
-        extension: ".csv",
-        delimiter: "Semicolon",
-        hasHeaderRow: true,
-      });
+      expect(res.body.version).toBe(project.version + 1);
+      const withHeader = await save(res.body.version, { extension: ".csv", delimiter: "Semicolon", hasHeaderRow: true });
       expect(withHeader.body.flatFileParameters.hasHeaderRow).toBe(true);
-      const bad = await api.send("POST", `/api/v1/projects/${project.id}/updateFlatFileParameters`, t, { extension: ".xlsx", delimiter: "Comma" });
+      const bad = await save(withHeader.body.version, { extension: ".xlsx", delimiter: "Comma" });
       expect(bad.status).toBe(400);
       expect(bad.body.fieldErrors).toHaveProperty("delimiter");
+      const unversioned = await api.send("POST", `/api/v1/projects/${project.id}/updateFlatFileParameters`, t, { extension: ".csv", delimiter: "Pipe" });
+      expect(unversioned.status).toBe(400);
+      expect(unversioned.body.fieldErrors).toHaveProperty("version");
+    });
+
+    it("refuses flat-file parameters based on a stale version with 409, whose words say whose change it was, and changes nothing", async () => {
+      const analyst = await token(USERS.analyst);
+      const admin = await token(USERS.superAdmin);
+      const project = await makeProject(api, analyst, { companyId: birch.id, applicationId: birchApp.id, sourceType: "FlatFile" });
+      const save = (t: string, version: number, body: object) =>
+        api.send("POST", `/api/v1/projects/${project.id}/updateFlatFileParameters`, t, { version, extension: ".csv", hasHeaderRow: true, ...body });
+      // Two tabs opened at one version: the first sets the pipe, the second (stale) only the encoding.
+      const first = await save(analyst, project.version, { delimiter: "Pipe" });
+      expect(first.status).toBe(200);
+      const stale = await save(analyst, project.version, { delimiter: "Comma", encoding: "UTF-8" });
+      expect(stale.status).toBe(409);
+      expect(stale.body.errors).toEqual([
+        expect.stringMatching(/^You changed this project in another tab or window at \d\d:\d\d UTC\. Reload it and try again\.$/),
+      ]);
+      // Someone else's version is said as theirs; a stale save is refused before its widths are judged.
+      const stranger = await save(admin, project.version, { delimiter: "FixedLength", columnWidths: { Nowhere: "5" } });
+      expect(stranger.status).toBe(409);
+      expect(stranger.body.errors).toEqual(["This project was changed by someone else. Reload it and try again."]);
+      expect((await api.get(`/api/v1/projects/${project.id}`, analyst)).body).toMatchObject({
+        version: project.version + 1,
+        flatFileParameters: { delimiter: "Pipe", encoding: "AutoDetect" },
+      });
     });
 
     it("refuses flat-file parameters for a BackUp project with 400", async () => {
       const t = await token(USERS.analyst);
       const project = await makeProject(api, t, { companyId: birch.id, applicationId: birchApp.id, sourceType: "BackUp" });
-      const res = await api.send("POST", `/api/v1/projects/${project.id}/updateFlatFileParameters`, t, { extension: ".csv", delimiter: "Comma" });
+      const res = await api.send("POST", `/api/v1/projects/${project.id}/updateFlatFileParameters`, t, {
+        version: project.version,
+        extension: ".csv",
+        delimiter: "Comma",
+      });
       expect(res.status).toBe(400);
       expect(res.body.errors).toEqual(["Flat file parameters are only for projects whose source type is Flat file."]);
     });
