@@ -9,6 +9,11 @@ export const apiErrorSchema = z.object({
   code: z.string(),
   errors: z.array(z.string()).min(1),
   fieldErrors: z.record(z.string(), z.array(z.string())).optional(),
+  /**
+   * A refused upload's choices as they were sent (its text fields, never its file): the portal streams an
+   * upload through unread, and puts these back in the form posted without JavaScript.
+   */
+  values: z.record(z.string(), z.string()).optional(),
   requestId: z.string().optional(),
 });
 export type ApiError = z.infer<typeof apiErrorSchema>;

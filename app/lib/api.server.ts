@@ -16,7 +16,7 @@ export const FORBIDDEN_MESSAGE = "You don't have permission to access.";
  * What a failed call throws for the error boundary: the server's lines, shown joined in an alert;
  * `code` says which refusal it is where a page offers a way on (data_loss: confirm it).
  */
-export type ServiceFailure = { errors: string[]; fieldErrors?: Record<string, string[]>; code?: string };
+export type ServiceFailure = { errors: string[]; fieldErrors?: Record<string, string[]>; code?: string; values?: Record<string, string> };
 
 /** Whose call it is: the signed-in user's request and tokens (the browser never sees a token). */
 export type Caller = { request: Request; authenticated: Authenticated };
@@ -133,7 +133,7 @@ async function failureBody(res: Response, label: string): Promise<ServiceFailure
   }
   try {
     const body = apiErrorSchema.parse(JSON.parse(text));
-    return { errors: body.errors, fieldErrors: body.fieldErrors, code: body.code };
+    return { errors: body.errors, fieldErrors: body.fieldErrors, code: body.code, values: body.values };
   } catch {
     return { errors: [res.status === 403 ? FORBIDDEN_MESSAGE : `The ${label} answered ${res.status}.`] };
   }

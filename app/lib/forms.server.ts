@@ -67,13 +67,21 @@ export async function submitUpload<T>(
     return { value: await send({ body: body.stream, contentType, length }) };
   } catch (err) {
     if (body.tooLarge()) return tooLarge();
-    // A form the service refused (a file it cannot read, a field it names): its message, nothing changed.
-    return { reply: refusedByService(unreadUpload(), err) };
+    // A form the service refused (a file it cannot read, a field it names): its message, nothing changed,
+    // and the choices it was sent with, which the service echoes, back in the form (the file never is).
+    return { reply: refusedByService(unreadUpload(serviceFailure(err)?.body.values), err) };
   }
 }
 
-/** The upload form is never read here (the service checks it as it streams): a reply carries only the errors given. */
-const unreadUpload = () => parseWithZod(new FormData(), { schema: z.object({}) });
+/**
+ * The upload form is never read here (the service checks it as it streams): a reply carries only the
+ * errors given, and as the form's values those the service says it was sent (none: the form's defaults).
+ */
+function unreadUpload(values: Record<string, string> = {}) {
+  const sent = new FormData();
+  for (const [name, value] of Object.entries(values)) sent.set(name, value);
+  return parseWithZod(sent, { schema: z.object({}) });
+}
 
 function fileRefusal(message: string, status: number) {
   return data({ result: unreadUpload().reply({ fieldErrors: { file: [message] } }) }, { status });

@@ -24,8 +24,9 @@ export function apiError(
   code: string,
   errors: string[],
   fieldErrors?: Record<string, string[]>,
+  values?: Record<string, string>,
 ) {
-  const body: ApiError = { status, code, errors, ...(fieldErrors ? { fieldErrors } : {}) };
+  const body: ApiError = { status, code, errors, ...(fieldErrors ? { fieldErrors } : {}), ...(values ? { values } : {}) };
   const rid = c.get("requestId" as never) as string | undefined;
   if (rid) body.requestId = rid;
   return c.json(body, status);
@@ -49,13 +50,15 @@ export class ApiProblem extends HTTPException {
   ) {
     super(statusCode, { message });
   }
+  /** An upload's refusal: the choices it was sent with (contracts/errors.ts `values`). */
+  values?: Record<string, string>;
 }
 
 /** 404 and onError for a Hono app: JSON bodies, never a stack trace; 5xx logged with the request id. */
 export function installErrorHandlers(app: Hono<any>, logger: Logger) {
   app.notFound((c) => apiError(c, 404, "not_found", ["Not found."]));
   app.onError((err, c) => {
-    if (err instanceof ApiProblem) return apiError(c, err.statusCode, err.code, [err.message, ...err.details], err.fieldErrors);
+    if (err instanceof ApiProblem) return apiError(c, err.statusCode, err.code, [err.message, ...err.details], err.fieldErrors, err.values);
     if (err instanceof HTTPException) {
       const status = err.status as ContentfulStatusCode;
       return apiError(c, status, httpCode(status), [err.message || defaultMessage(status)]);

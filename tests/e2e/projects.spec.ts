@@ -143,6 +143,16 @@ for (const javaScriptEnabled of [true, false]) {
       // Corrected, the file loads, and the project moves to its next step.
       await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Databases" }).click();
       await page.getByRole("link", { name: "Load a flat file" }).first().click();
+      // An empty file is refused next to File, and the choices stay as they were made (without JavaScript too: a retry must not replace).
+      await page.getByLabel("Table", { exact: true }).selectOption("Customers");
+      await page.getByRole("group", { name: "Mode" }).getByLabel("Append").check();
+      await page.getByRole("group", { name: "When rows are rejected" }).getByLabel("Load the other rows").check();
+      await page.getByLabel("File", { exact: true }).setInputFiles({ name: "customers.csv", mimeType: "text/csv", buffer: Buffer.alloc(0) });
+      await page.getByRole("button", { name: "Load" }).click();
+      await expect(page.getByText("The file is empty")).toBeVisible();
+      await expect(page.getByLabel("Table", { exact: true })).toHaveValue("Customers");
+      await expect(page.getByRole("group", { name: "Mode" }).getByLabel("Append")).toBeChecked();
+      await expect(page.getByRole("group", { name: "When rows are rejected" }).getByLabel("Load the other rows")).toBeChecked();
       // This time previewed first: the rows as read, the table matched by the file's name; loaded without choosing the file again,
       // with the choices made before the preview (the table is empty: appended, its rows are the file's).
       await page.getByRole("group", { name: "Mode" }).getByLabel("Append").check();

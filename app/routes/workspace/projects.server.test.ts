@@ -698,6 +698,24 @@ describe("loading a flat file through the portal", () => {
   });
 });
 
+describe("a refused upload on the load page", () => {
+  it("keeps the form's choices (table, mode, when rows are rejected), to load or to preview, which the page puts back without JavaScript", async () => {
+    const project = await loadableProject("Refused upload");
+    const opts = { params: { projectId: project.id }, middleware: projectLayout.middleware };
+    const choices = { uploadType: "SingleFile", table: "Customers", mode: "append", onRejected: "loadOthers" };
+    for (const query of ["", "&intent=preview"]) {
+      // As the browser sends the form: its choices, then the (empty) file.
+      const form = new FormData();
+      for (const [name, value] of Object.entries(choices)) form.set(name, value);
+      form.set("file", new Blob([]), "orders.csv");
+      const refused = unwrap(await call(ANALYST, `${projectUrl(project.id, "databases/flat-file/update-source")}${query}`, loadPage.action, { ...opts, form }));
+      expect(refused?.status).toBe(400);
+      expect(refused?.data.result.error.file).toEqual(["The file is empty"]);
+      expect(refused?.data.result.initialValue).toEqual(choices);
+    }
+  });
+});
+
 describe("the Table select of the load and source data pages", () => {
   it("offers the first 50 source tables whose name contains the search, found by the data API, and keeps the table chosen", async () => {
     const project = await newProject(ANALYST, acme.id, acmeApp.id, "Many tables");

@@ -85,6 +85,23 @@ export const LOAD_NOT_FOUND_MESSAGE = "No such load.";
 const LOAD_FORM_FIELDS = ["table", "mode", "onRejected"] as const;
 /** The choices sent with files to preview: kept with them, for the load under the preview. */
 const stageChoicesSchema = loadFormSchema.pick({ mode: true, onRejected: true });
+/** Every choice of the load and preview forms: what a refusal of their upload echoes. */
+const CHOICE_FIELDS = [...LOAD_FORM_FIELDS, "uploadType"] as const;
+
+/**
+ * Runs `work` on an upload sent with `fields`; a refusal it throws carries the choices among them, as
+ * sent (ApiProblem `values`): the portal streams the upload through unread, so a form posted without
+ * JavaScript gets them back from here, not a blank table and the default mode (a retry would replace).
+ */
+async function echoingChoices<T>(fields: Readonly<Record<string, string>>, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (err instanceof ApiProblem && err.statusCode < 500)
+      err.values = Object.fromEntries(CHOICE_FIELDS.filter((n) => n in fields).map((n) => [n, fields[n]!]));
+    throw err;
+  }
+}
 
 export function createWorkspaceLoadsRouter(descriptor: WorkspaceDescriptor) {
   const { kind, noun } = descriptor;
@@ -275,19 +292,20 @@ export function createWorkspaceLoadsRouter(descriptor: WorkspaceDescriptor) {
       // the reading of the file go along with the upload, not after it (decision 016).
       const declared = Number(c.req.header("content-length"));
       let early: { arrival: ArrivingFile; file: ReceivedFile; loadId: string; job: { id: string } } | undefined;
-      const startEarly = async (part: { name: string; path: string }, fields: Readonly<Record<string, string>>) => {
-        // A form for several files (the portal's "Multiple files") is received whole: a second file would
-        // refuse a load already started, and leave it in the history.
-        if (!LOAD_FORM_FIELDS.every((name) => name in fields) || fields.uploadType === "MultipleFiles") return undefined;
-        const form = formOf(fields, part.name);
-        const table = form.success ? tableNamed((await dictionaryOf(db, workspace.id)).tables, form.data.table) : null;
-        // A form refused is refused once the upload is in, with every field's message, as before.
-        if (!form.success || !table) return undefined;
-        const arrival = new ArrivingFile();
-        const file = { path: part.path, name: part.name, size: declared };
-        early = { arrival, file, ...(await startLoad([{ file, table, arriving: arrival.shared }], form.data, {})) };
-        return arrival;
-      };
+      const startEarly = (part: { name: string; path: string }, fields: Readonly<Record<string, string>>) =>
+        echoingChoices(fields, async () => {
+          // A form for several files (the portal's "Multiple files") is received whole: a second file would
+          // refuse a load already started, and leave it in the history.
+          if (!LOAD_FORM_FIELDS.every((name) => name in fields) || fields.uploadType === "MultipleFiles") return undefined;
+          const form = formOf(fields, part.name);
+          const table = form.success ? tableNamed((await dictionaryOf(db, workspace.id)).tables, form.data.table) : null;
+          // A form refused is refused once the upload is in, with every field's message, as before.
+          if (!form.success || !table) return undefined;
+          const arrival = new ArrivingFile();
+          const file = { path: part.path, name: part.name, size: declared };
+          early = { arrival, file, ...(await startLoad([{ file, table, arriving: arrival.shared }], form.data, {})) };
+          return arrival;
+        });
       const fits = Number.isSafeInteger(declared) && declared > 0 && declared <= maxBytes;
       let upload: Awaited<ReturnType<typeof receiveUpload>>;
       try {
@@ -300,38 +318,40 @@ export function createWorkspaceLoadsRouter(descriptor: WorkspaceDescriptor) {
         early?.arrival.stop();
         throw err;
       }
-      if (early) {
-        try {
-          if (upload.files.length > 1) throw validationProblem({ file: [SEVERAL_FILES_MESSAGE] });
-          early.file.size = upload.file!.size;
-          await setLoadFileBytes(db, early.loadId, early.file.size);
-          early.arrival.complete(early.file.size);
-          return await started(early);
-        } finally {
-          // Refused after all: the load stops, the files go (the job's too, as its end would).
-          if (!early.arrival.ended) {
-            early.arrival.stop();
-            upload.remove();
+      return echoingChoices(upload.fields, async () => {
+        if (early) {
+          try {
+            if (upload.files.length > 1) throw validationProblem({ file: [SEVERAL_FILES_MESSAGE] });
+            early.file.size = upload.file!.size;
+            await setLoadFileBytes(db, early.loadId, early.file.size);
+            early.arrival.complete(early.file.size);
+            return await started(early);
+          } finally {
+            // Refused after all: the load stops, the files go (the job's too, as its end would).
+            if (!early.arrival.ended) {
+              early.arrival.stop();
+              upload.remove();
+            }
           }
         }
-      }
-      let loading = false;
-      try {
-        const file = upload.file;
-        const form = formOf(upload.fields, file?.name);
-        const fieldErrors = form.success ? {} : fieldErrorsOf(form.error.issues, "form");
-        if (upload.files.length > 1) fieldErrors.file = [SEVERAL_FILES_MESSAGE];
-        else if (!file) fieldErrors.file = [CHOOSE_LOAD_FILE_MESSAGE];
-        else if (file.size === 0) fieldErrors.file = ["The file is empty"];
-        if (!form.success || !file || fieldErrors.file) throw validationProblem(fieldErrors);
-        const { tables } = await dictionaryOf(db, workspace.id);
-        const load = await startLoad([{ file, table: tableOf(tables, form.data.table) }], form.data, {});
-        loading = true;
-        return await started(load);
-      } finally {
-        // The job owns the file once started; else it goes now.
-        if (!loading) upload.remove();
-      }
+        let loading = false;
+        try {
+          const file = upload.file;
+          const form = formOf(upload.fields, file?.name);
+          const fieldErrors = form.success ? {} : fieldErrorsOf(form.error.issues, "form");
+          if (upload.files.length > 1) fieldErrors.file = [SEVERAL_FILES_MESSAGE];
+          else if (!file) fieldErrors.file = [CHOOSE_LOAD_FILE_MESSAGE];
+          else if (file.size === 0) fieldErrors.file = ["The file is empty"];
+          if (!form.success || !file || fieldErrors.file) throw validationProblem(fieldErrors);
+          const { tables } = await dictionaryOf(db, workspace.id);
+          const load = await startLoad([{ file, table: tableOf(tables, form.data.table) }], form.data, {});
+          loading = true;
+          return await started(load);
+        } finally {
+          // The job owns the file once started; else it goes now.
+          if (!loading) upload.remove();
+        }
+      });
     })
     .openapi(stage, async (c) => {
       const { workspace } = await requireWorkspace(c, kind, c.req.valid("param").id, { write: true });
@@ -343,43 +363,45 @@ export function createWorkspaceLoadsRouter(descriptor: WorkspaceDescriptor) {
       const upload = await receiveUpload(c.req.raw, uploadsTmpDir(dataDir), maxBytes, uploadTooLargeMessage(maxBytes), { allFiles: true });
       let stagedId: string | undefined;
       try {
-        const uploadType = upload.fields.uploadType || workspace.upload_type || "SingleFile";
-        if (!UPLOAD_TYPES.includes(uploadType as (typeof UPLOAD_TYPES)[number])) throw validationProblem({ uploadType: ["Choose an upload type"] });
-        const files = upload.files;
-        if (files.length === 0) throw validationProblem({ file: [CHOOSE_LOAD_FILE_MESSAGE] });
-        const empty = files.find((f) => f.size === 0);
-        if (empty) throw validationProblem({ file: [files.length === 1 ? "The file is empty" : `The file ${empty.name} is empty`] });
-        if (uploadType === "SingleFile" && files.length > 1)
-          throw validationProblem({ file: ["Choose one file, or choose Multiple files to load several at once"] });
-        const choices = stageChoicesSchema.safeParse({ mode: upload.fields.mode || undefined, onRejected: upload.fields.onRejected || undefined });
-        if (!choices.success) throw validationProblem(fieldErrorsOf(choices.error.issues, "form"));
-        const dictionary = await dictionaryOf(db, workspace.id);
-        const chosen = upload.fields.table?.trim();
-        if (chosen) tableOf(dictionary.tables, chosen);
-        if (uploadType === "SingleFile" && files.some(isZip))
-          throw validationProblem({ file: ["A .zip holds several files: choose Multiple files to load it"] });
-        const staged = await stageFiles(dataDir, files);
-        stagedId = staged.id;
-        const unpacked = await unpackZips(staged, maxBytes);
-        // Each file's table: the one chosen for a single file, else the one its name names (Employee.csv → Employee).
-        const matched = unpacked.map((f) => ({
-          name: f.name,
-          size: f.size,
-          path: f.path,
-          table: uploadType === "SingleFile" && chosen ? chosen : f.name.replace(/\.[^.]*$/, ""),
-        }));
-        const manifest = await previewed(dataDir, workspace, dictionary, {
-          id: staged.id,
-          projectId: workspace.id,
-          userId: c.var.caller.userId,
-          createdAt: new Date().toISOString(),
-          multipleFiles: uploadType === "MultipleFiles",
-          ...choices.data,
-          files: matched,
+        return await echoingChoices(upload.fields, async () => {
+          const uploadType = upload.fields.uploadType || workspace.upload_type || "SingleFile";
+          if (!UPLOAD_TYPES.includes(uploadType as (typeof UPLOAD_TYPES)[number])) throw validationProblem({ uploadType: ["Choose an upload type"] });
+          const files = upload.files;
+          if (files.length === 0) throw validationProblem({ file: [CHOOSE_LOAD_FILE_MESSAGE] });
+          const empty = files.find((f) => f.size === 0);
+          if (empty) throw validationProblem({ file: [files.length === 1 ? "The file is empty" : `The file ${empty.name} is empty`] });
+          if (uploadType === "SingleFile" && files.length > 1)
+            throw validationProblem({ file: ["Choose one file, or choose Multiple files to load several at once"] });
+          const choices = stageChoicesSchema.safeParse({ mode: upload.fields.mode || undefined, onRejected: upload.fields.onRejected || undefined });
+          if (!choices.success) throw validationProblem(fieldErrorsOf(choices.error.issues, "form"));
+          const dictionary = await dictionaryOf(db, workspace.id);
+          const chosen = upload.fields.table?.trim();
+          if (chosen) tableOf(dictionary.tables, chosen);
+          if (uploadType === "SingleFile" && files.some(isZip))
+            throw validationProblem({ file: ["A .zip holds several files: choose Multiple files to load it"] });
+          const staged = await stageFiles(dataDir, files);
+          stagedId = staged.id;
+          const unpacked = await unpackZips(staged, maxBytes);
+          // Each file's table: the one chosen for a single file, else the one its name names (Employee.csv → Employee).
+          const matched = unpacked.map((f) => ({
+            name: f.name,
+            size: f.size,
+            path: f.path,
+            table: uploadType === "SingleFile" && chosen ? chosen : f.name.replace(/\.[^.]*$/, ""),
+          }));
+          const manifest = await previewed(dataDir, workspace, dictionary, {
+            id: staged.id,
+            projectId: workspace.id,
+            userId: c.var.caller.userId,
+            createdAt: new Date().toISOString(),
+            multipleFiles: uploadType === "MultipleFiles",
+            ...choices.data,
+            files: matched,
+          });
+          const preview = manifest.preview;
+          stagedId = undefined;
+          return c.json(preview, 201);
         });
-        const preview = manifest.preview;
-        stagedId = undefined;
-        return c.json(preview, 201);
       } finally {
         upload.remove();
         if (stagedId) await removeStaged(dataDir, stagedId);
