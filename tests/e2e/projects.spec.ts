@@ -385,6 +385,8 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page.getByRole("region", { name: "Delete template Slow?" })).toHaveCount(0);
       await expect(inRunOrder.getByRole("link", { name: "Slow", exact: true })).toBeVisible();
       await inRunOrder.getByRole("link", { name: "Remove template Slow" }).click();
+      // The confirmation's URL once it is shown (with JavaScript the navigation ends after the click returns).
+      await expect(page.getByRole("region", { name: "Delete template Slow?" })).toBeVisible();
       // Deleted from another tab meanwhile: this tab's Delete is refused at the top of the page, which takes focus.
       const otherTab = await page.context().newPage();
       await otherTab.goto(page.url());
