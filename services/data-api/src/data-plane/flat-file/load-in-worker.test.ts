@@ -58,11 +58,17 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("a load in its worker", () => {
     fs.writeFileSync(file, `Id,Text\n${rows.join("")}`);
 
     const controller = new AbortController();
-    const started = performance.now();
+    let cancelledAt = 0;
     // The first progress report comes with the file's first chunk: the load is under way.
-    const run = load(file, table, { onProgress: async () => controller.abort(new Error("Cancelled by the test")) }, controller.signal);
+    const cancel = async () => {
+      cancelledAt = performance.now();
+      controller.abort(new Error("Cancelled by the test"));
+    };
+    const run = load(file, table, { onProgress: cancel }, controller.signal);
     await expect(run).rejects.toThrow("Cancelled by the test");
-    expect(performance.now() - started).toBeLessThan(2000);
+    // Timed from the cancel, not from the start: starting a worker on a busy machine is not what this measures.
+    expect(cancelledAt).toBeGreaterThan(0);
+    expect(performance.now() - cancelledAt).toBeLessThan(2000);
     // The replaced table is whole again once PostgreSQL has seen the connection go.
     await expect
       .poll(() => asProjectOwner(dataPlane, TEST_DATABASE_SERVER, projectId, async (c) => (await c.query(`select "Id", "Text" from source."Big"`)).rows), {
