@@ -67,6 +67,20 @@ export const handle = {
   breadcrumb: (match: UIMatch) => `Run of ${formatTimestamp((match.loaderData as { run?: { createdAt: string } } | undefined)?.run?.createdAt ?? "")}`,
 };
 
+/**
+ * A step's status (spec §4: Pending, Started, Completed, Failed). The spec has no status for a script a
+ * stopped run never reached (stopped at a failure, cancelled, ended by a restart): it stays Pending in
+ * the data, and only this page says that it will not run, so a reader does not wait for it.
+ */
+function StepStatus({ status, runEnded }: { status: RunStepStatus; runEnded: boolean }) {
+  if (status !== "Pending" || !runEnded) return <>{status}</>;
+  return (
+    <>
+      {status} <span className="block text-xs text-muted-foreground">Not reached: the run stopped before it</span>
+    </>
+  );
+}
+
 const duration = (ms: number | null) => (ms === null ? "" : ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`);
 
 export default function RunDetails({ loaderData, actionData }: Route.ComponentProps) {
@@ -190,7 +204,9 @@ export default function RunDetails({ loaderData, actionData }: Route.ComponentPr
                     <pre className="mt-1 max-w-xl overflow-x-auto rounded bg-muted/40 p-2 font-mono">{s.sql}</pre>
                   </details>
                 </TableCell>
-                <TableCell>{s.status}</TableCell>
+                <TableCell>
+                  <StepStatus status={s.status} runEnded={!running} />
+                </TableCell>
                 <TableCell className="text-right tabular-nums">{s.rowsAffected ?? ""}</TableCell>
                 <TableCell className="text-right tabular-nums">{duration(s.durationMs)}</TableCell>
                 <TableCell className="text-sm">

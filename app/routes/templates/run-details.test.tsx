@@ -1,0 +1,67 @@
+/**
+ * A run's steps as its page shows them, rendered on the server: a script the run never reached keeps
+ * the spec's Pending, and once the run has stopped the page says it was not reached.
+ */
+import { describe, expect, it } from "vitest";
+import type { RunDetails, RunStep } from "../../../contracts/runs";
+import type { RunStatus } from "../../../contracts/values/runs";
+import { renderPage } from "~/test/render-page";
+import RunDetailsPage from "./run-details";
+
+const page = "/migration/projects/p1/templates/run-history/r1/details";
+
+const step = (position: number, status: RunStep["status"]) =>
+  ({
+    position,
+    templateName: "Core",
+    levelName: "Load",
+    scriptId: `s${position}`,
+    scriptName: `Script ${position}`,
+    scriptVersion: 1,
+    status,
+    rowsAffected: null,
+    durationMs: null,
+    notices: [],
+    error: null,
+    errorLine: null,
+    sql: "select 1;",
+  }) satisfies RunDetails["steps"][number];
+
+/** The text of each row of the Steps table's Status column. */
+function statusCells(status: RunStatus, steps: RunDetails["steps"]) {
+  const running = status === "IN_PROGRESS";
+  const run = {
+    id: "r1",
+    type: "Full",
+    status,
+    onError: "stop",
+    createdBy: "u1",
+    createdByName: "Ann",
+    createdAt: "2026-11-27T23:00:00.000Z",
+    finishedAt: running ? null : "2026-11-27T23:01:00.000Z",
+    durationMs: running ? null : 60_000,
+    stepCount: steps.length,
+    failedSteps: 1,
+    rerunOf: null,
+    jobId: running ? "j1" : null,
+    steps,
+    stepPage: { total: steps.length, page: 1, pageSize: 25 },
+    tables: [],
+    message: null,
+  };
+  const html = renderPage(page, page, RunDetailsPage, { projectId: "p1", run, canWrite: true, search: { status: [], page: 1, pageSize: 25 } });
+  const rows = [...html.matchAll(/<tr[^>]*>(.*?)<\/tr>/g)].slice(1);
+  return rows.map((row) => [...row[1]!.matchAll(/<td[^>]*>(.*?)<\/td>/g)][2]![1]!.replace(/<[^>]+>/g, ""));
+}
+
+describe("a run's steps", () => {
+  const steps = [step(1, "Completed"), step(2, "Failed"), step(3, "Pending")];
+
+  it("says that a stopped run never reached the scripts after its failure", () => {
+    expect(statusCells("ERROR", steps)).toEqual(["Completed", "Failed", "Pending Not reached: the run stopped before it"]);
+  });
+
+  it("shows a running run's next scripts as Pending only: they may still run", () => {
+    expect(statusCells("IN_PROGRESS", [step(1, "Completed"), step(2, "Started"), step(3, "Pending")])).toEqual(["Completed", "Started", "Pending"]);
+  });
+});
