@@ -51,6 +51,21 @@ describe("shell: signed in and in a company", () => {
     expect(isRedirect(result, "/login?redirectTo=%2Fmigration%2Fprojects%3FcompanyId%3Dx")).toBe(true);
   });
 
+  it("sends a post whose session ended back to the form's page after sign-in, never to another site", async () => {
+    /** What a signed-out post to `action` from the page at `referer` is redirected to. */
+    const post = async (action: string, referer?: string) => {
+      const request = new Request(`${PORTAL_URL}${action}`, { method: "POST", body: new URLSearchParams({ name: "typed" }), headers: referer ? { referer } : {} });
+      return settle(Promise.resolve(shellMiddleware(routeArgs(request) as never, passed)));
+    };
+    const page = "/migration/projects/p1/templates/assigned?companyId=x";
+    // A fetcher's post to another route, an index route's ?index: the form's page, not the action's URL.
+    expect(isRedirect(await post("/sidebar", `${PORTAL_URL}${page}`), `/login?redirectTo=${encodeURIComponent(page)}`)).toBe(true);
+    expect(isRedirect(await post("/migration/application/create?index&companyId=x", `${PORTAL_URL}/migration/application/create?companyId=x`), "/login?redirectTo=%2Fmigration%2Fapplication%2Fcreate%3FcompanyId%3Dx")).toBe(true);
+    // Another site's page, or none: the action's own path, as before.
+    expect(isRedirect(await post("/migration/projects?companyId=x", "https://evil.example/migration/data-dictionary"), "/login?redirectTo=%2Fmigration%2Fprojects%3FcompanyId%3Dx")).toBe(true);
+    expect(isRedirect(await post("/migration/projects?companyId=x"), "/login?redirectTo=%2Fmigration%2Fprojects%3FcompanyId%3Dx")).toBe(true);
+  });
+
   it("adds the first company by name when companyId is missing, keeping other parameters", async () => {
     const { result } = await visit("analyst@demo.test", "/migration/projects?page=2");
     expect(isRedirect(result, `/migration/projects?page=2&companyId=${acme.id}`)).toBe(true);

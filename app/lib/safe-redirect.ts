@@ -28,10 +28,26 @@ function isLocalPath(path: string): boolean {
   return path.startsWith("/") && path[1] !== "/" && path[1] !== "\\" && !/[\u0000-\u001f\u007f\\]/.test(path);
 }
 
-/** The path and query of a request, the page a user came from. */
+/**
+ * The page a user came from: a page's own path and query, or, for a post, the page of this portal
+ * whose form it was (its Referer): the action's URL may be another route's (a fetcher's, /sidebar) or
+ * carry `?index`, and a session that ended mid-form should bring the user back to that form after
+ * signing in, not to where it posted.
+ */
 export function requestPath(request: Request): string {
   const url = new URL(request.url);
-  return url.pathname + url.search;
+  const page = request.method === "GET" || request.method === "HEAD" ? null : refererPath(request, url);
+  return page ?? url.pathname + url.search;
+}
+
+/** The Referer's path and query when it is a page of this portal (same host), else null. */
+function refererPath(request: Request, url: URL): string | null {
+  try {
+    const referer = new URL(request.headers.get("Referer") ?? "");
+    return referer.host === url.host && isLocalPath(referer.pathname) ? referer.pathname + referer.search : null;
+  } catch {
+    return null;
+  }
 }
 
 export function loginPath(redirectTo: string): string {

@@ -94,6 +94,19 @@ test.describe("sign-in with JavaScript off", () => {
     await expect(page.getByRole("button", { name: "Sign in" })).toBeVisible();
   });
 
+  test("a post after the session ended comes back to the page it was posted from once signed in again", async ({ page, context }) => {
+    const deep = `/migration/data-dictionary?companyId=${acme.id}`;
+    await page.goto(deep);
+    await signIn(page, "analyst@demo.test");
+    await expect(page).toHaveURL(`${E2E.portal}${deep}`);
+    // The session ends (expired, ended elsewhere) while the page is open; its next post is the sidebar's, to /sidebar.
+    await context.clearCookies();
+    await page.getByRole("button", { name: "Toggle sidebar" }).click();
+    await signIn(page, "analyst@demo.test");
+    await expect(page).toHaveURL(`${E2E.portal}${deep}`);
+    await expect(page.getByRole("heading", { level: 1, name: "Data Dictionary", exact: true })).toBeVisible();
+  });
+
   test("going Back from the client portal's logout page, not confirmed, opens the page again, not a redirect loop", async ({ page }) => {
     const deep = `/migration/application?companyId=${birch.id}`;
     await page.goto(deep);
