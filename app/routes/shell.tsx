@@ -35,7 +35,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export default function Shell({ loaderData }: Route.ComponentProps) {
   return (
-    <div className="flex flex-1">
+    // Stacked on a phone's width: the sidebar is then a bar above the page, or lies over it (app.css).
+    <div className="relative flex flex-1 flex-col md:flex-row">
       <Sidebar
         state={loaderData.sidebar}
         sections={MENU.filter((section) => loaderData.areas.includes(section.area)).map((section) => ({

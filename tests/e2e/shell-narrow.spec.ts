@@ -132,18 +132,35 @@ for (const javaScriptEnabled of [true, false]) {
       await expectInside(page, page.getByRole("searchbox", { name: "Search configurations" }), page.getByRole("search", { name: "Find configurations" }));
     });
 
-    test("an expanded sidebar lies over the content instead of squeezing it", async ({ page }) => {
+    test("the collapsed sidebar is only its menu button above the page, which opens the menu over it", async ({ page }) => {
       await page.goto(withCompany("/migration/projects", acme.id));
-      const rail = page.getByRole("complementary");
       const main = page.getByRole("main");
+      const menu = page.getByRole("navigation", { name: "Main menu" });
+      const toggle = page.getByRole("button", { name: "Toggle sidebar" });
+      await expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible();
+      // No rail beside the content: the page has the window's whole width, the button a bar above it.
+      expect((await box(main)).width).toBeGreaterThanOrEqual(PHONE.width - 1);
+      await expect(toggle).toHaveAttribute("aria-expanded", "false");
+      const button = await box(toggle);
+      expect(button.y + button.height).toBeLessThanOrEqual((await box(main)).y + 0.5);
+      // The menu and the company picker are out of the way, not tabbed through.
+      await expect(menu).toBeHidden();
+      await expect(page.getByRole("combobox", { name: "Company" })).toBeHidden();
+
       const answered = page.waitForResponse((res) => res.request().method() === "POST" && /^\/sidebar(\.data)?$/.test(new URL(res.url()).pathname));
-      await page.getByRole("button", { name: "Toggle sidebar" }).click();
+      await toggle.click();
       await answered;
-      await expect(page.getByRole("button", { name: "Toggle sidebar" })).toHaveAttribute("aria-expanded", "true");
-      await expect.poll(async () => (await box(rail)).width, { message: "sidebar width" }).toBeGreaterThan(200);
-      // The content keeps the width it has beside the collapsed rail.
-      expect((await box(main)).width).toBeGreaterThan(PHONE.width - 100);
+      await expect(toggle).toHaveAttribute("aria-expanded", "true");
+      await expect(menu.getByRole("link", { name: "Projects" })).toBeVisible();
+      await expect.poll(async () => (await box(page.getByRole("complementary"))).width, { message: "sidebar width" }).toBeGreaterThan(200);
+      await expect(page.getByRole("combobox", { name: "Company" })).toBeVisible();
+      // Over the content: the page keeps its width.
+      expect((await box(main)).width).toBeGreaterThanOrEqual(PHONE.width - 1);
       await expectFitsPhone(page);
+
+      await toggle.click();
+      await expect(toggle).toHaveAttribute("aria-expanded", "false");
+      await expect(menu).toBeHidden();
     });
   });
 

@@ -60,7 +60,7 @@ export function Sidebar({ state, sections, companies, company, dashboardUrl }: S
           ))}
         </ul>
       </nav>
-      <div className="border-t border-border p-2">
+      <div className="sidebar-toggle border-t border-border p-2">
         <ToggleForm fetcher={fetcher} className="sidebar-collapse" next="collapsed" here={here} expanded />
         <ToggleForm fetcher={fetcher} className="sidebar-expand" next="expanded" here={here} expanded={false} />
       </div>
