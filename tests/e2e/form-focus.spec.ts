@@ -22,6 +22,8 @@ for (const javaScriptEnabled of [true, false]) {
       await page.getByRole("button", { name: "Save and continue" }).click();
       await expect(name).toHaveAttribute("aria-invalid", "true");
       await expect(name).toBeFocused();
+      // The page keeps its own title: the refusal is said on the page, not in the title.
+      await expect(page).toHaveTitle("Step 1 of 4: Details · Create project · Data Transformation");
 
       // The name given: focus skips it to the first field still refused.
       await name.fill(`Focus project ${suffix}`);
