@@ -1,8 +1,9 @@
-import { Migrator, sql } from "kysely";
+import { Migrator, sql, type CompiledQuery, type Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_COMPANIES } from "../../../../scripts/demo-data.ts";
 import { createKysely } from "../../../shared/db.ts";
 import { TEST_DATABASE_KINDS, createTestDatabase, type TestDatabase } from "../../../shared/testing/databases.ts";
+import { pageProjectUsers } from "../repositories/project-users.ts";
 import { seedDemo } from "../seed.ts";
 import { migrations } from "./migrations/index.ts";
 import { migrateDatabase } from "./migrate.ts";
@@ -60,6 +61,19 @@ describe.each(TEST_DATABASE_KINDS)("migrations and demo seed on %s", (kind) => {
     expect({ ...row, is_default: Number(row.is_default) }).toEqual({ product_type: "Migration", is_default: 0 });
   });
 
+  it("pages a project's access list in the order of an index, sorting nothing (0023)", async () => {
+    // The page's own SELECT, as pageProjectUsers sends it (captured, not copied), with its values.
+    let page: CompiledQuery | undefined;
+    const capturing = db.withPlugin({
+      transformQuery: ({ node, queryId }) => ((page ??= db.getExecutor().compileQuery(node, queryId)), node),
+      transformResult: async ({ result }) => result,
+    });
+    await pageProjectUsers(capturing, "any-project", { page: 1, pageSize: 25 });
+    const plan = await planOf(db, kind, page!);
+    expect(plan).toMatch(/project_users_project_granted/);
+    expect(plan).not.toMatch(/sort|b-tree/i);
+  });
+
   it("keeps a load's counts, header and rejected rows when its table moves to load_tables (0011)", async () => {
     const fresh = await createTestDatabase(kind);
     const old = createKysely<Database>(fresh.url);
@@ -102,3 +116,24 @@ describe.each(TEST_DATABASE_KINDS)("migrations and demo seed on %s", (kind) => {
     }
   });
 });
+
+/**
+ * How the engine runs `query`, one line per step. PostgreSQL is told to avoid a full scan and a sort
+ * where it has any other way, since a table this small would otherwise be read whole whatever its indexes.
+ */
+async function planOf(db: Kysely<Database>, kind: string, query: CompiledQuery): Promise<string> {
+  if (kind === "sqlite") {
+    const { rows } = await db.executeQuery<{ detail: string }>({ ...query, sql: `explain query plan ${query.sql}` });
+    return rows.map((r) => r.detail).join("\n");
+  }
+  return db.connection().execute(async (session) => {
+    await sql`set enable_seqscan = off`.execute(session);
+    await sql`set enable_sort = off`.execute(session);
+    try {
+      const { rows } = await session.executeQuery<{ "QUERY PLAN": string }>({ ...query, sql: `explain ${query.sql}` });
+      return rows.map((r) => r["QUERY PLAN"]).join("\n");
+    } finally {
+      await sql`reset all`.execute(session);
+    }
+  });
+}
