@@ -173,7 +173,8 @@ export type ProjectAccess = z.infer<typeof projectAccessSchema>;
 
 /**
  * GET /api/v1/projects/{id}/users: who may read and write (the project-access page), a page at a
- * time, the latest grant or change first (a project may have hundreds).
+ * time, the latest grant first (a project may have hundreds). `grantedAt` is when the user was given
+ * access: changing their access keeps it.
  */
 export const projectUserSchema = z.object({
   userId: z.string(),

@@ -101,7 +101,7 @@ export function workspaceApi(ws: WorkspaceDescriptor, as: Caller) {
       update: (body: z.input<typeof updateProjectSchema> | z.input<typeof updateConfigurationSchema>) =>
         callService("data-api", at(id), as, { method: "PATCH", body, schema: anything }),
 
-      /** A page of who may read and write it, the latest grant or change first. */
+      /** A page of who may read and write it, the latest grant first. */
       users: (query: { page: number; pageSize: number; userId?: string[] }) =>
         callService("data-api", at(id, "users"), as, { schema: projectUsersPageSchema, query }),
       setUser: (userId: string, grant: z.input<typeof setProjectUserSchema>) =>

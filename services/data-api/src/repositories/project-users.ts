@@ -24,8 +24,8 @@ const toProjectUser = (r: GrantRow): ProjectUser => ({
 });
 
 /**
- * A page of the access list, paged in SQL: the latest grant or change first, so that what a user just
- * saved is on the first page; the user id keeps ties stable.
+ * A page of the access list, paged in SQL: the latest grant first, so that a user just given access is
+ * on the first page; the user id keeps ties stable (index project_users_project_granted, migration 0023).
  */
 export async function pageProjectUsers(db: Kysely<Database>, projectId: string, query: { page: number; pageSize: number; userId?: readonly string[] }) {
   const { userId = [], ...page } = query;
@@ -64,18 +64,21 @@ export async function listedAccess(db: Kysely<Database>, projectId: string, user
 
 export type Grant = { canRead: boolean; canWrite: boolean; grantedBy: string; now?: Date };
 
-/** Adds the user or changes their access; demoting the last user with write access is a 409. */
+/**
+ * Adds the user or changes their access; demoting the last user with write access is a 409. A change
+ * keeps the grant's time and maker: the page shows the user has had access "Since" then.
+ */
 export async function setProjectUser(db: Kysely<Database>, projectId: string, userId: string, grant: Grant) {
   const canRead = grant.canRead || grant.canWrite;
   return inTransaction(db, async (trx) => {
     await serialiseAccessChanges(trx, projectId);
     if (!grant.canWrite) await assertAnotherWriter(trx, projectId, userId);
     const at = (grant.now ?? new Date()).toISOString();
-    const values = { can_read: toFlag(canRead), can_write: toFlag(grant.canWrite), granted_at: at, granted_by: grant.grantedBy };
+    const access = { can_read: toFlag(canRead), can_write: toFlag(grant.canWrite) };
     await trx
       .insertInto("project_users")
-      .values({ project_id: projectId, user_id: userId, ...values })
-      .onConflict((oc) => oc.columns(["project_id", "user_id"]).doUpdateSet(values))
+      .values({ project_id: projectId, user_id: userId, ...access, granted_at: at, granted_by: grant.grantedBy })
+      .onConflict((oc) => oc.columns(["project_id", "user_id"]).doUpdateSet(access))
       .execute();
   });
 }

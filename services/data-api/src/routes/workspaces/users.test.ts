@@ -93,7 +93,28 @@ describe.each(TEST_DATABASE_KINDS)("project access list on %s", (kind) => {
     expect((await usersOf(project, await api.tokenFor(USERS.superAdmin))).body.total).toBe(2);
   });
 
-  it("answers the list a page at a time, paged in SQL, the latest grant or change first", async () => {
+  it("keeps when a user was given access when their access changes, and their place in the list", async () => {
+    const owner = await api.tokenFor(USERS.analyst);
+    const project = await makeProject(api, owner, { companyId: birch.id, applicationId });
+    // Given read access long ago (the owner's own grant is of now).
+    const since = "2024-03-01T09:30:00.000Z";
+    await api.db
+      .insertInto("project_users")
+      .values({ project_id: project.id, user_id: USERS.clientAdmin.id, can_read: 1, can_write: 0, granted_at: since, granted_by: USERS.analyst.id })
+      .execute();
+
+    const promoted = await put(project, USERS.clientAdmin.id, owner, { canWrite: true });
+    expect(promoted.status).toBe(200);
+    expect(promoted.body).toEqual({ userId: USERS.clientAdmin.id, canRead: true, canWrite: true, grantedAt: since });
+    const demoted = await put(project, USERS.clientAdmin.id, owner, { canRead: true });
+    expect(demoted.body).toEqual({ userId: USERS.clientAdmin.id, canRead: true, canWrite: false, grantedAt: since });
+    expect((await usersOf(project, owner)).body.items).toEqual([
+      expect.objectContaining({ userId: USERS.analyst.id }),
+      { userId: USERS.clientAdmin.id, canRead: true, canWrite: false, grantedAt: since },
+    ]);
+  });
+
+  it("answers the list a page at a time, paged in SQL, the latest grant first", async () => {
     const owner = await api.tokenFor(USERS.analyst);
     const project = await makeProject(api, owner, { companyId: birch.id, applicationId });
     // More grants than a page: written straight to the table (the client portal knows only the demo users).

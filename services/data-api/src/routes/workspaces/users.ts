@@ -48,7 +48,7 @@ export function createWorkspaceUsersRouter(descriptor: WorkspaceDescriptor) {
     path: `${base}/users`,
     tags,
     summary: `Who may read and write the ${noun}`,
-    description: "A page of the access list, the latest grant or change first.",
+    description: "A page of the access list, the latest grant first (a change of access keeps its grant's time).",
     request: { params: workspaceIdParams, query: projectUsersQuerySchema },
     responses: { 200: jsonContent(projectUsersPageSchema, "A page of the access list."), ...readErrors },
   });
