@@ -313,9 +313,11 @@ export function getCollectionProps(field: FieldMetadata, options: AriaOptions & 
 export const exactValue = (value: string): string => JSON.stringify(value);
 
 /**
- * A route's shouldRevalidate for pages whose refusals (409: someone changed the thing meanwhile) must
- * show it as it is now: React Router skips reloading after a 4xx action otherwise.
+ * A route's shouldRevalidate for pages whose refusals must show things as they are now: 409, someone
+ * changed the thing meanwhile; 404, something the form named is gone meanwhile (a SQL credential
+ * revoked in another tab). React Router skips reloading after a 4xx action otherwise, where a page
+ * posted without JavaScript is always read again; the refusal's message stays either way.
  */
 export function revalidateAfterConflict({ actionStatus, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
-  return actionStatus === 409 || defaultShouldRevalidate;
+  return actionStatus === 409 || actionStatus === 404 || defaultShouldRevalidate;
 }

@@ -770,6 +770,24 @@ describe("another company's id posted to a project's page", () => {
     expect(credentials.items.find((c: { id: string }) => c.id === birchCredential.credential.id).databases).toEqual([]);
   });
 
+  it("a SQL permission for a credential revoked since the page showed it is not found, and the page, read again, lists it no more", async () => {
+    const project = await loadableProject("SQL revoked meanwhile");
+    const expiresOn = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+    const made = await api(SUPER, "POST", "/api/v1/sql-credentials", { companyId: acme.id, serviceName: "Acme revoked meanwhile", expiresOn });
+    const url = projectUrl(project.id, "users/sql-permissions");
+    const listed = async () => ((await call(ANALYST, url, sqlPermissions.loader, opts(project))) as any).permissions.items.map((i: any) => i.credentialId);
+    expect(await listed()).toContain(made.credential.id);
+    // Another tab revokes it; this one still offers it and saves a level for it.
+    await api(SUPER, "POST", `/api/v1/sql-credentials/${made.credential.id}/revoke`, {}, { companyId: acme.id });
+    const form = { intent: "save", "entries[0].credentialId": made.credential.id, "entries[0].level": "read", "entries[0].was": "none" };
+    const refused = unwrap(await call(ANALYST, url, sqlPermissions.action, { ...opts(project), form }));
+    expect(refused?.status).toBe(404);
+    expect(refused?.data.result.error).toEqual({ "": ["A SQL credential was not found: it may have been revoked. Reload the page."] });
+    // With JavaScript the page is read again after that refusal too, as a page posted without it is: the credential is gone.
+    expect(sqlPermissions.shouldRevalidate({ actionStatus: 404, defaultShouldRevalidate: false } as never)).toBe(true);
+    expect(await listed()).not.toContain(made.credential.id);
+  });
+
   it("restoring another company's backup is not found, said at the top, and nothing starts", async () => {
     const project = await loadableProject("Restored from elsewhere");
     const elsewhere = await loadableProject("Backed up in Birch", birch.id, birchApp.id);
