@@ -32,5 +32,3 @@ export async function dictionaryTableChoices(calls: Calls, params: URLSearchPara
   const { items, total } = await calls.dictionary.tables({ name: search || undefined, page: 1, pageSize: TABLE_CHOICES });
   return { search, names: items.map((t) => t.name), matching: total };
 }
-
-export type SourceTableChoices = Awaited<ReturnType<typeof sourceTableChoices>>;

@@ -1,5 +1,5 @@
 import { Form, Link } from "react-router";
-import { FindTableForm } from "~/components/databases/find-table-form";
+import { FindTableForm, tableOptionsOf } from "~/components/databases/find-table-form";
 import { Card } from "~/components/ui/card";
 import { Pagination } from "~/components/ui/pagination";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
@@ -66,7 +66,7 @@ export default function SourceData({ loaderData }: Route.ComponentProps) {
     );
   }
   // The table shown stays offered when the search does not list it.
-  const tableNames = tables.names.includes(table) ? tables.names : [table, ...tables.names];
+  const tableOptions = tableOptionsOf(tables, table).map((o) => [o.value, o.label] as const);
   const descending = rows.sort.startsWith("-");
   const sortedBy = rows.sort.replace(/^-/, "");
   return (
@@ -80,7 +80,7 @@ export default function SourceData({ loaderData }: Route.ComponentProps) {
       <Form method="get" role="search" aria-label="Find rows" className="mt-4 flex flex-wrap items-end gap-4">
         {companyId ? <input type="hidden" name="companyId" value={companyId} /> : null}
         {tables.search ? <input type="hidden" name="name" value={tables.search} /> : null}
-        <SelectFilter id="source-table" label="Table" name="table" value={table} options={tableNames.map((t) => [t, t] as const)} />
+        <SelectFilter id="source-table" label="Table" name="table" value={table} options={tableOptions} />
         <SelectFilter
           id="source-column"
           label="Column"

@@ -1,0 +1,44 @@
+/**
+ * The source data page's Table select, rendered on the server as a page without JavaScript gets it.
+ */
+import { renderToStaticMarkup } from "react-dom/server";
+import { createRoutesStub } from "react-router";
+import { describe, expect, it } from "vitest";
+import SourceData from "./source-data";
+
+const here = "/migration/projects/p1/data-dictionary/source-data";
+
+function render(tables: { search: string; names: string[]; matching: number }, table: string): string {
+  const loaderData = {
+    projectId: "p1",
+    created: true,
+    tables,
+    table,
+    rows: { columns: [{ name: "Id", type: "int" }], items: [["1"]], page: 1, pageSize: 25, total: 1, sort: "Id" },
+    filter: {},
+  };
+  const props = { loaderData, params: { projectId: "p1" }, matches: [] } as unknown as Parameters<typeof SourceData>[0];
+  const Stub = createRoutesStub([{ path: here, Component: () => <SourceData {...props} /> }]);
+  return renderToStaticMarkup(<Stub initialEntries={[`${here}?name=orders5&table=Customers`]} />);
+}
+
+/** The Table select's options, in order, and the one selected. */
+function tableSelect(html: string) {
+  const select = /<select id="source-table"[^>]*>(.*?)<\/select>/s.exec(html)?.[1] ?? "";
+  return {
+    options: [...select.matchAll(/<option value="([^"]*)"/g)].map((m) => m[1]),
+    selected: /<option value="([^"]*)" selected=""/.exec(select)?.[1],
+  };
+}
+
+describe("the source data page's Table select", () => {
+  it("keeps offering the table shown, first, when the search does not list it", () => {
+    const html = render({ search: "orders5", names: ["Orders50", "Orders51"], matching: 2 }, "Customers");
+    expect(tableSelect(html)).toEqual({ options: ["Customers", "Orders50", "Orders51"], selected: "Customers" });
+  });
+
+  it("offers the tables the search found as they are when it lists the table shown", () => {
+    const html = render({ search: "orders5", names: ["Orders50", "Orders51"], matching: 2 }, "Orders51");
+    expect(tableSelect(html)).toEqual({ options: ["Orders50", "Orders51"], selected: "Orders51" });
+  });
+});
