@@ -19,7 +19,7 @@ export const brandingSchema = z.object({
 });
 export type Branding = z.infer<typeof brandingSchema>;
 
-/** GET /api/v1/companies/{companyId}/users: the people of a company, for pickers (project access). */
+/** A person of a company (anyone holding a permission entry for it), as GET …/users/page answers them. */
 export const companyUserSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -27,7 +27,6 @@ export const companyUserSchema = z.object({
   /** With `?include=roles`: the person's product role in the company (spec §7's productRoleName). */
   productRoleName: z.string().optional(),
 });
-export const companyUsersResponseSchema = z.array(companyUserSchema);
 export type CompanyUser = z.infer<typeof companyUserSchema>;
 
 /**

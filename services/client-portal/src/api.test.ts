@@ -96,51 +96,6 @@ describe.each(TEST_DATABASE_KINDS)("client portal API on %s", (kind) => {
     });
   });
 
-  describe("GET /api/v1/companies/:companyId/users", () => {
-    const getUsers = (companyId: string, token?: string) =>
-      portal.api.request(`/api/v1/companies/${companyId}/users`, token ? { headers: { authorization: `Bearer ${token}` } } : {});
-
-    it("lists everybody holding a permission entry for the company, whatever the role, sorted by name", async () => {
-      const res = await getUsers(acme.id, await signer.token(analyst.id, analyst.roles));
-      expect(res.status).toBe(200);
-      expect(await res.json()).toEqual([
-        { id: analyst.id, name: "Ann Analyst", email: "analyst@demo.test" },
-        { id: users.translator!.id, name: "Tia Translator", email: "translator@demo.test" },
-        { id: viewer.id, name: "Vera Viewer", email: "viewer@demo.test" },
-      ]);
-    });
-
-    it("lets a user with any entry for the company ask, even a viewer", async () => {
-      const clientAdmin = users.clientadmin!;
-      const res = await getUsers(cedar.id, await signer.token(clientAdmin.id, clientAdmin.roles));
-      expect(res.status).toBe(200);
-      expect((await res.json()).map((u: { name: string }) => u.name)).toEqual(["Carl Client", "Max Manager"]);
-    });
-
-    it("refuses a company the caller holds no entry for with 403", async () => {
-      const res = await getUsers(cedar.id, await signer.token(analyst.id, analyst.roles));
-      expect(res.status).toBe(403);
-      expect(apiErrorSchema.parse(await res.json()).code).toBe("forbidden");
-    });
-
-    it("lets SuperAdmin and Support ask for any company; an unknown company has nobody", async () => {
-      for (const roles of ["SuperAdmin", "support"]) {
-        const res = await getUsers(birch.id, await signer.token("someone-else", roles));
-        expect(res.status, roles).toBe(200);
-        expect(
-          (await res.json()).map((u: { name: string }) => u.name),
-          roles,
-        ).toEqual(["Ann Analyst", "Carl Client"]);
-      }
-      const none = await getUsers("no-such-company", await signer.token("admin", "SuperAdmin"));
-      expect(await none.json()).toEqual([]);
-    });
-
-    it("answers 401 without a token", async () => {
-      expect((await getUsers(acme.id)).status).toBe(401);
-    });
-  });
-
   describe("GET /api/v1/companies/:companyId/users/page", () => {
     const getPage = async (companyId: string, query: string, roles = "SuperAdmin") =>
       portal.api.request(`/api/v1/companies/${companyId}/users/page?${query}`, { headers: { authorization: `Bearer ${await signer.token("admin", roles)}` } });
@@ -177,6 +132,34 @@ describe.each(TEST_DATABASE_KINDS)("client portal API on %s", (kind) => {
         headers: { authorization: `Bearer ${await signer.token(analyst.id, analyst.roles)}` },
       });
       expect(res.status).toBe(403);
+      expect(apiErrorSchema.parse(await res.json()).code).toBe("forbidden");
+    });
+
+    it("lets a user with any entry for the company ask, even a viewer; SuperAdmin and Support any company, an unknown one having nobody", async () => {
+      const clientAdmin = users.clientadmin!;
+      const res = await portal.api.request(`/api/v1/companies/${cedar.id}/users/page`, {
+        headers: { authorization: `Bearer ${await signer.token(clientAdmin.id, clientAdmin.roles)}` },
+      });
+      expect(res.status).toBe(200);
+      expect((await res.json()).items.map((u: { name: string }) => u.name)).toEqual(["Carl Client", "Max Manager"]);
+      for (const roles of ["SuperAdmin", "support"]) {
+        const page = await getPage(birch.id, "", roles);
+        expect(page.status, roles).toBe(200);
+        expect((await page.json()).items.map((u: { name: string }) => u.name)).toEqual(["Ann Analyst", "Carl Client"]);
+      }
+      expect(await (await getPage("no-such-company", "")).json()).toMatchObject({ items: [], total: 0 });
+    });
+
+    it("answers 401 without a token", async () => {
+      expect((await portal.api.request(`/api/v1/companies/${acme.id}/users/page`)).status).toBe(401);
+    });
+
+    it("serves no whole list of a company's people: a company may have thousands, and every caller asks for a page", async () => {
+      const res = await portal.api.request(`/api/v1/companies/${acme.id}/users`, {
+        headers: { authorization: `Bearer ${await signer.token("admin", "SuperAdmin")}` },
+      });
+      expect(res.status).toBe(404);
+      expect(apiErrorSchema.parse(await res.json()).code).toBe("not_found");
     });
   });
 
@@ -278,7 +261,7 @@ describe.each(TEST_DATABASE_KINDS)("client portal API on %s", (kind) => {
 
   it("refuses an id holding a NUL with 400 (PostgreSQL's text holds none), and finds no account for an email holding one", async () => {
     const token = await signer.token("admin", "SuperAdmin");
-    for (const path of ["/api/v1/permissions/%00", `/api/v1/companies/${acme.id}%00/users`, "/api/v1/companies/x/admin-data-sources?q=%00"]) {
+    for (const path of ["/api/v1/permissions/%00", `/api/v1/companies/${acme.id}%00/users/page`, "/api/v1/companies/x/admin-data-sources?q=%00"]) {
       const res = await portal.api.request(path, { headers: { authorization: `Bearer ${token}` } });
       expect(res.status, path).toBe(400);
       expect(apiErrorSchema.parse(await res.json()).errors).toEqual([NUL_IN_ADDRESS_MESSAGE]);

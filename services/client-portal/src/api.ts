@@ -5,9 +5,7 @@ import {
   brandingSchema,
   companyUsersPageQuerySchema,
   companyUsersPageSchema,
-  companyUsersResponseSchema,
   permissionsResponseSchema,
-  type CompanyUser,
 } from "../../../contracts/client-portal.ts";
 import { isAdmin } from "../../../contracts/roles.ts";
 import { processFacts } from "../../shared/product-facts.ts";
@@ -43,23 +41,13 @@ export function apiRoutes({ db, env, bearer, logger }: Deps) {
   });
 
   /**
-   * The people of a company (anyone holding a permission entry for it), sorted by name: the data API
-   * checks project-access grants against it and the portal's user picker lists it. SuperAdmin and
-   * Support may ask for any company; others only for a company they hold an entry for themselves.
-   */
-  app.get("/api/v1/companies/:companyId/users", requireBearer, async (c) => {
-    const companyId = c.req.param("companyId");
-    if (!(await mayAskAboutCompany(db, c.get("caller"), companyId))) return forbidden(c);
-    // `?include=roles` adds each person's product role in the company: the project-access page says
-    // which listed people their role keeps out of the workspace's area (a grant alone would not let them in).
-    const users = await listCompanyUsers(db, companyId);
-    const withRoles = c.req.query("include") === "roles";
-    return c.json(companyUsersResponseSchema.parse(withRoles ? users : users.map(({ productRoleName: _, ...u }) => u)));
-  });
-
-  /**
-   * A page of the company's people, searched and counted in SQL (the project-access page's picker, a
-   * company of thousands); the same rule as the whole list. A bad query answers 400 naming it.
+   * A page of the company's people (anyone holding a permission entry for it), sorted by name, searched
+   * and counted in SQL: the portal's user pickers (a company of thousands) and the names of the people
+   * a page shows, and the data API's check that a user given access is one of them (`id`). There is no
+   * whole list: no caller needs one. SuperAdmin and Support may ask for any company; others only for a
+   * company they hold an entry for themselves. `include=roles` adds each person's product role in the
+   * company (the project-access page says whose role keeps them out of the workspace's area). A bad
+   * query answers 400 naming it.
    */
   app.get("/api/v1/companies/:companyId/users/page", requireBearer, async (c) => {
     const companyId = c.req.param("companyId");
@@ -164,8 +152,4 @@ function orderedByName<Q extends ReturnType<typeof companyUsersQuery>>(query: Q)
     .orderBy(sql`lower(users.name)`)
     .orderBy("users.name")
     .orderBy("users.id") as Q;
-}
-
-function listCompanyUsers(db: Kysely<Database>, companyId: string): Promise<CompanyUser[]> {
-  return orderedByName(companyUsersQuery(db, companyId)).execute();
 }
