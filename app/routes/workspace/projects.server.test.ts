@@ -765,7 +765,7 @@ describe("another company's id posted to a project's page", () => {
     const form = { intent: "save", "entries[0].credentialId": birchCredential.credential.id, "entries[0].level": "write", "entries[0].was": "none" };
     const refused = unwrap(await call(ANALYST, url, sqlPermissions.action, { ...opts(project), form }));
     expect(refused?.status).toBe(404);
-    expect(refused?.data.result.error).toEqual({ "": ["A SQL credential was not found: it may have been revoked. Reload the page."] });
+    expect(refused?.data.result.error).toEqual({ "": ["A SQL credential was not found: it may have been revoked meanwhile. Nothing was saved."] });
     const credentials = await api(SUPER, "GET", "/api/v1/sql-credentials", undefined, { companyId: birch.id, pageSize: "100" });
     expect(credentials.items.find((c: { id: string }) => c.id === birchCredential.credential.id).databases).toEqual([]);
   });
@@ -782,7 +782,7 @@ describe("another company's id posted to a project's page", () => {
     const form = { intent: "save", "entries[0].credentialId": made.credential.id, "entries[0].level": "read", "entries[0].was": "none" };
     const refused = unwrap(await call(ANALYST, url, sqlPermissions.action, { ...opts(project), form }));
     expect(refused?.status).toBe(404);
-    expect(refused?.data.result.error).toEqual({ "": ["A SQL credential was not found: it may have been revoked. Reload the page."] });
+    expect(refused?.data.result.error).toEqual({ "": ["A SQL credential was not found: it may have been revoked meanwhile. Nothing was saved."] });
     // With JavaScript the page is read again after that refusal too, as a page posted without it is: the credential is gone.
     expect(sqlPermissions.shouldRevalidate({ actionStatus: 404, defaultShouldRevalidate: false } as never)).toBe(true);
     expect(await listed()).not.toContain(made.credential.id);

@@ -17,7 +17,7 @@ import { requireWorkspace } from "../../workspace-access.ts";
 import { capitalised, collectionPath, readErrorsOf, workspaceIdParams, writeErrorsOf } from "./shared.ts";
 
 export const NO_DATABASES_MESSAGE = "This workspace has no databases yet: create them before granting SQL access.";
-export const SQL_CREDENTIAL_GONE_MESSAGE = "A SQL credential was not found: it may have been revoked. Reload the page.";
+export const SQL_CREDENTIAL_GONE_MESSAGE = "A SQL credential was not found: it may have been revoked meanwhile. Nothing was saved.";
 
 /**
  * A workspace's SQL permissions (issue 13, …/users/sql-permissions): for each SQL credential of its
