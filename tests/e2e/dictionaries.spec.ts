@@ -6,7 +6,8 @@ import { expectNoViolations } from "./axe";
 /**
  * Applications and master data dictionaries, end to end: register an application, create a
  * dictionary, upload a dictionary CSV, review and apply it, edit a table's columns, and a bad upload
- * whose review lists every row error. Each journey runs with JavaScript on and off.
+ * whose review lists every row error, a save refused because another tab changed the dictionary.
+ * Each journey runs with JavaScript on and off.
  */
 
 for (const javaScriptEnabled of [true, false]) {
@@ -106,6 +107,60 @@ for (const javaScriptEnabled of [true, false]) {
       const notesRow = page.getByRole("table", { name: "Columns of Orders" }).getByRole("row", { name: /Notes/ });
       await expect(notesRow).toContainText("int");
       await expect(notesRow).not.toContainText("nvarchar");
+    });
+
+    test("a save refused because the dictionary changed in another tab shows it as it is now, keeps what was typed, and the next try is applied", async ({
+      page,
+      context,
+    }) => {
+      const retry = test.info().retry ? ` retry ${test.info().retry}` : "";
+      const application = `Stale dictionary app ${suffix}${retry}`;
+      await createApplication(page, application, "");
+      const name = `Stale dictionary ${suffix}${retry}`;
+      const id = await createDictionary(page, application, name);
+      const header = (tables: string) => page.getByText(new RegExp(`^Application ${application} · ${tables}$`));
+
+      // The application's page is open while the same person adds a table from a second tab.
+      await page.goto(withCompany(`/migration/data-dictionary/edit/${id}/application`, acme.id));
+      await expect(header("0 tables, 0 columns")).toBeVisible();
+      const other = await context.newPage();
+      await other.goto(withCompany(`/migration/data-dictionary/edit/${id}/data-definition/tables/new`, acme.id));
+      await other.getByLabel("Table name").fill("Customers");
+      const column = other.getByRole("group", { name: "Column 1", exact: true });
+      await column.getByLabel("Name", { exact: true }).fill("CustomerId");
+      await column.getByLabel("Type", { exact: true }).selectOption("int");
+      await other.getByRole("button", { name: "Add table" }).click();
+      await expect(other.getByRole("status")).toHaveText("Table Customers added.");
+
+      await page.getByLabel("Name", { exact: true }).fill(`${name} renamed`);
+      await page.getByRole("button", { name: "Save", exact: true }).click();
+      await expect(page.getByText(/^You changed this dictionary in another tab or window at \d\d:\d\d UTC\./)).toBeVisible();
+      // The header as the dictionary is now, and what was typed, kept: saving again is applied.
+      await expect(header("1 table, 1 column")).toBeVisible();
+      await expect(page.getByLabel("Name", { exact: true })).toHaveValue(`${name} renamed`);
+      await page.getByRole("button", { name: "Save", exact: true }).click();
+      await expect(page.getByRole("status")).toHaveText(`Data dictionary ${name} renamed saved.`);
+
+      // A new table written while the second tab renames the dictionary.
+      await page.goto(withCompany(`/migration/data-dictionary/edit/${id}/data-definition/tables/new`, acme.id));
+      await page.getByLabel("Table name").fill("Orders");
+      const orderId = page.getByRole("group", { name: "Column 1", exact: true });
+      await orderId.getByLabel("Name", { exact: true }).fill("OrderId");
+      await orderId.getByLabel("Type", { exact: true }).selectOption("int");
+      await other.goto(withCompany(`/migration/data-dictionary/edit/${id}/application`, acme.id));
+      await other.getByLabel("Name", { exact: true }).fill(`${name} again`);
+      await other.getByRole("button", { name: "Save", exact: true }).click();
+      await expect(other.getByRole("status")).toHaveText(`Data dictionary ${name} again saved.`);
+      await other.close();
+
+      await page.getByRole("button", { name: "Add table" }).click();
+      await expect(page.getByText(/^You changed this dictionary in another tab or window at \d\d:\d\d UTC\./)).toBeVisible();
+      await expect(page.getByRole("heading", { level: 1, name: `${name} again` })).toBeVisible();
+      await expect(page.getByLabel("Table name")).toHaveValue("Orders");
+      await expect(page.getByRole("group", { name: "Column 1", exact: true }).getByLabel("Name", { exact: true })).toHaveValue("OrderId");
+      await page.getByRole("button", { name: "Add table" }).click();
+      await expect(page.getByRole("status")).toHaveText("Table Orders added.");
+      await expect(header("2 tables, 2 columns")).toBeVisible();
     });
 
     test("a bad upload lists every row error with its row and column, and cannot be applied", async ({ page }) => {

@@ -94,7 +94,16 @@ export function TableEditor({ defaultValue, lastResult, submitLabel, cancelHref,
       {/* Enter in a field submits with the form's first submit button: make that one Save, not "Move up". */}
       <button type="submit" hidden tabIndex={-1} aria-hidden="true" />
       <FormErrors form={form} />
-      <input {...getInputProps(fields.version!, { type: "hidden" })} />
+      {/*
+        The version the form's values are based on: a column added or moved without JavaScript keeps the one
+        it was sent with; after a refusal, the page's (read again after a 409: the next try is applied), never
+        the stale one a refused save sent.
+      */}
+      <input
+        type="hidden"
+        name={fields.version!.name}
+        value={lastResult?.status === "error" ? defaultValue.version : String(fields.version!.initialValue ?? defaultValue.version)}
+      />
       {defaultValue.tableId ? <input {...getInputProps(fields.tableId!, { type: "hidden" })} /> : null}
 
       <div className="grid max-w-2xl gap-4">

@@ -7,7 +7,7 @@ import { buttonVariants } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
-import { getFormProps, getInputProps, useServerForm } from "~/lib/forms";
+import { getFormProps, useServerForm } from "~/lib/forms";
 import { invalid, parseForm, refusedByService } from "~/lib/forms.server";
 import { updateDictionary } from "~/lib/api/dictionaries.server";
 import { dictionaryOf, dictionaryPathsOfRequest, requireMasterDataWrite } from "./dictionary.server";
@@ -22,6 +22,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { id, name, description, applicationName, version } = await dictionaryOf(context);
   return { dictionary: { id, name, description, applicationName, version }, mode: dictionaryModeOf(new URL(request.url).pathname) };
 }
+
+// After a refusal (409: the dictionary changed meanwhile), the version the form sends is read again: the next try is applied.
+export { revalidateAfterConflict as shouldRevalidate } from "~/lib/forms";
 
 export async function action({ request, context }: Route.ActionArgs) {
   const dictionary = await dictionaryOf(context);
@@ -78,7 +81,7 @@ function ApplicationForm({
   const [form, fields] = useServerForm({
     id: `dictionary-application-${dictionary.id}`,
     lastResult,
-    defaultValue: { version: String(dictionary.version), name: dictionary.name, description: dictionary.description ?? "" },
+    defaultValue: { name: dictionary.name, description: dictionary.description ?? "" },
     required: ["name"],
   });
   return (
@@ -86,7 +89,8 @@ function ApplicationForm({
       <h2 className="mb-4 text-base font-semibold">Application</h2>
       <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
         <FormErrors form={form} />
-        <input {...getInputProps(fields.version!, { type: "hidden" })} />
+        {/* The version this page showed (read again after a 409), never the one a refused save sent (it is already stale). */}
+        <input type="hidden" name="version" value={dictionary.version} />
         <div className="text-sm">
           <div className="mb-1 font-medium">Application</div>{" "}
           <div>{dictionary.applicationName}</div>

@@ -28,6 +28,9 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   return { id: dictionary.id, table, defaultValue: tableEditorDefaults(table, dictionary.version) };
 }
 
+// After a refusal (409: the dictionary changed meanwhile), the version the form sends is read again: the next try is applied.
+export { revalidateAfterConflict as shouldRevalidate } from "~/lib/forms";
+
 export async function action({ params, request, context }: Route.ActionArgs) {
   const dictionary = await dictionaryOf(context);
   const isNew = !("tableId" in params && params.tableId);

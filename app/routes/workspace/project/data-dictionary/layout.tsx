@@ -9,6 +9,9 @@ import type { Route } from "./+types/layout";
 /** The project's own data dictionary: its tables, and the bulk update for users who may write. */
 export const middleware: Route.MiddlewareFunction[] = [loadProjectDictionary];
 
+// After a refused save (409: the dictionary changed meanwhile), its counts are read again with the page below.
+export { revalidateAfterConflict as shouldRevalidate } from "~/lib/forms";
+
 export async function loader({ context }: Route.LoaderArgs) {
   const [{ project, access }, dictionary] = await Promise.all([projectScope(context), projectDictionary(context)]);
   return { projectId: project.id, dictionary, canEdit: access.canWrite && !project.isLocked };

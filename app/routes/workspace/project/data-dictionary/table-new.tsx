@@ -18,6 +18,9 @@ export async function loader({ context }: Route.LoaderArgs) {
   return { projectId: project.id, defaultValue: tableEditorDefaults(null, dictionary.version) };
 }
 
+// After a refusal (409: the dictionary changed meanwhile), the version the form sends is read again: the next try is applied.
+export { revalidateAfterConflict as shouldRevalidate } from "~/lib/forms";
+
 export async function action({ request, context }: Route.ActionArgs) {
   const { project, companyId, api, paths } = await guard(context);
   return createTableFrom(await readFormData(request), api.dictionary, companyHref(paths.dictionary.tables(project.id), companyId));

@@ -47,6 +47,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { projectId: project.id, companyId, version: dictionary.version, query, page, canEdit, deleting, pending };
 }
 
+// After a refused deletion (409: the dictionary changed meanwhile), the list and the version the confirmation sends are read again.
+export { revalidateAfterConflict as shouldRevalidate } from "~/lib/forms";
+
 export async function action({ request, context }: Route.ActionArgs) {
   const scope = await projectScope(context);
   const { project, companyId, api, paths } = scope;
