@@ -34,6 +34,12 @@ export const ARCHIVED_MESSAGE = "This template is archived: it is read-only.";
 export const DUPLICATE_TEMPLATE_MESSAGE = "A template with this name already exists here";
 export const DUPLICATE_LEVEL_MESSAGE = "A level with this name already exists in this template";
 
+/** A move past either end: a level among the template's levels, a script among its level's. */
+export function alreadyAtEndMessage(table: "template_levels" | "scripts", direction: MoveDirection) {
+  const end = direction === "up" ? "first" : "last";
+  return table === "scripts" ? `That script is already ${end} in its level.` : `That level is already ${end}.`;
+}
+
 /** Who writes, and when. */
 export type Writer = { userId: string; userName: string | null; now?: Date };
 export type TemplateWrite = Writer & { expectedVersion: number };
@@ -339,7 +345,11 @@ export async function deleteLevel(db: Kysely<Database>, templateId: string, leve
   });
 }
 
-/** Swaps the row with its neighbour above or below among `siblings` (in order); nothing when it is already first or last. */
+/**
+ * Swaps the row with its neighbour above or below among `siblings` (in order). One already first (up)
+ * or last (down) is refused with 400: nothing moved, and the caller's transaction, which raised the
+ * template's version, is rolled back (no page offers that move; only a forged post or a script sends it).
+ */
 export async function swapWithNeighbour(
   trx: Kysely<Database>,
   table: "template_levels" | "scripts",
@@ -350,7 +360,8 @@ export async function swapWithNeighbour(
   const index = siblings.findIndex((s) => s.id === id);
   const other = siblings[direction === "up" ? index - 1 : index + 1];
   const self = siblings[index];
-  if (!self || !other) return;
+  if (!self) return; // the caller found it first
+  if (!other) throw new ApiProblem(400, "already_at_end", alreadyAtEndMessage(table, direction));
   // Positions may have gaps (deletions leave them): the two rows trade theirs.
   await trx.updateTable(table).set({ position: other.position }).where("id", "=", self.id).execute();
   await trx.updateTable(table).set({ position: self.position }).where("id", "=", other.id).execute();

@@ -287,5 +287,30 @@ describe.each(TEST_DATABASE_KINDS)("master templates on %s", (kind) => {
       expect((await api.get(path(theirs.id, `/scripts/${t.levels[0]!.scripts[0]!.id}`), analyst)).status).toBe(404);
       expect((await api.get(path(t.id, `/scripts/${second.body.id}`), analyst)).status).toBe(404);
     });
+
+    it("refuses moving the first level up, the last level down and a script past either end of its level: nothing moves and the version stays", async () => {
+      const { template, script } = await withScript("Ends");
+      let t: Template = (await api.get(path(template.id), analyst)).body;
+      t = (await api.send("POST", path(t.id, "/levels"), analyst, { version: t.version, name: "Transform" })).body;
+      const [first, last] = t.levels;
+      const moves = [
+        [`/levels/${first!.id}/move`, "up", "That level is already first."],
+        [`/levels/${last!.id}/move`, "down", "That level is already last."],
+        // Its level's only script: first and last.
+        [`/scripts/${script.id}/move`, "up", "That script is already first in its level."],
+        [`/scripts/${script.id}/move`, "down", "That script is already last in its level."],
+      ] as const;
+      for (const [move, direction, message] of moves) {
+        const refused = await api.send("POST", path(t.id, move), analyst, { version: t.version, direction });
+        expect(refused.status).toBe(400);
+        expect(refused.body.errors).toEqual([message]);
+      }
+      const after: Template = (await api.get(path(t.id), analyst)).body;
+      expect(after.version).toBe(t.version);
+      expect(after.levels.map((l) => [l.name, l.order])).toEqual([
+        ["Load", 1],
+        ["Transform", 2],
+      ]);
+    });
   });
 });
