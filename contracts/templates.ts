@@ -184,6 +184,8 @@ export const forceUnlockSchema = z.object({
 /* ---------- A project's templates ---------- */
 
 export const projectTemplatesQuerySchema = pageQuerySchema;
+/** "Assign templates": a page of the master templates a workspace may still take, by name, found by name. */
+export const assignableTemplatesQuerySchema = pageQuerySchema.extend({ name: z.string().trim().max(100).optional() });
 export const assignTemplatesSchema = z.object({
   templateIds: z.preprocess((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]), z.array(z.string().min(1)).min(1, "Choose at least one template")),
 });

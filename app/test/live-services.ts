@@ -95,6 +95,8 @@ export async function startLiveServices(portalEnv: Record<string, string> = {}) 
     clientPortalUrl: clientPortal.baseUrl,
     dataApiUrl,
     clientPortalDb: clientPortalDb.db,
+    /** The data API's database, to arrange what its API would take long to build (a hundred templates). */
+    dataApiDb,
     /** Takes the client portal (the OIDC issuer) down and back up at the same address. */
     clientPortalOutage: (mode: "refused" | "503" | "up") => clientPortal.outage(mode),
     /** The data API's job runner: `jobs.hooks.beforeStep` can hold or fail a job in a test. */

@@ -284,6 +284,10 @@ for (const javaScriptEnabled of [true, false]) {
       await page.goto(withCompany(`/migration/projects/${projectId}/details`, acme.id));
       await page.getByRole("link", { name: "Continue setup" }).click();
       await expect(page).toHaveURL(at(withCompany(`/migration/projects/create/${projectId}/templates`, acme.id)));
+      // The company's Available master templates are offered a page at a time: found by name, in the URL.
+      await page.getByRole("search", { name: "Find master templates" }).getByLabel("Template name contains").fill(master);
+      await page.getByRole("search", { name: "Find master templates" }).getByRole("button", { name: "Search" }).click();
+      await expect(page).toHaveURL(new RegExp(`[?&]name=${encodeURIComponent(master).replace(/%20/g, "\\+")}`));
       await page.getByRole("button", { name: "Assign templates" }).click();
       await expect(page.getByRole("alert")).toHaveText("Choose at least one template to assign.");
       await expect(page.getByRole("alert")).toBeFocused();

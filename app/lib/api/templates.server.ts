@@ -77,6 +77,8 @@ export function workspaceTemplatesApi(as: Caller, collection: string) {
   const one = (templateId: string) => `${collection}/${enc(templateId)}`;
   return {
     list: (query: Page) => callService("data-api", collection, as, { schema: templatePageSchema, query }),
+    /** The master templates it may still take (Available, of its types, not assigned yet), found by name, a page at a time. */
+    assignable: (query: Page & { name?: string }) => callService("data-api", `${collection}/assignable`, as, { schema: templatePageSchema, query }),
     get: (templateId: string) => callService("data-api", one(templateId), as, { schema: templateSchema }),
     assign: (templateIds: string[]) =>
       callService("data-api", `${collection}/assign`, as, { method: "POST", body: { templateIds }, schema: templatePageSchema }),

@@ -6,14 +6,15 @@ import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
 import { useTemplatePaths } from "./paths";
-import { assignableTemplates, assignFromForm, requireTemplateWrite, workspaceOwnerOf } from "./templates.server";
+import { assignableTemplates, assignFromForm, readAssignableSearch, requireTemplateWrite, workspaceOwnerOf } from "./templates.server";
 import type { Route } from "./+types/assign";
 
 /** …/templates/assigned/add: choose Available master templates to copy into the workspace. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const owner = workspaceOwnerOf(request);
-  const { companyId } = await requireTemplateWrite(context, (p) => p.list);
-  return { templates: await assignableTemplates(context, owner, companyId!) };
+  await requireTemplateWrite(context, (p) => p.list);
+  const search = readAssignableSearch(new URL(request.url));
+  return { search, templates: await assignableTemplates(context, owner, search) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -34,7 +35,7 @@ export default function AssignTemplates({ loaderData, actionData }: Route.Compon
     <Card className="max-w-3xl">
       <h2 className="text-lg font-semibold">Assign templates</h2>
       <p className="mb-4 mt-1 text-sm text-muted-foreground">Each template is copied into this {noun}: editing the copy never changes the master.</p>
-      <AssignTemplatesForm templates={loaderData.templates} errors={actionData?.errors ?? []} noun={noun} />
+      <AssignTemplatesForm search={loaderData.search} result={loaderData.templates} errors={actionData?.errors ?? []} noun={noun} />
       <p className="mt-4 text-sm">
         <Link to={href(paths.list)} className={buttonVariants({ variant: "outline" })}>
           Back to the templates

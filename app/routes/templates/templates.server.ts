@@ -2,9 +2,11 @@ import { createContext, data, type MiddlewareFunction, type RouterContextProvide
 import { assignTemplatesSchema, type Script, type Template } from "../../../contracts/templates";
 import { WORKSPACES } from "../../../contracts/workspaces";
 import { mayEnterArea } from "~/lib/access";
-import { masterTemplateApi, searchMasterTemplates, templateApi, workspaceTemplatesApi, type TemplateApi } from "~/lib/api/templates.server";
+import type { AssignableSearch } from "~/components/templates/assign-templates-form";
+import { masterTemplateApi, templateApi, workspaceTemplatesApi, type TemplateApi } from "~/lib/api/templates.server";
 import { accessSettings, afterGuard, beside, callerOf, requireUnlocked, requireWrite, shellOf, type Shell } from "~/lib/guards.server";
 import { readFormData, serviceFailure, unknownIntent } from "~/lib/forms.server";
+import { readContains, readPaging } from "~/lib/list-search.server";
 import { projectScope } from "../workspace/workspace.server";
 import { templateOwnerOf, templatePathsOf, type TemplateOwner, type TemplatePaths } from "./paths";
 
@@ -104,27 +106,22 @@ export function workspaceOwnerOf(request: Request): Extract<TemplateOwner, { kin
   return owner;
 }
 
+/** "Assign templates"' search, page and page size (?name=&page=&pageSize=), as its loader reads them from the URL. */
+export function readAssignableSearch(url: URL): AssignableSearch {
+  return { name: readContains(url.searchParams), ...readPaging(url.searchParams, ["name"], "name") };
+}
+
 /**
- * What "Assign templates" offers: the area's Available master templates not yet assigned to the
- * workspace (by master, or by a template of the same name), sorted by name; at most the first 100.
+ * What "Assign templates" offers: a page of the area's Available master templates of the workspace's
+ * types that it does not hold yet (by master, or by a template of the same name), by name. The data
+ * API leaves the assigned ones out in SQL, so every one can be found, however many there are.
  */
-export async function assignableTemplates(context: Readonly<RouterContextProvider>, owner: Extract<TemplateOwner, { kind: "workspace" }>, companyId: string) {
-  const as = callerOf(context);
-  const [masters, assigned] = await Promise.all([
-    searchMasterTemplates(as, {
-      companyId,
-      area: owner.area,
-      status: ["Available"],
-      // Only the types the workspace takes (a mapping project: Mapping templates).
-      type: [...WORKSPACES[owner.workspace].templateTypes],
-      sort: "name",
-      page: 1,
-      pageSize: 100,
-    }),
-    workspaceTemplates(context, owner).list({ page: 1, pageSize: 100 }),
-  ]);
-  const taken = new Set(assigned.items.flatMap((t) => [t.masterTemplateId, t.name.toLowerCase()]));
-  return masters.items.filter((m) => !taken.has(m.id) && !taken.has(m.name.toLowerCase()));
+export async function assignableTemplates(
+  context: Readonly<RouterContextProvider>,
+  owner: Extract<TemplateOwner, { kind: "workspace" }>,
+  search: AssignableSearch,
+) {
+  return workspaceTemplates(context, owner).assignable({ name: search.name || undefined, page: search.page, pageSize: search.pageSize });
 }
 
 /**

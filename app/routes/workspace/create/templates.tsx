@@ -7,7 +7,7 @@ import { redirectWithFlash } from "~/lib/flash.server";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
 import { WORKSPACES } from "../../../../contracts/workspaces";
 import type { TemplateArea } from "../../../../contracts/values/templates";
-import { assignableTemplates, assignFromForm } from "../../templates/templates.server";
+import { assignableTemplates, assignFromForm, readAssignableSearch } from "../../templates/templates.server";
 import { requireWorkspace } from "../workspace.server";
 import type { Route } from "./+types/templates";
 
@@ -21,10 +21,11 @@ function ownerOf(kind: keyof typeof WORKSPACES, id: string) {
   return { kind: "workspace" as const, area: ws.area as TemplateArea, base: `${ws.routeBase}/${id}/templates`, workspace: kind, workspaceId: id };
 }
 
-export async function loader({ context }: Route.LoaderArgs) {
-  const { project, ws, companyId } = await requireWorkspace(context, { step: "templates", write: true });
-  const templates = await assignableTemplates(context, ownerOf(ws.kind, project.id), companyId!);
-  return { project: { id: project.id, status: project.status }, templates };
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { project, ws } = await requireWorkspace(context, { step: "templates", write: true });
+  const search = readAssignableSearch(new URL(request.url));
+  const templates = await assignableTemplates(context, ownerOf(ws.kind, project.id), search);
+  return { project: { id: project.id, status: project.status }, search, templates };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -37,7 +38,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export const handle = { breadcrumb: "Templates" };
 
 export default function TemplatesStep({ loaderData, actionData }: Route.ComponentProps) {
-  const { project, templates } = loaderData;
+  const { project, search, templates } = loaderData;
   const href = useCompanyHref();
   const paths = useWorkspacePaths();
   return (
@@ -49,7 +50,7 @@ export default function TemplatesStep({ loaderData, actionData }: Route.Componen
           The last setup step: choose the master templates whose scripts transform this {paths.ws.noun}'s data. Each is copied into the {paths.ws.noun}, and the
           first one makes it Active.
         </p>
-        <AssignTemplatesForm templates={templates} errors={actionData?.errors ?? []} noun={paths.ws.noun} />
+        <AssignTemplatesForm search={search} result={templates} errors={actionData?.errors ?? []} noun={paths.ws.noun} />
         <p className="mt-4 text-sm">
           No master template fits?{" "}
           <Link to={href(paths.page(project.id, "templates/create"))} className="font-medium text-brand underline underline-offset-2">

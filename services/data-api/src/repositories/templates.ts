@@ -122,7 +122,16 @@ function toSummary(row: SummaryRow): TemplateSummary {
 
 const SORT_COLUMNS = { name: ["t.name_key"], status: ["t.status", "t.name_key"], updatedAt: ["t.updated_at"] } as const;
 
-export type TemplateSearch = Omit<TemplateSearchQuery, "companyId"> & { companyId: string; projectId: string | null };
+/** `notAssignedTo`: a project's id; its templates' masters, and masters of a name it already holds, are left out (they cannot be assigned to it). */
+export type TemplateSearch = Omit<TemplateSearchQuery, "companyId"> & { companyId: string; projectId: string | null; notAssignedTo?: string };
+
+/** The templates of `projectId` that are a copy of the master `t`, or of its name (assignMasterTemplate refuses both). */
+const copiesIn = (eb: ExpressionBuilder<Database & { t: Database["templates"] }, "t">, projectId: string) =>
+  eb
+    .selectFrom("templates as a")
+    .select("a.id")
+    .where("a.project_id", "=", projectId)
+    .where((a) => a.or([a("a.master_template_id", "=", a.ref("t.id")), a("a.name_key", "=", a.ref("t.name_key"))]));
 
 /** A page of an area's master templates (projectId null) or of a project's own, filtered and sorted in SQL. */
 export async function searchTemplates(db: Kysely<Database>, search: TemplateSearch) {
@@ -131,6 +140,8 @@ export async function searchTemplates(db: Kysely<Database>, search: TemplateSear
     scoped = search.projectId === null ? scoped.where("t.project_id", "is", null) : scoped.where("t.project_id", "=", search.projectId);
     if (search.status.length) scoped = scoped.where("t.status", "in", search.status);
     if (search.type.length) scoped = scoped.where("t.type", "in", search.type);
+    if (search.notAssignedTo !== undefined)
+      scoped = scoped.where((eb: ExpressionBuilder<Database & { t: Database["templates"] }, "t">) => eb.not(eb.exists(copiesIn(eb, search.notAssignedTo!))));
     const name = nameKeyContains("t.name_key", search.name);
     return name ? scoped.where(name) : scoped;
   };

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_COMPANIES } from "../../../../../scripts/demo-data.ts";
 import type { Template } from "../../../../../contracts/templates.ts";
 import { TEST_DATABASE_KINDS } from "../../../../shared/testing/databases.ts";
-import { ALREADY_ASSIGNED_MESSAGE, NOT_AVAILABLE_MESSAGE, TEMPLATE_NOT_FOUND_MESSAGE } from "../../repositories/templates.ts";
+import { ALREADY_ASSIGNED_MESSAGE, NOT_AVAILABLE_MESSAGE, TEMPLATE_NOT_FOUND_MESSAGE, createTemplate } from "../../repositories/templates.ts";
 import { USERS, createTestApi, type TestApi } from "../../testing/harness.ts";
 import { makeApplication, makeProject } from "../../testing/project-fixtures.ts";
 
@@ -135,6 +135,31 @@ describe.each(TEST_DATABASE_KINDS)("a project's templates on %s", (kind) => {
     expect(own.status).toBe(201);
     expect(own.body).toMatchObject({ projectId: p.id, status: "Available", masterTemplateId: null });
     expect((await api.get(`/api/v1/projects/${p.id}/templates/${own.body.id}/compare-master`, analyst)).status).toBe(409);
+  });
+
+  it("offers the Available masters of the project's types it does not hold yet, found in SQL past the first 100, by name, a page at a time", async () => {
+    const p = await project();
+    // 105 Available masters (written directly: only the listing matters here), then the first 100 assigned.
+    const bulk = `Bulk ${crypto.randomUUID().slice(0, 8)}`;
+    const ids: string[] = [];
+    for (let i = 1; i <= 105; i++) {
+      const name = `${bulk} ${String(i).padStart(3, "0")}`;
+      ids.push(await createTemplate(api.db, { userId: USERS.analyst.id, userName: null, companyId: acme.id, area: "migration", projectId: null, name, description: null, type: "Core", status: "Available" }));
+    }
+    expect((await api.send("POST", `/api/v1/projects/${p.id}/templates/assign`, analyst, { templateIds: ids.slice(0, 100) })).status).toBe(200);
+    // A template made in the project with a master's name: that master cannot be assigned either.
+    await api.send("POST", `/api/v1/projects/${p.id}/templates`, analyst, { name: `${bulk} 105`, type: "Core", description: null });
+    await availableMaster(`${bulk} draft`, acme.id, "Draft");
+
+    const assignable = (query: string) => api.get(`/api/v1/projects/${p.id}/templates/assignable?${query}`, analyst);
+    const found = await assignable(`name=${encodeURIComponent(bulk)}&pageSize=25`);
+    expect(found.status).toBe(200);
+    expect(found.body).toMatchObject({ total: 4, page: 1, pageSize: 25 });
+    expect(found.body.items.map((t: Template) => t.name)).toEqual([101, 102, 103, 104].map((i) => `${bulk} ${i}`));
+    const past = await assignable(`name=${encodeURIComponent(bulk)}&pageSize=10&page=2`);
+    expect(past.body).toMatchObject({ items: [], total: 4, page: 2 });
+    // Another project holds none of them: all 105 are offered, the Draft is not.
+    expect((await api.get(`/api/v1/projects/${(await project()).id}/templates/assignable?name=${encodeURIComponent(bulk)}`, analyst)).body.total).toBe(105);
   });
 
   it("guards templates by project: another project's template is 404, a locked project refuses writes, removal keeps the master", async () => {

@@ -3,6 +3,7 @@ import type { Kysely } from "kysely";
 import { z } from "zod";
 import { versionSchema } from "../../../../../contracts/common.ts";
 import {
+  assignableTemplatesQuerySchema,
   assignTemplatesSchema,
   createProjectTemplateSchema,
   masterComparisonSchema,
@@ -58,6 +59,14 @@ export function createWorkspaceTemplatesRouter(descriptor: WorkspaceDescriptor) 
     request: { params: workspaceIdParams, query: projectTemplatesQuerySchema },
     responses: { 200: jsonContent(templatePageSchema, "A page of templates."), ...readErrors },
   });
+  const assignable = createRoute({
+    method: "get",
+    path: `${base}/assignable`,
+    tags: [tag],
+    summary: `The Available master templates of the ${noun}'s types not yet assigned to it (by master or by name), by name, a page at a time`,
+    request: { params: workspaceIdParams, query: assignableTemplatesQuerySchema },
+    responses: { 200: jsonContent(templatePageSchema, "A page of master templates."), ...readErrors },
+  });
   const assign = createRoute({
     method: "post",
     path: `${base}/assign`,
@@ -111,6 +120,15 @@ export function createWorkspaceTemplatesRouter(descriptor: WorkspaceDescriptor) 
       const { workspace } = await requireWorkspace(c, kind, c.req.valid("param").id, { write: false });
       const query = c.req.valid("query");
       return c.json(await page(c, workspace, query), 200);
+    })
+    .openapi(assignable, async (c) => {
+      const { workspace } = await requireWorkspace(c, kind, c.req.valid("param").id, { write: false });
+      // Left out in SQL: a workspace may hold thousands of copies, the company thousands of masters.
+      const search = { ...c.req.valid("query"), status: ["Available" as const], type: [...descriptor.templateTypes], sort: "name" as const };
+      return c.json(
+        await templates.searchTemplates(c.var.deps.db, { ...search, companyId: workspace.company_id, area, projectId: null, notAssignedTo: workspace.id }),
+        200,
+      );
     })
     .openapi(assign, async (c) => {
       const { workspace } = await requireWorkspace(c, kind, c.req.valid("param").id, { write: true });
