@@ -4,15 +4,29 @@
  * of Acme and Birch with the ids of Cedar's things (a company the analyst has no role in): each must
  * answer 404, or 400/413/415 for a body refused before anything is looked up. Then, where a path
  * nests one thing in another, with the analyst's own Acme project, dictionary or template around
- * Cedar's child ids: 404 again, never Cedar's rows through a parent the caller may open.
+ * Cedar's child ids: 404 again, never Cedar's rows through a parent the caller may open. Last, the
+ * same with the ids of Birch's things, a company the analyst works in too (so that no check of the
+ * caller's companies stands in for one of the parent's), in the path and in the body and query fields
+ * that name a thing (an application, a template, a scheme, a mapping project…).
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { DEMO_COMPANIES } from "../../../scripts/demo-data.ts";
 import { TEST_DATABASE_KINDS } from "../../shared/testing/databases.ts";
 import { USERS } from "./testing/harness.ts";
-import { THING_CHILDREN, collectionOf, parentOf, routeSweep, snapshotOf, thingsOf, type Operation, type Things } from "./testing/route-sweep.ts";
+import {
+  NAMING_FIELDS,
+  THING_CHILDREN,
+  collectionOf,
+  namedBy,
+  parentOf,
+  routeSweep,
+  snapshotOf,
+  thingsOf,
+  type Operation,
+  type Things,
+} from "./testing/route-sweep.ts";
 
-const [cedar, acme] = DEMO_COMPANIES;
+const [cedar, acme, birch] = DEMO_COMPANIES;
 
 /** Statuses that say nothing of the other company's thing: not found, or a request refused before any lookup. */
 const REFUSALS = [400, 404, 413, 415];
@@ -23,8 +37,11 @@ describe.each(TEST_DATABASE_KINDS)("another company's ids on every route, on %s"
   let admin: string;
   let theirs: Things;
   let ours: Things;
-  /** Cedar's things as the admin read them before the sweeps. */
+  /** The analyst's own things in Birch, another company the analyst works in. */
+  let birchs: Things;
+  /** Cedar's and Birch's things as the admin read them before the sweeps. */
   let before: unknown[];
+  let birchBefore: unknown[];
 
   beforeAll(async () => {
     const { api } = sweep;
@@ -33,16 +50,19 @@ describe.each(TEST_DATABASE_KINDS)("another company's ids on every route, on %s"
     admin = await api.tokenFor(USERS.superAdmin);
     theirs = await thingsOf(api, cedar.id, admin, "Cedar");
     ours = await thingsOf(api, acme.id, analyst, "Acme");
+    expect(USERS.analyst.permissions.map((p) => p.companyId)).toContain(birch.id);
+    birchs = await thingsOf(api, birch.id, analyst, "Birch");
     before = await snapshotOf(api, admin, theirs);
+    birchBefore = await snapshotOf(api, admin, birchs);
   }, 120_000);
 
   /**
    * What is wrong with the answer, if anything: a status other than a refusal (a 403 only when the
    * caller's role is refused on its own company's things too), or any of Cedar's names in the body.
    */
-  async function unlessRefused(op: Operation, res: { status: number; body: unknown }): Promise<string | undefined> {
+  async function unlessRefused(op: Operation, res: { status: number; body: unknown }, other = theirs): Promise<string | undefined> {
     const text = JSON.stringify(res.body ?? "");
-    const leaked = theirs.names.some((n) => text.includes(n));
+    const leaked = other.names.some((n) => text.includes(n));
     const refusedAnywhere = async () => (await sweep.call(analyst, op, { parents: ours })).status === 403;
     if (!leaked && (REFUSALS.includes(res.status) || (res.status === 403 && (await refusedAnywhere())))) return undefined;
     return `${op.method} ${op.path}: ${res.status} ${text.slice(0, 160)}`;
@@ -63,25 +83,57 @@ describe.each(TEST_DATABASE_KINDS)("another company's ids on every route, on %s"
     expect(answered).toEqual([]);
   }, 120_000);
 
-  it("answers 404 for Cedar's child ids inside the caller's own project, dictionary or template", async () => {
+  it.each([
+    ["Cedar's", () => theirs],
+    ["Birch's", () => birchs],
+  ])(
+    "answers 404 for %s child ids inside the caller's own project, dictionary or template",
+    async (_, others) => {
+      const answered: string[] = [];
+      let swept = 0;
+      for (const op of sweep.operations) {
+        const params = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+        if (!params.includes("id") || !params.some((p) => THING_CHILDREN.includes(p))) continue;
+        swept++;
+        const wrong = await unlessRefused(op, await sweep.call(analyst, op, { parents: ours, children: others(), version: await versionOf(op) }), others());
+        if (wrong) answered.push(wrong);
+      }
+      expect(swept).toBeGreaterThan(60);
+      expect(answered).toEqual([]);
+    },
+    120_000,
+  );
+
+  it("refuses Birch's ids in the body or query fields that name a thing, on the caller's own Acme things", async () => {
+    const birchIds = Object.values(namedBy(birchs)).flat() as string[];
     const answered: string[] = [];
     let swept = 0;
     for (const op of sweep.operations) {
-      const params = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
-      if (!params.includes("id") || !params.some((p) => THING_CHILDREN.includes(p))) continue;
-      const collection = collectionOf(op);
-      // The version a write is based on, so that no stale check answers first: the project's own dictionary's for its dictionary routes.
-      const parentUrl = `/api/v1/${collection}/${parentOf(ours)(collection)}`;
-      const parent = await sweep.api.get(`${parentUrl}${op.path.includes("/data-dictionary/") ? "/data-dictionary" : ""}`, analyst);
+      if (!op.body && !op.query.some((p) => NAMING_FIELDS.includes(p.name))) continue;
+      const res = await sweep.call(analyst, op, { parents: ours, named: birchs, version: await versionOf(op) });
+      if (!birchIds.some((id) => res.sent.includes(id))) continue;
       swept++;
-      const wrong = await unlessRefused(op, await sweep.call(analyst, op, { parents: ours, children: theirs, version: parent.body?.version }));
-      if (wrong) answered.push(wrong);
+      // A read may answer (an empty list filtered by an id of nothing here), a write must be refused
+      // (at the field, or as there being nothing of that id to run), and neither may show Birch's things.
+      const refused = op.method === "GET" || (res.status >= 400 && res.status < 500);
+      const text = JSON.stringify(res.body ?? "");
+      if (!refused || birchs.names.some((n) => text.includes(n))) answered.push(`${op.method} ${op.path}: ${res.status} ${text.slice(0, 160)}`);
     }
-    expect(swept).toBeGreaterThan(60);
+    expect(swept).toBeGreaterThan(10);
     expect(answered).toEqual([]);
   }, 120_000);
 
-  it("changed nothing of Cedar's", async () => {
+  /** The version a write is based on, so that no stale check answers first: the project's own dictionary's for its dictionary routes. */
+  async function versionOf(op: Operation): Promise<number | undefined> {
+    const collection = collectionOf(op);
+    if (!op.path.includes("{id}")) return undefined;
+    const parentUrl = `/api/v1/${collection}/${parentOf(ours)(collection)}`;
+    const parent = await sweep.api.get(`${parentUrl}${op.path.includes("/data-dictionary/") ? "/data-dictionary" : ""}`, analyst);
+    return parent.body?.version;
+  }
+
+  it("changed nothing of Cedar's or Birch's", async () => {
     expect(await snapshotOf(sweep.api, admin, theirs)).toEqual(before);
+    expect(await snapshotOf(sweep.api, admin, birchs)).toEqual(birchBefore);
   });
 });

@@ -80,8 +80,12 @@ function sampleOf(schema: Schema | undefined, given: Record<string, unknown>, co
   if (choice?.length) return inner(choice.find((s) => s.type !== "null") ?? choice[0]);
   if (schema.enum?.length) return schema.enum[0];
   switch (schema.type) {
-    case "object":
-      return Object.fromEntries((schema.required ?? []).map((name) => [name, inner(schema.properties?.[name], name)]));
+    case "object": {
+      // The fields that name a thing are sent whenever given, optional or not: that is what a sweep of them is for.
+      const named = Object.keys(schema.properties ?? {}).filter((name) => name in given && NAMING_FIELDS.includes(name));
+      const names = [...new Set([...(schema.required ?? []), ...named])];
+      return Object.fromEntries(names.map((name) => [name, inner(schema.properties?.[name], name)]));
+    }
     case "array":
       return Array.from({ length: Math.max(schema.minItems ?? 0, leaves === "valid" ? 0 : 1) }, () => inner(schema.items, ""));
     case "integer":
@@ -105,6 +109,8 @@ export type Things = {
   master: Children;
   project: Children;
   dictionaryId: string;
+  applicationId: string;
+  schemeId: string;
   names: string[];
 };
 
@@ -167,9 +173,39 @@ export async function thingsOf(api: TestApi, companyId: string, token: string, l
     master: { tableId: (withTable as { table: { id: string } }).table.id, templateId: available.id, levelId: level.id, scriptId: script.id },
     project: { tableId: projectTable.tableId, templateId: copy.id, levelId: copy.levels[0]!.id, scriptId: copy.levels[0]!.scripts[0]!.id },
     dictionaryId: dictionary.id,
+    applicationId: application.id,
+    schemeId: scheme!.id,
     names: [application.name, dictionary.name, project.name, configuration.name, mapping.name, available.name],
   };
 }
+
+/**
+ * The body and query fields that name a company's thing by id, filled from `things`: a sweep calls a
+ * route of one company's thing with another company's ids in them.
+ */
+export function namedBy(things: Things): Record<string, unknown> {
+  const { project, master } = things;
+  return {
+    applicationId: things.applicationId,
+    sourceDictionaryId: things.dictionaryId,
+    dictionaryId: things.dictionaryId,
+    templateIds: [master.templateId],
+    masterTemplateId: master.templateId,
+    templateId: project.templateId,
+    levelId: project.levelId,
+    levelIds: [project.levelId],
+    scriptId: project.scriptId,
+    tableId: project.tableId,
+    schemeIds: [things.schemeId],
+    mappingProjectId: things.byCollection["mapping-projects"],
+    projectId: things.byCollection.projects,
+    workspaceId: things.byCollection.projects,
+  };
+}
+
+export const NAMING_FIELDS: readonly string[] = Object.keys(
+  namedBy({ byCollection: {}, master: {} as Children, project: {} as Children, dictionaryId: "", applicationId: "", schemeId: "", names: [] }),
+);
 
 /** `{id}` of a collection: the company's thing there (a project for the companies' sub-routes). */
 export const parentOf = (things: Things) => (collection: string) => things.byCollection[collection] ?? things.byCollection.projects!;
@@ -206,16 +242,20 @@ function callOperation(api: TestApi, token: string, components: Record<string, S
           expiresOn: new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10),
           userId: USERS.viewer.id,
           backupId: randomUUID(),
+          ...(at.named ? namedBy(at.named) : {}),
         };
   const query = new URLSearchParams();
   for (const p of op.query)
-    if (p.required || leaves !== "valid" || p.name === "companyId" || p.name === "version")
+    if (p.required || leaves !== "valid" || p.name === "companyId" || p.name === "version" || (at.named && NAMING_FIELDS.includes(p.name)))
       query.set(p.name, String(sampleOf(p.schema, given, components, leaves, p.name)));
   const body = op.body ? sampleOf(op.body, given, components, leaves) : undefined;
-  return api.send(op.method, query.size ? `${path}?${query}` : path, token, body);
+  const url = query.size ? `${path}?${query}` : path;
+  // What was sent goes with the answer: a sweep of the naming fields checks only the calls that sent them.
+  return api.send(op.method, url, token, body).then((res) => ({ ...res, sent: JSON.stringify({ url, body }) }));
 }
 
-export type SweepCall = { parents: Things; children?: Things; version?: number; leaves?: Leaves };
+/** `named`: whose ids the fields that name a thing (namedBy) hold; left out unless the schema requires them. */
+export type SweepCall = { parents: Things; children?: Things; named?: Things; version?: number; leaves?: Leaves };
 
 /**
  * A sweep's data API on `kind` and the document's operations, made before the file's own hooks and
