@@ -10,7 +10,7 @@ const live = await startLiveServices();
 afterAll(() => live.stop());
 
 const { createHarness } = await import("../workspace/test-support");
-const { call, api } = await createHarness();
+const { call, api, masterTemplate } = await createHarness();
 const scriptEdit = await import("./script-edit");
 const { middleware: templateMiddleware } = await import("./template-layout");
 const { middleware: scriptMiddleware } = await import("./script-layout");
@@ -20,25 +20,12 @@ const ANALYST = "analyst@demo.test";
 
 /** A master template with one level and one script of two versions, locked for the analyst. */
 async function lockedScript() {
-  const template = await api(ANALYST, "POST", "/api/v1/master-templates", {
-    companyId: acme.id,
-    area: "migration",
-    name: `Saves ${crypto.randomUUID()}`,
-    type: "Core",
-  });
+  const template = await masterTemplate(ANALYST, acme.id, `Saves ${crypto.randomUUID()}`);
   const base = `/api/v1/master-templates/${template.id}`;
-  const withLevel = await api(ANALYST, "POST", `${base}/levels`, { version: template.version, name: "Load" });
-  const level = withLevel.levels[0];
-  const script = await api(ANALYST, "POST", `${base}/levels/${level.id}/scripts`, {
-    version: withLevel.version,
-    name: "Customers",
-    sql: "select 1;",
-    comment: null,
-  });
-  await api(ANALYST, "POST", `${base}/scripts/${script.id}/lock`);
-  await api(ANALYST, "PUT", `${base}/scripts/${script.id}`, { baseVersion: 1, sql: "select 2;", comment: "Second" });
-  const path = `/migration/master-templates/${template.id}/edit/level/${level.id}/script/edit/${script.id}?companyId=${acme.id}`;
-  return { path, params: { templateId: template.id, levelId: level.id, scriptId: script.id } };
+  await api(ANALYST, "POST", `${base}/scripts/${template.scriptId}/lock`);
+  await api(ANALYST, "PUT", `${base}/scripts/${template.scriptId}`, { baseVersion: 1, sql: "select 2;", comment: "Second" });
+  const path = `/migration/master-templates/${template.id}/edit/level/${template.levelId}/script/edit/${template.scriptId}?companyId=${acme.id}`;
+  return { path, params: { templateId: template.id, levelId: template.levelId, scriptId: template.scriptId } };
 }
 
 const save = (path: string, params: Record<string, string>, baseVersion: string) =>

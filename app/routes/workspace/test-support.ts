@@ -84,7 +84,18 @@ export async function createHarness() {
     return { projectId: project.id as string, tableId, columnId: grade.id as string };
   }
 
-  return { call, api, cookieFor, mappedGrade };
+  /** A Migrations master template of `companyId`, made by `email`, with a level "Load" and its script "Customers" (`select 1;`). */
+  async function masterTemplate(email: string, companyId: string, name: string) {
+    const template = await api(email, "POST", "/api/v1/master-templates", { companyId, area: "migration", name, type: "Core" });
+    const base = `/api/v1/master-templates/${template.id}`;
+    const withLevel = await api(email, "POST", `${base}/levels`, { version: template.version, name: "Load" });
+    const level = withLevel.levels[0];
+    const script = await api(email, "POST", `${base}/levels/${level.id}/scripts`, { version: withLevel.version, name: "Customers", sql: "select 1;", comment: null });
+    const { version } = await api(email, "GET", base);
+    return { id: template.id as string, name, version: version as number, levelId: level.id as string, scriptId: script.id as string };
+  }
+
+  return { call, api, cookieFor, mappedGrade, masterTemplate };
 }
 
 /** A `data(value, { status })` an action returned or threw, unwrapped. */
