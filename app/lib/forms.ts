@@ -264,6 +264,11 @@ function controlProps(field: FieldMetadata, options: AriaOptions) {
   return { id: field.id, name: field.name, form: field.formId, required: field.required || undefined, autoFocus, ...aria(field, options, true) };
 }
 
+/** Every message of a refusal (the form's and its fields'), for a page that says it at the top because the form it answered is not shown. */
+export function refusalMessages(result: FormResult | null | undefined): string[] {
+  return Object.values(result?.error ?? {}).flatMap((messages) => messages ?? []);
+}
+
 export function getFormProps(form: FormMetadata) {
   return { id: form.id, noValidate: form.noValidate, ...aria(form, {}, false) };
 }

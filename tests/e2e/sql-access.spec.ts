@@ -8,7 +8,8 @@ import { createBackupProject, sqliteExport } from "./project-steps";
  * SQL access (issue 13), end to end with JavaScript on and off: a SuperAdmin creates a SQL
  * credential, grants it Read on one project and reads the source rows with psql, fails to write, is
  * granted Write and writes, rotates the password (the old one stops working), revokes it (it cannot
- * connect); the audit log shows each step and exports them as CSV.
+ * connect); the audit log shows each step and exports them as CSV. A revocation from a tab left open
+ * after another revoked the credential is refused at the top of the page.
  */
 const run = promisify(execFile);
 
@@ -138,6 +139,33 @@ for (const javaScriptEnabled of [true, false]) {
       expect(lines).toHaveLength(6);
       expect(lines[1]).toContain("sql_credential.revoked");
       expect(csv).not.toContain(password);
+    });
+
+    test("a revocation from a tab left open once another tab revoked the credential says so at the top, and the credential stays revoked", async ({ page }) => {
+      const credentialsPage = withCompany("/additional-options/sql-credentials/users", acme.id);
+      await page.goto(credentialsPage);
+      const create = page.getByRole("form", { name: "Create credential" });
+      await create.getByLabel("Service name").fill(`Stale ${suffix}`);
+      await create.getByLabel("Expiry date").fill(inDays(30));
+      await create.getByRole("button", { name: "Create credential" }).click();
+      const issued = page.getByRole("region", { name: /^Password of dtc_/ });
+      const login = (await issued.getByRole("heading").textContent())!.replace("Password of ", "").trim();
+      await page.getByRole("link", { name: `Revoke ${login}` }).click();
+      const confirm = page.getByRole("form", { name: `Revoke ${login}?` });
+      await expect(confirm).toBeVisible();
+
+      // The other tab revokes it first.
+      const other = await page.context().newPage();
+      await other.goto(credentialsPage);
+      await other.getByRole("link", { name: `Revoke ${login}` }).click();
+      await other.getByRole("button", { name: "Revoke credential" }).click();
+      await expect(other.getByRole("status")).toHaveText(`Credential ${login} revoked: it can no longer connect.`);
+      await other.close();
+
+      await confirm.getByLabel("Reason").fill("left the company");
+      await confirm.getByRole("button", { name: "Revoke credential" }).click();
+      await expect(page.getByRole("alert").filter({ hasText: "This SQL credential is already revoked." })).toBeVisible();
+      await expect(page.getByRole("table", { name: "SQL credentials" }).getByRole("row", { name: new RegExp(login) })).toContainText("Revoked");
     });
   });
 }

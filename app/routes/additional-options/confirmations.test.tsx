@@ -91,6 +91,22 @@ describe("revoking a SQL credential", () => {
     expect(rotated.split("This credential is already revoked.")).toHaveLength(2);
     expect(rotated).toMatch(/id="rotate-k2"[^]*This credential is already revoked\.[^]*Rotate password/);
   });
+
+  it("says at the top of the page a refusal whose form is gone: a revocation from a tab left open once another revoked it, a rotation of a credential not on this page", () => {
+    // The page read again after the refused post: the credential is Revoked, so no confirmation is offered for it.
+    const revoked = { ...loaderData, credentials: { ...loaderData.credentials, items: [credential("k1"), { ...credential("k2"), status: "Revoked" }] } };
+    const result = {
+      status: "error",
+      initialValue: { intent: "revoke", id: "k2", reason: "Left" },
+      error: { "": ["This SQL credential is already revoked."] },
+    };
+    const html = renderPage(page, `${page}?companyId=c1&revoke=k2`, SqlCredentials, revoked, { result, form: "revoke" });
+    expect(html).not.toContain("Revoke dtc_k2?");
+    expect(html.split("This SQL credential is already revoked.")).toHaveLength(2);
+    expect(html).toMatch(/<div role="alert"[^>]*>This SQL credential is already revoked\.<\/div>/);
+    const rotation = { status: "error", initialValue: { intent: "rotate", id: "k9" }, error: { "": ["SQL credential not found."] } };
+    expect(show("?companyId=c1", { result: rotation, form: "rotate" })).toMatch(/<div role="alert"[^>]*>SQL credential not found\.<\/div>/);
+  });
 });
 
 describe("deleting a dictionary table", () => {

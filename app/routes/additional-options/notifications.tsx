@@ -16,7 +16,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~
 import { sqlAccessApi } from "~/lib/api/sql-access.server";
 import { companyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
-import { getFormProps, useServerForm } from "~/lib/forms";
+import { getFormProps, refusalMessages, useServerForm } from "~/lib/forms";
 import { invalid, readFormData, refusalOf, refusedByService, unknownIntent } from "~/lib/forms.server";
 import { callerOf, forSelectedCompany, shellOf, type Shell } from "~/lib/guards.server";
 import { hasRole, ROLES } from "../../../contracts/roles";
@@ -116,7 +116,7 @@ export default function Notifications({ loaderData, actionData }: Route.Componen
   const created = actionData && "secret" in actionData ? (actionData as unknown as { secret: string; url: string }) : undefined;
   const lastResult = actionData?.result as SubmissionResult<string[]> | undefined;
   const aboutAWebhook = actionData && "form" in actionData;
-  const refusals = aboutAWebhook ? Object.values(lastResult?.error ?? {}).flatMap((messages) => messages ?? []) : [];
+  const refusals = aboutAWebhook ? refusalMessages(lastResult) : [];
   // ?remove={webhookId}: the removal's confirmation, a link away, so one click never removes a webhook.
   const confirm = useConfirmParam("remove");
   const removing = webhooks?.find((w) => w.id === confirm.value);

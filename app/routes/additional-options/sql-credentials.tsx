@@ -13,7 +13,7 @@ import {
 } from "../../../contracts/sql-access";
 import { SQL_CREDENTIAL_CONNECTION_LIMIT, SQL_CREDENTIAL_STATUSES, SQL_LEVEL_LABELS } from "../../../contracts/values/sql-access";
 import { ConfirmCard, useConfirmParam } from "~/components/forms/confirm-card";
-import { control, FormErrors, SelectField, TextareaField, TextField } from "~/components/forms/fields";
+import { control, FormErrors, RefusalAlert, SelectField, TextareaField, TextField } from "~/components/forms/fields";
 import { StatusButton } from "~/components/forms/status-button";
 import { formatTimestamp } from "~/components/projects/format";
 import { useIntentPending } from "~/components/projects/use-intent-pending";
@@ -29,7 +29,7 @@ import { sqlAccessApi } from "~/lib/api/sql-access.server";
 import { companyPeoplePage } from "~/lib/company-people.server";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
-import { getFormProps, useServerForm } from "~/lib/forms";
+import { getFormProps, refusalMessages, useServerForm } from "~/lib/forms";
 import { invalid, readFormData, refusalOf, refusedByService, unknownIntent } from "~/lib/forms.server";
 import { callerOf, forSelectedCompany, shellOf } from "~/lib/guards.server";
 import { DEFAULT_PAGE_SIZE, peopleSearchParams, type PeopleSearch } from "~/lib/list-search";
@@ -146,6 +146,11 @@ export default function SqlCredentials({ loaderData, actionData }: Route.Compone
   // ?revoke={credentialId}: the revocation's confirmation, a link away, so one click never revokes.
   const confirm = useConfirmParam("revoke");
   const revoking = credentials?.items.find((c) => c.id === confirm.value && c.status !== "Revoked");
+  // A refused revocation or rotation whose form is gone from the page (the credential revoked in another tab, or
+  // not on this page of the list) is said at the top: its confirmation or its row would have said it.
+  const revokeRefusal = revoking ? undefined : resultOf("revoke");
+  const rotateRefusal = credentials?.items.some((c) => c.id === resultOf("rotate")?.initialValue?.id) ? undefined : resultOf("rotate");
+  const unplaced = refusalMessages(revokeRefusal ?? rotateRefusal);
   // The list and the User select's people page through the URL side by side: each keeps the other where it is.
   const listParams = {
     status: search.status,
@@ -170,6 +175,7 @@ export default function SqlCredentials({ loaderData, actionData }: Route.Compone
       </div>
 
       {issued ? <IssuedPassword issued={issued} /> : null}
+      {unplaced.length ? <RefusalAlert refusal={revokeRefusal ?? rotateRefusal}>{unplaced.join(" ")}</RefusalAlert> : null}
       {revoking ? <RevokeConfirmation credential={revoking} cancelHref={confirm.cancelHref} lastResult={resultOf("revoke")} /> : null}
 
       {!companyId || !credentials ? (
