@@ -135,4 +135,13 @@ describe("deleting a dictionary table", () => {
     expect(html).toMatch(new RegExp(`href="${page}\\?companyId=c1&amp;name=inv&amp;page=2"[^>]*>Cancel<`));
     expect(html).toMatch(new RegExp(`aria-label="Delete table Invoices"[^>]*href="${page}\\?companyId=c1&amp;name=inv&amp;page=2&amp;delete=t1"`));
   });
+
+  it("says at the top a deletion refused because the table is gone (deleted from another tab), its confirmation gone with it", () => {
+    const result = { status: "error", initialValue: { intent: "delete-table", tableId: "t2", version: "4" }, error: { "": ["Table not found."] } };
+    const gone = { ...loaderData, page: { ...loaderData.page, items: [table("t1", "Invoices")], total: 26 }, deleting: null };
+    const html = renderPage(page, `${page}?companyId=c1&name=inv&page=2&delete=t2`, ProjectTables, gone, { result });
+    expect(html).not.toContain("Delete table InvoiceLines?");
+    expect(html.split("Table not found.")).toHaveLength(2);
+    expect(html).toMatch(/<div role="alert"[^>]*>Table not found\.<\/div>/);
+  });
 });

@@ -149,9 +149,7 @@ export default function DataDefinition({ loaderData, actionData }: Route.Compone
         </Link>
       </div>
       {notice}
-      {deleting ? (
-        <DeleteTableConfirmation table={deleting} version={version} cancelHref={confirm.cancelHref} lastResult={actionData?.result} />
-      ) : null}
+      <DeleteTableConfirmation table={deleting} version={version} cancelHref={confirm.cancelHref} lastResult={actionData?.result} />
       {pastTheEnd}
       <DictionaryTablesList
         tables={summaries.items}

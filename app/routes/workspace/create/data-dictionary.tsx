@@ -164,7 +164,7 @@ export default function DataDictionaryStep({ loaderData, actionData }: Route.Com
           {dictionary.sourceDictionaryName ? `, copied from ${dictionary.sourceDictionaryName}` : ""}.
           {dictionary.emptyTableCount > 0 ? ` ${dictionary.emptyTableCount} ${dictionary.emptyTableCount === 1 ? "table has" : "tables have"} no column yet.` : ""}
         </p>
-        {deleting ? (
+        {deleting || lastResult?.initialValue?.intent === "delete-table" ? (
           <div className="mt-4">
             <DeleteTableConfirmation
               table={deleting}

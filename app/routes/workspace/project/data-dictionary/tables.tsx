@@ -97,9 +97,7 @@ export default function ProjectTables({ loaderData, actionData }: Route.Componen
         </Button>
       </Form>
 
-      {deleting ? (
-        <DeleteTableConfirmation table={deleting} version={version} cancelHref={confirm.cancelHref} lastResult={actionData?.result} />
-      ) : null}
+      <DeleteTableConfirmation table={deleting} version={version} cancelHref={confirm.cancelHref} lastResult={actionData?.result} />
 
       <DictionaryTablesList
         tables={page.items}
