@@ -277,6 +277,15 @@ for (const javaScriptEnabled of [true, false]) {
       // The list of users with access pages on its own, the latest grant first.
       await expect(page.getByRole("navigation", { name: "Pages of users with access" })).toContainText("Page 1 of 1 · 2 users with access");
       await expect(page.getByRole("list", { name: "Users with access" }).getByRole("listitem").first()).toContainText("Vera Viewer");
+      // Another tab takes her access away first: this tab's Remove is refused, said in her row (JavaScript) or, her row gone
+      // from the page read again (without), at the top.
+      const other = await page.context().newPage();
+      await other.goto(page.url());
+      await other.getByRole("button", { name: "Remove Vera Viewer" }).click();
+      await expect(other.getByRole("status")).toHaveText("Access removed: the user no longer sees this project.");
+      await other.close();
+      await page.getByRole("button", { name: "Remove Vera Viewer" }).click();
+      await expect(page.getByRole("alert").filter({ hasText: "This user has no access to the project." })).toBeVisible();
 
       // The wizard's last step: assign an Available master template; the project becomes Active.
       const master = `Wizard master ${suffix}`;

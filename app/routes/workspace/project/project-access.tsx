@@ -4,7 +4,7 @@ import { Form } from "react-router";
 import { z } from "zod";
 import { USER_IDS_AT_ONCE, type CompanyUser } from "../../../../contracts/client-portal";
 import { formBoolean, whenFieldsPass } from "../../../../contracts/common";
-import { CheckboxField, FormErrors, SelectField } from "~/components/forms/fields";
+import { CheckboxField, FormErrors, RefusalAlert, SelectField } from "~/components/forms/fields";
 import { StatusButton } from "~/components/forms/status-button";
 import { formatTimestamp } from "~/components/projects/format";
 import { useIntentPending } from "~/components/projects/use-intent-pending";
@@ -17,7 +17,7 @@ import { readPaging, readPeopleSearch } from "~/lib/list-search.server";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { DEFAULT_PAGE_SIZE, peopleSearchParams } from "~/lib/list-search";
-import { getFormProps, useServerForm } from "~/lib/forms";
+import { getFormProps, refusalMessages, useServerForm } from "~/lib/forms";
 import { invalid, readFormData, refusedByService, unknownIntent } from "~/lib/forms.server";
 import { mayEnterArea } from "../../../../contracts/areas";
 import { readableRole } from "../../../../contracts/roles";
@@ -148,6 +148,11 @@ export default function ProjectAccess({ loaderData, actionData }: Route.Componen
   });
   const lastResult = actionData?.result as SubmissionResult<string[]> | undefined;
   const resultFor = (form: string) => (lastResult?.initialValue?.formKey === form ? lastResult : undefined);
+  // A refusal of a row's form that is not on the page any more (its access removed from another tab, or a
+  // row of another page of the list) is said at the top: the form that would have said it is gone.
+  const shownForms = canWrite ? ["add", ...users.flatMap((u) => [`change-${u.userId}`, `remove-${u.userId}`])] : [];
+  const formKey = lastResult?.initialValue?.formKey;
+  const unplaced = lastResult && !shownForms.includes(String(formKey ?? "")) ? refusalMessages(lastResult) : [];
 
   return (
     <div className="space-y-6">
@@ -159,6 +164,11 @@ export default function ProjectAccess({ loaderData, actionData }: Route.Componen
           SuperAdmin and Support users may always read and write.{" "}
           {canWrite ? "Write access includes read access." : "Only users with write access can change this list."}
         </p>
+        {unplaced.length ? (
+          <RefusalAlert refusal={lastResult} className="mt-3">
+            {unplaced.join(" ")}
+          </RefusalAlert>
+        ) : null}
         {namesMissing ? (
           <Alert className="mt-3">The names of the company's users could not be loaded from the client portal; user ids are shown instead.</Alert>
         ) : null}

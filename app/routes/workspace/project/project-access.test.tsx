@@ -1,0 +1,50 @@
+/**
+ * The project access page after a refused post, rendered on the server as a page without JavaScript
+ * gets it: the access list may have changed between the page and the post (another tab).
+ */
+import { describe, expect, it } from "vitest";
+import { renderPage } from "~/test/render-page";
+import ProjectAccess from "./project-access";
+
+const page = "/migration/projects/p1/users/project-access";
+const grant = (userId: string, name: string) => ({
+  userId,
+  canRead: true,
+  canWrite: false,
+  grantedAt: "2026-11-27T10:00:00.000Z",
+  user: { id: userId, name, email: `${userId}@demo.test` },
+  name,
+  cannotOpenAs: null,
+});
+const loaderData = {
+  here: page,
+  canWrite: true,
+  noun: "project",
+  namesMissing: false,
+  users: [grant("u1", "Ann Analyst")],
+  grants: { page: 1, pageSize: 25, total: 1 },
+  search: { name: "", sort: "name", page: 1, pageSize: 25 },
+  people: { total: 0, candidates: [], onPage: 0 },
+  cannotOpen: {},
+  area: "Migrations",
+};
+
+/** The page after `intent` posted from the form `formKey` about `userId` was refused with `message`. */
+const refused = (intent: string, formKey: string, userId: string, message: string) =>
+  renderPage(page, `${page}?companyId=c1`, ProjectAccess, loaderData, {
+    result: { status: "error", initialValue: { intent, formKey, userId }, error: { "": [message] } },
+  });
+
+describe("a refused change to who has access", () => {
+  it("is said at the top when its row is gone: access removed from a tab left open once another removed it", () => {
+    const html = refused("remove", "remove-u2", "u2", "This user has no access to the project.");
+    expect(html.split("This user has no access to the project.")).toHaveLength(2);
+    expect(html).toMatch(/<div role="alert"[^>]*>This user has no access to the project\.<\/div>/);
+  });
+
+  it("is said in its row when the row is on the page, and nowhere else", () => {
+    const html = refused("set", "change-u1", "u1", "Keep at least one user with write access.");
+    expect(html.split("Keep at least one user with write access.")).toHaveLength(2);
+    expect(html).toMatch(/aria-label="Access of Ann Analyst"[^]*Keep at least one user with write access\./);
+  });
+});
