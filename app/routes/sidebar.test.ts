@@ -16,6 +16,13 @@ describe("POST /sidebar", () => {
     expect(res.headers.get("Set-Cookie")).toMatch(/^dt_sidebar=/);
   });
 
+  it("goes back with the choice unchanged when the state is not one it knows (a forged post), never answering raw JSON", async () => {
+    const res = await post({ state: "sideways", redirectTo: "/migration/projects?companyId=c" });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("Location")).toBe("/migration/projects?companyId=c");
+    expect(res.headers.get("Set-Cookie")).toBeNull();
+  });
+
   it.each(["//evil.example/x", "/..//evil.example/x", "/.//evil.example", "/%2e%2e/%2e%2e//evil.example", "https://evil.example/"])(
     "never goes back to another origin: %s",
     async (redirectTo) => {

@@ -1,4 +1,4 @@
-import { data, redirect } from "react-router";
+import { redirect } from "react-router";
 import { readFormData } from "~/lib/forms.server";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { sidebarCookie } from "~/lib/sidebar-cookie.server";
@@ -8,8 +8,10 @@ import type { Route } from "./+types/sidebar";
 export async function action({ request }: Route.ActionArgs) {
   const form = await readFormData(request);
   const state = form.get("state");
-  if (state !== "expanded" && state !== "collapsed") return data({ error: "Unknown sidebar state." }, { status: 400 });
-  return redirect(safeRedirect(form.get("redirectTo")), {
+  const back = safeRedirect(form.get("redirectTo"));
+  // Only a forged post names another state: go back with the choice unchanged, never a page of raw JSON.
+  if (state !== "expanded" && state !== "collapsed") return redirect(back);
+  return redirect(back, {
     headers: { "Set-Cookie": await sidebarCookie.serialize(state) },
   });
 }
