@@ -6,6 +6,17 @@ import { BULK_UPLOAD_MAX_BYTES } from "../../contracts/dictionary";
 import type { ServiceFailure, StreamedUpload } from "./api.server";
 
 const UNREADABLE = "The form could not be read. Reload the page and try again.";
+/** A post without what its page always sends (only a forged or truncated one). */
+export const INCOMPLETE_REQUEST = "The request was incomplete: reload the page and try again.";
+
+/**
+ * The `id` of the thing a page's button acts on (a hidden field): a post without it is refused at the
+ * top of the page, where the user can read it, never next to a field they cannot see nor in Zod's words.
+ */
+export const actedOnIdSchema = z
+  .object({ id: z.string().optional() })
+  .refine((v) => Boolean(v.id), { message: INCOMPLETE_REQUEST, path: [] })
+  .transform((v) => ({ id: v.id ?? "" }));
 
 /** The most a form post may carry: far more than any form of the portal needs. */
 export const FORM_MAX_BYTES = 1024 * 1024;

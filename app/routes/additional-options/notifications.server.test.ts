@@ -33,3 +33,13 @@ describe("adding a webhook", () => {
     expect(((await call(SUPER, page, notifications.loader)) as { webhooks: unknown[] }).webhooks).toHaveLength(before.webhooks.length);
   });
 });
+
+describe("removing a webhook", () => {
+  it("without the webhook's id (a forged post) is refused at the top in plain words (400), and nothing is removed", async () => {
+    const before = (await call(SUPER, page, notifications.loader)) as { webhooks: unknown[] };
+    const refused = unwrap(await call(SUPER, page, notifications.action, { form: [["intent", "remove"]] }));
+    expect(refused?.status).toBe(400);
+    expect(refused?.data.result.error).toEqual({ "": ["The request was incomplete: reload the page and try again."] });
+    expect(((await call(SUPER, page, notifications.loader)) as { webhooks: unknown[] }).webhooks).toHaveLength(before.webhooks.length);
+  });
+});

@@ -1,7 +1,6 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, redirect } from "react-router";
-import { z } from "zod";
 import { lockMinutesGiven, webhookFieldsSchema } from "../../../contracts/notifications";
 import { DELIVERY_RETRY_HOURS, SIGNATURE_HEADER, WEBHOOK_EVENT_LABELS, WEBHOOK_EVENTS, type WebhookEvent } from "../../../contracts/values/notifications";
 import { ConfirmCard, useConfirmParam } from "~/components/forms/confirm-card";
@@ -17,14 +16,13 @@ import { sqlAccessApi } from "~/lib/api/sql-access.server";
 import { companyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { getFormProps, refusalMessages, useServerForm } from "~/lib/forms";
-import { invalid, readFormData, refusalOf, refusedByService, unknownIntent } from "~/lib/forms.server";
+import { actedOnIdSchema, invalid, readFormData, refusalOf, refusedByService, unknownIntent } from "~/lib/forms.server";
 import { callerOf, forSelectedCompany, shellOf, type Shell } from "~/lib/guards.server";
 import { hasRole, ROLES } from "../../../contracts/roles";
 import type { Route } from "./+types/notifications";
 
 /** The add form as it posts: the company comes from the page. */
 const addSchema = webhookFieldsSchema.omit({ companyId: true }).superRefine(lockMinutesGiven);
-const idSchema = z.object({ id: z.string().min(1) });
 
 /**
  * Notifications (issue 13): the selected company's webhooks, each event POSTed as signed JSON and
@@ -82,7 +80,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 
   // A refused test or removal is said at the top of the page, not in the Add form (its webhook may be gone).
-  const submission = parseWithZod(formData, { schema: idSchema });
+  const submission = parseWithZod(formData, { schema: actedOnIdSchema });
   if (submission.status !== "success") return refusalOf("webhook", invalid(submission));
   try {
     if (intent === "test") {

@@ -1,7 +1,6 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link } from "react-router";
-import { z } from "zod";
 import {
   revokeSqlCredentialSchema,
   sqlCredentialFieldsSchema,
@@ -30,7 +29,7 @@ import { companyPeoplePage } from "~/lib/company-people.server";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { getFormProps, refusalMessages, useServerForm } from "~/lib/forms";
-import { invalid, readFormData, refusalOf, refusedByService, unknownIntent } from "~/lib/forms.server";
+import { actedOnIdSchema, invalid, readFormData, refusalOf, refusedByService, unknownIntent } from "~/lib/forms.server";
 import { callerOf, forSelectedCompany, shellOf } from "~/lib/guards.server";
 import { DEFAULT_PAGE_SIZE, peopleSearchParams, type PeopleSearch } from "~/lib/list-search";
 import { readPaging, readPeopleSearch } from "~/lib/list-search.server";
@@ -42,7 +41,6 @@ type Sort = (typeof SORTS)[number];
 
 /** The create form as it posts: the company comes from the page, not the form. */
 const createFormSchema = withUserOrService(sqlCredentialFieldsSchema.omit({ companyId: true }));
-const idSchema = z.object({ id: z.string().min(1) });
 
 function readSearch(url: URL) {
   const p = url.searchParams;
@@ -101,7 +99,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 
   if (intent === "rotate") {
-    const submission = parseWithZod(formData, { schema: idSchema });
+    const submission = parseWithZod(formData, { schema: actedOnIdSchema });
     if (submission.status !== "success") return refusalOf("rotate", invalid(submission));
     try {
       return data({ issued: await api.rotate(submission.value.id, companyId), result: undefined }, once);
@@ -111,7 +109,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 
   if (intent === "revoke") {
-    const submission = parseWithZod(formData, { schema: idSchema.extend(revokeSqlCredentialSchema.shape) });
+    const submission = parseWithZod(formData, { schema: actedOnIdSchema.and(revokeSqlCredentialSchema) });
     if (submission.status !== "success") return refusalOf("revoke", invalid(submission));
     try {
       const { credential } = await api.revoke(submission.value.id, companyId, submission.value.reason);

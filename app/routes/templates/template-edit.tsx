@@ -15,7 +15,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { getFormProps, useServerForm, type FormResult } from "~/lib/forms";
-import { invalid, readFormData, refusedByService, serviceFailure, unknownIntent } from "~/lib/forms.server";
+import { INCOMPLETE_REQUEST, invalid, readFormData, refusedByService, serviceFailure, unknownIntent } from "~/lib/forms.server";
 import { useTemplatePaths } from "./paths";
 import { requireTemplateWrite, templateOf, templateScope } from "./templates.server";
 import type { Route } from "./+types/template-edit";
@@ -52,7 +52,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   /** Runs a write whose refusal (409, 400) belongs at the top of the page. */
   const simple = async <S extends z.ZodType>(schema: S, write: (value: z.output<S>) => Promise<unknown>, done: string) => {
     const submission = parseWithZod(formData, { schema });
-    if (submission.status !== "success") return refusal(400, "The request was incomplete: reload the page and try again.");
+    if (submission.status !== "success") return refusal(400, INCOMPLETE_REQUEST);
     try {
       await write(submission.value as z.output<S>);
     } catch (err) {
