@@ -161,6 +161,32 @@ describe("adding a value to a column's map", () => {
   });
 });
 
+describe("an import applied in another tab", () => {
+  it("refuses its Apply and its Discard in the tab still showing its preview, saying so at the top, where Discard claimed the map was as it was", async () => {
+    const column = await mappedColumn([{ sourceValue: "G1", targetValue: null }]);
+    const file = new FormData();
+    file.append("file", new File(["source_value,target_value\nG1,One\n"], "map.csv", { type: "text/csv" }));
+    const { mappingProjectId } = column.options.params;
+    const preview = await api(ANALYST, "POST", `${API}/${mappingProjectId}/mapping-columns/${column.columnId}/imports`, file);
+    const previewUrl = `${column.url}&import=${preview.id}`;
+    const post = (intent: string) =>
+      call(ANALYST, previewUrl, columnPage.action, { ...column.options, form: { intent, importId: preview.id, version: String(preview.baseVersion) } });
+    expect(await flashOf(await post("apply"))).toBe("Import applied.");
+
+    const message = "This import was applied or discarded already.";
+    for (const intent of ["apply", "discard"]) {
+      const refused = unwrap(await post(intent));
+      expect(refused?.status).toBe(404);
+      expect(refused?.data).toEqual({ form: "import", errors: [message] });
+      // The page has no preview to show it beside any more: it says it at the top.
+      const html = renderPage(await call(ANALYST, previewUrl, columnPage.loader, column.options), refused?.data);
+      expect(html).not.toContain("Apply this import");
+      expect(html).toMatch(new RegExp(`<div role="alert"[^>]*>${message}</div>`));
+    }
+    expect(await column.map()).toEqual([{ sourceValue: "G1", targetValue: "One" }]);
+  });
+});
+
 describe("what the value map pages say", () => {
   it("names the row of a value the data API refuses, not the field's path", async () => {
     const column = await mappedColumn([{ sourceValue: "G1", targetValue: null }]);

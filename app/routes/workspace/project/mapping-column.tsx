@@ -125,7 +125,11 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     return redirectWithFlash(companyHref(here, companyId), "Import applied.");
   }
   if (intent === "discard") {
-    await maps.discardImport(params.columnId, importId);
+    try {
+      await maps.discardImport(params.columnId, importId);
+    } catch (err) {
+      return refused(err, "import");
+    }
     return redirectWithFlash(companyHref(here, companyId), "Import discarded: the map is as it was.");
   }
   return unknownIntent(intent);
@@ -180,7 +184,14 @@ export default function MappingColumnPage({ loaderData, actionData }: Route.Comp
           </div>
         </div>
 
-        {preview ? <ImportPreview preview={preview} errors={errorsOf("import")} canWrite={canWrite} /> : null}
+        {preview ? (
+          <ImportPreview preview={preview} errors={errorsOf("import")} canWrite={canWrite} />
+        ) : errorsOf("import").length ? (
+          // Applied or discarded meanwhile (another tab): the preview is gone, the refusal says why.
+          <RefusalAlert refusal={errorsOf("import")} className="mt-4">
+            {errorsOf("import").join(" ")}
+          </RefusalAlert>
+        ) : null}
 
         <Form method="get" className="mt-4 flex flex-wrap items-end gap-3" aria-label="Find values">
           {companyId ? <input type="hidden" name="companyId" value={companyId} /> : null}

@@ -16,6 +16,7 @@ import { staleSave } from "./stale-saves.ts";
 
 export const COLUMN_NOT_FOUND_MESSAGE = "Column not found.";
 export const TABLE_NOT_FOUND_MESSAGE = "Table not found.";
+export const IMPORT_GONE_MESSAGE = "This import was applied or discarded already.";
 /** The refusal of a write based on a map version that moved on: `userId`'s own other tab, or someone else. */
 export const staleMap = (db: Kysely<Database>, column: { id: string; name: string }, userId: string): Promise<ApiProblem> =>
   staleSave(db, { table: "value_map_columns", key: "column_id", id: column.id }, userId, `the map of ${column.name}`, "Reload it and try again.");
@@ -436,6 +437,8 @@ export async function applyImport(db: Kysely<Database>, ref: MappingColumnRef, i
   });
 }
 
-export async function discardImport(db: Kysely<Database>, columnId: string, importId: string) {
-  await db.deleteFrom("value_map_imports").where("id", "=", importId).where("column_id", "=", columnId).execute();
+/** Discards a staged import; false when there was none to discard (applied or discarded already). */
+export async function discardImport(db: Kysely<Database>, columnId: string, importId: string): Promise<boolean> {
+  const result = await db.deleteFrom("value_map_imports").where("id", "=", importId).where("column_id", "=", columnId).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
 }

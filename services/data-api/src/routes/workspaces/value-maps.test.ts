@@ -190,6 +190,10 @@ describe.each(TEST_DATABASE_KINDS)("value maps of mapping projects on %s", (kind
     expect(applied.body).toMatchObject({ distinctCount: 4, mappedCount: 3 });
     expect((await values(project, department, "?search=ops")).body.items[0].targetValue).toBe("Ops and logistics");
     expect((await api.send("POST", `${path}/${preview.body.id}/apply`, analyst, { version: 2 })).status).toBe(404);
+    // Nor is it discarded after: its pairs are in the map, which a 204 would deny.
+    const discarded = await api.send("DELETE", `${path}/${preview.body.id}`, analyst);
+    expect(discarded.status).toBe(404);
+    expect(discarded.body.errors).toEqual(["This import was applied or discarded already."]);
 
     // A preview of a map that changed meanwhile cannot be applied.
     const other = await upload(path, { name: "again.csv", text: "source_value,target_value\nOPS,Operations\n" });

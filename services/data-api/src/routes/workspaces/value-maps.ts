@@ -159,6 +159,7 @@ const discardImport = createRoute({
   path: `${BASE}/mapping-columns/{columnId}/imports/{importId}`,
   tags: TAGS,
   summary: "Discard an import without applying it",
+  description: "404 when it was applied or discarded already.",
   request: { params: importParams },
   responses: { 204: { description: "Discarded." }, ...writeErrors },
 });
@@ -271,7 +272,7 @@ export function createValueMapRoutes() {
       const params = c.req.valid("param");
       const { ref } = await columnOf(c, params, false);
       const preview = await maps.importPreview(c.var.deps.db, ref.column.id, params.importId);
-      if (!preview) throw new NotFoundError("This import was applied or discarded already.");
+      if (!preview) throw new NotFoundError(maps.IMPORT_GONE_MESSAGE);
       return c.json(preview, 200);
     })
     .openapi(applyImport, async (c) => {
@@ -279,7 +280,7 @@ export function createValueMapRoutes() {
       const { ref, writer } = await columnOf(c, params, true);
       const { db } = c.var.deps;
       const preview = await maps.importPreview(db, ref.column.id, params.importId);
-      if (!preview) throw new NotFoundError("This import was applied or discarded already.");
+      if (!preview) throw new NotFoundError(maps.IMPORT_GONE_MESSAGE);
       const { version } = c.req.valid("json");
       // The preview showed the map at its base version: applying it to another map would do what nobody saw.
       if (version !== preview.baseVersion) throw await maps.staleMap(db, ref.column, writer.userId);
@@ -289,7 +290,8 @@ export function createValueMapRoutes() {
     .openapi(discardImport, async (c) => {
       const params = c.req.valid("param");
       const { ref } = await columnOf(c, params, true);
-      await maps.discardImport(c.var.deps.db, ref.column.id, params.importId);
+      // One applied meanwhile (another tab) is not "discarded": its pairs are in the map.
+      if (!(await maps.discardImport(c.var.deps.db, ref.column.id, params.importId))) throw new NotFoundError(maps.IMPORT_GONE_MESSAGE);
       return c.body(null, 204);
     })
     .openapi(describeTable, async (c) => {
