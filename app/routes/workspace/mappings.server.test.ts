@@ -49,8 +49,8 @@ async function flashOf(response: unknown): Promise<string | undefined> {
 }
 
 /** The page as the server renders it for `loaderData` (and an action's answer). */
-function renderPage(loaderData: unknown, actionData?: unknown): string {
-  const Page = columnPage.default as unknown as (props: Record<string, unknown>) => ReactNode;
+function renderPage(loaderData: unknown, actionData?: unknown, page: { default: unknown } = columnPage): string {
+  const Page = page.default as unknown as (props: Record<string, unknown>) => ReactNode;
   const Stub = createRoutesStub([{ path: "*", Component: () => createElement(Page, { loaderData, actionData, params: {}, matches: [] }) }]);
   return renderToStaticMarkup(createElement(Stub, { initialEntries: ["/"] }));
 }
@@ -212,6 +212,18 @@ describe("what the value map pages say", () => {
     const form = { intent: "settings", columnId: column.columnId, columnName: "Fake", version: "2", unmappedRule: "Keep" };
     const saved = await call(ANALYST, column.tableUrl, tablePage.action, { ...column.options, form });
     expect(await flashOf(saved)).toBe("grade is not translated.");
+  });
+});
+
+describe("a column's settings saved from a stale page", () => {
+  it("says at the top of the table that a column removed meanwhile was not found, where the refusal had no row to show it in", async () => {
+    const column = await mappedColumn([{ sourceValue: "G1", targetValue: null }]);
+    // An id the table no longer has, as a column removed in another tab.
+    const form = { intent: "settings", columnId: crypto.randomUUID(), version: "2", translate: "true", unmappedRule: "Keep", defaultValue: "" };
+    const refused = unwrap(await call(ANALYST, column.tableUrl, tablePage.action, { ...column.options, form }));
+    expect(refused?.status).toBe(404);
+    const html = renderPage(await call(ANALYST, column.tableUrl, tablePage.loader, column.options), refused?.data, tablePage);
+    expect(html).toMatch(/<div role="alert"[^>]*>Column not found\.<\/div>/);
   });
 });
 

@@ -1,7 +1,7 @@
 import { data, Form, Link, type UIMatch } from "react-router";
 import { UNMAPPED_RULE_LABELS, UNMAPPED_RULES } from "../../../../contracts/values/mappings";
 import type { MappingColumn, SampleResult } from "../../../../contracts/mappings";
-import { FileField, FormErrors } from "~/components/forms/fields";
+import { FileField, FormErrors, RefusalAlert } from "~/components/forms/fields";
 import { StatusButton, useIsPending } from "~/components/forms/status-button";
 import { useIntentPending } from "~/components/projects/use-intent-pending";
 import { Card } from "~/components/ui/card";
@@ -83,6 +83,8 @@ export default function MappingTablePage({ loaderData, actionData }: Route.Compo
   const href = useCompanyHref();
   const paths = useWorkspacePaths();
   const refused = (actionData as ActionData)?.settings;
+  // A column removed meanwhile (another tab) has no row left to show its refusal beside.
+  const rowless = refused && !table.columns.some((c) => c.id === refused.columnId) ? refused.errors : [];
   return (
     <div className="flex flex-col gap-6">
       <section aria-labelledby="columns-title">
@@ -93,6 +95,11 @@ export default function MappingTablePage({ loaderData, actionData }: Route.Compo
           Mark the columns whose codes are translated, and say what happens to a value the map does not know. Each translated column's map lists the values
           found in the samples.
         </p>
+        {rowless.length ? (
+          <RefusalAlert refusal={rowless} className="mt-4">
+            {rowless.join(" ")}
+          </RefusalAlert>
+        ) : null}
         <Table aria-label={`Columns of ${table.name}`} className="mt-4">
           <TableHeader>
             <TableRow>
