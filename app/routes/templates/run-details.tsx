@@ -241,7 +241,8 @@ export default function RunDetails({ loaderData, actionData }: Route.ComponentPr
               <TableHead>Table</TableHead>
               <TableHead className="text-right">Before</TableHead>
               <TableHead className="text-right">After</TableHead>
-              <TableHead className="text-right">After the run before</TableHead>
+              {/* A Test run's rows were rolled back: a Full run is set beside the Full run before it. */}
+              <TableHead className="text-right">{run.type === "Full" ? "After the Full run before" : "After the run before"}</TableHead>
             </TableRow>
           </TableHeader>
           <TableBody>

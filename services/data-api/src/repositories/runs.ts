@@ -283,12 +283,14 @@ export async function getRun(db: Db, projectId: string, runId: string, query: Ru
     .where("run_id", "=", runId)
     .orderBy("table_name")
     .execute();
-  // The run before this one (any type) that left counts: "beside the previous run's".
+  // The run before this one that left counts: "beside the previous run's". A Test run's were rolled back,
+  // so a Full run is set beside the Full run before it; a Test run beside any run before it.
   const previous = await db
     .selectFrom("runs as r")
     .select("r.id")
     .where("r.project_id", "=", projectId)
     .where("r.created_at", "<", row.created_at)
+    .$if(row.type === "Full", (q) => q.where("r.type", "=", "Full"))
     .where((eb) => eb.exists(eb.selectFrom("run_table_counts as c").select("c.run_id").whereRef("c.run_id", "=", "r.id")))
     .orderBy("r.created_at", "desc")
     .limit(1)

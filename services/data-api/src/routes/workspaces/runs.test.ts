@@ -121,6 +121,12 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("runs on %s"
     expect(run.status).toBe("SUCCESS");
     expect(run.tables.find((t) => t.table === "Customers")).toMatchObject({ rowsBefore: 0, rows: 3 });
     expect(await destinationCustomers(project.id)).toBe(0);
+    // A Full run after it is not set beside the rows the Test rolled back; a Test run after that is set beside the Full run's.
+    const full = await finished(project.id, (await start(project.id, { type: "Full" })).body.run.id);
+    expect(full.tables.find((t) => t.table === "Customers")).toMatchObject({ rowsBefore: 0, rows: 3, previousRows: null });
+    // (Its insert fails on the keys the Full run kept: going on, it still counts.)
+    const test = await finished(project.id, (await start(project.id, { type: "Test", onError: "continue" })).body.run.id);
+    expect(test.tables.find((t) => t.table === "Customers")).toMatchObject({ rowsBefore: 3, rows: 3, previousRows: 3 });
   });
 
   it("a failing script stops the run at its line (the others Pending), or the run goes on; rerun from the failed step", async () => {
