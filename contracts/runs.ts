@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { pageOf, pageQuerySchema, repeatedQuery, timestampSchema } from "./common";
-import { ON_ERROR_CHOICES, RUN_STATUSES, RUN_STEP_STATUSES, RUN_TYPES } from "./values/runs";
+import { DEFAULT_RUN_SORT, ON_ERROR_CHOICES, RUN_SORTS, RUN_STATUSES, RUN_STEP_STATUSES, RUN_TYPES } from "./values/runs";
 
 export * from "./values/runs";
 
@@ -97,6 +97,7 @@ export type RunDetails = z.infer<typeof runDetailsSchema>;
 export const runsQuerySchema = pageQuerySchema.extend({
   status: repeatedQuery(runStatusSchema),
   type: repeatedQuery(runTypeSchema),
+  sort: z.enum(RUN_SORTS).default(DEFAULT_RUN_SORT),
 });
 export const runPageSchema = pageOf(runSummarySchema);
 export const startedRunSchema = z.object({ run: runSummarySchema });

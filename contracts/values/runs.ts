@@ -33,4 +33,7 @@ export const ON_ERROR_LABELS: Record<OnError, string> = { stop: "Stop the run", 
 /** A statement of a run is cancelled after this long (env RUN_STATEMENT_TIMEOUT_SECONDS). */
 export const RUN_STATEMENT_TIMEOUT_SECONDS_DEFAULT = 3600;
 
+/** The run history's order: by when each run started, newest first unless asked. */
 export const RUN_SORTS = ["createdAt", "-createdAt"] as const;
+export type RunSort = (typeof RUN_SORTS)[number];
+export const DEFAULT_RUN_SORT: RunSort = "-createdAt";

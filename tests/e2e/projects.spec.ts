@@ -372,6 +372,11 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page.getByRole("table", { name: "Runs" }).getByRole("row")).toHaveCount(5);
       await expect(page.getByRole("table", { name: "Runs" }).getByRole("row").nth(1)).toContainText("Full, rerun");
       if (javaScriptEnabled) await expectNoViolations(page);
+      // Sorted by Started through its header's link (the list is newest first): the oldest first, the Test run.
+      await page.getByRole("table", { name: "Runs" }).getByRole("link", { name: /^Started/ }).click();
+      await expect(page).toHaveURL(/[?&]sort=createdAt(&|$)/);
+      await expect(page.getByRole("columnheader", { name: /Started/ })).toHaveAttribute("aria-sort", "ascending");
+      await expect(page.getByRole("table", { name: "Runs" }).getByRole("row").nth(1)).toContainText("Test");
 
       // A long run, cancelled from its page: the running script stops and rolls back.
       await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Templates" }).click();

@@ -1,5 +1,14 @@
 import { Link } from "react-router";
-import { RUN_STATUSES, RUN_STATUS_LABELS, RUN_TYPES, type RunStatus, type RunType } from "../../../contracts/values/runs";
+import {
+  DEFAULT_RUN_SORT,
+  RUN_SORTS,
+  RUN_STATUSES,
+  RUN_STATUS_LABELS,
+  RUN_TYPES,
+  type RunSort,
+  type RunStatus,
+  type RunType,
+} from "../../../contracts/values/runs";
 import { formatTimestamp } from "~/components/dictionary/column-format";
 import { buttonVariants } from "~/components/ui/button";
 import { Card, CardDescription } from "~/components/ui/card";
@@ -7,7 +16,8 @@ import { CheckboxFilter } from "~/components/ui/checkbox-filter";
 import { Icon } from "~/components/ui/icon";
 import { ListSearchForm } from "~/components/ui/list-search-form";
 import { Pagination, PastTheEnd } from "~/components/ui/pagination";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
+import { SortableHeader, sortDescription } from "~/components/ui/sortable-header";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow, tableHeadClassName } from "~/components/ui/table";
 import { useCompanyHref } from "~/lib/company-href";
 import { readPaging } from "~/lib/list-search.server";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
@@ -15,19 +25,21 @@ import { projectScope } from "../workspace/workspace.server";
 import { RunStatusBadge } from "./run-status-badge";
 import type { Route } from "./+types/run-history";
 
-/** The workspace's runs, newest first: type, who, when, how long, result, steps failed; filtered and paged in SQL through the URL. */
+/** The workspace's runs, newest first unless sorted by Started: type, who, when, how long, result, steps failed; filtered, sorted and paged in SQL through the URL. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const p = url.searchParams;
   const search = {
     status: p.getAll("status").filter((s): s is RunStatus => (RUN_STATUSES as readonly string[]).includes(s)),
     type: p.getAll("type").filter((t): t is RunType => (RUN_TYPES as readonly string[]).includes(t)),
-    ...readPaging(p, ["-createdAt"], "-createdAt"),
+    ...readPaging(p, RUN_SORTS, DEFAULT_RUN_SORT),
   };
   const { project, api, access } = await projectScope(context);
-  const runs = await api.runs.list({ status: search.status, type: search.type, page: search.page, pageSize: search.pageSize });
+  const runs = await api.runs.list(search);
   return { projectId: project.id, search, runs, canRun: access.canWrite && !project.isLocked };
 }
+
+const SORT_LABELS = { createdAt: "when started" } as const;
 
 const seconds = (ms: number | null) => (ms === null ? "" : ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`);
 
@@ -37,6 +49,7 @@ export default function RunHistory({ loaderData }: Route.ComponentProps) {
   const paths = useWorkspacePaths();
   const here = paths.page(projectId, "templates/run-history");
   const filtered = search.status.length > 0 || search.type.length > 0;
+  const sortBy = (sort: RunSort) => href(here, { ...search, sort, page: 1 });
   return (
     <section aria-labelledby="runs-title" className="flex flex-col gap-4">
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -54,7 +67,7 @@ export default function RunHistory({ loaderData }: Route.ComponentProps) {
         action={here}
         label="Filter runs"
         sort={search.sort}
-        defaultSort="-createdAt"
+        defaultSort={DEFAULT_RUN_SORT}
         pageSize={search.pageSize}
         pageSizeId="run-page-size"
         filtered={filtered}
@@ -80,9 +93,10 @@ export default function RunHistory({ loaderData }: Route.ComponentProps) {
             <PastTheEnd page={runs.page} />
           ) : (
             <Table aria-label="Runs">
+              <caption className="sr-only">{`Runs, sorted by ${sortDescription(search.sort, SORT_LABELS)}`}</caption>
               <TableHeader>
                 <TableRow>
-                  <TableHead>Started</TableHead>
+                  <SortableHeader label="Started" column="createdAt" sort={search.sort} to={sortBy} className={tableHeadClassName} />
                   <TableHead>Type</TableHead>
                   <TableHead>By</TableHead>
                   <TableHead>Duration</TableHead>

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { z } from "zod";
 import { runStepsQuerySchema, type RunDetails, type RunStatus, type RunStep, type RunSummary, type RunType } from "../../../../contracts/runs.ts";
-import type { OnError, RunStepStatus } from "../../../../contracts/values/runs.ts";
+import type { OnError, RunSort, RunStepStatus } from "../../../../contracts/values/runs.ts";
 import { NotFoundError } from "../api-problem.ts";
 import type { Database } from "../db/schema.ts";
 import { totalOf } from "./db-helpers.ts";
@@ -222,16 +222,17 @@ function toSummary(row: RunRow, counts: { steps: number; failed: number } | unde
 }
 
 /** A page of the workspace's runs, newest first, filtered by status and type in SQL. */
-export async function searchRuns(db: Db, projectId: string, query: { status: RunStatus[]; type: RunType[]; page: number; pageSize: number }) {
+export async function searchRuns(db: Db, projectId: string, query: { status: RunStatus[]; type: RunType[]; sort: RunSort; page: number; pageSize: number }) {
   const scope = <Q extends { where: (...args: any[]) => Q }>(q: Q): Q => {
     let scoped = q.where("project_id", "=", projectId);
     if (query.status.length) scoped = scoped.where("status", "in", query.status);
     if (query.type.length) scoped = scoped.where("type", "in", query.type);
     return scoped;
   };
+  const direction = query.sort.startsWith("-") ? "desc" : "asc";
   const rows = await scope(db.selectFrom("runs").selectAll())
-    .orderBy("created_at", "desc")
-    .orderBy("id", "desc")
+    .orderBy("created_at", direction)
+    .orderBy("id", direction)
     .limit(query.pageSize)
     .offset((query.page - 1) * query.pageSize)
     .execute();

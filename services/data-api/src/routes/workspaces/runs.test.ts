@@ -160,6 +160,10 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("runs on %s"
 
     const list = await api.get(`/api/v1/projects/${project.id}/runs?status=ERROR&status=SUCCESS`, owner);
     expect(list.body.items.map((r: { id: string }) => r.id)).toEqual([rerun.id, stopped.id]);
+    // Sorted by when they started, oldest first when asked; an unknown sort is refused.
+    const oldestFirst = await api.get(`/api/v1/projects/${project.id}/runs?sort=createdAt`, owner);
+    expect(oldestFirst.body.items.map((r: { id: string }) => r.id)).toEqual([stopped.id, going.id, rerun.id]);
+    expect((await api.get(`/api/v1/projects/${project.id}/runs?sort=type`, owner)).status).toBe(400);
     expect(list.body.items[1]).toMatchObject({ failedSteps: 1, stepCount: 3 });
   });
 
