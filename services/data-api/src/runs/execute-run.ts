@@ -147,6 +147,15 @@ export async function executeRun(
       if (test) await client.query("BEGIN");
       const before = await destinationCounts(client);
       let reported = 0;
+      let reportedSteps = 0;
+      // In order, whoever reports: the loop after a script, or the mark of a long one.
+      let reporting = Promise.resolve();
+      const report = (done: number) => {
+        reported = performance.now();
+        reportedSteps = done;
+        reporting = reporting.then(() => options.progress(done / steps.length));
+        return reporting;
+      };
       for (const [index, step] of steps.entries()) {
         options.signal.throwIfAborted();
         const position = index + 1;
@@ -157,7 +166,11 @@ export async function executeRun(
         const prefix = test ? "SAVEPOINT dt_step;\n" : "";
         const query = new ScriptQuery(test ? `${prefix}${step.sql}\n;RELEASE SAVEPOINT dt_step` : step.sql);
         // A step is marked Started only when it runs long enough for anyone to see it: most take a millisecond.
-        const marking = setTimeout(() => void recorder.started(position).catch(() => undefined), STARTED_AFTER_MS);
+        // Its progress then too: the scripts before it are done, whatever the quarter-second throttle left unsaid.
+        const marking = setTimeout(() => {
+          void recorder.started(position).catch(() => undefined);
+          if (reportedSteps < index) void report(index).catch(() => undefined);
+        }, STARTED_AFTER_MS);
         try {
           client.query(query);
           await query.done;
@@ -196,10 +209,7 @@ export async function executeRun(
           if (input.onError === "stop") throw new RunStoppedError(`Script ${step.scriptName} failed${line ? ` at line ${line}` : ""}: ${message}`);
         }
         // Progress at most every quarter second: a run of a thousand tiny scripts is not a thousand job updates.
-        if (performance.now() - reported > 250 || position === steps.length) {
-          reported = performance.now();
-          await options.progress(position / steps.length);
-        }
+        if (performance.now() - reported > 250 || position === steps.length) await report(position);
       }
       await recorder.flush();
       const after = await destinationCounts(client);

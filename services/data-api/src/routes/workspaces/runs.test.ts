@@ -44,6 +44,8 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("runs on %s"
     await api.jobs.idle();
     return (await api.get(`/api/v1/projects/${projectId}/runs/${runId}`, owner)).body;
   }
+  const jobProgress = async (projectId: string, jobId: string): Promise<number | undefined> =>
+    ((await api.get(`/api/v1/projects/${projectId}/jobs`, owner)).body.jobs as { id: string; progress: number }[]).find((j) => j.id === jobId)?.progress;
   const destinationCustomers = async (projectId: string) =>
     (await asProjectOwner(api.dataPlane, TEST_DATABASE_SERVER, projectId, (c) => c.query(`select count(*)::int as n from destination."Customers"`))).rows[0].n;
 
@@ -261,20 +263,26 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("runs on %s"
     expect(timedOut.steps[0]).toMatchObject({ status: "Failed", error: "canceling statement due to statement timeout" });
   }, 30_000);
 
-  it("while a long script runs, the scripts before it show their results, not Pending", async () => {
+  it("while a long script runs, the scripts before it show their results, not Pending, and the job's progress counts them", async () => {
     const { project } = await projectWith([
       { name: "Quick", sql: `insert into destination."Customers" select * from source."Customers";` },
+      { name: "Quicker", sql: `select 1;` },
+      { name: "Quickest", sql: `select 2;` },
       { name: "Slow", sql: `select pg_sleep(60);` },
     ]);
     const started = await start(project.id, { type: "Full" });
     const runPath = `/api/v1/projects/${project.id}/runs/${started.body.run.id}`;
     try {
-      await vi.waitFor(async () => expect((await api.get(runPath, owner)).body.steps[1].status).toBe("Started"), { timeout: 5_000 });
+      await vi.waitFor(async () => expect((await api.get(runPath, owner)).body.steps[3].status).toBe("Started"), { timeout: 5_000 });
       const running: RunDetails = (await api.get(runPath, owner)).body;
       expect(running.steps.map((s) => [s.scriptName, s.status, s.rowsAffected])).toEqual([
         ["Quick", "Completed", 3],
+        ["Quicker", "Completed", null],
+        ["Quickest", "Completed", null],
         ["Slow", "Started", null],
       ]);
+      // Three of four scripts done: 75 %, where the quarter-second throttle had left it where it last spoke (25 % after the first).
+      await vi.waitFor(async () => expect(await jobProgress(project.id, started.body.run.jobId as string)).toBe(75), { timeout: 2_000 });
     } finally {
       await api.send("POST", `/api/v1/projects/${project.id}/jobs/${started.body.run.jobId as string}/cancel`, owner);
       await finished(project.id, started.body.run.id);
