@@ -27,12 +27,12 @@ const step = (position: number, status: RunStep["status"]) =>
     sql: "select 1;",
   }) satisfies RunDetails["steps"][number];
 
-/** The text of each row of the Steps table's Status column. */
-function statusCells(status: RunStatus, steps: RunDetails["steps"]) {
+/** The run's page as `canWrite` (or not) sees it. */
+function runPage(status: RunStatus, steps: RunDetails["steps"], { type = "Full", canWrite = true }: { type?: "Full" | "Test"; canWrite?: boolean } = {}) {
   const running = status === "IN_PROGRESS";
   const run = {
     id: "r1",
-    type: "Full",
+    type,
     status,
     onError: "stop",
     createdBy: "u1",
@@ -49,7 +49,12 @@ function statusCells(status: RunStatus, steps: RunDetails["steps"]) {
     tables: [],
     message: null,
   };
-  const html = renderPage(page, page, RunDetailsPage, { projectId: "p1", run, canWrite: true, search: { status: [], page: 1, pageSize: 25 } });
+  return renderPage(page, page, RunDetailsPage, { projectId: "p1", run, canWrite, search: { status: [], page: 1, pageSize: 25 } });
+}
+
+/** The text of each row of the Steps table's Status column. */
+function statusCells(status: RunStatus, steps: RunDetails["steps"]) {
+  const html = runPage(status, steps);
   const rows = [...html.matchAll(/<tr[^>]*>(.*?)<\/tr>/g)].slice(1);
   return rows.map((row) => [...row[1]!.matchAll(/<td[^>]*>(.*?)<\/td>/g)][2]![1]!.replace(/<[^>]+>/g, ""));
 }
@@ -63,5 +68,27 @@ describe("a run's steps", () => {
 
   it("shows a running run's next scripts as Pending only: they may still run", () => {
     expect(statusCells("IN_PROGRESS", [step(1, "Completed"), step(2, "Started"), step(3, "Pending")])).toEqual(["Completed", "Started", "Pending"]);
+  });
+});
+
+describe("what a run's page offers", () => {
+  const failed = [step(1, "Completed"), step(2, "Failed"), step(3, "Pending")];
+  const rerun = /<button[^>]*>Rerun from the failed step<\/button>/;
+  const history = /<a[^>]*>Run history<\/a>/;
+
+  it("offers a failed Full run's rerun from its failed step, and the history", () => {
+    const html = runPage("ERROR", failed);
+    expect(html).toMatch(rerun);
+    expect(html).toMatch(history);
+  });
+
+  it("never a failed Test run's: it kept nothing of the scripts before its failure", () => {
+    expect(runPage("ERROR", failed, { type: "Test" })).not.toMatch(rerun);
+  });
+
+  it("gives a reader without write access the way back to the history, and no rerun", () => {
+    const html = runPage("ERROR", failed, { canWrite: false });
+    expect(html).not.toMatch(rerun);
+    expect(html).toMatch(history);
   });
 });

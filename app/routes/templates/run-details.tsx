@@ -64,7 +64,11 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 }
 
 export const handle = {
-  breadcrumb: (match: UIMatch) => `Run of ${formatTimestamp((match.loaderData as { run?: { createdAt: string } } | undefined)?.run?.createdAt ?? "")}`,
+  breadcrumb: (match: UIMatch) => {
+    // Not found (another project's run, an unknown id): no loader data, so no crumb rather than "Run of" and nothing.
+    const createdAt = (match.loaderData as { run?: { createdAt: string } } | undefined)?.run?.createdAt;
+    return createdAt ? `Run of ${formatTimestamp(createdAt)}` : null;
+  },
 };
 
 /**
@@ -138,27 +142,26 @@ export default function RunDetails({ loaderData, actionData }: Route.ComponentPr
               : []),
           ]}
         />
-        {canWrite ? (
-          <div className="mt-4 flex flex-wrap gap-2">
-            {running && run.jobId ? (
-              <Form method="post">
-                <input type="hidden" name="intent" value="cancel" />
-                <Button type="submit" variant="outline">
-                  Cancel
-                </Button>
-              </Form>
-            ) : null}
-            {!running && run.failedSteps > 0 ? (
-              <Form method="post">
-                <input type="hidden" name="intent" value="rerun" />
-                <Button type="submit">Rerun from the failed step</Button>
-              </Form>
-            ) : null}
-            <Link to={href(paths.page(projectId, "templates/run-history"))} className={buttonVariants({ variant: "outline" })}>
-              Run history
-            </Link>
-          </div>
-        ) : null}
+        <div className="mt-4 flex flex-wrap gap-2">
+          {canWrite && running && run.jobId ? (
+            <Form method="post">
+              <input type="hidden" name="intent" value="cancel" />
+              <Button type="submit" variant="outline">
+                Cancel
+              </Button>
+            </Form>
+          ) : null}
+          {/* A Test run kept nothing of the scripts before its failure: it is started again, not rerun from there. */}
+          {canWrite && !running && run.failedSteps > 0 && run.type === "Full" ? (
+            <Form method="post">
+              <input type="hidden" name="intent" value="rerun" />
+              <Button type="submit">Rerun from the failed step</Button>
+            </Form>
+          ) : null}
+          <Link to={href(paths.page(projectId, "templates/run-history"))} className={buttonVariants({ variant: "outline" })}>
+            Run history
+          </Link>
+        </div>
       </Card>
       <ListSearchForm
         action={here}

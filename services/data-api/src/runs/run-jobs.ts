@@ -66,7 +66,8 @@ export async function startRun(
     const existing = await existingRelations(dataPlane, target.serverId, target.projectId);
     // The maps' tables as the run will find them: written anew when it starts, whatever is there now.
     for (const name of [...existing].filter((r) => r.startsWith(`${MAPS_SCHEMA}.`))) existing.delete(name);
-    if (mappingProjectId) for (const c of await translatedColumnsOf(db, mappingProjectId)) existing.add(`${MAPS_SCHEMA}.${mapTableName(c.table_name, c.column_name)}`);
+    if (mappingProjectId)
+      for (const c of await translatedColumnsOf(db, mappingProjectId)) existing.add(`${MAPS_SCHEMA}.${mapTableName(c.table_name, c.column_name)}`);
     const problems = await preflight(steps, existing);
     if (problems.length) throw new PreflightFailedError(problems);
   }
@@ -134,9 +135,14 @@ export async function startRun(
 }
 
 /** The scope of a rerun: the run's own, from its first failed step. */
+/** Why a Test run is never rerun from its failed step. */
+export const TEST_RUN_RERUN_MESSAGE = "A Test run keeps nothing, so it cannot be rerun from its failed step: start a new Test run.";
+
 export async function rerunScope(db: Kysely<Database>, projectId: string, runId: string): Promise<{ scope: RunScope; type: RunType; onError: OnError }> {
   const run = await db.selectFrom("runs").selectAll().where("id", "=", runId).where("project_id", "=", projectId).executeTakeFirst();
   if (!run) throw new ApiProblem(404, "not_found", "Run not found.");
+  // A Test run rolls back all it did: from its failed step, a rerun would run without what the scripts before it did.
+  if (run.type === "Test") throw new ApiProblem(409, "rerun_refused", TEST_RUN_RERUN_MESSAGE);
   const failed = await db
     .selectFrom("run_steps")
     .select("script_id")

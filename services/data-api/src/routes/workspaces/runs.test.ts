@@ -7,6 +7,7 @@ import { asProjectOwner } from "../../data-plane/project-databases.ts";
 import { TEST_DATABASE_SERVER, USERS, createTestApi, type TestApi } from "../../testing/harness.ts";
 import { addProjectTable, column, loadableProject, makeApplication, makeMappingProject, makeProject } from "../../testing/project-fixtures.ts";
 import { recoverInterruptedJobs } from "../../jobs/recover.ts";
+import { TEST_RUN_RERUN_MESSAGE } from "../../runs/run-jobs.ts";
 import { insertRun, setRunJob, startStep } from "../../repositories/runs.ts";
 
 const [, , birch] = DEMO_COMPANIES;
@@ -167,6 +168,12 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("runs on %s"
     expect(oldestFirst.body.items.map((r: { id: string }) => r.id)).toEqual([stopped.id, going.id, rerun.id]);
     expect((await api.get(`/api/v1/projects/${project.id}/runs?sort=type`, owner)).status).toBe(400);
     expect(list.body.items[1]).toMatchObject({ failedSteps: 1, stepCount: 3 });
+
+    // A failed Test run kept nothing of the scripts before its failure: it is never rerun from there.
+    // (First's insert fails on the keys the Full runs kept.)
+    const failedTest = await finished(project.id, (await start(project.id, { type: "Test" })).body.run.id);
+    expect(failedTest.steps.map((s) => s.status)).toEqual(["Failed", "Pending", "Pending"]);
+    expect(await start(project.id, { type: "Test", rerunOf: failedTest.id })).toMatchObject({ status: 409, body: { errors: [TEST_RUN_RERUN_MESSAGE] } });
   });
 
   it("a Full run's preflight lists every script that names a table that does not exist, and runs nothing", async () => {
