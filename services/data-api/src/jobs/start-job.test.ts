@@ -83,6 +83,34 @@ describe.each(TEST_DATABASE_KINDS)("startJob on %s", (kind) => {
     expect(await findJob(api.db, job.id)).toMatchObject({ status: "SUCCESS", progressDetail: null });
   });
 
+  it("weighs each step's progress by its weight: a light first step done is a small part of the bar", async () => {
+    const project = await activeProject();
+    const held = gate();
+    const progressed = gate();
+    const job = await startJob(deps, {
+      ...restoreOf(project.id),
+      steps: [
+        { name: "Back up", weight: 1, run: async () => undefined },
+        {
+          name: "Read the file",
+          weight: 19,
+          run: async (ctx) => {
+            await ctx.progress(0.5, { bytesRead: 500, bytesTotal: 1000 });
+            progressed.open();
+            await held.opened;
+          },
+        },
+      ],
+      onSuccess: { status: "previous" },
+    });
+    await progressed.opened;
+    // The first step is 1/20 of the work, half of the second 9.5/20: 52%, not 75%.
+    expect(await findJob(api.db, job.id)).toMatchObject({ progress: 52 });
+    held.open();
+    await api.jobs.idle();
+    expect(await findJob(api.db, job.id)).toMatchObject({ status: "SUCCESS", progress: 100 });
+  });
+
   it("puts the previous status back when a job of a kind without its own failure status fails, then runs onFailure", async () => {
     const project = await activeProject();
     const cleaned: string[] = [];

@@ -75,7 +75,16 @@ export const CANCEL_POLL_MS = 1000;
 /** How far a step is in its input: bytes of the whole, and rows when it reads rows. */
 export type StepRead = { bytesRead: number; bytesTotal: number; rowsRead?: number };
 
-export type JobStep = { name: string; run: (ctx: JobContext) => Promise<void> };
+export type JobStep = {
+  name: string;
+  run: (ctx: JobContext) => Promise<void>;
+  /**
+   * How much of the job's work the step is, beside its other steps' (1 by default): its share of the
+   * job's progress. A load weighs its files by their size and its backup little (flat-file-load.ts),
+   * so that a backup of a second is not half the bar.
+   */
+  weight?: number;
+};
 
 export type JobDefinition = {
   projectId: string;
@@ -197,7 +206,10 @@ export async function runJob(deps: JobDeps, definition: JobDefinition): Promise<
 export async function runSteps(deps: JobDeps, jobId: string, previousStatus: string, definition: JobDefinition): Promise<void> {
   const { db, logger } = deps;
   const progressDb = deps.progressDb ?? db;
-  const total = definition.steps.length;
+  // Where each step starts on the bar, and how much of it it takes.
+  const weights = definition.steps.map((step) => Math.max(0, step.weight ?? 1));
+  const startsAt = weights.map((_, position) => weights.slice(0, position).reduce((sum, w) => sum + w, 0));
+  const total = weights.reduce((sum, w) => sum + w, 0);
   let current: number | null = null;
   let stepStartedAt = Date.now();
   const tracked = deps.jobs.track(jobId);
@@ -219,7 +231,7 @@ export async function runSteps(deps: JobDeps, jobId: string, previousStatus: str
     progress: async (fraction, read) => {
       const within = Math.min(Math.max(fraction, 0), 1);
       const detail: JobProgressDetail | undefined = read && { rowsRead: null, ...read, secondsLeft: secondsLeft(within, Date.now() - stepStartedAt) };
-      await touchJob(progressDb, jobId, now(), { progress: percent((current ?? 0) + within, total), detail });
+      await touchJob(progressDb, jobId, now(), { progress: percent(current === null ? 0 : startsAt[current]! + within * weights[current]!, total), detail });
     },
   };
   // Alive while a long step runs, so a sweep in another process does not take the job for dead.
@@ -238,7 +250,7 @@ export async function runSteps(deps: JobDeps, jobId: string, previousStatus: str
     for (const [position, step] of definition.steps.entries()) {
       // The recovery may have ended the job meanwhile: stop rather than work for a dead job.
       // A new step has read nothing of its input yet.
-      if (!(await touchJob(db, jobId, now(), { progress: percent(position, total), detail: null }))) return;
+      if (!(await touchJob(db, jobId, now(), { progress: percent(startsAt[position]!, total), detail: null }))) return;
       current = position;
       stepStartedAt = Date.now();
       await setStepStatus(db, jobId, position, "Started", now());

@@ -47,6 +47,22 @@ export function skippedFilesMessage(skipped: readonly string[]): string | null {
   return `Skipped, named after no table of the dictionary: ${each.join(", ")}.`;
 }
 
+/**
+ * The automatic backup's share of a load's progress. It takes about a second where reading the files
+ * is the load's work, so the bar grows with the bytes read, not with the steps done.
+ */
+export const LOAD_BACKUP_SHARE = 0.05;
+
+/**
+ * The weights of a load's steps (JobStep.weight): each file its size, the backup LOAD_BACKUP_SHARE of
+ * the whole; files all empty weigh the same.
+ */
+export function loadStepWeights(fileSizes: readonly number[]): { backup: number; files: number[] } {
+  const files = fileSizes.some((size) => size > 0) ? [...fileSizes] : fileSizes.map(() => 1);
+  const whole = files.reduce((sum, size) => sum + size, 0);
+  return { backup: (whole * LOAD_BACKUP_SHARE) / (1 - LOAD_BACKUP_SHARE), files };
+}
+
 /** A load's name in the history: its file and table, or how many when it has several. */
 function loadNames(files: FlatFileLoadInput["files"]): { fileName: string; tableName: string } {
   if (files.length === 1) return { fileName: files[0]!.file.name, tableName: files[0]!.table.name };
@@ -140,6 +156,7 @@ export async function startFlatFileLoad(deps: BackupDeps, kind: WorkspaceKind, i
   const backup = automaticBackupStep(deps, { ...input, userId: input.userId }, loadId, {
     readFirst: { tables: files.map((f) => ({ schema: "source" as const, name: f.table.name })), read: () => begin() },
   });
+  const weights = loadStepWeights(files.map((f) => f.file.size));
   let job: Job;
   try {
     job = await startJob(deps, {
@@ -153,6 +170,7 @@ export async function startFlatFileLoad(deps: BackupDeps, kind: WorkspaceKind, i
       steps: [
         {
           ...backup,
+          weight: weights.backup,
           run: async (ctx: JobContext) => {
             startLoading(ctx);
             await backup.run(ctx);
@@ -161,6 +179,7 @@ export async function startFlatFileLoad(deps: BackupDeps, kind: WorkspaceKind, i
       ].concat(
         files.map((step, index) => ({
           name: `Load ${step.file.name} into ${step.table.name}`,
+          weight: weights.files[index]!,
           run: async (ctx) => {
             loadStep = ctx;
             stepFile = index;
