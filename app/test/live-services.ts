@@ -95,7 +95,7 @@ export async function startLiveServices(portalEnv: Record<string, string> = {}) 
     clientPortalUrl: clientPortal.baseUrl,
     dataApiUrl,
     clientPortalDb: clientPortalDb.db,
-    /** The data API's database, to arrange what its API would take long to build (a hundred templates). */
+    /** The data API's database, to arrange what its API would take long to build (a hundred templates, a backup that failed). */
     dataApiDb,
     /** Takes the client portal (the OIDC issuer) down and back up at the same address. */
     clientPortalOutage: (mode: "refused" | "503" | "up") => clientPortal.outage(mode),

@@ -5,6 +5,7 @@ import { isRedirect, startLiveServices } from "~/test/live-services";
 import { flashOf } from "~/test/flash-of";
 import { unpackRows } from "~/lib/packed-rows";
 import { holdJobsOf } from "../../../services/data-api/src/testing/hold-jobs";
+import { failBackup, insertBackup } from "../../../services/data-api/src/repositories/backups";
 
 const live = await startLiveServices();
 afterAll(() => live.stop());
@@ -801,6 +802,33 @@ describe("another company's id posted to a project's page", () => {
     const refused = unwrap(await call(ANALYST, url, restorePage.action, { ...opts(project), form: { intent: "restore-backup", backupId: backup.id } }));
     expect(refused?.status).toBe(404);
     expect(refused?.data.result.error).toEqual({ "": ["No such backup."] });
+    expect(await history()).toBe(before);
+  });
+});
+
+describe("the restore page's backups", () => {
+  it("are those ready to restore; a post naming one that failed says it is not ready, next to Backup, and nothing starts", async () => {
+    const project = await loadableProject("Restore only what is ready");
+    await api(ANALYST, "POST", `/api/v1/projects/${project.id}/backups`, {});
+    await live.jobs.idle();
+    const failed = await insertBackup(live.dataApiDb, {
+      projectId: project.id,
+      name: "failed.backup.tar",
+      kind: "Manual",
+      userId: ANALYST_ID,
+      now: new Date(),
+    });
+    await failBackup(live.dataApiDb, failed, new Date());
+    const url = projectUrl(project.id, "databases/backup/update-source");
+    const opts = { params: { projectId: project.id }, middleware: projectLayout.middleware };
+    const shown = (await call(ANALYST, url, restorePage.loader, opts)) as any;
+    expect(shown.backups.items.map((b: { status: string }) => b.status)).toEqual(["Ready"]);
+    expect(shown.backups.items.map((b: { id: string }) => b.id)).not.toContain(failed);
+    const history = async () => (await api(ANALYST, "GET", `/api/v1/projects/${project.id}/history`)).total;
+    const before = await history();
+    const refused = unwrap(await call(ANALYST, url, restorePage.action, { ...opts, form: { intent: "restore-backup", backupId: failed } }));
+    expect(refused?.status).toBe(400);
+    expect(refused?.data.result.error).toEqual({ backupId: ["This backup is not ready to restore."] });
     expect(await history()).toBe(before);
   });
 });

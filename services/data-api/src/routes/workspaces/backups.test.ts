@@ -10,6 +10,7 @@ import { databaseNameOf } from "../../data-plane/project-databases.ts";
 import { INTERRUPTED_MESSAGE, recoverInterruptedJobs } from "../../jobs/recover.ts";
 import { TEST_DATABASE_SERVER, USERS, createTestApi, type TestApi } from "../../testing/harness.ts";
 import { holdJobsOf } from "../../testing/hold-jobs.ts";
+import { failBackup, insertBackup } from "../../repositories/backups.ts";
 import { loadableProject as loadableProjectOf, makeApplication } from "../../testing/project-fixtures.ts";
 
 const [, acme, birch] = DEMO_COMPANIES;
@@ -133,6 +134,37 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("backups, re
     expect((await post(`${base(other)}/backups`, {}, stranger)).status).toBe(404);
     expect((await download(project, backup.backup.id)).status).toBe(404);
     expect(acme.id).not.toBe(birch.id);
+  });
+
+  it("lists only backups ready to use; restoring or comparing with one still Running or Failed says it is not ready, and starts nothing", async () => {
+    const project = await loadableProject();
+    await loadFile(project, "CustomerId,Code\n1,A\n");
+    const ready = (await done(await post(`${base(project)}/backups`, {}), project)).backup;
+    const backupRow = (name: string) => insertBackup(api.db, { projectId: project.id, name, kind: "Manual", userId: USERS.analyst.id, now: new Date() });
+    const running = await backupRow("still-running.backup.tar");
+    const failed = await backupRow("failed.backup.tar");
+    await failBackup(api.db, failed, new Date());
+    // The manual backup and the load's automatic one: neither of the others.
+    const listed = (await api.get(`${base(project)}/backups`, owner)).body;
+    expect(listed.items.map((b: { id: string; status: string }) => [b.id === ready.id, b.status])).toEqual([
+      [true, "Ready"],
+      [false, "Ready"],
+    ]);
+    expect(listed.total).toBe(2);
+    const entries = await historyCount(project);
+    for (const backupId of [running, failed]) {
+      expect(await post(`${base(project)}/restores`, { backupId })).toMatchObject({
+        status: 400,
+        body: { fieldErrors: { backupId: ["This backup is not ready to restore."] } },
+      });
+      expect(await post(`${base(project)}/comparisons`, { backupId })).toMatchObject({
+        status: 400,
+        body: { fieldErrors: { backupId: ["This backup is not ready to compare with."] } },
+      });
+    }
+    expect(await historyCount(project)).toBe(entries);
+    expect((await api.get(`${base(project)}`, owner)).body).toMatchObject({ isLocked: false });
+    expect((await rowsOf(project)).map((r) => r[0])).toEqual([1]);
   });
 
   it("undoes a load: the data as it was before it, recorded as an Undo; an undo can itself be undone", async () => {

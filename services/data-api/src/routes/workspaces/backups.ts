@@ -43,6 +43,9 @@ import { LOAD_NOT_FOUND_MESSAGE } from "./loads.ts";
 import { backupDeps, capitalised, collectionPath, readErrorsOf, workspaceIdParams, writeErrorsOf } from "./shared.ts";
 
 export const BACKUP_NOT_FOUND_MESSAGE = "No such backup.";
+/** A backup of the workspace still being written (Running) or that failed: nothing to restore or compare with. */
+export const BACKUP_NOT_READY_TO_RESTORE_MESSAGE = "This backup is not ready to restore.";
+export const BACKUP_NOT_READY_TO_COMPARE_MESSAGE = "This backup is not ready to compare with.";
 export const CHOOSE_RESTORE_FILE_MESSAGE = "Choose a backup archive (.tar) or a SQLite database (.sqlite, .db) to restore";
 
 const RESTORE_BODY = {
@@ -170,12 +173,13 @@ export function createWorkspaceBackupsRouter(descriptor: WorkspaceDescriptor) {
   /**
    * The workspace's backup to restore or compare with. One it does not hold (another company's or
    * workspace's, an automatic one pruned since the page showed it) is not found, 404 like any other
-   * id not its own; one of its own still Running or Failed (the page lists those too) is refused at the field.
+   * id not its own; one of its own still Running or Failed (the pages offer Ready ones only, so a
+   * forged post) is refused at the field, saying why.
    */
-  const readyBackup = async (c: Ctx, projectId: string, backupId: string, field: string): Promise<Backup> => {
+  const readyBackup = async (c: Ctx, projectId: string, backupId: string, notReady: string): Promise<Backup> => {
     const backup = await findBackup(c.var.deps.db, projectId, backupId);
     if (!backup) throw new NotFoundError(BACKUP_NOT_FOUND_MESSAGE);
-    if (backup.status !== "Ready") throw validationProblem({ [field]: [BACKUP_NOT_FOUND_MESSAGE] });
+    if (backup.status !== "Ready") throw validationProblem({ backupId: [notReady] });
     return backup;
   };
   /** A restore or undo is in the audit log, written where its job starts (with the job's id); a refused start leaves none. */
@@ -242,7 +246,7 @@ export function createWorkspaceBackupsRouter(descriptor: WorkspaceDescriptor) {
           if (!before || before.status !== "Ready")
             throw new ApiProblem(409, "cannot_undo", "The data as it was before this entry is no longer kept: it cannot be undone.");
           backup = before;
-        } else backup = await readyBackup(c, workspace.id, backupId!, "backupId");
+        } else backup = await readyBackup(c, workspace.id, backupId!, BACKUP_NOT_READY_TO_RESTORE_MESSAGE);
         audited(
           workspace,
           undoOf ? "workspace.undo_started" : "workspace.restore_started",
@@ -312,7 +316,7 @@ export function createWorkspaceBackupsRouter(descriptor: WorkspaceDescriptor) {
           );
         }
         backup = kept;
-      } else backup = await readyBackup(c, workspace.id, backupId!, "backupId");
+      } else backup = await readyBackup(c, workspace.id, backupId!, BACKUP_NOT_READY_TO_COMPARE_MESSAGE);
       const work = await refusedAs409(() => startComparison(backupDeps(c), kind, target, { backup, about }));
       return c.json(await answer(c, workspace.id, work), 202);
     });
