@@ -194,8 +194,8 @@ export const setProjectUserSchema = z
   .object({ canRead: formBoolean.default(false), canWrite: formBoolean.default(false) })
   .transform((v) => ({ canRead: v.canRead || v.canWrite, canWrite: v.canWrite }));
 
-/** GET and POST /api/v1/projects/{id}/upload-type */
-export const uploadTypeBodySchema = z.object({ uploadType: uploadTypeSchema });
+/** POST /api/v1/projects/{id}/upload-type: the choice, based on the project's `version` (a stale one answers 409, nothing changed). */
+export const uploadTypeBodySchema = z.object({ uploadType: uploadTypeSchema, version: versionSchema });
 /** GET /api/v1/projects/{id}/upload-type: null until one is chosen. */
 export const uploadTypeResponseSchema = z.object({ uploadType: uploadTypeSchema.nullable() });
 

@@ -291,7 +291,7 @@ async function measureProduct(stack: Stack) {
         description: null,
       })),
     });
-    await api("POST", `${base}/upload-type`, { uploadType: "SingleFile" });
+    await api("POST", `${base}/upload-type`, { uploadType: "SingleFile", version: (await api<{ version: number }>("GET", base)).version });
     const csvParameters = { extension: ".csv", delimiter: "Comma", hasHeaderRow: true, textQualifier: "DoubleQuote", encoding: "UTF-8" };
     // Saved based on the project's version now (a stale one is refused).
     const setParameters = async (parameters: object) =>

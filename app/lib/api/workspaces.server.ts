@@ -43,7 +43,7 @@ import {
   type UpdateFlatFileParameters,
   type projectSearchQuerySchema,
   type updateProjectSchema,
-  type UPLOAD_TYPES,
+  type uploadTypeBodySchema,
 } from "../../../contracts/projects";
 import { backupPageSchema, comparisonBodySchema, historyEntryDetailsSchema, restoreBodySchema, startedWorkSchema } from "../../../contracts/backups";
 import {
@@ -85,6 +85,8 @@ export type WorkspaceCreate =
   | { kind: "translation"; body: z.input<typeof createMappingProjectSchema> };
 
 const startedLoadSchema = z.object({ load: loadSchema, jobId: z.string() });
+/** A write's answer when the page needs only the version it moved the workspace to (the next write is based on it). */
+const versionedSchema = projectSchema.pick({ version: true });
 
 export function workspaceApi(ws: WorkspaceDescriptor, as: Caller) {
   const at = (id: string, ...rest: string[]) => [ws.apiBase, enc(id), ...rest.map(enc)].join("/");
@@ -169,11 +171,12 @@ export function workspaceApi(ws: WorkspaceDescriptor, as: Caller) {
         get: (runId: string, steps?: z.output<typeof runStepsQuerySchema>) =>
           callService("data-api", at(id, "runs", runId), as, { schema: runDetailsSchema, ...(steps ? { query: steps } : {}) }),
       },
-      setUploadType: (uploadType: (typeof UPLOAD_TYPES)[number]) =>
-        callService("data-api", at(id, "upload-type"), as, { method: "POST", body: { uploadType }, schema: anything }),
-      /** Based on the workspace's `version` the form showed: a stale one is refused (409), nothing changed. */
+      /** Based on the project's `version` the form showed: a stale one is refused (409), nothing changed. */
+      setUploadType: (body: z.input<typeof uploadTypeBodySchema>) =>
+        callService("data-api", at(id, "upload-type"), as, { method: "POST", body, schema: anything }),
+      /** Based on the workspace's `version` the form showed: a stale one is refused (409), nothing changed. Answers the version it moved to. */
       setFlatFileParameters: (body: UpdateFlatFileParameters) =>
-        callService("data-api", at(id, "updateFlatFileParameters"), as, { method: "POST", body, schema: anything }),
+        callService("data-api", at(id, "updateFlatFileParameters"), as, { method: "POST", body, schema: versionedSchema }),
       /** Each dictionary table's fixed-length widths: the dictionary's and those saved. */
       columnWidths: (query: z.output<typeof columnWidthsQuerySchema>) =>
         callService("data-api", at(id, "flat-file", "column-widths"), as, { schema: columnWidthsResponseSchema, query }),

@@ -595,12 +595,34 @@ describe("wizard steps 2 and 3", () => {
     expect(bg.jobs.map((j: any) => [j.kind, j.status])).toEqual([["DatabaseCreation", "SUCCESS"]]);
     expect(bg.names[bg.jobs[0].createdBy]).toBe("Ann Analyst");
   });
+
+  it("refuses a backup project's upload type saved from a stale tab at the top, keeps its choice and leaves the other tab's", async () => {
+    const project = await newProject(ANALYST, acme.id, acmeApp.id, "Two tabs of backups");
+    await addTable(project, "Customers");
+    const opts = { params: { projectId: project.id }, middleware: wizardLayout.middleware };
+    // Tabs A and B show the step at one version.
+    const shown = (await call(ANALYST, wizardUrl(project.id, "databases"), databasesStep.loader, opts)) as any;
+    const save = (uploadType: string) =>
+      call(ANALYST, wizardUrl(project.id, "databases"), databasesStep.action, {
+        ...opts,
+        form: { intent: "save", version: String(shown.project.version), uploadType },
+      });
+    expect(isRedirect(await save("MultipleFiles"), wizardUrl(project.id, "databases"))).toBe(true);
+    const stale = unwrap(await save("SingleFile"));
+    expect(stale?.status).toBe(409);
+    expect(stale?.data.result.error[""]).toEqual([
+      expect.stringMatching(/^You changed this project in another tab or window at .* Reload it and try again\.$/),
+    ]);
+    expect(stale?.data.result.initialValue).toMatchObject({ uploadType: "SingleFile" });
+    expect(await api<Project>(ANALYST, "GET", `/api/v1/projects/${project.id}`)).toMatchObject({ uploadType: "MultipleFiles" });
+  });
 });
 
 /** A table of one column in the project's own dictionary and an upload type: "Create databases" may start. */
 async function readyForDatabases(project: Project) {
   await addTable(project, "Customers");
-  await api(ANALYST, "POST", `/api/v1/projects/${project.id}/upload-type`, { uploadType: "SingleFile" });
+  const { version } = await api<Project>(ANALYST, "GET", `/api/v1/projects/${project.id}`);
+  await api(ANALYST, "POST", `/api/v1/projects/${project.id}/upload-type`, { uploadType: "SingleFile", version });
 }
 
 /** A table of one column (Id, its key) added to the project's dictionary. */

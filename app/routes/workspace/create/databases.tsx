@@ -27,8 +27,7 @@ import { LabelValueList } from "~/components/ui/label-value-list";
 
 /**
  * The settings form: the upload type, and for flat-file projects how the files are read, based on the
- * version the page showed (a stale tab's save is refused with 409). The upload type alone, the last
- * choice wins (its contract has no version).
+ * version the page showed (a stale tab's save is refused with 409).
  */
 const backupSettingsSchema = uploadTypeBodySchema;
 const flatFileSettingsSchema = uploadTypeBodySchema.and(updateFlatFileParametersSchema);
@@ -84,11 +83,13 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (submission.status !== "success") return invalid(submission);
     const { uploadType, ...parameters } = submission.value;
     try {
-      // The parameters first: their version check refuses a stale tab's save before anything is written.
+      // The parameters first: their version check refuses a stale tab's save before anything is written;
+      // the upload type then goes on from the version they moved the project to.
+      let { version } = parameters;
       if (project.sourceType === "FlatFile") {
-        await api.setFlatFileParameters(withUnpostedWidthsKept(parameters, formData, project.flatFileParameters));
+        ({ version } = await api.setFlatFileParameters(withUnpostedWidthsKept(parameters, formData, project.flatFileParameters)));
       }
-      await api.setUploadType(uploadType);
+      await api.setUploadType({ uploadType, version });
     } catch (err) {
       return refusedByService(submission, err);
     }
@@ -180,7 +181,7 @@ function SettingsForm({ project, lastResult }: { project: StepProject; lastResul
       <Form method="post" {...getFormProps(form)} className="mt-4 space-y-4">
         <FormErrors form={form} />
         {/* The version this page showed, never the one a refused save sent (it is already stale). */}
-        {flat ? <input type="hidden" name="version" value={project.version} key={project.version} /> : null}
+        <input type="hidden" name="version" value={project.version} key={project.version} />
         <div className="grid gap-4 sm:grid-cols-2">
           <SelectField
             label="Upload type"

@@ -58,7 +58,8 @@ export async function addProjectTable(api: TestApi, projectId: string, table: Om
  */
 export async function createProjectDatabases(api: TestApi, token: string, projectId: string, beforeCreate?: () => Promise<void>): Promise<Project> {
   await api.db.updateTable("projects").set({ status: "SetupUploadTypeIncomplete" }).where("id", "=", projectId).execute();
-  await api.send("POST", `/api/v1/projects/${projectId}/upload-type`, token, { uploadType: "SingleFile" });
+  const { version } = (await api.get(`/api/v1/projects/${projectId}`, token)).body as Project;
+  await api.send("POST", `/api/v1/projects/${projectId}/upload-type`, token, { uploadType: "SingleFile", version });
   await beforeCreate?.();
   await api.send("POST", `/api/v1/projects/${projectId}/try-create-databases`, token);
   await api.jobs.idle();

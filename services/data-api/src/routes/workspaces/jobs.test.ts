@@ -55,7 +55,8 @@ describe.each(TEST_DATABASE_KINDS)("jobs and database creation on %s", (kind) =>
       columns: [column("OrderId", "uniqueidentifier", { isKey: true, nullable: false }), column("At", "datetime")],
     });
     await api.db.updateTable("projects").set({ status: "SetupUploadTypeIncomplete" }).where("id", "=", project.id).execute();
-    await api.send("POST", `/api/v1/projects/${project.id}/upload-type`, owner, { uploadType: "SingleFile" });
+    const { version } = (await api.get(`/api/v1/projects/${project.id}`, owner)).body;
+    await api.send("POST", `/api/v1/projects/${project.id}/upload-type`, owner, { uploadType: "SingleFile", version });
     return (await api.get(`/api/v1/projects/${project.id}`, owner)).body;
   }
 

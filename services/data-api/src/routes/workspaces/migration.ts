@@ -7,7 +7,7 @@ import { jsonBody, jsonContent } from "../../openapi.ts";
 import { createProject, getProject, searchProjects, updateProject } from "../../repositories/projects.ts";
 import { requireWorkspace } from "../../workspace-access.ts";
 import { createKindRoutes } from "./kind-routes.ts";
-import { requireApplicationOfCompany } from "./rules.ts";
+import { assertVersion, requireApplicationOfCompany } from "./rules.ts";
 import { collectionPath, readErrorsOf, workspaceIdParams, writeErrorsOf } from "./shared.ts";
 
 /**
@@ -48,6 +48,7 @@ const setUploadType = createRoute({
   path: `${BASE}/{id}/upload-type`,
   tags: TAGS,
   summary: "Choose the upload type (wizard step 3)",
+  description: "Based on `version`: a stale one answers 409 and changes nothing.",
   request: { params: projectIdParams, body: jsonBody(uploadTypeBodySchema) },
   responses: { 200: jsonContent(projectSchema, "The changed project."), ...writeErrors },
 });
@@ -74,13 +75,11 @@ export function createMigrationRoutes() {
     .openapi(setUploadType, async (c) => {
       const { workspace } = await requireWorkspace(c, "migration", c.req.valid("param").id, { write: true });
       const { db } = c.var.deps;
-      // No version in the body (the contract's): the last choice wins, which is all a choice can mean.
-      await updateProject(
-        db,
-        workspace,
-        { expectedVersion: Number(workspace.version), userId: c.var.caller.userId },
-        { uploadType: c.req.valid("json").uploadType },
-      );
+      const { uploadType, version } = c.req.valid("json");
+      const write = { expectedVersion: version, userId: c.var.caller.userId };
+      // A stale tab's choice is refused with the words of every stale save, not written over another's.
+      await assertVersion(db, descriptor, workspace, write);
+      await updateProject(db, workspace, write, { uploadType });
       return c.json(await mustGet(db, workspace.id), 200);
     });
 }

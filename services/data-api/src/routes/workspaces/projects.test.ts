@@ -152,7 +152,9 @@ describe.each(TEST_DATABASE_KINDS)("projects on %s", (kind) => {
       expect((await api.get(`/api/v1/projects/${project.id}/access`, reader)).body).toEqual({ canRead: true, canWrite: false });
       const current = (await api.get(`/api/v1/projects/${project.id}`, reader)).body as Project;
       expect((await api.send("PATCH", `/api/v1/projects/${project.id}`, reader, { version: current.version, name: "Mine now" })).status).toBe(403);
-      expect((await api.send("POST", `/api/v1/projects/${project.id}/upload-type`, reader, { uploadType: "SingleFile" })).status).toBe(403);
+      expect(
+        (await api.send("POST", `/api/v1/projects/${project.id}/upload-type`, reader, { uploadType: "SingleFile", version: current.version })).status,
+      ).toBe(403);
       expect((await api.send("POST", `/api/v1/projects/${project.id}/try-create-databases`, reader)).status).toBe(403);
       expect((await api.send("PUT", `/api/v1/projects/${project.id}/users/${USERS.clientAdmin.id}`, reader, { canWrite: true })).status).toBe(403);
     });
@@ -253,7 +255,7 @@ describe.each(TEST_DATABASE_KINDS)("projects on %s", (kind) => {
       await api.db.updateTable("projects").set({ is_locked: 1, lock_reason: "DatabaseCreation", lock_state: "Locked" }).where("id", "=", project.id).execute();
       const writes = [
         api.send("PATCH", `/api/v1/projects/${project.id}`, t, { version: project.version, name: "x" }),
-        api.send("POST", `/api/v1/projects/${project.id}/upload-type`, t, { uploadType: "SingleFile" }),
+        api.send("POST", `/api/v1/projects/${project.id}/upload-type`, t, { uploadType: "SingleFile", version: project.version }),
         api.send("PUT", `/api/v1/projects/${project.id}/users/${USERS.clientAdmin.id}`, t, { canRead: true }),
         api.send("POST", `/api/v1/projects/${project.id}/try-create-databases`, t),
       ];
@@ -271,11 +273,33 @@ describe.each(TEST_DATABASE_KINDS)("projects on %s", (kind) => {
       const t = await token(USERS.analyst);
       const project = await makeProject(api, t, { companyId: birch.id, applicationId: birchApp.id });
       expect((await api.get(`/api/v1/projects/${project.id}/upload-type`, t)).body).toEqual({ uploadType: null });
-      const set = await api.send("POST", `/api/v1/projects/${project.id}/upload-type`, t, { uploadType: "MultipleFiles" });
+      const set = await api.send("POST", `/api/v1/projects/${project.id}/upload-type`, t, { uploadType: "MultipleFiles", version: project.version });
       expect(set.status).toBe(200);
-      expect(set.body.uploadType).toBe("MultipleFiles");
+      expect(set.body).toMatchObject({ uploadType: "MultipleFiles", version: project.version + 1 });
       expect((await api.get(`/api/v1/projects/${project.id}/upload-type`, t)).body).toEqual({ uploadType: "MultipleFiles" });
-      expect((await api.send("POST", `/api/v1/projects/${project.id}/upload-type`, t, { uploadType: "Floppy" })).status).toBe(400);
+      expect((await api.send("POST", `/api/v1/projects/${project.id}/upload-type`, t, { uploadType: "Floppy", version: set.body.version })).status).toBe(400);
+      const unversioned = await api.send("POST", `/api/v1/projects/${project.id}/upload-type`, t, { uploadType: "SingleFile" });
+      expect(unversioned.status).toBe(400);
+      expect(unversioned.body.fieldErrors).toHaveProperty("version");
+    });
+
+    it("refuses an upload type based on a stale version with 409, whose words say whose change it was, and changes nothing", async () => {
+      const analyst = await token(USERS.analyst);
+      const admin = await token(USERS.superAdmin);
+      const project = await makeProject(api, analyst, { companyId: birch.id, applicationId: birchApp.id });
+      const choose = (t: string, uploadType: string) =>
+        api.send("POST", `/api/v1/projects/${project.id}/upload-type`, t, { uploadType, version: project.version });
+      // Two tabs opened at one version: the first chooses Multiple files, the second (stale) Single file.
+      expect((await choose(analyst, "MultipleFiles")).status).toBe(200);
+      const stale = await choose(analyst, "SingleFile");
+      expect(stale.status).toBe(409);
+      expect(stale.body.errors).toEqual([
+        expect.stringMatching(/^You changed this project in another tab or window at \d\d:\d\d UTC\. Reload it and try again\.$/),
+      ]);
+      const stranger = await choose(admin, "SingleFile");
+      expect(stranger.status).toBe(409);
+      expect(stranger.body.errors).toEqual(["This project was changed by someone else. Reload it and try again."]);
+      expect((await api.get(`/api/v1/projects/${project.id}`, analyst)).body).toMatchObject({ version: project.version + 1, uploadType: "MultipleFiles" });
     });
 
     it("stores flat-file parameters for a FlatFile project, with their defaults", async () => {
