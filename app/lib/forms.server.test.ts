@@ -151,6 +151,30 @@ describe("submitUpload passes an upload on as it streams", () => {
     ]);
     expect(sent[0]!.text).toBe(form);
   });
+
+  it("refuses a file declared too large before sending anything, keeping the fields sent ahead of it, never reading the file", async () => {
+    const choices = { uploadType: "SingleFile", table: "Customers", mode: "append", onRejected: "loadOthers" };
+    const ahead =
+      Object.entries(choices)
+        .map(([name, value]) => `--x\r\ncontent-disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`)
+        .join("") + '--x\r\ncontent-disposition: form-data; name="file"; filename="orders.csv"\r\ncontent-type: text/csv\r\n\r\n';
+    const { stream, counter } = endlessBody(MB20 * 2, ahead);
+    const request = new Request("http://portal.test/x", {
+      method: "POST",
+      body: stream,
+      headers: { "content-type": "multipart/form-data; boundary=x", "content-length": String(MB20 * 2) },
+      duplex: "half",
+    } as RequestInit);
+    let sent = false;
+    const { reply } = await submitUpload(request, limit, async () => (sent = true));
+    const answer = reply as unknown as { data: { result: { initialValue: unknown; error: Record<string, string[]> } }; init: ResponseInit };
+    expect(answer.init.status).toBe(413);
+    expect(answer.data.result.error).toEqual({ file: ["too large"] });
+    expect(answer.data.result.initialValue).toEqual(choices);
+    expect(sent).toBe(false);
+    // The head that holds the fields, and at most one chunk of the file.
+    expect(counter.read).toBeLessThanOrEqual(ahead.length + CHUNK);
+  });
 });
 
 describe("invalid", () => {

@@ -60,16 +60,17 @@ export async function readFormDataWithin(request: Request, maxBytes: number): Pr
  * An upload form (multipart) passed on to a service with `send` as it streams in: never read or held
  * here, never past `maxBytes` (counted as it goes). The service checks the form: its answer, or the
  * reply to give instead (413 for a file too large; the service's refusal at its fields: file, table…).
+ * A file declared too large is refused before it is sent, with the fields sent ahead of it kept.
  */
 export async function submitUpload<T>(
   request: Request,
   limit: { maxBytes: number; tooLargeMessage: string; noFileMessage: string },
   send: (upload: StreamedUpload) => Promise<T>,
 ): Promise<{ value: T; reply?: never } | { reply: ReturnType<typeof fileRefusal>; value?: never }> {
-  const tooLarge = () => ({ reply: fileRefusal(limit.tooLargeMessage, 413) });
+  const tooLarge = (values?: Record<string, string>) => ({ reply: fileRefusal(limit.tooLargeMessage, 413, values) });
   const declared = request.headers.get("content-length");
-  if (declared !== null && Number(declared) > limit.maxBytes) return tooLarge();
   const contentType = request.headers.get("content-type") ?? "";
+  if (declared !== null && Number(declared) > limit.maxBytes) return tooLarge(request.body ? await fieldsAheadOfFile(request.body, contentType) : {});
   if (!request.body || !/^multipart\/form-data;.*boundary=/i.test(contentType)) return { reply: fileRefusal(limit.noFileMessage, 400) };
   const body = countedBody(request.body, limit.maxBytes);
   try {
@@ -77,6 +78,7 @@ export async function submitUpload<T>(
     const length = declared === null || !/^\d+$/.test(declared) ? undefined : Number(declared);
     return { value: await send({ body: body.stream, contentType, length }) };
   } catch (err) {
+    // The body, passed on as it came, is no longer here to read its fields from.
     if (body.tooLarge()) return tooLarge();
     // A form the service refused (a file it cannot read, a field it names): its message, nothing changed,
     // and the choices it was sent with, which the service echoes, back in the form (the file never is).
@@ -94,8 +96,48 @@ function unreadUpload(values: Record<string, string> = {}) {
   return parseWithZod(sent, { schema: z.object({}) });
 }
 
-function fileRefusal(message: string, status: number) {
-  return data({ result: unreadUpload().reply({ fieldErrors: { file: [message] } }) }, { status });
+function fileRefusal(message: string, status: number, values?: Record<string, string>) {
+  return data({ result: unreadUpload(values).reply({ fieldErrors: { file: [message] } }) }, { status });
+}
+
+/** The most of a body read for the fields ahead of its file: a form's choices, never a file. */
+const FIELDS_AHEAD_MAX_BYTES = 64 * 1024;
+
+/**
+ * The text fields a multipart body sends ahead of its first file (a browser sends a form's fields in
+ * the form's order: the load form's choices come before its file), read from its first bytes, at most
+ * FIELDS_AHEAD_MAX_BYTES, and parsed as a form that ends there: the file is never read. None when the
+ * file comes first or the head cannot be read.
+ */
+async function fieldsAheadOfFile(body: ReadableStream<Uint8Array>, contentType: string): Promise<Record<string, string>> {
+  const boundary = /boundary=(?:"([^"]+)"|([^;]+))/i.exec(contentType);
+  if (!boundary) return {};
+  const delimiter = `--${(boundary[1] ?? boundary[2]!).trim()}`;
+  const reader = body.getReader();
+  let head = Buffer.alloc(0);
+  let fileAt = -1;
+  try {
+    while (fileAt < 0 && head.length < FIELDS_AHEAD_MAX_BYTES) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      head = Buffer.concat([head, value]);
+      fileAt = head.toString("latin1").search(/^content-disposition:[^\r\n]*\bfilename=/im);
+    }
+  } catch {
+    return {};
+  } finally {
+    // The rest stays unread (the server discards or drops it after the answer).
+    reader.releaseLock();
+  }
+  const fieldsEnd = fileAt < 0 ? -1 : head.lastIndexOf(delimiter, fileAt, "latin1");
+  if (fieldsEnd < 0) return {};
+  try {
+    const ahead = Buffer.concat([head.subarray(0, fieldsEnd), Buffer.from(`${delimiter}--\r\n`, "latin1")]);
+    const form = await new Response(ahead, { headers: { "content-type": contentType } }).formData();
+    return Object.fromEntries([...form].filter((entry): entry is [string, string] => typeof entry[1] === "string"));
+  } catch {
+    return {};
+  }
 }
 
 /**

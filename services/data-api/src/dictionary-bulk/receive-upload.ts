@@ -66,6 +66,11 @@ export async function receiveUpload(
      * What it throws ends the upload.
      */
     onFileStart?: (file: { name: string; path: string }, fields: Readonly<Record<string, string>>) => Promise<FileWatcher | undefined>;
+    /**
+     * Where the fields are read into (by default an object of the answer's own): the caller's, it
+     * still holds those sent before a refusal thrown while the body is read (too large, unreadable).
+     */
+    fields?: Record<string, string>;
   } = {},
 ): Promise<ReceivedUpload> {
   const boundary = /boundary=(?:"([^"]+)"|([^;]+))/i.exec(request.headers.get("content-type") ?? "");
@@ -73,7 +78,7 @@ export async function receiveUpload(
   const delimiter = Buffer.from(`\r\n--${boundary[1] ?? boundary[2]!.trim()}`);
 
   fs.mkdirSync(tmpDir, { recursive: true });
-  const result: ReceivedUpload = { fields: {}, files: [], remove: () => {} };
+  const result: ReceivedUpload = { fields: options.fields ?? {}, files: [], remove: () => {} };
   let out: fs.WriteStream | undefined;
   let writeError: Error | undefined;
   let outPath: string | undefined;

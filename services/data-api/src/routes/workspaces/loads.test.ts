@@ -504,6 +504,17 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
     );
     expect(tooBig.status).toBe(413);
     expect(tooBig.body.fieldErrors.file[0]).toMatch(/^The file is larger than 0 MB, the most a load takes/);
+    // Refused while its file is read, to load or to preview: the choices sent before the file come back for the form.
+    const choices = { uploadType: "SingleFile", table: "Customers", mode: "append", onRejected: "loadOthers" };
+    for (const to of ["loads", "uploads"]) {
+      const refused = await api.postForm(
+        `/api/v1/projects/${project.id}/flat-file/${to}`,
+        owner,
+        { ...choices, file: { name: "big.csv", content: "CustomerId,Code\n" + "1,A\n".repeat(100) } },
+        api.appWith({ maxUploadBytes: 100 }),
+      );
+      expect(refused).toMatchObject({ status: 413, body: { values: choices } });
+    }
     expect((await api.get(`/api/v1/projects/${project.id}/history`, owner)).body.total).toBe(0);
   });
 
@@ -545,7 +556,14 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
     upload.sendUpTo(150_000);
     await readingJob(project);
     const res = await upload.cut();
-    expect(res).toMatchObject({ status: 400, body: { errors: ["The upload is not a readable form: it ends before its closing boundary"] } });
+    // The choices sent before the file come back for the form.
+    expect(res).toMatchObject({
+      status: 400,
+      body: {
+        errors: ["The upload is not a readable form: it ends before its closing boundary"],
+        values: { table: "Customers", mode: "replace", onRejected: "loadNothing" },
+      },
+    });
     await api.jobs.idle();
     const history = (await api.get(`/api/v1/projects/${project.id}/history`, owner)).body as { items: HistoryEntry[] };
     expect(history.items.find((entry) => entry.fileName === "cut.csv")).toMatchObject({

@@ -103,6 +103,23 @@ async function echoingChoices<T>(fields: Readonly<Record<string, string>>, work:
   }
 }
 
+/**
+ * The load or preview form's upload, every file kept. A refusal while its body is read (over the size
+ * limit, a form cut short or unreadable) echoes the choices sent before the file, as they were read:
+ * the form puts them first, and nothing after a refused file is read at all.
+ */
+function receiveEchoingChoices(
+  request: Request,
+  dataDir: string,
+  maxBytes: number,
+  onFileStart?: NonNullable<Parameters<typeof receiveUpload>[4]>["onFileStart"],
+) {
+  const fields: Record<string, string> = {};
+  return echoingChoices(fields, () =>
+    receiveUpload(request, uploadsTmpDir(dataDir), maxBytes, uploadTooLargeMessage(maxBytes), { allFiles: true, onFileStart, fields }),
+  );
+}
+
 export function createWorkspaceLoadsRouter(descriptor: WorkspaceDescriptor) {
   const { kind, noun } = descriptor;
   const base = `${collectionPath(descriptor)}/{id}/flat-file/loads`;
@@ -309,10 +326,7 @@ export function createWorkspaceLoadsRouter(descriptor: WorkspaceDescriptor) {
       const fits = Number.isSafeInteger(declared) && declared > 0 && declared <= maxBytes;
       let upload: Awaited<ReturnType<typeof receiveUpload>>;
       try {
-        upload = await receiveUpload(c.req.raw, uploadsTmpDir(dataDir), maxBytes, uploadTooLargeMessage(maxBytes), {
-          allFiles: true,
-          onFileStart: fits ? startEarly : undefined,
-        });
+        upload = await receiveEchoingChoices(c.req.raw, dataDir, maxBytes, fits ? startEarly : undefined);
       } catch (err) {
         // The load reading it fails, and says the upload stopped: nothing is loaded.
         early?.arrival.stop();
@@ -360,7 +374,7 @@ export function createWorkspaceLoadsRouter(descriptor: WorkspaceDescriptor) {
       const maxBytes = maxUploadBytesOf(c.var.deps);
       // Previews nobody loaded go as new ones come: no timer needed.
       await removeExpiredStaged(dataDir, new Date(Date.now() - STAGED_UPLOAD_TTL_MS));
-      const upload = await receiveUpload(c.req.raw, uploadsTmpDir(dataDir), maxBytes, uploadTooLargeMessage(maxBytes), { allFiles: true });
+      const upload = await receiveEchoingChoices(c.req.raw, dataDir, maxBytes);
       let stagedId: string | undefined;
       try {
         return await echoingChoices(upload.fields, async () => {
