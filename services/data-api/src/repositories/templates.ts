@@ -35,10 +35,14 @@ export const DUPLICATE_TEMPLATE_MESSAGE = "A template with this name already exi
 export const DUPLICATE_LEVEL_MESSAGE = "A level with this name already exists in this template";
 
 /** A move past either end: a level among the template's levels, a script among its level's. */
-export function alreadyAtEndMessage(table: "template_levels" | "scripts", direction: MoveDirection) {
+export function alreadyAtEndMessage(table: OrderedTable, direction: MoveDirection) {
   const end = direction === "up" ? "first" : "last";
+  if (table === "templates") return `That template is already ${end} in the run order.`;
   return table === "scripts" ? `That script is already ${end} in its level.` : `That level is already ${end}.`;
 }
+
+/** The tables whose rows keep an order among their siblings by `position`. */
+type OrderedTable = "templates" | "template_levels" | "scripts";
 
 /** Who writes, and when. */
 export type Writer = { userId: string; userName: string | null; now?: Date };
@@ -363,7 +367,7 @@ export async function deleteLevel(db: Kysely<Database>, templateId: string, leve
  */
 export async function swapWithNeighbour(
   trx: Kysely<Database>,
-  table: "template_levels" | "scripts",
+  table: OrderedTable,
   siblings: readonly { id: string; position: number }[],
   id: string,
   direction: MoveDirection,
@@ -373,6 +377,13 @@ export async function swapWithNeighbour(
   const self = siblings[index];
   if (!self) return; // the caller found it first
   if (!other) throw new ApiProblem(400, "already_at_end", alreadyAtEndMessage(table, direction));
+  if (self.position === other.position) {
+    // Equal positions (never expected) would make the trade a no-op: number the siblings in their order first.
+    for (const [i, s] of siblings.entries()) {
+      s.position = i;
+      await trx.updateTable(table).set({ position: i }).where("id", "=", s.id).execute();
+    }
+  }
   // Positions may have gaps (deletions leave them): the two rows trade theirs.
   await trx.updateTable(table).set({ position: other.position }).where("id", "=", self.id).execute();
   await trx.updateTable(table).set({ position: self.position }).where("id", "=", other.id).execute();
@@ -498,14 +509,7 @@ export async function moveProjectTemplate(db: Kysely<Database>, projectId: strin
       .orderBy("position")
       .orderBy("created_at")
       .execute();
-    const index = siblings.findIndex((s) => s.id === templateId);
-    const other = siblings[write.direction === "up" ? index - 1 : index + 1];
-    const self = siblings[index];
-    if (!self || !other) return;
-    // Equal positions (never expected) would make a swap a no-op: renumber first.
-    if (self.position === other.position) siblings.forEach((s, i) => (s.position = i));
-    await trx.updateTable("templates").set({ position: other.position }).where("id", "=", self.id).execute();
-    await trx.updateTable("templates").set({ position: self.position }).where("id", "=", other.id).execute();
+    await swapWithNeighbour(trx, "templates", siblings, templateId, write.direction);
   });
 }
 

@@ -60,6 +60,11 @@ describe.each(TEST_DATABASE_KINDS)("a project's templates on %s", (kind) => {
     // Run order: Customers moves up.
     const moved = await api.send("POST", `/api/v1/projects/${p.id}/templates/${copy.id}/move`, analyst, { version: copy.version, direction: "up" });
     expect(moved.body.items.map((t: Template) => t.name)).toEqual(["Customers", "Orders"]);
+    // Already first: refused, nothing moved and the version not raised.
+    const moving: Template = (await api.get(`/api/v1/projects/${p.id}/templates/${copy.id}`, analyst)).body;
+    const refused = await api.send("POST", `/api/v1/projects/${p.id}/templates/${copy.id}/move`, analyst, { version: moving.version, direction: "up" });
+    expect(refused).toMatchObject({ status: 400, body: { errors: ["That template is already first in the run order."] } });
+    expect((await api.get(`/api/v1/projects/${p.id}/templates/${copy.id}`, analyst)).body.version).toBe(moving.version);
   });
 
   it("a template made in a project waiting for templates makes it Active too; one made in an Inactive project changes no status", async () => {
