@@ -33,8 +33,11 @@ export const SCHEMES_REQUIRED_MESSAGE = "Choose at least one scheme";
 /** PATCH with an empty `schemeIds`: a configuration never loses its last scheme. */
 export const SCHEMES_KEPT_MESSAGE = "A configuration serves at least one scheme";
 export const DUPLICATE_CONFIGURATION_MESSAGE = "A configuration with this name already exists in this company";
-/** A scheme id that is not one of the company's admin data sources (another company's, or unknown). */
-export const notASchemeMessage = (schemeId: string) => `${schemeId} is not a scheme of this company`;
+/**
+ * A scheme id that is not one of the company's admin data sources (removed since the page was read,
+ * another company's, or unknown): said once, never naming the id, which means nothing to a user.
+ */
+export const NOT_A_SCHEME_MESSAGE = "A chosen scheme is no longer one of this company's: choose again.";
 /** `isDefault: true` on create while the company has its default already. */
 export const defaultTakenMessage = (companyName: string, defaultName: string) => `${companyName} already has a default configuration: ${defaultName}`;
 /** `isDefault: false` on PATCH of the default: the default only moves by marking another one. */

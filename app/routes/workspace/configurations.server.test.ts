@@ -133,7 +133,7 @@ describe("onboarding configurations through the workspace pages", () => {
 
     const otherCompany = unwrap(await createConfiguration("Other company's scheme", [demoAdminDataSources(birch.id)[0]!.id]));
     expect(otherCompany?.status).toBe(400);
-    expect(otherCompany?.data.result.error.schemeIds?.[0]).toMatch(/is not a scheme of this company/);
+    expect(otherCompany?.data.result.error.schemeIds).toEqual(["A chosen scheme is no longer one of this company's: choose again."]);
 
     expect((await api<any>(ANALYST, "GET", "/api/v1/audit-projects/search", undefined, { companyId: acme.id, pageSize: "100" })).total).toBe(before);
   });

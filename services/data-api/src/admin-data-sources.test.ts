@@ -91,7 +91,7 @@ describe.each(TEST_DATABASE_KINDS)("admin data sources from the real client port
       schemeIds: [birchScheme!.id],
     });
     expect(refused.status).toBe(400);
-    expect(refused.body.fieldErrors).toEqual({ schemeIds: [`${birchScheme!.id} is not a scheme of this company`] });
+    expect(refused.body.fieldErrors).toEqual({ schemeIds: ["A chosen scheme is no longer one of this company's: choose again."] });
   });
 
   it("checks a project access grant by asking the client portal for the one user, never the company's whole list", async () => {

@@ -10,7 +10,7 @@ import {
   configurationSearchResponseSchema,
   createConfigurationSchema,
   defaultTakenMessage,
-  notASchemeMessage,
+  NOT_A_SCHEME_MESSAGE,
   updateConfigurationSchema,
 } from "../../../../../contracts/configurations.ts";
 import { isAdmin } from "../../../../../contracts/roles.ts";
@@ -176,8 +176,8 @@ export function createOnboardingRoutes() {
 
 /**
  * The chosen schemes, each one of the company's admin data sources (the client portal's list, asked
- * with the caller's token), with the name it has there. Anything else is a 400 at `schemeIds` naming
- * each id that is not the company's: another company's scheme reads like one that does not exist.
+ * with the caller's token), with the name it has there. Anything else is a 400 at `schemeIds`: another
+ * company's scheme reads like one removed meanwhile, or one that never was.
  */
 async function requireSchemesOfCompany(c: Context<AppEnv, any, any>, companyId: string, schemeIds: readonly string[]): Promise<SchemeChoice[]> {
   let sources;
@@ -189,10 +189,8 @@ async function requireSchemesOfCompany(c: Context<AppEnv, any, any>, companyId: 
     throw new HTTPException(503, { message: ADMIN_DATA_SOURCES_UNAVAILABLE_MESSAGE });
   }
   const byId = new Map(sources.filter((s) => s.companyId === companyId).map((s) => [s.id, s]));
-  const unknown = schemeIds.filter((id) => !byId.has(id));
-  if (unknown.length) {
-    const messages = unknown.map(notASchemeMessage);
-    throw new ApiProblem(400, "validation_failed", messages.join(" "), { schemeIds: messages });
+  if (schemeIds.some((id) => !byId.has(id))) {
+    throw new ApiProblem(400, "validation_failed", NOT_A_SCHEME_MESSAGE, { schemeIds: [NOT_A_SCHEME_MESSAGE] });
   }
   return schemeIds.map((id) => ({ id, name: byId.get(id)!.name }));
 }
