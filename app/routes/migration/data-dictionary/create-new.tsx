@@ -43,7 +43,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   try {
     created = await createDictionary(shell, { companyId, ...submission.value });
   } catch (err) {
-    // A name the application's dictionaries already use (409), an application of another company (404 → 4xx).
+    // A name the application's dictionaries already use (409), an application of another company (400): each at its field.
     return refusedByService(submission, err);
   }
   return redirectWithFlash(companyHref(paths.upload("create", created.id), companyId), `Data dictionary ${created.name} created.`);

@@ -144,6 +144,26 @@ describe("create a data dictionary: application → upload → review → apply"
     expect(twice.result.error?.name?.[0]).toMatch(/already/i);
   });
 
+  it("refuses another company's application (a forged post) next to the Application field, creating nothing", async () => {
+    const made = await call(ANALYST, `/migration/application/create${q(birch.id)}`, applicationCreate.action, {
+      method: "POST",
+      body: form({ name: "Birch dictionary ERP", description: "" }),
+    });
+    const birchApplicationId = locationOf(made).searchParams.get("created")!;
+    const count = async () => ((await call(ANALYST, `/migration/data-dictionary${q(acme.id)}`, list.loader)) as Loaded<typeof list.loader>).result.total;
+    const before = await count();
+
+    const refused = actionAnswer(
+      await call(ANALYST, `/migration/data-dictionary/create/new/application${q(acme.id)}`, createNew.action, {
+        method: "POST",
+        body: form({ applicationId: birchApplicationId, name: "Borrowed" }),
+      }),
+    );
+    expect(refused.status).toBe(400);
+    expect(refused.result.error?.applicationId).toEqual(["Choose an application of this company."]);
+    expect(await count()).toBe(before);
+  });
+
   it("uploads the sample CSV, shows its review, and applies it", async () => {
     const { id } = await createDictionary("Sample");
     const uploaded = locationOf(await upload(id, new File([SAMPLE], "sample-dictionary.csv", { type: "text/csv" })));

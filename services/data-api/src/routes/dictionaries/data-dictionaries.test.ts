@@ -12,7 +12,6 @@ import { DUPLICATE_TABLE_MESSAGE, TABLE_NOT_FOUND_MESSAGE, TABLES_PER_BATCH, tab
 import { column } from "../../testing/project-fixtures.ts";
 import { seedDictionary, send } from "../../testing/dictionary-fixtures.ts";
 import { USERS, createTestApi, type TestApi } from "../../testing/harness.ts";
-import { APPLICATION_NOT_FOUND_MESSAGE } from "./data-dictionaries.ts";
 import { DICTIONARY_NOT_FOUND_MESSAGE } from "./shared.ts";
 
 const [cedar, acme, birch] = DEMO_COMPANIES;
@@ -161,11 +160,14 @@ describe.each(TEST_DATABASE_KINDS)("data dictionaries on %s", (kind) => {
       expect(res.body.fieldErrors).toEqual({ name: [DUPLICATE_DICTIONARY_MESSAGE] });
     });
 
-    it("answers 404 for an application of another company, and 400 without one", async () => {
+    it("refuses an application of another company, or none, with 400 at the application, creating nothing", async () => {
       const birchDict = await seedDictionary(api, analyst, birch.id);
+      const countInAcme = async () => (await api.get(`/api/v1/data-dictionaries?companyId=${acme.id}`, analyst)).body.total;
+      const before = await countInAcme();
       const res = await send(api, "POST", "/api/v1/data-dictionaries", analyst, { companyId: acme.id, applicationId: birchDict.applicationId, name: "Borrowed" });
-      expect(res.status).toBe(404);
-      expect(res.body.errors).toEqual([APPLICATION_NOT_FOUND_MESSAGE]);
+      expect(res.status).toBe(400);
+      expect(res.body.fieldErrors).toEqual({ applicationId: ["Choose an application of this company."] });
+      expect(await countInAcme()).toBe(before);
       const none = await send(api, "POST", "/api/v1/data-dictionaries", analyst, { companyId: acme.id, applicationId: "", name: "Orphan" });
       expect(none.status).toBe(400);
       expect(none.body.fieldErrors.applicationId).toEqual(["Choose an application"]);

@@ -12,14 +12,13 @@ import {
 import { requireMigrationRole } from "../../access.ts";
 import { NotFoundError } from "../../api-problem.ts";
 import { createRouter, jsonBody, jsonContent } from "../../openapi.ts";
-import { findApplication } from "../../repositories/applications.ts";
 import { createDictionary, findDictionaryRef, searchDictionaries, updateDictionary } from "../../repositories/dictionaries.ts";
 import { createBulkUploadRoutes } from "./bulk-uploads.ts";
 import { DICTIONARY_NOT_FOUND_MESSAGE, dictionaryErrorResponses, dictionaryAnswer, writtenDictionary, type DictionaryResolver } from "./shared.ts";
 import { createDictionaryTableRoutes } from "./tables.ts";
+import { requireApplicationOfCompany } from "../workspaces/rules.ts";
 
 const TAG = "Data dictionaries";
-export const APPLICATION_NOT_FOUND_MESSAGE = "Application not found.";
 
 const { 400: e400, 401: e401, 403: e403, 404: e404, 409: e409, 503: e503 } = dictionaryErrorResponses;
 const readErrors = { 401: e401, 403: e403, 404: e404, 503: e503 } as const;
@@ -85,8 +84,8 @@ export function createDataDictionariesRouter() {
     .openapi(create, async (c) => {
       const input = c.req.valid("json");
       const company = await requireMigrationRole(c, input.companyId, { write: true });
-      const application = await findApplication(c.var.deps.db, input.applicationId);
-      if (!application || application.companyId !== company.id) throw new NotFoundError(APPLICATION_NOT_FOUND_MESSAGE);
+      // Another company's application is refused at the field, as a project's or configuration's is.
+      const application = await requireApplicationOfCompany(c.var.deps.db, input.applicationId, company.id);
       const id = await createDictionary(c.var.deps.db, {
         companyId: company.id,
         applicationId: application.id,

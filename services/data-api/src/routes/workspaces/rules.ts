@@ -10,7 +10,10 @@ import { staleWorkspace, type WorkspaceRow } from "../../repositories/workspaces
 
 export const APPLICATION_OF_COMPANY_MESSAGE = "Choose an application of this company.";
 
-/** The application must be one of the company's; another company's reads as one that does not exist. */
+/**
+ * The application must be one of the company's; another company's reads as one that does not exist.
+ * A master data dictionary's creation (routes/dictionaries) asks it too, so all refuse alike.
+ */
 export async function requireApplicationOfCompany(db: Kysely<Database>, applicationId: string, companyId: string) {
   const application = await findApplication(db, applicationId);
   if (!application || application.companyId !== companyId) {
