@@ -189,10 +189,14 @@ export const projectUsersQuerySchema = pageQuerySchema.extend({
 });
 export const projectUsersPageSchema = pageOf(projectUserSchema);
 
-/** PUT /api/v1/projects/{id}/users/{userId}: write implies read. */
+/**
+ * PUT /api/v1/projects/{id}/users/{userId}: write implies read. `existing: true` says the body changes
+ * the user's grant and must never create one: a user whose access was removed meanwhile (from another
+ * tab, or by someone else) is refused with 404, nothing granted. Without it, the user is added or changed.
+ */
 export const setProjectUserSchema = z
-  .object({ canRead: formBoolean.default(false), canWrite: formBoolean.default(false) })
-  .transform((v) => ({ canRead: v.canRead || v.canWrite, canWrite: v.canWrite }));
+  .object({ canRead: formBoolean.default(false), canWrite: formBoolean.default(false), existing: formBoolean.default(false) })
+  .transform((v) => ({ canRead: v.canRead || v.canWrite, canWrite: v.canWrite, existing: v.existing }));
 
 /** POST /api/v1/projects/{id}/upload-type: the choice, based on the project's `version` (a stale one answers 409, nothing changed). */
 export const uploadTypeBodySchema = z.object({ uploadType: uploadTypeSchema, version: versionSchema });

@@ -277,15 +277,24 @@ for (const javaScriptEnabled of [true, false]) {
       // The list of users with access pages on its own, the latest grant first.
       await expect(page.getByRole("navigation", { name: "Pages of users with access" })).toContainText("Page 1 of 1 · 2 users with access");
       await expect(page.getByRole("list", { name: "Users with access" }).getByRole("listitem").first()).toContainText("Vera Viewer");
-      // Another tab takes her access away first: this tab's Remove is refused, said in her row (JavaScript) or, her row gone
-      // from the page read again (without), at the top.
+      // Another tab takes her access away first: this tab's change of her access (and a third tab's Remove) is refused, never
+      // giving it back, said in her row (JavaScript) or, her row gone from the page read again (without), at the top.
+      const stale = await page.context().newPage();
+      await stale.goto(page.url());
       const other = await page.context().newPage();
       await other.goto(page.url());
       await other.getByRole("button", { name: "Remove Vera Viewer" }).click();
       await expect(other.getByRole("status")).toHaveText("Access removed: the user no longer sees this project.");
       await other.close();
-      await page.getByRole("button", { name: "Remove Vera Viewer" }).click();
+      await vera.getByLabel("Can write").check();
+      await vera.getByRole("button", { name: "Save" }).click();
       await expect(page.getByRole("alert").filter({ hasText: "This user has no access to the project." })).toBeVisible();
+      await stale.getByRole("button", { name: "Remove Vera Viewer" }).click();
+      await expect(stale.getByRole("alert").filter({ hasText: "This user has no access to the project." })).toBeVisible();
+      await stale.close();
+      await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Project access" }).click();
+      await expect(page.getByRole("navigation", { name: "Pages of users with access" })).toContainText("Page 1 of 1 · 1 user with access");
+      await expect(page.getByRole("form", { name: "Access of Vera Viewer" })).toHaveCount(0);
 
       // The wizard's last step: assign an Available master template; the project becomes Active.
       const master = `Wizard master ${suffix}`;

@@ -379,6 +379,37 @@ describe("project access", () => {
   });
 });
 
+describe("a change of access from a tab left open", () => {
+  it("never gives back an access another tab removed: 404 'This user has no access to the project.', nothing granted", async () => {
+    const project = await newProject(ANALYST, birch.id, birchApp.id, "Access changed twice");
+    const url = projectUrl(project.id, "users/project-access", birch.id);
+    const opts = { params: { projectId: project.id }, middleware: projectLayout.middleware };
+    const usersNow = async () => ((await call(ANALYST, url, access.loader, opts)) as any).users.map((u: any) => u.userId);
+    await call(ANALYST, url, access.action, { ...opts, form: { intent: "set", formKey: "add", userId: CLIENT_ADMIN_ID, canRead: "on" } });
+    // The other tab removes Carl; the first still shows his row and saves "Can write" there.
+    expect(isRedirect(await call(ANALYST, url, access.action, { ...opts, form: { intent: "remove", userId: CLIENT_ADMIN_ID } }), url)).toBe(true);
+
+    const stale = unwrap(
+      await call(ANALYST, url, access.action, {
+        ...opts,
+        form: { intent: "change", formKey: `change-${CLIENT_ADMIN_ID}`, userId: CLIENT_ADMIN_ID, canRead: "on", canWrite: "on" },
+      }),
+    );
+    expect(stale?.status).toBe(404);
+    expect(stale?.data.result.error[""]).toEqual(["This user has no access to the project."]);
+    expect(await usersNow()).toEqual([ANALYST_ID]);
+
+    // The row's Save still changes a grant the user has.
+    await call(ANALYST, url, access.action, { ...opts, form: { intent: "set", formKey: "add", userId: CLIENT_ADMIN_ID, canRead: "on" } });
+    const changed = await call(ANALYST, url, access.action, {
+      ...opts,
+      form: { intent: "change", formKey: `change-${CLIENT_ADMIN_ID}`, userId: CLIENT_ADMIN_ID, canWrite: "on" },
+    });
+    expect(isRedirect(changed, url)).toBe(true);
+    expect(((await call(ANALYST, url, access.loader, opts)) as any).users.find((u: any) => u.userId === CLIENT_ADMIN_ID)).toMatchObject({ canWrite: true });
+  });
+});
+
 describe("a staff user on the project access page", () => {
   it("is named in words, not by the user id: SuperAdmin and Support are none of the company's people", async () => {
     const project = await newProject(SUPER, birch.id, birchApp.id, "Made by staff");

@@ -108,12 +108,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   const formData = await readFormData(request);
   const intent = formData.get("intent");
 
-  if (intent === "set") {
+  // "set" adds a user (the picker); "change" changes a row's grant and never gives back an access
+  // removed meanwhile from another tab: the data API answers 404, said at the top once the row is gone.
+  if (intent === "set" || intent === "change") {
     const submission = parseWithZod(formData, { schema: grantSchema });
     if (submission.status !== "success") return invalid(submission);
     const { userId, ...grant } = submission.value;
     try {
-      await api.setUser(userId, grant);
+      await api.setUser(userId, { ...grant, existing: intent === "change" });
     } catch (err) {
       return refusedByService(submission, err);
     }
@@ -255,7 +257,7 @@ function UserName({ row }: { row: UserRow }) {
 
 function ChangeForm({ row, lastResult }: { row: UserRow; lastResult?: SubmissionResult<string[]> }) {
   const formName = `change-${row.userId}`;
-  const pending = useIntentPending("set", { userId: row.userId });
+  const pending = useIntentPending("change", { userId: row.userId });
   const [form, fields] = useServerForm({
     id: formName,
     lastResult,
@@ -268,7 +270,7 @@ function ChangeForm({ row, lastResult }: { row: UserRow; lastResult?: Submission
       <FormErrors form={form} />
       <CheckboxField label="Can read" field={fields.canRead!} />
       <CheckboxField label="Can write" field={fields.canWrite!} />
-      <StatusButton type="submit" name="intent" value="set" size="sm" variant="outline" pending={pending}>
+      <StatusButton type="submit" name="intent" value="change" size="sm" variant="outline" pending={pending}>
         Save
       </StatusButton>
     </Form>

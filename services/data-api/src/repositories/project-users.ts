@@ -62,16 +62,20 @@ export async function listedAccess(db: Kysely<Database>, projectId: string, user
   return { canRead: Number(row?.can_read ?? 0) === 1, canWrite: Number(row?.can_write ?? 0) === 1 };
 }
 
-export type Grant = { canRead: boolean; canWrite: boolean; grantedBy: string; now?: Date };
+/** `existing`: only change the user's grant, never create one (404 when they have none). */
+export type Grant = { canRead: boolean; canWrite: boolean; existing?: boolean; grantedBy: string; now?: Date };
 
 /**
  * Adds the user or changes their access; demoting the last user with write access is a 409. A change
- * keeps the grant's time and maker: the page shows the user has had access "Since" then.
+ * keeps the grant's time and maker: the page shows the user has had access "Since" then. A change of
+ * an existing grant whose user was removed meanwhile is a 404, as their removal would be.
  */
 export async function setProjectUser(db: Kysely<Database>, projectId: string, userId: string, grant: Grant) {
   const canRead = grant.canRead || grant.canWrite;
   return inTransaction(db, async (trx) => {
     await serialiseAccessChanges(trx, projectId);
+    // Read after the serialising lock, so a removal committed just before is seen.
+    if (grant.existing && !(await findProjectUser(trx, projectId, userId))) throw new NotFoundError(PROJECT_USER_NOT_FOUND_MESSAGE);
     if (!grant.canWrite) await assertAnotherWriter(trx, projectId, userId);
     const at = (grant.now ?? new Date()).toISOString();
     const access = { can_read: toFlag(canRead), can_write: toFlag(grant.canWrite) };

@@ -86,6 +86,25 @@ describe.each(TEST_DATABASE_KINDS)("project access list on %s", (kind) => {
     expect((await del(project, USERS.clientAdmin.id, owner)).status).toBe(404);
   });
 
+  it("never gives back, by a change of an existing grant, an access removed meanwhile: 404, nothing granted; adding still creates", async () => {
+    const owner = await api.tokenFor(USERS.analyst);
+    const project = await makeProject(api, owner, { companyId: birch.id, applicationId });
+    const added = await put(project, USERS.clientAdmin.id, owner, { canRead: "on", existing: false });
+    expect(added.status).toBe(200);
+    const changed = await put(project, USERS.clientAdmin.id, owner, { canWrite: "on", existing: "on" });
+    expect(changed.body).toMatchObject({ userId: USERS.clientAdmin.id, canRead: true, canWrite: true });
+
+    // Another tab removes the user; the first tab's change comes after.
+    expect((await del(project, USERS.clientAdmin.id, owner)).status).toBe(204);
+    for (const body of [{ canRead: "on", existing: "on" }, { canWrite: true, existing: true }]) {
+      const stale = await put(project, USERS.clientAdmin.id, owner, body);
+      expect(stale.status).toBe(404);
+      expect(stale.body.errors).toEqual(["This user has no access to the project."]);
+    }
+    expect((await usersOf(project, owner)).body.items.map((u: { userId: string }) => u.userId)).toEqual([USERS.analyst.id]);
+    expect((await api.get(`/api/v1/projects/${project.id}`, await api.tokenFor(USERS.clientAdmin))).status).toBe(404);
+  });
+
   it("lets SuperAdmin manage the list of a project they are not on", async () => {
     const project = await makeProject(api, await api.tokenFor(USERS.analyst), { companyId: birch.id, applicationId });
     const res = await put(project, USERS.clientAdmin.id, await api.tokenFor(USERS.superAdmin), { canWrite: true });

@@ -58,7 +58,7 @@ export function createWorkspaceUsersRouter(descriptor: WorkspaceDescriptor) {
     path: `${base}/users/{userId}`,
     tags,
     summary: `Give a user of the company access to the ${noun}, or change it`,
-    description: `Write implies read. The user must hold a permission for the ${noun}'s company (client portal). The last user with write access cannot lose it (409). Answers the user's entry.`,
+    description: `Write implies read. The user must hold a permission for the ${noun}'s company (client portal). The last user with write access cannot lose it (409). With \`existing: true\`, only a user on the list is changed: one removed meanwhile is 404, nothing granted. Answers the user's entry.`,
     request: { params: userParams, body: jsonBody(setProjectUserSchema) },
     responses: { 200: jsonContent(projectUserSchema, "The user's entry after the change."), ...writeErrors },
   });
