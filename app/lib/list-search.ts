@@ -21,13 +21,14 @@ export const PEOPLE_PAGING_KEYS: PagingKeys = { page: "usersPage", pageSize: "us
 /** The people picker's search as its loader read it (list-search.server.ts readPeopleSearch). */
 export type PeopleSearch = ListPaging<"name"> & { name: string };
 
+/** A list's page and page size as URL parameters under `keys`, the defaults left out. */
+export function pagingParams(keys: PagingKeys, { page, pageSize }: { page: number; pageSize: number }): Record<string, number | undefined> {
+  return { [keys.page]: page === 1 ? undefined : page, [keys.pageSize]: pageSize === DEFAULT_PAGE_SIZE ? undefined : pageSize };
+}
+
 /** The URL parameters of the people picker at `page` (defaults left out), for a link that keeps or moves it. */
 export function peopleSearchParams(search: PeopleSearch, page = search.page): Record<string, string | number | undefined> {
-  return {
-    name: search.name || undefined,
-    [PEOPLE_PAGING_KEYS.page]: page === 1 ? undefined : page,
-    [PEOPLE_PAGING_KEYS.pageSize]: search.pageSize === DEFAULT_PAGE_SIZE ? undefined : search.pageSize,
-  };
+  return { name: search.name || undefined, ...pagingParams(PEOPLE_PAGING_KEYS, { page, pageSize: search.pageSize }) };
 }
 
 /** The number of pages `total` items fill (at least one, so "page 1 of 1" for an empty list). */

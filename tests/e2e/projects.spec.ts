@@ -3,7 +3,7 @@ import { acme, birch, expect, test, withCompany } from "./sessions";
 import { expectNoViolations } from "./axe";
 import { availableMasterTemplate, createTemplateWithScript, fillSql } from "./template-steps";
 import { fillColumn } from "./dictionary-steps";
-import { createApplication } from "./master-data";
+import { createApplication, createDictionary } from "./master-data";
 import { startProject } from "./project-steps";
 
 /**
@@ -482,6 +482,31 @@ for (const javaScriptEnabled of [true, false]) {
       await page.getByLabel("Company", { exact: true }).selectOption({ label: "Acme Health" });
       if (!javaScriptEnabled) await page.getByRole("button", { name: "Switch" }).click();
       await expect(page).toHaveURL(`${E2E.portal}${withCompany("/migration/projects", acme.id)}`);
+    });
+
+    test("the data dictionary step finds master dictionaries by name a page at a time", async ({ page }) => {
+      test.setTimeout(180_000);
+      const application = `Paged masters app ${suffix}`;
+      await createApplication(page, application);
+      for (let i = 1; i <= 11; i++) await createDictionary(page, application, `Ledger ${String(i).padStart(2, "0")} ${suffix}`);
+      await startProject(page, `Paged masters ${suffix}`, application);
+
+      const masters = page.getByRole("table", { name: `Master dictionaries of ${application}` });
+      const search = page.getByRole("search", { name: "Find master dictionaries" });
+      await search.getByLabel("Page size").selectOption("10");
+      await search.getByRole("button", { name: "Search" }).click();
+      const pages = page.getByRole("navigation", { name: "Pages of master dictionaries" });
+      await expect(pages).toContainText("Page 1 of 2 · 11 dictionaries");
+      await expect(masters.getByRole("row")).toHaveCount(11);
+      await pages.getByRole("link", { name: "Next" }).click();
+      await expect(pages).toContainText("Page 2 of 2 · 11 dictionaries");
+      await expect(masters.getByRole("button", { name: `Assign Ledger 11 ${suffix}` })).toBeVisible();
+
+      await search.getByLabel("Dictionary name contains").fill("ledger 03");
+      await search.getByRole("button", { name: "Search" }).click();
+      await expect(pages).toContainText("Page 1 of 1 · 1 dictionary");
+      await expect(masters.getByRole("row")).toHaveCount(2);
+      await expect(masters.getByRole("button", { name: `Assign Ledger 03 ${suffix}` })).toBeVisible();
     });
 
     test("the list's search, status filter and sort live in the URL", async ({ page }) => {

@@ -11,7 +11,6 @@ import {
   type updateDictionarySchema,
 } from "../../../contracts/dictionary";
 import { callService, type Caller, type StreamedUpload } from "../api.server";
-import { SELECT_LIMIT } from "./applications.server";
 import { dictionaryEndpoints, loadReviewPage } from "./dictionary-tables.server";
 
 /**
@@ -26,10 +25,6 @@ const anything = z.unknown();
 /** GET /api/v1/data-dictionaries: one page, filtered and sorted by the data API (the Data Dictionary list). */
 export const searchDictionaries = (as: Caller, query: z.output<typeof dictionarySearchQuerySchema>) =>
   callService("data-api", DICTIONARIES, as, { schema: dictionarySearchResponseSchema, query });
-
-/** The company's master dictionaries (optionally of one application) for a select: the first SELECT_LIMIT by name. */
-export const selectableDictionaries = async (as: Caller, companyId: string, applicationId?: string) =>
-  (await searchDictionaries(as, { companyId, applicationId, sort: "name", page: 1, pageSize: SELECT_LIMIT })).items;
 
 /** The dictionary without its tables (`tables=none`): a dictionary of thousands of tables is read a page at a time. */
 export const getDictionary = (as: Caller, id: string) => callService("data-api", at(id), as, { schema: dictionarySchema, query: { tables: "none" } });

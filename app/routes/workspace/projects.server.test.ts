@@ -552,7 +552,7 @@ describe("wizard steps 2 and 3", () => {
     const opts = { params: { projectId: project.id }, middleware: wizardLayout.middleware };
 
     const step2 = (await call(ANALYST, wizardUrl(project.id, "data-dictionary"), dictionaryStep.loader, opts)) as any;
-    expect(step2.masters.map((d: any) => d.name)).toEqual(["Billing v1"]);
+    expect(step2.masters.items.map((d: any) => d.name)).toEqual(["Billing v1"]);
     const assigned = await call(ANALYST, wizardUrl(project.id, "data-dictionary"), dictionaryStep.action, {
       ...opts,
       form: { intent: "assign", dictionaryId: master.id, version: String(step2.dictionary.version) },
@@ -1221,6 +1221,33 @@ describe("wizard step 2: define tables", () => {
     const after = (await call(ANALYST, url, dictionaryStep.loader, opts)) as any;
     expect(after.tables.items).toMatchObject([{ name: "Orders", columnCount: 1 }]);
     expect(after.project.status).toBe("SetupUploadTypeIncomplete");
+  });
+});
+
+describe("wizard step 2: the master dictionaries and the tables, a page of each", () => {
+  it("finds the application's master dictionaries by name a page at a time and pages the project's tables, each list keeping the other", async () => {
+    const app = await newApplication(ANALYST, acme.id, "Paged Ledger");
+    const project = await newProject(ANALYST, acme.id, app.id, "Many of each");
+    for (const name of [...Array.from({ length: 11 }, (_, i) => `Ledger ${String(i + 1).padStart(2, "0")}`), "Payroll"]) {
+      await api(ANALYST, "POST", "/api/v1/data-dictionaries", { companyId: acme.id, applicationId: app.id, name, description: null });
+    }
+    await addOrdersTables(project, 11);
+    const opts = { params: { projectId: project.id }, middleware: wizardLayout.middleware };
+    const step = async (query: string) => (await call(ANALYST, `${wizardUrl(project.id, "data-dictionary")}&${query}`, dictionaryStep.loader, opts)) as any;
+
+    // The second page of each list at once: the data API counts and pages both.
+    const second = await step("pageSize=10&page=2&tablesPageSize=10&tablesPage=2");
+    expect(second.masters).toMatchObject({ page: 2, pageSize: 10, total: 12 });
+    expect(second.masters.items.map((d: any) => d.name)).toEqual(["Ledger 11", "Payroll"]);
+    expect(second.tables).toMatchObject({ page: 2, pageSize: 10, total: 11 });
+    expect(second.tables.items.map((t: any) => t.name)).toEqual(["Orders11"]);
+
+    // A name search, any case, on its second page; the tables stay on their first.
+    const found = await step("name=LEDGER&pageSize=10&page=2");
+    expect(found.masters).toMatchObject({ page: 2, total: 11 });
+    expect(found.masters.items.map((d: any) => d.name)).toEqual(["Ledger 11"]);
+    expect(found.tables.items.map((t: any) => t.name)).toEqual(Array.from({ length: 11 }, (_, i) => `Orders${String(i + 1).padStart(2, "0")}`));
+    expect((await step("name=nothing-like-it")).masters).toMatchObject({ total: 0, items: [] });
   });
 });
 

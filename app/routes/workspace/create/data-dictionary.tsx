@@ -24,7 +24,12 @@ import { invalid, readFormData, refusedByService, serviceFailure, unknownIntent 
 import { afterGuard } from "~/lib/guards.server";
 import { projectCalls, requireWorkspace, workspaceKind } from "../workspace.server";
 
-import { selectableDictionaries } from "~/lib/api/dictionaries.server";
+import { searchDictionaries } from "~/lib/api/dictionaries.server";
+import { ListSearchForm } from "~/components/ui/list-search-form";
+import { Pagination, PastTheEnd } from "~/components/ui/pagination";
+import { SearchField } from "~/components/ui/search-field";
+import { PAGING_KEYS, pagingParams, type ListPaging, type PagingKeys } from "~/lib/list-search";
+import { readContains, readPaging } from "~/lib/list-search.server";
 import { createTableFrom, deleteTableFrom, describeTableFrom, isUpload } from "../project/data-dictionary/dictionary.server";
 import { SampleTableForm } from "~/components/dictionary/sample-table-form";
 import type { Route } from "./+types/data-dictionary";
@@ -32,6 +37,25 @@ import type { Route } from "./+types/data-dictionary";
 
 /** "Assign": copy a master dictionary of the project's application into the project. */
 const assignSchema = assignDictionarySchema.extend({ intent: z.literal("assign"), dictionaryId: z.string().min(1) });
+
+/**
+ * The page's two lists, each paged in SQL through the URL: the master dictionaries found by name
+ * (`name`, `page`, `pageSize`: the search form's), and the workspace's own tables, whose page keys are
+ * their own so that paging one list leaves the other where it is.
+ */
+const TABLES_PAGING_KEYS: PagingKeys = { page: "tablesPage", pageSize: "tablesPageSize" };
+type MasterSearch = ListPaging<"name"> & { name: string };
+type Paging = { page: number; pageSize: number };
+
+function readLists(params: URLSearchParams): { masters: MasterSearch; tables: Paging } {
+  const { page, pageSize } = readPaging(params, ["name"], "name", TABLES_PAGING_KEYS);
+  return { masters: { name: readContains(params), ...readPaging(params, ["name"], "name") }, tables: { page, pageSize } };
+}
+
+/** The URL parameters of both lists (defaults left out), for a link that moves one and keeps the other. */
+function listParams(masters: MasterSearch, tables: Paging): Record<string, string | number | undefined> {
+  return { name: masters.name || undefined, ...pagingParams(PAGING_KEYS, masters), ...pagingParams(TABLES_PAGING_KEYS, tables) };
+}
 
 /**
  * Step 2 is an edit page of an unlocked project that is still at this point of its setup. A mapping
@@ -47,13 +71,24 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // master dictionaries need the project's application (a second round trip, on this wizard step only).
   const calls = projectCalls(context);
   const guarded = guard(context);
+  const params = new URL(request.url).searchParams;
+  const search = readLists(params);
   const [{ project, ws }, [dictionary, tables, masters]] = await afterGuard(
     guarded,
     Promise.all([
       calls.dictionary.get(),
-      calls.dictionary.tables({ page: 1, pageSize: 100 }),
-      // The application's master dictionaries: at most SELECT_LIMIT, by name (a searchable picker is the next step past that).
-      guarded.then(({ project, as }) => selectableDictionaries(as, project.companyId, project.applicationId)),
+      calls.dictionary.tables(search.tables),
+      // A page of the application's master dictionaries, found by name and counted by the data API.
+      guarded.then(({ project, as }) =>
+        searchDictionaries(as, {
+          companyId: project.companyId,
+          applicationId: project.applicationId,
+          name: search.masters.name || undefined,
+          sort: search.masters.sort,
+          page: search.masters.page,
+          pageSize: search.masters.pageSize,
+        }),
+      ),
     ]),
   );
   return {
@@ -62,8 +97,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     createsDatabases: ws.kind === "onboarding",
     dictionary,
     tables,
-    masters: masters.filter((d) => d.applicationId === project.applicationId),
-    deleting: tables.items.find((t) => t.id === new URL(request.url).searchParams.get(DELETE_TABLE_PARAM)) ?? null,
+    masters,
+    search,
+    deleting: tables.items.find((t) => t.id === params.get(DELETE_TABLE_PARAM)) ?? null,
     newTable: tableEditorDefaults(null, dictionary.version),
   };
 }
@@ -121,7 +157,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export const handle = { breadcrumb: (match: UIMatch<unknown, unknown>) => workspaceOfPath(match.pathname).dictionaryLabel };
 
 export default function DataDictionaryStep({ loaderData, actionData }: Route.ComponentProps) {
-  const { project, dictionary, tables, masters, deleting, newTable, createsDatabases } = loaderData;
+  const { project, dictionary, tables, masters, search, deleting, newTable, createsDatabases } = loaderData;
   const lastResult = actionData?.result as SubmissionResult<string[]> | undefined;
   // An upload's refusal carries none of the form's values (the file streamed through unread): the sample form's.
   const fromUpload = lastResult !== undefined && Object.keys(lastResult.initialValue ?? {}).length === 0;
@@ -131,6 +167,7 @@ export default function DataDictionaryStep({ loaderData, actionData }: Route.Com
   // The API sets the status: every table has a column (and there is one) once it is past this step.
   const mapping = paths.ws.kind === "translation";
   const step = paths.ws.dictionaryStep;
+  const here = paths.wizard(project.id, step);
   const confirm = useConfirmParam(DELETE_TABLE_PARAM);
   const ready =
     createsDatabases || mapping
@@ -175,15 +212,29 @@ export default function DataDictionaryStep({ loaderData, actionData }: Route.Com
           </div>
         ) : null}
         <div className="mt-4">
-          <DictionaryTablesList
-            tables={tables.items}
-            tableHref={(tableId) => ({ path: paths.dictionary.table(project.id, tableId), search: { from: "setup" } })}
-            mapHref={mapping ? (tableId) => paths.valueMaps.table(project.id, tableId) : undefined}
-            deleteHref={confirm.openHref}
-            label={`Tables of the ${paths.ws.noun}`}
-            emptyMessage={`The ${paths.ws.noun} has no tables yet.`}
-          />
+          {tables.items.length === 0 && tables.total > 0 ? (
+            <PastTheEnd page={tables.page} />
+          ) : (
+            <DictionaryTablesList
+              tables={tables.items}
+              tableHref={(tableId) => ({ path: paths.dictionary.table(project.id, tableId), search: { from: "setup" } })}
+              mapHref={mapping ? (tableId) => paths.valueMaps.table(project.id, tableId) : undefined}
+              deleteHref={confirm.openHref}
+              label={`Tables of the ${paths.ws.noun}`}
+              emptyMessage={`The ${paths.ws.noun} has no tables yet.`}
+            />
+          )}
         </div>
+        {tables.total > tables.pageSize || tables.page > 1 ? (
+          <Pagination
+            label={`Pages of the ${paths.ws.noun}'s tables`}
+            page={tables.page}
+            pageSize={tables.pageSize}
+            total={tables.total}
+            noun={["table", "tables"]}
+            href={(page) => href(here, listParams(search.masters, { ...search.tables, page }))}
+          />
+        ) : null}
       </Card>
 
       {createError ? (
@@ -226,7 +277,7 @@ export default function DataDictionaryStep({ loaderData, actionData }: Route.Com
         {dictionary.tableCount > 0 ? (
           <p className="mt-1 text-sm text-muted-foreground">Assigning a dictionary replaces the {paths.ws.noun}'s current tables with a copy of its tables.</p>
         ) : null}
-        {masters.length === 0 ? (
+        {masters.total === 0 && !search.masters.name ? (
           <p className="mt-3 text-sm">
             {project.applicationName} has no master data dictionary yet.{" "}
             {/* Master dictionaries are Migrations' pages: a role that does not open it (a translator) is told whom to ask instead. */}
@@ -239,42 +290,74 @@ export default function DataDictionaryStep({ loaderData, actionData }: Route.Com
             )}
           </p>
         ) : (
-          <div className="mt-4">
-            <Table aria-label={`Master dictionaries of ${project.applicationName}`}>
-              <TableHeader>
-                <TableRow>
-                  <TableHead>Dictionary</TableHead>
-                  <TableHead className="text-right">Tables</TableHead>
-                  <TableHead className="text-right">Columns</TableHead>
-                  <TableHead>Updated</TableHead>
-                  <TableHead>
-                    <span className="sr-only">Assign</span>
-                  </TableHead>
-                </TableRow>
-              </TableHeader>
-              <TableBody>
-                {masters.map((d) => (
-                  <TableRow key={d.id}>
-                    <TableCell className="font-medium">
-                      {d.name}
-                      {dictionary.sourceDictionaryId === d.id ? (
-                        <>
-                          {" "}
-                          <span className="ml-1 text-xs text-muted-foreground">(assigned)</span>
-                        </>
-                      ) : null}
-                    </TableCell>
-                    <TableCell className="text-right tabular-nums">{d.tableCount}</TableCell>
-                    <TableCell className="text-right tabular-nums">{d.columnCount}</TableCell>
-                    <TableCell className="whitespace-nowrap">{formatTimestamp(d.updatedAt)}</TableCell>
-                    <TableCell className="text-right">
-                      <AssignForm dictionaryId={d.id} dictionaryName={d.name} version={dictionary.version} lastResult={lastResult} />
-                    </TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          </div>
+          <>
+            <ListSearchForm
+              action={here}
+              label="Find master dictionaries"
+              sort={search.masters.sort}
+              defaultSort="name"
+              pageSize={search.masters.pageSize}
+              pageSizeId="master-dictionaries-page-size"
+              keep={pagingParams(TABLES_PAGING_KEYS, search.tables)}
+              filtered={Boolean(search.masters.name)}
+              clearLabel="Clear search"
+              className="mt-4"
+            >
+              <SearchField id="master-dictionaries-search" label="Dictionary name contains" value={search.masters.name} />
+            </ListSearchForm>
+            {masters.total === 0 ? (
+              <p className="mt-4 text-sm">{`No master dictionary of ${project.applicationName} has a name containing “${search.masters.name}”.`}</p>
+            ) : masters.items.length === 0 ? (
+              <PastTheEnd page={masters.page} />
+            ) : (
+              <div className="mt-4">
+                <Table aria-label={`Master dictionaries of ${project.applicationName}`}>
+                  <TableHeader>
+                    <TableRow>
+                      <TableHead>Dictionary</TableHead>
+                      <TableHead className="text-right">Tables</TableHead>
+                      <TableHead className="text-right">Columns</TableHead>
+                      <TableHead>Updated</TableHead>
+                      <TableHead>
+                        <span className="sr-only">Assign</span>
+                      </TableHead>
+                    </TableRow>
+                  </TableHeader>
+                  <TableBody>
+                    {masters.items.map((d) => (
+                      <TableRow key={d.id}>
+                        <TableCell className="font-medium">
+                          {d.name}
+                          {dictionary.sourceDictionaryId === d.id ? (
+                            <>
+                              {" "}
+                              <span className="ml-1 text-xs text-muted-foreground">(assigned)</span>
+                            </>
+                          ) : null}
+                        </TableCell>
+                        <TableCell className="text-right tabular-nums">{d.tableCount}</TableCell>
+                        <TableCell className="text-right tabular-nums">{d.columnCount}</TableCell>
+                        <TableCell className="whitespace-nowrap">{formatTimestamp(d.updatedAt)}</TableCell>
+                        <TableCell className="text-right">
+                          <AssignForm dictionaryId={d.id} dictionaryName={d.name} version={dictionary.version} lastResult={lastResult} />
+                        </TableCell>
+                      </TableRow>
+                    ))}
+                  </TableBody>
+                </Table>
+              </div>
+            )}
+            {masters.total > 0 ? (
+              <Pagination
+                label="Pages of master dictionaries"
+                page={masters.page}
+                pageSize={masters.pageSize}
+                total={masters.total}
+                noun={["dictionary", "dictionaries"]}
+                href={(page) => href(here, listParams({ ...search.masters, page }, search.tables))}
+              />
+            ) : null}
+          </>
         )}
       </Card>
 
@@ -294,7 +377,7 @@ export default function DataDictionaryStep({ loaderData, actionData }: Route.Com
           defaultValue={newTable}
           lastResult={lastResult && !fromUpload && lastResult.initialValue?.intent === undefined ? lastResult : undefined}
           submitLabel="Add table"
-          cancelHref={paths.wizard(project.id, step)}
+          cancelHref={here}
         />
       </Card>
     </>

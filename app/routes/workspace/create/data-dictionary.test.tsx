@@ -1,0 +1,57 @@
+/**
+ * The wizard's data dictionary step rendered as a browser without JavaScript gets it: its two lists,
+ * the master dictionaries found by name and the project's tables, each paged through the URL.
+ */
+import { describe, expect, it } from "vitest";
+import { tableEditorDefaults } from "~/components/dictionary/table-editor";
+import { renderPage } from "~/test/render-page";
+import DataDictionaryStep from "./data-dictionary";
+
+const path = "/migration/projects/create/p1/data-dictionary";
+const master = (n: number) => ({
+  id: `d${n}`,
+  companyId: "c1",
+  applicationId: "a1",
+  applicationName: "Legacy Billing",
+  name: `Ledger ${n}`,
+  description: null,
+  tableCount: 1,
+  columnCount: 1,
+  updatedAt: "2026-11-27T10:00:00.000Z",
+  version: 1,
+});
+const loaderData = {
+  project: { id: "p1", status: "SetupUploadTypeIncomplete", applicationName: "Legacy Billing", version: 3 },
+  createsDatabases: false,
+  dictionary: { id: "pd1", version: 4, sourceDictionaryId: null, sourceDictionaryName: null, tableCount: 11, columnCount: 11, emptyTableCount: 0 },
+  tables: { items: [{ id: "t11", name: "Orders11", description: null, order: 11, columnCount: 1 }], page: 2, pageSize: 10, total: 11 },
+  masters: { items: [master(11)], page: 2, pageSize: 10, total: 11 },
+  search: { masters: { name: "ledger", sort: "name", page: 2, pageSize: 10 }, tables: { page: 2, pageSize: 10 } },
+  deleting: null,
+  newTable: tableEditorDefaults(null, 4),
+};
+const html = renderPage(path, `${path}?name=ledger&page=2&pageSize=10&tablesPage=2&tablesPageSize=10`, DataDictionaryStep, loaderData);
+/** The links of the navigation named `label`, their &amp; read as &; the company is the shell's, which the stub has not. */
+const linksOf = (label: string) => {
+  const nav = new RegExp(`<nav aria-label="${label}"[^]*?</nav>`).exec(html)?.[0] ?? "";
+  return [...nav.matchAll(/<a [^>]*href="([^"]+)"[^>]*>([^<]+)</g)].map((m) => [m[2], m[1]!.replaceAll("&amp;", "&")]);
+};
+
+describe("the wizard's data dictionary step", () => {
+  it("pages the master dictionaries found by name, keeping the tables' page", () => {
+    expect(html).toContain("Page 2 of 2 · 11 dictionaries");
+    expect(html).toContain('aria-label="Assign Ledger 11"');
+    expect(linksOf("Pages of master dictionaries")).toEqual([["Previous", `${path}?name=ledger&pageSize=10&tablesPage=2&tablesPageSize=10`]]);
+    // A new search starts the dictionaries at page 1 and keeps the tables where they are.
+    const search = /<form[^>]*aria-label="Find master dictionaries"[^]*?<\/form>/.exec(html)?.[0] ?? "";
+    expect(search).toContain('name="tablesPage" value="2"');
+    expect(search).toContain('name="tablesPageSize" value="10"');
+    expect(search).toMatch(/<input[^>]*name="name"[^>]*value="ledger"/);
+  });
+
+  it("pages the project's tables, keeping the dictionaries' search and page", () => {
+    expect(html).toContain("Page 2 of 2 · 11 tables");
+    expect(html).toContain("Orders11");
+    expect(linksOf("Pages of the project&#x27;s tables")).toEqual([["Previous", `${path}?name=ledger&page=2&pageSize=10&tablesPageSize=10`]]);
+  });
+});
