@@ -154,6 +154,24 @@ export function automaticBackupStep(
   };
 }
 
+/**
+ * The automatic backup's share of the progress of a job that starts with one (a load, a restore, an
+ * undo). It takes about a second where the steps after it are the job's work, so the bar grows with
+ * that work, not with the steps done: a backup done is not half the bar.
+ */
+export const AUTOMATIC_BACKUP_SHARE = 0.05;
+
+/**
+ * The weights (JobStep.weight) of a job's automatic backup and of the steps after it: each step its
+ * work in bytes (a load's file, a restore's backup or file), the backup AUTOMATIC_BACKUP_SHARE of the
+ * whole; steps whose work is all unknown (0) weigh the same.
+ */
+export function stepWeightsAfterBackup(workBytes: readonly number[]): { backup: number; steps: number[] } {
+  const steps = workBytes.some((bytes) => bytes > 0) ? [...workBytes] : workBytes.map(() => 1);
+  const whole = steps.reduce((sum, bytes) => sum + bytes, 0);
+  return { backup: (whole * AUTOMATIC_BACKUP_SHARE) / (1 - AUTOMATIC_BACKUP_SHARE), steps };
+}
+
 /** An entry's tables and counts from what a backup holds: destination tables are named "destination.<table>". */
 function manifestTables(manifest: BackupManifest) {
   return manifest.tables.map((t) => ({ table: t.schema === "source" ? t.name : `${t.schema}.${t.name}`, fileName: t.entry, rows: t.rows }));
@@ -282,10 +300,13 @@ export async function startRestore(
         const rows = outcome.tables.reduce((sum, t) => sum + t.rows, 0);
         await finishLoad(db, loadId, { status: "Loaded", rowsRead: rows, rowsLoaded: rows, rowsRejected: 0, message: restoreNotes(outcome) }, new Date());
       };
+      // The restore weighs the bytes it reads; a comparison after it as much (it reads the restored data again, beside the backup).
+      const weights = stepWeightsAfterBackup(compare ? [bytes, bytes] : [bytes]);
       const steps: JobStep[] = [
-        automaticBackupStep(deps, target, loadId, { taken: (id) => (before = id) }),
+        { ...automaticBackupStep(deps, target, loadId, { taken: (id) => (before = id) }), weight: weights.backup },
         {
           name: `Restore ${name} into the source database`,
+          weight: weights.steps[0]!,
           run: async (ctx) => {
             const dictionary = await dictionaryTablesOf(ctx.db, target.projectId);
             const inputs =
@@ -317,6 +338,7 @@ export async function startRestore(
       if (compare)
         steps.push({
           name: "Compare with the data before the restore",
+          weight: weights.steps[1]!,
           run: async (ctx) => {
             const result = await compareWithBackup(deps, ctx, target, before!);
             await insertComparison(ctx.db, loadId, result);

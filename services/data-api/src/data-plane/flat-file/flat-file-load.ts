@@ -13,7 +13,7 @@ import type { WorkspaceKind } from "../../../../../contracts/workspaces.ts";
 import { JobCancelledError, JobInputRefusedError, startJob, type JobContext } from "../../jobs/start-job.ts";
 import { deleteRejections, finishLoad, finishLoadTable, insertLoad, insertRejections, setLoadHeader, setLoadJob } from "../../repositories/loads.ts";
 import { runnerUrl } from "../project-databases.ts";
-import { automaticBackupStep, type BackupDeps } from "../backups/backup-jobs.ts";
+import { automaticBackupStep, stepWeightsAfterBackup, type BackupDeps } from "../backups/backup-jobs.ts";
 import { LOAD_START_STATUSES, leaveSetupAfterFirstLoad } from "../data-jobs.ts";
 import { loadInWorker } from "./load-in-worker.ts";
 import type { LoadResult } from "./load-messages.ts";
@@ -45,22 +45,6 @@ export function skippedFilesMessage(skipped: readonly string[]): string | null {
   if (skipped.length === 0) return null;
   const each = skipped.map((name) => `${name} (no table '${name.replace(/\.[^.]*$/, "")}')`);
   return `Skipped, named after no table of the dictionary: ${each.join(", ")}.`;
-}
-
-/**
- * The automatic backup's share of a load's progress. It takes about a second where reading the files
- * is the load's work, so the bar grows with the bytes read, not with the steps done.
- */
-export const LOAD_BACKUP_SHARE = 0.05;
-
-/**
- * The weights of a load's steps (JobStep.weight): each file its size, the backup LOAD_BACKUP_SHARE of
- * the whole; files all empty weigh the same.
- */
-export function loadStepWeights(fileSizes: readonly number[]): { backup: number; files: number[] } {
-  const files = fileSizes.some((size) => size > 0) ? [...fileSizes] : fileSizes.map(() => 1);
-  const whole = files.reduce((sum, size) => sum + size, 0);
-  return { backup: (whole * LOAD_BACKUP_SHARE) / (1 - LOAD_BACKUP_SHARE), files };
 }
 
 /** A load's name in the history: its file and table, or how many when it has several. */
@@ -156,7 +140,8 @@ export async function startFlatFileLoad(deps: BackupDeps, kind: WorkspaceKind, i
   const backup = automaticBackupStep(deps, { ...input, userId: input.userId }, loadId, {
     readFirst: { tables: files.map((f) => ({ schema: "source" as const, name: f.table.name })), read: () => begin() },
   });
-  const weights = loadStepWeights(files.map((f) => f.file.size));
+  // Each file weighs its size: the bar grows with the bytes read.
+  const weights = stepWeightsAfterBackup(files.map((f) => f.file.size));
   let job: Job;
   try {
     job = await startJob(deps, {
@@ -179,7 +164,7 @@ export async function startFlatFileLoad(deps: BackupDeps, kind: WorkspaceKind, i
       ].concat(
         files.map((step, index) => ({
           name: `Load ${step.file.name} into ${step.table.name}`,
-          weight: weights.files[index]!,
+          weight: weights.steps[index]!,
           run: async (ctx) => {
             loadStep = ctx;
             stepFile = index;

@@ -6,7 +6,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Project } from "../../../../../contracts/projects.ts";
 import { DEMO_COMPANIES } from "../../../../../scripts/demo-data.ts";
 import { TEST_DATABASE_KINDS, TEST_POSTGRES_ADMIN_URL } from "../../../../shared/testing/databases.ts";
+import { AUTOMATIC_BACKUP_SHARE } from "../../data-plane/backups/backup-jobs.ts";
 import { databaseNameOf } from "../../data-plane/project-databases.ts";
+import { findJob } from "../../jobs/job-store.ts";
 import { INTERRUPTED_MESSAGE, recoverInterruptedJobs } from "../../jobs/recover.ts";
 import { TEST_DATABASE_SERVER, USERS, createTestApi, type TestApi } from "../../testing/harness.ts";
 import { holdJobsOf } from "../../testing/hold-jobs.ts";
@@ -325,6 +327,35 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("backups, re
     for (const res of locked) expect(res).toMatchObject({ status: 409, body: { errors: [expect.stringContaining("locked (Backup)")] } });
     release();
     await api.jobs.idle();
+  });
+
+  it("shows a restore's or an undo's automatic backup done as a small share of the bar, not a half (a third) of it", async () => {
+    const project = await loadableProject();
+    await loadFile(project, "CustomerId,Code\n1,A\n");
+    const second = await loadFile(project, "CustomerId,Code\n2,B\n");
+    /** The job's progress as the step named `held` starts, its automatic backup done; then the job is let go. */
+    async function progressAt(body: object, held: string) {
+      let release!: () => void;
+      const holding = new Promise<void>((resolve) => (release = resolve));
+      let reached!: (jobId: string) => void;
+      const started = new Promise<string>((resolve) => (reached = resolve));
+      api.jobs.hooks.beforeStep = (step) => {
+        if (step.projectId !== project.id || !step.name.startsWith(held)) return undefined;
+        reached(step.jobId);
+        return holding;
+      };
+      expect((await post(`${base(project)}/restores`, body)).status).toBe(202);
+      const job = await findJob(api.db, await started);
+      release();
+      await api.jobs.idle();
+      return job!.progress;
+    }
+    const share = 100 * AUTOMATIC_BACKUP_SHARE;
+    expect(await progressAt({ undo: second.entry.id }, "Restore")).toBe(share);
+    const backupId = second.undoBackup.id;
+    expect(await progressAt({ backupId }, "Restore")).toBe(share);
+    // With the comparison, the restore and the comparison share the rest.
+    expect(await progressAt({ backupId, compare: "true" }, "Compare")).toBe(Math.floor(share + (100 - share) / 2));
   });
 
   it("a restore whose process died is Failed at restart, the lock released, the source exactly as before", async () => {

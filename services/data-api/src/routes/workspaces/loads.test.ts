@@ -9,7 +9,7 @@ import { TEST_DATABASE_KINDS, TEST_POSTGRES_ADMIN_URL } from "../../../../shared
 import { databaseNameOf } from "../../data-plane/project-databases.ts";
 import { INTERRUPTED_MESSAGE, recoverInterruptedJobs } from "../../jobs/recover.ts";
 import { UPLOAD_STOPPED_MESSAGE } from "../../data-plane/flat-file/arriving-file.ts";
-import { LOAD_BACKUP_SHARE } from "../../data-plane/flat-file/flat-file-load.ts";
+import { AUTOMATIC_BACKUP_SHARE } from "../../data-plane/backups/backup-jobs.ts";
 import { NOT_TEXT_MESSAGE, ZIP_NOT_TEXT_MESSAGE } from "../../data-plane/flat-file/text-encoding.ts";
 import { TEST_DATABASE_SERVER, USERS, createTestApi, type TestApi } from "../../testing/harness.ts";
 import { addProjectTable, column, loadableProject as loadableProjectOf, makeApplication, makeProject } from "../../testing/project-fixtures.ts";
@@ -534,7 +534,7 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
     expect(job.progressDetail!.bytesRead).toBeLessThanOrEqual(150_000);
     // The bar grows with the bytes read: the backup done is a small share of it, not half.
     const { bytesRead, bytesTotal } = job.progressDetail!;
-    expect(Math.abs(job.progress - (100 * LOAD_BACKUP_SHARE + 100 * (1 - LOAD_BACKUP_SHARE) * (bytesRead / bytesTotal)))).toBeLessThanOrEqual(1);
+    expect(Math.abs(job.progress - (100 * AUTOMATIC_BACKUP_SHARE + 100 * (1 - AUTOMATIC_BACKUP_SHARE) * (bytesRead / bytesTotal)))).toBeLessThanOrEqual(1);
     const res = await upload.finish();
     expect(res.status, JSON.stringify(res.body)).toBe(202);
     expect(res.body).toMatchObject({ jobId: job.id, load: { fileName: "arriving.csv", tableName: "Customers", fileBytes: ARRIVING_CSV.length } });
