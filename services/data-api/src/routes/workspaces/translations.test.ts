@@ -145,6 +145,20 @@ describe.each(TEST_DATABASE_KINDS)("translating a file with a mapping project's 
     expect((await api.get(`${BASE}/${project.id}/translations`, analyst)).body.length).toBe(before);
   });
 
+  it("finds the table named in any case, else by the file's name, in this project's structure only", async () => {
+    const before = (await api.get(`${BASE}/${project.id}/translations`, analyst)).body.length;
+    // Another project of the same company has a table this one lacks: naming it is refused, as an unknown name is.
+    const other = await makeMappingProject(api, analyst, { companyId: acme.id, applicationId: project.applicationId });
+    await addProjectTable(api, other.id, { name: "contractors", columns: [column("grade", "nvarchar", { length: 3 })] });
+    const choose = { table: ["Choose a table of the file data structure"] };
+    expect((await translate({ name: "x.csv", text: "grade\nG7\n" }, { table: "contractors" })).body.fieldErrors).toEqual(choose);
+    expect((await translate({ name: "contractors.csv", text: "grade\nG7\n" }, {})).body.fieldErrors).toEqual(choose);
+    expect((await api.get(`${BASE}/${project.id}/translations`, analyst)).body.length).toBe(before);
+    const started = await translate({ name: "x.csv", text: "grade,department,salary\nG7,FIN,1\n" }, { table: " EMPLOYEES " });
+    expect(started.status, JSON.stringify(started.body)).toBe(202);
+    expect(await finished(started.body.id)).toMatchObject({ status: "Completed", tableName: "employees" });
+  });
+
   it("fails a file broken further down with the reason, and gives no file for it", async () => {
     const started = await translate({ name: "broken.csv", text: 'grade,department,salary\nG7,FIN,1\nG7,"FIN,2\n' });
     const done = await finished(started.body.id);

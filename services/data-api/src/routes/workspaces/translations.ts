@@ -3,6 +3,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
+import type { Table } from "../../../../../contracts/dictionary.ts";
 import { translationSchema } from "../../../../../contracts/mappings.ts";
 import { DEFAULT_FLAT_FILE_PARAMETERS } from "../../../../../contracts/values/projects.ts";
 import { WORKSPACES } from "../../../../../contracts/workspaces.ts";
@@ -13,8 +14,9 @@ import { DelimitedFormatError } from "../../data-plane/flat-file/read-delimited.
 import { FlatFileProblem, readFlatFile } from "../../data-plane/flat-file/read-flat-file.ts";
 import { receiveUpload, uploadsTmpDir } from "../../dictionary-bulk/receive-upload.ts";
 import { createRouter, jsonContent } from "../../openapi.ts";
+import { nameKey } from "../../repositories/db-helpers.ts";
 import { findProjectDictionaryRef } from "../../repositories/dictionaries.ts";
-import { readTables } from "../../repositories/dictionary-tables.ts";
+import { tablesNamed } from "../../repositories/dictionary-tables.ts";
 import * as store from "../../repositories/translations.ts";
 import { findMappingTable, valuesAfter } from "../../repositories/value-maps.ts";
 import { translateInWorker } from "../../translations/translate-in-worker.ts";
@@ -89,8 +91,9 @@ export function createTranslationFileRoutes() {
         const received = upload.file;
         if (!received) throw validationProblem({ file: ["Choose the file to translate"] });
         if (received.size === 0) throw validationProblem({ file: ["The file is empty"] });
-        const wanted = (upload.fields.table?.trim() || received.name.replace(/\.[^.]*$/, "")).toLowerCase();
-        const table = (await readTables(db, dictionary.id)).find((t) => t.name.toLowerCase() === wanted);
+        const wanted = nameKey(upload.fields.table?.trim() || received.name.replace(/\.[^.]*$/, ""));
+        // The one table named (any case), read by its name key: not the whole dictionary.
+        const table = (await tablesNamed(db, dictionary.id, [wanted])).get(wanted);
         if (!table) throw validationProblem({ table: ["Choose a table of the file data structure"] });
         const columns = (await findMappingTable(db, dictionary.id, table.id))!.columns.filter((col) => col.translate);
         if (columns.length === 0) throw validationProblem({ table: [`No column of ${table.name} is translated: mark its coded columns "Translate" first`] });
@@ -186,12 +189,7 @@ async function mappedPairs(c: AnyContext, columnId: string): Promise<[string, st
 const PAIRS_PAGE = 2_000;
 
 /** Refuses (400 at `file`) a file whose header the table cannot match, or that lacks a translated column: before anything starts. */
-async function checkColumns(
-  at: string,
-  parameters: Parameters<typeof readFlatFile>[1],
-  table: Awaited<ReturnType<typeof readTables>>[number],
-  translated: string[],
-) {
+async function checkColumns(at: string, parameters: Parameters<typeof readFlatFile>[1], table: Table, translated: string[]) {
   try {
     const reading = await readFlatFile(at, parameters, table);
     const first = await reading.records.next();
