@@ -195,6 +195,10 @@ export const translationSchema = z.object({
   finishedAt: z.string().nullable(),
 });
 export type Translation = z.infer<typeof translationSchema>;
+/** GET …/translations?page=&pageSize=: a page of the mapping project's translations, newest first. */
+export const translationQuerySchema = pageQuerySchema;
+export type TranslationQuery = z.output<typeof translationQuerySchema>;
+export const translationPageSchema = pageOf(translationSchema);
 
 /** POST …/file-data-structure/samples: the table described from a sample file (its columns, types suggested). */
 export const describedTableSchema = z.object({ tableId: z.string(), name: z.string(), columnCount: z.number().int() });

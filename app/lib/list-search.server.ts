@@ -12,15 +12,16 @@ export function readPaging<Sort extends string>(
   defaultSort: Sort,
   keys: PagingKeys = PAGING_KEYS,
 ): ListPaging<Sort> {
-  const { page, pageSize } = pageQuerySchema.shape;
   const sort = params.get("sort");
+  return { sort: sorts.includes(sort as Sort) ? (sort as Sort) : defaultSort, ...readPage(params, keys) };
+}
+
+/** The page and page size alone, for a list in one order (the translations, newest first); read as readPaging reads them. */
+export function readPage(params: URLSearchParams, keys: PagingKeys = PAGING_KEYS): Omit<ListPaging<never>, "sort"> {
+  const { page, pageSize } = pageQuerySchema.shape;
   const parsedPage = page.safeParse(params.get(keys.page) ?? undefined);
   const parsedSize = pageSize.safeParse(params.get(keys.pageSize) ?? undefined);
-  return {
-    sort: sorts.includes(sort as Sort) ? (sort as Sort) : defaultSort,
-    page: parsedPage.success ? parsedPage.data : 1,
-    pageSize: parsedSize.success ? parsedSize.data : DEFAULT_PAGE_SIZE,
-  };
+  return { page: parsedPage.success ? parsedPage.data : 1, pageSize: parsedSize.success ? parsedSize.data : DEFAULT_PAGE_SIZE };
 }
 
 /** A "name contains" search box's value, as the contracts accept it (trimmed, at most 100 characters). */

@@ -189,7 +189,7 @@ for (const javaScriptEnabled of [true, false]) {
       for await (const chunk of await (await translated).createReadStream()) out += chunk;
       expect(out).toBe("grade\r\nP7\r\nP0\r\nP7\r\n");
       await page.getByRole("link", { name: "Translate another file" }).click();
-      await expect(page.getByRole("table", { name: "Latest translations" })).toContainText("payroll.csv");
+      await expect(page.getByRole("table", { name: "Translations, newest first" })).toContainText("payroll.csv");
 
       // A migration project names this mapping project: its scripts then join the value maps as tables of schema maps.
       const migration = `Payroll migration ${suffix}`;

@@ -19,6 +19,7 @@ import {
   describedTableSchema,
   mappingTableSchema,
   sampleResultSchema,
+  translationPageSchema,
   translationSchema,
   valueMapImportSchema,
   valueMapPageSchema,
@@ -26,6 +27,7 @@ import {
   type columnSettingsSchema,
   type createMappingProjectSchema,
   type saveValuesSchema,
+  type TranslationQuery,
   type valueMapQuerySchema,
 } from "../../../contracts/mappings";
 import { projectDictionarySchema, tableSchema, tablesPageSchema } from "../../../contracts/dictionary";
@@ -154,7 +156,7 @@ export function workspaceApi(ws: WorkspaceDescriptor, as: Caller) {
       /** A mapping project's "Translate a file": started from an upload streamed through, then followed. */
       translations: {
         start: (upload: StreamedUpload) => callService("data-api", at(id, "translations"), as, { method: "POST", stream: upload, schema: translationSchema }),
-        list: () => callService("data-api", at(id, "translations"), as, { schema: z.array(translationSchema) }),
+        list: (query: TranslationQuery) => callService("data-api", at(id, "translations"), as, { schema: translationPageSchema, query }),
         get: (translationId: string) => callService("data-api", at(id, "translations", translationId), as, { schema: translationSchema }),
         file: (translationId: string) => callServiceStream("data-api", at(id, "translations", translationId, "file"), as),
       },

@@ -260,3 +260,34 @@ describe("the Table select of Translate a file", () => {
     expect((await load("&name=nothing")).tables).toEqual({ search: "nothing", names: [], matching: 0 });
   });
 });
+
+describe("the translations of Translate a file", () => {
+  it("lists them newest first a page at a time, the older ones a link away", async () => {
+    const { projectId } = await mappedGrade(ANALYST, acme.id, [{ sourceValue: "G1", targetValue: "P1" }]);
+    // Eleven translations, each started once the one before is listed (they are listed by when they started).
+    for (let i = 1; i <= 11; i++) {
+      const form = new FormData();
+      form.set("file", new File(["grade\nG1\n"], `file-${String(i).padStart(2, "0")}.csv`, { type: "text/csv" }));
+      form.set("table", "employees");
+      await api(ANALYST, "POST", `${API}/${projectId}/translations`, form);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    const options = { params: { mappingProjectId: projectId }, middleware: workspaceLayout.middleware };
+    const load = async (query: string) =>
+      (await call(ANALYST, `/translations/mappings/${projectId}/translate?companyId=${acme.id}${query}`, translatePage.loader, options)) as any;
+    const names = (data: any) => data.translations.items.map((t: { fileName: string }) => t.fileName);
+
+    const first = await load("&pageSize=10&name=emp");
+    expect(first.translations).toMatchObject({ total: 11, page: 1, pageSize: 10 });
+    expect(names(first)[0]).toBe("file-11.csv");
+    expect(names(first)).toHaveLength(10);
+    const html = decode(renderPage(first, undefined, translatePage));
+    expect(html).toContain("Page 1 of 2 · 11 translations");
+    // Next goes to page 2, keeping the page size and the table search.
+    const next = new URL(html.match(/<a rel="next"[^>]*href="([^"]*)"/)![1]!, PORTAL_URL).searchParams;
+    expect(Object.fromEntries(next)).toEqual({ name: "emp", page: "2", pageSize: "10" });
+    expect(names(await load("&pageSize=10&page=2"))).toEqual(["file-01.csv"]);
+    // A page size not offered falls back to the default (25), which lists them all.
+    expect(names(await load("&pageSize=7"))).toHaveLength(11);
+  });
+});

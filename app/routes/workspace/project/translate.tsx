@@ -4,11 +4,14 @@ import { FileField, FormErrors, SelectField } from "~/components/forms/fields";
 import { StatusButton, useIsPending } from "~/components/forms/status-button";
 import { formatTimestamp } from "~/components/projects/format";
 import { Card } from "~/components/ui/card";
+import { Pagination, PastTheEnd } from "~/components/ui/pagination";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { getFormProps, useServerForm } from "~/lib/forms";
 import { submitUpload } from "~/lib/forms.server";
 import { afterGuard } from "~/lib/guards.server";
+import { DEFAULT_PAGE_SIZE } from "~/lib/list-search";
+import { readPage } from "~/lib/list-search.server";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
 import { MAX_UPLOAD_BYTES_DEFAULT } from "../../../../contracts/values/loads";
 import { redirectWithFlash } from "~/lib/flash.server";
@@ -19,7 +22,8 @@ import type { Route } from "./+types/translate";
 /**
  * A mapping project's "Translate a file" (issue 12): upload a client's file of a described table; it
  * is translated with the table's value maps in the background, and its page shows the progress, the
- * report and the download. The latest translations are listed below the form.
+ * report and the download. The translations are listed below the form, newest first, a page at a
+ * time (`?page=&pageSize=`, paged in SQL by the data API).
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   // The Table select offers the first dictionary tables whose name contains `?name=` (a dictionary may have thousands).
@@ -27,7 +31,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const calls = projectCalls(context);
   const [{ project, access }, [tables, translations]] = await afterGuard(
     projectScope(context),
-    Promise.all([dictionaryTableChoices(calls, params), calls.translations.list()]),
+    Promise.all([dictionaryTableChoices(calls, params), calls.translations.list(readPage(params))]),
   );
   return { projectId: project.id, tables, translations, canWrite: access.canWrite };
 }
@@ -53,6 +57,13 @@ export default function TranslatePage({ loaderData, actionData }: Route.Componen
   const href = useCompanyHref();
   const paths = useWorkspacePaths();
   const pending = useIsPending();
+  // Links to the list's pages keep the table search, and the table search keeps the list's page.
+  const paging = {
+    page: translations.page === 1 ? undefined : String(translations.page),
+    pageSize: translations.pageSize === DEFAULT_PAGE_SIZE ? undefined : String(translations.pageSize),
+  };
+  const pageHref = (page: number) =>
+    href(paths.translations.root(projectId), { name: tables.search || undefined, ...paging, page: page === 1 ? undefined : page });
   const result = actionData?.result;
   const [form, fields] = useServerForm({ id: "translate", lastResult: result });
   // A refused post's table stays offered and chosen, whatever the search lists.
@@ -70,7 +81,7 @@ export default function TranslatePage({ loaderData, actionData }: Route.Componen
             the same columns, and a report of what had no mapping.
           </p>
           <div className="mt-4">
-            <FindTableForm action={paths.translations.root(projectId)} choices={tables} of="data dictionary" />
+            <FindTableForm action={paths.translations.root(projectId)} choices={tables} keep={paging} of="data dictionary" />
           </div>
           <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="mt-4 flex flex-col gap-4">
             <FormErrors form={form} />
@@ -90,39 +101,52 @@ export default function TranslatePage({ loaderData, actionData }: Route.Componen
       ) : null}
       <section aria-labelledby="latest-title">
         <h2 id="latest-title" className="text-lg font-semibold">
-          Latest translations
+          Translations
         </h2>
-        {translations.length === 0 ? (
+        {translations.total === 0 ? (
           <p className="mt-2 text-sm text-muted-foreground">No file translated yet.</p>
         ) : (
-          <Table aria-label="Latest translations" className="mt-3">
-            <TableHeader>
-              <TableRow>
-                <TableHead>File</TableHead>
-                <TableHead>Table</TableHead>
-                <TableHead>Status</TableHead>
-                <TableHead className="text-right">Rows written</TableHead>
-                <TableHead className="text-right">Rejected</TableHead>
-                <TableHead>Started</TableHead>
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {translations.map((t) => (
-                <TableRow key={t.id}>
-                  <TableCell>
-                    <Link to={href(paths.translations.one(projectId, t.id))} className="text-brand hover:underline">
-                      {t.fileName}
-                    </Link>
-                  </TableCell>
-                  <TableCell>{t.tableName}</TableCell>
-                  <TableCell>{t.status}</TableCell>
-                  <TableCell className="text-right tabular-nums">{t.rowsWritten.toLocaleString("en-US")}</TableCell>
-                  <TableCell className="text-right tabular-nums">{t.rowsRejected.toLocaleString("en-US")}</TableCell>
-                  <TableCell className="whitespace-nowrap">{formatTimestamp(t.createdAt)}</TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
+          <>
+            {translations.items.length === 0 ? (
+              <PastTheEnd page={translations.page} />
+            ) : (
+              <Table aria-label="Translations, newest first" className="mt-3">
+                <TableHeader>
+                  <TableRow>
+                    <TableHead>File</TableHead>
+                    <TableHead>Table</TableHead>
+                    <TableHead>Status</TableHead>
+                    <TableHead className="text-right">Rows written</TableHead>
+                    <TableHead className="text-right">Rejected</TableHead>
+                    <TableHead>Started</TableHead>
+                  </TableRow>
+                </TableHeader>
+                <TableBody>
+                  {translations.items.map((t) => (
+                    <TableRow key={t.id}>
+                      <TableCell>
+                        <Link to={href(paths.translations.one(projectId, t.id))} className="text-brand hover:underline">
+                          {t.fileName}
+                        </Link>
+                      </TableCell>
+                      <TableCell>{t.tableName}</TableCell>
+                      <TableCell>{t.status}</TableCell>
+                      <TableCell className="text-right tabular-nums">{t.rowsWritten.toLocaleString("en-US")}</TableCell>
+                      <TableCell className="text-right tabular-nums">{t.rowsRejected.toLocaleString("en-US")}</TableCell>
+                      <TableCell className="whitespace-nowrap">{formatTimestamp(t.createdAt)}</TableCell>
+                    </TableRow>
+                  ))}
+                </TableBody>
+              </Table>
+            )}
+            <Pagination
+              page={translations.page}
+              pageSize={translations.pageSize}
+              total={translations.total}
+              noun={["translation", "translations"]}
+              href={pageHref}
+            />
+          </>
         )}
       </section>
     </div>

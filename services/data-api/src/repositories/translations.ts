@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 import type { Kysely, Selectable } from "kysely";
-import { translationReportSchema, type Translation, type TranslationReport } from "../../../../contracts/mappings.ts";
+import { translationReportSchema, type Translation, type TranslationQuery, type TranslationReport } from "../../../../contracts/mappings.ts";
 import type { TranslationStatus } from "../../../../contracts/values/mappings.ts";
 import type { Database } from "../db/schema.ts";
 import type { TranslationsTable } from "../db/schema-templates.ts";
 import type { TranslateProgress } from "../translations/translate-messages.ts";
-import { inTransaction } from "./db-helpers.ts";
+import { inTransaction, totalOf } from "./db-helpers.ts";
 
 /** Files translated with a mapping project's maps (migration 0016); the translated files are on disk. */
 
@@ -103,10 +103,18 @@ export async function findTranslation(db: Kysely<Database>, projectId: string, i
   return row && toTranslation(row);
 }
 
-/** The mapping project's latest translations, newest first. */
-export async function latestTranslations(db: Kysely<Database>, projectId: string, limit: number): Promise<Translation[]> {
-  const rows = await db.selectFrom("translations").selectAll().where("project_id", "=", projectId).orderBy("created_at", "desc").limit(limit).execute();
-  return rows.map(toTranslation);
+/** One page of the mapping project's translations, newest first (the id orders those started in the same instant). */
+export async function listTranslations(db: Kysely<Database>, projectId: string, query: TranslationQuery) {
+  const rows = db.selectFrom("translations").where("project_id", "=", projectId);
+  const items = await rows
+    .selectAll()
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .limit(query.pageSize)
+    .offset((query.page - 1) * query.pageSize)
+    .execute();
+  const total = await totalOf(items.length, query, () => rows.select((eb) => eb.fn.countAll<number | string>().as("n")).executeTakeFirstOrThrow());
+  return { items: items.map(toTranslation), total, page: query.page, pageSize: query.pageSize };
 }
 
 /** After a restart (or in another process, once silent for a while): a translation still Running never ends. */

@@ -84,7 +84,7 @@ describe.each(TEST_DATABASE_KINDS)("translating a file with a mapping project's 
     expect(res.headers.get("content-disposition")).toContain("payroll-translated.csv");
     expect(await res.text()).toBe('grade,department,salary\r\nP7,Finance,10\r\nG0,"Human, resources",20\r\nG0,Finance,\r\n');
     const listed = await api.get(`${BASE}/${project.id}/translations`, analyst);
-    expect(listed.body[0].id).toBe(done.id);
+    expect(listed.body.items[0].id).toBe(done.id);
   });
 
   it("reads a file without a header by position, and an .xlsx-less semicolon file by its detected delimiter", async () => {
@@ -132,7 +132,7 @@ describe.each(TEST_DATABASE_KINDS)("translating a file with a mapping project's 
   });
 
   it("refuses a file whose columns do not match the table, and one without a translated table, before anything starts", async () => {
-    const before = (await api.get(`${BASE}/${project.id}/translations`, analyst)).body.length;
+    const before = (await api.get(`${BASE}/${project.id}/translations`, analyst)).body.total;
     const unknown = await translate({ name: "x.csv", text: "grade,boss\nG7,Ann\n" });
     expect(unknown.status).toBe(400);
     expect(unknown.body.fieldErrors.file[0]).toMatch(/^The file has a column the table 'employees' lacks: boss/);
@@ -142,18 +142,18 @@ describe.each(TEST_DATABASE_KINDS)("translating a file with a mapping project's 
     expect((await translate({ name: "x.csv", text: "a" }, { table: "nope" })).body.fieldErrors.table).toEqual(["Choose a table of the file data structure"]);
     const binary = await translate({ name: "x.csv", text: "\u0000\u0001binary" });
     expect(binary.status).toBe(400);
-    expect((await api.get(`${BASE}/${project.id}/translations`, analyst)).body.length).toBe(before);
+    expect((await api.get(`${BASE}/${project.id}/translations`, analyst)).body.total).toBe(before);
   });
 
   it("finds the table named in any case, else by the file's name, in this project's structure only", async () => {
-    const before = (await api.get(`${BASE}/${project.id}/translations`, analyst)).body.length;
+    const before = (await api.get(`${BASE}/${project.id}/translations`, analyst)).body.total;
     // Another project of the same company has a table this one lacks: naming it is refused, as an unknown name is.
     const other = await makeMappingProject(api, analyst, { companyId: acme.id, applicationId: project.applicationId });
     await addProjectTable(api, other.id, { name: "contractors", columns: [column("grade", "nvarchar", { length: 3 })] });
     const choose = { table: ["Choose a table of the file data structure"] };
     expect((await translate({ name: "x.csv", text: "grade\nG7\n" }, { table: "contractors" })).body.fieldErrors).toEqual(choose);
     expect((await translate({ name: "contractors.csv", text: "grade\nG7\n" }, {})).body.fieldErrors).toEqual(choose);
-    expect((await api.get(`${BASE}/${project.id}/translations`, analyst)).body.length).toBe(before);
+    expect((await api.get(`${BASE}/${project.id}/translations`, analyst)).body.total).toBe(before);
     const started = await translate({ name: "x.csv", text: "grade,department,salary\nG7,FIN,1\n" }, { table: " EMPLOYEES " });
     expect(started.status, JSON.stringify(started.body)).toBe(202);
     expect(await finished(started.body.id)).toMatchObject({ status: "Completed", tableName: "employees" });
@@ -166,6 +166,26 @@ describe.each(TEST_DATABASE_KINDS)("translating a file with a mapping project's 
     expect(done.error).toMatch(/^The file could not be read: on row 3/);
     const res = await api.app.request(`${BASE}/${project.id}/translations/${done.id}/file`, { headers: { authorization: `Bearer ${analyst}` } });
     expect(res.status).toBe(409);
+  });
+
+  it("lists the translations newest first a page at a time, the older ones on the next pages", async () => {
+    const other = await makeMappingProject(api, analyst, { companyId: acme.id, applicationId: project.applicationId });
+    const start = Date.parse("2026-01-01T00:00:00Z");
+    for (let i = 1; i <= 12; i++)
+      await createTranslation(
+        api.db,
+        { projectId: other.id, tableName: "employees", fileName: `file-${i}.csv`, bytesTotal: 1, userId: "u" },
+        new Date(start + i * 1000),
+      );
+    const names = (page: { items: Translation[] }) => page.items.map((t) => t.fileName);
+    const first = await api.get(`${BASE}/${other.id}/translations?pageSize=10`, analyst);
+    expect(first.body).toMatchObject({ total: 12, page: 1, pageSize: 10 });
+    expect(names(first.body)).toEqual([12, 11, 10, 9, 8, 7, 6, 5, 4, 3].map((i) => `file-${i}.csv`));
+    const second = await api.get(`${BASE}/${other.id}/translations?page=2&pageSize=10`, analyst);
+    expect(second.body).toMatchObject({ total: 12, page: 2 });
+    expect(names(second.body)).toEqual(["file-2.csv", "file-1.csv"]);
+    expect((await api.get(`${BASE}/${other.id}/translations`, analyst)).body.items).toHaveLength(12);
+    expect((await api.get(`${BASE}/${other.id}/translations?pageSize=1000`, analyst)).status).toBe(400);
   });
 
   it("is the project's: another company's answers 404; after a restart a translation left Running is Failed", async () => {

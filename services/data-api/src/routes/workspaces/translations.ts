@@ -4,7 +4,7 @@ import { Readable } from "node:stream";
 import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
 import type { Table } from "../../../../../contracts/dictionary.ts";
-import { translationSchema } from "../../../../../contracts/mappings.ts";
+import { translationPageSchema, translationQuerySchema, translationSchema } from "../../../../../contracts/mappings.ts";
 import { DEFAULT_FLAT_FILE_PARAMETERS } from "../../../../../contracts/values/projects.ts";
 import { WORKSPACES } from "../../../../../contracts/workspaces.ts";
 import { ApiProblem, NotFoundError, validationProblem } from "../../api-problem.ts";
@@ -37,9 +37,6 @@ const TAGS = ["Translations"];
 const idParams = z.object({ id: z.string().min(1) });
 const translationParams = idParams.extend({ translationId: z.string().min(1) });
 
-/** How many translations the translate page lists. */
-const LISTED = 10;
-
 const start = createRoute({
   method: "post",
   path: BASE,
@@ -55,9 +52,9 @@ const list = createRoute({
   method: "get",
   path: BASE,
   tags: TAGS,
-  summary: `The mapping project's latest ${LISTED} translations, newest first`,
-  request: { params: idParams },
-  responses: { 200: jsonContent(z.array(translationSchema), "The translations."), ...readErrorsOf(descriptor) },
+  summary: "The mapping project's translations, newest first, a page at a time",
+  request: { params: idParams, query: translationQuerySchema },
+  responses: { 200: jsonContent(translationPageSchema, "A page of translations."), 400: { description: "A bad query." }, ...readErrorsOf(descriptor) },
 });
 const get = createRoute({
   method: "get",
@@ -139,7 +136,7 @@ export function createTranslationFileRoutes() {
     })
     .openapi(list, async (c) => {
       const { workspace } = await requireWorkspace(c, "translation", c.req.valid("param").id, { write: false });
-      return c.json(await store.latestTranslations(c.var.deps.db, workspace.id, LISTED), 200);
+      return c.json(await store.listTranslations(c.var.deps.db, workspace.id, c.req.valid("query")), 200);
     })
     .openapi(get, async (c) => {
       const params = c.req.valid("param");
