@@ -3,6 +3,7 @@ import { E2E } from "../../playwright.config";
 import { expectAreaPage, expectPermissionDenied } from "./areas";
 import { signIn } from "./fixtures";
 import { acme, birch, cedar, DEMO, expect, test, withCompany } from "./sessions";
+import { toggleSidebar } from "./shell-steps";
 
 /** Spec §9: the sidebar breakpoint. */
 const WIDE = { width: 1366, height: 900 };
@@ -29,18 +30,6 @@ async function expectSidebar(page: Page, state: "expanded" | "collapsed") {
     await expect.poll(() => width(menu), { message: "sidebar width" }).toBeLessThan(100);
     await expect.poll(() => width(label), { message: "link text width" }).toBeLessThanOrEqual(1);
   }
-}
-
-/**
- * Presses "Toggle sidebar" and waits for the POST that remembers the choice to be answered (a form
- * post to /sidebar without JavaScript, React Router's fetch of /sidebar.data with it).
- */
-async function toggleSidebar(page: Page) {
-  const answered = page.waitForResponse(
-    (res) => res.request().method() === "POST" && /^\/sidebar(\.data)?$/.test(new URL(res.url()).pathname),
-  );
-  await page.getByRole("button", { name: "Toggle sidebar" }).click();
-  await answered;
 }
 
 test.describe("sidebar and window width", () => {

@@ -2,6 +2,7 @@ import type { Locator, Page } from "@playwright/test";
 import { fillColumn } from "./dictionary-steps";
 import { createApplication } from "./master-data";
 import { acme, birch, DEMO, expect, test, withCompany } from "./sessions";
+import { toggleSidebar } from "./shell-steps";
 
 /**
  * Below 1366 px the sidebar is a narrow rail: the selected company stays readable in the header,
@@ -147,9 +148,10 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(menu).toBeHidden();
       await expect(page.getByRole("combobox", { name: "Company" })).toBeHidden();
 
-      const answered = page.waitForResponse((res) => res.request().method() === "POST" && /^\/sidebar(\.data)?$/.test(new URL(res.url()).pathname));
+      // Opened by this page alone (a fragment without JavaScript, state with it): nothing is posted or remembered.
+      const posts: string[] = [];
+      page.on("request", (req) => void (req.method() === "POST" && posts.push(req.url())));
       await toggle.click();
-      await answered;
       await expect(toggle).toHaveAttribute("aria-expanded", "true");
       await expect(menu.getByRole("link", { name: "Projects" })).toBeVisible();
       await expect.poll(async () => (await box(page.getByRole("complementary"))).width, { message: "sidebar width" }).toBeGreaterThan(200);
@@ -157,10 +159,47 @@ for (const javaScriptEnabled of [true, false]) {
       // Over the content: the page keeps its width.
       expect((await box(main)).width).toBeGreaterThanOrEqual(PHONE.width - 1);
       await expectFitsPhone(page);
+      expect(new URL(page.url()).searchParams.get("companyId"), "the page's query is kept").toBe(acme.id);
 
       await toggle.click();
       await expect(toggle).toHaveAttribute("aria-expanded", "false");
       await expect(menu).toBeHidden();
+
+      if (javaScriptEnabled) {
+        // Escape closes it, the focus back on its button.
+        await toggle.click();
+        await menu.getByRole("link", { name: "Projects" }).focus();
+        await page.keyboard.press("Escape");
+        await expect(menu).toBeHidden();
+        await expect(toggle).toBeFocused();
+      }
+
+      // A page reached from the menu starts with it closed: it was open for the page it was opened on.
+      await toggle.click();
+      await menu.getByRole("link", { name: "Applications" }).click();
+      await expect(page).toHaveURL(/\/migration\/application\?/);
+      await expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible();
+      await expect(toggle).toHaveAttribute("aria-expanded", "false");
+      await expect(menu).toBeHidden();
+      expect(posts, "nothing posted").toEqual([]);
+    });
+
+    test("the choice of wider windows to keep the sidebar expanded does not open the menu over a phone's page", async ({ page }) => {
+      await page.setViewportSize({ width: 1365, height: 800 });
+      await page.goto(withCompany("/migration/projects", acme.id));
+      const toggle = page.getByRole("button", { name: "Toggle sidebar" });
+      await expect(toggle).toHaveAttribute("aria-expanded", "false");
+      await toggleSidebar(page);
+      await expect(toggle).toHaveAttribute("aria-expanded", "true");
+      await page.reload();
+      await expect(toggle).toHaveAttribute("aria-expanded", "true");
+
+      await page.setViewportSize(PHONE);
+      await page.goto(withCompany("/migration/application", acme.id));
+      await expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible();
+      await expect(toggle).toHaveAttribute("aria-expanded", "false");
+      await expect(page.getByRole("navigation", { name: "Main menu" })).toBeHidden();
+      expect((await box(page.getByRole("main"))).width).toBeGreaterThanOrEqual(PHONE.width - 1);
     });
   });
 

@@ -1,12 +1,21 @@
-import { Icon } from "~/components/ui/icon";
+import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
 import { NavLink, useFetcher, useLocation } from "react-router";
+import { Icon } from "~/components/ui/icon";
 import type { Company } from "../../../contracts/data-api";
 import { useCompanyHref } from "~/lib/company-href";
 import type { MenuSection } from "~/lib/menu";
 import { CompanyPicker } from "./company-picker";
 import { MenuIcon } from "./menu-icon";
+import { MAIN_ID } from "./skip-link";
 
 export type SidebarState = "auto" | "expanded" | "collapsed";
+
+/**
+ * The sidebar's id, the fragment that opens it as the menu on a phone's width without JavaScript
+ * (`.sidebar:target`, app.css). Not the remembered state: the menu opened on a phone is open for that
+ * page only, and the next page, reached from it, starts with the menu closed.
+ */
+export const SIDEBAR_ID = "menu";
 
 type SidebarProps = {
   state: SidebarState;
@@ -24,9 +33,17 @@ export function Sidebar({ state, sections, companies, company, dashboardUrl }: S
   const pending = fetcher.formData?.get("state");
   const shown: SidebarState = pending === "expanded" || pending === "collapsed" ? pending : state;
   const here = location.pathname + location.search;
+  const menu = usePhoneMenu();
 
   return (
-    <aside className="sidebar flex shrink-0 flex-col border-r border-border bg-white transition-[width]" data-state={shown}>
+    <aside
+      id={SIDEBAR_ID}
+      className="sidebar flex shrink-0 flex-col border-r border-border bg-white transition-[width]"
+      data-state={shown}
+      data-enhanced={menu.enhanced || undefined}
+      data-menu={menu.open ? "open" : undefined}
+      onKeyDown={menu.onKeyDown}
+    >
       <div className="border-b border-border p-3">
         <CompanyPicker companies={companies} company={company} />
       </div>
@@ -63,6 +80,7 @@ export function Sidebar({ state, sections, companies, company, dashboardUrl }: S
       <div className="sidebar-toggle border-t border-border p-2">
         <ToggleForm fetcher={fetcher} className="sidebar-collapse" next="collapsed" here={here} expanded />
         <ToggleForm fetcher={fetcher} className="sidebar-expand" next="expanded" here={here} expanded={false} />
+        <PhoneMenuToggles menu={menu} />
       </div>
     </aside>
   );
@@ -96,5 +114,77 @@ function ToggleForm({
         <span className="sidebar-label">{expanded ? "Collapse" : "Expand"}</span>
       </button>
     </fetcher.Form>
+  );
+}
+
+/**
+ * The menu of a phone's width (app.css: below 48rem the sidebar is a bar with this button, the menu
+ * lying over the page when open). Without JavaScript the button is a GET form to this page's URL with
+ * the sidebar's fragment: the browser opens it by `:target`, and the next page, without the fragment,
+ * starts closed. With JavaScript it is state of this page, closed when the page changes or on Escape.
+ */
+function usePhoneMenu() {
+  const location = useLocation();
+  const [enhanced, setEnhanced] = useState(false);
+  // Open on the page (the navigation, by its key) where it was opened: any navigation closes it.
+  const [openOn, setOpenOn] = useState<string | null>(null);
+  const open = openOn === location.key;
+  const toggle = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    setEnhanced(true);
+    // Opened by its fragment before JavaScript took over: it stays open, now as state.
+    if (window.location.hash === `#${SIDEBAR_ID}`) setOpenOn(location.key);
+    // Only once, at hydration: later, the menu is this page's state, not the URL's.
+  }, []);
+  return {
+    enhanced,
+    open,
+    toggle,
+    here: location,
+    onToggle(event: FormEvent) {
+      event.preventDefault();
+      setOpenOn(open ? null : location.key);
+    },
+    onKeyDown(event: KeyboardEvent) {
+      if (event.key !== "Escape" || !open) return;
+      setOpenOn(null);
+      toggle.current?.focus();
+    },
+  };
+}
+
+function PhoneMenuToggles({ menu }: { menu: ReturnType<typeof usePhoneMenu> }) {
+  // With JavaScript, one button that keeps the focus as it flips; without, both, app.css showing the one
+  // that flips what the user sees (the menu is open while the URL's fragment is the sidebar's).
+  if (menu.enhanced) return <PhoneMenuToggle menu={menu} opens={!menu.open} className="phone-menu-toggle" />;
+  return (
+    <>
+      <PhoneMenuToggle menu={menu} opens className="phone-menu-open" />
+      <PhoneMenuToggle menu={menu} opens={false} className="phone-menu-close" />
+    </>
+  );
+}
+
+function PhoneMenuToggle({ menu, opens, className }: { menu: ReturnType<typeof usePhoneMenu>; opens: boolean; className: string }) {
+  // This page again (its query as hidden fields: a GET form's action loses its own), with the fragment
+  // that opens the menu, or the main content's, which closes it and takes the reader there.
+  const fragment = opens ? SIDEBAR_ID : MAIN_ID;
+  return (
+    <form method="get" action={`${menu.here.pathname}#${fragment}`} className={className} onSubmit={menu.onToggle}>
+      {[...new URLSearchParams(menu.here.search)].map(([name, value], index) => (
+        <input key={`${name}-${index}`} type="hidden" name={name} value={value} />
+      ))}
+      <button
+        ref={menu.enhanced ? menu.toggle : undefined}
+        type="submit"
+        aria-label="Toggle sidebar"
+        aria-expanded={!opens}
+        aria-controls={SIDEBAR_ID}
+        className="flex w-full items-center gap-3 rounded-md px-3 py-2 text-sm text-muted-foreground hover:bg-muted"
+      >
+        <Icon name={opens ? "menu" : "x"} className="size-4 shrink-0" />
+        <span>{opens ? "Menu" : "Close menu"}</span>
+      </button>
+    </form>
   );
 }

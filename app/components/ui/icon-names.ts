@@ -22,6 +22,7 @@ export const ICON_NAMES = [
   "layout-grid",
   "loader-circle",
   "lock",
+  "menu",
   "panel-left-close",
   "panel-left-open",
   "plus",
@@ -29,6 +30,7 @@ export const ICON_NAMES = [
   "table",
   "trash-2",
   "upload",
+  "x",
 ] as const;
 
 export type IconName = (typeof ICON_NAMES)[number];
