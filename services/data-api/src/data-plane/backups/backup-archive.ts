@@ -274,12 +274,18 @@ async function* checkedCsv(reader: ByteReader, table: BackupTable, signal?: Abor
 /**
  * The tables of the wanted schemas, streamed in the archive's order (the others read past, unchecked
  * by a restore but checked by verifyBackupArchive). Throws RestoreInputProblem from a table's CSV
- * when it is not what the manifest says, and at the end when entries are missing.
+ * when it is not what the manifest says, and at the end when entries are missing. `onManifest` learns
+ * the manifest, the archive's first entry, before the first table comes (a restore's bytes to read),
+ * so that nobody reads the archive a second time to know what it holds.
  */
-export async function* readBackupArchive(filePath: string, options: { schemas: readonly BackupSchema[]; signal?: AbortSignal }): AsyncGenerator<TableInput> {
+export async function* readBackupArchive(
+  filePath: string,
+  options: { schemas: readonly BackupSchema[]; signal?: AbortSignal; onManifest?: (manifest: BackupManifest) => void },
+): AsyncGenerator<TableInput> {
   const reader = new ByteReader(filePath);
   try {
     const manifest = await readManifest(reader);
+    options.onManifest?.(manifest);
     for (const table of manifest.tables) {
       const header = await nextHeader(reader);
       if (!header) throw new RestoreInputProblem(TRUNCATED);

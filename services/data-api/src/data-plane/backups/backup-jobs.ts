@@ -259,7 +259,7 @@ export async function startBackup(deps: BackupDeps, kind: WorkspaceKind, target:
 /** What a restore restores: one of the workspace's backups (an undo's too), or an uploaded file already checked. */
 export type RestoreSource =
   | { kind: "backup"; backup: Backup }
-  | { kind: "archive"; file: { path: string; name: string; size: number }; manifest: BackupManifest }
+  | { kind: "archive"; file: { path: string; name: string; size: number } }
   | { kind: "sqlite"; file: { path: string; name: string; size: number }; plan: SqliteExportPlan };
 
 /** A sentence on what a restore left out or left empty; null when it restored every table whole. */
@@ -309,13 +309,17 @@ export async function startRestore(
           weight: weights.steps[0]!,
           run: async (ctx) => {
             const dictionary = await dictionaryTablesOf(ctx.db, target.projectId);
+            // The bytes read of all there is to read: a SQLite file's size; an archive's source CSV, which its
+            // manifest gives as the restore reads it (an uploaded file's or one of the workspace's backups, an undo's too).
+            let total = source.kind === "sqlite" ? source.file.size : 0;
             const inputs =
               source.kind === "sqlite"
                 ? sqliteTableInputs(source.file.path, source.plan, { signal: ctx.signal })
-                : source.kind === "archive"
-                  ? readBackupArchive(source.file.path, { schemas: ["source"], signal: ctx.signal })
-                  : archiveSourceTables(deps, target.projectId, source.backup.id, ctx.signal);
-            const total = source.kind === "sqlite" ? source.file.size : csvBytesOf(source.kind === "archive" ? source.manifest : null);
+                : readBackupArchive(source.kind === "archive" ? source.file.path : backupFilePath(deps.dataDir, target.projectId, source.backup.id), {
+                    schemas: ["source"],
+                    signal: ctx.signal,
+                    onManifest: (manifest) => (total = sourceCsvBytesOf(manifest)),
+                  });
             const outcome = await restoreSource(deps.dataPlane, target.serverId, target.projectId, dictionary, inputs, {
               signal: ctx.signal,
               onProgress: (done) => ctx.progress(total ? Math.min(0.99, done / total) : 0, total ? { bytesRead: done, bytesTotal: total } : undefined),
@@ -367,9 +371,9 @@ export async function startRestore(
   );
 }
 
-/** The CSV bytes a backup archive holds, when known: a restore's progress. */
-function csvBytesOf(manifest: BackupManifest | null): number {
-  return manifest ? manifest.tables.filter((t) => t.schema === "source").reduce((sum, t) => sum + t.csvBytes, 0) : 0;
+/** The CSV bytes of a backup archive's source tables: what a restore reads, its progress. */
+function sourceCsvBytesOf(manifest: BackupManifest): number {
+  return manifest.tables.filter((t) => t.schema === "source").reduce((sum, t) => sum + t.csvBytes, 0);
 }
 
 /** A comparison (lock reason DataComparison) of a backup with the current source data; `about`: the history entry whose data the backup holds. */

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -6,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Project } from "../../../../../contracts/projects.ts";
 import { DEMO_COMPANIES } from "../../../../../scripts/demo-data.ts";
 import { TEST_DATABASE_KINDS, TEST_POSTGRES_ADMIN_URL } from "../../../../shared/testing/databases.ts";
+import type { BackupManifest, BackupTable } from "../../data-plane/backups/backup-archive.ts";
 import { AUTOMATIC_BACKUP_SHARE } from "../../data-plane/backups/backup-jobs.ts";
 import { databaseNameOf } from "../../data-plane/project-databases.ts";
 import { findJob } from "../../jobs/job-store.ts";
@@ -16,6 +18,17 @@ import { failBackup, insertBackup } from "../../repositories/backups.ts";
 import { loadableProject as loadableProjectOf, makeApplication } from "../../testing/project-fixtures.ts";
 
 const [, acme, birch] = DEMO_COMPANIES;
+
+/** A plain tar's entries: each one's name, where its data starts, and its size. */
+function tarEntries(archive: Buffer) {
+  const entries: { name: string; data: number; size: number }[] = [];
+  for (let at = 0; at + 512 <= archive.length && archive[at] !== 0;) {
+    const size = parseInt(archive.toString("latin1", at + 124, at + 136), 8);
+    entries.push({ name: archive.toString("utf8", at, at + 100).replace(/\0.*$/s, ""), data: at + 512, size });
+    at += 512 + Math.ceil(size / 512) * 512;
+  }
+  return entries;
+}
 
 /**
  * Backups, restores, undo and comparisons through the data API (issue 10), on real project databases:
@@ -356,6 +369,62 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("backups, re
     expect(await progressAt({ backupId }, "Restore")).toBe(share);
     // With the comparison, the restore and the comparison share the rest.
     expect(await progressAt({ backupId, compare: "true" }, "Compare")).toBe(Math.floor(share + (100 - share) / 2));
+  });
+
+  it("shows a restore (or an undo) of the workspace's own backup growing with the bytes it reads, not still at the backup's 5%", async () => {
+    const project = await loadableProject();
+    await loadFile(project, "CustomerId,Code\n1,A\n");
+    const second = await loadFile(project, "CustomerId,Code\n2,B\n");
+    const backupId = second.undoBackup.id;
+    /**
+     * Restores (`body`) the backup whose archive now comes through a pipe, held before its last source
+     * table: answers the job's progress as the restore waits there, then lets the rest come.
+     */
+    async function heldBeforeLastTable(body: object) {
+      const file = path.join(api.dataDir, "backups", project.id, `${backupId}.backup.tar`);
+      const archive = fs.readFileSync(file);
+      const entries = tarEntries(archive);
+      const manifest = JSON.parse(archive.subarray(entries[0]!.data, entries[0]!.data + entries[0]!.size).toString()) as BackupManifest;
+      const source = manifest.tables.filter((t) => t.schema === "source");
+      expect(source.length).toBeGreaterThan(1);
+      const cut = entries.find((e) => e.name === source.at(-1)!.entry)!.data;
+      fs.rmSync(file);
+      execFileSync("mkfifo", [file]);
+      // Read and write: opening it does not wait for the restore to open it; the archive is smaller than the pipe holds.
+      const pipe = await fs.promises.open(file, "r+");
+      try {
+        await pipe.write(archive.subarray(0, cut));
+        const res = await post(`${base(project)}/restores`, body);
+        expect(res.status, JSON.stringify(res.body)).toBe(202);
+        const job = await reportedRead(res.body.jobId);
+        await pipe.write(archive.subarray(cut));
+        expect((await done(res, project)).entry).toMatchObject({ status: "Loaded" });
+        const sum = (tables: BackupTable[]) => tables.reduce((bytes, t) => bytes + t.csvBytes, 0);
+        return { job, read: sum(source.slice(0, -1)), total: sum(source) };
+      } finally {
+        await pipe.close();
+        fs.rmSync(file);
+        fs.writeFileSync(file, archive);
+      }
+    }
+    /** The job once its step has reported bytes read (once a second while a table is restored). */
+    async function reportedRead(jobId: string) {
+      for (let i = 0; i < 100; i++) {
+        const job = await findJob(api.db, jobId);
+        if (job?.progressDetail) return job;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      throw new Error("the restore reported no bytes read within 5 seconds");
+    }
+    const share = 100 * AUTOMATIC_BACKUP_SHARE;
+    for (const body of [{ backupId }, { undo: second.entry.id }]) {
+      const { job, read, total } = await heldBeforeLastTable(body);
+      expect(job.steps.map((step) => step.status)).toEqual(["Completed", "Started"]);
+      expect(job.progressDetail).toMatchObject({ bytesRead: read, bytesTotal: total });
+      expect(Math.abs(job.progress - (share + (100 - share) * (read / total)))).toBeLessThanOrEqual(1);
+      expect(job.progress).toBeGreaterThan(share);
+    }
+    expect((await rowsOf(project)).map((r) => r[0])).toEqual([1]);
   });
 
   it("a restore whose process died is Failed at restart, the lock released, the source exactly as before", async () => {

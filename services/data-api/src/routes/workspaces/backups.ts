@@ -273,7 +273,10 @@ export function createWorkspaceBackupsRouter(descriptor: WorkspaceDescriptor) {
             const ref = await findProjectDictionaryRef(c.var.deps.db, workspace.id);
             const tables = ref ? await readTables(c.var.deps.db, ref.id) : [];
             source = { kind: "sqlite", file, plan: await inspectSqliteExportInWorker(file.path, tables) };
-          } else source = { kind: "archive", file, manifest: await verifyBackupArchive(file.path, { maxCsvBytes: maxBytes * 200 }) };
+          } else {
+            await verifyBackupArchive(file.path, { maxCsvBytes: maxBytes * 200 });
+            source = { kind: "archive", file };
+          }
         } catch (err) {
           if (err instanceof RestoreInputProblem) throw validationProblem({ file: [err.message] });
           throw err;
