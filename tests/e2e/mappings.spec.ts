@@ -21,7 +21,7 @@ for (const javaScriptEnabled of [true, false]) {
   test.describe(`translation mapping projects with ${mode}`, () => {
     test.use({ javaScriptEnabled, signedInAs: "analyst@demo.test" });
 
-    test("create a mapping project through its wizard, describe a file, assign a Mapping template and edit its script", async ({ page }) => {
+    test("create a mapping project through its wizard, describe a file, assign a Mapping template and edit its script", async ({ page, context }) => {
       test.slow();
       const application = `Payroll system ${suffix}`;
       const name = `Payroll codes ${suffix}`;
@@ -130,6 +130,35 @@ for (const javaScriptEnabled of [true, false]) {
       await page.getByLabel("Target value of G7").fill("P7");
       await page.getByLabel(/^Target value of Bob\s+Junior$/).fill("BJ");
       await page.getByRole("button", { name: "Save values" }).click();
+      await expect(page.getByRole("status")).toHaveText("2 values saved.");
+
+      // A save from a tab left open is refused, nothing overwritten: the map as it is now, with what was typed
+      // kept and the target saved meanwhile said under it; saving again, on purpose, keeps what was typed.
+      const other = await context.newPage();
+      await other.goto(page.url());
+      await other.getByLabel("Target value of G1").fill("P1");
+      await other.getByRole("button", { name: "Save values" }).click();
+      await expect(other.getByRole("status")).toHaveText("1 value saved.");
+      await other.close();
+      await page.getByLabel("Target value of G1").fill("Q1");
+      await page.getByLabel("Target value of G7").fill("Q7");
+      await page.getByRole("button", { name: "Save values" }).click();
+      await expect(page.getByRole("alert").first()).toContainText(
+        /^You changed the map of grade in another tab or window at \d\d:\d\d UTC\. Reload it and try again\. The table shows the targets saved now and keeps the ones you typed/,
+      );
+      await expect(page.getByLabel("Target value of G1")).toHaveValue("Q1");
+      await expect(page.getByLabel("Target value of G1")).toHaveAccessibleDescription("Saved meanwhile: P1");
+      await expect(page.getByLabel("Target value of G7")).toHaveValue("Q7");
+      if (javaScriptEnabled) await expectNoViolations(page);
+      await page.getByRole("button", { name: "Save values" }).click();
+      await expect(page.getByText(/Saved meanwhile/)).toHaveCount(0);
+      await expect(page.getByRole("status")).toHaveText("2 values saved.");
+      await expect(page.getByLabel("Target value of G1")).toHaveValue("Q1");
+      // Back as the rest of the journey expects: G1 unmapped, G7 mapped to P7.
+      await page.getByLabel("Target value of G1").fill("");
+      await page.getByLabel("Target value of G7").fill("P7");
+      await page.getByRole("button", { name: "Save values" }).click();
+      await expect(page.getByText("2 of 3 values mapped.")).toBeVisible();
       await expect(page.getByRole("status")).toHaveText("2 values saved.");
       await page.getByLabel("Only unmapped values").check();
       await page.getByRole("button", { name: "Search" }).click();

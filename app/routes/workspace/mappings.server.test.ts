@@ -129,6 +129,92 @@ describe("a column's value map without JavaScript", () => {
   });
 });
 
+/** Each row of the value form as the page renders it: its source value, the target saved (`was`) and the text in its box. */
+function targetsIn(html: string): { source: string; was: string; box: string }[] {
+  const posted = postedForm(html, "save");
+  const all = (name: string) => posted.filter(([n]) => n === name).map(([, v]) => v);
+  const boxes = all("targetValue");
+  const was = all("was");
+  return all("source").map((source, i) => ({ source: JSON.parse(source) as string, was: was[i]!, box: boxes[i]! }));
+}
+
+describe("a column's value map saved from a stale page without JavaScript", () => {
+  it("refuses the save (409) and shows the map as it is now with the targets typed kept, so that saving again keeps them", async () => {
+    const column = await mappedColumn([
+      { sourceValue: "G1", targetValue: null },
+      { sourceValue: "G2", targetValue: "Two" },
+      { sourceValue: "G3", targetValue: null },
+    ]);
+    const stale = (await call(ANALYST, column.url, columnPage.loader, column.options)) as { page: { items: Entry[]; column: { version: number } } };
+    const row = (source: string) => `target-${stale.page.items.findIndex((v) => v.sourceValue === source)}`;
+    // Another tab saves G2 and G3 meanwhile.
+    const { mappingProjectId } = column.options.params;
+    await api(ANALYST, "POST", `${API}/${mappingProjectId}/mapping-columns/${column.columnId}/values`, {
+      version: stale.page.column.version,
+      values: [
+        { sourceValue: "G2", targetValue: "Deux" },
+        { sourceValue: "G3", targetValue: "Trois" },
+      ],
+    });
+
+    const form = postedForm(renderPage(stale), "save", { [row("G1")]: "One", [row("G2")]: "Zwei" });
+    const refused = unwrap(await call(ANALYST, column.url, columnPage.action, { ...column.options, form }));
+    expect(refused?.status).toBe(409);
+    const saved = [
+      { sourceValue: "G1", targetValue: null },
+      { sourceValue: "G2", targetValue: "Deux" },
+      { sourceValue: "G3", targetValue: "Trois" },
+    ];
+    expect(await column.map()).toEqual(saved);
+
+    // The page read again after the refused post: the map as it is now, the version it is at, and what was typed.
+    const now = (await call(ANALYST, column.url, columnPage.loader, column.options)) as { page: { column: { version: number } } };
+    const html = renderPage(now, refused?.data);
+    expect(targetsIn(html)).toEqual([
+      { source: "G1", was: "", box: "One" },
+      { source: "G2", was: "Deux", box: "Zwei" },
+      { source: "G3", was: "Trois", box: "Trois" },
+    ]);
+    expect(html).toMatch(
+      /<div role="alert"[^>]*>You changed the map of grade in another tab or window at \d\d:\d\d UTC\. Reload it and try again\. The table shows the targets saved now and keeps the ones you typed; where a target was changed meanwhile, it is shown under yours\. Check them and save again to keep yours\.<\/div>/,
+    );
+    expect(html).toContain(`<input type="hidden" name="version" value="${now.page.column.version}"/>`);
+    // G2 was changed meanwhile: said under the box that keeps "Zwei"; G1 was not.
+    expect(html).toMatch(/aria-describedby="target-\d-saved"[^>]*\/><p id="target-\d-saved"[^>]*>Saved meanwhile: (?:<!-- -->)?Deux<\/p>/);
+    expect(html.match(/Saved meanwhile/g)).toHaveLength(1);
+
+    // Saving again, on purpose, saves what was typed over the map as it is now.
+    const again = await call(ANALYST, column.url, columnPage.action, { ...column.options, form: postedForm(html, "save") });
+    expect(await flashOf(again)).toBe("2 values saved.");
+    expect(await column.map()).toEqual([
+      { sourceValue: "G1", targetValue: "One" },
+      { sourceValue: "G2", targetValue: "Zwei" },
+      { sourceValue: "G3", targetValue: "Trois" },
+    ]);
+  });
+
+  it("names the values typed whose rows moved to another page meanwhile", async () => {
+    const values = [...Array.from({ length: 9 }, (_, i) => ({ sourceValue: `G0${i + 1}`, targetValue: null })), { sourceValue: "G10", targetValue: "X" }];
+    const column = await mappedColumn([...values, { sourceValue: "G11", targetValue: "Y" }]);
+    const url = `${column.url}&pageSize=10`;
+    const stale = (await call(ANALYST, url, columnPage.loader, column.options)) as { page: { items: Entry[]; column: { version: number } } };
+    expect(stale.page.items.at(-1)?.sourceValue).toBe("G10");
+    // Another tab unmaps G11: unmapped values come first, so G10 moves to the second page.
+    const { mappingProjectId } = column.options.params;
+    await api(ANALYST, "POST", `${API}/${mappingProjectId}/mapping-columns/${column.columnId}/values`, {
+      version: stale.page.column.version,
+      values: [{ sourceValue: "G11", targetValue: null }],
+    });
+
+    const form = postedForm(renderPage(stale), "save", { "target-9": "Ten" });
+    const refused = unwrap(await call(ANALYST, url, columnPage.action, { ...column.options, form }));
+    expect(refused?.status).toBe(409);
+    const html = renderPage(await call(ANALYST, url, columnPage.loader, column.options), refused?.data);
+    expect(html).toContain("Not on this page any more: what you typed for &quot;G10&quot;; search for it to type it again.</div>");
+    expect(targetsIn(html).map((t) => t.box)).not.toContain("Ten");
+  });
+});
+
 describe("adding a value to a column's map", () => {
   it("refuses a source value the map holds, at the field and naming its target, and adds one with spaces around it as a value of its own", async () => {
     const column = await mappedColumn([{ sourceValue: "Alice", targetValue: "A" }]);
@@ -204,7 +290,13 @@ describe("what the value map pages say", () => {
       }),
     );
     expect(refused?.status).toBe(400);
-    expect(refused?.data).toEqual({ form: "save", errors: [`The source value "${"L".repeat(60)}…" has more than 4,000 characters`] });
+    expect(refused?.data).toEqual({
+      form: "save",
+      errors: [`The source value "${"L".repeat(60)}…" has more than 4,000 characters`],
+      // What was typed goes back into the table.
+      typed: [{ sourceValue: long, typed: "X", was: "" }],
+      stale: false,
+    });
   });
 
   it("confirms a column's settings with its stored name, whatever name the form sends", async () => {

@@ -57,6 +57,11 @@ function goneImport(err: unknown): null {
   throw err;
 }
 
+// After a refused save (409: the map changed meanwhile, in another tab or by someone else), the table
+// shows the targets saved now, and the version the form sends is read again: a deliberate second save
+// is applied. What the user typed stays in the table (the refusal brings it back: see ValuesForm).
+export { revalidateAfterConflict as shouldRevalidate } from "~/lib/forms";
+
 /** A map CSV holds at most 100,000 short lines: 20 MB is far beyond any. */
 const IMPORT_MAX_BYTES = 20 * 1024 * 1024;
 
@@ -73,13 +78,15 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   }
   const formData = await readFormData(request);
   const intent = formData.get("intent");
-  const refused = (err: unknown, form: string) => {
+  /** `typed`: the targets a refused save changed, back into the table (see ValuesForm). */
+  const refused = (err: unknown, form: string, typed?: TypedTarget[]) => {
     const failure = serviceFailure(err);
     if (!failure || failure.status >= 500) throw err;
     // The messages of the fields it names (values, values.3.sourceValue…), each naming its value: its
     // `errors` lines lead with those paths, which mean nothing to a user.
     const fieldMessages = [...new Set(Object.values(failure.body.fieldErrors ?? {}).flat())];
-    return data({ form, errors: fieldMessages.length ? fieldMessages : failure.body.errors }, { status: failure.status });
+    const errors = fieldMessages.length ? fieldMessages : failure.body.errors;
+    return data({ form, errors, ...(typed ? { typed, stale: failure.status === 409 } : {}) }, { status: failure.status });
   };
   const version = Number(formData.get("version"));
 
@@ -90,15 +97,15 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     // Only what the user changed: a page's untouched rows are not written again. A text box shows its
     // target without line breaks (and a form post turns those of `was` into CRLF), so both are compared
     // without them, and before trimming: an untouched target with spaces around it is not rewritten.
-    const values = sources
+    const typed: TypedTarget[] = sources
       .map((sourceValue, i) => ({ sourceValue, typed: targets[i] ?? "", was: before[i] ?? "" }))
-      .filter((v) => v.typed !== v.was.replace(/[\r\n]/g, ""))
-      .map(({ sourceValue, typed }) => ({ sourceValue, targetValue: typed.trim() || null }));
+      .filter((v) => v.typed !== withoutLineBreaks(v.was));
+    const values = typed.map(({ sourceValue, typed }) => ({ sourceValue, targetValue: typed.trim() || null }));
     if (values.length === 0) return redirectWithFlash(companyHref(here, companyId), "No value was changed.");
     try {
       await maps.saveValues(params.columnId, { version, values });
     } catch (err) {
-      return refused(err, "save");
+      return refused(err, "save", typed);
     }
     return redirectWithFlash(companyHref(here, companyId), `${values.length} ${values.length === 1 ? "value" : "values"} saved.`);
   }
@@ -139,7 +146,13 @@ export const handle = {
   breadcrumb: (match: UIMatch<unknown, unknown>) => (match.loaderData as Route.ComponentProps["loaderData"] | undefined)?.page.column.name,
 };
 
-type ActionData = { form?: string; errors?: string[]; result?: FormResult } | undefined;
+/** A target the user changed in the table (`was`: the target their page showed), sent back with a refused save. */
+type TypedTarget = { sourceValue: string; typed: string; was: string };
+
+/** A text box shows a target without its line breaks (and a form post turns those of `was` into CRLF). */
+const withoutLineBreaks = (text: string) => text.replace(/[\r\n]/g, "");
+
+type ActionData = { form?: string; errors?: string[]; result?: FormResult; typed?: TypedTarget[]; stale?: boolean } | undefined;
 
 export default function MappingColumnPage({ loaderData, actionData }: Route.ComponentProps) {
   const { projectId, companyId, tableId, page, query, preview, canWrite } = loaderData;
@@ -210,7 +223,7 @@ export default function MappingColumnPage({ loaderData, actionData }: Route.Comp
           </Button>
         </Form>
 
-        <ValuesForm page={page} canWrite={canWrite} errors={errorsOf("save")} />
+        <ValuesForm page={page} canWrite={canWrite} errors={errorsOf("save")} refusal={refused?.form === "save" ? refused : undefined} />
         <Pagination page={page.page} pageSize={page.pageSize} total={page.total} noun={["value", "values"]} href={(p) => withQuery({ page: p })} />
       </section>
 
@@ -224,8 +237,10 @@ export default function MappingColumnPage({ loaderData, actionData }: Route.Comp
   );
 }
 
-function ValuesForm({ page, canWrite, errors }: { page: ValueMapPage; canWrite: boolean; errors: string[] }) {
+function ValuesForm({ page, canWrite, errors, refusal }: { page: ValueMapPage; canWrite: boolean; errors: string[]; refusal: ActionData }) {
   const pending = useIntentPending("save");
+  const typed = new Map((refusal?.typed ?? []).map((t) => [t.sourceValue, t]));
+  const elsewhere = [...typed.keys()].filter((source) => !page.items.some((v) => v.sourceValue === source));
   if (page.items.length === 0) {
     return (
       <p className="mt-4 text-sm">
@@ -235,7 +250,9 @@ function ValuesForm({ page, canWrite, errors }: { page: ValueMapPage; canWrite: 
   }
   return (
     <Form method="post" className="mt-4 flex flex-col gap-3">
-      {errors.length ? <RefusalAlert refusal={errors}>{errors.join(" ")}</RefusalAlert> : null}
+      {errors.length ? (
+        <RefusalAlert refusal={errors}>{[...errors, ...typingKept(Boolean(refusal?.stale && typed.size), elsewhere)].join(" ")}</RefusalAlert>
+      ) : null}
       <input type="hidden" name="intent" value="save" />
       <input type="hidden" name="version" value={page.column.version} />
       <Table aria-label={`Values of ${page.column.name}`}>
@@ -257,19 +274,7 @@ function ValuesForm({ page, canWrite, errors }: { page: ValueMapPage; canWrite: 
               <TableCell className="text-right tabular-nums">{v.count}</TableCell>
               <TableCell>
                 {canWrite ? (
-                  <>
-                    <input type="hidden" name="source" value={exactValue(v.sourceValue)} />
-                    <input type="hidden" name="was" value={v.targetValue ?? ""} />
-                    <label htmlFor={`target-${i}`} className="sr-only">
-                      Target value of {v.sourceValue}
-                    </label>
-                    <input
-                      id={`target-${i}`}
-                      name="targetValue"
-                      defaultValue={v.targetValue ?? ""}
-                      className="w-full max-w-xs rounded-md border border-input px-2 py-1 text-sm"
-                    />
-                  </>
+                  <TargetInput value={v} id={`target-${i}`} typed={typed.get(v.sourceValue)} stale={Boolean(refusal?.stale)} />
                 ) : (
                   (v.targetValue ?? <span className="text-muted-foreground">Unmapped</span>)
                 )}
@@ -286,6 +291,49 @@ function ValuesForm({ page, canWrite, errors }: { page: ValueMapPage; canWrite: 
         </div>
       ) : null}
     </Form>
+  );
+}
+
+/** What the refusal of a save adds to its message: the user's typing is kept, here or (moved to another page meanwhile) not. */
+function typingKept(stale: boolean, elsewhere: string[]): string[] {
+  const kept = stale
+    ? [
+        "The table shows the targets saved now and keeps the ones you typed; where a target was changed meanwhile, it is shown under yours. Check them and save again to keep yours.",
+      ]
+    : [];
+  if (elsewhere.length === 0) return kept;
+  const them = elsewhere.length === 1 ? "it" : "them";
+  return [...kept, `Not on this page any more: what you typed for ${elsewhere.map((s) => `"${s}"`).join(", ")}; search for ${them} to type ${them} again.`];
+}
+
+/**
+ * One value's target box. After a refused save it starts with what the user typed (`typed`), and its `was`
+ * is the target saved now, so saving again sends it; after a stale save (409), the target saved meanwhile
+ * is said under it where it differs from what the user's page showed, to compare before saving again.
+ */
+function TargetInput({ value, id, typed, stale }: { value: ValueMapPage["items"][number]; id: string; typed: TypedTarget | undefined; stale: boolean }) {
+  const saved = value.targetValue ?? "";
+  const changedMeanwhile = stale && typed !== undefined && withoutLineBreaks(typed.was) !== withoutLineBreaks(saved);
+  return (
+    <>
+      <input type="hidden" name="source" value={exactValue(value.sourceValue)} />
+      <input type="hidden" name="was" value={saved} />
+      <label htmlFor={id} className="sr-only">
+        Target value of {value.sourceValue}
+      </label>
+      <input
+        id={id}
+        name="targetValue"
+        defaultValue={typed ? typed.typed : saved}
+        aria-describedby={changedMeanwhile ? `${id}-saved` : undefined}
+        className="w-full max-w-xs rounded-md border border-input px-2 py-1 text-sm"
+      />
+      {changedMeanwhile ? (
+        <p id={`${id}-saved`} className="mt-1 text-xs whitespace-pre-wrap text-amber-900">
+          Saved meanwhile: {value.targetValue ?? "Unmapped"}
+        </p>
+      ) : null}
+    </>
   );
 }
 
