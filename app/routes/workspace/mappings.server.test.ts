@@ -317,6 +317,30 @@ describe("a column's settings saved from a stale page", () => {
     const html = renderPage(await call(ANALYST, column.tableUrl, tablePage.loader, column.options), refused?.data, tablePage);
     expect(html).toMatch(/<div role="alert"[^>]*>Column not found\.<\/div>/);
   });
+
+  it("refuses a stale save (409) keeping the row's choices, and reads the page again with JavaScript too, so that saving again applies them", async () => {
+    const column = await mappedColumn([{ sourceValue: "G1", targetValue: null }]);
+    const shown = (await call(ANALYST, column.tableUrl, tablePage.loader, column.options)) as { table: { columns: { version: number }[] } };
+    const version = shown.table.columns[0]!.version;
+    const form = { intent: "settings", columnId: column.columnId, translate: "true", unmappedRule: "Default", defaultValue: "P0" };
+    // Another tab saves the map meanwhile.
+    const { mappingProjectId } = column.options.params;
+    await api(ANALYST, "POST", `${API}/${mappingProjectId}/mapping-columns/${column.columnId}/values`, {
+      version,
+      values: [{ sourceValue: "G1", targetValue: "One" }],
+    });
+
+    const refused = unwrap(await call(ANALYST, column.tableUrl, tablePage.action, { ...column.options, form: { ...form, version: String(version) } }));
+    expect(refused?.status).toBe(409);
+    // With JavaScript the page is read again after the refusal, as it is without: the row sends the version it is at now.
+    expect(tablePage.shouldRevalidate({ actionStatus: 409, defaultShouldRevalidate: false } as never)).toBe(true);
+    const html = renderPage(await call(ANALYST, column.tableUrl, tablePage.loader, column.options), refused?.data, tablePage);
+    expect(html).toMatch(/<input[^>]*name="defaultValue"[^>]*value="P0"/);
+    expect(html).toContain(`<input type="hidden" name="version" value="${version + 1}"/>`);
+
+    const again = await call(ANALYST, column.tableUrl, tablePage.action, { ...column.options, form: { ...form, version: String(version + 1) } });
+    expect(await flashOf(again)).toBe("grade is translated.");
+  });
 });
 
 describe("the Table select of Translate a file", () => {
