@@ -3,6 +3,7 @@ import { descriptionSchema, nameSchema, pageOf, pageQuerySchema, presentString, 
 import { LOCK_STATES } from "./values/projects";
 import {
   LOCK_REASON_MAX,
+  MAX_TEMPLATES_ASSIGNED_AT_ONCE,
   MOVE_DIRECTIONS,
   SCRIPT_SQL_MAX_BYTES,
   TEMPLATE_AREAS,
@@ -187,7 +188,13 @@ export const projectTemplatesQuerySchema = pageQuerySchema;
 /** "Assign templates": a page of the master templates a workspace may still take, by name, found by name. */
 export const assignableTemplatesQuerySchema = pageQuerySchema.extend({ name: z.string().trim().max(100).optional() });
 export const assignTemplatesSchema = z.object({
-  templateIds: z.preprocess((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]), z.array(z.string().min(1)).min(1, "Choose at least one template")),
+  templateIds: z.preprocess(
+    (v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]),
+    z
+      .array(z.string().min(1))
+      .min(1, "Choose at least one template")
+      .max(MAX_TEMPLATES_ASSIGNED_AT_ONCE, `Assign at most ${MAX_TEMPLATES_ASSIGNED_AT_ONCE} templates at once`),
+  ),
 });
 export const createProjectTemplateSchema = z.object({ name: nameSchema, description: descriptionSchema, type: templateTypeSchema });
 

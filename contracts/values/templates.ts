@@ -25,6 +25,12 @@ export const TEMPLATE_STATUS_MOVES: Record<TemplateStatus, readonly { to: Templa
 export const TEMPLATE_SORTS = ["name", "-name", "status", "-status", "updatedAt", "-updatedAt"] as const;
 export type TemplateSort = (typeof TEMPLATE_SORTS)[number];
 
+/**
+ * The most master templates assigned at once: "Assign templates" carries its ticks from page to page
+ * in its URL (`selected`, repeated), and the data API copies them all in one transaction.
+ */
+export const MAX_TEMPLATES_ASSIGNED_AT_ONCE = 100;
+
 /** A script's lock expires this long after it was taken when its holder went away (env SCRIPT_LOCK_TTL_MINUTES). */
 export const SCRIPT_LOCK_TTL_MINUTES_DEFAULT = 120;
 

@@ -310,6 +310,12 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page.getByRole("alert")).toHaveText("Choose at least one template to assign.");
       await expect(page.getByRole("alert")).toBeFocused();
       await page.getByRole("checkbox", { name: new RegExp(master) }).check();
+      // The tick outlives a search (and a page: Previous and Next submit the same form), in the URL: it is assigned from there.
+      const finder = page.getByRole("search", { name: "Find master templates" });
+      await finder.getByLabel("Template name contains").fill(`No such master ${suffix}`);
+      await finder.getByRole("button", { name: "Search" }).click();
+      await expect(page).toHaveURL(/[?&]selected=/);
+      await expect(page.getByText("1 template selected on other pages.")).toBeVisible();
       await page.getByRole("button", { name: "Assign templates" }).click();
       await expect(page.getByRole("status")).toHaveText("Templates assigned: the project is Active.");
       await expect(page.getByText("Active", { exact: true }).first()).toBeVisible();

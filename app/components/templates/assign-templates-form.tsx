@@ -1,5 +1,6 @@
-import { Form, useLocation } from "react-router";
-import type { TemplateSummary } from "../../../contracts/templates";
+import { useState } from "react";
+import { Link, useFormAction, useLocation } from "react-router";
+import { MAX_TEMPLATES_ASSIGNED_AT_ONCE, type TemplateSummary } from "../../../contracts/templates";
 import { StatusButton } from "~/components/forms/status-button";
 import { useIntentPending } from "~/components/projects/use-intent-pending";
 import { RefusalAlert } from "~/components/forms/fields";
@@ -9,16 +10,28 @@ import { SearchField } from "~/components/ui/search-field";
 import { useCompanyHref } from "~/lib/company-href";
 import { DEFAULT_PAGE_SIZE, type ListPaging } from "~/lib/list-search";
 
-/** What "Assign templates" was asked for (readAssignableSearch): a name contained, a page and its size. */
-export type AssignableSearch = ListPaging<"name"> & { name: string };
+/**
+ * What "Assign templates" was asked for (readAssignableSearch): a name contained, a page and its size,
+ * and the templates ticked on any page (`selected`), cut at MAX_TEMPLATES_ASSIGNED_AT_ONCE.
+ */
+export type AssignableSearch = ListPaging<"name"> & { name: string; selected: string[]; selectionCapped: boolean };
 
 type TemplatePage = { items: readonly TemplateSummary[]; total: number; page: number; pageSize: number };
 
+/** The one form of the page: its search, ticks, page buttons and assign button submit it, each from its place. */
+const FORM_ID = "assign-templates";
+
+const templates = (n: number) => `${n} ${n === 1 ? "template" : "templates"}`;
+
 /**
  * "Assign templates": a page of the Available master templates the workspace does not hold yet, found
- * by name (a GET form and Previous/Next links: the URL holds the search), each a checkbox (one
- * repeated field, `templateIds`), and the button. Used by a workspace's assigned/add page and by its
+ * by name, each a checkbox, and the button. Used by a workspace's assigned/add page and by its
  * wizard's last step. Each chosen template is copied into the workspace with its levels and scripts.
+ *
+ * The ticks outlive paging and searching without JavaScript: search, checkboxes, page buttons and the
+ * assign button belong to one GET form (the `form` attribute), whose Search and Previous/Next carry
+ * the ticks to the next URL (`selected`, repeated), and whose assign button posts them all
+ * (formMethod). The ticks of other pages travel as hidden fields; this page's are its checkboxes.
  */
 export function AssignTemplatesForm({
   search,
@@ -32,29 +45,41 @@ export function AssignTemplatesForm({
   noun: string;
 }) {
   const pending = useIntentPending("assign");
-  const here = useLocation().pathname;
+  const location = useLocation();
+  const here = location.pathname;
+  // The post goes to this URL (with its search), so a refusal shows the same page and ticks.
+  const postAction = useFormAction();
   const href = useCompanyHref();
-  const pageHref = (page: number) =>
-    href(here, {
-      name: search.name || undefined,
-      page: page === 1 ? undefined : page,
-      pageSize: search.pageSize === DEFAULT_PAGE_SIZE ? undefined : search.pageSize,
-    });
+  const listed = new Set(result.items.map((t) => t.id));
+  const elsewhere = search.selected.filter((id) => !listed.has(id));
+  const query = {
+    name: search.name || undefined,
+    page: search.page === 1 ? undefined : search.page,
+    pageSize: search.pageSize === DEFAULT_PAGE_SIZE ? undefined : search.pageSize,
+  };
   return (
     <div className="flex flex-col gap-4">
       <ListSearchForm
+        id={FORM_ID}
         action={here}
         label="Find master templates"
         sort="name"
         defaultSort="name"
         pageSize={search.pageSize}
         pageSizeId="assign-templates-page-size"
+        keep={{ selected: elsewhere }}
+        clearKeep={{ selected: search.selected }}
         filtered={Boolean(search.name)}
         clearLabel="Clear search"
       >
         <SearchField id="assign-templates-search" label="Template name contains" value={search.name} />
       </ListSearchForm>
       {errors.length ? <RefusalAlert refusal={errors}>{errors.join(" ")}</RefusalAlert> : null}
+      {search.selectionCapped ? (
+        <p className="text-sm">
+          At most {MAX_TEMPLATES_ASSIGNED_AT_ONCE} templates can be assigned at once: the ticks past the {MAX_TEMPLATES_ASSIGNED_AT_ONCE}th were dropped.
+        </p>
+      ) : null}
       {result.total === 0 ? (
         <p className="text-sm">
           {search.name
@@ -63,33 +88,23 @@ export function AssignTemplatesForm({
         </p>
       ) : result.items.length === 0 ? (
         <PastTheEnd page={result.page} />
-      ) : (
-        <Form method="post" className="flex flex-col gap-4">
-          <input type="hidden" name="intent" value="assign" />
-          <fieldset>
-            <legend className="text-sm font-medium">Available master templates</legend>
-            <ul className="mt-2 flex flex-col gap-2">
-              {result.items.map((t) => (
-                <li key={t.id}>
-                  <label className="flex items-start gap-2 text-sm">
-                    <input type="checkbox" name="templateIds" value={t.id} className="mt-0.5 size-4 accent-brand" />
-                    <span>
-                      <span className="font-medium">{t.name}</span> · {t.type}, {t.levelCount} {t.levelCount === 1 ? "level" : "levels"}, {t.scriptCount}{" "}
-                      {t.scriptCount === 1 ? "script" : "scripts"}
-                      {t.description ? <span className="block text-xs text-muted-foreground">{t.description}</span> : null}
-                    </span>
-                  </label>
-                </li>
-              ))}
-            </ul>
-          </fieldset>
-          <div>
-            <StatusButton type="submit" pending={pending}>
+      ) : null}
+      {result.items.length || elsewhere.length ? (
+        <div className="flex flex-col gap-4">
+          {result.items.length ? <TemplateChoices key={location.search} items={result.items} selected={search.selected} elsewhere={elsewhere.length} /> : null}
+          {!result.items.length ? <p className="text-sm">{`${templates(elsewhere.length)} selected on other pages.`}</p> : null}
+          <div className="flex flex-wrap items-center gap-4">
+            <StatusButton type="submit" form={FORM_ID} formMethod="post" formAction={postAction} name="intent" value="assign" pending={pending}>
               Assign templates
             </StatusButton>
+            {search.selected.length ? (
+              <Link to={href(here, query)} className="text-sm text-brand hover:underline">
+                Clear selection
+              </Link>
+            ) : null}
           </div>
-        </Form>
-      )}
+        </div>
+      ) : null}
       {result.total > 0 ? (
         <Pagination
           label="Pages of master templates"
@@ -97,9 +112,58 @@ export function AssignTemplatesForm({
           pageSize={result.pageSize}
           total={result.total}
           noun={["template", "templates"]}
-          href={pageHref}
+          form={FORM_ID}
         />
       ) : null}
     </div>
+  );
+}
+
+/**
+ * This page's checkboxes, and how many are ticked in all ("3 templates selected, 2 on other pages"),
+ * counted again as the user ticks when JavaScript runs. Keyed by the URL's search: a new page, search
+ * or "Clear selection" starts from the URL's ticks, a refused post keeps the user's.
+ */
+function TemplateChoices({ items, selected, elsewhere }: { items: readonly TemplateSummary[]; selected: readonly string[]; elsewhere: number }) {
+  const [ticked, setTicked] = useState(() => new Set(selected));
+  const tick = (id: string, on: boolean) =>
+    setTicked((before) => {
+      const after = new Set(before);
+      if (on) after.add(id);
+      else after.delete(id);
+      return after;
+    });
+  const here = items.filter((t) => ticked.has(t.id)).length;
+  return (
+    <>
+      <fieldset>
+        <legend className="text-sm font-medium">Available master templates</legend>
+        <ul className="mt-2 flex flex-col gap-2">
+          {items.map((t) => (
+            <li key={t.id}>
+              <label className="flex items-start gap-2 text-sm">
+                <input
+                  type="checkbox"
+                  form={FORM_ID}
+                  name="selected"
+                  value={t.id}
+                  defaultChecked={selected.includes(t.id)}
+                  onChange={(e) => tick(t.id, e.currentTarget.checked)}
+                  className="mt-0.5 size-4 accent-brand"
+                />
+                <span>
+                  <span className="font-medium">{t.name}</span> · {t.type}, {t.levelCount} {t.levelCount === 1 ? "level" : "levels"}, {t.scriptCount}{" "}
+                  {t.scriptCount === 1 ? "script" : "scripts"}
+                  {t.description ? <span className="block text-xs text-muted-foreground">{t.description}</span> : null}
+                </span>
+              </label>
+            </li>
+          ))}
+        </ul>
+      </fieldset>
+      <p aria-live="polite" className="text-sm">
+        {`${templates(here + elsewhere)} selected${elsewhere ? `, ${elsewhere} on other ${elsewhere === 1 ? "page" : "pages"}` : ""}.`}
+      </p>
+    </>
   );
 }

@@ -6,12 +6,16 @@ import { cn } from "~/lib/utils";
 import { Button } from "./button";
 import { PageSizeSelect } from "./pagination";
 
+/** Parameters a search keeps: an array repeats its name. */
+type Kept = Record<string, string | number | string[] | undefined>;
+
 /**
  * The GET search form of a list (projects, applications, dictionaries): the selected company and a non-default
  * sort travel as hidden fields, the page size and "Search" close the row, and a clear link keeps
  * sort and page size. The list's own filters come in as `children` (in the row) and `below`.
  */
 export function ListSearchForm({
+  id,
   action,
   label,
   sort,
@@ -20,12 +24,15 @@ export function ListSearchForm({
   pageSizeId,
   pageSizeName = "pageSize",
   keep = {},
+  clearKeep = keep,
   filtered,
   clearLabel = "Clear filters",
   className,
   children,
   below,
 }: {
+  /** The form's id, for controls outside it that it submits (a list's ticks and page buttons: AssignTemplatesForm). */
+  id?: string;
   action: string;
   label: string;
   sort: string;
@@ -35,7 +42,9 @@ export function ListSearchForm({
   /** The page size's parameter: another than `pageSize` for the second list of a page. */
   pageSizeName?: string;
   /** The parameters of the page's other list, which a search keeps: hidden fields, and in the clear link. */
-  keep?: Record<string, string | number | undefined>;
+  keep?: Kept;
+  /** What the clear link keeps, when not `keep`. */
+  clearKeep?: Kept;
   filtered: boolean;
   clearLabel?: string;
   className?: string;
@@ -47,10 +56,12 @@ export function ListSearchForm({
   const navigation = useNavigation();
   const searching = navigation.state === "loading" && navigation.location?.pathname === action;
   return (
-    <Form method="get" action={action} role="search" aria-label={label} className={cn("rounded-lg border border-border bg-white p-4", className)}>
+    <Form id={id} method="get" action={action} role="search" aria-label={label} className={cn("rounded-lg border border-border bg-white p-4", className)}>
       {companyId ? <input type="hidden" name="companyId" value={companyId} /> : null}
       {sort !== defaultSort ? <input type="hidden" name="sort" value={sort} /> : null}
-      {Object.entries(keep).map(([name, value]) => (value === undefined ? null : <input key={name} type="hidden" name={name} value={value} />))}
+      {Object.entries(keep).flatMap(([name, value]) =>
+        (Array.isArray(value) ? value : value === undefined ? [] : [value]).map((v) => <input key={`${name}=${v}`} type="hidden" name={name} value={v} />),
+      )}
       <div className="flex flex-wrap items-end gap-4">
         {children}
         <PageSizeSelect id={pageSizeId} value={pageSize} name={pageSizeName} />
@@ -60,7 +71,7 @@ export function ListSearchForm({
         {filtered ? (
           <Link
             to={href(action, {
-              ...keep,
+              ...clearKeep,
               sort: sort === defaultSort ? undefined : sort,
               [pageSizeName]: pageSize === DEFAULT_PAGE_SIZE ? undefined : pageSize,
             })}

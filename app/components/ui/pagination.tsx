@@ -6,6 +6,8 @@ import { pageCount } from "~/lib/list-search";
 /**
  * The pagination of a list, as links (no JavaScript needed): "Page 2 of 5 · 117 projects", then
  * Previous and Next. `href(page)` answers the list's URL at that page, keeping every other parameter.
+ * Given `form` (the id of the list's GET form), Previous and Next submit it with `page` instead, so
+ * what the user ticked on this page goes along (a link cannot carry it without JavaScript).
  */
 export function Pagination({
   page,
@@ -14,17 +16,27 @@ export function Pagination({
   noun,
   href,
   label = "Pagination",
+  form,
 }: {
   page: number;
   pageSize: number;
   total: number;
   /** The singular and plural of what the list holds: ["project", "projects"]. */
   noun: readonly [string, string];
-  href: (page: number) => string;
   /** The navigation's name: another on a page of two lists, so that each landmark has its own. */
   label?: string;
-}) {
+} & ({ href: (page: number) => string; form?: never } | { form: string; href?: never })) {
   const pages = pageCount(total, pageSize);
+  const move = (to: number, rel: "prev" | "next", name: string) =>
+    href ? (
+      <Link to={href(to)} rel={rel} className={buttonVariants({ variant: "outline", size: "sm" })}>
+        {name}
+      </Link>
+    ) : (
+      <Button type="submit" form={form} name="page" value={to} variant="outline" size="sm">
+        {name}
+      </Button>
+    );
   return (
     <nav aria-label={label} className="mt-4 flex flex-wrap items-center justify-between gap-3 text-sm">
       {/* One string, one text node: React marks each boundary between text parts with a comment. */}
@@ -33,18 +45,14 @@ export function Pagination({
       <div className="flex gap-2">
         {/* From past the end (an old link), Previous goes to the last page there is. */}
         {page > 1 ? (
-          <Link to={href(Math.min(page - 1, pages))} rel="prev" className={buttonVariants({ variant: "outline", size: "sm" })}>
-            Previous
-          </Link>
+          move(Math.min(page - 1, pages), "prev", "Previous")
         ) : (
           <Button variant="outline" size="sm" disabled>
             Previous
           </Button>
         )}{" "}
         {page < pages ? (
-          <Link to={href(page + 1)} rel="next" className={buttonVariants({ variant: "outline", size: "sm" })}>
-            Next
-          </Link>
+          move(page + 1, "next", "Next")
         ) : (
           <Button variant="outline" size="sm" disabled>
             Next

@@ -1,12 +1,14 @@
 /**
  * "Assign templates" against the live services: the data API leaves out in SQL the master templates
  * the project holds, so past the first hundred the others are still offered, a page at a time and
- * found by name through the URL.
+ * found by name through the URL; what is ticked on one page goes along to the next (`selected`) and
+ * is assigned with the ticks of the page the user is on.
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { DEMO_COMPANIES } from "../../../scripts/demo-data";
 import { createTemplate } from "../../../services/data-api/src/repositories/templates";
-import { startLiveServices } from "~/test/live-services";
+import { isRedirect, startLiveServices } from "~/test/live-services";
+import { unwrap } from "../workspace/test-support";
 
 const live = await startLiveServices();
 afterAll(() => live.stop());
@@ -19,47 +21,101 @@ const { middleware: projectMiddleware } = await import("../workspace/project/lay
 const [, acme] = DEMO_COMPANIES;
 const ANALYST = "analyst@demo.test";
 
-type Offered = { search: { name: string; page: number; pageSize: number }; templates: { items: { name: string }[]; total: number; page: number } };
+type Offered = {
+  search: { name: string; page: number; pageSize: number; selected: string[]; selectionCapped: boolean };
+  templates: { items: { id: string; name: string }[]; total: number; page: number };
+};
+
+const write = { userId: "seed", userName: null, companyId: acme.id, area: "migration" as const, projectId: null, description: null, type: "Core" as const };
+
+/** A fresh project of Acme and `count` Available masters named `<prefix> 001`…, written directly (the API would need four calls each). */
+async function projectAndMasters(count: number) {
+  const application = await api(ANALYST, "POST", "/api/v1/applications", { companyId: acme.id, name: `Bulk app ${crypto.randomUUID()}`, description: null });
+  const project = await api(ANALYST, "POST", "/api/v1/projects", {
+    companyId: acme.id,
+    name: `Many templates ${crypto.randomUUID().slice(0, 8)}`,
+    applicationId: application.id,
+    sourceType: "BackUp",
+    description: null,
+  });
+  const prefix = `Bulk ${crypto.randomUUID().slice(0, 8)}`;
+  const ids: string[] = [];
+  for (let i = 1; i <= count; i++)
+    ids.push(await createTemplate(live.dataApiDb, { ...write, name: `${prefix} ${String(i).padStart(3, "0")}`, status: "Available" }));
+  return { projectId: project.id as string, prefix, ids };
+}
+
+const pageUrl = (projectId: string, search: string) => `/migration/projects/${projectId}/templates/assigned/add?companyId=${acme.id}&${search}`;
+const route = (projectId: string) => ({ params: { projectId }, middleware: projectMiddleware as never[] });
+const assignedNames = async (projectId: string) =>
+  ((await api(ANALYST, "GET", `/api/v1/projects/${projectId}/templates`)).items as { name: string }[]).map((t) => t.name).sort();
 
 describe("assigning master templates to a project", () => {
   it("offers those it does not hold past the first 100, by name, a page at a time through the URL", async () => {
-    const application = await api(ANALYST, "POST", "/api/v1/applications", { companyId: acme.id, name: `Bulk app ${crypto.randomUUID()}`, description: null });
-    const project = await api(ANALYST, "POST", "/api/v1/projects", {
-      companyId: acme.id,
-      name: "Many templates",
-      applicationId: application.id,
-      sourceType: "BackUp",
-      description: null,
-    });
-    // 105 Available masters, written directly (the API would need four calls each); the first 100 assigned.
-    const bulk = `Bulk ${crypto.randomUUID().slice(0, 8)}`;
-    const ids: string[] = [];
-    for (let i = 1; i <= 105; i++) {
-      const name = `${bulk} ${String(i).padStart(3, "0")}`;
-      const write = {
-        userId: "seed",
-        userName: null,
-        companyId: acme.id,
-        area: "migration" as const,
-        projectId: null,
-        description: null,
-        type: "Core" as const,
-      };
-      ids.push(await createTemplate(live.dataApiDb, { ...write, name, status: "Available" }));
-    }
-    await api(ANALYST, "POST", `/api/v1/projects/${project.id}/templates/assign`, { templateIds: ids.slice(0, 100) });
+    // 105 Available masters; the first 100 assigned.
+    const { projectId, prefix: bulk, ids } = await projectAndMasters(105);
+    await api(ANALYST, "POST", `/api/v1/projects/${projectId}/templates/assign`, { templateIds: ids.slice(0, 100) });
 
-    const offered = async (search: string) =>
-      (await call(ANALYST, `/migration/projects/${project.id}/templates/assigned/add?companyId=${acme.id}&${search}`, assign.loader, {
-        params: { projectId: project.id },
-        middleware: projectMiddleware as never[],
-      })) as Offered;
+    const offered = async (search: string) => (await call(ANALYST, pageUrl(projectId, search), assign.loader, route(projectId))) as Offered;
     const found = await offered(`name=${encodeURIComponent(bulk)}`);
-    expect(found.search).toEqual({ name: bulk, sort: "name", page: 1, pageSize: 25 });
+    expect(found.search).toEqual({ name: bulk, sort: "name", page: 1, pageSize: 25, selected: [], selectionCapped: false });
     expect(found.templates.total).toBe(5);
     expect(found.templates.items.map((t) => t.name)).toEqual([101, 102, 103, 104, 105].map((i) => `${bulk} ${i}`));
     // The next page, by the URL's page and page size.
     const second = await offered(`name=${encodeURIComponent(bulk)}&page=2&pageSize=10`);
     expect(second.templates).toMatchObject({ items: [], total: 5, page: 2 });
+  });
+
+  it("keeps the ticks of page 1 on page 2 and assigns them with page 2's", async () => {
+    const { projectId, prefix, ids } = await projectAndMasters(12);
+    // Page 1 (10 a page): the user ticks the first two, then presses Next, which sends them along.
+    const name = `name=${encodeURIComponent(prefix)}&pageSize=10`;
+    const second = (await call(
+      ANALYST,
+      pageUrl(projectId, `${name}&selected=${ids[0]}&selected=${ids[1]}&page=2`),
+      assign.loader,
+      route(projectId),
+    )) as Offered;
+    expect(second.search.selected).toEqual([ids[0], ids[1]]);
+    expect(second.templates.items.map((t) => t.id)).toEqual([ids[10], ids[11]]);
+    // On page 2 the user ticks one more; the post carries page 1's ticks (hidden fields) with it.
+    const posted = await call(ANALYST, pageUrl(projectId, `${name}&selected=${ids[0]}&selected=${ids[1]}&page=2`), assign.action, {
+      ...route(projectId),
+      form: [
+        ["selected", ids[0]!],
+        ["selected", ids[1]!],
+        ["selected", ids[10]!],
+        ["intent", "assign"],
+      ],
+    });
+    expect(isRedirect(posted, `/migration/projects/${projectId}/templates/assigned?companyId=${acme.id}`)).toBe(true);
+    expect(await assignedNames(projectId)).toEqual([1, 2, 11].map((i) => `${prefix} ${String(i).padStart(3, "0")}`));
+  });
+
+  it("refuses a forged or stale tick, or more than 100, with a message and assigns none", async () => {
+    const { projectId, ids } = await projectAndMasters(2);
+    const post = (selected: string[]) =>
+      call(ANALYST, pageUrl(projectId, ""), assign.action, {
+        ...route(projectId),
+        form: [...selected.map((id): [string, string] => ["selected", id]), ["intent", "assign"]],
+      });
+    const forged = unwrap(await post([ids[0]!, "not-a-template"]));
+    expect(forged).toEqual({ status: 404, data: { errors: ["Template not found."] } });
+    await api(ANALYST, "POST", `/api/v1/projects/${projectId}/templates/assign`, { templateIds: [ids[1]] });
+    // Ticked in a tab left open, then assigned from another.
+    const stale = unwrap(await post([ids[0]!, ids[1]!]));
+    expect(stale).toEqual({ status: 409, data: { errors: ["This template is already assigned to this project."] } });
+    const tooMany = unwrap(await post([ids[0]!, ...Array.from({ length: 100 }, () => crypto.randomUUID())]));
+    expect(tooMany).toEqual({ status: 400, data: { errors: ["Assign at most 100 templates at once: untick some."] } });
+    expect((await assignedNames(projectId)).length).toBe(1);
+    // The URL carries 100 ticks at most, and the page says when it dropped some.
+    const capped = (await call(
+      ANALYST,
+      pageUrl(projectId, Array.from({ length: 101 }, (_, i) => `selected=id${i}`).join("&")),
+      assign.loader,
+      route(projectId),
+    )) as Offered;
+    expect(capped.search.selected).toHaveLength(100);
+    expect(capped.search.selectionCapped).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
 import { createContext, data, type MiddlewareFunction, type RouterContextProvider } from "react-router";
-import { assignTemplatesSchema, type Script, type Template } from "../../../contracts/templates";
+import { assignTemplatesSchema, MAX_TEMPLATES_ASSIGNED_AT_ONCE, type Script, type Template } from "../../../contracts/templates";
 import { WORKSPACES } from "../../../contracts/workspaces";
 import { mayEnterArea } from "~/lib/access";
 import type { AssignableSearch } from "~/components/templates/assign-templates-form";
@@ -106,9 +106,22 @@ export function workspaceOwnerOf(request: Request): Extract<TemplateOwner, { kin
   return owner;
 }
 
-/** "Assign templates"' search, page and page size (?name=&page=&pageSize=), as its loader reads them from the URL. */
+/** Template ids ticked (`selected`, repeated in the URL or the post), each once, in the order sent. */
+const tickedIds = (values: readonly FormDataEntryValue[]) => [...new Set(values.filter((v): v is string => typeof v === "string" && v.trim() !== ""))];
+
+/**
+ * "Assign templates"' search, page and page size (?name=&page=&pageSize=) and the templates ticked on
+ * any page (?selected=, repeated: the search and the page buttons carry them), as its loader reads
+ * them from the URL: at most MAX_TEMPLATES_ASSIGNED_AT_ONCE, the page saying when more were dropped.
+ */
 export function readAssignableSearch(url: URL): AssignableSearch {
-  return { name: readContains(url.searchParams), ...readPaging(url.searchParams, ["name"], "name") };
+  const ticked = tickedIds(url.searchParams.getAll("selected"));
+  return {
+    name: readContains(url.searchParams),
+    ...readPaging(url.searchParams, ["name"], "name"),
+    selected: ticked.slice(0, MAX_TEMPLATES_ASSIGNED_AT_ONCE),
+    selectionCapped: ticked.length > MAX_TEMPLATES_ASSIGNED_AT_ONCE,
+  };
 }
 
 /**
@@ -125,15 +138,19 @@ export async function assignableTemplates(
 }
 
 /**
- * The "Assign templates" post (assigned/add and the wizard's last step): the chosen master templates
- * are copied into the workspace, all or none. Answers null when done, else the refusal to show
- * above the form with its status (none chosen: 400; a template no longer Available: 409).
+ * The "Assign templates" post (assigned/add and the wizard's last step): the master templates ticked
+ * on every page (`selected`) are copied into the workspace, all or none. Answers null when done, else
+ * the refusal to show above the form with its status (none chosen or too many: 400; a template no
+ * longer Available or already assigned: 409; one not of the company, a forged id: 404).
  */
 export async function assignFromForm(context: Readonly<RouterContextProvider>, request: Request, owner: Extract<TemplateOwner, { kind: "workspace" }>) {
   const formData = await readFormData(request);
   const intent = formData.get("intent");
   if (intent !== "assign") unknownIntent(intent);
-  const parsed = assignTemplatesSchema.safeParse({ templateIds: formData.getAll("templateIds") });
+  const ticked = tickedIds(formData.getAll("selected"));
+  if (ticked.length > MAX_TEMPLATES_ASSIGNED_AT_ONCE)
+    return data({ errors: [`Assign at most ${MAX_TEMPLATES_ASSIGNED_AT_ONCE} templates at once: untick some.`] }, { status: 400 });
+  const parsed = assignTemplatesSchema.safeParse({ templateIds: ticked });
   if (!parsed.success) return data({ errors: ["Choose at least one template to assign."] }, { status: 400 });
   try {
     await workspaceTemplates(context, owner).assign(parsed.data.templateIds);

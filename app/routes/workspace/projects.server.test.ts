@@ -194,7 +194,7 @@ describe("wizard steps", () => {
     const result = await call(ANALYST, wizardUrl(project.id, "templates"), templatesStep.action, {
       params: { projectId: project.id },
       middleware: wizardLayout.middleware,
-      form: { templateIds: "t1" },
+      form: { intent: "assign", selected: "t1" },
     });
     expect(isRedirect(result, wizardUrl(project.id, "data-dictionary"))).toBe(true);
     expect((await flashOf(result))?.text).toContain("Nothing was changed: the “Templates” step is not open for this project");

@@ -1,0 +1,68 @@
+/**
+ * "Assign templates" carries the ticks of other pages without JavaScript: as hidden fields of its one
+ * form, which its Search, its page buttons and its assign button all submit.
+ */
+import { renderToStaticMarkup } from "react-dom/server";
+import { createRoutesStub } from "react-router";
+import { describe, expect, it } from "vitest";
+import type { TemplateSummary } from "../../../contracts/templates";
+import { AssignTemplatesForm, type AssignableSearch } from "./assign-templates-form";
+
+const template = (id: string, name: string) => ({ id, name, type: "Core", levelCount: 1, scriptCount: 2, description: null }) as unknown as TemplateSummary;
+
+/** The opening tag of the button named `name`. */
+const button = (html: string, name: string) => html.match(new RegExp(`<button[^>]*>(?=${name}</button>)`))?.[0] ?? "";
+
+function render(url: string, search: AssignableSearch, items: TemplateSummary[], total: number) {
+  const Stub = createRoutesStub([
+    {
+      id: "routes/shell",
+      path: "/",
+      loader: () => ({ company: { id: "c1" } }),
+      children: [
+        {
+          path: "migration/projects/p1/templates/assigned/add",
+          Component: () => (
+            <AssignTemplatesForm search={search} result={{ items, total, page: search.page, pageSize: search.pageSize }} errors={[]} noun="project" />
+          ),
+        },
+      ],
+    },
+  ]);
+  return renderToStaticMarkup(<Stub initialEntries={[url]} hydrationData={{ loaderData: { "routes/shell": { company: { id: "c1" } } } }} />);
+}
+
+describe("AssignTemplatesForm", () => {
+  it("on page 2, keeps page 1's ticks as hidden fields of the form its page buttons and assign button submit, and counts them", () => {
+    const url = "/migration/projects/p1/templates/assigned/add?companyId=c1&pageSize=10&page=2&selected=a1&selected=a2&selected=b1";
+    const search = { name: "", sort: "name", page: 2, pageSize: 10, selected: ["a1", "a2", "b1"], selectionCapped: false } as const;
+    const html = render(url, { ...search, selected: [...search.selected] }, [template("b1", "Bravo"), template("b2", "Charlie")], 12);
+    const form = html.slice(html.indexOf("<form"), html.indexOf("</form>"));
+    expect(form).toMatch(/^<form id="assign-templates"[^>]*method="get"/);
+    expect(form).toContain('<input type="hidden" name="selected" value="a1"/><input type="hidden" name="selected" value="a2"/>');
+    // This page's tick is its checkbox, not a hidden field, so that unticking it drops it.
+    expect(form).not.toContain('value="b1"');
+    expect(html).toMatch(/<input type="checkbox" form="assign-templates"[^>]*name="selected" checked="" value="b1"\/>/);
+    expect(html).toMatch(/<input type="checkbox" form="assign-templates"[^>]*name="selected" value="b2"\/>/);
+    expect(html).toContain("3 templates selected, 2 on other pages.");
+    // Previous submits the form (page 1), the ticks going with it; Assign posts it to this URL.
+    for (const attribute of ['type="submit"', 'form="assign-templates"', 'name="page"', 'value="1"']) expect(button(html, "Previous")).toContain(attribute);
+    const assign = button(html, "Assign templates");
+    for (const attribute of ['form="assign-templates"', 'formMethod="post"', 'name="intent"', 'value="assign"']) expect(assign).toContain(attribute);
+    expect(assign).toContain(
+      'formAction="/migration/projects/p1/templates/assigned/add?companyId=c1&amp;pageSize=10&amp;page=2&amp;selected=a1&amp;selected=a2&amp;selected=b1"',
+    );
+    expect(html).toMatch(
+      /<a [^>]*href="\/migration\/projects\/p1\/templates\/assigned\/add\?companyId=c1&amp;page=2&amp;pageSize=10"[^>]*>Clear selection<\/a>/,
+    );
+  });
+
+  it("keeps the ticks through a search that finds nothing, and offers to assign them", () => {
+    const url = "/migration/projects/p1/templates/assigned/add?companyId=c1&name=zz&selected=a1";
+    const html = render(url, { name: "zz", sort: "name", page: 1, pageSize: 25, selected: ["a1"], selectionCapped: false }, [], 0);
+    expect(html).toContain('<input type="hidden" name="selected" value="a1"/>');
+    expect(html).toContain("1 template selected on other pages.");
+    expect(html).toMatch(/<a [^>]*href="[^"]*\?companyId=c1&amp;selected=a1"[^>]*>Clear search<\/a>/);
+    expect(button(html, "Assign templates")).toContain('formMethod="post"');
+  });
+});
