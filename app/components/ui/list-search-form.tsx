@@ -51,17 +51,11 @@ export function ListSearchForm({
   children: React.ReactNode;
   below?: React.ReactNode;
 }) {
-  const companyId = useCompanyId();
   const href = useCompanyHref();
-  const navigation = useNavigation();
-  const searching = navigation.state === "loading" && navigation.location?.pathname === action;
+  const searching = useLoadingPath(action);
   return (
     <Form id={id} method="get" action={action} role="search" aria-label={label} className={cn("rounded-lg border border-border bg-white p-4", className)}>
-      {companyId ? <input type="hidden" name="companyId" value={companyId} /> : null}
-      {sort !== defaultSort ? <input type="hidden" name="sort" value={sort} /> : null}
-      {Object.entries(keep).flatMap(([name, value]) =>
-        (Array.isArray(value) ? value : value === undefined ? [] : [value]).map((v) => <input key={`${name}=${v}`} type="hidden" name={name} value={v} />),
-      )}
+      <KeptFields keep={{ ...keep, sort: sort === defaultSort ? undefined : sort }} />
       <div className="flex flex-wrap items-end gap-4">
         {children}
         <PageSizeSelect id={pageSizeId} value={pageSize} name={pageSizeName} />
@@ -84,4 +78,58 @@ export function ListSearchForm({
       {below}
     </Form>
   );
+}
+
+/**
+ * The page size alone, for a paged list with no search (the translations, the wizard's tables): a GET
+ * form like ListSearchForm's, whose "Show" goes back to the list's first page at the chosen size.
+ * `keep` are the page's other parameters (another list's place, a table search), sent as hidden fields.
+ */
+export function PageSizeForm({
+  action,
+  label,
+  pageSize,
+  pageSizeId,
+  pageSizeName = "pageSize",
+  keep = {},
+  className,
+}: {
+  action: string;
+  /** The form's name, which says whose page size it is: "Translations page size". */
+  label: string;
+  pageSize: number;
+  pageSizeId: string;
+  pageSizeName?: string;
+  keep?: Record<string, string | number | undefined>;
+  className?: string;
+}) {
+  const showing = useLoadingPath(action);
+  return (
+    <Form method="get" action={action} aria-label={label} className={cn("flex flex-wrap items-end gap-4", className)}>
+      <KeptFields keep={keep} />
+      <PageSizeSelect id={pageSizeId} value={pageSize} name={pageSizeName} />
+      <Button type="submit" variant="outline" aria-busy={showing || undefined}>
+        Show
+      </Button>
+    </Form>
+  );
+}
+
+/** The hidden fields of a list's GET form: the selected company (a GET form's action loses its search) and the parameters it keeps. */
+function KeptFields({ keep }: { keep: Kept }) {
+  const companyId = useCompanyId();
+  return (
+    <>
+      {companyId ? <input type="hidden" name="companyId" value={companyId} /> : null}
+      {Object.entries(keep).flatMap(([name, value]) =>
+        (Array.isArray(value) ? value : value === undefined ? [] : [value]).map((v) => <input key={`${name}=${v}`} type="hidden" name={name} value={v} />),
+      )}
+    </>
+  );
+}
+
+/** Whether the page is loading `path` (the form's submission under way). */
+function useLoadingPath(path: string): boolean {
+  const navigation = useNavigation();
+  return navigation.state === "loading" && navigation.location?.pathname === path;
 }

@@ -4,6 +4,7 @@ import { createRoutesStub } from "react-router";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { DEMO_COMPANIES } from "../../../scripts/demo-data";
 import { PORTAL_URL, startLiveServices } from "~/test/live-services";
+import { pageSizeChoice } from "~/test/page-size-form";
 
 /**
  * A translation mapping project's value map pages (…/mappingTable/{id}/column/{columnId}), their
@@ -402,6 +403,15 @@ describe("the translations of Translate a file", () => {
     // Next goes to page 2, keeping the page size and the table search.
     const next = new URL(html.match(/<a rel="next"[^>]*href="([^"]*)"/)![1]!, PORTAL_URL).searchParams;
     expect(Object.fromEntries(next)).toEqual({ name: "emp", page: "2", pageSize: "10" });
+    // The list's page size is a choice (a GET form, as every list's): the sizes offered, the chosen one selected, the table search kept.
+    expect(pageSizeChoice(html, "Translations page size", "translations-page-size")).toEqual({
+      labelled: true,
+      sizes: ["10*", "25", "50", "100"],
+      sent: [
+        ["name", "emp"],
+        ["pageSize", "(chosen)"],
+      ],
+    });
     expect(names(await load("&pageSize=10&page=2"))).toEqual(["file-01.csv"]);
     // A page size not offered falls back to the default (25), which lists them all.
     expect(names(await load("&pageSize=7"))).toHaveLength(11);

@@ -4,6 +4,7 @@ import { FileField, FormErrors, SelectField } from "~/components/forms/fields";
 import { StatusButton, useIsPending } from "~/components/forms/status-button";
 import { formatTimestamp } from "~/components/projects/format";
 import { Card } from "~/components/ui/card";
+import { PageSizeForm } from "~/components/ui/list-search-form";
 import { Pagination, PastTheEnd } from "~/components/ui/pagination";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
@@ -107,6 +108,15 @@ export default function TranslatePage({ loaderData, actionData }: Route.Componen
           <p className="mt-2 text-sm text-muted-foreground">No file translated yet.</p>
         ) : (
           <>
+            {/* A new page size starts at the first page, and keeps the table search of the form above. */}
+            <PageSizeForm
+              action={paths.translations.root(projectId)}
+              label="Translations page size"
+              pageSize={translations.pageSize}
+              pageSizeId="translations-page-size"
+              keep={{ name: tables.search || undefined }}
+              className="mt-3"
+            />
             {translations.items.length === 0 ? (
               <PastTheEnd page={translations.page} />
             ) : (
