@@ -1241,6 +1241,11 @@ describe("wizard step 2: the master dictionaries and the tables, a page of each"
     expect(second.masters.items.map((d: any) => d.name)).toEqual(["Ledger 11", "Payroll"]);
     expect(second.tables).toMatchObject({ page: 2, pageSize: 10, total: 11 });
     expect(second.tables.items.map((t: any) => t.name)).toEqual(["Orders11"]);
+    // The tables' page size is their own: a size not offered falls back to the default (25), which lists all eleven, and leaves the dictionaries' size alone.
+    const unoffered = await step("pageSize=10&tablesPageSize=7");
+    expect(unoffered.tables).toMatchObject({ page: 1, pageSize: 25, total: 11 });
+    expect(unoffered.tables.items).toHaveLength(11);
+    expect(unoffered.masters).toMatchObject({ pageSize: 10 });
 
     // A name search, any case, on its second page; the tables stay on their first.
     const found = await step("name=LEDGER&pageSize=10&page=2");

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { tableEditorDefaults } from "~/components/dictionary/table-editor";
+import { pageSizeChoice } from "~/test/page-size-form";
 import { renderPage } from "~/test/render-page";
 import DataDictionaryStep from "./data-dictionary";
 
@@ -53,5 +54,17 @@ describe("the wizard's data dictionary step", () => {
     expect(html).toContain("Page 2 of 2 · 11 tables");
     expect(html).toContain("Orders11");
     expect(linksOf("Pages of the project&#x27;s tables")).toEqual([["Previous", `${path}?name=ledger&page=2&pageSize=10&tablesPageSize=10`]]);
+  });
+
+  it("chooses the tables' page size in a GET form of its own, which starts them at page 1 and keeps the dictionaries' search and page", () => {
+    const choice = pageSizeChoice(html, "Page size of the project&#x27;s tables", "tables-page-size");
+    expect(choice).toMatchObject({ labelled: true, sizes: ["10*", "25", "50", "100"] });
+    // What the form sends: the dictionaries' search and page as they are, the tables' new size and no tables' page.
+    expect(choice.sent).toEqual([
+      ["name", "ledger"],
+      ["page", "2"],
+      ["pageSize", "10"],
+      ["tablesPageSize", "(chosen)"],
+    ]);
   });
 });

@@ -25,7 +25,7 @@ import { afterGuard } from "~/lib/guards.server";
 import { projectCalls, requireWorkspace, workspaceKind } from "../workspace.server";
 
 import { searchDictionaries } from "~/lib/api/dictionaries.server";
-import { ListSearchForm } from "~/components/ui/list-search-form";
+import { ListSearchForm, PageSizeForm } from "~/components/ui/list-search-form";
 import { Pagination, PastTheEnd } from "~/components/ui/pagination";
 import { SearchField } from "~/components/ui/search-field";
 import { PAGING_KEYS, pagingParams, type ListPaging, type PagingKeys } from "~/lib/list-search";
@@ -210,6 +210,18 @@ export default function DataDictionaryStep({ loaderData, actionData }: Route.Com
               lastResult={lastResult?.initialValue?.intent === "delete-table" ? lastResult : undefined}
             />
           </div>
+        ) : null}
+        {tables.total > 0 ? (
+          // Its own parameter (tablesPageSize): a new size starts the tables at their first page and leaves the master dictionaries where they are.
+          <PageSizeForm
+            action={here}
+            label={`Page size of the ${paths.ws.noun}'s tables`}
+            pageSize={tables.pageSize}
+            pageSizeId="tables-page-size"
+            pageSizeName={TABLES_PAGING_KEYS.pageSize}
+            keep={{ name: search.masters.name || undefined, ...pagingParams(PAGING_KEYS, search.masters) }}
+            className="mt-4"
+          />
         ) : null}
         <div className="mt-4">
           {tables.items.length === 0 && tables.total > 0 ? (
