@@ -519,6 +519,9 @@ describe("the users with access on the project access page", () => {
     } finally {
       fetchSpy.mockRestore();
     }
+    // A page size not offered falls back to the default (25), as every list's does: the twelve on one page.
+    const unoffered = (await call(ANALYST, `${url}&pageSize=7`, access.loader, opts)) as any;
+    expect(unoffered.grants).toEqual({ page: 1, pageSize: 25, total: 12 });
     // Past the end: nobody on the page, the count still said.
     const past = (await call(ANALYST, `${url}&page=3&pageSize=10`, access.loader, opts)) as any;
     expect(past).toMatchObject({ users: [], grants: { page: 3, total: 12 } });

@@ -3,6 +3,7 @@
  * gets it: the access list may have changed between the page and the post (another tab).
  */
 import { describe, expect, it } from "vitest";
+import { pageSizeChoice } from "~/test/page-size-form";
 import { renderPage } from "~/test/render-page";
 import ProjectAccess from "./project-access";
 
@@ -46,5 +47,21 @@ describe("a refused change to who has access", () => {
     const html = refused("set", "change-u1", "u1", "Keep at least one user with write access.");
     expect(html.split("Keep at least one user with write access.")).toHaveLength(2);
     expect(html).toMatch(/aria-label="Access of Ann Analyst"[^]*Keep at least one user with write access\./);
+  });
+});
+
+describe("the list of users with access", () => {
+  it("chooses its page size in a GET form of its own, which keeps the people picker's search and page", () => {
+    const data = { ...loaderData, grants: { page: 2, pageSize: 10, total: 11 }, search: { name: "ann", sort: "name", page: 2, pageSize: 50 } };
+    const html = renderPage(page, `${page}?companyId=c1&page=2&pageSize=10&name=ann&usersPage=2&usersPageSize=50`, ProjectAccess, data);
+    const choice = pageSizeChoice(html, "Page size of users with access", "grants-page-size");
+    expect(choice).toMatchObject({ labelled: true, sizes: ["10*", "25", "50", "100"] });
+    // What it sends: the list's new size and no page (the first), the picker as it is.
+    expect(choice.sent).toEqual([
+      ["name", "ann"],
+      ["usersPage", "2"],
+      ["usersPageSize", "50"],
+      ["pageSize", "(chosen)"],
+    ]);
   });
 });

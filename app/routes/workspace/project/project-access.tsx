@@ -10,6 +10,7 @@ import { formatTimestamp } from "~/components/projects/format";
 import { useIntentPending } from "~/components/projects/use-intent-pending";
 import { Alert } from "~/components/ui/alert";
 import { Card } from "~/components/ui/card";
+import { PageSizeForm } from "~/components/ui/list-search-form";
 import { Pagination, PastTheEnd } from "~/components/ui/pagination";
 import { PeoplePagination, PeopleSearchForm } from "~/components/ui/people-search";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
@@ -173,6 +174,17 @@ export default function ProjectAccess({ loaderData, actionData }: Route.Componen
         ) : null}
         {namesMissing ? (
           <Alert className="mt-3">The names of the company's users could not be loaded from the client portal; user ids are shown instead.</Alert>
+        ) : null}
+        {grants.total > 0 ? (
+          // A new size starts the list at its first page and keeps the people picker's search and page.
+          <PageSizeForm
+            action={here}
+            label="Page size of users with access"
+            pageSize={grants.pageSize}
+            pageSizeId="grants-page-size"
+            keep={peopleSearchParams(search)}
+            className="mt-4"
+          />
         ) : null}
         <div className="mt-4">
           {grants.total === 0 ? (
