@@ -1345,6 +1345,23 @@ describe("the project's own data dictionary", () => {
     expect(left.page.items.map((t: any) => t.name)).toEqual(["InvoiceLines", "Vendors"]);
   });
 
+  it("lists the tables a chosen page size at a time, a size not offered falling back to the default (25)", async () => {
+    const many = await newProject(ANALYST, acme.id, acmeApp.id, "Own dictionary of many");
+    await addOrdersTables(many, 11);
+    const url = projectUrl(many.id, "data-dictionary/data-definition/tables");
+    const load = async (query: string) =>
+      (await call(ANALYST, `${url}&${query}`, tablesPage.loader, { params: { projectId: many.id }, middleware: mw() })) as any;
+    const names = (data: any) => data.page.items.map((t: any) => t.name);
+
+    const first = await load("pageSize=10");
+    expect(first.page).toMatchObject({ page: 1, pageSize: 10, total: 11 });
+    expect(names(first)).toHaveLength(10);
+    expect(names(await load("pageSize=10&page=2"))).toEqual(["Orders11"]);
+    const unoffered = await load("pageSize=7");
+    expect(unoffered.query).toMatchObject({ page: 1, pageSize: 25 });
+    expect(names(unoffered)).toHaveLength(11);
+  });
+
   it("saves a column whose new type takes no Length, Precision or Scale, though a form without JavaScript still posts them", async () => {
     const newUrl = projectUrl(project.id, "data-dictionary/data-definition/tables/new");
     const version = ((await call(ANALYST, tablesUrl(), dictionaryLayout.loader, { params: params(), middleware: mw() })) as any).dictionary.version;

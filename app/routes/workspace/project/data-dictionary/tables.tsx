@@ -5,11 +5,14 @@ import { DELETE_TABLE_PARAM, DeleteTableConfirmation } from "~/components/dictio
 import { useConfirmParam } from "~/components/forms/confirm-card";
 import { DictionaryTablesList } from "~/components/dictionary/dictionary-tables-list";
 import { Button, buttonVariants } from "~/components/ui/button";
+import { PageSizeSelect, Pagination, PastTheEnd } from "~/components/ui/pagination";
 import { SearchField } from "~/components/ui/search-field";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { readFormData, unknownIntent } from "~/lib/forms.server";
 import { afterGuard } from "~/lib/guards.server";
+import { DEFAULT_PAGE_SIZE } from "~/lib/list-search";
+import { readPage } from "~/lib/list-search.server";
 import { newestPendingReview } from "~/lib/api/dictionary-tables.server";
 import { projectCalls, projectScope, requireWorkspace } from "../../workspace.server";
 import { deleteTableFrom, describeTableFrom, isUpload, pendingReviewLinkOf, projectDictionary } from "./dictionary.server";
@@ -18,17 +21,10 @@ import { PendingReviewNotice } from "~/components/dictionary/pending-review-noti
 import { DataLossConfirmation } from "~/components/dictionary/data-loss-confirmation";
 import type { Route } from "./+types/tables";
 
-const PAGE_SIZE = 25;
-
-/** The name filter and the page, in the URL; values it cannot read fall back to the defaults. */
+/** The name filter, the page and the page size, in the URL; values it cannot read fall back to the defaults, as every list's do. */
 function readQuery(url: URL) {
-  const parsed = tablesQuerySchema.safeParse({
-    name: url.searchParams.get("name") ?? undefined,
-    page: url.searchParams.get("page") ?? undefined,
-    pageSize: PAGE_SIZE,
-  });
-  const query = parsed.success ? parsed.data : tablesQuerySchema.parse({ pageSize: PAGE_SIZE });
-  return { ...query, name: query.name || undefined };
+  const parsed = tablesQuerySchema.shape.name.safeParse(url.searchParams.get("name") ?? undefined);
+  return { name: (parsed.success && parsed.data) || undefined, ...readPage(url.searchParams) };
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -69,8 +65,7 @@ export default function ProjectTables({ loaderData, actionData }: Route.Componen
   const href = useCompanyHref();
   const paths = useWorkspacePaths();
   const here = paths.dictionary.tables(projectId);
-  const pages = Math.max(1, Math.ceil(page.total / page.pageSize));
-  const at = (n: number) => href(here, { name: query.name, page: n > 1 ? n : undefined });
+  const at = (n: number) => href(here, { name: query.name, page: n > 1 ? n : undefined, pageSize: query.pageSize === DEFAULT_PAGE_SIZE ? undefined : query.pageSize });
   const confirm = useConfirmParam(DELETE_TABLE_PARAM);
 
   return (
@@ -92,6 +87,7 @@ export default function ProjectTables({ loaderData, actionData }: Route.Componen
       <Form method="get" role="search" aria-label="Find tables" className="flex flex-wrap items-end gap-3">
         {companyId ? <input type="hidden" name="companyId" value={companyId} /> : null}
         <SearchField id="table-search" label="Search tables" value={query.name ?? ""} maxLength={128} />
+        <PageSizeSelect id="tables-page-size" value={query.pageSize} />
         <Button type="submit" variant="outline">
           Search
         </Button>
@@ -99,36 +95,24 @@ export default function ProjectTables({ loaderData, actionData }: Route.Componen
 
       <DeleteTableConfirmation table={deleting} version={version} cancelHref={confirm.cancelHref} lastResult={actionData?.result} />
 
-      <DictionaryTablesList
-        tables={page.items}
-        label={`Tables of the ${paths.ws.noun}`}
-        tableHref={(tableId) => paths.dictionary.table(projectId, tableId)}
-        mapHref={paths.ws.kind === "translation" ? (tableId) => paths.valueMaps.table(projectId, tableId) : undefined}
-        deleteHref={canEdit ? confirm.openHref : undefined}
-        emptyMessage={query.name ? "No table matches this search." : `The ${paths.ws.noun}'s ${paths.ws.dictionaryLabel.toLowerCase()} has no tables yet.`}
-      />
+      {page.items.length === 0 && page.total > 0 ? (
+        <PastTheEnd page={page.page} />
+      ) : (
+        <DictionaryTablesList
+          tables={page.items}
+          label={`Tables of the ${paths.ws.noun}`}
+          tableHref={(tableId) => paths.dictionary.table(projectId, tableId)}
+          mapHref={paths.ws.kind === "translation" ? (tableId) => paths.valueMaps.table(projectId, tableId) : undefined}
+          deleteHref={canEdit ? confirm.openHref : undefined}
+          emptyMessage={query.name ? "No table matches this search." : `The ${paths.ws.noun}'s ${paths.ws.dictionaryLabel.toLowerCase()} has no tables yet.`}
+        />
+      )}
+
+      {page.total > page.pageSize || page.page > 1 ? (
+        <Pagination page={page.page} pageSize={page.pageSize} total={page.total} noun={["table", "tables"]} href={at} />
+      ) : null}
 
       {canEdit && paths.ws.kind === "translation" ? <SampleTableForm lastResult={actionData && "result" in actionData ? actionData.result : undefined} /> : null}
-
-      {page.total > page.pageSize ? (
-        <nav aria-label="Pagination" className="flex flex-wrap items-center justify-between gap-3 text-sm">
-          <p>
-            Page {page.page} of {pages} · {page.total} tables
-          </p>{" "}
-          <div className="flex gap-2">
-            {page.page > 1 ? (
-              <Link to={at(page.page - 1)} rel="prev" className={buttonVariants({ variant: "outline", size: "sm" })}>
-                Previous
-              </Link>
-            ) : null}{" "}
-            {page.page < pages ? (
-              <Link to={at(page.page + 1)} rel="next" className={buttonVariants({ variant: "outline", size: "sm" })}>
-                Next
-              </Link>
-            ) : null}
-          </div>
-        </nav>
-      ) : null}
     </div>
   );
 }
