@@ -3,9 +3,11 @@ import { formatTimestamp } from "~/components/dictionary/column-format";
 import { LineDiff } from "~/components/templates/line-diff";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
+import { PageSizeForm } from "~/components/ui/list-search-form";
 import { Pagination } from "~/components/ui/pagination";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { COMPANY_PARAM, useCompanyHref } from "~/lib/company-href";
+import { PAGING_KEYS, pagingParams } from "~/lib/list-search";
 import { readPaging } from "~/lib/list-search.server";
 import { useTemplatePaths } from "./paths";
 import { scriptOf, templateOf } from "./templates.server";
@@ -72,6 +74,15 @@ export default function ScriptHistory({ loaderData }: Route.ComponentProps) {
         ) : null}
       </Card>
       <div>
+        {/* The two versions compared stay compared while the list is paged. */}
+        <PageSizeForm
+          action={here}
+          label="Versions page size"
+          pageSize={versions.pageSize}
+          pageSizeId="versions-page-size"
+          keep={{ from: from ?? undefined, to: to ?? undefined }}
+          className="mb-4"
+        />
         <Table aria-label="Versions">
           <TableHeader>
             <TableRow>
@@ -106,7 +117,7 @@ export default function ScriptHistory({ loaderData }: Route.ComponentProps) {
           pageSize={versions.pageSize}
           total={versions.total}
           noun={["version", "versions"]}
-          href={(page) => href(here, { page })}
+          href={(page) => href(here, { from: from ?? undefined, to: to ?? undefined, ...pagingParams(PAGING_KEYS, { page, pageSize: versions.pageSize }) })}
         />
       </div>
     </div>

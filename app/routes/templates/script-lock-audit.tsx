@@ -1,7 +1,9 @@
 import { formatTimestamp } from "~/components/dictionary/column-format";
+import { PageSizeForm } from "~/components/ui/list-search-form";
 import { Pagination } from "~/components/ui/pagination";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { useCompanyHref } from "~/lib/company-href";
+import { PAGING_KEYS, pagingParams } from "~/lib/list-search";
 import { readPaging } from "~/lib/list-search.server";
 import { useTemplatePaths } from "./paths";
 import { scriptOf, templateOf } from "./templates.server";
@@ -22,8 +24,10 @@ export default function ScriptLockAudit({ loaderData }: Route.ComponentProps) {
   const href = useCompanyHref();
   const paths = useTemplatePaths();
   if (events.total === 0) return <p className="text-sm text-muted-foreground">Nobody has locked this script yet.</p>;
+  const here = paths.script(script.templateId, script.levelId, script.id, "lock-audit");
   return (
     <div>
+      <PageSizeForm action={here} label="Lock audit page size" pageSize={events.pageSize} pageSizeId="lock-audit-page-size" className="mb-4" />
       <Table aria-label="Lock audit">
         <TableHeader>
           <TableRow>
@@ -51,7 +55,7 @@ export default function ScriptLockAudit({ loaderData }: Route.ComponentProps) {
         pageSize={events.pageSize}
         total={events.total}
         noun={["lock change", "lock changes"]}
-        href={(page) => href(paths.script(script.templateId, script.levelId, script.id, "lock-audit"), { page })}
+        href={(page) => href(here, pagingParams(PAGING_KEYS, { page, pageSize: events.pageSize }))}
       />
     </div>
   );

@@ -1,0 +1,44 @@
+/**
+ * A script's History and Lock audit, rendered on the server as a browser without JavaScript gets them:
+ * lists paged through the URL, their page size chosen as every list's is.
+ */
+import { describe, expect, it } from "vitest";
+import { pageSizeChoice } from "~/test/page-size-form";
+import { renderPage } from "~/test/render-page";
+import { templatePathsOf } from "./paths";
+import ScriptHistory from "./script-history";
+import ScriptLockAudit from "./script-lock-audit";
+
+const paths = templatePathsOf("/migration/templates");
+const script = { id: "s1", levelId: "l1", templateId: "t1", version: 11 };
+const sizes = ["10*", "25", "50", "100"];
+/** The href of the page's Previous link, its &amp; read as &. */
+const previousOf = (html: string) =>
+  /<a [^>]*rel="prev"[^>]*href="([^"]+)"|<a [^>]*href="([^"]+)"[^>]*rel="prev"/.exec(html)?.slice(1).find(Boolean)?.replaceAll("&amp;", "&");
+
+describe("a script's lists", () => {
+  it("History chooses its page size in a GET form that keeps the versions compared, and its page links keep both", () => {
+    const here = paths.script("t1", "l1", "s1", "history");
+    const version = (n: number) => ({ version: n, comment: null, author: "u1", authorName: "Ann", createdAt: "2026-11-27T10:00:00.000Z", lines: 1 });
+    const loaderData = { script, versions: { items: [version(1)], page: 2, pageSize: 10, total: 11 }, diff: null, from: 2, to: 5 };
+    const html = renderPage(here, `${here}?from=2&to=5&page=2&pageSize=10`, ScriptHistory, loaderData);
+    expect(pageSizeChoice(html, "Versions page size", "versions-page-size")).toEqual({
+      labelled: true,
+      sizes,
+      sent: [
+        ["from", "2"],
+        ["to", "5"],
+        ["pageSize", "(chosen)"],
+      ],
+    });
+    expect(previousOf(html)).toBe(`${here}?from=2&to=5&pageSize=10`);
+  });
+
+  it("Lock audit chooses its page size in a GET form, and its page links keep it", () => {
+    const here = paths.script("t1", "l1", "s1", "lock-audit");
+    const event = { id: "e1", at: "2026-11-27T10:00:00.000Z", state: "Locked", userId: "u1", userName: "Ann", reason: null };
+    const html = renderPage(here, `${here}?page=2&pageSize=10`, ScriptLockAudit, { script, events: { items: [event], page: 2, pageSize: 10, total: 11 } });
+    expect(pageSizeChoice(html, "Lock audit page size", "lock-audit-page-size")).toEqual({ labelled: true, sizes, sent: [["pageSize", "(chosen)"]] });
+    expect(previousOf(html)).toBe(`${here}?pageSize=10`);
+  });
+});
