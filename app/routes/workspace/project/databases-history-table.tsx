@@ -3,11 +3,13 @@ import { LoadStatusBadge } from "~/components/loads/load-status";
 import { formatCount } from "~/components/projects/format";
 import { Card } from "~/components/ui/card";
 import { LabelValueList } from "~/components/ui/label-value-list";
+import { PageSizeForm } from "~/components/ui/list-search-form";
 import { Pagination } from "~/components/ui/pagination";
 import { DownloadLink } from "~/components/ui/download-link";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { useCompanyHref } from "~/lib/company-href";
 import { afterGuard } from "~/lib/guards.server";
+import { PAGING_KEYS, pagingParams } from "~/lib/list-search";
 import { readPaging } from "~/lib/list-search.server";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
 import { projectCalls, projectScope } from "../workspace.server";
@@ -15,7 +17,7 @@ import type { Route } from "./+types/databases-history-table";
 
 /**
  * databases/history/{historyId}/table/{tableId}/details: one table of an entry (tableId: the table's
- * name): its counts and its rejected rows (row, column, value, reason), paginated through `?page=`,
+ * name): its counts and its rejected rows (row, column, value, reason), paginated through `?page=&pageSize=`,
  * with the download of those rows as the file had them.
  */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
@@ -37,6 +39,7 @@ export default function HistoryTable({ loaderData }: Route.ComponentProps) {
   const { projectId, entry, table, rejected } = loaderData;
   const href = useCompanyHref();
   const paths = useWorkspacePaths();
+  const here = paths.databases.entryTable(projectId, entry.id, table.table);
   return (
     <div className="space-y-6">
       <Card aria-labelledby="table-title">
@@ -83,6 +86,7 @@ export default function HistoryTable({ loaderData }: Route.ComponentProps) {
               Each row of the file that did not fit, with why. The download has the rows as the file had them, and a reason column: correct them and load them
               again.
             </p>
+            <PageSizeForm action={here} label="Rejected rows page size" pageSize={rejected.pageSize} pageSizeId="rejected-page-size" className="mt-4" />
             <div className="mt-4">
               <Table aria-label="Rejected rows">
                 <TableHeader>
@@ -110,7 +114,7 @@ export default function HistoryTable({ loaderData }: Route.ComponentProps) {
               pageSize={rejected.pageSize}
               total={rejected.total}
               noun={["rejected row", "rejected rows"]}
-              href={(page) => href(paths.databases.entryTable(projectId, entry.id, table.table), { page })}
+              href={(page) => href(here, pagingParams(PAGING_KEYS, { page, pageSize: rejected.pageSize }))}
             />
           </>
         )}
