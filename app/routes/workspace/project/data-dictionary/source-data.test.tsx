@@ -4,17 +4,18 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { createRoutesStub } from "react-router";
 import { describe, expect, it } from "vitest";
+import { pageSizeChoice } from "~/test/page-size-form";
 import SourceData from "./source-data";
 
 const here = "/migration/projects/p1/data-dictionary/source-data";
 
-function render(tables: { search: string; names: string[]; matching: number }, table: string): string {
+function render(tables: { search: string; names: string[]; matching: number }, table: string, paging = { page: 1, pageSize: 25, total: 1 }): string {
   const loaderData = {
     projectId: "p1",
     created: true,
     tables,
     table,
-    rows: { columns: [{ name: "Id", type: "int" }], items: [["1"]], page: 1, pageSize: 25, total: 1, sort: "Id" },
+    rows: { columns: [{ name: "Id", type: "int" }], items: [["1"]], ...paging, sort: "Id" },
     filter: {},
   };
   const props = { loaderData, params: { projectId: "p1" }, matches: [] } as unknown as Parameters<typeof SourceData>[0];
@@ -40,5 +41,16 @@ describe("the source data page's Table select", () => {
   it("offers the tables the search found as they are when it lists the table shown", () => {
     const html = render({ search: "orders5", names: ["Orders50", "Orders51"], matching: 2 }, "Orders51");
     expect(tableSelect(html)).toEqual({ options: ["Orders50", "Orders51"], selected: "Orders51" });
+  });
+});
+
+describe("the source data page's rows", () => {
+  it("choose their page size in the Find rows form, and their page links keep it", () => {
+    const html = render({ search: "", names: ["Customers"], matching: 1 }, "Customers", { page: 2, pageSize: 10, total: 11 });
+    const choice = pageSizeChoice(html, "Find rows", "source-page-size");
+    expect(choice).toMatchObject({ labelled: true, sizes: ["10*", "25", "50", "100"] });
+    expect(choice.sent.map(([name]) => name)).toEqual(["table", "column", "contains", "pageSize"]);
+    const previous = /<a [^>]*rel="prev"[^>]*href="([^"]+)"/.exec(html)?.[1]?.replaceAll("&amp;", "&");
+    expect(Object.fromEntries(new URL(previous!, "http://portal").searchParams)).toEqual({ table: "Customers", sort: "Id", pageSize: "10", page: "1" });
   });
 });

@@ -1,11 +1,12 @@
 import { Form, Link } from "react-router";
 import { FindTableForm, tableOptionsOf } from "~/components/databases/find-table-form";
 import { Card } from "~/components/ui/card";
-import { Pagination } from "~/components/ui/pagination";
+import { PageSizeSelect, Pagination } from "~/components/ui/pagination";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { useCompanyHref, useCompanyId } from "~/lib/company-href";
 import { serviceFailure } from "~/lib/forms.server";
 import { afterGuard } from "~/lib/guards.server";
+import { DEFAULT_PAGE_SIZE, PAGING_KEYS, pagingParams } from "~/lib/list-search";
 import { readPaging } from "~/lib/list-search.server";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
 import { SelectFilter } from "~/components/ui/select-filter";
@@ -16,7 +17,7 @@ import type { Route } from "./+types/source-data";
 /**
  * data-dictionary/source-data: the rows of a table of the source database, as stored (DOMAIN.md:
  * "rows of a source table, paginated, with the column types applied"), paged, sorted and filtered in
- * SQL through the URL: `?table=&page=&sort=&column=&contains=`. The Table select offers the first tables
+ * SQL through the URL: `?table=&page=&pageSize=&sort=&column=&contains=`. The Table select offers the first tables
  * whose name contains `?name=` (a project may have thousands); without `?table=`, the first of them.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -49,7 +50,7 @@ export default function SourceData({ loaderData }: Route.ComponentProps) {
   const paths = useWorkspacePaths();
   const here = paths.dictionary.sourceData(projectId);
   const link = (change: Record<string, string | number | undefined>) =>
-    href(here, { table: table ?? undefined, name: tables.search || undefined, sort: rows?.sort, column: filter.column, contains: filter.contains, ...change });
+    href(here, { table: table ?? undefined, name: tables.search || undefined, sort: rows?.sort, column: filter.column, contains: filter.contains, ...pagingParams(PAGING_KEYS, { page: 1, pageSize: rows?.pageSize ?? DEFAULT_PAGE_SIZE }), ...change });
 
   if (!created || !table || !rows) {
     return (
@@ -94,6 +95,7 @@ export default function SourceData({ loaderData }: Route.ComponentProps) {
           </label>
           <input id="source-contains" name="contains" type="search" defaultValue={filter.contains ?? ""} className="rounded-md border border-border bg-white px-3 py-2 text-sm" />
         </div>
+        <PageSizeSelect id="source-page-size" value={rows.pageSize} />
         <button type="submit" className="btn h-9 border border-border bg-white px-4 hover:bg-muted">
           Show
         </button>
