@@ -35,7 +35,7 @@ import { LOAD_START_STATUSES, leaveSetupAfterFirstLoad } from "../data-jobs.ts";
 import type { DdlTable } from "../postgres-ddl.ts";
 import type { DataPlane } from "../servers.ts";
 import { PARTIAL_SUFFIX, readBackupArchive, type BackupManifest } from "./backup-archive.ts";
-import { compareSource } from "./compare-source.ts";
+import { comparedFraction, compareSource } from "./compare-source.ts";
 import { restoreSource, type RestoreOutcome } from "./restore-source.ts";
 import { sqliteTableInputs, type SqliteExportPlan } from "./sqlite-export.ts";
 import { BACKUP_WORK_PREFIX, takeBackup, type ReadFirst } from "./take-backup.ts";
@@ -77,16 +77,31 @@ async function dictionaryTablesOf(db: Kysely<Database>, projectId: string): Prom
   return ref ? await readTables(db, ref.id) : [];
 }
 
-/** The source tables of a backup archive, streamed and checked as they are read. */
-function archiveSourceTables(deps: Pick<BackupDeps, "dataDir">, projectId: string, backupId: string, signal: AbortSignal): AsyncIterable<TableInput> {
-  return readBackupArchive(backupFilePath(deps.dataDir, projectId, backupId), { schemas: ["source"], signal });
+/**
+ * The source tables of a backup archive, streamed and checked as they are read; `onTotal` learns the CSV
+ * bytes they hold from the manifest, the archive's first entry, before the first table comes.
+ */
+function archiveSourceTables(file: string, signal: AbortSignal, onTotal: (bytes: number) => void): AsyncIterable<TableInput> {
+  return readBackupArchive(file, { schemas: ["source"], signal, onManifest: (manifest) => onTotal(sourceCsvBytesOf(manifest)) });
 }
 
-/** The current source data compared with a backup's source tables, read and checked as they are compared. */
+/** A step's progress through `bytesTotal` bytes to read: short of done until the step ends, and nothing while the total is not known. */
+function progressOfBytes(ctx: JobContext, fraction: number, bytesRead: number, bytesTotal: number) {
+  return ctx.progress(bytesTotal ? Math.min(0.99, fraction) : 0, bytesTotal ? { bytesRead, bytesTotal } : undefined);
+}
+
+/**
+ * The current source data compared with a backup's source tables, read and checked as they are compared;
+ * its progress the bytes of them read, its fraction done grows with their comparison too (comparedFraction).
+ */
 async function compareWithBackup(deps: BackupDeps, ctx: JobContext, target: WorkTarget, backupId: string): Promise<TableComparisonResult[]> {
   const dictionary = await dictionaryTablesOf(ctx.db, target.projectId);
-  const earlier = archiveSourceTables(deps, target.projectId, backupId, ctx.signal);
-  return compareSource(deps.dataPlane, target.serverId, target.projectId, dictionary, earlier, { signal: ctx.signal });
+  let total = 0;
+  const earlier = archiveSourceTables(backupFilePath(deps.dataDir, target.projectId, backupId), ctx.signal, (bytes) => (total = bytes));
+  return compareSource(deps.dataPlane, target.serverId, target.projectId, dictionary, earlier, {
+    signal: ctx.signal,
+    onProgress: (work) => progressOfBytes(ctx, comparedFraction(work, total), work.bytesRead, total),
+  });
 }
 
 /**
@@ -315,14 +330,14 @@ export async function startRestore(
             const inputs =
               source.kind === "sqlite"
                 ? sqliteTableInputs(source.file.path, source.plan, { signal: ctx.signal })
-                : readBackupArchive(source.kind === "archive" ? source.file.path : backupFilePath(deps.dataDir, target.projectId, source.backup.id), {
-                    schemas: ["source"],
-                    signal: ctx.signal,
-                    onManifest: (manifest) => (total = sourceCsvBytesOf(manifest)),
-                  });
+                : archiveSourceTables(
+                    source.kind === "archive" ? source.file.path : backupFilePath(deps.dataDir, target.projectId, source.backup.id),
+                    ctx.signal,
+                    (bytes) => (total = bytes),
+                  );
             const outcome = await restoreSource(deps.dataPlane, target.serverId, target.projectId, dictionary, inputs, {
               signal: ctx.signal,
-              onProgress: (done) => ctx.progress(total ? Math.min(0.99, done / total) : 0, total ? { bytesRead: done, bytesTotal: total } : undefined),
+              onProgress: (done) => progressOfBytes(ctx, done / total, done, total),
               beforeCommit: () => ctx.stillWanted(),
             });
             // What the export had that the dictionary lacks was left out before the restore read it.
@@ -371,7 +386,7 @@ export async function startRestore(
   );
 }
 
-/** The CSV bytes of a backup archive's source tables: what a restore reads, its progress. */
+/** The CSV bytes of a backup archive's source tables: what a restore or a comparison reads, its progress. */
 function sourceCsvBytesOf(manifest: BackupManifest): number {
   return manifest.tables.filter((t) => t.schema === "source").reduce((sum, t) => sum + t.csvBytes, 0);
 }

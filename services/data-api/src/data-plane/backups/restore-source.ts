@@ -8,14 +8,14 @@
  * An administrative connection, with `SET LOCAL ROLE` to the owner for the tables: the project's roles
  * may not create schemas (project-databases.ts). Only this module's own statements run on it.
  */
-import { Readable, Transform } from "node:stream";
+import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import { databaseNameOf, rolesOf } from "../project-databases.ts";
 import { createTableStatement, postgresType, quoteIdentifier, type DdlTable } from "../postgres-ddl.ts";
 import type { DataPlane } from "../servers.ts";
-import { reportEverySecond } from "./progress-ticker.ts";
+import { countingBytes, reportEverySecond } from "./progress-ticker.ts";
 import { RestoreInputProblem, type TableInput } from "./table-input.ts";
 
 export type RestoreOutcome = {
@@ -108,12 +108,7 @@ export async function restoreSource(
         const matched = input.columns.map((c) => columnOf.get(c.name.toLowerCase()) ?? null);
         for (const [i, c] of input.columns.entries()) if (!matched[i]) outcome.leftOutColumns.push({ table: table.name, column: c.name });
         const target = `${q(NEW_SCHEMA)}.${q(table.name)}`;
-        const counted = new Transform({
-          transform(chunk: Buffer, _enc, callback) {
-            done += chunk.length;
-            callback(null, chunk);
-          },
-        });
+        const counted = countingBytes((bytes) => (done += bytes));
         const stopReporting = reportEverySecond(options.onProgress && (() => options.onProgress!(done)));
         try {
           if (matched.every(Boolean)) {

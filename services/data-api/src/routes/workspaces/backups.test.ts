@@ -371,50 +371,64 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("backups, re
     expect(await progressAt({ backupId, compare: "true" }, "Compare")).toBe(Math.floor(share + (100 - share) / 2));
   });
 
+  /**
+   * Puts a pipe in place of the backup archive `file`, fed up to its last source table's data, so that a job
+   * reading it waits there. Answers the CSV bytes of the source tables before that one (`read`) and of them
+   * all (`total`), `rest` to feed the rest and `putBack` to put the file back as it was.
+   */
+  async function pipedBeforeLastTable(file: string) {
+    const archive = fs.readFileSync(file);
+    const entries = tarEntries(archive);
+    const manifest = JSON.parse(archive.subarray(entries[0]!.data, entries[0]!.data + entries[0]!.size).toString()) as BackupManifest;
+    const source = manifest.tables.filter((t) => t.schema === "source");
+    expect(source.length).toBeGreaterThan(1);
+    const cut = entries.find((e) => e.name === source.at(-1)!.entry)!.data;
+    fs.rmSync(file);
+    execFileSync("mkfifo", [file]);
+    // Read and write: opening it does not wait for the job to open it; the archive is smaller than the pipe holds.
+    const pipe = await fs.promises.open(file, "r+");
+    await pipe.write(archive.subarray(0, cut));
+    const sum = (tables: BackupTable[]) => tables.reduce((bytes, t) => bytes + t.csvBytes, 0);
+    return {
+      read: sum(source.slice(0, -1)),
+      total: sum(source),
+      rest: () => pipe.write(archive.subarray(cut)),
+      putBack: async () => {
+        await pipe.close();
+        fs.rmSync(file);
+        fs.writeFileSync(file, archive);
+      },
+    };
+  }
+  /** The job once its running step has reported `bytesRead` (once a second while a table is read). */
+  async function reportedRead(jobId: string, bytesRead: number) {
+    for (let i = 0; i < 100; i++) {
+      const job = await findJob(api.db, jobId);
+      if (job?.progressDetail?.bytesRead === bytesRead) return job;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`the job did not report ${bytesRead} bytes read within 5 seconds`);
+  }
+  const backupFile = (project: Project, backupId: string) => path.join(api.dataDir, "backups", project.id, `${backupId}.backup.tar`);
+
   it("shows a restore (or an undo) of the workspace's own backup growing with the bytes it reads, not still at the backup's 5%", async () => {
     const project = await loadableProject();
     await loadFile(project, "CustomerId,Code\n1,A\n");
     const second = await loadFile(project, "CustomerId,Code\n2,B\n");
     const backupId = second.undoBackup.id;
-    /**
-     * Restores (`body`) the backup whose archive now comes through a pipe, held before its last source
-     * table: answers the job's progress as the restore waits there, then lets the rest come.
-     */
+    /** Restores (`body`) the backup, held before its last source table: answers the job's progress as the restore waits there. */
     async function heldBeforeLastTable(body: object) {
-      const file = path.join(api.dataDir, "backups", project.id, `${backupId}.backup.tar`);
-      const archive = fs.readFileSync(file);
-      const entries = tarEntries(archive);
-      const manifest = JSON.parse(archive.subarray(entries[0]!.data, entries[0]!.data + entries[0]!.size).toString()) as BackupManifest;
-      const source = manifest.tables.filter((t) => t.schema === "source");
-      expect(source.length).toBeGreaterThan(1);
-      const cut = entries.find((e) => e.name === source.at(-1)!.entry)!.data;
-      fs.rmSync(file);
-      execFileSync("mkfifo", [file]);
-      // Read and write: opening it does not wait for the restore to open it; the archive is smaller than the pipe holds.
-      const pipe = await fs.promises.open(file, "r+");
+      const held = await pipedBeforeLastTable(backupFile(project, backupId));
       try {
-        await pipe.write(archive.subarray(0, cut));
         const res = await post(`${base(project)}/restores`, body);
         expect(res.status, JSON.stringify(res.body)).toBe(202);
-        const job = await reportedRead(res.body.jobId);
-        await pipe.write(archive.subarray(cut));
+        const job = await reportedRead(res.body.jobId, held.read);
+        await held.rest();
         expect((await done(res, project)).entry).toMatchObject({ status: "Loaded" });
-        const sum = (tables: BackupTable[]) => tables.reduce((bytes, t) => bytes + t.csvBytes, 0);
-        return { job, read: sum(source.slice(0, -1)), total: sum(source) };
+        return { job, read: held.read, total: held.total };
       } finally {
-        await pipe.close();
-        fs.rmSync(file);
-        fs.writeFileSync(file, archive);
+        await held.putBack();
       }
-    }
-    /** The job once its step has reported bytes read (once a second while a table is restored). */
-    async function reportedRead(jobId: string) {
-      for (let i = 0; i < 100; i++) {
-        const job = await findJob(api.db, jobId);
-        if (job?.progressDetail) return job;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      throw new Error("the restore reported no bytes read within 5 seconds");
     }
     const share = 100 * AUTOMATIC_BACKUP_SHARE;
     for (const body of [{ backupId }, { undo: second.entry.id }]) {
@@ -425,6 +439,58 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("backups, re
       expect(job.progress).toBeGreaterThan(share);
     }
     expect((await rowsOf(project)).map((r) => r[0])).toEqual([1]);
+  });
+
+  it("shows a comparison (alone or after a restore) growing with the bytes of the backup it reads and compares, not still where it started", async () => {
+    const project = await loadableProject();
+    await loadFile(project, "CustomerId,Code\n1,A\n");
+    const second = await loadFile(project, "CustomerId,Code\n2,B\n");
+    const backupId = second.undoBackup.id;
+
+    // A comparison with one of the workspace's backups, its one step from 0 to 100%.
+    const held = await pipedBeforeLastTable(backupFile(project, backupId));
+    try {
+      const res = await post(`${base(project)}/comparisons`, { backupId });
+      expect(res.status, JSON.stringify(res.body)).toBe(202);
+      const job = await reportedRead(res.body.jobId, held.read);
+      await held.rest();
+      expect((await done(res, project)).entry).toMatchObject({ type: "Comparison", status: "Completed" });
+      expect(job.steps.map((step) => step.status)).toEqual(["Started"]);
+      expect(job.progressDetail).toMatchObject({ bytesRead: held.read, bytesTotal: held.total });
+      expect(held.read).toBeGreaterThan(0);
+      expect(held.read).toBeLessThan(held.total);
+      expect(Math.abs(job.progress - 100 * (held.read / held.total))).toBeLessThanOrEqual(1);
+      expect(job.progress).toBeGreaterThan(0);
+    } finally {
+      await held.putBack();
+    }
+
+    // A restore with its comparison: the comparison reads the automatic backup the restore took first, from past half the bar.
+    const folder = path.dirname(backupFile(project, backupId));
+    const backupsBefore = new Set(fs.readdirSync(folder));
+    let automatic: Awaited<ReturnType<typeof pipedBeforeLastTable>> | undefined;
+    const piped = new Promise<NonNullable<typeof automatic>>((resolve) => {
+      api.jobs.hooks.beforeStep = async (step) => {
+        if (step.projectId !== project.id || !step.name.startsWith("Compare")) return;
+        const taken = fs.readdirSync(folder).find((name) => !backupsBefore.has(name))!;
+        resolve((automatic = await pipedBeforeLastTable(path.join(folder, taken))));
+      };
+    });
+    try {
+      const res = await post(`${base(project)}/restores`, { backupId, compare: "true" });
+      expect(res.status, JSON.stringify(res.body)).toBe(202);
+      const job = await reportedRead(res.body.jobId, (await piped).read);
+      await automatic!.rest();
+      expect((await done(res, project)).entry).toMatchObject({ type: "RestoreAndComparison", status: "Loaded" });
+      const share = 100 * AUTOMATIC_BACKUP_SHARE;
+      const start = share + (100 - share) / 2;
+      expect(job.steps.map((step) => step.status)).toEqual(["Completed", "Completed", "Started"]);
+      expect(job.progressDetail).toMatchObject({ bytesRead: automatic!.read, bytesTotal: automatic!.total });
+      expect(Math.abs(job.progress - (start + (100 - start) * (automatic!.read / automatic!.total)))).toBeLessThanOrEqual(1);
+      expect(job.progress).toBeGreaterThan(start);
+    } finally {
+      await automatic?.putBack();
+    }
   });
 
   it("a restore whose process died is Failed at restart, the lock released, the source exactly as before", async () => {
