@@ -54,10 +54,15 @@ export async function refreshValueMapTables(
   const q = quoteIdentifier;
   const roles = rolesOf(target.projectId);
   const columns = mappingProjectId ? await translatedColumnsOf(db, mappingProjectId) : [];
-  return dataPlane.withAdmin(target.serverId, databaseNameOf(target.projectId), (client) =>
-    inTransaction(client, async () => {
-      await client.query(`DROP SCHEMA IF EXISTS ${q(MAPS_SCHEMA)} CASCADE`);
-      if (!mappingProjectId) return [];
+  return dataPlane.withAdmin(target.serverId, databaseNameOf(target.projectId), async (client) => {
+    const drop = () => client.query(`DROP SCHEMA IF EXISTS ${q(MAPS_SCHEMA)} CASCADE`);
+    // No mapping project: the drop alone, a transaction of its own, one round trip (every run of such a workspace asks it).
+    if (!mappingProjectId) {
+      await drop();
+      return [];
+    }
+    return inTransaction(client, async () => {
+      await drop();
       await client.query(`CREATE SCHEMA ${q(MAPS_SCHEMA)} AUTHORIZATION ${q(roles.owner)}`);
       await client.query(`SET LOCAL ROLE ${q(roles.owner)}`);
       const written: string[] = [];
@@ -85,6 +90,6 @@ export async function refreshValueMapTables(
       await client.query(`GRANT USAGE ON SCHEMA ${q(MAPS_SCHEMA)} TO ${q(roles.reader)}`);
       await client.query(`GRANT SELECT ON ALL TABLES IN SCHEMA ${q(MAPS_SCHEMA)} TO ${q(roles.reader)}`);
       return written;
-    }),
-  );
+    });
+  });
 }

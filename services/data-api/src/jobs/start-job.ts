@@ -246,24 +246,34 @@ export async function runSteps(deps: JobDeps, jobId: string, previousStatus: str
   cancelPoll.unref();
 
   try {
-    if (!(await touchJob(db, jobId, now(), { started: true }))) return;
+    if (!definition.steps.length && !(await touchJob(db, jobId, now(), { started: true }))) return;
     for (const [position, step] of definition.steps.entries()) {
       // The recovery may have ended the job meanwhile: stop rather than work for a dead job.
-      // A new step has read nothing of its input yet.
-      if (!(await touchJob(db, jobId, now(), { progress: percent(startsAt[position]!, total), detail: null }))) return;
-      current = position;
+      // A new step has read nothing of its input yet. One commit (each waits for the disk) for the
+      // job's progress, its start with the first step, and the step's Started.
+      const live = await db.transaction().execute(async (trx) => {
+        const at = now();
+        if (!(await touchJob(trx, jobId, at, { progress: percent(startsAt[position]!, total), detail: null, started: position === 0 }))) return false;
+        current = position;
+        await setStepStatus(trx, jobId, position, "Started", at);
+        return true;
+      });
+      if (!live) return;
       stepStartedAt = Date.now();
-      await setStepStatus(db, jobId, position, "Started", now());
       await deps.jobs.hooks.beforeStep?.({ jobId, projectId: definition.projectId, kind: definition.kind, name: step.name, position });
       ctx.signal.throwIfAborted();
       await step.run(ctx);
       ctx.signal.throwIfAborted();
+      // The last step's end commits with the job's below: one commit (a wait for the disk) the fewer.
+      if (position === definition.steps.length - 1) break;
       await setStepStatus(db, jobId, position, "Completed", now());
       current = null;
     }
     const status = definition.onSuccess.status === "previous" ? (previousStatus as ProjectStatus) : definition.onSuccess.status;
     await db.transaction().execute(async (trx) => {
       const at = now();
+      // Written only while the job runs, as the job's end below.
+      if (current !== null) await setStepStatus(trx, jobId, current, "Completed", at);
       if (!(await finishJob(trx, jobId, { status: "SUCCESS", error: null }, at))) return;
       await releaseProjectLock(trx, definition.projectId, jobId, status, at);
       await definition.onSuccess.update?.(trx, ctx);

@@ -5,7 +5,7 @@ import { runStepsQuerySchema, type RunDetails, type RunStatus, type RunStep, typ
 import type { OnError, RunSort, RunStepStatus } from "../../../../contracts/values/runs.ts";
 import { NotFoundError } from "../api-problem.ts";
 import type { Database } from "../db/schema.ts";
-import { totalOf } from "./db-helpers.ts";
+import { inTransaction, totalOf } from "./db-helpers.ts";
 import { updateJsonRows, type BulkColumn } from "./bulk-insert.ts";
 
 /**
@@ -45,44 +45,48 @@ export async function insertRun(
   now = new Date(),
 ): Promise<string> {
   const id = randomUUID();
-  await db
-    .insertInto("runs")
-    .values({
-      id,
-      project_id: run.projectId,
-      job_id: null,
-      type: run.type,
-      status: "IN_PROGRESS",
-      on_error: run.onError,
-      scope: JSON.stringify(run.scope),
-      rerun_of: run.rerunOf,
-      message: null,
-      created_by: run.userId,
-      created_by_name: run.userName,
-      created_at: now.toISOString(),
-      finished_at: null,
-    })
-    .execute();
-  // In chunks: a run of a thousand scripts is one statement per hundred.
-  for (let i = 0; i < run.steps.length; i += 100) {
+  // One commit for the run and its steps: each commit of the control plane waits for the disk, and a
+  // run's duration counts from here.
+  await inTransaction(db, async (db) => {
     await db
-      .insertInto("run_steps")
-      .values(
-        run.steps.slice(i, i + 100).map((s, j) => ({
-          run_id: id,
-          position: i + j + 1,
-          template_name: s.templateName,
-          level_name: s.levelName,
-          script_id: s.scriptId,
-          script_name: s.scriptName,
-          script_version: s.scriptVersion,
-          sql: s.sql,
-          status: "Pending",
-          notices: "[]",
-        })),
-      )
+      .insertInto("runs")
+      .values({
+        id,
+        project_id: run.projectId,
+        job_id: null,
+        type: run.type,
+        status: "IN_PROGRESS",
+        on_error: run.onError,
+        scope: JSON.stringify(run.scope),
+        rerun_of: run.rerunOf,
+        message: null,
+        created_by: run.userId,
+        created_by_name: run.userName,
+        created_at: now.toISOString(),
+        finished_at: null,
+      })
       .execute();
-  }
+    // In chunks: a run of a thousand scripts is one statement per hundred.
+    for (let i = 0; i < run.steps.length; i += 100) {
+      await db
+        .insertInto("run_steps")
+        .values(
+          run.steps.slice(i, i + 100).map((s, j) => ({
+            run_id: id,
+            position: i + j + 1,
+            template_name: s.templateName,
+            level_name: s.levelName,
+            script_id: s.scriptId,
+            script_name: s.scriptName,
+            script_version: s.scriptVersion,
+            sql: s.sql,
+            status: "Pending",
+            notices: "[]",
+          })),
+        )
+        .execute();
+    }
+  });
   return id;
 }
 
@@ -146,12 +150,14 @@ export async function finishRun(db: Db, runId: string, status: RunStatus, messag
 }
 
 export async function setTableCounts(db: Db, runId: string, counts: readonly { table: string; rowsBefore: number | null; rows: number }[]) {
-  await db.deleteFrom("run_table_counts").where("run_id", "=", runId).execute();
-  if (counts.length)
-    await db
-      .insertInto("run_table_counts")
-      .values(counts.map((c) => ({ run_id: runId, table_name: c.table, rows_before: c.rowsBefore, rows: c.rows })))
-      .execute();
+  await inTransaction(db, async (db) => {
+    await db.deleteFrom("run_table_counts").where("run_id", "=", runId).execute();
+    if (counts.length)
+      await db
+        .insertInto("run_table_counts")
+        .values(counts.map((c) => ({ run_id: runId, table_name: c.table, rows_before: c.rowsBefore, rows: c.rows })))
+        .execute();
+  });
 }
 
 /**

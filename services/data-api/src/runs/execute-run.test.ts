@@ -8,6 +8,10 @@ import { TEST_POSTGRES_ADMIN_URL, TEST_PROJECT_DATABASES_ADMIN_URL } from "../..
 import { TEST_DATABASE_SERVER, TEST_DATA_PLANE_SECRET, createTestDataPlane } from "../testing/harness.ts";
 import type { DdlTable } from "../data-plane/postgres-ddl.ts";
 import { asProjectOwner, createProjectDatabase, createProjectSchema, dropProjectDatabase } from "../data-plane/project-databases.ts";
+import type { DataPlane } from "../data-plane/servers.ts";
+import type { Database } from "../db/schema.ts";
+import { createKysely } from "../../../shared/db.ts";
+import { executeRun } from "./execute-run.ts";
 
 /**
  * `kill -9` of the process running a run (issue 11): PostgreSQL rolls back what the running script
@@ -76,4 +80,58 @@ await executeRun(db, dataPlane, {
       await vi.waitFor(async () => expect(await rows()).toEqual(expected), { timeout: 5_000, interval: 100 });
     }, 60_000);
   }
+});
+
+describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("a run's fixed cost on the project's database", () => {
+  it("sets up, counts every destination table before and after, and resets in one round trip each, whatever the number of tables", async () => {
+    const projectId = randomUUID();
+    created.push(projectId);
+    await createProjectDatabase(dataPlane, server, projectId);
+    const tables = ["Notes", 'Odd "name"', "Third"].map((name) => ({ ...notes, name }));
+    await createProjectSchema(dataPlane, server, projectId, "destination", tables);
+    await asProjectOwner(dataPlane, server, projectId, (c) => c.query(`insert into destination."Odd ""name""" values ('a'), ('b')`));
+    const db = createKysely<Database>(":memory:");
+    await db.schema
+      .createTable("run_table_counts")
+      .addColumn("run_id", "text")
+      .addColumn("table_name", "text")
+      .addColumn("rows_before", "integer")
+      .addColumn("rows", "integer")
+      .execute();
+    let steps = db.schema.createTable("run_steps");
+    for (const c of ["run_id", "status", "started_at", "finished_at", "notices", "error"]) steps = steps.addColumn(c, "text");
+    for (const c of ["position", "rows_affected", "duration_ms", "error_line"]) steps = steps.addColumn(c, "integer");
+    await steps.execute();
+    // Every message the run sends to the project's database, the script's own among them.
+    let sent = 0;
+    const counting: DataPlane = {
+      ...dataPlane,
+      withLogin: (serverId, database, login, work) =>
+        dataPlane.withLogin(serverId, database, login, (client) => {
+          const query = client.query.bind(client);
+          return work(
+            Object.assign(Object.create(client) as typeof client, {
+              query: (...args: unknown[]) => (sent++, (query as (...a: unknown[]) => unknown)(...args)),
+            }),
+          );
+        }),
+    };
+    const step = { templateName: "T", levelName: "L", scriptId: "s", scriptName: "Add", scriptVersion: 1, sql: `insert into "Third" values ('x');` };
+    const status = await executeRun(
+      db,
+      counting,
+      { runId: "r", projectId, serverId: server, type: "Full", onError: "stop", statementTimeoutSeconds: 60, steps: [step] },
+      { signal: new AbortController().signal, progress: async () => undefined, logger: console as never },
+    );
+    expect(status).toBe("SUCCESS");
+    const counts = await db.selectFrom("run_table_counts").select(["table_name", "rows_before", "rows"]).orderBy("table_name").execute();
+    expect(counts).toEqual([
+      { table_name: "Notes", rows_before: 0, rows: 0 },
+      { table_name: 'Odd "name"', rows_before: 2, rows: 2 },
+      { table_name: "Third", rows_before: 0, rows: 1 },
+    ]);
+    // Settings, counts before, the script, counts after, RESET ALL: was 7 plus two per table.
+    expect(sent).toBe(5);
+    await db.destroy();
+  }, 60_000);
 });

@@ -15,10 +15,10 @@ import type { Logger } from "../../../shared/logger.ts";
 import type { RunStatus } from "../../../../contracts/runs.ts";
 import type { OnError, RunType } from "../../../../contracts/values/runs.ts";
 import { cancelStatement, databaseNameOf, rolesOf } from "../data-plane/project-databases.ts";
-import { quoteIdentifier } from "../data-plane/postgres-ddl.ts";
 import type { DataPlane } from "../data-plane/servers.ts";
 import type { Database } from "../db/schema.ts";
 import { JobInputRefusedError } from "../jobs/start-job.ts";
+import { inTransaction } from "../repositories/db-helpers.ts";
 import { finishSteps, setTableCounts, startStep, type PlannedStep, type StepResult } from "../repositories/runs.ts";
 import { positionOf } from "../templates/sql-check.ts";
 import { ScriptQuery } from "./script-query.ts";
@@ -50,13 +50,14 @@ class StepRecorder {
     this.queue.push({ position, result, finishedAt: new Date() });
     if (performance.now() - this.flushed > FLUSH_EVERY_MS) await this.flush();
   }
-  async flush() {
+  /** Writes the queued results, in `db` when given (a transaction that writes more with them). */
+  async flush(db: Kysely<Database> = this.db) {
     this.flushed = performance.now();
     if (!this.queue.length) return;
     // One statement for the batch: a run of a thousand tiny scripts is not a thousand writes.
     const batch = this.queue.splice(0);
     try {
-      await finishSteps(this.db, this.runId, batch);
+      await finishSteps(db, this.runId, batch);
     } catch (err) {
       this.queue.unshift(...batch);
       throw err;
@@ -82,18 +83,19 @@ export class RunStoppedError extends JobInputRefusedError {
   override name = "RunStoppedError";
 }
 
-/** Rows of each destination table, counted in the connection's current transaction. */
+/**
+ * Rows of each destination table, counted in the connection's current transaction: one round trip
+ * for them all (query_to_xml runs each table's count(*) as the runner), where a query per table cost a
+ * round trip each, twice per run.
+ */
 async function destinationCounts(client: pg.PoolClient): Promise<Map<string, number>> {
-  const { rows } = await client.query<{ name: string }>(
-    `select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
+  const { rows } = await client.query<{ name: string; n: string }>(
+    `select c.relname as name,
+            (xpath('/row/n/text()', query_to_xml(format('select count(*) as n from destination.%I', c.relname), false, true, '')))[1]::text as n
+       from pg_class c join pg_namespace n on n.oid = c.relnamespace
       where n.nspname = 'destination' and c.relkind in ('r', 'p') and has_table_privilege(c.oid, 'SELECT') order by c.relname`,
   );
-  const counts = new Map<string, number>();
-  for (const { name } of rows) {
-    const { rows: n } = await client.query<{ n: string }>(`select count(*) as n from destination.${quoteIdentifier(name)}`);
-    counts.set(name, Number(n[0]!.n));
-  }
-  return counts;
+  return new Map(rows.map(({ name, n }) => [name, Number(n)]));
 }
 
 /**
@@ -125,7 +127,11 @@ export async function executeRun(
 ): Promise<RunStatus> {
   const { runId, projectId, serverId, steps } = input;
   return dataPlane.withLogin(serverId, databaseNameOf(projectId), rolesOf(projectId).runner, async (client) => {
-    const { rows } = await client.query<{ pid: number }>("select pg_backend_pid() as pid");
+    // The session's settings with its pid, in one round trip (is_local false: until the RESET ALL below).
+    const { rows } = await client.query<{ pid: number }>(
+      "select pg_backend_pid() as pid, set_config('search_path', 'destination, source', false), set_config('statement_timeout', $1, false)",
+      [String(Math.max(1, Math.round(input.statementTimeoutSeconds)) * 1000)],
+    );
     const pid = rows[0]!.pid;
     // A cancel stops the running statement now, from another connection; the script's error follows.
     // Refused, the statement runs on to its timeout: said in the log.
@@ -141,8 +147,6 @@ export async function executeRun(
     let warnings = false;
     const recorder = new StepRecorder(db, runId);
     try {
-      await client.query(`SET search_path = destination, source`);
-      await client.query(`SET statement_timeout = ${Math.max(1, Math.round(input.statementTimeoutSeconds)) * 1000}`);
       const test = input.type === "Test";
       if (test) await client.query("BEGIN");
       const before = await destinationCounts(client);
@@ -211,13 +215,16 @@ export async function executeRun(
         // Progress at most every quarter second: a run of a thousand tiny scripts is not a thousand job updates.
         if (performance.now() - reported > 250 || position === steps.length) await report(position);
       }
-      await recorder.flush();
       const after = await destinationCounts(client);
-      await setTableCounts(
-        db,
-        runId,
-        [...after].map(([table, rows]) => ({ table, rowsBefore: before.get(table) ?? null, rows })),
-      );
+      // The last results and the table counts in one commit of the control plane.
+      await inTransaction(db, async (trx) => {
+        await recorder.flush(trx);
+        await setTableCounts(
+          trx,
+          runId,
+          [...after].map(([table, rows]) => ({ table, rowsBefore: before.get(table) ?? null, rows })),
+        );
+      });
       if (test) await client.query("ROLLBACK");
       await client.query("RESET ALL");
       return failures ? "CompletedWithFailures" : warnings ? "CompletedWithWarning" : "SUCCESS";
