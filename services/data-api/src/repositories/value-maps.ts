@@ -17,9 +17,13 @@ import { staleSave } from "./stale-saves.ts";
 export const COLUMN_NOT_FOUND_MESSAGE = "Column not found.";
 export const TABLE_NOT_FOUND_MESSAGE = "Table not found.";
 export const IMPORT_GONE_MESSAGE = "This import was applied or discarded already.";
-/** The refusal of a write based on a map version that moved on: `userId`'s own other tab, or someone else. */
+/**
+ * The refusal of a write based on a map version that moved on: `userId`'s own other tab, or someone
+ * else. No "reload": the portal's page shows the map as it is now and keeps what was typed, which a
+ * reload would throw away; what to do next is the page's to say.
+ */
 export const staleMap = (db: Kysely<Database>, column: { id: string; name: string }, userId: string): Promise<ApiProblem> =>
-  staleSave(db, { table: "value_map_columns", key: "column_id", id: column.id }, userId, `the map of ${column.name}`, "Reload it and try again.");
+  staleSave(db, { table: "value_map_columns", key: "column_id", id: column.id }, userId, `the map of ${column.name}`, "Nothing was saved.");
 
 type ColumnRow = {
   id: string;

@@ -59,7 +59,7 @@ describe.each(TEST_DATABASE_KINDS)("value maps of mapping projects on %s", (kind
     const stale = await settings(project, grade, { translate: false, unmappedRule: "Keep" });
     expect(stale.status).toBe(409);
     // Saved by the same analyst: their other tab, not someone else.
-    expect(stale.body.errors).toEqual([expect.stringMatching(/^You changed the map of grade in another tab or window at \d\d:\d\d UTC\. Reload it and try again\.$/)]);
+    expect(stale.body.errors).toEqual([expect.stringMatching(/^You changed the map of grade in another tab or window at \d\d:\d\d UTC\. Nothing was saved\.$/)]);
     expect(col((await api.get(`${BASE}/${project.id}/mapping-tables/${table.id}`, analyst)).body, "grade").translate).toBe(true);
   });
 
