@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
-import type { Kysely } from "kysely";
+import { sql, type Kysely } from "kysely";
 import type { z } from "zod";
 import { runStepsQuerySchema, type RunDetails, type RunStatus, type RunStep, type RunSummary, type RunType } from "../../../../contracts/runs.ts";
 import type { OnError, RunSort, RunStepStatus } from "../../../../contracts/values/runs.ts";
 import { NotFoundError } from "../api-problem.ts";
 import type { Database } from "../db/schema.ts";
-import { inTransaction, totalOf } from "./db-helpers.ts";
+import { compiledByShape, inTransaction, totalOf } from "./db-helpers.ts";
 import { updateJsonRows, type BulkColumn } from "./bulk-insert.ts";
 
 /**
@@ -252,66 +252,132 @@ export async function searchRuns(db: Db, projectId: string, query: { status: Run
   return { items: rows.map((r) => toSummary(r, counts.get(r.id))), total, page: query.page, pageSize: query.pageSize };
 }
 
-export async function findRun(db: Db, projectId: string, runId: string): Promise<RunRow> {
-  const row = await db.selectFrom("runs").selectAll().where("id", "=", runId).where("project_id", "=", projectId).executeTakeFirst();
+/**
+ * The run with its step and failure counts, in one statement: the run's page asks for it at every poll
+ * while the run goes on (compiled once, decision 011).
+ */
+const runWithCounts = compiledByShape((db: Db, _shape: Record<string, never>, param) =>
+  db
+    .selectFrom("runs as r")
+    .selectAll("r")
+    .select((eb) => [
+      eb.selectFrom("run_steps as s").select(eb.fn.countAll<number | string>().as("n")).whereRef("s.run_id", "=", "r.id").as("steps"),
+      eb
+        .selectFrom("run_steps as s")
+        .select(eb.fn.countAll<number | string>().as("n"))
+        .whereRef("s.run_id", "=", "r.id")
+        .where("s.status", "=", sql.lit("Failed"))
+        .as("failed"),
+    ])
+    .where("r.id", "=", param("runId"))
+    .where("r.project_id", "=", param("projectId")),
+);
+
+async function findRunWithCounts(db: Db, projectId: string, runId: string) {
+  const [row] = await runWithCounts(db, {}, { runId, projectId });
   if (!row) throw new NotFoundError(RUN_NOT_FOUND_MESSAGE);
-  return row;
+  return { row, counts: { steps: Number(row.steps ?? 0), failed: Number(row.failed ?? 0) } };
 }
 
 /** A run's summary, its step and failure counts of all its steps (what starting one answers). */
 export async function getRunSummary(db: Db, projectId: string, runId: string): Promise<RunSummary> {
-  const row = await findRun(db, projectId, runId);
-  return toSummary(row, (await stepCounts(db, [runId])).get(runId));
+  const { row, counts } = await findRunWithCounts(db, projectId, runId);
+  return toSummary(row, counts);
 }
 
 /** The steps a run's page shows by default: the first page of all of them. */
 const FIRST_STEPS: RunStepsQuery = runStepsQuerySchema.parse({});
 export type RunStepsQuery = z.output<typeof runStepsQuerySchema>;
 
-/** A run with a page of its steps (in order, filtered by status in SQL) and its destination's counts. */
-export async function getRun(db: Db, projectId: string, runId: string, query: RunStepsQuery = FIRST_STEPS): Promise<RunDetails> {
-  const row = await findRun(db, projectId, runId);
-  const scope = <Q extends { where: (...args: any[]) => Q }>(q: Q): Q => {
-    const scoped = q.where("run_id", "=", runId);
-    return query.status.length ? scoped.where("status", "in", query.status) : scoped;
-  };
-  const steps = await scope(db.selectFrom("run_steps").selectAll())
-    .orderBy("position")
-    .limit(query.pageSize)
-    .offset((query.page - 1) * query.pageSize)
-    .execute();
-  const matched = await totalOf(steps.length, query, () =>
-    scope(db.selectFrom("run_steps").select((eb) => eb.fn.countAll<number | string>().as("n"))).executeTakeFirstOrThrow(),
-  );
-  const all = (await stepCounts(db, [runId])).get(runId);
-  const counts = await db
-    .selectFrom("run_table_counts")
-    .select(["table_name", "rows_before", "rows"])
-    .where("run_id", "=", runId)
-    .orderBy("table_name")
-    .execute();
-  // The run before this one that left counts: "beside the previous run's". A Test run's were rolled back,
-  // so a Full run is set beside the Full run before it; a Test run beside any run before it.
-  const previous = await db
-    .selectFrom("runs as r")
-    .select("r.id")
-    .where("r.project_id", "=", projectId)
-    .where("r.created_at", "<", row.created_at)
-    .$if(row.type === "Full", (q) => q.where("r.type", "=", "Full"))
-    .where((eb) => eb.exists(eb.selectFrom("run_table_counts as c").select("c.run_id").whereRef("c.run_id", "=", "r.id")))
-    .orderBy("r.created_at", "desc")
-    .limit(1)
-    .executeTakeFirst();
-  const previousCounts = previous
-    ? new Map(
-        (await db.selectFrom("run_table_counts").select(["table_name", "rows"]).where("run_id", "=", previous.id).execute()).map((c) => [
-          c.table_name,
-          Number(c.rows),
-        ]),
+/** What the steps' page reads of a step: what the answer shows, not when it started or ended. */
+const STEP_COLUMNS = [
+  "position",
+  "template_name",
+  "level_name",
+  "script_id",
+  "script_name",
+  "script_version",
+  "sql",
+  "status",
+  "rows_affected",
+  "duration_ms",
+  "notices",
+  "error",
+  "error_line",
+] as const;
+
+/** A status filter is a set of 0 to 4 statuses: its size decides the SQL, the statuses are parameters. */
+type StepsShape = { statuses: number };
+
+function stepsMatching(db: Db, shape: StepsShape, param: (name: string) => any) {
+  const steps = db.selectFrom("run_steps").where("run_id", "=", param("runId"));
+  return shape.statuses
+    ? steps.where(
+        "status",
+        "in",
+        Array.from({ length: shape.statuses }, (_, i) => param(`status${i}`)),
       )
-    : null;
+    : steps;
+}
+
+const stepPage = compiledByShape((db: Db, shape: StepsShape, param) =>
+  stepsMatching(db, shape, param).select(STEP_COLUMNS).orderBy("position").limit(param("limit")).offset(param("offset")),
+);
+
+const stepCount = compiledByShape((db: Db, shape: StepsShape, param) =>
+  stepsMatching(db, shape, param).select((eb) => eb.fn.countAll<number | string>().as("n")),
+);
+
+/**
+ * The destination's counts after the run, each beside the same table's after the run before that left
+ * counts: "beside the previous run's". A Test run's were rolled back, so a Full run is set beside the
+ * Full run before it; a Test run beside any run before it. One statement: the run before is a subquery.
+ */
+const tableCounts = compiledByShape((db: Db, shape: { fullOnly: boolean }, param) =>
+  db
+    .selectFrom("run_table_counts as c")
+    .leftJoin("run_table_counts as p", (join) =>
+      join.onRef("p.table_name", "=", "c.table_name").on((eb) =>
+        eb(
+          "p.run_id",
+          "=",
+          eb
+            .selectFrom("runs as r")
+            .select("r.id")
+            .where("r.project_id", "=", param("projectId"))
+            .where("r.created_at", "<", param("createdAt"))
+            .$if(shape.fullOnly, (q) => q.where("r.type", "=", sql.lit("Full")))
+            .where((eb) => eb.exists(eb.selectFrom("run_table_counts as e").select("e.run_id").whereRef("e.run_id", "=", "r.id")))
+            .orderBy("r.created_at", "desc")
+            .limit(sql.lit(1)),
+        ),
+      ),
+    )
+    .select(["c.table_name", "c.rows_before", "c.rows", "p.rows as previous_rows"])
+    .where("c.run_id", "=", param("runId"))
+    .orderBy("c.table_name"),
+);
+
+/** Most steps say nothing: their notices are "[]", not worth parsing. */
+const noticesOf = (json: string): string[] => (json === "[]" ? [] : (JSON.parse(json) as string[]));
+
+/**
+ * A run with a page of its steps (in order, filtered by status in SQL) and its destination's counts.
+ * The run's page polls it while the run goes on, so it is three statements compiled once (four when the
+ * page cannot tell the total), reading only the columns the answer shows.
+ */
+export async function getRun(db: Db, projectId: string, runId: string, query: RunStepsQuery = FIRST_STEPS): Promise<RunDetails> {
+  const { row, counts } = await findRunWithCounts(db, projectId, runId);
+  // A set: repeated statuses are one, which also keeps the number of shapes bounded.
+  const statuses = [...new Set(query.status)];
+  const shape = { statuses: statuses.length };
+  const filters: Record<string, unknown> = { runId };
+  statuses.forEach((status, i) => (filters[`status${i}`] = status));
+  const steps = await stepPage(db, shape, { ...filters, limit: query.pageSize, offset: (query.page - 1) * query.pageSize });
+  const matched = await totalOf(steps.length, query, async () => (await stepCount(db, shape, filters))[0]!);
+  const tables = await tableCounts(db, { fullOnly: row.type === "Full" }, { runId, projectId, createdAt: row.created_at });
   return {
-    ...toSummary(row, all),
+    ...toSummary(row, counts),
     message: row.message,
     stepPage: { total: matched, page: query.page, pageSize: query.pageSize },
     steps: steps.map((s): RunStep & { sql: string } => ({
@@ -324,16 +390,16 @@ export async function getRun(db: Db, projectId: string, runId: string, query: Ru
       status: s.status as RunStepStatus,
       rowsAffected: s.rows_affected === null ? null : Number(s.rows_affected),
       durationMs: s.duration_ms,
-      notices: JSON.parse(s.notices) as string[],
+      notices: noticesOf(s.notices),
       error: s.error,
       errorLine: s.error_line,
       sql: s.sql,
     })),
-    tables: counts.map((c) => ({
+    tables: tables.map((c) => ({
       table: c.table_name,
       rowsBefore: c.rows_before === null ? null : Number(c.rows_before),
       rows: Number(c.rows),
-      previousRows: previousCounts?.get(c.table_name) ?? null,
+      previousRows: c.previous_rows === null ? null : Number(c.previous_rows),
     })),
   };
 }

@@ -8,7 +8,7 @@ import { TEST_DATABASE_SERVER, USERS, createTestApi, type TestApi } from "../../
 import { addProjectTable, column, loadableProject, makeApplication, makeMappingProject, makeProject } from "../../testing/project-fixtures.ts";
 import { recoverInterruptedJobs } from "../../jobs/recover.ts";
 import { TEST_RUN_RERUN_MESSAGE } from "../../runs/run-jobs.ts";
-import { insertRun, setRunJob, startStep } from "../../repositories/runs.ts";
+import { finishRun, finishSteps, getRun, insertRun, setRunJob, setTableCounts, startStep, type StepResult } from "../../repositories/runs.ts";
 
 const [, , birch] = DEMO_COMPANIES;
 
@@ -366,5 +366,127 @@ describe("runs whose job ended without them", () => {
     } finally {
       await api.close();
     }
+  });
+});
+
+describe.each(TEST_DATABASE_KINDS)("a run's answer on %s", (kind) => {
+  let api: TestApi;
+  afterAll(() => api?.close());
+
+  it("says every step's notices, failure and rows and each table's counts beside the Full run before, in three statements", async () => {
+    api = await createTestApi(kind);
+    const owner = await api.tokenFor(USERS.clientAdmin);
+    const project = await makeProject(api, owner, { companyId: birch.id, applicationId: (await makeApplication(api, birch.id)).id });
+    const scope = { templateIds: [], levelIds: [], scriptId: null, fromScriptId: null };
+    const at = (minute: number) => new Date(Date.UTC(2026, 10, 28, 9, minute));
+    const insert = (type: "Full" | "Test", minute: number, names: string[]) =>
+      insertRun(
+        api.db,
+        {
+          projectId: project.id,
+          type,
+          onError: "stop",
+          scope,
+          rerunOf: null,
+          userId: "u-1",
+          userName: "Ana",
+          steps: names.map((n) => ({ templateName: "Main", levelName: "Load", scriptId: `s-${n}`, scriptName: n, scriptVersion: 2, sql: `select '${n}';` })),
+        },
+        at(minute),
+      );
+    // The Full run before, and a Test run after it whose counts were rolled back: the Full run is set beside the Full one.
+    const before = await insert("Full", 0, ["A"]);
+    await setTableCounts(api.db, before, [
+      { table: "Customers", rowsBefore: 0, rows: 5 },
+      { table: "Orders", rowsBefore: 0, rows: 2 },
+    ]);
+    const test = await insert("Test", 5, ["A"]);
+    await setTableCounts(api.db, test, [{ table: "Customers", rowsBefore: 5, rows: 50 }]);
+    const runId = await insert("Full", 10, ["A", "B", "C"]);
+    // What the steps came to, as written and as the answer must say it.
+    const trimmed = {
+      status: "Completed",
+      rowsAffected: 3,
+      durationMs: 12,
+      notices: ["NOTICE: trimmed", 'WARNING: "Code" was long'],
+      error: null,
+      errorLine: null,
+    } satisfies StepResult;
+    const broken = {
+      status: "Failed",
+      rowsAffected: null,
+      durationMs: 4,
+      notices: [],
+      error: 'null value in column "Code"',
+      errorLine: 2,
+    } satisfies StepResult;
+    await finishSteps(api.db, runId, [
+      { position: 1, result: trimmed, finishedAt: at(11) },
+      { position: 2, result: broken, finishedAt: at(11) },
+    ]);
+    await setTableCounts(api.db, runId, [
+      { table: "Customers", rowsBefore: 5, rows: 8 },
+      { table: "Orders", rowsBefore: 2, rows: 2 },
+      { table: "Returns", rowsBefore: null, rows: 1 },
+    ]);
+    await finishRun(api.db, runId, "ERROR", "Script B failed at line 2", at(12));
+
+    const step = (position: number, name: string) => ({
+      position,
+      templateName: "Main",
+      levelName: "Load",
+      scriptId: `s-${name}`,
+      scriptName: name,
+      scriptVersion: 2,
+      sql: `select '${name}';`,
+    });
+    const url = `/api/v1/projects/${project.id}/runs/${runId}`;
+    const res = await api.get(url, owner);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      id: runId,
+      projectId: project.id,
+      jobId: null,
+      type: "Full",
+      status: "ERROR",
+      onError: "stop",
+      createdBy: "u-1",
+      createdByName: "Ana",
+      createdAt: at(10).toISOString(),
+      finishedAt: at(12).toISOString(),
+      durationMs: 120_000,
+      stepCount: 3,
+      failedSteps: 1,
+      rerunOf: null,
+      message: "Script B failed at line 2",
+      stepPage: { total: 3, page: 1, pageSize: 25 },
+      steps: [
+        { ...step(1, "A"), ...trimmed },
+        { ...step(2, "B"), ...broken },
+        { ...step(3, "C"), status: "Pending", rowsAffected: null, durationMs: null, notices: [], error: null, errorLine: null },
+      ],
+      tables: [
+        { table: "Customers", rowsBefore: 5, rows: 8, previousRows: 5 },
+        { table: "Orders", rowsBefore: 2, rows: 2, previousRows: 2 },
+        { table: "Returns", rowsBefore: null, rows: 1, previousRows: null },
+      ],
+    });
+    // Two statuses, a page of one that cannot tell the total: the total is counted.
+    const filtered = (await api.get(`${url}?status=Failed&status=Pending&pageSize=10`, owner)).body as RunDetails;
+    expect(filtered.steps.map((s) => [s.position, s.status])).toEqual([
+      [2, "Failed"],
+      [3, "Pending"],
+    ]);
+    expect(filtered.stepPage).toEqual({ total: 2, page: 1, pageSize: 10 });
+    expect((await api.get(`${url}?status=Failed&status=Pending&pageSize=10&page=2`, owner)).body).toMatchObject({ steps: [], stepPage: { total: 2 } });
+
+    // The run's page polls it every second while it runs: the run with its counts, the page of steps, the tables.
+    let statements = 0;
+    const counting = api.db.withPlugin({
+      transformQuery: (args) => args.node,
+      transformResult: async (args) => (statements++, args.result),
+    });
+    expect(await getRun(counting, project.id, runId)).toEqual(res.body);
+    expect(statements).toBe(3);
   });
 });
