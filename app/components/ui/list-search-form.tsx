@@ -115,8 +115,11 @@ export function PageSizeForm({
   );
 }
 
-/** The hidden fields of a list's GET form: the selected company (a GET form's action loses its search) and the parameters it keeps. */
-function KeptFields({ keep }: { keep: Kept }) {
+/**
+ * The hidden fields of a GET form: the selected company (a GET form's action loses its search) and the
+ * parameters it keeps (a list's place, for a form beside the list: script History's Compare).
+ */
+export function KeptFields({ keep }: { keep: Kept }) {
   const companyId = useCompanyId();
   return (
     <>

@@ -1,12 +1,12 @@
-import { Form, Link, useSearchParams } from "react-router";
+import { Form, Link } from "react-router";
 import { formatTimestamp } from "~/components/dictionary/column-format";
 import { LineDiff } from "~/components/templates/line-diff";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
-import { PageSizeForm } from "~/components/ui/list-search-form";
+import { KeptFields, PageSizeForm } from "~/components/ui/list-search-form";
 import { Pagination } from "~/components/ui/pagination";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
-import { COMPANY_PARAM, useCompanyHref } from "~/lib/company-href";
+import { useCompanyHref } from "~/lib/company-href";
 import { PAGING_KEYS, pagingParams } from "~/lib/list-search";
 import { readPaging } from "~/lib/list-search.server";
 import { useTemplatePaths } from "./paths";
@@ -35,14 +35,15 @@ export default function ScriptHistory({ loaderData }: Route.ComponentProps) {
   const href = useCompanyHref();
   const paths = useTemplatePaths();
   const here = paths.script(script.templateId, script.levelId, script.id, "history");
-  const companyId = useSearchParams()[0].get(COMPANY_PARAM);
+  const versionsPlace = pagingParams(PAGING_KEYS, versions);
   const numbers = Array.from({ length: script.version }, (_, i) => script.version - i);
   return (
     <div className="flex flex-col gap-4">
       <Card>
         <h3 className="text-base font-semibold">Compare two versions</h3>
-        <Form method="get" action={here} className="mt-3 flex flex-wrap items-end gap-3">
-          {companyId ? <input type="hidden" name={COMPANY_PARAM} value={companyId} /> : null}
+        {/* Comparing keeps the versions list where it is: its page and page size. */}
+        <Form method="get" action={here} aria-label="Compare two versions" className="mt-3 flex flex-wrap items-end gap-3">
+          <KeptFields keep={versionsPlace} />
           <label className="text-sm">
             <span className="mb-1 block font-medium">From version</span>
             <select name="from" defaultValue={from ?? Math.max(1, script.version - 1)} className="rounded-md border border-border bg-white px-3 py-2">

@@ -32,6 +32,13 @@ describe("a script's lists", () => {
       ],
     });
     expect(previousOf(html)).toBe(`${here}?from=2&to=5&pageSize=10`);
+    // Compare keeps the list's page and page size beside the two versions it sends.
+    expect(pageSizeChoice(html, "Compare two versions", "none").sent).toEqual([
+      ["page", "2"],
+      ["pageSize", "10"],
+      ["from", "(chosen)"],
+      ["to", "(chosen)"],
+    ]);
   });
 
   it("Lock audit chooses its page size in a GET form, and its page links keep it", () => {
