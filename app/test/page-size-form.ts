@@ -20,3 +20,7 @@ export function pageSizeChoice(html: string, formLabel: string, selectId: string
     labelled: new RegExp(`<label for="${selectId}"[^>]*>Page size</label>`).test(form),
   };
 }
+
+/** The href of the page's Previous link (Pagination's rel="prev"), its &amp; read as &: whether paging keeps the size. */
+export const previousHref = (html: string) =>
+  /<a [^>]*rel="prev"[^>]*href="([^"]+)"|<a [^>]*href="([^"]+)"[^>]*rel="prev"/.exec(html)?.slice(1).find(Boolean)?.replaceAll("&amp;", "&");

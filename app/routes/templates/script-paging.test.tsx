@@ -3,7 +3,7 @@
  * lists paged through the URL, their page size chosen as every list's is.
  */
 import { describe, expect, it } from "vitest";
-import { pageSizeChoice } from "~/test/page-size-form";
+import { pageSizeChoice, previousHref } from "~/test/page-size-form";
 import { renderPage } from "~/test/render-page";
 import { templatePathsOf } from "./paths";
 import ScriptHistory from "./script-history";
@@ -12,9 +12,6 @@ import ScriptLockAudit from "./script-lock-audit";
 const paths = templatePathsOf("/migration/templates");
 const script = { id: "s1", levelId: "l1", templateId: "t1", version: 11 };
 const sizes = ["10*", "25", "50", "100"];
-/** The href of the page's Previous link, its &amp; read as &. */
-const previousOf = (html: string) =>
-  /<a [^>]*rel="prev"[^>]*href="([^"]+)"|<a [^>]*href="([^"]+)"[^>]*rel="prev"/.exec(html)?.slice(1).find(Boolean)?.replaceAll("&amp;", "&");
 
 describe("a script's lists", () => {
   it("History chooses its page size in a GET form that keeps the versions compared, and its page links keep both", () => {
@@ -31,7 +28,7 @@ describe("a script's lists", () => {
         ["pageSize", "(chosen)"],
       ],
     });
-    expect(previousOf(html)).toBe(`${here}?from=2&to=5&pageSize=10`);
+    expect(previousHref(html)).toBe(`${here}?from=2&to=5&pageSize=10`);
     // Compare keeps the list's page and page size beside the two versions it sends.
     expect(pageSizeChoice(html, "Compare two versions", "none").sent).toEqual([
       ["page", "2"],
@@ -46,6 +43,6 @@ describe("a script's lists", () => {
     const event = { id: "e1", at: "2026-11-27T10:00:00.000Z", state: "Locked", userId: "u1", userName: "Ann", reason: null };
     const html = renderPage(here, `${here}?page=2&pageSize=10`, ScriptLockAudit, { script, events: { items: [event], page: 2, pageSize: 10, total: 11 } });
     expect(pageSizeChoice(html, "Lock audit page size", "lock-audit-page-size")).toEqual({ labelled: true, sizes, sent: [["pageSize", "(chosen)"]] });
-    expect(previousOf(html)).toBe(`${here}?pageSize=10`);
+    expect(previousHref(html)).toBe(`${here}?pageSize=10`);
   });
 });

@@ -4,7 +4,7 @@ import { createRoutesStub } from "react-router";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { DEMO_COMPANIES } from "../../../scripts/demo-data";
 import { PORTAL_URL, startLiveServices } from "~/test/live-services";
-import { pageSizeChoice } from "~/test/page-size-form";
+import { pageSizeChoice, previousHref } from "~/test/page-size-form";
 
 /**
  * A translation mapping project's value map pages (…/mappingTable/{id}/column/{columnId}), their
@@ -213,6 +213,30 @@ describe("a column's value map saved from a stale page without JavaScript", () =
     const html = renderPage(await call(ANALYST, url, columnPage.loader, column.options), refused?.data);
     expect(html).toContain("Not on this page any more: what you typed for &quot;G10&quot;; search for it to type it again.</div>");
     expect(targetsIn(html).map((t) => t.box)).not.toContain("Ten");
+  });
+});
+
+describe("a column's value map a page at a time", () => {
+  it("offers the page sizes every list offers in its 'Find values' form, 25 by default, and its page links keep the size and the search", async () => {
+    const column = await mappedColumn(Array.from({ length: 11 }, (_, i) => ({ sourceValue: `V${String(i + 1).padStart(2, "0")}`, targetValue: null })));
+    const load = async (query: string) =>
+      (await call(ANALYST, `${column.url}${query}`, columnPage.loader, column.options)) as { page: { items: Entry[]; pageSize: number } };
+    expect((await load("")).page.pageSize).toBe(25);
+    expect((await load("&pageSize=7")).page.pageSize).toBe(25);
+    const second = await load("&search=V&pageSize=10&page=2");
+    expect(second.page.items.map((v) => v.sourceValue)).toEqual(["V11"]);
+    const html = decode(renderPage(second));
+    expect(pageSizeChoice(html, "Find values", "value-page-size")).toEqual({
+      labelled: true,
+      sizes: ["10*", "25", "50", "100"],
+      sent: [
+        ["companyId", acme.id],
+        ["search", "V"],
+        ["unmapped", "true"],
+        ["pageSize", "(chosen)"],
+      ],
+    });
+    expect(previousHref(html)?.split("?")[1]).toBe("search=V&pageSize=10");
   });
 });
 

@@ -1,6 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, redirect, type UIMatch } from "react-router";
-import { PAGE_SIZES } from "../../../../contracts/values/common";
 import { UNMAPPED_RULE_LABELS } from "../../../../contracts/values/mappings";
 import { addValueSchema, type ValueMapImport, type ValueMapPage } from "../../../../contracts/mappings";
 import { FileField, FormErrors, RefusalAlert, TextField } from "~/components/forms/fields";
@@ -8,11 +7,13 @@ import { StatusButton, useIsPending } from "~/components/forms/status-button";
 import { useIntentPending } from "~/components/projects/use-intent-pending";
 import { Button, buttonVariants } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
-import { Pagination } from "~/components/ui/pagination";
+import { PageSizeSelect, Pagination } from "~/components/ui/pagination";
 import { DownloadLink } from "~/components/ui/download-link";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
+import { PAGING_KEYS, pagingParams } from "~/lib/list-search";
+import { readPage } from "~/lib/list-search.server";
 import { exactValue, getFormProps, useServerForm, type FormResult } from "~/lib/forms";
 import { invalid, readExactValues, readFormData, refusedByService, serviceFailure, submitUpload, unknownIntent } from "~/lib/forms.server";
 import { afterGuard } from "~/lib/guards.server";
@@ -31,10 +32,7 @@ const IMPORT_PARAM = "import";
 
 function readQuery(url: URL) {
   const sp = url.searchParams;
-  const page = Math.max(1, Number.parseInt(sp.get("page") ?? "1", 10) || 1);
-  const size = Number(sp.get("pageSize"));
-  const pageSize = (PAGE_SIZES as readonly number[]).includes(size) ? size : 50;
-  return { page, pageSize, search: sp.get("search")?.trim() || undefined, unmapped: sp.get("unmapped") === "true" };
+  return { ...readPage(sp), search: sp.get("search")?.trim() || undefined, unmapped: sp.get("unmapped") === "true" };
 }
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
@@ -169,8 +167,7 @@ export default function MappingColumnPage({ loaderData, actionData }: Route.Comp
     return href(here, {
       search: q.search,
       unmapped: q.unmapped ? "true" : undefined,
-      page: q.page > 1 ? q.page : undefined,
-      pageSize: q.pageSize === 50 ? undefined : q.pageSize,
+      ...pagingParams(PAGING_KEYS, q),
     });
   };
   return (
@@ -218,6 +215,7 @@ export default function MappingColumnPage({ loaderData, actionData }: Route.Comp
             <input id="value-unmapped" type="checkbox" name="unmapped" value="true" defaultChecked={query.unmapped} className="size-4" />
             <label htmlFor="value-unmapped">Only unmapped values</label>
           </div>
+          <PageSizeSelect id="value-page-size" value={query.pageSize} />
           <Button type="submit" variant="outline">
             Search
           </Button>
