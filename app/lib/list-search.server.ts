@@ -16,12 +16,15 @@ export function readPaging<Sort extends string>(
   return { sort: sorts.includes(sort as Sort) ? (sort as Sort) : defaultSort, ...readPage(params, keys) };
 }
 
-/** The page and page size alone, for a list in one order (the translations, newest first); read as readPaging reads them. */
-export function readPage(params: URLSearchParams, keys: PagingKeys = PAGING_KEYS): Omit<ListPaging<never>, "sort"> {
+/**
+ * The page and page size alone, for a list in one order (the translations, newest first); read as readPaging reads them.
+ * `defaultSize` is for a list whose rows are large or few (a review's table cards, 10), as pagingParams takes it.
+ */
+export function readPage(params: URLSearchParams, keys: PagingKeys = PAGING_KEYS, defaultSize: number = DEFAULT_PAGE_SIZE): Omit<ListPaging<never>, "sort"> {
   const { page, pageSize } = pageQuerySchema.shape;
   const parsedPage = page.safeParse(params.get(keys.page) ?? undefined);
-  const parsedSize = pageSize.safeParse(params.get(keys.pageSize) ?? undefined);
-  return { page: parsedPage.success ? parsedPage.data : 1, pageSize: parsedSize.success ? parsedSize.data : DEFAULT_PAGE_SIZE };
+  const parsedSize = pageSize.safeParse(params.get(keys.pageSize) ?? defaultSize);
+  return { page: parsedPage.success ? parsedPage.data : 1, pageSize: parsedSize.success ? parsedSize.data : defaultSize };
 }
 
 /** A "name contains" search box's value, as the contracts accept it (trimmed, at most 100 characters). */

@@ -2,6 +2,8 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { MemoryRouter } from "react-router";
 import { describe, expect, it } from "vitest";
 import type { ReviewHeader } from "../../../contracts/dictionary";
+import { pageSizeChoice, previousHref } from "~/test/page-size-form";
+import { renderPage } from "~/test/render-page";
 import { ReviewTables } from "./review-tables";
 
 const header: ReviewHeader = {
@@ -39,5 +41,21 @@ describe("ReviewTables", () => {
     const html = render({ ...header, status: "ready", rowCount: 3, tableCount: 1 });
     expect(html).toContain("3 rows");
     expect(html).not.toContain("http-equiv");
+  });
+
+  it("a file with many problems: their page size in a GET form that keeps the review, and page links that keep the size", () => {
+    const problem = { row: 12, column: "Type", message: "Unknown type varchar3" };
+    const problems = { items: [problem], total: 11, page: 2, pageSize: 10 };
+    const review = { ...header, status: "ready" as const, errorCount: 11, rowCount: 11 };
+    const html = renderPage("/review", "/review?review=r1&page=2&pageSize=10", () => <ReviewTables review={review} tables={empty} problems={problems} />, null);
+    expect(pageSizeChoice(html, "Problems page size", "review-page-size")).toEqual({
+      labelled: true,
+      sizes: ["10*", "25", "50", "100"],
+      sent: [
+        ["review", "r1"],
+        ["pageSize", "(chosen)"],
+      ],
+    });
+    expect(previousHref(html)).toBe("/review?review=r1&page=1&pageSize=10");
   });
 });

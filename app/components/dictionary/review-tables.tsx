@@ -5,10 +5,13 @@ import type { ReviewHeader, ReviewProblemsPage, ReviewTable, ReviewTablesPage, c
 import { FormErrors } from "~/components/forms/fields";
 import { StatusButton, useIsPending } from "~/components/forms/status-button";
 import { Card } from "~/components/ui/card";
+import { PageSizeForm } from "~/components/ui/list-search-form";
 import { Pagination } from "~/components/ui/pagination";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { TextSeparator } from "~/components/ui/text-separator";
-import { useCompanyHref } from "~/lib/company-href";
+import { COMPANY_PARAM, useCompanyHref } from "~/lib/company-href";
+import { PAGING_KEYS } from "~/lib/list-search";
+import { PAGE_SIZES } from "../../../contracts/values/common";
 import { getFormProps, getInputProps, useServerForm } from "~/lib/forms";
 import { cn } from "~/lib/utils";
 import { formatColumnType, yesNo } from "./column-format";
@@ -25,14 +28,15 @@ export type ReviewTablesProps = {
   tables: ReviewTablesPage;
   /** A page of its problems. */
   problems: ReviewProblemsPage;
-  /** Pagination links through `?page=` (default); off for a page that shows one table. */
+  /** Pagination links through `?page=` and the page size's form (default); off for a page that shows one table. */
   paginate?: boolean;
 };
 
 /**
  * What applying an uploaded dictionary file would do, table by table (columns added, changed and
  * removed), or the problems found in the file with their row and column: a page of either, with
- * links to the others (`?page=`, kept beside the page's other parameters). Nothing is applied yet.
+ * links to the others (`?page=&pageSize=`, kept beside the page's other parameters). Nothing is applied yet.
+ * A file with problems has no tables, so one page and one page size serve the list shown.
  */
 export function ReviewTables({ review, tables, problems, paginate = true }: ReviewTablesProps) {
   const location = useLocation();
@@ -42,6 +46,10 @@ export function ReviewTables({ review, tables, problems, paginate = true }: Revi
     return `${location.pathname}?${params}`;
   };
   if (review.status === "parsing") return <StillReading review={review} />;
+  const [shown, shownName] = problems.total > 0 ? [problems, "Problems"] : [tables, "Tables"];
+  // A new size starts at the first page and keeps the page's other parameters (the review's id).
+  const notKept = [COMPANY_PARAM, PAGING_KEYS.page, PAGING_KEYS.pageSize];
+  const kept = Object.fromEntries([...new URLSearchParams(location.search)].filter(([name]) => !notKept.includes(name)));
   return (
     <div className="flex flex-col gap-6">
       <p className="text-sm text-muted-foreground">
@@ -49,6 +57,9 @@ export function ReviewTables({ review, tables, problems, paginate = true }: Revi
         {`${formatCountOf(review.rowCount, "row")}, ${formatCountOf(tables.total, "table")}, ${formatCount(review.changingTableCount)} to change.`}
         {review.mode === "merge" ? " Uploaded with “Only add and change”: columns that are not in the file are kept." : null}
       </p>
+      {paginate && shown.total > PAGE_SIZES[0] ? (
+        <PageSizeForm action={location.pathname} label={`${shownName} page size`} pageSize={shown.pageSize} pageSizeId="review-page-size" keep={kept} />
+      ) : null}
       {problems.total > 0 ? <RowErrors problems={problems} /> : null}
       {paginate && problems.total > problems.pageSize ? (
         <Pagination page={problems.page} pageSize={problems.pageSize} total={problems.total} noun={["problem", "problems"]} href={href} />

@@ -11,6 +11,8 @@ import {
 } from "../../../contracts/dictionary";
 import { MAX_UPLOAD_MB } from "~/components/dictionary/schemas.server";
 import { serviceFailure, submitUpload, UPLOAD_FORM_MAX_BYTES } from "../forms.server";
+import { PAGING_KEYS } from "../list-search";
+import { readPage } from "../list-search.server";
 import { callService, type Caller, type StreamedUpload } from "../api.server";
 
 type As = Caller;
@@ -63,16 +65,15 @@ export const REVIEW_TABLES_PAGE_SIZE = 10;
 export const REVIEW_PROBLEMS_PAGE_SIZE = 50;
 
 /**
- * What a review page shows, in one round trip: the summary, and the page (`?page=`) of its tables
- * and of its problems (a file with problems has no tables to show, so one page number serves both).
+ * What a review page shows, in one round trip: the summary, and the page (`?page=&pageSize=`) of its tables
+ * and of its problems (a file with problems has no tables to show, so one page number and one page size serve
+ * both; without a size each list has its own default).
  */
 export async function loadReviewPage(endpoints: Pick<ReturnType<typeof dictionaryEndpoints>, "getReview" | "reviewTables" | "reviewProblems">, reviewId: string, params: URLSearchParams) {
-  const parsed = Number(params.get("page"));
-  const page = Number.isSafeInteger(parsed) && parsed >= 1 ? parsed : 1;
   const [review, tables, problems] = await Promise.all([
     endpoints.getReview(reviewId),
-    endpoints.reviewTables(reviewId, { page, pageSize: REVIEW_TABLES_PAGE_SIZE }),
-    endpoints.reviewProblems(reviewId, { page, pageSize: REVIEW_PROBLEMS_PAGE_SIZE }),
+    endpoints.reviewTables(reviewId, readPage(params, PAGING_KEYS, REVIEW_TABLES_PAGE_SIZE)),
+    endpoints.reviewProblems(reviewId, readPage(params, PAGING_KEYS, REVIEW_PROBLEMS_PAGE_SIZE)),
   ]);
   return { review, tables, problems };
 }
