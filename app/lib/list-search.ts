@@ -21,9 +21,13 @@ export const PEOPLE_PAGING_KEYS: PagingKeys = { page: "usersPage", pageSize: "us
 /** The people picker's search as its loader read it (list-search.server.ts readPeopleSearch). */
 export type PeopleSearch = ListPaging<"name"> & { name: string };
 
-/** A list's page and page size as URL parameters under `keys`, the defaults left out. */
-export function pagingParams(keys: PagingKeys, { page, pageSize }: { page: number; pageSize: number }): Record<string, number | undefined> {
-  return { [keys.page]: page === 1 ? undefined : page, [keys.pageSize]: pageSize === DEFAULT_PAGE_SIZE ? undefined : pageSize };
+/** A list's page and page size as URL parameters under `keys`, the defaults left out (`defaultSize` as its loader's readPage has it). */
+export function pagingParams(
+  keys: PagingKeys,
+  { page, pageSize }: { page: number; pageSize: number },
+  defaultSize: number = DEFAULT_PAGE_SIZE,
+): Record<string, number | undefined> {
+  return { [keys.page]: page === 1 ? undefined : page, [keys.pageSize]: pageSize === defaultSize ? undefined : pageSize };
 }
 
 /** The URL parameters of the people picker at `page` (defaults left out), for a link that keeps or moves it. */

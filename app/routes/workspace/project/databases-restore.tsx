@@ -11,8 +11,11 @@ import { StatusButton, useIsPending } from "~/components/forms/status-button";
 import { BackupsTable, backupLabel } from "~/components/backups/backups-table";
 import { formatTimestamp } from "~/components/projects/format";
 import { Card } from "~/components/ui/card";
+import { PageSizeForm } from "~/components/ui/list-search-form";
 import { Pagination } from "~/components/ui/pagination";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
+import { PAGING_KEYS, pagingParams } from "~/lib/list-search";
+import { readPage } from "~/lib/list-search.server";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { getFormProps, useServerForm } from "~/lib/forms";
 import { invalid, readFormData, refusedByService, submitUpload } from "~/lib/forms.server";
@@ -27,6 +30,7 @@ async function guard(context: Route.LoaderArgs["context"]) {
   return checkWorkspace(scope, { write: scope.paths.databases.current(scope.project.id), unlocked: true });
 }
 
+/** The backups offered a page at a time, 10 unless the user chose another size (the radio group stays short). */
 const BACKUPS_PER_PAGE = 10;
 const RESTORE_BACKUP = "restore-backup";
 const UNDO = "undo";
@@ -40,11 +44,10 @@ const REASON_HINT = "Optional: kept in the audit log with the restore.";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const search = new URL(request.url).searchParams;
   const undo = search.get("undo");
-  const page = Math.max(1, Number(search.get("page")) || 1);
   const calls = projectCalls(context);
   const [{ project }, [backups, undone]] = await afterGuard(
     guard(context),
-    Promise.all([calls.backups.list({ page, pageSize: BACKUPS_PER_PAGE }), undo ? calls.history.get(undo) : null]),
+    Promise.all([calls.backups.list(readPage(search, PAGING_KEYS, BACKUPS_PER_PAGE)), undo ? calls.history.get(undo) : null]),
   );
   return { projectId: project.id, backups, undo: undone && { entry: undone.entry, backup: undone.undoBackup } };
 }
@@ -169,13 +172,20 @@ export default function RestoreSource({ loaderData, actionData }: Route.Componen
         )}
         {backups.items.length ? (
           <div className="mt-6">
+            <PageSizeForm
+              action={paths.databases.restore(projectId)}
+              label="Backups page size"
+              pageSize={backups.pageSize}
+              pageSizeId="backups-page-size"
+              className="mb-4"
+            />
             <BackupsTable projectId={projectId} backups={backups.items} />
             <Pagination
               page={backups.page}
               pageSize={backups.pageSize}
               total={backups.total}
               noun={["backup", "backups"]}
-              href={(page) => href(paths.databases.restore(projectId), { page })}
+              href={(page) => href(paths.databases.restore(projectId), pagingParams(PAGING_KEYS, { page, pageSize: backups.pageSize }, BACKUPS_PER_PAGE))}
             />
           </div>
         ) : null}

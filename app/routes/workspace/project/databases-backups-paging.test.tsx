@@ -1,0 +1,37 @@
+/**
+ * The backups Restore and Compare offer, rendered on the server as a browser without JavaScript gets
+ * them: paged through the URL, their page size chosen as every list's is, their defaults (10 and 25) kept.
+ */
+import { describe, expect, it } from "vitest";
+import type { Backup } from "../../../../contracts/backups";
+import { pageSizeChoice, previousHref } from "~/test/page-size-form";
+import { renderPage } from "~/test/render-page";
+import Restore from "./databases-restore";
+
+const backup: Backup = {
+  id: "b1",
+  name: "Acme 2026-11-27.zip",
+  kind: "Manual",
+  status: "Ready",
+  bytes: 1024,
+  tableCount: 2,
+  rowCount: 3,
+  after: { id: "h1", type: "FlatFile", fileName: "Customers.csv", finishedAt: "2026-11-27T10:00:00.000Z" },
+  createdBy: "u1",
+  createdAt: "2026-11-27T10:00:00.000Z",
+};
+const pageOf = (page: number, pageSize: number) => ({ items: [backup], page, pageSize, total: pageSize + 1 });
+const sent = [["pageSize", "(chosen)"]];
+
+describe("the backups offered", () => {
+  const restore = "/migration/projects/p1/databases/backup/update-source";
+
+  it("by Restore: 10 to a page unless another size is chosen in its GET form, which the page links keep", () => {
+    const render = (pageSize: number) =>
+      renderPage(restore, `${restore}?page=2&pageSize=${pageSize}`, Restore, { projectId: "p1", backups: pageOf(2, pageSize), undo: null });
+    expect(pageSizeChoice(render(50), "Backups page size", "backups-page-size")).toEqual({ labelled: true, sizes: ["10", "25", "50*", "100"], sent });
+    expect(previousHref(render(50))).toBe(`${restore}?pageSize=50`);
+    expect(pageSizeChoice(render(10), "Backups page size", "backups-page-size").sizes).toEqual(["10*", "25", "50", "100"]);
+    expect(previousHref(render(10))).toBe(restore);
+  });
+});
