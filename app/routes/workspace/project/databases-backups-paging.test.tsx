@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import type { Backup } from "../../../../contracts/backups";
 import { pageSizeChoice, previousHref } from "~/test/page-size-form";
 import { renderPage } from "~/test/render-page";
+import Compare from "./databases-compare";
 import Restore from "./databases-restore";
 
 const backup: Backup = {
@@ -25,6 +26,7 @@ const sent = [["pageSize", "(chosen)"]];
 
 describe("the backups offered", () => {
   const restore = "/migration/projects/p1/databases/backup/update-source";
+  const compare = "/migration/projects/p1/databases/compare-source";
 
   it("by Restore: 10 to a page unless another size is chosen in its GET form, which the page links keep", () => {
     const render = (pageSize: number) =>
@@ -33,5 +35,13 @@ describe("the backups offered", () => {
     expect(previousHref(render(50))).toBe(`${restore}?pageSize=50`);
     expect(pageSizeChoice(render(10), "Backups page size", "backups-page-size").sizes).toEqual(["10*", "25", "50", "100"]);
     expect(previousHref(render(10))).toBe(restore);
+  });
+
+  it("by Compare: 25 to a page unless another size is chosen in its GET form, which the page links keep", () => {
+    const render = (pageSize: number) =>
+      renderPage(compare, `${compare}?page=2&pageSize=${pageSize}`, Compare, { projectId: "p1", deliveries: pageOf(2, pageSize) });
+    expect(pageSizeChoice(render(10), "Deliveries page size", "deliveries-page-size")).toEqual({ labelled: true, sizes: ["10*", "25", "50", "100"], sent });
+    expect(previousHref(render(10))).toBe(`${compare}?pageSize=10`);
+    expect(previousHref(render(25))).toBe(compare);
   });
 });

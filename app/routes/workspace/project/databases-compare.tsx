@@ -8,8 +8,11 @@ import { FormErrors, RadioGroupField } from "~/components/forms/fields";
 import { StatusButton, useIsPending } from "~/components/forms/status-button";
 import { formatCount, formatTimestamp } from "~/components/projects/format";
 import { Card } from "~/components/ui/card";
+import { PageSizeForm } from "~/components/ui/list-search-form";
 import { Pagination } from "~/components/ui/pagination";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
+import { PAGING_KEYS, pagingParams } from "~/lib/list-search";
+import { readPage } from "~/lib/list-search.server";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { getFormProps, useServerForm } from "~/lib/forms";
 import { invalid, readFormData, refusedByService } from "~/lib/forms.server";
@@ -24,6 +27,7 @@ async function guard(context: Route.LoaderArgs["context"]) {
   return checkWorkspace(scope, { write: scope.paths.databases.current(scope.project.id), unlocked: true });
 }
 
+/** The deliveries offered a page at a time, 25 unless the user chose another size. */
 const DELIVERIES_PER_PAGE = 25;
 
 /**
@@ -39,11 +43,8 @@ const compareDeliverySchema = z.object({ backupId: presentString(CHOOSE_COMPARIS
  * one can be picked.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const page = Math.max(1, Number(new URL(request.url).searchParams.get("page")) || 1);
-  const [{ project }, deliveries] = await afterGuard(
-    guard(context),
-    projectCalls(context).backups.list({ page, pageSize: DELIVERIES_PER_PAGE, deliveries: true }),
-  );
+  const paging = readPage(new URL(request.url).searchParams, PAGING_KEYS, DELIVERIES_PER_PAGE);
+  const [{ project }, deliveries] = await afterGuard(guard(context), projectCalls(context).backups.list({ ...paging, deliveries: true }));
   return { projectId: project.id, deliveries };
 }
 
@@ -92,26 +93,36 @@ export default function CompareSource({ loaderData, actionData }: Route.Componen
           </Link>
         </p>
       ) : (
-        <Form method="post" {...getFormProps(form)} className="mt-4 flex flex-col gap-4">
-          <FormErrors form={form} />
-          <RadioGroupField
-            label="Earlier delivery"
-            field={fields.backupId!}
-            options={deliveries.items.map((b) => ({ value: b.id, label: deliveryLabel(b) }))}
-          />
-          <Pagination
-            page={deliveries.page}
+        <>
+          {/* Its own GET form, outside the POST form that the deliveries' radio group belongs to. */}
+          <PageSizeForm
+            action={paths.databases.compare(projectId)}
+            label="Deliveries page size"
             pageSize={deliveries.pageSize}
-            total={deliveries.total}
-            noun={["delivery", "deliveries"]}
-            href={(page) => href(paths.databases.compare(projectId), { page })}
+            pageSizeId="deliveries-page-size"
+            className="mt-4"
           />
-          <div>
-            <StatusButton type="submit" pending={pending}>
-              Compare
-            </StatusButton>
-          </div>
-        </Form>
+          <Form method="post" {...getFormProps(form)} className="mt-4 flex flex-col gap-4">
+            <FormErrors form={form} />
+            <RadioGroupField
+              label="Earlier delivery"
+              field={fields.backupId!}
+              options={deliveries.items.map((b) => ({ value: b.id, label: deliveryLabel(b) }))}
+            />
+            <Pagination
+              page={deliveries.page}
+              pageSize={deliveries.pageSize}
+              total={deliveries.total}
+              noun={["delivery", "deliveries"]}
+              href={(page) => href(paths.databases.compare(projectId), pagingParams(PAGING_KEYS, { page, pageSize: deliveries.pageSize }, DELIVERIES_PER_PAGE))}
+            />
+            <div>
+              <StatusButton type="submit" pending={pending}>
+                Compare
+              </StatusButton>
+            </div>
+          </Form>
+        </>
       )}
     </Card>
   );
