@@ -217,12 +217,12 @@ describe("a column's value map saved from a stale page without JavaScript", () =
 });
 
 describe("a column's value map a page at a time", () => {
-  it("offers the page sizes every list offers in its 'Find values' form, 25 by default, and its page links keep the size and the search", async () => {
+  it("offers the page sizes every list offers in its 'Find values' form, 50 by default, and its page links keep the size and the search", async () => {
     const column = await mappedColumn(Array.from({ length: 11 }, (_, i) => ({ sourceValue: `V${String(i + 1).padStart(2, "0")}`, targetValue: null })));
     const load = async (query: string) =>
       (await call(ANALYST, `${column.url}${query}`, columnPage.loader, column.options)) as { page: { items: Entry[]; pageSize: number } };
-    expect((await load("")).page.pageSize).toBe(25);
-    expect((await load("&pageSize=7")).page.pageSize).toBe(25);
+    expect((await load("")).page.pageSize).toBe(50);
+    expect((await load("&pageSize=7")).page.pageSize).toBe(50);
     const second = await load("&search=V&pageSize=10&page=2");
     expect(second.page.items.map((v) => v.sourceValue)).toEqual(["V11"]);
     const html = decode(renderPage(second));
@@ -237,6 +237,17 @@ describe("a column's value map a page at a time", () => {
       ],
     });
     expect(previousHref(html)?.split("?")[1]).toBe("search=V&pageSize=10");
+  });
+
+  it("goes back to the page, search and page size the user was on after Save values", async () => {
+    const column = await mappedColumn(Array.from({ length: 11 }, (_, i) => ({ sourceValue: `V${String(i + 1).padStart(2, "0")}`, targetValue: null })));
+    const url = `${column.url}&search=V&pageSize=10&page=2`;
+    const loaded = await call(ANALYST, url, columnPage.loader, column.options);
+    const saved = await call(ANALYST, url, columnPage.action, { ...column.options, form: postedForm(renderPage(loaded), "save", { "target-0": "Eleven" }) });
+    expect(await flashOf(saved)).toBe("1 value saved.");
+    const back = new URL((saved as Response).headers.get("Location")!, "http://portal");
+    expect(Object.fromEntries(back.searchParams)).toEqual({ companyId: acme.id, search: "V", page: "2", pageSize: "10" });
+    expect(await column.map()).toContainEqual({ sourceValue: "V11", targetValue: "Eleven" });
   });
 });
 

@@ -30,9 +30,20 @@ import type { Route } from "./+types/mapping-column";
  */
 const IMPORT_PARAM = "import";
 
+/**
+ * Values to a page when the URL does not say: a map is filled in, a page of targets typed and saved at a
+ * time, so a page holds more of them than a list to read does (the other sizes are offered too).
+ */
+const VALUE_MAP_PAGE_SIZE = 50;
+
 function readQuery(url: URL) {
   const sp = url.searchParams;
-  return { ...readPage(sp), search: sp.get("search")?.trim() || undefined, unmapped: sp.get("unmapped") === "true" };
+  return { ...readPage(sp, PAGING_KEYS, VALUE_MAP_PAGE_SIZE), search: sp.get("search")?.trim() || undefined, unmapped: sp.get("unmapped") === "true" };
+}
+
+/** The URL parameters of the map's search and page (defaults left out): links keep them, and a save goes back to them. */
+function queryParams(q: ReturnType<typeof readQuery>) {
+  return { search: q.search, unmapped: q.unmapped ? "true" : undefined, ...pagingParams(PAGING_KEYS, q, VALUE_MAP_PAGE_SIZE) };
 }
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
@@ -68,6 +79,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const { project, companyId, api, paths } = scope;
   const here = paths.valueMaps.column(project.id, params.mappingSourceTableId, params.columnId);
   await checkWorkspace(scope, { write: here });
+  // A write goes back to the page, search and page size the user was on (the form posts to this page's URL).
+  const back = companyHref(here, companyId, queryParams(readQuery(new URL(request.url))));
   const maps = api.valueMaps;
   if (/^multipart\/form-data/i.test(request.headers.get("content-type") ?? "")) {
     const limit = { maxBytes: IMPORT_MAX_BYTES, tooLargeMessage: "The file is larger than 20 MB: import the map in parts", noFileMessage: "Choose a CSV file" };
@@ -99,13 +112,13 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       .map((sourceValue, i) => ({ sourceValue, typed: targets[i] ?? "", was: before[i] ?? "" }))
       .filter((v) => v.typed !== withoutLineBreaks(v.was));
     const values = typed.map(({ sourceValue, typed }) => ({ sourceValue, targetValue: typed.trim() || null }));
-    if (values.length === 0) return redirectWithFlash(companyHref(here, companyId), "No value was changed.");
+    if (values.length === 0) return redirectWithFlash(back, "No value was changed.");
     try {
       await maps.saveValues(params.columnId, { version, values });
     } catch (err) {
       return refused(err, "save", typed);
     }
-    return redirectWithFlash(companyHref(here, companyId), `${values.length} ${values.length === 1 ? "value" : "values"} saved.`);
+    return redirectWithFlash(back, `${values.length} ${values.length === 1 ? "value" : "values"} saved.`);
   }
   if (intent === "add") {
     const submission = parseWithZod(formData, { schema: addValueSchema });
@@ -118,7 +131,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       // One the map holds already is refused at its field, with what it is mapped to.
       return refusedByService(submission, err);
     }
-    return redirectWithFlash(companyHref(here, companyId), `Value "${sourceValue}" added.`);
+    return redirectWithFlash(back, `Value "${sourceValue}" added.`);
   }
   const importId = String(formData.get("importId") ?? "");
   if (intent === "apply") {
@@ -127,7 +140,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     } catch (err) {
       return refused(err, "import");
     }
-    return redirectWithFlash(companyHref(here, companyId), "Import applied.");
+    return redirectWithFlash(back, "Import applied.");
   }
   if (intent === "discard") {
     try {
@@ -135,7 +148,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     } catch (err) {
       return refused(err, "import");
     }
-    return redirectWithFlash(companyHref(here, companyId), "Import discarded: the map is as it was.");
+    return redirectWithFlash(back, "Import discarded: the map is as it was.");
   }
   return unknownIntent(intent);
 }
@@ -164,11 +177,7 @@ export default function MappingColumnPage({ loaderData, actionData }: Route.Comp
   const { column } = page;
   const withQuery = (changes: Partial<typeof query>) => {
     const q = { ...query, ...changes };
-    return href(here, {
-      search: q.search,
-      unmapped: q.unmapped ? "true" : undefined,
-      ...pagingParams(PAGING_KEYS, q),
-    });
+    return href(here, queryParams(q));
   };
   return (
     <div className="flex flex-col gap-6">
