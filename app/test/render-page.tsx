@@ -4,13 +4,25 @@
  */
 import type { ComponentType } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
-import { createRoutesStub } from "react-router";
+import { createRoutesStub, Outlet } from "react-router";
 
-/** `Page` (a route module's default export) at `url`, matched by `path`, with its loader's and action's data. */
+/**
+ * `Page` (a route module's default export) at `url`, matched by `path`, with its loader's and action's
+ * data, inside the shell whose selected company is the URL's `companyId` (useCompanyId reads the shell's).
+ */
 export function renderPage(path: string, url: string, Page: ComponentType<never>, loaderData: unknown, actionData?: unknown): string {
   const Route = Page as unknown as ComponentType<Record<string, unknown>>;
-  const Stub = createRoutesStub([{ path, Component: () => <Route loaderData={loaderData} actionData={actionData} params={{}} matches={[]} /> }]);
-  return renderToStaticMarkup(<Stub initialEntries={[url]} />);
+  const companyId = new URL(url, "http://portal").searchParams.get("companyId");
+  const Stub = createRoutesStub([
+    {
+      id: "routes/shell",
+      Component: Outlet,
+      children: [{ path, Component: () => <Route loaderData={loaderData} actionData={actionData} params={{}} matches={[]} /> }],
+    },
+  ]);
+  return renderToStaticMarkup(
+    <Stub initialEntries={[url]} hydrationData={{ loaderData: { "routes/shell": { company: companyId ? { id: companyId } : null } } }} />,
+  );
 }
 
 /** The intents of the page's POST forms, in order. */

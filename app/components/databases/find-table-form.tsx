@@ -1,7 +1,7 @@
 import { Form } from "react-router";
 import { Button } from "~/components/ui/button";
 import { SearchField } from "~/components/ui/search-field";
-import { useCompanyId } from "~/lib/company-href";
+import { KeptFields } from "~/components/ui/list-search-form";
 
 /** What a page's Table select offers: the tables whose name contains `search`, `names` the first of the `matching` ones. */
 export type TableChoices = { search: string; names: string[]; matching: number };
@@ -25,12 +25,11 @@ export function FindTableForm({
   /** Where the tables are: said when it has none. */
   of?: "source database" | "data dictionary";
 }) {
-  const companyId = useCompanyId();
   const { search, names, matching } = choices;
   return (
     <Form method="get" action={action} role="search" aria-label="Find a table" className="flex flex-col gap-2">
-      {companyId ? <input type="hidden" name="companyId" value={companyId} /> : null}
-      {Object.entries(keep).map(([key, value]) => (value ? <input key={key} type="hidden" name={key} value={value} /> : null))}
+      {/* An empty parameter is no choice: left out. */}
+      <KeptFields keep={Object.fromEntries(Object.entries(keep).map(([key, value]) => [key, value || undefined]))} />
       <div className="flex flex-wrap items-end gap-4">
         <SearchField id="find-table" label="Table name contains" value={search} />
         <Button type="submit" variant="outline">

@@ -13,6 +13,7 @@ import { afterGuard, callerOf, shellOf } from "~/lib/guards.server";
 import { DEFAULT_PAGE_SIZE } from "~/lib/list-search";
 import { auditFilters } from "./audit-filters";
 import type { Route } from "./+types/audit-log";
+import { KeptFields } from "~/components/ui/list-search-form";
 
 const PATH = "/additional-options/audit-log";
 
@@ -45,7 +46,7 @@ function summaryText(summary: Record<string, unknown>): string {
 }
 
 export default function AuditLog({ loaderData }: Route.ComponentProps) {
-  const { filters, log, companies, companyId } = loaderData;
+  const { filters, log, companies } = loaderData;
   const href = useCompanyHref();
   const { page: _page, pageSize, ...chosen } = filters;
   const filtered = Object.values(chosen).some(Boolean);
@@ -71,7 +72,7 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
       </div>
 
       <Form method="get" action={PATH} aria-label="Filter the audit log" className="rounded-lg border border-border bg-white p-4">
-        {companyId ? <input type="hidden" name="companyId" value={companyId} /> : null}
+        <KeptFields keep={{}} />
         <div className="grid gap-4 sm:grid-cols-3">
           <div>
             <label htmlFor="audit-company" className="mb-1 block text-sm font-medium">

@@ -39,7 +39,7 @@ describe("creating a SQL credential", () => {
     const search = html.slice(html.indexOf('aria-label="Find users"'));
     expect(search.slice(0, search.indexOf("</form>"))).toMatch(/name="page" value="2".*name="pageSize" value="10".*name="name"[^>]*value="an"/s);
     // The people's Next keeps the list where it is; the list's Previous keeps the people found.
-    expect(html).toMatch(/aria-label="Pages of the company&#x27;s users".*href="[^"]*\?page=2&amp;pageSize=10&amp;name=an&amp;usersPage=2"/s);
-    expect(html).toContain(`href="${page}?name=an&amp;pageSize=10&amp;page=1"`);
+    expect(html).toMatch(/aria-label="Pages of the company&#x27;s users".*href="[^"]*\?companyId=c1&amp;page=2&amp;pageSize=10&amp;name=an&amp;usersPage=2"/s);
+    expect(html).toContain(`href="${page}?companyId=c1&amp;name=an&amp;pageSize=10&amp;page=1"`);
   });
 });

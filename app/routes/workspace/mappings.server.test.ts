@@ -1,10 +1,9 @@
-import { createElement, type ReactNode } from "react";
-import { renderToStaticMarkup } from "react-dom/server";
-import { createRoutesStub } from "react-router";
+import type { ComponentType } from "react";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { DEMO_COMPANIES } from "../../../scripts/demo-data";
 import { PORTAL_URL, startLiveServices } from "~/test/live-services";
 import { pageSizeChoice, previousHref } from "~/test/page-size-form";
+import { renderPage as renderRoutePage } from "~/test/render-page";
 
 /**
  * A translation mapping project's value map pages (…/mappingTable/{id}/column/{columnId}), their
@@ -51,9 +50,8 @@ async function flashOf(response: unknown): Promise<string | undefined> {
 
 /** The page as the server renders it for `loaderData` (and an action's answer). */
 function renderPage(loaderData: unknown, actionData?: unknown, page: { default: unknown } = columnPage): string {
-  const Page = page.default as unknown as (props: Record<string, unknown>) => ReactNode;
-  const Stub = createRoutesStub([{ path: "*", Component: () => createElement(Page, { loaderData, actionData, params: {}, matches: [] }) }]);
-  return renderToStaticMarkup(createElement(Stub, { initialEntries: ["/"] }));
+  // In Acme Health, as the pages are reached (the shell's selected company).
+  return renderRoutePage("*", `/?companyId=${acme.id}`, page.default as ComponentType<never>, loaderData, actionData);
 }
 
 /** An attribute's value as React writes it: these five are the characters it escapes. */
@@ -236,7 +234,7 @@ describe("a column's value map a page at a time", () => {
         ["pageSize", "(chosen)"],
       ],
     });
-    expect(previousHref(html)?.split("?")[1]).toBe("search=V&pageSize=10");
+    expect(previousHref(html)?.split("?")[1]).toBe(`companyId=${acme.id}&search=V&pageSize=10`);
   });
 
   it("goes back to the page, search and page size the user was on after Save values", async () => {
@@ -437,12 +435,13 @@ describe("the translations of Translate a file", () => {
     expect(html).toContain("Page 1 of 2 · 11 translations");
     // Next goes to page 2, keeping the page size and the table search.
     const next = new URL(html.match(/<a rel="next"[^>]*href="([^"]*)"/)![1]!, PORTAL_URL).searchParams;
-    expect(Object.fromEntries(next)).toEqual({ name: "emp", page: "2", pageSize: "10" });
+    expect(Object.fromEntries(next)).toEqual({ companyId: acme.id, name: "emp", page: "2", pageSize: "10" });
     // The list's page size is a choice (a GET form, as every list's): the sizes offered, the chosen one selected, the table search kept.
     expect(pageSizeChoice(html, "Translations page size", "translations-page-size")).toEqual({
       labelled: true,
       sizes: ["10*", "25", "50", "100"],
       sent: [
+        ["companyId", acme.id],
         ["name", "emp"],
         ["pageSize", "(chosen)"],
       ],

@@ -21,6 +21,7 @@ import { cn } from "~/lib/utils";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
 import { checkWorkspace, projectCalls, projectScope } from "../workspace.server";
 import type { Route } from "./+types/mapping-column";
+import { KeptFields } from "~/components/ui/list-search-form";
 
 /**
  * One column's value map (spec §2 …/mappingTable/{id}/column/{columnId}): every distinct source value
@@ -166,7 +167,7 @@ const withoutLineBreaks = (text: string) => text.replace(/[\r\n]/g, "");
 type ActionData = { form?: string; errors?: string[]; result?: FormResult; typed?: TypedTarget[]; stale?: boolean } | undefined;
 
 export default function MappingColumnPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { projectId, companyId, tableId, page, query, preview, canWrite } = loaderData;
+  const { projectId, tableId, page, query, preview, canWrite } = loaderData;
   const href = useCompanyHref();
   const paths = useWorkspacePaths();
   const here = paths.valueMaps.column(projectId, tableId, page.column.id);
@@ -213,7 +214,7 @@ export default function MappingColumnPage({ loaderData, actionData }: Route.Comp
         ) : null}
 
         <Form method="get" className="mt-4 flex flex-wrap items-end gap-3" aria-label="Find values">
-          {companyId ? <input type="hidden" name="companyId" value={companyId} /> : null}
+          <KeptFields keep={{}} />
           <div>
             <label htmlFor="value-search" className="mb-1 block text-sm font-medium">
               Search values

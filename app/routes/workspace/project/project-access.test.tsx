@@ -58,6 +58,7 @@ describe("the list of users with access", () => {
     expect(choice).toMatchObject({ labelled: true, sizes: ["10*", "25", "50", "100"] });
     // What it sends: the list's new size and no page (the first), the picker as it is.
     expect(choice.sent).toEqual([
+      ["companyId", "c1"],
       ["name", "ann"],
       ["usersPage", "2"],
       ["usersPageSize", "50"],

@@ -3,7 +3,7 @@ import { FindTableForm, tableOptionsOf } from "~/components/databases/find-table
 import { Card } from "~/components/ui/card";
 import { PageSizeSelect, Pagination } from "~/components/ui/pagination";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
-import { useCompanyHref, useCompanyId } from "~/lib/company-href";
+import { useCompanyHref } from "~/lib/company-href";
 import { serviceFailure } from "~/lib/forms.server";
 import { afterGuard } from "~/lib/guards.server";
 import { DEFAULT_PAGE_SIZE, PAGING_KEYS, pagingParams } from "~/lib/list-search";
@@ -13,6 +13,7 @@ import { SelectFilter } from "~/components/ui/select-filter";
 import { projectCalls, projectScope } from "../../workspace.server";
 import { sourceTableChoices } from "../table-choices.server";
 import type { Route } from "./+types/source-data";
+import { KeptFields } from "~/components/ui/list-search-form";
 
 /**
  * data-dictionary/source-data: the rows of a table of the source database, as stored (DOMAIN.md:
@@ -46,7 +47,6 @@ export const handle = { breadcrumb: "Source data" };
 export default function SourceData({ loaderData }: Route.ComponentProps) {
   const { projectId, created, tables, table, rows, filter } = loaderData;
   const href = useCompanyHref();
-  const companyId = useCompanyId();
   const paths = useWorkspacePaths();
   const here = paths.dictionary.sourceData(projectId);
   const link = (change: Record<string, string | number | undefined>) =>
@@ -79,8 +79,7 @@ export default function SourceData({ loaderData }: Route.ComponentProps) {
         <FindTableForm action={here} choices={tables} />
       </div>
       <Form method="get" role="search" aria-label="Find rows" className="mt-4 flex flex-wrap items-end gap-4">
-        {companyId ? <input type="hidden" name="companyId" value={companyId} /> : null}
-        {tables.search ? <input type="hidden" name="name" value={tables.search} /> : null}
+        <KeptFields keep={{ name: tables.search || undefined }} />
         <SelectFilter id="source-table" label="Table" name="table" value={table} options={tableOptions} />
         <SelectFilter
           id="source-column"

@@ -34,6 +34,6 @@ describe("the project's tables", () => {
     expect(html).toContain("Page 2 of 2 · 11 tables");
     // Previous keeps the search and the page size.
     const previous = /<a [^>]*rel="prev"[^>]*href="([^"]+)"|<a [^>]*href="([^"]+)"[^>]*rel="prev"/.exec(html);
-    expect((previous?.[1] ?? previous?.[2])?.replaceAll("&amp;", "&")).toBe(`${path}?name=orders&pageSize=10`);
+    expect((previous?.[1] ?? previous?.[2])?.replaceAll("&amp;", "&")).toBe(`${path}?companyId=c1&name=orders&pageSize=10`);
   });
 });

@@ -20,6 +20,7 @@ import { SampleTableForm } from "~/components/dictionary/sample-table-form";
 import { PendingReviewNotice } from "~/components/dictionary/pending-review-notice";
 import { DataLossConfirmation } from "~/components/dictionary/data-loss-confirmation";
 import type { Route } from "./+types/tables";
+import { KeptFields } from "~/components/ui/list-search-form";
 
 /** The name filter, the page and the page size, in the URL; values it cannot read fall back to the defaults, as every list's do. */
 function readQuery(url: URL) {
@@ -61,7 +62,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export const handle = { breadcrumb: "Tables" };
 
 export default function ProjectTables({ loaderData, actionData }: Route.ComponentProps) {
-  const { projectId, companyId, version, query, page, canEdit, deleting, pending } = loaderData;
+  const { projectId, version, query, page, canEdit, deleting, pending } = loaderData;
   const href = useCompanyHref();
   const paths = useWorkspacePaths();
   const here = paths.dictionary.tables(projectId);
@@ -85,7 +86,7 @@ export default function ProjectTables({ loaderData, actionData }: Route.Componen
       </div>
 
       <Form method="get" role="search" aria-label="Find tables" className="flex flex-wrap items-end gap-3">
-        {companyId ? <input type="hidden" name="companyId" value={companyId} /> : null}
+        <KeptFields keep={{}} />
         <SearchField id="table-search" label="Search tables" value={query.name ?? ""} maxLength={128} />
         <PageSizeSelect id="tables-page-size" value={query.pageSize} />
         <Button type="submit" variant="outline">
