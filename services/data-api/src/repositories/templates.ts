@@ -436,7 +436,8 @@ export async function insertScript(
 /* ---------- A project's templates ---------- */
 
 export const NOT_AVAILABLE_MESSAGE = "Only Available master templates can be assigned.";
-export const ALREADY_ASSIGNED_MESSAGE = "This template is already assigned to this project.";
+/** The refusal of a master already copied into the workspace: named as its kind is ("this configuration"). */
+export const alreadyAssignedMessage = (noun: string) => `This template is already assigned to this ${noun}.`;
 
 /**
  * Copies an Available master template into the project (one transaction): its levels, and each
@@ -463,7 +464,7 @@ export async function assignMasterTemplate(
       .where("project_id", "=", project.id)
       .where((eb) => eb.or([eb("master_template_id", "=", masterId), eb("name_key", "=", master.name_key)]))
       .executeTakeFirst();
-    if (taken) throw new ApiProblem(409, "already_assigned", ALREADY_ASSIGNED_MESSAGE);
+    if (taken) throw new ApiProblem(409, "already_assigned", alreadyAssignedMessage(project.noun));
     const id = await createTemplate(trx, {
       ...writer,
       companyId: project.companyId,

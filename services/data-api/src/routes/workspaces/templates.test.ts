@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_COMPANIES } from "../../../../../scripts/demo-data.ts";
 import type { Template } from "../../../../../contracts/templates.ts";
 import { TEST_DATABASE_KINDS } from "../../../../shared/testing/databases.ts";
-import { ALREADY_ASSIGNED_MESSAGE, NOT_AVAILABLE_MESSAGE, TEMPLATE_NOT_FOUND_MESSAGE, createTemplate } from "../../repositories/templates.ts";
+import { alreadyAssignedMessage, NOT_AVAILABLE_MESSAGE, TEMPLATE_NOT_FOUND_MESSAGE, createTemplate } from "../../repositories/templates.ts";
 import { USERS, createTestApi, type TestApi } from "../../testing/harness.ts";
 import { makeApplication, makeProject } from "../../testing/project-fixtures.ts";
 
@@ -89,7 +89,7 @@ describe.each(TEST_DATABASE_KINDS)("a project's templates on %s", (kind) => {
     expect((await api.get(`/api/v1/projects/${p.id}/templates`, analyst)).body.total).toBe(0);
     await api.send("POST", `/api/v1/projects/${p.id}/templates/assign`, analyst, { templateIds: [ok.id] });
     const again = await api.send("POST", `/api/v1/projects/${p.id}/templates/assign`, analyst, { templateIds: [ok.id] });
-    expect(again.body.errors).toEqual([ALREADY_ASSIGNED_MESSAGE]);
+    expect(again.body.errors).toEqual([alreadyAssignedMessage("project")]);
     const theirs = await availableMaster("Birch one", birch.id);
     expect((await api.send("POST", `/api/v1/projects/${p.id}/templates/assign`, analyst, { templateIds: [theirs.id] })).status).toBe(404);
     const none = await api.send("POST", `/api/v1/projects/${p.id}/templates/assign`, analyst, { templateIds: [] });

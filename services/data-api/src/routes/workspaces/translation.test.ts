@@ -113,6 +113,9 @@ describe.each(TEST_DATABASE_KINDS)("translation mapping projects on %s", (kind) 
     expect(assigned.status).toBe(200);
     expect(assigned.body.items.map((t: Template) => t.name)).toEqual([`Maps ${kind}`]);
     expect((await api.get(`${BASE}/${p.id}`, analyst)).body.status).toBe("Active");
+    // Assigned once: named as the workspace it is, not as a project.
+    const again = await api.send("POST", `${BASE}/${p.id}/templates/assign`, analyst, { templateIds: [maps.id] });
+    expect(again).toMatchObject({ status: 409, body: { errors: ["This template is already assigned to this mapping project."] } });
   });
 
   it("does not exist on the Azure cloud target", async () => {
