@@ -1,6 +1,5 @@
 import { Form, Link } from "react-router";
 import { createTemplateSchema } from "../../../contracts/templates";
-import { TEMPLATE_TYPES } from "../../../contracts/values/templates";
 import { FormErrors, SelectField, TextareaField, TextField } from "~/components/forms/fields";
 import { StatusButton, useIsPending } from "~/components/forms/status-button";
 import { buttonVariants } from "~/components/ui/button";
@@ -10,7 +9,7 @@ import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { getFormProps, useServerForm } from "~/lib/forms";
 import { invalid, parseForm, refusedByService } from "~/lib/forms.server";
-import { useTemplatePaths } from "./paths";
+import { templateTypesOf, useTemplatePaths } from "./paths";
 import { requireTemplateWrite, workspaceTemplates } from "./templates.server";
 import type { Route } from "./+types/create";
 
@@ -45,7 +44,8 @@ export default function CreateTemplate({ actionData }: Route.ComponentProps) {
   const href = useCompanyHref();
   const paths = useTemplatePaths();
   const pending = useIsPending();
-  const [form, fields] = useServerForm({ id: "create-template", lastResult: actionData?.result, required: ["name", "type"], defaultValue: { type: "Core" } });
+  const types = templateTypesOf(paths.owner);
+  const [form, fields] = useServerForm({ id: "create-template", lastResult: actionData?.result, required: ["name", "type"], defaultValue: { type: types[0] } });
   return (
     <section aria-labelledby="page-title" className="flex flex-col gap-6">
       <h1 id="page-title" className="text-2xl font-semibold tracking-tight">
@@ -59,7 +59,7 @@ export default function CreateTemplate({ actionData }: Route.ComponentProps) {
           <SelectField
             label="Type"
             field={fields.type!}
-            options={TEMPLATE_TYPES.map((t) => ({ value: t, label: t }))}
+            options={types.map((t) => ({ value: t, label: t }))}
             description="Core scripts move the data; Mapping scripts translate codes and values."
           />
           <div className="flex gap-2">

@@ -6,7 +6,7 @@
  */
 import { useLocation } from "react-router";
 import { WORKSPACE_KINDS, WORKSPACES, type WorkspaceKind } from "../../../contracts/workspaces";
-import type { TemplateArea } from "../../../contracts/values/templates";
+import { TEMPLATE_TYPES, type TemplateArea, type TemplateType } from "../../../contracts/values/templates";
 import { areaOfPath } from "~/lib/menu";
 
 /**
@@ -32,6 +32,16 @@ export function templateOwnerOf(pathname: string): TemplateOwner {
   const area = areaOfPath(pathname)?.area;
   const templateArea: TemplateArea = area === "translations" || area === "onboarding" ? area : "migration";
   return { kind: "master", area: templateArea, base: `/${templateArea}/master-templates` };
+}
+
+/**
+ * The types a template of `owner` may have, the one a new template starts with first: a workspace's
+ * own are of the types it takes (a mapping project's: Mapping only, as the data API checks). Fusion PSI
+ * Configuration's master templates start as Mapping, the only ones its mapping projects can be assigned.
+ */
+export function templateTypesOf(owner: TemplateOwner): readonly TemplateType[] {
+  if (owner.kind === "workspace") return WORKSPACES[owner.workspace].templateTypes;
+  return owner.area === "translations" ? [...TEMPLATE_TYPES].reverse() : TEMPLATE_TYPES;
 }
 
 const enc = encodeURIComponent;

@@ -3,7 +3,7 @@ import { data, Form, Link } from "react-router";
 import { z } from "zod";
 import { descriptionSchema, nameSchema, versionSchema } from "../../../contracts/common";
 import { moveSchema, templateStatusSchema, templateTypeSchema, type Level, type Template } from "../../../contracts/templates";
-import { TEMPLATE_STATUS_MOVES, TEMPLATE_TYPES } from "../../../contracts/values/templates";
+import { TEMPLATE_STATUS_MOVES } from "../../../contracts/values/templates";
 import { formatTimestamp } from "~/components/dictionary/column-format";
 import { FormErrors, RefusalAlert, SelectField, TextareaField, TextField } from "~/components/forms/fields";
 import { StatusButton } from "~/components/forms/status-button";
@@ -16,7 +16,7 @@ import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { getFormProps, useServerForm, type FormResult } from "~/lib/forms";
 import { INCOMPLETE_REQUEST, invalid, readFormData, refusedByService, serviceFailure, unknownIntent } from "~/lib/forms.server";
-import { useTemplatePaths } from "./paths";
+import { templateTypesOf, useTemplatePaths } from "./paths";
 import { requireTemplateWrite, templateOf, templateScope } from "./templates.server";
 import type { Route } from "./+types/template-edit";
 
@@ -157,6 +157,9 @@ function DetailsView({ template }: { template: Template }) {
 
 function DetailsForm({ template, lastResult }: { template: Template; lastResult: FormResult | null | undefined }) {
   const pending = useIntentPending("update");
+  // The owner's types, and the template's own if it is not one of them (made before the owner's rule): shown as it is.
+  const owned = templateTypesOf(useTemplatePaths().owner);
+  const types = owned.includes(template.type) ? owned : [...owned, template.type];
   const [form, fields] = useServerForm({
     id: "template-details",
     lastResult,
@@ -172,7 +175,7 @@ function DetailsForm({ template, lastResult }: { template: Template; lastResult:
         <FormErrors form={form} />
         <TextField label="Name" field={fields.name!} />
         <TextareaField label="Description" field={fields.description!} />
-        <SelectField label="Type" field={fields.type!} options={TEMPLATE_TYPES.map((t) => ({ value: t, label: t }))} />
+        <SelectField label="Type" field={fields.type!} options={types.map((t) => ({ value: t, label: t }))} />
         <div>
           <StatusButton type="submit" pending={pending}>
             Save details

@@ -19,7 +19,7 @@ import {
   updateTemplateSchema,
 } from "../../../../../contracts/templates.ts";
 import { isAdmin } from "../../../../../contracts/roles.ts";
-import { SCRIPT_LOCK_TTL_MINUTES_DEFAULT } from "../../../../../contracts/values/templates.ts";
+import { SCRIPT_LOCK_TTL_MINUTES_DEFAULT, type TemplateType } from "../../../../../contracts/values/templates.ts";
 import { FORBIDDEN_MESSAGE } from "../../access.ts";
 import { ApiProblem, NotFoundError, validationProblem } from "../../api-problem.ts";
 import { createRouter, errorResponses, jsonBody, jsonContent } from "../../openapi.ts";
@@ -45,6 +45,8 @@ export type TemplateRoutesOptions = {
   resolve: TemplateResolver;
   /** Whether the template's status may be changed here (master templates). */
   statusMoves: boolean;
+  /** Refuses a type the owner does not take (a workspace's own template); none: every type. */
+  requireType?: (type: TemplateType) => void;
 };
 
 const apiErrorComponent = errorResponses[404].content["application/json"].schema;
@@ -260,6 +262,7 @@ export function createTemplateRoutes(options: TemplateRoutesOptions) {
     .openapi(update, async (c) => {
       const ref = await writable(c, c.req.valid("param"));
       const { version: expectedVersion, ...details } = c.req.valid("json");
+      options.requireType?.(details.type);
       await templates.updateTemplate(c.var.deps.db, ref.id, { ...writer(c), expectedVersion, ...details });
       return c.json(await answerTemplate(c, ref.id), 200);
     })

@@ -14,8 +14,8 @@ import {
   type MasterComparison,
 } from "../../../../../contracts/templates.ts";
 import type { WorkspaceDescriptor } from "../../../../../contracts/workspaces.ts";
-import type { TemplateArea } from "../../../../../contracts/values/templates.ts";
-import { ApiProblem, NotFoundError } from "../../api-problem.ts";
+import type { TemplateArea, TemplateType } from "../../../../../contracts/values/templates.ts";
+import { ApiProblem, NotFoundError, validationProblem } from "../../api-problem.ts";
 import { createRouter, jsonBody, jsonContent } from "../../openapi.ts";
 import type { Database } from "../../db/schema.ts";
 import * as templates from "../../repositories/templates.ts";
@@ -50,6 +50,11 @@ export function createWorkspaceTemplatesRouter(descriptor: WorkspaceDescriptor) 
     return ref;
   };
   const writer = (c: { var: { caller: { userId: string; name: string | null } } }) => ({ userId: c.var.caller.userId, userName: c.var.caller.name });
+  /** A template made or re-typed here is of the workspace's types, as an assigned one must be (a mapping project: Mapping only). */
+  const requireType = (type: TemplateType) => {
+    if (!descriptor.templateTypes.includes(type))
+      throw validationProblem({ type: [`A ${noun} takes ${descriptor.templateTypes.join(" or ")} templates only.`] });
+  };
 
   const list = createRoute({
     method: "get",
@@ -149,6 +154,7 @@ export function createWorkspaceTemplatesRouter(descriptor: WorkspaceDescriptor) 
     .openapi(create, async (c) => {
       const { workspace } = await requireWorkspace(c, kind, c.req.valid("param").id, { write: true });
       const input = c.req.valid("json");
+      requireType(input.type);
       // A template made here serves the workspace as an assigned one does, so it finishes setup too.
       const id = await inTransaction(c.var.deps.db, async (trx) => {
         const made = await templates.createTemplate(trx, {
@@ -207,7 +213,7 @@ export function createWorkspaceTemplatesRouter(descriptor: WorkspaceDescriptor) 
       return c.json({ masterTemplateId: master.id, masterName: master.name, copiedVersion: copy.masterVersion, masterVersion: master.version, scripts }, 200);
     });
 
-  router.route("/", createTemplateRoutes({ basePath: `${base}/{templateId}`, params: templateParams, tag, resolve, statusMoves: false }));
+  router.route("/", createTemplateRoutes({ basePath: `${base}/{templateId}`, params: templateParams, tag, resolve, statusMoves: false, requireType }));
   return router;
 }
 

@@ -118,6 +118,23 @@ describe.each(TEST_DATABASE_KINDS)("translation mapping projects on %s", (kind) 
     expect(again).toMatchObject({ status: 409, body: { errors: ["This template is already assigned to this mapping project."] } });
   });
 
+  it("makes and re-types its own templates as Mapping ones only, as it is assigned only those: a Core one is refused at its type, nothing made or changed", async () => {
+    const p = await mapping();
+    const core = await api.send("POST", `${BASE}/${p.id}/templates`, analyst, { name: "Own core", description: null, type: "Core" });
+    expect(core).toMatchObject({ status: 400, body: { fieldErrors: { type: ["A mapping project takes Mapping templates only."] } } });
+    expect((await api.get(`${BASE}/${p.id}/templates`, analyst)).body.total).toBe(0);
+    const made = await api.send("POST", `${BASE}/${p.id}/templates`, analyst, { name: "Own maps", description: null, type: "Mapping" });
+    expect(made.status).toBe(201);
+    const retyped = await api.send("PATCH", `${BASE}/${p.id}/templates/${made.body.id}`, analyst, {
+      version: made.body.version,
+      name: "Own maps",
+      description: null,
+      type: "Core",
+    });
+    expect(retyped).toMatchObject({ status: 400, body: { fieldErrors: { type: ["A mapping project takes Mapping templates only."] } } });
+    expect((await api.get(`${BASE}/${p.id}/templates/${made.body.id}`, analyst)).body).toMatchObject({ type: "Mapping", version: made.body.version });
+  });
+
   it("does not exist on the Azure cloud target", async () => {
     const p = await mapping();
     const azure = api.appWith({ accessSettings: { cloudTarget: "AZURE", translationAnalystRole: "FusionPSI_TranslationAnalyst" } });
