@@ -123,6 +123,10 @@ for (const javaScriptEnabled of [true, false]) {
       // Its map: unmapped values first and marked; one form saves the page's targets, the value with a
       // line break's too (without JavaScript the browser posts its line break as CRLF: another value).
       await page.getByRole("link", { name: "0 of 3 mapped (map of grade)" }).click();
+      // Its breadcrumbs name the table between the file data structure and the column, a way back to its value maps.
+      const crumbs = page.getByRole("navigation", { name: "Breadcrumb" }).getByRole("listitem");
+      await expect(crumbs.nth(-2)).toHaveText("employees");
+      await expect(crumbs.nth(-1)).toHaveText("grade");
       const rows = page.getByRole("table", { name: "Values of grade" }).getByRole("row");
       await expect(rows.nth(2)).toContainText("G1");
       await expect(rows.nth(2)).toContainText("Unmapped");

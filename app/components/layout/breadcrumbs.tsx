@@ -6,7 +6,11 @@ import { useCompanyHref } from "~/lib/company-href";
  * A route's `handle.breadcrumb`: a label, or a function of the route's match that returns one (for
  * names its loader resolved: project, template, script, dictionary).
  */
-export type BreadcrumbHandle = { breadcrumb?: string | ((match: UIMatch<unknown, unknown>) => string | null | undefined) };
+export type BreadcrumbHandle = {
+  breadcrumb?: string | ((match: UIMatch<unknown, unknown>) => string | null | undefined);
+  /** The page above, for a page registered beside it rather than below it (a column's value map beside its table's): its crumb comes first. */
+  parentCrumb?: (match: UIMatch<unknown, unknown>) => { label: string; to: string } | null | undefined;
+};
 
 export function Breadcrumbs() {
   const matches = useMatches();
@@ -14,7 +18,8 @@ export function Breadcrumbs() {
   const crumbs = matches.flatMap((match) => {
     const handle = match.handle as BreadcrumbHandle | undefined;
     const label = typeof handle?.breadcrumb === "function" ? handle.breadcrumb(match) : handle?.breadcrumb;
-    return label ? [{ id: match.id, label, to: match.pathname }] : [];
+    const parent = label ? handle?.parentCrumb?.(match) : null;
+    return [...(parent ? [{ id: `${match.id}-parent`, ...parent }] : []), ...(label ? [{ id: match.id, label, to: match.pathname }] : [])];
   });
   if (crumbs.length === 0) return null;
   return (

@@ -154,8 +154,15 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   return unknownIntent(intent);
 }
 
+type LoaderData = Route.ComponentProps["loaderData"] | undefined;
+
 export const handle = {
-  breadcrumb: (match: UIMatch<unknown, unknown>) => (match.loaderData as Route.ComponentProps["loaderData"] | undefined)?.page.column.name,
+  breadcrumb: (match: UIMatch<unknown, unknown>) => (match.loaderData as LoaderData)?.page.column.name,
+  // Registered beside its table's page (not below it): the table's crumb, between the file data structure and the column.
+  parentCrumb: (match: UIMatch<unknown, unknown>) => {
+    const tableName = (match.loaderData as LoaderData)?.page.tableName;
+    return tableName ? { label: tableName, to: match.pathname.replace(/\/column\/[^/]+\/?$/, "") } : null;
+  },
 };
 
 /** A target the user changed in the table (`was`: the target their page showed), sent back with a refused save. */
