@@ -354,7 +354,7 @@ export type RowsQuery = { page: number; pageSize: number; sort?: string | undefi
 
 /**
  * A page of one table's rows, read as the project's runner: values as PostgreSQL writes them (text,
- * so leading zeros and exact decimals show as stored), sorted by a column of the table and filtered
+ * so leading zeros and exact decimals show as stored), sorted by a column of the table as its type orders it and filtered
  * by "column contains" in SQL. Undefined when the table is not there; a sort or filter naming no
  * column of the table is ignored rather than refused (an old link).
  */
@@ -377,9 +377,11 @@ export async function readTableRows(dataPlane: DataPlane, serverId: string, proj
     const where = filter ? `where strpos(lower(${quoteIdentifier(filter.column)}::text), lower($1)) > 0` : "";
     const params = filter ? [filter.contains] : [];
     const list = columns.map((c) => `${quoteIdentifier(c.name)}::text`).join(", ");
+    // Sorted by the stored column, qualified: a bare name in ORDER BY is the select list's text of it (10 before 2).
+    const orderBy = `${from}.${quoteIdentifier(sortBy)}`;
     const [{ rows }, { rows: count }] = [
       await client.query({
-        text: `select ${list} from ${from} ${where} order by ${quoteIdentifier(sortBy)} ${descending ? "desc" : "asc"} nulls last limit ${query.pageSize} offset ${(query.page - 1) * query.pageSize}`,
+        text: `select ${list} from ${from} ${where} order by ${orderBy} ${descending ? "desc" : "asc"} nulls last limit ${query.pageSize} offset ${(query.page - 1) * query.pageSize}`,
         values: params,
         rowMode: "array",
       }),

@@ -250,10 +250,10 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
 
   it("shows a table's rows as stored, paged, sorted and filtered in SQL; an unknown table or another company's project is not found", async () => {
     const project = await loadableProject();
-    await load(project, { name: "rows.csv", text: "CustomerId,Code,Balance\n1,007,1.50\n2,010,\n3,ABC,2\n" });
+    await load(project, { name: "rows.csv", text: "CustomerId,Code,Balance\n10,XYZ,\n1,007,1.50\n2,010,\n3,ABC,2\n" });
     const rowsUrl = (query = "") => `/api/v1/projects/${project.id}/databases/source/tables/Customers/rows${query}`;
     const first = (await api.get(rowsUrl("?pageSize=10"), owner)).body;
-    expect(first).toMatchObject({ table: "Customers", total: 3, page: 1, pageSize: 10, sort: "CustomerId" });
+    expect(first).toMatchObject({ table: "Customers", total: 4, page: 1, pageSize: 10, sort: "CustomerId" });
     expect(first.columns).toEqual([
       { name: "CustomerId", type: "integer" },
       { name: "Code", type: "character varying(10)" },
@@ -264,12 +264,15 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
       ["1", "007", "1.50", null],
       ["2", "010", null, null],
       ["3", "ABC", "2.00", null],
+      // Sorted as the column's type, not as its text ("10" before "2").
+      ["10", "XYZ", null, null],
     ]);
-    expect((await api.get(rowsUrl("?sort=-Code"), owner)).body.items.map((r: string[]) => r[1])).toEqual(["ABC", "010", "007"]);
+    expect((await api.get(rowsUrl("?sort=-CustomerId"), owner)).body.items.map((r: string[]) => r[0])).toEqual(["10", "3", "2", "1"]);
+    expect((await api.get(rowsUrl("?sort=-Code"), owner)).body.items.map((r: string[]) => r[1])).toEqual(["XYZ", "ABC", "010", "007"]);
     const filtered = (await api.get(rowsUrl("?column=Code&contains=0"), owner)).body;
     expect(filtered).toMatchObject({ total: 2 });
     expect(filtered.items.map((r: string[]) => r[0])).toEqual(["1", "2"]);
-    expect((await api.get(rowsUrl("?pageSize=10&page=2"), owner)).body).toMatchObject({ items: [], total: 3 });
+    expect((await api.get(rowsUrl("?pageSize=10&page=2"), owner)).body).toMatchObject({ items: [], total: 4 });
     expect((await api.get(`/api/v1/projects/${project.id}/databases/source/tables/Nope/rows`, owner)).status).toBe(404);
     expect((await api.get(rowsUrl(), await api.tokenFor(USERS.viewer))).status).toBe(404);
   });
