@@ -1,4 +1,4 @@
-import { Form, Link } from "react-router";
+import { Form, Link, type UIMatch } from "react-router";
 import type { HistoryEntry } from "../../../../contracts/loads";
 import { HISTORY_TYPE_LABELS, LOAD_MODE_LABELS, ON_REJECTED_LABELS } from "../../../../contracts/values/loads";
 import { backupContents } from "~/components/backups/backups-table";
@@ -81,7 +81,13 @@ function outcomeOf(entry: HistoryEntry): string | null {
   return `${formatCountOf(entry.rowsLoaded, "row")} restored into the source database.${entry.message ? ` ${entry.message}` : ""}`;
 }
 
-export const handle = { breadcrumb: "Entry" };
+export const handle = {
+  // The entry as the history lists it: what it was and when (its title can be a long file name).
+  breadcrumb: (match: UIMatch) => {
+    const entry = (match.loaderData as Route.ComponentProps["loaderData"] | undefined)?.entry;
+    return entry ? `${HISTORY_TYPE_LABELS[entry.type]} ${formatTimestamp(entry.createdAt)}` : null;
+  },
+};
 
 export default function HistoryEntry({ loaderData }: Route.ComponentProps) {
   const { projectId, entry, parameters, job, names, backup, undoBackup, afterBackup, comparison, about, canChange } = loaderData;

@@ -1,4 +1,4 @@
-import { data, Link } from "react-router";
+import { data, Link, type UIMatch } from "react-router";
 import { LoadStatusBadge } from "~/components/loads/load-status";
 import { formatCount } from "~/components/projects/format";
 import { Card } from "~/components/ui/card";
@@ -33,7 +33,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   return { projectId: project.id, entry: details.entry, table, rejected };
 }
 
-export const handle = { breadcrumb: "Table" };
+export const handle = {
+  breadcrumb: (match: UIMatch) => (match.loaderData as Route.ComponentProps["loaderData"] | undefined)?.table.table ?? null,
+};
 
 export default function HistoryTable({ loaderData }: Route.ComponentProps) {
   const { projectId, entry, table, rejected } = loaderData;
