@@ -7,7 +7,7 @@ import { StatusButton, useIsPending } from "~/components/forms/status-button";
 import { companyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { readFormData, serviceFailure, unknownIntent } from "~/lib/forms.server";
-import { LoadStatusBadge } from "~/components/loads/load-status";
+import { historyEntryName, LoadStatusBadge } from "~/components/loads/load-status";
 import { flatFileParameterRows } from "~/components/projects/flat-file-parameter-rows";
 import { formatCount, formatCountOf, formatTimestamp } from "~/components/projects/format";
 import { AutoRefresh, isRunning, JobProgress } from "~/components/projects/job-progress";
@@ -82,10 +82,10 @@ function outcomeOf(entry: HistoryEntry): string | null {
 }
 
 export const handle = {
-  // The entry as the history lists it: what it was and when (its title can be a long file name).
+  // Not its title: that can be a long backup file name.
   breadcrumb: (match: UIMatch) => {
     const entry = (match.loaderData as Route.ComponentProps["loaderData"] | undefined)?.entry;
-    return entry ? `${HISTORY_TYPE_LABELS[entry.type]} ${formatTimestamp(entry.createdAt)}` : null;
+    return entry ? historyEntryName(entry) : null;
   },
 };
 

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import type { HistoryQuery } from "../../../../contracts/loads";
 import { DEFAULT_HISTORY_SORT, HISTORY_SORTS, HISTORY_TYPES, HISTORY_TYPE_LABELS, LOAD_STATUSES } from "../../../../contracts/values/loads";
-import { LoadStatusBadge } from "~/components/loads/load-status";
+import { historyEntryName, LoadStatusBadge } from "~/components/loads/load-status";
 import { formatCount, formatDuration, formatTimestamp } from "~/components/projects/format";
 import { Card } from "~/components/ui/card";
 import { CheckboxFilter } from "~/components/ui/checkbox-filter";
@@ -108,7 +108,8 @@ export default function History({ loaderData }: Route.ComponentProps) {
                   {history.items.map((entry) => (
                     <TableRow key={entry.id}>
                       <TableCell>
-                        <Link to={href(paths.databases.entry(projectId, entry.id))} className="row-link">
+                        {/* Named with when, as the entry's breadcrumb is: a list of "Flat-file load" links does not say which is which. */}
+                        <Link to={href(paths.databases.entry(projectId, entry.id))} className="row-link" aria-label={historyEntryName(entry)}>
                           {HISTORY_TYPE_LABELS[entry.type]}
                         </Link>
                       </TableCell>

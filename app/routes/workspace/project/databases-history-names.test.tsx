@@ -1,8 +1,11 @@
 /**
  * The breadcrumbs of a history entry and of one of its tables name them, as the data dictionary's
- * table page names its table, where they said "Entry" and "Table" whatever was shown.
+ * table page names its table, where they said "Entry" and "Table" whatever was shown; the history
+ * list names each entry's link the same way.
  */
 import { describe, expect, it } from "vitest";
+import { renderPage } from "~/test/render-page";
+import History from "./databases-history";
 import { handle as entryHandle } from "./databases-history-entry";
 import { handle as tableHandle } from "./databases-history-table";
 
@@ -23,5 +26,30 @@ describe("a history entry's breadcrumbs", () => {
   it("say nothing rather than a wrong name while there is no data (an error page)", () => {
     expect(crumb(entryHandle, undefined)).toBeNull();
     expect(crumb(tableHandle, undefined)).toBeNull();
+  });
+});
+
+describe("the history list", () => {
+  it("names each entry's link by its type and when, as its breadcrumb does, so two loads' links differ", () => {
+    const here = "/migration/projects/p1/databases/history/list";
+    const entry = (id: string, createdAt: string) => ({
+      id,
+      type: "FlatFile",
+      status: "Loaded",
+      createdAt,
+      createdBy: "u1",
+      tables: [],
+      rowsRead: 1,
+      rowsLoaded: 1,
+    });
+    const html = renderPage(here, here, History, {
+      projectId: "p1",
+      canWrite: true,
+      search: { type: [], status: [], page: 1, pageSize: 25, sort: "-createdAt" },
+      history: { items: [entry("h2", "2026-11-28T19:04:00.000Z"), entry("h1", "2026-11-28T18:54:00.000Z")], page: 1, pageSize: 25, total: 2 },
+      names: { u1: "Ann Analyst" },
+    });
+    const names = [...html.matchAll(/<a [^>]*aria-label="([^"]+)"[^>]*href="[^"]*\/history\/h\d\/details/g)].map((m) => m[1]);
+    expect(names).toEqual(["Flat-file load 2026-11-28 19:04 UTC", "Flat-file load 2026-11-28 18:54 UTC"]);
   });
 });
