@@ -23,6 +23,17 @@ describe("a history entry's breadcrumbs", () => {
     expect(crumb(tableHandle, { entry: { id: "h1", tables: [table] }, table })).toBe("Products");
   });
 
+  it("put the entry's crumb before a table's, a link to the entry (the table's page is registered beside the entry's)", () => {
+    const table = { table: "Products", fileName: "Products.csv", rowsRead: 31, rowsLoaded: 30, rowsRejected: 1 };
+    const entry = { id: "h1", type: "FlatFile", createdAt: "2026-11-28T19:04:22.000Z", tables: [table] };
+    const pathname = "/migration/projects/p1/databases/history/h1/table/Products/details";
+    expect(tableHandle.parentCrumb({ loaderData: { entry, table }, pathname } as never)).toEqual({
+      label: "Flat-file load 2026-11-28 19:04 UTC",
+      to: "/migration/projects/p1/databases/history/h1/details",
+    });
+    expect(tableHandle.parentCrumb({ loaderData: undefined, pathname } as never)).toBeNull();
+  });
+
   it("say nothing rather than a wrong name while there is no data (an error page)", () => {
     expect(crumb(entryHandle, undefined)).toBeNull();
     expect(crumb(tableHandle, undefined)).toBeNull();

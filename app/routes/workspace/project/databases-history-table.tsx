@@ -1,5 +1,5 @@
 import { data, Link, type UIMatch } from "react-router";
-import { LoadStatusBadge } from "~/components/loads/load-status";
+import { historyEntryName, LoadStatusBadge } from "~/components/loads/load-status";
 import { formatCount } from "~/components/projects/format";
 import { Card } from "~/components/ui/card";
 import { LabelValueList } from "~/components/ui/label-value-list";
@@ -33,8 +33,15 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   return { projectId: project.id, entry: details.entry, table, rejected };
 }
 
+type LoaderData = Route.ComponentProps["loaderData"] | undefined;
+
 export const handle = {
-  breadcrumb: (match: UIMatch) => (match.loaderData as Route.ComponentProps["loaderData"] | undefined)?.table.table ?? null,
+  breadcrumb: (match: UIMatch) => (match.loaderData as LoaderData)?.table.table ?? null,
+  // Registered beside its entry's page (not below it): the entry's crumb, between the project and the table.
+  parentCrumb: (match: UIMatch) => {
+    const entry = (match.loaderData as LoaderData)?.entry;
+    return entry ? { label: historyEntryName(entry), to: match.pathname.replace(/\/table\/[^/]+\/details\/?$/, "/details") } : null;
+  },
 };
 
 export default function HistoryTable({ loaderData }: Route.ComponentProps) {
