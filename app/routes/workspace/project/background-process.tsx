@@ -75,7 +75,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export const handle = { breadcrumb: "Background process" };
 
 export default function BackgroundProcess({ loaderData, actionData }: Route.ComponentProps) {
-  const { project, isLocked, lockReason, lockState, jobs, names } = loaderData;
+  const { project, isLocked, lockReason, lockState, jobs, names, canCancel } = loaderData;
   const href = useCompanyHref();
   const paths = useWorkspacePaths();
   const running = jobs.filter(isRunning);
@@ -102,7 +102,8 @@ export default function BackgroundProcess({ loaderData, actionData }: Route.Comp
             ? `While a background process holds the lock, the pages that change the ${paths.ws.noun} wait here; this page follows the job until it ends.`
             : `No background process holds the ${paths.ws.noun}.`}
         </p>
-        {!isLocked && paths.setupIncomplete(project.status) ? (
+        {/* The setup's steps are edit pages (canCancel is write access): a reader is not sent to be refused. */}
+        {!isLocked && canCancel && paths.setupIncomplete(project.status) ? (
           <p className="mt-2 text-sm">
             <Link to={href(paths.nextStep(project))} className="font-medium text-brand underline underline-offset-2">
               Continue setup

@@ -55,7 +55,7 @@ function tabsOf(ws: WorkspaceDescriptor) {
 }
 
 export default function ProjectLayout({ loaderData }: Route.ComponentProps) {
-  const { project } = loaderData;
+  const { project, access } = loaderData;
   const href = useCompanyHref();
   const paths = useWorkspacePaths();
   const setupStep = paths.setupIncomplete(project.status);
@@ -79,17 +79,26 @@ export default function ProjectLayout({ loaderData }: Route.ComponentProps) {
           Locked by {project.lockReason ? LOCK_REASON_LABELS[project.lockReason] : "a background process"}: changes wait until it ends.
         </p>
       ) : setupStep ? (
-        <p className="mt-3 text-sm">
-          The {paths.ws.noun}'s setup is not finished.{" "}
-          <Link to={href(paths.nextStep(project))} className="font-medium text-brand underline underline-offset-2">
-            Continue setup
-          </Link>
-        </p>
+        // The setup's steps and the load are edit pages: a reader's link would only bring them back here, refused.
+        access.canWrite ? (
+          <p className="mt-3 text-sm">
+            The {paths.ws.noun}'s setup is not finished.{" "}
+            <Link to={href(paths.nextStep(project))} className="font-medium text-brand underline underline-offset-2">
+              Continue setup
+            </Link>
+          </p>
+        ) : (
+          <p className="mt-3 text-sm">The {paths.ws.noun}'s setup is not finished: a user with write access continues it.</p>
+        )
       ) : project.status === "SetupRestoreDatabaseIncomplete" ? (
-        <p className="mt-3 text-sm">
-          The databases are created. Next, load the source data:{" "}
-          <LoadSourceLink project={project} className="font-medium text-brand underline underline-offset-2" />
-        </p>
+        access.canWrite ? (
+          <p className="mt-3 text-sm">
+            The databases are created. Next, load the source data:{" "}
+            <LoadSourceLink project={project} className="font-medium text-brand underline underline-offset-2" />
+          </p>
+        ) : (
+          <p className="mt-3 text-sm">The databases are created: a user with write access loads the source data next.</p>
+        )
       ) : null}
       <nav aria-label={capitalised(paths.ws.noun)} className="mt-4 border-b border-border">
         <ul className="-mb-px flex flex-wrap gap-1 text-sm">

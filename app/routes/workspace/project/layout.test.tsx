@@ -1,0 +1,60 @@
+/**
+ * The workspace's header, rendered on the server as a page without JavaScript gets it: what it offers
+ * about an unfinished setup depends on who reads it (the setup's steps and the load are edit pages).
+ */
+import { describe, expect, it } from "vitest";
+import { renderPage } from "~/test/render-page";
+import ProjectLayout from "./layout";
+import BackgroundProcess from "./background-process";
+
+const base = "/onboarding/configurations/c1";
+const project = {
+  id: "c1",
+  name: "Quarterly members",
+  status: "SetupAddColumnsIncomplete",
+  applicationName: "Legacy ERP",
+  sourceType: "FlatFile",
+  isLocked: false,
+  lockReason: null,
+  schemes: ["Healthcare Trust Scheme"],
+  isDefault: false,
+};
+const layout = (status: string, canWrite: boolean, kind: "onboarding" | "migration" = "onboarding") => {
+  const page = kind === "onboarding" ? `${base}/details` : "/migration/projects/c1/details";
+  return renderPage(page, `${page}?companyId=co1`, ProjectLayout, { project: { ...project, status }, access: { canRead: true, canWrite } });
+};
+const background = (canWrite: boolean) =>
+  renderPage(`${base}/background-process`, `${base}/background-process?companyId=co1`, BackgroundProcess, {
+    project: { id: "c1", status: "SetupAddColumnsIncomplete" },
+    isLocked: false,
+    lockReason: null,
+    lockState: "Unlocked",
+    jobs: [],
+    names: {},
+    canCancel: canWrite,
+    canForceUnlock: false,
+  });
+
+describe("an unfinished setup", () => {
+  it("offers a writer to continue it, at the step it resumes at", () => {
+    const html = layout("SetupAddColumnsIncomplete", true);
+    expect(html).toContain(`href="/onboarding/configurations/create/c1/data-dictionary?companyId=co1"`);
+    expect(html).toContain(">Continue setup</a>");
+    expect(background(true)).toContain(">Continue setup</a>");
+  });
+
+  it("tells a reader who continues it, with no link to a step that would refuse them", () => {
+    const html = layout("SetupAddColumnsIncomplete", false);
+    expect(html).toContain("The configuration&#x27;s setup is not finished: a user with write access continues it.");
+    expect(html).not.toContain("Continue setup");
+    expect(html).not.toContain("/create/c1/");
+    expect(background(false)).not.toContain("Continue setup");
+  });
+
+  it("offers the load of the source data after a project's databases to a writer only", () => {
+    expect(layout("SetupRestoreDatabaseIncomplete", true, "migration")).toContain(">Load a flat file</a>");
+    const html = layout("SetupRestoreDatabaseIncomplete", false, "migration");
+    expect(html).toContain("The databases are created: a user with write access loads the source data next.");
+    expect(html).not.toContain("Load a flat file");
+  });
+});
