@@ -8,9 +8,10 @@ import { createRoutesStub, Outlet } from "react-router";
 
 /**
  * `Page` (a route module's default export) at `url`, matched by `path`, with its loader's and action's
- * data, inside the shell whose selected company is the URL's `companyId` (useCompanyId reads the shell's).
+ * data, inside the shell whose selected company is the URL's `companyId` (useCompanyId reads the shell's)
+ * and whose other data is `shell` (e.g. the areas the user opens, which useOpenAreas reads).
  */
-export function renderPage(path: string, url: string, Page: ComponentType<never>, loaderData: unknown, actionData?: unknown): string {
+export function renderPage(path: string, url: string, Page: ComponentType<never>, loaderData: unknown, actionData?: unknown, shell: object = {}): string {
   const Route = Page as unknown as ComponentType<Record<string, unknown>>;
   const companyId = new URL(url, "http://portal").searchParams.get("companyId");
   const Stub = createRoutesStub([
@@ -21,7 +22,7 @@ export function renderPage(path: string, url: string, Page: ComponentType<never>
     },
   ]);
   return renderToStaticMarkup(
-    <Stub initialEntries={[url]} hydrationData={{ loaderData: { "routes/shell": { company: companyId ? { id: companyId } : null } } }} />,
+    <Stub initialEntries={[url]} hydrationData={{ loaderData: { "routes/shell": { ...shell, company: companyId ? { id: companyId } : null } } }} />,
   );
 }
 

@@ -68,3 +68,23 @@ describe("the wizard's data dictionary step", () => {
     ]);
   });
 });
+
+describe("the wizard's data dictionary step of an application with no master dictionary", () => {
+  const none = {
+    ...loaderData,
+    masters: { items: [], page: 1, pageSize: 25, total: 0 },
+    search: { ...loaderData.search, masters: { name: "", sort: "name", page: 1, pageSize: 25 } },
+  };
+  const page = (path: string) => renderPage(path, `${path}?companyId=c1`, DataDictionaryStep, none, undefined, { areas: ["migration", "onboarding"] });
+
+  it("links a configuration to Data Onboarding's data dictionaries, where it is set up", () => {
+    const html = page("/onboarding/configurations/create/p1/data-dictionary");
+    expect(html).toContain("Legacy Billing has no master data dictionary yet.");
+    expect(html).toContain('href="/onboarding/data-dictionary?companyId=c1"');
+    expect(html).not.toContain('href="/migration/data-dictionary');
+  });
+
+  it("links a project to Migrations' data dictionaries", () => {
+    expect(page(path)).toContain('href="/migration/data-dictionary?companyId=c1"');
+  });
+});

@@ -1,6 +1,6 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, Link, type UIMatch } from "react-router";
+import { data, Form, Link, useLocation, type UIMatch } from "react-router";
 import { z } from "zod";
 import { assignDictionarySchema } from "../../../../contracts/projects";
 import { DELETE_TABLE_PARAM, DeleteTableConfirmation } from "~/components/dictionary/delete-table-confirmation";
@@ -32,6 +32,7 @@ import { PAGING_KEYS, pagingParams, type ListPaging, type PagingKeys } from "~/l
 import { readContains, readPaging } from "~/lib/list-search.server";
 import { createTableFrom, deleteTableFrom, describeTableFrom, isUpload } from "../project/data-dictionary/dictionary.server";
 import { SampleTableForm } from "~/components/dictionary/sample-table-form";
+import { dictionaryAreaOf, MASTER_DICTIONARY_BASES } from "../../migration/data-dictionary/paths";
 import type { Route } from "./+types/data-dictionary";
 
 
@@ -164,6 +165,7 @@ export default function DataDictionaryStep({ loaderData, actionData }: Route.Com
   const href = useCompanyHref();
   const openAreas = useOpenAreas();
   const paths = useWorkspacePaths();
+  const dictionaryArea = dictionaryAreaOf(useLocation().pathname);
   // The API sets the status: every table has a column (and there is one) once it is past this step.
   const mapping = paths.ws.kind === "translation";
   const step = paths.ws.dictionaryStep;
@@ -292,9 +294,9 @@ export default function DataDictionaryStep({ loaderData, actionData }: Route.Com
         {masters.total === 0 && !search.masters.name ? (
           <p className="mt-3 text-sm">
             {project.applicationName} has no master data dictionary yet.{" "}
-            {/* Master dictionaries are Migrations' pages: a role that does not open it (a translator) is told whom to ask instead. */}
-            {openAreas.includes("migration") ? (
-              <Link to={href("/migration/data-dictionary")} className="text-brand underline underline-offset-2">
+            {/* The area's own list of the company's master dictionaries (Migrations' for a mapping project): a role that does not open it (a translator) is told whom to ask instead. */}
+            {openAreas.includes(dictionaryArea) ? (
+              <Link to={href(MASTER_DICTIONARY_BASES[dictionaryArea])} className="text-brand underline underline-offset-2">
                 Data dictionaries
               </Link>
             ) : (
