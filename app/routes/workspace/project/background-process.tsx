@@ -145,7 +145,10 @@ export default function BackgroundProcess({ loaderData, actionData }: Route.Comp
           Recent
         </h2>
         {recent.length === 0 ? (
-          <p className="mt-2 text-sm text-muted-foreground">No job has run for this {paths.ws.noun} yet.</p>
+          <p className="mt-2 text-sm text-muted-foreground">
+            {/* Its first job is shown running above: "no job has run" would deny it. */}
+            {running.length > 0 ? `No job has ended for this ${paths.ws.noun} yet.` : `No job has run for this ${paths.ws.noun} yet.`}
+          </p>
         ) : (
           <ul className="mt-4 divide-y divide-border">
             {recent.map((job) => (
