@@ -19,6 +19,7 @@ import { SortableHeader, sortDescription } from "~/components/ui/sortable-header
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow, tableHeadClassName } from "~/components/ui/table";
 import { searchMasterTemplates } from "~/lib/api/templates.server";
 import { useCompanyHref } from "~/lib/company-href";
+import { useWorkspacePaths } from "~/lib/workspace-paths";
 import { forSelectedCompany } from "~/lib/guards.server";
 import { readContains, readPaging } from "~/lib/list-search.server";
 import { CREATED_PARAM, templatePathsOf, useTemplatePaths } from "./paths";
@@ -63,6 +64,8 @@ export default function MasterTemplates({ loaderData }: Route.ComponentProps) {
   const { search, result, area, companyName, created, canWrite } = loaderData;
   const href = useCompanyHref();
   const paths = useTemplatePaths();
+  // Who copies the area's templates: a migration's projects, onboarding's configurations, translations' mapping projects (which do not run them).
+  const { ws } = useWorkspacePaths();
   const filtered = Boolean(search.name || search.status.length || search.type.length);
   const withSearch = (changes: Partial<typeof search>) => href(paths.list, { ...search, ...changes, name: (changes.name ?? search.name) || undefined });
   const sortTo = (sort: TemplateSort) => withSearch({ sort, page: 1 });
@@ -108,7 +111,7 @@ export default function MasterTemplates({ loaderData }: Route.ComponentProps) {
           <CardDescription>
             {filtered
               ? "No template matches these filters. Change them or clear them."
-              : `Master templates hold the ${AREA_NOUNS[area]} SQL scripts, in levels, that projects copy and run. Create the first one.`}
+              : `Master templates hold the ${AREA_NOUNS[area]} SQL scripts, in levels, that ${ws.nounPlural} copy${ws.features.databases ? " and run" : ""}. Create the first one.`}
           </CardDescription>
         </Card>
       ) : (

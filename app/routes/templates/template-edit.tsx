@@ -13,6 +13,7 @@ import { Card } from "~/components/ui/card";
 import { Icon } from "~/components/ui/icon";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
+import { useWorkspacePaths } from "~/lib/workspace-paths";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { getFormProps, useServerForm, type FormResult } from "~/lib/forms";
 import { INCOMPLETE_REQUEST, invalid, readFormData, refusedByService, serviceFailure, unknownIntent } from "~/lib/forms.server";
@@ -108,13 +109,15 @@ export default function TemplateEdit({ loaderData, actionData }: Route.Component
   const paths = useTemplatePaths();
   const editable = canWrite && template.status !== "Archived";
   const errors = (actionData as ActionData)?.errors ?? [];
+  // What the area's templates are assigned to: a migration's projects, onboarding's configurations, translations' mapping projects.
+  const assignees = useWorkspacePaths().ws.nounPlural;
   return (
     <div className="flex flex-col gap-6">
       {errors.length ? <RefusalAlert refusal={errors}>{errors.join(" ")}</RefusalAlert> : null}
       {template.status === "Archived" ? (
-        <p className="text-sm text-muted-foreground">This template is archived: it is read-only and can no longer be assigned to projects.</p>
+        <p className="text-sm text-muted-foreground">This template is archived: it is read-only and can no longer be assigned to {assignees}.</p>
       ) : null}
-      {canWrite && master ? <StatusForm template={template} /> : null}
+      {canWrite && master ? <StatusForm template={template} assignees={assignees} /> : null}
       {template.masterTemplateId ? (
         <p className="text-sm">
           Copied from a master template (version {template.masterVersion}).{" "}
@@ -129,7 +132,7 @@ export default function TemplateEdit({ loaderData, actionData }: Route.Component
   );
 }
 
-function StatusForm({ template }: { template: Template }) {
+function StatusForm({ template, assignees }: { template: Template; assignees: string }) {
   const moves = TEMPLATE_STATUS_MOVES[template.status];
   if (!moves.length) return null;
   return (
@@ -141,7 +144,7 @@ function StatusForm({ template }: { template: Template }) {
           {m.label}
         </Button>
       ))}
-      <span className="text-sm text-muted-foreground">{template.status === "Draft" ? "Only Available templates can be assigned to projects." : null}</span>
+      <span className="text-sm text-muted-foreground">{template.status === "Draft" ? `Only Available templates can be assigned to ${assignees}.` : null}</span>
     </Form>
   );
 }
