@@ -5,19 +5,32 @@ import { ConfirmCard, useConfirmParam } from "~/components/forms/confirm-card";
 import { Button, buttonVariants } from "~/components/ui/button";
 import { Card, CardDescription } from "~/components/ui/card";
 import { Icon } from "~/components/ui/icon";
+import { Pagination, PastTheEnd } from "~/components/ui/pagination";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { readFormData, serviceFailure, unknownIntent } from "~/lib/forms.server";
+import { PAGING_KEYS, pagingParams } from "~/lib/list-search";
+import { readPage } from "~/lib/list-search.server";
 import { useTemplatePaths } from "./paths";
 import { requireTemplateWrite, templateScope, workspaceOwnerOf, workspaceTemplates } from "./templates.server";
 import type { TemplateSummary } from "../../../contracts/templates";
 import type { Route } from "./+types/assigned";
 
-/** A workspace's templates in run order (…/templates/assigned): open, reorder, remove; assign or create more. */
+/**
+ * The run order's page size when the URL does not say: the whole order on one page, as a workspace
+ * of up to 100 templates has it; beyond, the rest are on the next pages rather than out of reach.
+ */
+const RUN_ORDER_PAGE_SIZE = 100;
+
+/** The page of the run order the URL asks (?page=&pageSize=), the one a move or removal goes back to. */
+const runOrderPage = (request: Request) => readPage(new URL(request.url).searchParams, PAGING_KEYS, RUN_ORDER_PAGE_SIZE);
+
+/** A workspace's templates in run order (…/templates/assigned), a page at a time: open, reorder, remove; assign or create more. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const owner = workspaceOwnerOf(request);
-  const [{ access }, templates] = await Promise.all([templateScope(context), workspaceTemplates(context, owner).list({ page: 1, pageSize: 100 })]);
+  const paging = runOrderPage(request);
+  const [{ access }, templates] = await Promise.all([templateScope(context), workspaceTemplates(context, owner).list(paging)]);
   return { templates, canWrite: access.canWrite };
 }
 
@@ -29,18 +42,19 @@ export async function action({ request, context }: Route.ActionArgs) {
   const intent = formData.get("intent");
   const templateId = String(formData.get("templateId") ?? "");
   const version = Number(formData.get("version"));
+  const back = companyHref(paths.list, companyId, pagingParams(PAGING_KEYS, runOrderPage(request), RUN_ORDER_PAGE_SIZE));
   try {
     if (intent === "move") {
       const direction = formData.get("direction") === "up" ? "up" : "down";
       await api.move(templateId, { version, direction });
-      return redirectWithFlash(companyHref(paths.list, companyId), "Run order changed.");
+      return redirectWithFlash(back, "Run order changed.");
     }
     if (intent === "remove") {
       // Read before it goes: the message says whether a master stays behind.
       const template = await api.get(templateId);
       await api.remove(templateId, version);
       return redirectWithFlash(
-        companyHref(paths.list, companyId),
+        back,
         template.masterTemplateId
           ? `Template ${template.name} removed. Its master template is unchanged.`
           : `Template ${template.name} deleted with its levels and scripts.`,
@@ -61,6 +75,8 @@ export default function AssignedTemplates({ loaderData, actionData }: Route.Comp
   const href = useCompanyHref();
   const paths = useTemplatePaths();
   const items = templates.items;
+  // Where this page starts in the run order: the numbers and the ends of the order are the whole order's.
+  const offset = (templates.page - 1) * templates.pageSize;
   // ?remove={templateId}: the removal's confirmation, a link away, so one click never deletes a template.
   const confirm = useConfirmParam("remove");
   const removing = canWrite ? items.find((t) => t.id === confirm.value) : undefined;
@@ -97,13 +113,15 @@ export default function AssignedTemplates({ loaderData, actionData }: Route.Comp
       ) : null}
       {actionData?.errors?.length ? <RefusalAlert refusal={actionData.errors}>{actionData.errors.join(" ")}</RefusalAlert> : null}
       {removing ? <RemoveConfirmation template={removing} cancelHref={confirm.cancelHref} /> : null}
-      {items.length === 0 ? (
+      {templates.total === 0 ? (
         <Card>
           <h3 className="text-base font-semibold">No templates yet</h3>
           <CardDescription>
             Assign master templates (each is copied here with its levels and scripts), or create a template that exists only here.
           </CardDescription>
         </Card>
+      ) : items.length === 0 ? (
+        <PastTheEnd page={templates.page} />
       ) : (
         <Table aria-label="Templates in run order">
           <TableHeader>
@@ -121,7 +139,7 @@ export default function AssignedTemplates({ loaderData, actionData }: Route.Comp
           <TableBody>
             {items.map((t, i) => (
               <TableRow key={t.id}>
-                <TableCell className="tabular-nums">{i + 1}</TableCell>
+                <TableCell className="tabular-nums">{offset + i + 1}</TableCell>
                 <TableCell className="font-medium">
                   <Link to={href(paths.edit(t.id))} className="text-brand hover:underline">
                     {t.name}
@@ -147,7 +165,7 @@ export default function AssignedTemplates({ loaderData, actionData }: Route.Comp
                           value="up"
                           variant="outline"
                           size="sm"
-                          disabled={i === 0}
+                          disabled={offset + i === 0}
                           aria-label={`Move template ${t.name} up`}
                         >
                           <Icon name="arrow-up" />
@@ -158,7 +176,7 @@ export default function AssignedTemplates({ loaderData, actionData }: Route.Comp
                           value="down"
                           variant="outline"
                           size="sm"
-                          disabled={i === items.length - 1}
+                          disabled={offset + i === templates.total - 1}
                           aria-label={`Move template ${t.name} down`}
                         >
                           <Icon name="arrow-down" />
@@ -175,6 +193,15 @@ export default function AssignedTemplates({ loaderData, actionData }: Route.Comp
           </TableBody>
         </Table>
       )}
+      {templates.total > templates.pageSize ? (
+        <Pagination
+          page={templates.page}
+          pageSize={templates.pageSize}
+          total={templates.total}
+          noun={["template", "templates"]}
+          href={(page) => href(paths.list, pagingParams(PAGING_KEYS, { page, pageSize: templates.pageSize }, RUN_ORDER_PAGE_SIZE))}
+        />
+      ) : null}
     </section>
   );
 }
