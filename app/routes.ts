@@ -170,6 +170,7 @@ function workspaceTemplates(kind: WorkspaceKind): RouteConfigEntry {
           route("run", "routes/templates/run.tsx", { id: `${kind}-ws-templates-run` }),
           route("run-history", "routes/templates/run-history.tsx", { id: `${kind}-ws-templates-run-history` }),
           route("run-history/:runId/details", "routes/templates/run-details.tsx", { id: `${kind}-ws-templates-run-details` }),
+          route("run-history/:runId/progress", "routes/templates/run-progress.ts", { id: `${kind}-ws-templates-run-progress` }),
         ]
       : []),
     ...templatePages(`${kind}-ws`),

@@ -84,13 +84,24 @@ export const runStepsQuerySchema = pageQuerySchema.extend({
   status: repeatedQuery(z.enum(RUN_STEP_STATUSES)),
 });
 
-export const runDetailsSchema = runSummarySchema.extend({
+/**
+ * A run as it goes (…/runs/{runId}/progress): what its page polls every second while it runs. The
+ * page of steps says each step's status, rows, duration, notices and error, not its SQL: a run of
+ * long scripts would send all of it again at every poll, and it does not change.
+ */
+export const runProgressSchema = runSummarySchema.extend({
   /** A page of the steps (runStepsQuerySchema), in order: a run of thousands of scripts is never sent whole. */
-  steps: z.array(runStepSchema.extend({ sql: z.string() })),
+  steps: z.array(runStepSchema),
   /** Where that page is among the steps the query matched (all of them: stepCount). */
   stepPage: z.object({ total: z.number().int(), page: z.number().int(), pageSize: z.number().int() }),
   tables: z.array(runTableCountSchema),
   message: z.string().nullable(),
+});
+export type RunProgress = z.infer<typeof runProgressSchema>;
+
+/** The run with its page of steps, each with its SQL as run. */
+export const runDetailsSchema = runProgressSchema.extend({
+  steps: z.array(runStepSchema.extend({ sql: z.string() })),
 });
 export type RunDetails = z.infer<typeof runDetailsSchema>;
 

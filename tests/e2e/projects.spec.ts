@@ -408,6 +408,8 @@ for (const javaScriptEnabled of [true, false]) {
       await page.getByRole("button", { name: "Cancel" }).click();
       await expect(page.getByText("Failed", { exact: true }).first()).toBeVisible({ timeout: 10_000 });
       await expect(runSteps).toContainText("Cancelled while it ran: rolled back.");
+      // Followed while it ran (with JavaScript, by polls that carry no SQL), the step still shows its SQL as run.
+      await expect(runSteps).toContainText("select pg_sleep(60);");
 
       // The template made here is deleted only through its confirmation; Cancel keeps it.
       await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Templates" }).click();

@@ -114,18 +114,20 @@ function StepIcon({ status }: { status: Job["steps"][number]["status"] }) {
 
 /**
  * Keeps a page current while a job runs. With JavaScript the page's loaders are revalidated about
- * every second; without it, a refresh every 2 seconds (inside <noscript>, so a browser running
- * JavaScript never schedules the full reload).
+ * every second, or `poll` asks what changes (a run's page: its steps without their SQL); without it,
+ * a refresh every 2 seconds (inside <noscript>, so a browser running JavaScript never schedules the
+ * full reload).
  */
-export function AutoRefresh({ active, intervalMs = 1000 }: { active: boolean; intervalMs?: number }) {
+export function AutoRefresh({ active, intervalMs = 1000, poll }: { active: boolean; intervalMs?: number; poll?: () => void }) {
   const revalidator = useRevalidator();
   useEffect(() => {
     if (!active) return;
     const timer = setInterval(() => {
-      if (revalidator.state === "idle") void revalidator.revalidate();
+      if (poll) void poll();
+      else if (revalidator.state === "idle") void revalidator.revalidate();
     }, intervalMs);
     return () => clearInterval(timer);
-  }, [active, intervalMs, revalidator]);
+  }, [active, intervalMs, revalidator, poll]);
   if (!active) return null;
   return (
     <noscript>

@@ -62,6 +62,7 @@ import { sqlPermissionsSchema, type setSqlPermissionsSchema } from "../../../con
 import {
   runDetailsSchema,
   runPageSchema,
+  runProgressSchema,
   startedRunSchema,
   type runStepsQuerySchema,
   type runsQuerySchema,
@@ -172,6 +173,9 @@ export function workspaceApi(ws: WorkspaceDescriptor, as: Caller) {
         /** The run with a page of its steps (the first page of all of them by default). */
         get: (runId: string, steps?: z.output<typeof runStepsQuerySchema>) =>
           callService("data-api", at(id, "runs", runId), as, { schema: runDetailsSchema, ...(steps ? { query: steps } : {}) }),
+        /** The same page of steps without their SQL: what the run's page polls while the run goes on. */
+        progress: (runId: string, steps: z.output<typeof runStepsQuerySchema>) =>
+          callService("data-api", at(id, "runs", runId, "progress"), as, { schema: runProgressSchema, query: steps }),
       },
       /** Based on the project's `version` the form showed: a stale one is refused (409), nothing changed. */
       setUploadType: (body: z.input<typeof uploadTypeBodySchema>) =>

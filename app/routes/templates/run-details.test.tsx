@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import type { RunDetails, RunStep } from "../../../contracts/runs";
 import type { RunStatus } from "../../../contracts/values/runs";
 import { renderPage } from "~/test/render-page";
+import { shownRun } from "./live-run";
 import RunDetailsPage from "./run-details";
 
 const page = "/migration/projects/p1/templates/run-history/r1/details";
@@ -24,14 +25,21 @@ const step = (position: number, status: RunStep["status"]) =>
     notices: [],
     error: null,
     errorLine: null,
-    sql: "select 1;",
+    sql: `select ${position};`,
   }) satisfies RunDetails["steps"][number];
 
 /** The run's page as `canWrite` (or not) sees it. */
 function runPage(status: RunStatus, steps: RunDetails["steps"], { type = "Full", canWrite = true }: { type?: "Full" | "Test"; canWrite?: boolean } = {}) {
+  return renderPage(page, page, RunDetailsPage, { projectId: "p1", run: runOf(status, steps, type), canWrite, search, readAt: 1000 });
+}
+
+const search = { status: [], page: 1, pageSize: 25 };
+
+function runOf(status: RunStatus, steps: RunDetails["steps"], type: "Full" | "Test" = "Full"): RunDetails {
   const running = status === "IN_PROGRESS";
-  const run = {
+  return {
     id: "r1",
+    projectId: "p1",
     type,
     status,
     onError: "stop",
@@ -49,7 +57,6 @@ function runPage(status: RunStatus, steps: RunDetails["steps"], { type = "Full",
     tables: [],
     message: null,
   };
-  return renderPage(page, page, RunDetailsPage, { projectId: "p1", run, canWrite, search: { status: [], page: 1, pageSize: 25 } });
 }
 
 /** The text of each row of the Steps table's Status column. */
@@ -90,5 +97,39 @@ describe("what a run's page offers", () => {
     const html = runPage("ERROR", failed, { canWrite: false });
     expect(html).not.toMatch(rerun);
     expect(html).toMatch(history);
+  });
+});
+
+/** What a running run's page shows over its polls (useLiveRun): the poll's statuses, the SQL its loader read. */
+describe("a running run's page over its polls", () => {
+  const loaded = { run: runOf("IN_PROGRESS", [step(1, "Started"), step(2, "Pending")]), search, readAt: 1000 };
+  /** A poll's answer: the run without its steps' SQL, read at `readAt`. */
+  const polled = (run: RunDetails, readAt = 2000) => ({ run: { ...run, steps: run.steps.map(({ sql: _sql, ...s }) => s) }, search, readAt });
+
+  it("shows a newer poll's statuses, each step with the SQL its loader read", () => {
+    const now = runOf("IN_PROGRESS", [{ ...step(1, "Completed"), rowsAffected: 3 }, step(2, "Started")]);
+    expect(shownRun(loaded, polled(now))).toEqual({ run: now, reload: false });
+  });
+
+  it("reads its loaders again when the poll says the run ended, showing it meanwhile", () => {
+    const shown = shownRun(loaded, polled(runOf("SUCCESS", [step(1, "Completed"), step(2, "Completed")])));
+    expect(shown.reload).toBe(true);
+    expect(shown.run.status).toBe("SUCCESS");
+  });
+
+  it("keeps its loader's run over a poll it cannot show whole: a step it has no SQL for, read again", () => {
+    expect(shownRun(loaded, polled(runOf("IN_PROGRESS", [step(1, "Completed"), step(3, "Failed")])))).toEqual({ run: loaded.run, reload: true });
+  });
+
+  it("ignores a poll older than its loader's run, of another run or of another page of steps", () => {
+    const now = polled(runOf("IN_PROGRESS", [step(1, "Completed"), step(2, "Started")]));
+    for (const stale of [
+      { ...now, readAt: 999 },
+      { ...now, run: { ...now.run, id: "r2" } },
+      { ...now, search: { ...search, page: 2 } },
+    ]) {
+      expect(shownRun(loaded, stale)).toEqual({ run: loaded.run, reload: false });
+    }
+    expect(shownRun(loaded, undefined)).toEqual({ run: loaded.run, reload: false });
   });
 });

@@ -1,5 +1,5 @@
 import { data, Form, Link, type UIMatch } from "react-router";
-import { ON_ERROR_LABELS, RUN_STEP_STATUSES, type RunStepStatus } from "../../../contracts/values/runs";
+import { ON_ERROR_LABELS, type RunStepStatus } from "../../../contracts/values/runs";
 import { formatTimestamp } from "~/components/dictionary/column-format";
 import { AutoRefresh } from "~/components/projects/job-progress";
 import { RefusalAlert } from "~/components/forms/fields";
@@ -13,27 +13,26 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { readFormData, serviceFailure, unknownIntent } from "~/lib/forms.server";
-import { readPaging } from "~/lib/list-search.server";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
 import { projectScope, requireWorkspace } from "../workspace/workspace.server";
+import { useLiveRun } from "./live-run";
 import { RunStatusBadge } from "./run-status-badge";
+import { readStepSearch } from "./run-steps.server";
 import type { Route } from "./+types/run-details";
 
 /**
  * One run (…/run-history/{runId}/details): its steps in order, a page at a time and filtered by status
  * through the URL, with status, rows changed, duration, notices and the error at its line, each step's
  * SQL as run; per destination table the rows before,
- * after, and after the run before. While it runs the page follows it (revalidating with JavaScript, a
- * meta refresh without) and offers "Cancel"; a run with a failed step offers "Rerun from the failed step".
+ * after, and after the run before. While it runs the page follows it (with JavaScript a poll of its
+ * progress, without its SQL: useLiveRun; a meta refresh without) and offers "Cancel"; a run with a
+ * failed step offers "Rerun from the failed step".
  */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const p = new URL(request.url).searchParams;
-  // A page of the steps, in order, filtered by status: a run of thousands of scripts is paged in SQL.
-  const { page, pageSize } = readPaging(p, ["position"], "position");
-  const search = { status: p.getAll("status").filter((s): s is RunStepStatus => (RUN_STEP_STATUSES as readonly string[]).includes(s)), page, pageSize };
+  const search = readStepSearch(request);
   const { project, api, access } = await projectScope(context);
   const run = await api.runs.get(params.runId, search);
-  return { projectId: project.id, run, canWrite: access.canWrite, search };
+  return { projectId: project.id, run, canWrite: access.canWrite, search, readAt: Date.now() };
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
@@ -88,17 +87,18 @@ function StepStatus({ status, runEnded }: { status: RunStepStatus; runEnded: boo
 const duration = (ms: number | null) => (ms === null ? "" : ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`);
 
 export default function RunDetails({ loaderData, actionData }: Route.ComponentProps) {
-  const { projectId, run, canWrite, search } = loaderData;
+  const { projectId, canWrite, search } = loaderData;
   const href = useCompanyHref();
   const paths = useWorkspacePaths();
-  const here = paths.page(projectId, `templates/run-history/${run.id}/details`);
+  const here = paths.page(projectId, `templates/run-history/${loaderData.run.id}/details`);
+  const { run, poll } = useLiveRun(loaderData, href(paths.page(projectId, `templates/run-history/${loaderData.run.id}/progress`), search));
   const filtered = search.status.length > 0;
   const running = run.status === "IN_PROGRESS";
   const refusal = actionData?.errors;
   const [first, ...problems] = refusal ?? [];
   return (
     <section aria-labelledby="run-title" className="flex flex-col gap-4">
-      <AutoRefresh active={running} />
+      <AutoRefresh active={running} poll={poll} />
       <div className="flex flex-wrap items-center gap-3">
         <h2 id="run-title" className="text-xl font-semibold">
           {run.type === "Test" ? "Test run" : "Full run"}

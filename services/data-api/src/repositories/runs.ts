@@ -1,7 +1,15 @@
 import { randomUUID } from "node:crypto";
 import { sql, type Kysely } from "kysely";
 import type { z } from "zod";
-import { runStepsQuerySchema, type RunDetails, type RunStatus, type RunStep, type RunSummary, type RunType } from "../../../../contracts/runs.ts";
+import {
+  runStepsQuerySchema,
+  type RunDetails,
+  type RunProgress,
+  type RunStatus,
+  type RunStep,
+  type RunSummary,
+  type RunType,
+} from "../../../../contracts/runs.ts";
 import type { OnError, RunSort, RunStepStatus } from "../../../../contracts/values/runs.ts";
 import { NotFoundError } from "../api-problem.ts";
 import type { Database } from "../db/schema.ts";
@@ -289,7 +297,7 @@ export async function getRunSummary(db: Db, projectId: string, runId: string): P
 const FIRST_STEPS: RunStepsQuery = runStepsQuerySchema.parse({});
 export type RunStepsQuery = z.output<typeof runStepsQuerySchema>;
 
-/** What the steps' page reads of a step: what the answer shows, not when it started or ended. */
+/** What the steps' page reads of a step: what the answer shows, not when it started or ended (nor its SQL: sql in StepsShape). */
 const STEP_COLUMNS = [
   "position",
   "template_name",
@@ -297,7 +305,6 @@ const STEP_COLUMNS = [
   "script_id",
   "script_name",
   "script_version",
-  "sql",
   "status",
   "rows_affected",
   "duration_ms",
@@ -320,8 +327,14 @@ function stepsMatching(db: Db, shape: StepsShape, param: (name: string) => any) 
     : steps;
 }
 
-const stepPage = compiledByShape((db: Db, shape: StepsShape, param) =>
-  stepsMatching(db, shape, param).select(STEP_COLUMNS).orderBy("position").limit(param("limit")).offset(param("offset")),
+/** A page of steps, with their SQL or (what a poll asks) without it. */
+const stepPage = compiledByShape((db: Db, shape: StepsShape & { sql: boolean }, param) =>
+  stepsMatching(db, shape, param)
+    .select(STEP_COLUMNS)
+    .$if(shape.sql, (q) => q.select("sql"))
+    .orderBy("position")
+    .limit(param("limit"))
+    .offset(param("offset")),
 );
 
 const stepCount = compiledByShape((db: Db, shape: StepsShape, param) =>
@@ -367,39 +380,56 @@ const noticesOf = (json: string): string[] => (json === "[]" ? [] : (JSON.parse(
  * page cannot tell the total), reading only the columns the answer shows.
  */
 export async function getRun(db: Db, projectId: string, runId: string, query: RunStepsQuery = FIRST_STEPS): Promise<RunDetails> {
+  const { steps, ...run } = await readRun(db, projectId, runId, query, true);
+  // Read with its SQL (sql: true): every step has it.
+  return { ...run, steps: steps.map((s) => ({ ...stepOf(s), sql: s.sql! })) };
+}
+
+/** The same without the steps' SQL: what the run's page polls every second while the run goes on. */
+export async function getRunProgress(db: Db, projectId: string, runId: string, query: RunStepsQuery = FIRST_STEPS): Promise<RunProgress> {
+  const { steps, ...run } = await readRun(db, projectId, runId, query, false);
+  return { ...run, steps: steps.map(stepOf) };
+}
+
+async function readRun(db: Db, projectId: string, runId: string, query: RunStepsQuery, sql: boolean) {
   const { row, counts } = await findRunWithCounts(db, projectId, runId);
   // A set: repeated statuses are one, which also keeps the number of shapes bounded.
   const statuses = [...new Set(query.status)];
   const shape = { statuses: statuses.length };
   const filters: Record<string, unknown> = { runId };
   statuses.forEach((status, i) => (filters[`status${i}`] = status));
-  const steps = await stepPage(db, shape, { ...filters, limit: query.pageSize, offset: (query.page - 1) * query.pageSize });
+  const steps = await stepPage(db, { ...shape, sql }, { ...filters, limit: query.pageSize, offset: (query.page - 1) * query.pageSize });
   const matched = await totalOf(steps.length, query, async () => (await stepCount(db, shape, filters))[0]!);
   const tables = await tableCounts(db, { fullOnly: row.type === "Full" }, { runId, projectId, createdAt: row.created_at });
   return {
     ...toSummary(row, counts),
     message: row.message,
     stepPage: { total: matched, page: query.page, pageSize: query.pageSize },
-    steps: steps.map((s): RunStep & { sql: string } => ({
-      position: s.position,
-      templateName: s.template_name,
-      levelName: s.level_name,
-      scriptId: s.script_id,
-      scriptName: s.script_name,
-      scriptVersion: s.script_version,
-      status: s.status as RunStepStatus,
-      rowsAffected: s.rows_affected === null ? null : Number(s.rows_affected),
-      durationMs: s.duration_ms,
-      notices: noticesOf(s.notices),
-      error: s.error,
-      errorLine: s.error_line,
-      sql: s.sql,
-    })),
+    steps,
     tables: tables.map((c) => ({
       table: c.table_name,
       rowsBefore: c.rows_before === null ? null : Number(c.rows_before),
       rows: Number(c.rows),
       previousRows: c.previous_rows === null ? null : Number(c.previous_rows),
     })),
+  };
+}
+
+type StepRow = Awaited<ReturnType<typeof readRun>>["steps"][number];
+
+function stepOf(s: StepRow): RunStep {
+  return {
+    position: s.position,
+    templateName: s.template_name,
+    levelName: s.level_name,
+    scriptId: s.script_id,
+    scriptName: s.script_name,
+    scriptVersion: s.script_version,
+    status: s.status as RunStepStatus,
+    rowsAffected: s.rows_affected === null ? null : Number(s.rows_affected),
+    durationMs: s.duration_ms,
+    notices: noticesOf(s.notices),
+    error: s.error,
+    errorLine: s.error_line,
   };
 }

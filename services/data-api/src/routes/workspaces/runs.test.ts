@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { DEMO_COMPANIES } from "../../../../../scripts/demo-data.ts";
-import type { RunDetails } from "../../../../../contracts/runs.ts";
+import type { RunDetails, RunStep } from "../../../../../contracts/runs.ts";
 import type { Template } from "../../../../../contracts/templates.ts";
 import { TEST_DATABASE_KINDS, TEST_POSTGRES_ADMIN_URL } from "../../../../shared/testing/databases.ts";
 import { asProjectOwner } from "../../data-plane/project-databases.ts";
@@ -371,10 +371,12 @@ describe("runs whose job ended without them", () => {
 
 describe.each(TEST_DATABASE_KINDS)("a run's answer on %s", (kind) => {
   let api: TestApi;
+  beforeAll(async () => {
+    api = await createTestApi(kind);
+  });
   afterAll(() => api?.close());
 
   it("says every step's notices, failure and rows and each table's counts beside the Full run before, in three statements", async () => {
-    api = await createTestApi(kind);
     const owner = await api.tokenFor(USERS.clientAdmin);
     const project = await makeProject(api, owner, { companyId: birch.id, applicationId: (await makeApplication(api, birch.id)).id });
     const scope = { templateIds: [], levelIds: [], scriptId: null, fromScriptId: null };
@@ -488,5 +490,55 @@ describe.each(TEST_DATABASE_KINDS)("a run's answer on %s", (kind) => {
     });
     expect(await getRun(counting, project.id, runId)).toEqual(res.body);
     expect(statements).toBe(3);
+  });
+
+  it("…/progress answers what the run's page polls: the run and the same page of steps without their SQL, guarded as the run", async () => {
+    const owner = await api.tokenFor(USERS.clientAdmin);
+    const applicationId = (await makeApplication(api, birch.id)).id;
+    const project = await makeProject(api, owner, { companyId: birch.id, applicationId });
+    const long = `select 1;\n${"-- a long script\n".repeat(1000)}`;
+    const runId = await insertRun(api.db, {
+      projectId: project.id,
+      type: "Full",
+      onError: "continue",
+      scope: { templateIds: [], levelIds: [], scriptId: null, fromScriptId: null },
+      rerunOf: null,
+      userId: "u-1",
+      userName: "Ana",
+      steps: ["A", "B", "C"].map((n) => ({ templateName: "Main", levelName: "Load", scriptId: `s-${n}`, scriptName: n, scriptVersion: 1, sql: long })),
+    });
+    await finishSteps(api.db, runId, [
+      {
+        position: 1,
+        result: { status: "Completed", rowsAffected: 2, durationMs: 5, notices: ["NOTICE: done"], error: null, errorLine: null },
+        finishedAt: new Date(),
+      },
+    ]);
+    await startStep(api.db, runId, 2);
+    const url = `/api/v1/projects/${project.id}/runs/${runId}`;
+
+    const whole = (await api.get(url, owner)).body as RunDetails;
+    const progress = await api.get(`${url}/progress`, owner);
+    expect(progress.status).toBe(200);
+    // Field for field the run's answer, each step without its SQL.
+    expect(progress.body).toEqual({ ...whole, steps: whole.steps.map(({ sql: _sql, ...step }) => step) });
+    expect(progress.body.steps.map((s: RunStep) => [s.position, s.status])).toEqual([
+      [1, "Completed"],
+      [2, "Started"],
+      [3, "Pending"],
+    ]);
+    expect(JSON.stringify(progress.body)).not.toContain("a long script");
+    // The page's filter and paging, as the run's.
+    expect((await api.get(`${url}/progress?status=Started&pageSize=10`, owner)).body).toMatchObject({
+      steps: [{ position: 2, status: "Started" }],
+      stepPage: { total: 1, page: 1, pageSize: 10 },
+    });
+    expect((await api.get(`${url}/progress?pageSize=7`, owner)).status).toBe(400);
+
+    // Guarded as the run: another company's caller, the run under another project, an unknown run: 404.
+    expect((await api.get(`${url}/progress`, await api.tokenFor(USERS.viewer))).status).toBe(404);
+    const other = await makeProject(api, owner, { companyId: birch.id, applicationId });
+    expect((await api.get(`/api/v1/projects/${other.id}/runs/${runId}/progress`, owner)).status).toBe(404);
+    expect((await api.get(`/api/v1/projects/${project.id}/runs/not-a-run/progress`, owner)).status).toBe(404);
   });
 });

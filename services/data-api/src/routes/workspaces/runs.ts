@@ -1,18 +1,27 @@
 import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
-import { runDetailsSchema, runPageSchema, runStepsQuerySchema, runsQuerySchema, startRunSchema, startedRunSchema } from "../../../../../contracts/runs.ts";
+import {
+  runDetailsSchema,
+  runPageSchema,
+  runProgressSchema,
+  runStepsQuerySchema,
+  runsQuerySchema,
+  startRunSchema,
+  startedRunSchema,
+} from "../../../../../contracts/runs.ts";
 import { RUN_STATEMENT_TIMEOUT_SECONDS_DEFAULT } from "../../../../../contracts/values/runs.ts";
 import type { WorkspaceDescriptor } from "../../../../../contracts/workspaces.ts";
 import { ApiProblem } from "../../api-problem.ts";
 import { createRouter, jsonBody, jsonContent } from "../../openapi.ts";
-import { getRun, getRunSummary, searchRuns } from "../../repositories/runs.ts";
+import { getRun, getRunProgress, getRunSummary, searchRuns } from "../../repositories/runs.ts";
 import { rerunScope, startRun } from "../../runs/run-jobs.ts";
 import { requireWorkspace } from "../../workspace-access.ts";
 import { capitalised, collectionPath, jobDeps, readErrorsOf, workspaceIdParams, writeErrorsOf } from "./shared.ts";
 
 /**
  * Runs of a workspace's templates (spec §7, exactly as it names them): `POST {base}/{id}/run`,
- * `GET {base}/{id}/runs` (query: status, type, page; arrays repeat the key), `GET {base}/{id}/runs/{runId}`.
+ * `GET {base}/{id}/runs` (query: status, type, page; arrays repeat the key), `GET {base}/{id}/runs/{runId}`;
+ * and `GET {base}/{id}/runs/{runId}/progress`, the same without the steps' SQL, for the run's page to poll.
  */
 export function createWorkspaceRunsRouter(descriptor: WorkspaceDescriptor) {
   const { kind, noun } = descriptor;
@@ -40,13 +49,22 @@ export function createWorkspaceRunsRouter(descriptor: WorkspaceDescriptor) {
     request: { params: workspaceIdParams, query: runsQuerySchema },
     responses: { 200: jsonContent(runPageSchema, "A page of runs."), 400: writeErrors[400], ...readErrors },
   });
+  const runParams = workspaceIdParams.extend({ runId: z.string().min(1) });
   const read = createRoute({
     method: "get",
     path: `${base}/runs/{runId}`,
     tags,
     summary: "A run with a page of its steps (the SQL as run; query: page, pageSize, status repeated) and the destination's row counts",
-    request: { params: workspaceIdParams.extend({ runId: z.string().min(1) }), query: runStepsQuerySchema },
+    request: { params: runParams, query: runStepsQuerySchema },
     responses: { 200: jsonContent(runDetailsSchema, "The run."), 400: writeErrors[400], ...readErrors },
+  });
+  const progress = createRoute({
+    method: "get",
+    path: `${base}/runs/{runId}/progress`,
+    tags,
+    summary: "A run as it goes: the same as the run, its page of steps without their SQL (what its page polls while it runs)",
+    request: { params: runParams, query: runStepsQuerySchema },
+    responses: { 200: jsonContent(runProgressSchema, "The run, its steps without their SQL."), 400: writeErrors[400], ...readErrors },
   });
 
   return createRouter()
@@ -83,5 +101,10 @@ export function createWorkspaceRunsRouter(descriptor: WorkspaceDescriptor) {
       const params = c.req.valid("param");
       const { workspace } = await requireWorkspace(c, kind, params.id, { write: false });
       return c.json(await getRun(c.var.deps.db, workspace.id, params.runId, c.req.valid("query")), 200);
+    })
+    .openapi(progress, async (c) => {
+      const params = c.req.valid("param");
+      const { workspace } = await requireWorkspace(c, kind, params.id, { write: false });
+      return c.json(await getRunProgress(c.var.deps.db, workspace.id, params.runId, c.req.valid("query")), 200);
     });
 }
