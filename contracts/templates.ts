@@ -185,8 +185,20 @@ export const forceUnlockSchema = z.object({
 /* ---------- A project's templates ---------- */
 
 export const projectTemplatesQuerySchema = pageQuerySchema;
-/** "Assign templates": a page of the master templates a workspace may still take, by name, found by name. */
-export const assignableTemplatesQuerySchema = pageQuerySchema.extend({ name: z.string().trim().max(100).optional() });
+/**
+ * "Assign templates": a page of the master templates a workspace may still take, by name, found by name;
+ * with `id` (repeated), only those of these ids (the ticks the page carries, to tell which are still good).
+ */
+export const assignableTemplatesQuerySchema = pageQuerySchema.extend({
+  name: z.string().trim().max(100).optional(),
+  id: repeatedQuery(z.string().min(1).max(100)).refine((ids) => ids.length <= MAX_TEMPLATES_ASSIGNED_AT_ONCE, `At most ${MAX_TEMPLATES_ASSIGNED_AT_ONCE} ids`),
+});
+/**
+ * The page, and of the `id`s asked, the company's master templates that cannot be assigned (made Draft or
+ * Archived, or assigned meanwhile), named for the page to say so. An id of no master template of the
+ * company's area (deleted, or another company's) is in neither.
+ */
+export const assignablePageSchema = templatePageSchema.extend({ leftOut: z.array(z.object({ id: z.string(), name: z.string() })) });
 export const assignTemplatesSchema = z.object({
   templateIds: z.preprocess(
     (v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]),

@@ -35,8 +35,8 @@ function render(url: string, search: AssignableSearch, items: TemplateSummary[],
 describe("AssignTemplatesForm", () => {
   it("on page 2, keeps page 1's ticks as hidden fields of the form its page buttons and assign button submit, and counts them", () => {
     const url = "/migration/projects/p1/templates/assigned/add?companyId=c1&pageSize=10&page=2&selected=a1&selected=a2&selected=b1";
-    const search = { name: "", sort: "name", page: 2, pageSize: 10, selected: ["a1", "a2", "b1"], selectionCapped: false } as const;
-    const html = render(url, { ...search, selected: [...search.selected] }, [template("b1", "Bravo"), template("b2", "Charlie")], 12);
+    const search = { name: "", sort: "name", page: 2, pageSize: 10, selected: ["a1", "a2", "b1"], selectionCapped: false, leftOut: [] } as const;
+    const html = render(url, { ...search, selected: [...search.selected], leftOut: [] }, [template("b1", "Bravo"), template("b2", "Charlie")], 12);
     const form = html.slice(html.indexOf("<form"), html.indexOf("</form>"));
     expect(form).toMatch(/^<form id="assign-templates"[^>]*method="get"/);
     expect(form).toContain('<input type="hidden" name="selected" value="a1"/><input type="hidden" name="selected" value="a2"/>');
@@ -59,10 +59,19 @@ describe("AssignTemplatesForm", () => {
 
   it("keeps the ticks through a search that finds nothing, and offers to assign them", () => {
     const url = "/migration/projects/p1/templates/assigned/add?companyId=c1&name=zz&selected=a1";
-    const html = render(url, { name: "zz", sort: "name", page: 1, pageSize: 25, selected: ["a1"], selectionCapped: false }, [], 0);
+    const html = render(url, { name: "zz", sort: "name", page: 1, pageSize: 25, selected: ["a1"], selectionCapped: false, leftOut: [] }, [], 0);
     expect(html).toContain('<input type="hidden" name="selected" value="a1"/>');
     expect(html).toContain("1 template selected on other pages.");
     expect(html).toMatch(/<a [^>]*href="[^"]*\?companyId=c1&amp;selected=a1"[^>]*>Clear search<\/a>/);
     expect(button(html, "Assign templates")).toContain('formMethod="post"');
+  });
+
+  it("names the ticked templates that can no longer be assigned, left out of the count and of the form", () => {
+    const url = "/migration/projects/p1/templates/assigned/add?companyId=c1&page=2&selected=a1&selected=gone&selected=b1";
+    const search = { name: "", sort: "name", page: 2, pageSize: 10, selected: ["a1", "b1"], selectionCapped: false, leftOut: ["Old master"] } as const;
+    const html = render(url, { ...search, selected: [...search.selected], leftOut: [...search.leftOut] }, [template("b1", "Bravo")], 11);
+    expect(html).toContain("“Old master” is no longer available to assign; it was left out.");
+    expect(html).toContain("2 templates selected, 1 on other page.");
+    expect(html).not.toContain('value="gone"');
   });
 });

@@ -12,9 +12,10 @@ import { DEFAULT_PAGE_SIZE, type ListPaging } from "~/lib/list-search";
 
 /**
  * What "Assign templates" was asked for (readAssignableSearch): a name contained, a page and its size,
- * and the templates ticked on any page (`selected`), cut at MAX_TEMPLATES_ASSIGNED_AT_ONCE.
+ * and the templates ticked on any page (`selected`), cut at MAX_TEMPLATES_ASSIGNED_AT_ONCE, less those
+ * that can no longer be assigned (assignableTemplates), the company's of them named in `leftOut`.
  */
-export type AssignableSearch = ListPaging<"name"> & { name: string; selected: string[]; selectionCapped: boolean };
+export type AssignableSearch = ListPaging<"name"> & { name: string; selected: string[]; selectionCapped: boolean; leftOut: string[] };
 
 type TemplatePage = { items: readonly TemplateSummary[]; total: number; page: number; pageSize: number };
 
@@ -80,6 +81,9 @@ export function AssignTemplatesForm({
           At most {MAX_TEMPLATES_ASSIGNED_AT_ONCE} templates can be assigned at once: the ticks past the {MAX_TEMPLATES_ASSIGNED_AT_ONCE}th were dropped.
         </p>
       ) : null}
+      {search.leftOut.map((name) => (
+        <p key={name} className="text-sm">{`“${name}” is no longer available to assign; it was left out.`}</p>
+      ))}
       {result.total === 0 ? (
         <p className="text-sm">
           {search.name

@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { pageQuerySchema } from "../../../contracts/common";
 import {
+  assignablePageSchema,
   masterComparisonSchema,
   lockEventPageSchema,
   scriptDiffSchema,
@@ -77,8 +78,12 @@ export function workspaceTemplatesApi(as: Caller, collection: string) {
   const one = (templateId: string) => `${collection}/${enc(templateId)}`;
   return {
     list: (query: Page) => callService("data-api", collection, as, { schema: templatePageSchema, query }),
-    /** The master templates it may still take (Available, of its types, not assigned yet), found by name, a page at a time. */
-    assignable: (query: Page & { name?: string }) => callService("data-api", `${collection}/assignable`, as, { schema: templatePageSchema, query }),
+    /**
+     * The master templates it may still take (Available, of its types, not assigned yet), found by name, a page at a time;
+     * with `id`, only those of these ids, and named, the company's among them it can no longer take (`leftOut`).
+     */
+    assignable: (query: Page & { name?: string; id?: string[] }) =>
+      callService("data-api", `${collection}/assignable`, as, { schema: assignablePageSchema, query }),
     get: (templateId: string) => callService("data-api", one(templateId), as, { schema: templateSchema }),
     assign: (templateIds: string[]) =>
       callService("data-api", `${collection}/assign`, as, { method: "POST", body: { templateIds }, schema: templatePageSchema }),

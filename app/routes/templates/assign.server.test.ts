@@ -18,11 +18,11 @@ const { call, api } = await createHarness();
 const assign = await import("./assign");
 const { middleware: projectMiddleware } = await import("../workspace/project/layout");
 
-const [, acme] = DEMO_COMPANIES;
+const [, acme, birch] = DEMO_COMPANIES;
 const ANALYST = "analyst@demo.test";
 
 type Offered = {
-  search: { name: string; page: number; pageSize: number; selected: string[]; selectionCapped: boolean };
+  search: { name: string; page: number; pageSize: number; selected: string[]; selectionCapped: boolean; leftOut: string[] };
   templates: { items: { id: string; name: string }[]; total: number; page: number };
 };
 
@@ -58,7 +58,7 @@ describe("assigning master templates to a project", () => {
 
     const offered = async (search: string) => (await call(ANALYST, pageUrl(projectId, search), assign.loader, route(projectId))) as Offered;
     const found = await offered(`name=${encodeURIComponent(bulk)}`);
-    expect(found.search).toEqual({ name: bulk, sort: "name", page: 1, pageSize: 25, selected: [], selectionCapped: false });
+    expect(found.search).toEqual({ name: bulk, sort: "name", page: 1, pageSize: 25, selected: [], selectionCapped: false, leftOut: [] });
     expect(found.templates.total).toBe(5);
     expect(found.templates.items.map((t) => t.name)).toEqual([101, 102, 103, 104, 105].map((i) => `${bulk} ${i}`));
     // The next page, by the URL's page and page size.
@@ -92,6 +92,25 @@ describe("assigning master templates to a project", () => {
     expect(await assignedNames(projectId)).toEqual([1, 2, 11].map((i) => `${prefix} ${String(i).padStart(3, "0")}`));
   });
 
+  it("leaves out of the ticks those no longer assignable, naming the company's, in one search of their ids", async () => {
+    const { projectId, prefix, ids } = await projectAndMasters(4);
+    // Ticked on page 1, then meanwhile: one assigned from another tab, one made Draft again.
+    await api(ANALYST, "POST", `/api/v1/projects/${projectId}/templates/assign`, { templateIds: [ids[1]] });
+    await live.dataApiDb.updateTable("templates").set({ status: "Draft" }).where("id", "=", ids[2]!).execute();
+    // Forged: another company's master, and an id of none.
+    const theirs = await createTemplate(live.dataApiDb, { ...write, companyId: birch.id, name: `Birch ${prefix}`, status: "Available" });
+    const ticked = [ids[0], ids[1], ids[2], theirs, "not-a-template", ids[3]].map((id) => `selected=${id}`).join("&");
+    const offered = (await call(ANALYST, pageUrl(projectId, `pageSize=10&page=2&${ticked}`), assign.loader, route(projectId))) as Offered;
+    expect(offered.search.selected).toEqual([ids[0], ids[3]]);
+    expect(offered.search.leftOut).toEqual([`${prefix} 002`, `${prefix} 003`]);
+    // What is left is assigned without a refusal.
+    const posted = await call(ANALYST, pageUrl(projectId, ticked), assign.action, {
+      ...route(projectId),
+      form: [...offered.search.selected.map((id): [string, string] => ["selected", id]), ["intent", "assign"]],
+    });
+    expect(isRedirect(posted, `/migration/projects/${projectId}/templates/assigned?companyId=${acme.id}`)).toBe(true);
+  });
+
   it("refuses a forged or stale tick, or more than 100, with a message and assigns none", async () => {
     const { projectId, ids } = await projectAndMasters(2);
     const post = (selected: string[]) =>
@@ -108,14 +127,9 @@ describe("assigning master templates to a project", () => {
     const tooMany = unwrap(await post([ids[0]!, ...Array.from({ length: 100 }, () => crypto.randomUUID())]));
     expect(tooMany).toEqual({ status: 400, data: { errors: ["Assign at most 100 templates at once: untick some."] } });
     expect((await assignedNames(projectId)).length).toBe(1);
-    // The URL carries 100 ticks at most, and the page says when it dropped some.
-    const capped = (await call(
-      ANALYST,
-      pageUrl(projectId, Array.from({ length: 101 }, (_, i) => `selected=id${i}`).join("&")),
-      assign.loader,
-      route(projectId),
-    )) as Offered;
-    expect(capped.search.selected).toHaveLength(100);
-    expect(capped.search.selectionCapped).toBe(true);
+    // The URL carries 100 ticks at most, and the page says when it dropped some (forged ids then go, unnamed).
+    const ticks = [ids[0], ...Array.from({ length: 99 }, (_, i) => `id${i}`), ids[1]];
+    const capped = (await call(ANALYST, pageUrl(projectId, ticks.map((id) => `selected=${id}`).join("&")), assign.loader, route(projectId))) as Offered;
+    expect(capped.search).toMatchObject({ selected: [ids[0]], selectionCapped: true, leftOut: [] });
   });
 });

@@ -13,8 +13,7 @@ import type { Route } from "./+types/assign";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const owner = workspaceOwnerOf(request);
   await requireTemplateWrite(context, (p) => p.list);
-  const search = readAssignableSearch(new URL(request.url));
-  return { search, templates: await assignableTemplates(context, owner, search) };
+  return assignableTemplates(context, owner, readAssignableSearch(new URL(request.url)));
 }
 
 export async function action({ request, context }: Route.ActionArgs) {

@@ -121,6 +121,7 @@ export function readAssignableSearch(url: URL): AssignableSearch {
     ...readPaging(url.searchParams, ["name"], "name"),
     selected: ticked.slice(0, MAX_TEMPLATES_ASSIGNED_AT_ONCE),
     selectionCapped: ticked.length > MAX_TEMPLATES_ASSIGNED_AT_ONCE,
+    leftOut: [],
   };
 }
 
@@ -128,13 +129,23 @@ export function readAssignableSearch(url: URL): AssignableSearch {
  * What "Assign templates" offers: a page of the area's Available master templates of the workspace's
  * types that it does not hold yet (by master, or by a template of the same name), by name. The data
  * API leaves the assigned ones out in SQL, so every one can be found, however many there are.
+ * Beside it, the ticks the URL carries are asked again (one search of those ids): one assigned
+ * meanwhile, made Draft or Archived, or deleted would have the whole assign refused, so it leaves the
+ * ticks, named in `leftOut` when it is one of the company's masters; another id just goes.
  */
 export async function assignableTemplates(
   context: Readonly<RouterContextProvider>,
   owner: Extract<TemplateOwner, { kind: "workspace" }>,
   search: AssignableSearch,
 ) {
-  return workspaceTemplates(context, owner).assignable({ name: search.name || undefined, page: search.page, pageSize: search.pageSize });
+  const api = workspaceTemplates(context, owner);
+  const [templates, ticked] = await Promise.all([
+    api.assignable({ name: search.name || undefined, page: search.page, pageSize: search.pageSize }),
+    search.selected.length ? api.assignable({ id: search.selected, page: 1, pageSize: MAX_TEMPLATES_ASSIGNED_AT_ONCE }) : null,
+  ]);
+  if (!ticked) return { search, templates };
+  const stillGood = new Set(ticked.items.map((t) => t.id));
+  return { search: { ...search, selected: search.selected.filter((id) => stillGood.has(id)), leftOut: ticked.leftOut.map((t) => t.name) }, templates };
 }
 
 /**

@@ -23,8 +23,7 @@ function ownerOf(kind: keyof typeof WORKSPACES, id: string) {
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { project, ws } = await requireWorkspace(context, { step: "templates", write: true });
-  const search = readAssignableSearch(new URL(request.url));
-  const templates = await assignableTemplates(context, ownerOf(ws.kind, project.id), search);
+  const { search, templates } = await assignableTemplates(context, ownerOf(ws.kind, project.id), readAssignableSearch(new URL(request.url)));
   return { project: { id: project.id, status: project.status }, search, templates };
 }
 

@@ -126,8 +126,16 @@ function toSummary(row: SummaryRow): TemplateSummary {
 
 const SORT_COLUMNS = { name: ["t.name_key"], status: ["t.status", "t.name_key"], updatedAt: ["t.updated_at"] } as const;
 
-/** `notAssignedTo`: a project's id; its templates' masters, and masters of a name it already holds, are left out (they cannot be assigned to it). */
-export type TemplateSearch = Omit<TemplateSearchQuery, "companyId"> & { companyId: string; projectId: string | null; notAssignedTo?: string };
+/**
+ * `notAssignedTo`: a project's id; its templates' masters, and masters of a name it already holds, are left out (they cannot be assigned to it).
+ * `ids`: only these templates (none given: all).
+ */
+export type TemplateSearch = Omit<TemplateSearchQuery, "companyId"> & {
+  companyId: string;
+  projectId: string | null;
+  notAssignedTo?: string;
+  ids?: readonly string[];
+};
 
 /** The templates of `projectId` that are a copy of the master `t`, or of its name (assignMasterTemplate refuses both). */
 const copiesIn = (eb: ExpressionBuilder<Database & { t: Database["templates"] }, "t">, projectId: string) =>
@@ -144,6 +152,7 @@ export async function searchTemplates(db: Kysely<Database>, search: TemplateSear
     scoped = search.projectId === null ? scoped.where("t.project_id", "is", null) : scoped.where("t.project_id", "=", search.projectId);
     if (search.status.length) scoped = scoped.where("t.status", "in", search.status);
     if (search.type.length) scoped = scoped.where("t.type", "in", search.type);
+    if (search.ids?.length) scoped = scoped.where("t.id", "in", search.ids);
     if (search.notAssignedTo !== undefined)
       scoped = scoped.where((eb: ExpressionBuilder<Database & { t: Database["templates"] }, "t">) => eb.not(eb.exists(copiesIn(eb, search.notAssignedTo!))));
     const name = nameKeyContains("t.name_key", search.name);
@@ -163,6 +172,28 @@ export async function searchTemplates(db: Kysely<Database>, search: TemplateSear
     scope(db.selectFrom("templates as t").select((eb) => eb.fn.countAll<number | string>().as("n"))).executeTakeFirstOrThrow(),
   );
   return { items: items.map(toSummary), total, page: search.page, pageSize: search.pageSize };
+}
+
+/**
+ * Of `ids`, the master templates of the company's area that `projectId` cannot take (not Available, not
+ * of its types, or held by it already: what searchTemplates' assignable search leaves out), by name.
+ */
+export async function unassignableMasters(
+  db: Kysely<Database>,
+  to: { companyId: string; area: TemplateArea; projectId: string; types: readonly TemplateType[] },
+  ids: readonly string[],
+): Promise<{ id: string; name: string }[]> {
+  if (!ids.length) return [];
+  return db
+    .selectFrom("templates as t")
+    .select(["t.id", "t.name"])
+    .where("t.id", "in", ids)
+    .where("t.company_id", "=", to.companyId)
+    .where("t.area", "=", to.area)
+    .where("t.project_id", "is", null)
+    .where((eb) => eb.not(eb.and([eb("t.status", "=", "Available"), eb("t.type", "in", to.types), eb.not(eb.exists(copiesIn(eb, to.projectId)))])))
+    .orderBy("t.name_key")
+    .execute();
 }
 
 /** The template with its levels and their scripts, in order. */

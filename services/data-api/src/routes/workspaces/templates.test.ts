@@ -96,6 +96,30 @@ describe.each(TEST_DATABASE_KINDS)("a project's templates on %s", (kind) => {
     expect(none.status).toBe(400);
   });
 
+  it("tells, in one search filtered by id, which ticked masters can still be assigned, naming the company's that cannot; others in neither", async () => {
+    const p = await project();
+    const tag = crypto.randomUUID().slice(0, 8);
+    const fine = await availableMaster(`Fine ${tag}`);
+    const taken = await availableMaster(`Taken ${tag}`);
+    const draft = await availableMaster(`Draft ${tag}`, acme.id, "Draft");
+    await api.send("POST", `/api/v1/projects/${p.id}/templates/assign`, analyst, { templateIds: [taken.id] });
+    const theirs = await availableMaster(`Birch ${tag}`, birch.id);
+    const ids = [fine.id, taken.id, draft.id, theirs.id, "no-such-template"].map((id) => `id=${encodeURIComponent(id)}`).join("&");
+    const ticked = await api.get(`/api/v1/projects/${p.id}/templates/assignable?${ids}&pageSize=100`, analyst);
+    expect(ticked.status).toBe(200);
+    expect(ticked.body).toMatchObject({
+      total: 1,
+      leftOut: [
+        { id: draft.id, name: `Draft ${tag}` },
+        { id: taken.id, name: `Taken ${tag}` },
+      ],
+    });
+    expect(ticked.body.items.map((t: Template) => t.id)).toEqual([fine.id]);
+    // Without ids, the search is the page's as before, and names nothing.
+    const page = await api.get(`/api/v1/projects/${p.id}/templates/assignable?name=${tag}`, analyst);
+    expect(page.body).toMatchObject({ total: 1, leftOut: [] });
+  });
+
   it("edits the copy without touching the master, and compares the copy with its master", async () => {
     const p = await project();
     const m = await availableMaster("Compared");

@@ -3,6 +3,7 @@ import type { Kysely } from "kysely";
 import { z } from "zod";
 import { versionSchema } from "../../../../../contracts/common.ts";
 import {
+  assignablePageSchema,
   assignableTemplatesQuerySchema,
   assignTemplatesSchema,
   createProjectTemplateSchema,
@@ -70,7 +71,7 @@ export function createWorkspaceTemplatesRouter(descriptor: WorkspaceDescriptor) 
     tags: [tag],
     summary: `The Available master templates of the ${noun}'s types not yet assigned to it (by master or by name), by name, a page at a time`,
     request: { params: workspaceIdParams, query: assignableTemplatesQuerySchema },
-    responses: { 200: jsonContent(templatePageSchema, "A page of master templates."), ...readErrors },
+    responses: { 200: jsonContent(assignablePageSchema, "A page of master templates, and the ids asked that cannot be assigned."), ...readErrors },
   });
   const assign = createRoute({
     method: "post",
@@ -129,11 +130,14 @@ export function createWorkspaceTemplatesRouter(descriptor: WorkspaceDescriptor) 
     .openapi(assignable, async (c) => {
       const { workspace } = await requireWorkspace(c, kind, c.req.valid("param").id, { write: false });
       // Left out in SQL: a workspace may hold thousands of copies, the company thousands of masters.
-      const search = { ...c.req.valid("query"), status: ["Available" as const], type: [...descriptor.templateTypes], sort: "name" as const };
-      return c.json(
-        await templates.searchTemplates(c.var.deps.db, { ...search, companyId: workspace.company_id, area, projectId: null, notAssignedTo: workspace.id }),
-        200,
-      );
+      const { id: ids, ...query } = c.req.valid("query");
+      const search = { ...query, ids, status: ["Available" as const], type: [...descriptor.templateTypes], sort: "name" as const };
+      const to = { companyId: workspace.company_id, area, projectId: workspace.id, types: descriptor.templateTypes };
+      const [found, leftOut] = await Promise.all([
+        templates.searchTemplates(c.var.deps.db, { ...search, companyId: to.companyId, area, projectId: null, notAssignedTo: to.projectId }),
+        templates.unassignableMasters(c.var.deps.db, to, ids),
+      ]);
+      return c.json({ ...found, leftOut }, 200);
     })
     .openapi(assign, async (c) => {
       const { workspace } = await requireWorkspace(c, kind, c.req.valid("param").id, { write: true });
