@@ -1,5 +1,5 @@
 import { pageQuerySchema } from "../../contracts/common";
-import { DEFAULT_PAGE_SIZE, PAGING_KEYS, PEOPLE_PAGING_KEYS, type ListPaging, type PagingKeys, type PeopleSearch } from "./list-search";
+import { CLEAR_SEARCH, DEFAULT_PAGE_SIZE, PAGING_KEYS, PEOPLE_PAGING_KEYS, type ListPaging, type PagingKeys, type PeopleSearch } from "./list-search";
 
 /**
  * A list's sort, page and page size as its loader reads them from the URL. A value the contract
@@ -25,6 +25,18 @@ export function readPage(params: URLSearchParams, keys: PagingKeys = PAGING_KEYS
   const parsedPage = page.safeParse(params.get(keys.page) ?? undefined);
   const parsedSize = pageSize.safeParse(params.get(keys.pageSize) ?? defaultSize);
   return { page: parsedPage.success ? parsedPage.data : 1, pageSize: parsedSize.success ? parsedSize.data : defaultSize };
+}
+
+/**
+ * Where a search form's "Clear search" submit (CLEAR_SEARCH) goes: the same URL without the search `key`, the
+ * marker and the page, keeping everything else the form sent (the list's ticks, its page size). Null for any other URL.
+ */
+export function clearedSearchHref(url: URL, key = "name", pageKey = PAGING_KEYS.page): string | null {
+  if (url.searchParams.get(CLEAR_SEARCH.name) !== CLEAR_SEARCH.value) return null;
+  const params = new URLSearchParams(url.searchParams);
+  for (const dropped of [CLEAR_SEARCH.name, key, pageKey]) params.delete(dropped);
+  const search = params.toString();
+  return search ? `${url.pathname}?${search}` : url.pathname;
 }
 
 /** A "name contains" search box's value, as the contracts accept it (trimmed, at most 100 characters). */

@@ -9,6 +9,12 @@ export const DEFAULT_PAGE_SIZE: (typeof PAGE_SIZES)[number] = 25;
 
 export type ListPaging<Sort extends string> = { sort: Sort; page: number; pageSize: number };
 
+/**
+ * The name and value of a search form's "Clear search" when it is a submit button of the form (ListSearchForm's
+ * clearSubmits): the form's other fields (a list's ticks) go with it, and its loader drops the search (clearedSearchHref).
+ */
+export const CLEAR_SEARCH = { name: "clear", value: "search" } as const;
+
 /** The URL parameters of a list's page and page size. */
 export type PagingKeys = { page: string; pageSize: string };
 export const PAGING_KEYS: PagingKeys = { page: "page", pageSize: "pageSize" };

@@ -62,8 +62,20 @@ describe("AssignTemplatesForm", () => {
     const html = render(url, { name: "zz", sort: "name", page: 1, pageSize: 25, selected: ["a1"], selectionCapped: false, leftOut: [] }, [], 0);
     expect(html).toContain('<input type="hidden" name="selected" value="a1"/>');
     expect(html).toContain("1 template selected on other pages.");
-    expect(html).toMatch(/<a [^>]*href="[^"]*\?companyId=c1&amp;selected=a1"[^>]*>Clear search<\/a>/);
     expect(button(html, "Assign templates")).toContain('formMethod="post"');
+  });
+
+  it("clears the search with a submit button of the form, so this page's ticks (its checkboxes) go too; Clear selection drops them all", () => {
+    const url = "/migration/projects/p1/templates/assigned/add?companyId=c1&name=r&selected=a1&selected=b1";
+    const search = { name: "r", sort: "name", page: 1, pageSize: 25, selected: ["a1", "b1"], selectionCapped: false, leftOut: [] } as const;
+    const html = render(url, { ...search, selected: [...search.selected], leftOut: [] }, [template("b1", "Bravo"), template("b2", "Charlie")], 2);
+    const form = html.slice(html.indexOf("<form"), html.indexOf("</form>"));
+    // Inside the form whose checkboxes b1 and b2 are (form="assign-templates"), after Search (Enter still searches).
+    expect(form).toMatch(/>Search<\/button> ?<button [^>]*>Clear search<\/button>/);
+    for (const attribute of ['type="submit"', 'name="clear"', 'value="search"']) expect(button(form, "Clear search")).toContain(attribute);
+    expect(html).not.toMatch(/<a [^>]*>Clear search<\/a>/);
+    expect(html).toMatch(/<input type="checkbox" form="assign-templates"[^>]*name="selected" checked="" value="b1"\/>/);
+    expect(html).toMatch(/<a [^>]*href="\/migration\/projects\/p1\/templates\/assigned\/add\?companyId=c1&amp;name=r"[^>]*>Clear selection<\/a>/);
   });
 
   it("names the ticked templates that can no longer be assigned, left out of the count and of the form", () => {

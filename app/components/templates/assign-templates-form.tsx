@@ -30,9 +30,10 @@ const templates = (n: number) => `${n} ${n === 1 ? "template" : "templates"}`;
  * wizard's last step. Each chosen template is copied into the workspace with its levels and scripts.
  *
  * The ticks outlive paging and searching without JavaScript: search, checkboxes, page buttons and the
- * assign button belong to one GET form (the `form` attribute), whose Search and Previous/Next carry
- * the ticks to the next URL (`selected`, repeated), and whose assign button posts them all
- * (formMethod). The ticks of other pages travel as hidden fields; this page's are its checkboxes.
+ * assign button belong to one GET form (the `form` attribute), whose Search, Clear search and
+ * Previous/Next carry the ticks to the next URL (`selected`, repeated), and whose assign button posts
+ * them all (formMethod). The ticks of other pages travel as hidden fields; this page's are its
+ * checkboxes. Only "Clear selection", a link, drops them all.
  */
 export function AssignTemplatesForm({
   search,
@@ -69,11 +70,12 @@ export function AssignTemplatesForm({
         pageSize={search.pageSize}
         pageSizeId="assign-templates-page-size"
         keep={{ selected: elsewhere }}
-        clearKeep={{ selected: search.selected }}
+        clearSubmits
         filtered={Boolean(search.name)}
         clearLabel="Clear search"
       >
-        <SearchField id="assign-templates-search" label="Template name contains" value={search.name} />
+        {/* Keyed by the search: its box starts again from the URL's after "Clear search" with JavaScript too (the page stays mounted). */}
+        <SearchField key={search.name} id="assign-templates-search" label="Template name contains" value={search.name} />
       </ListSearchForm>
       {errors.length ? <RefusalAlert refusal={errors}>{errors.join(" ")}</RefusalAlert> : null}
       {search.selectionCapped ? (

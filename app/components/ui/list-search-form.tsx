@@ -1,7 +1,7 @@
 import type * as React from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { useCompanyHref, useCompanyId } from "~/lib/company-href";
-import { DEFAULT_PAGE_SIZE } from "~/lib/list-search";
+import { CLEAR_SEARCH, DEFAULT_PAGE_SIZE } from "~/lib/list-search";
 import { cn } from "~/lib/utils";
 import { Button } from "./button";
 import { PageSizeSelect } from "./pagination";
@@ -24,7 +24,7 @@ export function ListSearchForm({
   pageSizeId,
   pageSizeName = "pageSize",
   keep = {},
-  clearKeep = keep,
+  clearSubmits = false,
   filtered,
   clearLabel = "Clear filters",
   className,
@@ -43,8 +43,11 @@ export function ListSearchForm({
   pageSizeName?: string;
   /** The parameters of the page's other list, which a search keeps: hidden fields, and in the clear link. */
   keep?: Kept;
-  /** What the clear link keeps, when not `keep`. */
-  clearKeep?: Kept;
+  /**
+   * Clear is a submit button of the form (CLEAR_SEARCH), not a link: for a list whose checkboxes belong to the
+   * form (AssignTemplatesForm), so that the ticks of the page shown go with it. Its loader drops the search (clearedSearchHref).
+   */
+  clearSubmits?: boolean;
   filtered: boolean;
   clearLabel?: string;
   className?: string;
@@ -62,10 +65,15 @@ export function ListSearchForm({
         <Button type="submit" aria-busy={searching || undefined}>
           Search
         </Button>{" "}
-        {filtered ? (
+        {filtered && clearSubmits ? (
+          // Looks as the clear link does: it does what that link does, with the form's fields.
+          <button type="submit" name={CLEAR_SEARCH.name} value={CLEAR_SEARCH.value} className="text-sm text-brand hover:underline">
+            {clearLabel}
+          </button>
+        ) : filtered ? (
           <Link
             to={href(action, {
-              ...clearKeep,
+              ...keep,
               sort: sort === defaultSort ? undefined : sort,
               [pageSizeName]: pageSize === DEFAULT_PAGE_SIZE ? undefined : pageSize,
             })}

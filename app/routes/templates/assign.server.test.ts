@@ -111,6 +111,13 @@ describe("assigning master templates to a project", () => {
     expect(isRedirect(posted, `/migration/projects/${projectId}/templates/assigned?companyId=${acme.id}`)).toBe(true);
   });
 
+  it("clears the search and keeps every tick the form sent, this page's with the others, back at page 1", async () => {
+    const { projectId, ids } = await projectAndMasters(2);
+    const sent = `name=zz&pageSize=10&page=2&selected=${ids[0]}&selected=${ids[1]}&clear=search`;
+    const cleared = await call(ANALYST, pageUrl(projectId, sent), assign.loader, route(projectId));
+    expect(isRedirect(cleared, pageUrl(projectId, `pageSize=10&selected=${ids[0]}&selected=${ids[1]}`))).toBe(true);
+  });
+
   it("refuses a forged or stale tick, or more than 100, with a message and assigns none", async () => {
     const { projectId, ids } = await projectAndMasters(2);
     const post = (selected: string[]) =>

@@ -1,4 +1,4 @@
-import { createContext, data, type MiddlewareFunction, type RouterContextProvider } from "react-router";
+import { createContext, data, redirect, type MiddlewareFunction, type RouterContextProvider } from "react-router";
 import { assignTemplatesSchema, MAX_TEMPLATES_ASSIGNED_AT_ONCE, type Script, type Template } from "../../../contracts/templates";
 import { WORKSPACES } from "../../../contracts/workspaces";
 import { mayEnterArea } from "~/lib/access";
@@ -6,7 +6,7 @@ import type { AssignableSearch } from "~/components/templates/assign-templates-f
 import { masterTemplateApi, templateApi, workspaceTemplatesApi, type TemplateApi } from "~/lib/api/templates.server";
 import { accessSettings, afterGuard, beside, callerOf, requireUnlocked, requireWrite, shellOf, type Shell } from "~/lib/guards.server";
 import { readFormData, serviceFailure, unknownIntent } from "~/lib/forms.server";
-import { readContains, readPaging } from "~/lib/list-search.server";
+import { clearedSearchHref, readContains, readPaging } from "~/lib/list-search.server";
 import { projectScope } from "../workspace/workspace.server";
 import { templateOwnerOf, templatePathsOf, type TemplateOwner, type TemplatePaths } from "./paths";
 
@@ -113,8 +113,11 @@ const tickedIds = (values: readonly FormDataEntryValue[]) => [...new Set(values.
  * "Assign templates"' search, page and page size (?name=&page=&pageSize=) and the templates ticked on
  * any page (?selected=, repeated: the search and the page buttons carry them), as its loader reads
  * them from the URL: at most MAX_TEMPLATES_ASSIGNED_AT_ONCE, the page saying when more were dropped.
+ * Its "Clear search" submits the form with the ticks: it is redirected to the URL without the search.
  */
 export function readAssignableSearch(url: URL): AssignableSearch {
+  const cleared = clearedSearchHref(url);
+  if (cleared) throw redirect(cleared);
   const ticked = tickedIds(url.searchParams.getAll("selected"));
   return {
     name: readContains(url.searchParams),
