@@ -17,6 +17,7 @@ import { CheckboxField, SelectField, TextField } from "~/components/forms/fields
 import { Pagination } from "~/components/ui/pagination";
 import { companyHref } from "~/lib/company-href";
 import type { FieldMetadata } from "~/lib/forms";
+import { pagingParams, type PagingKeys } from "~/lib/list-search";
 
 /** A form's starting values for saved parameters (or the defaults), widths as the comma-separated text the fields hold. */
 export function flatFileParameterDefaults(saved: FlatFileParameters | null) {
@@ -33,8 +34,14 @@ export function flatFileParameterDefaults(saved: FlatFileParameters | null) {
   };
 }
 
-/** The page of the column widths' tables (the load page's URL): a link pages them, the form stays open. */
-export const WIDTHS_PAGE_PARAM = "widthsPage";
+/**
+ * The page and page size of the column widths' tables (the load page's URL, beside its table search):
+ * a link pages them, a GET form sizes them, and the form stays open.
+ */
+export const WIDTHS_PAGING_KEYS: PagingKeys = { page: "widthsPage", pageSize: "widthsPageSize" };
+
+/** The widths' tables a page holds unless the user chose another size: a form of a dictionary's thousands of tables is not usable. */
+export const WIDTHS_PER_PAGE = 10;
 
 /** Which tables the widths' fields are for: a page of them, and the search that narrows them (beside the Table list). */
 function widthsNote({ total, pageSize }: ColumnWidthsResponse, search: string): string {
@@ -114,7 +121,13 @@ export function FlatFileParameterFields({
               pageSize={widths.page.pageSize}
               total={widths.page.total}
               noun={["table", "tables"]}
-              href={(page) => companyHref(`${location.pathname}${location.search}`, null, { [WIDTHS_PAGE_PARAM]: page })}
+              href={(page) =>
+                companyHref(
+                  `${location.pathname}${location.search}`,
+                  null,
+                  pagingParams(WIDTHS_PAGING_KEYS, { page, pageSize: widths.page.pageSize }, WIDTHS_PER_PAGE),
+                )
+              }
             />
           ) : null}
         </fieldset>

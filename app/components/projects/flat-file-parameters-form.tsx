@@ -1,12 +1,15 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { Form } from "react-router";
+import { Form, useLocation } from "react-router";
 import type { ColumnWidthsResponse, FlatFileParameters } from "../../../contracts/projects";
+import { PAGE_SIZES } from "../../../contracts/values/common";
 import { DEFAULT_FLAT_FILE_PARAMETERS } from "../../../contracts/values/projects";
 import { FormErrors } from "~/components/forms/fields";
 import { StatusButton } from "~/components/forms/status-button";
-import { FlatFileParameterFields, flatFileParameterDefaults } from "~/components/projects/flat-file-parameter-fields";
+import { FlatFileParameterFields, flatFileParameterDefaults, WIDTHS_PAGING_KEYS } from "~/components/projects/flat-file-parameter-fields";
 import { flatFileParameterRows } from "~/components/projects/flat-file-parameter-rows";
 import { useIntentPending } from "~/components/projects/use-intent-pending";
+import { PageSizeForm } from "~/components/ui/list-search-form";
+import { COMPANY_PARAM } from "~/lib/company-href";
 import { getFormProps, useServerForm } from "~/lib/forms";
 
 /** The intent the parameters form posts (the page's action tells it from the upload's multipart post). */
@@ -62,7 +65,30 @@ export function FlatFileParametersForm({
             Save
           </StatusButton>
         </Form>
+        {parameters?.delimiter === "FixedLength" && widths && widths.total > PAGE_SIZES[0] ? <WidthsPageSizeForm pageSize={widths.pageSize} /> : null}
       </details>
     </section>
+  );
+}
+
+/**
+ * How many tables' widths the form shows: its own GET form, outside the POST form the widths' fields
+ * belong to. Like a page link it goes back to the first page and keeps the page's other parameters
+ * (the table search, the table chosen, a preview); widths typed and not saved are left behind, as a page link leaves them.
+ */
+function WidthsPageSizeForm({ pageSize }: { pageSize: number }) {
+  const location = useLocation();
+  const dropped: string[] = [COMPANY_PARAM, WIDTHS_PAGING_KEYS.page, WIDTHS_PAGING_KEYS.pageSize];
+  const keep = Object.fromEntries([...new URLSearchParams(location.search)].filter(([name]) => !dropped.includes(name)));
+  return (
+    <PageSizeForm
+      action={location.pathname}
+      label="Column widths page size"
+      pageSize={pageSize}
+      pageSizeId="widths-page-size"
+      pageSizeName={WIDTHS_PAGING_KEYS.pageSize}
+      keep={keep}
+      className="pb-2"
+    />
   );
 }

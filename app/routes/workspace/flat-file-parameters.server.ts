@@ -3,22 +3,17 @@ import { updateFlatFileParametersSchema, type FlatFileParameters } from "../../.
 import { companyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { invalid, refusedByService } from "~/lib/forms.server";
-import { readContains } from "~/lib/list-search.server";
-import { pageQuerySchema } from "../../../contracts/common";
-import { WIDTHS_PAGE_PARAM } from "~/components/projects/flat-file-parameter-fields";
+import { readContains, readPage } from "~/lib/list-search.server";
+import { WIDTHS_PAGING_KEYS, WIDTHS_PER_PAGE } from "~/components/projects/flat-file-parameter-fields";
 import type { ProjectScopeOf, projectCalls } from "./workspace.server";
 
-/** The most tables whose widths the load page's form shows: a form of a dictionary's thousands of tables is not usable. */
-const WIDTHS_PER_PAGE = 10;
-
 /**
- * The tables whose fixed-length widths the load page's form shows: a page (`?widthsPage=`) of those
- * whose name contains the page's table search (`?name=`), asked of the data API, which reads no more.
- * The form saves the widths of these tables only; the others' saved widths are kept.
+ * The tables whose fixed-length widths the load page's form shows: a page (`?widthsPage=&widthsPageSize=`)
+ * of those whose name contains the page's table search (`?name=`), asked of the data API, which reads no
+ * more. The form saves the widths of these tables only; the others' saved widths are kept.
  */
 export function columnWidthsPage(calls: ReturnType<typeof projectCalls>, params: URLSearchParams) {
-  const page = pageQuerySchema.shape.page.safeParse(params.get(WIDTHS_PAGE_PARAM) ?? undefined);
-  return calls.columnWidths({ name: readContains(params) || undefined, page: page.success ? page.data : 1, pageSize: WIDTHS_PER_PAGE });
+  return calls.columnWidths({ name: readContains(params) || undefined, ...readPage(params, WIDTHS_PAGING_KEYS, WIDTHS_PER_PAGE) });
 }
 
 /**

@@ -1040,6 +1040,11 @@ describe("flat-file parameters on the load page", () => {
     const found = await load("&name=ORDERS1");
     expect(found.widths.total).toBe(3);
     expect(names(found)).toEqual(["Orders10", "Orders11", "Orders12"]);
+    // Another page size through the URL (the form stays open); one not offered is the default 10.
+    const bigger = await load("&widthsPageSize=25");
+    expect(bigger).toMatchObject({ widthsPaged: true, widths: { total: 13, page: 1, pageSize: 25 } });
+    expect(names(bigger)).toHaveLength(13);
+    expect((await load("&widthsPageSize=7")).widths).toMatchObject({ page: 1, pageSize: 10 });
 
     // Save posts the tables shown: the widths saved for the others stay; back to the same search and page.
     const save = async (query: string, form: Record<string, string>) => {
@@ -1051,6 +1056,7 @@ describe("flat-file parameters on the load page", () => {
     };
     expect(isRedirect(await save("", { "columnWidths.Customers": "8" }), url)).toBe(true);
     expect(isRedirect(await save("&name=orders1&widthsPage=1", { "columnWidths.Orders11": "7" }), `${url}&name=orders1&widthsPage=1`)).toBe(true);
+    expect(isRedirect(await save("&widthsPageSize=25", {}), `${url}&widthsPageSize=25`)).toBe(true);
     const saved = await api<Project>(ANALYST, "GET", `/api/v1/projects/${project.id}`);
     expect(saved.flatFileParameters?.columnWidths).toEqual({ Customers: [8], Orders11: [7] });
   });

@@ -11,7 +11,7 @@ import { redirectWithFlash } from "~/lib/flash.server";
 import { invalid, readFormData, refusedByService, serviceFailure, submitUpload } from "~/lib/forms.server";
 import { NVARCHAR_MAX_LENGTH } from "../../../../contracts/values/dictionary";
 import { SAVE_PARAMETERS } from "~/components/projects/flat-file-parameters-form";
-import { WIDTHS_PAGE_PARAM } from "~/components/projects/flat-file-parameter-fields";
+import { WIDTHS_PAGING_KEYS } from "~/components/projects/flat-file-parameter-fields";
 import { ADD_COLUMNS_INTENT } from "~/components/loads/file-preview";
 import { saveFlatFileParameters } from "../flat-file-parameters.server";
 import type { checkWorkspace } from "../workspace.server";
@@ -43,9 +43,14 @@ export async function loadPageAction(request: Request, { project, companyId, api
   // Plain form posts: the parameters form, or the load form under a preview.
   const formData = await readFormData(request);
   if (formData.get("intent") === SAVE_PARAMETERS) {
-    // Back to the widths' page and search the form showed.
+    // Back to the widths' page, page size and search the form showed.
     const params = new URL(request.url).searchParams;
-    const back = companyHref(paths.databases.load(project.id), companyId, { name: params.get("name"), [WIDTHS_PAGE_PARAM]: params.get(WIDTHS_PAGE_PARAM) });
+    const { page, pageSize } = WIDTHS_PAGING_KEYS;
+    const back = companyHref(paths.databases.load(project.id), companyId, {
+      name: params.get("name"),
+      [page]: params.get(page),
+      [pageSize]: params.get(pageSize),
+    });
     return saveFlatFileParameters(formData, { project, api, companyId }, back);
   }
   if (formData.get("intent") === ADD_COLUMNS_INTENT) return addFileColumns(String(formData.get("uploadId") ?? ""), { project, api, companyId, paths });

@@ -5,7 +5,7 @@ import { UPLOAD_TYPE_LABELS, UPLOAD_TYPES } from "../../../../contracts/values/p
 import { FindTableForm, tableOptionsOf } from "~/components/databases/find-table-form";
 import { ADD_COLUMNS_INTENT, FilePreview } from "~/components/loads/file-preview";
 import { FlatFileParametersForm, SAVE_PARAMETERS } from "~/components/projects/flat-file-parameters-form";
-import { WIDTHS_PAGE_PARAM } from "~/components/projects/flat-file-parameter-fields";
+import { WIDTHS_PAGING_KEYS } from "~/components/projects/flat-file-parameter-fields";
 import { FileField, FormErrors, RadioGroupField, SelectField } from "~/components/forms/fields";
 import { StatusButton, useIsPending } from "~/components/forms/status-button";
 import { Card } from "~/components/ui/card";
@@ -56,8 +56,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     preview: preview && "gone" in preview ? null : preview,
     previewGone: Boolean(preview && "gone" in preview),
     widths,
-    // Paging the widths keeps their form open.
-    widthsPaged: params.has(WIDTHS_PAGE_PARAM),
+    // Paging or sizing the widths keeps their form open.
+    widthsPaged: params.has(WIDTHS_PAGING_KEYS.page) || params.has(WIDTHS_PAGING_KEYS.pageSize),
   };
 }
 
