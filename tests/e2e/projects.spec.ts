@@ -229,6 +229,8 @@ for (const javaScriptEnabled of [true, false]) {
       await findTables.getByRole("button", { name: "Search" }).click();
       await expect(page.getByText("No table's name contains this search.")).toBeVisible();
       await page.getByRole("link", { name: "Clear filters" }).click();
+      // The box shows the URL's search again, empty, with JavaScript too (a client navigation keeps an uncontrolled box's text).
+      await expect(findTables.getByLabel("Search tables")).toHaveValue("");
       await page.getByRole("table", { name: "Source tables" }).getByRole("link", { name: "Size (sort)" }).click();
       await expect(page).toHaveURL(/sort=size/);
       await page.getByRole("table", { name: "Source tables" }).getByRole("link", { name: "Customers" }).click();

@@ -74,8 +74,7 @@ export function AssignTemplatesForm({
         filtered={Boolean(search.name)}
         clearLabel="Clear search"
       >
-        {/* Keyed by the search: its box starts again from the URL's after "Clear search" with JavaScript too (the page stays mounted). */}
-        <SearchField key={search.name} id="assign-templates-search" label="Template name contains" value={search.name} />
+        <SearchField id="assign-templates-search" label="Template name contains" value={search.name} />
       </ListSearchForm>
       {errors.length ? <RefusalAlert refusal={errors}>{errors.join(" ")}</RefusalAlert> : null}
       {search.selectionCapped ? (

@@ -1,3 +1,4 @@
+import { useEffect, useRef } from "react";
 /** The "name contains" box of a list's GET search form (`name`); `maxLength`: the longest name the list holds. */
 export function SearchField({
   id,
@@ -12,6 +13,12 @@ export function SearchField({
   placeholder?: string;
   maxLength?: number;
 }) {
+  const box = useRef<HTMLInputElement>(null);
+  // The box is uncontrolled (it works without JavaScript): with JavaScript a client navigation keeps its text, so when the URL's
+  // search changes under it (Clear filters, Back) it is set to the URL's. Not remounted: focus stays in the box after Enter.
+  useEffect(() => {
+    if (box.current && box.current.value !== value) box.current.value = value;
+  }, [value]);
   return (
     // 16rem where the row has room; alone on its line, and no wider than it, where it has not (a phone).
     <div className="min-w-0 grow basis-64">
@@ -19,6 +26,7 @@ export function SearchField({
         {label}
       </label>
       <input
+        ref={box}
         id={id}
         type="search"
         name="name"
