@@ -70,6 +70,9 @@ export async function expectAreaPage(page: Page, portal: string, path: string, h
   const why = (what: string) => (label ? `${label}: ${what}` : what);
   await expect(page, why(`stays on ${path} with the company`)).toHaveURL(`${portal}${path}?companyId=${companyId}`);
   await expect(page.getByRole("heading", { level: 1, name: heading, exact: true }), why(`shows "${heading}"`)).toBeVisible();
+  // One name per page: the current breadcrumb reads as the heading (and the sidebar's link).
+  const current = page.getByRole("navigation", { name: "Breadcrumb" }).locator('[aria-current="page"]');
+  await expect(current, why(`names "${heading}" in the breadcrumbs`)).toHaveText(heading);
   await expect(page.getByRole("heading", { name: "Permission Denied" }), why("is not refused")).toHaveCount(0);
 }
 

@@ -3,7 +3,7 @@ import { templateOwnerOf } from "./paths";
 
 /** An owner's templates (an area's master templates, or a workspace's): the breadcrumb, and the pages below. */
 export const handle = {
-  breadcrumb: (match: UIMatch) => (templateOwnerOf(match.pathname).kind === "master" ? "Master templates" : "Templates"),
+  breadcrumb: (match: UIMatch) => (templateOwnerOf(match.pathname).kind === "master" ? "Master Templates" : "Templates"),
 };
 
 export default function TemplatesLayout() {

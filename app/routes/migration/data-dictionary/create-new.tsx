@@ -49,7 +49,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   return redirectWithFlash(companyHref(paths.upload("create", created.id), companyId), `Data dictionary ${created.name} created.`);
 }
 
-export const handle = { breadcrumb: "New data dictionary" };
+export const handle = { breadcrumb: "Create data dictionary" };
 
 export default function CreateDataDictionary({ loaderData, actionData }: Route.ComponentProps) {
   const href = useCompanyHref();
