@@ -67,6 +67,14 @@ describe("the wizard's data dictionary step", () => {
       ["tablesPageSize", "(chosen)"],
     ]);
   });
+
+  it("offers no Assign for a master dictionary without tables (it would replace the project's tables with none)", () => {
+    const empty = { ...master(12), tableCount: 0, columnCount: 0 };
+    const page = renderPage(path, path, DataDictionaryStep, { ...loaderData, masters: { ...loaderData.masters, items: [master(11), empty] } });
+    expect(page).toContain('aria-label="Assign Ledger 11"');
+    expect(page).not.toContain('aria-label="Assign Ledger 12"');
+    expect(page).toContain("No tables to copy yet");
+  });
 });
 
 describe("the wizard's data dictionary step of an application with no master dictionary", () => {

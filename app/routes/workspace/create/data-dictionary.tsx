@@ -353,7 +353,12 @@ export default function DataDictionaryStep({ loaderData, actionData }: Route.Com
                         <TableCell className="text-right tabular-nums">{d.columnCount}</TableCell>
                         <TableCell className="whitespace-nowrap">{formatTimestamp(d.updatedAt)}</TableCell>
                         <TableCell className="text-right">
-                          <AssignForm dictionaryId={d.id} dictionaryName={d.name} version={dictionary.version} lastResult={lastResult} />
+                          {/* An empty dictionary would replace the tables with none: the data API refuses it too. */}
+                          {d.tableCount === 0 ? (
+                            <span className="text-xs text-muted-foreground">No tables to copy yet</span>
+                          ) : (
+                            <AssignForm dictionaryId={d.id} dictionaryName={d.name} version={dictionary.version} lastResult={lastResult} />
+                          )}
                         </TableCell>
                       </TableRow>
                     ))}

@@ -123,6 +123,19 @@ describe.each(TEST_DATABASE_KINDS)("a project's own data dictionary on %s", (kin
     }
   });
 
+  it("refuses to assign a master dictionary without tables, keeping the project's own tables", async () => {
+    const empty = await seedDictionary(api, owner, birch.id);
+    const project = await makeProject(api, owner, { companyId: birch.id, applicationId: empty.applicationId });
+    const defined = await api.send("POST", `${base(project)}/tables`, owner, { version: 1, name: "Customers", columns: [column("Id", "int")] });
+    const res = await api.send("POST", `${base(project)}/${empty.id}/assign`, owner, { version: defined.body.version });
+    expect(res.status).toBe(409);
+    expect(res.body.errors).toEqual([
+      "This master dictionary has no tables yet: give it its tables first (Bulk update), or assign another one. The project's tables are unchanged.",
+    ]);
+    expect((await api.get(base(project), owner)).body).toMatchObject({ version: defined.body.version, sourceDictionaryId: null, tableCount: 1 });
+    expect(await statusOf(project)).toBe("SetupUploadTypeIncomplete");
+  });
+
   it("refuses to assign once the databases exist", async () => {
     const master = await masterWithTables();
     const project = await makeProject(api, owner, { companyId: birch.id, applicationId: master.applicationId });

@@ -86,7 +86,7 @@ export function createWorkspaceDictionaryRouter(descriptor: WorkspaceDescriptor)
     path: `${basePath}/{dictionaryId}/assign`,
     tags: [tag],
     summary: `Copy a master dictionary of the ${noun}'s application into the ${noun}'s own`,
-    description: `Replaces every table of the ${noun}'s dictionary (based on its \`version\`). Only master dictionaries of the ${noun}'s application; any other id answers 404. Only while the ${noun} is being set up (409 afterwards).`,
+    description: `Replaces every table of the ${noun}'s dictionary (based on its \`version\`). Only master dictionaries of the ${noun}'s application; any other id answers 404. Only while the ${noun} is being set up (409 afterwards), and only a dictionary with tables (409 \`dictionary_empty\`).`,
     request: {
       params: workspaceIdParams.extend({ dictionaryId: z.string().min(1) }),
       body: jsonBody(assignDictionarySchema),
@@ -120,6 +120,14 @@ export function createWorkspaceDictionaryRouter(descriptor: WorkspaceDescriptor)
       }
       const own = await findProjectDictionaryRef(db, workspace.id);
       if (!own) throw new NotFoundError(DICTIONARY_NOT_FOUND_MESSAGE);
+      // The copy replaces the workspace's tables: an empty master would leave it none (and its tables defined so far lost).
+      if (!(await dictionaryStats(db, master.id))?.tableCount) {
+        throw new ApiProblem(
+          409,
+          "dictionary_empty",
+          `This master dictionary has no tables yet: give it its tables first (Bulk update), or assign another one. The ${noun}'s tables are unchanged.`,
+        );
+      }
       const { version } = c.req.valid("json");
       await inTransaction(db, async (trx) => {
         await copyTables(trx, master.id, own.id, { expectedVersion: version, userId: c.var.caller.userId });
