@@ -4,6 +4,12 @@ import { Card, CardTitle } from "~/components/ui/card";
 import { useErrorReference } from "~/lib/error-reference";
 import { SignInUnavailable } from "./sign-in-unavailable";
 
+const STATUS_LINES: Record<number, string> = {
+  400: "The request could not be read. Go back to the page and try again.",
+  404: "There is nothing at this address.",
+  405: "This page does not take that request. Go back to the page and use its own buttons.",
+};
+
 /**
  * The error catalogue's page (spec §8): a failed load shows the server's error lines joined in an
  * alert; an unexpected error shows a reference id that is also in the server log, never a stack.
@@ -21,9 +27,10 @@ export function RouteErrorBoundary() {
   if (isRouteErrorResponse(error)) {
     title = error.status === 404 ? "Not found" : error.status === 403 ? "Permission denied" : "The page could not be loaded";
     const body = error.data as { errors?: unknown } | string | undefined;
+    // The portal's own refusals carry `errors`; a bare string is the router's own text (a POST to a page
+    // without an action, a malformed request), written for developers, so the status's sentence is shown.
     if (body && typeof body === "object" && Array.isArray(body.errors)) lines = body.errors.map(String);
-    else if (typeof body === "string" && body) lines = [body];
-    else lines = [error.statusText || `Error ${error.status}`];
+    else lines = [STATUS_LINES[error.status] ?? (error.statusText || `Error ${error.status}`)];
   }
   return (
     <div className="mx-auto w-full max-w-2xl p-6">

@@ -1,0 +1,28 @@
+/**
+ * The error page shows the portal's own refusal lines, and for the router's own errors (a POST to a page
+ * without an action) a sentence for users, never the router's text written for developers.
+ */
+import { renderToStaticMarkup } from "react-dom/server";
+import { createRoutesStub, UNSAFE_ErrorResponseImpl as ErrorResponse } from "react-router";
+import { describe, expect, it } from "vitest";
+import { RouteErrorBoundary } from "./route-error";
+
+function render(error: unknown) {
+  const Stub = createRoutesStub([{ id: "page", path: "/p", Component: () => null, ErrorBoundary: RouteErrorBoundary }]);
+  return renderToStaticMarkup(<Stub initialEntries={["/p"]} hydrationData={{ errors: { page: error } }} />);
+}
+
+describe("the error page", () => {
+  it("shows the lines of the portal's own refusal", () => {
+    const html = render(new ErrorResponse(404, "Not Found", { errors: ["No such template."] }));
+    expect(html).toContain("Not found");
+    expect(html).toContain("No such template.");
+  });
+
+  it("says what to do for a POST to a page without an action, not the router's text", () => {
+    const routerText = 'Error: You made a POST request to "/p" but did not provide an `action` for route "page", so there is no way to handle the request.';
+    const html = render(new ErrorResponse(405, "Method Not Allowed", routerText, true));
+    expect(html).toContain("This page does not take that request. Go back to the page and use its own buttons.");
+    expect(html).not.toContain("action");
+  });
+});
