@@ -8,7 +8,7 @@ import { MAPS_SCHEMA, mapTableName, refreshValueMapTables, translatedColumnsOf }
 import type { Kysely } from "kysely";
 import type { PreflightProblem, RunStatus } from "../../../../contracts/runs.ts";
 import { RUN_START_STATUSES, type OnError, type RunType } from "../../../../contracts/values/runs.ts";
-import type { WorkspaceKind } from "../../../../contracts/workspaces.ts";
+import { WORKSPACES, type WorkspaceKind } from "../../../../contracts/workspaces.ts";
 import { ApiProblem } from "../api-problem.ts";
 import { databaseNameOf, rolesOf } from "../data-plane/project-databases.ts";
 import type { DataPlane } from "../data-plane/servers.ts";
@@ -58,7 +58,7 @@ export async function startRun(
   request: { type: RunType; onError: OnError; scope: RunScope; rerunOf: string | null },
 ): Promise<string> {
   const { db, dataPlane } = deps;
-  const steps = await planRun(db, target.projectId, request.scope);
+  const steps = await planRun(db, target.projectId, request.scope, WORKSPACES[kind].noun);
   // The mapping project whose value maps the scripts join (schema `maps`, written as the run starts).
   const link = await db.selectFrom("projects").select("mapping_project_id").where("id", "=", target.projectId).executeTakeFirst();
   const mappingProjectId = link?.mapping_project_id ?? null;

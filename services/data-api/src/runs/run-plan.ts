@@ -8,7 +8,10 @@ import { ApiProblem } from "../api-problem.ts";
 import type { Database } from "../db/schema.ts";
 import type { PlannedStep, RunScope } from "../repositories/runs.ts";
 
-export async function planRun(db: Kysely<Database>, projectId: string, scope: RunScope): Promise<PlannedStep[]> {
+/** A rerun's refusal when its first failed script was removed since: `noun` is the workspace's (project, configuration). */
+export const rerunScriptGoneMessage = (noun: string) => `The script that failed is no longer in the ${noun}: start a new run instead.`;
+
+export async function planRun(db: Kysely<Database>, projectId: string, scope: RunScope, noun: string): Promise<PlannedStep[]> {
   let q = db
     .selectFrom("scripts as s")
     .innerJoin("template_levels as l", "l.id", "s.level_id")
@@ -30,7 +33,7 @@ export async function planRun(db: Kysely<Database>, projectId: string, scope: Ru
   }));
   if (scope.fromScriptId) {
     const from = steps.findIndex((s) => s.scriptId === scope.fromScriptId);
-    if (from < 0) throw new ApiProblem(409, "rerun_refused", "The script that failed is no longer in the project: start a new run instead.");
+    if (from < 0) throw new ApiProblem(409, "rerun_refused", rerunScriptGoneMessage(noun));
     steps = steps.slice(from);
   }
   if (!steps.length) throw new ApiProblem(409, "nothing_to_run", "There is no script to run in what was chosen.");
