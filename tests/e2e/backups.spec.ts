@@ -57,7 +57,8 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page.getByRole("table", { name: "Backups" }).getByRole("row")).toHaveCount(3);
       await page.getByLabel("Backup archive or SQLite database").setInputFiles(
         sqliteExport("export-2.sqlite", [
-          [1, "Ann"],
+          // A trailing space alone: the page must show it, or the change reads "Ann | Ann".
+          [1, "Ann "],
           [2, "Bobby"],
           [3, "Cy"],
         ]),
@@ -66,12 +67,14 @@ for (const javaScriptEnabled of [true, false]) {
       await page.getByRole("button", { name: "Restore from the file" }).click();
       await restored("3 rows restored into the source database.");
       const differences = page.getByRole("table", { name: "Differences per table" });
-      await expect(differences.getByRole("row", { name: /Customers/ }).getByRole("cell")).toHaveText(["Customers", "1", "0", "1", "Name (1)"]);
-      await expect(page.getByRole("table", { name: "Rows changed in Customers" }).getByRole("row").nth(1).getByRole("cell")).toHaveText([
-        "2",
+      await expect(differences.getByRole("row", { name: /Customers/ }).getByRole("cell")).toHaveText(["Customers", "1", "0", "2", "Name (2)"]);
+      const changedRows = page.getByRole("table", { name: "Rows changed in Customers" }).getByRole("row");
+      await expect(changedRows.filter({ hasText: "Bobby" }).getByRole("cell")).toHaveText(["2", "Name", "Bob", "Bobby"]);
+      await expect(changedRows.filter({ hasText: "Ann" }).getByRole("cell")).toHaveText([
+        "1",
         "Name",
-        "Bob",
-        "Bobby",
+        "Ann (only spaces, tabs or line breaks differ)",
+        "Ann· (only spaces, tabs or line breaks differ)",
       ]);
       await expect(page.getByRole("table", { name: "Rows added to Customers" }).getByRole("row").nth(1).getByRole("cell")).toHaveText(["3", "Cy"]);
       if (javaScriptEnabled) await expectNoViolations(page);

@@ -3,11 +3,46 @@ import { formatCount } from "~/components/projects/format";
 import { Card } from "~/components/ui/card";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 
-/** A value as stored: NULL says so, an empty string shows as such. */
-function Value({ value }: { value: string | null }) {
+/** A value as stored: NULL says so, an empty string shows as such; `marked`, its whitespace shows (MarkedWhitespace). */
+function Value({ value, marked = false }: { value: string | null; marked?: boolean }) {
   if (value === null) return <span className="text-muted-foreground italic">NULL</span>;
   if (value === "") return <span className="text-muted-foreground italic">(empty)</span>;
-  return <>{value}</>;
+  return marked ? <MarkedWhitespace value={value} /> : <>{value}</>;
+}
+
+/** The page collapses a cell's runs of whitespace and drops them at its ends: what the user sees of a value. */
+const asShown = (value: string) => value.replace(/\s+/g, " ").trim();
+
+/**
+ * Two values that differ only in whitespace the page does not show (" Ann " and "Ann", a tab for a
+ * space, a trailing newline): shown as they are, the change would read "Ann | Ann".
+ */
+function onlyWhitespaceDiffers(earlier: string | null, current: string | null): boolean {
+  return earlier !== null && current !== null && earlier !== current && asShown(earlier) === asShown(current);
+}
+
+const WHITESPACE_MARKS: Record<string, string> = { " ": "·", "\t": "→", "\n": "↵", "\r": "␍" };
+const WHITESPACE_LEGEND = "Only spaces, tabs or line breaks differ: · is a space, → a tab, ↵ a line break";
+
+/** A value with each whitespace character as a visible mark, and a screen reader told why. */
+function MarkedWhitespace({ value }: { value: string }) {
+  return (
+    <span title={WHITESPACE_LEGEND}>
+      {value
+        .split(/(\s)/)
+        .filter(Boolean)
+        .map((part, i) =>
+          /^\s$/.test(part) ? (
+            <span key={i} className="text-muted-foreground">
+              {WHITESPACE_MARKS[part] ?? "⍽"}
+            </span>
+          ) : (
+            part
+          ),
+        )}
+      <span className="sr-only"> (only spaces, tabs or line breaks differ)</span>
+    </span>
+  );
 }
 
 function RowsSample({ label, columns, rows }: { label: string; columns: string[]; rows: (string | null)[][] }) {
@@ -110,18 +145,21 @@ export function ComparisonTables({ tables }: { tables: readonly TableComparisonR
                 </TableHeader>
                 <TableBody>
                   {t.samples.changed.flatMap((row, i) =>
-                    row.changes.map((change, j) => (
-                      <TableRow key={`${i}-${j}`}>
-                        <TableCell>{j === 0 ? row.key.map((k) => k ?? "NULL").join(", ") : ""}</TableCell>
-                        <TableCell>{change.column}</TableCell>
-                        <TableCell>
-                          <Value value={change.earlier} />
-                        </TableCell>
-                        <TableCell>
-                          <Value value={change.current} />
-                        </TableCell>
-                      </TableRow>
-                    )),
+                    row.changes.map((change, j) => {
+                      const marked = onlyWhitespaceDiffers(change.earlier, change.current);
+                      return (
+                        <TableRow key={`${i}-${j}`}>
+                          <TableCell>{j === 0 ? row.key.map((k) => k ?? "NULL").join(", ") : ""}</TableCell>
+                          <TableCell>{change.column}</TableCell>
+                          <TableCell>
+                            <Value value={change.earlier} marked={marked} />
+                          </TableCell>
+                          <TableCell>
+                            <Value value={change.current} marked={marked} />
+                          </TableCell>
+                        </TableRow>
+                      );
+                    }),
                   )}
                 </TableBody>
               </Table>
