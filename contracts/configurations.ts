@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { descriptionSchema, formBoolean, nameSchema, pageOf, pageQuerySchema, requiredString, versionSchema, timestampSchema } from "./common";
-import { mappingProjectIdSchema, projectSchema, projectSearchQuerySchema, projectStatusSchema } from "./projects";
+import { mappingProjectIdSchema, projectSchema, projectSearchQuerySchema, projectStatusSchema, searchedWorkspaceShape } from "./projects";
 import { PROJECT_DATABASE_KINDS, DATABASE_TABLE_SORTS } from "./values/configurations";
 
 export * from "./values/configurations";
@@ -86,7 +86,7 @@ export const updateConfigurationSchema = z.object({
 
 /** GET /api/v1/audit-projects/search: the same filters and sorts as projects. */
 export const configurationSearchQuerySchema = projectSearchQuerySchema;
-export const configurationSearchResponseSchema = pageOf(configurationSchema);
+export const configurationSearchResponseSchema = pageOf(configurationSchema.extend(searchedWorkspaceShape));
 
 /** GET /api/v1/audit-projects/checkdefaultproject/{companyId}: whether the company has its default yet. */
 export const checkDefaultResponseSchema = z.object({

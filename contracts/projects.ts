@@ -165,7 +165,13 @@ export const projectSearchQuerySchema = pageQuerySchema.extend({
   applicationId: z.string().optional(),
   sort: z.enum(PROJECT_SORTS).default("-updatedAt"),
 });
-export const projectSearchResponseSchema = pageOf(projectSchema);
+/**
+ * A search's row: the workspace and whether the caller may write it (an admin, a writer on its access
+ * list; a mapping project's area roles), so that a list links a reader's unfinished one to its Details,
+ * not to a wizard step that would send them back there refused.
+ */
+export const searchedWorkspaceShape = { canWrite: z.boolean() };
+export const projectSearchResponseSchema = pageOf(projectSchema.extend(searchedWorkspaceShape));
 
 /** GET /api/v1/projects/{id}/access: what the caller may do with this project. */
 export const projectAccessSchema = z.object({ canRead: z.boolean(), canWrite: z.boolean() });

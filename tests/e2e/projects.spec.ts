@@ -1,5 +1,5 @@
 import { E2E } from "../../playwright.config";
-import { acme, birch, expect, test, withCompany } from "./sessions";
+import { acme, birch, DEMO, expect, test, withCompany } from "./sessions";
 import { expectNoViolations } from "./axe";
 import { availableMasterTemplate, createTemplateWithScript, fillSql } from "./template-steps";
 import { fillColumn } from "./dictionary-steps";
@@ -572,6 +572,48 @@ for (const javaScriptEnabled of [true, false]) {
       await page.getByRole("button", { name: "Search" }).click();
       await expect(page).toHaveURL(/[?&]status=Active(&|$)/);
       await expect(page.getByText("No matching projects")).toBeVisible();
+    });
+
+    test("a colleague with read access opens an unfinished project from the list at its Details, not at a step that refuses them", async ({
+      page,
+      browser,
+      sessionFor,
+    }) => {
+      // In Birch Logistics, where Carl Client (ClientAdmin) works in Migrations too.
+      const application = `Reader app ${suffix}`;
+      const name = `Read-only setup ${suffix}`;
+      await createApplication(page, application, "", birch.id);
+      await page.goto(withCompany("/migration/projects/create", birch.id));
+      await page.getByLabel("Project name").fill(name);
+      await page.getByLabel("Application").selectOption({ label: application });
+      await page.getByLabel("Source type").selectOption({ label: "Flat file" });
+      await page.getByRole("button", { name: "Save and continue" }).click();
+      await expect(page).toHaveURL(/\/migration\/projects\/create\/[^/]+\/data-dictionary\?companyId=/);
+      const projectId = /\/create\/([^/]+)\//.exec(page.url())![1]!;
+      await page.goto(withCompany(`/migration/projects/${projectId}/users/project-access`, birch.id));
+      const findUsers = page.getByRole("search", { name: "Find users" });
+      await findUsers.getByLabel("Name or e-mail contains").fill("clientadmin");
+      await findUsers.getByRole("button", { name: "Search" }).click();
+      const add = page.getByRole("form", { name: "Add a user" });
+      await add.getByLabel("User").selectOption({ label: "Carl Client (clientadmin@demo.test)" });
+      await add.getByRole("button", { name: "Add user" }).click();
+      await expect(page.getByRole("form", { name: "Access of Carl Client" }).getByLabel("Can write")).not.toBeChecked();
+      // The writer's row still resumes the setup.
+      await page.goto(withCompany(`/migration/projects?name=${encodeURIComponent(name)}`, birch.id));
+      await expect(page.getByRole("link", { name, exact: true })).toHaveAttribute("href", new RegExp(`/create/${projectId}/data-dictionary`));
+
+      const reader = await browser.newContext({ storageState: await sessionFor(DEMO.clientadmin.email, E2E.portal), javaScriptEnabled });
+      try {
+        const readerPage = await reader.newPage();
+        await readerPage.goto(`${E2E.portal}${withCompany(`/migration/projects?name=${encodeURIComponent(name)}`, birch.id)}`);
+        await expect(readerPage.getByRole("table").getByText("Setup not finished")).toBeVisible();
+        await readerPage.getByRole("link", { name, exact: true }).click();
+        await expect(readerPage).toHaveURL(at(withCompany(`/migration/projects/${projectId}/details`, birch.id)));
+        await expect(readerPage.getByText("The project's setup is not finished: a user with write access continues it.")).toBeVisible();
+        await expect(readerPage.getByText(/That needs write access/)).toHaveCount(0);
+      } finally {
+        await reader.close();
+      }
     });
   });
 }

@@ -61,9 +61,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-function listRow(p: Project | Configuration) {
+function listRow(p: (Project | Configuration) & { canWrite: boolean }) {
   return {
     id: p.id,
+    canWrite: p.canWrite,
     name: p.name,
     status: p.status,
     applicationName: p.applicationName,
@@ -168,11 +169,12 @@ export default function ProjectList({ loaderData }: Route.ComponentProps) {
                   {result.items.map((p) => (
                     <tr key={p.id}>
                       <td>
-                        <Link to={href(paths.nextStep(p))} className="row-link" discover="none">
+                        {/* The setup's steps are edit pages: a reader's link would only bring them back to Details, refused. */}
+                        <Link to={href(p.canWrite ? paths.nextStep(p) : paths.page(p.id))} className="row-link" discover="none">
                           {p.name}
                         </Link>{" "}
                         {"isDefault" in p && p.isDefault ? <div className="text-xs font-medium">Default</div> : null}
-                        {paths.setupIncomplete(p.status) ? <div className="row-note">Setup continues here</div> : null}
+                        {paths.setupIncomplete(p.status) ? <div className="row-note">{p.canWrite ? "Setup continues here" : "Setup not finished"}</div> : null}
                       </td>
                       <td>{p.applicationName}</td>
                       <td>

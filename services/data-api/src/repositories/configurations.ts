@@ -125,8 +125,7 @@ export type ConfigurationSearch = WorkspaceSearch;
 
 /** One page of the company's configurations the reader may read, with their schemes. */
 export async function searchConfigurations(db: Kysely<Database>, search: ConfigurationSearch, reader: WorkspaceReader) {
-  const { rows, ...page } = await searchWorkspaces(db, "onboarding", search, reader);
-  return { items: await withSchemes(db, rows), ...page };
+  return searchWorkspaces(db, "onboarding", search, reader, (rows) => withSchemes(db, rows));
 }
 
 /**

@@ -42,6 +42,5 @@ export function updateMappingProject(
 }
 
 export async function searchMappingProjects(db: Kysely<Database>, search: WorkspaceSearch, userId: string) {
-  const { rows, ...page } = await searchWorkspaces(db, "translation", search, { userId, seesAll: true });
-  return { items: rows.map(toProject), ...page };
+  return searchWorkspaces(db, "translation", search, { userId, seesAll: true }, (rows) => rows.map(toProject));
 }

@@ -74,8 +74,7 @@ export type ProjectReader = WorkspaceReader;
 
 /** One page of the company's projects the reader may read: filtered, sorted and counted in SQL. */
 export async function searchProjects(db: Kysely<Database>, search: ProjectSearch, reader: ProjectReader) {
-  const { rows, ...page } = await searchWorkspaces(db, "migration", search, reader);
-  return { items: rows.map(toProject), ...page };
+  return searchWorkspaces(db, "migration", search, reader, (rows) => rows.map(toProject));
 }
 
 /** A workspace row as the projects contract reads it (a configuration adds its schemes and default). */

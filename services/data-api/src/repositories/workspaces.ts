@@ -241,9 +241,16 @@ export type WorkspaceListRow = Awaited<ReturnType<ReturnType<typeof selectWorksp
  * One page of the company's workspaces of `kind` the reader may read: filtered, sorted and counted in
  * SQL. The list is the data API's hottest read, so its two queries are compiled once per shape
  * (compiledByShape): the filters present, the sort and whether the reader sees all decide the SQL;
- * the company, the reader, the kind and the filters' values are its named parameters.
+ * the company, the reader, the kind and the filters' values are its named parameters. Each item, made
+ * from its row by `toItems`, says whether the reader may write it (canWrite), read in the same query.
  */
-export async function searchWorkspaces(db: Kysely<Database>, kind: WorkspaceKind, search: WorkspaceSearch, reader: WorkspaceReader) {
+export async function searchWorkspaces<Item>(
+  db: Kysely<Database>,
+  kind: WorkspaceKind,
+  search: WorkspaceSearch,
+  reader: WorkspaceReader,
+  toItems: (rows: readonly WorkspaceListRow[]) => Item[] | Promise<Item[]>,
+) {
   const contains = search.name?.trim().toLowerCase();
   // A status filter is a set: repeated values are one, which also keeps the number of shapes bounded.
   const statuses = [...new Set(search.status)];
@@ -263,7 +270,8 @@ export async function searchWorkspaces(db: Kysely<Database>, kind: WorkspaceKind
 
   const rows = await workspacePage(db, shape, { ...filters, limit: search.pageSize, offset: (search.page - 1) * search.pageSize });
   const total = await totalOf(rows.length, search, async () => (await workspaceCount(db, shape, filters))[0]!);
-  return { rows, total, page: search.page, pageSize: search.pageSize };
+  const items = (await toItems(rows)).map((item, i) => ({ ...item, canWrite: Number(rows[i]!.can_write) === 1 }));
+  return { items, total, page: search.page, pageSize: search.pageSize };
 }
 
 /** What decides the search's SQL text; everything else is a parameter. */
@@ -291,6 +299,8 @@ const workspacePage = compiledByShape((db: Kysely<Database>, shape: SearchShape,
   const { key, direction } = sortOf<keyof typeof SORT_COLUMNS>(shape.sort);
   return searchBase(db, shape, param)
     .select(workspaceColumns)
+    // Whether the reader may write each row, from the access list searchBase joined (requireWorkspace's rule).
+    .select(shape.seesAll ? sql<number>`1`.as("can_write") : sql<number>`pu.can_write`.as("can_write"))
     .orderBy(SORT_COLUMNS[key], direction)
     .orderBy("p.id", direction)
     .limit(param("limit"))

@@ -447,6 +447,26 @@ describe.each(TEST_DATABASE_KINDS)("projects on %s", (kind) => {
       expect((await api.get(`/api/v1/projects/search?companyId=${acme.id}`, await token(USERS.viewer))).status).toBe(403);
     });
 
+    it("says per row whether the caller may write it: a reader's false, a writer's and an admin's true", async () => {
+      const writer = await token(USERS.analyst);
+      const shared = await makeProject(api, writer, { companyId: birch.id, applicationId: birchApp.id, name: "Shared ledger" });
+      await makeProject(api, await token(USERS.clientAdmin), { companyId: birch.id, applicationId: birchApp.id, name: "Shared by nobody" });
+      expect((await api.send("PUT", `/api/v1/projects/${shared.id}/users/${USERS.clientAdmin.id}`, writer, { canRead: true })).status).toBe(200);
+      const rows = async (user: (typeof USERS)[keyof typeof USERS]) =>
+        (await api.get(`/api/v1/projects/search?companyId=${birch.id}&name=shared&sort=name`, await token(user))).body.items.map(
+          (p: Project & { canWrite: boolean }) => [p.name, p.canWrite],
+        );
+      expect(await rows(USERS.clientAdmin)).toEqual([
+        ["Shared by nobody", true],
+        ["Shared ledger", false],
+      ]);
+      expect(await rows(USERS.analyst)).toEqual([["Shared ledger", true]]);
+      expect(await rows(USERS.superAdmin)).toEqual([
+        ["Shared by nobody", true],
+        ["Shared ledger", true],
+      ]);
+    });
+
     it("answers every search its own company's projects, however many searches of the same shape run at once", async () => {
       // The search's SQL is compiled once per shape (decision 011): these three share one.
       const t = await token(USERS.superAdmin);
