@@ -19,15 +19,15 @@ describe("required fields", () => {
 describe("the refusal of a stale save", () => {
   const now = new Date("2026-11-27T15:00:00Z");
   it("says someone else changed the thing, unless the user did (another tab or window), with when", () => {
-    expect(staleSaveMessage("this dictionary", null, undefined, now)).toBe("This dictionary was changed by someone else. Reload and try again.");
-    expect(staleSaveMessage("the map of Gender", { byCaller: false, at: "2026-11-27T14:05:00Z" }, "Reload it and try again.", now)).toBe(
-      "The map of Gender was changed by someone else. Reload it and try again.",
+    expect(staleSaveMessage("this dictionary", null, undefined, now)).toBe("This dictionary was changed by someone else. Nothing was saved.");
+    expect(staleSaveMessage("the map of Gender", { byCaller: false, at: "2026-11-27T14:05:00Z" }, "Check it and save again.", now)).toBe(
+      "The map of Gender was changed by someone else. Check it and save again.",
     );
     expect(staleSaveMessage("this dictionary", { byCaller: true, at: "2026-11-27T14:05:09.123Z" }, undefined, now)).toBe(
-      "You changed this dictionary in another tab or window at 14:05 UTC. Reload and try again.",
+      "You changed this dictionary in another tab or window at 14:05 UTC. Nothing was saved.",
     );
     expect(staleSaveMessage("this template", { byCaller: true, at: "2026-11-26T23:59:00Z" }, undefined, now)).toBe(
-      "You changed this template in another tab or window on 2026-11-26 at 23:59 UTC. Reload and try again.",
+      "You changed this template in another tab or window on 2026-11-26 at 23:59 UTC. Nothing was saved.",
     );
   });
 });

@@ -21,12 +21,14 @@ export type LastChange = { byCaller: boolean; at: string };
 
 /**
  * The refusal of a save based on a version that has moved on (409), for every kind of thing: "This
- * dictionary was changed by someone else. Reload and try again.", or, when the user refused saved
+ * dictionary was changed by someone else. Nothing was saved.", or, when the user refused saved
  * that version themselves, "You changed this dictionary in another tab or window at 14:05 UTC. …".
- * `what` names the thing as a sentence's object ("this dictionary", "the map of Gender"); `then` says
- * what to do. Without `last` (not recorded), it is someone else's change.
+ * `what` names the thing as a sentence's object ("this dictionary", "the map of Gender"); `then` ends
+ * it. It does not say "reload": every page that sends a version reads itself again after a 409
+ * (revalidateAfterConflict) and keeps what the user typed, which a reload would throw away. Without
+ * `last` (not recorded), it is someone else's change.
  */
-export function staleSaveMessage(what: string, last: LastChange | null | undefined, then = "Reload and try again.", now = new Date()): string {
+export function staleSaveMessage(what: string, last: LastChange | null | undefined, then = "Nothing was saved.", now = new Date()): string {
   if (!last?.byCaller) return `${capitalised(what)} was changed by someone else. ${then}`;
   const at = new Date(last.at).toISOString();
   const day = at.slice(0, 10);

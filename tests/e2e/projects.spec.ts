@@ -464,7 +464,7 @@ for (const javaScriptEnabled of [true, false]) {
       await page.getByLabel("Description").fill("Saved in this tab");
       await page.getByRole("button", { name: "Save changes" }).click();
       // Their own other tab, not "someone else"; the page shows the project as it is now.
-      await expect(page.getByRole("alert").first()).toHaveText(/^You changed this project in another tab or window at \d\d:\d\d UTC\. Reload it and try again\.$/);
+      await expect(page.getByRole("alert").first()).toHaveText(/^You changed this project in another tab or window at \d\d:\d\d UTC\. Nothing was saved.$/);
       await page.goto(details);
       await expect(page.getByLabel("Description")).toHaveValue("Saved in the other tab");
     });

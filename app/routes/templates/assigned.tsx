@@ -228,4 +228,7 @@ export function meta() {
   return [{ title: "Templates · Data Transformation" }];
 }
 
+// After a 409 (the template changed meanwhile) the page is read again: its forms then send the version it shows, so the next try is applied.
+export { revalidateAfterConflict as shouldRevalidate } from "~/lib/forms";
+
 export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error";

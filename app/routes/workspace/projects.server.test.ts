@@ -594,9 +594,7 @@ describe("wizard steps 2 and 3", () => {
       }),
     );
     expect(stale?.status).toBe(409);
-    expect(stale?.data.result.error[""]).toEqual([
-      expect.stringMatching(/^You changed this project in another tab or window at .* Reload it and try again\.$/),
-    ]);
+    expect(stale?.data.result.error[""]).toEqual([expect.stringMatching(/^You changed this project in another tab or window at .* Nothing was saved.$/)]);
     expect(stale?.data.result.initialValue).toMatchObject({ uploadType: "SingleFile", delimiter: "Comma", encoding: "UTF-16LE" });
     expect(await api<Project>(ANALYST, "GET", `/api/v1/projects/${project.id}`)).toMatchObject(settings);
 
@@ -644,9 +642,7 @@ describe("wizard steps 2 and 3", () => {
     expect(isRedirect(await save("MultipleFiles"), wizardUrl(project.id, "databases"))).toBe(true);
     const stale = unwrap(await save("SingleFile"));
     expect(stale?.status).toBe(409);
-    expect(stale?.data.result.error[""]).toEqual([
-      expect.stringMatching(/^You changed this project in another tab or window at .* Reload it and try again\.$/),
-    ]);
+    expect(stale?.data.result.error[""]).toEqual([expect.stringMatching(/^You changed this project in another tab or window at .* Nothing was saved.$/)]);
     expect(stale?.data.result.initialValue).toMatchObject({ uploadType: "SingleFile" });
     expect(await api<Project>(ANALYST, "GET", `/api/v1/projects/${project.id}`)).toMatchObject({ uploadType: "MultipleFiles" });
   });
@@ -1079,9 +1075,7 @@ describe("flat-file parameters on the load page", () => {
     expect(isRedirect(await save({ delimiter: "Pipe" }), url)).toBe(true);
     const stale = unwrap(await save({ delimiter: "Comma", encoding: "UTF-8" }));
     expect(stale?.status).toBe(409);
-    expect(stale?.data.result.error[""]).toEqual([
-      expect.stringMatching(/^You changed this project in another tab or window at .* Reload it and try again\.$/),
-    ]);
+    expect(stale?.data.result.error[""]).toEqual([expect.stringMatching(/^You changed this project in another tab or window at .* Nothing was saved.$/)]);
     expect(stale?.data.result.initialValue).toMatchObject({ intent: "save-parameters", delimiter: "Comma", encoding: "UTF-8" });
     expect((await api<Project>(ANALYST, "GET", `/api/v1/projects/${project.id}`)).flatFileParameters).toMatchObject({
       delimiter: "Pipe",

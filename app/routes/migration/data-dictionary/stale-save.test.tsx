@@ -21,7 +21,7 @@ import * as projectNewTable from "~/routes/workspace/project/data-dictionary/tab
 import * as projectTables from "~/routes/workspace/project/data-dictionary/tables";
 import * as wizardStep from "~/routes/workspace/create/data-dictionary";
 
-const STALE = "You changed this dictionary in another tab or window at 14:05 UTC. Reload it and try again.";
+const STALE = "You changed this dictionary in another tab or window at 14:05 UTC. Nothing was saved.";
 
 /** The refusal as refusedByService answers it: what was posted (at the version the tab had read), the message at the top. */
 const refused = (initialValue: NonNullable<SubmissionResult<string[]>["initialValue"]>): SubmissionResult<string[]> => ({

@@ -70,10 +70,10 @@ describe("SQL permissions after a refused save", () => {
           { credentialId: "a", level: "write", was: "read" },
           { credentialId: "b", level: "read", was: "none" },
         ],
-        "The SQL permission of Reporting a (dtc_a) was changed by someone else. Reload the page and try again.",
+        "The SQL permission of Reporting a (dtc_a) was changed by someone else. Nothing was saved.",
       ),
     );
-    expect(html).toContain("The SQL permission of Reporting a (dtc_a) was changed by someone else. Reload the page and try again.");
+    expect(html).toContain("The SQL permission of Reporting a (dtc_a) was changed by someone else. Nothing was saved.");
     // Each row keeps the choice made for its own credential, not the one posted at its position.
     expect(levels(html)).toEqual({ a: "write", new: "none", b: "read" });
   });
@@ -86,7 +86,7 @@ describe("SQL permissions after a refused save", () => {
           { credentialId: "a", level: "write", was: "read" },
           { credentialId: "b", level: "read", was: "none" },
         ],
-        "The SQL permission of Reporting a (dtc_a) was changed by someone else. Reload the page and try again.",
+        "The SQL permission of Reporting a (dtc_a) was changed by someone else. Nothing was saved.",
       ),
     );
     expect(levels(html)).toEqual({ a: "none", b: "read" });

@@ -42,14 +42,14 @@ describe.each(TEST_DATABASE_KINDS)("staleSave on %s", (kind) => {
   });
 
   const refusal = async (userId: string, id = dictionaryId) =>
-    (await staleSave(db, { table: "dictionaries", key: "id", id }, userId, "this dictionary", "Reload it and try again.")).message;
+    (await staleSave(db, { table: "dictionaries", key: "id", id }, userId, "this dictionary")).message;
 
   it("tells the writer of the version that is there now that it was their other tab, with when", async () => {
-    expect(await refusal("ana")).toMatch(/^You changed this dictionary in another tab or window on 2026-11-27 at 14:05 UTC\. Reload it and try again\.$/);
+    expect(await refusal("ana")).toMatch(/^You changed this dictionary in another tab or window on 2026-11-27 at 14:05 UTC\. Nothing was saved.$/);
   });
 
   it("tells anyone else, and anyone about a row that is gone, that someone else changed it", async () => {
-    expect(await refusal("ben")).toBe("This dictionary was changed by someone else. Reload it and try again.");
-    expect(await refusal("ana", "no-such-dictionary")).toBe("This dictionary was changed by someone else. Reload it and try again.");
+    expect(await refusal("ben")).toBe("This dictionary was changed by someone else. Nothing was saved.");
+    expect(await refusal("ana", "no-such-dictionary")).toBe("This dictionary was changed by someone else. Nothing was saved.");
   });
 });

@@ -23,7 +23,7 @@ export const IMPORT_GONE_MESSAGE = "This import was applied or discarded already
  * reload would throw away; what to do next is the page's to say.
  */
 export const staleMap = (db: Kysely<Database>, column: { id: string; name: string }, userId: string): Promise<ApiProblem> =>
-  staleSave(db, { table: "value_map_columns", key: "column_id", id: column.id }, userId, `the map of ${column.name}`, "Nothing was saved.");
+  staleSave(db, { table: "value_map_columns", key: "column_id", id: column.id }, userId, `the map of ${column.name}`);
 
 type ColumnRow = {
   id: string;

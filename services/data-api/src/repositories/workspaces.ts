@@ -41,7 +41,7 @@ export function nextVersion(by: string | null, now: Date | string) {
 
 /** The refusal of `userId`'s write based on a version of the workspace that moved on: their other tab, or someone else (a job included). */
 export const staleWorkspace = (db: Kysely<Database>, kind: WorkspaceKind, id: string, userId: string) =>
-  staleSave(db, { table: "projects", key: "id", id }, userId, `this ${WORKSPACES[kind].noun}`, "Reload it and try again.");
+  staleSave(db, { table: "projects", key: "id", id }, userId, `this ${WORKSPACES[kind].noun}`);
 
 /**
  * What "unique per company" compares. A migration project's key is its lower-cased name, as before

@@ -182,7 +182,7 @@ describe.each(TEST_DATABASE_KINDS)("data dictionaries on %s", (kind) => {
       // The same user's other tab is told apart from someone else.
       const stale = await send(api, "PATCH", path(dict.id), analyst, { version: 1, name: "Lost update", description: null });
       expect(stale.status).toBe(409);
-      expect(stale.body.errors).toEqual([expect.stringMatching(/^You changed this dictionary in another tab or window at \d\d:\d\d UTC\. Reload and try again\.$/)]);
+      expect(stale.body.errors).toEqual([expect.stringMatching(/^You changed this dictionary in another tab or window at \d\d:\d\d UTC\. Nothing was saved.$/)]);
       const elsewhere = await send(api, "PATCH", path(dict.id), await api.tokenFor(USERS.superAdmin), { version: 1, name: "Lost update", description: null });
       expect(elsewhere.status).toBe(409);
       expect(elsewhere.body.errors).toEqual([STALE_MESSAGE]);

@@ -297,15 +297,15 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("SQL access 
     // The owner's own save made the level there now.
     expect(await staleAnswer("write", "none")).toEqual([
       expect.stringMatching(
-        new RegExp(`^You changed the ${what.replace(/[()]/g, "\\$&")} in another tab or window at \\d\\d:\\d\\d UTC\\. Reload the page and try again\\.$`),
+        new RegExp(`^You changed the ${what.replace(/[()]/g, "\\$&")} in another tab or window at \\d\\d:\\d\\d UTC\\. Nothing was saved\\.$`),
       ),
     ]);
     // An administrator's.
     expect((await setLevel(issued.credential.id, "write", "read", project.id, admin)).status).toBe(200);
-    expect(await staleAnswer("none", "read")).toEqual([`The ${what} was changed by someone else. Reload the page and try again.`]);
+    expect(await staleAnswer("none", "read")).toEqual([`The ${what} was changed by someone else. Nothing was saved.`]);
     // None has no row, so who set it is not known: never 'You changed'.
     expect((await setLevel(issued.credential.id, "none", "write")).status).toBe(200);
-    expect(await staleAnswer("write", "read")).toEqual([`The ${what} was changed by someone else. Reload the page and try again.`]);
+    expect(await staleAnswer("write", "read")).toEqual([`The ${what} was changed by someone else. Nothing was saved.`]);
     const levelNow = (await permissions()).body.items.find((i: { credentialId: string }) => i.credentialId === issued.credential.id).level;
     expect(levelNow).toBe("none");
   });

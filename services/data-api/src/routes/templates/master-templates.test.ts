@@ -129,7 +129,7 @@ describe.each(TEST_DATABASE_KINDS)("master templates on %s", (kind) => {
       const stale = await api.send("POST", path(t.id, "/levels"), analyst, { version: t.version - 1, name: "Late" });
       expect(stale.status).toBe(409);
       // The analyst's own earlier write: their other tab, not someone else's.
-      expect(stale.body.errors[0]).toMatch(/^You changed this template in another tab or window at \d\d:\d\d UTC\. Reload and try again\.$/);
+      expect(stale.body.errors[0]).toMatch(/^You changed this template in another tab or window at \d\d:\d\d UTC\. Nothing was saved.$/);
       const elsewhere = await api.send("POST", path(t.id, "/levels"), await api.tokenFor(USERS.superAdmin), { version: t.version - 1, name: "Late" });
       expect(elsewhere.body.errors[0]).toBe(TEMPLATE_STALE_MESSAGE);
       const transform = t.levels[1]!;

@@ -259,7 +259,7 @@ describe.each(TEST_DATABASE_KINDS)("onboarding configurations (audit projects) o
       expect(stale.status).toBe(409);
       // The analyst's own save made the version there now: their other tab, with when.
       expect(stale.body.errors).toEqual([
-        expect.stringMatching(/^You changed this configuration in another tab or window at \d\d:\d\d UTC\. Reload it and try again\.$/),
+        expect.stringMatching(/^You changed this configuration in another tab or window at \d\d:\d\d UTC\. Nothing was saved.$/),
       ]);
       expect(await read(configuration.id)).toEqual(first.body);
     });
@@ -304,7 +304,7 @@ describe.each(TEST_DATABASE_KINDS)("onboarding configurations (audit projects) o
       expect(stale.status).toBe(409);
       // The analyst's own save of the other configuration moved it: their other tab.
       expect(stale.body.errors).toEqual([
-        expect.stringMatching(/^You changed this configuration in another tab or window at \d\d:\d\d UTC\. Reload it and try again\.$/),
+        expect.stringMatching(/^You changed this configuration in another tab or window at \d\d:\d\d UTC\. Nothing was saved.$/),
       ]);
       expect(await read(payroll.id)).toEqual(now);
 
@@ -638,7 +638,7 @@ describe.each(TEST_DATABASE_KINDS)("onboarding configurations (audit projects) o
       // Based on a version that moved on (another tab's save): refused, nothing changed.
       const stale = await saveAt(configuration.version, { ...fixed, columnWidths: { Members: "1, 2" } });
       expect(stale.status).toBe(409);
-      expect(stale.body.errors).toEqual([expect.stringMatching(/^You changed this configuration in another tab or window at .* Reload it and try again\.$/)]);
+      expect(stale.body.errors).toEqual([expect.stringMatching(/^You changed this configuration in another tab or window at .* Nothing was saved.$/)]);
       expect((await read(configuration.id)).flatFileParameters).toMatchObject({ columnWidths: { Members: [5, 20] } });
     });
 

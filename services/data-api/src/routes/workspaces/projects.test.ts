@@ -176,9 +176,7 @@ describe.each(TEST_DATABASE_KINDS)("projects on %s", (kind) => {
       const stale = await api.send("PATCH", `/api/v1/projects/${project.id}`, t, { version: project.version, name: "Second", description: "second" });
       expect(stale.status).toBe(409);
       // The analyst's own save made the version there now: their other tab, with when.
-      expect(stale.body.errors).toEqual([
-        expect.stringMatching(/^You changed this project in another tab or window at \d\d:\d\d UTC\. Reload it and try again\.$/),
-      ]);
+      expect(stale.body.errors).toEqual([expect.stringMatching(/^You changed this project in another tab or window at \d\d:\d\d UTC\. Nothing was saved.$/)]);
       const now = (await api.get(`/api/v1/projects/${project.id}`, t)).body;
       expect(now).toMatchObject({ name: project.name, description: "first", version: project.version + 1 });
     });
@@ -188,8 +186,8 @@ describe.each(TEST_DATABASE_KINDS)("projects on %s", (kind) => {
       const admin = await token(USERS.superAdmin);
       const project = await makeProject(api, analyst, { companyId: birch.id, applicationId: birchApp.id });
       const patch = (t: string, version: number, description: string) => api.send("PATCH", `/api/v1/projects/${project.id}`, t, { version, description });
-      const yours = /^You changed this project in another tab or window at \d\d:\d\d UTC\. Reload it and try again\.$/;
-      const someoneElse = "This project was changed by someone else. Reload it and try again.";
+      const yours = /^You changed this project in another tab or window at \d\d:\d\d UTC\. Nothing was saved.$/;
+      const someoneElse = "This project was changed by someone else. Nothing was saved.";
       // The SQL check of the update itself (two saves racing past the route's check) says the same.
       const race = (userId: string, expectedVersion: number) =>
         updateProject(api.db, { id: project.id, company_id: birch.id }, { expectedVersion, userId }, { description: "raced" });
@@ -293,12 +291,10 @@ describe.each(TEST_DATABASE_KINDS)("projects on %s", (kind) => {
       expect((await choose(analyst, "MultipleFiles")).status).toBe(200);
       const stale = await choose(analyst, "SingleFile");
       expect(stale.status).toBe(409);
-      expect(stale.body.errors).toEqual([
-        expect.stringMatching(/^You changed this project in another tab or window at \d\d:\d\d UTC\. Reload it and try again\.$/),
-      ]);
+      expect(stale.body.errors).toEqual([expect.stringMatching(/^You changed this project in another tab or window at \d\d:\d\d UTC\. Nothing was saved.$/)]);
       const stranger = await choose(admin, "SingleFile");
       expect(stranger.status).toBe(409);
-      expect(stranger.body.errors).toEqual(["This project was changed by someone else. Reload it and try again."]);
+      expect(stranger.body.errors).toEqual(["This project was changed by someone else. Nothing was saved."]);
       expect((await api.get(`/api/v1/projects/${project.id}`, analyst)).body).toMatchObject({ version: project.version + 1, uploadType: "MultipleFiles" });
     });
 
@@ -341,13 +337,11 @@ describe.each(TEST_DATABASE_KINDS)("projects on %s", (kind) => {
       expect(first.status).toBe(200);
       const stale = await save(analyst, project.version, { delimiter: "Comma", encoding: "UTF-8" });
       expect(stale.status).toBe(409);
-      expect(stale.body.errors).toEqual([
-        expect.stringMatching(/^You changed this project in another tab or window at \d\d:\d\d UTC\. Reload it and try again\.$/),
-      ]);
+      expect(stale.body.errors).toEqual([expect.stringMatching(/^You changed this project in another tab or window at \d\d:\d\d UTC\. Nothing was saved.$/)]);
       // Someone else's version is said as theirs; a stale save is refused before its widths are judged.
       const stranger = await save(admin, project.version, { delimiter: "FixedLength", columnWidths: { Nowhere: "5" } });
       expect(stranger.status).toBe(409);
-      expect(stranger.body.errors).toEqual(["This project was changed by someone else. Reload it and try again."]);
+      expect(stranger.body.errors).toEqual(["This project was changed by someone else. Nothing was saved."]);
       expect((await api.get(`/api/v1/projects/${project.id}`, analyst)).body).toMatchObject({
         version: project.version + 1,
         flatFileParameters: { delimiter: "Pipe", encoding: "AutoDetect" },

@@ -120,5 +120,5 @@ export function createWorkspaceSqlPermissionsRouter(descriptor: WorkspaceDescrip
 function staleLevel(credential: Awaited<ReturnType<typeof permissionsOf>>[number], userId: string) {
   const last = credential.granted_at === null ? undefined : { updated_by: credential.granted_by, updated_at: credential.granted_at };
   const what = `the SQL permission of ${credential.name} (${credential.login})`;
-  return new ConflictError(staleSaveMessage(what, lastChangeOf(last, userId), "Reload the page and try again."));
+  return new ConflictError(staleSaveMessage(what, lastChangeOf(last, userId)));
 }
