@@ -4,7 +4,7 @@ import { safeRedirect } from "~/lib/safe-redirect";
 import { sidebarCookie } from "~/lib/sidebar-cookie.server";
 import type { Route } from "./+types/sidebar";
 
-/** Remembers the sidebar choice (a POST from the "Toggle sidebar" button) and goes back. */
+/** Remembers the sidebar choice (a POST from the "Collapse sidebar" or "Expand sidebar" button) and goes back. */
 export async function action({ request }: Route.ActionArgs) {
   const form = await readFormData(request);
   const state = form.get("state");

@@ -1,6 +1,7 @@
 import { E2E } from "../../playwright.config";
 import { signIn } from "./fixtures";
 import { acme, DEMO, expect, test, withCompany } from "./sessions";
+import { sidebarToggle } from "./shell-steps";
 
 /**
  * The portal's Content-Security-Policy (a nonce per page for React Router's inline scripts) must not
@@ -16,8 +17,7 @@ test.beforeEach(async ({ page }) => {
   });
 });
 
-const violations = (page: import("@playwright/test").Page) =>
-  page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations);
+const violations = (page: import("@playwright/test").Page) => page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations);
 
 test.describe("security headers, signed in", () => {
   test.use({ signedInAs: DEMO.analyst.email });
@@ -45,7 +45,7 @@ test.describe("security headers, signed in", () => {
 
     // A fetcher post (the sidebar toggle) goes through React Router's fetch, not a page load.
     const toggled = page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname === "/sidebar.data");
-    await page.getByRole("button", { name: "Toggle sidebar" }).click();
+    await sidebarToggle(page).click();
     expect((await toggled).status()).toBeLessThan(400);
     expect(await page.evaluate(() => (window as unknown as { __marker?: string }).__marker)).toBe("same document");
 

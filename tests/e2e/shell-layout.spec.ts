@@ -3,7 +3,7 @@ import { E2E } from "../../playwright.config";
 import { expectAreaPage, expectPermissionDenied } from "./areas";
 import { signIn } from "./fixtures";
 import { acme, birch, cedar, DEMO, expect, test, withCompany } from "./sessions";
-import { toggleSidebar } from "./shell-steps";
+import { toggleSidebar, sidebarToggle } from "./shell-steps";
 
 /** Spec §9: the sidebar breakpoint. */
 const WIDE = { width: 1366, height: 900 };
@@ -11,17 +11,20 @@ const NARROW = { width: 1365, height: 900 };
 
 /**
  * Expanded: the link texts show. Collapsed: a narrow bar of icons whose links keep their accessible
- * names with the text visually hidden. Either way exactly one "Toggle sidebar" button is shown.
+ * names with the text visually hidden. Either way exactly one sidebar button is shown, named by what it
+ * does ("Collapse sidebar", "Expand sidebar"), its visible word first.
  */
 async function expectSidebar(page: Page, state: "expanded" | "collapsed") {
   const menu = page.getByRole("navigation", { name: "Main menu" });
   const projects = menu.getByRole("link", { name: "Projects", exact: true });
   await expect(projects).toBeVisible();
   const label = projects.getByText("Projects", { exact: true });
-  const toggle = page.getByRole("button", { name: "Toggle sidebar" });
+  const toggle = sidebarToggle(page);
   await expect(toggle).toHaveCount(1);
   await expect(toggle).toBeVisible();
   await expect(toggle).toHaveAttribute("aria-expanded", String(state === "expanded"));
+  await expect(toggle).toHaveAccessibleName(state === "expanded" ? "Collapse sidebar" : "Expand sidebar");
+  if (state === "expanded") await expect(toggle).toContainText("Collapse");
   const width = async (l: typeof menu) => (await l.boundingBox())?.width ?? 0;
   if (state === "expanded") {
     await expect.poll(() => width(menu), { message: "sidebar width" }).toBeGreaterThan(200);
@@ -52,7 +55,7 @@ test.describe("sidebar and window width", () => {
       await expectSidebar(page, "expanded");
     });
 
-    test("Toggle sidebar collapses it; the choice survives a reload and a narrower window", async ({ page }) => {
+    test("Collapse sidebar collapses it; the choice survives a reload and a narrower window", async ({ page }) => {
       const url = withCompany("/migration/projects", birch.id);
       await page.goto(url);
       await toggleSidebar(page);
@@ -83,7 +86,7 @@ test.describe("sidebar and window width", () => {
       await expect(page.getByRole("combobox", { name: "Company" })).toHaveCount(1);
     });
 
-    test("Toggle sidebar expands it and the choice is remembered", async ({ page }) => {
+    test("Expand sidebar expands it and the choice is remembered", async ({ page }) => {
       await page.goto("/migration/projects");
       await toggleSidebar(page);
       await expectSidebar(page, "expanded");
@@ -197,7 +200,7 @@ test.describe("with JavaScript off", () => {
   test.describe("signed in", () => {
     test.use({ signedInAs: DEMO.analyst.email });
 
-    test("at 1366 px Toggle sidebar collapses it with a form post that keeps the URL; remembered", async ({ page }) => {
+    test("at 1366 px Collapse sidebar collapses it with a form post that keeps the URL; remembered", async ({ page }) => {
       await page.setViewportSize(WIDE);
       const url = withCompany("/translations/mappings", birch.id);
       await page.goto(url);
@@ -214,7 +217,7 @@ test.describe("with JavaScript off", () => {
       await expectSidebar(page, "expanded");
     });
 
-    test("at 1365 px Toggle sidebar expands it; remembered", async ({ page }) => {
+    test("at 1365 px Expand sidebar expands it; remembered", async ({ page }) => {
       await page.setViewportSize(NARROW);
       await page.goto("/migration/projects");
       await expectSidebar(page, "collapsed");

@@ -2,7 +2,7 @@ import type { Locator, Page } from "@playwright/test";
 import { fillColumn } from "./dictionary-steps";
 import { createApplication } from "./master-data";
 import { acme, birch, DEMO, expect, test, withCompany } from "./sessions";
-import { toggleSidebar } from "./shell-steps";
+import { toggleSidebar, sidebarToggle } from "./shell-steps";
 
 /**
  * Below 1366 px the sidebar is a narrow rail: the selected company stays readable in the header,
@@ -137,11 +137,13 @@ for (const javaScriptEnabled of [true, false]) {
       await page.goto(withCompany("/migration/projects", acme.id));
       const main = page.getByRole("main");
       const menu = page.getByRole("navigation", { name: "Main menu" });
-      const toggle = page.getByRole("button", { name: "Toggle sidebar" });
+      const toggle = sidebarToggle(page);
       await expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible();
       // No rail beside the content: the page has the window's whole width, the button a bar above it.
       expect((await box(main)).width).toBeGreaterThanOrEqual(PHONE.width - 1);
       await expect(toggle).toHaveAttribute("aria-expanded", "false");
+      // Named by the word it shows.
+      await expect(toggle).toHaveAccessibleName("Menu");
       const button = await box(toggle);
       expect(button.y + button.height).toBeLessThanOrEqual((await box(main)).y + 0.5);
       // The menu and the company picker are out of the way, not tabbed through.
@@ -153,6 +155,7 @@ for (const javaScriptEnabled of [true, false]) {
       page.on("request", (req) => void (req.method() === "POST" && posts.push(req.url())));
       await toggle.click();
       await expect(toggle).toHaveAttribute("aria-expanded", "true");
+      await expect(toggle).toHaveAccessibleName("Close menu");
       await expect(menu.getByRole("link", { name: "Projects" })).toBeVisible();
       await expect.poll(async () => (await box(page.getByRole("complementary"))).width, { message: "sidebar width" }).toBeGreaterThan(200);
       await expect(page.getByRole("combobox", { name: "Company" })).toBeVisible();
@@ -187,7 +190,7 @@ for (const javaScriptEnabled of [true, false]) {
     test("the choice of wider windows to keep the sidebar expanded does not open the menu over a phone's page", async ({ page }) => {
       await page.setViewportSize({ width: 1365, height: 800 });
       await page.goto(withCompany("/migration/projects", acme.id));
-      const toggle = page.getByRole("button", { name: "Toggle sidebar" });
+      const toggle = sidebarToggle(page);
       await expect(toggle).toHaveAttribute("aria-expanded", "false");
       await toggleSidebar(page);
       await expect(toggle).toHaveAttribute("aria-expanded", "true");

@@ -104,9 +104,10 @@ function ToggleForm({
     <fetcher.Form method="post" action="/sidebar" className={className}>
       <input type="hidden" name="state" value={next} />
       <input type="hidden" name="redirectTo" value={here} />
+      {/* Named by what it does, its visible word first (WCAG 2.5.3: a voice user says what they see); the word is hidden when collapsed. */}
       <button
         type="submit"
-        aria-label="Toggle sidebar"
+        aria-label={expanded ? "Collapse sidebar" : "Expand sidebar"}
         aria-expanded={expanded}
         className="flex w-full items-center gap-3 rounded-md px-3 py-2 text-sm text-muted-foreground hover:bg-muted"
       >
@@ -177,12 +178,12 @@ function PhoneMenuToggle({ menu, opens, className }: { menu: ReturnType<typeof u
       <button
         ref={menu.enhanced ? menu.toggle : undefined}
         type="submit"
-        aria-label="Toggle sidebar"
         aria-expanded={!opens}
         aria-controls={SIDEBAR_ID}
         className="flex w-full items-center gap-3 rounded-md px-3 py-2 text-sm text-muted-foreground hover:bg-muted"
       >
         <Icon name={opens ? "menu" : "x"} className="size-4 shrink-0" />
+        {/* Its name is the word shown. */}
         <span>{opens ? "Menu" : "Close menu"}</span>
       </button>
     </form>
