@@ -10,9 +10,10 @@ export const ON_REJECTED_LABELS: Record<(typeof ON_REJECTED)[number], string> = 
 
 /**
  * An entry's outcome: Loading while its job runs; Loaded (a load: every row, or with "Load the other
- * rows" those that fit; a restore or an undo: the data restored); Refused (rows were rejected and "Load
- * nothing" kept the table as it was); Completed (a backup taken, a comparison made); Failed (the input
- * could not be read, or the job failed or was stopped: nothing changed).
+ * rows" those that fit; a restore or an undo: the data restored); Refused (the file was read, and the load
+ * kept every table as it was: rows were rejected with "Load nothing", or a Replace would have emptied a
+ * table, its file having no rows or none that fit); Completed (a backup taken, a comparison made); Failed
+ * (the input could not be read, or the job failed or was stopped: nothing changed).
  */
 export const LOAD_STATUSES = ["Loading", "Loaded", "Refused", "Completed", "Failed"] as const;
 export type LoadStatus = (typeof LOAD_STATUSES)[number];

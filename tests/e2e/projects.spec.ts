@@ -214,6 +214,16 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page.getByRole("table", { name: "Tables of the load" }).getByRole("row")).toHaveCount(2);
       await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Databases" }).click();
 
+      // A file of its header alone, with Replace (the default), is refused rather than empty the table: its two rows stay (read below).
+      await page.getByRole("link", { name: "Load a flat file" }).first().click();
+      await loadFile("customers-header.csv", "CustomerId\r\n");
+      await expect(
+        page
+          .getByRole("status")
+          .filter({ hasText: "customers-header.csv: the file has no rows, so Replace would have emptied Customers. Nothing was loaded." }),
+      ).toBeVisible({ timeout: 30_000 });
+      await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Databases" }).click();
+
       // The rows as stored, from the source database, sortable through the URL.
       await page.getByRole("link", { name: "Tables and their rows" }).click();
       // One database at a time, searched, sorted and paged through the URL.

@@ -4,7 +4,9 @@
  * table, rejects duplicate keys in SQL, and moves the rows into the table, all in one transaction on
  * a connection of its own logged in as the project's runner. Rejected rows go to the data API's
  * thread in batches, each acknowledged before the next, so memory stays flat whatever the file.
- * With "Load nothing", any rejected row rolls everything back: the table stays as it was.
+ * With "Load nothing", any rejected row rolls everything back: the table stays as it was. A Replace
+ * that would leave a table without a row (a file without rows, or whose every row was rejected) rolls
+ * everything back too: a Replace never empties a table by accident.
  */
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -17,6 +19,7 @@ import { arrivalOf } from "./arriving-file.ts";
 import { headerProblem, matchColumns, rowWidthProblem } from "./column-match.ts";
 import { DelimitedFormatError } from "./read-delimited.ts";
 import { FlatFileProblem, isBlankRecord, readFlatFile } from "./read-flat-file.ts";
+import { everyRowRejectedMessage, noRowsMessage, ReplaceWouldEmptyTable } from "./flat-file-problem.ts";
 import type { FileCounts, LoadFile, LoadRequest, LoadResult, LoadWorkerMessage, Rejection } from "./load-messages.ts";
 import { cellProblem, copyOptions, copyValue, joinedAsIs, writtenAsIs } from "./values.ts";
 
@@ -55,6 +58,16 @@ async function run(): Promise<LoadResult> {
     await post({ kind: "rejected", file: current, rows });
   };
   const rejectedSoFar = () => counts.reduce((sum, c) => sum + c.rowsRejected, 0);
+  /**
+   * A Replace that put no row in its table would leave it empty: refused, and the transaction rolled
+   * back. With "Load nothing", rows all rejected refuse the load already, and say how many.
+   */
+  const refuseEmptying = (file: LoadFile, loaded: number) => {
+    if (request.mode !== "replace" || loaded > 0) return;
+    const { rowsRead, rowsRejected } = counts[current]!;
+    if (rowsRead === 0) throw new ReplaceWouldEmptyTable(noRowsMessage(file.fileName, file.table.name));
+    if (request.onRejected !== "loadNothing") throw new ReplaceWouldEmptyTable(everyRowRejectedMessage(file.fileName, file.table.name, rowsRejected));
+  };
 
   /** One file into its table, inside the load's transaction: answers the rows put in the table. */
   async function loadFile(file: LoadFile): Promise<number> {
@@ -164,6 +177,7 @@ async function run(): Promise<LoadResult> {
     try {
       if (request.mode === "replace") await client.query(`TRUNCATE ${target}`);
       const copied = await copyFile(target, false);
+      refuseEmptying(file, copied);
       await client.query("RELEASE SAVEPOINT direct");
       return copied;
     } catch (err) {
@@ -185,6 +199,7 @@ async function run(): Promise<LoadResult> {
       if (request.mode === "replace") await client.query(`TRUNCATE ${target}`);
       inserted = (await client.query(`INSERT INTO ${target} (${columnList}) SELECT ${columnList} FROM dt_load_rows ORDER BY dt_line`)).rowCount ?? 0;
     }
+    refuseEmptying(file, inserted);
     await client.query("DROP TABLE dt_load_rows");
     await client.query("DROP TABLE IF EXISTS dt_rejected_keys");
     return inserted;
@@ -211,6 +226,11 @@ async function run(): Promise<LoadResult> {
     return { status: "Loaded", message: null, files: counts };
   } catch (err) {
     await client.query("ROLLBACK").catch(() => undefined);
+    if (err instanceof ReplaceWouldEmptyTable) {
+      // Its rejected rows are listed, like those of a load "Load nothing" refused: they say why none was loaded.
+      await flush();
+      return { status: "Refused", message: err.message, files: counts.map((c) => ({ ...c, rowsLoaded: 0 })) };
+    }
     if (err instanceof FlatFileProblem) return failed(err.message);
     if (err instanceof DelimitedFormatError) return failed(`The file could not be read: ${err.message}`);
     throw err;

@@ -7,6 +7,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import { PREVIEW_ROWS, type PreviewFile } from "../../../../../contracts/loads.ts";
 import { headerProblem, matchColumns } from "./column-match.ts";
 import type { PreviewRequest, PreviewWorkerMessage } from "./preview-messages.ts";
+import { noRowsProblem } from "./flat-file-problem.ts";
 import { DelimitedFormatError } from "./read-delimited.ts";
 import { DELIMITER_CHARACTERS, FlatFileProblem, isBlankRecord, readFlatFile } from "./read-flat-file.ts";
 
@@ -56,7 +57,8 @@ async function previewFile(file: PreviewRequest["files"][number]): Promise<Previ
   preview.columns = match.positions.map((column, i) => ({ file: preview.header?.[i]?.trim() ?? `column ${i + 1}`, table: column?.name ?? null }));
   preview.missingColumns = match.missing;
   preview.extraColumns = match.extra;
-  preview.problem = hasHeaderRow ? headerProblem(match, file.table.name) : null;
+  // A file without rows can only empty its table: said before the load refuses a Replace of it.
+  preview.problem = (hasHeaderRow ? headerProblem(match, file.table.name) : null) ?? (preview.rows.length === 0 ? noRowsProblem(file.table.name) : null);
   return preview;
 }
 

@@ -338,6 +338,55 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
     ]);
   });
 
+  it("refuses a Replace that would empty the table (a file of any kind without rows, or whose every row is rejected): the table keeps its rows", async () => {
+    const project = await loadableProject({});
+    await load(project, { name: "good.csv", text: "CustomerId,Code\n9,KEEP\n" });
+    const kept = [{ CustomerId: 9, Code: "KEEP", Balance: null, Since: null }];
+    const refused = async (file: { name: string; text: string | Uint8Array }, message: string, fields: Record<string, string> = {}) => {
+      const done = await load(project, file, fields);
+      expect(done).toMatchObject({ status: "Refused", rowsLoaded: 0, message });
+      expect(await rowsOf(project)).toEqual(kept);
+      return done;
+    };
+    const noRows = (file: string) => `${file}: the file has no rows, so Replace would have emptied Customers. Nothing was loaded.`;
+    const header = await refused({ name: "header.csv", text: "CustomerId,Code\r\n" }, noRows("header.csv"));
+    expect(header).toMatchObject({ rowsRead: 0, rowsRejected: 0 });
+    const jobs = (await api.get(`/api/v1/projects/${project.id}/jobs`, owner)).body;
+    expect(jobs.jobs[0]).toMatchObject({ kind: "FlatFile", status: "ERROR", error: noRows("header.csv") });
+    // Blank lines are no rows, whatever is done with rejected rows.
+    await refused({ name: "blank.csv", text: "CustomerId,Code\n\n,\n" }, noRows("blank.csv"), { onRejected: "loadOthers" });
+    // "Load the other rows" with none that fits: the rows are listed, and the table kept.
+    const rejected = await refused(
+      { name: "bad.csv", text: "CustomerId,Code\nx,A\n7,\n" },
+      "bad.csv: all 2 rows were rejected, so Replace would have emptied Customers. Nothing was loaded.",
+      { onRejected: "loadOthers" },
+    );
+    expect(rejected).toMatchObject({ rowsRead: 2, rowsRejected: 2 });
+    expect((await rejectedOf(project, rejected.id)).total).toBe(2);
+    await refused(
+      { name: "one.csv", text: "CustomerId,Code\nx,A\n" },
+      "one.csv: its only row was rejected, so Replace would have emptied Customers. Nothing was loaded.",
+      { onRejected: "loadOthers" },
+    );
+    // With "Load nothing", rows all rejected are refused as any rejected row is.
+    await refused({ name: "bad.csv", text: "CustomerId,Code\nx,A\n" }, "1 row was rejected, so nothing was loaded (“Load nothing”)");
+    // Append: nothing to add, nothing changed, as before.
+    expect(await load(project, { name: "header.csv", text: "CustomerId,Code\n" }, { mode: "append" })).toMatchObject({
+      status: "Loaded",
+      rowsRead: 0,
+      rowsLoaded: 0,
+    });
+    expect(await rowsOf(project)).toEqual(kept);
+
+    // A fixed-length file of blank lines; a worksheet of its header alone.
+    await setParameters(project, { extension: ".txt", delimiter: "FixedLength", hasHeaderRow: false });
+    await refused({ name: "blank.txt", text: "\n   \n" }, noRows("blank.txt"));
+    await setParameters(project, { extension: ".xlsx", delimiter: "Excel", worksheet: "Customers" });
+    const workbook = new ExcelJS.Workbook();
+    workbook.addWorksheet("Customers").addRow(["CustomerId", "Code"]);
+    await refused({ name: "header.xlsx", text: new Uint8Array(await workbook.xlsx.writeBuffer()) }, noRows("header.xlsx"));
+  });
+
   it("loads every line as written, whether it goes to COPY as it is or cell by cell", async () => {
     const project = await loadableProject();
     // A backslash, a qualified delimiter, a tab, a number with spaces and a date to rewrite: each

@@ -45,6 +45,13 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("flat-file uploads: preview, then load
       async (client) => (await client.query(`select "CustomerId", "Code" from source."Customers" order by 1`)).rows,
     );
 
+  const ordersOf = (project: Project) =>
+    api.dataPlane.withAdmin(
+      TEST_DATABASE_SERVER,
+      databaseNameOf(project.id),
+      async (client) => (await client.query(`select "OrderId" from source."Orders" order by 1`)).rows,
+    );
+
   it("previews the first rows as read, with the columns matched, then loads the same file from its upload id", async () => {
     const project = await ready();
     const lines = ["CustomerId;code;Extra", ...Array.from({ length: 30 }, (_, i) => `${i + 1};00${i};x`)];
@@ -154,13 +161,30 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("flat-file uploads: preview, then load
       { CustomerId: 1, Code: "007" },
       { CustomerId: 2, Code: "010" },
     ]);
-    const orders = await api.dataPlane.withAdmin(
-      TEST_DATABASE_SERVER,
-      databaseNameOf(project.id),
-      async (c) => (await c.query(`select "OrderId" from source."Orders" order by 1`)).rows,
-    );
-    expect(orders).toEqual([{ OrderId: 5 }, { OrderId: 6 }]);
+    expect(await ordersOf(project)).toEqual([{ OrderId: 5 }, { OrderId: 6 }]);
     expect((await api.get(`/api/v1/projects/${project.id}/jobs`, owner)).body.jobs[0]).toMatchObject({ status: "SUCCESS", progress: 100 });
+
+    // A file of the upload without rows: its preview says a Replace is refused, and the load refuses every file's Replace.
+    const header = [
+      { name: "Customers.csv", text: "CustomerId,Code\n3,030\n" },
+      { name: "orders.csv", text: "OrderId,Note\r\n" },
+    ];
+    const emptying = (await stage(project, header, { uploadType: "MultipleFiles" })).body as StagedUpload;
+    expect(emptying.files.map((f) => f.problem)).toEqual([null, "The file has no rows: loading it with Replace is refused, as it would empty Orders"]);
+    const refusedWhole = await startStaged(project, { uploadId: emptying.uploadId });
+    expect(refusedWhole.status).toBe(202);
+    await api.jobs.idle();
+    const refusedEntry = (await api.get(`/api/v1/projects/${project.id}/history/${refusedWhole.body.load.id}`, owner)).body.entry;
+    expect(refusedEntry).toMatchObject({
+      status: "Refused",
+      rowsLoaded: 0,
+      message: "orders.csv: the file has no rows, so Replace would have emptied Orders. Nothing was loaded.",
+    });
+    expect(await rowsOf(project)).toEqual([
+      { CustomerId: 1, Code: "007" },
+      { CustomerId: 2, Code: "010" },
+    ]);
+    expect(await ordersOf(project)).toEqual([{ OrderId: 5 }, { OrderId: 6 }]);
   });
 
   it("keeps the files it skipped in the entry of a load a restart ended, after the interruption", async () => {
