@@ -142,6 +142,15 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("backups, re
       expect(await post(`${base(project)}/restores`, { backupId }, admin)).toMatchObject(notFound);
       expect(await post(`${base(project)}/comparisons`, { backupId }, admin)).toMatchObject(notFound);
     }
+    // An entry of the history alike: one of another company or workspace, or none, is named as what was asked for, a history entry.
+    const acmeEntry = (await api.get(`${base(acmeProject)}/history`, admin)).body.items[0];
+    expect(acmeEntry).toMatchObject({ type: "Backup" });
+    for (const historyId of [acmeEntry.id, backup.entry.id, "not-an-entry"]) {
+      const notFound = { status: 404, body: { errors: ["No such history entry."] } };
+      expect(await api.get(`${base(project)}/history/${historyId}`, admin)).toMatchObject(notFound);
+      expect(await post(`${base(project)}/restores`, { undo: historyId }, admin)).toMatchObject(notFound);
+      expect(await post(`${base(project)}/comparisons`, { historyId }, admin)).toMatchObject(notFound);
+    }
     expect(await historyCount(project)).toBe(entries);
     const stranger = await api.tokenFor(USERS.viewer);
     expect((await download(other, backup.backup.id, stranger)).status).toBe(404);

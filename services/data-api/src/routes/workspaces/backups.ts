@@ -39,7 +39,7 @@ import { readTables } from "../../repositories/dictionary-tables.ts";
 import { findHistoryEntry } from "../../repositories/loads.ts";
 import type { WorkspaceRow } from "../../repositories/workspaces.ts";
 import { requireWorkspace } from "../../workspace-access.ts";
-import { LOAD_NOT_FOUND_MESSAGE } from "./loads.ts";
+import { HISTORY_ENTRY_NOT_FOUND_MESSAGE } from "./history.ts";
 import { backupDeps, capitalised, collectionPath, readErrorsOf, workspaceIdParams, writeErrorsOf } from "./shared.ts";
 
 export const BACKUP_NOT_FOUND_MESSAGE = "No such backup.";
@@ -167,7 +167,7 @@ export function createWorkspaceBackupsRouter(descriptor: WorkspaceDescriptor) {
   };
   const entryOf = async (c: Ctx, projectId: string, historyId: string) => {
     const found = await findHistoryEntry(c.var.deps.db, projectId, historyId);
-    if (!found) throw new NotFoundError(LOAD_NOT_FOUND_MESSAGE);
+    if (!found) throw new NotFoundError(HISTORY_ENTRY_NOT_FOUND_MESSAGE);
     return found;
   };
   /**

@@ -22,9 +22,13 @@ import { createRouter, errorResponses, jsonContent } from "../../openapi.ts";
 import { allRejections, findHistoryEntry, findLoadTable, listHistory, rejectionsPage } from "../../repositories/loads.ts";
 import { backupAfter, comparisonOf, findBackup } from "../../repositories/backups.ts";
 import { requireWorkspace } from "../../workspace-access.ts";
-import { LOAD_NOT_FOUND_MESSAGE } from "./loads.ts";
 import { collectionPath, readErrorsOf, workspaceIdParams } from "./shared.ts";
 
+/**
+ * An entry id the workspace does not hold (another company's, another workspace's, none at all): the
+ * history's noun, not a load's, as the entry asked for may be a backup, a restore or a comparison.
+ */
+export const HISTORY_ENTRY_NOT_FOUND_MESSAGE = "No such history entry.";
 export const LOAD_TABLE_NOT_FOUND_MESSAGE = "The load has no such table.";
 
 export function createWorkspaceHistoryRouter(descriptor: WorkspaceDescriptor) {
@@ -79,7 +83,7 @@ export function createWorkspaceHistoryRouter(descriptor: WorkspaceDescriptor) {
   const entryOf = async (c: Parameters<typeof requireWorkspace>[0], id: string, historyId: string) => {
     const { workspace } = await requireWorkspace(c, kind, id, { write: false });
     const found = await findHistoryEntry(c.var.deps.db, workspace.id, historyId);
-    if (!found) throw new NotFoundError(LOAD_NOT_FOUND_MESSAGE);
+    if (!found) throw new NotFoundError(HISTORY_ENTRY_NOT_FOUND_MESSAGE);
     return found;
   };
   const tableOf = async (c: Parameters<typeof requireWorkspace>[0], params: z.infer<typeof tableParams>) => {
