@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { pageOf, pageQuerySchema, repeatedQuery, timestampSchema } from "./common";
+import { columnSchema } from "./dictionary";
 import { flatFileParametersSchema, jobSchema } from "./projects";
 import { DEFAULT_HISTORY_SORT, HISTORY_SORTS, HISTORY_TYPES, LOAD_MODES, LOAD_STATUSES, ON_REJECTED } from "./values/loads";
 
@@ -153,7 +154,15 @@ export const tableRowsQuerySchema = pageQuerySchema.extend({
 });
 export const tableRowsSchema = z.object({
   table: z.string(),
-  columns: z.array(z.object({ name: z.string(), type: z.string() })),
+  columns: z.array(
+    z.object({
+      name: z.string(),
+      /** PostgreSQL's name of the stored type (character varying(50), numeric(10,2)). */
+      type: z.string(),
+      /** The column as the workspace's dictionary defines it (decision 017: the tables follow it); null for one it does not (a table a script made). */
+      defined: columnSchema.pick({ type: true, length: true, precision: true, scale: true }).nullable(),
+    }),
+  ),
   /** Each row's values in column order, as text; null for NULL. */
   items: z.array(z.array(z.string().nullable())),
   total: z.number().int(),

@@ -246,6 +246,8 @@ for (const javaScriptEnabled of [true, false]) {
       await page.getByRole("table", { name: "Source tables" }).getByRole("link", { name: "Customers" }).click();
       const rows = page.getByRole("table", { name: "Rows of Customers" });
       await expect(rows.getByRole("row")).toHaveCount(3);
+      // Its column with the type the dictionary gave it (int), not PostgreSQL's name for it (integer).
+      await expect(rows.getByRole("columnheader")).toHaveText(["CustomerId int"]);
       await expect(rows.getByRole("row").nth(1)).toHaveText("1");
       await rows.getByRole("link", { name: "CustomerId" }).click();
       await expect(rows.getByRole("row").nth(1)).toHaveText("2");

@@ -5,17 +5,25 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { createRoutesStub } from "react-router";
 import { describe, expect, it } from "vitest";
 import { pageSizeChoice } from "~/test/page-size-form";
+import type { TableRows } from "../../../../../contracts/loads";
 import SourceData from "./source-data";
 
 const here = "/migration/projects/p1/data-dictionary/source-data";
 
-function render(tables: { search: string; names: string[]; matching: number }, table: string, paging = { page: 1, pageSize: 25, total: 1 }): string {
+type Columns = TableRows["columns"];
+
+function render(
+  tables: { search: string; names: string[]; matching: number },
+  table: string,
+  paging = { page: 1, pageSize: 25, total: 1 },
+  columns: Columns = [{ name: "Id", type: "integer", defined: { type: "int", length: null, precision: null, scale: null } }],
+): string {
   const loaderData = {
     projectId: "p1",
     created: true,
     tables,
     table,
-    rows: { columns: [{ name: "Id", type: "int" }], items: [["1"]], ...paging, sort: "Id" },
+    rows: { columns, items: [columns.map(() => "1")], ...paging, sort: columns[0]!.name },
     filter: {},
   };
   const props = { loaderData, params: { projectId: "p1" }, matches: [] } as unknown as Parameters<typeof SourceData>[0];
@@ -52,5 +60,31 @@ describe("the source data page's rows", () => {
     expect(choice.sent.map(([name]) => name)).toEqual(["table", "column", "contains", "pageSize"]);
     const previous = /<a [^>]*rel="prev"[^>]*href="([^"]+)"/.exec(html)?.[1]?.replaceAll("&amp;", "&");
     expect(Object.fromEntries(new URL(previous!, "http://portal").searchParams)).toEqual({ table: "Customers", sort: "Id", pageSize: "10", page: "1" });
+  });
+});
+
+describe("the source data page's column headers", () => {
+  it("name each column's type as the dictionary defines it, and PostgreSQL's only for a column the dictionary lacks", () => {
+    const sizes = { length: null, precision: null, scale: null };
+    const columns: Columns = [
+      { name: "Code", type: "character varying(50)", defined: { ...sizes, type: "nvarchar", length: 50 } },
+      { name: "Balance", type: "numeric(10,2)", defined: { ...sizes, type: "decimal", precision: 10, scale: 2 } },
+      { name: "Since", type: "timestamp without time zone", defined: { ...sizes, type: "datetime" } },
+      { name: "Id", type: "uuid", defined: { ...sizes, type: "uniqueidentifier" } },
+      { name: "Note", type: "text", defined: null },
+    ];
+    const html = render({ search: "", names: ["Customers"], matching: 1 }, "Customers", undefined, columns);
+    const textOf = (cell: string) =>
+      cell
+        .replace(/<[^>]+>/g, " ")
+        .replace(/\s+/g, " ")
+        .trim();
+    expect([...html.matchAll(/<th[^>]*>(.*?)<\/th>/gs)].map((m) => textOf(m[1]!))).toEqual([
+      "Code nvarchar(50)",
+      "Balance decimal(10, 2)",
+      "Since datetime",
+      "Id uniqueidentifier",
+      "Note text",
+    ]);
   });
 });

@@ -1,5 +1,6 @@
 import { Form, Link } from "react-router";
 import { FindTableForm, tableOptionsOf } from "~/components/databases/find-table-form";
+import { formatColumnType } from "~/components/dictionary/column-format";
 import { Card } from "~/components/ui/card";
 import { PageSizeSelect, Pagination } from "~/components/ui/pagination";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
@@ -110,7 +111,8 @@ export default function SourceData({ loaderData }: Route.ComponentProps) {
                     <Link to={link({ sort: active && !descending ? `-${c.name}` : c.name, page: 1 })} className="hover:underline">
                       {c.name}
                     </Link>{" "}
-                    <span className="text-xs font-normal text-muted-foreground">{c.type}</span>
+                    {/* The type as the dictionary defines it (decision 017), as its pages write it; PostgreSQL's own for a column it lacks. */}
+                    <span className="text-xs font-normal text-muted-foreground">{c.defined ? formatColumnType(c.defined) : c.type}</span>
                   </TableHead>
                 );
               })}

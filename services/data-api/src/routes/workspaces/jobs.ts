@@ -6,6 +6,7 @@ import {
   workspaceDatabasesResponseSchema,
   type WorkspaceDatabases,
 } from "../../../../../contracts/configurations.ts";
+import type { Column } from "../../../../../contracts/dictionary.ts";
 import { tableRowsQuerySchema, tableRowsSchema } from "../../../../../contracts/loads.ts";
 import { isAdmin } from "../../../../../contracts/roles.ts";
 import { forceUnlockSchema, LOCK_STATES, projectJobsSchema, tryCreateDatabasesResponseSchema, type LockReason } from "../../../../../contracts/projects.ts";
@@ -21,7 +22,8 @@ import { CANCELLED_MESSAGE, JobCancelledError, JobRefusedError, requestCancel } 
 import { failLoadsOfEndedJobs } from "../../repositories/loads.ts";
 import { failRunsOfEndedJobs } from "../../repositories/runs.ts";
 import { describeWrite, nothingToAudit } from "../../audit-writes.ts";
-import { inTransaction } from "../../repositories/db-helpers.ts";
+import { inTransaction, nameKey } from "../../repositories/db-helpers.ts";
+import { tablesNamed } from "../../repositories/dictionary-tables.ts";
 import { createRouter, errorResponses, jsonBody, jsonContent } from "../../openapi.ts";
 import { databaseCreationBlockers } from "../../project-setup.ts";
 import { dictionaryStats, findProjectDictionaryRef } from "../../repositories/dictionaries.ts";
@@ -116,7 +118,13 @@ export function createWorkspaceJobsRouter(descriptor: WorkspaceDescriptor) {
           ? await readTableRows(c.var.deps.dataPlane, workspace.database_server, workspace.id, databaseKind, table, c.req.valid("query"))
           : undefined;
       if (!page) throw new NotFoundError(`The ${DATABASE_NAMES[databaseKind].toLowerCase()} has no table '${table}'.`);
-      return c.json(page, 200);
+      // Each column's type as the dictionary defines it: the type its users chose (nvarchar(50)), not PostgreSQL's name for it.
+      const defined = await dictionaryColumnsOf(c.var.deps.db, workspace.id, table);
+      const columns = page.columns.map((column) => {
+        const of = defined.get(nameKey(column.name));
+        return { ...column, defined: of ? { type: of.type, length: of.length, precision: of.precision, scale: of.scale } : null };
+      });
+      return c.json({ ...page, columns }, 200);
     })
     .openapi(unlock, async (c) => {
       const { workspace } = await requireWorkspace(c, kind, c.req.valid("param").id, { write: false });
@@ -219,4 +227,11 @@ export function createWorkspaceJobsRouter(descriptor: WorkspaceDescriptor) {
         throw err;
       }
     });
+}
+
+/** The columns of the workspace's dictionary table of that name (any case), by name key: none when it has no such table. */
+async function dictionaryColumnsOf(db: Parameters<typeof tablesNamed>[0], workspaceId: string, table: string): Promise<Map<string, Column>> {
+  const dictionary = await findProjectDictionaryRef(db, workspaceId);
+  const found = dictionary ? (await tablesNamed(db, dictionary.id, [table])).get(nameKey(table)) : undefined;
+  return new Map((found?.columns ?? []).map((column) => [nameKey(column.name), column]));
 }

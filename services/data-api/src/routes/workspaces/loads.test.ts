@@ -254,11 +254,13 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
     const rowsUrl = (query = "") => `/api/v1/projects/${project.id}/databases/source/tables/Customers/rows${query}`;
     const first = (await api.get(rowsUrl("?pageSize=10"), owner)).body;
     expect(first).toMatchObject({ table: "Customers", total: 4, page: 1, pageSize: 10, sort: "CustomerId" });
+    // Each column's type as stored, and as the dictionary defines it.
+    const sizes = { length: null, precision: null, scale: null };
     expect(first.columns).toEqual([
-      { name: "CustomerId", type: "integer" },
-      { name: "Code", type: "character varying(10)" },
-      { name: "Balance", type: "numeric(12,2)" },
-      { name: "Since", type: "date" },
+      { name: "CustomerId", type: "integer", defined: { ...sizes, type: "int" } },
+      { name: "Code", type: "character varying(10)", defined: { ...sizes, type: "nvarchar", length: 10 } },
+      { name: "Balance", type: "numeric(12,2)", defined: { ...sizes, type: "decimal", precision: 12, scale: 2 } },
+      { name: "Since", type: "date", defined: { ...sizes, type: "date" } },
     ]);
     expect(first.items).toEqual([
       ["1", "007", "1.50", null],
@@ -275,6 +277,12 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
     expect((await api.get(rowsUrl("?pageSize=10&page=2"), owner)).body).toMatchObject({ items: [], total: 4 });
     expect((await api.get(`/api/v1/projects/${project.id}/databases/source/tables/Nope/rows`, owner)).status).toBe(404);
     expect((await api.get(rowsUrl(), await api.tokenFor(USERS.viewer))).status).toBe(404);
+    // A table the dictionary does not define (made by a script in the destination database): PostgreSQL's types alone.
+    await api.dataPlane.withAdmin(TEST_DATABASE_SERVER, databaseNameOf(project.id), (client) =>
+      client.query(`create table destination."Scratch" ("Note" text); grant select on destination."Scratch" to public`),
+    );
+    const scratch = await api.get(`/api/v1/projects/${project.id}/databases/destination/tables/Scratch/rows`, owner);
+    expect(scratch.body.columns).toEqual([{ name: "Note", type: "text", defined: null }]);
   });
 
   it("with Load nothing, a file with bad rows changes nothing and every bad row is listed, and downloadable as it was", async () => {
