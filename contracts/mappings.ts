@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { columnTypeSchema } from "./dictionary";
 import { descriptionSchema, formBoolean, nameSchema, pageOf, pageQuerySchema, requiredString, versionSchema, whenFieldsPass } from "./common";
 import { quotedValue, TRANSLATION_STATUSES, UNMAPPED_RULES, VALUE_MAP_EDIT_MAX, VALUE_MAX_LENGTH } from "./values/mappings";
 
@@ -30,8 +31,10 @@ export const unmappedRuleSchema = z.enum(UNMAPPED_RULES, { error: "Choose what h
 export const mappingColumnSchema = z.object({
   id: z.string(),
   name: z.string(),
-  type: z.string(),
+  type: columnTypeSchema,
   length: z.number().int().nullable(),
+  precision: z.number().int().nullable(),
+  scale: z.number().int().nullable(),
   translate: z.boolean(),
   unmappedRule: unmappedRuleSchema,
   defaultValue: z.string().nullable(),

@@ -1,6 +1,7 @@
 import { data, Form, Link, type UIMatch } from "react-router";
 import { UNMAPPED_RULE_LABELS, UNMAPPED_RULES } from "../../../../contracts/values/mappings";
 import type { MappingColumn, SampleResult } from "../../../../contracts/mappings";
+import { formatColumnType } from "~/components/dictionary/column-format";
 import { FileField, FormErrors, RefusalAlert } from "~/components/forms/fields";
 import { StatusButton, useIsPending } from "~/components/forms/status-button";
 import { useIntentPending } from "~/components/projects/use-intent-pending";
@@ -162,12 +163,11 @@ function ColumnRow({
   const shown = sent ?? { translate: c.translate, unmappedRule: c.unmappedRule, defaultValue: c.defaultValue ?? "" };
   const formId = `column-${c.id}`;
   const pending = useIntentPending("settings", { columnId: c.id });
-  const type = c.type === "nvarchar" && c.length ? `nvarchar(${c.length})` : c.type;
   const ids = { translate: `${formId}-translate`, rule: `${formId}-rule`, value: `${formId}-default`, error: `${formId}-error` };
   return (
     <TableRow>
       <TableCell className="font-medium">{c.name}</TableCell>
-      <TableCell className="text-muted-foreground">{type}</TableCell>
+      <TableCell className="text-muted-foreground">{formatColumnType(c)}</TableCell>
       {canWrite ? (
         <>
           <TableCell>

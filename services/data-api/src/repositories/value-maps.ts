@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { sql, type Kysely, type SqlBool } from "kysely";
 import type { MappingColumn, MappingTable, ValueMapEntry, ValueMapImport } from "../../../../contracts/mappings.ts";
+import type { ColumnType } from "../../../../contracts/dictionary.ts";
 import { quotedValue, type UnmappedRule } from "../../../../contracts/values/mappings.ts";
 import { ApiProblem } from "../api-problem.ts";
 import type { DdlColumn } from "../data-plane/postgres-ddl.ts";
@@ -76,8 +77,10 @@ function toColumn(row: ColumnRow): MappingColumn {
   return {
     id: row.id,
     name: row.name,
-    type: row.type,
+    type: row.type as ColumnType,
     length: row.length === null ? null : Number(row.length),
+    precision: row.precision === null ? null : Number(row.precision),
+    scale: row.scale === null ? null : Number(row.scale),
     translate: Number(row.translate ?? 0) === 1,
     unmappedRule: (row.unmapped_rule ?? "Keep") as UnmappedRule,
     defaultValue: row.default_value,

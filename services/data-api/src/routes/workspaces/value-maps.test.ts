@@ -38,6 +38,21 @@ describe.each(TEST_DATABASE_KINDS)("value maps of mapping projects on %s", (kind
     return api.postForm(path, token, { file: { name: file.name, content: file.text }, ...fields });
   }
 
+  it("answers each column's type as the dictionary gives it, a decimal with its precision and scale", async () => {
+    const app = await makeApplication(api, acme.id);
+    const project = await makeMappingProject(api, analyst, { companyId: acme.id, applicationId: app.id });
+    const created = await addProjectTable(api, project.id, {
+      name: "pay",
+      columns: [column("grade", "nvarchar", { length: 3 }), column("rate", "decimal", { precision: 12, scale: 4 }), column("hours", "int")],
+    });
+    const table = (await api.get(`${BASE}/${project.id}/mapping-tables/${created.tableId}`, analyst)).body as MappingTable;
+    expect(table.columns.map((c) => [c.name, c.type, c.length, c.precision, c.scale])).toEqual([
+      ["grade", "nvarchar", 3, null, null],
+      ["rate", "decimal", null, 12, 4],
+      ["hours", "int", null, null, null],
+    ]);
+  });
+
   it("marks columns Translate with their rule, refusing a stale edit and a default that does not fit", async () => {
     const { project, table } = await mapping();
     expect(table.columns.map((c) => [c.name, c.translate, c.unmappedRule, c.version])).toEqual([
