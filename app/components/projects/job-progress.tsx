@@ -1,8 +1,8 @@
 import { Icon } from "~/components/ui/icon";
 import { useEffect } from "react";
-import { useRevalidator } from "react-router";
 import type { Job } from "../../../contracts/projects";
 import { JOB_KIND_LABELS } from "../../../contracts/values/projects";
+import { usePageRefresh } from "~/lib/page-refresh";
 import { cn } from "~/lib/utils";
 import { formatBytes, formatCount, formatDuration, formatTimestamp as formatTime } from "./format";
 
@@ -18,7 +18,6 @@ export const JOB_STATUS_LABELS: Record<Job["status"], string> = {
 export function isRunning(job: Pick<Job, "status"> | null | undefined): boolean {
   return job?.status === "IN_PROGRESS" || job?.status === "None";
 }
-
 
 /**
  * A job's progress, its steps with their status, and the failure reason when it failed. `startedBy`: the
@@ -116,18 +115,18 @@ function StepIcon({ status }: { status: Job["steps"][number]["status"] }) {
  * Keeps a page current while a job runs. With JavaScript the page's loaders are revalidated about
  * every second, or `poll` asks what changes (a run's page: its steps without their SQL); without it,
  * a refresh every 2 seconds (inside <noscript>, so a browser running JavaScript never schedules the
- * full reload).
+ * full reload). A tick that comes while the user is going to another page lets it be (usePageRefresh).
  */
 export function AutoRefresh({ active, intervalMs = 1000, poll }: { active: boolean; intervalMs?: number; poll?: () => void }) {
-  const revalidator = useRevalidator();
+  const refresh = usePageRefresh();
   useEffect(() => {
     if (!active) return;
     const timer = setInterval(() => {
       if (poll) void poll();
-      else if (revalidator.state === "idle") void revalidator.revalidate();
+      else refresh();
     }, intervalMs);
     return () => clearInterval(timer);
-  }, [active, intervalMs, revalidator, poll]);
+  }, [active, intervalMs, refresh, poll]);
   if (!active) return null;
   return (
     <noscript>

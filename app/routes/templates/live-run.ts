@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { useRevalidator } from "react-router";
+import { usePageRefresh } from "~/lib/page-refresh";
 import type { RunDetails } from "../../../contracts/runs";
 import type { RunPoll } from "./run-progress";
 
@@ -17,25 +17,24 @@ type LoadedRun = { run: RunDetails; search: unknown; readAt: number };
 export function useLiveRun(loaded: LoadedRun, progressHref: string) {
   const [polled, setPolled] = useState<RunPoll>();
   const asking = useRef(false);
-  const revalidator = useRevalidator();
+  const refresh = usePageRefresh();
   const { run, reload } = shownRun(loaded, polled);
-  const { revalidate } = revalidator;
   useEffect(() => {
-    if (reload && revalidator.state === "idle") void revalidate();
-  }, [reload, polled, revalidator.state, revalidate]);
+    if (reload) refresh();
+  }, [reload, polled, refresh]);
   const poll = useCallback(async () => {
     if (asking.current) return;
     asking.current = true;
     try {
       const res = await fetch(progressHref, { cache: "no-store", redirect: "manual", headers: { accept: "application/json" } });
       if (res.ok) setPolled((await res.json()) as RunPoll);
-      else void revalidate();
+      else refresh();
     } catch {
       // The portal is unreachable for a moment (restart, network): try again on the next tick.
     } finally {
       asking.current = false;
     }
-  }, [progressHref, revalidate]);
+  }, [progressHref, refresh]);
   return { run, poll };
 }
 
