@@ -39,6 +39,14 @@ export function clearedSearchHref(url: URL, key = "name", pageKey = PAGING_KEYS.
   return search ? `${url.pathname}?${search}` : url.pathname;
 }
 
+/**
+ * A filter's ticked values (`status=Active&status=Inactive`): those in `allowed` only, each once, in the order the URL gives
+ * them. A value the contract would refuse (an old link, a hand-edited URL) is left out instead of failing the page.
+ */
+export function readChoices<V extends string>(params: URLSearchParams, key: string, allowed: readonly V[]): V[] {
+  return [...new Set(params.getAll(key).filter((value): value is V => (allowed as readonly string[]).includes(value)))];
+}
+
 /** A "name contains" search box's value, as the contracts accept it (trimmed, at most 100 characters). */
 export function readContains(params: URLSearchParams, key = "name"): string {
   return (params.get(key) ?? "").trim().slice(0, 100);

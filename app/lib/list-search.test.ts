@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { pageCount } from "./list-search";
-import { readContains, readPaging } from "./list-search.server";
+import { readChoices, readContains, readPaging } from "./list-search.server";
 
 const SORTS = ["name", "-name", "createdAt", "-createdAt"] as const;
 const read = (query: string) => readPaging(new URLSearchParams(query), SORTS, "name");
@@ -13,6 +13,17 @@ describe("readPaging", () => {
     expect(read("sort=bogus&page=-2&pageSize=7")).toEqual({ sort: "name", page: 1, pageSize: 25 });
     expect(read("page=abc&pageSize=")).toEqual({ sort: "name", page: 1, pageSize: 25 });
     expect(read("")).toEqual({ sort: "name", page: 1, pageSize: 25 });
+  });
+});
+
+describe("readChoices", () => {
+  const STATUSES = ["Active", "Inactive", "Archived"] as const;
+  const choices = (query: string) => readChoices(new URLSearchParams(query), "status", STATUSES);
+  it("keeps the allowed values only, each once, in the order the URL gives them", () => {
+    expect(choices("status=Inactive&status=Active")).toEqual(["Inactive", "Active"]);
+    expect(choices("status=Active&status=bogus&status=active&status=Active&status=Archived")).toEqual(["Active", "Archived"]);
+    expect(choices("status=&status=Inactive&type=Active")).toEqual(["Inactive"]);
+    expect(choices("")).toEqual([]);
   });
 });
 

@@ -1,12 +1,5 @@
 import { Link } from "react-router";
-import {
-  TEMPLATE_SORTS,
-  TEMPLATE_STATUSES,
-  TEMPLATE_TYPES,
-  type TemplateSort,
-  type TemplateStatus,
-  type TemplateType,
-} from "../../../contracts/values/templates";
+import { TEMPLATE_SORTS, TEMPLATE_STATUSES, TEMPLATE_TYPES, type TemplateSort } from "../../../contracts/values/templates";
 import { formatTimestamp } from "~/components/dictionary/column-format";
 import { Icon } from "~/components/ui/icon";
 import { buttonVariants } from "~/components/ui/button";
@@ -21,7 +14,7 @@ import { searchMasterTemplates } from "~/lib/api/templates.server";
 import { useCompanyHref } from "~/lib/company-href";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
 import { forSelectedCompany } from "~/lib/guards.server";
-import { readContains, readPaging } from "~/lib/list-search.server";
+import { readChoices, readContains, readPaging } from "~/lib/list-search.server";
 import { CREATED_PARAM, templatePathsOf, useTemplatePaths } from "./paths";
 import { templateAccess } from "./templates.server";
 import { TemplateStatusBadge } from "./template-status-badge";
@@ -36,8 +29,8 @@ function readSearch(url: URL) {
   const p = url.searchParams;
   return {
     name: readContains(p),
-    status: p.getAll("status").filter((s): s is TemplateStatus => (TEMPLATE_STATUSES as readonly string[]).includes(s)),
-    type: p.getAll("type").filter((t): t is TemplateType => (TEMPLATE_TYPES as readonly string[]).includes(t)),
+    status: readChoices(p, "status", TEMPLATE_STATUSES),
+    type: readChoices(p, "type", TEMPLATE_TYPES),
     ...readPaging(p, TEMPLATE_SORTS, DEFAULT_SORT),
   };
 }

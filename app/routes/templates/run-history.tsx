@@ -1,14 +1,5 @@
 import { Link } from "react-router";
-import {
-  DEFAULT_RUN_SORT,
-  RUN_SORTS,
-  RUN_STATUSES,
-  RUN_STATUS_LABELS,
-  RUN_TYPES,
-  type RunSort,
-  type RunStatus,
-  type RunType,
-} from "../../../contracts/values/runs";
+import { DEFAULT_RUN_SORT, RUN_SORTS, RUN_STATUSES, RUN_STATUS_LABELS, RUN_TYPES, type RunSort } from "../../../contracts/values/runs";
 import { formatTimestamp } from "~/components/dictionary/column-format";
 import { buttonVariants } from "~/components/ui/button";
 import { Card, CardDescription } from "~/components/ui/card";
@@ -19,7 +10,7 @@ import { Pagination, PastTheEnd } from "~/components/ui/pagination";
 import { SortableHeader, sortDescription } from "~/components/ui/sortable-header";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow, tableHeadClassName } from "~/components/ui/table";
 import { useCompanyHref } from "~/lib/company-href";
-import { readPaging } from "~/lib/list-search.server";
+import { readChoices, readPaging } from "~/lib/list-search.server";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
 import { projectScope } from "../workspace/workspace.server";
 import { RunStatusBadge } from "./run-status-badge";
@@ -30,8 +21,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const p = url.searchParams;
   const search = {
-    status: p.getAll("status").filter((s): s is RunStatus => (RUN_STATUSES as readonly string[]).includes(s)),
-    type: p.getAll("type").filter((t): t is RunType => (RUN_TYPES as readonly string[]).includes(t)),
+    status: readChoices(p, "status", RUN_STATUSES),
+    type: readChoices(p, "type", RUN_TYPES),
     ...readPaging(p, RUN_SORTS, DEFAULT_RUN_SORT),
   };
   const { project, api, access } = await projectScope(context);

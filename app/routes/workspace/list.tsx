@@ -1,7 +1,7 @@
 import { Link } from "react-router";
-import { projectStatusSchema, type Project } from "../../../contracts/projects";
+import type { Project } from "../../../contracts/projects";
 import type { Configuration } from "../../../contracts/configurations";
-import { LOCK_REASON_LABELS, PROJECT_SORTS, PROJECT_STATUSES, PROJECT_STATUS_LABELS, SOURCE_TYPE_LABELS, type ProjectStatus } from "../../../contracts/values/projects";
+import { LOCK_REASON_LABELS, PROJECT_SORTS, PROJECT_STATUSES, PROJECT_STATUS_LABELS, SOURCE_TYPE_LABELS } from "../../../contracts/values/projects";
 import { CONFIGURATION_STATUSES } from "../../../contracts/values/configurations";
 import { MAPPING_PROJECT_STATUSES } from "../../../contracts/values/mappings";
 import { mayEnterArea } from "../../../contracts/areas";
@@ -19,7 +19,7 @@ import { SortableHeader, sortDescription } from "~/components/ui/sortable-header
 import { Table } from "~/components/ui/table";
 import { useCompanyHref } from "~/lib/company-href";
 import { packRows, unpackRows } from "~/lib/packed-rows";
-import { readContains, readPaging } from "~/lib/list-search.server";
+import { readChoices, readContains, readPaging } from "~/lib/list-search.server";
 import { accessSettings, forSelectedCompany } from "~/lib/guards.server";
 import { useWorkspacePaths, workspaceOfPath } from "~/lib/workspace-paths";
 import { workspaceKind } from "./workspace.server";
@@ -38,7 +38,7 @@ function readSearch(url: URL) {
   const { sort, page, pageSize } = readPaging(sp, PROJECT_SORTS, DEFAULT_SORT);
   return {
     name: readContains(sp),
-    status: [...new Set(sp.getAll("status").filter((s): s is ProjectStatus => projectStatusSchema.safeParse(s).success))],
+    status: readChoices(sp, "status", PROJECT_STATUSES),
     sort,
     page,
     pageSize,

@@ -11,7 +11,7 @@ import { SortableHeader, sortDescription } from "~/components/ui/sortable-header
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow, tableHeadClassName } from "~/components/ui/table";
 import { useCompanyHref } from "~/lib/company-href";
 import { afterGuard } from "~/lib/guards.server";
-import { readPaging } from "~/lib/list-search.server";
+import { readChoices, readPaging } from "~/lib/list-search.server";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
 import { projectCalls, projectScope } from "../workspace.server";
 import { withUserNames } from "~/lib/company-people.server";
@@ -24,8 +24,11 @@ import type { Route } from "./+types/databases-history";
  */
 function readSearch(url: URL): HistoryQuery {
   const sp = url.searchParams;
-  const known = <V extends string>(values: readonly V[], key: string) => [...new Set(sp.getAll(key).filter((v): v is V => values.includes(v as V)))];
-  return { type: known(HISTORY_TYPES, "type"), status: known(LOAD_STATUSES, "status"), ...readPaging(sp, HISTORY_SORTS, DEFAULT_HISTORY_SORT) };
+  return {
+    type: readChoices(sp, "type", HISTORY_TYPES),
+    status: readChoices(sp, "status", LOAD_STATUSES),
+    ...readPaging(sp, HISTORY_SORTS, DEFAULT_HISTORY_SORT),
+  };
 }
 
 /** databases/history/list: the workspace's loads (and later restores, backups, comparisons, undos), filtered by type and status. */
