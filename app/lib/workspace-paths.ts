@@ -35,18 +35,30 @@ export function workspacePaths(ws: WorkspaceDescriptor) {
   const wizard = (id: string, step: Exclude<WizardStepId, "details">) => `${ws.routeBase}/create/${enc(id)}/${step}`;
   // The workspace's own dictionary: a mapping project's file data structure.
   const dd = ws.dictionaryStep;
+  /** DOMAIN.md: leaving the wizard and coming back resumes at the first incomplete step. */
+  const nextStep = (workspace: { id: string; status: ProjectStatus }): string => {
+    const step = nextSetupStep(ws.kind, workspace.status);
+    return step && step !== "details" ? wizard(workspace.id, step) : page(workspace.id);
+  };
+  const setupIncomplete = (status: ProjectStatus) => nextSetupStep(ws.kind, status) !== null;
   return {
     ws,
     list: ws.routeBase,
     create: `${ws.routeBase}/${ws.createPath}`,
     page,
     wizard,
-    /** DOMAIN.md: leaving the wizard and coming back resumes at the first incomplete step. */
-    nextStep(workspace: { id: string; status: ProjectStatus }): string {
-      const step = nextSetupStep(ws.kind, workspace.status);
-      return step && step !== "details" ? wizard(workspace.id, step) : page(workspace.id);
+    nextStep,
+    setupIncomplete,
+    /**
+     * Where a link to a workspace takes this user, decided once for the list, the create page's "Unfinished" card and
+     * the workspace's own page: a writer of an unfinished setup resumes it (`resumes`); a reader opens its Details,
+     * since the setup's steps are edit pages that would only send them back there refused; a finished one opens its Details.
+     */
+    resume(workspace: { id: string; status: ProjectStatus }, canWrite: boolean): { to: string; unfinished: boolean; resumes: boolean } {
+      const unfinished = setupIncomplete(workspace.status);
+      const resumes = canWrite && unfinished;
+      return { to: resumes ? nextStep(workspace) : page(workspace.id), unfinished, resumes };
     },
-    setupIncomplete: (status: ProjectStatus) => nextSetupStep(ws.kind, status) !== null,
     stepOpen: (status: ProjectStatus, step: WizardStepId) => setupStepOpen(ws.kind, status, step),
     /** The workspace's databases (spec §2: databases/…): what they hold, loading flat files, the history of loads. */
     databases: {

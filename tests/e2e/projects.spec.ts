@@ -610,9 +610,14 @@ for (const javaScriptEnabled of [true, false]) {
       await add.getByLabel("User").selectOption({ label: "Carl Client (clientadmin@demo.test)" });
       await add.getByRole("button", { name: "Add user" }).click();
       await expect(page.getByRole("form", { name: "Access of Carl Client" }).getByLabel("Can write")).not.toBeChecked();
-      // The writer's row still resumes the setup.
+      // The writer's row still resumes the setup, in the list and on the create page.
       await page.goto(withCompany(`/migration/projects?name=${encodeURIComponent(name)}`, birch.id));
       await expect(page.getByRole("link", { name, exact: true })).toHaveAttribute("href", new RegExp(`/create/${projectId}/data-dictionary`));
+      await page.goto(withCompany("/migration/projects/create", birch.id));
+      await expect(page.getByRole("region", { name: "Unfinished projects" }).getByRole("link", { name: `Continue ${name}`, exact: true })).toHaveAttribute(
+        "href",
+        new RegExp(`/create/${projectId}/data-dictionary`),
+      );
 
       const reader = await browser.newContext({ storageState: await sessionFor(DEMO.clientadmin.email, E2E.portal), javaScriptEnabled });
       try {
@@ -622,6 +627,13 @@ for (const javaScriptEnabled of [true, false]) {
         await readerPage.getByRole("link", { name, exact: true }).click();
         await expect(readerPage).toHaveURL(at(withCompany(`/migration/projects/${projectId}/details`, birch.id)));
         await expect(readerPage.getByText("The project's setup is not finished: a user with write access continues it.")).toBeVisible();
+        await expect(readerPage.getByText(/That needs write access/)).toHaveCount(0);
+        // The create page's Unfinished card opens it read only, at its Details too.
+        await readerPage.goto(`${E2E.portal}${withCompany("/migration/projects/create", birch.id)}`);
+        const unfinished = readerPage.getByRole("region", { name: "Unfinished projects" });
+        await expect(unfinished.getByRole("link", { name: `Continue ${name}` })).toHaveCount(0);
+        await unfinished.getByRole("link", { name: `Open ${name} (read only)`, exact: true }).click();
+        await expect(readerPage).toHaveURL(at(withCompany(`/migration/projects/${projectId}/details`, birch.id)));
         await expect(readerPage.getByText(/That needs write access/)).toHaveCount(0);
       } finally {
         await reader.close();

@@ -166,29 +166,31 @@ export default function ProjectList({ loaderData }: Route.ComponentProps) {
                   </tr>
                 </thead>
                 <tbody className="divide-y divide-border">
-                  {result.items.map((p) => (
-                    <tr key={p.id}>
-                      <td>
-                        {/* The setup's steps are edit pages: a reader's link would only bring them back to Details, refused. */}
-                        <Link to={href(p.canWrite ? paths.nextStep(p) : paths.page(p.id))} className="row-link" discover="none">
-                          {p.name}
-                        </Link>{" "}
-                        {"isDefault" in p && p.isDefault ? <div className="text-xs font-medium">Default</div> : null}
-                        {paths.setupIncomplete(p.status) ? <div className="row-note">{p.canWrite ? "Setup continues here" : "Setup not finished"}</div> : null}
-                      </td>
-                      <td>{p.applicationName}</td>
-                      <td>
-                        <ProjectStatusBadge status={p.status} />
-                      </td>
-                      {mappings ? null : (
-                        <>
-                          <td>{p.schemes ? p.schemes.join(", ") : SOURCE_TYPE_LABELS[p.sourceType]}</td>
-                          <td>{p.isLocked ? `Yes (${p.lockReason ? LOCK_REASON_LABELS[p.lockReason] : "no reason given"})` : "No"}</td>
-                        </>
-                      )}
-                      <td>{formatTimestamp(p.updatedAt)}</td>
-                    </tr>
-                  ))}
+                  {result.items.map((p) => {
+                    const link = paths.resume(p, p.canWrite);
+                    return (
+                      <tr key={p.id}>
+                        <td>
+                          <Link to={href(link.to)} className="row-link" discover="none">
+                            {p.name}
+                          </Link>{" "}
+                          {"isDefault" in p && p.isDefault ? <div className="text-xs font-medium">Default</div> : null}
+                          {link.unfinished ? <div className="row-note">{link.resumes ? "Setup continues here" : "Setup not finished"}</div> : null}
+                        </td>
+                        <td>{p.applicationName}</td>
+                        <td>
+                          <ProjectStatusBadge status={p.status} />
+                        </td>
+                        {mappings ? null : (
+                          <>
+                            <td>{p.schemes ? p.schemes.join(", ") : SOURCE_TYPE_LABELS[p.sourceType]}</td>
+                            <td>{p.isLocked ? `Yes (${p.lockReason ? LOCK_REASON_LABELS[p.lockReason] : "no reason given"})` : "No"}</td>
+                          </>
+                        )}
+                        <td>{formatTimestamp(p.updatedAt)}</td>
+                      </tr>
+                    );
+                  })}
                 </tbody>
               </Table>
             </div>

@@ -138,7 +138,8 @@ describe("wizard step 1: create", () => {
     const result = (await call(ANALYST, `/migration/projects/create?companyId=${acme.id}`, create.loader)) as any;
     // Newest first (ties of the same millisecond fall back to the id, so the set is compared).
     expect(new Set(result.unfinished.items.map((p: { name: string }) => p.name))).toEqual(new Set(names.slice(1)));
-    expect(result.unfinished.items[0]).toMatchObject({ status: "SetupDataDictionaryIncomplete" });
+    // Their creator writes them: the card's links resume each setup (paths.resume).
+    expect(result.unfinished.items[0]).toMatchObject({ status: "SetupDataDictionaryIncomplete", canWrite: true });
     expect(result.unfinished.total).toBeGreaterThanOrEqual(11);
     const birchResult = (await call(ANALYST, `/migration/projects/create?companyId=${birch.id}`, create.loader)) as any;
     expect(birchResult.unfinished.items.map((p: { name: string }) => p.name)).toContain("Birch unfinished");

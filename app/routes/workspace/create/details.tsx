@@ -56,7 +56,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     schemes: schemes.map((s) => ({ value: s.id, label: s.name })),
     defaultConfiguration: defaults?.defaultConfiguration ?? null,
     unfinished: {
-      items: unfinished.items.map((w) => ({ id: w.id, name: w.name, status: w.status, updatedAt: w.updatedAt })),
+      items: unfinished.items.map((w) => ({ id: w.id, name: w.name, status: w.status, updatedAt: w.updatedAt, canWrite: w.canWrite })),
       total: unfinished.total,
     },
   };
@@ -166,7 +166,10 @@ export default function CreateWorkspace({ loaderData, actionData }: Route.Compon
   );
 }
 
-/** The company's workspaces of this kind whose setup is not finished, each a link to the step it resumes at. */
+/**
+ * The company's workspaces of this kind whose setup is not finished: a writer's link resumes it at its step, a reader's
+ * opens its Details (paths.resume), where the step would only have sent them back with "That needs write access".
+ */
 function UnfinishedSetups({ unfinished }: { unfinished: Route.ComponentProps["loaderData"]["unfinished"] }) {
   const href = useCompanyHref();
   const paths = useWorkspacePaths();
@@ -184,16 +187,19 @@ function UnfinishedSetups({ unfinished }: { unfinished: Route.ComponentProps["lo
           : `The setup of these ${ws.nounPlural} is not finished. To go on with one, continue it rather than creating it again.`}
       </CardDescription>
       <ul className="mt-3 divide-y divide-border text-sm">
-        {unfinished.items.map((w) => (
-          <li key={w.id} className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 py-2">
-            <Link to={href(paths.nextStep(w))} className="font-medium text-brand hover:underline">
-              {`Continue ${w.name}`}
-            </Link>
-            <span className="text-muted-foreground">
-              {PROJECT_STATUS_LABELS[w.status]} · updated {formatTimestamp(w.updatedAt)}
-            </span>
-          </li>
-        ))}
+        {unfinished.items.map((w) => {
+          const link = paths.resume(w, w.canWrite);
+          return (
+            <li key={w.id} className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 py-2">
+              <Link to={href(link.to)} className="font-medium text-brand hover:underline">
+                {link.resumes ? `Continue ${w.name}` : `Open ${w.name} (read only)`}
+              </Link>
+              <span className="text-muted-foreground">
+                {PROJECT_STATUS_LABELS[w.status]} · updated {formatTimestamp(w.updatedAt)}
+              </span>
+            </li>
+          );
+        })}
       </ul>
       {unfinished.total > unfinished.items.length ? (
         <Link to={href(paths.list, { status: unfinishedStatuses(ws.kind) })} className="mt-2 inline-block text-sm text-brand hover:underline">

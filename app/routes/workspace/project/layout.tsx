@@ -58,7 +58,7 @@ export default function ProjectLayout({ loaderData }: Route.ComponentProps) {
   const { project, access } = loaderData;
   const href = useCompanyHref();
   const paths = useWorkspacePaths();
-  const setupStep = paths.setupIncomplete(project.status);
+  const setup = paths.resume(project, access.canWrite);
 
   return (
     <section aria-labelledby="page-title">
@@ -78,12 +78,11 @@ export default function ProjectLayout({ loaderData }: Route.ComponentProps) {
           <Icon name="lock" className="size-4" />
           Locked by {project.lockReason ? LOCK_REASON_LABELS[project.lockReason] : "a background process"}: changes wait until it ends.
         </p>
-      ) : setupStep ? (
-        // The setup's steps and the load are edit pages: a reader's link would only bring them back here, refused.
-        access.canWrite ? (
+      ) : setup.unfinished ? (
+        setup.resumes ? (
           <p className="mt-3 text-sm">
             The {paths.ws.noun}'s setup is not finished.{" "}
-            <Link to={href(paths.nextStep(project))} className="font-medium text-brand underline underline-offset-2">
+            <Link to={href(setup.to)} className="font-medium text-brand underline underline-offset-2">
               Continue setup
             </Link>
           </p>
@@ -91,6 +90,7 @@ export default function ProjectLayout({ loaderData }: Route.ComponentProps) {
           <p className="mt-3 text-sm">The {paths.ws.noun}'s setup is not finished: a user with write access continues it.</p>
         )
       ) : project.status === "SetupRestoreDatabaseIncomplete" ? (
+        // The load is an edit page: a reader's link would only bring them back here, refused.
         access.canWrite ? (
           <p className="mt-3 text-sm">
             The databases are created. Next, load the source data:{" "}
