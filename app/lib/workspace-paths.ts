@@ -103,9 +103,12 @@ export function workspacePaths(ws: WorkspaceDescriptor) {
 }
 export type WorkspacePaths = ReturnType<typeof workspacePaths>;
 
+/** The paths of the workspace kind a portal path belongs to: for a route's handle, which is given its match and no hooks. */
+export const workspacePathsOf = (pathname: string): WorkspacePaths => workspacePaths(workspaceOfPath(pathname));
+
 /** In components: the paths of the workspace kind of the current page. */
 export function useWorkspacePaths(): WorkspacePaths {
-  return workspacePaths(workspaceOfPath(useLocation().pathname));
+  return workspacePathsOf(useLocation().pathname);
 }
 
 /** The search parameter holding the bulk-upload review shown on the review pages. */

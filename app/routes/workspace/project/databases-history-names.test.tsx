@@ -27,7 +27,7 @@ describe("a history entry's breadcrumbs", () => {
     const table = { table: "Products", fileName: "Products.csv", rowsRead: 31, rowsLoaded: 30, rowsRejected: 1 };
     const entry = { id: "h1", type: "FlatFile", createdAt: "2026-11-28T19:04:22.000Z", tables: [table] };
     const pathname = "/migration/projects/p1/databases/history/h1/table/Products/details";
-    expect(tableHandle.parentCrumb({ loaderData: { entry, table }, pathname } as never)).toEqual({
+    expect(tableHandle.parentCrumb({ loaderData: { projectId: "p1", entry, table }, pathname } as never)).toEqual({
       label: "Flat-file load 2026-11-28 19:04 UTC",
       to: "/migration/projects/p1/databases/history/h1/details",
     });

@@ -11,7 +11,7 @@ import { useCompanyHref } from "~/lib/company-href";
 import { afterGuard } from "~/lib/guards.server";
 import { PAGING_KEYS, pagingParams } from "~/lib/list-search";
 import { readPaging } from "~/lib/list-search.server";
-import { useWorkspacePaths } from "~/lib/workspace-paths";
+import { useWorkspacePaths, workspacePathsOf } from "~/lib/workspace-paths";
 import { projectCalls, projectScope } from "../workspace.server";
 import type { Route } from "./+types/databases-history-table";
 
@@ -39,8 +39,9 @@ export const handle = {
   breadcrumb: (match: UIMatch) => (match.loaderData as LoaderData)?.table.table ?? null,
   // Registered beside its entry's page (not below it): the entry's crumb, between the project and the table.
   parentCrumb: (match: UIMatch) => {
-    const entry = (match.loaderData as LoaderData)?.entry;
-    return entry ? { label: historyEntryName(entry), to: match.pathname.replace(/\/table\/[^/]+\/details\/?$/, "/details") } : null;
+    const loaderData = match.loaderData as LoaderData;
+    if (!loaderData) return null;
+    return { label: historyEntryName(loaderData.entry), to: workspacePathsOf(match.pathname).databases.entry(loaderData.projectId, loaderData.entry.id) };
   },
 };
 

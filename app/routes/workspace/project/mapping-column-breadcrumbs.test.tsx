@@ -25,7 +25,7 @@ describe("the breadcrumbs of a column's value map", () => {
         children: [{ id: "mapping-column", path: "mappingTable/:tableId/column/:columnId", handle, Component: () => null }],
       },
     ]);
-    const loaderData = { "mapping-column": { page: { tableName: "employees", column: { name: "grade" } } } };
+    const loaderData = { "mapping-column": { projectId: "m1", tableId: "t1", page: { tableName: "employees", column: { name: "grade" } } } };
     const html = renderToStaticMarkup(<Stub initialEntries={[`${base}/mappingTable/t1/column/c1`]} hydrationData={{ loaderData }} />);
     const crumbs = [...html.matchAll(/<li[^>]*>(.*?)<\/li>/g)].map((m) =>
       m[1]!

@@ -18,7 +18,7 @@ import { exactValue, getFormProps, useServerForm, type FormResult } from "~/lib/
 import { invalid, readExactValues, readFormData, refusedByService, serviceFailure, submitUpload, unknownIntent } from "~/lib/forms.server";
 import { afterGuard } from "~/lib/guards.server";
 import { cn } from "~/lib/utils";
-import { useWorkspacePaths } from "~/lib/workspace-paths";
+import { useWorkspacePaths, workspacePathsOf } from "~/lib/workspace-paths";
 import { checkWorkspace, projectCalls, projectScope } from "../workspace.server";
 import type { Route } from "./+types/mapping-column";
 import { KeptFields } from "~/components/ui/list-search-form";
@@ -160,8 +160,9 @@ export const handle = {
   breadcrumb: (match: UIMatch<unknown, unknown>) => (match.loaderData as LoaderData)?.page.column.name,
   // Registered beside its table's page (not below it): the table's crumb, between the file data structure and the column.
   parentCrumb: (match: UIMatch<unknown, unknown>) => {
-    const tableName = (match.loaderData as LoaderData)?.page.tableName;
-    return tableName ? { label: tableName, to: match.pathname.replace(/\/column\/[^/]+\/?$/, "") } : null;
+    const loaderData = match.loaderData as LoaderData;
+    if (!loaderData) return null;
+    return { label: loaderData.page.tableName, to: workspacePathsOf(match.pathname).valueMaps.table(loaderData.projectId, loaderData.tableId) };
   },
 };
 
