@@ -3,6 +3,7 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { createRoutesStub } from "react-router";
 import { describe, expect, it } from "vitest";
 import type { Job } from "../../../contracts/projects";
+import { jobOf } from "~/test/fixtures";
 import { JobProgress } from "./job-progress";
 
 const step = (name: string, status: Job["steps"][number]["status"], startedAt: string | null = null, finishedAt: string | null = null) => ({
@@ -13,22 +14,8 @@ const step = (name: string, status: Job["steps"][number]["status"], startedAt: s
   message: null,
 });
 
-function job(changes: Partial<Job>): Job {
-  return {
-    id: "j1",
-    projectId: "p1",
-    kind: "FlatFile",
-    status: "IN_PROGRESS",
-    progress: 40,
-    progressDetail: null,
-    steps: [step("Load a.csv into A", "Started", "2025-03-04T14:05:00.000Z")],
-    error: null,
-    createdBy: "u1",
-    createdAt: "2025-03-04T14:05:00.000Z",
-    finishedAt: null,
-    ...changes,
-  };
-}
+/** A flat-file load reading its one file. */
+const job = (changes: Partial<Job>) => jobOf({ steps: [step("Load a.csv into A", "Started", "2025-03-04T14:05:00.000Z")], ...changes });
 
 /** `startedBy`: the name the page knows for the job's starter (none: the page cannot name them). */
 function text(j: Job, { startedBy }: { startedBy?: string } = { startedBy: "Ann Analyst" }): string {

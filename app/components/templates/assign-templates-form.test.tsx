@@ -6,9 +6,10 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { createRoutesStub } from "react-router";
 import { describe, expect, it } from "vitest";
 import type { TemplateSummary } from "../../../contracts/templates";
+import { templateSummaryOf } from "~/test/fixtures";
 import { AssignTemplatesForm, type AssignableSearch } from "./assign-templates-form";
 
-const template = (id: string, name: string) => ({ id, name, type: "Core", levelCount: 1, scriptCount: 2, description: null }) as unknown as TemplateSummary;
+const template = (id: string, name: string) => templateSummaryOf({ id, name, scriptCount: 2 });
 
 /** The opening tag of the button named `name`. */
 const button = (html: string, name: string) => html.match(new RegExp(`<button[^>]*>(?=${name}</button>)`))?.[0] ?? "";

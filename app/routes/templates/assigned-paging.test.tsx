@@ -3,23 +3,12 @@
  * in the whole order, rather than out of reach (the list read its first 100 and showed no more).
  */
 import { describe, expect, it } from "vitest";
-import type { TemplateSummary } from "../../../contracts/templates";
+import { templateSummaryOf } from "~/test/fixtures";
 import { renderPage } from "~/test/render-page";
 import AssignedTemplates from "./assigned";
 
 const page = "/migration/projects/p1/templates/assigned";
-const template = (n: number): TemplateSummary =>
-  ({
-    id: `t${n}`,
-    name: `Template ${n}`,
-    type: "Core",
-    levelCount: 1,
-    scriptCount: 1,
-    masterTemplateId: null,
-    masterVersion: null,
-    version: 1,
-    updatedAt: "2026-11-27T10:00:00.000Z",
-  }) as TemplateSummary;
+const template = (n: number) => templateSummaryOf({ id: `t${n}`, name: `Template ${n}` });
 const show = (search: string, numbers: number[], pageNumber: number) =>
   renderPage(page, `${page}${search}`, AssignedTemplates, {
     templates: { items: numbers.map(template), total: 101, page: pageNumber, pageSize: 100 },

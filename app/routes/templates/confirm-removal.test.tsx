@@ -3,23 +3,13 @@
  * ?remove=), rendered on the server as a page without JavaScript gets it: one click deletes nothing.
  */
 import { describe, expect, it } from "vitest";
-import type { TemplateSummary } from "../../../contracts/templates";
+import { scriptOf, templateSummaryOf } from "~/test/fixtures";
 import { postedIntents, renderPage } from "~/test/render-page";
 import AssignedTemplates from "./assigned";
 import ScriptDetails from "./script-details";
 
-const template = (id: string, name: string, masterTemplateId: string | null): TemplateSummary =>
-  ({
-    id,
-    name,
-    type: "Core",
-    levelCount: 2,
-    scriptCount: 3,
-    masterTemplateId,
-    masterVersion: masterTemplateId ? 4 : null,
-    version: 7,
-    updatedAt: "2026-11-27T10:00:00.000Z",
-  }) as TemplateSummary;
+const template = (id: string, name: string, masterTemplateId: string | null) =>
+  templateSummaryOf({ id, name, levelCount: 2, scriptCount: 3, masterTemplateId, masterVersion: masterTemplateId ? 4 : null, version: 7 });
 
 describe("removing a workspace's template", () => {
   const page = "/migration/projects/p1/templates/assigned";
@@ -54,19 +44,7 @@ describe("removing a workspace's template", () => {
 
 describe("deleting a script", () => {
   const page = "/migration/master-templates/script/edit/s1/details";
-  const script = {
-    id: "s1",
-    name: "Customers",
-    version: 3,
-    templateName: "Main",
-    levelName: "Load",
-    order: 1,
-    createdAt: "2026-11-27T10:00:00.000Z",
-    updatedAt: "2026-11-27T11:00:00.000Z",
-    updatedByName: null,
-    lockState: "Unlocked",
-    lockExpiresAt: null,
-  };
+  const script = scriptOf({ version: 3 });
   const show = (search: string) =>
     renderPage(page, `${page}${search}`, ScriptDetails, {
       script,

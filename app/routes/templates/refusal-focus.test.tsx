@@ -6,8 +6,7 @@
  * RefusalAlert moves focus there too (useRefusalFocus; the templates and projects journeys check it).
  */
 import { describe, expect, it } from "vitest";
-import type { RunDetails } from "../../../contracts/runs";
-import type { Script, TemplateSummary } from "../../../contracts/templates";
+import { runDetailsOf, scriptOf, templateSummaryOf } from "~/test/fixtures";
 import { renderPage } from "~/test/render-page";
 import AssignedTemplates from "./assigned";
 import RunDetailsPage from "./run-details";
@@ -18,25 +17,13 @@ const focusedAlert = (message: string) => new RegExp(`<div role="alert"[^>]* tab
 
 describe("the script editor", () => {
   const page = "/migration/master-templates/script/edit/s1";
-  const script = {
-    id: "s1",
-    levelId: "l1",
-    name: "Customers",
-    order: 1,
-    version: 2,
+  const script = scriptOf({
     lockState: "Locked",
     lockedBy: "u1",
     lockedByName: "Ann",
     lockedAt: "2026-11-27T23:00:00.000Z",
     lockExpiresAt: "2026-11-28T00:00:00.000Z",
-    updatedAt: "2026-11-27T23:20:00.000Z",
-    updatedByName: "Ann",
-    templateId: "t1",
-    levelName: "Load",
-    templateName: "Main",
-    sql: "select 1;",
-    createdAt: "2026-11-27T23:00:00.000Z",
-  } as Script;
+  });
   const show = (actionData: unknown) => renderPage(page, page, ScriptEdit, { script, editable: true, me: "u2", admin: false }, actionData);
 
   it("focuses a refused Lock for editing", () => {
@@ -64,8 +51,7 @@ describe("the script editor", () => {
 
 describe("a workspace's templates", () => {
   const page = "/migration/projects/p1/templates/assigned";
-  const template = { id: "t1", name: "Core load", type: "Core", levelCount: 1, scriptCount: 1, masterTemplateId: null, version: 3 } as TemplateSummary;
-  const loaderData = { templates: { items: [template], total: 1, page: 1, pageSize: 100 }, canWrite: true };
+  const loaderData = { templates: { items: [templateSummaryOf({ version: 3 })], total: 1, page: 1, pageSize: 100 }, canWrite: true };
 
   it("focuses a refused Remove or Move", () => {
     const html = renderPage(page, page, AssignedTemplates, loaderData, { errors: ["Someone changed this template meanwhile."] });
@@ -75,25 +61,7 @@ describe("a workspace's templates", () => {
 
 describe("a run's details", () => {
   const page = "/migration/projects/p1/templates/run-history/r1/details";
-  const run = {
-    id: "r1",
-    type: "Full",
-    status: "ERROR",
-    onError: "stop",
-    createdBy: "u1",
-    createdByName: "Ann",
-    createdAt: "2026-11-27T23:00:00.000Z",
-    finishedAt: "2026-11-27T23:01:00.000Z",
-    durationMs: 1000,
-    stepCount: 1,
-    failedSteps: 1,
-    rerunOf: null,
-    jobId: null,
-    steps: [],
-    stepPage: { total: 0, page: 1, pageSize: 50 },
-    tables: [],
-    message: null,
-  } as unknown as RunDetails;
+  const run = runDetailsOf({ status: "ERROR", stepCount: 1, failedSteps: 1 });
   const loaderData = { projectId: "p1", run, canWrite: true, search: { status: [], page: 1, pageSize: 50 }, companyId: "c1" };
 
   it("focuses a refused Rerun, its problems listed under it", () => {

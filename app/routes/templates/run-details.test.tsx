@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import type { RunDetails, RunStep } from "../../../contracts/runs";
 import type { RunStatus } from "../../../contracts/values/runs";
+import { runDetailsOf } from "~/test/fixtures";
 import { renderPage } from "~/test/render-page";
 import { shownRun } from "./live-run";
 import RunDetailsPage from "./run-details";
@@ -37,26 +38,7 @@ const search = { status: [], page: 1, pageSize: 25 };
 
 function runOf(status: RunStatus, steps: RunDetails["steps"], type: "Full" | "Test" = "Full"): RunDetails {
   const running = status === "IN_PROGRESS";
-  return {
-    id: "r1",
-    projectId: "p1",
-    type,
-    status,
-    onError: "stop",
-    createdBy: "u1",
-    createdByName: "Ann",
-    createdAt: "2026-11-27T23:00:00.000Z",
-    finishedAt: running ? null : "2026-11-27T23:01:00.000Z",
-    durationMs: running ? null : 60_000,
-    stepCount: steps.length,
-    failedSteps: 1,
-    rerunOf: null,
-    jobId: running ? "j1" : null,
-    steps,
-    stepPage: { total: steps.length, page: 1, pageSize: 25 },
-    tables: [],
-    message: null,
-  };
+  return runDetailsOf({ type, status, steps, failedSteps: 1, ...(running ? { finishedAt: null, durationMs: null, jobId: "j1" } : {}) });
 }
 
 /** The text of each row of the Steps table's Status column. */

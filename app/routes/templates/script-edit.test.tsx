@@ -3,41 +3,15 @@
  * JavaScript gets it: the lock was forced open while the user edited.
  */
 import type { SubmissionResult } from "@conform-to/react";
-import { renderToStaticMarkup } from "react-dom/server";
-import { createRoutesStub } from "react-router";
 import { describe, expect, it } from "vitest";
-import type { Script } from "../../../contracts/templates";
+import { scriptOf } from "~/test/fixtures";
+import { renderPage } from "~/test/render-page";
 import ScriptEdit from "./script-edit";
 
-const script: Script = {
-  id: "s1",
-  levelId: "l1",
-  name: "Customers",
-  order: 1,
-  version: 2,
-  lockState: "ForceUnlocked",
-  lockedBy: null,
-  lockedByName: null,
-  lockedAt: null,
-  updatedAt: "2026-11-27T23:20:00.000Z",
-  updatedByName: "Ann",
-  templateId: "t1",
-  levelName: "Load",
-  templateName: "Main",
-  sql: "select 'stored';",
-  lockExpiresAt: null,
-  createdAt: "2026-11-27T23:00:00.000Z",
-};
+const script = scriptOf({ lockState: "ForceUnlocked", sql: "select 'stored';" });
 
 function render(actionData: unknown): string {
-  const loaderData = { script, editable: true, me: "u1", admin: false };
-  const Stub = createRoutesStub([
-    {
-      path: "/script",
-      Component: () => <ScriptEdit {...({ loaderData, actionData, params: {}, matches: [] } as unknown as Parameters<typeof ScriptEdit>[0])} />,
-    },
-  ]);
-  return renderToStaticMarkup(<Stub initialEntries={["/script"]} />);
+  return renderPage("/script", "/script", ScriptEdit, { script, editable: true, me: "u1", admin: false }, actionData);
 }
 
 const posted: SubmissionResult<string[]> = {

@@ -4,27 +4,13 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Template } from "../../../contracts/templates";
+import { templateSummaryOf } from "~/test/fixtures";
 import { renderPage } from "~/test/render-page";
 import MasterTemplates from "./list";
 import TemplateEdit from "./template-edit";
 
 const template = (status: Template["status"]): Template => ({
-  id: "t1",
-  companyId: "c1",
-  area: "onboarding",
-  projectId: null,
-  name: "Payroll",
-  description: null,
-  type: "Core",
-  status,
-  version: 1,
-  masterTemplateId: null,
-  masterVersion: null,
-  levelCount: 0,
-  scriptCount: 0,
-  createdAt: "2026-11-28T10:00:00.000Z",
-  updatedAt: "2026-11-28T10:00:00.000Z",
-  updatedByName: null,
+  ...templateSummaryOf({ area: "onboarding", name: "Payroll", status, levelCount: 0, scriptCount: 0 }),
   levels: [],
 });
 

@@ -7,9 +7,9 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { createRoutesStub } from "react-router";
 import { describe, expect, it } from "vitest";
-import type { Backup } from "../../../contracts/backups";
 import type { Translation } from "../../../contracts/mappings";
 import { BackupsTable } from "~/components/backups/backups-table";
+import { backupOf } from "~/test/fixtures";
 import { renderPage } from "~/test/render-page";
 import AuditLog from "../additional-options/audit-log";
 import TranslationPage from "./project/translation";
@@ -56,8 +56,7 @@ describe("a link to a file", () => {
 
   it("is no `download` link in a workspace's backups (Download)", () => {
     const page = "/migration/projects/p1/databases/current";
-    const backup = { id: "b1", name: "p1-2026-11-27.backup.tar", kind: "Manual", after: null, tableCount: 1, rowCount: 2, bytes: 100 } as unknown as Backup;
-    const Stub = createRoutesStub([{ path: page, Component: () => <BackupsTable projectId="p1" backups={[backup]} /> }]);
+    const Stub = createRoutesStub([{ path: page, Component: () => <BackupsTable projectId="p1" backups={[backupOf()]} /> }]);
     const html = renderToStaticMarkup(<Stub initialEntries={[`${page}?companyId=c1`]} />);
     const links = linksTo(html, /href="\/migration\/projects\/p1\/databases\/backups\/b1\/download["?]/);
     expect(links).toHaveLength(1);

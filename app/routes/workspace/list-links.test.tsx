@@ -4,23 +4,15 @@
  * back with "That needs write access… nothing was changed".
  */
 import { describe, expect, it } from "vitest";
+import type { ProjectStatus } from "../../../contracts/values/projects";
 import { packRows } from "~/lib/packed-rows";
+import { workspaceOf, type WorkspaceFixture } from "~/test/fixtures";
 import { renderPage } from "~/test/render-page";
 import ProjectList from "./list";
 
-const row = (id: string, name: string, status: string, canWrite: boolean) => ({
-  id,
-  canWrite,
-  name,
-  status,
-  applicationName: "Legacy ERP",
-  sourceType: "FlatFile",
-  isLocked: false,
-  lockReason: null,
-  updatedAt: "2026-11-28T19:04:22.000Z",
-});
+const row = (id: string, name: string, status: ProjectStatus, canWrite: boolean) => workspaceOf({ id, name, status, canWrite });
 
-function list(base: string, rows: ReturnType<typeof row>[]) {
+function list(base: string, rows: WorkspaceFixture[]) {
   const search = { name: "", status: [], sort: "-updatedAt", page: 1, pageSize: 25 };
   const result = { items: packRows(rows), total: rows.length, page: 1, pageSize: 25 };
   return renderPage(base, `${base}?companyId=co1`, ProjectList, { search, result, companyName: "Acme", mayCreate: true });
@@ -47,8 +39,8 @@ describe("a workspace list's rows", () => {
 
   it("do the same for a configuration", () => {
     const html = list("/onboarding/configurations", [
-      { ...row("c1", "Writable", "SetupAddColumnsIncomplete", true), isDefault: true, schemes: ["Healthcare Trust Scheme"] } as never,
-      { ...row("c2", "Readable", "SetupAddColumnsIncomplete", false), isDefault: false, schemes: [] } as never,
+      { ...row("c1", "Writable", "SetupAddColumnsIncomplete", true), isDefault: true, schemes: ["Healthcare Trust Scheme"] },
+      { ...row("c2", "Readable", "SetupAddColumnsIncomplete", false), isDefault: false, schemes: [] },
     ]);
     expect(rowLinks(html)).toEqual([
       ["Writable", "/onboarding/configurations/create/c1/data-dictionary?companyId=co1"],

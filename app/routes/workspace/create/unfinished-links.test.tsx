@@ -4,12 +4,14 @@
  * write access… nothing was changed".
  */
 import { describe, expect, it } from "vitest";
+import type { ProjectStatus } from "../../../../contracts/values/projects";
+import { workspaceOf, type WorkspaceFixture } from "~/test/fixtures";
 import { renderPage } from "~/test/render-page";
 import CreateWorkspace from "./details";
 
-const unfinished = (id: string, name: string, status: string, canWrite: boolean) => ({ id, name, status, updatedAt: "2026-11-28T19:04:22.000Z", canWrite });
+const unfinished = (id: string, name: string, status: ProjectStatus, canWrite: boolean) => workspaceOf({ id, name, status, canWrite });
 
-function createPage(path: string, items: ReturnType<typeof unfinished>[]) {
+function createPage(path: string, items: WorkspaceFixture[]) {
   const loaderData = {
     applications: [{ value: "a1", label: "Legacy ERP" }],
     schemes: [{ value: "s1", label: "Healthcare Trust Scheme" }],

@@ -3,25 +3,13 @@
  * them: paged through the URL, their page size chosen as every list's is, their defaults (10 and 25) kept.
  */
 import { describe, expect, it } from "vitest";
-import type { Backup } from "../../../../contracts/backups";
+import { backupOf } from "~/test/fixtures";
 import { pageSizeChoice, previousHref } from "~/test/page-size-form";
 import { renderPage } from "~/test/render-page";
 import Compare from "./databases-compare";
 import Restore from "./databases-restore";
 
-const backup: Backup = {
-  id: "b1",
-  name: "Acme 2026-11-27.zip",
-  kind: "Manual",
-  status: "Ready",
-  bytes: 1024,
-  tableCount: 2,
-  rowCount: 3,
-  after: { id: "h1", type: "FlatFile", fileName: "Customers.csv", finishedAt: "2026-11-27T10:00:00.000Z" },
-  createdBy: "u1",
-  createdAt: "2026-11-27T10:00:00.000Z",
-};
-const pageOf = (page: number, pageSize: number) => ({ items: [backup], page, pageSize, total: pageSize + 1 });
+const pageOf = (page: number, pageSize: number) => ({ items: [backupOf()], page, pageSize, total: pageSize + 1 });
 const sent = [["pageSize", "(chosen)"]];
 
 describe("the backups offered", () => {

@@ -3,37 +3,20 @@
  * about an unfinished setup depends on who reads it (the setup's steps and the load are edit pages).
  */
 import { describe, expect, it } from "vitest";
+import type { ProjectStatus } from "../../../../contracts/values/projects";
+import { backgroundProcessData, workspaceOf } from "~/test/fixtures";
 import { renderPage } from "~/test/render-page";
 import ProjectLayout from "./layout";
 import BackgroundProcess from "./background-process";
 
 const base = "/onboarding/configurations/c1";
-const project = {
-  id: "c1",
-  name: "Quarterly members",
-  status: "SetupAddColumnsIncomplete",
-  applicationName: "Legacy ERP",
-  sourceType: "FlatFile",
-  isLocked: false,
-  lockReason: null,
-  schemes: ["Healthcare Trust Scheme"],
-  isDefault: false,
-};
-const layout = (status: string, canWrite: boolean, kind: "onboarding" | "migration" = "onboarding") => {
+const layout = (status: ProjectStatus, canWrite: boolean, kind: "onboarding" | "migration" = "onboarding") => {
   const page = kind === "onboarding" ? `${base}/details` : "/migration/projects/c1/details";
-  return renderPage(page, `${page}?companyId=co1`, ProjectLayout, { project: { ...project, status }, access: { canRead: true, canWrite } });
+  const project = workspaceOf({ id: "c1", name: "Quarterly members", status, schemes: ["Healthcare Trust Scheme"], isDefault: false });
+  return renderPage(page, `${page}?companyId=co1`, ProjectLayout, { project, access: { canRead: true, canWrite } });
 };
 const background = (canWrite: boolean) =>
-  renderPage(`${base}/background-process`, `${base}/background-process?companyId=co1`, BackgroundProcess, {
-    project: { id: "c1", status: "SetupAddColumnsIncomplete" },
-    isLocked: false,
-    lockReason: null,
-    lockState: "Unlocked",
-    jobs: [],
-    names: {},
-    canCancel: canWrite,
-    canForceUnlock: false,
-  });
+  renderPage(`${base}/background-process`, `${base}/background-process?companyId=co1`, BackgroundProcess, backgroundProcessData({ canCancel: canWrite }));
 
 describe("an unfinished setup", () => {
   it("offers a writer to continue it, at the step it resumes at", () => {
