@@ -5,7 +5,7 @@ import { createRemoteJWKSet } from "jose";
 import { afterAll, describe, expect, it } from "vitest";
 import { DEFAULT_ROLES_CLAIM } from "../../contracts/roles";
 import { bearerAuth, KEYS_UNAVAILABLE_MESSAGE } from "../../services/shared/bearer";
-import { PORTAL_URL, isRedirect, routeArgs, settle, signIn, startLiveServices } from "~/test/live-services";
+import { PORTAL_URL, isRedirect, routeArgs, settle, signIn, signInLoaders, startLiveServices } from "~/test/live-services";
 
 const live = await startLiveServices();
 afterAll(() => live.stop());
@@ -20,10 +20,7 @@ const { callService, FORBIDDEN_MESSAGE } = await import("./api.server");
 const { getSession, readSessionData, sessionStorage } = await import("./session.server");
 const { productInfoSchema } = await import("../../contracts/data-api");
 
-const loaders = {
-  login: (request: Request) => loginLoader(routeArgs(request)),
-  callback: (request: Request) => callbackLoader(routeArgs(request)),
-};
+const loaders = await signInLoaders();
 
 const withCookie = (path: string, cookie: string, init: RequestInit = {}) =>
   new Request(`${PORTAL_URL}${path}`, { ...init, headers: { cookie, ...init.headers } });

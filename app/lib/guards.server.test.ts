@@ -1,28 +1,18 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { DEMO_COMPANIES } from "../../scripts/demo-data";
-import { PORTAL_URL, isRedirect, routeArgs, settle, signIn, startLiveServices } from "~/test/live-services";
+import { PORTAL_URL, isRedirect, routeArgs, sessionCookies, settle, signIn, signInLoaders, startLiveServices, throughMiddleware } from "~/test/live-services";
 import { flashOf } from "~/test/flash-of";
 
 const live = await startLiveServices();
 afterAll(() => live.stop());
 
-const { loader: loginLoader } = await import("~/routes/auth/login");
-const { loader: callbackLoader } = await import("~/routes/auth/callback");
 const { shellMiddleware, shellOf, requireArea, requireUnlocked, requireWrite, READ_ONLY_MESSAGE } = await import("./guards.server");
 type Shell = import("./guards.server").Shell;
 const { getSession, sessionStorage } = await import("./session.server");
 const { middleware: areaMiddleware } = await import("~/routes/area/layout");
 
 const [cedar, acme, birch] = DEMO_COMPANIES;
-const loaders = {
-  login: (request: Request) => loginLoader(routeArgs(request)),
-  callback: (request: Request) => callbackLoader(routeArgs(request)),
-};
-const cookies = new Map<string, string>();
-async function cookieFor(email: string) {
-  if (!cookies.has(email)) cookies.set(email, (await signIn(loaders, email)).cookie);
-  return cookies.get(email)!;
-}
+const cookieFor = sessionCookies();
 
 const passed = () => Promise.resolve(new Response("the page"));
 
@@ -30,11 +20,7 @@ const passed = () => Promise.resolve(new Response("the page"));
 async function visit(email: string | null, path: string, more: Array<(args: any, next: () => Promise<Response>) => unknown> = []) {
   const request = new Request(`${PORTAL_URL}${path}`, { headers: email ? { cookie: await cookieFor(email) } : {} });
   const args = routeArgs(request);
-  const chain = [shellMiddleware, ...more].reduceRight<() => Promise<Response>>(
-    (next, mw) => () => Promise.resolve(mw(args, next) as Promise<Response>),
-    passed,
-  );
-  const result = await settle(chain());
+  const result = await throughMiddleware(args, [shellMiddleware, ...more], passed);
   const shell = await (async (): Promise<Shell | null> => {
     try {
       return await shellOf(args.context);
@@ -93,7 +79,7 @@ describe("shell: signed in and in a company", () => {
   });
 
   it("falls back to the identity roles when the permissions call fails (never more)", async () => {
-    const { cookie } = await signIn(loaders, "clientadmin@demo.test");
+    const { cookie } = await signIn(await signInLoaders(), "clientadmin@demo.test");
     const session = await getSession(new Request(PORTAL_URL, { headers: { cookie } }));
     // Asking for another user's permissions is refused by the client portal: the call fails.
     session.set("auth", { ...session.get("auth")!, userId: "a0000000-0000-4000-8000-000000000001" });

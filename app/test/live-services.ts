@@ -136,6 +136,33 @@ export function isRedirect(value: unknown, to?: string | RegExp): value is Respo
 
 export type Login = (request: Request) => Promise<unknown>;
 
+/** The portal's /login and /auth/callback loaders, as signIn calls them. Only after `startLiveServices()`: the portal reads its environment at import. */
+export async function signInLoaders(): Promise<{ login: Login; callback: Login }> {
+  const { loader: login } = await import("~/routes/auth/login");
+  const { loader: callback } = await import("~/routes/auth/callback");
+  return { login: async (request) => login(routeArgs(request)), callback: async (request) => callback(routeArgs(request)) };
+}
+
+/** A session cookie per user, each signed in for real once, on first use (only after `startLiveServices()`). */
+export function sessionCookies(): (email: string) => Promise<string> {
+  const cookies = new Map<string, Promise<string>>();
+  const signedIn = async (email: string) => (await signIn(await signInLoaders(), email)).cookie;
+  return (email) => {
+    if (!cookies.has(email)) cookies.set(email, signedIn(email));
+    return cookies.get(email)!;
+  };
+}
+
+/** Runs `middleware` in order as React Router does (each calls the next), then `handler`: what they returned or threw. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function throughMiddleware<Args>(args: Args, middleware: readonly ((args: Args, next: () => Promise<any>) => unknown)[], handler: () => unknown) {
+  const chain = middleware.reduceRight<() => Promise<unknown>>(
+    (next, mw) => () => Promise.resolve(mw(args, next)),
+    () => Promise.resolve(handler()),
+  );
+  return settle(chain());
+}
+
 /**
  * A real sign-in: the portal's /login loader, the provider's authorize and sign-in page (by HTTP),
  * then the portal's /auth/callback loader. Returns the portal's cookies and where it sent the user.

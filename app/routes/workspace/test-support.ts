@@ -4,29 +4,18 @@
  * Import it only after `startLiveServices()`: the portal reads its environment at import.
  */
 import { z } from "zod";
-import { PORTAL_URL, routeArgs, settle, signIn } from "~/test/live-services";
+import { PORTAL_URL, routeArgs, sessionCookies, throughMiddleware } from "~/test/live-services";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Middleware = (args: any, next: any) => unknown;
 type Handler = (args: any) => unknown;
 
 export async function createHarness() {
-  const { loader: loginLoader } = await import("~/routes/auth/login");
-  const { loader: callbackLoader } = await import("~/routes/auth/callback");
   const { shellMiddleware } = await import("~/lib/guards.server");
   const { middleware: areaMiddleware } = await import("~/routes/area/layout");
   const { requireAuth } = await import("~/lib/auth.server");
   const { callService } = await import("~/lib/api.server");
-  const loaders = {
-    login: (request: Request) => loginLoader(routeArgs(request)),
-    callback: (request: Request) => callbackLoader(routeArgs(request)),
-  };
-
-  const cookies = new Map<string, Promise<string>>();
-  function cookieFor(email: string) {
-    if (!cookies.has(email)) cookies.set(email, signIn(loaders, email).then((s) => s.cookie));
-    return cookies.get(email)!;
-  }
+  const cookieFor = sessionCookies();
 
   /**
    * Runs `handler` (a loader or action) for `path` as `email`, after the shell, area and `middleware`.
@@ -47,11 +36,7 @@ export async function createHarness() {
     }
     const request = new Request(`${PORTAL_URL}${path}`, { method: options.form ? "POST" : "GET", headers, body });
     const args = routeArgs(request, options.params ?? {});
-    const chain = [shellMiddleware as Middleware, ...(areaMiddleware as Middleware[]), ...(options.middleware ?? [])].reduceRight<() => Promise<unknown>>(
-      (next, mw) => () => Promise.resolve(mw(args, next)),
-      () => Promise.resolve(handler(args)),
-    );
-    return settle(chain());
+    return throughMiddleware(args, [shellMiddleware as Middleware, ...(areaMiddleware as Middleware[]), ...(options.middleware ?? [])], () => handler(args));
   }
 
   /** Calls the data API as `email` (to arrange a test), with the user's real access token; a FormData `body` goes as multipart. */

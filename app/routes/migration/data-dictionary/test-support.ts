@@ -3,25 +3,15 @@
  * the area's middleware first (real sign-in, real guards), then the route's own middleware, then the
  * loader or action. Import it only after `startLiveServices()` (the portal reads its env at import).
  */
-import { PORTAL_URL, routeArgs, settle, signIn } from "~/test/live-services";
+import { PORTAL_URL, routeArgs, sessionCookies, throughMiddleware } from "~/test/live-services";
 
 type Middleware = (args: any, next: () => Promise<unknown>) => unknown;
 type Handler = (args: any) => unknown;
 
 export async function createRouteHarness() {
-  const { loader: loginLoader } = await import("~/routes/auth/login");
-  const { loader: callbackLoader } = await import("~/routes/auth/callback");
   const { shellMiddleware } = await import("~/lib/guards.server");
   const { middleware: areaMiddleware } = await import("~/routes/area/layout");
-  const loaders = {
-    login: (request: Request) => loginLoader(routeArgs(request)),
-    callback: (request: Request) => callbackLoader(routeArgs(request)),
-  };
-  const cookies = new Map<string, string>();
-  async function cookieFor(email: string) {
-    if (!cookies.has(email)) cookies.set(email, (await signIn(loaders, email)).cookie);
-    return cookies.get(email)!;
-  }
+  const cookieFor = sessionCookies();
 
   /**
    * Runs `handler` (a loader or an action) for `path` as `email`, behind the shell and area
@@ -41,11 +31,7 @@ export async function createRouteHarness() {
       ...(options.body instanceof ReadableStream ? { duplex: "half" } : {}),
     } as RequestInit);
     const args = routeArgs(request, options.params ?? {});
-    const chain = [shellMiddleware as Middleware, ...(areaMiddleware as Middleware[]), ...(options.middleware ?? [])].reduceRight<() => Promise<unknown>>(
-      (next, mw) => () => Promise.resolve(mw(args, next)),
-      () => Promise.resolve(handler(args)),
-    );
-    return settle(chain());
+    return throughMiddleware(args, [shellMiddleware as Middleware, ...(areaMiddleware as Middleware[]), ...(options.middleware ?? [])], () => handler(args));
   }
 
   return { call, cookieFor };
