@@ -208,6 +208,18 @@ export const assignTemplatesSchema = z.object({
       .max(MAX_TEMPLATES_ASSIGNED_AT_ONCE, `Assign at most ${MAX_TEMPLATES_ASSIGNED_AT_ONCE} templates at once`),
   ),
 });
+/**
+ * "Run the templates": a page of the workspace's templates in run order, found by name, each with its levels
+ * and each level's scripts, ids and names only (never their SQL): what a run may be narrowed to.
+ */
+export const runChoicesQuerySchema = pageQuerySchema.extend({ name: z.string().trim().max(100).optional() });
+export const runChoiceSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  levels: z.array(z.object({ id: z.string(), name: z.string(), scripts: z.array(z.object({ id: z.string(), name: z.string() })) })),
+});
+export type RunChoice = z.infer<typeof runChoiceSchema>;
+export const runChoicesPageSchema = pageOf(runChoiceSchema);
 export const createProjectTemplateSchema = z.object({ name: nameSchema, description: descriptionSchema, type: templateTypeSchema });
 
 /** A project's copy beside its master: each script (matched by level and name, any case) the same, changed, or in one of them only. */

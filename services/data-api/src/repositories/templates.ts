@@ -3,6 +3,7 @@ import type { ExpressionBuilder, Kysely } from "kysely";
 import {
   TEMPLATE_STATUS_MOVES,
   type MoveDirection,
+  type RunChoice,
   type Template,
   type TemplateArea,
   type TemplateSearchQuery,
@@ -230,6 +231,49 @@ export async function getTemplate(db: Kysely<Database>, id: string): Promise<Tem
         })),
     })),
   };
+}
+
+/**
+ * "Run the templates"' choices: a page of a workspace's templates in run order, found by name, each with its
+ * levels and their scripts in order, ids and names only. Three queries whatever the page holds (the page,
+ * then its levels, then their scripts; the count only when the page does not tell it), never one per template.
+ */
+export async function runChoices(
+  db: Kysely<Database>,
+  search: { companyId: string; area: TemplateArea; projectId: string; name?: string; page: number; pageSize: number },
+): Promise<{ items: RunChoice[]; total: number; page: number; pageSize: number }> {
+  const found = await searchTemplates(db, { ...search, status: [], type: [], sort: "name" });
+  const ids = found.items.map((t) => t.id);
+  if (!ids.length) return { ...found, items: [] };
+  const [levels, scripts] = await Promise.all([
+    db.selectFrom("template_levels").select(["id", "template_id", "name"]).where("template_id", "in", ids).orderBy("position").orderBy("id").execute(),
+    db.selectFrom("scripts").select(["id", "level_id", "name"]).where("template_id", "in", ids).orderBy("position").orderBy("id").execute(),
+  ]);
+  const scriptsOf = groupedBy(scripts, (s) => s.level_id);
+  const levelsOf = groupedBy(levels, (l) => l.template_id);
+  return {
+    ...found,
+    items: found.items.map((t) => ({
+      id: t.id,
+      name: t.name,
+      levels: (levelsOf.get(t.id) ?? []).map((l) => ({
+        id: l.id,
+        name: l.name,
+        scripts: (scriptsOf.get(l.id) ?? []).map((s) => ({ id: s.id, name: s.name })),
+      })),
+    })),
+  };
+}
+
+/** Rows by `key`, each group in the rows' order (Map.groupBy, which Node 20 lacks). */
+function groupedBy<T>(rows: readonly T[], key: (row: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const row of rows) {
+    const group = groups.get(key(row));
+    if (group) group.push(row);
+    else groups.set(key(row), [row]);
+  }
+  return groups;
 }
 
 export type NewTemplate = Writer & {

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_COMPANIES } from "../../../../../scripts/demo-data.ts";
 import type { Template } from "../../../../../contracts/templates.ts";
 import { TEST_DATABASE_KINDS } from "../../../../shared/testing/databases.ts";
-import { alreadyAssignedMessage, NOT_AVAILABLE_MESSAGE, TEMPLATE_NOT_FOUND_MESSAGE, createTemplate } from "../../repositories/templates.ts";
+import type { KyselyPlugin } from "kysely";
+import { alreadyAssignedMessage, NOT_AVAILABLE_MESSAGE, TEMPLATE_NOT_FOUND_MESSAGE, createTemplate, runChoices } from "../../repositories/templates.ts";
 import { USERS, createTestApi, type TestApi } from "../../testing/harness.ts";
 import { makeApplication, makeProject } from "../../testing/project-fixtures.ts";
 
@@ -36,6 +37,20 @@ describe.each(TEST_DATABASE_KINDS)("a project's templates on %s", (kind) => {
   async function project(companyId: string = acme.id) {
     const app = await makeApplication(api, companyId);
     return makeProject(api, analyst, { companyId, applicationId: app.id });
+  }
+
+  /**
+   * 105 Available templates of Acme named `<prefix> <uuid part> 001`…, masters (`projectId` null) or a project's in that run
+   * order, written directly (only the listing matters where they are used; the API would need a call each).
+   */
+  async function bulkTemplates(prefix: string, projectId: string | null) {
+    const bulk = `${prefix} ${crypto.randomUUID().slice(0, 8)}`;
+    const ids: string[] = [];
+    for (let i = 1; i <= 105; i++) {
+      const name = `${bulk} ${String(i).padStart(3, "0")}`;
+      ids.push(await createTemplate(api.db, { userId: USERS.analyst.id, userName: null, companyId: acme.id, area: "migration", projectId, name, description: null, type: "Core", status: "Available" }));
+    }
+    return { bulk, ids };
   }
 
   it("assigns Available masters as copies, in run order; the first makes a project waiting for templates Active", async () => {
@@ -168,13 +183,8 @@ describe.each(TEST_DATABASE_KINDS)("a project's templates on %s", (kind) => {
 
   it("offers the Available masters of the project's types it does not hold yet, found in SQL past the first 100, by name, a page at a time", async () => {
     const p = await project();
-    // 105 Available masters (written directly: only the listing matters here), then the first 100 assigned.
-    const bulk = `Bulk ${crypto.randomUUID().slice(0, 8)}`;
-    const ids: string[] = [];
-    for (let i = 1; i <= 105; i++) {
-      const name = `${bulk} ${String(i).padStart(3, "0")}`;
-      ids.push(await createTemplate(api.db, { userId: USERS.analyst.id, userName: null, companyId: acme.id, area: "migration", projectId: null, name, description: null, type: "Core", status: "Available" }));
-    }
+    // 105 Available masters, then the first 100 assigned.
+    const { bulk, ids } = await bulkTemplates("Bulk", null);
     expect((await api.send("POST", `/api/v1/projects/${p.id}/templates/assign`, analyst, { templateIds: ids.slice(0, 100) })).status).toBe(200);
     // A template made in the project with a master's name: that master cannot be assigned either.
     await api.send("POST", `/api/v1/projects/${p.id}/templates`, analyst, { name: `${bulk} 105`, type: "Core", description: null });
@@ -189,6 +199,64 @@ describe.each(TEST_DATABASE_KINDS)("a project's templates on %s", (kind) => {
     expect(past.body).toMatchObject({ items: [], total: 4, page: 2 });
     // Another project holds none of them: all 105 are offered, the Draft is not.
     expect((await api.get(`/api/v1/projects/${(await project()).id}/templates/assignable?name=${encodeURIComponent(bulk)}`, analyst)).body.total).toBe(105);
+  });
+
+  it("answers what a run may choose past the first 100 templates: a page in run order, by name, with levels and scripts, no SQL, in a few queries", async () => {
+    const p = await project();
+    // 105 templates of the project, in run order.
+    const { bulk, ids } = await bulkTemplates("Run", p.id);
+    // The 101st gets two levels, a script in the second.
+    const base = `/api/v1/projects/${p.id}/templates/${ids[100]}`;
+    let t: Template = (await api.get(base, analyst)).body;
+    for (const level of ["Prepare", "Load"]) t = (await api.send("POST", `${base}/levels`, analyst, { version: t.version, name: level })).body;
+    const script = await api.send("POST", `${base}/levels/${t.levels[1]!.id}/scripts`, analyst, { version: t.version, name: "Customers", sql: "select 101;" });
+    expect(script.status).toBe(201);
+
+    const choices = (query: string, as = analyst, projectId = p.id) => api.get(`/api/v1/projects/${projectId}/templates/run-choices?${query}`, as);
+    const second = await choices("pageSize=100&page=2");
+    expect(second.status).toBe(200);
+    expect(second.body).toMatchObject({ total: 105, page: 2, pageSize: 100 });
+    expect(second.body.items.map((c: { name: string }) => c.name)).toEqual([101, 102, 103, 104, 105].map((i) => `${bulk} ${i}`));
+    expect(second.body.items[0]).toEqual({
+      id: ids[100],
+      name: `${bulk} 101`,
+      levels: [
+        { id: t.levels[0]!.id, name: "Prepare", scripts: [] },
+        { id: t.levels[1]!.id, name: "Load", scripts: [{ id: script.body.id, name: "Customers" }] },
+      ],
+    });
+    expect(JSON.stringify(second.body)).not.toContain("select 101");
+    // Found by name, in SQL.
+    const found = await choices(`name=${encodeURIComponent(`${bulk} 10`)}&pageSize=10`);
+    expect(found.body).toMatchObject({ total: 6, page: 1 });
+    expect(found.body.items.map((c: { name: string }) => c.name)).toEqual([100, 101, 102, 103, 104, 105].map((i) => `${bulk} ${i}`));
+    // The run order is the list's: the 101st moved up one place comes before the 100th.
+    const moving: Template = (await api.get(base, analyst)).body;
+    await api.send("POST", `${base}/move`, analyst, { version: moving.version, direction: "up" });
+    const names = (body: { items: { name: string }[] }) => body.items.map((c) => c.name);
+    expect(names((await choices(`name=${encodeURIComponent(`${bulk} 10`)}&pageSize=10`)).body).slice(0, 2)).toEqual([`${bulk} 101`, `${bulk} 100`]);
+    const listed = (await api.get(`/api/v1/projects/${p.id}/templates?page=2&pageSize=100`, analyst)).body;
+    expect(names((await choices("page=2&pageSize=100")).body)).toEqual(names(listed));
+    expect(names(listed)).toEqual([100, 102, 103, 104, 105].map((i) => `${bulk} ${i}`));
+
+    // A page of 100 templates is read in three queries (the page, its levels, their scripts) and its count, not one per template.
+    let queries = 0;
+    const counting: KyselyPlugin = {
+      transformQuery: (args) => {
+        queries++;
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    };
+    const page = await runChoices(api.db.withPlugin(counting), { companyId: acme.id, area: "migration", projectId: p.id, page: 1, pageSize: 100 });
+    expect(page.items).toHaveLength(100);
+    expect(queries).toBeLessThanOrEqual(4);
+
+    // Guarded as the list is: bad paging is a 400; to a user of another company the project is unknown, a 404.
+    expect((await choices("pageSize=7")).status).toBe(400);
+    const theirs = await project(birch.id);
+    expect((await choices("", await api.tokenFor(USERS.viewer), theirs.id)).status).toBe(404);
+    expect((await choices("", analyst, "no-such-project")).status).toBe(404);
   });
 
   it("guards templates by project: another project's template is 404, a locked project refuses writes, removal keeps the master", async () => {

@@ -10,6 +10,8 @@ import {
   masterComparisonSchema,
   moveSchema,
   projectTemplatesQuerySchema,
+  runChoicesPageSchema,
+  runChoicesQuerySchema,
   templatePageSchema,
   templateSchema,
   type MasterComparison,
@@ -72,6 +74,14 @@ export function createWorkspaceTemplatesRouter(descriptor: WorkspaceDescriptor) 
     summary: `The Available master templates of the ${noun}'s types not yet assigned to it (by master or by name), by name, a page at a time`,
     request: { params: workspaceIdParams, query: assignableTemplatesQuerySchema },
     responses: { 200: jsonContent(assignablePageSchema, "A page of master templates, and the ids asked that cannot be assigned."), ...readErrors },
+  });
+  const runChoices = createRoute({
+    method: "get",
+    path: `${base}/run-choices`,
+    tags: [tag],
+    summary: `What a run of the ${noun} may be narrowed to: its templates in run order, by name, a page at a time, each with its levels and their scripts (ids and names, no SQL)`,
+    request: { params: workspaceIdParams, query: runChoicesQuerySchema },
+    responses: { 200: jsonContent(runChoicesPageSchema, "A page of templates with their levels and scripts."), ...readErrors },
   });
   const assign = createRoute({
     method: "post",
@@ -138,6 +148,13 @@ export function createWorkspaceTemplatesRouter(descriptor: WorkspaceDescriptor) 
         templates.unassignableMasters(c.var.deps.db, to, ids),
       ]);
       return c.json({ ...found, leftOut }, 200);
+    })
+    .openapi(runChoices, async (c) => {
+      const { workspace } = await requireWorkspace(c, kind, c.req.valid("param").id, { write: false });
+      return c.json(
+        await templates.runChoices(c.var.deps.db, { companyId: workspace.company_id, area, projectId: workspace.id, ...c.req.valid("query") }),
+        200,
+      );
     })
     .openapi(assign, async (c) => {
       const { workspace } = await requireWorkspace(c, kind, c.req.valid("param").id, { write: true });
