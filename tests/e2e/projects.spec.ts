@@ -422,7 +422,26 @@ for (const javaScriptEnabled of [true, false]) {
       await page.getByRole("link", { name: "Run", exact: true }).click();
       await page.getByRole("radio", { name: /^Full/ }).check();
       await page.getByRole("radio", { name: "Chosen templates" }).check();
+      // The templates to choose from are found by name, a page at a time; what was chosen goes along in the URL.
+      const findToRun = page.getByRole("search", { name: "Find templates to run" });
+      await findToRun.getByLabel("Template name contains").fill("SLOW");
+      await findToRun.getByRole("button", { name: "Search", exact: true }).click();
+      await expect(page).toHaveURL(/[?&]name=SLOW/);
+      await expect(page.getByRole("group", { name: "Templates" }).getByRole("checkbox")).toHaveCount(1);
       await page.getByRole("checkbox", { name: "Slow", exact: true }).check();
+      if (javaScriptEnabled) await expectNoViolations(page);
+      await findToRun.getByLabel("Template name contains").fill(`No such template ${suffix}`);
+      await findToRun.getByRole("button", { name: "Search", exact: true }).click();
+      await expect(page.getByText(`No template's name contains “No such template ${suffix}”.`)).toBeVisible();
+      await expect(page.getByText("1 more template chosen on other pages.")).toBeVisible();
+      await expect(page.getByRole("radio", { name: /^Full/ })).toBeChecked();
+      await expect(page.getByRole("radio", { name: "Chosen templates" })).toBeChecked();
+      // "Clear search" submits the same form: back to every template, Slow still ticked, the master not.
+      await findToRun.getByRole("button", { name: "Clear search" }).click();
+      await expect(page).not.toHaveURL(/[?&](name|clear)=/);
+      await expect(page.getByRole("checkbox", { name: "Slow", exact: true })).toBeChecked();
+      await expect(page.getByRole("checkbox", { name: master, exact: true })).not.toBeChecked();
+      await expect(page.getByRole("radio", { name: /^Full/ })).toBeChecked();
       await page.getByRole("button", { name: "Start the run" }).click();
       await expect(page.getByText("Running", { exact: true }).first()).toBeVisible();
       await page.getByRole("button", { name: "Cancel" }).click();

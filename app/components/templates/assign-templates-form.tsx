@@ -1,14 +1,12 @@
 import { useState } from "react";
-import { Link, useFormAction, useLocation } from "react-router";
+import { Link, useLocation } from "react-router";
 import { MAX_TEMPLATES_ASSIGNED_AT_ONCE, type TemplateSummary } from "../../../contracts/templates";
-import { StatusButton } from "~/components/forms/status-button";
 import { useIntentPending } from "~/components/projects/use-intent-pending";
 import { RefusalAlert } from "~/components/forms/fields";
-import { ListSearchForm } from "~/components/ui/list-search-form";
-import { Pagination, PastTheEnd } from "~/components/ui/pagination";
-import { SearchField } from "~/components/ui/search-field";
+import { PastTheEnd } from "~/components/ui/pagination";
 import { useCompanyHref } from "~/lib/company-href";
 import { DEFAULT_PAGE_SIZE, type ListPaging } from "~/lib/list-search";
+import { TickedTemplates, TicksPostButton } from "./ticked-templates";
 
 /**
  * What "Assign templates" was asked for (readAssignableSearch): a name contained, a page and its size,
@@ -29,11 +27,8 @@ const templates = (n: number) => `${n} ${n === 1 ? "template" : "templates"}`;
  * by name, each a checkbox, and the button. Used by a workspace's assigned/add page and by its
  * wizard's last step. Each chosen template is copied into the workspace with its levels and scripts.
  *
- * The ticks outlive paging and searching without JavaScript: search, checkboxes, page buttons and the
- * assign button belong to one GET form (the `form` attribute), whose Search, Clear search and
- * Previous/Next carry the ticks to the next URL (`selected`, repeated), and whose assign button posts
- * them all (formMethod). The ticks of other pages travel as hidden fields; this page's are its
- * checkboxes. Only "Clear selection", a link, drops them all.
+ * The ticks outlive paging and searching without JavaScript (TickedTemplates): they travel in the URL as
+ * `selected`, repeated, and the assign button posts them all. Only "Clear selection", a link, drops them all.
  */
 export function AssignTemplatesForm({
   search,
@@ -49,8 +44,6 @@ export function AssignTemplatesForm({
   const pending = useIntentPending("assign");
   const location = useLocation();
   const here = location.pathname;
-  // The post goes to this URL (with its search), so a refusal shows the same page and ticks.
-  const postAction = useFormAction();
   const href = useCompanyHref();
   const listed = new Set(result.items.map((t) => t.id));
   const elsewhere = search.selected.filter((id) => !listed.has(id));
@@ -60,22 +53,14 @@ export function AssignTemplatesForm({
     pageSize: search.pageSize === DEFAULT_PAGE_SIZE ? undefined : search.pageSize,
   };
   return (
-    <div className="flex flex-col gap-4">
-      <ListSearchForm
-        id={FORM_ID}
-        action={here}
-        label="Find master templates"
-        sort="name"
-        defaultSort="name"
-        pageSize={search.pageSize}
-        pageSizeId="assign-templates-page-size"
-        keep={{ selected: elsewhere }}
-        clearSubmits
-        filtered={Boolean(search.name)}
-        clearLabel="Clear search"
-      >
-        <SearchField id="assign-templates-search" label="Template name contains" value={search.name} />
-      </ListSearchForm>
+    <TickedTemplates
+      formId={FORM_ID}
+      label="Find master templates"
+      search={search}
+      keep={{ selected: elsewhere }}
+      result={result}
+      pagesLabel="Pages of master templates"
+    >
       {errors.length ? <RefusalAlert refusal={errors}>{errors.join(" ")}</RefusalAlert> : null}
       {search.selectionCapped ? (
         <p className="text-sm">
@@ -99,9 +84,9 @@ export function AssignTemplatesForm({
           {result.items.length ? <TemplateChoices key={location.search} items={result.items} selected={search.selected} elsewhere={elsewhere.length} /> : null}
           {!result.items.length ? <p className="text-sm">{`${templates(elsewhere.length)} selected on other pages.`}</p> : null}
           <div className="flex flex-wrap items-center gap-4">
-            <StatusButton type="submit" form={FORM_ID} formMethod="post" formAction={postAction} name="intent" value="assign" pending={pending}>
+            <TicksPostButton form={FORM_ID} name="intent" value="assign" pending={pending}>
               Assign templates
-            </StatusButton>
+            </TicksPostButton>
             {search.selected.length ? (
               <Link to={href(here, query)} className="text-sm text-brand hover:underline">
                 Clear selection
@@ -110,17 +95,7 @@ export function AssignTemplatesForm({
           </div>
         </div>
       ) : null}
-      {result.total > 0 ? (
-        <Pagination
-          label="Pages of master templates"
-          page={result.page}
-          pageSize={result.pageSize}
-          total={result.total}
-          noun={["template", "templates"]}
-          form={FORM_ID}
-        />
-      ) : null}
-    </div>
+    </TickedTemplates>
   );
 }
 

@@ -1,19 +1,23 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, Link } from "react-router";
+import { Fragment } from "react";
+import { data, Link, useLocation } from "react-router";
 import { z } from "zod";
-import { ON_ERROR_CHOICES, ON_ERROR_LABELS, RUN_START_STATUSES, RUN_TYPES } from "../../../contracts/values/runs";
+import { ON_ERROR_CHOICES, ON_ERROR_LABELS, RUN_START_STATUSES, RUN_TYPES, type OnError, type RunType } from "../../../contracts/values/runs";
 import { whenFieldsPass } from "../../../contracts/common";
 import { PROJECT_STATUS_LABELS } from "../../../contracts/values/projects";
 import { CheckboxGroupField, FormErrors, RadioGroupField, RefusalAlert, SelectField } from "~/components/forms/fields";
-import { StatusButton, useIsPending } from "~/components/forms/status-button";
+import { useIsPending } from "~/components/forms/status-button";
+import { TickedTemplates, TicksPostButton } from "~/components/templates/ticked-templates";
 import { buttonVariants } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
+import { PastTheEnd } from "~/components/ui/pagination";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
-import { getFormProps, useServerForm, type FormResult } from "~/lib/forms";
+import { useServerForm, type FormResult } from "~/lib/forms";
+import type { ListPaging } from "~/lib/list-search";
 import { readFormData, serviceFailure } from "~/lib/forms.server";
 import { useTemplatePaths } from "./paths";
-import { requireTemplateWrite, templateScope, workspaceOwnerOf, workspaceTemplates } from "./templates.server";
+import { readTickedSearch, requireTemplateWrite, tickedIds, workspaceOwnerOf, workspaceTemplates } from "./templates.server";
 import { requireWorkspace } from "../workspace/workspace.server";
 import type { Route } from "./+types/run";
 
@@ -21,7 +25,16 @@ import type { Route } from "./+types/run";
  * "Run" (…/templates/run): Full or Test; all templates, some templates, some levels or one script;
  * on error stop (default) or go on. A job: the page of the run follows it. A Full run's preflight
  * refuses scripts that do not parse or name tables that do not exist, each listed here.
+ *
+ * The templates to choose from (with their levels and scripts) come a page at a time, found by name, as
+ * "Assign templates" offers its (TickedTemplates): every field of the page belongs to the one GET form, so
+ * paging and searching carry the ticks, the type, what to run, the script and on error to the next URL, and
+ * the ticks of other pages travel as hidden fields until "Start the run" posts them all.
  */
+
+/** The one form of the page: its search, fields, page buttons and "Start the run" submit it, each from its place. */
+const FORM_ID = "run";
+
 const SCOPES = [
   { value: "all", label: "All templates" },
   { value: "templates", label: "Chosen templates" },
@@ -29,10 +42,13 @@ const SCOPES = [
   { value: "script", label: "One script" },
 ] as const;
 
+type Scope = (typeof SCOPES)[number]["value"];
+const SCOPE_VALUES = SCOPES.map((s) => s.value) as [Scope, ...Scope[]];
+
 const formSchema = z
   .object({
     type: z.enum(RUN_TYPES, { error: "Choose Full or Test" }),
-    scope: z.enum(["all", "templates", "levels", "script"]).default("all"),
+    scope: z.enum(SCOPE_VALUES).default("all"),
     templateIds: z.array(z.string()).default([]),
     levelIds: z.array(z.string()).default([]),
     scriptId: z.string().optional(),
@@ -47,17 +63,47 @@ const formSchema = z
     whenFieldsPass("scope", "templateIds", "levelIds", "scriptId"),
   );
 
-/** The workspace's templates with their levels and scripts: what a run may be narrowed to. */
-async function choices(context: Route.LoaderArgs["context"], request: Request) {
-  const owner = workspaceOwnerOf(request);
-  const { api } = await templateScope(context);
-  const list = await workspaceTemplates(context, owner).list({ page: 1, pageSize: 100 });
-  return Promise.all(list.items.map((t) => api(t.id).get()));
+/**
+ * What the page was asked for (?type=&scope=&templateIds=&levelIds=&scriptId=&onError=, with the templates'
+ * search and page): what the user chose, carried from page to page. A value the form does not offer falls
+ * back to the form's default; ids are the data API's to check when the run starts.
+ */
+type RunSearch = ListPaging<"name"> & {
+  name: string;
+  type: RunType;
+  scope: Scope;
+  templateIds: string[];
+  levelIds: string[];
+  scriptId: string | null;
+  onError: OnError;
+};
+
+function readRunSearch(url: URL): RunSearch {
+  const params = url.searchParams;
+  const oneOf = <T extends string>(key: string, values: readonly T[], fallback: T): T => {
+    const value = params.get(key);
+    return values.includes(value as T) ? (value as T) : fallback;
+  };
+  return {
+    ...readTickedSearch(url),
+    type: oneOf("type", RUN_TYPES, "Test"),
+    scope: oneOf("scope", SCOPE_VALUES, "all"),
+    templateIds: tickedIds(params.getAll("templateIds")),
+    levelIds: tickedIds(params.getAll("levelIds")),
+    scriptId: params.get("scriptId") || null,
+    onError: oneOf("onError", ON_ERROR_CHOICES, "stop"),
+  };
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
+  const owner = workspaceOwnerOf(request);
   await requireTemplateWrite(context, (p) => p.list);
-  const [{ project, paths }, templates] = await Promise.all([requireWorkspace(context), choices(context, request)]);
+  const search = readRunSearch(new URL(request.url));
+  // The workspace's templates with their levels and scripts, a page at a time: one call, whatever their number.
+  const [{ project, paths }, templates] = await Promise.all([
+    requireWorkspace(context),
+    workspaceTemplates(context, owner).runChoices({ name: search.name || undefined, page: search.page, pageSize: search.pageSize }),
+  ]);
   // A run starts only from these (the data API refuses the others): the page says why rather than offer a form that fails.
   const runnable = (RUN_START_STATUSES as readonly string[]).includes(project.status);
   return {
@@ -68,11 +114,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
           status: PROJECT_STATUS_LABELS[project.status],
           setupStep: paths.setupIncomplete(project.status) ? paths.nextStep(project) : null,
         },
-    templates: templates.map((t) => ({
-      id: t.id,
-      name: t.name,
-      levels: t.levels.map((l) => ({ id: l.id, name: l.name, scripts: l.scripts.map((s) => ({ id: s.id, name: s.name })) })),
-    })),
+    search,
+    templates,
   };
 }
 
@@ -107,18 +150,35 @@ export async function action({ request, context }: Route.ActionArgs) {
 export const handle = { breadcrumb: "Run" };
 
 export default function RunTemplates({ loaderData, actionData }: Route.ComponentProps) {
-  const { templates, notRunnable } = loaderData;
+  const { templates, search, notRunnable } = loaderData;
   const href = useCompanyHref();
   const paths = useTemplatePaths();
   const pending = useIsPending();
+  // A new page or search starts the fields from the URL's choices (Back and Forward included); a refused post keeps the user's.
+  const shown = useLocation().search;
   const result = actionData as ActionData | undefined;
   const [form, fields] = useServerForm({
-    id: "run",
+    id: FORM_ID,
     lastResult: result?.result,
     required: ["type"],
-    defaultValue: { type: "Test", scope: "all", onError: "stop" },
+    defaultValue: {
+      type: search.type,
+      scope: search.scope,
+      templateIds: search.templateIds,
+      levelIds: search.levelIds,
+      scriptId: search.scriptId ?? undefined,
+      onError: search.onError,
+    },
   });
   const [first, ...more] = result?.errors ?? [];
+  const levels = templates.items.flatMap((t) => t.levels.map((l) => ({ value: l.id, label: `${t.name}: ${l.name}` })));
+  const scripts = templates.items.flatMap((t) => t.levels.flatMap((l) => l.scripts.map((s) => ({ value: s.id, label: `${t.name}: ${l.name}: ${s.name}` }))));
+  // What was chosen on other pages: hidden fields of the form (a script, an option of its select), posted with this page's.
+  const listedTemplates = new Set(templates.items.map((t) => t.id));
+  const listedLevels = new Set(levels.map((l) => l.value));
+  const templatesElsewhere = search.templateIds.filter((id) => !listedTemplates.has(id));
+  const levelsElsewhere = search.levelIds.filter((id) => !listedLevels.has(id));
+  const scriptElsewhere = search.scriptId && !scripts.some((s) => s.value === search.scriptId) ? search.scriptId : null;
   return (
     <Card className="max-w-3xl">
       <h2 className="text-lg font-semibold">Run the templates</h2>
@@ -143,52 +203,80 @@ export default function RunTemplates({ loaderData, actionData }: Route.Component
             </Link>
           ) : null}
         </p>
-      ) : templates.length === 0 ? (
+      ) : templates.total === 0 && !search.name ? (
         <p className="mt-3 text-sm">There are no templates to run yet: assign one first.</p>
       ) : (
-        <Form method="post" {...getFormProps(form)} className="mt-4 flex flex-col gap-5">
+        <div className="mt-4 flex flex-col gap-5">
           <FormErrors form={form} />
+          <Fragment key={`type and scope ${shown}`}>
+            <RadioGroupField
+              label="Type"
+              field={fields.type!}
+              options={[
+                { value: "Full", label: "Full", description: "Each script's changes are kept (each script in its own transaction)." },
+                { value: "Test", label: "Test", description: "Everything is rolled back at the end: see what the run would change." },
+              ]}
+            />
+            <RadioGroupField label="What to run" field={fields.scope!} options={SCOPES} />
+          </Fragment>
+          <TickedTemplates
+            formId={FORM_ID}
+            label="Find templates to run"
+            search={search}
+            keep={{ templateIds: templatesElsewhere, levelIds: levelsElsewhere }}
+            result={templates}
+            pagesLabel="Pages of templates"
+          >
+            {templates.total === 0 ? (
+              <p className="text-sm">{`No template's name contains “${search.name}”.`}</p>
+            ) : templates.items.length === 0 ? (
+              <PastTheEnd page={templates.page} />
+            ) : null}
+            <Fragment key={`choices ${shown}`}>
+              <CheckboxGroupField
+                label="Templates"
+                field={fields.templateIds!}
+                options={templates.items.map((t) => ({ value: t.id, label: t.name }))}
+                description={`With Chosen templates.${chosenElsewhere(templatesElsewhere.length, "template", "templates")}`}
+              />
+              <CheckboxGroupField
+                label="Levels"
+                field={fields.levelIds!}
+                options={levels}
+                description={`With Chosen levels.${chosenElsewhere(levelsElsewhere.length, "level", "levels")}`}
+              />
+              <SelectField
+                label="Script"
+                field={fields.scriptId!}
+                placeholder="Choose a script"
+                options={scriptElsewhere ? [{ value: scriptElsewhere, label: "The script chosen on another page" }, ...scripts] : scripts}
+                description="With One script."
+              />
+            </Fragment>
+          </TickedTemplates>
           <RadioGroupField
-            label="Type"
-            field={fields.type!}
-            options={[
-              { value: "Full", label: "Full", description: "Each script's changes are kept (each script in its own transaction)." },
-              { value: "Test", label: "Test", description: "Everything is rolled back at the end: see what the run would change." },
-            ]}
+            key={`on error ${shown}`}
+            label="On error"
+            field={fields.onError!}
+            options={ON_ERROR_CHOICES.map((c) => ({ value: c, label: ON_ERROR_LABELS[c] }))}
           />
-          <RadioGroupField label="What to run" field={fields.scope!} options={SCOPES} />
-          <CheckboxGroupField
-            label="Templates"
-            field={fields.templateIds!}
-            options={templates.map((t) => ({ value: t.id, label: t.name }))}
-            description="With Chosen templates."
-          />
-          <CheckboxGroupField
-            label="Levels"
-            field={fields.levelIds!}
-            options={templates.flatMap((t) => t.levels.map((l) => ({ value: l.id, label: `${t.name}: ${l.name}` })))}
-            description="With Chosen levels."
-          />
-          <SelectField
-            label="Script"
-            field={fields.scriptId!}
-            placeholder="Choose a script"
-            options={templates.flatMap((t) => t.levels.flatMap((l) => l.scripts.map((s) => ({ value: s.id, label: `${t.name}: ${l.name}: ${s.name}` }))))}
-            description="With One script."
-          />
-          <RadioGroupField label="On error" field={fields.onError!} options={ON_ERROR_CHOICES.map((c) => ({ value: c, label: ON_ERROR_LABELS[c] }))} />
           <div className="flex flex-wrap gap-2">
-            <StatusButton type="submit" pending={pending}>
+            <TicksPostButton form={FORM_ID} pending={pending}>
               Start the run
-            </StatusButton>{" "}
+            </TicksPostButton>{" "}
             <Link to={href(paths.list)} className={buttonVariants({ variant: "outline" })}>
               Back to the templates
             </Link>
           </div>
-        </Form>
+        </div>
       )}
     </Card>
   );
+}
+
+/** " 2 more chosen on other pages.": the ticks this page does not show, which the form keeps. */
+function chosenElsewhere(n: number, one: string, many: string): string {
+  return n ? ` ${n} more ${n === 1 ? one : many} chosen on other pages.` : "";
 }
 
 export function meta() {

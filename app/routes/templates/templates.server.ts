@@ -6,6 +6,7 @@ import type { AssignableSearch } from "~/components/templates/assign-templates-f
 import { masterTemplateApi, templateApi, workspaceTemplatesApi, type TemplateApi } from "~/lib/api/templates.server";
 import { accessSettings, afterGuard, beside, callerOf, requireUnlocked, requireWrite, shellOf, type Shell } from "~/lib/guards.server";
 import { readFormData, serviceFailure, unknownIntent } from "~/lib/forms.server";
+import type { ListPaging } from "~/lib/list-search";
 import { clearedSearchHref, readContains, readPaging } from "~/lib/list-search.server";
 import { projectScope } from "../workspace/workspace.server";
 import { templateOwnerOf, templatePathsOf, type TemplateOwner, type TemplatePaths } from "./paths";
@@ -106,22 +107,30 @@ export function workspaceOwnerOf(request: Request): Extract<TemplateOwner, { kin
   return owner;
 }
 
-/** Template ids ticked (`selected`, repeated in the URL or the post), each once, in the order sent. */
-const tickedIds = (values: readonly FormDataEntryValue[]) => [...new Set(values.filter((v): v is string => typeof v === "string" && v.trim() !== ""))];
+/** Ids ticked (a repeated parameter of the URL or the post: `selected`), each once, in the order sent. */
+export const tickedIds = (values: readonly FormDataEntryValue[]) => [...new Set(values.filter((v): v is string => typeof v === "string" && v.trim() !== ""))];
 
 /**
- * "Assign templates"' search, page and page size (?name=&page=&pageSize=) and the templates ticked on
- * any page (?selected=, repeated: the search and the page buttons carry them), as its loader reads
- * them from the URL: at most MAX_TEMPLATES_ASSIGNED_AT_ONCE, the page saying when more were dropped.
- * Its "Clear search" submits the form with the ticks: it is redirected to the URL without the search.
+ * The search, page and page size (?name=&page=&pageSize=) of a page of templates whose ticks outlive paging
+ * (TickedTemplates), as its loader reads them from the URL. Its "Clear search" submits the form with the
+ * ticks: it is redirected to the URL without the search.
  */
-export function readAssignableSearch(url: URL): AssignableSearch {
+export function readTickedSearch(url: URL): ListPaging<"name"> & { name: string } {
   const cleared = clearedSearchHref(url);
   if (cleared) throw redirect(cleared);
+  return { name: readContains(url.searchParams), ...readPaging(url.searchParams, ["name"], "name") };
+}
+
+/**
+ * "Assign templates"' search (readTickedSearch) and the templates ticked on any page (?selected=, repeated:
+ * the search and the page buttons carry them), as its loader reads them from the URL: at most
+ * MAX_TEMPLATES_ASSIGNED_AT_ONCE, the page saying when more were dropped.
+ */
+export function readAssignableSearch(url: URL): AssignableSearch {
+  const search = readTickedSearch(url);
   const ticked = tickedIds(url.searchParams.getAll("selected"));
   return {
-    name: readContains(url.searchParams),
-    ...readPaging(url.searchParams, ["name"], "name"),
+    ...search,
     selected: ticked.slice(0, MAX_TEMPLATES_ASSIGNED_AT_ONCE),
     selectionCapped: ticked.length > MAX_TEMPLATES_ASSIGNED_AT_ONCE,
     leftOut: [],

@@ -1,0 +1,71 @@
+import type * as React from "react";
+import { useFormAction, useLocation } from "react-router";
+import { StatusButton } from "~/components/forms/status-button";
+import { ListSearchForm } from "~/components/ui/list-search-form";
+import { Pagination } from "~/components/ui/pagination";
+import { SearchField } from "~/components/ui/search-field";
+
+/** Parameters the search keeps as hidden fields: the ticks of other pages (an array repeats its name). */
+type Kept = Record<string, string | string[] | undefined>;
+
+/**
+ * A page of templates found by name whose ticks outlive paging and searching without JavaScript ("Assign
+ * templates", "Run the templates"). The search, the page's checkboxes (and any other field of the page), the
+ * page buttons and the post button belong to one GET form, `formId` (the `form` attribute): its Search, Clear
+ * search and Previous/Next carry them all to the next URL; the ticks of other pages travel as hidden fields
+ * (`keep`), this page's are its checkboxes; the post button (TicksPostButton) posts them all. Its loader reads
+ * the URL with readTickedSearch. `children` sit between the search and the pages.
+ */
+export function TickedTemplates({
+  formId,
+  label,
+  search,
+  keep,
+  result,
+  pagesLabel,
+  children,
+}: {
+  formId: string;
+  /** The search's landmark: "Find master templates". */
+  label: string;
+  search: { name: string; pageSize: number };
+  keep: Kept;
+  result: { total: number; page: number; pageSize: number };
+  /** The pages' landmark: "Pages of master templates". */
+  pagesLabel: string;
+  children: React.ReactNode;
+}) {
+  const here = useLocation().pathname;
+  return (
+    <div className="flex flex-col gap-4">
+      <ListSearchForm
+        id={formId}
+        action={here}
+        label={label}
+        sort="name"
+        defaultSort="name"
+        pageSize={search.pageSize}
+        pageSizeId={`${formId}-page-size`}
+        keep={keep}
+        clearSubmits
+        filtered={Boolean(search.name)}
+        clearLabel="Clear search"
+      >
+        <SearchField id={`${formId}-search`} label="Template name contains" value={search.name} />
+      </ListSearchForm>
+      {children}
+      {result.total > 0 ? (
+        <Pagination label={pagesLabel} page={result.page} pageSize={result.pageSize} total={result.total} noun={["template", "templates"]} form={formId} />
+      ) : null}
+    </div>
+  );
+}
+
+/**
+ * TickedTemplates' post: submits its GET form as a post, to this URL with its search (useFormAction), so that a
+ * refusal shows the same page and ticks.
+ */
+export function TicksPostButton({ form, ...props }: Omit<React.ComponentProps<typeof StatusButton>, "type" | "formMethod" | "formAction"> & { form: string }) {
+  const postAction = useFormAction();
+  return <StatusButton type="submit" form={form} formMethod="post" formAction={postAction} {...props} />;
+}

@@ -1,0 +1,76 @@
+/**
+ * "Run the templates" as a browser without JavaScript gets it, on page 2 of a workspace's templates: every
+ * field belongs to the one GET form whose Search and Previous/Next carry them to the next URL, what was
+ * chosen on other pages travels in it as hidden fields (a script, as its select's option), and "Start the
+ * run" posts that form to this URL.
+ */
+import { describe, expect, it } from "vitest";
+import type { RunChoice } from "../../../contracts/templates";
+import { renderPage } from "~/test/render-page";
+import RunTemplates from "./run";
+
+const page = "/migration/projects/p1/templates/run";
+const choice = (n: number): RunChoice => ({
+  id: `t${n}`,
+  name: `Template ${n}`,
+  levels: [{ id: `l${n}`, name: "Load", scripts: [{ id: `s${n}`, name: `Script ${n}` }] }],
+});
+const search = "?companyId=c1&type=Full&scope=templates&templateIds=t1&templateIds=t102&levelIds=l7&scriptId=s3&onError=continue&pageSize=100&page=2";
+
+function secondPage() {
+  return renderPage(page, `${page}${search}`, RunTemplates, {
+    notRunnable: null,
+    search: {
+      name: "",
+      sort: "name",
+      page: 2,
+      pageSize: 100,
+      type: "Full",
+      scope: "templates",
+      templateIds: ["t1", "t102"],
+      levelIds: ["l7"],
+      scriptId: "s3",
+      onError: "continue",
+    },
+    templates: { items: [101, 102, 103, 104, 105].map(choice), total: 105, page: 2, pageSize: 100 },
+  });
+}
+
+/** The <input> of `name` and `value` as rendered (attributes in React's order). */
+const input = (html: string, name: string, value: string) => new RegExp(`<input[^>]*name="${name}"[^>]*value="${value}"[^>]*>`).exec(html)?.[0] ?? "";
+/** The opening tag of the button that reads `text`. */
+const button = (html: string, text: string) => new RegExp(`(<button[^>]*>)${text}</button>`).exec(html)?.[1] ?? "";
+
+describe("the run page past the first 100 templates", () => {
+  it("offers the 101st template, its level and its script, as fields of the one form", () => {
+    const html = secondPage();
+    expect(input(html, "templateIds", "t101")).toMatch(/type="checkbox"/);
+    expect(input(html, "templateIds", "t101")).toContain('form="run"');
+    expect(input(html, "levelIds", "l101")).toContain('form="run"');
+    expect(html).toMatch(/<option value="s101">Template 101: Load: Script 101<\/option>/);
+    expect(html).toContain("Page 2 of 2 · 105 templates");
+    // Previous submits the form (with every choice of this page) rather than follow a link.
+    for (const attribute of ['type="submit"', 'form="run"', 'name="page"', 'value="1"']) expect(button(html, "Previous")).toContain(attribute);
+    // Start the run posts the same form to this page, its search kept.
+    for (const attribute of ['type="submit"', 'form="run"', 'formMethod="post"', `formAction="${page}?companyId=c1&amp;type=Full`])
+      expect(button(html, "Start the run")).toContain(attribute);
+  });
+
+  it("keeps what was chosen on other pages and on this one: ticks, type, what to run, script, on error", () => {
+    const html = secondPage();
+    const form = /<form[^>]*id="run"[^>]*>[^]*?<\/form>/.exec(html)?.[0] ?? "";
+    expect(form).toContain('role="search"');
+    // Page 1's tick and a level of another page: hidden fields of the form; this page's tick, its checkbox, ticked.
+    expect(input(form, "templateIds", "t1")).toContain('type="hidden"');
+    expect(input(form, "levelIds", "l7")).toContain('type="hidden"');
+    expect(input(html, "templateIds", "t102")).toMatch(/type="checkbox"[^>]*checked=""/);
+    expect(input(form, "templateIds", "t102")).toBe("");
+    expect(html).toContain("1 more template chosen on other pages.");
+    expect(html).toContain("1 more level chosen on other pages.");
+    // The script chosen on another page stays chosen, as an option of its select.
+    expect(html).toMatch(/<option value="s3" selected="">The script chosen on another page<\/option>/);
+    expect(input(html, "type", "Full")).toContain('checked=""');
+    expect(input(html, "scope", "templates")).toContain('checked=""');
+    expect(input(html, "onError", "continue")).toContain('checked=""');
+  });
+});
