@@ -133,7 +133,7 @@ describe("the templates a run may be narrowed to", () => {
     expect(isRedirect(cleared, pageUrl(projectId, `pageSize=10&type=Full&scope=levels&levelIds=l1&templateIds=${ids[0]}&onError=stop`))).toBe(true);
   });
 
-  it("says at the top, with a 4xx, when the only template ticked was deleted meanwhile; a bad choice in the URL falls back to the default", async () => {
+  it("says at the top, with a 4xx, when a template ticked was deleted meanwhile, nothing started; a bad choice in the URL falls back to the default", async () => {
     const { projectId, ids } = await projectWithTemplates(2, [1, 2]);
     const offered = (await call(ANALYST, pageUrl(projectId, `type=Sometimes&scope=everything&onError=maybe`), run.loader, route(projectId))) as Offered;
     expect(offered.search).toMatchObject({ type: "Test", scope: "all", onError: "stop", templateIds: [], scriptId: null });
@@ -146,11 +146,12 @@ describe("the templates a run may be narrowed to", () => {
         form: [
           ["type", "Test"],
           ["scope", "templates"],
+          ["templateIds", ids[0]!],
           ["templateIds", ids[1]!],
         ],
       }),
     );
     expect(refused?.status).toBe(409);
-    expect(refused?.data.errors).toEqual(["There is no script to run in what was chosen."]);
+    expect(refused?.data.errors).toEqual(["A template you chose is no longer in the project (removed meanwhile): nothing was started. Choose again."]);
   });
 });

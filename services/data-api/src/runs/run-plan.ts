@@ -11,7 +11,42 @@ import type { PlannedStep, RunScope } from "../repositories/runs.ts";
 /** A rerun's refusal when its first failed script was removed since: `noun` is the workspace's (project, configuration). */
 export const rerunScriptGoneMessage = (noun: string) => `The script that failed is no longer in the ${noun}: start a new run instead.`;
 
+/**
+ * A new run's refusal when a template, level or script it was narrowed to is not in the workspace
+ * (removed since the Run page was read, or an id of elsewhere): the run would otherwise start with the
+ * rest and leave it out unsaid.
+ */
+export const chosenGoneMessage = (what: "template" | "level" | "script", gone: number, noun: string) =>
+  `${gone === 1 ? `A ${what} you chose is` : `${gone} ${what}s you chose are`} no longer in the ${noun} (removed meanwhile): nothing was started. Choose again.`;
+
+/** The chosen ids of the workspace's templates, levels and script that are not in it: a new run's scope must name only what is. */
+async function refuseChosenGone(db: Kysely<Database>, projectId: string, scope: RunScope, noun: string) {
+  const ofWorkspace = db.selectFrom("templates as t").where("t.project_id", "=", projectId);
+  const chosen = [
+    ["template", unique(scope.templateIds), (ids: string[]) => ofWorkspace.select("t.id").where("t.id", "in", ids)],
+    [
+      "level",
+      unique(scope.levelIds),
+      (ids: string[]) => ofWorkspace.innerJoin("template_levels as l", "l.template_id", "t.id").select("l.id").where("l.id", "in", ids),
+    ],
+    [
+      "script",
+      scope.scriptId ? [scope.scriptId] : [],
+      (ids: string[]) => ofWorkspace.innerJoin("scripts as s", "s.template_id", "t.id").select("s.id").where("s.id", "in", ids),
+    ],
+  ] as const;
+  for (const [what, ids, inWorkspace] of chosen) {
+    if (!ids.length) continue;
+    const gone = ids.length - (await inWorkspace(ids).execute()).length;
+    if (gone > 0) throw new ApiProblem(409, "chosen_gone", chosenGoneMessage(what, gone, noun));
+  }
+}
+
+const unique = (ids: readonly string[]) => [...new Set(ids)];
+
 export async function planRun(db: Kysely<Database>, projectId: string, scope: RunScope, noun: string): Promise<PlannedStep[]> {
+  // A rerun keeps to what is left of its run's choice: it starts again at its failed script (refused below when that is gone).
+  if (!scope.fromScriptId) await refuseChosenGone(db, projectId, scope, noun);
   let q = db
     .selectFrom("scripts as s")
     .innerJoin("template_levels as l", "l.id", "s.level_id")

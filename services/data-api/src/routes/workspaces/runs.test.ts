@@ -176,6 +176,31 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("runs on %s"
     expect(await start(project.id, { type: "Test", rerunOf: failedTest.id })).toMatchObject({ status: 409, body: { errors: [TEST_RUN_RERUN_MESSAGE] } });
   });
 
+  it("a run narrowed to a template, level or script removed meanwhile is refused, nothing started, where it ran the rest unsaid", async () => {
+    const { project, template } = await projectWith([{ name: "Customers", sql: `select 1;` }]);
+    const base = `/api/v1/projects/${project.id}/templates`;
+    let gone: Template = (await api.send("POST", base, owner, { name: "Gone", type: "Core" })).body;
+    gone = (await api.send("POST", `${base}/${gone.id}/levels`, owner, { version: gone.version, name: "Old" })).body;
+    const goneLevel = gone.levels[0]!.id;
+    expect((await api.send("DELETE", `${base}/${gone.id}?version=${gone.version}`, owner)).status).toBe(200);
+    const runs = async () => (await api.get(`/api/v1/projects/${project.id}/runs`, owner)).body.total;
+    for (const [scope, what] of [
+      [{ templateIds: [template.id, gone.id] }, "A template you chose is"],
+      [{ levelIds: [template.levels[0]!.id, goneLevel] }, "A level you chose is"],
+      [{ scriptId: "a-script-of-elsewhere" }, "A script you chose is"],
+      [{ templateIds: [template.id, gone.id, "another-gone-one"] }, "2 templates you chose are"],
+    ] as const) {
+      const refused = await start(project.id, { type: "Test", ...scope });
+      expect(refused.status, JSON.stringify(scope)).toBe(409);
+      expect(refused.body.errors).toEqual([`${what} no longer in the project (removed meanwhile): nothing was started. Choose again.`]);
+    }
+    expect(await runs()).toBe(0);
+    // What is there still runs, a tick given twice once.
+    const started = await start(project.id, { type: "Test", templateIds: [template.id, template.id] });
+    expect(started.status).toBe(202);
+    expect((await finished(project.id, started.body.run.id)).steps.map((s) => s.scriptName)).toEqual(["Customers"]);
+  });
+
   it("a Full run's preflight lists every script that names a table that does not exist, and runs nothing", async () => {
     const { project } = await projectWith([
       { name: "Good", sql: `insert into destination."Customers" select * from source."Customers";` },
