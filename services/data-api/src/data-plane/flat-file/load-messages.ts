@@ -20,6 +20,8 @@ export type LoadRequest = {
   onRejected: (typeof ON_REJECTED)[number];
   /** The project's runner login: the worker works on a connection of its own, as the project. */
   connectionUrl: string;
+  /** How often, at most, the worker tells how far it is (250 ms; a test asks for every chunk of the file it reads). */
+  progressEveryMs?: number;
 };
 
 export type Rejection = { line: number; column: string | null; value: string | null; reason: string; cells: string[] };

@@ -88,7 +88,7 @@ async function run(): Promise<LoadResult> {
         table,
         (bytes) => {
           const now = Date.now();
-          if (now - lastProgress < PROGRESS_EVERY_MS) return;
+          if (now - lastProgress < (request.progressEveryMs ?? PROGRESS_EVERY_MS)) return;
           lastProgress = now;
           port.postMessage({ kind: "progress", file: current, bytes, rows: fileCounts.rowsRead } satisfies LoadWorkerMessage);
         },
