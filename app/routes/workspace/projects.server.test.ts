@@ -6,6 +6,7 @@ import { flashOf } from "~/test/flash-of";
 import { unpackRows } from "~/lib/packed-rows";
 import { holdJobsOf } from "../../../services/data-api/src/testing/hold-jobs";
 import { failBackup, insertBackup } from "../../../services/data-api/src/repositories/backups";
+import { TEST_POSTGRES_ADMIN_URL } from "../../../services/shared/testing/databases";
 
 const live = await startLiveServices();
 afterAll(() => live.stop());
@@ -539,7 +540,7 @@ describe("wizard steps 2 and 3", () => {
     expect(isRedirect(step3, wizardUrl(project.id, "data-dictionary"))).toBe(true);
   });
 
-  it("assigns a master dictionary of the application, then reads and saves the flat-file settings", async () => {
+  it.skipIf(!TEST_POSTGRES_ADMIN_URL)("assigns a master dictionary of the application, then reads and saves the flat-file settings", async () => {
     const project = await newProject(ANALYST, acme.id, acmeApp.id, "Assigned", "FlatFile");
     const master = await api(ANALYST, "POST", "/api/v1/data-dictionaries", {
       companyId: acme.id,
@@ -717,7 +718,7 @@ async function submitLoad(project: Project, name: string, text: string) {
 }
 
 describe("loading a flat file through the portal", () => {
-  it("the upload streams through to a load whose page follows its job until it is done", async () => {
+  it.skipIf(!TEST_POSTGRES_ADMIN_URL)("the upload streams through to a load whose page follows its job until it is done", async () => {
     const project = await loadableProject("Loaded once");
     const release = holdJobsOf(live.jobs, project.id);
     try {
@@ -753,7 +754,7 @@ describe("loading a flat file through the portal", () => {
 });
 
 describe("a refused upload on the load page", () => {
-  it("keeps the form's choices (table, mode, when rows are rejected), to load or to preview, which the page puts back without JavaScript", async () => {
+  it.skipIf(!TEST_POSTGRES_ADMIN_URL)("keeps the form's choices (table, mode, when rows are rejected), to load or to preview, which the page puts back without JavaScript", async () => {
     const project = await loadableProject("Refused upload");
     const opts = { params: { projectId: project.id }, middleware: projectLayout.middleware };
     const choices = { uploadType: "SingleFile", table: "Customers", mode: "append", onRejected: "loadOthers" };
@@ -771,7 +772,7 @@ describe("a refused upload on the load page", () => {
 });
 
 describe("the Table select of the load and source data pages", () => {
-  it("offers the first 50 source tables whose name contains the search, found by the data API, and keeps the table chosen", async () => {
+  it.skipIf(!TEST_POSTGRES_ADMIN_URL)("offers the first 50 source tables whose name contains the search, found by the data API, and keeps the table chosen", async () => {
     const project = await newProject(ANALYST, acme.id, acmeApp.id, "Many tables");
     await readyForDatabases(project);
     await addOrdersTables(project, 52);
@@ -811,7 +812,7 @@ describe("the Table select of the load and source data pages", () => {
 describe("another company's id posted to a project's page", () => {
   const opts = (project: Project) => ({ params: { projectId: project.id }, middleware: projectLayout.middleware });
 
-  it("a SQL permission for another company's credential is not found, said at the top, and no level changes", async () => {
+  it.skipIf(!TEST_POSTGRES_ADMIN_URL)("a SQL permission for another company's credential is not found, said at the top, and no level changes", async () => {
     const project = await loadableProject("SQL of Acme");
     const expiresOn = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
     const birchCredential = await api(SUPER, "POST", "/api/v1/sql-credentials", { companyId: birch.id, serviceName: "Birch ETL", expiresOn });
@@ -824,7 +825,7 @@ describe("another company's id posted to a project's page", () => {
     expect(credentials.items.find((c: { id: string }) => c.id === birchCredential.credential.id).databases).toEqual([]);
   });
 
-  it("a SQL permission for a credential revoked since the page showed it is not found, and the page, read again, lists it no more", async () => {
+  it.skipIf(!TEST_POSTGRES_ADMIN_URL)("a SQL permission for a credential revoked since the page showed it is not found, and the page, read again, lists it no more", async () => {
     const project = await loadableProject("SQL revoked meanwhile");
     const expiresOn = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
     const made = await api(SUPER, "POST", "/api/v1/sql-credentials", { companyId: acme.id, serviceName: "Acme revoked meanwhile", expiresOn });
@@ -842,7 +843,7 @@ describe("another company's id posted to a project's page", () => {
     expect(await listed()).not.toContain(made.credential.id);
   });
 
-  it("restoring another company's backup is not found, said at the top, and nothing starts", async () => {
+  it.skipIf(!TEST_POSTGRES_ADMIN_URL)("restoring another company's backup is not found, said at the top, and nothing starts", async () => {
     const project = await loadableProject("Restored from elsewhere");
     const elsewhere = await loadableProject("Backed up in Birch", birch.id, birchApp.id);
     await api(ANALYST, "POST", `/api/v1/projects/${elsewhere.id}/backups`, {});
@@ -860,7 +861,7 @@ describe("another company's id posted to a project's page", () => {
 });
 
 describe("the restore page's backups", () => {
-  it("are those ready to restore; a post naming one that failed says it is not ready, next to Backup, and nothing starts", async () => {
+  it.skipIf(!TEST_POSTGRES_ADMIN_URL)("are those ready to restore; a post naming one that failed says it is not ready, next to Backup, and nothing starts", async () => {
     const project = await loadableProject("Restore only what is ready");
     await api(ANALYST, "POST", `/api/v1/projects/${project.id}/backups`, {});
     await live.jobs.idle();
@@ -887,7 +888,7 @@ describe("the restore page's backups", () => {
 });
 
 describe("who started a load or a job", () => {
-  it("is named by asking the client portal for the people the page shows, by id, never the company's whole list", async () => {
+  it.skipIf(!TEST_POSTGRES_ADMIN_URL)("is named by asking the client portal for the people the page shows, by id, never the company's whole list", async () => {
     const project = await loadableProject("Named loads");
     const answer = await submitLoad(project, "named.csv", "Id\n1\n");
     await live.jobs.idle();
@@ -911,7 +912,7 @@ describe("who started a load or a job", () => {
 });
 
 describe("the history of loads", () => {
-  it("filters by type and status and sorts through the URL (unknown values left out), and a table's page lists its rejected rows and downloads them", async () => {
+  it.skipIf(!TEST_POSTGRES_ADMIN_URL)("filters by type and status and sorts through the URL (unknown values left out), and a table's page lists its rejected rows and downloads them", async () => {
     const project = await loadableProject("History once");
     const opts = { params: { projectId: project.id }, middleware: projectLayout.middleware };
     const loadFile = async (name: string, text: string) => {
@@ -954,7 +955,7 @@ describe("the history of loads", () => {
 });
 
 describe("flat-file parameters on the load page", () => {
-  it("saves every parameter, the column widths per table once Fixed Length is saved, each checked at its field", async () => {
+  it.skipIf(!TEST_POSTGRES_ADMIN_URL)("saves every parameter, the column widths per table once Fixed Length is saved, each checked at its field", async () => {
     const project = await newProject(ANALYST, acme.id, acmeApp.id, "Fixed widths", "FlatFile");
     await api(ANALYST, "POST", `/api/v1/projects/${project.id}/updateFlatFileParameters`, {
       version: project.version,
@@ -1058,7 +1059,7 @@ describe("flat-file parameters on the load page", () => {
     expect(saved.flatFileParameters?.columnWidths).toEqual({ Customers: [8], Orders11: [7] });
   });
 
-  it("refuses a save from a stale tab at the top, keeps what it chose and leaves the parameters as the other tab saved them", async () => {
+  it.skipIf(!TEST_POSTGRES_ADMIN_URL)("refuses a save from a stale tab at the top, keeps what it chose and leaves the parameters as the other tab saved them", async () => {
     const project = await newProject(ANALYST, acme.id, acmeApp.id, "Two tabs", "FlatFile");
     await api(ANALYST, "POST", `/api/v1/projects/${project.id}/updateFlatFileParameters`, { version: project.version, extension: ".csv", delimiter: "Comma" });
     await readyForDatabases(project);
@@ -1118,7 +1119,7 @@ describe("force-unlocking from the background-process page", () => {
 });
 
 describe("database creation that fails", () => {
-  it("shows the failure reason and a Retry that starts it again", async () => {
+  it.skipIf(!TEST_POSTGRES_ADMIN_URL)("shows the failure reason and a Retry that starts it again", async () => {
     const project = await newProject(ANALYST, acme.id, acmeApp.id, "Fails once");
     const opts = { params: { projectId: project.id }, middleware: wizardLayout.middleware };
     await readyForDatabases(project);
@@ -1497,7 +1498,7 @@ describe("the project's own data dictionary", () => {
 });
 
 describe("changing the dictionary after the databases exist", () => {
-  it('a save that deletes loaded values lists them at the top; "Apply and delete this data" posts it again, confirmed', async () => {
+  it.skipIf(!TEST_POSTGRES_ADMIN_URL)('a save that deletes loaded values lists them at the top; "Apply and delete this data" posts it again, confirmed', async () => {
     const project = await newProject(ANALYST, acme.id, acmeApp.id, "Dictionary follows");
     await readyForDatabases(project);
     await api(ANALYST, "POST", `/api/v1/projects/${project.id}/try-create-databases`);

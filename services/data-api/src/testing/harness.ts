@@ -45,11 +45,13 @@ export function createTestDataPlane(): DataPlane {
   const unavailable = () => {
     throw new Error("Project databases need PostgreSQL, which is not running for this test run (SKIP_POSTGRES=1?)");
   };
+  // As a server that is down: its connections fail when asked for, as the real ones' promises do.
+  const unreachable = async () => unavailable();
   return {
     servers: [{ id: TEST_DATABASE_SERVER, adminUrl: "" }],
     server: unavailable,
-    withAdmin: unavailable,
-    withLogin: unavailable,
+    withAdmin: unreachable,
+    withLogin: unreachable,
     passwordOf: unavailable,
     loginUrl: unavailable,
     closePools: async () => undefined,

@@ -3,7 +3,7 @@ import type { Configuration } from "../../../../../contracts/configurations.ts";
 import { configurationSchema } from "../../../../../contracts/configurations.ts";
 import { COLUMN_WIDTHS_MESSAGE, searchedWorkspaceShape, type Job } from "../../../../../contracts/projects.ts";
 import { DEMO_COMPANIES, demoAdminDataSources } from "../../../../../scripts/demo-data.ts";
-import { TEST_DATABASE_KINDS } from "../../../../shared/testing/databases.ts";
+import { TEST_DATABASE_KINDS, TEST_POSTGRES_ADMIN_URL } from "../../../../shared/testing/databases.ts";
 import { findProjectDictionaryRef } from "../../repositories/dictionaries.ts";
 import { USERS, createTestApi, type TestApi } from "../../testing/harness.ts";
 import { addProjectTable, column, makeApplication, makeConfiguration, makeProject } from "../../testing/project-fixtures.ts";
@@ -478,7 +478,7 @@ describe.each(TEST_DATABASE_KINDS)("onboarding configurations (audit projects) o
   });
 
   describe("the shared workspace routes under /audit-projects", () => {
-    it("access, users, data-dictionary tables and try-create-databases, ending at SetupAssignTemplatesIncomplete", async () => {
+    it.skipIf(!TEST_POSTGRES_ADMIN_URL)("access, users, data-dictionary tables and try-create-databases, ending at SetupAssignTemplatesIncomplete", async () => {
       const owner = await token(USERS.analyst);
       const configuration = await makeConfiguration(api, owner, { companyId: acme.id, applicationId: acmeApp.id, schemeIds: [acmeDB!.id] });
       const base = `/api/v1/audit-projects/${configuration.id}`;
