@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { pageOf, pageQuerySchema, repeatedQuery, timestampSchema } from "./common";
-import { DEFAULT_RUN_SORT, ON_ERROR_CHOICES, RUN_SORTS, RUN_STATUSES, RUN_STEP_STATUSES, RUN_TYPES } from "./values/runs";
+import { DEFAULT_RUN_SORT, MAX_RUN_CHOICES, ON_ERROR_CHOICES, RUN_SORTS, RUN_STATUSES, RUN_STEP_STATUSES, RUN_TYPES } from "./values/runs";
 
 export * from "./values/runs";
 
@@ -15,8 +15,8 @@ export const runStatusSchema = z.enum(RUN_STATUSES);
 /** What to run: everything (no ids), some templates, some levels, or one script; and from where when rerun. */
 export const startRunSchema = z.object({
   type: runTypeSchema,
-  templateIds: z.array(z.string().min(1)).default([]),
-  levelIds: z.array(z.string().min(1)).default([]),
+  templateIds: z.array(z.string().min(1)).max(MAX_RUN_CHOICES, `Choose at most ${MAX_RUN_CHOICES} templates`).default([]),
+  levelIds: z.array(z.string().min(1)).max(MAX_RUN_CHOICES, `Choose at most ${MAX_RUN_CHOICES} levels`).default([]),
   scriptId: z.string().min(1).nullish(),
   onError: z.enum(ON_ERROR_CHOICES).default("stop"),
   /** "Rerun from the failed step": the run whose scope is run again, from its first failed step. */

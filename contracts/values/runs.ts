@@ -5,6 +5,12 @@
 /** A run starts only in an Active workspace: setup done (its first master template assigned), not Inactive or Completed. */
 export const RUN_START_STATUSES = ["Active"] as const;
 
+/**
+ * The most templates, and the most levels, one run is narrowed to: the Run page carries its ticks from page to
+ * page in its URL (`templateIds`, `levelIds`, repeated), which must stay short enough for any server to read.
+ */
+export const MAX_RUN_CHOICES = 100;
+
 /** Spec §4 "Full/Test": Full keeps what each script did; Test rolls the whole run back and reports what it would have changed. */
 export const RUN_TYPES = ["Full", "Test"] as const;
 export type RunType = (typeof RUN_TYPES)[number];

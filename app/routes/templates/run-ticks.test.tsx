@@ -17,7 +17,7 @@ const choice = (n: number): RunChoice => ({
 });
 const search = "?companyId=c1&type=Full&scope=templates&templateIds=t1&templateIds=t102&levelIds=l7&scriptId=s3&onError=continue&pageSize=100&page=2";
 
-function secondPage() {
+function secondPage(dropped = { templateIds: false, levelIds: false }) {
   return renderPage(page, `${page}${search}`, RunTemplates, {
     notRunnable: null,
     search: {
@@ -31,6 +31,7 @@ function secondPage() {
       levelIds: ["l7"],
       scriptId: "s3",
       onError: "continue",
+      dropped,
     },
     templates: { items: [101, 102, 103, 104, 105].map(choice), total: 105, page: 2, pageSize: 100 },
   });
@@ -72,5 +73,12 @@ describe("the run page past the first 100 templates", () => {
     expect(input(html, "type", "Full")).toContain('checked=""');
     expect(input(html, "scope", "templates")).toContain('checked=""');
     expect(input(html, "onError", "continue")).toContain('checked=""');
+  });
+
+  it("says, under the field, when the URL carried more ticks than a run takes and the rest were dropped", () => {
+    expect(secondPage()).not.toContain("were dropped");
+    const html = secondPage({ templateIds: true, levelIds: false });
+    expect(html).toContain("1 more template chosen on other pages. A run takes at most 100 templates: the ticks past the 100th were dropped.");
+    expect(html).not.toContain("A run takes at most 100 levels");
   });
 });

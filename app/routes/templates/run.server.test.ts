@@ -134,6 +134,50 @@ describe("the templates a run may be narrowed to", () => {
     expect(isRedirect(cleared, pageUrl(projectId, `pageSize=10&type=Full&scope=levels&levelIds=l1&templateIds=${ids[0]}&onError=stop`))).toBe(true);
   });
 
+  it("carries at most 100 templates and 100 levels to the next page, saying the rest were dropped; a post of more is refused next to the field, nothing started", async () => {
+    const { projectId, ids } = await projectWithTemplates(1, []);
+    const ticks = (name: string, n: number) => Array.from({ length: n }, (_, i) => `${name}=${name}-${i}`);
+    // A page of 100 templates each ticked, on top of the first page's 100, and as many levels: the URL would outgrow what a server reads.
+    const url = pageUrl(projectId, ["type=Full", "scope=templates", ...ticks("templateIds", 150), ...ticks("levelIds", 101)].join("&"));
+    const offered = (await call(ANALYST, url, run.loader, route(projectId))) as Offered & { search: { dropped: object } };
+    expect(offered.search.templateIds).toEqual(ticks("templateIds", 100).map((t) => t.split("=")[1]));
+    expect(offered.search.levelIds).toHaveLength(100);
+    expect(offered.search.dropped).toEqual({ templateIds: true, levelIds: true });
+    const within = (await call(ANALYST, pageUrl(projectId, ticks("templateIds", 100).join("&")), run.loader, route(projectId))) as Offered & {
+      search: { dropped: object };
+    };
+    expect(within.search.dropped).toEqual({ templateIds: false, levelIds: false });
+    expect(within.search.templateIds).toHaveLength(100);
+
+    // Started with the first page's 100 and one more ticked here.
+    const tooMany = ticks("templateIds", 100).map((t) => ["templateIds", t.split("=")[1]!] as [string, string]);
+    const refused = unwrap(
+      await call(ANALYST, pageUrl(projectId, ""), run.action, {
+        ...route(projectId),
+        form: [["type", "Test"], ["scope", "templates"], ...tooMany, ["templateIds", ids[0]!]],
+      }),
+    );
+    expect(refused?.status).toBe(400);
+    expect(refused?.data.result.error.templateIds).toEqual(["Choose at most 100 templates: untick some."]);
+    // Levels, when the run is narrowed to levels; the templates' ticks do not count then.
+    const levels = unwrap(
+      await call(ANALYST, pageUrl(projectId, ""), run.action, {
+        ...route(projectId),
+        form: [
+          ["type", "Test"],
+          ["scope", "levels"],
+          ...tooMany,
+          ["templateIds", ids[0]!],
+          ...tooMany.map(([, v]) => ["levelIds", v] as [string, string]),
+          ["levelIds", "one-more"],
+        ],
+      }),
+    );
+    expect(levels?.status).toBe(400);
+    expect(levels?.data.result.error).toEqual({ levelIds: ["Choose at most 100 levels: untick some."] });
+    expect((await api(ANALYST, "GET", `/api/v1/projects/${projectId}/runs`)).total).toBe(0);
+  });
+
   it("says at the top, with a 4xx, when a template ticked was deleted meanwhile, nothing started; a bad choice in the URL falls back to the default", async () => {
     const { projectId, ids } = await projectWithTemplates(2, [1, 2]);
     const offered = (await call(ANALYST, pageUrl(projectId, `type=Sometimes&scope=everything&onError=maybe`), run.loader, route(projectId))) as Offered;

@@ -2,7 +2,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { Fragment } from "react";
 import { data, Link, useLocation } from "react-router";
 import { z } from "zod";
-import { ON_ERROR_CHOICES, ON_ERROR_LABELS, RUN_START_STATUSES, RUN_TYPES, type OnError, type RunType } from "../../../contracts/values/runs";
+import { MAX_RUN_CHOICES, ON_ERROR_CHOICES, ON_ERROR_LABELS, RUN_START_STATUSES, RUN_TYPES, type OnError, type RunType } from "../../../contracts/values/runs";
 import { whenFieldsPass } from "../../../contracts/common";
 import { PROJECT_STATUS_LABELS } from "../../../contracts/values/projects";
 import { CheckboxGroupField, FormErrors, RadioGroupField, RefusalAlert, SelectField } from "~/components/forms/fields";
@@ -17,7 +17,7 @@ import { useServerForm, type FormResult } from "~/lib/forms";
 import type { ListPaging } from "~/lib/list-search";
 import { readFormData, serviceFailure } from "~/lib/forms.server";
 import { useTemplatePaths } from "./paths";
-import { readTickedSearch, requireTemplateWrite, tickedIds, workspaceOwnerOf, workspaceTemplates } from "./templates.server";
+import { cappedTicks, readTickedSearch, requireTemplateWrite, workspaceOwnerOf, workspaceTemplates } from "./templates.server";
 import { requireWorkspace } from "../workspace/workspace.server";
 import type { Route } from "./+types/run";
 
@@ -58,6 +58,11 @@ const formSchema = z
     (v, ctx) => {
       if (v.scope === "templates" && !v.templateIds.length) ctx.addIssue({ code: "custom", path: ["templateIds"], message: "Choose at least one template" });
       if (v.scope === "levels" && !v.levelIds.length) ctx.addIssue({ code: "custom", path: ["levelIds"], message: "Choose at least one level" });
+      // The ticks of this page come on top of the others' (at most MAX_RUN_CHOICES, as the loader carries them).
+      if (v.scope === "templates" && new Set(v.templateIds).size > MAX_RUN_CHOICES)
+        ctx.addIssue({ code: "custom", path: ["templateIds"], message: `Choose at most ${MAX_RUN_CHOICES} templates: untick some.` });
+      if (v.scope === "levels" && new Set(v.levelIds).size > MAX_RUN_CHOICES)
+        ctx.addIssue({ code: "custom", path: ["levelIds"], message: `Choose at most ${MAX_RUN_CHOICES} levels: untick some.` });
       if (v.scope === "script" && !v.scriptId) ctx.addIssue({ code: "custom", path: ["scriptId"], message: "Choose the script" });
     },
     whenFieldsPass("scope", "templateIds", "levelIds", "scriptId"),
@@ -66,7 +71,8 @@ const formSchema = z
 /**
  * What the page was asked for (?type=&scope=&templateIds=&levelIds=&scriptId=&onError=, with the templates'
  * search and page): what the user chose, carried from page to page. A value the form does not offer falls
- * back to the form's default; ids are the data API's to check when the run starts.
+ * back to the form's default; ids are the data API's to check when the run starts. At most MAX_RUN_CHOICES
+ * templates and as many levels go on (`dropped` says which were cut), so that the URL stays short enough to read.
  */
 type RunSearch = ListPaging<"name"> & {
   name: string;
@@ -76,6 +82,7 @@ type RunSearch = ListPaging<"name"> & {
   levelIds: string[];
   scriptId: string | null;
   onError: OnError;
+  dropped: { templateIds: boolean; levelIds: boolean };
 };
 
 function readRunSearch(url: URL): RunSearch {
@@ -84,14 +91,17 @@ function readRunSearch(url: URL): RunSearch {
     const value = params.get(key);
     return values.includes(value as T) ? (value as T) : fallback;
   };
+  const templates = cappedTicks(params.getAll("templateIds"), MAX_RUN_CHOICES);
+  const levels = cappedTicks(params.getAll("levelIds"), MAX_RUN_CHOICES);
   return {
     ...readTickedSearch(url),
     type: oneOf("type", RUN_TYPES, "Test"),
     scope: oneOf("scope", SCOPE_VALUES, "all"),
-    templateIds: tickedIds(params.getAll("templateIds")),
-    levelIds: tickedIds(params.getAll("levelIds")),
+    templateIds: templates.ids,
+    levelIds: levels.ids,
     scriptId: params.get("scriptId") || null,
     onError: oneOf("onError", ON_ERROR_CHOICES, "stop"),
+    dropped: { templateIds: templates.capped, levelIds: levels.capped },
   };
 }
 
@@ -237,13 +247,13 @@ export default function RunTemplates({ loaderData, actionData }: Route.Component
                 label="Templates"
                 field={fields.templateIds!}
                 options={templates.items.map((t) => ({ value: t.id, label: t.name }))}
-                description={`With Chosen templates.${chosenElsewhere(templatesElsewhere.length, "template", "templates")}`}
+                description={`With Chosen templates.${chosenElsewhere(templatesElsewhere.length, "template", "templates")}${search.dropped.templateIds ? dropped("templates") : ""}`}
               />
               <CheckboxGroupField
                 label="Levels"
                 field={fields.levelIds!}
                 options={levels}
-                description={`With Chosen levels.${chosenElsewhere(levelsElsewhere.length, "level", "levels")}`}
+                description={`With Chosen levels.${chosenElsewhere(levelsElsewhere.length, "level", "levels")}${search.dropped.levelIds ? dropped("levels") : ""}`}
               />
               <SelectField
                 label="Script"
@@ -278,6 +288,9 @@ export default function RunTemplates({ loaderData, actionData }: Route.Component
 function chosenElsewhere(n: number, one: string, many: string): string {
   return n ? ` ${n} more ${n === 1 ? one : many} chosen on other pages.` : "";
 }
+
+/** " A run takes at most 100 templates: …": the ticks the loader did not carry on (readRunSearch). */
+const dropped = (many: string) => ` A run takes at most ${MAX_RUN_CHOICES} ${many}: the ticks past the ${MAX_RUN_CHOICES}th were dropped.`;
 
 export function meta() {
   return [{ title: "Run templates · Data Transformation" }];

@@ -111,6 +111,15 @@ export function workspaceOwnerOf(request: Request): Extract<TemplateOwner, { kin
 export const tickedIds = (values: readonly FormDataEntryValue[]) => [...new Set(values.filter((v): v is string => typeof v === "string" && v.trim() !== ""))];
 
 /**
+ * The ids ticked (tickedIds) that a page carries on in its URL: the first `max`, and whether more were dropped
+ * (its page says so), so that its URL stays short enough to be read, however many were ticked.
+ */
+export function cappedTicks(values: readonly FormDataEntryValue[], max: number): { ids: string[]; capped: boolean } {
+  const ticked = tickedIds(values);
+  return { ids: ticked.slice(0, max), capped: ticked.length > max };
+}
+
+/**
  * The search, page and page size (?name=&page=&pageSize=) of a page of templates whose ticks outlive paging
  * (TickedTemplates), as its loader reads them from the URL. Its "Clear search" submits the form with the
  * ticks: it is redirected to the URL without the search.
@@ -128,13 +137,8 @@ export function readTickedSearch(url: URL): ListPaging<"name"> & { name: string 
  */
 export function readAssignableSearch(url: URL): AssignableSearch {
   const search = readTickedSearch(url);
-  const ticked = tickedIds(url.searchParams.getAll("selected"));
-  return {
-    ...search,
-    selected: ticked.slice(0, MAX_TEMPLATES_ASSIGNED_AT_ONCE),
-    selectionCapped: ticked.length > MAX_TEMPLATES_ASSIGNED_AT_ONCE,
-    leftOut: [],
-  };
+  const { ids, capped } = cappedTicks(url.searchParams.getAll("selected"), MAX_TEMPLATES_ASSIGNED_AT_ONCE);
+  return { ...search, selected: ids, selectionCapped: capped, leftOut: [] };
 }
 
 /**

@@ -201,6 +201,20 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("runs on %s"
     expect((await finished(project.id, started.body.run.id)).steps.map((s) => s.scriptName)).toEqual(["Customers"]);
   });
 
+  it("a run is narrowed to at most 100 templates and 100 levels: more is a 400 that names the field, nothing started", async () => {
+    const { project, template } = await projectWith([{ name: "Customers", sql: `select 1;` }]);
+    const many = Array.from({ length: 100 }, (_, i) => `more-${i}`);
+    for (const [body, message] of [
+      [{ templateIds: [template.id, ...many] }, "Choose at most 100 templates"],
+      [{ levelIds: [template.levels[0]!.id, ...many] }, "Choose at most 100 levels"],
+    ] as const) {
+      const refused = await start(project.id, { type: "Test", ...body });
+      expect(refused.status, JSON.stringify(refused.body)).toBe(400);
+      expect(JSON.stringify(refused.body)).toContain(message);
+    }
+    expect((await api.get(`/api/v1/projects/${project.id}/runs`, owner)).body.total).toBe(0);
+  });
+
   it("a Full run's preflight lists every script that names a table that does not exist, and runs nothing", async () => {
     const { project } = await projectWith([
       { name: "Good", sql: `insert into destination."Customers" select * from source."Customers";` },
