@@ -2,7 +2,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { FormErrors, TextField } from "~/components/forms/fields";
+import { CheckboxGroupField, FormErrors, TextField } from "~/components/forms/fields";
 import { focusFirstInvalid, getInputProps, useServerForm, type FormResult } from "./forms";
 
 const schema = z.object({ name: z.string({ error: "Required" }), columns: z.array(z.object({ name: z.string(), isKey: z.string().optional() })) });
@@ -94,6 +94,19 @@ describe("focus after a refused submit", () => {
     const html = renderToStaticMarkup(<FormPage lastResult={refused({ "": ["Changed meanwhile"] })} />);
     expect(html).toMatch(/<div id="t-error" role="alert" tabindex="-1" autofocus=""/);
     expect(html).not.toMatch(/<input[^>]*autofocus/);
+  });
+
+  it("without JavaScript a group of checkboxes none of which the page shows (a search that found none) has its error list take focus", () => {
+    function Ticks({ options }: { options: { value: string; label: string }[] }) {
+      const [, fields] = useServerForm({ id: "t", lastResult: refused({ templateIds: ["Choose at least one template"] }) });
+      return <CheckboxGroupField label="Templates" field={fields.templateIds!} options={options} />;
+    }
+    const none = renderToStaticMarkup(<Ticks options={[]} />);
+    expect(none).toMatch(/<ul id="t-templateIds-error" tabindex="-1" autofocus=""/);
+    // With checkboxes shown, each is marked (the browser takes the first) and the list is not.
+    const shown = renderToStaticMarkup(<Ticks options={[{ value: "a", label: "A" }]} />);
+    expect(shown).toMatch(/<input[^>]*id="t-templateIds-a"[^>]*autofocus=""/);
+    expect(shown).toMatch(/<ul id="t-templateIds-error" class/);
   });
 
   /** Just enough of a form and its document for focusFirstInvalid: controls in the page's order, elements by id. */

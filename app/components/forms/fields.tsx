@@ -13,10 +13,11 @@ type AnyField = FieldMetadata;
 export const control =
   "w-full rounded-md border border-border bg-white px-3 py-2 text-sm shadow-xs aria-[invalid=true]:border-destructive disabled:opacity-60";
 
-export function ErrorList({ id, errors }: { id?: string; errors?: string[] | null }) {
+/** `focus`: the list takes focus on a refused submit without JavaScript, for a field with no control in the page to take it. */
+export function ErrorList({ id, errors, focus = false }: { id?: string; errors?: string[] | null; focus?: boolean }) {
   if (!errors?.length) return null;
   return (
-    <ul id={id} className="mt-1 space-y-0.5 text-sm text-destructive">
+    <ul id={id} tabIndex={focus ? -1 : undefined} autoFocus={focus || undefined} className="mt-1 space-y-0.5 text-sm text-destructive">
       {errors.map((e) => (
         <li key={e}>{e}</li>
       ))}
@@ -117,7 +118,8 @@ export function CheckboxField({ label, field, description, className, ...rest }:
 
 /**
  * Several choices of one field (a repeated name): a fieldset whose legend is the label, one checkbox
- * per option. Conform's `getCollectionProps` checks the ones the field holds.
+ * per option. Conform's `getCollectionProps` checks the ones the field holds. With no option shown (a
+ * page of choices whose search found none), its error list takes the focus its first checkbox would.
  */
 export function CheckboxGroupField({
   label,
@@ -141,7 +143,7 @@ export function CheckboxGroupField({
           </div>
         ))}
       </div>
-      <ErrorList id={field.errorId} errors={field.errors} />
+      <ErrorList id={field.errorId} errors={field.errors} focus={!boxes.length} />
     </fieldset>
   );
 }
