@@ -421,9 +421,17 @@ for (const javaScriptEnabled of [true, false]) {
       await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Templates" }).click();
       await page.getByRole("link", { name: "Run", exact: true }).click();
       await page.getByRole("radio", { name: /^Full/ }).check();
-      await page.getByRole("radio", { name: "Chosen templates" }).check();
-      // The templates to choose from are found by name, a page at a time; what was chosen goes along in the URL.
+      // Each chooser shows with its choice of What to run (by CSS, without JavaScript too), out of sight and of the Tab order otherwise.
       const findToRun = page.getByRole("search", { name: "Find templates to run" });
+      await expect(findToRun).toBeHidden();
+      await expect(page.getByRole("group", { name: "Templates" })).toBeHidden();
+      await page.getByRole("radio", { name: "Chosen levels" }).check();
+      await expect(page.getByRole("group", { name: "Levels" })).toBeVisible();
+      await expect(page.getByRole("group", { name: "Templates" })).toBeHidden();
+      await page.getByRole("radio", { name: "Chosen templates" }).check();
+      await expect(page.getByRole("group", { name: "Levels" })).toBeHidden();
+      await expect(page.getByRole("combobox", { name: "Script" })).toBeHidden();
+      // The templates to choose from are found by name, a page at a time; what was chosen goes along in the URL.
       await findToRun.getByLabel("Template name contains").fill("SLOW");
       await findToRun.getByRole("button", { name: "Search", exact: true }).click();
       await expect(page).toHaveURL(/[?&]name=SLOW/);

@@ -216,7 +216,10 @@ export default function RunTemplates({ loaderData, actionData }: Route.Component
       ) : templates.total === 0 && !search.name ? (
         <p className="mt-3 text-sm">There are no templates to run yet: assign one first.</p>
       ) : (
-        <div className="mt-4 flex flex-col gap-5">
+        // Each chooser shows with the choice of What to run it belongs to, by CSS (`:has` the radio checked), so that
+        // it follows the radios without JavaScript too and a browser without `:has` shows them all: the radios' ids are
+        // `${FORM_ID}-scope-${value}`, written out in each class for Tailwind to find.
+        <div className="group/run mt-4 flex flex-col gap-5">
           <FormErrors form={form} />
           <Fragment key={`type and scope ${shown}`}>
             <RadioGroupField
@@ -229,41 +232,46 @@ export default function RunTemplates({ loaderData, actionData }: Route.Component
             />
             <RadioGroupField label="What to run" field={fields.scope!} options={SCOPES} />
           </Fragment>
-          <TickedTemplates
-            formId={FORM_ID}
-            label="Find templates to run"
-            search={search}
-            keep={{ templateIds: templatesElsewhere, levelIds: levelsElsewhere }}
-            result={templates}
-            pagesLabel="Pages of templates"
-          >
-            {templates.total === 0 ? (
-              <p className="text-sm">{`No template's name contains “${search.name}”.`}</p>
-            ) : templates.items.length === 0 ? (
-              <PastTheEnd page={templates.page} />
-            ) : null}
-            <Fragment key={`choices ${shown}`}>
-              <CheckboxGroupField
-                label="Templates"
-                field={fields.templateIds!}
-                options={templates.items.map((t) => ({ value: t.id, label: t.name }))}
-                description={`With Chosen templates.${chosenElsewhere(templatesElsewhere.length, "template", "templates")}${search.dropped.templateIds ? dropped("templates") : ""}`}
-              />
-              <CheckboxGroupField
-                label="Levels"
-                field={fields.levelIds!}
-                options={levels}
-                description={`With Chosen levels.${chosenElsewhere(levelsElsewhere.length, "level", "levels")}${search.dropped.levelIds ? dropped("levels") : ""}`}
-              />
-              <SelectField
-                label="Script"
-                field={fields.scriptId!}
-                placeholder="Choose a script"
-                options={scriptElsewhere ? [{ value: scriptElsewhere, label: "The script chosen on another page" }, ...scripts] : scripts}
-                description="With One script."
-              />
-            </Fragment>
-          </TickedTemplates>
+          <div className="group-has-[#run-scope-all:checked]/run:hidden">
+            <TickedTemplates
+              formId={FORM_ID}
+              label="Find templates to run"
+              search={search}
+              keep={{ templateIds: templatesElsewhere, levelIds: levelsElsewhere }}
+              result={templates}
+              pagesLabel="Pages of templates"
+            >
+              {templates.total === 0 ? (
+                <p className="text-sm">{`No template's name contains “${search.name}”.`}</p>
+              ) : templates.items.length === 0 ? (
+                <PastTheEnd page={templates.page} />
+              ) : null}
+              <Fragment key={`choices ${shown}`}>
+                <CheckboxGroupField
+                  className="group-has-[#run-scope-templates:not(:checked)]/run:hidden"
+                  label="Templates"
+                  field={fields.templateIds!}
+                  options={templates.items.map((t) => ({ value: t.id, label: t.name }))}
+                  description={`With Chosen templates.${chosenElsewhere(templatesElsewhere.length, "template", "templates")}${search.dropped.templateIds ? dropped("templates") : ""}`}
+                />
+                <CheckboxGroupField
+                  className="group-has-[#run-scope-levels:not(:checked)]/run:hidden"
+                  label="Levels"
+                  field={fields.levelIds!}
+                  options={levels}
+                  description={`With Chosen levels.${chosenElsewhere(levelsElsewhere.length, "level", "levels")}${search.dropped.levelIds ? dropped("levels") : ""}`}
+                />
+                <SelectField
+                  className="group-has-[#run-scope-script:not(:checked)]/run:hidden"
+                  label="Script"
+                  field={fields.scriptId!}
+                  placeholder="Choose a script"
+                  options={scriptElsewhere ? [{ value: scriptElsewhere, label: "The script chosen on another page" }, ...scripts] : scripts}
+                  description="With One script."
+                />
+              </Fragment>
+            </TickedTemplates>
+          </div>
           <RadioGroupField
             key={`on error ${shown}`}
             label="On error"
