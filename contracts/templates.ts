@@ -210,16 +210,20 @@ export const assignTemplatesSchema = z.object({
 });
 /**
  * "Run the templates": a page of the workspace's templates in run order, found by name, each with its levels
- * and each level's scripts, ids and names only (never their SQL): what a run may be narrowed to.
+ * and each level's scripts, ids and names only (never their SQL): what a run may be narrowed to. Beside it, the
+ * script chosen (`scriptId`) named wherever it is listed, so that a page not listing it still says which it is
+ * (`chosenScript`; null when none was asked, or it is not one of the workspace's).
  */
-export const runChoicesQuerySchema = pageQuerySchema.extend({ name: z.string().trim().max(100).optional() });
+export const runChoicesQuerySchema = pageQuerySchema.extend({ name: z.string().trim().max(100).optional(), scriptId: z.string().min(1).max(100).optional() });
 export const runChoiceSchema = z.object({
   id: z.string(),
   name: z.string(),
   levels: z.array(z.object({ id: z.string(), name: z.string(), scripts: z.array(z.object({ id: z.string(), name: z.string() })) })),
 });
 export type RunChoice = z.infer<typeof runChoiceSchema>;
-export const runChoicesPageSchema = pageOf(runChoiceSchema);
+export const chosenScriptSchema = z.object({ id: z.string(), templateName: z.string(), levelName: z.string(), name: z.string() });
+export type ChosenScript = z.infer<typeof chosenScriptSchema>;
+export const runChoicesPageSchema = pageOf(runChoiceSchema).extend({ chosenScript: chosenScriptSchema.nullable() });
 export const createProjectTemplateSchema = z.object({ name: nameSchema, description: descriptionSchema, type: templateTypeSchema });
 
 /** A project's copy beside its master: each script (matched by level and name, any case) the same, changed, or in one of them only. */

@@ -86,7 +86,8 @@ export function workspaceTemplatesApi(as: Caller, collection: string) {
     assignable: (query: Page & { name?: string; id?: string[] }) =>
       callService("data-api", `${collection}/assignable`, as, { schema: assignablePageSchema, query }),
     /** What a run may be narrowed to: its templates in run order, found by name, a page at a time, each with its levels and their scripts (no SQL). */
-    runChoices: (query: Page & { name?: string }) => callService("data-api", `${collection}/run-choices`, as, { schema: runChoicesPageSchema, query }),
+    runChoices: (query: Page & { name?: string; scriptId?: string }) =>
+      callService("data-api", `${collection}/run-choices`, as, { schema: runChoicesPageSchema, query }),
     get: (templateId: string) => callService("data-api", one(templateId), as, { schema: templateSchema }),
     assign: (templateIds: string[]) =>
       callService("data-api", `${collection}/assign`, as, { method: "POST", body: { templateIds }, schema: templatePageSchema }),

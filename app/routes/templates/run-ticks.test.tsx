@@ -5,7 +5,7 @@
  * run" posts that form to this URL.
  */
 import { describe, expect, it } from "vitest";
-import type { RunChoice } from "../../../contracts/templates";
+import type { ChosenScript, RunChoice } from "../../../contracts/templates";
 import { renderPage } from "~/test/render-page";
 import RunTemplates from "./run";
 
@@ -17,7 +17,9 @@ const choice = (n: number): RunChoice => ({
 });
 const search = "?companyId=c1&type=Full&scope=templates&templateIds=t1&templateIds=t102&levelIds=l7&scriptId=s3&onError=continue&pageSize=100&page=2";
 
-function secondPage(dropped = { templateIds: false, levelIds: false }) {
+const script3: ChosenScript = { id: "s3", templateName: "Template 3", levelName: "Load", name: "Script 3" };
+
+function secondPage(dropped = { templateIds: false, levelIds: false }, chosenScript: ChosenScript | null = script3) {
   return renderPage(page, `${page}${search}`, RunTemplates, {
     notRunnable: null,
     search: {
@@ -33,7 +35,7 @@ function secondPage(dropped = { templateIds: false, levelIds: false }) {
       onError: "continue",
       dropped,
     },
-    templates: { items: [101, 102, 103, 104, 105].map(choice), total: 105, page: 2, pageSize: 100 },
+    templates: { items: [101, 102, 103, 104, 105].map(choice), total: 105, page: 2, pageSize: 100, chosenScript },
   });
 }
 
@@ -68,8 +70,10 @@ describe("the run page past the first 100 templates", () => {
     expect(input(form, "templateIds", "t102")).toBe("");
     expect(html).toContain("1 more template chosen on other pages.");
     expect(html).toContain("1 more level chosen on other pages.");
-    // The script chosen on another page stays chosen, as an option of its select.
-    expect(html).toMatch(/<option value="s3" selected="">The script chosen on another page<\/option>/);
+    // The script chosen on another page stays chosen, as an option of its select named as this page's are.
+    expect(html).toMatch(/<option value="s3" selected="">Template 3: Load: Script 3 \(on another page\)<\/option>/);
+    // Not found by the data API (removed meanwhile): still chosen, said so.
+    expect(secondPage(undefined, null)).toMatch(/<option value="s3" selected="">The script chosen on another page<\/option>/);
     expect(input(html, "type", "Full")).toContain('checked=""');
     expect(input(html, "scope", "templates")).toContain('checked=""');
     expect(input(html, "onError", "continue")).toContain('checked=""');

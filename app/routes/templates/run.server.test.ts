@@ -97,6 +97,13 @@ describe("the templates a run may be narrowed to", () => {
     expect(offered.templates).toMatchObject({ total: 105, page: 2, pageSize: 100 });
     expect(offered.templates.items.map((t) => t.name)).toEqual([101, 102, 103, 104, 105].map((i) => `${prefix} ${i}`));
     expect(offered.templates.items[0]!.levels).toEqual([{ id: expect.any(String), name: "Load", scripts: [{ id: expect.any(String), name: "Script 101" }] }]);
+    // The 101st's script chosen, back on page 1: named for its option there.
+    const script101 = offered.templates.items[0]!.levels[0]!.scripts[0]!.id;
+    const back = (await call(ANALYST, pageUrl(projectId, `scope=script&scriptId=${script101}&pageSize=100`), run.loader, route(projectId))) as Offered & {
+      templates: { chosenScript: unknown };
+    };
+    expect(back.templates.items.map((t) => t.name)).not.toContain(`${prefix} 101`);
+    expect(back.templates.chosenScript).toEqual({ id: script101, templateName: `${prefix} 101`, levelName: "Load", name: "Script 101" });
     // Found by name as well.
     const found = (await call(ANALYST, pageUrl(projectId, `name=${encodeURIComponent(`${prefix} 10`)}`), run.loader, route(projectId))) as Offered;
     expect(found.templates.items.map((t) => t.name)).toEqual([100, 101, 102, 103, 104, 105].map((i) => `${prefix} ${i}`));

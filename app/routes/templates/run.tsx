@@ -5,6 +5,7 @@ import { z } from "zod";
 import { MAX_RUN_CHOICES, ON_ERROR_CHOICES, ON_ERROR_LABELS, RUN_START_STATUSES, RUN_TYPES, type OnError, type RunType } from "../../../contracts/values/runs";
 import { whenFieldsPass } from "../../../contracts/common";
 import { PROJECT_STATUS_LABELS } from "../../../contracts/values/projects";
+import type { ChosenScript } from "../../../contracts/templates";
 import { CheckboxGroupField, FormErrors, RadioGroupField, RefusalAlert, SelectField } from "~/components/forms/fields";
 import { useIsPending } from "~/components/forms/status-button";
 import { TickedTemplates, TicksPostButton } from "~/components/templates/ticked-templates";
@@ -112,7 +113,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // The workspace's templates with their levels and scripts, a page at a time: one call, whatever their number.
   const [{ project, paths }, templates] = await Promise.all([
     requireWorkspace(context),
-    workspaceTemplates(context, owner).runChoices({ name: search.name || undefined, page: search.page, pageSize: search.pageSize }),
+    // The script chosen is named too, for a page that does not list it.
+    workspaceTemplates(context, owner).runChoices({
+      name: search.name || undefined,
+      scriptId: search.scriptId ?? undefined,
+      page: search.page,
+      pageSize: search.pageSize,
+    }),
   ]);
   // A run starts only from these (the data API refuses the others): the page says why rather than offer a form that fails.
   const runnable = (RUN_START_STATUSES as readonly string[]).includes(project.status);
@@ -266,7 +273,9 @@ export default function RunTemplates({ loaderData, actionData }: Route.Component
                   label="Script"
                   field={fields.scriptId!}
                   placeholder="Choose a script"
-                  options={scriptElsewhere ? [{ value: scriptElsewhere, label: "The script chosen on another page" }, ...scripts] : scripts}
+                  options={
+                    scriptElsewhere ? [{ value: scriptElsewhere, label: chosenOnAnotherPage(scriptElsewhere, templates.chosenScript) }, ...scripts] : scripts
+                  }
                   description="With One script."
                 />
               </Fragment>
@@ -295,6 +304,11 @@ export default function RunTemplates({ loaderData, actionData }: Route.Component
 /** " 2 more chosen on other pages.": the ticks this page does not show, which the form keeps. */
 function chosenElsewhere(n: number, one: string, many: string): string {
   return n ? ` ${n} more ${n === 1 ? one : many} chosen on other pages.` : "";
+}
+
+/** The option of the script chosen on another page: named as this page's are, when the data API found it. */
+function chosenOnAnotherPage(id: string, chosen: ChosenScript | null): string {
+  return chosen?.id === id ? `${chosen.templateName}: ${chosen.levelName}: ${chosen.name} (on another page)` : "The script chosen on another page";
 }
 
 /** " A run takes at most 100 templates: …": the ticks the loader did not carry on (readRunSearch). */

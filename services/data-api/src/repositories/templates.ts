@@ -3,6 +3,7 @@ import type { ExpressionBuilder, Kysely } from "kysely";
 import {
   TEMPLATE_STATUS_MOVES,
   type MoveDirection,
+  type ChosenScript,
   type RunChoice,
   type Template,
   type TemplateArea,
@@ -240,11 +241,14 @@ export async function getTemplate(db: Kysely<Database>, id: string): Promise<Tem
  */
 export async function runChoices(
   db: Kysely<Database>,
-  search: { companyId: string; area: TemplateArea; projectId: string; name?: string; page: number; pageSize: number },
-): Promise<{ items: RunChoice[]; total: number; page: number; pageSize: number }> {
-  const found = await searchTemplates(db, { ...search, status: [], type: [], sort: "name" });
+  search: { companyId: string; area: TemplateArea; projectId: string; name?: string; scriptId?: string; page: number; pageSize: number },
+): Promise<{ items: RunChoice[]; total: number; page: number; pageSize: number; chosenScript: ChosenScript | null }> {
+  const [found, chosenScript] = await Promise.all([
+    searchTemplates(db, { ...search, status: [], type: [], sort: "name" }),
+    search.scriptId ? chosenScriptOf(db, search, search.scriptId) : null,
+  ]);
   const ids = found.items.map((t) => t.id);
-  if (!ids.length) return { ...found, items: [] };
+  if (!ids.length) return { ...found, items: [], chosenScript };
   const [levels, scripts] = await Promise.all([
     db.selectFrom("template_levels").select(["id", "template_id", "name"]).where("template_id", "in", ids).orderBy("position").orderBy("id").execute(),
     db.selectFrom("scripts").select(["id", "level_id", "name"]).where("template_id", "in", ids).orderBy("position").orderBy("id").execute(),
@@ -253,6 +257,7 @@ export async function runChoices(
   const levelsOf = groupedBy(levels, (l) => l.template_id);
   return {
     ...found,
+    chosenScript,
     items: found.items.map((t) => ({
       id: t.id,
       name: t.name,
@@ -263,6 +268,25 @@ export async function runChoices(
       })),
     })),
   };
+}
+
+/** Script `scriptId` of the workspace's templates, by name with its level's and template's; null when it is not one of them. */
+async function chosenScriptOf(
+  db: Kysely<Database>,
+  workspace: { companyId: string; area: TemplateArea; projectId: string },
+  scriptId: string,
+): Promise<ChosenScript | null> {
+  const row = await db
+    .selectFrom("scripts as s")
+    .innerJoin("template_levels as l", "l.id", "s.level_id")
+    .innerJoin("templates as t", "t.id", "l.template_id")
+    .select(["s.id", "s.name", "l.name as levelName", "t.name as templateName"])
+    .where("s.id", "=", scriptId)
+    .where("t.project_id", "=", workspace.projectId)
+    .where("t.company_id", "=", workspace.companyId)
+    .where("t.area", "=", workspace.area)
+    .executeTakeFirst();
+  return row ?? null;
 }
 
 /** Rows by `key`, each group in the rows' order (Map.groupBy, which Node 20 lacks). */

@@ -226,6 +226,14 @@ describe.each(TEST_DATABASE_KINDS)("a project's templates on %s", (kind) => {
       ],
     });
     expect(JSON.stringify(second.body)).not.toContain("select 101");
+    expect(second.body.chosenScript).toBeNull();
+    // The script chosen is named wherever it is listed (on page 2, asked from page 1); another workspace's or an unknown one, not.
+    const named = await choices(`pageSize=10&scriptId=${script.body.id}`);
+    expect(named.body.chosenScript).toEqual({ id: script.body.id, templateName: `${bulk} 101`, levelName: "Load", name: "Customers" });
+    expect(named.body.items.map((c: { name: string }) => c.name)).not.toContain(`${bulk} 101`);
+    const other = await project();
+    expect((await choices(`scriptId=${script.body.id}`, analyst, other.id)).body.chosenScript).toBeNull();
+    expect((await choices("scriptId=no-such-script")).body.chosenScript).toBeNull();
     // Found by name, in SQL.
     const found = await choices(`name=${encodeURIComponent(`${bulk} 10`)}&pageSize=10`);
     expect(found.body).toMatchObject({ total: 6, page: 1 });
