@@ -95,6 +95,8 @@ export async function startFlatFileLoad(deps: BackupDeps, kind: WorkspaceKind, i
   let stepFile = 0;
   /** The load step running: the worker's progress, and its last check before it commits, are its. */
   let loadStep: JobContext | undefined;
+  /** Rows the load put in its tables: a load of none (an Append of a file without rows) is no first load of the setup. */
+  let rowsLoaded = 0;
   // The worker starts with the job: its thread and its connection come up while the backup runs (a
   // quarter of a second on a busy machine). It begins as soon as the backup has read the tables it
   // fills (take-backup.ts readFirst), and empties and fills them while the rest is backed up.
@@ -177,6 +179,7 @@ export async function startFlatFileLoad(deps: BackupDeps, kind: WorkspaceKind, i
             const result = await loading;
             for (const [file, counts] of result.files.entries()) await finishLoadTable(ctx.db, loadId, tableOf(file), counts);
             const total = (key: keyof (typeof result.files)[number]) => result.files.reduce((sum, c) => sum + c[key], 0);
+            rowsLoaded = total("rowsLoaded");
             await finishLoad(
               ctx.db,
               loadId,
@@ -195,7 +198,13 @@ export async function startFlatFileLoad(deps: BackupDeps, kind: WorkspaceKind, i
           },
         })),
       ),
-      onSuccess: { status: "previous", update: leaveSetupAfterFirstLoad(input.projectId) },
+      onSuccess: {
+        status: "previous",
+        // The wizard's load step is done once the source holds data, not when a file added nothing to it.
+        update: async (trx) => {
+          if (rowsLoaded > 0) await leaveSetupAfterFirstLoad(input.projectId)(trx);
+        },
+      },
       onFailure: async (error, ctx) => {
         // A worker waiting for its turn, or loading while the backup failed, stops: nothing is kept.
         over.abort(error);

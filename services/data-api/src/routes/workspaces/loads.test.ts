@@ -395,6 +395,16 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
     await refused({ name: "header.xlsx", text: new Uint8Array(await workbook.xlsx.writeBuffer()) }, noRows("header.xlsx"));
   });
 
+  it("leaves the wizard's load step only once a load put rows in the source, not for an Append of a file without rows", async () => {
+    const project = await loadableProject({});
+    const status = async () => (await api.get(`/api/v1/projects/${project.id}`, owner)).body.status;
+    expect(await status()).toBe("SetupRestoreDatabaseIncomplete");
+    expect(await load(project, { name: "header.csv", text: "CustomerId,Code\n" }, { mode: "append" })).toMatchObject({ status: "Loaded", rowsLoaded: 0 });
+    expect(await status()).toBe("SetupRestoreDatabaseIncomplete");
+    expect(await load(project, { name: "one.csv", text: "CustomerId,Code\n1,A\n" }, { mode: "append" })).toMatchObject({ status: "Loaded", rowsLoaded: 1 });
+    expect(await status()).toBe("SetupAssignTemplatesIncomplete");
+  });
+
   it("loads every line as written, whether it goes to COPY as it is or cell by cell", async () => {
     const project = await loadableProject();
     // A backslash, a qualified delimiter, a tab, a number with spaces and a date to rewrite: each
