@@ -1,6 +1,6 @@
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "react-router";
 import type { Branding } from "../contracts/client-portal";
-import { DEFAULT_BRAND_NAME } from "../contracts/values/client-portal";
+import { DEFAULT_BRAND_NAME, FAVICON_HREF } from "../contracts/values/client-portal";
 import { parseRoleAttribute, readableRole } from "../contracts/roles";
 import type { Route } from "./+types/root";
 import "./app.css";
@@ -84,6 +84,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <link rel="icon" href={FAVICON_HREF} />
         <Meta />
         <Links />
       </head>

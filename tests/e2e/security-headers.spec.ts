@@ -33,6 +33,8 @@ test.describe("security headers, signed in", () => {
     expect(headers["x-content-type-options"]).toBe("nosniff");
     expect(headers["referrer-policy"]).toMatch(/same-origin|strict-origin-when-cross-origin/);
     expect(headers["cache-control"]).toBe("no-store");
+    // The tab's icon is in the page (img-src allows data:): no /favicon.ico, which redirected to sign in.
+    await expect(page.locator('link[rel="icon"]')).toHaveAttribute("href", /^data:image\/svg\+xml,%3Csvg%20/);
 
     // Hydrated: a sidebar link navigates in place (no new document: the marker survives).
     await page.evaluate(() => ((window as unknown as { __marker: string }).__marker = "same document"));

@@ -107,6 +107,8 @@ describe("sign-in round trip (OpenID Connect, authorization code + PKCE)", () =>
     expect(body).toMatch(/<button type="submit">Sign in<\/button>/);
     expect(body).toContain("<h1>Data Hub</h1>");
     expect(body).toMatch(/<svg role="img" aria-label="Data Hub"/);
+    // The tab's icon is in the page: no request for /favicon.ico, which this service does not answer.
+    expect(body).toMatch(/<link rel="icon" href="data:image\/svg\+xml,%3Csvg%20/);
     expect(body).not.toContain("<script");
   });
 

@@ -1,6 +1,7 @@
 import { html, raw } from "hono/html";
 import type { HtmlEscapedString } from "hono/utils/html";
 import type { Branding } from "../../../../contracts/client-portal.ts";
+import { FAVICON_HREF } from "../../../../contracts/values/client-portal.ts";
 
 export type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
 
@@ -72,6 +73,7 @@ export function layout(options: { title: string; branding: Branding; body: Html;
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
 <title>${options.title} · ${options.branding.name}</title>
+<link rel="icon" href="${FAVICON_HREF}">
 <style>${raw(styles)}</style>
 ${options.head ?? ""}
 </head>
