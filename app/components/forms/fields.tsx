@@ -6,6 +6,7 @@ import { getCollectionProps, getInputProps, getSelectProps, getTextareaProps, us
  * is plain HTML underneath: it works without JavaScript.
  */
 import type * as React from "react";
+import { Fragment } from "react";
 import { cn } from "~/lib/utils";
 
 type AnyField = FieldMetadata;
@@ -69,7 +70,19 @@ export function TextareaField({ label, field, description, className, ...rest }:
   );
 }
 
-export type Option = { value: string; label: string };
+/** A choice; a select shows options of the same `group`, next to each other, under its heading (an <optgroup>). */
+export type Option = { value: string; label: string; group?: string };
+
+/** The options in runs of the same group (one run of no group where none is given), in their order. */
+function optionRuns(options: readonly Option[]): { group: string | undefined; options: Option[] }[] {
+  const runs: { group: string | undefined; options: Option[] }[] = [];
+  for (const option of options) {
+    const last = runs.at(-1);
+    if (last && last.group === option.group) last.options.push(option);
+    else runs.push({ group: option.group, options: [option] });
+  }
+  return runs;
+}
 
 export function SelectField({
   label,
@@ -87,11 +100,20 @@ export function SelectField({
       </label>
       <select {...getSelectProps(field, { ariaDescribedBy: description ? field.descriptionId : undefined })} {...rest} className={control}>
         {placeholder !== undefined ? <option value="">{placeholder}</option> : null}
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
+        {optionRuns(options).map((run, index) => {
+          const shown = run.options.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ));
+          return run.group === undefined ? (
+            <Fragment key={`${index}-`}>{shown}</Fragment>
+          ) : (
+            <optgroup key={`${index}-${run.group}`} label={run.group}>
+              {shown}
+            </optgroup>
+          );
+        })}
       </select>
       <Description id={field.descriptionId}>{description}</Description>
       <ErrorList id={field.errorId} errors={field.errors} />

@@ -50,7 +50,8 @@ describe("the run page past the first 100 templates", () => {
     expect(input(html, "templateIds", "t101")).toMatch(/type="checkbox"/);
     expect(input(html, "templateIds", "t101")).toContain('form="run"');
     expect(input(html, "levelIds", "l101")).toContain('form="run"');
-    expect(html).toMatch(/<option value="s101">Template 101: Load: Script 101<\/option>/);
+    // Under the heading of its template and level.
+    expect(html).toMatch(/<optgroup label="Template 101: Load"><option value="s101">Script 101<\/option><\/optgroup>/);
     expect(html).toContain("Page 2 of 2 · 105 templates");
     // Previous submits the form (with every choice of this page) rather than follow a link.
     for (const attribute of ['type="submit"', 'form="run"', 'name="page"', 'value="1"']) expect(button(html, "Previous")).toContain(attribute);

@@ -189,7 +189,10 @@ export default function RunTemplates({ loaderData, actionData }: Route.Component
   });
   const [first, ...more] = result?.errors ?? [];
   const levels = templates.items.flatMap((t) => t.levels.map((l) => ({ value: l.id, label: `${t.name}: ${l.name}` })));
-  const scripts = templates.items.flatMap((t) => t.levels.flatMap((l) => l.scripts.map((s) => ({ value: s.id, label: `${t.name}: ${l.name}: ${s.name}` }))));
+  // Under a heading of their template and level: a page of templates may hold hundreds of scripts.
+  const scripts = templates.items.flatMap((t) =>
+    t.levels.flatMap((l) => l.scripts.map((s) => ({ value: s.id, label: s.name, group: `${t.name}: ${l.name}` }))),
+  );
   // What was chosen on other pages: hidden fields of the form (a script, an option of its select), posted with this page's.
   const listedTemplates = new Set(templates.items.map((t) => t.id));
   const listedLevels = new Set(levels.map((l) => l.value));
