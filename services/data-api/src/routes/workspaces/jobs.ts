@@ -113,13 +113,14 @@ export function createWorkspaceJobsRouter(descriptor: WorkspaceDescriptor) {
     .openapi(rows, async (c) => {
       const { id, kind: databaseKind, table } = c.req.valid("param");
       const { workspace } = await requireWorkspace(c, kind, id, { write: false });
-      const page =
+      const readPage = async () =>
         workspace.database_server && (await databaseExists(c.var.deps.dataPlane, workspace.database_server, workspace.id))
           ? await readTableRows(c.var.deps.dataPlane, workspace.database_server, workspace.id, databaseKind, table, c.req.valid("query"))
           : undefined;
+      // Each column's type as the dictionary defines it (the type its users chose, nvarchar(50), not PostgreSQL's name
+      // for it), read from the control plane beside the page from the project's database, not after it.
+      const [page, defined] = await Promise.all([readPage(), dictionaryColumnsOf(c.var.deps.db, workspace.id, table)]);
       if (!page) throw new NotFoundError(`The ${DATABASE_NAMES[databaseKind].toLowerCase()} has no table '${table}'.`);
-      // Each column's type as the dictionary defines it: the type its users chose (nvarchar(50)), not PostgreSQL's name for it.
-      const defined = await dictionaryColumnsOf(c.var.deps.db, workspace.id, table);
       const columns = page.columns.map((column) => {
         const of = defined.get(nameKey(column.name));
         return { ...column, defined: of ? { type: of.type, length: of.length, precision: of.precision, scale: of.scale } : null };
