@@ -86,6 +86,9 @@ async function projectWithTemplates(count: number, withScripts: number[]) {
 
 const pageUrl = (projectId: string, search: string) => `/migration/projects/${projectId}/templates/run?companyId=${acme.id}&${search}`;
 const route = (projectId: string) => ({ params: { projectId }, middleware: projectMiddleware as never[] });
+/** "Start the run" posted from the page without a search: the refusal it answers. */
+const refusedStart = async (projectId: string, form: [string, string][]) =>
+  unwrap(await call(ANALYST, pageUrl(projectId, ""), run.action, { ...route(projectId), form }));
 
 describe("the templates a run may be narrowed to", () => {
   it.skipIf(!TEST_POSTGRES_ADMIN_URL)("offers the 101st template with its levels and scripts on page 2, keeps page 1's tick, and runs both", async () => {
@@ -158,28 +161,18 @@ describe("the templates a run may be narrowed to", () => {
 
     // Started with the first page's 100 and one more ticked here.
     const tooMany = ticks("templateIds", 100).map((t) => ["templateIds", t.split("=")[1]!] as [string, string]);
-    const refused = unwrap(
-      await call(ANALYST, pageUrl(projectId, ""), run.action, {
-        ...route(projectId),
-        form: [["type", "Test"], ["scope", "templates"], ...tooMany, ["templateIds", ids[0]!]],
-      }),
-    );
+    const refused = await refusedStart(projectId, [["type", "Test"], ["scope", "templates"], ...tooMany, ["templateIds", ids[0]!]]);
     expect(refused?.status).toBe(400);
     expect(refused?.data.result.error.templateIds).toEqual(["Choose at most 100 templates: untick some."]);
     // Levels, when the run is narrowed to levels; the templates' ticks do not count then.
-    const levels = unwrap(
-      await call(ANALYST, pageUrl(projectId, ""), run.action, {
-        ...route(projectId),
-        form: [
-          ["type", "Test"],
-          ["scope", "levels"],
-          ...tooMany,
-          ["templateIds", ids[0]!],
-          ...tooMany.map(([, v]) => ["levelIds", v] as [string, string]),
-          ["levelIds", "one-more"],
-        ],
-      }),
-    );
+    const levels = await refusedStart(projectId, [
+      ["type", "Test"],
+      ["scope", "levels"],
+      ...tooMany,
+      ["templateIds", ids[0]!],
+      ...tooMany.map(([, v]) => ["levelIds", v] as [string, string]),
+      ["levelIds", "one-more"],
+    ]);
     expect(levels?.status).toBe(400);
     expect(levels?.data.result.error).toEqual({ levelIds: ["Choose at most 100 levels: untick some."] });
     expect((await api(ANALYST, "GET", `/api/v1/projects/${projectId}/runs`)).total).toBe(0);
@@ -192,17 +185,12 @@ describe("the templates a run may be narrowed to", () => {
     // Ticked in a tab left open, then deleted from another.
     const template = await api(ANALYST, "GET", `/api/v1/projects/${projectId}/templates/${ids[1]}`);
     await api(ANALYST, "DELETE", `/api/v1/projects/${projectId}/templates/${ids[1]}`, undefined, { version: String(template.version) });
-    const refused = unwrap(
-      await call(ANALYST, pageUrl(projectId, ""), run.action, {
-        ...route(projectId),
-        form: [
-          ["type", "Test"],
-          ["scope", "templates"],
-          ["templateIds", ids[0]!],
-          ["templateIds", ids[1]!],
-        ],
-      }),
-    );
+    const refused = await refusedStart(projectId, [
+      ["type", "Test"],
+      ["scope", "templates"],
+      ["templateIds", ids[0]!],
+      ["templateIds", ids[1]!],
+    ]);
     expect(refused?.status).toBe(409);
     expect(refused?.data.errors).toEqual(["A template you chose is no longer in the project (removed meanwhile): nothing was started. Choose again."]);
   });
