@@ -1,7 +1,8 @@
 /**
- * Calls this area's loaders and actions as React Router does: behind the shell and area middleware
- * (and the project's, for project pages), for a user signed in for real against the live services.
- * Import it only after `startLiveServices()`: the portal reads its environment at import.
+ * Calls the portal's loaders and actions as React Router does: behind the shell and area middleware
+ * (and the route's own, for project and dictionary pages), for a user signed in for real against the
+ * live services. The one harness of the portal's route tests. Import it only after
+ * `startLiveServices()`: the portal reads its environment at import.
  */
 import { z } from "zod";
 import { PORTAL_URL, routeArgs, sessionCookies, throughMiddleware } from "~/test/live-services";
@@ -25,16 +26,26 @@ export async function createHarness() {
     email: string,
     path: string,
     handler: Handler,
-    options: { params?: Record<string, string>; middleware?: Middleware[]; form?: Record<string, string> | [string, string][] | FormData } = {},
+    options: {
+      params?: Record<string, string>;
+      middleware?: Middleware[];
+      form?: Record<string, string> | [string, string][] | FormData;
+      /** A body as it is (a stream: a chunked upload), posted unless `method` says otherwise, with `headers`. */
+      body?: BodyInit;
+      method?: string;
+      headers?: Record<string, string>;
+    } = {},
   ) {
-    const headers: Record<string, string> = { cookie: await cookieFor(email) };
-    let body: BodyInit | undefined;
+    const headers: Record<string, string> = { cookie: await cookieFor(email), ...options.headers };
+    let body: BodyInit | undefined = options.body;
     if (options.form instanceof FormData) body = options.form;
     else if (options.form) {
       body = new URLSearchParams(options.form);
       headers["content-type"] = "application/x-www-form-urlencoded";
     }
-    const request = new Request(`${PORTAL_URL}${path}`, { method: options.form ? "POST" : "GET", headers, body });
+    const method = options.method ?? (body === undefined ? "GET" : "POST");
+    // A stream body needs `duplex`, as in the server.
+    const request = new Request(`${PORTAL_URL}${path}`, { method, headers, body, ...(body instanceof ReadableStream ? { duplex: "half" } : {}) } as RequestInit);
     const args = routeArgs(request, options.params ?? {});
     return throughMiddleware(args, [shellMiddleware as Middleware, ...(areaMiddleware as Middleware[]), ...(options.middleware ?? [])], () => handler(args));
   }
@@ -88,4 +99,35 @@ export function unwrap(value: unknown): { status: number; data: any } | null {
   if (!value || typeof value !== "object" || (value as { type?: unknown }).type !== "DataWithResponseInit") return null;
   const { data, init } = value as { data: unknown; init: ResponseInit | null };
   return { status: init?.status ?? 200, data };
+}
+
+/** A form post body from plain fields (what a browser sends without JavaScript); an array repeats its key. */
+export function form(fields: Record<string, string | string[]>) {
+  const body = new URLSearchParams();
+  for (const [k, v] of Object.entries(fields)) for (const item of Array.isArray(v) ? v : [v]) body.append(k, item);
+  return body;
+}
+
+/** The parts of an action's `data({ result }, { status })` answer; anything else fails the test, named. */
+export function actionAnswer(value: unknown) {
+  const { status, data } = unwrapped(value, "a data() answer");
+  return { status, result: data?.result as { status?: string; error?: Record<string, string[] | null>; initialValue?: any } };
+}
+
+/** A thrown `data(body, status)` (404s and other expected failures); anything else fails the test, named. */
+export function thrownData(value: unknown) {
+  const { status, data } = unwrapped(value, "a thrown data()");
+  return { status, body: data };
+}
+
+function unwrapped(value: unknown, expected: string) {
+  const answer = unwrap(value);
+  if (!answer) throw new Error(`not ${expected}: ${describe(value)}`);
+  return answer;
+}
+
+function describe(value: unknown) {
+  if (value instanceof Response) return `Response ${value.status} ${value.headers.get("Location") ?? ""}`;
+  if (value instanceof Error) return `${value.name}: ${value.message}`;
+  return JSON.stringify(value)?.slice(0, 300) ?? String(value);
 }

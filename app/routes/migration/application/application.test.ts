@@ -6,13 +6,13 @@ import { flashOf } from "~/test/flash-of";
 const live = await startLiveServices();
 afterAll(() => live.stop());
 
-const { actionAnswer, createRouteHarness, form } = await import("../data-dictionary/test-support");
+const { actionAnswer, createHarness, form } = await import("~/routes/workspace/test-support");
 const list = await import("./list");
 const create = await import("./create");
 const layout = await import("./layout");
 
 const [cedar, acme, birch] = DEMO_COMPANIES;
-const { call } = await createRouteHarness();
+const { call } = await createHarness();
 const ANALYST = "analyst@demo.test";
 
 type ListData = Awaited<ReturnType<typeof list.loader>>;

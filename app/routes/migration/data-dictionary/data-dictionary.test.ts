@@ -7,7 +7,7 @@ import { isRedirect, startLiveServices } from "~/test/live-services";
 const live = await startLiveServices();
 afterAll(() => live.stop());
 
-const { actionAnswer, createRouteHarness, form, thrownData } = await import("./test-support");
+const { actionAnswer, createHarness, form, thrownData } = await import("~/routes/workspace/test-support");
 const { flashMiddleware, readFlash } = await import("~/lib/flash.server");
 const shell = await import("~/routes/shell");
 const applicationCreate = await import("../application/create");
@@ -22,7 +22,7 @@ const definition = await import("./data-definition");
 const table = await import("./table");
 
 const [, acme, birch] = DEMO_COMPANIES;
-const { call, cookieFor } = await createRouteHarness();
+const { call, cookieFor } = await createHarness();
 const ANALYST = "analyst@demo.test";
 const FIXTURES = path.resolve(import.meta.dirname, "../../../../services/data-api/test-fixtures");
 const SAMPLE = fs.readFileSync(path.join(FIXTURES, "sample-dictionary.csv"));
