@@ -14,7 +14,7 @@ const template = (id: string, name: string) => templateSummaryOf({ id, name, scr
 /** The opening tag of the button named `name`. */
 const button = (html: string, name: string) => html.match(new RegExp(`<button[^>]*>(?=${name}</button>)`))?.[0] ?? "";
 
-function render(url: string, search: AssignableSearch, items: TemplateSummary[], total: number) {
+function render(url: string, search: AssignableSearch, items: TemplateSummary[], total: number, refused?: { errors: string[]; ticked: string[] }) {
   const Stub = createRoutesStub([
     {
       id: "routes/shell",
@@ -24,7 +24,13 @@ function render(url: string, search: AssignableSearch, items: TemplateSummary[],
         {
           path: "migration/projects/p1/templates/assigned/add",
           Component: () => (
-            <AssignTemplatesForm search={search} result={{ items, total, page: search.page, pageSize: search.pageSize }} errors={[]} noun="project" />
+            <AssignTemplatesForm
+              search={search}
+              result={{ items, total, page: search.page, pageSize: search.pageSize }}
+              errors={refused?.errors ?? []}
+              ticked={refused?.ticked}
+              noun="project"
+            />
           ),
         },
       ],
@@ -39,7 +45,11 @@ describe("AssignTemplatesForm", () => {
     const search = { name: "", sort: "name", page: 2, pageSize: 10, selected: ["a1", "a2", "b1"], selectionCapped: false, leftOut: [] } as const;
     const html = render(url, { ...search, selected: [...search.selected], leftOut: [] }, [template("b1", "Bravo"), template("b2", "Charlie")], 12);
     const form = html.slice(html.indexOf("<form"), html.indexOf("</form>"));
-    expect(form).toMatch(/^<form id="assign-templates"[^>]*method="get"/);
+    // Posted to this URL by its Search and page buttons (the action redirects to the page asked for): never a URL too long for the server.
+    const opening = /^<form[^>]*>/.exec(form)?.[0] ?? "";
+    expect(opening).toContain('id="assign-templates"');
+    expect(opening).toContain('method="post"');
+    expect(opening).toContain('action="/migration/projects/p1/templates/assigned/add?companyId=c1&amp;pageSize=10&amp;page=2&amp;selected=a1');
     expect(form).toContain('<input type="hidden" name="selected" value="a1"/><input type="hidden" name="selected" value="a2"/>');
     // This page's tick is its checkbox, not a hidden field, so that unticking it drops it.
     expect(form).not.toContain('value="b1"');
@@ -56,6 +66,18 @@ describe("AssignTemplatesForm", () => {
     expect(html).toMatch(
       /<a [^>]*href="\/migration\/projects\/p1\/templates\/assigned\/add\?companyId=c1&amp;page=2&amp;pageSize=10"[^>]*>Clear selection<\/a>/,
     );
+  });
+
+  it("shows a refused post's ticks as they were posted, the refusal at the top", () => {
+    const url = "/migration/projects/p1/templates/assigned/add?companyId=c1&pageSize=10&page=2&selected=a1&selected=b1";
+    const search = { name: "", sort: "name" as const, page: 2, pageSize: 10, selected: ["a1", "b1"], selectionCapped: false, leftOut: [] };
+    const html = render(url, search, [template("b1", "Bravo"), template("b2", "Charlie")], 12, {
+      errors: ["At most 100 templates can be chosen at once."],
+      ticked: ["a1", "b2"],
+    });
+    expect(html).toContain("At most 100 templates can be chosen at once.");
+    expect(html).toMatch(/<input type="checkbox" form="assign-templates"[^>]*name="selected" value="b1"\/>/);
+    expect(html).toMatch(/<input type="checkbox" form="assign-templates"[^>]*name="selected" checked="" value="b2"\/>/);
   });
 
   it("keeps the ticks through a search that finds nothing, and offers to assign them", () => {

@@ -34,11 +34,14 @@ export function AssignTemplatesForm({
   search,
   result,
   errors,
+  ticked,
   noun,
 }: {
   search: AssignableSearch;
   result: TemplatePage;
   errors: readonly string[];
+  /** The ticks of a refused post (assignFromForm's `selected`): the page shows them again as they were. */
+  ticked?: readonly string[];
   noun: string;
 }) {
   const pending = useIntentPending("assign");
@@ -81,7 +84,9 @@ export function AssignTemplatesForm({
       ) : null}
       {result.items.length || elsewhere.length ? (
         <div className="flex flex-col gap-4">
-          {result.items.length ? <TemplateChoices key={location.search} items={result.items} selected={search.selected} elsewhere={elsewhere.length} /> : null}
+          {result.items.length ? (
+            <TemplateChoices key={location.search} items={result.items} selected={ticked ?? search.selected} elsewhere={elsewhere.length} />
+          ) : null}
           {!result.items.length ? <p className="text-sm">{`${templates(elsewhere.length)} selected on other pages.`}</p> : null}
           <div className="flex flex-wrap items-center gap-4">
             <TicksPostButton form={FORM_ID} name="intent" value="assign" pending={pending}>

@@ -11,9 +11,11 @@ type Kept = Record<string, string | string[] | undefined>;
 /**
  * A page of templates found by name whose ticks outlive paging and searching without JavaScript ("Assign
  * templates", "Run the templates"). The search, the page's checkboxes (and any other field of the page), the
- * page buttons and the post button belong to one GET form, `formId` (the `form` attribute): its Search, Clear
- * search and Previous/Next carry them all to the next URL; the ticks of other pages travel as hidden fields
- * (`keep`), this page's are its checkboxes; the post button (TicksPostButton) posts them all. Its loader reads
+ * page buttons and the post button belong to one form, `formId` (the `form` attribute): its Search, Clear
+ * search and Previous/Next post them all to this URL, whose action answers the redirect to the next URL carrying
+ * them (ticksNavigation), or refuses more ticks than the page takes at once, where a GET of a page's hundreds of
+ * ticks would outgrow what a server reads (431); the ticks of other pages travel as hidden fields (`keep`), this
+ * page's are its checkboxes; the post button (TicksPostButton, with its `intent`) posts them all. Its loader reads
  * the URL with readTickedSearch. `children` sit between the search and the pages.
  */
 export function TickedTemplates({
@@ -48,6 +50,7 @@ export function TickedTemplates({
         pageSizeId={`${formId}-page-size`}
         keep={keep}
         clearSubmits
+        method="post"
         filtered={Boolean(search.name)}
         clearLabel="Clear search"
       >
@@ -62,8 +65,8 @@ export function TickedTemplates({
 }
 
 /**
- * TickedTemplates' post: submits its GET form as a post, to this URL with its search (useFormAction), so that a
- * refusal shows the same page and ticks.
+ * TickedTemplates' post (give it its `intent`): submits its form to this URL with its search (useFormAction), so
+ * that a refusal shows the same page and ticks.
  */
 export function TicksPostButton({ form, ...props }: Omit<React.ComponentProps<typeof StatusButton>, "type" | "formMethod" | "formAction"> & { form: string }) {
   const postAction = useFormAction();

@@ -1,5 +1,5 @@
 import type * as React from "react";
-import { Form, Link, useNavigation } from "react-router";
+import { Form, Link, useFormAction, useNavigation } from "react-router";
 import { useCompanyHref, useCompanyId } from "~/lib/company-href";
 import { CLEAR_SEARCH, DEFAULT_PAGE_SIZE } from "~/lib/list-search";
 import { cn } from "~/lib/utils";
@@ -25,6 +25,7 @@ export function ListSearchForm({
   pageSizeName = "pageSize",
   keep = {},
   clearSubmits = false,
+  method = "get",
   filtered,
   clearLabel = "Clear filters",
   className,
@@ -48,6 +49,11 @@ export function ListSearchForm({
    * form (AssignTemplatesForm), so that the ticks of the page shown go with it. Its loader drops the search (clearedSearchHref).
    */
   clearSubmits?: boolean;
+  /**
+   * "post": the form posts to this URL, its search kept (TickedTemplates, whose ticks may outgrow a URL): its action
+   * answers the redirect to the page asked for, or refuses it.
+   */
+  method?: "get" | "post";
   filtered: boolean;
   clearLabel?: string;
   className?: string;
@@ -56,8 +62,16 @@ export function ListSearchForm({
 }) {
   const href = useCompanyHref();
   const searching = useLoadingPath(action);
+  const postAction = useFormAction();
   return (
-    <Form id={id} method="get" action={action} role="search" aria-label={label} className={cn("rounded-lg border border-border bg-white p-4", className)}>
+    <Form
+      id={id}
+      method={method}
+      action={method === "post" ? postAction : action}
+      role="search"
+      aria-label={label}
+      className={cn("rounded-lg border border-border bg-white p-4", className)}
+    >
       <KeptFields keep={{ ...keep, sort: sort === defaultSort ? undefined : sort }} />
       <div className="flex flex-wrap items-end gap-4">
         {children}

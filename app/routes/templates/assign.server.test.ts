@@ -118,6 +118,27 @@ describe("assigning master templates to a project", () => {
     expect(isRedirect(cleared, pageUrl(projectId, `pageSize=10&selected=${ids[0]}&selected=${ids[1]}`))).toBe(true);
   });
 
+  it("pages and searches by a post: redirected to the page asked for with the ticks; past 100 ticked, refused at the top with the page's ticks as posted", async () => {
+    const { projectId, ids } = await projectAndMasters(2);
+    const navigate = (selected: string[], extra: [string, string][]) =>
+      call(ANALYST, pageUrl(projectId, `pageSize=10&selected=${ids[0]}`), assign.action, {
+        ...route(projectId),
+        form: [["companyId", acme.id], ["name", "Bulk"], ["pageSize", "10"], ...selected.map((id): [string, string] => ["selected", id]), ...extra],
+      });
+    const next = await navigate([ids[0]!, ids[1]!], [["page", "2"]]);
+    expect(isRedirect(next, pageUrl(projectId, `name=Bulk&pageSize=10&page=2&selected=${ids[0]}&selected=${ids[1]}`))).toBe(true);
+    const ticked = [ids[0]!, ...Array.from({ length: 100 }, () => crypto.randomUUID())];
+    const refused = unwrap(await navigate(ticked, [["page", "2"]]));
+    expect(refused).toEqual({
+      status: 400,
+      data: {
+        errors: ["At most 100 templates can be chosen at once, and 101 templates are ticked: untick some, then search or change page again."],
+        selected: ticked,
+      },
+    });
+    expect(await assignedNames(projectId)).toEqual([]);
+  });
+
   it("refuses a forged or stale tick, or more than 100, with a message and assigns none", async () => {
     const { projectId, ids } = await projectAndMasters(2);
     const post = (selected: string[]) =>
@@ -126,13 +147,13 @@ describe("assigning master templates to a project", () => {
         form: [...selected.map((id): [string, string] => ["selected", id]), ["intent", "assign"]],
       });
     const forged = unwrap(await post([ids[0]!, "not-a-template"]));
-    expect(forged).toEqual({ status: 404, data: { errors: ["Template not found."] } });
+    expect(forged).toEqual({ status: 404, data: { errors: ["Template not found."], selected: [ids[0], "not-a-template"] } });
     await api(ANALYST, "POST", `/api/v1/projects/${projectId}/templates/assign`, { templateIds: [ids[1]] });
     // Ticked in a tab left open, then assigned from another.
     const stale = unwrap(await post([ids[0]!, ids[1]!]));
-    expect(stale).toEqual({ status: 409, data: { errors: ["This template is already assigned to this project."] } });
+    expect(stale).toMatchObject({ status: 409, data: { errors: ["This template is already assigned to this project."] } });
     const tooMany = unwrap(await post([ids[0]!, ...Array.from({ length: 100 }, () => crypto.randomUUID())]));
-    expect(tooMany).toEqual({ status: 400, data: { errors: ["Assign at most 100 templates at once: untick some."] } });
+    expect(tooMany).toMatchObject({ status: 400, data: { errors: ["Assign at most 100 templates at once: untick some."] } });
     expect((await assignedNames(projectId)).length).toBe(1);
     // The URL carries 100 ticks at most, and the page says when it dropped some (forged ids then go, unnamed).
     const ticks = [ids[0], ...Array.from({ length: 99 }, (_, i) => `id${i}`), ids[1]];

@@ -34,7 +34,13 @@ export default function AssignTemplates({ loaderData, actionData }: Route.Compon
     <Card className="max-w-3xl">
       <h2 className="text-lg font-semibold">Assign templates</h2>
       <p className="mb-4 mt-1 text-sm text-muted-foreground">Each template is copied into this {noun}: editing the copy never changes the master.</p>
-      <AssignTemplatesForm search={loaderData.search} result={loaderData.templates} errors={actionData?.errors ?? []} noun={noun} />
+      <AssignTemplatesForm
+        search={loaderData.search}
+        result={loaderData.templates}
+        errors={actionData?.errors ?? []}
+        ticked={actionData?.selected}
+        noun={noun}
+      />
       <p className="mt-4 text-sm">
         <Link to={href(paths.list)} className={buttonVariants({ variant: "outline" })}>
           Back to the templates

@@ -1,6 +1,6 @@
 /**
  * "Run the templates" as a browser without JavaScript gets it, on page 2 of a workspace's templates: every
- * field belongs to the one GET form whose Search and Previous/Next carry them to the next URL, what was
+ * field belongs to the one form whose Search and Previous/Next post them here for the next URL, what was
  * chosen on other pages travels in it as hidden fields (a script, as its select's option), and "Start the
  * run" posts that form to this URL.
  */
@@ -56,7 +56,14 @@ describe("the run page past the first 100 templates", () => {
     // Previous submits the form (with every choice of this page) rather than follow a link.
     for (const attribute of ['type="submit"', 'form="run"', 'name="page"', 'value="1"']) expect(button(html, "Previous")).toContain(attribute);
     // Start the run posts the same form to this page, its search kept.
-    for (const attribute of ['type="submit"', 'form="run"', 'formMethod="post"', `formAction="${page}?companyId=c1&amp;type=Full`])
+    for (const attribute of [
+      'type="submit"',
+      'form="run"',
+      'name="intent"',
+      'value="start"',
+      'formMethod="post"',
+      `formAction="${page}?companyId=c1&amp;type=Full`,
+    ])
       expect(button(html, "Start the run")).toContain(attribute);
   });
 
@@ -64,6 +71,9 @@ describe("the run page past the first 100 templates", () => {
     const html = secondPage();
     const form = /<form[^>]*id="run"[^>]*>[^]*?<\/form>/.exec(html)?.[0] ?? "";
     expect(form).toContain('role="search"');
+    // Its Search and page buttons post it to this URL (however many ticks, never a URL too long for the server): redirected from there.
+    const opening = /^<form[^>]*>/.exec(form)?.[0] ?? "";
+    for (const attribute of ['method="post"', `action="${page}?companyId=c1&amp;type=Full`]) expect(opening).toContain(attribute);
     // Page 1's tick and a level of another page: hidden fields of the form; this page's tick, its checkbox, ticked.
     expect(input(form, "templateIds", "t1")).toContain('type="hidden"');
     expect(input(form, "levelIds", "l7")).toContain('type="hidden"');

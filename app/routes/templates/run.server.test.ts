@@ -88,7 +88,7 @@ const pageUrl = (projectId: string, search: string) => `/migration/projects/${pr
 const route = (projectId: string) => ({ params: { projectId }, middleware: projectMiddleware as never[] });
 /** "Start the run" posted from the page without a search: the refusal it answers. */
 const refusedStart = async (projectId: string, form: [string, string][]) =>
-  unwrap(await call(ANALYST, pageUrl(projectId, ""), run.action, { ...route(projectId), form }));
+  unwrap(await call(ANALYST, pageUrl(projectId, ""), run.action, { ...route(projectId), form: [...form, ["intent", "start"]] }));
 
 describe("the templates a run may be narrowed to", () => {
   it.skipIf(!TEST_POSTGRES_ADMIN_URL)("offers the 101st template with its levels and scripts on page 2, keeps page 1's tick, and runs both", async () => {
@@ -123,6 +123,7 @@ describe("the templates a run may be narrowed to", () => {
         ["scope", "templates"],
         ["templateIds", ids[100]!],
         ["onError", "continue"],
+        ["intent", "start"],
       ],
     });
     const location = posted instanceof Response ? (posted.headers.get("Location") ?? "") : "";
@@ -175,6 +176,46 @@ describe("the templates a run may be narrowed to", () => {
     ]);
     expect(levels?.status).toBe(400);
     expect(levels?.data.result.error).toEqual({ levelIds: ["Choose at most 100 levels: untick some."] });
+    expect((await api(ANALYST, "GET", `/api/v1/projects/${projectId}/runs`)).total).toBe(0);
+  });
+
+  it("pages and searches by a post: redirected to the page asked for with every choice; a page ticked past 100 templates or levels is refused at the top, as it was", async () => {
+    const { projectId, ids } = await projectWithTemplates(1, []);
+    const search = `type=Full&scope=levels&templateIds=${ids[0]}&pageSize=100`;
+    const navigate = (form: [string, string][]) => call(ANALYST, pageUrl(projectId, search), run.action, { ...route(projectId), form });
+    const choices: [string, string][] = [
+      ["companyId", acme.id],
+      ["templateIds", ids[0]!],
+      ["name", ""],
+      ["pageSize", "100"],
+      ["type", "Full"],
+      ["scope", "levels"],
+      ["onError", "continue"],
+    ];
+    // Next (page 2), with a level ticked on this page: the page asked for, everything the form holds carried in its URL.
+    const next = await navigate([...choices, ["levelIds", "l1"], ["page", "2"]]);
+    expect(isRedirect(next, pageUrl(projectId, `pageSize=100&page=2&type=Full&scope=levels&onError=continue&templateIds=${ids[0]}&levelIds=l1`))).toBe(true);
+    // Clear search: back at page 1 without the search, in one redirect.
+    const cleared = await navigate([...choices, ["name", "zz"], ["page", "3"], ["clear", "search"]]);
+    expect(isRedirect(cleared, pageUrl(projectId, `pageSize=100&type=Full&scope=levels&onError=continue&templateIds=${ids[0]}`))).toBe(true);
+    // As many as a run takes, each a UUID: a URL well within what a server reads (16 KB with the request's other headers).
+    const uuids = (n: number) => Array.from({ length: n }, () => crypto.randomUUID());
+    const full = await navigate([
+      ...choices,
+      ...uuids(99).map((id): [string, string] => ["templateIds", id]),
+      ...uuids(100).map((id): [string, string] => ["levelIds", id]),
+      ["page", "2"],
+    ]);
+    expect(full instanceof Response && full.status).toBe(302);
+    expect(((full as Response).headers.get("Location") ?? "").length).toBeLessThan(10_500);
+    // A page of 100 templates of 3 levels each, all ticked: a URL of 15 KB, which the server refused with a blank 431. Refused here, the ticks as posted.
+    const levels = uuids(300);
+    const refused = unwrap(await navigate([...choices, ...levels.map((id): [string, string] => ["levelIds", id]), ["page", "2"]]));
+    expect(refused?.status).toBe(400);
+    expect(refused?.data.errors).toEqual([
+      "At most 100 templates and 100 levels can be chosen at once, and 300 levels are ticked: untick some, then search or change page again.",
+    ]);
+    expect(refused?.data.result.initialValue).toMatchObject({ type: "Full", scope: "levels", onError: "continue", levelIds: levels });
     expect((await api(ANALYST, "GET", `/api/v1/projects/${projectId}/runs`)).total).toBe(0);
   });
 

@@ -1,13 +1,13 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Fragment } from "react";
-import { data, Link, useLocation } from "react-router";
+import { data, Link, redirect, useLocation } from "react-router";
 import { z } from "zod";
 import { MAX_RUN_CHOICES, ON_ERROR_CHOICES, ON_ERROR_LABELS, RUN_START_STATUSES, RUN_TYPES, type OnError, type RunType } from "../../../contracts/values/runs";
 import { whenFieldsPass } from "../../../contracts/common";
 import { PROJECT_STATUS_LABELS } from "../../../contracts/values/projects";
 import type { ChosenScript } from "../../../contracts/templates";
 import { CheckboxGroupField, FormErrors, RadioGroupField, RefusalAlert, SelectField } from "~/components/forms/fields";
-import { useIsPending } from "~/components/forms/status-button";
+import { useIntentPending } from "~/components/projects/use-intent-pending";
 import { TickedTemplates, TicksPostButton } from "~/components/templates/ticked-templates";
 import { buttonVariants } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
@@ -16,9 +16,9 @@ import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { useServerForm, type FormResult } from "~/lib/forms";
 import type { ListPaging } from "~/lib/list-search";
-import { readFormData, serviceFailure } from "~/lib/forms.server";
+import { readFormData, serviceFailure, unknownIntent } from "~/lib/forms.server";
 import { useTemplatePaths } from "./paths";
-import { cappedTicks, readTickedSearch, requireTemplateWrite, workspaceOwnerOf, workspaceTemplates } from "./templates.server";
+import { cappedTicks, readTickedSearch, requireTemplateWrite, ticksNavigation, workspaceOwnerOf, workspaceTemplates } from "./templates.server";
 import { requireWorkspace } from "../workspace/workspace.server";
 import type { Route } from "./+types/run";
 
@@ -28,9 +28,10 @@ import type { Route } from "./+types/run";
  * refuses scripts that do not parse or name tables that do not exist, each listed here.
  *
  * The templates to choose from (with their levels and scripts) come a page at a time, found by name, as
- * "Assign templates" offers its (TickedTemplates): every field of the page belongs to the one GET form, so
- * paging and searching carry the ticks, the type, what to run, the script and on error to the next URL, and
- * the ticks of other pages travel as hidden fields until "Start the run" posts them all.
+ * "Assign templates" offers its (TickedTemplates): every field of the page belongs to the one form, whose
+ * paging and searching post the ticks, the type, what to run, the script and on error here, to be redirected to
+ * the next URL carrying them (ticksNavigation: at most 100 templates and 100 levels, or refused at the top), and
+ * the ticks of other pages travel as hidden fields until "Start the run" (intent "start") posts them all.
  */
 
 /** The one form of the page: its search, fields, page buttons and "Start the run" submit it, each from its place. */
@@ -46,28 +47,35 @@ const SCOPES = [
 type Scope = (typeof SCOPES)[number]["value"];
 const SCOPE_VALUES = SCOPES.map((s) => s.value) as [Scope, ...Scope[]];
 
-const formSchema = z
-  .object({
-    type: z.enum(RUN_TYPES, { error: "Choose Full or Test" }),
-    scope: z.enum(SCOPE_VALUES).default("all"),
-    templateIds: z.array(z.string()).default([]),
-    levelIds: z.array(z.string()).default([]),
-    scriptId: z.string().optional(),
-    onError: z.enum(ON_ERROR_CHOICES).default("stop"),
-  })
-  .superRefine(
-    (v, ctx) => {
-      if (v.scope === "templates" && !v.templateIds.length) ctx.addIssue({ code: "custom", path: ["templateIds"], message: "Choose at least one template" });
-      if (v.scope === "levels" && !v.levelIds.length) ctx.addIssue({ code: "custom", path: ["levelIds"], message: "Choose at least one level" });
-      // The ticks of this page come on top of the others' (at most MAX_RUN_CHOICES, as the loader carries them).
-      if (v.scope === "templates" && new Set(v.templateIds).size > MAX_RUN_CHOICES)
-        ctx.addIssue({ code: "custom", path: ["templateIds"], message: `Choose at most ${MAX_RUN_CHOICES} templates: untick some.` });
-      if (v.scope === "levels" && new Set(v.levelIds).size > MAX_RUN_CHOICES)
-        ctx.addIssue({ code: "custom", path: ["levelIds"], message: `Choose at most ${MAX_RUN_CHOICES} levels: untick some.` });
-      if (v.scope === "script" && !v.scriptId) ctx.addIssue({ code: "custom", path: ["scriptId"], message: "Choose the script" });
-    },
-    whenFieldsPass("scope", "templateIds", "levelIds", "scriptId"),
-  );
+const fieldsSchema = z.object({
+  type: z.enum(RUN_TYPES, { error: "Choose Full or Test" }),
+  scope: z.enum(SCOPE_VALUES).default("all"),
+  templateIds: z.array(z.string()).default([]),
+  levelIds: z.array(z.string()).default([]),
+  scriptId: z.string().optional(),
+  onError: z.enum(ON_ERROR_CHOICES).default("stop"),
+});
+
+/** The ticks a page carries to the next, at most MAX_RUN_CHOICES of each (ticksNavigation), and its other fields. */
+const TICKS = [
+  { name: "templateIds", max: MAX_RUN_CHOICES, noun: "templates" },
+  { name: "levelIds", max: MAX_RUN_CHOICES, noun: "levels" },
+];
+const KEPT = ["type", "scope", "scriptId", "onError"];
+
+const formSchema = fieldsSchema.superRefine(
+  (v, ctx) => {
+    if (v.scope === "templates" && !v.templateIds.length) ctx.addIssue({ code: "custom", path: ["templateIds"], message: "Choose at least one template" });
+    if (v.scope === "levels" && !v.levelIds.length) ctx.addIssue({ code: "custom", path: ["levelIds"], message: "Choose at least one level" });
+    // The ticks of this page come on top of the others' (at most MAX_RUN_CHOICES, as the loader carries them).
+    if (v.scope === "templates" && new Set(v.templateIds).size > MAX_RUN_CHOICES)
+      ctx.addIssue({ code: "custom", path: ["templateIds"], message: `Choose at most ${MAX_RUN_CHOICES} templates: untick some.` });
+    if (v.scope === "levels" && new Set(v.levelIds).size > MAX_RUN_CHOICES)
+      ctx.addIssue({ code: "custom", path: ["levelIds"], message: `Choose at most ${MAX_RUN_CHOICES} levels: untick some.` });
+    if (v.scope === "script" && !v.scriptId) ctx.addIssue({ code: "custom", path: ["scriptId"], message: "Choose the script" });
+  },
+  whenFieldsPass("scope", "templateIds", "levelIds", "scriptId"),
+);
 
 /**
  * What the page was asked for (?type=&scope=&templateIds=&levelIds=&scriptId=&onError=, with the templates'
@@ -141,7 +149,16 @@ type ActionData = { result?: FormResult; errors: string[] };
 export async function action({ request, context }: Route.ActionArgs) {
   await requireTemplateWrite(context, (p) => p.list);
   const { project, api, paths, companyId } = await requireWorkspace(context, { write: true, unlocked: true });
-  const submission = parseWithZod(await readFormData(request), { schema: formSchema });
+  const formData = await readFormData(request);
+  const intent = formData.get("intent");
+  if (intent === null) {
+    // Search, Clear search or a page button (ticksNavigation): refused, the page shows the fields as the user left them.
+    const to = ticksNavigation(request, formData, { ticks: TICKS, keep: KEPT });
+    if (to.to !== undefined) return redirect(to.to);
+    return data<ActionData>({ result: parseWithZod(formData, { schema: fieldsSchema }).reply(), errors: [to.refusal] }, { status: 400 });
+  }
+  if (intent !== "start") unknownIntent(intent);
+  const submission = parseWithZod(formData, { schema: formSchema });
   if (submission.status !== "success") return data<ActionData>({ result: submission.reply(), errors: [] }, { status: 400 });
   const v = submission.value;
   try {
@@ -170,7 +187,7 @@ export default function RunTemplates({ loaderData, actionData }: Route.Component
   const { templates, search, notRunnable } = loaderData;
   const href = useCompanyHref();
   const paths = useTemplatePaths();
-  const pending = useIsPending();
+  const pending = useIntentPending("start");
   // A new page or search starts the fields from the URL's choices (Back and Forward included); a refused post keeps the user's.
   const shown = useLocation().search;
   const result = actionData as ActionData | undefined;
@@ -291,7 +308,7 @@ export default function RunTemplates({ loaderData, actionData }: Route.Component
             options={ON_ERROR_CHOICES.map((c) => ({ value: c, label: ON_ERROR_LABELS[c] }))}
           />
           <div className="flex flex-wrap gap-2">
-            <TicksPostButton form={FORM_ID} pending={pending}>
+            <TicksPostButton form={FORM_ID} name="intent" value="start" pending={pending}>
               Start the run
             </TicksPostButton>{" "}
             <Link to={href(paths.list)} className={buttonVariants({ variant: "outline" })}>

@@ -6,7 +6,7 @@ import type { AssignableSearch } from "~/components/templates/assign-templates-f
 import { masterTemplateApi, templateApi, workspaceTemplatesApi, type TemplateApi } from "~/lib/api/templates.server";
 import { accessSettings, afterGuard, beside, callerOf, requireUnlocked, requireWrite, shellOf, type Shell } from "~/lib/guards.server";
 import { readFormData, serviceFailure, unknownIntent } from "~/lib/forms.server";
-import type { ListPaging } from "~/lib/list-search";
+import { CLEAR_SEARCH, PAGING_KEYS, type ListPaging } from "~/lib/list-search";
 import { clearedSearchHref, readContains, readPaging } from "~/lib/list-search.server";
 import { projectScope } from "../workspace/workspace.server";
 import { templateOwnerOf, templatePathsOf, type TemplateOwner, type TemplatePaths } from "./paths";
@@ -130,6 +130,41 @@ export function readTickedSearch(url: URL): ListPaging<"name"> & { name: string 
   return { name: readContains(url.searchParams), ...readPaging(url.searchParams, ["name"], "name") };
 }
 
+/** Ticks a page of TickedTemplates carries (`name`, repeated), at most `max` at once: "templates", "levels". */
+export type TickCap = { name: string; max: number; noun: string };
+
+/**
+ * Search, Clear search, Previous/Next and the page size of a page of TickedTemplates: its form posts them (a post
+ * without `intent`), so that however many boxes the page holds, no request carries more ticks in its URL than the
+ * caps allow (a GET of a page's 300 ticks was 15 KB, refused by the server with a blank 431). Within the caps:
+ * the URL of the page asked for, carrying the form's ticks and `keep` (the page's other fields), for a redirect.
+ * Past them: the refusal to show at the top, with a 400, the page and its ticks as they were.
+ */
+export function ticksNavigation(
+  request: Request,
+  formData: FormData,
+  { ticks, keep = [] }: { ticks: readonly TickCap[]; keep?: readonly string[] },
+): { to: string; refusal?: never } | { refusal: string; to?: never } {
+  const params = new URLSearchParams();
+  const one = (key: string) => {
+    const value = formData.get(key);
+    if (typeof value === "string" && value !== "") params.set(key, value.slice(0, 100));
+  };
+  for (const key of ["companyId", "name", PAGING_KEYS.pageSize, PAGING_KEYS.page, CLEAR_SEARCH.name, ...keep]) one(key);
+  const over: string[] = [];
+  for (const cap of ticks) {
+    const ids = tickedIds(formData.getAll(cap.name));
+    if (ids.length > cap.max) over.push(`${ids.length} ${cap.noun}`);
+    for (const id of ids) params.append(cap.name, id);
+  }
+  if (over.length) {
+    const most = ticks.map((cap) => `${cap.max} ${cap.noun}`).join(" and ");
+    return { refusal: `At most ${most} can be chosen at once, and ${over.join(" and ")} are ticked: untick some, then search or change page again.` };
+  }
+  const url = new URL(`${new URL(request.url).pathname}?${params}`, request.url);
+  return { to: clearedSearchHref(url) ?? `${url.pathname}${url.search}` };
+}
+
 /**
  * "Assign templates"' search (readTickedSearch) and the templates ticked on any page (?selected=, repeated:
  * the search and the page buttons carry them), as its loader reads them from the URL: at most
@@ -168,23 +203,29 @@ export async function assignableTemplates(
  * The "Assign templates" post (assigned/add and the wizard's last step): the master templates ticked
  * on every page (`selected`) are copied into the workspace, all or none. Answers null when done, else
  * the refusal to show above the form with its status (none chosen or too many: 400; a template no
- * longer Available or already assigned: 409; one not of the company, a forged id: 404).
+ * longer Available or already assigned: 409; one not of the company, a forged id: 404), with the ticks posted.
+ * Its form's search and pages post too, without an intent (ticksNavigation): the redirect to the page asked for.
  */
 export async function assignFromForm(context: Readonly<RouterContextProvider>, request: Request, owner: Extract<TemplateOwner, { kind: "workspace" }>) {
   const formData = await readFormData(request);
   const intent = formData.get("intent");
-  if (intent !== "assign") unknownIntent(intent);
   const ticked = tickedIds(formData.getAll("selected"));
-  if (ticked.length > MAX_TEMPLATES_ASSIGNED_AT_ONCE)
-    return data({ errors: [`Assign at most ${MAX_TEMPLATES_ASSIGNED_AT_ONCE} templates at once: untick some.`] }, { status: 400 });
+  // The page's ticks as posted, for the page shown again with the refusal (without JavaScript it is drawn from them).
+  const refuse = (errors: string[], status: number) => data({ errors, selected: ticked }, { status });
+  if (intent === null) {
+    const to = ticksNavigation(request, formData, { ticks: [{ name: "selected", max: MAX_TEMPLATES_ASSIGNED_AT_ONCE, noun: "templates" }] });
+    return to.refusal === undefined ? redirect(to.to) : refuse([to.refusal], 400);
+  }
+  if (intent !== "assign") unknownIntent(intent);
+  if (ticked.length > MAX_TEMPLATES_ASSIGNED_AT_ONCE) return refuse([`Assign at most ${MAX_TEMPLATES_ASSIGNED_AT_ONCE} templates at once: untick some.`], 400);
   const parsed = assignTemplatesSchema.safeParse({ templateIds: ticked });
-  if (!parsed.success) return data({ errors: ["Choose at least one template to assign."] }, { status: 400 });
+  if (!parsed.success) return refuse(["Choose at least one template to assign."], 400);
   try {
     await workspaceTemplates(context, owner).assign(parsed.data.templateIds);
   } catch (err) {
     const failure = serviceFailure(err);
     if (!failure || failure.status >= 500) throw err;
-    return data({ errors: failure.body.errors }, { status: failure.status });
+    return refuse(failure.body.errors, failure.status);
   }
   return null;
 }

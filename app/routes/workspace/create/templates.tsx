@@ -49,7 +49,7 @@ export default function TemplatesStep({ loaderData, actionData }: Route.Componen
           The last setup step: choose the master templates whose scripts transform this {paths.ws.noun}'s data. Each is copied into the {paths.ws.noun}, and the
           first one makes it Active.
         </p>
-        <AssignTemplatesForm search={search} result={templates} errors={actionData?.errors ?? []} noun={paths.ws.noun} />
+        <AssignTemplatesForm search={search} result={templates} errors={actionData?.errors ?? []} ticked={actionData?.selected} noun={paths.ws.noun} />
         <p className="mt-4 text-sm">
           No master template fits?{" "}
           <Link to={href(paths.page(project.id, "templates/create"))} className="font-medium text-brand underline underline-offset-2">
