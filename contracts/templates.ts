@@ -1,6 +1,18 @@
 import { z } from "zod";
-import { descriptionSchema, nameSchema, pageOf, pageQuerySchema, presentString, repeatedQuery, requiredString, timestampSchema, versionSchema, wholeNumberSchema } from "./common";
+import {
+  descriptionSchema,
+  nameSchema,
+  pageOf,
+  pageQuerySchema,
+  presentString,
+  repeatedQuery,
+  requiredString,
+  timestampSchema,
+  versionSchema,
+  wholeNumberSchema,
+} from "./common";
 import { LOCK_STATES } from "./values/projects";
+import { MAX_RUN_CHOICES } from "./values/runs";
 import {
   LOCK_REASON_MAX,
   MAX_TEMPLATES_ASSIGNED_AT_ONCE,
@@ -212,9 +224,17 @@ export const assignTemplatesSchema = z.object({
  * "Run the templates": a page of the workspace's templates in run order, found by name, each with its levels
  * and each level's scripts, ids and names only (never their SQL): what a run may be narrowed to. Beside it, the
  * script chosen (`scriptId`) named wherever it is listed, so that a page not listing it still says which it is
- * (`chosenScript`; null when none was asked, or it is not one of the workspace's).
+ * (`chosenScript`; null when none was asked, or it is not one of the workspace's), and so are the templates and
+ * levels ticked (`templateId`, `levelId`, repeated, at most MAX_RUN_CHOICES each: `chosenTemplates`,
+ * `chosenLevels`, in run order, those of the workspace only), for the page to name those ticked on other pages.
  */
-export const runChoicesQuerySchema = pageQuerySchema.extend({ name: z.string().trim().max(100).optional(), scriptId: z.string().min(1).max(100).optional() });
+const tickedIdsQuery = repeatedQuery(z.string().min(1).max(100)).refine((ids) => ids.length <= MAX_RUN_CHOICES, `At most ${MAX_RUN_CHOICES} ids`);
+export const runChoicesQuerySchema = pageQuerySchema.extend({
+  name: z.string().trim().max(100).optional(),
+  scriptId: z.string().min(1).max(100).optional(),
+  templateId: tickedIdsQuery,
+  levelId: tickedIdsQuery,
+});
 export const runChoiceSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -223,7 +243,13 @@ export const runChoiceSchema = z.object({
 export type RunChoice = z.infer<typeof runChoiceSchema>;
 export const chosenScriptSchema = z.object({ id: z.string(), templateName: z.string(), levelName: z.string(), name: z.string() });
 export type ChosenScript = z.infer<typeof chosenScriptSchema>;
-export const runChoicesPageSchema = pageOf(runChoiceSchema).extend({ chosenScript: chosenScriptSchema.nullable() });
+export const chosenLevelSchema = z.object({ id: z.string(), templateName: z.string(), name: z.string() });
+export type ChosenLevel = z.infer<typeof chosenLevelSchema>;
+export const runChoicesPageSchema = pageOf(runChoiceSchema).extend({
+  chosenScript: chosenScriptSchema.nullable(),
+  chosenTemplates: z.array(z.object({ id: z.string(), name: z.string() })),
+  chosenLevels: z.array(chosenLevelSchema),
+});
 export const createProjectTemplateSchema = z.object({ name: nameSchema, description: descriptionSchema, type: templateTypeSchema });
 
 /** A project's copy beside its master: each script (matched by level and name, any case) the same, changed, or in one of them only. */

@@ -335,7 +335,8 @@ for (const javaScriptEnabled of [true, false]) {
       await finder.getByLabel("Template name contains").fill(`No such master ${suffix}`);
       await finder.getByRole("button", { name: "Search" }).click();
       await expect(page).toHaveURL(/[?&]selected=/);
-      await expect(page.getByText("1 template selected on other pages.")).toBeVisible();
+      // Named, so that the user knows what will be assigned.
+      await expect(page.getByText(`1 template selected on other pages: “${master}”.`)).toBeVisible();
       await page.getByRole("button", { name: "Assign templates" }).click();
       await expect(page.getByRole("status")).toHaveText("Templates assigned: the project is Active.");
       await expect(page.getByText("Active", { exact: true }).first()).toBeVisible();
@@ -441,7 +442,7 @@ for (const javaScriptEnabled of [true, false]) {
       await findToRun.getByLabel("Template name contains").fill(`No such template ${suffix}`);
       await findToRun.getByRole("button", { name: "Search", exact: true }).click();
       await expect(page.getByText(`No template's name contains “No such template ${suffix}”.`)).toBeVisible();
-      await expect(page.getByText("1 more template chosen on other pages.")).toBeVisible();
+      await expect(page.getByText("1 more template chosen on other pages: “Slow”.")).toBeVisible();
       await expect(page.getByRole("radio", { name: /^Full/ })).toBeChecked();
       await expect(page.getByRole("radio", { name: "Chosen templates" })).toBeChecked();
       // "Clear search" submits the same form: back to every template, Slow still ticked, the master not.

@@ -6,14 +6,21 @@ import { RefusalAlert } from "~/components/forms/fields";
 import { PastTheEnd } from "~/components/ui/pagination";
 import { useCompanyHref } from "~/lib/company-href";
 import { DEFAULT_PAGE_SIZE, type ListPaging } from "~/lib/list-search";
-import { TickedTemplates, TicksPostButton } from "./ticked-templates";
+import { namedTicks, TickedTemplates, TicksPostButton } from "./ticked-templates";
 
 /**
  * What "Assign templates" was asked for (readAssignableSearch): a name contained, a page and its size,
  * and the templates ticked on any page (`selected`), cut at MAX_TEMPLATES_ASSIGNED_AT_ONCE, less those
- * that can no longer be assigned (assignableTemplates), the company's of them named in `leftOut`.
+ * that can no longer be assigned (assignableTemplates), the company's of them named in `leftOut`, the
+ * others' names in `named`.
  */
-export type AssignableSearch = ListPaging<"name"> & { name: string; selected: string[]; selectionCapped: boolean; leftOut: string[] };
+export type AssignableSearch = ListPaging<"name"> & {
+  name: string;
+  selected: string[];
+  selectionCapped: boolean;
+  leftOut: string[];
+  named: { id: string; name: string }[];
+};
 
 type TemplatePage = { items: readonly TemplateSummary[]; total: number; page: number; pageSize: number };
 
@@ -50,6 +57,9 @@ export function AssignTemplatesForm({
   const href = useCompanyHref();
   const listed = new Set(result.items.map((t) => t.id));
   const elsewhere = search.selected.filter((id) => !listed.has(id));
+  const names = namedTicks(elsewhere, search.named);
+  // ": “Alpha” and “Bravo”": which are ticked on other pages, after their count.
+  const elsewhereNamed = names ? `: ${names}` : "";
   const query = {
     name: search.name || undefined,
     page: search.page === 1 ? undefined : search.page,
@@ -85,9 +95,15 @@ export function AssignTemplatesForm({
       {result.items.length || elsewhere.length ? (
         <div className="flex flex-col gap-4">
           {result.items.length ? (
-            <TemplateChoices key={location.search} items={result.items} selected={ticked ?? search.selected} elsewhere={elsewhere.length} />
+            <TemplateChoices
+              key={location.search}
+              items={result.items}
+              selected={ticked ?? search.selected}
+              elsewhere={elsewhere.length}
+              named={elsewhereNamed}
+            />
           ) : null}
-          {!result.items.length ? <p className="text-sm">{`${templates(elsewhere.length)} selected on other pages.`}</p> : null}
+          {!result.items.length ? <p className="text-sm">{`${templates(elsewhere.length)} selected on other pages${elsewhereNamed}.`}</p> : null}
           <div className="flex flex-wrap items-center gap-4">
             <TicksPostButton form={FORM_ID} name="intent" value="assign" pending={pending}>
               Assign templates
@@ -109,7 +125,18 @@ export function AssignTemplatesForm({
  * counted again as the user ticks when JavaScript runs. Keyed by the URL's search: a new page, search
  * or "Clear selection" starts from the URL's ticks, a refused post keeps the user's.
  */
-function TemplateChoices({ items, selected, elsewhere }: { items: readonly TemplateSummary[]; selected: readonly string[]; elsewhere: number }) {
+function TemplateChoices({
+  items,
+  selected,
+  elsewhere,
+  named,
+}: {
+  items: readonly TemplateSummary[];
+  selected: readonly string[];
+  elsewhere: number;
+  /** ": “Alpha” and “Bravo”", those on other pages by name. */
+  named: string;
+}) {
   const [ticked, setTicked] = useState(() => new Set(selected));
   const tick = (id: string, on: boolean) =>
     setTicked((before) => {
@@ -147,7 +174,7 @@ function TemplateChoices({ items, selected, elsewhere }: { items: readonly Templ
         </ul>
       </fieldset>
       <p aria-live="polite" className="text-sm">
-        {`${templates(here + elsewhere)} selected${elsewhere ? `, ${elsewhere} on other ${elsewhere === 1 ? "page" : "pages"}` : ""}.`}
+        {`${templates(here + elsewhere)} selected${elsewhere ? `, ${elsewhere} on other ${elsewhere === 1 ? "page" : "pages"}${named}` : ""}.`}
       </p>
     </>
   );

@@ -72,3 +72,21 @@ export function TicksPostButton({ form, ...props }: Omit<React.ComponentProps<ty
   const postAction = useFormAction();
   return <StatusButton type="submit" form={form} formMethod="post" formAction={postAction} {...props} />;
 }
+
+/** How many names namedTicks spells out before "and 3 more". */
+const NAMED_TICKS = 3;
+
+/**
+ * The ticks of other pages by name, for the sentence that counts them: "“Alpha”, “Bravo”, “Charlie” and 2 more", the
+ * names as the data API found them (`named`, in its order; a tick it did not find, removed meanwhile, is counted only).
+ * Empty when it found none.
+ */
+export function namedTicks(ids: readonly string[], named: readonly { id: string; name: string }[]): string {
+  const ticked = new Set(ids);
+  const names = named.filter((n) => ticked.has(n.id)).map((n) => `“${n.name}”`);
+  if (!names.length) return "";
+  // All of them when "and 1 more" would take the place of the last name.
+  const shown = names.length === ids.length && names.length <= NAMED_TICKS + 1 ? names : names.slice(0, NAMED_TICKS);
+  const list = shown.length < ids.length ? [...shown, `${ids.length - shown.length} more`] : shown;
+  return list.length > 1 ? `${list.slice(0, -1).join(", ")} and ${list.at(-1)}` : list[0]!;
+}

@@ -85,8 +85,11 @@ export function workspaceTemplatesApi(as: Caller, collection: string) {
      */
     assignable: (query: Page & { name?: string; id?: string[] }) =>
       callService("data-api", `${collection}/assignable`, as, { schema: assignablePageSchema, query }),
-    /** What a run may be narrowed to: its templates in run order, found by name, a page at a time, each with its levels and their scripts (no SQL). */
-    runChoices: (query: Page & { name?: string; scriptId?: string }) =>
+    /**
+     * What a run may be narrowed to: its templates in run order, found by name, a page at a time, each with its levels and their scripts (no SQL);
+     * with the script, templates and levels chosen, named.
+     */
+    runChoices: (query: Page & { name?: string; scriptId?: string; templateId?: string[]; levelId?: string[] }) =>
       callService("data-api", `${collection}/run-choices`, as, { schema: runChoicesPageSchema, query }),
     get: (templateId: string) => callService("data-api", one(templateId), as, { schema: templateSchema }),
     assign: (templateIds: string[]) =>

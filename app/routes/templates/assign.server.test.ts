@@ -22,7 +22,15 @@ const [, acme, birch] = DEMO_COMPANIES;
 const ANALYST = "analyst@demo.test";
 
 type Offered = {
-  search: { name: string; page: number; pageSize: number; selected: string[]; selectionCapped: boolean; leftOut: string[] };
+  search: {
+    name: string;
+    page: number;
+    pageSize: number;
+    selected: string[];
+    selectionCapped: boolean;
+    leftOut: string[];
+    named: { id: string; name: string }[];
+  };
   templates: { items: { id: string; name: string }[]; total: number; page: number };
 };
 
@@ -58,7 +66,7 @@ describe("assigning master templates to a project", () => {
 
     const offered = async (search: string) => (await call(ANALYST, pageUrl(projectId, search), assign.loader, route(projectId))) as Offered;
     const found = await offered(`name=${encodeURIComponent(bulk)}`);
-    expect(found.search).toEqual({ name: bulk, sort: "name", page: 1, pageSize: 25, selected: [], selectionCapped: false, leftOut: [] });
+    expect(found.search).toEqual({ name: bulk, sort: "name", page: 1, pageSize: 25, selected: [], selectionCapped: false, leftOut: [], named: [] });
     expect(found.templates.total).toBe(5);
     expect(found.templates.items.map((t) => t.name)).toEqual([101, 102, 103, 104, 105].map((i) => `${bulk} ${i}`));
     // The next page, by the URL's page and page size.
@@ -77,6 +85,11 @@ describe("assigning master templates to a project", () => {
       route(projectId),
     )) as Offered;
     expect(second.search.selected).toEqual([ids[0], ids[1]]);
+    // Named, from the search of the ticks beside the page, for "2 templates selected on other pages: …".
+    expect(second.search.named).toEqual([
+      { id: ids[0], name: `${prefix} 001` },
+      { id: ids[1], name: `${prefix} 002` },
+    ]);
     expect(second.templates.items.map((t) => t.id)).toEqual([ids[10], ids[11]]);
     // On page 2 the user ticks one more; the post carries page 1's ticks (hidden fields) with it.
     const posted = await call(ANALYST, pageUrl(projectId, `${name}&selected=${ids[0]}&selected=${ids[1]}&page=2`), assign.action, {

@@ -19,7 +19,15 @@ const search = "?companyId=c1&type=Full&scope=templates&templateIds=t1&templateI
 
 const script3: ChosenScript = { id: "s3", templateName: "Template 3", levelName: "Load", name: "Script 3" };
 
-function secondPage(dropped = { templateIds: false, levelIds: false }, chosenScript: ChosenScript | null = script3) {
+/** The ticks of other pages as the data API named them: page 1's template and a level of page 7. */
+const named = { chosenTemplates: [{ id: "t1", name: "Template 1" }], chosenLevels: [{ id: "l7", templateName: "Template 7", name: "Load" }] };
+
+function secondPage(
+  dropped = { templateIds: false, levelIds: false },
+  chosenScript: ChosenScript | null = script3,
+  chosen = named,
+  templateIds = ["t1", "t102"],
+) {
   return renderPage(page, `${page}${search}`, RunTemplates, {
     notRunnable: null,
     search: {
@@ -29,13 +37,13 @@ function secondPage(dropped = { templateIds: false, levelIds: false }, chosenScr
       pageSize: 100,
       type: "Full",
       scope: "templates",
-      templateIds: ["t1", "t102"],
+      templateIds,
       levelIds: ["l7"],
       scriptId: "s3",
       onError: "continue",
       dropped,
     },
-    templates: { items: [101, 102, 103, 104, 105].map(choice), total: 105, page: 2, pageSize: 100, chosenScript },
+    templates: { items: [101, 102, 103, 104, 105].map(choice), total: 105, page: 2, pageSize: 100, chosenScript, ...chosen },
   });
 }
 
@@ -79,8 +87,8 @@ describe("the run page past the first 100 templates", () => {
     expect(input(form, "levelIds", "l7")).toContain('type="hidden"');
     expect(input(html, "templateIds", "t102")).toMatch(/type="checkbox"[^>]*checked=""/);
     expect(input(form, "templateIds", "t102")).toBe("");
-    expect(html).toContain("1 more template chosen on other pages.");
-    expect(html).toContain("1 more level chosen on other pages.");
+    expect(html).toContain("1 more template chosen on other pages: “Template 1”.");
+    expect(html).toContain("1 more level chosen on other pages: “Template 7: Load”.");
     // The script chosen on another page stays chosen, as an option of its select named as this page's are.
     expect(html).toMatch(/<option value="s3" selected="">Template 3: Load: Script 3 \(on another page\)<\/option>/);
     // Not found by the data API (removed meanwhile): still chosen, said so.
@@ -90,10 +98,23 @@ describe("the run page past the first 100 templates", () => {
     expect(input(html, "onError", "continue")).toContain('checked=""');
   });
 
+  it("names the templates chosen on other pages, the first three and how many more, and counts those the data API did not find", () => {
+    const ids = ["t1", "t2", "t3", "t4", "t5", "t6"];
+    const all = { ...named, chosenTemplates: ids.map((id) => ({ id, name: `Template ${id.slice(1)}` })) };
+    expect(secondPage(undefined, script3, all, ids)).toContain("6 more templates chosen on other pages: “Template 1”, “Template 2”, “Template 3” and 3 more.");
+    // Four named: all four rather than "and 1 more".
+    expect(secondPage(undefined, script3, all, ids.slice(0, 4))).toContain(
+      "4 more templates chosen on other pages: “Template 1”, “Template 2”, “Template 3” and “Template 4”.",
+    );
+    // Two ticked, one removed meanwhile: the other named, the removed one counted.
+    expect(secondPage(undefined, script3, named, ["t1", "t9"])).toContain("2 more templates chosen on other pages: “Template 1” and 1 more.");
+    expect(secondPage(undefined, script3, { chosenTemplates: [], chosenLevels: [] }, ["t9"])).toContain("1 more template chosen on other pages.");
+  });
+
   it("says, under the field, when the URL carried more ticks than a run takes and the rest were dropped", () => {
     expect(secondPage()).not.toContain("were dropped");
     const html = secondPage({ templateIds: true, levelIds: false });
-    expect(html).toContain("1 more template chosen on other pages. A run takes at most 100 templates: the ticks past the 100th were dropped.");
+    expect(html).toContain("1 more template chosen on other pages: “Template 1”. A run takes at most 100 templates: the ticks past the 100th were dropped.");
     expect(html).not.toContain("A run takes at most 100 levels");
   });
 });

@@ -24,7 +24,7 @@ const ANALYST = "analyst@demo.test";
 
 type Offered = {
   search: { name: string; page: number; pageSize: number; type: string; scope: string; templateIds: string[]; levelIds: string[]; scriptId: string | null };
-  templates: { items: RunChoice[]; total: number; page: number; pageSize: number };
+  templates: { items: RunChoice[]; total: number; page: number; pageSize: number; chosenTemplates: unknown; chosenLevels: unknown };
 };
 
 /**
@@ -99,6 +99,8 @@ describe("the templates a run may be narrowed to", () => {
     expect(offered.search).toMatchObject({ name: "", page: 2, pageSize: 100, type: "Test", scope: "templates", templateIds: [ids[0]], onError: "continue" });
     expect(offered.templates).toMatchObject({ total: 105, page: 2, pageSize: 100 });
     expect(offered.templates.items.map((t) => t.name)).toEqual([101, 102, 103, 104, 105].map((i) => `${prefix} ${i}`));
+    // Page 1's tick named in the same answer, for the sentence under Templates.
+    expect(offered.templates).toMatchObject({ chosenTemplates: [{ id: ids[0], name: `${prefix} 001` }], chosenLevels: [] });
     expect(offered.templates.items[0]!.levels).toEqual([{ id: expect.any(String), name: "Load", scripts: [{ id: expect.any(String), name: "Script 101" }] }]);
     // The 101st's script chosen, back on page 1: named for its option there.
     const script101 = offered.templates.items[0]!.levels[0]!.scripts[0]!.id;

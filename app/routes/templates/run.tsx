@@ -8,7 +8,7 @@ import { PROJECT_STATUS_LABELS } from "../../../contracts/values/projects";
 import type { ChosenScript } from "../../../contracts/templates";
 import { CheckboxGroupField, FormErrors, RadioGroupField, RefusalAlert, SelectField } from "~/components/forms/fields";
 import { useIntentPending } from "~/components/projects/use-intent-pending";
-import { TickedTemplates, TicksPostButton } from "~/components/templates/ticked-templates";
+import { namedTicks, TickedTemplates, TicksPostButton } from "~/components/templates/ticked-templates";
 import { buttonVariants } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { PastTheEnd } from "~/components/ui/pagination";
@@ -121,10 +121,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // The workspace's templates with their levels and scripts, a page at a time: one call, whatever their number.
   const [{ project, paths }, templates] = await Promise.all([
     requireWorkspace(context),
-    // The script chosen is named too, for a page that does not list it.
+    // What was chosen is named too (the script, the templates and levels ticked), for a page that does not list it.
     workspaceTemplates(context, owner).runChoices({
       name: search.name || undefined,
       scriptId: search.scriptId ?? undefined,
+      templateId: search.templateIds,
+      levelId: search.levelIds,
       page: search.page,
       pageSize: search.pageSize,
     }),
@@ -279,14 +281,19 @@ export default function RunTemplates({ loaderData, actionData }: Route.Component
                   label="Templates"
                   field={fields.templateIds!}
                   options={templates.items.map((t) => ({ value: t.id, label: t.name }))}
-                  description={`With Chosen templates.${chosenElsewhere(templatesElsewhere.length, "template", "templates")}${search.dropped.templateIds ? dropped("templates") : ""}`}
+                  description={`With Chosen templates.${chosenElsewhere(templatesElsewhere, templates.chosenTemplates, "template", "templates")}${search.dropped.templateIds ? dropped("templates") : ""}`}
                 />
                 <CheckboxGroupField
                   className="group-has-[#run-scope-levels:not(:checked)]/run:hidden"
                   label="Levels"
                   field={fields.levelIds!}
                   options={levels}
-                  description={`With Chosen levels.${chosenElsewhere(levelsElsewhere.length, "level", "levels")}${search.dropped.levelIds ? dropped("levels") : ""}`}
+                  description={`With Chosen levels.${chosenElsewhere(
+                    levelsElsewhere,
+                    templates.chosenLevels.map((l) => ({ id: l.id, name: `${l.templateName}: ${l.name}` })),
+                    "level",
+                    "levels",
+                  )}${search.dropped.levelIds ? dropped("levels") : ""}`}
                 />
                 <SelectField
                   className="group-has-[#run-scope-script:not(:checked)]/run:hidden"
@@ -321,9 +328,11 @@ export default function RunTemplates({ loaderData, actionData }: Route.Component
   );
 }
 
-/** " 2 more chosen on other pages.": the ticks this page does not show, which the form keeps. */
-function chosenElsewhere(n: number, one: string, many: string): string {
-  return n ? ` ${n} more ${n === 1 ? one : many} chosen on other pages.` : "";
+/** " 5 more templates chosen on other pages: “Alpha”, “Bravo”, “Charlie” and 2 more.": the ticks this page does not show, which the form keeps. */
+function chosenElsewhere(ids: readonly string[], named: readonly { id: string; name: string }[], one: string, many: string): string {
+  if (!ids.length) return "";
+  const names = namedTicks(ids, named);
+  return ` ${ids.length} more ${ids.length === 1 ? one : many} chosen on other pages${names ? `: ${names}` : ""}.`;
 }
 
 /** The option of the script chosen on another page: named as this page's are, when the data API found it. */

@@ -173,7 +173,7 @@ export function ticksNavigation(
 export function readAssignableSearch(url: URL): AssignableSearch {
   const search = readTickedSearch(url);
   const { ids, capped } = cappedTicks(url.searchParams.getAll("selected"), MAX_TEMPLATES_ASSIGNED_AT_ONCE);
-  return { ...search, selected: ids, selectionCapped: capped, leftOut: [] };
+  return { ...search, selected: ids, selectionCapped: capped, leftOut: [], named: [] };
 }
 
 /**
@@ -182,7 +182,8 @@ export function readAssignableSearch(url: URL): AssignableSearch {
  * API leaves the assigned ones out in SQL, so every one can be found, however many there are.
  * Beside it, the ticks the URL carries are asked again (one search of those ids): one assigned
  * meanwhile, made Draft or Archived, or deleted would have the whole assign refused, so it leaves the
- * ticks, named in `leftOut` when it is one of the company's masters; another id just goes.
+ * ticks, named in `leftOut` when it is one of the company's masters; another id just goes. Those left are
+ * named in `named`, for the page to say which are ticked on other pages.
  */
 export async function assignableTemplates(
   context: Readonly<RouterContextProvider>,
@@ -196,7 +197,8 @@ export async function assignableTemplates(
   ]);
   if (!ticked) return { search, templates };
   const stillGood = new Set(ticked.items.map((t) => t.id));
-  return { search: { ...search, selected: search.selected.filter((id) => stillGood.has(id)), leftOut: ticked.leftOut.map((t) => t.name) }, templates };
+  const named = ticked.items.map((t) => ({ id: t.id, name: t.name }));
+  return { search: { ...search, selected: search.selected.filter((id) => stillGood.has(id)), leftOut: ticked.leftOut.map((t) => t.name), named }, templates };
 }
 
 /**

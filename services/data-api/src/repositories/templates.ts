@@ -3,6 +3,7 @@ import type { ExpressionBuilder, Kysely } from "kysely";
 import {
   TEMPLATE_STATUS_MOVES,
   type MoveDirection,
+  type ChosenLevel,
   type ChosenScript,
   type RunChoice,
   type Template,
@@ -241,14 +242,33 @@ export async function getTemplate(db: Kysely<Database>, id: string): Promise<Tem
  */
 export async function runChoices(
   db: Kysely<Database>,
-  search: { companyId: string; area: TemplateArea; projectId: string; name?: string; scriptId?: string; page: number; pageSize: number },
-): Promise<{ items: RunChoice[]; total: number; page: number; pageSize: number; chosenScript: ChosenScript | null }> {
-  const [found, chosenScript] = await Promise.all([
+  search: {
+    companyId: string;
+    area: TemplateArea;
+    projectId: string;
+    name?: string;
+    scriptId?: string;
+    templateId?: readonly string[];
+    levelId?: readonly string[];
+    page: number;
+    pageSize: number;
+  },
+): Promise<
+  { items: RunChoice[]; total: number; page: number; pageSize: number } & {
+    chosenScript: ChosenScript | null;
+    chosenTemplates: ChosenTemplate[];
+    chosenLevels: ChosenLevel[];
+  }
+> {
+  const [found, chosenScript, chosenTemplates, chosenLevels] = await Promise.all([
     searchTemplates(db, { ...search, status: [], type: [], sort: "name" }),
     search.scriptId ? chosenScriptOf(db, search, search.scriptId) : null,
+    chosenTemplatesOf(db, search, search.templateId ?? []),
+    chosenLevelsOf(db, search, search.levelId ?? []),
   ]);
+  const chosen = { chosenScript, chosenTemplates, chosenLevels };
   const ids = found.items.map((t) => t.id);
-  if (!ids.length) return { ...found, items: [], chosenScript };
+  if (!ids.length) return { ...found, items: [], ...chosen };
   const [levels, scripts] = await Promise.all([
     db.selectFrom("template_levels").select(["id", "template_id", "name"]).where("template_id", "in", ids).orderBy("position").orderBy("id").execute(),
     db.selectFrom("scripts").select(["id", "level_id", "name"]).where("template_id", "in", ids).orderBy("position").orderBy("id").execute(),
@@ -257,7 +277,7 @@ export async function runChoices(
   const levelsOf = groupedBy(levels, (l) => l.template_id);
   return {
     ...found,
-    chosenScript,
+    ...chosen,
     items: found.items.map((t) => ({
       id: t.id,
       name: t.name,
@@ -270,23 +290,52 @@ export async function runChoices(
   };
 }
 
+type RunWorkspace = { companyId: string; area: TemplateArea; projectId: string };
+type ChosenTemplate = { id: string; name: string };
+
+/** `q` kept to the templates (`t`) of the workspace: what a run of it may choose. */
+function ofWorkspace<Q extends { where: (...args: any[]) => Q }>(q: Q, workspace: RunWorkspace): Q {
+  return q.where("t.project_id", "=", workspace.projectId).where("t.company_id", "=", workspace.companyId).where("t.area", "=", workspace.area);
+}
+
 /** Script `scriptId` of the workspace's templates, by name with its level's and template's; null when it is not one of them. */
-async function chosenScriptOf(
-  db: Kysely<Database>,
-  workspace: { companyId: string; area: TemplateArea; projectId: string },
-  scriptId: string,
-): Promise<ChosenScript | null> {
-  const row = await db
-    .selectFrom("scripts as s")
-    .innerJoin("template_levels as l", "l.id", "s.level_id")
-    .innerJoin("templates as t", "t.id", "l.template_id")
-    .select(["s.id", "s.name", "l.name as levelName", "t.name as templateName"])
-    .where("s.id", "=", scriptId)
-    .where("t.project_id", "=", workspace.projectId)
-    .where("t.company_id", "=", workspace.companyId)
-    .where("t.area", "=", workspace.area)
-    .executeTakeFirst();
+async function chosenScriptOf(db: Kysely<Database>, workspace: RunWorkspace, scriptId: string): Promise<ChosenScript | null> {
+  const row = await ofWorkspace(
+    db
+      .selectFrom("scripts as s")
+      .innerJoin("template_levels as l", "l.id", "s.level_id")
+      .innerJoin("templates as t", "t.id", "l.template_id")
+      .select(["s.id", "s.name", "l.name as levelName", "t.name as templateName"])
+      .where("s.id", "=", scriptId),
+    workspace,
+  ).executeTakeFirst();
   return row ?? null;
+}
+
+/** Of `ids`, the workspace's templates, by name in run order (the ticks of a page of "Run the templates" it does not list). */
+async function chosenTemplatesOf(db: Kysely<Database>, workspace: RunWorkspace, ids: readonly string[]): Promise<ChosenTemplate[]> {
+  if (!ids.length) return [];
+  return ofWorkspace(db.selectFrom("templates as t").select(["t.id", "t.name"]).where("t.id", "in", ids), workspace)
+    .orderBy("t.position")
+    .orderBy("t.created_at")
+    .execute();
+}
+
+/** Of `ids`, the levels of the workspace's templates, by name with their template's, in run order. */
+async function chosenLevelsOf(db: Kysely<Database>, workspace: RunWorkspace, ids: readonly string[]): Promise<ChosenLevel[]> {
+  if (!ids.length) return [];
+  return ofWorkspace(
+    db
+      .selectFrom("template_levels as l")
+      .innerJoin("templates as t", "t.id", "l.template_id")
+      .select(["l.id", "l.name", "t.name as templateName"])
+      .where("l.id", "in", ids),
+    workspace,
+  )
+    .orderBy("t.position")
+    .orderBy("t.created_at")
+    .orderBy("l.position")
+    .execute();
 }
 
 /** Rows by `key`, each group in the rows' order (Map.groupBy, which Node 20 lacks). */

@@ -48,7 +48,19 @@ describe.each(TEST_DATABASE_KINDS)("a project's templates on %s", (kind) => {
     const ids: string[] = [];
     for (let i = 1; i <= 105; i++) {
       const name = `${bulk} ${String(i).padStart(3, "0")}`;
-      ids.push(await createTemplate(api.db, { userId: USERS.analyst.id, userName: null, companyId: acme.id, area: "migration", projectId, name, description: null, type: "Core", status: "Available" }));
+      ids.push(
+        await createTemplate(api.db, {
+          userId: USERS.analyst.id,
+          userName: null,
+          companyId: acme.id,
+          area: "migration",
+          projectId,
+          name,
+          description: null,
+          type: "Core",
+          status: "Available",
+        }),
+      );
     }
     return { bulk, ids };
   }
@@ -234,6 +246,15 @@ describe.each(TEST_DATABASE_KINDS)("a project's templates on %s", (kind) => {
     const other = await project();
     expect((await choices(`scriptId=${script.body.id}`, analyst, other.id)).body.chosenScript).toBeNull();
     expect((await choices("scriptId=no-such-script")).body.chosenScript).toBeNull();
+    // So are the templates and levels ticked, in run order, in the same answer: the workspace's only.
+    const ticked = await choices(`pageSize=10&templateId=${ids[100]}&templateId=${ids[2]}&templateId=no-such&levelId=${t.levels[1]!.id}&levelId=no-such`);
+    expect(ticked.body.chosenTemplates).toEqual([
+      { id: ids[2], name: `${bulk} 003` },
+      { id: ids[100], name: `${bulk} 101` },
+    ]);
+    expect(ticked.body.chosenLevels).toEqual([{ id: t.levels[1]!.id, templateName: `${bulk} 101`, name: "Load" }]);
+    expect((await choices(`templateId=${ids[2]}&levelId=${t.levels[1]!.id}`, analyst, other.id)).body).toMatchObject({ chosenTemplates: [], chosenLevels: [] });
+    expect((await choices(Array.from({ length: 101 }, (_, i) => `levelId=l${i}`).join("&"))).status).toBe(400);
     // Found by name, in SQL.
     const found = await choices(`name=${encodeURIComponent(`${bulk} 10`)}&pageSize=10`);
     expect(found.body).toMatchObject({ total: 6, page: 1 });
@@ -280,7 +301,9 @@ describe.each(TEST_DATABASE_KINDS)("a project's templates on %s", (kind) => {
     const moved = await api.send("POST", `/api/v1/projects/${p.id}/templates/${copy.id}/status`, analyst, { version: copy.version, status: "Archived" });
     expect(moved.status).toBe(409);
     expect(moved.body.code).toBe("status_move_refused");
-    expect((await api.send("POST", `/api/v1/projects/${other.id}/templates/${copy.id}/status`, analyst, { version: copy.version, status: "Archived" })).status).toBe(404);
+    expect(
+      (await api.send("POST", `/api/v1/projects/${other.id}/templates/${copy.id}/status`, analyst, { version: copy.version, status: "Archived" })).status,
+    ).toBe(404);
 
     await api.db.updateTable("projects").set({ is_locked: 1, lock_reason: "ProjectRun" }).where("id", "=", p.id).execute();
     const locked = await api.send("POST", `/api/v1/projects/${p.id}/templates/${copy.id}/levels`, analyst, { version: copy.version, name: "More" });
