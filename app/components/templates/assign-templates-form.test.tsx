@@ -55,6 +55,8 @@ describe("AssignTemplatesForm", () => {
     const opening = /^<form[^>]*>/.exec(form)?.[0] ?? "";
     expect(opening).toContain('id="assign-templates"');
     expect(opening).toContain('method="post"');
+    // Never restored by the browser after Back: the ticks shown are those the URL carries, which the count counts.
+    expect(opening).toContain('autoComplete="off"');
     expect(opening).toContain('action="/migration/projects/p1/templates/assigned/add?companyId=c1&amp;pageSize=10&amp;page=2&amp;selected=a1');
     expect(form).toContain('<input type="hidden" name="selected" value="a1"/><input type="hidden" name="selected" value="a2"/>');
     // This page's tick is its checkbox, not a hidden field, so that unticking it drops it.

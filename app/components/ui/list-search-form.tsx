@@ -51,7 +51,9 @@ export function ListSearchForm({
   clearSubmits?: boolean;
   /**
    * "post": the form posts to this URL, its search kept (TickedTemplates, whose ticks may outgrow a URL): its action
-   * answers the redirect to the page asked for, or refuses it.
+   * answers the redirect to the page asked for, or refuses it. Its fields are never restored by the browser after Back
+   * (autocomplete off): without JavaScript Chromium ticked again a box the page's URL leaves out, which its counts
+   * ("2 more chosen on other pages") did not count; the page shows what its URL carries.
    */
   method?: "get" | "post";
   filtered: boolean;
@@ -68,6 +70,7 @@ export function ListSearchForm({
       id={id}
       method={method}
       action={method === "post" ? postAction : action}
+      autoComplete={method === "post" ? "off" : undefined}
       role="search"
       aria-label={label}
       className={cn("rounded-lg border border-border bg-white p-4", className)}
