@@ -260,13 +260,17 @@ export const forceUnlockSchema = z.object({
   reason: z.string({ error: "Say why the lock is forced" }).trim().min(1, "Say why the lock is forced").max(500, "At most 500 characters"),
 });
 
-/** GET /api/v1/projects/{id}/jobs: the background-process page. */
+/**
+ * GET /api/v1/projects/{id}/jobs: the background-process page; GET …/jobs/progress, what a job's page
+ * polls while a job runs: the same with the running jobs only.
+ */
 export const projectJobsSchema = z.object({
   isLocked: z.boolean(),
   lockReason: lockReasonSchema.nullable(),
   lockState: z.enum(LOCK_STATES),
   jobs: z.array(jobSchema),
 });
+export type ProjectJobs = z.infer<typeof projectJobsSchema>;
 
 /** POST /api/v1/projects/{id}/try-create-databases → 202 with the job; 409 when locked or not ready. */
 export const tryCreateDatabasesResponseSchema = jobSchema;

@@ -1,6 +1,6 @@
 /**
- * A job's page reads its loaders again each tick while the job runs; a tick must not restart the
- * page the user is going to. Played on a real React Router (a memory router), whose revalidate()
+ * A job's page reads its loaders again when its poll says the job ended (useLivePoll); that refresh
+ * must not restart the page the user is going to. Played on a real React Router (a memory router), whose revalidate()
  * during a navigation's load starts that load again.
  */
 import { createMemoryRouter } from "react-router";
@@ -34,7 +34,7 @@ async function routerGoingToNext() {
   return { router, next };
 }
 
-/** One tick of a job's page: what AutoRefresh and the run's page do through usePageRefresh. */
+/** A job's page reading its loaders again: what useLivePoll does through usePageRefresh (its job ended, a poll refused). */
 function tick(router: Awaited<ReturnType<typeof routerGoingToNext>>["router"]) {
   if (mayRefresh({ navigation: router.state.navigation.state, revalidation: router.state.revalidation })) void router.revalidate();
 }

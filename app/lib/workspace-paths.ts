@@ -92,6 +92,7 @@ export function workspacePaths(ws: WorkspaceDescriptor) {
       root: (id: string) => page(id, "translate"),
       one: (id: string, translationId: string) => page(id, `translate/${enc(translationId)}`),
       file: (id: string, translationId: string) => page(id, `translate/${enc(translationId)}/file`),
+      progress: (id: string, translationId: string) => page(id, `translate/${enc(translationId)}/progress`),
     },
     /** A mapping project's value maps (spec §2: file-data-structure/mappingTable/{id} and …/column/{columnId}). */
     valueMaps: {

@@ -2,7 +2,6 @@ import { Icon } from "~/components/ui/icon";
 import { useEffect } from "react";
 import type { Job } from "../../../contracts/projects";
 import { JOB_KIND_LABELS } from "../../../contracts/values/projects";
-import { usePageRefresh } from "~/lib/page-refresh";
 import { cn } from "~/lib/utils";
 import { formatBytes, formatCount, formatDuration, formatTimestamp as formatTime } from "./format";
 
@@ -112,21 +111,17 @@ function StepIcon({ status }: { status: Job["steps"][number]["status"] }) {
 }
 
 /**
- * Keeps a page current while a job runs. With JavaScript the page's loaders are revalidated about
- * every second, or `poll` asks what changes (a run's page: its steps without their SQL); without it,
- * a refresh every 2 seconds (inside <noscript>, so a browser running JavaScript never schedules the
- * full reload). A tick that comes while the user is going to another page lets it be (usePageRefresh).
+ * Keeps a page current while a job runs. With JavaScript `poll` asks what changes about every second
+ * (useLivePoll: a resource route answering the job, not the page's loaders, which are read again once
+ * the job ends); without it, a refresh every 2 seconds (inside <noscript>, so a browser running
+ * JavaScript never schedules the full reload).
  */
-export function AutoRefresh({ active, intervalMs = 1000, poll }: { active: boolean; intervalMs?: number; poll?: () => void }) {
-  const refresh = usePageRefresh();
+export function AutoRefresh({ active, intervalMs = 1000, poll }: { active: boolean; intervalMs?: number; poll: () => void }) {
   useEffect(() => {
     if (!active) return;
-    const timer = setInterval(() => {
-      if (poll) void poll();
-      else refresh();
-    }, intervalMs);
+    const timer = setInterval(() => void poll(), intervalMs);
     return () => clearInterval(timer);
-  }, [active, intervalMs, refresh, poll]);
+  }, [active, intervalMs, poll]);
   if (!active) return null;
   return (
     <noscript>

@@ -118,6 +118,8 @@ export function workspaceApi(ws: WorkspaceDescriptor, as: Caller) {
         callService("data-api", at(id, "sql-permissions"), as, { method: "PUT", body, schema: sqlPermissionsSchema }),
 
       jobs: () => callService("data-api", at(id, "jobs"), as, { schema: projectJobsSchema }),
+      /** The lock and the running jobs only: what a job's page polls while a job runs. */
+      runningJobs: () => callService("data-api", at(id, "jobs", "progress"), as, { schema: projectJobsSchema }),
       cancelJob: (jobId: string) => callService("data-api", at(id, "jobs", jobId, "cancel"), as, { method: "POST", schema: anything }),
       forceUnlock: (reason: string) => callService("data-api", at(id, "force-unlock"), as, { method: "POST", body: { reason }, schema: anything }),
       /** A mapping project's value maps (issue 12): per table and column of its file data structure. */

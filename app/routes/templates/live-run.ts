@@ -1,5 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from "react";
-import { usePageRefresh } from "~/lib/page-refresh";
+import { useLivePoll } from "~/lib/live-poll";
 import type { RunDetails } from "../../../contracts/runs";
 import type { RunPoll } from "./run-progress";
 
@@ -11,31 +10,11 @@ type LoadedRun = { run: RunDetails; search: unknown; readAt: number };
  * same page of steps without their SQL, run-progress.ts) and the page shows it over what its loader
  * read (shownRun). The page's loaders are read again, once, when a poll says the run ended (the page
  * then offers Rerun, the project is unlocked) or shows a step the loader did not read; and when a
- * poll is refused (the session ended, the run is gone): the page's loaders answer that as they
- * always do (sign in again and come back to this page, not found).
+ * poll is refused (useLivePoll).
  */
 export function useLiveRun(loaded: LoadedRun, progressHref: string) {
-  const [polled, setPolled] = useState<RunPoll>();
-  const asking = useRef(false);
-  const refresh = usePageRefresh();
-  const { run, reload } = shownRun(loaded, polled);
-  useEffect(() => {
-    if (reload) refresh();
-  }, [reload, polled, refresh]);
-  const poll = useCallback(async () => {
-    if (asking.current) return;
-    asking.current = true;
-    try {
-      const res = await fetch(progressHref, { cache: "no-store", redirect: "manual", headers: { accept: "application/json" } });
-      if (res.ok) setPolled((await res.json()) as RunPoll);
-      else refresh();
-    } catch {
-      // The portal is unreachable for a moment (restart, network): try again on the next tick.
-    } finally {
-      asking.current = false;
-    }
-  }, [progressHref, refresh]);
-  return { run, poll };
+  const { polled, poll } = useLivePoll<RunPoll>(progressHref, loaded.readAt, (p) => shownRun(loaded, p).reload);
+  return { run: shownRun(loaded, polled).run, poll };
 }
 
 /**

@@ -10,6 +10,7 @@ import { FlatFileParameterFields, flatFileParameterDefaults } from "~/components
 import { StatusButton } from "~/components/forms/status-button";
 import { useIntentPending } from "~/components/projects/use-intent-pending";
 import { AutoRefresh, isRunning, JobProgress } from "~/components/projects/job-progress";
+import { useLiveJob } from "~/components/projects/live-jobs";
 import { WizardSteps } from "~/components/projects/wizard-steps";
 import { LoadSourceLink } from "~/components/projects/load-source-link";
 import { Card } from "~/components/ui/card";
@@ -69,6 +70,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     },
     job,
     startedBy: job ? names[job.createdBy] : undefined,
+    readAt: Date.now(),
   };
 }
 
@@ -116,7 +118,8 @@ export { revalidateAfterConflict as shouldRevalidate } from "~/lib/forms";
 export const handle = { breadcrumb: "Databases" };
 
 export default function DatabasesStep({ loaderData, actionData }: Route.ComponentProps) {
-  const { project, job, startedBy } = loaderData;
+  const { project, startedBy } = loaderData;
+  const { job, poll } = useLiveJob(project.id, loaderData.job, { isLocked: project.isLocked, readAt: loaderData.readAt });
   const running = project.status === "DatabaseCreation" || isRunning(job);
   const created = project.status === "SetupRestoreDatabaseIncomplete";
   const failed = project.status === "DatabaseCreationFailed";
@@ -127,7 +130,7 @@ export default function DatabasesStep({ loaderData, actionData }: Route.Componen
   return (
     <>
       <WizardSteps current="databases" project={project} />
-      <AutoRefresh active={running} />
+      <AutoRefresh active={running} poll={poll} />
 
       {running || created ? <SettingsSummary project={project} /> : <SettingsForm project={project} lastResult={isCreateResult ? undefined : lastResult} />}
 

@@ -9,6 +9,7 @@ import { redirectWithFlash } from "~/lib/flash.server";
 import { invalid, readFormData, refusedByService, serviceFailure, unknownIntent } from "~/lib/forms.server";
 import { LOCK_REASON_LABELS } from "../../../../contracts/values/projects";
 import { AutoRefresh, isRunning, JobProgress } from "~/components/projects/job-progress";
+import { useLiveJobs } from "~/components/projects/live-jobs";
 import { Card } from "~/components/ui/card";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
@@ -27,7 +28,14 @@ export async function loader({ context }: Route.LoaderArgs) {
     projectScope(context),
     withUserNames(context, projectCalls(context).jobs(), (answer) => answer.jobs.map((j) => j.createdBy)),
   );
-  return { project: { id: project.id, status: project.status }, ...jobs, names, canCancel: access.canWrite, canForceUnlock: isAdmin(shell.roles) };
+  return {
+    project: { id: project.id, status: project.status },
+    ...jobs,
+    names,
+    canCancel: access.canWrite,
+    canForceUnlock: isAdmin(shell.roles),
+    readAt: Date.now(),
+  };
 }
 
 export const FORCE_UNLOCK_REFUSED = "Only a SuperAdmin or Support may force unlock: nothing was changed.";
@@ -78,12 +86,13 @@ export default function BackgroundProcess({ loaderData, actionData }: Route.Comp
   const { project, isLocked, lockReason, lockState, jobs, names, canCancel } = loaderData;
   const href = useCompanyHref();
   const paths = useWorkspacePaths();
-  const running = jobs.filter(isRunning);
+  const { shown, poll } = useLiveJobs(project.id, loaderData);
+  const running = jobs.filter(isRunning).map(shown);
   const recent = jobs.filter((j) => !isRunning(j));
 
   return (
     <div className="space-y-6">
-      <AutoRefresh active={isLocked || running.length > 0} />
+      <AutoRefresh active={isLocked || running.length > 0} poll={poll} />
       {actionData && "errors" in actionData ? <RefusalAlert refusal={actionData.errors}>{actionData.errors.join(" ")}</RefusalAlert> : null}
       <Card aria-labelledby="lock-title">
         <h2 id="lock-title" className="text-lg font-semibold">

@@ -11,6 +11,7 @@ import { historyEntryName, LoadStatusBadge } from "~/components/loads/load-statu
 import { flatFileParameterRows } from "~/components/projects/flat-file-parameter-rows";
 import { formatCount, formatCountOf, formatTimestamp } from "~/components/projects/format";
 import { AutoRefresh, isRunning, JobProgress } from "~/components/projects/job-progress";
+import { useLiveJob } from "~/components/projects/live-jobs";
 import { Card } from "~/components/ui/card";
 import { LabelValueList } from "~/components/ui/label-value-list";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
@@ -30,7 +31,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     projectScope(context),
     withUserNames(context, projectCalls(context).history.get(params.historyId), (d) => [d.entry.createdBy, d.job?.createdBy]),
   );
-  return { projectId: project.id, ...details, names, canChange: access.canWrite && !project.isLocked };
+  return { projectId: project.id, ...details, names, canChange: access.canWrite && !project.isLocked, isLocked: project.isLocked, readAt: Date.now() };
 }
 
 const COMPARE = "compare";
@@ -90,17 +91,19 @@ export const handle = {
 };
 
 export default function HistoryEntry({ loaderData }: Route.ComponentProps) {
-  const { projectId, entry, parameters, job, names, backup, undoBackup, afterBackup, comparison, about, canChange } = loaderData;
+  const { projectId, entry, parameters, names, backup, undoBackup, afterBackup, comparison, about, canChange, isLocked, readAt } = loaderData;
   const href = useCompanyHref();
   const paths = useWorkspacePaths();
+  const { job, poll } = useLiveJob(projectId, loaderData.job, { isLocked, readAt });
   const pending = useIsPending();
   const loading = entry.status === "Loading";
   const flatFile = entry.type === "FlatFile";
   return (
     <div className="space-y-6">
-      {/* With JavaScript the page revalidates; without, a <meta> refresh reloads it until the load and its
-          job end: the entry has its outcome a moment before its job ends and unlocks the project. */}
-      <AutoRefresh active={loading || isRunning(job)} intervalMs={2000} />
+      {/* With JavaScript the page polls its job and reads its loaders again once the job ended and unlocked
+          the project; without, a <meta> refresh reloads it until the load and its job end: the entry has its
+          outcome a moment before its job ends and unlocks the project. */}
+      <AutoRefresh active={loading || isRunning(job)} intervalMs={2000} poll={poll} />
       <Card aria-labelledby="entry-title">
         <div className="flex flex-wrap items-center gap-3">
           <h2 id="entry-title" className="text-lg font-semibold">

@@ -2,6 +2,7 @@ import { Link, type UIMatch } from "react-router";
 import { UNMAPPED_RULE_LABELS } from "../../../../contracts/values/mappings";
 import { formatCount, formatCountOf, formatTimestamp } from "~/components/projects/format";
 import { AutoRefresh } from "~/components/projects/job-progress";
+import { useLiveTranslation } from "~/components/projects/live-translation";
 import { Alert } from "~/components/ui/alert";
 import { buttonVariants } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
@@ -20,7 +21,7 @@ import type { Route } from "./+types/translation";
  */
 export async function loader({ params, context }: Route.LoaderArgs) {
   const [{ project }, translation] = await afterGuard(projectScope(context), projectCalls(context).translations.get(params.translationId));
-  return { projectId: project.id, translation };
+  return { projectId: project.id, translation, readAt: Date.now() };
 }
 
 export const handle = {
@@ -28,14 +29,15 @@ export const handle = {
 };
 
 export default function TranslationPage({ loaderData }: Route.ComponentProps) {
-  const { projectId, translation: t } = loaderData;
+  const { projectId } = loaderData;
   const href = useCompanyHref();
   const paths = useWorkspacePaths();
+  const { translation: t, poll } = useLiveTranslation(loaderData, href(paths.translations.progress(projectId, loaderData.translation.id)));
   const running = t.status === "Running";
   const percent = t.bytesTotal > 0 ? Math.min(100, Math.round((t.bytesRead / t.bytesTotal) * 100)) : 0;
   return (
     <div className="flex flex-col gap-6">
-      <AutoRefresh active={running} />
+      <AutoRefresh active={running} poll={poll} />
       <section aria-labelledby="translation-title">
         <h2 id="translation-title" className="text-lg font-semibold">
           {t.fileName} into {t.tableName}: {t.status}

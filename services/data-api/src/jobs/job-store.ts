@@ -139,6 +139,22 @@ export async function listProjectJobs(db: Kysely<Database>, projectId: string, l
   return withSteps(db, rows);
 }
 
+/**
+ * The project's running jobs with their steps, oldest first: what a job's page polls every second
+ * (a project's lock admits one at a time; a job is never "None" here, but the pages count it as running).
+ */
+export async function listRunningJobs(db: Kysely<Database>, projectId: string): Promise<Job[]> {
+  const rows = await db
+    .selectFrom("jobs")
+    .selectAll()
+    .where("project_id", "=", projectId)
+    .where("status", "in", [IN_PROGRESS, "None"])
+    .orderBy("created_at")
+    .orderBy("id")
+    .execute();
+  return withSteps(db, rows);
+}
+
 async function withSteps(db: Kysely<Database>, rows: JobRow[]): Promise<Job[]> {
   if (rows.length === 0) return [];
   const steps = await db

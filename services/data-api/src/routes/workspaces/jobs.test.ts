@@ -5,6 +5,7 @@ import { TEST_DATABASE_KINDS, TEST_POSTGRES_ADMIN_URL } from "../../../../shared
 import { DATABASE_CREATION_STEPS } from "../../data-plane/database-creation.ts";
 import { databaseExists, databaseNameOf, describeProjectDatabases } from "../../data-plane/project-databases.ts";
 import { createDataPlane } from "../../data-plane/servers.ts";
+import { finishJob, insertJob } from "../../jobs/job-store.ts";
 import { INTERRUPTED_MESSAGE, recoverInterruptedJobs } from "../../jobs/recover.ts";
 import { TEST_DATABASE_SERVER, USERS, createTestApi, type TestApi } from "../../testing/harness.ts";
 import { addProjectTable, column, makeApplication, makeProject } from "../../testing/project-fixtures.ts";
@@ -120,6 +121,36 @@ describe.each(TEST_DATABASE_KINDS)("jobs and database creation on %s", (kind) =>
     ]);
     expect(await projectNow(project)).toMatchObject({ isLocked: false, lockReason: null, status: "SetupRestoreDatabaseIncomplete" });
     expect(await databaseOf(project)).toEqual(BOTH_TABLES);
+  });
+
+  it("answers a job's page's poll with the lock and the running jobs only (…/jobs/progress); another company's project is not found", async () => {
+    const project = await makeProject(api, owner, { companyId: birch.id, applicationId, sourceType: "BackUp" });
+    const job = (id: string, at: string) => ({
+      id,
+      projectId: project.id,
+      kind: "FlatFile",
+      previousStatus: "Active",
+      createdBy: USERS.analyst.id,
+      now: at,
+      stepNames: ["Read"],
+    });
+    await insertJob(api.db, job(`${project.id}-done`, "2026-01-01T00:00:00.000Z"));
+    await finishJob(api.db, `${project.id}-done`, { status: "SUCCESS", error: null }, "2026-01-01T00:01:00.000Z");
+    await insertJob(api.db, job(`${project.id}-running`, "2026-01-02T00:00:00.000Z"));
+    await api.db.updateTable("projects").set({ is_locked: 1, lock_reason: "FlatFileCreation", lock_state: "Locked", lock_job_id: `${project.id}-running` }).where("id", "=", project.id).execute();
+
+    const polled = await api.get(`/api/v1/projects/${project.id}/jobs/progress`, owner);
+    expect(polled.status).toBe(200);
+    expect(polled.body).toMatchObject({ isLocked: true, lockReason: "FlatFileCreation", lockState: "Locked" });
+    expect((polled.body.jobs as Job[]).map((j) => [j.id, j.status, j.steps.map((s) => s.name)])).toEqual([[`${project.id}-running`, "IN_PROGRESS", ["Read"]]]);
+    // The page's own read has both.
+    expect((await jobsOf(project)).jobs.map((j) => j.id)).toEqual([`${project.id}-running`, `${project.id}-done`]);
+    // Acme Health's viewer asks for Birch Logistics' project.
+    expect((await api.get(`/api/v1/projects/${project.id}/jobs/progress`, await api.tokenFor(USERS.viewer))).status).toBe(404);
+    // Ended as a job ends, so that no later test's restart finds it running.
+    await finishJob(api.db, `${project.id}-running`, { status: "SUCCESS", error: null }, "2026-01-02T00:01:00.000Z");
+    await api.db.updateTable("projects").set({ is_locked: 0, lock_reason: null, lock_state: "Unlocked", lock_job_id: null }).where("id", "=", project.id).execute();
+    expect((await api.get(`/api/v1/projects/${project.id}/jobs/progress`, owner)).body).toMatchObject({ isLocked: false, jobs: [] });
   });
 
   it.skipIf(!TEST_POSTGRES_ADMIN_URL)("creates source and destination with one table per dictionary table and typed columns", async () => {

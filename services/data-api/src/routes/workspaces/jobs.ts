@@ -15,7 +15,7 @@ import { ApiProblem, NotFoundError } from "../../api-problem.ts";
 import { startDatabaseCreation } from "../../data-plane/database-creation.ts";
 import { databaseExists, describeProjectDatabases, readTableRows } from "../../data-plane/project-databases.ts";
 import { lastLoadedAt } from "../../repositories/loads.ts";
-import { listProjectJobs } from "../../jobs/job-store.ts";
+import { listProjectJobs, listRunningJobs } from "../../jobs/job-store.ts";
 import { statusAfterFailure } from "../../jobs/job-kinds.ts";
 import { forceUnlock } from "../../jobs/project-lock.ts";
 import { CANCELLED_MESSAGE, JobCancelledError, JobRefusedError, requestCancel } from "../../jobs/start-job.ts";
@@ -27,6 +27,7 @@ import { tablesNamed } from "../../repositories/dictionary-tables.ts";
 import { createRouter, errorResponses, jsonBody, jsonContent } from "../../openapi.ts";
 import { databaseCreationBlockers } from "../../project-setup.ts";
 import { dictionaryStats, findProjectDictionaryRef } from "../../repositories/dictionaries.ts";
+import type { WorkspaceRow } from "../../repositories/workspaces.ts";
 import { requireWorkspace } from "../../workspace-access.ts";
 import { capitalised, collectionPath, jobDeps, readErrorsOf, workspaceIdParams, writeErrorsOf } from "./shared.ts";
 
@@ -48,6 +49,17 @@ export function createWorkspaceJobsRouter(descriptor: WorkspaceDescriptor) {
     summary: `The ${noun}'s lock and its recent jobs, with steps, newest first`,
     request: { params: workspaceIdParams },
     responses: { 200: jsonContent(projectJobsSchema, `The lock and at most ${RECENT_JOBS} jobs.`), ...readErrorsOf(descriptor) },
+  });
+
+  const progress = createRoute({
+    method: "get",
+    path: `${base}/jobs/progress`,
+    tags,
+    summary: `The ${noun}'s lock and its running jobs, with steps`,
+    description:
+      "What a job's page polls every second while a job runs (the background-process page, a load's or a restore's history entry, the databases step): the lock as `/jobs` says it and only the jobs still running, without the recent ones, which do not change.",
+    request: { params: workspaceIdParams },
+    responses: { 200: jsonContent(projectJobsSchema, "The lock and the running jobs, oldest first."), ...readErrorsOf(descriptor) },
   });
 
   const needs =
@@ -203,15 +215,11 @@ export function createWorkspaceJobsRouter(descriptor: WorkspaceDescriptor) {
     })
     .openapi(list, async (c) => {
       const { workspace } = await requireWorkspace(c, kind, c.req.valid("param").id, { write: false });
-      return c.json(
-        {
-          isLocked: Number(workspace.is_locked) === 1,
-          lockReason: workspace.lock_reason as LockReason | null,
-          lockState: workspace.lock_state as (typeof LOCK_STATES)[number],
-          jobs: await listProjectJobs(c.var.deps.db, workspace.id, RECENT_JOBS),
-        },
-        200,
-      );
+      return c.json({ ...lockOf(workspace), jobs: await listProjectJobs(c.var.deps.db, workspace.id, RECENT_JOBS) }, 200);
+    })
+    .openapi(progress, async (c) => {
+      const { workspace } = await requireWorkspace(c, kind, c.req.valid("param").id, { write: false });
+      return c.json({ ...lockOf(workspace), jobs: await listRunningJobs(c.var.deps.db, workspace.id) }, 200);
     })
     .openapi(tryCreate, async (c) => {
       const { workspace } = await requireWorkspace(c, kind, c.req.valid("param").id, { write: true });
@@ -228,6 +236,15 @@ export function createWorkspaceJobsRouter(descriptor: WorkspaceDescriptor) {
         throw err;
       }
     });
+}
+
+/** The workspace's lock as its jobs' answers say it. */
+function lockOf(workspace: WorkspaceRow) {
+  return {
+    isLocked: Number(workspace.is_locked) === 1,
+    lockReason: workspace.lock_reason as LockReason | null,
+    lockState: workspace.lock_state as (typeof LOCK_STATES)[number],
+  };
 }
 
 /** The columns of the workspace's dictionary table of that name (any case), by name key: none when it has no such table. */

@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+import type { Job } from "../../../contracts/projects";
+import { jobsChanged, type JobsPoll } from "./live-jobs";
+
+/** A job of the workspace, running (IN_PROGRESS) or ended. */
+const job = (id: string, status: Job["status"] = "IN_PROGRESS", progress = 40): Job => ({
+  id,
+  projectId: "p1",
+  kind: "FlatFile",
+  status,
+  progress,
+  progressDetail: null,
+  steps: [{ name: "Load CUSTOMERS.csv", status: status === "IN_PROGRESS" ? "Started" : "Completed", startedAt: null, finishedAt: null, message: null }],
+  error: null,
+  createdBy: "u1",
+  createdAt: "2026-11-29T07:00:00.000Z",
+  finishedAt: status === "IN_PROGRESS" ? null : "2026-11-29T07:01:00.000Z",
+});
+
+const poll = (jobs: Job[], isLocked = jobs.length > 0): JobsPoll => ({
+  isLocked,
+  lockReason: isLocked ? "FlatFileCreation" : null,
+  lockState: isLocked ? "Locked" : "Unlocked",
+  jobs,
+  readAt: 2000,
+});
+
+/** When a job's page reads its loaders again (useLiveJobs): only when what it read is out of date. */
+describe("a job's page over the polls of its workspace's running jobs", () => {
+  const loaded = { jobs: [job("j2"), job("j1", "SUCCESS", 100)], isLocked: true, readAt: 1000 };
+
+  it("shows the poll's progress and reads nothing more while the job it shows runs", () => {
+    expect(jobsChanged(loaded, poll([job("j2", "IN_PROGRESS", 75)]))).toBe(false);
+  });
+
+  it("reads its loaders again once the job ended and the lock is released", () => {
+    expect(jobsChanged(loaded, poll([]))).toBe(true);
+    // Ended, the lock not yet released (the job's records end first): its outcome is already to be read.
+    expect(jobsChanged(loaded, poll([], true))).toBe(true);
+  });
+
+  it("reads its loaders again when another job began (its starter's name, what it does)", () => {
+    expect(jobsChanged(loaded, poll([job("j2"), job("j3")]))).toBe(true);
+    expect(jobsChanged(loaded, poll([job("j3")]))).toBe(true);
+    // The page read no running job while the workspace was not locked: a job that takes the lock.
+    expect(jobsChanged({ jobs: [job("j1", "SUCCESS")], isLocked: false, readAt: 1000 }, poll([job("j4")]))).toBe(true);
+  });
+
+  it("reads its loaders again when the lock was released or taken without a job (force unlock)", () => {
+    expect(jobsChanged(loaded, poll([job("j2")], false))).toBe(true);
+    expect(jobsChanged({ jobs: [], isLocked: false, readAt: 1000 }, poll([], true))).toBe(true);
+  });
+});
