@@ -3,14 +3,16 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import pg from "pg";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { TEST_POSTGRES_ADMIN_URL, TEST_PROJECT_DATABASES_ADMIN_URL } from "../../../shared/testing/databases.ts";
+import { TEST_POSTGRES_ADMIN_URL, TEST_PROJECT_DATABASES_ADMIN_URL, testSessionUrl } from "../../../shared/testing/databases.ts";
 import { TEST_DATABASE_SERVER, TEST_DATA_PLANE_SECRET, createTestDataPlane } from "../testing/harness.ts";
 import type { DdlTable } from "../data-plane/postgres-ddl.ts";
-import { asProjectOwner, createProjectDatabase, createProjectSchema, dropProjectDatabase } from "../data-plane/project-databases.ts";
+import { asProjectOwner, createProjectDatabase, createProjectSchema, databaseNameOf, dropProjectDatabase } from "../data-plane/project-databases.ts";
 import type { DataPlane } from "../data-plane/servers.ts";
 import type { Database } from "../db/schema.ts";
 import { createKysely } from "../../../shared/db.ts";
+import { createLogin, grantLevel, loginNameOf, newPassword } from "../data-plane/sql-logins.ts";
 import { executeRun } from "./execute-run.ts";
 
 /**
@@ -24,10 +26,13 @@ const notes: DdlTable = {
 const dataPlane = createTestDataPlane();
 const server = TEST_DATABASE_SERVER;
 const created: string[] = [];
+/** SQL credentials' logins the tests made: dropped after them (logins are the server's, not a database's). */
+const logins: string[] = [];
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "dt-run-kill-"));
 
 afterAll(async () => {
   for (const id of created) await dropProjectDatabase(dataPlane, server, id);
+  for (const login of logins) await dataPlane.withAdmin(server, null, (admin) => admin.query(`DROP ROLE IF EXISTS ${login}`));
   await dataPlane.closePools();
   fs.rmSync(tmp, { recursive: true, force: true });
 });
@@ -82,6 +87,23 @@ await executeRun(db, dataPlane, {
   }
 });
 
+/** The control plane's two tables a run writes its steps and counts to, in memory. */
+async function runTables() {
+  const db = createKysely<Database>(":memory:");
+  await db.schema
+    .createTable("run_table_counts")
+    .addColumn("run_id", "text")
+    .addColumn("table_name", "text")
+    .addColumn("rows_before", "integer")
+    .addColumn("rows", "integer")
+    .execute();
+  let steps = db.schema.createTable("run_steps");
+  for (const c of ["run_id", "status", "started_at", "finished_at", "notices", "error"]) steps = steps.addColumn(c, "text");
+  for (const c of ["position", "rows_affected", "duration_ms", "error_line"]) steps = steps.addColumn(c, "integer");
+  await steps.execute();
+  return db;
+}
+
 describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("a run's fixed cost on the project's database", () => {
   it("sets up, counts every destination table before and after, and resets in one round trip each, whatever the number of tables", async () => {
     const projectId = randomUUID();
@@ -90,18 +112,7 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("a run's fixed cost on the project's d
     const tables = ["Notes", 'Odd "name"', "Third"].map((name) => ({ ...notes, name }));
     await createProjectSchema(dataPlane, server, projectId, "destination", tables);
     await asProjectOwner(dataPlane, server, projectId, (c) => c.query(`insert into destination."Odd ""name""" values ('a'), ('b')`));
-    const db = createKysely<Database>(":memory:");
-    await db.schema
-      .createTable("run_table_counts")
-      .addColumn("run_id", "text")
-      .addColumn("table_name", "text")
-      .addColumn("rows_before", "integer")
-      .addColumn("rows", "integer")
-      .execute();
-    let steps = db.schema.createTable("run_steps");
-    for (const c of ["run_id", "status", "started_at", "finished_at", "notices", "error"]) steps = steps.addColumn(c, "text");
-    for (const c of ["position", "rows_affected", "duration_ms", "error_line"]) steps = steps.addColumn(c, "integer");
-    await steps.execute();
+    const db = await runTables();
     // Every message the run sends to the project's database, the script's own among them.
     let sent = 0;
     const counting: DataPlane = {
@@ -133,5 +144,56 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("a run's fixed cost on the project's d
     // Settings, counts before, the script, counts after, RESET ALL: was 7 plus two per table.
     expect(sent).toBe(5);
     await db.destroy();
+  }, 60_000);
+});
+
+describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("tables a run makes", () => {
+  it("are read by a SQL credential granted Read on the project, and changed by one granted Write", async () => {
+    const projectId = randomUUID();
+    created.push(projectId);
+    await createProjectDatabase(dataPlane, server, projectId);
+    await createProjectSchema(dataPlane, server, projectId, "source", [notes]);
+    await createProjectSchema(dataPlane, server, projectId, "destination", [notes]);
+    await asProjectOwner(dataPlane, server, projectId, (c) => c.query(`insert into source."Notes" values ('a'), ('b')`));
+    const db = await runTables();
+    const step = (scriptName: string, sql: string) => ({ templateName: "T", levelName: "L", scriptId: scriptName, scriptName, scriptVersion: 1, sql });
+    const status = await executeRun(
+      db,
+      dataPlane,
+      {
+        runId: "r",
+        projectId,
+        serverId: server,
+        type: "Full",
+        onError: "stop",
+        statementTimeoutSeconds: 60,
+        steps: [
+          step("Summary", `create table destination.summary as select count(*) as notes from source."Notes";`),
+          step("Log", "create table destination.log (id serial, line text);"),
+        ],
+      },
+      { signal: new AbortController().signal, progress: async () => undefined, logger: console as never },
+    );
+    expect(status).toBe("SUCCESS");
+    await db.destroy();
+    const login = async (level: "read" | "write") => {
+      const name = loginNameOf(randomUUID());
+      const password = newPassword();
+      logins.push(name);
+      await createLogin(dataPlane, name, password, "2099-12-31");
+      await grantLevel(dataPlane, server, projectId, name, level);
+      return new pg.Client({ connectionString: testSessionUrl(name, password, databaseNameOf(projectId)) });
+    };
+    const reader = await login("read");
+    const writer = await login("write");
+    await Promise.all([reader.connect(), writer.connect()]);
+    try {
+      expect((await reader.query("select notes from destination.summary")).rows).toEqual([{ notes: "2" }]);
+      await expect(reader.query("insert into destination.log (line) values ('no')")).rejects.toThrow(/permission denied/);
+      await writer.query("insert into destination.log (line) values ('yes')");
+      expect((await reader.query("select id, line from destination.log")).rows).toEqual([{ id: 1, line: "yes" }]);
+    } finally {
+      await Promise.all([reader.end(), writer.end()]);
+    }
   }, 60_000);
 });

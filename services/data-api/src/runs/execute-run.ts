@@ -84,6 +84,38 @@ export class RunStoppedError extends JobInputRefusedError {
 }
 
 /**
+ * What a script creates (`create table destination.summary as …`) belongs to the runner, which is the
+ * project's owner's member but not the owner: the owner's default privileges do not reach it, and a SQL
+ * credential granted Read or Write on the project was refused it ("permission denied for table"). So
+ * at each run's end the runner grants the project's reader SELECT on each table, view and sequence
+ * of its own in source and destination, and the writer INSERT, UPDATE, DELETE on its destination
+ * tables (USAGE on their sequences), as the schemas' own tables have them (project-databases.ts). Only
+ * what lacks a grant is granted: a run's end usually grants nothing. A table made by an earlier run
+ * (before this rule) is shared at the project's next run.
+ */
+export function shareRunnerTables(projectId: string): string {
+  const { reader, writer } = rolesOf(projectId);
+  return `DO $share$ DECLARE t record; BEGIN
+  FOR t IN SELECT n.nspname AS s, c.relname AS r, c.relkind AS k, c.oid FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+            WHERE c.relowner = (SELECT oid FROM pg_roles WHERE rolname = current_user) AND n.nspname IN ('source', 'destination')
+              AND c.relkind IN ('r', 'p', 'v', 'm', 'f', 'S') LOOP
+    IF t.k = 'S' THEN
+      IF t.s = 'destination' AND NOT has_sequence_privilege('${writer}', t.oid, 'USAGE') THEN
+        EXECUTE format('GRANT USAGE, SELECT ON SEQUENCE %I.%I TO %I', t.s, t.r, '${writer}');
+      END IF;
+    ELSE
+      IF NOT has_table_privilege('${reader}', t.oid, 'SELECT') THEN
+        EXECUTE format('GRANT SELECT ON %I.%I TO %I', t.s, t.r, '${reader}');
+      END IF;
+      IF t.s = 'destination' AND t.k IN ('r', 'p') AND NOT has_table_privilege('${writer}', t.oid, 'INSERT') THEN
+        EXECUTE format('GRANT INSERT, UPDATE, DELETE ON %I.%I TO %I', t.s, t.r, '${writer}');
+      END IF;
+    END IF;
+  END LOOP;
+END $share$;`;
+}
+
+/**
  * Rows of each destination table, counted in the connection's current transaction: one round trip
  * for them all (query_to_xml runs each table's count(*) as the runner), where a query per table cost a
  * round trip each, twice per run.
@@ -226,7 +258,8 @@ export async function executeRun(
         );
       });
       if (test) await client.query("ROLLBACK");
-      await client.query("RESET ALL");
+      // In the same message as the reset: the tables the scripts made are the project's to read (and, in destination, to change).
+      await client.query(`RESET ALL;\n${shareRunnerTables(projectId)}`);
       return failures ? "CompletedWithFailures" : warnings ? "CompletedWithWarning" : "SUCCESS";
     } finally {
       // A stopped or cancelled run still records the steps it did.
