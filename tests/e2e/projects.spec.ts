@@ -172,6 +172,8 @@ for (const javaScriptEnabled of [true, false]) {
       await page.getByRole("button", { name: "Load" }).click();
       await expect(page.getByRole("heading", { name: "customers.csv into Customers" })).toBeVisible();
       await expect(page.getByRole("status").filter({ hasText: "2 of 2 rows loaded." })).toBeVisible({ timeout: 30_000 });
+      // The one file it loaded is not said to be skipped.
+      await expect(page.getByText(/Skipped/)).toHaveCount(0);
       await expect(page.getByText("Append", { exact: true })).toBeVisible();
       await expect(page.getByText("Load the other rows", { exact: true })).toBeVisible();
       await page.getByRole("link", { name: "History", exact: true }).click();

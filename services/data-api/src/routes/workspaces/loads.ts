@@ -287,7 +287,8 @@ export function createWorkspaceLoadsRouter(descriptor: WorkspaceDescriptor) {
         const taken = await takeStaged(dataDir, manifest);
         const files = wanted.map((f, i) => ({ file: taken.files.find((t) => t.name === f.name)!, table: tables[i]! }));
         // The entry names the files it leaves out, as the preview did.
-        const skipped = matched.filter((f) => !wanted.includes(f)).map((f) => f.name);
+        // By name: a single file's `wanted` is a copy of it (with the table chosen), never the same object.
+        const skipped = matched.filter((f) => !wanted.some((w) => w.name === f.name)).map((f) => f.name);
         try {
           return await started(await startLoad(files, parsed.data, { discard: taken.remove, refused: taken.giveBack, skipped }));
         } catch (err) {

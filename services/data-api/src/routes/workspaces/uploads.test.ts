@@ -100,6 +100,9 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("flat-file uploads: preview, then load
       { CustomerId: 1, Code: "007" },
       { CustomerId: 2, Code: "010" },
     ]);
+    // Its entry says what it loaded, and no "Skipped" of the one file it loaded.
+    const { entry } = (await api.get(`/api/v1/projects/${project.id}/history/${started.body.load.id}`, owner)).body;
+    expect(entry).toMatchObject({ status: "Loaded", message: null });
     expect((await api.get(`/api/v1/projects/${project.id}/flat-file/uploads/${good.uploadId}`, owner)).status).toBe(404);
     expect(fs.readdirSync(stagedUploadsDir(api.dataDir)).filter((n) => n.startsWith(good.uploadId))).toEqual([]);
     // Loaded once: the same id again is refused with a message at the file, nothing started.
