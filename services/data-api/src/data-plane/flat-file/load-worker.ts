@@ -17,7 +17,7 @@ import { from as copyFrom } from "pg-copy-streams";
 import { postgresType, quoteIdentifier as q, type DdlColumn } from "../postgres-ddl.ts";
 import { arrivalOf } from "./arriving-file.ts";
 import { headerProblem, matchColumns, rowWidthProblem } from "./column-match.ts";
-import { DelimitedFormatError } from "./read-delimited.ts";
+import { DelimitedFormatError, unreadableFileMessage } from "./read-delimited.ts";
 import { FlatFileProblem, isBlankRecord, readFlatFile } from "./read-flat-file.ts";
 import { everyRowRejectedMessage, noRowsMessage, ReplaceWouldEmptyTable } from "./flat-file-problem.ts";
 import type { FileCounts, LoadFile, LoadRequest, LoadResult, LoadWorkerMessage, Rejection } from "./load-messages.ts";
@@ -232,7 +232,7 @@ async function run(): Promise<LoadResult> {
       return { status: "Refused", message: err.message, files: counts.map((c) => ({ ...c, rowsLoaded: 0 })) };
     }
     if (err instanceof FlatFileProblem) return failed(err.message);
-    if (err instanceof DelimitedFormatError) return failed(`The file could not be read: ${err.message}`);
+    if (err instanceof DelimitedFormatError) return failed(unreadableFileMessage(err));
     throw err;
   } finally {
     await client.end().catch(() => undefined);

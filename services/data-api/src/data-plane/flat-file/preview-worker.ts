@@ -8,7 +8,7 @@ import { PREVIEW_ROWS, type PreviewFile } from "../../../../../contracts/loads.t
 import { headerProblem, matchColumns } from "./column-match.ts";
 import type { PreviewRequest, PreviewWorkerMessage } from "./preview-messages.ts";
 import { noRowsProblem } from "./flat-file-problem.ts";
-import { DelimitedFormatError } from "./read-delimited.ts";
+import { DelimitedFormatError, unreadableFileMessage } from "./read-delimited.ts";
 import { DELIMITER_CHARACTERS, FlatFileProblem, isBlankRecord, readFlatFile } from "./read-flat-file.ts";
 
 const request = workerData as PreviewRequest;
@@ -46,7 +46,7 @@ async function previewFile(file: PreviewRequest["files"][number]): Promise<Previ
     await reading.records.return(undefined);
   } catch (err) {
     if (err instanceof FlatFileProblem) preview.problem = err.message;
-    else if (err instanceof DelimitedFormatError) preview.problem = `The file could not be read: ${err.message}`;
+    else if (err instanceof DelimitedFormatError) preview.problem = unreadableFileMessage(err);
     else throw err;
     return preview;
   }

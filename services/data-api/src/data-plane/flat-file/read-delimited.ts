@@ -41,6 +41,15 @@ export class DelimitedFormatError extends Error {
   }
 }
 
+/**
+ * What a load or its preview says of a file whose quoting is broken: a legacy export often writes a
+ * quote inside a field without quoting it (`Bob "Bobby" Brown`), which reads as it is once the text
+ * qualifier is None, a choice of the load page's "Change how files are read".
+ */
+export function unreadableFileMessage(err: DelimitedFormatError): string {
+  return `The file could not be read: ${err.message}. If the file does not quote its fields, read it with the text qualifier None`;
+}
+
 /** Records per batch: enough to pay a promise per thousand rows, few enough to hold whatever a chunk holds (a chunk of line breaks is millions). */
 const BATCH_RECORDS = 1000;
 

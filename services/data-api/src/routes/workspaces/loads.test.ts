@@ -470,7 +470,16 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
       "The file is not UTF-8 text: choose the encoding it was saved in. Nothing was loaded.",
       { encoding: "UTF-8" },
     ],
-    ["broken quoting", 'CustomerId,Code\n1,"never closed\n', "The file could not be read: on row 2, a quoted field is never closed. Nothing was loaded."],
+    [
+      "broken quoting",
+      'CustomerId,Code\n1,"never closed\n',
+      "The file could not be read: on row 2, a quoted field is never closed. If the file does not quote its fields, read it with the text qualifier None. Nothing was loaded.",
+    ],
+    [
+      "a quote inside a field that is not quoted",
+      'CustomerId,Code\n1,Bob "Bobby" Brown\n',
+      'The file could not be read: on row 2, a field with a quote in it must be quoted, with the quote doubled (""). If the file does not quote its fields, read it with the text qualifier None. Nothing was loaded.',
+    ],
     [
       "a text file under .xlsx parameters",
       "not a workbook",
