@@ -1,4 +1,5 @@
 import { createApplication, createDictionary, SAMPLE, url } from "./master-data";
+import { startProject } from "./project-steps";
 import { expect, test } from "./sessions";
 
 /**
@@ -71,6 +72,22 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(columns.getByRole("row", { name: /BirthDate/ })).toBeVisible();
       await expect(columns.getByRole("row").last()).toContainText("Email");
       await expect(columns.getByRole("row").filter({ has: page.getByRole("cell", { name: "Name", exact: true }) })).toContainText("nvarchar(300)");
+    });
+
+    test("a project's dictionary file is uploaded from the wizard, reviewed, applied, and setup goes on in the wizard", async ({ page }) => {
+      const application = `Wizard upload app ${suffix}`;
+      await createApplication(page, application, "");
+      const projectId = await startProject(page, `Wizard upload ${suffix}`, application, "Flat file");
+      await page.getByRole("link", { name: "upload a dictionary file" }).click();
+      await expect(page).toHaveURL(url(`/migration/projects/${projectId}/data-dictionary/bulk-update/upload-data`));
+      await page.getByLabel("Dictionary file").setInputFiles(SAMPLE);
+      await page.getByRole("button", { name: "Upload" }).click();
+      await page.getByRole("button", { name: "Apply" }).click();
+      await expect(page).toHaveURL(url(`/migration/projects/create/${projectId}/data-dictionary`));
+      await expect(page.getByRole("status").filter({ hasText: "Review applied" })).toBeVisible();
+      await expect(page.getByRole("table", { name: "Tables of the project" }).getByRole("row", { name: /Customers/ })).toBeVisible();
+      await page.getByRole("link", { name: "Continue" }).click();
+      await expect(page).toHaveURL(url(`/migration/projects/create/${projectId}/databases`));
     });
   });
 }

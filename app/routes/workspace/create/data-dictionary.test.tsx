@@ -68,6 +68,10 @@ describe("the wizard's data dictionary step", () => {
     ]);
   });
 
+  it("offers a dictionary file's upload, the project's bulk update, beside copying a master and defining tables", () => {
+    expect(html).toMatch(/<a [^>]*href="\/migration\/projects\/p1\/data-dictionary\/bulk-update\/upload-data"[^>]*>upload a dictionary file<\/a>/);
+  });
+
   it("offers no Assign for a master dictionary without tables (it would replace the project's tables with none)", () => {
     const empty = { ...master(12), tableCount: 0, columnCount: 0 };
     const page = renderPage(path, path, DataDictionaryStep, { ...loaderData, masters: { ...loaderData.masters, items: [master(11), empty] } });

@@ -189,7 +189,11 @@ export default function DataDictionaryStep({ loaderData, actionData }: Route.Com
         </p>
       ) : (
         <p className="mt-4 max-w-3xl text-sm text-muted-foreground">
-          Give the {paths.ws.noun} its own data dictionary: copy a master dictionary of {project.applicationName}, or define the tables and columns here.
+          Give the {paths.ws.noun} its own data dictionary: copy a master dictionary of {project.applicationName},{" "}
+          <Link to={href(paths.dictionary.upload(project.id))} className="text-brand underline underline-offset-2">
+            upload a dictionary file
+          </Link>{" "}
+          (one row per column, reviewed before it is applied), or define the tables and columns here.
           Every table needs at least one column before the databases can be created{createsDatabases ? "; then create them here" : ""}.
         </p>
       )}

@@ -38,7 +38,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     const reviewed = await api.dictionary.getReview(submission.value.reviewId);
     if (intent === "apply") {
       await api.dictionary.applyReview(submission.value.reviewId, confirmationOf(formData));
-      return redirectWithFlash(companyHref(paths.dictionary.tables(project.id), companyId), dictionaryMessages.reviewApplied(reviewed));
+      // Uploaded from the wizard's dictionary step (its setup is still there): back to it, where setup goes on.
+      const inWizard = project.status === "SetupDataDictionaryIncomplete" || project.status === "SetupAddColumnsIncomplete";
+      const next = inWizard ? paths.wizard(project.id, paths.ws.dictionaryStep) : paths.dictionary.tables(project.id);
+      return redirectWithFlash(companyHref(next, companyId), dictionaryMessages.reviewApplied(reviewed));
     }
     await api.dictionary.discardReview(submission.value.reviewId);
     return redirectWithFlash(companyHref(paths.dictionary.upload(project.id), companyId), dictionaryMessages.reviewDiscarded(reviewed.fileName));
