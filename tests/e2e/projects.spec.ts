@@ -138,7 +138,7 @@ for (const javaScriptEnabled of [true, false]) {
       expect(file.suggestedFilename()).toBe("customers-bad-rejected-rows.csv");
       const chunks: Buffer[] = [];
       for await (const chunk of await file.createReadStream()) chunks.push(chunk as Buffer);
-      expect(Buffer.concat(chunks).toString("utf8")).toBe("\uFEFFCustomerId,Row,Reason\r\nx,4,not a whole number\r\n");
+      expect(Buffer.concat(chunks).toString("utf8")).toBe("\uFEFFCustomerId,Rejected row,Rejection reason\r\nx,4,not a whole number\r\n");
 
       // Corrected, the file loads, and the project moves to its next step.
       await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Databases" }).click();

@@ -93,8 +93,8 @@ export default function HistoryTable({ loaderData }: Route.ComponentProps) {
         ) : (
           <>
             <p className="mt-1 text-sm text-muted-foreground">
-              Each row of the file that did not fit, with why. The download has the rows as the file had them, and a reason column: correct them and load them
-              again.
+              Each row of the file that did not fit, with why. The download has the rows as the file had them, in its delimiter (a workbook's as comma-separated
+              text), and two columns saying which row and why, which a load leaves out: correct the rows and load the file again.
             </p>
             <PageSizeForm action={here} label="Rejected rows page size" pageSize={rejected.pageSize} pageSizeId="rejected-page-size" className="mt-4" />
             <div className="mt-4">

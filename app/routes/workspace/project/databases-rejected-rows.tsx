@@ -5,7 +5,7 @@ import type { Route } from "./+types/databases-rejected-rows";
 
 /**
  * databases/history/{historyId}/table/{tableId}/rejected-rows.csv: one table's rejected rows as the
- * file had them, with a reason column, streamed from the data API through the portal (never held here).
+ * file had them, with their row and reason, streamed from the data API through the portal (never held here).
  * A refusal goes back to the table's page of the history.
  */
 export const middleware: Route.MiddlewareFunction[] = [

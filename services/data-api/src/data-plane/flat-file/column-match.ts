@@ -16,6 +16,14 @@ export type ColumnMatch = {
   duplicate: string | null;
 };
 
+/**
+ * The two columns a table's rejected-rows download adds after the file's own (history.ts): which row
+ * of the file it was, and why it was rejected. A load leaves them out, so the download, corrected, loads
+ * again as it is; no table column can be named so (dictionary names have no spaces).
+ */
+export const REJECTED_ROWS_COLUMNS = ["Rejected row", "Rejection reason"] as const;
+const LEFT_OUT = new Set(REJECTED_ROWS_COLUMNS.map((name) => name.toLowerCase()));
+
 export function matchColumns(header: string[] | null, columns: readonly DdlColumn[], cellCount: number): ColumnMatch {
   if (!header) {
     const positions = Array.from({ length: cellCount }, (_, i) => columns[i]);
@@ -35,7 +43,7 @@ export function matchColumns(header: string[] | null, columns: readonly DdlColum
     if (seen.has(name)) duplicate ??= cell.trim();
     seen.add(name);
     const column = byName.get(name);
-    if (!column) extra.push(cell.trim() || "(a column without a name)");
+    if (!column && !LEFT_OUT.has(name)) extra.push(cell.trim() || "(a column without a name)");
     return column;
   });
   return { positions, missing: columns.filter((c) => !positions.includes(c)).map((c) => c.name), extra, duplicate };

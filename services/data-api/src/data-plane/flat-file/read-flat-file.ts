@@ -17,7 +17,7 @@ import { readFileText, type TextEncoding } from "./text-encoding.ts";
 export { FlatFileProblem, isBlankRecord, type FlatFileRecord } from "./flat-file-problem.ts";
 
 export const DELIMITER_CHARACTERS = { Comma: ",", Tab: "\t", Pipe: "|", Semicolon: ";", Tilde: "~", Apostrophe: "'", Caret: "^" } as const;
-const QUOTES = { DoubleQuote: '"', SingleQuote: "'", None: null } as const;
+export const QUOTES = { DoubleQuote: '"', SingleQuote: "'", None: null } as const;
 
 export type FlatFileReading = {
   /** How the file is read, for a preview to show: the text's encoding (as detected so far) and the delimiter; null for an .xlsx. */

@@ -15,10 +15,13 @@ import {
   rejectedRowsPageSchema,
   rejectedRowsQuerySchema,
 } from "../../../../../contracts/loads.ts";
+import type { FlatFileParameters } from "../../../../../contracts/projects.ts";
 import type { WorkspaceDescriptor } from "../../../../../contracts/workspaces.ts";
 import { NotFoundError } from "../../api-problem.ts";
 import { findJob } from "../../jobs/job-store.ts";
 import { createRouter, errorResponses, jsonContent } from "../../openapi.ts";
+import { REJECTED_ROWS_COLUMNS } from "../../data-plane/flat-file/column-match.ts";
+import { DELIMITER_CHARACTERS, QUOTES } from "../../data-plane/flat-file/read-flat-file.ts";
 import { allRejections, findHistoryEntry, findLoadTable, listHistory, rejectionsPage } from "../../repositories/loads.ts";
 import { backupAfter, comparisonOf, findBackup } from "../../repositories/backups.ts";
 import { requireWorkspace } from "../../workspace-access.ts";
@@ -74,7 +77,7 @@ export function createWorkspaceHistoryRouter(descriptor: WorkspaceDescriptor) {
     method: "get",
     path: `${base}/{historyId}/tables/{table}/rejected-rows.csv`,
     tags,
-    summary: "Every rejected row of one table as the file had it, with a reason column: to correct and load again",
+    summary: "Every rejected row of one table as the file had it, in its delimiter, with its row and reason (columns a load leaves out): to correct and load again",
     request: { params: tableParams },
     responses: { 200: { description: "CSV (UTF-8), streamed.", content: { "text/csv": { schema: z.string() } } }, ...readErrorsOf(descriptor) },
   });
@@ -87,10 +90,10 @@ export function createWorkspaceHistoryRouter(descriptor: WorkspaceDescriptor) {
     return found;
   };
   const tableOf = async (c: Parameters<typeof requireWorkspace>[0], params: z.infer<typeof tableParams>) => {
-    const { entry } = await entryOf(c, params.id, params.historyId);
+    const { entry, parameters } = await entryOf(c, params.id, params.historyId);
     const table = await findLoadTable(c.var.deps.db, entry.id, params.table);
     if (!table) throw new NotFoundError(LOAD_TABLE_NOT_FOUND_MESSAGE);
-    return { entry, table };
+    return { entry, table, parameters };
   };
 
   return createRouter()
@@ -128,13 +131,17 @@ export function createWorkspaceHistoryRouter(descriptor: WorkspaceDescriptor) {
       return c.json(await rejectionsPage(c.var.deps.db, entry.id, table.table, c.req.valid("query"), table.rowsRejected), 200);
     })
     .openapi(download, async (c) => {
-      const { entry, table } = await tableOf(c, c.req.valid("param"));
+      const { entry, table, parameters } = await tableOf(c, c.req.valid("param"));
       const db = c.var.deps.db;
+      const line = lineWriter(parameters);
+      // The columns a download added, when the file loaded was itself one: left out, then written again, once.
+      const header = table.header ?? [];
+      const kept = (cells: readonly string[]) => cells.filter((_, i) => !REJECTED_ROWS_COLUMNS.some((name) => name.toLowerCase() === header[i]?.trim().toLowerCase()));
       async function* csv(): AsyncGenerator<Buffer> {
-        // A BOM, so Excel opens it as UTF-8.
-        yield Buffer.from(`\uFEFF${csvLine([...(table.header ?? []), "Row", "Reason"])}`);
+        // A BOM, so Excel opens it as UTF-8 (and the load reads it as such).
+        yield Buffer.from(`\uFEFF${line([...kept(header), ...REJECTED_ROWS_COLUMNS])}`);
         for await (const batch of allRejections(db, entry.id, table.table))
-          yield Buffer.from(batch.map((r) => csvLine([...r.cells, String(r.line), r.reason])).join(""));
+          yield Buffer.from(batch.map((r) => line([...kept(r.cells), String(r.line), r.reason])).join(""));
       }
       const name = `${table.fileName.replace(/\.[^.]*$/, "")}-rejected-rows.csv`.replace(/[^\w.-]+/g, "_");
       return new Response(Readable.toWeb(Readable.from(csv())) as ReadableStream, {
@@ -144,7 +151,25 @@ export function createWorkspaceHistoryRouter(descriptor: WorkspaceDescriptor) {
     });
 }
 
-/** One CSV line, RFC 4180: a field with a comma, quote or line break is quoted, its quotes doubled. */
-function csvLine(cells: readonly string[]): string {
-  return `${cells.map((cell) => (/[",\r\n]/.test(cell) ? `"${cell.replaceAll('"', '""')}"` : cell)).join(",")}\r\n`;
+/**
+ * How a rejected-rows download writes a line: with the delimiter and text qualifier the load read its
+ * file with, so that the rows, corrected, load again under the same parameters (the load leaves out
+ * the two columns the download adds). A field holding the delimiter, the qualifier or a line break is
+ * qualified, the qualifier doubled (RFC 4180); without a qualifier, such characters become spaces (the
+ * file's own cells cannot hold them; a reason may). A workbook's, a fixed-length file's, or a load of
+ * an older product without parameters: comma-separated, double quotes.
+ */
+function lineWriter(parameters: FlatFileParameters | null): (cells: readonly string[]) => string {
+  const named = parameters?.delimiter && parameters.delimiter in DELIMITER_CHARACTERS ? DELIMITER_CHARACTERS[parameters.delimiter as keyof typeof DELIMITER_CHARACTERS] : null;
+  const delimiter = named ?? ",";
+  const quote = named ? QUOTES[parameters!.textQualifier] : '"';
+  const special = new RegExp(`[${escapeClass(delimiter)}${quote ? escapeClass(quote) : ""}\r\n]`);
+  const field = (cell: string) => {
+    if (!special.test(cell)) return cell;
+    if (!quote) return cell.replace(new RegExp(special.source, "g"), " ");
+    return `${quote}${cell.replaceAll(quote, quote + quote)}${quote}`;
+  };
+  return (cells) => `${cells.map(field).join(delimiter)}\r\n`;
 }
+
+const escapeClass = (c: string) => c.replace(/[\\\]^-]/g, "\\$&");
