@@ -131,6 +131,27 @@ async function destinationCounts(client: pg.PoolClient): Promise<Map<string, num
 }
 
 /**
+ * The rows a script's `create table … as select …` (or `select … into`) stored, null when it has none:
+ * PostgreSQL tags them "SELECT n" as it tags a plain SELECT's rows returned, so the script is parsed to
+ * tell them apart, only when a statement was so tagged and the script says AS or INTO (a run of a
+ * thousand `select 1;` parses nothing). `offset`: statements the run sent before the script's own (a Test run's savepoint).
+ */
+async function rowsStored(sql: string, selects: readonly { index: number; rows: number }[], offset: number): Promise<number | null> {
+  if (selects.length === 0 || !/\b(as|into)\b/i.test(sql)) return null;
+  try {
+    const { stmts } = (await parse(sql)) as { stmts: { stmt: Record<string, { intoClause?: unknown } | undefined> }[] };
+    let rows: number | null = null;
+    for (const { index, rows: n } of selects) {
+      const stmt = stmts[index - offset]?.stmt;
+      if (stmt && ("CreateTableAsStmt" in stmt || stmt.SelectStmt?.intoClause)) rows = (rows ?? 0) + n;
+    }
+    return rows;
+  } catch {
+    return null;
+  }
+}
+
+/**
  * The line where the script's statement `index` (0-based) starts: a runtime error (a constraint, a
  * permission) has no position of its own, but it belongs to the statement after the ones that completed.
  */
@@ -212,9 +233,10 @@ export async function executeRun(
           await query.done;
           clearTimeout(marking);
           if (notices.some((n) => n.startsWith("WARNING"))) warnings = true;
+          const stored = await rowsStored(step.sql, query.selects, test ? 1 : 0);
           await recorder.record(position, {
             status: "Completed",
-            rowsAffected: query.changed ? query.rowsAffected : null,
+            rowsAffected: query.changed || stored !== null ? query.rowsAffected + (stored ?? 0) : null,
             durationMs: Math.round(performance.now() - started),
             notices: [...notices],
             error: null,

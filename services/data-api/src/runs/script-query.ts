@@ -17,6 +17,8 @@ export class ScriptQuery implements Submittable {
   changed = false;
   /** Statements that completed: when one fails, the next is the one that failed. */
   completed = 0;
+  /** Statements tagged "SELECT n" (by index): a SELECT's rows returned, or the rows a CREATE TABLE … AS / SELECT … INTO stored. */
+  readonly selects: { index: number; rows: number }[] = [];
   readonly done: Promise<void>;
   private settle!: { resolve: () => void; reject: (err: Error) => void };
   private settled = false;
@@ -32,12 +34,12 @@ export class ScriptQuery implements Submittable {
   handlePortalSuspended() {}
   handleEmptyQuery() {}
   handleCommandComplete(msg: { text: string }) {
-    this.completed++;
+    const index = this.completed++;
     const words = msg.text.split(" ");
     if (CHANGING.has(words[0]!)) {
       this.rowsAffected += Number(words.at(-1)) || 0;
       this.changed = true;
-    }
+    } else if (words[0] === "SELECT" && words.length === 2) this.selects.push({ index, rows: Number(words[1]) || 0 });
   }
   handleCopyInResponse(connection: Connection) {
     connection.sendCopyFail?.(

@@ -71,6 +71,23 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("runs on %s"
     expect((await api.get(`/api/v1/projects/${project.id}`, owner)).body).toMatchObject({ status: "Active", isLocked: false });
   });
 
+  it("counts the rows a create table … as and a select … into stored as rows changed, in a Test run and a Full one; a plain select's rows are not", async () => {
+    const { project } = await projectWith([
+      { name: "Summary", sql: `-- every customer\ncreate table destination.summary as select * from source."Customers";` },
+      { name: "Ids", sql: `select "CustomerId" into destination.ids from source."Customers" where "CustomerId" > 1;\nselect count(*) from destination.ids;` },
+      { name: "Look", sql: `select * from source."Customers" as c;` },
+    ]);
+    for (const type of ["Test", "Full"]) {
+      const started = await start(project.id, { type });
+      const run = await finished(project.id, started.body.run.id);
+      expect(run.steps.map((s) => [s.scriptName, s.status, s.rowsAffected])).toEqual([
+        ["Summary", "Completed", 3],
+        ["Ids", "Completed", 2],
+        ["Look", "Completed", null],
+      ]);
+    }
+  });
+
   it("a project's scripts join the value maps of the mapping project it names, as tables of schema maps", async () => {
     const script = `insert into destination."Customers"\nselect s."CustomerId", coalesce(m.target_value, s."Code"), s."Balance", s."Since"\nfrom source."Customers" s left join maps.codes_code m on m.source_value = s."Code";`;
     const { project } = await projectWith([{ name: "Translate codes", sql: script }]);
