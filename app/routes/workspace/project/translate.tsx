@@ -78,8 +78,8 @@ export default function TranslatePage({ loaderData, actionData }: Route.Componen
             Translate a file
           </h2>
           <p className="mt-1 text-sm text-muted-foreground">
-            A client's file of one of the described tables (.csv, .txt, .dta or .xlsx). Its translated columns get their target values; the result is a CSV with
-            the same columns, and a report of what had no mapping.
+            A client's file of one of the described tables (.csv, .txt, .dta or .xlsx). Its translated columns get their target values; the result is a CSV
+            (commas, UTF-8) with the same columns, and a report of what had no mapping.
           </p>
           <div className="mt-4">
             <FindTableForm action={paths.translations.root(projectId)} choices={tables} keep={paging} of="data dictionary" />

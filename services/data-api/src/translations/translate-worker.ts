@@ -3,7 +3,7 @@
  * as a flat-file load reads it, replaces each translated column's values by their targets, applies
  * the column's rule to a value its map lacks (keep it, put the default, or reject the row), rejects
  * a row whose number of values is not the file's and skips a blank line, as a load does, and writes
- * the result as CSV, a record at a time with backpressure: neither file is ever held whole.
+ * the result as UTF-8 CSV, a record at a time with backpressure: neither file is ever held whole.
  */
 import fs from "node:fs";
 import { once } from "node:events";
@@ -25,6 +25,7 @@ const PROGRESS_EVERY_MS = 250;
 /** Lines written per write call: fewer, larger writes. */
 const LINES_PER_WRITE = 256;
 const SYNC_EVERY_BYTES = 32 * 1024 * 1024;
+const BYTE_ORDER_MARK = "\uFEFF";
 
 async function translate(): Promise<void> {
   const progress: TranslateProgress = { bytesRead: 0, rowsRead: 0, rowsWritten: 0, rowsRejected: 0 };
@@ -42,7 +43,12 @@ async function translate(): Promise<void> {
   let positions: number[] | undefined;
   /** The file's number of values: its header's, else its first row's. */
   let width = 0;
-  let pending: string[] = [];
+  // The translated file is UTF-8. It starts with UTF-8's byte-order mark unless the client's file was UTF-8 (or,
+  // as far as its start tells, ASCII) without one: a file that carried a mark keeps one, and a workbook's or a
+  // code page's accents are read back as they were (a spreadsheet reads UTF-8 without the mark as its code page:
+  // "ZoÃ«" for "Zoë").
+  const marked = reading.byteOrderMark !== null || reading.encoding !== "UTF-8";
+  let pending: string[] = marked ? [BYTE_ORDER_MARK] : [];
   // The output's written bytes go to the disk every SYNC_EVERY_BYTES, one flush at a time beside the
   // writing: left to the kernel, a gigabyte of dirty pages made every fsync of the process (SQLite's
   // commits, on the data API's thread) wait behind it, and /healthz with them (274–313 ms, measured).

@@ -22,6 +22,8 @@ export const QUOTES = { DoubleQuote: '"', SingleQuote: "'", None: null } as cons
 export type FlatFileReading = {
   /** How the file is read, for a preview to show: the text's encoding (as detected so far) and the delimiter; null for an .xlsx. */
   readonly encoding: TextEncoding | null;
+  /** The byte-order mark the text starts with (left out of its records); null for an .xlsx or a text without one. */
+  byteOrderMark: TextEncoding | null;
   /** The delimiter character, "fixed length" or "excel". */
   delimiter: string;
   /** The records in batches: what a load reads (read-delimited.ts says why). */
@@ -55,13 +57,14 @@ export async function readFlatFile(
     await arrival?.whole();
     const width = parameters.hasHeaderRow ? "first row" : table.columns.length;
     const batches = readWorksheetBatches(path, parameters.worksheet, { width, onBytes });
-    return { encoding: null, delimiter: "excel", batches, records: oneByOne(batches) };
+    return { encoding: null, byteOrderMark: null, delimiter: "excel", batches, records: oneByOne(batches) };
   }
   const text = await readFileText(path, parameters.encoding, onBytes, arrival);
   const reading = (delimiter: string, batches: AsyncGenerator<FlatFileRecord[]>): FlatFileReading => ({
     get encoding() {
       return text.detected.encoding;
     },
+    byteOrderMark: text.byteOrderMark,
     delimiter,
     batches,
     records: oneByOne(batches),

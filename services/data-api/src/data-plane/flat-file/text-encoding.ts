@@ -46,6 +46,8 @@ export const ZIP_NOT_TEXT_MESSAGE =
 export type FileText = {
   /** The encoding the file is read in: as chosen, or as detected so far (see above). */
   detected: { encoding: TextEncoding };
+  /** The byte-order mark the file starts with (left out of its text), if any. */
+  byteOrderMark: TextEncoding | null;
   /** The first 64 KB as text (for the delimiter). */
   start: string;
   texts: AsyncGenerator<string>;
@@ -70,7 +72,7 @@ export async function readFileText(path: string, encoding: Encoding, onBytes: (r
   if (wide ? start.includes("\u0000") : head.includes(0)) throw new FlatFileProblem(NOT_TEXT_MESSAGE);
   const chunks = chunksOf(path, onBytes, arrival);
   const texts = found.waiting ? decodeAsciiUntilDecided(chunks, detected) : decode(found.encoding, chunks);
-  return { detected, start, texts };
+  return { detected, byteOrderMark: bom ?? null, start, texts };
 }
 
 /**

@@ -41,7 +41,7 @@ describe.each(TEST_DATABASE_KINDS)("translating a file with a mapping project's 
   afterAll(() => api?.close());
 
   async function translate(
-    file: { name: string; text: string },
+    file: { name: string; text: string | Uint8Array },
     fields: Record<string, string> = { table: "employees" },
     token = analyst,
     projectId = project.id,
@@ -93,6 +93,27 @@ describe.each(TEST_DATABASE_KINDS)("translating a file with a mapping project's 
     const done = await finished(byPosition.body.id);
     const res = await api.app.request(`${BASE}/${project.id}/translations/${done.id}/file`, { headers: { authorization: `Bearer ${analyst}` } });
     expect(await res.text()).toBe('P7,"Human, resources",1\r\n');
+  });
+
+  it("gives back a file that carried a byte-order mark, or was in a code page, with UTF-8's mark: its accents read as the client's file showed them", async () => {
+    const download = async (text: string | Uint8Array) => {
+      const done = await finished((await translate({ name: "accents.csv", text })).body.id);
+      expect(done).toMatchObject({ status: "Completed", rowsWritten: 1 });
+      const res = await api.app.request(`${BASE}/${project.id}/translations/${done.id}/file`, { headers: { authorization: `Bearer ${analyst}` } });
+      return Buffer.from(await res.arrayBuffer());
+    };
+    const utf8 = (text: string) => Buffer.from(text, "utf8");
+    const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+    // Excel's "CSV UTF-8": the mark kept, CRLF, quoting and the untranslated accents as they were.
+    expect(await download(Buffer.concat([bom, utf8('grade,department,salary\r\n"G7",FIN,"Zoë, 1"\r\n')]))).toEqual(
+      Buffer.concat([bom, utf8('grade,department,salary\r\nP7,Finance,"Zoë, 1"\r\n')]),
+    );
+    // Windows-1252 (its "ë" is one byte, 0xEB): written as UTF-8, with the mark that says so.
+    expect(await download(Buffer.from("grade;department;salary\nG7;FIN;Zoë\n", "latin1"))).toEqual(
+      Buffer.concat([bom, utf8("grade,department,salary\r\nP7,Finance,Zoë\r\n")]),
+    );
+    // UTF-8 without a mark stays without one.
+    expect(await download(utf8("grade,department,salary\nG7,FIN,Zoë\n"))).toEqual(utf8("grade,department,salary\r\nP7,Finance,Zoë\r\n"));
   });
 
   it("rejects a row with fewer or more values than the header (or, without one, the first row) whole, with the reason, as a load does", async () => {
