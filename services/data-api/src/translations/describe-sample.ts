@@ -1,8 +1,9 @@
 /**
  * A table described from a sample file (issue 12, a mapping project's file data structure): its
  * columns named by the header (or column_1, column_2… by position), each type suggested from the
- * first rows: int, bigint, decimal, date, else nvarchar as long as the longest value. Suggestions
- * only: the table is the user's to change afterwards.
+ * first rows: int, bigint, decimal, date, else nvarchar as long as the longest value; a column with a
+ * number written with a leading zero ("007") holds codes, so text. Suggestions only: the table is the
+ * user's to change afterwards.
  */
 import type { ColumnInput, TableInput } from "../../../../contracts/dictionary.ts";
 import { IDENTIFIER_MAX } from "../../../../contracts/common.ts";
@@ -19,6 +20,8 @@ type Seen = { ints: boolean; big: boolean; decimals: boolean; dates: boolean; an
 const INT = /^-?\d+$/;
 const DECIMAL = /^-?(\d+)(?:\.(\d+))?$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
+/** A number written with a leading zero ("007", "-01"): a code, whose zeros a number type would drop. */
+const LEADING_ZERO = /^-?0\d/;
 
 /** A header cell as a column name the dictionary takes: letters, digits, underscores, starting with a letter or underscore. */
 export function columnName(header: string, index: number): string {
@@ -60,9 +63,10 @@ export async function describeSample(path: string, fileName: string, tableName: 
         s.any = true;
         s.longest = Math.max(s.longest, [...cell].length);
         const value = cell.trim();
+        if (LEADING_ZERO.test(value)) s.ints = s.decimals = false;
         if (s.ints && !INT.test(value)) s.ints = false;
         if (s.ints && Math.abs(Number(value)) > 2147483647) s.big = true;
-        const decimal = DECIMAL.exec(value);
+        const decimal = s.decimals ? DECIMAL.exec(value) : null;
         if (!decimal) s.decimals = false;
         else {
           s.scale = Math.max(s.scale, decimal[2]?.length ?? 0);

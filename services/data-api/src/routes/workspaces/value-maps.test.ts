@@ -332,6 +332,14 @@ describe.each(TEST_DATABASE_KINDS)("value maps of mapping projects on %s", (kind
     ]);
     const byPosition = await upload(path, { name: "codes.txt", text: "A,1\nB,2\n" }, { table: "codes", hasHeaderRow: "false" });
     expect(byPosition.body).toMatchObject({ name: "codes", columnCount: 2 });
+    // Numbers written with a leading zero are codes (a payroll grade "007"): text, whose zeros a map's sources keep; "0.5" is still a number.
+    const coded = await upload(path, { name: "grades.csv", text: "grade,dept,rate\n007,10,0.5\n12,-01,1\n" });
+    const codedTable = (await api.get(`${BASE}/${project.id}/data-dictionary/tables/${coded.body.tableId}/table-details`, analyst)).body;
+    expect(codedTable.columns.map((c: { name: string; type: string; length: number | null }) => [c.name, c.type, c.length])).toEqual([
+      ["grade", "nvarchar", 10],
+      ["dept", "nvarchar", 10],
+      ["rate", "decimal", null],
+    ]);
     const taken = await upload(path, { name: "codes.csv", text: "x\n1\n" }, { table: "CODES" });
     expect(taken.status).toBe(409);
     expect(taken.body.fieldErrors.table).toHaveLength(1);
