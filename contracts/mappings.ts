@@ -198,6 +198,12 @@ export const translationSchema = z.object({
   finishedAt: z.string().nullable(),
 });
 export type Translation = z.infer<typeof translationSchema>;
+/**
+ * GET …/translations/{translationId}: the translation, and the id its table has in the file data structure
+ * now (null: no table has that name any more), so that its page links to the table's value maps.
+ */
+export const translationDetailSchema = translationSchema.extend({ tableId: z.string().nullable() });
+export type TranslationDetail = z.infer<typeof translationDetailSchema>;
 /** GET …/translations?page=&pageSize=: a page of the mapping project's translations, newest first. */
 export const translationQuerySchema = pageQuerySchema;
 export type TranslationQuery = z.output<typeof translationQuerySchema>;

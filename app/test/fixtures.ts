@@ -4,6 +4,7 @@
  * that each test names only what it is about (`changes`) and a field the contract gains is added here once.
  */
 import type { Backup } from "../../contracts/backups";
+import type { TranslationDetail } from "../../contracts/mappings";
 import type { Job, LockReason } from "../../contracts/projects";
 import type { RunDetails } from "../../contracts/runs";
 import type { Script, TemplateSummary } from "../../contracts/templates";
@@ -116,6 +117,27 @@ export function backupOf(changes: Partial<Backup> = {}): Backup {
     after: { id: "h1", type: "FlatFile", fileName: "Customers.csv", finishedAt: "2026-11-27T10:00:00.000Z" },
     createdBy: "u1",
     createdAt: "2026-11-27T10:00:00.000Z",
+    ...changes,
+  };
+}
+
+/** A translation (tr1) of employees.csv into employees (t1), completed: one row read and written, no report. */
+export function translationOf(changes: Partial<TranslationDetail> = {}): TranslationDetail {
+  return {
+    id: "tr1",
+    tableName: "employees",
+    tableId: "t1",
+    fileName: "employees.csv",
+    status: "Completed",
+    bytesRead: 10,
+    bytesTotal: 10,
+    rowsRead: 1,
+    rowsWritten: 1,
+    rowsRejected: 0,
+    report: null,
+    error: null,
+    createdAt: "2026-11-27T10:00:00.000Z",
+    finishedAt: "2026-11-27T10:00:01.000Z",
     ...changes,
   };
 }

@@ -215,6 +215,9 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page.getByRole("table", { name: "Unmapped values of grade" })).toContainText("G5");
       const rejectedRow = page.getByRole("table", { name: "Rows rejected" }).getByRole("row").nth(1);
       await expect(rejectedRow.getByRole("cell")).toHaveText(["4", "(the whole row)", "", "2 values where the header has 1"]);
+      await expect(
+        page.getByText("To map them, read payroll.csv as a sample file on the value maps of employees: its values join the maps, unmapped."),
+      ).toBeVisible();
       if (javaScriptEnabled) await expectNoViolations(page);
       const translated = page.waitForEvent("download");
       await page.getByRole("link", { name: "Download the translated file" }).click();
@@ -222,6 +225,16 @@ for (const javaScriptEnabled of [true, false]) {
       for await (const chunk of await (await translated).createReadStream()) out += chunk;
       // The client's file began with a byte-order mark (Excel's "CSV UTF-8"): so does its translation.
       expect(out).toBe("\uFEFFgrade\r\nP7\r\nP0\r\nP7\r\n");
+      // The report's way to map G5: its table's value maps, where the same file read as a sample adds it, unmapped.
+      const translationUrl = page.url();
+      await page.getByRole("link", { name: "value maps of employees" }).click();
+      await expect(page.getByRole("heading", { level: 2, name: "Value maps of employees" })).toBeVisible();
+      await page
+        .getByLabel("Sample file", { exact: true })
+        .setInputFiles({ name: "payroll.csv", mimeType: "text/csv", buffer: Buffer.from("\uFEFFgrade\nG7\nG5\nG7,HR\nG7\n") });
+      await page.getByRole("button", { name: "Read the sample" }).click();
+      await expect(page.getByRole("status")).toContainText("grade: 2 values, 1 new.");
+      await page.goto(translationUrl);
       await page.getByRole("link", { name: "Translate another file" }).click();
       await expect(page.getByRole("table", { name: "Translations, newest first" })).toContainText("payroll.csv");
 

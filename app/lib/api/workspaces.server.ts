@@ -20,6 +20,7 @@ import {
   mappingTableSchema,
   sampleResultSchema,
   translationPageSchema,
+  translationDetailSchema,
   translationSchema,
   valueMapImportSchema,
   valueMapPageSchema,
@@ -160,7 +161,7 @@ export function workspaceApi(ws: WorkspaceDescriptor, as: Caller) {
       translations: {
         start: (upload: StreamedUpload) => callService("data-api", at(id, "translations"), as, { method: "POST", stream: upload, schema: translationSchema }),
         list: (query: TranslationQuery) => callService("data-api", at(id, "translations"), as, { schema: translationPageSchema, query }),
-        get: (translationId: string) => callService("data-api", at(id, "translations", translationId), as, { schema: translationSchema }),
+        get: (translationId: string) => callService("data-api", at(id, "translations", translationId), as, { schema: translationDetailSchema }),
         file: (translationId: string) => callServiceStream("data-api", at(id, "translations", translationId, "file"), as),
       },
       /** A mapping project: the wizard's file-data-structure step is done. */

@@ -7,9 +7,8 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { createRoutesStub } from "react-router";
 import { describe, expect, it } from "vitest";
-import type { Translation } from "../../../contracts/mappings";
 import { BackupsTable } from "~/components/backups/backups-table";
-import { backupOf } from "~/test/fixtures";
+import { backupOf, translationOf } from "~/test/fixtures";
 import { renderPage } from "~/test/render-page";
 import AuditLog from "../additional-options/audit-log";
 import TranslationPage from "./project/translation";
@@ -33,21 +32,7 @@ describe("a link to a file", () => {
 
   it("is no `download` link on a translation (Download the translated file)", () => {
     const page = "/translations/mappings/p1/translate/tr1";
-    const translation = {
-      id: "tr1",
-      tableName: "employees",
-      fileName: "employees.csv",
-      status: "Completed",
-      bytesRead: 10,
-      bytesTotal: 10,
-      rowsRead: 1,
-      rowsWritten: 1,
-      rowsRejected: 0,
-      report: null,
-      error: null,
-      createdAt: "2026-11-27T10:00:00.000Z",
-      finishedAt: "2026-11-27T10:00:01.000Z",
-    } satisfies Translation;
+    const translation = translationOf();
     const html = renderPage(page, `${page}?companyId=c1`, TranslationPage, { projectId: "p1", translation });
     const links = linksTo(html, /href="\/translations\/mappings\/p1\/translate\/tr1\/file["?]/);
     expect(links).toHaveLength(1);

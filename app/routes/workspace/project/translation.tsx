@@ -34,6 +34,7 @@ export default function TranslationPage({ loaderData }: Route.ComponentProps) {
   const paths = useWorkspacePaths();
   const { translation: t, poll } = useLiveTranslation(loaderData, href(paths.translations.progress(projectId, loaderData.translation.id)));
   const running = t.status === "Running";
+  const { tableId } = loaderData.translation;
   const percent = t.bytesTotal > 0 ? Math.min(100, Math.round((t.bytesRead / t.bytesTotal) * 100)) : 0;
   return (
     <div className="flex flex-col gap-6">
@@ -80,6 +81,20 @@ export default function TranslationPage({ loaderData }: Route.ComponentProps) {
             <h2 id="unmapped-title" className="text-lg font-semibold">
               Values without a mapping
             </h2>
+            {/* The way to map them: the value maps' "Read a sample file" takes this very file and adds its values, unmapped. */}
+            {t.report.columns.some((c) => c.unmappedCells > 0) ? (
+              <p className="mt-1 text-sm">
+                To map them, read {t.fileName} as a sample file on the{" "}
+                {tableId ? (
+                  <Link to={href(paths.valueMaps.table(projectId, tableId))} className="font-medium text-brand underline underline-offset-2">
+                    value maps of {t.tableName}
+                  </Link>
+                ) : (
+                  `value maps of ${t.tableName}`
+                )}
+                : its values join the maps, unmapped. Give them their targets there, then translate the file again.
+              </p>
+            ) : null}
             <div className="mt-3 grid gap-4 lg:grid-cols-2">
               {t.report.columns.map((c) => (
                 <Card key={c.name}>
@@ -87,7 +102,9 @@ export default function TranslationPage({ loaderData }: Route.ComponentProps) {
                   <p className="mt-1 text-sm text-muted-foreground">
                     {c.unmappedCells === 0
                       ? "Every value had a mapping."
-                      : `${formatCountOf(c.unmappedCells, "cell")}, ${formatCountOf(c.unmappedDistinct, "distinct value")}; ${UNMAPPED_RULE_LABELS[c.rule].toLowerCase()}.`}
+                      : `${formatCountOf(c.unmappedCells, "cell")}, ${formatCountOf(c.unmappedDistinct, "distinct value")}; ${UNMAPPED_RULE_LABELS[c.rule].toLowerCase()}.${
+                          c.unmappedValues.length < c.unmappedDistinct ? ` The ${c.unmappedValues.length} most frequent:` : ""
+                        }`}
                   </p>
                   {c.unmappedValues.length ? (
                     <Table aria-label={`Unmapped values of ${c.name}`} className="mt-2">
@@ -116,6 +133,9 @@ export default function TranslationPage({ loaderData }: Route.ComponentProps) {
               <h2 id="rejected-title" className="text-lg font-semibold">
                 Rows rejected
               </h2>
+              {t.report.rejected.length < t.rowsRejected ? (
+                <p className="mt-1 text-sm text-muted-foreground">{`The first ${formatCount(t.report.rejected.length)} of ${formatCount(t.rowsRejected)}:`}</p>
+              ) : null}
               <Table aria-label="Rows rejected" className="mt-3">
                 <TableHeader>
                   <TableRow>

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_COMPANIES } from "../../../../../scripts/demo-data.ts";
-import type { MappingTable, Translation } from "../../../../../contracts/mappings.ts";
+import type { MappingTable, Translation, TranslationDetail } from "../../../../../contracts/mappings.ts";
 import type { Project } from "../../../../../contracts/projects.ts";
 import { TEST_DATABASE_KINDS } from "../../../../shared/testing/databases.ts";
 import { recoverInterruptedJobs } from "../../jobs/recover.ts";
@@ -48,9 +48,9 @@ describe.each(TEST_DATABASE_KINDS)("translating a file with a mapping project's 
   ) {
     return api.postForm(`${BASE}/${projectId}/translations`, token, { file: { name: file.name, content: file.text }, ...fields });
   }
-  async function finished(id: string): Promise<Translation> {
+  async function finished(id: string): Promise<TranslationDetail> {
     for (let i = 0; i < 200; i++) {
-      const t = (await api.get(`${BASE}/${project.id}/translations/${id}`, analyst)).body as Translation;
+      const t = (await api.get(`${BASE}/${project.id}/translations/${id}`, analyst)).body as TranslationDetail;
       if (t.status !== "Running") return t;
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -63,6 +63,8 @@ describe.each(TEST_DATABASE_KINDS)("translating a file with a mapping project's 
     expect(started.body).toMatchObject({ status: "Running", tableName: "employees", fileName: "payroll.csv" });
     const done = await finished(started.body.id);
     expect(done).toMatchObject({ status: "Completed", rowsRead: 4, rowsWritten: 3, rowsRejected: 1, error: null });
+    // Its table's id in the file data structure, for the way from the report to the table's value maps.
+    expect(done.tableId).toBe(table.id);
     expect(done.report).toEqual({
       columns: [
         {

@@ -4,7 +4,7 @@ import { Readable } from "node:stream";
 import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
 import type { Table } from "../../../../../contracts/dictionary.ts";
-import { translationPageSchema, translationQuerySchema, translationSchema } from "../../../../../contracts/mappings.ts";
+import { translationDetailSchema, translationPageSchema, translationQuerySchema, translationSchema } from "../../../../../contracts/mappings.ts";
 import { DEFAULT_FLAT_FILE_PARAMETERS } from "../../../../../contracts/values/projects.ts";
 import { WORKSPACES } from "../../../../../contracts/workspaces.ts";
 import { ApiProblem, NotFoundError, validationProblem } from "../../api-problem.ts";
@@ -61,8 +61,9 @@ const get = createRoute({
   path: `${BASE}/{translationId}`,
   tags: TAGS,
   summary: "A translation: its progress while it runs, then its counts and report",
+  description: "`tableId`: the id of its table in the file data structure now (null when no table has that name any more), for the way to its value maps.",
   request: { params: translationParams },
-  responses: { 200: jsonContent(translationSchema, "The translation."), ...readErrorsOf(descriptor) },
+  responses: { 200: jsonContent(translationDetailSchema, "The translation."), ...readErrorsOf(descriptor) },
 });
 const file = createRoute({
   method: "get",
@@ -141,9 +142,14 @@ export function createTranslationFileRoutes() {
     .openapi(get, async (c) => {
       const params = c.req.valid("param");
       const { workspace } = await requireWorkspace(c, "translation", params.id, { write: false });
-      const found = await store.findTranslation(c.var.deps.db, workspace.id, params.translationId);
+      const { db } = c.var.deps;
+      const [found, dictionary] = await Promise.all([
+        store.findTranslation(db, workspace.id, params.translationId),
+        findProjectDictionaryRef(db, workspace.id),
+      ]);
       if (!found) throw new NotFoundError(store.TRANSLATION_NOT_FOUND_MESSAGE);
-      return c.json(found, 200);
+      const table = dictionary && (await tablesNamed(db, dictionary.id, [found.tableName])).get(nameKey(found.tableName));
+      return c.json({ ...found, tableId: table?.id ?? null }, 200);
     })
     .openapi(file, async (c) => {
       const params = c.req.valid("param");
