@@ -118,6 +118,19 @@ describe.each(TEST_DATABASE_KINDS)("translating a file with a mapping project's 
     expect(await download(utf8("grade,department,salary\nG7,FIN,Zoë\n"))).toEqual(utf8("grade,department,salary\r\nP7,Finance,Zoë\r\n"));
   });
 
+  it("keeps a column without a name (a header ending in a delimiter) as it came, untranslated, where a column the table lacks is refused", async () => {
+    const trailing = await finished((await translate({ name: "trailing.csv", text: "grade,department,salary,\nG7,FIN,10,\nG7,HR,20,x\n" })).body.id);
+    expect(trailing).toMatchObject({ status: "Completed", rowsRead: 2, rowsWritten: 2, rowsRejected: 0 });
+    const res = await api.app.request(`${BASE}/${project.id}/translations/${trailing.id}/file`, { headers: { authorization: `Bearer ${analyst}` } });
+    expect(await res.text()).toBe('grade,department,salary,\r\nP7,Finance,10,\r\nP7,"Human, resources",20,x\r\n');
+    // Two columns without a name are no column named twice; a named column the table lacks is still refused.
+    expect((await translate({ name: "gaps.csv", text: "grade,,department,salary,\nG7,,FIN,10,\n" })).status).toBe(202);
+    const named = await translate({ name: "named.csv", text: "grade,department,salary,,boss\nG7,FIN,10,,Ann\n" });
+    expect(named.body.fieldErrors.file).toEqual([
+      "The file has a column the table 'employees' lacks: boss. Add it to the file data structure, or leave it out of the file",
+    ]);
+  });
+
   it("rejects a row with fewer or more values than the header (or, without one, the first row) whole, with the reason, as a load does", async () => {
     const started = await translate({ name: "ragged.csv", text: "grade,department,salary\nG7,FIN\nG1,HR,20,zz\nG7,FIN,10\n" });
     const done = await finished(started.body.id);

@@ -311,6 +311,9 @@ describe.each(TEST_DATABASE_KINDS)("value maps of mapping projects on %s", (kind
     expect(long.status).toBe(400);
     expect(long.body.fieldErrors.file).toEqual([`Row 3, column grade: The source value "${"L".repeat(60)}…" has more than 4,000 characters`]);
     expect((await values(project, grade)).body.total).toBe(2);
+    // A header ending in a delimiter (a column without a name) is read as a translation reads it, not refused.
+    const trailing = await upload(samples, { name: "employees.csv", text: "department,grade,salary,\nFIN,G7,10,\n" });
+    expect(trailing.body).toEqual({ fileName: "employees.csv", rows: 1, columns: [{ id: grade.id, name: "grade", distinct: 1, added: 0 }] });
   });
 
   it("describes a table from a sample file: columns from the header or by position, types suggested; a name taken is refused", async () => {

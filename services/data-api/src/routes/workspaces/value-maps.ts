@@ -19,7 +19,7 @@ import { VALUE_MAP_CSV_HEADER, VALUE_MAP_IMPORT_MAX_ROWS, VALUE_MAX_LENGTH } fro
 import { WORKSPACES } from "../../../../../contracts/workspaces.ts";
 import { ApiProblem, NotFoundError, validationProblem } from "../../api-problem.ts";
 import { maxUploadBytesOf, uploadTooLargeMessage } from "../../body-limits.ts";
-import { headerProblem, matchColumns } from "../../data-plane/flat-file/column-match.ts";
+import { matchColumns } from "../../data-plane/flat-file/column-match.ts";
 import { FlatFileProblem, readFlatFile } from "../../data-plane/flat-file/read-flat-file.ts";
 import { DelimitedFormatError, readDelimitedRecords } from "../../data-plane/flat-file/read-delimited.ts";
 import { readFileText } from "../../data-plane/flat-file/text-encoding.ts";
@@ -27,6 +27,7 @@ import { cellProblem } from "../../data-plane/flat-file/values.ts";
 import { receiveUpload, uploadsTmpDir, type ReceivedUpload } from "../../dictionary-bulk/receive-upload.ts";
 import { createRouter, jsonBody, jsonContent } from "../../openapi.ts";
 import { csvLine } from "../../translations/csv-line.ts";
+import { translationHeaderProblem } from "../../translations/header-problem.ts";
 import { findProjectDictionaryRef } from "../../repositories/dictionaries.ts";
 import { createTable, readTables } from "../../repositories/dictionary-tables.ts";
 import { columnName, describeSample, TYPE_SAMPLE_ROWS } from "../../translations/describe-sample.ts";
@@ -439,8 +440,9 @@ async function countSampleValues(
     for await (const record of reading.records) {
       if (!positions) {
         const match = matchColumns(hasHeaderRow ? record.cells : null, table.columns, record.cells.length);
-        const problem = hasHeaderRow ? headerProblem(match, table.name) : null;
-        if (problem) throw fileProblem(problem.replace("project's data dictionary", "file data structure"));
+        // Read as a translation reads it: the report sends the consultant here with the file they translated.
+        const problem = hasHeaderRow ? translationHeaderProblem(record.cells, match, table.name) : null;
+        if (problem) throw fileProblem(problem);
         const missing = names.filter((n) => !match.positions.some((p) => p?.name.toLowerCase() === n.toLowerCase()));
         if (missing.length) throw fileProblem(`The sample has no column ${missing.join(", ")}: its values cannot be read`);
         positions = names.map((n) => match.positions.findIndex((p) => p?.name.toLowerCase() === n.toLowerCase()));
