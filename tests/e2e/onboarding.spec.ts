@@ -109,6 +109,16 @@ for (const javaScriptEnabled of [true, false]) {
           .getByRole("row", { name: /Members/ })
           .getByRole("cell"),
       ).toHaveText(["Members", "2", "2", /KB$/, /^\d{4}-\d{2}-\d{2} /]);
+      // Each table links to its rows: the destination's (which the templates' runs fill; none has run yet) as well as the source's.
+      await page.getByRole("table", { name: "Tables of the destination database" }).getByRole("link", { name: "Members" }).click();
+      await expect(page.getByRole("heading", { name: "Destination data" })).toBeVisible();
+      await expect(page.getByLabel("Database", { exact: true })).toHaveValue("destination");
+      await expect(page.getByRole("table", { name: "Rows of Members" }).getByRole("row")).toHaveCount(1);
+      await page.getByLabel("Database", { exact: true }).selectOption("source");
+      await page.getByRole("button", { name: "Show" }).click();
+      await expect(page.getByRole("heading", { name: "Source data" })).toBeVisible();
+      await expect(page.getByRole("table", { name: "Rows of Members" }).getByRole("row")).toHaveCount(3);
+      await page.getByRole("navigation", { name: "Configuration" }).getByRole("link", { name: "Databases" }).click();
 
       // A second delivery; the first is then compared with the current data ("Compare an earlier delivery").
       await page.getByRole("link", { name: "Load a flat file" }).first().click();

@@ -3,9 +3,18 @@ import { formatBytes, formatTimestamp } from "~/components/projects/format";
 import { SortableHeader, sortDescription } from "~/components/ui/sortable-header";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow, tableHeadClassName } from "~/components/ui/table";
 import { cn } from "~/lib/utils";
-import type { DatabaseTableSort } from "../../../contracts/values/configurations";
+import { capitalised } from "../../../contracts/values/common";
+import { PROJECT_DATABASE_KINDS, type DatabaseTableSort, type ProjectDatabaseKind } from "../../../contracts/values/configurations";
 
 const SORT_LABELS = { name: "table name", size: "size" } as const;
+
+/** The Database select's choices (databases/tables, the data page): "Source database", "Destination database". */
+export const DATABASE_OPTIONS = PROJECT_DATABASE_KINDS.map((kind) => [kind, `${capitalised(kind)} database`] as const);
+
+/** The URL parameters of a table's rows on the data page (data-dictionary/source-data): the source is its default, so only the destination is named. */
+export function tableRowsParams(database: ProjectDatabaseKind, table: string) {
+  return { table, database: database === "source" ? undefined : database };
+}
 
 export type DatabaseTable = { name: string; columnCount: number; rowCount: number; rowCountEstimated: boolean; bytes: number; lastChangedAt: string | null };
 

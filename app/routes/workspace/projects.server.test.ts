@@ -809,6 +809,27 @@ describe("the Table select of the load and source data pages", () => {
   });
 });
 
+describe("the data page of a workspace", () => {
+  it.skipIf(!TEST_POSTGRES_ADMIN_URL)("shows the destination database's rows with ?database=destination, and the source's without it", async () => {
+    const project = await loadableProject("Destination rows");
+    await submitLoad(project, "ids.csv", "Id\n1\n2\n");
+    await live.jobs.idle();
+    const opts = { params: { projectId: project.id }, middleware: projectLayout.middleware };
+    const rowsPage = async (query: string) =>
+      (await call(ANALYST, `${projectUrl(project.id, "data-dictionary/source-data")}${query}`, sourceData.loader, opts)) as any;
+    // The load filled the source; no run has filled the destination yet.
+    expect(await rowsPage("&table=Customers")).toMatchObject({ database: "source", table: "Customers", rows: { total: 2 } });
+    expect(await rowsPage("&database=destination&table=Customers")).toMatchObject({
+      database: "destination",
+      table: "Customers",
+      tables: { names: ["Customers"] },
+      rows: { total: 0, columns: [{ name: "Id" }] },
+    });
+    // An unknown database is the source's.
+    expect(await rowsPage("&database=elsewhere")).toMatchObject({ database: "source", rows: { total: 2 } });
+  });
+});
+
 describe("another company's id posted to a project's page", () => {
   const opts = (project: Project) => ({ params: { projectId: project.id }, middleware: projectLayout.middleware });
 

@@ -2,7 +2,7 @@ import { Form, Link, useLocation } from "react-router";
 import { BackupsTable } from "~/components/backups/backups-table";
 import { StatusButton, useIsPending } from "~/components/forms/status-button";
 import { Card } from "~/components/ui/card";
-import { TablesTable } from "~/components/databases/tables-table";
+import { TablesTable, tableRowsParams } from "~/components/databases/tables-table";
 import { afterGuard } from "~/lib/guards.server";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
@@ -109,7 +109,15 @@ export default function CurrentDatabases({ loaderData }: Route.ComponentProps) {
             <p className="mt-2 text-sm text-muted-foreground">It has no tables.</p>
           ) : (
             <div className="mt-4">
-              <TablesTable label={`Tables of the ${db.name.toLowerCase()}`} tables={db.tables} />
+              <TablesTable
+                label={`Tables of the ${db.name.toLowerCase()}`}
+                tables={db.tables}
+                name={(t) => (
+                  <Link to={href(paths.dictionary.sourceData(projectId), tableRowsParams(db.kind, t.name))} className="row-link">
+                    {t.name}
+                  </Link>
+                )}
+              />
               {db.tableCount > db.tables.length ? (
                 <p className="mt-2 text-sm">
                   <Link

@@ -17,7 +17,7 @@ import { useWorkspacePaths } from "~/lib/workspace-paths";
 import { checkWorkspace, projectCalls, projectScope } from "../workspace.server";
 import type { Route } from "./+types/databases-load";
 import { loadPageAction } from "./databases-load.server";
-import { sourceTableChoices } from "./table-choices.server";
+import { databaseTableChoices } from "./table-choices.server";
 import { columnWidthsPage } from "../flat-file-parameters.server";
 
 /** Loading changes the source database: write access, and the workspace not locked (spec §5). */
@@ -37,7 +37,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const [{ project }, [tables, widths, preview]] = await afterGuard(
     guard(context),
     Promise.all([
-      sourceTableChoices(calls, params),
+      databaseTableChoices(calls, params),
       projectScope(context).then(({ project }) => (project.flatFileParameters?.delimiter === "FixedLength" ? columnWidthsPage(calls, params) : null)),
       uploadId ? calls.loads.staged(uploadId).catch(goneUpload) : null,
     ]),

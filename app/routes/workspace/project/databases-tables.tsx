@@ -1,8 +1,7 @@
 import { Link } from "react-router";
-import { capitalised } from "../../../../contracts/values/common";
-import { DATABASE_TABLE_SORTS, PROJECT_DATABASE_KINDS, type DatabaseTableSort, type ProjectDatabaseKind } from "../../../../contracts/values/configurations";
+import { DATABASE_TABLE_SORTS, type DatabaseTableSort } from "../../../../contracts/values/configurations";
 import { Card } from "~/components/ui/card";
-import { TablesTable } from "~/components/databases/tables-table";
+import { DATABASE_OPTIONS, TablesTable, tableRowsParams } from "~/components/databases/tables-table";
 import { ListSearchForm } from "~/components/ui/list-search-form";
 import { Pagination, PastTheEnd } from "~/components/ui/pagination";
 import { SearchField } from "~/components/ui/search-field";
@@ -12,16 +11,15 @@ import { afterGuard } from "~/lib/guards.server";
 import { readContains, readPaging } from "~/lib/list-search.server";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
 import { projectCalls, projectScope } from "../workspace.server";
+import { readDatabaseKind } from "./table-choices.server";
 import type { Route } from "./+types/databases-tables";
 
 const DEFAULT_SORT: DatabaseTableSort = "name";
-const DATABASE_OPTIONS = PROJECT_DATABASE_KINDS.map((kind) => [kind, `${capitalised(kind)} database`] as const);
 
 /** The database, name search, sort and page, all in the URL (a GET form and links); bad values fall back to defaults. */
 function readSearch(url: URL) {
-  const database = url.searchParams.get("database");
   return {
-    database: (PROJECT_DATABASE_KINDS as readonly string[]).includes(database ?? "") ? (database as ProjectDatabaseKind) : "source",
+    database: readDatabaseKind(url.searchParams),
     name: readContains(url.searchParams),
     ...readPaging(url.searchParams, DATABASE_TABLE_SORTS, DEFAULT_SORT),
   };
@@ -29,7 +27,7 @@ function readSearch(url: URL) {
 
 /**
  * databases/tables: one database's tables (the source's by default) with their row counts, a page at
- * a time, searched and sorted in SQL; each source table links to its rows. Only the page's tables are
+ * a time, searched and sorted in SQL; each table links to its rows. Only the page's tables are
  * counted, so a project of 1,500 tables answers as fast as one of ten.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -96,15 +94,11 @@ export default function DatabaseTables({ loaderData }: Route.ComponentProps) {
                 label={search.database === "source" ? "Source tables" : "Destination tables"}
                 tables={tables}
                 sorting={{ sort: search.sort, to: (sort) => withSearch({ sort, page: 1 }) }}
-                name={(t) =>
-                  search.database === "source" ? (
-                    <Link to={href(paths.dictionary.sourceData(projectId), { table: t.name })} className="row-link">
-                      {t.name}
-                    </Link>
-                  ) : (
-                    t.name
-                  )
-                }
+                name={(t) => (
+                  <Link to={href(paths.dictionary.sourceData(projectId), tableRowsParams(search.database, t.name))} className="row-link">
+                    {t.name}
+                  </Link>
+                )}
               />
             </div>
           )}

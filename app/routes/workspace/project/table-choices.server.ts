@@ -1,3 +1,4 @@
+import { PROJECT_DATABASE_KINDS, type ProjectDatabaseKind } from "../../../../contracts/values/configurations";
 import { readContains } from "~/lib/list-search.server";
 import type { projectCalls } from "../workspace.server";
 
@@ -6,20 +7,27 @@ const TABLE_CHOICES = 50;
 
 type Calls = ReturnType<typeof projectCalls>;
 
+/** The database a page shows (`?database=`): the source unless the URL names the destination; an unknown value is the source. */
+export function readDatabaseKind(params: URLSearchParams): ProjectDatabaseKind {
+  const database = params.get("database");
+  return (PROJECT_DATABASE_KINDS as readonly string[]).includes(database ?? "") ? (database as ProjectDatabaseKind) : "source";
+}
+
 /**
- * The source tables a page's Table select offers (the load page, source data): the first ones by name
- * whose name contains the page's `?name=` search, asked of the data API a page at a time, with how
- * many match. No table is read to count its rows (rows=estimated): only the names are shown.
+ * The tables of one database a page's Table select offers (the load page: the source's; the data page:
+ * either): the first ones by name whose name contains the page's `?name=` search, asked of the data
+ * API a page at a time, with how many match. No table is read to count its rows (rows=estimated):
+ * only the names are shown.
  */
-export async function sourceTableChoices(calls: Calls, params: URLSearchParams) {
+export async function databaseTableChoices(calls: Calls, params: URLSearchParams, database: ProjectDatabaseKind = "source") {
   const search = readContains(params);
-  const { databases } = await calls.databases({ database: "source", rows: "estimated", table: search || undefined, page: 1, pageSize: TABLE_CHOICES });
-  const source = databases.find((d) => d.kind === "source");
+  const { databases } = await calls.databases({ database, rows: "estimated", table: search || undefined, page: 1, pageSize: TABLE_CHOICES });
+  const found = databases.find((d) => d.kind === database);
   return {
-    created: Boolean(source?.exists),
+    created: Boolean(found?.exists),
     search,
-    names: source?.exists ? source.tables.map((t) => t.name) : [],
-    matching: source?.exists ? source.tableCount : 0,
+    names: found?.exists ? found.tables.map((t) => t.name) : [],
+    matching: found?.exists ? found.tableCount : 0,
   };
 }
 

@@ -17,9 +17,11 @@ function render(
   table: string,
   paging = { page: 1, pageSize: 25, total: 1 },
   columns: Columns = [{ name: "Id", type: "integer", defined: { type: "int", length: null, precision: null, scale: null } }],
+  database: "source" | "destination" = "source",
 ): string {
   const loaderData = {
     projectId: "p1",
+    database,
     created: true,
     tables,
     table,
@@ -57,7 +59,7 @@ describe("the source data page's rows", () => {
     const html = render({ search: "", names: ["Customers"], matching: 1 }, "Customers", { page: 2, pageSize: 10, total: 11 });
     const choice = pageSizeChoice(html, "Find rows", "source-page-size");
     expect(choice).toMatchObject({ labelled: true, sizes: ["10*", "25", "50", "100"] });
-    expect(choice.sent.map(([name]) => name)).toEqual(["table", "column", "contains", "pageSize"]);
+    expect(choice.sent.map(([name]) => name)).toEqual(["database", "table", "column", "contains", "pageSize"]);
     const previous = /<a [^>]*rel="prev"[^>]*href="([^"]+)"/.exec(html)?.[1]?.replaceAll("&amp;", "&");
     expect(Object.fromEntries(new URL(previous!, "http://portal").searchParams)).toEqual({ table: "Customers", sort: "Id", pageSize: "10", page: "1" });
   });
@@ -86,5 +88,26 @@ describe("the source data page's column headers", () => {
       "Id uniqueidentifier",
       "Note text",
     ]);
+  });
+});
+
+describe("the data page of the destination database", () => {
+  it("is headed Destination data, chooses it in the Database select, and keeps it in its searches and page links", () => {
+    const html = render({ search: "", names: ["Customers"], matching: 1 }, "Customers", { page: 2, pageSize: 10, total: 11 }, undefined, "destination");
+    expect(/<h2[^>]*>(.*?)<\/h2>/.exec(html)?.[1]).toBe("Destination data");
+    expect(/<select id="source-database"[^>]*>.*?<option value="destination" selected=""/s.test(html)).toBe(true);
+    const findTable = /<form[^>]*aria-label="Find a table"[^>]*>(.*?)<\/form>/s.exec(html)?.[1] ?? "";
+    expect(findTable).toContain('<input type="hidden" name="database" value="destination"/>');
+    expect(findTable).toContain("The Table list offers the 1 table.");
+    const previous = /<a [^>]*rel="prev"[^>]*href="([^"]+)"/.exec(html)?.[1]?.replaceAll("&amp;", "&");
+    expect(new URL(previous!, "http://portal").searchParams.get("database")).toBe("destination");
+  });
+
+  it("leaves the source, the default, out of its searches and links", () => {
+    const html = render({ search: "", names: ["Customers"], matching: 1 }, "Customers", { page: 2, pageSize: 10, total: 11 });
+    expect(/<h2[^>]*>(.*?)<\/h2>/.exec(html)?.[1]).toBe("Source data");
+    expect(html).not.toContain('name="database" value="source"/>');
+    const previous = /<a [^>]*rel="prev"[^>]*href="([^"]+)"/.exec(html)?.[1]?.replaceAll("&amp;", "&");
+    expect(new URL(previous!, "http://portal").searchParams.has("database")).toBe(false);
   });
 });

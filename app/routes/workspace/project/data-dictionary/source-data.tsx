@@ -1,5 +1,6 @@
-import { Form, Link } from "react-router";
+import { Form, Link, type UIMatch } from "react-router";
 import { FindTableForm, tableOptionsOf } from "~/components/databases/find-table-form";
+import { DATABASE_OPTIONS, tableRowsParams } from "~/components/databases/tables-table";
 import { formatColumnType } from "~/components/dictionary/column-format";
 import { Card } from "~/components/ui/card";
 import { PageSizeSelect, Pagination } from "~/components/ui/pagination";
@@ -12,13 +13,14 @@ import { readPaging } from "~/lib/list-search.server";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
 import { SelectFilter } from "~/components/ui/select-filter";
 import { projectCalls, projectScope } from "../../workspace.server";
-import { sourceTableChoices } from "../table-choices.server";
+import { databaseTableChoices, readDatabaseKind } from "../table-choices.server";
 import type { Route } from "./+types/source-data";
 import { KeptFields } from "~/components/ui/list-search-form";
 
 /**
  * data-dictionary/source-data: the rows of a table of the source database, as stored (DOMAIN.md:
- * "rows of a source table, paginated, with the column types applied"), paged, sorted and filtered in
+ * "rows of a source table, paginated, with the column types applied"), or with `?database=destination`
+ * of the destination database (what the templates' runs made of them), paged, sorted and filtered in
  * SQL through the URL: `?table=&page=&pageSize=&sort=&column=&contains=`. The Table select offers the first tables
  * whose name contains `?name=` (a project may have thousands); without `?table=`, the first of them.
  */
@@ -30,38 +32,45 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const query = { page, pageSize, sort: params.get("sort") ?? undefined, ...filter };
   // The table named in the URL is asked beside the list of tables (one round trip); without one, the first table's rows come after it.
   const asked = params.get("table");
+  const database = readDatabaseKind(params);
   // A table the database does not have (an old link) shows the first one instead.
   const askedRows = asked
-    ? calls.tableRows("source", asked, query).catch((err: unknown) => {
+    ? calls.tableRows(database, asked, query).catch((err: unknown) => {
         if (serviceFailure(err)?.status === 404) return null;
         throw err;
       })
     : Promise.resolve(null);
-  const [{ project }, [{ created, ...tables }, rowsOfAsked]] = await afterGuard(projectScope(context), Promise.all([sourceTableChoices(calls, params), askedRows]));
+  const [{ project }, [{ created, ...tables }, rowsOfAsked]] = await afterGuard(projectScope(context), Promise.all([databaseTableChoices(calls, params, database), askedRows]));
   const table = rowsOfAsked ? asked! : tables.names[0];
-  const rows = rowsOfAsked ?? (table ? await calls.tableRows("source", table, query) : null);
-  return { projectId: project.id, created, tables, table: table ?? null, rows, filter };
+  const rows = rowsOfAsked ?? (table ? await calls.tableRows(database, table, query) : null);
+  return { projectId: project.id, database, created, tables, table: table ?? null, rows, filter };
 }
 
-export const handle = { breadcrumb: "Source data" };
+export const handle = {
+  breadcrumb: (match: UIMatch<unknown, unknown>) =>
+    (match.loaderData as Route.ComponentProps["loaderData"] | undefined)?.database === "destination" ? "Destination data" : "Source data",
+};
 
 export default function SourceData({ loaderData }: Route.ComponentProps) {
-  const { projectId, created, tables, table, rows, filter } = loaderData;
+  const { projectId, database, created, tables, table, rows, filter } = loaderData;
+  const databaseName = `${database} database` as const;
+  // The source is the page's default: only the destination is named in its links and forms.
+  const { database: databaseParam } = tableRowsParams(database, table ?? "");
   const href = useCompanyHref();
   const paths = useWorkspacePaths();
   const here = paths.dictionary.sourceData(projectId);
   const link = (change: Record<string, string | number | undefined>) =>
-    href(here, { table: table ?? undefined, name: tables.search || undefined, sort: rows?.sort, column: filter.column, contains: filter.contains, ...pagingParams(PAGING_KEYS, { page: 1, pageSize: rows?.pageSize ?? DEFAULT_PAGE_SIZE }), ...change });
+    href(here, { database: databaseParam, table: table ?? undefined, name: tables.search || undefined, sort: rows?.sort, column: filter.column, contains: filter.contains, ...pagingParams(PAGING_KEYS, { page: 1, pageSize: rows?.pageSize ?? DEFAULT_PAGE_SIZE }), ...change });
 
   if (!created || !table || !rows) {
     return (
       <Card>
         {/* A search that found nothing: the search is offered again, and says so. */}
         {created && tables.search ? (
-          <FindTableForm action={here} choices={tables} />
+          <FindTableForm action={here} choices={tables} keep={{ database: databaseParam }} of={databaseName} />
         ) : (
           <p className="text-sm text-muted-foreground">
-            {created ? "The source database has no tables." : "The source database is not created yet: its rows show here once data is loaded."}
+            {created ? `The ${databaseName} has no tables.` : `The ${databaseName} is not created yet: its rows show here once data is loaded.`}
           </p>
         )}
       </Card>
@@ -74,13 +83,14 @@ export default function SourceData({ loaderData }: Route.ComponentProps) {
   return (
     <Card aria-labelledby="source-data-title">
       <h2 id="source-data-title" className="text-lg font-semibold">
-        Source data
+        {database === "source" ? "Source data" : "Destination data"}
       </h2>
       <div className="mt-4">
-        <FindTableForm action={here} choices={tables} />
+        <FindTableForm action={here} choices={tables} keep={{ database: databaseParam }} of={databaseName} />
       </div>
       <Form method="get" role="search" aria-label="Find rows" className="mt-4 flex flex-wrap items-end gap-4">
         <KeptFields keep={{ name: tables.search || undefined }} />
+        <SelectFilter id="source-database" label="Database" name="database" value={database} options={DATABASE_OPTIONS} />
         <SelectFilter id="source-table" label="Table" name="table" value={table} options={tableOptions} />
         <SelectFilter
           id="source-column"
