@@ -6,10 +6,15 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~
 import { useCompanyHref } from "~/lib/company-href";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
 
-/** What a backup holds, in a phrase: "the data after the flat-file load of customers.csv", or "before anything was loaded". */
+/**
+ * What a backup holds, in a phrase: "after the flat-file load of customers.csv on 2026-10-31 07:30 UTC",
+ * or "before anything was loaded". When the load ended says which delivery it was: a backup is named and
+ * dated when it was taken, at the next load, and a monthly delivery's files often keep their names.
+ */
 export function backupContents(b: Pick<Backup, "after">): string {
   if (!b.after) return "before anything was loaded";
-  return `after the ${HISTORY_TYPE_LABELS[b.after.type].toLowerCase()} of ${b.after.fileName}`;
+  const when = b.after.finishedAt ? ` on ${formatTimestamp(b.after.finishedAt)}` : "";
+  return `after the ${HISTORY_TYPE_LABELS[b.after.type].toLowerCase()} of ${b.after.fileName}${when}`;
 }
 
 /** A backup as a choice reads: when, which kind, what it holds. */

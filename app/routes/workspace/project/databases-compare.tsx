@@ -62,9 +62,10 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export const handle = { breadcrumb: "Compare a delivery" };
 
+/** A delivery by its files and when it was loaded; the rows are its backup's, which holds the destination's as well as the delivery's. */
 function deliveryLabel(b: Backup): string {
   const after = b.after!;
-  return `${after.fileName}, loaded ${formatTimestamp(after.finishedAt)} (${formatCount(b.rowCount)} rows)`;
+  return `${after.fileName}, loaded ${formatTimestamp(after.finishedAt)} (${formatCount(b.rowCount)} rows in both databases then)`;
 }
 
 export default function CompareSource({ loaderData, actionData }: Route.ComponentProps) {
