@@ -44,7 +44,18 @@ export const previewFileSchema = z.object({
   encoding: z.string().nullable(),
   delimiter: z.string().nullable(),
   header: z.array(z.string()).nullable(),
-  rows: z.array(z.object({ line: z.number().int(), cells: z.array(z.string()) })),
+  /**
+   * The first rows, each with why the load would reject it (its first cell that does not fit its column,
+   * as the load checks it: a bad date, a text too long), absent when it fits. A row left out of the table
+   * for a column the table lacks is not judged here: the file's problem says so.
+   */
+  rows: z.array(
+    z.object({
+      line: z.number().int(),
+      cells: z.array(z.string()),
+      rejected: z.object({ column: z.string().nullable(), value: z.string().nullable(), reason: z.string() }).optional(),
+    }),
+  ),
   /** Each file column, in order, and the table column it fills (null: the table has none of that name). */
   columns: z.array(z.object({ file: z.string(), table: z.string().nullable() })),
   /** Table columns the file lacks: they stay empty (a required one makes every row rejected). */

@@ -89,6 +89,16 @@ for (const javaScriptEnabled of [true, false]) {
 
       // A delivery of members, previewed, then loaded from the preview; the history lists it.
       await page.getByRole("link", { name: "Load a flat file" }).first().click();
+      // A delivery with a bad row: the preview says which row the load would reject, and why, before anything is loaded.
+      await page
+        .getByLabel("File", { exact: true })
+        .setInputFiles({ name: "Members.csv", mimeType: "text/csv", buffer: Buffer.from("MemberId\r\n1\r\nx\r\n") });
+      await page.getByRole("button", { name: "Preview" }).click();
+      await expect(page.getByText("1 of these rows would be rejected: the last column says why.")).toBeVisible();
+      await expect(page.getByRole("table", { name: "First rows of Members.csv" }).getByRole("row", { name: /^3 x/ })).toContainText(
+        "MemberId: not a whole number",
+      );
+      await page.getByRole("link", { name: "Choose another file" }).click();
       // The delivery has a column the dictionary lacks: the preview says so, and adds it (and to the databases) before loading.
       const delivery = "MemberId,Nickname\r\n1,007\r\n2,Bo\r\n";
       await page.getByLabel("File", { exact: true }).setInputFiles({ name: "Members.csv", mimeType: "text/csv", buffer: Buffer.from(delivery) });

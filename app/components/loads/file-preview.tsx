@@ -7,12 +7,14 @@ export const ADD_COLUMNS_INTENT = "add-columns";
 
 /**
  * One file of a preview: where it goes, how it was read, its columns against the table's, and its
- * first rows exactly as read (text as written: leading zeros show).
+ * first rows exactly as read (text as written: leading zeros show), each that the load would reject
+ * with why, before a "Load nothing" finds it and leaves every table as it was.
  */
 export function FilePreview({ file }: { file: PreviewFile }) {
   const titleId = `preview-${file.name.replace(/\W+/g, "-")}`;
   const delimiter = file.delimiter ? (DELIMITER_LABELS[file.delimiter as keyof typeof DELIMITER_LABELS] ?? file.delimiter) : null;
   const width = Math.max(file.header?.length ?? 0, ...file.rows.map((r) => r.cells.length));
+  const rejected = file.rows.filter((r) => r.rejected).length;
   const headings = Array.from({ length: width }, (_, i) => {
     const column = file.columns[i];
     const name = file.header?.[i] ?? `Column ${i + 1}`;
@@ -55,6 +57,12 @@ export function FilePreview({ file }: { file: PreviewFile }) {
           {file.problem}
         </p>
       ) : null}
+      {rejected ? (
+        <p className="mt-3 rounded-md border border-destructive/40 bg-destructive/5 px-3 py-2 text-sm text-destructive">
+          {rejected === 1 ? "1 of these rows would be rejected" : `${rejected} of these rows would be rejected`}: the last column says why. Correct the file, or
+          load with “Load the other rows”.
+        </p>
+      ) : null}
       {file.rows.length ? (
         <div className="mt-3 overflow-x-auto">
           <Table aria-label={`First rows of ${file.name}`}>
@@ -71,6 +79,7 @@ export function FilePreview({ file }: { file: PreviewFile }) {
                     ) : null}
                   </TableHead>
                 ))}
+                {rejected ? <TableHead>Would be rejected</TableHead> : null}
               </TableRow>
             </TableHeader>
             <TableBody>
@@ -82,6 +91,11 @@ export function FilePreview({ file }: { file: PreviewFile }) {
                       {row.cells[i] ?? ""}
                     </TableCell>
                   ))}
+                  {rejected ? (
+                    <TableCell className="text-destructive">
+                      {row.rejected ? (row.rejected.column ? `${row.rejected.column}: ${row.rejected.reason}` : row.rejected.reason) : ""}
+                    </TableCell>
+                  ) : null}
                 </TableRow>
               ))}
             </TableBody>

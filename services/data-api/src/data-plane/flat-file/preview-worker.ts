@@ -5,7 +5,8 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { PREVIEW_ROWS, type PreviewFile } from "../../../../../contracts/loads.ts";
-import { headerProblem, matchColumns } from "./column-match.ts";
+import { headerProblem, matchColumns, rowWidthProblem } from "./column-match.ts";
+import { cellProblem } from "./values.ts";
 import type { PreviewRequest, PreviewWorkerMessage } from "./preview-messages.ts";
 import { noRowsProblem } from "./flat-file-problem.ts";
 import { DelimitedFormatError, unreadableFileMessage } from "./read-delimited.ts";
@@ -57,6 +58,26 @@ async function previewFile(file: PreviewRequest["files"][number]): Promise<Previ
   preview.columns = match.positions.map((column, i) => ({ file: preview.header?.[i]?.trim() ?? `column ${i + 1}`, table: column?.name ?? null }));
   preview.missingColumns = match.missing;
   preview.extraColumns = match.extra;
+  // Each row as the load would judge it: the first cell that does not fit its column (a column the file lacks is empty).
+  const cellOf = (cells: string[], column: (typeof file.table.columns)[number]) => {
+    const at = match.positions.indexOf(column);
+    return at < 0 ? "" : (cells[at] ?? "");
+  };
+  for (const row of preview.rows) {
+    const width = rowWidthProblem(row.cells.length, match.positions.length, hasHeaderRow ? "header" : "table");
+    if (width !== null) {
+      row.rejected = { column: null, value: null, reason: width };
+      continue;
+    }
+    for (const column of file.table.columns) {
+      const cell = cellOf(row.cells, column);
+      const reason = cellProblem(column, cell, request.parameters.dateOrder);
+      if (reason) {
+        row.rejected = { column: column.name, value: cell, reason };
+        break;
+      }
+    }
+  }
   // A file without rows can only empty its table: said before the load refuses a Replace of it.
   preview.problem = (hasHeaderRow ? headerProblem(match, file.table.name) : null) ?? (preview.rows.length === 0 ? noRowsProblem(file.table.name) : null);
   return preview;

@@ -110,6 +110,21 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("flat-file uploads: preview, then load
     expect(again).toMatchObject({ status: 400, body: { fieldErrors: { file: [expect.stringMatching(/choose it again/)] } } });
   });
 
+  it("says of each previewed row the load would reject why, as the load would: a bad date, a text too long, a bad decimal, a row too short", async () => {
+    const project = await ready();
+    const text = ["CustomerId,Code,Balance,Since", "1,A1,10.50,2026-09-30", "2,A2,1.00,2021-13-40", "3,ABCDEFGHIJK,2.00,", "4,A4,1.234,", "5,A5"].join("\n");
+    const preview = (await stage(project, [{ name: "customers.csv", text }], { table: "Customers" })).body as StagedUpload;
+    expect(preview.files[0]!.rows.map((r) => r.rejected ?? null)).toEqual([
+      null,
+      { column: "Since", value: "2021-13-40", reason: "not a date (yyyy-mm-dd)" },
+      { column: "Code", value: "ABCDEFGHIJK", reason: "longer than 10 characters" },
+      { column: "Balance", value: "1.234", reason: expect.stringMatching(/decimal|places/) },
+      { column: null, value: null, reason: expect.stringMatching(/2 values/) },
+    ]);
+    // The preview's problem is the file's: these rows do not refuse the load by themselves.
+    expect(preview.files[0]!.problem).toBeNull();
+  });
+
   it("matches several files to tables by name, lists what matches nothing, and refuses several files as a single file", async () => {
     const project = await ready();
     const files = [
