@@ -104,10 +104,11 @@ for (const javaScriptEnabled of [true, false]) {
       await page.getByLabel("File", { exact: true }).setInputFiles({ name: "Members.csv", mimeType: "text/csv", buffer: Buffer.from(delivery) });
       await page.getByRole("button", { name: "Preview" }).click();
       await expect(page.getByRole("table", { name: "First rows of Members.csv" }).getByRole("row")).toHaveCount(3);
-      await expect(page.getByRole("alert").filter({ hasText: "lacks: Nickname" })).toBeVisible();
+      await expect(page.getByRole("alert").filter({ hasText: "lacks: Nickname. Add it to the data dictionary, or leave it out of the file" })).toBeVisible();
+      await expect(page.getByText("Add them to the configuration's dictionary")).toBeVisible();
       if (javaScriptEnabled) await expectNoViolations(page);
       await page.getByRole("button", { name: "Add these columns to the dictionary" }).click();
-      await expect(page.getByText("Added Nickname to Members.")).toBeVisible({ timeout: 30_000 });
+      await expect(page.getByText("Added Nickname to Members. The preview is read again with it.")).toBeVisible({ timeout: 30_000 });
       await expect(page.getByRole("alert").filter({ hasText: "lacks: Nickname" })).toHaveCount(0);
       await expect(page.getByRole("table", { name: "First rows of Members.csv" }).getByRole("columnheader", { name: "Nickname into Nickname" })).toBeVisible();
       await page.getByRole("button", { name: "Load" }).click();

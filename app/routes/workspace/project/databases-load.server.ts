@@ -80,6 +80,7 @@ async function addFileColumns(uploadId: string, { project, api, companyId, paths
     throw err;
   }
   const added: string[] = [];
+  let columnsAdded = 0;
   for (const file of preview.files) {
     if (!file.table || file.extraColumns.length === 0 || !file.header) continue;
     const { items } = await api.dictionary.tables({ name: file.table, page: 1, pageSize: 50 });
@@ -123,6 +124,7 @@ async function addFileColumns(uploadId: string, { project, api, companyId, paths
       return redirectWithFlash(back, { kind: "error", text: `The columns could not be added to ${table.name}: ${failure.body.errors.join(" ")}` });
     }
     added.push(`${names.join(", ")} to ${table.name}`);
+    columnsAdded += names.length;
   }
-  return redirectWithFlash(back, added.length ? `Added ${added.join("; ")}. The preview is read again with them.` : "No column was missing.");
+  return redirectWithFlash(back, added.length ? `Added ${added.join("; ")}. The preview is read again with ${columnsAdded === 1 ? "it" : "them"}.` : "No column was missing.");
 }

@@ -171,7 +171,7 @@ export default function LoadFlatFile({ loaderData, actionData }: Route.Component
                   <input type="hidden" name="intent" value={ADD_COLUMNS_INTENT} />
                   <input type="hidden" name="uploadId" value={preview.uploadId} />
                   <p className="grow">
-                    The file has columns its table lacks. Add them to the project&apos;s dictionary (as text of up to 4,000 characters, which you can narrow
+                    The file has columns its table lacks. Add them to the {paths.ws.noun}&apos;s dictionary (as text of up to 4,000 characters, which you can narrow
                     later), and the databases with it, before loading?
                   </p>
                   <StatusButton type="submit" variant="outline" pending={pending}>

@@ -16,5 +16,5 @@ export function translationHeaderProblem(header: readonly string[], match: Colum
     seen.add(name);
   }
   const extra = header.filter((cell, i) => cell.trim() !== "" && !match.positions[i]).map((cell) => cell.trim());
-  return headerProblem({ ...match, duplicate, extra }, tableName)?.replace("project's data dictionary", "file data structure") ?? null;
+  return headerProblem({ ...match, duplicate, extra }, tableName, "file data structure");
 }

@@ -49,8 +49,11 @@ export function matchColumns(header: string[] | null, columns: readonly DdlColum
   return { positions, missing: columns.filter((c) => !positions.includes(c)).map((c) => c.name), extra, duplicate };
 }
 
-/** Why a load cannot match the file's header to the table, in the words both the preview and the load use; null when it can. */
-export function headerProblem(match: ColumnMatch, tableName: string): string | null {
+/**
+ * Why a load cannot match the file's header to the table, in the words both the preview and the load use; null when it can.
+ * `dictionary` is where the table's columns are added: a project's or configuration's data dictionary, a mapping project's file data structure.
+ */
+export function headerProblem(match: ColumnMatch, tableName: string, dictionary = "data dictionary"): string | null {
   if (match.duplicate !== null) return `The header names the column '${match.duplicate}' twice`;
   const unknown = match.extra;
   if (unknown.length === 0) return null;
@@ -59,7 +62,7 @@ export function headerProblem(match: ColumnMatch, tableName: string): string | n
     return `The header is one single column ('${unknown[0]!.slice(0, 60)}'): the delimiter matches nothing in it. Choose the delimiter the file uses in the flat-file parameters`;
   }
   const one = unknown.length === 1;
-  return `The file has ${one ? "a column" : "columns"} the table '${tableName}' lacks: ${unknown.join(", ")}. Add ${one ? "it" : "them"} to the project's data dictionary, or leave ${one ? "it" : "them"} out of the file`;
+  return `The file has ${one ? "a column" : "columns"} the table '${tableName}' lacks: ${unknown.join(", ")}. Add ${one ? "it" : "them"} to the ${dictionary}, or leave ${one ? "it" : "them"} out of the file`;
 }
 
 /** "1 value", "3 values". */

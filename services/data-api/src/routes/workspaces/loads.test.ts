@@ -478,7 +478,7 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
     [
       "a header naming a column the table lacks",
       "CustomerId,Code,Extra\n1,A,x\n",
-      "The file has a column the table 'Customers' lacks: Extra. Add it to the project's data dictionary, or leave it out of the file. Nothing was loaded.",
+      "The file has a column the table 'Customers' lacks: Extra. Add it to the data dictionary, or leave it out of the file. Nothing was loaded.",
     ],
     [
       "a binary file named .csv",
