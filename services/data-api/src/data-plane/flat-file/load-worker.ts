@@ -231,14 +231,16 @@ async function run(): Promise<LoadResult> {
       await flush();
       return { status: "Refused", message: err.message, files: counts.map((c) => ({ ...c, rowsLoaded: 0 })) };
     }
-    if (err instanceof FlatFileProblem) return failed(err.message);
-    if (err instanceof DelimitedFormatError) return failed(unreadableFileMessage(err));
+    if (err instanceof FlatFileProblem) return await failed(err.message);
+    if (err instanceof DelimitedFormatError) return await failed(unreadableFileMessage(err));
     throw err;
   } finally {
     await client.end().catch(() => undefined);
   }
 
-  function failed(message: string): LoadResult {
+  async function failed(message: string): Promise<LoadResult> {
+    // The rows rejected before it stopped are listed, as they are counted.
+    await flush();
     // With several files, the message names the one that could not be read.
     const which = request.files.length > 1 ? `${request.files[current]!.fileName}: ` : "";
     return { status: "Failed", message: `${which}${message}. Nothing was loaded.`, files: counts.map((c) => ({ ...c, rowsLoaded: 0 })) };

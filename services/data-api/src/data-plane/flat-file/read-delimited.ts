@@ -82,11 +82,23 @@ export async function* readDelimitedBatches(texts: AsyncIterable<string> | Itera
 
   // Where the unread text starts: the text is cut once per chunk, not once per batch.
   let pos = 0;
+  /**
+   * A record that cannot be read, met after others of its batch: those are handed on first, then it
+   * is thrown, so that a load counts (and checks) the rows read before it ("1 read", not "0 read").
+   */
+  let unreadable: DelimitedFormatError | undefined;
   /** Up to BATCH_RECORDS records from `pos`; fewer when the text (or its last complete record) ends. */
   const take = (final: boolean): DelimitedRecord[] => {
     const batch: DelimitedRecord[] = [];
     while (pos < text.length && batch.length < BATCH_RECORDS) {
-      const read = readRecord(pos, row + 1, final);
+      let read: ReturnType<typeof readRecord>;
+      try {
+        read = readRecord(pos, row + 1, final);
+      } catch (err) {
+        if (batch.length === 0 || !(err instanceof DelimitedFormatError)) throw err;
+        unreadable = err;
+        break;
+      }
       if (read === undefined) {
         needLength = (text.length - pos) * 2;
         break;
@@ -102,6 +114,7 @@ export async function* readDelimitedBatches(texts: AsyncIterable<string> | Itera
     for (;;) {
       const batch = take(final);
       if (batch.length) yield batch;
+      if (unreadable) throw unreadable;
       if (batch.length < BATCH_RECORDS) break;
     }
     text = text.slice(pos);

@@ -519,6 +519,16 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
     expect(await rowsOf(project)).toEqual([{ CustomerId: 9, Code: "KEEP", Balance: null, Since: null }]);
   });
 
+  it("a file that cannot be read at its third row counts the rows read before it, and lists those rejected", async () => {
+    const project = await loadableProject();
+    const failed = await load(project, { name: "bad.csv", text: 'CustomerId,Code\nx,A\n2,Bob "Bobby" Brown\n3,C\n' }, { onRejected: "loadOthers" });
+    expect(failed).toMatchObject({ status: "Failed", rowsRead: 1, rowsLoaded: 0, rowsRejected: 1 });
+    expect(failed.message).toMatch(/^The file could not be read: on row 3, /);
+    const entry = (await api.get(`/api/v1/projects/${project.id}/history/${failed.id}`, owner)).body.entry;
+    expect(entry.tables).toMatchObject([{ table: "Customers", rowsRead: 1, rowsLoaded: 0, rowsRejected: 1 }]);
+    expect((await rejectedOf(project, failed.id)).items).toMatchObject([{ line: 2, column: "CustomerId", value: "x" }]);
+  });
+
   it("rejects a row holding a NUL past the file's start, and lists it with ␀ where the NUL was", async () => {
     // The file's start (the first 64 KB) is text: the NUL is met row by row, where no column can store it.
     const project = await loadableProject();
