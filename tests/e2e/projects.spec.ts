@@ -119,6 +119,9 @@ for (const javaScriptEnabled of [true, false]) {
       await loadFile("customers-bad.csv", "CustomerId\r\n1\r\n2\r\nx\r\n");
       // The job runs in the background: with JavaScript the page polls, without it a <meta> refresh reloads it.
       await expect(page.getByRole("status").filter({ hasText: "1 row was rejected, so nothing was loaded" })).toBeVisible({ timeout: 30_000 });
+      // Where its job stopped: at its step, not at a percentage (a file of a few rows is read whole at once: it said "Stopped at 99%").
+      await expect(page.getByText("Stopped at step 2 of 2: Load customers-bad.csv into Customers")).toBeVisible();
+      await expect(page.getByRole("progressbar")).toHaveCount(0);
       // The load's page: its table's counts and the parameters it read with; the table's page: its rejected rows.
       const loadTables = page.getByRole("table", { name: "Tables of the load" });
       await expect(loadTables.getByRole("row", { name: /Customers/ }).getByRole("cell")).toHaveText(["Customers", "customers-bad.csv", "3", "0", "1"]);

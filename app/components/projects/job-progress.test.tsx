@@ -17,10 +17,14 @@ const step = (name: string, status: Job["steps"][number]["status"], startedAt: s
 /** A flat-file load reading its one file. */
 const job = (changes: Partial<Job>) => jobOf({ steps: [step("Load a.csv into A", "Started", "2025-03-04T14:05:00.000Z")], ...changes });
 
+function JobProgressStub({ j, startedBy }: { j: Job; startedBy?: string }) {
+  const Stub = createRoutesStub([{ path: "/", Component: () => <JobProgress job={j} startedBy={startedBy} /> }]);
+  return <Stub initialEntries={["/"]} />;
+}
+
 /** `startedBy`: the name the page knows for the job's starter (none: the page cannot name them). */
 function text(j: Job, { startedBy }: { startedBy?: string } = { startedBy: "Ann Analyst" }): string {
-  const Stub = createRoutesStub([{ path: "/", Component: () => <JobProgress job={j} startedBy={startedBy} /> }]);
-  return renderToStaticMarkup(<Stub initialEntries={["/"]} />)
+  return renderToStaticMarkup(<JobProgressStub j={j} startedBy={startedBy} />)
     .replace(/<[^>]+>/g, " ")
     .replace(/\s+/g, " ");
 }
@@ -44,15 +48,21 @@ describe("a job's progress", () => {
     expect(shown).toContain("Started 2025-03-04 14:07 UTC");
   });
 
-  it("says where a failed job stopped, never that it is nearly done", () => {
+  it("says at which step a failed job stopped, never a percentage: a tiny file refused at its third row was read whole", () => {
+    const error = "The file could not be read: on row 3, a quoted field is never closed. Nothing was loaded.";
     const refused = job({
       status: "ERROR",
       progress: 99,
-      error: "3 rows were rejected, so nothing was loaded (“Load nothing”)",
+      error,
       finishedAt: "2025-03-04T14:06:00.000Z",
+      steps: [
+        step("Back up the current data", "Completed", "2025-03-04T14:05:00.000Z", "2025-03-04T14:05:01.000Z"),
+        { ...step("Load a.csv into A", "Failed", "2025-03-04T14:05:01.000Z", "2025-03-04T14:06:00.000Z"), message: error },
+      ],
     });
-    expect(text(refused)).toContain("Stopped at 99%");
-    expect(text(refused)).not.toContain("99% done");
+    expect(text(refused)).toContain("Stopped at step 2 of 2: Load a.csv into A");
+    expect(text(refused)).not.toContain("99%");
+    expect(renderToStaticMarkup(<JobProgressStub j={refused} />)).not.toContain('role="progressbar"');
     expect(text(job({ progress: 40 }))).toContain("40% done");
   });
 

@@ -35,19 +35,22 @@ export function JobProgress({ job, startedBy, headingLevel = 3 }: { job: Job; st
           {job.finishedAt ? ` · finished ${formatTime(job.finishedAt)}` : null}
         </p>
       </div>
-      <div
-        role="progressbar"
-        aria-label={`${JOB_KIND_LABELS[job.kind]} progress`}
-        aria-valuemin={0}
-        aria-valuemax={100}
-        aria-valuenow={job.progress}
-        className="h-2 w-full overflow-hidden rounded-full bg-muted"
-      >
+      {/* A failed job's percentage is where its bar was, not how far it got (progressText): the steps say where it stopped. */}
+      {job.status === "ERROR" ? null : (
         <div
-          className={cn("h-full rounded-full", job.status === "ERROR" ? "bg-destructive" : job.status === "SUCCESS" ? "bg-emerald-600" : "bg-brand")}
-          style={{ width: `${Math.max(0, Math.min(100, job.progress))}%` }}
-        />
-      </div>
+          role="progressbar"
+          aria-label={`${JOB_KIND_LABELS[job.kind]} progress`}
+          aria-valuemin={0}
+          aria-valuemax={100}
+          aria-valuenow={job.progress}
+          className="h-2 w-full overflow-hidden rounded-full bg-muted"
+        >
+          <div
+            className={cn("h-full rounded-full", job.status === "SUCCESS" ? "bg-emerald-600" : "bg-brand")}
+            style={{ width: `${Math.max(0, Math.min(100, job.progress))}%` }}
+          />
+        </div>
+      )}
       <p className="text-sm">{progressText(job)}</p>
       {job.progressDetail && isRunning(job) ? <p className="text-sm tabular-nums">{progressDetailText(job.progressDetail, job.steps)}</p> : null}
       {job.steps.length ? (
@@ -75,11 +78,16 @@ export function JobProgress({ job, startedBy, headingLevel = 3 }: { job: Job; st
 }
 
 /**
- * "40% done" while a job runs; a job that failed or was cancelled did not get done, so it says where
- * it stopped ("Stopped at 99%": a load refused for its rejected rows fails at the end of its last step).
+ * "40% done" while a job runs. A job that failed or was cancelled did not get done: it says the step
+ * it stopped at ("Stopped at step 2 of 2: Load a.csv into A"), not a percentage. The percentage is
+ * the bytes its reader had read, and a reader takes 64 KB at a time, so a file of a few rows refused
+ * at its third row had been read whole: it said "Stopped at 99%".
  */
-export function progressText(job: Pick<Job, "status" | "progress">): string {
-  return job.status === "ERROR" ? `Stopped at ${job.progress}%` : `${job.progress}% done`;
+export function progressText(job: Pick<Job, "status" | "progress" | "steps">): string {
+  if (job.status !== "ERROR") return `${job.progress}% done`;
+  const at = job.steps.findIndex((s) => s.status === "Failed");
+  if (at < 0) return "Stopped before it ended";
+  return `Stopped at step ${at + 1} of ${job.steps.length}: ${job.steps[at]!.name}`;
 }
 
 /**
