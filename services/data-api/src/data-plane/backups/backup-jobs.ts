@@ -115,6 +115,7 @@ async function backUp(
   target: WorkTarget,
   kind: BackupKind,
   readFirst?: ReadFirst,
+  prune = true,
 ): Promise<{ id: string; name: string; manifest: BackupManifest }> {
   const now = new Date();
   const name = backupName(target.workspaceName, now);
@@ -131,7 +132,7 @@ async function backUp(
     const { size } = await fs.promises.stat(file);
     const rowCount = manifest.tables.reduce((sum, t) => sum + t.rows, 0);
     await finishBackup(deps.db, id, { bytes: size, tableCount: manifest.tables.length, rowCount }, new Date());
-    if (kind === "Automatic") await pruneAutomaticBackups(deps, target.projectId);
+    if (kind === "Automatic" && prune) await pruneAutomaticBackups(deps, target.projectId);
     return { id, name, manifest };
   } catch (err) {
     await fs.promises.rm(file, { force: true });
@@ -141,8 +142,23 @@ async function backUp(
 }
 
 /** Removes the automatic backups beyond the newest AUTO_BACKUPS_KEPT (and failed ones): rows and files. */
-async function pruneAutomaticBackups(deps: BackupDeps, projectId: string) {
-  const ids = await automaticBackupsBeyond(deps.db, projectId, deps.autoBackupsKept ?? AUTO_BACKUPS_KEPT_DEFAULT);
+export async function pruneAutomaticBackups(deps: BackupDeps, projectId: string) {
+  await removeBackups(deps, projectId, await automaticBackupsBeyond(deps.db, projectId, deps.autoBackupsKept ?? AUTO_BACKUPS_KEPT_DEFAULT));
+}
+
+/**
+ * Removes the automatic backup a load took before it failed without committing: the source is as that
+ * backup holds it, and the next job that changes it takes its own backup first, so it would only be one
+ * more copy of the data before the failed try in Restore's list (decision 019). Never a backup a user took.
+ */
+export async function removeBackupOfFailedLoad(deps: BackupDeps, projectId: string, loadId: string, backupId: string) {
+  const automatic = await deps.db.selectFrom("backups").select("id").where("id", "=", backupId).where("kind", "=", "Automatic").executeTakeFirst();
+  if (!automatic) return;
+  await deps.db.updateTable("loads").set({ backup_id: null }).where("id", "=", loadId).execute();
+  await removeBackups(deps, projectId, [backupId]);
+}
+
+async function removeBackups(deps: BackupDeps, projectId: string, ids: readonly string[]) {
   await deleteBackups(deps.db, ids);
   await Promise.all(ids.map((id) => fs.promises.rm(backupFilePath(deps.dataDir, projectId, id), { force: true })));
 }
@@ -150,19 +166,21 @@ async function pruneAutomaticBackups(deps: BackupDeps, projectId: string) {
 /**
  * The first step of every job that changes the source data: the data as it is, backed up and recorded
  * as the entry's backup (what its Undo restores). `taken` learns the backup's id; `readFirst`, the
- * tables a load fills, read before the rest (take-backup.ts).
+ * tables a load fills, read before the rest (take-backup.ts). `pruneLater`: the older automatic
+ * backups beyond those kept are left for the job to remove once it knows whether this one stays (a
+ * load that fails removes it: an older one must not have gone for it).
  */
 export function automaticBackupStep(
   deps: BackupDeps,
   target: WorkTarget,
   loadId: string,
-  options: { taken?: (backupId: string) => void; readFirst?: ReadFirst } = {},
+  options: { taken?: (backupId: string) => void; readFirst?: ReadFirst; pruneLater?: boolean } = {},
 ): JobStep {
   const { taken, readFirst } = options;
   return {
     name: "Back up the current data",
     run: async (ctx) => {
-      const backup = await backUp(deps, ctx, target, "Automatic", readFirst);
+      const backup = await backUp(deps, ctx, target, "Automatic", readFirst, !options.pruneLater);
       await setLoadBackup(deps.db, loadId, backup.id);
       taken?.(backup.id);
     },

@@ -13,7 +13,7 @@ import type { WorkspaceKind } from "../../../../../contracts/workspaces.ts";
 import { JobCancelledError, JobInputRefusedError, startJob, type JobContext } from "../../jobs/start-job.ts";
 import { deleteRejections, finishLoad, finishLoadTable, insertLoad, insertRejections, setLoadHeader, setLoadJob } from "../../repositories/loads.ts";
 import { runnerUrl } from "../project-databases.ts";
-import { automaticBackupStep, stepWeightsAfterBackup, type BackupDeps } from "../backups/backup-jobs.ts";
+import { automaticBackupStep, pruneAutomaticBackups, removeBackupOfFailedLoad, stepWeightsAfterBackup, type BackupDeps } from "../backups/backup-jobs.ts";
 import { LOAD_START_STATUSES, leaveSetupAfterFirstLoad } from "../data-jobs.ts";
 import { loadInWorker } from "./load-in-worker.ts";
 import type { LoadResult } from "./load-messages.ts";
@@ -106,6 +106,9 @@ export async function startFlatFileLoad(deps: BackupDeps, kind: WorkspaceKind, i
   let backedUp!: () => void;
   const afterBackup = new Promise<void>((resolve) => (backedUp = resolve));
   const over = new AbortController();
+  // The automatic backup taken, and whether the worker was let commit: until then a failure changed nothing.
+  let backupId: string | undefined;
+  let mayHaveCommitted = false;
   const startLoading = (ctx: JobContext) => {
     if (loading) return loading;
     loading = loadInWorker(
@@ -131,6 +134,7 @@ export async function startFlatFileLoad(deps: BackupDeps, kind: WorkspaceKind, i
         beforeCommit: async () => {
           await afterBackup;
           await loadStep!.stillWanted();
+          mayHaveCommitted = true;
         },
       },
       AbortSignal.any([ctx.signal, over.signal]),
@@ -141,6 +145,8 @@ export async function startFlatFileLoad(deps: BackupDeps, kind: WorkspaceKind, i
   };
   const backup = automaticBackupStep(deps, { ...input, userId: input.userId }, loadId, {
     readFirst: { tables: files.map((f) => ({ schema: "source" as const, name: f.table.name })), read: () => begin() },
+    taken: (id) => (backupId = id),
+    pruneLater: true,
   });
   // Each file weighs its size: the bar grows with the bytes read.
   const weights = stepWeightsAfterBackup(files.map((f) => f.file.size));
@@ -195,6 +201,8 @@ export async function startFlatFileLoad(deps: BackupDeps, kind: WorkspaceKind, i
             await removeFiles();
             // A refused or unreadable file ends the job as failed, with the reason on the background-process page.
             if (result.status !== "Loaded") throw new JobInputRefusedError(result.message ?? "Nothing was loaded.");
+            // Its backup stays: older automatic ones beyond those kept go now.
+            await pruneAutomaticBackups(deps, input.projectId);
           },
         })),
       ),
@@ -209,6 +217,8 @@ export async function startFlatFileLoad(deps: BackupDeps, kind: WorkspaceKind, i
         // A worker waiting for its turn, or loading while the backup failed, stops: nothing is kept.
         over.abort(error);
         await removeFiles();
+        // Its transaction never committed: the data is as its backup holds it, and stays so until the next change takes one.
+        if (backupId && !mayHaveCommitted) await removeBackupOfFailedLoad(deps, input.projectId, loadId, backupId);
         if (error instanceof JobInputRefusedError) return;
         // A crash or a stop before the worker answered: the transaction never committed.
         const message = error instanceof JobCancelledError ? "Cancelled." : error instanceof Error ? error.message : String(error);

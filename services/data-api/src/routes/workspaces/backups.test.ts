@@ -541,4 +541,39 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("backups, re
     const files = fs.readdirSync(path.join(api.dataDir, "backups", project.id));
     expect(files).toHaveLength(2);
   });
+
+  it("a load that fails removes the automatic backup it took (nothing changed), and the backups of loads that changed data stay", async () => {
+    const project = await loadableProject();
+    const app = api.appWith({ autoBackupsKept: 2 });
+    const load = async (name: string, content: string) => {
+      const res = await api.postForm(`${base(project)}/flat-file/loads`, owner, { file: { name, content }, table: "Customers" }, app);
+      expect(res.status, JSON.stringify(res.body)).toBe(202);
+      await api.jobs.idle();
+      return (await api.get(`${base(project)}/history/${res.body.load.id}`, owner)).body;
+    };
+    const first = await load("d1.csv", "CustomerId,Code\n1,A\n");
+    const mine = (await done(await post(`${base(project)}/backups`, {}), project)).backup;
+    // Refused for its rejected row, unreadable at its third row, and cut short by a cancel before it committed: each rolled back.
+    const refused = await load("bad.csv", "CustomerId,Code\nx,B\n");
+    const unreadable = await load("quote.csv", 'CustomerId,Code\n2,B\n3,Bob "Bobby" Brown\n');
+    api.jobs.hooks = {
+      beforeStep: async ({ jobId, name }) => {
+        if (name.startsWith("Load")) expect((await post(`${base(project)}/jobs/${jobId}/cancel`, {})).status).toBe(200);
+      },
+    };
+    const cancelled = await load("d2.csv", "CustomerId,Code\n2,B\n");
+    api.jobs.hooks = {};
+    expect([refused, unreadable, cancelled].map((d) => [d.entry.status, d.backup, d.undoBackup])).toEqual([
+      ["Refused", null, null],
+      ["Failed", null, null],
+      ["Failed", null, null],
+    ]);
+    const last = await load("d3.csv", "CustomerId,Code\n3,C\n");
+    // The first load's backup is still its Undo: the failed tries' backups did not push it out of the two kept.
+    expect((await api.get(`${base(project)}/history/${first.entry.id}`, owner)).body.undoBackup).toMatchObject({ id: first.backup.id });
+    const list = (await api.get(`${base(project)}/backups`, owner)).body.items;
+    expect(list.map((b: any) => b.id)).toEqual([last.backup.id, mine.id, first.backup.id]);
+    expect(fs.readdirSync(path.join(api.dataDir, "backups", project.id)).sort()).toEqual(list.map((b: any) => `${b.id}.backup.tar`).sort());
+    expect(await rowsOf(project)).toEqual([[3, "C", null]]);
+  });
 });
