@@ -138,12 +138,20 @@ export async function* readXlsxBatches(source: ZipSource, fileName: string, opti
 
     const reader = sheetReader(sharedStrings, limits, dates);
     let any = false;
-    for await (const _ of scanPart(source, sheetEntry, reader.handler)) {
-      const rows = reader.take();
-      if (rows.length) {
-        any = true;
-        yield rows;
+    try {
+      for await (const _ of scanPart(source, sheetEntry, reader.handler)) {
+        const rows = reader.take();
+        if (rows.length) {
+          any = true;
+          yield rows;
+        }
       }
+    } catch (err) {
+      // A row that cannot be read (past a limit, malformed): the rows its chunk completed before it
+      // are handed on first, as those of earlier chunks were, so that a load counts and checks them.
+      const rows = reader.take();
+      if (rows.length) yield rows;
+      throw err;
     }
     const rows = reader.take();
     if (rows.length) {

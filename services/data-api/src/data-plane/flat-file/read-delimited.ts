@@ -217,15 +217,24 @@ export async function* readDelimitedBatches(texts: AsyncIterable<string> | Itera
     }
   }
 
-  for await (const chunk of texts) {
-    text += chunk;
-    nextQuote = nextCr = -2;
-    if (text.length > MAX_RECORD_CHARS && needLength > 0) {
-      throw new DelimitedFormatError(row + 1, `the row is longer than ${MAX_RECORD_CHARS.toLocaleString("en-US")} characters (is a quote never closed?)`);
+  try {
+    for await (const chunk of texts) {
+      text += chunk;
+      nextQuote = nextCr = -2;
+      if (text.length > MAX_RECORD_CHARS && needLength > 0) {
+        throw new DelimitedFormatError(row + 1, `the row is longer than ${MAX_RECORD_CHARS.toLocaleString("en-US")} characters (is a quote never closed?)`);
+      }
+      if (text.length < needLength) continue;
+      needLength = 0;
+      yield* takeAll(false);
     }
-    if (text.length < needLength) continue;
+  } catch (err) {
+    // The text stopped (not valid in its encoding, an upload cut short): the records it completed,
+    // kept while a long one waited for the text to double, are handed on first.
+    if (err instanceof DelimitedFormatError || needLength === 0) throw err;
     needLength = 0;
     yield* takeAll(false);
+    throw err;
   }
   yield* takeAll(true);
 }

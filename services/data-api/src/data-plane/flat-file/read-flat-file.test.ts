@@ -5,8 +5,9 @@ import ExcelJS from "exceljs";
 import { afterAll, describe, expect, it } from "vitest";
 import { flatFileParametersSchema, type FlatFileParameters } from "../../../../../contracts/projects.ts";
 import { column } from "../../testing/project-fixtures.ts";
+import { sheetXml, textCell, workbookParts, zipOf } from "../../testing/xlsx-files.ts";
 import type { DdlTable } from "../postgres-ddl.ts";
-import { FlatFileProblem, readFlatFile } from "./read-flat-file.ts";
+import { FlatFileProblem, readFlatFile, type FlatFileRecord } from "./read-flat-file.ts";
 import { NOT_TEXT_MESSAGE, ZIP_NOT_TEXT_MESSAGE } from "./text-encoding.ts";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "dt-read-flat-file-"));
@@ -173,5 +174,55 @@ describe("an .xlsx worksheet", () => {
 
   it("refuses a file that is no workbook", async () => {
     expect(await problemOf(read(fileOf("Code,Name\n"), xlsx))).toBe("The file is not a valid .xlsx workbook");
+  });
+});
+
+describe("a file that cannot be read at its third row", () => {
+  /** The records handed on before the reader stopped, and why it stopped. */
+  async function readUntilProblem(file: string, parameters: FlatFileParameters) {
+    const records: FlatFileRecord[] = [];
+    const problem = await problemOf(
+      (async () => {
+        for await (const batch of (await readFlatFile(file, parameters, TABLE)).batches) records.push(...batch);
+      })(),
+    );
+    return { rows: records.map((r) => r.row), cells: records.map((r) => r.cells), problem };
+  }
+  const notUtf8 = "The file is not UTF-8 text: choose the encoding it was saved in";
+  const latin1 = (text: string) => Buffer.from(text, "latin1");
+
+  it("hands on the rows before it, delimited or fixed-length, then says the text is not in its encoding", async () => {
+    const delimited = params({ extension: ".csv", delimiter: "Comma", encoding: "UTF-8" });
+    expect(await readUntilProblem(fileOf(latin1("Code,Name\n1,A\n2,Müller\n3,C\n")), delimited)).toMatchObject({ rows: [1, 2], problem: notUtf8 });
+    const fixed = params({ extension: ".txt", delimiter: "FixedLength", hasHeaderRow: false, encoding: "UTF-8" });
+    expect(await readUntilProblem(fileOf(latin1("1     A\n2     B\n3     Müller\n4     D\n")), fixed)).toMatchObject({ rows: [1, 2], problem: notUtf8 });
+  });
+
+  it("hands on the rows before it whole when a character of theirs is cut by a chunk's end, in UTF-8 and UTF-16", async () => {
+    // Row 1 ends the file's first 64 KB chunk with its last character's first byte(s); row 3 is not valid text.
+    const cut = (encoding: "UTF-8" | "UTF-16LE", char: string, bad: number[]) => {
+      const encode = (text: string) => Buffer.from(text, encoding === "UTF-8" ? "utf8" : "utf16le");
+      const name = "x".repeat((65_536 - encode(char).length / 2 - encode("Code,Name\n1,").length) / encode("x").length) + char;
+      const file = fileOf(Buffer.concat([encode(`Code,Name\n1,${name}\n2,B\n3,`), Buffer.from(bad), encode("\n")]));
+      return { file, name, parameters: params({ extension: ".csv", delimiter: "Comma", encoding }) };
+    };
+    for (const { file, name, parameters } of [cut("UTF-8", "é", [0xff]), cut("UTF-16LE", "😀", [0x00, 0xdc])]) {
+      const { cells, problem } = await readUntilProblem(file, parameters);
+      expect(problem).toBe(`The file is not ${parameters.encoding === "UTF-8" ? "UTF-8" : "UTF-16 LE"} text: choose the encoding it was saved in`);
+      expect(cells).toEqual([
+        ["Code", "Name"],
+        ["1", name],
+        ["2", "B"],
+      ]);
+    }
+  });
+
+  it("hands on the rows of a worksheet before it, then says why", async () => {
+    const rows = [1, 2].map((r) => `<row r="${r}">${textCell(`A${r}`, `C${r}`)}</row>`).join("") + `<row r="3">${textCell("BIO3", "far")}</row>`;
+    const file = fileOf(zipOf(workbookParts(sheetXml(rows))));
+    expect(await readUntilProblem(file, params({ extension: ".xlsx", delimiter: "Excel" }))).toMatchObject({
+      rows: [1, 2],
+      problem: "Row 3 has a value in column BIO (column 1,601); a load has at most 1,600 columns",
+    });
   });
 });

@@ -155,21 +155,74 @@ function notIn(encoding: TextEncoding) {
   return new FlatFileProblem(`The file is not ${ENCODING_LABELS[encoding]} text: choose the encoding it was saved in`);
 }
 
-/** A file that is not valid in its encoding is refused rather than read with replacement characters. A byte-order mark is left out. */
+/**
+ * A file that is not valid in its encoding is refused rather than read with replacement characters. A
+ * byte-order mark is left out. The text before the first byte that is not valid comes first, then the
+ * refusal: a load counts (and checks) the rows before it ("2 read", not "0 read"), as it does those
+ * before a row the delimited reader cannot read (read-delimited.ts).
+ */
 async function* decode(encoding: TextEncoding, chunks: AsyncGenerator<Buffer>): AsyncGenerator<string> {
   const decoder = new TextDecoder(DECODER_LABELS[encoding], { fatal: true });
+  // The bytes decoded so far, and their last few: those of a character cut by a chunk's end are among them.
+  let decoded = 0;
+  let last: Uint8Array = new Uint8Array(0);
   for await (const chunk of chunks) {
+    let text: string;
     try {
-      yield decoder.decode(chunk, { stream: true });
+      text = decoder.decode(chunk, { stream: true });
     } catch {
+      const before = validStart(encoding, Buffer.concat([undecoded(encoding, last, decoded), chunk]), decoded === 0);
+      if (before) yield before;
       throw notIn(encoding);
     }
+    yield text;
+    decoded += chunk.length;
+    last = chunk.length >= 3 ? chunk.subarray(-3) : Buffer.concat([last, chunk]).subarray(-3);
   }
   try {
     yield decoder.decode();
   } catch {
     throw notIn(encoding);
   }
+}
+
+/**
+ * The bytes at the end of valid text (`last`, its last three of `decoded`) a streaming decoder holds
+ * back: a UTF-8 character cut short; in UTF-16 an odd byte, and a high surrogate waiting for its pair.
+ */
+function undecoded(encoding: TextEncoding, last: Uint8Array, decoded: number): Uint8Array {
+  if (encoding === "UTF-8") return last.subarray(completeUtf8Length(last));
+  if (encoding !== "UTF-16LE" && encoding !== "UTF-16BE") return last.subarray(last.length);
+  const odd = decoded % 2;
+  const unit = last.subarray(last.length - odd - 2, last.length - odd);
+  const high = unit.length === 2 && ((encoding === "UTF-16LE" ? unit[1]! : unit[0]!) & 0xfc) === 0xd8;
+  return last.subarray(last.length - odd - (high ? 2 : 0));
+}
+
+/**
+ * The text of `bytes` up to its first byte not valid in `encoding` (without a character cut there):
+ * the longest start a fatal decoder reads without an error, found by halving (a start of a valid
+ * start is valid). Only for a file being refused.
+ */
+function validStart(encoding: TextEncoding, bytes: Uint8Array, fileStart: boolean): string {
+  const read = (length: number) =>
+    new TextDecoder(DECODER_LABELS[encoding], { fatal: true, ignoreBOM: !fileStart }).decode(bytes.subarray(0, length), { stream: true });
+  const valid = (length: number) => {
+    try {
+      read(length);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  let low = 0;
+  let high = bytes.length;
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if (valid(middle)) low = middle;
+    else high = middle - 1;
+  }
+  return read(low);
 }
 
 /** ASCII chunks as they are, until the first byte above 127: valid UTF-8 from there on says UTF-8, else Windows-1252. */

@@ -14,6 +14,7 @@ import { NOT_TEXT_MESSAGE, ZIP_NOT_TEXT_MESSAGE } from "../../data-plane/flat-fi
 import { TEST_DATABASE_SERVER, USERS, createTestApi, type TestApi } from "../../testing/harness.ts";
 import { addProjectTable, column, loadableProject as loadableProjectOf, makeApplication, makeProject } from "../../testing/project-fixtures.ts";
 import { holdJobsOf } from "../../testing/hold-jobs.ts";
+import { sheetXml, textCell, workbookParts, zipOf } from "../../testing/xlsx-files.ts";
 
 const [, acme, birch] = DEMO_COMPANIES;
 
@@ -527,6 +528,35 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
     const entry = (await api.get(`/api/v1/projects/${project.id}/history/${failed.id}`, owner)).body.entry;
     expect(entry.tables).toMatchObject([{ table: "Customers", rowsRead: 1, rowsLoaded: 0, rowsRejected: 1 }]);
     expect((await rejectedOf(project, failed.id)).items).toMatchObject([{ line: 2, column: "CustomerId", value: "x" }]);
+  });
+
+  it.each([
+    [
+      "a fixed-length file not UTF-8 at its third row",
+      { extension: ".txt", delimiter: "FixedLength", hasHeaderRow: false, encoding: "UTF-8", columnWidths: { customers: "4, 6, 8, 10" } as never },
+      Buffer.from("   xA\n   2B\n   3Müller\n   4D\n", "latin1"),
+      { rowsRead: 2, line: 1, message: "The file is not UTF-8 text: choose the encoding it was saved in. Nothing was loaded." },
+    ],
+    [
+      "a worksheet with a value past its last column at its third row",
+      { extension: ".xlsx", delimiter: "Excel" },
+      zipOf(
+        workbookParts(
+          sheetXml(
+            `<row r="1">${textCell("A1", "CustomerId")}${textCell("B1", "Code")}</row><row r="2">${textCell("A2", "x")}${textCell("B2", "A")}</row>` +
+              `<row r="3"><c r="A3"><v>2</v></c>${textCell("BIO3", "far")}</row><row r="4"><c r="A4"><v>4</v></c></row>`,
+          ),
+        ),
+      ),
+      { rowsRead: 1, line: 2, message: "Row 3 has a value in column BIO (column 1,601); a load has at most 1,600 columns. Nothing was loaded." },
+    ],
+  ] as const)("%s counts the rows read before it, and lists those rejected", async (_what, parameters, text, expected) => {
+    const project = await loadableProject(parameters);
+    const failed = await load(project, { name: parameters.extension === ".xlsx" ? "bad.xlsx" : "bad.txt", text }, { onRejected: "loadOthers" });
+    expect(failed).toMatchObject({ status: "Failed", rowsRead: expected.rowsRead, rowsLoaded: 0, rowsRejected: 1, message: expected.message });
+    const entry = (await api.get(`/api/v1/projects/${project.id}/history/${failed.id}`, owner)).body.entry;
+    expect(entry.tables).toMatchObject([{ table: "Customers", rowsRead: expected.rowsRead, rowsLoaded: 0, rowsRejected: 1 }]);
+    expect((await rejectedOf(project, failed.id)).items).toMatchObject([{ line: expected.line, column: "CustomerId", value: "x" }]);
   });
 
   it("rejects a row holding a NUL past the file's start, and lists it with ␀ where the NUL was", async () => {
