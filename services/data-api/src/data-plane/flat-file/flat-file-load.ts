@@ -109,6 +109,9 @@ export async function startFlatFileLoad(deps: BackupDeps, kind: WorkspaceKind, i
   // The automatic backup taken, and whether the worker was let commit: until then a failure changed nothing.
   let backupId: string | undefined;
   let mayHaveCommitted = false;
+  // What the worker read of each file, and the rejected rows it reported: a load stopped before its answer records them.
+  const rowsRead = new Float64Array(new SharedArrayBuffer(Float64Array.BYTES_PER_ELEMENT * files.length));
+  const rowsRejected = files.map(() => 0);
   const startLoading = (ctx: JobContext) => {
     if (loading) return loading;
     loading = loadInWorker(
@@ -118,12 +121,19 @@ export async function startFlatFileLoad(deps: BackupDeps, kind: WorkspaceKind, i
         mode: input.form.mode,
         onRejected: input.form.onRejected,
         connectionUrl: runnerUrl(dataPlane, input.serverId, input.projectId),
+        rowsRead: rowsRead.buffer,
       },
       {
         ready: () => begun,
         onHeader: (file, cells) => setLoadHeader(ctx.db, loadId, tableOf(file), cells),
-        onRejected: (file, rows) => insertRejections(ctx.db, loadId, tableOf(file), rows),
-        onReset: (file) => deleteRejections(ctx.db, loadId, tableOf(file)),
+        onRejected: async (file, rows) => {
+          await insertRejections(ctx.db, loadId, tableOf(file), rows);
+          rowsRejected[file]! += rows.length;
+        },
+        onReset: async (file) => {
+          await deleteRejections(ctx.db, loadId, tableOf(file));
+          rowsRejected[file] = 0;
+        },
         onProgress: async (file, bytes, rows) => {
           // Read while the backup still runs: its step shows the backup's progress.
           if (!loadStep || file !== stepFile) return;
@@ -220,12 +230,22 @@ export async function startFlatFileLoad(deps: BackupDeps, kind: WorkspaceKind, i
         // Its transaction never committed: the data is as its backup holds it, and stays so until the next change takes one.
         if (backupId && !mayHaveCommitted) await removeBackupOfFailedLoad(deps, input.projectId, loadId, backupId);
         if (error instanceof JobInputRefusedError) return;
-        // A crash or a stop before the worker answered: the transaction never committed.
+        // A crash or a stop before the worker answered: the transaction never committed. The rows it
+        // had read and the rejected rows it had reported (those listed) are counted, none loaded.
         const message = error instanceof JobCancelledError ? "Cancelled." : error instanceof Error ? error.message : String(error);
+        const counts = files.map((_, file) => ({ rowsRead: Math.max(rowsRead[file]!, rowsRejected[file]!), rowsLoaded: 0, rowsRejected: rowsRejected[file]! }));
+        for (const [file, fileCounts] of counts.entries()) await finishLoadTable(ctx.db, loadId, tableOf(file), fileCounts);
+        const total = (key: "rowsRead" | "rowsRejected") => counts.reduce((sum, c) => sum + c[key], 0);
         await finishLoad(
           ctx.db,
           loadId,
-          { status: "Failed", rowsRead: 0, rowsLoaded: 0, rowsRejected: 0, message: withSkipped(`${message} Nothing was loaded.`) },
+          {
+            status: "Failed",
+            rowsRead: total("rowsRead"),
+            rowsLoaded: 0,
+            rowsRejected: total("rowsRejected"),
+            message: withSkipped(`${message} Nothing was loaded.`),
+          },
           new Date(),
         );
       },

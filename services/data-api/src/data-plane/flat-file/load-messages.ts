@@ -20,6 +20,11 @@ export type LoadRequest = {
   onRejected: (typeof ON_REJECTED)[number];
   /** The project's runner login: the worker works on a connection of its own, as the project. */
   connectionUrl: string;
+  /**
+   * Each file's rows read so far (a Float64Array, a slot per file), written by the worker as it reads:
+   * what a load stopped before its answer (a cancel, a crash) says it had read.
+   */
+  rowsRead?: SharedArrayBuffer;
   /** How often, at most, the worker tells how far it is (250 ms; a test asks for every chunk of the file it reads). */
   progressEveryMs?: number;
 };

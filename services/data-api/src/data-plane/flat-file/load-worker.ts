@@ -43,6 +43,8 @@ async function run(): Promise<LoadResult> {
   // Started while the job's earlier steps run (its backup): connected, it waits for its turn.
   await post({ kind: "ready" });
   const counts: FileCounts[] = request.files.map(() => ({ rowsRead: 0, rowsLoaded: 0, rowsRejected: 0 }));
+  // Shared with the data API's thread: read there when this worker never answers.
+  const rowsReadSoFar = request.rowsRead ? new Float64Array(request.rowsRead) : new Float64Array(request.files.length);
   /** The file being read: rejected rows and progress are its. */
   let current = 0;
   let pending: Rejection[] = [];
@@ -104,7 +106,7 @@ async function run(): Promise<LoadResult> {
       async function* copyChunks(): AsyncGenerator<string> {
         let chunk: string[] = [];
         // In batches: a promise per row would cost more than the checks (read-delimited.ts).
-        for await (const batch of reading.batches)
+        for await (const batch of reading.batches) {
           for (const record of batch) {
             if (!positions) {
               positions = mapHeader(record.cells, columns, table.name);
@@ -160,6 +162,8 @@ async function run(): Promise<LoadResult> {
               chunk = [];
             }
           }
+          rowsReadSoFar[current] = fileCounts.rowsRead;
+        }
         if (chunk.length) yield chunk.join("");
         if (!positions) throw new FlatFileProblem("The file is empty");
       }
@@ -187,6 +191,7 @@ async function run(): Promise<LoadResult> {
       await post({ kind: "reset", file: current });
       fileCounts.rowsRead = 0;
       fileCounts.rowsRejected = 0;
+      rowsReadSoFar[current] = 0;
     }
 
     const staging = columns.map((c) => `${q(c.name)} ${postgresType(c)}`).join(", ");

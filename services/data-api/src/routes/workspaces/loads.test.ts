@@ -806,6 +806,35 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
     ]);
   });
 
+  it("a load cancelled while it reads counts the rows it had read and the rejected rows it lists, none loaded", async () => {
+    const project = await loadableProject();
+    // Every fifth row's key is not a number: rejected, and reported a thousand at a time.
+    const text = "CustomerId,Code\n" + Array.from({ length: 20_000 }, (_, i) => `${i % 5 === 4 ? "x" : i + 1},C${i}\n`).join("");
+    const upload = streamedLoad(project, { name: "cancelled.csv", text }, { table: "Customers", mode: "replace", onRejected: "loadOthers" });
+    upload.sendUpTo(150_000);
+    const job = await readingJob(project);
+    // What has come is read: the reader waits for the rest.
+    await new Promise((r) => setTimeout(r, 1_000));
+    const cancelled = await api.app.request(`/api/v1/projects/${project.id}/jobs/${job.id}/cancel`, { method: "POST", headers: { authorization: `Bearer ${owner}` } });
+    expect(cancelled.status).toBe(202);
+    await upload.finish();
+    await api.jobs.idle();
+    const history = (await api.get(`/api/v1/projects/${project.id}/history`, owner)).body as { items: HistoryEntry[] };
+    const after = history.items.find((entry) => entry.fileName === "cancelled.csv")!;
+    expect(after).toMatchObject({ status: "Failed", rowsLoaded: 0, message: "Cancelled. Nothing was loaded." });
+    // The rows of the lines that had come, read (but the last few, which the upload's reader holds
+    // back until it knows they are not its closing boundary); those rejected as far as they were listed.
+    const linesCome = text.slice(0, 150_000).split("\n").length - 2;
+    expect(after.rowsRead).toBeGreaterThanOrEqual(linesCome - 5);
+    expect(after.rowsRead).toBeLessThanOrEqual(linesCome);
+    const listed = (await rejectedOf(project, after.id)).total;
+    expect(listed).toBeGreaterThanOrEqual(1_000);
+    expect(after.rowsRejected).toBe(listed);
+    const entry = (await api.get(`/api/v1/projects/${project.id}/history/${after.id}`, owner)).body.entry;
+    expect(entry.tables).toMatchObject([{ table: "Customers", rowsRead: after.rowsRead, rowsLoaded: 0, rowsRejected: listed }]);
+    expect(await rowsOf(project)).toEqual([]);
+  });
+
   it("a SuperAdmin force-unlocks with a reason: the load stops and fails, the lock state says ForceUnlocked, the event is recorded", async () => {
     const project = await loadableProject();
     const release = holdJobsOf(api.jobs, project.id);
