@@ -211,8 +211,12 @@ export async function startFlatFileLoad(deps: BackupDeps, kind: WorkspaceKind, i
             await removeFiles();
             // A refused or unreadable file ends the job as failed, with the reason on the background-process page.
             if (result.status !== "Loaded") throw new JobInputRefusedError(result.message ?? "Nothing was loaded.");
-            // Its backup stays: older automatic ones beyond those kept go now.
-            await pruneAutomaticBackups(deps, input.projectId);
+            // Its backup stays: older automatic ones beyond those kept go now. The load has committed: a
+            // pruning that fails is logged and left for the next load, never the load's failure (onFailure
+            // would say "Nothing was loaded" of rows that were).
+            await pruneAutomaticBackups(deps, input.projectId).catch((err: unknown) =>
+              ctx.logger.warn("older automatic backups not removed: the next load tries again", { err, projectId: input.projectId }),
+            );
           },
         })),
       ),
