@@ -4,6 +4,7 @@ import { UNMAPPED_RULE_LABELS } from "../../../../contracts/values/mappings";
 import { addValueSchema, type ValueMapImport, type ValueMapPage } from "../../../../contracts/mappings";
 import { FileField, FormErrors, RefusalAlert, TextField } from "~/components/forms/fields";
 import { StatusButton, useIsPending } from "~/components/forms/status-button";
+import { formatCount } from "~/components/projects/format";
 import { useIntentPending } from "~/components/projects/use-intent-pending";
 import { Button, buttonVariants } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
@@ -197,8 +198,8 @@ export default function MappingColumnPage({ loaderData, actionData }: Route.Comp
               Map of {page.tableName}.{column.name}
             </h2>
             <p className="mt-1 text-sm text-muted-foreground">
-              {column.mappedCount} of {column.distinctCount} values mapped. {column.translate ? "Translated" : "Not translated yet"}; an unmapped value:{" "}
-              {UNMAPPED_RULE_LABELS[column.unmappedRule].toLowerCase()}
+              {formatCount(column.mappedCount)} of {formatCount(column.distinctCount)} values mapped. {column.translate ? "Translated" : "Not translated yet"};
+              an unmapped value: {UNMAPPED_RULE_LABELS[column.unmappedRule].toLowerCase()}
               {column.unmappedRule === "Default" && column.defaultValue ? ` (${column.defaultValue})` : ""}.
             </p>
           </div>
@@ -287,7 +288,7 @@ function ValuesForm({ page, canWrite, errors, refusal }: { page: ValueMapPage; c
                 {v.sourceValue}
                 {v.targetValue === null ? <span className="ml-2 rounded bg-amber-200 px-1.5 py-0.5 font-sans text-xs text-amber-900">Unmapped</span> : null}
               </TableCell>
-              <TableCell className="text-right tabular-nums">{v.count}</TableCell>
+              <TableCell className="text-right tabular-nums">{formatCount(v.count)}</TableCell>
               <TableCell>
                 {canWrite ? (
                   <TargetInput value={v} id={`target-${i}`} typed={typed.get(v.sourceValue)} stale={Boolean(refusal?.stale)} />
@@ -411,7 +412,8 @@ function ImportPreview({ preview, errors, canWrite }: { preview: ValueMapImport;
         Import of {preview.fileName}: not applied yet
       </h3>
       <p className="mt-1 text-sm">
-        {preview.adds} to add, {preview.changes} to change, {preview.unchanged} left as they are ({preview.rowCount} in the file).
+        {formatCount(preview.adds)} to add, {formatCount(preview.changes)} to change, {formatCount(preview.unchanged)} left as they are (
+        {formatCount(preview.rowCount)} in the file).
       </p>
       {errors.length ? (
         <RefusalAlert refusal={errors} className="mt-3">

@@ -2,6 +2,7 @@ import { data, Form, Link, type UIMatch } from "react-router";
 import { UNMAPPED_RULE_LABELS, UNMAPPED_RULES } from "../../../../contracts/values/mappings";
 import type { MappingColumn, SampleResult } from "../../../../contracts/mappings";
 import { formatColumnType } from "~/components/dictionary/column-format";
+import { formatCount } from "~/components/projects/format";
 import { FileField, FormErrors, RefusalAlert } from "~/components/forms/fields";
 import { StatusButton, useIsPending } from "~/components/forms/status-button";
 import { useIntentPending } from "~/components/projects/use-intent-pending";
@@ -224,7 +225,7 @@ function ColumnRow({
       <TableCell>
         {c.translate || c.distinctCount > 0 ? (
           <Link to={mapHref} className="text-brand hover:underline">
-            {`${c.mappedCount} of ${c.distinctCount} mapped`}
+            {`${formatCount(c.mappedCount)} of ${formatCount(c.distinctCount)} mapped`}
             <span className="sr-only">{` (map of ${c.name})`}</span>
           </Link>
         ) : (
