@@ -24,14 +24,17 @@ export type TablesSorting = { sort: DatabaseTableSort; to: (sort: DatabaseTableS
 /**
  * A database's tables with their column and row counts, size and last load (databases/current,
  * databases/tables); `name` may make each a link, and `sorting` makes Table and Size sort the list.
+ * The destination's tables have no "Last loaded": runs fill them, and loads only ever fill the source.
  */
 export function TablesTable({
   label,
+  database,
   tables,
   name = (t) => t.name,
   sorting,
 }: {
   label: string;
+  database: ProjectDatabaseKind;
   tables: readonly DatabaseTable[];
   name?: (table: DatabaseTable) => React.ReactNode;
   sorting?: TablesSorting;
@@ -53,7 +56,7 @@ export function TablesTable({
           ) : (
             <TableHead className="text-right">Size</TableHead>
           )}
-          <TableHead>Last loaded</TableHead>
+          {database === "source" ? <TableHead>Last loaded</TableHead> : null}
         </TableRow>
       </TableHeader>
       <TableBody>
@@ -66,7 +69,7 @@ export function TablesTable({
               {t.rowCount.toLocaleString("en-US")}
             </TableCell>
             <TableCell className="text-right tabular-nums">{formatBytes(t.bytes)}</TableCell>
-            <TableCell>{t.lastChangedAt ? formatTimestamp(t.lastChangedAt) : "Never"}</TableCell>
+            {database === "source" ? <TableCell>{t.lastChangedAt ? formatTimestamp(t.lastChangedAt) : "Never"}</TableCell> : null}
           </TableRow>
         ))}
       </TableBody>

@@ -111,6 +111,7 @@ export default function CurrentDatabases({ loaderData }: Route.ComponentProps) {
             <div className="mt-4">
               <TablesTable
                 label={`Tables of the ${db.name.toLowerCase()}`}
+                database={db.kind}
                 tables={db.tables}
                 name={(t) => (
                   <Link to={href(paths.dictionary.sourceData(projectId), tableRowsParams(db.kind, t.name))} className="row-link">

@@ -92,6 +92,7 @@ export default function DatabaseTables({ loaderData }: Route.ComponentProps) {
             <div className="overflow-x-auto">
               <TablesTable
                 label={search.database === "source" ? "Source tables" : "Destination tables"}
+                database={search.database}
                 tables={tables}
                 sorting={{ sort: search.sort, to: (sort) => withSearch({ sort, page: 1 }) }}
                 name={(t) => (
