@@ -123,11 +123,15 @@ for (const javaScriptEnabled of [true, false]) {
       // Each table links to its rows: the destination's (which the templates' runs fill; none has run yet) as well as the source's.
       await page.getByRole("table", { name: "Tables of the destination database" }).getByRole("link", { name: "Members" }).click();
       await expect(page.getByRole("heading", { name: "Destination data" })).toBeVisible();
+      // Its tab says so too, and the Source data tab is back once the source is shown.
+      const dataTab = (name: string) => page.getByRole("navigation", { name: "Data dictionary" }).getByRole("link", { name, exact: true });
+      await expect(dataTab("Destination data")).toBeVisible();
       await expect(page.getByLabel("Database", { exact: true })).toHaveValue("destination");
       await expect(page.getByRole("table", { name: "Rows of Members" }).getByRole("row")).toHaveCount(1);
       await page.getByLabel("Database", { exact: true }).selectOption("source");
       await page.getByRole("button", { name: "Show" }).click();
       await expect(page.getByRole("heading", { name: "Source data" })).toBeVisible();
+      await expect(dataTab("Source data")).toBeVisible();
       await expect(page.getByRole("table", { name: "Rows of Members" }).getByRole("row")).toHaveCount(3);
       await page.getByRole("navigation", { name: "Configuration" }).getByRole("link", { name: "Databases" }).click();
 

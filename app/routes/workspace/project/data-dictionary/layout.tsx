@@ -1,4 +1,4 @@
-import { NavLink, Outlet, type UIMatch } from "react-router";
+import { NavLink, Outlet, useMatches, type UIMatch } from "react-router";
 import { useCompanyHref } from "~/lib/company-href";
 import { cn } from "~/lib/utils";
 import { useWorkspacePaths, workspaceOfPath } from "~/lib/workspace-paths";
@@ -23,10 +23,15 @@ export default function ProjectDictionaryLayout({ loaderData }: Route.ComponentP
   const { projectId, dictionary, canEdit } = loaderData;
   const href = useCompanyHref();
   const paths = useWorkspacePaths();
+  // The data page showing the destination (?database=destination) is headed and crumbed "Destination data": its tab says so too, and stays on it.
+  const dataPath = paths.dictionary.sourceData(projectId);
+  const showsDestination = useMatches().some((m) => m.pathname === dataPath && (m.loaderData as { database?: string } | undefined)?.database === "destination");
   const links = [
-    { to: paths.dictionary.tables(projectId), label: "Data definition" },
-    ...(paths.ws.features.databases ? [{ to: paths.dictionary.sourceData(projectId), label: "Source data" }] : []),
-    ...(canEdit ? [{ to: paths.dictionary.upload(projectId), label: "Bulk update" }] : []),
+    { to: href(paths.dictionary.tables(projectId)), label: "Data definition" },
+    ...(paths.ws.features.databases
+      ? [showsDestination ? { to: href(dataPath, { database: "destination" }), label: "Destination data" } : { to: href(dataPath), label: "Source data" }]
+      : []),
+    ...(canEdit ? [{ to: href(paths.dictionary.upload(projectId)), label: "Bulk update" }] : []),
   ];
   return (
     <div className="flex flex-col gap-4">
@@ -40,7 +45,7 @@ export default function ProjectDictionaryLayout({ loaderData }: Route.ComponentP
             {links.map((l) => (
               <li key={l.to}>
                 <NavLink
-                  to={href(l.to)}
+                  to={l.to}
                   className={({ isActive }) => cn("rounded-md px-3 py-1.5", isActive ? "bg-brand/10 font-medium text-brand" : "text-muted-foreground hover:bg-muted")}
                 >
                   {l.label}
