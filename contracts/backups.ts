@@ -5,9 +5,8 @@
  */
 import { z } from "zod";
 import { formBoolean, pageOf, pageQuerySchema, timestampSchema, whenFieldsPass } from "./common";
-import { historyDetailsSchema, historyEntrySchema } from "./loads";
+import { backupAfterSchema, historyDetailsSchema, historyEntrySchema } from "./loads";
 import { BACKUP_KINDS, BACKUP_STATUSES } from "./values/backups";
-import { HISTORY_TYPES } from "./values/loads";
 
 export const backupSchema = z.object({
   id: z.string(),
@@ -19,11 +18,8 @@ export const backupSchema = z.object({
   bytes: z.number().int(),
   tableCount: z.number().int(),
   rowCount: z.number().int(),
-  /**
-   * The entry of the history whose result this backup holds (the last load or restore before it was
-   * taken): "the data as it was after" that entry. Null when nothing had been loaded yet.
-   */
-  after: z.object({ id: z.string(), type: z.enum(HISTORY_TYPES), fileName: z.string(), finishedAt: timestampSchema.nullable() }).nullable(),
+  /** The entry of the history whose result this backup holds: "the data as it was after" that entry; null when nothing had been loaded yet. */
+  after: backupAfterSchema,
   createdBy: z.string(),
   createdAt: timestampSchema,
 });

@@ -119,7 +119,23 @@ export type LoadTable = z.infer<typeof loadTableSchema>;
 /** An entry of the history (…/history): the load and its tables, in the order they were loaded. */
 export const historyEntrySchema = loadSchema.extend({ tables: z.array(loadTableSchema) });
 export type HistoryEntry = z.infer<typeof historyEntrySchema>;
-export const historyPageSchema = pageOf(historyEntrySchema);
+
+/**
+ * The entry of the history whose result a backup holds (the last load or restore before it was taken):
+ * "the data as it was after" that entry. Null when nothing had been loaded yet.
+ */
+export const backupAfterSchema = z
+  .object({ id: z.string(), type: z.enum(HISTORY_TYPES), fileName: z.string(), finishedAt: timestampSchema.nullable() })
+  .nullable();
+
+/**
+ * An entry as the history's list shows it: a comparison also says what the backup it compared holds
+ * (`compared.after`), so the list names the data compared as the entry's page does; null for other
+ * entries, and for a comparison whose backup is no longer kept.
+ */
+export const historyListEntrySchema = historyEntrySchema.extend({ compared: z.object({ after: backupAfterSchema }).nullable() });
+export type HistoryListEntry = z.infer<typeof historyListEntrySchema>;
+export const historyPageSchema = pageOf(historyListEntrySchema);
 
 /** GET …/history: filters repeat their key (`type=FlatFile&status=Failed`); none means all. */
 export const historyQuerySchema = pageQuerySchema.extend({

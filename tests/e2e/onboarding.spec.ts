@@ -154,12 +154,19 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(
         page.getByRole("definition").filter({ hasText: /\.backup\.tar: the data after the flat-file load of Members\.csv on \d{4}-\d{2}-\d{2} / }),
       ).toHaveCount(1);
+      // Its heading says so too, and so does its line in the History list (where the backup's file named it).
+      const comparedData = /^Comparison of the data after the flat-file load of Members\.csv on \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC with the data then current$/;
+      await expect(page.getByRole("heading", { level: 2, name: comparedData })).toBeVisible();
       // Members has no key: its rows are compared whole, so the changed one is one removed and one added.
       const differences = page.getByRole("table", { name: "Differences per table" });
       await expect(differences.getByRole("row", { name: /Members/ }).getByRole("cell")).toHaveText(["Members", "2", "2", "–", ""], { timeout: 30_000 });
       await expect(page.getByRole("table", { name: "Rows added to Members" }).getByRole("row").filter({ hasText: "Cy" })).toHaveCount(1);
       await expect(page.getByRole("table", { name: "Rows removed from Members" }).getByRole("row").filter({ hasText: "Bo" })).toHaveCount(1);
       if (javaScriptEnabled) await expectNoViolations(page);
+      await page.getByRole("link", { name: "History", exact: true }).click();
+      await expect(
+        page.getByRole("table", { name: "History" }).getByRole("cell", { name: /^the data after the flat-file load of Members\.csv on \d{4}-\d{2}-\d{2} / }),
+      ).toHaveCount(1);
 
       // A PATCH that removes every scheme is refused at the field, and nothing changes.
       await page.getByRole("navigation", { name: "Configuration" }).getByRole("link", { name: "Details" }).click();

@@ -1,4 +1,5 @@
 import { Form, Link, type UIMatch } from "react-router";
+import type { Backup } from "../../../../contracts/backups";
 import type { HistoryEntry } from "../../../../contracts/loads";
 import { HISTORY_TYPE_LABELS, LOAD_MODE_LABELS, ON_REJECTED_LABELS } from "../../../../contracts/values/loads";
 import { backupContents } from "~/components/backups/backups-table";
@@ -54,8 +55,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   }
 }
 
-/** The entry's title: what it did, to what. */
-function titleOf(entry: HistoryEntry, about: HistoryEntry | null): string {
+/** The entry's title: what it did, to what (a comparison: what the backup it compared holds, as the comparison page says it). */
+function titleOf(entry: HistoryEntry, about: HistoryEntry | null, backup: Pick<Backup, "after"> | null): string {
   switch (entry.type) {
     case "FlatFile":
       return `${entry.fileName} into ${entry.tableName}`;
@@ -64,7 +65,9 @@ function titleOf(entry: HistoryEntry, about: HistoryEntry | null): string {
     case "Undo":
       return about ? `Undo of the ${HISTORY_TYPE_LABELS[about.type].toLowerCase()} of ${about.fileName}` : `Undo: ${entry.fileName} restored`;
     case "Comparison":
-      return `Comparison of ${entry.fileName} with the data then current`;
+      return backup
+        ? `Comparison of the data ${backupContents(backup)} with the data then current`
+        : `Comparison of ${entry.fileName} with the data then current`;
     default:
       return `${HISTORY_TYPE_LABELS[entry.type]} of ${entry.fileName}`;
   }
@@ -107,7 +110,7 @@ export default function HistoryEntry({ loaderData }: Route.ComponentProps) {
       <Card aria-labelledby="entry-title">
         <div className="flex flex-wrap items-center gap-3">
           <h2 id="entry-title" className="text-lg font-semibold">
-            {titleOf(entry, about)}
+            {titleOf(entry, about, backup)}
           </h2>
           <LoadStatusBadge status={entry.status} type={entry.type} />
         </div>

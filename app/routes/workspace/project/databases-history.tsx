@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import type { HistoryQuery } from "../../../../contracts/loads";
 import { DEFAULT_HISTORY_SORT, HISTORY_SORTS, HISTORY_TYPES, HISTORY_TYPE_LABELS, LOAD_STATUSES } from "../../../../contracts/values/loads";
+import { backupContents } from "~/components/backups/backups-table";
 import { historyEntryName, LoadStatusBadge } from "~/components/loads/load-status";
 import { formatCount, formatDuration, formatTimestamp } from "~/components/projects/format";
 import { Card } from "~/components/ui/card";
@@ -125,7 +126,9 @@ export default function History({ loaderData }: Route.ComponentProps) {
                                 {t.fileName} <span className="text-muted-foreground">into {t.table}</span>
                               </div>
                             ))
-                          : entry.fileName}
+                          : entry.compared
+                            ? `the data ${backupContents(entry.compared)}`
+                            : entry.fileName}
                       </TableCell>
                       <TableCell>
                         <LoadStatusBadge status={entry.status} type={entry.type} />

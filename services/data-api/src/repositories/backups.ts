@@ -126,6 +126,13 @@ export async function findBackup(db: Db, projectId: string, backupId: string): P
   return row && toBackup(row as BackupRow);
 }
 
+/** The workspace's backups of these ids, by id (a page of the history's comparisons: one query, not one per entry). */
+export async function findBackups(db: Db, projectId: string, backupIds: readonly string[]): Promise<Map<string, Backup>> {
+  if (backupIds.length === 0) return new Map();
+  const rows = await backupsOf(db, projectId).select(backupColumns).where("b.id", "in", backupIds).execute();
+  return new Map(rows.map((row) => [row.id, toBackup(row as BackupRow)]));
+}
+
 /** The newest usable backup holding the data as that entry left it; undefined when none is kept. */
 export async function backupAfter(db: Db, projectId: string, loadId: string): Promise<Backup | undefined> {
   const row = await backupsOf(db, projectId)

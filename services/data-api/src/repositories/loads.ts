@@ -5,12 +5,13 @@
  */
 import { randomUUID } from "node:crypto";
 import { sql, type Kysely, type Selectable } from "kysely";
-import type { HistoryEntry, HistoryQuery, Load, LoadForm, LoadTable, RejectedRow } from "../../../../contracts/loads.ts";
+import type { HistoryEntry, HistoryListEntry, HistoryQuery, Load, LoadForm, LoadTable, RejectedRow } from "../../../../contracts/loads.ts";
 import type { HistoryType, LoadStatus } from "../../../../contracts/values/loads.ts";
 import type { FlatFileParameters } from "../../../../contracts/projects.ts";
 import type { LoadOutcome, Rejection } from "../data-plane/flat-file/load-messages.ts";
 import type { Database } from "../db/schema.ts";
 import type { LoadsTable, LoadTablesTable } from "../db/schema-projects.ts";
+import { findBackups } from "./backups.ts";
 import { insertJsonRows } from "./bulk-insert.ts";
 import { inTransaction, sortOf, totalOf } from "./db-helpers.ts";
 
@@ -193,7 +194,8 @@ const HISTORY_SORT_COLUMNS = { createdAt: "created_at", type: "run_type", status
 
 /**
  * One page of the workspace's history: filtered by type and status, sorted, counted and paginated in
- * SQL; each entry with its tables (one more query for the page's entries, not one per entry).
+ * SQL; each entry with its tables (one more query for the page's entries, not one per entry), and a
+ * comparison with what the backup it compared holds (one more query for the page's comparisons).
  */
 export async function listHistory(db: Kysely<Database>, projectId: string, search: HistoryQuery) {
   let rows = db.selectFrom("loads").selectAll().where("project_id", "=", projectId);
@@ -223,7 +225,16 @@ export async function listHistory(db: Kysely<Database>, projectId: string, searc
     db,
     items.map((r) => r.id),
   );
-  return { items: items.map((row) => toEntry(row, tables)), total, page: search.page, pageSize: search.pageSize };
+  const compared = await findBackups(
+    db,
+    projectId,
+    items.flatMap((r) => (r.run_type === "Comparison" && r.backup_id ? [r.backup_id] : [])),
+  );
+  const listEntry = (row: (typeof items)[number]): HistoryListEntry => {
+    const backup = row.run_type === "Comparison" && row.backup_id ? compared.get(row.backup_id) : undefined;
+    return { ...toEntry(row, tables), compared: backup ? { after: backup.after } : null };
+  };
+  return { items: items.map(listEntry), total, page: search.page, pageSize: search.pageSize };
 }
 
 /** One entry of the workspace's history with its tables and the parameters it read with; undefined when it is not this workspace's. */

@@ -254,6 +254,12 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("backups, re
     ]);
     // The comparison is an entry of the history of its own, and it changed no data.
     expect((await rowsOf(project)).map((r) => r[0])).toEqual([1, 2, 4]);
+    // The history's list says what the backup it compared holds (the data after delivery-1.csv's load), as its page does; other entries compared nothing.
+    const listed = (await api.get(`${base(project)}/history`, owner)).body.items;
+    expect(listed.find((e: any) => e.id === compared.entry.id).compared).toEqual({
+      after: { id: first.entry.id, type: "FlatFile", fileName: "delivery-1.csv", finishedAt: first.entry.finishedAt },
+    });
+    expect(listed.find((e: any) => e.id === first.entry.id).compared).toBeNull();
 
     // Restore with "Compare with the current data": what the restore changed.
     const restored = await done(await post(`${base(project)}/restores`, { backupId: deliveries.items[0].id, compare: true }), project);

@@ -1,0 +1,87 @@
+/**
+ * A comparison's entry and its line in the History list name the earlier data by what it holds, as the
+ * comparison page and the backup lists do ("the data after the flat-file load of Members.csv on …"), where
+ * they named the backup's file ("Comparison of Payroll-…backup.tar with the data then current").
+ */
+import { describe, expect, it } from "vitest";
+import { renderPage } from "~/test/render-page";
+import History from "./databases-history";
+import HistoryEntryPage from "./databases-history-entry";
+
+const after = { id: "h1", type: "FlatFile", fileName: "Members.csv", finishedAt: "2026-11-29T07:30:12.000Z" };
+const comparison = {
+  id: "h3",
+  projectId: "p1",
+  type: "Comparison",
+  jobId: null,
+  fileName: "Payroll-Acme-monthly-2026-11-29-073120.backup.tar",
+  fileBytes: 0,
+  tableName: "",
+  mode: "replace",
+  onRejected: "loadNothing",
+  status: "Loaded",
+  rowsRead: 16,
+  rowsLoaded: 0,
+  rowsRejected: 0,
+  message: null,
+  createdBy: "u1",
+  createdAt: "2026-11-29T07:40:00.000Z",
+  finishedAt: "2026-11-29T07:40:02.000Z",
+  tables: [],
+};
+const backup = {
+  id: "b1",
+  name: comparison.fileName,
+  kind: "Automatic",
+  status: "Ready",
+  bytes: 2048,
+  tableCount: 2,
+  rowCount: 16,
+  after,
+  createdBy: "u1",
+  createdAt: "2026-11-29T07:31:20.000Z",
+};
+const text = (html: string) => html.replace(/<[^>]*>/g, "").replace(/\s+/g, " ");
+
+/** The heading of the comparison's page, its backup kept (`backup`) or no longer (null). */
+function entryHeading(kept: typeof backup | null) {
+  const here = "/onboarding/configurations/p1/databases/history/h3/details";
+  const html = renderPage(here, here, HistoryEntryPage, {
+    ...{ projectId: "p1", entry: comparison, parameters: null, job: null, names: { u1: "Ann Analyst" }, undoBackup: null, afterBackup: null },
+    ...{ backup: kept, comparison: [], about: null, canChange: true, isLocked: false, readAt: Date.now() },
+  });
+  return /<h2 id="entry-title"[^>]*>(.*?)<\/h2>/.exec(html)?.[1];
+}
+
+describe("a comparison's entry", () => {
+  it("is headed by what the backup it compared holds", () => {
+    expect(entryHeading(backup)).toBe("Comparison of the data after the flat-file load of Members.csv on 2026-11-29 07:30 UTC with the data then current");
+  });
+
+  it("is headed by the backup's file when the backup is no longer kept", () => {
+    expect(entryHeading(null)).toBe(`Comparison of ${comparison.fileName} with the data then current`);
+  });
+});
+
+describe("the History list", () => {
+  it("names a comparison's earlier data by what it holds, and its backup's file once it is gone", () => {
+    const here = "/onboarding/configurations/p1/databases/history/list";
+    const html = renderPage(here, here, History, {
+      projectId: "p1",
+      canWrite: true,
+      search: { type: [], status: [], page: 1, pageSize: 25, sort: "-createdAt" },
+      history: {
+        items: [
+          { ...comparison, compared: { after } },
+          { ...comparison, id: "h2", compared: null },
+        ],
+        page: 1,
+        pageSize: 25,
+        total: 2,
+      },
+      names: { u1: "Ann Analyst" },
+    });
+    const files = [...html.matchAll(/<tr[^>]*>(.*?)<\/tr>/g)].slice(1).map((row) => text([...row[1]!.matchAll(/<td[^>]*>(.*?)<\/td>/g)][3]![1]!));
+    expect(files).toEqual(["the data after the flat-file load of Members.csv on 2026-11-29 07:30 UTC", comparison.fileName]);
+  });
+});
