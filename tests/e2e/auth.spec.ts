@@ -1,7 +1,7 @@
 import { DEMO_COMPANIES } from "../../scripts/demo-data";
 import { E2E } from "../../playwright.config";
 import { expect, signIn, test } from "./fixtures";
-import { sidebarToggle } from "./shell-steps";
+import { pressSidebarToggle } from "./shell-steps";
 
 const [, acme, birch] = DEMO_COMPANIES;
 
@@ -102,7 +102,7 @@ test.describe("sign-in with JavaScript off", () => {
     await expect(page).toHaveURL(`${E2E.portal}${deep}`);
     // The session ends (expired, ended elsewhere) while the page is open; its next post is the sidebar's, to /sidebar.
     await context.clearCookies();
-    await sidebarToggle(page).click();
+    await pressSidebarToggle(page);
     await signIn(page, "analyst@demo.test");
     await expect(page).toHaveURL(`${E2E.portal}${deep}`);
     await expect(page.getByRole("heading", { level: 1, name: "Data Dictionary", exact: true })).toBeVisible();

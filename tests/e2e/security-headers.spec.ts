@@ -1,7 +1,7 @@
 import { E2E } from "../../playwright.config";
 import { signIn } from "./fixtures";
 import { acme, DEMO, expect, test, withCompany } from "./sessions";
-import { sidebarToggle } from "./shell-steps";
+import { pressSidebarToggle } from "./shell-steps";
 
 /**
  * The portal's Content-Security-Policy (a nonce per page for React Router's inline scripts) must not
@@ -47,7 +47,7 @@ test.describe("security headers, signed in", () => {
 
     // A fetcher post (the sidebar toggle) goes through React Router's fetch, not a page load.
     const toggled = page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname === "/sidebar.data");
-    await sidebarToggle(page).click();
+    await pressSidebarToggle(page);
     expect((await toggled).status()).toBeLessThan(400);
     expect(await page.evaluate(() => (window as unknown as { __marker?: string }).__marker)).toBe("same document");
 
