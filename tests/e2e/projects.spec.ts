@@ -693,6 +693,33 @@ for (const javaScriptEnabled of [true, false]) {
   });
 }
 
+test.describe("a search typed while the page's scripts still load", () => {
+  test.use({ signedInAs: "analyst@demo.test" });
+
+  test("is kept once they run, and is what Search looks for", async ({ page }) => {
+    // Hold the page's scripts until the user has typed: the box is in the server's HTML, usable before hydration.
+    let release!: () => void;
+    const typed = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/assets\/.+\.js$/, async (route) => {
+      await typed;
+      await route.continue();
+    });
+    await page.goto(withCompany("/migration/projects", acme.id), { waitUntil: "domcontentloaded" });
+    const box = page.getByLabel("Search projects");
+    await box.fill("typed early");
+    release();
+    // Hydrated: React has taken the box over; then let its effects run.
+    await page.waitForFunction(() => {
+      const input = document.querySelector('input[type="search"]');
+      return input !== null && Object.keys(input).some((key) => key.startsWith("__reactFiber"));
+    });
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 50))));
+    await expect(box).toHaveValue("typed early");
+    await page.getByRole("button", { name: "Search" }).click();
+    await expect(page).toHaveURL(/[?&]name=typed\+early(&|$)/);
+  });
+});
+
 test.describe("accessibility of the project pages", () => {
   test.use({ signedInAs: "analyst@demo.test" });
 

@@ -14,10 +14,14 @@ export function SearchField({
   maxLength?: number;
 }) {
   const box = useRef<HTMLInputElement>(null);
+  const shown = useRef(value);
   // The box is uncontrolled (it works without JavaScript): with JavaScript a client navigation keeps its text, so when the URL's
   // search changes under it (Clear filters, Back) it is set to the URL's. Not remounted: focus stays in the box after Enter.
+  // Only a change of the URL's search sets it: what was typed before the page's scripts ran (hydration) is the user's.
   useEffect(() => {
-    if (box.current && box.current.value !== value) box.current.value = value;
+    if (shown.current === value) return;
+    shown.current = value;
+    if (box.current) box.current.value = value;
   }, [value]);
   return (
     // 16rem where the row has room; alone on its line, and no wider than it, where it has not (a phone).
