@@ -1,4 +1,5 @@
 import type { RunProgress } from "../../../contracts/runs";
+import { pollAnswer } from "~/lib/live-poll.server";
 import { projectScope } from "../workspace/workspace.server";
 import { readStepSearch, type StepSearch } from "./run-steps.server";
 import type { Route } from "./+types/run-progress";
@@ -15,6 +16,5 @@ export type RunPoll = { run: RunProgress; search: StepSearch; readAt: number };
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const search = readStepSearch(request);
   const { api } = await projectScope(context);
-  const poll: RunPoll = { run: await api.runs.progress(params.runId, search), search, readAt: Date.now() };
-  return Response.json(poll, { headers: { "Cache-Control": "no-store" } });
+  return pollAnswer<RunPoll>({ run: await api.runs.progress(params.runId, search), search });
 }

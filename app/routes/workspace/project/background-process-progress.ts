@@ -1,5 +1,6 @@
 import type { JobsPoll } from "~/components/projects/live-jobs";
 import { afterGuard } from "~/lib/guards.server";
+import { pollAnswer } from "~/lib/live-poll.server";
 import { projectCalls, projectScope } from "../workspace.server";
 import type { Route } from "./+types/background-process-progress";
 
@@ -12,6 +13,5 @@ import type { Route } from "./+types/background-process-progress";
  */
 export async function loader({ context }: Route.LoaderArgs) {
   const [, running] = await afterGuard(projectScope(context), projectCalls(context).runningJobs());
-  const poll: JobsPoll = { ...running, readAt: Date.now() };
-  return Response.json(poll, { headers: { "Cache-Control": "no-store" } });
+  return pollAnswer<JobsPoll>(running);
 }

@@ -1,5 +1,6 @@
 import type { TranslationPoll } from "~/components/projects/live-translation";
 import { afterGuard } from "~/lib/guards.server";
+import { pollAnswer } from "~/lib/live-poll.server";
 import { projectCalls, projectScope } from "../workspace.server";
 import type { Route } from "./+types/translation-progress";
 
@@ -11,6 +12,5 @@ import type { Route } from "./+types/translation-progress";
  */
 export async function loader({ params, context }: Route.LoaderArgs) {
   const [, { report: _report, ...translation }] = await afterGuard(projectScope(context), projectCalls(context).translations.get(params.translationId));
-  const poll: TranslationPoll = { translation, readAt: Date.now() };
-  return Response.json(poll, { headers: { "Cache-Control": "no-store" } });
+  return pollAnswer<TranslationPoll>({ translation });
 }
