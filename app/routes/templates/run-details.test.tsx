@@ -30,8 +30,12 @@ const step = (position: number, status: RunStep["status"]) =>
   }) satisfies RunDetails["steps"][number];
 
 /** The run's page as `canWrite` (or not) sees it. */
-function runPage(status: RunStatus, steps: RunDetails["steps"], { type = "Full", canWrite = true }: { type?: "Full" | "Test"; canWrite?: boolean } = {}) {
-  return renderPage(page, page, RunDetailsPage, { projectId: "p1", run: runOf(status, steps, type), canWrite, search, readAt: 1000 });
+function runPage(
+  status: RunStatus,
+  steps: RunDetails["steps"],
+  { type = "Full", canWrite = true, lockedByRun = status === "IN_PROGRESS" }: { type?: "Full" | "Test"; canWrite?: boolean; lockedByRun?: boolean } = {},
+) {
+  return renderPage(page, page, RunDetailsPage, { projectId: "p1", run: runOf(status, steps, type), canWrite, lockedByRun, search, readAt: 1000 });
 }
 
 const search = { status: [], page: 1, pageSize: 25 };
@@ -101,6 +105,15 @@ describe("a running run's page over its polls", () => {
 
   it("keeps its loader's run over a poll it cannot show whole: a step it has no SQL for, read again", () => {
     expect(shownRun(loaded, polled(runOf("IN_PROGRESS", [step(1, "Completed"), step(3, "Failed")])))).toEqual({ run: loaded.run, reload: true });
+  });
+
+  it("follows on after the run ended while the project was read still locked by a run, until a read sees the lock released", () => {
+    const done = [step(1, "Completed"), step(2, "Completed")];
+    const refreshes = (html: string) => html.includes('http-equiv="refresh"');
+    // The layout read the lock just before the run ended: without JavaScript the page is read again; with it, polled.
+    expect(refreshes(runPage("SUCCESS", done, { lockedByRun: true }))).toBe(true);
+    expect(refreshes(runPage("SUCCESS", done, { lockedByRun: false }))).toBe(false);
+    expect(refreshes(runPage("IN_PROGRESS", [step(1, "Started"), step(2, "Pending")]))).toBe(true);
   });
 
   it("ignores a poll older than its loader's run, of another run or of another page of steps", () => {

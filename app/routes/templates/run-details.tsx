@@ -32,7 +32,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const search = readStepSearch(request);
   const { project, api, access } = await projectScope(context);
   const run = await api.runs.get(params.runId, search);
-  return { projectId: project.id, run, canWrite: access.canWrite, search, readAt: Date.now() };
+  // The project (and the layout's lock notice) was read before the run: a run that ended in between shows
+  // ended under the lock it held. The page follows on until a read sees the lock released (useLiveRun).
+  const lockedByRun = project.isLocked && project.lockReason === "ProjectRun";
+  return { projectId: project.id, run, canWrite: access.canWrite, lockedByRun, search, readAt: Date.now() };
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
@@ -98,7 +101,7 @@ export default function RunDetails({ loaderData, actionData }: Route.ComponentPr
   const [first, ...problems] = refusal ?? [];
   return (
     <section aria-labelledby="run-title" className="flex flex-col gap-4">
-      <AutoRefresh active={running} poll={poll} />
+      <AutoRefresh active={running || loaderData.lockedByRun} poll={poll} />
       <div className="flex flex-wrap items-center gap-3">
         <h2 id="run-title" className="text-xl font-semibold">
           {run.type === "Test" ? "Test run" : "Full run"}

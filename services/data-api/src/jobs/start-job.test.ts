@@ -111,23 +111,28 @@ describe.each(TEST_DATABASE_KINDS)("startJob on %s", (kind) => {
     expect(await findJob(api.db, job.id)).toMatchObject({ status: "SUCCESS", progress: 100 });
   });
 
-  it("puts the previous status back when a job of a kind without its own failure status fails, then runs onFailure", async () => {
+  it("puts the previous status back when a job of a kind without its own failure status fails: cleans up under the lock, records the failure as it unlocks", async () => {
     const project = await activeProject();
-    const cleaned: string[] = [];
+    const seen: { cleanUp?: string; record?: string; locked: number }[] = [];
     await startJob(deps, {
       ...restoreOf(project.id),
       statusWhileRunning: "SetupRestoreDatabaseIncomplete",
       steps: [{ name: "Restore", run: async () => Promise.reject(new Error("corrupt backup")) }],
       onSuccess: { status: "Active" },
-      onFailure: async (err) => {
-        cleaned.push((err as Error).message);
-        // The lock is already released when the clean-up runs.
-        expect((await row(project.id)).is_locked).toBe(0);
+      // Still locked: a Retry cannot start while the clean-up drops what it would make.
+      onFailure: async (err) => void seen.push({ cleanUp: (err as Error).message, locked: (await row(project.id)).is_locked }),
+      // In the transaction that unlocks: whoever reads the failure recorded reads the lock released.
+      recordFailure: async (trx, err) => {
+        const { is_locked } = await trx.selectFrom("projects").select("is_locked").where("id", "=", project.id).executeTakeFirstOrThrow();
+        seen.push({ record: (err as Error).message, locked: is_locked });
       },
     });
     await api.jobs.idle();
     expect(await row(project.id)).toMatchObject({ status: "Active", is_locked: 0 });
-    expect(cleaned).toEqual(["corrupt backup"]);
+    expect(seen).toEqual([
+      { cleanUp: "corrupt backup", locked: 1 },
+      { record: "corrupt backup", locked: 0 },
+    ]);
   });
 
   it("tells a step about to commit that its job was ended in another process, without waiting for the next poll", async () => {
@@ -185,7 +190,15 @@ describe.each(TEST_DATABASE_KINDS)("startJob on %s", (kind) => {
     const project = await activeProject();
     const held = gate();
     // Held, so the winner cannot finish (and unlock) before the others try.
-    const definition = { projectId: project.id, workspace: "migration" as const, kind: "Backup" as const, lockReason: "Backup" as const, userId: "u1", steps: [{ name: "Hold", run: () => held.opened }], onSuccess: { status: "previous" as const } };
+    const definition = {
+      projectId: project.id,
+      workspace: "migration" as const,
+      kind: "Backup" as const,
+      lockReason: "Backup" as const,
+      userId: "u1",
+      steps: [{ name: "Hold", run: () => held.opened }],
+      onSuccess: { status: "previous" as const },
+    };
     const results = await Promise.allSettled([startJob(deps, definition), startJob(deps, definition), startJob(deps, definition)]);
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     expect(results.filter((r) => r.status === "rejected").every((r) => (r as PromiseRejectedResult).reason instanceof JobRefusedError)).toBe(true);

@@ -110,6 +110,12 @@ export type JobDefinition = {
    * recovery applies, so it is not a parameter.
    */
   onFailure?: (error: unknown, ctx: JobContext) => Promise<void>;
+  /**
+   * Writes of the job's own record of its failure (a run's ERROR), in the transaction that ends the
+   * job and releases the lock: a page that takes the record's end for the job's reads the lock
+   * released with it, never a failed run under a lock still held.
+   */
+  recordFailure?: (trx: Transaction<Database>, error: unknown) => Promise<void>;
 };
 
 /** What a job needs of the app (AppDeps): the control-plane database, a logger and the runner. */
@@ -365,6 +371,7 @@ async function failJob(
       if (position !== null) await setStepStatus(trx, jobId, position, "Failed", at, message);
       if (!(await finishJob(trx, jobId, { status: "ERROR", error: message }, at))) return false;
       await releaseProjectLock(trx, definition.projectId, jobId, statusAfterFailure(definition.kind, previousStatus), at);
+      await definition.recordFailure?.(trx, error);
       await announceJobEnded(trx, jobId, at);
       return true;
     });

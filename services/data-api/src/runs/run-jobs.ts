@@ -84,6 +84,9 @@ export async function startRun(
     steps,
   });
   let status: RunStatus = "SUCCESS";
+  // The job's own message says nothing was kept: true of a Test run, not of a Full one's earlier scripts.
+  const failureMessage = (error: unknown) =>
+    error instanceof JobCancelledError ? RUN_CANCELLED_MESSAGE[request.type] : error instanceof Error ? error.message : String(error);
   try {
     const job = await startJob(deps, {
       projectId: target.projectId,
@@ -117,12 +120,14 @@ export async function startRun(
       ],
       onSuccess: { status: "previous", update: (trx) => finishRun(trx, runId, status, null) },
       onFailure: async (error, ctx) => {
-        const cancelled = error instanceof JobCancelledError;
-        // The job's own message says nothing was kept: true of a Test run, not of a Full one's earlier scripts.
-        const message = cancelled ? RUN_CANCELLED_MESSAGE[request.type] : error instanceof Error ? error.message : String(error);
-        await ctx.db.updateTable("run_steps").set({ status: "Failed", error: message }).where("run_id", "=", runId).where("status", "=", "Started").execute();
-        await finishRun(ctx.db, runId, "ERROR", message);
+        await ctx.db
+          .updateTable("run_steps")
+          .set({ status: "Failed", error: failureMessage(error) })
+          .where("run_id", "=", runId)
+          .where("status", "=", "Started")
+          .execute();
       },
+      recordFailure: (trx, error) => finishRun(trx, runId, "ERROR", failureMessage(error)),
     });
     await setRunJob(db, runId, job.id);
     return runId;
