@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_COMPANIES } from "../scripts/demo-data";
-import { buildPortal } from "~/test/server-build";
+import { PORTAL_BUILD_TIMEOUT_MS, buildPortal } from "~/test/server-build";
 import { PORTAL_URL, signIn, startLiveServices } from "~/test/live-services";
 
 const live = await startLiveServices();
@@ -15,7 +15,7 @@ beforeAll(async () => {
   // A real sign-in through the built portal's /login and /auth/callback.
   const viaPortal = (request: Request) => portal.handle(request);
   ({ cookie } = await signIn({ login: viaPortal, callback: viaPortal }, "analyst@demo.test"));
-}, 120_000);
+}, PORTAL_BUILD_TIMEOUT_MS);
 
 afterAll(async () => {
   portal?.remove();

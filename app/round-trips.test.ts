@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_COMPANIES } from "../scripts/demo-data";
-import { buildPortal } from "~/test/server-build";
+import { PORTAL_BUILD_TIMEOUT_MS, buildPortal } from "~/test/server-build";
 import { PORTAL_URL, signIn, startLiveServices } from "~/test/live-services";
 
 const live = await startLiveServices({ SERVER_TIMING: "true" });
@@ -45,7 +45,7 @@ beforeAll(async () => {
     "project dictionary tables": `/migration/projects/${projectId}/data-dictionary/data-definition/tables?companyId=${acme.id}`,
     "master dictionaries list": `/migration/data-dictionary?companyId=${acme.id}`,
   });
-}, 120_000);
+}, PORTAL_BUILD_TIMEOUT_MS);
 
 afterAll(async () => {
   portal?.remove();

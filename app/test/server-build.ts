@@ -13,6 +13,12 @@ import { createRequestHandler, type ServerBuild } from "react-router";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
+/**
+ * The time a test that builds the portal allows itself: a production build takes 30–40 s on two idle
+ * cores, and several minutes on the same cores while other builds and tests run (it timed out at 120 s).
+ */
+export const PORTAL_BUILD_TIMEOUT_MS = 360_000;
+
 export async function buildPortal(name: string): Promise<{ handle: (request: Request) => Promise<Response>; remove: () => void }> {
   // Inside the project, so that the build's bare imports (react, react-router…) resolve from node_modules.
   const dir = path.join(root, ".test-build", `${name}-${process.pid}`);

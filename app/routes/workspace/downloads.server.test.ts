@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_COMPANIES } from "../../../scripts/demo-data";
-import { buildPortal } from "~/test/server-build";
+import { PORTAL_BUILD_TIMEOUT_MS, buildPortal } from "~/test/server-build";
 import { PORTAL_URL, isRedirect, signIn, startLiveServices } from "~/test/live-services";
 
 /**
@@ -131,5 +131,5 @@ describe("a download through the built portal, as a browser gets it", () => {
     const html = await unknown.text();
     expect(html).toContain("Not found");
     expect(html).toContain(mine.projectId);
-  }, 240_000);
+  }, PORTAL_BUILD_TIMEOUT_MS);
 });
