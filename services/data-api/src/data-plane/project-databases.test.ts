@@ -11,6 +11,7 @@ import {
   databaseExists,
   databaseNameOf,
   dropProjectDatabase,
+  readTableRows,
   rolesOf,
 } from "./project-databases.ts";
 
@@ -225,6 +226,51 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("project databases on PostgreSQL", () 
     await asProjectOwner(dataPlane, server, id, async (client) => {
       expect((await client.query("select nspname from pg_namespace where nspname = 'source'")).rows).toEqual([]);
     });
+  });
+
+  it("pages a table sorted by a column of many equal values without repeating or skipping a row, from either end", async () => {
+    const ledger: DdlTable = {
+      name: "Ledger",
+      columns: [
+        col("Id", "int", { isKey: true, nullable: false }),
+        col("Status", "nvarchar", { length: 10 }),
+        col("Amount", "decimal", { precision: 8, scale: 2 }),
+      ],
+    };
+    const id = await freshProject([ledger]);
+    // 510 rows: three statuses, amounts repeating every 7 rows with every 11th NULL, rows in no order of any column.
+    await asProjectOwner(dataPlane, server, id, (client) =>
+      client.query(
+        `insert into source."Ledger" select (n * 7919) % 100003, (array['Open','Closed','Held'])[n % 3 + 1], case when n % 11 = 0 then null else n % 7 end from generate_series(1, 510) n`,
+      ),
+    );
+    const { rows: all } = await asProjectOwner(dataPlane, server, id, (client) =>
+      client.query<{ id: string; status: string; amount: string | null }>(
+        `select "Id"::text as id, "Status" as status, "Amount"::text as amount from source."Ledger"`,
+      ),
+    );
+    for (const [sort, keyOf] of [
+      ["Status", (r: (string | null)[]) => r[1]],
+      ["-Status", (r: (string | null)[]) => r[1]],
+      ["Amount", (r: (string | null)[]) => r[2]],
+      ["-Amount", (r: (string | null)[]) => r[2]],
+    ] as const) {
+      const read = async (page: number) => (await readTableRows(dataPlane, server, id, "source", "Ledger", { page, pageSize: 25, sort }))!;
+      const pages = [];
+      for (let page = 1; page <= 21; page++) pages.push(await read(page));
+      expect(pages.map((p) => p.items.length)).toEqual([...Array<number>(20).fill(25), 10]);
+      expect(pages.every((p) => p.total === 510 && p.sort === sort)).toBe(true);
+      const items = pages.flatMap((p) => p.items);
+      // Every row exactly once…
+      expect(items.map((r) => r[0]).sort()).toEqual(all.map((r) => r.id).sort());
+      // …in the order asked: NULL last going up, first going down.
+      const keys = items.map(keyOf);
+      const rank = (v: string | null | undefined) => (v == null ? Infinity : Number.isNaN(Number(v)) ? v : Number(v));
+      const expected = [...keys].sort((a, b) => (rank(a) < rank(b) ? -1 : rank(a) > rank(b) ? 1 : 0));
+      expect(keys).toEqual(sort.startsWith("-") ? expected.reverse() : expected);
+      // Past the end: no rows, the count still said.
+      expect(await read(22)).toMatchObject({ items: [], total: 510 });
+    }
   });
 
   it("refuses an id that is not a project id", () => {

@@ -357,11 +357,19 @@ export type RowsQuery = { page: number; pageSize: number; sort?: string | undefi
  * so leading zeros and exact decimals show as stored), sorted by a column of the table as its type orders it and filtered
  * by "column contains" in SQL. Undefined when the table is not there; a sort or filter naming no
  * column of the table is ignored rather than refused (an old link).
+ *
+ * Read so that a table of millions of rows answers a page in a fraction of a second (the data page of a
+ * 1,000,000-row table took 1–4 s): the sort picks the page's rows by their place in the table (`ctid`)
+ * alone, narrow rows, and only those 25 are written as text; ties of the sort are broken by that place,
+ * so that pages neither repeat nor skip a row; and a page in the second half of the rows is read from the
+ * end (the order reversed, the offset from the end), so the last page costs what the first does.
  */
 export async function readTableRows(dataPlane: DataPlane, serverId: string, projectId: string, kind: ProjectDatabaseKind, table: string, query: RowsQuery) {
   return asProjectOwner(dataPlane, serverId, projectId, async (client) => {
-    const { rows: columns } = await client.query<{ name: string; type: string }>(
-      `select a.attname as name, format_type(a.atttypid, a.atttypmod) as type
+    // The count and the page see the same rows (a page read from the end counts from the count).
+    await client.query("set transaction isolation level repeatable read, read only");
+    const { rows: columns } = await client.query<{ name: string; type: string; partitioned: boolean }>(
+      `select a.attname as name, format_type(a.atttypid, a.atttypmod) as type, c.relkind = 'p' as partitioned
          from pg_attribute a join pg_class c on c.oid = a.attrelid
         where c.relnamespace = $1::regnamespace and c.relname = $2 and c.relkind in ('r', 'p') and a.attnum > 0 and not a.attisdropped
         order by a.attnum`,
@@ -376,25 +384,29 @@ export async function readTableRows(dataPlane: DataPlane, serverId: string, proj
     const from = `${quoteIdentifier(kind)}.${quoteIdentifier(table)}`;
     const where = filter ? `where strpos(lower(${quoteIdentifier(filter.column)}::text), lower($1)) > 0` : "";
     const params = filter ? [filter.contains] : [];
-    const list = columns.map((c) => `${quoteIdentifier(c.name)}::text`).join(", ");
+    const { rows: count } = await client.query<{ n: string }>(`select count(*) as n from ${from} ${where}`, params);
+    const total = Number(count[0]!.n);
+    const offset = (query.page - 1) * query.pageSize;
+    const page = { table, columns: columns.map(({ name, type }) => ({ name, type })), total, page: query.page, pageSize: query.pageSize };
+    const sort = `${descending ? "-" : ""}${sortBy}`;
+    if (offset >= total) return { ...page, items: [] as (string | null)[][], sort };
     // Sorted by the stored column, qualified: a bare name in ORDER BY is the select list's text of it (10 before 2).
-    const orderBy = `${from}.${quoteIdentifier(sortBy)}`;
-    const [{ rows }, { rows: count }] = [
-      await client.query({
-        text: `select ${list} from ${from} ${where} order by ${orderBy} ${descending ? "desc" : "asc"} nulls last limit ${query.pageSize} offset ${(query.page - 1) * query.pageSize}`,
-        values: params,
-        rowMode: "array",
-      }),
-      await client.query<{ n: string }>(`select count(*) as n from ${from} ${where}`, params),
-    ];
-    return {
-      table,
-      columns,
-      items: rows as (string | null)[][],
-      total: Number(count[0]!.n),
-      page: query.page,
-      pageSize: query.pageSize,
-      sort: `${descending ? "-" : ""}${sortBy}`,
+    // A partitioned table's rows are not told apart by their place alone: it is read as it always was.
+    const tie = columns[0]!.partitioned ? "" : "ctid";
+    const order = (reversed: boolean) => {
+      const down = descending !== reversed;
+      const key = `${from}.${quoteIdentifier(sortBy)} ${down ? "desc nulls first" : "asc nulls last"}`;
+      return tie ? `${key}, ${from}.${tie} ${reversed ? "desc" : "asc"}` : key;
     };
+    const list = columns.map((c) => `${quoteIdentifier(c.name)}::text`).join(", ");
+    // From the end when the page is nearer to it: the same rows, read through the reversed order.
+    const fromEnd = tie !== "" && offset + query.pageSize / 2 > total / 2;
+    const limit = fromEnd ? Math.min(query.pageSize, total - offset) : query.pageSize;
+    const skip = fromEnd ? total - offset - limit : offset;
+    const text = tie
+      ? `select ${list} from ${from} where ctid = any(array(select ctid from ${from} ${where} order by ${order(fromEnd)} limit ${limit} offset ${skip})) order by ${order(false)}`
+      : `select ${list} from ${from} ${where} order by ${order(false)} limit ${limit} offset ${skip}`;
+    const { rows } = await client.query({ text, values: params, rowMode: "array" });
+    return { ...page, items: rows as (string | null)[][], sort };
   });
 }
