@@ -262,6 +262,14 @@ for (const javaScriptEnabled of [true, false]) {
       await rows.getByRole("link", { name: "CustomerId" }).click();
       await expect(rows.getByRole("row").nth(1)).toHaveText("2");
       await expect(page.getByRole("navigation", { name: "Pagination" })).toContainText("2 rows");
+      // Contains in "Any column" (the Column select's default) finds the rows any of whose columns holds the text.
+      const findRows = page.getByRole("search", { name: "Find rows" });
+      await expect(findRows.getByLabel("Column")).toHaveValue("");
+      await findRows.getByLabel("Contains").fill("1");
+      await findRows.getByRole("button", { name: "Show" }).click();
+      await expect(rows.getByRole("row")).toHaveCount(2);
+      await expect(rows.getByRole("row").nth(1)).toHaveText("1");
+      await expect(page.getByRole("navigation", { name: "Pagination" })).toContainText("Page 1 of 1 · 1 row");
       // Its Table list is found the same way: a search that finds nothing says so; one that finds tables shows the first one's rows.
       await findTable.getByLabel("Table name contains").fill("no such table");
       await findTable.getByRole("button", { name: "Find tables" }).click();

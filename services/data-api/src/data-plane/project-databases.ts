@@ -355,7 +355,7 @@ export type RowsQuery = { page: number; pageSize: number; sort?: string | undefi
 /**
  * A page of one table's rows, read as the project's runner: values as PostgreSQL writes them (text,
  * so leading zeros and exact decimals show as stored), sorted by a column of the table as its type orders it and filtered
- * by "column contains" in SQL. Undefined when the table is not there; a sort or filter naming no
+ * by "column contains" (or "any column contains") in SQL. Undefined when the table is not there; a sort or filter naming no
  * column of the table is ignored rather than refused (an old link).
  *
  * Read so that a table of millions of rows answers a page in a fraction of a second (the data page of a
@@ -380,10 +380,12 @@ export async function readTableRows(dataPlane: DataPlane, serverId: string, proj
     const descending = query.sort?.startsWith("-") ?? false;
     const sortName = query.sort?.replace(/^-/, "");
     const sortBy = sortName && names.has(sortName) ? sortName : columns[0]!.name;
-    const filter = query.column && names.has(query.column) && query.contains ? { column: query.column, contains: query.contains } : undefined;
+    // Without a column (the page's "Any column"), a row any of whose columns contains the text.
+    const searched = query.column ? (names.has(query.column) ? [query.column] : []) : [...names];
+    const contains = query.contains && searched.length > 0 ? query.contains : undefined;
     const from = `${quoteIdentifier(kind)}.${quoteIdentifier(table)}`;
-    const where = filter ? `where strpos(lower(${quoteIdentifier(filter.column)}::text), lower($1)) > 0` : "";
-    const params = filter ? [filter.contains] : [];
+    const where = contains ? `where ${searched.map((name) => `strpos(lower(${quoteIdentifier(name)}::text), lower($1)) > 0`).join(" or ")}` : "";
+    const params = contains ? [contains] : [];
     const { rows: count } = await client.query<{ n: string }>(`select count(*) as n from ${from} ${where}`, params);
     const total = Number(count[0]!.n);
     const offset = (query.page - 1) * query.pageSize;

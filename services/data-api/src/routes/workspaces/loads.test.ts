@@ -275,6 +275,11 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
     const filtered = (await api.get(rowsUrl("?column=Code&contains=0"), owner)).body;
     expect(filtered).toMatchObject({ total: 2 });
     expect(filtered.items.map((r: string[]) => r[0])).toEqual(["1", "2"]);
+    // Without a column ("Any column"), rows any of whose columns contains it: the id, the code or the balance.
+    const anywhere = (await api.get(rowsUrl("?contains=1"), owner)).body;
+    expect(anywhere).toMatchObject({ total: 3 });
+    expect(anywhere.items.map((r: string[]) => r[0])).toEqual(["1", "2", "10"]);
+    expect((await api.get(rowsUrl("?contains=abc"), owner)).body.items).toEqual([["3", "ABC", "2.00", null]]);
     expect((await api.get(rowsUrl("?pageSize=10&page=2"), owner)).body).toMatchObject({ items: [], total: 4 });
     expect((await api.get(`/api/v1/projects/${project.id}/databases/source/tables/Nope/rows`, owner)).status).toBe(404);
     expect((await api.get(rowsUrl(), await api.tokenFor(USERS.viewer))).status).toBe(404);
