@@ -1,4 +1,7 @@
+import pg from "pg";
 import { describe, expect, it } from "vitest";
+import { TEST_POSTGRES_ADMIN_URL } from "../../../shared/testing/databases.ts";
+import { TEST_DATABASE_SERVER as SERVER, createTestDataPlane } from "../testing/harness.ts";
 import { createDataPlane, serversFromUrls } from "./servers.ts";
 
 describe("project database servers", () => {
@@ -23,5 +26,36 @@ describe("project database servers", () => {
   it("refuses a project recorded on a server that is no longer configured", () => {
     const plane = createDataPlane([{ id: "a:1", adminUrl: "postgres://a:1/x" }], { secret: "s".repeat(32) });
     expect(() => plane.server("gone:5432")).toThrow(/not configured/);
+  });
+});
+
+describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("a project database connection the server ends while it is held", () => {
+  it("fails the work that holds it, not the process, and is not given to the next work", async () => {
+    const dataPlane = createTestDataPlane();
+    const superuser = new pg.Client({ connectionString: TEST_POSTGRES_ADMIN_URL! });
+    await superuser.connect();
+    // Heard by nobody, pg's "error" event would be thrown as an uncaught exception: the data API's death.
+    const uncaught: unknown[] = [];
+    const hear = (err: unknown) => uncaught.push(err);
+    process.on("uncaughtException", hear);
+    try {
+      const work = dataPlane.withAdmin(SERVER, null, async (client) => {
+        const { rows } = await client.query<{ pid: number }>("select pg_backend_pid() as pid");
+        // Between two statements, as a job's step holds its connection: the server ends the session
+        // (as it does to every session when PostgreSQL stops or its postmaster is killed).
+        await superuser.query("select pg_terminate_backend($1)", [rows[0]!.pid]);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        return client.query("select 1");
+      });
+      await expect(work).rejects.toThrow();
+      expect(uncaught).toEqual([]);
+      // The next work gets a live connection.
+      const { rows } = await dataPlane.withAdmin(SERVER, null, (client) => client.query<{ one: number }>("select 1 as one"));
+      expect(rows).toEqual([{ one: 1 }]);
+    } finally {
+      process.off("uncaughtException", hear);
+      await superuser.end();
+      await dataPlane.closePools();
+    }
   });
 });

@@ -89,6 +89,14 @@ export function createDataPlane(servers: readonly ProjectDatabaseServer[], optio
     }
     const client = await entry.pool.connect();
     let broken: Error | undefined;
+    // The server may end the session while `work` holds it between two statements (PostgreSQL
+    // stopped or killed, the session terminated): pg reports that as an "error" event on the client,
+    // which, heard by nobody, would take the whole process and every job in it down. Heard here, the
+    // next statement fails instead, and the connection is not given back.
+    const lost = (err: Error) => {
+      broken ??= err;
+    };
+    client.on("error", lost);
     try {
       return await work(client);
     } catch (err) {
@@ -96,6 +104,7 @@ export function createDataPlane(servers: readonly ProjectDatabaseServer[], optio
       broken = err as Error;
       throw err;
     } finally {
+      client.off("error", lost);
       client.release(broken ?? false);
     }
   }
