@@ -1,17 +1,6 @@
-import net from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { Supervisor, backoffDelay, describeExit, type ServiceSpec, type SupervisorEvent, type SupervisorOptions } from "./supervisor.ts";
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-    srv.on("error", reject);
-  });
-}
+import { freePort } from "../services/shared/testing/free-port.ts";
 
 /** A tiny child: `node -e <code>`, healthy when it answers HTTP on `port` (if given). */
 function nodeService(name: string, code: string, port?: number): ServiceSpec {

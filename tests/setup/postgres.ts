@@ -6,12 +6,12 @@
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 
 import "../../services/shared/testing/provided-context.ts";
+import { freePort } from "../../services/shared/testing/free-port.ts";
 
 function findBin(name: string): string {
   const candidates = [process.env.PG_BIN_DIR, ...listPgBinDirs()].filter(Boolean) as string[];
@@ -31,17 +31,6 @@ function listPgBinDirs(): string[] {
     .readdirSync(root)
     .sort((a, b) => Number(b) - Number(a))
     .map((v) => path.join(root, v, "bin"));
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-    srv.on("error", reject);
-  });
 }
 
 /** initdb and postgres refuse to run as root: run them as the `postgres` system user then. */

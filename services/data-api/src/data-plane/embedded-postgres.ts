@@ -7,7 +7,8 @@
  * Run through pg_ctl rather than the package's class: that class hooks SIGINT and SIGTERM at import
  * and exits the process from them, which would cut the data API's own graceful shutdown short. With
  * pg_ctl, a data API that was killed leaves its PostgreSQL running, and the next start finds it
- * running and uses it (the same cluster, the same password).
+ * running and uses it (the same cluster, the same password). A PostgreSQL that stops under a running
+ * data API (killed, out of memory) is started again at the next look (WATCH_MS).
  *
  * PostgreSQL refuses to run as root: as root, it runs as the system user `postgres` (made if missing,
  * as Debian's postgresql package would), which must be able to reach DATA_DIR.
@@ -26,7 +27,10 @@ type Binaries = { pg_ctl: string; initdb: string; postgres: string };
 
 export type EmbeddedPostgres = { adminUrl: string; secret: string; stop(): Promise<void> };
 
-export async function startEmbeddedPostgres(options: { dataDir: string; port: number; logger: Logger }): Promise<EmbeddedPostgres> {
+/** How often the data API looks whether its embedded PostgreSQL still runs. */
+export const WATCH_MS = 2_000;
+
+export async function startEmbeddedPostgres(options: { dataDir: string; port: number; logger: Logger; watchMs?: number }): Promise<EmbeddedPostgres> {
   const { logger, port } = options;
   const dataDir = path.resolve(options.dataDir);
   const clusterDir = path.join(dataDir, "pg");
@@ -48,7 +52,11 @@ export async function startEmbeddedPostgres(options: { dataDir: string; port: nu
       fs.chownSync(pwfile, owner.uid, owner.gid);
     }
     try {
-      await run(bins.initdb, ["--pgdata", clusterDir, "--username=postgres", `--pwfile=${pwfile}`, "--auth=scram-sha-256", "--encoding=UTF8", "--no-locale"], as);
+      await run(
+        bins.initdb,
+        ["--pgdata", clusterDir, "--username=postgres", `--pwfile=${pwfile}`, "--auth=scram-sha-256", "--encoding=UTF8", "--no-locale"],
+        as,
+      );
     } catch (err) {
       throw new Error(`initdb failed: ${(err as { stderr?: string }).stderr || (err as Error).message}`);
     } finally {
@@ -57,36 +65,64 @@ export async function startEmbeddedPostgres(options: { dataDir: string; port: nu
   }
 
   const adminUrl = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
-  const running = await run(bins.pg_ctl, ["status", "-D", clusterDir], as).then(
-    () => true,
-    () => false,
-  );
-  if (running) logger.info("the embedded PostgreSQL is already running; using it", { dir: clusterDir });
-  else {
-    const settings = [
-      `-p ${port}`,
-      "-c listen_addresses=127.0.0.1",
-      // TCP only: a socket path under a deep DATA_DIR can exceed the 107 bytes a socket name may have.
-      "-c unix_socket_directories=''",
-      // No replicas and no archive here: minimal WAL lets a restore's COPY into the tables it has just
-      // created, and a replacing load's COPY after its TRUNCATE, skip the WAL (their files are synced
-      // at commit instead). Crash safety is unchanged. A production server keeps its own setting.
-      "-c wal_level=minimal",
-      "-c max_wal_senders=0",
-    ].join(" ");
+  const isRunning = () =>
+    run(bins.pg_ctl, ["status", "-D", clusterDir], as).then(
+      () => true,
+      () => false,
+    );
+  const settings = [
+    `-p ${port}`,
+    "-c listen_addresses=127.0.0.1",
+    // TCP only: a socket path under a deep DATA_DIR can exceed the 107 bytes a socket name may have.
+    "-c unix_socket_directories=''",
+    // No replicas and no archive here: minimal WAL lets a restore's COPY into the tables it has just
+    // created, and a replacing load's COPY after its TRUNCATE, skip the WAL (their files are synced
+    // at commit instead). Crash safety is unchanged. A production server keeps its own setting.
+    "-c wal_level=minimal",
+    "-c max_wal_senders=0",
+  ].join(" ");
+  const start = async () => {
     try {
       await run(bins.pg_ctl, ["start", "-D", clusterDir, "-w", "-t", "60", "-l", path.join(clusterDir, "server.log"), "-o", settings], as);
     } catch (err) {
       const log = tail(path.join(clusterDir, "server.log"));
       throw new Error(`the embedded PostgreSQL did not start on port ${port} (EMBEDDED_POSTGRES_PORT): ${log || (err as Error).message}`);
     }
+  };
+  if (await isRunning()) logger.info("the embedded PostgreSQL is already running; using it", { dir: clusterDir });
+  else {
+    await start();
     logger.info("embedded PostgreSQL started", { port, dir: clusterDir });
   }
+
+  // Watched while the data API runs: a PostgreSQL that stopped under it (killed, out of memory) is
+  // started again (it recovers from its log as after any crash), rather than every page reading a
+  // project's data failing until someone restarts the data API.
+  let stopping = false;
+  let checking = false;
+  const watch = setInterval(() => {
+    if (checking || stopping) return;
+    checking = true;
+    void (async () => {
+      if ((await isRunning()) || stopping) return;
+      logger.warn("the embedded PostgreSQL stopped; starting it again", { dir: clusterDir });
+      await start();
+      logger.info("embedded PostgreSQL started again", { port, dir: clusterDir });
+    })()
+      // The killed server's processes may still hold its memory for a moment: tried again at the next check.
+      .catch((err: unknown) => logger.warn("could not start the embedded PostgreSQL again", { err: (err as Error).message }))
+      .finally(() => {
+        checking = false;
+      });
+  }, options.watchMs ?? WATCH_MS);
+  watch.unref();
 
   return {
     adminUrl,
     secret,
     async stop() {
+      stopping = true;
+      clearInterval(watch);
       await run(bins.pg_ctl, ["stop", "-D", clusterDir, "-m", "fast", "-w", "-t", "30"], as).catch((err) =>
         logger.warn("could not stop the embedded PostgreSQL", { err: (err as Error).message }),
       );
@@ -113,7 +149,9 @@ async function binaries(): Promise<Binaries> {
   try {
     return (await import(name)) as Binaries;
   } catch {
-    throw new Error(`${name} is not installed: the embedded PostgreSQL has no binaries for this platform. Set PROJECT_DATABASES_URL to a PostgreSQL server instead.`);
+    throw new Error(
+      `${name} is not installed: the embedded PostgreSQL has no binaries for this platform. Set PROJECT_DATABASES_URL to a PostgreSQL server instead.`,
+    );
   }
 }
 
