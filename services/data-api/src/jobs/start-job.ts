@@ -29,6 +29,7 @@ import type { Database } from "../db/schema.ts";
 import { statusAfterFailure, type JobKind } from "./job-kinds.ts";
 import { announceJobEnded } from "../notifications/webhooks.ts";
 import { claimAudit, nothingToAudit } from "../audit-writes.ts";
+import { failureMessage } from "../data-plane/server-lost.ts";
 import { inTransaction } from "../repositories/db-helpers.ts";
 import { IN_PROGRESS, finishJob, insertJob, setStepStatus, toJob, touchJob } from "./job-store.ts";
 import { releaseProjectLock, takeProjectLock } from "./project-lock.ts";
@@ -343,9 +344,11 @@ async function failJob(
   // A cancelled step often throws its stream's own AbortError ("The operation was aborted"): the
   // user is told why it stopped, the cancel's reason, instead.
   const error = ctx.signal.aborted && ctx.signal.reason instanceof Error ? ctx.signal.reason : thrown;
-  const message = error instanceof Error && error.message ? error.message : String(error);
+  const said = error instanceof JobInputRefusedError || error instanceof JobCancelledError;
+  // A project database server that went away is said as that, not in pg's words (server-lost.ts).
+  const message = said ? error.message : failureMessage(error);
   const about = { jobId, kind: definition.kind, projectId: definition.projectId };
-  if (error instanceof JobInputRefusedError || error instanceof JobCancelledError) deps.logger.info("job ended without its result", { ...about, message });
+  if (said) deps.logger.info("job ended without its result", { ...about, message });
   else deps.logger.warn("job failed", { ...about, err: error });
   // The clean-up runs while the job still holds the lock: a Retry the moment the lock is released
   // must not meet a clean-up still dropping what it is about to make. Only while the job is still

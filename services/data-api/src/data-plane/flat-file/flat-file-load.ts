@@ -15,6 +15,7 @@ import { deleteRejections, finishLoad, finishLoadTable, insertLoad, insertReject
 import { runnerUrl } from "../project-databases.ts";
 import { automaticBackupStep, pruneAutomaticBackups, removeBackupOfFailedLoad, stepWeightsAfterBackup, type BackupDeps } from "../backups/backup-jobs.ts";
 import { LOAD_START_STATUSES, leaveSetupAfterFirstLoad } from "../data-jobs.ts";
+import { failureMessage } from "../server-lost.ts";
 import { loadInWorker } from "./load-in-worker.ts";
 import type { LoadResult } from "./load-messages.ts";
 
@@ -236,7 +237,7 @@ export async function startFlatFileLoad(deps: BackupDeps, kind: WorkspaceKind, i
         if (error instanceof JobInputRefusedError) return;
         // A crash or a stop before the worker answered: the transaction never committed. The rows it
         // had read and the rejected rows it had reported (those listed) are counted, none loaded.
-        const message = error instanceof JobCancelledError ? "Cancelled." : error instanceof Error ? error.message : String(error);
+        const message = error instanceof JobCancelledError ? "Cancelled." : failureMessage(error);
         const counts = files.map((_, file) => ({ rowsRead: Math.max(rowsRead[file]!, rowsRejected[file]!), rowsLoaded: 0, rowsRejected: rowsRejected[file]! }));
         for (const [file, fileCounts] of counts.entries()) await finishLoadTable(ctx.db, loadId, tableOf(file), fileCounts);
         const total = (key: "rowsRead" | "rowsRejected") => counts.reduce((sum, c) => sum + c[key], 0);

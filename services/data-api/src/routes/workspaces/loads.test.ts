@@ -7,6 +7,7 @@ import type { FlatFileParameters, Job, Project } from "../../../../../contracts/
 import { DEMO_COMPANIES } from "../../../../../scripts/demo-data.ts";
 import { TEST_DATABASE_KINDS, TEST_POSTGRES_ADMIN_URL } from "../../../../shared/testing/databases.ts";
 import { databaseNameOf } from "../../data-plane/project-databases.ts";
+import { SERVER_LOST_MESSAGE } from "../../data-plane/server-lost.ts";
 import { INTERRUPTED_MESSAGE, recoverInterruptedJobs } from "../../jobs/recover.ts";
 import { UPLOAD_STOPPED_MESSAGE } from "../../data-plane/flat-file/arriving-file.ts";
 import { AUTOMATIC_BACKUP_SHARE } from "../../data-plane/backups/backup-jobs.ts";
@@ -780,6 +781,31 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
     expect(await rowsOf(project)).toEqual([{ CustomerId: 9, Code: "KEEP", Balance: null, Since: null }]);
     expect((await api.get(`/api/v1/projects/${project.id}`, owner)).body).toMatchObject({ isLocked: false });
     kill(new Error("killed"));
+  });
+
+  it("a load whose database server went away midway says so: Failed, the table as it was, the lock released", async () => {
+    const project = await loadableProject();
+    await load(project, { name: "good.csv", text: "CustomerId,Code\n9,KEEP\n" });
+    // As PostgreSQL does to every session when it stops or is killed: the load's own session is ended.
+    const endLoadSession = () =>
+      api.dataPlane.withAdmin(TEST_DATABASE_SERVER, "postgres", async (client) => {
+        const sql = `select pg_terminate_backend(pid) as ended from pg_stat_activity where datname = $1 and application_name like '%flat-file load%'`;
+        for (let tries = 0; tries < 100; tries++, await new Promise((r) => setTimeout(r, 50))) {
+          if ((await client.query(sql, [databaseNameOf(project.id)])).rows.some((r) => r.ended)) return;
+        }
+        throw new Error("the load's worker never connected");
+      });
+    api.jobs.hooks.beforeStep = (step) => (step.projectId === project.id && step.position === 1 ? endLoadSession() : undefined);
+    const started = await upload(project, { name: "lost.csv", text: "CustomerId,Code\n1,A\n" });
+    expect(started.status).toBe(202);
+    await api.jobs.idle();
+    const jobs = (await api.get(`/api/v1/projects/${project.id}/jobs`, owner)).body;
+    expect(jobs).toMatchObject({ isLocked: false });
+    // Said as what happened, not in pg's words ("terminating connection due to administrator command").
+    expect(jobs.jobs[0]).toMatchObject({ id: started.body.jobId, status: "ERROR", error: SERVER_LOST_MESSAGE });
+    const after = (await api.get(`/api/v1/projects/${project.id}/flat-file/loads/${started.body.load.id}`, owner)).body;
+    expect(after).toMatchObject({ status: "Failed", rowsLoaded: 0, message: `${SERVER_LOST_MESSAGE} Nothing was loaded.` });
+    expect(await rowsOf(project)).toEqual([{ CustomerId: 9, Code: "KEEP", Balance: null, Since: null }]);
   });
 
   it("a load can be cancelled by someone with write access: Failed, the table as it was, the lock released", async () => {
