@@ -247,6 +247,19 @@ export async function failReview(db: Kysely<Database>, reviewId: string, message
     .execute();
 }
 
+export const INTERRUPTED_REVIEW_MESSAGE = "The data service restarted while it read the file: upload the file again.";
+
+/**
+ * The reviews a stopped process was reading when this one is the only one on the control plane (at
+ * its start, recover.ts): each becomes ready with why as its one problem, so its page stops saying
+ * "Reading…" and says what to do. Answers how many.
+ */
+export async function failInterruptedReviews(db: Kysely<Database>): Promise<number> {
+  const reading = await db.selectFrom("dictionary_reviews").select("id").where("status", "=", PARSING).execute();
+  for (const { id } of reading) await failReview(db, id, INTERRUPTED_REVIEW_MESSAGE);
+  return reading.length;
+}
+
 async function insertStaged(db: Kysely<Database>, reviewId: string, rows: StagedRow[]) {
   for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
     // In STAGED_COLUMNS' order.

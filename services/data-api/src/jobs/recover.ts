@@ -20,6 +20,7 @@ import { failLoadsOfEndedJobs } from "../repositories/loads.ts";
 import { failBackupsOfEndedJobs } from "../repositories/backups.ts";
 import { failRunsOfEndedJobs } from "../repositories/runs.ts";
 import { failInterruptedTranslations } from "../repositories/translations.ts";
+import { failInterruptedReviews } from "../dictionary-bulk/reviews.ts";
 import { statusAfterFailure } from "./job-kinds.ts";
 import { IN_PROGRESS, finishJob } from "./job-store.ts";
 import { releaseProjectLock } from "./project-lock.ts";
@@ -78,6 +79,8 @@ export async function recoverInterruptedJobs(db: Kysely<Database>, options: Reco
   }
   // Translations are no jobs (they lock nothing): one still Running, and silent, is dead too.
   await failInterruptedTranslations(db, options.staleBefore, options.now ?? new Date());
+  // Nor are dictionary uploads still being read: when this process is the only one, nobody reads them now.
+  if (!options.staleBefore) await failInterruptedReviews(db);
   if (options.dataPlane) {
     // Best effort: a server that cannot be reached must not keep the service from starting.
     try {

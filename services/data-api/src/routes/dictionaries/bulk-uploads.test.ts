@@ -4,7 +4,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_COMPANIES } from "../../../../../scripts/demo-data.ts";
 import { BULK_UPLOAD_MAX_BYTES, COLUMN_TYPES, type Dictionary, type PendingReviews, type Review } from "../../../../../contracts/dictionary.ts";
 import { TEST_DATABASE_KINDS } from "../../../../shared/testing/databases.ts";
-import { createReview, REVIEW_HAS_ERRORS_MESSAGE, REVIEW_NOT_FOUND_MESSAGE, REVIEW_STALE_MESSAGE, REVIEW_STILL_READING_MESSAGE } from "../../dictionary-bulk/reviews.ts";
+import {
+  createReview,
+  INTERRUPTED_REVIEW_MESSAGE,
+  REVIEW_HAS_ERRORS_MESSAGE,
+  REVIEW_NOT_FOUND_MESSAGE,
+  REVIEW_STALE_MESSAGE,
+  REVIEW_STILL_READING_MESSAGE,
+} from "../../dictionary-bulk/reviews.ts";
+import { recoverInterruptedJobs } from "../../jobs/recover.ts";
 import { EMPTY_FILE_MESSAGE, FILE_TOO_LARGE_MESSAGE, TOO_MANY_ROWS_MESSAGE, WRONG_EXTENSION_MESSAGE } from "../../dictionary-bulk/sheet-rows.ts";
 import { fixture, readFullReview, seedDictionary, send, upload } from "../../testing/dictionary-fixtures.ts";
 import { USERS, createTestApi, type TestApi } from "../../testing/harness.ts";
@@ -475,6 +483,22 @@ describe.each(TEST_DATABASE_KINDS)("dictionary bulk uploads on %s", (kind) => {
       const refused = await apply(dict, res.body.id);
       expect(refused.status).toBe(409);
       expect(refused.body.errors).toEqual([REVIEW_STILL_READING_MESSAGE]);
+      expect((await read(dict)).version).toBe(1);
+    });
+
+    it("a review whose process stopped while reading it says so at the next start, and cannot be applied", async () => {
+      const dict = await seedDictionary(api, analyst, acme.id);
+      const res = await uploadTo(dict, fixture("sample-dictionary.csv"), "sample-dictionary.csv");
+      // As a data API killed while it read the file left it.
+      await api.db.updateTable("dictionary_reviews").set({ status: "parsing" }).where("id", "=", res.body.id).execute();
+      // The sweep of a control plane shared with other processes leaves it: another may be reading it.
+      await recoverInterruptedJobs(api.db, { staleBefore: new Date() });
+      expect((await send(api, "GET", path(dict.id, `/bulk-uploads/${res.body.id}`), analyst)).body).toMatchObject({ status: "parsing" });
+      await recoverInterruptedJobs(api.db);
+      const ended = await send(api, "GET", path(dict.id, `/bulk-uploads/${res.body.id}`), analyst);
+      expect(ended.body).toMatchObject({ status: "ready", errorCount: 1, canApply: false });
+      expect((await readReview(dict, res.body.id)).errors).toEqual([expect.objectContaining({ row: null, column: "file", message: INTERRUPTED_REVIEW_MESSAGE })]);
+      expect((await apply(dict, res.body.id)).body.errors).toEqual([REVIEW_HAS_ERRORS_MESSAGE]);
       expect((await read(dict)).version).toBe(1);
     });
 
