@@ -11,6 +11,7 @@ import { RUN_START_STATUSES, type OnError, type RunType } from "../../../../cont
 import { WORKSPACES, type WorkspaceKind } from "../../../../contracts/workspaces.ts";
 import { ApiProblem } from "../api-problem.ts";
 import { databaseNameOf, rolesOf } from "../data-plane/project-databases.ts";
+import { failureMessage } from "../data-plane/server-lost.ts";
 import type { DataPlane } from "../data-plane/servers.ts";
 import type { Database } from "../db/schema.ts";
 import { JobCancelledError, JobRefusedError, startJob, type JobDeps } from "../jobs/start-job.ts";
@@ -85,8 +86,7 @@ export async function startRun(
   });
   let status: RunStatus = "SUCCESS";
   // The job's own message says nothing was kept: true of a Test run, not of a Full one's earlier scripts.
-  const failureMessage = (error: unknown) =>
-    error instanceof JobCancelledError ? RUN_CANCELLED_MESSAGE[request.type] : error instanceof Error ? error.message : String(error);
+  const runFailure = (error: unknown) => (error instanceof JobCancelledError ? RUN_CANCELLED_MESSAGE[request.type] : failureMessage(error));
   try {
     const job = await startJob(deps, {
       projectId: target.projectId,
@@ -122,12 +122,12 @@ export async function startRun(
       onFailure: async (error, ctx) => {
         await ctx.db
           .updateTable("run_steps")
-          .set({ status: "Failed", error: failureMessage(error) })
+          .set({ status: "Failed", error: runFailure(error) })
           .where("run_id", "=", runId)
           .where("status", "=", "Started")
           .execute();
       },
-      recordFailure: (trx, error) => finishRun(trx, runId, "ERROR", failureMessage(error)),
+      recordFailure: (trx, error) => finishRun(trx, runId, "ERROR", runFailure(error)),
     });
     await setRunJob(db, runId, job.id);
     return runId;
