@@ -6,7 +6,7 @@ import { RefusalAlert } from "~/components/forms/fields";
 import { PastTheEnd } from "~/components/ui/pagination";
 import { useCompanyHref } from "~/lib/company-href";
 import { DEFAULT_PAGE_SIZE, type ListPaging } from "~/lib/list-search";
-import { namedTicks, TickedTemplates, TicksPostButton } from "./ticked-templates";
+import { namedTicks, TickedTemplates, TicksForm, TicksPostButton } from "./ticked-templates";
 
 /**
  * What "Assign templates" was asked for (readAssignableSearch): a name contained, a page and its size,
@@ -66,57 +66,59 @@ export function AssignTemplatesForm({
     pageSize: search.pageSize === DEFAULT_PAGE_SIZE ? undefined : search.pageSize,
   };
   return (
-    <TickedTemplates
-      formId={FORM_ID}
-      label="Find master templates"
-      search={search}
-      keep={{ selected: elsewhere }}
-      result={result}
-      pagesLabel="Pages of master templates"
-    >
-      {errors.length ? <RefusalAlert refusal={errors}>{errors.join(" ")}</RefusalAlert> : null}
-      {search.selectionCapped ? (
-        <p className="text-sm">
-          At most {MAX_TEMPLATES_ASSIGNED_AT_ONCE} templates can be assigned at once: the ticks past the {MAX_TEMPLATES_ASSIGNED_AT_ONCE}th were dropped.
-        </p>
-      ) : null}
-      {search.leftOut.map((name) => (
-        <p key={name} className="text-sm">{`“${name}” is no longer available to assign; it was left out.`}</p>
-      ))}
-      {result.total === 0 ? (
-        <p className="text-sm">
-          {search.name
-            ? `No Available master template left to assign has a name containing “${search.name}”.`
-            : `No Available master template is left to assign. Make one available on the Master Templates page (a Draft template cannot be assigned yet), or create a template in this ${noun}.`}
-        </p>
-      ) : result.items.length === 0 ? (
-        <PastTheEnd page={result.page} />
-      ) : null}
-      {result.items.length || elsewhere.length ? (
-        <div className="flex flex-col gap-4">
-          {result.items.length ? (
-            <TemplateChoices
-              key={location.search}
-              items={result.items}
-              selected={ticked ?? search.selected}
-              elsewhere={elsewhere.length}
-              named={elsewhereNamed}
-            />
-          ) : null}
-          {!result.items.length ? <p className="text-sm">{`${templates(elsewhere.length)} selected on other pages${elsewhereNamed}.`}</p> : null}
-          <div className="flex flex-wrap items-center gap-4">
-            <TicksPostButton form={FORM_ID} name="intent" value="assign" pending={pending}>
-              Assign templates
-            </TicksPostButton>
-            {search.selected.length ? (
-              <Link to={href(here, query)} className="text-sm text-brand hover:underline">
-                Clear selection
-              </Link>
+    <TicksForm id={FORM_ID}>
+      <TickedTemplates
+        formId={FORM_ID}
+        label="Find master templates"
+        search={search}
+        keep={{ selected: elsewhere }}
+        result={result}
+        pagesLabel="Pages of master templates"
+      >
+        {errors.length ? <RefusalAlert refusal={errors}>{errors.join(" ")}</RefusalAlert> : null}
+        {search.selectionCapped ? (
+          <p className="text-sm">
+            At most {MAX_TEMPLATES_ASSIGNED_AT_ONCE} templates can be assigned at once: the ticks past the {MAX_TEMPLATES_ASSIGNED_AT_ONCE}th were dropped.
+          </p>
+        ) : null}
+        {search.leftOut.map((name) => (
+          <p key={name} className="text-sm">{`“${name}” is no longer available to assign; it was left out.`}</p>
+        ))}
+        {result.total === 0 ? (
+          <p className="text-sm">
+            {search.name
+              ? `No Available master template left to assign has a name containing “${search.name}”.`
+              : `No Available master template is left to assign. Make one available on the Master Templates page (a Draft template cannot be assigned yet), or create a template in this ${noun}.`}
+          </p>
+        ) : result.items.length === 0 ? (
+          <PastTheEnd page={result.page} />
+        ) : null}
+        {result.items.length || elsewhere.length ? (
+          <div className="flex flex-col gap-4">
+            {result.items.length ? (
+              <TemplateChoices
+                key={location.search}
+                items={result.items}
+                selected={ticked ?? search.selected}
+                elsewhere={elsewhere.length}
+                named={elsewhereNamed}
+              />
             ) : null}
+            {!result.items.length ? <p className="text-sm">{`${templates(elsewhere.length)} selected on other pages${elsewhereNamed}.`}</p> : null}
+            <div className="flex flex-wrap items-center gap-4">
+              <TicksPostButton form={FORM_ID} name="intent" value="assign" pending={pending}>
+                Assign templates
+              </TicksPostButton>
+              {search.selected.length ? (
+                <Link to={href(here, query)} className="text-sm text-brand hover:underline">
+                  Clear selection
+                </Link>
+              ) : null}
+            </div>
           </div>
-        </div>
-      ) : null}
-    </TickedTemplates>
+        ) : null}
+      </TickedTemplates>
+    </TicksForm>
   );
 }
 

@@ -1,5 +1,5 @@
 import type * as React from "react";
-import { useFormAction, useLocation } from "react-router";
+import { Form, useFormAction, useLocation } from "react-router";
 import { StatusButton } from "~/components/forms/status-button";
 import { ListSearchForm } from "~/components/ui/list-search-form";
 import { Pagination } from "~/components/ui/pagination";
@@ -10,8 +10,8 @@ type Kept = Record<string, string | string[] | undefined>;
 
 /**
  * A page of templates found by name whose ticks outlive paging and searching without JavaScript ("Assign
- * templates", "Run the templates"). The search, the page's checkboxes (and any other field of the page), the
- * page buttons and the post button belong to one form, `formId` (the `form` attribute): its Search, Clear
+ * templates", "Run the templates"), inside its TicksForm. The search, the page's checkboxes (and any other field
+ * of the page), the page buttons and the post button belong to that one form, `formId`: its Search, Clear
  * search and Previous/Next post them all to this URL, whose action answers the redirect to the next URL carrying
  * them (ticksNavigation), or refuses more ticks than the page takes at once, where a GET of a page's hundreds of
  * ticks would outgrow what a server reads (431); the ticks of other pages travel as hidden fields (`keep`), this
@@ -41,7 +41,7 @@ export function TickedTemplates({
   return (
     <div className="flex flex-col gap-4">
       <ListSearchForm
-        id={formId}
+        inForm
         action={here}
         label={label}
         sort="name"
@@ -50,7 +50,6 @@ export function TickedTemplates({
         pageSizeId={`${formId}-page-size`}
         keep={keep}
         clearSubmits
-        method="post"
         filtered={Boolean(search.name)}
         clearLabel="Clear search"
       >
@@ -61,6 +60,23 @@ export function TickedTemplates({
         <Pagination label={pagesLabel} page={result.page} pageSize={result.pageSize} total={result.total} noun={["template", "templates"]} form={formId} />
       ) : null}
     </div>
+  );
+}
+
+/**
+ * The one form of a page of TickedTemplates, around all of the page's fields and buttons: posted to this URL with
+ * its search (the action redirects to the page asked for, or answers the post button's intent). Its fields are
+ * never restored by the browser after Back (autocomplete off): the page shows what its URL carries. The controls
+ * also name it in their `form` attribute, but text browsers (w3m, lynx) ignore that attribute: a checkbox or a
+ * button outside the form element was not there at all for them, and neither "Assign templates" nor "Start the
+ * run" could be pressed.
+ */
+export function TicksForm({ id, className, children }: { id: string; className?: string; children: React.ReactNode }) {
+  const postAction = useFormAction();
+  return (
+    <Form id={id} method="post" action={postAction} autoComplete="off" className={className}>
+      {children}
+    </Form>
   );
 }
 

@@ -26,6 +26,7 @@ export function ListSearchForm({
   keep = {},
   clearSubmits = false,
   method = "get",
+  inForm = false,
   filtered,
   clearLabel = "Clear filters",
   className,
@@ -56,6 +57,12 @@ export function ListSearchForm({
    * ("2 more chosen on other pages") did not count; the page shows what its URL carries.
    */
   method?: "get" | "post";
+  /**
+   * The search is part of an enclosing form (TicksForm), not a form of its own: a search landmark whose fields
+   * and buttons that form submits. Text browsers (w3m, lynx) ignore the `form` attribute, so the controls a
+   * search's form submits must sit inside the form element itself.
+   */
+  inForm?: boolean;
   filtered: boolean;
   clearLabel?: string;
   className?: string;
@@ -65,16 +72,8 @@ export function ListSearchForm({
   const href = useCompanyHref();
   const searching = useLoadingPath(action);
   const postAction = useFormAction();
-  return (
-    <Form
-      id={id}
-      method={method}
-      action={method === "post" ? postAction : action}
-      autoComplete={method === "post" ? "off" : undefined}
-      role="search"
-      aria-label={label}
-      className={cn("rounded-lg border border-border bg-white p-4", className)}
-    >
+  const fields = (
+    <>
       <KeptFields keep={{ ...keep, sort: sort === defaultSort ? undefined : sort }} />
       <div className="flex flex-wrap items-end gap-4">
         {children}
@@ -101,6 +100,26 @@ export function ListSearchForm({
         ) : null}
       </div>
       {below}
+    </>
+  );
+  const box = cn("rounded-lg border border-border bg-white p-4", className);
+  if (inForm)
+    return (
+      <div role="search" aria-label={label} className={box}>
+        {fields}
+      </div>
+    );
+  return (
+    <Form
+      id={id}
+      method={method}
+      action={method === "post" ? postAction : action}
+      autoComplete={method === "post" ? "off" : undefined}
+      role="search"
+      aria-label={label}
+      className={box}
+    >
+      {fields}
     </Form>
   );
 }

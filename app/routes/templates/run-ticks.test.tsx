@@ -87,7 +87,9 @@ describe("the run page past the first 100 templates", () => {
     expect(input(form, "templateIds", "t1")).toContain('type="hidden"');
     expect(input(form, "levelIds", "l7")).toContain('type="hidden"');
     expect(input(html, "templateIds", "t102")).toMatch(/type="checkbox"[^>]*checked=""/);
-    expect(input(form, "templateIds", "t102")).toBe("");
+    // This page's tick is its checkbox only: no hidden field of it, which unticking would leave behind.
+    expect(input(form, "templateIds", "t102")).toMatch(/type="checkbox"/);
+    expect(form).not.toMatch(/<input type="hidden" name="templateIds" value="t102"/);
     expect(html).toContain("1 more template chosen on other pages: “Template 1”.");
     expect(html).toContain("1 more level chosen on other pages: “Template 7: Load”.");
     // The script chosen on another page stays chosen, as an option of its select named as this page's are.
@@ -97,6 +99,21 @@ describe("the run page past the first 100 templates", () => {
     expect(input(html, "type", "Full")).toContain('checked=""');
     expect(input(html, "scope", "templates")).toContain('checked=""');
     expect(input(html, "onError", "continue")).toContain('checked=""');
+  });
+
+  it("holds every field and button inside its form element, for text browsers that ignore the form attribute", () => {
+    // w3m and lynx show a control outside the form element as no part of it: "Start the run" did nothing, the ticks went nowhere.
+    const form = /<form[^>]*id="run"[^>]*>[^]*?<\/form>/.exec(secondPage())?.[0] ?? "";
+    for (const [name, value] of [
+      ["type", "Full"],
+      ["scope", "templates"],
+      ["templateIds", "t102"],
+      ["levelIds", "l101"],
+      ["onError", "continue"],
+    ])
+      expect(input(form, name!, value!), `${name}=${value}`).not.toBe("");
+    expect(form).toMatch(/<select[^>]*name="scriptId"/);
+    for (const name of ["Search", "Previous", "Start the run"]) expect(button(form, name), name).not.toBe("");
   });
 
   it("names the templates chosen on other pages, the first three and how many more, and counts those the data API did not find", () => {

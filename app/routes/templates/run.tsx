@@ -8,7 +8,7 @@ import { PROJECT_STATUS_LABELS } from "../../../contracts/values/projects";
 import type { ChosenScript } from "../../../contracts/templates";
 import { CheckboxGroupField, FormErrors, RadioGroupField, RefusalAlert, SelectField } from "~/components/forms/fields";
 import { useIntentPending } from "~/components/projects/use-intent-pending";
-import { namedTicks, TickedTemplates, TicksPostButton } from "~/components/templates/ticked-templates";
+import { namedTicks, TickedTemplates, TicksForm, TicksPostButton } from "~/components/templates/ticked-templates";
 import { buttonVariants } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { PastTheEnd } from "~/components/ui/pagination";
@@ -248,7 +248,7 @@ export default function RunTemplates({ loaderData, actionData }: Route.Component
         // Each chooser shows with the choice of What to run it belongs to, by CSS (`:has` the radio checked), so that
         // it follows the radios without JavaScript too and a browser without `:has` shows them all: the radios' ids are
         // `${FORM_ID}-scope-${value}`, written out in each class for Tailwind to find.
-        <div className="group/run mt-4 flex flex-col gap-5">
+        <TicksForm id={FORM_ID} className="group/run mt-4 flex flex-col gap-5">
           <FormErrors form={form} />
           <Fragment key={`type and scope ${shown}`}>
             <RadioGroupField
@@ -322,7 +322,7 @@ export default function RunTemplates({ loaderData, actionData }: Route.Component
               Back to the templates
             </Link>
           </div>
-        </div>
+        </TicksForm>
       )}
     </Card>
   );
