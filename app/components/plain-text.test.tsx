@@ -15,6 +15,10 @@ import { SiteHeader } from "~/components/layout/site-header";
 import { Pagination } from "~/components/ui/pagination";
 import { SortableHeader } from "~/components/ui/sortable-header";
 import { StepIndicator } from "~/components/ui/step-indicator";
+import { JobProgress } from "~/components/projects/job-progress";
+import { jobOf, scriptOf } from "~/test/fixtures";
+import { renderPage } from "~/test/render-page";
+import ScriptLayout from "~/routes/templates/script-layout";
 
 /** Renders inside a router (links and matches need one), at `path`, with a breadcrumb per level. */
 function render(ui: ReactElement, path = "/migration/projects/p1/details"): string {
@@ -119,6 +123,32 @@ describe("text without CSS keeps the pieces apart", () => {
     const html = render(<SiteHeader branding={{ ...branding, logoUrl: "/logo.png" }} user={null} />);
     // A text browser shows an image's alt text in its place.
     expect(words(html.replace(/<img[^>]*alt="([^"]*)"[^>]*>/g, "$1"))).toBe("Data Hub logo Data Hub · Data Transformation");
+  });
+
+  it("a job's step: its name, when it ran and what it said", () => {
+    const job = jobOf({
+      status: "ERROR",
+      steps: [
+        {
+          name: "Load a.csv into A",
+          status: "Failed",
+          startedAt: "2025-03-04T14:05:00.000Z",
+          finishedAt: "2025-03-04T14:05:01.000Z",
+          message: "2 rows were rejected, so nothing was loaded",
+        },
+      ],
+    });
+    const text = words(render(<JobProgress job={job} startedBy="Ann Analyst" />));
+    expect(text).not.toContain("s2 rows");
+    expect(text).toContain("Load a.csv into A (Failed) Started 2025-03-04 14:05 UTC · took 1 s · 2 rows were rejected, so nothing was loaded");
+  });
+
+  it("a script's tabs, one from the next", () => {
+    const path = "/migration/master-templates/:templateId/edit/level/:levelId/script/edit/:scriptId/*";
+    const url = "/migration/master-templates/t1/edit/level/l1/script/edit/s1?companyId=c1";
+    const html = renderPage(path, url, ScriptLayout, { script: scriptOf({ id: "s1", templateId: "t1", levelId: "l1" }) });
+    const tabs = /<nav aria-label="Script"[^>]*>(.*?)<\/nav>/.exec(html)?.[1] ?? "";
+    expect(words(tabs)).toBe("Edit Details History Lock audit Info");
   });
 
   it.skipIf(!fs.existsSync("/usr/bin/w3m"))("w3m shows the header's pieces apart", () => {

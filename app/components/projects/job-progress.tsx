@@ -1,4 +1,5 @@
 import { Icon } from "~/components/ui/icon";
+import { TextSeparator } from "~/components/ui/text-separator";
 import { useEffect } from "react";
 import type { Job } from "../../../contracts/projects";
 import { JOB_KIND_LABELS } from "../../../contracts/values/projects";
@@ -60,7 +61,9 @@ export function JobProgress({ job, startedBy, headingLevel = 3 }: { job: Job; st
               <StepIcon status={step.status} />
               <span>
                 {step.name} <span className="text-muted-foreground">({step.status})</span>{" "}
+                {/* Blocks by CSS only: the text keeps them apart too (a text browser showed "took 1 s2 rows were rejected"). */}
                 {step.startedAt ? <span className="block text-xs text-muted-foreground">{stepTimes(step)}</span> : null}
+                {step.startedAt && step.message ? <TextSeparator /> : null}
                 {step.message ? <span className="block text-xs text-muted-foreground">{step.message}</span> : null}
               </span>
             </li>

@@ -93,7 +93,7 @@ export default function AssignedTemplates({ loaderData, actionData }: Route.Comp
                 <Icon name="arrow-right" />
                 Run
               </Link>
-            ) : null}
+            ) : null}{" "}
             <Link to={href(paths.runs.history)} className={buttonVariants({ variant: "outline" })}>
               Run history
             </Link>
@@ -105,7 +105,7 @@ export default function AssignedTemplates({ loaderData, actionData }: Route.Comp
           <Link to={href(paths.assign)} className={buttonVariants({ variant: "outline" })}>
             <Icon name="plus" />
             Assign templates
-          </Link>
+          </Link>{" "}
           <Link to={href(paths.create)} className={buttonVariants({ variant: "outline" })}>
             Create template
           </Link>

@@ -201,10 +201,10 @@ export default function RunDetails({ loaderData, actionData }: Route.ComponentPr
               <TableRow key={s.position}>
                 <TableCell className="tabular-nums">{s.position}</TableCell>
                 <TableCell>
-                  <span className="font-medium">{s.scriptName}</span>
+                  <span className="font-medium">{s.scriptName}</span>{" "}
                   <span className="block text-xs text-muted-foreground">
                     {s.templateName} / {s.levelName} · version {s.scriptVersion}
-                  </span>
+                  </span>{" "}
                   <details className="mt-1 text-xs">
                     <summary className="cursor-pointer text-brand">SQL as run</summary>
                     <pre className="mt-1 max-w-xl overflow-x-auto rounded bg-muted/40 p-2 font-mono">{s.sql}</pre>

@@ -59,7 +59,7 @@ export default function ScriptLayout({ loaderData }: Route.ComponentProps) {
             >
               {label}
             </NavLink>
-          ))}
+          )).flatMap((tab, i) => (i ? [" ", tab] : [tab]))}
         </nav>
       )}
       <Outlet />

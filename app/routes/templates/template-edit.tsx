@@ -143,7 +143,7 @@ function StatusForm({ template, assignees }: { template: Template; assignees: st
         <Button key={m.to} type="submit" name="status" value={m.to} variant="outline">
           {m.label}
         </Button>
-      ))}
+      ))}{" "}
       <span className="text-sm text-muted-foreground">{template.status === "Draft" ? `Only Available templates can be assigned to ${assignees}.` : null}</span>
     </Form>
   );

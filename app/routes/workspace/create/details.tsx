@@ -193,7 +193,7 @@ function UnfinishedSetups({ unfinished }: { unfinished: Route.ComponentProps["lo
             <li key={w.id} className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 py-2">
               <Link to={href(link.to)} className="font-medium text-brand hover:underline">
                 {link.resumes ? `Continue ${w.name}` : `Open ${w.name} (read only)`}
-              </Link>
+              </Link>{" "}
               <span className="text-muted-foreground">
                 {PROJECT_STATUS_LABELS[w.status]} · updated {formatTimestamp(w.updatedAt)}
               </span>

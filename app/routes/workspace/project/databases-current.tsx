@@ -79,18 +79,18 @@ export default function CurrentDatabases({ loaderData }: Route.ComponentProps) {
             <Link to={href(paths.databases.load(loaderData.projectId))} className="font-medium text-brand underline underline-offset-2">
               Load a flat file
             </Link>
-          ) : null}
+          ) : null}{" "}
           <Link to={href(paths.databases.history(loaderData.projectId))} className="text-brand underline underline-offset-2">
             History
-          </Link>
+          </Link>{" "}
           <Link to={href(paths.databases.tables(loaderData.projectId))} className="text-brand underline underline-offset-2">
             Tables and their rows
-          </Link>
+          </Link>{" "}
           {loaderData.canLoad ? (
             <Link to={href(paths.databases.restore(projectId))} className="text-brand underline underline-offset-2">
               Restore a backup
             </Link>
-          ) : null}
+          ) : null}{" "}
           {loaderData.canLoad && kind === "onboarding" ? (
             <Link to={href(paths.databases.compare(projectId))} className="text-brand underline underline-offset-2">
               Compare an earlier delivery

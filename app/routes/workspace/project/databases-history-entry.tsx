@@ -156,10 +156,10 @@ export default function HistoryEntry({ loaderData }: Route.ComponentProps) {
         <p className="mt-4 flex flex-wrap gap-4 text-sm">
           <Link to={href(paths.databases.history(projectId))} className="text-brand underline underline-offset-2">
             History
-          </Link>
+          </Link>{" "}
           <Link to={href(paths.databases.current(projectId))} className="text-brand underline underline-offset-2">
             Databases
-          </Link>
+          </Link>{" "}
           {entry.type === "Backup" && backup?.status === "Ready" ? (
             <a href={href(paths.databases.backupDownload(projectId, backup.id))} download className="text-brand underline underline-offset-2">
               Download the backup

@@ -187,10 +187,10 @@ export default function LoadFlatFile({ loaderData, actionData }: Route.Component
                 <div className="flex items-center gap-4">
                   <StatusButton type="submit" pending={pending}>
                     Load
-                  </StatusButton>
+                  </StatusButton>{" "}
                   <Link to={href(paths.databases.load(projectId))} className="text-sm text-brand underline underline-offset-2">
                     Choose another file
-                  </Link>
+                  </Link>{" "}
                   {historyLink}
                 </div>
               </Form>
@@ -226,10 +226,10 @@ export default function LoadFlatFile({ loaderData, actionData }: Route.Component
                     formAction={href(paths.databases.load(projectId), { intent: PREVIEW_INTENT })}
                   >
                     Preview
-                  </StatusButton>
+                  </StatusButton>{" "}
                   <StatusButton type="submit" pending={pending}>
                     Load
-                  </StatusButton>
+                  </StatusButton>{" "}
                   {historyLink}
                 </div>
               </Form>
