@@ -34,6 +34,14 @@ describe("removing a workspace's template", () => {
     expect(html).toMatch(new RegExp(`href="${page}"[^>]*>Cancel<`));
   });
 
+  it("takes the focus on its heading as it opens, with or without JavaScript, but not from a refusal's message", () => {
+    // The row's link that opened it sits below it: a keyboard or screen reader user was left there, told nothing.
+    expect(show("?remove=t2")).toMatch(/<h2 id="[^"]*-heading" tabindex="-1" autofocus=""[^>]*>Delete template Local fixes\?<\/h2>/);
+    // A refused delete comes back with the card still open: its message, above the card, is the page's first autofocus.
+    const refused = renderPage(page, `${page}?remove=t2`, AssignedTemplates, loaderData, { errors: ["Template not found."] });
+    expect(/<[^>]*autofocus=""[^>]*>/.exec(refused)?.[0]).toContain('role="alert"');
+  });
+
   it("confirms a template made here saying it is deleted with its levels and scripts", () => {
     const html = show("?remove=t2");
     expect(html).toContain("Delete template Local fixes?");
