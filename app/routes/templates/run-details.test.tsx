@@ -128,3 +128,12 @@ describe("a running run's page over its polls", () => {
     expect(shownRun(loaded, undefined)).toEqual({ run: loaded.run, reload: false });
   });
 });
+
+describe("the run's status", () => {
+  it("is a live region, so that a screen reader hears Running become Succeeded without the focus moving", () => {
+    const live = (status: RunStatus) =>
+      /<span aria-live="polite" aria-atomic="true">(.*?)<\/span><\/span>/.exec(runPage(status, [step(1, "Completed")]))?.[1] ?? "";
+    expect(live("IN_PROGRESS").replace(/<[^>]+>/g, "")).toBe("Run status: Running");
+    expect(live("SUCCESS").replace(/<[^>]+>/g, "")).toBe("Run status: Succeeded");
+  });
+});

@@ -106,7 +106,11 @@ export default function RunDetails({ loaderData, actionData }: Route.ComponentPr
         <h2 id="run-title" className="text-xl font-semibold">
           {run.type === "Test" ? "Test run" : "Full run"}
         </h2>
-        <RunStatusBadge status={run.status} />
+        {/* Said as it changes (the page follows a running run), without taking the focus from where the user is. */}
+        <span aria-live="polite" aria-atomic="true">
+          <span className="sr-only">Run status: </span>
+          <RunStatusBadge status={run.status} />
+        </span>
       </div>
       {first ? (
         <RefusalAlert refusal={refusal}>
