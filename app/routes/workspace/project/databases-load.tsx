@@ -67,7 +67,12 @@ function goneUpload(err: unknown): { gone: true } {
   throw err;
 }
 
-/** The Preview button's formaction carries it: the file then is previewed, not loaded (the body is streamed through unread). */
+/**
+ * The upload form's own action carries it, and the Load button's formaction leaves it out: the file is previewed, not
+ * loaded (the body is streamed through unread), unless Load is pressed. Previewing is what a browser that ignores
+ * formaction does: w3m and lynx (which also send the form as soon as a file is chosen, w3m reading `accept` as "submit
+ * on Enter") loaded the file at once, with no preview, and never offered Preview at all.
+ */
 const PREVIEW_INTENT = "preview";
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -198,7 +203,13 @@ export default function LoadFlatFile({ loaderData, actionData }: Route.Component
           ) : (
             <>
               {findTable}
-              <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="flex flex-col gap-5">
+              <Form
+                method="post"
+                encType="multipart/form-data"
+                action={href(paths.databases.load(projectId), { intent: PREVIEW_INTENT })}
+                {...getFormProps(form)}
+                className="flex flex-col gap-5"
+              >
                 <FormErrors form={form} />
                 <RadioGroupField label="Upload type" field={fields.uploadType!} options={UPLOAD_TYPE_OPTIONS} />
                 <SelectField
@@ -219,15 +230,10 @@ export default function LoadFlatFile({ loaderData, actionData }: Route.Component
                   description={`${parameters?.extension === ".xlsx" ? "An .xlsx workbook" : "Delimited or fixed-length text (.csv, .txt, .dta)"}, at most 5 GB; for multiple files, several files or one .zip.`}
                 />
                 <div className="flex items-center gap-4">
-                  <StatusButton
-                    type="submit"
-                    variant="outline"
-                    pending={pending}
-                    formAction={href(paths.databases.load(projectId), { intent: PREVIEW_INTENT })}
-                  >
+                  <StatusButton type="submit" variant="outline" pending={pending}>
                     Preview
                   </StatusButton>{" "}
-                  <StatusButton type="submit" pending={pending}>
+                  <StatusButton type="submit" pending={pending} formAction={href(paths.databases.load(projectId))}>
                     Load
                   </StatusButton>{" "}
                   {historyLink}
