@@ -16,6 +16,8 @@ import { Pagination } from "~/components/ui/pagination";
 import { SortableHeader } from "~/components/ui/sortable-header";
 import { StepIndicator } from "~/components/ui/step-indicator";
 import { JobProgress } from "~/components/projects/job-progress";
+import { FilePreview } from "~/components/loads/file-preview";
+import type { PreviewFile } from "../../contracts/loads";
 import { jobOf, scriptOf } from "~/test/fixtures";
 import { renderPage } from "~/test/render-page";
 import ScriptLayout from "~/routes/templates/script-layout";
@@ -141,6 +143,24 @@ describe("text without CSS keeps the pieces apart", () => {
     const text = words(render(<JobProgress job={job} startedBy="Ann Analyst" />));
     expect(text).not.toContain("s2 rows");
     expect(text).toContain("Load a.csv into A (Failed) Started 2025-03-04 14:05 UTC · took 1 s · 2 rows were rejected, so nothing was loaded");
+  });
+
+  it("a file's preview: each column's name apart from the table column it goes into", () => {
+    const file: PreviewFile = {
+      name: "Employees.csv",
+      bytes: 100,
+      table: "Employees",
+      encoding: "UTF-8",
+      delimiter: "Comma",
+      header: ["EmployeeId"],
+      rows: [{ line: 2, cells: ["1"] }],
+      columns: [{ file: "EmployeeId", table: "EmployeeId" }],
+      missingColumns: [],
+      extraColumns: [],
+      problem: null,
+    };
+    const headings = [...render(<FilePreview file={file} />).matchAll(/<th[^>]*>(.*?)<\/th>/g)].map((m) => words(m[1]!));
+    expect(headings).toEqual(["Row", "EmployeeId into EmployeeId"]);
   });
 
   it("a script's tabs, one from the next", () => {

@@ -71,7 +71,7 @@ export function FilePreview({ file }: { file: PreviewFile }) {
                 <TableHead>Row</TableHead>
                 {headings.map((h, i) => (
                   <TableHead key={i}>
-                    {h.name}
+                    {h.name}{" "}
                     {file.table ? (
                       <span className={`block text-xs font-normal ${h.matched ? "text-muted-foreground" : "text-destructive"}`}>
                         {h.into ? `into ${h.into}` : "no column"}
