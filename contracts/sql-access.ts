@@ -163,6 +163,8 @@ export const auditEntrySchema = z.object({
   at: timestampSchema,
   companyId: z.string().nullable(),
   workspaceId: z.string().nullable(),
+  /** The project, configuration or mapping project the entry is about, as it is now (null once deleted). */
+  workspace: z.object({ id: z.string(), name: z.string(), productType: z.string() }).nullable(),
   userId: z.string(),
   userName: z.string().nullable(),
   action: z.enum(AUDIT_ACTIONS),
@@ -186,6 +188,8 @@ export const auditQuerySchema = pageQuerySchema.extend({
   to: dayFilter,
   /** Part of the target or of what changed (a generic entry's path holds the ids its route names). */
   contains: textFilter,
+  /** A project, configuration or mapping project: its id, or part of its name. */
+  workspace: textFilter,
 });
 export type AuditQueryInput = z.input<typeof auditQuerySchema>;
 /** A page of the log, and how many days its entries are kept (the data API's setting), for the page to say. */

@@ -139,6 +139,19 @@ for (const javaScriptEnabled of [true, false]) {
       expect(lines).toHaveLength(6);
       expect(lines[1]).toContain("sql_credential.revoked");
       expect(csv).not.toContain(password);
+
+      // Who had SQL access to the project, found by the project's name: each entry names it, linked to its page.
+      await page.getByLabel("Target or change contains").fill("");
+      await page.getByLabel("Project", { exact: true }).fill(`Restored project ${suffix}`);
+      await page.getByLabel("Action").selectOption({ label: "SQL permission changed" });
+      await page.getByRole("button", { name: "Filter" }).click();
+      await expect(entries.getByRole("row")).toHaveCount(3);
+      await expect(entries.getByRole("link", { name: `Restored project ${suffix}` })).toHaveCount(2);
+      await entries
+        .getByRole("link", { name: `Restored project ${suffix}` })
+        .first()
+        .click();
+      await expect(page).toHaveURL(new RegExp(`/migration/projects/${projectId}/details\\?companyId=${acme.id}$`));
     });
 
     test("a revocation from a tab left open once another tab revoked the credential says so at the top, and the credential stays revoked", async ({ page }) => {

@@ -9,6 +9,8 @@ export type AuditFilters = {
   from?: string;
   to?: string;
   contains?: string;
+  /** A project, configuration or mapping project (the URL's `project`): its id, or part of its name. */
+  workspace?: string;
   page: number;
   pageSize: number;
 };
@@ -30,6 +32,7 @@ export function auditFilters(p: URLSearchParams): AuditFilters {
     from: day("from"),
     to: day("to"),
     contains: text("contains"),
+    workspace: text("project"),
     page: Number.isInteger(page) && page > 0 ? page : 1,
     pageSize: (PAGE_SIZES as readonly number[]).includes(pageSize) ? pageSize : DEFAULT_PAGE_SIZE,
   };

@@ -23,3 +23,49 @@ describe("the audit log page", () => {
     expect(show(1)).toContain("Entries are kept for 1 day and never changed.");
   });
 });
+
+describe("the audit log's project", () => {
+  const page = "/additional-options/audit-log";
+  const entry = (workspace: { id: string; name: string; productType: string } | null) => ({
+    id: `e-${workspace?.id ?? "none"}`,
+    at: "2026-11-20T09:30:00.000Z",
+    companyId: "birch",
+    workspaceId: workspace?.id ?? null,
+    workspace,
+    userId: "u1",
+    userName: "Ann Analyst",
+    action: "api.write",
+    target: "POST /api/v1/projects/:id/run",
+    summary: {},
+    reason: null,
+  });
+  const html = renderPage(page, `${page}?companyId=acme&project=ledger`, AuditLog, {
+    filters: { workspace: "ledger", page: 1, pageSize: 25 },
+    log: {
+      items: [
+        entry({ id: "p1", name: "Quarterly ledger", productType: "Migration" }),
+        entry({ id: "c1", name: "Monthly payroll", productType: "Onboarding" }),
+        entry(null),
+      ],
+      total: 3,
+      page: 1,
+      pageSize: 25,
+      retentionDays: 365,
+    },
+    companies: [{ id: "birch", name: "Birch Logistics" }],
+    companyId: "acme",
+  });
+
+  it("names each entry's project, linked to its page in the entry's company", () => {
+    expect(html).toMatch(/<th[^>]*>Project<\/th>/);
+    expect(html).toMatch(/<a [^>]*href="\/migration\/projects\/p1\/details\?companyId=birch"[^>]*>Quarterly ledger<\/a>/);
+    expect(html).toMatch(
+      /<a [^>]*href="\/onboarding\/configurations\/c1\/details\?companyId=birch"[^>]*>Monthly payroll<span[^>]*> \(configuration\)<\/span><\/a>/,
+    );
+  });
+
+  it("filters by project, by name or id, kept in the URL with the other filters", () => {
+    expect(html).toMatch(/<label for="audit-project"[^>]*>Project<\/label><input id="audit-project" [^>]*name="project" value="ledger"/);
+    expect(html).toContain('href="/additional-options/audit-log.csv?companyId=acme&amp;project=ledger"');
+  });
+});

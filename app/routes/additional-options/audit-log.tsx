@@ -8,7 +8,9 @@ import { PageSizeSelect, Pagination, PastTheEnd } from "~/components/ui/paginati
 import { DownloadLink } from "~/components/ui/download-link";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { sqlAccessApi } from "~/lib/api/sql-access.server";
-import { useCompanyHref } from "~/lib/company-href";
+import { companyHref, useCompanyHref } from "~/lib/company-href";
+import { workspacePaths } from "~/lib/workspace-paths";
+import { workspaceOfProductType } from "../../../contracts/workspaces";
 import { afterGuard, callerOf, shellOf } from "~/lib/guards.server";
 import { DEFAULT_PAGE_SIZE } from "~/lib/list-search";
 import { auditFilters } from "./audit-filters";
@@ -45,12 +47,48 @@ function summaryText(summary: Record<string, unknown>): string {
     .join("; ");
 }
 
+/** A text filter whose hint says what it matches. */
+function HintedFilter({ id, name, label, value, children }: { id: string; name: string; label: string; value: string | undefined; children: string }) {
+  return (
+    <div>
+      <label htmlFor={id} className="mb-1 block text-sm font-medium">
+        {label}
+      </label>
+      <input id={id} name={name} defaultValue={value ?? ""} aria-describedby={`${id}-hint`} className={control} />
+      <p id={`${id}-hint`} className="mt-1 text-xs text-muted-foreground">
+        {children}
+      </p>
+    </div>
+  );
+}
+
+/** The project an entry is about, by name, linked to its page in its company; "(deleted)" once it is gone. */
+function WorkspaceCell({ entry }: { entry: Route.ComponentProps["loaderData"]["log"]["items"][number] }) {
+  if (!entry.workspaceId) return null;
+  const ws = entry.workspace && workspaceOfProductType(entry.workspace.productType);
+  if (!entry.workspace || !ws) return <span className="text-muted-foreground">(deleted)</span>;
+  return (
+    <Link to={companyHref(workspacePaths(ws).page(entry.workspace.id), entry.companyId)} className="text-brand hover:underline">
+      {entry.workspace.name}
+      {ws.kind === "migration" ? null : <span className="text-muted-foreground"> ({ws.noun})</span>}
+    </Link>
+  );
+}
+
 export default function AuditLog({ loaderData }: Route.ComponentProps) {
   const { filters, log, companies } = loaderData;
   const href = useCompanyHref();
   const { page: _page, pageSize, ...chosen } = filters;
   const filtered = Object.values(chosen).some(Boolean);
-  const query = { company: filters.companyId, who: filters.who, action: filters.action, from: filters.from, to: filters.to, contains: filters.contains };
+  const query = {
+    company: filters.companyId,
+    project: filters.workspace,
+    who: filters.who,
+    action: filters.action,
+    from: filters.from,
+    to: filters.to,
+    contains: filters.contains,
+  };
   const withPageSize = { ...query, pageSize: pageSize === DEFAULT_PAGE_SIZE ? undefined : pageSize };
   const companyName = new Map(companies.map((c) => [c.id, c.name]));
 
@@ -87,15 +125,12 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
               ))}
             </select>
           </div>
-          <div>
-            <label htmlFor="audit-user" className="mb-1 block text-sm font-medium">
-              Who
-            </label>
-            <input id="audit-user" name="who" defaultValue={filters.who ?? ""} aria-describedby="audit-user-hint" className={control} />
-            <p id="audit-user-hint" className="mt-1 text-xs text-muted-foreground">
-              A name, or part of one, or a user id.
-            </p>
-          </div>
+          <HintedFilter id="audit-project" name="project" label="Project" value={filters.workspace}>
+            A project, configuration or mapping project: its name, or part of it, or its id.
+          </HintedFilter>
+          <HintedFilter id="audit-user" name="who" label="Who" value={filters.who}>
+            A name, or part of one, or a user id.
+          </HintedFilter>
           <div>
             <label htmlFor="audit-action" className="mb-1 block text-sm font-medium">
               Action
@@ -156,6 +191,7 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
                 <TableRow>
                   <TableHead>When</TableHead>
                   <TableHead>Company</TableHead>
+                  <TableHead>Project</TableHead>
                   <TableHead>Who</TableHead>
                   <TableHead>Action</TableHead>
                   <TableHead>Target</TableHead>
@@ -170,6 +206,9 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
                       <time dateTime={e.at}>{formatTimestamp(e.at)}</time>
                     </TableCell>
                     <TableCell>{e.companyId ? (companyName.get(e.companyId) ?? e.companyId) : ""}</TableCell>
+                    <TableCell>
+                      <WorkspaceCell entry={e} />
+                    </TableCell>
                     <TableCell>{e.userName ?? e.userId}</TableCell>
                     <TableCell>{AUDIT_ACTION_LABELS[e.action]}</TableCell>
                     <TableCell>{e.target}</TableCell>

@@ -49,33 +49,47 @@ export type AuditQuery = {
   from?: string | undefined;
   to?: string | undefined;
   contains?: string | undefined;
+  /** A workspace (project, configuration, mapping project): its id, or part of its name. */
+  workspace?: string | undefined;
   page: number;
   pageSize: number;
 };
 
+/** The entries with the workspace each names (gone once the workspace is deleted: no name then). */
+const withWorkspace = (db: Kysely<Database>) => db.selectFrom("audit_log").leftJoin("projects", "projects.id", "audit_log.workspace_id");
+
 function filtered(db: Kysely<Database>, q: Omit<AuditQuery, "page" | "pageSize">) {
-  let query = db.selectFrom("audit_log");
-  if (q.companyId) query = query.where("company_id", "=", q.companyId);
-  if (q.userId) query = query.where("user_id", "=", q.userId);
+  let query = withWorkspace(db);
+  if (q.companyId) query = query.where("audit_log.company_id", "=", q.companyId);
+  if (q.userId) query = query.where("audit_log.user_id", "=", q.userId);
   // The page shows names, not ids: "who" is either, a name by any part of it.
   const who = q.who?.trim();
-  if (who) query = query.where((eb) => eb.or([eb("user_id", "=", who), textContains("user_name", who)]));
-  if (q.action) query = query.where("action", "=", q.action);
+  if (who) query = query.where((eb) => eb.or([eb("audit_log.user_id", "=", who), textContains("audit_log.user_name", who)]));
+  // …and so is the workspace: a support person asked about "Payroll" types its name.
+  const workspace = q.workspace?.trim();
+  if (workspace) query = query.where((eb) => eb.or([eb("audit_log.workspace_id", "=", workspace), textContains("projects.name", workspace)]));
+  if (q.action) query = query.where("audit_log.action", "=", q.action);
   // ISO timestamps compare as text: the day's start, and the next day's start (exclusive).
-  if (q.from) query = query.where("at", ">=", `${q.from}T00:00:00.000Z`);
-  if (q.to) query = query.where("at", "<", new Date(Date.parse(`${q.to}T00:00:00Z`) + 86_400_000).toISOString());
+  if (q.from) query = query.where("audit_log.at", ">=", `${q.from}T00:00:00.000Z`);
+  if (q.to) query = query.where("audit_log.at", "<", new Date(Date.parse(`${q.to}T00:00:00Z`) + 86_400_000).toISOString());
   // A generic entry's target is its route (…/projects/:id/…): the path with the real ids is in its summary.
   const contains = q.contains?.trim();
-  if (contains) query = query.where((eb) => eb.or([textContains("target", contains), textContains("summary", contains)]));
+  if (contains) query = query.where((eb) => eb.or([textContains("audit_log.target", contains), textContains("audit_log.summary", contains)]));
   return query;
 }
 
-function toEntry(row: AuditLogTable): AuditEntry {
+const entryColumns = ["projects.name as workspace_name", "projects.product_type as workspace_type"] as const;
+
+type AuditRow = AuditLogTable & { workspace_name: string | null; workspace_type: string | null };
+
+function toEntry(row: AuditRow): AuditEntry {
   return {
     id: row.id,
     at: row.at,
     companyId: row.company_id,
     workspaceId: row.workspace_id,
+    workspace:
+      row.workspace_id && row.workspace_name ? { id: row.workspace_id, name: row.workspace_name, productType: row.workspace_type ?? "Migration" } : null,
     userId: row.user_id,
     userName: row.user_name,
     action: row.action as AuditAction,
@@ -88,9 +102,10 @@ function toEntry(row: AuditLogTable): AuditEntry {
 /** A page of entries, newest first, filtered in SQL. */
 export async function searchAudit(db: Kysely<Database>, q: AuditQuery) {
   const rows = await filtered(db, q)
-    .selectAll()
-    .orderBy("at", "desc")
-    .orderBy("id", "desc")
+    .selectAll("audit_log")
+    .select(entryColumns)
+    .orderBy("audit_log.at", "desc")
+    .orderBy("audit_log.id", "desc")
     .limit(q.pageSize)
     .offset((q.page - 1) * q.pageSize)
     .execute();
@@ -106,12 +121,12 @@ export async function searchAudit(db: Kysely<Database>, q: AuditQuery) {
 export async function* auditBatches(db: Kysely<Database>, q: Omit<AuditQuery, "page" | "pageSize">, batch = 1000): AsyncGenerator<AuditEntry[]> {
   let after: { at: string; id: string } | undefined;
   for (;;) {
-    let query = filtered(db, q).selectAll();
+    let query = filtered(db, q).selectAll("audit_log").select(entryColumns);
     if (after) {
       const { at, id } = after;
-      query = query.where((eb) => eb.or([eb("at", "<", at), eb.and([eb("at", "=", at), eb("id", "<", id)])]));
+      query = query.where((eb) => eb.or([eb("audit_log.at", "<", at), eb.and([eb("audit_log.at", "=", at), eb("audit_log.id", "<", id)])]));
     }
-    const rows = await query.orderBy("at", "desc").orderBy("id", "desc").limit(batch).execute();
+    const rows = await query.orderBy("audit_log.at", "desc").orderBy("audit_log.id", "desc").limit(batch).execute();
     if (rows.length === 0) return;
     yield rows.map(toEntry);
     if (rows.length < batch) return;

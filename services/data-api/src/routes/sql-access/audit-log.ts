@@ -18,7 +18,7 @@ const list = createRoute({
   tags,
   summary: "The audit log (Additional Options: SuperAdmin, Support), newest first",
   description:
-    "Filtered by company, user, action, date range (UTC days, inclusive) and target text, paged in SQL. `retentionDays`: how long entries are kept (AUDIT_RETENTION_DAYS).",
+    "Filtered by company, user, workspace (id or part of its name), action, date range (UTC days, inclusive) and target text, paged in SQL. `retentionDays`: how long entries are kept (AUDIT_RETENTION_DAYS).",
   request: { query: auditQuerySchema },
   responses: { 200: jsonContent(auditPageSchema, "A page of entries."), ...errors },
 });
@@ -32,10 +32,32 @@ const csv = createRoute({
   responses: { 200: { description: "text/csv", content: { "text/csv": { schema: z.string() } } }, ...errors },
 });
 
-export const AUDIT_CSV_HEADER = ["at", "company_id", "workspace_id", "user_id", "user_name", "action", "target", "summary", "reason"] as const;
+export const AUDIT_CSV_HEADER = [
+  "at",
+  "company_id",
+  "workspace_id",
+  "workspace_name",
+  "user_id",
+  "user_name",
+  "action",
+  "target",
+  "summary",
+  "reason",
+] as const;
 
 function csvRow(e: AuditEntry): string {
-  return csvLine([e.at, e.companyId ?? "", e.workspaceId ?? "", e.userId, e.userName ?? "", e.action, e.target, JSON.stringify(e.summary), e.reason ?? ""]);
+  return csvLine([
+    e.at,
+    e.companyId ?? "",
+    e.workspaceId ?? "",
+    e.workspace?.name ?? "",
+    e.userId,
+    e.userName ?? "",
+    e.action,
+    e.target,
+    JSON.stringify(e.summary),
+    e.reason ?? "",
+  ]);
 }
 
 /** SuperAdmin and Support see every company's entries; nobody else reads the log. */

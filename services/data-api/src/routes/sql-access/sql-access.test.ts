@@ -226,7 +226,7 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("SQL access 
     });
     expect(csv.headers.get("content-type")).toContain("text/csv");
     const lines = (await csv.text()).trim().split("\r\n");
-    expect(lines[0]).toBe("at,company_id,workspace_id,user_id,user_name,action,target,summary,reason");
+    expect(lines[0]).toBe("at,company_id,workspace_id,workspace_name,user_id,user_name,action,target,summary,reason");
     expect(lines).toHaveLength(8);
     expect(lines[1]).toContain("sql_credential.revoked");
     expect(lines[1]).toContain("gateway retired");
@@ -422,6 +422,38 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("the audit l
         summary: { path: "/api/v1/projects", name: "Audited", applicationId, sourceType: "BackUp" },
       }),
     );
+  });
+
+  it("names each entry's project as it is called now, and finds a project's entries by part of its name or by its id", async () => {
+    const owner = await api.tokenFor(USERS.clientAdmin);
+    const admin = await api.tokenFor(USERS.superAdmin);
+    const applicationId = (await makeApplication(api, birch.id)).id;
+    const project = (
+      await api.send("POST", "/api/v1/projects", owner, { companyId: birch.id, applicationId, name: "Quarterly ledger", sourceType: "FlatFile" })
+    ).body;
+    const made = (await api.send("POST", "/api/v1/projects", owner, { companyId: birch.id, applicationId, name: "Fleet register", sourceType: "FlatFile" }))
+      .body;
+    const other = (await api.send("PATCH", `/api/v1/projects/${made.id}`, owner, { version: made.version, description: "Vans" })).body;
+    const renamed = await api.send("PATCH", `/api/v1/projects/${project.id}`, owner, { version: project.version, name: "Quarterly ledger 2026" });
+    expect(renamed.status).toBe(200);
+    await api.send("POST", `/api/v1/projects/${project.id}/templates`, owner, { name: "Ledger", type: "Core" });
+
+    // By part of its current name, in any case, or by its id: its rename and its template, none of the other project's.
+    for (const named of ["LEDGER 2026", project.id]) {
+      const log = await api.get(`/api/v1/audit-log?workspace=${encodeURIComponent(named)}&pageSize=100`, admin);
+      expect(log.status).toBe(200);
+      expect(log.body.items.map((e: { target: string }) => e.target)).toEqual(["POST /api/v1/projects/:id/templates", "PATCH /api/v1/projects/:id"]);
+      for (const entry of log.body.items) expect(entry.workspace).toEqual({ id: project.id, name: "Quarterly ledger 2026", productType: "Migration" });
+    }
+    expect((await api.get(`/api/v1/audit-log?workspace=fleet`, admin)).body.items).toEqual([
+      expect.objectContaining({ workspaceId: other.id, workspace: { id: other.id, name: "Fleet register", productType: "Migration" } }),
+    ]);
+    expect((await api.get(`/api/v1/audit-log?workspace=nothing+called+this`, admin)).body.total).toBe(0);
+    // The export says the project's name beside its id.
+    const csv = await api.app.request(`/api/v1/audit-log.csv?workspace=fleet`, { headers: { authorization: `Bearer ${admin}` } });
+    const lines = (await csv.text()).trim().split("\r\n");
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toContain(`,${other.id},Fleet register,`);
   });
 
   it("says how many days its entries are kept (AUDIT_RETENTION_DAYS), for the page to tell its readers", async () => {
