@@ -55,3 +55,50 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "job.cancel_requested": "Job cancel asked",
   "api.write": "Other change",
 };
+
+/**
+ * What an "Other change" was, in words, by its route (the entry's target, "POST /api/v1/projects/:id/run"):
+ * the writes a support person looks for when a client asks who changed their data. The route after a
+ * workspace's base (projects, audit-projects, mapping-projects) or at the top, its parameters as ":".
+ */
+const AUDIT_WRITE_LABELS: Record<string, string> = {
+  "POST /": "{Noun} created",
+  "PATCH /:": "{Noun} details or status changed",
+  "POST /:/upload-type": "Upload type chosen",
+  "PUT /:/users/:": "{Noun} access given or changed",
+  "DELETE /:/users/:": "{Noun} access taken away",
+  "POST /:/try-create-databases": "Databases creation started",
+  "POST /:/updateFlatFileParameters": "Flat-file settings changed",
+  "POST /:/flat-file/loads": "Flat-file load started",
+  "POST /:/backups": "Backup started",
+  "POST /:/comparisons": "Comparison started",
+  "POST /:/run": "Run started",
+  "POST /:/data-dictionary/:/assign": "Data dictionary assigned",
+  "POST /:/data-dictionary/tables": "Dictionary table added",
+  "PATCH /:/data-dictionary/tables": "Dictionary table changed",
+  "DELETE /:/data-dictionary/tables/:": "Dictionary table removed",
+  "POST /:/data-dictionary/bulk-uploads/:/apply": "Dictionary file applied",
+  "POST /:/templates": "Template added",
+  "POST /:/templates/assign": "Templates assigned",
+  "PATCH /:/templates/:": "Template changed",
+  "DELETE /:/templates/:": "Template removed",
+  "POST /:/templates/:/status": "Template status changed",
+  "POST /:/templates/:/move": "Template moved",
+  "POST /:/templates/:/levels": "Level added",
+  "PATCH /:/templates/:/levels/:": "Level renamed",
+  "DELETE /:/templates/:/levels/:": "Level deleted",
+  "POST /:/templates/:/levels/:/scripts": "Script added",
+  "PUT /:/templates/:/scripts/:": "Script saved (a new version)",
+  "PATCH /:/templates/:/scripts/:": "Script renamed",
+  "DELETE /:/templates/:/scripts/:": "Script deleted",
+  "POST /:/templates/:/scripts/:/versions/:/restore": "Earlier script version restored",
+};
+const WORKSPACE_ROUTE = /^(POST|PUT|PATCH|DELETE) \/api\/v1\/(projects|audit-projects|mapping-projects)(\/.*)?$/;
+const WORKSPACE_NOUNS: Record<string, string> = { projects: "Project", "audit-projects": "Configuration", "mapping-projects": "Mapping project" };
+
+/** An "Other change" in words ("Run started"), or null for a route the log has no words for. */
+export function auditWriteLabel(target: string): string | null {
+  const route = WORKSPACE_ROUTE.exec(target);
+  const label = route && AUDIT_WRITE_LABELS[`${route[1]} /${(route[3] ?? "").slice(1).replace(/:[A-Za-z]+/g, ":")}`];
+  return label ? label.replace("{Noun}", WORKSPACE_NOUNS[route[2]!]!) : null;
+}

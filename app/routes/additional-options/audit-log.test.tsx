@@ -26,7 +26,7 @@ describe("the audit log page", () => {
 
 describe("the audit log's project", () => {
   const page = "/additional-options/audit-log";
-  const entry = (workspace: { id: string; name: string; productType: string } | null) => ({
+  const entry = (workspace: { id: string; name: string; productType: string } | null, target = "POST /api/v1/projects/:id/run") => ({
     id: `e-${workspace?.id ?? "none"}`,
     at: "2026-11-20T09:30:00.000Z",
     companyId: "birch",
@@ -35,7 +35,7 @@ describe("the audit log's project", () => {
     userId: "u1",
     userName: "Ann Analyst",
     action: "api.write",
-    target: "POST /api/v1/projects/:id/run",
+    target,
     summary: {},
     reason: null,
   });
@@ -44,8 +44,8 @@ describe("the audit log's project", () => {
     log: {
       items: [
         entry({ id: "p1", name: "Quarterly ledger", productType: "Migration" }),
-        entry({ id: "c1", name: "Monthly payroll", productType: "Onboarding" }),
-        entry(null),
+        entry({ id: "c1", name: "Monthly payroll", productType: "Onboarding" }, "PUT /api/v1/audit-projects/:id/templates/:templateId/scripts/:scriptId"),
+        entry(null, "POST /api/v1/applications"),
       ],
       total: 3,
       page: 1,
@@ -62,6 +62,11 @@ describe("the audit log's project", () => {
     expect(html).toMatch(
       /<a [^>]*href="\/onboarding\/configurations\/c1\/details\?companyId=birch"[^>]*>Monthly payroll<span[^>]*> \(configuration\)<\/span><\/a>/,
     );
+  });
+
+  it("says what an other change was in words when its route is one a support person looks for: a run, a script's new version", () => {
+    const actions = [...html.matchAll(/<tr[^>]*>(?:<td[^>]*>.*?<\/td>){4}<td[^>]*>(.*?)<\/td>/g)].map((m) => m[1]);
+    expect(actions).toEqual(["Run started", "Script saved (a new version)", "Other change"]);
   });
 
   it("filters by project, by name or id, kept in the URL with the other filters", () => {

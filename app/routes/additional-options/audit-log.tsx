@@ -1,5 +1,5 @@
 import { Form, Link } from "react-router";
-import { AUDIT_ACTION_LABELS, AUDIT_ACTIONS } from "../../../contracts/values/sql-access";
+import { AUDIT_ACTION_LABELS, AUDIT_ACTIONS, auditWriteLabel } from "../../../contracts/values/sql-access";
 import { control } from "~/components/forms/fields";
 import { formatCountOf, formatTimestamp } from "~/components/projects/format";
 import { buttonVariants } from "~/components/ui/button";
@@ -101,7 +101,8 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
           </h1>
           <p className="mt-1 max-w-3xl text-sm text-muted-foreground">
             Every change made through the data API, with who made it and when: SQL access, webhooks, force-unlocks, restores, undos and cancels with what
-            changed and why, every other change by its route. Entries are kept for {formatCountOf(log.retentionDays, "day")} and never changed.
+            changed and why; loads, runs, backups and the changes of templates and scripts in words; every other change by its route. Entries are kept for{" "}
+            {formatCountOf(log.retentionDays, "day")} and never changed.
           </p>
         </div>
         <DownloadLink to={href(`${PATH}.csv`, query)} className={buttonVariants({ variant: "outline" })}>
@@ -210,7 +211,7 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
                       <WorkspaceCell entry={e} />
                     </TableCell>
                     <TableCell>{e.userName ?? e.userId}</TableCell>
-                    <TableCell>{AUDIT_ACTION_LABELS[e.action]}</TableCell>
+                    <TableCell>{(e.action === "api.write" && auditWriteLabel(e.target)) || AUDIT_ACTION_LABELS[e.action]}</TableCell>
                     <TableCell>{e.target}</TableCell>
                     <TableCell className="max-w-md text-xs break-words">{summaryText(e.summary)}</TableCell>
                     <TableCell>{e.reason ?? ""}</TableCell>

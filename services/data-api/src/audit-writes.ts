@@ -70,6 +70,12 @@ export function deferAudit(): void {
   if (entry) entry.deferred = true;
 }
 
+/** What the entry says beside the body's fields, for a write whose body is no JSON (a load's file, table and mode). */
+export function noteAudit(extra: Record<string, unknown>): void {
+  const entry = open();
+  if (entry) entry.extra = { ...entry.extra, ...extra };
+}
+
 /** Inside the transaction that makes the change: the request's entry is written by it, with `extra` (a job's id). */
 export function claimAudit(extra: Record<string, unknown> = {}): void {
   const entry = open();

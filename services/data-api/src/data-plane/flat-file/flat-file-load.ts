@@ -4,10 +4,11 @@
  * load's history entry records what happened, with every rejected row. A migration project's first
  * load moves it from "Setup: load source data" to "Setup: assign templates".
  */
-import { deferAudit } from "../../audit-writes.ts";
+import { deferAudit, noteAudit } from "../../audit-writes.ts";
 import fs from "node:fs";
 import type { Job, FlatFileParameters } from "../../../../../contracts/projects.ts";
 import type { LoadForm } from "../../../../../contracts/loads.ts";
+import { LOAD_MODE_LABELS } from "../../../../../contracts/values/loads.ts";
 import type { Table } from "../../../../../contracts/dictionary.ts";
 import type { WorkspaceKind } from "../../../../../contracts/workspaces.ts";
 import { JobCancelledError, JobInputRefusedError, startJob, type JobContext } from "../../jobs/start-job.ts";
@@ -69,8 +70,10 @@ export async function startFlatFileLoad(deps: BackupDeps, kind: WorkspaceKind, i
     if (!skipped) return message;
     return message ? `${message}${/[.!?]$/.test(message) ? "" : "."} ${skipped}` : skipped;
   };
-  // The request's audit entry is the job's start, not this entry (deleted again when the start is refused).
+  // The request's audit entry is the job's start, not this entry (deleted again when the start is refused);
+  // its multipart form is no JSON body the entry could read: it says what is loaded, where and how.
   deferAudit();
+  noteAudit({ file: names.fileName, table: names.tableName, mode: LOAD_MODE_LABELS[input.form.mode] });
   const loadId = await insertLoad(db, {
     projectId: input.projectId,
     fileName: names.fileName,

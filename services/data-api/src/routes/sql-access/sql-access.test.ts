@@ -4,6 +4,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_COMPANIES } from "../../../../../scripts/demo-data.ts";
 import type { IssuedSqlCredential, SqlCredential } from "../../../../../contracts/sql-access.ts";
+import { auditWriteLabel } from "../../../../../contracts/values/sql-access.ts";
 import { TEST_DATABASE_KINDS, TEST_POSTGRES_ADMIN_URL, testSessionUrl } from "../../../../shared/testing/databases.ts";
 import { asProjectOwner } from "../../data-plane/project-databases.ts";
 import { SQL_CREDENTIAL_GONE_MESSAGE } from "../workspaces/sql-permissions.ts";
@@ -414,6 +415,13 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("the audit l
         }),
       ]),
     );
+    // Each in words, as the audit log page says it.
+    expect(ours.map((e: { target: string }) => auditWriteLabel(e.target))).toEqual(
+      expect.arrayContaining(["Template removed", "Template added", "Project details or status changed"]),
+    );
+    expect(auditWriteLabel("POST /api/v1/projects")).toBe("Project created");
+    expect(auditWriteLabel("POST /api/v1/audit-projects/:id/run")).toBe("Run started");
+    expect(auditWriteLabel("POST /api/v1/webhooks")).toBeNull();
     // The create, with the company and the fields its body gave.
     expect(log.body.items).toContainEqual(
       expect.objectContaining({

@@ -3,6 +3,7 @@ import path from "node:path";
 import ExcelJS from "exceljs";
 import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import type { HistoryEntry, Load } from "../../../../../contracts/loads.ts";
+import { auditWriteLabel } from "../../../../../contracts/values/sql-access.ts";
 import type { FlatFileParameters, Job, Project } from "../../../../../contracts/projects.ts";
 import { DEMO_COMPANIES } from "../../../../../scripts/demo-data.ts";
 import { TEST_DATABASE_KINDS, TEST_POSTGRES_ADMIN_URL } from "../../../../shared/testing/databases.ts";
@@ -915,17 +916,25 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
     expect(second.body.errors[0]).toMatch(/locked \(FlatFileCreation\)/);
     release();
     await api.jobs.idle();
-    // The audit log has the load that started, with its job; the refused one left no entry.
+    // The audit log has the load that started, with its job, what it loaded where and how, in words; the refused one left no entry.
     const audit = await api.get(
       `/api/v1/audit-log?action=api.write&companyId=${birch.id}&contains=flat-file&pageSize=100`,
       await api.tokenFor(USERS.superAdmin),
     );
-    expect(audit.body.items.filter((e: { workspaceId: string }) => e.workspaceId === project.id)).toEqual([
+    const loads = audit.body.items.filter((e: { workspaceId: string }) => e.workspaceId === project.id);
+    expect(loads).toEqual([
       expect.objectContaining({
         target: "POST /api/v1/projects/:id/flat-file/loads",
-        summary: { path: `/api/v1/projects/${project.id}/flat-file/loads`, jobId: first.body.jobId },
+        summary: {
+          path: `/api/v1/projects/${project.id}/flat-file/loads`,
+          file: "a.csv",
+          table: "Customers",
+          mode: "Replace the table's rows",
+          jobId: first.body.jobId,
+        },
       }),
     ]);
+    expect(auditWriteLabel(loads[0].target)).toBe("Flat-file load started");
 
     const stranger = await api.tokenFor(USERS.viewer);
     expect((await upload(project, { name: "a.csv", text: "CustomerId,Code\n1,A\n" }, {}, { token: stranger })).status).toBe(404);
