@@ -76,6 +76,12 @@ export function noteAudit(extra: Record<string, unknown>): void {
   if (entry) entry.extra = { ...entry.extra, ...extra };
 }
 
+/** The workspace a create made, inside its transaction: its entry names it, as a change of it would. */
+export function auditWorkspace(id: string): void {
+  const entry = open();
+  if (entry && !entry.workspaceId) entry.workspaceId = id;
+}
+
 /** Inside the transaction that makes the change: the request's entry is written by it, with `extra` (a job's id). */
 export function claimAudit(extra: Record<string, unknown> = {}): void {
   const entry = open();

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { auditWorkspace } from "../audit-writes.ts";
 import { sql, type Kysely, type Selectable } from "kysely";
 import type { PAGE_SIZES } from "../../../../contracts/common.ts";
 import type { FlatFileParameters, ProjectStatus, PROJECT_SORTS, SOURCE_TYPES, UPLOAD_TYPES } from "../../../../contracts/projects.ts";
@@ -124,6 +125,8 @@ export async function insertWorkspace(trx: Kysely<Database>, kind: WorkspaceKind
     { companyId: input.companyId, applicationId: input.applicationId, projectId: id, name: input.name, description: null, userId: input.userId },
     now,
   );
+  // The request's audit entry, written by this transaction, names the workspace it made.
+  auditWorkspace(id);
   return id;
 }
 

@@ -392,7 +392,7 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("the audit l
     const ours = log.body.items.filter((e: { workspaceId: string | null }) => e.workspaceId === project.id);
     // Each change with its before and after, beside the workspace and company its path names; the
     // stale PATCH (refused, rolled back) is not there.
-    expect(ours).toHaveLength(4);
+    expect(ours).toHaveLength(5);
     expect(ours).toEqual(
       expect.arrayContaining([
         expect.objectContaining({
@@ -422,8 +422,8 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("the audit l
     expect(auditWriteLabel("POST /api/v1/projects")).toBe("Project created");
     expect(auditWriteLabel("POST /api/v1/audit-projects/:id/run")).toBe("Run started");
     expect(auditWriteLabel("POST /api/v1/webhooks")).toBeNull();
-    // The create, with the company and the fields its body gave.
-    expect(log.body.items).toContainEqual(
+    // The create, with the company, the workspace it made and the fields its body gave.
+    expect(ours).toContainEqual(
       expect.objectContaining({
         target: "POST /api/v1/projects",
         companyId: birch.id,
@@ -439,22 +439,29 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("the audit l
     const project = (
       await api.send("POST", "/api/v1/projects", owner, { companyId: birch.id, applicationId, name: "Quarterly ledger", sourceType: "FlatFile" })
     ).body;
-    const made = (await api.send("POST", "/api/v1/projects", owner, { companyId: birch.id, applicationId, name: "Fleet register", sourceType: "FlatFile" }))
+    const other = (await api.send("POST", "/api/v1/projects", owner, { companyId: birch.id, applicationId, name: "Fleet register", sourceType: "FlatFile" }))
       .body;
-    const other = (await api.send("PATCH", `/api/v1/projects/${made.id}`, owner, { version: made.version, description: "Vans" })).body;
     const renamed = await api.send("PATCH", `/api/v1/projects/${project.id}`, owner, { version: project.version, name: "Quarterly ledger 2026" });
     expect(renamed.status).toBe(200);
     await api.send("POST", `/api/v1/projects/${project.id}/templates`, owner, { name: "Ledger", type: "Core" });
 
-    // By part of its current name, in any case, or by its id: its rename and its template, none of the other project's.
+    // By part of its current name, in any case, or by its id: its creation, its rename and its template, none of the other project's.
     for (const named of ["LEDGER 2026", project.id]) {
       const log = await api.get(`/api/v1/audit-log?workspace=${encodeURIComponent(named)}&pageSize=100`, admin);
       expect(log.status).toBe(200);
-      expect(log.body.items.map((e: { target: string }) => e.target)).toEqual(["POST /api/v1/projects/:id/templates", "PATCH /api/v1/projects/:id"]);
+      expect(log.body.items.map((e: { target: string }) => e.target)).toEqual([
+        "POST /api/v1/projects/:id/templates",
+        "PATCH /api/v1/projects/:id",
+        "POST /api/v1/projects",
+      ]);
       for (const entry of log.body.items) expect(entry.workspace).toEqual({ id: project.id, name: "Quarterly ledger 2026", productType: "Migration" });
     }
     expect((await api.get(`/api/v1/audit-log?workspace=fleet`, admin)).body.items).toEqual([
-      expect.objectContaining({ workspaceId: other.id, workspace: { id: other.id, name: "Fleet register", productType: "Migration" } }),
+      expect.objectContaining({
+        target: "POST /api/v1/projects",
+        workspaceId: other.id,
+        workspace: { id: other.id, name: "Fleet register", productType: "Migration" },
+      }),
     ]);
     expect((await api.get(`/api/v1/audit-log?workspace=nothing+called+this`, admin)).body.total).toBe(0);
     // The export says the project's name beside its id.
