@@ -496,6 +496,16 @@ for (const javaScriptEnabled of [true, false]) {
       await inRunOrder.getByRole("link", { name: "Remove template Slow" }).click();
       const confirmation = page.getByRole("region", { name: "Delete template Slow?" });
       await expect(confirmation).toContainText("It was made here and exists nowhere else");
+      // It takes the focus on its heading, above the table whose row link opened it.
+      await expect(confirmation.getByRole("heading", { name: "Delete template Slow?" })).toBeFocused();
+      if (javaScriptEnabled) {
+        // Escape closes it as Cancel does, the focus back on the link that opened it.
+        await page.keyboard.press("Escape");
+        await expect(confirmation).toHaveCount(0);
+        await expect(inRunOrder.getByRole("link", { name: "Remove template Slow" })).toBeFocused();
+        await page.keyboard.press("Enter");
+        await expect(confirmation.getByRole("heading", { name: "Delete template Slow?" })).toBeFocused();
+      }
       await confirmation.getByRole("link", { name: "Cancel" }).click();
       await expect(page.getByRole("region", { name: "Delete template Slow?" })).toHaveCount(0);
       await expect(inRunOrder.getByRole("link", { name: "Slow", exact: true })).toBeVisible();
