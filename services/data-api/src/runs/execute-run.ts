@@ -22,6 +22,7 @@ import { inTransaction } from "../repositories/db-helpers.ts";
 import { finishSteps, setTableCounts, startStep, type PlannedStep, type StepResult } from "../repositories/runs.ts";
 import { positionOf } from "../templates/sql-check.ts";
 import { ScriptQuery } from "./script-query.ts";
+import { failureMessage } from "../data-plane/server-lost.ts";
 
 export type RunInput = {
   runId: string;
@@ -253,7 +254,8 @@ export async function executeRun(
             ? positionOf(step.sql, Math.max(0, Number(e.position) - 1 - prefix.length)).line
             : await lineOfStatement(step.sql, query.completed - (test ? 1 : 0));
           const cancelled = options.signal.aborted;
-          const message = cancelled ? "Cancelled while it ran: rolled back." : (e.message ?? String(err));
+          // A server that went away is said as that, not in its words (server-lost.ts); a script's own error as PostgreSQL gave it.
+          const message = cancelled ? "Cancelled while it ran: rolled back." : failureMessage(err);
           await recorder.record(position, {
             status: "Failed",
             rowsAffected: null,

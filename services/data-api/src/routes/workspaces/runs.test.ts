@@ -3,7 +3,8 @@ import { DEMO_COMPANIES } from "../../../../../scripts/demo-data.ts";
 import type { RunDetails, RunStep } from "../../../../../contracts/runs.ts";
 import type { Template } from "../../../../../contracts/templates.ts";
 import { TEST_DATABASE_KINDS, TEST_POSTGRES_ADMIN_URL } from "../../../../shared/testing/databases.ts";
-import { asProjectOwner } from "../../data-plane/project-databases.ts";
+import { asProjectOwner, databaseNameOf } from "../../data-plane/project-databases.ts";
+import { SERVER_LOST_MESSAGE } from "../../data-plane/server-lost.ts";
 import { TEST_DATABASE_SERVER, USERS, createTestApi, type TestApi } from "../../testing/harness.ts";
 import { addProjectTable, column, loadableProject, makeApplication, makeMappingProject, makeProject } from "../../testing/project-fixtures.ts";
 import { recoverInterruptedJobs } from "../../jobs/recover.ts";
@@ -350,6 +351,26 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("runs on %s"
       await api.send("POST", `/api/v1/projects/${project.id}/jobs/${started.body.run.jobId as string}/cancel`, owner);
       await finished(project.id, started.body.run.id);
     }
+  }, 30_000);
+
+  it("a run whose database server went away says so on the run and its script, and keeps nothing of that script", async () => {
+    const { project } = await projectWith([{ name: "Sleepy", sql: `insert into destination."Orders" values (1, 'x');\nselect pg_sleep(60);` }]);
+    const started = await start(project.id, { type: "Full" });
+    const runPath = `/api/v1/projects/${project.id}/runs/${started.body.run.id}`;
+    await vi.waitFor(async () => expect((await api.get(runPath, owner)).body.steps[0].status).toBe("Started"), { timeout: 5_000 });
+    // As PostgreSQL does to every session when it stops or is killed: the run's own session is ended.
+    await api.dataPlane.withAdmin(TEST_DATABASE_SERVER, "postgres", (client) =>
+      client.query(`select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and query like '%pg_sleep(60)%' and pid <> pg_backend_pid()`, [
+        databaseNameOf(project.id),
+      ]),
+    );
+    const run = await finished(project.id, started.body.run.id);
+    // In words a user reads, not pg's ("terminating connection due to administrator command").
+    expect(run).toMatchObject({ status: "ERROR", message: `Script Sleepy failed at line 2: ${SERVER_LOST_MESSAGE}` });
+    expect(run.steps[0]).toMatchObject({ status: "Failed", error: SERVER_LOST_MESSAGE });
+    const orders = await asProjectOwner(api.dataPlane, TEST_DATABASE_SERVER, project.id, (c) => c.query(`select count(*)::int as n from destination."Orders"`));
+    expect(orders.rows[0].n).toBe(0);
+    expect((await api.get(`/api/v1/projects/${project.id}`, owner)).body).toMatchObject({ isLocked: false });
   }, 30_000);
 
   it("a force unlock ends the run with its reason, at once, and stops its statement", async () => {
