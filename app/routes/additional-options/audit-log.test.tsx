@@ -26,7 +26,11 @@ describe("the audit log page", () => {
 
 describe("the audit log's project", () => {
   const page = "/additional-options/audit-log";
-  const entry = (workspace: { id: string; name: string; productType: string } | null, target = "POST /api/v1/projects/:id/run") => ({
+  const entry = (
+    workspace: { id: string; name: string; productType: string } | null,
+    target = "POST /api/v1/projects/:id/run",
+    summary: Record<string, unknown> = { runId: "r1" },
+  ) => ({
     id: `e-${workspace?.id ?? "none"}`,
     at: "2026-11-20T09:30:00.000Z",
     companyId: "birch",
@@ -36,7 +40,7 @@ describe("the audit log's project", () => {
     userName: "Ann Analyst",
     action: "api.write",
     target,
-    summary: {},
+    summary,
     reason: null,
   });
   const html = renderPage(page, `${page}?companyId=acme&project=ledger`, AuditLog, {
@@ -44,10 +48,11 @@ describe("the audit log's project", () => {
     log: {
       items: [
         entry({ id: "p1", name: "Quarterly ledger", productType: "Migration" }),
-        entry({ id: "c1", name: "Monthly payroll", productType: "Onboarding" }, "PUT /api/v1/audit-projects/:id/templates/:templateId/scripts/:scriptId"),
+        entry({ id: "c1", name: "Monthly payroll", productType: "Onboarding" }, "PUT /api/v1/audit-projects/:id/templates/:templateId/scripts/:scriptId", {}),
+        entry({ id: "c1", name: "Monthly payroll", productType: "Onboarding" }, "POST /api/v1/audit-projects/:id/flat-file/loads", { loadId: "l1" }),
         entry(null, "POST /api/v1/applications"),
       ],
-      total: 3,
+      total: 4,
       page: 1,
       pageSize: 25,
       retentionDays: 365,
@@ -66,7 +71,13 @@ describe("the audit log's project", () => {
 
   it("says what an other change was in words when its route is one a support person looks for: a run, a script's new version", () => {
     const actions = [...html.matchAll(/<tr[^>]*>(?:<td[^>]*>.*?<\/td>){4}<td[^>]*>(.*?)<\/td>/g)].map((m) => m[1]);
-    expect(actions).toEqual(["Run started", "Script saved (a new version)", "Other change"]);
+    expect(actions).toEqual(["Run started", "Script saved (a new version)", "Flat-file load started", "Other change"]);
+  });
+
+  it("links a run's and a load's entry to the run's and the load's page, in the entry's company", () => {
+    expect(html).toMatch(/<a [^>]*href="\/migration\/projects\/p1\/templates\/run-history\/r1\/details\?companyId=birch"[^>]*>Run details<\/a>/);
+    expect(html).toMatch(/<a [^>]*href="\/onboarding\/configurations\/c1\/databases\/history\/l1\/details\?companyId=birch"[^>]*>Load details<\/a>/);
+    expect(html.match(/>(Run|Load) details</g)).toHaveLength(2);
   });
 
   it("filters by project, by name or id, kept in the URL with the other filters", () => {

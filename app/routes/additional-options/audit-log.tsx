@@ -62,8 +62,30 @@ function HintedFilter({ id, name, label, value, children }: { id: string; name: 
   );
 }
 
+type Entry = Route.ComponentProps["loaderData"]["log"]["items"][number];
+
+/** The page of the run or load an entry started, in the entry's company: which scripts and versions ran, which rows came. */
+function WorkAbout({ entry }: { entry: Entry }) {
+  const ws = entry.workspace && workspaceOfProductType(entry.workspace.productType);
+  if (!entry.workspace || !ws) return null;
+  const { runId, loadId } = entry.summary;
+  const page = workspacePaths(ws).page;
+  const [label, path] =
+    typeof runId === "string"
+      ? ["Run details", page(entry.workspace.id, `templates/run-history/${encodeURIComponent(runId)}/details`)]
+      : typeof loadId === "string"
+        ? ["Load details", workspacePaths(ws).databases.entry(entry.workspace.id, loadId)]
+        : [null, null];
+  if (!label) return null;
+  return (
+    <Link to={companyHref(path, entry.companyId)} className="mt-1 block text-brand hover:underline">
+      {label}
+    </Link>
+  );
+}
+
 /** The project an entry is about, by name, linked to its page in its company; "(deleted)" once it is gone. */
-function WorkspaceCell({ entry }: { entry: Route.ComponentProps["loaderData"]["log"]["items"][number] }) {
+function WorkspaceCell({ entry }: { entry: Entry }) {
   if (!entry.workspaceId) return null;
   const ws = entry.workspace && workspaceOfProductType(entry.workspace.productType);
   if (!entry.workspace || !ws) return <span className="text-muted-foreground">(deleted)</span>;
@@ -212,7 +234,10 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
                     </TableCell>
                     <TableCell>{e.userName ?? e.userId}</TableCell>
                     <TableCell>{(e.action === "api.write" && auditWriteLabel(e.target)) || AUDIT_ACTION_LABELS[e.action]}</TableCell>
-                    <TableCell>{e.target}</TableCell>
+                    <TableCell>
+                      {e.target}
+                      <WorkAbout entry={e} />
+                    </TableCell>
                     <TableCell className="max-w-md text-xs break-words">{summaryText(e.summary)}</TableCell>
                     <TableCell>{e.reason ?? ""}</TableCell>
                   </TableRow>

@@ -3,7 +3,7 @@
  * recorded with the run before the job starts, a Full run's preflight first; then one job step
  * executes the scripts (execute-run.ts) and the run's result is written as the job ends.
  */
-import { deferAudit } from "../audit-writes.ts";
+import { deferAudit, noteAudit } from "../audit-writes.ts";
 import { MAPS_SCHEMA, mapTableName, refreshValueMapTables, translatedColumnsOf } from "../data-plane/value-map-tables.ts";
 import type { Kysely } from "kysely";
 import type { PreflightProblem, RunStatus } from "../../../../contracts/runs.ts";
@@ -84,6 +84,8 @@ export async function startRun(
     userName: target.userName,
     steps,
   });
+  // The entry names the run: the audit log links it to the run's page (its scripts, versions and rows).
+  noteAudit({ runId });
   let status: RunStatus = "SUCCESS";
   // The job's own message says nothing was kept: true of a Test run, not of a Full one's earlier scripts.
   const runFailure = (error: unknown) => (error instanceof JobCancelledError ? RUN_CANCELLED_MESSAGE[request.type] : failureMessage(error));

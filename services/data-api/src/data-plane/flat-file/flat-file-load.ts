@@ -85,6 +85,8 @@ export async function startFlatFileLoad(deps: BackupDeps, kind: WorkspaceKind, i
     now: new Date(),
     message: skipped,
   });
+  // …and which entry of the history it is: the audit log links it to the load's page (its rows, its rejections).
+  noteAudit({ loadId });
   // Asynchronous: unlinking files of gigabytes takes the file system a while, never the event loop's.
   const removeFiles = input.discard ?? (() => Promise.all(files.map((f) => fs.promises.rm(f.file.path, { force: true }))).then(() => undefined));
   const tableOf = (file: number) => files[file]!.table.name;

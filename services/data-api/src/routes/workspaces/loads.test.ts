@@ -930,6 +930,7 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
           file: "a.csv",
           table: "Customers",
           mode: "Replace the table's rows",
+          loadId: first.body.load.id,
           jobId: first.body.jobId,
         },
       }),

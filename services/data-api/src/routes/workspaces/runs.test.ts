@@ -70,6 +70,11 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("runs on %s"
     expect(run.tables.find((t) => t.table === "Customers")).toMatchObject({ rowsBefore: 0, rows: 3, previousRows: null });
     expect(await destinationCustomers(project.id)).toBe(3);
     expect((await api.get(`/api/v1/projects/${project.id}`, owner)).body).toMatchObject({ status: "Active", isLocked: false });
+    // The audit log's entry of the start names the run, for its page to be reached from there.
+    const audit = await api.get(`/api/v1/audit-log?workspace=${project.id}&contains=%2Frun`, await api.tokenFor(USERS.superAdmin));
+    expect(audit.body.items).toEqual([
+      expect.objectContaining({ target: "POST /api/v1/projects/:id/run", summary: expect.objectContaining({ type: "Full", runId: run.id, jobId: run.jobId }) }),
+    ]);
   });
 
   it("counts the rows a create table … as and a select … into stored as rows changed, in a Test run and a Full one; a plain select's rows are not", async () => {
