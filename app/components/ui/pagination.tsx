@@ -1,10 +1,12 @@
 import { Link } from "react-router";
 import { PAGE_SIZES } from "../../../contracts/values/common";
+import { formatCount } from "~/components/projects/format";
 import { Button, buttonVariants } from "~/components/ui/button";
 import { pageCount } from "~/lib/list-search";
 
 /**
- * The pagination of a list, as links (no JavaScript needed): "Page 2 of 5 · 117 projects", then
+ * The pagination of a list, as links (no JavaScript needed): "Page 2 of 5 · 117 projects" ("Page 1 of 40,000 ·
+ * 1,000,000 rows": counts grouped as every other count of rows is), then
  * Previous and Next. `href(page)` answers the list's URL at that page, keeping every other parameter.
  * Given `form` (the id of the list's GET form), Previous and Next submit it with `page` instead, so
  * what the user ticked on this page goes along (a link cannot carry it without JavaScript).
@@ -41,7 +43,7 @@ export function Pagination({
     <nav aria-label={label} className="mt-4 flex flex-wrap items-center justify-between gap-3 text-sm">
       {/* One string, one text node: React marks each boundary between text parts with a comment. */}
       {/* Past the end (an old link), "Page 999 of 1" would contradict the note above it: the count of pages instead. */}
-      <p>{`${page > pages ? `${pages} ${pages === 1 ? "page" : "pages"}` : `Page ${page} of ${pages}`} · ${total} ${total === 1 ? noun[0] : noun[1]}`}</p>{" "}
+      <p>{`${page > pages ? `${formatCount(pages)} ${pages === 1 ? "page" : "pages"}` : `Page ${formatCount(page)} of ${formatCount(pages)}`} · ${formatCount(total)} ${total === 1 ? noun[0] : noun[1]}`}</p>{" "}
       <div className="flex gap-2">
         {/* From past the end (an old link), Previous goes to the last page there is. */}
         {page > 1 ? (

@@ -64,6 +64,21 @@ describe("a run's steps", () => {
   });
 });
 
+describe("a run over a big table", () => {
+  it("writes its counts of rows grouped, as the history and the databases pages do", () => {
+    const steps = [{ ...step(1, "Completed"), rowsAffected: 1_000_000 }, step(2, "Completed")];
+    const run = runDetailsOf({
+      steps,
+      stepPage: { total: 1_200, page: 1, pageSize: 25 },
+      tables: [{ table: "Transactions", rowsBefore: 0, rows: 1_000_000, previousRows: 999_000 }],
+    });
+    const html = renderPage(page, page, RunDetailsPage, { projectId: "p1", run, canWrite: true, search, readAt: 1000 }).replace(/<!-- -->/g, "");
+    expect(html).toMatch(/<td[^>]*>1,000,000<\/td><td[^>]*>/);
+    expect(html).toMatch(/<td[^>]*>Transactions<\/td><td[^>]*>0<\/td><td[^>]*>1,000,000<\/td><td[^>]*>999,000<\/td>/);
+    expect(html).toContain("Page 1 of 48 · 1,200 steps");
+  });
+});
+
 describe("what a run's page offers", () => {
   const failed = [step(1, "Completed"), step(2, "Failed"), step(3, "Pending")];
   const rerun = /<button[^>]*>Rerun from the failed step<\/button>/;

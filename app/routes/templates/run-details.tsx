@@ -2,6 +2,7 @@ import { data, Form, Link, type UIMatch } from "react-router";
 import { ON_ERROR_LABELS, type RunStepStatus } from "../../../contracts/values/runs";
 import { formatTimestamp } from "~/components/dictionary/column-format";
 import { AutoRefresh } from "~/components/projects/job-progress";
+import { formatCount } from "~/components/projects/format";
 import { RefusalAlert } from "~/components/forms/fields";
 import { Button, buttonVariants } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
@@ -217,7 +218,7 @@ export default function RunDetails({ loaderData, actionData }: Route.ComponentPr
                 <TableCell>
                   <StepStatus status={s.status} runEnded={!running} />
                 </TableCell>
-                <TableCell className="text-right tabular-nums">{s.rowsAffected ?? ""}</TableCell>
+                <TableCell className="text-right tabular-nums">{s.rowsAffected == null ? "" : formatCount(s.rowsAffected)}</TableCell>
                 <TableCell className="text-right tabular-nums">{duration(s.durationMs)}</TableCell>
                 <TableCell className="text-sm">
                   {s.error ? <p className="text-destructive">{s.errorLine ? `Line ${s.errorLine}: ${s.error}` : s.error}</p> : null}
@@ -259,9 +260,9 @@ export default function RunDetails({ loaderData, actionData }: Route.ComponentPr
             {run.tables.map((t) => (
               <TableRow key={t.table}>
                 <TableCell className="font-medium">{t.table}</TableCell>
-                <TableCell className="text-right tabular-nums">{t.rowsBefore ?? ""}</TableCell>
-                <TableCell className="text-right tabular-nums">{t.rows}</TableCell>
-                <TableCell className="text-right tabular-nums">{t.previousRows ?? ""}</TableCell>
+                <TableCell className="text-right tabular-nums">{t.rowsBefore == null ? "" : formatCount(t.rowsBefore)}</TableCell>
+                <TableCell className="text-right tabular-nums">{formatCount(t.rows)}</TableCell>
+                <TableCell className="text-right tabular-nums">{t.previousRows == null ? "" : formatCount(t.previousRows)}</TableCell>
               </TableRow>
             ))}
           </TableBody>
