@@ -9,6 +9,7 @@ import { sheetXml, textCell, workbookParts, zipOf } from "../../testing/xlsx-fil
 import type { DdlTable } from "../postgres-ddl.ts";
 import { FlatFileProblem, readFlatFile, type FlatFileRecord } from "./read-flat-file.ts";
 import { NOT_TEXT_MESSAGE, ZIP_NOT_TEXT_MESSAGE } from "./text-encoding.ts";
+import { TEXT_NOT_WORKBOOK_MESSAGE } from "./read-worksheet.ts";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "dt-read-flat-file-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -173,7 +174,12 @@ describe("an .xlsx worksheet", () => {
   });
 
   it("refuses a file that is no workbook", async () => {
-    expect(await problemOf(read(fileOf("Code,Name\n"), xlsx))).toBe("The file is not a valid .xlsx workbook");
+    // A text file (a CSV loaded after the parameters were set for a workbook): what to do instead.
+    expect(await problemOf(read(fileOf("Code,Name\n"), xlsx))).toBe(TEXT_NOT_WORKBOOK_MESSAGE);
+    // A zip archive that holds no workbook: not a valid one.
+    expect(await problemOf(read(fileOf(new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0x14, 0, 0, 0, 1, 2, 3])), xlsx))).toBe(
+      "The file is not a valid .xlsx workbook",
+    );
   });
 });
 

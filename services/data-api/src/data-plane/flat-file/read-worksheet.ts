@@ -5,6 +5,7 @@
  * as ISO dates), rows handed on as the sheet unpacks. A sheet leaves a row's empty cells at its end
  * out: each row gets them back, up to the width of the first row (the header) or of the table.
  */
+import fs from "node:fs/promises";
 import { ApiProblem } from "../../api-problem.ts";
 import { readXlsxBatches, type XlsxLimits } from "../../dictionary-bulk/read-xlsx.ts";
 import { fileSource } from "../../dictionary-bulk/zip-directory.ts";
@@ -23,11 +24,31 @@ export const LOAD_XLSX_LIMITS: XlsxLimits = {
   maxCellChars: 1024 ** 2,
 };
 
+/**
+ * A file that is not even a zip archive (every .xlsx is one) read under the Excel parameters: most often
+ * a CSV loaded after the parameters were set for a workbook. Said with what to do, as a workbook read
+ * under a text file's parameters is (ZIP_NOT_TEXT_MESSAGE).
+ */
+export const TEXT_NOT_WORKBOOK_MESSAGE =
+  "The file is not an .xlsx workbook: to load a delimited or fixed-length text file (.csv, .txt, .dta), save the parameters with its extension and its delimiter";
+
+/** Whether the file begins as a zip archive does (a local file header, "PK\x03\x04"). */
+async function startsAsZip(path: string): Promise<boolean> {
+  const file = await fs.open(path, "r");
+  try {
+    const { buffer, bytesRead } = await file.read(Buffer.alloc(4), 0, 4, 0);
+    return bytesRead === 4 && buffer.readUInt32LE(0) === 0x04034b50;
+  } finally {
+    await file.close();
+  }
+}
+
 export async function* readWorksheetBatches(
   path: string,
   worksheet: string,
   options: { width: number | "first row"; onBytes: (read: number) => void },
 ): AsyncGenerator<FlatFileRecord[]> {
+  if (!(await startsAsZip(path))) throw new FlatFileProblem(TEXT_NOT_WORKBOOK_MESSAGE);
   const file = fileSource(path);
   // Progress: how far into the file the sheet's packed bytes have been read.
   const source = {

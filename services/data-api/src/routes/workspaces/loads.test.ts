@@ -13,6 +13,7 @@ import { INTERRUPTED_MESSAGE, recoverInterruptedJobs } from "../../jobs/recover.
 import { UPLOAD_STOPPED_MESSAGE } from "../../data-plane/flat-file/arriving-file.ts";
 import { AUTOMATIC_BACKUP_SHARE } from "../../data-plane/backups/backup-jobs.ts";
 import { NOT_TEXT_MESSAGE, ZIP_NOT_TEXT_MESSAGE } from "../../data-plane/flat-file/text-encoding.ts";
+import { TEXT_NOT_WORKBOOK_MESSAGE } from "../../data-plane/flat-file/read-worksheet.ts";
 import { TEST_DATABASE_SERVER, USERS, createTestApi, type TestApi } from "../../testing/harness.ts";
 import { addProjectTable, column, loadableProject as loadableProjectOf, makeApplication, makeProject } from "../../testing/project-fixtures.ts";
 import { holdJobsOf } from "../../testing/hold-jobs.ts";
@@ -514,7 +515,7 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
     [
       "a text file under .xlsx parameters",
       "not a workbook",
-      "The file is not a valid .xlsx workbook. Nothing was loaded.",
+      `${TEXT_NOT_WORKBOOK_MESSAGE}. Nothing was loaded.`,
       { extension: ".xlsx", delimiter: "Excel" },
     ],
   ] as const)("refuses %s with a message, and changes nothing", async (_what, text, message, parameters?: Partial<FlatFileParameters>) => {
