@@ -297,21 +297,24 @@ async function rejectDuplicateKeys(
   const keyNames = keyColumns.map((c) => c.name).join(", ");
   const keyValue = keys.map((k) => `coalesce(r.${k}::text, '')`).join(` || ', ' || `);
   const cells = columns.map((c) => `coalesce(r.${q(c.name)}::text, '')`).join(", ");
-  let after = 0;
-  for (;;) {
-    const { rows } = await client.query<{ line: string; first_line: string | null; value: string; cells: string[] }>(
-      `SELECT k.dt_line AS line, k.first_line, ${keyValue} AS value, ARRAY[${cells}] AS cells
+  // One query read through a cursor a batch at a time: the temporary tables have no index, so a query per
+  // batch (WHERE dt_line > last … LIMIT) joined and sorted them whole each time, and an Append of 3,000,000
+  // rows whose keys were all in the table sat at "99 %" for hours, 1.5 s a batch of 1,000.
+  await client.query(
+    `DECLARE dt_rejected NO SCROLL CURSOR FOR
+       SELECT k.dt_line AS line, k.first_line, ${keyValue} AS value, ARRAY[${cells}] AS cells
          FROM dt_rejected_keys k JOIN dt_load_rows r ON r.dt_line = k.dt_line
-        WHERE k.dt_line > $1 ORDER BY k.dt_line LIMIT ${REJECTIONS_PER_BATCH}`,
-      [after],
-    );
+        ORDER BY k.dt_line`,
+  );
+  for (;;) {
+    const { rows } = await client.query<{ line: string; first_line: string | null; value: string; cells: string[] }>(`FETCH ${REJECTIONS_PER_BATCH} FROM dt_rejected`);
     for (const row of rows) {
       const reason = row.first_line === null ? "a row with this key is already in the table" : `the same key as row ${row.first_line}`;
       await reject({ line: Number(row.line), column: keyNames, value: row.value, reason, cells: row.cells });
     }
     if (rows.length < REJECTIONS_PER_BATCH) break;
-    after = Number(rows[rows.length - 1]!.line);
   }
+  await client.query("CLOSE dt_rejected");
   await client.query("DELETE FROM dt_load_rows r USING dt_rejected_keys k WHERE r.dt_line = k.dt_line");
 }
 
