@@ -11,7 +11,7 @@ const LOST_CODES = new Set(["57P01", "57P02", "57P03", "ECONNREFUSED", "ECONNRES
 
 /** The same, as messages: an error a worker thread passed on keeps its message only. */
 const LOST_MESSAGE =
-  /Connection terminated|terminating connection due to (unexpected postmaster exit|administrator command|crash of another server process)|the database system is (shutting down|starting up|in recovery mode)|server closed the connection unexpectedly|connect ECONNREFUSED|Client was closed and is not queryable|Client has encountered a connection error/i;
+  /Connection terminated|terminating connection due to (unexpected postmaster exit|administrator command|crash of another server process)|the database system is (shutting down|starting up|in recovery mode)|server closed the connection unexpectedly|connect ECONNREFUSED|(read|write) ECONNRESET|write EPIPE|Client was closed and is not queryable|Client has encountered a connection error/i;
 
 /** Whether `err` (or what caused it) says the connection to the database server was lost. */
 export function isServerLost(err: unknown): boolean {
