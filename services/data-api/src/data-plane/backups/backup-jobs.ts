@@ -34,6 +34,7 @@ import { entriesOf, removeLeft } from "../../left-files.ts";
 import { LOAD_START_STATUSES, leaveSetupAfterFirstLoad } from "../data-jobs.ts";
 import type { DdlTable } from "../postgres-ddl.ts";
 import type { DataPlane } from "../servers.ts";
+import { failureMessage } from "../server-lost.ts";
 import { PARTIAL_SUFFIX, readBackupArchive, type BackupManifest } from "./backup-archive.ts";
 import { comparedFraction, compareSource } from "./compare-source.ts";
 import { restoreSource, type RestoreOutcome } from "./restore-source.ts";
@@ -248,7 +249,8 @@ const workEntry = (target: WorkTarget, type: HistoryType, fileName: string, file
 
 /** Ends an entry whose job failed or was stopped: nothing changed. */
 function failEntry(db: Kysely<Database>, loadId: string, error: unknown) {
-  const message = error instanceof JobCancelledError ? "Cancelled." : error instanceof Error ? error.message : String(error);
+  // A server that went away is said as that, not in pg's words (server-lost.ts).
+  const message = error instanceof JobCancelledError ? "Cancelled." : failureMessage(error);
   return finishLoad(db, loadId, { status: "Failed", rowsRead: 0, rowsLoaded: 0, rowsRejected: 0, message: `${message} Nothing was changed.` }, new Date());
 }
 

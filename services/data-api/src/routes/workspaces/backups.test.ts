@@ -10,6 +10,7 @@ import { TEST_DATABASE_KINDS, TEST_POSTGRES_ADMIN_URL } from "../../../../shared
 import type { BackupManifest, BackupTable } from "../../data-plane/backups/backup-archive.ts";
 import { AUTOMATIC_BACKUP_SHARE } from "../../data-plane/backups/backup-jobs.ts";
 import { databaseNameOf } from "../../data-plane/project-databases.ts";
+import { SERVER_LOST_MESSAGE } from "../../data-plane/server-lost.ts";
 import { findJob } from "../../jobs/job-store.ts";
 import { INTERRUPTED_MESSAGE, recoverInterruptedJobs } from "../../jobs/recover.ts";
 import { TEST_DATABASE_SERVER, USERS, createTestApi, type TestApi } from "../../testing/harness.ts";
@@ -527,6 +528,26 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("backups, re
     expect(await rowsOf(project)).toEqual([[2, "NOW", null]]);
     expect((await api.get(base(project), owner)).body).toMatchObject({ isLocked: false });
     kill(new Error("killed"));
+  });
+
+  it("a restore whose database server went away says so: Failed, nothing changed, the lock released", async () => {
+    const project = await loadableProject();
+    await loadFile(project, "CustomerId,Code\n1,KEEP\n");
+    const backup = (await done(await post(`${base(project)}/backups`, {}), project)).backup;
+    await loadFile(project, "CustomerId,Code\n2,NOW\n");
+    // What pg says of a session PostgreSQL ended as it stopped, met as the restore step starts.
+    api.jobs.hooks.beforeStep = (step) =>
+      step.projectId === project.id && step.name.startsWith("Restore")
+        ? Promise.reject(Object.assign(new Error("terminating connection due to unexpected postmaster exit"), { code: "57P01" }))
+        : undefined;
+    const started = await post(`${base(project)}/restores`, { backupId: backup.id });
+    expect(started.status).toBe(202);
+    await api.jobs.idle();
+    api.jobs.hooks.beforeStep = undefined;
+    const entry = (await api.get(`${base(project)}/history/${started.body.entry.id}`, owner)).body.entry;
+    expect(entry).toMatchObject({ status: "Failed", message: `${SERVER_LOST_MESSAGE} Nothing was changed.` });
+    expect(await rowsOf(project)).toEqual([[2, "NOW", null]]);
+    expect((await api.get(base(project), owner)).body).toMatchObject({ isLocked: false });
   });
 
   it("keeps the last AUTO_BACKUPS_KEPT automatic backups, their files too", async () => {
