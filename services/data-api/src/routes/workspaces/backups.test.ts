@@ -617,7 +617,6 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("backups, re
     fs.rmSync(file);
     fs.mkdirSync(path.join(file, "held"), { recursive: true });
     const second = await load("d2.csv", "CustomerId,Code\n2,B\n");
-    console.log("DBG", JSON.stringify(second.entry), fs.existsSync(file), JSON.stringify((await api.get(`${base(project)}/backups`, owner)).body.items.map((b: any) => b.id)), first.backup.id);
     // The job succeeded and the entry and its table say the row was loaded (they said the job failed, the table 0 loaded).
     expect((await findJob(api.db, second.entry.jobId))?.status).toBe("SUCCESS");
     expect([second.entry.status, second.entry.rowsLoaded, second.entry.message]).toEqual(["Loaded", 1, null]);
