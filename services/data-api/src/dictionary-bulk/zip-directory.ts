@@ -32,6 +32,11 @@ export class ZipFormatError extends Error {
 const EOCD_SIGNATURE = 0x06054b50;
 const CENTRAL_HEADER_SIGNATURE = 0x02014b50;
 const LOCAL_HEADER_SIGNATURE = 0x04034b50;
+
+/** Whether bytes read from a file's start begin as a zip archive does (every .xlsx is one): its first local header. */
+export function beginsAsZip(head: Uint8Array): boolean {
+  return head.byteLength >= 4 && new DataView(head.buffer, head.byteOffset, 4).getUint32(0, true) === LOCAL_HEADER_SIGNATURE;
+}
 const EOCD_SIZE = 22;
 const CENTRAL_HEADER_SIZE = 46;
 const LOCAL_HEADER_SIZE = 30;

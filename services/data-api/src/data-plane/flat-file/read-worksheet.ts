@@ -8,7 +8,7 @@
 import fs from "node:fs/promises";
 import { ApiProblem } from "../../api-problem.ts";
 import { readXlsxBatches, type XlsxLimits } from "../../dictionary-bulk/read-xlsx.ts";
-import { fileSource } from "../../dictionary-bulk/zip-directory.ts";
+import { beginsAsZip, fileSource } from "../../dictionary-bulk/zip-directory.ts";
 import { FlatFileProblem, type FlatFileRecord } from "./flat-file-problem.ts";
 
 /** Excel's own sheet holds 1,048,576 rows; PostgreSQL's table at most 1,600 columns. */
@@ -37,7 +37,7 @@ async function startsAsZip(path: string): Promise<boolean> {
   const file = await fs.open(path, "r");
   try {
     const { buffer, bytesRead } = await file.read(Buffer.alloc(4), 0, 4, 0);
-    return bytesRead === 4 && buffer.readUInt32LE(0) === 0x04034b50;
+    return beginsAsZip(buffer.subarray(0, bytesRead));
   } finally {
     await file.close();
   }

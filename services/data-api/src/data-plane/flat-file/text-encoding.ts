@@ -13,6 +13,7 @@ import fs from "node:fs";
 import { ENCODING_LABELS, type Encoding } from "../../../../../contracts/projects.ts";
 import { type Arrival, UPLOAD_STOPPED_MESSAGE } from "./arriving-file.ts";
 import { FlatFileProblem } from "./flat-file-problem.ts";
+import { beginsAsZip } from "../../dictionary-bulk/zip-directory.ts";
 
 export type TextEncoding = Exclude<Encoding, "AutoDetect">;
 
@@ -63,7 +64,7 @@ export async function readFileText(path: string, encoding: Encoding, onBytes: (r
   if (bom && encoding !== "AutoDetect" && bom !== encoding) {
     throw new FlatFileProblem(`The file starts with a ${ENCODING_LABELS[bom]} byte-order mark: choose the encoding ${ENCODING_LABELS[bom]} (or Auto detect)`);
   }
-  if (head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04) throw new FlatFileProblem(ZIP_NOT_TEXT_MESSAGE);
+  if (beginsAsZip(head)) throw new FlatFileProblem(ZIP_NOT_TEXT_MESSAGE);
   const found = encoding === "AutoDetect" ? detectEncoding(head) : { encoding, waiting: false };
   const detected = { encoding: found.encoding };
   const wide = found.encoding === "UTF-16LE" || found.encoding === "UTF-16BE";
