@@ -81,8 +81,11 @@ export async function callService<S extends z.ZodType>(
       method: options.method ?? "GET",
       headers,
       body,
-      // A stream goes out as it comes in (undici requires saying so).
-      ...(options.stream ? { duplex: "half" } : {}),
+      // A stream goes out as it comes in (undici requires saying so). Without `redirect: "error"` and
+      // `window: null`, fetch clones the request to be able to follow a redirect, and the clone tees the
+      // body: the branch never read keeps every chunk, the whole upload in the portal's memory (nodejs/undici#4058;
+      // 600 MiB for a 477 MB load). The services never redirect a post.
+      ...(options.stream ? { duplex: "half", redirect: "error", window: null } : {}),
     } as RequestInit);
     // The wait ends with the body read: that is the round trip a page waits for.
     json = res.ok ? (res.status === 204 ? null : await res.json().catch(() => undefined)) : undefined;
