@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { Link, useLocation } from "react-router";
-import { MAX_TEMPLATES_ASSIGNED_AT_ONCE, type TemplateSummary } from "../../../contracts/templates";
+import type { TemplateSummary } from "../../../contracts/templates";
+import { MAX_TEMPLATES_ASSIGNED_AT_ONCE } from "../../../contracts/values/templates";
 import { useIntentPending } from "~/components/projects/use-intent-pending";
 import { RefusalAlert } from "~/components/forms/fields";
 import { PastTheEnd } from "~/components/ui/pagination";
