@@ -55,13 +55,23 @@ export class ApiProblem extends HTTPException {
 }
 
 /** 404 and onError for a Hono app: JSON bodies, never a stack trace; 5xx logged with the request id. */
-export function installErrorHandlers(app: Hono<any>, logger: Logger) {
+export function installErrorHandlers(
+  app: Hono<any>,
+  logger: Logger,
+  /** A failure that is a server the service needs not answering (its message), said as a 503 to try again, not a 500. */
+  unavailable?: (err: unknown) => string | null,
+) {
   app.notFound((c) => apiError(c, 404, "not_found", ["Not found."]));
   app.onError((err, c) => {
     if (err instanceof ApiProblem) return apiError(c, err.statusCode, err.code, [err.message, ...err.details], err.fieldErrors, err.values);
     if (err instanceof HTTPException) {
       const status = err.status as ContentfulStatusCode;
       return apiError(c, status, httpCode(status), [err.message || defaultMessage(status)]);
+    }
+    const gone = unavailable?.(err);
+    if (gone) {
+      logger.warn("a server the request needs is not answering", { err, requestId: c.get("requestId" as never), path: c.req.path });
+      return apiError(c, 503, "service_unavailable", [gone]);
     }
     logger.error("unhandled error", { err, requestId: c.get("requestId" as never), path: c.req.path });
     return apiError(c, 500, "internal_error", ["Something went wrong. Quote the request id when you report it."]);

@@ -8,6 +8,7 @@ import type { Logger } from "../../shared/logger.ts";
 import { auditWrites } from "./audit-writes.ts";
 import { requestBodyLimits } from "./body-limits.ts";
 import type { AppDeps, AppEnv } from "./context.ts";
+import { serverNotAnswering } from "./data-plane/server-lost.ts";
 import { API_PREFIX, OPENAPI_PATH, installOpenApiDocument, validationHook } from "./openapi.ts";
 import { createApplicationsRouter } from "./routes/applications/applications.ts";
 import { createCompaniesRouter } from "./routes/companies/companies.ts";
@@ -31,7 +32,9 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     await next();
   });
   app.use(requestLog(deps.logger));
-  installErrorHandlers(app, deps.logger);
+  // A project database's server (or the PostgreSQL control plane) not answering, as while the embedded
+  // one is started again, is a 503 to try again in a moment, not a 500.
+  installErrorHandlers(app, deps.logger, serverNotAnswering);
   // Before anything reads a body: 1 MB of JSON by default, more for the routes that need it.
   app.use(requestBodyLimits());
   // Before any route reads a value: PostgreSQL's text holds no NUL.

@@ -6,6 +6,9 @@
 
 export const SERVER_LOST_MESSAGE = "The project databases' server stopped while the job ran.";
 
+/** What a request that met it answers (a 503): the embedded server is started again within seconds. */
+export const SERVER_NOT_ANSWERING_MESSAGE = "The databases' server is not answering (it may be starting again). Try again in a moment.";
+
 /** PostgreSQL's codes for a session it ended or refused while stopping or starting, and Node's for a socket that went. */
 const LOST_CODES = new Set(["57P01", "57P02", "57P03", "ECONNREFUSED", "ECONNRESET", "EPIPE"]);
 
@@ -27,4 +30,9 @@ export function isServerLost(err: unknown): boolean {
 export function failureMessage(err: unknown): string {
   if (isServerLost(err)) return SERVER_LOST_MESSAGE;
   return err instanceof Error && err.message ? err.message : String(err);
+}
+
+/** SERVER_NOT_ANSWERING_MESSAGE when `err` is a lost server (the request's answer is then a 503), else null. */
+export function serverNotAnswering(err: unknown): string | null {
+  return isServerLost(err) ? SERVER_NOT_ANSWERING_MESSAGE : null;
 }

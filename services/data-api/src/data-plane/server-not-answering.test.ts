@@ -1,0 +1,56 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Project } from "../../../../contracts/projects.ts";
+import { DEMO_COMPANIES } from "../../../../scripts/demo-data.ts";
+import { TEST_POSTGRES_ADMIN_URL } from "../../../shared/testing/databases.ts";
+import { USERS, createTestApi, type TestApi } from "../testing/harness.ts";
+import { addProjectTable, column, createProjectDatabases, makeApplication, makeProject } from "../testing/project-fixtures.ts";
+import type { DataPlane } from "./servers.ts";
+import { SERVER_NOT_ANSWERING_MESSAGE } from "./server-lost.ts";
+
+const [, , birch] = DEMO_COMPANIES;
+
+/**
+ * While the project databases' server is down (the embedded one killed, started again within
+ * seconds), a page that reads a project's data is told to try again in a moment: a 503 with words,
+ * never a 500 "Something went wrong".
+ */
+describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("a request while the project databases' server is not answering", () => {
+  let api: TestApi;
+  let owner: string;
+  let project: Project;
+
+  beforeAll(async () => {
+    api = await createTestApi("sqlite");
+    owner = await api.tokenFor(USERS.analyst);
+    const applicationId = (await makeApplication(api, birch.id)).id;
+    const made = await makeProject(api, owner, { companyId: birch.id, applicationId, sourceType: "BackUp" });
+    await addProjectTable(api, made.id, { name: "Customers", columns: [column("CustomerId", "int", { isKey: true, nullable: false })] });
+    project = await createProjectDatabases(api, owner, made.id);
+  });
+  afterAll(() => api?.close());
+
+  const rows = (via: { request: TestApi["app"]["request"] }) =>
+    via.request(`/api/v1/projects/${project.id}/databases/source/tables/Customers/rows`, { headers: { authorization: `Bearer ${owner}` } });
+
+  it("answers 503 and says to try again, where the server answering gives the rows", async () => {
+    expect((await rows(api.app)).status).toBe(200);
+
+    // As pg fails a connection to a server that is not listening (yet).
+    const refused = async () => {
+      throw Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5433"), { code: "ECONNREFUSED" });
+    };
+    const down: DataPlane = { ...api.dataPlane, withLogin: refused, withAdmin: refused };
+    const res = await rows(api.appWith({ dataPlane: down }));
+    expect(res.status).toBe(503);
+    const body = (await res.json()) as { errors: string[] };
+    expect(body.errors).toEqual([SERVER_NOT_ANSWERING_MESSAGE]);
+  });
+
+  it("still answers 500 for a failure that is not the server going away", async () => {
+    const broken = async () => {
+      throw new Error("an unexpected failure");
+    };
+    const res = await rows(api.appWith({ dataPlane: { ...api.dataPlane, withLogin: broken, withAdmin: broken } }));
+    expect(res.status).toBe(500);
+  });
+});
