@@ -9,9 +9,9 @@ export function formatTimestamp(iso: string | null | undefined): string {
   return `${d.toISOString().slice(0, 16).replace("T", " ")} UTC`;
 }
 
-/** "1,234": counts of rows, the same on the server and in the browser. */
-export function formatCount(n: number): string {
-  return n.toLocaleString("en-US");
+/** "1,234": counts of rows, the same on the server and in the browser; nothing for a count not known. */
+export function formatCount(n: number | null | undefined): string {
+  return n == null ? "" : n.toLocaleString("en-US");
 }
 
 /** "1 row", "1,234 rows": a count with its noun in the number it needs (a plural is the noun + "s" unless given). */

@@ -218,7 +218,7 @@ export default function RunDetails({ loaderData, actionData }: Route.ComponentPr
                 <TableCell>
                   <StepStatus status={s.status} runEnded={!running} />
                 </TableCell>
-                <TableCell className="text-right tabular-nums">{s.rowsAffected == null ? "" : formatCount(s.rowsAffected)}</TableCell>
+                <TableCell className="text-right tabular-nums">{formatCount(s.rowsAffected)}</TableCell>
                 <TableCell className="text-right tabular-nums">{duration(s.durationMs)}</TableCell>
                 <TableCell className="text-sm">
                   {s.error ? <p className="text-destructive">{s.errorLine ? `Line ${s.errorLine}: ${s.error}` : s.error}</p> : null}
@@ -260,9 +260,9 @@ export default function RunDetails({ loaderData, actionData }: Route.ComponentPr
             {run.tables.map((t) => (
               <TableRow key={t.table}>
                 <TableCell className="font-medium">{t.table}</TableCell>
-                <TableCell className="text-right tabular-nums">{t.rowsBefore == null ? "" : formatCount(t.rowsBefore)}</TableCell>
+                <TableCell className="text-right tabular-nums">{formatCount(t.rowsBefore)}</TableCell>
                 <TableCell className="text-right tabular-nums">{formatCount(t.rows)}</TableCell>
-                <TableCell className="text-right tabular-nums">{t.previousRows == null ? "" : formatCount(t.previousRows)}</TableCell>
+                <TableCell className="text-right tabular-nums">{formatCount(t.previousRows)}</TableCell>
               </TableRow>
             ))}
           </TableBody>
