@@ -1,6 +1,5 @@
 import type { Area } from "./areas";
 import type { ProjectStatus } from "./projects";
-import { PROJECT_STATUSES } from "./values/projects";
 
 /**
  * A workspace is what a migration project and an onboarding configuration (the data API's "audit
@@ -170,12 +169,6 @@ export function nextSetupStep(kind: WorkspaceKind, status: ProjectStatus): Wizar
       return null;
   }
 }
-
-/**
- * The statuses of a workspace whose setup is not finished (its wizard has a step to resume): the
- * create page lists the company's unfinished ones, so a user continues one rather than starting again.
- */
-export const unfinishedStatuses = (kind: WorkspaceKind): ProjectStatus[] => PROJECT_STATUSES.filter((status) => nextSetupStep(kind, status) !== null);
 
 /**
  * Which wizard steps a workspace may open. The dictionary can change until databases are created

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ComponentProps, type MouseEvent } from "react";
+import { useEffect, useState, type ComponentProps, type MouseEvent } from "react";
 import type { SubmissionResult } from "@conform-to/react";
 import type { ShouldRevalidateFunctionArgs } from "react-router";
 
@@ -229,21 +229,6 @@ export function focusFirstInvalid(form: HTMLFormElement, errors: Errors) {
   if (!message) return;
   if (!message.hasAttribute("tabindex")) message.tabIndex = -1;
   message.focus();
-}
-
-/**
- * Focus for a refused post's message outside a useServerForm form (a page's buttons, a list's row
- * actions, a check before a run): the message takes focus as FormErrors does when no field can. Without
- * JavaScript the page comes back with `autofocus` on it; with it, each new refusal (`refusal`: the
- * action's answer or its messages, a new object each time, as useServerForm compares results) moves
- * focus there. Spread on the message's element (RefusalAlert).
- */
-export function useRefusalFocus(refusal: unknown) {
-  const ref = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (refusal) ref.current?.focus();
-  }, [refusal]);
-  return { ref, tabIndex: -1, autoFocus: true };
 }
 
 /* ---------- Control props, as Conform's helpers compute them ---------- */

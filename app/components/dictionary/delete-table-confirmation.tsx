@@ -1,5 +1,5 @@
 import { ConfirmCard } from "~/components/forms/confirm-card";
-import { RefusalAlert } from "~/components/forms/fields";
+import { RefusalAlert } from "~/components/forms/refusal-alert";
 import { refusalMessages, type FormResult } from "~/lib/forms";
 
 /** ?delete={tableId}: the confirmation of that table's deletion, a link away (useConfirmParam), so it works without JavaScript. */

@@ -1,5 +1,4 @@
-import { Alert } from "~/components/ui/alert";
-import { getCollectionProps, getInputProps, getSelectProps, getTextareaProps, useRefusalFocus, type FieldMetadata, type FormMetadata } from "~/lib/forms";
+import { getCollectionProps, getInputProps, getSelectProps, getTextareaProps, type FieldMetadata, type FormMetadata } from "~/lib/forms";
 /**
  * The one field component per input kind (STYLE.md). Each owns its <label>, its error list and the
  * aria wiring, from Conform's field metadata, so pages never write error markup by hand. Everything
@@ -237,14 +236,4 @@ export function FormErrors({ form }: { form: FormMetadata }) {
       {form.errors.join(" ")}
     </div>
   );
-}
-
-/**
- * A refused post's message at the top of a page or card whose post is not a useServerForm form (its
- * refusal has no field to point at): announced as an alert and focused as FormErrors is, so a keyboard
- * or screen-reader user is not left on <body> or on the button they pressed (useRefusalFocus).
- * `refusal` is the action's answer (or its messages): each new one takes focus again.
- */
-export function RefusalAlert({ refusal, ...props }: React.ComponentProps<typeof Alert> & { refusal: unknown }) {
-  return <Alert {...props} {...useRefusalFocus(refusal)} />;
 }

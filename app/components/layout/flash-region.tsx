@@ -1,7 +1,7 @@
 import { Icon } from "~/components/ui/icon";
 import { useState } from "react";
 import { useLocation } from "react-router";
-import { RefusalAlert } from "~/components/forms/fields";
+import { RefusalAlert } from "~/components/forms/refusal-alert";
 import type { FlashMessage } from "~/lib/flash";
 
 /**

@@ -3,7 +3,7 @@ import { Link, useLocation } from "react-router";
 import type { TemplateSummary } from "../../../contracts/templates";
 import { MAX_TEMPLATES_ASSIGNED_AT_ONCE } from "../../../contracts/values/templates";
 import { useIntentPending } from "~/components/projects/use-intent-pending";
-import { RefusalAlert } from "~/components/forms/fields";
+import { RefusalAlert } from "~/components/forms/refusal-alert";
 import { PastTheEnd } from "~/components/ui/pagination";
 import { useCompanyHref } from "~/lib/company-href";
 import { DEFAULT_PAGE_SIZE, type ListPaging } from "~/lib/list-search";

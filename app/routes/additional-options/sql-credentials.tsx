@@ -12,7 +12,8 @@ import {
 } from "../../../contracts/sql-access";
 import { SQL_CREDENTIAL_CONNECTION_LIMIT, SQL_CREDENTIAL_STATUSES, SQL_LEVEL_LABELS } from "../../../contracts/values/sql-access";
 import { ConfirmCard, useConfirmParam } from "~/components/forms/confirm-card";
-import { control, FormErrors, RefusalAlert, SelectField, TextareaField, TextField } from "~/components/forms/fields";
+import { control, FormErrors, SelectField, TextareaField, TextField } from "~/components/forms/fields";
+import { RefusalAlert } from "~/components/forms/refusal-alert";
 import { StatusButton } from "~/components/forms/status-button";
 import { formatTimestamp } from "~/components/projects/format";
 import { useIntentPending } from "~/components/projects/use-intent-pending";

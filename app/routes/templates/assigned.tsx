@@ -1,6 +1,6 @@
 import { Form, Link, data } from "react-router";
 import { formatTimestamp } from "~/components/dictionary/column-format";
-import { RefusalAlert } from "~/components/forms/fields";
+import { RefusalAlert } from "~/components/forms/refusal-alert";
 import { ConfirmCard, useConfirmParam } from "~/components/forms/confirm-card";
 import { Button, buttonVariants } from "~/components/ui/button";
 import { Card, CardDescription } from "~/components/ui/card";

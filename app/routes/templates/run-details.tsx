@@ -3,7 +3,7 @@ import { ON_ERROR_LABELS, type RunStepStatus } from "../../../contracts/values/r
 import { formatTimestamp } from "~/components/dictionary/column-format";
 import { AutoRefresh } from "~/components/projects/job-progress";
 import { formatCount } from "~/components/projects/format";
-import { RefusalAlert } from "~/components/forms/fields";
+import { RefusalAlert } from "~/components/forms/refusal-alert";
 import { Button, buttonVariants } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { CheckboxFilter } from "~/components/ui/checkbox-filter";

@@ -1,6 +1,6 @@
 import { Form, Link, data, type UIMatch } from "react-router";
 import { formatTimestamp } from "~/components/dictionary/column-format";
-import { RefusalAlert } from "~/components/forms/fields";
+import { RefusalAlert } from "~/components/forms/refusal-alert";
 import { Button, buttonVariants } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { companyHref, useCompanyHref } from "~/lib/company-href";

@@ -5,7 +5,8 @@ import { descriptionSchema, nameSchema, versionSchema } from "../../../contracts
 import { moveSchema, templateStatusSchema, templateTypeSchema, type Level, type Template } from "../../../contracts/templates";
 import { TEMPLATE_STATUS_MOVES } from "../../../contracts/values/templates";
 import { formatTimestamp } from "~/components/dictionary/column-format";
-import { FormErrors, RefusalAlert, SelectField, TextareaField, TextField } from "~/components/forms/fields";
+import { FormErrors, SelectField, TextareaField, TextField } from "~/components/forms/fields";
+import { RefusalAlert } from "~/components/forms/refusal-alert";
 import { StatusButton } from "~/components/forms/status-button";
 import { useIntentPending } from "~/components/projects/use-intent-pending";
 import { Button, buttonVariants } from "~/components/ui/button";

@@ -7,7 +7,8 @@ import { DELETE_TABLE_PARAM, DeleteTableConfirmation } from "~/components/dictio
 import { useConfirmParam } from "~/components/forms/confirm-card";
 import { DictionaryTablesList } from "~/components/dictionary/dictionary-tables-list";
 import { TableEditor, tableEditorDefaults } from "~/components/dictionary/table-editor";
-import { FormErrors, RefusalAlert } from "~/components/forms/fields";
+import { FormErrors } from "~/components/forms/fields";
+import { RefusalAlert } from "~/components/forms/refusal-alert";
 import { StatusButton } from "~/components/forms/status-button";
 import { useIntentPending } from "~/components/projects/use-intent-pending";
 import { formatTimestamp } from "~/components/projects/format";

@@ -2,8 +2,8 @@ import { Form, Link, redirect, type UIMatch } from "react-router";
 import { createConfigurationSchema } from "../../../../contracts/configurations";
 import { createMappingProjectSchema } from "../../../../contracts/mappings";
 import { createProjectSchema } from "../../../../contracts/projects";
-import { PROJECT_STATUS_LABELS, SOURCE_TYPES, SOURCE_TYPE_LABELS } from "../../../../contracts/values/projects";
-import { unfinishedStatuses, type WorkspaceKind } from "../../../../contracts/workspaces";
+import { PROJECT_STATUS_LABELS, PROJECT_STATUSES, SOURCE_TYPES, SOURCE_TYPE_LABELS } from "../../../../contracts/values/projects";
+import { nextSetupStep, type WorkspaceKind } from "../../../../contracts/workspaces";
 import { CheckboxGroupField, FormErrors, SelectField, TextareaField, TextField } from "~/components/forms/fields";
 import { StatusButton, useIsPending } from "~/components/forms/status-button";
 import { formatCountOf, formatTimestamp } from "~/components/projects/format";
@@ -28,6 +28,14 @@ import type { Route } from "./+types/details";
  * company's schemes (its admin data sources), and the company's first configuration becomes its
  * default (a later one is made the default from its details page, which moves it).
  */
+/**
+ * The statuses of a workspace whose setup is not finished (its wizard has a step to resume): this page
+ * lists the company's unfinished ones, so a user continues one rather than starting again. Here rather
+ * than beside nextSetupStep in contracts/workspaces.ts: that module is in every page's shell chunk, and
+ * the statuses' list would bring every project label with it.
+ */
+const unfinishedStatuses = (kind: WorkspaceKind) => PROJECT_STATUSES.filter((status) => nextSetupStep(kind, status) !== null);
+
 const SCHEMAS = {
   migration: createProjectSchema.omit({ companyId: true }),
   onboarding: createConfigurationSchema.omit({ companyId: true, isDefault: true }),

@@ -3,7 +3,8 @@ import { UNMAPPED_RULE_LABELS, UNMAPPED_RULES } from "../../../../contracts/valu
 import type { MappingColumn, SampleResult } from "../../../../contracts/mappings";
 import { formatColumnType } from "~/components/dictionary/column-format";
 import { formatCount } from "~/components/projects/format";
-import { FileField, FormErrors, RefusalAlert } from "~/components/forms/fields";
+import { FileField, FormErrors } from "~/components/forms/fields";
+import { RefusalAlert } from "~/components/forms/refusal-alert";
 import { StatusButton, useIsPending } from "~/components/forms/status-button";
 import { useIntentPending } from "~/components/projects/use-intent-pending";
 import { Card } from "~/components/ui/card";
