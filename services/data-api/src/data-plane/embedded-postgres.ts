@@ -104,7 +104,8 @@ export async function startEmbeddedPostgres(options: { dataDir: string; port: nu
     if (checking || stopping) return;
     checking = true;
     void (async () => {
-      if ((await isRunning()) || stopping) return;
+      // The cheap look first (no process spawned every 2 s); pg_ctl has the last word before a start.
+      if (postmasterAlive(clusterDir) || (await isRunning()) || stopping) return;
       logger.warn("the embedded PostgreSQL stopped; starting it again", { dir: clusterDir });
       await start();
       logger.info("embedded PostgreSQL started again", { port, dir: clusterDir });
@@ -128,6 +129,27 @@ export async function startEmbeddedPostgres(options: { dataDir: string; port: nu
       );
     },
   };
+}
+
+/**
+ * Whether the postmaster named in the cluster's postmaster.pid is alive, as `pg_ctl status` tells it
+ * (the file's first line, then a signal 0), read in this process rather than by spawning pg_ctl. EPERM:
+ * alive, another user's (the cluster runs as its owner when the data API runs as root).
+ */
+function postmasterAlive(clusterDir: string): boolean {
+  let pid: number;
+  try {
+    pid = Number(fs.readFileSync(path.join(clusterDir, "postmaster.pid"), "utf8").split("\n", 1)[0]);
+  } catch {
+    return false;
+  }
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
 }
 
 /**
