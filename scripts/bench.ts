@@ -771,7 +771,7 @@ async function measureProduct(stack: Stack) {
       psqlProject(insert);
       const psqlMs = performance.now() - started;
       report({
-        what: "a run of INSERT INTO destination SELECT FROM source over 1,000,000 rows",
+        what: `a run of INSERT INTO destination SELECT FROM source over ${Number(psqlValue(projectDatabase, 'SELECT count(*) FROM source."Legacy"')).toLocaleString("en")} rows`,
         ours: ms(big.durationMs!),
         anchor: `the same statement in psql: ${ms(psqlMs)}`,
         ratio: `${(big.durationMs! / psqlMs).toFixed(2)}×`,
