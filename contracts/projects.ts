@@ -7,16 +7,10 @@ import {
   DELIMITERS,
   ENCODINGS,
   FLAT_FILE_EXTENSIONS,
-  WORKSHEET_NAME_MAX,
-  LOCK_REASONS,
-  LOCK_STATES,
-  PROJECT_SORTS,
-  PROJECT_STATUSES,
-  SOURCE_TYPES,
   TEXT_QUALIFIERS,
-  UPLOAD_TYPES,
-  JOB_KINDS,
-} from "./values/projects";
+  WORKSHEET_NAME_MAX,
+} from "./values/flat-files";
+import { LOCK_REASONS, LOCK_STATES, PROJECT_SORTS, PROJECT_STATUSES, SOURCE_TYPES, UPLOAD_TYPES, JOB_KINDS } from "./values/projects";
 import {
   descriptionSchema,
   requiredString,
@@ -32,6 +26,7 @@ import {
 import { tablesQuerySchema } from "./dictionary";
 
 export * from "./values/projects";
+export * from "./values/flat-files";
 
 export const projectStatusSchema = z.enum(PROJECT_STATUSES);
 export const lockReasonSchema = z.enum(LOCK_REASONS);

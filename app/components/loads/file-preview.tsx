@@ -1,5 +1,5 @@
 import type { PreviewFile } from "../../../contracts/loads";
-import { DELIMITER_LABELS } from "../../../contracts/values/projects";
+import { DELIMITER_LABELS } from "../../../contracts/values/flat-files";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 
 /** The intent of the button that adds a preview's extra file columns to their tables (databases-load.server.ts). */

@@ -11,7 +11,7 @@ import {
   TEXT_QUALIFIER_LABELS,
   TEXT_QUALIFIERS,
   WORKSHEET_NAME_MAX,
-} from "../../../contracts/values/projects";
+} from "../../../contracts/values/flat-files";
 import { useLocation } from "react-router";
 import { CheckboxField, SelectField, TextField } from "~/components/forms/fields";
 import { Pagination } from "~/components/ui/pagination";

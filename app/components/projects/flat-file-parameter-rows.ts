@@ -1,5 +1,5 @@
 import type { FlatFileParameters } from "../../../contracts/projects";
-import { DATE_ORDER_LABELS, DELIMITER_LABELS, ENCODING_LABELS, TEXT_QUALIFIER_LABELS } from "../../../contracts/values/projects";
+import { DATE_ORDER_LABELS, DELIMITER_LABELS, ENCODING_LABELS, TEXT_QUALIFIER_LABELS } from "../../../contracts/values/flat-files";
 
 /** How a workspace's flat files are read, as label and value pairs (the wizard's summary, the load page). */
 export function flatFileParameterRows(p: FlatFileParameters): [string, string][] {

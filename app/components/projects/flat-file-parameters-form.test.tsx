@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { ColumnWidthsResponse } from "../../../contracts/projects";
-import { DEFAULT_FLAT_FILE_PARAMETERS } from "../../../contracts/values/projects";
+import { DEFAULT_FLAT_FILE_PARAMETERS } from "../../../contracts/values/flat-files";
 import { pageSizeChoice, previousHref } from "~/test/page-size-form";
 import { renderPage } from "~/test/render-page";
 import { FlatFileParametersForm } from "./flat-file-parameters-form";

@@ -2,7 +2,7 @@ import type { SubmissionResult } from "@conform-to/react";
 import { Form, useLocation } from "react-router";
 import type { ColumnWidthsResponse, FlatFileParameters } from "../../../contracts/projects";
 import { PAGE_SIZES } from "../../../contracts/values/common";
-import { DEFAULT_FLAT_FILE_PARAMETERS } from "../../../contracts/values/projects";
+import { DEFAULT_FLAT_FILE_PARAMETERS } from "../../../contracts/values/flat-files";
 import { FormErrors } from "~/components/forms/fields";
 import { StatusButton } from "~/components/forms/status-button";
 import { FlatFileParameterFields, flatFileParameterDefaults, WIDTHS_PAGING_KEYS } from "~/components/projects/flat-file-parameter-fields";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { DEMO_COMPANIES } from "../../../scripts/demo-data";
-import { COLUMN_WIDTHS_MESSAGE } from "../../../contracts/values/projects";
+import { COLUMN_WIDTHS_MESSAGE } from "../../../contracts/values/flat-files";
 import { isRedirect, startLiveServices } from "~/test/live-services";
 import { flashOf } from "~/test/flash-of";
 import { unpackRows } from "~/lib/packed-rows";

@@ -9,9 +9,8 @@ import { capitalised } from "../../../../contracts/values/common";
 import { mappingProjectIdSchema, projectStatusSchema } from "../../../../contracts/projects";
 import { WORKSPACES } from "../../../../contracts/workspaces";
 import { mayEnterArea } from "~/lib/access";
+import { DELIMITER_LABELS, ENCODING_LABELS } from "../../../../contracts/values/flat-files";
 import {
-  DELIMITER_LABELS,
-  ENCODING_LABELS,
   LOCK_REASON_LABELS,
   PROJECT_STATUS_LABELS,
   SOURCE_TYPE_LABELS,

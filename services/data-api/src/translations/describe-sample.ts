@@ -8,7 +8,7 @@
 import type { ColumnInput, TableInput } from "../../../../contracts/dictionary.ts";
 import { IDENTIFIER_MAX } from "../../../../contracts/common.ts";
 import { NVARCHAR_MAX_LENGTH, isSystemColumnName } from "../../../../contracts/values/dictionary.ts";
-import { DEFAULT_FLAT_FILE_PARAMETERS } from "../../../../contracts/values/projects.ts";
+import { DEFAULT_FLAT_FILE_PARAMETERS } from "../../../../contracts/values/flat-files.ts";
 import { isBlankRecord, readFlatFile } from "../data-plane/flat-file/read-flat-file.ts";
 
 /** Rows read to suggest the types: enough to see a file's codes, fast on any file. */

@@ -8,7 +8,7 @@ import { TEST_DATABASE_SERVER, createTestDataPlane } from "../../testing/harness
 import { column } from "../../testing/project-fixtures.ts";
 import { asProjectOwner, createProjectDatabase, createProjectSchema, dropProjectDatabase, runnerUrl } from "../project-databases.ts";
 import { loadInWorker, type LoadHooks } from "./load-in-worker.ts";
-import { DEFAULT_FLAT_FILE_PARAMETERS } from "../../../../../contracts/values/projects.ts";
+import { DEFAULT_FLAT_FILE_PARAMETERS } from "../../../../../contracts/values/flat-files.ts";
 
 const dataPlane = createTestDataPlane();
 const projectId = randomUUID();

@@ -5,7 +5,7 @@ import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
 import type { Table } from "../../../../../contracts/dictionary.ts";
 import { translationDetailSchema, translationPageSchema, translationQuerySchema, translationSchema } from "../../../../../contracts/mappings.ts";
-import { DEFAULT_FLAT_FILE_PARAMETERS } from "../../../../../contracts/values/projects.ts";
+import { DEFAULT_FLAT_FILE_PARAMETERS } from "../../../../../contracts/values/flat-files.ts";
 import { WORKSPACES } from "../../../../../contracts/workspaces.ts";
 import { ApiProblem, NotFoundError, validationProblem } from "../../api-problem.ts";
 import { maxUploadBytesOf, uploadTooLargeMessage } from "../../body-limits.ts";

@@ -14,7 +14,7 @@ import {
   valueMapPageSchema,
   valueMapQuerySchema,
 } from "../../../../../contracts/mappings.ts";
-import { DEFAULT_FLAT_FILE_PARAMETERS } from "../../../../../contracts/values/projects.ts";
+import { DEFAULT_FLAT_FILE_PARAMETERS } from "../../../../../contracts/values/flat-files.ts";
 import { VALUE_MAP_CSV_HEADER, VALUE_MAP_IMPORT_MAX_ROWS, VALUE_MAX_LENGTH } from "../../../../../contracts/values/mappings.ts";
 import { WORKSPACES } from "../../../../../contracts/workspaces.ts";
 import { ApiProblem, NotFoundError, validationProblem } from "../../api-problem.ts";
