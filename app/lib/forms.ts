@@ -1,6 +1,5 @@
 import { useEffect, useState, type ComponentProps, type MouseEvent } from "react";
 import type { SubmissionResult } from "@conform-to/react";
-import type { ShouldRevalidateFunctionArgs } from "react-router";
 
 /**
  * Forms whose errors come from the server. The action parses with the form's Zod schema
@@ -301,13 +300,3 @@ export function getCollectionProps(field: FieldMetadata, options: AriaOptions & 
  * writes line breaks, the other control characters and lone surrogates as escapes nothing rewrites.
  */
 export const exactValue = (value: string): string => JSON.stringify(value);
-
-/**
- * A route's shouldRevalidate for pages whose refusals must show things as they are now: 409, someone
- * changed the thing meanwhile; 404, something the form named is gone meanwhile (a SQL credential
- * revoked in another tab). React Router skips reloading after a 4xx action otherwise, where a page
- * posted without JavaScript is always read again; the refusal's message stays either way.
- */
-export function revalidateAfterConflict({ actionStatus, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
-  return actionStatus === 409 || actionStatus === 404 || defaultShouldRevalidate;
-}

@@ -124,7 +124,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 // After a refusal because a credential changed meanwhile (409: revoked), show the list as it is now.
-export { revalidateAfterConflict as shouldRevalidate } from "~/lib/forms";
+export { revalidateAfterConflict as shouldRevalidate } from "~/lib/revalidate";
 
 export const handle = { breadcrumb: "SQL Credentials" };
 

@@ -229,6 +229,6 @@ export function meta() {
 }
 
 // After a 409 (the template changed meanwhile) the page is read again: its forms then send the version it shows, so the next try is applied.
-export { revalidateAfterConflict as shouldRevalidate } from "~/lib/forms";
+export { revalidateAfterConflict as shouldRevalidate } from "~/lib/revalidate";
 
 export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error";

@@ -36,7 +36,7 @@ type ActionData = { errors: string[]; result?: FormResult; stale?: ScriptDiff | 
 const LOCK_REFUSALS = new Set(["lock_required", "locked_by_other"]);
 
 // After a refusal (409: the lock or the script changed meanwhile), the header and lock show how things are now.
-export { revalidateAfterConflict as shouldRevalidate } from "~/lib/forms";
+export { revalidateAfterConflict as shouldRevalidate } from "~/lib/revalidate";
 
 export async function action({ request, context }: Route.ActionArgs) {
   const [{ paths, companyId }, { template, api }, script] = await Promise.all([

@@ -15,7 +15,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 // A refused save or lock (409) reloads the script: the header says its version and lock as they are now.
-export { revalidateAfterConflict as shouldRevalidate } from "~/lib/forms";
+export { revalidateAfterConflict as shouldRevalidate } from "~/lib/revalidate";
 
 export const handle = {
   breadcrumb: (match: UIMatch) => (match.loaderData as Awaited<ReturnType<typeof loader>> | undefined)?.script.name,

@@ -40,7 +40,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 // After a refusal (409: the template changed meanwhile), its levels and the version the forms send are read again: the next try is applied.
-export { revalidateAfterConflict as shouldRevalidate } from "~/lib/forms";
+export { revalidateAfterConflict as shouldRevalidate } from "~/lib/revalidate";
 
 /** A refusal that is no field's: shown at the top of the page with its status. */
 const refusal = (status: number, message: string) =>

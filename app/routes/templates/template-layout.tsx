@@ -8,7 +8,7 @@ import type { Route } from "./+types/template-layout";
 export const middleware: Route.MiddlewareFunction[] = [loadTemplate];
 
 // After a refusal (409: someone changed the template meanwhile), the header shows it as it is now, as a page without JavaScript does.
-export { revalidateAfterConflict as shouldRevalidate } from "~/lib/forms";
+export { revalidateAfterConflict as shouldRevalidate } from "~/lib/revalidate";
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { template } = await templateOf(context);

@@ -65,7 +65,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 }
 
 // After a refused deletion (409: the dictionary changed meanwhile), the list and the version the confirmation sends are read again.
-export { revalidateAfterConflict as shouldRevalidate } from "~/lib/forms";
+export { revalidateAfterConflict as shouldRevalidate } from "~/lib/revalidate";
 
 export async function action({ request, context }: Route.ActionArgs) {
   const dictionary = await dictionaryOf(context);

@@ -15,7 +15,7 @@ import type { Route } from "./+types/dictionary-layout";
 export const middleware: Route.MiddlewareFunction[] = [loadDictionary];
 
 // After a refused save (409: the dictionary changed meanwhile), the header is read again with the page below it.
-export { revalidateAfterConflict as shouldRevalidate } from "~/lib/forms";
+export { revalidateAfterConflict as shouldRevalidate } from "~/lib/revalidate";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const shell = await shellOf(context);

@@ -107,7 +107,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 // After a refusal (409: the dictionary or the project changed meanwhile), the versions the forms send are read again: the next try is applied.
-export { revalidateAfterConflict as shouldRevalidate } from "~/lib/forms";
+export { revalidateAfterConflict as shouldRevalidate } from "~/lib/revalidate";
 
 export async function action({ request, context }: Route.ActionArgs) {
   const scope = await guard(context);

@@ -113,7 +113,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 // After a refused save (409: the project changed meanwhile, in another tab or by someone else), show it as it is now.
-export { revalidateAfterConflict as shouldRevalidate } from "~/lib/forms";
+export { revalidateAfterConflict as shouldRevalidate } from "~/lib/revalidate";
 
 export const handle = { breadcrumb: "Databases" };
 

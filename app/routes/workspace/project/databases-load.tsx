@@ -80,7 +80,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 // After a refused parameters save (409: changed meanwhile, in another tab or by someone else), show them as they are now.
-export { revalidateAfterConflict as shouldRevalidate } from "~/lib/forms";
+export { revalidateAfterConflict as shouldRevalidate } from "~/lib/revalidate";
 
 export const handle = { breadcrumb: "Load a flat file" };
 

@@ -72,7 +72,7 @@ function goneImport(err: unknown): null {
 // After a refused save (409: the map changed meanwhile, in another tab or by someone else), the table
 // shows the targets saved now, and the version the form sends is read again: a deliberate second save
 // is applied. What the user typed stays in the table (the refusal brings it back: see ValuesForm).
-export { revalidateAfterConflict as shouldRevalidate } from "~/lib/forms";
+export { revalidateAfterConflict as shouldRevalidate } from "~/lib/revalidate";
 
 /** A map CSV holds at most 100,000 short lines: 20 MB is far beyond any. */
 const IMPORT_MAX_BYTES = 20 * 1024 * 1024;

@@ -72,7 +72,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 // After a refused save (409: the column's map changed meanwhile, in another tab or by someone else), the
 // versions the rows send are read again with JavaScript too, so saving the row again, on purpose, is
 // applied; the refused row keeps what was sent either way.
-export { revalidateAfterConflict as shouldRevalidate } from "~/lib/forms";
+export { revalidateAfterConflict as shouldRevalidate } from "~/lib/revalidate";
 
 function sampleSummary(result: SampleResult): string {
   const columns = result.columns.map((c) => `${c.name}: ${c.distinct} ${c.distinct === 1 ? "value" : "values"}, ${c.added} new`).join("; ");

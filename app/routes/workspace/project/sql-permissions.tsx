@@ -59,7 +59,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 // After a refused save, show the credentials and levels as they are now: 409, a level changed meanwhile (in another tab or by
 // someone else); 404, a credential revoked meanwhile, which leaves the list.
-export { revalidateAfterConflict as shouldRevalidate } from "~/lib/forms";
+export { revalidateAfterConflict as shouldRevalidate } from "~/lib/revalidate";
 
 export const handle = { breadcrumb: "SQL permissions" };
 

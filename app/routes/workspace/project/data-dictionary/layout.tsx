@@ -10,7 +10,7 @@ import type { Route } from "./+types/layout";
 export const middleware: Route.MiddlewareFunction[] = [loadProjectDictionary];
 
 // After a refused save (409: the dictionary changed meanwhile), its counts are read again with the page below.
-export { revalidateAfterConflict as shouldRevalidate } from "~/lib/forms";
+export { revalidateAfterConflict as shouldRevalidate } from "~/lib/revalidate";
 
 export async function loader({ context }: Route.LoaderArgs) {
   const [{ project, access }, dictionary] = await Promise.all([projectScope(context), projectDictionary(context)]);

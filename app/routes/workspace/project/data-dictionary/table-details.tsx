@@ -40,7 +40,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 }
 
 // After a refusal (409: the dictionary changed meanwhile), the version the form sends is read again: the next try is applied.
-export { revalidateAfterConflict as shouldRevalidate } from "~/lib/forms";
+export { revalidateAfterConflict as shouldRevalidate } from "~/lib/revalidate";
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const { project, companyId, api, paths } = await projectScope(context);

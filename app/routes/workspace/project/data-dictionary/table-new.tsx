@@ -19,7 +19,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 // After a refusal (409: the dictionary changed meanwhile), the version the form sends is read again: the next try is applied.
-export { revalidateAfterConflict as shouldRevalidate } from "~/lib/forms";
+export { revalidateAfterConflict as shouldRevalidate } from "~/lib/revalidate";
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { project, companyId, api, paths } = await guard(context);

@@ -45,7 +45,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 // After a refused deletion (409: the dictionary changed meanwhile), the list and the version the confirmation sends are read again.
-export { revalidateAfterConflict as shouldRevalidate } from "~/lib/forms";
+export { revalidateAfterConflict as shouldRevalidate } from "~/lib/revalidate";
 
 export async function action({ request, context }: Route.ActionArgs) {
   const scope = await projectScope(context);
