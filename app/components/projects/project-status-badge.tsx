@@ -1,4 +1,4 @@
-import { PROJECT_STATUS_LABELS, type ProjectStatus } from "../../../contracts/values/projects";
+import type { ProjectStatus } from "../../../contracts/values/projects";
 import { cn } from "~/lib/utils";
 
 // The tones' colours are classes in app.css (.tone-*): a list repeats the badge on every row.
@@ -10,8 +10,11 @@ const TONE: Partial<Record<ProjectStatus, string>> = {
   DatabaseCreationFailed: "tone-red",
 };
 
-/** A project's status in readable words (never the enum name), toned by how settled it is. */
-export function ProjectStatusBadge({ status, className }: { status: ProjectStatus; className?: string }) {
+/**
+ * A project's status in readable words (never the enum name: `label`, PROJECT_STATUS_LABELS's, which a
+ * layout's loader reads so that its pages' code does not carry the table), toned by how settled it is.
+ */
+export function ProjectStatusBadge({ status, label, className }: { status: ProjectStatus; label: string; className?: string }) {
   return (
     <span
       className={cn(
@@ -20,7 +23,7 @@ export function ProjectStatusBadge({ status, className }: { status: ProjectStatu
         className,
       )}
     >
-      {PROJECT_STATUS_LABELS[status]}
+      {label}
     </span>
   );
 }

@@ -179,7 +179,7 @@ export default function ProjectList({ loaderData }: Route.ComponentProps) {
                         </td>
                         <td>{p.applicationName}</td>
                         <td>
-                          <ProjectStatusBadge status={p.status} />
+                          <ProjectStatusBadge status={p.status} label={PROJECT_STATUS_LABELS[p.status]} />
                         </td>
                         {mappings ? null : (
                           <>

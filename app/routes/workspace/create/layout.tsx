@@ -1,6 +1,7 @@
 import { Outlet, type UIMatch } from "react-router";
 import { wizardTitle, workspaceOfPath } from "~/lib/workspace-paths";
 import { ProjectStatusBadge } from "~/components/projects/project-status-badge";
+import { PROJECT_STATUS_LABELS } from "../../../../contracts/values/projects";
 import { projectMiddleware, projectScope } from "../workspace.server";
 import type { Route } from "./+types/layout";
 
@@ -9,7 +10,8 @@ export const middleware: Route.MiddlewareFunction[] = [projectMiddleware];
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { project, ws } = await projectScope(context);
-  return { project: { id: project.id, name: project.name, status: project.status }, noun: ws.noun };
+  // The status's label is read here: the page's code then carries no table of every status (issue 8's initial JS bar).
+  return { project: { id: project.id, name: project.name, status: project.status, statusLabel: PROJECT_STATUS_LABELS[project.status] }, noun: ws.noun };
 }
 
 export const handle = {
@@ -25,7 +27,7 @@ export default function WizardLayout({ loaderData }: Route.ComponentProps) {
         <h1 id="page-title" className="text-2xl font-semibold tracking-tight">
           Set up {project.name}
         </h1>
-        <ProjectStatusBadge status={project.status} />
+        <ProjectStatusBadge status={project.status} label={project.statusLabel} />
       </div>
       <Outlet />
     </section>

@@ -172,7 +172,7 @@ function ProjectFacts({ project, mapping, mappingProjects }: { project: ProjectD
     rows.push(["Schemes", (project.schemes ?? []).map((s) => s.scheme.name).join(", ")], ["Default configuration", project.isDefault ? "Yes" : "No"]);
   } else if (project_) rows.push(["Source type", SOURCE_TYPE_LABELS[project.sourceType]]);
   rows.push(
-    ["Status", <ProjectStatusBadge key="status" status={project.status} />],
+    ["Status", <ProjectStatusBadge key="status" status={project.status} label={PROJECT_STATUS_LABELS[project.status]} />],
     ["Description", project.description ?? <span className="text-muted-foreground">None</span>],
   );
   if (project_) {

@@ -3,7 +3,7 @@
  * about an unfinished setup depends on who reads it (the setup's steps and the load are edit pages).
  */
 import { describe, expect, it } from "vitest";
-import type { ProjectStatus } from "../../../../contracts/values/projects";
+import { PROJECT_STATUS_LABELS, type ProjectStatus } from "../../../../contracts/values/projects";
 import { backgroundProcessData, workspaceOf } from "~/test/fixtures";
 import { renderPage } from "~/test/render-page";
 import ProjectLayout from "./layout";
@@ -13,7 +13,9 @@ const base = "/onboarding/configurations/c1";
 const layout = (status: ProjectStatus, canWrite: boolean, kind: "onboarding" | "migration" = "onboarding") => {
   const page = kind === "onboarding" ? `${base}/details` : "/migration/projects/c1/details";
   const project = workspaceOf({ id: "c1", name: "Quarterly members", status, schemes: ["Healthcare Trust Scheme"], isDefault: false });
-  return renderPage(page, `${page}?companyId=co1`, ProjectLayout, { project, access: { canRead: true, canWrite } });
+  // As the loader answers it: the labels read there.
+  const header = { ...project, statusLabel: PROJECT_STATUS_LABELS[status], source: "Healthcare Trust Scheme", lockedBy: "a background process" };
+  return renderPage(page, `${page}?companyId=co1`, ProjectLayout, { project: header, access: { canRead: true, canWrite } });
 };
 const background = (canWrite: boolean) =>
   renderPage(`${base}/background-process`, `${base}/background-process?companyId=co1`, BackgroundProcess, backgroundProcessData({ canCancel: canWrite }));

@@ -1,6 +1,6 @@
 import { Icon } from "~/components/ui/icon";
 import { Link, NavLink, Outlet, type UIMatch } from "react-router";
-import { LOCK_REASON_LABELS, SOURCE_TYPE_LABELS } from "../../../../contracts/values/projects";
+import { LOCK_REASON_LABELS, PROJECT_STATUS_LABELS, SOURCE_TYPE_LABELS } from "../../../../contracts/values/projects";
 import { ProjectStatusBadge } from "~/components/projects/project-status-badge";
 import { LoadSourceLink } from "~/components/projects/load-source-link";
 import { useCompanyHref } from "~/lib/company-href";
@@ -17,15 +17,19 @@ export const middleware: Route.MiddlewareFunction[] = [projectMiddleware];
 export async function loader({ context }: Route.LoaderArgs) {
   const { project, access } = await projectScope(context);
   return {
+    // The labels are read here, not in the page: its code then carries no table of every status, source
+    // type and lock reason (issue 8's initial JS bar).
     project: {
       id: project.id,
       name: project.name,
       status: project.status,
+      statusLabel: PROJECT_STATUS_LABELS[project.status],
       applicationName: project.applicationName,
       sourceType: project.sourceType,
+      /** What it loads its data from: its schemes (an onboarding configuration), else its source type. */
+      source: project.schemes ? project.schemes.map((s) => s.scheme.name).join(", ") : SOURCE_TYPE_LABELS[project.sourceType],
       isLocked: project.isLocked,
-      lockReason: project.lockReason,
-      schemes: project.schemes?.map((s) => s.scheme.name) ?? null,
+      lockedBy: project.lockReason ? LOCK_REASON_LABELS[project.lockReason] : "a background process",
       isDefault: project.isDefault ?? false,
     },
     access,
@@ -66,17 +70,17 @@ export default function ProjectLayout({ loaderData }: Route.ComponentProps) {
         <h1 id="page-title" className="text-2xl font-semibold tracking-tight">
           {project.name}
         </h1>
-        <ProjectStatusBadge status={project.status} />
+        <ProjectStatusBadge status={project.status} label={project.statusLabel} />
       </div>
       <p className="mt-1 text-sm text-muted-foreground">
         {project.applicationName}
-        {paths.ws.kind === "translation" ? "" : ` · ${project.schemes ? project.schemes.join(", ") : SOURCE_TYPE_LABELS[project.sourceType]}`}
+        {paths.ws.kind === "translation" ? "" : ` · ${project.source}`}
         {project.isDefault ? " · Default configuration" : ""}
       </p>
       {project.isLocked ? (
         <p role="status" className="mt-3 flex items-center gap-2 rounded-md border border-amber-500/40 bg-amber-50 px-4 py-2 text-sm text-amber-900">
           <Icon name="lock" className="size-4" />
-          Locked by {project.lockReason ? LOCK_REASON_LABELS[project.lockReason] : "a background process"}: changes wait until it ends.
+          Locked by {project.lockedBy}: changes wait until it ends.
         </p>
       ) : setup.unfinished ? (
         setup.resumes ? (
