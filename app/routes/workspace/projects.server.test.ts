@@ -558,6 +558,8 @@ describe("wizard steps 2 and 3", () => {
 
     const step2 = (await call(ANALYST, wizardUrl(project.id, "data-dictionary"), dictionaryStep.loader, opts)) as any;
     expect(step2.masters.items.map((d: any) => d.name)).toEqual(["Billing v1"]);
+    // An analyst's role opens Migrations' list of master dictionaries: the step links it when an application has none.
+    expect(step2.mastersListHref).toBe("/migration/data-dictionary");
     const assigned = await call(ANALYST, wizardUrl(project.id, "data-dictionary"), dictionaryStep.action, {
       ...opts,
       form: { intent: "assign", dictionaryId: master.id, version: String(step2.dictionary.version) },

@@ -87,16 +87,23 @@ describe("the wizard's data dictionary step of an application with no master dic
     masters: { items: [], page: 1, pageSize: 25, total: 0 },
     search: { ...loaderData.search, masters: { name: "", sort: "name", page: 1, pageSize: 25 } },
   };
-  const page = (path: string) => renderPage(path, `${path}?companyId=c1`, DataDictionaryStep, none, undefined, { areas: ["migration", "onboarding"] });
+  // The loader answers the list of the page's area when the user's role opens it (projects.server.test.ts), else null.
+  const page = (path: string, mastersListHref: string | null) => renderPage(path, `${path}?companyId=c1`, DataDictionaryStep, { ...none, mastersListHref });
 
   it("links a configuration to Data Onboarding's data dictionaries, where it is set up", () => {
-    const html = page("/onboarding/configurations/create/p1/data-dictionary");
+    const html = page("/onboarding/configurations/create/p1/data-dictionary", "/onboarding/data-dictionary");
     expect(html).toContain("Legacy Billing has no master data dictionary yet.");
     expect(html).toContain('href="/onboarding/data-dictionary?companyId=c1"');
     expect(html).not.toContain('href="/migration/data-dictionary');
   });
 
   it("links a project to Migrations' data dictionaries", () => {
-    expect(page(path)).toContain('href="/migration/data-dictionary?companyId=c1"');
+    expect(page(path, "/migration/data-dictionary")).toContain('href="/migration/data-dictionary?companyId=c1"');
+  });
+
+  it("tells a user whose role does not open the list whom to ask instead", () => {
+    const html = page("/translations/mappings/create/p1/file-data-structure", null);
+    expect(html).toContain("An analyst can add one under Migrations → Data Dictionary");
+    expect(html).not.toContain('href="/migration/data-dictionary');
   });
 });

@@ -1,6 +1,6 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, Link, useLocation, type UIMatch } from "react-router";
+import { data, Form, Link, type UIMatch } from "react-router";
 import { z } from "zod";
 import { assignDictionarySchema } from "../../../../contracts/projects";
 import { DELETE_TABLE_PARAM, DeleteTableConfirmation } from "~/components/dictionary/delete-table-confirmation";
@@ -19,10 +19,10 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~
 import { useWorkspacePaths, workspaceOfPath } from "~/lib/workspace-paths";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
-import { useOpenAreas } from "~/lib/open-areas";
 import { getFormProps, useServerForm } from "~/lib/forms";
 import { invalid, readFormData, refusedByService, serviceFailure, unknownIntent } from "~/lib/forms.server";
-import { afterGuard } from "~/lib/guards.server";
+import { accessSettings, afterGuard, shellOf } from "~/lib/guards.server";
+import { mayEnterArea } from "~/lib/access";
 import { projectCalls, requireWorkspace, workspaceKind } from "../workspace.server";
 
 import { searchDictionaries } from "~/lib/api/dictionaries.server";
@@ -93,8 +93,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       ),
     ]),
   );
+  // The area's list of the company's master dictionaries (Migrations' for a mapping project), when this user's role opens it:
+  // decided here, so that the page's code carries neither the areas' paths nor the shell's list of open areas.
+  const dictionaryArea = dictionaryAreaOf(new URL(request.url).pathname);
+  const { roles } = await shellOf(context);
   return {
     project: { id: project.id, status: project.status, applicationName: project.applicationName, version: project.version },
+    mastersListHref: mayEnterArea(dictionaryArea, roles, accessSettings) ? MASTER_DICTIONARY_BASES[dictionaryArea] : null,
     // Onboarding has no databases step: this step creates them (spec §2).
     createsDatabases: ws.kind === "onboarding",
     dictionary,
@@ -159,14 +164,12 @@ export async function action({ request, context }: Route.ActionArgs) {
 export const handle = { breadcrumb: (match: UIMatch<unknown, unknown>) => workspaceOfPath(match.pathname).dictionaryLabel };
 
 export default function DataDictionaryStep({ loaderData, actionData }: Route.ComponentProps) {
-  const { project, dictionary, tables, masters, search, deleting, newTable, createsDatabases } = loaderData;
+  const { project, dictionary, tables, masters, search, deleting, newTable, createsDatabases, mastersListHref } = loaderData;
   const lastResult = actionData?.result as SubmissionResult<string[]> | undefined;
   // An upload's refusal carries none of the form's values (the file streamed through unread): the sample form's.
   const fromUpload = lastResult !== undefined && Object.keys(lastResult.initialValue ?? {}).length === 0;
   const href = useCompanyHref();
-  const openAreas = useOpenAreas();
   const paths = useWorkspacePaths();
-  const dictionaryArea = dictionaryAreaOf(useLocation().pathname);
   // The API sets the status: every table has a column (and there is one) once it is past this step.
   const mapping = paths.ws.kind === "translation";
   const step = paths.ws.dictionaryStep;
@@ -300,8 +303,8 @@ export default function DataDictionaryStep({ loaderData, actionData }: Route.Com
           <p className="mt-3 text-sm">
             {project.applicationName} has no master data dictionary yet.{" "}
             {/* The area's own list of the company's master dictionaries (Migrations' for a mapping project): a role that does not open it (a translator) is told whom to ask instead. */}
-            {openAreas.includes(dictionaryArea) ? (
-              <Link to={href(MASTER_DICTIONARY_BASES[dictionaryArea])} className="text-brand underline underline-offset-2">
+            {mastersListHref ? (
+              <Link to={href(mastersListHref)} className="text-brand underline underline-offset-2">
                 Data dictionaries
               </Link>
             ) : (
