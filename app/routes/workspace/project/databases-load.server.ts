@@ -5,7 +5,8 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { redirect } from "react-router";
 import { stagedLoadSchema } from "../../../../contracts/loads";
-import { MAX_UPLOAD_BYTES_DEFAULT } from "../../../../contracts/values/loads";
+import { LOAD_MODE_LABELS, LOAD_MODES, MAX_UPLOAD_BYTES_DEFAULT, ON_REJECTED, ON_REJECTED_LABELS } from "../../../../contracts/values/loads";
+import { UPLOAD_TYPE_LABELS, UPLOAD_TYPES } from "../../../../contracts/values/projects";
 import { companyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { invalid, readFormData, refusedByService, serviceFailure, submitUpload } from "~/lib/forms.server";
@@ -15,6 +16,33 @@ import { WIDTHS_PAGING_KEYS } from "~/components/projects/flat-file-parameter-fi
 import { ADD_COLUMNS_INTENT } from "~/components/loads/file-preview";
 import { saveFlatFileParameters } from "../flat-file-parameters.server";
 import type { checkWorkspace } from "../workspace.server";
+
+/**
+ * The load form's choices, with their words: the loader answers them, so that the page's code carries
+ * neither the labels' tables nor these descriptions (issue 8's initial JS bar).
+ */
+const MODE_OPTIONS = LOAD_MODES.map((value) => ({
+  value,
+  label: LOAD_MODE_LABELS[value],
+  description: value === "replace" ? "The table's rows are deleted, then the file's are loaded." : "The file's rows are added to the table's.",
+}));
+const REJECTED_OPTIONS = ON_REJECTED.map((value) => ({
+  value,
+  label: ON_REJECTED_LABELS[value],
+  description:
+    value === "loadNothing" ? "If any row is rejected, the table stays exactly as it was." : "The rows that fit are loaded; the rejected ones are listed.",
+}));
+
+const UPLOAD_TYPE_OPTIONS = UPLOAD_TYPES.map((value) => ({
+  value,
+  label: UPLOAD_TYPE_LABELS[value],
+  description:
+    value === "SingleFile"
+      ? "One file, into the table you choose."
+      : "Several files (or one .zip), each into the table its name names: Employee.csv into Employee.",
+}));
+
+export const LOAD_CHOICES = { mode: MODE_OPTIONS, onRejected: REJECTED_OPTIONS, uploadType: UPLOAD_TYPE_OPTIONS };
 
 type Scope = Awaited<ReturnType<typeof checkWorkspace>>;
 

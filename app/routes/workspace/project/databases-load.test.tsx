@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { renderPage } from "~/test/render-page";
 import LoadFlatFile from "./databases-load";
+import { LOAD_CHOICES } from "./databases-load.server";
 
 const page = "/migration/projects/p1/databases/flat-file/update-source";
 
@@ -20,6 +21,7 @@ const loaderData = {
   previewGone: false,
   widths: null,
   widthsPaged: false,
+  choices: LOAD_CHOICES,
 };
 
 describe("the load page's upload form", () => {

@@ -1,7 +1,5 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link } from "react-router";
-import { LOAD_MODE_LABELS, LOAD_MODES, ON_REJECTED, ON_REJECTED_LABELS } from "../../../../contracts/values/loads";
-import { UPLOAD_TYPE_LABELS, UPLOAD_TYPES } from "../../../../contracts/values/projects";
 import { FindTableForm, tableOptionsOf } from "~/components/databases/find-table-form";
 import { ADD_COLUMNS_INTENT, FilePreview } from "~/components/loads/file-preview";
 import { FlatFileParametersForm, SAVE_PARAMETERS } from "~/components/projects/flat-file-parameters-form";
@@ -16,7 +14,7 @@ import { afterGuard } from "~/lib/guards.server";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
 import { checkWorkspace, projectCalls, projectScope } from "../workspace.server";
 import type { Route } from "./+types/databases-load";
-import { loadPageAction } from "./databases-load.server";
+import { LOAD_CHOICES, loadPageAction } from "./databases-load.server";
 import { databaseTableChoices } from "./table-choices.server";
 import { columnWidthsPage } from "../flat-file-parameters.server";
 
@@ -58,6 +56,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     widths,
     // Paging or sizing the widths keeps their form open.
     widthsPaged: params.has(WIDTHS_PAGING_KEYS.page) || params.has(WIDTHS_PAGING_KEYS.pageSize),
+    choices: LOAD_CHOICES,
   };
 }
 
@@ -84,29 +83,8 @@ export { revalidateAfterConflict as shouldRevalidate } from "~/lib/revalidate";
 
 export const handle = { breadcrumb: "Load a flat file" };
 
-const MODE_OPTIONS = LOAD_MODES.map((value) => ({
-  value,
-  label: LOAD_MODE_LABELS[value],
-  description: value === "replace" ? "The table's rows are deleted, then the file's are loaded." : "The file's rows are added to the table's.",
-}));
-const REJECTED_OPTIONS = ON_REJECTED.map((value) => ({
-  value,
-  label: ON_REJECTED_LABELS[value],
-  description:
-    value === "loadNothing" ? "If any row is rejected, the table stays exactly as it was." : "The rows that fit are loaded; the rejected ones are listed.",
-}));
-
-const UPLOAD_TYPE_OPTIONS = UPLOAD_TYPES.map((value) => ({
-  value,
-  label: UPLOAD_TYPE_LABELS[value],
-  description:
-    value === "SingleFile"
-      ? "One file, into the table you choose."
-      : "Several files (or one .zip), each into the table its name names: Employee.csv into Employee.",
-}));
-
 export default function LoadFlatFile({ loaderData, actionData }: Route.ComponentProps) {
-  const { projectId, created, tables, chosenTable, parameters, version, uploadType, preview, previewGone, widths, widthsPaged } = loaderData;
+  const { projectId, created, tables, chosenTable, parameters, version, uploadType, preview, previewGone, widths, widthsPaged, choices: options } = loaderData;
   const result = (actionData as { result?: SubmissionResult<string[]> } | undefined)?.result;
   const parametersResult = result?.initialValue?.intent === SAVE_PARAMETERS ? result : undefined;
   const href = useCompanyHref();
@@ -128,8 +106,8 @@ export default function LoadFlatFile({ loaderData, actionData }: Route.Component
   const findTable = <FindTableForm action={paths.databases.load(projectId)} choices={tables} keep={{ upload: preview?.uploadId, table: chosenTable }} />;
   const choices = (
     <>
-      <RadioGroupField label="Mode" field={fields.mode!} options={MODE_OPTIONS} />
-      <RadioGroupField label="When rows are rejected" field={fields.onRejected!} options={REJECTED_OPTIONS} />
+      <RadioGroupField label="Mode" field={fields.mode!} options={options.mode} />
+      <RadioGroupField label="When rows are rejected" field={fields.onRejected!} options={options.onRejected} />
     </>
   );
   const historyLink = (
@@ -211,7 +189,7 @@ export default function LoadFlatFile({ loaderData, actionData }: Route.Component
                 className="flex flex-col gap-5"
               >
                 <FormErrors form={form} />
-                <RadioGroupField label="Upload type" field={fields.uploadType!} options={UPLOAD_TYPE_OPTIONS} />
+                <RadioGroupField label="Upload type" field={fields.uploadType!} options={options.uploadType} />
                 <SelectField
                   label="Table"
                   field={fields.table!}
