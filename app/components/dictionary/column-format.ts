@@ -1,13 +1,4 @@
-import type { Column } from "../../../contracts/dictionary";
-
-type ColumnType = Pick<Column, "type" | "length" | "precision" | "scale">;
-
-/** A column's type as SQL writes it: nvarchar(50), decimal(10, 2), int. */
-export function formatColumnType(c: ColumnType): string {
-  if (c.type === "nvarchar" && c.length != null) return `nvarchar(${c.length})`;
-  if (c.type === "decimal" && c.precision != null) return `decimal(${c.precision}, ${c.scale ?? 0})`;
-  return c.type;
-}
+export { formatColumnType } from "../../../contracts/values/dictionary";
 
 export const yesNo = (value: boolean) => (value ? "Yes" : "No");
 

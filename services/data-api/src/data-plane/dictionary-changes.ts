@@ -24,6 +24,8 @@ import { JobCancelledError, JobRefusedError, runJob, type JobDeps } from "../job
 import { inTransaction } from "../repositories/db-helpers.ts";
 import { readTables } from "../repositories/dictionary-tables.ts";
 import type { WorkspaceRow } from "../repositories/workspaces.ts";
+import { flatFileParametersOf } from "../repositories/projects.ts";
+import { DEFAULT_FLAT_FILE_PARAMETERS } from "../../../../contracts/values/projects.ts";
 import { followDictionary, refuseUnlessConfirmed, type WantedTable } from "./schema-sync.ts";
 import type { DataPlane } from "./servers.ts";
 
@@ -58,8 +60,10 @@ export async function changeWorkspaceDictionary(deps: JobDeps & { dataPlane: Dat
     return;
   }
   const serverId = workspace.database_server;
+  // Text becoming a date is read as the workspace's loads read dates.
+  const { dateOrder } = flatFileParametersOf(workspace) ?? DEFAULT_FLAT_FILE_PARAMETERS;
   const rehearsed = await rehearse(db, dictionaryId, edit);
-  const report = await followDictionary(dataPlane, serverId, workspace.id, rehearsed, { apply: false, confirmDataLoss });
+  const report = await followDictionary(dataPlane, serverId, workspace.id, rehearsed, { apply: false, confirmDataLoss, dateOrder });
   if (report.statements.length === 0) {
     await edit(db);
     return;
@@ -84,7 +88,7 @@ export async function changeWorkspaceDictionary(deps: JobDeps & { dataPlane: Dat
             try {
               await inTransaction(db, async (trx) => {
                 const wanted = await editedTables(trx, dictionaryId, edit);
-                await followDictionary(dataPlane, serverId, workspace.id, wanted, { apply: true, confirmDataLoss });
+                await followDictionary(dataPlane, serverId, workspace.id, wanted, { apply: true, confirmDataLoss, dateOrder });
               });
               applied = true;
             } catch (err) {

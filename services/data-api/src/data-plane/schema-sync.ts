@@ -14,8 +14,9 @@
  */
 import type pg from "pg";
 import { ApiProblem } from "../api-problem.ts";
-import { DATA_LOSS_CODE, SCHEMA_CHANGE_REFUSED_CODE } from "../../../../contracts/dictionary.ts";
+import { DATA_LOSS_CODE, SCHEMA_CHANGE_REFUSED_CODE, formatColumnType } from "../../../../contracts/dictionary.ts";
 import { PROJECT_DATABASE_KINDS, type ProjectDatabaseKind } from "../../../../contracts/values/configurations.ts";
+import { DATE_ORDER_FORMS, type DateOrder } from "../../../../contracts/values/projects.ts";
 import { asProjectOwner, rolesOf } from "./project-databases.ts";
 import { catalogType, columnDefinition, createTableStatement, postgresType, quoteIdentifier as q, type DdlColumn, type DdlTable } from "./postgres-ddl.ts";
 import type { DataPlane } from "./servers.ts";
@@ -99,22 +100,58 @@ function alterOf(current: CatalogTable, table: WantedTable): Extract<TableChange
 /** What a change would lose (applied once confirmed) and what it cannot do (never applied). */
 export type SchemaReport = { statements: string[]; losses: string[]; blockers: string[] };
 
-/** One count over a table and what it means when it is not zero (or, with nonNullOf, a type change's count of values). */
-type Probe = { sql: string; says?: (n: number, where: string) => { loss: string } | { blocker: string }; nonNullOf?: string };
+/**
+ * One count over a table and what it means when it is not zero (or, with nonNullOf, a type change's count of values).
+ * `examples`: a condition whose first values (`examples.of`) the finding quotes, read only when the count is not zero.
+ */
+type Probe = {
+  sql: string;
+  says?: (n: number, where: string, examples: readonly string[]) => { loss: string } | { blocker: string };
+  nonNullOf?: string;
+  examples?: { of: string; where: string };
+};
+
+/** Values a finding quotes, at most, each cut to its first characters. */
+const EXAMPLES_QUOTED = 3;
+const EXAMPLE_CHARS = 40;
+const quoted = (examples: readonly string[]) =>
+  examples.length === 0
+    ? ""
+    : `, such as ${examples.map((e) => JSON.stringify(e.length > EXAMPLE_CHARS ? `${e.slice(0, EXAMPLE_CHARS)}…` : e)).join(examples.length === 2 ? " and " : ", ")}`;
+
+/**
+ * The function telling whether a text is a valid input of a type, (text, type name) → boolean: PostgreSQL's
+ * own pg_input_is_valid from PostgreSQL 16; before it, INPUT_CHECK_FALLBACK, made for the session.
+ */
+export type ServerAbilities = { inputCheck: string };
+
+/** pg_input_is_valid for a server older than PostgreSQL 16: the cast tried, its data exception caught (a subtransaction per value). */
+const INPUT_CHECK_FALLBACK = "pg_temp.dt_input_is_valid";
+const INPUT_CHECK_FALLBACK_DDL = `CREATE OR REPLACE FUNCTION ${INPUT_CHECK_FALLBACK}(value text, type text) RETURNS boolean LANGUAGE plpgsql AS $$
+BEGIN
+  EXECUTE format('SELECT %L::%s', value, type);
+  RETURN true;
+EXCEPTION WHEN data_exception THEN
+  RETURN false;
+END $$`;
 
 const count = (n: number) => n.toLocaleString("en-US");
 const plural = (n: number, one: string, many: string) => `${count(n)} ${n === 1 ? one : many}`;
 const values = (n: number) => plural(n, "value", "values");
 
 const NUMBER_TYPES = /^(smallint|integer|bigint|real|double precision|numeric(\(\d+,\d+\))?)$/;
+const TEXT_TYPES = /^(text|character varying(\(\d+\))?)$/;
+const DATE_TYPES = new Set(["date", "time", "datetime"]);
 const WHOLE_RANGES: Record<string, [string, string]> = { integer: ["-2147483648", "2147483647"], bigint: ["-9223372036854775808", "9223372036854775807"] };
 
 /**
  * The probes of a type change: values a narrower type cannot hold (blockers) or would round
- * (losses). Conversions not listed here (text to a number, a date to text…) have no probe: the DDL
- * casts, and a value that does not convert fails it with PostgreSQL's message.
+ * (losses). Text to another type is probed with PostgreSQL's own input check (pg_input_is_valid, or
+ * the same made for the session before PostgreSQL 16): the values that would not convert, counted and
+ * quoted. Conversions not listed here (a date to text…) have no probe: the DDL casts, and a value that
+ * does not convert fails it with PostgreSQL's message.
  */
-function typeProbes(table: string, change: Extract<ColumnChange, { kind: "type" }>): Probe[] {
+function typeProbes(table: string, change: Extract<ColumnChange, { kind: "type" }>, server: ServerAbilities | null, dateOrder: DateOrder): Probe[] {
   const col = q(change.current);
   const name = `${change.column.name} of ${table}`;
   const { from, column } = change;
@@ -122,7 +159,27 @@ function typeProbes(table: string, change: Extract<ColumnChange, { kind: "type" 
   const numeric = NUMBER_TYPES.test(from);
   const fromScale = /^numeric\(\d+,(\d+)\)$/.exec(from)?.[1];
   const probes: Probe[] = [];
-  if (column.type === "nvarchar" && column.length != null) {
+  if (column.type !== "nvarchar" && TEXT_TYPES.test(from) && server) {
+    // Text to a number, a date, a uuid: the values the cast would refuse, counted and quoted, rather
+    // than PostgreSQL's refusal of the first one it meets (which names neither the column nor how many).
+    // Dates are read in the workspace's date order (followDictionary sets it), as its loads read them.
+    const refused = `${col} is not null and not ${server.inputCheck}(${col}::text, '${target}')`;
+    const order = DATE_TYPES.has(column.type) ? ` (dates read as ${DATE_ORDER_FORMS[dateOrder]}, as the loads read them)` : "";
+    probes.push({
+      sql: `count(*) filter (where ${refused})`,
+      examples: { of: `${col}::text`, where: refused },
+      says: (n, where, examples) => ({
+        blocker: `Changing ${name} to ${formatColumnType(column)} would not convert ${values(n)} ${where}${quoted(examples)}${order}: correct them and load again, or keep the type`,
+      }),
+    });
+    if (column.type === "decimal") {
+      const scale = column.scale ?? 0;
+      probes.push({
+        sql: `count(*) filter (where case when ${server.inputCheck}(${col}::text, 'numeric') then ${col}::numeric <> round(${col}::numeric, ${scale}) end)`,
+        says: (n, where) => ({ loss: `Changing ${name} to ${plural(scale, "decimal", "decimals")} rounds ${values(n)} ${where}` }),
+      });
+    }
+  } else if (column.type === "nvarchar" && column.length != null) {
     const text = from === "text" || from.startsWith("character varying");
     probes.push({
       sql: `count(*) filter (where char_length(${col}::text) > ${column.length})`,
@@ -179,7 +236,14 @@ function typeProbes(table: string, change: Extract<ColumnChange, { kind: "type" 
  * Compares one schema's catalog with the dictionary, measures what the changes would lose and
  * answers the DDL. Reads only: nothing is changed here.
  */
-export async function compareSchema(client: pg.PoolClient, kind: ProjectDatabaseKind, owner: string, wanted: readonly WantedTable[]): Promise<SchemaReport> {
+export async function compareSchema(
+  client: pg.PoolClient,
+  kind: ProjectDatabaseKind,
+  owner: string,
+  wanted: readonly WantedTable[],
+  server: ServerAbilities | null = null,
+  dateOrder: DateOrder = "YMD",
+): Promise<SchemaReport> {
   const catalog = await readCatalog(client, kind, owner);
   const changes = planSchemaChanges(catalog, wanted);
   const where = `in the ${kind} database`;
@@ -210,7 +274,7 @@ export async function compareSchema(client: pg.PoolClient, kind: ProjectDatabase
           says: (n, where) => ({ loss: `Dropping column ${column.current} of ${table} deletes ${values(n)} ${where}` }),
         });
       } else if (column.kind === "type") {
-        probes.push({ sql: `count(${q(column.current)})`, nonNullOf: column.current }, ...typeProbes(table, column));
+        probes.push({ sql: `count(${q(column.current)})`, nonNullOf: column.current }, ...typeProbes(table, column, server, dateOrder));
       } else if (column.kind === "notNull" && column.notNull) {
         probes.push({
           sql: `count(*) filter (where ${q(column.current)} is null)`,
@@ -229,7 +293,7 @@ export async function compareSchema(client: pg.PoolClient, kind: ProjectDatabase
     const nonNull = new Map<string, number>();
     for (const { probe, n } of await countOf(client, from, probes)) {
       if (probe.nonNullOf !== undefined) nonNull.set(probe.nonNullOf, n);
-      else addFinding(report, probe, n, where);
+      else addFinding(report, probe, n, where, n > 0 && probe.examples ? await examplesOf(client, from, probe.examples) : []);
     }
     if (change.key && change.key.add.length > 0) {
       const currentNames = new Map(change.columns.filter((c) => c.kind === "rename").map((c) => [lower(c.name), c.current]));
@@ -257,8 +321,16 @@ async function countOf(client: pg.PoolClient, from: string, probes: readonly Pro
   return probes.map((probe, i) => ({ probe, n: Number(counts[i]) }));
 }
 
-function addFinding(report: SchemaReport, probe: Probe, n: number, where: string) {
-  const said = n > 0 ? probe.says?.(n, where) : undefined;
+/** The first few distinct values a finding quotes. */
+async function examplesOf(client: pg.PoolClient, from: string, examples: NonNullable<Probe["examples"]>): Promise<string[]> {
+  const { rows } = await client.query<{ v: string }>(
+    `select v from (select distinct ${examples.of} as v from ${from} where ${examples.where}) d order by v limit ${EXAMPLES_QUOTED}`,
+  );
+  return rows.map((r) => r.v);
+}
+
+function addFinding(report: SchemaReport, probe: Probe, n: number, where: string, examples: readonly string[] = []) {
+  const said = n > 0 ? probe.says?.(n, where, examples) : undefined;
   if (!said) return;
   if ("blocker" in said) report.blockers.push(said.blocker);
   else report.losses.push(said.loss);
@@ -334,6 +406,14 @@ export function refuseUnlessConfirmed(report: SchemaReport, confirmDataLoss: boo
   if (report.losses.length > 0 && !confirmDataLoss) throw new ApiProblem(409, DATA_LOSS_CODE, DATA_LOSS_MESSAGE, undefined, report.losses);
 }
 
+/** The input check of the server `client` is on: made for the session (in pg_temp, by a role with TEMP) when the server has none (before PostgreSQL 16). */
+async function serverAbilities(client: pg.PoolClient): Promise<ServerAbilities> {
+  const { rows } = await client.query<{ v: number }>("select current_setting('server_version_num')::int as v");
+  if (rows[0]!.v >= 160000) return { inputCheck: "pg_input_is_valid" };
+  await client.query(INPUT_CHECK_FALLBACK_DDL);
+  return { inputCheck: INPUT_CHECK_FALLBACK };
+}
+
 /**
  * Compares both schemas of the project's database with `wanted` as its owner role; with `apply`,
  * refuses what would lose data unless confirmed (refuseUnlessConfirmed) and runs the DDL, all in one
@@ -344,15 +424,21 @@ export async function followDictionary(
   serverId: string,
   projectId: string,
   wanted: readonly WantedTable[],
-  options: { apply: boolean; confirmDataLoss: boolean },
+  options: { apply: boolean; confirmDataLoss: boolean; dateOrder?: DateOrder },
 ): Promise<SchemaReport> {
   const { owner } = rolesOf(projectId);
+  const dateOrder = options.dateOrder ?? "YMD";
   return asProjectOwner(dataPlane, serverId, projectId, async (client) => {
+    // As the runner, which may make what the session keeps (the owner role may not).
+    const server = await serverAbilities(client);
     // As the owner role itself, so new tables are the owner's and get its default grants (reader, writer).
     await client.query(`SET LOCAL ROLE ${q(owner)}`);
+    // Text becoming a date is read in the workspace's date order, as its loads read dates: the server's
+    // default (MDY) read 03/04/2024 of a day-first delivery as March 4 and refused 25/12/2024.
+    await client.query(`SET LOCAL DateStyle = 'ISO, ${dateOrder}'`);
     const report: SchemaReport = { statements: [], losses: [], blockers: [] };
     for (const kind of PROJECT_DATABASE_KINDS) {
-      const one = await compareSchema(client, kind, owner, wanted);
+      const one = await compareSchema(client, kind, owner, wanted, server, dateOrder);
       report.statements.push(...one.statements);
       report.losses.push(...one.losses);
       report.blockers.push(...one.blockers);

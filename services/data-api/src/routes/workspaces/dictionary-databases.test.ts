@@ -91,6 +91,9 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("the databas
       async (client) => (await client.query(`select * from source."${table}" order by 1`)).rows,
     );
 
+  /** A refusal the databases cannot follow (schema_change_refused), with its one line. */
+  const refusedWith = (line: string) => ({ code: "schema_change_refused", errors: [expect.any(String), line] });
+
   const jobKinds = async (project: Project) =>
     ((await api.get(`/api/v1/projects/${project.id}/jobs`, owner)).body.jobs as { kind: string; status: string }[]).map((j) => `${j.kind} ${j.status}`);
 
@@ -243,13 +246,15 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("the databas
     expect(required.body.errors.slice(1)).toEqual([
       "The new required column Region of Customers would have no value in its 1 row in the source database: add it as optional, load its values, then make it required",
     ]);
-    // Text to a number: PostgreSQL's own cast decides, under the lock; its refusal rolls the edit back.
+    // Text to a number: the values that do not convert are counted and quoted, before any lock or job.
     const cast = await saveTable(project, "Customers", (columns) => columns.map((c) => (c.name === "Code" ? { ...c, type: "int", length: null } : c)));
     expect(cast.status).toBe(409);
-    expect(cast.body).toMatchObject({
-      code: "schema_change_failed",
-      errors: [expect.stringMatching(/could not follow this change.*invalid input syntax for type integer/)],
-    });
+    expect(cast.body).toMatchObject(
+      refusedWith(
+        'Changing Code of Customers to int would not convert 1 value in the source database, such as "A1": correct them and load again, or keep the type',
+      ),
+    );
+    expect((await jobKinds(project)).filter((k) => k.startsWith("SchemaChange"))).toEqual([]);
     expect((await tableOf(project, "Customers")).table.columns.find((c) => c.name === "Code")).toMatchObject({ type: "nvarchar", length: 10 });
     expect((await catalogOf(project))[0]).toBe("source.Customers: CustomerId integer not null, Code character varying(10), Balance numeric(12,2)");
     expect((await api.get(`/api/v1/projects/${project.id}`, owner)).body).toMatchObject({ isLocked: false });
@@ -262,6 +267,39 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("the databas
       ).status,
     ).toBe(200);
     expect((await catalogOf(project))[0]).toBe("source.Customers: CustomerId integer not null, Code character varying(10), Balance date");
+  });
+
+  it("turns text into dates in the project's date order, as its loads read them, quoting the values that are no date", async () => {
+    const project = await makeProject(api, owner, { companyId: birch.id, applicationId, sourceType: "FlatFile" });
+    const { version } = (await api.get(`/api/v1/projects/${project.id}`, owner)).body as Project;
+    const parameters = { version, extension: ".csv", delimiter: "AutoDetect", hasHeaderRow: true, dateOrder: "DMY" };
+    expect((await api.send("POST", `/api/v1/projects/${project.id}/updateFlatFileParameters`, owner, parameters)).status).toBe(200);
+    await addProjectTable(api, project.id, {
+      name: "Members",
+      columns: [column("MemberId", "int", { isKey: true, nullable: false }), column("Joined", "nvarchar", { length: 20 })],
+    });
+    await createProjectDatabases(api, owner, project.id);
+    const toDate = (columns: Table["columns"]) => columns.map((c) => (c.name === "Joined" ? { ...c, type: "date", length: null } : c));
+    const joined = () =>
+      api.dataPlane.withAdmin(TEST_DATABASE_SERVER, databaseNameOf(project.id), async (client) =>
+        (await client.query<{ d: string }>(`select "Joined"::text as d from source."Members" order by 1`)).rows.map((r) => r.d),
+      );
+
+    await load(project, "Members", "MemberId,Joined\n1,03/04/2024\n2,25/12/2024\n3,soon\n4,31/02/2024\n5,soon\n");
+    const refused = await saveTable(project, "Members", toDate);
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject(
+      refusedWith(
+        'Changing Joined of Members to date would not convert 3 values in the source database, such as "31/02/2024" and "soon" (dates read as dd/mm/yyyy, as the loads read them): correct them and load again, or keep the type',
+      ),
+    );
+    expect(await joined()).toEqual(["03/04/2024", "25/12/2024", "31/02/2024", "soon", "soon"]);
+
+    // Day first, as the project's files write them: the 3rd of April, not the 4th of March.
+    await load(project, "Members", "MemberId,Joined\n1,03/04/2024\n2,25/12/2024\n3,2024-05-06\n");
+    const saved = await saveTable(project, "Members", toDate);
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    expect(await joined()).toEqual(["2024-04-03", "2024-05-06", "2024-12-25"]);
   });
 
   it("refuses an edit while a load holds the lock (409, its reason), and another company's project is not found", async () => {
