@@ -88,6 +88,13 @@ export const tableComparisonSchema = z.object({
   removed: z.number().int(),
   changed: z.number().int(),
   changedColumns: z.array(z.object({ column: z.string(), rows: z.number().int() })),
+  /**
+   * Columns not the same on both sides (the dictionary changed between them), with their types as the
+   * dictionary names them: `current` null, gone since (its values not compared); `earlier` null, new
+   * (empty in the earlier data); both, its type changed (values compared as text). Absent from
+   * comparisons stored before it was recorded.
+   */
+  columnChanges: z.array(z.object({ column: z.string(), earlier: z.string().nullable(), current: z.string().nullable() })).default([]),
   samples: z.object({
     added: z.array(z.array(valueSchema)),
     removed: z.array(z.array(valueSchema)),

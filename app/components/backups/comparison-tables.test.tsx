@@ -20,6 +20,7 @@ const comparison = (changes: Change[]): TableComparisonResult => ({
   removed: 0,
   changed: changes.length,
   changedColumns: [{ column: "Name", rows: changes.length }],
+  columnChanges: [],
   samples: { added: [], removed: [], changed: changes.map((change, i) => ({ key: [String(i + 1)], changes: [change] })) },
 });
 
@@ -63,6 +64,30 @@ describe("a comparison's changed rows", () => {
       ["NULL", "(empty)"],
       ["(empty)", "· (only spaces, tabs or line breaks differ)"],
       ["NULL", " "],
+    ]);
+  });
+});
+
+describe("a comparison of data whose columns changed between the two", () => {
+  it("counts the table as differing and names the columns removed, added and retyped, though no row differs", () => {
+    const reshaped: TableComparisonResult = {
+      ...comparison([]),
+      changedColumns: [],
+      columnChanges: [
+        { column: "Phone", earlier: "nvarchar(20)", current: null },
+        { column: "PhoneNumber", earlier: null, current: "nvarchar(50)" },
+        { column: "Since", earlier: "nvarchar(20)", current: "date" },
+      ],
+    };
+    const html = renderToStaticMarkup(<ComparisonTables tables={[reshaped]} />);
+    const text = html.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
+    expect(text).toContain("1 of 1 tables differ.");
+    expect(text).toContain("Phone removed (was nvarchar(20)), PhoneNumber added (nvarchar(50)), Since nvarchar(20) → date");
+    const list = html.slice(html.indexOf('aria-label="Columns of Customers added, removed or retyped"'));
+    expect([...list.matchAll(/<li>(.*?)<\/li>/g)].map((m) => m[1])).toEqual([
+      "Phone removed (was nvarchar(20))",
+      "PhoneNumber added (nvarchar(50))",
+      "Since nvarchar(20) → date",
     ]);
   });
 });

@@ -70,9 +70,16 @@ function RowsSample({ label, columns, rows }: { label: string; columns: string[]
   );
 }
 
+/** A column whose definition differs between the earlier and the current data (the dictionary changed between them). */
+function columnChangeText({ column, earlier, current }: TableComparisonResult["columnChanges"][number]): string {
+  if (current === null) return `${column} removed${earlier ? ` (was ${earlier})` : ""}`;
+  if (earlier === null) return `${column} added (${current})`;
+  return `${column} ${earlier} → ${current}`;
+}
+
 /** A comparison's result: per table, rows added, removed and changed, the columns that changed, and a sample of each kind. */
 export function ComparisonTables({ tables }: { tables: readonly TableComparisonResult[] }) {
-  const differing = tables.filter((t) => t.added || t.removed || t.changed);
+  const differing = tables.filter((t) => t.added || t.removed || t.changed || t.columnChanges.length);
   return (
     <Card aria-labelledby="comparison-title">
       <h2 id="comparison-title" className="text-lg font-semibold">
@@ -90,6 +97,7 @@ export function ComparisonTables({ tables }: { tables: readonly TableComparisonR
             <TableHead className="text-right">Removed</TableHead>
             <TableHead className="text-right">Changed</TableHead>
             <TableHead>Columns that changed</TableHead>
+            <TableHead>Columns added, removed or retyped</TableHead>
           </TableRow>
         </TableHeader>
         <TableBody>
@@ -100,6 +108,7 @@ export function ComparisonTables({ tables }: { tables: readonly TableComparisonR
               <TableCell className="text-right tabular-nums">{formatCount(t.removed)}</TableCell>
               <TableCell className="text-right tabular-nums">{t.key ? formatCount(t.changed) : "–"}</TableCell>
               <TableCell>{t.changedColumns.map((c) => `${c.column} (${formatCount(c.rows)})`).join(", ")}</TableCell>
+              <TableCell>{t.columnChanges.map(columnChangeText).join(", ")}</TableCell>
             </TableRow>
           ))}
         </TableBody>
@@ -113,6 +122,20 @@ export function ComparisonTables({ tables }: { tables: readonly TableComparisonR
             {formatCount(t.earlierRows)} rows before, {formatCount(t.currentRows)} now; matched{" "}
             {t.key ? `by its key (${t.key.join(", ")})` : "by whole row: it has no key"}.
           </p>
+          {t.columnChanges.length ? (
+            <>
+              <h4 className="text-sm font-semibold">Columns added, removed or retyped</h4>
+              <p className="text-sm text-muted-foreground">
+                The table&apos;s columns changed between the two: values of a removed or added column are not compared, those of a retyped one are compared as
+                text.
+              </p>
+              <ul aria-label={`Columns of ${t.table} added, removed or retyped`} className="list-disc pl-5 text-sm">
+                {t.columnChanges.map((c) => (
+                  <li key={c.column}>{columnChangeText(c)}</li>
+                ))}
+              </ul>
+            </>
+          ) : null}
           {t.samples.added.length ? (
             <>
               <h4 className="text-sm font-semibold">

@@ -3,7 +3,7 @@
  * columns typed by the dictionary (spec §3 types, SQL Server names) with ARCHITECTURE.md §3a's map.
  * Text stays text: leading zeros and long digit strings are never lost.
  */
-import type { Column, ColumnType } from "../../../../contracts/dictionary.ts";
+import { formatColumnType, type Column, type ColumnType } from "../../../../contracts/dictionary.ts";
 
 export type DdlColumn = Pick<Column, "name" | "type" | "length" | "precision" | "scale" | "nullable" | "isKey">;
 export type DdlTable = { name: string; columns: readonly DdlColumn[] };
@@ -47,6 +47,26 @@ export function catalogType(column: Pick<DdlColumn, "type" | "length" | "precisi
   if (type.startsWith("varchar(")) return `character varying${type.slice("varchar".length)}`;
   if (type === "time" || type === "timestamp") return `${type} without time zone`;
   return type;
+}
+
+/**
+ * A stored type (as `format_type` writes it) as the dictionary names it: nvarchar(50), decimal(12, 2),
+ * datetime. Types no dictionary column makes (a table a script made) keep PostgreSQL's name.
+ */
+export function dictionaryTypeName(catalog: string): string {
+  const named: Record<string, string> = {
+    integer: "int",
+    bigint: "bigint",
+    "double precision": "float",
+    date: "date",
+    "time without time zone": "time",
+    "timestamp without time zone": "datetime",
+    uuid: "uniqueidentifier",
+  };
+  const sized = /^(character varying|numeric)\((\d+)(?:,(\d+))?\)$/.exec(catalog);
+  if (sized?.[1] === "character varying") return formatColumnType({ type: "nvarchar", length: Number(sized[2]), precision: null, scale: null });
+  if (sized) return formatColumnType({ type: "decimal", length: null, precision: Number(sized[2]), scale: Number(sized[3] ?? 0) });
+  return named[catalog] ?? catalog;
 }
 
 export function columnDefinition(column: DdlColumn): string {

@@ -174,7 +174,8 @@ export async function insertComparison(db: Db, loadId: string, tables: readonly 
 
 export async function comparisonOf(db: Db, loadId: string): Promise<TableComparisonResult[] | null> {
   const rows = await db.selectFrom("comparison_tables").select("result").where("load_id", "=", loadId).orderBy("position").execute();
-  return rows.length ? rows.map((r) => JSON.parse(r.result) as TableComparisonResult) : null;
+  // Stored before columnChanges was recorded: none said.
+  return rows.length ? rows.map((r) => ({ columnChanges: [], ...(JSON.parse(r.result) as Omit<TableComparisonResult, "columnChanges">) })) : null;
 }
 
 function toBackup(row: BackupRow): Backup {

@@ -305,6 +305,8 @@ export function restoreNotes(outcome: RestoreOutcome): string | null {
   if (outcome.leftOutTables.length) notes.push(`Left out, not in the data dictionary: ${list(outcome.leftOutTables)}.`);
   if (outcome.leftOutColumns.length)
     notes.push(`Columns left out, not in the data dictionary: ${list(outcome.leftOutColumns.map((c) => `${c.table}.${c.column}`))}.`);
+  if (outcome.emptyColumns.length)
+    notes.push(`Columns with nothing to restore, now empty: ${list(outcome.emptyColumns.map((c) => `${c.table}.${c.column}`))}.`);
   return notes.length ? notes.join(" ") : null;
 }
 
@@ -430,13 +432,16 @@ export async function startComparison(deps: BackupDeps, kind: WorkspaceKind, tar
             const result = await compareWithBackup(deps, ctx, target, backup.id);
             await insertComparison(ctx.db, loadId, result);
             const changes = result.reduce((sum, t) => sum + t.added + t.removed + t.changed, 0);
+            const reshaped = result.some((t) => t.columnChanges.length > 0);
             const rows = result.reduce((sum, t) => sum + t.currentRows, 0);
-            await finishLoad(
-              ctx.db,
-              loadId,
-              { status: "Completed", rowsRead: rows, rowsLoaded: 0, rowsRejected: 0, message: changes === 0 ? "No difference: the data is the same." : null },
-              new Date(),
-            );
+            // Rows alike in the columns both sides have are not the same data when a column came or went.
+            const message =
+              changes > 0
+                ? null
+                : reshaped
+                  ? "No row differs in the columns both have, but columns were added, removed or retyped."
+                  : "No difference: the data is the same.";
+            await finishLoad(ctx.db, loadId, { status: "Completed", rowsRead: rows, rowsLoaded: 0, rowsRejected: 0, message }, new Date());
           },
         },
       ],

@@ -13,6 +13,7 @@ import { asProjectOwner, createProjectDatabase, createProjectSchema, dropProject
 import { BACKUP_FORMAT, readBackupArchive, verifyBackupArchive, writeBackupArchive, type BackupManifest } from "./backup-archive.ts";
 import { compareSource } from "./compare-source.ts";
 import { restoreSource } from "./restore-source.ts";
+import { restoreNotes } from "./backup-jobs.ts";
 import { takeBackup } from "./take-backup.ts";
 import type { TableInput } from "./table-input.ts";
 
@@ -129,6 +130,7 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("backups, restores and comparisons on 
       emptyTables: [],
       leftOutTables: [],
       leftOutColumns: [],
+      emptyColumns: [],
     });
     expect(await snapshot(projectId)).toEqual(before);
     expect((await snapshot(projectId, "destination"))[0].n).toEqual(["(after)", "(kept)"]);
@@ -244,6 +246,52 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("backups, restores and comparisons on 
     expect(notesResult!.samples.added.map((r) => r[0]).sort()).toEqual(["a", "b"]);
     // A table the earlier data lacks: every current row is added (none here).
     expect(customersResult).toMatchObject({ table: "Customers", added: 0, removed: 0 });
+  });
+
+  it("restores a backup of another shape: its columns the dictionary lacks left out, the dictionary's it lacks left empty, both said", async () => {
+    const projectId = await freshProject();
+    async function* earlier(): AsyncGenerator<TableInput> {
+      const columns = [
+        { name: "Id", type: "integer" },
+        { name: "code", type: "character varying(20)" },
+        { name: "Phone", type: "character varying(20)" },
+      ];
+      yield { table: "Customers", columns, csv: csvOf("Id,code,Phone\n1,A,555-0100\n"), bytes: null };
+    }
+    const outcome = await restoreSource(dataPlane, server, projectId, [customers, notes], earlier());
+    expect(outcome).toMatchObject({
+      leftOutColumns: [{ table: "Customers", column: "Phone" }],
+      emptyColumns: ["Balance", "Since", "Ref"].map((column) => ({ table: "Customers", column })),
+      emptyTables: ["Notes"],
+    });
+    expect(restoreNotes(outcome)).toBe(
+      "Tables with nothing to restore, now empty: Notes. Columns left out, not in the data dictionary: Customers.Phone. Columns with nothing to restore, now empty: Customers.Balance, Customers.Since, Customers.Ref.",
+    );
+    expect((await snapshot(projectId))[0].c).toEqual(["(1,A,,,)"]);
+  });
+
+  it("compares earlier data of another shape: names matched in any case, and the columns removed, added or retyped said", async () => {
+    const projectId = await freshProject();
+    await run(projectId, `insert into source."Customers" ("Id", "Code", "Since") values (1, 'A', '2024-01-31'), (2, 'B', '2024-02-01')`);
+    // Taken before the dictionary changed: Code spelled code, a Phone since dropped, Since then text.
+    async function* earlier(): AsyncGenerator<TableInput> {
+      const columns = [
+        { name: "Id", type: "integer" },
+        { name: "code", type: "character varying(20)" },
+        { name: "Phone", type: "character varying(20)" },
+        { name: "Since", type: "character varying(20)" },
+      ];
+      yield { table: "Customers", columns, csv: csvOf("Id,code,Phone,Since\n1,A,555-0100,2024-01-31\n2,C,555-0101,2024-02-01\n"), bytes: null };
+    }
+    const [result] = await compareSource(dataPlane, server, projectId, [customers, notes], earlier());
+    expect(result).toMatchObject({ table: "Customers", key: ["Id"], columns: ["Id", "Code", "Since"], added: 0, removed: 0, changed: 1 });
+    expect(result!.changedColumns).toEqual([{ column: "Code", rows: 1 }]);
+    expect(result!.columnChanges).toEqual([
+      { column: "Phone", earlier: "nvarchar(20)", current: null },
+      { column: "Since", earlier: "nvarchar(20)", current: "date" },
+      { column: "Balance", earlier: null, current: "decimal(12, 2)" },
+      { column: "Ref", earlier: null, current: "uniqueidentifier" },
+    ]);
   });
 
   it("a restore killed mid-copy (kill -9) leaves the source exactly as before, and no schema behind", async () => {

@@ -13,7 +13,7 @@ import { from as copyFrom } from "pg-copy-streams";
 import type { TableComparisonResult } from "../../../../../contracts/backups.ts";
 import { COMPARISON_SAMPLE_ROWS } from "../../../../../contracts/values/backups.ts";
 import { asProjectOwner } from "../project-databases.ts";
-import { quoteIdentifier as q, type DdlTable } from "../postgres-ddl.ts";
+import { dictionaryTypeName, quoteIdentifier as q, type DdlTable } from "../postgres-ddl.ts";
 import type { DataPlane } from "../servers.ts";
 import { countingBytes, reportEverySecond } from "./progress-ticker.ts";
 import { RestoreInputProblem, type TableInput } from "./table-input.ts";
@@ -33,7 +33,16 @@ async function columnsOf(client: pg.ClientBase, relation: string): Promise<Colum
 /** Compares one table: `earlier` and `current` are relations; `columns` the compared ones (same name on both sides); `asText`: those whose types differ. */
 export async function compareTables(
   client: pg.ClientBase,
-  spec: { table: string; earlier: string; current: string; columns: string[]; asText?: ReadonlySet<string>; key: string[] | null; sampleSize?: number },
+  spec: {
+    table: string;
+    earlier: string;
+    current: string;
+    columns: string[];
+    asText?: ReadonlySet<string>;
+    key: string[] | null;
+    sampleSize?: number;
+    columnChanges?: TableComparisonResult["columnChanges"];
+  },
 ): Promise<TableComparisonResult> {
   const limit = spec.sampleSize ?? COMPARISON_SAMPLE_ROWS;
   const col = (side: "e" | "c", name: string) => `${side}.${q(name)}${spec.asText?.has(name) ? "::text" : ""}`;
@@ -52,6 +61,7 @@ export async function compareTables(
     removed: 0,
     changed: 0,
     changedColumns: [],
+    columnChanges: spec.columnChanges ?? [],
     samples: { added: [], removed: [], changed: [] },
   };
 
@@ -156,8 +166,20 @@ export async function compareSource(
     let index = 0;
     for await (const input of earlier) {
       options.signal?.throwIfAborted();
+      const table = byName.get(input.table.toLowerCase());
+      const current = table && !results.has(table.name) ? await currentRelation(client, table.name) : null;
+      const currentColumns = current ? await columnsOf(client, current) : [];
+      // An earlier column takes the current one's spelling (names match in any case, as the dictionary's do).
+      const currentByName = new Map(currentColumns.map((c) => [c.name.toLowerCase(), c]));
+      const spelled = new Set<string>();
+      const earlierColumns = input.columns.map((c) => {
+        const same = currentByName.get(c.name.toLowerCase());
+        if (!same || spelled.has(same.name)) return c;
+        spelled.add(same.name);
+        return { ...c, name: same.name };
+      });
       const temp = `pg_temp.${q(`dt_earlier_${index++}`)}`;
-      await client.query(`create temp table ${temp} (${input.columns.map((c) => `${q(c.name)} ${c.type ?? "text"}`).join(", ")}) on commit drop`);
+      await client.query(`create temp table ${temp} (${earlierColumns.map((c) => `${q(c.name)} ${c.type ?? "text"}`).join(", ")}) on commit drop`);
       const counted = countingBytes((bytes) => (work.bytesRead += bytes));
       const stopReporting = reportEverySecond(report);
       try {
@@ -172,11 +194,9 @@ export async function compareSource(
         stopReporting();
       }
       await client.query(`analyze ${temp}`);
-      const table = byName.get(input.table.toLowerCase());
-      const current = table ? await currentRelation(client, table.name) : null;
-      if (!table || !current || results.has(table.name)) {
+      if (!table || !current) {
         // Not in the current data: every earlier row is removed.
-        const names = input.columns.map((c) => c.name);
+        const names = earlierColumns.map((c) => c.name);
         results.set(
           `earlier:${input.table}`,
           await compareTables(client, {
@@ -191,10 +211,21 @@ export async function compareSource(
         await compared();
         continue;
       }
-      const currentColumns = await columnsOf(client, current);
       const typeOf = new Map(currentColumns.map((c) => [c.name, c.type]));
-      const common = input.columns.filter((c) => typeOf.has(c.name));
+      const common = earlierColumns.filter((c) => typeOf.has(c.name));
       const asText = new Set(common.filter((c) => c.type !== typeOf.get(c.name)).map((c) => c.name));
+      const typeName = (type: string | null) => (type === null ? null : dictionaryTypeName(type));
+      // What changed in the table's shape, said rather than left out of the comparison without a word.
+      const columnChanges = [
+        ...earlierColumns.flatMap((c) =>
+          !typeOf.has(c.name)
+            ? [{ column: c.name, earlier: typeName(c.type), current: null }]
+            : c.type !== null && c.type !== typeOf.get(c.name)
+              ? [{ column: c.name, earlier: typeName(c.type), current: typeName(typeOf.get(c.name)!) }]
+              : [],
+        ),
+        ...currentColumns.filter((c) => !common.some((e) => e.name === c.name)).map((c) => ({ column: c.name, earlier: null, current: typeName(c.type) })),
+      ];
       const keyNames = table.columns.filter((c) => c.isKey).map((c) => c.name);
       const key = keyNames.length && keyNames.every((k) => common.some((c) => c.name === k)) ? keyNames : null;
       results.set(
@@ -207,6 +238,7 @@ export async function compareSource(
           asText,
           key,
           sampleSize: options.sampleSize,
+          columnChanges,
         }),
       );
       await compared();

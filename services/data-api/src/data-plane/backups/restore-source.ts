@@ -26,6 +26,8 @@ export type RestoreOutcome = {
   leftOutTables: string[];
   /** Input columns the dictionary's table lacks: left out. */
   leftOutColumns: { table: string; column: string }[];
+  /** Columns of a restored table the input lacks (a backup from before the dictionary added or renamed them): restored empty. */
+  emptyColumns: { table: string; column: string }[];
 };
 
 const NEW_SCHEMA = "source_restore";
@@ -80,7 +82,7 @@ export async function restoreSource(
   const roles = rolesOf(projectId);
   const q = quoteIdentifier;
   const byName = new Map(dictionary.map((t) => [t.name.toLowerCase(), t]));
-  const outcome: RestoreOutcome = { tables: [], emptyTables: [], leftOutTables: [], leftOutColumns: [] };
+  const outcome: RestoreOutcome = { tables: [], emptyTables: [], leftOutTables: [], leftOutColumns: [], emptyColumns: [] };
   let done = 0;
   return dataPlane.withAdmin(serverId, databaseNameOf(projectId), async (client: pg.PoolClient) => {
     await client.query("BEGIN");
@@ -107,6 +109,7 @@ export async function restoreSource(
         const columnOf = new Map(table.columns.map((c) => [c.name.toLowerCase(), c]));
         const matched = input.columns.map((c) => columnOf.get(c.name.toLowerCase()) ?? null);
         for (const [i, c] of input.columns.entries()) if (!matched[i]) outcome.leftOutColumns.push({ table: table.name, column: c.name });
+        for (const c of table.columns) if (!matched.includes(c)) outcome.emptyColumns.push({ table: table.name, column: c.name });
         const target = `${q(NEW_SCHEMA)}.${q(table.name)}`;
         const counted = countingBytes((bytes) => (done += bytes));
         const stopReporting = reportEverySecond(options.onProgress && (() => options.onProgress!(done)));
