@@ -92,5 +92,70 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(history.getByRole("row")).toHaveCount(5);
       await expect(history.getByRole("row").nth(1)).toContainText("Undo");
     });
+
+    test("the dictionary changes after a backup: values that are no date quoted, a rename confirmed, the comparison names the columns", async ({ page }) => {
+      test.setTimeout(150_000);
+      const projectId = await createBackupProject(page, `reshaped-${suffix}`);
+      const done = (text: string) => expect(page.getByRole("status").filter({ hasText: text })).toBeVisible({ timeout: 30_000 });
+      await page.getByRole("link", { name: "Restore a backup" }).first().click();
+      await page.getByLabel("Backup archive or SQLite database").setInputFiles(
+        sqliteExport("export-1.sqlite", [
+          [1, "Ann"],
+          [2, "Bob"],
+        ]),
+      );
+      await page.getByRole("button", { name: "Restore from the file" }).click();
+      await done("2 rows restored into the source database.");
+      // Backed up: the data as the restore left it, which the comparison below reads.
+      await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Databases" }).click();
+      await page.getByRole("button", { name: "Back up now" }).click();
+      await done("rows of 2 tables backed up.");
+
+      // Name made a date: refused before anything changes, quoting the values that are no date.
+      await page.goto(withCompany(`/migration/projects/${projectId}/data-dictionary/data-definition/tables`, acme.id));
+      await page.getByRole("link", { name: "Customers", exact: true }).click();
+      const name = page.getByRole("group", { name: "Column 2", exact: true });
+      await name.getByLabel("Type").selectOption("date");
+      await page.getByRole("button", { name: "Save table" }).click();
+      await expect(
+        page.getByText('Changing Name of Customers to date would not convert 2 values in the source database, such as "Ann" and "Bob"', { exact: false }),
+      ).toBeVisible();
+
+      // Renamed: the databases drop Name and add FullName, which deletes its values; asked first, with the way to keep a copy.
+      await name.getByLabel("Type").selectOption("nvarchar");
+      await name.getByLabel("Length").fill("50");
+      await name.getByLabel("Name").fill("FullName");
+      await page.getByRole("button", { name: "Save table" }).click();
+      const confirmation = page.getByRole("region", { name: "This change deletes data from the databases" });
+      await expect(confirmation.getByRole("listitem")).toHaveText(["Dropping column Name of Customers deletes 2 values in the source database"]);
+      await expect(confirmation.getByText("This cannot be undone: a change of the dictionary takes no backup.")).toBeVisible();
+      await expect(confirmation.getByRole("link", { name: "back up the databases" })).toHaveAttribute(
+        "href",
+        withCompany(`/migration/projects/${projectId}/databases/current`, acme.id),
+      );
+      await confirmation.getByRole("button", { name: "Apply and delete this data" }).click();
+      await expect(page.getByRole("table", { name: "Tables of the project" })).toBeVisible();
+
+      // The restore's data compared with the current: no row differs in Id, and the comparison says which columns came and went.
+      await page.goto(withCompany(`/migration/projects/${projectId}/databases/history/list`, acme.id));
+      await page
+        .getByRole("table", { name: "History" })
+        .getByRole("row", { name: /export-1\.sqlite/ })
+        .getByRole("link", { name: /^Restore/ })
+        .click();
+      await page.getByRole("button", { name: "Compare with current" }).click();
+      await done("No row differs in the columns both have, but columns were added, removed or retyped.");
+      await expect(
+        page
+          .getByRole("table", { name: "Differences per table" })
+          .getByRole("row", { name: /Customers/ })
+          .getByRole("cell"),
+      ).toHaveText(["Customers", "0", "0", "0", "", "Name removed (was nvarchar(50)), FullName added (nvarchar(50))"]);
+      await expect(page.getByRole("list", { name: "Columns of Customers added, removed or retyped" }).getByRole("listitem")).toHaveText([
+        "Name removed (was nvarchar(50))",
+        "FullName added (nvarchar(50))",
+      ]);
+      if (javaScriptEnabled) await expectNoViolations(page);
+    });
   });
 }

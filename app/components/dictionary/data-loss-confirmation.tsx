@@ -1,4 +1,4 @@
-import { Form } from "react-router";
+import { Form, Link } from "react-router";
 import { CONFIRM_DATA_LOSS_PARAM } from "../../../contracts/values/dictionary";
 import { StatusButton, useIsPending } from "~/components/forms/status-button";
 import { Card } from "~/components/ui/card";
@@ -13,7 +13,7 @@ export type DataLoss = { lines: string[]; resubmit: [string, string][] };
  * JavaScript and whatever form the page holds. `actionData`: the page's; nothing shows unless it
  * carries a `dataLoss` (refusedWrite).
  */
-export function DataLossConfirmation({ actionData }: { actionData: object | null | undefined }) {
+export function DataLossConfirmation({ actionData, backUpHref }: { actionData: object | null | undefined; backUpHref: string }) {
   const pending = useIsPending();
   const dataLoss = actionData && "dataLoss" in actionData ? (actionData.dataLoss as DataLoss | null) : null;
   if (!dataLoss) return null;
@@ -28,6 +28,14 @@ export function DataLossConfirmation({ actionData }: { actionData: object | null
           <li key={line}>{line}</li>
         ))}
       </ul>
+      {/* A dictionary change takes no automatic backup (a load or a restore does): without one, nothing brings this data back. */}
+      <p className="mt-2 text-sm">
+        This cannot be undone: a change of the dictionary takes no backup. To keep a copy of this data,{" "}
+        <Link to={backUpHref} className="text-brand underline underline-offset-2">
+          back up the databases
+        </Link>{" "}
+        first, then apply.
+      </p>
       <Form method="post" className="mt-4 flex flex-wrap items-center gap-3">
         {dataLoss.resubmit.map(([name, value], index) => (
           <input key={`${index}-${name}`} type="hidden" name={name} value={value} />

@@ -60,7 +60,7 @@ export default function ProjectReview({ loaderData, actionData }: Route.Componen
   const paths = useWorkspacePaths();
   return (
     <div className="flex flex-col gap-6">
-      <DataLossConfirmation actionData={actionData} />
+      <DataLossConfirmation actionData={actionData} backUpHref={href(paths.databases.current(projectId))} />
       <div>
         <h2 className="text-lg font-semibold">Review the upload</h2>
         <p className="mt-1 text-sm text-muted-foreground">

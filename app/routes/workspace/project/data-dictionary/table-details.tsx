@@ -77,7 +77,7 @@ export default function ProjectTableDetails({ loaderData, actionData }: Route.Co
   if (canEdit && defaultValue) {
     return (
       <div className="flex flex-col gap-4">
-        <DataLossConfirmation actionData={actionData} />
+        <DataLossConfirmation actionData={actionData} backUpHref={href(paths.databases.current(projectId))} />
         <Card>
           <h2 className="mb-4 text-lg font-semibold">Table {table.name}</h2>
           <TableEditor key={table.id} defaultValue={defaultValue} lastResult={actionData?.result} submitLabel="Save table" cancelHref={back} />

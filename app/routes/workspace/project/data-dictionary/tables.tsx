@@ -71,7 +71,7 @@ export default function ProjectTables({ loaderData, actionData }: Route.Componen
 
   return (
     <div className="flex flex-col gap-4">
-      <DataLossConfirmation actionData={actionData} />
+      <DataLossConfirmation actionData={actionData} backUpHref={href(paths.databases.current(projectId))} />
       {pending ? <PendingReviewNotice review={pending.review} to={pending.to} /> : null}
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h2 className="text-lg font-semibold">Tables</h2>
