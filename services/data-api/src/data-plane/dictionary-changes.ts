@@ -24,8 +24,7 @@ import { JobCancelledError, JobRefusedError, runJob, type JobDeps } from "../job
 import { inTransaction } from "../repositories/db-helpers.ts";
 import { readTables } from "../repositories/dictionary-tables.ts";
 import type { WorkspaceRow } from "../repositories/workspaces.ts";
-import { flatFileParametersOf } from "../repositories/projects.ts";
-import { DEFAULT_FLAT_FILE_PARAMETERS } from "../../../../contracts/values/projects.ts";
+import { dateOrderOf } from "../repositories/projects.ts";
 import { followDictionary, refuseUnlessConfirmed, type WantedTable } from "./schema-sync.ts";
 import type { DataPlane } from "./servers.ts";
 
@@ -61,7 +60,7 @@ export async function changeWorkspaceDictionary(deps: JobDeps & { dataPlane: Dat
   }
   const serverId = workspace.database_server;
   // Text becoming a date is read as the workspace's loads read dates.
-  const { dateOrder } = flatFileParametersOf(workspace) ?? DEFAULT_FLAT_FILE_PARAMETERS;
+  const dateOrder = dateOrderOf(workspace);
   const rehearsed = await rehearse(db, dictionaryId, edit);
   const report = await followDictionary(dataPlane, serverId, workspace.id, rehearsed, { apply: false, confirmDataLoss, dateOrder });
   if (report.statements.length === 0) {

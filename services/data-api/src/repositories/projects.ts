@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import { flatFileParametersSchema, type FlatFileParameters, type Project, type ProjectStatus } from "../../../../contracts/projects.ts";
 import type { Database } from "../db/schema.ts";
+import { DEFAULT_FLAT_FILE_PARAMETERS, type DateOrder } from "../../../../contracts/values/projects.ts";
 import { inTransaction } from "./db-helpers.ts";
 import type { VersionedWrite } from "./dictionary-version.ts";
 import {
@@ -107,4 +108,15 @@ export function toProject(row: WorkspaceListRow): Project {
  */
 export function flatFileParametersOf(row: { flat_file_parameters: string | null }): FlatFileParameters | null {
   return row.flat_file_parameters ? flatFileParametersSchema.parse(JSON.parse(row.flat_file_parameters)) : null;
+}
+
+/** The order a workspace reads dates in (its flat-file parameters', else the default): loads, and text becoming dates in a schema change or a restore. */
+export function dateOrderOf(row: { flat_file_parameters: string | null }): DateOrder {
+  return (flatFileParametersOf(row) ?? DEFAULT_FLAT_FILE_PARAMETERS).dateOrder;
+}
+
+/** The date order of workspace `projectId`, read from the control plane. */
+export async function workspaceDateOrder(db: Kysely<Database>, projectId: string): Promise<DateOrder> {
+  const row = await db.selectFrom("projects").select("flat_file_parameters").where("id", "=", projectId).executeTakeFirst();
+  return row ? dateOrderOf(row) : DEFAULT_FLAT_FILE_PARAMETERS.dateOrder;
 }

@@ -29,6 +29,7 @@ import { JobCancelledError, startJob } from "../../jobs/start-job.ts";
 import { automaticBackupsBeyond, deleteBackups, failBackup, finishBackup, insertBackup, insertComparison } from "../../repositories/backups.ts";
 import { findProjectDictionaryRef } from "../../repositories/dictionaries.ts";
 import { readTables } from "../../repositories/dictionary-tables.ts";
+import { workspaceDateOrder } from "../../repositories/projects.ts";
 import { finishLoad, insertLoad, insertLoadTables, setLoadBackup, setLoadJob } from "../../repositories/loads.ts";
 import { entriesOf, removeLeft } from "../../left-files.ts";
 import { LOAD_START_STATUSES, leaveSetupAfterFirstLoad } from "../data-jobs.ts";
@@ -358,6 +359,7 @@ export async function startRestore(
                     (bytes) => (total = bytes),
                   );
             const outcome = await restoreSource(deps.dataPlane, target.serverId, target.projectId, dictionary, inputs, {
+              dateOrder: await workspaceDateOrder(ctx.db, target.projectId),
               signal: ctx.signal,
               onProgress: (done) => progressOfBytes(ctx, done / total, done, total),
               beforeCommit: () => ctx.stillWanted(),

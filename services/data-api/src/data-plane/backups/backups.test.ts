@@ -270,6 +270,24 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("backups, restores and comparisons on 
     expect((await snapshot(projectId))[0].c).toEqual(["(1,A,,,)"]);
   });
 
+  it("restores text of a backup into a column since made a date, read in the workspace's date order", async () => {
+    const projectId = await freshProject();
+    // Taken while Since was text, as a day-first delivery wrote it.
+    async function* earlier(): AsyncGenerator<TableInput> {
+      const columns = [
+        { name: "Id", type: "integer" },
+        { name: "Since", type: "character varying(20)" },
+      ];
+      yield { table: "Customers", columns, csv: csvOf("Id,Since\n1,13/01/2020\n2,03/04/2020\n3,2020-05-06\n"), bytes: null };
+    }
+    await restoreSource(dataPlane, server, projectId, [customers, notes], earlier(), { dateOrder: "DMY" });
+    expect(await run(projectId, `select "Since"::text as d from source."Customers" order by "Id"`)).toEqual([
+      { d: "2020-01-13" },
+      { d: "2020-04-03" },
+      { d: "2020-05-06" },
+    ]);
+  });
+
   it("compares earlier data of another shape: names matched in any case, and the columns removed, added or retyped said", async () => {
     const projectId = await freshProject();
     await run(projectId, `insert into source."Customers" ("Id", "Code", "Since") values (1, 'A', '2024-01-31'), (2, 'B', '2024-02-01')`);

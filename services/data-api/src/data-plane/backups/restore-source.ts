@@ -15,6 +15,7 @@ import { from as copyFrom } from "pg-copy-streams";
 import { databaseNameOf, rolesOf } from "../project-databases.ts";
 import { createTableStatement, postgresType, quoteIdentifier, type DdlTable } from "../postgres-ddl.ts";
 import type { DataPlane } from "../servers.ts";
+import type { DateOrder } from "../../../../../contracts/values/projects.ts";
 import { countingBytes, reportEverySecond } from "./progress-ticker.ts";
 import { RestoreInputProblem, type TableInput } from "./table-input.ts";
 
@@ -77,7 +78,13 @@ export async function restoreSource(
   projectId: string,
   dictionary: readonly DdlTable[],
   inputs: AsyncIterable<TableInput>,
-  options: { signal?: AbortSignal; onProgress?: (bytesDone: number) => Promise<void> | void; beforeCommit?: () => Promise<void> } = {},
+  options: {
+    signal?: AbortSignal;
+    onProgress?: (bytesDone: number) => Promise<void> | void;
+    beforeCommit?: () => Promise<void>;
+    /** The workspace's date order: how a date the input holds as text (a backup from before the dictionary made it a date) is read. */
+    dateOrder?: DateOrder;
+  } = {},
 ): Promise<RestoreOutcome> {
   const roles = rolesOf(projectId);
   const q = quoteIdentifier;
@@ -87,6 +94,9 @@ export async function restoreSource(
   return dataPlane.withAdmin(serverId, databaseNameOf(projectId), async (client: pg.PoolClient) => {
     await client.query("BEGIN");
     try {
+      // Dates a backup wrote are ISO, read alike in every order; text becoming a date is read as the workspace's loads read it
+      // (the server's own order, MDY, refused a day-first 13/01/2020 and swapped 03/04/2020).
+      await client.query(`SET LOCAL DateStyle = 'ISO, ${options.dateOrder ?? "YMD"}'`);
       await refuseDependents(client);
       await client.query(`DROP SCHEMA IF EXISTS ${q(NEW_SCHEMA)} CASCADE`);
       await client.query(`CREATE SCHEMA ${q(NEW_SCHEMA)} AUTHORIZATION ${q(roles.owner)}`);
