@@ -16,7 +16,7 @@ import type pg from "pg";
 import { ApiProblem } from "../api-problem.ts";
 import { DATA_LOSS_CODE, SCHEMA_CHANGE_REFUSED_CODE, formatColumnType } from "../../../../contracts/dictionary.ts";
 import { PROJECT_DATABASE_KINDS, type ProjectDatabaseKind } from "../../../../contracts/values/configurations.ts";
-import { DATE_ORDER_FORMS, type DateOrder } from "../../../../contracts/values/projects.ts";
+import { DATE_ORDER_FORMS, type DateOrder } from "../../../../contracts/values/flat-files.ts";
 import { asProjectOwner, rolesOf } from "./project-databases.ts";
 import { catalogType, columnDefinition, createTableStatement, postgresType, quoteIdentifier as q, type DdlColumn, type DdlTable } from "./postgres-ddl.ts";
 import type { DataPlane } from "./servers.ts";

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import { flatFileParametersSchema, type FlatFileParameters, type Project, type ProjectStatus } from "../../../../contracts/projects.ts";
 import type { Database } from "../db/schema.ts";
-import { DEFAULT_FLAT_FILE_PARAMETERS, type DateOrder } from "../../../../contracts/values/projects.ts";
+import { DEFAULT_FLAT_FILE_PARAMETERS, type DateOrder } from "../../../../contracts/values/flat-files.ts";
 import { inTransaction } from "./db-helpers.ts";
 import type { VersionedWrite } from "./dictionary-version.ts";
 import {

@@ -15,7 +15,7 @@ import { from as copyFrom } from "pg-copy-streams";
 import { databaseNameOf, rolesOf } from "../project-databases.ts";
 import { createTableStatement, postgresType, quoteIdentifier, type DdlTable } from "../postgres-ddl.ts";
 import type { DataPlane } from "../servers.ts";
-import type { DateOrder } from "../../../../../contracts/values/projects.ts";
+import type { DateOrder } from "../../../../../contracts/values/flat-files.ts";
 import { countingBytes, reportEverySecond } from "./progress-ticker.ts";
 import { RestoreInputProblem, type TableInput } from "./table-input.ts";
 
