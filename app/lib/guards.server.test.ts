@@ -131,16 +131,28 @@ describe("area guard", () => {
 });
 
 describe("entity guards", () => {
-  it("a locked project sends the page to its background-process page, keeping the company", () => {
-    const thrown = (() => {
-      try {
-        requireUnlocked({ isLocked: true }, "/migration/projects/p1/background-process", acme.id);
-      } catch (e) {
-        return e;
-      }
-    })();
+  it("a locked project sends the page to its background-process page, keeping the company", async () => {
+    const thrown = await requireUnlocked({ isLocked: true }, "/migration/projects/p1/background-process", acme.id).catch((e: unknown) => e);
     expect(isRedirect(thrown, `/migration/projects/p1/background-process?companyId=${acme.id}`)).toBe(true);
-    expect(() => requireUnlocked({ isLocked: false }, "/x", acme.id)).not.toThrow();
+    await expect(requireUnlocked({ isLocked: false }, "/x", acme.id)).resolves.toBeUndefined();
+  });
+
+  it("a write to a locked project lands on its background-process page saying that nothing was changed, and why, in words", async () => {
+    const page = "/migration/projects/p1/details";
+    const write = { request: new Request(`${PORTAL_URL}${page}`, { method: "POST" }), noun: "project" };
+    const thrown = await requireUnlocked({ isLocked: true, lockReason: "FlatFileCreation" }, "/migration/projects/p1/background-process", acme.id, write).catch(
+      (e: unknown) => e,
+    );
+    expect(isRedirect(thrown, `/migration/projects/p1/background-process?companyId=${acme.id}`)).toBe(true);
+    expect(await flashOf(thrown)).toEqual({
+      kind: "error",
+      text: "Nothing was changed: the project is locked (Flat file creation) while a background job runs. This page follows it: try again when it has finished.",
+    });
+    // Reading a lock-sensitive page is sent there without a word, as before: the page says the lock itself.
+    const read = { request: new Request(`${PORTAL_URL}${page}`), noun: "project" };
+    const sent = await requireUnlocked({ isLocked: true, lockReason: "Backup" }, "/migration/projects/p1/background-process", acme.id, read).catch((e: unknown) => e);
+    expect(isRedirect(sent)).toBe(true);
+    expect((sent as Response).headers.get("Set-Cookie")).toBeNull();
   });
 
   it("no write permission sends an edit page to its parent route, which says why", async () => {

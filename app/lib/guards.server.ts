@@ -6,6 +6,8 @@
 import { createContext, redirect, type MiddlewareFunction, type RouterContextProvider } from "react-router";
 import type { PermissionEntry } from "../../contracts/client-portal";
 import type { Company } from "../../contracts/data-api";
+import type { LockReason } from "../../contracts/projects";
+import { LOCK_REASON_LABELS } from "../../contracts/values/projects";
 import { isAdmin, parseRoleAttribute } from "../../contracts/roles";
 import { createLogger } from "../../services/shared/logger";
 import { mayEnterArea, rolesInCompany, type AccessSettings, type Area } from "./access";
@@ -195,9 +197,26 @@ export function requireArea(area: Area): MiddlewareFunction<Response> {
   };
 }
 
-/** A locked project or configuration sends lock-sensitive pages to its background-process page. */
-export function requireUnlocked(entity: { isLocked: boolean }, backgroundProcessPath: string, companyId: string | null) {
-  if (entity.isLocked) throw redirect(companyHref(backgroundProcessPath, companyId));
+/** The flash of requireUnlocked's redirect of a write: why it landed on the background-process page, with nothing changed. */
+export const lockedWriteMessage = (noun: string, lockReason: LockReason | null) =>
+  `Nothing was changed: the ${noun} is locked (${lockReason ? LOCK_REASON_LABELS[lockReason] : "a background process"}) while a background job runs. ` +
+  "This page follows it: try again when it has finished.";
+
+/**
+ * A locked project or configuration sends lock-sensitive pages to its background-process page (spec §5).
+ * A write (`write`: its request and the workspace's noun) says why there: a post answered with that page
+ * without a word would read as saved.
+ */
+export async function requireUnlocked(
+  entity: { isLocked: boolean; lockReason?: LockReason | null },
+  backgroundProcessPath: string,
+  companyId: string | null,
+  write?: { request: Request; noun: string },
+) {
+  if (!entity.isLocked) return;
+  const to = companyHref(backgroundProcessPath, companyId);
+  if (!write || ["GET", "HEAD"].includes(write.request.method)) throw redirect(to);
+  throw await redirectWithFlash(to, { kind: "error", text: lockedWriteMessage(write.noun, entity.lockReason ?? null) });
 }
 
 /** The flash of requireWrite's redirect: the parent route says why the user landed there instead. */

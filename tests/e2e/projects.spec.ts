@@ -443,6 +443,11 @@ for (const javaScriptEnabled of [true, false]) {
       await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Templates" }).click();
       await page.getByRole("link", { name: "Create template" }).click();
       await createTemplateWithScript(page, { name: "Slow", level: "Wait", script: "Sleep", sql: "select pg_sleep(60);" });
+      // A second tab has the script's editor open, its lock taken, when the run starts.
+      const editorTab = await page.context().newPage();
+      await editorTab.goto(page.url());
+      await editorTab.getByRole("button", { name: "Lock for editing" }).click();
+      await expect(editorTab.getByText("The script is locked for you: edit and save it.")).toBeVisible();
       await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Templates" }).click();
       await page.getByRole("link", { name: "Run", exact: true }).click();
       await page.getByRole("radio", { name: /^Full/ }).check();
@@ -484,6 +489,14 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page.getByRole("radio", { name: /^Full/ })).toBeChecked();
       await page.getByRole("button", { name: "Start the run" }).click();
       await expect(page.getByText("Running", { exact: true }).first()).toBeVisible();
+      // The editor's tab shows the run's lock as it is taken (with JavaScript, without a reload), and its save goes through:
+      // a new version for the next run, the run under way keeping the one it started with (its steps still show it below).
+      const runLock = editorTab.getByRole("status").filter({ hasText: "Locked by Project run: changes wait until it ends." });
+      if (javaScriptEnabled) await expect(runLock).toBeVisible({ timeout: 10_000 });
+      await fillSql(editorTab, "select 2;");
+      await editorTab.getByRole("button", { name: "Save new version" }).click();
+      await expect(editorTab.getByText("Version 2 saved. The run under way keeps the versions it started with; the next run uses version 2.")).toBeVisible();
+      await expect(editorTab.getByText("A run is under way: it keeps the versions it started with")).toBeVisible();
       if (javaScriptEnabled) {
         // The data API restarting while the run's page is open: the portal answers its polls and reads 503 ("not reachable") for
         // a few seconds. The page keeps following the run, rather than give way to an error page that asks no more.
@@ -510,6 +523,10 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(runSteps).toContainText("Cancelled while it ran: rolled back.");
       // Followed while it ran (with JavaScript, by polls that carry no SQL), the step still shows its SQL as run.
       await expect(runSteps).toContainText("select pg_sleep(60);");
+      await expect(runSteps).toContainText("version 1");
+      // The run's end shows in the editor's tab too (with JavaScript, without a reload): the lock's banner goes.
+      if (javaScriptEnabled) await expect(runLock).toHaveCount(0, { timeout: 10_000 });
+      await editorTab.close();
 
       // The template made here is deleted only through its confirmation; Cancel keeps it.
       await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Templates" }).click();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Job } from "../../../contracts/projects";
-import { jobsChanged, type JobsPoll } from "./live-jobs";
+import { jobsChanged, lockEnded, shownLock, type JobsPoll } from "./live-jobs";
 
 /** A job of the workspace, running (IN_PROGRESS) or ended. */
 const job = (id: string, status: Job["status"] = "IN_PROGRESS", progress = 40): Job => ({
@@ -49,5 +49,26 @@ describe("a job's page over the polls of its workspace's running jobs", () => {
   it("reads its loaders again when the lock was released or taken without a job (force unlock)", () => {
     expect(jobsChanged(loaded, poll([job("j2")], false))).toBe(true);
     expect(jobsChanged({ jobs: [], isLocked: false, readAt: 1000 }, poll([], true))).toBe(true);
+  });
+});
+
+/** A workspace's pages' header over the same polls (useLiveLock): a colleague's lock shows as it is taken and as it ends. */
+describe("the lock a workspace's page shows", () => {
+  const unlocked = { isLocked: false, lockReason: null };
+  const locked = { isLocked: true, lockReason: "FlatFileCreation" as const };
+
+  it("shows a lock taken after the page was read, without reading the page's loaders (an edit page would leave with what was typed)", () => {
+    expect(shownLock(unlocked, poll([job("j1")]))).toEqual(locked);
+    expect(lockEnded(unlocked, poll([job("j1")]))).toBe(false);
+  });
+
+  it("reads the page's loaders again once the lock it was read under ends (its forms come back), and shows it ended", () => {
+    expect(shownLock(locked, poll([]))).toEqual(unlocked);
+    expect(lockEnded(locked, poll([]))).toBe(true);
+    expect(lockEnded(locked, poll([job("j1")]))).toBe(false);
+  });
+
+  it("shows the page's own read until a newer poll", () => {
+    expect(shownLock(locked, undefined)).toEqual(locked);
   });
 });

@@ -14,7 +14,7 @@ const live = await startLiveServices();
 afterAll(() => live.stop());
 
 const { createHarness } = await import("../workspace/test-support");
-const { call, api } = await createHarness();
+const { call, api, migrationProject } = await createHarness();
 const assign = await import("./assign");
 const { middleware: projectMiddleware } = await import("../workspace/project/layout");
 
@@ -38,19 +38,12 @@ const write = { userId: "seed", userName: null, companyId: acme.id, area: "migra
 
 /** A fresh project of Acme and `count` Available masters named `<prefix> 001`…, written directly (the API would need four calls each). */
 async function projectAndMasters(count: number) {
-  const application = await api(ANALYST, "POST", "/api/v1/applications", { companyId: acme.id, name: `Bulk app ${crypto.randomUUID()}`, description: null });
-  const project = await api(ANALYST, "POST", "/api/v1/projects", {
-    companyId: acme.id,
-    name: `Many templates ${crypto.randomUUID().slice(0, 8)}`,
-    applicationId: application.id,
-    sourceType: "BackUp",
-    description: null,
-  });
+  const project = await migrationProject(ANALYST, acme.id, "Many templates", "BackUp");
   const prefix = `Bulk ${crypto.randomUUID().slice(0, 8)}`;
   const ids: string[] = [];
   for (let i = 1; i <= count; i++)
     ids.push(await createTemplate(live.dataApiDb, { ...write, name: `${prefix} ${String(i).padStart(3, "0")}`, status: "Available" }));
-  return { projectId: project.id as string, prefix, ids };
+  return { projectId: project.id, prefix, ids };
 }
 
 const pageUrl = (projectId: string, search: string) => `/migration/projects/${projectId}/templates/assigned/add?companyId=${acme.id}&${search}`;

@@ -24,10 +24,15 @@ import type { Route } from "./+types/script-edit";
  */
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const [script, { template }, { shell, access }] = await Promise.all([scriptOf(context), templateOf(context), templateScope(context)]);
-  const editable = access.canWrite && template.status !== "Archived";
-  return { script, editable, me: shell.user.id, admin: shell.admin };
+  const [script, { template }, { shell, scriptAccess, lockReason }] = await Promise.all([scriptOf(context), templateOf(context), templateScope(context)]);
+  // A job on the workspace does not stop the editor (templateScope): a run keeps the versions it started with.
+  const editable = scriptAccess.canWrite && template.status !== "Archived";
+  return { script, editable, me: shell.user.id, admin: shell.admin, runUnderWay: lockReason === "ProjectRun" };
 }
+
+/** What a version saved while the workspace's run is under way changes: the next run, not that one. */
+export const savedDuringRunMessage = (version: number) =>
+  `Version ${version} saved. The run under way keeps the versions it started with; the next run uses version ${version}.`;
 
 /** `lockLost`: a save refused because the user no longer holds the lock; their text comes back in the editor. */
 type ActionData = { errors: string[]; result?: FormResult; stale?: ScriptDiff | null; staleMessage?: string; form?: string; lockLost?: boolean };
@@ -39,8 +44,8 @@ const LOCK_REFUSALS = new Set(["lock_required", "locked_by_other"]);
 export { revalidateAfterConflict as shouldRevalidate } from "~/lib/revalidate";
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const [{ paths, companyId }, { template, api }, script] = await Promise.all([
-    requireTemplateWrite(context, (p) => p.list),
+  const [{ paths, companyId, lockReason }, { template, api }, script] = await Promise.all([
+    requireTemplateWrite(context, (p) => p.list, { scriptText: true }),
     templateOf(context),
     scriptOf(context),
   ]);
@@ -60,7 +65,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       // One post for both, so the text lost its lock with is never dropped by a page load between them.
       if (intent === "relock-save") await api.lock(script.id);
       const saved = await api.saveScript(script.id, submission.value);
-      return redirectWithFlash(here, `Version ${saved.version} saved.`);
+      return redirectWithFlash(here, lockReason === "ProjectRun" ? savedDuringRunMessage(saved.version) : `Version ${saved.version} saved.`);
     } catch (err) {
       const failure = serviceFailure(err);
       if (failure?.status === 409 && failure.body.code === "stale_version") {
@@ -106,7 +111,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function ScriptEdit({ loaderData, actionData }: Route.ComponentProps) {
-  const { script, editable, me, admin } = loaderData;
+  const { script, editable, me, admin, runUnderWay } = loaderData;
   const result = actionData as ActionData | undefined;
   const holding = script.lockState === "Locked" && script.lockedBy === me;
   return (
@@ -114,7 +119,7 @@ export default function ScriptEdit({ loaderData, actionData }: Route.ComponentPr
       {result?.errors.length ? <RefusalAlert refusal={result.errors}>{result.errors.join(" ")}</RefusalAlert> : null}
       {editable ? <LockPanel script={script} holding={holding} admin={admin} result={result?.form === "force-unlock" ? result.result : undefined} /> : null}
       {editable && (holding || result?.lockLost) ? (
-        <Editor script={script} holding={holding} result={result?.form === "save" ? result : undefined} />
+        <Editor script={script} holding={holding} runUnderWay={runUnderWay} result={result?.form === "save" ? result : undefined} />
       ) : (
         <Card>
           <h3 className="text-base font-semibold">SQL (version {script.version})</h3>
@@ -179,7 +184,7 @@ function LockPanel({ script, holding, admin, result }: { script: Script; holding
   );
 }
 
-function Editor({ script, holding, result }: { script: Script; holding: boolean; result: ActionData | undefined }) {
+function Editor({ script, holding, runUnderWay, result }: { script: Script; holding: boolean; runUnderWay: boolean; result: ActionData | undefined }) {
   const intent = holding ? "save" : "relock-save";
   const pending = useIntentPending(intent);
   // After a stale save, the next save is based on the newest version: the user has seen what changed.
@@ -199,7 +204,13 @@ function Editor({ script, holding, result }: { script: Script; holding: boolean;
         <input type="hidden" name="intent" value={intent} />
         <input type="hidden" name="baseVersion" value={baseVersion} />
         <FormErrors form={form} />
-        <SqlField label="SQL" field={fields.sql!} description={`Editing version ${script.version}. Checked with PostgreSQL's parser when you save.`} />
+        <SqlField
+          label="SQL"
+          field={fields.sql!}
+          description={`Editing version ${script.version}. Checked with PostgreSQL's parser when you save.${
+            runUnderWay ? " A run is under way: it keeps the versions it started with, and a version saved now is used from the next run." : ""
+          }`}
+        />
         <TextField label="Comment" field={fields.comment!} description="Why this change: shown in the script's history." />
         <div>
           <StatusButton type="submit" pending={pending}>

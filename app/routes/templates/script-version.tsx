@@ -12,7 +12,7 @@ import type { Route } from "./+types/script-version";
 
 /** One version's SQL, and "Restore this version": a new version with its text (the lock's holder). */
 export async function loader({ params, context }: Route.LoaderArgs) {
-  const [script, { template, api }, { shell, access }] = await Promise.all([scriptOf(context), templateOf(context), templateScope(context)]);
+  const [script, { template, api }, { shell, scriptAccess: access }] = await Promise.all([scriptOf(context), templateOf(context), templateScope(context)]);
   const number = Number(params.version);
   if (!Number.isInteger(number) || number < 1) throw data({ errors: ["Version not found."] }, { status: 404 });
   const version = await api.version(script.id, number);
@@ -27,7 +27,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const [{ paths, companyId }, { template, api }, script] = await Promise.all([
-    requireTemplateWrite(context, (p) => p.list),
+    requireTemplateWrite(context, (p) => p.list, { scriptText: true }),
     templateOf(context),
     scriptOf(context),
   ]);

@@ -30,28 +30,52 @@ export function templateAccess(shell: Shell, paths: TemplatePaths): { canWrite: 
 
 /**
  * The pages' scope: the shell, the paths of the page's owner, what the user may do, and the API of a
- * template. A workspace's templates follow the workspace's access (its access list) and lock.
+ * template. A workspace's templates follow the workspace's access (its access list) and lock: `access`
+ * is read-only while a job holds the lock; `scriptAccess`, for a script's text and its editing lock,
+ * is not, as in the data API (a run keeps the versions it started with, and no other job reads
+ * scripts), with `lockReason` the job's, for the editor to say what a save changes meanwhile.
  */
 export async function templateScope(context: Readonly<RouterContextProvider>) {
   const shell = await shellOf(context);
   const paths = templatePathsOf(new URL(shell.request.url).pathname);
   const api = (templateId: string) => templateApi(callerOf(context), templateApiPath(paths.owner, templateId));
   const companyId = shell.company?.id ?? null;
-  if (paths.owner.kind === "master") return { shell, paths, access: templateAccess(shell, paths), api, companyId, locked: null };
+  if (paths.owner.kind === "master") {
+    const access = templateAccess(shell, paths);
+    return { shell, paths, access, scriptAccess: access, api, companyId, locked: null, lockReason: null, noun: "template" };
+  }
   const workspace = await projectScope(context);
-  const locked = workspace.project.isLocked ? workspace.paths.page(workspace.project.id, "background-process") : null;
-  // A locked workspace (a job runs on it) is read-only meanwhile.
-  return { shell, paths, access: { canWrite: workspace.access.canWrite && !locked }, api, companyId, locked };
+  const { project } = workspace;
+  const locked = project.isLocked ? workspace.paths.page(project.id, "background-process") : null;
+  // A locked workspace (a job runs on it) is read-only meanwhile, but for its scripts' text.
+  return {
+    shell,
+    paths,
+    access: { canWrite: workspace.access.canWrite && !locked },
+    scriptAccess: { canWrite: workspace.access.canWrite },
+    api,
+    companyId,
+    locked,
+    lockReason: project.isLocked ? project.lockReason : null,
+    noun: workspace.ws.noun,
+  };
 }
 
 /**
  * For actions that write: the scope once write access is checked (else a redirect to `parent`), and
- * for a workspace's templates, once it is not locked (else its background-process page).
+ * for a workspace's templates, once it is not locked (else its background-process page), unless the
+ * write is a script's text or its editing lock (`scriptText`), which a job does not stop.
  */
-export async function requireTemplateWrite(context: Readonly<RouterContextProvider>, parent: (paths: TemplatePaths) => string) {
+export async function requireTemplateWrite(
+  context: Readonly<RouterContextProvider>,
+  parent: (paths: TemplatePaths) => string,
+  { scriptText = false }: { scriptText?: boolean } = {},
+) {
   const scope = await templateScope(context);
-  if (scope.locked) requireUnlocked({ isLocked: true }, scope.locked, scope.companyId);
-  await requireWrite(scope.access, parent(scope.paths), scope.companyId);
+  if (scope.locked && !scriptText) {
+    await requireUnlocked({ isLocked: true, lockReason: scope.lockReason }, scope.locked, scope.companyId, { request: scope.shell.request, noun: scope.noun });
+  }
+  await requireWrite(scriptText ? scope.scriptAccess : scope.access, parent(scope.paths), scope.companyId);
   return scope;
 }
 

@@ -80,6 +80,19 @@ export async function createHarness() {
     return { projectId: project.id as string, tableId, columnId: grade.id as string };
   }
 
+  /** A migration project of `companyId` named `<name> <uuid part>`, made by `email` with an application of its own. */
+  async function migrationProject(email: string, companyId: string, name: string, sourceType: "BackUp" | "FlatFile" = "FlatFile") {
+    const application = await api(email, "POST", "/api/v1/applications", { companyId, name: `${name} app ${crypto.randomUUID()}`, description: null });
+    const project = await api(email, "POST", "/api/v1/projects", {
+      companyId,
+      name: `${name} ${crypto.randomUUID().slice(0, 8)}`,
+      applicationId: application.id,
+      sourceType,
+      description: null,
+    });
+    return { id: project.id as string, name: project.name as string };
+  }
+
   /** A Migrations master template of `companyId`, made by `email`, with a level "Load" and its script "Customers" (`select 1;`). */
   async function masterTemplate(email: string, companyId: string, name: string) {
     const template = await api(email, "POST", "/api/v1/master-templates", { companyId, area: "migration", name, type: "Core" });
@@ -91,7 +104,7 @@ export async function createHarness() {
     return { id: template.id as string, name, version: version as number, levelId: level.id as string, scriptId: script.id as string };
   }
 
-  return { call, api, cookieFor, mappedGrade, masterTemplate };
+  return { call, api, cookieFor, mappedGrade, masterTemplate, migrationProject };
 }
 
 /** A `data(value, { status })` an action returned or threw, unwrapped. */

@@ -126,9 +126,9 @@ export async function requireWorkspace(
 
 /** requireWorkspace's checks on a scope already loaded. */
 export async function checkWorkspace(scope: ProjectScopeOf, options: { write?: boolean | string; unlocked?: boolean; step?: WizardStepId }) {
-  const { project, access, companyId, paths } = scope;
+  const { project, access, companyId, paths, as, ws } = scope;
   if (options.write) await requireWrite(access, typeof options.write === "string" ? options.write : paths.page(project.id), companyId);
-  if (options.unlocked) requireUnlocked(project, paths.page(project.id, "background-process"), companyId);
+  if (options.unlocked) await requireUnlocked(project, paths.page(project.id, "background-process"), companyId, { request: as.request, noun: ws.noun });
   if (options.step && !paths.stepOpen(project.status, options.step)) throw redirect(companyHref(paths.nextStep(project), companyId));
   return scope;
 }

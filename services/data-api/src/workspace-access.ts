@@ -26,13 +26,15 @@ type AnyContext = Context<AppEnv, any, any>;
  *    on it (or without read) → 404, they cannot know it exists; a write without write access → 403.
  *    A kind without an access list (a mapping project) is read and written by the area's roles.
  * 4. A write to a locked workspace → 409: only the job holding the lock changes it meanwhile, and it
- *    does not come through here.
+ *    does not come through here. `whileLocked` lets through the one write no job reads: a new version
+ *    of a script (a run reads the versions it pinned when it started; loads, restores and backups never
+ *    read scripts), so a colleague's run does not stop the script editor.
  */
 export async function requireWorkspace(
   c: AnyContext,
   kind: WorkspaceKind,
   id: string,
-  options: { write: boolean },
+  options: { write: boolean; whileLocked?: boolean },
 ): Promise<{ workspace: WorkspaceRow; access: ProjectAccess }> {
   const descriptor = WORKSPACES[kind];
   const { db } = c.var.deps;
@@ -45,7 +47,7 @@ export async function requireWorkspace(
   const access = everyone ? { canRead: true, canWrite: true } : await listedAccess(db, workspace.id, c.var.caller.userId);
   if (!access.canRead) throw new NotFoundError(descriptor.notFoundMessage);
   if (options.write && !access.canWrite) throw new ApiProblem(403, "forbidden", `You don't have write access to this ${descriptor.noun}.`);
-  if (options.write && Number(workspace.is_locked) === 1) {
+  if (options.write && !options.whileLocked && Number(workspace.is_locked) === 1) {
     throw new ApiProblem(409, "project_locked", lockedMessage(workspace.lock_reason, descriptor.noun));
   }
   return { workspace, access };

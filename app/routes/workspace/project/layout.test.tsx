@@ -14,7 +14,7 @@ const layout = (status: ProjectStatus, canWrite: boolean, kind: "onboarding" | "
   const page = kind === "onboarding" ? `${base}/details` : "/migration/projects/c1/details";
   const project = workspaceOf({ id: "c1", name: "Quarterly members", status, schemes: ["Healthcare Trust Scheme"], isDefault: false });
   // As the loader answers it: the labels read there.
-  const header = { ...project, statusLabel: PROJECT_STATUS_LABELS[status], source: "Healthcare Trust Scheme", lockedBy: "a background process" };
+  const header = { ...project, statusLabel: PROJECT_STATUS_LABELS[status], source: "Healthcare Trust Scheme" };
   return renderPage(page, `${page}?companyId=co1`, ProjectLayout, { project: header, access: { canRead: true, canWrite } });
 };
 const background = (canWrite: boolean) =>

@@ -1,8 +1,9 @@
 import { Icon } from "~/components/ui/icon";
-import { Link, NavLink, Outlet, type UIMatch } from "react-router";
+import { Link, NavLink, Outlet, useLocation, type UIMatch } from "react-router";
 import { LOCK_REASON_LABELS, PROJECT_STATUS_LABELS, SOURCE_TYPE_LABELS } from "../../../../contracts/values/projects";
 import { ProjectStatusBadge } from "~/components/projects/project-status-badge";
 import { LoadSourceLink } from "~/components/projects/load-source-link";
+import { useLiveLock } from "~/components/projects/live-jobs";
 import { useCompanyHref } from "~/lib/company-href";
 import { cn } from "~/lib/utils";
 import { useWorkspacePaths, workspaceOfPath } from "~/lib/workspace-paths";
@@ -29,10 +30,11 @@ export async function loader({ context }: Route.LoaderArgs) {
       /** What it loads its data from: its schemes (an onboarding configuration), else its source type. */
       source: project.schemes ? project.schemes.map((s) => s.scheme.name).join(", ") : SOURCE_TYPE_LABELS[project.sourceType],
       isLocked: project.isLocked,
-      lockedBy: project.lockReason ? LOCK_REASON_LABELS[project.lockReason] : "a background process",
+      lockReason: project.lockReason,
       isDefault: project.isDefault ?? false,
     },
     access,
+    readAt: Date.now(),
   };
 }
 
@@ -63,6 +65,11 @@ export default function ProjectLayout({ loaderData }: Route.ComponentProps) {
   const href = useCompanyHref();
   const paths = useWorkspacePaths();
   const setup = paths.resume(project, access.canWrite);
+  // A workspace with jobs shows a colleague's lock as it is taken and ends, on whichever of its pages.
+  const jobs = paths.ws.features.databases;
+  const lock = useLiveLock(project.id, { ...project, readAt: loaderData.readAt }, jobs);
+  const backgroundProcess = paths.page(project.id, "background-process");
+  const onBackgroundProcess = useLocation().pathname === backgroundProcess;
 
   return (
     <section aria-labelledby="page-title">
@@ -77,10 +84,15 @@ export default function ProjectLayout({ loaderData }: Route.ComponentProps) {
         {paths.ws.kind === "translation" ? "" : ` · ${project.source}`}
         {project.isDefault ? " · Default configuration" : ""}
       </p>
-      {project.isLocked ? (
-        <p role="status" className="mt-3 flex items-center gap-2 rounded-md border border-amber-500/40 bg-amber-50 px-4 py-2 text-sm text-amber-900">
+      {lock.isLocked ? (
+        <p role="status" className="mt-3 flex flex-wrap items-center gap-2 rounded-md border border-amber-500/40 bg-amber-50 px-4 py-2 text-sm text-amber-900">
           <Icon name="lock" className="size-4" />
-          Locked by {project.lockedBy}: changes wait until it ends.
+          Locked by {lock.lockReason ? LOCK_REASON_LABELS[lock.lockReason] : "a background process"}: changes wait until it ends.
+          {jobs && !onBackgroundProcess ? (
+            <Link to={href(backgroundProcess)} className="font-medium underline underline-offset-2">
+              Follow it
+            </Link>
+          ) : null}
         </p>
       ) : setup.unfinished ? (
         setup.resumes ? (

@@ -21,7 +21,7 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely, Transaction } from "kysely";
 import type { Job, JobProgressDetail, LockReason, ProjectStatus } from "../../../../contracts/projects.ts";
-import { JOB_KIND_LABELS, PROJECT_STATUS_LABELS } from "../../../../contracts/values/projects.ts";
+import { JOB_KIND_LABELS, LOCK_REASON_LABELS, PROJECT_STATUS_LABELS } from "../../../../contracts/values/projects.ts";
 import { WORKSPACES, type WorkspaceKind } from "../../../../contracts/workspaces.ts";
 import type { Logger } from "../../../shared/logger.ts";
 import type { AppDeps } from "../context.ts";
@@ -127,9 +127,13 @@ export class JobRefusedError extends Error {
   override name = "JobRefusedError";
 }
 
-/** Why a locked workspace refuses a write or a job; `noun` is its kind's (WORKSPACES[kind].noun). */
+/**
+ * Why a locked workspace refuses a write or a job, its lock's reason in words ("Flat file creation",
+ * as the portal's pages name it, not the enum's FlatFileCreation); `noun` is its kind's (WORKSPACES[kind].noun).
+ */
 export function lockedMessage(reason: string | null, noun: string) {
-  return `The ${noun} is locked (${reason ?? "unknown reason"}) while a background job runs. Try again when it has finished.`;
+  const words = reason && reason in LOCK_REASON_LABELS ? LOCK_REASON_LABELS[reason as LockReason] : (reason ?? "unknown reason");
+  return `The ${noun} is locked (${words}) while a background job runs. Try again when it has finished.`;
 }
 
 const now = () => new Date().toISOString();

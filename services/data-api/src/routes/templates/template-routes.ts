@@ -34,7 +34,14 @@ import type { AnyContext } from "../dictionaries/shared.ts";
  * throws 404/403 otherwise. Master templates resolve `/master-templates/{id}`; a project's templates
  * resolve `/projects/{id}/templates/{templateId}` (a later mount of the same routes).
  */
-export type TemplateResolver = (c: AnyContext, params: Record<string, unknown>, access: { write: boolean }) => Promise<templates.TemplateRef>;
+export type TemplateResolver = (c: AnyContext, params: Record<string, unknown>, access: TemplateAccess) => Promise<templates.TemplateRef>;
+
+/**
+ * What a route asks of the caller: to read or to write; `whileLocked`, a write of a script's text or
+ * its editing lock, which a workspace's job does not stop (workspace-access.ts: a run keeps the
+ * versions it started with). A master template has no workspace lock.
+ */
+export type TemplateAccess = { write: boolean; whileLocked?: boolean };
 
 export type TemplateRoutesOptions = {
   /** The template's path under /api/v1, with its parameters, e.g. "/master-templates/{id}". */
@@ -241,10 +248,12 @@ export function createTemplateRoutes(options: TemplateRoutesOptions) {
   });
 
   const writer = (c: AnyContext) => ({ userId: c.var.caller.userId, userName: c.var.caller.name });
+  /** A script's text (a new version, a restored one) and its editing lock: written while a workspace's job runs too. */
+  const scriptText = { whileLocked: true };
   const clock = (c: AnyContext) => ({ ttlMs: (c.var.deps.scriptLockTtlMinutes ?? SCRIPT_LOCK_TTL_MINUTES_DEFAULT) * 60_000 });
   /** The template, guarded for writing: the caller may write it and it is not Archived. */
-  const writable = async (c: AnyContext, p: Record<string, unknown>) => {
-    const ref = await resolve(c, p, { write: true });
+  const writable = async (c: AnyContext, p: Record<string, unknown>, access: Omit<TemplateAccess, "write"> = {}) => {
+    const ref = await resolve(c, p, { ...access, write: true });
     templates.requireWritable(ref);
     return ref;
   };
@@ -322,7 +331,7 @@ export function createTemplateRoutes(options: TemplateRoutesOptions) {
     })
     .openapi(saveScript, async (c) => {
       const p = ids(c.req.valid("param"));
-      const ref = await writable(c, p);
+      const ref = await writable(c, p, scriptText);
       const body = c.req.valid("json");
       await requireParsableSql(body.sql);
       await scripts.saveScript(c.var.deps.db, ref.id, p.scriptId, { ...writer(c), ...body }, clock(c));
@@ -360,7 +369,7 @@ export function createTemplateRoutes(options: TemplateRoutesOptions) {
     })
     .openapi(restoreVersion, async (c) => {
       const p = ids(c.req.valid("param"));
-      const ref = await writable(c, p);
+      const ref = await writable(c, p, scriptText);
       const earlier = await scripts.getVersion(c.var.deps.db, ref.id, p.scriptId, p.version);
       const { baseVersion } = c.req.valid("json");
       await scripts.saveScript(
@@ -384,20 +393,20 @@ export function createTemplateRoutes(options: TemplateRoutesOptions) {
     })
     .openapi(lock, async (c) => {
       const p = ids(c.req.valid("param"));
-      const ref = await writable(c, p);
+      const ref = await writable(c, p, scriptText);
       await scripts.lockScript(c.var.deps.db, ref.id, p.scriptId, writer(c), clock(c));
       return c.json(await scripts.getScript(c.var.deps.db, ref.id, p.scriptId, clock(c)), 200);
     })
     .openapi(unlock, async (c) => {
       const p = ids(c.req.valid("param"));
       // Not `writable`: a lock taken before the template was archived can still be given back.
-      const ref = await resolve(c, p, { write: true });
+      const ref = await resolve(c, p, { write: true, ...scriptText });
       await scripts.unlockScript(c.var.deps.db, ref.id, p.scriptId, writer(c));
       return c.json(await scripts.getScript(c.var.deps.db, ref.id, p.scriptId, clock(c)), 200);
     })
     .openapi(forceUnlock, async (c) => {
       const p = ids(c.req.valid("param"));
-      const ref = await resolve(c, p, { write: true });
+      const ref = await resolve(c, p, { write: true, ...scriptText });
       if (!isAdmin(c.var.caller.roles)) throw new ApiProblem(403, "forbidden", FORBIDDEN_MESSAGE);
       await scripts.forceUnlockScript(c.var.deps.db, ref.id, p.scriptId, { ...writer(c), reason: c.req.valid("json").reason });
       return c.json(await scripts.getScript(c.var.deps.db, ref.id, p.scriptId, clock(c)), 200);

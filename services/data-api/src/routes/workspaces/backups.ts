@@ -31,7 +31,7 @@ import { inspectSqliteExportInWorker } from "../../data-plane/backups/sqlite-exp
 import { RestoreInputProblem } from "../../data-plane/backups/table-input.ts";
 import { LOAD_START_STATUSES } from "../../data-plane/data-jobs.ts";
 import { receiveUpload, uploadsTmpDir } from "../../dictionary-bulk/receive-upload.ts";
-import { JobRefusedError } from "../../jobs/start-job.ts";
+import { JobRefusedError, lockedMessage } from "../../jobs/start-job.ts";
 import { createRouter, fieldErrorsOf, jsonContent } from "../../openapi.ts";
 import { backupAfter, findBackup, lastChangingLoadId, listBackups } from "../../repositories/backups.ts";
 import { findProjectDictionaryRef } from "../../repositories/dictionaries.ts";
@@ -223,12 +223,7 @@ export function createWorkspaceBackupsRouter(descriptor: WorkspaceDescriptor) {
     .openapi(restore, async (c) => {
       const { workspace, target } = await targetOf(c, c.req.valid("param").id, true);
       // Refused before the body is read: a file of gigabytes is not received to answer 409.
-      if (workspace.is_locked)
-        throw new ApiProblem(
-          409,
-          "project_locked",
-          `The ${noun} is locked (${workspace.lock_reason}) while a background job runs. Try again when it has finished.`,
-        );
+      if (workspace.is_locked) throw new ApiProblem(409, "project_locked", lockedMessage(workspace.lock_reason, noun));
       const deps = backupDeps(c);
 
       if (/^application\/json\b/i.test(c.req.header("content-type") ?? "")) {

@@ -402,6 +402,29 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("runs on %s"
     expect(history.body.items).toEqual([]);
   }, 30_000);
 
+  it("a script saved while a run holds the lock is a new version for the next run; the run keeps the one it started with", async () => {
+    const { project, template } = await projectWith([{ name: "Sleepy", sql: `select pg_sleep(60);` }]);
+    const started = await start(project.id, { type: "Full" });
+    const runPath = `/api/v1/projects/${project.id}/runs/${started.body.run.id}`;
+    const base = `/api/v1/projects/${project.id}/templates/${template.id}`;
+    const script = template.levels[0]!.scripts[0]!;
+    try {
+      await vi.waitFor(async () => expect((await api.get(runPath, owner)).body.steps[0].status).toBe("Started"), { timeout: 5_000 });
+      // The script's editing lock and a new version go through while the project is locked by the run.
+      expect((await api.send("POST", `${base}/scripts/${script.id}/lock`, owner)).status).toBe(200);
+      const saved = await api.send("PUT", `${base}/scripts/${script.id}`, owner, { baseVersion: 1, sql: "select 2;" });
+      expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+      expect(saved.body).toMatchObject({ version: 2, sql: "select 2;" });
+      // The template's shape is not a script's text: it waits for the run, the lock named in words.
+      const level = await api.send("POST", `${base}/levels`, owner, { version: template.version, name: "More" });
+      expect(level).toMatchObject({ status: 409, body: { code: "project_locked", errors: [expect.stringContaining("locked (Project run)")] } });
+    } finally {
+      await api.send("POST", `/api/v1/projects/${project.id}/jobs/${started.body.run.jobId as string}/cancel`, owner);
+    }
+    const run = await finished(project.id, started.body.run.id);
+    expect(run.steps.map((s) => [s.scriptName, s.scriptVersion, s.sql])).toEqual([["Sleepy", 1, "select pg_sleep(60);"]]);
+  }, 30_000);
+
   it("refuses a run while the project is locked, with the lock's reason; another company's run is 404", async () => {
     const { project } = await projectWith([{ name: "One", sql: `select 1;` }]);
     await api.db.updateTable("projects").set({ is_locked: 1, lock_reason: "Backup" }).where("id", "=", project.id).execute();
