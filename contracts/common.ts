@@ -103,3 +103,10 @@ export const formBoolean = z
   .transform((v) => v === true || v === "true" || v === "on" || v === "1");
 
 export const timestampSchema = z.string();
+
+/**
+ * The id a create form chooses for what it makes (a UUID its page's loader drew): the data API makes it
+ * with this id, so the same form sent again (a reload of the page that answered it, Back and resubmit)
+ * finds it made and is refused (alreadyMadeMessage) rather than making a second. Without it, the API draws one.
+ */
+export const madeIdSchema = z.uuid("The form could not be read: reload the page and try again.").optional();

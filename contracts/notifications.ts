@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { madeIdSchema } from "./common";
 import { DELIVERY_STATUSES, WEBHOOK_EVENTS } from "./values/notifications";
 
 /**
@@ -67,6 +68,7 @@ const webhookEventsSchema = z
 
 /** The fields of a new webhook; `createWebhookSchema` adds the rule that binds them. */
 export const webhookFieldsSchema = z.object({
+  id: madeIdSchema,
   companyId: z.string().min(1),
   url: z
     .string({ error: "Give the URL that receives the events" })

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isRealDay, pageOf, pageQuerySchema, requiredString, timestampSchema, whenFieldsPass } from "./common";
+import { isRealDay, madeIdSchema, pageOf, pageQuerySchema, requiredString, timestampSchema, whenFieldsPass } from "./common";
 import { AUDIT_ACTIONS, SQL_CREDENTIAL_MAX_DAYS, SQL_CREDENTIAL_STATUSES, SQL_LEVELS, SQL_NOTE_MAX, SQL_SERVICE_NAME_MAX } from "./values/sql-access";
 
 /**
@@ -78,6 +78,7 @@ const optionalText = (max: number, what: string) =>
 
 /** The fields of a new credential; `createSqlCredentialSchema` adds the rule that binds them. */
 export const sqlCredentialFieldsSchema = z.object({
+  id: madeIdSchema,
   companyId: z.string().min(1),
   userId: optionalText(200, "The user"),
   serviceName: optionalText(SQL_SERVICE_NAME_MAX, "The service name"),

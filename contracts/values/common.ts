@@ -28,6 +28,14 @@ export type LastChange = { byCaller: boolean; at: string };
  * (revalidateAfterConflict) and keeps what the user typed, which a reload would throw away. Without
  * `last` (not recorded), it is someone else's change.
  */
+/**
+ * The refusal (409 `already_made`) of a create form sent again (a reload of the page that answered it,
+ * Back and resubmit) once it has made its thing: `made` names it ("SQL credential dtc_… for Power BI
+ * gateway"), `then` says what to do instead, since its secret was shown once, with the first answer.
+ */
+export const alreadyMadeMessage = (made: string, at: string, then: string) =>
+  `This form was sent already: ${made} was made by it at ${new Date(at).toISOString().slice(11, 16)} UTC. Nothing more was made; ${then}`;
+
 export function staleSaveMessage(what: string, last: LastChange | null | undefined, then = "Nothing was saved.", now = new Date()): string {
   if (!last?.byCaller) return `${capitalised(what)} was changed by someone else. ${then}`;
   const at = new Date(last.at).toISOString();

@@ -154,6 +154,25 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page).toHaveURL(new RegExp(`/migration/projects/${projectId}/details\\?companyId=${acme.id}$`));
     });
 
+    test("the password's page loaded again (without JavaScript a reload sends its form again) makes no second credential, and says so", async ({ page }) => {
+      const credentialsPage = withCompany("/additional-options/sql-credentials/users", acme.id);
+      await page.goto(credentialsPage);
+      const create = page.getByRole("form", { name: "Create credential" });
+      const name = `Reloaded ${suffix} ${Date.now()}`;
+      await create.getByLabel("Service name").fill(name);
+      await create.getByLabel("Expiry date").fill(inDays(30));
+      await create.getByRole("button", { name: "Create credential" }).click();
+      const issued = page.getByRole("region", { name: /^Password of dtc_/ });
+      const login = (await issued.getByRole("heading").textContent())!.replace("Password of ", "").trim();
+      await page.reload();
+      if (!javaScriptEnabled) {
+        await expect(create.getByText(`This form was sent already: SQL credential ${login} for ${name} was made by it at`)).toBeVisible();
+        await expect(issued).toHaveCount(0);
+      }
+      await page.goto(credentialsPage);
+      await expect(page.getByRole("table", { name: "SQL credentials" }).getByRole("row", { name: new RegExp(name) })).toHaveCount(1);
+    });
+
     test("a revocation from a tab left open once another tab revoked the credential says so at the top, and the credential stays revoked", async ({ page }) => {
       const credentialsPage = withCompany("/additional-options/sql-credentials/users", acme.id);
       await page.goto(credentialsPage);

@@ -32,6 +32,26 @@ describe("adding a webhook", () => {
     expect(refused?.data.result.error).toEqual({ events: [UNKNOWN_EVENT_MESSAGE] });
     expect(((await call(SUPER, page, notifications.loader)) as { webhooks: unknown[] }).webhooks).toHaveLength(before.webhooks.length);
   });
+
+  it("sent again with the id its page gave it (a reload of the secret's page without JavaScript) is refused at the top, and adds no second webhook", async () => {
+    const before = (await call(SUPER, page, notifications.loader)) as { webhooks: unknown[]; madeId: string };
+    const url = `https://hooks.example.test/twice-${before.madeId}`;
+    const form: [string, string][] = [
+      ["intent", "add"],
+      ["id", before.madeId],
+      ["url", url],
+      ["events", "run.ended"],
+    ];
+    const added = unwrap(await call(SUPER, page, notifications.action, { form }));
+    expect(added?.data).toMatchObject({ url, secret: expect.any(String) });
+    const again = unwrap(await call(SUPER, page, notifications.action, { form }));
+    expect(again?.status).toBe(409);
+    expect(again?.data.result.error[""][0]).toMatch(`This form was sent already: the webhook to ${url} was made by it at`);
+    const after = (await call(SUPER, page, notifications.loader)) as { webhooks: unknown[]; madeId: string };
+    expect(after.webhooks).toHaveLength(before.webhooks.length + 1);
+    // The page read again gives its form a new id: the next webhook is added.
+    expect(after.madeId).not.toBe(before.madeId);
+  });
 });
 
 describe("removing a webhook", () => {

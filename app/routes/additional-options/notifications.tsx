@@ -42,7 +42,8 @@ export async function loader({ context }: Route.LoaderArgs) {
   );
   requireWebhookManager(shell);
   if (value && "refusal" in value) throw value.refusal;
-  return { companyName: shell.company?.name ?? null, webhooks: value?.webhooks ?? null };
+  // The add form's id for the webhook it adds: sent again (a reload of the secret's page), it adds no second one.
+  return { companyName: shell.company?.name ?? null, webhooks: value?.webhooks ?? null, madeId: crypto.randomUUID() };
 }
 
 /**
@@ -161,7 +162,7 @@ export default function Notifications({ loaderData, actionData }: Route.Componen
       ) : (
         webhooks.map((w) => <WebhookCard key={w.id} webhook={w} removeHref={confirm.openHref(w.id)} />)
       )}
-      {webhooks ? <AddForm lastResult={created || aboutAWebhook ? undefined : lastResult} /> : null}
+      {webhooks ? <AddForm madeId={loaderData.madeId} lastResult={created || aboutAWebhook ? undefined : lastResult} /> : null}
     </section>
   );
 }
@@ -222,7 +223,7 @@ function WebhookCard({ webhook: w, removeHref }: { webhook: Webhooks[number]; re
   );
 }
 
-function AddForm({ lastResult }: { lastResult?: SubmissionResult<string[]> }) {
+function AddForm({ madeId, lastResult }: { madeId: string; lastResult?: SubmissionResult<string[]> }) {
   const pending = useIntentPending("add");
   const [form, fields] = useServerForm({ id: "add-webhook", lastResult, required: ["url", "events"] });
   return (
@@ -232,6 +233,7 @@ function AddForm({ lastResult }: { lastResult?: SubmissionResult<string[]> }) {
       </h2>
       <Form method="post" {...getFormProps(form)} aria-labelledby="add-title" className="mt-4 grid max-w-3xl gap-4">
         <FormErrors form={form} />
+        <input type="hidden" name="id" value={madeId} />
         <TextField label="URL" field={fields.url!} placeholder="https://example.com/hooks/data-transformation" />
         <CheckboxGroupField
           label="Events"

@@ -74,7 +74,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // The expiry input's min and max: the days the data API accepts (expiresOnSchema).
   const today = todayUtc();
   const expiry = { min: today, max: lastExpiryDay(today) };
-  return { companyId: shell.company?.id ?? null, companyName: shell.company?.name ?? null, search, credentials, people, peopleSearch, expiry };
+  // The create form's id for the credential it makes: sent again (a reload of the password's page), it makes no second one.
+  const madeId = crypto.randomUUID();
+  return { companyId: shell.company?.id ?? null, companyName: shell.company?.name ?? null, search, credentials, people, peopleSearch, expiry, madeId };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -136,7 +138,7 @@ type LoaderData = Route.ComponentProps["loaderData"];
 type Credential = NonNullable<LoaderData["credentials"]>["items"][number];
 
 export default function SqlCredentials({ loaderData, actionData }: Route.ComponentProps) {
-  const { companyId, companyName, search, credentials, people, peopleSearch, expiry } = loaderData;
+  const { companyId, companyName, search, credentials, people, peopleSearch, expiry, madeId } = loaderData;
   const href = useCompanyHref();
   const issued = actionData && "issued" in actionData ? (actionData.issued as IssuedSqlCredential) : undefined;
   // The refusal of one form: the create form's, a row's rotation's or the revocation's.
@@ -258,7 +260,7 @@ export default function SqlCredentials({ loaderData, actionData }: Route.Compone
               />
             </div>
           )}
-          <CreateForm people={people} peopleSearch={peopleSearch} keep={listParams} expiry={expiry} lastResult={resultOf("create")} />
+          <CreateForm people={people} peopleSearch={peopleSearch} keep={listParams} expiry={expiry} madeId={madeId} lastResult={resultOf("create")} />
         </>
       )}
     </section>
@@ -408,11 +410,12 @@ type CreateProps = {
   /** The credentials list's parameters, which finding a user keeps. */
   keep: Record<string, string | number | undefined>;
   expiry: LoaderData["expiry"];
+  madeId: string;
   lastResult?: SubmissionResult<string[]>;
 };
 
 /** The User select offers a page of the company's people, found through the URL (a GET form and links) above the form. */
-function CreateForm({ people, peopleSearch, keep, expiry, lastResult }: CreateProps) {
+function CreateForm({ people, peopleSearch, keep, expiry, madeId, lastResult }: CreateProps) {
   const pending = useIntentPending("create");
   const [form, fields] = useServerForm({
     id: "create-credential",
@@ -433,6 +436,7 @@ function CreateForm({ people, peopleSearch, keep, expiry, lastResult }: CreatePr
       ) : null}
       <Form method="post" {...getFormProps(form)} aria-labelledby="create-title" className="mt-4 grid max-w-3xl gap-4 sm:grid-cols-2">
         <FormErrors form={form} />
+        <input type="hidden" name="id" value={madeId} />
         <SelectField
           label="User"
           field={fields.userId!}

@@ -166,6 +166,21 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("webhooks on
     expect((await api.send("DELETE", `/api/v1/webhooks/${hook.body.webhook.id}`, owner)).status).toBe(204);
   });
 
+  it("an add form sent again with its id (a reload of the secret's page) is refused, naming what it added, and adds nothing more", async () => {
+    const id = crypto.randomUUID();
+    const url = `${receiver.url}/sent-twice`;
+    const first = await add({ id, url, events: ["run.ended"] });
+    expect(first.status).toBe(201);
+    const again = await add({ id, url, events: ["run.ended"] });
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ code: "already_made" });
+    expect(again.body.errors[0]).toMatch(
+      new RegExp(`^This form was sent already: the webhook to ${url} was made by it at \\d\\d:\\d\\d UTC\\. Nothing more was made; its secret was shown then`),
+    );
+    const listed = (await api.get(`/api/v1/webhooks?companyId=${birch.id}`, owner)).body as { url: string }[];
+    expect(listed.filter((w) => w.url === url)).toHaveLength(1);
+  });
+
   it("Send test delivers at once; who may manage webhooks; bad input is refused naming the field", async () => {
     const hook = (await add({ url: `${receiver.url}/test`, events: ["lock.held"], lockMinutes: 30 })).body;
     const test = await api.send("POST", `/api/v1/webhooks/${hook.webhook.id}/test`, owner);

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { createRoute } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { z } from "zod";
+import { alreadyMadeMessage } from "../../../../../contracts/values/common.ts";
 import { apiErrorSchema } from "../../../../../contracts/errors.ts";
 import { createdWebhookSchema, createWebhookSchema, deliverySchema, webhookListSchema } from "../../../../../contracts/notifications.ts";
 import { ROLES } from "../../../../../contracts/roles.ts";
@@ -12,7 +13,7 @@ import { hostRefusal } from "../../notifications/addresses.ts";
 import { attemptDelivery, enqueueEvent, toDelivery, toWebhook } from "../../notifications/webhooks.ts";
 import { createRouter, errorResponses, inCompanyQuery, jsonBody, jsonContent, requireInCompany } from "../../openapi.ts";
 import { describeWrite } from "../../audit-writes.ts";
-import { inTransaction } from "../../repositories/db-helpers.ts";
+import { inTransaction, isUniqueViolation } from "../../repositories/db-helpers.ts";
 
 type AnyContext = Context<AppEnv, any, any>;
 
@@ -63,6 +64,15 @@ const sendTest = createRoute({
   responses: { 200: jsonContent(deliverySchema, "The test delivery after its first attempt."), ...errors },
 });
 
+const findWebhook = (c: Context<AppEnv>, id: string) => c.var.deps.db.selectFrom("webhooks").selectAll().where("id", "=", id).executeTakeFirst();
+
+/** A create form sent again once it added its webhook (a reload of the page showing the secret): said, nothing more added. */
+function alreadyAdded(made: { company_id: string; url: string; created_at: string }, companyId: string): ApiProblem {
+  // Another company's webhook (a forged id) is not named.
+  const what = made.company_id === companyId ? `the webhook to ${made.url}` : "a webhook";
+  return new ApiProblem(409, "already_made", alreadyMadeMessage(what, made.created_at, "its secret was shown then: remove it and add it again for a new one."));
+}
+
 /** Webhooks (issue 13): admins and the company's ClientAdmin manage a company's. */
 export function createWebhooksRouter() {
   return createRouter()
@@ -97,8 +107,12 @@ export function createWebhooksRouter() {
       // Said at once rather than at the first delivery; a name is only judged when it is resolved, at each delivery.
       const refusal = c.var.deps.webhooks?.allowPrivateAddresses ? null : hostRefusal(new URL(body.url));
       if (refusal) throw validationProblem({ url: [refusal] });
+      // The form's own id when it chose one (madeIdSchema): sent again, it finds its webhook made.
+      const id = body.id ?? randomUUID();
+      const made = await findWebhook(c, id);
+      if (made) throw alreadyAdded(made, body.companyId);
       const row = {
-        id: randomUUID(),
+        id,
         company_id: body.companyId,
         url: body.url,
         events: JSON.stringify(body.events),
@@ -116,6 +130,10 @@ export function createWebhooksRouter() {
           target: `Webhook ${body.url}`,
           summary: { url: body.url, events: body.events, lockMinutes: row.lock_minutes },
         });
+      }).catch(async (err: unknown) => {
+        // The same form sent twice at once: the other one added it (read once this transaction is rolled back).
+        const other = isUniqueViolation(err) ? await findWebhook(c, id) : undefined;
+        throw other ? alreadyAdded(other, body.companyId) : err;
       });
       return c.json({ webhook: toWebhook(row), secret: row.secret }, 201);
     })

@@ -342,6 +342,32 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("SQL access 
     expect((await api.send("POST", `/api/v1/sql-credentials/${issued.credential.id}/rotate?companyId=${birch.id}`, admin)).status).toBe(200);
   });
 
+  it("a create form sent again with its id (a reload of the password's page) is refused, naming what it made, and makes nothing more", async () => {
+    const id = crypto.randomUUID();
+    const first = await create({ id, serviceName: "Sent twice" });
+    expect(first.status).toBe(201);
+    expect(first.body.credential.id).toBe(id);
+    const before = (await api.get(`/api/v1/sql-credentials?companyId=${birch.id}`, admin)).body.total;
+    const again = await create({ id, serviceName: "Sent twice" });
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ code: "already_made" });
+    expect(again.body.errors[0]).toMatch(
+      new RegExp(
+        `^This form was sent already: SQL credential ${first.body.credential.login} for Sent twice was made by it at \\d\\d:\\d\\d UTC\\. Nothing more was made; its password was shown then: rotate it to get a new one\\.$`,
+      ),
+    );
+    // Sent twice at once: one is made.
+    const twin = crypto.randomUUID();
+    const both = await Promise.all([create({ id: twin, serviceName: "Twice at once" }), create({ id: twin, serviceName: "Twice at once" })]);
+    expect(both.map((r) => r.status).sort()).toEqual([201, 409]);
+    expect((await api.get(`/api/v1/sql-credentials?companyId=${birch.id}`, admin)).body.total).toBe(before + 1);
+    // Another company's id is not named.
+    const foreign = await api.send("POST", "/api/v1/sql-credentials", admin, { companyId: acme.id, expiresOn: inDays(30), id, serviceName: "Forged" });
+    expect(foreign.status).toBe(409);
+    expect(foreign.body.errors[0]).not.toContain(first.body.credential.login);
+    expect((await create({ id: "not-a-uuid", serviceName: "Mangled" })).status).toBe(400);
+  });
+
   it("bad input is refused naming the field, and nothing is made", async () => {
     const before = (await api.get(`/api/v1/sql-credentials?companyId=${birch.id}`, admin)).body.total;
     const past = await create({ serviceName: "Late", expiresOn: "2001-01-01" });

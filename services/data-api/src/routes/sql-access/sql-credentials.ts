@@ -13,6 +13,7 @@ import {
   type IssuedSqlCredential,
   type SqlCredential,
 } from "../../../../../contracts/sql-access.ts";
+import { alreadyMadeMessage } from "../../../../../contracts/values/common.ts";
 import { apiErrorSchema } from "../../../../../contracts/errors.ts";
 import { workspaceOfProductType } from "../../../../../contracts/workspaces.ts";
 import { requireAreaRole } from "../../access.ts";
@@ -31,7 +32,7 @@ import {
 } from "../../data-plane/sql-logins.ts";
 import { createRouter, errorResponses, inCompanyQuery, jsonBody, jsonContent, requireInCompany } from "../../openapi.ts";
 import { describeWrite } from "../../audit-writes.ts";
-import { inTransaction } from "../../repositories/db-helpers.ts";
+import { inTransaction, isUniqueViolation } from "../../repositories/db-helpers.ts";
 import * as credentials from "../../repositories/sql-credentials.ts";
 import { requireCompanyUser } from "../workspaces/users.ts";
 
@@ -86,6 +87,13 @@ const revoke = createRoute({
   responses: { 200: jsonContent(z.object({ credential: sqlCredentialSchema }), "The revoked credential."), ...writeErrors },
 });
 
+/** A create form sent again once it made its credential (a reload of the page showing the password): said, nothing more made. */
+function alreadyMade(made: credentials.SqlCredentialRow, companyId: string): ApiProblem {
+  // Another company's credential (a forged id) is not named.
+  const what = made.company_id === companyId ? `SQL credential ${made.login} for ${made.name}` : "a SQL credential";
+  return new ApiProblem(409, "already_made", alreadyMadeMessage(what, made.created_at, "its password was shown then: rotate it to get a new one."));
+}
+
 /** SQL credentials (issue 13): Additional Options, so SuperAdmin and Support only, one company at a time. */
 export function createSqlCredentialsRouter() {
   return createRouter()
@@ -110,7 +118,10 @@ export function createSqlCredentialsRouter() {
       await requireAreaRole(c, "additionalOptions", body.companyId, { write: true });
       const user = body.userId ? await requireCompanyUser(c, body.companyId, body.userId) : undefined;
       const { db, dataPlane } = c.var.deps;
-      const id = randomUUID();
+      // The form's own id when it chose one (madeIdSchema): sent again, it finds its credential made.
+      const id = body.id ?? randomUUID();
+      const made = await credentials.findCredential(db, id);
+      if (made) throw alreadyMade(made, body.companyId);
       const login = loginNameOf(id);
       const password = newPassword();
       const at = new Date().toISOString();
@@ -140,6 +151,10 @@ export function createSqlCredentialsRouter() {
         });
         // Last: a login made only once its rows are sure to commit (a failure here rolls them back).
         await createLogin(dataPlane, login, password, row.expires_on);
+      }).catch(async (err: unknown) => {
+        // The same form sent twice at once: the other one made it (read once this transaction is rolled back).
+        const other = isUniqueViolation(err) ? await credentials.findCredential(db, id) : undefined;
+        throw other ? alreadyMade(other, body.companyId) : err;
       });
       return c.json(await issued(c, row, password), 201);
     })
