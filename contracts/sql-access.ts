@@ -103,6 +103,13 @@ export function withUserOrService<T extends z.ZodType<{ userId: string | null; s
 /** POST /api/v1/sql-credentials. */
 export const createSqlCredentialSchema = withUserOrService(sqlCredentialFieldsSchema);
 
+/**
+ * POST …/{id}/rotate's query: the company, and `passwordSetAt`, when the password the page showed was set:
+ * a rotation from a page that has not seen a rotation made since (another tab, another admin) is
+ * refused, or the password handed out from that one would stop working without a word.
+ */
+export const rotateSqlCredentialQuerySchema = z.object({ companyId: z.string().min(1).optional(), passwordSetAt: timestampSchema.optional() });
+
 /** POST …/{id}/revoke: the reason goes to the audit log. */
 export const revokeSqlCredentialSchema = z.object({
   reason: z

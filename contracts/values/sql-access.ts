@@ -102,3 +102,8 @@ export function auditWriteLabel(target: string): string | null {
   const label = route && AUDIT_WRITE_LABELS[`${route[1]} /${(route[3] ?? "").slice(1).replace(/:[A-Za-z]+/g, ":")}`];
   return label ? label.replace("{Noun}", WORKSPACE_NOUNS[route[2]!]!) : null;
 }
+
+/** A rotation refused because the password was set again since the page was read (another tab, another admin). */
+export const rotatedMeanwhileMessage = (login: string, at: string) =>
+  `The password of ${login} was rotated meanwhile, at ${new Date(at).toISOString().slice(11, 16)} UTC: nothing was changed. ` +
+  "The password shown then is the one that works; rotate again for a new one.";

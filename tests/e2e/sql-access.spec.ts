@@ -173,6 +173,33 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page.getByRole("table", { name: "SQL credentials" }).getByRole("row", { name: new RegExp(name) })).toHaveCount(1);
     });
 
+    test("a rotation from a tab left open once another tab rotated the password says so in its row, and rotates nothing", async ({ page }) => {
+      const credentialsPage = withCompany("/additional-options/sql-credentials/users", acme.id);
+      await page.goto(credentialsPage);
+      const create = page.getByRole("form", { name: "Create credential" });
+      await create.getByLabel("Service name").fill(`Rotated ${suffix} ${Date.now()}`);
+      await create.getByLabel("Expiry date").fill(inDays(30));
+      await create.getByRole("button", { name: "Create credential" }).click();
+      const issued = page.getByRole("region", { name: /^Password of dtc_/ });
+      const login = (await issued.getByRole("heading").textContent())!.replace("Password of ", "").trim();
+      await page.goto(credentialsPage);
+
+      // The other tab rotates first, and hands its password out.
+      const other = await page.context().newPage();
+      await other.goto(credentialsPage);
+      await other.getByRole("button", { name: `Rotate password of ${login}` }).click();
+      const handedOut = (await other
+        .getByRole("region", { name: `Password of ${login}` })
+        .getByTestId("issued-password")
+        .textContent())!.trim();
+      await other.close();
+
+      await page.getByRole("button", { name: `Rotate password of ${login}` }).click();
+      await expect(page.getByText(`The password of ${login} was rotated meanwhile, at`)).toBeVisible();
+      await expect(page.getByRole("region", { name: `Password of ${login}` })).toHaveCount(0);
+      expect(handedOut).not.toBe("");
+    });
+
     test("a revocation from a tab left open once another tab revoked the credential says so at the top, and the credential stays revoked", async ({ page }) => {
       const credentialsPage = withCompany("/additional-options/sql-credentials/users", acme.id);
       await page.goto(credentialsPage);

@@ -21,8 +21,12 @@ export function sqlAccessApi(as: Caller) {
     create: (body: z.input<typeof createSqlCredentialSchema>) =>
       callService("data-api", "/api/v1/sql-credentials", as, { method: "POST", body, schema: issuedSqlCredentialSchema }),
     // The page's company goes with an id: another company's credential or webhook is not found from it.
-    rotate: (id: string, companyId: string) =>
-      callService("data-api", `/api/v1/sql-credentials/${enc(id)}/rotate`, as, { method: "POST", query: { companyId }, schema: issuedSqlCredentialSchema }),
+    rotate: (id: string, companyId: string, passwordSetAt?: string) =>
+      callService("data-api", `/api/v1/sql-credentials/${enc(id)}/rotate`, as, {
+        method: "POST",
+        query: passwordSetAt ? { companyId, passwordSetAt } : { companyId },
+        schema: issuedSqlCredentialSchema,
+      }),
     revoke: (id: string, companyId: string, reason: string | null) =>
       callService("data-api", `/api/v1/sql-credentials/${enc(id)}/revoke`, as, {
         method: "POST",

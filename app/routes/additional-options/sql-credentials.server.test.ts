@@ -9,7 +9,7 @@ import { startLiveServices } from "~/test/live-services";
 const live = await startLiveServices();
 afterAll(() => live.stop());
 
-const { createHarness } = await import("../workspace/test-support");
+const { createHarness, unwrap } = await import("../workspace/test-support");
 const { call } = await createHarness();
 const credentials = await import("./sql-credentials");
 
@@ -39,5 +39,22 @@ describe("the people a SQL credential may be made for", () => {
     const past = (await call(SUPER, `${PAGE}&usersPage=40`, credentials.loader)) as any;
     expect(past.people.items).toEqual([]);
     expect(past.people.total).toBeGreaterThan(0);
+  });
+});
+
+describe("a credential's Rotate password", () => {
+  it("from a page that has not seen a rotation made since (another tab, another admin) is refused in its row, and nothing is rotated", async () => {
+    const expiresOn = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+    const made = unwrap(await call(SUPER, PAGE, credentials.action, { form: { intent: "create", serviceName: `Rotated ${Date.now()}`, expiresOn } }));
+    const { credential } = made!.data.issued as { credential: { id: string; login: string; passwordSetAt: string } };
+    const rotate = () => call(SUPER, PAGE, credentials.action, { form: { intent: "rotate", id: credential.id, passwordSetAt: credential.passwordSetAt } });
+    // The other tab rotates first; this page still shows the password set at creation.
+    expect(unwrap(await rotate())?.data.issued).toBeTruthy();
+    const refused = unwrap(await rotate());
+    expect(refused?.status).toBe(409);
+    expect(refused?.data).toMatchObject({
+      form: "rotate",
+      result: { error: { "": [expect.stringMatching(`^The password of ${credential.login} was rotated meanwhile, at`)] } },
+    });
   });
 });

@@ -3,6 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link } from "react-router";
 import {
   revokeSqlCredentialSchema,
+  rotateSqlCredentialQuerySchema,
   sqlCredentialFieldsSchema,
   lastExpiryDay,
   todayUtc,
@@ -39,6 +40,9 @@ import type { Route } from "./+types/sql-credentials";
 const PATH = "/additional-options/sql-credentials/users";
 const SORTS = ["-createdAt", "createdAt", "name", "-name", "expiresOn", "-expiresOn"] as const;
 type Sort = (typeof SORTS)[number];
+
+/** A row's Rotate posts when the password it shows was set. */
+const rotateFormSchema = rotateSqlCredentialQuerySchema.pick({ passwordSetAt: true });
 
 /** The create form as it posts: the company comes from the page, not the form. */
 const createFormSchema = withUserOrService(sqlCredentialFieldsSchema.omit({ companyId: true }));
@@ -102,10 +106,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 
   if (intent === "rotate") {
-    const submission = parseWithZod(formData, { schema: actedOnIdSchema });
+    const submission = parseWithZod(formData, { schema: actedOnIdSchema.and(rotateFormSchema) });
     if (submission.status !== "success") return refusalOf("rotate", invalid(submission));
     try {
-      return data({ issued: await api.rotate(submission.value.id, companyId), result: undefined }, once);
+      // Based on the password the page showed: a rotation made since (another tab, another admin) is said, not undone.
+      return data({ issued: await api.rotate(submission.value.id, companyId, submission.value.passwordSetAt), result: undefined }, once);
     } catch (err) {
       return refusalOf("rotate", refusedByService(submission, err));
     }
@@ -305,6 +310,7 @@ function CredentialRow({ credential: c, revokeHref, lastResult }: { credential: 
           <div className="flex flex-wrap items-center gap-2">
             <Form method="post" {...getFormProps(form)}>
               <input type="hidden" name="id" value={c.id} />
+              <input type="hidden" name="passwordSetAt" value={c.passwordSetAt} />
               <FormErrors form={form} />
               <StatusButton
                 type="submit"

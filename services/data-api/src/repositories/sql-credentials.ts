@@ -84,8 +84,15 @@ export async function grantedDatabases(db: Kysely<Database>, credentialIds: read
   return rows as GrantedDatabase[];
 }
 
-export async function markRotated(trx: Kysely<Database>, id: string, at: string): Promise<void> {
-  await trx.updateTable("sql_credentials").set({ password_set_at: at }).where("id", "=", id).execute();
+/** Sets the password's time; with `was`, only if it is still that (false: rotated meanwhile). */
+export async function markRotated(trx: Kysely<Database>, id: string, at: string, was?: string): Promise<boolean> {
+  const result = await trx
+    .updateTable("sql_credentials")
+    .set({ password_set_at: at })
+    .where("id", "=", id)
+    .$if(was !== undefined, (q) => q.where("password_set_at", "=", was!))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
 
 export async function markRevoked(trx: Kysely<Database>, id: string, at: string, by: string): Promise<void> {

@@ -368,6 +368,28 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("SQL access 
     expect((await create({ id: "not-a-uuid", serviceName: "Mangled" })).status).toBe(400);
   });
 
+  it("a rotation from a page that has not seen the one made since (another tab, another admin) is refused, and the password handed out then still works", async () => {
+    const issued = (await create({ serviceName: "Rotated twice" })).body as IssuedSqlCredential;
+    const rotate = (passwordSetAt: string) =>
+      api.send("POST", `/api/v1/sql-credentials/${issued.credential.id}/rotate?passwordSetAt=${encodeURIComponent(passwordSetAt)}`, admin);
+    const first = await rotate(issued.credential.passwordSetAt);
+    expect(first.status).toBe(200);
+    const stale = await rotate(issued.credential.passwordSetAt);
+    expect(stale.status).toBe(409);
+    expect(stale.body).toMatchObject({ code: "stale_version" });
+    expect(stale.body.errors[0]).toMatch(
+      new RegExp(`^The password of ${issued.credential.login} was rotated meanwhile, at \\d\\d:\\d\\d UTC: nothing was changed\\.`),
+    );
+    const listed = (await api.get(`/api/v1/sql-credentials?companyId=${birch.id}`, admin)).body.items.find(
+      (c: { id: string }) => c.id === issued.credential.id,
+    );
+    expect(listed.passwordSetAt).toBe((first.body as IssuedSqlCredential).credential.passwordSetAt);
+    // The password handed out by the first rotation still logs in (granted nothing: refused by the database, not the password).
+    expect(await asCredential(uriFor(first.body as IssuedSqlCredential), "select 1")).toMatchObject({
+      error: expect.stringContaining("permission denied for database"),
+    });
+  });
+
   it("bad input is refused naming the field, and nothing is made", async () => {
     const before = (await api.get(`/api/v1/sql-credentials?companyId=${birch.id}`, admin)).body.total;
     const past = await create({ serviceName: "Late", expiresOn: "2001-01-01" });

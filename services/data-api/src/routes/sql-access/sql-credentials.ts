@@ -6,6 +6,7 @@ import {
   createSqlCredentialSchema,
   issuedSqlCredentialSchema,
   revokeSqlCredentialSchema,
+  rotateSqlCredentialQuerySchema,
   sqlCredentialPageSchema,
   sqlCredentialQuerySchema,
   sqlCredentialSchema,
@@ -14,6 +15,7 @@ import {
   type SqlCredential,
 } from "../../../../../contracts/sql-access.ts";
 import { alreadyMadeMessage } from "../../../../../contracts/values/common.ts";
+import { rotatedMeanwhileMessage } from "../../../../../contracts/values/sql-access.ts";
 import { apiErrorSchema } from "../../../../../contracts/errors.ts";
 import { workspaceOfProductType } from "../../../../../contracts/workspaces.ts";
 import { requireAreaRole } from "../../access.ts";
@@ -74,7 +76,7 @@ const rotate = createRoute({
   path: "/sql-credentials/{id}/rotate",
   tags,
   summary: "A new password for the credential; the old one stops working",
-  request: { params: idParams, query: inCompanyQuery },
+  request: { params: idParams, query: rotateSqlCredentialQuerySchema },
   responses: { 200: jsonContent(issuedSqlCredentialSchema, "The new password (shown once) and how to connect."), ...writeErrors },
 });
 
@@ -159,13 +161,17 @@ export function createSqlCredentialsRouter() {
       return c.json(await issued(c, row, password), 201);
     })
     .openapi(rotate, async (c) => {
-      const row = await requireCredential(c, c.req.valid("param").id, c.req.valid("query").companyId);
+      const query = c.req.valid("query");
+      const row = await requireCredential(c, c.req.valid("param").id, query.companyId);
       if (row.revoked_at) throw new ApiProblem(409, "revoked", CREDENTIAL_REVOKED_MESSAGE);
       const { db, dataPlane } = c.var.deps;
       const password = newPassword();
       const at = new Date().toISOString();
       await inTransaction(db, async (trx) => {
-        await credentials.markRotated(trx, row.id, at);
+        if (!(await credentials.markRotated(trx, row.id, at, query.passwordSetAt))) {
+          const now = await credentials.findCredential(trx, row.id);
+          throw new ApiProblem(409, "stale_version", rotatedMeanwhileMessage(row.login, now?.password_set_at ?? at));
+        }
         describeWrite({
           action: "sql_credential.rotated",
           companyId: row.company_id,
