@@ -18,6 +18,7 @@ import { env } from "./lib/env.server";
 import { serverTimingHeader } from "./lib/service-trace.server";
 import { withSecurityHeaders } from "./lib/security-headers.server";
 import { MAIN_ID, SkipLink } from "./components/layout/skip-link";
+import { useFocusOnNavigation } from "./components/layout/route-focus";
 
 const DEFAULT_BRANDING: Branding = { logoUrl: null, name: DEFAULT_BRAND_NAME, termsAndConditions: null };
 
@@ -102,6 +103,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
 }
 
 export default function App() {
+  useFocusOnNavigation();
   return <Outlet />;
 }
 
