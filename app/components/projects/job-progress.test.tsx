@@ -4,7 +4,7 @@ import { createRoutesStub } from "react-router";
 import { describe, expect, it } from "vitest";
 import type { Job } from "../../../contracts/projects";
 import { jobOf } from "~/test/fixtures";
-import { JobProgress } from "./job-progress";
+import { jobAnnouncement, jobPhase, JobProgress } from "./job-progress";
 
 const step = (name: string, status: Job["steps"][number]["status"], startedAt: string | null = null, finishedAt: string | null = null) => ({
   name,
@@ -76,5 +76,31 @@ describe("a job's progress", () => {
   it("says nothing of an input once the job has ended", () => {
     const ended = job({ status: "SUCCESS", progress: 100, progressDetail: { bytesRead: 1, bytesTotal: 1, rowsRead: 1, secondsLeft: null } });
     expect(text(ended)).not.toContain(" read ·");
+  });
+});
+
+describe("what a screen reader is told as a job goes on (JobAnnouncer)", () => {
+  const twoFiles = (first: Job["steps"][number]["status"], second: Job["steps"][number]["status"], changes: Partial<Job> = {}) =>
+    job({ steps: [step("Load a.csv into A", first), step("Load b.csv into B", second)], ...changes });
+  const said = (j: Job) => new Map([[j.id, jobPhase(j)]]);
+
+  it("is the step that runs and the end, never the percentage", () => {
+    expect(jobPhase(job({ progress: 40 }))).toBe("Flat file load running: Load a.csv into A");
+    expect(jobPhase(twoFiles("Completed", "Started"))).toBe("Flat file load running, step 2 of 2: Load b.csv into B");
+    expect(jobPhase(twoFiles("Completed", "Completed", { status: "SUCCESS", progress: 100 }))).toBe("Flat file load succeeded");
+    expect(jobPhase(twoFiles("Completed", "Failed", { status: "ERROR" }))).toBe("Flat file load failed");
+  });
+
+  it("says nothing while only the percentage and the bytes move; a new step and the end are said", () => {
+    const at40 = twoFiles("Started", "Pending", { progress: 40 });
+    const detail = { bytesRead: 1, bytesTotal: 2, rowsRead: 5, secondsLeft: 3 };
+    expect(jobAnnouncement(said(at40), [{ ...at40, progress: 45, progressDetail: detail }])).toBeNull();
+    expect(jobAnnouncement(said(at40), [twoFiles("Completed", "Started", { progress: 60 })])).toBe("Flat file load running, step 2 of 2: Load b.csv into B");
+    expect(jobAnnouncement(said(at40), [twoFiles("Completed", "Completed", { status: "SUCCESS", progress: 100 })])).toBe("Flat file load succeeded");
+  });
+
+  it("says a job that appears, beside the others that did not change", () => {
+    const backup = jobOf({ id: "j2", kind: "Backup", steps: [] });
+    expect(jobAnnouncement(said(job({})), [job({}), backup])).toBe("Backup running");
   });
 });

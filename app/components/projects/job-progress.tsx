@@ -1,6 +1,6 @@
 import { Icon } from "~/components/ui/icon";
 import { TextSeparator } from "~/components/ui/text-separator";
-import { useEffect } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { Job } from "../../../contracts/projects";
 import { JOB_KIND_LABELS } from "../../../contracts/values/projects";
 import { cn } from "~/lib/utils";
@@ -119,6 +119,53 @@ function StepIcon({ status }: { status: Job["steps"][number]["status"] }) {
   if (status === "Failed") return <Icon name="circle-x" className={cn(cls, "text-destructive")} />;
   if (status === "Started") return <Icon name="loader-circle" className={cn(cls, "animate-spin text-brand")} />;
   return <Icon name="circle" className={cn(cls, "text-muted-foreground")} />;
+}
+
+/**
+ * Where a job is, as said when it changes, a sentence for the ear rather than the heading's label again:
+ * "Flat file load running, step 2 of 3: Load Orders.csv into Orders", "Flat file load succeeded". Its
+ * percentage and bytes are not part of it: they change every second.
+ */
+export function jobPhase(job: Pick<Job, "kind" | "status" | "steps">): string {
+  const said = `${JOB_KIND_LABELS[job.kind]} ${JOB_STATUS_LABELS[job.status].toLowerCase()}`;
+  const at = isRunning(job) ? job.steps.findIndex((s) => s.status === "Started") : -1;
+  if (at < 0) return said;
+  return job.steps.length > 1 ? `${said}, step ${at + 1} of ${job.steps.length}: ${job.steps[at]!.name}` : `${said}: ${job.steps[at]!.name}`;
+}
+
+/**
+ * What to say of `jobs` given what was said of them (`said`, a job's id → its phase): each job whose
+ * phase changed, or that appeared, in the order shown; null when nothing did.
+ */
+export function jobAnnouncement(said: ReadonlyMap<string, string>, jobs: readonly Job[]): string | null {
+  const changed = jobs.map((job) => jobPhase(job)).filter((phase, i) => said.get(jobs[i]!.id) !== phase);
+  return changed.length ? changed.join(". ") : null;
+}
+
+/**
+ * A job page's announcements, for a screen reader (with JavaScript, as the page follows its jobs): a
+ * polite status that says a job's phase when it changes, a step beginning and the end, rather than
+ * every tick of its progress, which a live region around the whole block read out each second. It is
+ * empty until something changes: the page's own text says where the jobs were when it opened. Kept
+ * by the page, not by each job's block, so a job that ends and moves from Running to Recent is still
+ * said.
+ */
+export function JobAnnouncer({ jobs }: { jobs: readonly Job[] }) {
+  const said = useRef<Map<string, string> | null>(null);
+  const [message, setMessage] = useState("");
+  const phases = jobs.map((job) => `${job.id} ${jobPhase(job)}`).join("\n");
+  useEffect(() => {
+    const next = jobAnnouncement(said.current ?? new Map(), jobs);
+    // The first render's phases are the page's own text: nothing to say yet.
+    if (said.current && next) setMessage(next);
+    said.current = new Map(jobs.map((job) => [job.id, jobPhase(job)]));
+    // `phases` stands for `jobs`: a poll gives new objects every second, whose phases seldom change.
+  }, [phases]);
+  return (
+    <p role="status" className="sr-only">
+      {message}
+    </p>
+  );
 }
 
 /**

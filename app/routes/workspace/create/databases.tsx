@@ -9,7 +9,7 @@ import { FormErrors, SelectField } from "~/components/forms/fields";
 import { FlatFileParameterFields, flatFileParameterDefaults } from "~/components/projects/flat-file-parameter-fields";
 import { StatusButton } from "~/components/forms/status-button";
 import { useIntentPending } from "~/components/projects/use-intent-pending";
-import { AutoRefresh, isRunning, JobProgress } from "~/components/projects/job-progress";
+import { AutoRefresh, isRunning, JobAnnouncer, JobProgress } from "~/components/projects/job-progress";
 import { useLiveJob } from "~/components/projects/live-jobs";
 import { WizardSteps } from "~/components/projects/wizard-steps";
 import { LoadSourceLink } from "~/components/projects/load-source-link";
@@ -142,7 +142,8 @@ export default function DatabasesStep({ loaderData, actionData }: Route.Componen
           The project's source and destination databases get one table per dictionary table, with typed columns.
         </p>
         {job ? (
-          <div className="mt-4" aria-live="polite">
+          <div className="mt-4">
+            <JobAnnouncer jobs={[job]} />
             <JobProgress job={job} startedBy={startedBy} />
           </div>
         ) : null}

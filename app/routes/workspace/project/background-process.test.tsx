@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import type { Job } from "../../../../contracts/projects";
 import { backgroundProcessData, jobOf } from "~/test/fixtures";
+import { liveRegionTexts } from "~/test/live-regions";
 import { renderPage } from "~/test/render-page";
 import BackgroundProcess from "./background-process";
 
@@ -24,5 +25,17 @@ describe("the recent jobs of a configuration", () => {
 
   it("say none has run before the first", () => {
     expect(render([])).toContain("No job has run for this configuration yet.");
+  });
+});
+
+describe("a running job on the page", () => {
+  it("is not read out at every tick: its percentage and bytes are outside the page's live regions", () => {
+    const detail = { bytesRead: 25 * 1024 * 1024, bytesTotal: 60 * 1024 * 1024, rowsRead: 210_000, secondsLeft: 95 };
+    const html = render([{ ...creation, progressDetail: detail }]);
+    expect(html).toContain("33% done");
+    expect(html).toContain("25.0 MB of 60.0 MB read");
+    const live = liveRegionTexts(html).join(" | ");
+    expect(live).not.toContain("% done");
+    expect(live).not.toContain("MB of");
   });
 });

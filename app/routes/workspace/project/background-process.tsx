@@ -9,7 +9,7 @@ import { Button } from "~/components/ui/button";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { invalid, readFormData, refusedByService, serviceFailure, unknownIntent } from "~/lib/forms.server";
 import { LOCK_REASON_LABELS } from "../../../../contracts/values/projects";
-import { AutoRefresh, isRunning, JobProgress } from "~/components/projects/job-progress";
+import { AutoRefresh, isRunning, JobAnnouncer, JobProgress } from "~/components/projects/job-progress";
 import { useLiveJobs } from "~/components/projects/live-jobs";
 import { Card } from "~/components/ui/card";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
@@ -94,6 +94,7 @@ export default function BackgroundProcess({ loaderData, actionData }: Route.Comp
   return (
     <div className="space-y-6">
       <AutoRefresh active={isLocked || running.length > 0} poll={poll} />
+      <JobAnnouncer jobs={[...running, ...recent]} />
       {actionData && "errors" in actionData ? <RefusalAlert refusal={actionData.errors}>{actionData.errors.join(" ")}</RefusalAlert> : null}
       <Card aria-labelledby="lock-title">
         <h2 id="lock-title" className="text-lg font-semibold">
@@ -131,7 +132,7 @@ export default function BackgroundProcess({ loaderData, actionData }: Route.Comp
         {running.length === 0 ? (
           <p className="mt-2 text-sm text-muted-foreground">No job is running.</p>
         ) : (
-          <ul className="mt-4 space-y-6" aria-live="polite">
+          <ul className="mt-4 space-y-6">
             {running.map((job) => (
               <li key={job.id}>
                 <JobProgress job={job} startedBy={names[job.createdBy]} />

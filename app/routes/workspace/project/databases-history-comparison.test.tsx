@@ -4,9 +4,11 @@
  * they named the backup's file ("Comparison of Payroll-…backup.tar with the data then current").
  */
 import { describe, expect, it } from "vitest";
+import { liveRegionTexts } from "~/test/live-regions";
 import { renderPage } from "~/test/render-page";
 import History from "./databases-history";
 import HistoryEntryPage from "./databases-history-entry";
+import { jobOf } from "~/test/fixtures";
 
 const after = { id: "h1", type: "FlatFile", fileName: "Members.csv", finishedAt: "2026-11-29T07:30:12.000Z" };
 const comparison = {
@@ -83,5 +85,34 @@ describe("the History list", () => {
     });
     const files = [...html.matchAll(/<tr[^>]*>(.*?)<\/tr>/g)].slice(1).map((row) => text([...row[1]!.matchAll(/<td[^>]*>(.*?)<\/td>/g)][3]![1]!));
     expect(files).toEqual(["the data after the flat-file load of Members.csv on 2026-11-29 07:30 UTC", comparison.fileName]);
+  });
+});
+
+describe("a load's entry while its job runs", () => {
+  it("does not read out the job's percentage at every tick: a screen reader is told its phases (JobAnnouncer)", () => {
+    const here = "/migration/projects/p1/databases/history/h1/details";
+    const loading = {
+      ...after,
+      id: "h1",
+      status: "Loading",
+      createdBy: "u1",
+      createdAt: "2026-11-29T07:30:00.000Z",
+      rowsRead: 0,
+      rowsLoaded: 0,
+      rowsRejected: 0,
+      tables: [],
+      message: null,
+    };
+    const job = jobOf({
+      projectId: "p1",
+      progress: 40,
+      steps: [{ name: "Load Members.csv into Members", status: "Started", startedAt: "2026-11-29T07:30:01.000Z", finishedAt: null, message: null }],
+    });
+    const html = renderPage(here, here, HistoryEntryPage, {
+      ...{ projectId: "p1", entry: loading, parameters: null, job, names: { u1: "Ann Analyst" }, undoBackup: null, afterBackup: null },
+      ...{ backup: null, comparison: [], about: null, canChange: true, isLocked: true, readAt: Date.now() },
+    });
+    expect(text(html)).toContain("40% done");
+    expect(liveRegionTexts(html).join(" | ")).not.toContain("% done");
   });
 });

@@ -11,7 +11,7 @@ import { readFormData, serviceFailure, unknownIntent } from "~/lib/forms.server"
 import { historyEntryName, LoadStatusBadge } from "~/components/loads/load-status";
 import { flatFileParameterRows } from "~/components/projects/flat-file-parameter-rows";
 import { formatCount, formatCountOf, formatTimestamp } from "~/components/projects/format";
-import { AutoRefresh, isRunning, JobProgress } from "~/components/projects/job-progress";
+import { AutoRefresh, isRunning, JobAnnouncer, JobProgress } from "~/components/projects/job-progress";
 import { useLiveJob } from "~/components/projects/live-jobs";
 import { Card } from "~/components/ui/card";
 import { LabelValueList } from "~/components/ui/label-value-list";
@@ -251,9 +251,8 @@ export default function HistoryEntry({ loaderData }: Route.ComponentProps) {
           <h2 id="job-title" className="sr-only">
             Job
           </h2>
-          <div aria-live="polite">
-            <JobProgress job={job} startedBy={names[job.createdBy]} />
-          </div>
+          <JobAnnouncer jobs={[job]} />
+          <JobProgress job={job} startedBy={names[job.createdBy]} />
         </Card>
       ) : null}
     </div>
