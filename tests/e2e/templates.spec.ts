@@ -55,6 +55,11 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page.getByText('Line 2, column 10: syntax error at or near "fro"')).toBeVisible();
       // Focus is on the SQL refused (the code editor with JavaScript, the textarea without), not on <body>.
       await expect(page.getByRole("textbox", { name: "SQL", exact: true })).toBeFocused();
+      // The focused code editor is ringed as every other field is (2 px, solid), not by CodeMirror's thin dotted line.
+      if (javaScriptEnabled) {
+        const ring = () => page.locator(".cm-editor").evaluate((e) => `${getComputedStyle(e).outlineStyle} ${getComputedStyle(e).outlineWidth}`);
+        await expect.poll(ring).toBe("solid 2px");
+      }
       await expectSql(page, "insert into destination.customers\nselect * fro source.customers;");
       await fillSql(page, "insert into destination.customers\nselect * from source.customers;");
       await page.getByLabel("Comment").fill("First cut");

@@ -28,7 +28,13 @@ export function createSqlEditor(
         ...(options.invalid ? { "aria-invalid": "true" } : {}),
         spellcheck: "false",
       }),
-      EditorView.theme({ "&": { fontSize: "13px", border: "1px solid var(--color-border)", borderRadius: "0.375rem" }, ".cm-content": { minHeight: "20rem" } }),
+      EditorView.theme({
+        "&": { fontSize: "13px", border: "1px solid var(--color-border)", borderRadius: "0.375rem" },
+        // The portal's focus ring (app.css, :focus-visible), where CodeMirror's own is a thin dotted line
+        // that a keyboard user hardly sees; the editor is always typed into, so any focus shows it.
+        "&.cm-focused": { outline: "2px solid var(--color-brand)", outlineOffset: "2px" },
+        ".cm-content": { minHeight: "20rem" },
+      }),
     ],
   });
   return {
