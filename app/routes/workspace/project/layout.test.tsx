@@ -43,3 +43,21 @@ describe("an unfinished setup", () => {
     expect(html).not.toContain("Load a flat file");
   });
 });
+
+describe("the workspace's tabs", () => {
+  const at = (page: string) => {
+    const project = workspaceOf({ id: "c1", name: "Quarterly members", status: "Active", sourceType: "FlatFile" });
+    const html = renderPage(page, `${page}?companyId=co1`, ProjectLayout, { project, access: { canRead: true, canWrite: true } });
+    return [...html.matchAll(/<a [^>]*aria-current="page"[^>]*>([^<]*)<\/a>/g)].map((m) => m[1]);
+  };
+
+  it("say which one is current on every page of its section, as they show it: a load, the history, an entry are Databases", () => {
+    expect(at("/migration/projects/c1/details")).toEqual(["Details"]);
+    expect(at("/migration/projects/c1/databases/current")).toEqual(["Databases"]);
+    expect(at("/migration/projects/c1/databases/flat-file/update-source")).toEqual(["Databases"]);
+    expect(at("/migration/projects/c1/databases/history/h1/details")).toEqual(["Databases"]);
+    expect(at("/migration/projects/c1/data-dictionary/tables/t1/details")).toEqual(["Data dictionary"]);
+    expect(at("/migration/projects/c1/templates/run-history")).toEqual(["Templates"]);
+    expect(at("/migration/projects/c1/users/sql-permissions")).toEqual(["SQL permissions"]);
+  });
+});

@@ -1,5 +1,5 @@
 import { Icon } from "~/components/ui/icon";
-import { Link, NavLink, Outlet, useLocation, type UIMatch } from "react-router";
+import { Link, Outlet, useLocation, type UIMatch } from "react-router";
 import { LOCK_REASON_LABELS, PROJECT_STATUS_LABELS, SOURCE_TYPE_LABELS } from "../../../../contracts/values/projects";
 import { ProjectStatusBadge } from "~/components/projects/project-status-badge";
 import { LoadSourceLink } from "~/components/projects/load-source-link";
@@ -45,15 +45,19 @@ export const handle = {
   companySwitchTo: (pathname: string) => workspaceOfPath(pathname).routeBase,
 };
 
-/** The workspace's tabs: what its kind has (a mapping project: no databases, no access list, no jobs). */
-function tabsOf(ws: WorkspaceDescriptor) {
+/**
+ * The workspace's tabs: what its kind has (a mapping project: no databases, no access list, no jobs).
+ * `to`: where the tab goes; `section`: the pages below it that it stays current on (a load, the history
+ * and its entries are all "Databases").
+ */
+function tabsOf(ws: WorkspaceDescriptor): { to: string; label: string; section?: string }[] {
   const { databases, accessList } = ws.features;
   return [
     { to: "details", label: "Details" },
-    { to: `${ws.dictionaryStep}/data-definition/tables`, label: ws.dictionaryLabel, match: ws.dictionaryStep },
-    ...(databases ? [{ to: "databases/current", label: "Databases" }] : []),
-    { to: "templates/assigned", label: "Templates", match: "templates" },
-    ...(ws.kind === "translation" ? [{ to: "translate", label: "Translate a file", match: "translate" }] : []),
+    { to: ws.dictionaryStep, label: ws.dictionaryLabel, section: ws.dictionaryStep },
+    ...(databases ? [{ to: "databases/current", label: "Databases", section: "databases" }] : []),
+    { to: "templates", label: "Templates", section: "templates" },
+    ...(ws.kind === "translation" ? [{ to: "translate", label: "Translate a file", section: "translate" }] : []),
     ...(accessList ? [{ to: "users/project-access", label: "Project access" }] : []),
     ...(databases ? [{ to: "users/sql-permissions", label: "SQL permissions" }] : []),
     ...(databases ? [{ to: "background-process", label: "Background process" }] : []),
@@ -69,7 +73,13 @@ export default function ProjectLayout({ loaderData }: Route.ComponentProps) {
   const jobs = paths.ws.features.databases;
   const lock = useLiveLock(project.id, { ...project, readAt: loaderData.readAt }, jobs);
   const backgroundProcess = paths.page(project.id, "background-process");
-  const onBackgroundProcess = useLocation().pathname === backgroundProcess;
+  const { pathname } = useLocation();
+  const onBackgroundProcess = pathname === backgroundProcess;
+  const isCurrent = (tab: { to: string; section?: string }) => {
+    if (!tab.section) return pathname === paths.page(project.id, tab.to);
+    const section = paths.page(project.id, tab.section);
+    return pathname === section || pathname.startsWith(`${section}/`);
+  };
 
   return (
     <section aria-labelledby="page-title">
@@ -118,23 +128,24 @@ export default function ProjectLayout({ loaderData }: Route.ComponentProps) {
       ) : null}
       <nav aria-label={capitalised(paths.ws.noun)} className="mt-4 border-b border-border">
         <ul className="-mb-px flex flex-wrap gap-1 text-sm">
-          {tabsOf(paths.ws).map((tab) => (
-            <li key={tab.to}>
-              <NavLink
-                to={href(paths.page(project.id, tab.match ?? tab.to))}
-                // "Data dictionary" covers all of the dictionary's pages.
-                end={!tab.match}
-                className={({ isActive }) =>
-                  cn(
+          {tabsOf(paths.ws).map((tab) => {
+            // Said as the current page, as it is shown: on every page of its section.
+            const current = isCurrent(tab);
+            return (
+              <li key={tab.to}>
+                <Link
+                  to={href(paths.page(project.id, tab.to))}
+                  aria-current={current ? "page" : undefined}
+                  className={cn(
                     "inline-block border-b-2 px-3 py-2",
-                    isActive ? "border-brand font-medium text-brand" : "border-transparent text-muted-foreground hover:text-slate-900",
-                  )
-                }
-              >
-                {tab.label}
-              </NavLink>
-            </li>
-          ))}
+                    current ? "border-brand font-medium text-brand" : "border-transparent text-muted-foreground hover:text-slate-900",
+                  )}
+                >
+                  {tab.label}
+                </Link>
+              </li>
+            );
+          })}
         </ul>
       </nav>
       <div className="mt-6">
