@@ -9,7 +9,9 @@ export async function createTemplateWithScript(page: Page, t: { name: string; le
   await page.getByLabel("Name").fill(t.name);
   if (t.type) await page.getByLabel("Type").selectOption(t.type);
   await page.getByRole("button", { name: "Create template" }).click();
-  await expect(page.getByRole("heading", { level: 1, name: t.name })).toBeVisible();
+  // A master's name is its page's h1; a workspace's template's is under the workspace's h1.
+  const level = page.url().includes("/master-templates/") ? 1 : 2;
+  await expect(page.getByRole("heading", { level, name: t.name })).toBeVisible();
   await page.getByLabel("New level name").fill(t.level);
   await page.getByRole("button", { name: "Add level" }).click();
   await page.getByRole("link", { name: `Add script to ${t.level}` }).click();

@@ -45,12 +45,14 @@ export default function CreateTemplate({ actionData }: Route.ComponentProps) {
   const paths = useTemplatePaths();
   const pending = useIsPending();
   const types = templateTypesOf(paths.owner);
+  // A workspace's page sits under the workspace's own h1 (its name, over its tabs), whose id is page-title.
+  const Title = paths.owner.kind === "master" ? "h1" : "h2";
   const [form, fields] = useServerForm({ id: "create-template", lastResult: actionData?.result, required: ["name", "type"], defaultValue: { type: types[0] } });
   return (
-    <section aria-labelledby="page-title" className="flex flex-col gap-6">
-      <h1 id="page-title" className="text-2xl font-semibold tracking-tight">
+    <section aria-labelledby="create-template-title" className="flex flex-col gap-6">
+      <Title id="create-template-title" className="text-2xl font-semibold tracking-tight">
         Create template
-      </h1>
+      </Title>
       <Card className="max-w-2xl">
         <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
           <FormErrors form={form} />

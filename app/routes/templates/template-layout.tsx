@@ -1,5 +1,5 @@
 import { Outlet, type UIMatch } from "react-router";
-import { templatePathsOf } from "./paths";
+import { templatePathsOf, useTemplatePaths } from "./paths";
 import { loadTemplate, templateOf } from "./templates.server";
 import { TemplateStatusBadge } from "./template-status-badge";
 import type { Route } from "./+types/template-layout";
@@ -26,13 +26,15 @@ export const handle = {
 
 export default function TemplateLayout({ loaderData }: Route.ComponentProps) {
   const { template } = loaderData;
+  // A workspace's template sits under the workspace's own h1 (its name, over its tabs).
+  const Title = useTemplatePaths().owner.kind === "master" ? "h1" : "h2";
   return (
     <section aria-labelledby="template-title" className="flex flex-col gap-6">
       <div>
         <div className="flex flex-wrap items-center gap-3">
-          <h1 id="template-title" className="text-2xl font-semibold tracking-tight">
+          <Title id="template-title" className="text-2xl font-semibold tracking-tight">
             {template.name}
-          </h1>
+          </Title>
           <TemplateStatusBadge status={template.status} />
         </div>
         <p className="mt-1 text-sm text-muted-foreground">
