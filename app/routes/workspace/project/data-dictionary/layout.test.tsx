@@ -6,6 +6,7 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { createRoutesStub, Outlet } from "react-router";
 import { describe, expect, it } from "vitest";
+import { renderPage } from "~/test/render-page";
 import ProjectDictionaryLayout from "./layout";
 
 const base = "/migration/projects/p1/data-dictionary";
@@ -52,5 +53,24 @@ describe("the data dictionary's tabs", () => {
       ["Data definition", `${base}/data-definition/tables?companyId=c1`],
       ["Source data", `${base}/source-data?companyId=c1`],
     ]);
+  });
+});
+
+describe("the current one of the data dictionary's tabs", () => {
+  const current = (page: string) => {
+    const html = renderPage(page, `${page}?companyId=co1`, ProjectDictionaryLayout, {
+      projectId: "p1",
+      dictionary: { tableCount: 2, columnCount: 5, sourceDictionaryName: null },
+      canEdit: true,
+    });
+    return [...html.matchAll(/<a [^>]*aria-current="page"[^>]*>([^<]*)<\/a>/g)].map((m) => m[1]);
+  };
+
+  it("is said and shown on every page below it: a table's page is the definition's, an upload's review the bulk update's", () => {
+    expect(current(`${base}/data-definition/tables`)).toEqual(["Data definition"]);
+    expect(current(`${base}/tables/Customers/details`)).toEqual(["Data definition"]);
+    expect(current(`${base}/source-data`)).toEqual(["Source data"]);
+    expect(current(`${base}/bulk-update/upload-data`)).toEqual(["Bulk update"]);
+    expect(current(`${base}/bulk-update/review/tables`)).toEqual(["Bulk update"]);
   });
 });

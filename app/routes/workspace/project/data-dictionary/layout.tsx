@@ -1,4 +1,4 @@
-import { NavLink, Outlet, useMatches, type UIMatch } from "react-router";
+import { Link, Outlet, useLocation, useMatches, type UIMatch } from "react-router";
 import { useCompanyHref } from "~/lib/company-href";
 import { cn } from "~/lib/utils";
 import { useWorkspacePaths, workspaceOfPath } from "~/lib/workspace-paths";
@@ -26,12 +26,21 @@ export default function ProjectDictionaryLayout({ loaderData }: Route.ComponentP
   // The data page showing the destination (?database=destination) is headed and crumbed "Destination data": its tab says so too, and stays on it.
   const dataPath = paths.dictionary.sourceData(projectId);
   const showsDestination = useMatches().some((m) => m.pathname === dataPath && (m.loaderData as { database?: string } | undefined)?.database === "destination");
+  // Each link with the pages it stays current on: a table's page and a mapping table are the definition's,
+  // the review of an upload the bulk update's, as the underline shows them.
+  const { pathname } = useLocation();
+  const root = paths.dictionary.root(projectId);
+  const under = (...sections: string[]) => sections.some((section) => pathname.startsWith(`${root}/${section}/`));
   const links = [
-    { to: href(paths.dictionary.tables(projectId)), label: "Data definition" },
+    { to: href(paths.dictionary.tables(projectId)), label: "Data definition", current: under("data-definition", "tables", "mappingTable") },
     ...(paths.ws.features.databases
-      ? [showsDestination ? { to: href(dataPath, { database: "destination" }), label: "Destination data" } : { to: href(dataPath), label: "Source data" }]
+      ? [
+          showsDestination
+            ? { to: href(dataPath, { database: "destination" }), label: "Destination data", current: pathname === dataPath }
+            : { to: href(dataPath), label: "Source data", current: pathname === dataPath },
+        ]
       : []),
-    ...(canEdit ? [{ to: href(paths.dictionary.upload(projectId)), label: "Bulk update" }] : []),
+    ...(canEdit ? [{ to: href(paths.dictionary.upload(projectId)), label: "Bulk update", current: under("bulk-update") }] : []),
   ];
   return (
     <div className="flex flex-col gap-4">
@@ -44,12 +53,13 @@ export default function ProjectDictionaryLayout({ loaderData }: Route.ComponentP
           <ul className="flex gap-1 text-sm">
             {links.map((l) => (
               <li key={l.to}>
-                <NavLink
+                <Link
                   to={l.to}
-                  className={({ isActive }) => cn("rounded-md px-3 py-1.5", isActive ? "bg-brand/10 font-medium text-brand" : "text-muted-foreground hover:bg-muted")}
+                  aria-current={l.current ? "page" : undefined}
+                  className={cn("rounded-md px-3 py-1.5", l.current ? "bg-brand/10 font-medium text-brand" : "text-muted-foreground hover:bg-muted")}
                 >
                   {l.label}
-                </NavLink>
+                </Link>
               </li>
             ))}
           </ul>
