@@ -15,9 +15,10 @@ import { defineConfig } from "vite";
  * A status button and the hook that says whether its intent is pending are one chunk too: every page
  * with the hook has the button. Issue 8's bar (each page's initial JS ≤ 1.15× the bare React Router
  * page's) was met on all 178 pages on 2026-11-27, the heaviest by 0.1 KiB; the features since took 63
- * of 193 over it, and 47 still are (2026-11-29; heaviest the wizard's data dictionary step, 131.4 KiB
- * against 126.6). What a page's loader can say in words (labels, options) it answers, rather than
- * the page's code carrying the tables.
+ * of 193 over it, 47 once labels and options moved into the loaders' answers (what a page's loader can
+ * say in words it answers, rather than the page's code carrying the tables), and 90 after the live lock
+ * in every workspace page's header and the focus moved after a navigation (2026-11-29; heaviest the
+ * flat-file load page, 134.4 KiB against 126.6). README's "What is left" says the way back.
  */
 const SHELL = [
   /\/app\/components\/layout\//,
