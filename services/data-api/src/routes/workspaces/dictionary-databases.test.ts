@@ -312,7 +312,7 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("the databas
     expect(started.status).toBe(202);
     const refused = await saveTable(project, "Customers", (columns) => [...columns, column("Phone", "nvarchar")]);
     expect(refused.status).toBe(409);
-    expect(refused.body.errors[0]).toMatch(/locked \(FlatFileCreation\)/);
+    expect(refused.body.errors[0]).toMatch(/locked \(Flat file creation\)/);
     release();
     await api.jobs.idle();
     expect((await catalogOf(project))[0]).not.toContain("Phone");

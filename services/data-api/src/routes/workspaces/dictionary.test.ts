@@ -159,7 +159,7 @@ describe.each(TEST_DATABASE_KINDS)("a project's own data dictionary on %s", (kin
     await api.db.updateTable("projects").set({ is_locked: 1, lock_reason: "DatabaseCreation" }).where("id", "=", project.id).execute();
     const locked = await api.send("POST", `${base(project)}/tables`, owner, { version: await versionOf(project), name: "X", columns: [] });
     expect(locked.status).toBe(409);
-    expect(locked.body.errors[0]).toMatch(/^The project is locked \(DatabaseCreation\)/);
+    expect(locked.body.errors[0]).toMatch(/^The project is locked \(Database creation\)/);
     expect((await api.get(base(project), owner)).status).toBe(200);
   });
 

@@ -311,7 +311,7 @@ describe.each(TEST_DATABASE_KINDS)("jobs and database creation on %s", (kind) =>
 
     const second = await tryCreate(project);
     expect(second.status).toBe(409);
-    expect(((await second.json()) as { errors: string[] }).errors[0]).toMatch(/^The project is locked \(DatabaseCreation\)/);
+    expect(((await second.json()) as { errors: string[] }).errors[0]).toMatch(/^The project is locked \(Database creation\)/);
 
     const running = await jobsOf(project);
     expect(running).toMatchObject({ isLocked: true, lockReason: "DatabaseCreation", lockState: "Locked" });

@@ -914,7 +914,7 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
     expect(first.status).toBe(202);
     const second = await upload(project, { name: "b.csv", text: "CustomerId,Code\n2,B\n" });
     expect(second.status).toBe(409);
-    expect(second.body.errors[0]).toMatch(/locked \(FlatFileCreation\)/);
+    expect(second.body.errors[0]).toMatch(/locked \(Flat file creation\)/);
     release();
     await api.jobs.idle();
     // The audit log has the load that started, with its job, what it loaded where and how, in words; the refused one left no entry.

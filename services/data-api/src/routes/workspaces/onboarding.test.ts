@@ -352,7 +352,7 @@ describe.each(TEST_DATABASE_KINDS)("onboarding configurations (audit projects) o
         name: "x",
       });
       expect(res.status).toBe(409);
-      expect(res.body.errors[0]).toMatch(/^The configuration is locked \(DatabaseCreation\)/);
+      expect(res.body.errors[0]).toMatch(/^The configuration is locked \(Database creation\)/);
     });
   });
 

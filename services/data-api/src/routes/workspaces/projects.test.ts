@@ -259,7 +259,7 @@ describe.each(TEST_DATABASE_KINDS)("projects on %s", (kind) => {
       ];
       for (const res of await Promise.all(writes)) {
         expect(res.status).toBe(409);
-        expect(res.body.errors[0]).toMatch(/^The project is locked \(DatabaseCreation\)/);
+        expect(res.body.errors[0]).toMatch(/^The project is locked \(Database creation\)/);
       }
       // Reads still work.
       expect((await api.get(`/api/v1/projects/${project.id}`, t)).body).toMatchObject({ isLocked: true, lockReason: "DatabaseCreation" });
