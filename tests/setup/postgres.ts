@@ -61,7 +61,7 @@ export default async function setup(project: TestProject) {
   asClusterUser(initdb, ["-D", dataDir, "-U", "postgres", `--pwfile=${pwfile}`, "--auth=scram-sha-256", "--encoding=UTF8", "--no-sync"]);
   asClusterUser(pgCtl, [
     "-D", dataDir, "-w", "-l", path.join(dir, "log"),
-    "-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`,
+    "-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300`,
     "start",
   ]);
   const adminUrl = `postgres://postgres:${password}@127.0.0.1:${port}/postgres`;

@@ -64,7 +64,12 @@ export async function createProjectDatabases(api: TestApi, token: string, projec
   await api.send("POST", `/api/v1/projects/${projectId}/try-create-databases`, token);
   await api.jobs.idle();
   const ready = (await api.get(`/api/v1/projects/${projectId}`, token)).body as Project;
-  if (ready.status !== "SetupRestoreDatabaseIncomplete") throw new Error(`creating the databases left the project at ${ready.status}`);
+  if (ready.status !== "SetupRestoreDatabaseIncomplete") {
+    // The job's own error says why (a flaky failure here is otherwise a mystery: the tests log nothing).
+    const jobs = (await api.get(`/api/v1/projects/${projectId}/jobs`, token)).body as { jobs?: { kind: string; error: string | null }[] };
+    const error = jobs.jobs?.find((j) => j.kind === "DatabaseCreation")?.error;
+    throw new Error(`creating the databases left the project at ${ready.status}${error ? `: ${error}` : ""}`);
+  }
   return ready;
 }
 
