@@ -134,7 +134,7 @@ export async function createProjectSchema(
  * owner's rights, nothing more): a load, a comparison or a script can reach nothing the project does
  * not own. Rolled back when `work` throws.
  */
-export async function asProjectOwner<T>(dataPlane: DataPlane, serverId: string, projectId: string, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+export async function asProjectOwner<T>(dataPlane: DataPlane, serverId: string, projectId: string, work: (client: pg.ClientBase) => Promise<T>): Promise<T> {
   return dataPlane.withLogin(serverId, databaseNameOf(projectId), rolesOf(projectId).runner, (client) =>
     inTransaction(client, async () => {
       await client.query("SET LOCAL search_path = source, destination");
@@ -157,7 +157,7 @@ export async function cancelStatement(dataPlane: DataPlane, serverId: string, pr
  * it is a member of. Logins are given it as they are made; one made before that rule gets it here, when
  * it is first needed. Granted again, it changes nothing.
  */
-export async function takeMembership(admin: pg.PoolClient, login: string): Promise<void> {
+export async function takeMembership(admin: pg.ClientBase, login: string): Promise<void> {
   await admin.query(`GRANT ${quoteIdentifier(login)} TO CURRENT_USER`);
 }
 
@@ -181,7 +181,7 @@ export async function dropProjectDatabase(dataPlane: DataPlane, serverId: string
  * which stops autovacuum itself and waits for the ended sessions to go. A session of anyone else (a
  * DBA at work in it) fails the drop after PostgreSQL's 5 s, and the database takes sessions again.
  */
-async function dropDatabase(admin: pg.PoolClient, database: string, runner: string): Promise<void> {
+async function dropDatabase(admin: pg.ClientBase, database: string, runner: string): Promise<void> {
   if (!(await hasDatabase(admin, database))) return;
   const q = quoteIdentifier(database);
   await admin.query(`ALTER DATABASE ${q} WITH ALLOW_CONNECTIONS false`);
@@ -317,13 +317,13 @@ export async function describeProjectDatabases(
 }
 
 /** The tables matching `contains` in one schema: for a page past the last, which has no row to say it. */
-async function countTables(client: pg.PoolClient, kind: ProjectDatabaseKind, contains: string | undefined): Promise<number> {
+async function countTables(client: pg.ClientBase, kind: ProjectDatabaseKind, contains: string | undefined): Promise<number> {
   const { rows } = await client.query<{ n: string }>(`select count(*) as n from pg_class c where ${LISTED_TABLES}`, [[kind], contains ?? null]);
   return Number(rows[0]!.n);
 }
 
 /** The table's rows, read no further than `limit`. */
-async function countRowsUpTo(client: pg.PoolClient, table: string, limit: number): Promise<number> {
+async function countRowsUpTo(client: pg.ClientBase, table: string, limit: number): Promise<number> {
   const { rows } = await client.query<{ n: string }>(`select count(*) as n from (select from ${table} limit ${limit}) s`);
   return Number(rows[0]!.n);
 }
@@ -332,13 +332,13 @@ export async function databaseExists(dataPlane: DataPlane, serverId: string, pro
   return dataPlane.withAdmin(serverId, null, (admin) => hasDatabase(admin, databaseNameOf(projectId)));
 }
 
-async function hasDatabase(admin: pg.PoolClient, database: string): Promise<boolean> {
+async function hasDatabase(admin: pg.ClientBase, database: string): Promise<boolean> {
   const { rowCount } = await admin.query("select 1 from pg_database where datname = $1", [database]);
   return rowCount === 1;
 }
 
 /** Runs `work` between BEGIN and COMMIT, rolling back when it throws. */
-export async function inTransaction<T>(client: pg.PoolClient, work: () => Promise<T>): Promise<T> {
+export async function inTransaction<T>(client: pg.ClientBase, work: () => Promise<T>): Promise<T> {
   await client.query("BEGIN");
   try {
     const result = await work();

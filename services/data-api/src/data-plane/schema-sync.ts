@@ -237,7 +237,7 @@ function typeProbes(table: string, change: Extract<ColumnChange, { kind: "type" 
  * answers the DDL. Reads only: nothing is changed here.
  */
 export async function compareSchema(
-  client: pg.PoolClient,
+  client: pg.ClientBase,
   kind: ProjectDatabaseKind,
   owner: string,
   wanted: readonly WantedTable[],
@@ -314,7 +314,7 @@ export async function compareSchema(
   return report;
 }
 
-async function countOf(client: pg.PoolClient, from: string, probes: readonly Probe[]): Promise<{ probe: Probe; n: number }[]> {
+async function countOf(client: pg.ClientBase, from: string, probes: readonly Probe[]): Promise<{ probe: Probe; n: number }[]> {
   if (probes.length === 0) return [];
   const { rows } = await client.query({ text: `select ${probes.map((p) => p.sql).join(", ")} from ${from}`, rowMode: "array" });
   const counts = rows[0] as (string | number)[];
@@ -322,7 +322,7 @@ async function countOf(client: pg.PoolClient, from: string, probes: readonly Pro
 }
 
 /** The first few distinct values a finding quotes. */
-async function examplesOf(client: pg.PoolClient, from: string, examples: NonNullable<Probe["examples"]>): Promise<string[]> {
+async function examplesOf(client: pg.ClientBase, from: string, examples: NonNullable<Probe["examples"]>): Promise<string[]> {
   const { rows } = await client.query<{ v: string }>(
     `select v from (select distinct ${examples.of} as v from ${from} where ${examples.where}) d order by v limit ${EXAMPLES_QUOTED}`,
   );
@@ -367,7 +367,7 @@ function alterStatements(kind: ProjectDatabaseKind, change: Extract<TableChange,
 }
 
 /** The tables of one schema that the project's owner role owns (the dictionary's), with their columns and key. */
-async function readCatalog(client: pg.PoolClient, kind: ProjectDatabaseKind, owner: string): Promise<CatalogTable[]> {
+async function readCatalog(client: pg.ClientBase, kind: ProjectDatabaseKind, owner: string): Promise<CatalogTable[]> {
   const { rows } = await client.query<{ table_name: string; column_name: string; type: string; not_null: boolean }>(
     `select c.relname as table_name, a.attname as column_name, format_type(a.atttypid, a.atttypmod) as type, a.attnotnull as not_null
        from pg_class c join pg_attribute a on a.attrelid = c.oid
@@ -407,7 +407,7 @@ export function refuseUnlessConfirmed(report: SchemaReport, confirmDataLoss: boo
 }
 
 /** The input check of the server `client` is on: made for the session (in pg_temp, by a role with TEMP) when the server has none (before PostgreSQL 16). */
-async function serverAbilities(client: pg.PoolClient): Promise<ServerAbilities> {
+async function serverAbilities(client: pg.ClientBase): Promise<ServerAbilities> {
   const { rows } = await client.query<{ v: number }>("select current_setting('server_version_num')::int as v");
   if (rows[0]!.v >= 160000) return { inputCheck: "pg_input_is_valid" };
   await client.query(INPUT_CHECK_FALLBACK_DDL);

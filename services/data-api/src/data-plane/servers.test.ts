@@ -59,3 +59,53 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("a project database connection the ser
     }
   });
 });
+
+describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("connections to one server across many project databases", () => {
+  it("stay within the server's budget: an idle connection of another database makes room, and work beyond it waits rather than fails", async () => {
+    const superuser = new pg.Client({ connectionString: TEST_POSTGRES_ADMIN_URL! });
+    await superuser.connect();
+    const names = ["a", "b", "c"].map((n) => `dt_budget_${n}_${process.pid}`);
+    for (const name of names) await superuser.query(`create database ${name}`);
+    const dataPlane = createDataPlane([{ id: SERVER, adminUrl: TEST_POSTGRES_ADMIN_URL! }], { secret: "s".repeat(32), connectionsPerServer: 2 });
+    const openTo = async () => {
+      const { rows } = await superuser.query<{ n: string }>("select count(*) as n from pg_stat_activity where datname = any($1)", [names]);
+      return Number(rows[0]!.n);
+    };
+    const [a, b, c] = names as [string, string, string];
+    const one = (database: string) =>
+      dataPlane.withAdmin(SERVER, database, async (client) => (await client.query<{ db: string }>("select current_database() as db")).rows[0]!.db);
+    let releaseA!: () => void;
+    const heldA = dataPlane.withAdmin(SERVER, a, (client) => client.query("select 1").then(() => new Promise<void>((resolve) => (releaseA = resolve))));
+    try {
+      await expect.poll(() => openTo()).toBe(1);
+      // b's connection stays open, idle, after its work: the budget is now spent.
+      expect(await one(b)).toBe(b);
+      expect(await openTo()).toBe(2);
+      // c needs one: b's idle connection is closed for it, and the server never sees three.
+      expect(await one(c)).toBe(c);
+      await expect.poll(() => openTo()).toBe(2);
+
+      // Both in use (a held, b held): c waits for one of them, and then runs.
+      let releaseB!: () => void;
+      const heldB = dataPlane.withAdmin(SERVER, b, () => new Promise<void>((resolve) => (releaseB = resolve)));
+      await expect.poll(() => releaseB).toBeDefined();
+      let cDone = false;
+      const waitingC = one(c).then((db) => {
+        cDone = true;
+        return db;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(cDone).toBe(false);
+      releaseB();
+      await heldB;
+      expect(await waitingC).toBe(c);
+      expect(await openTo()).toBeLessThanOrEqual(2);
+    } finally {
+      releaseA?.();
+      await heldA;
+      await dataPlane.closePools();
+      for (const name of names) await superuser.query(`drop database if exists ${name}`);
+      await superuser.end();
+    }
+  });
+});

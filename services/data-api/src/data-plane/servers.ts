@@ -4,12 +4,15 @@
  * names. A project lives on one server and records its id (`projects.database_server`); new ones go
  * to the server with the fewest.
  *
- * Connections: a small pool per (server, database), made on first use and closed after a while
- * idle, so a page that reads a project's tables does not pay for a new connection each time, and
- * a thousand projects do not hold a thousand connections.
+ * Connections: a few per (database, login), made on first use and closed after a while idle, so a
+ * page that reads a project's tables does not pay for a new connection each time; and at most half
+ * of the server's max_connections in all (server-connections.ts), so that many busy projects do
+ * not exhaust the server, and the other half stays for the loads' and runs' own connections and
+ * for people connecting with SQL access.
  */
 import { createHmac } from "node:crypto";
 import pg from "pg";
+import { createServerConnections, type ServerConnections } from "./server-connections.ts";
 
 export type ProjectDatabaseServer = {
   /** Stable name of the server (host:port), recorded by each project it holds. */
@@ -23,9 +26,9 @@ export type DataPlane = {
   /** The server of that id; throws when it is not configured (a project recorded on a server since removed). */
   server(id: string): ProjectDatabaseServer;
   /** Runs `work` on an administrative connection to `database` on `serverId` (the server's own database by default). */
-  withAdmin<T>(serverId: string, database: string | null, work: (client: pg.PoolClient) => Promise<T>): Promise<T>;
+  withAdmin<T>(serverId: string, database: string | null, work: (client: pg.ClientBase) => Promise<T>): Promise<T>;
   /** Runs `work` on a connection to `database` on `serverId` logged in as `login` (a project's own login). */
-  withLogin<T>(serverId: string, database: string, login: string, work: (client: pg.PoolClient) => Promise<T>): Promise<T>;
+  withLogin<T>(serverId: string, database: string, login: string, work: (client: pg.ClientBase) => Promise<T>): Promise<T>;
   /**
    * The password of a project's own login, derived from the data plane's secret: stored nowhere,
    * known only to the data API.
@@ -54,12 +57,43 @@ export function serversFromUrls(list: string): ProjectDatabaseServer[] {
   return servers;
 }
 
-const POOL_SIZE = 4;
-const POOL_IDLE_MS = 30_000;
+const CONNECTIONS_PER_DATABASE = 4;
+const IDLE_MS = 30_000;
 
-export function createDataPlane(servers: readonly ProjectDatabaseServer[], options: { secret: string }): DataPlane {
+/** Half of the connections the server takes from ordinary logins. */
+async function halfOfServer(adminUrl: string): Promise<number> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  client.on("error", () => undefined);
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ max: string; reserved: string }>(
+      "select current_setting('max_connections') as max, current_setting('superuser_reserved_connections') as reserved",
+    );
+    return Math.max(CONNECTIONS_PER_DATABASE, Math.floor((Number(rows[0]!.max) - Number(rows[0]!.reserved)) / 2));
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+export function createDataPlane(
+  servers: readonly ProjectDatabaseServer[],
+  options: {
+    secret: string;
+    /** The most connections open at once to each server (tests); half of the server's max_connections by default. */
+    connectionsPerServer?: number;
+  },
+): DataPlane {
   if (servers.length === 0) throw new Error("no server for project databases");
-  const pools = new Map<string, { pool: pg.Pool; database: string }>();
+  const connections = new Map<string, ServerConnections>(
+    servers.map((s) => [
+      s.id,
+      createServerConnections({
+        budget: options.connectionsPerServer ?? (() => halfOfServer(s.adminUrl)),
+        perKey: CONNECTIONS_PER_DATABASE,
+        idleMs: IDLE_MS,
+      }),
+    ]),
+  );
   const server = (id: string) => {
     const found = servers.find((s) => s.id === id);
     if (!found) throw new Error(`the project database server ${id} is not configured (PROJECT_DATABASES_URL)`);
@@ -77,17 +111,14 @@ export function createDataPlane(servers: readonly ProjectDatabaseServer[], optio
     return url.toString();
   }
 
-  async function withPool<T>(serverId: string, database: string | null, login: string | null, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    const key = `${serverId}/${database ?? ""}/${login ?? ""}`;
-    let entry = pools.get(key);
-    if (!entry) {
-      const pool = new pg.Pool({ connectionString: urlOf(serverId, database, login), max: POOL_SIZE, idleTimeoutMillis: POOL_IDLE_MS, allowExitOnIdle: true });
-      // An idle client whose server went away must not take the process down.
-      pool.on("error", () => undefined);
-      entry = { pool, database: database ?? "" };
-      pools.set(key, entry);
-    }
-    const client = await entry.pool.connect();
+  // The database first, so that closing a database's connections picks them by prefix.
+  const keyOf = (database: string | null, login: string | null) => `${JSON.stringify(database ?? "")}/${login ?? ""}`;
+
+  async function withPool<T>(serverId: string, database: string | null, login: string | null, work: (client: pg.ClientBase) => Promise<T>): Promise<T> {
+    const key = keyOf(database, login);
+    const url = urlOf(serverId, database, login);
+    const pool = connections.get(server(serverId).id)!;
+    const client = await pool.acquire(key, url);
     let broken: Error | undefined;
     // The server may end the session while `work` holds it between two statements (PostgreSQL
     // stopped or killed, the session terminated): pg reports that as an "error" event on the client,
@@ -105,7 +136,7 @@ export function createDataPlane(servers: readonly ProjectDatabaseServer[], optio
       throw err;
     } finally {
       client.off("error", lost);
-      client.release(broken ?? false);
+      pool.release(key, client, broken !== undefined);
     }
   }
 
@@ -117,9 +148,8 @@ export function createDataPlane(servers: readonly ProjectDatabaseServer[], optio
     passwordOf,
     loginUrl: (serverId, database, login) => urlOf(serverId, database, login),
     async closePools(database) {
-      const closing = [...pools].filter(([, entry]) => database === undefined || entry.database === database);
-      for (const [key] of closing) pools.delete(key);
-      await Promise.all(closing.map(([, entry]) => entry.pool.end()));
+      const closing = (key: string) => database === undefined || key.startsWith(keyOf(database, ""));
+      await Promise.all([...connections.values()].map((pool) => pool.close(closing)));
     },
   };
 }

@@ -45,11 +45,11 @@ function validUntil(expiresOn: string): string {
   return next.toISOString();
 }
 
-async function loginExists(admin: pg.PoolClient, login: string): Promise<boolean> {
+async function loginExists(admin: pg.ClientBase, login: string): Promise<boolean> {
   return (await admin.query("select 1 from pg_roles where rolname = $1", [login])).rowCount === 1;
 }
 
-async function onEveryServer(dataPlane: DataPlane, work: (admin: pg.PoolClient) => Promise<void>): Promise<void> {
+async function onEveryServer(dataPlane: DataPlane, work: (admin: pg.ClientBase) => Promise<void>): Promise<void> {
   for (const server of dataPlane.servers) await dataPlane.withAdmin(server.id, null, work);
 }
 
@@ -63,7 +63,7 @@ export async function createLogin(dataPlane: DataPlane, login: string, password:
   );
 }
 
-async function makeLogin(admin: pg.PoolClient, login: string, password: string, expiresOn: string) {
+async function makeLogin(admin: pg.ClientBase, login: string, password: string, expiresOn: string) {
   const q = quoteIdentifier(login);
   await admin.query(
     `CREATE ROLE ${q} LOGIN INHERIT NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION CONNECTION LIMIT ${SQL_CREDENTIAL_CONNECTION_LIMIT}

@@ -121,7 +121,7 @@ END $share$;`;
  * for them all (query_to_xml runs each table's count(*) as the runner), where a query per table cost a
  * round trip each, twice per run.
  */
-async function destinationCounts(client: pg.PoolClient): Promise<Map<string, number>> {
+async function destinationCounts(client: pg.ClientBase): Promise<Map<string, number>> {
   const { rows } = await client.query<{ name: string; n: string }>(
     `select c.relname as name,
             (xpath('/row/n/text()', query_to_xml(format('select count(*) as n from destination.%I', c.relname), false, true, '')))[1]::text as n

@@ -51,7 +51,7 @@ const DEPENDENTS_NAMED = 5;
  * `destination`) and foreign keys of other tables. The restore is refused instead, naming them,
  * before anything is read; the user drops or changes them, then restores again.
  */
-async function refuseDependents(client: pg.PoolClient) {
+async function refuseDependents(client: pg.ClientBase) {
   const { rows } = await client.query<{ name: string }>(
     `select distinct format('%I.%I', dn.nspname, dc.relname) as name
        from pg_depend d
@@ -91,7 +91,7 @@ export async function restoreSource(
   const byName = new Map(dictionary.map((t) => [t.name.toLowerCase(), t]));
   const outcome: RestoreOutcome = { tables: [], emptyTables: [], leftOutTables: [], leftOutColumns: [], emptyColumns: [] };
   let done = 0;
-  return dataPlane.withAdmin(serverId, databaseNameOf(projectId), async (client: pg.PoolClient) => {
+  return dataPlane.withAdmin(serverId, databaseNameOf(projectId), async (client: pg.ClientBase) => {
     await client.query("BEGIN");
     try {
       // Dates a backup wrote are ISO, read alike in every order; text becoming a date is read as the workspace's loads read it
