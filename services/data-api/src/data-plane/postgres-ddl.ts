@@ -4,6 +4,7 @@
  * Text stays text: leading zeros and long digit strings are never lost.
  */
 import { formatColumnType, type Column, type ColumnType } from "../../../../contracts/dictionary.ts";
+import type { DateOrder } from "../../../../contracts/values/flat-files.ts";
 
 export type DdlColumn = Pick<Column, "name" | "type" | "length" | "precision" | "scale" | "nullable" | "isKey">;
 export type DdlTable = { name: string; columns: readonly DdlColumn[] };
@@ -11,6 +12,15 @@ export type DdlTable = { name: string; columns: readonly DdlColumn[] };
 /** Double-quoted, inner quotes doubled: names are validated identifiers already, this is the second belt. */
 export function quoteIdentifier(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
+}
+
+/**
+ * For the rest of the transaction, text becoming a date is read in the workspace's date order, as
+ * its loads read dates: the server's default (MDY) read 03/04/2024 of a day-first delivery as March 4
+ * and refused 25/12/2024. Dates written as ISO (a backup's) read alike in every order.
+ */
+export function dateOrderStatement(order: DateOrder = "YMD"): string {
+  return `SET LOCAL DateStyle = 'ISO, ${order}'`;
 }
 
 /** The PostgreSQL type of a dictionary column. */

@@ -18,7 +18,16 @@ import { DATA_LOSS_CODE, SCHEMA_CHANGE_REFUSED_CODE, formatColumnType } from "..
 import { PROJECT_DATABASE_KINDS, type ProjectDatabaseKind } from "../../../../contracts/values/configurations.ts";
 import { DATE_ORDER_FORMS, type DateOrder } from "../../../../contracts/values/flat-files.ts";
 import { asProjectOwner, rolesOf } from "./project-databases.ts";
-import { catalogType, columnDefinition, createTableStatement, postgresType, quoteIdentifier as q, type DdlColumn, type DdlTable } from "./postgres-ddl.ts";
+import {
+  catalogType,
+  columnDefinition,
+  createTableStatement,
+  dateOrderStatement,
+  postgresType,
+  quoteIdentifier as q,
+  type DdlColumn,
+  type DdlTable,
+} from "./postgres-ddl.ts";
 import type { DataPlane } from "./servers.ts";
 
 export type CatalogColumn = { name: string; type: string; notNull: boolean };
@@ -433,9 +442,7 @@ export async function followDictionary(
     const server = await serverAbilities(client);
     // As the owner role itself, so new tables are the owner's and get its default grants (reader, writer).
     await client.query(`SET LOCAL ROLE ${q(owner)}`);
-    // Text becoming a date is read in the workspace's date order, as its loads read dates: the server's
-    // default (MDY) read 03/04/2024 of a day-first delivery as March 4 and refused 25/12/2024.
-    await client.query(`SET LOCAL DateStyle = 'ISO, ${dateOrder}'`);
+    await client.query(dateOrderStatement(dateOrder));
     const report: SchemaReport = { statements: [], losses: [], blockers: [] };
     for (const kind of PROJECT_DATABASE_KINDS) {
       const one = await compareSchema(client, kind, owner, wanted, server, dateOrder);

@@ -34,6 +34,27 @@ export function isUniqueViolation(err: unknown): boolean {
   return code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY" || code === "23505";
 }
 
+/**
+ * Makes, once, a row whose id the form chose (madeIdSchema): a form sent again (a reload of the page
+ * that shows a secret made with the row) finds the row made and gets `refused(row)` rather than a
+ * second one. `found` reads the row of that id; `make` writes it in a transaction. The same form
+ * sent twice at once passes the first look in both requests: the loser's unique violation is
+ * answered the same way, once its transaction is rolled back.
+ */
+export async function makeOnce<DB, Row, T>(
+  db: Kysely<DB>,
+  found: () => Promise<Row | undefined>,
+  refused: (row: Row) => Error,
+  make: (trx: Kysely<DB>) => Promise<T>,
+): Promise<T> {
+  const before = await found();
+  if (before) throw refused(before);
+  return inTransaction(db, make).catch(async (err: unknown) => {
+    const other = isUniqueViolation(err) ? await found() : undefined;
+    throw other ? refused(other) : err;
+  });
+}
+
 /** The lower-cased name that unique constraints compare (names are unique case-insensitively). */
 export function nameKey(name: string): string {
   return name.trim().toLowerCase();

@@ -13,7 +13,7 @@ import { pipeline } from "node:stream/promises";
 import type pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import { databaseNameOf, rolesOf } from "../project-databases.ts";
-import { createTableStatement, postgresType, quoteIdentifier, type DdlTable } from "../postgres-ddl.ts";
+import { createTableStatement, dateOrderStatement, postgresType, quoteIdentifier, type DdlTable } from "../postgres-ddl.ts";
 import type { DataPlane } from "../servers.ts";
 import type { DateOrder } from "../../../../../contracts/values/flat-files.ts";
 import { countingBytes, reportEverySecond } from "./progress-ticker.ts";
@@ -94,9 +94,7 @@ export async function restoreSource(
   return dataPlane.withAdmin(serverId, databaseNameOf(projectId), async (client: pg.ClientBase) => {
     await client.query("BEGIN");
     try {
-      // Dates a backup wrote are ISO, read alike in every order; text becoming a date is read as the workspace's loads read it
-      // (the server's own order, MDY, refused a day-first 13/01/2020 and swapped 03/04/2020).
-      await client.query(`SET LOCAL DateStyle = 'ISO, ${options.dateOrder ?? "YMD"}'`);
+      await client.query(dateOrderStatement(options.dateOrder));
       await refuseDependents(client);
       await client.query(`DROP SCHEMA IF EXISTS ${q(NEW_SCHEMA)} CASCADE`);
       await client.query(`CREATE SCHEMA ${q(NEW_SCHEMA)} AUTHORIZATION ${q(roles.owner)}`);

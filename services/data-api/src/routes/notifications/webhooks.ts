@@ -13,7 +13,7 @@ import { hostRefusal } from "../../notifications/addresses.ts";
 import { attemptDelivery, enqueueEvent, toDelivery, toWebhook } from "../../notifications/webhooks.ts";
 import { createRouter, errorResponses, inCompanyQuery, jsonBody, jsonContent, requireInCompany } from "../../openapi.ts";
 import { describeWrite } from "../../audit-writes.ts";
-import { inTransaction, isUniqueViolation } from "../../repositories/db-helpers.ts";
+import { inTransaction, makeOnce } from "../../repositories/db-helpers.ts";
 
 type AnyContext = Context<AppEnv, any, any>;
 
@@ -109,8 +109,6 @@ export function createWebhooksRouter() {
       if (refusal) throw validationProblem({ url: [refusal] });
       // The form's own id when it chose one (madeIdSchema): sent again, it finds its webhook made.
       const id = body.id ?? randomUUID();
-      const made = await findWebhook(c, id);
-      if (made) throw alreadyAdded(made, body.companyId);
       const row = {
         id,
         company_id: body.companyId,
@@ -122,19 +120,20 @@ export function createWebhooksRouter() {
         created_by: c.var.caller.userId,
         deleted_at: null,
       };
-      await inTransaction(c.var.deps.db, async (trx) => {
-        await trx.insertInto("webhooks").values(row).execute();
-        describeWrite({
-          action: "webhook.added",
-          companyId: body.companyId,
-          target: `Webhook ${body.url}`,
-          summary: { url: body.url, events: body.events, lockMinutes: row.lock_minutes },
-        });
-      }).catch(async (err: unknown) => {
-        // The same form sent twice at once: the other one added it (read once this transaction is rolled back).
-        const other = isUniqueViolation(err) ? await findWebhook(c, id) : undefined;
-        throw other ? alreadyAdded(other, body.companyId) : err;
-      });
+      await makeOnce(
+        c.var.deps.db,
+        () => findWebhook(c, id),
+        (made) => alreadyAdded(made, body.companyId),
+        async (trx) => {
+          await trx.insertInto("webhooks").values(row).execute();
+          describeWrite({
+            action: "webhook.added",
+            companyId: body.companyId,
+            target: `Webhook ${body.url}`,
+            summary: { url: body.url, events: body.events, lockMinutes: row.lock_minutes },
+          });
+        },
+      );
       return c.json({ webhook: toWebhook(row), secret: row.secret }, 201);
     })
     .openapi(remove, async (c) => {

@@ -34,7 +34,7 @@ import {
 } from "../../data-plane/sql-logins.ts";
 import { createRouter, errorResponses, inCompanyQuery, jsonBody, jsonContent, requireInCompany } from "../../openapi.ts";
 import { describeWrite } from "../../audit-writes.ts";
-import { inTransaction, isUniqueViolation } from "../../repositories/db-helpers.ts";
+import { inTransaction, makeOnce } from "../../repositories/db-helpers.ts";
 import * as credentials from "../../repositories/sql-credentials.ts";
 import { requireCompanyUser } from "../workspaces/users.ts";
 
@@ -122,8 +122,6 @@ export function createSqlCredentialsRouter() {
       const { db, dataPlane } = c.var.deps;
       // The form's own id when it chose one (madeIdSchema): sent again, it finds its credential made.
       const id = body.id ?? randomUUID();
-      const made = await credentials.findCredential(db, id);
-      if (made) throw alreadyMade(made, body.companyId);
       const login = loginNameOf(id);
       const password = newPassword();
       const at = new Date().toISOString();
@@ -143,21 +141,22 @@ export function createSqlCredentialsRouter() {
         revoked_at: null,
         revoked_by: null,
       };
-      await inTransaction(db, async (trx) => {
-        await credentials.insertCredential(trx, row);
-        describeWrite({
-          action: "sql_credential.created",
-          companyId: body.companyId,
-          target: `SQL credential ${login}`,
-          summary: { login, for: row.name, kind: user ? "user" : "service", expiresOn: row.expires_on, note: row.note },
-        });
-        // Last: a login made only once its rows are sure to commit (a failure here rolls them back).
-        await createLogin(dataPlane, login, password, row.expires_on);
-      }).catch(async (err: unknown) => {
-        // The same form sent twice at once: the other one made it (read once this transaction is rolled back).
-        const other = isUniqueViolation(err) ? await credentials.findCredential(db, id) : undefined;
-        throw other ? alreadyMade(other, body.companyId) : err;
-      });
+      await makeOnce(
+        db,
+        () => credentials.findCredential(db, id),
+        (made) => alreadyMade(made, body.companyId),
+        async (trx) => {
+          await credentials.insertCredential(trx, row);
+          describeWrite({
+            action: "sql_credential.created",
+            companyId: body.companyId,
+            target: `SQL credential ${login}`,
+            summary: { login, for: row.name, kind: user ? "user" : "service", expiresOn: row.expires_on, note: row.note },
+          });
+          // Last: a login made only once its rows are sure to commit (a failure here rolls them back).
+          await createLogin(dataPlane, login, password, row.expires_on);
+        },
+      );
       return c.json(await issued(c, row, password), 201);
     })
     .openapi(rotate, async (c) => {
