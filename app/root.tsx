@@ -1,4 +1,4 @@
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "react-router";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useMatches, useRouteLoaderData } from "react-router";
 import type { Branding } from "../contracts/client-portal";
 import { DEFAULT_BRAND_NAME, FAVICON_HREF } from "../contracts/values/client-portal";
 import { parseRoleAttribute, readableRole } from "../contracts/roles";
@@ -7,6 +7,7 @@ import "./app.css";
 import { SessionWatcher } from "./components/layout/session-watcher";
 import { SiteFooter } from "./components/layout/site-footer";
 import { SiteHeader } from "./components/layout/site-header";
+import { pageTitleOf } from "./components/layout/breadcrumbs";
 import { RouteErrorBoundary } from "./components/layout/route-error";
 import type { Caller } from "./lib/api.server";
 import { getBranding, getProductInfo } from "./lib/api/product.server";
@@ -80,11 +81,13 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const roles = shell?.roles ?? user?.roles ?? [];
   const roleLabel = roles.length ? roles.map(readableRole).join(", ") : null;
   const nonce = useNonce();
+  const title = pageTitleOf(useMatches(), `Data Transformation · ${branding.name}`);
   return (
     <html lang="en">
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>{title}</title>
         <link rel="icon" href={FAVICON_HREF} />
         <Meta />
         <Links />
@@ -107,9 +110,6 @@ export default function App() {
   return <Outlet />;
 }
 
-export function meta({ data }: Route.MetaArgs) {
-  return [{ title: `Data Transformation · ${data?.branding.name ?? DEFAULT_BRAND_NAME}` }];
-}
 
 export function ErrorBoundary() {
   return (

@@ -13,7 +13,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 /** Switching company here goes to the main page of the new company. */
-export const handle = { companySwitchTo: "/" };
+export const handle = { companySwitchTo: "/", title: () => "Permission Denied · Data Transformation" };
 
 export default function PermissionDenied({ loaderData }: Route.ComponentProps) {
   // The areas the role does open in this company: the main page is Migrations, which a translator, say, may not open.
@@ -56,8 +56,4 @@ export default function PermissionDenied({ loaderData }: Route.ComponentProps) {
       </Card>
     </div>
   );
-}
-
-export function meta() {
-  return [{ title: "Permission Denied · Data Transformation" }];
 }

@@ -54,6 +54,8 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page).toHaveURL(url(`/migration/data-dictionary/view/${id}/data-definition`));
       await expect(page.getByRole("heading", { level: 1, name: dictionaryName })).toBeVisible();
       await expect(page.getByRole("navigation", { name: "Breadcrumb" })).toContainText(dictionaryName);
+      // Each tab names its page first, then the dictionary it belongs to.
+      await expect(page).toHaveTitle(`Data definition · ${dictionaryName} · Data Dictionary · Data Transformation`);
       const creditLimit = page.getByRole("table", { name: "Columns of Customers" }).getByRole("row", { name: /CreditLimit/ });
       await expect(creditLimit).toContainText("decimal(18, 2)");
 
@@ -62,6 +64,7 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page).toHaveURL(url(`/migration/data-dictionary/edit/${id}/data-definition`));
       await page.getByRole("table", { name: "Tables" }).getByRole("link", { name: "Orders", exact: true }).click();
       await expect(page.getByRole("navigation", { name: "Breadcrumb" })).toContainText("Orders");
+      await expect(page).toHaveTitle(new RegExp(`^Orders · .*${dictionaryName}.* · Data Transformation$`));
       await expect(page.getByLabel("Table name")).toHaveValue("Orders");
 
       const quantity = page.getByRole("group", { name: "Column 3", exact: true });

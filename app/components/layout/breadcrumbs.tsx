@@ -10,17 +10,48 @@ export type BreadcrumbHandle = {
   breadcrumb?: string | ((match: UIMatch<unknown, unknown>) => string | null | undefined);
   /** The page above, for a page registered beside it rather than below it (a column's value map beside its table's): its crumb comes first. */
   parentCrumb?: (match: UIMatch<unknown, unknown>) => { label: string; to: string } | null | undefined;
+  /** The whole document title where the crumbs do not say it (a wizard's step), given the page's own path. */
+  title?: (match: UIMatch<unknown, unknown>, pathname: string) => string | null | undefined;
 };
 
-export function Breadcrumbs() {
-  const matches = useMatches();
-  const href = useCompanyHref();
-  const crumbs = matches.flatMap((match) => {
+type Crumb = { id: string; label: string; to: string };
+
+/** The trail of the matched routes' crumbs, outermost first. */
+export function crumbsOf(matches: readonly UIMatch<unknown, unknown>[]): Crumb[] {
+  return matches.flatMap((match) => {
     const handle = match.handle as BreadcrumbHandle | undefined;
     const label = typeof handle?.breadcrumb === "function" ? handle.breadcrumb(match) : handle?.breadcrumb;
     const parent = label ? handle?.parentCrumb?.(match) : null;
     return [...(parent ? [{ id: `${match.id}-parent`, ...parent }] : []), ...(label ? [{ id: match.id, label, to: match.pathname }] : [])];
   });
+}
+
+/** How many crumbs, nearest first, a document title names: the page, then what it belongs to ("Tables · Data dictionary · Alpha"). */
+const TITLE_CRUMBS = 3;
+
+/**
+ * A page's document title (root's Layout renders it): the nearest route's own `title`, else the page's
+ * crumbs, nearest first, so that each tab and a screen reader's reading of the title name the page and
+ * not only its project ("Tables · Data dictionary · Alpha · Data Transformation"); `fallback` where
+ * no route names one (sign-in, errors).
+ */
+export function pageTitleOf(matches: readonly UIMatch<unknown, unknown>[], fallback: string): string {
+  const pathname = matches.at(-1)?.pathname ?? "/";
+  for (const match of [...matches].reverse()) {
+    const title = (match.handle as BreadcrumbHandle | undefined)?.title?.(match, pathname);
+    if (title) return title;
+  }
+  const names = crumbsOf(matches)
+    .map((crumb) => crumb.label)
+    .reverse()
+    .slice(0, TITLE_CRUMBS);
+  return names.length ? [...names, "Data Transformation"].join(" · ") : fallback;
+}
+
+export function Breadcrumbs() {
+  const matches = useMatches();
+  const href = useCompanyHref();
+  const crumbs = crumbsOf(matches);
   if (crumbs.length === 0) return null;
   return (
     <nav aria-label="Breadcrumb" className="px-6 pt-4 text-sm">

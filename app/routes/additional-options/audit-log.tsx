@@ -32,10 +32,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export const handle = { breadcrumb: "Audit Log" };
 
-export function meta() {
-  return [{ title: "Audit Log · Data Transformation" }];
-}
-
 function summaryText(summary: Record<string, unknown>): string {
   return Object.entries(summary)
     .filter(([, v]) => v !== null && v !== undefined)

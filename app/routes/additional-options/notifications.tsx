@@ -105,10 +105,6 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export const handle = { breadcrumb: "Notifications" };
 
-export function meta() {
-  return [{ title: "Notifications · Data Transformation" }];
-}
-
 type Webhooks = NonNullable<Route.ComponentProps["loaderData"]["webhooks"]>;
 
 export default function Notifications({ loaderData, actionData }: Route.ComponentProps) {

@@ -89,7 +89,3 @@ export default function ProductInfo({ loaderData }: Route.ComponentProps) {
     </section>
   );
 }
-
-export function meta() {
-  return [{ title: "Product Info · Data Transformation" }];
-}

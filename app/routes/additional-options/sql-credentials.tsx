@@ -135,10 +135,6 @@ export { revalidateAfterConflict as shouldRevalidate } from "~/lib/revalidate";
 
 export const handle = { breadcrumb: "SQL Credentials" };
 
-export function meta() {
-  return [{ title: "SQL Credentials · Data Transformation" }];
-}
-
 type LoaderData = Route.ComponentProps["loaderData"];
 type Credential = NonNullable<LoaderData["credentials"]>["items"][number];
 

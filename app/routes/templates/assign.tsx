@@ -50,8 +50,4 @@ export default function AssignTemplates({ loaderData, actionData }: Route.Compon
   );
 }
 
-export function meta() {
-  return [{ title: "Assign templates · Data Transformation" }];
-}
-
 export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error";

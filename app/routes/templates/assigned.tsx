@@ -224,10 +224,6 @@ function RemoveConfirmation({ template: t, cancelHref }: { template: TemplateSum
   );
 }
 
-export function meta() {
-  return [{ title: "Templates · Data Transformation" }];
-}
-
 // After a 409 (the template changed meanwhile) the page is read again: its forms then send the version it shows, so the next try is applied.
 export { revalidateAfterConflict as shouldRevalidate } from "~/lib/revalidate";
 

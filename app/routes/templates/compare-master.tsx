@@ -75,8 +75,4 @@ export default function CompareWithMaster({ loaderData }: Route.ComponentProps) 
   );
 }
 
-export function meta() {
-  return [{ title: "Compare with master · Data Transformation" }];
-}
-
 export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error";

@@ -78,8 +78,4 @@ export default function CreateTemplate({ actionData }: Route.ComponentProps) {
   );
 }
 
-export function meta() {
-  return [{ title: "Create template · Data Transformation" }];
-}
-
 export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error";

@@ -161,8 +161,4 @@ export default function MasterTemplates({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export function meta() {
-  return [{ title: "Master templates · Data Transformation" }];
-}
-
 export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error";

@@ -272,8 +272,4 @@ export default function RunDetails({ loaderData, actionData }: Route.ComponentPr
   );
 }
 
-export function meta() {
-  return [{ title: "Run · Data Transformation" }];
-}
-
 export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error";

@@ -126,8 +126,4 @@ export default function RunHistory({ loaderData }: Route.ComponentProps) {
 
 export const handle = { breadcrumb: "Run history" };
 
-export function meta() {
-  return [{ title: "Run history · Data Transformation" }];
-}
-
 export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error";

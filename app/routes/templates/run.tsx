@@ -344,8 +344,4 @@ function chosenOnAnotherPage(id: string, chosen: ChosenScript | null): string {
 /** " A run takes at most 100 templates: …": the ticks the loader did not carry on (readRunSearch). */
 const dropped = (many: string) => ` A run takes at most ${MAX_RUN_CHOICES} ${many}: the ticks past the ${MAX_RUN_CHOICES}th were dropped.`;
 
-export function meta() {
-  return [{ title: "Run templates · Data Transformation" }];
-}
-
 export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error";

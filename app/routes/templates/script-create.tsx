@@ -79,10 +79,6 @@ export default function CreateScript({ loaderData, actionData }: Route.Component
   );
 }
 
-export function meta() {
-  return [{ title: "Add script · Data Transformation" }];
-}
-
 // After a 409 (the template changed meanwhile) the page is read again: its forms then send the version it shows, so the next try is applied.
 export { revalidateAfterConflict as shouldRevalidate } from "~/lib/revalidate";
 

@@ -140,10 +140,6 @@ export default function ScriptDetails({ loaderData, actionData }: Route.Componen
 
 export const handle = { breadcrumb: "Details" };
 
-export function meta() {
-  return [{ title: "Script details · Data Transformation" }];
-}
-
 // After a 409 (the template changed meanwhile) the page is read again: its forms then send the version it shows, so the next try is applied.
 export { revalidateAfterConflict as shouldRevalidate } from "~/lib/revalidate";
 

@@ -222,8 +222,4 @@ function Editor({ script, holding, runUnderWay, result }: { script: Script; hold
   );
 }
 
-export function meta({ loaderData }: Route.MetaArgs) {
-  return [{ title: `${loaderData?.script.name ?? "Script"} · Data Transformation` }];
-}
-
 export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error";

@@ -127,8 +127,4 @@ export default function ScriptHistory({ loaderData }: Route.ComponentProps) {
 
 export const handle = { breadcrumb: "History" };
 
-export function meta() {
-  return [{ title: "Script history · Data Transformation" }];
-}
-
 export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error";

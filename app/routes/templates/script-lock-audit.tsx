@@ -63,8 +63,4 @@ export default function ScriptLockAudit({ loaderData }: Route.ComponentProps) {
 
 export const handle = { breadcrumb: "Lock audit" };
 
-export function meta() {
-  return [{ title: "Lock audit · Data Transformation" }];
-}
-
 export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error";

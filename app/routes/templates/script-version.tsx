@@ -93,8 +93,4 @@ export default function ScriptVersion({ loaderData, actionData }: Route.Componen
   );
 }
 
-export function meta({ params }: Route.MetaArgs) {
-  return [{ title: `Version ${params.version} · Data Transformation` }];
-}
-
 export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error";

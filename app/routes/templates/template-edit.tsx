@@ -386,8 +386,4 @@ function LevelCard({
   );
 }
 
-export function meta({ loaderData }: Route.MetaArgs) {
-  return [{ title: `${loaderData?.template.name ?? "Template"} · Data Transformation` }];
-}
-
 export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error";

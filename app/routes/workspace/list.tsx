@@ -21,7 +21,7 @@ import { useCompanyHref } from "~/lib/company-href";
 import { packRows, unpackRows } from "~/lib/packed-rows";
 import { readChoices, readContains, readPaging } from "~/lib/list-search.server";
 import { accessSettings, forSelectedCompany } from "~/lib/guards.server";
-import { useWorkspacePaths, workspaceOfPath } from "~/lib/workspace-paths";
+import { useWorkspacePaths } from "~/lib/workspace-paths";
 import { workspaceKind } from "./workspace.server";
 import type { Route } from "./+types/list";
 
@@ -204,6 +204,3 @@ export default function ProjectList({ loaderData }: Route.ComponentProps) {
 
 const SORT_LABELS = { name: "name", application: "application", status: "status", updatedAt: "last update" } as const;
 
-export function meta({ location }: Route.MetaArgs) {
-  return [{ title: `${workspaceOfPath(location.pathname).listTitle} · Data Transformation` }];
-}

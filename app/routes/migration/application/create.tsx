@@ -65,8 +65,4 @@ export default function CreateApplication({ actionData }: Route.ComponentProps) 
   );
 }
 
-export function meta() {
-  return [{ title: "Create application · Data Transformation" }];
-}
-
 export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error";

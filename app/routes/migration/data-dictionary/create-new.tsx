@@ -99,8 +99,4 @@ export default function CreateDataDictionary({ loaderData, actionData }: Route.C
   );
 }
 
-export function meta() {
-  return [{ title: "Create data dictionary · Data Transformation" }];
-}
-
 export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error";

@@ -106,8 +106,5 @@ function DictionaryTabs({ id, mode }: { id: string; mode: Exclude<DictionaryMode
   );
 }
 
-export function meta({ loaderData }: Route.MetaArgs) {
-  return [{ title: `${loaderData?.dictionary.name ?? "Data dictionary"} · Data Transformation` }];
-}
 
 export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error";

@@ -83,7 +83,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 }
 
-export const handle = { breadcrumb: (match: UIMatch<unknown, unknown>) => `Create ${workspaceOfPath(match.pathname).noun}` };
+export const handle = {
+  breadcrumb: (match: UIMatch<unknown, unknown>) => `Create ${workspaceOfPath(match.pathname).noun}`,
+  title: (_match: UIMatch<unknown, unknown>, pathname: string) => wizardTitle(pathname, "details", `Create ${workspaceOfPath(pathname).noun}`),
+};
 
 export default function CreateWorkspace({ loaderData, actionData }: Route.ComponentProps) {
   const href = useCompanyHref();
@@ -218,6 +221,3 @@ function UnfinishedSetups({ unfinished }: { unfinished: Route.ComponentProps["lo
   );
 }
 
-export function meta({ location }: Route.MetaArgs) {
-  return [{ title: wizardTitle(location.pathname, "details", `Create ${workspaceOfPath(location.pathname).noun}`) }];
-}

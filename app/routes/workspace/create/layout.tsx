@@ -17,6 +17,12 @@ export async function loader({ context }: Route.LoaderArgs) {
 export const handle = {
   breadcrumb: (match: UIMatch<unknown, unknown>) => (match.loaderData as Route.ComponentProps["loaderData"] | undefined)?.project.name,
   companySwitchTo: (pathname: string) => workspaceOfPath(pathname).routeBase,
+  /** Steps 2 and on (their routes have no title of their own): the step is the path's last segment. */
+  title: (match: UIMatch<unknown, unknown>, pathname: string) => {
+    const loaderData = match.loaderData as Route.ComponentProps["loaderData"] | undefined;
+    const step = pathname.replace(/\/$/, "").split("/").at(-1);
+    return wizardTitle(pathname, step, `Set up ${loaderData?.project.name ?? loaderData?.noun ?? "project"}`);
+  },
 };
 
 export default function WizardLayout({ loaderData }: Route.ComponentProps) {
@@ -32,12 +38,6 @@ export default function WizardLayout({ loaderData }: Route.ComponentProps) {
       <Outlet />
     </section>
   );
-}
-
-/** Steps 2 and on (their routes have no meta of their own): the step is the path's last segment. */
-export function meta({ loaderData, location }: Route.MetaArgs) {
-  const step = location.pathname.replace(/\/$/, "").split("/").at(-1);
-  return [{ title: wizardTitle(location.pathname, step, `Set up ${loaderData?.project.name ?? loaderData?.noun ?? "project"}`) }];
 }
 
 export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error";

@@ -2,13 +2,16 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { createRoutesStub } from "react-router";
 import { describe, expect, it } from "vitest";
 import { WizardSteps } from "~/components/projects/wizard-steps";
-import { meta as detailsMeta } from "./details";
-import { meta as stepMeta } from "./layout";
+import { handle as detailsHandle } from "./details";
+import { handle as stepHandle } from "./layout";
 
-/** The document title a route's meta gives at `pathname` (with the wizard layout's data for the later steps). */
-function titleOf(meta: (args: never) => { title?: string }[], pathname: string) {
+const detailsMeta = detailsHandle.title;
+const stepMeta = stepHandle.title;
+
+/** The document title a route's handle gives at `pathname` (with the wizard layout's data for the later steps). */
+function titleOf(title: (match: never, pathname: string) => string, pathname: string) {
   const loaderData = { project: { id: "p1", name: "Alpha", status: "SetupDataDictionaryIncomplete" }, noun: "project" };
-  return meta({ location: { pathname }, loaderData } as never)[0]!.title;
+  return title({ loaderData, pathname: "/ignored" } as never, pathname);
 }
 
 describe("the wizard's pages", () => {

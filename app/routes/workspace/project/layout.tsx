@@ -155,8 +155,4 @@ export default function ProjectLayout({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export function meta({ loaderData }: Route.MetaArgs) {
-  return [{ title: `${loaderData?.project.name ?? "Workspace"} · Data Transformation` }];
-}
-
 export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error";

@@ -482,8 +482,4 @@ function ImportPreview({ preview, errors, canWrite }: { preview: ValueMapImport;
   );
 }
 
-export function meta({ loaderData }: Route.MetaArgs) {
-  return [{ title: `Map of ${loaderData?.page.column.name ?? "a column"} · Data Transformation` }];
-}
-
 export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error";

@@ -278,8 +278,4 @@ function SampleForm({ tableName, lastResult }: { tableName: string; lastResult: 
   );
 }
 
-export function meta({ loaderData }: Route.MetaArgs) {
-  return [{ title: `Value maps of ${loaderData?.table.name ?? "a table"} · Data Transformation` }];
-}
-
 export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error";

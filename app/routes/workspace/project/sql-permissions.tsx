@@ -63,10 +63,6 @@ export { revalidateAfterConflict as shouldRevalidate } from "~/lib/revalidate";
 
 export const handle = { breadcrumb: "SQL permissions" };
 
-export function meta() {
-  return [{ title: "SQL permissions · Data Transformation" }];
-}
-
 type Entry = { credentialId: string; level: string; was: string };
 
 /**

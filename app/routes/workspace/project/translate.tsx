@@ -163,8 +163,4 @@ export default function TranslatePage({ loaderData, actionData }: Route.Componen
   );
 }
 
-export function meta() {
-  return [{ title: "Translate a file · Data Transformation" }];
-}
-
 export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error";
