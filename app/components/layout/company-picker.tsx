@@ -7,7 +7,9 @@ import { cn } from "~/lib/utils";
 
 /**
  * A route's `handle.companySwitchTo`: where switching company goes from its pages. Entity pages (a
- * project, a dictionary) belong to one company, so a switch goes to their list instead.
+ * project, a dictionary) belong to one company, so a switch goes to their list instead. The outermost
+ * entity's says: what is nested in it (a project's template, its scripts) is of the same company, and
+ * a page of the project in the other company is not found.
  */
 export type CompanySwitchHandle = { companySwitchTo?: string | ((pathname: string) => string) };
 
@@ -29,8 +31,7 @@ export function CompanyPicker({ companies, company }: { companies: Company[]; co
     matches
       .map((m) => (m.handle as CompanySwitchHandle | undefined)?.companySwitchTo)
       .map((to) => (typeof to === "function" ? to(location.pathname) : to))
-      .filter(Boolean)
-      .at(-1) ?? location.pathname;
+      .find(Boolean) ?? location.pathname;
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
   // The last input was a key (not a pointer), and a choice made with keys waits to be confirmed.
