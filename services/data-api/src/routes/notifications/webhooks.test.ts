@@ -181,6 +181,18 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("webhooks on
     expect(listed.filter((w) => w.url === url)).toHaveLength(1);
   });
 
+  it("an add form sent with another company's webhook's id (a forged one) answers as an unknown webhook: not that it exists, nor when it was added", async () => {
+    const id = crypto.randomUUID();
+    const cedars = await api.send("POST", "/api/v1/webhooks", admin, { companyId: cedar.id, id, url: `${receiver.url}/cedar-secret`, events: ["run.ended"] });
+    expect(cedars.status).toBe(201);
+    const forged = await add({ id, url: `${receiver.url}/forged`, events: ["run.ended"] });
+    expect(forged.status).toBe(404);
+    expect(forged.body.errors).toEqual(["Webhook not found."]);
+    expect(JSON.stringify(forged.body)).not.toMatch(/\d\d:\d\d UTC|cedar-secret/);
+    const listed = (await api.get(`/api/v1/webhooks?companyId=${birch.id}`, owner)).body as { url: string }[];
+    expect(listed.filter((w) => w.url.endsWith("/forged"))).toHaveLength(0);
+  });
+
   it("Send test delivers at once; who may manage webhooks; bad input is refused naming the field", async () => {
     const hook = (await add({ url: `${receiver.url}/test`, events: ["lock.held"], lockMinutes: 30 })).body;
     const test = await api.send("POST", `/api/v1/webhooks/${hook.webhook.id}/test`, owner);

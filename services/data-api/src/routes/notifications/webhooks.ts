@@ -66,11 +66,17 @@ const sendTest = createRoute({
 
 const findWebhook = (c: Context<AppEnv>, id: string) => c.var.deps.db.selectFrom("webhooks").selectAll().where("id", "=", id).executeTakeFirst();
 
-/** A create form sent again once it added its webhook (a reload of the page showing the secret): said, nothing more added. */
+/**
+ * A create form sent again once it added its webhook (a reload of the page showing the secret): said, nothing more added.
+ * Another company's webhook (a forged id) answers as an unknown one: neither that it exists nor when it was added.
+ */
 function alreadyAdded(made: { company_id: string; url: string; created_at: string }, companyId: string): ApiProblem {
-  // Another company's webhook (a forged id) is not named.
-  const what = made.company_id === companyId ? `the webhook to ${made.url}` : "a webhook";
-  return new ApiProblem(409, "already_made", alreadyMadeMessage(what, made.created_at, "its secret was shown then: remove it and add it again for a new one."));
+  if (made.company_id !== companyId) return new ApiProblem(404, "not_found", WEBHOOK_NOT_FOUND_MESSAGE);
+  return new ApiProblem(
+    409,
+    "already_made",
+    alreadyMadeMessage(`the webhook to ${made.url}`, made.created_at, "its secret was shown then: remove it and add it again for a new one."),
+  );
 }
 
 /** Webhooks (issue 13): admins and the company's ClientAdmin manage a company's. */

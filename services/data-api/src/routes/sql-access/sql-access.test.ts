@@ -361,10 +361,10 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("SQL access 
     const both = await Promise.all([create({ id: twin, serviceName: "Twice at once" }), create({ id: twin, serviceName: "Twice at once" })]);
     expect(both.map((r) => r.status).sort()).toEqual([201, 409]);
     expect((await api.get(`/api/v1/sql-credentials?companyId=${birch.id}`, admin)).body.total).toBe(before + 1);
-    // Another company's id is not named.
+    // Another company's id answers as an unknown credential: not that it exists, nor when it was made.
     const foreign = await api.send("POST", "/api/v1/sql-credentials", admin, { companyId: acme.id, expiresOn: inDays(30), id, serviceName: "Forged" });
-    expect(foreign.status).toBe(409);
-    expect(foreign.body.errors[0]).not.toContain(first.body.credential.login);
+    expect(foreign.status).toBe(404);
+    expect(foreign.body.errors).toEqual(["SQL credential not found."]);
     expect((await create({ id: "not-a-uuid", serviceName: "Mangled" })).status).toBe(400);
   });
 

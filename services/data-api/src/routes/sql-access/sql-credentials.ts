@@ -89,10 +89,13 @@ const revoke = createRoute({
   responses: { 200: jsonContent(z.object({ credential: sqlCredentialSchema }), "The revoked credential."), ...writeErrors },
 });
 
-/** A create form sent again once it made its credential (a reload of the page showing the password): said, nothing more made. */
+/**
+ * A create form sent again once it made its credential (a reload of the page showing the password): said, nothing more made.
+ * Another company's credential (a forged id) answers as an unknown one: neither that it exists nor when it was made.
+ */
 function alreadyMade(made: credentials.SqlCredentialRow, companyId: string): ApiProblem {
-  // Another company's credential (a forged id) is not named.
-  const what = made.company_id === companyId ? `SQL credential ${made.login} for ${made.name}` : "a SQL credential";
+  if (made.company_id !== companyId) return new ApiProblem(404, "not_found", CREDENTIAL_NOT_FOUND_MESSAGE);
+  const what = `SQL credential ${made.login} for ${made.name}`;
   return new ApiProblem(409, "already_made", alreadyMadeMessage(what, made.created_at, "its password was shown then: rotate it to get a new one."));
 }
 
