@@ -19,7 +19,7 @@ const root = path.resolve(import.meta.dirname, "../..");
  */
 export const PORTAL_BUILD_TIMEOUT_MS = 360_000;
 
-export async function buildPortal(name: string): Promise<{ handle: (request: Request) => Promise<Response>; remove: () => void }> {
+export async function buildPortal(name: string): Promise<{ handle: (request: Request) => Promise<Response>; build: ServerBuild; remove: () => void }> {
   // Inside the project, so that the build's bare imports (react, react-router…) resolve from node_modules.
   const dir = path.join(root, ".test-build", `${name}-${process.pid}`);
   fs.rmSync(dir, { recursive: true, force: true });
@@ -32,6 +32,7 @@ export async function buildPortal(name: string): Promise<{ handle: (request: Req
   const handler = createRequestHandler(build, "production");
   return {
     handle: (request) => handler(request),
+    build,
     remove: () => fs.rmSync(dir, { recursive: true, force: true }),
   };
 }
