@@ -9,10 +9,17 @@ import { z } from "zod";
 
 const MiB = 1024 * 1024;
 let server: http.Server;
+const dropped = { requests: [] as string[], drops: 0 };
 
 beforeAll(async () => {
-  // A service that reads what it is sent and answers how much arrived.
+  // A service that reads what it is sent and answers how much arrived; on /drop-once, as a kept-alive
+  // connection the service closed just as the call went out, it drops the first request unanswered.
   server = http.createServer((req, res) => {
+    if (req.url === "/drop-once") {
+      dropped.requests.push(req.method!);
+      if (dropped.drops-- > 0) return req.socket.destroy();
+      return res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ ok: true }));
+    }
     let received = 0;
     req.on("data", (chunk: Buffer) => (received += chunk.length));
     req.on("end", () => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ received })));
@@ -59,4 +66,25 @@ describe("callService with a streamed body", () => {
     // Before the fix fetch's redirect clone teed the body and kept all of it: some 520 MiB more.
     expect((peak - before) / MiB).toBeLessThan(128);
   }, 60_000);
+});
+
+describe("callService when the service's connection drops before it answers", () => {
+  const call = async (method: "GET" | "POST") => {
+    const { callService } = await import("./api.server");
+    return callService("data-api", "/drop-once", null, { method, body: method === "POST" ? {} : undefined, schema: z.object({ ok: z.boolean() }) });
+  };
+
+  it("sends a read once more and shows its answer, not 'not reachable'", async () => {
+    dropped.requests = [];
+    dropped.drops = 1;
+    await expect(call("GET")).resolves.toEqual({ ok: true });
+    expect(dropped.requests).toEqual(["GET", "GET"]);
+  });
+
+  it("does not send a write twice: it is refused as not reachable, made at most once", async () => {
+    dropped.requests = [];
+    dropped.drops = 1;
+    await expect(call("POST")).rejects.toMatchObject({ init: { status: 503 } });
+    expect(dropped.requests).toEqual(["POST"]);
+  });
 });

@@ -50,15 +50,23 @@ const SERVICES = {
 export type ServiceName = keyof typeof SERVICES;
 
 /**
+ * A kept-alive connection the service closed as a call went out fails before any answer ("other
+ * side closed"), most often on a busy machine: a read is sent once more, on a new connection, rather
+ * than shown as "not reachable". A write is not, lest it be made twice.
+ */
+function sendReadTwice(method: string, send: () => Promise<Response>, about: { service: ServiceName; path: string }): Promise<Response> {
+  return send().catch((err: unknown) => {
+    if (method !== "GET") throw err;
+    log.warn("service call failed before an answer; sent again", { ...about, err });
+    return send();
+  });
+}
+
+/**
  * The one way the portal calls a service. With `as`, the call carries the user's access token; a 401
  * ends the session and redirects to /login, other failures throw `data(ServiceFailure, status)`.
  */
-export async function callService<S extends z.ZodType>(
-  service: ServiceName,
-  path: string,
-  as: Caller | null,
-  options: CallOptions<S>,
-): Promise<z.output<S>> {
+export async function callService<S extends z.ZodType>(service: ServiceName, path: string, as: Caller | null, options: CallOptions<S>): Promise<z.output<S>> {
   const { label, baseUrl } = SERVICES[service];
   const url = new URL(`${baseUrl()}${path}`);
   for (const [key, value] of Object.entries(options.query ?? {})) {
@@ -74,11 +82,10 @@ export async function callService<S extends z.ZodType>(
   const body = options.stream?.body ?? options.formData ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
 
   const ended = as ? traceServiceCall(as.request) : undefined;
-  let res: Response;
-  let json: unknown;
-  try {
-    res = await fetch(url, {
-      method: options.method ?? "GET",
+  const method = options.method ?? "GET";
+  const send = () =>
+    fetch(url, {
+      method,
       headers,
       body,
       // A stream goes out as it comes in (undici requires saying so). Without `redirect: "error"` and
@@ -87,6 +94,10 @@ export async function callService<S extends z.ZodType>(
       // 600 MiB for a 477 MB load). The services never redirect a post.
       ...(options.stream ? { duplex: "half", redirect: "error", window: null } : {}),
     } as RequestInit);
+  let res: Response;
+  let json: unknown;
+  try {
+    res = await sendReadTwice(method, send, { service, path });
     // The wait ends with the body read: that is the round trip a page waits for.
     json = res.ok ? (res.status === 204 ? null : await res.json().catch(() => undefined)) : undefined;
   } catch (err) {
@@ -117,7 +128,10 @@ export async function callServiceStream(service: ServiceName, path: string, as: 
   const { label, baseUrl } = SERVICES[service];
   let res: Response;
   try {
-    res = await fetch(`${baseUrl()}${path}`, { headers: { authorization: `Bearer ${as.authenticated.auth.accessToken}` } });
+    res = await sendReadTwice("GET", () => fetch(`${baseUrl()}${path}`, { headers: { authorization: `Bearer ${as.authenticated.auth.accessToken}` } }), {
+      service,
+      path,
+    });
   } catch (err) {
     log.error("service unreachable", { service, path, err });
     throw data<ServiceFailure>({ errors: [`The ${label} is not reachable. Try again in a moment.`] }, { status: 503 });
