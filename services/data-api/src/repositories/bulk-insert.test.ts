@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKysely } from "../../../shared/db.ts";
 import { TEST_DATABASE_KINDS, createTestDatabase, type TestDatabase } from "../../../shared/testing/databases.ts";
-import { NUL_SHOWN, insertJsonRows, updateJsonRows } from "./bulk-insert.ts";
+import { NUL_SHOWN, insertJsonRows, updateJsonRows, updateJsonRowsQuery } from "./bulk-insert.ts";
 
 describe.each(TEST_DATABASE_KINDS)("insertJsonRows on %s", (kind) => {
   let database: TestDatabase;
@@ -95,5 +95,14 @@ describe.each(TEST_DATABASE_KINDS)("updateJsonRows on %s", (kind) => {
       ["a", 3, "Failed", null, "line\nbreak"],
       ["b", 1, "Pending", null, null],
     ]);
+  });
+
+  it.skipIf(kind !== "sqlite")("reads the JSON rows once and looks each row up by its key, however many rows are in scope", async () => {
+    await sql`create table keyed_steps (run_id text not null, position integer not null, status text, primary key (run_id, position))`.execute(db);
+    const position = { name: "position", type: "integer" } as const;
+    const query = updateJsonRowsQuery(db, "keyed_steps", { name: "run_id", value: "a" }, [position], [{ name: "status", type: "text" }], [[1, "Completed"]]);
+    const plan = (await sql<{ detail: string }>`explain query plan ${query}`.execute(db)).rows.map((r) => r.detail);
+    // Joined in one go, SQLite searched the table by run_id alone and scanned the whole JSON for each of its rows.
+    expect(plan).toContainEqual(expect.stringMatching(/^SEARCH keyed_steps USING .*\(run_id=\? AND position=\?\)/));
   });
 });
