@@ -117,19 +117,17 @@ END $share$;`;
 }
 
 /**
- * Rows of each destination table, counted in the connection's current transaction: one round trip
- * for them all (query_to_xml runs each table's count(*) as the runner), where a query per table cost a
- * round trip each, twice per run.
+ * Rows of each destination table as a JSON object (name → rows), counted in the connection's current
+ * transaction: an expression, so that it rides in a query the run sends anyway (its settings before
+ * the scripts, its reset after them) rather than a round trip of its own; query_to_xml runs each
+ * table's count(*) as the runner, where a query per table cost a round trip each, twice per run.
  */
-async function destinationCounts(client: pg.ClientBase): Promise<Map<string, number>> {
-  const { rows } = await client.query<{ name: string; n: string }>(
-    `select c.relname as name,
-            (xpath('/row/n/text()', query_to_xml(format('select count(*) as n from destination.%I', c.relname), false, true, '')))[1]::text as n
+const DESTINATION_COUNTS = `(select coalesce(json_object_agg(c.relname,
+            (xpath('/row/n/text()', query_to_xml(format('select count(*) as n from destination.%I', c.relname), false, true, '')))[1]::text::bigint), '{}')
        from pg_class c join pg_namespace n on n.oid = c.relnamespace
-      where n.nspname = 'destination' and c.relkind in ('r', 'p') and has_table_privilege(c.oid, 'SELECT') order by c.relname`,
-  );
-  return new Map(rows.map(({ name, n }) => [name, Number(n)]));
-}
+      where n.nspname = 'destination' and c.relkind in ('r', 'p') and has_table_privilege(c.oid, 'SELECT'))`;
+
+const countsOf = (json: Record<string, number>) => new Map(Object.entries(json).map(([table, rows]) => [table, Number(rows)]));
 
 /**
  * The rows a script's `create table … as select …` (or `select … into`) stored, null when it has none:
@@ -181,12 +179,15 @@ export async function executeRun(
 ): Promise<RunStatus> {
   const { runId, projectId, serverId, steps } = input;
   return dataPlane.withLogin(serverId, databaseNameOf(projectId), rolesOf(projectId).runner, async (client) => {
-    // The session's settings with its pid, in one round trip (is_local false: until the RESET ALL below).
-    const { rows } = await client.query<{ pid: number }>(
-      "select pg_backend_pid() as pid, set_config('search_path', 'destination, source', false), set_config('statement_timeout', $1, false)",
+    // The session's settings with its pid and the destination's rows before the run, in one round trip
+    // (is_local false: the settings hold until the RESET ALL below).
+    const { rows } = await client.query<{ pid: number; counts: Record<string, number> }>(
+      `select pg_backend_pid() as pid, set_config('search_path', 'destination, source', false), set_config('statement_timeout', $1, false),
+              ${DESTINATION_COUNTS} as counts`,
       [String(Math.max(1, Math.round(input.statementTimeoutSeconds)) * 1000)],
     );
     const pid = rows[0]!.pid;
+    const before = countsOf(rows[0]!.counts);
     // A cancel stops the running statement now, from another connection; the script's error follows.
     // Refused, the statement runs on to its timeout: said in the log.
     const cancel = () =>
@@ -203,19 +204,28 @@ export async function executeRun(
     try {
       const test = input.type === "Test";
       if (test) await client.query("BEGIN");
-      const before = await destinationCounts(client);
-      let reported = 0;
+      // Progress is written a quarter second into the run and then at most every quarter second: a run
+      // of a thousand tiny scripts is not a thousand job updates, and one that ends sooner writes none
+      // before its end (which says 100%).
+      let reported = performance.now();
       let reportedSteps = 0;
-      // In order, whoever reports: the loop after a script, or the mark of a long one.
+      // In order, whoever reports: the loop after a script, or the mark of a long one. Not waited for:
+      // the next script runs while the progress is written on its own thread; a write that failed
+      // stops the run before the next script, as when it was waited for.
       let reporting = Promise.resolve();
+      let reportFailed: { err: unknown } | undefined;
       const report = (done: number) => {
         reported = performance.now();
         reportedSteps = done;
-        reporting = reporting.then(() => options.progress(done / steps.length));
-        return reporting;
+        reporting = reporting
+          .then(() => options.progress(done / steps.length))
+          .catch((err: unknown) => {
+            reportFailed ??= { err };
+          });
       };
       for (const [index, step] of steps.entries()) {
         options.signal.throwIfAborted();
+        if (reportFailed) throw reportFailed.err;
         const position = index + 1;
         notices.length = 0;
         const started = performance.now();
@@ -227,7 +237,7 @@ export async function executeRun(
         // Its progress then too: the scripts before it are done, whatever the quarter-second throttle left unsaid.
         const marking = setTimeout(() => {
           void recorder.started(position).catch(() => undefined);
-          if (reportedSteps < index) void report(index).catch(() => undefined);
+          if (reportedSteps < index) report(index);
         }, STARTED_AFTER_MS);
         try {
           client.query(query);
@@ -268,10 +278,16 @@ export async function executeRun(
           options.signal.throwIfAborted();
           if (input.onError === "stop") throw new RunStoppedError(`Script ${step.scriptName} failed${line ? ` at line ${line}` : ""}: ${message}`);
         }
-        // Progress at most every quarter second: a run of a thousand tiny scripts is not a thousand job updates.
-        if (performance.now() - reported > 250 || position === steps.length) await report(position);
+        if (performance.now() - reported > 250 && position < steps.length) report(position);
       }
-      const after = await destinationCounts(client);
+      // The destination's rows after the run (a Test run's before its rollback), the reset, and the
+      // tables the scripts made shared with the project: one message.
+      const [{ rows: counted }] = (await client.query(
+        `select ${DESTINATION_COUNTS} as counts;${test ? "\nROLLBACK;" : ""}\nRESET ALL;\n${shareRunnerTables(projectId)}`,
+      )) as unknown as [pg.QueryResult<{ counts: Record<string, number> }>];
+      const after = countsOf(counted[0]!.counts);
+      await reporting;
+      if (reportFailed) throw reportFailed.err;
       // The last results and the table counts in one commit of the control plane.
       await inTransaction(db, async (trx) => {
         await recorder.flush(trx);
@@ -281,9 +297,6 @@ export async function executeRun(
           [...after].map(([table, rows]) => ({ table, rowsBefore: before.get(table) ?? null, rows })),
         );
       });
-      if (test) await client.query("ROLLBACK");
-      // In the same message as the reset: the tables the scripts made are the project's to read (and, in destination, to change).
-      await client.query(`RESET ALL;\n${shareRunnerTables(projectId)}`);
       return failures ? "CompletedWithFailures" : warnings ? "CompletedWithWarning" : "SUCCESS";
     } finally {
       // A stopped or cancelled run still records the steps it did.
