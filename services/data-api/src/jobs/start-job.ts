@@ -101,10 +101,22 @@ export type JobDefinition = {
   /** The statuses the project may start from, checked in the same statement that takes the lock. */
   allowedStatuses?: readonly ProjectStatus[];
   /**
-   * The project's status after the last step ("previous": as before the job), and any further
-   * writes, all in the transaction that ends the job and releases the lock.
+   * The job's own record of its work (a run and its planned steps), written in the transaction that
+   * takes the lock and records the job: a refused start leaves none, and the start is one commit of
+   * the control plane (each waits for the disk), not three.
    */
-  onSuccess: { status: ProjectStatus | "previous"; update?: (trx: Transaction<Database>, ctx: JobContext) => Promise<void> };
+  record?: (trx: Kysely<Database>, jobId: string) => Promise<unknown>;
+  /**
+   * The project's status after the last step ("previous": as before the job), and any further
+   * writes, all in the transaction that ends the job and releases the lock. `record`: what the last
+   * step did (a run's last step results), written first in that transaction, and also when the job's
+   * record was ended elsewhere meanwhile (a force unlock): it was done all the same.
+   */
+  onSuccess: {
+    status: ProjectStatus | "previous";
+    update?: (trx: Transaction<Database>, ctx: JobContext) => Promise<void>;
+    record?: (trx: Transaction<Database>) => Promise<void>;
+  };
   /**
    * Clean-up after a failure, while the job still holds the lock (best effort: a failure here is logged).
    * The status after a failure is the job kind's rule (job-kinds.ts), the same rule the restart
@@ -182,6 +194,7 @@ export async function runJob(deps: JobDeps, definition: JobDefinition): Promise<
       now: at,
       stepNames,
     });
+    await definition.record?.(trx, jobId);
     // The request's audit entry is written here, where the job takes its lock (audit-writes.ts).
     claimAudit({ jobId });
     return project.status;
@@ -285,6 +298,7 @@ export async function runSteps(deps: JobDeps, jobId: string, previousStatus: str
       const at = now();
       // Written only while the job runs, as the job's end below.
       if (current !== null) await setStepStatus(trx, jobId, current, "Completed", at);
+      await definition.onSuccess.record?.(trx);
       if (!(await finishJob(trx, jobId, { status: "SUCCESS", error: null }, at))) return;
       await releaseProjectLock(trx, definition.projectId, jobId, status, at);
       await definition.onSuccess.update?.(trx, ctx);

@@ -41,6 +41,10 @@ export type RunScope = { templateIds: string[]; levelIds: string[]; scriptId: st
 export async function insertRun(
   db: Db,
   run: {
+    /** Chosen by the caller when it names the run before recording it (a job's audit entry); new otherwise. */
+    id?: string;
+    /** The job that runs it, when recorded with the job (run-jobs.ts). */
+    jobId?: string;
     projectId: string;
     type: RunType;
     onError: OnError;
@@ -52,7 +56,7 @@ export async function insertRun(
   },
   now = new Date(),
 ): Promise<string> {
-  const id = randomUUID();
+  const id = run.id ?? randomUUID();
   // One commit for the run and its steps: each commit of the control plane waits for the disk, and a
   // run's duration counts from here.
   await inTransaction(db, async (db) => {
@@ -61,7 +65,7 @@ export async function insertRun(
       .values({
         id,
         project_id: run.projectId,
-        job_id: null,
+        job_id: run.jobId ?? null,
         type: run.type,
         status: "IN_PROGRESS",
         on_error: run.onError,
@@ -180,7 +184,7 @@ export async function failRunsOfEndedJobs(db: Db, message: string, now: Date) {
     .leftJoin("jobs as j", "j.id", "r.job_id")
     .select("r.id")
     .where("r.status", "=", "IN_PROGRESS")
-    // A run whose job never got recorded (its process died between the two writes) counts once it is old.
+    // A run whose job never got recorded counts once it is old: one an earlier version recorded before its job, its process dying between the two writes.
     .where((eb) =>
       eb.or([
         eb("j.status", "!=", "IN_PROGRESS"),

@@ -128,13 +128,15 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("a run's fixed cost on the project's d
         }),
     };
     const step = { templateName: "T", levelName: "L", scriptId: "s", scriptName: "Add", scriptVersion: 1, sql: `insert into "Third" values ('x');` };
-    const status = await executeRun(
+    const { status, record } = await executeRun(
       db,
       counting,
       { runId: "r", projectId, serverId: server, type: "Full", onError: "stop", statementTimeoutSeconds: 60, steps: [step] },
       { signal: new AbortController().signal, progress: async () => undefined, logger: console as never },
     );
     expect(status).toBe("SUCCESS");
+    // What the job's end commits (run-jobs.ts).
+    await db.transaction().execute(record);
     const counts = await db.selectFrom("run_table_counts").select(["table_name", "rows_before", "rows"]).orderBy("table_name").execute();
     expect(counts).toEqual([
       { table_name: "Notes", rows_before: 0, rows: 0 },
@@ -157,7 +159,7 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("tables a run makes", () => {
     await asProjectOwner(dataPlane, server, projectId, (c) => c.query(`insert into source."Notes" values ('a'), ('b')`));
     const db = await runTables();
     const step = (scriptName: string, sql: string) => ({ templateName: "T", levelName: "L", scriptId: scriptName, scriptName, scriptVersion: 1, sql });
-    const status = await executeRun(
+    const { status } = await executeRun(
       db,
       dataPlane,
       {

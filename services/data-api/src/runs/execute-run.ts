@@ -18,7 +18,6 @@ import { cancelStatement, databaseNameOf, rolesOf } from "../data-plane/project-
 import type { DataPlane } from "../data-plane/servers.ts";
 import type { Database } from "../db/schema.ts";
 import { JobInputRefusedError } from "../jobs/start-job.ts";
-import { inTransaction } from "../repositories/db-helpers.ts";
 import { finishSteps, setTableCounts, startStep, type PlannedStep, type StepResult } from "../repositories/runs.ts";
 import { positionOf } from "../templates/sql-check.ts";
 import { ScriptQuery } from "./script-query.ts";
@@ -32,6 +31,13 @@ export type RunInput = {
   onError: OnError;
   steps: readonly PlannedStep[];
   statementTimeoutSeconds: number;
+};
+
+/** How a run's scripts went, and the writes of what it did that commit with the run's end (run-jobs.ts). */
+export type RunOutcome = {
+  status: RunStatus;
+  /** The step results not written yet and the destination's table counts, in `trx`. */
+  record: (trx: Kysely<Database>) => Promise<void>;
 };
 
 /**
@@ -170,13 +176,16 @@ async function lineOfStatement(sql: string, index: number): Promise<number | nul
   }
 }
 
-/** Runs the steps; answers the run's result status (SUCCESS, CompletedWithWarning, CompletedWithFailures) or throws. */
+/**
+ * Runs the steps; answers the run's result status (SUCCESS, CompletedWithWarning, CompletedWithFailures)
+ * with the writes left for its end, or throws (the steps it did written).
+ */
 export async function executeRun(
   db: Kysely<Database>,
   dataPlane: DataPlane,
   input: RunInput,
   options: { signal: AbortSignal; progress: (fraction: number) => Promise<void>; logger: Logger },
-): Promise<RunStatus> {
+): Promise<RunOutcome> {
   const { runId, projectId, serverId, steps } = input;
   return dataPlane.withLogin(serverId, databaseNameOf(projectId), rolesOf(projectId).runner, async (client) => {
     // The session's settings with its pid and the destination's rows before the run, in one round trip
@@ -201,6 +210,7 @@ export async function executeRun(
     let failures = 0;
     let warnings = false;
     const recorder = new StepRecorder(db, runId);
+    let ended = false;
     try {
       const test = input.type === "Test";
       if (test) await client.query("BEGIN");
@@ -288,19 +298,22 @@ export async function executeRun(
       const after = countsOf(counted[0]!.counts);
       await reporting;
       if (reportFailed) throw reportFailed.err;
-      // The last results and the table counts in one commit of the control plane.
-      await inTransaction(db, async (trx) => {
-        await recorder.flush(trx);
-        await setTableCounts(
-          trx,
-          runId,
-          [...after].map(([table, rows]) => ({ table, rowsBefore: before.get(table) ?? null, rows })),
-        );
-      });
-      return failures ? "CompletedWithFailures" : warnings ? "CompletedWithWarning" : "SUCCESS";
+      ended = true;
+      return {
+        status: failures ? "CompletedWithFailures" : warnings ? "CompletedWithWarning" : "SUCCESS",
+        // The last results and the table counts: in the commit that ends the run (one commit of the control plane, not two).
+        record: async (trx) => {
+          await recorder.flush(trx);
+          await setTableCounts(
+            trx,
+            runId,
+            [...after].map(([table, rows]) => ({ table, rowsBefore: before.get(table) ?? null, rows })),
+          );
+        },
+      };
     } finally {
-      // A stopped or cancelled run still records the steps it did.
-      await recorder.flush().catch(() => undefined);
+      // A stopped or cancelled run records the steps it did here.
+      if (!ended) await recorder.flush().catch(() => undefined);
       options.signal.removeEventListener("abort", cancel);
       client.off("notice", onNotice);
     }

@@ -1,12 +1,13 @@
 /**
  * A run as a job (issue 11; lock reason ProjectRun): the plan and its pinned script versions are
- * recorded with the run before the job starts, a Full run's preflight first; then one job step
+ * recorded with the run in the commit that starts its job, a Full run's preflight first; then one job step
  * executes the scripts (execute-run.ts) and the run's result is written as the job ends.
  */
+import { randomUUID } from "node:crypto";
 import { deferAudit, noteAudit } from "../audit-writes.ts";
 import { MAPS_SCHEMA, mapTableName, refreshValueMapTables, translatedColumnsOf } from "../data-plane/value-map-tables.ts";
 import type { Kysely } from "kysely";
-import type { PreflightProblem, RunStatus } from "../../../../contracts/runs.ts";
+import type { PreflightProblem } from "../../../../contracts/runs.ts";
 import { RUN_START_STATUSES, type OnError, type RunType } from "../../../../contracts/values/runs.ts";
 import { WORKSPACES, type WorkspaceKind } from "../../../../contracts/workspaces.ts";
 import { ApiProblem } from "../api-problem.ts";
@@ -15,8 +16,8 @@ import { failureMessage } from "../data-plane/server-lost.ts";
 import type { DataPlane } from "../data-plane/servers.ts";
 import type { Database } from "../db/schema.ts";
 import { JobCancelledError, JobRefusedError, startJob, type JobDeps } from "../jobs/start-job.ts";
-import { finishRun, insertRun, setRunJob, type RunScope } from "../repositories/runs.ts";
-import { executeRun } from "./execute-run.ts";
+import { finishRun, insertRun, type RunScope } from "../repositories/runs.ts";
+import { executeRun, type RunOutcome } from "./execute-run.ts";
 import { preflight } from "./preflight.ts";
 import { planRun } from "./run-plan.ts";
 
@@ -72,38 +73,43 @@ export async function startRun(
     const problems = await preflight(steps, existing);
     if (problems.length) throw new PreflightFailedError(problems);
   }
-  // The request's audit entry is the job's start, not this run's record (deleted again when the start is refused).
+  // The request's audit entry is the job's start, with the run's record in the same commit.
   deferAudit();
-  const runId = await insertRun(db, {
-    projectId: target.projectId,
-    type: request.type,
-    onError: request.onError,
-    scope: request.scope,
-    rerunOf: request.rerunOf,
-    userId: target.userId,
-    userName: target.userName,
-    steps,
-  });
+  const runId = randomUUID();
   // The entry names the run: the audit log links it to the run's page (its scripts, versions and rows).
   noteAudit({ runId });
-  let status: RunStatus = "SUCCESS";
+  let ran: RunOutcome = { status: "SUCCESS", record: async () => undefined };
   // The job's own message says nothing was kept: true of a Test run, not of a Full one's earlier scripts.
   const runFailure = (error: unknown) => (error instanceof JobCancelledError ? RUN_CANCELLED_MESSAGE[request.type] : failureMessage(error));
   try {
-    const job = await startJob(deps, {
+    await startJob(deps, {
       projectId: target.projectId,
       workspace: kind,
       kind: "ProjectRun",
       lockReason: "ProjectRun",
       userId: target.userId,
       allowedStatuses: RUN_START_STATUSES,
+      // The run and its steps are recorded with its job and the lock: a refused start (locked, or not Active) records no run.
+      record: (trx, jobId) =>
+        insertRun(trx, {
+          id: runId,
+          jobId,
+          projectId: target.projectId,
+          type: request.type,
+          onError: request.onError,
+          scope: request.scope,
+          rerunOf: request.rerunOf,
+          userId: target.userId,
+          userName: target.userName,
+          steps,
+        }),
       steps: [
         {
           name: `${request.type === "Test" ? "Test run" : "Run"} of ${steps.length} ${steps.length === 1 ? "script" : "scripts"}`,
           run: async (ctx) => {
             // Under the run's lock: no other run reads the maps while they are written.
             await refreshValueMapTables(ctx.db, dataPlane, target, mappingProjectId);
-            status = await executeRun(
+            ran = await executeRun(
               ctx.db,
               dataPlane,
               {
@@ -120,7 +126,8 @@ export async function startRun(
           },
         },
       ],
-      onSuccess: { status: "previous", update: (trx) => finishRun(trx, runId, status, null) },
+      // The last step results and the table counts commit with the run's end and its job's.
+      onSuccess: { status: "previous", record: (trx) => ran.record(trx), update: (trx) => finishRun(trx, runId, ran.status, null) },
       onFailure: async (error, ctx) => {
         await ctx.db
           .updateTable("run_steps")
@@ -131,11 +138,8 @@ export async function startRun(
       },
       recordFailure: (trx, error) => finishRun(trx, runId, "ERROR", runFailure(error)),
     });
-    await setRunJob(db, runId, job.id);
     return runId;
   } catch (err) {
-    // Not started (locked, or not Active): the run never happened.
-    await db.deleteFrom("runs").where("id", "=", runId).execute();
     if (err instanceof JobRefusedError) throw new ApiProblem(409, "project_locked", err.message);
     throw err;
   }

@@ -77,6 +77,24 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("runs on %s"
     ]);
   });
 
+  it("a run commits the control plane once as it starts (the run, its steps, its job and the lock) and once as it ends (the last step results, the table counts, the run's end and its job's)", async () => {
+    const { project } = await projectWith([{ name: "Customers", sql: `insert into destination."Customers" select * from source."Customers";` }]);
+    // Each commit of the control plane waits for the disk: a run of many small scripts felt each one.
+    const transaction = vi.spyOn(api.db, "transaction");
+    try {
+      const started = await start(project.id, { type: "Full" });
+      expect(started.status).toBe(202);
+      const run = await finished(project.id, started.body.run.id);
+      expect(run.status).toBe("SUCCESS");
+      expect(run.steps.map((s) => [s.status, s.rowsAffected])).toEqual([["Completed", 3]]);
+      expect(run.tables.find((t) => t.table === "Customers")).toMatchObject({ rowsBefore: 0, rows: 3 });
+      // The start; the job's step Started; the end. Was five, and a statement of its own naming the run's job.
+      expect(transaction).toHaveBeenCalledTimes(3);
+    } finally {
+      transaction.mockRestore();
+    }
+  });
+
   it("counts the rows a create table … as and a select … into stored as rows changed, in a Test run and a Full one; a plain select's rows are not", async () => {
     const { project } = await projectWith([
       { name: "Summary", sql: `-- every customer\ncreate table destination.summary as select * from source."Customers";` },
