@@ -16,9 +16,12 @@ import { defineConfig } from "vite";
  * with the hook has the button. Issue 8's bar (each page's initial JS ≤ 1.15× the bare React Router
  * page's) was met on all 178 pages on 2026-11-27, the heaviest by 0.1 KiB; the features since took 63
  * of 193 over it, 47 once labels and options moved into the loaders' answers (what a page's loader can
- * say in words it answers, rather than the page's code carrying the tables), and 90 after the live lock
+ * say in words it answers, rather than the page's code carrying the tables), 90 after the live lock
  * in every workspace page's header and the focus moved after a navigation (2026-11-29; heaviest the
- * flat-file load page, 134.4 KiB against 126.6). README's "What is left" says the way back.
+ * flat-file load page, 134.4 KiB against 126.6), and 62 once that lock's follower was loaded after the
+ * page is interactive (heaviest the load page, 132.2 KiB). The dynamic import brings Vite's preload
+ * helper, a chunk of its own (0.6 KiB) on every workspace page: in the shell it took 3 more pages
+ * under the bar but added 0.5 KiB to every other page. README's "What is left" says the way on.
  */
 const SHELL = [
   /\/app\/components\/layout\//,

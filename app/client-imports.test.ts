@@ -35,6 +35,37 @@ function valueImports(file: string): string[] {
   return found;
 }
 
+/** A specifier as the build resolves it (`~/` is app/), to a file; undefined for a package. */
+function resolveImport(from: string, specifier: string): string | undefined {
+  const target = specifier.startsWith("~/")
+    ? path.join(root, "app", specifier.slice(2))
+    : specifier.startsWith(".")
+      ? path.resolve(path.dirname(from), specifier)
+      : undefined;
+  if (!target) return undefined;
+  return [`${target}.ts`, `${target}.tsx`, target].find((candidate) => {
+    try {
+      return readFileSync(candidate) && true;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/**
+ * Every file a route module loads with it in the browser: its value imports and theirs, but not its
+ * server modules (the build strips the loaders and actions that use them) nor what it loads on demand
+ * (`import(…)`, a chunk of its own).
+ */
+function staticClosure(file: string, seen = new Set<string>()): Set<string> {
+  seen.add(file);
+  for (const specifier of valueImports(file)) {
+    const resolved = resolveImport(file, specifier);
+    if (resolved && !/\.server\.tsx?$/.test(resolved) && !seen.has(resolved)) staticClosure(resolved, seen);
+  }
+  return seen;
+}
+
 describe("the browser's code", () => {
   const files = [...sourcesUnder(path.join(root, "app/components")), ...sourcesUnder(path.join(root, "app/lib"))];
 
@@ -48,17 +79,18 @@ describe("the browser's code", () => {
       for (const specifier of valueImports(file)) {
         if (specifier === "zod" || specifier.startsWith("@conform-to/zod")) offenders.push(`${path.relative(root, file)} → ${specifier}`);
         if (!specifier.includes("contracts/")) continue;
-        const target = path.resolve(path.dirname(file), specifier);
-        const resolved = [`${target}.ts`, target].find((candidate) => {
-          try {
-            return readFileSync(candidate) && true;
-          } catch {
-            return false;
-          }
-        });
+        const resolved = resolveImport(file, specifier);
         if (resolved && holdsZod(resolved)) offenders.push(`${path.relative(root, file)} → ${specifier}`);
       }
     }
     expect(offenders).toEqual([]);
+  });
+
+  it("loads a workspace header's lock follower once the page is interactive, not with each of the workspace's pages", () => {
+    // Every page of a workspace has the header: the poll's code in it weighed 2–3 KiB on each one's first load.
+    const header = staticClosure(path.join(root, "app/routes/workspace/project/layout.tsx"));
+    const followers = ["app/components/projects/lock-follower.tsx", "app/lib/live-poll.ts"].map((file) => path.join(root, file));
+    expect([...header].filter((file) => followers.includes(file)).map((file) => path.relative(root, file))).toEqual([]);
+    expect(header).toContain(path.join(root, "app/components/projects/live-lock.tsx"));
   });
 });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { Job } from "../../../contracts/projects";
-import { jobsChanged, lockEnded, shownLock, type JobsPoll } from "./live-jobs";
+import { jobsChanged, type JobsPoll } from "./live-jobs";
+import { shownLock } from "./live-lock";
+import { lockEnded, lockOf } from "./lock-follower";
 
 /** A job of the workspace, running (IN_PROGRESS) or ended. */
 const job = (id: string, status: Job["status"] = "IN_PROGRESS", progress = 40): Job => ({
@@ -52,23 +54,26 @@ describe("a job's page over the polls of its workspace's running jobs", () => {
   });
 });
 
-/** A workspace's pages' header over the same polls (useLiveLock): a colleague's lock shows as it is taken and as it ends. */
+/** A workspace's pages' header over the same polls (useLiveLock, LockFollower): a colleague's lock shows as it is taken and as it ends. */
 describe("the lock a workspace's page shows", () => {
-  const unlocked = { isLocked: false, lockReason: null };
-  const locked = { isLocked: true, lockReason: "FlatFileCreation" as const };
+  const unlocked = { isLocked: false, reason: null };
+  const locked = { isLocked: true, reason: "Flat file creation" };
+  const read = { readAt: 1000 };
 
-  it("shows a lock taken after the page was read, without reading the page's loaders (an edit page would leave with what was typed)", () => {
-    expect(shownLock(unlocked, poll([job("j1")]))).toEqual(locked);
+  it("shows a lock taken after the page was read, in words, without reading the page's loaders (an edit page would leave with what was typed)", () => {
+    expect(shownLock({ ...unlocked, ...read }, lockOf(poll([job("j1")])))).toEqual(locked);
     expect(lockEnded(unlocked, poll([job("j1")]))).toBe(false);
   });
 
   it("reads the page's loaders again once the lock it was read under ends (its forms come back), and shows it ended", () => {
-    expect(shownLock(locked, poll([]))).toEqual(unlocked);
+    expect(shownLock({ ...locked, ...read }, lockOf(poll([])))).toEqual(unlocked);
     expect(lockEnded(locked, poll([]))).toBe(true);
     expect(lockEnded(locked, poll([job("j1")]))).toBe(false);
   });
 
   it("shows the page's own read until a newer poll", () => {
-    expect(shownLock(locked, undefined)).toEqual(locked);
+    expect(shownLock({ ...locked, ...read }, undefined)).toEqual(locked);
+    // A poll answered before the page's loaders were read again (the lock ended, the page read since): the page's read.
+    expect(shownLock({ ...locked, readAt: 3000 }, lockOf(poll([])))).toEqual(locked);
   });
 });

@@ -1,4 +1,4 @@
-import { useCallback, useEffect } from "react";
+import { useCallback } from "react";
 import type { Job, ProjectJobs } from "../../../contracts/projects";
 import { useCompanyHref } from "~/lib/company-href";
 import { useLivePoll } from "~/lib/live-poll";
@@ -42,38 +42,3 @@ export function jobsChanged(loaded: LoadedJobs, polled: JobsPoll): boolean {
       .join();
   return polled.isLocked !== loaded.isLocked || ids(loaded.jobs.filter(isRunning)) !== ids(polled.jobs);
 }
-
-/** A workspace's lock as its pages' header shows it. */
-type ShownLock = { isLocked: boolean; lockReason: ProjectJobs["lockReason"] };
-
-/** How often the header asks about the lock: often while one is held (to say soon that it ended), seldom otherwise. */
-export const LOCK_POLL_MS = { locked: 1000, unlocked: 5000 } as const;
-
-/**
- * The lock of a workspace as its pages' header shows it, with JavaScript: followed (the running jobs'
- * poll, as a job's page's) so that a colleague's load, restore or run shows on the page the user is on
- * when it begins, and its end too, without a reload. When a lock the page was read under ends, the
- * page's loaders are read again (its forms come back); a lock taken meanwhile is only shown: reading an
- * edit page's loaders again would send it to the background-process page and lose what was typed.
- * `follow` false (a workspace without jobs): the lock as loaded.
- */
-export function useLiveLock(projectId: string, loaded: ShownLock & { readAt: number }, follow: boolean): ShownLock {
-  const href = useCompanyHref();
-  const paths = useWorkspacePaths();
-  const { polled, poll } = useLivePoll<JobsPoll>(href(paths.page(projectId, "background-process/progress")), loaded.readAt, (p) => lockEnded(loaded, p));
-  const shown = shownLock(loaded, polled);
-  const intervalMs = shown.isLocked ? LOCK_POLL_MS.locked : LOCK_POLL_MS.unlocked;
-  useEffect(() => {
-    if (!follow) return;
-    const timer = setInterval(() => void poll(), intervalMs);
-    return () => clearInterval(timer);
-  }, [follow, intervalMs, poll]);
-  return shown;
-}
-
-/** The lock a page's header shows: the latest poll's when it is newer than the page's read (useLivePoll's `polled`), else the page's. */
-export const shownLock = (loaded: ShownLock, polled: JobsPoll | undefined): ShownLock =>
-  polled ? { isLocked: polled.isLocked, lockReason: polled.lockReason } : { isLocked: loaded.isLocked, lockReason: loaded.lockReason };
-
-/** Whether the page's loaders are read again (useLiveLock): a lock it was read under has ended; never because one was taken. */
-export const lockEnded = (loaded: ShownLock, polled: JobsPoll): boolean => loaded.isLocked && !polled.isLocked;

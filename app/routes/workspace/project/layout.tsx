@@ -3,7 +3,7 @@ import { Link, Outlet, useLocation, type UIMatch } from "react-router";
 import { LOCK_REASON_LABELS, PROJECT_STATUS_LABELS, SOURCE_TYPE_LABELS } from "../../../../contracts/values/projects";
 import { ProjectStatusBadge } from "~/components/projects/project-status-badge";
 import { LoadSourceLink } from "~/components/projects/load-source-link";
-import { useLiveLock } from "~/components/projects/live-jobs";
+import { useLiveLock } from "~/components/projects/live-lock";
 import { useCompanyHref } from "~/lib/company-href";
 import { cn } from "~/lib/utils";
 import { useWorkspacePaths, workspaceOfPath } from "~/lib/workspace-paths";
@@ -30,7 +30,7 @@ export async function loader({ context }: Route.LoaderArgs) {
       /** What it loads its data from: its schemes (an onboarding configuration), else its source type. */
       source: project.schemes ? project.schemes.map((s) => s.scheme.name).join(", ") : SOURCE_TYPE_LABELS[project.sourceType],
       isLocked: project.isLocked,
-      lockReason: project.lockReason,
+      lockReasonLabel: project.lockReason ? LOCK_REASON_LABELS[project.lockReason] : null,
       isDefault: project.isDefault ?? false,
     },
     access,
@@ -71,7 +71,7 @@ export default function ProjectLayout({ loaderData }: Route.ComponentProps) {
   const setup = paths.resume(project, access.canWrite);
   // A workspace with jobs shows a colleague's lock as it is taken and ends, on whichever of its pages.
   const jobs = paths.ws.features.databases;
-  const lock = useLiveLock(project.id, { ...project, readAt: loaderData.readAt }, jobs);
+  const { lock, follower } = useLiveLock(project.id, { isLocked: project.isLocked, reason: project.lockReasonLabel, readAt: loaderData.readAt }, jobs);
   const backgroundProcess = paths.page(project.id, "background-process");
   const { pathname } = useLocation();
   const onBackgroundProcess = pathname === backgroundProcess;
@@ -94,10 +94,11 @@ export default function ProjectLayout({ loaderData }: Route.ComponentProps) {
         {paths.ws.kind === "translation" ? "" : ` · ${project.source}`}
         {project.isDefault ? " · Default configuration" : ""}
       </p>
+      {follower}
       {lock.isLocked ? (
         <p role="status" className="mt-3 flex flex-wrap items-center gap-2 rounded-md border border-amber-500/40 bg-amber-50 px-4 py-2 text-sm text-amber-900">
           <Icon name="lock" className="size-4" />
-          Locked by {lock.lockReason ? LOCK_REASON_LABELS[lock.lockReason] : "a background process"}: changes wait until it ends.
+          Locked by {lock.reason ?? "a background process"}: changes wait until it ends.
           {jobs && !onBackgroundProcess ? (
             <Link to={href(backgroundProcess)} className="font-medium underline underline-offset-2">
               Follow it
