@@ -64,8 +64,23 @@ export function createServerConnections(options: {
     return entry!;
   };
 
+  function dropIdle(client: pg.Client) {
+    const at = idle.findIndex((entry) => entry.client === client);
+    if (at === -1) return;
+    const entry = takeIdle(at);
+    count(entry.key, -1);
+    wakeAll();
+  }
+
   async function acquire(key: string, url: string): Promise<pg.Client> {
-    budget ??= typeof options.budget === "number" ? Promise.resolve(options.budget) : options.budget();
+    if (!budget) {
+      const asked = typeof options.budget === "number" ? Promise.resolve(options.budget) : options.budget();
+      // A server not answering yet (starting again) is asked again by the next work, not refused forever.
+      budget = asked.catch((err: unknown) => {
+        budget = undefined;
+        throw err;
+      });
+    }
     const limit = await budget;
     for (;;) {
       // The most recently used idle connection of this key: the one most likely still warm.
@@ -83,8 +98,11 @@ export function createServerConnections(options: {
         if (open < limit) {
           count(key, 1);
           const client = new pg.Client({ connectionString: url });
-          // Until `work` listens, a session ended by the server must not take the process down.
-          client.on("error", () => undefined);
+          // A session the server ends must not take the process down; an idle one is dropped at once,
+          // not given to the next work to fail on (PostgreSQL stopped, or started again).
+          const lost = () => dropIdle(client);
+          client.on("error", lost);
+          client.on("end", lost);
           try {
             await client.connect();
           } catch (err) {

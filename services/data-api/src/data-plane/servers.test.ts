@@ -109,3 +109,26 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("connections to one server across many
     }
   });
 });
+
+describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("an idle project database connection the server ends", () => {
+  it("is dropped, not given to the next work to fail on (PostgreSQL stopped or started again while it was idle)", async () => {
+    const dataPlane = createTestDataPlane();
+    const superuser = new pg.Client({ connectionString: TEST_POSTGRES_ADMIN_URL! });
+    await superuser.connect();
+    try {
+      const pid = await dataPlane.withAdmin(
+        SERVER,
+        null,
+        async (client) => (await client.query<{ pid: number }>("select pg_backend_pid() as pid")).rows[0]!.pid,
+      );
+      // Idle in the data API now; the server ends its session.
+      await superuser.query("select pg_terminate_backend($1)", [pid]);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const { rows } = await dataPlane.withAdmin(SERVER, null, (client) => client.query<{ pid: number }>("select pg_backend_pid() as pid"));
+      expect(rows[0]!.pid).not.toBe(pid);
+    } finally {
+      await superuser.end();
+      await dataPlane.closePools();
+    }
+  });
+});
