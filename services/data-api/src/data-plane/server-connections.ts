@@ -18,8 +18,6 @@ export type ServerConnections = {
   release(key: string, client: pg.Client, broken: boolean): void;
   /** Closes the idle connections whose key `closing` picks, and those in use when they are released. */
   close(closing: (key: string) => boolean): Promise<void>;
-  /** Connections open now (in use and idle), for tests and logs. */
-  readonly open: number;
 };
 
 type Idle = { key: string; client: pg.Client; timer: NodeJS.Timeout };
@@ -63,14 +61,18 @@ export function createServerConnections(options: {
     clearTimeout(entry!.timer);
     return entry!;
   };
-
-  function dropIdle(client: pg.Client) {
-    const at = idle.findIndex((entry) => entry.client === client);
-    if (at === -1) return;
-    const entry = takeIdle(at);
+  /** The one way an idle connection leaves: its time is up, room for another, its key closed, its session ended. */
+  const closeIdle = (index: number): Promise<void> => {
+    const entry = takeIdle(index);
+    const ended = entry.client.end().catch(() => undefined);
     count(entry.key, -1);
     wakeAll();
-  }
+    return ended;
+  };
+  const closeIfIdle = (client: pg.Client) => {
+    const at = idle.findIndex((entry) => entry.client === client);
+    if (at !== -1) void closeIdle(at);
+  };
 
   async function acquire(key: string, url: string): Promise<pg.Client> {
     if (!budget) {
@@ -91,16 +93,13 @@ export function createServerConnections(options: {
         return client;
       }
       if ((perKey.get(key) ?? 0) < options.perKey) {
-        if (open >= limit && idle.length > 0) {
-          const oldest = takeIdle(0);
-          end(oldest.key, oldest.client);
-        }
+        if (open >= limit && idle.length > 0) void closeIdle(0);
         if (open < limit) {
           count(key, 1);
           const client = new pg.Client({ connectionString: url });
           // A session the server ends must not take the process down; an idle one is dropped at once,
           // not given to the next work to fail on (PostgreSQL stopped, or started again).
-          const lost = () => dropIdle(client);
+          const lost = () => closeIfIdle(client);
           client.on("error", lost);
           client.on("end", lost);
           try {
@@ -122,15 +121,7 @@ export function createServerConnections(options: {
     inUse.delete(client);
     const closed = toClose.delete(client);
     if (broken || closed) return end(key, client);
-    const entry: Idle = {
-      key,
-      client,
-      timer: setTimeout(() => {
-        const at = idle.indexOf(entry);
-        if (at !== -1) idle.splice(at, 1);
-        end(key, client);
-      }, options.idleMs),
-    };
+    const entry: Idle = { key, client, timer: setTimeout(() => closeIfIdle(client), options.idleMs) };
     // An idle connection must not keep the process alive (a test or a stopping process).
     entry.timer.unref();
     idle.push(entry);
@@ -141,25 +132,12 @@ export function createServerConnections(options: {
     const pending = [...inUse].filter(([, key]) => closing(key)).map(([client]) => client);
     for (const client of pending) toClose.add(client);
     const ending: Promise<void>[] = [];
-    for (let i = idle.length - 1; i >= 0; i--) {
-      if (!closing(idle[i]!.key)) continue;
-      const entry = takeIdle(i);
-      count(entry.key, -1);
-      ending.push(entry.client.end().catch(() => undefined));
-    }
-    wakeAll();
+    for (let i = idle.length - 1; i >= 0; i--) if (closing(idle[i]!.key)) ending.push(closeIdle(i));
     await Promise.all(ending);
     // As a pool's end does: the connections in use now are closed when their work releases them,
     // so that the caller (about to drop the database) finds none left. A later acquire opens a new one.
     while (pending.some((client) => toClose.has(client))) await new Promise<void>((resolve) => waiting.push(resolve));
   }
 
-  return {
-    acquire,
-    release,
-    close,
-    get open() {
-      return open;
-    },
-  };
+  return { acquire, release, close };
 }
