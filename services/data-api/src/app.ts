@@ -9,6 +9,7 @@ import { auditWrites } from "./audit-writes.ts";
 import { requestBodyLimits } from "./body-limits.ts";
 import type { AppDeps, AppEnv } from "./context.ts";
 import { serverNotAnswering } from "./data-plane/server-lost.ts";
+import { guardLockedWrites } from "./jobs/lock-guard.ts";
 import { API_PREFIX, OPENAPI_PATH, installOpenApiDocument, validationHook } from "./openapi.ts";
 import { createApplicationsRouter } from "./routes/applications/applications.ts";
 import { createCompaniesRouter } from "./routes/companies/companies.ts";
@@ -58,6 +59,8 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.use(`${API_PREFIX}/*`, (c, next) => (c.req.path === OPENAPI_PATH ? next() : requireBearer(c, next)));
   // Every successful write lands in the audit log, with what it changed (read through the app's own GET).
   app.use(`${API_PREFIX}/*`, auditWrites((request) => app.fetch(request)));
+  // A write's lock check is made again inside its transactions (a job may take the lock meanwhile).
+  app.use(`${API_PREFIX}/*`, guardLockedWrites);
 
   // One router per resource (ARCHITECTURE.md §3). Errors (an ApiProblem with its field errors, any
   // HTTPException, anything else as a 500) are answered once, by installErrorHandlers above.

@@ -7,7 +7,7 @@ import type { Caller } from "../../shared/bearer.ts";
 import type { AppEnv } from "./context.ts";
 import type { Database } from "./db/schema.ts";
 import { recordAudit, type AuditRecord } from "./repositories/audit-log.ts";
-import { setTransactionHook } from "./repositories/db-helpers.ts";
+import { addTransactionHook } from "./repositories/db-helpers.ts";
 
 /**
  * The audit log of every write (issue 13; decision 022). A POST, PUT, PATCH or DELETE opens a pending
@@ -190,7 +190,7 @@ async function write(db: Kysely<Database>, entry: Pending) {
 }
 
 // Registered once: inTransaction asks it for the entry of the request it runs in, if still open.
-setTransactionHook(async (trx) => {
+addTransactionHook(async (trx) => {
   const entry = open();
   if (!entry || (entry.deferred && !entry.claimed)) return undefined;
   await write(trx as Kysely<Database>, entry);

@@ -5,7 +5,8 @@ import { WORKSPACES, type WorkspaceKind } from "../../../contracts/workspaces.ts
 import { requireAreaRole } from "./access.ts";
 import { ApiProblem, NotFoundError } from "./api-problem.ts";
 import type { AppEnv } from "./context.ts";
-import { lockedMessage } from "./jobs/start-job.ts";
+import { expectUnlocked } from "./jobs/lock-guard.ts";
+import { lockedMessage } from "./jobs/project-lock.ts";
 import { listedAccess } from "./repositories/project-users.ts";
 import { findWorkspaceRow, type WorkspaceRow } from "./repositories/workspaces.ts";
 
@@ -26,7 +27,8 @@ type AnyContext = Context<AppEnv, any, any>;
  *    on it (or without read) → 404, they cannot know it exists; a write without write access → 403.
  *    A kind without an access list (a mapping project) is read and written by the area's roles.
  * 4. A write to a locked workspace → 409: only the job holding the lock changes it meanwhile, and it
- *    does not come through here. `whileLocked` lets through the one write no job reads: a new version
+ *    does not come through here. Checked here, and again as the last statement of every transaction
+ *    the request commits (jobs/lock-guard.ts), for a job that took the lock since this read. `whileLocked` lets through the one write no job reads: a new version
  *    of a script (a run reads the versions it pinned when it started; loads, restores and backups never
  *    read scripts), so a colleague's run does not stop the script editor.
  */
@@ -50,5 +52,7 @@ export async function requireWorkspace(
   if (options.write && !options.whileLocked && Number(workspace.is_locked) === 1) {
     throw new ApiProblem(409, "project_locked", lockedMessage(workspace.lock_reason, descriptor.noun));
   }
+  // …and again inside each transaction the request commits: a job may take the lock meanwhile.
+  if (options.write && !options.whileLocked) expectUnlocked(workspace.id, descriptor.noun);
   return { workspace, access };
 }

@@ -6,10 +6,20 @@
 import crypto from "node:crypto";
 import type { Kysely } from "kysely";
 import type { LockReason, ProjectStatus } from "../../../../contracts/projects.ts";
+import { LOCK_REASON_LABELS } from "../../../../contracts/values/projects.ts";
 import type { Database } from "../db/schema.ts";
 import { announceJobEnded } from "../notifications/webhooks.ts";
 import { inTransaction } from "../repositories/db-helpers.ts";
 import { nextVersion } from "../repositories/workspaces.ts";
+
+/**
+ * Why a locked workspace refuses a write or a job, its lock's reason in words ("Flat file creation",
+ * as the portal's pages name it, not the enum's FlatFileCreation); `noun` is its kind's (WORKSPACES[kind].noun).
+ */
+export function lockedMessage(reason: string | null, noun: string) {
+  const words = reason && reason in LOCK_REASON_LABELS ? LOCK_REASON_LABELS[reason as LockReason] : (reason ?? "unknown reason");
+  return `The ${noun} is locked (${words}) while a background job runs. Try again when it has finished.`;
+}
 
 export type TakeLock = {
   projectId: string;

@@ -21,7 +21,7 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely, Transaction } from "kysely";
 import type { Job, JobProgressDetail, LockReason, ProjectStatus } from "../../../../contracts/projects.ts";
-import { JOB_KIND_LABELS, LOCK_REASON_LABELS, PROJECT_STATUS_LABELS } from "../../../../contracts/values/projects.ts";
+import { JOB_KIND_LABELS, PROJECT_STATUS_LABELS } from "../../../../contracts/values/projects.ts";
 import { WORKSPACES, type WorkspaceKind } from "../../../../contracts/workspaces.ts";
 import type { Logger } from "../../../shared/logger.ts";
 import type { AppDeps } from "../context.ts";
@@ -32,7 +32,8 @@ import { claimAudit, nothingToAudit } from "../audit-writes.ts";
 import { failureMessage } from "../data-plane/server-lost.ts";
 import { inTransaction } from "../repositories/db-helpers.ts";
 import { IN_PROGRESS, finishJob, insertJob, setStepStatus, toJob, touchJob } from "./job-store.ts";
-import { releaseProjectLock, takeProjectLock } from "./project-lock.ts";
+import { lockTakenHere } from "./lock-guard.ts";
+import { lockedMessage, releaseProjectLock, takeProjectLock } from "./project-lock.ts";
 import type { JobRunner } from "./runner.ts";
 
 export type JobContext = {
@@ -139,15 +140,6 @@ export class JobRefusedError extends Error {
   override name = "JobRefusedError";
 }
 
-/**
- * Why a locked workspace refuses a write or a job, its lock's reason in words ("Flat file creation",
- * as the portal's pages name it, not the enum's FlatFileCreation); `noun` is its kind's (WORKSPACES[kind].noun).
- */
-export function lockedMessage(reason: string | null, noun: string) {
-  const words = reason && reason in LOCK_REASON_LABELS ? LOCK_REASON_LABELS[reason as LockReason] : (reason ?? "unknown reason");
-  return `The ${noun} is locked (${words}) while a background job runs. Try again when it has finished.`;
-}
-
 const now = () => new Date().toISOString();
 
 /** Takes the lock and records the job (one transaction), schedules its steps, and answers the job. */
@@ -185,6 +177,8 @@ export async function runJob(deps: JobDeps, definition: JobDefinition): Promise<
     });
     // Another request took the lock (or changed the status) between our read and our update.
     if (!taken) throw new JobRefusedError(lockedMessage(definition.lockReason, noun));
+    // The request's own job holds it now: what the request writes after this is the job's start.
+    lockTakenHere(definition.projectId);
     await insertJob(trx, {
       id: jobId,
       projectId: definition.projectId,

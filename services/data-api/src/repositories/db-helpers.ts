@@ -1,14 +1,16 @@
 import { sql, type Compilable, type CompiledQuery, type Kysely, type RawBuilder } from "kysely";
 
 /**
- * What a top-level transaction writes before it commits, beside its own work: the audit entry of the
- * request that runs it (audit-writes.ts registers it), so the entry commits exactly with the write.
- * `written()` is called once the transaction has committed.
+ * What a top-level transaction does before it commits, beside its own work: the audit entry of the
+ * request that runs it (audit-writes.ts), so the entry commits exactly with the write; the check that
+ * no job took the lock of the workspace the request writes (workspace-write-guard.ts). A hook that
+ * throws rolls the transaction back. `written()` is called once the transaction has committed.
  */
 export type TransactionHook = (trx: Kysely<any>) => Promise<{ written(): void } | undefined>;
-let transactionHook: TransactionHook | undefined;
-export function setTransactionHook(hook: TransactionHook | undefined) {
-  transactionHook = hook;
+const transactionHooks: TransactionHook[] = [];
+/** Registered once per module; they run in the order they were added. */
+export function addTransactionHook(hook: TransactionHook) {
+  transactionHooks.push(hook);
 }
 
 /**
@@ -17,13 +19,16 @@ export function setTransactionHook(hook: TransactionHook | undefined) {
  */
 export async function inTransaction<DB, T>(db: Kysely<DB>, fn: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
   if (db.isTransaction) return fn(db);
-  let hooked: { written(): void } | undefined;
+  const hooked: { written(): void }[] = [];
   const result = await db.transaction().execute(async (trx) => {
     const value = await fn(trx);
-    hooked = await transactionHook?.(trx);
+    for (const hook of transactionHooks) {
+      const done = await hook(trx);
+      if (done) hooked.push(done);
+    }
     return value;
   });
-  hooked?.written();
+  for (const done of hooked) done.written();
   return result;
 }
 

@@ -31,7 +31,8 @@ import { inspectSqliteExportInWorker } from "../../data-plane/backups/sqlite-exp
 import { RestoreInputProblem } from "../../data-plane/backups/table-input.ts";
 import { LOAD_START_STATUSES } from "../../data-plane/data-jobs.ts";
 import { receiveUpload, uploadsTmpDir } from "../../dictionary-bulk/receive-upload.ts";
-import { JobRefusedError, lockedMessage } from "../../jobs/start-job.ts";
+import { lockedMessage } from "../../jobs/project-lock.ts";
+import { JobRefusedError } from "../../jobs/start-job.ts";
 import { createRouter, fieldErrorsOf, jsonContent } from "../../openapi.ts";
 import { backupAfter, findBackup, lastChangingLoadId, listBackups } from "../../repositories/backups.ts";
 import { findProjectDictionaryRef } from "../../repositories/dictionaries.ts";
