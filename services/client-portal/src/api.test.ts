@@ -126,13 +126,13 @@ describe.each(TEST_DATABASE_KINDS)("client portal API on %s", (kind) => {
       ]);
     });
 
-    it("refuses a page size not offered with 400, and a company the caller holds no entry for with 403", async () => {
+    it("refuses a page size not offered with 400, and answers a company the caller holds no entry for as not found", async () => {
       expect((await getPage(acme.id, "pageSize=7")).status).toBe(400);
       const res = await portal.api.request(`/api/v1/companies/${cedar.id}/users/page`, {
         headers: { authorization: `Bearer ${await signer.token(analyst.id, analyst.roles)}` },
       });
-      expect(res.status).toBe(403);
-      expect(apiErrorSchema.parse(await res.json()).code).toBe("forbidden");
+      expect(res.status).toBe(404);
+      expect(apiErrorSchema.parse(await res.json())).toMatchObject({ code: "not_found", errors: ["Company not found."] });
     });
 
     it("lets a user with any entry for the company ask, even a viewer; SuperAdmin and Support any company, an unknown one having nobody", async () => {
@@ -179,10 +179,10 @@ describe.each(TEST_DATABASE_KINDS)("client portal API on %s", (kind) => {
       expect(body.map((s) => s.name)).toEqual(["Defined Benefit Scheme", "Defined Contribution Scheme", "Healthcare Trust Scheme"]);
     });
 
-    it("refuses a company the caller holds no entry for with 403; admins may ask for any", async () => {
+    it("answers a company the caller holds no entry for as not found; admins may ask for any", async () => {
       const refused = await getSources(cedar.id, await signer.token(analyst.id, analyst.roles));
-      expect(refused.status).toBe(403);
-      expect(apiErrorSchema.parse(await refused.json()).code).toBe("forbidden");
+      expect(refused.status).toBe(404);
+      expect(apiErrorSchema.parse(await refused.json())).toMatchObject({ code: "not_found", errors: ["Company not found."] });
       const admin = await getSources(birch.id, await signer.token("someone-else", "Support"));
       expect(admin.status).toBe(200);
       expect((await admin.json()).map((s: { companyId: string }) => s.companyId)).toEqual([birch.id, birch.id]);

@@ -51,7 +51,7 @@ export function apiRoutes({ db, env, bearer, logger }: Deps) {
    */
   app.get("/api/v1/companies/:companyId/users/page", requireBearer, async (c) => {
     const companyId = c.req.param("companyId");
-    if (!(await mayAskAboutCompany(db, c.get("caller"), companyId))) return forbidden(c);
+    if (!(await mayAskAboutCompany(db, c.get("caller"), companyId))) return companyNotFound(c);
     const query = companyUsersPageQuerySchema.safeParse({ ...c.req.query(), id: c.req.queries("id") });
     if (!query.success)
       return apiError(
@@ -84,7 +84,7 @@ export function apiRoutes({ db, env, bearer, logger }: Deps) {
    */
   app.get("/api/v1/companies/:companyId/admin-data-sources", requireBearer, async (c) => {
     const companyId = c.req.param("companyId");
-    if (!(await mayAskAboutCompany(db, c.get("caller"), companyId))) return forbidden(c);
+    if (!(await mayAskAboutCompany(db, c.get("caller"), companyId))) return companyNotFound(c);
     return c.json(adminDataSourcesResponseSchema.parse(await listAdminDataSources(db, companyId)));
   });
 
@@ -135,7 +135,11 @@ async function mayAskAboutCompany(db: Kysely<Database>, caller: Caller, companyI
   return own.some((p) => p.companyId === companyId);
 }
 
-const forbidden = (c: Context) => apiError(c, 403, "forbidden", ["You don't have permission to access."]);
+/**
+ * A company the caller holds no entry for is not found, as the data API answers another company's ids
+ * (and whether or not it exists): never a 403 that a caller could read as "it is there, but not yours".
+ */
+const companyNotFound = (c: Context) => apiError(c, 404, "not_found", ["Company not found."]);
 
 /** The company's people: anyone holding a permission entry for it. */
 function companyUsersQuery(db: Kysely<Database>, companyId: string) {
