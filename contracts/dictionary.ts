@@ -27,6 +27,12 @@ export const columnNameSchema = identifierSchema.refine((name) => !isSystemColum
  */
 export const columnInputSchema = z
   .object({
+    /**
+     * The column's id when it is one the table has (the table's form sends it): a column renamed keeps its
+     * id, and the workspace's databases keep its values under the new name. Without it, columns are
+     * matched by name, and a new name is a new column.
+     */
+    id: z.string().max(100).optional(),
     name: columnNameSchema,
     type: columnTypeSchema,
     length: optionalInt(1, NVARCHAR_MAX_LENGTH, "Length"),

@@ -12,6 +12,8 @@ import { getFormProps, getInputProps, useServerForm, type FieldMetadata, type In
 
 /** A column as the form holds it: every value a string, as HTML sends it. */
 export type ColumnFormValue = {
+  /** An existing column's id (empty for a new one): renaming it keeps its values in the databases. */
+  id: string;
   name: string;
   type: string;
   length: string;
@@ -31,7 +33,7 @@ export type TableEditorValue = {
   columns: ColumnFormValue[];
 };
 
-const NEW_COLUMN: ColumnFormValue = { name: "", type: "", length: "", precision: "", scale: "", nullable: "true", isKey: false, description: "" };
+const NEW_COLUMN: ColumnFormValue = { id: "", name: "", type: "", length: "", precision: "", scale: "", nullable: "true", isKey: false, description: "" };
 
 const num = (n: number | null) => (n == null ? "" : String(n));
 
@@ -46,6 +48,7 @@ export function tableEditorDefaults(table: Table | null, version: number): Table
     columns: [...table.columns]
       .sort((a, b) => a.order - b.order)
       .map((c) => ({
+        id: c.id,
         name: c.name,
         type: c.type,
         length: num(c.length),
@@ -177,6 +180,8 @@ function ColumnRow({
   return (
     <fieldset className="rounded-md border border-border bg-white p-3" aria-describedby={column.errors?.length ? column.errorId : undefined}>
       <legend className="px-1 text-sm font-medium">Column {n}</legend>
+      {/* Moves with the row (a Conform list): the column it is, whatever its name becomes. */}
+      <input {...getInputProps(c.id, { type: "hidden" })} />
       <div className="grid grid-cols-2 gap-3 md:grid-cols-4 xl:grid-cols-[2fr_1.3fr_1fr_1fr_1fr_1fr_auto]">
         <TextField label="Name" field={c.name} className="col-span-2 md:col-span-2 xl:col-span-1" />
         <SelectField

@@ -126,14 +126,23 @@ async function rehearse(db: Kysely<Database>, dictionaryId: string, edit: Dictio
 
 class Rehearsed extends Error {}
 
-/** Runs `edit` in `trx` and answers the tables it leaves, each renamed one with the name it had (tables keep their ids). */
+/** Runs `edit` in `trx` and answers the tables it leaves, each renamed table and column with the name it had (both keep their ids). */
 async function editedTables(trx: Kysely<Database>, dictionaryId: string, edit: DictionaryEdit): Promise<WantedTable[]> {
-  const before = new Map((await readTables(trx, dictionaryId)).map((t) => [t.id, t.name]));
+  const before = new Map<string, string>();
+  for (const t of await readTables(trx, dictionaryId)) {
+    before.set(t.id, t.name);
+    for (const c of t.columns) before.set(c.id, c.name);
+  }
+  const formerNameOf = (thing: { id: string; name: string }) => {
+    const formerName = before.get(thing.id);
+    return formerName !== thing.name ? formerName : undefined;
+  };
   await edit(trx);
-  return (await readTables(trx, dictionaryId)).map((t) => {
-    const formerName = before.get(t.id);
-    return { name: t.name, columns: t.columns, formerName: formerName !== t.name ? formerName : undefined };
-  });
+  return (await readTables(trx, dictionaryId)).map((t) => ({
+    name: t.name,
+    columns: t.columns.map((c) => ({ ...c, formerName: formerNameOf(c) })),
+    formerName: formerNameOf(t),
+  }));
 }
 
 /** A failed change as the request answers it: refusals as they are; the database's own refusal of the DDL as a 409 saying why. */

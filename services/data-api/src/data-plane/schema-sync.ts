@@ -34,7 +34,9 @@ export type CatalogColumn = { name: string; type: string; notNull: boolean };
 export type CatalogTable = { name: string; columns: CatalogColumn[]; key: string[]; keyConstraint: string | null };
 
 /** A table of the dictionary as the edit leaves it, with the name it had before when the edit renamed it. */
-export type WantedTable = DdlTable & { formerName?: string | undefined };
+/** A column of the dictionary as the edit leaves it, with the name it had before when the edit renamed it (columns keep their ids). */
+export type WantedColumn = DdlColumn & { formerName?: string | undefined };
+export type WantedTable = DdlTable & { formerName?: string | undefined; columns: readonly WantedColumn[] };
 
 /** A column of a table both have. `current`: its name in the catalog (what measuring reads); `name`: the dictionary's. */
 type ColumnChange =
@@ -57,19 +59,8 @@ export function planSchemaChanges(catalog: readonly CatalogTable[], allWanted: r
   // A table without columns is a draft of the dictionary (the wizard's SetupAddColumnsIncomplete):
   // the databases get it with its first column.
   const wanted = allWanted.filter((t) => t.columns.length > 0);
-  const byName = new Map(catalog.map((t) => [lower(t.name), t]));
-  const matched = new Map<WantedTable, CatalogTable>();
-  const claimed = new Set<CatalogTable>();
-  const claim = (table: WantedTable, name: string | undefined) => {
-    const found = name === undefined ? undefined : byName.get(lower(name));
-    if (!found || claimed.has(found) || matched.has(table)) return;
-    matched.set(table, found);
-    claimed.add(found);
-  };
-  // A renamed table's rows are under its former name: claimed first, so no new table takes them.
-  for (const table of wanted) claim(table, table.formerName);
-  for (const table of wanted) claim(table, table.name);
-
+  const matched = matchByName(catalog, wanted);
+  const claimed = new Set(matched.values());
   const drops: TableChange[] = catalog.filter((t) => !claimed.has(t)).map((t) => ({ kind: "drop", current: t.name }));
   const alters: TableChange[] = [];
   const creates: TableChange[] = [];
@@ -85,12 +76,35 @@ export function planSchemaChanges(catalog: readonly CatalogTable[], allWanted: r
   return [...drops, ...alters, ...creates];
 }
 
+/**
+ * Which of the catalog's tables (or a table's columns) each of the dictionary's is, by name in any case.
+ * A renamed one's rows (values) are under the name it had: claimed by that first, so that nothing new
+ * under its old name takes them. Each of the catalog's is claimed once; one left out is dropped.
+ */
+function matchByName<W extends { name: string; formerName?: string | undefined }, C extends { name: string }>(
+  catalog: readonly C[],
+  wanted: readonly W[],
+): Map<W, C> {
+  const byName = new Map(catalog.map((c) => [lower(c.name), c]));
+  const matched = new Map<W, C>();
+  const claimed = new Set<C>();
+  for (const nameOf of [(w: W) => w.formerName, (w: W) => w.name])
+    for (const w of wanted) {
+      const name = nameOf(w);
+      const found = name === undefined ? undefined : byName.get(lower(name));
+      if (!found || claimed.has(found) || matched.has(w)) continue;
+      matched.set(w, found);
+      claimed.add(found);
+    }
+  return matched;
+}
+
 function alterOf(current: CatalogTable, table: WantedTable): Extract<TableChange, { kind: "alter" }> {
-  const byName = new Map(current.columns.map((c) => [lower(c.name), c]));
+  const matched = matchByName(current.columns, table.columns);
   const kept = new Set<string>();
   const columns: ColumnChange[] = [];
   for (const column of table.columns) {
-    const found = byName.get(lower(column.name));
+    const found = matched.get(column);
     if (!found) {
       columns.push({ kind: "add", column });
       continue;
@@ -356,9 +370,20 @@ function alterStatements(kind: ProjectDatabaseKind, change: Extract<TableChange,
     alter(`RENAME TO ${q(change.name)}`);
     table = `${q(kind)}.${q(change.name)}`;
   }
-  const nameOf = new Map<string, string>();
-  for (const c of change.columns) if (c.kind === "rename") (alter(`RENAME COLUMN ${q(c.current)} TO ${q(c.name)}`), nameOf.set(c.current, c.name));
+  // Drops before renames: a column may take the name of one the same edit removes.
   for (const c of change.columns) if (c.kind === "drop") alter(`DROP COLUMN ${q(c.current)}`);
+  const nameOf = new Map<string, string>();
+  const renames = change.columns.filter((c) => c.kind === "rename");
+  // Names swapped between columns (or one taking the name another leaves) go by a name of their own first.
+  const leaving = new Set(renames.map((c) => lower(c.current)));
+  const viaSpare = renames.some((c) => lower(c.name) !== lower(c.current) && leaving.has(lower(c.name)));
+  // (A name no dictionary column can have: identifiers hold no "~".)
+  const spare = (i: number) => `~renaming~${i}`;
+  if (viaSpare) renames.forEach((c, i) => alter(`RENAME COLUMN ${q(c.current)} TO ${q(spare(i))}`));
+  renames.forEach((c, i) => {
+    alter(`RENAME COLUMN ${q(viaSpare ? spare(i) : c.current)} TO ${q(c.name)}`);
+    nameOf.set(c.current, c.name);
+  });
   for (const c of change.columns) {
     if (c.kind !== "type") continue;
     const col = q(nameOf.get(c.current) ?? c.current);

@@ -47,8 +47,8 @@ export async function createTable(db: Kysely<Database>, dictionaryId: string, in
 }
 
 /**
- * Replaces a table's name, description and columns (in the given order). A column whose name stays
- * (any case) keeps its id, so links to it survive; the others are added or removed.
+ * Replaces a table's name, description and columns (in the given order). A column named by its id, or
+ * whose name stays (any case), keeps its id, so links to it survive; the others are added or removed.
  */
 export async function updateTable(db: Kysely<Database>, dictionaryId: string, tableId: string, input: TableInput, write: VersionedWrite) {
   assertUniqueColumnNames(input.columns);
@@ -264,19 +264,49 @@ export async function listTables(db: Kysely<Database>, dictionaryId: string, que
 /** Makes the table's columns exactly `columns`, in order, keeping the ids of names that stay. */
 async function writeColumns(trx: Kysely<Database>, tableId: string, columns: readonly ColumnInput[]) {
   const existing = await trx.selectFrom("dictionary_columns").selectAll().where("table_id", "=", tableId).execute();
-  const wanted = new Set(columns.map((c) => nameKey(c.name)));
-  const gone = existing.filter((c) => !wanted.has(c.name_key)).map((c) => c.id);
+  const matched = matchColumns(existing, columns);
+  const kept = new Set([...matched.values()].map((c) => c.id));
+  const gone = existing.filter((c) => !kept.has(c.id)).map((c) => c.id);
   if (gone.length > 0) await trx.deleteFrom("dictionary_columns").where("id", "in", gone).execute();
-  const byKey = new Map(existing.map((c) => [c.name_key, c]));
+  // Renamed columns first take a name no column has (their id): a swap of two names, or a name another
+  // renamed column leaves, would otherwise meet the unique name for a moment.
+  const renamed = [...matched].filter(([column, row]) => nameKey(column.name) !== row.name_key).map(([, row]) => row);
+  for (const row of renamed)
+    await trx
+      .updateTable("dictionary_columns")
+      .set({ name_key: `renaming:${row.id}` })
+      .where("id", "=", row.id)
+      .execute();
   const added: DictionaryColumnsTable[] = [];
   for (const [index, column] of columns.entries()) {
     const values = columnValues(column, index + 1);
-    const current = byKey.get(values.name_key);
+    const current = matched.get(column);
     if (!current) added.push({ id: randomUUID(), table_id: tableId, ...values });
     // Only what differs is written: a bulk update mostly repeats what is there.
-    else if (differs(current, values)) await trx.updateTable("dictionary_columns").set(values).where("id", "=", current.id).execute();
+    else if (renamed.includes(current) || differs(current, values))
+      await trx.updateTable("dictionary_columns").set(values).where("id", "=", current.id).execute();
   }
   await insertRows(trx, added);
+}
+
+/**
+ * Which of the table's columns each input column is: the one whose id it names (a column renamed in
+ * the table's form keeps its id, its links and, in the workspace's databases, its values), else the one
+ * of its name (any case). An id of no column of this table names nothing.
+ */
+function matchColumns(existing: readonly DictionaryColumnsTable[], columns: readonly ColumnInput[]): Map<ColumnInput, DictionaryColumnsTable> {
+  const byId = new Map(existing.map((c) => [c.id, c]));
+  const byKey = new Map(existing.map((c) => [c.name_key, c]));
+  const matched = new Map<ColumnInput, DictionaryColumnsTable>();
+  const claimed = new Set<DictionaryColumnsTable>();
+  const claim = (column: ColumnInput, row: DictionaryColumnsTable | undefined) => {
+    if (!row || claimed.has(row) || matched.has(column)) return;
+    matched.set(column, row);
+    claimed.add(row);
+  };
+  for (const column of columns) claim(column, column.id === undefined ? undefined : byId.get(column.id));
+  for (const column of columns) claim(column, byKey.get(nameKey(column.name)));
+  return matched;
 }
 
 function differs(row: DictionaryColumnsTable, values: ReturnType<typeof columnValues>) {

@@ -164,6 +164,42 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("the databas
     expect((await catalogOf(project)).filter((t) => t.includes("Invoices"))).toEqual([]);
   });
 
+  it("renaming a column (the editor sends its id) keeps its values, with no loss to confirm; so does swapping two names", async () => {
+    const project = await projectWithDatabases();
+    await load(project, "Customers", "CustomerId,Code,Balance\n1,A,1.00\n2,B,2.50\n");
+    const { table: before } = await tableOf(project, "Customers");
+    const codeId = before.columns.find((c) => c.name === "Code")!.id;
+
+    const renamed = await saveTable(project, "Customers", (columns) => columns.map((c) => (c.name === "Code" ? { ...c, name: "ClientCode" } : c)));
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+    expect((await catalogOf(project))[0]).toBe("source.Customers: CustomerId integer not null, ClientCode character varying(10), Balance numeric(12,2)");
+    expect((await rowsOf(project, "Customers")).map((r) => r.ClientCode)).toEqual(["A", "B"]);
+    // The dictionary's column is the same column (its id), under its new name.
+    expect((await tableOf(project, "Customers")).table.columns.find((c) => c.name === "ClientCode")?.id).toBe(codeId);
+
+    // Two columns' names swapped, each keeping its own values and type; and a new column under a name one of them left.
+    const swapped = await saveTable(project, "Customers", (columns) => [
+      ...columns.map((c) => (c.name === "ClientCode" ? { ...c, name: "Balance" } : c.name === "Balance" ? { ...c, name: "ClientCode" } : c)),
+    ]);
+    expect(swapped.status, JSON.stringify(swapped.body)).toBe(200);
+    expect((await catalogOf(project))[0]).toBe("source.Customers: CustomerId integer not null, Balance character varying(10), ClientCode numeric(12,2)");
+    expect((await rowsOf(project, "Customers")).map((r) => [r.Balance, r.ClientCode])).toEqual([
+      ["A", "1.00"],
+      ["B", "2.50"],
+    ]);
+    // Without an id, a new name is a new column, as a bulk upload's file says it: the old one's values are a loss to confirm.
+    const byName = await saveTable(project, "Customers", (columns) => columns.map(({ id: _id, ...c }) => (c.name === "Balance" ? { ...c, name: "Code" } : c)));
+    expect(byName.status).toBe(409);
+    expect(byName.body.errors.slice(1)).toEqual(["Dropping column Balance of Customers deletes 2 values in the source database"]);
+    // So is an id that is no column of this table (another project's, say): it names nothing here.
+    const other = await projectWithDatabases();
+    const otherId = (await tableOf(other, "Customers")).table.columns.find((c) => c.name === "Code")!.id;
+    const foreign = await saveTable(project, "Customers", (columns) => columns.map((c) => (c.name === "Balance" ? { ...c, id: otherId, name: "Code" } : c)));
+    expect(foreign.status).toBe(409);
+    expect(foreign.body.errors.slice(1)).toEqual(["Dropping column Balance of Customers deletes 2 values in the source database"]);
+    expect((await tableOf(other, "Customers")).table.columns.map((c) => c.name)).toEqual(["CustomerId", "Code", "Balance"]);
+  });
+
   it("refuses to drop a column holding values, listing what would be lost, and drops it once confirmed", async () => {
     const project = await projectWithDatabases();
     await load(project, "Customers", "CustomerId,Code,Balance\n1,A,1.00\n2,B,\n3,C,3.00\n");
