@@ -17,6 +17,7 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { DATA_API_NODE_FLAGS, PORTAL_NODE_FLAGS } from "./node-flags.ts";
 import { Supervisor } from "./supervisor.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -61,8 +62,6 @@ const shared = {
   PORTAL_URL: urls.portal,
 };
 
-/** Also in scripts/container-start.sh and package.json's start:data-api. */
-const DATA_API_NODE_FLAGS = ["--max-semi-space-size=4"];
 const processes: { name: string; args: string[]; env: NodeJS.ProcessEnv; health: string }[] = [
   {
     name: "client-portal",
@@ -87,7 +86,7 @@ const processes: { name: string; args: string[]; env: NodeJS.ProcessEnv; health:
   },
   {
     name: "portal",
-    args: [path.join(root, "node_modules/@react-router/serve/bin.js"), "build/server/index.js"],
+    args: [...PORTAL_NODE_FLAGS, path.join(root, "node_modules/@react-router/serve/bin.js"), "build/server/index.js"],
     env: {
       ...shared,
       PORT: String(ports.portal),
