@@ -21,7 +21,12 @@ import { defineConfig } from "vite";
  * flat-file load page, 134.4 KiB against 126.6), and 62 once that lock's follower was loaded after the
  * page is interactive (heaviest the load page, 132.2 KiB). The dynamic import brings Vite's preload
  * helper, a chunk of its own (0.6 KiB) on every workspace page: in the shell it took 3 more pages
- * under the bar but added 0.5 KiB to every other page. README's "What is left" says the way on.
+ * under the bar but added 0.5 KiB to every other page. Widgets shown only after a user's action are
+ * loaded on demand (lazyWidget, decision 028), each a chunk of its own that the page does not wait for:
+ * the load page's file preview and its "Change how files are read" form took it to 127.9 KiB (heaviest
+ * then the project dictionary's tables and the wizard's dictionary step, 132.0). The shell holds the
+ * default page size and "Clear search" (contracts/values/common.ts) so that a page's search form no
+ * longer brings the pagination's chunk. README's "What is left" says the way on.
  */
 const SHELL = [
   /\/app\/components\/layout\//,

@@ -8,6 +8,7 @@ import { ServerRouter } from "react-router";
 import type { Branding } from "../contracts/client-portal";
 import { createLogger } from "../services/shared/logger";
 import { ErrorReferenceContext } from "./lib/error-reference";
+import { BOUNDARIES_INLINE, widgetsLoaded } from "./lib/lazy-widget";
 import { NonceContext } from "./lib/nonce";
 import { applySecurityHeaders, documentPolicy, logoSource, newNonce } from "./lib/security-headers.server";
 
@@ -25,7 +26,7 @@ export const handleError: HandleErrorFunction = (error, { request }) => {
   log.error("unexpected error", { reference, method: request.method, url: request.url, err: error });
 };
 
-export default function handleRequest(
+export default async function handleRequest(
   request: Request,
   responseStatusCode: number,
   responseHeaders: Headers,
@@ -35,6 +36,8 @@ export default function handleRequest(
   const nonce = newNonce();
   const branding = (routerContext.staticHandlerContext.loaderData?.root as { branding?: Branding } | undefined)?.branding;
   applySecurityHeaders(responseHeaders, request, documentPolicy(nonce, { imageSources: [logoSource(branding?.logoUrl)] }));
+  // Widgets loaded on demand in the browser are rendered in the page here, with it (decision 028).
+  await widgetsLoaded();
   return new Promise((resolve, reject) => {
     let shellRendered = false;
     const userAgent = request.headers.get("user-agent");
@@ -50,6 +53,7 @@ export default function handleRequest(
       {
         // React's own streaming scripts (Suspense boundaries completing) need it too.
         nonce,
+        ...BOUNDARIES_INLINE,
         [readyOption]() {
           shellRendered = true;
           const body = new PassThrough();

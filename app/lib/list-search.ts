@@ -1,19 +1,16 @@
-import { PAGE_SIZES } from "../../contracts/values/common";
+import { DEFAULT_PAGE_SIZE } from "../../contracts/values/common";
 
 /**
  * What every paginated list reads from its URL (GET forms and links, so no JavaScript is needed):
  * the sort, the page and the page size. The loaders read them with list-search.server.ts; the page's
  * search form and pagination use what is here.
  */
-export const DEFAULT_PAGE_SIZE: (typeof PAGE_SIZES)[number] = 25;
+
+// The default page size and the search form's "Clear search" are in the shell's values (every list page's search form
+// reads them, and not always the rest of this module).
+export { CLEAR_SEARCH, DEFAULT_PAGE_SIZE } from "../../contracts/values/common";
 
 export type ListPaging<Sort extends string> = { sort: Sort; page: number; pageSize: number };
-
-/**
- * The name and value of a search form's "Clear search" when it is a submit button of the form (ListSearchForm's
- * clearSubmits): the form's other fields (a list's ticks) go with it, and its loader drops the search (clearedSearchHref).
- */
-export const CLEAR_SEARCH = { name: "clear", value: "search" } as const;
 
 /** The URL parameters of a list's page and page size. */
 export type PagingKeys = { page: string; pageSize: string };

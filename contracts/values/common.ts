@@ -5,6 +5,13 @@
 
 /** A page of a list: paginated, filtered and sorted in SQL (ARCHITECTURE.md §3). */
 export const PAGE_SIZES = [10, 25, 50, 100] as const;
+export const DEFAULT_PAGE_SIZE: (typeof PAGE_SIZES)[number] = 25;
+
+/**
+ * The name and value of a search form's "Clear search" when it is a submit button of the form (ListSearchForm's
+ * clearSubmits): the form's other fields (a list's ticks) go with it, and its loader drops the search (clearedSearchHref).
+ */
+export const CLEAR_SEARCH = { name: "clear", value: "search" } as const;
 
 /** "mapping project" → "Mapping project": a noun at the start of a sentence, a tag, a landmark's name. */
 export const capitalised = (noun: string) => noun.charAt(0).toUpperCase() + noun.slice(1);

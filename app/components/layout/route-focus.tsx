@@ -38,6 +38,13 @@ function keysOf(main: HTMLElement | null): string[] {
  * bar (the h1 above it names the same project). A change of the query alone (a page of a list, a sort,
  * a filter) leaves focus on the control that made it, unless that control went with the old page.
  */
+let pageShown = false;
+
+/** Whether the page's first render is on the screen and hydrated (a widget mounted later is shown by a navigation: decision 028). */
+export function isHydrated(): boolean {
+  return pageShown;
+}
+
 export function useFocusOnNavigation() {
   const location = useLocation();
   const navigation = useNavigation();
@@ -58,6 +65,7 @@ export function useFocusOnNavigation() {
     before.current = null;
     const keys = keysOf(main);
     shown.current = { key: location.key, pathname: location.pathname, headings: keys };
+    pageShown = true;
     // The first render (a page load) and a render of the same location: the browser's own focus stands.
     if (!previous || previous.key === location.key || !main) return;
 

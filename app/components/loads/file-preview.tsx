@@ -2,13 +2,11 @@ import type { PreviewFile } from "../../../contracts/loads";
 import { DELIMITER_LABELS } from "../../../contracts/values/flat-files";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 
-/** The intent of the button that adds a preview's extra file columns to their tables (databases-load.server.ts). */
-export const ADD_COLUMNS_INTENT = "add-columns";
-
 /**
  * One file of a preview: where it goes, how it was read, its columns against the table's, and its
  * first rows exactly as read (text as written: leading zeros show), each that the load would reject
- * with why, before a "Load nothing" finds it and leaves every table as it was.
+ * with why, before a "Load nothing" finds it and leaves every table as it was. Shown once a file is
+ * chosen and previewed: the load page loads it on demand (decision 028).
  */
 export function FilePreview({ file }: { file: PreviewFile }) {
   const titleId = `preview-${file.name.replace(/\W+/g, "-")}`;

@@ -3,12 +3,16 @@
  * 10, 25, 50 or 100 a page, chosen in a GET form of its own (outside the POST form of the widths),
  * which keeps the page's other parameters, and whose size the Previous and Next links keep.
  */
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { ColumnWidthsResponse } from "../../../contracts/projects";
 import { DEFAULT_FLAT_FILE_PARAMETERS } from "../../../contracts/values/flat-files";
 import { pageSizeChoice, previousHref } from "~/test/page-size-form";
+import { widgetsLoaded } from "~/lib/lazy-widget";
 import { renderPage } from "~/test/render-page";
 import { FlatFileParametersForm } from "./flat-file-parameters-form";
+
+// The form is a widget loaded on demand: the server renders it once its module is loaded, as entry.server waits for it.
+beforeAll(() => widgetsLoaded());
 
 const load = "/migration/projects/p1/databases/flat-file/update-source";
 
@@ -18,7 +22,14 @@ function render(total: number, pageSize: number) {
   const items = Array.from({ length: Math.min(pageSize, total - pageSize) }, (_, i) => ({ name: `Orders${i}`, columns: ["Id"], defaultWidths: [10] }));
   const widths: ColumnWidthsResponse = { items, total, page: 2, pageSize };
   const Page = () => (
-    <FlatFileParametersForm parameters={{ ...DEFAULT_FLAT_FILE_PARAMETERS, delimiter: "FixedLength" }} version={3} widths={widths} search="ord" open />
+    <FlatFileParametersForm
+      rows={[]}
+      parameters={{ ...DEFAULT_FLAT_FILE_PARAMETERS, delimiter: "FixedLength" }}
+      version={3}
+      widths={widths}
+      search="ord"
+      open
+    />
   );
   return renderPage(load, url, Page, {});
 }

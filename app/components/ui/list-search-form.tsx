@@ -1,10 +1,9 @@
 import type * as React from "react";
 import { Form, Link, useFormAction, useNavigation } from "react-router";
 import { useCompanyHref, useCompanyId } from "~/lib/company-href";
-import { CLEAR_SEARCH, DEFAULT_PAGE_SIZE } from "~/lib/list-search";
 import { cn } from "~/lib/utils";
+import { CLEAR_SEARCH, DEFAULT_PAGE_SIZE, PAGE_SIZES } from "../../../contracts/values/common";
 import { Button } from "./button";
-import { PageSizeSelect } from "./pagination";
 
 /** Parameters a search keeps: an array repeats its name. */
 type Kept = Record<string, string | number | string[] | undefined>;
@@ -179,4 +178,22 @@ export function KeptFields({ keep }: { keep: Kept }) {
 function useLoadingPath(path: string): boolean {
   const navigation = useNavigation();
   return navigation.state === "loading" && navigation.location?.pathname === path;
+}
+
+/** The page size select of a list's GET search form (`pageSize` unless named otherwise, one of PAGE_SIZES). */
+export function PageSizeSelect({ id, value, name = "pageSize" }: { id: string; value: number; name?: string }) {
+  return (
+    <div>
+      <label htmlFor={id} className="mb-1 block text-sm font-medium">
+        Page size
+      </label>
+      <select id={id} name={name} defaultValue={String(value)} className="rounded-md border border-border bg-white px-3 py-2 text-sm">
+        {PAGE_SIZES.map((n) => (
+          <option key={n} value={n}>
+            {n}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
 }

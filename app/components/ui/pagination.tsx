@@ -1,5 +1,4 @@
 import { Link } from "react-router";
-import { PAGE_SIZES } from "../../../contracts/values/common";
 import { formatCount } from "~/components/projects/format";
 import { Button, buttonVariants } from "~/components/ui/button";
 import { pageCount } from "~/lib/list-search";
@@ -62,24 +61,6 @@ export function Pagination({
         )}
       </div>
     </nav>
-  );
-}
-
-/** The page size select of a list's GET search form (`pageSize` unless named otherwise, one of PAGE_SIZES). */
-export function PageSizeSelect({ id, value, name = "pageSize" }: { id: string; value: number; name?: string }) {
-  return (
-    <div>
-      <label htmlFor={id} className="mb-1 block text-sm font-medium">
-        Page size
-      </label>
-      <select id={id} name={name} defaultValue={String(value)} className="rounded-md border border-border bg-white px-3 py-2 text-sm">
-        {PAGE_SIZES.map((n) => (
-          <option key={n} value={n}>
-            {n}
-          </option>
-        ))}
-      </select>
-    </div>
   );
 }
 

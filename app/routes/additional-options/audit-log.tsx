@@ -4,7 +4,7 @@ import { control } from "~/components/forms/fields";
 import { formatCountOf, formatTimestamp } from "~/components/projects/format";
 import { buttonVariants } from "~/components/ui/button";
 import { Card, CardDescription } from "~/components/ui/card";
-import { PageSizeSelect, Pagination, PastTheEnd } from "~/components/ui/pagination";
+import { Pagination, PastTheEnd } from "~/components/ui/pagination";
 import { DownloadLink } from "~/components/ui/download-link";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { sqlAccessApi } from "~/lib/api/sql-access.server";
@@ -15,7 +15,7 @@ import { afterGuard, callerOf, shellOf } from "~/lib/guards.server";
 import { DEFAULT_PAGE_SIZE } from "~/lib/list-search";
 import { auditFilters } from "./audit-filters";
 import type { Route } from "./+types/audit-log";
-import { KeptFields } from "~/components/ui/list-search-form";
+import { KeptFields, PageSizeSelect } from "~/components/ui/list-search-form";
 
 const PATH = "/additional-options/audit-log";
 

@@ -13,7 +13,7 @@ import { invalid, readFormData, refusedByService, serviceFailure, submitUpload }
 import { NVARCHAR_MAX_LENGTH } from "../../../../contracts/values/dictionary";
 import { SAVE_PARAMETERS } from "~/components/projects/flat-file-parameters-form";
 import { WIDTHS_PAGING_KEYS } from "~/components/projects/flat-file-parameter-fields";
-import { ADD_COLUMNS_INTENT } from "~/components/loads/file-preview";
+import { ADD_COLUMNS_INTENT } from "~/components/loads/load-intents";
 import { saveFlatFileParameters } from "../flat-file-parameters.server";
 import type { checkWorkspace } from "../workspace.server";
 

@@ -15,6 +15,7 @@ const loaderData = {
   tables: { search: "", names: ["Customers"], matching: 1 },
   chosenTable: null,
   parameters: null,
+  parameterRows: [],
   version: 3,
   uploadType: "SingleFile",
   preview: null,

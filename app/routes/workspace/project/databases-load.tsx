@@ -1,13 +1,16 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link } from "react-router";
 import { FindTableForm, tableOptionsOf } from "~/components/databases/find-table-form";
-import { ADD_COLUMNS_INTENT, FilePreview } from "~/components/loads/file-preview";
+import { ADD_COLUMNS_INTENT } from "~/components/loads/load-intents";
 import { FlatFileParametersForm, SAVE_PARAMETERS } from "~/components/projects/flat-file-parameters-form";
 import { WIDTHS_PAGING_KEYS } from "~/components/projects/flat-file-parameter-fields";
+import { flatFileParameterRows } from "~/components/projects/flat-file-parameter-rows";
+import { DEFAULT_FLAT_FILE_PARAMETERS } from "../../../../contracts/values/flat-files";
 import { FileField, FormErrors, RadioGroupField, SelectField } from "~/components/forms/fields";
 import { StatusButton, useIsPending } from "~/components/forms/status-button";
 import { Card } from "~/components/ui/card";
 import { useCompanyHref } from "~/lib/company-href";
+import { lazyWidget } from "~/lib/lazy-widget";
 import { getFormProps, useServerForm } from "~/lib/forms";
 import { serviceFailure } from "~/lib/forms.server";
 import { afterGuard } from "~/lib/guards.server";
@@ -48,6 +51,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     // The table chosen in a link (`?table=`), kept when a search no longer lists it.
     chosenTable: params.get("table")?.trim() || null,
     parameters: project.flatFileParameters,
+    parameterRows: flatFileParameterRows(project.flatFileParameters ?? DEFAULT_FLAT_FILE_PARAMETERS),
     // The parameters form's save is based on it (a stale tab's is refused with 409).
     version: project.version,
     uploadType: project.uploadType ?? "SingleFile",
@@ -74,6 +78,9 @@ function goneUpload(err: unknown): { gone: true } {
  */
 const PREVIEW_INTENT = "preview";
 
+// Shown once a file is chosen and previewed (decision 028).
+const FilePreview = lazyWidget(() => import("~/components/loads/file-preview").then((m) => m.FilePreview));
+
 export async function action({ request, context }: Route.ActionArgs) {
   return loadPageAction(request, await guard(context), new URL(request.url).searchParams.get("intent") === PREVIEW_INTENT);
 }
@@ -84,7 +91,7 @@ export { revalidateAfterConflict as shouldRevalidate } from "~/lib/revalidate";
 export const handle = { breadcrumb: "Load a flat file" };
 
 export default function LoadFlatFile({ loaderData, actionData }: Route.ComponentProps) {
-  const { projectId, created, tables, chosenTable, parameters, version, uploadType, preview, previewGone, widths, widthsPaged, choices: options } = loaderData;
+  const { projectId, created, tables, chosenTable, parameters, parameterRows, version, uploadType, preview, previewGone, widths, widthsPaged, choices: options } = loaderData;
   const result = (actionData as { result?: SubmissionResult<string[]> } | undefined)?.result;
   const parametersResult = result?.initialValue?.intent === SAVE_PARAMETERS ? result : undefined;
   const href = useCompanyHref();
@@ -128,7 +135,7 @@ export default function LoadFlatFile({ loaderData, actionData }: Route.Component
             Columns are matched to the table&apos;s by header name (any case), or by position without a header row. Nothing changes until the whole file has
             been checked. &ldquo;Preview&rdquo; shows the first rows as they will be read, before anything is loaded.
           </p>
-          <FlatFileParametersForm parameters={parameters} version={version} widths={widths} search={tables.search} open={widthsPaged} lastResult={parametersResult} />
+          <FlatFileParametersForm rows={parameterRows} parameters={parameters} version={version} widths={widths} search={tables.search} open={widthsPaged} lastResult={parametersResult} />
           {previewGone ? (
             <p role="alert" className="mb-4 rounded-md border border-destructive/40 bg-destructive/5 px-4 py-3 text-sm text-destructive">
               That upload is no longer here (it was loaded, or a day has passed): choose the file again.

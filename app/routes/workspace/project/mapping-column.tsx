@@ -9,7 +9,7 @@ import { formatCount } from "~/components/projects/format";
 import { useIntentPending } from "~/components/projects/use-intent-pending";
 import { Button, buttonVariants } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
-import { PageSizeSelect, Pagination } from "~/components/ui/pagination";
+import { Pagination } from "~/components/ui/pagination";
 import { DownloadLink } from "~/components/ui/download-link";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
@@ -23,7 +23,7 @@ import { cn } from "~/lib/utils";
 import { useWorkspacePaths, workspacePathsOf } from "~/lib/workspace-paths";
 import { checkWorkspace, projectCalls, projectScope } from "../workspace.server";
 import type { Route } from "./+types/mapping-column";
-import { KeptFields } from "~/components/ui/list-search-form";
+import { KeptFields, PageSizeSelect } from "~/components/ui/list-search-form";
 
 /**
  * One column's value map (spec §2 …/mappingTable/{id}/column/{columnId}): every distinct source value

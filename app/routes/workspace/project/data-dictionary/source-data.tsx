@@ -3,7 +3,7 @@ import { FindTableForm, tableOptionsOf } from "~/components/databases/find-table
 import { DATABASE_OPTIONS, tableRowsParams } from "~/components/databases/tables-table";
 import { formatColumnType } from "~/components/dictionary/column-format";
 import { Card } from "~/components/ui/card";
-import { PageSizeSelect, Pagination } from "~/components/ui/pagination";
+import { Pagination } from "~/components/ui/pagination";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { useCompanyHref } from "~/lib/company-href";
 import { serviceFailure } from "~/lib/forms.server";
@@ -15,7 +15,7 @@ import { SelectFilter } from "~/components/ui/select-filter";
 import { projectCalls, projectScope } from "../../workspace.server";
 import { databaseTableChoices, readDatabaseKind } from "../table-choices.server";
 import type { Route } from "./+types/source-data";
-import { KeptFields } from "~/components/ui/list-search-form";
+import { KeptFields, PageSizeSelect } from "~/components/ui/list-search-form";
 
 /**
  * data-dictionary/source-data: the rows of a table of the source database, as stored (DOMAIN.md:

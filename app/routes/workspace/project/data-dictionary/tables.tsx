@@ -5,7 +5,7 @@ import { DELETE_TABLE_PARAM, DeleteTableConfirmation } from "~/components/dictio
 import { useConfirmParam } from "~/components/forms/confirm-card";
 import { DictionaryTablesList } from "~/components/dictionary/dictionary-tables-list";
 import { Button, buttonVariants } from "~/components/ui/button";
-import { PageSizeSelect, Pagination, PastTheEnd } from "~/components/ui/pagination";
+import { Pagination, PastTheEnd } from "~/components/ui/pagination";
 import { SearchField } from "~/components/ui/search-field";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
@@ -20,7 +20,7 @@ import { SampleTableForm } from "~/components/dictionary/sample-table-form";
 import { PendingReviewNotice } from "~/components/dictionary/pending-review-notice";
 import { DataLossConfirmation } from "~/components/dictionary/data-loss-confirmation";
 import type { Route } from "./+types/tables";
-import { KeptFields } from "~/components/ui/list-search-form";
+import { KeptFields, PageSizeSelect } from "~/components/ui/list-search-form";
 
 /** The name filter, the page and the page size, in the URL; values it cannot read fall back to the defaults, as every list's do. */
 function readQuery(url: URL) {
