@@ -7,6 +7,7 @@ export default defineConfig({
     // Playwright specs live in tests/e2e and are run by Playwright, never by Vitest.
     include: ["app/**/*.test.{ts,tsx}", "services/**/*.test.ts", "contracts/**/*.test.ts", "scripts/**/*.test.ts"],
     globalSetup: ["tests/setup/postgres.ts"],
+    setupFiles: ["app/test/widgets-loaded.ts"],
     env: { LOG_LEVEL: "silent" },
     testTimeout: 20_000,
     hookTimeout: 60_000,

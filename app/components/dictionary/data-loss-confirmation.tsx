@@ -1,51 +1,16 @@
-import { Form, Link } from "react-router";
-import { CONFIRM_DATA_LOSS_PARAM } from "../../../contracts/values/dictionary";
-import { StatusButton, useIsPending } from "~/components/forms/status-button";
-import { Card } from "~/components/ui/card";
+import { lazyWidget } from "~/lib/lazy-widget";
 
 /** What a write of a workspace's dictionary would delete from its databases, and the form as it was posted. */
 export type DataLoss = { lines: string[]; resubmit: [string, string][] };
 
+// Shown only after a save that was refused: loaded on demand (decision 028).
+const DataLossCard = lazyWidget(() => import("./data-loss-card").then((m) => m.DataLossCard));
+
 /**
- * At the top of a dictionary page whose save was refused because it deletes data from the databases
- * (decision 017): the list of what would go, and "Apply and delete this data", which posts the same
- * form again with the confirmation. A form of its own with the posted fields, so it works without
- * JavaScript and whatever form the page holds. `actionData`: the page's; nothing shows unless it
- * carries a `dataLoss` (refusedWrite).
+ * The page's refusal of a dictionary save that deletes data from the databases (DataLossCard), at the
+ * top of the page. `actionData`: the page's; nothing shows unless it carries a `dataLoss` (refusedWrite).
  */
 export function DataLossConfirmation({ actionData, backUpHref }: { actionData: object | null | undefined; backUpHref: string }) {
-  const pending = useIsPending();
   const dataLoss = actionData && "dataLoss" in actionData ? (actionData.dataLoss as DataLoss | null) : null;
-  if (!dataLoss) return null;
-  return (
-    <Card tone="destructive" aria-labelledby="data-loss-heading">
-      <h2 id="data-loss-heading" className="text-base font-semibold">
-        This change deletes data from the databases
-      </h2>
-      <p className="mt-1 text-sm text-muted-foreground">Nothing has changed yet. Applying it deletes:</p>
-      <ul className="mt-2 list-disc pl-5 text-sm">
-        {dataLoss.lines.map((line) => (
-          <li key={line}>{line}</li>
-        ))}
-      </ul>
-      {/* A dictionary change takes no automatic backup (a load or a restore does): without one, nothing brings this data back. */}
-      <p className="mt-2 text-sm">
-        This cannot be undone: a change of the dictionary takes no backup. To keep a copy of this data,{" "}
-        <Link to={backUpHref} className="text-brand underline underline-offset-2">
-          back up the databases
-        </Link>{" "}
-        first, then apply.
-      </p>
-      <Form method="post" className="mt-4 flex flex-wrap items-center gap-3">
-        {dataLoss.resubmit.map(([name, value], index) => (
-          <input key={`${index}-${name}`} type="hidden" name={name} value={value} />
-        ))}
-        <input type="hidden" name={CONFIRM_DATA_LOSS_PARAM} value="true" />
-        <StatusButton type="submit" variant="destructive" pending={pending}>
-          Apply and delete this data
-        </StatusButton>
-        <p className="text-sm text-muted-foreground">Or change the form below and save again.</p>
-      </Form>
-    </Card>
-  );
+  return dataLoss ? <DataLossCard dataLoss={dataLoss} backUpHref={backUpHref} /> : null;
 }

@@ -3,16 +3,12 @@
  * 10, 25, 50 or 100 a page, chosen in a GET form of its own (outside the POST form of the widths),
  * which keeps the page's other parameters, and whose size the Previous and Next links keep.
  */
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ColumnWidthsResponse } from "../../../contracts/projects";
 import { DEFAULT_FLAT_FILE_PARAMETERS } from "../../../contracts/values/flat-files";
 import { pageSizeChoice, previousHref } from "~/test/page-size-form";
-import { widgetsLoaded } from "~/lib/lazy-widget";
 import { renderPage } from "~/test/render-page";
 import { FlatFileParametersForm } from "./flat-file-parameters-form";
-
-// The form is a widget loaded on demand: the server renders it once its module is loaded, as entry.server waits for it.
-beforeAll(() => widgetsLoaded());
 
 const load = "/migration/projects/p1/databases/flat-file/update-source";
 

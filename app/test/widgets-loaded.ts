@@ -1,0 +1,8 @@
+/**
+ * Every test file renders its widgets as the server does (decision 028): once their modules, imported as
+ * the test's modules were evaluated, are loaded. entry.server waits for the same before it renders.
+ */
+import { beforeAll } from "vitest";
+import { widgetsLoaded } from "~/lib/lazy-widget";
+
+beforeAll(() => widgetsLoaded());
