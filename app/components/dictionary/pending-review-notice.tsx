@@ -2,11 +2,10 @@ import { Link } from "react-router";
 import type { ReviewSummary } from "../../../contracts/dictionary";
 import { useCompanyHref } from "~/lib/company-href";
 import { count } from "~/lib/flash";
-import { formatTimestamp } from "./column-format";
 
 export type PendingReviewNoticeProps = {
-  /** The newest pending review (GET …/bulk-uploads answers them newest first). */
-  review: Pick<ReviewSummary, "fileName" | "createdAt" | "errorCount">;
+  /** The newest pending review (GET …/bulk-uploads answers them newest first), and when it was uploaded in words (the loader's formatTimestamp). */
+  review: Pick<ReviewSummary, "fileName" | "createdAt" | "errorCount"> & { uploaded: string };
   /** The review page of this dictionary, with the review in its search (the company is added here). */
   to: { path: string; search: Record<string, string> };
 };
@@ -26,7 +25,7 @@ export function PendingReviewNotice({ review, to }: PendingReviewNoticeProps) {
         </Link>
       </p>
       <p className="mt-0.5 text-amber-800">
-        {review.fileName}, uploaded <time dateTime={review.createdAt}>{formatTimestamp(review.createdAt)}</time>
+        {review.fileName}, uploaded <time dateTime={review.createdAt}>{review.uploaded}</time>
         {review.errorCount > 0 ? `, ${count(review.errorCount, "problem")} in the file` : ""}. Nothing changes until it is applied.
       </p>
     </div>

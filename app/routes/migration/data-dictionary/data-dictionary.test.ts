@@ -691,7 +691,7 @@ describe("bulk update: only add and change, and a pending review found again", (
     // Left without applying: the bulk update and data definition pages link back to it.
     const reviewId = uploaded.searchParams.get("review")!;
     const expected = {
-      review: { fileName: "partial.csv", createdAt: expect.any(String), errorCount: 0 },
+      review: { fileName: "partial.csv", createdAt: expect.any(String), errorCount: 0, uploaded: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/) },
       to: { path: `/migration/data-dictionary/edit/${id}/bulk-update/review/tables`, search: { review: reviewId } },
     };
     expect((await uploadPage()).pending).toEqual(expected);

@@ -1,4 +1,5 @@
 import { createContext, data, type MiddlewareFunction, type RouterContextProvider } from "react-router";
+import { formatTimestamp } from "~/components/projects/format";
 import type { Dictionary } from "../../../../contracts/dictionary";
 import { mayEnterArea } from "~/lib/access";
 import type { Caller } from "~/lib/api.server";
@@ -75,5 +76,5 @@ export async function pendingReviewLink(as: Caller, dictionaryId: string, mode: 
   if (!newest) return null;
   const { fileName, createdAt, errorCount } = newest;
   const path = dictionaryPathsOfRequest(as.request).review(mode, dictionaryId);
-  return { review: { fileName, createdAt, errorCount }, to: { path, search: { [REVIEW_PARAM]: newest.id } } };
+  return { review: { fileName, createdAt, errorCount, uploaded: formatTimestamp(createdAt) }, to: { path, search: { [REVIEW_PARAM]: newest.id } } };
 }

@@ -2,6 +2,7 @@
  * The workspace's own data dictionary as this folder's pages need it: loaded once per request for
  * every page below (its version and counts), and the guard of the pages that review an upload.
  */
+import { formatTimestamp } from "~/components/projects/format";
 import { createContext, data, type MiddlewareFunction, type RouterContextProvider } from "react-router";
 import type { ProjectDictionary } from "../../../../../contracts/dictionary";
 import { parseWithZod } from "@conform-to/zod/v4";
@@ -92,7 +93,7 @@ export async function pendingReviewLink(scope: Pick<ProjectScopeOf, "api" | "pat
 export function pendingReviewLinkOf(scope: Pick<ProjectScopeOf, "paths" | "project">, newest: Awaited<ReturnType<typeof newestPendingReview>>) {
   if (!newest) return null;
   const { fileName, createdAt, errorCount } = newest;
-  return { review: { fileName, createdAt, errorCount }, to: { path: scope.paths.dictionary.review(scope.project.id), search: { [REVIEW_PARAM]: newest.id } } };
+  return { review: { fileName, createdAt, errorCount, uploaded: formatTimestamp(createdAt) }, to: { path: scope.paths.dictionary.review(scope.project.id), search: { [REVIEW_PARAM]: newest.id } } };
 }
 
 /** Said in the form whose save deleted data; the list and the confirmation are at the top of the page. */
