@@ -70,7 +70,9 @@ for (const javaScriptEnabled of [true, false]) {
       // Only the lock's holder edits: lock, save version 2.
       await expect(page.getByText("Nobody is editing this script.")).toBeVisible();
       await page.getByRole("button", { name: "Lock for editing" }).click();
-      await expect(page.getByText(/You hold the lock since/)).toBeVisible();
+      const at = String.raw`\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC`;
+      await expect(page.getByText(new RegExp(`^You hold the lock since ${at}; it lapses at ${at} unless you save\\.$`))).toBeVisible();
+      await expect(page.getByText(new RegExp(`version \\d+, saved ${at}`))).toBeVisible();
       await fillSql(page, "insert into destination.customers\nselect * from source.customers\nwhere active;");
       await page.getByLabel("Comment").fill("Only active customers");
       await page.getByRole("button", { name: "Save new version" }).click();

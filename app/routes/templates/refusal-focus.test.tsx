@@ -24,7 +24,9 @@ describe("the script editor", () => {
     lockedAt: "2026-11-27T23:00:00.000Z",
     lockExpiresAt: "2026-11-28T00:00:00.000Z",
   });
-  const show = (actionData: unknown) => renderPage(page, page, ScriptEdit, { script, editable: true, me: "u2", admin: false }, actionData);
+  // As the loader says them.
+  const lockTimes = { since: "2026-11-27 23:00 UTC", lapses: "2026-11-28 00:00 UTC" };
+  const show = (actionData: unknown) => renderPage(page, page, ScriptEdit, { script, lockTimes, editable: true, me: "u2", admin: false }, actionData);
 
   it("focuses a refused Lock for editing", () => {
     const html = show({ errors: ["Ann holds the lock since 23:00 UTC."] });
@@ -34,7 +36,7 @@ describe("the script editor", () => {
   it("focuses a save refused because a newer version was saved meanwhile", () => {
     const stale = { from: 1, to: 2, lines: [] };
     const result = { status: "success", initialValue: { sql: "select 'mine';" } };
-    const html = renderPage(page, page, ScriptEdit, { script, editable: true, me: "u1", admin: false }, {
+    const html = renderPage(page, page, ScriptEdit, { script, lockTimes, editable: true, me: "u1", admin: false }, {
       errors: [],
       result,
       stale,

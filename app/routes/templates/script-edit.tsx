@@ -27,7 +27,9 @@ export async function loader({ context }: Route.LoaderArgs) {
   const [script, { template }, { shell, scriptAccess, lockReason }] = await Promise.all([scriptOf(context), templateOf(context), templateScope(context)]);
   // A job on the workspace does not stop the editor (templateScope): a run keeps the versions it started with.
   const editable = scriptAccess.canWrite && template.status !== "Archived";
-  return { script, editable, me: shell.user.id, admin: shell.admin, runUnderWay: lockReason === "ProjectRun" };
+  // The lock's times in words here: the page's code need not carry the formats for them.
+  const lockTimes = { since: formatTimestamp(script.lockedAt), lapses: formatTimestamp(script.lockExpiresAt) };
+  return { script, lockTimes, editable, me: shell.user.id, admin: shell.admin, runUnderWay: lockReason === "ProjectRun" };
 }
 
 /** What a version saved while the workspace's run is under way changes: the next run, not that one. */
@@ -111,13 +113,15 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function ScriptEdit({ loaderData, actionData }: Route.ComponentProps) {
-  const { script, editable, me, admin, runUnderWay } = loaderData;
+  const { script, lockTimes, editable, me, admin, runUnderWay } = loaderData;
   const result = actionData as ActionData | undefined;
   const holding = script.lockState === "Locked" && script.lockedBy === me;
   return (
     <div className="flex flex-col gap-4">
       {result?.errors.length ? <RefusalAlert refusal={result.errors}>{result.errors.join(" ")}</RefusalAlert> : null}
-      {editable ? <LockPanel script={script} holding={holding} admin={admin} result={result?.form === "force-unlock" ? result.result : undefined} /> : null}
+      {editable ? (
+        <LockPanel script={script} lockTimes={lockTimes} holding={holding} admin={admin} result={result?.form === "force-unlock" ? result.result : undefined} />
+      ) : null}
       {editable && (holding || result?.lockLost) ? (
         <Editor script={script} holding={holding} runUnderWay={runUnderWay} result={result?.form === "save" ? result : undefined} />
       ) : (
@@ -133,7 +137,19 @@ export default function ScriptEdit({ loaderData, actionData }: Route.ComponentPr
   );
 }
 
-function LockPanel({ script, holding, admin, result }: { script: Script; holding: boolean; admin: boolean; result: FormResult | undefined }) {
+function LockPanel({
+  script,
+  lockTimes,
+  holding,
+  admin,
+  result,
+}: {
+  script: Script;
+  lockTimes: { since: string; lapses: string };
+  holding: boolean;
+  admin: boolean;
+  result: FormResult | undefined;
+}) {
   const lockPending = useIntentPending("lock");
   const lockedByOther = script.lockState === "Locked" && !holding;
   const [form, fields] = useServerForm({ id: "force-unlock", lastResult: result, required: ["reason"] });
@@ -143,13 +159,13 @@ function LockPanel({ script, holding, admin, result }: { script: Script; holding
         <p className="text-sm">
           {holding ? (
             <>
-              You hold the lock since <time dateTime={script.lockedAt ?? undefined}>{formatTimestamp(script.lockedAt!)}</time>; it lapses at{" "}
-              <time dateTime={script.lockExpiresAt ?? undefined}>{formatTimestamp(script.lockExpiresAt!)}</time> unless you save.
+              You hold the lock since <time dateTime={script.lockedAt ?? undefined}>{lockTimes.since}</time>; it lapses at{" "}
+              <time dateTime={script.lockExpiresAt ?? undefined}>{lockTimes.lapses}</time> unless you save.
             </>
           ) : lockedByOther ? (
             <>
-              Locked by {script.lockedByName ?? "someone else"} since <time dateTime={script.lockedAt ?? undefined}>{formatTimestamp(script.lockedAt!)}</time>:
-              only they can save it.
+              Locked by {script.lockedByName ?? "someone else"} since <time dateTime={script.lockedAt ?? undefined}>{lockTimes.since}</time>: only they can save
+              it.
             </>
           ) : (
             "Nobody is editing this script."

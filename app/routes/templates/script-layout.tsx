@@ -11,7 +11,8 @@ export const middleware: Route.MiddlewareFunction[] = [loadScript];
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { sql: _sql, ...script } = await scriptOf(context);
-  return { script };
+  // When it was saved in words here: the page's code need not carry the formats for it.
+  return { script, saved: formatTimestamp(script.updatedAt) };
 }
 
 // A refused save or lock (409) reloads the script: the header says its version and lock as they are now.
@@ -22,7 +23,7 @@ export const handle = {
 };
 
 export default function ScriptLayout({ loaderData }: Route.ComponentProps) {
-  const { script } = loaderData;
+  const { script, saved } = loaderData;
   const href = useCompanyHref();
   const paths = useTemplatePaths();
   const viewing = /\/script\/view\//.test(useLocation().pathname);
@@ -33,8 +34,7 @@ export default function ScriptLayout({ loaderData }: Route.ComponentProps) {
           Script {script.name}
         </h2>
         <p className="mt-1 text-sm text-muted-foreground">
-          Level {script.levelName}, script {script.order} · version {script.version}, saved{" "}
-          <time dateTime={script.updatedAt}>{formatTimestamp(script.updatedAt)}</time>
+          Level {script.levelName}, script {script.order} · version {script.version}, saved <time dateTime={script.updatedAt}>{saved}</time>
           {script.updatedByName ? ` by ${script.updatedByName}` : null} ·{" "}
           {script.lockState === "Locked"
             ? `locked by ${script.lockedByName ?? "someone"}`
