@@ -22,7 +22,7 @@ import { defineConfig } from "vite";
  * page is interactive (heaviest the load page, 132.2 KiB). The dynamic import brings Vite's preload
  * helper, a chunk of its own (0.6 KiB) on every workspace page: in the shell it took 3 more pages
  * under the bar but added 0.5 KiB to every other page. Widgets shown only after a user's action are
- * loaded on demand (lazyWidget, decision 028), each a chunk of its own that the page does not wait for:
+ * loaded on demand (lazyWidget, decision 029), each a chunk of its own that the page does not wait for:
  * the load page's file preview and its "Change how files are read" form took it to 127.9 KiB (heaviest
  * then the project dictionary's tables and the wizard's dictionary step, 132.0), the confirmation card
  * and the dictionary's data-loss card 65 pages over to 62 (the assigned templates' page −3.7 KiB). On a
@@ -42,7 +42,7 @@ const SHELL = [
 ];
 
 // The form helpers and the field components every form uses: one chunk, as they were before a widget's
-// chunk (the confirmation card, decision 028) importing both made Rollup split them, at 0.26 KiB on 70 pages.
+// chunk (the confirmation card, decision 029) importing both made Rollup split them, at 0.26 KiB on 70 pages.
 const FORMS = /\/app\/(lib\/forms\.ts|components\/forms\/fields\.tsx)$/;
 
 const STATUS_BUTTON = /\/app\/components\/(forms\/status-button\.tsx|projects\/use-intent-pending\.ts)$/;

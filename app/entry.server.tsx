@@ -36,7 +36,7 @@ export default async function handleRequest(
   const nonce = newNonce();
   const branding = (routerContext.staticHandlerContext.loaderData?.root as { branding?: Branding } | undefined)?.branding;
   applySecurityHeaders(responseHeaders, request, documentPolicy(nonce, { imageSources: [logoSource(branding?.logoUrl)] }));
-  // Widgets loaded on demand in the browser are rendered in the page here, with it (decision 028).
+  // Widgets loaded on demand in the browser are rendered in the page here, with it (decision 029).
   await widgetsLoaded();
   return new Promise((resolve, reject) => {
     let shellRendered = false;

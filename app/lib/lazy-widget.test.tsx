@@ -1,5 +1,5 @@
 /**
- * A widget loaded on demand (decision 028) is in the page's HTML as the server sends it: entry.server
+ * A widget loaded on demand (decision 029) is in the page's HTML as the server sends it: entry.server
  * streams from the shell on, and a widget sent after the shell is hidden until an inline script moves it
  * in, which a browser without JavaScript never runs.
  */

@@ -1,5 +1,5 @@
 /**
- * Every test file renders its widgets as the server does (decision 028): once their modules, imported as
+ * Every test file renders its widgets as the server does (decision 029): once their modules, imported as
  * the test's modules were evaluated, are loaded. entry.server waits for the same before it renders.
  */
 import { beforeAll } from "vitest";

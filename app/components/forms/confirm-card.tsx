@@ -3,7 +3,7 @@ import { lazyWidget } from "~/lib/lazy-widget";
 
 /**
  * The confirmation of a destructive action (confirm-card-body.tsx), shown once a link that adds its
- * search param is followed: loaded on demand, rendered by the server like the rest (decision 028).
+ * search param is followed: loaded on demand, rendered by the server like the rest (decision 029).
  */
 export const ConfirmCard = lazyWidget(() => import("./confirm-card-body").then((m) => m.ConfirmCard));
 

@@ -40,7 +40,7 @@ function keysOf(main: HTMLElement | null): string[] {
  */
 let pageShown = false;
 
-/** Whether the page's first render is on the screen and hydrated (a widget mounted later is shown by a navigation: decision 028). */
+/** Whether the page's first render is on the screen and hydrated (a widget mounted later is shown by a navigation: decision 029). */
 export function isHydrated(): boolean {
   return pageShown;
 }

@@ -6,7 +6,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~
  * One file of a preview: where it goes, how it was read, its columns against the table's, and its
  * first rows exactly as read (text as written: leading zeros show), each that the load would reject
  * with why, before a "Load nothing" finds it and leaves every table as it was. Shown once a file is
- * chosen and previewed: the load page loads it on demand (decision 028).
+ * chosen and previewed: the load page loads it on demand (decision 029).
  */
 export function FilePreview({ file }: { file: PreviewFile }) {
   const titleId = `preview-${file.name.replace(/\W+/g, "-")}`;

@@ -13,7 +13,7 @@ import { getFormProps, useServerForm } from "~/lib/forms";
 
 /**
  * The form inside the load page's "Change how files are read" (FlatFileParametersForm): a widget of its
- * own chunk, loaded once the page is shown (decision 028), the parameters and, once Fixed Length is saved,
+ * own chunk, loaded once the page is shown (decision 029), the parameters and, once Fixed Length is saved,
  * a page of the tables' widths.
  */
 export function FlatFileParametersEditor({

@@ -78,7 +78,7 @@ function goneUpload(err: unknown): { gone: true } {
  */
 const PREVIEW_INTENT = "preview";
 
-// Shown once a file is chosen and previewed (decision 028).
+// Shown once a file is chosen and previewed (decision 029).
 const FilePreview = lazyWidget(() => import("~/components/loads/file-preview").then((m) => m.FilePreview));
 
 export async function action({ request, context }: Route.ActionArgs) {
