@@ -27,6 +27,13 @@ function keysOf(main: HTMLElement | null): string[] {
   });
 }
 
+let pageShown = false;
+
+/** Whether the page's first render is on the screen and hydrated (a widget mounted later is shown by a navigation: decision 029). */
+export function isHydrated(): boolean {
+  return pageShown;
+}
+
 /**
  * Where focus goes after a navigation inside the app, with JavaScript (docs/decisions/027): a page
  * load starts a screen reader at the new page's top, and React Router changes the page without one,
@@ -38,13 +45,6 @@ function keysOf(main: HTMLElement | null): string[] {
  * bar (the h1 above it names the same project). A change of the query alone (a page of a list, a sort,
  * a filter) leaves focus on the control that made it, unless that control went with the old page.
  */
-let pageShown = false;
-
-/** Whether the page's first render is on the screen and hydrated (a widget mounted later is shown by a navigation: decision 029). */
-export function isHydrated(): boolean {
-  return pageShown;
-}
-
 export function useFocusOnNavigation() {
   const location = useLocation();
   const navigation = useNavigation();

@@ -270,7 +270,7 @@ async function writeColumns(trx: Kysely<Database>, tableId: string, columns: rea
   if (gone.length > 0) await trx.deleteFrom("dictionary_columns").where("id", "in", gone).execute();
   // Renamed columns first take a name no column has (their id): a swap of two names, or a name another
   // renamed column leaves, would otherwise meet the unique name for a moment.
-  const renamed = [...matched].filter(([column, row]) => nameKey(column.name) !== row.name_key).map(([, row]) => row);
+  const renamed = new Set([...matched].filter(([column, row]) => nameKey(column.name) !== row.name_key).map(([, row]) => row));
   for (const row of renamed)
     await trx
       .updateTable("dictionary_columns")
@@ -283,8 +283,7 @@ async function writeColumns(trx: Kysely<Database>, tableId: string, columns: rea
     const current = matched.get(column);
     if (!current) added.push({ id: randomUUID(), table_id: tableId, ...values });
     // Only what differs is written: a bulk update mostly repeats what is there.
-    else if (renamed.includes(current) || differs(current, values))
-      await trx.updateTable("dictionary_columns").set(values).where("id", "=", current.id).execute();
+    else if (renamed.has(current) || differs(current, values)) await trx.updateTable("dictionary_columns").set(values).where("id", "=", current.id).execute();
   }
   await insertRows(trx, added);
 }
