@@ -89,6 +89,14 @@ for (const javaScriptEnabled of [true, false]) {
 
       // A delivery of members, previewed, then loaded from the preview; the history lists it.
       await page.getByRole("link", { name: "Load a flat file" }).first().click();
+      // How the files are read: the form opens on demand (its own chunk with JavaScript), saves, and the page says what is
+      // saved; the deliveries below are read with it (a comma-separated one would be refused as a single column).
+      await expect(page.getByRole("definition").filter({ hasText: /^semicolon$/ })).toHaveCount(0);
+      await page.getByText("Change how files are read").click();
+      await page.getByLabel("Delimiter").selectOption({ label: "semicolon" });
+      await page.getByRole("button", { name: "Save", exact: true }).click();
+      await expect(page.getByText("Flat-file parameters saved.")).toBeVisible();
+      await expect(page.getByRole("definition").filter({ hasText: /^semicolon$/ })).toHaveCount(1);
       // A delivery with a bad row: the preview says which row the load would reject, and why, before anything is loaded.
       await page
         .getByLabel("File", { exact: true })
@@ -100,7 +108,7 @@ for (const javaScriptEnabled of [true, false]) {
       );
       await page.getByRole("link", { name: "Choose another file" }).click();
       // The delivery has a column the dictionary lacks: the preview says so, and adds it (and to the databases) before loading.
-      const delivery = "MemberId,Nickname\r\n1,007\r\n2,Bo\r\n";
+      const delivery = "MemberId;Nickname\r\n1;007\r\n2;Bo\r\n";
       await page.getByLabel("File", { exact: true }).setInputFiles({ name: "Members.csv", mimeType: "text/csv", buffer: Buffer.from(delivery) });
       await page.getByRole("button", { name: "Preview" }).click();
       await expect(page.getByRole("table", { name: "First rows of Members.csv" }).getByRole("row")).toHaveCount(3);
@@ -139,7 +147,7 @@ for (const javaScriptEnabled of [true, false]) {
       await page.getByRole("link", { name: "Load a flat file" }).first().click();
       await page
         .getByLabel("File", { exact: true })
-        .setInputFiles({ name: "Members.csv", mimeType: "text/csv", buffer: Buffer.from("MemberId,Nickname\r\n1,008\r\n3,Cy\r\n") });
+        .setInputFiles({ name: "Members.csv", mimeType: "text/csv", buffer: Buffer.from("MemberId;Nickname\r\n1;008\r\n3;Cy\r\n") });
       await page.getByRole("button", { name: "Load" }).click();
       await expect(page.getByText("2 of 2 rows loaded.")).toBeVisible({ timeout: 30_000 });
       await page.getByRole("navigation", { name: "Configuration" }).getByRole("link", { name: "Databases" }).click();
