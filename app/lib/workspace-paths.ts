@@ -112,5 +112,5 @@ export function useWorkspacePaths(): WorkspacePaths {
   return workspacePathsOf(useLocation().pathname);
 }
 
-/** The search parameter holding the bulk-upload review shown on the review pages. */
+/** The search parameter holding the bulk-upload review shown on the review pages (the workspaces' dictionaries and the master dictionaries). */
 export const REVIEW_PARAM = "review";

@@ -10,6 +10,8 @@ import {
   type updateTableSchema,
 } from "../../../contracts/dictionary";
 import { MAX_UPLOAD_MB } from "~/components/dictionary/schemas.server";
+import { formatTimestamp } from "~/components/projects/format";
+import { REVIEW_PARAM } from "~/lib/workspace-paths";
 import { serviceFailure, submitUpload, UPLOAD_FORM_MAX_BYTES } from "../forms.server";
 import { PAGING_KEYS } from "../list-search";
 import { readPage } from "../list-search.server";
@@ -101,4 +103,14 @@ export async function newestPendingReview(endpoints: Pick<ReturnType<typeof dict
     if (failure && failure.status < 500) return null;
     throw err;
   }
+}
+
+/**
+ * The notice of `newest` (from newestPendingReview) for PendingReviewNotice: the upload, its time in
+ * words (the page does not load the formats), and the link to its review page at `reviewPath`.
+ */
+export function pendingReviewLinkTo(newest: Awaited<ReturnType<typeof newestPendingReview>>, reviewPath: string) {
+  if (!newest) return null;
+  const { fileName, createdAt, errorCount } = newest;
+  return { review: { fileName, createdAt, errorCount, uploaded: formatTimestamp(createdAt) }, to: { path: reviewPath, search: { [REVIEW_PARAM]: newest.id } } };
 }

@@ -1,13 +1,12 @@
 import { createContext, data, type MiddlewareFunction, type RouterContextProvider } from "react-router";
-import { formatTimestamp } from "~/components/projects/format";
 import type { Dictionary } from "../../../../contracts/dictionary";
 import { mayEnterArea } from "~/lib/access";
 import type { Caller } from "~/lib/api.server";
 import { accessSettings, afterGuard, beside, callerOf, requireWrite, shellOf, type Shell } from "~/lib/guards.server";
 import { getDictionary, getTable, pendingReviews } from "~/lib/api/dictionaries.server";
 import { serviceFailure } from "~/lib/forms.server";
-import { newestPendingReview } from "~/lib/api/dictionary-tables.server";
-import { dictionaryAreaOf, dictionaryPathsOf, REVIEW_PARAM, type MasterDictionaryPaths } from "./paths";
+import { newestPendingReview, pendingReviewLinkTo } from "~/lib/api/dictionary-tables.server";
+import { dictionaryAreaOf, dictionaryPathsOf, type MasterDictionaryPaths } from "./paths";
 
 /** On the server: the master dictionary paths of the area the request is in (see paths.ts). */
 export const dictionaryPathsOfRequest = (request: Request): MasterDictionaryPaths => dictionaryPathsOf(new URL(request.url).pathname);
@@ -73,8 +72,5 @@ export async function tableOf(as: Caller, dictionaryId: string, tableId: string)
  */
 export async function pendingReviewLink(as: Caller, dictionaryId: string, mode: "create" | "edit") {
   const newest = await newestPendingReview({ pendingReviews: () => pendingReviews(as, dictionaryId) });
-  if (!newest) return null;
-  const { fileName, createdAt, errorCount } = newest;
-  const path = dictionaryPathsOfRequest(as.request).review(mode, dictionaryId);
-  return { review: { fileName, createdAt, errorCount, uploaded: formatTimestamp(createdAt) }, to: { path, search: { [REVIEW_PARAM]: newest.id } } };
+  return pendingReviewLinkTo(newest, dictionaryPathsOfRequest(as.request).review(mode, dictionaryId));
 }

@@ -57,5 +57,3 @@ export function dictionaryModeOf(pathname: string): DictionaryMode {
   return mode === "create" || mode === "edit" ? mode : "view";
 }
 
-/** The search parameter holding the bulk-upload review shown on the review page. */
-export const REVIEW_PARAM = "review";

@@ -8,7 +8,8 @@ import { invalid, parseForm, refusedByService } from "~/lib/forms.server";
 import { callerOf } from "~/lib/guards.server";
 import { applyReview, discardReview, getReview, loadReview } from "~/lib/api/dictionaries.server";
 import { dictionaryOf, dictionaryPathsOfRequest, requireMasterDataWrite } from "./dictionary.server";
-import { dictionaryModeOf, REVIEW_PARAM } from "./paths";
+import { REVIEW_PARAM } from "~/lib/workspace-paths";
+import { dictionaryModeOf } from "./paths";
 import type { Route } from "./+types/review";
 
 /**

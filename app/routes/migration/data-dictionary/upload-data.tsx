@@ -9,7 +9,8 @@ import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { uploadDictionaryFile } from "~/lib/api/dictionaries.server";
 import { dictionaryOf, dictionaryPathsOfRequest, pendingReviewLink, requireMasterDataWrite } from "./dictionary.server";
-import { dictionaryModeOf, REVIEW_PARAM, useDictionaryPaths } from "./paths";
+import { REVIEW_PARAM } from "~/lib/workspace-paths";
+import { dictionaryModeOf, useDictionaryPaths } from "./paths";
 import type { Route } from "./+types/upload-data";
 
 /**

@@ -2,7 +2,6 @@
  * The workspace's own data dictionary as this folder's pages need it: loaded once per request for
  * every page below (its version and counts), and the guard of the pages that review an upload.
  */
-import { formatTimestamp } from "~/components/projects/format";
 import { createContext, data, type MiddlewareFunction, type RouterContextProvider } from "react-router";
 import type { ProjectDictionary } from "../../../../../contracts/dictionary";
 import { parseWithZod } from "@conform-to/zod/v4";
@@ -11,11 +10,10 @@ import { CONFIRM_DATA_LOSS_PARAM, DATA_LOSS_CODE, createTableSchema } from "../.
 import type { DataLoss } from "~/components/dictionary/data-loss-confirmation";
 import { dictionaryMessages } from "~/components/dictionary/messages";
 import { deleteTableSchema, parseTableEditor } from "~/components/dictionary/schemas.server";
-import { newestPendingReview } from "~/lib/api/dictionary-tables.server";
+import { newestPendingReview, pendingReviewLinkTo } from "~/lib/api/dictionary-tables.server";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { invalid, refusedByService, serviceFailure, submitUpload } from "~/lib/forms.server";
 import { companyHref } from "~/lib/company-href";
-import { REVIEW_PARAM } from "~/lib/workspace-paths";
 import { afterGuard } from "~/lib/guards.server";
 import { projectCalls, projectScope, requireWorkspace, type ProjectScopeOf } from "../../workspace.server";
 
@@ -84,16 +82,9 @@ export async function deleteTableFrom(formData: FormData, dictionary: Dictionary
   return redirectWithFlash(to, dictionaryMessages.tableDeleted(name));
 }
 
-/** The newest upload of the workspace's dictionary waiting for review, linked from its pages; null when none. */
-export async function pendingReviewLink(scope: Pick<ProjectScopeOf, "api" | "paths" | "project">) {
-  return pendingReviewLinkOf(scope, await newestPendingReview(scope.api.dictionary));
-}
-
-/** The link of `newest` (from newestPendingReview, which a loader may have started beside the guard). */
+/** The link of `newest` (from newestPendingReview, which a loader may have started beside the guard) to the workspace's review page. */
 export function pendingReviewLinkOf(scope: Pick<ProjectScopeOf, "paths" | "project">, newest: Awaited<ReturnType<typeof newestPendingReview>>) {
-  if (!newest) return null;
-  const { fileName, createdAt, errorCount } = newest;
-  return { review: { fileName, createdAt, errorCount, uploaded: formatTimestamp(createdAt) }, to: { path: scope.paths.dictionary.review(scope.project.id), search: { [REVIEW_PARAM]: newest.id } } };
+  return pendingReviewLinkTo(newest, scope.paths.dictionary.review(scope.project.id));
 }
 
 /** Said in the form whose save deleted data; the list and the confirmation are at the top of the page. */
