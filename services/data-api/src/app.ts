@@ -34,7 +34,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   });
   app.use(requestLog(deps.logger));
   // A project database's server (or the PostgreSQL control plane) not answering, as while the embedded
-  // one is started again, is a 503 to try again in a moment, not a 500.
+  // one is started again, or every connection to it staying in use, is a 503 to try again in a moment, not a 500.
   installErrorHandlers(app, deps.logger, serverNotAnswering);
   // Before anything reads a body: 1 MB of JSON by default, more for the routes that need it.
   app.use(requestBodyLimits());

@@ -7,9 +7,19 @@
  * many busy projects together exceed the server's max_connections (the embedded server's is 100:
  * some twenty-five projects' pools), and the next project's page or job would fail with "remaining
  * connection slots are reserved". Here, when the budget is spent, an idle connection of another
- * database is closed to make room, and when none is idle the caller waits for one to be released.
+ * database is closed to make room, and when none is idle the caller waits for one to be released,
+ * for a while: work that holds a connection while it asks for a second (a backup's two snapshots)
+ * could otherwise wait for ever on others doing the same, and a request that hangs says nothing.
  */
 import pg from "pg";
+
+/** The budget stayed spent for as long as work may wait (ServerConnections' waitMs): answered as a 503 to try again. */
+export class ConnectionsBusyError extends Error {
+  constructor() {
+    super("Every connection to the databases' server is in use. Try again in a moment.");
+    this.name = "ConnectionsBusyError";
+  }
+}
 
 export type ServerConnections = {
   /** A connection to `url`'s database as its login; `key` names that (database, login). Released by `release`. */
@@ -29,6 +39,8 @@ export function createServerConnections(options: {
   perKey: number;
   /** How long an unused connection stays open. */
   idleMs: number;
+  /** How long work waits for a connection when the budget is spent, before ConnectionsBusyError. */
+  waitMs: number;
 }): ServerConnections {
   let budget: Promise<number> | undefined;
   let open = 0;
@@ -84,6 +96,7 @@ export function createServerConnections(options: {
       });
     }
     const limit = await budget;
+    const deadline = Date.now() + options.waitMs;
     for (;;) {
       // The most recently used idle connection of this key: the one most likely still warm.
       const mine = idle.findLastIndex((entry) => entry.key === key);
@@ -113,7 +126,15 @@ export function createServerConnections(options: {
           return client;
         }
       }
-      await new Promise<void>((resolve) => waiting.push(resolve));
+      const left = deadline - Date.now();
+      if (left <= 0) throw new ConnectionsBusyError();
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        waiting.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
     }
   }
 

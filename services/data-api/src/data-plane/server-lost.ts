@@ -3,6 +3,7 @@
  * killed, restarting): said to its user as that, not as pg's or PostgreSQL's words for it
  * ("Connection terminated unexpectedly", "terminating connection due to unexpected postmaster exit").
  */
+import { ConnectionsBusyError } from "./server-connections.ts";
 
 export const SERVER_LOST_MESSAGE = "The project databases' server stopped while the job ran.";
 
@@ -32,7 +33,11 @@ export function failureMessage(err: unknown): string {
   return err instanceof Error && err.message ? err.message : String(err);
 }
 
-/** SERVER_NOT_ANSWERING_MESSAGE when `err` is a lost server (the request's answer is then a 503), else null. */
+/**
+ * What a request answers with a 503 when `err` says to try again in a moment: SERVER_NOT_ANSWERING_MESSAGE
+ * for a lost server, the busy budget's own words when every connection stayed in use; else null.
+ */
 export function serverNotAnswering(err: unknown): string | null {
+  if (err instanceof ConnectionsBusyError) return err.message;
   return isServerLost(err) ? SERVER_NOT_ANSWERING_MESSAGE : null;
 }

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Project } from "../../../../contracts/projects.ts";
 import { DEMO_COMPANIES } from "../../../../scripts/demo-data.ts";
-import { TEST_POSTGRES_ADMIN_URL } from "../../../shared/testing/databases.ts";
-import { USERS, createTestApi, type TestApi } from "../testing/harness.ts";
+import { TEST_POSTGRES_ADMIN_URL, TEST_PROJECT_DATABASES_ADMIN_URL } from "../../../shared/testing/databases.ts";
+import { TEST_DATABASE_SERVER, TEST_DATA_PLANE_SECRET, USERS, createTestApi, type TestApi } from "../testing/harness.ts";
 import { addProjectTable, column, createProjectDatabases, makeApplication, makeProject } from "../testing/project-fixtures.ts";
-import type { DataPlane } from "./servers.ts";
+import { ConnectionsBusyError } from "./server-connections.ts";
+import { createDataPlane, type DataPlane } from "./servers.ts";
 import { SERVER_NOT_ANSWERING_MESSAGE } from "./server-lost.ts";
 
 const [, , birch] = DEMO_COMPANIES;
@@ -44,6 +45,31 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("a request while the project databases
     expect(res.status).toBe(503);
     const body = (await res.json()) as { errors: string[] };
     expect(body.errors).toEqual([SERVER_NOT_ANSWERING_MESSAGE]);
+  });
+
+  it("answers 503 and says every connection is in use when the server's budget stays spent, rather than hanging", async () => {
+    // A budget of one connection, held by other work for longer than a request waits.
+    const busy = createDataPlane([{ id: TEST_DATABASE_SERVER, adminUrl: TEST_PROJECT_DATABASES_ADMIN_URL! }], {
+      secret: TEST_DATA_PLANE_SECRET,
+      connectionsPerServer: 1,
+      connectionWaitMs: 200,
+    });
+    let release!: () => void;
+    const held = busy.withAdmin(TEST_DATABASE_SERVER, null, () => new Promise<void>((resolve) => (release = resolve)));
+    try {
+      await expect.poll(() => release).toBeDefined();
+      const res = await rows(api.appWith({ dataPlane: busy }));
+      expect(res.status).toBe(503);
+      expect(((await res.json()) as { errors: string[] }).errors).toEqual([new ConnectionsBusyError().message]);
+      // Once the other work is done, the same request gets its rows.
+      release();
+      await held;
+      expect((await rows(api.appWith({ dataPlane: busy }))).status).toBe(200);
+    } finally {
+      release?.();
+      await held;
+      await busy.closePools();
+    }
   });
 
   it("still answers 500 for a failure that is not the server going away", async () => {

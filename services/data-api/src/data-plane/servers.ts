@@ -59,6 +59,8 @@ export function serversFromUrls(list: string): ProjectDatabaseServer[] {
 
 const CONNECTIONS_PER_DATABASE = 4;
 const IDLE_MS = 30_000;
+/** A page's read waits no longer than this for a connection when the server's budget is spent (then a 503). */
+const WAIT_MS = 30_000;
 
 /** Half of the connections the server takes from ordinary logins. */
 async function halfOfServer(adminUrl: string): Promise<number> {
@@ -81,6 +83,8 @@ export function createDataPlane(
     secret: string;
     /** The most connections open at once to each server (tests); half of the server's max_connections by default. */
     connectionsPerServer?: number;
+    /** How long work waits for a connection when the budget is spent (tests); 30 s by default. */
+    connectionWaitMs?: number;
   },
 ): DataPlane {
   if (servers.length === 0) throw new Error("no server for project databases");
@@ -91,6 +95,7 @@ export function createDataPlane(
         budget: options.connectionsPerServer ?? (() => halfOfServer(s.adminUrl)),
         perKey: CONNECTIONS_PER_DATABASE,
         idleMs: IDLE_MS,
+        waitMs: options.connectionWaitMs ?? WAIT_MS,
       }),
     ]),
   );
