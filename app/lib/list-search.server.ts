@@ -1,5 +1,6 @@
+import { CLEAR_SEARCH, DEFAULT_PAGE_SIZE } from "../../contracts/values/common";
 import { pageQuerySchema } from "../../contracts/common";
-import { CLEAR_SEARCH, DEFAULT_PAGE_SIZE, PAGING_KEYS, PEOPLE_PAGING_KEYS, type ListPaging, type PagingKeys, type PeopleSearch } from "./list-search";
+import { PAGING_KEYS, PEOPLE_PAGING_KEYS, type ListPaging, type PagingKeys, type PeopleSearch } from "./list-search";
 
 /**
  * A list's sort, page and page size as its loader reads them from the URL. A value the contract

@@ -6,10 +6,6 @@ import { DEFAULT_PAGE_SIZE } from "../../contracts/values/common";
  * search form and pagination use what is here.
  */
 
-// The default page size and the search form's "Clear search" are in the shell's values (every list page's search form
-// reads them, and not always the rest of this module).
-export { CLEAR_SEARCH, DEFAULT_PAGE_SIZE } from "../../contracts/values/common";
-
 export type ListPaging<Sort extends string> = { sort: Sort; page: number; pageSize: number };
 
 /** The URL parameters of a list's page and page size. */

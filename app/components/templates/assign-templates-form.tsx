@@ -1,3 +1,4 @@
+import { DEFAULT_PAGE_SIZE } from "../../../contracts/values/common";
 import { useState } from "react";
 import { Link, useLocation } from "react-router";
 import type { TemplateSummary } from "../../../contracts/templates";
@@ -6,7 +7,7 @@ import { useIntentPending } from "~/components/projects/use-intent-pending";
 import { RefusalAlert } from "~/components/forms/refusal-alert";
 import { PastTheEnd } from "~/components/ui/pagination";
 import { useCompanyHref } from "~/lib/company-href";
-import { DEFAULT_PAGE_SIZE, type ListPaging } from "~/lib/list-search";
+import type { ListPaging } from "~/lib/list-search";
 import { namedTicks, TickedTemplates, TicksForm, TicksPostButton } from "./ticked-templates";
 
 /**

@@ -1,6 +1,5 @@
-import { isRealDay, PAGE_SIZES } from "../../../contracts/values/common";
+import { DEFAULT_PAGE_SIZE, isRealDay, PAGE_SIZES } from "../../../contracts/values/common";
 import { AUDIT_ACTIONS, type AuditAction } from "../../../contracts/values/sql-access";
-import { DEFAULT_PAGE_SIZE } from "~/lib/list-search";
 
 export type AuditFilters = {
   companyId?: string;

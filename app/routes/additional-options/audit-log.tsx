@@ -1,3 +1,4 @@
+import { DEFAULT_PAGE_SIZE } from "../../../contracts/values/common";
 import { Form, Link } from "react-router";
 import { AUDIT_ACTION_LABELS, AUDIT_ACTIONS, auditWriteLabel } from "../../../contracts/values/sql-access";
 import { control } from "~/components/forms/fields";
@@ -12,7 +13,6 @@ import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { workspacePaths } from "~/lib/workspace-paths";
 import { workspaceOfProductType } from "../../../contracts/workspaces";
 import { afterGuard, callerOf, shellOf } from "~/lib/guards.server";
-import { DEFAULT_PAGE_SIZE } from "~/lib/list-search";
 import { auditFilters } from "./audit-filters";
 import type { Route } from "./+types/audit-log";
 import { KeptFields, PageSizeSelect } from "~/components/ui/list-search-form";

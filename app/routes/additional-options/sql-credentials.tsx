@@ -1,3 +1,4 @@
+import { DEFAULT_PAGE_SIZE } from "../../../contracts/values/common";
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link } from "react-router";
@@ -33,7 +34,7 @@ import { redirectWithFlash } from "~/lib/flash.server";
 import { getFormProps, refusalMessages, useServerForm } from "~/lib/forms";
 import { actedOnIdSchema, invalid, readFormData, refusalOf, refusedByService, unknownIntent } from "~/lib/forms.server";
 import { callerOf, forSelectedCompany, shellOf } from "~/lib/guards.server";
-import { DEFAULT_PAGE_SIZE, peopleSearchParams, type PeopleSearch } from "~/lib/list-search";
+import { peopleSearchParams, type PeopleSearch } from "~/lib/list-search";
 import { readPaging, readPeopleSearch } from "~/lib/list-search.server";
 import type { Route } from "./+types/sql-credentials";
 

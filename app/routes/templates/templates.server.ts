@@ -1,3 +1,4 @@
+import { CLEAR_SEARCH } from "../../../contracts/values/common";
 import { createContext, data, redirect, type MiddlewareFunction, type RouterContextProvider } from "react-router";
 import { assignTemplatesSchema, MAX_TEMPLATES_ASSIGNED_AT_ONCE, type Script, type Template } from "../../../contracts/templates";
 import { WORKSPACES } from "../../../contracts/workspaces";
@@ -6,7 +7,7 @@ import type { AssignableSearch } from "~/components/templates/assign-templates-f
 import { masterTemplateApi, templateApi, workspaceTemplatesApi, type TemplateApi } from "~/lib/api/templates.server";
 import { accessSettings, afterGuard, beside, callerOf, requireUnlocked, requireWrite, shellOf, type Shell } from "~/lib/guards.server";
 import { readFormData, serviceFailure, unknownIntent } from "~/lib/forms.server";
-import { CLEAR_SEARCH, PAGING_KEYS, type ListPaging } from "~/lib/list-search";
+import { PAGING_KEYS, type ListPaging } from "~/lib/list-search";
 import { clearedSearchHref, readContains, readPaging } from "~/lib/list-search.server";
 import { projectScope } from "../workspace/workspace.server";
 import { templateOwnerOf, templatePathsOf, type TemplateOwner, type TemplatePaths } from "./paths";

@@ -1,3 +1,4 @@
+import { DEFAULT_PAGE_SIZE } from "../../../../contracts/values/common";
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form } from "react-router";
@@ -18,7 +19,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~
 import { readPaging, readPeopleSearch } from "~/lib/list-search.server";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
-import { DEFAULT_PAGE_SIZE, peopleSearchParams } from "~/lib/list-search";
+import { peopleSearchParams } from "~/lib/list-search";
 import { getFormProps, refusalMessages, useServerForm } from "~/lib/forms";
 import { invalid, readFormData, refusedByService, unknownIntent } from "~/lib/forms.server";
 import { mayEnterArea } from "../../../../contracts/areas";

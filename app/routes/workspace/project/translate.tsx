@@ -1,3 +1,4 @@
+import { DEFAULT_PAGE_SIZE } from "../../../../contracts/values/common";
 import { Form, Link } from "react-router";
 import { FindTableForm, tableOptionsOf } from "~/components/databases/find-table-form";
 import { FileField, FormErrors, SelectField } from "~/components/forms/fields";
@@ -11,7 +12,6 @@ import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { getFormProps, useServerForm } from "~/lib/forms";
 import { submitUpload } from "~/lib/forms.server";
 import { afterGuard } from "~/lib/guards.server";
-import { DEFAULT_PAGE_SIZE } from "~/lib/list-search";
 import { readPage } from "~/lib/list-search.server";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
 import { MAX_UPLOAD_BYTES_DEFAULT } from "../../../../contracts/values/loads";

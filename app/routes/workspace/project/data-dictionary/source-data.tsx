@@ -1,3 +1,4 @@
+import { DEFAULT_PAGE_SIZE } from "../../../../../contracts/values/common";
 import { Form, Link, type UIMatch } from "react-router";
 import { FindTableForm, tableOptionsOf } from "~/components/databases/find-table-form";
 import { DATABASE_OPTIONS, tableRowsParams } from "~/components/databases/tables-table";
@@ -8,7 +9,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~
 import { useCompanyHref } from "~/lib/company-href";
 import { serviceFailure } from "~/lib/forms.server";
 import { afterGuard } from "~/lib/guards.server";
-import { DEFAULT_PAGE_SIZE, PAGING_KEYS, pagingParams } from "~/lib/list-search";
+import { PAGING_KEYS, pagingParams } from "~/lib/list-search";
 import { readPaging } from "~/lib/list-search.server";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
 import { SelectFilter } from "~/components/ui/select-filter";
@@ -40,7 +41,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         throw err;
       })
     : Promise.resolve(null);
-  const [{ project }, [{ created, ...tables }, rowsOfAsked]] = await afterGuard(projectScope(context), Promise.all([databaseTableChoices(calls, params, database), askedRows]));
+  const [{ project }, [{ created, ...tables }, rowsOfAsked]] = await afterGuard(
+    projectScope(context),
+    Promise.all([databaseTableChoices(calls, params, database), askedRows]),
+  );
   const table = rowsOfAsked ? asked! : tables.names[0];
   const rows = rowsOfAsked ?? (table ? await calls.tableRows(database, table, query) : null);
   return { projectId: project.id, database, created, tables, table: table ?? null, rows, filter };
@@ -60,7 +64,16 @@ export default function SourceData({ loaderData }: Route.ComponentProps) {
   const paths = useWorkspacePaths();
   const here = paths.dictionary.sourceData(projectId);
   const link = (change: Record<string, string | number | undefined>) =>
-    href(here, { database: databaseParam, table: table ?? undefined, name: tables.search || undefined, sort: rows?.sort, column: filter.column, contains: filter.contains, ...pagingParams(PAGING_KEYS, { page: 1, pageSize: rows?.pageSize ?? DEFAULT_PAGE_SIZE }), ...change });
+    href(here, {
+      database: databaseParam,
+      table: table ?? undefined,
+      name: tables.search || undefined,
+      sort: rows?.sort,
+      column: filter.column,
+      contains: filter.contains,
+      ...pagingParams(PAGING_KEYS, { page: 1, pageSize: rows?.pageSize ?? DEFAULT_PAGE_SIZE }),
+      ...change,
+    });
 
   if (!created || !table || !rows) {
     return (
@@ -103,7 +116,13 @@ export default function SourceData({ loaderData }: Route.ComponentProps) {
           <label htmlFor="source-contains" className="mb-1 block text-sm font-medium">
             Contains
           </label>
-          <input id="source-contains" name="contains" type="search" defaultValue={filter.contains ?? ""} className="rounded-md border border-border bg-white px-3 py-2 text-sm" />
+          <input
+            id="source-contains"
+            name="contains"
+            type="search"
+            defaultValue={filter.contains ?? ""}
+            className="rounded-md border border-border bg-white px-3 py-2 text-sm"
+          />
         </div>
         <PageSizeSelect id="source-page-size" value={rows.pageSize} />
         <button type="submit" className="btn h-9 border border-border bg-white px-4 hover:bg-muted">

@@ -1,3 +1,4 @@
+import { DEFAULT_PAGE_SIZE } from "../../../../../contracts/values/common";
 import { Icon } from "~/components/ui/icon";
 import { Form, Link } from "react-router";
 import { tablesQuerySchema } from "../../../../../contracts/dictionary";
@@ -11,7 +12,6 @@ import { useWorkspacePaths } from "~/lib/workspace-paths";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { readFormData, unknownIntent } from "~/lib/forms.server";
 import { afterGuard } from "~/lib/guards.server";
-import { DEFAULT_PAGE_SIZE } from "~/lib/list-search";
 import { readPage } from "~/lib/list-search.server";
 import { newestPendingReview } from "~/lib/api/dictionary-tables.server";
 import { projectCalls, projectScope, requireWorkspace } from "../../workspace.server";
@@ -66,7 +66,8 @@ export default function ProjectTables({ loaderData, actionData }: Route.Componen
   const href = useCompanyHref();
   const paths = useWorkspacePaths();
   const here = paths.dictionary.tables(projectId);
-  const at = (n: number) => href(here, { name: query.name, page: n > 1 ? n : undefined, pageSize: query.pageSize === DEFAULT_PAGE_SIZE ? undefined : query.pageSize });
+  const at = (n: number) =>
+    href(here, { name: query.name, page: n > 1 ? n : undefined, pageSize: query.pageSize === DEFAULT_PAGE_SIZE ? undefined : query.pageSize });
   const confirm = useConfirmParam(DELETE_TABLE_PARAM);
 
   return (
@@ -113,7 +114,9 @@ export default function ProjectTables({ loaderData, actionData }: Route.Componen
         <Pagination page={page.page} pageSize={page.pageSize} total={page.total} noun={["table", "tables"]} href={at} />
       ) : null}
 
-      {canEdit && paths.ws.kind === "translation" ? <SampleTableForm lastResult={actionData && "result" in actionData ? actionData.result : undefined} /> : null}
+      {canEdit && paths.ws.kind === "translation" ? (
+        <SampleTableForm lastResult={actionData && "result" in actionData ? actionData.result : undefined} />
+      ) : null}
     </div>
   );
 }
