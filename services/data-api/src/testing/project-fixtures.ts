@@ -101,3 +101,75 @@ export async function makeMappingProject(api: TestApi, token: string, input: Map
   if (res.status !== 201) throw new Error(`creating a mapping project answered ${res.status}: ${JSON.stringify(res.body)}`);
   return res.body as Project;
 }
+
+/** The body of an answer that succeeded; else fails naming `what` and the answer. */
+function accepted(what: string, res: { status: number; body: any }) {
+  if (res.status >= 300) throw new Error(`${what} answered ${res.status}: ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+/** What a project's databases hold after some work, by the path parameter that names each: see projectWorkOf. */
+export type ProjectWork = { jobId: string; loadId: string; historyId: string; uploadId: string; runId: string; backupId: string };
+
+/**
+ * Work done through the API on a project with a table `table` whose key `key` is an int: its databases
+ * created, a flat file loaded with one rejected row (the load, its history entry and job, and the backup
+ * the load took first), a file staged for a preview and a Test run of its templates (the project made
+ * Active first, as runs.test.ts does). The files are named `fileName` (.csv). Needs the test run's PostgreSQL.
+ */
+export async function projectWorkOf(
+  api: TestApi,
+  token: string,
+  projectId: string,
+  table: { name: string; key: string },
+  fileName: string,
+): Promise<ProjectWork> {
+  const base = `/api/v1/projects/${projectId}`;
+  await createProjectDatabases(api, token, projectId);
+  const file = { name: `${fileName}.csv`, content: `${table.key}\n1\nnot a number\n` };
+  const loaded = accepted("a load", await api.postForm(`${base}/flat-file/loads`, token, { file, table: table.name, onRejected: "loadOthers" }));
+  await api.jobs.idle();
+  const staged = accepted("a staged upload", await api.postForm(`${base}/flat-file/uploads`, token, { file, table: table.name }));
+  await api.db.updateTable("projects").set({ status: "Active" }).where("id", "=", projectId).execute();
+  const run = accepted("a run", await api.send("POST", `${base}/run`, token, { type: "Test", onError: "stop" }));
+  await api.jobs.idle();
+  const [backup] = accepted("the backups", await api.get(`${base}/backups`, token)).items as { id: string }[];
+  return {
+    jobId: loaded.jobId,
+    loadId: loaded.load.id,
+    historyId: loaded.load.id,
+    uploadId: staged.uploadId,
+    runId: run.run.id,
+    backupId: backup!.id,
+  };
+}
+
+/** A mapping project's table and what its maps hold, by the path parameter that names each: see mappingWorkOf. */
+export type MappingWork = { tableId: string; columnId: string; importId: string; translationId: string };
+
+/**
+ * Work done through the API on a mapping project: a table `code` (one nvarchar column, `code`) in its file
+ * data structure, the column translated with one value mapped, an import of its map previewed and left
+ * waiting, and a file translated (`fileName`.csv), waited for.
+ */
+export async function mappingWorkOf(api: TestApi, token: string, projectId: string, fileName: string): Promise<MappingWork> {
+  const base = `/api/v1/mapping-projects/${projectId}`;
+  const { tableId } = await addProjectTable(api, projectId, { name: "code", columns: [column("code", "nvarchar")] });
+  const [code] = accepted("the table", await api.get(`${base}/mapping-tables/${tableId}`, token)).columns as { id: string }[];
+  const columnUrl = `${base}/mapping-columns/${code!.id}`;
+  accepted("the column's settings", await api.send("PUT", `${columnUrl}/settings`, token, { version: 0, translate: true, unmappedRule: "Keep" }));
+  accepted("the column's values", await api.send("POST", `${columnUrl}/values`, token, { version: 1, values: [{ sourceValue: "A", targetValue: "B" }] }));
+  const imported = accepted(
+    "an import",
+    await api.postForm(`${columnUrl}/imports`, token, { file: { name: `${fileName}.csv`, content: "source_value,target_value\nA,C\n" } }),
+  );
+  const started = accepted(
+    "a translation",
+    await api.postForm(`${base}/translations`, token, { file: { name: `${fileName}.csv`, content: "code\nA\nZ\n" }, table: "code" }),
+  );
+  for (let i = 0; (await api.get(`${base}/translations/${started.id}`, token)).body.status === "Running"; i++) {
+    if (i === 200) throw new Error("the translation did not end");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return { tableId, columnId: code!.id, importId: imported.id, translationId: started.id };
+}

@@ -11,8 +11,21 @@ import type { Template } from "../../../../contracts/templates.ts";
 import { demoAdminDataSources } from "../../../../scripts/demo-data.ts";
 import { OPENAPI_PATH } from "../openapi.ts";
 import type { DatabaseKind } from "../../../shared/db.ts";
+import { TEST_POSTGRES_ADMIN_URL } from "../../../shared/testing/databases.ts";
+import { fixture } from "./dictionary-fixtures.ts";
 import { USERS, createTestApi, type TestApi } from "./harness.ts";
-import { addProjectTable, column, makeApplication, makeConfiguration, makeMappingProject, makeProject } from "./project-fixtures.ts";
+import {
+  addProjectTable,
+  column,
+  makeApplication,
+  makeConfiguration,
+  makeMappingProject,
+  makeProject,
+  mappingWorkOf,
+  projectWorkOf,
+  type MappingWork,
+  type ProjectWork,
+} from "./project-fixtures.ts";
 
 export type Schema = {
   $ref?: string;
@@ -101,31 +114,50 @@ function sampleOf(schema: Schema | undefined, given: Record<string, unknown>, co
 
 /**
  * What is known of a company's things: the path's `{id}` by its collection, the other path
- * parameters by name (a master's or a project's copy by the collection), and the names that must
- * not leak to another company.
+ * parameters by name (a master's or a project's copy by the collection, a mapping project's own
+ * table under its collection), and the names that must not leak to another company.
  */
 export type Things = {
   byCollection: Record<string, string>;
   master: Children;
   project: Children;
+  /** The mapping project's table, in place of the migration project's under `mapping-projects` (with `work`). */
+  mapping: Partial<Children>;
+  /** The children named by the other path parameters (a run, a load, a column of a map…), with `work`: see thingsOf. */
+  others: Partial<Omit<ProjectWork & MappingWork, "tableId"> & { userId: string }>;
   dictionaryId: string;
   applicationId: string;
   schemeId: string;
   names: string[];
 };
 
-/** The path parameters of a master's or a project's children (a table, a template, its level and script). */
+/**
+ * The path parameters of a master's or a project's children (a table, a template, its level and script),
+ * and of a dictionary's bulk upload waiting for review (with `work`).
+ */
 const CHILD_PARAMS = ["tableId", "templateId", "levelId", "scriptId"] as const;
-type Children = Record<(typeof CHILD_PARAMS)[number], string>;
+type Children = Record<(typeof CHILD_PARAMS)[number], string> & { reviewId?: string };
 
-/** The names of the path parameters other than `{id}` that a company's things fill. */
-export const THING_CHILDREN: readonly string[] = [...CHILD_PARAMS, "dictionaryId"];
+/** The other path parameters that name a child of a workspace: see Things' `others`. */
+const OTHER_PARAMS = ["jobId", "loadId", "historyId", "uploadId", "runId", "backupId", "columnId", "importId", "translationId", "userId"] as const;
+
+/** The names of the path parameters other than `{id}` that a company's things fill (with `work`, all of them). */
+export const THING_CHILDREN: readonly string[] = [...CHILD_PARAMS, "reviewId", "dictionaryId", ...OTHER_PARAMS];
 
 /**
  * A company's application, master dictionary with a table, migration project with a table and a copy
  * of the company's master template (a level, a script), onboarding configuration and mapping project.
+ *
+ * With `work`, also what the other path parameters name, so that a sweep names real children of the
+ * company's, not ids of nothing: a bulk upload of the master and of the project's dictionary waiting for
+ * review, `work.memberId` (a user of this company only) on the project's access list, the mapping
+ * project's table with a column whose map has an import waiting and a translation (mappingWorkOf); and
+ * on the test run's PostgreSQL, the project's databases with a load, its history entry and job, a staged
+ * upload, a run and the backup the load took (projectWorkOf, some seconds). Without PostgreSQL
+ * (SKIP_POSTGRES=1) those stay ids of nothing. `{kind}`, `{table}` and `{version}` name no child by id
+ * (a database, a table by its name, a script's version): childOf gives them the project's.
  */
-export async function thingsOf(api: TestApi, companyId: string, token: string, label: string): Promise<Things> {
+export async function thingsOf(api: TestApi, companyId: string, token: string, label: string, work?: { memberId: string }): Promise<Things> {
   const name = (what: string) => `${label} secret ${what} ${randomUUID().slice(0, 6)}`;
   const created = async (method: string, url: string, body: unknown) => {
     const res = await api.send(method, url, token, body);
@@ -161,6 +193,27 @@ export async function thingsOf(api: TestApi, companyId: string, token: string, l
   const assigned = await created("POST", `/api/v1/projects/${project.id}/templates/assign`, { templateIds: [available.id] });
   const copy: Template = (await api.get(`/api/v1/projects/${project.id}/templates/${assigned.items[0].id}`, token)).body;
 
+  const names = [application.name, dictionary.name, project.name, configuration.name, mapping.name, available.name];
+  let children: Pick<Things, "mapping" | "others"> & { masterReviewId?: string; projectReviewId?: string } = { mapping: {}, others: {} };
+  if (work) {
+    const fileName = name("file");
+    names.push(fileName);
+    const projectWork = TEST_POSTGRES_ADMIN_URL ? await projectWorkOf(api, token, project.id, { name: "SecretOrders", key: "OrderId" }, fileName) : {};
+    const { tableId, ...mappingWork } = await mappingWorkOf(api, token, mapping.id, fileName);
+    const review = async (url: string) => {
+      const res = await api.postForm(url, token, { file: { name: `${fileName}.csv`, content: fixture("sample-dictionary.csv") } });
+      expect(res.status, `${url}: ${JSON.stringify(res.body)}`).toBe(201);
+      return res.body.id as string;
+    };
+    await created("PUT", `/api/v1/projects/${project.id}/users/${work.memberId}`, { canRead: true });
+    children = {
+      mapping: { tableId },
+      others: { ...projectWork, ...mappingWork, userId: work.memberId },
+      masterReviewId: await review(`/api/v1/data-dictionaries/${dictionary.id}/bulk-uploads`),
+      projectReviewId: await review(`/api/v1/projects/${project.id}/data-dictionary/bulk-uploads`),
+    };
+  }
+
   return {
     byCollection: {
       "data-dictionaries": dictionary.id,
@@ -170,12 +223,26 @@ export async function thingsOf(api: TestApi, companyId: string, token: string, l
       "mapping-projects": mapping.id,
       companies: companyId,
     },
-    master: { tableId: (withTable as { table: { id: string } }).table.id, templateId: available.id, levelId: level.id, scriptId: script.id },
-    project: { tableId: projectTable.tableId, templateId: copy.id, levelId: copy.levels[0]!.id, scriptId: copy.levels[0]!.scripts[0]!.id },
+    master: {
+      tableId: (withTable as { table: { id: string } }).table.id,
+      templateId: available.id,
+      levelId: level.id,
+      scriptId: script.id,
+      reviewId: children.masterReviewId,
+    },
+    project: {
+      tableId: projectTable.tableId,
+      templateId: copy.id,
+      levelId: copy.levels[0]!.id,
+      scriptId: copy.levels[0]!.scripts[0]!.id,
+      reviewId: children.projectReviewId,
+    },
+    mapping: children.mapping,
+    others: children.others,
     dictionaryId: dictionary.id,
     applicationId: application.id,
     schemeId: scheme!.id,
-    names: [application.name, dictionary.name, project.name, configuration.name, mapping.name, available.name],
+    names,
   };
 }
 
@@ -204,7 +271,17 @@ export function namedBy(things: Things): Record<string, unknown> {
 }
 
 export const NAMING_FIELDS: readonly string[] = Object.keys(
-  namedBy({ byCollection: {}, master: {} as Children, project: {} as Children, dictionaryId: "", applicationId: "", schemeId: "", names: [] }),
+  namedBy({
+    byCollection: {},
+    master: {} as Children,
+    project: {} as Children,
+    mapping: {},
+    others: {},
+    dictionaryId: "",
+    applicationId: "",
+    schemeId: "",
+    names: [],
+  }),
 );
 
 /** `{id}` of a collection: the company's thing there (a project for the companies' sub-routes). */
@@ -212,8 +289,12 @@ export const parentOf = (things: Things) => (collection: string) => things.byCol
 
 /** Any other path parameter: the company's child of that name under the collection, or a value that names nothing. */
 const childOf = (things: Things) => (name: string, collection: string) => {
-  const children: Record<string, string> = { ...(collection === "master-templates" || collection === "data-dictionaries" ? things.master : things.project) };
-  children.dictionaryId = things.dictionaryId;
+  const children: Record<string, string | undefined> = {
+    ...things.others,
+    ...(collection === "master-templates" || collection === "data-dictionaries" ? things.master : things.project),
+    ...(collection === "mapping-projects" ? things.mapping : {}),
+    dictionaryId: things.dictionaryId,
+  };
   return children[name] ?? (name === "version" ? "1" : name === "kind" ? "source" : name === "table" ? "SecretOrders" : randomUUID());
 };
 
@@ -276,6 +357,24 @@ export function routeSweep(kind: DatabaseKind) {
   return sweep;
 }
 
+/** What a write could change of the children made with `work` (thingsOf): the runs, loads, reviews, maps… that were made. */
+function childUrls(things: Things): string[] {
+  const { projects: project, "mapping-projects": mapping, "data-dictionaries": dictionary } = things.byCollection;
+  const { runId, loadId, historyId, backupId, columnId, importId, translationId } = things.others;
+  const { reviewId: masterReviewId } = things.master;
+  const { reviewId: projectReviewId } = things.project;
+  const column = `/api/v1/mapping-projects/${mapping}/mapping-columns/${columnId}`;
+  return [
+    ...(runId ? [`/api/v1/projects/${project}/runs/${runId}`] : []),
+    ...(loadId ? [`/api/v1/projects/${project}/flat-file/loads/${loadId}`, `/api/v1/projects/${project}/history/${historyId}`] : []),
+    ...(backupId ? [`/api/v1/projects/${project}/backups`, `/api/v1/projects/${project}/jobs`] : []),
+    ...(masterReviewId ? [`/api/v1/data-dictionaries/${dictionary}/bulk-uploads/${masterReviewId}`] : []),
+    ...(projectReviewId ? [`/api/v1/projects/${project}/data-dictionary/bulk-uploads/${projectReviewId}`] : []),
+    ...(columnId ? [`/api/v1/mapping-projects/${mapping}/mapping-tables/${things.mapping.tableId}`, `${column}/values`, `${column}/imports/${importId}`] : []),
+    ...(translationId ? [`/api/v1/mapping-projects/${mapping}/translations/${translationId}`] : []),
+  ];
+}
+
 /** Everything of a company's things that a write could change, as `token`'s user reads it: for a before and after. */
 export async function snapshotOf(api: TestApi, token: string, things: Things) {
   const {
@@ -299,6 +398,7 @@ export async function snapshotOf(api: TestApi, token: string, things: Things) {
     `/api/v1/data-dictionaries/${dictionary}/tables?columns=all`,
     `/api/v1/master-templates/${master}`,
     `/api/v1/master-templates/${master}/scripts/${things.master.scriptId}`,
+    ...childUrls(things),
   ];
   return Promise.all(
     urls.map(async (url) => {
