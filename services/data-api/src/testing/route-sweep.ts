@@ -248,7 +248,10 @@ export async function thingsOf(api: TestApi, companyId: string, token: string, l
 
 /**
  * The body and query fields that name a company's thing by id, filled from `things`: a sweep calls a
- * route of one company's thing with another company's ids in them.
+ * route of one company's thing with another company's ids in them. A workspace's work (with `work`, else
+ * ids of nothing) is named as a run to rerun, a staged upload to load and a history entry to undo or
+ * compare with; a backup to restore or compare with is not (`backupId` is the other choice of those
+ * forms, which refuse both at once), and stays an id of nothing.
  */
 export function namedBy(things: Things): Record<string, unknown> {
   const { project, master } = things;
@@ -267,22 +270,30 @@ export function namedBy(things: Things): Record<string, unknown> {
     mappingProjectId: things.byCollection["mapping-projects"],
     projectId: things.byCollection.projects,
     workspaceId: things.byCollection.projects,
+    rerunOf: things.others.runId ?? randomUUID(),
+    uploadId: things.others.uploadId ?? randomUUID(),
+    undo: things.others.historyId ?? randomUUID(),
+    historyId: things.others.historyId ?? randomUUID(),
   };
 }
 
-export const NAMING_FIELDS: readonly string[] = Object.keys(
-  namedBy({
-    byCollection: {},
-    master: {} as Children,
-    project: {} as Children,
+/** Things of no company: every id one of nothing, for what a route answers to an id it cannot find. */
+export function thingsOfNobody(): Things {
+  const children = () => ({ tableId: randomUUID(), templateId: randomUUID(), levelId: randomUUID(), scriptId: randomUUID() });
+  return {
+    byCollection: { projects: randomUUID(), "mapping-projects": randomUUID() },
+    master: children(),
+    project: children(),
     mapping: {},
     others: {},
-    dictionaryId: "",
-    applicationId: "",
-    schemeId: "",
+    dictionaryId: randomUUID(),
+    applicationId: randomUUID(),
+    schemeId: randomUUID(),
     names: [],
-  }),
-);
+  };
+}
+
+export const NAMING_FIELDS: readonly string[] = Object.keys(namedBy(thingsOfNobody()));
 
 /** `{id}` of a collection: the company's thing there (a project for the companies' sub-routes). */
 export const parentOf = (things: Things) => (collection: string) => things.byCollection[collection] ?? things.byCollection.projects!;
@@ -360,13 +371,14 @@ export function routeSweep(kind: DatabaseKind) {
 /** What a write could change of the children made with `work` (thingsOf): the runs, loads, reviews, maps… that were made. */
 function childUrls(things: Things): string[] {
   const { projects: project, "mapping-projects": mapping, "data-dictionaries": dictionary } = things.byCollection;
-  const { runId, loadId, historyId, backupId, columnId, importId, translationId } = things.others;
+  const { runId, loadId, historyId, uploadId, backupId, columnId, importId, translationId } = things.others;
   const { reviewId: masterReviewId } = things.master;
   const { reviewId: projectReviewId } = things.project;
   const column = `/api/v1/mapping-projects/${mapping}/mapping-columns/${columnId}`;
   return [
     ...(runId ? [`/api/v1/projects/${project}/runs/${runId}`] : []),
     ...(loadId ? [`/api/v1/projects/${project}/flat-file/loads/${loadId}`, `/api/v1/projects/${project}/history/${historyId}`] : []),
+    ...(uploadId ? [`/api/v1/projects/${project}/flat-file/uploads/${uploadId}`] : []),
     ...(backupId ? [`/api/v1/projects/${project}/backups`, `/api/v1/projects/${project}/jobs`] : []),
     ...(masterReviewId ? [`/api/v1/data-dictionaries/${dictionary}/bulk-uploads/${masterReviewId}`] : []),
     ...(projectReviewId ? [`/api/v1/projects/${project}/data-dictionary/bulk-uploads/${projectReviewId}`] : []),
