@@ -38,7 +38,7 @@ const SHELL = [
   /\/app\/lib\/(utils|company-href|menu|nonce|access|workspace-paths|flash)\.ts$/,
   /\/contracts\/(roles|areas|workspaces)\.ts$/,
   /\/contracts\/values\/common\.ts$/,
-  /\/node_modules\/(clsx|class-variance-authority)\//,
+  /\/node_modules\/clsx\//,
 ];
 
 // The form helpers and the field components every form uses: one chunk, as they were before a widget's

@@ -1,18 +1,17 @@
-import { cva, type VariantProps } from "class-variance-authority";
 import type * as React from "react";
 import { cn } from "~/lib/utils";
 
 // cn() only joins classes: what a caller may change (border tone, padding, title size) is a variant.
-const cardVariants = cva("rounded-lg border bg-white shadow-sm", {
-  variants: {
-    tone: { default: "border-border", destructive: "border-destructive/40", success: "border-emerald-600/50" },
-    size: { default: "p-6", sm: "p-4" },
-  },
-  defaultVariants: { tone: "default", size: "default" },
-});
+const TONES = { default: "border-border", destructive: "border-destructive/40", success: "border-emerald-600/50" };
+const SIZES = { default: "p-6", sm: "p-4" };
 
-export function Card({ className, tone, size, ...props }: React.ComponentProps<"section"> & VariantProps<typeof cardVariants>) {
-  return <section className={cn(cardVariants({ tone, size }), className)} {...props} />;
+export function Card({
+  className,
+  tone = "default",
+  size = "default",
+  ...props
+}: React.ComponentProps<"section"> & { tone?: keyof typeof TONES; size?: keyof typeof SIZES }) {
+  return <section className={cn("rounded-lg border bg-white shadow-sm", TONES[tone], SIZES[size], className)} {...props} />;
 }
 
 /** An h2 inside a page; `as="h1"` where the card is the whole page (sign-in failed, permission denied, errors). */
