@@ -1,7 +1,7 @@
 import path from "node:path";
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin } from "vite";
 
 /**
  * The modules every signed-in page loads (the root's and the shell's layout pieces and what they
@@ -47,9 +47,22 @@ const FORMS = /\/app\/(lib\/forms\.ts|components\/forms\/fields\.tsx)$/;
 
 const STATUS_BUTTON = /\/app\/components\/(forms\/status-button\.tsx|projects\/use-intent-pending\.ts)$/;
 
+// Vite's helper around every dynamic import (\0vite/preload-helper.js, 0.6 KiB gzip on each page with one)
+// preloads the imported chunk's own imports beside it. With `modulePreload: false` it is given none
+// to preload (on-demand chunks' imports are fetched when they arrive, most of them loaded already with
+// the page); this one only calls the import.
+const PRELOAD_HELPER = "\0vite/preload-helper.js";
+const leanPreloadHelper: Plugin = {
+  name: "lean-preload-helper",
+  enforce: "pre",
+  resolveId: (id) => (id === PRELOAD_HELPER ? id : undefined),
+  load: (id) => (id === PRELOAD_HELPER ? "export const __vitePreload = (load) => load();" : undefined),
+};
+
 function chunkOf(id: string): string | undefined {
   const file = id.split(path.sep).join("/");
   if (file.includes("/node_modules/react-router/")) return "router";
+  if (id === PRELOAD_HELPER) return "shell";
   if (SHELL.some((pattern) => pattern.test(file))) return "shell";
   if (STATUS_BUTTON.test(file)) return "status-button";
   if (FORMS.test(file)) return "fields";
@@ -57,13 +70,13 @@ function chunkOf(id: string): string | undefined {
 }
 
 export default defineConfig({
-  plugins: [tailwindcss(), reactRouter()],
+  plugins: [leanPreloadHelper, tailwindcss(), reactRouter()],
   // Vite 7 ignores tsconfig `paths`; keep `~` in step with tsconfig.app.json.
   resolve: { alias: { "~": path.resolve(import.meta.dirname, "app") } },
   // Terser rather than esbuild's minifier, two passes, as ES modules: what every page downloads first
   // (React, React Router, the shell) is 2.6 KiB gzip smaller (pages over issue 8's bar then: 12 of
   // 178, were 45), for some ten seconds more of build. Its `unsafe` options would take 0.4 KiB more, and
   // are not worth a wrong page.
-  build: { minify: "terser", terserOptions: { module: true, compress: { passes: 2 }, format: { comments: false } } },
+  build: { modulePreload: false, minify: "terser", terserOptions: { module: true, compress: { passes: 2 }, format: { comments: false } } },
   environments: { client: { build: { rollupOptions: { output: { manualChunks: chunkOf } } } } },
 });
