@@ -36,6 +36,7 @@ const SHELL = [
   /\/app\/components\/layout\//,
   /\/app\/components\/ui\/(button|card|alert|icon|icon-names|text-separator)\.tsx?$/,
   /\/app\/lib\/(utils|company-href|menu|nonce|access|workspace-paths|flash)\.ts$/,
+  /\/app\/lib\/lazy-widget\.tsx$/,
   /\/contracts\/(roles|areas|workspaces)\.ts$/,
   /\/contracts\/values\/common\.ts$/,
   /\/node_modules\/clsx\//,
@@ -59,8 +60,12 @@ const leanPreloadHelper: Plugin = {
   load: (id) => (id === PRELOAD_HELPER ? "export const __vitePreload = (load) => load();" : undefined),
 };
 
+// Layout pieces that a page shows only when it fails: loaded on demand (route-error.tsx), not in the shell.
+const ON_DEMAND = /\/app\/components\/layout\/(route-error-page|sign-in-unavailable)\.tsx$/;
+
 function chunkOf(id: string): string | undefined {
   const file = id.split(path.sep).join("/");
+  if (ON_DEMAND.test(file)) return undefined;
   if (file.includes("/node_modules/react-router/")) return "router";
   if (id === PRELOAD_HELPER) return "shell";
   if (SHELL.some((pattern) => pattern.test(file))) return "shell";

@@ -131,10 +131,47 @@ test.describe("top-level redirects and breadcrumbs", () => {
     await expect(crumbs.getByText("Projects")).toHaveAttribute("aria-current", "page");
   });
 
+  test("the error page (loaded on demand) comes with the page, and after a navigation in the page", async ({ page }) => {
+    // From the server: the page is whole in its HTML, and the menu works once it is interactive.
+    await page.goto(withCompany("/migration/projects/no-such-project/details", acme.id));
+    await expect(page.getByRole("heading", { name: "Not found" })).toBeVisible();
+    await expect(page.getByRole("alert")).toHaveText("Project not found.");
+    // Hydrated around it: a sidebar link navigates in place (no new document: the marker survives).
+    await page.evaluate(() => ((window as unknown as { __marker: string }).__marker = "same document"));
+    const menu = page.getByRole("navigation", { name: "Main menu" });
+    await menu.getByRole("link", { name: "Data Dictionary" }).first().click();
+    await expect(page).toHaveURL(new RegExp(`/migration/data-dictionary\\?companyId=${acme.id}$`));
+    await expect(page.getByRole("heading", { name: "Not found" })).toHaveCount(0);
+    expect(await page.evaluate(() => (window as unknown as { __marker?: string }).__marker)).toBe("same document");
+
+    // In the page (the router's navigation, as a link's): the error page replaces the page once its code is there.
+    await page.evaluate(
+      (to) => (window as unknown as { __reactRouterDataRouter: { navigate(to: string): Promise<void> } }).__reactRouterDataRouter.navigate(to),
+      withCompany("/migration/projects/no-such-project/details", acme.id),
+    );
+    await expect(page.getByRole("heading", { name: "Not found" })).toBeVisible();
+    await expect(page.getByRole("alert")).toHaveText("Project not found.");
+    await menu.getByRole("link", { name: "Projects" }).click();
+    await expectAreaPage(page, E2E.portal, "/migration/projects", "Projects", acme.id);
+    expect(await page.evaluate(() => (window as unknown as { __marker?: string }).__marker)).toBe("same document");
+  });
+
   test("no breadcrumbs on /permission-denied", async ({ page }) => {
     await page.goto("/additional-options/product-info/details");
     await expectPermissionDenied(page, E2E.portal, acme.id);
     await expect(page.getByRole("navigation", { name: "Breadcrumb" })).toHaveCount(0);
+  });
+});
+
+test.describe("the error page with JavaScript off", () => {
+  test.use({ signedInAs: DEMO.analyst.email, javaScriptEnabled: false });
+
+  test("is in the page's HTML, where it stands", async ({ page }) => {
+    const res = await page.goto(withCompany("/migration/projects/no-such-project/details", acme.id));
+    expect(res?.status()).toBe(404);
+    await expect(page.getByRole("main").getByRole("heading", { name: "Not found" })).toBeVisible();
+    await expect(page.getByRole("alert")).toHaveText("Project not found.");
+    await expect(page.getByRole("link", { name: "Go to main page" })).toBeVisible();
   });
 });
 

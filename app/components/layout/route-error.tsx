@@ -1,53 +1,9 @@
-import { isRouteErrorResponse, useRouteError } from "react-router";
-import { Alert } from "~/components/ui/alert";
-import { Card, CardTitle } from "~/components/ui/card";
-import { useErrorReference } from "~/lib/error-reference";
-import { SignInUnavailable } from "./sign-in-unavailable";
-
-const STATUS_LINES: Record<number, string> = {
-  400: "The request could not be read. Go back to the page and try again.",
-  404: "There is nothing at this address.",
-  405: "This page does not take that request. Go back to the page and use its own buttons.",
-};
+import { lazyWidget } from "~/lib/lazy-widget";
 
 /**
- * The error catalogue's page (spec §8): a failed load shows the server's error lines joined in an
- * alert; an unexpected error shows a reference id that is also in the server log, never a stack.
+ * Every route's error boundary: the error page (route-error-page.tsx), loaded when a page shows one
+ * rather than with every page, and rendered by the server like the rest (decision 029). A page that
+ * fails on the server comes whole in its HTML, with JavaScript or without; one that fails after a
+ * navigation stays as it was until the page's chunk is there, as while a loader runs.
  */
-export function RouteErrorBoundary() {
-  const error = useRouteError();
-  const reference = useErrorReference();
-  // The provider is down and the session's token needs a refresh (auth.server signInUnavailable): the session is kept.
-  if (isRouteErrorResponse(error) && error.status === 503 && (error.data as { signInUnavailable?: unknown } | null)?.signInUnavailable === true) {
-    const { retry, errors } = error.data as { retry: string; errors: string[] };
-    return <SignInUnavailable retry={retry} message={errors[0]} />;
-  }
-  let title = "Something went wrong";
-  let lines: string[] = ["An unexpected error occurred. Please try again."];
-  if (isRouteErrorResponse(error)) {
-    title = error.status === 404 ? "Not found" : error.status === 403 ? "Permission denied" : "The page could not be loaded";
-    const body = error.data as { errors?: unknown } | string | undefined;
-    // The portal's own refusals carry `errors`; a bare string is the router's own text (a POST to a page
-    // without an action, a malformed request), written for developers, so the status's sentence is shown.
-    if (body && typeof body === "object" && Array.isArray(body.errors)) lines = body.errors.map(String);
-    else lines = [STATUS_LINES[error.status] ?? (error.statusText || `Error ${error.status}`)];
-  }
-  return (
-    <div className="mx-auto w-full max-w-2xl p-6">
-      <Card>
-        <CardTitle as="h1">{title}</CardTitle>
-        <Alert className="mt-4">{lines.join(" ")}</Alert>
-        {!isRouteErrorResponse(error) && reference ? (
-          <p className="mt-4 text-sm text-muted-foreground">
-            Reference: <code>{reference}</code>
-          </p>
-        ) : null}
-        <p className="mt-4 text-sm">
-          <a className="text-brand underline" href="/">
-            Go to main page
-          </a>
-        </p>
-      </Card>
-    </div>
-  );
-}
+export const RouteErrorBoundary = lazyWidget<object>(() => import("./route-error-page").then((m) => m.RouteErrorBoundary));

@@ -5,7 +5,7 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { createRoutesStub, UNSAFE_ErrorResponseImpl as ErrorResponse } from "react-router";
 import { describe, expect, it } from "vitest";
-import { RouteErrorBoundary } from "./route-error";
+import { RouteErrorBoundary } from "./route-error-page";
 
 function render(error: unknown) {
   const Stub = createRoutesStub([{ id: "page", path: "/p", Component: () => null, ErrorBoundary: RouteErrorBoundary }]);
