@@ -37,6 +37,8 @@ const SHELL = [
   /\/app\/components\/ui\/(button|card|alert|icon|icon-names|text-separator)\.tsx?$/,
   /\/app\/lib\/(utils|company-href|menu|nonce|access|workspace-paths|flash)\.ts$/,
   /\/app\/lib\/lazy-widget\.tsx$/,
+  /\/app\/(root|routes\/shell)\.tsx(\?.*)?$/,
+  /\/contracts\/values\/client-portal\.ts$/,
   /\/contracts\/(roles|areas|workspaces)\.ts$/,
   /\/contracts\/values\/common\.ts$/,
   /\/node_modules\/clsx\//,
