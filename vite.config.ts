@@ -34,8 +34,9 @@ import { defineConfig, type Plugin } from "vite";
  * (−0.2 KiB on every page); Vite's preload helper replaced by one that only calls the import, in the
  * shell (leanPreloadHelper below: 51 over); the error page loaded on demand (route-error.tsx, ON_DEMAND:
  * 32 over); the root's and the shell's route modules in the shell chunk, their own files re-exports
- * (−0.3 KiB on every page): 32 pages over, the heaviest that step at 130.4 KiB (the shell chunk 8.15 kB
- * gzip, with the two route modules it now holds). Moving the workspace paths out of the shell (they
+ * (−0.3 KiB on every page); the session check's code loaded once the page is interactive (−0.1 KiB): 30
+ * pages over, the heaviest that step at 130.3 KiB (the shell chunk 8.07 kB gzip, with the two route modules
+ * it now holds). Moving the workspace paths out of the shell (they
  * are only a workspace page's) took 5 other pages under but 10 workspace pages over: 37. README's
  * "What is left" says the way on.
  */
@@ -69,8 +70,9 @@ const leanPreloadHelper: Plugin = {
   load: (id) => (id === PRELOAD_HELPER ? "export const __vitePreload = (load) => load();" : undefined),
 };
 
-// Layout pieces that a page shows only when it fails: loaded on demand (route-error.tsx), not in the shell.
-const ON_DEMAND = /\/app\/components\/layout\/(route-error-page|sign-in-unavailable)\.tsx$/;
+// Layout pieces a page needs only when it fails (the error page, route-error.tsx) or once it is interactive
+// (the session check, session-watcher.tsx): loaded on demand, not in the shell.
+const ON_DEMAND = /\/app\/components\/layout\/(route-error-page|sign-in-unavailable|session-check)\.tsx?$/;
 
 function chunkOf(id: string): string | undefined {
   const file = id.split(path.sep).join("/");

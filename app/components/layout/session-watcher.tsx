@@ -1,33 +1,20 @@
 import { useEffect } from "react";
 
-/** Spec §9: how often the browser checks that the session still exists. */
-export const SESSION_CHECK_INTERVAL_MS = 5000;
-
 /**
- * With JavaScript on, asks the portal every 5 s whether the session still exists (logged out in
- * another tab, expired, ended at the provider). When it is gone, a full page load of /login
- * replaces the page, so nothing of the old session stays in memory.
+ * With JavaScript on, the session check of every signed-in page (session-check.ts: every 5 s, and
+ * /login once the session is gone). Its code is loaded once the page is interactive, not with the
+ * page, as a workspace's lock follower is: the first check is 5 s later either way.
  */
 export function SessionWatcher() {
   useEffect(() => {
-    let stopped = false;
-    const timer = window.setInterval(async () => {
-      try {
-        const res = await fetch("/auth/session", { cache: "no-store", headers: { accept: "application/json" } });
-        if (stopped || res.ok) return;
-        if (res.status === 401) {
-          stopped = true;
-          window.clearInterval(timer);
-          const here = window.location.pathname + window.location.search;
-          window.location.replace(`/login?${new URLSearchParams({ redirectTo: here })}`);
-        }
-      } catch {
-        // The portal is unreachable for a moment (restart, network): try again on the next tick.
-      }
-    }, SESSION_CHECK_INTERVAL_MS);
+    let stop: (() => void) | undefined;
+    let gone = false;
+    void import("./session-check").then(({ watchSession }) => {
+      if (!gone) stop = watchSession();
+    });
     return () => {
-      stopped = true;
-      window.clearInterval(timer);
+      gone = true;
+      stop?.();
     };
   }, []);
   return null;
