@@ -82,7 +82,7 @@ export default defineConfig({
     {
       // Started after the first entry is healthy (Playwright starts web servers in order), so the
       // client portal it signs in with is up and the data folder has been recreated.
-      command: "node node_modules/@react-router/serve/bin.js build/server/index.js",
+      command: "node build/services/portal.mjs",
       url: `${E2E.azurePortal}/healthz`,
       reuseExistingServer: false,
       timeout: 60_000,

@@ -5,7 +5,7 @@ export default defineConfig({
   resolve: { alias: { "~": path.resolve(import.meta.dirname, "app") } },
   test: {
     // Playwright specs live in tests/e2e and are run by Playwright, never by Vitest.
-    include: ["app/**/*.test.{ts,tsx}", "services/**/*.test.ts", "contracts/**/*.test.ts", "scripts/**/*.test.ts"],
+    include: ["app/**/*.test.{ts,tsx}", "services/**/*.test.ts", "contracts/**/*.test.ts", "scripts/**/*.test.ts", "server/**/*.test.ts"],
     globalSetup: ["tests/setup/postgres.ts"],
     setupFiles: ["app/test/widgets-loaded.ts"],
     env: { LOG_LEVEL: "silent" },

@@ -14,6 +14,9 @@ import { applySecurityHeaders, documentPolicy, logoSource, newNonce } from "./li
 
 export const streamTimeout = 5_000;
 
+/** The portal's server entry answers /healthz with it before React Router sees the request (server/portal.ts, decision 031). */
+export { healthAnswer as healthz } from "./lib/health.server";
+
 const log = createLogger("portal");
 
 /** Reference ids of unexpected errors, by the request that met them, for the error page to show. */

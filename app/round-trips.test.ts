@@ -2,7 +2,7 @@
  * The main pages wait for the services once, not once per layer: the shell's companies and roles, the
  * workspace and its access, and the page's own data are asked in parallel (depth 1), on a fresh
  * session (nothing cached) as well as on the next page (the shell's data from the session's cache).
- * Measured by the portal itself (SERVER_TIMING=true), through the built server as react-router-serve runs it.
+ * Measured by the portal itself (SERVER_TIMING=true), through the built server's request handler, as production runs it.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_COMPANIES } from "../scripts/demo-data";

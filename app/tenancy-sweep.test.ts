@@ -2,7 +2,7 @@
  * The tenancy rule in the portal, route by route (the data API's own sweep is services/data-api/src/tenancy.test.ts):
  * every page of the route map, named with another company's ids, answers "not found" (or the area's
  * permission-denied page), to a page, to a client navigation's data request and to a form's post, shows
- * none of the other company's names, and changes nothing. Through the built server, as react-router-serve runs it.
+ * none of the other company's names, and changes nothing. Through the built server's request handler, as production runs it.
  *
  * Two callers: an analyst of Acme and Birch working in Birch (a consultant with a URL copied from Acme's
  * pages: the data API would answer her Acme's things, so the portal's own check of the selected company is

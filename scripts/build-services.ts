@@ -1,7 +1,7 @@
 /**
- * Builds the two reference services for production (`npm run build` runs it after the portal's
- * build): each becomes one ES module bundle of its own code, its packages left to node_modules, run
- * by plain Node. Running from source needs tsx's loader in every process and every worker thread
+ * Builds the two reference services and the portal's server entry for production (`npm run build`
+ * runs it after the portal's build): each becomes one ES module bundle of its own code, its packages
+ * left to node_modules, run by plain Node. Running from source needs tsx's loader in every process and every worker thread
  * (a loader thread and a transform cache each): the bundles start faster and hold some 45 MB less
  * per process, and the data API's parse worker (parse-in-worker.ts) starts as plain JavaScript.
  * Tests (Vitest) still run the sources.
@@ -26,6 +26,8 @@ await build({
     "sqlite-inspect-worker": "services/data-api/src/data-plane/backups/sqlite-inspect-worker.ts",
     "progress-db-worker": "services/data-api/src/db/progress-db-worker.ts",
     "client-portal": "services/client-portal/src/server.ts",
+    // The portal's HTTP server (decision 031): it serves the React Router build, which stays Vite's.
+    portal: "server/server.ts",
   },
   outdir: SERVICES_BUILD_DIR,
   outExtension: { ".js": ".mjs" },

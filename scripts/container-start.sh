@@ -5,7 +5,7 @@ set -eu
 case "${1:-portal}" in
   portal)
     echo "http://127.0.0.1:${PORT}/healthz" > /tmp/healthz-url
-    exec node --initial-old-space-size=96 node_modules/@react-router/serve/bin.js build/server/index.js ;;
+    exec node --initial-old-space-size=96 build/services/portal.mjs ;;
   client-portal)
     echo "http://127.0.0.1:${CLIENT_PORTAL_PORT}/healthz" > /tmp/healthz-url
     exec node build/services/client-portal.mjs ;;

@@ -10,10 +10,10 @@ const scripts = (JSON.parse(read("package.json")) as { scripts: Record<string, s
 
 describe("each server process is started with its Node flags wherever it starts", () => {
   it("the portal: npm start, the container and npm run start:portal", () => {
-    const command = `node ${PORTAL_NODE_FLAGS.join(" ")} node_modules/@react-router/serve/bin.js`;
-    expect(read("scripts/container-start.sh")).toContain(`exec ${command} build/server/index.js`);
-    expect(scripts["start:portal"]).toBe(`${command} ./build/server/index.js`);
-    expect(read("scripts/start-all.ts")).toContain('args: [...PORTAL_NODE_FLAGS, path.join(root, "node_modules/@react-router/serve/bin.js")');
+    const command = `node ${PORTAL_NODE_FLAGS.join(" ")} build/services/portal.mjs`;
+    expect(read("scripts/container-start.sh")).toContain(`exec ${command}`);
+    expect(scripts["start:portal"]).toBe(command);
+    expect(read("scripts/start-all.ts")).toContain('args: [...PORTAL_NODE_FLAGS, "build/services/portal.mjs"]');
   });
 
   it("the data API: npm start, the container and npm run start:data-api", () => {

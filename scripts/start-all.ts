@@ -86,7 +86,8 @@ const processes: { name: string; args: string[]; env: NodeJS.ProcessEnv; health:
   },
   {
     name: "portal",
-    args: [...PORTAL_NODE_FLAGS, path.join(root, "node_modules/@react-router/serve/bin.js"), "build/server/index.js"],
+    // Its own server entry (server/server.ts, decision 031) serving the React Router build.
+    args: [...PORTAL_NODE_FLAGS, "build/services/portal.mjs"],
     env: {
       ...shared,
       PORT: String(ports.portal),

@@ -25,7 +25,7 @@ const migrations: Record<string, Migration> = {
 
 let ready: Promise<Kysely<PortalDatabase>> | undefined;
 
-/** The portal database, migrated on first use (react-router-serve gives no start hook). */
+/** The portal database, migrated on first use (by the first request, /healthz included: the build has no start hook). */
 export function portalDb(): Promise<Kysely<PortalDatabase>> {
   ready ??= (async () => {
     const db = createKysely<PortalDatabase>(env.PORTAL_DATABASE_URL);

@@ -1,12 +1,10 @@
-import { sql } from "kysely";
-import { portalDb } from "~/lib/db.server";
+import { portalHealth } from "~/lib/health.server";
 import type { Route } from "./+types/healthz";
 
+/**
+ * The development server's /healthz, and that of tests calling the build's request handler: in
+ * production the portal's server entry answers it before React Router (server/portal.ts, decision 031).
+ */
 export async function loader(_: Route.LoaderArgs) {
-  try {
-    await sql`select 1`.execute(await portalDb());
-    return Response.json({ status: "ok" }, { headers: { "Cache-Control": "no-store" } });
-  } catch {
-    return Response.json({ status: "unavailable" }, { status: 503 });
-  }
+  return portalHealth();
 }

@@ -1,7 +1,8 @@
 /**
- * The portal as react-router-serve runs it: `react-router build` into a folder of its own, then the
- * built server's request handler (entry.server.tsx, every middleware, loaders, rendering). For the
- * few tests that must see whole HTTP answers (headers, the HTML with its scripts). Call
+ * The portal as production runs it: `react-router build` into a folder of its own, then the
+ * built server's request handler (entry.server.tsx, every middleware, loaders, rendering), which the
+ * portal's server entry (server/portal.ts) hands every request but /healthz and static files to. For
+ * the few tests that must see whole HTTP answers (headers, the HTML with its scripts). Call
  * `startLiveServices()` first: the built portal reads its environment when it is imported.
  */
 import { execFile } from "node:child_process";

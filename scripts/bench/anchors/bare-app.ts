@@ -10,7 +10,12 @@ import path from "node:path";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 
-const ourPackage = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { dependencies: Record<string, string> };
+const ourPackage = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as {
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+};
+// react-router-serve, the bare app's server, is ours only as a development dependency: the portal has its own (decision 031).
+const ourVersion = (name: string) => ourPackage.dependencies[name] ?? ourPackage.devDependencies[name];
 
 const FILES: Record<string, string> = {
   // React Router reads the runtime from the dependencies; the versions are this checkout's.
@@ -19,10 +24,7 @@ const FILES: Record<string, string> = {
     private: true,
     type: "module",
     dependencies: Object.fromEntries(
-      ["@react-router/node", "@react-router/serve", "react-router", "react", "react-dom", "isbot"].map((name) => [
-        name,
-        ourPackage.dependencies[name],
-      ]),
+      ["@react-router/node", "@react-router/serve", "react-router", "react", "react-dom", "isbot"].map((name) => [name, ourVersion(name)]),
     ),
   }),
   "react-router.config.ts": `export default { ssr: true };\n`,
