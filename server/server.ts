@@ -11,6 +11,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { ServerBuild } from "react-router";
 import { createLogger } from "../services/shared/logger.ts";
+import { allowLongUploads } from "../services/shared/long-uploads.ts";
 import { createPortalListener } from "./portal.ts";
 
 // As react-router-serve did, before React Router is loaded (createPortalListener) and the build imported (it reads its environment then).
@@ -26,6 +27,8 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
 
 const build = (await import(pathToFileURL(path.resolve(process.argv[2] ?? "build/server/index.js")).href)) as ServerBuild;
 const server = http.createServer(await createPortalListener({ build, logger }));
+// An upload passes through on its way to the data API, and may take longer than Node's five minutes for a whole request.
+allowLongUploads(server);
 
 server.on("error", (err) => {
   logger.error("server failed", { err, port });

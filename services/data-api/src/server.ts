@@ -3,6 +3,7 @@
  * `npm run start:data-api`, or through scripts/start-all.ts with the other two processes.
  */
 import fs from "node:fs";
+import type http from "node:http";
 import path from "node:path";
 import { serve } from "@hono/node-server";
 import { createRemoteJWKSet } from "jose";
@@ -10,6 +11,7 @@ import { EnvError } from "../../../contracts/env.ts";
 import type { BearerOptions } from "../../shared/bearer.ts";
 import { createKysely, databaseKind } from "../../shared/db.ts";
 import { createLogger } from "../../shared/logger.ts";
+import { allowLongUploads } from "../../shared/long-uploads.ts";
 import { createHttpAdminDataSources } from "./admin-data-sources.ts";
 import { createApp } from "./app.ts";
 import { createHttpCompanyUsersSource } from "./company-users.ts";
@@ -167,6 +169,8 @@ async function main() {
       openapi: `http://localhost:${info.port}/api/v1/openapi.json`,
     });
   });
+  // A load's file or a backup may take longer to arrive than Node's five minutes for a whole request.
+  allowLongUploads(server as http.Server);
   server.on("error", async (err) => {
     logger.error("server failed", { err, port: env.DATA_API_PORT });
     await db.destroy();
