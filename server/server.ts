@@ -12,6 +12,7 @@ import { pathToFileURL } from "node:url";
 import type { ServerBuild } from "react-router";
 import { createLogger } from "../services/shared/logger.ts";
 import { allowLongUploads } from "../services/shared/long-uploads.ts";
+import { stopOnSignals } from "../services/shared/stop-on-signals.ts";
 import { createPortalListener } from "./portal.ts";
 
 // As react-router-serve did, before React Router is loaded (createPortalListener) and the build imported (it reads its environment then).
@@ -42,16 +43,5 @@ const onListening = () => {
 if (process.env.HOST) server.listen(port, process.env.HOST, onListening);
 else server.listen(port, onListening);
 
-let stopping = false;
-function stop(signal: NodeJS.Signals) {
-  if (stopping) return;
-  stopping = true;
-  logger.info("stopping", { signal });
-  // Requests under way (an upload passing through) get 10 s; browsers' idle keep-alive connections none.
-  const force = setTimeout(() => server.closeAllConnections(), 10_000);
-  force.unref();
-  server.close(() => process.exit(0));
-  server.closeIdleConnections();
-}
-process.once("SIGINT", stop);
-process.once("SIGTERM", stop);
+// Requests under way (an upload passing through) get 10 s; browsers' idle keep-alive connections none.
+stopOnSignals(server, { graceMs: 10_000, logger });

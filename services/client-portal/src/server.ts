@@ -8,6 +8,7 @@ import type { AddressInfo } from "node:net";
 import { EnvError } from "../../../contracts/env.ts";
 import { createKysely } from "../../shared/db.ts";
 import { createLogger } from "../../shared/logger.ts";
+import { stopOnSignals } from "../../shared/stop-on-signals.ts";
 import { createClientPortal } from "./app.ts";
 import { migrate } from "./db/migrations/index.ts";
 import type { Database } from "./db/schema.ts";
@@ -56,21 +57,11 @@ server.listen(env.CLIENT_PORTAL_PORT, () => {
   logger.info("client portal listening", { url: env.CLIENT_PORTAL_URL, port });
 });
 
-let stopping = false;
-async function stop(signal: string) {
-  if (stopping) return;
-  stopping = true;
-  logger.info("stopping", { signal });
-  // Browsers keep connections alive; without a deadline close() could wait for them forever.
-  const force = setTimeout(() => server.closeAllConnections(), 5_000);
-  force.unref();
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  server.closeIdleConnections();
-  await closed;
-  await portal.close();
-  await db.destroy();
-  process.exit(0);
-}
-
-process.once("SIGINT", () => void stop("SIGINT"));
-process.once("SIGTERM", () => void stop("SIGTERM"));
+stopOnSignals(server, {
+  graceMs: 5_000,
+  logger,
+  cleanup: async () => {
+    await portal.close();
+    await db.destroy();
+  },
+});

@@ -12,6 +12,7 @@ import type { BearerOptions } from "../../shared/bearer.ts";
 import { createKysely, databaseKind } from "../../shared/db.ts";
 import { createLogger } from "../../shared/logger.ts";
 import { allowLongUploads } from "../../shared/long-uploads.ts";
+import { stopOnSignals } from "../../shared/stop-on-signals.ts";
 import { createHttpAdminDataSources } from "./admin-data-sources.ts";
 import { createApp } from "./app.ts";
 import { createHttpCompanyUsersSource } from "./company-users.ts";
@@ -37,7 +38,7 @@ import { readProductVersion } from "./version.ts";
 /** The id projects record for the embedded server: whatever its port, the same server. */
 const EMBEDDED_SERVER_ID = "embedded";
 
-/** How long in-flight requests get to finish after SIGINT/SIGTERM before the process exits anyway. */
+/** How long in-flight requests and running jobs get after SIGINT/SIGTERM before the process exits anyway (with 1). */
 const SHUTDOWN_GRACE_MS = 10_000;
 
 function readEnvOrExit(): DataApiEnv {
@@ -179,33 +180,25 @@ async function main() {
     process.exit(1);
   });
 
-  let stopping = false;
-  const stop = (signal: NodeJS.Signals) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info("stopping", { signal });
-    stopSweep();
-    clearInterval(auditTimer);
-    stopDeliveries();
-    setTimeout(() => {
-      logger.warn("requests still open after the grace period; exiting anyway");
-      process.exit(1);
-    }, SHUTDOWN_GRACE_MS).unref();
-    server.close(async () => {
-      // Running jobs get the rest of the grace period; one cut short is ended by the next start's recovery.
+  stopOnSignals(server as http.Server, {
+    graceMs: SHUTDOWN_GRACE_MS,
+    logger,
+    beforeClose: () => {
+      stopSweep();
+      clearInterval(auditTimer);
+      stopDeliveries();
+    },
+    // Running jobs get the rest of the grace period; one cut short is ended by the next start's recovery.
+    cleanup: async () => {
       await jobs.idle();
       await progressDb?.destroy();
       await db.destroy();
       await dataPlane.closePools();
       await embedded?.stop();
       logger.info("stopped");
-      process.exit(0);
-    });
-    // Idle keep-alive connections would otherwise hold close() open until they time out.
-    if ("closeIdleConnections" in server) server.closeIdleConnections();
-  };
-  process.on("SIGINT", stop);
-  process.on("SIGTERM", stop);
+    },
+    afterGrace: "exit",
+  });
 }
 
 await main();
