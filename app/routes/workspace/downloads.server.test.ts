@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_COMPANIES } from "../../../scripts/demo-data";
 import { PORTAL_BUILD_TIMEOUT_MS, buildPortal } from "~/test/server-build";
 import { PORTAL_URL, isRedirect, signIn, startLiveServices } from "~/test/live-services";
+import { whenTranslationEnded } from "../../../services/data-api/src/testing/project-fixtures";
 
 /**
  * The download routes (downloads.server.ts), through their middleware as React Router runs it, against
@@ -42,12 +43,7 @@ async function translated(projectId: string, text: string) {
   form.set("file", new File([text], "employees.csv", { type: "text/csv" }));
   form.set("table", "employees");
   const started = await api(ANALYST, "POST", `${API}/${projectId}/translations`, form);
-  for (let i = 0; i < 200; i++) {
-    const now = await api(ANALYST, "GET", `${API}/${projectId}/translations/${started.id}`);
-    if (now.status !== "Running") return now as { id: string; status: string };
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error("the translation did not end");
+  return whenTranslationEnded(() => api<{ id: string; status: string }>(ANALYST, "GET", `${API}/${projectId}/translations/${started.id}`));
 }
 
 describe("a download route", () => {

@@ -2,6 +2,7 @@
 import { randomUUID } from "node:crypto";
 import type { ColumnInput, TableInput } from "../../../../contracts/dictionary.ts";
 import type { Configuration } from "../../../../contracts/configurations.ts";
+import type { TranslationDetail } from "../../../../contracts/mappings.ts";
 import type { Project } from "../../../../contracts/projects.ts";
 import { createApplication } from "../repositories/applications.ts";
 import { createTable, findProjectDictionaryRef } from "../repositories/dictionaries.ts";
@@ -9,6 +10,12 @@ import type { TestApi } from "./harness.ts";
 
 export async function makeApplication(api: TestApi, companyId: string, name = `App ${randomUUID().slice(0, 8)}`) {
   return createApplication(api.db, { companyId, name, description: null });
+}
+
+/** The body of an answer with status `status` (any success when not given); else fails naming `what` and the answer. */
+function accepted(what: string, res: { status: number; body: any }, status?: number) {
+  if (status ? res.status !== status : res.status >= 300) throw new Error(`${what} answered ${res.status}: ${JSON.stringify(res.body)}`);
+  return res.body;
 }
 
 export type ProjectInput = { companyId: string; applicationId: string; name?: string; sourceType?: "BackUp" | "FlatFile"; description?: string };
@@ -20,8 +27,7 @@ export async function makeProject(api: TestApi, token: string, input: ProjectInp
     sourceType: "BackUp",
     ...input,
   });
-  if (res.status !== 201) throw new Error(`creating a project answered ${res.status}: ${JSON.stringify(res.body)}`);
-  return res.body as Project;
+  return accepted("creating a project", res, 201) as Project;
 }
 
 export type ConfigurationInput = { companyId: string; applicationId: string; schemeIds: string[]; name?: string; description?: string; isDefault?: boolean };
@@ -29,8 +35,7 @@ export type ConfigurationInput = { companyId: string; applicationId: string; sch
 /** A configuration created through POST /api/v1/audit-projects by `token`'s user (who gets read and write). */
 export async function makeConfiguration(api: TestApi, token: string, input: ConfigurationInput): Promise<Configuration> {
   const res = await api.send("POST", "/api/v1/audit-projects", token, { name: `Configuration ${randomUUID().slice(0, 8)}`, ...input });
-  if (res.status !== 201) throw new Error(`creating a configuration answered ${res.status}: ${JSON.stringify(res.body)}`);
-  return res.body as Configuration;
+  return accepted("creating a configuration", res, 201) as Configuration;
 }
 
 export const column = (name: string, type: ColumnInput["type"], extra: Partial<ColumnInput> = {}): ColumnInput => ({
@@ -98,14 +103,7 @@ export type MappingProjectInput = { companyId: string; applicationId: string; na
 /** A mapping project created through POST /api/v1/mapping-projects by `token`'s user. */
 export async function makeMappingProject(api: TestApi, token: string, input: MappingProjectInput): Promise<Project> {
   const res = await api.send("POST", "/api/v1/mapping-projects", token, { ...input, name: input.name ?? `Mapping ${randomUUID().slice(0, 8)}` });
-  if (res.status !== 201) throw new Error(`creating a mapping project answered ${res.status}: ${JSON.stringify(res.body)}`);
-  return res.body as Project;
-}
-
-/** The body of an answer that succeeded; else fails naming `what` and the answer. */
-function accepted(what: string, res: { status: number; body: any }) {
-  if (res.status >= 300) throw new Error(`${what} answered ${res.status}: ${JSON.stringify(res.body)}`);
-  return res.body;
+  return accepted("creating a mapping project", res, 201) as Project;
 }
 
 /** What a project's databases hold after some work, by the path parameter that names each: see projectWorkOf. */
@@ -144,6 +142,20 @@ export async function projectWorkOf(
   };
 }
 
+/** What `read` answers once a translation has ended (its status no longer Running): asked every 50 ms, for up to 10 s. */
+export async function whenTranslationEnded<T extends { status: string }>(read: () => Promise<T>): Promise<T> {
+  for (let i = 0; i < 200; i++) {
+    const translation = await read();
+    if (translation.status !== "Running") return translation;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error("the translation did not end");
+}
+
+/** A mapping project's translation once it has ended, read through the API by `token`'s user. */
+export const translationFinished = (api: TestApi, token: string, projectId: string, translationId: string): Promise<TranslationDetail> =>
+  whenTranslationEnded(async () => (await api.get(`/api/v1/mapping-projects/${projectId}/translations/${translationId}`, token)).body as TranslationDetail);
+
 /** A mapping project's table and what its maps hold, by the path parameter that names each: see mappingWorkOf. */
 export type MappingWork = { tableId: string; columnId: string; importId: string; translationId: string };
 
@@ -167,9 +179,6 @@ export async function mappingWorkOf(api: TestApi, token: string, projectId: stri
     "a translation",
     await api.postForm(`${base}/translations`, token, { file: { name: `${fileName}.csv`, content: "code\nA\nZ\n" }, table: "code" }),
   );
-  for (let i = 0; (await api.get(`${base}/translations/${started.id}`, token)).body.status === "Running"; i++) {
-    if (i === 200) throw new Error("the translation did not end");
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await translationFinished(api, token, projectId, started.id);
   return { tableId, columnId: code!.id, importId: imported.id, translationId: started.id };
 }

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_COMPANIES } from "../../../../../scripts/demo-data.ts";
-import type { MappingTable, Translation, TranslationDetail } from "../../../../../contracts/mappings.ts";
+import type { MappingTable, Translation } from "../../../../../contracts/mappings.ts";
 import type { Project } from "../../../../../contracts/projects.ts";
 import { TEST_DATABASE_KINDS } from "../../../../shared/testing/databases.ts";
 import { recoverInterruptedJobs } from "../../jobs/recover.ts";
 import { createTranslation, INTERRUPTED_TRANSLATION_MESSAGE } from "../../repositories/translations.ts";
 import { USERS, createTestApi, type TestApi } from "../../testing/harness.ts";
-import { addProjectTable, column, makeApplication, makeMappingProject } from "../../testing/project-fixtures.ts";
+import { addProjectTable, column, makeApplication, makeMappingProject, translationFinished } from "../../testing/project-fixtures.ts";
 
 const [, acme, birch] = DEMO_COMPANIES;
 const BASE = "/api/v1/mapping-projects";
@@ -48,14 +48,7 @@ describe.each(TEST_DATABASE_KINDS)("translating a file with a mapping project's 
   ) {
     return api.postForm(`${BASE}/${projectId}/translations`, token, { file: { name: file.name, content: file.text }, ...fields });
   }
-  async function finished(id: string): Promise<TranslationDetail> {
-    for (let i = 0; i < 200; i++) {
-      const t = (await api.get(`${BASE}/${project.id}/translations/${id}`, analyst)).body as TranslationDetail;
-      if (t.status !== "Running") return t;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error("the translation did not end");
-  }
+  const finished = (id: string) => translationFinished(api, analyst, project.id, id);
 
   it("writes the file translated (same columns), applies each column's rule and reports what was unmapped and rejected", async () => {
     const started = await translate({ name: "payroll.csv", text: "grade,department,salary\nG7,FIN,10\nG1,HR,20\nG7,OPS,30\nG9,FIN,\n" });
