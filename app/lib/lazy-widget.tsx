@@ -1,4 +1,4 @@
-import { type ComponentType, type JSX, lazy, Suspense, useState } from "react";
+import { type ComponentType, type JSX, lazy, Suspense, useEffect, useState } from "react";
 import { isHydrated } from "~/components/layout/route-focus";
 
 /** On the server: the widgets' modules still loading (entry.server waits for them before it renders). */
@@ -59,4 +59,27 @@ export function lazyWidget<P extends object>(load: () => Promise<ComponentType<P
       <Lazy {...props} />
     );
   };
+}
+
+/**
+ * What `load` answers (a module's export, by a dynamic import), loaded once the page is interactive, not
+ * with the page: for code that only runs in the browser and is not needed at once (the session check, a
+ * workspace's lock follower), so that it weighs nothing on the page's first download (issue 8's initial
+ * JS bar). Undefined on the server, until it has arrived, and while `load` is null (nothing to load yet);
+ * an answer that arrives after the component unmounted or `load` changed is dropped. `load` must keep its
+ * identity between renders (a module-level function).
+ */
+export function useLoadedAfterHydration<T>(load: (() => Promise<T>) | null): T | undefined {
+  const [loaded, setLoaded] = useState<{ value: T }>();
+  useEffect(() => {
+    if (!load) return;
+    let gone = false;
+    void load().then((value) => {
+      if (!gone) setLoaded({ value });
+    });
+    return () => {
+      gone = true;
+    };
+  }, [load]);
+  return loaded?.value;
 }

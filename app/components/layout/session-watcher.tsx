@@ -1,4 +1,7 @@
 import { useEffect } from "react";
+import { useLoadedAfterHydration } from "~/lib/lazy-widget";
+
+const loadSessionCheck = () => import("./session-check").then((module) => module.watchSession);
 
 /**
  * With JavaScript on, the session check of every signed-in page (session-check.ts: every 5 s, and
@@ -6,16 +9,8 @@ import { useEffect } from "react";
  * page, as a workspace's lock follower is: the first check is 5 s later either way.
  */
 export function SessionWatcher() {
-  useEffect(() => {
-    let stop: (() => void) | undefined;
-    let gone = false;
-    void import("./session-check").then(({ watchSession }) => {
-      if (!gone) stop = watchSession();
-    });
-    return () => {
-      gone = true;
-      stop?.();
-    };
-  }, []);
+  const watchSession = useLoadedAfterHydration(loadSessionCheck);
+  // watchSession answers the function that stops it: the effect's cleanup.
+  useEffect(() => watchSession?.(), [watchSession]);
   return null;
 }

@@ -1,5 +1,5 @@
-import { useEffect, useState, type ComponentType } from "react";
-import type { LockFollowerProps } from "./lock-follower";
+import { useState } from "react";
+import { useLoadedAfterHydration } from "~/lib/lazy-widget";
 
 /**
  * A workspace's lock as its pages' header shows it: whether it is held, and by what in words (the
@@ -16,6 +16,8 @@ export const shownLock = (loaded: ReadLock, polled: ReadLock | undefined): Shown
   return { isLocked, reason };
 };
 
+const loadFollower = () => import("./lock-follower").then((module) => module.LockFollower);
+
 /**
  * The lock of a workspace as its pages' header shows it. The server renders it as loaded, and so does
  * the page without JavaScript. With JavaScript it is followed (LockFollower, the running jobs' poll, as
@@ -26,18 +28,8 @@ export const shownLock = (loaded: ReadLock, polled: ReadLock | undefined): Shown
  * shows nothing); `follow` false (a workspace without jobs): the lock as loaded.
  */
 export function useLiveLock(projectId: string, loaded: ReadLock, follow: boolean) {
-  const [Follower, setFollower] = useState<ComponentType<LockFollowerProps>>();
+  const Follower = useLoadedAfterHydration(follow ? loadFollower : null);
   const [polled, setPolled] = useState<ReadLock>();
-  useEffect(() => {
-    if (!follow) return;
-    let gone = false;
-    void import("./lock-follower").then(({ LockFollower }) => {
-      if (!gone) setFollower(() => LockFollower);
-    });
-    return () => {
-      gone = true;
-    };
-  }, [follow]);
   const lock = shownLock(loaded, polled);
   const follower = follow && Follower ? <Follower projectId={projectId} loaded={loaded} shown={lock} onPoll={setPolled} /> : null;
   return { lock, follower };
