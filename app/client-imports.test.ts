@@ -93,4 +93,16 @@ describe("the browser's code", () => {
     expect([...header].filter((file) => followers.includes(file)).map((file) => path.relative(root, file))).toEqual([]);
     expect(header).toContain(path.join(root, "app/components/projects/live-lock.tsx"));
   });
+
+  it("has a history entry's page say its words from its loader, without the tables of the history's and the flat files' labels", () => {
+    // Its title, outcome, summary, badge and parameters in words: the tables weighed 2.7 KiB on its first load (issue 8's bar).
+    const page = staticClosure(path.join(root, "app/routes/workspace/project/databases-history-entry.tsx"));
+    const tables = [
+      "contracts/values/loads.ts",
+      "contracts/values/flat-files.ts",
+      "app/components/projects/flat-file-parameter-rows.ts",
+      "app/components/backups/backups-table.tsx",
+    ];
+    expect([...page].map((file) => path.relative(root, file)).filter((file) => tables.includes(file))).toEqual([]);
+  });
 });

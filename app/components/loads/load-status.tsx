@@ -1,13 +1,11 @@
 import type { Load } from "../../../contracts/loads";
 import { HISTORY_TYPE_LABELS, statusLabel } from "../../../contracts/values/loads";
 import { formatTimestamp } from "~/components/projects/format";
-
-// The tones' colours are classes in app.css (.tone-*), as the project status badge's.
-const TONES: Record<Load["status"], string> = { Loading: "tone-amber", Loaded: "tone-emerald", Refused: "tone-red", Completed: "tone-emerald", Failed: "tone-red" };
+import { LoadBadge } from "./load-badge";
 
 /** An entry's status as a badge (the history's list and entry), as it reads for its type: a running backup is "Running". */
 export function LoadStatusBadge({ status, type = "FlatFile" }: { status: Load["status"]; type?: Load["type"] }) {
-  return <span className={`badge ${TONES[status]}`}>{statusLabel(type, status)}</span>;
+  return <LoadBadge status={status} label={statusLabel(type, status)} />;
 }
 
 /** An entry named as the history lists it, by what it was and when it started: its link's name and its page's breadcrumb. */

@@ -68,6 +68,10 @@ export async function loader({ context }: Route.LoaderArgs) {
       flatFileParameters: project.flatFileParameters,
       version: project.version,
     },
+    // The settings in words, read here (the summary shown once the databases are being created): the page's code then
+    // carries no table of the flat-file parameters' labels beside its form's (issue 8's initial JS bar).
+    settings: settingsRows(project),
+
     job,
     startedBy: job ? names[job.createdBy] : undefined,
     readAt: Date.now(),
@@ -132,7 +136,11 @@ export default function DatabasesStep({ loaderData, actionData }: Route.Componen
       <WizardSteps current="databases" project={project} />
       <AutoRefresh active={running} poll={poll} />
 
-      {running || created ? <SettingsSummary project={project} /> : <SettingsForm project={project} lastResult={isCreateResult ? undefined : lastResult} />}
+      {running || created ? (
+        <SettingsSummary rows={loaderData.settings} />
+      ) : (
+        <SettingsForm project={project} lastResult={isCreateResult ? undefined : lastResult} />
+      )}
 
       <Card className="mt-6" aria-labelledby="create-title">
         <h2 id="create-title" className="text-lg font-semibold">
@@ -204,10 +212,15 @@ function SettingsForm({ project, lastResult }: { project: StepProject; lastResul
   );
 }
 
-function SettingsSummary({ project }: { project: StepProject }) {
+/** The upload type and, for flat files, how they are read, as label and value pairs. */
+function settingsRows(project: Pick<Project, "uploadType" | "sourceType" | "flatFileParameters">): [string, string][] {
   const p = project.flatFileParameters;
   const rows: [string, string][] = [["Upload type", project.uploadType ? UPLOAD_TYPE_LABELS[project.uploadType] : "Not chosen"]];
   if (project.sourceType === "FlatFile" && p) rows.push(...flatFileParameterRows(p));
+  return rows;
+}
+
+function SettingsSummary({ rows }: { rows: [string, string][] }) {
   return (
     <Card className="mt-6" aria-labelledby="settings-title">
       <h2 id="settings-title" className="text-lg font-semibold">

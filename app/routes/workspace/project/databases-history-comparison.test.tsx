@@ -9,6 +9,7 @@ import { renderPage } from "~/test/render-page";
 import History from "./databases-history";
 import HistoryEntryPage from "./databases-history-entry";
 import { jobOf } from "~/test/fixtures";
+import { entryWords } from "./databases-history-entry.server";
 
 const after = { id: "h1", type: "FlatFile", fileName: "Members.csv", finishedAt: "2026-11-29T07:30:12.000Z" };
 const comparison = {
@@ -51,6 +52,7 @@ function entryHeading(kept: typeof backup | null) {
   const html = renderPage(here, here, HistoryEntryPage, {
     ...{ projectId: "p1", entry: comparison, parameters: null, job: null, names: { u1: "Ann Analyst" }, undoBackup: null, afterBackup: null },
     ...{ backup: kept, comparison: [], about: null, canChange: true, isLocked: false, readAt: Date.now() },
+    said: entryWords({ entry: comparison, about: null, backup: kept, parameters: null } as never),
   });
   return /<h2 id="entry-title"[^>]*>(.*?)<\/h2>/.exec(html)?.[1];
 }
@@ -111,6 +113,7 @@ describe("a load's entry while its job runs", () => {
     const html = renderPage(here, here, HistoryEntryPage, {
       ...{ projectId: "p1", entry: loading, parameters: null, job, names: { u1: "Ann Analyst" }, undoBackup: null, afterBackup: null },
       ...{ backup: null, comparison: [], about: null, canChange: true, isLocked: true, readAt: Date.now() },
+      said: entryWords({ entry: loading, about: null, backup: null, parameters: null } as never),
     });
     expect(text(html)).toContain("40% done");
     expect(liveRegionTexts(html).join(" | ")).not.toContain("% done");

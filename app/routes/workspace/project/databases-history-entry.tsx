@@ -1,16 +1,11 @@
 import { Form, Link, type UIMatch } from "react-router";
-import type { Backup } from "../../../../contracts/backups";
-import type { HistoryEntry } from "../../../../contracts/loads";
-import { HISTORY_TYPE_LABELS, LOAD_MODE_LABELS, ON_REJECTED_LABELS } from "../../../../contracts/values/loads";
-import { backupContents } from "~/components/backups/backups-table";
 import { ComparisonTables } from "~/components/backups/comparison-tables";
 import { StatusButton, useIsPending } from "~/components/forms/status-button";
 import { companyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { readFormData, serviceFailure, unknownIntent } from "~/lib/forms.server";
-import { historyEntryName, LoadStatusBadge } from "~/components/loads/load-status";
-import { flatFileParameterRows } from "~/components/projects/flat-file-parameter-rows";
-import { formatCount, formatCountOf, formatTimestamp } from "~/components/projects/format";
+import { LoadBadge } from "~/components/loads/load-badge";
+import { formatCount, formatTimestamp } from "~/components/projects/format";
 import { AutoRefresh, isRunning, JobAnnouncer, JobProgress } from "~/components/projects/job-progress";
 import { useLiveJob } from "~/components/projects/live-jobs";
 import { Card } from "~/components/ui/card";
@@ -21,6 +16,7 @@ import { afterGuard } from "~/lib/guards.server";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
 import { checkWorkspace, projectCalls, projectScope } from "../workspace.server";
 import { withUserNames } from "~/lib/company-people.server";
+import { entryWords } from "./databases-history-entry.server";
 import type { Route } from "./+types/databases-history-entry";
 
 /**
@@ -32,7 +28,17 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     projectScope(context),
     withUserNames(context, projectCalls(context).history.get(params.historyId), (d) => [d.entry.createdBy, d.job?.createdBy]),
   );
-  return { projectId: project.id, ...details, names, canChange: access.canWrite && !project.isLocked, isLocked: project.isLocked, readAt: Date.now() };
+  return {
+    projectId: project.id,
+    ...details,
+    names,
+    canChange: access.canWrite && !project.isLocked,
+    isLocked: project.isLocked,
+    readAt: Date.now(),
+    // What the page says of the entry, in words read here: its code then carries no table of the history's types,
+    // modes, statuses and flat-file parameters (issue 8's initial JS bar).
+    said: entryWords(details),
+  };
 }
 
 const COMPARE = "compare";
@@ -55,46 +61,15 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   }
 }
 
-/** The entry's title: what it did, to what (a comparison: what the backup it compared holds, as the comparison page says it). */
-function titleOf(entry: HistoryEntry, about: HistoryEntry | null, backup: Pick<Backup, "after"> | null): string {
-  switch (entry.type) {
-    case "FlatFile":
-      return `${entry.fileName} into ${entry.tableName}`;
-    case "Backup":
-      return `Backup ${entry.fileName}`;
-    case "Undo":
-      return about ? `Undo of the ${HISTORY_TYPE_LABELS[about.type].toLowerCase()} of ${about.fileName}` : `Undo: ${entry.fileName} restored`;
-    case "Comparison":
-      return backup
-        ? `Comparison of the data ${backupContents(backup)} with the data then current`
-        : `Comparison of ${entry.fileName} with the data then current`;
-    default:
-      return `${HISTORY_TYPE_LABELS[entry.type]} of ${entry.fileName}`;
-  }
-}
-
-/** What the entry's outcome says, in a sentence. */
-function outcomeOf(entry: HistoryEntry): string | null {
-  if (entry.status === "Loading") return `${HISTORY_TYPE_LABELS[entry.type]} running: this page follows it until it ends.`;
-  if (entry.status === "Failed" || entry.status === "Refused") return entry.message;
-  if (entry.type === "FlatFile")
-    // The message of a load that went through: the files of its upload it skipped.
-    return `${formatCount(entry.rowsLoaded)} of ${formatCountOf(entry.rowsRead, "row")} loaded${entry.rowsRejected ? `; ${formatCount(entry.rowsRejected)} rejected` : ""}.${entry.message ? ` ${entry.message}` : ""}`;
-  if (entry.type === "Backup") return `${formatCountOf(entry.rowsRead, "row")} of ${formatCountOf(entry.tables.length, "table")} backed up.`;
-  if (entry.type === "Comparison") return entry.message ?? "Compared: the differences per table are below.";
-  return `${formatCountOf(entry.rowsLoaded, "row")} restored into the source database.${entry.message ? ` ${entry.message}` : ""}`;
-}
-
 export const handle = {
   // Not its title: that can be a long backup file name.
   breadcrumb: (match: UIMatch) => {
-    const entry = (match.loaderData as Route.ComponentProps["loaderData"] | undefined)?.entry;
-    return entry ? historyEntryName(entry) : null;
+    return (match.loaderData as Route.ComponentProps["loaderData"] | undefined)?.said.name ?? null;
   },
 };
 
 export default function HistoryEntry({ loaderData }: Route.ComponentProps) {
-  const { projectId, entry, parameters, names, backup, undoBackup, afterBackup, comparison, about, canChange, isLocked, readAt } = loaderData;
+  const { projectId, entry, said, names, backup, undoBackup, afterBackup, comparison, canChange, isLocked, readAt } = loaderData;
   const href = useCompanyHref();
   const paths = useWorkspacePaths();
   const { job, poll } = useLiveJob(projectId, loaderData.job, { isLocked, readAt });
@@ -110,28 +85,17 @@ export default function HistoryEntry({ loaderData }: Route.ComponentProps) {
       <Card aria-labelledby="entry-title">
         <div className="flex flex-wrap items-center gap-3">
           <h2 id="entry-title" className="text-lg font-semibold">
-            {titleOf(entry, about, backup)}
+            {said.title}
           </h2>
-          <LoadStatusBadge status={entry.status} type={entry.type} />
+          <LoadBadge status={entry.status} label={said.status} />
         </div>
         <p className="mt-2 text-sm" role="status">
-          {outcomeOf(entry)}
+          {said.outcome}
         </p>
         <LabelValueList
           className="mt-3"
           rows={[
-            ["Type", HISTORY_TYPE_LABELS[entry.type]],
-            ...(flatFile
-              ? ([
-                  ["Mode", LOAD_MODE_LABELS[entry.mode]],
-                  ["When rows are rejected", ON_REJECTED_LABELS[entry.onRejected]],
-                ] as [string, string][])
-              : []),
-            ...(about
-              ? ([[entry.type === "Undo" ? "Undid" : "Data as left by", `${HISTORY_TYPE_LABELS[about.type]} of ${about.fileName}`]] as [string, string][])
-              : []),
-            ...(backup && entry.type !== "Backup" && entry.type !== "Comparison" ? ([["Backup taken before", backup.name]] as [string, string][]) : []),
-            ...(backup && entry.type === "Comparison" ? ([["Earlier data", `${backup.name}: the data ${backupContents(backup)}`]] as [string, string][]) : []),
+            ...said.rows,
             ["Started", `${formatTimestamp(entry.createdAt)} by ${names[entry.createdBy] ?? "someone else"}`],
             ["Ended", entry.finishedAt ? formatTimestamp(entry.finishedAt) : "Not yet"],
           ]}
@@ -237,8 +201,8 @@ export default function HistoryEntry({ loaderData }: Route.ComponentProps) {
             <h2 id="parameters-title" className="text-lg font-semibold">
               Parameters
             </h2>
-            {parameters ? (
-              <LabelValueList label="Parameters of the load" rows={flatFileParameterRows(parameters)} className="mt-3" />
+            {said.parameters ? (
+              <LabelValueList label="Parameters of the load" rows={said.parameters} className="mt-3" />
             ) : (
               <p className="mt-2 text-sm text-muted-foreground">Not recorded: this load ran before the parameters of each load were kept.</p>
             )}

@@ -8,14 +8,18 @@ import { renderPage } from "~/test/render-page";
 import History from "./databases-history";
 import { handle as entryHandle } from "./databases-history-entry";
 import { handle as tableHandle } from "./databases-history-table";
+import { entryWords } from "./databases-history-entry.server";
+
+/** The entry page's loader data as far as its crumb reads it: its words, read by its loader. */
+const entryPage = (entry: object) => ({ said: entryWords({ entry, about: null, backup: null, parameters: null } as never) });
 
 const crumb = (handle: { breadcrumb: (match: never) => string | null | undefined }, loaderData: unknown) => handle.breadcrumb({ loaderData } as never);
 
 describe("a history entry's breadcrumbs", () => {
   it("name the entry by its type and when it started", () => {
     const entry = { id: "h1", type: "FlatFile", createdAt: "2026-11-28T19:04:22.000Z", tables: [] };
-    expect(crumb(entryHandle, { entry })).toBe("Flat-file load 2026-11-28 19:04 UTC");
-    expect(crumb(entryHandle, { entry: { ...entry, type: "RestoreAndComparison" } })).toBe("Restore and comparison 2026-11-28 19:04 UTC");
+    expect(crumb(entryHandle, entryPage(entry))).toBe("Flat-file load 2026-11-28 19:04 UTC");
+    expect(crumb(entryHandle, entryPage({ ...entry, type: "RestoreAndComparison" }))).toBe("Restore and comparison 2026-11-28 19:04 UTC");
   });
 
   it("name a table of the entry by the table's name", () => {
