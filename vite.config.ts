@@ -12,8 +12,7 @@ import { defineConfig, type Plugin } from "vite";
  * any page imports went into every page's shell (8.4 KiB gzip, now 6.2). Only the values every kind
  * of page uses (page sizes) are here: a chunk of its own cost more than it weighed.
  *
- * A status button and the hook that says whether its intent is pending are one chunk too: every page
- * with the hook has the button. Issue 8's bar (each page's initial JS ≤ 1.15× the bare React Router
+ * Issue 8's bar (each page's initial JS ≤ 1.15× the bare React Router
  * page's) was met on all 178 pages on 2026-11-27, the heaviest by 0.1 KiB; the features since took 63
  * of 193 over it, 47 once labels and options moved into the loaders' answers (what a page's loader can
  * say in words it answers, rather than the page's code carrying the tables), 90 after the live lock
@@ -37,8 +36,25 @@ import { defineConfig, type Plugin } from "vite";
  * (−0.3 KiB on every page); the session check's code loaded once the page is interactive (−0.1 KiB): 30
  * pages over, the heaviest that step at 130.3 KiB (the shell chunk 8.07 kB gzip, with the two route modules
  * it now holds). Moving the workspace paths out of the shell (they
- * are only a workspace page's) took 5 other pages under but 10 workspace pages over: 37. README's
- * "What is left" says the way on.
+ * are only a workspace page's) took 5 other pages under but 10 workspace pages over: 37.
+ *
+ * The bar is each page's, not the sum over pages: the light pages (115 KiB) have room the heavy ones do not.
+ * So the small pieces the heavy pages (forms, lists, a workspace's steps) load, each its own chunk of
+ * 0.1–1 KiB compressed alone, are in the shell too (SHARED_PIECES): a status button and its pending hook,
+ * a list's search form, search field, pagination and table, the time and count formats, a project's status
+ * badge and "load the source" link, the revalidation rule. Pages without them carry them (the lightest page
+ * 115.1 → 117.2 KiB); the heavy pages gain what separate files lost (30 → 17 pages over, heaviest 130.3 →
+ * 129.1 KiB, measured by jsw, a copy of the bench's js-weight.ts, on builds of 2026-11-30 before a history
+ * entry's words moved into its loader). A job's progress and its poll (JOB_PROGRESS) are one chunk, and so
+ * are a template's paths and status badge with the template values (TEMPLATE_PATHS); the project values
+ * (labels) keep a chunk of their own, which a job's progress would otherwise take in and bring to every page
+ * with a label (with the pieces in the shell and the entry's words: 21 → 13 over); a column
+ * type's format (contracts/values/column-type.ts) and the dictionary's formats are one chunk (COLUMN_FORMAT:
+ * 10 over, heaviest the wizard's dictionary step at 128.5 KiB, 24 pages less than 0.5 KiB under). Grouping
+ * the dictionary's tables list and sample form the same way took 116 pages over (even the sign-in callback
+ * then loaded that chunk and the fields): a manual chunk takes in the modules it imports that no other manual
+ * chunk holds (as the job's progress took the project values), so every group is measured on all 193 pages.
+ * README's "What is left" says the way on.
  */
 const SHELL = [
   /\/app\/components\/layout\//,
@@ -52,11 +68,20 @@ const SHELL = [
   /\/node_modules\/clsx\//,
 ];
 
+const SHARED_PIECES = [
+  /\/app\/components\/(forms\/status-button|projects\/(use-intent-pending|project-status-badge|load-source-link|format))\.tsx?$/,
+  /\/app\/components\/ui\/(pagination|table|list-search-form|search-field)\.tsx$/,
+  /\/app\/lib\/(list-search|revalidate)\.ts$/,
+];
+
 // The form helpers and the field components every form uses: one chunk, as they were before a widget's
 // chunk (the confirmation card, decision 029) importing both made Rollup split them, at 0.26 KiB on 70 pages.
 const FORMS = /\/app\/(lib\/forms\.ts|components\/forms\/fields\.tsx)$/;
 
-const STATUS_BUTTON = /\/app\/components\/(forms\/status-button\.tsx|projects\/use-intent-pending\.ts)$/;
+const PROJECT_VALUES = /\/contracts\/values\/projects\.ts$/;
+const JOB_PROGRESS = /\/app\/(components\/projects\/(job-progress|live-jobs)|lib\/(live-poll|page-refresh))\.tsx?$/;
+const COLUMN_FORMAT = /\/(app\/components\/dictionary\/column-format|contracts\/values\/column-type)\.ts$/;
+const TEMPLATE_PATHS = /\/(app\/routes\/templates\/(paths|template-status-badge)|contracts\/values\/templates)\.tsx?$/;
 
 // Vite's helper around every dynamic import (\0vite/preload-helper.js, 0.6 KiB gzip on each page with one)
 // preloads the imported chunk's own imports beside it. With `modulePreload: false` it is given none
@@ -79,9 +104,12 @@ function chunkOf(id: string): string | undefined {
   if (ON_DEMAND.test(file)) return undefined;
   if (file.includes("/node_modules/react-router/")) return "router";
   if (id === PRELOAD_HELPER) return "shell";
-  if (SHELL.some((pattern) => pattern.test(file))) return "shell";
-  if (STATUS_BUTTON.test(file)) return "status-button";
+  if ([...SHELL, ...SHARED_PIECES].some((pattern) => pattern.test(file))) return "shell";
   if (FORMS.test(file)) return "fields";
+  if (PROJECT_VALUES.test(file)) return "project-values";
+  if (JOB_PROGRESS.test(file)) return "job-progress";
+  if (TEMPLATE_PATHS.test(file)) return "template-paths";
+  if (COLUMN_FORMAT.test(file)) return "column-format";
   return undefined;
 }
 

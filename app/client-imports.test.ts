@@ -21,11 +21,11 @@ function sourcesUnder(dir: string): string[] {
 
 const holdsZod = (file: string) => /from "zod"/.test(readFileSync(file, "utf8"));
 
-/** The modules a file imports values from (not `import type`), resolved to files. */
+/** The modules a file imports values from, or re-exports them from (not `import type`), resolved to files. */
 function valueImports(file: string): string[] {
   const text = readFileSync(file, "utf8");
   const found: string[] = [];
-  for (const match of text.matchAll(/^import\s+(?!type\s)([^;]*?)\s+from\s+"([^"]+)";/gms)) {
+  for (const match of text.matchAll(/^(?:import|export)\s+(?!type\s)([^;]*?)\s+from\s+"([^"]+)";/gms)) {
     const specifier = match[2]!;
     // `import { type A, type B } from …` imports nothing at run time either.
     const names = /^\{([^}]*)\}$/.exec(match[1]!.trim());
@@ -104,5 +104,11 @@ describe("the browser's code", () => {
       "app/components/backups/backups-table.tsx",
     ];
     expect([...page].map((file) => path.relative(root, file)).filter((file) => tables.includes(file))).toEqual([]);
+  });
+
+  it("formats a column's type without the dictionary values' tables and limits", () => {
+    // The dictionary's review and definition pages show types and nothing else of that module (0.2 KiB on each, issue 8's bar).
+    const formats = staticClosure(path.join(root, "app/components/dictionary/column-format.ts"));
+    expect(formats).not.toContain(path.join(root, "contracts/values/dictionary.ts"));
   });
 });

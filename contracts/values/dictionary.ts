@@ -15,12 +15,8 @@ export const isColumnType = (type: string): type is (typeof COLUMN_TYPES)[number
 export const takesLength = (type: string): boolean => type === "nvarchar";
 export const takesPrecision = (type: string): boolean => type === "decimal";
 
-/** A column's type as SQL writes it: nvarchar(50), decimal(10, 2), int (the dictionary's pages, the databases' messages). */
-export function formatColumnType(c: { type: string; length: number | null; precision: number | null; scale: number | null }): string {
-  if (c.type === "nvarchar" && c.length != null) return `nvarchar(${c.length})`;
-  if (c.type === "decimal" && c.precision != null) return `decimal(${c.precision}, ${c.scale ?? 0})`;
-  return c.type;
-}
+// A module of its own: a page that shows column types then does not bring this one's tables and limits with it.
+export { formatColumnType } from "./column-type";
 
 /**
  * The names of PostgreSQL's system columns, which every table of a project database has: a column of

@@ -1,4 +1,4 @@
-export { formatColumnType } from "../../../contracts/values/dictionary";
+export { formatColumnType } from "../../../contracts/values/column-type";
 
 export const yesNo = (value: boolean) => (value ? "Yes" : "No");
 
