@@ -20,7 +20,8 @@ import { createHttpAdminDataSources } from "../../services/data-api/src/admin-da
 import { createApp } from "../../services/data-api/src/app";
 import { createHttpCompanyUsersSource } from "../../services/data-api/src/company-users";
 import { createJobRunner } from "../../services/data-api/src/jobs/runner";
-import { createTestDataPlane } from "../../services/data-api/src/testing/harness";
+import { createTestDataPlane, requestsOf } from "../../services/data-api/src/testing/harness";
+import type { FixtureApi } from "../../services/data-api/src/testing/project-fixtures";
 import { migrateDatabase } from "../../services/data-api/src/db/migrate";
 import type { Database as DataApiDatabase } from "../../services/data-api/src/db/schema";
 import { createHttpPermissionsSource } from "../../services/data-api/src/permissions";
@@ -101,6 +102,8 @@ export async function startLiveServices(portalEnv: Record<string, string> = {}) 
     clientPortalOutage: (mode: "refused" | "503" | "up") => clientPortal.outage(mode),
     /** The data API's job runner: `jobs.hooks.beforeStep` can hold or fail a job in a test. */
     jobs,
+    /** The data API as its own test fixtures call it (project-fixtures.ts, route-sweep.ts's thingsOf), over HTTP with a user's real token. */
+    fixtureApi: { db: dataApiDb, jobs, ...requestsOf(readTwice(dataApiUrl)) } satisfies FixtureApi,
     async stop() {
       await jobs.idle();
       dataApiServer.close();
@@ -111,6 +114,18 @@ export async function startLiveServices(portalEnv: Record<string, string> = {}) 
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * fetch to `baseUrl`, a read sent once more when it fails before any answer: on a busy machine a kept-alive
+ * connection the server has just closed fails the next call (ECONNRESET), as the portal's sendReadTwice says.
+ */
+function readTwice(baseUrl: string) {
+  return (url: string, init: RequestInit) =>
+    fetch(`${baseUrl}${url}`, init).catch((err: unknown) => {
+      if ((init.method ?? "GET") !== "GET") throw err;
+      return fetch(`${baseUrl}${url}`, init);
+    });
 }
 
 /** Arguments for a route's loader, action or middleware, as React Router passes them. */

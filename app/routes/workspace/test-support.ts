@@ -104,7 +104,12 @@ export async function createHarness() {
     return { id: template.id as string, name, version: version as number, levelId: level.id as string, scriptId: script.id as string };
   }
 
-  return { call, api, cookieFor, mappedGrade, masterTemplate, migrationProject };
+  /** `email`'s access token, fresh from the user's session: for the data API's own fixtures (LiveServices' fixtureApi). */
+  async function tokenOf(email: string): Promise<string> {
+    return (await requireAuth(new Request(`${PORTAL_URL}/`, { headers: { cookie: await cookieFor(email) } }))).auth.accessToken;
+  }
+
+  return { call, api, cookieFor, tokenOf, mappedGrade, masterTemplate, migrationProject };
 }
 
 /** A `data(value, { status })` an action returned or threw, unwrapped. */

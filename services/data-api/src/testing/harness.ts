@@ -138,34 +138,11 @@ export async function createTestApi(kind: DatabaseKind) {
     return signer.token(user.id, roles, { claims: { jti: randomUUID() } });
   }
 
-  async function get(path: string, token?: string) {
-    const res = await app.request(path, { headers: token ? { authorization: `Bearer ${token}` } : {} });
-    return { status: res.status, headers: res.headers, body: (await res.json()) as any };
-  }
+  const { get, send, postForm: postFormTo } = requestsOf((url, init) => app.request(url, init));
 
-  /** Any method, with a JSON body when given. */
-  async function send(method: string, url: string, token: string | undefined, body?: unknown) {
-    const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
-    if (body !== undefined) headers["content-type"] = "application/json";
-    return answerOf(await app.request(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }));
-  }
-
-  /**
-   * A multipart POST as a browser's form sends it: text fields and files (an array repeats the field),
-   * through `via` (another app of `appWith`) when given. The answer's status and JSON.
-   */
-  async function postForm(
-    url: string,
-    token: string,
-    fields: Record<string, string | FormFile | readonly FormFile[]>,
-    via: { request: typeof app.request } = app,
-  ) {
-    const form = new FormData();
-    for (const [key, value] of Object.entries(fields)) {
-      if (typeof value === "string") form.append(key, value);
-      else for (const file of Array.isArray(value) ? value : [value]) form.append(key, new Blob([file.content as BlobPart]), file.name);
-    }
-    return answerOf(await via.request(url, { method: "POST", headers: { authorization: `Bearer ${token}` }, body: form }));
+  /** postForm (requestsOf), through `via` (another app of `appWith`) when given. */
+  function postForm(url: string, token: string, fields: FormFields, via?: { request: typeof app.request }) {
+    return via ? requestsOf((u, init) => via.request(u, init)).postForm(url, token, fields) : postFormTo(url, token, fields);
   }
 
   async function close() {
@@ -199,6 +176,35 @@ export async function createTestApi(kind: DatabaseKind) {
 
 export type TestApi = Awaited<ReturnType<typeof createTestApi>>;
 
+/**
+ * The calls the fixtures make (project-fixtures.ts, route-sweep.ts's thingsOf), over `request`: the test
+ * app's own, or fetch to a data API running at an address (the portal's tests, app/test/live-services.ts).
+ */
+export function requestsOf(request: (url: string, init: RequestInit) => Response | Promise<Response>) {
+  const auth = (token: string | undefined): Record<string, string> => (token ? { authorization: `Bearer ${token}` } : {});
+  return {
+    async get(path: string, token?: string) {
+      const res = await request(path, { headers: auth(token) });
+      return { status: res.status, headers: res.headers, body: (await res.json()) as any };
+    },
+    /** Any method, with a JSON body when given. */
+    async send(method: string, url: string, token: string | undefined, body?: unknown) {
+      const headers = auth(token);
+      if (body !== undefined) headers["content-type"] = "application/json";
+      return answerOf(await request(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }));
+    },
+    /** A multipart POST as a browser's form sends it: text fields and files (an array repeats the field). The answer's status and JSON. */
+    async postForm(url: string, token: string, fields: FormFields) {
+      const form = new FormData();
+      for (const [key, value] of Object.entries(fields)) {
+        if (typeof value === "string") form.append(key, value);
+        else for (const file of Array.isArray(value) ? value : [value]) form.append(key, new Blob([file.content as BlobPart]), file.name);
+      }
+      return answerOf(await request(url, { method: "POST", headers: auth(token), body: form }));
+    },
+  };
+}
+
 /** An answer's status, headers and JSON body (none for an empty body). */
 async function answerOf(res: Response) {
   const text = await res.text();
@@ -207,3 +213,4 @@ async function answerOf(res: Response) {
 
 /** A file of a multipart form (TestApi.postForm). */
 export type FormFile = { name: string; content: string | Uint8Array };
+type FormFields = Record<string, string | FormFile | readonly FormFile[]>;

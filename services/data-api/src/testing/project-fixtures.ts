@@ -8,7 +8,10 @@ import { createApplication } from "../repositories/applications.ts";
 import { createTable, findProjectDictionaryRef } from "../repositories/dictionaries.ts";
 import type { TestApi } from "./harness.ts";
 
-export async function makeApplication(api: TestApi, companyId: string, name = `App ${randomUUID().slice(0, 8)}`) {
+/** What the fixtures use of a data API: the test app's (harness.ts), or one the portal's tests run (app/test/live-services.ts). */
+export type FixtureApi = Pick<TestApi, "db" | "jobs" | "get" | "send" | "postForm">;
+
+export async function makeApplication(api: FixtureApi, companyId: string, name = `App ${randomUUID().slice(0, 8)}`) {
   return createApplication(api.db, { companyId, name, description: null });
 }
 
@@ -21,7 +24,7 @@ function accepted(what: string, res: { status: number; body: any }, status?: num
 export type ProjectInput = { companyId: string; applicationId: string; name?: string; sourceType?: "BackUp" | "FlatFile"; description?: string };
 
 /** A project created through POST /api/v1/projects by `token`'s user (who gets read and write). */
-export async function makeProject(api: TestApi, token: string, input: ProjectInput): Promise<Project> {
+export async function makeProject(api: FixtureApi, token: string, input: ProjectInput): Promise<Project> {
   const res = await api.send("POST", "/api/v1/projects", token, {
     name: `Project ${randomUUID().slice(0, 8)}`,
     sourceType: "BackUp",
@@ -33,7 +36,7 @@ export async function makeProject(api: TestApi, token: string, input: ProjectInp
 export type ConfigurationInput = { companyId: string; applicationId: string; schemeIds: string[]; name?: string; description?: string; isDefault?: boolean };
 
 /** A configuration created through POST /api/v1/audit-projects by `token`'s user (who gets read and write). */
-export async function makeConfiguration(api: TestApi, token: string, input: ConfigurationInput): Promise<Configuration> {
+export async function makeConfiguration(api: FixtureApi, token: string, input: ConfigurationInput): Promise<Configuration> {
   const res = await api.send("POST", "/api/v1/audit-projects", token, { name: `Configuration ${randomUUID().slice(0, 8)}`, ...input });
   return accepted("creating a configuration", res, 201) as Configuration;
 }
@@ -51,7 +54,7 @@ export const column = (name: string, type: ColumnInput["type"], extra: Partial<C
 });
 
 /** Adds a table to the project's own dictionary directly (the repository, not the route). */
-export async function addProjectTable(api: TestApi, projectId: string, table: Omit<TableInput, "description"> & { description?: string | null }) {
+export async function addProjectTable(api: FixtureApi, projectId: string, table: Omit<TableInput, "description"> & { description?: string | null }) {
   const ref = await findProjectDictionaryRef(api.db, projectId);
   if (!ref) throw new Error(`project ${projectId} has no dictionary`);
   return createTable(api.db, ref.id, { description: null, ...table }, { expectedVersion: ref.version, userId: "fixture" });
@@ -61,7 +64,7 @@ export async function addProjectTable(api: TestApi, projectId: string, table: Om
  * Makes the databases of a project whose dictionary is ready (upload type SingleFile, then
  * try-create-databases) and waits for the job: the project ends at "Setup: load source data".
  */
-export async function createProjectDatabases(api: TestApi, token: string, projectId: string, beforeCreate?: () => Promise<void>): Promise<Project> {
+export async function createProjectDatabases(api: FixtureApi, token: string, projectId: string, beforeCreate?: () => Promise<void>): Promise<Project> {
   await api.db.updateTable("projects").set({ status: "SetupUploadTypeIncomplete" }).where("id", "=", projectId).execute();
   const { version } = (await api.get(`/api/v1/projects/${projectId}`, token)).body as Project;
   await api.send("POST", `/api/v1/projects/${projectId}/upload-type`, token, { uploadType: "SingleFile", version });
@@ -83,7 +86,12 @@ export async function createProjectDatabases(api: TestApi, token: string, projec
  * Code nvarchar(10), Balance decimal(12,2), Since date) and Orders (key OrderId, Note); `beforeCreate`
  * runs once its upload type is set (a Flat file project's parameters, say).
  */
-export async function loadableProject(api: TestApi, token: string, input: ProjectInput, beforeCreate?: (project: Project) => Promise<void>): Promise<Project> {
+export async function loadableProject(
+  api: FixtureApi,
+  token: string,
+  input: ProjectInput,
+  beforeCreate?: (project: Project) => Promise<void>,
+): Promise<Project> {
   const project = await makeProject(api, token, input);
   await addProjectTable(api, project.id, {
     name: "Customers",
@@ -101,7 +109,7 @@ export async function loadableProject(api: TestApi, token: string, input: Projec
 export type MappingProjectInput = { companyId: string; applicationId: string; name?: string; description?: string };
 
 /** A mapping project created through POST /api/v1/mapping-projects by `token`'s user. */
-export async function makeMappingProject(api: TestApi, token: string, input: MappingProjectInput): Promise<Project> {
+export async function makeMappingProject(api: FixtureApi, token: string, input: MappingProjectInput): Promise<Project> {
   const res = await api.send("POST", "/api/v1/mapping-projects", token, { ...input, name: input.name ?? `Mapping ${randomUUID().slice(0, 8)}` });
   return accepted("creating a mapping project", res, 201) as Project;
 }
@@ -116,7 +124,7 @@ export type ProjectWork = { jobId: string; loadId: string; historyId: string; up
  * Active first, as runs.test.ts does). The files are named `fileName` (.csv). Needs the test run's PostgreSQL.
  */
 export async function projectWorkOf(
-  api: TestApi,
+  api: FixtureApi,
   token: string,
   projectId: string,
   table: { name: string; key: string },
@@ -164,7 +172,7 @@ export type MappingWork = { tableId: string; columnId: string; importId: string;
  * data structure, the column translated with one value mapped, an import of its map previewed and left
  * waiting, and a file translated (`fileName`.csv), waited for.
  */
-export async function mappingWorkOf(api: TestApi, token: string, projectId: string, fileName: string): Promise<MappingWork> {
+export async function mappingWorkOf(api: FixtureApi, token: string, projectId: string, fileName: string): Promise<MappingWork> {
   const base = `/api/v1/mapping-projects/${projectId}`;
   const { tableId } = await addProjectTable(api, projectId, { name: "code", columns: [column("code", "nvarchar")] });
   const [code] = accepted("the table", await api.get(`${base}/mapping-tables/${tableId}`, token)).columns as { id: string }[];

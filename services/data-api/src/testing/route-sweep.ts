@@ -23,6 +23,7 @@ import {
   makeProject,
   mappingWorkOf,
   projectWorkOf,
+  type FixtureApi,
   type MappingWork,
   type ProjectWork,
 } from "./project-fixtures.ts";
@@ -157,7 +158,7 @@ export const THING_CHILDREN: readonly string[] = [...CHILD_PARAMS, "reviewId", "
  * (SKIP_POSTGRES=1) those stay ids of nothing. `{kind}`, `{table}` and `{version}` name no child by id
  * (a database, a table by its name, a script's version): childOf gives them the project's.
  */
-export async function thingsOf(api: TestApi, companyId: string, token: string, label: string, work?: { memberId: string }): Promise<Things> {
+export async function thingsOf(api: FixtureApi, companyId: string, token: string, label: string, work?: { memberId: string }): Promise<Things> {
   const name = (what: string) => `${label} secret ${what} ${randomUUID().slice(0, 6)}`;
   const created = async (method: string, url: string, body: unknown) => {
     const res = await api.send(method, url, token, body);
@@ -388,7 +389,7 @@ function childUrls(things: Things): string[] {
 }
 
 /** Everything of a company's things that a write could change, as `token`'s user reads it: for a before and after. */
-export async function snapshotOf(api: TestApi, token: string, things: Things) {
+export async function snapshotOf(api: FixtureApi, token: string, things: Things) {
   const {
     projects: project,
     "audit-projects": configuration,
