@@ -161,7 +161,7 @@ export async function whenTranslationEnded<T extends { status: string }>(read: (
 }
 
 /** A mapping project's translation once it has ended, read through the API by `token`'s user. */
-export const translationFinished = (api: TestApi, token: string, projectId: string, translationId: string): Promise<TranslationDetail> =>
+export const translationFinished = (api: FixtureApi, token: string, projectId: string, translationId: string): Promise<TranslationDetail> =>
   whenTranslationEnded(async () => (await api.get(`/api/v1/mapping-projects/${projectId}/translations/${translationId}`, token)).body as TranslationDetail);
 
 /** A mapping project's table and what its maps hold, by the path parameter that names each: see mappingWorkOf. */
