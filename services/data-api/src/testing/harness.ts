@@ -138,11 +138,11 @@ export async function createTestApi(kind: DatabaseKind) {
     return signer.token(user.id, roles, { claims: { jti: randomUUID() } });
   }
 
-  const { get, send, postForm: postFormTo } = requestsOf((url, init) => app.request(url, init));
+  const { get, send } = requestsOf((url, init) => app.request(url, init));
 
   /** postForm (requestsOf), through `via` (another app of `appWith`) when given. */
-  function postForm(url: string, token: string, fields: FormFields, via?: { request: typeof app.request }) {
-    return via ? requestsOf((u, init) => via.request(u, init)).postForm(url, token, fields) : postFormTo(url, token, fields);
+  function postForm(url: string, token: string, fields: FormFields, via: { request: typeof app.request } = app) {
+    return requestsOf((u, init) => via.request(u, init)).postForm(url, token, fields);
   }
 
   async function close() {
