@@ -184,6 +184,10 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page.getByText(/Skipped/)).toHaveCount(0);
       await expect(page.getByText("Append", { exact: true })).toBeVisible();
       await expect(page.getByText("Load the other rows", { exact: true })).toBeVisible();
+      // The parameters it read the file with, in words.
+      const parameters = page.getByRole("region", { name: "Parameters" });
+      await expect(parameters.getByRole("term").first()).toHaveText("File extension");
+      await expect(parameters.getByRole("definition").first()).toHaveText(".csv");
       await page.getByRole("link", { name: "History", exact: true }).click();
       const history = page.getByRole("table", { name: "History" });
       await expect(history.getByRole("row")).toHaveCount(3);

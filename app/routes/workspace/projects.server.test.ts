@@ -739,8 +739,11 @@ describe("loading a flat file through the portal", () => {
         rowsLoaded: 2,
         tables: [{ table: "Customers", fileName: "ids.csv", rowsRead: 2, rowsLoaded: 2, rowsRejected: 0 }],
       });
-      // The parameters it read with, and its job's steps with their times, stay on the page after the load.
-      expect(done.parameters).toMatchObject({ extension: ".csv", hasHeaderRow: true });
+      // The parameters it read with, and its job's steps with their times, stay on the page after the load; the
+      // parameters (and the entry an undo or a comparison is about) reach the page once, as the words it shows.
+      expect(done.said.parameters).toEqual(expect.arrayContaining([["File extension", ".csv"], ["Header row", "Yes"]]));
+      expect(done).not.toHaveProperty("parameters");
+      expect(done).not.toHaveProperty("about");
       expect(done.job).toMatchObject({
         status: "SUCCESS",
         steps: [

@@ -50,8 +50,8 @@ const text = (html: string) => html.replace(/<[^>]*>/g, "").replace(/\s+/g, " ")
 function entryHeading(kept: typeof backup | null) {
   const here = "/onboarding/configurations/p1/databases/history/h3/details";
   const html = renderPage(here, here, HistoryEntryPage, {
-    ...{ projectId: "p1", entry: comparison, parameters: null, job: null, names: { u1: "Ann Analyst" }, undoBackup: null, afterBackup: null },
-    ...{ backup: kept, comparison: [], about: null, canChange: true, isLocked: false, readAt: Date.now() },
+    ...{ projectId: "p1", entry: comparison, job: null, names: { u1: "Ann Analyst" }, undoBackup: null, afterBackup: null },
+    ...{ backup: kept, comparison: [], canChange: true, isLocked: false, readAt: Date.now() },
     said: entryWords({ entry: comparison, about: null, backup: kept, parameters: null } as never),
   });
   return /<h2 id="entry-title"[^>]*>(.*?)<\/h2>/.exec(html)?.[1];

@@ -28,9 +28,11 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     projectScope(context),
     withUserNames(context, projectCalls(context).history.get(params.historyId), (d) => [d.entry.createdBy, d.job?.createdBy]),
   );
+  // The parameters and the entry an undo undid or a comparison compared reach the page as words only (said).
+  const { parameters: _parameters, about: _about, ...shown } = details;
   return {
     projectId: project.id,
-    ...details,
+    ...shown,
     names,
     canChange: access.canWrite && !project.isLocked,
     isLocked: project.isLocked,
