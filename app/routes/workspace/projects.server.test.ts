@@ -570,6 +570,8 @@ describe("wizard steps 2 and 3", () => {
     expect(after.project.status).toBe("SetupUploadTypeIncomplete");
 
     const shown = (await call(ANALYST, wizardUrl(project.id, "databases"), databasesStep.loader, opts)) as any;
+    // The step shows its form: the settings' words, shown once the databases are being created, are not read.
+    expect(shown.settings).toBeNull();
     const version = String(shown.project.version);
     const bad = unwrap(
       await call(ANALYST, wizardUrl(project.id, "databases"), databasesStep.action, {
@@ -617,6 +619,8 @@ describe("wizard steps 2 and 3", () => {
     expect(step3.project.status).toBe("SetupRestoreDatabaseIncomplete");
     expect(step3.job).toMatchObject({ kind: "DatabaseCreation", status: "SUCCESS", progress: 100 });
     expect(step3.startedBy).toBe("Ann Analyst");
+    // The databases created, the step shows the settings in words instead of its form.
+    expect(step3.settings).toEqual(expect.arrayContaining([["Upload type", "Multiple files"], ["Delimiter", "pipe"]]));
 
     // The dictionary step is behind it now; a second creation is refused with the API's reason.
     const back = await call(ANALYST, wizardUrl(project.id, "data-dictionary"), dictionaryStep.loader, opts);

@@ -68,9 +68,10 @@ export async function loader({ context }: Route.LoaderArgs) {
       flatFileParameters: project.flatFileParameters,
       version: project.version,
     },
-    // The settings in words, read here (the summary shown once the databases are being created): the page's code then
-    // carries no table of the flat-file parameters' labels beside its form's (issue 8's initial JS bar).
-    settings: settingsRows(project),
+    // The settings in words, read here, for the summary shown instead of the form once the databases are being created
+    // (or are): the page's code then carries no table of the flat-file parameters' labels beside its form's (issue 8's
+    // initial JS bar). None while the page shows the form: a poll can end a creation, never start one.
+    settings: settingsSettled(project, job) ? settingsRows(project) : null,
 
     job,
     startedBy: job ? names[job.createdBy] : undefined,
@@ -126,6 +127,7 @@ export default function DatabasesStep({ loaderData, actionData }: Route.Componen
   const { job, poll } = useLiveJob(project.id, loaderData.job, { isLocked: project.isLocked, readAt: loaderData.readAt });
   const running = project.status === "DatabaseCreation" || isRunning(job);
   const created = project.status === "SetupRestoreDatabaseIncomplete";
+  const { settings } = loaderData;
   const failed = project.status === "DatabaseCreationFailed";
   const settled = Boolean(project.uploadType) && (project.sourceType !== "FlatFile" || Boolean(project.flatFileParameters));
   const lastResult = actionData?.result as SubmissionResult<string[]> | undefined;
@@ -136,8 +138,8 @@ export default function DatabasesStep({ loaderData, actionData }: Route.Componen
       <WizardSteps current="databases" project={project} />
       <AutoRefresh active={running} poll={poll} />
 
-      {running || created ? (
-        <SettingsSummary rows={loaderData.settings} />
+      {settings && settingsSettled(project, job) ? (
+        <SettingsSummary rows={settings} />
       ) : (
         <SettingsForm project={project} lastResult={isCreateResult ? undefined : lastResult} />
       )}
@@ -210,6 +212,11 @@ function SettingsForm({ project, lastResult }: { project: StepProject; lastResul
       </Form>
     </Card>
   );
+}
+
+/** Whether the step shows its settings as a summary, not its form: the databases are being created, or are. */
+function settingsSettled(project: Pick<Project, "status">, job: Job | null): boolean {
+  return project.status === "DatabaseCreation" || project.status === "SetupRestoreDatabaseIncomplete" || isRunning(job);
 }
 
 /** The upload type and, for flat files, how they are read, as label and value pairs. */
