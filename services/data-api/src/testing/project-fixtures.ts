@@ -150,12 +150,18 @@ export async function projectWorkOf(
   };
 }
 
-/** What `read` answers once a translation has ended (its status no longer Running): asked every 50 ms, for up to 10 s. */
-export async function whenTranslationEnded<T extends { status: string }>(read: () => Promise<T>): Promise<T> {
-  for (let i = 0; i < 200; i++) {
+/**
+ * What `read` answers once a translation has ended (its status no longer Running): asked every `everyMs` (50 ms),
+ * as many times as fit in `withinMs` (10 s) of waits, then "the translation did not end".
+ */
+export async function whenTranslationEnded<T extends { status: string }>(
+  read: () => Promise<T>,
+  { everyMs = 50, withinMs = 10_000 }: { everyMs?: number; withinMs?: number } = {},
+): Promise<T> {
+  for (let i = 0; i * everyMs < withinMs; i++) {
     const translation = await read();
     if (translation.status !== "Running") return translation;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
   throw new Error("the translation did not end");
 }
