@@ -3,9 +3,10 @@
  * `npm run start:data-api`, or through scripts/start-all.ts with the other two processes.
  */
 import fs from "node:fs";
-import type http from "node:http";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { serve } from "@hono/node-server";
+import { getRequestListener } from "@hono/node-server";
 import { createRemoteJWKSet } from "jose";
 import { EnvError } from "../../../contracts/env.ts";
 import type { BearerOptions } from "../../shared/bearer.ts";
@@ -163,15 +164,19 @@ async function main() {
   // Webhook deliveries: the outbox the jobs write, sent and retried here (notifications/webhooks.ts).
   const stopDeliveries = startWebhookDelivery(db, logger, webhooks);
 
-  const server = serve({ fetch: app.fetch, port: env.DATA_API_PORT }, (info) => {
-    logger.info(`data API listening on http://localhost:${info.port}`, {
-      url: `http://localhost:${info.port}`,
+  // An HTTP/1 server, as the portal's and the client portal's (Hono's serve() is typed for HTTP/2 servers too, which
+  // have neither the timeouts allowLongUploads sets nor the connections stopOnSignals closes).
+  const server = http.createServer(getRequestListener(app.fetch));
+  server.listen(env.DATA_API_PORT, () => {
+    const { port } = server.address() as AddressInfo;
+    logger.info(`data API listening on http://localhost:${port}`, {
+      url: `http://localhost:${port}`,
       database: databaseKind(env.DATABASE_URL),
-      openapi: `http://localhost:${info.port}/api/v1/openapi.json`,
+      openapi: `http://localhost:${port}/api/v1/openapi.json`,
     });
   });
   // A load's file or a backup may take longer to arrive than Node's five minutes for a whole request.
-  allowLongUploads(server as http.Server);
+  allowLongUploads(server);
   server.on("error", async (err) => {
     logger.error("server failed", { err, port: env.DATA_API_PORT });
     await db.destroy();
@@ -180,7 +185,7 @@ async function main() {
     process.exit(1);
   });
 
-  stopOnSignals(server as http.Server, {
+  stopOnSignals(server, {
     graceMs: SHUTDOWN_GRACE_MS,
     logger,
     beforeClose: () => {
