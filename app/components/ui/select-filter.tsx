@@ -1,8 +1,8 @@
 import { cn } from "~/lib/utils";
 
 /**
- * A list's filter of one value, as a labelled select of one GET parameter, inside a list's GET
- * search form: `options` are value and label pairs, a value of "" meaning "all".
+ * A labelled select of one GET parameter, inside a GET form: a list's filter of one value (a value of ""
+ * meaning "all"), the versions a script's history compares. `options` are value and label pairs.
  */
 export function SelectFilter({
   id,

@@ -83,5 +83,12 @@ describe("the audit log's project", () => {
   it("filters by project, by name or id, kept in the URL with the other filters", () => {
     expect(html).toMatch(/<label for="audit-project"[^>]*>Project<\/label><input id="audit-project" [^>]*name="project" value="ledger"/);
     expect(html).toContain('href="/additional-options/audit-log.csv?companyId=acme&amp;project=ledger"');
+    // The company and the action are labelled selects of one GET parameter each, "all" first and chosen when not filtered.
+    expect(html).toMatch(
+      /<label for="audit-company"[^>]*>Company<\/label><select id="audit-company" name="company"[^>]*><option value="" selected="">Every company<\/option><option value="birch">Birch Logistics<\/option><\/select>/,
+    );
+    expect(html).toMatch(
+      /<label for="audit-action"[^>]*>Action<\/label><select id="audit-action" name="action"[^>]*><option value="" selected="">Any action<\/option>/,
+    );
   });
 });

@@ -6,6 +6,7 @@ import { formatCountOf, formatTimestamp } from "~/components/projects/format";
 import { buttonVariants } from "~/components/ui/button";
 import { Card, CardDescription } from "~/components/ui/card";
 import { Pagination, PastTheEnd } from "~/components/ui/pagination";
+import { SelectFilter } from "~/components/ui/select-filter";
 import { DownloadLink } from "~/components/ui/download-link";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { sqlAccessApi } from "~/lib/api/sql-access.server";
@@ -131,38 +132,28 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
       <Form method="get" action={PATH} aria-label="Filter the audit log" className="rounded-lg border border-border bg-white p-4">
         <KeptFields keep={{}} />
         <div className="grid gap-4 sm:grid-cols-3">
-          <div>
-            <label htmlFor="audit-company" className="mb-1 block text-sm font-medium">
-              Company
-            </label>
-            <select id="audit-company" name="company" defaultValue={filters.companyId ?? ""} className={control}>
-              <option value="">Every company</option>
-              {companies.map((c) => (
-                <option key={c.id} value={c.id}>
-                  {c.name}
-                </option>
-              ))}
-            </select>
-          </div>
+          <SelectFilter
+            id="audit-company"
+            label="Company"
+            name="company"
+            value={filters.companyId ?? ""}
+            options={[["", "Every company"], ...companies.map((c) => [c.id, c.name] as const)]}
+            className="w-full shadow-xs"
+          />
           <HintedFilter id="audit-project" name="project" label="Project" value={filters.workspace}>
             A project, configuration or mapping project: its name, or part of it, or its id.
           </HintedFilter>
           <HintedFilter id="audit-user" name="who" label="Who" value={filters.who}>
             A name, or part of one, or a user id.
           </HintedFilter>
-          <div>
-            <label htmlFor="audit-action" className="mb-1 block text-sm font-medium">
-              Action
-            </label>
-            <select id="audit-action" name="action" defaultValue={filters.action ?? ""} className={control}>
-              <option value="">Any action</option>
-              {AUDIT_ACTIONS.map((a) => (
-                <option key={a} value={a}>
-                  {AUDIT_ACTION_LABELS[a]}
-                </option>
-              ))}
-            </select>
-          </div>
+          <SelectFilter
+            id="audit-action"
+            label="Action"
+            name="action"
+            value={filters.action ?? ""}
+            options={[["", "Any action"], ...AUDIT_ACTIONS.map((a) => [a, AUDIT_ACTION_LABELS[a]] as const)]}
+            className="w-full shadow-xs"
+          />
           <div>
             <label htmlFor="audit-from" className="mb-1 block text-sm font-medium">
               From

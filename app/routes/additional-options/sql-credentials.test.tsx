@@ -43,3 +43,21 @@ describe("creating a SQL credential", () => {
     expect(html).toContain(`href="${page}?companyId=c1&amp;name=an&amp;pageSize=10&amp;page=1"`);
   });
 });
+
+describe("the SQL credentials list", () => {
+  it("filters by status in a labelled select of the status GET parameter, any status first, showing the one chosen", () => {
+    const page = "/additional-options/sql-credentials/users";
+    const html = renderPage(page, `${page}?companyId=c1&status=Revoked`, SqlCredentials, {
+      companyId: "c1",
+      companyName: "Acme Health",
+      search: { sort: "-createdAt", page: 1, pageSize: 10, status: "Revoked" },
+      credentials: { items: [], total: 0, page: 1, pageSize: 10 },
+      people: { items: [], total: 0, page: 1, pageSize: 25 },
+      peopleSearch: { name: "", sort: "name", page: 1, pageSize: 25 },
+      expiry: { min: "2026-11-27", max: "2027-11-28" },
+    });
+    expect(html).toMatch(
+      /<label for="credential-status"[^>]*>Status<\/label><select id="credential-status" name="status"[^>]*><option value="">Any status<\/option>.*<option value="Revoked" selected="">Revoked<\/option>/s,
+    );
+  });
+});

@@ -14,7 +14,7 @@ import {
 } from "../../../contracts/sql-access";
 import { SQL_CREDENTIAL_CONNECTION_LIMIT, SQL_CREDENTIAL_STATUSES, SQL_LEVEL_LABELS } from "../../../contracts/values/sql-access";
 import { ConfirmCard, useConfirmParam } from "~/components/forms/confirm-card";
-import { control, FormErrors, SelectField, TextareaField, TextField } from "~/components/forms/fields";
+import { FormErrors, SelectField, TextareaField, TextField } from "~/components/forms/fields";
 import { RefusalAlert } from "~/components/forms/refusal-alert";
 import { StatusButton } from "~/components/forms/status-button";
 import { formatTimestamp } from "~/components/projects/format";
@@ -25,6 +25,7 @@ import { Card, CardDescription } from "~/components/ui/card";
 import { ListSearchForm } from "~/components/ui/list-search-form";
 import { Pagination, PastTheEnd } from "~/components/ui/pagination";
 import { PeoplePagination, PeopleSearchForm } from "~/components/ui/people-search";
+import { SelectFilter } from "~/components/ui/select-filter";
 import { SortableHeader } from "~/components/ui/sortable-header";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { sqlAccessApi } from "~/lib/api/sql-access.server";
@@ -196,17 +197,14 @@ export default function SqlCredentials({ loaderData, actionData }: Route.Compone
             filtered={Boolean(search.status)}
           >
             <div className="mt-4 max-w-xs">
-              <label htmlFor="credential-status" className="mb-1 block text-sm font-medium">
-                Status
-              </label>
-              <select id="credential-status" name="status" defaultValue={search.status ?? ""} className={control}>
-                <option value="">Any status</option>
-                {SQL_CREDENTIAL_STATUSES.map((s) => (
-                  <option key={s} value={s}>
-                    {s}
-                  </option>
-                ))}
-              </select>
+              <SelectFilter
+                id="credential-status"
+                label="Status"
+                name="status"
+                value={search.status ?? ""}
+                options={[["", "Any status"], ...SQL_CREDENTIAL_STATUSES.map((s) => [s, s] as const)]}
+                className="w-full shadow-xs"
+              />
             </div>
           </ListSearchForm>
           {credentials.total === 0 ? (

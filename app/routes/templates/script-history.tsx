@@ -5,6 +5,7 @@ import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { KeptFields, PageSizeForm } from "~/components/ui/list-search-form";
 import { Pagination } from "~/components/ui/pagination";
+import { SelectFilter } from "~/components/ui/select-filter";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { useCompanyHref } from "~/lib/company-href";
 import { PAGING_KEYS, pagingParams } from "~/lib/list-search";
@@ -36,7 +37,7 @@ export default function ScriptHistory({ loaderData }: Route.ComponentProps) {
   const paths = useTemplatePaths();
   const here = paths.script(script.templateId, script.levelId, script.id, "history");
   const versionsPlace = pagingParams(PAGING_KEYS, versions);
-  const numbers = Array.from({ length: script.version }, (_, i) => script.version - i);
+  const numbers = Array.from({ length: script.version }, (_, i) => String(script.version - i)).map((n) => [n, n] as const);
   return (
     <div className="flex flex-col gap-4">
       <Card>
@@ -44,26 +45,8 @@ export default function ScriptHistory({ loaderData }: Route.ComponentProps) {
         {/* Comparing keeps the versions list where it is: its page and page size. */}
         <Form method="get" action={here} aria-label="Compare two versions" className="mt-3 flex flex-wrap items-end gap-3">
           <KeptFields keep={versionsPlace} />
-          <label className="text-sm">
-            <span className="mb-1 block font-medium">From version</span>
-            <select name="from" defaultValue={from ?? Math.max(1, script.version - 1)} className="rounded-md border border-border bg-white px-3 py-2">
-              {numbers.map((n) => (
-                <option key={n} value={n}>
-                  {n}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="text-sm">
-            <span className="mb-1 block font-medium">To version</span>
-            <select name="to" defaultValue={to ?? script.version} className="rounded-md border border-border bg-white px-3 py-2">
-              {numbers.map((n) => (
-                <option key={n} value={n}>
-                  {n}
-                </option>
-              ))}
-            </select>
-          </label>
+          <SelectFilter id="script-version-from" label="From version" name="from" value={String(from ?? Math.max(1, script.version - 1))} options={numbers} />
+          <SelectFilter id="script-version-to" label="To version" name="to" value={String(to ?? script.version)} options={numbers} />
           <Button type="submit" variant="outline">
             Compare
           </Button>

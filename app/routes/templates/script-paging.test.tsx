@@ -36,6 +36,19 @@ describe("a script's lists", () => {
       ["from", "(chosen)"],
       ["to", "(chosen)"],
     ]);
+    // Each version is chosen in a labelled select of every version, showing the one compared.
+    const select = (id: string) => {
+      const [, label, name, options] =
+        new RegExp(`<label for="${id}"[^>]*>([^<]*)</label><select id="${id}" name="([^"]*)"[^>]*>(.*?)</select>`).exec(html) ?? [];
+      return {
+        label,
+        name,
+        versions: [...(options ?? "").matchAll(/<option value="(\d+)"/g)].length,
+        chosen: /<option value="(\d+)" selected=""/.exec(options ?? "")?.[1],
+      };
+    };
+    expect(select("script-version-from")).toEqual({ label: "From version", name: "from", versions: 11, chosen: "2" });
+    expect(select("script-version-to")).toEqual({ label: "To version", name: "to", versions: 11, chosen: "5" });
   });
 
   it("Lock audit chooses its page size in a GET form, and its page links keep it", () => {
