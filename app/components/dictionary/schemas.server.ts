@@ -1,3 +1,5 @@
+import type { Submission } from "@conform-to/react";
+import { data } from "react-router";
 import { z } from "zod";
 import {
   BULK_UPLOAD_EXTENSIONS,
@@ -69,4 +71,18 @@ export function parseTableEditor<S extends z.ZodType>(formData: FormData, schema
     if (!size || applies(size[1]!, size[2]!)) kept.append(name, value);
   }
   return parseFormData(kept, schema);
+}
+
+/** A table's edit whose form names another table than its page's URL: refused at the top of the form. */
+export const OTHER_TABLE = "This form is for another table than this page's. Reload the page and try again: nothing was saved.";
+
+/**
+ * The URL names the table a table's page changes (`tableId`, its path parameter); the TableEditor's form names
+ * it again (a hidden tableId, which the data API's PATCH takes). A post whose form names another table (forged,
+ * or a form copied from another page) is refused, 400 with OTHER_TABLE at the top of the form, and changes
+ * neither table; null for a post of the page's own table.
+ */
+export function refusedOtherTable<T extends object>(submission: Submission<T>, tableId: string) {
+  if (submission.status === "success" && "tableId" in submission.value && submission.value.tableId === tableId) return null;
+  return data({ result: submission.reply({ formErrors: [OTHER_TABLE] }) }, { status: 400 });
 }

@@ -20,6 +20,7 @@ const dictionaryStep = await import("./create/data-dictionary");
 const databasesStep = await import("./create/databases");
 const templatesStep = await import("./create/templates");
 const { READ_ONLY_MESSAGE } = await import("~/lib/guards.server");
+const { OTHER_TABLE } = await import("~/components/dictionary/schemas.server");
 const projectLayout = await import("./project/layout");
 const details = await import("./project/details");
 const access = await import("./project/project-access");
@@ -1358,6 +1359,19 @@ describe("the project's own data dictionary", () => {
       }),
     );
     expect(stale?.status).toBe(409);
+    // The URL names the table: Invoices' page posted a form naming InvoiceLines is refused at the top, and changes neither.
+    const invoiceLines = filtered.page.items[1];
+    const otherTable = unwrap(
+      await call(ANALYST, projectUrl(project.id, `data-dictionary/tables/${invoices.id}/details`), tableDetails.action, {
+        params: { ...params(), tableId: invoices.id },
+        middleware: mw(),
+        form: editForm(table.defaultValue.version).map(([k, v]): [string, string] => [k, k === "tableId" ? invoiceLines.id : v]),
+      }),
+    );
+    expect(otherTable?.status).toBe(400);
+    expect(otherTable?.data.result.error[""]).toEqual([OTHER_TABLE]);
+    for (const { id } of [invoices, invoiceLines])
+      expect((await api(ANALYST, "GET", `/api/v1/projects/${project.id}/data-dictionary/tables/${id}/table-details`)).columns.map((c: any) => c.name)).toEqual(["Id"]);
     const saved = await call(ANALYST, projectUrl(project.id, `data-dictionary/tables/${invoices.id}/details`), tableDetails.action, {
       params: { ...params(), tableId: invoices.id },
       middleware: mw(),

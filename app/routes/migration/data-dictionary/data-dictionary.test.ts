@@ -20,6 +20,7 @@ const uploadData = await import("./upload-data");
 const review = await import("./review");
 const definition = await import("./data-definition");
 const table = await import("./table");
+const { OTHER_TABLE } = await import("~/components/dictionary/schemas.server");
 
 const [, acme, birch] = DEMO_COMPANIES;
 const { call, cookieFor } = await createHarness();
@@ -455,6 +456,26 @@ describe("edit a data dictionary", () => {
     expect(after.columns.map((c) => c.name)).toEqual(["CustomerId", "Quantity", "Weight", "DeliveryTime", "OrderId"]);
     expect(after.columns.find((c) => c.name === "Quantity")).toMatchObject({ type: "decimal", precision: 10, scale: 3 });
     expect(after.columns.find((c) => c.name === "OrderId")).toMatchObject({ isKey: true, nullable: false });
+  });
+
+  it("changes the table its URL names: a form naming another table is refused at the top, and neither table changes", async () => {
+    const { summaries, version } = await loadDefinition(id, "edit");
+    const [customers, orders] = ["Customers", "Orders"].map((name) => summaries.items.find((t) => t.name === name)!);
+    const before = (await loadDefinition(id)).tables;
+    // Customers' page, posted the form of Orders (its hidden tableId): a valid edit, applied to neither.
+    const tablePath = `/migration/data-dictionary/edit/${id}/data-definition/tables/${customers!.id}${q(acme.id)}`;
+    const body = form({
+      version: String(version),
+      tableId: orders!.id,
+      name: "Renamed",
+      "columns[0].name": "Only",
+      "columns[0].type": "int",
+      "columns[0].nullable": "true",
+    });
+    const answer = actionAnswer(await call(ANALYST, tablePath, table.action, onDictionary(id, { method: "POST", body, params: { tableId: customers!.id } })));
+    expect(answer.status).toBe(400);
+    expect(answer.result.error?.[""]).toEqual([OTHER_TABLE]);
+    expect((await loadDefinition(id)).tables).toEqual(before);
   });
 
   it("answers a list intent sent without JavaScript with the form changed, and saves nothing", async () => {

@@ -1,7 +1,7 @@
 import { data, type UIMatch } from "react-router";
 import { createTableSchema, updateTableSchema } from "../../../../contracts/dictionary";
 import { dictionaryMessages } from "~/components/dictionary/messages";
-import { parseTableEditor } from "~/components/dictionary/schemas.server";
+import { parseTableEditor, refusedOtherTable } from "~/components/dictionary/schemas.server";
 import { TableEditor, tableEditorDefaults } from "~/components/dictionary/table-editor";
 import { Card } from "~/components/ui/card";
 import { companyHref } from "~/lib/company-href";
@@ -33,16 +33,20 @@ export { revalidateAfterConflict as shouldRevalidate } from "~/lib/revalidate";
 
 export async function action({ params, request, context }: Route.ActionArgs) {
   const dictionary = await dictionaryOf(context);
-  const isNew = !("tableId" in params && params.tableId);
+  // The table the URL names (none: a new one), never one the form names instead.
+  const tableId = "tableId" in params ? params.tableId : undefined;
+  const isNew = !tableId;
   const paths = dictionaryPathsOfRequest(request);
   const { shell, companyId } = await requireMasterDataWrite(context, paths.definition("view", dictionary.id));
   const submission = parseTableEditor(await readFormData(request), isNew ? createTableSchema : updateTableSchema);
   // A list intent (add, remove, move a column) sent without JavaScript: the form comes back changed.
   if (submission.status === undefined) return data({ result: submission.reply() });
   if (submission.status !== "success") return invalid(submission);
+  const otherTable = tableId ? refusedOtherTable(submission, tableId) : null;
+  if (otherTable) return otherTable;
   try {
-    if (isNew) await createTable(shell, dictionary.id, submission.value);
-    else await updateTable(shell, dictionary.id, submission.value as typeof submission.value & { tableId: string });
+    if (!tableId) await createTable(shell, dictionary.id, submission.value);
+    else await updateTable(shell, dictionary.id, { ...submission.value, tableId });
   } catch (err) {
     // A table name the dictionary already has, a stale version (409): next to the field or at the top.
     return refusedByService(submission, err);

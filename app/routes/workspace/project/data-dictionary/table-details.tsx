@@ -1,7 +1,7 @@
 import { data, Link, type UIMatch } from "react-router";
 import { updateTableSchema } from "../../../../../contracts/dictionary";
 import { ColumnsTable } from "~/components/dictionary/columns-table";
-import { parseTableEditor } from "~/components/dictionary/schemas.server";
+import { parseTableEditor, refusedOtherTable } from "~/components/dictionary/schemas.server";
 import { TableEditor, tableEditorDefaults } from "~/components/dictionary/table-editor";
 import { Card } from "~/components/ui/card";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
@@ -50,7 +50,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const submission = parseTableEditor(formData, updateTableSchema);
   if (submission.status === undefined) return data({ result: submission.reply() });
   if (submission.status !== "success") return invalid(submission);
-  if (submission.value.tableId !== params.tableId) return invalid(submission);
+  const otherTable = refusedOtherTable(submission, params.tableId);
+  if (otherTable) return otherTable;
   try {
     await api.dictionary.updateTable(submission.value, confirmationOf(formData));
   } catch (err) {
