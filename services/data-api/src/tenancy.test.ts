@@ -31,6 +31,7 @@ import {
   snapshotOf,
   thingsOf,
   thingsOfNobody,
+  unknownParamsOf,
   type Operation,
   type Things,
 } from "./testing/route-sweep.ts";
@@ -96,6 +97,12 @@ describe.each(TEST_DATABASE_KINDS)("another company's ids on every route, on %s"
     expect(swept).toBeGreaterThan(250);
     expect(answered).toEqual([]);
   }, 120_000);
+
+  it("knows every path parameter of the document: the parent, a child a company's things fill, or a name", () => {
+    const unknown = sweep.operations.flatMap((op) => unknownParamsOf(op).map((name) => `${op.method} ${op.path}: {${name}}`));
+    expect(sweep.operations.length).toBeGreaterThan(250);
+    expect(unknown).toEqual([]);
+  });
 
   it.each([
     ["Cedar's", () => theirs],

@@ -145,6 +145,21 @@ const OTHER_PARAMS = ["jobId", "loadId", "historyId", "uploadId", "runId", "back
 /** The names of the path parameters other than `{id}` that a company's things fill (with `work`, all of them). */
 export const THING_CHILDREN: readonly string[] = [...CHILD_PARAMS, "reviewId", "dictionaryId", ...OTHER_PARAMS];
 
+/** The path parameters that name no child by id (a database, a table by its name, a script's version): the value each is given. */
+const NAME_PARAMS: ReadonlyMap<string, string> = new Map([
+  ["version", "1"],
+  ["kind", "source"],
+  ["table", "SecretOrders"],
+]);
+
+/**
+ * The path parameters of `op` that the sweeps do not know: neither `{id}` (the parent), a child a company's things
+ * fill (THING_CHILDREN) nor a name (NAME_PARAMS). A route with a new kind of child must say here what it names:
+ * swept with an id of nothing, it would never show whether its lookup keeps to its parent.
+ */
+export const unknownParamsOf = (op: Operation) =>
+  [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!).filter((name) => name !== "id" && !THING_CHILDREN.includes(name) && !NAME_PARAMS.has(name));
+
 /**
  * A company's application, master dictionary with a table, migration project with a table and a copy
  * of the company's master template (a level, a script), onboarding configuration and mapping project.
@@ -307,7 +322,7 @@ const childOf = (things: Things) => (name: string, collection: string) => {
     ...(collection === "mapping-projects" ? things.mapping : {}),
     dictionaryId: things.dictionaryId,
   };
-  return children[name] ?? (name === "version" ? "1" : name === "kind" ? "source" : name === "table" ? "SecretOrders" : randomUUID());
+  return children[name] ?? NAME_PARAMS.get(name) ?? randomUUID();
 };
 
 /**
