@@ -114,14 +114,28 @@ export async function makeMappingProject(api: FixtureApi, token: string, input: 
   return accepted("creating a mapping project", res, 201) as Project;
 }
 
+/**
+ * Makes the databases of a configuration whose dictionary is ready (onboarding has no upload-type step:
+ * try-create-databases) and waits for the job; fails with the job's error if it did not succeed.
+ */
+export async function createConfigurationDatabases(api: FixtureApi, token: string, configurationId: string): Promise<void> {
+  const base = `/api/v1/audit-projects/${configurationId}`;
+  accepted("creating the databases", await api.send("POST", `${base}/try-create-databases`, token), 202);
+  await api.jobs.idle();
+  const jobs = accepted("the jobs", await api.get(`${base}/jobs`, token)) as { jobs: { kind: string; status: string; error: string | null }[] };
+  const job = jobs.jobs.find((j) => j.kind === "DatabaseCreation");
+  if (job?.status !== "SUCCESS") throw new Error(`creating the databases of ${configurationId} ended ${job?.status}${job?.error ? `: ${job.error}` : ""}`);
+}
+
 /** What a project's databases hold after some work, by the path parameter that names each: see projectWorkOf. */
 export type ProjectWork = { jobId: string; loadId: string; historyId: string; uploadId: string; runId: string; backupId: string };
 
 /**
- * Work done through the API on a project with a table `table` whose key `key` is an int: its databases
- * created, a flat file loaded with one rejected row (the load, its history entry and job, and the backup
- * the load took first), a file staged for a preview and a Test run of its templates (the project made
- * Active first, as runs.test.ts does). The files are named `fileName` (.csv). Needs the test run's PostgreSQL.
+ * Work done through the API on a project (or, `collection` audit-projects, a configuration) with a table `table`
+ * whose key `key` is an int: its databases created, a flat file loaded with one rejected row (the load, its history
+ * entry and job, and the backup the load took first), a file staged for a preview and a Test run of its templates
+ * (the project made Active first, as runs.test.ts does). The files are named `fileName` (.csv). Needs the test
+ * run's PostgreSQL.
  */
 export async function projectWorkOf(
   api: FixtureApi,
@@ -129,9 +143,11 @@ export async function projectWorkOf(
   projectId: string,
   table: { name: string; key: string },
   fileName: string,
+  collection: "projects" | "audit-projects" = "projects",
 ): Promise<ProjectWork> {
-  const base = `/api/v1/projects/${projectId}`;
-  await createProjectDatabases(api, token, projectId);
+  const base = `/api/v1/${collection}/${projectId}`;
+  if (collection === "projects") await createProjectDatabases(api, token, projectId);
+  else await createConfigurationDatabases(api, token, projectId);
   const file = { name: `${fileName}.csv`, content: `${table.key}\n1\nnot a number\n` };
   const loaded = accepted("a load", await api.postForm(`${base}/flat-file/loads`, token, { file, table: table.name, onRejected: "loadOthers" }));
   await api.jobs.idle();

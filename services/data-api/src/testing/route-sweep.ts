@@ -122,8 +122,20 @@ export type Things = {
   byCollection: Record<string, string>;
   master: Children;
   project: Children;
-  /** The mapping project's table, in place of the migration project's under `mapping-projects` (with `work`). */
+  /**
+   * The mapping project's table, in place of the migration project's under `mapping-projects` (with `work`), and
+   * its copy of the company's Translations master template (`masters.translations`) with its level and script.
+   */
   mapping: Partial<Children>;
+  /**
+   * With `work`, the configuration's own children in place of the migration project's under `audit-projects`: its
+   * table, its copy of the company's Onboarding master template (`masters.onboarding`) with its level and script,
+   * and on the test run's PostgreSQL its databases' work (a load with its history entry, job and backup, a staged
+   * upload, a run).
+   */
+  configuration: Partial<Children & ProjectWork>;
+  /** With `work`, the company's master templates of Onboarding and Translations (`master` holds Migration's), each with a level and a script. */
+  masters: Partial<Record<"onboarding" | "translations", TemplateChildren>>;
   /** The children named by the other path parameters (a run, a load, a column of a map…), with `work`: see thingsOf. */
   others: Partial<Omit<ProjectWork & MappingWork, "tableId"> & { userId: string }>;
   dictionaryId: string;
@@ -138,6 +150,8 @@ export type Things = {
  */
 const CHILD_PARAMS = ["tableId", "templateId", "levelId", "scriptId"] as const;
 type Children = Record<(typeof CHILD_PARAMS)[number], string> & { reviewId?: string };
+/** A template's path parameters: the template, its level and that level's script. */
+type TemplateChildren = Pick<Children, "templateId" | "levelId" | "scriptId">;
 
 /** The other path parameters that name a child of a workspace: see Things' `others`. */
 const OTHER_PARAMS = ["jobId", "loadId", "historyId", "uploadId", "runId", "backupId", "columnId", "importId", "translationId", "userId"] as const;
@@ -167,9 +181,11 @@ export const unknownParamsOf = (op: Operation) =>
  * With `work`, also what the other path parameters name, so that a sweep names real children of the
  * company's, not ids of nothing: a bulk upload of the master and of the project's dictionary waiting for
  * review, `work.memberId` (a user of this company only) on the project's access list, the mapping
- * project's table with a column whose map has an import waiting and a translation (mappingWorkOf); and
- * on the test run's PostgreSQL, the project's databases with a load, its history entry and job, a staged
- * upload, a run and the backup the load took (projectWorkOf, some seconds). Without PostgreSQL
+ * project's table with a column whose map has an import waiting and a translation (mappingWorkOf), the
+ * company's master templates of Onboarding and Translations with the configuration's and the mapping project's
+ * copies (levels, scripts), the configuration's table; and on the test run's PostgreSQL, the project's and the
+ * configuration's databases, each with a load, its history entry and job, a staged upload, a run and the
+ * backup the load took (projectWorkOf, some seconds each). Without PostgreSQL
  * (SKIP_POSTGRES=1) those stay ids of nothing. `{kind}`, `{table}` and `{version}` name no child by id
  * (a database, a table by its name, a script's version): childOf gives them the project's.
  */
@@ -195,35 +211,64 @@ export async function thingsOf(api: FixtureApi, companyId: string, token: string
   const configuration = await makeConfiguration(api, token, { companyId, applicationId: application.id, name: name("configuration"), schemeIds: [scheme!.id] });
   const mapping = await makeMappingProject(api, token, { companyId, applicationId: application.id, name: name("mapping") });
 
-  const draft = await created("POST", "/api/v1/master-templates", { companyId, area: "migration", name: name("template"), type: "Core" });
-  const leveled: Template = await created("POST", `/api/v1/master-templates/${draft.id}/levels`, { version: draft.version, name: "Load" });
-  const level = leveled.levels[0]!;
-  const script = await created("POST", `/api/v1/master-templates/${leveled.id}/levels/${level.id}/scripts`, {
-    version: leveled.version,
-    name: "SecretScript",
-    sql: "select 1;",
-    comment: null,
-  });
-  const withScript: Template = (await api.get(`/api/v1/master-templates/${leveled.id}`, token)).body;
-  const available: Template = await created("POST", `/api/v1/master-templates/${leveled.id}/status`, { version: withScript.version, status: "Available" });
-  const assigned = await created("POST", `/api/v1/projects/${project.id}/templates/assign`, { templateIds: [available.id] });
-  const copy: Template = (await api.get(`/api/v1/projects/${project.id}/templates/${assigned.items[0].id}`, token)).body;
+  /** An Available master template of the company's `area`, with a level and a script. */
+  const masterTemplate = async (area: "migration" | "onboarding" | "translations", type: "Core" | "Mapping") => {
+    const draft = await created("POST", "/api/v1/master-templates", { companyId, area, name: name(`${area} template`), type });
+    const leveled: Template = await created("POST", `/api/v1/master-templates/${draft.id}/levels`, { version: draft.version, name: "Load" });
+    const level = leveled.levels[0]!;
+    const script = await created("POST", `/api/v1/master-templates/${leveled.id}/levels/${level.id}/scripts`, {
+      version: leveled.version,
+      name: "SecretScript",
+      sql: "select 1;",
+      comment: null,
+    });
+    const withScript: Template = (await api.get(`/api/v1/master-templates/${leveled.id}`, token)).body;
+    const available: Template = await created("POST", `/api/v1/master-templates/${leveled.id}/status`, { version: withScript.version, status: "Available" });
+    return { template: available, levelId: level.id, scriptId: script.id as string };
+  };
+  /** The workspace's copy of the master template `templateId` (assigned to it), with its level and script. */
+  const copyOf = async (collection: string, workspaceId: string, templateId: string): Promise<TemplateChildren> => {
+    const assigned = await created("POST", `/api/v1/${collection}/${workspaceId}/templates/assign`, { templateIds: [templateId] });
+    const copy: Template = (await api.get(`/api/v1/${collection}/${workspaceId}/templates/${assigned.items[0].id}`, token)).body;
+    return { templateId: copy.id, levelId: copy.levels[0]!.id, scriptId: copy.levels[0]!.scripts[0]!.id };
+  };
+  const { template: available, levelId, scriptId } = await masterTemplate("migration", "Core");
+  const copy = await copyOf("projects", project.id, available.id);
 
   const names = [application.name, dictionary.name, project.name, configuration.name, mapping.name, available.name];
-  let children: Pick<Things, "mapping" | "others"> & { masterReviewId?: string; projectReviewId?: string } = { mapping: {}, others: {} };
+  let children: Pick<Things, "mapping" | "others" | "configuration" | "masters"> & { masterReviewId?: string; projectReviewId?: string } = {
+    mapping: {},
+    others: {},
+    configuration: {},
+    masters: {},
+  };
   if (work) {
     const fileName = name("file");
     names.push(fileName);
-    const projectWork = TEST_POSTGRES_ADMIN_URL ? await projectWorkOf(api, token, project.id, { name: "SecretOrders", key: "OrderId" }, fileName) : {};
+    const orders = { name: "SecretOrders", key: "OrderId" };
+    const projectWork = TEST_POSTGRES_ADMIN_URL ? await projectWorkOf(api, token, project.id, orders, fileName) : {};
     const { tableId, ...mappingWork } = await mappingWorkOf(api, token, mapping.id, fileName);
+    // The other areas' master templates, each workspace's copy of its own area's, and the configuration's table and work.
+    const [onboarding, translations] = [await masterTemplate("onboarding", "Core"), await masterTemplate("translations", "Mapping")];
+    names.push(onboarding.template.name, translations.template.name);
+    const mappingCopy = await copyOf("mapping-projects", mapping.id, translations.template.id);
+    const configurationTable = await addProjectTable(api, configuration.id, {
+      name: orders.name,
+      columns: [column(orders.key, "int", { isKey: true, nullable: false })],
+    });
+    const configurationCopy = await copyOf("audit-projects", configuration.id, onboarding.template.id);
+    const configurationWork = TEST_POSTGRES_ADMIN_URL ? await projectWorkOf(api, token, configuration.id, orders, fileName, "audit-projects") : {};
     const review = async (url: string) => {
       const res = await api.postForm(url, token, { file: { name: `${fileName}.csv`, content: fixture("sample-dictionary.csv") } });
       expect(res.status, `${url}: ${JSON.stringify(res.body)}`).toBe(201);
       return res.body.id as string;
     };
     await created("PUT", `/api/v1/projects/${project.id}/users/${work.memberId}`, { canRead: true });
+    const templateOf = (t: typeof onboarding) => ({ templateId: t.template.id, levelId: t.levelId, scriptId: t.scriptId });
     children = {
-      mapping: { tableId },
+      mapping: { tableId, ...mappingCopy },
+      configuration: { tableId: configurationTable.tableId, ...configurationCopy, ...configurationWork },
+      masters: { onboarding: templateOf(onboarding), translations: templateOf(translations) },
       others: { ...projectWork, ...mappingWork, userId: work.memberId },
       masterReviewId: await review(`/api/v1/data-dictionaries/${dictionary.id}/bulk-uploads`),
       projectReviewId: await review(`/api/v1/projects/${project.id}/data-dictionary/bulk-uploads`),
@@ -242,18 +287,14 @@ export async function thingsOf(api: FixtureApi, companyId: string, token: string
     master: {
       tableId: (withTable as { table: { id: string } }).table.id,
       templateId: available.id,
-      levelId: level.id,
-      scriptId: script.id,
+      levelId,
+      scriptId,
       reviewId: children.masterReviewId,
     },
-    project: {
-      tableId: projectTable.tableId,
-      templateId: copy.id,
-      levelId: copy.levels[0]!.id,
-      scriptId: copy.levels[0]!.scripts[0]!.id,
-      reviewId: children.projectReviewId,
-    },
+    project: { tableId: projectTable.tableId, ...copy, reviewId: children.projectReviewId },
     mapping: children.mapping,
+    configuration: children.configuration,
+    masters: children.masters,
     others: children.others,
     dictionaryId: dictionary.id,
     applicationId: application.id,
@@ -301,6 +342,8 @@ export function thingsOfNobody(): Things {
     master: children(),
     project: children(),
     mapping: {},
+    configuration: {},
+    masters: {},
     others: {},
     dictionaryId: randomUUID(),
     applicationId: randomUUID(),
@@ -319,6 +362,7 @@ const childOf = (things: Things) => (name: string, collection: string) => {
   const children: Record<string, string | undefined> = {
     ...things.others,
     ...(collection === "master-templates" || collection === "data-dictionaries" ? things.master : things.project),
+    ...(collection === "audit-projects" ? things.configuration : {}),
     ...(collection === "mapping-projects" ? things.mapping : {}),
     dictionaryId: things.dictionaryId,
   };
@@ -387,19 +431,33 @@ export function routeSweep(kind: DatabaseKind) {
 /** What a write could change of the children made with `work` (thingsOf): the runs, loads, reviews, maps… that were made. */
 function childUrls(things: Things): string[] {
   const { projects: project, "mapping-projects": mapping, "data-dictionaries": dictionary } = things.byCollection;
-  const { runId, loadId, historyId, uploadId, backupId, columnId, importId, translationId } = things.others;
+  const { columnId, importId, translationId } = things.others;
   const { reviewId: masterReviewId } = things.master;
   const { reviewId: projectReviewId } = things.project;
   const column = `/api/v1/mapping-projects/${mapping}/mapping-columns/${columnId}`;
   return [
-    ...(runId ? [`/api/v1/projects/${project}/runs/${runId}`] : []),
-    ...(loadId ? [`/api/v1/projects/${project}/flat-file/loads/${loadId}`, `/api/v1/projects/${project}/history/${historyId}`] : []),
-    ...(uploadId ? [`/api/v1/projects/${project}/flat-file/uploads/${uploadId}`] : []),
-    ...(backupId ? [`/api/v1/projects/${project}/backups`, `/api/v1/projects/${project}/jobs`] : []),
+    // The project's copy and table are in snapshotOf's own list.
+    ...workspaceChildUrls(`/api/v1/projects/${project}`, things.others),
     ...(masterReviewId ? [`/api/v1/data-dictionaries/${dictionary}/bulk-uploads/${masterReviewId}`] : []),
     ...(projectReviewId ? [`/api/v1/projects/${project}/data-dictionary/bulk-uploads/${projectReviewId}`] : []),
     ...(columnId ? [`/api/v1/mapping-projects/${mapping}/mapping-tables/${things.mapping.tableId}`, `${column}/values`, `${column}/imports/${importId}`] : []),
     ...(translationId ? [`/api/v1/mapping-projects/${mapping}/translations/${translationId}`] : []),
+    ...workspaceChildUrls(`/api/v1/audit-projects/${things.byCollection["audit-projects"]}`, things.configuration),
+    ...(things.mapping.templateId ? [`/api/v1/mapping-projects/${mapping}/templates/${things.mapping.templateId}`] : []),
+    ...Object.values(things.masters).map((m) => `/api/v1/master-templates/${m.templateId}`),
+  ];
+}
+
+/** A workspace's children made with `work`: its copy of a master template, its table and its databases' work. */
+function workspaceChildUrls(base: string, children: Things["configuration"]): string[] {
+  const { templateId, scriptId, tableId, runId, loadId, historyId, uploadId, backupId } = children;
+  return [
+    ...(templateId ? [`${base}/templates/${templateId}`, `${base}/templates/${templateId}/scripts/${scriptId}`] : []),
+    ...(tableId ? [`${base}/data-dictionary/tables?columns=all`] : []),
+    ...(runId ? [`${base}/runs/${runId}`] : []),
+    ...(loadId ? [`${base}/flat-file/loads/${loadId}`, `${base}/history/${historyId}`] : []),
+    ...(uploadId ? [`${base}/flat-file/uploads/${uploadId}`] : []),
+    ...(backupId ? [`${base}/backups`, `${base}/jobs`] : []),
   ];
 }
 
