@@ -27,4 +27,14 @@ describe("a load's rejected rows", () => {
     expect(html).toContain("Page 2 of 2 · 11 rejected rows");
     expect(html).toMatch(/<a [^>]*rel="prev"[^>]*href="\/migration\/projects\/p1\/databases\/history\/h1\/table\/Customers\/details\?pageSize=10"/);
   });
+
+  it("are listed with the row, the column, the value and why", () => {
+    const html = renderPage(here, `${here}?page=2&pageSize=10`, HistoryTable, loaderData);
+    const table = html.slice(html.indexOf('aria-label="Rejected rows"'), html.indexOf("</table>", html.indexOf('aria-label="Rejected rows"')));
+    const rows = [...table.matchAll(/<tr[^>]*>(.*?)<\/tr>/g)].map(([, row]) => [...row!.matchAll(/<t[dh][^>]*>(.*?)<\/t[dh]>/g)].map(([, cell]) => cell));
+    expect(rows).toEqual([
+      ["Row", "Column", "Value", "Reason"],
+      ["21", "Id", "x", "Not a whole number"],
+    ]);
+  });
 });

@@ -1,12 +1,12 @@
 import { data, Link, type UIMatch } from "react-router";
 import { historyEntryName, LoadStatusBadge } from "~/components/loads/load-status";
+import { RejectedRowsTable } from "~/components/loads/rejected-rows-table";
 import { formatCount } from "~/components/projects/format";
 import { Card } from "~/components/ui/card";
 import { LabelValueList } from "~/components/ui/label-value-list";
 import { PageSizeForm } from "~/components/ui/list-search-form";
 import { Pagination } from "~/components/ui/pagination";
 import { DownloadLink } from "~/components/ui/download-link";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { useCompanyHref } from "~/lib/company-href";
 import { afterGuard } from "~/lib/guards.server";
 import { PAGING_KEYS, pagingParams } from "~/lib/list-search";
@@ -98,26 +98,7 @@ export default function HistoryTable({ loaderData }: Route.ComponentProps) {
             </p>
             <PageSizeForm action={here} label="Rejected rows page size" pageSize={rejected.pageSize} pageSizeId="rejected-page-size" className="mt-4" />
             <div className="mt-4">
-              <Table aria-label="Rejected rows">
-                <TableHeader>
-                  <TableRow>
-                    <TableHead className="text-right">Row</TableHead>
-                    <TableHead>Column</TableHead>
-                    <TableHead>Value</TableHead>
-                    <TableHead>Reason</TableHead>
-                  </TableRow>
-                </TableHeader>
-                <TableBody>
-                  {rejected.items.map((r) => (
-                    <TableRow key={r.line}>
-                      <TableCell className="text-right tabular-nums">{r.line}</TableCell>
-                      <TableCell>{r.column ?? "(the whole row)"}</TableCell>
-                      <TableCell className="max-w-xs truncate font-mono text-xs">{r.value ?? ""}</TableCell>
-                      <TableCell>{r.reason}</TableCell>
-                    </TableRow>
-                  ))}
-                </TableBody>
-              </Table>
+              <RejectedRowsTable label="Rejected rows" rows={rejected.items} />
             </div>
             <Pagination
               page={rejected.page}

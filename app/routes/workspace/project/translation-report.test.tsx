@@ -63,4 +63,18 @@ describe("a translation's report", () => {
     expect(shown).toContain("The first 1 of 5:");
     expect(text(render({ ...translation, rowsRejected: 1 }))).not.toContain("The first");
   });
+
+  it("lists the rows rejected as a load's page does: the row, the column and value that rejected it (none for a row rejected whole), and why", () => {
+    const whole = { row: 7, column: null, reason: "2 values where the header has 1" };
+    const html = render({ ...translation, report: { ...report, rejected: [...report.rejected, whole] } });
+    const table = html.slice(html.indexOf('aria-label="Rows rejected"'), html.indexOf("</table>", html.indexOf('aria-label="Rows rejected"')));
+    const rows = [...table.matchAll(/<tr[^>]*>(.*?)<\/tr>/g)].map(([, row]) =>
+      [...row!.matchAll(/<t[dh][^>]*>(.*?)<\/t[dh]>/g)].map(([, cell]) => text(cell!)),
+    );
+    expect(rows).toEqual([
+      ["Row", "Column", "Value", "Reason"],
+      ["4", "department", "OPS", "No mapping, and the column&#x27;s rule rejects the row"],
+      ["7", "(the whole row)", "", "2 values where the header has 1"],
+    ]);
+  });
 });

@@ -7,6 +7,7 @@ import { Alert } from "~/components/ui/alert";
 import { buttonVariants } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { DownloadLink } from "~/components/ui/download-link";
+import { RejectedRowsTable } from "~/components/loads/rejected-rows-table";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { useCompanyHref } from "~/lib/company-href";
 import { afterGuard } from "~/lib/guards.server";
@@ -136,27 +137,16 @@ export default function TranslationPage({ loaderData }: Route.ComponentProps) {
               {t.report.rejected.length < t.rowsRejected ? (
                 <p className="mt-1 text-sm text-muted-foreground">{`The first ${formatCount(t.report.rejected.length)} of ${formatCount(t.rowsRejected)}:`}</p>
               ) : null}
-              <Table aria-label="Rows rejected" className="mt-3">
-                <TableHeader>
-                  <TableRow>
-                    <TableHead className="text-right">Row</TableHead>
-                    <TableHead>Column</TableHead>
-                    <TableHead>Value</TableHead>
-                    <TableHead>Reason</TableHead>
-                  </TableRow>
-                </TableHeader>
-                <TableBody>
-                  {t.report.rejected.map((r) => (
-                    <TableRow key={r.row}>
-                      <TableCell className="text-right tabular-nums">{r.row}</TableCell>
-                      {/* A row rejected whole (its number of values is not the file's) has no column, as on a load's page. */}
-                      <TableCell>{r.column ?? "(the whole row)"}</TableCell>
-                      <TableCell className="font-mono text-[13px]">{r.column === null ? "" : r.value}</TableCell>
-                      <TableCell>{r.column === null ? r.reason : "No mapping, and the column's rule rejects the row"}</TableCell>
-                    </TableRow>
-                  ))}
-                </TableBody>
-              </Table>
+              {/* A row rejected whole (its number of values is not the file's) has no column, as on a load's page. */}
+              <RejectedRowsTable
+                label="Rows rejected"
+                rows={t.report.rejected.map((r) =>
+                  r.column === null
+                    ? { line: r.row, column: null, value: null, reason: r.reason }
+                    : { line: r.row, column: r.column, value: r.value, reason: "No mapping, and the column's rule rejects the row" },
+                )}
+                className="mt-3"
+              />
             </section>
           ) : null}
         </>
