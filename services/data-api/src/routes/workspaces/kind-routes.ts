@@ -10,7 +10,8 @@ import { createRouter, errorResponses, jsonBody, jsonContent } from "../../opena
 import type { VersionedWrite } from "../../repositories/dictionary-version.ts";
 import type { WorkspaceChanges, WorkspaceRow } from "../../repositories/workspaces.ts";
 import { requireWorkspace } from "../../workspace-access.ts";
-import { assertStatusChange, assertVersion, checkedMappingProject } from "./rules.ts";
+import type { AnyContext } from "../dictionaries/shared.ts";
+import { assertStatusChange, assertVersion, checkedMappingProject, requireApplicationOfCompany } from "./rules.ts";
 import { collectionPath, readErrorsOf, workspaceIdParams, writeErrorsOf } from "./shared.ts";
 
 /** How a kind that reads as the projects contract finds, searches and changes its rows. */
@@ -27,7 +28,7 @@ export type KindStore = {
 
 /**
  * Search, read and update of a kind whose rows read as the projects contract (migration projects,
- * mapping projects): one implementation, each kind adding its create and its own routes.
+ * mapping projects): one implementation, each kind adding its create route (on `created`) and its own routes.
  */
 export function createKindRoutes(descriptor: WorkspaceDescriptor, tags: string[], store: KindStore) {
   const base = collectionPath(descriptor);
@@ -68,6 +69,21 @@ export function createKindRoutes(descriptor: WorkspaceDescriptor, tags: string[]
     return found;
   };
 
+  /**
+   * A new row of the kind from a create's body: refused unless the caller may write the kind's area for the
+   * body's company and the application is that company's; made by `insert` as the caller, and read back.
+   */
+  const created = async <I extends { companyId: string; applicationId: string }>(
+    c: AnyContext,
+    input: I,
+    insert: (db: Kysely<Database>, row: I & { userId: string }) => Promise<string>,
+  ) => {
+    await requireAreaRole(c, descriptor.area, input.companyId, { write: true });
+    const { db } = c.var.deps;
+    await requireApplicationOfCompany(db, input.applicationId, input.companyId);
+    return mustGet(db, await insert(db, { ...input, userId: c.var.caller.userId }));
+  };
+
   const router = createRouter()
     // Before /{id}, so "search" is never taken for an id.
     .openapi(search, async (c) => {
@@ -90,5 +106,5 @@ export function createKindRoutes(descriptor: WorkspaceDescriptor, tags: string[]
       await store.update(db, workspace, write, { name: body.name, description: body.description, status: body.status, mappingProjectId });
       return c.json(await mustGet(db, workspace.id), 200);
     });
-  return { router, mustGet };
+  return { router, mustGet, created };
 }

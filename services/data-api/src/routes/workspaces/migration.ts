@@ -2,12 +2,11 @@ import { createRoute } from "@hono/zod-openapi";
 import { isAdmin } from "../../../../../contracts/roles.ts";
 import { createProjectSchema, projectSchema, uploadTypeBodySchema, uploadTypeResponseSchema } from "../../../../../contracts/projects.ts";
 import { WORKSPACES } from "../../../../../contracts/workspaces.ts";
-import { requireAreaRole } from "../../access.ts";
 import { jsonBody, jsonContent } from "../../openapi.ts";
 import { createProject, getProject, searchProjects, updateProject } from "../../repositories/projects.ts";
 import { requireWorkspace } from "../../workspace-access.ts";
 import { createKindRoutes } from "./kind-routes.ts";
-import { assertVersion, requireApplicationOfCompany } from "./rules.ts";
+import { assertVersion } from "./rules.ts";
 import { collectionPath, readErrorsOf, workspaceIdParams, writeErrorsOf } from "./shared.ts";
 
 /**
@@ -54,20 +53,13 @@ const setUploadType = createRoute({
 });
 
 export function createMigrationRoutes() {
-  const { router, mustGet } = createKindRoutes(descriptor, TAGS, {
+  const { router, mustGet, created } = createKindRoutes(descriptor, TAGS, {
     get: getProject,
     search: (db, query, caller) => searchProjects(db, query, { userId: caller.userId, seesAll: isAdmin(caller.roles) }),
     update: updateProject,
   });
   return router
-    .openapi(create, async (c) => {
-      const input = c.req.valid("json");
-      await requireAreaRole(c, descriptor.area, input.companyId, { write: true });
-      const { db } = c.var.deps;
-      await requireApplicationOfCompany(db, input.applicationId, input.companyId);
-      const id = await createProject(db, { ...input, userId: c.var.caller.userId });
-      return c.json(await mustGet(db, id), 201);
-    })
+    .openapi(create, async (c) => c.json(await created(c, c.req.valid("json"), createProject), 201))
     .openapi(getUploadType, async (c) => {
       const { workspace } = await requireWorkspace(c, "migration", c.req.valid("param").id, { write: false });
       return c.json(uploadTypeResponseSchema.parse({ uploadType: workspace.upload_type }), 200);

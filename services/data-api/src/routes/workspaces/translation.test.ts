@@ -38,6 +38,12 @@ describe.each(TEST_DATABASE_KINDS)("translation mapping projects on %s", (kind) 
     const again = await api.send("POST", BASE, analyst, { companyId: acme.id, applicationId: app.id, name: "PAYROLL codes" });
     expect(again.status).toBe(409);
     expect(again.body.fieldErrors.name).toEqual(["A mapping project with this name already exists in this company"]);
+    // Another company's application is refused at its field, as one that does not exist; nothing is made.
+    const birchApp = await makeApplication(api, birch.id);
+    const cross = await api.send("POST", BASE, analyst, { companyId: acme.id, applicationId: birchApp.id, name: "Cross codes" });
+    expect(cross.status).toBe(400);
+    expect(cross.body.fieldErrors).toEqual({ applicationId: ["Choose an application of this company."] });
+    expect((await api.get(`${BASE}/search?companyId=${acme.id}&name=Cross`, analyst)).body.total).toBe(0);
     // A migration project of the same name is another kind: allowed.
     const project = await api.send("POST", "/api/v1/projects", analyst, {
       companyId: acme.id,

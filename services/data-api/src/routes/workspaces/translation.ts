@@ -2,7 +2,6 @@ import { createRoute } from "@hono/zod-openapi";
 import { completeStructureSchema, createMappingProjectSchema } from "../../../../../contracts/mappings.ts";
 import { projectSchema } from "../../../../../contracts/projects.ts";
 import { WORKSPACES } from "../../../../../contracts/workspaces.ts";
-import { requireAreaRole } from "../../access.ts";
 import { ApiProblem } from "../../api-problem.ts";
 import { jsonBody, jsonContent } from "../../openapi.ts";
 import { dictionaryBlockers } from "../../project-setup.ts";
@@ -12,7 +11,7 @@ import { requireWorkspace } from "../../workspace-access.ts";
 import { createKindRoutes } from "./kind-routes.ts";
 import { createTranslationFileRoutes } from "./translations.ts";
 import { createValueMapRoutes } from "./value-maps.ts";
-import { assertVersion, requireApplicationOfCompany } from "./rules.ts";
+import { assertVersion } from "./rules.ts";
 import { collectionPath, workspaceIdParams, writeErrorsOf } from "./shared.ts";
 
 /**
@@ -50,21 +49,14 @@ const completeStructure = createRoute({
 });
 
 export function createTranslationRoutes() {
-  const { router, mustGet } = createKindRoutes(descriptor, TAGS, {
+  const { router, mustGet, created } = createKindRoutes(descriptor, TAGS, {
     get: getMappingProject,
     // No access list: every search sees all of the company's.
     search: (db, query, caller) => searchMappingProjects(db, query, caller.userId),
     update: updateMappingProject,
   });
   return router
-    .openapi(create, async (c) => {
-      const input = c.req.valid("json");
-      await requireAreaRole(c, descriptor.area, input.companyId, { write: true });
-      const { db } = c.var.deps;
-      await requireApplicationOfCompany(db, input.applicationId, input.companyId);
-      const id = await createMappingProject(db, { ...input, userId: c.var.caller.userId });
-      return c.json(await mustGet(db, id), 201);
-    })
+    .openapi(create, async (c) => c.json(await created(c, c.req.valid("json"), createMappingProject), 201))
     .openapi(completeStructure, async (c) => {
       const { workspace } = await requireWorkspace(c, "translation", c.req.valid("param").id, { write: true });
       const { db } = c.var.deps;
