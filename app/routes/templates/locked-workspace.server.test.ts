@@ -11,13 +11,14 @@ import { isRedirect, startLiveServices } from "~/test/live-services";
 const live = await startLiveServices();
 afterAll(() => live.stop());
 
-const { createHarness } = await import("../workspace/test-support");
+const { createHarness, unwrap } = await import("../workspace/test-support");
 const { call, api, migrationProject } = await createHarness();
 const projectLayout = await import("../workspace/project/layout");
 const templateLayout = await import("./template-layout");
 const scriptLayout = await import("./script-layout");
 const scriptEdit = await import("./script-edit");
 const templateEdit = await import("./template-edit");
+const scriptCreate = await import("./script-create");
 const details = await import("../workspace/project/details");
 
 const [, acme] = DEMO_COMPANIES;
@@ -50,6 +51,26 @@ async function projectUnderRun() {
 const scriptMiddleware = [...projectLayout.middleware, ...templateLayout.middleware, ...scriptLayout.middleware] as never[];
 
 describe("a workspace locked by a run", () => {
+  it("answers 404 to a script's create page for a level its template has not, before the lock's redirect, every time; its own level's goes to the background-process page", async () => {
+    const { projectId, params } = await projectUnderRun();
+    const create = (levelId: string, action = false) =>
+      call(
+        ANALYST,
+        `/migration/projects/${projectId}/templates/${params.templateId}/edit/level/${levelId}/script/create?companyId=${acme.id}`,
+        action ? scriptCreate.action : scriptCreate.loader,
+        {
+          params: { ...params, levelId },
+          middleware: [...projectLayout.middleware, ...templateLayout.middleware] as never[],
+          ...(action ? { form: { version: "1", name: "During the run", sql: "select 1;" } } : {}),
+        },
+      );
+    for (let i = 0; i < 5; i++) {
+      expect(unwrap(await create(crypto.randomUUID()))?.status).toBe(404);
+      expect(unwrap(await create(crypto.randomUUID(), true))?.status).toBe(404);
+    }
+    expect(isRedirect(await create(params.levelId), new RegExp(`/migration/projects/${projectId}/background-process\\?`))).toBe(true);
+  });
+
   it("keeps its scripts' editor open, saves a new version and says the run under way keeps the one it started with", async () => {
     const { scriptPath, params } = await projectUnderRun();
     const page = (await call(ANALYST, scriptPath, scriptEdit.loader, { params, middleware: scriptMiddleware })) as { editable: boolean; runUnderWay: boolean };

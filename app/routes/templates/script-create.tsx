@@ -9,6 +9,7 @@ import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { getFormProps, useServerForm } from "~/lib/forms";
 import { invalid, parseForm, refusedByService } from "~/lib/forms.server";
+import { afterGuard } from "~/lib/guards.server";
 import { useTemplatePaths } from "./paths";
 import { requireTemplateWrite, templateOf } from "./templates.server";
 import type { Route } from "./+types/script-create";
@@ -24,13 +25,24 @@ async function levelOf(context: Route.LoaderArgs["context"], levelId: string | u
   return { template, level, api };
 }
 
+/**
+ * The level of the URL, and the write check started beside it (one round trip): a level the template has not is a
+ * 404 whoever asks, before any refusal of the write (a reader is sent to the list only from a level that exists),
+ * not whichever of the two answered first.
+ */
+const levelToWrite = (context: Route.LoaderArgs["context"], levelId: string | undefined) =>
+  afterGuard(
+    levelOf(context, levelId),
+    requireTemplateWrite(context, (p) => p.list),
+  );
+
 export async function loader({ params, context }: Route.LoaderArgs) {
-  const [{ template, level }] = await Promise.all([levelOf(context, params.levelId), requireTemplateWrite(context, (p) => p.list)]);
+  const [{ template, level }] = await levelToWrite(context, params.levelId);
   return { templateId: template.id, templateVersion: template.version, level: { id: level.id, name: level.name } };
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const [{ template, level, api }, { paths, companyId }] = await Promise.all([levelOf(context, params.levelId), requireTemplateWrite(context, (p) => p.list)]);
+  const [{ template, level, api }, { paths, companyId }] = await levelToWrite(context, params.levelId);
   const { submission } = await parseForm(request, formSchema);
   if (submission.status !== "success") return invalid(submission);
   let created;
