@@ -1,3 +1,4 @@
+import { createRequire } from "node:module";
 import path from "node:path";
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
@@ -95,6 +96,21 @@ const leanPreloadHelper: Plugin = {
   load: (id) => (id === PRELOAD_HELPER ? "export const __vitePreload = (load) => load();" : undefined),
 };
 
+// React Router's package exports only its development build (dist/development, for every condition:
+// remix-run/react-router#12532); its production build (dist/production) differs by one flag,
+// ENABLE_DEV_WARNINGS, false there, which lets the minifier drop the developer warnings. The browser's
+// build takes the production one; the server's is left as the package gives it.
+// (app/client-imports.test.ts checks that the files are there and the flag is off.)
+const ROUTER_BUILD = path.join(path.dirname(createRequire(import.meta.url).resolve("react-router/package.json")), "dist/production");
+const ROUTER_ENTRIES: Record<string, string> = { "react-router": "index.mjs", "react-router/dom": "dom-export.mjs" };
+export const productionRouterFile = (id: string): string | undefined => (id in ROUTER_ENTRIES ? path.join(ROUTER_BUILD, ROUTER_ENTRIES[id]!) : undefined);
+const productionRouter: Plugin = {
+  name: "production-router",
+  enforce: "pre",
+  applyToEnvironment: (environment) => environment.name === "client",
+  resolveId: productionRouterFile,
+};
+
 // Layout pieces a page needs only when it fails (the error page, route-error.tsx) or once it is interactive
 // (the session check, session-watcher.tsx): loaded on demand, not in the shell.
 const ON_DEMAND = /\/app\/components\/layout\/(route-error-page|sign-in-unavailable|session-check)\.tsx?$/;
@@ -114,7 +130,7 @@ function chunkOf(id: string): string | undefined {
 }
 
 export default defineConfig({
-  plugins: [leanPreloadHelper, tailwindcss(), reactRouter()],
+  plugins: [leanPreloadHelper, productionRouter, tailwindcss(), reactRouter()],
   // Vite 7 ignores tsconfig `paths`; keep `~` in step with tsconfig.app.json.
   resolve: { alias: { "~": path.resolve(import.meta.dirname, "app") } },
   // Terser rather than esbuild's minifier, two passes, as ES modules: what every page downloads first

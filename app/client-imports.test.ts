@@ -5,7 +5,7 @@
  * "Assign templates" for one such import). Route modules are left out: the build strips their actions and
  * loaders, and what those alone import with them.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 
@@ -110,5 +110,21 @@ describe("the browser's code", () => {
     // The dictionary's review and definition pages show types and nothing else of that module (0.2 KiB on each, issue 8's bar).
     const formats = staticClosure(path.join(root, "app/components/dictionary/column-format.ts"));
     expect(formats).not.toContain(path.join(root, "contracts/values/dictionary.ts"));
+  });
+
+  it("takes React Router's production build, without its developer warnings", async () => {
+    // The package exports its development build alone (remix-run/react-router#12532): its warnings weighed 0.6 KiB on every page.
+    // By its path: vite.config.ts is the build's (tsconfig.node.json), not the app's.
+    const { productionRouterFile } = (await import(path.join(root, "vite.config.ts"))) as { productionRouterFile: (id: string) => string | undefined };
+    for (const id of ["react-router", "react-router/dom"]) {
+      const file = productionRouterFile(id);
+      expect(file).toMatch(/[/\\]dist[/\\]production[/\\]/);
+      expect(existsSync(file!)).toBe(true);
+    }
+    const build = path.dirname(productionRouterFile("react-router")!);
+    const flags = readdirSync(build)
+      .filter((file) => file.endsWith(".mjs"))
+      .flatMap((file) => readFileSync(path.join(build, file), "utf8").match(/ENABLE_DEV_WARNINGS = (true|false);/g) ?? []);
+    expect(flags).toEqual(["ENABLE_DEV_WARNINGS = false;"]);
   });
 });
