@@ -136,7 +136,13 @@ export default defineConfig({
   // Terser rather than esbuild's minifier, two passes, as ES modules: what every page downloads first
   // (React, React Router, the shell) is 2.6 KiB gzip smaller (pages over issue 8's bar then: 12 of
   // 178, were 45), for some ten seconds more of build. Its `unsafe` options would take 0.4 KiB more, and
-  // are not worth a wrong page.
-  build: { modulePreload: false, minify: "terser", terserOptions: { module: true, compress: { passes: 2 }, format: { comments: false } } },
+  // are not worth a wrong page. It writes ES2020 (shorter forms, such as `a ?? b`) and leaves out Safari 10's
+  // workarounds, which Vite asks for by default: the build's target (Vite's baseline-widely-available,
+  // Safari 16.4 and its peers) has all of ES2020 (−0.25 KiB on the heaviest page, 2026-11-30).
+  build: {
+    modulePreload: false,
+    minify: "terser",
+    terserOptions: { ecma: 2020, safari10: false, module: true, compress: { passes: 2 }, format: { comments: false } },
+  },
   environments: { client: { build: { rollupOptions: { output: { manualChunks: chunkOf } } } } },
 });
