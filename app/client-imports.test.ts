@@ -112,6 +112,13 @@ describe("the browser's code", () => {
     expect(formats).not.toContain(path.join(root, "contracts/values/dictionary.ts"));
   });
 
+  it("loads a script editor's diff of a stale save on demand, not with the editor", () => {
+    // Shown only after a save based on a stale version was refused: 0.5 KiB on the editor's first load (issue 8's bar).
+    const editor = staticClosure(path.join(root, "app/routes/templates/script-edit.tsx"));
+    expect(editor).not.toContain(path.join(root, "app/components/templates/line-diff.tsx"));
+    expect(editor).toContain(path.join(root, "app/components/forms/sql-field.tsx"));
+  });
+
   it("takes React Router's production build, without its developer warnings", async () => {
     // The package exports its development build alone (remix-run/react-router#12532): its warnings weighed 0.6 KiB on every page.
     // By its path: vite.config.ts is the build's (tsconfig.node.json), not the app's.

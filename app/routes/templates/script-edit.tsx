@@ -7,15 +7,18 @@ import { RefusalAlert } from "~/components/forms/refusal-alert";
 import { SqlField } from "~/components/forms/sql-field";
 import { StatusButton } from "~/components/forms/status-button";
 import { useIntentPending } from "~/components/projects/use-intent-pending";
-import { LineDiff } from "~/components/templates/line-diff";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { companyHref } from "~/lib/company-href";
+import { lazyWidget } from "~/lib/lazy-widget";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { getFormProps, useServerForm, type FormResult } from "~/lib/forms";
 import { invalid, readFormData, refusedByService, serviceFailure, unknownIntent } from "~/lib/forms.server";
 import { requireTemplateWrite, scriptOf, templateOf, templateScope } from "./templates.server";
 import type { Route } from "./+types/script-edit";
+
+// What changed meanwhile, shown only after a save based on a stale version was refused: loaded then, not with the page (decision 029).
+const LineDiff = lazyWidget(() => import("~/components/templates/line-diff").then((m) => m.LineDiff));
 
 /**
  * A script's editor. Only the holder of its lock edits: "Lock for editing" first, then every save is a
