@@ -119,6 +119,20 @@ describe("the browser's code", () => {
     expect(editor).toContain(path.join(root, "app/components/forms/sql-field.tsx"));
   });
 
+  it("loads a table's deletion confirmation on demand, not with the dictionary's pages", () => {
+    // Shown only once a user chose "Delete" (or a deletion was refused): 0.3 KiB on those pages' first load (issue 8's bar).
+    const card = path.join(root, "app/components/dictionary/delete-table-card.tsx");
+    for (const page of [
+      "app/routes/workspace/create/data-dictionary.tsx",
+      "app/routes/workspace/project/data-dictionary/tables.tsx",
+      "app/routes/migration/data-dictionary/data-definition.tsx",
+    ]) {
+      const files = staticClosure(path.join(root, page));
+      expect(files, page).toContain(path.join(root, "app/components/dictionary/delete-table-confirmation.tsx"));
+      expect(files, page).not.toContain(card);
+    }
+  });
+
   it("takes React Router's production build, without its developer warnings", async () => {
     // The package exports its development build alone (remix-run/react-router#12532): its warnings weighed 0.6 KiB on every page.
     // By its path: vite.config.ts is the build's (tsconfig.node.json), not the app's.

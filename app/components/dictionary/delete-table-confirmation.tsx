@@ -1,6 +1,5 @@
-import { ConfirmCard } from "~/components/forms/confirm-card";
-import { RefusalAlert } from "~/components/forms/refusal-alert";
-import { refusalMessages, type FormResult } from "~/lib/forms";
+import type { FormResult } from "~/lib/forms";
+import { lazyWidget } from "~/lib/lazy-widget";
 
 /** ?delete={tableId}: the confirmation of that table's deletion, a link away (useConfirmParam), so it works without JavaScript. */
 export const DELETE_TABLE_PARAM = "delete";
@@ -16,26 +15,8 @@ export type DeleteTableConfirmationProps = {
 };
 
 /**
- * "Delete table X?": posts `deleteTableSchema` (intent delete-table) to the page's action, which redirects.
- * A refused deletion of a table that is gone meanwhile (deleted from another tab: 404) has no confirmation
- * left to say it in: it is said here, as an alert, instead.
+ * The confirmation of a table's deletion, or the refusal of one (delete-table-card.tsx): shown only after
+ * a user chose "Delete" (or a deletion was refused), so loaded then, not with the dictionary's pages
+ * (decision 029).
  */
-export function DeleteTableConfirmation({ table, version, cancelHref, lastResult }: DeleteTableConfirmationProps) {
-  if (!table) {
-    const refused = lastResult?.initialValue?.intent === "delete-table" ? refusalMessages(lastResult) : [];
-    return refused.length ? <RefusalAlert refusal={lastResult}>{refused.join(" ")}</RefusalAlert> : null;
-  }
-  return (
-    <ConfirmCard
-      id={`delete-table-${table.id}`}
-      title={`Delete table ${table.name}?`}
-      intent="delete-table"
-      fields={{ tableId: table.id, version }}
-      submitLabel="Delete table"
-      cancelHref={cancelHref}
-      lastResult={lastResult}
-    >
-      The table and its {table.columnCount} {table.columnCount === 1 ? "column" : "columns"} are removed from the dictionary.
-    </ConfirmCard>
-  );
-}
+export const DeleteTableConfirmation = lazyWidget(() => import("./delete-table-card").then((m) => m.DeleteTableCard));

@@ -149,7 +149,10 @@ export default function DataDefinition({ loaderData, actionData }: Route.Compone
         </Link>
       </div>
       {notice}
-      <DeleteTableConfirmation table={deleting} version={version} cancelHref={confirm.cancelHref} lastResult={actionData?.result} />
+      {/* Loaded when shown (decision 029): a table chosen for deletion, or a deletion refused. */}
+      {deleting || actionData?.result?.initialValue?.intent === "delete-table" ? (
+        <DeleteTableConfirmation table={deleting} version={version} cancelHref={confirm.cancelHref} lastResult={actionData?.result} />
+      ) : null}
       {pastTheEnd}
       <DictionaryTablesList
         tables={summaries.items}

@@ -95,7 +95,10 @@ export default function ProjectTables({ loaderData, actionData }: Route.Componen
         </Button>
       </Form>
 
-      <DeleteTableConfirmation table={deleting} version={version} cancelHref={confirm.cancelHref} lastResult={actionData?.result} />
+      {/* Loaded when shown (decision 029): a table chosen for deletion, or a deletion refused. */}
+      {deleting || actionData?.result?.initialValue?.intent === "delete-table" ? (
+        <DeleteTableConfirmation table={deleting} version={version} cancelHref={confirm.cancelHref} lastResult={actionData?.result} />
+      ) : null}
 
       {page.items.length === 0 && page.total > 0 ? (
         <PastTheEnd page={page.page} />
