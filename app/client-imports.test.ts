@@ -133,6 +133,16 @@ describe("the browser's code", () => {
     }
   });
 
+  it("keeps what only the services read of a kind of workspace out of the descriptors every page loads", async () => {
+    // The shell holds contracts/workspaces.ts (menu, paths): product types, API collections and statuses weighed 0.1 KiB on every page.
+    const { WORKSPACES } = await import("../contracts/workspaces");
+    const serviceOnly = ["productType", "apiBase", "initialStatus", "afterDatabases"];
+    expect(Object.values(WORKSPACES).flatMap((ws) => Object.keys(ws).filter((key) => serviceOnly.includes(key)))).toEqual([]);
+    const shell = staticClosure(path.join(root, "app/lib/workspace-paths.ts"));
+    expect(shell).toContain(path.join(root, "contracts/workspaces.ts"));
+    expect(shell).not.toContain(path.join(root, "contracts/workspaces.server.ts"));
+  });
+
   it("takes React Router's production build, without its developer warnings", async () => {
     // The package exports its development build alone (remix-run/react-router#12532): its warnings weighed 0.6 KiB on every page.
     // By its path: vite.config.ts is the build's (tsconfig.node.json), not the app's.

@@ -24,7 +24,7 @@
  * A route added later is swept without a word here; one with a path parameter the sweep does not know fails it.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { WORKSPACES } from "../contracts/workspaces";
+import { SERVICE_WORKSPACES } from "../contracts/workspaces.server";
 import { DEMO_COMPANIES, demoUsers } from "../scripts/demo-data";
 import { snapshotOf, thingsOf, type Things } from "../services/data-api/src/testing/route-sweep";
 import { PORTAL_BUILD_TIMEOUT_MS, buildPortal } from "~/test/server-build";
@@ -88,9 +88,9 @@ type Param = { role: "parent" | "child" | "name"; value: string | undefined };
 function paramOf(name: string, pattern: string, things: Things): Param | undefined {
   const parent = (value: string | undefined): Param => ({ role: "parent", value });
   const child = (value: string | undefined): Param => ({ role: "child", value });
-  const workspace = Object.values(WORKSPACES).find((w) => pattern.startsWith(`${w.routeBase}/`) && name === w.idParam);
+  const workspace = Object.values(SERVICE_WORKSPACES).find((w) => pattern.startsWith(`${w.routeBase}/`) && name === w.idParam);
   if (workspace) return parent(things.byCollection[workspace.apiBase.split("/")[3]!]);
-  const inWorkspace = Object.values(WORKSPACES).some((w) => pattern.startsWith(`${w.routeBase}/:${w.idParam}/`));
+  const inWorkspace = Object.values(SERVICE_WORKSPACES).some((w) => pattern.startsWith(`${w.routeBase}/:${w.idParam}/`));
   const own = childrenOf(pattern, things);
   switch (name) {
     case "dataDictionaryId":
@@ -125,7 +125,7 @@ function paramOf(name: string, pattern: string, things: Things): Param | undefin
  * its copy of the Onboarding master, its runs…); a master's are its area's master template's and the dictionary's.
  */
 function childrenOf(pattern: string, things: Things): Partial<Record<string, string>> {
-  const kind = Object.values(WORKSPACES).find((w) => pattern.startsWith(`${w.routeBase}/:${w.idParam}/`))?.kind;
+  const kind = Object.values(SERVICE_WORKSPACES).find((w) => pattern.startsWith(`${w.routeBase}/:${w.idParam}/`))?.kind;
   const byKind = { migration: { ...things.project, ...things.others }, onboarding: things.configuration, translation: { ...things.others, ...things.mapping } };
   if (kind) return byKind[kind];
   const area = (["onboarding", "translations"] as const).find((a) => pattern.startsWith(`/${a}/`));

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { PROJECT_STATUSES } from "./projects";
-import { DATABASE_CREATION_START_STATUSES, DICTIONARY_SETUP_STATUSES, dictionarySetupStatus, nextSetupStep, setupStepOpen, WORKSPACES } from "./workspaces";
+import { DATABASE_CREATION_START_STATUSES, DICTIONARY_SETUP_STATUSES, dictionarySetupStatus, nextSetupStep, setupStepOpen } from "./workspaces";
+import { SERVICE_WORKSPACES } from "./workspaces.server";
 
 describe("where setup resumes (DOMAIN.md: at the first incomplete step)", () => {
   it("a migration project: dictionary, then databases, then its details while loading, then templates", () => {
@@ -16,14 +17,14 @@ describe("where setup resumes (DOMAIN.md: at the first incomplete step)", () => 
   });
 
   it("an onboarding configuration: the dictionary (which creates the databases), then templates", () => {
-    expect(nextSetupStep("onboarding", WORKSPACES.onboarding.initialStatus)).toBe("data-dictionary");
+    expect(nextSetupStep("onboarding", SERVICE_WORKSPACES.onboarding.initialStatus)).toBe("data-dictionary");
     expect(nextSetupStep("onboarding", "DatabaseCreationFailed")).toBe("data-dictionary");
-    expect(nextSetupStep("onboarding", WORKSPACES.onboarding.afterDatabases)).toBe("templates");
+    expect(nextSetupStep("onboarding", SERVICE_WORKSPACES.onboarding.afterDatabases)).toBe("templates");
     expect(nextSetupStep("onboarding", "Active")).toBeNull();
   });
 
   it("a mapping project: its file data structure, then its Mapping templates", () => {
-    expect(nextSetupStep("translation", WORKSPACES.translation.initialStatus)).toBe("file-data-structure");
+    expect(nextSetupStep("translation", SERVICE_WORKSPACES.translation.initialStatus)).toBe("file-data-structure");
     expect(nextSetupStep("translation", "SetupAssignTemplatesIncomplete")).toBe("templates");
     expect(nextSetupStep("translation", "Active")).toBeNull();
     // Its structure stays open while templates wait; it never has databases to create.
@@ -33,7 +34,7 @@ describe("where setup resumes (DOMAIN.md: at the first incomplete step)", () => 
   });
 
   it("every step a workspace resumes at is one its wizard has, and one its status opens", () => {
-    for (const ws of Object.values(WORKSPACES)) {
+    for (const ws of Object.values(SERVICE_WORKSPACES)) {
       for (const status of PROJECT_STATUSES) {
         const step = nextSetupStep(ws.kind, status);
         if (!step || status === "DatabaseCreation") continue; // locked: the guard sends it to the job's page first
@@ -73,6 +74,6 @@ describe("the status a dictionary gives", () => {
     expect(dictionarySetupStatus("onboarding", { tableCount: 0, emptyTableCount: 0 })).toBe("SetupAddColumnsIncomplete");
     expect(dictionarySetupStatus("onboarding", { tableCount: 3, emptyTableCount: 0 })).toBe("SetupAddColumnsIncomplete");
     expect(DICTIONARY_SETUP_STATUSES.onboarding).toEqual(["SetupAddColumnsIncomplete"]);
-    expect(DATABASE_CREATION_START_STATUSES.onboarding).toContain(WORKSPACES.onboarding.initialStatus);
+    expect(DATABASE_CREATION_START_STATUSES.onboarding).toContain(SERVICE_WORKSPACES.onboarding.initialStatus);
   });
 });

@@ -11,21 +11,19 @@ import type { ProjectStatus } from "./projects";
 export const WORKSPACE_KINDS = ["migration", "onboarding", "translation"] as const;
 export type WorkspaceKind = (typeof WORKSPACE_KINDS)[number];
 
-/** Spec §4 "product types": what the data API stores on the workspace record. */
-export const PRODUCT_TYPES = ["Migration", "Translation", "Onboarding"] as const;
-export type ProductType = (typeof PRODUCT_TYPES)[number];
-
 export type WizardStepId = "details" | "data-dictionary" | "databases" | "file-data-structure" | "templates";
 
+/**
+ * What the pages need to know of a kind of workspace: every page loads this module (the shell's menu and
+ * paths), so what only the services read (its product type, API collection and statuses) is in
+ * workspaces.server.ts (issue 8's initial JS bar).
+ */
 export type WorkspaceDescriptor = {
   kind: WorkspaceKind;
-  productType: ProductType;
   /** The area whose roles (contracts/areas.ts) may open it; on Azure, onboarding does not exist. */
   area: Area;
   /** The portal's list page; a workspace's pages are `${routeBase}/{id}/…`, its wizard `${routeBase}/create/{id}/…`. */
   routeBase: string;
-  /** The data API's collection: `${apiBase}/{id}/…`. */
-  apiBase: string;
   /** The route parameter that names it (spec §2). */
   idParam: "projectId" | "configurationId" | "mappingProjectId";
   /** The create page, below routeBase (spec §2: "create", or the mapping wizard's "create/new/basic-settings"). */
@@ -51,19 +49,13 @@ export type WorkspaceDescriptor = {
   notFoundMessage: string;
   /** Wizard steps in order, with their labels; the first is always "details" (the create page). */
   steps: readonly { id: WizardStepId; label: string }[];
-  /** The status a new one starts in. */
-  initialStatus: ProjectStatus;
-  /** The status when its databases have been created. */
-  afterDatabases: ProjectStatus;
 };
 
 export const WORKSPACES: Record<WorkspaceKind, WorkspaceDescriptor> = {
   migration: {
     kind: "migration",
-    productType: "Migration",
     area: "migration",
     routeBase: "/migration/projects",
-    apiBase: "/api/v1/projects",
     idParam: "projectId",
     createPath: "create",
     features: { databases: true, accessList: true },
@@ -80,15 +72,11 @@ export const WORKSPACES: Record<WorkspaceKind, WorkspaceDescriptor> = {
       { id: "databases", label: "Databases" },
       { id: "templates", label: "Templates" },
     ],
-    initialStatus: "SetupDataDictionaryIncomplete",
-    afterDatabases: "SetupRestoreDatabaseIncomplete",
   },
   onboarding: {
     kind: "onboarding",
-    productType: "Onboarding",
     area: "onboarding",
     routeBase: "/onboarding/configurations",
-    apiBase: "/api/v1/audit-projects",
     idParam: "configurationId",
     createPath: "create",
     features: { databases: true, accessList: true },
@@ -105,18 +93,14 @@ export const WORKSPACES: Record<WorkspaceKind, WorkspaceDescriptor> = {
       { id: "data-dictionary", label: "Data dictionary" },
       { id: "templates", label: "Templates" },
     ],
-    initialStatus: "SetupAddColumnsIncomplete",
-    afterDatabases: "SetupAssignTemplatesIncomplete",
   },
   // Fusion PSI Configuration (issue 12): a translation mapping project. Its "file data structure" is
   // its own data dictionary (the client's files' tables and columns), with value maps beside it
   // (contracts/mappings.ts); it has no databases, and the area's role decides who works on it.
   translation: {
     kind: "translation",
-    productType: "Translation",
     area: "translations",
     routeBase: "/translations/mappings",
-    apiBase: "/api/v1/mapping-projects",
     idParam: "mappingProjectId",
     createPath: "create/new/basic-settings",
     features: { databases: false, accessList: false },
@@ -134,13 +118,8 @@ export const WORKSPACES: Record<WorkspaceKind, WorkspaceDescriptor> = {
       { id: "file-data-structure", label: "File data structure" },
       { id: "templates", label: "Templates" },
     ],
-    initialStatus: "SetupAddColumnsIncomplete",
-    afterDatabases: "SetupAssignTemplatesIncomplete",
   },
 };
-
-export const workspaceOfProductType = (productType: string): WorkspaceDescriptor | undefined =>
-  Object.values(WORKSPACES).find((w) => w.productType === productType);
 
 /**
  * DOMAIN.md: leaving the wizard and coming back resumes at the first incomplete step. `null` when

@@ -59,6 +59,7 @@ import {
   type stagedLoadSchema,
 } from "../../../contracts/loads";
 import type { WorkspaceDescriptor } from "../../../contracts/workspaces";
+import { SERVICE_WORKSPACES } from "../../../contracts/workspaces.server";
 import { sqlPermissionsSchema, type setSqlPermissionsSchema } from "../../../contracts/sql-access";
 import {
   runDetailsSchema,
@@ -93,12 +94,13 @@ const startedLoadSchema = z.object({ load: loadSchema, jobId: z.string() });
 const versionedSchema = projectSchema.pick({ version: true });
 
 export function workspaceApi(ws: WorkspaceDescriptor, as: Caller) {
-  const at = (id: string, ...rest: string[]) => [ws.apiBase, enc(id), ...rest.map(enc)].join("/");
+  const { apiBase } = SERVICE_WORKSPACES[ws.kind];
+  const at = (id: string, ...rest: string[]) => [apiBase, enc(id), ...rest.map(enc)].join("/");
   const searchSchema = ws.kind === "onboarding" ? configurationSearchResponseSchema : projectSearchResponseSchema;
   return {
     search: (query: z.output<typeof projectSearchQuerySchema> | (Omit<z.output<typeof projectSearchQuerySchema>, "name"> & { name?: string })) =>
-      callService("data-api", `${ws.apiBase}/search`, as, { schema: searchSchema, query }),
-    create: (body: WorkspaceCreate["body"]) => callService("data-api", ws.apiBase, as, { method: "POST", body, schema: workspaceSchema }),
+      callService("data-api", `${apiBase}/search`, as, { schema: searchSchema, query }),
+    create: (body: WorkspaceCreate["body"]) => callService("data-api", apiBase, as, { method: "POST", body, schema: workspaceSchema }),
 
     /** The calls about one workspace. */
     one: (id: string) => ({

@@ -27,7 +27,8 @@ describe("the audit log page", () => {
 describe("the audit log's project", () => {
   const page = "/additional-options/audit-log";
   const entry = (
-    workspace: { id: string; name: string; productType: string } | null,
+    // As the loader answers it: the data API's product type, and the kind the loader reads from it.
+    workspace: { id: string; name: string; productType: string; kind: "migration" | "onboarding" } | null,
     target = "POST /api/v1/projects/:id/run",
     summary: Record<string, unknown> = { runId: "r1" },
   ) => ({
@@ -47,9 +48,15 @@ describe("the audit log's project", () => {
     filters: { workspace: "ledger", page: 1, pageSize: 25 },
     log: {
       items: [
-        entry({ id: "p1", name: "Quarterly ledger", productType: "Migration" }),
-        entry({ id: "c1", name: "Monthly payroll", productType: "Onboarding" }, "PUT /api/v1/audit-projects/:id/templates/:templateId/scripts/:scriptId", {}),
-        entry({ id: "c1", name: "Monthly payroll", productType: "Onboarding" }, "POST /api/v1/audit-projects/:id/flat-file/loads", { loadId: "l1" }),
+        entry({ id: "p1", name: "Quarterly ledger", productType: "Migration", kind: "migration" }),
+        entry(
+          { id: "c1", name: "Monthly payroll", productType: "Onboarding", kind: "onboarding" },
+          "PUT /api/v1/audit-projects/:id/templates/:templateId/scripts/:scriptId",
+          {},
+        ),
+        entry({ id: "c1", name: "Monthly payroll", productType: "Onboarding", kind: "onboarding" }, "POST /api/v1/audit-projects/:id/flat-file/loads", {
+          loadId: "l1",
+        }),
         entry(null, "POST /api/v1/applications"),
       ],
       total: 4,

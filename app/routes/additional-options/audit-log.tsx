@@ -12,7 +12,8 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~
 import { sqlAccessApi } from "~/lib/api/sql-access.server";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { workspacePaths } from "~/lib/workspace-paths";
-import { workspaceOfProductType } from "../../../contracts/workspaces";
+import { WORKSPACES } from "../../../contracts/workspaces";
+import { workspaceOfProductType } from "../../../contracts/workspaces.server";
 import { afterGuard, callerOf, shellOf } from "~/lib/guards.server";
 import { auditFilters } from "./audit-filters";
 import type { Route } from "./+types/audit-log";
@@ -28,7 +29,12 @@ const PATH = "/additional-options/audit-log";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const filters = auditFilters(new URL(request.url).searchParams);
   const [shell, log] = await afterGuard(shellOf(context), sqlAccessApi(callerOf(context)).audit(filters));
-  return { filters, log, companies: shell.companies.map((c) => ({ id: c.id, name: c.name })), companyId: shell.company?.id ?? null };
+  // Each entry's workspace with its kind, read here: the product types stay on the server (contracts/workspaces.server.ts).
+  const items = log.items.map((entry) => ({
+    ...entry,
+    workspace: entry.workspace && { ...entry.workspace, kind: workspaceOfProductType(entry.workspace.productType)?.kind },
+  }));
+  return { filters, log: { ...log, items }, companies: shell.companies.map((c) => ({ id: c.id, name: c.name })), companyId: shell.company?.id ?? null };
 }
 
 export const handle = { breadcrumb: "Audit Log" };
@@ -63,7 +69,7 @@ type Entry = Route.ComponentProps["loaderData"]["log"]["items"][number];
 
 /** The page of the run or load an entry started, in the entry's company: which scripts and versions ran, which rows came. */
 function WorkAbout({ entry }: { entry: Entry }) {
-  const ws = entry.workspace && workspaceOfProductType(entry.workspace.productType);
+  const ws = entry.workspace?.kind && WORKSPACES[entry.workspace.kind];
   if (!entry.workspace || !ws) return null;
   const { runId, loadId } = entry.summary;
   const page = workspacePaths(ws).page;
@@ -84,7 +90,7 @@ function WorkAbout({ entry }: { entry: Entry }) {
 /** The project an entry is about, by name, linked to its page in its company; "(deleted)" once it is gone. */
 function WorkspaceCell({ entry }: { entry: Entry }) {
   if (!entry.workspaceId) return null;
-  const ws = entry.workspace && workspaceOfProductType(entry.workspace.productType);
+  const ws = entry.workspace?.kind && WORKSPACES[entry.workspace.kind];
   if (!entry.workspace || !ws) return <span className="text-muted-foreground">(deleted)</span>;
   return (
     <Link to={companyHref(workspacePaths(ws).page(entry.workspace.id), entry.companyId)} className="text-brand hover:underline">

@@ -1,7 +1,7 @@
 import { CLEAR_SEARCH } from "../../../contracts/values/common";
 import { createContext, data, redirect, type MiddlewareFunction, type RouterContextProvider } from "react-router";
 import { assignTemplatesSchema, MAX_TEMPLATES_ASSIGNED_AT_ONCE, type Script, type Template } from "../../../contracts/templates";
-import { WORKSPACES } from "../../../contracts/workspaces";
+import { SERVICE_WORKSPACES } from "../../../contracts/workspaces.server";
 import { mayEnterArea } from "~/lib/access";
 import type { AssignableSearch } from "~/components/templates/assign-templates-form";
 import { masterTemplateApi, templateApi, workspaceTemplatesApi, type TemplateApi } from "~/lib/api/templates.server";
@@ -15,7 +15,7 @@ import { templateOwnerOf, templatePathsOf, type TemplateOwner, type TemplatePath
 /** The data API path of a template of `owner`. */
 export function templateApiPath(owner: TemplateOwner, templateId: string): string {
   if (owner.kind === "master") return masterTemplateApi(templateId);
-  return `${WORKSPACES[owner.workspace].apiBase}/${encodeURIComponent(owner.workspaceId)}/templates/${encodeURIComponent(templateId)}`;
+  return `${SERVICE_WORKSPACES[owner.workspace].apiBase}/${encodeURIComponent(owner.workspaceId)}/templates/${encodeURIComponent(templateId)}`;
 }
 
 export const TEMPLATE_NOT_FOUND = "Template not found.";
@@ -122,7 +122,7 @@ export const loadScript: MiddlewareFunction<Response> = async ({ request, params
 
 /** A workspace's own templates (list, assign, create, order, remove, compare), for the workspace pages. */
 export function workspaceTemplates(context: Readonly<RouterContextProvider>, owner: Extract<TemplateOwner, { kind: "workspace" }>) {
-  return workspaceTemplatesApi(callerOf(context), `${WORKSPACES[owner.workspace].apiBase}/${encodeURIComponent(owner.workspaceId)}/templates`);
+  return workspaceTemplatesApi(callerOf(context), `${SERVICE_WORKSPACES[owner.workspace].apiBase}/${encodeURIComponent(owner.workspaceId)}/templates`);
 }
 
 /** The owner of a workspace's page, or a 404 on a master one (never expected: routes.ts registers these pages under workspaces only). */

@@ -6,7 +6,7 @@
  * only while the company has none of its kind yet, so a restart changes nothing.
  */
 import type { Kysely } from "kysely";
-import { WORKSPACES } from "../../../contracts/workspaces.ts";
+import { SERVICE_WORKSPACES } from "../../../contracts/workspaces.server.ts";
 import { DEMO_COMPANIES, demoAdminDataSources, demoUsers } from "../../../scripts/demo-data.ts";
 import type { Database } from "./db/schema.ts";
 import { parseDictionaryFile } from "./dictionary-bulk/parse-file.ts";
@@ -105,7 +105,7 @@ async function seedOnboardingDemo(db: Kysely<Database>, now: Date): Promise<bool
     .selectFrom("projects")
     .select("id")
     .where("company_id", "=", acme.id)
-    .where("product_type", "=", WORKSPACES.onboarding.productType)
+    .where("product_type", "=", SERVICE_WORKSPACES.onboarding.productType)
     .executeTakeFirst();
   if (hasConfiguration) return false;
   const application = await db

@@ -5,13 +5,8 @@
  */
 import type { Kysely } from "kysely";
 import type { ProjectStatus } from "../../../contracts/projects.ts";
-import {
-  DATABASE_CREATION_START_STATUSES,
-  DICTIONARY_SETUP_STATUSES,
-  WORKSPACES,
-  dictionarySetupStatus,
-  type WorkspaceKind,
-} from "../../../contracts/workspaces.ts";
+import { DATABASE_CREATION_START_STATUSES, DICTIONARY_SETUP_STATUSES, dictionarySetupStatus, type WorkspaceKind } from "../../../contracts/workspaces.ts";
+import { SERVICE_WORKSPACES } from "../../../contracts/workspaces.server.ts";
 import type { Database } from "./db/schema.ts";
 import { nextVersion, type WorkspaceRow } from "./repositories/workspaces.ts";
 
@@ -34,7 +29,7 @@ export function dictionaryBlockers(shape: DictionaryShape): string[] {
 export function databaseCreationBlockers(kind: WorkspaceKind, workspace: WorkspaceRow, shape: DictionaryShape): string[] {
   const reasons: string[] = [];
   if (!(DATABASE_CREATION_START_STATUSES[kind] as readonly string[]).includes(workspace.status)) {
-    reasons.push(`The databases cannot be created while the ${WORKSPACES[kind].noun}'s status is ${workspace.status}.`);
+    reasons.push(`The databases cannot be created while the ${SERVICE_WORKSPACES[kind].noun}'s status is ${workspace.status}.`);
   }
   reasons.push(...dictionaryBlockers(shape));
   if (kind === "migration") {
@@ -61,7 +56,7 @@ export async function recomputeSetupStatus(
     .updateTable("projects")
     .set({ status, ...nextVersion(by, now) })
     .where("id", "=", workspaceId)
-    .where("product_type", "=", WORKSPACES[kind].productType)
+    .where("product_type", "=", SERVICE_WORKSPACES[kind].productType)
     .where("status", "in", [...DICTIONARY_SETUP_STATUSES[kind]])
     .where("status", "!=", status)
     .where("is_locked", "=", 0)

@@ -1,7 +1,8 @@
 import type { Context } from "hono";
 import type { ProjectAccess } from "../../../contracts/projects.ts";
 import { isAdmin } from "../../../contracts/roles.ts";
-import { WORKSPACES, type WorkspaceKind } from "../../../contracts/workspaces.ts";
+import { type WorkspaceKind } from "../../../contracts/workspaces.ts";
+import { SERVICE_WORKSPACES } from "../../../contracts/workspaces.server.ts";
 import { requireAreaRole } from "./access.ts";
 import { ApiProblem, NotFoundError } from "./api-problem.ts";
 import type { AppEnv } from "./context.ts";
@@ -38,7 +39,7 @@ export async function requireWorkspace(
   id: string,
   options: { write: boolean; whileLocked?: boolean },
 ): Promise<{ workspace: WorkspaceRow; access: ProjectAccess }> {
-  const descriptor = WORKSPACES[kind];
+  const descriptor = SERVICE_WORKSPACES[kind];
   const { db } = c.var.deps;
   const workspace = await findWorkspaceRow(db, id);
   if (!workspace || workspace.product_type !== descriptor.productType) throw new NotFoundError(descriptor.notFoundMessage);

@@ -10,7 +10,8 @@ import type { Job } from "../../../../contracts/projects.ts";
 import type { Table } from "../../../../contracts/dictionary.ts";
 import type { JobDeps } from "../jobs/start-job.ts";
 import { startJob } from "../jobs/start-job.ts";
-import { DATABASE_CREATION_START_STATUSES, WORKSPACES, type WorkspaceKind } from "../../../../contracts/workspaces.ts";
+import { DATABASE_CREATION_START_STATUSES, type WorkspaceKind } from "../../../../contracts/workspaces.ts";
+import { SERVICE_WORKSPACES } from "../../../../contracts/workspaces.server.ts";
 import { dictionaryBlockers } from "../project-setup.ts";
 import { findProjectDictionaryRef, readTables } from "../repositories/dictionaries.ts";
 import { chooseServer, createProjectDatabase, createProjectSchema, forgetProjectDatabase } from "./project-databases.ts";
@@ -82,7 +83,7 @@ export async function startDatabaseCreation(deps: JobDeps & { dataPlane: DataPla
         run: async ({ db }) => orCleanUp(db, () => createProjectSchema(dataPlane, serverId, projectId, "destination", tables)),
       },
     ],
-    onSuccess: { status: WORKSPACES[kind].afterDatabases },
+    onSuccess: { status: SERVICE_WORKSPACES[kind].afterDatabases },
     // A failed creation leaves no database that looks usable (the source may have been made). A
     // killed process never gets here: the recovery at the next start drops it (recover.ts).
     // A stop between steps (a cancel, a force unlock) gets here with the clean-up not done yet.

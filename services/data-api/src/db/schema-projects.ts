@@ -148,7 +148,7 @@ export interface ProjectsTable {
    */
   updated_by: string | null;
   created_by: string;
-  /** contracts/workspaces.ts PRODUCT_TYPES: "Migration" or "Onboarding". */
+  /** contracts/workspaces.server.ts PRODUCT_TYPES: "Migration" or "Onboarding". */
   product_type: Generated<string>;
   /** 0/1: the company's default of its kind (at most one, by a partial unique index). */
   is_default: Generated<number>;

@@ -29,7 +29,7 @@ import {
   type WebhookEvent,
   webhookUrlProblem,
 } from "../../../../contracts/notifications.ts";
-import { workspaceOfProductType } from "../../../../contracts/workspaces.ts";
+import { workspaceOfProductType } from "../../../../contracts/workspaces.server.ts";
 import type { Logger } from "../../../shared/logger.ts";
 import type { Database } from "../db/schema.ts";
 import type { WebhookDeliveriesTable, WebhooksTable } from "../db/schema-sql-access.ts";

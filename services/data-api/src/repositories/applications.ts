@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { Application, ApplicationSort } from "../../../../contracts/applications.ts";
-import { WORKSPACES } from "../../../../contracts/workspaces.ts";
+import { SERVICE_WORKSPACES } from "../../../../contracts/workspaces.server.ts";
 import { DuplicateNameError } from "../api-problem.ts";
 import type { Database } from "../db/schema.ts";
 import { inTransaction, isUniqueViolation, nameKey, nameKeyContains, sortOf, totalOf } from "./db-helpers.ts";
@@ -109,7 +109,7 @@ function selectApplications(db: Kysely<Database>) {
           .whereRef("p.application_id", "=", "a.id")
           // Migration projects only, as the Migrations list's "Projects" says: configurations and
           // mapping projects are `projects` rows too, of their own product type.
-          .where("p.product_type", "=", WORKSPACES.migration.productType)
+          .where("p.product_type", "=", SERVICE_WORKSPACES.migration.productType)
           .as("project_count"),
     ]);
 }

@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Configuration, ConfigurationScheme } from "../../../../contracts/configurations.ts";
-import { WORKSPACES } from "../../../../contracts/workspaces.ts";
+import { SERVICE_WORKSPACES } from "../../../../contracts/workspaces.server.ts";
 import type { Database } from "../db/schema.ts";
 import { inTransaction } from "./db-helpers.ts";
 import type { VersionedWrite } from "./dictionary-version.ts";
@@ -27,7 +27,7 @@ import {
  * partial unique index projects_one_default is the last word.
  */
 
-const PRODUCT_TYPE = WORKSPACES.onboarding.productType;
+const PRODUCT_TYPE = SERVICE_WORKSPACES.onboarding.productType;
 
 /** A scheme as stored with the configuration: its id and its name when it was chosen. */
 export type SchemeChoice = { id: string; name: string };

@@ -3,7 +3,8 @@ import { auditWorkspace } from "../audit-writes.ts";
 import { sql, type Kysely, type Selectable } from "kysely";
 import type { PAGE_SIZES } from "../../../../contracts/common.ts";
 import type { FlatFileParameters, ProjectStatus, PROJECT_SORTS, SOURCE_TYPES, UPLOAD_TYPES } from "../../../../contracts/projects.ts";
-import { WORKSPACES, workspaceOfProductType, type WorkspaceKind } from "../../../../contracts/workspaces.ts";
+import { type WorkspaceKind } from "../../../../contracts/workspaces.ts";
+import { SERVICE_WORKSPACES, workspaceOfProductType } from "../../../../contracts/workspaces.server.ts";
 import { DuplicateNameError } from "../api-problem.ts";
 import type { Database } from "../db/schema.ts";
 import type { ProjectsTable } from "../db/schema-projects.ts";
@@ -14,7 +15,7 @@ import { staleSave } from "./stale-saves.ts";
 
 /**
  * Workspaces: migration projects and onboarding configurations, one `projects` row kind told apart
- * by `product_type` (contracts/workspaces.ts). What both kinds share lives here: the row, the name
+ * by `product_type` (contracts/workspaces.server.ts). What both kinds share lives here: the row, the name
  * rule, creation with the creator's access and an empty dictionary of its own, the versioned update
  * and the search. projects.ts and configurations.ts add what only their kind has.
  *
@@ -25,7 +26,7 @@ import { staleSave } from "./stale-saves.ts";
 
 export type WorkspaceRow = Selectable<ProjectsTable>;
 
-export const duplicateNameMessage = (kind: WorkspaceKind) => `A ${WORKSPACES[kind].noun} with this name already exists in this company`;
+export const duplicateNameMessage = (kind: WorkspaceKind) => `A ${SERVICE_WORKSPACES[kind].noun} with this name already exists in this company`;
 
 /**
  * What every write that moves a workspace's version sets (version, updated_at, updated_by), so that
@@ -42,7 +43,7 @@ export function nextVersion(by: string | null, now: Date | string) {
 
 /** The refusal of `userId`'s write based on a version of the workspace that moved on: their other tab, or someone else (a job included). */
 export const staleWorkspace = (db: Kysely<Database>, kind: WorkspaceKind, id: string, userId: string) =>
-  staleSave(db, { table: "projects", key: "id", id }, userId, `this ${WORKSPACES[kind].noun}`);
+  staleSave(db, { table: "projects", key: "id", id }, userId, `this ${SERVICE_WORKSPACES[kind].noun}`);
 
 /**
  * What "unique per company" compares. A migration project's key is its lower-cased name, as before
@@ -56,7 +57,7 @@ export function workspaceNameKey(kind: WorkspaceKind, name: string): string {
 }
 
 function namePrefix(kind: WorkspaceKind): string {
-  return kind === "migration" ? "" : `${WORKSPACES[kind].productType.toUpperCase()}:`;
+  return kind === "migration" ? "" : `${SERVICE_WORKSPACES[kind].productType.toUpperCase()}:`;
 }
 
 /** The row of any kind; routes go through requireWorkspace, which checks the kind. */
@@ -99,7 +100,7 @@ export async function insertWorkspace(trx: Kysely<Database>, kind: WorkspaceKind
         name_key: key,
         description: input.description,
         source_type: input.sourceType,
-        status: WORKSPACES[kind].initialStatus,
+        status: SERVICE_WORKSPACES[kind].initialStatus,
         lock_job_id: null,
         current_backup_name: null,
         upload_type: null,
@@ -111,7 +112,7 @@ export async function insertWorkspace(trx: Kysely<Database>, kind: WorkspaceKind
         updated_at: at,
         updated_by: input.userId,
         created_by: input.userId,
-        product_type: WORKSPACES[kind].productType,
+        product_type: SERVICE_WORKSPACES[kind].productType,
         is_default: toFlag(input.isDefault ?? false),
       })
       .execute(),
@@ -175,7 +176,7 @@ export async function updateWorkspace(
           ...nextVersion(write.userId, write.now ?? new Date()),
         })
         .where("id", "=", row.id)
-        .where("product_type", "=", WORKSPACES[kind].productType)
+        .where("product_type", "=", SERVICE_WORKSPACES[kind].productType)
         .where("version", "=", write.expectedVersion)
         // The lock is checked by the route; this keeps a job that took it meanwhile safe too.
         .where("is_locked", "=", 0)
@@ -235,7 +236,7 @@ export function selectWorkspaces(db: Kysely<Database>, kind: WorkspaceKind) {
     .selectFrom("projects as p")
     .innerJoin("applications as a", "a.id", "p.application_id")
     .select(workspaceColumns)
-    .where("p.product_type", "=", WORKSPACES[kind].productType);
+    .where("p.product_type", "=", SERVICE_WORKSPACES[kind].productType);
 }
 
 export type WorkspaceListRow = Awaited<ReturnType<ReturnType<typeof selectWorkspaces>["executeTakeFirstOrThrow"]>>;
@@ -264,7 +265,7 @@ export async function searchWorkspaces<Item>(
     application: Boolean(search.applicationId),
     sort: search.sort,
   };
-  const filters: Record<string, unknown> = { productType: WORKSPACES[kind].productType, companyId: search.companyId };
+  const filters: Record<string, unknown> = { productType: SERVICE_WORKSPACES[kind].productType, companyId: search.companyId };
   if (!reader.seesAll) filters.userId = reader.userId;
   // name_key holds the kind's prefix: the pattern starts with it, so the prefix itself never matches.
   if (contains) filters.nameLike = `${namePrefix(kind)}%${escapeLike(contains)}%`;

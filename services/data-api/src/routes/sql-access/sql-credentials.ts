@@ -17,7 +17,7 @@ import {
 import { alreadyMadeMessage } from "../../../../../contracts/values/common.ts";
 import { rotatedMeanwhileMessage } from "../../../../../contracts/values/sql-access.ts";
 import { apiErrorSchema } from "../../../../../contracts/errors.ts";
-import { workspaceOfProductType } from "../../../../../contracts/workspaces.ts";
+import { workspaceOfProductType } from "../../../../../contracts/workspaces.server.ts";
 import { requireAreaRole } from "../../access.ts";
 import { ApiProblem } from "../../api-problem.ts";
 import type { AppEnv } from "../../context.ts";

@@ -11,6 +11,7 @@ import { tableRowsQuerySchema, tableRowsSchema } from "../../../../../contracts/
 import { isAdmin } from "../../../../../contracts/roles.ts";
 import { forceUnlockSchema, LOCK_STATES, projectJobsSchema, tryCreateDatabasesResponseSchema, type LockReason } from "../../../../../contracts/projects.ts";
 import { DATABASE_CREATION_START_STATUSES, type WorkspaceDescriptor } from "../../../../../contracts/workspaces.ts";
+import { SERVICE_WORKSPACES } from "../../../../../contracts/workspaces.server.ts";
 import { ApiProblem, NotFoundError } from "../../api-problem.ts";
 import { startDatabaseCreation } from "../../data-plane/database-creation.ts";
 import { databaseExists, describeProjectDatabases, readTableRows } from "../../data-plane/project-databases.ts";
@@ -71,7 +72,7 @@ export function createWorkspaceJobsRouter(descriptor: WorkspaceDescriptor) {
     path: `${base}/try-create-databases`,
     tags,
     summary: `Start creating the ${noun}'s source and destination databases`,
-    description: `Needs ${needs}; status ${DATABASE_CREATION_START_STATUSES[kind].join(" or ")} (the latter a retry). Answers 202 with the job at once; the ${noun} is locked (DatabaseCreation) until it ends, then its status is ${descriptor.afterDatabases}. 409 when locked or not ready, with the reasons.`,
+    description: `Needs ${needs}; status ${DATABASE_CREATION_START_STATUSES[kind].join(" or ")} (the latter a retry). Answers 202 with the job at once; the ${noun} is locked (DatabaseCreation) until it ends, then its status is ${SERVICE_WORKSPACES[kind].afterDatabases}. 409 when locked or not ready, with the reasons.`,
     request: { params: workspaceIdParams },
     responses: { 202: jsonContent(tryCreateDatabasesResponseSchema, "The job, just started."), ...writeErrorsOf(descriptor) },
   });

@@ -14,7 +14,7 @@ import {
   updateConfigurationSchema,
 } from "../../../../../contracts/configurations.ts";
 import { isAdmin } from "../../../../../contracts/roles.ts";
-import { WORKSPACES } from "../../../../../contracts/workspaces.ts";
+import { SERVICE_WORKSPACES } from "../../../../../contracts/workspaces.server.ts";
 import { requireAreaRole } from "../../access.ts";
 import { ADMIN_DATA_SOURCES_UNAVAILABLE_MESSAGE, AdminDataSourcesUnavailableError } from "../../admin-data-sources.ts";
 import { ApiProblem } from "../../api-problem.ts";
@@ -40,7 +40,7 @@ import { collectionPath, readErrorsOf, workspaceIdParams, writeErrorsOf } from "
  * users, jobs, try-create-databases, data dictionary) is the workspace routers' (router.ts).
  */
 
-const descriptor = WORKSPACES.onboarding;
+const descriptor = SERVICE_WORKSPACES.onboarding;
 const BASE = collectionPath(descriptor);
 const TAGS = ["Configurations"];
 const readErrors = readErrorsOf(descriptor);

@@ -27,7 +27,7 @@ const KIND_ROUTES: Record<WorkspaceKind, () => ReturnType<typeof createRouter>> 
 };
 
 /**
- * Every route of one kind of workspace, mounted at the kind's apiBase (contracts/workspaces.ts):
+ * Every route of one kind of workspace, mounted at the kind's apiBase (contracts/workspaces.server.ts):
  * /api/v1/projects for migration projects, /api/v1/audit-projects for onboarding configurations.
  * The access, users, jobs, try-create-databases, flat-file parameters and loads, history, backups and comparisons, and data-dictionary routes are one implementation,
  * built from the descriptor; only the kind's own routes differ.

@@ -1,7 +1,8 @@
 /** Rules the kind-specific workspace routes (migration.ts, onboarding.ts) apply alike. */
 import type { Kysely } from "kysely";
 import { STATUS_CHANGES, type ProjectStatus } from "../../../../../contracts/projects.ts";
-import { WORKSPACES, type WorkspaceDescriptor } from "../../../../../contracts/workspaces.ts";
+import { type WorkspaceDescriptor } from "../../../../../contracts/workspaces.ts";
+import { SERVICE_WORKSPACES } from "../../../../../contracts/workspaces.server.ts";
 import { ApiProblem } from "../../api-problem.ts";
 import type { Database } from "../../db/schema.ts";
 import { findApplication } from "../../repositories/applications.ts";
@@ -53,6 +54,6 @@ export async function checkedMappingProject(db: Kysely<Database>, descriptor: Wo
   const refused = () => new ApiProblem(400, "validation_failed", MAPPING_PROJECT_OF_COMPANY_MESSAGE, { mappingProjectId: [MAPPING_PROJECT_OF_COMPANY_MESSAGE] });
   if (!descriptor.features.databases) throw refused();
   const found = await db.selectFrom("projects").select(["company_id", "product_type"]).where("id", "=", id).executeTakeFirst();
-  if (!found || found.company_id !== workspace.company_id || found.product_type !== WORKSPACES.translation.productType) throw refused();
+  if (!found || found.company_id !== workspace.company_id || found.product_type !== SERVICE_WORKSPACES.translation.productType) throw refused();
   return id;
 }

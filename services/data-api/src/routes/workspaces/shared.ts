@@ -3,6 +3,7 @@ import type { Context } from "hono";
 import { z } from "zod";
 import { apiErrorSchema } from "../../../../../contracts/errors.ts";
 import type { WorkspaceDescriptor } from "../../../../../contracts/workspaces.ts";
+import { SERVICE_WORKSPACES } from "../../../../../contracts/workspaces.server.ts";
 import type { AppEnv } from "../../context.ts";
 import { sharedJobRunner } from "../../jobs/runner.ts";
 import type { JobDeps } from "../../jobs/start-job.ts";
@@ -13,8 +14,9 @@ export const workspaceIdParams = z.object({ id: z.string().min(1) });
 
 /** The workspace collection's path under /api/v1, from its descriptor: "/projects", "/audit-projects". */
 export function collectionPath(descriptor: WorkspaceDescriptor): string {
-  if (!descriptor.apiBase.startsWith(`${API_PREFIX}/`)) throw new Error(`${descriptor.kind}: apiBase must start with ${API_PREFIX}/`);
-  return descriptor.apiBase.slice(API_PREFIX.length);
+  const { apiBase } = SERVICE_WORKSPACES[descriptor.kind];
+  if (!apiBase.startsWith(`${API_PREFIX}/`)) throw new Error(`${descriptor.kind}: apiBase must start with ${API_PREFIX}/`);
+  return apiBase.slice(API_PREFIX.length);
 }
 
 /** "project" → "Project": OpenAPI tags and summaries. */

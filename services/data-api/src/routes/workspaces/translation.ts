@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import { completeStructureSchema, createMappingProjectSchema } from "../../../../../contracts/mappings.ts";
 import { projectSchema } from "../../../../../contracts/projects.ts";
-import { WORKSPACES } from "../../../../../contracts/workspaces.ts";
+import { SERVICE_WORKSPACES } from "../../../../../contracts/workspaces.server.ts";
 import { ApiProblem } from "../../api-problem.ts";
 import { jsonBody, jsonContent } from "../../openapi.ts";
 import { dictionaryBlockers } from "../../project-setup.ts";
@@ -20,7 +20,7 @@ import { collectionPath, workspaceIdParams, writeErrorsOf } from "./shared.ts";
  * dictionary's routes, their templates the workspace templates' (router.ts); value maps are mappings.ts's.
  */
 
-const descriptor = WORKSPACES.translation;
+const descriptor = SERVICE_WORKSPACES.translation;
 const BASE = collectionPath(descriptor);
 const TAGS = ["Mapping projects"];
 const writeErrors = writeErrorsOf(descriptor);
