@@ -143,6 +143,13 @@ describe("the browser's code", () => {
     expect(shell).not.toContain(path.join(root, "contracts/workspaces.server.ts"));
   });
 
+  it("has no layout route whose component only renders its child (React Router does that for a route without one)", () => {
+    // Each such component weighed some 25 B on every page below it (issue 8's bar): the route keeps its handle and guards without it.
+    const passThrough = /export default function \w+\(\) \{\s*return <Outlet \/>;\s*\}/;
+    const routes = sourcesUnder(path.join(root, "app/routes")).filter((file) => passThrough.test(readFileSync(file, "utf8")));
+    expect(routes.map((file) => path.relative(root, file))).toEqual([]);
+  });
+
   it("takes React Router's production build, without its developer warnings", async () => {
     // The package exports its development build alone (remix-run/react-router#12532): its warnings weighed 0.6 KiB on every page.
     // By its path: vite.config.ts is the build's (tsconfig.node.json), not the app's.

@@ -1,4 +1,4 @@
-import { Outlet, redirect } from "react-router";
+import { redirect } from "react-router";
 import { requireArea } from "~/lib/guards.server";
 import { areaOfPath } from "~/lib/menu";
 import type { Route } from "./+types/layout";
@@ -20,6 +20,4 @@ export const handle = {
   breadcrumb: (match: { pathname: string }) => areaOfPath(match.pathname)?.label,
 };
 
-export default function AreaLayout() {
-  return <Outlet />;
-}
+// No component: React Router renders the page below in its place (issue 8's initial JS bar).

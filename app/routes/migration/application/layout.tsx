@@ -1,10 +1,5 @@
-import { Outlet } from "react-router";
-
 /** /migration/application and its pages: the "Applications" breadcrumb. */
 export const handle = { breadcrumb: "Applications" };
 
-export default function ApplicationsLayout() {
-  return <Outlet />;
-}
-
+// No component: React Router renders the page below in its place (issue 8's initial JS bar).
 export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error";

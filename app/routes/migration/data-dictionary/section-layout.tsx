@@ -1,4 +1,4 @@
-import { Outlet, type UIMatch } from "react-router";
+import type { UIMatch } from "react-router";
 
 const LABELS: Record<string, string> = { "data-definition": "Data definition", "bulk-update": "Bulk update" };
 
@@ -7,6 +7,4 @@ export const handle = {
   breadcrumb: (match: UIMatch) => LABELS[match.pathname.replace(/\/+$/, "").split("/").at(-1) ?? ""],
 };
 
-export default function SectionLayout() {
-  return <Outlet />;
-}
+// No component: React Router renders the page below in its place (issue 8's initial JS bar).
