@@ -99,7 +99,7 @@ const leanPreloadHelper: Plugin = {
 // React Router's package exports only its development build (dist/development, for every condition:
 // remix-run/react-router#12532); its production build (dist/production) differs by one flag,
 // ENABLE_DEV_WARNINGS, false there, which lets the minifier drop the developer warnings. The browser's
-// build takes the production one; the server's is left as the package gives it.
+// build takes the production one; the server's is left as the package gives it (decision 032).
 // (app/client-imports.test.ts checks that the files are there and the flag is off.)
 const ROUTER_BUILD = path.join(path.dirname(createRequire(import.meta.url).resolve("react-router/package.json")), "dist/production");
 const ROUTER_ENTRIES: Record<string, string> = { "react-router": "index.mjs", "react-router/dom": "dom-export.mjs" };
