@@ -46,10 +46,14 @@ import { defineConfig, type Plugin } from "vite";
  * badge and "load the source" link, the revalidation rule. Pages without them carry them (the lightest page
  * 115.1 → 117.2 KiB); the heavy pages gain what separate files lost (30 → 17 pages over, heaviest 130.3 →
  * 129.1 KiB, measured by jsw, a copy of the bench's js-weight.ts, on builds of 2026-11-30 before a history
- * entry's words moved into its loader). A job's progress and its poll (JOB_PROGRESS) are one chunk, and so
- * are a template's paths and status badge with the template values (TEMPLATE_PATHS); the project values
- * (labels) keep a chunk of their own, which a job's progress would otherwise take in and bring to every page
- * with a label (with the pieces in the shell and the entry's words: 21 → 13 over); a column
+ * entry's words moved into its loader). A job's poll (JOB_POLL: the auto-refresh, the live jobs, the live
+ * poll and its page refresh) is one chunk, and so are a template's paths and status badge with the template
+ * values (TEMPLATE_PATHS); the project values (labels) keep a chunk of their own, which a job's progress
+ * would otherwise take in and bring to every page with a label (with the pieces in the shell and the entry's
+ * words: 21 → 13 over). A job's progress was in the poll's chunk until the wizard's databases step, which
+ * polls at once but shows a job only once its creation started, loaded it on demand (followed-job.tsx): that
+ * step 130.3 → 128.9 KiB, the run pages and the translation page −2.0 KiB, the background-process page and a
+ * history entry, which load both, +0.35 KiB (two chunks where there was one). A column
  * type's format (contracts/values/column-type.ts) and the dictionary's formats are one chunk (COLUMN_FORMAT:
  * 10 over, heaviest the wizard's dictionary step at 128.5 KiB, 24 pages less than 0.5 KiB under). Grouping
  * the dictionary's tables list and sample form the same way took 116 pages over (even the sign-in callback
@@ -80,7 +84,7 @@ const SHARED_PIECES = [
 const FORMS = /\/app\/(lib\/forms\.ts|components\/forms\/fields\.tsx)$/;
 
 const PROJECT_VALUES = /\/contracts\/values\/projects\.ts$/;
-const JOB_PROGRESS = /\/app\/(components\/projects\/(job-progress|live-jobs)|lib\/(live-poll|page-refresh))\.tsx?$/;
+const JOB_POLL = /\/app\/(components\/projects\/(auto-refresh|live-jobs)|lib\/(live-poll|page-refresh))\.tsx?$/;
 const COLUMN_FORMAT = /\/(app\/components\/dictionary\/column-format|contracts\/values\/column-type)\.ts$/;
 const TEMPLATE_PATHS = /\/(app\/routes\/templates\/(paths|template-status-badge)|contracts\/values\/templates)\.tsx?$/;
 
@@ -115,7 +119,7 @@ const productionRouter: Plugin = {
 // (the session check, session-watcher.tsx): loaded on demand, not in the shell.
 const ON_DEMAND = /\/app\/components\/layout\/(route-error-page|sign-in-unavailable|session-check)\.tsx?$/;
 
-function chunkOf(id: string): string | undefined {
+export function chunkOf(id: string): string | undefined {
   const file = id.split(path.sep).join("/");
   if (ON_DEMAND.test(file)) return undefined;
   if (file.includes("/node_modules/react-router/")) return "router";
@@ -123,7 +127,7 @@ function chunkOf(id: string): string | undefined {
   if ([...SHELL, ...SHARED_PIECES].some((pattern) => pattern.test(file))) return "shell";
   if (FORMS.test(file)) return "fields";
   if (PROJECT_VALUES.test(file)) return "project-values";
-  if (JOB_PROGRESS.test(file)) return "job-progress";
+  if (JOB_POLL.test(file)) return "job-poll";
   if (TEMPLATE_PATHS.test(file)) return "template-paths";
   if (COLUMN_FORMAT.test(file)) return "column-format";
   return undefined;

@@ -133,6 +133,19 @@ describe("the browser's code", () => {
     }
   });
 
+  it("loads the wizard's databases step's job progress on demand, and a job's poll without its progress", async () => {
+    // The step polls at once but shows its creation's progress only once it started: 1.3 KiB on its first load (issue 8's bar).
+    const progress = path.join(root, "app/components/projects/job-progress.tsx");
+    const step = staticClosure(path.join(root, "app/routes/workspace/create/databases.tsx"));
+    expect(step).toContain(path.join(root, "app/components/projects/followed-job.tsx"));
+    expect(step).toContain(path.join(root, "app/components/projects/live-jobs.ts"));
+    expect(step).not.toContain(progress);
+    // A manual chunk holding both would bring the progress back with the poll (and to the run pages, which never show it).
+    const { chunkOf } = (await import(path.join(root, "vite.config.ts"))) as { chunkOf: (id: string) => string | undefined };
+    expect(chunkOf(path.join(root, "app/lib/live-poll.ts"))).toBeDefined();
+    expect(chunkOf(progress)).not.toBe(chunkOf(path.join(root, "app/lib/live-poll.ts")));
+  });
+
   it("keeps what only the services read of a kind of workspace out of the descriptors every page loads", async () => {
     // The shell holds contracts/workspaces.ts (menu, paths): product types, API collections and statuses weighed 0.1 KiB on every page.
     const { WORKSPACES } = await import("../contracts/workspaces");

@@ -4,6 +4,7 @@ import { useEffect, useRef, useState } from "react";
 import type { Job } from "../../../contracts/projects";
 import { JOB_KIND_LABELS } from "../../../contracts/values/projects";
 import { cn } from "~/lib/utils";
+import { isRunning } from "./auto-refresh";
 import { formatBytes, formatCount, formatDuration, formatTimestamp as formatTime } from "./format";
 
 export const JOB_STATUS_LABELS: Record<Job["status"], string> = {
@@ -14,10 +15,6 @@ export const JOB_STATUS_LABELS: Record<Job["status"], string> = {
   CompletedWithWarning: "Completed with warnings",
   CompletedWithFailures: "Completed with failures",
 };
-
-export function isRunning(job: Pick<Job, "status"> | null | undefined): boolean {
-  return job?.status === "IN_PROGRESS" || job?.status === "None";
-}
 
 /**
  * A job's progress, its steps with their status, and the failure reason when it failed. `startedBy`: the
@@ -168,22 +165,12 @@ export function JobAnnouncer({ jobs }: { jobs: readonly Job[] }) {
   );
 }
 
-/**
- * Keeps a page current while a job runs. With JavaScript `poll` asks what changes about every second
- * (useLivePoll: a resource route answering the job, not the page's loaders, which are read again once
- * the job ends); without it, a refresh every 2 seconds (inside <noscript>, so a browser running
- * JavaScript never schedules the full reload).
- */
-export function AutoRefresh({ active, intervalMs = 1000, poll }: { active: boolean; intervalMs?: number; poll: () => void }) {
-  useEffect(() => {
-    if (!active) return;
-    const timer = setInterval(() => void poll(), intervalMs);
-    return () => clearInterval(timer);
-  }, [active, intervalMs, poll]);
-  if (!active) return null;
+/** The one job a page follows (the databases step's creation, a history entry's load): its progress, and what a screen reader is told as it goes. */
+export function FollowedJobProgress({ job, startedBy }: { job: Job; startedBy?: string }) {
   return (
-    <noscript>
-      <meta httpEquiv="refresh" content="2" />
-    </noscript>
+    <>
+      <JobAnnouncer jobs={[job]} />
+      <JobProgress job={job} startedBy={startedBy} />
+    </>
   );
 }

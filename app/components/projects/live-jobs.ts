@@ -3,7 +3,7 @@ import type { Job, ProjectJobs } from "../../../contracts/projects";
 import { useCompanyHref } from "~/lib/company-href";
 import { useLivePoll } from "~/lib/live-poll";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
-import { isRunning } from "./job-progress";
+import { isRunning } from "./auto-refresh";
 
 /** What a job's page polls (background-process-progress.ts): the workspace's lock and running jobs, and when they were read (the server's clock). */
 export type JobsPoll = ProjectJobs & { readAt: number };

@@ -1,7 +1,7 @@
 import { data, Form, Link, type UIMatch } from "react-router";
 import { ON_ERROR_LABELS, type RunStepStatus } from "../../../contracts/values/runs";
 import { formatTimestamp } from "~/components/dictionary/column-format";
-import { AutoRefresh } from "~/components/projects/job-progress";
+import { AutoRefresh } from "~/components/projects/auto-refresh";
 import { formatCount } from "~/components/projects/format";
 import { RefusalAlert } from "~/components/forms/refusal-alert";
 import { Button, buttonVariants } from "~/components/ui/button";

@@ -9,7 +9,8 @@ import { FormErrors, SelectField } from "~/components/forms/fields";
 import { FlatFileParameterFields, flatFileParameterDefaults } from "~/components/projects/flat-file-parameter-fields";
 import { StatusButton } from "~/components/forms/status-button";
 import { useIntentPending } from "~/components/projects/use-intent-pending";
-import { AutoRefresh, isRunning, JobAnnouncer, JobProgress } from "~/components/projects/job-progress";
+import { AutoRefresh, isRunning } from "~/components/projects/auto-refresh";
+import { FollowedJob } from "~/components/projects/followed-job";
 import { useLiveJob } from "~/components/projects/live-jobs";
 import { WizardSteps } from "~/components/projects/wizard-steps";
 import { LoadSourceLink } from "~/components/projects/load-source-link";
@@ -153,8 +154,7 @@ export default function DatabasesStep({ loaderData, actionData }: Route.Componen
         </p>
         {job ? (
           <div className="mt-4">
-            <JobAnnouncer jobs={[job]} />
-            <JobProgress job={job} startedBy={startedBy} />
+            <FollowedJob job={job} startedBy={startedBy} />
           </div>
         ) : null}
         {created ? (

@@ -6,7 +6,8 @@ import { redirectWithFlash } from "~/lib/flash.server";
 import { readFormData, serviceFailure, unknownIntent } from "~/lib/forms.server";
 import { LoadBadge } from "~/components/loads/load-badge";
 import { formatCount, formatTimestamp } from "~/components/projects/format";
-import { AutoRefresh, isRunning, JobAnnouncer, JobProgress } from "~/components/projects/job-progress";
+import { AutoRefresh, isRunning } from "~/components/projects/auto-refresh";
+import { FollowedJobProgress } from "~/components/projects/job-progress";
 import { useLiveJob } from "~/components/projects/live-jobs";
 import { Card } from "~/components/ui/card";
 import { LabelValueList } from "~/components/ui/label-value-list";
@@ -217,8 +218,7 @@ export default function HistoryEntry({ loaderData }: Route.ComponentProps) {
           <h2 id="job-title" className="sr-only">
             Job
           </h2>
-          <JobAnnouncer jobs={[job]} />
-          <JobProgress job={job} startedBy={names[job.createdBy]} />
+          <FollowedJobProgress job={job} startedBy={names[job.createdBy]} />
         </Card>
       ) : null}
     </div>

@@ -1,7 +1,7 @@
 import { Link, type UIMatch } from "react-router";
 import { UNMAPPED_RULE_LABELS } from "../../../../contracts/values/mappings";
 import { formatCount, formatCountOf, formatTimestamp } from "~/components/projects/format";
-import { AutoRefresh } from "~/components/projects/job-progress";
+import { AutoRefresh } from "~/components/projects/auto-refresh";
 import { useLiveTranslation } from "~/components/projects/live-translation";
 import { Alert } from "~/components/ui/alert";
 import { buttonVariants } from "~/components/ui/button";
