@@ -73,6 +73,8 @@ export async function loader({ context }: Route.LoaderArgs) {
     // (or are): the page's code then carries no table of the flat-file parameters' labels beside its form's (issue 8's
     // initial JS bar). None while the page shows the form: a poll can end a creation, never start one.
     settings: settingsSettled(project, job) ? settingsRows(project) : null,
+    // The upload types with their words, for the form's list: the page's code then carries no table of the project values (issue 8's bar).
+    uploadTypes: UPLOAD_TYPES.map((value) => ({ value, label: UPLOAD_TYPE_LABELS[value] })),
 
     job,
     startedBy: job ? names[job.createdBy] : undefined,
@@ -142,7 +144,7 @@ export default function DatabasesStep({ loaderData, actionData }: Route.Componen
       {settings && settingsSettled(project, job) ? (
         <SettingsSummary rows={settings} />
       ) : (
-        <SettingsForm project={project} lastResult={isCreateResult ? undefined : lastResult} />
+        <SettingsForm project={project} uploadTypes={loaderData.uploadTypes} lastResult={isCreateResult ? undefined : lastResult} />
       )}
 
       <Card className="mt-6" aria-labelledby="create-title">
@@ -178,7 +180,15 @@ export default function DatabasesStep({ loaderData, actionData }: Route.Componen
 
 type StepProject = Route.ComponentProps["loaderData"]["project"];
 
-function SettingsForm({ project, lastResult }: { project: StepProject; lastResult?: SubmissionResult<string[]> }) {
+function SettingsForm({
+  project,
+  uploadTypes,
+  lastResult,
+}: {
+  project: StepProject;
+  uploadTypes: Route.ComponentProps["loaderData"]["uploadTypes"];
+  lastResult?: SubmissionResult<string[]>;
+}) {
   const pending = useIntentPending("save");
   const flat = project.sourceType === "FlatFile";
   const params = project.flatFileParameters;
@@ -200,7 +210,7 @@ function SettingsForm({ project, lastResult }: { project: StepProject; lastResul
           <SelectField
             label="Upload type"
             field={fields.uploadType!}
-            options={UPLOAD_TYPES.map((t) => ({ value: t, label: UPLOAD_TYPE_LABELS[t] }))}
+            options={uploadTypes}
             placeholder="Choose an upload type"
             description={flat ? "One file for all tables, or one file per table." : "One backup file, or a backup in several files."}
           />
