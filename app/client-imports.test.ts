@@ -146,6 +146,20 @@ describe("the browser's code", () => {
     expect(chunkOf(progress)).not.toBe(chunkOf(path.join(root, "app/lib/live-poll.ts")));
   });
 
+  it("has the wizard's steps in one chunk with their indicator, and no chunk carry a table of files to preload", async () => {
+    // Apart, the two were chunks of 0.3 and 0.6 KiB (one of 0.74); the table weighed 0.1 KiB in each chunk with a dynamic import (issue 8's bar).
+    const config = (await import(path.join(root, "vite.config.ts"))) as {
+      chunkOf: (id: string) => string | undefined;
+      withoutPreloadDeps: (code: string) => string | null;
+    };
+    const [steps, indicator] = ["app/components/projects/wizard-steps.tsx", "app/components/ui/step-indicator.tsx"].map((file) =>
+      config.chunkOf(path.join(root, file)),
+    );
+    expect(steps).toBeDefined();
+    expect(indicator).toBe(steps);
+    expect(config.withoutPreloadDeps('e(()=>import("./card.js"),__VITE_PRELOAD__)')).toBe('e(()=>import("./card.js"),void 0)');
+  });
+
   it("keeps what only the services read of a kind of workspace out of the descriptors every page loads", async () => {
     // The shell holds contracts/workspaces.ts (menu, paths): product types, API collections and statuses weighed 0.1 KiB on every page.
     const { WORKSPACES } = await import("../contracts/workspaces");
