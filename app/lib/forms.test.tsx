@@ -2,7 +2,8 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { CheckboxGroupField, FormErrors, TextField } from "~/components/forms/fields";
+import { FormErrors, TextField } from "~/components/forms/fields";
+import { CheckboxGroupField } from "~/components/forms/choice-fields";
 import { focusFirstInvalid, getInputProps, useServerForm, type FormResult } from "./forms";
 
 const schema = z.object({ name: z.string({ error: "Required" }), columns: z.array(z.object({ name: z.string(), isKey: z.string().optional() })) });

@@ -232,7 +232,7 @@ export function focusFirstInvalid(form: HTMLFormElement, errors: Errors) {
 
 /* ---------- Control props, as Conform's helpers compute them ---------- */
 
-type AriaOptions = { ariaDescribedBy?: string };
+export type AriaOptions = { ariaDescribedBy?: string };
 
 function aria(meta: { errors?: string[]; errorId: string }, options: AriaOptions, control: boolean) {
   const invalid = meta.errors !== undefined;
@@ -242,7 +242,7 @@ function aria(meta: { errors?: string[]; errorId: string }, options: AriaOptions
   };
 }
 
-function controlProps(field: FieldMetadata, options: AriaOptions) {
+export function controlProps(field: FieldMetadata, options: AriaOptions) {
   // Without JavaScript the browser focuses the first control marked so in the page (see focusFirstInvalid).
   const autoFocus = field.errors !== undefined || undefined;
   return { id: field.id, name: field.name, form: field.formId, required: field.required || undefined, autoFocus, ...aria(field, options, true) };
@@ -278,18 +278,6 @@ export function getSelectProps(field: FieldMetadata, options: AriaOptions = {}) 
 
 export function getTextareaProps(field: FieldMetadata, options: AriaOptions = {}) {
   return { ...controlProps(field, options), defaultValue: field.initialValue?.toString() } as ComponentProps<"textarea">;
-}
-
-/** One checkbox per option of a repeated field; the ones the field holds are checked. */
-export function getCollectionProps(field: FieldMetadata, options: AriaOptions & { type: "checkbox" | "radio"; options: string[] }) {
-  return options.options.map((value) => ({
-    ...controlProps(field, options),
-    id: `${field.id}-${value}`,
-    type: options.type,
-    value,
-    defaultChecked: options.type === "checkbox" && Array.isArray(field.initialValue) ? field.initialValue.includes(value) : field.initialValue === value,
-    required: options.type === "checkbox" ? undefined : field.required,
-  }));
 }
 
 /**

@@ -3,17 +3,8 @@
  * contracts/dictionary.ts build on them and re-export them, so the services import from there as before.
  */
 
-/** Spec §3: the column types a dictionary offers. */
-export const COLUMN_TYPES = ["int", "decimal", "float", "bigint", "date", "time", "datetime", "nvarchar", "uniqueidentifier"] as const;
-
-/**
- * The one place that says which column types take a length (nvarchar) and a precision and scale
- * (decimal): the column's schema, the table editor (which hides the others' fields with JavaScript)
- * and the portal's actions (which drop what a form without JavaScript still posts for them) read it.
- */
-export const isColumnType = (type: string): type is (typeof COLUMN_TYPES)[number] => (COLUMN_TYPES as readonly string[]).includes(type);
-export const takesLength = (type: string): boolean => type === "nvarchar";
-export const takesPrecision = (type: string): boolean => type === "decimal";
+// Their own module (column-types.ts): the table editor, the one page piece that needs them, then brings none of this one's tables and limits.
+export { COLUMN_TYPES, isColumnType, takesLength, takesPrecision } from "./column-types";
 
 // A module of its own: a page that shows column types then does not bring this one's tables and limits with it.
 export { formatColumnType } from "./column-type";

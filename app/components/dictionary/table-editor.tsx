@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from "react";
 import { Icon } from "~/components/ui/icon";
 import { Form, Link } from "react-router";
 import type { Table } from "../../../contracts/dictionary";
-import { COLUMN_TYPES, isColumnType, takesLength, takesPrecision } from "../../../contracts/values/dictionary";
+import { COLUMN_TYPES, isColumnType, takesLength, takesPrecision } from "../../../contracts/values/column-types";
 import { CheckboxField, ErrorList, FormErrors, SelectField, TextareaField, TextField } from "~/components/forms/fields";
 import { StatusButton, useIsPending } from "~/components/forms/status-button";
 import { Button, buttonVariants } from "~/components/ui/button";

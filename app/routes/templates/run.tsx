@@ -6,7 +6,8 @@ import { MAX_RUN_CHOICES, ON_ERROR_CHOICES, ON_ERROR_LABELS, RUN_START_STATUSES,
 import { whenFieldsPass } from "../../../contracts/common";
 import { PROJECT_STATUS_LABELS } from "../../../contracts/values/projects";
 import type { ChosenScript } from "../../../contracts/templates";
-import { CheckboxGroupField, FormErrors, RadioGroupField, SelectField } from "~/components/forms/fields";
+import { FormErrors, SelectField } from "~/components/forms/fields";
+import { CheckboxGroupField, RadioGroupField } from "~/components/forms/choice-fields";
 import { RefusalAlert } from "~/components/forms/refusal-alert";
 import { useIntentPending } from "~/components/projects/use-intent-pending";
 import { namedTicks, TickedTemplates, TicksForm, TicksPostButton } from "~/components/templates/ticked-templates";

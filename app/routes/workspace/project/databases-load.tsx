@@ -6,7 +6,8 @@ import { FlatFileParametersForm, SAVE_PARAMETERS } from "~/components/projects/f
 import { WIDTHS_PAGING_KEYS } from "~/components/projects/flat-file-parameter-fields";
 import { flatFileParameterRows } from "~/components/projects/flat-file-parameter-rows";
 import { DEFAULT_FLAT_FILE_PARAMETERS } from "../../../../contracts/values/flat-files";
-import { FileField, FormErrors, RadioGroupField, SelectField } from "~/components/forms/fields";
+import { FileField, FormErrors, SelectField } from "~/components/forms/fields";
+import { RadioGroupField } from "~/components/forms/choice-fields";
 import { StatusButton, useIsPending } from "~/components/forms/status-button";
 import { Card } from "~/components/ui/card";
 import { useCompanyHref } from "~/lib/company-href";

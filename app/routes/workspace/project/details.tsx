@@ -18,7 +18,8 @@ import {
   UPLOAD_TYPE_LABELS,
   type ProjectStatus,
 } from "../../../../contracts/values/projects";
-import { CheckboxField, CheckboxGroupField, ErrorList, FormErrors, SelectField, TextareaField, TextField } from "~/components/forms/fields";
+import { CheckboxField, ErrorList, FormErrors, SelectField, TextareaField, TextField } from "~/components/forms/fields";
+import { CheckboxGroupField } from "~/components/forms/choice-fields";
 import { StatusButton } from "~/components/forms/status-button";
 import { formatTimestamp } from "~/components/projects/format";
 import { ProjectStatusBadge } from "~/components/projects/project-status-badge";
