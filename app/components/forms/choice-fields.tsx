@@ -28,21 +28,16 @@ export function CheckboxGroupField({ label, field, description, className, optio
     ariaDescribedBy: description ? field.descriptionId : undefined,
   });
   return (
-    <fieldset className={className} aria-invalid={field.errors?.length ? true : undefined} aria-describedby={field.errors?.length ? field.errorId : undefined}>
-      <legend className="mb-1 block text-sm font-medium">{label}</legend>
-      <Description id={field.descriptionId}>{description}</Description>
-      <div className="mt-2 space-y-2">
-        {boxes.map((props, i) => (
-          <div key={props.value} className="flex items-center gap-2">
-            <input {...props} className="size-4 rounded border-border accent-brand" />
-            <label htmlFor={props.id} className="text-sm">
-              {options[i]!.label}
-            </label>
-          </div>
-        ))}
-      </div>
-      <ErrorList id={field.errorId} errors={field.errors} focus={!boxes.length} />
-    </fieldset>
+    <ChoiceFieldset label={label} field={field} description={description} className={className} focusErrors={!boxes.length}>
+      {boxes.map((props, i) => (
+        <div key={props.value} className="flex items-center gap-2">
+          <input {...props} className="size-4 rounded border-border accent-brand" />
+          <label htmlFor={props.id} className="text-sm">
+            {options[i]!.label}
+          </label>
+        </div>
+      ))}
+    </ChoiceFieldset>
   );
 }
 
@@ -60,28 +55,38 @@ export function RadioGroupField({
     ariaDescribedBy: description ? field.descriptionId : undefined,
   });
   return (
+    <ChoiceFieldset label={label} field={field} description={description} className={className}>
+      {radios.map((props, i) => {
+        const option = options[i]!;
+        return (
+          <div key={props.value} className="flex items-start gap-2">
+            <input {...props} aria-describedby={option.description ? `${props.id}-description` : undefined} className="mt-0.5 size-4 accent-brand" />
+            <div className="text-sm">
+              <label htmlFor={props.id}>{option.label}</label>
+              {option.description ? (
+                <p id={`${props.id}-description`} className="text-muted-foreground">
+                  {option.description}
+                </p>
+              ) : null}
+            </div>
+          </div>
+        );
+      })}
+    </ChoiceFieldset>
+  );
+}
+
+/**
+ * The fieldset both choice fields draw: the label as its legend, the description, the options one under another,
+ * and the field's errors (taking the focus a first option would when `focusErrors`: none shown).
+ */
+function ChoiceFieldset({ label, field, description, className, focusErrors, children }: BaseProps & { focusErrors?: boolean; children: React.ReactNode }) {
+  return (
     <fieldset className={className} aria-invalid={field.errors?.length ? true : undefined} aria-describedby={field.errors?.length ? field.errorId : undefined}>
       <legend className="mb-1 block text-sm font-medium">{label}</legend>
       <Description id={field.descriptionId}>{description}</Description>
-      <div className="mt-2 space-y-2">
-        {radios.map((props, i) => {
-          const option = options[i]!;
-          return (
-            <div key={props.value} className="flex items-start gap-2">
-              <input {...props} aria-describedby={option.description ? `${props.id}-description` : undefined} className="mt-0.5 size-4 accent-brand" />
-              <div className="text-sm">
-                <label htmlFor={props.id}>{option.label}</label>
-                {option.description ? (
-                  <p id={`${props.id}-description`} className="text-muted-foreground">
-                    {option.description}
-                  </p>
-                ) : null}
-              </div>
-            </div>
-          );
-        })}
-      </div>
-      <ErrorList id={field.errorId} errors={field.errors} />
+      <div className="mt-2 space-y-2">{children}</div>
+      <ErrorList id={field.errorId} errors={field.errors} focus={focusErrors} />
     </fieldset>
   );
 }
