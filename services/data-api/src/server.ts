@@ -65,8 +65,7 @@ async function main() {
   try {
     // Start sequence: each step needs the one before it, and all run before the port opens.
     // 0. The servers of project databases: the configured ones, or the embedded one, started now.
-    if (env.PROJECT_DATABASES_URL)
-      dataPlane = createDataPlane(serversFromUrls(env.PROJECT_DATABASES_URL), { secret: env.PROJECT_DATABASES_SECRET! });
+    if (env.PROJECT_DATABASES_URL) dataPlane = createDataPlane(serversFromUrls(env.PROJECT_DATABASES_URL), { secret: env.PROJECT_DATABASES_SECRET! });
     else {
       embedded = await startEmbeddedPostgres({ dataDir: env.DATA_DIR, port: env.EMBEDDED_POSTGRES_PORT, logger });
       dataPlane = createDataPlane([{ id: EMBEDDED_SERVER_ID, adminUrl: embedded.adminUrl }], { secret: embedded.secret });

@@ -29,4 +29,23 @@ describe("the wizard's databases step", () => {
       ["MultipleFiles", "Multiple files (loader&#x27;s words)"],
     ]);
   });
+
+  it("shows the settings in words while the databases are being created, and the form again when a poll finds the creation failed", () => {
+    const settings = [["Upload type", "Multiple files (loader's words)"]];
+    const creating = renderPage(path, path, DatabasesStep, {
+      ...loaderData,
+      project: { ...loaderData.project, status: "DatabaseCreation", uploadType: "MultipleFiles" },
+      settings,
+    });
+    expect(creating).toContain("Multiple files (loader&#x27;s words)");
+    expect(creating).not.toContain('name="uploadType"');
+    // The loader's words are still there from before the creation ended; the page shows the form to retry with.
+    const failed = renderPage(path, path, DatabasesStep, {
+      ...loaderData,
+      project: { ...loaderData.project, status: "DatabaseCreationFailed", uploadType: "MultipleFiles" },
+      settings,
+    });
+    expect(failed).toContain('name="uploadType"');
+    expect(failed).toContain(">Retry<");
+  });
 });

@@ -130,6 +130,8 @@ export default function DatabasesStep({ loaderData, actionData }: Route.Componen
   const { job, poll } = useLiveJob(project.id, loaderData.job, { isLocked: project.isLocked, readAt: loaderData.readAt });
   const running = project.status === "DatabaseCreation" || isRunning(job);
   const created = project.status === "SetupRestoreDatabaseIncomplete";
+  // running || created is the loader's settingsSettled with the job as this page follows it: the summary while the
+  // databases are being created or are, the form again when a creation fails.
   const { settings } = loaderData;
   const failed = project.status === "DatabaseCreationFailed";
   const settled = Boolean(project.uploadType) && (project.sourceType !== "FlatFile" || Boolean(project.flatFileParameters));
@@ -141,7 +143,7 @@ export default function DatabasesStep({ loaderData, actionData }: Route.Componen
       <WizardSteps current="databases" project={project} />
       <AutoRefresh active={running} poll={poll} />
 
-      {settings && settingsSettled(project, job) ? (
+      {settings && (running || created) ? (
         <SettingsSummary rows={settings} />
       ) : (
         <SettingsForm project={project} uploadTypes={loaderData.uploadTypes} lastResult={isCreateResult ? undefined : lastResult} />

@@ -65,7 +65,9 @@ export function createTranslationRoutes() {
       if (workspace.status === "SetupAddColumnsIncomplete") {
         const dictionary = await findProjectDictionaryRef(db, workspace.id);
         const stats = dictionary && (await dictionaryStats(db, dictionary.id));
-        const problems = dictionaryBlockers(stats ?? { tableCount: 0, emptyTableCount: 0 }).map((p) => p.replace("The data dictionary", "The file data structure"));
+        const problems = dictionaryBlockers(stats ?? { tableCount: 0, emptyTableCount: 0 }).map((p) =>
+          p.replace("The data dictionary", "The file data structure"),
+        );
         if (problems.length) throw new ApiProblem(409, "structure_incomplete", problems.join(" "));
         await updateMappingProject(db, workspace, write, { status: "SetupAssignTemplatesIncomplete" });
       }
