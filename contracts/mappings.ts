@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { columnTypeSchema } from "./dictionary";
+import { columnSchema } from "./dictionary";
 import { descriptionSchema, formBoolean, nameSchema, pageOf, pageQuerySchema, requiredString, versionSchema, whenFieldsPass } from "./common";
 import { quotedValue, TRANSLATION_STATUSES, UNMAPPED_RULES, VALUE_MAP_EDIT_MAX, VALUE_MAX_LENGTH } from "./values/mappings";
 
@@ -27,14 +27,8 @@ export * from "./values/mappings";
 
 export const unmappedRuleSchema = z.enum(UNMAPPED_RULES, { error: "Choose what happens to an unmapped value" });
 
-/** One column of a described table, with its map's settings and how far its map is. */
-export const mappingColumnSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  type: columnTypeSchema,
-  length: z.number().int().nullable(),
-  precision: z.number().int().nullable(),
-  scale: z.number().int().nullable(),
+/** One column of a described table (its dictionary column's name and type), with its map's settings and how far its map is. */
+export const mappingColumnSchema = columnSchema.pick({ id: true, name: true, type: true, length: true, precision: true, scale: true }).extend({
   translate: z.boolean(),
   unmappedRule: unmappedRuleSchema,
   defaultValue: z.string().nullable(),
