@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Project } from "../../../../contracts/projects.ts";
 import { DEMO_COMPANIES } from "../../../../scripts/demo-data.ts";
 import { TEST_POSTGRES_ADMIN_URL, TEST_PROJECT_DATABASES_ADMIN_URL } from "../../../shared/testing/databases.ts";
-import { TEST_DATABASE_SERVER, TEST_DATA_PLANE_SECRET, USERS, createTestApi, type TestApi } from "../testing/harness.ts";
-import { addProjectTable, column, createProjectDatabases, makeApplication, makeProject } from "../testing/project-fixtures.ts";
+import { TEST_DATABASE_SERVER, TEST_DATA_PLANE_SECRET, createOwnerTestApi, type TestApi } from "../testing/harness.ts";
+import { addProjectTable, column, createProjectDatabases, makeProject } from "../testing/project-fixtures.ts";
 import { ConnectionsBusyError } from "./server-connections.ts";
 import { createDataPlane, type DataPlane } from "./servers.ts";
 import { SERVER_NOT_ANSWERING_MESSAGE } from "./server-lost.ts";
@@ -21,9 +21,8 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("a request while the project databases
   let project: Project;
 
   beforeAll(async () => {
-    api = await createTestApi("sqlite");
-    owner = await api.tokenFor(USERS.analyst);
-    const applicationId = (await makeApplication(api, birch.id)).id;
+    let applicationId: string;
+    ({ api, applicationId, owner } = await createOwnerTestApi("sqlite", birch.id));
     const made = await makeProject(api, owner, { companyId: birch.id, applicationId, sourceType: "BackUp" });
     await addProjectTable(api, made.id, { name: "Customers", columns: [column("CustomerId", "int", { isKey: true, nullable: false })] });
     project = await createProjectDatabases(api, owner, made.id);

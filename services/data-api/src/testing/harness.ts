@@ -26,6 +26,7 @@ import { seedDemo } from "../seed.ts";
 import { createAdminDataSourcesStub } from "./admin-data-sources-stub.ts";
 import { CLIENT_PORTAL_TEST_URL, createClientPortalStub } from "./client-portal-stub.ts";
 import { createCompanyUsersStub } from "./company-users-stub.ts";
+import { makeApplication } from "./project-fixtures.ts";
 
 export const TEST_VERSION = "1.2.3-test";
 
@@ -175,6 +176,21 @@ export async function createTestApi(kind: DatabaseKind) {
 }
 
 export type TestApi = Awaited<ReturnType<typeof createTestApi>>;
+
+/**
+ * A test API (createTestApi) with what a file of project tests starts from: an application of
+ * `companyId` and a token of `user` (the analyst unless told), the owner of the projects it makes.
+ */
+export async function createOwnerTestApi(kind: DatabaseKind, companyId: string, user: DemoUser = USERS.analyst) {
+  const api = await createTestApi(kind);
+  try {
+    const applicationId = (await makeApplication(api, companyId)).id;
+    return { api, applicationId, owner: await api.tokenFor(user) };
+  } catch (error) {
+    await api.close();
+    throw error;
+  }
+}
 
 /**
  * The calls the fixtures make (project-fixtures.ts, route-sweep.ts's thingsOf), over `request`: the test

@@ -11,3 +11,9 @@ export function holdJobsOf(runner: JobRunner, projectId: string): () => void {
   runner.hooks.beforeStep = (step) => (step.projectId === projectId ? held : undefined);
   return release;
 }
+
+/** After a test of jobs: the hooks it set on `runner` are gone and its jobs have ended, so the next test starts clean. */
+export async function settleJobs(runner: JobRunner): Promise<void> {
+  runner.hooks = {};
+  await runner.idle();
+}

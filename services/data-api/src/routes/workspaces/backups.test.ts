@@ -13,8 +13,8 @@ import { databaseNameOf } from "../../data-plane/project-databases.ts";
 import { SERVER_LOST_MESSAGE } from "../../data-plane/server-lost.ts";
 import { findJob } from "../../jobs/job-store.ts";
 import { INTERRUPTED_MESSAGE, recoverInterruptedJobs } from "../../jobs/recover.ts";
-import { TEST_DATABASE_SERVER, USERS, createTestApi, type TestApi } from "../../testing/harness.ts";
-import { holdJobsOf } from "../../testing/hold-jobs.ts";
+import { TEST_DATABASE_SERVER, USERS, createOwnerTestApi, type TestApi } from "../../testing/harness.ts";
+import { holdJobsOf, settleJobs } from "../../testing/hold-jobs.ts";
 import { failBackup, insertBackup } from "../../repositories/backups.ts";
 import { loadableProject as loadableProjectOf, makeApplication } from "../../testing/project-fixtures.ts";
 
@@ -42,14 +42,9 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("backups, re
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "dt-backups-test-"));
 
   beforeAll(async () => {
-    api = await createTestApi(kind);
-    applicationId = (await makeApplication(api, birch.id)).id;
-    owner = await api.tokenFor(USERS.analyst);
+    ({ api, applicationId, owner } = await createOwnerTestApi(kind, birch.id));
   });
-  afterEach(async () => {
-    api.jobs.hooks = {};
-    await api.jobs.idle();
-  });
+  afterEach(() => settleJobs(api.jobs));
   afterAll(async () => {
     await api?.close();
     fs.rmSync(tmp, { recursive: true, force: true });

@@ -9,8 +9,8 @@ import { DEMO_COMPANIES } from "../../../../../scripts/demo-data.ts";
 import { TEST_POSTGRES_ADMIN_URL } from "../../../../shared/testing/databases.ts";
 import { databaseNameOf } from "../../data-plane/project-databases.ts";
 import { MAX_RECORD_CHARS } from "../../data-plane/flat-file/read-delimited.ts";
-import { TEST_DATABASE_SERVER, USERS, createTestApi, type TestApi } from "../../testing/harness.ts";
-import { loadableProject, makeApplication } from "../../testing/project-fixtures.ts";
+import { TEST_DATABASE_SERVER, createOwnerTestApi, type TestApi } from "../../testing/harness.ts";
+import { loadableProject } from "../../testing/project-fixtures.ts";
 
 const [, , birch] = DEMO_COMPANIES;
 
@@ -20,9 +20,8 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("bad flat files change nothing", () =>
   let project: Project;
 
   beforeAll(async () => {
-    api = await createTestApi("sqlite");
-    owner = await api.tokenFor(USERS.analyst);
-    const applicationId = (await makeApplication(api, birch.id)).id;
+    let applicationId: string;
+    ({ api, applicationId, owner } = await createOwnerTestApi("sqlite", birch.id));
     project = await loadableProject(api, owner, { companyId: birch.id, applicationId, sourceType: "BackUp" });
     // Comma-delimited, said so: nothing is detected.
     const parameters = { extension: ".csv", delimiter: "Comma", hasHeaderRow: true, textQualifier: "DoubleQuote", encoding: "UTF-8" };

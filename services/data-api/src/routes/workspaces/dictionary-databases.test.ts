@@ -4,9 +4,9 @@ import type { Table } from "../../../../../contracts/dictionary.ts";
 import { DEMO_COMPANIES } from "../../../../../scripts/demo-data.ts";
 import { TEST_DATABASE_KINDS, TEST_POSTGRES_ADMIN_URL } from "../../../../shared/testing/databases.ts";
 import { databaseNameOf } from "../../data-plane/project-databases.ts";
-import { TEST_DATABASE_SERVER, USERS, createTestApi, type TestApi } from "../../testing/harness.ts";
-import { addProjectTable, column, createProjectDatabases, makeApplication, makeProject } from "../../testing/project-fixtures.ts";
-import { holdJobsOf } from "../../testing/hold-jobs.ts";
+import { TEST_DATABASE_SERVER, USERS, createOwnerTestApi, type TestApi } from "../../testing/harness.ts";
+import { addProjectTable, column, createProjectDatabases, makeProject } from "../../testing/project-fixtures.ts";
+import { holdJobsOf, settleJobs } from "../../testing/hold-jobs.ts";
 import { upload } from "../../testing/dictionary-fixtures.ts";
 
 const [, , birch] = DEMO_COMPANIES;
@@ -18,14 +18,9 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("the databas
   let owner: string;
 
   beforeAll(async () => {
-    api = await createTestApi(kind);
-    applicationId = (await makeApplication(api, birch.id)).id;
-    owner = await api.tokenFor(USERS.analyst);
+    ({ api, applicationId, owner } = await createOwnerTestApi(kind, birch.id));
   });
-  afterEach(async () => {
-    api.jobs.hooks = {};
-    await api.jobs.idle();
-  });
+  afterEach(() => settleJobs(api.jobs));
   afterAll(() => api?.close());
 
   /** A project whose databases hold Customers (CustomerId key, Code nvarchar(10), Balance decimal(12,2)). */

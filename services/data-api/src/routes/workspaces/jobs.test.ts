@@ -7,8 +7,9 @@ import { databaseExists, databaseNameOf, describeProjectDatabases } from "../../
 import { createDataPlane } from "../../data-plane/servers.ts";
 import { finishJob, insertJob } from "../../jobs/job-store.ts";
 import { INTERRUPTED_MESSAGE, recoverInterruptedJobs } from "../../jobs/recover.ts";
-import { TEST_DATABASE_SERVER, USERS, createTestApi, type TestApi } from "../../testing/harness.ts";
-import { addProjectTable, column, makeApplication, makeProject } from "../../testing/project-fixtures.ts";
+import { TEST_DATABASE_SERVER, USERS, createOwnerTestApi, type TestApi } from "../../testing/harness.ts";
+import { settleJobs } from "../../testing/hold-jobs.ts";
+import { addProjectTable, column, makeProject } from "../../testing/project-fixtures.ts";
 
 const [, , birch] = DEMO_COMPANIES;
 
@@ -29,14 +30,9 @@ describe.each(TEST_DATABASE_KINDS)("jobs and database creation on %s", (kind) =>
   let owner: string;
 
   beforeAll(async () => {
-    api = await createTestApi(kind);
-    applicationId = (await makeApplication(api, birch.id)).id;
-    owner = await api.tokenFor(USERS.analyst);
+    ({ api, applicationId, owner } = await createOwnerTestApi(kind, birch.id));
   });
-  afterEach(async () => {
-    api.jobs.hooks = {};
-    await api.jobs.idle();
-  });
+  afterEach(() => settleJobs(api.jobs));
   afterAll(() => api?.close());
 
   /** A project at wizard step 3: two tables with columns, an upload type, status SetupUploadTypeIncomplete. */

@@ -14,9 +14,9 @@ import { UPLOAD_STOPPED_MESSAGE } from "../../data-plane/flat-file/arriving-file
 import { AUTOMATIC_BACKUP_SHARE } from "../../data-plane/backups/backup-jobs.ts";
 import { NOT_TEXT_MESSAGE, ZIP_NOT_TEXT_MESSAGE } from "../../data-plane/flat-file/text-encoding.ts";
 import { TEXT_NOT_WORKBOOK_MESSAGE } from "../../data-plane/flat-file/read-worksheet.ts";
-import { TEST_DATABASE_SERVER, USERS, createTestApi, type TestApi } from "../../testing/harness.ts";
-import { addProjectTable, column, loadableProject as loadableProjectOf, makeApplication, makeProject } from "../../testing/project-fixtures.ts";
-import { holdJobsOf } from "../../testing/hold-jobs.ts";
+import { TEST_DATABASE_SERVER, USERS, createOwnerTestApi, type TestApi } from "../../testing/harness.ts";
+import { addProjectTable, column, loadableProject as loadableProjectOf, makeProject } from "../../testing/project-fixtures.ts";
+import { holdJobsOf, settleJobs } from "../../testing/hold-jobs.ts";
 import { sheetXml, textCell, workbookParts, zipOf } from "../../testing/xlsx-files.ts";
 
 const [, acme, birch] = DEMO_COMPANIES;
@@ -27,14 +27,9 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
   let owner: string;
 
   beforeAll(async () => {
-    api = await createTestApi(kind);
-    applicationId = (await makeApplication(api, birch.id)).id;
-    owner = await api.tokenFor(USERS.analyst);
+    ({ api, applicationId, owner } = await createOwnerTestApi(kind, birch.id));
   });
-  afterEach(async () => {
-    api.jobs.hooks = {};
-    await api.jobs.idle();
-  });
+  afterEach(() => settleJobs(api.jobs));
   afterAll(() => api?.close());
 
   /** A project whose databases exist (the fixture's tables), at "Setup: load source data"; with `parameters`, a Flat file project reading files so. */

@@ -8,10 +8,10 @@ import { TEST_POSTGRES_ADMIN_URL } from "../../../../shared/testing/databases.ts
 import { databaseNameOf } from "../../data-plane/project-databases.ts";
 import { INTERRUPTED_MESSAGE, recoverInterruptedJobs } from "../../jobs/recover.ts";
 import { stagedUploadsDir } from "../../data-plane/flat-file/staged-uploads.ts";
-import { TEST_DATABASE_SERVER, USERS, createTestApi, type TestApi } from "../../testing/harness.ts";
-import { holdJobsOf } from "../../testing/hold-jobs.ts";
+import { TEST_DATABASE_SERVER, USERS, createOwnerTestApi, type TestApi } from "../../testing/harness.ts";
+import { holdJobsOf, settleJobs } from "../../testing/hold-jobs.ts";
 import { zipOf } from "../../testing/xlsx-files.ts";
-import { loadableProject, makeApplication } from "../../testing/project-fixtures.ts";
+import { loadableProject } from "../../testing/project-fixtures.ts";
 
 const [, , birch] = DEMO_COMPANIES;
 
@@ -21,14 +21,9 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("flat-file uploads: preview, then load
   let owner: string;
 
   beforeAll(async () => {
-    api = await createTestApi("sqlite");
-    applicationId = (await makeApplication(api, birch.id)).id;
-    owner = await api.tokenFor(USERS.analyst);
+    ({ api, applicationId, owner } = await createOwnerTestApi("sqlite", birch.id));
   });
-  afterEach(async () => {
-    api.jobs.hooks = {};
-    await api.jobs.idle();
-  });
+  afterEach(() => settleJobs(api.jobs));
   afterAll(() => api?.close());
 
   const ready = () => loadableProject(api, owner, { companyId: birch.id, applicationId, sourceType: "BackUp" });
