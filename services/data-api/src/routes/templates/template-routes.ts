@@ -262,6 +262,8 @@ export function createTemplateRoutes(options: TemplateRoutesOptions) {
     if (!template) throw new NotFoundError(templates.TEMPLATE_NOT_FOUND_MESSAGE);
     return template;
   };
+  /** The script as the routes answer it: its newest SQL and its lock (held, or lapsed by the lock's time to live). */
+  const answerScript = (c: AnyContext, templateId: string, scriptId: string) => scripts.getScript(c.var.deps.db, templateId, scriptId, clock(c));
 
   return createRouter()
     .openapi(read, async (c) => {
@@ -322,12 +324,12 @@ export function createTemplateRoutes(options: TemplateRoutesOptions) {
         sql: body.sql,
         comment: body.comment,
       });
-      return c.json(await scripts.getScript(c.var.deps.db, ref.id, id, clock(c)), 201);
+      return c.json(await answerScript(c, ref.id, id), 201);
     })
     .openapi(readScript, async (c) => {
       const p = ids(c.req.valid("param"));
       const ref = await resolve(c, p, { write: false });
-      return c.json(await scripts.getScript(c.var.deps.db, ref.id, p.scriptId, clock(c)), 200);
+      return c.json(await answerScript(c, ref.id, p.scriptId), 200);
     })
     .openapi(saveScript, async (c) => {
       const p = ids(c.req.valid("param"));
@@ -335,7 +337,7 @@ export function createTemplateRoutes(options: TemplateRoutesOptions) {
       const body = c.req.valid("json");
       await requireParsableSql(body.sql);
       await scripts.saveScript(c.var.deps.db, ref.id, p.scriptId, { ...writer(c), ...body }, clock(c));
-      return c.json(await scripts.getScript(c.var.deps.db, ref.id, p.scriptId, clock(c)), 200);
+      return c.json(await answerScript(c, ref.id, p.scriptId), 200);
     })
     .openapi(renameScript, async (c) => {
       const p = ids(c.req.valid("param"));
@@ -379,7 +381,7 @@ export function createTemplateRoutes(options: TemplateRoutesOptions) {
         { ...writer(c), baseVersion, sql: earlier.sql, comment: `Restored version ${earlier.version}` },
         clock(c),
       );
-      return c.json(await scripts.getScript(c.var.deps.db, ref.id, p.scriptId, clock(c)), 200);
+      return c.json(await answerScript(c, ref.id, p.scriptId), 200);
     })
     .openapi(diff, async (c) => {
       const p = ids(c.req.valid("param"));
@@ -395,21 +397,21 @@ export function createTemplateRoutes(options: TemplateRoutesOptions) {
       const p = ids(c.req.valid("param"));
       const ref = await writable(c, p, scriptText);
       await scripts.lockScript(c.var.deps.db, ref.id, p.scriptId, writer(c), clock(c));
-      return c.json(await scripts.getScript(c.var.deps.db, ref.id, p.scriptId, clock(c)), 200);
+      return c.json(await answerScript(c, ref.id, p.scriptId), 200);
     })
     .openapi(unlock, async (c) => {
       const p = ids(c.req.valid("param"));
       // Not `writable`: a lock taken before the template was archived can still be given back.
       const ref = await resolve(c, p, { write: true, ...scriptText });
       await scripts.unlockScript(c.var.deps.db, ref.id, p.scriptId, writer(c));
-      return c.json(await scripts.getScript(c.var.deps.db, ref.id, p.scriptId, clock(c)), 200);
+      return c.json(await answerScript(c, ref.id, p.scriptId), 200);
     })
     .openapi(forceUnlock, async (c) => {
       const p = ids(c.req.valid("param"));
       const ref = await resolve(c, p, { write: true, ...scriptText });
       if (!isAdmin(c.var.caller.roles)) throw new ApiProblem(403, "forbidden", FORBIDDEN_MESSAGE);
       await scripts.forceUnlockScript(c.var.deps.db, ref.id, p.scriptId, { ...writer(c), reason: c.req.valid("json").reason });
-      return c.json(await scripts.getScript(c.var.deps.db, ref.id, p.scriptId, clock(c)), 200);
+      return c.json(await answerScript(c, ref.id, p.scriptId), 200);
     })
     .openapi(lockEvents, async (c) => {
       const p = ids(c.req.valid("param"));
