@@ -60,6 +60,18 @@ async function newProject(email: string, companyId: string, applicationId: strin
 const projectUrl = (id: string, rest: string, companyId: string = acme.id) => `/migration/projects/${id}/${rest}?companyId=${companyId}`;
 const wizardUrl = (id: string, step: string, companyId: string = acme.id) => `/migration/projects/create/${id}/${step}?companyId=${companyId}`;
 
+/** The wizard's databases step (its loader's answer) once the project's database creation has ended, polled as the page does (up to 100 times, 50 ms apart). */
+async function databasesStepOnceCreationEnded(projectId: string): Promise<any> {
+  const opts = { params: { projectId }, middleware: wizardLayout.middleware };
+  let step: any;
+  for (let i = 0; i < 100; i++) {
+    step = await call(ANALYST, wizardUrl(projectId, "databases"), databasesStep.loader, opts);
+    if (step.project.status !== "DatabaseCreation") break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return step;
+}
+
 let acmeApp: { id: string };
 let birchApp: { id: string };
 beforeAll(async () => {
@@ -611,12 +623,7 @@ describe("wizard steps 2 and 3", () => {
     // Create the databases: the job runs, the page follows it to its end.
     const started = await call(ANALYST, wizardUrl(project.id, "databases"), databasesStep.action, { ...opts, form: { intent: "create-databases" } });
     expect(isRedirect(started, wizardUrl(project.id, "databases"))).toBe(true);
-    let step3: any;
-    for (let i = 0; i < 100; i++) {
-      step3 = await call(ANALYST, wizardUrl(project.id, "databases"), databasesStep.loader, opts);
-      if (step3.project.status !== "DatabaseCreation") break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    const step3 = await databasesStepOnceCreationEnded(project.id);
     expect(step3.project.status).toBe("SetupRestoreDatabaseIncomplete");
     expect(step3.job).toMatchObject({ kind: "DatabaseCreation", status: "SUCCESS", progress: 100 });
     expect(step3.startedBy).toBe("Ann Analyst");
@@ -1158,22 +1165,12 @@ describe("database creation that fails", () => {
     const opts = { params: { projectId: project.id }, middleware: wizardLayout.middleware };
     await readyForDatabases(project);
 
-    const follow = async () => {
-      let step3: any;
-      for (let i = 0; i < 100; i++) {
-        step3 = await call(ANALYST, wizardUrl(project.id, "databases"), databasesStep.loader, opts);
-        if (step3.project.status !== "DatabaseCreation") break;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      return step3;
-    };
-
     live.jobs.hooks.beforeStep = (step) => {
       if (step.projectId === project.id && step.name === "Create destination database") throw new Error("disk full");
     };
     try {
       await call(ANALYST, wizardUrl(project.id, "databases"), databasesStep.action, { ...opts, form: { intent: "create-databases" } });
-      const failed = await follow();
+      const failed = await databasesStepOnceCreationEnded(project.id);
       expect(failed.project).toMatchObject({ status: "DatabaseCreationFailed", isLocked: false });
       expect(failed.job.status).toBe("ERROR");
       expect(failed.job.error).toMatch(/disk full/);
@@ -1185,7 +1182,7 @@ describe("database creation that fails", () => {
     // "Retry" posts the same intent; this time the job succeeds.
     const retried = await call(ANALYST, wizardUrl(project.id, "databases"), databasesStep.action, { ...opts, form: { intent: "create-databases" } });
     expect(isRedirect(retried, wizardUrl(project.id, "databases"))).toBe(true);
-    const done = await follow();
+    const done = await databasesStepOnceCreationEnded(project.id);
     expect(done.job, JSON.stringify(done.job)).toMatchObject({ status: "SUCCESS" });
     expect(done.project.status).toBe("SetupRestoreDatabaseIncomplete");
     expect(done.job.status).toBe("SUCCESS");
