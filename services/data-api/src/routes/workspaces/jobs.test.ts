@@ -66,6 +66,14 @@ describe.each(TEST_DATABASE_KINDS)("jobs and database creation on %s", (kind) =>
       lockState: string;
       jobs: Job[];
     };
+  /** Starts the project's database creation (accepted, 202) and waits until its `step` has started, where it is held until `held` opens or fails. */
+  async function createHeldAt(project: Project, step: "source" | "destination", held: ReturnType<typeof gate>) {
+    api.jobs.hooks.beforeStep = async (s) => {
+      if (s.projectId === project.id && s.name === DATABASE_CREATION_STEPS[step]) await held.promise;
+    };
+    expect((await tryCreate(project)).status).toBe(202);
+    await waitFor(async () => (await jobsOf(project)).jobs[0]?.steps.find((s) => s.name === DATABASE_CREATION_STEPS[step])?.status === "Started");
+  }
   const projectNow = async (project: Project) => (await api.get(`/api/v1/projects/${project.id}`, owner)).body as Project;
   /** The project's database on the server, with the tables of each schema; null when there is none. */
   async function databaseOf(project: Project): Promise<{ source: string[]; destination: string[] } | null> {
@@ -299,11 +307,7 @@ describe.each(TEST_DATABASE_KINDS)("jobs and database creation on %s", (kind) =>
   it.skipIf(!TEST_POSTGRES_ADMIN_URL)("refuses a second start while the first job runs (409), and shows the running job and its steps", async () => {
     const project = await readyProject();
     const held = gate();
-    api.jobs.hooks.beforeStep = async (step) => {
-      if (step.projectId === project.id && step.name === DATABASE_CREATION_STEPS.source) await held.promise;
-    };
-    expect((await tryCreate(project)).status).toBe(202);
-    await waitFor(async () => (await jobsOf(project)).jobs[0]?.steps[1]?.status === "Started");
+    await createHeldAt(project, "source", held);
 
     const second = await tryCreate(project);
     expect(second.status).toBe(409);
@@ -365,11 +369,7 @@ describe.each(TEST_DATABASE_KINDS)("jobs and database creation on %s", (kind) =>
   it.skipIf(!TEST_POSTGRES_ADMIN_URL)("ends a job its process left running as ERROR, unlocked at DatabaseCreationFailed, when the service restarts", async () => {
     const project = await readyProject();
     const held = gate();
-    api.jobs.hooks.beforeStep = async (step) => {
-      if (step.projectId === project.id && step.name === DATABASE_CREATION_STEPS.source) await held.promise;
-    };
-    expect((await tryCreate(project)).status).toBe(202);
-    await waitFor(async () => (await jobsOf(project)).jobs[0]?.steps[1]?.status === "Started");
+    await createHeldAt(project, "source", held);
 
     // The "kill": this process's runner never finishes the job; a new one starts on the same database.
     const ended = await recoverInterruptedJobs(api.db);
@@ -407,12 +407,8 @@ describe.each(TEST_DATABASE_KINDS)("jobs and database creation on %s", (kind) =>
       // Killed while creating the destination: the source is complete, the destination not begun.
       const killed = await readyProject();
       const held = gate();
-      api.jobs.hooks.beforeStep = async (step) => {
-        if (step.projectId === killed.id && step.name === DATABASE_CREATION_STEPS.destination) await held.promise;
-      };
       try {
-        expect((await tryCreate(killed)).status).toBe(202);
-        await waitFor(async () => (await jobsOf(killed)).jobs[0]?.steps[2]?.status === "Started");
+        await createHeldAt(killed, "destination", held);
         expect(await databaseOf(killed)).toEqual({ source: ["Customers", "Orders"], destination: [] });
 
         // Failed earlier, but its process died before the failure's clean-up ran: its database is left.
@@ -444,12 +440,8 @@ describe.each(TEST_DATABASE_KINDS)("jobs and database creation on %s", (kind) =>
     it.skipIf(!TEST_POSTGRES_ADMIN_URL)("but never the database of a project a job is still running on", async () => {
       const running = await readyProject();
       const held = gate();
-      api.jobs.hooks.beforeStep = async (step) => {
-        if (step.projectId === running.id && step.name === DATABASE_CREATION_STEPS.destination) await held.promise;
-      };
       try {
-        await tryCreate(running);
-        await waitFor(async () => (await jobsOf(running)).jobs[0]?.steps[2]?.status === "Started");
+        await createHeldAt(running, "destination", held);
         // The multi-process sweep: the running job's heartbeat is fresh, so it is not ended.
         expect(await recoverInterruptedJobs(api.db, { staleBefore: new Date(Date.now() - 60_000), dataPlane: api.dataPlane })).toEqual([]);
         expect(await databaseOf(running)).toEqual({ source: ["Customers", "Orders"], destination: [] });
