@@ -4,8 +4,7 @@ import { AUDIT_ACTION_LABELS, AUDIT_ACTIONS, auditWriteLabel } from "../../../co
 import { control } from "~/components/forms/fields";
 import { formatCountOf, formatTimestamp } from "~/components/projects/format";
 import { buttonVariants } from "~/components/ui/button";
-import { Card, CardDescription } from "~/components/ui/card";
-import { Pagination, PastTheEnd } from "~/components/ui/pagination";
+import { EmptyList, PagedList } from "~/components/ui/list-page";
 import { SelectFilter } from "~/components/ui/select-filter";
 import { DownloadLink } from "~/components/ui/download-link";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
@@ -192,61 +191,52 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
         </div>
       </Form>
 
-      {log.total === 0 ? (
-        <Card>
-          <h2 className="text-base font-semibold">{filtered ? "No matching entries" : "Nothing audited yet"}</h2>
-          <CardDescription>{filtered ? "No entry matches these filters." : "Changes made through the data API are listed here."}</CardDescription>
-        </Card>
-      ) : (
-        <div>
-          {log.items.length === 0 ? (
-            <PastTheEnd page={log.page} />
-          ) : (
-            <Table aria-label="Audit entries">
-              <TableHeader>
-                <TableRow>
-                  <TableHead>When</TableHead>
-                  <TableHead>Company</TableHead>
-                  <TableHead>Project</TableHead>
-                  <TableHead>Who</TableHead>
-                  <TableHead>Action</TableHead>
-                  <TableHead>Target</TableHead>
-                  <TableHead>Changes</TableHead>
-                  <TableHead>Reason</TableHead>
-                </TableRow>
-              </TableHeader>
-              <TableBody>
-                {log.items.map((e) => (
-                  <TableRow key={e.id}>
-                    <TableCell className="whitespace-nowrap">
-                      <time dateTime={e.at}>{formatTimestamp(e.at)}</time>
-                    </TableCell>
-                    <TableCell>{e.companyId ? (companyName.get(e.companyId) ?? e.companyId) : ""}</TableCell>
-                    <TableCell>
-                      <WorkspaceCell entry={e} />
-                    </TableCell>
-                    <TableCell>{e.userName ?? e.userId}</TableCell>
-                    <TableCell>{(e.action === "api.write" && auditWriteLabel(e.target)) || AUDIT_ACTION_LABELS[e.action]}</TableCell>
-                    <TableCell>
-                      {e.target}
-                      <WorkAbout entry={e} />
-                    </TableCell>
-                    <TableCell className="max-w-md text-xs break-words">{summaryText(e.summary)}</TableCell>
-                    <TableCell>{e.reason ?? ""}</TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          )}
-          <Pagination
-            page={log.page}
-            pageSize={log.pageSize}
-            total={log.total}
-            noun={["entry", "entries"]}
-            href={(page) => href(PATH, { ...withPageSize, page })}
-          />
-        </div>
-      )}
+      <PagedList
+        list={log}
+        empty={
+          <EmptyList title={filtered ? "No matching entries" : "Nothing audited yet"}>
+            {filtered ? "No entry matches these filters." : "Changes made through the data API are listed here."}
+          </EmptyList>
+        }
+        noun={["entry", "entries"]}
+        href={(page) => href(PATH, { ...withPageSize, page })}
+      >
+        <Table aria-label="Audit entries">
+          <TableHeader>
+            <TableRow>
+              <TableHead>When</TableHead>
+              <TableHead>Company</TableHead>
+              <TableHead>Project</TableHead>
+              <TableHead>Who</TableHead>
+              <TableHead>Action</TableHead>
+              <TableHead>Target</TableHead>
+              <TableHead>Changes</TableHead>
+              <TableHead>Reason</TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {log.items.map((e) => (
+              <TableRow key={e.id}>
+                <TableCell className="whitespace-nowrap">
+                  <time dateTime={e.at}>{formatTimestamp(e.at)}</time>
+                </TableCell>
+                <TableCell>{e.companyId ? (companyName.get(e.companyId) ?? e.companyId) : ""}</TableCell>
+                <TableCell>
+                  <WorkspaceCell entry={e} />
+                </TableCell>
+                <TableCell>{e.userName ?? e.userId}</TableCell>
+                <TableCell>{(e.action === "api.write" && auditWriteLabel(e.target)) || AUDIT_ACTION_LABELS[e.action]}</TableCell>
+                <TableCell>
+                  {e.target}
+                  <WorkAbout entry={e} />
+                </TableCell>
+                <TableCell className="max-w-md text-xs break-words">{summaryText(e.summary)}</TableCell>
+                <TableCell>{e.reason ?? ""}</TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </PagedList>
     </section>
   );
 }

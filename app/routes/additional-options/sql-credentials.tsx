@@ -21,9 +21,9 @@ import { formatTimestamp } from "~/components/projects/format";
 import { useIntentPending } from "~/components/projects/use-intent-pending";
 import { Alert } from "~/components/ui/alert";
 import { buttonVariants } from "~/components/ui/button";
-import { Card, CardDescription } from "~/components/ui/card";
+import { Card } from "~/components/ui/card";
 import { ListSearchForm } from "~/components/ui/list-search-form";
-import { Pagination, PastTheEnd } from "~/components/ui/pagination";
+import { EmptyList, PagedList } from "~/components/ui/list-page";
 import { PeoplePagination, PeopleSearchForm } from "~/components/ui/people-search";
 import { SelectFilter } from "~/components/ui/select-filter";
 import { SortableHeader } from "~/components/ui/sortable-header";
@@ -207,59 +207,38 @@ export default function SqlCredentials({ loaderData, actionData }: Route.Compone
               />
             </div>
           </ListSearchForm>
-          {credentials.total === 0 ? (
-            <Card>
-              <h2 className="text-base font-semibold">{search.status ? "No matching credentials" : "No SQL credentials yet"}</h2>
-              <CardDescription>{search.status ? "No credential has this status." : "Create one below."}</CardDescription>
-            </Card>
-          ) : (
-            <div>
-              {credentials.items.length === 0 ? (
-                <PastTheEnd page={credentials.page} />
-              ) : (
-                <Table aria-label="SQL credentials">
-                  <TableHeader>
-                    <TableRow>
-                      <SortableHeader<Sort> label="Who" column="name" sort={search.sort} to={(sort) => listHref({ sort })} className="px-3 text-left" />
-                      <TableHead>Login name</TableHead>
-                      <SortableHeader<Sort>
-                        label="Created"
-                        column="createdAt"
-                        sort={search.sort}
-                        to={(sort) => listHref({ sort })}
-                        className="px-3 text-left"
-                      />
-                      <SortableHeader<Sort>
-                        label="Expires"
-                        column="expiresOn"
-                        sort={search.sort}
-                        to={(sort) => listHref({ sort })}
-                        className="px-3 text-left"
-                      />
-                      <TableHead>Last used</TableHead>
-                      <TableHead>Status</TableHead>
-                      <TableHead>Databases</TableHead>
-                      <TableHead>
-                        <span className="sr-only">Actions</span>
-                      </TableHead>
-                    </TableRow>
-                  </TableHeader>
-                  <TableBody>
-                    {credentials.items.map((c) => (
-                      <CredentialRow key={c.id} credential={c} revokeHref={confirm.openHref(c.id)} lastResult={resultOf("rotate")} />
-                    ))}
-                  </TableBody>
-                </Table>
-              )}
-              <Pagination
-                page={credentials.page}
-                pageSize={credentials.pageSize}
-                total={credentials.total}
-                noun={["credential", "credentials"]}
-                href={(page) => listHref({ page })}
-              />
-            </div>
-          )}
+          <PagedList
+            list={credentials}
+            empty={
+              <EmptyList title={search.status ? "No matching credentials" : "No SQL credentials yet"}>
+                {search.status ? "No credential has this status." : "Create one below."}
+              </EmptyList>
+            }
+            noun={["credential", "credentials"]}
+            href={(page) => listHref({ page })}
+          >
+            <Table aria-label="SQL credentials">
+              <TableHeader>
+                <TableRow>
+                  <SortableHeader<Sort> label="Who" column="name" sort={search.sort} to={(sort) => listHref({ sort })} className="px-3 text-left" />
+                  <TableHead>Login name</TableHead>
+                  <SortableHeader<Sort> label="Created" column="createdAt" sort={search.sort} to={(sort) => listHref({ sort })} className="px-3 text-left" />
+                  <SortableHeader<Sort> label="Expires" column="expiresOn" sort={search.sort} to={(sort) => listHref({ sort })} className="px-3 text-left" />
+                  <TableHead>Last used</TableHead>
+                  <TableHead>Status</TableHead>
+                  <TableHead>Databases</TableHead>
+                  <TableHead>
+                    <span className="sr-only">Actions</span>
+                  </TableHead>
+                </TableRow>
+              </TableHeader>
+              <TableBody>
+                {credentials.items.map((c) => (
+                  <CredentialRow key={c.id} credential={c} revokeHref={confirm.openHref(c.id)} lastResult={resultOf("rotate")} />
+                ))}
+              </TableBody>
+            </Table>
+          </PagedList>
           <CreateForm people={people} peopleSearch={peopleSearch} keep={listParams} expiry={expiry} madeId={madeId} lastResult={resultOf("create")} />
         </>
       )}

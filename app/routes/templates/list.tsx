@@ -3,10 +3,9 @@ import { TEMPLATE_SORTS, TEMPLATE_STATUSES, TEMPLATE_TYPES, type TemplateSort } 
 import { formatTimestamp } from "~/components/dictionary/column-format";
 import { Icon } from "~/components/ui/icon";
 import { buttonVariants } from "~/components/ui/button";
-import { Card, CardDescription } from "~/components/ui/card";
 import { CheckboxFilter } from "~/components/ui/checkbox-filter";
 import { ListSearchForm } from "~/components/ui/list-search-form";
-import { Pagination, PastTheEnd } from "~/components/ui/pagination";
+import { EmptyList, PagedList } from "~/components/ui/list-page";
 import { SearchField } from "~/components/ui/search-field";
 import { SortableHeader, sortDescription } from "~/components/ui/sortable-header";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow, tableHeadClassName } from "~/components/ui/table";
@@ -98,65 +97,54 @@ export default function MasterTemplates({ loaderData }: Route.ComponentProps) {
         <SearchField id="template-search" label="Search templates" value={search.name} />
       </ListSearchForm>
 
-      {result.total === 0 ? (
-        <Card>
-          <h2 className="text-base font-semibold">{filtered ? "No matching templates" : "No master templates yet"}</h2>
-          <CardDescription>
+      <PagedList
+        list={result}
+        empty={
+          <EmptyList title={filtered ? "No matching templates" : "No master templates yet"}>
             {filtered
               ? "No template matches these filters. Change them or clear them."
               : `Master templates hold the ${AREA_NOUNS[area]} SQL scripts, in levels, that ${ws.nounPlural} copy${ws.features.databases ? " and run" : ""}. Create the first one.`}
-          </CardDescription>
-        </Card>
-      ) : (
-        <div>
-          {result.items.length === 0 ? (
-            <PastTheEnd page={result.page} />
-          ) : (
-            <Table aria-label="Master templates">
-              <caption className="sr-only">Master templates, sorted by {sortDescription(search.sort, SORT_LABELS)}</caption>
-              <TableHeader>
-                <TableRow>
-                  <SortableHeader label="Name" column="name" sort={search.sort} to={sortTo} className={tableHeadClassName} />
-                  <TableHead>Type</TableHead>
-                  <SortableHeader label="Status" column="status" sort={search.sort} to={sortTo} className={tableHeadClassName} />
-                  <TableHead className="text-right">Levels</TableHead>
-                  <TableHead className="text-right">Scripts</TableHead>
-                  <SortableHeader label="Last change" column="updatedAt" sort={search.sort} to={sortTo} className={tableHeadClassName} />
-                </TableRow>
-              </TableHeader>
-              <TableBody>
-                {result.items.map((t) => (
-                  <TableRow key={t.id} aria-current={t.id === created ? "true" : undefined} className={t.id === created ? "bg-emerald-50/60" : undefined}>
-                    <TableCell className="font-medium">
-                      <Link to={href(paths.edit(t.id))} className="text-brand hover:underline">
-                        {t.name}
-                      </Link>
-                      {t.description ? <p className="text-xs font-normal text-muted-foreground">{t.description}</p> : null}
-                    </TableCell>
-                    <TableCell>{t.type}</TableCell>
-                    <TableCell>
-                      <TemplateStatusBadge status={t.status} />
-                    </TableCell>
-                    <TableCell className="text-right tabular-nums">{t.levelCount}</TableCell>
-                    <TableCell className="text-right tabular-nums">{t.scriptCount}</TableCell>
-                    <TableCell className="whitespace-nowrap text-muted-foreground">
-                      <time dateTime={t.updatedAt}>{formatTimestamp(t.updatedAt)}</time>
-                      {t.updatedByName ? ` by ${t.updatedByName}` : null}
-                    </TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          )}
-          <Pagination
-            page={result.page}
-            pageSize={result.pageSize}
-            total={result.total}
-            noun={["template", "templates"]}
-            href={(page) => withSearch({ page })}
-          />
-        </div>
-      )}
+          </EmptyList>
+        }
+        noun={["template", "templates"]}
+        href={(page) => withSearch({ page })}
+      >
+        <Table aria-label="Master templates">
+          <caption className="sr-only">Master templates, sorted by {sortDescription(search.sort, SORT_LABELS)}</caption>
+          <TableHeader>
+            <TableRow>
+              <SortableHeader label="Name" column="name" sort={search.sort} to={sortTo} className={tableHeadClassName} />
+              <TableHead>Type</TableHead>
+              <SortableHeader label="Status" column="status" sort={search.sort} to={sortTo} className={tableHeadClassName} />
+              <TableHead className="text-right">Levels</TableHead>
+              <TableHead className="text-right">Scripts</TableHead>
+              <SortableHeader label="Last change" column="updatedAt" sort={search.sort} to={sortTo} className={tableHeadClassName} />
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {result.items.map((t) => (
+              <TableRow key={t.id} aria-current={t.id === created ? "true" : undefined} className={t.id === created ? "bg-emerald-50/60" : undefined}>
+                <TableCell className="font-medium">
+                  <Link to={href(paths.edit(t.id))} className="text-brand hover:underline">
+                    {t.name}
+                  </Link>
+                  {t.description ? <p className="text-xs font-normal text-muted-foreground">{t.description}</p> : null}
+                </TableCell>
+                <TableCell>{t.type}</TableCell>
+                <TableCell>
+                  <TemplateStatusBadge status={t.status} />
+                </TableCell>
+                <TableCell className="text-right tabular-nums">{t.levelCount}</TableCell>
+                <TableCell className="text-right tabular-nums">{t.scriptCount}</TableCell>
+                <TableCell className="whitespace-nowrap text-muted-foreground">
+                  <time dateTime={t.updatedAt}>{formatTimestamp(t.updatedAt)}</time>
+                  {t.updatedByName ? ` by ${t.updatedByName}` : null}
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </PagedList>
     </section>
   );
 }

@@ -2,11 +2,10 @@ import { Link } from "react-router";
 import { DEFAULT_RUN_SORT, RUN_SORTS, RUN_STATUSES, RUN_STATUS_LABELS, RUN_TYPES, type RunSort } from "../../../contracts/values/runs";
 import { formatTimestamp } from "~/components/dictionary/column-format";
 import { buttonVariants } from "~/components/ui/button";
-import { Card, CardDescription } from "~/components/ui/card";
 import { CheckboxFilter } from "~/components/ui/checkbox-filter";
 import { Icon } from "~/components/ui/icon";
 import { ListSearchForm } from "~/components/ui/list-search-form";
-import { Pagination, PastTheEnd } from "~/components/ui/pagination";
+import { EmptyList, PagedList } from "~/components/ui/list-page";
 import { SortableHeader, sortDescription } from "~/components/ui/sortable-header";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow, tableHeadClassName } from "~/components/ui/table";
 import { useCompanyHref } from "~/lib/company-href";
@@ -71,55 +70,50 @@ export default function RunHistory({ loaderData }: Route.ComponentProps) {
         />
         <CheckboxFilter legend="Type" name="type" options={RUN_TYPES.map((t) => [t, t] as const)} checked={search.type} />
       </ListSearchForm>
-      {runs.total === 0 ? (
-        <Card>
-          <h3 className="text-base font-semibold">{filtered ? "No matching runs" : "No runs yet"}</h3>
-          <CardDescription>
+      <PagedList
+        list={runs}
+        empty={
+          <EmptyList title={filtered ? "No matching runs" : "No runs yet"} heading="h3">
             {filtered ? "No run matches these filters." : "Run the templates (Test first: it changes nothing) and each run is listed here."}
-          </CardDescription>
-        </Card>
-      ) : (
-        <div>
-          {runs.items.length === 0 ? (
-            <PastTheEnd page={runs.page} />
-          ) : (
-            <Table aria-label="Runs">
-              <caption className="sr-only">{`Runs, sorted by ${sortDescription(search.sort, SORT_LABELS)}`}</caption>
-              <TableHeader>
-                <TableRow>
-                  <SortableHeader label="Started" column="createdAt" sort={search.sort} to={sortBy} className={tableHeadClassName} />
-                  <TableHead>Type</TableHead>
-                  <TableHead>By</TableHead>
-                  <TableHead>Duration</TableHead>
-                  <TableHead>Result</TableHead>
-                  <TableHead className="text-right">Steps failed</TableHead>
-                </TableRow>
-              </TableHeader>
-              <TableBody>
-                {runs.items.map((r) => (
-                  <TableRow key={r.id}>
-                    <TableCell className="whitespace-nowrap">
-                      <Link to={href(paths.page(projectId, `templates/run-history/${r.id}/details`))} className="text-brand hover:underline">
-                        <time dateTime={r.createdAt}>{formatTimestamp(r.createdAt)}</time>
-                      </Link>
-                    </TableCell>
-                    <TableCell>{r.rerunOf ? `${r.type}, rerun` : r.type}</TableCell>
-                    <TableCell>{r.createdByName ?? r.createdBy}</TableCell>
-                    <TableCell>{seconds(r.durationMs)}</TableCell>
-                    <TableCell>
-                      <RunStatusBadge status={r.status} />
-                    </TableCell>
-                    <TableCell className="text-right tabular-nums">
-                      {r.failedSteps} of {r.stepCount}
-                    </TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          )}
-          <Pagination page={runs.page} pageSize={runs.pageSize} total={runs.total} noun={["run", "runs"]} href={(page) => href(here, { ...search, page })} />
-        </div>
-      )}
+          </EmptyList>
+        }
+        noun={["run", "runs"]}
+        href={(page) => href(here, { ...search, page })}
+      >
+        <Table aria-label="Runs">
+          <caption className="sr-only">{`Runs, sorted by ${sortDescription(search.sort, SORT_LABELS)}`}</caption>
+          <TableHeader>
+            <TableRow>
+              <SortableHeader label="Started" column="createdAt" sort={search.sort} to={sortBy} className={tableHeadClassName} />
+              <TableHead>Type</TableHead>
+              <TableHead>By</TableHead>
+              <TableHead>Duration</TableHead>
+              <TableHead>Result</TableHead>
+              <TableHead className="text-right">Steps failed</TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {runs.items.map((r) => (
+              <TableRow key={r.id}>
+                <TableCell className="whitespace-nowrap">
+                  <Link to={href(paths.page(projectId, `templates/run-history/${r.id}/details`))} className="text-brand hover:underline">
+                    <time dateTime={r.createdAt}>{formatTimestamp(r.createdAt)}</time>
+                  </Link>
+                </TableCell>
+                <TableCell>{r.rerunOf ? `${r.type}, rerun` : r.type}</TableCell>
+                <TableCell>{r.createdByName ?? r.createdBy}</TableCell>
+                <TableCell>{seconds(r.durationMs)}</TableCell>
+                <TableCell>
+                  <RunStatusBadge status={r.status} />
+                </TableCell>
+                <TableCell className="text-right tabular-nums">
+                  {r.failedSteps} of {r.stepCount}
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </PagedList>
     </section>
   );
 }

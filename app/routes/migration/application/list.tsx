@@ -3,9 +3,8 @@ import { Link } from "react-router";
 import { APPLICATION_SORTS, type ApplicationSort } from "../../../../contracts/values/applications";
 import { formatTimestamp } from "~/components/dictionary/column-format";
 import { buttonVariants } from "~/components/ui/button";
-import { Card, CardDescription } from "~/components/ui/card";
 import { ListSearchForm } from "~/components/ui/list-search-form";
-import { Pagination, PastTheEnd } from "~/components/ui/pagination";
+import { EmptyList, PagedList } from "~/components/ui/list-page";
 import { SearchField } from "~/components/ui/search-field";
 import { SortableHeader, sortDescription } from "~/components/ui/sortable-header";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow, tableHeadClassName } from "~/components/ui/table";
@@ -82,65 +81,46 @@ export default function Applications({ loaderData }: Route.ComponentProps) {
         <SearchField id="application-search" label="Search applications" value={search.name} />
       </ListSearchForm>
 
-      {result.total === 0 ? (
-        filtered ? (
-          <Card>
-            <h2 className="text-base font-semibold">No matching applications</h2>
-            <CardDescription>No application name contains “{search.name}”. Change the search or clear it.</CardDescription>
-          </Card>
-        ) : (
-          <Card>
-            <h2 className="text-base font-semibold">No applications yet</h2>
-            <CardDescription>
-              No applications are registered in this company yet. Register the legacy applications the company migrates from, then describe their tables in a
-              data dictionary.
-            </CardDescription>
-          </Card>
-        )
-      ) : (
-        <div>
-          {result.items.length === 0 ? (
-            <PastTheEnd page={result.page} />
-          ) : (
-            <Table aria-label="Applications">
-              <caption className="sr-only">Applications, sorted by {sortDescription(search.sort, SORT_LABELS)}</caption>
-              <TableHeader>
-                <TableRow>
-                  <SortableHeader label="Name" column="name" sort={search.sort} to={sortTo} className={tableHeadClassName} />
-                  <TableHead>Description</TableHead>
-                  <TableHead className="text-right">Dictionaries</TableHead>
-                  <TableHead className="text-right">Projects</TableHead>
-                  <SortableHeader label="Created" column="createdAt" sort={search.sort} to={sortTo} className={tableHeadClassName} />
-                </TableRow>
-              </TableHeader>
-              <TableBody>
-                {result.items.map((a) => (
-                  <TableRow
-                    key={a.id}
-                    aria-current={a.id === created?.id ? "true" : undefined}
-                    className={a.id === created?.id ? "bg-emerald-50/60" : undefined}
-                  >
-                    <TableCell className="font-medium">{a.name}</TableCell>
-                    <TableCell className="text-muted-foreground">{a.description}</TableCell>
-                    <TableCell className="text-right tabular-nums">{a.dictionaryCount}</TableCell>
-                    <TableCell className="text-right tabular-nums">{a.projectCount}</TableCell>
-                    <TableCell className="whitespace-nowrap text-muted-foreground">
-                      <time dateTime={a.createdAt}>{formatTimestamp(a.createdAt)}</time>
-                    </TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          )}
-          <Pagination
-            page={result.page}
-            pageSize={result.pageSize}
-            total={result.total}
-            noun={["application", "applications"]}
-            href={(page) => withSearch({ page })}
-          />
-        </div>
-      )}
+      <PagedList
+        list={result}
+        empty={
+          <EmptyList title={filtered ? "No matching applications" : "No applications yet"}>
+            {filtered ? (
+              <>No application name contains “{search.name}”. Change the search or clear it.</>
+            ) : (
+              "No applications are registered in this company yet. Register the legacy applications the company migrates from, then describe their tables in a data dictionary."
+            )}
+          </EmptyList>
+        }
+        noun={["application", "applications"]}
+        href={(page) => withSearch({ page })}
+      >
+        <Table aria-label="Applications">
+          <caption className="sr-only">Applications, sorted by {sortDescription(search.sort, SORT_LABELS)}</caption>
+          <TableHeader>
+            <TableRow>
+              <SortableHeader label="Name" column="name" sort={search.sort} to={sortTo} className={tableHeadClassName} />
+              <TableHead>Description</TableHead>
+              <TableHead className="text-right">Dictionaries</TableHead>
+              <TableHead className="text-right">Projects</TableHead>
+              <SortableHeader label="Created" column="createdAt" sort={search.sort} to={sortTo} className={tableHeadClassName} />
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {result.items.map((a) => (
+              <TableRow key={a.id} aria-current={a.id === created?.id ? "true" : undefined} className={a.id === created?.id ? "bg-emerald-50/60" : undefined}>
+                <TableCell className="font-medium">{a.name}</TableCell>
+                <TableCell className="text-muted-foreground">{a.description}</TableCell>
+                <TableCell className="text-right tabular-nums">{a.dictionaryCount}</TableCell>
+                <TableCell className="text-right tabular-nums">{a.projectCount}</TableCell>
+                <TableCell className="whitespace-nowrap text-muted-foreground">
+                  <time dateTime={a.createdAt}>{formatTimestamp(a.createdAt)}</time>
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </PagedList>
     </section>
   );
 }

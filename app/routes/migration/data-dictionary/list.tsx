@@ -4,9 +4,8 @@ import { DICTIONARY_SORTS, type DictionarySort } from "../../../../contracts/val
 import { WORKSPACES } from "../../../../contracts/workspaces";
 import { formatTimestamp } from "~/components/dictionary/column-format";
 import { buttonVariants } from "~/components/ui/button";
-import { Card, CardDescription } from "~/components/ui/card";
 import { ListSearchForm } from "~/components/ui/list-search-form";
-import { Pagination, PastTheEnd } from "~/components/ui/pagination";
+import { EmptyList, PagedList } from "~/components/ui/list-page";
 import { SearchField } from "~/components/ui/search-field";
 import { SelectFilter } from "~/components/ui/select-filter";
 import { SortableHeader, sortDescription } from "~/components/ui/sortable-header";
@@ -119,81 +118,65 @@ export default function DataDictionaries({ loaderData }: Route.ComponentProps) {
         />
       </ListSearchForm>
 
-      {result.total === 0 ? (
-        filtered ? (
-          <Card>
-            <h2 className="text-base font-semibold">No matching data dictionaries</h2>
-            <CardDescription>No data dictionary matches this search. Change the search or the application filter.</CardDescription>
-          </Card>
-        ) : (
-          <Card>
-            <h2 className="text-base font-semibold">No data dictionaries yet</h2>
-            <CardDescription>
-              There are no master data dictionaries in this company yet. A dictionary describes the tables and columns of one application;{" "}
-              {WORKSPACES[paths.area].nounPlural} of that application start from it.
-            </CardDescription>
-          </Card>
-        )
-      ) : (
-        <div>
-          {result.items.length === 0 ? (
-            <PastTheEnd page={result.page} />
-          ) : (
-            <Table aria-label="Data dictionaries">
-              <caption className="sr-only">Data dictionaries, sorted by {sortDescription(search.sort, SORT_LABELS)}</caption>
-              <TableHeader>
-                <TableRow>
-                  <SortableHeader label="Application" column="application" sort={search.sort} to={sortTo} className={tableHeadClassName} />
-                  <SortableHeader label="Name" column="name" sort={search.sort} to={sortTo} className={tableHeadClassName} />
-                  <TableHead className="text-right">Tables</TableHead>
-                  <TableHead className="text-right">Columns</TableHead>
-                  <SortableHeader label="Updated" column="updatedAt" sort={search.sort} to={sortTo} className={tableHeadClassName} />
-                  {canWrite ? (
-                    <TableHead>
-                      <span className="sr-only">Actions</span>
-                    </TableHead>
-                  ) : null}
-                </TableRow>
-              </TableHeader>
-              <TableBody>
-                {result.items.map((d) => (
-                  <TableRow key={d.id}>
-                    <TableCell>{d.applicationName}</TableCell>
-                    <TableCell className="font-medium">
-                      <Link to={href(paths.definition("view", d.id))} className="text-brand hover:underline">
-                        {d.name}
-                      </Link>
-                    </TableCell>
-                    <TableCell className="text-right tabular-nums">{d.tableCount}</TableCell>
-                    <TableCell className="text-right tabular-nums">{d.columnCount}</TableCell>
-                    <TableCell className="whitespace-nowrap text-muted-foreground">
-                      <time dateTime={d.updatedAt}>{formatTimestamp(d.updatedAt)}</time>
-                    </TableCell>
-                    {canWrite ? (
-                      <TableCell className="text-right">
-                        <Link
-                          to={href(paths.definition("edit", d.id))}
-                          className={buttonVariants({ variant: "ghost", size: "sm" })}
-                          aria-label={`Edit ${d.name}`}
-                        >
-                          Edit
-                        </Link>
-                      </TableCell>
-                    ) : null}
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          )}
-          <Pagination
-            page={result.page}
-            pageSize={result.pageSize}
-            total={result.total}
-            noun={["data dictionary", "data dictionaries"]}
-            href={(page) => withSearch({ page })}
-          />
-        </div>
-      )}
+      <PagedList
+        list={result}
+        empty={
+          <EmptyList title={filtered ? "No matching data dictionaries" : "No data dictionaries yet"}>
+            {filtered ? (
+              "No data dictionary matches this search. Change the search or the application filter."
+            ) : (
+              <>
+                There are no master data dictionaries in this company yet. A dictionary describes the tables and columns of one application;{" "}
+                {WORKSPACES[paths.area].nounPlural} of that application start from it.
+              </>
+            )}
+          </EmptyList>
+        }
+        noun={["data dictionary", "data dictionaries"]}
+        href={(page) => withSearch({ page })}
+      >
+        <Table aria-label="Data dictionaries">
+          <caption className="sr-only">Data dictionaries, sorted by {sortDescription(search.sort, SORT_LABELS)}</caption>
+          <TableHeader>
+            <TableRow>
+              <SortableHeader label="Application" column="application" sort={search.sort} to={sortTo} className={tableHeadClassName} />
+              <SortableHeader label="Name" column="name" sort={search.sort} to={sortTo} className={tableHeadClassName} />
+              <TableHead className="text-right">Tables</TableHead>
+              <TableHead className="text-right">Columns</TableHead>
+              <SortableHeader label="Updated" column="updatedAt" sort={search.sort} to={sortTo} className={tableHeadClassName} />
+              {canWrite ? (
+                <TableHead>
+                  <span className="sr-only">Actions</span>
+                </TableHead>
+              ) : null}
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {result.items.map((d) => (
+              <TableRow key={d.id}>
+                <TableCell>{d.applicationName}</TableCell>
+                <TableCell className="font-medium">
+                  <Link to={href(paths.definition("view", d.id))} className="text-brand hover:underline">
+                    {d.name}
+                  </Link>
+                </TableCell>
+                <TableCell className="text-right tabular-nums">{d.tableCount}</TableCell>
+                <TableCell className="text-right tabular-nums">{d.columnCount}</TableCell>
+                <TableCell className="whitespace-nowrap text-muted-foreground">
+                  <time dateTime={d.updatedAt}>{formatTimestamp(d.updatedAt)}</time>
+                </TableCell>
+                {canWrite ? (
+                  <TableCell className="text-right">
+                    <Link to={href(paths.definition("edit", d.id))} className={buttonVariants({ variant: "ghost", size: "sm" })} aria-label={`Edit ${d.name}`}>
+                      Edit
+                    </Link>
+                  </TableCell>
+                ) : null}
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </PagedList>
     </section>
   );
 }
