@@ -1,10 +1,11 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { describe, expect, it } from "vitest";
+import { data } from "react-router";
 import { z } from "zod";
 import { action as sidebarAction } from "~/routes/sidebar";
 import type { StreamedUpload } from "./api.server";
 import { exactValue } from "./forms";
-import { countedBody, FORM_MAX_BYTES, invalid, readExactValues, readFormData, submitUpload, UPLOAD_FORM_MAX_BYTES } from "./forms.server";
+import { countedBody, FORM_MAX_BYTES, invalid, readExactValues, readFormData, submitForm, submitUpload, UPLOAD_FORM_MAX_BYTES } from "./forms.server";
 
 /** Conform's reserved field for a list's buttons (insert, remove, reorder). */
 const INTENT = "__intent__";
@@ -174,6 +175,37 @@ describe("submitUpload passes an upload on as it streams", () => {
     expect(sent).toBe(false);
     // The head that holds the fields, and at most one chunk of the file.
     expect(counter.read).toBeLessThanOrEqual(ahead.length + CHUNK);
+  });
+});
+
+describe("submitForm sends a valid form on, and answers a refusal at the form's fields", () => {
+  const schema = z.object({ name: z.string({ error: "Required" }) });
+  const post = (fields: Record<string, string>) => new Request("http://portal.test/x", { method: "POST", body: new URLSearchParams(fields) });
+  type Answer = { data: { result: { error?: Record<string, string[] | null> } }; init: ResponseInit | null };
+
+  it("sends the parsed value and gives back the service's answer", async () => {
+    const sent: unknown[] = [];
+    expect(await submitForm(post({ name: "Ledger" }), schema, async (value) => (sent.push(value), { id: "a1" }))).toEqual({ value: { id: "a1" } });
+    expect(sent).toEqual([{ name: "Ledger" }]);
+  });
+
+  it("sends nothing for an invalid form, and answers 400 with the field's message", async () => {
+    let sent = false;
+    const { reply } = await submitForm(post({}), schema, async () => (sent = true));
+    const answer = reply as unknown as Answer;
+    expect(answer.init?.status).toBe(400);
+    expect(answer.data.result.error).toEqual({ name: ["Required"] });
+    expect(sent).toBe(false);
+  });
+
+  it("answers a service's refusal with its status next to the field it names, and rethrows a failure of the service", async () => {
+    const refusal = data({ errors: ["That name is taken."], fieldErrors: { name: ["That name is taken."] } }, { status: 409 });
+    const { reply } = await submitForm(post({ name: "Ledger" }), schema, () => Promise.reject(refusal));
+    const answer = reply as unknown as Answer;
+    expect(answer.init?.status).toBe(409);
+    expect(answer.data.result.error).toEqual({ name: ["That name is taken."] });
+    const down = data({ errors: ["The data API is not reachable."] }, { status: 503 });
+    await expect(submitForm(post({ name: "Ledger" }), schema, () => Promise.reject(down))).rejects.toBe(down);
   });
 });
 

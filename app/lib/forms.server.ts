@@ -194,6 +194,24 @@ export async function parseForm<S extends z.ZodType>(request: Request, schema: S
   return { formData, submission: parseFormData(formData, schema) };
 }
 
+/**
+ * A form post parsed with its schema and, when it is valid, sent on with `send`: the service's answer, or the reply
+ * to give instead (invalid's, nothing sent; or the service's refusal at its fields, refusedByService's).
+ */
+export async function submitForm<S extends z.ZodType, T>(
+  request: Request,
+  schema: S,
+  send: (value: z.output<S>) => Promise<T>,
+): Promise<{ value: T; reply?: never } | { reply: ReturnType<typeof invalid>; value?: never }> {
+  const { submission } = await parseForm(request, schema);
+  if (submission.status !== "success") return { reply: invalid(submission) };
+  try {
+    return { value: await send(submission.value) };
+  } catch (err) {
+    return { reply: refusedByService(submission, err) };
+  }
+}
+
 /** A form already read, parsed as parseForm does (a form Conform cannot read is a 400). */
 export function parseFormData<S extends z.ZodType>(formData: FormData, schema: S): Submission<z.output<S>> {
   try {

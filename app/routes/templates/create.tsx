@@ -8,7 +8,7 @@ import { createMasterTemplate } from "~/lib/api/templates.server";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { getFormProps, useServerForm } from "~/lib/forms";
-import { invalid, parseForm, refusedByService } from "~/lib/forms.server";
+import { submitForm } from "~/lib/forms.server";
 import { templateTypesOf, useTemplatePaths } from "./paths";
 import { requireTemplateWrite, workspaceTemplates } from "./templates.server";
 import type { Route } from "./+types/create";
@@ -23,18 +23,13 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { shell, paths, companyId } = await requireTemplateWrite(context, (p) => p.list);
-  const { submission } = await parseForm(request, formSchema);
-  if (submission.status !== "success") return invalid(submission);
-  let created;
-  try {
-    const { owner } = paths;
-    created =
-      owner.kind === "master"
-        ? await createMasterTemplate(shell, { companyId: companyId!, area: owner.area, ...submission.value })
-        : await workspaceTemplates(context, owner).create(submission.value);
-  } catch (err) {
-    return refusedByService(submission, err);
-  }
+  const { owner } = paths;
+  const { value: created, reply } = await submitForm(request, formSchema, (value) =>
+    owner.kind === "master"
+      ? createMasterTemplate(shell, { companyId: companyId!, area: owner.area, ...value })
+      : workspaceTemplates(context, owner).create(value),
+  );
+  if (reply) return reply;
   return redirectWithFlash(companyHref(paths.edit(created.id), companyId), `Template ${created.name} created. Add its levels and scripts.`);
 }
 

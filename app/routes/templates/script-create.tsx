@@ -8,7 +8,7 @@ import { Card } from "~/components/ui/card";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { getFormProps, useServerForm } from "~/lib/forms";
-import { invalid, parseForm, refusedByService } from "~/lib/forms.server";
+import { submitForm } from "~/lib/forms.server";
 import { afterGuard } from "~/lib/guards.server";
 import { useTemplatePaths } from "./paths";
 import { requireTemplateWrite, templateOf } from "./templates.server";
@@ -43,15 +43,9 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const [{ template, level, api }, { paths, companyId }] = await levelToWrite(context, params.levelId);
-  const { submission } = await parseForm(request, formSchema);
-  if (submission.status !== "success") return invalid(submission);
-  let created;
-  try {
-    created = await api.createScript(level.id, submission.value);
-  } catch (err) {
-    // A syntax error comes back next to the SQL with its line and column; a taken name next to Name.
-    return refusedByService(submission, err);
-  }
+  // A syntax error comes back next to the SQL with its line and column; a taken name next to Name.
+  const { value: created, reply } = await submitForm(request, formSchema, (value) => api.createScript(level.id, value));
+  if (reply) return reply;
   return redirectWithFlash(companyHref(paths.script(template.id, level.id, created.id), companyId), `Script ${created.name} added to ${level.name}.`);
 }
 

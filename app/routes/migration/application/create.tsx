@@ -8,7 +8,7 @@ import { createApplication } from "~/lib/api/applications.server";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { getFormProps, useServerForm } from "~/lib/forms";
-import { invalid, parseForm, refusedByService } from "~/lib/forms.server";
+import { submitForm } from "~/lib/forms.server";
 import { requireMasterDataWrite } from "../data-dictionary/dictionary.server";
 import { APPLICATIONS_PATH, CREATED_PARAM } from "./paths";
 import type { Route } from "./+types/create";
@@ -23,15 +23,9 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { shell, companyId } = await requireMasterDataWrite(context, APPLICATIONS_PATH);
-  const { submission } = await parseForm(request, formSchema);
-  if (submission.status !== "success") return invalid(submission);
-  let created;
-  try {
-    created = await createApplication(shell, { companyId, ...submission.value });
-  } catch (err) {
-    // A duplicate name (409) comes back next to Name.
-    return refusedByService(submission, err);
-  }
+  // A duplicate name (409) comes back next to Name.
+  const { value: created, reply } = await submitForm(request, formSchema, (value) => createApplication(shell, { companyId, ...value }));
+  if (reply) return reply;
   return redirectWithFlash(companyHref(APPLICATIONS_PATH, companyId, { [CREATED_PARAM]: created.id }), `Application ${created.name} created.`);
 }
 

@@ -8,7 +8,7 @@ import { Card } from "~/components/ui/card";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { getFormProps, useServerForm } from "~/lib/forms";
-import { invalid, parseForm, refusedByService } from "~/lib/forms.server";
+import { submitForm } from "~/lib/forms.server";
 import { CREATE_APPLICATION_PATH } from "../application/paths";
 import { selectableApplications } from "~/lib/api/applications.server";
 import { createDictionary } from "~/lib/api/dictionaries.server";
@@ -37,15 +37,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const paths = dictionaryPathsOfRequest(request);
   const { shell, companyId } = await requireMasterDataWrite(context, paths.list);
-  const { submission } = await parseForm(request, formSchema);
-  if (submission.status !== "success") return invalid(submission);
-  let created;
-  try {
-    created = await createDictionary(shell, { companyId, ...submission.value });
-  } catch (err) {
-    // A name the application's dictionaries already use (409), an application of another company (400): each at its field.
-    return refusedByService(submission, err);
-  }
+  // A name the application's dictionaries already use (409), an application of another company (400): each at its field.
+  const { value: created, reply } = await submitForm(request, formSchema, (value) => createDictionary(shell, { companyId, ...value }));
+  if (reply) return reply;
   return redirectWithFlash(companyHref(paths.upload("create", created.id), companyId), `Data dictionary ${created.name} created.`);
 }
 
