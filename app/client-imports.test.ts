@@ -173,6 +173,23 @@ describe("the browser's code", () => {
     expect(config.withoutPreloadDeps('e(()=>import("./card.js"),__VITE_PRELOAD__)')).toBe('e(()=>import("./card.js"),void 0)');
   });
 
+  it("has the root's route module as the shell chunk itself, not a file that only re-exports it from there", async () => {
+    // That file weighed 0.1 KiB gzip on every page (issue 8's bar): the root's module is emitted again, allowed to export more.
+    type BuildStart = (this: { emitFile: (file: unknown) => void }, options: { input: string[] }) => void;
+    const config = (await import(path.join(root, "vite.config.ts"))) as {
+      chunkOf: (id: string) => string | undefined;
+      rootInTheShell: { buildStart: BuildStart };
+    };
+    const route = (file: string) => `${path.join(root, file)}?__react-router-build-client-route`;
+    expect(config.chunkOf(route("app/root.tsx"))).toBe("shell");
+    const emitted: unknown[] = [];
+    config.rootInTheShell.buildStart.call(
+      { emitFile: (file) => emitted.push(file) },
+      { input: [path.join(root, "app/entry.client.tsx"), route("app/root.tsx"), route("app/routes/shell.tsx"), route("app/routes/home.tsx")] },
+    );
+    expect(emitted).toEqual([{ type: "chunk", id: route("app/root.tsx"), name: "shell", preserveSignature: "allow-extension" }]);
+  });
+
   it("keeps what only the services read of a kind of workspace out of the descriptors every page loads", async () => {
     // The shell holds contracts/workspaces.ts (menu, paths): product types, API collections and statuses weighed 0.1 KiB on every page.
     const { WORKSPACES } = await import("../contracts/workspaces");
