@@ -7,6 +7,7 @@ import { tableEditorDefaults } from "~/components/dictionary/table-editor";
 import { pageSizeChoice } from "~/test/page-size-form";
 import { renderPage } from "~/test/render-page";
 import DataDictionaryStep from "./data-dictionary";
+import { stepWords } from "./data-dictionary.server";
 
 const path = "/migration/projects/create/p1/data-dictionary";
 const master = (n: number) => ({
@@ -24,6 +25,7 @@ const master = (n: number) => ({
 const loaderData = {
   project: { id: "p1", status: "SetupUploadTypeIncomplete", applicationName: "Legacy Billing", version: 3 },
   createsDatabases: false,
+  words: stepWords(false, "project", "Legacy Billing", false, 11),
   dictionary: { id: "pd1", version: 4, sourceDictionaryId: null, sourceDictionaryName: null, tableCount: 11, columnCount: 11, emptyTableCount: 0 },
   tables: { items: [{ id: "t11", name: "Orders11", description: null, order: 11, columnCount: 1 }], page: 2, pageSize: 10, total: 11 },
   masters: { items: [master(11)], page: 2, pageSize: 10, total: 11 },
@@ -70,6 +72,26 @@ describe("the wizard's data dictionary step", () => {
 
   it("offers a dictionary file's upload, the project's bulk update, beside copying a master and defining tables", () => {
     expect(html).toMatch(/<a [^>]*href="\/migration\/projects\/p1\/data-dictionary\/bulk-update\/upload-data"[^>]*>upload a dictionary file<\/a>/);
+    // The loader's two parts of the introduction, around the link.
+    const intro = /<p class="mt-4 max-w-3xl[^"]*">([^]*?)<\/p>/
+      .exec(html)?.[1]
+      ?.replace(/<!-- -->/g, "")
+      .replace(/<a [^>]*>/, "<a>");
+    expect(intro).toBe(
+      "Give the project its own data dictionary: copy a master dictionary of Legacy Billing, <a>upload a dictionary file</a> (one row per column, reviewed before it is applied), or define the tables and columns here. Every table needs at least one column before the databases can be created.",
+    );
+  });
+
+  it("says a mapping project's introduction whole, with no upload link", () => {
+    const mappingPath = "/translations/mappings/create/p1/file-data-structure";
+    const intro =
+      "Describe the client's files: one table per file, with its columns in the file's order. Copy a master dictionary of Legacy Billing, or define the tables here. Every table needs at least one column.";
+    const page = renderPage(mappingPath, mappingPath, DataDictionaryStep, {
+      ...loaderData,
+      words: stepWords(true, "mapping project", "Legacy Billing", false, 11),
+    });
+    expect(page).toContain(`<p class="mt-4 max-w-3xl text-sm text-muted-foreground">${intro.replaceAll("'", "&#x27;")}</p>`);
+    expect(page).not.toContain(">upload a dictionary file</a>");
   });
 
   it("offers no Assign for a master dictionary without tables (it would replace the project's tables with none)", () => {
@@ -78,6 +100,15 @@ describe("the wizard's data dictionary step", () => {
     expect(page).toContain('aria-label="Assign Ledger 11"');
     expect(page).not.toContain('aria-label="Assign Ledger 12"');
     expect(page).toContain("No tables to copy yet");
+  });
+});
+
+describe("the step's words, from its loader", () => {
+  it("tell a configuration it creates its databases here, and why Continue waits", () => {
+    const words = stepWords(false, "configuration", "Legacy Billing", true, 0);
+    expect(words.intro[1]).toMatch(/before the databases can be created; then create them here\.$/);
+    expect(words.continueWhy).toBe("Assign a dictionary or define a table first.");
+    expect(stepWords(false, "project", "Legacy Billing", false, 2).continueWhy).toBe("Every table needs at least one column.");
   });
 });
 

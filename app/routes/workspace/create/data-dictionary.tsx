@@ -34,6 +34,7 @@ import { readContains, readPaging } from "~/lib/list-search.server";
 import { createTableFrom, deleteTableFrom, describeTableFrom, isUpload } from "../project/data-dictionary/dictionary.server";
 import { SampleTableForm } from "~/components/dictionary/sample-table-form";
 import { dictionaryAreaOf, MASTER_DICTIONARY_BASES } from "../../migration/data-dictionary/paths";
+import { stepWords } from "./data-dictionary.server";
 import type { Route } from "./+types/data-dictionary";
 
 
@@ -102,6 +103,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     mastersListHref: mayEnterArea(dictionaryArea, roles, accessSettings) ? MASTER_DICTIONARY_BASES[dictionaryArea] : null,
     // Onboarding has no databases step: this step creates them (spec §2).
     createsDatabases: ws.kind === "onboarding",
+    words: stepWords(ws.kind === "translation", ws.noun, project.applicationName, ws.kind === "onboarding", dictionary.tableCount),
     dictionary,
     tables,
     masters,
@@ -164,7 +166,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export const handle = { breadcrumb: (match: UIMatch<unknown, unknown>) => workspaceOfPath(match.pathname).dictionaryLabel };
 
 export default function DataDictionaryStep({ loaderData, actionData }: Route.ComponentProps) {
-  const { project, dictionary, tables, masters, search, deleting, newTable, createsDatabases, mastersListHref } = loaderData;
+  const { project, dictionary, tables, masters, search, deleting, newTable, createsDatabases, mastersListHref, words } = loaderData;
   const lastResult = actionData?.result as SubmissionResult<string[]> | undefined;
   // An upload's refusal carries none of the form's values (the file streamed through unread): the sample form's.
   const fromUpload = lastResult !== undefined && Object.keys(lastResult.initialValue ?? {}).length === 0;
@@ -186,21 +188,17 @@ export default function DataDictionaryStep({ loaderData, actionData }: Route.Com
   return (
     <>
       <WizardSteps current={step} project={project} />
-      {mapping ? (
-        <p className="mt-4 max-w-3xl text-sm text-muted-foreground">
-          Describe the client's files: one table per file, with its columns in the file's order. Copy a master dictionary of {project.applicationName}, or
-          define the tables here. Every table needs at least one column.
-        </p>
-      ) : (
-        <p className="mt-4 max-w-3xl text-sm text-muted-foreground">
-          Give the {paths.ws.noun} its own data dictionary: copy a master dictionary of {project.applicationName},{" "}
-          <Link to={href(paths.dictionary.upload(project.id))} className="text-brand underline underline-offset-2">
-            upload a dictionary file
-          </Link>{" "}
-          (one row per column, reviewed before it is applied), or define the tables and columns here.
-          Every table needs at least one column before the databases can be created{createsDatabases ? "; then create them here" : ""}.
-        </p>
-      )}
+      <p className="mt-4 max-w-3xl text-sm text-muted-foreground">
+        {words.intro[0]}
+        {words.intro.length > 1 ? (
+          <>
+            <Link to={href(paths.dictionary.upload(project.id))} className="text-brand underline underline-offset-2">
+              upload a dictionary file
+            </Link>
+            {words.intro[1]}
+          </>
+        ) : null}
+      </p>
 
       <Card className="mt-6" aria-labelledby="tables-title">
         <h2 id="tables-title" className="text-lg font-semibold">
@@ -286,7 +284,7 @@ export default function DataDictionaryStep({ loaderData, actionData }: Route.Com
               Continue
             </Button>
             <p id="continue-why" className="text-sm text-muted-foreground">
-              {dictionary.tableCount === 0 ? "Assign a dictionary or define a table first." : "Every table needs at least one column."}
+              {words.continueWhy}
             </p>
           </>
         )}
@@ -297,7 +295,7 @@ export default function DataDictionaryStep({ loaderData, actionData }: Route.Com
           Assign a master dictionary
         </h2>
         {dictionary.tableCount > 0 ? (
-          <p className="mt-1 text-sm text-muted-foreground">Assigning a dictionary replaces the {paths.ws.noun}'s current tables with a copy of its tables.</p>
+          <p className="mt-1 text-sm text-muted-foreground">{words.assignReplaces}</p>
         ) : null}
         {masters.total === 0 && !search.masters.name ? (
           <p className="mt-3 text-sm">
@@ -308,7 +306,7 @@ export default function DataDictionaryStep({ loaderData, actionData }: Route.Com
                 Data dictionaries
               </Link>
             ) : (
-              "An analyst can add one under Migrations → Data Dictionary; meanwhile, define the tables here."
+              words.askForMaster
             )}
           </p>
         ) : (
