@@ -203,6 +203,19 @@ describe("the browser's code", () => {
     expect(emitted).toEqual([{ type: "chunk", id: route("app/root.tsx"), name: "shell", preserveSignature: "allow-extension" }]);
   });
 
+  it("leaves out of each chunk Rollup's imports of the router's and the shell's chunks, which every page loads first, and keeps the others", async () => {
+    // `import"./router-….js"` in almost every chunk: some 10 B gzip each (issue 8's bar). Another chunk's may not be loaded yet when a navigation needs it.
+    const { withoutImportsOfLoadedFirst } = (await import(path.join(root, "vite.config.ts"))) as {
+      withoutImportsOfLoadedFirst: (code: string, imports: readonly string[], nameOf: (file: string) => string | undefined) => string | null;
+    };
+    const names: Record<string, string> = { "assets/router-!~{001}~.js": "router", "assets/shell-!~{002}~.js": "shell", "assets/fields-!~{003}~.js": "fields" };
+    const code = "import { a as b } from './shell-!~{002}~.js';\nimport './router-!~{001}~.js';\nimport './fields-!~{003}~.js';\nb();\n";
+    expect(withoutImportsOfLoadedFirst(code, Object.keys(names), (file) => names[file])).toBe(
+      "import { a as b } from './shell-!~{002}~.js';\nimport './fields-!~{003}~.js';\nb();\n",
+    );
+    expect(withoutImportsOfLoadedFirst("b();\n", [], () => undefined)).toBeNull();
+  });
+
   it("keeps what only the services read of a kind of workspace out of the descriptors every page loads", async () => {
     // The shell holds contracts/workspaces.ts (menu, paths): product types, API collections and statuses weighed 0.1 KiB on every page.
     const { WORKSPACES } = await import("../contracts/workspaces");
