@@ -133,6 +133,21 @@ describe("the browser's code", () => {
     }
   });
 
+  it("has no widget loaded on demand render another one, which would fail the hydration of a page opened showing it", () => {
+    // A table's deletion confirmation opened by its address (?delete=) failed to hydrate (React error 418) when its card was a widget too.
+    const lazyWidgetFile = path.join(root, "app/lib/lazy-widget.tsx");
+    const nested: string[] = [];
+    for (const file of files) {
+      for (const match of readFileSync(file, "utf8").matchAll(/lazyWidget(?:<[^>]*>)?\(\(\) => import\("([^"]+)"\)/g)) {
+        const widget = resolveImport(file, match[1]!)!;
+        // Another module declaring a widget (the one declaring this widget may be imported back, for a constant).
+        const inside = [...staticClosure(widget)].filter((f) => f !== file && valueImports(f).some((s) => resolveImport(f, s) === lazyWidgetFile));
+        nested.push(...inside.map((f) => `${path.relative(root, widget)} → ${path.relative(root, f)}`));
+      }
+    }
+    expect(nested).toEqual([]);
+  });
+
   it("loads the wizard's databases step's job progress on demand, and a job's poll without its progress", async () => {
     // The step polls at once but shows its creation's progress only once it started: 1.3 KiB on its first load (issue 8's bar).
     const progress = path.join(root, "app/components/projects/job-progress.tsx");

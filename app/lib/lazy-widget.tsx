@@ -23,6 +23,8 @@ type Loaded<P> = { default: ComponentType<P> };
  * A widget that shows only after a user's action (a file's preview, a confirmation, a pane that opens
  * on demand) in a chunk of its own, loaded when a page first shows it, not with the page
  * (docs/decisions/029). Never a page's main form, nor anything needed to read the page.
+ * A widget's module renders no other widget: the inner one would mount after the page's hydration
+ * and render no boundary where the server's HTML has one, failing the hydration (delete-table-card.tsx).
  *
  * The server renders it in the page's HTML like any component, JavaScript or not: its module is
  * imported as this module is evaluated and entry.server waits for it before rendering, so React.lazy's

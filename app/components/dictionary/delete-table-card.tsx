@@ -1,4 +1,4 @@
-import { ConfirmCard } from "~/components/forms/confirm-card";
+import { ConfirmCard } from "~/components/forms/confirm-card-body";
 import { RefusalAlert } from "~/components/forms/refusal-alert";
 import { refusalMessages } from "~/lib/forms";
 import type { DeleteTableConfirmationProps } from "./delete-table-confirmation";
@@ -7,6 +7,11 @@ import type { DeleteTableConfirmationProps } from "./delete-table-confirmation";
  * "Delete table X?": posts `deleteTableSchema` (intent delete-table) to the page's action, which redirects.
  * A refused deletion of a table that is gone meanwhile (deleted from another tab: 404) has no confirmation
  * left to say it in: it is said here, as an alert, instead.
+ *
+ * The card's body is imported as it is, not as the ConfirmCard widget: this module is a widget itself
+ * (loaded on demand), and a widget inside another one broke the hydration of a page opened at ?delete=
+ * (a reload, a link opened in a new tab): the server renders each widget in a Suspense boundary, and the
+ * inner one, mounted once the outer chunk arrives, after the page's hydration, rendered none (lazyWidget).
  */
 export function DeleteTableCard({ table, version, cancelHref, lastResult }: DeleteTableConfirmationProps) {
   if (!table) {
