@@ -33,6 +33,28 @@ describe("the script editor after the user's lock was taken away", () => {
     expect(html).toContain("Nobody is editing this script.");
   });
 
+  it("offers no Lock again and save once someone else holds the lock (it would be refused the same), and keeps the text to be copied", () => {
+    const taken = scriptOf({ lockState: "Locked", lockedBy: "u2", lockedByName: "Tia Translator", sql: "select 'stored';" });
+    const message = "Tia Translator holds the lock on this script: only they can save it.";
+    const html = renderPage(
+      "/script",
+      "/script",
+      ScriptEdit,
+      { script: taken, lockTimes: { since: "2026-11-30 11:16 UTC", lapses: "2026-11-30 13:16 UTC" }, editable: true, me: "u1", admin: false },
+      {
+        errors: [message],
+        result: posted,
+        form: "save",
+        lockLost: true,
+      },
+    );
+    expect(html).toContain(message);
+    expect(html).toMatch(/<textarea[^>]*>select &#x27;mine&#x27;;<\/textarea>/);
+    expect(html).not.toContain("Lock again and save");
+    expect(html).not.toMatch(/<button[^>]*type="submit"[^>]*>[^<]*(Save|Lock)/);
+    expect(html).toContain("Not saved: Tia Translator holds the lock now. Your text is kept here: copy it, and save it once they have unlocked the script.");
+  });
+
   it("shows the stored SQL, read-only, when nothing was posted", () => {
     const html = render(undefined);
     expect(html).toContain("select &#x27;stored&#x27;;");

@@ -205,6 +205,8 @@ function LockPanel({
 
 function Editor({ script, holding, runUnderWay, result }: { script: Script; holding: boolean; runUnderWay: boolean; result: ActionData | undefined }) {
   const intent = holding ? "save" : "relock-save";
+  // The lock lost to someone who holds it now (an administrator forced it open, then they locked it), not merely lost.
+  const lockedByOther = script.lockState === "Locked" && !holding;
   const pending = useIntentPending(intent);
   // After a stale save, the next save is based on the newest version: the user has seen what changed.
   const baseVersion = result?.stale ? result.stale.to : script.version;
@@ -231,11 +233,19 @@ function Editor({ script, holding, runUnderWay, result }: { script: Script; hold
           }`}
         />
         <TextField label="Comment" field={fields.comment!} description="Why this change: shown in the script's history." />
-        <div>
-          <StatusButton type="submit" pending={pending}>
-            {holding ? "Save new version" : "Lock again and save"}
-          </StatusButton>
-        </div>
+        {lockedByOther ? (
+          // Locking again would be refused as this save was: the text stays here to be copied, with no button that cannot work.
+          <p className="text-sm">
+            Not saved: {script.lockedByName ?? "someone else"} holds the lock now. Your text is kept here: copy it, and save it once they have unlocked the
+            script.
+          </p>
+        ) : (
+          <div>
+            <StatusButton type="submit" pending={pending}>
+              {holding ? "Save new version" : "Lock again and save"}
+            </StatusButton>
+          </div>
+        )}
       </Form>
     </Card>
   );
