@@ -89,6 +89,8 @@ export default function ProjectList({ loaderData }: Route.ComponentProps) {
   const projectsPath = paths.list;
   const statuses = configurations ? CONFIGURATION_STATUSES : mappings ? MAPPING_PROJECT_STATUSES : PROJECT_STATUSES.filter((s) => s !== "None");
   const noun = ws.noun;
+  // For ids: a mapping project's noun has a space, which an id may not hold (it splits a list of ids such as aria-describedby).
+  const idNoun = noun.replaceAll(" ", "-");
   const filtered = Boolean(search.name) || search.status.length > 0;
   // Links keep every other parameter; arrays repeat the key.
   const withSearch = (changes: Partial<typeof search>) => href(projectsPath, { ...search, ...changes, name: (changes.name ?? search.name) || undefined });
@@ -116,14 +118,14 @@ export default function ProjectList({ loaderData }: Route.ComponentProps) {
         sort={search.sort}
         defaultSort={DEFAULT_SORT}
         pageSize={search.pageSize}
-        pageSizeId={`${noun}-page-size`}
+        pageSizeId={`${idNoun}-page-size`}
         filtered={filtered}
         className="mt-6"
         below={
           <CheckboxFilter legend="Status" name="status" options={statuses.map((st) => [st, PROJECT_STATUS_LABELS[st]] as const)} checked={search.status} />
         }
       >
-        <SearchField id={`${noun}-search`} label={`Search ${ws.nounPlural}`} value={search.name} />
+        <SearchField id={`${idNoun}-search`} label={`Search ${ws.nounPlural}`} value={search.name} />
       </ListSearchForm>
 
       {result.total === 0 ? (

@@ -228,7 +228,8 @@ function EditForm({
   const { ws } = useWorkspacePaths();
   const configuration = ws.kind === "onboarding";
   const [form, fields] = useServerForm({
-    id: `edit-${ws.noun}`,
+    // A mapping project's noun has a space, which an id may not hold: the fields' aria-describedby would name no element.
+    id: `edit-${ws.noun.replaceAll(" ", "-")}`,
     lastResult,
     required: ["name"],
     defaultValue: {
