@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { columnSchema } from "./dictionary";
 import { descriptionSchema, formBoolean, nameSchema, pageOf, pageQuerySchema, requiredString, versionSchema, whenFieldsPass } from "./common";
-import { quotedValue, TRANSLATION_STATUSES, UNMAPPED_RULES, VALUE_MAP_EDIT_MAX, VALUE_MAX_LENGTH } from "./values/mappings";
+import { quotedValue, TRANSLATION_STATUSES, UNMAPPED_RULES, VALUE_MAP_EDIT_MAX, VALUE_MAX_LENGTH, VALUE_SEARCH_MAX_LENGTH } from "./values/mappings";
 
 /**
  * Fusion PSI Configuration (issue 12): translation mapping projects. A mapping project is a workspace
@@ -83,7 +83,7 @@ export const columnSettingsSchema = z
 
 /** GET …/columns/{columnId}/values: unmapped values first, then by source value; `search` finds either side. */
 export const valueMapQuerySchema = pageQuerySchema.extend({
-  search: z.string().trim().max(200).optional(),
+  search: z.string().trim().max(VALUE_SEARCH_MAX_LENGTH).optional(),
   /** Only the values still unmapped. */
   unmapped: formBoolean.default(false),
 });

@@ -26,6 +26,8 @@ export const VALUE_MAP_IMPORT_MAX_ROWS = 100_000;
 export const VALUE_MAP_EDIT_MAX = 1_000;
 /** The longest source or target value a map keeps (a value longer than its column's length is refused anyway). */
 export const VALUE_MAX_LENGTH = 4_000;
+/** The longest search of a value map ("Search values": part of a source or target value). */
+export const VALUE_SEARCH_MAX_LENGTH = 200;
 
 /** A source or target value as a message names it: quoted, no longer than its first 60 characters. */
 export const quotedValue = (value: string) => `"${value.length > 60 ? `${value.slice(0, 60)}…` : value}"`;

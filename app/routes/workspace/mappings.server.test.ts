@@ -237,6 +237,19 @@ describe("a column's value map a page at a time", () => {
     expect(previousHref(html)?.split("?")[1]).toBe(`companyId=${acme.id}&search=V&pageSize=10`);
   });
 
+  it("searches with the first 200 characters of a longer search (a pasted value), not an error page, and its box takes no more", async () => {
+    const long = `V0${"x".repeat(298)}`;
+    const column = await mappedColumn([
+      { sourceValue: long, targetValue: null },
+      { sourceValue: "V01", targetValue: null },
+    ]);
+    const loaded = (await call(ANALYST, `${column.url}&search=${long}`, columnPage.loader, column.options)) as { page: { items: Entry[] } };
+    expect(loaded.page.items.map((v) => v.sourceValue)).toEqual([long]);
+    const box = /<input id="value-search"[^>]*>/.exec(renderPage(loaded))?.[0];
+    expect(box).toContain('maxLength="200"');
+    expect(box).toMatch(/ value="V0x{198}"/);
+  });
+
   it("goes back to the page, search and page size the user was on after Save values", async () => {
     const column = await mappedColumn(Array.from({ length: 11 }, (_, i) => ({ sourceValue: `V${String(i + 1).padStart(2, "0")}`, targetValue: null })));
     const url = `${column.url}&search=V&pageSize=10&page=2`;

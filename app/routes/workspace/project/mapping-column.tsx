@@ -1,6 +1,6 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, redirect, type UIMatch } from "react-router";
-import { UNMAPPED_RULE_LABELS } from "../../../../contracts/values/mappings";
+import { UNMAPPED_RULE_LABELS, VALUE_SEARCH_MAX_LENGTH } from "../../../../contracts/values/mappings";
 import { addValueSchema, type ValueMapImport, type ValueMapPage } from "../../../../contracts/mappings";
 import { FileField, FormErrors, TextField } from "~/components/forms/fields";
 import { RefusalAlert } from "~/components/forms/refusal-alert";
@@ -41,7 +41,9 @@ const VALUE_MAP_PAGE_SIZE = 50;
 
 function readQuery(url: URL) {
   const sp = url.searchParams;
-  return { ...readPage(sp, PAGING_KEYS, VALUE_MAP_PAGE_SIZE), search: sp.get("search")?.trim() || undefined, unmapped: sp.get("unmapped") === "true" };
+  // At most what the data API searches for, as the lists' searches are (readContains): a longer one (a pasted value) was its 400, an error page.
+  const search = sp.get("search")?.trim().slice(0, VALUE_SEARCH_MAX_LENGTH) || undefined;
+  return { ...readPage(sp, PAGING_KEYS, VALUE_MAP_PAGE_SIZE), search, unmapped: sp.get("unmapped") === "true" };
 }
 
 /** The URL parameters of the map's search and page (defaults left out): links keep them, and a save goes back to them. */
@@ -229,7 +231,13 @@ export default function MappingColumnPage({ loaderData, actionData }: Route.Comp
             <label htmlFor="value-search" className="mb-1 block text-sm font-medium">
               Search values
             </label>
-            <input id="value-search" name="search" defaultValue={query.search ?? ""} className="rounded-md border border-input px-3 py-1.5 text-sm" />
+            <input
+              id="value-search"
+              name="search"
+              defaultValue={query.search ?? ""}
+              maxLength={VALUE_SEARCH_MAX_LENGTH}
+              className="rounded-md border border-input px-3 py-1.5 text-sm"
+            />
           </div>
           <div className="flex items-center gap-2 pb-2 text-sm">
             <input id="value-unmapped" type="checkbox" name="unmapped" value="true" defaultChecked={query.unmapped} className="size-4" />
