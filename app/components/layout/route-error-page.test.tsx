@@ -3,7 +3,7 @@
  * without an action) a sentence for users, never the router's text written for developers.
  */
 import { renderToStaticMarkup } from "react-dom/server";
-import { createRoutesStub, UNSAFE_ErrorResponseImpl as ErrorResponse } from "react-router";
+import { createRoutesStub, Outlet, UNSAFE_ErrorResponseImpl as ErrorResponse } from "react-router";
 import { describe, expect, it } from "vitest";
 import { RouteErrorBoundary } from "./route-error-page";
 
@@ -24,5 +24,22 @@ describe("the error page", () => {
     const html = render(new ErrorResponse(405, "Method Not Allowed", routerText, true));
     expect(html).toContain("This page does not take that request. Go back to the page and use its own buttons.");
     expect(html).not.toContain("action");
+  });
+
+  it("links the main page of the company the user is in, not the first company's", () => {
+    const Stub = createRoutesStub([
+      { id: "routes/shell", path: "/", Component: Outlet, children: [{ id: "page", path: "p", Component: () => null, ErrorBoundary: RouteErrorBoundary }] },
+    ]);
+    const html = renderToStaticMarkup(
+      <Stub
+        initialEntries={["/p?companyId=birch"]}
+        hydrationData={{
+          loaderData: { "routes/shell": { company: { id: "birch" } } },
+          errors: { page: new ErrorResponse(404, "Not Found", { errors: ["Project not found."] }) },
+        }}
+      />,
+    );
+    expect(html).toContain("Project not found.");
+    expect(html).toMatch(/<a [^>]*href="\/\?companyId=birch"[^>]*>Go to main page<\/a>/);
   });
 });

@@ -1,6 +1,7 @@
 import { isRouteErrorResponse, useRouteError } from "react-router";
 import { Alert } from "~/components/ui/alert";
 import { Card, CardTitle } from "~/components/ui/card";
+import { useCompanyHref } from "~/lib/company-href";
 import { useErrorReference } from "~/lib/error-reference";
 import { SignInUnavailable } from "./sign-in-unavailable";
 
@@ -17,6 +18,8 @@ const STATUS_LINES: Record<number, string> = {
 export function RouteErrorBoundary() {
   const error = useRouteError();
   const reference = useErrorReference();
+  // The main page of the company the user is in (spec §9: links keep companyId), not the first company's.
+  const href = useCompanyHref();
   // The provider is down and the session's token needs a refresh (auth.server signInUnavailable): the session is kept.
   if (isRouteErrorResponse(error) && error.status === 503 && (error.data as { signInUnavailable?: unknown } | null)?.signInUnavailable === true) {
     const { retry, errors } = error.data as { retry: string; errors: string[] };
@@ -43,7 +46,7 @@ export function RouteErrorBoundary() {
           </p>
         ) : null}
         <p className="mt-4 text-sm">
-          <a className="text-brand underline" href="/">
+          <a className="text-brand underline" href={href("/")}>
             Go to main page
           </a>
         </p>
