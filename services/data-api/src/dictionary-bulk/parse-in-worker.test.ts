@@ -26,6 +26,19 @@ describe("parseInWorker", () => {
     expect(seen.at(-1)).toEqual({ kind: "end", rowCount: 5000 });
   });
 
+  it("says with each batch how many of the file's rows it has read, not how many items it found: a row in error yields more than one", async () => {
+    // Every row has a type no column may have: its problem, and its staged row (duplicates are still looked for).
+    const file = path.join(dir, "bad-types.csv");
+    fs.writeFileSync(file, ["table,column,type", ...Array.from({ length: 5000 }, (_, i) => `Orders,C${i},money`)].join("\n"));
+    const seen = await outcomes(file, "bad-types.csv");
+    const batches = seen.flatMap((o) => (o.kind === "batch" ? [o] : []));
+    expect(batches.reduce((n, b) => n + b.items.length, 0)).toBe(10_000);
+    const rowsRead = batches.map((b) => b.rowsRead);
+    expect(rowsRead.every((rows, i) => rows > 0 && rows <= 5000 && rows >= (rowsRead[i - 1] ?? 0))).toBe(true);
+    expect(rowsRead.at(-1)).toBe(5000);
+    expect(seen.at(-1)).toEqual({ kind: "end", rowCount: 5000 });
+  });
+
   it("reads a valid file of long rows whole: 64 MB whose descriptions are padded with spaces", async () => {
     // Each row is 10 KB as written and 1 KB once trimmed: 2,000 of them once made the worker hold
     // 20 MB of text and run out of its heap, answering "could not be read" for a valid file.

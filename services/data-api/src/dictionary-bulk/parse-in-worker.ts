@@ -12,7 +12,8 @@ import { fileProblem } from "./sheet-rows.ts";
 export type WorkerRequest = { filePath: string; fileName: string };
 
 export type WorkerMessage =
-  | { kind: "batch"; items: CheckedItem[] }
+  /** `rowsRead`: the file's data rows read so far (a row may yield a problem and its staged row, or several problems). */
+  | { kind: "batch"; items: CheckedItem[]; rowsRead: number }
   | { kind: "end"; rowCount: number }
   /** The file is not valid CSV: its one problem, the review shows it (rows found so far are dropped). */
   | { kind: "csv-error"; rowError: RowError }
@@ -22,7 +23,8 @@ export type WorkerMessage =
 export const PARSE_FAILED_MESSAGE = "The file could not be read: check that it is a dictionary file saved as CSV UTF-8 or .xlsx";
 
 /** What the worker says, in order: batches, then the end (a file-level problem throws its ApiProblem). */
-export type ParseOutcome = { kind: "batch"; items: CheckedItem[] } | { kind: "end"; rowCount: number } | { kind: "csv-error"; rowError: RowError };
+export type ParseOutcome =
+  { kind: "batch"; items: CheckedItem[]; rowsRead: number } | { kind: "end"; rowCount: number } | { kind: "csv-error"; rowError: RowError };
 
 /**
  * The worker holds a chunk, a batch and (for an .xlsx) the shared strings: small heaps make it

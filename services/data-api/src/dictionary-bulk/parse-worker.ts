@@ -32,12 +32,12 @@ async function run() {
     for await (const item of parseDictionaryPath(filePath, fileName, counter)) {
       batch.push(item);
       if (batch.length >= BATCH_ITEMS || counter.chars - charsPosted >= BATCH_CHARS) {
-        await post({ kind: "batch", items: batch });
+        await post({ kind: "batch", items: batch, rowsRead: counter.rows });
         batch = [];
         charsPosted = counter.chars;
       }
     }
-    if (batch.length > 0) await post({ kind: "batch", items: batch });
+    if (batch.length > 0) await post({ kind: "batch", items: batch, rowsRead: counter.rows });
     port.postMessage({ kind: "end", rowCount: counter.rows } satisfies WorkerMessage);
   } catch (err) {
     if (err instanceof CsvFormatError) port.postMessage({ kind: "csv-error", rowError: err.rowError } satisfies WorkerMessage);

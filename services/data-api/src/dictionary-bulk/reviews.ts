@@ -124,7 +124,7 @@ export async function createReview(db: Kysely<Database>, dictionaryId: string, p
     for (const table of parsed.tables) {
       for (const column of table.columns) items.push({ staged: { line: items.length + 2, tableName: table.name, columnName: column.name, column } });
     }
-    yield { kind: "batch", items };
+    yield { kind: "batch", items, rowsRead: parsed.rowCount };
     yield { kind: "end", rowCount: parsed.rowCount };
   }
   const begun = await beginReview(db, dictionaryId, options);
@@ -173,7 +173,6 @@ async function beginReview(db: Kysely<Database>, dictionaryId: string, options: 
 async function fillReview(db: Kysely<Database>, dictionaryId: string, { id, mode, now }: Begun, findings: Findings): Promise<ReviewHeader> {
   let seq = 0;
   let rowCount = 0;
-  let read = 0;
   for await (const outcome of findings) {
     if (outcome.kind === "batch") {
       const staged: StagedRow[] = [];
@@ -185,9 +184,8 @@ async function fillReview(db: Kysely<Database>, dictionaryId: string, { id, mode
       // Each statement is its own short transaction: the review cannot be applied until it is ready.
       await insertStaged(db, id, staged);
       seq = await insertProblems(db, id, problems, seq);
-      // The progress a review page shows while the file is read.
-      read += outcome.items.length;
-      await db.updateTable("dictionary_reviews").set({ row_count: read }).where("id", "=", id).execute();
+      // The progress a review page shows while the file is read: rows, not items (a row in error yields more than one).
+      await db.updateTable("dictionary_reviews").set({ row_count: outcome.rowsRead }).where("id", "=", id).execute();
     } else if (outcome.kind === "csv-error") {
       // Not valid CSV: that one problem is the review; what was read before it means nothing.
       await deleteRowsOf(db, "dictionary_review_rows", id);
