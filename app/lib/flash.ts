@@ -8,8 +8,3 @@ export type FlashMessage = { kind: FlashKind; text: string };
 
 /** What `redirectWithFlash` takes: the text alone is a success. */
 export type FlashInput = string | { kind?: FlashKind; text: string };
-
-/** "1 table", "3 tables": the counts messages name. */
-export function count(n: number, one: string, many = `${one}s`) {
-  return `${n} ${n === 1 ? one : many}`;
-}

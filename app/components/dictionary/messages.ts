@@ -1,5 +1,5 @@
 import type { ReviewHeader } from "../../../contracts/dictionary";
-import { count } from "~/lib/flash";
+import { formatCountOf } from "~/components/projects/format";
 
 /**
  * What a dictionary write did, as its flash message says it (master and project dictionaries alike):
@@ -12,7 +12,7 @@ export const dictionaryMessages = {
   reviewApplied: (review: Pick<ReviewHeader, "addedTableCount" | "changingTableCount">) => {
     const added = review.addedTableCount;
     const changed = review.changingTableCount - review.addedTableCount;
-    const parts = [...(added ? [`${count(added, "table")} added`] : []), ...(changed || !added ? [`${count(changed, "table")} changed`] : [])];
+    const parts = [...(added ? [`${formatCountOf(added, "table")} added`] : []), ...(changed || !added ? [`${formatCountOf(changed, "table")} changed`] : [])];
     return `Review applied: ${parts.join(", ")}.`;
   },
   reviewDiscarded: (fileName?: string) => `Upload${fileName ? ` of ${fileName}` : ""} discarded. The dictionary has not changed.`,

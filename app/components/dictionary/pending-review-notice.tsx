@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import type { ReviewSummary } from "../../../contracts/dictionary";
+import { formatCountOf } from "~/components/projects/format";
 import { useCompanyHref } from "~/lib/company-href";
-import { count } from "~/lib/flash";
 
 export type PendingReviewNoticeProps = {
   /** The newest pending review (GET …/bulk-uploads answers them newest first), and when it was uploaded in words (the loader's formatTimestamp). */
@@ -26,7 +26,7 @@ export function PendingReviewNotice({ review, to }: PendingReviewNoticeProps) {
       </p>
       <p className="mt-0.5 text-amber-800">
         {review.fileName}, uploaded <time dateTime={review.createdAt}>{review.uploaded}</time>
-        {review.errorCount > 0 ? `, ${count(review.errorCount, "problem")} in the file` : ""}. Nothing changes until it is applied.
+        {review.errorCount > 0 ? `, ${formatCountOf(review.errorCount, "problem")} in the file` : ""}. Nothing changes until it is applied.
       </p>
     </div>
   );

@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import type { ReviewHeader } from "../../../contracts/dictionary";
 import { pageSizeChoice, previousHref } from "~/test/page-size-form";
 import { renderPage } from "~/test/render-page";
-import { ReviewTables } from "./review-tables";
+import { PendingReviewNotice } from "./pending-review-notice";
+import { ReviewActions, ReviewTables } from "./review-tables";
 
 const header: ReviewHeader = {
   id: "r1",
@@ -57,5 +58,38 @@ describe("ReviewTables", () => {
       ],
     });
     expect(previousHref(html)).toBe("/review?review=r1&page=1&pageSize=10");
+  });
+
+  it("a file with thousands of problems counts them as the rest of the page does, with a thousands separator", () => {
+    const problems = { items: [{ row: 2, column: "type", message: "Unknown type 'money'" }], total: 200000, page: 1, pageSize: 50 };
+    const review = { ...header, status: "ready" as const, errorCount: 200000, rowCount: 200000 };
+    const html = renderPage(
+      "/review",
+      "/review?review=r1",
+      () => (
+        <>
+          <ReviewTables review={review} tables={empty} problems={problems} />
+          <ReviewActions review={review} />
+        </>
+      ),
+      null,
+    );
+    expect(html).toContain("200,000 problems in the file</h3>");
+    expect(html).toContain("The file has 200,000 problems (listed above)");
+    expect(html).not.toContain("200000");
+    // And the notice that links back to the review from the dictionary's pages.
+    const notice = renderPage(
+      "/upload",
+      "/upload",
+      () => (
+        <PendingReviewNotice
+          review={{ fileName: "big.csv", createdAt: header.createdAt, errorCount: 200000, uploaded: "2026-11-23 10:00 UTC" }}
+          to={{ path: "/review", search: { review: "r1" } }}
+        />
+      ),
+      null,
+    );
+    expect(notice).toContain("big.csv, uploaded");
+    expect(notice).toContain(", 200,000 problems in the file.");
   });
 });

@@ -97,7 +97,7 @@ export function RowErrors({ problems }: { problems: ReviewProblemsPage }) {
   return (
     <section aria-labelledby="review-errors-heading">
       <h3 id="review-errors-heading" className="text-base font-semibold text-destructive">
-        {total} {total === 1 ? "problem" : "problems"} in the file
+        {formatCountOf(total, "problem")} in the file
       </h3>
       <p className="mt-1 text-sm text-muted-foreground">Correct the file and upload it again; nothing can be applied while it has errors.</p>
       <div className="mt-3">
@@ -221,7 +221,7 @@ export function ReviewActions({ review, lastResult, action }: ReviewActionsProps
     review.canApply ? null : review.status === "parsing"
       ? "The file is still being read: its review follows here."
       : review.errorCount > 0
-      ? `The file has ${review.errorCount} ${review.errorCount === 1 ? "problem" : "problems"} (listed above): correct it and upload it again, or discard this upload.`
+      ? `The file has ${formatCountOf(review.errorCount, "problem")} (listed above): correct it and upload it again, or discard this upload.`
       : "The file changes nothing in the dictionary.";
   return (
     <Form method="post" action={formAction} {...getFormProps(form)} className="flex flex-col gap-3">
