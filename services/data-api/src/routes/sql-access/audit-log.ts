@@ -45,8 +45,19 @@ export const AUDIT_CSV_HEADER = [
   "reason",
 ] as const;
 
+/**
+ * A cell as a spreadsheet shows it, never as a formula it runs: the log is opened in Excel and the like
+ * by the staff who read it, and names in it are typed by others (a project called `=HYPERLINK(…)`). A
+ * cell starting with =, +, -, @, a tab or a carriage return gets a leading apostrophe, which a
+ * spreadsheet reads as "text" (OWASP's CSV injection). Only this export: a value map's CSV is data
+ * imported again, kept exactly.
+ */
+function asText(cell: string): string {
+  return /^[=+\-@\t\r]/.test(cell) ? `'${cell}` : cell;
+}
+
 function csvRow(e: AuditEntry): string {
-  return csvLine([
+  const cells = [
     e.at,
     e.companyId ?? "",
     e.workspaceId ?? "",
@@ -57,7 +68,8 @@ function csvRow(e: AuditEntry): string {
     e.target,
     JSON.stringify(e.summary),
     e.reason ?? "",
-  ]);
+  ];
+  return csvLine(cells.map(asText));
 }
 
 /** SuperAdmin and Support see every company's entries; nobody else reads the log. */

