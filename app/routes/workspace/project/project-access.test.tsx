@@ -66,3 +66,18 @@ describe("the list of users with access", () => {
     ]);
   });
 });
+
+describe("the people picker when everybody it lists has access already", () => {
+  const picker = (search: string, total: number, onPage: number) => {
+    const data = { ...loaderData, search: { ...loaderData.search, name: search }, people: { total, candidates: [], onPage } };
+    return renderPage(page, `${page}?companyId=c1${search ? `&name=${search}` : ""}`, ProjectAccess, data);
+  };
+
+  it("sends to the other pages only when there are others", () => {
+    expect(picker("ann", 1, 1)).toContain("Everybody found already has access to the project: search for others.");
+    expect(picker("ann", 1, 1)).not.toContain("see the other pages");
+    expect(picker("", 30, 25)).toContain("Everybody here already has access to the project: search for others, or see the other pages.");
+    expect(picker("ann", 30, 25)).toContain("see the other pages");
+    expect(picker("", 1, 1)).toContain("Every user of this company already has access to the project.");
+  });
+});

@@ -335,9 +335,11 @@ function AddForm({ people, search, here, area, noun, cannotOpen, keep, lastResul
               : "This company has no users."
             : people.onPage === 0
               ? "There is nobody on this page. Go back with Previous."
-              : search.name || people.total > people.onPage
+              : people.total > people.onPage
                 ? `Everybody here already has access to the ${noun}: search for others, or see the other pages.`
-                : `Every user of this company already has access to the ${noun}.`}
+                : search.name
+                  ? `Everybody found already has access to the ${noun}: search for others.`
+                  : `Every user of this company already has access to the ${noun}.`}
         </p>
       ) : (
         <>
