@@ -10,11 +10,23 @@ import { z } from "zod";
 const MiB = 1024 * 1024;
 let server: http.Server;
 const dropped = { requests: [] as string[], drops: 0 };
+const hung = { requests: [] as string[] };
+/** The portal's SERVICE_READ_TIMEOUT_MS here (30 s unless set). */
+const READ_TIMEOUT_MS = 300;
 
 beforeAll(async () => {
   // A service that reads what it is sent and answers how much arrived; on /drop-once, as a kept-alive
   // connection the service closed just as the call went out, it drops the first request unanswered.
   server = http.createServer((req, res) => {
+    // A hung service: it takes the request and never answers (or answers its headers and never ends the body).
+    if (req.url === "/hang" || req.url === "/hang-body") {
+      hung.requests.push(req.method!);
+      if (req.url === "/hang-body") res.writeHead(200, { "content-type": "application/json" }).write('{"ok":');
+      return;
+    }
+    if (req.url === "/slow") {
+      return setTimeout(() => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ ok: true })), 2 * READ_TIMEOUT_MS);
+    }
     if (req.url === "/drop-once") {
       dropped.requests.push(req.method!);
       if (dropped.drops-- > 0) return req.socket.destroy();
@@ -26,9 +38,13 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   process.env.DATA_API_URL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  process.env.SERVICE_READ_TIMEOUT_MS = String(READ_TIMEOUT_MS);
 });
 
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => {
+  server.closeAllConnections();
+  return new Promise<void>((resolve) => server.close(() => resolve()));
+});
 
 /** `total` bytes, made a chunk at a time only when the reader asks for one. */
 function upload(total: number): ReadableStream<Uint8Array> {
@@ -86,5 +102,28 @@ describe("callService when the service's connection drops before it answers", ()
     dropped.drops = 1;
     await expect(call("POST")).rejects.toMatchObject({ init: { status: 503 } });
     expect(dropped.requests).toEqual(["POST"]);
+  });
+});
+
+describe("callService when the service takes the request and does not answer", () => {
+  const call = async (path: string, method: "GET" | "POST" = "GET") => {
+    const { callService } = await import("./api.server");
+    return callService("data-api", path, null, { method, body: method === "POST" ? {} : undefined, schema: z.object({ ok: z.boolean() }) });
+  };
+
+  it("answers a page's read with 504 'did not answer in time' once SERVICE_READ_TIMEOUT_MS has passed, sent once, not a page that hangs", async () => {
+    for (const path of ["/hang", "/hang-body"]) {
+      hung.requests = [];
+      const started = Date.now();
+      await expect(call(path)).rejects.toMatchObject({ init: { status: 504 }, data: { errors: ["The data service did not answer in time. Try again in a moment."] } });
+      const waited = Date.now() - started;
+      expect(waited).toBeGreaterThanOrEqual(READ_TIMEOUT_MS - 20);
+      expect(waited).toBeLessThan(READ_TIMEOUT_MS + 2_000);
+      expect(hung.requests).toEqual(["GET"]);
+    }
+  });
+
+  it("does not cut a write short: it may have been made, so its answer is waited for", async () => {
+    await expect(call("/slow", "POST")).resolves.toEqual({ ok: true });
   });
 });

@@ -56,10 +56,16 @@ export type ServiceName = keyof typeof SERVICES;
  */
 function sendReadTwice(method: string, send: () => Promise<Response>, about: { service: ServiceName; path: string }): Promise<Response> {
   return send().catch((err: unknown) => {
-    if (method !== "GET") throw err;
+    // A read that ran out of time is not sent again: the page has waited long enough.
+    if (method !== "GET" || timedOut(err)) throw err;
     log.warn("service call failed before an answer; sent again", { ...about, err });
     return send();
   });
+}
+
+/** AbortSignal.timeout's reason, as fetch rejects with it. */
+function timedOut(err: unknown): boolean {
+  return err instanceof DOMException && err.name === "TimeoutError";
 }
 
 /**
@@ -83,11 +89,14 @@ export async function callService<S extends z.ZodType>(service: ServiceName, pat
 
   const ended = as ? traceServiceCall(as.request) : undefined;
   const method = options.method ?? "GET";
+  // A read (both its tries, and its body) has SERVICE_READ_TIMEOUT_MS; a write is never cut short, as it may have been made.
+  const signal = method === "GET" ? AbortSignal.timeout(env.SERVICE_READ_TIMEOUT_MS) : undefined;
   const send = () =>
     fetch(url, {
       method,
       headers,
       body,
+      signal,
       // A stream goes out as it comes in (undici requires saying so). Without `redirect: "error"` and
       // `window: null`, fetch clones the request to be able to follow a redirect, and the clone tees the
       // body: the branch never read keeps every chunk, the whole upload in the portal's memory (nodejs/undici#4058;
@@ -100,7 +109,12 @@ export async function callService<S extends z.ZodType>(service: ServiceName, pat
     res = await sendReadTwice(method, send, { service, path });
     // The wait ends with the body read: that is the round trip a page waits for.
     json = res.ok ? (res.status === 204 ? null : await res.json().catch(() => undefined)) : undefined;
+    if (signal?.aborted) throw signal.reason;
   } catch (err) {
+    if (timedOut(err)) {
+      log.error("service did not answer in time", { service, path, ms: env.SERVICE_READ_TIMEOUT_MS });
+      throw data<ServiceFailure>({ errors: [`The ${label} did not answer in time. Try again in a moment.`] }, { status: 504 });
+    }
     log.error("service unreachable", { service, path, err });
     throw data<ServiceFailure>({ errors: [`The ${label} is not reachable. Try again in a moment.`] }, { status: 503 });
   } finally {

@@ -19,6 +19,8 @@ export const portalEnvSchema = z
     DATA_API_URL: envFields.url("http://localhost:3002"),
     SESSION_SECRETS: envFields.list("dev-only-session-secret"),
     SESSION_MAX_AGE_SECONDS: z.coerce.number().int().min(60).default(12 * 60 * 60),
+    /** How long a page waits for a service's answer to a read before it says so: a hung service must not hang every page. */
+    SERVICE_READ_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
     CLOUD_TARGET: z.enum(["AWS", "AZURE"]).default("AWS"),
     TRANSLATION_ANALYST_ROLE: z.string().min(1).default(DEFAULT_TRANSLATION_ANALYST_ROLE),
     /** Forces Secure cookies where PORTAL_URL is http but the browser reaches the portal by https (a TLS proxy; the container). */
