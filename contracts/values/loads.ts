@@ -25,6 +25,12 @@ export function statusLabel(type: HistoryType, status: LoadStatus): string {
   return status;
 }
 
+/** A status in the history's Status filter: every way statusLabel says it ("Loaded or restored"), so the rows' words are found there. */
+export function statusFilterLabel(status: LoadStatus): string {
+  const labels = [...new Set(HISTORY_TYPES.map((type) => statusLabel(type, status)))];
+  return labels.map((label, i) => (i === 0 ? label : label.toLowerCase())).join(" or ");
+}
+
 /** The largest file a load takes by default (MAX_UPLOAD_BYTES overrides it): 5 GB. */
 export const MAX_UPLOAD_BYTES_DEFAULT = 5 * 1024 ** 3;
 

@@ -68,3 +68,24 @@ describe("the history list", () => {
     expect(names).toEqual(["Flat-file load 2026-11-28 19:04 UTC", "Flat-file load 2026-11-28 18:54 UTC"]);
   });
 });
+
+describe("the history list's Status filter", () => {
+  it("names each status as the entries say it, so a restore's Restored and a backup's Running are found", () => {
+    const here = "/migration/projects/p1/databases/history/list";
+    const html = renderPage(here, here, History, {
+      projectId: "p1",
+      canWrite: true,
+      search: { type: [], status: [], page: 1, pageSize: 25, sort: "-createdAt" },
+      history: { items: [], page: 1, pageSize: 25, total: 0 },
+      names: {},
+    });
+    const statuses = [...html.matchAll(/<input type="checkbox" name="status" value="(\w+)"\/>([^<]*)<\/label>/g)].map((m) => [m[1], m[2]!.trim()]);
+    expect(statuses).toEqual([
+      ["Loading", "Loading or running"],
+      ["Loaded", "Loaded or restored"],
+      ["Refused", "Refused"],
+      ["Completed", "Completed"],
+      ["Failed", "Failed"],
+    ]);
+  });
+});

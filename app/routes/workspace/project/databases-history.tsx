@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import type { HistoryQuery } from "../../../../contracts/loads";
-import { DEFAULT_HISTORY_SORT, HISTORY_SORTS, HISTORY_TYPES, HISTORY_TYPE_LABELS, LOAD_STATUSES } from "../../../../contracts/values/loads";
+import { DEFAULT_HISTORY_SORT, HISTORY_SORTS, HISTORY_TYPES, HISTORY_TYPE_LABELS, LOAD_STATUSES, statusFilterLabel } from "../../../../contracts/values/loads";
 import { backupContents } from "~/components/backups/backups-table";
 import { historyEntryName, LoadStatusBadge } from "~/components/loads/load-status";
 import { formatCount, formatDuration, formatTimestamp } from "~/components/projects/format";
@@ -78,7 +78,7 @@ export default function History({ loaderData }: Route.ComponentProps) {
         below={
           <>
             <CheckboxFilter legend="Type" name="type" options={HISTORY_TYPES.map((t) => [t, HISTORY_TYPE_LABELS[t]] as const)} checked={search.type} />
-            <CheckboxFilter legend="Status" name="status" options={LOAD_STATUSES.map((s) => [s, s] as const)} checked={search.status} />
+            <CheckboxFilter legend="Status" name="status" options={LOAD_STATUSES.map((s) => [s, statusFilterLabel(s)] as const)} checked={search.status} />
           </>
         }
       >
