@@ -39,7 +39,7 @@ export function DataLossCard({ dataLoss, backUpHref }: { dataLoss: DataLoss; bac
         <StatusButton type="submit" variant="destructive" pending={pending}>
           Apply and delete this data
         </StatusButton>
-        <p className="text-sm text-muted-foreground">Or change the form below and save again.</p>
+        <p className="text-sm text-muted-foreground">{dataLoss.instead}</p>
       </Form>
     </Card>
   );

@@ -77,7 +77,7 @@ export async function deleteTableFrom(formData: FormData, dictionary: Dictionary
     await dictionary.deleteTable(submission.value.tableId, submission.value.version, confirmationOf(formData));
   } catch (err) {
     // A stale version (409): said in the confirmation; rows it holds: listed at the top to confirm. Nothing deleted.
-    return refusedWrite(submission, err, formData);
+    return refusedWrite(submission, err, formData, "delete");
   }
   return redirectWithFlash(to, dictionaryMessages.tableDeleted(name));
 }
@@ -87,8 +87,21 @@ export function pendingReviewLinkOf(scope: Pick<ProjectScopeOf, "paths" | "proje
   return pendingReviewLinkTo(newest, scope.paths.dictionary.review(scope.project.id));
 }
 
-/** Said in the form whose save deleted data; the list and the confirmation are at the top of the page. */
-export const DATA_LOSS_FORM_ERROR = "Nothing was saved: this change deletes data from the databases. Confirm it at the top of the page, or change it.";
+/**
+ * What else the user may do than confirm a write that deletes data, by the write refused: said in its form
+ * (after "Confirm it at the top of the page,") and under the confirmation's button. A table's form can be
+ * changed; a table's deletion only cancelled; a reviewed upload only discarded or uploaded again.
+ */
+const DATA_LOSS_CHOICES = {
+  save: { inForm: "or change it", underButton: "Or change the form below and save again." },
+  delete: { inForm: "or cancel", underButton: "Or keep the table: Cancel below." },
+  apply: { inForm: "or discard the upload", underButton: "Or discard this upload below, or upload a corrected file." },
+} as const;
+export type DataLossWrite = keyof typeof DATA_LOSS_CHOICES;
+
+/** Said in the form whose write would delete data; the list and the confirmation are at the top of the page. */
+export const dataLossFormError = (write: DataLossWrite) =>
+  `Nothing was saved: this change deletes data from the databases. Confirm it at the top of the page, ${DATA_LOSS_CHOICES[write].inForm}.`;
 
 /** The user's confirmation that the data a refusal listed may go: sent by DataLossConfirmation's button. */
 export function confirmationOf(formData: FormData) {
@@ -100,13 +113,13 @@ export function confirmationOf(formData: FormData) {
  * it is the data it would delete from the databases (409 data_loss), also that list and the form as
  * posted, for DataLossConfirmation at the top of the page to send again with the confirmation.
  */
-export function refusedWrite(submission: Submission<unknown>, err: unknown, formData: FormData) {
+export function refusedWrite(submission: Submission<unknown>, err: unknown, formData: FormData, write: DataLossWrite) {
   const failure = serviceFailure(err);
   if (failure?.body.code !== DATA_LOSS_CODE) return refusedByService(submission, err);
   const [, ...lines] = failure.body.errors;
   const resubmit = [...formData.entries()].filter((entry): entry is [string, string] => typeof entry[1] === "string" && entry[0] !== CONFIRM_DATA_LOSS_PARAM);
-  const dataLoss: DataLoss = { lines, resubmit };
-  return data({ result: submission.reply({ formErrors: [DATA_LOSS_FORM_ERROR] }), dataLoss }, { status: failure.status });
+  const dataLoss: DataLoss = { lines, resubmit, instead: DATA_LOSS_CHOICES[write].underButton };
+  return data({ result: submission.reply({ formErrors: [dataLossFormError(write)] }), dataLoss }, { status: failure.status });
 }
 
 /** A sample is read for its header and first rows: 200 MB is far more than that needs. */

@@ -48,7 +48,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   } catch (err) {
     // The dictionary changed since the upload (409), the review is gone (404): said at the top;
     // data the databases would lose: listed at the top with the confirmation.
-    return refusedWrite(submission, err, formData);
+    return refusedWrite(submission, err, formData, "apply");
   }
 }
 

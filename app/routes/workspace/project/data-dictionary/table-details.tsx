@@ -56,7 +56,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     await api.dictionary.updateTable(submission.value, confirmationOf(formData));
   } catch (err) {
     // Data the databases would lose: listed at the top with the confirmation (refusedWrite).
-    return refusedWrite(submission, err, formData);
+    return refusedWrite(submission, err, formData, "save");
   }
   return redirectWithFlash(
     companyHref(fromSetup ? paths.wizard(project.id, paths.ws.dictionaryStep) : paths.dictionary.tables(project.id), companyId),
