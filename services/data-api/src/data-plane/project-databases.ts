@@ -239,6 +239,14 @@ export type DatabasesQuery = {
   exactUpTo?: number | undefined;
 };
 
+/**
+ * PostgreSQL's estimate of a table's rows (pg_class.reltuples, kept by ANALYZE); for a table not analyzed
+ * since it was filled (-1: a load that replaced its rows truncated it, a restore made it anew), the live
+ * rows its statistics count at each commit, so a table of millions just loaded does not read as
+ * "about" the rows counted one by one (1,000,001) until autovacuum analyzes it.
+ */
+const ESTIMATED_ROWS = "(case when c.reltuples < 0 then pg_stat_get_live_tuples(c.oid) else c.reltuples end)::bigint";
+
 /** The tables of the schemas named by $1 (text[]) whose name contains $2 (any case, or null for all). */
 const LISTED_TABLES = `c.relkind in ('r', 'p') and c.relnamespace::regnamespace::text = any($1::text[]) and ($2::text is null or strpos(lower(c.relname), $2) > 0)`;
 
@@ -287,7 +295,7 @@ export async function describeProjectDatabases(
     }>(
       `select t.schema, t.name, t.total, pg_total_relation_size(t.oid) as bytes, t.estimate, has_table_privilege(t.oid, 'SELECT') as readable,
               (select count(*) from pg_attribute a where a.attrelid = t.oid and a.attnum > 0 and not a.attisdropped) as column_count
-         from (select c.oid, c.relnamespace::regnamespace::text as schema, c.relname as name, c.reltuples::bigint as estimate,
+         from (select c.oid, c.relnamespace::regnamespace::text as schema, c.relname as name, ${ESTIMATED_ROWS} as estimate,
                       row_number() over (partition by c.relnamespace order by ${TABLE_ORDER[query.sort ?? "name"]}) as position,
                       count(*) over (partition by c.relnamespace) as total
                  from pg_class c
