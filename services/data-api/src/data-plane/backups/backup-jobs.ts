@@ -66,9 +66,13 @@ export async function removeLeftBackupWork(dataDir: string, olderThan?: Date): P
   return removeLeft(left, olderThan);
 }
 
-/** A backup's name: the workspace's name (letters, digits, - and _) and when it was taken, to the second, in UTC. */
+/**
+ * A backup's name: the workspace's name (letters, digits, - and _; an accented letter without its accent,
+ * Zürich as Zurich rather than Z-rich) and when it was taken, to the second, in UTC.
+ */
 export function backupName(workspaceName: string, at: Date): string {
-  const slug = workspaceName.replace(/[^\w-]+/g, "-").replace(/^-+|-+$/g, "") || "backup";
+  const unaccented = workspaceName.normalize("NFKD").replace(/\p{M}+/gu, "");
+  const slug = unaccented.replace(/[^\w-]+/g, "-").replace(/^-+|-+$/g, "") || "backup";
   const stamp = at.toISOString().slice(0, 19).replace("T", "-").replaceAll(":", "");
   return `${slug}-${stamp}${BACKUP_FILE_EXTENSION}`;
 }
