@@ -142,7 +142,7 @@ for (const javaScriptEnabled of [true, false]) {
       expect(file.suggestedFilename()).toBe("customers-bad-rejected-rows.csv");
       const chunks: Buffer[] = [];
       for await (const chunk of await file.createReadStream()) chunks.push(chunk as Buffer);
-      expect(Buffer.concat(chunks).toString("utf8")).toBe("\uFEFFCustomerId,Rejected row,Rejection reason\r\nx,4,not a whole number\r\n");
+      expect(Buffer.concat(chunks).toString("utf8")).toBe("\uFEFFCustomerId,Rejected row,Rejection reason\r\nx,4,CustomerId: not a whole number\r\n");
       // The refused load changed nothing: the automatic backup it took went with it, so Restore's list has no copy of the failed try.
       await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Databases" }).click();
       await page.getByRole("link", { name: "Restore a backup" }).click();

@@ -985,7 +985,7 @@ describe("the history of loads", () => {
     })) as Response;
     expect(csv.headers.get("content-disposition")).toContain("bad-rejected-rows.csv");
     // The BOM kept (for Excel): the bytes as the data API wrote them.
-    expect(new TextDecoder("utf-8", { ignoreBOM: true }).decode(await csv.arrayBuffer())).toBe("\uFEFFId,Rejected row,Rejection reason\r\nx,3,not a whole number\r\n");
+    expect(new TextDecoder("utf-8", { ignoreBOM: true }).decode(await csv.arrayBuffer())).toBe("\uFEFFId,Rejected row,Rejection reason\r\nx,3,Id: not a whole number\r\n");
     // A table the load did not fill is not found.
     const missing = await call(ANALYST, projectUrl(project.id, `databases/history/${bad}/table/Orders/details`), historyTable.loader, {
       ...tableOpts,

@@ -289,19 +289,19 @@ export async function* allRejections(
   loadId: string,
   table: string,
   batch = 2000,
-): AsyncGenerator<{ line: number; reason: string; cells: string[] }[]> {
+): AsyncGenerator<{ line: number; column: string | null; reason: string; cells: string[] }[]> {
   let after = -1;
   for (;;) {
     const rows = await db
       .selectFrom("load_rejections")
-      .select(["line", "reason", "cells"])
+      .select(["line", "column_name", "reason", "cells"])
       .where("load_id", "=", loadId)
       .where("table_name", "=", table)
       .where("line", ">", after)
       .orderBy("line")
       .limit(batch)
       .execute();
-    if (rows.length) yield rows.map((r) => ({ line: Number(r.line), reason: r.reason, cells: JSON.parse(r.cells) as string[] }));
+    if (rows.length) yield rows.map((r) => ({ line: Number(r.line), column: r.column_name, reason: r.reason, cells: JSON.parse(r.cells) as string[] }));
     if (rows.length < batch) return;
     after = Number(rows[rows.length - 1]!.line);
   }

@@ -140,8 +140,9 @@ export function createWorkspaceHistoryRouter(descriptor: WorkspaceDescriptor) {
       async function* csv(): AsyncGenerator<Buffer> {
         // A BOM, so Excel opens it as UTF-8 (and the load reads it as such).
         yield Buffer.from(`\uFEFF${line([...kept(header), ...REJECTED_ROWS_COLUMNS])}`);
+        // The reason names the column it is about, as the preview says it: a row may have several to correct.
         for await (const batch of allRejections(db, entry.id, table.table))
-          yield Buffer.from(batch.map((r) => line([...kept(r.cells), String(r.line), r.reason])).join(""));
+          yield Buffer.from(batch.map((r) => line([...kept(r.cells), String(r.line), r.column ? `${r.column}: ${r.reason}` : r.reason])).join(""));
       }
       const name = `${table.fileName.replace(/\.[^.]*$/, "")}-rejected-rows.csv`.replace(/[^\w.-]+/g, "_");
       return new Response(Readable.toWeb(Readable.from(csv())) as ReadableStream, {
