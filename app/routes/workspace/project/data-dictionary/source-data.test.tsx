@@ -18,6 +18,7 @@ function render(
   paging = { page: 1, pageSize: 25, total: 1 },
   columns: Columns = [{ name: "Id", type: "integer", defined: { type: "int", length: null, precision: null, scale: null } }],
   database: "source" | "destination" = "source",
+  found: { items?: string[][]; filter?: { column?: string; contains?: string } } = {},
 ): string {
   const loaderData = {
     projectId: "p1",
@@ -25,8 +26,8 @@ function render(
     created: true,
     tables,
     table,
-    rows: { columns, items: [columns.map(() => "1")], ...paging, sort: columns[0]!.name },
-    filter: {},
+    rows: { columns, items: found.items ?? [columns.map(() => "1")], ...paging, sort: columns[0]!.name },
+    filter: found.filter ?? {},
   };
   const props = { loaderData, params: { projectId: "p1" }, matches: [] } as unknown as Parameters<typeof SourceData>[0];
   const Stub = createRoutesStub([{ path: here, Component: () => <SourceData {...props} /> }]);
@@ -109,5 +110,28 @@ describe("the data page of the destination database", () => {
     expect(html).not.toContain('name="database" value="source"/>');
     const previous = /<a [^>]*rel="prev"[^>]*href="([^"]+)"/.exec(html)?.[1]?.replaceAll("&amp;", "&");
     expect(new URL(previous!, "http://portal").searchParams.has("database")).toBe(false);
+  });
+});
+
+describe("the source data page without a row to show", () => {
+  // The page's last status: the first is the Find tables form's count of tables.
+  const status = (html: string) => [...html.matchAll(/<p role="status"[^>]*>(.*?)<\/p>/gs)].at(-1)?.[1]?.replace(/<[^>]+>/g, "");
+  const none = (paging: { page: number; pageSize: number; total: number }, filter = {}, database: "source" | "destination" = "source") =>
+    render({ search: "", names: ["Customers"], matching: 1 }, "Customers", paging, undefined, database, { items: [], filter });
+
+  it("says that no row contains what the filter asks, where it asks", () => {
+    expect(status(none({ page: 1, pageSize: 25, total: 0 }, { column: "Name", contains: "zzz" }))).toBe(
+      "No row of Customers contains “zzz” in Name. Change or clear the filter.",
+    );
+    expect(status(none({ page: 1, pageSize: 25, total: 0 }, { contains: "zzz" }))).toBe("No row of Customers contains “zzz”. Change or clear the filter.");
+  });
+
+  it("says that the table is empty, in the database shown", () => {
+    expect(status(none({ page: 1, pageSize: 25, total: 0 }))).toBe("Customers has no rows in the source database.");
+    expect(status(none({ page: 1, pageSize: 25, total: 0 }, {}, "destination"))).toBe("Customers has no rows in the destination database.");
+  });
+
+  it("says that a page past the end has nothing, as the other lists do", () => {
+    expect(status(none({ page: 99, pageSize: 25, total: 62 }))).toBe("There is nothing on page 99. Go back with Previous.");
   });
 });

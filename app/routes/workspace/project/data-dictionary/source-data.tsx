@@ -4,7 +4,7 @@ import { FindTableForm, tableOptionsOf } from "~/components/databases/find-table
 import { DATABASE_OPTIONS, tableRowsParams } from "~/components/databases/tables-table";
 import { formatColumnType } from "~/components/dictionary/column-format";
 import { Card } from "~/components/ui/card";
-import { Pagination } from "~/components/ui/pagination";
+import { Pagination, PastTheEnd } from "~/components/ui/pagination";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { useCompanyHref } from "~/lib/company-href";
 import { serviceFailure } from "~/lib/forms.server";
@@ -160,6 +160,16 @@ export default function SourceData({ loaderData }: Route.ComponentProps) {
           </TableBody>
         </Table>
       </div>
+      {/* No row to show: the column headers stay (they say the types), and why there is none. */}
+      {rows.items.length > 0 ? null : rows.total > 0 ? (
+        <PastTheEnd page={rows.page} />
+      ) : (
+        <p role="status" className="mt-4 text-sm text-muted-foreground">
+          {filter.contains
+            ? `No row of ${table} contains “${filter.contains}”${filter.column ? ` in ${filter.column}` : ""}. Change or clear the filter.`
+            : `${table} has no rows in the ${databaseName}.`}
+        </p>
+      )}
       <Pagination page={rows.page} pageSize={rows.pageSize} total={rows.total} noun={["row", "rows"]} href={(page) => link({ page })} />
     </Card>
   );
