@@ -1,4 +1,4 @@
-import { data, type UIMatch } from "react-router";
+import type { UIMatch } from "react-router";
 import { createTableSchema, updateTableSchema } from "../../../../contracts/dictionary";
 import { dictionaryMessages } from "~/components/dictionary/messages";
 import { parseTableEditor, refusedOtherTable } from "~/components/dictionary/schemas.server";
@@ -39,8 +39,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   const paths = dictionaryPathsOfRequest(request);
   const { shell, companyId } = await requireMasterDataWrite(context, paths.definition("view", dictionary.id));
   const submission = parseTableEditor(await readFormData(request), isNew ? createTableSchema : updateTableSchema);
-  // A list intent (add, remove, move a column) sent without JavaScript: the form comes back changed.
-  if (submission.status === undefined) return data({ result: submission.reply() });
+  // A list intent (add, remove, move a column) sent without JavaScript: the form comes back changed (invalid).
   if (submission.status !== "success") return invalid(submission);
   const otherTable = tableId ? refusedOtherTable(submission, tableId) : null;
   if (otherTable) return otherTable;

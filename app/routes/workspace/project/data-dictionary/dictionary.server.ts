@@ -55,8 +55,7 @@ type DictionaryApi = ProjectScopeOf["api"]["dictionary"];
  */
 export async function createTableFrom(formData: FormData, dictionary: DictionaryApi, to: string) {
   const submission = parseTableEditor(formData, createTableSchema);
-  // A list intent (add, remove, move a column) sent without JavaScript: the form comes back changed.
-  if (submission.status === undefined) return data({ result: submission.reply() });
+  // A list intent (add, remove, move a column) sent without JavaScript: the form comes back changed (invalid).
   if (submission.status !== "success") return invalid(submission);
   try {
     await dictionary.createTable(submission.value);

@@ -1,4 +1,4 @@
-import { data, Link, type UIMatch } from "react-router";
+import { Link, type UIMatch } from "react-router";
 import { updateTableSchema } from "../../../../../contracts/dictionary";
 import { ColumnsTable } from "~/components/dictionary/columns-table";
 import { parseTableEditor, refusedOtherTable } from "~/components/dictionary/schemas.server";
@@ -48,7 +48,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   await requireWorkspace(context, { write: paths.dictionary.table(project.id, params.tableId), unlocked: true });
   const formData = await readFormData(request);
   const submission = parseTableEditor(formData, updateTableSchema);
-  if (submission.status === undefined) return data({ result: submission.reply() });
+  // A list intent (add, remove, move a column) sent without JavaScript: the form comes back changed (invalid).
   if (submission.status !== "success") return invalid(submission);
   const otherTable = refusedOtherTable(submission, params.tableId);
   if (otherTable) return otherTable;
