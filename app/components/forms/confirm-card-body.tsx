@@ -85,7 +85,7 @@ export function ConfirmCard({
         <div className="flex flex-wrap items-center gap-2">
           <StatusButton type="submit" variant="destructive" pending={pending}>
             {submitLabel}
-          </StatusButton>
+          </StatusButton>{" "}
           <Link to={cancelHref} className={buttonVariants({ variant: "outline" })}>
             Cancel
           </Link>

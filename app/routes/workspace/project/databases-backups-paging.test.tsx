@@ -33,3 +33,12 @@ describe("the backups offered", () => {
     expect(previousHref(render(25))).toBe(compare);
   });
 });
+
+describe("the undo's confirmation", () => {
+  it("reads, as text (w3m, a page copied as text), Undo and Cancel as two words", () => {
+    const restore = "/migration/projects/p1/databases/backup/update-source";
+    const entry = { id: "h1", type: "FlatFile", createdAt: "2026-11-30T11:04:00.000Z" };
+    const html = renderPage(restore, `${restore}?undo=h1`, Restore, { projectId: "p1", backups: pageOf(1, 10), undo: { entry, backup: backupOf() } });
+    expect(html.replace(/<[^>]+>/g, "")).toContain("Undo Cancel");
+  });
+});

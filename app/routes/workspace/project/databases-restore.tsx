@@ -120,7 +120,7 @@ export default function RestoreSource({ loaderData, actionData }: Route.Componen
             <div className="flex items-center gap-4">
               <StatusButton type="submit" pending={pending}>
                 Undo
-              </StatusButton>
+              </StatusButton>{" "}
               <Link to={href(paths.databases.entry(projectId, entry.id))} className="text-sm text-brand underline underline-offset-2">
                 Cancel
               </Link>
