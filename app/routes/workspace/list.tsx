@@ -22,7 +22,7 @@ import { packRows, unpackRows } from "~/lib/packed-rows";
 import { readChoices, readContains, readPaging } from "~/lib/list-search.server";
 import { accessSettings, forSelectedCompany } from "~/lib/guards.server";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
-import { workspaceKind } from "./workspace.server";
+import { noWorkspacesYet, workspaceKind } from "./workspace.server";
 import type { Route } from "./+types/list";
 
 type Sort = (typeof PROJECT_SORTS)[number];
@@ -58,6 +58,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     companyName: shell.company?.name ?? null,
     // Who may create: the roles that may work in the workspace's area of this company (spec §6).
     mayCreate: mayEnterArea(ws.area, shell.roles, accessSettings),
+    noneYet: noWorkspacesYet(ws, shell.roles),
   };
 }
 
@@ -131,15 +132,7 @@ export default function ProjectList({ loaderData }: Route.ComponentProps) {
       {result.total === 0 ? (
         <Card className="mt-6">
           <h2 className="text-base font-semibold">{filtered ? `No matching ${ws.nounPlural}` : `No ${ws.nounPlural} yet`}</h2>
-          <CardDescription>
-            {filtered
-              ? `No ${noun} matches this search. Change the search or the status filter.`
-              : configurations
-                ? "There are no onboarding configurations in this company yet."
-                : mappings
-                  ? "There are no translation mapping projects in this company yet."
-                  : "There are no migration projects in this company yet."}
-          </CardDescription>
+          <CardDescription>{filtered ? `No ${noun} matches this search. Change the search or the status filter.` : loaderData.noneYet}</CardDescription>
           {!filtered && mayCreate ? (
             <Link to={href(paths.create)} className={cn(buttonVariants(), "mt-4")}>Create {noun}</Link>
           ) : null}

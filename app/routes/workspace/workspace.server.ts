@@ -7,7 +7,8 @@
 import { createContext, data, redirect, type MiddlewareFunction, type RouterContextProvider } from "react-router";
 import type { ProjectAccess } from "../../../contracts/projects";
 import { PROJECT_STATUS_LABELS } from "../../../contracts/values/projects";
-import type { WizardStepId } from "../../../contracts/workspaces";
+import type { WizardStepId, WorkspaceDescriptor } from "../../../contracts/workspaces";
+import { isAdmin } from "../../../contracts/roles";
 import type { Caller, ServiceFailure } from "~/lib/api.server";
 import { workspaceApi, type Workspace } from "~/lib/api/workspaces.server";
 import { companyHref } from "~/lib/company-href";
@@ -131,4 +132,16 @@ export async function checkWorkspace(scope: ProjectScopeOf, options: { write?: b
   if (options.unlocked) await requireUnlocked(project, paths.page(project.id, "background-process"), companyId, { request: as.request, noun: ws.noun });
   if (options.step && !paths.stepOpen(project.status, options.step)) throw redirect(companyHref(paths.nextStep(project), companyId));
   return scope;
+}
+
+/**
+ * What a workspace list with no search says when it is empty. The data API lists to a user other than
+ * SuperAdmin and Support only the migration projects and configurations whose access list names them, so
+ * to them an empty list says none is open to them yet, not that the company has none (which a duplicate
+ * name refused at Create would then contradict).
+ */
+export function noWorkspacesYet(ws: WorkspaceDescriptor, roles: readonly string[]): string {
+  const kind = ws.kind === "onboarding" ? "onboarding configurations" : ws.kind === "translation" ? "translation mapping projects" : "migration projects";
+  if (isAdmin(roles) || !ws.features.accessList) return `There are no ${kind} in this company yet.`;
+  return `No ${ws.noun} of this company is open to you yet: those you create are, and others once their owner gives you access (Project access).`;
 }
