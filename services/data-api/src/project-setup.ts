@@ -1,7 +1,7 @@
 /**
- * The wizard's rules on the data API's side, for both kinds of workspace: which setup status a
- * workspace's dictionary puts it in, and what must be true before its databases can be created.
- * The statuses themselves are contracts/workspaces.ts's (the portal's wizard reads the same table).
+ * The wizard's rules on the data API's side, for every kind of workspace: which setup status a
+ * workspace's dictionary puts it in, what must be true before its databases can be created, and
+ * when its templates step is done. The statuses themselves are contracts/workspaces.ts's (the portal's wizard reads the same table).
  */
 import type { Kysely } from "kysely";
 import type { ProjectStatus } from "../../../contracts/projects.ts";
@@ -60,5 +60,23 @@ export async function recomputeSetupStatus(
     .where("status", "in", [...DICTIONARY_SETUP_STATUSES[kind]])
     .where("status", "!=", status)
     .where("is_locked", "=", 0)
+    .execute();
+}
+
+/**
+ * The wizard's last step (DOMAIN.md step 4): a workspace at "Setup: assign templates" that has a
+ * template of its own is done with setup, so it becomes Active (`by`'s change; null for a job's).
+ * Run it in the transaction of every move into that status (a migration project's first load or
+ * restore, a mapping project's file data structure ended, a configuration's databases made) and of
+ * every template a workspace gains: one assigned or made from its Templates tab before the wizard
+ * reached the step counts as one assigned at the step.
+ */
+export async function finishTemplateSetup(db: Kysely<Database>, workspaceId: string, by: string | null, now = new Date()) {
+  await db
+    .updateTable("projects")
+    .set({ status: "Active", ...nextVersion(by, now) })
+    .where("id", "=", workspaceId)
+    .where("status", "=", "SetupAssignTemplatesIncomplete")
+    .where((eb) => eb.exists(eb.selectFrom("templates").select("templates.id").where("templates.project_id", "=", workspaceId)))
     .execute();
 }

@@ -5,13 +5,15 @@
 import type { Transaction } from "kysely";
 import type { ProjectStatus } from "../../../../contracts/projects.ts";
 import type { Database } from "../db/schema.ts";
+import { finishTemplateSetup } from "../project-setup.ts";
 
 /** Where a workspace's data may be loaded, backed up, restored or compared: its databases exist. */
 export const LOAD_START_STATUSES: readonly ProjectStatus[] = ["SetupRestoreDatabaseIncomplete", "SetupAssignTemplatesIncomplete", "Active", "Inactive"];
 
 /**
  * A migration project's first load or restore moves it from "Setup: load source data" to "Setup:
- * assign templates" (the wizard's next step), in the transaction that ends the job.
+ * assign templates" (the wizard's next step), or on to Active when it has templates already, in the
+ * transaction that ends the job.
  */
 export function leaveSetupAfterFirstLoad(projectId: string) {
   return async (trx: Transaction<Database>) => {
@@ -21,5 +23,6 @@ export function leaveSetupAfterFirstLoad(projectId: string) {
       .where("id", "=", projectId)
       .where("status", "=", "SetupRestoreDatabaseIncomplete")
       .execute();
+    await finishTemplateSetup(trx, projectId, null);
   };
 }

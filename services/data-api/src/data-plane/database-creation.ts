@@ -3,7 +3,8 @@
  * one table per table of its own data dictionary (a migration project's wizard step 3; a
  * configuration's dictionary step), on the server with the fewest projects (project-databases.ts).
  * Status DatabaseCreation (locked, reason DatabaseCreation) while it runs; the kind's afterDatabases
- * status when done (SetupRestoreDatabaseIncomplete, SetupAssignTemplatesIncomplete);
+ * status when done (SetupRestoreDatabaseIncomplete, SetupAssignTemplatesIncomplete; Active for a
+ * configuration that has templates already);
  * DatabaseCreationFailed on failure (a retry starts from there).
  */
 import type { Job } from "../../../../contracts/projects.ts";
@@ -12,7 +13,7 @@ import type { JobDeps } from "../jobs/start-job.ts";
 import { startJob } from "../jobs/start-job.ts";
 import { DATABASE_CREATION_START_STATUSES, type WorkspaceKind } from "../../../../contracts/workspaces.ts";
 import { SERVICE_WORKSPACES } from "../../../../contracts/workspaces.server.ts";
-import { dictionaryBlockers } from "../project-setup.ts";
+import { dictionaryBlockers, finishTemplateSetup } from "../project-setup.ts";
 import { findProjectDictionaryRef, readTables } from "../repositories/dictionaries.ts";
 import { chooseServer, createProjectDatabase, createProjectSchema, forgetProjectDatabase } from "./project-databases.ts";
 import type { DataPlane } from "./servers.ts";
@@ -83,7 +84,8 @@ export async function startDatabaseCreation(deps: JobDeps & { dataPlane: DataPla
         run: async ({ db }) => orCleanUp(db, () => createProjectSchema(dataPlane, serverId, projectId, "destination", tables)),
       },
     ],
-    onSuccess: { status: SERVICE_WORKSPACES[kind].afterDatabases },
+    // A configuration goes on to its templates step, or past it when it has templates already.
+    onSuccess: { status: SERVICE_WORKSPACES[kind].afterDatabases, update: (trx) => finishTemplateSetup(trx, projectId, null) },
     // A failed creation leaves no database that looks usable (the source may have been made). A
     // killed process never gets here: the recovery at the next start drops it (recover.ts).
     // A stop between steps (a cancel, a force unlock) gets here with the clean-up not done yet.

@@ -37,8 +37,9 @@ export function updateMappingProject(
   row: Pick<WorkspaceRow, "id" | "company_id">,
   write: VersionedWrite,
   changes: Omit<WorkspaceChanges, "isDefault" | "uploadType" | "flatFileParameters" | "sourceDictionaryId">,
+  alsoInTransaction?: (trx: Kysely<Database>) => Promise<void>,
 ) {
-  return updateWorkspace(db, "translation", row, write, changes);
+  return updateWorkspace(db, "translation", row, write, changes, alsoInTransaction);
 }
 
 export async function searchMappingProjects(db: Kysely<Database>, search: WorkspaceSearch, userId: string) {

@@ -118,6 +118,20 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("backups, re
     expect((await rowsOf(project)).map((r) => r[0])).toEqual([1, 2]);
   });
 
+  it("a restore into a project that has a template already (made from its Templates tab) takes it past the templates step to Active", async () => {
+    const other = await loadableProject();
+    await loadFile(other, "CustomerId,Code\n1,A\n");
+    const backup = await done(await post(`${base(other)}/backups`, {}), other);
+    const file = await download(other, backup.backup.id);
+    const project = await loadableProject();
+    expect((await post(`${base(project)}/templates`, { name: "Made early", type: "Core", description: null })).status).toBe(201);
+    // Not at the templates step yet: the template alone ends no step.
+    expect((await api.get(base(project), owner)).body.status).toBe("SetupRestoreDatabaseIncomplete");
+    const restored = await done(await restoreFile(project, { name: "downloaded.backup.tar", bytes: file.bytes }), project);
+    expect(restored.entry).toMatchObject({ type: "Restore", status: "Loaded" });
+    expect((await api.get(base(project), owner)).body).toMatchObject({ status: "Active", isLocked: false });
+  });
+
   it("another company's workspace and backups are not found, nor a backup id of another workspace: restoring or comparing with one starts nothing", async () => {
     const project = await loadableProject();
     const other = await loadableProject();

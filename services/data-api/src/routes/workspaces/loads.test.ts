@@ -435,6 +435,16 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
     expect(await status()).toBe("SetupAssignTemplatesIncomplete");
   });
 
+  it("moves a project that has a template already (made from its Templates tab) past the templates step to Active with its first load", async () => {
+    const project = await loadableProject({});
+    const made = await api.send("POST", `/api/v1/projects/${project.id}/templates`, owner, { name: "Made early", type: "Core", description: null });
+    expect(made.status).toBe(201);
+    // Not at the templates step yet: the template alone ends no step.
+    expect((await api.get(`/api/v1/projects/${project.id}`, owner)).body.status).toBe("SetupRestoreDatabaseIncomplete");
+    expect(await load(project, { name: "one.csv", text: "CustomerId,Code\n1,A\n" })).toMatchObject({ status: "Loaded", rowsLoaded: 1 });
+    expect((await api.get(`/api/v1/projects/${project.id}`, owner)).body).toMatchObject({ status: "Active", isLocked: false });
+  });
+
   it("loads every line as written, whether it goes to COPY as it is or cell by cell", async () => {
     const project = await loadableProject();
     // A backslash, a qualified delimiter, a tab, a number with spaces and a date to rewrite: each

@@ -6,7 +6,7 @@ import { DEMO_COMPANIES, demoAdminDataSources } from "../../../../../scripts/dem
 import { TEST_DATABASE_KINDS, TEST_POSTGRES_ADMIN_URL } from "../../../../shared/testing/databases.ts";
 import { findProjectDictionaryRef } from "../../repositories/dictionaries.ts";
 import { USERS, createTestApi, type TestApi } from "../../testing/harness.ts";
-import { addProjectTable, column, makeApplication, makeConfiguration, makeProject } from "../../testing/project-fixtures.ts";
+import { addProjectTable, column, createConfigurationDatabases, makeApplication, makeConfiguration, makeProject } from "../../testing/project-fixtures.ts";
 
 const [cedar, acme, birch] = DEMO_COMPANIES;
 const [acmeDB, acmeDC, acmeHT] = demoAdminDataSources(acme.id);
@@ -478,6 +478,19 @@ describe.each(TEST_DATABASE_KINDS)("onboarding configurations (audit projects) o
   });
 
   describe("the shared workspace routes under /audit-projects", () => {
+    it.skipIf(!TEST_POSTGRES_ADMIN_URL)("goes Active when its databases are made if it has a template already (made from its Templates tab), not to the templates step", async () => {
+      const owner = await token(USERS.analyst);
+      const configuration = await makeConfiguration(api, owner, { companyId: acme.id, applicationId: acmeApp.id, schemeIds: [acmeDB!.id] });
+      const base = `/api/v1/audit-projects/${configuration.id}`;
+      await addProjectTable(api, configuration.id, { name: "Members", columns: [column("MemberId", "int")] });
+      const made = await api.send("POST", `${base}/templates`, owner, { name: "Made early", type: "Core", description: null });
+      expect(made.status).toBe(201);
+      // Not at the templates step yet: the template alone ends no step.
+      expect((await read(configuration.id)).status).toBe("SetupAddColumnsIncomplete");
+      await createConfigurationDatabases(api, owner, configuration.id);
+      expect(await read(configuration.id)).toMatchObject({ status: "Active", isLocked: false, lockReason: null });
+    });
+
     it.skipIf(!TEST_POSTGRES_ADMIN_URL)("access, users, data-dictionary tables and try-create-databases, ending at SetupAssignTemplatesIncomplete", async () => {
       const owner = await token(USERS.analyst);
       const configuration = await makeConfiguration(api, owner, { companyId: acme.id, applicationId: acmeApp.id, schemeIds: [acmeDB!.id] });

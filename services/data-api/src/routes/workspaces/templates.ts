@@ -1,5 +1,4 @@
 import { createRoute } from "@hono/zod-openapi";
-import type { Kysely } from "kysely";
 import { z } from "zod";
 import { versionSchema } from "../../../../../contracts/common.ts";
 import {
@@ -20,12 +19,11 @@ import type { WorkspaceDescriptor } from "../../../../../contracts/workspaces.ts
 import type { TemplateArea, TemplateType } from "../../../../../contracts/values/templates.ts";
 import { ApiProblem, NotFoundError, validationProblem } from "../../api-problem.ts";
 import { createRouter, jsonBody, jsonContent } from "../../openapi.ts";
-import type { Database } from "../../db/schema.ts";
 import * as templates from "../../repositories/templates.ts";
 import { lineDiff } from "../../templates/line-diff.ts";
 import { requireWorkspace } from "../../workspace-access.ts";
 import { inTransaction } from "../../repositories/db-helpers.ts";
-import { nextVersion } from "../../repositories/workspaces.ts";
+import { finishTemplateSetup } from "../../project-setup.ts";
 import { createTemplateRoutes, type TemplateResolver } from "../templates/template-routes.ts";
 import { capitalised, collectionPath, readErrorsOf, workspaceIdParams, writeErrorsOf } from "./shared.ts";
 
@@ -239,16 +237,6 @@ export function createWorkspaceTemplatesRouter(descriptor: WorkspaceDescriptor) 
 }
 
 /** Which side of a copy and its master moved from the master's text the copy started from (its version 1). */
-/** The wizard's last step: a workspace waiting for its templates becomes Active with `by`'s first one. */
-async function finishTemplateSetup(trx: Kysely<Database>, workspaceId: string, by: string) {
-  await trx
-    .updateTable("projects")
-    .set({ status: "Active", ...nextVersion(by, new Date()) })
-    .where("id", "=", workspaceId)
-    .where("status", "=", "SetupAssignTemplatesIncomplete")
-    .execute();
-}
-
 function changedIn(copy: { sql: string; first_sql: string; copied: unknown }, masterSql: string): "here" | "master" | "both" | null {
   // A boolean on PostgreSQL, 0 or 1 on SQLite.
   if (!Number(copy.copied)) return null;

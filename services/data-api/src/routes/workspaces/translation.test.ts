@@ -124,6 +124,27 @@ describe.each(TEST_DATABASE_KINDS)("translation mapping projects on %s", (kind) 
     expect(again).toMatchObject({ status: 409, body: { errors: ["This template is already assigned to this mapping project."] } });
   });
 
+  it("goes Active when its file data structure is ended if a template was assigned from its Templates tab before, not to the templates step", async () => {
+    let p = await mapping();
+    const maps = await masterTemplate(`Early maps ${kind}`, "Mapping");
+    expect((await api.send("POST", `${BASE}/${p.id}/templates/assign`, analyst, { templateIds: [maps.id] })).status).toBe(200);
+    // Not at the templates step yet: the assignment alone ends no step.
+    expect((await api.get(`${BASE}/${p.id}`, analyst)).body.status).toBe("SetupAddColumnsIncomplete");
+    const dictionary = (await api.get(`${BASE}/${p.id}/data-dictionary`, analyst)).body;
+    const table = await api.send("POST", `${BASE}/${p.id}/data-dictionary/tables`, analyst, {
+      version: dictionary.version,
+      name: "employees",
+      description: null,
+      columns: [column("grade", "nvarchar")],
+    });
+    expect(table.status).toBe(201);
+    p = (await api.get(`${BASE}/${p.id}`, analyst)).body;
+    const done = await api.send("POST", `${BASE}/${p.id}/file-data-structure/complete`, analyst, { version: p.version });
+    expect(done.status).toBe(200);
+    expect(done.body.status).toBe("Active");
+    expect((await api.get(`${BASE}/${p.id}`, analyst)).body).toMatchObject({ status: "Active", version: done.body.version });
+  });
+
   it("makes and re-types its own templates as Mapping ones only, as it is assigned only those: a Core one is refused at its type, nothing made or changed", async () => {
     const p = await mapping();
     const core = await api.send("POST", `${BASE}/${p.id}/templates`, analyst, { name: "Own core", description: null, type: "Core" });

@@ -4,7 +4,7 @@ import { projectSchema } from "../../../../../contracts/projects.ts";
 import { SERVICE_WORKSPACES } from "../../../../../contracts/workspaces.server.ts";
 import { ApiProblem } from "../../api-problem.ts";
 import { jsonBody, jsonContent } from "../../openapi.ts";
-import { dictionaryBlockers } from "../../project-setup.ts";
+import { dictionaryBlockers, finishTemplateSetup } from "../../project-setup.ts";
 import { dictionaryStats, findProjectDictionaryRef } from "../../repositories/dictionaries.ts";
 import { createMappingProject, getMappingProject, searchMappingProjects, updateMappingProject } from "../../repositories/mapping-projects.ts";
 import { requireWorkspace } from "../../workspace-access.ts";
@@ -43,7 +43,7 @@ const completeStructure = createRoute({
   tags: TAGS,
   summary: "End the wizard's file-data-structure step",
   description:
-    "Needs at least one table, each with at least one column (else 409 `structure_incomplete` saying what is missing). Moves the mapping project from SetupAddColumnsIncomplete to SetupAssignTemplatesIncomplete; at any later status it changes nothing.",
+    "Needs at least one table, each with at least one column (else 409 `structure_incomplete` saying what is missing). Moves the mapping project from SetupAddColumnsIncomplete to SetupAssignTemplatesIncomplete, or to Active when it has templates already (assigned from its Templates tab); at any later status it changes nothing.",
   request: { params: workspaceIdParams, body: jsonBody(completeStructureSchema) },
   responses: { 200: jsonContent(projectSchema, "The mapping project after."), ...writeErrors },
 });
@@ -69,7 +69,10 @@ export function createTranslationRoutes() {
           p.replace("The data dictionary", "The file data structure"),
         );
         if (problems.length) throw new ApiProblem(409, "structure_incomplete", problems.join(" "));
-        await updateMappingProject(db, workspace, write, { status: "SetupAssignTemplatesIncomplete" });
+        // Templates assigned from its Templates tab meanwhile end the templates step too.
+        await updateMappingProject(db, workspace, write, { status: "SetupAssignTemplatesIncomplete" }, (trx) =>
+          finishTemplateSetup(trx, workspace.id, write.userId),
+        );
       }
       return c.json(await mustGet(db, workspace.id), 200);
     })
