@@ -21,6 +21,27 @@ describe.each(TEST_DATABASE_KINDS)("migrations and demo seed on %s", (kind) => {
     await database?.drop();
   });
 
+  /**
+   * Runs `check` on a fresh database migrated up to `name`, with the first demo company and its application "app"
+   * written as they were then (at `at`); `check` migrates it on. The database is dropped after.
+   */
+  async function fromMigration(name: string, check: (old: Kysely<Database>, company: { id: string }, at: string) => Promise<void>) {
+    const fresh = await createTestDatabase(kind);
+    const old = createKysely<Database>(fresh.url);
+    try {
+      const migrator = new Migrator({ db: old, provider: { getMigrations: async () => migrations } });
+      expect((await migrator.migrateTo(name)).error).toBeUndefined();
+      const [company] = DEMO_COMPANIES;
+      const at = "2024-01-01T00:00:00.000Z";
+      await sql`insert into companies (id, name, created_at) values (${company.id}, 'C', ${at})`.execute(old);
+      await sql`insert into applications (id, company_id, name, name_key, created_at) values ('app', ${company.id}, 'A', 'a', ${at})`.execute(old);
+      await check(old, company, at);
+    } finally {
+      await old.destroy();
+      await fresh.drop();
+    }
+  }
+
   it("migrates a fresh database, and a second start changes nothing", async () => {
     const first = await migrateDatabase(db);
     // Every registered migration runs once, in order, and all succeed.
@@ -74,16 +95,31 @@ describe.each(TEST_DATABASE_KINDS)("migrations and demo seed on %s", (kind) => {
     expect(plan).not.toMatch(/sort|b-tree/i);
   });
 
-  it("keeps a load's counts, header and rejected rows when its table moves to load_tables (0011)", async () => {
-    const fresh = await createTestDatabase(kind);
-    const old = createKysely<Database>(fresh.url);
-    try {
-      const migrator = new Migrator({ db: old, provider: { getMigrations: async () => migrations } });
-      expect((await migrator.migrateTo("0010_lock_events")).error).toBeUndefined();
-      const [company] = DEMO_COMPANIES;
-      const at = "2024-01-01T00:00:00.000Z";
-      await sql`insert into companies (id, name, created_at) values (${company.id}, 'C', ${at})`.execute(old);
-      await sql`insert into applications (id, company_id, name, name_key, created_at) values ('app', ${company.id}, 'A', 'a', ${at})`.execute(old);
+  it("moves on to Active a workspace left at the templates step with a template of its own, and no other (0024)", () =>
+    fromMigration("0023_project_users_granted_order", async (old, company, at) => {
+      const project = (id: string, status: string) =>
+        sql`insert into projects (id, company_id, application_id, name, name_key, source_type, status, created_at, updated_at, created_by)
+            values (${id}, ${company.id}, 'app', ${id}, ${id}, 'BackUp', ${status}, ${at}, ${at}, 'u')`.execute(old);
+      const template = (id: string, projectId: string | null) =>
+        sql`insert into templates (id, company_id, area, project_id, name, name_key, type, status, version, created_at, created_by, updated_at, updated_by)
+            values (${id}, ${company.id}, 'migration', ${projectId}, ${id}, ${id}, 'Core', 'Available', 1, ${at}, 'u', ${at}, 'u')`.execute(old);
+      await project("stuck", "SetupAssignTemplatesIncomplete");
+      await project("waiting", "SetupAssignTemplatesIncomplete");
+      await project("early", "SetupRestoreDatabaseIncomplete");
+      await template("master", null);
+      await template("stuck-copy", "stuck");
+      await template("early-copy", "early");
+      await migrateDatabase(old);
+      const rows = await old.selectFrom("projects").select(["id", "status", "version"]).orderBy("id").execute();
+      expect(rows.map((r) => ({ ...r, version: Number(r.version) }))).toEqual([
+        { id: "early", status: "SetupRestoreDatabaseIncomplete", version: 0 },
+        { id: "stuck", status: "Active", version: 1 },
+        { id: "waiting", status: "SetupAssignTemplatesIncomplete", version: 0 },
+      ]);
+    }));
+
+  it("keeps a load's counts, header and rejected rows when its table moves to load_tables (0011)", () =>
+    fromMigration("0010_lock_events", async (old, company, at) => {
       await sql`insert into projects (id, company_id, application_id, name, name_key, source_type, status, created_at, updated_at, created_by)
                 values ('p', ${company.id}, 'app', 'P', 'p', 'FlatFile', 'Active', ${at}, ${at}, 'u')`.execute(old);
       await sql`insert into loads (id, project_id, file_name, file_bytes, table_name, mode, on_rejected, status, rows_read, rows_loaded, rows_rejected, header, created_by, created_at)
@@ -110,11 +146,7 @@ describe.each(TEST_DATABASE_KINDS)("migrations and demo seed on %s", (kind) => {
       ]);
       // What it read its file with is not known: no copy.
       expect(await old.selectFrom("loads").select(["run_type", "parameters"]).executeTakeFirstOrThrow()).toEqual({ run_type: "FlatFile", parameters: null });
-    } finally {
-      await old.destroy();
-      await fresh.drop();
-    }
-  });
+    }));
 });
 
 /**
