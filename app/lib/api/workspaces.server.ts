@@ -92,6 +92,8 @@ export type WorkspaceCreate =
 const startedLoadSchema = z.object({ load: loadSchema, jobId: z.string() });
 /** A write's answer when the page needs only the version it moved the workspace to (the next write is based on it). */
 const versionedSchema = projectSchema.pick({ version: true });
+/** A setup step's answer when the page needs only the status it moved the workspace to (where the wizard goes next). */
+const setupMoveSchema = projectSchema.pick({ id: true, status: true });
 
 export function workspaceApi(ws: WorkspaceDescriptor, as: Caller) {
   const { apiBase } = SERVICE_WORKSPACES[ws.kind];
@@ -166,9 +168,9 @@ export function workspaceApi(ws: WorkspaceDescriptor, as: Caller) {
         get: (translationId: string) => callService("data-api", at(id, "translations", translationId), as, { schema: translationDetailSchema }),
         file: (translationId: string) => callServiceStream("data-api", at(id, "translations", translationId, "file"), as),
       },
-      /** A mapping project: the wizard's file-data-structure step is done. */
+      /** A mapping project: the wizard's file-data-structure step is done; its status after (Active when it had templates already). */
       completeStructure: (version: number) =>
-        callService("data-api", at(id, "file-data-structure", "complete"), as, { method: "POST", body: { version }, schema: anything }),
+        callService("data-api", at(id, "file-data-structure", "complete"), as, { method: "POST", body: { version }, schema: setupMoveSchema }),
       tryCreateDatabases: () => callService("data-api", at(id, "try-create-databases"), as, { method: "POST", schema: jobSchema }),
 
       /** Runs of the workspace's templates (spec §7: POST …/run, GET …/runs, GET …/runs/{runId}). */

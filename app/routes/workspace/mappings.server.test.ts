@@ -1,7 +1,7 @@
 import type { ComponentType } from "react";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { DEMO_COMPANIES } from "../../../scripts/demo-data";
-import { PORTAL_URL, startLiveServices } from "~/test/live-services";
+import { isRedirect, PORTAL_URL, startLiveServices } from "~/test/live-services";
 import { pageSizeChoice, previousHref } from "~/test/page-size-form";
 import { renderPage as renderRoutePage } from "~/test/render-page";
 
@@ -21,6 +21,8 @@ const workspaceLayout = await import("./project/layout");
 const columnPage = await import("./project/mapping-column");
 const tablePage = await import("./project/mapping-table");
 const translatePage = await import("./project/translate");
+const wizardLayout = await import("./create/layout");
+const structureStep = await import("./create/data-dictionary");
 
 const [, acme] = DEMO_COMPANIES;
 const ANALYST = "analyst@demo.test";
@@ -462,5 +464,29 @@ describe("the translations of Translate a file", () => {
     expect(names(await load("&pageSize=10&page=2"))).toEqual(["file-01.csv"]);
     // A page size not offered falls back to the default (25), which lists them all.
     expect(names(await load("&pageSize=7"))).toHaveLength(11);
+  });
+});
+
+describe("the wizard's file-data-structure step ended", () => {
+  /** Posts the step's Continue for a mapping project with a table, as its page's form sends it. */
+  async function complete(projectId: string) {
+    const { version } = await api(ANALYST, "GET", `${API}/${projectId}`);
+    const url = `/translations/mappings/create/${projectId}/file-data-structure?companyId=${acme.id}`;
+    const options = { params: { mappingProjectId: projectId }, middleware: wizardLayout.middleware };
+    return call(ANALYST, url, structureStep.action, { ...options, form: { intent: "complete-structure", version: String(version) } });
+  }
+
+  it("goes on to the templates step, or to the mapping project itself, Active, when it was given a template from its Templates tab before", async () => {
+    const waiting = await mappedGrade(ANALYST, acme.id, [{ sourceValue: "G1", targetValue: "P1" }]);
+    const toTemplates = await complete(waiting.projectId);
+    expect(isRedirect(toTemplates, `/translations/mappings/create/${waiting.projectId}/templates?companyId=${acme.id}`)).toBe(true);
+    expect(await flashOf(toTemplates)).toBe("File data structure saved. Next, assign its Mapping templates.");
+
+    const early = await mappedGrade(ANALYST, acme.id, [{ sourceValue: "G1", targetValue: "P1" }]);
+    await api(ANALYST, "POST", `${API}/${early.projectId}/templates`, { name: "Made early", type: "Mapping", description: null });
+    const done = await complete(early.projectId);
+    expect(isRedirect(done, `/translations/mappings/${early.projectId}/details?companyId=${acme.id}`)).toBe(true);
+    expect(await flashOf(done)).toBe("File data structure saved. It has its templates already, so the mapping project is Active.");
+    expect((await api(ANALYST, "GET", `${API}/${early.projectId}`)).status).toBe("Active");
   });
 });

@@ -151,14 +151,17 @@ export async function action({ request, context }: Route.ActionArgs) {
     return redirectWithFlash(companyHref(paths.page(project.id, "background-process"), companyId), "Creating the databases: this page follows the job.");
   }
   if (intent === "complete-structure" && ws.kind === "translation") {
+    let after;
     try {
-      await api.completeStructure(Number(formData.get("version")));
+      after = await api.completeStructure(Number(formData.get("version")));
     } catch (err) {
       const failure = serviceFailure(err);
       if (!failure || failure.status >= 500) throw err;
       return data({ result: undefined, createError: failure.body.errors.join(" ") }, { status: failure.status });
     }
-    return redirectWithFlash(companyHref(paths.wizard(project.id, "templates"), companyId), "File data structure saved. Next, assign its Mapping templates.");
+    // Templates given from its Templates tab before this step end its setup here: it opens Active.
+    const next = after.status === "Active" ? `It has its templates already, so the ${ws.noun} is Active.` : "Next, assign its Mapping templates.";
+    return redirectWithFlash(companyHref(paths.nextStep(after), companyId), `File data structure saved. ${next}`);
   }
   return unknownIntent(intent);
 }
