@@ -251,6 +251,38 @@ for (const javaScriptEnabled of [true, false]) {
       await page.goto(withCompany(`/translations/mappings?name=${encodeURIComponent(name)}`, acme.id));
       await expect(page.getByRole("row", { name: new RegExp(name) })).toContainText("Active");
     });
+
+    test("a template assigned from the Templates tab before the file data structure is done: Continue makes the mapping project Active", async ({ page }) => {
+      test.slow();
+      const application = `Early payroll ${suffix}`;
+      const template = `Early grade maps ${suffix}`;
+      await createApplication(page, application, "Where the early payroll files come from");
+      await availableMasterTemplate(page, template, "translations", "Mapping");
+      await page.goto(withCompany("/translations/mappings/create/new/basic-settings", acme.id));
+      await page.getByLabel("Mapping project name").fill(`Early codes ${suffix}`);
+      await page.getByLabel("Application").selectOption({ label: application });
+      await page.getByRole("button", { name: "Save and continue" }).click();
+      await expect(page).toHaveURL(/\/translations\/mappings\/create\/[^/]+\/file-data-structure\?companyId=/);
+      const id = /\/create\/([^/]+)\//.exec(page.url())![1]!;
+      const wizardUrl = page.url();
+
+      // Its Templates tab assigns one while the wizard is still at the file data structure.
+      await page.goto(withCompany(`/translations/mappings/${id}/templates/assigned/add`, acme.id));
+      await page.getByRole("checkbox", { name: new RegExp(template) }).check();
+      await page.getByRole("button", { name: "Assign templates" }).click();
+      await expect(page.getByRole("status")).toHaveText("Templates assigned.");
+
+      // Continue ends the setup there: no templates step to assign it again.
+      await page.goto(wizardUrl);
+      await page.getByLabel("Table name", { exact: true }).fill("employees");
+      await fillColumn(page, 1, { name: "grade", type: "nvarchar", length: "10" });
+      await page.getByRole("button", { name: "Add table" }).click();
+      await expect(page.getByRole("table", { name: "Tables of the mapping project" }).getByRole("row", { name: /employees/ })).toContainText("1");
+      await page.getByRole("button", { name: "Continue" }).click();
+      await expect(page).toHaveURL(at(withCompany(`/translations/mappings/${id}/details`, acme.id)));
+      await expect(page.getByRole("status")).toHaveText("File data structure saved. It has its templates already, so the mapping project is Active.");
+      await expect(page.getByText("Active", { exact: true }).first()).toBeVisible();
+    });
   });
 }
 
