@@ -121,6 +121,11 @@ export const WORKSPACES: Record<WorkspaceKind, WorkspaceDescriptor> = {
   },
 };
 
+/** The noun as part of an element id ("mapping-project"): an id holds no space, which would split a list of ids such as aria-describedby. */
+export function nounInIds(ws: Pick<WorkspaceDescriptor, "noun">): string {
+  return ws.noun.replaceAll(" ", "-");
+}
+
 /**
  * DOMAIN.md: leaving the wizard and coming back resumes at the first incomplete step. `null` when
  * setup is done, or waits for a step a later issue brings (then the workspace opens on its details).

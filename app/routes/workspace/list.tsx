@@ -5,6 +5,7 @@ import { LOCK_REASON_LABELS, PROJECT_SORTS, PROJECT_STATUSES, PROJECT_STATUS_LAB
 import { CONFIGURATION_STATUSES } from "../../../contracts/values/configurations";
 import { MAPPING_PROJECT_STATUSES } from "../../../contracts/values/mappings";
 import { mayEnterArea } from "../../../contracts/areas";
+import { nounInIds } from "../../../contracts/workspaces";
 import { formatTimestamp } from "~/components/projects/format";
 import { ProjectStatusBadge } from "~/components/projects/project-status-badge";
 import { buttonVariants } from "~/components/ui/button";
@@ -90,8 +91,7 @@ export default function ProjectList({ loaderData }: Route.ComponentProps) {
   const projectsPath = paths.list;
   const statuses = configurations ? CONFIGURATION_STATUSES : mappings ? MAPPING_PROJECT_STATUSES : PROJECT_STATUSES.filter((s) => s !== "None");
   const noun = ws.noun;
-  // For ids: a mapping project's noun has a space, which an id may not hold (it splits a list of ids such as aria-describedby).
-  const idNoun = noun.replaceAll(" ", "-");
+  const idNoun = nounInIds(ws);
   const filtered = Boolean(search.name) || search.status.length > 0;
   // Links keep every other parameter; arrays repeat the key.
   const withSearch = (changes: Partial<typeof search>) => href(projectsPath, { ...search, ...changes, name: (changes.name ?? search.name) || undefined });

@@ -3,7 +3,7 @@ import { createConfigurationSchema } from "../../../../contracts/configurations"
 import { createMappingProjectSchema } from "../../../../contracts/mappings";
 import { createProjectSchema } from "../../../../contracts/projects";
 import { PROJECT_STATUS_LABELS, PROJECT_STATUSES, SOURCE_TYPES, SOURCE_TYPE_LABELS } from "../../../../contracts/values/projects";
-import { nextSetupStep, type WorkspaceKind } from "../../../../contracts/workspaces";
+import { nextSetupStep, nounInIds, type WorkspaceKind } from "../../../../contracts/workspaces";
 import { FormErrors, SelectField, TextareaField, TextField } from "~/components/forms/fields";
 import { CheckboxGroupField } from "~/components/forms/choice-fields";
 import { StatusButton, useIsPending } from "~/components/forms/status-button";
@@ -97,7 +97,7 @@ export default function CreateWorkspace({ loaderData, actionData }: Route.Compon
   const onboarding = ws.kind === "onboarding";
   const mapping = ws.kind === "translation";
   const [form, fields] = useServerForm({
-    id: `create-${ws.noun.replaceAll(" ", "-")}`,
+    id: `create-${nounInIds(ws)}`,
     lastResult: actionData?.result,
     required: mapping ? ["name", "applicationId"] : ["name", "applicationId", "sourceType"],
   });

@@ -7,7 +7,7 @@ import { descriptionSchema, formBoolean, nameSchema, versionSchema } from "../..
 import { updateConfigurationSchema } from "../../../../contracts/configurations";
 import { capitalised } from "../../../../contracts/values/common";
 import { mappingProjectIdSchema, projectStatusSchema } from "../../../../contracts/projects";
-import { WORKSPACES } from "../../../../contracts/workspaces";
+import { nounInIds, WORKSPACES } from "../../../../contracts/workspaces";
 import { mayEnterArea } from "~/lib/access";
 import { DELIMITER_LABELS, ENCODING_LABELS } from "../../../../contracts/values/flat-files";
 import {
@@ -228,8 +228,7 @@ function EditForm({
   const { ws } = useWorkspacePaths();
   const configuration = ws.kind === "onboarding";
   const [form, fields] = useServerForm({
-    // A mapping project's noun has a space, which an id may not hold: the fields' aria-describedby would name no element.
-    id: `edit-${ws.noun.replaceAll(" ", "-")}`,
+    id: `edit-${nounInIds(ws)}`,
     lastResult,
     required: ["name"],
     defaultValue: {
