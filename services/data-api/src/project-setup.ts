@@ -69,7 +69,9 @@ export async function recomputeSetupStatus(
  * Run it in the transaction of every move into that status (a migration project's first load or
  * restore, a mapping project's file data structure ended, a configuration's databases made) and of
  * every template a workspace gains: one assigned or made from its Templates tab before the wizard
- * reached the step counts as one assigned at the step.
+ * reached the step counts as one assigned at the step. The transaction must hold the workspace's
+ * row lock (lockWorkspaceRow, or its own update of the row) before it writes the template or the
+ * status: else, on PostgreSQL, a template and a move committing at once each miss the other's write.
  */
 export async function finishTemplateSetup(db: Kysely<Database>, workspaceId: string, by: string | null, now = new Date()) {
   await db

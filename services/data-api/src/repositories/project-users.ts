@@ -3,6 +3,7 @@ import type { ProjectAccess, ProjectUser } from "../../../../contracts/projects.
 import { ApiProblem, NotFoundError } from "../api-problem.ts";
 import type { Database } from "../db/schema.ts";
 import { inTransaction, toFlag, totalOf } from "./db-helpers.ts";
+import { lockWorkspaceRow } from "./workspaces.ts";
 
 /**
  * A project's access list: who may read it and who may also write (project-access page). A project
@@ -73,7 +74,8 @@ export type Grant = { canRead: boolean; canWrite: boolean; existing?: boolean; g
 export async function setProjectUser(db: Kysely<Database>, projectId: string, userId: string, grant: Grant) {
   const canRead = grant.canRead || grant.canWrite;
   return inTransaction(db, async (trx) => {
-    await serialiseAccessChanges(trx, projectId);
+    // Two admins demoting the two last writers at once must not both succeed: one at a time.
+    await lockWorkspaceRow(trx, projectId);
     // Read after the serialising lock, so a removal committed just before is seen.
     if (grant.existing && !(await findProjectUser(trx, projectId, userId))) throw new NotFoundError(PROJECT_USER_NOT_FOUND_MESSAGE);
     if (!grant.canWrite) await assertAnotherWriter(trx, projectId, userId);
@@ -90,20 +92,12 @@ export async function setProjectUser(db: Kysely<Database>, projectId: string, us
 /** Removes the user from the list; the last user with write access cannot be removed (409). */
 export async function removeProjectUser(db: Kysely<Database>, projectId: string, userId: string) {
   return inTransaction(db, async (trx) => {
-    await serialiseAccessChanges(trx, projectId);
+    // Two admins demoting the two last writers at once must not both succeed: one at a time.
+    await lockWorkspaceRow(trx, projectId);
     await assertAnotherWriter(trx, projectId, userId);
     const result = await trx.deleteFrom("project_users").where("project_id", "=", projectId).where("user_id", "=", userId).executeTakeFirst();
     if (result.numDeletedRows !== 1n) throw new NotFoundError(PROJECT_USER_NOT_FOUND_MESSAGE);
   });
-}
-
-/**
- * Two admins demoting the two last writers at once must not both succeed. A no-op update of the
- * project row holds its row lock on PostgreSQL until commit, so access changes of one project go
- * one at a time (SQLite serialises every write transaction anyway).
- */
-async function serialiseAccessChanges(trx: Kysely<Database>, projectId: string) {
-  await trx.updateTable("projects").set((eb) => ({ updated_at: eb.ref("updated_at") })).where("id", "=", projectId).execute();
 }
 
 /** Throws unless somebody other than `userId` keeps write access (only when `userId` writes now): two rows at most are read. */

@@ -65,6 +65,16 @@ export function findWorkspaceRow(db: Kysely<Database>, id: string): Promise<Work
   return db.selectFrom("projects").selectAll().where("id", "=", id).executeTakeFirst();
 }
 
+/**
+ * Holds the workspace's row lock until the transaction ends, so transactions that take it first go one
+ * at a time. A no-op update locks on both engines (SQLite serialises every write transaction anyway,
+ * and its dialect has no FOR UPDATE); on PostgreSQL, under read committed, each later statement of the
+ * transaction that waited sees what the other committed.
+ */
+export async function lockWorkspaceRow(trx: Kysely<Database>, id: string) {
+  await trx.updateTable("projects").set((eb) => ({ updated_at: eb.ref("updated_at") })).where("id", "=", id).execute();
+}
+
 export function kindOfRow(row: Pick<WorkspaceRow, "product_type">): WorkspaceKind | undefined {
   return workspaceOfProductType(row.product_type)?.kind;
 }

@@ -23,6 +23,7 @@ import * as templates from "../../repositories/templates.ts";
 import { lineDiff } from "../../templates/line-diff.ts";
 import { requireWorkspace } from "../../workspace-access.ts";
 import { inTransaction } from "../../repositories/db-helpers.ts";
+import { lockWorkspaceRow } from "../../repositories/workspaces.ts";
 import { finishTemplateSetup } from "../../project-setup.ts";
 import { createTemplateRoutes, type TemplateResolver } from "../templates/template-routes.ts";
 import { capitalised, collectionPath, readErrorsOf, workspaceIdParams, writeErrorsOf } from "./shared.ts";
@@ -159,6 +160,8 @@ export function createWorkspaceTemplatesRouter(descriptor: WorkspaceDescriptor) 
       const { templateIds } = c.req.valid("json");
       // One transaction for all: a refused one assigns none.
       await inTransaction(c.var.deps.db, async (trx) => {
+        // Before or after a move into the templates step, never beside it (finishTemplateSetup).
+        await lockWorkspaceRow(trx, workspace.id);
         for (const id of new Set(templateIds))
           await templates.assignMasterTemplate(
             trx,
@@ -176,6 +179,7 @@ export function createWorkspaceTemplatesRouter(descriptor: WorkspaceDescriptor) 
       requireType(input.type);
       // A template made here serves the workspace as an assigned one does, so it finishes setup too.
       const id = await inTransaction(c.var.deps.db, async (trx) => {
+        await lockWorkspaceRow(trx, workspace.id);
         const made = await templates.createTemplate(trx, {
           ...writer(c),
           ...input,

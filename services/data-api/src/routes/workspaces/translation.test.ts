@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ColumnNode, sql, UpdateQueryNode, type KyselyPlugin } from "kysely";
+import { createKysely } from "../../../../shared/db.ts";
+import type { Database } from "../../db/schema.ts";
 import { DEMO_COMPANIES } from "../../../../../scripts/demo-data.ts";
 import type { Project } from "../../../../../contracts/projects.ts";
 import type { Template } from "../../../../../contracts/templates.ts";
 import { TEST_DATABASE_KINDS } from "../../../../shared/testing/databases.ts";
-import { USERS, createTestApi, type TestApi } from "../../testing/harness.ts";
+import { USERS, createTestApi, requestsOf, type TestApi } from "../../testing/harness.ts";
 import { column, makeApplication, makeMappingProject } from "../../testing/project-fixtures.ts";
 
 const [, acme, birch] = DEMO_COMPANIES;
@@ -144,6 +147,59 @@ describe.each(TEST_DATABASE_KINDS)("translation mapping projects on %s", (kind) 
     expect(done.body.status).toBe("Active");
     expect((await api.get(`${BASE}/${p.id}`, analyst)).body).toMatchObject({ status: "Active", version: done.body.version });
   });
+
+  // Read committed on PostgreSQL: without the workspace's row lock, each transaction misses the other's uncommitted write.
+  it.runIf(kind === "postgres").each(["assigning", "ending"] as const)(
+    "goes Active when a template is assigned from its Templates tab as its file data structure is ended, %s held before it commits",
+    async (held) => {
+      let p = await mapping();
+      const maps = await masterTemplate(`Racing maps ${held}`, "Mapping");
+      const dictionary = (await api.get(`${BASE}/${p.id}/data-dictionary`, analyst)).body;
+      await api.send("POST", `${BASE}/${p.id}/data-dictionary/tables`, analyst, {
+        version: dictionary.version,
+        name: "grades",
+        description: null,
+        columns: [column("grade", "nvarchar")],
+      });
+      p = (await api.get(`${BASE}/${p.id}`, analyst)).body;
+      const assign = (via: { request: typeof api.app.request }) =>
+        requestsOf(via.request).send("POST", `${BASE}/${p.id}/templates/assign`, analyst, { templateIds: [maps.id] });
+      const end = (via: { request: typeof api.app.request }) =>
+        requestsOf(via.request).send("POST", `${BASE}/${p.id}/file-data-structure/complete`, analyst, { version: p.version });
+      const [first, second] = held === "assigning" ? [assign, end] : [end, assign];
+
+      // The held request's transaction has run its finishTemplateSetup (the one update of a status in it) and not committed:
+      // the other request runs then, on a connection of its own, until it ends or waits for a lock.
+      const elsewhere = createKysely<Database>(api.databaseUrl);
+      const statusWrites = new WeakSet<object>();
+      let other: ReturnType<typeof second> | undefined;
+      const otherMidway: KyselyPlugin = {
+        transformQuery: ({ node, queryId }) => {
+          if (UpdateQueryNode.is(node) && node.updates?.some((u) => ColumnNode.is(u.column) && u.column.column.name === "status")) statusWrites.add(queryId);
+          return node;
+        },
+        transformResult: async ({ queryId, result }) => {
+          if (!other && statusWrites.has(queryId)) {
+            other = second(api.appWith({ db: elsewhere }));
+            let settled = false;
+            void other.finally(() => (settled = true));
+            for (let tries = 0; !settled && tries < 500; tries++) {
+              const waiting = await sql<{
+                n: number;
+              }>`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`.execute(elsewhere);
+              if (waiting.rows[0]!.n > 0) break;
+              await new Promise((resolve) => setTimeout(resolve, 20));
+            }
+          }
+          return result;
+        },
+      };
+      const answers = [await first(api.appWith({ db: api.db.withPlugin(otherMidway) })), await other];
+      await elsewhere.destroy();
+      expect(answers.map((a) => a?.status)).toEqual([200, 200]);
+      expect((await api.get(`${BASE}/${p.id}`, analyst)).body.status).toBe("Active");
+    },
+  );
 
   it("makes and re-types its own templates as Mapping ones only, as it is assigned only those: a Core one is refused at its type, nothing made or changed", async () => {
     const p = await mapping();
