@@ -118,6 +118,19 @@ describe.each(TEST_DATABASE_KINDS)("migrations and demo seed on %s", (kind) => {
       ]);
     }));
 
+  it("gives the applications there are their natural sort key, a number ordered by its value (0025)", () =>
+    fromMigration("0024_templates_step_done", async (old, company, at) => {
+      for (const [id, name] of [["ten", "Bulk app 10"], ["two", " Bulk APP 02 "], ["one", "Bulk app 1"]] as const)
+        await sql`insert into applications (id, company_id, name, name_key, created_at) values (${id}, ${company.id}, ${name}, ${name.trim().toLowerCase()}, ${at})`.execute(old);
+      await migrateDatabase(old);
+      const rows = await old.selectFrom("applications").select(["id", "name_sort"]).where("id", "!=", "app").orderBy("name_sort").execute();
+      expect(rows).toEqual([
+        { id: "one", name_sort: "bulk app 0011" },
+        { id: "two", name_sort: "bulk app 0012" },
+        { id: "ten", name_sort: "bulk app 00210" },
+      ]);
+    }));
+
   it("keeps a load's counts, header and rejected rows when its table moves to load_tables (0011)", () =>
     fromMigration("0010_lock_events", async (old, company, at) => {
       await sql`insert into projects (id, company_id, application_id, name, name_key, source_type, status, created_at, updated_at, created_by)

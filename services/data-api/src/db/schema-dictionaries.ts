@@ -18,6 +18,8 @@ export interface ApplicationsTable {
   company_id: string;
   name: string;
   name_key: string;
+  /** naturalSortKey(name) (migration 0025): lists sort "App 2" before "App 10". */
+  name_sort: string;
   description: string | null;
   created_at: string;
 }

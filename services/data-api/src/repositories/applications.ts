@@ -4,7 +4,7 @@ import type { Application, ApplicationSort } from "../../../../contracts/applica
 import { SERVICE_WORKSPACES } from "../../../../contracts/workspaces.server.ts";
 import { DuplicateNameError } from "../api-problem.ts";
 import type { Database } from "../db/schema.ts";
-import { inTransaction, isUniqueViolation, nameKey, nameKeyContains, sortOf, totalOf } from "./db-helpers.ts";
+import { inTransaction, isUniqueViolation, nameKey, nameKeyContains, naturalSortKey, sortOf, totalOf } from "./db-helpers.ts";
 
 export const DUPLICATE_APPLICATION_MESSAGE = "An application with this name already exists";
 
@@ -16,7 +16,8 @@ export type ApplicationSearch = {
   pageSize: number;
 };
 
-const SORT_COLUMNS = { name: "a.name_key", createdAt: "a.created_at" } as const;
+// By name in natural order: "App 2" before "App 10".
+const SORT_COLUMNS = { name: "a.name_sort", createdAt: "a.created_at" } as const;
 
 /**
  * One page of a company's applications, with how many master dictionaries and migration projects use each:
@@ -33,7 +34,7 @@ export async function searchApplications(db: Kysely<Database>, search: Applicati
   const { key, direction } = sortOf<keyof typeof SORT_COLUMNS>(search.sort);
   rows = rows.orderBy(SORT_COLUMNS[key], direction);
   // Ties break by name, then id: a total order, so consecutive pages never overlap or skip.
-  if (key !== "name") rows = rows.orderBy("a.name_key", direction);
+  if (key !== "name") rows = rows.orderBy("a.name_sort", direction);
   const items = await rows
     .orderBy("a.name", direction)
     .orderBy("a.id", direction)
@@ -72,7 +73,15 @@ export async function createApplication(db: Kysely<Database>, input: NewApplicat
     await inTransaction(db, (trx) =>
       trx
         .insertInto("applications")
-        .values({ id, company_id: input.companyId, name: input.name, name_key: key, description: input.description, created_at: now.toISOString() })
+        .values({
+          id,
+          company_id: input.companyId,
+          name: input.name,
+          name_key: key,
+          name_sort: naturalSortKey(input.name),
+          description: input.description,
+          created_at: now.toISOString(),
+        })
         .execute(),
     );
   } catch (err) {

@@ -65,6 +65,19 @@ export function nameKey(name: string): string {
   return name.trim().toLowerCase();
 }
 
+/**
+ * The key a name sorts by in natural order ("app 2" before "app 10"), in SQL on both engines alike:
+ * the name's key (nameKey) with each run of digits, its leading zeros dropped, written after its
+ * length in three digits ("app 10" is "app 00210"), so a longer number sorts after a shorter one
+ * under any collation. Stored beside the name when it is written.
+ */
+export function naturalSortKey(name: string): string {
+  return nameKey(name).replace(/\d+/g, (run) => {
+    const digits = run.replace(/^0+(?=\d)/, "");
+    return String(digits.length).padStart(3, "0") + digits;
+  });
+}
+
 export function toFlag(value: boolean): number {
   return value ? 1 : 0;
 }

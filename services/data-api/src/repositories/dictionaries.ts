@@ -117,8 +117,8 @@ export type DictionarySearch = {
 
 /** Each sort's columns, in order: the last ones break ties, so consecutive pages never overlap or skip. */
 const SORT_COLUMNS = {
-  name: ["d.name_key", "a.name_key"],
-  application: ["a.name_key", "d.name_key"],
+  name: ["d.name_key", "a.name_sort"],
+  application: ["a.name_sort", "d.name_key"],
   updatedAt: ["d.updated_at", "d.name_key"],
 } as const;
 

@@ -214,7 +214,7 @@ export type WorkspaceReader = { userId: string; seesAll: boolean };
 const SORT_COLUMNS = {
   name: "p.name_key",
   status: "p.status",
-  application: "a.name_key",
+  application: "a.name_sort",
   updatedAt: "p.updated_at",
 } as const;
 

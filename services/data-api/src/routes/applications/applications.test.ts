@@ -96,6 +96,18 @@ describe.each(TEST_DATABASE_KINDS)("applications on %s", (kind) => {
     expect((await search(analyst, { companyId: acme.id, name: "elsewhere" })).body).toMatchObject({ items: [], total: 0 });
   });
 
+  it("sorts names in natural order, a number by its value (2 before 10), paging in SQL", async () => {
+    const numbers = [12, 1, 10, 2, 11, 9, 3, 8, 4, 7, 5, 6];
+    for (const n of numbers) expect((await create(analyst, { companyId: acme.id, name: `Bulk app ${n}` })).status).toBe(201);
+    expect((await create(analyst, { companyId: acme.id, name: "Bulk app 010 spare" })).status).toBe(201);
+    const inOrder = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, "010 spare", 11, 12].map((n) => `Bulk app ${n}`);
+    const page = (sort: string, n: string) => search(analyst, { companyId: acme.id, name: "bulk app", sort, pageSize: "10", page: n });
+    expect(names(await page("name", "1"))).toEqual(inOrder.slice(0, 10));
+    expect(names(await page("name", "2"))).toEqual(inOrder.slice(10));
+    expect(names(await page("-name", "1"))).toEqual([...inOrder].reverse().slice(0, 10));
+    expect(names(await page("-name", "2"))).toEqual([...inOrder].reverse().slice(10));
+  });
+
   it("matches %, _ and \\ in the name literally, not as wildcards", async () => {
     for (const name of ["Rate 50% off", "Rate 50 percent", "Code_A", "CodeXA", "Path\\One", "PathOne"]) {
       expect((await create(analyst, { companyId: birch.id, name })).status).toBe(201);
