@@ -22,6 +22,9 @@ export const TEMPLATE_STATUS_MOVES: Record<TemplateStatus, readonly { to: Templa
   Archived: [{ to: "Available", label: "Make available again" }],
 };
 
+/** A Draft master template made by mistake may be deleted; once made available it may have been assigned, so it is archived instead. */
+export const ONLY_DRAFT_DELETED_MESSAGE = "Only a Draft master template can be deleted: one made available may have been assigned. Archive it instead.";
+
 export const TEMPLATE_SORTS = ["name", "-name", "status", "-status", "updatedAt", "-updatedAt"] as const;
 export type TemplateSort = (typeof TEMPLATE_SORTS)[number];
 

@@ -1,7 +1,7 @@
 import { expectNoViolations } from "./axe";
 import { E2E } from "../../playwright.config";
 import { acme, DEMO, expect, test, withCompany } from "./sessions";
-import { createTemplateWithScript, expectSql, fillSql } from "./template-steps";
+import { availableMasterTemplate, createTemplateWithScript, expectSql, fillSql } from "./template-steps";
 
 /**
  * Master templates end to end (issue 11): create a template, its levels and scripts, a syntax error
@@ -233,6 +233,32 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page.getByRole("status")).toHaveText("Script Doomed deleted with its versions.");
       await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
       await expect(page.getByRole("link", { name: "Doomed" })).toHaveCount(0);
+    });
+
+    test("a Draft made by mistake is deleted after asking, and Cancel keeps it; once available it offers no Delete", async ({ page }) => {
+      const name = `Draft by mistake ${suffix}`;
+      await page.goto(withCompany("/migration/master-templates/create", acme.id));
+      await page.getByLabel("Name").fill(name);
+      await page.getByRole("button", { name: "Create template" }).click();
+      await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+
+      // The page's "Delete template" only opens the confirmation: nothing is deleted yet.
+      await page.getByRole("link", { name: "Delete template" }).click();
+      const confirmation = page.getByRole("region", { name: `Delete template ${name}?` });
+      await expect(confirmation).toContainText("It was never made available, so no projects have a copy of it.");
+      await confirmation.getByRole("link", { name: "Cancel" }).click();
+      await expect(confirmation).toHaveCount(0);
+      await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+
+      await page.getByRole("link", { name: "Delete template" }).click();
+      await confirmation.getByRole("button", { name: "Delete template" }).click();
+      await expect(page.getByRole("status")).toHaveText(`Template ${name} deleted.`);
+      await expect(page.getByRole("heading", { level: 1, name: "Master templates" })).toBeVisible();
+      await expect(page.getByRole("link", { name, exact: true })).toHaveCount(0);
+
+      await availableMasterTemplate(page, `Published ${suffix}`);
+      await expect(page.getByRole("button", { name: "Archive" })).toBeVisible();
+      await expect(page.getByRole("link", { name: "Delete template" })).toHaveCount(0);
     });
   });
 }

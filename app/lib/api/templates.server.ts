@@ -33,6 +33,9 @@ export const createMasterTemplate = (as: Caller, body: z.input<typeof createTemp
 
 /** The API path of a master template. */
 export const masterTemplateApi = (templateId: string) => `${MASTER}/${encodeURIComponent(templateId)}`;
+/** Deletes a Draft master template at `version` (the data API refuses any other status). */
+export const deleteDraftMasterTemplate = (as: Caller, templateId: string, version: number) =>
+  callService("data-api", masterTemplateApi(templateId), as, { method: "DELETE", query: { version }, schema: z.unknown() });
 
 type Page = z.output<typeof pageQuerySchema>;
 const enc = encodeURIComponent;

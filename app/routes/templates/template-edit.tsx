@@ -3,20 +3,24 @@ import { data, Form, Link } from "react-router";
 import { z } from "zod";
 import { descriptionSchema, nameSchema, versionSchema } from "../../../contracts/common";
 import { moveSchema, templateStatusSchema, templateTypeSchema, type Level, type Template } from "../../../contracts/templates";
-import { TEMPLATE_STATUS_MOVES } from "../../../contracts/values/templates";
+import { ONLY_DRAFT_DELETED_MESSAGE, TEMPLATE_STATUS_MOVES } from "../../../contracts/values/templates";
 import { formatTimestamp } from "~/components/dictionary/column-format";
 import { FormErrors, SelectField, TextareaField, TextField } from "~/components/forms/fields";
 import { RefusalAlert } from "~/components/forms/refusal-alert";
 import { StatusButton } from "~/components/forms/status-button";
 import { useIntentPending } from "~/components/projects/use-intent-pending";
+import { ConfirmCard, useConfirmParam } from "~/components/forms/confirm-card";
 import { Button, buttonVariants } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { Icon } from "~/components/ui/icon";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
+import { deleteDraftMasterTemplate } from "~/lib/api/templates.server";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
+import { callerOf } from "~/lib/guards.server";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { getFormProps, useServerForm, type FormResult } from "~/lib/forms";
+import { cn } from "~/lib/utils";
 import { INCOMPLETE_REQUEST, invalid, readFormData, refusedByService, serviceFailure, unknownIntent } from "~/lib/forms.server";
 import { templateTypesOf, useTemplatePaths } from "./paths";
 import { requireTemplateWrite, templateOf, templateScope } from "./templates.server";
@@ -33,6 +37,7 @@ const statusSchema = z.object({ version: versionSchema, status: templateStatusSc
 const levelSchema = z.object({ version: versionSchema, name: nameSchema });
 const levelTarget = z.object({ version: versionSchema, levelId: z.string().min(1) });
 const scriptTarget = z.object({ version: versionSchema, scriptId: z.string().min(1) });
+const versionOnly = z.object({ version: versionSchema });
 
 export async function loader({ context }: Route.LoaderArgs) {
   const [{ template }, { access, paths }] = await Promise.all([templateOf(context), templateScope(context)]);
@@ -51,8 +56,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const here = companyHref(paths.edit(template.id), companyId);
   const formData = await readFormData(request);
   const intent = formData.get("intent");
-  /** Runs a write whose refusal (409, 400) belongs at the top of the page. */
-  const simple = async <S extends z.ZodType>(schema: S, write: (value: z.output<S>) => Promise<unknown>, done: string) => {
+  /** Runs a write whose refusal (409, 400) belongs at the top of the page; done, back here (or to `to`). */
+  const simple = async <S extends z.ZodType>(schema: S, write: (value: z.output<S>) => Promise<unknown>, done: string, to = here) => {
     const submission = parseWithZod(formData, { schema });
     if (submission.status !== "success") return refusal(400, INCOMPLETE_REQUEST);
     try {
@@ -62,7 +67,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       if (failure && failure.status < 500) return refusal(failure.status, failure.body.errors[0] ?? "Refused.");
       throw err;
     }
-    return redirectWithFlash(here, done);
+    return redirectWithFlash(to, done);
   };
   /** Runs a write from a form with fields: its refusal goes next to them. */
   const withFields = async <S extends z.ZodType>(form: string, schema: S, write: (value: z.output<S>) => Promise<unknown>, done: string) => {
@@ -96,6 +101,16 @@ export async function action({ request, context }: Route.ActionArgs) {
       return simple(scriptTarget.extend({ direction: moveSchema.shape.direction }), ({ scriptId, ...v }) => api.moveScript(scriptId, v), "Script moved.");
     case "delete-script":
       return simple(scriptTarget, ({ scriptId, version }) => api.deleteScript(scriptId, version), "Script deleted.");
+    case "delete":
+      // A Draft master template only, made by mistake (the data API says so again); a workspace's is removed from its list.
+      if (paths.owner.kind !== "master") unknownIntent(intent);
+      if (template.status !== "Draft") return refusal(409, ONLY_DRAFT_DELETED_MESSAGE);
+      return simple(
+        versionOnly,
+        ({ version }) => deleteDraftMasterTemplate(callerOf(context), template.id, version),
+        `Template ${template.name} deleted.`,
+        companyHref(paths.list, companyId),
+      );
     default:
       unknownIntent(intent);
   }
@@ -129,6 +144,7 @@ export default function TemplateEdit({ loaderData, actionData }: Route.Component
       ) : null}
       {editable ? <DetailsForm template={template} lastResult={resultFor(actionData as ActionData, "details")} /> : <DetailsView template={template} />}
       <LevelsSection template={template} editable={editable} actionData={actionData as ActionData} />
+      {canWrite && master && template.status === "Draft" ? <DeleteDraft template={template} assignees={assignees} /> : null}
     </div>
   );
 }
@@ -147,6 +163,34 @@ function StatusForm({ template, assignees }: { template: Template; assignees: st
       ))}{" "}
       <span className="text-sm text-muted-foreground">{template.status === "Draft" ? `Only Available templates can be assigned to ${assignees}.` : null}</span>
     </Form>
+  );
+}
+
+/** A Draft made by mistake: deleted after a confirmation (`?delete={templateId}`, a link away, so one click never deletes). */
+function DeleteDraft({ template, assignees }: { template: Template; assignees: string }) {
+  const confirm = useConfirmParam("delete");
+  if (confirm.value === template.id)
+    return (
+      <ConfirmCard
+        id="delete-template"
+        title={`Delete template ${template.name}?`}
+        intent="delete"
+        fields={{ version: template.version }}
+        submitLabel="Delete template"
+        cancelHref={confirm.cancelHref}
+      >
+        Its levels and scripts, with their versions, are deleted with it; this cannot be undone. It was never made available, so no {assignees} have a copy of
+        it.
+      </ConfirmCard>
+    );
+  return (
+    <Card className="max-w-3xl">
+      <h2 className="text-base font-semibold">Delete this template</h2>
+      <p className="mt-1 text-sm text-muted-foreground">A Draft was never made available, so nothing uses it. Once available, it can only be archived.</p>
+      <Link to={confirm.openHref(template.id)} className={cn(buttonVariants({ variant: "outline" }), "mt-3")}>
+        Delete template
+      </Link>
+    </Card>
   );
 }
 

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { ExpressionBuilder, Kysely } from "kysely";
 import {
+  ONLY_DRAFT_DELETED_MESSAGE,
   TEMPLATE_STATUS_MOVES,
   type MoveDirection,
   type ChosenLevel,
@@ -446,6 +447,20 @@ export async function changeTemplateStatus(db: Kysely<Database>, id: string, wri
     }
     await bumpTemplate(trx, id, write);
     await trx.updateTable("templates").set({ status: write.status }).where("id", "=", id).execute();
+  });
+}
+
+/**
+ * Deletes a Draft master template, with its levels, scripts and versions: one made by mistake. A
+ * Draft was never Available (no move leads back to Draft), so it was never assigned and no copy
+ * remembers it; any other status, or a copy, is a 409 and nothing is deleted.
+ */
+export async function deleteDraftMasterTemplate(db: Kysely<Database>, id: string, write: TemplateWrite) {
+  await inTransaction(db, async (trx) => {
+    // Its row stays locked until the end: a "Make available" meanwhile is stale, not lost.
+    await bumpTemplate(trx, id, write);
+    const deleted = await trx.deleteFrom("templates").where("id", "=", id).where("project_id", "is", null).where("status", "=", "Draft").executeTakeFirst();
+    if (deleted.numDeletedRows !== 1n) throw new ApiProblem(409, "not_draft", ONLY_DRAFT_DELETED_MESSAGE);
   });
 }
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_COMPANIES } from "../../../../../scripts/demo-data.ts";
-import type { Template } from "../../../../../contracts/templates.ts";
+import { ONLY_DRAFT_DELETED_MESSAGE, type Template } from "../../../../../contracts/templates.ts";
 import { TEST_DATABASE_KINDS } from "../../../../shared/testing/databases.ts";
 import { FORBIDDEN_MESSAGE } from "../../access.ts";
 import { ARCHIVED_MESSAGE, DUPLICATE_LEVEL_MESSAGE, TEMPLATE_NOT_FOUND_MESSAGE, TEMPLATE_STALE_MESSAGE } from "../../repositories/templates.ts";
@@ -115,6 +115,37 @@ describe.each(TEST_DATABASE_KINDS)("master templates on %s", (kind) => {
       expect((await api.send("POST", path(current.id, `/scripts/${script.id}/lock`), analyst)).body.errors[0]).toBe(ARCHIVED_MESSAGE);
       current = (await api.send("POST", path(current.id, "/status"), analyst, { version: current.version, status: "Available" })).body;
       expect(current.status).toBe("Available");
+    });
+
+    it("deletes a Draft made by mistake with its levels and scripts; one made available, a stale version or another company's is refused, nothing deleted", async () => {
+      const { template } = await withScript("Made by mistake");
+      const draft: Template = (await api.get(path(template.id), analyst)).body;
+      const remove = (id: string, version: number, token = analyst) => api.send("DELETE", `${path(id)}?version=${version}`, token);
+
+      // Another company's is unknown; a Viewer may not write; a stale version is refused: each leaves it there.
+      const theirs: Template = (await create("Cedar draft", { companyId: cedar.id, token: admin })).body;
+      expect(await remove(theirs.id, theirs.version)).toMatchObject({ status: 404, body: { errors: [TEMPLATE_NOT_FOUND_MESSAGE] } });
+      expect((await remove(draft.id, draft.version, await api.tokenFor(USERS.viewer))).status).toBe(403);
+      expect((await remove(draft.id, draft.version - 1)).body.errors[0]).toMatch(/Nothing was saved\.$/);
+      expect((await api.send("DELETE", path(draft.id), analyst)).status).toBe(400);
+
+      // Made available (it may be assigned now), it can only be archived.
+      const { template: published } = await withScript("Published");
+      const available: Template = (
+        await api.send("POST", path(published.id, "/status"), analyst, {
+          version: (await api.get(path(published.id), analyst)).body.version,
+          status: "Available",
+        })
+      ).body;
+      expect(await remove(available.id, available.version)).toMatchObject({ status: 409, body: { errors: [ONLY_DRAFT_DELETED_MESSAGE] } });
+      expect((await api.get(path(available.id), analyst)).body).toMatchObject({ status: "Available", version: available.version });
+
+      expect(await remove(draft.id, draft.version)).toMatchObject({ status: 204 });
+      expect((await api.get(path(draft.id), analyst)).status).toBe(404);
+      expect((await api.get(`${base}?companyId=${acme.id}&area=migration&name=${encodeURIComponent("Made by mistake")}`, analyst)).body.total).toBe(0);
+      expect(await api.db.selectFrom("template_levels").select("id").where("template_id", "=", draft.id).execute()).toEqual([]);
+      expect(await api.db.selectFrom("scripts").select("id").where("template_id", "=", draft.id).execute()).toEqual([]);
+      expect((await api.get(path(theirs.id), admin)).status).toBe(200);
     });
   });
 

@@ -1,10 +1,18 @@
 import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
+import { versionSchema } from "../../../../../contracts/common.ts";
 import { createTemplateSchema, templatePageSchema, templateSchema, templateSearchQuerySchema } from "../../../../../contracts/templates.ts";
 import { requireAreaRole } from "../../access.ts";
 import { NotFoundError } from "../../api-problem.ts";
 import { createRouter, jsonBody, jsonContent } from "../../openapi.ts";
-import { createTemplate, findTemplateRef, getTemplate, searchTemplates, TEMPLATE_NOT_FOUND_MESSAGE } from "../../repositories/templates.ts";
+import {
+  createTemplate,
+  deleteDraftMasterTemplate,
+  findTemplateRef,
+  getTemplate,
+  searchTemplates,
+  TEMPLATE_NOT_FOUND_MESSAGE,
+} from "../../repositories/templates.ts";
 import { createTemplateRoutes, templateErrorResponses, type TemplateResolver } from "./template-routes.ts";
 
 const TAG = "Master templates";
@@ -42,6 +50,19 @@ const create = createRoute({
   responses: { 201: jsonContent(templateSchema, "The new template."), 400: e400, ...readErrors, 409: e409 },
 });
 
+const templateIdParams = z.object({ id: z.string().min(1) });
+
+const remove = createRoute({
+  method: "delete",
+  path: "/master-templates/{id}",
+  tags: [TAG],
+  summary: "Delete a Draft master template, with its levels and scripts",
+  description:
+    "Only a Draft one (never made available, so never assigned): any other status is a 409 `not_draft` (archive it instead), a stale `version` a 409, and nothing is deleted.",
+  request: { params: templateIdParams, query: z.object({ version: versionSchema }) },
+  responses: { 204: { description: "Deleted." }, 400: e400, ...readErrors, 409: e409 },
+});
+
 export function createMasterTemplatesRouter() {
   const router = createRouter()
     .openapi(list, async (c) => {
@@ -64,12 +85,18 @@ export function createMasterTemplatesRouter() {
         userName: c.var.caller.name,
       });
       return c.json((await getTemplate(c.var.deps.db, id))!, 201);
+    })
+    .openapi(remove, async (c) => {
+      const ref = await resolveMasterTemplate(c, c.req.valid("param"), { write: true });
+      const write = { userId: c.var.caller.userId, userName: c.var.caller.name, expectedVersion: c.req.valid("query").version };
+      await deleteDraftMasterTemplate(c.var.deps.db, ref.id, write);
+      return c.body(null, 204);
     });
   router.route(
     "/",
     createTemplateRoutes({
       basePath: "/master-templates/{id}",
-      params: z.object({ id: z.string().min(1) }),
+      params: templateIdParams,
       tag: TAG,
       resolve: resolveMasterTemplate,
       statusMoves: true,
