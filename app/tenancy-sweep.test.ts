@@ -346,7 +346,8 @@ const NAMED_CHILDREN: { page: string; query?: Fields[]; body: Fields[] }[] = [
   {
     page: "databases/backup/update-source",
     query: [(c) => ({ undo: c.historyId! })],
-    body: [(c) => ({ intent: "undo", undo: c.historyId!, reason: "" }), (c) => ({ intent: "restore-backup", backupId: c.backupId!, reason: "" })],
+    // The version is any: the entry is looked up (404 when it is not the workspace's) before the version is compared.
+    body: [(c) => ({ intent: "undo", undo: c.historyId!, version: "0", reason: "" }), (c) => ({ intent: "restore-backup", backupId: c.backupId!, reason: "" })],
   },
   { page: "databases/compare-source", body: [(c) => ({ backupId: c.backupId! })] },
 ];

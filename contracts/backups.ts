@@ -4,7 +4,7 @@
  * result per table.
  */
 import { z } from "zod";
-import { formBoolean, pageOf, pageQuerySchema, timestampSchema, whenFieldsPass } from "./common";
+import { formBoolean, pageOf, pageQuerySchema, timestampSchema, versionSchema, whenFieldsPass } from "./common";
 import { backupAfterSchema, historyDetailsSchema, historyEntrySchema } from "./loads";
 import { BACKUP_KINDS, BACKUP_STATUSES } from "./values/backups";
 
@@ -49,6 +49,11 @@ export const restoreBodySchema = z
   .object({
     backupId: z.string().trim().optional(),
     undo: z.string().trim().optional(),
+    /**
+     * With `undo`, and only there required: the workspace's version the undo page showed. A stale one (the
+     * undo sent again from Back or another tab, or the data changed since) answers 409, nothing restored.
+     */
+    version: versionSchema.optional(),
     /** Also compare the restored data with the data it replaces (RestoreAndComparison). */
     compare: formBoolean.optional(),
     /** Why: kept in the audit log. */
@@ -59,7 +64,8 @@ export const restoreBodySchema = z
       .nullish()
       .transform((v) => v || null),
   })
-  .refine((b) => Boolean(b.backupId) !== Boolean(b.undo), { ...whenFieldsPass("backupId", "undo"), message: CHOOSE_BACKUP_MESSAGE, path: ["backupId"] });
+  .refine((b) => Boolean(b.backupId) !== Boolean(b.undo), { ...whenFieldsPass("backupId", "undo"), message: CHOOSE_BACKUP_MESSAGE, path: ["backupId"] })
+  .refine((b) => !b.undo || b.version !== undefined, { ...whenFieldsPass("undo", "version"), message: "Required with undo", path: ["version"] });
 export type RestoreBody = z.infer<typeof restoreBodySchema>;
 
 export const CHOOSE_COMPARISON_MESSAGE = "Choose the earlier data to compare with";

@@ -925,6 +925,32 @@ describe("the restore page's backups", () => {
   });
 });
 
+describe("the undo page", () => {
+  it.skipIf(!TEST_POSTGRES_ADMIN_URL)("sent again (Back, another tab) is refused at the top as undone already, 409, and nothing more is restored", async () => {
+    const project = await loadableProject("Undone twice");
+    await submitLoad(project, "first.csv", "Id\n1\n");
+    await live.jobs.idle();
+    await submitLoad(project, "second.csv", "Id\n2\n");
+    await live.jobs.idle();
+    const history = async () => (await api(ANALYST, "GET", `/api/v1/projects/${project.id}/history`)).items;
+    const second = (await history()).find((e: { fileName: string }) => e.fileName === "second.csv");
+    const url = `${projectUrl(project.id, "databases/backup/update-source")}&undo=${second.id}`;
+    const opts = { params: { projectId: project.id }, middleware: projectLayout.middleware };
+    const shown = (await call(ANALYST, url, restorePage.loader, opts)) as any;
+    const form = { intent: "undo", undo: second.id, version: String(shown.version), reason: "" };
+    expect(isRedirect(await call(ANALYST, url, restorePage.action, { ...opts, form }))).toBe(true);
+    await live.jobs.idle();
+    const entries = (await history()).length;
+    const refused = unwrap(await call(ANALYST, url, restorePage.action, { ...opts, form }));
+    expect(refused?.status).toBe(409);
+    const undoneAlready = /^This flat-file load of second\.csv was undone already, by you on .* UTC\. Nothing more was restored\.$/;
+    expect(refused?.data.result.error).toEqual({ "": [expect.stringMatching(undoneAlready)] });
+    expect((await history()).length).toBe(entries);
+    // Read again after the refusal with JavaScript too, as a page posted without it is.
+    expect(restorePage.shouldRevalidate({ actionStatus: 409, defaultShouldRevalidate: false } as never)).toBe(true);
+  });
+});
+
 describe("who started a load or a job", () => {
   it.skipIf(!TEST_POSTGRES_ADMIN_URL)("is named by asking the client portal for the people the page shows, by id, never the company's whole list", async () => {
     const project = await loadableProject("Named loads");

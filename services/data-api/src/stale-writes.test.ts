@@ -43,6 +43,9 @@ describe.each(TEST_DATABASE_KINDS)("stale writes on every route, on %s", (kind) 
     const versioned = sweep.operations.filter((op) => {
       const fields = Object.keys(op.body?.properties ?? {});
       const based = fields.includes("version") || fields.includes("baseVersion") || op.query.some((p) => p.name === "version");
+      // A restore's `version` goes only with `undo`, an entry of a history, which needs the project's databases (not made
+      // here): backups.test.ts refuses an undo sent again or based on a page shown before a change.
+      if (op.method === "POST" && op.path.endsWith("/restores")) return false;
       return based && !["audit-projects", "mapping-projects"].includes(collectionOf(op));
     });
     for (const op of versioned) {

@@ -18,7 +18,7 @@ describe("the backups offered", () => {
 
   it("by Restore: 10 to a page unless another size is chosen in its GET form, which the page links keep", () => {
     const render = (pageSize: number) =>
-      renderPage(restore, `${restore}?page=2&pageSize=${pageSize}`, Restore, { projectId: "p1", backups: pageOf(2, pageSize), undo: null });
+      renderPage(restore, `${restore}?page=2&pageSize=${pageSize}`, Restore, { projectId: "p1", version: 3, backups: pageOf(2, pageSize), undo: null });
     expect(pageSizeChoice(render(50), "Backups page size", "backups-page-size")).toEqual({ labelled: true, sizes: ["10", "25", "50*", "100"], sent });
     expect(previousHref(render(50))).toBe(`${restore}?pageSize=50`);
     expect(pageSizeChoice(render(10), "Backups page size", "backups-page-size").sizes).toEqual(["10*", "25", "50", "100"]);
@@ -38,7 +38,12 @@ describe("the undo's confirmation", () => {
   it("reads, as text (w3m, a page copied as text), Undo and Cancel as two words", () => {
     const restore = "/migration/projects/p1/databases/backup/update-source";
     const entry = { id: "h1", type: "FlatFile", createdAt: "2026-11-30T11:04:00.000Z" };
-    const html = renderPage(restore, `${restore}?undo=h1`, Restore, { projectId: "p1", backups: pageOf(1, 10), undo: { entry, backup: backupOf() } });
+    const html = renderPage(restore, `${restore}?undo=h1`, Restore, {
+      projectId: "p1",
+      version: 3,
+      backups: pageOf(1, 10),
+      undo: { entry, backup: backupOf() },
+    });
     expect(html.replace(/<[^>]+>/g, "")).toContain("Undo Cancel");
   });
 });

@@ -50,7 +50,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     guard(context),
     Promise.all([calls.backups.list(readPage(search, PAGING_KEYS, BACKUPS_PER_PAGE)), undo ? calls.history.get(undo) : null]),
   );
-  return { projectId: project.id, backups, undo: undone && { entry: undone.entry, backup: undone.undoBackup } };
+  // The undo is based on the workspace's version as shown: sent again (Back, another tab) or after a change, the data API refuses it.
+  return { projectId: project.id, version: project.version, backups, undo: undone && { entry: undone.entry, backup: undone.undoBackup } };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -74,8 +75,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const submission = parseWithZod(formData, { schema });
   if (submission.status !== "success") return invalid(submission);
   try {
-    const { backupId, undo, compare, reason } = submission.value;
-    const { entry } = await api.restores.start({ backupId, undo, compare, reason });
+    const { backupId, undo, version, compare, reason } = submission.value;
+    const { entry } = await api.restores.start({ backupId, undo, version, compare, reason });
     return started(entry, intent === UNDO ? "Undoing: restoring the data as it was before" : "Restoring");
   } catch (err) {
     return refusedByService(submission, err);
@@ -83,9 +84,10 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export const handle = { breadcrumb: "Restore" };
+export { revalidateAfterConflict as shouldRevalidate } from "~/lib/revalidate";
 
 export default function RestoreSource({ loaderData, actionData }: Route.ComponentProps) {
-  const { projectId, backups, undo } = loaderData;
+  const { projectId, version, backups, undo } = loaderData;
   const result = (actionData as { result?: SubmissionResult<string[]> } | undefined)?.result;
   const intent = result?.initialValue?.intent;
   const href = useCompanyHref();
@@ -116,6 +118,7 @@ export default function RestoreSource({ loaderData, actionData }: Route.Componen
             </p>
             <input type="hidden" name="intent" value={UNDO} />
             <input type="hidden" name="undo" value={entry.id} />
+            <input type="hidden" name="version" value={version} />
             <TextareaField label="Reason" field={undoFields.reason!} description={REASON_HINT} rows={2} />
             <div className="flex items-center gap-4">
               <StatusButton type="submit" pending={pending}>

@@ -27,6 +27,8 @@ export type TakeLock = {
   reason: LockReason;
   /** The status the project must still have (read just before): the lock and the status check are one step. */
   expectedStatus: string;
+  /** The version the project must still have, when the start was based on one. */
+  expectedVersion?: number;
   /** The status while the job runs; unchanged when omitted. */
   statusWhileRunning?: ProjectStatus;
   now: string;
@@ -48,6 +50,7 @@ export async function takeProjectLock(db: Kysely<Database>, lock: TakeLock): Pro
     .where("id", "=", lock.projectId)
     .where("is_locked", "=", 0)
     .where("status", "=", lock.expectedStatus)
+    .$if(lock.expectedVersion !== undefined, (q) => q.where("version", "=", lock.expectedVersion!))
     .executeTakeFirst();
   return result.numUpdatedRows === 1n;
 }

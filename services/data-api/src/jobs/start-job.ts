@@ -101,6 +101,8 @@ export type JobDefinition = {
   statusWhileRunning?: ProjectStatus;
   /** The statuses the project may start from, checked in the same statement that takes the lock. */
   allowedStatuses?: readonly ProjectStatus[];
+  /** The workspace's version the start was based on (an undo's), checked in the statement that takes the lock: a start racing another change is refused. */
+  expectedVersion?: number;
   /**
    * The job's own record of its work (a run and its planned steps), written in the transaction that
    * takes the lock and records the job: a refused start leaves none, and the start is one commit of
@@ -172,10 +174,11 @@ export async function runJob(deps: JobDeps, definition: JobDefinition): Promise<
       jobId,
       reason: definition.lockReason,
       expectedStatus: project.status,
+      expectedVersion: definition.expectedVersion,
       statusWhileRunning: definition.statusWhileRunning,
       now: at,
     });
-    // Another request took the lock (or changed the status) between our read and our update.
+    // Another request took the lock (or changed the status, or the version a start was based on) between our read and our update.
     if (!taken) throw new JobRefusedError(lockedMessage(definition.lockReason, noun));
     // The request's own job holds it now: what the request writes after this is the job's start.
     lockTakenHere(definition.projectId);

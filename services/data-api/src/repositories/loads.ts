@@ -190,6 +190,20 @@ export async function findLoad(db: Kysely<Database>, projectId: string, loadId: 
   return row && toLoad(row);
 }
 
+/** The latest undo of an entry that did not fail or get refused (running, or its data restored): when it started and who started it. */
+export async function findUndoOf(db: Kysely<Database>, projectId: string, loadId: string) {
+  return db
+    .selectFrom("loads")
+    .select(["created_at", "created_by"])
+    .where("project_id", "=", projectId)
+    .where("about_load_id", "=", loadId)
+    .where("run_type", "=", "Undo")
+    .where("status", "in", ["Loading", "Loaded"] satisfies LoadStatus[])
+    .orderBy("created_at", "desc")
+    .limit(1)
+    .executeTakeFirst();
+}
+
 const HISTORY_SORT_COLUMNS = { createdAt: "created_at", type: "run_type", status: "status", file: "file_name", rowsLoaded: "rows_loaded" } as const;
 
 /**

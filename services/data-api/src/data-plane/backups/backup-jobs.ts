@@ -324,9 +324,9 @@ export async function startRestore(
   deps: BackupDeps,
   kind: WorkspaceKind,
   target: WorkTarget,
-  input: { source: RestoreSource; compare: boolean; undoOf?: HistoryEntry },
+  input: { source: RestoreSource; compare: boolean; undoOf?: HistoryEntry; expectedVersion?: number },
 ) {
-  const { source, compare, undoOf } = input;
+  const { source, compare, undoOf, expectedVersion } = input;
   const type: HistoryType = undoOf ? "Undo" : compare ? "RestoreAndComparison" : "Restore";
   const uploaded = source.kind === "backup" ? null : source.file;
   const removeUpload = () => (uploaded ? fs.promises.rm(uploaded.path, { force: true }) : Promise.resolve());
@@ -399,6 +399,7 @@ export async function startRestore(
         lockReason: "Restore",
         userId: target.userId,
         allowedStatuses: LOAD_START_STATUSES,
+        expectedVersion,
         steps: steps.map((step, index) =>
           // The uploaded file goes once the restore has read it (the comparison reads the automatic backup).
           index === 1 ? { ...step, run: (ctx: JobContext) => step.run(ctx).finally(removeUpload) } : step,

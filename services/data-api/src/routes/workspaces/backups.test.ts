@@ -71,6 +71,12 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("backups, re
       const { rows } = await client.query(`select "CustomerId" as id, "Code" as code, "Balance"::text as balance from source."${table}" order by 1`);
       return rows.map((r) => [r.id, r.code, r.balance]);
     });
+  /** An undo of `entryId` as the undo page sends it: based on the project's version as it is now. */
+  const undoBody = async (project: Project, entryId: string, more: Record<string, string> = {}) => ({
+    undo: entryId,
+    version: (await api.get(base(project), owner)).body.version as number,
+    ...more,
+  });
   const historyCount = async (project: Project) => (await api.get(`${base(project)}/history`, owner)).body.total as number;
   const restoreFile = (project: Project, file: { name: string; bytes: Uint8Array }, fields: Record<string, string> = {}) =>
     api.postForm(`${base(project)}/restores`, owner, { file: { name: file.name, content: file.bytes }, ...fields });
@@ -158,7 +164,7 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("backups, re
     for (const historyId of [acmeEntry.id, backup.entry.id, "not-an-entry"]) {
       const notFound = { status: 404, body: { errors: ["No such history entry."] } };
       expect(await api.get(`${base(project)}/history/${historyId}`, admin)).toMatchObject(notFound);
-      expect(await post(`${base(project)}/restores`, { undo: historyId }, admin)).toMatchObject(notFound);
+      expect(await post(`${base(project)}/restores`, await undoBody(project, historyId), admin)).toMatchObject(notFound);
       expect(await post(`${base(project)}/comparisons`, { historyId }, admin)).toMatchObject(notFound);
     }
     expect(await historyCount(project)).toBe(entries);
@@ -206,11 +212,11 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("backups, re
     await loadFile(project, "CustomerId,Code\n1,A\n2,B\n");
     const second = await loadFile(project, "CustomerId,Code\n3,C\n");
     expect(second.undoBackup).toMatchObject({ kind: "Automatic", rowCount: 2 });
-    const undo = await done(await post(`${base(project)}/restores`, { undo: second.entry.id }), project);
+    const undo = await done(await post(`${base(project)}/restores`, await undoBody(project, second.entry.id)), project);
     expect(undo.entry).toMatchObject({ type: "Undo", status: "Loaded", rowsLoaded: 2 });
     expect(undo.about).toMatchObject({ id: second.entry.id });
     expect((await rowsOf(project)).map((r) => r[0])).toEqual([1, 2]);
-    await done(await post(`${base(project)}/restores`, { undo: undo.entry.id, reason: "the second delivery was right after all" }), project);
+    await done(await post(`${base(project)}/restores`, await undoBody(project, undo.entry.id, { reason: "the second delivery was right after all" })), project);
     expect((await rowsOf(project)).map((r) => r[0])).toEqual([3]);
     // Each undo is in the audit log: what it undid and who asked.
     const audit = await api.get(`/api/v1/audit-log?action=workspace.undo_started&companyId=${project.companyId}`, await api.tokenFor(USERS.superAdmin));
@@ -227,8 +233,47 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("backups, re
 
     // A backup entry changed nothing: it has nothing to undo.
     const backup = await done(await post(`${base(project)}/backups`, {}), project);
-    expect((await post(`${base(project)}/restores`, { undo: backup.entry.id })).status).toBe(409);
-    expect((await post(`${base(project)}/restores`, { undo: "no-such-entry" })).status).toBe(404);
+    expect((await post(`${base(project)}/restores`, await undoBody(project, backup.entry.id))).status).toBe(409);
+    expect((await post(`${base(project)}/restores`, await undoBody(project, "no-such-entry"))).status).toBe(404);
+  });
+
+  it("refuses an undo sent again (Back, another tab) as undone already, and one based on a page shown before a change as stale: 409, nothing restored", async () => {
+    const project = await loadableProject();
+    const first = await loadFile(project, "CustomerId,Code\n1,A\n");
+    const second = await loadFile(project, "CustomerId,Code\n2,B\n");
+    const shown = await undoBody(project, second.entry.id);
+    const olderShown = await undoBody(project, first.entry.id);
+    await done(await post(`${base(project)}/restores`, shown), project);
+    expect((await rowsOf(project)).map((r) => r[0])).toEqual([1]);
+    const entries = await historyCount(project);
+    const again = await post(`${base(project)}/restores`, shown);
+    expect(again.status).toBe(409);
+    expect(again.body.errors).toEqual([
+      expect.stringMatching(
+        /^This flat-file load of customers\.csv was undone already, by you on \d{4}-\d\d-\d\d at \d\d:\d\d UTC\. Nothing more was restored\.$/,
+      ),
+    ]);
+    // The data changed since the page was shown (the undo above): that undo is refused as stale, not run on data its user never saw.
+    await loadFile(project, "CustomerId,Code\n3,C\n");
+    const later = await historyCount(project);
+    const stale = await post(`${base(project)}/restores`, olderShown);
+    expect(stale).toMatchObject({
+      status: 409,
+      body: {
+        errors: [
+          "The project changed since this page was shown (its data or its settings). Nothing was restored: look at its history as it is now, then undo again if you still want to.",
+        ],
+      },
+    });
+    expect(later).toBe(entries + 1);
+    expect(await historyCount(project)).toBe(later);
+    expect((await rowsOf(project)).map((r) => r[0])).toEqual([3]);
+    expect((await api.get(`${base(project)}`, owner)).body).toMatchObject({ isLocked: false });
+    // An undo without the version it was based on is refused at the field.
+    expect(await post(`${base(project)}/restores`, { undo: first.entry.id })).toMatchObject({
+      status: 400,
+      body: { fieldErrors: { version: ["Required with undo"] } },
+    });
   });
 
   it("compares an earlier delivery with the current data: rows added, removed and changed, the columns, old and new values", async () => {
@@ -389,7 +434,7 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("backups, re
       return job!.progress;
     }
     const share = 100 * AUTOMATIC_BACKUP_SHARE;
-    expect(await progressAt({ undo: second.entry.id }, "Restore")).toBe(share);
+    expect(await progressAt(await undoBody(project, second.entry.id), "Restore")).toBe(share);
     const backupId = second.undoBackup.id;
     expect(await progressAt({ backupId }, "Restore")).toBe(share);
     // With the comparison, the restore and the comparison share the rest.
@@ -456,8 +501,8 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("backups, re
       }
     }
     const share = 100 * AUTOMATIC_BACKUP_SHARE;
-    for (const body of [{ backupId }, { undo: second.entry.id }]) {
-      const { job, read, total } = await heldBeforeLastTable(body);
+    for (const body of [() => ({ backupId }), () => undoBody(project, second.entry.id)]) {
+      const { job, read, total } = await heldBeforeLastTable(await body());
       expect(job.steps.map((step) => step.status)).toEqual(["Completed", "Started"]);
       expect(job.progressDetail).toMatchObject({ bytesRead: read, bytesTotal: total });
       expect(Math.abs(job.progress - (share + (100 - share) * (read / total)))).toBeLessThanOrEqual(1);

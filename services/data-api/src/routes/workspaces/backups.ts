@@ -21,9 +21,9 @@ import {
   type Backup,
 } from "../../../../../contracts/backups.ts";
 import type { HistoryEntry } from "../../../../../contracts/loads.ts";
-import { CHANGING_TYPES } from "../../../../../contracts/values/loads.ts";
+import { CHANGING_TYPES, HISTORY_TYPE_LABELS } from "../../../../../contracts/values/loads.ts";
 import type { WorkspaceDescriptor } from "../../../../../contracts/workspaces.ts";
-import { ApiProblem, NotFoundError, validationProblem } from "../../api-problem.ts";
+import { ApiProblem, ConflictError, NotFoundError, validationProblem } from "../../api-problem.ts";
 import { maxUploadBytesOf, uploadTooLargeMessage } from "../../body-limits.ts";
 import { backupFilePath, startBackup, startComparison, startRestore, type RestoreSource, type WorkTarget } from "../../data-plane/backups/backup-jobs.ts";
 import { verifyBackupArchive } from "../../data-plane/backups/backup-archive.ts";
@@ -37,7 +37,7 @@ import { createRouter, fieldErrorsOf, jsonContent } from "../../openapi.ts";
 import { backupAfter, findBackup, lastChangingLoadId, listBackups } from "../../repositories/backups.ts";
 import { findProjectDictionaryRef } from "../../repositories/dictionaries.ts";
 import { readTables } from "../../repositories/dictionary-tables.ts";
-import { findHistoryEntry } from "../../repositories/loads.ts";
+import { findHistoryEntry, findUndoOf } from "../../repositories/loads.ts";
 import type { WorkspaceRow } from "../../repositories/workspaces.ts";
 import { requireWorkspace } from "../../workspace-access.ts";
 import { HISTORY_ENTRY_NOT_FOUND_MESSAGE } from "./history.ts";
@@ -62,6 +62,7 @@ const RESTORE_JSON_BODY = {
   properties: {
     backupId: { type: "string" as const, description: "One of the workspace's backups." },
     undo: { type: "string" as const, description: "An entry of the history: restores the data as it was before it." },
+    version: { type: "integer" as const, description: "With `undo` (required there): the workspace's version the undo was based on; a stale one answers 409." },
     compare: { type: "boolean" as const },
     reason: { type: "string" as const, description: "Why (optional): kept in the audit log." },
   },
@@ -123,7 +124,7 @@ export function createWorkspaceBackupsRouter(descriptor: WorkspaceDescriptor) {
     tags,
     summary: `Restore the ${noun}'s source database (a job, lock reason Restore), all or nothing`,
     description: [
-      "JSON: `backupId` (one of the workspace's backups) or `undo` (an entry of the history: the data as it was before it), and `compare`.",
+      "JSON: `backupId` (one of the workspace's backups) or `undo` (an entry of the history: the data as it was before it) with the workspace's `version` it was based on (a stale one answers 409 and restores nothing: the undo sent again, or the workspace changed since), and `compare`.",
       "multipart/form-data: `file` (a backup archive, or a SQLite database whose tables are matched to the dictionary's by name) and `compare`.",
       "The current data is backed up first (so the restore can be undone), then the source is replaced in one transaction. An uploaded file is checked whole first: a damaged, truncated, foreign or oversized archive, or a SQLite file that is not one or matches no table, is a 400.",
     ].join(" "),
@@ -183,6 +184,25 @@ export function createWorkspaceBackupsRouter(descriptor: WorkspaceDescriptor) {
     if (backup.status !== "Ready") throw validationProblem({ backupId: [notReady] });
     return backup;
   };
+  /**
+   * The refusal (409) of an undo based on a version of the workspace that moved on, saying which is
+   * true: the entry was undone already (the form sent twice), or the workspace changed since.
+   */
+  const staleUndo = async (c: Ctx, projectId: string, entry: HistoryEntry) => {
+    const undone = await findUndoOf(c.var.deps.db, projectId, entry.id);
+    if (!undone) {
+      return new ConflictError(
+        `The ${noun} changed since this page was shown (its data or its settings). Nothing was restored: look at its history as it is now, then undo again if you still want to.`,
+      );
+    }
+    const at = new Date(undone.created_at).toISOString();
+    const by = undone.created_by === c.var.caller.userId ? "by you" : "by someone else";
+    return new ApiProblem(
+      409,
+      "already_undone",
+      `This ${HISTORY_TYPE_LABELS[entry.type].toLowerCase()} of ${entry.fileName} was undone already, ${by} on ${at.slice(0, 10)} at ${at.slice(11, 16)} UTC. Nothing more was restored.`,
+    );
+  };
   /** A restore or undo is in the audit log, written where its job starts (with the job's id); a refused start leaves none. */
   const audited = (
     workspace: { id: string; name: string; company_id: string },
@@ -230,12 +250,14 @@ export function createWorkspaceBackupsRouter(descriptor: WorkspaceDescriptor) {
       if (/^application\/json\b/i.test(c.req.header("content-type") ?? "")) {
         const parsed = restoreBodySchema.safeParse(await c.req.json().catch(() => null));
         if (!parsed.success) throw validationProblem(fieldErrorsOf(parsed.error.issues, "form"));
-        const { backupId, undo, compare, reason } = parsed.data;
+        const { backupId, undo, version, compare, reason } = parsed.data;
         let undoOf: HistoryEntry | undefined;
         let backup: Backup;
         if (undo) {
           const found = await entryOf(c, workspace.id, undo);
           undoOf = found.entry;
+          // Based on the version the undo page showed, checked first: sent again (Back, another tab) or after a change, it restores nothing.
+          if (version !== Number(workspace.version)) throw await staleUndo(c, workspace.id, undoOf);
           if (!CHANGING_TYPES.includes(undoOf.type) || undoOf.status !== "Loaded")
             throw new ApiProblem(409, "cannot_undo", "Only a load or a restore that changed the data can be undone.");
           const before = found.backupId ? await findBackup(c.var.deps.db, workspace.id, found.backupId) : undefined;
@@ -250,7 +272,12 @@ export function createWorkspaceBackupsRouter(descriptor: WorkspaceDescriptor) {
           reason,
         );
         const work = await refusedAs409(() =>
-          startRestore(deps, kind, target, { source: { kind: "backup", backup }, compare: Boolean(compare) && !undo, undoOf }),
+          startRestore(deps, kind, target, {
+            source: { kind: "backup", backup },
+            compare: Boolean(compare) && !undo,
+            undoOf,
+            expectedVersion: undoOf && version,
+          }),
         );
         return c.json(await answer(c, workspace.id, work), 202);
       }

@@ -608,7 +608,7 @@ describe.each(TEST_DATABASE_KINDS)("onboarding configurations (audit projects) o
         samples: { added: [["2", "New"]], changed: [{ key: ["1"], changes: [{ column: "Name", earlier: "007", current: "008" }] }] },
       });
       const secondEntry = (await api.get(`${base}/history?type=FlatFile`, owner)).body.items[0];
-      const undone = await api.send("POST", `${base}/restores`, owner, { undo: secondEntry.id });
+      const undone = await api.send("POST", `${base}/restores`, owner, { undo: secondEntry.id, version: (await api.get(base, owner)).body.version });
       expect(undone.status).toBe(202);
       await api.jobs.idle();
       expect((await api.get(`${base}/databases/source/tables/Members/rows`, owner)).body.items).toEqual([["1", "007"]]);
