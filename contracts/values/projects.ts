@@ -50,7 +50,18 @@ export const LOCK_REASON_LABELS: Record<(typeof LOCK_REASONS)[number], string> =
   FlatFileCreation: "Flat file creation",
   DatabaseCreation: "Database creation",
 };
-export const JOB_KINDS = ["DatabaseCreation", "Restore", "Backup", "FlatFile", "Comparison", "RestoreAndComparison", "ProjectRun", "SchemaChange"] as const;
+/** Undo: a restore of the data as it was before an entry of the history, named as History names it. */
+export const JOB_KINDS = [
+  "DatabaseCreation",
+  "Restore",
+  "Backup",
+  "FlatFile",
+  "Comparison",
+  "RestoreAndComparison",
+  "Undo",
+  "ProjectRun",
+  "SchemaChange",
+] as const;
 /** How a job's kind reads: its progress on every page, and the data API's refusal to start one. */
 export const JOB_KIND_LABELS: Record<(typeof JOB_KINDS)[number], string> = {
   DatabaseCreation: "Database creation",
@@ -59,6 +70,7 @@ export const JOB_KIND_LABELS: Record<(typeof JOB_KINDS)[number], string> = {
   FlatFile: "Flat file load",
   Comparison: "Comparison",
   RestoreAndComparison: "Restore and comparison",
+  Undo: "Undo",
   ProjectRun: "Project run",
   SchemaChange: "Database change",
 };

@@ -39,3 +39,12 @@ describe("a running job on the page", () => {
     expect(live).not.toContain("MB of");
   });
 });
+
+describe("an undo's job", () => {
+  it("is called Undo, as History calls it, not Restore", () => {
+    const undo = jobOf({ projectId: "c1", kind: "Undo", progress: 50 });
+    const html = render([undo]);
+    expect(html.replace(/<[^>]+>/g, "")).toContain("Undo: ");
+    expect(html).not.toMatch(/Restore/);
+  });
+});

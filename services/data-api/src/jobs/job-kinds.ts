@@ -14,6 +14,7 @@ const FAILURE_STATUS: Record<JobKind, ProjectStatus | "previous"> = {
   FlatFile: "previous",
   Comparison: "previous",
   RestoreAndComparison: "previous",
+  Undo: "previous",
   ProjectRun: "previous",
   // A dictionary change whose DDL failed changed nothing (one transaction): the workspace is as it was.
   SchemaChange: "previous",

@@ -395,7 +395,8 @@ export async function startRestore(
       return startJob(deps, {
         projectId: target.projectId,
         workspace: kind,
-        kind: compare ? "RestoreAndComparison" : "Restore",
+        // An undo's job is named as its entry is (History's "Undo"), not as the restore it is made of.
+        kind: undoOf ? "Undo" : compare ? "RestoreAndComparison" : "Restore",
         lockReason: "Restore",
         userId: target.userId,
         allowedStatuses: LOAD_START_STATUSES,

@@ -212,7 +212,10 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("backups, re
     await loadFile(project, "CustomerId,Code\n1,A\n2,B\n");
     const second = await loadFile(project, "CustomerId,Code\n3,C\n");
     expect(second.undoBackup).toMatchObject({ kind: "Automatic", rowCount: 2 });
-    const undo = await done(await post(`${base(project)}/restores`, await undoBody(project, second.entry.id)), project);
+    const started = await post(`${base(project)}/restores`, await undoBody(project, second.entry.id));
+    const undo = await done(started, project);
+    // Its job is named as History names it (the background-process page reads the job's kind), not "Restore".
+    expect((await findJob(api.db, started.body.jobId))?.kind).toBe("Undo");
     expect(undo.entry).toMatchObject({ type: "Undo", status: "Loaded", rowsLoaded: 2 });
     expect(undo.about).toMatchObject({ id: second.entry.id });
     expect((await rowsOf(project)).map((r) => r[0])).toEqual([1, 2]);
