@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { sql, type Kysely, type Selectable } from "kysely";
 import type { HistoryEntry, HistoryListEntry, HistoryQuery, Load, LoadForm, LoadTable, RejectedRow } from "../../../../contracts/loads.ts";
-import type { HistoryType, LoadStatus } from "../../../../contracts/values/loads.ts";
+import { HISTORY_TYPES, LOAD_STATUSES, statusLabel, type HistoryType, type LoadStatus } from "../../../../contracts/values/loads.ts";
 import type { FlatFileParameters } from "../../../../contracts/projects.ts";
 import type { LoadOutcome, Rejection } from "../data-plane/flat-file/load-messages.ts";
 import type { Database } from "../db/schema.ts";
@@ -204,7 +204,20 @@ export async function findUndoOf(db: Kysely<Database>, projectId: string, loadId
     .executeTakeFirst();
 }
 
-const HISTORY_SORT_COLUMNS = { createdAt: "created_at", type: "run_type", status: "status", file: "file_name", rowsLoaded: "rows_loaded" } as const;
+/**
+ * The Status column's words in SQL (statusLabel: a restore's Loaded reads "Restored", work other than a
+ * load "Running" while it runs), so that sorting by Status follows what the rows show, not the stored status.
+ */
+const STATUS_WORDS = sql<string>`case ${sql.join(
+  HISTORY_TYPES.flatMap((type) =>
+    LOAD_STATUSES.filter((status) => statusLabel(type, status) !== status).map(
+      (status) => sql`when run_type = ${sql.lit(type)} and status = ${sql.lit(status)} then ${sql.lit(statusLabel(type, status))}`,
+    ),
+  ),
+  sql` `,
+)} else status end`;
+
+const HISTORY_SORT_COLUMNS = { createdAt: "created_at", type: "run_type", status: STATUS_WORDS, file: "file_name", rowsLoaded: "rows_loaded" } as const;
 
 /**
  * One page of the workspace's history: filtered by type and status, sorted, counted and paginated in

@@ -279,6 +279,21 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("backups, re
     });
   });
 
+  it("sorts the history by Status as its rows read it (a restore's Loaded is Restored, after Refused), in SQL", async () => {
+    const project = await loadableProject();
+    const loaded = await loadFile(project, "CustomerId,Code\n1,A\n");
+    const refused = await loadFile(project, "CustomerId,Code\nx,B\n");
+    expect(refused.entry).toMatchObject({ status: "Refused" });
+    const backup = await done(await post(`${base(project)}/backups`, {}), project);
+    const restore = await done(await post(`${base(project)}/restores`, { backupId: backup.backup.id }), project);
+    expect(restore.entry).toMatchObject({ type: "Restore", status: "Loaded" });
+    const ids = async (query: string) => (await api.get(`${base(project)}/history${query}`, owner)).body.items.map((e: { id: string }) => e.id);
+    // Completed, Loaded, Refused, Restored.
+    const byWords = [backup.entry.id, loaded.entry.id, refused.entry.id, restore.entry.id];
+    expect(await ids("?sort=status")).toEqual(byWords);
+    expect(await ids("?sort=-status")).toEqual([...byWords].reverse());
+  });
+
   it("compares an earlier delivery with the current data: rows added, removed and changed, the columns, old and new values", async () => {
     const project = await loadableProject();
     const first = await loadFile(project, "CustomerId,Code,Balance\n1,A,1.00\n2,B,2.00\n3,C,3.00\n", "delivery-1.csv");
