@@ -40,7 +40,9 @@ export function workspacePaths(ws: WorkspaceDescriptor) {
     const step = nextSetupStep(ws.kind, workspace.status);
     return step && step !== "details" ? wizard(workspace.id, step) : page(workspace.id);
   };
-  const setupIncomplete = (status: ProjectStatus) => nextSetupStep(ws.kind, status) !== null;
+  // Unfinished: a wizard step to resume, or (a migration project) its databases made and its source not loaded yet,
+  // which resumes at its Details, whose banner links to the load (the load pages are the project's own, no wizard step).
+  const setupIncomplete = (status: ProjectStatus) => nextSetupStep(ws.kind, status) !== null || status === "SetupRestoreDatabaseIncomplete";
   return {
     ws,
     list: ws.routeBase,

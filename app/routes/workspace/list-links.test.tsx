@@ -37,6 +37,12 @@ describe("a workspace list's rows", () => {
     expect(html).toContain("Setup not finished");
   });
 
+  it("say a project whose databases are made, its source not loaded yet, continues its setup, at its Details (whose banner links to the load)", () => {
+    const html = list("/migration/projects", [row("p1", "Databases made", "SetupRestoreDatabaseIncomplete", true)]);
+    expect(rowLinks(html)).toEqual([["Databases made", "/migration/projects/p1/details?companyId=co1"]]);
+    expect(html.match(/Setup continues here/g)).toHaveLength(1);
+  });
+
   it("do the same for a configuration", () => {
     const html = list("/onboarding/configurations", [
       { ...row("c1", "Writable", "SetupAddColumnsIncomplete", true), isDefault: true, schemes: ["Healthcare Trust Scheme"] },

@@ -160,6 +160,13 @@ describe("wizard step 1: create", () => {
     expect(birchResult.unfinished.items.map((p: { name: string }) => p.name)).not.toContain("Unfinished K");
   });
 
+  it.skipIf(!TEST_POSTGRES_ADMIN_URL)("offers to continue a project whose databases are made and its source not loaded yet", async () => {
+    const project = await loadableProject("Databases made, nothing loaded", birch.id, birchApp.id);
+    expect((await api(ANALYST, "GET", `/api/v1/projects/${project.id}`)).status).toBe("SetupRestoreDatabaseIncomplete");
+    const result = (await call(ANALYST, `/migration/projects/create?companyId=${birch.id}`, create.loader)) as any;
+    expect(result.unfinished.items).toContainEqual(expect.objectContaining({ id: project.id, status: "SetupRestoreDatabaseIncomplete", canWrite: true }));
+  });
+
   it("answers 400 with field errors for empty and unknown values", async () => {
     const result = unwrap(
       await call(ANALYST, `/migration/projects/create?companyId=${acme.id}`, create.action, { form: { name: " ", applicationId: "", sourceType: "Tape" } }),

@@ -3,7 +3,7 @@ import { createConfigurationSchema } from "../../../../contracts/configurations"
 import { createMappingProjectSchema } from "../../../../contracts/mappings";
 import { createProjectSchema } from "../../../../contracts/projects";
 import { PROJECT_STATUS_LABELS, PROJECT_STATUSES, SOURCE_TYPES, SOURCE_TYPE_LABELS } from "../../../../contracts/values/projects";
-import { nextSetupStep, nounInIds, type WorkspaceKind } from "../../../../contracts/workspaces";
+import { nounInIds, type WorkspaceDescriptor, type WorkspaceKind } from "../../../../contracts/workspaces";
 import { FormErrors, SelectField, TextareaField, TextField } from "~/components/forms/fields";
 import { CheckboxGroupField } from "~/components/forms/choice-fields";
 import { StatusButton, useIsPending } from "~/components/forms/status-button";
@@ -16,7 +16,7 @@ import { adminDataSources, checkDefaultConfiguration } from "~/lib/api/workspace
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { getFormProps, useServerForm } from "~/lib/forms";
 import { invalid, parseForm, refusedByService } from "~/lib/forms.server";
-import { useWorkspacePaths, wizardTitle, workspaceOfPath } from "~/lib/workspace-paths";
+import { useWorkspacePaths, wizardTitle, workspaceOfPath, workspacePaths } from "~/lib/workspace-paths";
 import { selectableApplications } from "~/lib/api/applications.server";
 import { forSelectedCompany } from "~/lib/guards.server";
 import { workspaceKind, workspaceKindScope } from "../workspace.server";
@@ -30,12 +30,12 @@ import type { Route } from "./+types/details";
  * default (a later one is made the default from its details page, which moves it).
  */
 /**
- * The statuses of a workspace whose setup is not finished (its wizard has a step to resume): this page
- * lists the company's unfinished ones, so a user continues one rather than starting again. Here rather
- * than beside nextSetupStep in contracts/workspaces.ts: that module is in every page's shell chunk, and
- * the statuses' list would bring every project label with it.
+ * The statuses of a workspace whose setup is not finished (paths.setupIncomplete, as the list's and the
+ * workspace's own pages say it): this page lists the company's unfinished ones, so a user continues one
+ * rather than starting again. Here rather than beside nextSetupStep in contracts/workspaces.ts: that
+ * module is in every page's shell chunk, and the statuses' list would bring every project label with it.
  */
-const unfinishedStatuses = (kind: WorkspaceKind) => PROJECT_STATUSES.filter((status) => nextSetupStep(kind, status) !== null);
+const unfinishedStatuses = (ws: WorkspaceDescriptor) => PROJECT_STATUSES.filter(workspacePaths(ws).setupIncomplete);
 
 const SCHEMAS = {
   migration: createProjectSchema.omit({ companyId: true }),
@@ -55,7 +55,7 @@ export async function loader({ context }: Route.LoaderArgs) {
       // Browser Back from step 2 shows this page again, and a second submit would start a second
       // setup (a workspace cannot be deleted): the unfinished ones are offered to continue instead.
       // The smallest page the lists allow; the rest are one link away.
-      api.search({ companyId, status: unfinishedStatuses(ws.kind), page: 1, pageSize: 10, sort: "-updatedAt" }),
+      api.search({ companyId, status: unfinishedStatuses(ws), page: 1, pageSize: 10, sort: "-updatedAt" }),
     ]),
   );
   if (!value) return { applications: [], schemes: [], defaultConfiguration: null, unfinished: { items: [], total: 0 } };
@@ -214,7 +214,7 @@ function UnfinishedSetups({ unfinished }: { unfinished: Route.ComponentProps["lo
         })}
       </ul>
       {unfinished.total > unfinished.items.length ? (
-        <Link to={href(paths.list, { status: unfinishedStatuses(ws.kind) })} className="mt-2 inline-block text-sm text-brand hover:underline">
+        <Link to={href(paths.list, { status: unfinishedStatuses(ws) })} className="mt-2 inline-block text-sm text-brand hover:underline">
           {`All ${formatCountOf(unfinished.total, `unfinished ${ws.noun}`, `unfinished ${ws.nounPlural}`)}`}
         </Link>
       ) : null}

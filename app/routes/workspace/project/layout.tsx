@@ -105,6 +105,17 @@ export default function ProjectLayout({ loaderData }: Route.ComponentProps) {
             </Link>
           ) : null}
         </p>
+      ) : project.status === "SetupRestoreDatabaseIncomplete" ? (
+        // Before the unfinished setup's words: its setup resumes here, at this link to the load.
+        // The load is an edit page: a reader's link would only bring them back here, refused.
+        access.canWrite ? (
+          <p className="mt-3 text-sm">
+            The databases are created. Next, load the source data:{" "}
+            <LoadSourceLink project={project} className="font-medium text-brand underline underline-offset-2" />
+          </p>
+        ) : (
+          <p className="mt-3 text-sm">The databases are created: a user with write access loads the source data next.</p>
+        )
       ) : setup.unfinished ? (
         setup.resumes ? (
           <p className="mt-3 text-sm">
@@ -115,16 +126,6 @@ export default function ProjectLayout({ loaderData }: Route.ComponentProps) {
           </p>
         ) : (
           <p className="mt-3 text-sm">The {paths.ws.noun}'s setup is not finished: a user with write access continues it.</p>
-        )
-      ) : project.status === "SetupRestoreDatabaseIncomplete" ? (
-        // The load is an edit page: a reader's link would only bring them back here, refused.
-        access.canWrite ? (
-          <p className="mt-3 text-sm">
-            The databases are created. Next, load the source data:{" "}
-            <LoadSourceLink project={project} className="font-medium text-brand underline underline-offset-2" />
-          </p>
-        ) : (
-          <p className="mt-3 text-sm">The databases are created: a user with write access loads the source data next.</p>
         )
       ) : null}
       <nav aria-label={capitalised(paths.ws.noun)} className="mt-4 border-b border-border">
