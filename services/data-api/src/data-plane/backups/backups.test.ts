@@ -173,13 +173,13 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("backups, restores and comparisons on 
     expect(await schemasOf(projectId)).toEqual([{ nspname: "source" }]);
   });
 
-  it("a value refused deep inside a large archive's table ends the restore promptly, with its line, nothing changed", async () => {
+  it("a value refused deep inside a large archive's table ends the restore promptly, with its row (counting the header, as the product numbers a file's rows), nothing changed", async () => {
     const projectId = await freshProject();
     await run(projectId, `insert into source."Notes" values ('before')`);
     const lines = Array.from({ length: 300_000 }, (_, i) => (i === 250_000 ? "x".repeat(30) : `note ${i}`));
     const file = await archiveOf(Buffer.from(`Note\n${lines.join("\n")}\n`));
     await expect(restoreSource(dataPlane, server, projectId, [customers, notes], readBackupArchive(file, { schemas: ["source"] }))).rejects.toThrow(
-      /Table "Notes": value too long for type character varying\(20\) \(line 250002 of its data\)\. Nothing was restored\./,
+      /Table "Notes": value too long for type character varying\(20\) \(row 250002, the header row being row 1\)\. Nothing was restored\./,
     );
     expect((await snapshot(projectId))[0].n).toEqual(["(before)"]);
     expect(await schemasOf(projectId)).toEqual([{ nspname: "source" }]);

@@ -34,12 +34,17 @@ export type RestoreOutcome = {
 const NEW_SCHEMA = "source_restore";
 const OLD_SCHEMA = "source_replaced";
 
-/** PostgreSQL's refusal of a value, as the user reads it: the table, the reason, where. */
+/**
+ * PostgreSQL's refusal of a value, as the user reads it: the table, the reason, where. COPY's "line" is
+ * the table's CSV record, its header row being 1; the product numbers a file's rows that way everywhere
+ * (a load's preview and rejected rows, "on row N" of a file it cannot read) and says "row", so this does
+ * too, and says how it counts: "line 3 of its data" read as the third row of data, where it was the second.
+ */
 function problemOf(table: string, err: unknown): unknown {
   const e = err as { code?: string; message?: string; where?: string };
   if (typeof e?.code !== "string" || !/^(22|23|42)/.test(e.code)) return err;
-  const line = /line (\d+)/.exec(e.where ?? "")?.[1];
-  return new RestoreInputProblem(`Table "${table}": ${e.message}${line ? ` (line ${line} of its data)` : ""}. Nothing was restored.`);
+  const row = /line (\d+)/.exec(e.where ?? "")?.[1];
+  return new RestoreInputProblem(`Table "${table}": ${e.message}${row ? ` (row ${row}, the header row being row 1)` : ""}. Nothing was restored.`);
 }
 
 /** Dependent objects named in the refusal, at most. */
