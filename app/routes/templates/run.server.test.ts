@@ -221,6 +221,18 @@ describe("the templates a run may be narrowed to", () => {
     expect((await api(ANALYST, "GET", `/api/v1/projects/${projectId}/runs`)).total).toBe(0);
   });
 
+  it("refuses a post of a scope or an on error the form does not offer, in words next to each field, with a 400 and nothing started", async () => {
+    const { projectId } = await projectWithTemplates(1, [1]);
+    const refused = await refusedStart(projectId, [
+      ["type", "Full"],
+      ["scope", "bogus"],
+      ["onError", "maybe"],
+    ]);
+    expect(refused?.status).toBe(400);
+    expect(refused?.data.result.error).toEqual({ scope: ["Choose what to run"], onError: ["Choose what happens on an error"] });
+    expect((await api(ANALYST, "GET", `/api/v1/projects/${projectId}/runs`)).total).toBe(0);
+  });
+
   it("says at the top, with a 4xx, when a template ticked was deleted meanwhile, nothing started; a bad choice in the URL falls back to the default", async () => {
     const { projectId, ids } = await projectWithTemplates(2, [1, 2]);
     const offered = (await call(ANALYST, pageUrl(projectId, `type=Sometimes&scope=everything&onError=maybe`), run.loader, route(projectId))) as Offered;

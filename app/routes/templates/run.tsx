@@ -51,11 +51,11 @@ const SCOPE_VALUES = SCOPES.map((s) => s.value) as [Scope, ...Scope[]];
 
 const fieldsSchema = z.object({
   type: z.enum(RUN_TYPES, { error: "Choose Full or Test" }),
-  scope: z.enum(SCOPE_VALUES).default("all"),
+  scope: z.enum(SCOPE_VALUES, { error: "Choose what to run" }).default("all"),
   templateIds: z.array(z.string()).default([]),
   levelIds: z.array(z.string()).default([]),
   scriptId: z.string().optional(),
-  onError: z.enum(ON_ERROR_CHOICES).default("stop"),
+  onError: z.enum(ON_ERROR_CHOICES, { error: "Choose what happens on an error" }).default("stop"),
 });
 
 /** The ticks a page carries to the next, at most MAX_RUN_CHOICES of each (ticksNavigation), and its other fields. */
