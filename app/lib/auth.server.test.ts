@@ -172,6 +172,27 @@ describe("session", () => {
     expect(await readSessionData(session.id)).toBeNull();
   });
 
+  it("the session check gives up on a provider that takes the introspection and never answers, after 5 s, keeping the session", async () => {
+    const { cookie } = await signIn(loaders, "viewer@demo.test");
+    const session = await sessionOf(cookie);
+    // Due for the provider's check; the provider was discovered at the sign-in.
+    session.set("auth", { ...session.get("auth")!, providerCheckedAt: Date.now() - 31_000 });
+    await sessionStorage.commitSession(session);
+    await live.clientPortalOutage("hang");
+    try {
+      const started = Date.now();
+      const check = (await sessionLoader(routeArgs(withCookie("/auth/session", cookie)))) as Response;
+      const waited = Date.now() - started;
+      // As when the provider cannot be reached: still signed in, not marked as checked (asked again next time).
+      expect(check.status).toBe(200);
+      expect(waited).toBeGreaterThanOrEqual(4_900);
+      expect(waited).toBeLessThan(8_000);
+      expect((await readSessionData(session.id))?.auth?.providerCheckedAt).toBeLessThan(started - 30_000);
+    } finally {
+      await live.clientPortalOutage("up");
+    }
+  }, 15_000);
+
   it("requireAuth sends a signed-out visitor to /login with the page to come back to", async () => {
     const res = await settle(requireAuth(new Request(`${PORTAL_URL}/migration/projects?companyId=c1`)));
     expect(isRedirect(res, "/login?redirectTo=%2Fmigration%2Fprojects%3FcompanyId%3Dc1")).toBe(true);

@@ -74,7 +74,7 @@ class PortalStrategy extends OAuth2Strategy<AuthSession> {
 
 let provider: Promise<Provider> | undefined;
 
-/** How long a page waits for the identity provider (discovery, the reachability check, a token refresh). */
+/** How long a page waits for the identity provider (discovery, the reachability check, a token refresh, the session check). */
 const PROVIDER_TIMEOUT_MS = 5_000;
 
 /**
@@ -435,6 +435,7 @@ export async function stillSignedInAtProvider(authenticated: Authenticated): Pro
         authorization: `Basic ${Buffer.from(`${encodeURIComponent(env.OIDC_CLIENT_ID)}:${encodeURIComponent(env.OIDC_CLIENT_SECRET)}`).toString("base64")}`,
       },
       body: new URLSearchParams({ token: auth.refreshToken, token_type_hint: "refresh_token" }),
+      signal: AbortSignal.timeout(PROVIDER_TIMEOUT_MS),
     });
     if (res.ok) active = ((await res.json()) as { active?: unknown }).active === true;
   } catch (err) {

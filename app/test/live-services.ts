@@ -99,7 +99,7 @@ export async function startLiveServices(portalEnv: Record<string, string> = {}) 
     /** The data API's database, to arrange what its API would take long to build (a hundred templates, a backup that failed). */
     dataApiDb,
     /** Takes the client portal (the OIDC issuer) down and back up at the same address. */
-    clientPortalOutage: (mode: "refused" | "503" | "up") => clientPortal.outage(mode),
+    clientPortalOutage: (mode: "refused" | "503" | "hang" | "up") => clientPortal.outage(mode),
     /** The data API's job runner: `jobs.hooks.beforeStep` can hold or fail a job in a test. */
     jobs,
     /** The data API as its own test fixtures call it (project-fixtures.ts, route-sweep.ts's thingsOf), over HTTP with a user's real token. */

@@ -38,9 +38,10 @@ export type RunningPortal = {
   restart: () => Promise<void>;
   /**
    * An outage: "refused" stops listening (connections refused), "503" answers every request with a
-   * 503 (a proxy in front of a dead service), "up" serves again at the same address.
+   * 503 (a proxy in front of a dead service), "hang" takes every request and never answers (packets
+   * dropped past the connection), "up" serves again at the same address (the held requests cut).
    */
-  outage: (mode: "refused" | "503" | "up") => Promise<void>;
+  outage: (mode: "refused" | "503" | "hang" | "up") => Promise<void>;
   stop: () => Promise<void>;
 };
 
@@ -50,7 +51,13 @@ export async function startPortal(
   options: { env?: Record<string, string> } & Partial<Omit<ClientPortalOptions, "env" | "db">> = {},
 ): Promise<RunningPortal> {
   let listener: ClientPortal["listener"] | undefined;
+  const held = new Set<http.ServerResponse>();
   const server = http.createServer((req, res) => {
+    if (hanging) {
+      held.add(res);
+      res.on("close", () => held.delete(res));
+      return;
+    }
     if (!unavailable) return listener!(req, res);
     res.writeHead(503, { "content-type": "text/plain" }).end("Service Unavailable");
   });
@@ -58,6 +65,7 @@ export async function startPortal(
   const port = (server.address() as AddressInfo).port;
   const baseUrl = `http://127.0.0.1:${port}`;
   let unavailable = false;
+  let hanging = false;
   const env = testEnv({ CLIENT_PORTAL_URL: baseUrl, ...options.env });
   const start = () => createClientPortal({ logger: silentLogger, ...options, env, db });
   const running: RunningPortal = {
@@ -71,6 +79,8 @@ export async function startPortal(
     },
     outage: async (mode) => {
       unavailable = mode === "503";
+      hanging = mode === "hang";
+      if (!hanging) for (const res of held) res.destroy();
       if (mode === "refused" && server.listening) {
         server.closeAllConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));
