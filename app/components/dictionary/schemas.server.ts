@@ -11,7 +11,7 @@ import {
   takesPrecision,
 } from "../../../contracts/dictionary";
 import { versionSchema } from "../../../contracts/common";
-import { parseFormData } from "~/lib/forms.server";
+import { INCOMPLETE_REQUEST, parseFormData } from "~/lib/forms.server";
 
 /**
  * The portal-only forms of the dictionary pages (master and project alike). The payloads the data
@@ -42,12 +42,18 @@ export const reviewActionSchema = z.object({
   reviewId: z.string().min(1),
 });
 
-/** The confirmation of a table's deletion, based on the dictionary's version. */
-export const deleteTableSchema = z.object({
-  intent: z.literal("delete-table"),
-  tableId: z.string().min(1),
-  version: versionSchema,
-});
+/**
+ * The confirmation of a table's deletion, based on the dictionary's version. Its table is a hidden field: a post
+ * without it (forged or truncated) is refused at the top, as actedOnIdSchema's are, never next to a field not shown.
+ */
+export const deleteTableSchema = z
+  .object({
+    intent: z.literal("delete-table"),
+    tableId: z.string().optional(),
+    version: versionSchema,
+  })
+  .refine((v) => Boolean(v.tableId), { message: INCOMPLETE_REQUEST, path: [], when: () => true })
+  .transform((v) => ({ ...v, tableId: v.tableId ?? "" }));
 
 const COLUMN_SIZE_FIELD = /^columns\[(\d+)\]\.(length|precision|scale)$/;
 
@@ -80,9 +86,11 @@ export const OTHER_TABLE = "This form is for another table than this page's. Rel
  * The URL names the table a table's page changes (`tableId`, its path parameter); the TableEditor's form names
  * it again (a hidden tableId, which the data API's PATCH takes). A post whose form names another table (forged,
  * or a form copied from another page) is refused, 400 with OTHER_TABLE at the top of the form, and changes
- * neither table; null for a post of the page's own table.
+ * neither table; one that names none (forged or truncated), with INCOMPLETE_REQUEST there, before its other
+ * fields are judged (the hidden field's own error would show nowhere); null for a post of the page's own table.
  */
-export function refusedOtherTable<T extends object>(submission: Submission<T>, tableId: string) {
-  if (submission.status === "success" && "tableId" in submission.value && submission.value.tableId === tableId) return null;
-  return data({ result: submission.reply({ formErrors: [OTHER_TABLE] }) }, { status: 400 });
+export function refusedOtherTable(submission: Submission<unknown>, tableId: string) {
+  const posted = submission.payload.tableId;
+  if (posted === tableId) return null;
+  return data({ result: submission.reply({ formErrors: [posted ? OTHER_TABLE : INCOMPLETE_REQUEST] }) }, { status: 400 });
 }

@@ -21,6 +21,7 @@ const review = await import("./review");
 const definition = await import("./data-definition");
 const table = await import("./table");
 const { OTHER_TABLE } = await import("~/components/dictionary/schemas.server");
+const { INCOMPLETE_REQUEST } = await import("~/lib/forms.server");
 
 const [, acme, birch] = DEMO_COMPANIES;
 const { call, cookieFor } = await createHarness();
@@ -475,6 +476,30 @@ describe("edit a data dictionary", () => {
     const answer = actionAnswer(await call(ANALYST, tablePath, table.action, onDictionary(id, { method: "POST", body, params: { tableId: customers!.id } })));
     expect(answer.status).toBe(400);
     expect(answer.result.error?.[""]).toEqual([OTHER_TABLE]);
+    expect((await loadDefinition(id)).tables).toEqual(before);
+  });
+
+  it("refuses a table's edit or deletion posted without its hidden tableId at the top, in words, with a 400, and changes nothing", async () => {
+    const { summaries, version } = await loadDefinition(id, "edit");
+    const customers = summaries.items.find((t) => t.name === "Customers")!;
+    const before = (await loadDefinition(id)).tables;
+    // Customers' page, its form posted without the hidden tableId (forged or truncated): an otherwise valid edit.
+    const tablePath = `/migration/data-dictionary/edit/${id}/data-definition/tables/${customers.id}${q(acme.id)}`;
+    const body = form({ version: String(version), name: "Renamed", "columns[0].name": "Only", "columns[0].type": "int", "columns[0].nullable": "true" });
+    const edit = actionAnswer(await call(ANALYST, tablePath, table.action, onDictionary(id, { method: "POST", body, params: { tableId: customers.id } })));
+    expect(edit.status).toBe(400);
+    expect(edit.result.error?.[""]).toEqual([INCOMPLETE_REQUEST]);
+    // Its deletion's confirmation, likewise: said where the confirmation shows the form's errors.
+    const deleting = actionAnswer(
+      await call(
+        ANALYST,
+        `/migration/data-dictionary/edit/${id}/data-definition${q(acme.id, { delete: customers.id })}`,
+        definition.action,
+        onDictionary(id, { method: "POST", body: form({ intent: "delete-table", version: String(version) }) }),
+      ),
+    );
+    expect(deleting.status).toBe(400);
+    expect(deleting.result.error).toEqual({ "": [INCOMPLETE_REQUEST] });
     expect((await loadDefinition(id)).tables).toEqual(before);
   });
 

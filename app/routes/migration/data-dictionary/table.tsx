@@ -39,10 +39,10 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   const paths = dictionaryPathsOfRequest(request);
   const { shell, companyId } = await requireMasterDataWrite(context, paths.definition("view", dictionary.id));
   const submission = parseTableEditor(await readFormData(request), isNew ? createTableSchema : updateTableSchema);
-  // A list intent (add, remove, move a column) sent without JavaScript: the form comes back changed (invalid).
-  if (submission.status !== "success") return invalid(submission);
   const otherTable = tableId ? refusedOtherTable(submission, tableId) : null;
   if (otherTable) return otherTable;
+  // A list intent (add, remove, move a column) sent without JavaScript: the form comes back changed (invalid).
+  if (submission.status !== "success") return invalid(submission);
   try {
     if (!tableId) await createTable(shell, dictionary.id, submission.value);
     else await updateTable(shell, dictionary.id, { ...submission.value, tableId });

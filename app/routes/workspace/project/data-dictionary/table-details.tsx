@@ -48,10 +48,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   await requireWorkspace(context, { write: paths.dictionary.table(project.id, params.tableId), unlocked: true });
   const formData = await readFormData(request);
   const submission = parseTableEditor(formData, updateTableSchema);
-  // A list intent (add, remove, move a column) sent without JavaScript: the form comes back changed (invalid).
-  if (submission.status !== "success") return invalid(submission);
   const otherTable = refusedOtherTable(submission, params.tableId);
   if (otherTable) return otherTable;
+  // A list intent (add, remove, move a column) sent without JavaScript: the form comes back changed (invalid).
+  if (submission.status !== "success") return invalid(submission);
   try {
     await api.dictionary.updateTable(submission.value, confirmationOf(formData));
   } catch (err) {
