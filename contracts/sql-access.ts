@@ -185,20 +185,31 @@ export type AuditEntry = z.infer<typeof auditEntrySchema>;
 const dayFilter = z.string().regex(DAY, "A date as YYYY-MM-DD").refine(isRealDay, "A real date as YYYY-MM-DD").optional();
 const textFilter = z.string().trim().max(200).optional();
 
-/** GET /api/v1/audit-log (and audit-log.csv): newest first; every filter optional (the portal drops values that make no sense). */
-export const auditQuerySchema = pageQuerySchema.extend({
-  companyId: textFilter,
-  userId: textFilter,
-  /** A user's id, or part of their name. */
-  who: textFilter,
-  action: z.enum(AUDIT_ACTIONS).optional(),
-  from: dayFilter,
-  to: dayFilter,
-  /** Part of the target or of what changed (a generic entry's path holds the ids its route names). */
-  contains: textFilter,
-  /** A project, configuration or mapping project: its id, or part of its name. */
-  workspace: textFilter,
-});
+/** Dates of the audit log's filter the wrong way round: no entry could match, so it is refused, next to From. */
+export const FROM_AFTER_TO_MESSAGE = "From must be on or before To.";
+
+/** From after To (both YYYY-MM-DD, so compared as strings): the audit log's filter that nothing could match. */
+export const fromAfterTo = (v: { from?: string; to?: string }) => Boolean(v.from && v.to && v.from > v.to);
+
+/**
+ * GET /api/v1/audit-log (and audit-log.csv): newest first; every filter optional (the portal drops values that make
+ * no sense, and says when From is after To without asking).
+ */
+export const auditQuerySchema = pageQuerySchema
+  .extend({
+    companyId: textFilter,
+    userId: textFilter,
+    /** A user's id, or part of their name. */
+    who: textFilter,
+    action: z.enum(AUDIT_ACTIONS).optional(),
+    from: dayFilter,
+    to: dayFilter,
+    /** Part of the target or of what changed (a generic entry's path holds the ids its route names). */
+    contains: textFilter,
+    /** A project, configuration or mapping project: its id, or part of its name. */
+    workspace: textFilter,
+  })
+  .refine((v) => !fromAfterTo(v), { message: FROM_AFTER_TO_MESSAGE, path: ["from"] });
 export type AuditQueryInput = z.input<typeof auditQuerySchema>;
 /** A page of the log, and how many days its entries are kept (the data API's setting), for the page to say. */
 export const auditPageSchema = pageOf(auditEntrySchema).extend({ retentionDays: z.number().int().positive() });

@@ -12,6 +12,7 @@ describe("the audit log page", () => {
     renderPage(page, page, AuditLog, {
       filters: { page: 1, pageSize: 25 },
       log: { items: [], total: 0, page: 1, pageSize: 25, retentionDays },
+      datesRefused: null,
       companies: [],
       companyId: null,
     });
@@ -21,6 +22,25 @@ describe("the audit log page", () => {
     expect(html).toContain("Entries are kept for 90 days and never changed.");
     expect(html).not.toContain("AUDIT_RETENTION_DAYS");
     expect(show(1)).toContain("Entries are kept for 1 day and never changed.");
+  });
+});
+
+describe("the audit log's dates the wrong way round", () => {
+  const page = "/additional-options/audit-log";
+  const html = renderPage(page, `${page}?from=2026-11-20&to=2026-11-01`, AuditLog, {
+    filters: { from: "2026-11-20", to: "2026-11-01", page: 1, pageSize: 25 },
+    log: null,
+    datesRefused: "From must be on or before To.",
+    companies: [],
+    companyId: null,
+  });
+
+  it("says so next to From, which it describes, and lists no entry", () => {
+    expect(html).toMatch(/<input id="audit-from"[^>]*aria-invalid="true"[^>]*aria-describedby="audit-from-error"/);
+    expect(html).toMatch(/<ul id="audit-from-error"[^>]*><li>From must be on or before To\.<\/li><\/ul>/);
+    expect(html).not.toContain("No entry matches");
+    expect(html).not.toContain("Audit entries");
+    expect(html).toContain('value="2026-11-20"');
   });
 });
 
@@ -64,6 +84,7 @@ describe("the audit log's project", () => {
       pageSize: 25,
       retentionDays: 365,
     },
+    datesRefused: null,
     companies: [{ id: "birch", name: "Birch Logistics" }],
     companyId: "acme",
   });

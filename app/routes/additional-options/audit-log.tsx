@@ -1,7 +1,8 @@
 import { DEFAULT_PAGE_SIZE } from "../../../contracts/values/common";
-import { Form, Link } from "react-router";
+import { data, Form, Link } from "react-router";
 import { AUDIT_ACTION_LABELS, AUDIT_ACTIONS, auditWriteLabel } from "../../../contracts/values/sql-access";
-import { control } from "~/components/forms/fields";
+import { FROM_AFTER_TO_MESSAGE, fromAfterTo } from "../../../contracts/sql-access";
+import { control, ErrorList } from "~/components/forms/fields";
 import { formatCountOf, formatTimestamp } from "~/components/projects/format";
 import { buttonVariants } from "~/components/ui/button";
 import { EmptyList, PagedList } from "~/components/ui/list-page";
@@ -27,13 +28,22 @@ const PATH = "/additional-options/audit-log";
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const filters = auditFilters(new URL(request.url).searchParams);
+  if (fromAfterTo(filters)) {
+    // Nothing could match: said next to the dates, a 400, the log not asked (the data API refuses it too).
+    const shell = await shellOf(context);
+    return data({ filters, log: null, datesRefused: FROM_AFTER_TO_MESSAGE, ...companiesOf(shell) }, { status: 400 });
+  }
   const [shell, log] = await afterGuard(shellOf(context), sqlAccessApi(callerOf(context)).audit(filters));
   // Each entry's workspace with its kind, read here: the product types stay on the server (contracts/workspaces.server.ts).
   const items = log.items.map((entry) => ({
     ...entry,
     workspace: entry.workspace && { ...entry.workspace, kind: workspaceOfProductType(entry.workspace.productType)?.kind },
   }));
-  return { filters, log: { ...log, items }, companies: shell.companies.map((c) => ({ id: c.id, name: c.name })), companyId: shell.company?.id ?? null };
+  return { filters, log: { ...log, items }, datesRefused: null, ...companiesOf(shell) };
+}
+
+function companiesOf(shell: Awaited<ReturnType<typeof shellOf>>) {
+  return { companies: shell.companies.map((c) => ({ id: c.id, name: c.name })), companyId: shell.company?.id ?? null };
 }
 
 export const handle = { breadcrumb: "Audit Log" };
@@ -64,7 +74,7 @@ function HintedFilter({ id, name, label, value, children }: { id: string; name: 
   );
 }
 
-type Entry = Route.ComponentProps["loaderData"]["log"]["items"][number];
+type Entry = NonNullable<Route.ComponentProps["loaderData"]["log"]>["items"][number];
 
 /** The page of the run or load an entry started, in the entry's company: which scripts and versions ran, which rows came. */
 function WorkAbout({ entry }: { entry: Entry }) {
@@ -100,7 +110,7 @@ function WorkspaceCell({ entry }: { entry: Entry }) {
 }
 
 export default function AuditLog({ loaderData }: Route.ComponentProps) {
-  const { filters, log, companies } = loaderData;
+  const { filters, log, companies, datesRefused } = loaderData;
   const href = useCompanyHref();
   const { page: _page, pageSize, ...chosen } = filters;
   const filtered = Object.values(chosen).some(Boolean);
@@ -126,7 +136,7 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
           <p className="mt-1 max-w-3xl text-sm text-muted-foreground">
             Every change made through the data API, with who made it and when: SQL access, webhooks, force-unlocks, restores, undos and cancels with what
             changed and why; loads, runs, backups and the changes of templates and scripts in words; every other change by its route. Entries are kept for{" "}
-            {formatCountOf(log.retentionDays, "day")} and never changed.
+            {log ? `${formatCountOf(log.retentionDays, "day")} and never changed.` : "a set number of days and never changed."}
           </p>
         </div>
         <DownloadLink to={href(`${PATH}.csv`, query)} className={buttonVariants({ variant: "outline" })}>
@@ -163,7 +173,16 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
             <label htmlFor="audit-from" className="mb-1 block text-sm font-medium">
               From
             </label>
-            <input id="audit-from" type="date" name="from" defaultValue={filters.from ?? ""} className={control} />
+            <input
+              id="audit-from"
+              type="date"
+              name="from"
+              defaultValue={filters.from ?? ""}
+              aria-invalid={datesRefused ? true : undefined}
+              aria-describedby={datesRefused ? "audit-from-error" : undefined}
+              className={control}
+            />
+            <ErrorList id="audit-from-error" errors={datesRefused ? [datesRefused] : null} focus />
           </div>
           <div>
             <label htmlFor="audit-to" className="mb-1 block text-sm font-medium">
@@ -191,52 +210,54 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
         </div>
       </Form>
 
-      <PagedList
-        list={log}
-        empty={
-          <EmptyList title={filtered ? "No matching entries" : "Nothing audited yet"}>
-            {filtered ? "No entry matches these filters." : "Changes made through the data API are listed here."}
-          </EmptyList>
-        }
-        noun={["entry", "entries"]}
-        href={(page) => href(PATH, { ...withPageSize, page })}
-      >
-        <Table aria-label="Audit entries">
-          <TableHeader>
-            <TableRow>
-              <TableHead>When</TableHead>
-              <TableHead>Company</TableHead>
-              <TableHead>Project</TableHead>
-              <TableHead>Who</TableHead>
-              <TableHead>Action</TableHead>
-              <TableHead>Target</TableHead>
-              <TableHead>Changes</TableHead>
-              <TableHead>Reason</TableHead>
-            </TableRow>
-          </TableHeader>
-          <TableBody>
-            {log.items.map((e) => (
-              <TableRow key={e.id}>
-                <TableCell className="whitespace-nowrap">
-                  <time dateTime={e.at}>{formatTimestamp(e.at)}</time>
-                </TableCell>
-                <TableCell>{e.companyId ? (companyName.get(e.companyId) ?? e.companyId) : ""}</TableCell>
-                <TableCell>
-                  <WorkspaceCell entry={e} />
-                </TableCell>
-                <TableCell>{e.userName ?? e.userId}</TableCell>
-                <TableCell>{(e.action === "api.write" && auditWriteLabel(e.target)) || AUDIT_ACTION_LABELS[e.action]}</TableCell>
-                <TableCell>
-                  {e.target}
-                  <WorkAbout entry={e} />
-                </TableCell>
-                <TableCell className="max-w-md text-xs break-words">{summaryText(e.summary)}</TableCell>
-                <TableCell>{e.reason ?? ""}</TableCell>
+      {log ? (
+        <PagedList
+          list={log}
+          empty={
+            <EmptyList title={filtered ? "No matching entries" : "Nothing audited yet"}>
+              {filtered ? "No entry matches these filters." : "Changes made through the data API are listed here."}
+            </EmptyList>
+          }
+          noun={["entry", "entries"]}
+          href={(page) => href(PATH, { ...withPageSize, page })}
+        >
+          <Table aria-label="Audit entries">
+            <TableHeader>
+              <TableRow>
+                <TableHead>When</TableHead>
+                <TableHead>Company</TableHead>
+                <TableHead>Project</TableHead>
+                <TableHead>Who</TableHead>
+                <TableHead>Action</TableHead>
+                <TableHead>Target</TableHead>
+                <TableHead>Changes</TableHead>
+                <TableHead>Reason</TableHead>
               </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-      </PagedList>
+            </TableHeader>
+            <TableBody>
+              {log.items.map((e) => (
+                <TableRow key={e.id}>
+                  <TableCell className="whitespace-nowrap">
+                    <time dateTime={e.at}>{formatTimestamp(e.at)}</time>
+                  </TableCell>
+                  <TableCell>{e.companyId ? (companyName.get(e.companyId) ?? e.companyId) : ""}</TableCell>
+                  <TableCell>
+                    <WorkspaceCell entry={e} />
+                  </TableCell>
+                  <TableCell>{e.userName ?? e.userId}</TableCell>
+                  <TableCell>{(e.action === "api.write" && auditWriteLabel(e.target)) || AUDIT_ACTION_LABELS[e.action]}</TableCell>
+                  <TableCell>
+                    {e.target}
+                    <WorkAbout entry={e} />
+                  </TableCell>
+                  <TableCell className="max-w-md text-xs break-words">{summaryText(e.summary)}</TableCell>
+                  <TableCell>{e.reason ?? ""}</TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </PagedList>
+      ) : null}
     </section>
   );
 }

@@ -1,0 +1,32 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { FROM_AFTER_TO_MESSAGE } from "../../../contracts/sql-access";
+import { DEMO_COMPANIES } from "../../../scripts/demo-data";
+import { startLiveServices } from "~/test/live-services";
+
+/**
+ * The audit log's loader, behind the shell and area middleware, against the live services: a filter no
+ * entry could match (From after To) is said next to the dates with a 400, and the log is not asked.
+ */
+const live = await startLiveServices();
+afterAll(() => live.stop());
+
+const { createHarness, unwrap } = await import("../workspace/test-support");
+const { call } = await createHarness();
+const auditLog = await import("./audit-log");
+
+const SUPER = "super@demo.test";
+const [, , birch] = DEMO_COMPANIES;
+const page = `/additional-options/audit-log?companyId=${birch.id}`;
+
+describe("the audit log's dates", () => {
+  it("From after To is refused next to From with a 400, the log not asked; the same days the right way round are a page of the log", async () => {
+    const refused = unwrap(await call(SUPER, `${page}&from=2026-11-20&to=2026-11-01&who=ann`, auditLog.loader));
+    expect(refused?.status).toBe(400);
+    expect(refused?.data).toMatchObject({ datesRefused: FROM_AFTER_TO_MESSAGE, log: null, filters: { from: "2026-11-20", to: "2026-11-01", who: "ann" } });
+    const answered = (await call(SUPER, `${page}&from=2026-11-01&to=2026-11-20`, auditLog.loader)) as { datesRefused: unknown; log: { retentionDays: number } };
+    expect(answered.datesRefused).toBeNull();
+    expect(answered.log.retentionDays).toBeGreaterThan(0);
+    // One day, From and To the same: a day's entries, not refused.
+    expect(((await call(SUPER, `${page}&from=2026-11-20&to=2026-11-20`, auditLog.loader)) as { datesRefused: unknown }).datesRefused).toBeNull();
+  });
+});
