@@ -1,4 +1,5 @@
-import { Form, Link } from "react-router";
+import { data, Form, Link } from "react-router";
+import { RefusalAlert } from "~/components/forms/refusal-alert";
 import { formatTimestamp } from "~/components/dictionary/column-format";
 import { LineDiff } from "~/components/templates/line-diff";
 import { Button } from "~/components/ui/button";
@@ -20,6 +21,20 @@ const versionParam = (url: URL, key: string, newest: number) => {
   return Number.isInteger(n) && n >= 1 && n <= newest ? n : null;
 };
 
+/**
+ * Why the versions the URL asks to compare (`from`, `to`: a hand-made or old link) cannot be, in words, or null when
+ * it asks for none or for two the script has: a number it does not have, or not a number, is named (at most 20 of
+ * its characters), with the versions there are; one left out or empty, by asking for two.
+ */
+function refusedComparison(url: URL, newest: number, from: number | null, to: number | null): string | null {
+  const asked = [url.searchParams.get("from"), url.searchParams.get("to")];
+  if (asked.every((v) => v === null) || (from && to)) return null;
+  const missing = [...new Set(asked.filter((v, i): v is string => Boolean(v) && [from, to][i] === null))].map((v) => `“${v.slice(0, 20)}”`);
+  if (!missing.length) return "Choose two versions to compare.";
+  const has = newest === 1 ? "it has only version 1" : `its versions are 1 to ${newest}`;
+  return `${missing.length === 1 ? `There is no version ${missing[0]}` : `There are no versions ${missing.join(" and ")}`} of this script: ${has}. Choose two of them to compare.`;
+}
+
 /** The script's versions, newest first, and the line diff of any two (a GET form: works without JavaScript). */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
@@ -27,12 +42,17 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { page, pageSize } = readPaging(url.searchParams, ["version"], "version");
   const from = versionParam(url, "from", script.version);
   const to = versionParam(url, "to", script.version);
+  const refused = refusedComparison(url, script.version, from, to);
   const [versions, diff] = await Promise.all([api.versions(script.id, { page, pageSize }), from && to ? api.diff(script.id, from, to) : Promise.resolve(null)]);
-  return { script: { id: script.id, levelId: script.levelId, templateId: script.templateId, version: script.version }, versions, diff, from, to };
+  // Refused: a 400, the page usable as it is without a comparison (its versions listed, the form offering them).
+  return data(
+    { script: { id: script.id, levelId: script.levelId, templateId: script.templateId, version: script.version }, versions, diff, from, to, refused },
+    { status: refused ? 400 : 200 },
+  );
 }
 
 export default function ScriptHistory({ loaderData }: Route.ComponentProps) {
-  const { script, versions, diff, from, to } = loaderData;
+  const { script, versions, diff, from, to, refused } = loaderData;
   const href = useCompanyHref();
   const paths = useTemplatePaths();
   const here = paths.script(script.templateId, script.levelId, script.id, "history");
@@ -42,6 +62,11 @@ export default function ScriptHistory({ loaderData }: Route.ComponentProps) {
     <div className="flex flex-col gap-4">
       <Card>
         <h3 className="text-base font-semibold">Compare two versions</h3>
+        {refused ? (
+          <RefusalAlert refusal={refused} className="mt-3">
+            {refused}
+          </RefusalAlert>
+        ) : null}
         {/* Comparing keeps the versions list where it is: its page and page size. */}
         <Form method="get" action={here} aria-label="Compare two versions" className="mt-3 flex flex-wrap items-end gap-3">
           <KeptFields keep={versionsPlace} />
