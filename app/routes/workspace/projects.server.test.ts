@@ -905,6 +905,26 @@ describe("another company's id posted to a project's page", () => {
   });
 });
 
+describe("the restore page's posts", () => {
+  it.skipIf(!TEST_POSTGRES_ADMIN_URL)("one with an intent its forms do not send is a 400 saying so, and nothing starts", async () => {
+    const project = await loadableProject("Restore forged");
+    await api(ANALYST, "POST", `/api/v1/projects/${project.id}/backups`, {});
+    await live.jobs.idle();
+    const [backup] = (await api(ANALYST, "GET", `/api/v1/projects/${project.id}/backups`)).items;
+    const history = async () => (await api(ANALYST, "GET", `/api/v1/projects/${project.id}/history`)).total;
+    const before = await history();
+    const url = projectUrl(project.id, "databases/backup/update-source");
+    for (const [intent, words] of [
+      ["bogus", "Unknown action: bogus."],
+      ["", "Unknown action."],
+    ]) {
+      const opts = { params: { projectId: project.id }, middleware: projectLayout.middleware, form: { intent: intent!, backupId: backup.id } };
+      expect(unwrap(await call(ANALYST, url, restorePage.action, opts)), intent).toEqual({ status: 400, data: { errors: [words] } });
+    }
+    expect(await history()).toBe(before);
+  });
+});
+
 describe("the restore page's backups", () => {
   it.skipIf(!TEST_POSTGRES_ADMIN_URL)("are those ready to restore; a post naming one that failed says it is not ready, next to Backup, and nothing starts", async () => {
     const project = await loadableProject("Restore only what is ready");

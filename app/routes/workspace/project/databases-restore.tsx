@@ -19,7 +19,7 @@ import { PAGING_KEYS, pagingParams } from "~/lib/list-search";
 import { readPage } from "~/lib/list-search.server";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { getFormProps, useServerForm } from "~/lib/forms";
-import { invalid, readFormData, refusedByService, submitUpload } from "~/lib/forms.server";
+import { invalid, readFormData, refusedByService, submitUpload, unknownIntent } from "~/lib/forms.server";
 import { afterGuard } from "~/lib/guards.server";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
 import { checkWorkspace, projectCalls, projectScope } from "../workspace.server";
@@ -71,6 +71,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   const formData = await readFormData(request);
   const intent = formData.get("intent");
+  // Only the two forms' buttons: another intent (a forged post) has no form to be refused in.
+  if (intent !== RESTORE_BACKUP && intent !== UNDO) unknownIntent(intent);
   const schema = z.object({ intent: z.enum([RESTORE_BACKUP, UNDO]) }).and(restoreBodySchema);
   const submission = parseWithZod(formData, { schema });
   if (submission.status !== "success") return invalid(submission);
