@@ -252,8 +252,15 @@ export function unknownIntent(intent: unknown): never {
  */
 export function invalid(submission: Submission<unknown>) {
   if (submission.status === undefined) return data({ result: { ...submission.reply(), error: {} } }, { status: 200 });
+  // A refusal of what every form sends hidden (the version its write is based on): a forged or truncated post, said at
+  // the top in words, since no page shows a hidden field's error (and this one would be Zod's).
+  if (submission.status === "error" && HIDDEN_FIELDS.some((name) => submission.error?.[name]))
+    return data({ result: submission.reply({ formErrors: [INCOMPLETE_REQUEST] }) }, { status: 400 });
   return data({ result: submission.reply() }, { status: 400 });
 }
+
+/** The fields the portal's forms only ever send hidden: `version`, the version of what a form changes (a stale one is the data API's 409). */
+const HIDDEN_FIELDS = ["version"];
 
 /**
  * A service refused the write (a duplicate name, a stale version: 409, a validation error): show

@@ -12,6 +12,7 @@ const live = await startLiveServices();
 afterAll(() => live.stop());
 
 const { createHarness, unwrap } = await import("./test-support");
+const { INCOMPLETE_REQUEST } = await import("~/lib/forms.server");
 const { call, api } = await createHarness();
 const list = await import("./list");
 const create = await import("./create/details");
@@ -255,6 +256,22 @@ describe("details: edit and status", () => {
     expect(result?.status).toBe(409);
     expect(result?.data.result.error[""]?.join(" ")).toMatch(/changed|reload/i);
     expect(await api<Project>(ANALYST, "GET", `/api/v1/projects/${project.id}`)).toMatchObject({ name: "Stale target", description: "someone else" });
+  });
+
+  it("refuses a save posted without its hidden version, or with one that is no number, at the top in words, and changes nothing", async () => {
+    const project = await newProject(ANALYST, acme.id, acmeApp.id, "Versionless");
+    for (const version of [undefined, "abc", "99999999999999999999"]) {
+      const result = unwrap(
+        await call(ANALYST, projectUrl(project.id, "details"), details.action, {
+          params: { projectId: project.id },
+          middleware: projectLayout.middleware,
+          form: { intent: "update", ...(version === undefined ? {} : { version }), name: "Forged", description: "" },
+        }),
+      );
+      expect(result?.status, version).toBe(400);
+      expect(result?.data.result.error[""], version).toEqual([INCOMPLETE_REQUEST]);
+    }
+    expect(await api<Project>(ANALYST, "GET", `/api/v1/projects/${project.id}`)).toMatchObject({ name: "Versionless" });
   });
 
   it("refuses a status change DOMAIN.md does not allow, next to the status", async () => {
