@@ -10,13 +10,19 @@ const UNREADABLE = "The form could not be read. Reload the page and try again.";
 export const INCOMPLETE_REQUEST = "The request was incomplete: reload the page and try again.";
 
 /**
- * The `id` of the thing a page's button acts on (a hidden field): a post without it is refused at the
- * top of the page, where the user can read it, never next to a field they cannot see nor in Zod's words.
+ * The id of the thing a page's button acts on, in the hidden field `name`: a post without it is refused at the
+ * top of the page, where the user can read it, never next to a field they cannot see nor in Zod's words. With
+ * `.and` for the form's other fields: refused whatever those are.
  */
-export const actedOnIdSchema = z
-  .object({ id: z.string().optional() })
-  .refine((v) => Boolean(v.id), { message: INCOMPLETE_REQUEST, path: [] })
-  .transform((v) => ({ id: v.id ?? "" }));
+export function actedOn<K extends string>(name: K) {
+  return z
+    .object({ [name]: z.string().optional() } as { [P in K]: z.ZodOptional<z.ZodString> })
+    .refine((v) => Boolean((v as Record<string, string | undefined>)[name]), { message: INCOMPLETE_REQUEST, path: [] })
+    .transform((v) => ({ [name]: (v as Record<string, string | undefined>)[name] ?? "" }) as { [P in K]: string });
+}
+
+/** A page's button acting on the thing its hidden `id` names (actedOn). */
+export const actedOnIdSchema = actedOn("id");
 
 /** The most a form post may carry: far more than any form of the portal needs. */
 export const FORM_MAX_BYTES = 1024 * 1024;

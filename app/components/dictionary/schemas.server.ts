@@ -11,7 +11,7 @@ import {
   takesPrecision,
 } from "../../../contracts/dictionary";
 import { versionSchema } from "../../../contracts/common";
-import { INCOMPLETE_REQUEST, parseFormData } from "~/lib/forms.server";
+import { actedOn, INCOMPLETE_REQUEST, parseFormData } from "~/lib/forms.server";
 
 /**
  * The portal-only forms of the dictionary pages (master and project alike). The payloads the data
@@ -44,16 +44,9 @@ export const reviewActionSchema = z.object({
 
 /**
  * The confirmation of a table's deletion, based on the dictionary's version. Its table is a hidden field: a post
- * without it (forged or truncated) is refused at the top, as actedOnIdSchema's are, never next to a field not shown.
+ * without it (forged or truncated) is refused at the top (actedOn), never next to a field not shown.
  */
-export const deleteTableSchema = z
-  .object({
-    intent: z.literal("delete-table"),
-    tableId: z.string().optional(),
-    version: versionSchema,
-  })
-  .refine((v) => Boolean(v.tableId), { message: INCOMPLETE_REQUEST, path: [], when: () => true })
-  .transform((v) => ({ ...v, tableId: v.tableId ?? "" }));
+export const deleteTableSchema = actedOn("tableId").and(z.object({ intent: z.literal("delete-table"), version: versionSchema }));
 
 const COLUMN_SIZE_FIELD = /^columns\[(\d+)\]\.(length|precision|scale)$/;
 

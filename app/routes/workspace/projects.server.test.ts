@@ -449,6 +449,22 @@ describe("a change of access from a tab left open", () => {
   });
 });
 
+describe("a forged Remove on the project access page", () => {
+  it("without the user it removes is refused at the top in words, with a 400, and everyone keeps their access", async () => {
+    const project = await newProject(ANALYST, acme.id, acmeApp.id, "Remove nobody");
+    const url = projectUrl(project.id, "users/project-access");
+    const opts = { params: { projectId: project.id }, middleware: projectLayout.middleware };
+    const before = ((await call(ANALYST, url, access.loader, opts)) as any).users.map((u: any) => u.userId);
+    const forms: Record<string, string>[] = [{ intent: "remove" }, { intent: "remove", formKey: `remove-${before[0]}`, userId: "" }];
+    for (const form of forms) {
+      const refused = unwrap(await call(ANALYST, url, access.action, { ...opts, form }));
+      expect(refused?.status).toBe(400);
+      expect(refused?.data.result.error).toEqual({ "": [INCOMPLETE_REQUEST] });
+    }
+    expect(((await call(ANALYST, url, access.loader, opts)) as any).users.map((u: any) => u.userId)).toEqual(before);
+  });
+});
+
 describe("a staff user on the project access page", () => {
   it("is named in words, not by the user id: SuperAdmin and Support are none of the company's people", async () => {
     const project = await newProject(SUPER, birch.id, birchApp.id, "Made by staff");

@@ -21,7 +21,7 @@ import { redirectWithFlash } from "~/lib/flash.server";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { peopleSearchParams } from "~/lib/list-search";
 import { getFormProps, refusalMessages, useServerForm } from "~/lib/forms";
-import { invalid, readFormData, refusedByService, unknownIntent } from "~/lib/forms.server";
+import { actedOn, invalid, readFormData, refusedByService, unknownIntent } from "~/lib/forms.server";
 import { mayEnterArea } from "../../../../contracts/areas";
 import { readableRole } from "../../../../contracts/roles";
 import { accessSettings, afterGuard, forSelectedCompany } from "~/lib/guards.server";
@@ -44,7 +44,8 @@ const grantSchema = z
     path: ["canRead"],
     message: "Give read or write access, or remove the user instead",
   });
-const removeSchema = z.object({ userId: z.string().min(1) });
+/** A row's Remove: its user a hidden field (actedOn). */
+const removeSchema = actedOn("userId");
 
 /**
  * A grantee the company's people do not name: a staff user (SuperAdmin, Support), whom the client
