@@ -254,19 +254,21 @@ export function unknownIntent(intent: unknown): never {
  * 400 with the field errors next to the fields; nothing was changed. A list's button (Add column,
  * Remove, Move: a Conform intent, which a form without JavaScript posts) is not a submission: the form
  * comes back changed, without judging fields the user has not finished (every new column said
- * "Required").
+ * "Required"). `hidden`: the names of the form's own hidden fields (as their errors name them), besides
+ * the version every form sends hidden.
  */
-export function invalid(submission: Submission<unknown>) {
+export function invalid(submission: Submission<unknown>, hidden: readonly RegExp[] = []) {
   if (submission.status === undefined) return data({ result: { ...submission.reply(), error: {} } }, { status: 200 });
-  // A refusal of what every form sends hidden (the version its write is based on): a forged or truncated post, said at
-  // the top in words, since no page shows a hidden field's error (and this one would be Zod's).
-  if (submission.status === "error" && HIDDEN_FIELDS.some((name) => submission.error?.[name]))
+  // A refusal of what a form sends hidden (the version its write is based on, the rows it acts on): a forged or
+  // truncated post, said at the top in words, since no page shows a hidden field's error (and this one would be Zod's).
+  const names = [...HIDDEN_FIELDS, ...hidden];
+  if (submission.status === "error" && Object.entries(submission.error ?? {}).some(([name, errors]) => errors && names.some((n) => n.test(name))))
     return data({ result: submission.reply({ formErrors: [INCOMPLETE_REQUEST] }) }, { status: 400 });
   return data({ result: submission.reply() }, { status: 400 });
 }
 
 /** The fields the portal's forms only ever send hidden: `version`, the version of what a form changes (a stale one is the data API's 409). */
-const HIDDEN_FIELDS = ["version"];
+const HIDDEN_FIELDS = [/^version$/];
 
 /**
  * A service refused the write (a duplicate name, a stale version: 409, a validation error): show

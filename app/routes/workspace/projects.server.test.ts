@@ -887,6 +887,29 @@ describe("the data page of a workspace", () => {
   });
 });
 
+describe("a forged save of a project's SQL permissions", () => {
+  it("without its rows, a row's credential or the level it showed, is refused at the top in words, with a 400", async () => {
+    const project = await newProject(ANALYST, acme.id, acmeApp.id, "SQL forged");
+    const url = projectUrl(project.id, "users/sql-permissions");
+    const opts = { params: { projectId: project.id }, middleware: projectLayout.middleware };
+    const forms: Record<string, string>[] = [
+      { intent: "save" },
+      { intent: "save", "entries[0].level": "read", "entries[0].was": "none" },
+      { intent: "save", "entries[0].credentialId": "c1", "entries[0].level": "read", "entries[0].was": "bogus" },
+    ];
+    for (const form of forms) {
+      const refused = unwrap(await call(ANALYST, url, sqlPermissions.action, { ...opts, form }));
+      expect(refused?.status, JSON.stringify(form)).toBe(400);
+      expect(refused?.data.result.error[""], JSON.stringify(form)).toEqual([INCOMPLETE_REQUEST]);
+    }
+    // A level the form does not offer stays next to its select, in the codebase's words.
+    const level = unwrap(
+      await call(ANALYST, url, sqlPermissions.action, { ...opts, form: { intent: "save", "entries[0].credentialId": "c1", "entries[0].level": "all", "entries[0].was": "none" } }),
+    );
+    expect(level?.data.result.error).toEqual({ "entries[0].level": ["Choose None, Read or Write"] });
+  });
+});
+
 describe("another company's id posted to a project's page", () => {
   const opts = (project: Project) => ({ params: { projectId: project.id }, middleware: projectLayout.middleware });
 

@@ -25,6 +25,9 @@ const permissionsSchema = z.object({
   entries: z.array(z.object({ credentialId: z.string().min(1), level: sqlLevelSchema, was: sqlLevelSchema })).min(1),
 });
 
+/** What the form sends hidden: its rows (none is a forged post), each one's credential and the level the page showed. */
+const HIDDEN_ENTRY_FIELDS = [/^entries$/, /^entries\[\d+\]\.(credentialId|was)$/];
+
 /**
  * A workspace's SQL permissions (issue 13, …/users/sql-permissions): for each SQL credential of the
  * company, None, Read or Write in this workspace's databases. Anyone who may read the workspace sees
@@ -43,7 +46,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const intent = formData.get("intent");
   if (intent !== "save") return unknownIntent(intent);
   const submission = parseWithZod(formData, { schema: permissionsSchema });
-  if (submission.status !== "success") return invalid(submission);
+  if (submission.status !== "success") return invalid(submission, HIDDEN_ENTRY_FIELDS);
   const changed = submission.value.entries.filter((e) => e.level !== e.was);
   if (changed.length === 0) return redirectWithFlash(companyHref(here, companyId), "Nothing to save: no level was changed.");
   try {
