@@ -19,14 +19,14 @@ const item = (credentialId: string, level: Item["level"]): Item => ({
   level,
 });
 
-function render(items: Item[], result?: SubmissionResult<string[]>): string {
+function render(items: Item[], result?: SubmissionResult<string[]>, databasesExist = true): string {
   const loaderData = {
     projectId: "p1",
     noun: "project",
     canWrite: true,
     locked: false,
     companyId: "c1",
-    permissions: { items, database: "dt_p1", databasesExist: true },
+    permissions: { items, database: databasesExist ? "dt_p1" : null, databasesExist },
   };
   const Stub = createRoutesStub([
     {
@@ -105,5 +105,14 @@ describe("SQL permissions after a refused save", () => {
     );
     expect(levels(html)).toEqual({ a: "none" });
     expect(html).not.toContain("other");
+  });
+});
+
+describe("SQL permissions of a project without databases", () => {
+  // axe's link-in-text-block (WCAG 1.4.1): a link inside a sentence is told from the text by more than its colour.
+  it("underlines the link to create them, which sits in the sentence", () => {
+    const html = render([], undefined, false);
+    const link = /This project has no databases yet\. <a [^>]*class="([^"]*)"[^>]*>Create them<\/a> before granting SQL access\./.exec(html);
+    expect(link?.[1]?.split(" ")).toContain("underline");
   });
 });

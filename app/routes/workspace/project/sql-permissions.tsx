@@ -116,7 +116,7 @@ export default function SqlPermissions({ loaderData, actionData }: Route.Compone
       {!permissions.databasesExist ? (
         <Alert className="mt-4">
           This {noun} has no databases yet.{" "}
-          <Link to={href(paths.page(projectId, "databases/current"))} className="text-brand hover:underline">
+          <Link to={href(paths.page(projectId, "databases/current"))} className="text-brand underline underline-offset-2">
             Create them
           </Link>{" "}
           before granting SQL access.
