@@ -264,4 +264,22 @@ test.describe("accessibility of the dictionary pages", () => {
     await expect(page.getByRole("group", { name: "Column 1", exact: true })).toBeVisible();
     await expectNoViolations(page);
   });
+
+  // A phone's width: each table's columns, which hold no link, are wider than the screen; their box must be reachable by Tab to scroll.
+  test("at a phone's width, the view's columns tables have no violation and scroll sideways from the keyboard", async ({ page }) => {
+    await createApplication(page, "Narrow app", "");
+    const id = await createDictionary(page, "Narrow app", "Narrow dictionary");
+    await page.getByLabel("Dictionary file").setInputFiles(SAMPLE);
+    await page.getByRole("button", { name: "Upload" }).click();
+    await page.getByRole("button", { name: "Apply" }).click();
+    await expect(page).toHaveURL(url(`/migration/data-dictionary/view/${id}/data-definition`));
+    await page.setViewportSize({ width: 390, height: 800 });
+    await page.reload();
+    await expectNoViolations(page);
+    const box = page.getByRole("group", { name: /^Columns of / }).first();
+    await box.focus();
+    await expect(box).toBeFocused();
+    await page.keyboard.press("ArrowRight");
+    await expect.poll(() => box.evaluate((el) => el.scrollLeft)).toBeGreaterThan(0);
+  });
 });

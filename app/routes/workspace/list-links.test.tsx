@@ -55,3 +55,12 @@ describe("a workspace list's rows", () => {
     expect(html.match(/Setup continues here/g)).toHaveLength(1);
   });
 });
+
+describe("a workspace list's table", () => {
+  // Its box scrolls sideways and is a Tab stop (components/ui/table.tsx): the stop is named as the list, not left a nameless box.
+  it("sits in a group named as the list, the table's caption still saying its order", () => {
+    const html = list("/onboarding/configurations", [row("c3", "Finished", "Active", true)]);
+    expect(html).toMatch(/<div tabindex="0" role="group" aria-label="Configurations"[^>]*><table [^>]*aria-label="Configurations"/);
+    expect(html).toContain('<caption class="sr-only">Configurations, sorted by');
+  });
+});

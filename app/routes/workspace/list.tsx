@@ -144,7 +144,7 @@ export default function ProjectList({ loaderData }: Route.ComponentProps) {
           ) : (
             <div className="mt-6">
               {/* The dates' nowrap once on the table (Updated is the last column), not on 25 cells. */}
-              <Table className="cells-roomy [&_td:last-child]:whitespace-nowrap">
+              <Table aria-label={ws.listTitle} className="cells-roomy [&_td:last-child]:whitespace-nowrap">
                 <caption className="sr-only">{`${ws.listTitle}, sorted by ${sortDescription(search.sort, SORT_LABELS)}`}</caption>
                 <thead className="border-b border-border bg-muted/50 text-xs uppercase [&_th]:font-medium tracking-wide text-muted-foreground">
                   <tr>
