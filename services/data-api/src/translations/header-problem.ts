@@ -16,5 +16,5 @@ export function translationHeaderProblem(header: readonly string[], match: Colum
     seen.add(name);
   }
   const extra = header.filter((cell, i) => cell.trim() !== "" && !match.positions[i]).map((cell) => cell.trim());
-  return headerProblem({ ...match, duplicate, extra }, tableName, "file data structure");
+  return headerProblem({ ...match, duplicate, extra }, tableName, "file data structure", "tick “The file has no header row”");
 }

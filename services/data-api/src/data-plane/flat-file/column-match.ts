@@ -49,13 +49,27 @@ export function matchColumns(header: string[] | null, columns: readonly DdlColum
   return { positions, missing: columns.filter((c) => !positions.includes(c)).map((c) => c.name), extra, duplicate };
 }
 
+/** Cells of a first row shown in a refusal, at most. */
+const FIRST_ROW_SHOWN = 5;
+
 /**
  * Why a load cannot match the file's header to the table, in the words both the preview and the load use; null when it can.
  * `dictionary` is where the table's columns are added: a project's or configuration's data dictionary, a mapping project's file data structure.
+ * `noHeaderRow` is how the user says the file has no header row, for a first row that names none of the table's columns (a row of data).
  */
-export function headerProblem(match: ColumnMatch, tableName: string, dictionary = "data dictionary"): string | null {
-  if (match.duplicate !== null) return `The header names the column '${match.duplicate}' twice`;
+export function headerProblem(
+  match: ColumnMatch,
+  tableName: string,
+  dictionary = "data dictionary",
+  noHeaderRow = "untick Header row in the flat-file parameters",
+): string | null {
   const unknown = match.extra;
+  // Not one cell names a column: the first row is most likely data, the file having no header row.
+  if (match.positions.length > 1 && match.positions.every((column) => column === undefined) && unknown.length === match.positions.length) {
+    const shown = unknown.slice(0, FIRST_ROW_SHOWN).join(", ") + (unknown.length > FIRST_ROW_SHOWN ? ", …" : "");
+    return `The first row (row 1, the header) names none of the columns of the table '${tableName}': it reads ${shown}. If the file has no header row, ${noHeaderRow}: its columns are then read by position`;
+  }
+  if (match.duplicate !== null) return `The header names the column '${match.duplicate}' twice`;
   if (unknown.length === 0) return null;
   // One cell naming nothing, where the table has several columns: the delimiter is not the file's.
   if (match.positions.length === 1 && unknown.length === 1 && match.missing.length > 1) {

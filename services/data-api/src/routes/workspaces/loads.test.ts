@@ -498,6 +498,12 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
       "The file has a column the table 'Customers' lacks: Extra. Add it to the data dictionary, or leave it out of the file. Nothing was loaded.",
     ],
     [
+      // A file without a header row read as having one: its first row is data, not "columns the table lacks".
+      "a first row of data where the header should be",
+      "1,A,10.00,2024-01-31\n2,B,,\n",
+      "The first row (row 1, the header) names none of the columns of the table 'Customers': it reads 1, A, 10.00, 2024-01-31. If the file has no header row, untick Header row in the flat-file parameters: its columns are then read by position. Nothing was loaded.",
+    ],
+    [
       "a binary file named .csv",
       new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 1, 2, 3]),
       `${NOT_TEXT_MESSAGE}. Nothing was loaded.`,

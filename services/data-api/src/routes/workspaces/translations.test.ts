@@ -118,6 +118,11 @@ describe.each(TEST_DATABASE_KINDS)("translating a file with a mapping project's 
     expect(await res.text()).toBe('grade,department,salary,\r\nP7,Finance,10,\r\nP7,"Human, resources",20,x\r\n');
     // Two columns without a name are no column named twice; a named column the table lacks is still refused.
     expect((await translate({ name: "gaps.csv", text: "grade,,department,salary,\nG7,,FIN,10,\n" })).status).toBe(202);
+    // A first row of data, the box for a file without one left unticked.
+    const data = await translate({ name: "data.csv", text: "G7,FIN,10\nG1,HR,20\n" });
+    expect(data.body.fieldErrors.file).toEqual([
+      "The first row (row 1, the header) names none of the columns of the table 'employees': it reads G7, FIN, 10. If the file has no header row, tick “The file has no header row”: its columns are then read by position",
+    ]);
     const named = await translate({ name: "named.csv", text: "grade,department,salary,,boss\nG7,FIN,10,,Ann\n" });
     expect(named.body.fieldErrors.file).toEqual([
       "The file has a column the table 'employees' lacks: boss. Add it to the file data structure, or leave it out of the file",
