@@ -19,6 +19,13 @@ export type SqliteExportPlan = {
 
 const HEADER = Buffer.from("SQLite format 3\0", "latin1");
 const NOT_SQLITE = "This file is not a SQLite database.";
+/**
+ * A SQLite file that cannot be read whole (cut short in its upload or its copy, or damaged), in the
+ * product's words: SQLite's own (its integrity check lists every page it cannot account for) say
+ * nothing a user can act on.
+ */
+export const SQLITE_DAMAGED_MESSAGE =
+  "The SQLite database is damaged or incomplete: it cannot be read whole. Export it again, or copy it again whole, and restore that.";
 
 function open(filePath: string): Database.Database {
   const head = Buffer.alloc(HEADER.length);
@@ -69,13 +76,13 @@ export function inspectSqliteExport(filePath: string, dictionary: readonly DdlTa
     let names: string[];
     try {
       const check = db.pragma("quick_check", { simple: true });
-      if (check !== "ok") throw new RestoreInputProblem(`The SQLite database is damaged: ${String(check)}.`);
+      if (check !== "ok") throw new RestoreInputProblem(SQLITE_DAMAGED_MESSAGE);
       names = (db.prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name").all() as { name: string }[]).map(
         (r) => r.name,
       );
     } catch (err) {
       if (err instanceof RestoreInputProblem) throw err;
-      throw new RestoreInputProblem(`The SQLite database is damaged: ${(err as Error).message}.`);
+      throw new RestoreInputProblem(SQLITE_DAMAGED_MESSAGE);
     }
     const byName = new Map(dictionary.map((t) => [t.name.toLowerCase(), t]));
     const plan: SqliteExportPlan = { tables: [], leftOutTables: [], leftOutColumns: [], emptyTables: [] };

@@ -9,6 +9,7 @@ import { DEMO_COMPANIES } from "../../../../../scripts/demo-data.ts";
 import { TEST_DATABASE_KINDS, TEST_POSTGRES_ADMIN_URL } from "../../../../shared/testing/databases.ts";
 import type { BackupManifest, BackupTable } from "../../data-plane/backups/backup-archive.ts";
 import { AUTOMATIC_BACKUP_SHARE } from "../../data-plane/backups/backup-jobs.ts";
+import { SQLITE_DAMAGED_MESSAGE } from "../../data-plane/backups/sqlite-export.ts";
 import { databaseNameOf } from "../../data-plane/project-databases.ts";
 import { SERVER_LOST_MESSAGE } from "../../data-plane/server-lost.ts";
 import { findJob } from "../../jobs/job-store.ts";
@@ -387,6 +388,17 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("backups, re
     sqlite.close();
     expect(await refusedWith({ name: "unmatched.db", bytes: fs.readFileSync(unmatched) })).toMatch(/None of the SQLite database's tables \(invoices\)/);
     expect((await restoreFile(project, { name: "empty.tar", bytes: new Uint8Array() })).status).toBe(400);
+    // A client's SQLite export cut short, or with a damaged page: said in the product's words, not SQLite's (its check lists every page).
+    const exported = path.join(tmp, "exported.db");
+    const whole = new Database(exported);
+    whole.exec("create table Customers (CustomerId integer, Code text)");
+    const insert = whole.prepare("insert into Customers values (?, ?)");
+    for (let i = 0; i < 2000; i++) insert.run(i, `C${i} ${"x".repeat(50)}`);
+    whole.close();
+    const bytes = fs.readFileSync(exported);
+    expect(await refusedWith({ name: "cut.db", bytes: bytes.subarray(0, Math.floor(bytes.length / 2)) })).toBe(SQLITE_DAMAGED_MESSAGE);
+    const damaged = Buffer.from(bytes).fill(0x41, 4096, 8192);
+    expect(await refusedWith({ name: "damaged.db", bytes: damaged })).toBe(SQLITE_DAMAGED_MESSAGE);
 
     expect(await rowsOf(project)).toEqual([[1, "A", null]]);
     expect(await historyCount(project)).toBe(entries);
