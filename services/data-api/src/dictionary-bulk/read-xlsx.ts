@@ -158,7 +158,11 @@ export async function* readXlsxBatches(source: ZipSource, fileName: string, opti
       any = true;
       yield rows;
     }
-    if (!any) throw fileProblem(400, EMPTY_FILE_MESSAGE);
+    if (!any) {
+      // A workbook of several worksheets is not empty: the one read is, and the user may have meant another.
+      if (workbook.sheets.length < 2) throw fileProblem(400, EMPTY_FILE_MESSAGE);
+      throw fileProblem(400, `The worksheet '${sheet!.name}' is empty: the workbook's worksheets are ${workbook.sheets.map((s) => s.name).join(", ")}`);
+    }
   } catch (err) {
     if (err instanceof ZipFormatError || err instanceof XmlFormatError) throw notAWorkbook();
     throw err;

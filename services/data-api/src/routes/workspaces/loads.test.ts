@@ -590,7 +590,7 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
     expect((await rejectedOf(project, done.id)).items).toEqual([expect.objectContaining({ line: 8002, column: "Code", value: "A␀B" })]);
   });
 
-  it("loads one worksheet of an .xlsx: text with its leading zeros, numbers as written, date cells as dates; a missing worksheet is named", async () => {
+  it("loads one worksheet of an .xlsx: text with its leading zeros, numbers as written, date cells as dates; a missing worksheet is named, an empty one with the others", async () => {
     const project = await loadableProject({ extension: ".xlsx", delimiter: "Excel", worksheet: "Customers" });
     const workbook = new ExcelJS.Workbook();
     workbook.addWorksheet("Read me").addRow(["Not the data"]);
@@ -628,6 +628,19 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
       status: "Failed",
       message: "The workbook has no worksheet 'Clients': its worksheets are Read me, Customers. Nothing was loaded.",
     });
+    // An empty worksheet of a workbook that has others (the first, when none is chosen) is named, with the others: the file is not empty.
+    const blankFirst = new ExcelJS.Workbook();
+    blankFirst.addWorksheet("Notes");
+    blankFirst.addWorksheet("Customers").addRow(["CustomerId", "Code"]);
+    const blank = new Uint8Array(await blankFirst.xlsx.writeBuffer());
+    for (const worksheet of ["", "notes"]) {
+      await setParameters(project, { extension: ".xlsx", delimiter: "Excel", worksheet });
+      expect(await load(project, { name: "blank.xlsx", text: blank })).toMatchObject({
+        status: "Failed",
+        message: "The worksheet 'Notes' is empty: the workbook's worksheets are Notes, Customers. Nothing was loaded.",
+      });
+    }
+    expect((await rowsOf(project)).map((row) => row.Code)).toEqual(["t\tab", "back\\", "ABC"]);
   });
 
   it("loads a fixed-length file cut by the widths saved for its table; a short line's missing fields are blank, a line too long is a rejected row", async () => {
