@@ -24,6 +24,7 @@ import { AUTO_BACKUPS_KEPT_DEFAULT, BACKUP_FILE_EXTENSION, type BackupKind } fro
 import type { HistoryType } from "../../../../../contracts/values/loads.ts";
 import type { WorkspaceKind } from "../../../../../contracts/workspaces.ts";
 import type { Database } from "../../db/schema.ts";
+import type { JobKind } from "../../jobs/job-kinds.ts";
 import type { JobContext, JobDeps, JobStep } from "../../jobs/start-job.ts";
 import { JobCancelledError, startJob } from "../../jobs/start-job.ts";
 import { automaticBackupsBeyond, deleteBackups, failBackup, finishBackup, insertBackup, insertComparison } from "../../repositories/backups.ts";
@@ -327,7 +328,8 @@ export async function startRestore(
   input: { source: RestoreSource; compare: boolean; undoOf?: HistoryEntry; expectedVersion?: number },
 ) {
   const { source, compare, undoOf, expectedVersion } = input;
-  const type: HistoryType = undoOf ? "Undo" : compare ? "RestoreAndComparison" : "Restore";
+  // The history entry and the job are named alike (an undo's job is "Undo", not the restore it is made of).
+  const type: HistoryType & JobKind = undoOf ? "Undo" : compare ? "RestoreAndComparison" : "Restore";
   const uploaded = source.kind === "backup" ? null : source.file;
   const removeUpload = () => (uploaded ? fs.promises.rm(uploaded.path, { force: true }) : Promise.resolve());
   const name = source.kind === "backup" ? source.backup.name : source.file.name;
@@ -395,8 +397,7 @@ export async function startRestore(
       return startJob(deps, {
         projectId: target.projectId,
         workspace: kind,
-        // An undo's job is named as its entry is (History's "Undo"), not as the restore it is made of.
-        kind: undoOf ? "Undo" : compare ? "RestoreAndComparison" : "Restore",
+        kind: type,
         lockReason: "Restore",
         userId: target.userId,
         allowedStatuses: LOAD_START_STATUSES,
