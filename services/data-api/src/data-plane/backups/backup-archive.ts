@@ -10,6 +10,7 @@
  */
 import { createHash } from "node:crypto";
 import fs from "node:fs";
+import { pipeline as streamPipeline } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import zlib from "node:zlib";
 import { RestoreInputProblem, type TableInput } from "./table-input.ts";
@@ -102,6 +103,8 @@ class ByteReader {
   private chunks: Buffer[] = [];
   private buffered = 0;
   private done = false;
+  /** Bytes of the file read out so far: where the next read starts. */
+  position = 0;
   private readonly iterator: AsyncIterator<Buffer>;
   constructor(filePath: string) {
     this.iterator = (fs.createReadStream(filePath, { highWaterMark: 256 * 1024 }) as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
@@ -125,6 +128,7 @@ class ByteReader {
     const rest = all.subarray(n);
     this.chunks = rest.length ? [rest] : [];
     this.buffered = rest.length;
+    this.position += n;
     return out;
   }
   /** The next `n` bytes as chunks as they come; throws the truncation when the file ends first. */
@@ -137,10 +141,12 @@ class ByteReader {
       if (chunk.length > left) {
         this.chunks.unshift(chunk.subarray(left));
         this.buffered += chunk.length - left;
+        this.position += left;
         yield chunk.subarray(0, left);
         left = 0;
       } else {
         left -= chunk.length;
+        this.position += chunk.length;
         yield chunk;
       }
     }
@@ -271,6 +277,13 @@ async function* checkedCsv(reader: ByteReader, table: BackupTable, signal?: Abor
   await reader.read(padding(table.gzBytes).length);
 }
 
+/** One entry's CSV read again from the file, unchecked (its checksum is checked where it is first read): a refused value's row is looked for in it. */
+function entryAgain(filePath: string, start: number, gzBytes: number): AsyncIterator<Buffer> {
+  if (gzBytes === 0) return (async function* () {})();
+  const csv = streamPipeline(fs.createReadStream(filePath, { start, end: start + gzBytes - 1 }), zlib.createGunzip(), () => undefined);
+  return (csv as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
+}
+
 /**
  * The tables of the wanted schemas, streamed in the archive's order (the others read past, unchecked
  * by a restore but checked by verifyBackupArchive). Throws RestoreInputProblem from a table's CSV
@@ -291,6 +304,7 @@ export async function* readBackupArchive(
       if (!header) throw new RestoreInputProblem(TRUNCATED);
       if (header.name !== table.entry || header.size !== table.gzBytes)
         throw new RestoreInputProblem(`The backup is damaged: its entry ${header.name} is not the one its manifest lists.`);
+      const start = reader.position;
       const csv = checkedCsv(reader, table, options.signal);
       if (!options.schemas.includes(table.schema)) {
         for await (const _ of reader.stream(table.gzBytes));
@@ -304,6 +318,7 @@ export async function* readBackupArchive(
         bytes: table.csvBytes,
         csv: {
           [Symbol.asyncIterator]: () => {
+            if (consumed) return entryAgain(filePath, start, table.gzBytes);
             consumed = true;
             return csv;
           },

@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
 import { createHash } from "node:crypto";
+import Database from "better-sqlite3";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { TEST_POSTGRES_ADMIN_URL, TEST_PROJECT_DATABASES_ADMIN_URL } from "../../../../shared/testing/databases.ts";
 import { TEST_DATABASE_SERVER, createTestDataPlane } from "../../testing/harness.ts";
@@ -13,6 +14,7 @@ import { asProjectOwner, createProjectDatabase, createProjectSchema, dropProject
 import { BACKUP_FORMAT, readBackupArchive, verifyBackupArchive, writeBackupArchive, type BackupManifest } from "./backup-archive.ts";
 import { compareSource } from "./compare-source.ts";
 import { restoreSource } from "./restore-source.ts";
+import { inspectSqliteExport, sqliteTableInputs } from "./sqlite-export.ts";
 import { restoreNotes } from "./backup-jobs.ts";
 import { takeBackup } from "./take-backup.ts";
 import type { TableInput } from "./table-input.ts";
@@ -40,10 +42,12 @@ const customers: DdlTable = {
 const notes: DdlTable = { name: "Notes", columns: [col("Note", "nvarchar")] };
 
 const dataPlane = createTestDataPlane();
-const csvOf = (text: string) =>
-  (async function* () {
+/** A CSV input read from its start at each iteration, as the product's inputs are (a refused value's row is looked for so). */
+const csvOf = (text: string): AsyncIterable<Buffer> => ({
+  async *[Symbol.asyncIterator]() {
     yield Buffer.from(text);
-  })();
+  },
+});
 const server = TEST_DATABASE_SERVER;
 const created: string[] = [];
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "dt-backup-unit-"));
@@ -140,7 +144,7 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("backups, restores and comparisons on 
     expect(grants).toEqual([{ ok: true }]);
   });
 
-  it("is all or nothing: a value that does not fit refuses the restore with the table and line, the source as before, no schema left", async () => {
+  it("is all or nothing: a value that does not fit refuses the restore with its table, row, column and reason, the source as before, no schema left", async () => {
     const projectId = await freshProject();
     await run(projectId, `insert into source."Customers" ("Id", "Code") values (1, 'A')`);
     const before = await snapshot(projectId);
@@ -156,7 +160,59 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("backups, restores and comparisons on 
         bytes: null,
       };
     }
-    await expect(restoreSource(dataPlane, server, projectId, [customers, notes], inputs())).rejects.toThrow(/Table "Customers": .*integer.*"abc"/);
+    // An input with a column the dictionary lacks (Extra) is staged, then cast: the refusal still names the row (the header being row 1).
+    await expect(restoreSource(dataPlane, server, projectId, [customers, notes], inputs())).rejects.toThrow(
+      'Table "Customers", row 3, column Id: not a whole number ("abc"). Nothing was restored.',
+    );
+    expect(await snapshot(projectId)).toEqual(before);
+    expect(await schemasOf(projectId)).toEqual([{ nspname: "source" }]);
+  });
+
+  it("names the row of a refused value as a person counts rows, past values that span lines, whether the input has a column the dictionary lacks or not", async () => {
+    const projectId = await freshProject();
+    await run(projectId, `insert into source."Customers" ("Id", "Code") values (1, 'A')`);
+    const before = await snapshot(projectId);
+    const restore = (columns: string[], csv: string) =>
+      restoreSource(
+        dataPlane,
+        server,
+        projectId,
+        [customers, notes],
+        (async function* (): AsyncGenerator<TableInput> {
+          yield { table: "Customers", columns: columns.map((name) => ({ name, type: null })), csv: csvOf(csv), bytes: null };
+        })(),
+      );
+    // Row 2 spans three lines of text: the bad date is on line 5, in row 3.
+    await expect(restore(["Id", "Code", "Since"], 'Id,Code,Since\n1,"two\nline\nbreaks",2020-01-01\n2,B,2020-02-31\n')).rejects.toThrow(
+      'Table "Customers", row 3, column Since: not a date (yyyy-mm-dd) ("2020-02-31"). Nothing was restored.',
+    );
+    await expect(restore(["Id", "Code", "Since", "Extra"], 'Id,Code,Since,Extra\n1,"two\nlines",2020-01-01,x\n2,B,2020-02-31,y\n')).rejects.toThrow(
+      'Table "Customers", row 3, column Since: not a date (yyyy-mm-dd) ("2020-02-31"). Nothing was restored.',
+    );
+    await expect(restore(["Id", "Code", "Extra"], "Id,Code,Extra\n1,A,x\n,B,y\n")).rejects.toThrow(
+      'Table "Customers", row 3, column Id: a value is required. Nothing was restored.',
+    );
+    await expect(restore(["Id", "Code"], "Id,Code\n7,A\n7,B\n")).rejects.toThrow(
+      'Table "Customers": more than one row has the key Id = 7, and a key names one row. Nothing was restored.',
+    );
+    await expect(restore(["Id", "Code"], "Id,Code\n1,A\n2,B,C\n")).rejects.toThrow(
+      'Table "Customers", row 3: more values than the header names. Nothing was restored.',
+    );
+    // The product's own inputs, read again from their start for the row: a backup archive's entry, a SQLite export's table.
+    const archive = await archiveOf(Buffer.from(`Note\n"two\nlines"\nfine\n${"x".repeat(30)}\n`));
+    await expect(restoreSource(dataPlane, server, projectId, [customers, notes], readBackupArchive(archive, { schemas: ["source"] }))).rejects.toThrow(
+      'Table "Notes", row 4, column Note: longer than 20 characters. Nothing was restored.',
+    );
+    const exported = path.join(tmp, `${randomUUID()}.sqlite`);
+    const sqlite = new Database(exported);
+    sqlite.exec(
+      `create table customers (Id integer, Code text, Since text); insert into customers values (1, 'two' || char(10) || 'lines', '2020-01-01'), (2, 'B', '2020-02-31')`,
+    );
+    sqlite.close();
+    const plan = inspectSqliteExport(exported, [customers, notes]);
+    await expect(restoreSource(dataPlane, server, projectId, [customers, notes], sqliteTableInputs(exported, plan))).rejects.toThrow(
+      'Table "Customers", row 3, column Since: not a date (yyyy-mm-dd) ("2020-02-31"). Nothing was restored.',
+    );
     expect(await snapshot(projectId)).toEqual(before);
     expect(await schemasOf(projectId)).toEqual([{ nspname: "source" }]);
   });
@@ -173,13 +229,13 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("backups, restores and comparisons on 
     expect(await schemasOf(projectId)).toEqual([{ nspname: "source" }]);
   });
 
-  it("a value refused deep inside a large archive's table ends the restore promptly, with its row (counting the header, as the product numbers a file's rows), nothing changed", async () => {
+  it("a value refused deep inside a large archive's table ends the restore promptly, with its line, nothing changed", async () => {
     const projectId = await freshProject();
     await run(projectId, `insert into source."Notes" values ('before')`);
     const lines = Array.from({ length: 300_000 }, (_, i) => (i === 250_000 ? "x".repeat(30) : `note ${i}`));
     const file = await archiveOf(Buffer.from(`Note\n${lines.join("\n")}\n`));
     await expect(restoreSource(dataPlane, server, projectId, [customers, notes], readBackupArchive(file, { schemas: ["source"] }))).rejects.toThrow(
-      /Table "Notes": value too long for type character varying\(20\) \(row 250002, the header row being row 1\)\. Nothing was restored\./,
+      'Table "Notes", row 250002, column Note: longer than 20 characters. Nothing was restored.',
     );
     expect((await snapshot(projectId))[0].n).toEqual(["(before)"]);
     expect(await schemasOf(projectId)).toEqual([{ nspname: "source" }]);

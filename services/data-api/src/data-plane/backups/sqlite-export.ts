@@ -151,7 +151,8 @@ export async function* sqliteTableInputs(
         }
         if (lines.length) yield Buffer.from(`${lines.join("\n")}\n`);
       }
-      yield { table: t.table, columns: t.columns.map((c) => ({ name: c.column, type: null })), csv: csv(), bytes: null };
+      // Each iteration reads the table again (a refused value's row is looked for so).
+      yield { table: t.table, columns: t.columns.map((c) => ({ name: c.column, type: null })), csv: { [Symbol.asyncIterator]: csv }, bytes: null };
     }
   } finally {
     db.close();

@@ -19,6 +19,8 @@ export type TableInput = {
    * the header row first, then a line per row; NULL is an unquoted empty field, an empty string `""`.
    * A reader that verifies its input (a checksum) throws from this iterator, at the latest after its
    * last chunk, when the input is not what it claims: the consumer's transaction then rolls back.
+   * Each iteration reads it from its start: a restore reads it once, and again (up to a row, unchecked)
+   * only once PostgreSQL has refused a value, to name that value's row.
    */
   csv: AsyncIterable<Buffer>;
   /** Bytes of CSV it holds, when known (for progress). */
