@@ -17,18 +17,29 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { z } from "zod";
+import { EnvError, envFields, parseEnv } from "../contracts/env.ts";
 import { DATA_API_NODE_FLAGS, PORTAL_NODE_FLAGS } from "./node-flags.ts";
 import { Supervisor } from "./supervisor.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const env = process.env;
 
+/** The three ports, read as the processes read theirs: a bad one is named (not a stack trace), before anything is written. */
+function readPorts() {
+  const schema = z.object({ PORTAL_PORT: envFields.port(3000), CLIENT_PORTAL_PORT: envFields.port(3001), DATA_API_PORT: envFields.port(3002) });
+  try {
+    const parsed = parseEnv("npm start", schema, env);
+    return { portal: parsed.PORTAL_PORT, clientPortal: parsed.CLIENT_PORTAL_PORT, dataApi: parsed.DATA_API_PORT };
+  } catch (err) {
+    if (!(err instanceof EnvError)) throw err;
+    console.error(err.message);
+    process.exit(1);
+  }
+}
+
+const ports = readPorts();
 const dataDir = path.resolve(root, env.DATA_DIR ?? "data");
-const ports = {
-  portal: Number(env.PORTAL_PORT ?? 3000),
-  clientPortal: Number(env.CLIENT_PORTAL_PORT ?? 3001),
-  dataApi: Number(env.DATA_API_PORT ?? 3002),
-};
 const host = env.PUBLIC_HOST ?? "localhost";
 const urls = {
   portal: env.PORTAL_URL ?? `http://${host}:${ports.portal}`,
