@@ -5,7 +5,11 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { createRoutesStub, Outlet, UNSAFE_ErrorResponseImpl as ErrorResponse } from "react-router";
 import { describe, expect, it } from "vitest";
+import { workspaceOf } from "~/test/fixtures";
+import ProjectLayout from "~/routes/workspace/project/layout";
 import { RouteErrorBoundary } from "./route-error-page";
+
+const headings = (html: string) => [...html.matchAll(/<(h[1-6])[^>]*>([^<]*)<\/h[1-6]>/g)].map(([, tag, text]) => `${tag} ${text}`);
 
 function render(error: unknown) {
   const Stub = createRoutesStub([{ id: "page", path: "/p", Component: () => null, ErrorBoundary: RouteErrorBoundary }]);
@@ -41,5 +45,43 @@ describe("the error page", () => {
     );
     expect(html).toContain("Project not found.");
     expect(html).toMatch(/<a [^>]*href="\/\?companyId=birch"[^>]*>Go to main page<\/a>/);
+  });
+
+  it("is the page's h1 on its own, an h2 under a project's name (its h1 over its tabs): a page has one h1", () => {
+    expect(headings(render(new ErrorResponse(404, "Not Found", { errors: ["No such template."] })))).toEqual(["h1 Not found"]);
+    const project = {
+      ...workspaceOf({ id: "p1", name: "Payroll move", status: "Active", sourceType: "FlatFile" }),
+      statusLabel: "Active",
+      source: "Flat file",
+      lockReasonLabel: null,
+      isDefault: false,
+    };
+    const layout = { project, access: { canRead: true, canWrite: true }, readAt: 0 };
+    const Stub = createRoutesStub([
+      {
+        id: "routes/shell",
+        path: "/",
+        Component: Outlet,
+        children: [
+          {
+            id: "workspace",
+            path: "migration/projects/:projectId",
+            Component: () => <ProjectLayout loaderData={layout} params={{ projectId: "p1" }} matches={[] as never} />,
+            children: [{ id: "page", path: "data-dictionary/tables/:tableId/details", Component: () => null, ErrorBoundary: RouteErrorBoundary }],
+          },
+        ],
+      },
+    ]);
+    const html = renderToStaticMarkup(
+      <Stub
+        initialEntries={["/migration/projects/p1/data-dictionary/tables/t9/details?companyId=co1"]}
+        hydrationData={{
+          loaderData: { "routes/shell": { company: { id: "co1" } }, workspace: layout },
+          errors: { page: new ErrorResponse(404, "Not Found", { errors: ["Table not found."] }) },
+        }}
+      />,
+    );
+    expect(html).toContain("Table not found.");
+    expect(headings(html)).toEqual(["h1 Payroll move", "h2 Not found"]);
   });
 });

@@ -3,6 +3,7 @@ import { Alert } from "~/components/ui/alert";
 import { Card, CardTitle } from "~/components/ui/card";
 import { useCompanyHref } from "~/lib/company-href";
 import { useErrorReference } from "~/lib/error-reference";
+import { useHeadingTag } from "./heading-level";
 import { SignInUnavailable } from "./sign-in-unavailable";
 
 const STATUS_LINES: Record<number, string> = {
@@ -20,6 +21,8 @@ export function RouteErrorBoundary() {
   const reference = useErrorReference();
   // The main page of the company the user is in (spec §9: links keep companyId), not the first company's.
   const href = useCompanyHref();
+  // Caught below a layout with its own h1 (a project's name over its tabs), the page keeps that one h1.
+  const Title = useHeadingTag();
   // The provider is down and the session's token needs a refresh (auth.server signInUnavailable): the session is kept.
   if (isRouteErrorResponse(error) && error.status === 503 && (error.data as { signInUnavailable?: unknown } | null)?.signInUnavailable === true) {
     const { retry, errors } = error.data as { retry: string; errors: string[] };
@@ -38,7 +41,7 @@ export function RouteErrorBoundary() {
   return (
     <div className="mx-auto w-full max-w-2xl p-6">
       <Card>
-        <CardTitle as="h1">{title}</CardTitle>
+        <CardTitle as={Title}>{title}</CardTitle>
         <Alert className="mt-4">{lines.join(" ")}</Alert>
         {!isRouteErrorResponse(error) && reference ? (
           <p className="mt-4 text-sm text-muted-foreground">

@@ -1,4 +1,5 @@
 import { Outlet, type UIMatch } from "react-router";
+import { BelowHeading } from "~/components/layout/heading-level";
 import { templatePathsOf, useTemplatePaths } from "./paths";
 import { loadTemplate, templateOf } from "./templates.server";
 import { TemplateStatusBadge } from "./template-status-badge";
@@ -42,7 +43,9 @@ export default function TemplateLayout({ loaderData }: Route.ComponentProps) {
           {template.scriptCount === 1 ? "script" : "scripts"} · version {template.version}
         </p>
       </div>
-      <Outlet />
+      <BelowHeading level={Title === "h1" ? 1 : 2}>
+        <Outlet />
+      </BelowHeading>
     </section>
   );
 }

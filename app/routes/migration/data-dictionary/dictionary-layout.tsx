@@ -1,4 +1,5 @@
 import { Link, NavLink, Outlet, redirect, useLocation, type UIMatch } from "react-router";
+import { BelowHeading } from "~/components/layout/heading-level";
 import { DictionarySteps, type DictionaryStep } from "~/components/dictionary/dictionary-steps";
 import { buttonVariants } from "~/components/ui/button";
 import { COMPANY_PARAM, companyHref, useCompanyHref } from "~/lib/company-href";
@@ -66,7 +67,9 @@ export default function DictionaryLayout({ loaderData }: Route.ComponentProps) {
         </div>
         {mode === "create" ? <CreateSteps id={dictionary.id} /> : <DictionaryTabs id={dictionary.id} mode={mode} />}
       </div>
-      <Outlet />
+      <BelowHeading level={1}>
+        <Outlet />
+      </BelowHeading>
     </section>
   );
 }

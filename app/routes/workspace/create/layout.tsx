@@ -1,5 +1,6 @@
 import { Outlet, type UIMatch } from "react-router";
 import { wizardTitle, workspaceOfPath } from "~/lib/workspace-paths";
+import { BelowHeading } from "~/components/layout/heading-level";
 import { ProjectStatusBadge } from "~/components/projects/project-status-badge";
 import { PROJECT_STATUS_LABELS } from "../../../../contracts/values/projects";
 import { projectMiddleware, projectScope } from "../workspace.server";
@@ -35,7 +36,9 @@ export default function WizardLayout({ loaderData }: Route.ComponentProps) {
         </h1>
         <ProjectStatusBadge status={project.status} label={project.statusLabel} />
       </div>
-      <Outlet />
+      <BelowHeading level={1}>
+        <Outlet />
+      </BelowHeading>
     </section>
   );
 }

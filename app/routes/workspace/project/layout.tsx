@@ -1,6 +1,7 @@
 import { Icon } from "~/components/ui/icon";
 import { Link, Outlet, useLocation, type UIMatch } from "react-router";
 import { LOCK_REASON_LABELS, PROJECT_STATUS_LABELS, SOURCE_TYPE_LABELS } from "../../../../contracts/values/projects";
+import { BelowHeading } from "~/components/layout/heading-level";
 import { ProjectStatusBadge } from "~/components/projects/project-status-badge";
 import { LoadSourceLink } from "~/components/projects/load-source-link";
 import { useLiveLock } from "~/components/projects/live-lock";
@@ -151,7 +152,9 @@ export default function ProjectLayout({ loaderData }: Route.ComponentProps) {
         </ul>
       </nav>
       <div className="mt-6">
-        <Outlet />
+        <BelowHeading level={1}>
+          <Outlet />
+        </BelowHeading>
       </div>
     </section>
   );
