@@ -828,6 +828,42 @@ describe("a refused upload on the load page", () => {
   });
 });
 
+describe("the load page's forged posts", () => {
+  it.skipIf(!TEST_POSTGRES_ADMIN_URL)("an intent its forms do not send is a 400 saying so, never a load; a load without its upload is said incomplete at the top", async () => {
+    const project = await loadableProject("Load forged");
+    const url = projectUrl(project.id, "databases/flat-file/update-source");
+    const opts = { params: { projectId: project.id }, middleware: projectLayout.middleware };
+    const history = async () => (await api(ANALYST, "GET", `/api/v1/projects/${project.id}/history`)).total;
+    const before = await history();
+    // The upload form with a file that would load, under an intent of the URL that is neither Preview's nor Load's (none).
+    for (const [intent, words] of [
+      ["bogus", "Unknown action: bogus."],
+      ["", "Unknown action."],
+      ["save-parameters", "Unknown action: save-parameters."],
+    ]) {
+      const form = new FormData();
+      form.set("table", "Customers");
+      form.set("file", new Blob(["Id\n1\n"]), "ids.csv");
+      expect(unwrap(await call(ANALYST, `${url}&intent=${intent}`, loadPage.action, { ...opts, form })), intent).toEqual({ status: 400, data: { errors: [words] } });
+    }
+    // A plain post with another form's intent (the wizard's), or one of nothing: not taken for the load under a preview.
+    for (const [intent, words] of [
+      ["create-databases", "Unknown action: create-databases."],
+      ["bogus", "Unknown action: bogus."],
+      ["", "Unknown action."],
+    ]) {
+      const form = { intent: intent!, uploadId: "u1", table: "Customers", mode: "replace", onRejected: "loadNothing" };
+      expect(unwrap(await call(ANALYST, url, loadPage.action, { ...opts, form })), intent).toEqual({ status: 400, data: { errors: [words] } });
+    }
+    // The load under a preview without the upload it loads (a hidden field): at the top in words, not at a field the page lacks.
+    const incomplete = unwrap(await call(ANALYST, url, loadPage.action, { ...opts, form: { table: "Customers", mode: "replace", onRejected: "loadNothing" } }));
+    expect(incomplete?.status).toBe(400);
+    expect(incomplete?.data.result.error).toMatchObject({ "": [INCOMPLETE_REQUEST] });
+    await live.jobs.idle();
+    expect(await history()).toBe(before);
+  });
+});
+
 describe("the Table select of the load and source data pages", () => {
   it.skipIf(!TEST_POSTGRES_ADMIN_URL)("offers the first 50 source tables whose name contains the search, found by the data API, and keeps the table chosen", async () => {
     const project = await newProject(ANALYST, acme.id, acmeApp.id, "Many tables");

@@ -9,7 +9,7 @@ import { LOAD_MODE_LABELS, LOAD_MODES, MAX_UPLOAD_BYTES_DEFAULT, ON_REJECTED, ON
 import { UPLOAD_TYPE_LABELS, UPLOAD_TYPES } from "../../../../contracts/values/projects";
 import { companyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
-import { invalid, readFormData, refusedByService, serviceFailure, submitUpload } from "~/lib/forms.server";
+import { invalid, readFormData, refusedByService, serviceFailure, submitUpload, unknownIntent } from "~/lib/forms.server";
 import { NVARCHAR_MAX_LENGTH } from "../../../../contracts/values/dictionary";
 import { SAVE_PARAMETERS } from "~/components/projects/flat-file-parameters-form";
 import { WIDTHS_PAGING_KEYS } from "~/components/projects/flat-file-parameter-fields";
@@ -82,8 +82,11 @@ export async function loadPageAction(request: Request, { project, companyId, api
     return saveFlatFileParameters(formData, { project, api, companyId }, back);
   }
   if (formData.get("intent") === ADD_COLUMNS_INTENT) return addFileColumns(String(formData.get("uploadId") ?? ""), { project, api, companyId, paths });
+  // The load form under a preview sends no intent; another form's (or none of this page's) is refused, never taken for a load.
+  if (formData.has("intent")) unknownIntent(formData.get("intent"));
   const submission = parseWithZod(formData, { schema: stagedLoadSchema });
-  if (submission.status !== "success") return invalid(submission);
+  // The upload it loads is sent hidden: without it, the request is said incomplete at the top, not at a field the page does not show.
+  if (submission.status !== "success") return invalid(submission, [/^uploadId$/]);
   try {
     const { load } = await api.loads.startStaged(submission.value);
     return started(load);

@@ -13,7 +13,7 @@ import { Card } from "~/components/ui/card";
 import { useCompanyHref } from "~/lib/company-href";
 import { lazyWidget } from "~/lib/lazy-widget";
 import { getFormProps, useServerForm } from "~/lib/forms";
-import { serviceFailure } from "~/lib/forms.server";
+import { serviceFailure, unknownIntent } from "~/lib/forms.server";
 import { afterGuard } from "~/lib/guards.server";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
 import { checkWorkspace, projectCalls, projectScope } from "../workspace.server";
@@ -83,7 +83,11 @@ const PREVIEW_INTENT = "preview";
 const FilePreview = lazyWidget(() => import("~/components/loads/file-preview").then((m) => m.FilePreview));
 
 export async function action({ request, context }: Route.ActionArgs) {
-  return loadPageAction(request, await guard(context), new URL(request.url).searchParams.get("intent") === PREVIEW_INTENT);
+  const scope = await guard(context);
+  // The upload form previews (its action's intent) or loads (Load's formaction, none): any other is refused, never a load.
+  const intent = new URL(request.url).searchParams.get("intent");
+  if (intent !== null && intent !== PREVIEW_INTENT) unknownIntent(intent);
+  return loadPageAction(request, scope, intent === PREVIEW_INTENT);
 }
 
 // After a refused parameters save (409: changed meanwhile, in another tab or by someone else), show them as they are now.
