@@ -21,7 +21,7 @@ import { DelimitedFormatError, unreadableFileMessage } from "./read-delimited.ts
 import { FlatFileProblem, isBlankRecord, readFlatFile } from "./read-flat-file.ts";
 import { everyRowRejectedMessage, noRowsMessage, ReplaceWouldEmptyTable } from "./flat-file-problem.ts";
 import type { FileCounts, LoadFile, LoadRequest, LoadResult, LoadWorkerMessage, Rejection } from "./load-messages.ts";
-import { cellProblem, copyOptions, copyValue, joinedAsIs, writtenAsIs } from "./values.ts";
+import { cellProblem, copyOptions, copyValue, joinedAsIs, rowReason, writtenAsIs } from "./values.ts";
 
 const REJECTIONS_PER_BATCH = 1000;
 /** Rows per chunk handed to COPY. */
@@ -132,20 +132,25 @@ async function run(): Promise<LoadResult> {
             // (read-delimited.ts) is its own COPY text, other records' cells joined may be. Most rows
             // of most files, and the load's fastest path.
             let asIs = inOrder && (record.line === undefined || !record.line.includes("\\"));
-            let rejected = false;
+            // The first cell that does not fit rejects the row; the others that do not are named in its reason.
+            let rejected: Rejection | undefined;
+            const others: string[] = [];
             for (let c = 0; c < columns.length; c++) {
               const column = columns[c]!;
               const at = sources[c]!;
               const cell = at < 0 ? "" : record.cells[at]!;
               const why = cellProblem(column, cell, dateOrder);
               if (why) {
-                await reject({ line: record.row, column: column.name, value: cell, reason: why, cells: record.cells });
-                rejected = true;
-                break;
+                if (rejected) others.push(`${column.name}: ${why}`);
+                else rejected = { line: record.row, column: column.name, value: cell, reason: why, cells: record.cells };
+                continue;
               }
               if (asIs && !writtenAsIs(column, cell)) asIs = false;
             }
-            if (rejected) continue;
+            if (rejected) {
+              await reject({ ...rejected, reason: rowReason(rejected.reason, others) });
+              continue;
+            }
             let line = asIs ? (record.line ?? joinedAsIs(record.cells, delimiter)) : undefined;
             if (line === undefined) {
               line = "";

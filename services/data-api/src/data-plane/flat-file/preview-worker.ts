@@ -6,7 +6,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { PREVIEW_ROWS, type PreviewFile } from "../../../../../contracts/loads.ts";
 import { headerProblem, matchColumns, rowWidthProblem } from "./column-match.ts";
-import { cellProblem } from "./values.ts";
+import { cellProblem, rowReason } from "./values.ts";
 import type { PreviewRequest, PreviewWorkerMessage } from "./preview-messages.ts";
 import { noRowsProblem } from "./flat-file-problem.ts";
 import { DelimitedFormatError, unreadableFileMessage } from "./read-delimited.ts";
@@ -58,7 +58,7 @@ async function previewFile(file: PreviewRequest["files"][number]): Promise<Previ
   preview.columns = match.positions.map((column, i) => ({ file: preview.header?.[i]?.trim() ?? `column ${i + 1}`, table: column?.name ?? null }));
   preview.missingColumns = match.missing;
   preview.extraColumns = match.extra;
-  // Each row as the load would judge it: the first cell that does not fit its column (a column the file lacks is empty).
+  // Each row as the load would judge it: the first cell that does not fit its column, the others named in its reason (a column the file lacks is empty).
   const cellOf = (cells: string[], column: (typeof file.table.columns)[number]) => {
     const at = match.positions.indexOf(column);
     return at < 0 ? "" : (cells[at] ?? "");
@@ -69,14 +69,16 @@ async function previewFile(file: PreviewRequest["files"][number]): Promise<Previ
       row.rejected = { column: null, value: null, reason: width };
       continue;
     }
+    let first: { column: string; value: string; reason: string } | undefined;
+    const others: string[] = [];
     for (const column of file.table.columns) {
       const cell = cellOf(row.cells, column);
       const reason = cellProblem(column, cell, request.parameters.dateOrder);
-      if (reason) {
-        row.rejected = { column: column.name, value: cell, reason };
-        break;
-      }
+      if (!reason) continue;
+      if (first) others.push(`${column.name}: ${reason}`);
+      else first = { column: column.name, value: cell, reason };
     }
+    if (first) row.rejected = { ...first, reason: rowReason(first.reason, others) };
   }
   // A file without rows can only empty its table: said before the load refuses a Replace of it.
   preview.problem = (hasHeaderRow ? headerProblem(match, file.table.name) : null) ?? (preview.rows.length === 0 ? noRowsProblem(file.table.name) : null);

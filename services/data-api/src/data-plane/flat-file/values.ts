@@ -8,6 +8,22 @@
 import { DATE_ORDER_FORMS, type DateOrder } from "../../../../../contracts/projects.ts";
 import type { DdlColumn } from "../postgres-ddl.ts";
 
+/** At most this many of a rejected row's other cells that do not fit are named in its reason. */
+const OTHER_CELLS_NAMED = 4;
+
+/**
+ * A rejected row's reason: its first cell's that does not fit, then each other such cell's by its
+ * column ("a value is required; also CreatedAt: not a date and time (…)"), so that a row corrected from
+ * its reason (the preview, the rejected rows and their download) is not rejected again for another cell.
+ * `others`: the other cells' reasons, each as "Column: reason".
+ */
+export function rowReason(first: string, others: readonly string[]): string {
+  if (others.length === 0) return first;
+  const named = others.slice(0, OTHER_CELLS_NAMED);
+  const more = others.length - named.length;
+  return `${first}; also ${named.join("; ")}${more > 0 ? `; and ${more} other ${more === 1 ? "column" : "columns"}` : ""}`;
+}
+
 /**
  * Why a cell does not fit its column, or null when it does. An empty cell is NULL. Dates are read
  * in `dateOrder` (and as ISO yyyy-mm-dd in every order: a four-digit year first is never ambiguous).

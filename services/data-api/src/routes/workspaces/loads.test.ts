@@ -336,6 +336,30 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
     expect(jobs.jobs[0]).toMatchObject({ kind: "FlatFile", status: "ERROR", error: refused.message });
   });
 
+  it("names every cell a rejected row does not fit: the first as its column, the others in its reason, listed and downloaded", async () => {
+    const project = await loadableProject();
+    const text = ["CustomerId,Code,Balance,Since", "1,OK,1.00,2024-01-01", "x,much too long code,1.234,2023-02-30", ",B3,,nope"].join("\n");
+    const loaded = await load(project, { name: "Customers.csv", text }, { onRejected: "loadOthers" });
+    expect(loaded).toMatchObject({ status: "Loaded", rowsRead: 3, rowsLoaded: 1, rowsRejected: 2 });
+    const reasons = [
+      "not a whole number; also Code: longer than 10 characters; Balance: more than 2 decimals; Since: not a date (yyyy-mm-dd)",
+      "a value is required; also Since: not a date (yyyy-mm-dd)",
+    ];
+    expect((await rejectedOf(project, loaded.id)).items).toEqual([
+      { line: 3, column: "CustomerId", value: "x", reason: reasons[0] },
+      { line: 4, column: "CustomerId", value: "", reason: reasons[1] },
+    ]);
+    const csv = await api.app.request(`/api/v1/projects/${project.id}/history/${loaded.id}/tables/Customers/rejected-rows.csv`, {
+      headers: { authorization: `Bearer ${owner}` },
+    });
+    expect((await csv.text()).split("\r\n")).toEqual([
+      "CustomerId,Code,Balance,Since,Rejected row,Rejection reason",
+      `x,much too long code,1.234,2023-02-30,3,CustomerId: ${reasons[0]}`,
+      `,B3,,nope,4,CustomerId: ${reasons[1]}`,
+      "",
+    ]);
+  });
+
   it("downloads a table's rejected rows in the delimiter the load read, and loads them again once corrected, without the columns the download adds", async () => {
     const project = await loadableProject({ delimiter: "Pipe", textQualifier: "None" });
     const first = await load(project, { name: "Customers.csv", text: 'CustomerId|Code\n1|A\nx|Bob "B"\n3|much too long code\n' }, { onRejected: "loadOthers" });
@@ -607,7 +631,15 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
       { CustomerId: 1, Code: "007", Balance: "10.50", Since: "2024-05-01" },
       { CustomerId: 2, Code: "0042", Balance: "0.25", Since: null },
     ]);
-    expect((await rejectedOf(project, done.id)).items).toEqual([{ line: 4, column: "Code", value: "=cmd|' /C calc'!A0", reason: "longer than 10 characters" }]);
+    // Its other cells that do not fit are named too: a text date in the year-first order, a third decimal.
+    expect((await rejectedOf(project, done.id)).items).toEqual([
+      {
+        line: 4,
+        column: "Code",
+        value: "=cmd|' /C calc'!A0",
+        reason: "longer than 10 characters; also Balance: more than 2 decimals; Since: not a date (yyyy-mm-dd)",
+      },
+    ]);
 
     // The date order chosen reads text dates; a worksheet that is not there is named with those that are.
     await setParameters(project, { extension: ".xlsx", delimiter: "Excel", worksheet: "Customers", dateOrder: "DMY" });
