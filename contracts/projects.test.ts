@@ -23,6 +23,17 @@ describe("flat-file parameters", () => {
     }
   });
 
+  it("refuses a choice none of its lists offers in words, each at its field, never the schema's", () => {
+    const result = flatFileParametersSchema.safeParse({ extension: ".exe", delimiter: "Space", textQualifier: "Backtick", encoding: "Auto", dateOrder: "YDM" });
+    expect(z.flattenError(result.error!).fieldErrors).toEqual({
+      extension: ["Choose a file extension"],
+      delimiter: ["Choose a delimiter"],
+      textQualifier: ["Choose a text qualifier"],
+      encoding: ["Choose an encoding"],
+      dateOrder: ["Choose a date order"],
+    });
+  });
+
   it("keeps Excel with .xlsx and only with it", () => {
     expect(flatFileParametersSchema.safeParse({ extension: ".xlsx", delimiter: "Comma" }).success).toBe(false);
     expect(flatFileParametersSchema.safeParse({ extension: ".csv", delimiter: "Excel" }).success).toBe(false);
