@@ -34,6 +34,21 @@ export function columnName(header: string, index: number): string {
   return /^[A-Za-z_]/.test(cleaned) ? cleaned : `c_${cleaned}`.slice(0, IDENTIFIER_MAX);
 }
 
+/**
+ * The columns' names of a table described from a file whose first row is `header` (null: none), `count` columns: each
+ * cell's columnName, column_1, column_2… past the header; two that clean up alike, the second with its position, as a
+ * name PostgreSQL keeps for itself. A translation matches a file's header by them too (header-problem.ts).
+ */
+export function describedColumnNames(header: readonly string[] | null, count: number): string[] {
+  const taken = new Set<string>();
+  return Array.from({ length: count }, (_, i) => {
+    let name = header && i < header.length ? columnName(header[i]!, i) : `column_${i + 1}`;
+    if (taken.has(name.toLowerCase()) || isSystemColumnName(name)) name = `${name.slice(0, IDENTIFIER_MAX - `_${i + 1}`.length)}_${i + 1}`;
+    taken.add(name.toLowerCase());
+    return name;
+  });
+}
+
 export async function describeSample(path: string, fileName: string, tableName: string, hasHeaderRow: boolean): Promise<TableInput> {
   const extension = /\.xlsx$/i.test(fileName) ? ".xlsx" : ".csv";
   const parameters = {
@@ -44,13 +59,13 @@ export async function describeSample(path: string, fileName: string, tableName: 
     columnWidths: {},
   } as const;
   const reading = await readFlatFile(path, parameters, { name: tableName, columns: [] });
-  let names: string[] | null = null;
+  let header: string[] | null = null;
   const seen: Seen[] = [];
   let rows = 0;
   try {
     for await (const record of reading.records) {
-      if (hasHeaderRow && names === null) {
-        names = record.cells.map(columnName);
+      if (hasHeaderRow && header === null) {
+        header = [...record.cells];
         continue;
       }
       if (isBlankRecord(record)) continue;
@@ -80,16 +95,8 @@ export async function describeSample(path: string, fileName: string, tableName: 
   } finally {
     await reading.records.return(undefined);
   }
-  const count = Math.min(MAX_COLUMNS, Math.max(names?.length ?? 0, seen.length));
-  const taken = new Set<string>();
-  const columns: ColumnInput[] = [];
-  for (let i = 0; i < count; i++) {
-    let name = names?.[i] ?? `column_${i + 1}`;
-    // Two header cells that clean up alike: the second gets its position; so does a name PostgreSQL keeps for itself.
-    if (taken.has(name.toLowerCase()) || isSystemColumnName(name)) name = `${name.slice(0, IDENTIFIER_MAX - `_${i + 1}`.length)}_${i + 1}`;
-    taken.add(name.toLowerCase());
-    columns.push({ name, ...suggestedType(seen[i]), isKey: false, description: null });
-  }
+  const count = Math.min(MAX_COLUMNS, Math.max(header?.length ?? 0, seen.length));
+  const columns: ColumnInput[] = describedColumnNames(header, count).map((name, i) => ({ name, ...suggestedType(seen[i]), isKey: false, description: null }));
   return { name: tableName, description: `Described from the sample ${fileName}`.slice(0, 1000), columns };
 }
 

@@ -10,11 +10,11 @@ import { once } from "node:events";
 import { parentPort, workerData } from "node:worker_threads";
 import { TRANSLATION_REPORT_SAMPLE } from "../../../../contracts/values/mappings.ts";
 import type { TranslationReport } from "../../../../contracts/mappings.ts";
-import { matchColumns, rowWidthProblem } from "../data-plane/flat-file/column-match.ts";
+import { rowWidthProblem } from "../data-plane/flat-file/column-match.ts";
 import { DelimitedFormatError } from "../data-plane/flat-file/read-delimited.ts";
 import { FlatFileProblem, isBlankRecord, readFlatFile } from "../data-plane/flat-file/read-flat-file.ts";
 import { csvLine } from "./csv-line.ts";
-import { translationHeaderProblem } from "./header-problem.ts";
+import { matchTranslationColumns, translationHeaderProblem } from "./header-problem.ts";
 import type { TranslateProgress, TranslateRequest, TranslateWorkerMessage } from "./translate-messages.ts";
 
 const request = workerData as TranslateRequest;
@@ -75,7 +75,7 @@ async function translate(): Promise<void> {
         // and without a header it is not the first row that gives the file its width.
         if ((positions || !hasHeaderRow) && isBlankRecord(record)) continue;
         if (!positions) {
-          const match = matchColumns(hasHeaderRow ? record.cells : null, request.table.columns, record.cells.length);
+          const match = matchTranslationColumns(hasHeaderRow ? record.cells : null, request.table.columns, record.cells.length);
           const problem = hasHeaderRow ? translationHeaderProblem(record.cells, match, request.table.name) : null;
           if (problem) throw new FlatFileProblem(problem);
           positions = maps.map((m) => match.positions.findIndex((p) => p?.name.toLowerCase() === m.name.toLowerCase()));

@@ -193,6 +193,39 @@ describe.each(TEST_DATABASE_KINDS)("translating a file with a mapping project's 
     expect(await finished(started.body.id)).toMatchObject({ status: "Completed", tableName: "employees" });
   });
 
+  it("reads and translates the file a table was described from, whose header the description cleaned up, under the client's header", async () => {
+    // "Emp No" became Emp_No, the second "Grade" Grade_3, "été" t: the client's header names none of them as it is.
+    const text = "Emp No;Grade;Grade;été\nE1;G7;G1;x\nE2;G1;G7;y\n";
+    const described = await api.postForm(`${BASE}/${project.id}/file-data-structure/samples`, analyst, { file: { name: "staff.csv", content: text } });
+    expect(described.status, JSON.stringify(described.body)).toBe(201);
+    const staff = (await api.get(`${BASE}/${project.id}/mapping-tables/${described.body.tableId}`, analyst)).body as MappingTable;
+    expect(staff.columns.map((c) => c.name)).toEqual(["Emp_No", "Grade", "Grade_3", "t"]);
+    for (const c of staff.columns.filter((c) => c.name === "Grade_3" || c.name === "t"))
+      await api.send("PUT", `${BASE}/${project.id}/mapping-columns/${c.id}/settings`, analyst, { version: 0, translate: true, unmappedRule: "Keep" });
+    // Its value maps read it as a sample: each translated column's values, from the cell the description named it after.
+    const sample = await api.postForm(`${BASE}/${project.id}/mapping-tables/${staff.id}/samples`, analyst, { file: { name: "staff.csv", content: text } });
+    expect(sample.status, JSON.stringify(sample.body)).toBe(200);
+    expect(sample.body.columns.map((c: { name: string; distinct: number }) => [c.name, c.distinct])).toEqual([
+      ["Grade_3", 2],
+      ["t", 2],
+    ]);
+    const grade3 = staff.columns.find((c) => c.name === "Grade_3")!;
+    await api.send("POST", `${BASE}/${project.id}/mapping-columns/${grade3.id}/values`, analyst, {
+      version: 2,
+      values: [{ sourceValue: "G1", targetValue: "P1" }],
+    });
+    const started = await translate({ name: "staff.csv", text }, { table: "staff" });
+    expect(started.status, JSON.stringify(started.body)).toBe(202);
+    const done = await finished(started.body.id);
+    expect(done).toMatchObject({ status: "Completed", rowsRead: 2, rowsWritten: 2 });
+    const res = await api.app.request(`${BASE}/${project.id}/translations/${done.id}/file`, { headers: { authorization: `Bearer ${analyst}` } });
+    // Only the second Grade is translated; the header is the client's.
+    expect(await res.text()).toBe("Emp No,Grade,Grade,été\r\nE1,G7,P1,x\r\nE2,G1,G7,y\r\n");
+    // A name written twice where the table has no second column for it is still refused.
+    const twice = await translate({ name: "x.csv", text: "grade,grade,department,salary\nG7,G7,FIN,1\n" });
+    expect(twice.body.fieldErrors.file).toEqual(["The header names the column 'grade' twice"]);
+  });
+
   it("fails a file broken further down with the reason, and gives no file for it", async () => {
     const started = await translate({ name: "broken.csv", text: 'grade,department,salary\nG7,FIN,1\nG7,"FIN,2\n' });
     const done = await finished(started.body.id);

@@ -9,7 +9,6 @@ import { DEFAULT_FLAT_FILE_PARAMETERS } from "../../../../../contracts/values/fl
 import { WORKSPACES } from "../../../../../contracts/workspaces.ts";
 import { ApiProblem, NotFoundError, validationProblem } from "../../api-problem.ts";
 import { maxUploadBytesOf, uploadTooLargeMessage } from "../../body-limits.ts";
-import { matchColumns } from "../../data-plane/flat-file/column-match.ts";
 import { DelimitedFormatError } from "../../data-plane/flat-file/read-delimited.ts";
 import { FlatFileProblem, readFlatFile } from "../../data-plane/flat-file/read-flat-file.ts";
 import { receiveUpload, uploadsTmpDir } from "../../dictionary-bulk/receive-upload.ts";
@@ -19,7 +18,7 @@ import { findProjectDictionaryRef } from "../../repositories/dictionaries.ts";
 import { tablesNamed } from "../../repositories/dictionary-tables.ts";
 import * as store from "../../repositories/translations.ts";
 import { findMappingTable, valuesAfter } from "../../repositories/value-maps.ts";
-import { translationHeaderProblem } from "../../translations/header-problem.ts";
+import { matchTranslationColumns, translationHeaderProblem } from "../../translations/header-problem.ts";
 import { translateInWorker } from "../../translations/translate-in-worker.ts";
 import type { TranslateRequest } from "../../translations/translate-messages.ts";
 import { requireWorkspace } from "../../workspace-access.ts";
@@ -199,7 +198,7 @@ async function checkColumns(at: string, parameters: Parameters<typeof readFlatFi
     const first = await reading.records.next();
     await reading.records.return(undefined);
     if (first.done) throw validationProblem({ file: ["The file is empty"] });
-    const match = matchColumns(parameters.hasHeaderRow ? first.value.cells : null, table.columns, first.value.cells.length);
+    const match = matchTranslationColumns(parameters.hasHeaderRow ? first.value.cells : null, table.columns, first.value.cells.length);
     const problem = parameters.hasHeaderRow ? translationHeaderProblem(first.value.cells, match, table.name) : null;
     if (problem) throw validationProblem({ file: [problem] });
     const missing = translated.filter((name) => !match.positions.some((p) => p?.name.toLowerCase() === name.toLowerCase()));

@@ -19,7 +19,6 @@ import { VALUE_MAP_CSV_HEADER, VALUE_MAP_IMPORT_MAX_ROWS, VALUE_MAX_LENGTH } fro
 import { WORKSPACES } from "../../../../../contracts/workspaces.ts";
 import { ApiProblem, NotFoundError, validationProblem } from "../../api-problem.ts";
 import { maxUploadBytesOf, uploadTooLargeMessage } from "../../body-limits.ts";
-import { matchColumns } from "../../data-plane/flat-file/column-match.ts";
 import { FlatFileProblem, readFlatFile } from "../../data-plane/flat-file/read-flat-file.ts";
 import { DelimitedFormatError, readDelimitedRecords } from "../../data-plane/flat-file/read-delimited.ts";
 import { readFileText } from "../../data-plane/flat-file/text-encoding.ts";
@@ -27,7 +26,7 @@ import { cellProblem } from "../../data-plane/flat-file/values.ts";
 import { receiveUpload, uploadsTmpDir, type ReceivedUpload } from "../../dictionary-bulk/receive-upload.ts";
 import { createRouter, jsonBody, jsonContent } from "../../openapi.ts";
 import { csvLine } from "../../translations/csv-line.ts";
-import { translationHeaderProblem } from "../../translations/header-problem.ts";
+import { matchTranslationColumns, translationHeaderProblem } from "../../translations/header-problem.ts";
 import { findProjectDictionaryRef } from "../../repositories/dictionaries.ts";
 import { createTable, readTables } from "../../repositories/dictionary-tables.ts";
 import { columnName, describeSample, TYPE_SAMPLE_ROWS } from "../../translations/describe-sample.ts";
@@ -439,7 +438,7 @@ async function countSampleValues(
     const reading = await readFlatFile(path, { ...parameters, columnWidths: {} }, table);
     for await (const record of reading.records) {
       if (!positions) {
-        const match = matchColumns(hasHeaderRow ? record.cells : null, table.columns, record.cells.length);
+        const match = matchTranslationColumns(hasHeaderRow ? record.cells : null, table.columns, record.cells.length);
         // Read as a translation reads it: the report sends the consultant here with the file they translated.
         const problem = hasHeaderRow ? translationHeaderProblem(record.cells, match, table.name) : null;
         if (problem) throw fileProblem(problem);
