@@ -176,6 +176,11 @@ describe.each(TEST_DATABASE_KINDS)("translating a file with a mapping project's 
     expect((await translate({ name: "x.csv", text: "a" }, { table: "nope" })).body.fieldErrors.table).toEqual(["Choose a table of the file data structure"]);
     const binary = await translate({ name: "x.csv", text: "\u0000\u0001binary" });
     expect(binary.status).toBe(400);
+    // A workbook not named .xlsx, in words that fit the page (it has no flat-file parameters to set).
+    const workbook = await translate({ name: "x.csv", text: new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0x14, 0, 0, 0, 1, 2, 3]) });
+    expect(workbook.body.fieldErrors.file).toEqual([
+      "The file is an .xlsx workbook (or a zip archive) whose name does not end in .xlsx: rename it to .xlsx to read its first worksheet, or save it as CSV",
+    ]);
     expect((await api.get(`${BASE}/${project.id}/translations`, analyst)).body.total).toBe(before);
   });
 

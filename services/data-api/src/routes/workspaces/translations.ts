@@ -18,6 +18,7 @@ import { findProjectDictionaryRef } from "../../repositories/dictionaries.ts";
 import { tablesNamed } from "../../repositories/dictionary-tables.ts";
 import * as store from "../../repositories/translations.ts";
 import { findMappingTable, valuesAfter } from "../../repositories/value-maps.ts";
+import { translationFileProblem } from "../../translations/file-problem.ts";
 import { matchTranslationColumns, translationHeaderProblem } from "../../translations/header-problem.ts";
 import { translateInWorker } from "../../translations/translate-in-worker.ts";
 import type { TranslateRequest } from "../../translations/translate-messages.ts";
@@ -204,7 +205,7 @@ async function checkColumns(at: string, parameters: Parameters<typeof readFlatFi
     const missing = translated.filter((name) => !match.positions.some((p) => p?.name.toLowerCase() === name.toLowerCase()));
     if (missing.length) throw validationProblem({ file: [`The file has no column ${missing.join(", ")}: the columns to translate must be in it`] });
   } catch (err) {
-    if (err instanceof FlatFileProblem) throw validationProblem({ file: [err.message] });
+    if (err instanceof FlatFileProblem) throw validationProblem({ file: [translationFileProblem(err.message)] });
     if (err instanceof DelimitedFormatError) throw validationProblem({ file: [`The file could not be read: ${err.message}`] });
     throw err;
   }

@@ -8,6 +8,8 @@ import { addProjectTable, column, makeApplication, makeMappingProject } from "..
 
 const [, acme, birch] = DEMO_COMPANIES;
 const BASE = "/api/v1/mapping-projects";
+/** The first bytes of an .xlsx workbook (a zip archive). */
+const WORKBOOK_START = new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0x14, 0, 0, 0, 1, 2, 3]);
 
 describe.each(TEST_DATABASE_KINDS)("value maps of mapping projects on %s", (kind) => {
   let api: TestApi;
@@ -34,7 +36,7 @@ describe.each(TEST_DATABASE_KINDS)("value maps of mapping projects on %s", (kind
   const settings = (p: Project, c: MappingColumn, body: object) =>
     api.send("PUT", `${BASE}/${p.id}/mapping-columns/${c.id}/settings`, analyst, { version: c.version, ...body });
   const values = (p: Project, c: MappingColumn, query = "") => api.get(`${BASE}/${p.id}/mapping-columns/${c.id}/values${query}`, analyst);
-  async function upload(path: string, file: { name: string; text: string }, fields: Record<string, string> = {}, token = analyst) {
+  async function upload(path: string, file: { name: string; text: string | Uint8Array }, fields: Record<string, string> = {}, token = analyst) {
     return api.postForm(path, token, { file: { name: file.name, content: file.text }, ...fields });
   }
 
@@ -267,6 +269,14 @@ describe.each(TEST_DATABASE_KINDS)("value maps of mapping projects on %s", (kind
     expect(await refused(`source_value,target_value\nG1,P1\n${"L".repeat(4001)},\n`)).toBe(`Line 3: The source value "${"L".repeat(60)}…" has more than 4,000 characters`);
     expect(await refused("source_value,target_value\nG1,P1,extra\n")).toBe("Line 2: 3 values where a line has two (source_value,target_value)");
     expect(await refused("")).toBe("The file is empty");
+    // The map saved from Excel as a workbook, and a binary file: said in this form's words, which has no flat-file parameters.
+    const notCsv = async (name: string, content: Uint8Array) => (await upload(path, { name, text: content })).body.fieldErrors.file;
+    expect(await notCsv("map.xlsx", WORKBOOK_START)).toEqual([
+      "The file is an .xlsx workbook (or a zip archive), not CSV: save the map as CSV (in Excel, CSV UTF-8), then import that file",
+    ]);
+    expect(await notCsv("map.csv", new TextEncoder().encode("\u0000\u0001\u0002binary"))).toEqual([
+      "The file is not text: it holds binary data. Import a CSV file with the header source_value,target_value",
+    ]);
     const big = ["source_value,target_value", ...Array.from({ length: 100_001 }, (_, i) => `S${i},`)].join("\n");
     expect(await refused(big)).toBe("The file holds more than 100,000 values: import at most 100,000 at once");
     expect((await values(project, grade)).body.total).toBe(0);
@@ -306,6 +316,11 @@ describe.each(TEST_DATABASE_KINDS)("value maps of mapping projects on %s", (kind
     expect(unknown.body.fieldErrors.file[0]).toMatch(/^The file has a column the table 'employees' lacks: boss/);
     const binary = await upload(samples, { name: "bad.csv", text: "\u0000\u0001\u0002binary" });
     expect(binary.status).toBe(400);
+    // A workbook not named .xlsx: read as text, so refused, in words that fit this form (no flat-file parameters here).
+    const workbook = await upload(samples, { name: "employees.csv", text: WORKBOOK_START });
+    expect(workbook.body.fieldErrors.file).toEqual([
+      "The file is an .xlsx workbook (or a zip archive) whose name does not end in .xlsx: rename it to .xlsx to read its first worksheet, or save it as CSV",
+    ]);
     // A value the map's editor could neither save nor remove refuses the whole sample: G9 is not added either.
     const long = await upload(samples, { name: "long.csv", text: `grade,department,salary\nG9,FIN,10\n${"L".repeat(4001)},HR,20\n` });
     expect(long.status).toBe(400);

@@ -26,6 +26,7 @@ import { cellProblem } from "../../data-plane/flat-file/values.ts";
 import { receiveUpload, uploadsTmpDir, type ReceivedUpload } from "../../dictionary-bulk/receive-upload.ts";
 import { createRouter, jsonBody, jsonContent } from "../../openapi.ts";
 import { csvLine } from "../../translations/csv-line.ts";
+import { translationFileProblem } from "../../translations/file-problem.ts";
 import { matchTranslationColumns, translationHeaderProblem } from "../../translations/header-problem.ts";
 import { findProjectDictionaryRef } from "../../repositories/dictionaries.ts";
 import { createTable, readTables } from "../../repositories/dictionary-tables.ts";
@@ -306,7 +307,7 @@ export function createValueMapRoutes() {
         try {
           described = await describeSample(file.path, file.name, name, upload.fields.hasHeaderRow !== "false");
         } catch (err) {
-          if (err instanceof FlatFileProblem) throw fileProblem(err.message);
+          if (err instanceof FlatFileProblem) throw fileProblem(translationFileProblem(err.message));
           if (err instanceof DelimitedFormatError) throw fileProblem(`The file could not be read: ${err.message}`);
           throw err;
         }
@@ -415,7 +416,7 @@ async function* importRows(path: string, ref: maps.MappingColumnRef): AsyncGener
     }
   } catch (err) {
     if (err instanceof DelimitedFormatError) throw fileProblem(`The file is not valid CSV: on line ${err.row}, ${err.problem}`);
-    if (err instanceof FlatFileProblem) throw fileProblem(err.message);
+    if (err instanceof FlatFileProblem) throw fileProblem(translationFileProblem(err.message, true));
     throw err;
   }
   if (!header) throw fileProblem("The file is empty");
@@ -468,7 +469,7 @@ async function countSampleValues(
     }
   } catch (err) {
     if (err instanceof DelimitedFormatError) throw fileProblem(`The file is not valid CSV: on row ${err.row}, ${err.problem}`);
-    if (err instanceof FlatFileProblem) throw fileProblem(err.message);
+    if (err instanceof FlatFileProblem) throw fileProblem(translationFileProblem(err.message));
     throw err;
   }
   if (!positions) throw fileProblem("The file is empty");
