@@ -252,6 +252,48 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page.getByRole("row", { name: new RegExp(name) })).toContainText("Active");
     });
 
+    test("a value added to a map leaves Add a value blank for the next one; a refused one keeps what was typed", async ({ page }) => {
+      const application = `Grade files ${suffix}`;
+      await createApplication(page, application, "Where the grade files come from");
+      await page.goto(withCompany("/translations/mappings/create/new/basic-settings", acme.id));
+      await page.getByLabel("Mapping project name").fill(`Grade values ${suffix}`);
+      await page.getByLabel("Application").selectOption({ label: application });
+      await page.getByRole("button", { name: "Save and continue" }).click();
+      await expect(page).toHaveURL(/\/translations\/mappings\/create\/[^/]+\/file-data-structure\?companyId=/);
+      await page.getByLabel("Sample file", { exact: true }).setInputFiles({ name: "grades.csv", mimeType: "text/csv", buffer: Buffer.from("grade\nG1\n") });
+      await page.getByRole("button", { name: "Describe the table" }).click();
+      await expect(page.getByRole("status")).toHaveText("Table grades described from the sample: 1 column. Check the suggested types.");
+      const id = /\/mappings\/(?:create\/)?([^/]+)\//.exec(page.url())![1]!;
+      await page.goto(withCompany(`/translations/mappings/${id}/file-data-structure/data-definition/tables`, acme.id));
+      await page.getByRole("link", { name: "Value maps of grades" }).click();
+      await page.getByLabel("Translate grade").check();
+      await page.getByRole("button", { name: "Save grade" }).click();
+      await expect(page.getByRole("status")).toHaveText("grade is translated.");
+      await page.getByRole("link", { name: "0 of 0 mapped (map of grade)" }).click();
+
+      const source = page.getByLabel("Source value");
+      const target = page.getByLabel("Target value", { exact: true });
+      await source.fill("G1");
+      await target.fill("P1");
+      await page.getByRole("button", { name: "Add value" }).click();
+      await expect(page.getByRole("status")).toHaveText('Value "G1" added.');
+      await expect(page.getByLabel("Target value of G1")).toHaveValue("P1");
+      await expect(source).toHaveValue("");
+      await expect(target).toHaveValue("");
+      // Refused (the map holds it): what was typed stays to be corrected.
+      await source.fill("G1");
+      await target.fill("P2");
+      await page.getByRole("button", { name: "Add value" }).click();
+      await expect(source).toHaveAttribute("aria-invalid", "true");
+      await expect(source).toHaveValue("G1");
+      await expect(target).toHaveValue("P2");
+      await source.fill("G2");
+      await page.getByRole("button", { name: "Add value" }).click();
+      await expect(page.getByRole("status")).toHaveText('Value "G2" added.');
+      await expect(source).toHaveValue("");
+      await expect(target).toHaveValue("");
+    });
+
     test("a template assigned from the Templates tab before the file data structure is done: Continue makes the mapping project Active", async ({ page }) => {
       test.slow();
       const application = `Early payroll ${suffix}`;

@@ -255,7 +255,8 @@ export default function MappingColumnPage({ loaderData, actionData }: Route.Comp
 
       {canWrite ? (
         <div className="grid gap-6 lg:grid-cols-2">
-          <AddValueForm version={column.version} lastResult={added ? refused?.result : undefined} />
+          {/* A blank form after each value added (the map's version moves on with every write), as without JavaScript. */}
+          <AddValueForm key={column.version} version={column.version} lastResult={added ? refused?.result : undefined} />
           <ImportForm lastResult={added ? undefined : refused?.result} />
         </div>
       ) : null}
