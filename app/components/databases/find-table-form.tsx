@@ -11,7 +11,7 @@ export type TableChoices = { search: string; names: string[]; matching: number }
  * name contains it: the data API searches in SQL and answers the first few, so a project of thousands
  * of tables offers a short list, and the search finds the others. A GET form beside the page's own:
  * it works without JavaScript; `keep` are the page's other parameters (an upload's preview). The
- * tables are the source database's (the load page), either database's (the data page) or the dictionary's (Translate a file).
+ * tables are the source database's (the load page), either database's (the data page) or a mapping project's file data structure (Translate a file).
  */
 export function FindTableForm({
   action,
@@ -23,7 +23,7 @@ export function FindTableForm({
   choices: TableChoices;
   keep?: Record<string, string | null | undefined>;
   /** Where the tables are: said when it has none. */
-  of?: "source database" | "destination database" | "data dictionary";
+  of?: "source database" | "destination database" | "file data structure";
 }) {
   const { search, names, matching } = choices;
   return (

@@ -82,7 +82,7 @@ export default function TranslatePage({ loaderData, actionData }: Route.Componen
             (commas, UTF-8) with the same columns, and a report of what had no mapping.
           </p>
           <div className="mt-4">
-            <FindTableForm action={paths.translations.root(projectId)} choices={tables} keep={paging} of="data dictionary" />
+            <FindTableForm action={paths.translations.root(projectId)} choices={tables} keep={paging} of="file data structure" />
           </div>
           <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="mt-4 flex flex-col gap-4">
             <FormErrors form={form} />
