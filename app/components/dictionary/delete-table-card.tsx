@@ -13,7 +13,7 @@ import type { DeleteTableConfirmationProps } from "./delete-table-confirmation";
  * (a reload, a link opened in a new tab): the server renders each widget in a Suspense boundary, and the
  * inner one, mounted once the outer chunk arrives, after the page's hydration, rendered none (lazyWidget).
  */
-export function DeleteTableCard({ table, version, cancelHref, lastResult }: DeleteTableConfirmationProps) {
+export function DeleteTableCard({ table, version, cancelHref, lastResult, valueMaps = false }: DeleteTableConfirmationProps) {
   if (!table) {
     const refused = lastResult?.initialValue?.intent === "delete-table" ? refusalMessages(lastResult) : [];
     return refused.length ? <RefusalAlert refusal={lastResult}>{refused.join(" ")}</RefusalAlert> : null;
@@ -28,7 +28,9 @@ export function DeleteTableCard({ table, version, cancelHref, lastResult }: Dele
       cancelHref={cancelHref}
       lastResult={lastResult}
     >
-      The table and its {table.columnCount} {table.columnCount === 1 ? "column" : "columns"} are removed from the dictionary.
+      {valueMaps
+        ? `The table, its ${table.columnCount} ${table.columnCount === 1 ? "column" : "columns"} and their value maps are removed from the file data structure.`
+        : `The table and its ${table.columnCount} ${table.columnCount === 1 ? "column" : "columns"} are removed from the dictionary.`}
     </ConfirmCard>
   );
 }

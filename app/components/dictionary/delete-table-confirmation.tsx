@@ -12,6 +12,8 @@ export type DeleteTableConfirmationProps = {
   /** Where "Cancel" goes: useConfirmParam(DELETE_TABLE_PARAM).cancelHref. */
   cancelHref: string;
   lastResult?: FormResult | null;
+  /** A mapping project's table: its columns' value maps go with it, from its file data structure, and the card says so. */
+  valueMaps?: boolean;
 };
 
 /**

@@ -138,6 +138,13 @@ describe("deleting a dictionary table", () => {
     expect(html).toMatch(new RegExp(`aria-label="Delete table Invoices"[^>]*href="${page}\\?companyId=c1&amp;name=inv&amp;page=2&amp;delete=t1"`));
   });
 
+  it("says, for a mapping project's table, that its value maps go with it from the file data structure", () => {
+    const mappings = "/translations/mappings/p1/file-data-structure/data-definition/tables";
+    const html = renderPage(mappings, `${mappings}?companyId=c1&delete=t2`, ProjectTables, loaderData);
+    expect(html).toContain("Delete table InvoiceLines?");
+    expect(html).toContain("The table, its 3 columns and their value maps are removed from the file data structure.");
+  });
+
   it("says at the top a deletion refused because the table is gone (deleted from another tab), its confirmation gone with it", () => {
     const result = { status: "error", initialValue: { intent: "delete-table", tableId: "t2", version: "4" }, error: { "": ["Table not found."] } };
     const gone = { ...loaderData, page: { ...loaderData.page, items: [table("t1", "Invoices")], total: 26 }, deleting: null };

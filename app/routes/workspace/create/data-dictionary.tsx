@@ -219,6 +219,7 @@ export default function DataDictionaryStep({ loaderData, actionData }: Route.Com
               version={dictionary.version}
               cancelHref={confirm.cancelHref}
               lastResult={lastResult?.initialValue?.intent === "delete-table" ? lastResult : undefined}
+              valueMaps={paths.ws.kind === "translation"}
             />
           </div>
         ) : null}

@@ -97,7 +97,13 @@ export default function ProjectTables({ loaderData, actionData }: Route.Componen
 
       {/* Loaded when shown (decision 029): a table chosen for deletion, or a deletion refused. */}
       {deleting || actionData?.result?.initialValue?.intent === "delete-table" ? (
-        <DeleteTableConfirmation table={deleting} version={version} cancelHref={confirm.cancelHref} lastResult={actionData?.result} />
+        <DeleteTableConfirmation
+          table={deleting}
+          version={version}
+          cancelHref={confirm.cancelHref}
+          lastResult={actionData?.result}
+          valueMaps={paths.ws.kind === "translation"}
+        />
       ) : null}
 
       {page.items.length === 0 && page.total > 0 ? (
