@@ -64,7 +64,8 @@ export default function ProjectReview({ loaderData, actionData }: Route.Componen
       <div>
         <h2 className="text-lg font-semibold">Review the upload</h2>
         <p className="mt-1 text-sm text-muted-foreground">
-          Nothing has changed yet: apply the upload to save it to the project's dictionary, or discard it.
+          Nothing has changed yet: apply the upload to save it to the {paths.ws.noun}'s {paths.ws.dictionaryLabel.toLowerCase()}, or discard it.
+          {paths.ws.kind === "translation" ? " A column it removes takes its value map with it." : null}
         </p>
       </div>
       {tables.items.length > 0 ? (
