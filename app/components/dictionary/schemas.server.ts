@@ -36,11 +36,11 @@ export const dictionaryUploadSchema = z.object({
     }),
 });
 
-/** The review page's two buttons. */
-export const reviewActionSchema = z.object({
-  intent: z.enum(["apply", "discard"], { error: "Choose Apply or Discard" }),
-  reviewId: z.string().min(1),
-});
+/**
+ * The review page's two buttons (the action sends any other `intent` to unknownIntent first). Its review is a
+ * hidden field: a post without it (forged or truncated) is refused at the top (actedOn), never next to a field not shown.
+ */
+export const reviewActionSchema = actedOn("reviewId").and(z.object({ intent: z.enum(["apply", "discard"]) }));
 
 /**
  * The confirmation of a table's deletion, based on the dictionary's version. Its table is a hidden field: a post

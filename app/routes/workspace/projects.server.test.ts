@@ -1645,6 +1645,10 @@ describe("the project's own data dictionary", () => {
       expect(shown.pending).toMatchObject({ review: { fileName: "vendors.csv" }, to: { search: { review: review.review.id } } });
       expect(shown.pending.to.path).toBe(`/migration/projects/${project.id}/data-dictionary/bulk-update/review/tables`);
     }
+    // A post without its review (forged or cut short) is refused at the top, in words; nothing is applied.
+    const forged = unwrap(await call(ANALYST, reviewUrl, reviewPage.action, { params: params(), middleware: mw(), form: { intent: "apply" } }));
+    expect(forged?.status).toBe(400);
+    expect(forged?.data.result.error).toEqual({ "": [INCOMPLETE_REQUEST] });
     const applied = await call(ANALYST, reviewUrl, reviewPage.action, {
       params: params(),
       middleware: mw(),

@@ -199,6 +199,20 @@ describe("create a data dictionary: application → upload → review → apply"
     expect(customers.columns.find((c) => c.name === "CreditLimit")).toMatchObject({ type: "decimal", precision: 18, scale: 2, nullable: true });
   });
 
+  it("refuses a forged review post (no review, an unknown button) with a message at the top, and applies nothing", async () => {
+    const { id } = await createDictionary("Forged review");
+    const uploaded = locationOf(await upload(id, new File([SAMPLE], "sample-dictionary.csv", { type: "text/csv" })));
+    const post = (body: Record<string, string>) =>
+      call(ANALYST, `${uploaded.pathname}${uploaded.search}`, review.action, onDictionary(id, { method: "POST", body: form(body) }));
+    const noReview = actionAnswer(await post({ intent: "apply" }));
+    expect(noReview.status).toBe(400);
+    expect(noReview.result.error).toEqual({ "": [INCOMPLETE_REQUEST] });
+    const unknown = thrownData(await post({ intent: "publish", reviewId: uploaded.searchParams.get("review")! }));
+    expect(unknown.status).toBe(400);
+    expect(unknown.body).toEqual({ errors: ["Unknown action: publish."] });
+    expect((await loadDefinition(id)).summaries.items).toEqual([]);
+  });
+
   it("shows every row error of a bad file with its row and column, and Apply is refused", async () => {
     const { id } = await createDictionary("Bad upload");
     const uploaded = locationOf(await upload(id, new File([SAMPLE_ERRORS], "bad.csv", { type: "text/csv" })));

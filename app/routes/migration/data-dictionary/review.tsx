@@ -1,10 +1,10 @@
-import { data, redirect } from "react-router";
+import { redirect } from "react-router";
 import { dictionaryMessages } from "~/components/dictionary/messages";
 import { ReviewActions, ReviewTables } from "~/components/dictionary/review-tables";
 import { reviewActionSchema } from "~/components/dictionary/schemas.server";
 import { COMPANY_PARAM, companyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
-import { invalid, parseForm, refusedByService } from "~/lib/forms.server";
+import { invalid, parseForm, refusedByService, unknownIntent } from "~/lib/forms.server";
 import { callerOf } from "~/lib/guards.server";
 import { applyReview, discardReview, getReview, loadReview } from "~/lib/api/dictionaries.server";
 import { dictionaryOf, dictionaryPathsOfRequest, requireMasterDataWrite } from "./dictionary.server";
@@ -36,9 +36,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   const mode = dictionaryModeOf(new URL(request.url).pathname) === "create" ? "create" : "edit";
   const paths = dictionaryPathsOfRequest(request);
   const { shell, companyId } = await requireMasterDataWrite(context, paths.definition("view", dictionary.id));
-  const { submission } = await parseForm(request, reviewActionSchema);
+  const { formData, submission } = await parseForm(request, reviewActionSchema);
+  const intent = formData.get("intent");
+  if (intent !== "apply" && intent !== "discard") return unknownIntent(intent);
   if (submission.status !== "success") return invalid(submission);
-  const { intent, reviewId } = submission.value;
+  const { reviewId } = submission.value;
   try {
     // Read first: the message says what applying changed, or which upload was dropped.
     const reviewed = await getReview(shell, dictionary.id, reviewId);
@@ -47,15 +49,12 @@ export async function action({ request, context }: Route.ActionArgs) {
       const next = paths.definition(mode === "create" ? "view" : "edit", dictionary.id);
       return redirectWithFlash(companyHref(next, companyId), dictionaryMessages.reviewApplied(reviewed));
     }
-    if (intent === "discard") {
-      await discardReview(shell, dictionary.id, reviewId);
-      return redirectWithFlash(companyHref(paths.upload(mode, dictionary.id), companyId), dictionaryMessages.reviewDiscarded(reviewed.fileName));
-    }
+    await discardReview(shell, dictionary.id, reviewId);
+    return redirectWithFlash(companyHref(paths.upload(mode, dictionary.id), companyId), dictionaryMessages.reviewDiscarded(reviewed.fileName));
   } catch (err) {
     // The dictionary changed since the upload (409), the review is gone (404): said at the top.
     return refusedByService(submission, err);
   }
-  throw data({ errors: ["Unknown action."] }, { status: 400 });
 }
 
 export const handle = { breadcrumb: "Review" };
