@@ -613,6 +613,15 @@ describe("wizard steps 2 and 3", () => {
     expect(step2.masters.items.map((d: any) => d.name)).toEqual(["Billing v1"]);
     // An analyst's role opens Migrations' list of master dictionaries: the step links it when an application has none.
     expect(step2.mastersListHref).toBe("/migration/data-dictionary");
+    // A post without its dictionary (forged or cut short) is refused in words, which the step shows above the list.
+    const forged = unwrap(
+      await call(ANALYST, wizardUrl(project.id, "data-dictionary"), dictionaryStep.action, {
+        ...opts,
+        form: { intent: "assign", version: String(step2.dictionary.version) },
+      }),
+    );
+    expect(forged?.status).toBe(400);
+    expect(forged?.data.result.error).toEqual({ "": [INCOMPLETE_REQUEST] });
     const assigned = await call(ANALYST, wizardUrl(project.id, "data-dictionary"), dictionaryStep.action, {
       ...opts,
       form: { intent: "assign", dictionaryId: master.id, version: String(step2.dictionary.version) },

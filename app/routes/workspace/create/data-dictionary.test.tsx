@@ -101,6 +101,33 @@ describe("the wizard's data dictionary step", () => {
     expect(page).not.toContain('aria-label="Assign Ledger 12"');
     expect(page).toContain("No tables to copy yet");
   });
+
+  it("says an Assign refused for a dictionary that shows no Assign any more at the top of the list, and one of a row in its row", () => {
+    const empty = { ...master(12), tableCount: 0, columnCount: 0 };
+    const masters = { ...loaderData.masters, items: [master(11), empty] };
+    const refused = (dictionaryId: string | undefined, error: Record<string, string[]>) => ({
+      result: { status: "error", initialValue: { intent: "assign", version: "4", ...(dictionaryId ? { dictionaryId } : {}) }, error },
+    });
+    const alertOf = (page: string) => /<div role="alert"[^>]*>([^<]*)<\/div>/.exec(page)?.[1] ?? null;
+    // Its tables were deleted after the page was shown: the row now says "No tables to copy yet", and has no form.
+    const noTables =
+      "This master dictionary has no tables yet: give it its tables first (Bulk update), or assign another one. The project&#x27;s tables are unchanged.";
+    const gone = renderPage(path, path, DataDictionaryStep, { ...loaderData, masters }, refused("d12", { "": [noTables.replace("&#x27;", "'")] }));
+    expect(alertOf(gone)).toBe(noTables);
+    // A post without its dictionary (forged or cut short).
+    const incomplete = renderPage(
+      path,
+      path,
+      DataDictionaryStep,
+      { ...loaderData, masters },
+      refused(undefined, { "": ["The request was incomplete: reload the page and try again."] }),
+    );
+    expect(alertOf(incomplete)).toBe("The request was incomplete: reload the page and try again.");
+    // A row that still offers Assign shows its own refusal, once, under its button.
+    const stale = renderPage(path, path, DataDictionaryStep, { ...loaderData, masters }, refused("d11", { "": ["Changed meanwhile."] }));
+    expect(stale.match(/Changed meanwhile\./g)).toHaveLength(1);
+    expect(/<form[^>]*id="assign-d11"[^]*?<\/form>/.exec(stale)?.[0]).toContain("Changed meanwhile.");
+  });
 });
 
 describe("the step's words, from its loader", () => {

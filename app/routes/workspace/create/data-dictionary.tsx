@@ -20,7 +20,7 @@ import { useWorkspacePaths, workspaceOfPath } from "~/lib/workspace-paths";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { getFormProps, useServerForm } from "~/lib/forms";
-import { invalid, readFormData, refusedByService, serviceFailure, unknownIntent } from "~/lib/forms.server";
+import { actedOn, invalid, readFormData, refusedByService, serviceFailure, unknownIntent } from "~/lib/forms.server";
 import { accessSettings, afterGuard, shellOf } from "~/lib/guards.server";
 import { mayEnterArea } from "~/lib/access";
 import { projectCalls, requireWorkspace, workspaceKind } from "../workspace.server";
@@ -38,8 +38,11 @@ import { stepWords } from "./data-dictionary.server";
 import type { Route } from "./+types/data-dictionary";
 
 
-/** "Assign": copy a master dictionary of the project's application into the project. */
-const assignSchema = assignDictionarySchema.extend({ intent: z.literal("assign"), dictionaryId: z.string().min(1) });
+/**
+ * "Assign": copy a master dictionary of the project's application into the project. Its dictionary is a hidden
+ * field: a post without it (forged or cut short) is refused in words (actedOn), which the step shows above the list.
+ */
+const assignSchema = actedOn("dictionaryId").and(assignDictionarySchema.extend({ intent: z.literal("assign") }));
 
 /**
  * The page's two lists, each paged in SQL through the URL: the master dictionaries found by name
@@ -185,6 +188,12 @@ export default function DataDictionaryStep({ loaderData, actionData }: Route.Com
     ? dictionary.tableCount > 0 && dictionary.emptyTableCount === 0
     : project.status !== "SetupDataDictionaryIncomplete" && project.status !== "SetupAddColumnsIncomplete";
   const createError = actionData && "createError" in actionData ? actionData.createError : null;
+  // An Assign refused for a dictionary whose row shows no Assign now (its tables deleted meanwhile, so the page
+  // says "No tables to copy yet"; on another page of the list; a forged id): said at the top of the list, not
+  // dropped with the row's form.
+  const assigning = lastResult?.initialValue?.intent === "assign" ? (lastResult.initialValue.dictionaryId ?? "") : null;
+  const assignRefusal =
+    assigning !== null && !masters.items.some((d) => d.id === assigning && d.tableCount > 0) ? Object.values(lastResult?.error ?? {}).flat() : [];
   const creating = useIntentPending("create-databases");
   const completing = useIntentPending("complete-structure");
 
@@ -300,6 +309,11 @@ export default function DataDictionaryStep({ loaderData, actionData }: Route.Com
         </h2>
         {dictionary.tableCount > 0 ? (
           <p className="mt-1 text-sm text-muted-foreground">{words.assignReplaces}</p>
+        ) : null}
+        {assignRefusal.length > 0 ? (
+          <RefusalAlert refusal={lastResult} className="mt-3">
+            {assignRefusal.join(" ")}
+          </RefusalAlert>
         ) : null}
         {masters.total === 0 && !search.masters.name ? (
           <p className="mt-3 text-sm">
