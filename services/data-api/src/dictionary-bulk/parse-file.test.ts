@@ -217,6 +217,25 @@ describe("parseDictionaryFile", () => {
     expect(await problemOf(parseDictionaryFile(file, name))).toEqual({ status, message, fieldErrors: { file: [message] } });
   });
 
+  it("names the worksheet read when a workbook's first worksheet is not the dictionary (a cover or notes sheet)", async () => {
+    const workbook = new ExcelJS.Workbook();
+    workbook.addWorksheet("Notes").addRow(["This workbook describes the Staff table"]);
+    const columns = workbook.addWorksheet("Columns");
+    columns.addRow(["table", "column", "type"]);
+    columns.addRow(["Staff", "StaffId", "int"]);
+    const parsed = await parseDictionaryFile(new Uint8Array(await workbook.xlsx.writeBuffer()), "staff.xlsx");
+    expect(parsed.errors).toEqual([
+      {
+        row: 1,
+        column: null,
+        message: `The first row must be the header row naming the columns (${BULK_COLUMNS.join(", ")}); row 1 of the worksheet 'Notes' names none of them. A dictionary file is read from its first worksheet: this workbook's are Notes, Columns`,
+      },
+    ]);
+    // A workbook of one worksheet is said as a CSV file is.
+    const one = await parseDictionaryFile(await xlsx([["Orders", "Id", "int"]]), "one.xlsx");
+    expect(one.errors.map((e) => e.message)).toEqual([`The first row must be the header row naming the columns (${BULK_COLUMNS.join(", ")}); row 1 names none of them`]);
+  });
+
   it("refuses an .xlsx whose first worksheet is empty", async () => {
     const workbook = new ExcelJS.Workbook();
     workbook.addWorksheet("Empty");

@@ -14,9 +14,12 @@ import { identifierSchema } from "../../../../contracts/common.ts";
 import type { DesiredTable } from "../repositories/dictionary-tables.ts";
 import { TEXT_CHUNK_BYTES } from "../data-plane/flat-file/text-encoding.ts";
 import { CsvFormatError, readCsvRows, wrongDelimiter } from "./read-csv.ts";
-import { readXlsxRows } from "./read-xlsx.ts";
+import { readXlsxRows, type XlsxReadOptions } from "./read-xlsx.ts";
 import { checkBulkFile, isBlankRow, type SheetRow } from "./sheet-rows.ts";
 import { bytesSource, fileSource } from "./zip-directory.ts";
+
+/** How a dictionary .xlsx is read: its first worksheet, whose first row names the workbook's worksheets (a header problem says them). */
+const DICTIONARY_XLSX: XlsxReadOptions = { nameWorksheets: true };
 
 /** What a file says: the tables it describes, how many rows it has, and every mistake in it. */
 export type ParsedFile = { rowCount: number; errors: RowError[]; tables: DesiredTable[] };
@@ -53,7 +56,7 @@ export async function* readDictionaryFile(filePath: string, fileName: string): A
   }
   const source = fileSource(filePath);
   try {
-    yield* readXlsxRows(source, fileName);
+    yield* readXlsxRows(source, fileName, DICTIONARY_XLSX);
   } finally {
     source.close();
   }
@@ -74,7 +77,7 @@ export function parseDictionaryPath(filePath: string, fileName: string, counter:
  */
 export async function parseDictionaryFile(bytes: Uint8Array, fileName: string): Promise<ParsedFile> {
   const kind = checkBulkFile(fileName, bytes.byteLength);
-  const rows = kind === "csv" ? readCsvRows([bytes]) : readXlsxRows(bytesSource(bytes), fileName);
+  const rows = kind === "csv" ? readCsvRows([bytes]) : readXlsxRows(bytesSource(bytes), fileName, DICTIONARY_XLSX);
   return collectParsed(rows);
 }
 
@@ -200,7 +203,11 @@ function readHeader(headerRow: SheetRow) {
   const known = (cell: string) => (BULK_COLUMNS as readonly string[]).includes(cell.trim().toLowerCase());
   if (!headerRow.cells.some(known)) {
     // Most likely a file that starts with data: one error says it better than one per cell.
-    const message = `The first row must be the header row naming the columns (${expected}); row ${headerRow.row} names none of them`;
+    // A workbook's first worksheet may be a cover or notes: say which one was read, and the others.
+    const sheets = headerRow.worksheets;
+    const message = sheets
+      ? `The first row must be the header row naming the columns (${expected}); row ${headerRow.row} of the worksheet '${sheets.read}' names none of them. A dictionary file is read from its first worksheet: this workbook's are ${sheets.all.join(", ")}`
+      : `The first row must be the header row naming the columns (${expected}); row ${headerRow.row} names none of them`;
     return { indexOf, errors: [{ row: headerRow.row, column: null, message }] };
   }
   headerRow.cells.forEach((raw, index) => {

@@ -71,6 +71,8 @@ export type XlsxReadOptions = {
    */
   cells?: "display" | "stored";
   limits?: XlsxLimits;
+  /** A dictionary file's: the first row of a workbook of several worksheets names them (SheetRow's worksheets). */
+  nameWorksheets?: boolean;
 };
 
 export const UNPACKED_LIMIT_MESSAGE = unpackedLimitMessage(DICTIONARY_XLSX_LIMITS);
@@ -138,12 +140,15 @@ export async function* readXlsxBatches(source: ZipSource, fileName: string, opti
 
     const reader = sheetReader(sharedStrings, limits, dates);
     let any = false;
+    // The first row of a workbook of several worksheets names them (SheetRow).
+    const worksheets = options.nameWorksheets && workbook.sheets.length > 1 ? { read: sheet!.name, all: workbook.sheets.map((s) => s.name) } : undefined;
+    const first = (rows: SheetRow[]) => (any || !worksheets ? rows : [{ ...rows[0]!, worksheets }, ...rows.slice(1)]);
     try {
       for await (const _ of scanPart(source, sheetEntry, reader.handler)) {
         const rows = reader.take();
         if (rows.length) {
+          yield first(rows);
           any = true;
-          yield rows;
         }
       }
     } catch (err) {
@@ -155,8 +160,8 @@ export async function* readXlsxBatches(source: ZipSource, fileName: string, opti
     }
     const rows = reader.take();
     if (rows.length) {
+      yield first(rows);
       any = true;
-      yield rows;
     }
     if (!any) {
       // A workbook of several worksheets is not empty: the one read is, and the user may have meant another.

@@ -1,8 +1,12 @@
 import { BULK_UPLOAD_EXTENSIONS, BULK_UPLOAD_MAX_BYTES, BULK_UPLOAD_MAX_COLUMNS, BULK_UPLOAD_MAX_ROWS } from "../../../../contracts/dictionary.ts";
 import { ApiProblem } from "../api-problem.ts";
 
-/** One row of the uploaded sheet: its number as a spreadsheet shows it (header = 1) and its cells' text. */
-export type SheetRow = { row: number; cells: string[] };
+/**
+ * One row of the uploaded sheet: its number as a spreadsheet shows it (header = 1) and its cells' text. The first
+ * row read from a workbook of several worksheets also names them (the one read, then all in tab order): a header
+ * that names nothing then says which worksheet was read.
+ */
+export type SheetRow = { row: number; cells: string[]; worksheets?: { read: string; all: string[] } };
 
 export type BulkFileKind = "csv" | "xlsx";
 
