@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { identifierSchema, nameSchema, requiredString, staleSaveMessage } from "./common";
+import { identifierSchema, INVISIBLE_CHARACTERS_MESSAGE, NUL_MESSAGE, nameSchema, requiredString, staleSaveMessage } from "./common";
 
 describe("required fields", () => {
   it("say 'Required' when a form leaves them empty (missing) or blank", () => {
@@ -13,6 +13,52 @@ describe("required fields", () => {
   it("still say what is wrong with a bad value", () => {
     expect(identifierSchema.safeParse("9lives").error?.issues[0]?.message).toMatch(/starting with a letter/);
     expect(nameSchema.safeParse(42).error?.issues[0]?.message).not.toBe("Required");
+  });
+});
+
+describe("a name", () => {
+  const messages = (name: string) => nameSchema.safeParse(name).error?.issues.map((issue) => issue.message);
+
+  it("refuses line breaks, tabs, control characters and invisible (format) characters inside it, with one message", () => {
+    for (const name of [
+      "Line\nbreak",
+      "Carriage\rreturn",
+      "Tab\there",
+      "Bell\u0007",
+      "Delete\u007f",
+      "Next\u0085line",
+      "C1\u009f",
+      "Zero\u200bwidth",
+      "Left\u200eto-right mark",
+      "Right\u200fto-left mark",
+      "Bidi\u202eoverride",
+      "Bidi\u2066isolate\u2069",
+      "Word\u2060joiner",
+      "Byte\ufefforder mark",
+      "Soft\u00adhyphen",
+      "Line\u2028separator",
+      "Paragraph\u2029separator",
+      "Tag\u{e0041}character",
+    ]) {
+      expect(messages(name), JSON.stringify(name)).toEqual([INVISIBLE_CHARACTERS_MESSAGE]);
+    }
+    expect(INVISIBLE_CHARACTERS_MESSAGE).toBe("A name cannot hold line breaks, tabs or invisible characters.");
+    // A NUL keeps its own message (decision 024), not both.
+    expect(messages("Nul\u0000here")).toEqual([NUL_MESSAGE]);
+  });
+
+  it("trims spaces, tabs and line breaks at its ends, as before, and keeps visible text of any script, with the joiners its words need", () => {
+    expect(nameSchema.parse("\t Payroll 2026\r\n")).toBe("Payroll 2026");
+    expect(nameSchema.parse("\ufeffPayroll")).toBe("Payroll");
+    for (const name of ["Café Müller – 2026", "Łódź € 100%", "東京 payroll", "Ελληνικά", "עברית", "Payroll 🚀", "Non\u00a0breaking", "می\u200cخواهم", "Family 👩\u200d👧"]) {
+      expect(nameSchema.parse(name)).toBe(name);
+    }
+  });
+
+  it("leaves identifiers (SQL object names) to their own, stricter rule", () => {
+    for (const name of ["Line\nbreak", "Zero\u200bwidth", "Café"]) {
+      expect(identifierSchema.safeParse(name).error?.issues[0]?.message).toMatch(/^Use letters, digits and underscores/);
+    }
   });
 });
 

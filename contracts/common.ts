@@ -58,9 +58,25 @@ export const identifierSchema = requiredString()
   .max(IDENTIFIER_MAX, `At most ${IDENTIFIER_MAX} characters`)
   .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "Use letters, digits and underscores, starting with a letter or underscore");
 
-/** Display names (applications, dictionaries, projects). */
+/** Display names (applications, dictionaries, projects, configurations, mapping projects, templates, their levels and scripts). */
 export const NAME_MAX = 100;
-export const nameSchema = requiredString().trim().min(1, "Required").max(NAME_MAX, `At most ${NAME_MAX} characters`);
+/**
+ * What a name may not hold inside it (its ends are trimmed): control characters (C0 and C1: tab, line
+ * feed, …; NUL has its own message), Unicode's format characters (Cf: zero-width spaces and joiners,
+ * bidi controls, the BOM, soft hyphens, …) and the line and paragraph separators. Each looks like a
+ * space or like nothing in a list, so "Line\nbreak" and "Line break", or a name and the same with a
+ * zero-width space, were two names that read alike. The zero-width non-joiner and joiner (U+200C,
+ * U+200D) are kept: Persian and the Indic scripts spell words with them, and emoji sequences (a family)
+ * are joined by them. Checked only on what is saved: a name stored with one still shows and can be renamed.
+ */
+const INVISIBLE_CHARACTERS = /[\u0001-\u001f\u007f-\u009f\u2028\u2029]|(?![\u200c\u200d])\p{Cf}/u;
+export const INVISIBLE_CHARACTERS_MESSAGE = "A name cannot hold line breaks, tabs or invisible characters.";
+export const hasNoInvisibleCharacters = (text: string) => !INVISIBLE_CHARACTERS.test(text);
+export const nameSchema = requiredString()
+  .trim()
+  .min(1, "Required")
+  .max(NAME_MAX, `At most ${NAME_MAX} characters`)
+  .refine(hasNoInvisibleCharacters, INVISIBLE_CHARACTERS_MESSAGE);
 
 export const DESCRIPTION_MAX = 1000;
 export const descriptionSchema = z

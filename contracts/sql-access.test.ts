@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { INVISIBLE_CHARACTERS_MESSAGE } from "./common";
 import { createSqlCredentialSchema, expiresOnSchema, lastExpiryDay, todayUtc } from "./sql-access";
 import { SQL_CREDENTIAL_MAX_DAYS } from "./values/sql-access";
 
@@ -21,6 +22,13 @@ describe("a new SQL credential", () => {
       expiresOn: ["Choose the day the credential expires"],
       serviceName: [expect.stringMatching(/^The service name has at most \d+ characters$/)],
     });
+  });
+
+  it("refuses a service name holding a line break, a tab or an invisible character, as any name", () => {
+    for (const serviceName of ["ETL\nnightly", "ETL\tnightly", "ETL\u200bnightly"]) {
+      expect(fieldErrors({ companyId: "c", serviceName, expiresOn: todayUtc() })).toEqual({ serviceName: [INVISIBLE_CHARACTERS_MESSAGE] });
+    }
+    expect(fieldErrors({ companyId: "c", serviceName: " ETL nightly\n", expiresOn: todayUtc() })).toEqual({});
   });
 
   it("refuses what is not an object at all, without reading its fields (the OpenAPI document's generator asks so)", () => {

@@ -1,5 +1,15 @@
 import { z } from "zod";
-import { isRealDay, madeIdSchema, pageOf, pageQuerySchema, requiredString, timestampSchema, whenFieldsPass } from "./common";
+import {
+  hasNoInvisibleCharacters,
+  INVISIBLE_CHARACTERS_MESSAGE,
+  isRealDay,
+  madeIdSchema,
+  pageOf,
+  pageQuerySchema,
+  requiredString,
+  timestampSchema,
+  whenFieldsPass,
+} from "./common";
 import { AUDIT_ACTIONS, SQL_CREDENTIAL_MAX_DAYS, SQL_CREDENTIAL_STATUSES, SQL_LEVELS, SQL_NOTE_MAX, SQL_SERVICE_NAME_MAX } from "./values/sql-access";
 
 /**
@@ -68,20 +78,18 @@ export const expiresOnSchema = requiredString("Choose the day the credential exp
   .refine((d) => d >= todayUtc(), "The expiry date cannot be in the past")
   .refine((d) => d <= lastExpiryDay(), `The expiry date is at most ${SQL_CREDENTIAL_MAX_DAYS} days from today`);
 
-const optionalText = (max: number, what: string) =>
-  z
-    .string()
-    .trim()
-    .max(max, `${what} has at most ${max} characters`)
-    .nullish()
-    .transform((v) => (v ? v : null));
+/** A text that may be left empty (null then); a `name` also refuses what nameSchema refuses inside a name. */
+function optionalText(max: number, what: string, { name = false } = {}) {
+  const text = z.string().trim().max(max, `${what} has at most ${max} characters`);
+  return (name ? text.refine(hasNoInvisibleCharacters, INVISIBLE_CHARACTERS_MESSAGE) : text).nullish().transform((v) => (v ? v : null));
+}
 
 /** The fields of a new credential; `createSqlCredentialSchema` adds the rule that binds them. */
 export const sqlCredentialFieldsSchema = z.object({
   id: madeIdSchema,
   companyId: z.string().min(1),
   userId: optionalText(200, "The user"),
-  serviceName: optionalText(SQL_SERVICE_NAME_MAX, "The service name"),
+  serviceName: optionalText(SQL_SERVICE_NAME_MAX, "The service name", { name: true }),
   expiresOn: expiresOnSchema,
   note: optionalText(SQL_NOTE_MAX, "The note"),
 });

@@ -94,6 +94,23 @@ describe("/migration/application", () => {
     expect(long.result.error?.description).toEqual(["At most 1000 characters"]);
   });
 
+  it("refuses a name holding a line break, a tab or a zero-width space with the message next to Name, before asking the data API, and creates nothing", async () => {
+    const fetchSpy = vi.spyOn(globalThis, "fetch");
+    try {
+      for (const name of ["Look\nalike", "Look\talike", "Look\u200balike"]) {
+        const answer = actionAnswer(await post(ANALYST, acme.id, { name, description: "" }));
+        expect(answer.status).toBe(400);
+        expect(answer.result.error?.name).toEqual(["A name cannot hold line breaks, tabs or invisible characters."]);
+        expect(answer.result.initialValue).toMatchObject({ name });
+      }
+      const posts = fetchSpy.mock.calls.filter(([url, init]) => new URL(String(url)).pathname === "/api/v1/applications" && init?.method === "POST");
+      expect(posts).toEqual([]);
+    } finally {
+      fetchSpy.mockRestore();
+    }
+    expect((await listOf(ANALYST, acme.id, "&name=alike")).result.items).toEqual([]);
+  });
+
   it("keeps applications to their company: the same name is free in another, and lists never mix", async () => {
     const res = await post(ANALYST, birch.id, { name: "Legacy ERP", description: "" });
     expect(isRedirect(res, new RegExp(`^/migration/application\\?companyId=${birch.id}&`))).toBe(true);

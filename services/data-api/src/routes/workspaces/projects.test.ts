@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { INVISIBLE_CHARACTERS_MESSAGE } from "../../../../../contracts/common.ts";
 import type { Project } from "../../../../../contracts/projects.ts";
 import { DEMO_COMPANIES } from "../../../../../scripts/demo-data.ts";
 import { TEST_DATABASE_KINDS } from "../../../../shared/testing/databases.ts";
@@ -226,6 +227,31 @@ describe.each(TEST_DATABASE_KINDS)("projects on %s", (kind) => {
       expect(res.body.fieldErrors).toHaveProperty("name");
       // Its own name in another case is fine.
       expect((await api.send("PATCH", `/api/v1/projects/${b.id}`, t, { version: b.version, name: b.name.toLowerCase() })).status).toBe(200);
+    });
+
+    it("refuses a name holding a line break, a tab or a zero-width space with 400 at the name field, changing nothing; one stored so still shows and can be renamed", async () => {
+      const t = await token(USERS.analyst);
+      const project = await makeProject(api, t, { companyId: birch.id, applicationId: birchApp.id, name: "Look alike" });
+      for (const name of ["Look\nalike", "Look\talike", "Look\u200balike"]) {
+        const renamed = await api.send("PATCH", `/api/v1/projects/${project.id}`, t, { version: project.version, name });
+        expect(renamed.status).toBe(400);
+        expect(renamed.body.fieldErrors).toEqual({ name: [INVISIBLE_CHARACTERS_MESSAGE] });
+        const created = await api.send("POST", "/api/v1/projects", t, { companyId: birch.id, applicationId: birchApp.id, name, sourceType: "BackUp" });
+        expect(created.status).toBe(400);
+        expect(created.body.fieldErrors).toEqual({ name: [INVISIBLE_CHARACTERS_MESSAGE] });
+      }
+      expect((await api.get(`/api/v1/projects/${project.id}`, t)).body).toMatchObject({ name: "Look alike", version: project.version });
+      const names = (await api.get(`/api/v1/projects/search?companyId=${birch.id}&name=alike`, t)).body.items.map((p: Project) => p.name);
+      expect(names).toEqual(["Look alike"]);
+
+      // A name saved before the rule: the project still reads, its description still saves, and it can be renamed.
+      await api.db.updateTable("projects").set({ name: "Saved\tbefore" }).where("id", "=", project.id).execute();
+      expect((await api.get(`/api/v1/projects/${project.id}`, t)).body.name).toBe("Saved\tbefore");
+      const described = await api.send("PATCH", `/api/v1/projects/${project.id}`, t, { version: project.version, description: "Still saves" });
+      expect(described.body).toMatchObject({ name: "Saved\tbefore", description: "Still saves" });
+      const renamed = await api.send("PATCH", `/api/v1/projects/${project.id}`, t, { version: described.body.version, name: "Saved before" });
+      expect(renamed.status).toBe(200);
+      expect(renamed.body.name).toBe("Saved before");
     });
 
     it("moves the status only Active ⇄ Inactive and Active → Completed", async () => {
