@@ -1,3 +1,4 @@
+import type { Page } from "@playwright/test";
 import { E2E } from "../../playwright.config";
 import { expectNoViolations } from "./axe";
 import { fillColumn } from "./dictionary-steps";
@@ -13,6 +14,24 @@ import { availableMasterTemplate, fillSql } from "./template-steps";
  * pages: details, file data structure and templates, whose scripts are edited as everywhere else.
  */
 const at = (path: string) => new RegExp(`^${E2E.portal}${path.replace(/[?.]/g, "\\$&")}(\\?|$)`);
+
+/**
+ * A mapping project of a new application whose file data structure's one table is described from a
+ * one-column sample (`fileName`: the table is named after it); answers the project's id.
+ */
+async function mappingProjectFromSample(page: Page, application: string, project: string, fileName: string, sample: string): Promise<string> {
+  const table = fileName.replace(/\.csv$/, "");
+  await createApplication(page, application, `Where the ${table} files come from`);
+  await page.goto(withCompany("/translations/mappings/create/new/basic-settings", acme.id));
+  await page.getByLabel("Mapping project name").fill(project);
+  await page.getByLabel("Application").selectOption({ label: application });
+  await page.getByRole("button", { name: "Save and continue" }).click();
+  await expect(page).toHaveURL(/\/translations\/mappings\/create\/[^/]+\/file-data-structure\?companyId=/);
+  await page.getByLabel("Sample file", { exact: true }).setInputFiles({ name: fileName, mimeType: "text/csv", buffer: Buffer.from(sample) });
+  await page.getByRole("button", { name: "Describe the table" }).click();
+  await expect(page.getByRole("status")).toHaveText(`Table ${table} described from the sample: 1 column. Check the suggested types.`);
+  return /\/mappings\/(?:create\/)?([^/]+)\//.exec(page.url())![1]!;
+}
 
 for (const javaScriptEnabled of [true, false]) {
   const mode = javaScriptEnabled ? "JavaScript on" : "JavaScript off";
@@ -253,17 +272,7 @@ for (const javaScriptEnabled of [true, false]) {
     });
 
     test("a value added to a map leaves Add a value blank for the next one; a refused one keeps what was typed", async ({ page }) => {
-      const application = `Grade files ${suffix}`;
-      await createApplication(page, application, "Where the grade files come from");
-      await page.goto(withCompany("/translations/mappings/create/new/basic-settings", acme.id));
-      await page.getByLabel("Mapping project name").fill(`Grade values ${suffix}`);
-      await page.getByLabel("Application").selectOption({ label: application });
-      await page.getByRole("button", { name: "Save and continue" }).click();
-      await expect(page).toHaveURL(/\/translations\/mappings\/create\/[^/]+\/file-data-structure\?companyId=/);
-      await page.getByLabel("Sample file", { exact: true }).setInputFiles({ name: "grades.csv", mimeType: "text/csv", buffer: Buffer.from("grade\nG1\n") });
-      await page.getByRole("button", { name: "Describe the table" }).click();
-      await expect(page.getByRole("status")).toHaveText("Table grades described from the sample: 1 column. Check the suggested types.");
-      const id = /\/mappings\/(?:create\/)?([^/]+)\//.exec(page.url())![1]!;
+      const id = await mappingProjectFromSample(page, `Grade files ${suffix}`, `Grade values ${suffix}`, "grades.csv", "grade\nG1\n");
       await page.goto(withCompany(`/translations/mappings/${id}/file-data-structure/data-definition/tables`, acme.id));
       await page.getByRole("link", { name: "Value maps of grades" }).click();
       await page.getByLabel("Translate grade").check();
@@ -292,6 +301,33 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page.getByRole("status")).toHaveText('Value "G2" added.');
       await expect(source).toHaveValue("");
       await expect(target).toHaveValue("");
+    });
+
+    test("a column's type change its map's default value would not fit is refused at its Type, and nothing is saved", async ({ page }) => {
+      const id = await mappingProjectFromSample(page, `Level files ${suffix}`, `Level values ${suffix}`, "levels.csv", "level\n7\n");
+      const tables = withCompany(`/translations/mappings/${id}/file-data-structure/data-definition/tables`, acme.id);
+      await page.goto(tables);
+      await page.getByRole("link", { name: "Value maps of levels" }).click();
+      await page.getByLabel("Translate level").check();
+      await page.getByLabel("Unmapped values of level").selectOption({ label: "Use a default value" });
+      await page.getByLabel("Default value of level").fill("7");
+      await page.getByRole("button", { name: "Save level" }).click();
+      await expect(page.getByRole("status")).toHaveText("level is translated.");
+
+      await page.goto(tables);
+      await page.getByRole("link", { name: "levels", exact: true }).click();
+      const type = page.getByRole("group", { name: "Column 1", exact: true }).getByLabel("Type");
+      const before = await type.inputValue();
+      await type.selectOption("date");
+      await page.getByRole("button", { name: "Save table" }).click();
+      await expect(type).toHaveAttribute("aria-invalid", "true");
+      await expect(type).toHaveAccessibleDescription(
+        'level: The default value "7" of the column\'s value map does not fit date: not a date (yyyy-mm-dd). Change it on the value map first, or keep the type.',
+      );
+      // Nothing saved: the table's page shows the type it had.
+      await page.goto(tables);
+      await page.getByRole("link", { name: "levels", exact: true }).click();
+      await expect(type).toHaveValue(before);
     });
 
     test("a template assigned from the Templates tab before the file data structure is done: Continue makes the mapping project Active", async ({ page }) => {

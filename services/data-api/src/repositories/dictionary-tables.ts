@@ -1,11 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { sql, type Kysely } from "kysely";
 import type { Column, ColumnInput, ColumnType, Table, TableInput, TableSummary } from "../../../../contracts/dictionary.ts";
-import { ApiProblem, DuplicateNameError, NotFoundError } from "../api-problem.ts";
+import { ApiProblem, DuplicateNameError, NotFoundError, validationProblem } from "../api-problem.ts";
 import type { Database } from "../db/schema.ts";
 import type { DictionaryColumnsTable } from "../db/schema-dictionaries.ts";
 import { escapeLike, inTransaction, isUniqueViolation, nameKey, toFlag, totalOf } from "./db-helpers.ts";
 import { bumpVersion, type VersionedWrite } from "./dictionary-version.ts";
+import { mapProblemForType } from "./value-maps.ts";
 
 /**
  * Tables and columns of a dictionary (master or a project's copy). Every write runs in one
@@ -130,7 +131,7 @@ export async function upsertTables(trx: Kysely<Database>, dictionaryId: string, 
         .execute();
       byKey.set(nameKey(table.name), tableId);
     }
-    await writeColumns(trx, tableId, table.columns);
+    await writeColumns(trx, tableId, table.columns, table.name);
   }
 }
 
@@ -261,10 +262,15 @@ export async function listTables(db: Kysely<Database>, dictionaryId: string, que
   return { items, total, page: query.page, pageSize: query.pageSize };
 }
 
-/** Makes the table's columns exactly `columns`, in order, keeping the ids of names that stay. */
-async function writeColumns(trx: Kysely<Database>, tableId: string, columns: readonly ColumnInput[]) {
+/**
+ * Makes the table's columns exactly `columns`, in order, keeping the ids of names that stay. `fromFile`:
+ * the table's name when a bulk update's file gives the columns (a refusal names the table, as no field
+ * of a form is there to show it at).
+ */
+async function writeColumns(trx: Kysely<Database>, tableId: string, columns: readonly ColumnInput[], fromFile?: string) {
   const existing = await trx.selectFrom("dictionary_columns").selectAll().where("table_id", "=", tableId).execute();
   const matched = matchColumns(existing, columns);
+  await assertMapsFitTypes(trx, columns, matched, fromFile);
   const kept = new Set([...matched.values()].map((c) => c.id));
   const gone = existing.filter((c) => !kept.has(c.id)).map((c) => c.id);
   if (gone.length > 0) await trx.deleteFrom("dictionary_columns").where("id", "in", gone).execute();
@@ -286,6 +292,37 @@ async function writeColumns(trx: Kysely<Database>, tableId: string, columns: rea
     else if (renamed.has(current) || differs(current, values)) await trx.updateTable("dictionary_columns").set(values).where("id", "=", current.id).execute();
   }
   await insertRows(trx, added);
+}
+
+/**
+ * A column whose type, length, precision or scale changes keeps its value map (a mapping project's):
+ * a change its default value or a target no longer fits is refused at the column's type (400), as
+ * the map's own page refuses such a value, rather than left for a translation to write it anyway.
+ */
+async function assertMapsFitTypes(
+  trx: Kysely<Database>,
+  columns: readonly ColumnInput[],
+  matched: ReadonlyMap<ColumnInput, DictionaryColumnsTable>,
+  fromFile: string | undefined,
+) {
+  const changed = [...columns.entries()].filter(([index, column]) => {
+    const row = matched.get(column);
+    const after = columnValues(column, index + 1);
+    return row && (row.type !== after.type || row.length !== after.length || row.precision !== after.precision || row.scale !== after.scale);
+  });
+  if (changed.length === 0) return;
+  // One look for the table (most dictionaries have no maps at all: a bulk update's thousands of columns ask nothing more).
+  const ids = changed.map(([, column]) => matched.get(column)!.id);
+  const mapped = new Set((await trx.selectFrom("value_map_columns").select("column_id").where("column_id", "in", ids).execute()).map((r) => r.column_id));
+  for (const [index, column] of changed) {
+    const row = matched.get(column)!;
+    if (!mapped.has(row.id)) continue;
+    const after = columnValues(column, index + 1);
+    const ddl = { name: column.name, type: column.type, length: after.length, precision: after.precision, scale: after.scale, nullable: true, isKey: false };
+    const problem = await mapProblemForType(trx, row.id, ddl);
+    if (problem && fromFile !== undefined) throw new ApiProblem(400, "validation_failed", `${fromFile}.${column.name}: ${problem}`);
+    if (problem) throw validationProblem({ [`columns.${index}.type`]: [`${column.name}: ${problem}`] });
+  }
 }
 
 /**

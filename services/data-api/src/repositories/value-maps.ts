@@ -3,7 +3,9 @@ import { sql, type Kysely, type SqlBool } from "kysely";
 import type { MappingColumn, MappingTable, ValueMapEntry, ValueMapImport } from "../../../../contracts/mappings.ts";
 import type { ColumnType } from "../../../../contracts/dictionary.ts";
 import { quotedValue, type UnmappedRule } from "../../../../contracts/values/mappings.ts";
+import { formatColumnType } from "../../../../contracts/values/column-type.ts";
 import { ApiProblem } from "../api-problem.ts";
+import { cellProblem } from "../data-plane/flat-file/values.ts";
 import type { DdlColumn } from "../data-plane/postgres-ddl.ts";
 import type { Database } from "../db/schema.ts";
 import { escapeLike, inTransaction, toFlag, totalOf } from "./db-helpers.ts";
@@ -165,6 +167,41 @@ async function claimVersion(trx: Kysely<Database>, ref: MappingColumnRef, expect
     .executeTakeFirst();
   if (Number(updated.numUpdatedRows) !== 1) throw await staleMap(trx, ref.column, writer.userId);
   return expectedVersion + 1;
+}
+
+/**
+ * Why the column's value map would no longer fit it with the type `ddl` (a type, length, precision or
+ * scale change of the file data structure's column), or null: its default value, then its targets,
+ * checked as a target typed on the map is (cellProblem). A column of a dictionary with no maps has none.
+ */
+export async function mapProblemForType(db: Kysely<Database>, columnId: string, ddl: DdlColumn): Promise<string | null> {
+  const type = formatColumnType(ddl);
+  const settings = await db.selectFrom("value_map_columns").select("default_value").where("column_id", "=", columnId).executeTakeFirst();
+  const defaultValue = settings?.default_value ?? null;
+  const defaultProblem = defaultValue === null ? null : cellProblem(ddl, defaultValue);
+  if (defaultProblem) {
+    return `The default value ${quotedValue(defaultValue!)} of the column's value map does not fit ${type}: ${defaultProblem}. Change it on the value map first, or keep the type.`;
+  }
+  const targets = await db
+    .selectFrom("value_map_values")
+    .select(["source_value", "target_value"])
+    .where("column_id", "=", columnId)
+    .where("target_value", "is not", null)
+    .orderBy("source_value")
+    .execute();
+  let count = 0;
+  let first: { source: string; target: string; problem: string } | undefined;
+  for (const { source_value: source, target_value: target } of targets) {
+    const problem = cellProblem(ddl, target!);
+    if (!problem) continue;
+    count += 1;
+    first ??= { source, target: target!, problem };
+  }
+  if (!first) return null;
+  const example = `${quotedValue(first.source)} → ${quotedValue(first.target)}: ${first.problem}`;
+  return count === 1
+    ? `A target value of the column's value map does not fit ${type}: ${example}. Change it on the value map first, or keep the type.`
+    : `${count.toLocaleString("en-US")} target values of the column's value map do not fit ${type}, e.g. ${example}. Change them on the value map first, or keep the type.`;
 }
 
 export type ColumnSettings = { translate: boolean; unmappedRule: UnmappedRule; defaultValue: string | null };

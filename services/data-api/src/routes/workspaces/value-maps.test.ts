@@ -3,6 +3,7 @@ import { DEMO_COMPANIES } from "../../../../../scripts/demo-data.ts";
 import type { MappingColumn, MappingTable } from "../../../../../contracts/mappings.ts";
 import type { Project } from "../../../../../contracts/projects.ts";
 import { TEST_DATABASE_KINDS } from "../../../../shared/testing/databases.ts";
+import { upload as uploadDictionary } from "../../testing/dictionary-fixtures.ts";
 import { USERS, createTestApi, type TestApi } from "../../testing/harness.ts";
 import { addProjectTable, column, makeApplication, makeMappingProject } from "../../testing/project-fixtures.ts";
 
@@ -362,6 +363,80 @@ describe.each(TEST_DATABASE_KINDS)("value maps of mapping projects on %s", (kind
     expect(taken.status).toBe(409);
     expect(taken.body.fieldErrors.table).toHaveLength(1);
     expect((await upload(path, { name: "empty.csv", text: "" })).status).toBe(400);
+  });
+
+  it("refuses a type or length change of a column that its map's default value or targets would not fit, at the column's type, changing nothing", async () => {
+    const { project, table } = await mapping();
+    const salary = col(table, "salary");
+    expect((await settings(project, salary, { translate: true, unmappedRule: "Default", defaultValue: "7" })).status).toBe(200);
+    const grade = col(table, "grade");
+    const mapped = await api.send("POST", `${BASE}/${project.id}/mapping-columns/${grade.id}/values`, analyst, {
+      version: 0,
+      values: [
+        { sourceValue: "G1", targetValue: "P1" },
+        { sourceValue: "G2", targetValue: "x" },
+        { sourceValue: "G3", targetValue: "yy" },
+        { sourceValue: "G4", targetValue: null },
+      ],
+    });
+    expect(mapped.status).toBe(200);
+    const columns = [column("grade", "nvarchar", { length: 3 }), column("department", "nvarchar", { length: 20 }), column("salary", "int")];
+    const save = async (changed: Record<number, ReturnType<typeof column>>) => {
+      const { version } = (await api.get(`${BASE}/${project.id}/data-dictionary`, analyst)).body;
+      return api.send("PATCH", `${BASE}/${project.id}/data-dictionary/tables`, analyst, {
+        version,
+        tableId: table.id,
+        name: "employees",
+        description: null,
+        columns: columns.map((c, i) => changed[i] ?? c),
+      });
+    };
+    const types = async () => (await api.get(`${BASE}/${project.id}/mapping-tables/${table.id}`, analyst)).body.columns.map((c: MappingColumn) => [c.name, c.type, c.length]);
+    const before = await types();
+
+    const toDate = await save({ 2: column("salary", "date") });
+    expect(toDate.status).toBe(400);
+    expect(toDate.body.fieldErrors).toEqual({
+      "columns.2.type": ['salary: The default value "7" of the column\'s value map does not fit date: not a date (yyyy-mm-dd). Change it on the value map first, or keep the type.'],
+    });
+    const toInt = await save({ 0: column("grade", "int") });
+    expect(toInt.status).toBe(400);
+    expect(toInt.body.fieldErrors).toEqual({
+      "columns.0.type": ['grade: 3 target values of the column\'s value map do not fit int, e.g. "G1" → "P1": not a whole number. Change them on the value map first, or keep the type.'],
+    });
+    const shorter = await save({ 0: column("grade", "nvarchar", { length: 1 }) });
+    expect(shorter.status).toBe(400);
+    expect(shorter.body.fieldErrors["columns.0.type"]).toEqual([
+      'grade: 2 target values of the column\'s value map do not fit nvarchar(1), e.g. "G1" → "P1": longer than 1 characters. Change them on the value map first, or keep the type.',
+    ]);
+    // Nothing was saved: the types are as they were, and the column's settings save as they are again.
+    expect(await types()).toEqual(before);
+    const again = await settings(project, col((await api.get(`${BASE}/${project.id}/mapping-tables/${table.id}`, analyst)).body, "salary"), {
+      translate: true,
+      unmappedRule: "Default",
+      defaultValue: "7",
+    });
+    expect(again.status).toBe(200);
+
+    // A bulk update's file that makes salary a date: refused the same way, naming the table.
+    const file = "table,column,type,length,precision,scale,nullable,key\nemployees,grade,nvarchar,3,,,yes,no\nemployees,department,nvarchar,20,,,yes,no\nemployees,salary,date,,,,yes,no\n";
+    const uploaded = await uploadDictionary(api, `${BASE}/${project.id}/data-dictionary/bulk-uploads`, analyst, file, "employees.csv");
+    expect(uploaded.status, JSON.stringify(uploaded.body)).toBe(201);
+    const applied = await api.send("POST", `${BASE}/${project.id}/data-dictionary/bulk-uploads/${uploaded.body.id}/apply`, analyst);
+    expect(applied.status).toBe(400);
+    expect(applied.body.errors).toEqual([
+      'employees.salary: The default value "7" of the column\'s value map does not fit date: not a date (yyyy-mm-dd). Change it on the value map first, or keep the type.',
+    ]);
+    expect(await types()).toEqual(before);
+
+    // A change every value fits is saved: the map's values fit nvarchar(2), the default fits bigint.
+    const fits = await save({ 0: column("grade", "nvarchar", { length: 2 }), 2: column("salary", "bigint") });
+    expect(fits.status).toBe(200);
+    expect(await types()).toEqual([
+      ["grade", "nvarchar", 2],
+      ["department", "nvarchar", 20],
+      ["salary", "bigint", null],
+    ]);
   });
 
   it("answers 404 for another company's map and a column of another project, 403 to a role outside Translations", async () => {
