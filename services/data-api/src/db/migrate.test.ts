@@ -4,6 +4,7 @@ import { DEMO_COMPANIES } from "../../../../scripts/demo-data.ts";
 import { createKysely } from "../../../shared/db.ts";
 import { TEST_DATABASE_KINDS, createTestDatabase, type TestDatabase } from "../../../shared/testing/databases.ts";
 import { pageProjectUsers } from "../repositories/project-users.ts";
+import { searchWorkspaces } from "../repositories/workspaces.ts";
 import { seedDemo } from "../seed.ts";
 import { migrations } from "./migrations/index.ts";
 import { migrateDatabase } from "./migrate.ts";
@@ -130,6 +131,49 @@ describe.each(TEST_DATABASE_KINDS)("migrations and demo seed on %s", (kind) => {
         { id: "ten", name_sort: "bulk app 00210" },
       ]);
     }));
+
+  it("gives the master dictionaries, workspaces and templates there are their natural sort key (0026)", () =>
+    fromMigration("0025_application_natural_order", async (old, company, at) => {
+      const names = [["ten", "Paging 10"], ["two", " Paging 02 "], ["one", "paging 1"]] as const;
+      for (const [id, name] of names) {
+        const key = name.trim().toLowerCase();
+        await sql`insert into dictionaries (id, company_id, application_id, project_id, name, name_key, version, created_at, updated_at, updated_by)
+                  values (${id}, ${company.id}, 'app', null, ${name}, ${key}, 1, ${at}, ${at}, 'u')`.execute(old);
+        await sql`insert into projects (id, company_id, application_id, name, name_key, source_type, status, created_at, updated_at, created_by, product_type)
+                  values (${id}, ${company.id}, 'app', ${name}, ${`ONBOARDING:${key}`}, 'BackUp', 'Active', ${at}, ${at}, 'u', 'Onboarding')`.execute(old);
+        await sql`insert into templates (id, company_id, area, project_id, name, name_key, type, status, version, created_at, created_by, updated_at, updated_by)
+                  values (${id}, ${company.id}, 'migration', null, ${name}, ${key}, 'Core', 'Draft', 1, ${at}, 'u', ${at}, 'u')`.execute(old);
+      }
+      await migrateDatabase(old);
+      for (const table of ["dictionaries", "projects", "templates"] as const) {
+        const rows = await old.selectFrom(table).select(["id", "name_sort"]).orderBy("name_sort").execute();
+        // A workspace's key has no kind's prefix: the list is of one kind already.
+        expect(rows).toEqual([
+          { id: "one", name_sort: "paging 0011" },
+          { id: "two", name_sort: "paging 0012" },
+          { id: "ten", name_sort: "paging 00210" },
+        ]);
+      }
+    }));
+
+  it("pages a company's workspaces by name in the order of an index, sorting nothing (0026)", async () => {
+    for (const seesAll of [true, false]) {
+      // The page's own SELECT, as searchWorkspaces sends it (captured, not copied), with its values.
+      let page: CompiledQuery | undefined;
+      const capturing = db.withPlugin({
+        transformQuery: ({ node, queryId }) => ((page ??= db.getExecutor().compileQuery(node, queryId)), node),
+        transformResult: async ({ result }) => result,
+      });
+      const search = { companyId: "any-company", status: [], page: 2, pageSize: 25, sort: "-name" } as const;
+      await searchWorkspaces(capturing, "migration", search, { userId: "any-user", seesAll }, (rows) => [...rows]);
+      const values: Record<string, unknown> = { productType: "Migration", companyId: "any-company", userId: "any-user", limit: 25, offset: 25 };
+      const parameters = page!.parameters.map((p) => values[(p as { name: string }).name]);
+      const plan = await planOf(db, kind, { ...page!, parameters });
+      expect(plan).toMatch(/projects_company_kind_name_sort/);
+      // No step sorts (SQLite's temp b-tree, PostgreSQL's Sort): the index's own name aside.
+      expect(plan.replaceAll("projects_company_kind_name_sort", "")).not.toMatch(/sort|b-tree/i);
+    }
+  });
 
   it("keeps a load's counts, header and rejected rows when its table moves to load_tables (0011)", () =>
     fromMigration("0010_lock_events", async (old, company, at) => {

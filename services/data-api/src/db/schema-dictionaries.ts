@@ -32,6 +32,8 @@ export interface DictionariesTable {
   project_id: string | null;
   name: string;
   name_key: string;
+  /** naturalSortKey(name) (migration 0026): the list sorts "Paging 2" before "Paging 10". */
+  name_sort: string;
   description: string | null;
   /** Bumped by every write; a write based on another version is refused (409). */
   version: number;

@@ -123,6 +123,8 @@ export interface ProjectsTable {
    * kind, its product type in capitals, ":" and the lower-cased name (migration 0004 says why).
    */
   name_key: string;
+  /** naturalSortKey(name), without the kind's prefix (migration 0026): the lists sort "Project 2" before "Project 10". */
+  name_sort: string;
   description: string | null;
   source_type: string;
   status: string;

@@ -86,6 +86,8 @@ export interface TemplatesTable {
   project_id: string | null;
   name: string;
   name_key: string;
+  /** naturalSortKey(name) (migration 0026): the list sorts "Template 2" before "Template 10". */
+  name_sort: string;
   description: string | null;
   /** TEMPLATE_TYPES. */
   type: string;

@@ -3,7 +3,7 @@ import type { ExpressionBuilder, Kysely } from "kysely";
 import type { DictionarySort, DictionarySummary } from "../../../../contracts/dictionary.ts";
 import { ConflictError, DuplicateNameError } from "../api-problem.ts";
 import type { Database } from "../db/schema.ts";
-import { inTransaction, isUniqueViolation, nameKey, nameKeyContains, sortOf, totalOf } from "./db-helpers.ts";
+import { inTransaction, isUniqueViolation, nameKey, nameKeyContains, naturalSortKey, sortOf, totalOf } from "./db-helpers.ts";
 import { bumpVersion, type VersionedWrite } from "./dictionary-version.ts";
 
 // One entry point for every dictionary write and read, master or project copy.
@@ -84,6 +84,7 @@ export async function createDictionary(db: Kysely<Database>, input: NewDictionar
           project_id: input.projectId,
           name: input.name,
           name_key: key,
+          name_sort: naturalSortKey(input.name),
           description: input.description,
           version: 1,
           created_at: at,
@@ -115,11 +116,14 @@ export type DictionarySearch = {
   pageSize: number;
 };
 
-/** Each sort's columns, in order: the last ones break ties, so consecutive pages never overlap or skip. */
+/**
+ * Each sort's columns, in order: the last ones break ties, so consecutive pages never overlap or skip.
+ * A name sorts in natural order ("Paging 2" before "Paging 10"), ties by the name as written.
+ */
 const SORT_COLUMNS = {
-  name: ["d.name_key", "a.name_sort"],
-  application: ["a.name_sort", "d.name_key"],
-  updatedAt: ["d.updated_at", "d.name_key"],
+  name: ["d.name_sort", "d.name", "a.name_sort"],
+  application: ["a.name_sort", "d.name_sort", "d.name"],
+  updatedAt: ["d.updated_at", "d.name_sort", "d.name"],
 } as const;
 
 /**
@@ -164,7 +168,11 @@ export async function updateDictionary(db: Kysely<Database>, id: string, update:
     if (ref.project_id === null && (await masterNameTaken(trx, ref.company_id, ref.application_id, key, id))) {
       throw new DuplicateNameError("name", DUPLICATE_DICTIONARY_MESSAGE);
     }
-    await trx.updateTable("dictionaries").set({ name: update.name, name_key: key, description: update.description }).where("id", "=", id).execute();
+    await trx
+      .updateTable("dictionaries")
+      .set({ name: update.name, name_key: key, name_sort: naturalSortKey(update.name), description: update.description })
+      .where("id", "=", id)
+      .execute();
     return version;
   });
 }

@@ -18,7 +18,7 @@ import type { LockState } from "../../../../contracts/values/projects.ts";
 import { staleSaveMessage } from "../../../../contracts/values/common.ts";
 import { ApiProblem, DuplicateNameError, NotFoundError } from "../api-problem.ts";
 import type { Database } from "../db/schema.ts";
-import { inTransaction, nameKey, nameKeyContains, sortOf, totalOf } from "./db-helpers.ts";
+import { inTransaction, nameKey, nameKeyContains, naturalSortKey, sortOf, totalOf } from "./db-helpers.ts";
 import { staleSave } from "./stale-saves.ts";
 
 /**
@@ -128,7 +128,8 @@ function toSummary(row: SummaryRow): TemplateSummary {
   };
 }
 
-const SORT_COLUMNS = { name: ["t.name_key"], status: ["t.status", "t.name_key"], updatedAt: ["t.updated_at"] } as const;
+// By name in natural order ("Template 2" before "Template 10"), ties by the name as written.
+const SORT_COLUMNS = { name: ["t.name_sort", "t.name"], status: ["t.status", "t.name_sort", "t.name"], updatedAt: ["t.updated_at"] } as const;
 
 /**
  * `notAssignedTo`: a project's id; its templates' masters, and masters of a name it already holds, are left out (they cannot be assigned to it).
@@ -196,7 +197,8 @@ export async function unassignableMasters(
     .where("t.area", "=", to.area)
     .where("t.project_id", "is", null)
     .where((eb) => eb.not(eb.and([eb("t.status", "=", "Available"), eb("t.type", "in", to.types), eb.not(eb.exists(copiesIn(eb, to.projectId)))])))
-    .orderBy("t.name_key")
+    .orderBy("t.name_sort")
+    .orderBy("t.name")
     .execute();
 }
 
@@ -397,6 +399,7 @@ export async function createTemplate(db: Kysely<Database>, input: NewTemplate): 
         project_id: input.projectId,
         name: input.name,
         name_key: key,
+        name_sort: naturalSortKey(input.name),
         description: input.description,
         type: input.type,
         status: input.status,
@@ -427,7 +430,7 @@ export async function updateTemplate(
     if (await nameTaken(trx, ref, key, id)) throw new DuplicateNameError("name", DUPLICATE_TEMPLATE_MESSAGE);
     await trx
       .updateTable("templates")
-      .set({ name: write.name, name_key: key, description: write.description, type: write.type })
+      .set({ name: write.name, name_key: key, name_sort: naturalSortKey(write.name), description: write.description, type: write.type })
       .where("id", "=", id)
       .execute();
   });

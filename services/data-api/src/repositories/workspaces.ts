@@ -8,7 +8,7 @@ import { SERVICE_WORKSPACES, workspaceOfProductType } from "../../../../contract
 import { DuplicateNameError } from "../api-problem.ts";
 import type { Database } from "../db/schema.ts";
 import type { ProjectsTable } from "../db/schema-projects.ts";
-import { compiledByShape, escapeLike, inTransaction, isUniqueViolation, nameKey, sortOf, toFlag, totalOf } from "./db-helpers.ts";
+import { compiledByShape, escapeLike, inTransaction, isUniqueViolation, nameKey, naturalSortKey, sortOf, toFlag, totalOf } from "./db-helpers.ts";
 import { createDictionary } from "./dictionaries.ts";
 import type { VersionedWrite } from "./dictionary-version.ts";
 import { staleSave } from "./stale-saves.ts";
@@ -108,6 +108,7 @@ export async function insertWorkspace(trx: Kysely<Database>, kind: WorkspaceKind
         application_id: input.applicationId,
         name: input.name,
         name_key: key,
+        name_sort: naturalSortKey(input.name),
         description: input.description,
         source_type: input.sourceType,
         status: SERVICE_WORKSPACES[kind].initialStatus,
@@ -175,7 +176,7 @@ export async function updateWorkspace(
       trx
         .updateTable("projects")
         .set({
-          ...(changes.name !== undefined ? { name: changes.name, name_key: key } : {}),
+          ...(changes.name !== undefined ? { name: changes.name, name_key: key, name_sort: naturalSortKey(changes.name) } : {}),
           ...(changes.description !== undefined ? { description: changes.description } : {}),
           ...(changes.status !== undefined ? { status: changes.status } : {}),
           ...(changes.uploadType !== undefined ? { upload_type: changes.uploadType } : {}),
@@ -211,11 +212,12 @@ export type WorkspaceSearch = {
 /** Who searches: admins see every workspace of the company; others only those they may read. */
 export type WorkspaceReader = { userId: string; seesAll: boolean };
 
+/** Each sort's columns, then id. By name in natural order ("Project 2" before "Project 10"), ties by the name as written: migration 0026's index. */
 const SORT_COLUMNS = {
-  name: "p.name_key",
-  status: "p.status",
-  application: "a.name_sort",
-  updatedAt: "p.updated_at",
+  name: ["p.name_sort", "p.name"],
+  status: ["p.status"],
+  application: ["a.name_sort"],
+  updatedAt: ["p.updated_at"],
 } as const;
 
 /** The columns a workspace is read with (both kinds' responses are built from them). */
@@ -311,11 +313,12 @@ function searchBase(db: Kysely<Database>, shape: SearchShape, param: (name: stri
 
 const workspacePage = compiledByShape((db: Kysely<Database>, shape: SearchShape, param) => {
   const { key, direction } = sortOf<keyof typeof SORT_COLUMNS>(shape.sort);
-  return searchBase(db, shape, param)
+  let page = searchBase(db, shape, param)
     .select(workspaceColumns)
     // Whether the reader may write each row, from the access list searchBase joined (requireWorkspace's rule).
-    .select(shape.seesAll ? sql<number>`1`.as("can_write") : sql<number>`pu.can_write`.as("can_write"))
-    .orderBy(SORT_COLUMNS[key], direction)
+    .select(shape.seesAll ? sql<number>`1`.as("can_write") : sql<number>`pu.can_write`.as("can_write"));
+  for (const column of SORT_COLUMNS[key]) page = page.orderBy(column, direction);
+  return page
     .orderBy("p.id", direction)
     .limit(param("limit"))
     .offset(param("offset"));

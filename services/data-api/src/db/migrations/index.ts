@@ -24,6 +24,7 @@ import * as m0022 from "./0022_sql_login_tables_shared.ts";
 import * as m0023 from "./0023_project_users_granted_order.ts";
 import * as m0024 from "./0024_templates_step_done.ts";
 import * as m0025 from "./0025_application_natural_order.ts";
+import * as m0026 from "./0026_names_natural_order.ts";
 
 /** Every migration by its sortable name. Append only; never rename or edit a shipped one. */
 export const migrations: Record<string, Migration> = {
@@ -52,4 +53,5 @@ export const migrations: Record<string, Migration> = {
   "0023_project_users_granted_order": m0023,
   "0024_templates_step_done": m0024,
   "0025_application_natural_order": m0025,
+  "0026_names_natural_order": m0026,
 };

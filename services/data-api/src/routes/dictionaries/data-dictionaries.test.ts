@@ -133,6 +133,24 @@ describe.each(TEST_DATABASE_KINDS)("data dictionaries on %s", (kind) => {
       expect((await search({}, await api.tokenFor(USERS.clientAdmin))).status).toBe(404);
     });
 
+    it("sorts names in natural order, a number by its value (2 before 10), renamed ones too, paging in SQL", async () => {
+      const app = (await send(api, "POST", "/api/v1/applications", analyst, { companyId: acme.id, name: "Paging app" })).body;
+      const create = (name: string) => send(api, "POST", "/api/v1/data-dictionaries", analyst, { companyId: acme.id, applicationId: app.id, name });
+      for (const n of [12, 1, 10, 2, 11, 3, 8, 4, 7, 5, 6]) expect((await create(`Paging ${n}`)).status).toBe(201);
+      expect((await create("Paging 010 spare")).status).toBe(201);
+      // Renamed: its key is written with its new name.
+      const renamed = (await create("Still unnamed")).body;
+      expect((await send(api, "PATCH", path(renamed.id), analyst, { version: renamed.version, name: "Paging 9", description: null })).status).toBe(200);
+      const inOrder = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, "010 spare", 11, 12].map((n) => `Paging ${n}`);
+      const page = (sort: string, n: string) => api.get(`/api/v1/data-dictionaries?${new URLSearchParams({ companyId: acme.id, name: "paging", sort, pageSize: "10", page: n })}`, analyst);
+      const names = (res: { body: { items: { name: string }[] } }) => res.body.items.map((d) => d.name);
+      expect(names(await page("name", "1"))).toEqual(inOrder.slice(0, 10));
+      expect(names(await page("name", "2"))).toEqual(inOrder.slice(10));
+      expect(names(await page("-name", "1"))).toEqual([...inOrder].reverse().slice(0, 10));
+      expect(names(await page("-name", "2"))).toEqual([...inOrder].reverse().slice(10));
+      expect(names(await page("application", "1"))).toEqual(inOrder.slice(0, 10));
+    });
+
     it("matches % and _ in the name literally, and refuses parameters it does not know", async () => {
       const app = (await send(api, "POST", "/api/v1/applications", analyst, { companyId: birch.id, name: "Literal app" })).body;
       for (const name of ["Rate 50% off", "Rate 50 percent", "Code_A", "CodeXA"]) {

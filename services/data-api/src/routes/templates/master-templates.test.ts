@@ -69,6 +69,26 @@ describe.each(TEST_DATABASE_KINDS)("master templates on %s", (kind) => {
       expect(onboarding.body.items.map((t: Template) => t.name)).toEqual(["Onboarding only"]);
     });
 
+    it("sorts names in natural order, a number by its value (2 before 10), renamed ones too, paging in SQL", async () => {
+      for (const n of [12, 1, 10, 2, 11, 3, 8, 4, 7, 5, 6]) expect((await create(`Paging ${n}`)).status).toBe(201);
+      expect((await create("Paging 010 spare")).status).toBe(201);
+      // Renamed: its key is written with its new name.
+      const renamed: Template = (await create("Still unnamed")).body;
+      const rename = { version: renamed.version, name: "Paging 9", description: null, type: "Core" };
+      expect((await api.send("PATCH", path(renamed.id), analyst, rename)).status).toBe(200);
+      const inOrder = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, "010 spare", 11, 12].map((n) => `Paging ${n}`);
+      const page = async (sort: string, n: string) => {
+        const res = await api.get(`${base}?companyId=${acme.id}&area=migration&name=paging&sort=${sort}&pageSize=10&page=${n}`, analyst);
+        return res.body.items.map((t: Template) => t.name);
+      };
+      expect(await page("name", "1")).toEqual(inOrder.slice(0, 10));
+      expect(await page("name", "2")).toEqual(inOrder.slice(10));
+      expect(await page("-name", "1")).toEqual([...inOrder].reverse().slice(0, 10));
+      expect(await page("-name", "2")).toEqual([...inOrder].reverse().slice(10));
+      // All Draft: by status, then by name.
+      expect(await page("status", "1")).toEqual(inOrder.slice(0, 10));
+    });
+
     it("refuses a name already used in the area (any case), and a bad type, next to the field", async () => {
       await create("Payroll");
       const again = await create("PAYROLL");

@@ -455,6 +455,24 @@ describe.each(TEST_DATABASE_KINDS)("projects on %s", (kind) => {
       expect((await search("status=Nope")).status).toBe(400);
     });
 
+    it("sorts names in natural order, a number by its value (2 before 10), renamed ones too, paging in SQL", async () => {
+      const t = await token(USERS.analyst);
+      for (const n of [12, 1, 10, 2, 11, 3, 8, 4, 7, 5, 6]) await makeProject(api, t, { companyId: acme.id, applicationId: acmeApp.id, name: `Paging ${n}` });
+      await makeProject(api, t, { companyId: acme.id, applicationId: acmeApp.id, name: "Paging 010 spare" });
+      // Renamed: its key is written with its new name.
+      const renamed = await makeProject(api, t, { companyId: acme.id, applicationId: acmeApp.id, name: "Still unnamed" });
+      expect((await api.send("PATCH", `/api/v1/projects/${renamed.id}`, t, { version: renamed.version, name: "Paging 9" })).status).toBe(200);
+      const inOrder = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, "010 spare", 11, 12].map((n) => `Paging ${n}`);
+      for (const user of [USERS.analyst, USERS.superAdmin]) {
+        const page = async (sort: string, n: string) =>
+          names(await api.get(`/api/v1/projects/search?companyId=${acme.id}&name=paging&sort=${sort}&pageSize=10&page=${n}`, await token(user)));
+        expect(await page("name", "1")).toEqual(inOrder.slice(0, 10));
+        expect(await page("name", "2")).toEqual(inOrder.slice(10));
+        expect(await page("-name", "1")).toEqual([...inOrder].reverse().slice(0, 10));
+        expect(await page("-name", "2")).toEqual([...inOrder].reverse().slice(10));
+      }
+    });
+
     it("answers only the projects the caller may read, and 404 for a company they cannot see", async () => {
       const t = await token(USERS.analyst);
       const mine = await makeProject(api, t, { companyId: acme.id, applicationId: acmeApp.id, name: "Visible to Ann" });
