@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { identifierSchema, INVISIBLE_CHARACTERS_MESSAGE, NUL_MESSAGE, nameSchema, requiredString, staleSaveMessage } from "./common";
+import { formBoolean, identifierSchema, INVISIBLE_CHARACTERS_MESSAGE, NUL_MESSAGE, nameSchema, requiredString, staleSaveMessage } from "./common";
 
 describe("required fields", () => {
   it("say 'Required' when a form leaves them empty (missing) or blank", () => {
@@ -75,5 +75,13 @@ describe("the refusal of a stale save", () => {
     expect(staleSaveMessage("this template", { byCaller: true, at: "2026-11-26T23:59:00Z" }, undefined, now)).toBe(
       "You changed this template in another tab or window on 2026-11-26 at 23:59 UTC. Nothing was saved.",
     );
+  });
+});
+
+describe("a checkbox or a query flag (formBoolean)", () => {
+  it("reads what forms and query strings send, and refuses anything else in words, not Zod's", () => {
+    const read = { on: true, "": false, true: true, "0": false } as const;
+    for (const [sent, value] of Object.entries(read)) expect(formBoolean.parse(sent)).toBe(value);
+    for (const forged of ["maybe", "yes", 2]) expect(formBoolean.safeParse(forged).error?.issues.map((i) => i.message)).toEqual(["Tick or untick this box."]);
   });
 });

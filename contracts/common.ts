@@ -113,9 +113,9 @@ export function pageOf<T extends z.ZodType>(item: T) {
   });
 }
 
-/** Booleans as HTML forms and query strings send them. */
+/** Booleans as HTML forms and query strings send them; any other value (a forged post) is refused in words, not Zod's "Invalid input". */
 export const formBoolean = z
-  .union([z.boolean(), z.enum(["true", "false", "on", "off", "1", "0", ""])])
+  .union([z.boolean(), z.enum(["true", "false", "on", "off", "1", "0", ""])], { error: "Tick or untick this box." })
   .transform((v) => v === true || v === "true" || v === "on" || v === "1");
 
 export const timestampSchema = z.string();

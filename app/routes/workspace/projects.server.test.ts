@@ -1510,6 +1510,16 @@ describe("the project's own data dictionary", () => {
       }),
     );
     expect(stale?.status).toBe(409);
+    // A forged Nullable (a checkbox sends "on", "true" or nothing) is refused at its box, in words, before anything is sent.
+    const forged = unwrap(
+      await call(ANALYST, projectUrl(project.id, `data-dictionary/tables/${invoices.id}/details`), tableDetails.action, {
+        params: { ...params(), tableId: invoices.id },
+        middleware: mw(),
+        form: editForm(table.defaultValue.version).map(([k, v]): [string, string] => [k, k === "columns[0].nullable" ? "maybe" : v]),
+      }),
+    );
+    expect(forged?.status).toBe(400);
+    expect(forged?.data.result.error).toEqual({ "columns[0].nullable": ["Tick or untick this box."] });
     // The URL names the table: Invoices' page posted a form naming InvoiceLines is refused at the top, and changes neither.
     const invoiceLines = filtered.page.items[1];
     const otherTable = unwrap(

@@ -106,6 +106,17 @@ describe("SQL permissions after a refused save", () => {
     expect(levels(html)).toEqual({ a: "none" });
     expect(html).not.toContain("other");
   });
+
+  it("says a refused level of a post that sent only some rows (a forged one) at the top, not under a row it was not posted for", () => {
+    const html = render([item("a", "read"), item("b", "none")], {
+      status: "error",
+      initialValue: { intent: "save", entries: [{ credentialId: "b", level: "admin", was: "none" }] },
+      error: { "entries[0].level": ["Choose None, Read or Write"] },
+    });
+    expect(html.match(/Choose None, Read or Write/g)).toHaveLength(1);
+    expect(html.indexOf("Choose None, Read or Write")).toBeLessThan(html.indexOf('aria-label="SQL credentials"'));
+    expect(levels(html).a).toBe("read");
+  });
 });
 
 describe("SQL permissions of a project without databases", () => {

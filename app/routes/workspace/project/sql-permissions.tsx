@@ -82,9 +82,14 @@ function alignedToList(result: SubmissionResult<string[]> | undefined, items: { 
     const sent = byId.get(item.credentialId);
     return { credentialId: item.credentialId, level: sent?.level && sent.was === item.level ? sent.level : item.level, was: item.level };
   });
-  // A row's own error is kept only where the rows are the ones posted, in the same order.
+  // A row's own error is kept only where the rows are the ones posted, in the same order; elsewhere (a post of some
+  // rows only: a forged level) it is said at the top, or the page would come back refused without a word.
   const same = posted.length === items.length && posted.every((e, i) => e.credentialId === items[i]!.credentialId);
-  const error = same ? result.error : Object.fromEntries(Object.entries(result.error ?? {}).filter(([name]) => !name.startsWith("entries[")));
+  if (same) return { ...result, initialValue: { ...result.initialValue, entries } };
+  const errors = Object.entries(result.error ?? {});
+  const rowErrors = errors.filter(([name]) => name.startsWith("entries[")).flatMap(([, messages]) => messages ?? []);
+  const top = [...new Set([...(result.error?.[""] ?? []), ...rowErrors])];
+  const error = Object.fromEntries([...errors.filter(([name]) => name !== "" && !name.startsWith("entries[")), ...(top.length ? [["", top]] : [])]);
   return { ...result, initialValue: { ...result.initialValue, entries }, error };
 }
 
