@@ -929,6 +929,13 @@ describe("the data page of a workspace", () => {
     });
     // An unknown database is the source's.
     expect(await rowsPage("&database=elsewhere")).toMatchObject({ database: "source", rows: { total: 2 } });
+    // A table the database lacks is said, a 404, rather than the first table's rows shown in its place.
+    for (const [query, words] of [
+      ["&table=Nope", "The source database has no table 'Nope'."],
+      ["&database=destination&table=Nope", "The destination database has no table 'Nope'."],
+    ]) {
+      expect(unwrap(await rowsPage(query!)), query).toMatchObject({ status: 404, data: { errors: [words] } });
+    }
   });
 });
 

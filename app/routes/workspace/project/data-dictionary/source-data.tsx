@@ -7,7 +7,6 @@ import { Card } from "~/components/ui/card";
 import { Pagination, PastTheEnd } from "~/components/ui/pagination";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { useCompanyHref } from "~/lib/company-href";
-import { serviceFailure } from "~/lib/forms.server";
 import { afterGuard } from "~/lib/guards.server";
 import { PAGING_KEYS, pagingParams } from "~/lib/list-search";
 import { readPaging } from "~/lib/list-search.server";
@@ -23,7 +22,8 @@ import { KeptFields, PageSizeSelect } from "~/components/ui/list-search-form";
  * "rows of a source table, paginated, with the column types applied"), or with `?database=destination`
  * of the destination database (what the templates' runs made of them), paged, sorted and filtered in
  * SQL through the URL: `?table=&page=&pageSize=&sort=&column=&contains=`. The Table select offers the first tables
- * whose name contains `?name=` (a project may have thousands); without `?table=`, the first of them.
+ * whose name contains `?name=` (a project may have thousands); without `?table=`, the first of them; a `?table=` the
+ * database lacks, a 404.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const params = new URL(request.url).searchParams;
@@ -34,13 +34,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // The table named in the URL is asked beside the list of tables (one round trip); without one, the first table's rows come after it.
   const asked = params.get("table");
   const database = readDatabaseKind(params);
-  // A table the database does not have (an old link) shows the first one instead.
-  const askedRows = asked
-    ? calls.tableRows(database, asked, query).catch((err: unknown) => {
-        if (serviceFailure(err)?.status === 404) return null;
-        throw err;
-      })
-    : Promise.resolve(null);
+  // A table the database does not have (an old link, a mistyped name) is the data API's 404, said as it says it
+  // ("The source database has no table 'Nope'."), as for a missing id elsewhere: never another table's rows in its place.
+  const askedRows = asked ? calls.tableRows(database, asked, query) : Promise.resolve(null);
   const [{ project }, [{ created, ...tables }, rowsOfAsked]] = await afterGuard(
     projectScope(context),
     Promise.all([databaseTableChoices(calls, params, database), askedRows]),
