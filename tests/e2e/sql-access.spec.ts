@@ -173,6 +173,27 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page.getByRole("table", { name: "SQL credentials" }).getByRole("row", { name: new RegExp(name) })).toHaveCount(1);
     });
 
+    test("a second credential for a service of a name a credential of the company holds is refused at Service name, and nothing is made", async ({ page }) => {
+      const credentialsPage = withCompany("/additional-options/sql-credentials/users", acme.id);
+      await page.goto(credentialsPage);
+      const create = page.getByRole("form", { name: "Create credential" });
+      const name = `etl_job ${suffix} ${Date.now()}`;
+      await create.getByLabel("Service name").fill(name);
+      await create.getByLabel("Expiry date").fill(inDays(30));
+      await create.getByRole("button", { name: "Create credential" }).click();
+      await expect(page.getByRole("region", { name: /^Password of dtc_/ })).toBeVisible();
+      await page.goto(credentialsPage);
+      await create.getByLabel("Service name").fill(name.toUpperCase());
+      await create.getByLabel("Expiry date").fill(inDays(30));
+      await create.getByRole("button", { name: "Create credential" }).click();
+      await expect(create.getByLabel("Service name")).toHaveAccessibleDescription(
+        "The company already has a SQL credential for a service with this name: revoke it first, or choose another name.",
+      );
+      await expect(page.getByRole("region", { name: /^Password of dtc_/ })).toHaveCount(0);
+      await page.goto(credentialsPage);
+      await expect(page.getByRole("table", { name: "SQL credentials" }).getByRole("row", { name: new RegExp(name, "i") })).toHaveCount(1);
+    });
+
     test("a rotation from a tab left open once another tab rotated the password says so in its row, and rotates nothing", async ({ page }) => {
       const credentialsPage = withCompany("/additional-options/sql-credentials/users", acme.id);
       await page.goto(credentialsPage);

@@ -5,6 +5,7 @@
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { DEMO_COMPANIES } from "../../../scripts/demo-data";
 import { startLiveServices } from "~/test/live-services";
+import { DUPLICATE_SERVICE_NAME_MESSAGE } from "../../../services/data-api/src/routes/sql-access/sql-credentials";
 
 const live = await startLiveServices();
 afterAll(() => live.stop());
@@ -56,5 +57,20 @@ describe("a credential's Rotate password", () => {
       form: "rotate",
       result: { error: { "": [expect.stringMatching(`^The password of ${credential.login} was rotated meanwhile, at`)] } },
     });
+  });
+});
+
+describe("a credential's Create", () => {
+  it("for a service whose name a credential of the company holds is refused at the name with 409, and nothing is made", async () => {
+    const expiresOn = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+    const serviceName = `etl_job ${Date.now()}`;
+    const create = (name: string) => call(SUPER, PAGE, credentials.action, { form: { intent: "create", serviceName: name, expiresOn } });
+    expect(unwrap(await create(serviceName))!.data.issued).toBeTruthy();
+    const refused = unwrap(await create(serviceName.toUpperCase()));
+    expect(refused?.status).toBe(409);
+    expect(refused?.data).toMatchObject({ form: "create", result: { error: { serviceName: [DUPLICATE_SERVICE_NAME_MESSAGE] } } });
+    expect(refused?.data.result.error[""]).toBeUndefined();
+    const listed = (await call(SUPER, `${PAGE}&pageSize=100`, credentials.loader)) as any;
+    expect(listed.credentials.items.filter((c: { name: string }) => c.name.toLowerCase() === serviceName.toLowerCase())).toHaveLength(1);
   });
 });

@@ -2,7 +2,7 @@ import type { Kysely, SelectQueryBuilder } from "kysely";
 import type { SqlCredentialStatus, SqlLevel } from "../../../../contracts/sql-access.ts";
 import type { Database } from "../db/schema.ts";
 import type { SqlCredentialsTable } from "../db/schema-sql-access.ts";
-import { sortOf, totalOf } from "./db-helpers.ts";
+import { nameKey, sortOf, totalOf } from "./db-helpers.ts";
 
 /**
  * SQL credentials and their permissions in the control plane (issue 13). The logins themselves live
@@ -19,6 +19,24 @@ export function statusOf(row: Pick<SqlCredentialRow, "revoked_at" | "expires_on"
 
 export async function insertCredential(trx: Kysely<Database>, row: SqlCredentialRow): Promise<void> {
   await trx.insertInto("sql_credentials").values(row).execute();
+}
+
+/**
+ * Whether the company has a credential for a service of this name (case-insensitively) that is not revoked:
+ * two would be told apart only by their login names. A revoked one's name is free for its replacement.
+ * Compared here rather than in SQL (SQLite's lower() folds ASCII only); a company has few credentials. The
+ * credential `id` being made is not counted: the same form sent twice at once is makeOnce's "already made".
+ */
+export async function serviceNameTaken(db: Kysely<Database>, companyId: string, name: string, id: string): Promise<boolean> {
+  const rows = await db
+    .selectFrom("sql_credentials")
+    .select("name")
+    .where("company_id", "=", companyId)
+    .where("user_id", "is", null)
+    .where("revoked_at", "is", null)
+    .where("id", "!=", id)
+    .execute();
+  return rows.some((r) => nameKey(r.name) === nameKey(name));
 }
 
 export async function findCredential(db: Kysely<Database>, id: string): Promise<SqlCredentialRow | undefined> {

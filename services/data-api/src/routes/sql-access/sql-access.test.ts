@@ -8,6 +8,7 @@ import { auditWriteLabel } from "../../../../../contracts/values/sql-access.ts";
 import { TEST_DATABASE_KINDS, TEST_POSTGRES_ADMIN_URL, testSessionUrl } from "../../../../shared/testing/databases.ts";
 import { asProjectOwner } from "../../data-plane/project-databases.ts";
 import { SQL_CREDENTIAL_GONE_MESSAGE } from "../workspaces/sql-permissions.ts";
+import { DUPLICATE_SERVICE_NAME_MESSAGE } from "./sql-credentials.ts";
 import { scramVerifier } from "../../data-plane/sql-logins.ts";
 import { shareTablesOfSqlLogins } from "../../share-login-tables.ts";
 import { createLogger } from "../../../../shared/logger.ts";
@@ -366,6 +367,22 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("SQL access 
     expect(foreign.status).toBe(404);
     expect(foreign.body.errors).toEqual(["SQL credential not found."]);
     expect((await create({ id: "not-a-uuid", serviceName: "Mangled" })).status).toBe(400);
+  });
+
+  it("a second credential for a service of a name the company's credentials hold (in any case) is refused at the name with 409, until the first is revoked", async () => {
+    const first = (await create({ serviceName: "Nightly etl_job" })).body as IssuedSqlCredential;
+    const total = async () => (await api.get(`/api/v1/sql-credentials?companyId=${birch.id}`, admin)).body.total;
+    const before = await total();
+    for (const serviceName of ["Nightly etl_job", "  NIGHTLY ETL_JOB "]) {
+      const again = await create({ serviceName });
+      expect(again.status, serviceName).toBe(409);
+      expect(again.body).toMatchObject({ code: "duplicate_name", fieldErrors: { serviceName: [DUPLICATE_SERVICE_NAME_MESSAGE] } });
+    }
+    expect(await total()).toBe(before);
+    // Another company's credential of that name is no matter; a revoked one's name is free for its replacement.
+    expect((await create({ companyId: acme.id, serviceName: "Nightly etl_job" })).status).toBe(201);
+    expect((await api.send("POST", `/api/v1/sql-credentials/${first.credential.id}/revoke`, admin, { reason: null })).status).toBe(200);
+    expect((await create({ serviceName: "nightly ETL_job" })).status).toBe(201);
   });
 
   it("a rotation from a page that has not seen the one made since (another tab, another admin) is refused, and the password handed out then still works", async () => {

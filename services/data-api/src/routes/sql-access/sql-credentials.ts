@@ -19,7 +19,7 @@ import { rotatedMeanwhileMessage } from "../../../../../contracts/values/sql-acc
 import { apiErrorSchema } from "../../../../../contracts/errors.ts";
 import { workspaceOfProductType } from "../../../../../contracts/workspaces.server.ts";
 import { requireAreaRole } from "../../access.ts";
-import { ApiProblem } from "../../api-problem.ts";
+import { ApiProblem, DuplicateNameError } from "../../api-problem.ts";
 import type { AppEnv } from "../../context.ts";
 import { databaseNameOf } from "../../data-plane/project-databases.ts";
 import {
@@ -42,6 +42,7 @@ type AnyContext = Context<AppEnv, any, any>;
 
 export const CREDENTIAL_NOT_FOUND_MESSAGE = "SQL credential not found.";
 export const CREDENTIAL_REVOKED_MESSAGE = "This SQL credential was revoked: create a new one instead.";
+export const DUPLICATE_SERVICE_NAME_MESSAGE = "The company already has a SQL credential for a service with this name: revoke it first, or choose another name.";
 
 const tags = ["SQL credentials"];
 const errors = {
@@ -49,6 +50,7 @@ const errors = {
   403: jsonContent(apiErrorSchema, "Not SuperAdmin or Support (Additional Options)."),
 } as const;
 const writeErrors = { ...errors, 409: jsonContent(apiErrorSchema, "The credential is revoked.") } as const;
+const createErrors = { ...errors, 409: jsonContent(apiErrorSchema, "A credential of this form was made already, or a service's name is taken.") } as const;
 const idParams = z.object({ id: z.string().min(1) });
 
 const list = createRoute({
@@ -68,7 +70,7 @@ const create = createRoute({
   summary: "Create a SQL credential: a PostgreSQL login for a user of the company or a named service",
   description: "The password is in this answer and never again. The login reaches no database until a workspace grants it Read or Write.",
   request: { body: jsonBody(createSqlCredentialSchema) },
-  responses: { 201: jsonContent(issuedSqlCredentialSchema, "The credential, its password and how to connect."), ...writeErrors },
+  responses: { 201: jsonContent(issuedSqlCredentialSchema, "The credential, its password and how to connect."), ...createErrors },
 });
 
 const rotate = createRoute({
@@ -149,6 +151,8 @@ export function createSqlCredentialsRouter() {
         () => credentials.findCredential(db, id),
         (made) => alreadyMade(made, body.companyId),
         async (trx) => {
+          if (!user && (await credentials.serviceNameTaken(trx, body.companyId, row.name, id)))
+            throw new DuplicateNameError("serviceName", DUPLICATE_SERVICE_NAME_MESSAGE);
           await credentials.insertCredential(trx, row);
           describeWrite({
             action: "sql_credential.created",
