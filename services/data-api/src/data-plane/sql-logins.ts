@@ -87,11 +87,21 @@ export async function setLoginPassword(dataPlane: DataPlane, login: string, pass
   });
 }
 
-/** Revoked: the login is refused at once and its open sessions are ended, on every server. */
+/**
+ * Revoked: the login is refused at once, its open sessions are ended and its grants (the project
+ * databases' reader and writer roles it was given) are taken back, on every server: a revoked
+ * credential reaches no database, and can never be given one again (its permissions are dropped too).
+ */
 export async function disableLogin(dataPlane: DataPlane, login: string): Promise<void> {
   await onEveryServer(dataPlane, async (admin) => {
     if (!(await loginExists(admin, login))) return;
     await admin.query(`ALTER ROLE ${quoteIdentifier(login)} NOLOGIN`);
+    const granted = await admin.query<{ role: string }>(
+      `select r.rolname as role from pg_auth_members m join pg_roles r on r.oid = m.roleid join pg_roles u on u.oid = m.member
+        where u.rolname = $1 and r.rolname like 'dt\\_%' and (r.rolname like '%\\_reader' or r.rolname like '%\\_writer')`,
+      [login],
+    );
+    for (const { role } of granted.rows) await admin.query(`REVOKE ${quoteIdentifier(role)} FROM ${quoteIdentifier(login)}`);
     await takeMembership(admin, login);
     await admin.query("select pg_terminate_backend(pid) from pg_stat_activity where usename = $1", [login]);
   });

@@ -113,8 +113,10 @@ export async function markRotated(trx: Kysely<Database>, id: string, at: string,
   return Number(result.numUpdatedRows) > 0;
 }
 
+/** Revoked, and granted no database any more (the login's grants are taken back on the servers: disableLogin). */
 export async function markRevoked(trx: Kysely<Database>, id: string, at: string, by: string): Promise<void> {
   await trx.updateTable("sql_credentials").set({ revoked_at: at, revoked_by: by }).where("id", "=", id).where("revoked_at", "is", null).execute();
+  await trx.deleteFrom("sql_permissions").where("credential_id", "=", id).execute();
 }
 
 /** Logins seen connected: their last use is now. */

@@ -181,13 +181,27 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("SQL access 
     expect(await asCredential(uri, "select 1")).toMatchObject({ error: expect.stringContaining("password authentication failed") });
     expect(await asCredential(uriFor(again), "select 1 as one")).toEqual({ rows: [{ one: 1 }] });
 
-    // Revoke: an open session ends, and it cannot connect again.
+    // Revoke: an open session ends, and it cannot connect again; its grants are taken back, on the server and on the list.
+    const memberships = async () =>
+      (
+        await api.dataPlane.withAdmin(TEST_DATABASE_SERVER, null, (c) =>
+          c.query<{ role: string }>(
+            "select r.rolname as role from pg_auth_members m join pg_roles r on r.oid = m.roleid join pg_roles u on u.oid = m.member where u.rolname = $1 and r.rolname like 'dt%'",
+            [issued.credential.login],
+          ),
+        )
+      ).rows.map((r) => r.role);
+    expect(await memberships()).toHaveLength(1);
     const session = new pg.Client({ connectionString: uriFor(again) });
     await session.connect();
     session.on("error", () => undefined);
     const revoked = await api.send("POST", `/api/v1/sql-credentials/${issued.credential.id}/revoke`, admin, { reason: "gateway retired" });
     expect(revoked.status).toBe(200);
     expect(revoked.body.credential.status).toBe("Revoked");
+    expect(revoked.body.credential.databases).toEqual([]);
+    expect(await memberships()).toEqual([]);
+    const revokedList = (await api.get(`/api/v1/sql-credentials?companyId=${birch.id}&status=Revoked&pageSize=100`, admin)).body.items;
+    expect(revokedList.find((c: SqlCredential) => c.id === issued.credential.id).databases).toEqual([]);
     await expect(session.query("select 1")).rejects.toThrow();
     await session.end().catch(() => undefined);
     expect(await asCredential(uriFor(again), "select 1")).toMatchObject({ error: expect.stringContaining("not permitted to log in") });
