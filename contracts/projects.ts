@@ -28,7 +28,7 @@ import { tablesQuerySchema } from "./dictionary";
 export * from "./values/projects";
 export * from "./values/flat-files";
 
-export const projectStatusSchema = z.enum(PROJECT_STATUSES);
+export const projectStatusSchema = z.enum(PROJECT_STATUSES, { error: "Choose a status" });
 export const lockReasonSchema = z.enum(LOCK_REASONS);
 export type LockReason = z.infer<typeof lockReasonSchema>;
 export const sourceTypeSchema = z.enum(SOURCE_TYPES, { error: "Choose a source type" });

@@ -274,17 +274,21 @@ describe("details: edit and status", () => {
     expect(await api<Project>(ANALYST, "GET", `/api/v1/projects/${project.id}`)).toMatchObject({ name: "Versionless" });
   });
 
-  it("refuses a status change DOMAIN.md does not allow, next to the status", async () => {
+  it("refuses a status change DOMAIN.md does not allow, or a status that is none (a forged post), next to the status in words", async () => {
     const project = await newProject(ANALYST, acme.id, acmeApp.id, "No status change");
-    const result = unwrap(
-      await call(ANALYST, projectUrl(project.id, "details"), details.action, {
+    const post = (status: string) =>
+      call(ANALYST, projectUrl(project.id, "details"), details.action, {
         params: { projectId: project.id },
         middleware: projectLayout.middleware,
-        form: { intent: "status", version: String(project.version), status: "Completed" },
-      }),
-    );
-    expect(result?.status).toBe(400);
-    expect(result?.data.result.error.status).toBeTruthy();
+        form: { intent: "status", version: String(project.version), status },
+      }).then(unwrap);
+    const refused = await post("Completed");
+    expect(refused?.status).toBe(400);
+    expect(refused?.data.result.error.status).toEqual(["A project that is Setup: data dictionary cannot change to that status."]);
+    const forged = await post("Archived");
+    expect(forged?.status).toBe(400);
+    expect(forged?.data.result.error.status).toEqual(["Choose a status"]);
+    expect(await api<Project>(ANALYST, "GET", `/api/v1/projects/${project.id}`)).toMatchObject({ status: project.status, version: project.version });
   });
 
   it("answers 400 to an unknown intent", async () => {
