@@ -195,6 +195,10 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("backups, restores and comparisons on 
     await expect(restore(["Id", "Code"], "Id,Code\n7,A\n7,B\n")).rejects.toThrow(
       'Table "Customers": more than one row has the key Id = 7, and a key names one row. Nothing was restored.',
     );
+    // A header naming one column twice (in any case) would have COPY refuse in PostgreSQL's words, or one value overwrite the other.
+    await expect(restore(["Id", "CODE", "code"], "Id,CODE,code\n1,A,B\n")).rejects.toThrow(
+      'Table "Customers": its header names column Code more than once. Nothing was restored.',
+    );
     await expect(restore(["Id", "Code"], "Id,Code\n1,A\n2,B,C\n")).rejects.toThrow(
       'Table "Customers", row 3: more values than the header names. Nothing was restored.',
     );

@@ -43,11 +43,14 @@ const UNKNOWN: Refused = { row: null, column: null, value: null };
 /**
  * PostgreSQL's refusal of an input's row, as the user reads it: the table, the row, the column and
  * why, in the words a flat-file load gives a rejected value (cellProblem), never PostgreSQL's own.
- * Anything but a refusal of the data (classes 22 and 23) is passed on as it is.
+ * A refusal of the input's shape (class 42, e.g. a column the table lacks) keeps PostgreSQL's words,
+ * still said as the input's problem; anything else (the server, the connection) is passed on as it is.
  */
 async function problemOf(table: DdlTable, err: unknown, refused: (e: PostgresRefusal) => Promise<Refused> | Refused, dateOrder?: DateOrder): Promise<unknown> {
   const e = err as Partial<PostgresRefusal>;
-  if (typeof e?.code !== "string" || !/^(22|23)/.test(e.code)) return err;
+  if (typeof e?.code !== "string") return err;
+  if (e.code.startsWith("42")) return new RestoreInputProblem(`Table "${table.name}": ${e.message}. Nothing was restored.`);
+  if (!/^(22|23)/.test(e.code)) return err;
   const { row, column, value } = await refused(e as PostgresRefusal);
   const where = [`Table "${table.name}"`, row === null ? null : `row ${row}`, column ? `column ${column.name}` : null].filter(Boolean).join(", ");
   return new RestoreInputProblem(`${where}: ${reasonOf(e.code, e.message ?? "", column, value, dateOrder)}. Nothing was restored.`);
@@ -235,6 +238,8 @@ export async function restoreSource(
         restored.add(table.name);
         const columnOf = new Map(table.columns.map((c) => [c.name.toLowerCase(), c]));
         const matched = input.columns.map((c) => columnOf.get(c.name.toLowerCase()) ?? null);
+        const twice = matched.find((c, i) => c && matched.indexOf(c) !== i);
+        if (twice) throw new RestoreInputProblem(`Table "${table.name}": its header names column ${twice.name} more than once. Nothing was restored.`);
         for (const [i, c] of input.columns.entries()) if (!matched[i]) outcome.leftOutColumns.push({ table: table.name, column: c.name });
         for (const c of table.columns) if (!matched.includes(c)) outcome.emptyColumns.push({ table: table.name, column: c.name });
         const target = `${q(NEW_SCHEMA)}.${q(table.name)}`;
