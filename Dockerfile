@@ -19,10 +19,14 @@ RUN npm run build && npm prune --omit=dev
 
 FROM node:20-bookworm-slim AS runtime
 # COOKIE_SECURE: the container is always reached through https (a TLS proxy in front).
+# TRUST_PROXY: so the client portal takes the scheme and host from that proxy's X-Forwarded-* headers,
+# and counts failed sign-ins per client address (the proxy's last X-Forwarded-For hop) rather than
+# per the proxy's own address, which every user shares. Set it to false where no proxy is in front.
 # MALLOC_ARENA_MAX: memory freed by worker threads goes back to the system (docs/decisions/014).
 ENV NODE_ENV=production \
     MALLOC_ARENA_MAX=2 \
     COOKIE_SECURE=true \
+    TRUST_PROXY=true \
     DATA_DIR=/data \
     PORT=3000 \
     CLIENT_PORTAL_PORT=3001 \
