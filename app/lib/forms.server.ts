@@ -267,8 +267,11 @@ export function invalid(submission: Submission<unknown>, hidden: readonly RegExp
   return data({ result: submission.reply() }, { status: 400 });
 }
 
-/** The fields the portal's forms only ever send hidden: `version`, the version of what a form changes (a stale one is the data API's 409). */
-const HIDDEN_FIELDS = [/^version$/];
+/**
+ * The fields the portal's forms only ever send hidden: `version`, the version of what a form changes (a stale one is
+ * the data API's 409), and `id`, what a button acts on or the id an add form gives what it makes (madeIdSchema).
+ */
+const HIDDEN_FIELDS = [/^version$/, /^id$/];
 
 /**
  * A service refused the write (a duplicate name, a stale version: 409, a validation error): show

@@ -52,6 +52,21 @@ describe("adding a webhook", () => {
     // The page read again gives its form a new id: the next webhook is added.
     expect(after.madeId).not.toBe(before.madeId);
   });
+
+  it("with a form id that is not the page's (a forged or cut post) is refused at the top in plain words (400), and no webhook is added", async () => {
+    const before = (await call(SUPER, page, notifications.loader)) as { webhooks: unknown[] };
+    const form: [string, string][] = [
+      ["intent", "add"],
+      ["id", "not-a-form-id"],
+      ["url", "https://hooks.example.test/forged-id"],
+      ["events", "run.ended"],
+    ];
+    const refused = unwrap(await call(SUPER, page, notifications.action, { form }));
+    expect(refused?.status).toBe(400);
+    // The id is sent hidden: no field shows its error, so it is said at the top.
+    expect(refused?.data.result.error[""]).toEqual(["The request was incomplete: reload the page and try again."]);
+    expect(((await call(SUPER, page, notifications.loader)) as { webhooks: unknown[] }).webhooks).toHaveLength(before.webhooks.length);
+  });
 });
 
 describe("removing a webhook", () => {
