@@ -305,19 +305,18 @@ async function assertMapsFitTypes(
   matched: ReadonlyMap<ColumnInput, DictionaryColumnsTable>,
   fromFile: string | undefined,
 ) {
-  const changed = [...columns.entries()].filter(([index, column]) => {
+  const changed = columns.flatMap((column, index) => {
     const row = matched.get(column);
     const after = columnValues(column, index + 1);
-    return row && (row.type !== after.type || row.length !== after.length || row.precision !== after.precision || row.scale !== after.scale);
+    const differs = row && (row.type !== after.type || row.length !== after.length || row.precision !== after.precision || row.scale !== after.scale);
+    return differs ? [{ index, column, row, after }] : [];
   });
   if (changed.length === 0) return;
   // One look for the table (most dictionaries have no maps at all: a bulk update's thousands of columns ask nothing more).
-  const ids = changed.map(([, column]) => matched.get(column)!.id);
+  const ids = changed.map(({ row }) => row.id);
   const mapped = new Set((await trx.selectFrom("value_map_columns").select("column_id").where("column_id", "in", ids).execute()).map((r) => r.column_id));
-  for (const [index, column] of changed) {
-    const row = matched.get(column)!;
+  for (const { index, column, row, after } of changed) {
     if (!mapped.has(row.id)) continue;
-    const after = columnValues(column, index + 1);
     const ddl = { name: column.name, type: column.type, length: after.length, precision: after.precision, scale: after.scale, nullable: true, isKey: false };
     const problem = await mapProblemForType(trx, row.id, ddl);
     if (problem && fromFile !== undefined) throw new ApiProblem(400, "validation_failed", `${fromFile}.${column.name}: ${problem}`);
