@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_COMPANIES } from "../../../../../scripts/demo-data.ts";
+import type { ColumnInput } from "../../../../../contracts/dictionary.ts";
 import type { MappingColumn, MappingTable } from "../../../../../contracts/mappings.ts";
 import type { Project } from "../../../../../contracts/projects.ts";
 import { TEST_DATABASE_KINDS } from "../../../../shared/testing/databases.ts";
@@ -37,6 +38,11 @@ describe.each(TEST_DATABASE_KINDS)("value maps of mapping projects on %s", (kind
   const settings = (p: Project, c: MappingColumn, body: object) =>
     api.send("PUT", `${BASE}/${p.id}/mapping-columns/${c.id}/settings`, analyst, { version: c.version, ...body });
   const values = (p: Project, c: MappingColumn, query = "") => api.get(`${BASE}/${p.id}/mapping-columns/${c.id}/values${query}`, analyst);
+  /** Saves the table's form, its name kept, with `columns`: based on the dictionary's version as it is now. */
+  async function saveTable(p: Project, table: MappingTable, columns: ColumnInput[]) {
+    const { version } = (await api.get(`${BASE}/${p.id}/data-dictionary`, analyst)).body;
+    return api.send("PATCH", `${BASE}/${p.id}/data-dictionary/tables`, analyst, { version, tableId: table.id, name: table.name, description: null, columns });
+  }
   async function upload(path: string, file: { name: string; text: string | Uint8Array }, fields: Record<string, string> = {}, token = analyst) {
     return api.postForm(path, token, { file: { name: file.name, content: file.text }, ...fields });
   }
@@ -381,16 +387,7 @@ describe.each(TEST_DATABASE_KINDS)("value maps of mapping projects on %s", (kind
     });
     expect(mapped.status).toBe(200);
     const columns = [column("grade", "nvarchar", { length: 3 }), column("department", "nvarchar", { length: 20 }), column("salary", "int")];
-    const save = async (changed: Record<number, ReturnType<typeof column>>) => {
-      const { version } = (await api.get(`${BASE}/${project.id}/data-dictionary`, analyst)).body;
-      return api.send("PATCH", `${BASE}/${project.id}/data-dictionary/tables`, analyst, {
-        version,
-        tableId: table.id,
-        name: "employees",
-        description: null,
-        columns: columns.map((c, i) => changed[i] ?? c),
-      });
-    };
+    const save = (changed: Record<number, ColumnInput>) => saveTable(project, table, columns.map((c, i) => changed[i] ?? c));
     const types = async () => (await api.get(`${BASE}/${project.id}/mapping-tables/${table.id}`, analyst)).body.columns.map((c: MappingColumn) => [c.name, c.type, c.length]);
     const before = await types();
 
@@ -436,6 +433,59 @@ describe.each(TEST_DATABASE_KINDS)("value maps of mapping projects on %s", (kind
       ["grade", "nvarchar", 2],
       ["department", "nvarchar", 20],
       ["salary", "bigint", null],
+    ]);
+  });
+
+  it("refuses a decimal column's lower precision or scale that a target of its map would not fit, naming it; a narrowing every target fits is saved", async () => {
+    const app = await makeApplication(api, acme.id);
+    const project = await makeMappingProject(api, analyst, { companyId: acme.id, applicationId: app.id });
+    const columns = [column("grade", "nvarchar", { length: 3 }), column("rate", "decimal", { precision: 12, scale: 4 })];
+    const created = await addProjectTable(api, project.id, { name: "pay", columns });
+    const table = (await api.get(`${BASE}/${project.id}/mapping-tables/${created.tableId}`, analyst)).body as MappingTable;
+    const mapped = await api.send("POST", `${BASE}/${project.id}/mapping-columns/${col(table, "rate").id}/values`, analyst, {
+      version: 0,
+      values: [
+        { sourceValue: "R1", targetValue: "1234.5" },
+        { sourceValue: "R2", targetValue: "1.25" },
+        { sourceValue: "R3", targetValue: "-7" },
+        { sourceValue: "R4", targetValue: null },
+      ],
+    });
+    expect(mapped.status).toBe(200);
+    const narrowed = (precision: number, scale: number) => saveTable(project, table, [columns[0]!, column("rate", "decimal", { precision, scale })]);
+    const types = async () =>
+      (await api.get(`${BASE}/${project.id}/mapping-tables/${table.id}`, analyst)).body.columns.map((c: MappingColumn) => [c.name, c.type, c.precision, c.scale]);
+    const before = await types();
+
+    const fewerDigits = await narrowed(5, 2);
+    expect(fewerDigits.status).toBe(400);
+    expect(fewerDigits.body.fieldErrors).toEqual({
+      "columns.1.type": [
+        'rate: A target value of the column\'s value map does not fit decimal(5, 2): "R1" → "1234.5": more than 3 digits before the decimal point. Change it on the value map first, or keep the type.',
+      ],
+    });
+    const fewerDecimals = await narrowed(12, 1);
+    expect(fewerDecimals.status).toBe(400);
+    expect(fewerDecimals.body.fieldErrors).toEqual({
+      "columns.1.type": [
+        'rate: A target value of the column\'s value map does not fit decimal(12, 1): "R2" → "1.25": more than 1 decimals. Change it on the value map first, or keep the type.',
+      ],
+    });
+    const noDecimals = await narrowed(12, 0);
+    expect(noDecimals.status).toBe(400);
+    expect(noDecimals.body.fieldErrors).toEqual({
+      "columns.1.type": [
+        'rate: 2 target values of the column\'s value map do not fit decimal(12, 0), e.g. "R1" → "1234.5": decimals in a whole-number column. Change them on the value map first, or keep the type.',
+      ],
+    });
+    expect(await types()).toEqual(before);
+
+    // Four digits before the point and two after: every target fits, and the narrower type is saved.
+    const fits = await narrowed(6, 2);
+    expect(fits.status).toBe(200);
+    expect(await types()).toEqual([
+      ["grade", "nvarchar", null, null],
+      ["rate", "decimal", 6, 2],
     ]);
   });
 
