@@ -169,6 +169,9 @@ async function claimVersion(trx: Kysely<Database>, ref: MappingColumnRef, expect
   return expectedVersion + 1;
 }
 
+/** How many of a map's values mapProblemForType reads at a time. */
+export const MAP_CHECK_PAGE = 1_000;
+
 /**
  * Why the column's value map would no longer fit it with the type `ddl` (a type, length, precision or
  * scale change of the file data structure's column), or null: its default value, then its targets,
@@ -182,20 +185,19 @@ export async function mapProblemForType(db: Kysely<Database>, columnId: string, 
   if (defaultProblem) {
     return `The default value ${quotedValue(defaultValue!)} of the column's value map does not fit ${type}: ${defaultProblem}. Change it on the value map first, or keep the type.`;
   }
-  const targets = await db
-    .selectFrom("value_map_values")
-    .select(["source_value", "target_value"])
-    .where("column_id", "=", columnId)
-    .where("target_value", "is not", null)
-    .orderBy("source_value")
-    .execute();
+  // A page of the map at a time (a map may hold hundreds of thousands of values), every page read: the refusal counts them.
   let count = 0;
   let first: { source: string; target: string; problem: string } | undefined;
-  for (const { source_value: source, target_value: target } of targets) {
-    const problem = cellProblem(ddl, target!);
-    if (!problem) continue;
-    count += 1;
-    first ??= { source, target: target!, problem };
+  for (let after: string | null = null; ;) {
+    const rows = await valuesAfter(db, columnId, after, MAP_CHECK_PAGE);
+    for (const { source_value: source, target_value: target } of rows) {
+      const problem = target === null ? null : cellProblem(ddl, target);
+      if (!problem) continue;
+      count += 1;
+      first ??= { source, target: target!, problem };
+    }
+    if (rows.length < MAP_CHECK_PAGE) break;
+    after = rows[rows.length - 1]!.source_value;
   }
   if (!first) return null;
   const example = `${quotedValue(first.source)} → ${quotedValue(first.target)}: ${first.problem}`;

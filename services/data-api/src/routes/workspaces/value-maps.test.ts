@@ -4,6 +4,7 @@ import type { ColumnInput } from "../../../../../contracts/dictionary.ts";
 import type { MappingColumn, MappingTable } from "../../../../../contracts/mappings.ts";
 import type { Project } from "../../../../../contracts/projects.ts";
 import { TEST_DATABASE_KINDS } from "../../../../shared/testing/databases.ts";
+import { MAP_CHECK_PAGE } from "../../repositories/value-maps.ts";
 import { upload as uploadDictionary } from "../../testing/dictionary-fixtures.ts";
 import { USERS, createTestApi, type TestApi } from "../../testing/harness.ts";
 import { addProjectTable, column, makeApplication, makeMappingProject } from "../../testing/project-fixtures.ts";
@@ -434,6 +435,39 @@ describe.each(TEST_DATABASE_KINDS)("value maps of mapping projects on %s", (kind
       ["department", "nvarchar", 20],
       ["salary", "bigint", null],
     ]);
+  });
+
+  it("reads a map a page at a time for a type change, finding and counting the targets that do not fit past the first page", async () => {
+    const { project, table } = await mapping();
+    const grade = col(table, "grade");
+    // More values than a page holds, every one mapped; the two that a length of 2 would not fit are past the first page.
+    const rows = Array.from({ length: MAP_CHECK_PAGE + 500 }, (_, i) => `V${String(i).padStart(4, "0")},${i === MAP_CHECK_PAGE + 200 || i === MAP_CHECK_PAGE + 499 ? "abc" : "a"}`);
+    const path = `${BASE}/${project.id}/mapping-columns/${grade.id}/imports`;
+    const preview = await upload(path, { name: "grades.csv", text: `source_value,target_value\n${rows.join("\n")}\n` });
+    expect(preview.body).toMatchObject({ rowCount: MAP_CHECK_PAGE + 500, adds: MAP_CHECK_PAGE + 500 });
+    expect((await api.send("POST", `${path}/${preview.body.id}/apply`, analyst, { version: 0 })).status).toBe(200);
+
+    // The most rows any one statement of the save answers.
+    let largest = 0;
+    const counting = api.db.withPlugin({
+      transformQuery: (args) => args.node,
+      transformResult: async (args) => ((largest = Math.max(largest, args.result.rows.length)), args.result),
+    });
+    const columns = [column("grade", "nvarchar", { length: 2 }), column("department", "nvarchar", { length: 20 }), column("salary", "int")];
+    const { version } = (await api.get(`${BASE}/${project.id}/data-dictionary`, analyst)).body;
+    const shorter = await api.appWith({ db: counting }).request(`${BASE}/${project.id}/data-dictionary/tables`, {
+      method: "PATCH",
+      headers: { authorization: `Bearer ${analyst}`, "content-type": "application/json" },
+      body: JSON.stringify({ version, tableId: table.id, name: table.name, description: null, columns }),
+    });
+    expect(shorter.status).toBe(400);
+    expect((await shorter.json()).fieldErrors).toEqual({
+      "columns.0.type": [
+        `grade: 2 target values of the column's value map do not fit nvarchar(2), e.g. "V${MAP_CHECK_PAGE + 200}" → "abc": longer than 2 characters. Change them on the value map first, or keep the type.`,
+      ],
+    });
+    expect(largest).toBeLessThanOrEqual(MAP_CHECK_PAGE);
+    expect((await api.get(`${BASE}/${project.id}/mapping-tables/${table.id}`, analyst)).body.columns[0]).toMatchObject({ name: "grade", length: 3 });
   });
 
   it("refuses a decimal column's lower precision or scale that a target of its map would not fit, naming it; a narrowing every target fits is saved", async () => {
