@@ -535,12 +535,12 @@ export async function applyReview(db: Kysely<Database>, dictionaryId: string, re
         const existing = current?.get(table.table_key);
         batch.push(...desiredTables([{ name: name ?? table.name, columns }], existing ? [existing] : [], mode));
         if (batch.length >= TABLES_PER_WRITE) {
-          await upsertTables(trx, dictionaryId, batch);
+          await upsertTables(trx, dictionaryId, batch, { userId, now });
           batch = [];
           await nextTurn();
         }
       }
-      if (batch.length > 0) await upsertTables(trx, dictionaryId, batch);
+      if (batch.length > 0) await upsertTables(trx, dictionaryId, batch, { userId, now });
     }
     await deleteReview(trx, reviewId);
   });

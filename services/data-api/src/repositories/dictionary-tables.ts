@@ -6,7 +6,7 @@ import type { Database } from "../db/schema.ts";
 import type { DictionaryColumnsTable } from "../db/schema-dictionaries.ts";
 import { escapeLike, inTransaction, isUniqueViolation, nameKey, toFlag, totalOf } from "./db-helpers.ts";
 import { bumpVersion, type VersionedWrite } from "./dictionary-version.ts";
-import { mapProblemForType } from "./value-maps.ts";
+import { claimForTypeChange, mapProblemForType } from "./value-maps.ts";
 
 /**
  * Tables and columns of a dictionary (master or a project's copy). Every write runs in one
@@ -42,7 +42,7 @@ export async function createTable(db: Kysely<Database>, dictionaryId: string, in
         })
         .execute(),
     );
-    await writeColumns(trx, tableId, input.columns);
+    await writeColumns(trx, tableId, input.columns, write);
     return { tableId, version };
   });
 }
@@ -64,7 +64,7 @@ export async function updateTable(db: Kysely<Database>, dictionaryId: string, ta
         .where("id", "=", tableId)
         .execute(),
     );
-    await writeColumns(trx, tableId, input.columns);
+    await writeColumns(trx, tableId, input.columns, write);
     return { version };
   });
 }
@@ -110,12 +110,15 @@ export async function copyTables(db: Kysely<Database>, fromDictionaryId: string,
 /** One table of a file, as a bulk upload describes it: its columns replace the table's. */
 export type DesiredTable = { name: string; columns: ColumnInput[] };
 
+/** Who writes a table's columns, and when: the maps of columns whose type changes record it (claimForTypeChange). */
+export type ColumnsWriter = Pick<VersionedWrite, "userId" | "now">;
+
 /**
  * Writes tables by name (any case): an existing table gets the given columns (ids kept by name, its
  * own name and description kept); a new one is appended. Tables not given are left alone. Runs in
  * the caller's transaction, which has bumped the version (a bulk upload's apply).
  */
-export async function upsertTables(trx: Kysely<Database>, dictionaryId: string, tables: readonly DesiredTable[]) {
+export async function upsertTables(trx: Kysely<Database>, dictionaryId: string, tables: readonly DesiredTable[], writer: ColumnsWriter) {
   const existing = await trx.selectFrom("dictionary_tables").select(["id", "name_key", "position"]).where("dictionary_id", "=", dictionaryId).execute();
   const byKey = new Map(existing.map((t) => [t.name_key, t.id]));
   let position = existing.reduce((max, t) => Math.max(max, Number(t.position)), 0);
@@ -131,7 +134,7 @@ export async function upsertTables(trx: Kysely<Database>, dictionaryId: string, 
         .execute();
       byKey.set(nameKey(table.name), tableId);
     }
-    await writeColumns(trx, tableId, table.columns, table.name);
+    await writeColumns(trx, tableId, table.columns, writer, table.name);
   }
 }
 
@@ -267,10 +270,10 @@ export async function listTables(db: Kysely<Database>, dictionaryId: string, que
  * the table's name when a bulk update's file gives the columns (a refusal names the table, as no field
  * of a form is there to show it at).
  */
-async function writeColumns(trx: Kysely<Database>, tableId: string, columns: readonly ColumnInput[], fromFile?: string) {
+async function writeColumns(trx: Kysely<Database>, tableId: string, columns: readonly ColumnInput[], writer: ColumnsWriter, fromFile?: string) {
   const existing = await trx.selectFrom("dictionary_columns").selectAll().where("table_id", "=", tableId).execute();
   const matched = matchColumns(existing, columns);
-  await assertMapsFitTypes(trx, columns, matched, fromFile);
+  await assertMapsFitTypes(trx, columns, matched, writer, fromFile);
   const kept = new Set([...matched.values()].map((c) => c.id));
   const gone = existing.filter((c) => !kept.has(c.id)).map((c) => c.id);
   if (gone.length > 0) await trx.deleteFrom("dictionary_columns").where("id", "in", gone).execute();
@@ -303,6 +306,7 @@ async function assertMapsFitTypes(
   trx: Kysely<Database>,
   columns: readonly ColumnInput[],
   matched: ReadonlyMap<ColumnInput, DictionaryColumnsTable>,
+  writer: ColumnsWriter,
   fromFile: string | undefined,
 ) {
   const changed = columns.flatMap((column, index) => {
@@ -312,9 +316,11 @@ async function assertMapsFitTypes(
     return differs ? [{ index, column, row, after }] : [];
   });
   if (changed.length === 0) return;
-  // One look for the table (most dictionaries have no maps at all: a bulk update's thousands of columns ask nothing more).
+  // One statement for the table (most dictionaries have no maps at all: a bulk update's thousands of columns ask nothing
+  // more), which moves the maps' versions on before they are read: a write to a map checked against the type before
+  // (another tab's, or an import's previewed before) is refused as stale rather than left to add a value the type does not fit.
   const ids = changed.map(({ row }) => row.id);
-  const mapped = new Set((await trx.selectFrom("value_map_columns").select("column_id").where("column_id", "in", ids).execute()).map((r) => r.column_id));
+  const mapped = await claimForTypeChange(trx, ids, writer);
   for (const { index, column, row, after } of changed) {
     if (!mapped.has(row.id)) continue;
     const ddl = { name: column.name, type: column.type, length: after.length, precision: after.precision, scale: after.scale, nullable: true, isKey: false };

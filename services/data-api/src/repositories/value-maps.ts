@@ -169,6 +169,23 @@ async function claimVersion(trx: Kysely<Database>, ref: MappingColumnRef, expect
   return expectedVersion + 1;
 }
 
+/**
+ * Moves the maps of `columnIds` (those that have one) to their next version for a change of their
+ * columns' types, in the table's save `trx`, answering the ids of the columns that have a map. A write
+ * to one of these maps based on an earlier version (its values checked against the type before, or an
+ * import previewed before) is then refused as stale; on PostgreSQL a write under way holds its map's
+ * row, so this waits for it to end, and the map read after it holds its values.
+ */
+export async function claimForTypeChange(trx: Kysely<Database>, columnIds: readonly string[], writer: Pick<Writer, "userId" | "now">): Promise<Set<string>> {
+  const claimed = await trx
+    .updateTable("value_map_columns")
+    .set({ version: sql`version + 1`, updated_at: (writer.now ?? new Date()).toISOString(), updated_by: writer.userId })
+    .where("column_id", "in", columnIds)
+    .returning("column_id")
+    .execute();
+  return new Set(claimed.map((r) => r.column_id));
+}
+
 /** How many of a map's values mapProblemForType reads at a time. */
 export const MAP_CHECK_PAGE = 1_000;
 

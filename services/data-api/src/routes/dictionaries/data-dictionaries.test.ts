@@ -270,7 +270,7 @@ describe.each(TEST_DATABASE_KINDS)("data dictionaries on %s", (kind) => {
         name: `T${String(i).padStart(3, "0")}`,
         columns: [column("Id", "int"), column("Note", "nvarchar")],
       }));
-      await upsertTables(api.db, dict.id, many);
+      await upsertTables(api.db, dict.id, many, { userId: "u-1" });
       const big = await api.get(`${path(dict.id)}?tables=all`, analyst);
       expect(big.status).toBe(200);
       expect(big.headers.get("content-type")).toContain("application/json");
@@ -287,7 +287,7 @@ describe.each(TEST_DATABASE_KINDS)("data dictionaries on %s", (kind) => {
     it("breaks the whole dictionary's answer off when someone changes the dictionary while it is sent, and the next read has the change", async () => {
       const dict = await seedDictionary(api, analyst, acme.id);
       const many = Array.from({ length: TABLES_PER_BATCH + 5 }, (_, i) => ({ name: `T${String(i).padStart(3, "0")}`, columns: [column("Id", "int")] }));
-      await upsertTables(api.db, dict.id, many);
+      await upsertTables(api.db, dict.id, many, { userId: "u-1" });
       const { version } = (await api.get(path(dict.id), analyst)).body;
       // Someone adds a table right after the answer read its first batch of tables: through the API, on
       // an app of its own connection (SQLite's one connection is the answer's until its hook returns).

@@ -4,7 +4,8 @@ import type { ColumnInput } from "../../../../../contracts/dictionary.ts";
 import type { MappingColumn, MappingTable } from "../../../../../contracts/mappings.ts";
 import type { Project } from "../../../../../contracts/projects.ts";
 import { TEST_DATABASE_KINDS } from "../../../../shared/testing/databases.ts";
-import { MAP_CHECK_PAGE } from "../../repositories/value-maps.ts";
+import { findProjectDictionaryRef } from "../../repositories/dictionaries.ts";
+import { MAP_CHECK_PAGE, findMappingColumn, saveValues as saveMapValues } from "../../repositories/value-maps.ts";
 import { upload as uploadDictionary } from "../../testing/dictionary-fixtures.ts";
 import { USERS, createTestApi, type TestApi } from "../../testing/harness.ts";
 import { addProjectTable, column, makeApplication, makeMappingProject } from "../../testing/project-fixtures.ts";
@@ -468,6 +469,51 @@ describe.each(TEST_DATABASE_KINDS)("value maps of mapping projects on %s", (kind
     });
     expect(largest).toBeLessThanOrEqual(MAP_CHECK_PAGE);
     expect((await api.get(`${BASE}/${project.id}/mapping-tables/${table.id}`, analyst)).body.columns[0]).toMatchObject({ name: "grade", length: 3 });
+  });
+
+  it("refuses a write to a map based on its version before its column's type changed (an import previewed, a value checked against the old type), writing nothing", async () => {
+    const { project, table } = await mapping();
+    const grade = col(table, "grade");
+    const base = `${BASE}/${project.id}/mapping-columns/${grade.id}`;
+    expect((await api.send("POST", `${base}/values`, analyst, { version: 0, values: [{ sourceValue: "G1", targetValue: "7" }] })).status).toBe(200);
+    // Both checked against nvarchar(3) at the map's version 1: an import's preview, and a value a request checked and is
+    // about to write (a save from another tab in the instant between the table's check and its save).
+    const preview = await upload(`${base}/imports`, { name: "grades.csv", text: "source_value,target_value\nG2,P2\n" });
+    expect(preview.body).toMatchObject({ baseVersion: 1, adds: 1 });
+    const checked = (await findMappingColumn(api.db, (await findProjectDictionaryRef(api.db, project.id))!.id, grade.id))!;
+    expect(checked.column.version).toBe(1);
+
+    // grade becomes an int: the map's one target, "7", fits.
+    const columns = [column("grade", "int"), column("department", "nvarchar", { length: 20 }), column("salary", "int")];
+    expect((await saveTable(project, table, columns)).status).toBe(200);
+
+    const applied = await api.send("POST", `${base}/imports/${preview.body.id}/apply`, analyst, { version: 1 });
+    expect(applied.status).toBe(409);
+    expect(applied.body.errors).toEqual([expect.stringMatching(/^You changed the map of grade in another tab or window at \d\d:\d\d UTC\. Nothing was saved\.$/)]);
+    const written = saveMapValues(api.db, checked, 1, [{ sourceValue: "G3", targetValue: "P3" }], { projectId: project.id, userId: USERS.analyst.id });
+    await expect(written).rejects.toMatchObject({ status: 409 });
+    expect((await values(project, grade)).body.items).toEqual([{ sourceValue: "G1", targetValue: "7", count: 0 }]);
+  });
+
+  it("checks a type change against a write to the map under way once it ends, refusing a target that write adds and the type does not fit", async () => {
+    const { project, table } = await mapping();
+    const grade = col(table, "grade");
+    expect((await api.send("POST", `${BASE}/${project.id}/mapping-columns/${grade.id}/values`, analyst, { version: 0, values: [{ sourceValue: "G1", targetValue: "7" }] })).status).toBe(200);
+    const checked = (await findMappingColumn(api.db, (await findProjectDictionaryRef(api.db, project.id))!.id, grade.id))!;
+    const columns = [column("grade", "int"), column("department", "nvarchar", { length: 20 }), column("salary", "int")];
+    // Another tab's save of "P2", checked against nvarchar(3), is writing when grade is saved as an int.
+    let saved: ReturnType<typeof saveTable> | undefined;
+    await api.db.transaction().execute(async (trx) => {
+      await saveMapValues(trx, checked, 1, [{ sourceValue: "G2", targetValue: "P2" }], { projectId: project.id, userId: USERS.analyst.id });
+      saved = saveTable(project, table, columns);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    });
+    const refused = await saved!;
+    expect(refused.status).toBe(400);
+    expect(refused.body.fieldErrors).toEqual({
+      "columns.0.type": ['grade: A target value of the column\'s value map does not fit int: "G2" → "P2": not a whole number. Change it on the value map first, or keep the type.'],
+    });
+    expect((await api.get(`${BASE}/${project.id}/mapping-tables/${table.id}`, analyst)).body.columns[0]).toMatchObject({ name: "grade", type: "nvarchar" });
   });
 
   it("refuses a decimal column's lower precision or scale that a target of its map would not fit, naming it; a narrowing every target fits is saved", async () => {
