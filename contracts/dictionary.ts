@@ -171,6 +171,17 @@ export const confirmDataLossQuerySchema = z.object({ confirmDataLoss: formBoolea
 export const createTableSchema = tableInputSchema.and(z.object({ version: versionSchema }));
 export const updateTableSchema = tableInputSchema.and(z.object({ version: versionSchema, tableId: z.string().min(1) }));
 
+/**
+ * A master dictionary's table needs a column (DOMAIN.md: every table needs ≥ 1 column): a master is what a project
+ * copies, and a table without columns would leave every project assigned it waiting at "Setup: add columns".
+ * A project's own table may wait for its columns (its status says so); a master's may not.
+ */
+export const MASTER_TABLE_NEEDS_A_COLUMN = "Add at least one column: a master dictionary's tables are copied into projects, and every table needs one.";
+const withAColumn = <S extends z.ZodType<{ columns: unknown[] }>>(schema: S) =>
+  schema.refine((t) => t.columns.length > 0, { path: ["columns"], message: MASTER_TABLE_NEEDS_A_COLUMN, ...whenFieldsPass("columns") });
+export const createMasterTableSchema = withAColumn(createTableSchema);
+export const updateMasterTableSchema = withAColumn(updateTableSchema);
+
 /* ---------- Bulk upload → review → apply or discard (master and project dictionaries alike) ---------- */
 
 export const bulkUploadModeSchema = z.enum(BULK_UPLOAD_MODES, { error: `Choose one of ${BULK_UPLOAD_MODES.join(", ")}` });

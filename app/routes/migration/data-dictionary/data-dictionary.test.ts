@@ -22,6 +22,7 @@ const definition = await import("./data-definition");
 const table = await import("./table");
 const { OTHER_TABLE } = await import("~/components/dictionary/schemas.server");
 const { INCOMPLETE_REQUEST } = await import("~/lib/forms.server");
+const { MASTER_TABLE_NEEDS_A_COLUMN } = await import("../../../../contracts/dictionary");
 
 const [, acme, birch] = DEMO_COMPANIES;
 const { call, cookieFor } = await createHarness();
@@ -597,6 +598,41 @@ describe("edit a data dictionary", () => {
     const dup = actionAnswer(await call(ANALYST, tablePath, table.action, onDictionary(id, { method: "POST", body: duplicate })));
     expect(dup.status).toBe(400);
     expect(dup.result.error?.["columns[1].name"]).toEqual(["Duplicate column CODE"]);
+  });
+
+  it("refuses a table without columns (a new one, or an edit that removes its last) next to the columns, in words, and saves nothing", async () => {
+    const before = await loadDefinition(id, "edit");
+    const orders = before.summaries.items.find((t) => t.name === "Orders")!;
+    const added = actionAnswer(
+      await call(
+        ANALYST,
+        `/migration/data-dictionary/edit/${id}/data-definition/tables/new${q(acme.id)}`,
+        table.action,
+        onDictionary(id, { method: "POST", body: form({ version: String(before.version), name: "Empty" }) }),
+      ),
+    );
+    expect(added.status).toBe(400);
+    expect(added.result.error).toEqual({ columns: [MASTER_TABLE_NEEDS_A_COLUMN] });
+
+    const emptied = actionAnswer(
+      await call(
+        ANALYST,
+        `/migration/data-dictionary/edit/${id}/data-definition/tables/${orders.id}${q(acme.id)}`,
+        table.action,
+        onDictionary(id, {
+          method: "POST",
+          body: form({ version: String(before.version), tableId: orders.id, name: "Orders" }),
+          params: { tableId: orders.id },
+        }),
+      ),
+    );
+    expect(emptied.status).toBe(400);
+    expect(emptied.result.error).toEqual({ columns: [MASTER_TABLE_NEEDS_A_COLUMN] });
+
+    const after = await loadDefinition(id, "edit");
+    expect(after.version).toBe(before.version);
+    expect(after.summaries.items.map((t) => t.name)).not.toContain("Empty");
+    expect(after.summaries.items.find((t) => t.name === "Orders")!.columnCount).toBe(orders.columnCount);
   });
 
   it("adds a table, refuses a second one of the same name, and deletes it after confirmation", async () => {

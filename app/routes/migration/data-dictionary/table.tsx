@@ -1,5 +1,5 @@
 import type { UIMatch } from "react-router";
-import { createTableSchema, updateTableSchema } from "../../../../contracts/dictionary";
+import { createMasterTableSchema, updateMasterTableSchema } from "../../../../contracts/dictionary";
 import { dictionaryMessages } from "~/components/dictionary/messages";
 import { parseTableEditor, refusedOtherTable } from "~/components/dictionary/schemas.server";
 import { TableEditor, tableEditorDefaults } from "~/components/dictionary/table-editor";
@@ -38,7 +38,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   const isNew = !tableId;
   const paths = dictionaryPathsOfRequest(request);
   const { shell, companyId } = await requireMasterDataWrite(context, paths.definition("view", dictionary.id));
-  const submission = parseTableEditor(await readFormData(request), isNew ? createTableSchema : updateTableSchema);
+  const submission = parseTableEditor(await readFormData(request), isNew ? createMasterTableSchema : updateMasterTableSchema);
   const otherTable = tableId ? refusedOtherTable(submission, tableId) : null;
   if (otherTable) return otherTable;
   // A list intent (add, remove, move a column) sent without JavaScript: the form comes back changed (invalid).

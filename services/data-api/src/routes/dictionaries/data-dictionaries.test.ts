@@ -3,7 +3,7 @@ import type { KyselyPlugin } from "kysely";
 import { createKysely } from "../../../../shared/db.ts";
 import type { Database } from "../../db/schema.ts";
 import { DEMO_COMPANIES } from "../../../../../scripts/demo-data.ts";
-import type { Dictionary } from "../../../../../contracts/dictionary.ts";
+import { MASTER_TABLE_NEEDS_A_COLUMN, type Dictionary } from "../../../../../contracts/dictionary.ts";
 import { TEST_DATABASE_KINDS } from "../../../../shared/testing/databases.ts";
 import { FORBIDDEN_MESSAGE } from "../../access.ts";
 import { STALE_MESSAGE } from "../../api-problem.ts";
@@ -399,11 +399,11 @@ describe.each(TEST_DATABASE_KINDS)("data dictionaries on %s", (kind) => {
         version: 1,
         tableId: created.body.table.id,
         name: "Overwritten",
-        columns: [],
+        columns: [{ name: "Id", type: "int" }],
       });
       expect(stale.status).toBe(409);
       expect(stale.body.errors).toEqual([expect.stringMatching(/^You changed this dictionary in another tab or window at /)]);
-      expect((await addTable(dict, { name: "Late", columns: [] })).status).toBe(409);
+      expect((await addTable(dict, { name: "Late", columns: [{ name: "Id", type: "int" }] })).status).toBe(409);
       const { table, ...summary } = created.body;
       expect((await get(dict.id)).body).toEqual({ ...summary, tables: [table] });
     });
@@ -420,13 +420,18 @@ describe.each(TEST_DATABASE_KINDS)("data dictionaries on %s", (kind) => {
     it("refuses a second table of the same name (any case) with a field error, and does not bump the version", async () => {
       const dict = await seedDictionary(api, analyst, acme.id);
       const created = await addTable(dict, customers);
-      const res = await addTable(created.body, { name: "CUSTOMERS", columns: [] });
+      const res = await addTable(created.body, { name: "CUSTOMERS", columns: [{ name: "Id", type: "int" }] });
       expect(res.status).toBe(409);
       expect(res.body.fieldErrors).toEqual({ name: [DUPLICATE_TABLE_MESSAGE] });
       expect((await get(dict.id)).body.version).toBe(2);
 
-      const other = await addTable(created.body, { name: "Orders", columns: [] });
-      const rename = await send(api, "PATCH", path(dict.id, "/tables"), analyst, { version: other.body.version, tableId: other.body.table.id, name: "customers", columns: [] });
+      const other = await addTable(created.body, { name: "Orders", columns: [{ name: "Id", type: "int" }] });
+      const rename = await send(api, "PATCH", path(dict.id, "/tables"), analyst, {
+        version: other.body.version,
+        tableId: other.body.table.id,
+        name: "customers",
+        columns: [{ name: "Id", type: "int" }],
+      });
       expect(rename.status).toBe(409);
       expect(rename.body.fieldErrors).toEqual({ name: [DUPLICATE_TABLE_MESSAGE] });
     });
@@ -437,9 +442,10 @@ describe.each(TEST_DATABASE_KINDS)("data dictionaries on %s", (kind) => {
       ["no type", { columns: [{ name: "Id" }] }, "columns.0.type", "Choose a type"],
       ["nvarchar without a length", { columns: [{ name: "Title", type: "nvarchar" }] }, "columns.0.length", "nvarchar needs a length"],
       ["a decimal scale above its precision", { columns: [{ name: "Amount", type: "decimal", precision: 5, scale: 7 }] }, "columns.0.scale", "Scale cannot be greater than precision"],
-      ["an empty table name", { name: " ", columns: [] }, "name", "Required"],
+      ["an empty table name", { name: " ", columns: [{ name: "Id", type: "int" }] }, "name", "Required"],
+      ["no column", { columns: [] }, "columns", MASTER_TABLE_NEEDS_A_COLUMN],
       // PostgreSQL cuts identifiers to 63 bytes: two such columns would be one, and the databases would not be made.
-      ["an oversized table name", { name: "T".repeat(64), columns: [] }, "name", "At most 63 characters"],
+      ["an oversized table name", { name: "T".repeat(64), columns: [{ name: "Id", type: "int" }] }, "name", "At most 63 characters"],
       ["an oversized column name", { columns: [{ name: "C".repeat(64), type: "int" }] }, "columns.0.name", "At most 63 characters"],
       ["a system column's name", { columns: [{ name: "XMin", type: "int" }] }, "columns.0.name", "XMin is a name PostgreSQL keeps for its own columns: choose another"],
       ["a column name that is not an identifier", { columns: [{ name: "first name", type: "int" }] }, "columns.0.name", "Use letters, digits and underscores, starting with a letter or underscore"],
@@ -452,13 +458,28 @@ describe.each(TEST_DATABASE_KINDS)("data dictionaries on %s", (kind) => {
       expect((await get(dict.id)).body).toMatchObject({ version: 1, tables: [] });
     });
 
+    it("refuses an edit that leaves a table without columns, 400 at columns, and changes nothing", async () => {
+      const dict = await seedDictionary(api, analyst, acme.id);
+      const created = await addTable(dict, customers);
+      const res = await send(api, "PATCH", path(dict.id, "/tables"), analyst, {
+        version: created.body.version,
+        tableId: created.body.table.id,
+        name: "Customers",
+        columns: [],
+      });
+      expect(res.status).toBe(400);
+      expect(res.body.fieldErrors).toEqual({ columns: [MASTER_TABLE_NEEDS_A_COLUMN] });
+      const { table, ...summary } = created.body;
+      expect((await get(dict.id)).body).toEqual({ ...summary, tables: [table] });
+    });
+
     it("answers 404 for a table of another dictionary", async () => {
       const one = await seedDictionary(api, analyst, acme.id);
       const two = await seedDictionary(api, analyst, acme.id);
       const created = await addTable(one, customers);
       const tableId = created.body.table.id;
       expect((await api.get(path(two.id, `/tables/${tableId}`), analyst)).status).toBe(404);
-      const patch = await send(api, "PATCH", path(two.id, "/tables"), analyst, { version: 1, tableId, name: "Stolen", columns: [] });
+      const patch = await send(api, "PATCH", path(two.id, "/tables"), analyst, { version: 1, tableId, name: "Stolen", columns: [{ name: "Id", type: "int" }] });
       expect(patch.status).toBe(404);
       expect((await get(two.id)).body.version).toBe(1);
     });
@@ -478,7 +499,7 @@ describe.each(TEST_DATABASE_KINDS)("data dictionaries on %s", (kind) => {
       () => ["GET", path(d.id)] as const,
       () => ["PATCH", path(d.id), { version: 1, name: "X" }] as const,
       () => ["GET", path(d.id, "/tables")] as const,
-      () => ["POST", path(d.id, "/tables"), { version: 1, name: "X", columns: [] }] as const,
+      () => ["POST", path(d.id, "/tables"), { version: 1, name: "X", columns: [{ name: "Id", type: "int" }] }] as const,
       () => ["GET", path(d.id, "/tables/any")] as const,
       () => ["DELETE", path(d.id, "/tables/any?version=1")] as const,
       () => ["GET", path(d.id, "/bulk-uploads")] as const,

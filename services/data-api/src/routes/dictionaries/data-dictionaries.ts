@@ -2,12 +2,14 @@ import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
 import {
   createDictionarySchema,
+  createMasterTableSchema,
   dictionaryReadQuerySchema,
   dictionarySchema,
   dictionaryWrittenSchema,
   dictionarySearchQuerySchema,
   dictionarySearchResponseSchema,
   updateDictionarySchema,
+  updateMasterTableSchema,
 } from "../../../../../contracts/dictionary.ts";
 import { requireMigrationRole } from "../../access.ts";
 import { NotFoundError } from "../../api-problem.ts";
@@ -108,7 +110,7 @@ export function createDataDictionariesRouter() {
     });
 
   const base = { basePath: "/data-dictionaries/{id}", tag: TAG, resolve: resolveMasterDictionary };
-  router.route("/", createDictionaryTableRoutes(base));
+  router.route("/", createDictionaryTableRoutes({ ...base, bodies: { create: createMasterTableSchema, update: updateMasterTableSchema } }));
   router.route("/", createBulkUploadRoutes(base));
   return router;
 }

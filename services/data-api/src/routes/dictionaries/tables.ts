@@ -23,6 +23,8 @@ const writeErrors = { 400: e400, ...readErrors, 409: e409 } as const;
 export type DictionaryTableRoutesOptions = DictionaryRoutesOptions & {
   /** The path of one table under basePath; "/tables/{tableId}" unless the caller's spec says otherwise. */
   tablePath?: string;
+  /** The bodies of POST and PATCH; createTableSchema and updateTableSchema unless a kind of dictionary asks more (a master's table needs a column). */
+  bodies?: { create: typeof createTableSchema; update: typeof updateTableSchema };
 };
 
 /**
@@ -32,7 +34,7 @@ export type DictionaryTableRoutesOptions = DictionaryRoutesOptions & {
  * they are based on and answer its new version and counts, with the table written (never every table).
  */
 export function createDictionaryTableRoutes(options: DictionaryTableRoutesOptions) {
-  const { basePath, tag, resolve, afterWrite, write = writeAsIs } = options;
+  const { basePath, tag, resolve, afterWrite, write = writeAsIs, bodies = { create: createTableSchema, update: updateTableSchema } } = options;
   const tablePath = `${basePath}${options.tablePath ?? "/tables/{tableId}"}`;
   const idParams = z.object({ id: z.string().min(1) });
   const tableParams = z.object({ id: z.string().min(1), tableId: z.string().min(1) });
@@ -60,7 +62,7 @@ export function createDictionaryTableRoutes(options: DictionaryTableRoutesOption
     path: `${basePath}/tables`,
     tags: [tag],
     summary: "Add a table after the last one",
-    request: { params: idParams, query: confirmDataLossQuerySchema, body: jsonBody(createTableSchema) },
+    request: { params: idParams, query: confirmDataLossQuerySchema, body: jsonBody(bodies.create) },
     responses: { 201: jsonContent(dictionaryWrittenSchema, "The dictionary's new version and counts, and the new table (`table`)."), ...writeErrors },
   });
 
@@ -70,7 +72,7 @@ export function createDictionaryTableRoutes(options: DictionaryTableRoutesOption
     tags: [tag],
     summary: "Replace a table's name, description and columns",
     description: "Columns keep their ids while their names stay (any case); the others are added or removed. Order is the array's.",
-    request: { params: idParams, query: confirmDataLossQuerySchema, body: jsonBody(updateTableSchema) },
+    request: { params: idParams, query: confirmDataLossQuerySchema, body: jsonBody(bodies.update) },
     responses: { 200: jsonContent(dictionaryWrittenSchema, "The dictionary's new version and counts, and the table as written (`table`)."), ...writeErrors },
   });
 

@@ -136,6 +136,26 @@ describe.each(TEST_DATABASE_KINDS)("a project's own data dictionary on %s", (kin
     expect(await statusOf(project)).toBe("SetupUploadTypeIncomplete");
   });
 
+  it("refuses to assign a master dictionary holding a table without columns (saved before a master's table needed one), keeping the project's own tables", async () => {
+    const master = await masterWithTables();
+    // A master's table can no longer be saved without columns: one stored before that rule.
+    await api.db.deleteFrom("dictionary_columns").where("table_id", "=", master.tables[1]!.id).execute();
+    const project = await makeProject(api, owner, { companyId: birch.id, applicationId: master.applicationId });
+    const defined = await api.send("POST", `${base(project)}/tables`, owner, { version: 1, name: "Customers", columns: [column("Id", "int")] });
+    const res = await api.send("POST", `${base(project)}/${master.id}/assign`, owner, { version: defined.body.version });
+    expect(res.status).toBe(409);
+    expect(res.body.errors).toEqual([
+      "A table of this master dictionary has no columns: give it its columns first (its data definition), or assign another one. The project's tables are unchanged.",
+    ]);
+    expect((await api.get(base(project), owner)).body).toMatchObject({
+      version: defined.body.version,
+      sourceDictionaryId: null,
+      tableCount: 1,
+      columnCount: 1,
+    });
+    expect(await statusOf(project)).toBe("SetupUploadTypeIncomplete");
+  });
+
   it("refuses to assign once the databases exist", async () => {
     const master = await masterWithTables();
     const project = await makeProject(api, owner, { companyId: birch.id, applicationId: master.applicationId });

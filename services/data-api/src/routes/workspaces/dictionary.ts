@@ -86,7 +86,7 @@ export function createWorkspaceDictionaryRouter(descriptor: WorkspaceDescriptor)
     path: `${basePath}/{dictionaryId}/assign`,
     tags: [tag],
     summary: `Copy a master dictionary of the ${noun}'s application into the ${noun}'s own`,
-    description: `Replaces every table of the ${noun}'s dictionary (based on its \`version\`). Only master dictionaries of the ${noun}'s application; any other id answers 404. Only while the ${noun} is being set up (409 afterwards), and only a dictionary with tables (409 \`dictionary_empty\`).`,
+    description: `Replaces every table of the ${noun}'s dictionary (based on its \`version\`). Only master dictionaries of the ${noun}'s application; any other id answers 404. Only while the ${noun} is being set up (409 afterwards), and only a dictionary with tables (409 \`dictionary_empty\`), each with a column (409 \`dictionary_incomplete\`).`,
     request: {
       params: workspaceIdParams.extend({ dictionaryId: z.string().min(1) }),
       body: jsonBody(assignDictionarySchema),
@@ -121,11 +121,21 @@ export function createWorkspaceDictionaryRouter(descriptor: WorkspaceDescriptor)
       const own = await findProjectDictionaryRef(db, workspace.id);
       if (!own) throw new NotFoundError(DICTIONARY_NOT_FOUND_MESSAGE);
       // The copy replaces the workspace's tables: an empty master would leave it none (and its tables defined so far lost).
-      if (!(await dictionaryStats(db, master.id))?.tableCount) {
+      const masterStats = await dictionaryStats(db, master.id);
+      if (!masterStats?.tableCount) {
         throw new ApiProblem(
           409,
           "dictionary_empty",
           `This master dictionary has no tables yet: give it its tables first (Bulk update), or assign another one. The ${noun}'s tables are unchanged.`,
+        );
+      }
+      // A master's table needs a column (createMasterTableSchema); one saved before that rule would leave the workspace waiting at "Setup: add columns".
+      const { emptyTableCount: empty } = masterStats;
+      if (empty > 0) {
+        throw new ApiProblem(
+          409,
+          "dictionary_incomplete",
+          `${empty === 1 ? "A table of this master dictionary has" : `${empty} tables of this master dictionary have`} no columns: give ${empty === 1 ? "it its" : "them their"} columns first (its data definition), or assign another one. The ${noun}'s tables are unchanged.`,
         );
       }
       const { version } = c.req.valid("json");
