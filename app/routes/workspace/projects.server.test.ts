@@ -11,7 +11,7 @@ import { TEST_POSTGRES_ADMIN_URL } from "../../../services/shared/testing/databa
 const live = await startLiveServices();
 afterAll(() => live.stop());
 
-const { createHarness, unwrap } = await import("./test-support");
+const { createHarness, thrownData, unwrap } = await import("./test-support");
 const { INCOMPLETE_REQUEST } = await import("~/lib/forms.server");
 const { call, api } = await createHarness();
 const list = await import("./list");
@@ -42,6 +42,7 @@ const tableNew = await import("./project/data-dictionary/table-new");
 const tableDetails = await import("./project/data-dictionary/table-details");
 const uploadPage = await import("./project/data-dictionary/upload-data");
 const reviewPage = await import("./project/data-dictionary/review");
+const reviewTablePage = await import("./project/data-dictionary/review-table");
 
 const [, acme, birch] = DEMO_COMPANIES;
 const ANALYST = "analyst@demo.test";
@@ -1669,6 +1670,19 @@ describe("the project's own data dictionary", () => {
     const reviewUrl = (uploaded as Response).headers.get("Location")!;
     const review = (await call(ANALYST, reviewUrl, reviewPage.loader, { params: params(), middleware: mw() })) as any;
     expect(review.tables.items).toMatchObject([{ name: "Vendors", status: "changed" }]);
+    // The table's own page, named in any case (table names are one name in any case): the file's table, under its own name; a table the upload lacks is a 404.
+    const reviewId = new URL(reviewUrl, "http://portal.test").searchParams.get("review")!;
+    const tablePage = (name: string) =>
+      call(ANALYST, `${projectUrl(project.id, `data-dictionary/bulk-update/review/tables/${name}/details`)}&review=${reviewId}`, reviewTablePage.loader, {
+        params: { ...params(), tableName: name },
+        middleware: mw(),
+      });
+    for (const name of ["Vendors", "vendors", "VENDORS"]) {
+      const shown = (await tablePage(name)) as any;
+      expect(shown.tableName, name).toBe("Vendors");
+      expect(shown.tables.items, name).toMatchObject([{ name: "Vendors", status: "changed" }]);
+    }
+    expect(thrownData(await tablePage("Nope"))).toEqual({ status: 404, body: { errors: ["The upload has no table Nope."] } });
     // Left without applying, the upload is found again from the dictionary's pages.
     for (const page of [tablesPage, uploadPage]) {
       const shown = (await call(ANALYST, tablesUrl(), page.loader, { params: params(), middleware: mw() })) as any;

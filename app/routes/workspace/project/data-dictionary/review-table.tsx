@@ -19,7 +19,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { project, companyId, paths } = await reviewGuard(context);
   if (!reviewing) throw redirect(companyHref(paths.dictionary.upload(project.id), companyId));
   const [review, found] = await reviewing;
-  const table = found.items.find((t) => t.name === params.tableName);
+  // Table names are one name in any case (a dictionary holds one Customers, whatever its case), and the data API
+  // narrows the review to the table of this name in any case: the page shows it, under the name the file gives it.
+  const [table] = found.items;
   if (!table) throw data({ errors: [`The upload has no table ${params.tableName}.`] }, { status: 404 });
   const tables = { items: [table], total: 1, page: 1, pageSize: 10 };
   const problems = { items: [], total: 0, page: 1, pageSize: 10 };
