@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formBoolean, identifierSchema, INVISIBLE_CHARACTERS_MESSAGE, NUL_MESSAGE, nameSchema, requiredString, staleSaveMessage } from "./common";
+import { CLEANED_NAME_NOTE, formBoolean, identifierSchema, INVISIBLE_CHARACTERS_MESSAGE, NUL_MESSAGE, nameSchema, nameToEdit, requiredString, staleSaveMessage } from "./common";
 
 describe("required fields", () => {
   it("say 'Required' when a form leaves them empty (missing) or blank", () => {
@@ -53,6 +53,19 @@ describe("a name", () => {
     for (const name of ["Café Müller – 2026", "Łódź € 100%", "東京 payroll", "Ελληνικά", "עברית", "Payroll 🚀", "Non\u00a0breaking", "می\u200cخواهم", "Family 👩\u200d👧"]) {
       expect(nameSchema.parse(name)).toBe(name);
     }
+  });
+
+  it("offers a name stored before the rule cleaned to an edit form, with a note, which nameSchema then takes; a clean name as it is", () => {
+    for (const [stored, offered] of [
+      ["Look\talike", "Look alike"],
+      ["Look\r\nalike", "Look alike"],
+      ["Zero\u200bwidth \u202eplan", "Zerowidth plan"],
+      ["Line\u2028separator", "Line separator"],
+    ] as const) {
+      expect(nameToEdit(stored), JSON.stringify(stored)).toEqual({ name: offered, note: CLEANED_NAME_NOTE });
+      expect(nameSchema.parse(offered)).toBe(offered);
+    }
+    for (const name of ["Payroll 2026", "می\u200cخواهم", "Family 👩\u200d👧", "Non\u00a0breaking"]) expect(nameToEdit(name)).toEqual({ name, note: null });
   });
 
   it("leaves identifiers (SQL object names) to their own, stricter rule", () => {

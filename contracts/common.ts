@@ -69,9 +69,28 @@ export const NAME_MAX = 100;
  * U+200D) are kept: Persian and the Indic scripts spell words with them, and emoji sequences (a family)
  * are joined by them. Checked only on what is saved: a name stored with one still shows and can be renamed.
  */
-const INVISIBLE_CHARACTERS = /[\u0001-\u001f\u007f-\u009f\u2028\u2029]|(?![\u200c\u200d])\p{Cf}/u;
+const SPACE_LIKE = /[\u0001-\u001f\u007f-\u009f\u2028\u2029]/u;
+const FORMAT = /(?![\u200c\u200d])\p{Cf}/u;
+const INVISIBLE_CHARACTERS = new RegExp(`${SPACE_LIKE.source}|${FORMAT.source}`, "u");
 export const INVISIBLE_CHARACTERS_MESSAGE = "A name cannot hold line breaks, tabs or invisible characters.";
 export const hasNoInvisibleCharacters = (text: string) => !INVISIBLE_CHARACTERS.test(text);
+
+export const CLEANED_NAME_NOTE =
+  "The saved name holds a line break, a tab or an invisible character, which a name may no longer hold: it is shown here without, and saving keeps it so.";
+/**
+ * A stored name as an edit form offers it (its loader, on the server): one saved before nameSchema refused what
+ * it may not hold inside it comes cleaned, each run of line breaks, tabs and other control characters a space and
+ * each invisible character left out, with CLEANED_NAME_NOTE to say so; a clean name as it is, with no note. The
+ * form resends the name with its other fields, so a stored tab would otherwise refuse every save at Name until
+ * the user retyped it (and a browser's text box drops a line break silently).
+ */
+export function nameToEdit(stored: string): { name: string; note: string | null } {
+  const name = stored
+    .replace(new RegExp(`(?:${SPACE_LIKE.source})+`, "gu"), " ")
+    .replace(new RegExp(FORMAT.source, "gu"), "")
+    .trim();
+  return { name, note: name === stored.trim() ? null : CLEANED_NAME_NOTE };
+}
 export const nameSchema = requiredString()
   .trim()
   .min(1, "Required")

@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link } from "react-router";
 import { z } from "zod";
-import { descriptionSchema, nameSchema, versionSchema } from "../../../contracts/common";
+import { descriptionSchema, nameSchema, nameToEdit, versionSchema } from "../../../contracts/common";
 import { moveSchema, templateStatusSchema, templateTypeSchema, type Level, type Template } from "../../../contracts/templates";
 import { ONLY_DRAFT_DELETED_MESSAGE, TEMPLATE_STATUS_MOVES } from "../../../contracts/values/templates";
 import { formatTimestamp } from "~/components/dictionary/column-format";
@@ -41,7 +41,8 @@ const versionOnly = z.object({ version: versionSchema });
 
 export async function loader({ context }: Route.LoaderArgs) {
   const [{ template }, { access, paths }] = await Promise.all([templateOf(context), templateScope(context)]);
-  return { template, canWrite: access.canWrite, master: paths.owner.kind === "master" };
+  // The details form's name: one stored with a tab or an invisible character (before names refused them) comes cleaned, with a note.
+  return { template, name: nameToEdit(template.name), canWrite: access.canWrite, master: paths.owner.kind === "master" };
 }
 
 // After a refusal (409: the template changed meanwhile), its levels and the version the forms send are read again: the next try is applied.
@@ -142,7 +143,11 @@ export default function TemplateEdit({ loaderData, actionData }: Route.Component
           </Link>
         </p>
       ) : null}
-      {editable ? <DetailsForm template={template} lastResult={resultFor(actionData as ActionData, "details")} /> : <DetailsView template={template} />}
+      {editable ? (
+        <DetailsForm template={template} name={loaderData.name} lastResult={resultFor(actionData as ActionData, "details")} />
+      ) : (
+        <DetailsView template={template} />
+      )}
       <LevelsSection template={template} editable={editable} actionData={actionData as ActionData} />
       {canWrite && master && template.status === "Draft" ? <DeleteDraft template={template} assignees={assignees} /> : null}
     </div>
@@ -203,7 +208,15 @@ function DetailsView({ template }: { template: Template }) {
   );
 }
 
-function DetailsForm({ template, lastResult }: { template: Template; lastResult: FormResult | null | undefined }) {
+function DetailsForm({
+  template,
+  name,
+  lastResult,
+}: {
+  template: Template;
+  name: { name: string; note: string | null };
+  lastResult: FormResult | null | undefined;
+}) {
   const pending = useIntentPending("update");
   // The owner's types, and the template's own if it is not one of them (made before the owner's rule): shown as it is.
   const owned = templateTypesOf(useTemplatePaths().owner);
@@ -212,7 +225,7 @@ function DetailsForm({ template, lastResult }: { template: Template; lastResult:
     id: "template-details",
     lastResult,
     required: ["name", "type"],
-    defaultValue: { name: template.name, description: template.description ?? "", type: template.type, version: template.version },
+    defaultValue: { name: name.name, description: template.description ?? "", type: template.type, version: template.version },
   });
   return (
     <Card className="max-w-3xl">
@@ -221,7 +234,7 @@ function DetailsForm({ template, lastResult }: { template: Template; lastResult:
         <input type="hidden" name="intent" value="update" />
         <input type="hidden" name="version" value={template.version} />
         <FormErrors form={form} />
-        <TextField label="Name" field={fields.name!} />
+        <TextField label="Name" field={fields.name!} description={name.note} />
         <TextareaField label="Description" field={fields.description!} />
         <SelectField label="Type" field={fields.type!} options={types.map((t) => ({ value: t, label: t }))} />
         <div>

@@ -17,6 +17,7 @@ const template = (status: Template["status"]): Template => ({
 const editPage = (area: string, status: Template["status"]) =>
   renderPage(`/${area}/master-templates/t1/edit`, `/${area}/master-templates/t1/edit?companyId=c1`, TemplateEdit, {
     template: template(status),
+    name: { name: "Payroll", note: null },
     canWrite: true,
     master: true,
   });

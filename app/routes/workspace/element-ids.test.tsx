@@ -37,7 +37,7 @@ describe("a mapping project's pages", () => {
       "/translations/mappings/:mappingProjectId/details",
       "/translations/mappings/m1/details?companyId=co1",
       ProjectDetails,
-      { project: mappingProject, canWrite: true, schemes: [], mappingProjects: null },
+      { project: mappingProject, canWrite: true, name: { name: mappingProject.name, note: null }, schemes: [], mappingProjects: null },
       { result: refused },
     );
     expect(html).toMatch(/aria-describedby="edit-mapping-project-name-error"/);

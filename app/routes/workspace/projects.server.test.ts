@@ -13,6 +13,7 @@ afterAll(() => live.stop());
 
 const { createHarness, thrownData, unwrap } = await import("./test-support");
 const { INCOMPLETE_REQUEST } = await import("~/lib/forms.server");
+const { CLEANED_NAME_NOTE, INVISIBLE_CHARACTERS_MESSAGE } = await import("../../../contracts/common");
 const { call, api } = await createHarness();
 const list = await import("./list");
 const create = await import("./create/details");
@@ -242,6 +243,25 @@ describe("details: edit and status", () => {
     });
     expect(isRedirect(result, projectUrl(project.id, "details"))).toBe(true);
     expect(await api<Project>(ANALYST, "GET", `/api/v1/projects/${project.id}`)).toMatchObject({ name: "After edit", description: "Changed" });
+  });
+
+  it("offers a name stored with a tab (before names refused them) cleaned, with a note, so that a save of the description goes through; a tab posted is still refused", async () => {
+    const project = await newProject(ANALYST, acme.id, acmeApp.id, "Tabbed name");
+    await live.dataApiDb.updateTable("projects").set({ name: "Tabbed\tname" }).where("id", "=", project.id).execute();
+    const opts = { params: { projectId: project.id }, middleware: projectLayout.middleware };
+    const page = (await call(ANALYST, projectUrl(project.id, "details"), details.loader, opts)) as any;
+    expect(page.project.name).toBe("Tabbed\tname");
+    expect(page.name).toEqual({ name: "Tabbed name", note: CLEANED_NAME_NOTE });
+
+    const save = (name: string) =>
+      call(ANALYST, projectUrl(project.id, "details"), details.action, { ...opts, form: { intent: "update", version: String(project.version), name, description: "Now described" } });
+    const refused = unwrap(await save("Tabbed\tname"));
+    expect(refused?.status).toBe(400);
+    expect(refused?.data.result.error.name).toEqual([INVISIBLE_CHARACTERS_MESSAGE]);
+    expect(isRedirect(await save(page.name.name), projectUrl(project.id, "details"))).toBe(true);
+    expect(await api<Project>(ANALYST, "GET", `/api/v1/projects/${project.id}`)).toMatchObject({ name: "Tabbed name", description: "Now described" });
+    const again = (await call(ANALYST, projectUrl(project.id, "details"), details.loader, opts)) as any;
+    expect(again.name).toEqual({ name: "Tabbed name", note: null });
   });
 
   it("refuses a stale save with a conflict message and changes nothing", async () => {

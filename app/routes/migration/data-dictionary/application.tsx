@@ -1,5 +1,6 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link, redirect } from "react-router";
+import { nameToEdit } from "../../../../contracts/common";
 import { updateDictionarySchema } from "../../../../contracts/dictionary";
 import { FormErrors, TextareaField, TextField } from "~/components/forms/fields";
 import { StatusButton, useIsPending } from "~/components/forms/status-button";
@@ -20,7 +21,8 @@ import type { Route } from "./+types/application";
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { id, name, description, applicationName, version } = await dictionaryOf(context);
-  return { dictionary: { id, name, description, applicationName, version }, mode: dictionaryModeOf(new URL(request.url).pathname) };
+  // The edit form's name: one stored with a tab or an invisible character (before names refused them) comes cleaned, with a note.
+  return { dictionary: { id, name, description, applicationName, version }, name: nameToEdit(name), mode: dictionaryModeOf(new URL(request.url).pathname) };
 }
 
 // After a refusal (409: the dictionary changed meanwhile), the version the form sends is read again: the next try is applied.
@@ -47,7 +49,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export const handle = { breadcrumb: "Application" };
 
 export default function DictionaryApplication({ loaderData, actionData }: Route.ComponentProps) {
-  const { dictionary, mode } = loaderData;
+  const { dictionary, name, mode } = loaderData;
   if (mode === "view") {
     return (
       <Card className="max-w-2xl">
@@ -63,15 +65,17 @@ export default function DictionaryApplication({ loaderData, actionData }: Route.
       </Card>
     );
   }
-  return <ApplicationForm dictionary={dictionary} mode={mode} lastResult={actionData?.result} />;
+  return <ApplicationForm dictionary={dictionary} name={name} mode={mode} lastResult={actionData?.result} />;
 }
 
 function ApplicationForm({
   dictionary,
+  name,
   mode,
   lastResult,
 }: {
   dictionary: { id: string; name: string; description: string | null; applicationName: string; version: number };
+  name: { name: string; note: string | null };
   mode: "create" | "edit";
   lastResult?: SubmissionResult<string[]> | null;
 }) {
@@ -81,7 +85,7 @@ function ApplicationForm({
   const [form, fields] = useServerForm({
     id: `dictionary-application-${dictionary.id}`,
     lastResult,
-    defaultValue: { name: dictionary.name, description: dictionary.description ?? "" },
+    defaultValue: { name: name.name, description: dictionary.description ?? "" },
     required: ["name"],
   });
   return (
@@ -95,7 +99,7 @@ function ApplicationForm({
           <div className="mb-1 font-medium">Application</div>{" "}
           <div>{dictionary.applicationName}</div>
         </div>
-        <TextField label="Name" field={fields.name!} />
+        <TextField label="Name" field={fields.name!} description={name.note} />
         <TextareaField label="Description" field={fields.description!} />
         <div className="flex gap-2">
           <StatusButton type="submit" pending={pending}>

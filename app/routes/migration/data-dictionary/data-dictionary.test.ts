@@ -23,6 +23,7 @@ const table = await import("./table");
 const { OTHER_TABLE } = await import("~/components/dictionary/schemas.server");
 const { INCOMPLETE_REQUEST } = await import("~/lib/forms.server");
 const { MASTER_TABLE_NEEDS_A_COLUMN } = await import("../../../../contracts/dictionary");
+const { CLEANED_NAME_NOTE } = await import("../../../../contracts/common");
 
 const [, acme, birch] = DEMO_COMPANIES;
 const { call, cookieFor } = await createHarness();
@@ -438,6 +439,24 @@ describe("edit a data dictionary", () => {
     // The analyst saved the newer version: their other tab, said with its time.
     expect(stale.result.error?.[""]?.[0]).toMatch(/^You changed this dictionary in another tab or window at \d\d:\d\d UTC\./);
     expect((await layoutData()).dictionary).toMatchObject({ name: "Edited", description: "new" });
+  });
+
+  it("offers a name stored with a tab (before names refused them) cleaned, with a note, so that a save of the description goes through", async () => {
+    const { id: tabbed } = await createDictionary("Tabbed dictionary");
+    await live.dataApiDb.updateTable("dictionaries").set({ name: "Tabbed\tdictionary" }).where("id", "=", tabbed).execute();
+    const path = `/migration/data-dictionary/edit/${tabbed}/application${q(acme.id)}`;
+    const page = (await call(ANALYST, path, applicationPage.loader, onDictionary(tabbed))) as Loaded<typeof applicationPage.loader>;
+    expect(page.name).toEqual({ name: "Tabbed dictionary", note: CLEANED_NAME_NOTE });
+    const saved = await call(
+      ANALYST,
+      path,
+      applicationPage.action,
+      onDictionary(tabbed, { method: "POST", body: form({ version: String(page.dictionary.version), name: page.name.name, description: "Now described" }) }),
+    );
+    expect(isRedirect(saved, `/migration/data-dictionary/view/${tabbed}/application?companyId=${acme.id}`)).toBe(true);
+    const after = (await call(ANALYST, path, applicationPage.loader, onDictionary(tabbed))) as Loaded<typeof applicationPage.loader>;
+    expect(after.dictionary).toMatchObject({ name: "Tabbed dictionary", description: "Now described" });
+    expect(after.name.note).toBeNull();
   });
 
   it("edits a table's columns in the TableEditor", async () => {

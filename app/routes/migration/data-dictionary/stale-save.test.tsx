@@ -80,7 +80,7 @@ describe("a stale dictionary save, with JavaScript", () => {
     const html = render(
       "/migration/data-dictionary/edit/d1/application",
       applicationPage.default,
-      { dictionary, mode: "edit" },
+      { dictionary, name: { name: dictionary.name, note: null }, mode: "edit" },
       refused({ version: "7", name: "Mine", description: "kept" }),
     );
     expect(html).toContain(STALE);

@@ -3,7 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { Fragment } from "react";
 import { Form, Link } from "react-router";
 import { z } from "zod";
-import { descriptionSchema, formBoolean, nameSchema, versionSchema } from "../../../../contracts/common";
+import { descriptionSchema, formBoolean, nameSchema, nameToEdit, versionSchema } from "../../../../contracts/common";
 import { updateConfigurationSchema } from "../../../../contracts/configurations";
 import { capitalised } from "../../../../contracts/values/common";
 import { mappingProjectIdSchema, projectStatusSchema } from "../../../../contracts/projects";
@@ -67,7 +67,9 @@ export async function loader({ context }: Route.LoaderArgs) {
   const schemes = access.canWrite && sources ? await sources : [];
   const mayMap = mappings !== null && mayEnterArea("translations", shell.roles, accessSettings);
   const mappingProjects = mayMap ? await mappings.catch(() => null) : null;
-  return { project, canWrite: access.canWrite, schemes: schemes.map((s) => ({ value: s.id, label: s.name })), mappingProjects };
+  // The edit form's name: one stored with a tab or an invisible character (before names refused them) comes cleaned, with a note.
+  const name = nameToEdit(project.name);
+  return { project, canWrite: access.canWrite, name, schemes: schemes.map((s) => ({ value: s.id, label: s.name })), mappingProjects };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -118,7 +120,7 @@ type ProjectData = Route.ComponentProps["loaderData"]["project"];
 type Option = { value: string; label: string };
 
 export default function ProjectDetails({ loaderData, actionData }: Route.ComponentProps) {
-  const { project, canWrite, schemes, mappingProjects } = loaderData;
+  const { project, canWrite, name, schemes, mappingProjects } = loaderData;
   const href = useCompanyHref();
   const paths = useWorkspacePaths();
   const noun = paths.ws.noun;
@@ -151,7 +153,7 @@ export default function ProjectDetails({ loaderData, actionData }: Route.Compone
           </Card>
         ) : (
           <>
-            <EditForm project={project} schemes={schemes} mappingProjects={mappingProjects} lastResult={editResult} />
+            <EditForm project={project} name={name} schemes={schemes} mappingProjects={mappingProjects} lastResult={editResult} />
             <StatusForm project={project} lastResult={statusResult} />
           </>
         )}
@@ -215,11 +217,13 @@ function ProjectFacts({ project, mapping, mappingProjects }: { project: ProjectD
 
 function EditForm({
   project,
+  name,
   schemes,
   mappingProjects,
   lastResult,
 }: {
   project: ProjectData;
+  name: { name: string; note: string | null };
   schemes: Option[];
   mappingProjects: Option[] | null;
   lastResult?: SubmissionResult<string[]>;
@@ -232,7 +236,7 @@ function EditForm({
     lastResult,
     required: ["name"],
     defaultValue: {
-      name: project.name,
+      name: name.name,
       description: project.description ?? "",
       schemeIds: (project.schemes ?? []).map((s) => s.scheme.id),
       isDefault: project.isDefault ? "on" : undefined,
@@ -248,7 +252,7 @@ function EditForm({
         <FormErrors form={form} />
         {/* The version this page showed, never the one a refused save sent (it is already stale). */}
         <input type="hidden" name="version" value={project.version} key={project.version} />
-        <TextField label={`${capitalised(ws.noun)} name`} field={fields.name!} autoComplete="off" />
+        <TextField label={`${capitalised(ws.noun)} name`} field={fields.name!} autoComplete="off" description={name.note} />
         <TextareaField label="Description" field={fields.description!} />
         {mappingProjects ? (
           <SelectField
