@@ -44,6 +44,32 @@ describe("ReviewTables", () => {
     expect(html).not.toContain("http-equiv");
   });
 
+  it("a page past the end of the tables or of the problems says there is nothing on it, above the way back", () => {
+    const review = { ...header, status: "ready" as const, rowCount: 90, tableCount: 30 };
+    const pastTables = renderPage(
+      "/review",
+      "/review?review=r1&page=4",
+      () => <ReviewTables review={review} tables={{ items: [], total: 30, page: 4, pageSize: 10 }} problems={empty} />,
+      null,
+    );
+    expect(pastTables).toContain("There is nothing on page 4. Go back with Previous.");
+    const problems = { items: [], total: 11, page: 3, pageSize: 10 };
+    const pastProblems = renderPage(
+      "/review",
+      "/review?review=r1&page=3",
+      () => <ReviewTables review={{ ...review, errorCount: 11 }} tables={empty} problems={problems} />,
+      null,
+    );
+    expect(pastProblems).toContain("There is nothing on page 3. Go back with Previous.");
+    const onAPage = renderPage(
+      "/review",
+      "/review?review=r1",
+      () => <ReviewTables review={review} tables={{ items: [], total: 0, page: 1, pageSize: 10 }} problems={empty} />,
+      null,
+    );
+    expect(onAPage).not.toContain("There is nothing on page");
+  });
+
   it("a file with many problems: their page size in a GET form that keeps the review, and page links that keep the size", () => {
     const problem = { row: 12, column: "Type", message: "Unknown type varchar3" };
     const problems = { items: [problem], total: 11, page: 2, pageSize: 10 };

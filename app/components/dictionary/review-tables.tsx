@@ -6,7 +6,7 @@ import { FormErrors } from "~/components/forms/fields";
 import { StatusButton, useIsPending } from "~/components/forms/status-button";
 import { Card } from "~/components/ui/card";
 import { PageSizeForm } from "~/components/ui/list-search-form";
-import { Pagination } from "~/components/ui/pagination";
+import { Pagination, PastTheEnd } from "~/components/ui/pagination";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { TextSeparator } from "~/components/ui/text-separator";
 import { COMPANY_PARAM, useCompanyHref } from "~/lib/company-href";
@@ -67,6 +67,8 @@ export function ReviewTables({ review, tables, problems, paginate = true }: Revi
       {tables.items.map((t) => (
         <ReviewTableCard key={t.name} table={t} />
       ))}
+      {/* A page past the end (an old link, a smaller page size): said, as the other lists say it, above the way back. */}
+      {paginate && shown.items.length === 0 && shown.total > 0 ? <PastTheEnd page={shown.page} /> : null}
       {paginate && tables.total > tables.pageSize ? (
         <Pagination page={tables.page} pageSize={tables.pageSize} total={tables.total} noun={["table", "tables"]} href={href} />
       ) : null}
