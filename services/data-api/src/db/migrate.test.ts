@@ -156,6 +156,41 @@ describe.each(TEST_DATABASE_KINDS)("migrations and demo seed on %s", (kind) => {
       }
     }));
 
+  it("keeps a service's SQL credential name unique per company among those not revoked, in any case, by an index (0027)", () =>
+    fromMigration("0026_names_natural_order", async (old, company, at) => {
+      const [, other] = DEMO_COMPANIES;
+      await sql`insert into companies (id, name, created_at) values (${other.id}, 'O', ${at})`.execute(old);
+      const credential = (id: string, name: string, opts: { companyId?: string; userId?: string; revokedAt?: string; createdAt?: string } = {}) =>
+        sql`insert into sql_credentials (id, company_id, login, user_id, name, expires_on, created_at, created_by, password_set_at, revoked_at)
+            values (${id}, ${opts.companyId ?? company.id}, ${`login_${id}`}, ${opts.userId ?? null}, ${name}, '2099-01-01', ${opts.createdAt ?? at}, 'u', ${at}, ${opts.revokedAt ?? null})`.execute(
+          old,
+        );
+      // As made before the rule was checked: two of one name (the second later), a revoked one, a user's, another company's.
+      await credential("first", "ETL job");
+      await credential("later", " etl JOB ", { createdAt: "2024-01-02T00:00:00.000Z" });
+      await credential("revoked", "Etl job", { revokedAt: at });
+      await credential("user", "ETL job", { userId: "some-user" });
+      await credential("other", "ETL job", { companyId: other.id });
+      await migrateDatabase(old);
+      const keys = await old.selectFrom("sql_credentials").select(["id", "name_key"]).orderBy("id").execute();
+      expect(keys).toEqual([
+        { id: "first", name_key: "etl job" },
+        { id: "later", name_key: null },
+        { id: "other", name_key: "etl job" },
+        { id: "revoked", name_key: "etl job" },
+        { id: "user", name_key: null },
+      ]);
+      // A second not revoked for the company's name is refused by the database itself; a revoked one is not.
+      const keyed = (id: string, revokedAt: string | null) =>
+        sql`insert into sql_credentials (id, company_id, login, user_id, name, name_key, expires_on, created_at, created_by, password_set_at, revoked_at)
+            values (${id}, ${company.id}, ${`login_${id}`}, null, 'ETL JOB', 'etl job', '2099-01-01', ${at}, 'u', ${at}, ${revokedAt})`.execute(old);
+      await expect(keyed("again", null)).rejects.toThrow(/unique/i);
+      await keyed("revoked-again", at);
+      // Once the holder is revoked, the name is free.
+      await sql`update sql_credentials set revoked_at = ${at} where id = 'first'`.execute(old);
+      await keyed("replacement", null);
+    }));
+
   it("pages a company's workspaces by name in the order of an index, sorting nothing (0026)", async () => {
     for (const seesAll of [true, false]) {
       // The page's own SELECT, as searchWorkspaces sends it (captured, not copied), with its values.

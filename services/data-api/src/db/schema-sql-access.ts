@@ -57,6 +57,12 @@ export interface SqlCredentialsTable {
   user_id: string | null;
   /** The person's display name when created, or the service's name. */
   name: string;
+  /**
+   * A service's name as its uniqueness compares it (db-helpers.ts nameKey): unique per company among credentials
+   * not revoked (migration 0027). Null for a user's credential, and for a later one of services of one name made
+   * before 0027.
+   */
+  name_key: string | null;
   note: string | null;
   /** YYYY-MM-DD: the login is valid until the end of that day (UTC), enforced by PostgreSQL's VALID UNTIL. */
   expires_on: string;

@@ -24,8 +24,10 @@ export async function insertCredential(trx: Kysely<Database>, row: SqlCredential
 /**
  * Whether the company has a credential for a service of this name (case-insensitively) that is not revoked:
  * two would be told apart only by their login names. A revoked one's name is free for its replacement.
- * Compared here rather than in SQL (SQLite's lower() folds ASCII only); a company has few credentials. The
- * credential `id` being made is not counted: the same form sent twice at once is makeOnce's "already made".
+ * Compared by name rather than name_key, so that services of one name made before migration 0027 (the later
+ * ones keep no key) count too; a company has few credentials. The unique index on name_key decides when two
+ * creates race past this. The credential `id` being made is not counted: the same form sent twice at once is
+ * makeOnce's "already made".
  */
 export async function serviceNameTaken(db: Kysely<Database>, companyId: string, name: string, id: string): Promise<boolean> {
   const rows = await db

@@ -25,6 +25,7 @@ import * as m0023 from "./0023_project_users_granted_order.ts";
 import * as m0024 from "./0024_templates_step_done.ts";
 import * as m0025 from "./0025_application_natural_order.ts";
 import * as m0026 from "./0026_names_natural_order.ts";
+import * as m0027 from "./0027_sql_credential_names.ts";
 
 /** Every migration by its sortable name. Append only; never rename or edit a shipped one. */
 export const migrations: Record<string, Migration> = {
@@ -54,4 +55,5 @@ export const migrations: Record<string, Migration> = {
   "0024_templates_step_done": m0024,
   "0025_application_natural_order": m0025,
   "0026_names_natural_order": m0026,
+  "0027_sql_credential_names": m0027,
 };

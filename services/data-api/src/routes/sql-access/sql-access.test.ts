@@ -1,6 +1,7 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import pg from "pg";
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_COMPANIES } from "../../../../../scripts/demo-data.ts";
 import type { IssuedSqlCredential, SqlCredential } from "../../../../../contracts/sql-access.ts";
@@ -398,6 +399,54 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("SQL access 
     expect((await api.send("POST", `/api/v1/sql-credentials/${first.credential.id}/revoke`, admin, { reason: null })).status).toBe(200);
     expect((await create({ serviceName: "nightly ETL_job" })).status).toBe(201);
   });
+
+  // SQLite runs one write at a time, so there two creates never race past the check; PostgreSQL does not.
+  it.skipIf(kind === "sqlite")(
+    "a create that passes the name's check while another credential of that name is being made is refused at the name with 409 once that one commits",
+    async () => {
+      const total = async () => (await api.get(`/api/v1/sql-credentials?companyId=${birch.id}`, admin)).body.total;
+      const before = await total();
+      const at = new Date().toISOString();
+      let answer: Awaited<ReturnType<typeof create>> | undefined;
+      let sent: Promise<unknown> = Promise.resolve();
+      // The other create, held between its insert and its commit: the check of the one sent meanwhile does not see it.
+      await api.db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto("sql_credentials")
+          .values({
+            id: "racing-create",
+            company_id: birch.id,
+            login: "dt_racing_create",
+            user_id: null,
+            name: "Racing job",
+            name_key: "racing job",
+            note: null,
+            expires_on: inDays(30),
+            created_at: at,
+            created_by: USERS.superAdmin.id,
+            password_set_at: at,
+            last_used_at: null,
+            revoked_at: null,
+            revoked_by: null,
+          })
+          .execute();
+        sent = create({ serviceName: "RACING job " }).then((r) => (answer = r));
+        // Until it waits for the held row's transaction (or has answered, which the expectation below then shows).
+        for (let waited = 0; waited < 100 && !answer; waited++) {
+          const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
+            where wait_event_type = 'Lock' and query ilike 'insert into "sql_credentials"%'`.execute(api.db);
+          if (rows[0]!.n > 0) break;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        expect(answer).toBeUndefined();
+      });
+      await sent;
+      expect(answer!.status, JSON.stringify(answer!.body)).toBe(409);
+      expect(answer!.body).toMatchObject({ code: "duplicate_name", fieldErrors: { serviceName: [DUPLICATE_SERVICE_NAME_MESSAGE] } });
+      expect(await total()).toBe(before + 1);
+      await api.db.deleteFrom("sql_credentials").where("id", "=", "racing-create").execute();
+    },
+  );
 
   it("a rotation from a page that has not seen the one made since (another tab, another admin) is refused, and the password handed out then still works", async () => {
     const issued = (await create({ serviceName: "Rotated twice" })).body as IssuedSqlCredential;

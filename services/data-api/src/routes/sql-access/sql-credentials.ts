@@ -34,7 +34,7 @@ import {
 } from "../../data-plane/sql-logins.ts";
 import { createRouter, errorResponses, inCompanyQuery, jsonBody, jsonContent, requireInCompany } from "../../openapi.ts";
 import { describeWrite } from "../../audit-writes.ts";
-import { inTransaction, makeOnce } from "../../repositories/db-helpers.ts";
+import { inTransaction, isUniqueViolation, makeOnce, nameKey } from "../../repositories/db-helpers.ts";
 import * as credentials from "../../repositories/sql-credentials.ts";
 import { requireCompanyUser } from "../workspaces/users.ts";
 
@@ -131,12 +131,14 @@ export function createSqlCredentialsRouter() {
       const password = newPassword();
       const at = new Date().toISOString();
       const by = c.var.caller.userId;
+      const name = user?.name ?? body.serviceName!;
       const row: credentials.SqlCredentialRow = {
         id,
         company_id: body.companyId,
         login,
         user_id: user?.id ?? null,
-        name: user?.name ?? body.serviceName!,
+        name,
+        name_key: user ? null : nameKey(name),
         note: body.note,
         expires_on: body.expiresOn,
         created_at: at,
@@ -163,7 +165,12 @@ export function createSqlCredentialsRouter() {
           // Last: a login made only once its rows are sure to commit (a failure here rolls them back).
           await createLogin(dataPlane, login, password, row.expires_on);
         },
-      );
+      ).catch((err: unknown) => {
+        // Two creates of one service's name at once: both passed the check above; the unique index did not let
+        // the second through. (The same form sent twice at once is makeOnce's "already made" before this.)
+        if (!user && isUniqueViolation(err)) throw new DuplicateNameError("serviceName", DUPLICATE_SERVICE_NAME_MESSAGE);
+        throw err;
+      });
       return c.json(await issued(c, row, password), 201);
     })
     .openapi(rotate, async (c) => {
