@@ -117,6 +117,24 @@ describe("SQL permissions after a refused save", () => {
     expect(html.indexOf("Choose None, Read or Write")).toBeLessThan(html.indexOf('aria-label="SQL credentials"'));
     expect(levels(html).a).toBe("read");
   });
+
+  it("shows a credential's stored level, not the first option, beside a level the form does not offer (a forged one), and keeps the other rows' choices", () => {
+    const html = render([item("a", "read"), item("b", "none")], {
+      status: "error",
+      initialValue: {
+        intent: "save",
+        entries: [
+          { credentialId: "a", level: "Admin", was: "read" },
+          { credentialId: "b", level: "write", was: "none" },
+        ],
+      },
+      error: { "entries[0].level": ["Choose None, Read or Write"] },
+    });
+    expect(levels(html)).toEqual({ a: "read", b: "write" });
+    // The message stays under the row's own select, once.
+    expect(html.match(/Choose None, Read or Write/g)).toHaveLength(1);
+    expect(html).toMatch(/value="a"[^]*Choose None, Read or Write[^]*value="b"/);
+  });
 });
 
 describe("SQL permissions of a project without databases", () => {

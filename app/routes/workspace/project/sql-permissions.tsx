@@ -72,7 +72,9 @@ type Entry = { credentialId: string; level: string; was: string };
  * A refused save comes back with the entries it posted, but the list may have changed meanwhile (a
  * credential made or revoked, a level changed by someone else), and the form's rows are the list's:
  * each credential gets back the level chosen for it, unless someone changed it since the page showed
- * it (that change is shown instead, as the conflict's message asks the user to look again).
+ * it (that change is shown instead, as the conflict's message asks the user to look again), or it is no
+ * level the form offers (a forged one: its select would show the first option, None, as if chosen; the
+ * stored level is shown beside the refusal instead).
  */
 function alignedToList(result: SubmissionResult<string[]> | undefined, items: { credentialId: string; level: string }[]) {
   if (!result?.initialValue) return result;
@@ -80,7 +82,8 @@ function alignedToList(result: SubmissionResult<string[]> | undefined, items: { 
   const byId = new Map(posted.map((e) => [e.credentialId, e]));
   const entries = items.map((item): Entry => {
     const sent = byId.get(item.credentialId);
-    return { credentialId: item.credentialId, level: sent?.level && sent.was === item.level ? sent.level : item.level, was: item.level };
+    const chosen = sent?.level && (SQL_LEVELS as readonly string[]).includes(sent.level) && sent.was === item.level;
+    return { credentialId: item.credentialId, level: chosen ? sent.level! : item.level, was: item.level };
   });
   // A row's own error is kept only where the rows are the ones posted, in the same order; elsewhere (a post of some
   // rows only: a forged level) it is said at the top, or the page would come back refused without a word.
