@@ -156,7 +156,7 @@ describe.each(TEST_DATABASE_KINDS)("migrations and demo seed on %s", (kind) => {
       }
     }));
 
-  it("keeps a service's SQL credential name unique per company among those not revoked, in any case, by an index (0027)", () =>
+  it("keeps a service's SQL credential name unique per company among those not revoked, in any case, by an index, and gives each its natural sort key (0027)", () =>
     fromMigration("0026_names_natural_order", async (old, company, at) => {
       const [, other] = DEMO_COMPANIES;
       await sql`insert into companies (id, name, created_at) values (${other.id}, 'O', ${at})`.execute(old);
@@ -171,14 +171,17 @@ describe.each(TEST_DATABASE_KINDS)("migrations and demo seed on %s", (kind) => {
       await credential("revoked", "Etl job", { revokedAt: at });
       await credential("user", "ETL job", { userId: "some-user" });
       await credential("other", "ETL job", { companyId: other.id });
+      await credential("numbered", "Paging svc 10");
       await migrateDatabase(old);
-      const keys = await old.selectFrom("sql_credentials").select(["id", "name_key"]).orderBy("id").execute();
+      const keys = await old.selectFrom("sql_credentials").select(["id", "name_key", "name_sort"]).orderBy("id").execute();
+      // And each its natural sort key, which the lists sorted by name read.
       expect(keys).toEqual([
-        { id: "first", name_key: "etl job" },
-        { id: "later", name_key: null },
-        { id: "other", name_key: "etl job" },
-        { id: "revoked", name_key: "etl job" },
-        { id: "user", name_key: null },
+        { id: "first", name_key: "etl job", name_sort: "etl job" },
+        { id: "later", name_key: null, name_sort: "etl job" },
+        { id: "numbered", name_key: "paging svc 10", name_sort: "paging svc 00210" },
+        { id: "other", name_key: "etl job", name_sort: "etl job" },
+        { id: "revoked", name_key: "etl job", name_sort: "etl job" },
+        { id: "user", name_key: null, name_sort: "etl job" },
       ]);
       // A second not revoked for the company's name is refused by the database itself; a revoked one is not.
       const keyed = (id: string, revokedAt: string | null) =>

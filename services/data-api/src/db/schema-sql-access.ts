@@ -63,6 +63,8 @@ export interface SqlCredentialsTable {
    * before 0027.
    */
   name_key: string | null;
+  /** The name's natural sort key (db-helpers.ts naturalSortKey): the lists sorted by name read it (migration 0027). */
+  name_sort: string;
   note: string | null;
   /** YYYY-MM-DD: the login is valid until the end of that day (UTC), enforced by PostgreSQL's VALID UNTIL. */
   expires_on: string;

@@ -53,7 +53,7 @@ function withStatus<O>(query: Where<O>, status: SqlCredentialStatus | undefined,
   return query;
 }
 
-const SORT_COLUMNS = { createdAt: "created_at", name: "name", expiresOn: "expires_on" } as const;
+const SORT_COLUMNS = { createdAt: "created_at", name: "name_sort", expiresOn: "expires_on" } as const;
 
 export type CredentialQuery = {
   companyId: string;
@@ -139,7 +139,7 @@ export async function permissionsOf(db: Kysely<Database>, companyId: string, pro
     .select(["c.id", "c.login", "c.name", "c.expires_on", "c.revoked_at", "p.level", "p.granted_by", "p.granted_at"])
     .where("c.company_id", "=", companyId)
     .where("c.revoked_at", "is", null)
-    .orderBy("c.name")
+    .orderBy("c.name_sort")
     .orderBy("c.login")
     .execute();
   return rows.map((r) => ({ ...r, level: (r.level ?? "none") as SqlLevel }));

@@ -12,13 +12,38 @@ import { sql, type Kysely } from "kysely";
 // name: of a company's not-revoked service credentials of one name, the oldest keeps its key and
 // the later ones keep null (still listed and working, as before; the data API's check still reads
 // their names, so none of that name is made again until they are all revoked).
+//
+// The credentials list (sorted by Who) and a workspace's SQL permissions list sorted by the name as
+// written, in text order and, on SQLite, by case: "Paging svc 1, 10, 11, 2", and "alpha" after
+// "Paging". Each credential now keeps name_sort too, the natural sort key 0026 gave the other named
+// rows (db-helpers.ts's naturalSortKey; its rule as of this day is copied below), written with the
+// name and filled here for every credential there is. A company has few credentials: no index.
 
 function nameKey(name: string): string {
   return name.trim().toLowerCase();
 }
 
+function naturalSortKey(name: string): string {
+  return nameKey(name).replace(/\d+/g, (run) => {
+    const digits = run.replace(/^0+(?=\d)/, "");
+    return String(digits.length).padStart(3, "0") + digits;
+  });
+}
+
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable("sql_credentials").addColumn("name_key", "text").execute();
+  // SQLite adds a NOT NULL column only with a default; every row gets its key just below.
+  await db.schema
+    .alterTable("sql_credentials")
+    .addColumn("name_sort", "text", (col) => col.notNull().defaultTo(""))
+    .execute();
+  const all: { id: string; name: string }[] = await db.selectFrom("sql_credentials").select(["id", "name"]).execute();
+  for (const row of all)
+    await db
+      .updateTable("sql_credentials")
+      .set({ name_sort: naturalSortKey(row.name) })
+      .where("id", "=", row.id)
+      .execute();
   const rows: { id: string; company_id: string; name: string; revoked_at: string | null }[] = await db
     .selectFrom("sql_credentials")
     .select(["id", "company_id", "name", "revoked_at"])
@@ -45,5 +70,6 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropIndex("sql_credentials_company_service_name").execute();
+  await db.schema.alterTable("sql_credentials").dropColumn("name_sort").execute();
   await db.schema.alterTable("sql_credentials").dropColumn("name_key").execute();
 }

@@ -420,6 +420,7 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("SQL access 
             user_id: null,
             name: "Racing job",
             name_key: "racing job",
+            name_sort: "racing job",
             note: null,
             expires_on: inDays(30),
             created_at: at,
@@ -447,6 +448,20 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("SQL access 
       await api.db.deleteFrom("sql_credentials").where("id", "=", "racing-create").execute();
     },
   );
+
+  it("the credentials list sorted by name, and a workspace's SQL permissions, come in natural order, whatever the case", async () => {
+    const names = ["Sorted svc 10", "sorted svc 2", "Sorted svc 1", "SORTED svc 9", "sorted alpha"];
+    const made: string[] = [];
+    for (const serviceName of names) made.push(((await create({ serviceName })).body as IssuedSqlCredential).credential.id);
+    const ours = (items: { id?: string; credentialId?: string; name: string }[]) =>
+      items.filter((i) => made.includes(i.id ?? i.credentialId!)).map((i) => i.name);
+    const natural = ["sorted alpha", "Sorted svc 1", "sorted svc 2", "SORTED svc 9", "Sorted svc 10"];
+    const listed = (sort: string) => api.get(`/api/v1/sql-credentials?companyId=${birch.id}&sort=${sort}&pageSize=100`, admin);
+    expect(ours((await listed("name")).body.items)).toEqual(natural);
+    expect(ours((await listed("-name")).body.items)).toEqual([...natural].reverse());
+    expect(ours((await permissions()).body.items)).toEqual(natural);
+    for (const id of made) await api.send("POST", `/api/v1/sql-credentials/${id}/revoke`, admin, { reason: null });
+  });
 
   it("a rotation from a page that has not seen the one made since (another tab, another admin) is refused, and the password handed out then still works", async () => {
     const issued = (await create({ serviceName: "Rotated twice" })).body as IssuedSqlCredential;

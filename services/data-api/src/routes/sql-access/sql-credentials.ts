@@ -34,7 +34,7 @@ import {
 } from "../../data-plane/sql-logins.ts";
 import { createRouter, errorResponses, inCompanyQuery, jsonBody, jsonContent, requireInCompany } from "../../openapi.ts";
 import { describeWrite } from "../../audit-writes.ts";
-import { inTransaction, isUniqueViolation, makeOnce, nameKey } from "../../repositories/db-helpers.ts";
+import { inTransaction, isUniqueViolation, makeOnce, nameKey, naturalSortKey } from "../../repositories/db-helpers.ts";
 import * as credentials from "../../repositories/sql-credentials.ts";
 import { requireCompanyUser } from "../workspaces/users.ts";
 
@@ -139,6 +139,7 @@ export function createSqlCredentialsRouter() {
         user_id: user?.id ?? null,
         name,
         name_key: user ? null : nameKey(name),
+        name_sort: naturalSortKey(name),
         note: body.note,
         expires_on: body.expiresOn,
         created_at: at,
