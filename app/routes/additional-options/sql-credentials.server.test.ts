@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it, vi } from "vitest";
 import { DEMO_COMPANIES } from "../../../scripts/demo-data";
 import { startLiveServices } from "~/test/live-services";
 import { DUPLICATE_SERVICE_NAME_MESSAGE } from "../../../services/data-api/src/routes/sql-access/sql-credentials";
+import { INCOMPLETE_REQUEST } from "~/lib/forms.server";
 
 const live = await startLiveServices();
 afterAll(() => live.stop());
@@ -57,6 +58,23 @@ describe("a credential's Rotate password", () => {
       form: "rotate",
       result: { error: { "": [expect.stringMatching(`^The password of ${credential.login} was rotated meanwhile, at`)] } },
     });
+  });
+
+  it("posted without the password's time its page always sends (forged or cut short) is refused in words in its row, and nothing is rotated", async () => {
+    const expiresOn = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+    const made = unwrap(await call(SUPER, PAGE, credentials.action, { form: { intent: "create", serviceName: `Unversioned ${Date.now()}`, expiresOn } }));
+    const { credential } = made!.data.issued as { credential: { id: string; passwordSetAt: string } };
+    const forms: Record<string, string>[] = [
+      { intent: "rotate", id: credential.id },
+      { intent: "rotate", id: credential.id, passwordSetAt: "" },
+    ];
+    for (const form of forms) {
+      const refused = unwrap(await call(SUPER, PAGE, credentials.action, { form }));
+      expect(refused?.status).toBe(400);
+      expect(refused?.data).toMatchObject({ form: "rotate", result: { error: { "": [INCOMPLETE_REQUEST] } } });
+    }
+    const listed = (await call(SUPER, PAGE, credentials.loader)) as { credentials: { items: { id: string; passwordSetAt: string }[] } };
+    expect(listed.credentials.items.find((c) => c.id === credential.id)?.passwordSetAt).toBe(credential.passwordSetAt);
   });
 });
 

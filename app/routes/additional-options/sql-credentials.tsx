@@ -43,8 +43,11 @@ const PATH = "/additional-options/sql-credentials/users";
 const SORTS = ["-createdAt", "createdAt", "name", "-name", "expiresOn", "-expiresOn"] as const;
 type Sort = (typeof SORTS)[number];
 
-/** A row's Rotate posts when the password it shows was set. */
-const rotateFormSchema = rotateSqlCredentialQuerySchema.pick({ passwordSetAt: true });
+/**
+ * A row's Rotate posts when the password it shows was set, always (hidden): a post without it (forged or cut short) is
+ * refused in words, not sent on as a rotation that checks nothing (the data API takes one without it from other clients).
+ */
+const rotateFormSchema = rotateSqlCredentialQuerySchema.pick({ passwordSetAt: true }).required();
 
 /** The create form as it posts: the company comes from the page, not the form. */
 const createFormSchema = withUserOrService(sqlCredentialFieldsSchema.omit({ companyId: true }));
@@ -109,7 +112,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   if (intent === "rotate") {
     const submission = parseWithZod(formData, { schema: actedOnIdSchema.and(rotateFormSchema) });
-    if (submission.status !== "success") return refusalOf("rotate", invalid(submission));
+    if (submission.status !== "success") return refusalOf("rotate", invalid(submission, [/^passwordSetAt$/]));
     try {
       // Based on the password the page showed: a rotation made since (another tab, another admin) is said, not undone.
       return data({ issued: await api.rotate(submission.value.id, companyId, submission.value.passwordSetAt), result: undefined }, once);
