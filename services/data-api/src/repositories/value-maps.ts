@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { sql, type Kysely, type SqlBool } from "kysely";
+import { PostgresAdapter, sql, type Kysely, type SqlBool } from "kysely";
 import type { MappingColumn, MappingTable, ValueMapEntry, ValueMapImport } from "../../../../contracts/mappings.ts";
 import type { ColumnType } from "../../../../contracts/dictionary.ts";
 import { quotedValue, type UnmappedRule } from "../../../../contracts/values/mappings.ts";
 import { formatColumnType } from "../../../../contracts/values/column-type.ts";
-import { ApiProblem } from "../api-problem.ts";
+import { ApiProblem, NotFoundError, validationProblem } from "../api-problem.ts";
 import { cellProblem } from "../data-plane/flat-file/values.ts";
 import type { DdlColumn } from "../data-plane/postgres-ddl.ts";
 import type { Database } from "../db/schema.ts";
@@ -75,14 +75,16 @@ function columnsQuery(db: Kysely<Database>, dictionaryId: string) {
     .where("t.dictionary_id", "=", dictionaryId);
 }
 
+const orNumber = (value: number | string | null) => (value === null ? null : Number(value));
+
 function toColumn(row: ColumnRow): MappingColumn {
   return {
     id: row.id,
     name: row.name,
     type: row.type as ColumnType,
-    length: row.length === null ? null : Number(row.length),
-    precision: row.precision === null ? null : Number(row.precision),
-    scale: row.scale === null ? null : Number(row.scale),
+    length: orNumber(row.length),
+    precision: orNumber(row.precision),
+    scale: orNumber(row.scale),
     translate: Number(row.translate ?? 0) === 1,
     unmappedRule: (row.unmapped_rule ?? "Keep") as UnmappedRule,
     defaultValue: row.default_value,
@@ -118,8 +120,8 @@ export async function findMappingColumn(db: Kysely<Database>, dictionaryId: stri
     name: row.name,
     type: row.type as DdlColumn["type"],
     length: column.length,
-    precision: row.precision === null ? null : Number(row.precision),
-    scale: row.scale === null ? null : Number(row.scale),
+    precision: orNumber(row.precision),
+    scale: orNumber(row.scale),
     // A target is a value: never empty (an empty target unmaps), whatever the column allows.
     nullable: true,
     isKey: false,
@@ -135,11 +137,45 @@ export async function translatedColumns(db: Kysely<Database>, dictionaryId: stri
 
 type Writer = { projectId: string; userId: string; now?: Date };
 
+/** Why `target` cannot be a value of the column, or null: a map's editor, its import and its apply say it alike. */
+export function targetProblem(ref: MappingColumnRef, target: string): string | null {
+  const problem = cellProblem(ref.ddl, target);
+  return problem && `The target value "${target.slice(0, 60)}" for ${ref.column.name}: ${problem}`;
+}
+
+/**
+ * The column's dictionary and its type as they are now, read in a map write's `trx` before it claims the map's
+ * version. On PostgreSQL it holds the dictionary's row FOR SHARE until the write ends: a table save, which moves the
+ * dictionary's version first, waits for the write, and the write for a save under way, whose type it then reads. So
+ * a map never written (no settings row for claimForTypeChange to move) is not written with a target checked against
+ * a type that a save is changing meanwhile, and every map write takes its locks after the dictionary's, as a table
+ * save does. SQLite runs writes one at a time.
+ */
+async function columnTypeNow(trx: Kysely<Database>, columnId: string) {
+  const postgres = trx.getExecutor().adapter instanceof PostgresAdapter;
+  return trx
+    .selectFrom("dictionary_columns as c")
+    .innerJoin("dictionary_tables as t", "t.id", "c.table_id")
+    .innerJoin("dictionaries as d", "d.id", "t.dictionary_id")
+    .select(["d.id as dictionary_id", "c.type", "c.length", "c.precision", "c.scale"])
+    .where("c.id", "=", columnId)
+    .$if(postgres, (q) => q.modifyEnd(sql`for share of d`))
+    .executeTakeFirst();
+}
+
 /**
  * Moves the column's map from `expectedVersion` to the next, creating its settings row at version 1
  * when it has none (version 0); a stale version is a ConflictError and nothing is written.
  */
 async function claimVersion(trx: Kysely<Database>, ref: MappingColumnRef, expectedVersion: number, writer: Writer): Promise<number> {
+  const now = await columnTypeNow(trx, ref.column.id);
+  if (!now) throw new NotFoundError(COLUMN_NOT_FOUND_MESSAGE);
+  const { ddl } = ref;
+  // Checked against a type the column no longer has (changed since the write read it, before this lock): stale, as
+  // a map whose version the type change moved is; the dictionary's row says who changed it.
+  if (now.type !== ddl.type || orNumber(now.length) !== ddl.length || orNumber(now.precision) !== ddl.precision || orNumber(now.scale) !== ddl.scale) {
+    throw await staleSave(trx, { table: "dictionaries", key: "id", id: now.dictionary_id }, writer.userId, `the map of ${ref.column.name}`);
+  }
   const at = (writer.now ?? new Date()).toISOString();
   if (expectedVersion === 0) {
     const inserted = await trx
@@ -469,6 +505,10 @@ export async function importPreview(db: Kysely<Database>, columnId: string, impo
 export async function applyImport(db: Kysely<Database>, ref: MappingColumnRef, importId: string, expectedVersion: number, writer: Writer) {
   return inTransaction(db, async (trx) => {
     await claimVersion(trx, ref, expectedVersion, writer);
+    // Its targets were checked against the column's type when it was staged, which may have changed since without
+    // moving the map's version (a map never written has none to move): checked again against the type now, a page at a time.
+    const problem = await importTargetProblem(trx, ref, importId);
+    if (problem) throw validationProblem({ file: [problem] });
     const at = (writer.now ?? new Date()).toISOString();
     await trx
       .insertInto("value_map_values")
@@ -498,6 +538,34 @@ export async function applyImport(db: Kysely<Database>, ref: MappingColumnRef, i
       .execute();
     await trx.deleteFrom("value_map_imports").where("id", "=", importId).execute();
   });
+}
+
+/** How many staged rows importTargetProblem reads at a time. */
+export const IMPORT_CHECK_PAGE = 1_000;
+
+/** The import's first line (by line) whose target does not fit the column's type `ref.ddl`, worded as its staging words it, or null. */
+async function importTargetProblem(trx: Kysely<Database>, ref: MappingColumnRef, importId: string): Promise<string | null> {
+  let first: { line: number; problem: string } | undefined;
+  for (let after: string | null = null; ;) {
+    const rows = await trx
+      .selectFrom("value_map_import_rows")
+      .select(["line", "source_value", "target_value"])
+      .where("import_id", "=", importId)
+      .where("target_value", "is not", null)
+      .$if(after !== null, (q) => q.where("source_value", ">", after!))
+      .orderBy("source_value")
+      .limit(IMPORT_CHECK_PAGE)
+      .execute();
+    for (const row of rows) {
+      const line = Number(row.line);
+      if (first && first.line < line) continue;
+      const problem = targetProblem(ref, row.target_value!);
+      if (problem) first = { line, problem };
+    }
+    if (rows.length < IMPORT_CHECK_PAGE) break;
+    after = rows[rows.length - 1]!.source_value;
+  }
+  return first ? `Line ${first.line}: ${first.problem}` : null;
 }
 
 /** Discards a staged import; false when there was none to discard (applied or discarded already). */

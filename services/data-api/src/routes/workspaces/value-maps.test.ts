@@ -5,7 +5,7 @@ import type { MappingColumn, MappingTable } from "../../../../../contracts/mappi
 import type { Project } from "../../../../../contracts/projects.ts";
 import { TEST_DATABASE_KINDS } from "../../../../shared/testing/databases.ts";
 import { findProjectDictionaryRef } from "../../repositories/dictionaries.ts";
-import { MAP_CHECK_PAGE, findMappingColumn, saveValues as saveMapValues } from "../../repositories/value-maps.ts";
+import { IMPORT_CHECK_PAGE, MAP_CHECK_PAGE, addValue as addMapValue, findMappingColumn, saveValues as saveMapValues } from "../../repositories/value-maps.ts";
 import { upload as uploadDictionary } from "../../testing/dictionary-fixtures.ts";
 import { USERS, createTestApi, type TestApi } from "../../testing/harness.ts";
 import { addProjectTable, column, makeApplication, makeMappingProject } from "../../testing/project-fixtures.ts";
@@ -495,16 +495,17 @@ describe.each(TEST_DATABASE_KINDS)("value maps of mapping projects on %s", (kind
     expect((await values(project, grade)).body.items).toEqual([{ sourceValue: "G1", targetValue: "7", count: 0 }]);
   });
 
-  it("checks a type change against a write to the map under way once it ends, refusing a target that write adds and the type does not fit", async () => {
+  // At version 0 the map has no settings row for the type change to move: the write holds its dictionary's instead.
+  it.each([1, 0])("checks a type change against a write to the map (at its version %i) under way once it ends, refusing a target that write adds and the type does not fit", async (version) => {
     const { project, table } = await mapping();
     const grade = col(table, "grade");
-    expect((await api.send("POST", `${BASE}/${project.id}/mapping-columns/${grade.id}/values`, analyst, { version: 0, values: [{ sourceValue: "G1", targetValue: "7" }] })).status).toBe(200);
+    if (version === 1) expect((await api.send("POST", `${BASE}/${project.id}/mapping-columns/${grade.id}/values`, analyst, { version: 0, values: [{ sourceValue: "G1", targetValue: "7" }] })).status).toBe(200);
     const checked = (await findMappingColumn(api.db, (await findProjectDictionaryRef(api.db, project.id))!.id, grade.id))!;
     const columns = [column("grade", "int"), column("department", "nvarchar", { length: 20 }), column("salary", "int")];
     // Another tab's save of "P2", checked against nvarchar(3), is writing when grade is saved as an int.
     let saved: ReturnType<typeof saveTable> | undefined;
     await api.db.transaction().execute(async (trx) => {
-      await saveMapValues(trx, checked, 1, [{ sourceValue: "G2", targetValue: "P2" }], { projectId: project.id, userId: USERS.analyst.id });
+      await saveMapValues(trx, checked, version, [{ sourceValue: "G2", targetValue: "P2" }], { projectId: project.id, userId: USERS.analyst.id });
       saved = saveTable(project, table, columns);
       await new Promise((resolve) => setTimeout(resolve, 300));
     });
@@ -514,6 +515,42 @@ describe.each(TEST_DATABASE_KINDS)("value maps of mapping projects on %s", (kind
       "columns.0.type": ['grade: A target value of the column\'s value map does not fit int: "G2" → "P2": not a whole number. Change it on the value map first, or keep the type.'],
     });
     expect((await api.get(`${BASE}/${project.id}/mapping-tables/${table.id}`, analyst)).body.columns[0]).toMatchObject({ name: "grade", type: "nvarchar" });
+  });
+
+  it("checks an import on a map never written against its column's type when applied, refusing a target the type no longer fits and writing nothing", async () => {
+    const { project, table } = await mapping();
+    const grade = col(table, "grade");
+    const base = `${BASE}/${project.id}/mapping-columns/${grade.id}`;
+    // More rows than a page of the check reads (by source value); of the two that an int does not fit, the one named
+    // (the earlier line, as staging names) is past the first page.
+    const rows = Array.from({ length: IMPORT_CHECK_PAGE + 10 }, (_, i) => `G${String(i).padStart(4, "0")},${i % 10}`);
+    rows.push("Z9,P2", "A0,P1");
+    const preview = await upload(`${base}/imports`, { name: "grades.csv", text: `source_value,target_value\n${rows.join("\n")}\n` });
+    expect(preview.body).toMatchObject({ baseVersion: 0, adds: IMPORT_CHECK_PAGE + 12 });
+    // grade becomes an int: nothing of the map (never written) to check, or to move on.
+    const columns = [column("grade", "int"), column("department", "nvarchar", { length: 20 }), column("salary", "int")];
+    expect((await saveTable(project, table, columns)).status).toBe(200);
+
+    const applied = await api.send("POST", `${base}/imports/${preview.body.id}/apply`, analyst, { version: 0 });
+    expect(applied.status).toBe(400);
+    expect(applied.body.fieldErrors).toEqual({ file: [`Line ${IMPORT_CHECK_PAGE + 12}: The target value "P2" for grade: not a whole number`] });
+    expect((await values(project, grade)).body).toMatchObject({ total: 0, column: { version: 0 } });
+    // Still waiting: discarded as any preview is.
+    expect((await api.send("DELETE", `${base}/imports/${preview.body.id}`, analyst)).status).toBe(204);
+  });
+
+  it("refuses a first write to a map checked against its column's type before a change of it, writing nothing", async () => {
+    const { project, table } = await mapping();
+    const grade = col(table, "grade");
+    const dictionaryId = (await findProjectDictionaryRef(api.db, project.id))!.id;
+    // "P2" checked against nvarchar(3) by a request (an Add), which writes it after grade became an int.
+    const checked = (await findMappingColumn(api.db, dictionaryId, grade.id))!;
+    const columns = [column("grade", "int"), column("department", "nvarchar", { length: 20 }), column("salary", "int")];
+    expect((await saveTable(project, table, columns)).status).toBe(200);
+    const writer = { projectId: project.id, userId: USERS.analyst.id };
+    await expect(addMapValue(api.db, checked, 0, { sourceValue: "G2", targetValue: "P2" }, writer)).rejects.toMatchObject({ status: 409 });
+    await expect(saveMapValues(api.db, checked, 0, [{ sourceValue: "G2", targetValue: "P2" }], writer)).rejects.toMatchObject({ status: 409 });
+    expect((await values(project, grade)).body).toMatchObject({ total: 0, column: { version: 0 } });
   });
 
   it("refuses a decimal column's lower precision or scale that a target of its map would not fit, naming it; a narrowing every target fits is saved", async () => {

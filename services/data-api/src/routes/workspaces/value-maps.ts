@@ -22,7 +22,6 @@ import { maxUploadBytesOf, uploadTooLargeMessage } from "../../body-limits.ts";
 import { FlatFileProblem, readFlatFile } from "../../data-plane/flat-file/read-flat-file.ts";
 import { DelimitedFormatError, readDelimitedRecords } from "../../data-plane/flat-file/read-delimited.ts";
 import { readFileText } from "../../data-plane/flat-file/text-encoding.ts";
-import { cellProblem } from "../../data-plane/flat-file/values.ts";
 import { receiveUpload, uploadsTmpDir, type ReceivedUpload } from "../../dictionary-bulk/receive-upload.ts";
 import { createRouter, jsonBody, jsonContent } from "../../openapi.ts";
 import { csvLine } from "../../translations/csv-line.ts";
@@ -69,12 +68,6 @@ async function columnOf(c: AnyContext, params: { id: string; columnId: string },
   const ref = await maps.findMappingColumn(c.var.deps.db, dictionaryId, params.columnId);
   if (!ref) throw new NotFoundError(maps.COLUMN_NOT_FOUND_MESSAGE);
   return { workspace, ref, writer: { projectId: workspace.id, userId: c.var.caller.userId } };
-}
-
-/** Why `target` cannot be a value of the column, or null. */
-function targetProblem(ref: maps.MappingColumnRef, target: string): string | null {
-  const problem = cellProblem(ref.ddl, target);
-  return problem && `The target value "${target.slice(0, 60)}" for ${ref.column.name}: ${problem}`;
 }
 
 const getTable = createRoute({
@@ -200,7 +193,7 @@ export function createValueMapRoutes() {
     .openapi(putSettings, async (c) => {
       const { ref, writer } = await columnOf(c, c.req.valid("param"), true);
       const { version, ...settings } = c.req.valid("json");
-      const problem = settings.defaultValue === null ? null : targetProblem(ref, settings.defaultValue);
+      const problem = settings.defaultValue === null ? null : maps.targetProblem(ref, settings.defaultValue);
       if (problem) throw validationProblem({ defaultValue: [problem.replace("The target value", "The default value")] });
       const { db } = c.var.deps;
       await maps.saveColumnSettings(db, ref, version, settings, writer);
@@ -221,7 +214,7 @@ export function createValueMapRoutes() {
       for (const v of body.values) {
         if (seen.has(v.sourceValue)) problems.push(`The source value "${v.sourceValue.slice(0, 60)}" is given twice`);
         seen.add(v.sourceValue);
-        const problem = v.targetValue === null ? null : targetProblem(ref, v.targetValue);
+        const problem = v.targetValue === null ? null : maps.targetProblem(ref, v.targetValue);
         if (problem) problems.push(problem);
       }
       if (problems.length) throw validationProblem({ values: problems.slice(0, 20) });
@@ -232,7 +225,7 @@ export function createValueMapRoutes() {
       const params = c.req.valid("param");
       const { ref, writer } = await columnOf(c, params, true);
       const { version, ...value } = c.req.valid("json");
-      const problem = value.targetValue === null ? null : targetProblem(ref, value.targetValue);
+      const problem = value.targetValue === null ? null : maps.targetProblem(ref, value.targetValue);
       if (problem) throw validationProblem({ targetValue: [problem] });
       await maps.addValue(c.var.deps.db, ref, version, value, writer);
       return c.json((await maps.findMappingColumn(c.var.deps.db, (await dictionaryOf(c, params.id, false)).dictionaryId, ref.column.id))!.column, 200);
@@ -410,7 +403,7 @@ async function* importRows(path: string, ref: maps.MappingColumnRef): AsyncGener
         );
       }
       seen.set(sourceValue, record.row);
-      const problem = target === "" ? null : targetProblem(ref, target);
+      const problem = target === "" ? null : maps.targetProblem(ref, target);
       if (problem) throw fileProblem(`Line ${record.row}: ${problem}`);
       yield { line: record.row, sourceValue, targetValue: target === "" ? null : target };
     }
