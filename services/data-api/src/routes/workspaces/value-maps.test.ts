@@ -5,7 +5,7 @@ import type { MappingColumn, MappingTable } from "../../../../../contracts/mappi
 import type { Project } from "../../../../../contracts/projects.ts";
 import { TEST_DATABASE_KINDS } from "../../../../shared/testing/databases.ts";
 import { findProjectDictionaryRef } from "../../repositories/dictionaries.ts";
-import { IMPORT_CHECK_PAGE, MAP_CHECK_PAGE, addValue as addMapValue, findMappingColumn, saveValues as saveMapValues } from "../../repositories/value-maps.ts";
+import { IMPORT_CHECK_PAGE, MAP_CHECK_PAGE, addValue as addMapValue, claimForSample, findMappingColumn, saveValues as saveMapValues } from "../../repositories/value-maps.ts";
 import { upload as uploadDictionary } from "../../testing/dictionary-fixtures.ts";
 import { USERS, createTestApi, type TestApi } from "../../testing/harness.ts";
 import { addProjectTable, column, makeApplication, makeMappingProject } from "../../testing/project-fixtures.ts";
@@ -551,6 +551,40 @@ describe.each(TEST_DATABASE_KINDS)("value maps of mapping projects on %s", (kind
     await expect(addMapValue(api.db, checked, 0, { sourceValue: "G2", targetValue: "P2" }, writer)).rejects.toMatchObject({ status: 409 });
     await expect(saveMapValues(api.db, checked, 0, [{ sourceValue: "G2", targetValue: "P2" }], writer)).rejects.toMatchObject({ status: 409 });
     expect((await values(project, grade)).body).toMatchObject({ total: 0, column: { version: 0 } });
+  });
+
+  it("runs a sample's claims of several maps and a table save changing their columns at once without a deadlock: one waits for the other", async () => {
+    const { project, table } = await mapping();
+    const [grade, department] = [col(table, "grade"), col(table, "department")];
+    // Both maps written, department's first, so that its settings row is the first a statement over both finds.
+    for (const c of [department, grade])
+      expect((await api.send("POST", `${BASE}/${project.id}/mapping-columns/${c.id}/values`, analyst, { version: 0, values: [{ sourceValue: "X", targetValue: "Y" }] })).status).toBe(200);
+    const dictionaryId = (await findProjectDictionaryRef(api.db, project.id))!.id;
+    const writer = { projectId: project.id, userId: USERS.analyst.id };
+    // Both columns longer, then back, then longer: every target fits, so each save moves both maps' versions and is saved.
+    for (const [gradeLength, departmentLength] of [[4, 30], [3, 20], [4, 30]] as const) {
+      const columns = [column("grade", "nvarchar", { length: gradeLength }), column("department", "nvarchar", { length: departmentLength }), column("salary", "int")];
+      let saved: ReturnType<typeof saveTable> | undefined;
+      // A sample's upload claims its columns' maps one by one in the table's order (grade, then department); the
+      // table is saved after it claimed grade's and before it claims department's.
+      await api.db.transaction().execute(async (trx) => {
+        const ref = async (id: string) => (await findMappingColumn(trx, dictionaryId, id))!;
+        const gradeRef = await ref(grade.id);
+        await claimForSample(trx, gradeRef, gradeRef.column.version, writer);
+        saved = saveTable(project, table, columns);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        const departmentRef = await ref(department.id);
+        await claimForSample(trx, departmentRef, departmentRef.column.version, writer);
+      });
+      const answer = await saved!;
+      // Before the map writes took the dictionary's row first, PostgreSQL broke the wait with "deadlock detected": a 500.
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    }
+    expect((await api.get(`${BASE}/${project.id}/mapping-tables/${table.id}`, analyst)).body.columns.map((c: MappingColumn) => [c.name, c.length, c.version])).toEqual([
+      ["grade", 4, 7],
+      ["department", 30, 7],
+      ["salary", null, 0],
+    ]);
   });
 
   it("refuses a decimal column's lower precision or scale that a target of its map would not fit, naming it; a narrowing every target fits is saved", async () => {
