@@ -167,7 +167,7 @@ for (const javaScriptEnabled of [true, false]) {
       await page.getByLabel("Target value of G7").fill("Q7");
       await page.getByRole("button", { name: "Save values" }).click();
       await expect(page.getByRole("alert").first()).toContainText(
-        /^You changed the map of grade in another tab or window at \d\d:\d\d UTC\. Nothing was saved\. The table shows the targets saved now and keeps the ones you typed/,
+        /^You changed the map of grade or its column's type in another tab or window at \d\d:\d\d UTC\. Nothing was saved\. The table shows the targets saved now and keeps the ones you typed/,
       );
       await expect(page.getByLabel("Target value of G1")).toHaveValue("Q1");
       await expect(page.getByLabel("Target value of G1")).toHaveAccessibleDescription("Saved meanwhile: P1");

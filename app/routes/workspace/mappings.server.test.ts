@@ -177,7 +177,7 @@ describe("a column's value map saved from a stale page without JavaScript", () =
       { source: "G3", was: "Trois", box: "Trois" },
     ]);
     expect(html).toMatch(
-      /<div role="alert"[^>]*>You changed the map of grade in another tab or window at \d\d:\d\d UTC\. Nothing was saved\. The table shows the targets saved now and keeps the ones you typed; where a target was changed meanwhile, it is shown under yours\. Check them and save again to keep yours\.<\/div>/,
+      /<div role="alert"[^>]*>You changed the map of grade or its column&#x27;s type in another tab or window at \d\d:\d\d UTC\. Nothing was saved\. The table shows the targets saved now and keeps the ones you typed; where a target was changed meanwhile, it is shown under yours\. Check them and save again to keep yours\.<\/div>/,
     );
     expect(html).toContain(`<input type="hidden" name="version" value="${now.page.column.version}"/>`);
     // G2 was changed meanwhile: said under the box that keeps "Zwei"; G1 was not.

@@ -21,12 +21,18 @@ export const COLUMN_NOT_FOUND_MESSAGE = "Column not found.";
 export const TABLE_NOT_FOUND_MESSAGE = "Table not found.";
 export const IMPORT_GONE_MESSAGE = "This import was applied or discarded already.";
 /**
+ * What a stale map write's refusal names: a map's version also moves when its column's type changes
+ * (claimForTypeChange), and a write checked against a type the column no longer has is stale too.
+ */
+const mapOrType = (column: { name: string }) => `the map of ${column.name} or its column's type`;
+
+/**
  * The refusal of a write based on a map version that moved on: `userId`'s own other tab, or someone
  * else. No "reload": the portal's page shows the map as it is now and keeps what was typed, which a
  * reload would throw away; what to do next is the page's to say.
  */
 export const staleMap = (db: Kysely<Database>, column: { id: string; name: string }, userId: string): Promise<ApiProblem> =>
-  staleSave(db, { table: "value_map_columns", key: "column_id", id: column.id }, userId, `the map of ${column.name}`);
+  staleSave(db, { table: "value_map_columns", key: "column_id", id: column.id }, userId, mapOrType(column));
 
 type ColumnRow = {
   id: string;
@@ -174,7 +180,7 @@ async function claimVersion(trx: Kysely<Database>, ref: MappingColumnRef, expect
   // Checked against a type the column no longer has (changed since the write read it, before this lock): stale, as
   // a map whose version the type change moved is; the dictionary's row says who changed it.
   if (now.type !== ddl.type || orNumber(now.length) !== ddl.length || orNumber(now.precision) !== ddl.precision || orNumber(now.scale) !== ddl.scale) {
-    throw await staleSave(trx, { table: "dictionaries", key: "id", id: now.dictionary_id }, writer.userId, `the map of ${ref.column.name}`);
+    throw await staleSave(trx, { table: "dictionaries", key: "id", id: now.dictionary_id }, writer.userId, mapOrType(ref.column));
   }
   const at = (writer.now ?? new Date()).toISOString();
   if (expectedVersion === 0) {

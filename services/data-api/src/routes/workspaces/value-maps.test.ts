@@ -85,7 +85,7 @@ describe.each(TEST_DATABASE_KINDS)("value maps of mapping projects on %s", (kind
     const stale = await settings(project, grade, { translate: false, unmappedRule: "Keep" });
     expect(stale.status).toBe(409);
     // Saved by the same analyst: their other tab, not someone else.
-    expect(stale.body.errors).toEqual([expect.stringMatching(/^You changed the map of grade in another tab or window at \d\d:\d\d UTC\. Nothing was saved\.$/)]);
+    expect(stale.body.errors).toEqual([expect.stringMatching(/^You changed the map of grade or its column's type in another tab or window at \d\d:\d\d UTC\. Nothing was saved\.$/)]);
     expect(col((await api.get(`${BASE}/${project.id}/mapping-tables/${table.id}`, analyst)).body, "grade").translate).toBe(true);
   });
 
@@ -489,7 +489,7 @@ describe.each(TEST_DATABASE_KINDS)("value maps of mapping projects on %s", (kind
 
     const applied = await api.send("POST", `${base}/imports/${preview.body.id}/apply`, analyst, { version: 1 });
     expect(applied.status).toBe(409);
-    expect(applied.body.errors).toEqual([expect.stringMatching(/^You changed the map of grade in another tab or window at \d\d:\d\d UTC\. Nothing was saved\.$/)]);
+    expect(applied.body.errors).toEqual([expect.stringMatching(/^You changed the map of grade or its column's type in another tab or window at \d\d:\d\d UTC\. Nothing was saved\.$/)]);
     const written = saveMapValues(api.db, checked, 1, [{ sourceValue: "G3", targetValue: "P3" }], { projectId: project.id, userId: USERS.analyst.id });
     await expect(written).rejects.toMatchObject({ status: 409 });
     expect((await values(project, grade)).body.items).toEqual([{ sourceValue: "G1", targetValue: "7", count: 0 }]);
@@ -548,7 +548,11 @@ describe.each(TEST_DATABASE_KINDS)("value maps of mapping projects on %s", (kind
     const columns = [column("grade", "int"), column("department", "nvarchar", { length: 20 }), column("salary", "int")];
     expect((await saveTable(project, table, columns)).status).toBe(200);
     const writer = { projectId: project.id, userId: USERS.analyst.id };
-    await expect(addMapValue(api.db, checked, 0, { sourceValue: "G2", targetValue: "P2" }, writer)).rejects.toMatchObject({ status: 409 });
+    // The type was changed by the same analyst: their other tab, as the dictionary's row says.
+    await expect(addMapValue(api.db, checked, 0, { sourceValue: "G2", targetValue: "P2" }, writer)).rejects.toMatchObject({
+      status: 409,
+      message: expect.stringMatching(/^You changed the map of grade or its column's type in another tab or window at \d\d:\d\d UTC\. Nothing was saved\.$/),
+    });
     await expect(saveMapValues(api.db, checked, 0, [{ sourceValue: "G2", targetValue: "P2" }], writer)).rejects.toMatchObject({ status: 409 });
     expect((await values(project, grade)).body).toMatchObject({ total: 0, column: { version: 0 } });
   });
