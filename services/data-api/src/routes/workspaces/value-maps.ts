@@ -144,7 +144,8 @@ const applyImport = createRoute({
   path: `${BASE}/mapping-columns/{columnId}/imports/{importId}/apply`,
   tags: TAGS,
   summary: "Apply an import: its pairs go into the map, all or none",
-  description: "Based on the map's `version` as previewed: a map changed since answers 409 and nothing is applied.",
+  description:
+    "Based on the map's `version` as previewed: a map changed since answers 409 and nothing is applied. Its targets are checked again against the column's type as it is now: one that no longer fits answers 400 at `file` naming its line, and nothing is applied.",
   request: { params: importParams, body: jsonBody(applyImportSchema) },
   responses: { 200: jsonContent(valueMapPageSchema.shape.column, "The column after."), ...writeErrors },
 });
