@@ -303,6 +303,20 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(target).toHaveValue("");
     });
 
+    test("a typed name of a table described from a sample is refused as Define a table refuses it, keeping what was typed", async ({ page }) => {
+      const id = await mappingProjectFromSample(page, `Typed files ${suffix}`, `Typed names ${suffix}`, "first.csv", "a\n1\n");
+      await page.goto(withCompany(`/translations/mappings/create/${id}/file-data-structure`, acme.id));
+      await page.getByLabel("Sample file", { exact: true }).setInputFiles({ name: "second.csv", mimeType: "text/csv", buffer: Buffer.from("b\n2\n") });
+      await page.getByLabel("Name of the new table").fill("bad table!");
+      await page.getByLabel("The file has no header row: name its columns by position").check();
+      await page.getByRole("button", { name: "Describe the table" }).click();
+      const name = page.getByLabel("Name of the new table");
+      await expect(name).toHaveAccessibleDescription(/Use letters, digits and underscores, starting with a letter or underscore/);
+      await expect(name).toHaveValue("bad table!");
+      await expect(page.getByLabel("The file has no header row: name its columns by position")).toBeChecked();
+      await expect(page.getByRole("link", { name: "Value maps of bad_table" })).toHaveCount(0);
+    });
+
     test("a column's type change its map's default value would not fit is refused at its Type, and nothing is saved", async ({ page }) => {
       const id = await mappingProjectFromSample(page, `Level files ${suffix}`, `Level values ${suffix}`, "levels.csv", "level\n7\n");
       const tables = withCompany(`/translations/mappings/${id}/file-data-structure/data-definition/tables`, acme.id);

@@ -25,7 +25,14 @@ export function SampleTableForm({ lastResult }: { lastResult: unknown }) {
         <FileField label="Sample file" field={fields.file!} accept=".csv,.txt,.dta,.xlsx" />
         <TextField label="Name of the new table" field={fields.table!} description="Empty: the file's name." autoComplete="off" />
         <div className="flex items-center gap-2 text-sm">
-          <input id="describe-no-header" type="checkbox" name="hasHeaderRow" value="false" className="size-4" />
+          <input
+            id="describe-no-header"
+            type="checkbox"
+            name="hasHeaderRow"
+            value="false"
+            defaultChecked={fields.hasHeaderRow?.initialValue === "false"}
+            className="size-4"
+          />
           <label htmlFor="describe-no-header">The file has no header row: name its columns by position</label>
         </div>
         <div>

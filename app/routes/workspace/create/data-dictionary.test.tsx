@@ -94,6 +94,18 @@ describe("the wizard's data dictionary step", () => {
     expect(page).not.toContain(">upload a dictionary file</a>");
   });
 
+  it("shows a sample's refusal in the Describe form with the choices the service echoed, not in Define a table", () => {
+    const mappingPath = "/translations/mappings/create/p1/file-data-structure";
+    const words = "Use letters, digits and underscores, starting with a letter or underscore";
+    const refusal = { result: { status: "error", initialValue: { table: "bad table!", hasHeaderRow: "false" }, error: { table: [words] } } };
+    const page = renderPage(mappingPath, mappingPath, DataDictionaryStep, { ...loaderData, words: stepWords(true, "mapping project", "Legacy Billing", false, 11) }, refusal);
+    const describeForm = /<form[^>]*id="describe-sample"[^]*?<\/form>/.exec(page)?.[0] ?? "";
+    expect(describeForm).toContain(words);
+    expect(describeForm).toMatch(/<input[^>]*name="table"[^>]*value="bad table!"/);
+    expect(describeForm).toMatch(/<input[^>]*name="hasHeaderRow"[^>]*checked=""/);
+    expect(page.split(words)).toHaveLength(2);
+  });
+
   it("offers no Assign for a master dictionary without tables (it would replace the project's tables with none)", () => {
     const empty = { ...master(12), tableCount: 0, columnCount: 0 };
     const page = renderPage(path, path, DataDictionaryStep, { ...loaderData, masters: { ...loaderData.masters, items: [master(11), empty] } });

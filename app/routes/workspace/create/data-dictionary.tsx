@@ -174,8 +174,9 @@ export const handle = { breadcrumb: (match: UIMatch<unknown, unknown>) => worksp
 export default function DataDictionaryStep({ loaderData, actionData }: Route.ComponentProps) {
   const { project, dictionary, tables, masters, search, deleting, newTable, createsDatabases, mastersListHref, words } = loaderData;
   const lastResult = actionData?.result as SubmissionResult<string[]> | undefined;
-  // An upload's refusal carries none of the form's values (the file streamed through unread): the sample form's.
-  const fromUpload = lastResult !== undefined && Object.keys(lastResult.initialValue ?? {}).length === 0;
+  // An upload's refusal carries only the choices the service echoes (the file streamed through unread), never the
+  // version or intent this page's other forms post: the sample form's.
+  const fromUpload = lastResult !== undefined && !Object.keys(lastResult.initialValue ?? {}).some((name) => name === "version" || name === "intent");
   const href = useCompanyHref();
   const paths = useWorkspacePaths();
   // The API sets the status: every table has a column (and there is one) once it is past this step.

@@ -30,6 +30,20 @@ export type ReceivedFile = { path: string; name: string; size: number };
 /** Hears how many bytes of a file part are on disk, as they are written (arriving-file.ts ArrivingFile). */
 export type FileWatcher = { grew(bytes: number): void };
 
+/**
+ * Runs `work` on an upload sent with `fields`; a refusal it throws carries the choices among them named
+ * `choices`, as sent (ApiProblem `values`): the portal streams the upload through unread, so a form posted
+ * without JavaScript gets them back from here, not its defaults (a blank table, the default mode…).
+ */
+export async function echoingChoices<T>(fields: Readonly<Record<string, string>>, choices: readonly string[], work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (err instanceof ApiProblem && err.statusCode < 500) err.values = Object.fromEntries(choices.filter((n) => n in fields).map((n) => [n, fields[n]!]));
+    throw err;
+  }
+}
+
 /** A text field is a mode or an intent: anything longer is not this form. */
 const FIELD_MAX_BYTES = 16 * 1024;
 const HEADERS_MAX_BYTES = 16 * 1024;

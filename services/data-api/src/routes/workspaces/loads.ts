@@ -33,7 +33,7 @@ import {
 import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema.ts";
 import type { WorkspaceRow } from "../../repositories/workspaces.ts";
-import { receiveUpload, uploadsTmpDir } from "../../dictionary-bulk/receive-upload.ts";
+import { echoingChoices, receiveUpload, uploadsTmpDir } from "../../dictionary-bulk/receive-upload.ts";
 import { JobRefusedError } from "../../jobs/start-job.ts";
 import { createRouter, fieldErrorsOf, jsonContent } from "../../openapi.ts";
 import { findProjectDictionaryRef } from "../../repositories/dictionaries.ts";
@@ -90,21 +90,6 @@ const stageChoicesSchema = loadFormSchema.pick({ mode: true, onRejected: true })
 const CHOICE_FIELDS = [...LOAD_FORM_FIELDS, "uploadType"] as const;
 
 /**
- * Runs `work` on an upload sent with `fields`; a refusal it throws carries the choices among them, as
- * sent (ApiProblem `values`): the portal streams the upload through unread, so a form posted without
- * JavaScript gets them back from here, not a blank table and the default mode (a retry would replace).
- */
-async function echoingChoices<T>(fields: Readonly<Record<string, string>>, work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (err) {
-    if (err instanceof ApiProblem && err.statusCode < 500)
-      err.values = Object.fromEntries(CHOICE_FIELDS.filter((n) => n in fields).map((n) => [n, fields[n]!]));
-    throw err;
-  }
-}
-
-/**
  * The load or preview form's upload, every file kept. A refusal while its body is read (over the size
  * limit, a form cut short or unreadable) echoes the choices sent before the file, as they were read:
  * the form puts them first, and nothing after a refused file is read at all.
@@ -116,7 +101,7 @@ function receiveEchoingChoices(
   onFileStart?: NonNullable<Parameters<typeof receiveUpload>[4]>["onFileStart"],
 ) {
   const fields: Record<string, string> = {};
-  return echoingChoices(fields, () =>
+  return echoingChoices(fields, CHOICE_FIELDS, () =>
     receiveUpload(request, uploadsTmpDir(dataDir), maxBytes, uploadTooLargeMessage(maxBytes), { allFiles: true, onFileStart, fields }),
   );
 }
@@ -312,7 +297,7 @@ export function createWorkspaceLoadsRouter(descriptor: WorkspaceDescriptor) {
       const declared = Number(c.req.header("content-length"));
       let early: { arrival: ArrivingFile; file: ReceivedFile; loadId: string; job: { id: string } } | undefined;
       const startEarly = (part: { name: string; path: string }, fields: Readonly<Record<string, string>>) =>
-        echoingChoices(fields, async () => {
+        echoingChoices(fields, CHOICE_FIELDS, async () => {
           // A form for several files (the portal's "Multiple files") is received whole: a second file would
           // refuse a load already started, and leave it in the history.
           if (!LOAD_FORM_FIELDS.every((name) => name in fields) || fields.uploadType === "MultipleFiles") return undefined;
@@ -334,7 +319,7 @@ export function createWorkspaceLoadsRouter(descriptor: WorkspaceDescriptor) {
         early?.arrival.stop();
         throw err;
       }
-      return echoingChoices(upload.fields, async () => {
+      return echoingChoices(upload.fields, CHOICE_FIELDS, async () => {
         if (early) {
           try {
             if (upload.files.length > 1) throw validationProblem({ file: [SEVERAL_FILES_MESSAGE] });
@@ -379,7 +364,7 @@ export function createWorkspaceLoadsRouter(descriptor: WorkspaceDescriptor) {
       const upload = await receiveEchoingChoices(c.req.raw, dataDir, maxBytes);
       let stagedId: string | undefined;
       try {
-        return await echoingChoices(upload.fields, async () => {
+        return await echoingChoices(upload.fields, CHOICE_FIELDS, async () => {
           const uploadType = upload.fields.uploadType || workspace.upload_type || "SingleFile";
           if (!UPLOAD_TYPES.includes(uploadType as (typeof UPLOAD_TYPES)[number])) throw validationProblem({ uploadType: ["Choose an upload type"] });
           const files = upload.files;

@@ -370,6 +370,16 @@ describe.each(TEST_DATABASE_KINDS)("value maps of mapping projects on %s", (kind
     const taken = await upload(path, { name: "codes.csv", text: "x\n1\n" }, { table: "CODES" });
     expect(taken.status).toBe(409);
     expect(taken.body.fieldErrors.table).toHaveLength(1);
+    expect(taken.body.values).toEqual({ table: "CODES" });
+    // A name the user typed is refused as Define a table refuses it, with the form's choices echoed, never cleaned into another.
+    const tablesBefore = (await api.get(`${BASE}/${project.id}/data-dictionary/tables`, analyst)).body.total;
+    const badName = await upload(path, { name: "codes.csv", text: "x\n1\n" }, { table: "bad table!", hasHeaderRow: "false" });
+    expect(badName.status).toBe(400);
+    expect(badName.body.fieldErrors).toEqual({ table: ["Use letters, digits and underscores, starting with a letter or underscore"] });
+    expect(badName.body.values).toEqual({ table: "bad table!", hasHeaderRow: "false" });
+    expect((await api.get(`${BASE}/${project.id}/data-dictionary/tables`, analyst)).body.total).toBe(tablesBefore);
+    // A name derived from the file's (none typed) is still cleaned: the user typed nothing to refuse.
+    expect((await upload(path, { name: "bad file!.csv", text: "x\n1\n" })).body).toMatchObject({ name: "bad_file" });
     expect((await upload(path, { name: "empty.csv", text: "" })).status).toBe(400);
   });
 

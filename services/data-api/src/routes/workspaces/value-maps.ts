@@ -14,6 +14,7 @@ import {
   valueMapPageSchema,
   valueMapQuerySchema,
 } from "../../../../../contracts/mappings.ts";
+import { identifierSchema } from "../../../../../contracts/common.ts";
 import { DEFAULT_FLAT_FILE_PARAMETERS } from "../../../../../contracts/values/flat-files.ts";
 import { VALUE_MAP_CSV_HEADER, VALUE_MAP_IMPORT_MAX_ROWS, VALUE_MAX_LENGTH } from "../../../../../contracts/values/mappings.ts";
 import { WORKSPACES } from "../../../../../contracts/workspaces.ts";
@@ -22,7 +23,7 @@ import { maxUploadBytesOf, uploadTooLargeMessage } from "../../body-limits.ts";
 import { FlatFileProblem, readFlatFile } from "../../data-plane/flat-file/read-flat-file.ts";
 import { DelimitedFormatError, readDelimitedRecords } from "../../data-plane/flat-file/read-delimited.ts";
 import { readFileText } from "../../data-plane/flat-file/text-encoding.ts";
-import { receiveUpload, uploadsTmpDir, type ReceivedUpload } from "../../dictionary-bulk/receive-upload.ts";
+import { echoingChoices, receiveUpload, uploadsTmpDir, type ReceivedUpload } from "../../dictionary-bulk/receive-upload.ts";
 import { createRouter, jsonBody, jsonContent } from "../../openapi.ts";
 import { csvLine } from "../../translations/csv-line.ts";
 import { translationFileProblem } from "../../translations/file-problem.ts";
@@ -293,30 +294,35 @@ export function createValueMapRoutes() {
       const { workspace, dictionaryId } = await dictionaryOf(c, c.req.valid("param").id, true);
       const upload = await receive(c);
       try {
-        const file = upload.file;
-        if (!file) throw validationProblem({ file: ["Choose a sample file of the table"] });
-        if (file.size === 0) throw validationProblem({ file: ["The file is empty"] });
-        const name = columnName(upload.fields.table?.trim() || file.name.replace(/\.[^.]*$/, ""), 0);
-        let described;
-        try {
-          described = await describeSample(file.path, file.name, name, upload.fields.hasHeaderRow !== "false");
-        } catch (err) {
-          if (err instanceof FlatFileProblem) throw fileProblem(translationFileProblem(err.message));
-          if (err instanceof DelimitedFormatError) throw fileProblem(`The file could not be read: ${err.message}`);
-          throw err;
-        }
-        if (described.columns.length === 0) throw fileProblem("The file is empty");
-        const { db } = c.var.deps;
-        // The version as it is now: describing a table adds one, whatever was edited before.
-        const dictionary = await findProjectDictionaryRef(db, workspace.id);
-        try {
-          const { tableId } = await createTable(db, dictionaryId, described, { expectedVersion: dictionary!.version, userId: c.var.caller.userId });
-          return c.json({ tableId, name: described.name, columnCount: described.columns.length }, 201);
-        } catch (err) {
-          // The dictionary's own refusals (a name taken) belong next to the table's name here.
-          if (err instanceof ApiProblem && err.status === 409) throw new ApiProblem(409, err.code, err.message, { table: [err.message] });
-          throw err;
-        }
+        return await echoingChoices(upload.fields, SAMPLE_TABLE_CHOICES, async () => {
+          const file = upload.file;
+          if (!file) throw validationProblem({ file: ["Choose a sample file of the table"] });
+          if (file.size === 0) throw validationProblem({ file: ["The file is empty"] });
+          // A name the user typed is checked as Define a table checks it; only one taken from the file's name is cleaned.
+          const typed = upload.fields.table?.trim() ? identifierSchema.safeParse(upload.fields.table) : null;
+          if (typed && !typed.success) throw validationProblem({ table: typed.error.issues.map((i) => i.message) });
+          const name = typed ? typed.data : columnName(file.name.replace(/\.[^.]*$/, ""), 0);
+          let described;
+          try {
+            described = await describeSample(file.path, file.name, name, upload.fields.hasHeaderRow !== "false");
+          } catch (err) {
+            if (err instanceof FlatFileProblem) throw fileProblem(translationFileProblem(err.message));
+            if (err instanceof DelimitedFormatError) throw fileProblem(`The file could not be read: ${err.message}`);
+            throw err;
+          }
+          if (described.columns.length === 0) throw fileProblem("The file is empty");
+          const { db } = c.var.deps;
+          // The version as it is now: describing a table adds one, whatever was edited before.
+          const dictionary = await findProjectDictionaryRef(db, workspace.id);
+          try {
+            const { tableId } = await createTable(db, dictionaryId, described, { expectedVersion: dictionary!.version, userId: c.var.caller.userId });
+            return c.json({ tableId, name: described.name, columnCount: described.columns.length }, 201);
+          } catch (err) {
+            // The dictionary's own refusals (a name taken) belong next to the table's name here.
+            if (err instanceof ApiProblem && err.status === 409) throw new ApiProblem(409, err.code, err.message, { table: [err.message] });
+            throw err;
+          }
+        });
       } finally {
         upload.remove();
       }
@@ -369,6 +375,8 @@ async function receive(c: AnyContext): Promise<ReceivedUpload> {
 }
 
 const fileProblem = (message: string) => validationProblem({ file: [message] });
+/** The Describe a table form's choices besides its file: a refusal gives them back. */
+const SAMPLE_TABLE_CHOICES = ["table", "hasHeaderRow"] as const;
 
 /**
  * The rows of a map CSV, checked as they are read (the header, one source value per line, each
