@@ -24,7 +24,7 @@ const translatePage = await import("./project/translate");
 const wizardLayout = await import("./create/layout");
 const structureStep = await import("./create/data-dictionary");
 
-const [, acme] = DEMO_COMPANIES;
+const [, acme, birch] = DEMO_COMPANIES;
 const ANALYST = "analyst@demo.test";
 const API = "/api/v1/mapping-projects";
 
@@ -261,6 +261,38 @@ describe("a column's value map a page at a time", () => {
     const back = new URL((saved as Response).headers.get("Location")!, "http://portal");
     expect(Object.fromEntries(back.searchParams)).toEqual({ companyId: acme.id, search: "V", page: "2", pageSize: "10" });
     expect(await column.map()).toContainEqual({ sourceValue: "V11", targetValue: "Eleven" });
+  });
+});
+
+describe("a column's value map of another project or company", () => {
+  it("answers 404 to a save posted to its column's URL under this project, even with nothing changed, and changes nothing", async () => {
+    const mine = await mappedColumn([{ sourceValue: "G1", targetValue: null }]);
+    const otherProject = await mappedColumn([{ sourceValue: "G1", targetValue: null }]);
+    const otherCompany = await mappedGrade("super@demo.test", birch.id, [{ sourceValue: "G1", targetValue: null }]);
+    const loaded = await call(ANALYST, mine.url, columnPage.loader, mine.options);
+    for (const columnId of [otherProject.columnId, otherCompany.columnId]) {
+      const url = mine.url.replace(mine.columnId, columnId);
+      const options = { ...mine.options, params: { ...mine.options.params, columnId } };
+      // The form of this project's page, untouched ("No value was changed." skipped the guard), and with a target typed.
+      for (const form of [postedForm(renderPage(loaded), "save"), postedForm(renderPage(loaded), "save", { "target-0": "P1" })]) {
+        const answer = await call(ANALYST, url, columnPage.action, { ...options, form }).catch((thrown: unknown) => thrown);
+        expect(answer).toMatchObject({ init: { status: 404 } });
+      }
+    }
+    expect(await otherProject.map()).toEqual([{ sourceValue: "G1", targetValue: null }]);
+    // A column of this project under another of its tables' URLs is not that page's either.
+    const table = await api(ANALYST, "POST", `${API}/${mine.options.params.mappingProjectId}/data-dictionary/tables`, {
+      version: (await api(ANALYST, "GET", `${API}/${mine.options.params.mappingProjectId}/data-dictionary`)).version,
+      name: "others",
+      description: null,
+      columns: [{ name: "code", type: "nvarchar", length: 20, nullable: true, isKey: false }],
+    });
+    const elsewhere = { ...mine.options, params: { ...mine.options.params, mappingSourceTableId: table.table.id } };
+    const answer = await call(ANALYST, mine.url.replace(mine.options.params.mappingSourceTableId, table.table.id), columnPage.action, {
+      ...elsewhere,
+      form: postedForm(renderPage(loaded), "save"),
+    }).catch((thrown: unknown) => thrown);
+    expect(answer).toMatchObject({ init: { status: 404 } });
   });
 });
 

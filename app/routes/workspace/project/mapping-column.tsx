@@ -1,5 +1,6 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, redirect, type UIMatch } from "react-router";
+import { PAGE_SIZES } from "../../../../contracts/values/common";
 import { UNMAPPED_RULE_LABELS, VALUE_SEARCH_MAX_LENGTH } from "../../../../contracts/values/mappings";
 import { addValueSchema, type ValueMapImport, type ValueMapPage } from "../../../../contracts/mappings";
 import { FileField, FormErrors, TextField } from "~/components/forms/fields";
@@ -58,11 +59,21 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const maps = projectCalls(context).valueMaps;
   const [{ project, access, companyId }, [page, preview]] = await afterGuard(
     projectScope(context),
-    Promise.all([maps.values(params.columnId, query), importId ? maps.getImport(params.columnId, importId).catch(goneImport) : null]),
+    Promise.all([columnValues(maps, params, query), importId ? maps.getImport(params.columnId, importId).catch(goneImport) : null]),
   );
-  // A column of another table than the URL's is not this page's.
-  if (page.tableId !== params.mappingSourceTableId) throw data({ errors: ["Column not found."] }, { status: 404 });
   return { projectId: project.id, companyId, tableId: params.mappingSourceTableId, page, query, preview, canWrite: access.canWrite };
+}
+
+type ValueMaps = ReturnType<typeof projectCalls>["valueMaps"];
+
+/**
+ * A page of the URL's column's values: 404 for a column of another project or company (the data API's)
+ * and for one of another table than the URL's, which is not this page's either.
+ */
+async function columnValues(maps: ValueMaps, params: Route.LoaderArgs["params"], query: Parameters<ValueMaps["values"]>[1]) {
+  const page = await maps.values(params.columnId, query);
+  if (page.tableId !== params.mappingSourceTableId) throw data({ errors: ["Column not found."] }, { status: 404 });
+  return page;
 }
 
 /** An import applied or discarded meanwhile (another tab): the page shows the map without it. */
@@ -117,7 +128,11 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       .map((sourceValue, i) => ({ sourceValue, typed: targets[i] ?? "", was: before[i] ?? "" }))
       .filter((v) => v.typed !== withoutLineBreaks(v.was));
     const values = typed.map(({ sourceValue, typed }) => ({ sourceValue, targetValue: typed.trim() || null }));
-    if (values.length === 0) return redirectWithFlash(back, "No value was changed.");
+    // Nothing to send the data API, whose guard answers the saves: the column is this page's first (or a 404).
+    if (values.length === 0) {
+      await columnValues(maps, params, { page: 1, pageSize: PAGE_SIZES[0], unmapped: false });
+      return redirectWithFlash(back, "No value was changed.");
+    }
     try {
       await maps.saveValues(params.columnId, { version, values });
     } catch (err) {
