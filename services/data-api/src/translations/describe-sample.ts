@@ -23,8 +23,19 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 /** A number written with a leading zero ("007", "-01"): a code, whose zeros a number type would drop. */
 const LEADING_ZERO = /^-?0\d/;
 
-/** A header cell as a column name the dictionary takes: letters, digits, underscores, starting with a letter or underscore. */
+/**
+ * A header cell as a column name the dictionary takes: letters, digits, underscores, starting with a letter or
+ * underscore; an accented letter as its base letter ("été" is ete; a letter with none, as ø, is cleaned away).
+ */
 export function columnName(header: string, index: number): string {
+  return columnNameBefore(header.normalize("NFKD").replace(/\p{M}+/gu, ""), index);
+}
+
+/**
+ * How columnName read a header before accented letters were kept ("été" was t, every letter outside A-Z dropped):
+ * a table described then still matches its file by it (header-problem.ts).
+ */
+export function columnNameBefore(header: string, index: number): string {
   const cleaned = header
     .trim()
     .replace(/[^A-Za-z0-9_]+/g, "_")
@@ -37,12 +48,13 @@ export function columnName(header: string, index: number): string {
 /**
  * The columns' names of a table described from a file whose first row is `header` (null: none), `count` columns: each
  * cell's columnName, column_1, column_2… past the header; two that clean up alike, the second with its position, as a
- * name PostgreSQL keeps for itself. A translation matches a file's header by them too (header-problem.ts).
+ * name PostgreSQL keeps for itself. A translation matches a file's header by them too (header-problem.ts), and by
+ * those `nameOf` columnNameBefore gives, as tables described before were named.
  */
-export function describedColumnNames(header: readonly string[] | null, count: number): string[] {
+export function describedColumnNames(header: readonly string[] | null, count: number, nameOf = columnName): string[] {
   const taken = new Set<string>();
   return Array.from({ length: count }, (_, i) => {
-    let name = header && i < header.length ? columnName(header[i]!, i) : `column_${i + 1}`;
+    let name = header && i < header.length ? nameOf(header[i]!, i) : `column_${i + 1}`;
     if (taken.has(name.toLowerCase()) || isSystemColumnName(name)) name = `${name.slice(0, IDENTIFIER_MAX - `_${i + 1}`.length)}_${i + 1}`;
     taken.add(name.toLowerCase());
     return name;

@@ -1,23 +1,25 @@
 import { type ColumnMatch, headerProblem, matchColumns } from "../data-plane/flat-file/column-match.ts";
 import type { DdlColumn } from "../data-plane/postgres-ddl.ts";
-import { describedColumnNames } from "./describe-sample.ts";
+import { columnNameBefore, describedColumnNames } from "./describe-sample.ts";
 
 /**
  * Which table column each of a translated file's columns fills: by its header as a load matches it
  * (matchColumns), else, for a cell naming no column or one an earlier cell already fills, by the name
  * a table described from this file gave it (describedColumnNames: "First Name" is First_Name, a
- * second "code" is code_2). So the file a table was described from translates, and reads as a sample
- * of its value maps, under the header the client wrote.
+ * second "code" is code_2, "été" ete) or the name one described before accents were kept gave it ("été"
+ * was t). So the file a table was described from translates, and reads as a sample of its value maps,
+ * under the header the client wrote.
  */
 export function matchTranslationColumns(header: readonly string[] | null, columns: readonly DdlColumn[], cellCount: number): ColumnMatch {
   const match = matchColumns(header && [...header], columns, cellCount);
   if (!header) return match;
   const byName = new Map(columns.map((c) => [c.name.toLowerCase(), c]));
-  const described = describedColumnNames(header, header.length);
+  // As a table is described now ("été" is ete), and as one described before accents were kept was ("été" was t).
+  const described = [describedColumnNames(header, header.length), describedColumnNames(header, header.length, columnNameBefore)];
   const filled = new Set<DdlColumn>();
   const positions = match.positions.map((exact, i) => {
-    const alternative = byName.get(described[i]!.toLowerCase());
-    const column = exact && !filled.has(exact) ? exact : alternative && !filled.has(alternative) ? alternative : exact;
+    const alternative = described.map((names) => byName.get(names[i]!.toLowerCase())).find((c) => c && !filled.has(c));
+    const column = exact && !filled.has(exact) ? exact : (alternative ?? exact);
     if (column) filled.add(column);
     return column;
   });

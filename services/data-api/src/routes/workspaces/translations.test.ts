@@ -199,33 +199,55 @@ describe.each(TEST_DATABASE_KINDS)("translating a file with a mapping project's 
   });
 
   it("reads and translates the file a table was described from, whose header the description cleaned up, under the client's header", async () => {
-    // "Emp No" became Emp_No, the second "Grade" Grade_3, "été" t: the client's header names none of them as it is.
+    // "Emp No" became Emp_No, the second "Grade" Grade_3, "été" ete: the client's header names none of them as it is.
     const text = "Emp No;Grade;Grade;été\nE1;G7;G1;x\nE2;G1;G7;y\n";
     const described = await api.postForm(`${BASE}/${project.id}/file-data-structure/samples`, analyst, { file: { name: "staff.csv", content: text } });
     expect(described.status, JSON.stringify(described.body)).toBe(201);
     const staff = (await api.get(`${BASE}/${project.id}/mapping-tables/${described.body.tableId}`, analyst)).body as MappingTable;
-    expect(staff.columns.map((c) => c.name)).toEqual(["Emp_No", "Grade", "Grade_3", "t"]);
-    for (const c of staff.columns.filter((c) => c.name === "Grade_3" || c.name === "t"))
+    expect(staff.columns.map((c) => c.name)).toEqual(["Emp_No", "Grade", "Grade_3", "ete"]);
+    for (const c of staff.columns.filter((c) => c.name === "Grade_3" || c.name === "ete"))
       await api.send("PUT", `${BASE}/${project.id}/mapping-columns/${c.id}/settings`, analyst, { version: 0, translate: true, unmappedRule: "Keep" });
-    // Its value maps read it as a sample: each translated column's values, from the cell the description named it after.
-    const sample = await api.postForm(`${BASE}/${project.id}/mapping-tables/${staff.id}/samples`, analyst, { file: { name: "staff.csv", content: text } });
-    expect(sample.status, JSON.stringify(sample.body)).toBe(200);
-    expect(sample.body.columns.map((c: { name: string; distinct: number }) => [c.name, c.distinct])).toEqual([
+    /** The file read as a sample of `tableId`'s value maps: each translated column's values, from the cell it matched. */
+    const sampleOf = async (tableId: string) => {
+      const sample = await api.postForm(`${BASE}/${project.id}/mapping-tables/${tableId}/samples`, analyst, { file: { name: "staff.csv", content: text } });
+      expect(sample.status, JSON.stringify(sample.body)).toBe(200);
+      return sample.body.columns.map((c: { name: string; distinct: number }) => [c.name, c.distinct]);
+    };
+    /** The file translated with `table`'s maps. */
+    const translatedWith = async (table: string) => {
+      const started = await translate({ name: "staff.csv", text }, { table });
+      expect(started.status, JSON.stringify(started.body)).toBe(202);
+      const done = await finished(started.body.id);
+      expect(done).toMatchObject({ status: "Completed", rowsRead: 2, rowsWritten: 2 });
+      return (await api.app.request(`${BASE}/${project.id}/translations/${done.id}/file`, { headers: { authorization: `Bearer ${analyst}` } })).text();
+    };
+    // Its value maps read it as a sample, from the cell the description named each column after.
+    expect(await sampleOf(staff.id)).toEqual([
       ["Grade_3", 2],
-      ["t", 2],
+      ["ete", 2],
     ]);
     const grade3 = staff.columns.find((c) => c.name === "Grade_3")!;
     await api.send("POST", `${BASE}/${project.id}/mapping-columns/${grade3.id}/values`, analyst, {
       version: 2,
       values: [{ sourceValue: "G1", targetValue: "P1" }],
     });
-    const started = await translate({ name: "staff.csv", text }, { table: "staff" });
-    expect(started.status, JSON.stringify(started.body)).toBe(202);
-    const done = await finished(started.body.id);
-    expect(done).toMatchObject({ status: "Completed", rowsRead: 2, rowsWritten: 2 });
-    const res = await api.app.request(`${BASE}/${project.id}/translations/${done.id}/file`, { headers: { authorization: `Bearer ${analyst}` } });
     // Only the second Grade is translated; the header is the client's.
-    expect(await res.text()).toBe("Emp No,Grade,Grade,été\r\nE1,G7,P1,x\r\nE2,G1,G7,y\r\n");
+    expect(await translatedWith("staff")).toBe("Emp No,Grade,Grade,été\r\nE1,G7,P1,x\r\nE2,G1,G7,y\r\n");
+    // A table described from it before accents were kept ("été" was t) still matches it, as a sample and to translate.
+    const { tableId: beforeId } = await addProjectTable(api, project.id, {
+      name: "staff_before",
+      columns: [
+        column("Emp_No", "nvarchar", { length: 10 }),
+        column("Grade", "nvarchar", { length: 10 }),
+        column("Grade_3", "nvarchar", { length: 10 }),
+        column("t", "nvarchar", { length: 10 }),
+      ],
+    });
+    const t = (await api.get(`${BASE}/${project.id}/mapping-tables/${beforeId}`, analyst)).body.columns.find((c: { name: string }) => c.name === "t");
+    await api.send("PUT", `${BASE}/${project.id}/mapping-columns/${t.id}/settings`, analyst, { version: 0, translate: true, unmappedRule: "Keep" });
+    expect(await sampleOf(beforeId)).toEqual([["t", 2]]);
+    await api.send("POST", `${BASE}/${project.id}/mapping-columns/${t.id}/values`, analyst, { version: 2, values: [{ sourceValue: "x", targetValue: "X" }] });
+    expect(await translatedWith("staff_before")).toBe("Emp No,Grade,Grade,été\r\nE1,G7,G1,X\r\nE2,G1,G7,y\r\n");
     // A name written twice where the table has no second column for it is still refused.
     const twice = await translate({ name: "x.csv", text: "grade,grade,department,salary\nG7,G7,FIN,1\n" });
     expect(twice.body.fieldErrors.file).toEqual(["The header names the column 'grade' twice"]);
