@@ -71,5 +71,7 @@ export const BULK_XLSX_RATIO_CHECKED_ABOVE_BYTES = 1024 * 1024;
  * SCHEMA_CHANGE_REFUSED_CODE, confirmed or not.
  */
 export const DATA_LOSS_CODE = "data_loss";
+/** A mapping project's change that would delete value maps holding values: refused, listed and confirmed as DATA_LOSS_CODE is. */
+export const VALUE_MAP_LOSS_CODE = "value_map_loss";
 export const SCHEMA_CHANGE_REFUSED_CODE = "schema_change_refused";
 export const CONFIRM_DATA_LOSS_PARAM = "confirmDataLoss";

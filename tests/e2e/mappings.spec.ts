@@ -303,6 +303,32 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(target).toHaveValue("");
     });
 
+    test("a table whose value map holds values is deleted only once the maps it deletes are confirmed", async ({ page }) => {
+      const id = await mappingProjectFromSample(page, `Code files ${suffix}`, `Code values ${suffix}`, "codes.csv", "code\nA1\n");
+      const tables = withCompany(`/translations/mappings/${id}/file-data-structure/data-definition/tables`, acme.id);
+      await page.goto(tables);
+      await page.getByRole("link", { name: "Value maps of codes" }).click();
+      await page.getByLabel("Translate code").check();
+      await page.getByRole("button", { name: "Save code" }).click();
+      await expect(page.getByRole("status")).toHaveText("code is translated.");
+      await page.getByRole("link", { name: "0 of 0 mapped (map of code)" }).click();
+      await page.getByLabel("Source value").fill("A1");
+      await page.getByLabel("Target value", { exact: true }).fill("X1");
+      await page.getByRole("button", { name: "Add value" }).click();
+      await expect(page.getByRole("status")).toHaveText('Value "A1" added.');
+
+      await page.goto(tables);
+      await page.getByRole("link", { name: "Delete table codes" }).click();
+      await page.getByRole("button", { name: "Delete table" }).click();
+      // Refused: what it would delete, listed, and the table still there.
+      const confirmation = page.getByRole("region", { name: "This change deletes value maps" });
+      await expect(confirmation.getByRole("listitem")).toHaveText(["The value map of codes.code: 1 source value, 1 mapped"]);
+      await expect(page.getByRole("link", { name: "Value maps of codes" })).toBeVisible();
+      await confirmation.getByRole("button", { name: "Apply and delete these value maps" }).click();
+      await expect(page.getByRole("status")).toHaveText("Table codes deleted.");
+      await expect(page.getByRole("link", { name: "Value maps of codes" })).toHaveCount(0);
+    });
+
     test("a typed name of a table described from a sample is refused as Define a table refuses it, keeping what was typed", async ({ page }) => {
       const id = await mappingProjectFromSample(page, `Typed files ${suffix}`, `Typed names ${suffix}`, "first.csv", "a\n1\n");
       await page.goto(withCompany(`/translations/mappings/create/${id}/file-data-structure`, acme.id));

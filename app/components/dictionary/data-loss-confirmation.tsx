@@ -1,7 +1,10 @@
 import { lazyWidget } from "~/lib/lazy-widget";
 
-/** What a write of a workspace's dictionary would delete from its databases, the form as it was posted, and what else the user may do. */
-export type DataLoss = { lines: string[]; resubmit: [string, string][]; instead: string };
+/**
+ * What a write of a workspace's dictionary would delete from its databases (or, `valueMaps`, a mapping project's
+ * value maps), the form as it was posted, and what else the user may do.
+ */
+export type DataLoss = { lines: string[]; resubmit: [string, string][]; instead: string; valueMaps?: boolean };
 
 // Shown only after a save that was refused: loaded on demand (decision 029).
 const DataLossCard = lazyWidget(() => import("./data-loss-card").then((m) => m.DataLossCard));

@@ -4,6 +4,7 @@ import { data, Form, Link, type UIMatch } from "react-router";
 import { z } from "zod";
 import { assignDictionarySchema } from "../../../../contracts/projects";
 import { DELETE_TABLE_PARAM, DeleteTableConfirmation } from "~/components/dictionary/delete-table-confirmation";
+import { DataLossConfirmation } from "~/components/dictionary/data-loss-confirmation";
 import { useConfirmParam } from "~/components/forms/confirm-card";
 import { DictionaryTablesList } from "~/components/dictionary/dictionary-tables-list";
 import { TableEditor, tableEditorDefaults } from "~/components/dictionary/table-editor";
@@ -223,7 +224,9 @@ export default function DataDictionaryStep({ loaderData, actionData }: Route.Com
           {dictionary.emptyTableCount > 0 ? ` ${dictionary.emptyTableCount} ${dictionary.emptyTableCount === 1 ? "table has" : "tables have"} no column yet.` : ""}
         </p>
         {deleting || lastResult?.initialValue?.intent === "delete-table" ? (
-          <div className="mt-4">
+          <div className="mt-4 flex flex-col gap-4">
+            {/* A mapping project's table whose value maps hold values: what would go, to confirm (a migration's step is before its databases). */}
+            <DataLossConfirmation actionData={actionData} backUpHref={href(paths.databases.current(project.id))} />
             <DeleteTableConfirmation
               table={deleting}
               version={dictionary.version}

@@ -18,11 +18,13 @@
  */
 import type { Kysely } from "kysely";
 import type { WorkspaceKind } from "../../../../contracts/workspaces.ts";
+import { VALUE_MAP_LOSS_CODE } from "../../../../contracts/values/dictionary.ts";
 import { ApiProblem } from "../api-problem.ts";
 import type { Database } from "../db/schema.ts";
 import { JobCancelledError, JobRefusedError, runJob, type JobDeps } from "../jobs/start-job.ts";
 import { inTransaction } from "../repositories/db-helpers.ts";
 import { readTables } from "../repositories/dictionary-tables.ts";
+import { columnsWithValues } from "../repositories/value-maps.ts";
 import type { WorkspaceRow } from "../repositories/workspaces.ts";
 import { dateOrderOf } from "../repositories/projects.ts";
 import { followDictionary, refuseUnlessConfirmed, type WantedTable } from "./schema-sync.ts";
@@ -55,13 +57,14 @@ export async function changeWorkspaceDictionary(deps: JobDeps & { dataPlane: Dat
   const { db, dataPlane } = deps;
   const { workspace, dictionaryId, edit, confirmDataLoss } = change;
   if (!hasDatabases(workspace)) {
+    if (!confirmDataLoss) await refuseLosingValueMaps(db, dictionaryId, edit);
     await edit(db);
     return;
   }
   const serverId = workspace.database_server;
   // Text becoming a date is read as the workspace's loads read dates.
   const dateOrder = dateOrderOf(workspace);
-  const rehearsed = await rehearse(db, dictionaryId, edit);
+  const rehearsed = await rehearse(db, (trx) => editedTables(trx, dictionaryId, edit));
   const report = await followDictionary(dataPlane, serverId, workspace.id, rehearsed, { apply: false, confirmDataLoss, dateOrder });
   if (report.statements.length === 0) {
     await edit(db);
@@ -111,20 +114,42 @@ export async function changeWorkspaceDictionary(deps: JobDeps & { dataPlane: Dat
 }
 
 /** The dictionary `edit` would make (tables with their former names where it renamed one), rolled back. */
-async function rehearse(db: Kysely<Database>, dictionaryId: string, edit: DictionaryEdit): Promise<WantedTable[]> {
-  let wanted: WantedTable[] = [];
+async function rehearse<T>(db: Kysely<Database>, edit: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+  let after: { value: T } | undefined;
   try {
     await db.transaction().execute(async (trx) => {
-      wanted = await editedTables(trx, dictionaryId, edit);
+      after = { value: await edit(trx) };
       throw new Rehearsed();
     });
   } catch (err) {
     if (!(err instanceof Rehearsed)) throw err;
   }
-  return wanted;
+  return after!.value;
 }
 
 class Rehearsed extends Error {}
+
+export const VALUE_MAP_LOSS_MESSAGE = "This change deletes value maps, so nothing was changed. Send it again with confirmDataLoss=true to apply it and delete:";
+
+/**
+ * A mapping project's value maps go with their columns (a table deleted, a column dropped by its table's form or
+ * a bulk update, a master dictionary assigned over the tables): a change that deletes maps holding values is
+ * refused (409 value_map_loss, each map and its counts listed), as one deleting data from the databases is, until
+ * it is sent again confirmed. Rehearsed only when the dictionary has such maps (most have none).
+ */
+async function refuseLosingValueMaps(db: Kysely<Database>, dictionaryId: string, edit: DictionaryEdit) {
+  const maps = await columnsWithValues(db, dictionaryId);
+  if (maps.length === 0) return;
+  const kept = await rehearse(db, async (trx) => {
+    await edit(trx);
+    return new Set((await readTables(trx, dictionaryId)).flatMap((t) => t.columns.map((c) => c.id)));
+  });
+  const lost = maps.filter((m) => !kept.has(m.id));
+  if (lost.length === 0) return;
+  const values = (n: number) => `${n.toLocaleString("en-US")} ${n === 1 ? "source value" : "source values"}`;
+  const lines = lost.map((m) => `The value map of ${m.tableName}.${m.name}: ${values(m.distinctCount)}, ${m.mappedCount.toLocaleString("en-US")} mapped`);
+  throw new ApiProblem(409, VALUE_MAP_LOSS_CODE, VALUE_MAP_LOSS_MESSAGE, undefined, lines);
+}
 
 /** Runs `edit` in `trx` and answers the tables it leaves, each renamed table and column with the name it had (both keep their ids). */
 async function editedTables(trx: Kysely<Database>, dictionaryId: string, edit: DictionaryEdit): Promise<WantedTable[]> {

@@ -101,6 +101,16 @@ function toColumn(row: ColumnRow): MappingColumn {
   };
 }
 
+/** The dictionary's columns whose value maps hold values, with their tables' names and their counts. */
+export async function columnsWithValues(db: Kysely<Database>, dictionaryId: string): Promise<(MappingColumn & { tableName: string })[]> {
+  const rows = (await columnsQuery(db, dictionaryId)
+    .where((eb) => eb.exists(eb.selectFrom("value_map_values as v").select("v.column_id").whereRef("v.column_id", "=", "c.id")))
+    .orderBy("t.name")
+    .orderBy("c.position")
+    .execute()) as ColumnRow[];
+  return rows.map((row) => ({ ...toColumn(row), tableName: row.table_name }));
+}
+
 /** A table of the dictionary with its columns in the file's order, or undefined. */
 export async function findMappingTable(db: Kysely<Database>, dictionaryId: string, tableId: string): Promise<MappingTable | undefined> {
   const rows = (await columnsQuery(db, dictionaryId).where("t.id", "=", tableId).orderBy("c.position").execute()) as ColumnRow[];

@@ -17,11 +17,18 @@ const refusal = data(
   { status: 409 },
 );
 
-function refused(write: DataLossWrite) {
+const valueMapRefusal = data(
+  { code: "value_map_loss", errors: ["This change deletes value maps", "The value map of employees.grade: 2 source values, 1 mapped"] },
+  { status: 409 },
+);
+
+function refused(write: DataLossWrite, answer409 = refusal) {
   const formData = new FormData();
   formData.set("tableId", "t1");
   const submission = parseWithZod(formData, { schema: z.object({ tableId: z.string() }) });
-  const answer = refusedWrite(submission, refusal, formData, write) as unknown as { data: { dataLoss: DataLoss; result: { error: Record<string, string[]> } } };
+  const answer = refusedWrite(submission, answer409, formData, write) as unknown as {
+    data: { dataLoss: DataLoss; result: { error: Record<string, string[]> } };
+  };
   const here = "/migration/projects/p1/data-dictionary/data-definition/tables";
   const Card = () => <DataLossCard dataLoss={answer.data.dataLoss} backUpHref="/migration/projects/p1/databases/current" />;
   const card = renderPage(here, here, Card as never, {})
@@ -48,5 +55,16 @@ describe("a dictionary write refused for the data it deletes", () => {
     expect(apply.formError).toEqual([
       "Nothing was saved: this change deletes data from the databases. Confirm it at the top of the page, or discard the upload.",
     ]);
+  });
+
+  it("says a mapping project's change deletes value maps, lists them, and offers no backup of databases it has none of", () => {
+    const deletion = refused("delete", valueMapRefusal);
+    expect(deletion.card).toContain(
+      "This change deletes value maps Nothing has changed yet. Applying it deletes: The value map of employees.grade: 2 source values, 1 mapped",
+    );
+    expect(deletion.card).toContain("To keep a copy of a map, export it as CSV from its page first, then apply.");
+    expect(deletion.card).toContain("Apply and delete these value maps Or keep the table: Cancel below.");
+    expect(deletion.card).not.toContain("databases");
+    expect(deletion.formError).toEqual(["Nothing was saved: this change deletes value maps. Confirm it at the top of the page, or cancel."]);
   });
 });

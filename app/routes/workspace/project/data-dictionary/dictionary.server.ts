@@ -6,7 +6,7 @@ import { createContext, data, type MiddlewareFunction, type RouterContextProvide
 import type { ProjectDictionary } from "../../../../../contracts/dictionary";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { Submission } from "@conform-to/react";
-import { CONFIRM_DATA_LOSS_PARAM, DATA_LOSS_CODE, createTableSchema } from "../../../../../contracts/dictionary";
+import { CONFIRM_DATA_LOSS_PARAM, DATA_LOSS_CODE, VALUE_MAP_LOSS_CODE, createTableSchema } from "../../../../../contracts/dictionary";
 import type { DataLoss } from "~/components/dictionary/data-loss-confirmation";
 import { dictionaryMessages } from "~/components/dictionary/messages";
 import { deleteTableSchema, parseTableEditor } from "~/components/dictionary/schemas.server";
@@ -98,9 +98,9 @@ const DATA_LOSS_CHOICES = {
 } as const;
 export type DataLossWrite = keyof typeof DATA_LOSS_CHOICES;
 
-/** Said in the form whose write would delete data; the list and the confirmation are at the top of the page. */
-export const dataLossFormError = (write: DataLossWrite) =>
-  `Nothing was saved: this change deletes data from the databases. Confirm it at the top of the page, ${DATA_LOSS_CHOICES[write].inForm}.`;
+/** Said in the form whose write would delete data (a mapping project's: value maps); the list and the confirmation are at the top of the page. */
+export const dataLossFormError = (write: DataLossWrite, valueMaps = false) =>
+  `Nothing was saved: this change deletes ${valueMaps ? "value maps" : "data from the databases"}. Confirm it at the top of the page, ${DATA_LOSS_CHOICES[write].inForm}.`;
 
 /** The user's confirmation that the data a refusal listed may go: sent by DataLossConfirmation's button. */
 export function confirmationOf(formData: FormData) {
@@ -109,16 +109,18 @@ export function confirmationOf(formData: FormData) {
 
 /**
  * A refused write of the workspace's dictionary, as refusedByService answers it; when what refused
- * it is the data it would delete from the databases (409 data_loss), also that list and the form as
- * posted, for DataLossConfirmation at the top of the page to send again with the confirmation.
+ * it is the data it would delete from the databases (409 data_loss) or a mapping project's value maps
+ * (409 value_map_loss), also that list and the form as posted, for DataLossConfirmation at the top of
+ * the page to send again with the confirmation.
  */
 export function refusedWrite(submission: Submission<unknown>, err: unknown, formData: FormData, write: DataLossWrite) {
   const failure = serviceFailure(err);
-  if (failure?.body.code !== DATA_LOSS_CODE) return refusedByService(submission, err);
-  const [, ...lines] = failure.body.errors;
+  const valueMaps = failure?.body.code === VALUE_MAP_LOSS_CODE;
+  if (failure?.body.code !== DATA_LOSS_CODE && !valueMaps) return refusedByService(submission, err);
+  const [, ...lines] = failure!.body.errors;
   const resubmit = [...formData.entries()].filter((entry): entry is [string, string] => typeof entry[1] === "string" && entry[0] !== CONFIRM_DATA_LOSS_PARAM);
-  const dataLoss: DataLoss = { lines, resubmit, instead: DATA_LOSS_CHOICES[write].underButton };
-  return data({ result: submission.reply({ formErrors: [dataLossFormError(write)] }), dataLoss }, { status: failure.status });
+  const dataLoss: DataLoss = { lines, resubmit, instead: DATA_LOSS_CHOICES[write].underButton, valueMaps };
+  return data({ result: submission.reply({ formErrors: [dataLossFormError(write, valueMaps)] }), dataLoss }, { status: failure!.status });
 }
 
 /** A sample is read for its header and first rows: 200 MB is far more than that needs. */

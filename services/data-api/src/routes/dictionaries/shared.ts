@@ -102,6 +102,7 @@ export const dictionaryErrorResponses = {
   409: errorBody(
     "The version is stale (reload and try again), or a name is already used (`fieldErrors` names the field). A workspace's dictionary whose databases exist also answers " +
       "`data_loss` (the change deletes the data listed in `errors` after the first line: send it again with `confirmDataLoss=true` to apply it), " +
+      "A mapping project's answers `value_map_loss` alike for a change that deletes value maps holding values (a table deleted, a column dropped). " +
       "`schema_change_refused` (the databases cannot follow it: values a narrower type cannot hold, nulls in a column made required…), " +
       "`schema_change_failed` (PostgreSQL refused the DDL) or `project_locked`; nothing was changed.",
   ),

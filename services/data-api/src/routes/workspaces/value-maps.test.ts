@@ -654,6 +654,47 @@ describe.each(TEST_DATABASE_KINDS)("value maps of mapping projects on %s", (kind
     ]);
   });
 
+  it("refuses a table's deletion, a save or a bulk update dropping a column, that deletes a value map holding values, listing it, until it is confirmed", async () => {
+    const { project, table } = await mapping();
+    const grade = col(table, "grade");
+    await api.send("POST", `${BASE}/${project.id}/mapping-columns/${grade.id}/values`, analyst, {
+      version: 0,
+      values: [
+        { sourceValue: "G1", targetValue: "P1" },
+        { sourceValue: "G2", targetValue: null },
+      ],
+    });
+    const tables = `${BASE}/${project.id}/data-dictionary/tables`;
+    const version = async () => (await api.get(`${BASE}/${project.id}/data-dictionary`, analyst)).body.version as number;
+    const refusal = {
+      code: "value_map_loss",
+      errors: [
+        "This change deletes value maps, so nothing was changed. Send it again with confirmDataLoss=true to apply it and delete:",
+        "The value map of employees.grade: 2 source values, 1 mapped",
+      ],
+    };
+    const save = async (columns: ReturnType<typeof column>[], confirm = "") =>
+      api.send("PATCH", `${tables}${confirm}`, analyst, { version: await version(), tableId: table.id, name: "employees", description: null, columns });
+    const deleting = async () => api.send("DELETE", `${tables}/${table.id}?version=${await version()}`, analyst);
+    // Dropping a column whose map holds no values (salary), as any change that deletes no map, needs no confirmation.
+    expect((await save([column("grade", "nvarchar", { length: 3 }), column("department", "nvarchar", { length: 20 })])).status).toBe(200);
+    // Dropping grade (its map holds two values) is refused, and so is deleting the table; nothing changes.
+    const withoutGrade = [column("department", "nvarchar", { length: 20 })];
+    expect(await save(withoutGrade)).toMatchObject({ status: 409, body: refusal });
+    expect(await deleting()).toMatchObject({ status: 409, body: refusal });
+    // So is a bulk update's file that leaves grade out of the table.
+    const file = "table,column,type,length,precision,scale,nullable,key\nemployees,department,nvarchar,20,,,yes,no\n";
+    const uploaded = await uploadDictionary(api, `${BASE}/${project.id}/data-dictionary/bulk-uploads`, analyst, file, "employees.csv", { mode: "replace" });
+    expect(uploaded.status, JSON.stringify(uploaded.body)).toBe(201);
+    const applied = await api.send("POST", `${BASE}/${project.id}/data-dictionary/bulk-uploads/${uploaded.body.id}/apply`, analyst);
+    expect(applied).toMatchObject({ status: 409, body: refusal });
+    expect((await values(project, grade)).body.total).toBe(2);
+    // Confirmed, the save drops grade and its map; the table, its maps gone, is deleted without a question.
+    expect((await save(withoutGrade, "?confirmDataLoss=true")).status).toBe(200);
+    expect((await values(project, grade)).status).toBe(404);
+    expect((await deleting()).status).toBe(200);
+  });
+
   it("answers 404 for another company's map and a column of another project, 403 to a role outside Translations", async () => {
     const mine = await mapping();
     const theirs = await mapping(birch.id);
