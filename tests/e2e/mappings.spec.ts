@@ -33,6 +33,22 @@ async function mappingProjectFromSample(page: Page, application: string, project
   return /\/mappings\/(?:create\/)?([^/]+)\//.exec(page.url())![1]!;
 }
 
+/** A mapping project described from codes.csv (one column, code), its map holding one value, A1 → X1: answers its id. */
+async function codesMappedOnce(page: Page, application: string, project: string): Promise<string> {
+  const id = await mappingProjectFromSample(page, application, project, "codes.csv", "code\nA1\n");
+  await page.goto(withCompany(`/translations/mappings/${id}/file-data-structure/data-definition/tables`, acme.id));
+  await page.getByRole("link", { name: "Value maps of codes" }).click();
+  await page.getByLabel("Translate code").check();
+  await page.getByRole("button", { name: "Save code" }).click();
+  await expect(page.getByRole("status")).toHaveText("code is translated.");
+  await page.getByRole("link", { name: "0 of 0 mapped (map of code)" }).click();
+  await page.getByLabel("Source value").fill("A1");
+  await page.getByLabel("Target value", { exact: true }).fill("X1");
+  await page.getByRole("button", { name: "Add value" }).click();
+  await expect(page.getByRole("status")).toHaveText('Value "A1" added.');
+  return id;
+}
+
 for (const javaScriptEnabled of [true, false]) {
   const mode = javaScriptEnabled ? "JavaScript on" : "JavaScript off";
   const suffix = javaScriptEnabled ? "js" : "html";
@@ -304,19 +320,8 @@ for (const javaScriptEnabled of [true, false]) {
     });
 
     test("a table whose value map holds values is deleted only once the maps it deletes are confirmed", async ({ page }) => {
-      const id = await mappingProjectFromSample(page, `Code files ${suffix}`, `Code values ${suffix}`, "codes.csv", "code\nA1\n");
+      const id = await codesMappedOnce(page, `Code files ${suffix}`, `Code values ${suffix}`);
       const tables = withCompany(`/translations/mappings/${id}/file-data-structure/data-definition/tables`, acme.id);
-      await page.goto(tables);
-      await page.getByRole("link", { name: "Value maps of codes" }).click();
-      await page.getByLabel("Translate code").check();
-      await page.getByRole("button", { name: "Save code" }).click();
-      await expect(page.getByRole("status")).toHaveText("code is translated.");
-      await page.getByRole("link", { name: "0 of 0 mapped (map of code)" }).click();
-      await page.getByLabel("Source value").fill("A1");
-      await page.getByLabel("Target value", { exact: true }).fill("X1");
-      await page.getByRole("button", { name: "Add value" }).click();
-      await expect(page.getByRole("status")).toHaveText('Value "A1" added.');
-
       await page.goto(tables);
       await page.getByRole("link", { name: "Delete table codes" }).click();
       await page.getByRole("button", { name: "Delete table" }).click();
@@ -327,6 +332,18 @@ for (const javaScriptEnabled of [true, false]) {
       await confirmation.getByRole("button", { name: "Apply and delete these value maps" }).click();
       await expect(page.getByRole("status")).toHaveText("Table codes deleted.");
       await expect(page.getByRole("link", { name: "Value maps of codes" })).toHaveCount(0);
+    });
+
+    test("the wizard's file data structure step also asks before deleting a table's value maps", async ({ page }) => {
+      const id = await codesMappedOnce(page, `Wizard codes ${suffix}`, `Wizard values ${suffix}`);
+      await page.goto(withCompany(`/translations/mappings/create/${id}/file-data-structure`, acme.id));
+      await page.getByRole("link", { name: "Delete table codes" }).click();
+      await page.getByRole("button", { name: "Delete table" }).click();
+      const confirmation = page.getByRole("region", { name: "This change deletes value maps" });
+      await expect(confirmation.getByRole("listitem")).toHaveText(["The value map of codes.code: 1 source value, 1 mapped"]);
+      await confirmation.getByRole("button", { name: "Apply and delete these value maps" }).click();
+      await expect(page.getByRole("status")).toHaveText("Table codes deleted.");
+      await expect(page.getByRole("link", { name: "Delete table codes" })).toHaveCount(0);
     });
 
     test("a typed name of a table described from a sample is refused as Define a table refuses it, keeping what was typed", async ({ page }) => {

@@ -2,7 +2,7 @@ import { Form, Link } from "react-router";
 import { CONFIRM_DATA_LOSS_PARAM } from "../../../contracts/values/dictionary";
 import { StatusButton, useIsPending } from "~/components/forms/status-button";
 import { Card } from "~/components/ui/card";
-import type { DataLoss } from "./data-loss-confirmation";
+import type { DataLoss } from "./data-loss";
 
 /**
  * At the top of a dictionary page whose save was refused because it deletes data from the databases

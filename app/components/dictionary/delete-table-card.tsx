@@ -1,6 +1,8 @@
 import { ConfirmCard } from "~/components/forms/confirm-card-body";
 import { RefusalAlert } from "~/components/forms/refusal-alert";
 import { refusalMessages } from "~/lib/forms";
+import { DataLossCard } from "./data-loss-card";
+import { dataLossOf } from "./data-loss";
 import type { DeleteTableConfirmationProps } from "./delete-table-confirmation";
 
 /**
@@ -13,12 +15,13 @@ import type { DeleteTableConfirmationProps } from "./delete-table-confirmation";
  * (a reload, a link opened in a new tab): the server renders each widget in a Suspense boundary, and the
  * inner one, mounted once the outer chunk arrives, after the page's hydration, rendered none (lazyWidget).
  */
-export function DeleteTableCard({ table, version, cancelHref, lastResult, valueMaps = false }: DeleteTableConfirmationProps) {
+export function DeleteTableCard({ table, version, cancelHref, lastResult, valueMaps = false, actionData, backUpHref = "" }: DeleteTableConfirmationProps) {
   if (!table) {
     const refused = lastResult?.initialValue?.intent === "delete-table" ? refusalMessages(lastResult) : [];
     return refused.length ? <RefusalAlert refusal={lastResult}>{refused.join(" ")}</RefusalAlert> : null;
   }
-  return (
+  const dataLoss = dataLossOf(actionData);
+  const question = (
     <ConfirmCard
       id={`delete-table-${table.id}`}
       title={`Delete table ${table.name}?`}
@@ -32,5 +35,13 @@ export function DeleteTableCard({ table, version, cancelHref, lastResult, valueM
         ? `The table, its ${table.columnCount} ${table.columnCount === 1 ? "column" : "columns"} and their value maps are removed from the file data structure.`
         : `The table and its ${table.columnCount} ${table.columnCount === 1 ? "column" : "columns"} are removed from the dictionary.`}
     </ConfirmCard>
+  );
+  return dataLoss ? (
+    <div className="flex flex-col gap-4">
+      <DataLossCard dataLoss={dataLoss} backUpHref={backUpHref} />
+      {question}
+    </div>
+  ) : (
+    question
   );
 }

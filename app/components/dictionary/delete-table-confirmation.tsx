@@ -14,6 +14,14 @@ export type DeleteTableConfirmationProps = {
   lastResult?: FormResult | null;
   /** A mapping project's table: its columns' value maps go with it, from its file data structure, and the card says so. */
   valueMaps?: boolean;
+  /**
+   * The page's action data, where a deletion refused as it deletes value maps holding values lists them (refusedWrite's
+   * `dataLoss`), shown above the question to be confirmed; with `backUpHref`, as DataLossConfirmation takes them. The
+   * wizard's step passes them here rather than render DataLossConfirmation: it is the heaviest page, and this card is
+   * loaded only once a deletion is asked for.
+   */
+  actionData?: object | null;
+  backUpHref?: string;
 };
 
 /**

@@ -4,7 +4,6 @@ import { data, Form, Link, type UIMatch } from "react-router";
 import { z } from "zod";
 import { assignDictionarySchema } from "../../../../contracts/projects";
 import { DELETE_TABLE_PARAM, DeleteTableConfirmation } from "~/components/dictionary/delete-table-confirmation";
-import { DataLossConfirmation } from "~/components/dictionary/data-loss-confirmation";
 import { useConfirmParam } from "~/components/forms/confirm-card";
 import { DictionaryTablesList } from "~/components/dictionary/dictionary-tables-list";
 import { TableEditor, tableEditorDefaults } from "~/components/dictionary/table-editor";
@@ -224,15 +223,16 @@ export default function DataDictionaryStep({ loaderData, actionData }: Route.Com
           {dictionary.emptyTableCount > 0 ? ` ${dictionary.emptyTableCount} ${dictionary.emptyTableCount === 1 ? "table has" : "tables have"} no column yet.` : ""}
         </p>
         {deleting || lastResult?.initialValue?.intent === "delete-table" ? (
-          <div className="mt-4 flex flex-col gap-4">
-            {/* A mapping project's table whose value maps hold values: what would go, to confirm (a migration's step is before its databases). */}
-            <DataLossConfirmation actionData={actionData} backUpHref={href(paths.databases.current(project.id))} />
+          <div className="mt-4">
+            {/* A mapping project's table whose value maps hold values: the card lists what would go, to confirm (a migration's step is before its databases). */}
             <DeleteTableConfirmation
               table={deleting}
               version={dictionary.version}
               cancelHref={confirm.cancelHref}
               lastResult={lastResult?.initialValue?.intent === "delete-table" ? lastResult : undefined}
               valueMaps={paths.ws.kind === "translation"}
+              actionData={actionData}
+              backUpHref={href(paths.databases.current(project.id))}
             />
           </div>
         ) : null}

@@ -8,7 +8,7 @@ import { data } from "react-router";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { DataLossCard } from "~/components/dictionary/data-loss-card";
-import type { DataLoss } from "~/components/dictionary/data-loss-confirmation";
+import type { DataLoss } from "~/components/dictionary/data-loss";
 import { renderPage } from "~/test/render-page";
 import { refusedWrite, type DataLossWrite } from "./dictionary.server";
 

@@ -7,7 +7,7 @@ import type { ProjectDictionary } from "../../../../../contracts/dictionary";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { Submission } from "@conform-to/react";
 import { CONFIRM_DATA_LOSS_PARAM, DATA_LOSS_CODE, VALUE_MAP_LOSS_CODE, createTableSchema } from "../../../../../contracts/dictionary";
-import type { DataLoss } from "~/components/dictionary/data-loss-confirmation";
+import type { DataLoss } from "~/components/dictionary/data-loss";
 import { dictionaryMessages } from "~/components/dictionary/messages";
 import { deleteTableSchema, parseTableEditor } from "~/components/dictionary/schemas.server";
 import { newestPendingReview, pendingReviewLinkTo } from "~/lib/api/dictionary-tables.server";
