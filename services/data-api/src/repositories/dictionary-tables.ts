@@ -6,7 +6,7 @@ import type { Database } from "../db/schema.ts";
 import type { DictionaryColumnsTable } from "../db/schema-dictionaries.ts";
 import { escapeLike, inTransaction, isUniqueViolation, nameKey, toFlag, totalOf } from "./db-helpers.ts";
 import { bumpVersion, type VersionedWrite } from "./dictionary-version.ts";
-import { claimForTypeChange, mapProblemForType } from "./value-maps.ts";
+import { claimForTypeChange, mapProblemForType, sameColumnType } from "./value-maps.ts";
 
 /**
  * Tables and columns of a dictionary (master or a project's copy). Every write runs in one
@@ -312,8 +312,7 @@ async function assertMapsFitTypes(
   const changed = columns.flatMap((column, index) => {
     const row = matched.get(column);
     const after = columnValues(column, index + 1);
-    const differs = row && (row.type !== after.type || row.length !== after.length || row.precision !== after.precision || row.scale !== after.scale);
-    return differs ? [{ index, column, row, after }] : [];
+    return row && !sameColumnType(row, after) ? [{ index, column, row, after }] : [];
   });
   if (changed.length === 0) return;
   // One statement for the table (most dictionaries have no maps at all: a bulk update's thousands of columns ask nothing

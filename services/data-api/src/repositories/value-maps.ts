@@ -83,6 +83,11 @@ function columnsQuery(db: Kysely<Database>, dictionaryId: string) {
 
 const orNumber = (value: number | string | null) => (value === null ? null : Number(value));
 
+type ColumnTypeOf = { type: string; length: number | string | null; precision: number | string | null; scale: number | string | null };
+/** Whether two columns have the same type, length, precision and scale: what a value map's targets are checked against. */
+export const sameColumnType = (a: ColumnTypeOf, b: ColumnTypeOf) =>
+  a.type === b.type && orNumber(a.length) === orNumber(b.length) && orNumber(a.precision) === orNumber(b.precision) && orNumber(a.scale) === orNumber(b.scale);
+
 function toColumn(row: ColumnRow): MappingColumn {
   return {
     id: row.id,
@@ -186,10 +191,9 @@ async function columnTypeNow(trx: Kysely<Database>, columnId: string) {
 async function claimVersion(trx: Kysely<Database>, ref: MappingColumnRef, expectedVersion: number, writer: Writer): Promise<number> {
   const now = await columnTypeNow(trx, ref.column.id);
   if (!now) throw new NotFoundError(COLUMN_NOT_FOUND_MESSAGE);
-  const { ddl } = ref;
   // Checked against a type the column no longer has (changed since the write read it, before this lock): stale, as
   // a map whose version the type change moved is; the dictionary's row says who changed it.
-  if (now.type !== ddl.type || orNumber(now.length) !== ddl.length || orNumber(now.precision) !== ddl.precision || orNumber(now.scale) !== ddl.scale) {
+  if (!sameColumnType(now, ref.ddl)) {
     throw await staleSave(trx, { table: "dictionaries", key: "id", id: now.dictionary_id }, writer.userId, mapOrType(ref.column));
   }
   const at = (writer.now ?? new Date()).toISOString();
