@@ -59,6 +59,8 @@ const COLUMN_SIZE_FIELD = /^columns\[(\d+)\]\.(length|precision|scale)$/;
  * is none or unknown: its own error comes first. The data API still refuses them from its callers.
  */
 export function parseTableEditor<S extends z.ZodType>(formData: FormData, schema: S) {
+  const gaps = columnsRenumbered(formData);
+  if (gaps) return parseFormData(gaps, COLUMNS_MISSING_SCHEMA) as Submission<z.output<S>>;
   const applies = (index: string, field: string) => {
     const type = formData.get(`columns[${index}].type`);
     if (typeof type !== "string" || !isColumnType(type)) return true;
@@ -70,6 +72,38 @@ export function parseTableEditor<S extends z.ZodType>(formData: FormData, schema
     if (!size || applies(size[1]!, size[2]!)) kept.append(name, value);
   }
   return parseFormData(kept, schema);
+}
+
+const COLUMN_FIELD = /^columns\[(\d+)\]\.(.+)$/;
+
+/** A table's form whose columns are not numbered 0, 1, 2…: refused at the top, with the columns that came back numbered so. */
+export const COLUMNS_MISSING =
+  "Some columns of this form did not arrive (it may be an old copy of the page), so nothing was saved. Check the columns below, then save again.";
+const COLUMNS_MISSING_SCHEMA = z.unknown().refine(() => false, { message: COLUMNS_MISSING, path: [] });
+
+/**
+ * The TableEditor numbers its columns 0, 1, 2… with JavaScript or without (a removed column's followers move up:
+ * Conform's list intents), so a post whose numbering has gaps (only `columns[3]`: forged, or a copy of another page)
+ * lost columns on the way. Its columns numbered 0, 1, 2… in their order, without any list intent, for the refusal
+ * (the form comes back showing each of them, and its next save is read as it shows); null when there is no gap.
+ */
+function columnsRenumbered(formData: FormData): FormData | null {
+  const indexes = [
+    ...new Set(
+      [...formData.keys()]
+        .map((name) => COLUMN_FIELD.exec(name)?.[1])
+        .filter((i) => i !== undefined)
+        .map(Number),
+    ),
+  ].sort((a, b) => a - b);
+  if (indexes.every((index, position) => index === position)) return null;
+  const renumbered = new FormData();
+  for (const [name, value] of formData) {
+    const column = COLUMN_FIELD.exec(name);
+    if (column) renumbered.append(`columns[${indexes.indexOf(Number(column[1]))}].${column[2]}`, value);
+    else if (name !== "__intent__") renumbered.append(name, value);
+  }
+  return renumbered;
 }
 
 /** A table's edit whose form names another table than its page's URL: refused at the top of the form. */
