@@ -3,6 +3,7 @@ import { DEMO_COMPANIES } from "../../../scripts/demo-data";
 import { COLUMN_WIDTHS_MESSAGE } from "../../../contracts/values/flat-files";
 import { isRedirect, startLiveServices } from "~/test/live-services";
 import { flashOf } from "~/test/flash-of";
+import { renderPage } from "~/test/render-page";
 import { unpackRows } from "~/lib/packed-rows";
 import { holdJobsOf } from "../../../services/data-api/src/testing/hold-jobs";
 import { failBackup, insertBackup } from "../../../services/data-api/src/repositories/backups";
@@ -61,6 +62,7 @@ async function newProject(email: string, companyId: string, applicationId: strin
   return api(email, "POST", "/api/v1/projects", { companyId, name, applicationId, sourceType, description: null });
 }
 const projectUrl = (id: string, rest: string, companyId: string = acme.id) => `/migration/projects/${id}/${rest}?companyId=${companyId}`;
+const wizardPath = (id: string) => `/migration/projects/create/${id}/data-dictionary`;
 const wizardUrl = (id: string, step: string, companyId: string = acme.id) => `/migration/projects/create/${id}/${step}?companyId=${companyId}`;
 
 /** The wizard's databases step (its loader's answer) once the project's database creation has ended, polled as the page does (up to 100 times, 50 ms apart). */
@@ -616,6 +618,45 @@ describe("wizard steps 2 and 3", () => {
       middleware: wizardLayout.middleware,
     });
     expect(isRedirect(step3, wizardUrl(project.id, "data-dictionary"))).toBe(true);
+  });
+
+  it("says an Assign refused for a master holding a table without columns under that row's Assign, and copies nothing", async () => {
+    // An application of its own: the other tests of the step count the masters of acmeApp.
+    const application = await newApplication(ANALYST, acme.id, "Half-done Billing");
+    const project = await newProject(ANALYST, acme.id, application.id, "Incomplete master");
+    const master = await api(ANALYST, "POST", "/api/v1/data-dictionaries", {
+      companyId: acme.id,
+      applicationId: application.id,
+      name: "Billing half done",
+      description: null,
+    });
+    const { table: customers } = await api(ANALYST, "POST", `/api/v1/data-dictionaries/${master.id}/tables`, {
+      version: master.version,
+      name: "Customers",
+      description: null,
+      columns: [{ name: "Id", type: "int", nullable: false, isKey: true }],
+    });
+    // A master's table can no longer be saved without columns: one stored before that rule.
+    await live.dataApiDb.deleteFrom("dictionary_columns").where("table_id", "=", customers.id).execute();
+    const opts = { params: { projectId: project.id }, middleware: wizardLayout.middleware };
+    const step = (await call(ANALYST, wizardUrl(project.id, "data-dictionary"), dictionaryStep.loader, opts)) as any;
+    const refused = unwrap(
+      await call(ANALYST, wizardUrl(project.id, "data-dictionary"), dictionaryStep.action, {
+        ...opts,
+        form: { intent: "assign", dictionaryId: master.id, version: String(step.dictionary.version) },
+      }),
+    );
+    const words =
+      "A table of this master dictionary has no columns: give it its columns first (its data definition), or assign another one. The project's tables are unchanged.";
+    expect(refused?.status).toBe(409);
+    expect(refused?.data.result.error).toEqual({ "": [words] });
+    // The page the user pressed Assign on, shown again with the refusal: the words under that row's Assign, once.
+    const after = (await call(ANALYST, wizardUrl(project.id, "data-dictionary"), dictionaryStep.loader, opts)) as any;
+    const page = renderPage(wizardPath(project.id), wizardUrl(project.id, "data-dictionary"), dictionaryStep.default, after, refused?.data);
+    const shown = words.replace("'", "&#x27;");
+    expect(page.split(shown)).toHaveLength(2);
+    expect(new RegExp(`<form[^>]*id="assign-${master.id}"[^]*?</form>`).exec(page)?.[0]).toContain(shown);
+    expect(after.dictionary).toMatchObject({ sourceDictionaryId: null, tableCount: 0 });
   });
 
   it.skipIf(!TEST_POSTGRES_ADMIN_URL)("assigns a master dictionary of the application, then reads and saves the flat-file settings", async () => {
