@@ -1,4 +1,7 @@
+import path from "node:path";
+import Database from "better-sqlite3";
 import { E2E } from "../../playwright.config";
+import { CLEANED_NAME_NOTE } from "../../contracts/common";
 import { createApplication, createDictionary, submitApplication, SAMPLE, SAMPLE_ERRORS, url } from "./master-data";
 import { acme, expect, test, withCompany } from "./sessions";
 import { expectNoViolations } from "./axe";
@@ -164,6 +167,40 @@ for (const javaScriptEnabled of [true, false]) {
       await page.getByRole("button", { name: "Add table" }).click();
       await expect(page.getByRole("status")).toHaveText("Table Orders added.");
       await expect(header("2 tables, 2 columns")).toBeVisible();
+    });
+
+    test("a name saved with a tab (before names refused one) is offered cleaned, with a note, and a save of the description keeps it so", async ({ page }) => {
+      const retry = test.info().retry ? ` retry ${test.info().retry}` : "";
+      const application = `Cleaned name app ${suffix}${retry}`;
+      await createApplication(page, application, "");
+      const cleaned = `Tabbed ledger ${suffix}${retry}`;
+      const id = await createDictionary(page, application, cleaned);
+      // A name stored with a tab, as one saved before 1c7df23 was: written in the data API's database, which no form may do now.
+      const dataApi = <T>(run: (db: Database.Database) => T) => {
+        const db = new Database(path.join(E2E.dataDir, "data-api.sqlite"));
+        try {
+          return run(db);
+        } finally {
+          db.close();
+        }
+      };
+      dataApi((db) => db.prepare("update dictionaries set name = ? where id = ?").run(cleaned.replace(" ", "\t"), id));
+
+      await page.goto(withCompany(`/migration/data-dictionary/edit/${id}/application`, acme.id));
+      const name = page.getByRole("textbox", { name: "Name", exact: true });
+      await expect(name).toHaveValue(cleaned);
+      await expect(name).toHaveAccessibleDescription(CLEANED_NAME_NOTE);
+      await page.getByRole("textbox", { name: "Description" }).fill("Saved with its name cleaned");
+      await page.getByRole("button", { name: "Save", exact: true }).click();
+      await expect(page).toHaveURL(url(`/migration/data-dictionary/view/${id}/application`));
+      await expect(page.getByRole("status")).toHaveText(`Data dictionary ${cleaned} saved.`);
+      await expect(page.getByRole("definition").filter({ hasText: "Saved with its name cleaned" })).toBeVisible();
+      expect(dataApi((db) => db.prepare("select name from dictionaries where id = ?").pluck().get(id))).toBe(cleaned);
+
+      // Saved clean: the form offers it with no note.
+      await page.goto(withCompany(`/migration/data-dictionary/edit/${id}/application`, acme.id));
+      await expect(name).toHaveValue(cleaned);
+      await expect(name).toHaveAccessibleDescription("");
     });
 
     test("a bad upload lists every row error with its row and column, and cannot be applied", async ({ page }) => {
