@@ -54,6 +54,12 @@ export default function DictionaryLayout({ loaderData }: Route.ComponentProps) {
               Application {dictionary.applicationName} · {dictionary.tableCount} {dictionary.tableCount === 1 ? "table" : "tables"},{" "}
               {dictionary.columnCount} {dictionary.columnCount === 1 ? "column" : "columns"}
             </p>
+            {/* DOMAIN.md: a project gets its own copy (Assign copies the tables); what is changed here never reaches it. */}
+            {mode === "edit" ? (
+              <p className="mt-1 text-sm text-muted-foreground">
+                Changes here do not reach the projects, configurations or mapping projects already assigned this dictionary: each has its own copy.
+              </p>
+            ) : null}
           </div>
           {mode === "view" && canWrite ? (
             <Link to={href(paths.definition("edit", dictionary.id))} className={buttonVariants({ variant: "outline" })}>
