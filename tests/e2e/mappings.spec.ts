@@ -2,7 +2,7 @@ import type { Page } from "@playwright/test";
 import { E2E } from "../../playwright.config";
 import { expectNoViolations } from "./axe";
 import { fillColumn } from "./dictionary-steps";
-import { createApplication } from "./master-data";
+import { createApplication, createDictionary } from "./master-data";
 import { expectPermissionDenied } from "./areas";
 import { startProject } from "./project-steps";
 import { acme, birch, expect, test, withCompany } from "./sessions";
@@ -344,6 +344,35 @@ for (const javaScriptEnabled of [true, false]) {
       await confirmation.getByRole("button", { name: "Apply and delete these value maps" }).click();
       await expect(page.getByRole("status")).toHaveText("Table codes deleted.");
       await expect(page.getByRole("link", { name: "Delete table codes" })).toHaveCount(0);
+    });
+
+    test("assigning a master dictionary over a table whose value map holds values asks first", async ({ page }) => {
+      test.slow();
+      const application = `Assigned codes ${suffix}`;
+      const id = await codesMappedOnce(page, application, `Assigned values ${suffix}`);
+      const master = `Code master ${suffix}`;
+      const masterId = await createDictionary(page, application, master);
+      await page.goto(withCompany(`/migration/data-dictionary/edit/${masterId}/data-definition/tables/new`, acme.id));
+      await page.getByLabel("Table name").fill("codes");
+      await fillColumn(page, 1, { name: "code", type: "nvarchar", length: "10" });
+      await page.getByRole("button", { name: "Add table" }).click();
+      await expect(page.getByRole("status")).toHaveText("Table codes added.");
+      await page.goto(withCompany(`/translations/mappings/create/${id}/file-data-structure`, acme.id));
+      await page.getByRole("button", { name: `Assign ${master}` }).click();
+      // Refused: the map it would delete, listed; the row says why nothing was assigned.
+      const confirmation = page.getByRole("region", { name: "This change deletes value maps" });
+      await expect(confirmation.getByRole("listitem")).toHaveText(["The value map of codes.code: 1 source value, 1 mapped"]);
+      await expect(confirmation.getByText("Or keep the tables as they are: assign nothing.")).toBeVisible();
+      await expect(
+        page.getByText("Nothing was saved: this change deletes value maps. Confirm it at the top of the page, or keep the tables as they are."),
+      ).toBeVisible();
+      await expect(page.getByText(`copied from ${master}`)).toHaveCount(0);
+      await confirmation.getByRole("button", { name: "Apply and delete these value maps" }).click();
+      await expect(page.getByRole("status")).toHaveText(`Data dictionary ${master} assigned: its tables are copied into the mapping project.`);
+      // The master's code, a new column: not translated, its map empty.
+      await page.getByRole("link", { name: "Value maps of codes" }).click();
+      await expect(page.getByLabel("Translate code")).not.toBeChecked();
+      await expect(page.getByRole("link", { name: /map of code\)$/ })).toHaveCount(0);
     });
 
     test("a typed name of a table described from a sample is refused as Define a table refuses it, keeping what was typed", async ({ page }) => {

@@ -16,11 +16,13 @@ import type { DeleteTableConfirmationProps } from "./delete-table-confirmation";
  * inner one, mounted once the outer chunk arrives, after the page's hydration, rendered none (lazyWidget).
  */
 export function DeleteTableCard({ table, version, cancelHref, lastResult, valueMaps = false, actionData, backUpHref = "" }: DeleteTableConfirmationProps) {
+  const dataLoss = dataLossOf(actionData);
   if (!table) {
+    // No deletion asked: the wizard's Assign, refused as its copy replaces tables whose value maps hold values, to confirm.
+    if (dataLoss) return <DataLossCard dataLoss={dataLoss} backUpHref={backUpHref} />;
     const refused = lastResult?.initialValue?.intent === "delete-table" ? refusalMessages(lastResult) : [];
     return refused.length ? <RefusalAlert refusal={lastResult}>{refused.join(" ")}</RefusalAlert> : null;
   }
-  const dataLoss = dataLossOf(actionData);
   const question = (
     <ConfirmCard
       id={`delete-table-${table.id}`}

@@ -18,7 +18,8 @@ export type DeleteTableConfirmationProps = {
    * The page's action data, where a deletion refused as it deletes value maps holding values lists them (refusedWrite's
    * `dataLoss`), shown above the question to be confirmed; with `backUpHref`, as DataLossConfirmation takes them. The
    * wizard's step passes them here rather than render DataLossConfirmation: it is the heaviest page, and this card is
-   * loaded only once a deletion is asked for.
+   * loaded only once a deletion is asked for. With no `table`, the card is that list alone: the step's Assign refused
+   * as its copy replaces tables whose value maps hold values.
    */
   actionData?: object | null;
   backUpHref?: string;

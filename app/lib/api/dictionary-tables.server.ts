@@ -22,6 +22,9 @@ type As = Caller;
 /** `confirmDataLoss`: the user confirmed the data a refusal listed may go (decision 017). */
 type Confirmation = { confirmDataLoss: boolean };
 
+/** A write of a workspace's dictionary that may delete data (or a mapping project's value maps), sent again with the user's confirmation: its query. */
+export const confirming = (write: Confirmation | undefined) => (write?.confirmDataLoss ? { [CONFIRM_DATA_LOSS_PARAM]: "true" } : {});
+
 /** Writes answer the changed object; the pages redirect and reload, so any JSON will do. */
 const anything = z.unknown();
 
@@ -32,8 +35,6 @@ const anything = z.unknown();
  */
 export function dictionaryEndpoints(as: As, base: string) {
   const at = (...rest: string[]) => [base, ...rest.map(encodeURIComponent)].join("/");
-  /** A write of a workspace's dictionary whose databases exist may delete data: sent again with the user's confirmation. */
-  const confirming = (write: Confirmation | undefined) => (write?.confirmDataLoss ? { [CONFIRM_DATA_LOSS_PARAM]: "true" } : {});
   return {
     createTable: (body: z.output<typeof createTableSchema>, write?: Confirmation) =>
       callService("data-api", at("tables"), as, { method: "POST", body, query: confirming(write), schema: anything }),

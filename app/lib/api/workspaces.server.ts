@@ -71,7 +71,7 @@ import {
   type startRunSchema,
 } from "../../../contracts/runs";
 import { callService, callServiceStream, type Caller, type StreamedUpload } from "../api.server";
-import { dictionaryEndpoints } from "./dictionary-tables.server";
+import { confirming, dictionaryEndpoints } from "./dictionary-tables.server";
 
 const enc = encodeURIComponent;
 /** Writes answer the changed object; the pages redirect and reload, so any JSON will do. */
@@ -248,8 +248,14 @@ export function workspaceApi(ws: WorkspaceDescriptor, as: Caller) {
         tables: (query: { name?: string; page: number; pageSize: number }) =>
           callService("data-api", at(id, "data-dictionary", "tables"), as, { schema: tablesPageSchema, query }),
         table: (tableId: string) => callService("data-api", at(id, "data-dictionary", "tables", tableId, "table-details"), as, { schema: tableSchema }),
-        assign: (dictionaryId: string, version: number) =>
-          callService("data-api", at(id, "data-dictionary", dictionaryId, "assign"), as, { method: "POST", body: { version }, schema: anything }),
+        /** Replaces the tables: a mapping project's whose value maps hold values, only once `write` confirms it. */
+        assign: (dictionaryId: string, version: number, write?: { confirmDataLoss: boolean }) =>
+          callService("data-api", at(id, "data-dictionary", dictionaryId, "assign"), as, {
+            method: "POST",
+            body: { version },
+            query: confirming(write),
+            schema: anything,
+          }),
         ...dictionaryEndpoints(as, at(id, "data-dictionary")),
       },
     }),

@@ -2,12 +2,16 @@
  * The wizard's data dictionary step rendered as a browser without JavaScript gets it: its two lists,
  * the master dictionaries found by name and the project's tables, each paged through the URL.
  */
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data } from "react-router";
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { tableEditorDefaults } from "~/components/dictionary/table-editor";
 import { pageSizeChoice } from "~/test/page-size-form";
 import { renderPage } from "~/test/render-page";
 import DataDictionaryStep from "./data-dictionary";
 import { stepWords } from "./data-dictionary.server";
+import { refusedWrite } from "../project/data-dictionary/dictionary.server";
 
 const path = "/migration/projects/create/p1/data-dictionary";
 const master = (n: number) => ({
@@ -139,6 +143,30 @@ describe("the wizard's data dictionary step", () => {
     const stale = renderPage(path, path, DataDictionaryStep, { ...loaderData, masters }, refused("d11", { "": ["Changed meanwhile."] }));
     expect(stale.match(/Changed meanwhile\./g)).toHaveLength(1);
     expect(/<form[^>]*id="assign-d11"[^]*?<\/form>/.exec(stale)?.[0]).toContain("Changed meanwhile.");
+  });
+
+  it("lists the value maps an Assign over a mapping project's tables would delete at the top, to confirm with the Assign's own fields, and says so in its row", () => {
+    const mappingPath = "/translations/mappings/create/p1/file-data-structure";
+    const formData = new FormData();
+    for (const [name, value] of [["intent", "assign"], ["dictionaryId", "d11"], ["version", "4"]] as const) formData.set(name, value);
+    const submission = parseWithZod(formData, { schema: z.object({ intent: z.string(), dictionaryId: z.string(), version: z.string() }) });
+    const refusal = data({ code: "value_map_loss", errors: ["This change deletes value maps", "The value map of codes.code: 1 source value, 1 mapped"] }, { status: 409 });
+    const answer = refusedWrite(submission, refusal, formData, "assign") as unknown as { data: object };
+    const page = renderPage(mappingPath, mappingPath, DataDictionaryStep, { ...loaderData, words: stepWords(true, "mapping project", "Legacy Billing", false, 11) }, answer.data);
+    const card = /<section[^>]*aria-labelledby="data-loss-heading"[^]*?<\/section>/.exec(page)?.[0] ?? "";
+    const text = (html: string) => html.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
+    expect(text(card)).toContain("This change deletes value maps Nothing has changed yet. Applying it deletes: The value map of codes.code: 1 source value, 1 mapped");
+    expect(text(card)).toContain("Apply and delete these value maps Or keep the tables as they are: assign nothing.");
+    // The confirmation posts the Assign again, confirmed (a form of its own: without JavaScript too).
+    expect([...card.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((m) => [m[1], m[2]])).toEqual([
+      ["intent", "assign"],
+      ["dictionaryId", "d11"],
+      ["version", "4"],
+      ["confirmDataLoss", "true"],
+    ]);
+    expect(/<form[^>]*id="assign-d11"[^]*?<\/form>/.exec(page)?.[0]).toContain(
+      "Nothing was saved: this change deletes value maps. Confirm it at the top of the page, or keep the tables as they are.",
+    );
   });
 });
 

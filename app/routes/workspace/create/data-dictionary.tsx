@@ -20,7 +20,7 @@ import { useWorkspacePaths, workspaceOfPath } from "~/lib/workspace-paths";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { getFormProps, useServerForm } from "~/lib/forms";
-import { actedOn, invalid, readFormData, refusedByService, serviceFailure, unknownIntent } from "~/lib/forms.server";
+import { actedOn, invalid, readFormData, serviceFailure, unknownIntent } from "~/lib/forms.server";
 import { accessSettings, afterGuard, shellOf } from "~/lib/guards.server";
 import { mayEnterArea } from "~/lib/access";
 import { projectCalls, requireWorkspace, workspaceKind } from "../workspace.server";
@@ -31,7 +31,7 @@ import { Pagination, PastTheEnd } from "~/components/ui/pagination";
 import { SearchField } from "~/components/ui/search-field";
 import { PAGING_KEYS, pagingParams, type ListPaging, type PagingKeys } from "~/lib/list-search";
 import { readContains, readPaging } from "~/lib/list-search.server";
-import { createTableFrom, deleteTableFrom, describeTableFrom, isUpload } from "../project/data-dictionary/dictionary.server";
+import { confirmationOf, createTableFrom, deleteTableFrom, describeTableFrom, isUpload, refusedWrite } from "../project/data-dictionary/dictionary.server";
 import { SampleTableForm } from "~/components/dictionary/sample-table-form";
 import { dictionaryAreaOf, MASTER_DICTIONARY_BASES } from "../../migration/data-dictionary/paths";
 import { stepWords } from "./data-dictionary.server";
@@ -135,9 +135,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     const submission = parseWithZod(formData, { schema: assignSchema });
     if (submission.status !== "success") return invalid(submission);
     try {
-      await api.dictionary.assign(submission.value.dictionaryId, submission.value.version);
+      await api.dictionary.assign(submission.value.dictionaryId, submission.value.version, confirmationOf(formData));
     } catch (err) {
-      return refusedByService(submission, err);
+      // A mapping project's tables whose value maps hold values: listed at the top, to confirm (as their deletion is).
+      return refusedWrite(submission, err, formData, "assign");
     }
     const assigned = await api.dictionary.get();
     return redirectWithFlash(here, `Data dictionary ${assigned.sourceDictionaryName ?? ""} assigned: its tables are copied into the ${ws.noun}.`);
@@ -222,9 +223,9 @@ export default function DataDictionaryStep({ loaderData, actionData }: Route.Com
           {dictionary.sourceDictionaryName ? `, copied from ${dictionary.sourceDictionaryName}` : ""}.
           {dictionary.emptyTableCount > 0 ? ` ${dictionary.emptyTableCount} ${dictionary.emptyTableCount === 1 ? "table has" : "tables have"} no column yet.` : ""}
         </p>
-        {deleting || lastResult?.initialValue?.intent === "delete-table" ? (
+        {deleting || lastResult?.initialValue?.intent === "delete-table" || lastResult?.initialValue?.intent === "assign" ? (
           <div className="mt-4">
-            {/* A mapping project's table whose value maps hold values: the card lists what would go, to confirm (a migration's step is before its databases). */}
+            {/* A mapping project's table whose value maps hold values: the card lists what would go, to confirm (a migration's step is before its databases); an Assign's copy over such tables too, listed alone. */}
             <DeleteTableConfirmation
               table={deleting}
               version={dictionary.version}

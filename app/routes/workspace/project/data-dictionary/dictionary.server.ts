@@ -89,12 +89,14 @@ export function pendingReviewLinkOf(scope: Pick<ProjectScopeOf, "paths" | "proje
 /**
  * What else the user may do than confirm a write that deletes data, by the write refused: said in its form
  * (after "Confirm it at the top of the page,") and under the confirmation's button. A table's form can be
- * changed; a table's deletion only cancelled; a reviewed upload only discarded or uploaded again.
+ * changed; a table's deletion only cancelled; a reviewed upload only discarded or uploaded again; a master
+ * dictionary's copy over the tables (the wizard's Assign) only left undone.
  */
 const DATA_LOSS_CHOICES = {
   save: { inForm: "or change it", underButton: "Or change the form below and save again." },
   delete: { inForm: "or cancel", underButton: "Or keep the table: Cancel below." },
   apply: { inForm: "or discard the upload", underButton: "Or discard this upload below, or upload a corrected file." },
+  assign: { inForm: "or keep the tables as they are", underButton: "Or keep the tables as they are: assign nothing." },
 } as const;
 export type DataLossWrite = keyof typeof DATA_LOSS_CHOICES;
 

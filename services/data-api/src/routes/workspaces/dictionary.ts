@@ -1,6 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
-import { projectDictionarySchema, tableSchema, type ProjectDictionary } from "../../../../../contracts/dictionary.ts";
+import { confirmDataLossQuerySchema, projectDictionarySchema, tableSchema, type ProjectDictionary } from "../../../../../contracts/dictionary.ts";
 import { assignDictionarySchema } from "../../../../../contracts/projects.ts";
 import { DICTIONARY_SETUP_STATUSES, type WorkspaceDescriptor } from "../../../../../contracts/workspaces.ts";
 import { ApiProblem, NotFoundError } from "../../api-problem.ts";
@@ -21,7 +21,7 @@ import {
 } from "../dictionaries/shared.ts";
 import { createDictionaryTableRoutes } from "../dictionaries/tables.ts";
 import { capitalised, collectionPath, jobDeps, readErrorsOf, workspaceIdParams, writeErrorsOf } from "./shared.ts";
-import { changeWorkspaceDictionary } from "../../data-plane/dictionary-changes.ts";
+import { changeWorkspaceDictionary, type DictionaryEdit } from "../../data-plane/dictionary-changes.ts";
 import { findWorkspaceRow } from "../../repositories/workspaces.ts";
 
 /**
@@ -86,9 +86,10 @@ export function createWorkspaceDictionaryRouter(descriptor: WorkspaceDescriptor)
     path: `${basePath}/{dictionaryId}/assign`,
     tags: [tag],
     summary: `Copy a master dictionary of the ${noun}'s application into the ${noun}'s own`,
-    description: `Replaces every table of the ${noun}'s dictionary (based on its \`version\`). Only master dictionaries of the ${noun}'s application; any other id answers 404. Only while the ${noun} is being set up (409 afterwards), and only a dictionary with tables (409 \`dictionary_empty\`), each with a column (409 \`dictionary_incomplete\`).`,
+    description: `Replaces every table of the ${noun}'s dictionary (based on its \`version\`). Only master dictionaries of the ${noun}'s application; any other id answers 404. Only while the ${noun} is being set up (409 afterwards), and only a dictionary with tables (409 \`dictionary_empty\`), each with a column (409 \`dictionary_incomplete\`). A mapping project's tables whose value maps hold values are replaced only once confirmed (409 \`value_map_loss\` listing them, then \`confirmDataLoss=true\`), as a table's deletion is.`,
     request: {
       params: workspaceIdParams.extend({ dictionaryId: z.string().min(1) }),
+      query: confirmDataLossQuerySchema,
       body: jsonBody(assignDictionarySchema),
     },
     responses: { 200: jsonContent(projectDictionarySchema, `The ${noun}'s dictionary after the copy.`), ...writeErrors },
@@ -139,12 +140,16 @@ export function createWorkspaceDictionaryRouter(descriptor: WorkspaceDescriptor)
         );
       }
       const { version } = c.req.valid("json");
-      await inTransaction(db, async (trx) => {
-        await copyTables(trx, master.id, own.id, { expectedVersion: version, userId: c.var.caller.userId });
-        await setSourceDictionary(trx, workspace.id, master.id, c.var.caller.userId);
-        const stats = await dictionaryStats(trx, own.id);
-        if (stats) await recomputeSetupStatus(trx, kind, workspace.id, stats, c.var.caller.userId);
-      });
+      const { confirmDataLoss = false } = c.req.valid("query");
+      // The copy replaces the tables, and a mapping project's value maps with them: refused as a deletion of them is, until confirmed.
+      const copy: DictionaryEdit = (db) =>
+        inTransaction(db, async (trx) => {
+          await copyTables(trx, master.id, own.id, { expectedVersion: version, userId: c.var.caller.userId });
+          await setSourceDictionary(trx, workspace.id, master.id, c.var.caller.userId);
+          const stats = await dictionaryStats(trx, own.id);
+          if (stats) await recomputeSetupStatus(trx, kind, workspace.id, stats, c.var.caller.userId);
+        });
+      await write(c, own.id, copy, { confirmDataLoss });
       return c.json(await workspaceDictionary(c, own.id), 200);
     });
 

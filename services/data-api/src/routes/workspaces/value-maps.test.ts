@@ -695,6 +695,33 @@ describe.each(TEST_DATABASE_KINDS)("value maps of mapping projects on %s", (kind
     expect((await deleting()).status).toBe(200);
   });
 
+  it("refuses to assign a master dictionary over tables whose value maps hold values, listing them, until it is confirmed", async () => {
+    const { project, table } = await mapping();
+    const grade = col(table, "grade");
+    await api.send("POST", `${BASE}/${project.id}/mapping-columns/${grade.id}/values`, analyst, { version: 0, values: [{ sourceValue: "G1", targetValue: "P1" }] });
+    const master = await api.send("POST", "/api/v1/data-dictionaries", analyst, { companyId: acme.id, applicationId: project.applicationId, name: `Master ${kind}` });
+    const masterTable = { version: master.body.version, name: "employees", columns: [column("grade", "nvarchar", { length: 3 })] };
+    expect((await api.send("POST", `/api/v1/data-dictionaries/${master.body.id}/tables`, analyst, masterTable)).status).toBe(201);
+    const { version } = (await api.get(`${BASE}/${project.id}/data-dictionary`, analyst)).body;
+    const assign = `${BASE}/${project.id}/data-dictionary/${master.body.id}/assign`;
+    // The copy would replace employees, grade's map with it: refused, nothing changed.
+    expect(await api.send("POST", assign, analyst, { version })).toMatchObject({
+      status: 409,
+      body: {
+        code: "value_map_loss",
+        errors: [
+          "This change deletes value maps, so nothing was changed. Send it again with confirmDataLoss=true to apply it and delete:",
+          "The value map of employees.grade: 1 source value, 1 mapped",
+        ],
+      },
+    });
+    expect((await api.get(`${BASE}/${project.id}/data-dictionary`, analyst)).body).toMatchObject({ version, sourceDictionaryId: null, columnCount: 3 });
+    expect((await values(project, grade)).body.total).toBe(1);
+    // Confirmed, the master's tables replace the project's, and the map is gone.
+    expect(await api.send("POST", `${assign}?confirmDataLoss=true`, analyst, { version })).toMatchObject({ status: 200, body: { sourceDictionaryId: master.body.id, columnCount: 1 } });
+    expect((await values(project, grade)).status).toBe(404);
+  });
+
   it("answers 404 for another company's map and a column of another project, 403 to a role outside Translations", async () => {
     const mine = await mapping();
     const theirs = await mapping(birch.id);
