@@ -296,6 +296,45 @@ describe("a column's value map of another project or company", () => {
   });
 });
 
+describe("a column's value map under another table's URL of the same project", () => {
+  it("answers 404 to a save with changes, an Add, an import and an import's Apply or Discard, and changes nothing", async () => {
+    const mine = await mappedColumn([{ sourceValue: "G1", targetValue: null }]);
+    const { mappingProjectId, mappingSourceTableId } = mine.options.params;
+    const columnApi = `${API}/${mappingProjectId}/mapping-columns/${mine.columnId}`;
+    const other = await api(ANALYST, "POST", `${API}/${mappingProjectId}/data-dictionary/tables`, {
+      version: (await api(ANALYST, "GET", `${API}/${mappingProjectId}/data-dictionary`)).version,
+      name: "others",
+      description: null,
+      columns: [{ name: "code", type: "nvarchar", length: 20, nullable: true, isKey: false }],
+    });
+    const csv = (text: string) => {
+      const file = new FormData();
+      file.append("file", new File([text], "map.csv", { type: "text/csv" }));
+      return file;
+    };
+    // Each post as the map is when it is sent, so that each would be applied under its own table's URL.
+    const mapVersion = async () => String((await api(ANALYST, "GET", `${API}/${mappingProjectId}/mapping-tables/${mappingSourceTableId}`)).columns[0].version);
+    const staged = async () => (await api(ANALYST, "POST", `${columnApi}/imports`, csv("source_value,target_value\nG1,Staged\n"))).id as string;
+    const posts: (() => Promise<Record<string, string> | [string, string][] | FormData>)[] = [
+      async () => postedForm(renderPage(await call(ANALYST, mine.url, columnPage.loader, mine.options)), "save", { "target-0": "P1" }),
+      async () => ({ intent: "add", formKey: "add", version: await mapVersion(), sourceValue: "G9", targetValue: "P9" }),
+      async () => csv("source_value,target_value\nG1,Imported\nG2,Two\n"),
+      async () => ({ intent: "apply", importId: await staged(), version: await mapVersion() }),
+      async () => ({ intent: "discard", importId: await staged() }),
+    ];
+    // This project's column posted under its other table's URL: not that page's column.
+    const url = mine.url.replace(mappingSourceTableId, other.table.id);
+    const options = { ...mine.options, params: { ...mine.options.params, mappingSourceTableId: other.table.id } };
+    for (const post of posts) {
+      const form = await post();
+      const answer = await call(ANALYST, url, columnPage.action, { ...options, form }).catch((thrown: unknown) => thrown);
+      expect(answer).toMatchObject({ init: { status: 404 } });
+    }
+    expect(await mine.map()).toEqual([{ sourceValue: "G1", targetValue: null }]);
+    expect(await mapVersion()).toBe("2");
+  });
+});
+
 describe("adding a value to a column's map", () => {
   it("refuses a source value the map holds, at the field and naming its target, and adds one with spaces around it as a value of its own", async () => {
     const column = await mappedColumn([{ sourceValue: "Alice", targetValue: "A" }]);

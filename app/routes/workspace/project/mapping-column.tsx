@@ -95,9 +95,12 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const { project, companyId, api, paths } = scope;
   const here = paths.valueMaps.column(project.id, params.mappingSourceTableId, params.columnId);
   await checkWorkspace(scope, { write: here });
+  const maps = api.valueMaps;
+  // Every write names its column to the data API, whose guard knows no table: a column of another table than the URL's
+  // (of this project) is not this page's, 404 as its loader answers, before anything is written or streamed.
+  await columnValues(maps, params, { page: 1, pageSize: PAGE_SIZES[0], unmapped: false });
   // A write goes back to the page, search and page size the user was on (the form posts to this page's URL).
   const back = companyHref(here, companyId, queryParams(readQuery(new URL(request.url))));
-  const maps = api.valueMaps;
   if (/^multipart\/form-data/i.test(request.headers.get("content-type") ?? "")) {
     const limit = { maxBytes: IMPORT_MAX_BYTES, tooLargeMessage: "The file is larger than 20 MB: import the map in parts", noFileMessage: "Choose a CSV file" };
     const { value, reply } = await submitUpload(request, limit, (upload) => maps.startImport(params.columnId, upload));
@@ -128,11 +131,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       .map((sourceValue, i) => ({ sourceValue, typed: targets[i] ?? "", was: before[i] ?? "" }))
       .filter((v) => v.typed !== withoutLineBreaks(v.was));
     const values = typed.map(({ sourceValue, typed }) => ({ sourceValue, targetValue: typed.trim() || null }));
-    // Nothing to send the data API, whose guard answers the saves: the column is this page's first (or a 404).
-    if (values.length === 0) {
-      await columnValues(maps, params, { page: 1, pageSize: PAGE_SIZES[0], unmapped: false });
-      return redirectWithFlash(back, "No value was changed.");
-    }
+    // Nothing to send the data API: the column was read above (a 404 for another project's or company's).
+    if (values.length === 0) return redirectWithFlash(back, "No value was changed.");
     try {
       await maps.saveValues(params.columnId, { version, values });
     } catch (err) {

@@ -732,6 +732,18 @@ describe.each(TEST_DATABASE_KINDS)("value maps of mapping projects on %s", (kind
     const crossed = await api.get(`${BASE}/${mine.project.id}/mapping-columns/${grade.id}/values`, analyst);
     expect(crossed.status).toBe(404);
     expect(crossed.body.errors).toEqual(["Column not found."]);
+    // Its writes alike, each naming their column under my project's URL: 404, and their map unchanged.
+    const under = `${BASE}/${mine.project.id}/mapping-columns/${grade.id}`;
+    const pair = { sourceValue: "G1", targetValue: "P1" };
+    for (const write of [
+      api.send("POST", `${under}/values`, analyst, { version: grade.version, values: [pair] }),
+      api.send("POST", `${under}/values/add`, analyst, { version: grade.version, ...pair }),
+      api.send("PUT", `${under}/settings`, analyst, { version: grade.version, translate: true, unmappedRule: "Keep" }),
+      upload(`${under}/imports`, { name: "map.csv", text: "source_value,target_value\nG1,P1\n" }),
+    ]) {
+      expect((await write).status).toBe(404);
+    }
+    expect((await api.get(`${BASE}/${theirs.project.id}/mapping-columns/${grade.id}/values`, await api.tokenFor(USERS.superAdmin))).body).toMatchObject({ total: 0, column: { translate: false } });
     expect((await api.get(`${BASE}/${mine.project.id}/mapping-tables/${theirs.table.id}`, analyst)).status).toBe(404);
     const clientAdmin = await api.tokenFor(USERS.clientAdmin);
     expect((await api.get(`${BASE}/${theirs.project.id}/mapping-tables/${theirs.table.id}`, clientAdmin)).status).toBe(403);
