@@ -17,7 +17,7 @@ const at = (path: string) => new RegExp(`^${E2E.portal}${path.replace(/[?.]/g, "
 
 /**
  * A mapping project of a new application whose file data structure's one table is described from a
- * one-column sample (`fileName`: the table is named after it); answers the project's id.
+ * sample with a header row (`fileName`: the table is named after it); answers the project's id.
  */
 async function mappingProjectFromSample(page: Page, application: string, project: string, fileName: string, sample: string): Promise<string> {
   const table = fileName.replace(/\.csv$/, "");
@@ -29,13 +29,16 @@ async function mappingProjectFromSample(page: Page, application: string, project
   await expect(page).toHaveURL(/\/translations\/mappings\/create\/[^/]+\/file-data-structure\?companyId=/);
   await page.getByLabel("Sample file", { exact: true }).setInputFiles({ name: fileName, mimeType: "text/csv", buffer: Buffer.from(sample) });
   await page.getByRole("button", { name: "Describe the table" }).click();
-  await expect(page.getByRole("status")).toHaveText(`Table ${table} described from the sample: 1 column. Check the suggested types.`);
+  const columns = sample.split("\n")[0]!.split(",").length;
+  await expect(page.getByRole("status")).toHaveText(
+    `Table ${table} described from the sample: ${columns} ${columns === 1 ? "column" : "columns"}. Check the suggested types.`,
+  );
   return /\/mappings\/(?:create\/)?([^/]+)\//.exec(page.url())![1]!;
 }
 
-/** A mapping project described from codes.csv (one column, code), its map holding one value, A1 → X1: answers its id. */
-async function codesMappedOnce(page: Page, application: string, project: string): Promise<string> {
-  const id = await mappingProjectFromSample(page, application, project, "codes.csv", "code\nA1\n");
+/** A mapping project described from codes.csv (its first column code; `sample`: one column), code's map holding one value, A1 → X1: answers its id. */
+async function codesMappedOnce(page: Page, application: string, project: string, sample = "code\nA1\n"): Promise<string> {
+  const id = await mappingProjectFromSample(page, application, project, "codes.csv", sample);
   await page.goto(withCompany(`/translations/mappings/${id}/file-data-structure/data-definition/tables`, acme.id));
   await page.getByRole("link", { name: "Value maps of codes" }).click();
   await page.getByLabel("Translate code").check();
@@ -344,6 +347,44 @@ for (const javaScriptEnabled of [true, false]) {
       await confirmation.getByRole("button", { name: "Apply and delete these value maps" }).click();
       await expect(page.getByRole("status")).toHaveText("Table codes deleted.");
       await expect(page.getByRole("link", { name: "Delete table codes" })).toHaveCount(0);
+    });
+
+    test("a column dropped by its table's form or by a bulk update is asked about in the words of value maps", async ({ page }) => {
+      test.slow();
+      const id = await codesMappedOnce(page, `Dropped codes ${suffix}`, `Dropped values ${suffix}`, "code,label\nA1,x\n");
+      const listed = "The value map of codes.code: 1 source value, 1 mapped";
+      const undone = "This cannot be undone. To keep a copy of a map, export it as CSV from its page first, then apply.";
+      // The table's own page: code removed from the form, then Save table.
+      await page.goto(withCompany(`/translations/mappings/${id}/file-data-structure/data-definition/tables`, acme.id));
+      await page.getByRole("link", { name: "codes", exact: true }).click();
+      await page.getByRole("button", { name: "Remove column 1" }).click();
+      await expect(page.getByRole("group", { name: "Column 2", exact: true })).toHaveCount(0);
+      await page.getByRole("button", { name: "Save table" }).click();
+      let confirmation = page.getByRole("region", { name: "This change deletes value maps" });
+      await expect(confirmation.getByRole("listitem")).toHaveText([listed]);
+      await expect(confirmation.getByText(undone)).toBeVisible();
+      await expect(confirmation.getByRole("link", { name: "back up the databases" })).toHaveCount(0);
+      await expect(confirmation.getByText("Or change the form below and save again.")).toBeVisible();
+      await expect(page.getByRole("alert")).toHaveText("Nothing was saved: this change deletes value maps. Confirm it at the top of the page, or change it.");
+      // Not confirmed: a bulk update's file leaving code out asks the same, on its review.
+      await page.goto(withCompany(`/translations/mappings/${id}/file-data-structure/bulk-update/upload-data`, acme.id));
+      const file = "table,column,type,length,precision,scale,nullable,key\ncodes,label,nvarchar,20,,,yes,no\n";
+      await page.getByLabel("Dictionary file").setInputFiles({ name: "codes-dictionary.csv", mimeType: "text/csv", buffer: Buffer.from(file) });
+      await page.getByRole("button", { name: "Upload" }).click();
+      await page.getByRole("button", { name: "Apply", exact: true }).click();
+      confirmation = page.getByRole("region", { name: "This change deletes value maps" });
+      await expect(confirmation.getByRole("listitem")).toHaveText([listed]);
+      await expect(confirmation.getByText(undone)).toBeVisible();
+      await expect(confirmation.getByText("Or discard this upload below, or upload a corrected file.")).toBeVisible();
+      await expect(page.getByRole("alert")).toHaveText(
+        "Nothing was saved: this change deletes value maps. Confirm it at the top of the page, or discard the upload.",
+      );
+      await confirmation.getByRole("button", { name: "Apply and delete these value maps" }).click();
+      await expect(page.getByRole("status").filter({ hasText: "Review applied" })).toBeVisible();
+      await page.goto(withCompany(`/translations/mappings/${id}/file-data-structure/data-definition/tables`, acme.id));
+      await page.getByRole("link", { name: "Value maps of codes" }).click();
+      await expect(page.getByLabel("Translate label")).toBeVisible();
+      await expect(page.getByLabel("Translate code")).toHaveCount(0);
     });
 
     test("assigning a master dictionary over a table whose value map holds values asks first", async ({ page }) => {
