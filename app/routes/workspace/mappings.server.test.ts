@@ -393,6 +393,48 @@ describe("an import applied in another tab", () => {
   });
 });
 
+describe("an import whose staged target its column's type no longer fits", () => {
+  it("refuses its Apply (400) with the line and why, said in its preview, which stays to discard; nothing is written", async () => {
+    // A map never written (no settings, no value): a type change moves no version its import was based on.
+    const application = await api(ANALYST, "POST", "/api/v1/applications", { companyId: acme.id, name: `Grades ${crypto.randomUUID()}`, description: null });
+    const project = await api(ANALYST, "POST", API, { companyId: acme.id, name: `Grades ${crypto.randomUUID().slice(0, 8)}`, applicationId: application.id });
+    const grade = { name: "grade", type: "nvarchar", length: 20, nullable: true, isKey: false };
+    const dictionary = `${API}/${project.id}/data-dictionary`;
+    const table = await api(ANALYST, "POST", `${dictionary}/tables`, {
+      version: (await api(ANALYST, "GET", dictionary)).version,
+      name: "employees",
+      description: null,
+      columns: [grade],
+    });
+    const tableId: string = table.table.id;
+    const columnId: string = (await api(ANALYST, "GET", `${API}/${project.id}/mapping-tables/${tableId}`)).columns[0].id;
+    const file = new FormData();
+    file.append("file", new File(["source_value,target_value\nG1,1\nG2,P2\n"], "grades.csv", { type: "text/csv" }));
+    const preview = await api(ANALYST, "POST", `${API}/${project.id}/mapping-columns/${columnId}/imports`, file);
+    // grade becomes an int once the preview is shown: P2 no longer fits.
+    await api(ANALYST, "PATCH", `${dictionary}/tables`, {
+      version: (await api(ANALYST, "GET", dictionary)).version,
+      tableId,
+      name: "employees",
+      description: null,
+      columns: [{ ...grade, type: "int", length: null }],
+    });
+    const url = `/translations/mappings/${project.id}/file-data-structure/mappingTable/${tableId}/column/${columnId}?companyId=${acme.id}&import=${preview.id}`;
+    const options = { params: { mappingProjectId: project.id, mappingSourceTableId: tableId, columnId }, middleware: workspaceLayout.middleware };
+    const loaded = await call(ANALYST, url, columnPage.loader, options);
+    const refused = unwrap(await call(ANALYST, url, columnPage.action, { ...options, form: postedForm(renderPage(loaded), "apply") }));
+    const message = 'Line 3: The target value "P2" for grade: not a whole number';
+    expect(refused).toEqual({ status: 400, data: { form: "import", errors: [message] } });
+    // Said in the preview, beside its Apply and Discard, once.
+    const html = renderPage(await call(ANALYST, url, columnPage.loader, options), refused?.data);
+    const card = /<section[^>]*aria-labelledby="preview-title"[^]*?<\/section>/.exec(html)?.[0] ?? "";
+    expect(card).toMatch(new RegExp(`<div role="alert"[^>]*>${message.replaceAll('"', "&quot;")}</div>`));
+    expect(card).toContain("Discard");
+    expect(html.split("not a whole number")).toHaveLength(2);
+    expect((await api(ANALYST, "GET", `${API}/${project.id}/mapping-columns/${columnId}/values`)).total).toBe(0);
+  });
+});
+
 describe("what the value map pages say", () => {
   it("names the row of a value the data API refuses, not the field's path", async () => {
     const column = await mappedColumn([{ sourceValue: "G1", targetValue: null }]);
