@@ -333,6 +333,26 @@ describe("a column's value map under another table's URL of the same project", (
     expect(await mine.map()).toEqual([{ sourceValue: "G1", targetValue: null }]);
     expect(await mapVersion()).toBe("2");
   });
+
+  it("answers 404 to a column's Translate settings saved from another table's page, saving nothing", async () => {
+    const mine = await mappedColumn([{ sourceValue: "G1", targetValue: null }]);
+    const { mappingProjectId, mappingSourceTableId } = mine.options.params;
+    const other = await api(ANALYST, "POST", `${API}/${mappingProjectId}/data-dictionary/tables`, {
+      version: (await api(ANALYST, "GET", `${API}/${mappingProjectId}/data-dictionary`)).version,
+      name: "others",
+      description: null,
+      columns: [{ name: "code", type: "nvarchar", length: 20, nullable: true, isKey: false }],
+    });
+    const settingsOf = async () => (await api(ANALYST, "GET", `${API}/${mappingProjectId}/mapping-tables/${mappingSourceTableId}`)).columns[0];
+    const before = await settingsOf();
+    // grade's row, as its own table's page sends it, posted to the other table's page.
+    const form = { intent: "settings", columnId: mine.columnId, version: String(before.version), translate: "false", unmappedRule: "Keep", defaultValue: "" };
+    const options = { ...mine.options, params: { ...mine.options.params, mappingSourceTableId: other.table.id } };
+    const refused = unwrap(await call(ANALYST, mine.tableUrl.replace(mappingSourceTableId, other.table.id), tablePage.action, { ...options, form }));
+    expect(refused?.status).toBe(404);
+    expect(refused?.data.settings.errors).toEqual(["Column not found."]);
+    expect(await settingsOf()).toMatchObject({ translate: true, version: before.version });
+  });
 });
 
 describe("adding a value to a column's map", () => {
