@@ -1,6 +1,7 @@
 /**
  * A script's save through the portal's action against the live services: a save refused as stale is
- * answered on the page, even when the version it was based on is none the script has.
+ * answered on the page, even when the version it was based on is none the script has; so is a restore
+ * of an earlier version posted from a page that showed an older newest version.
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { DEMO_COMPANIES } from "../../../scripts/demo-data";
@@ -9,9 +10,10 @@ import { startLiveServices } from "~/test/live-services";
 const live = await startLiveServices();
 afterAll(() => live.stop());
 
-const { createHarness } = await import("../workspace/test-support");
+const { createHarness, unwrap } = await import("../workspace/test-support");
 const { call, api, masterTemplate } = await createHarness();
 const scriptEdit = await import("./script-edit");
+const scriptVersion = await import("./script-version");
 const { middleware: templateMiddleware } = await import("./template-layout");
 const { middleware: scriptMiddleware } = await import("./script-layout");
 
@@ -54,5 +56,41 @@ describe("a script's save refused as stale", () => {
     expect(answer.data.stale).toBeUndefined();
     expect(answer.data.errors.join(" ")).toMatch(/nothing was saved/);
     expect(answer.data.result.initialValue.sql).toBe("select 'mine';");
+  });
+});
+
+describe("a restore of an earlier version", () => {
+  /** The action's answer: its status and, when it answered on the page, what it said (a redirect is a Response). */
+  const restore = async (path: string, params: Record<string, string>, form: Record<string, string>) => {
+    const answer = await call(ANALYST, path.replace("?", "/version/1?"), scriptVersion.action, {
+      params: { ...params, version: "1" },
+      middleware: [...templateMiddleware, ...scriptMiddleware] as never[],
+      form: { intent: "restore", ...form },
+    });
+    return answer instanceof Response ? { status: answer.status, data: null } : unwrap(answer);
+  };
+  const versionsOf = async (params: Record<string, string>) =>
+    (await api(ANALYST, "GET", `/api/v1/master-templates/${params.templateId}/scripts/${params.scriptId}/versions`)).items.map(
+      (v: { version: number }) => v.version,
+    );
+
+  it("posted from a page that showed an older newest version (a save since, in another tab) is refused at the top, restoring nothing", async () => {
+    const { path, params } = await lockedScript();
+    const answer = await restore(path, params, { version: "1" });
+    expect(answer?.status).toBe(409);
+    expect(answer?.data.errors.join(" ")).toMatch(
+      /^You changed this script in another tab or window at \d\d:\d\d UTC\. Version 2 was saved after the version 1 your restore was based on: version 1 was not restored\.$/,
+    );
+    expect(await versionsOf(params)).toEqual([2, 1]);
+  });
+
+  it("without the version its page showed (a forged or truncated post) is refused at the top, restoring nothing; with it, restores", async () => {
+    const { path, params } = await lockedScript();
+    const forged = await restore(path, params, {});
+    expect(forged?.status).toBe(400);
+    expect(forged?.data.errors).toEqual(["The request was incomplete: reload the page and try again."]);
+    expect(await versionsOf(params)).toEqual([2, 1]);
+    expect((await restore(path, params, { version: "2" }))?.status).toBe(302);
+    expect(await versionsOf(params)).toEqual([3, 2, 1]);
   });
 });

@@ -1,11 +1,13 @@
 import { Form, Link, data, type UIMatch } from "react-router";
+import { z } from "zod";
+import { versionSchema } from "../../../contracts/common";
 import { formatTimestamp } from "~/components/dictionary/column-format";
 import { RefusalAlert } from "~/components/forms/refusal-alert";
 import { Button, buttonVariants } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
-import { readFormData, serviceFailure, unknownIntent } from "~/lib/forms.server";
+import { INCOMPLETE_REQUEST, parseFormData, readFormData, serviceFailure, unknownIntent } from "~/lib/forms.server";
 import { useTemplatePaths } from "./paths";
 import { requireTemplateWrite, scriptOf, templateOf, templateScope } from "./templates.server";
 import type { Route } from "./+types/script-version";
@@ -25,17 +27,23 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   };
 }
 
+const restoreSchema = z.object({ version: versionSchema });
+
 export async function action({ request, params, context }: Route.ActionArgs) {
   const [{ paths, companyId }, { template, api }, script] = await Promise.all([
     requireTemplateWrite(context, (p) => p.list, { scriptText: true }),
     templateOf(context),
     scriptOf(context),
   ]);
-  const intent = (await readFormData(request)).get("intent");
+  const formData = await readFormData(request);
+  const intent = formData.get("intent");
   if (intent !== "restore") unknownIntent(intent);
+  // Based on the newest version the page showed, as a save is: restored after a save since (another tab), the data API refuses it.
+  const submission = parseFormData(formData, restoreSchema);
+  if (submission.status !== "success") return data({ errors: [INCOMPLETE_REQUEST] }, { status: 400 });
   const number = Number(params.version);
   try {
-    const restored = await api.restoreVersion(script.id, number, script.version);
+    const restored = await api.restoreVersion(script.id, number, submission.value.version);
     return redirectWithFlash(
       companyHref(paths.script(template.id, script.levelId, script.id, "history"), companyId),
       `Version ${number} restored as version ${restored.version}.`,
@@ -80,6 +88,7 @@ export default function ScriptVersion({ loaderData, actionData }: Route.Componen
           {canRestore ? (
             <Form method="post">
               <input type="hidden" name="intent" value="restore" />
+              <input type="hidden" name="version" value={script.version} />
               <Button type="submit">Restore this version</Button>
             </Form>
           ) : null}

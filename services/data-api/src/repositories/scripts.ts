@@ -142,13 +142,14 @@ async function lockLostMessage(db: Kysely<Database>, row: ScriptRow, writer: Wri
 
 /**
  * A new version with `sql`, based on `baseVersion`: refused (409 stale_version) when someone saved
- * since, so the editor can show what changed meanwhile. Renews the holder's lock.
+ * since, so the editor can show what changed meanwhile. Renews the holder's lock. `restored`: the
+ * earlier version a restore makes the newest, based on the newest its page showed (its own words when stale).
  */
 export async function saveScript(
   db: Kysely<Database>,
   templateId: string,
   scriptId: string,
-  write: Writer & { baseVersion: number; sql: string; comment: string | null },
+  write: Writer & { baseVersion: number; sql: string; comment: string | null; restored?: number },
   clock: LockClock,
 ): Promise<number> {
   return inTransaction(db, async (trx) => {
@@ -163,7 +164,9 @@ export async function saveScript(
         staleSaveMessage(
           "this script",
           lastChangeOf(row, write.userId),
-          `Version ${row.version} was saved after the version ${write.baseVersion} you edited: nothing was saved.`,
+          write.restored === undefined
+            ? `Version ${row.version} was saved after the version ${write.baseVersion} you edited: nothing was saved.`
+            : `Version ${row.version} was saved after the version ${write.baseVersion} your restore was based on: version ${write.restored} was not restored.`,
         ),
       );
     const version = row.version + 1;

@@ -257,6 +257,12 @@ describe.each(TEST_DATABASE_KINDS)("master templates on %s", (kind) => {
 
       const restored = await api.send("POST", scriptPath("/versions/1/restore"), analyst, { baseVersion: 2 });
       expect(restored.body).toMatchObject({ version: 3, sql: "select 1;\nselect 2;" });
+      // A restore based on a newest version that is not the newest any more (a page from before a save) restores nothing.
+      const staleRestore = await api.send("POST", scriptPath("/versions/2/restore"), analyst, { baseVersion: 2 });
+      expect(staleRestore).toMatchObject({ status: 409, body: { code: "stale_version" } });
+      expect(staleRestore.body.errors[0]).toMatch(
+        /^You changed this script in another tab or window at \d\d:\d\d UTC\. Version 3 was saved after the version 2 your restore was based on: version 2 was not restored\.$/,
+      );
       const versions = await api.get(scriptPath("/versions"), analyst);
       expect(versions.body.items.map((v: { version: number; comment: string }) => [v.version, v.comment])).toEqual([
         [3, "Restored version 1"],

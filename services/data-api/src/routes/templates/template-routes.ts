@@ -378,7 +378,7 @@ export function createTemplateRoutes(options: TemplateRoutesOptions) {
         c.var.deps.db,
         ref.id,
         p.scriptId,
-        { ...writer(c), baseVersion, sql: earlier.sql, comment: `Restored version ${earlier.version}` },
+        { ...writer(c), baseVersion, sql: earlier.sql, comment: `Restored version ${earlier.version}`, restored: earlier.version },
         clock(c),
       );
       return c.json(await answerScript(c, ref.id, p.scriptId), 200);
