@@ -19,18 +19,30 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { EnvError, envFields, parseEnv } from "../contracts/env.ts";
+import { embeddedPostgresRunning } from "../services/data-api/src/data-plane/embedded-postgres.ts";
 import { DATA_API_NODE_FLAGS, PORTAL_NODE_FLAGS } from "./node-flags.ts";
 import { Supervisor } from "./supervisor.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const env = process.env;
 
-/** The three ports, read as the processes read theirs: a bad one is named (not a stack trace), before anything is written. */
+/**
+ * The three ports and the embedded PostgreSQL's, read as the processes read theirs: a bad one is named (not a stack
+ * trace), before anything is written.
+ */
 function readPorts() {
-  const schema = z.object({ PORTAL_PORT: envFields.port(3000), CLIENT_PORTAL_PORT: envFields.port(3001), DATA_API_PORT: envFields.port(3002) });
+  const schema = z.object({
+    PORTAL_PORT: envFields.port(3000),
+    CLIENT_PORTAL_PORT: envFields.port(3001),
+    DATA_API_PORT: envFields.port(3002),
+    EMBEDDED_POSTGRES_PORT: envFields.port(5433),
+  });
   try {
     const parsed = parseEnv("npm start", schema, env);
-    return { portal: parsed.PORTAL_PORT, clientPortal: parsed.CLIENT_PORTAL_PORT, dataApi: parsed.DATA_API_PORT };
+    return {
+      servers: { portal: parsed.PORTAL_PORT, clientPortal: parsed.CLIENT_PORTAL_PORT, dataApi: parsed.DATA_API_PORT },
+      embeddedPostgres: parsed.EMBEDDED_POSTGRES_PORT,
+    };
   } catch (err) {
     if (!(err instanceof EnvError)) throw err;
     console.error(err.message);
@@ -38,7 +50,7 @@ function readPorts() {
   }
 }
 
-const ports = readPorts();
+const { servers: ports, embeddedPostgres: embeddedPostgresPort } = readPorts();
 const dataDir = path.resolve(root, env.DATA_DIR ?? "data");
 const host = env.PUBLIC_HOST ?? "localhost";
 const urls = {
@@ -109,29 +121,35 @@ const processes: { name: string; args: string[]; env: NodeJS.ProcessEnv; health:
   },
 ];
 
-if (!["build/server/index.js", ...processes.map((p) => p.args.at(-1)!)].every((file) => fs.existsSync(path.join(root, file)))) {
-  console.error("The product is not built yet: run `npm run build` first (`npm start` does it for you).");
-  process.exit(1);
-}
-
-/** Refuses to start on a port something else holds: its health check would answer for our process. */
-async function portIsFree(port: number): Promise<boolean> {
+/**
+ * Refuses to start on a port something else holds: its health check would answer for our process (and the embedded
+ * PostgreSQL would fail to start three times over). `host`: where the server listens, every interface unless said.
+ */
+async function portIsFree(port: number, host?: string): Promise<boolean> {
   return new Promise((resolve) => {
     const srv = net.createServer();
     srv.once("error", () => resolve(false));
-    // Same address as the three servers: every interface.
-    srv.listen(port, () => srv.close(() => resolve(true)));
+    srv.listen(port, host, () => srv.close(() => resolve(true)));
   });
 }
 
 const portNames = { portal: "PORTAL_PORT", clientPortal: "CLIENT_PORTAL_PORT", dataApi: "DATA_API_PORT" } as const;
-for (const [key, port] of Object.entries(ports) as [keyof typeof ports, number][]) {
-  if (!(await portIsFree(port))) {
-    console.error(
-      `Port ${port} is already in use (another \`npm start\`?). Stop what holds it, or choose another port with ${portNames[key]}.`,
-    );
+const wanted: { port: number; name: string; host?: string }[] = [];
+// The embedded PostgreSQL, unless project databases are on servers of their own: on loopback only. The one of this
+// DATA_DIR left running by a data API that was killed holds its port itself, and the data API uses it.
+if (!env.PROJECT_DATABASES_URL?.trim() && !embeddedPostgresRunning(dataDir))
+  wanted.push({ port: embeddedPostgresPort, name: "EMBEDDED_POSTGRES_PORT", host: "127.0.0.1" });
+for (const [key, port] of Object.entries(ports) as [keyof typeof ports, number][]) wanted.push({ port, name: portNames[key] });
+for (const { port, name, host: on } of wanted) {
+  if (!(await portIsFree(port, on))) {
+    console.error(`Port ${port} is already in use (another \`npm start\`?). Stop what holds it, or choose another port with ${name}.`);
     process.exit(1);
   }
+}
+
+if (!["build/server/index.js", ...processes.map((p) => p.args.at(-1)!)].every((file) => fs.existsSync(path.join(root, file)))) {
+  console.error("The product is not built yet: run `npm run build` first (`npm start` does it for you).");
+  process.exit(1);
 }
 
 const supervisor = new Supervisor(

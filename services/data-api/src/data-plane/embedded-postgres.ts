@@ -152,6 +152,11 @@ function postmasterAlive(clusterDir: string): boolean {
   }
 }
 
+/** Whether the embedded PostgreSQL of `dataDir` runs (a data API that was killed leaves it running, for the next start to use). */
+export function embeddedPostgresRunning(dataDir: string): boolean {
+  return postmasterAlive(path.join(path.resolve(dataDir), "pg"));
+}
+
 /**
  * Stops the embedded PostgreSQL of `dataDir` if one is running there (a data API that was killed
  * leaves it running): for scripts that are about to remove a data folder.
