@@ -194,6 +194,25 @@ describe.each(TEST_DATABASE_KINDS)("migrations and demo seed on %s", (kind) => {
       await keyed("replacement", null);
     }));
 
+  it("drops the permission rows of the SQL credentials revoked before a revocation dropped them, and no other (0028)", () =>
+    fromMigration("0027_sql_credential_names", async (old, company, at) => {
+      await sql`insert into projects (id, company_id, application_id, name, name_key, source_type, status, created_at, updated_at, created_by)
+          values ('p', ${company.id}, 'app', 'P', 'p', 'BackUp', 'Active', ${at}, ${at}, 'u')`.execute(old);
+      for (const [id, revokedAt] of [
+        ["kept", null],
+        ["revoked", at],
+      ] as const) {
+        await sql`insert into sql_credentials (id, company_id, login, user_id, name, expires_on, created_at, created_by, password_set_at, revoked_at)
+            values (${id}, ${company.id}, ${`login_${id}`}, null, ${id}, '2099-01-01', ${at}, 'u', ${at}, ${revokedAt})`.execute(old);
+        await sql`insert into sql_permissions (credential_id, project_id, level, granted_at, granted_by) values (${id}, 'p', 'write', ${at}, 'u')`.execute(old);
+      }
+      await migrateDatabase(old);
+      const rows = await old.selectFrom("sql_permissions").select(["credential_id", "level"]).execute();
+      expect(rows).toEqual([{ credential_id: "kept", level: "write" }]);
+      // The revoked credential itself stays (the audit log names its login).
+      expect((await old.selectFrom("sql_credentials").select("id").orderBy("id").execute()).map((r) => r.id)).toEqual(["kept", "revoked"]);
+    }));
+
   it("pages a company's workspaces by name in the order of an index, sorting nothing (0026)", async () => {
     for (const seesAll of [true, false]) {
       // The page's own SELECT, as searchWorkspaces sends it (captured, not copied), with its values.

@@ -26,6 +26,7 @@ import * as m0024 from "./0024_templates_step_done.ts";
 import * as m0025 from "./0025_application_natural_order.ts";
 import * as m0026 from "./0026_names_natural_order.ts";
 import * as m0027 from "./0027_sql_credential_names.ts";
+import * as m0028 from "./0028_revoked_sql_permissions.ts";
 
 /** Every migration by its sortable name. Append only; never rename or edit a shipped one. */
 export const migrations: Record<string, Migration> = {
@@ -56,4 +57,5 @@ export const migrations: Record<string, Migration> = {
   "0025_application_natural_order": m0025,
   "0026_names_natural_order": m0026,
   "0027_sql_credential_names": m0027,
+  "0028_revoked_sql_permissions": m0028,
 };
