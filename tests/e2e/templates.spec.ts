@@ -149,6 +149,40 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page.getByRole("status")).toHaveText("Version 3 saved.");
     });
 
+    test("a restore from a version's page left open while the script was saved in another tab is refused, restoring nothing, and the next try restores", async ({
+      page,
+      context,
+    }) => {
+      await page.goto(withCompany("/migration/master-templates/create", acme.id));
+      await createTemplateWithScript(page, { name: `Stale restores ${suffix}`, level: "Only", script: "Orders", sql: "select 1;" });
+      await page.getByRole("button", { name: "Lock for editing" }).click();
+      await fillSql(page, "select 2;");
+      await page.getByRole("button", { name: "Save new version" }).click();
+      await expect(page.getByRole("status")).toHaveText("Version 2 saved.");
+      const editUrl = page.url();
+      await page.getByRole("navigation", { name: "Script" }).getByRole("link", { name: "History" }).click();
+      await page.getByRole("link", { name: "Version 1", exact: true }).click();
+      await expect(page.getByLabel("SQL of version 1")).toHaveText("select 1;");
+
+      // The same person saves from a second tab meanwhile: the version's page still shows version 2 as the newest.
+      const other = await context.newPage();
+      await other.goto(editUrl);
+      await fillSql(other, "select 3;");
+      await other.getByRole("button", { name: "Save new version" }).click();
+      await expect(other.getByRole("status")).toHaveText("Version 3 saved.");
+
+      await page.getByRole("button", { name: "Restore this version" }).click();
+      await expect(page.getByRole("alert").first()).toContainText(
+        /You changed this script in another tab or window at \d\d:\d\d UTC\. Version 3 was saved after the version 2 your restore was based on: version 1 was not restored\./,
+      );
+      await other.reload();
+      await expectSql(other, "select 3;");
+      await other.close();
+      // The page read the script again: the next try is based on version 3, and restores.
+      await page.getByRole("button", { name: "Restore this version" }).click();
+      await expect(page.getByRole("status")).toHaveText("Version 1 restored as version 4.");
+    });
+
     test("a save after an administrator forced the lock open says so, keeps the text, and locks again and saves in one step", async ({
       page,
       browser,

@@ -57,6 +57,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 
 export const handle = { breadcrumb: (match: UIMatch) => `Version ${match.params.version}` };
 
+// After a restore refused as stale (409), with JavaScript, the page reads the script again: its form then sends the newest version.
+export { revalidateAfterConflict as shouldRevalidate } from "~/lib/revalidate";
+
 export default function ScriptVersion({ loaderData, actionData }: Route.ComponentProps) {
   const { script, version, canRestore, needsLock } = loaderData;
   const href = useCompanyHref();

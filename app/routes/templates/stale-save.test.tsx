@@ -15,6 +15,7 @@ import * as scriptCreate from "./script-create";
 import * as scriptDetails from "./script-details";
 import * as scriptEdit from "./script-edit";
 import * as scriptLayout from "./script-layout";
+import * as scriptVersion from "./script-version";
 import * as templateEdit from "./template-edit";
 import * as templateLayout from "./template-layout";
 
@@ -23,7 +24,7 @@ const STALE = "You changed this template in another tab or window at 14:05 UTC. 
 describe("a stale template save, with JavaScript", () => {
   it("reads every page that sends the template's version again after a 409, and not after a 400", () => {
     const args = (actionStatus: number) => ({ actionStatus, defaultShouldRevalidate: false }) as ShouldRevalidateFunctionArgs;
-    for (const route of [assigned, scriptCreate, scriptDetails, scriptEdit, scriptLayout, templateEdit, templateLayout]) {
+    for (const route of [assigned, scriptCreate, scriptDetails, scriptEdit, scriptLayout, scriptVersion, templateEdit, templateLayout]) {
       expect(route.shouldRevalidate(args(409))).toBe(true);
       expect(route.shouldRevalidate(args(400))).toBe(false);
     }
@@ -44,5 +45,24 @@ describe("a stale template save, with JavaScript", () => {
     expect(html).toMatch(/name="name" [^>]*value="Load customers"/);
     expect(html).toContain("insert into target.customers select * from source.customers;");
     expect(/<input[^>]* name="version"[^>]*>/.exec(html)?.[0]).toContain('value="8"');
+  });
+
+  it("says a restore refused as stale at the top of the version's page, whose Restore form sends the newest version the page read", () => {
+    const refusal =
+      "You changed this script in another tab or window at 14:05 UTC. Version 3 was saved after the version 2 your restore was based on: version 1 was not restored.";
+    const loaderData = {
+      script: { id: "s1", levelId: "l1", templateId: "t1", version: 3 },
+      version: { version: 1, sql: "select 1;", comment: null, createdAt: "2026-01-01T00:00:00.000Z", author: "u1", authorName: "Ann" },
+      canRestore: true,
+      needsLock: false,
+    };
+    const path = "/migration/master-templates/t1/edit/level/l1/script/edit/s1/version/1";
+    const Page = scriptVersion.default as unknown as (props: Record<string, unknown>) => React.ReactNode;
+    const Stub = createRoutesStub([
+      { path, Component: () => <Page loaderData={loaderData} actionData={{ errors: [refusal] }} params={{ version: "1" }} matches={[]} /> },
+    ]);
+    const html = renderToStaticMarkup(<Stub initialEntries={[path]} />);
+    expect(html).toContain(refusal);
+    expect(/<input[^>]* name="version"[^>]*>/.exec(html)?.[0]).toContain('value="3"');
   });
 });
