@@ -4,7 +4,7 @@
  */
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { DEMO_COMPANIES } from "../../../scripts/demo-data";
-import { startLiveServices } from "~/test/live-services";
+import { isRedirect, startLiveServices } from "~/test/live-services";
 import { DUPLICATE_SERVICE_NAME_MESSAGE } from "../../../services/data-api/src/routes/sql-access/sql-credentials";
 import { INCOMPLETE_REQUEST } from "~/lib/forms.server";
 
@@ -90,5 +90,18 @@ describe("a credential's Create", () => {
     expect(refused?.data.result.error[""]).toBeUndefined();
     const listed = (await call(SUPER, `${PAGE}&pageSize=100`, credentials.loader)) as any;
     expect(listed.credentials.items.filter((c: { name: string }) => c.name.toLowerCase() === serviceName.toLowerCase())).toHaveLength(1);
+  });
+});
+
+describe("a credential's Revoke", () => {
+  it("goes back to the list with its filter, sort, page and page size and the User select's search, without the confirmation", async () => {
+    const expiresOn = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+    const made = unwrap(await call(SUPER, PAGE, credentials.action, { form: { intent: "create", serviceName: `Revoked back ${Date.now()}`, expiresOn } }));
+    const { credential } = made!.data.issued as { credential: { id: string } };
+    const listed = "&name=ann&usersPage=2&status=Active&sort=name&page=2&pageSize=10";
+    const revoked = await call(SUPER, `${PAGE}${listed}&revoke=${credential.id}`, credentials.action, {
+      form: { intent: "revoke", id: credential.id, reason: "" },
+    });
+    expect(isRedirect(revoked, `${PAGE}${listed}`)).toBe(true);
   });
 });

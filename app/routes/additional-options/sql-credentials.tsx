@@ -1,4 +1,3 @@
-import { DEFAULT_PAGE_SIZE } from "../../../contracts/values/common";
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link } from "react-router";
@@ -35,7 +34,7 @@ import { redirectWithFlash } from "~/lib/flash.server";
 import { getFormProps, refusalMessages, useServerForm } from "~/lib/forms";
 import { actedOnIdSchema, invalid, readFormData, refusalOf, refusedByService, unknownIntent } from "~/lib/forms.server";
 import { callerOf, forSelectedCompany, shellOf } from "~/lib/guards.server";
-import { peopleSearchParams, type PeopleSearch } from "~/lib/list-search";
+import { PAGING_KEYS, pagingParams, peopleSearchParams, type PeopleSearch } from "~/lib/list-search";
 import { readPaging, readPeopleSearch } from "~/lib/list-search.server";
 import type { Route } from "./+types/sql-credentials";
 
@@ -59,6 +58,11 @@ function readSearch(url: URL) {
     status: (SQL_CREDENTIAL_STATUSES as readonly string[]).includes(status ?? "") ? (status as SqlCredentialStatus) : undefined,
     ...readPaging<Sort>(p, SORTS, "-createdAt"),
   };
+}
+
+/** The list's filter, sort, page and page size as URL parameters, the defaults left out: its links, and a revocation's way back, keep them. */
+function listParamsOf(search: ReturnType<typeof readSearch>) {
+  return { status: search.status, sort: search.sort === "-createdAt" ? undefined : search.sort, ...pagingParams(PAGING_KEYS, search) };
 }
 
 /**
@@ -126,7 +130,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (submission.status !== "success") return refusalOf("revoke", invalid(submission));
     try {
       const { credential } = await api.revoke(submission.value.id, companyId, submission.value.reason);
-      return redirectWithFlash(companyHref(PATH, companyId), `Credential ${credential.login} revoked: it can no longer connect.`);
+      // Back to the list as it was (its filter, sort and page, and the User select's search), without the confirmation.
+      const url = new URL(request.url);
+      const back = companyHref(PATH, companyId, { ...peopleSearchParams(readPeopleSearch(url.searchParams)), ...listParamsOf(readSearch(url)) });
+      return redirectWithFlash(back, `Credential ${credential.login} revoked: it can no longer connect.`);
     } catch (err) {
       return refusalOf("revoke", refusedByService(submission, err));
     }
@@ -159,12 +166,7 @@ export default function SqlCredentials({ loaderData, actionData }: Route.Compone
   const rotateRefusal = credentials?.items.some((c) => c.id === resultOf("rotate")?.initialValue?.id) ? undefined : resultOf("rotate");
   const unplaced = refusalMessages(revokeRefusal ?? rotateRefusal);
   // The list and the User select's people page through the URL side by side: each keeps the other where it is.
-  const listParams = {
-    status: search.status,
-    sort: search.sort === "-createdAt" ? undefined : search.sort,
-    page: search.page === 1 ? undefined : search.page,
-    pageSize: search.pageSize === DEFAULT_PAGE_SIZE ? undefined : search.pageSize,
-  };
+  const listParams = listParamsOf(search);
   const listHref = (extra: Record<string, string | number | undefined>) =>
     href(PATH, { ...peopleSearchParams(peopleSearch), status: search.status, sort: listParams.sort, pageSize: search.pageSize, ...extra });
 

@@ -476,6 +476,21 @@ describe("a change of access from a tab left open", () => {
   });
 });
 
+describe("a change on the project access page", () => {
+  it("goes back to the access list's page and page size and the people picker's search, which the forms post under", async () => {
+    const project = await newProject(ANALYST, birch.id, birchApp.id, "Access kept in place");
+    const url = projectUrl(project.id, "users/project-access", birch.id);
+    const listed = `${url}&page=2&pageSize=10&name=carl&usersPage=2`;
+    const opts = { params: { projectId: project.id }, middleware: projectLayout.middleware };
+    const granted = await call(ANALYST, listed, access.action, { ...opts, form: { intent: "set", formKey: "add", userId: CLIENT_ADMIN_ID, canRead: "on" } });
+    expect(isRedirect(granted, listed)).toBe(true);
+    const changed = await call(ANALYST, listed, access.action, { ...opts, form: { intent: "change", userId: CLIENT_ADMIN_ID, canWrite: "on" } });
+    expect(isRedirect(changed, listed)).toBe(true);
+    const removed = await call(ANALYST, listed, access.action, { ...opts, form: { intent: "remove", userId: CLIENT_ADMIN_ID } });
+    expect(isRedirect(removed, listed)).toBe(true);
+  });
+});
+
 describe("a forged Remove on the project access page", () => {
   it("without the user it removes is refused at the top in words, with a 400, and everyone keeps their access", async () => {
     const project = await newProject(ANALYST, acme.id, acmeApp.id, "Remove nobody");

@@ -19,7 +19,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~
 import { readPaging, readPeopleSearch } from "~/lib/list-search.server";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
-import { peopleSearchParams } from "~/lib/list-search";
+import { PAGING_KEYS, pagingParams, peopleSearchParams } from "~/lib/list-search";
 import { getFormProps, refusalMessages, useServerForm } from "~/lib/forms";
 import { actedOn, invalid, readFormData, refusedByService, unknownIntent } from "~/lib/forms.server";
 import { mayEnterArea } from "../../../../contracts/areas";
@@ -111,6 +111,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   await requireWorkspace(context, { write: here });
   const formData = await readFormData(request);
   const intent = formData.get("intent");
+  // Back to both lists where they were (the forms post to this page's URL): the access list's page and the people picker's search.
+  const params = new URL(request.url).searchParams;
+  const back = companyHref(here, companyId, {
+    ...pagingParams(PAGING_KEYS, readPaging(params, ["-grantedAt"], "-grantedAt")),
+    ...peopleSearchParams(readPeopleSearch(params)),
+  });
 
   // "set" adds a user (the picker); "change" changes a row's grant and never gives back an access
   // removed meanwhile from another tab: the data API answers 404, said at the top once the row is gone.
@@ -123,7 +129,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     } catch (err) {
       return refusedByService(submission, err);
     }
-    return redirectWithFlash(companyHref(here, companyId), `Access saved: ${grant.canWrite ? "read and write" : "read only"}.`);
+    return redirectWithFlash(back, `Access saved: ${grant.canWrite ? "read and write" : "read only"}.`);
   }
 
   if (intent === "remove") {
@@ -134,7 +140,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     } catch (err) {
       return refusedByService(submission, err);
     }
-    return redirectWithFlash(companyHref(here, companyId), `Access removed: the user no longer sees this ${ws.noun}.`);
+    return redirectWithFlash(back, `Access removed: the user no longer sees this ${ws.noun}.`);
   }
 
   return unknownIntent(intent);
