@@ -105,3 +105,29 @@ describe("a credential's Revoke", () => {
     expect(isRedirect(revoked, `${PAGE}${listed}`)).toBe(true);
   });
 });
+
+describe("a Revoke link whose credential the list cannot show", () => {
+  it("says the credential is revoked already when it is, and answers 404 with the same words for an unknown id or another company's, naming nothing", async () => {
+    const expiresOn = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+    const make = async (page: string) =>
+      (
+        unwrap(await call(SUPER, page, credentials.action, { form: { intent: "create", serviceName: `Revoke link ${crypto.randomUUID()}`, expiresOn } }))!.data
+          .issued as { credential: { id: string; login: string } }
+      ).credential;
+    const own = await make(PAGE);
+    await call(SUPER, PAGE, credentials.action, { form: { intent: "revoke", id: own.id, reason: "" } });
+    const again = (await call(SUPER, `${PAGE}&revoke=${own.id}`, credentials.loader)) as any;
+    expect(again.revokeMissing).toBe(`Credential ${own.login} is revoked already, perhaps from another tab: there is nothing to revoke.`);
+
+    const [other] = DEMO_COMPANIES;
+    const theirs = await make(`/additional-options/sql-credentials/users?companyId=${other!.id}`);
+    for (const id of [theirs.id, crypto.randomUUID()]) {
+      const missing = unwrap(await call(SUPER, `${PAGE}&revoke=${id}`, credentials.loader));
+      expect(missing?.status).toBe(404);
+      expect(missing?.data.revokeMissing).toBe("This credential is not in the list: it may have been revoked already, in another tab. Nothing was revoked.");
+      expect(JSON.stringify(missing?.data)).not.toContain(theirs.login);
+    }
+    // Filtered out of the list (Active only), the revoked credential is said the same way.
+    expect(unwrap(await call(SUPER, `${PAGE}&status=Active&revoke=${own.id}`, credentials.loader))?.status).toBe(404);
+  });
+});

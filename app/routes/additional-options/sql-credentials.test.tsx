@@ -7,18 +7,18 @@ import { describe, expect, it } from "vitest";
 import { renderPage } from "~/test/render-page";
 import SqlCredentials from "./sql-credentials";
 
-describe("creating a SQL credential", () => {
-  const page = "/additional-options/sql-credentials/users";
-  const loaderData = {
-    companyId: "c1",
-    companyName: "Acme Health",
-    search: { sort: "-createdAt", page: 1, pageSize: 10 },
-    credentials: { items: [], total: 0, page: 1, pageSize: 10 },
-    people: { items: [], total: 0, page: 1, pageSize: 25 },
-    peopleSearch: { name: "", sort: "name", page: 1, pageSize: 25 },
-    expiry: { min: "2026-11-27", max: "2027-11-28" },
-  };
+const page = "/additional-options/sql-credentials/users";
+const loaderData = {
+  companyId: "c1",
+  companyName: "Acme Health",
+  search: { sort: "-createdAt", page: 1, pageSize: 10 },
+  credentials: { items: [], total: 0, page: 1, pageSize: 10 },
+  people: { items: [], total: 0, page: 1, pageSize: 25 },
+  peopleSearch: { name: "", sort: "name", page: 1, pageSize: 25 },
+  expiry: { min: "2026-11-27", max: "2027-11-28" },
+};
 
+describe("creating a SQL credential", () => {
   it("offers expiry dates from today to the last day the data API accepts", () => {
     const html = renderPage(page, `${page}?companyId=c1`, SqlCredentials, loaderData);
     expect(html).toMatch(/<input id="create-credential-expiresOn"[^>]*type="date"[^>]*min="2026-11-27"[^>]*max="2027-11-28"/);
@@ -59,5 +59,14 @@ describe("the SQL credentials list", () => {
     expect(html).toMatch(
       /<label for="credential-status"[^>]*>Status<\/label><select id="credential-status" name="status"[^>]*><option value="">Any status<\/option>.*<option value="Revoked" selected="">Revoked<\/option>/s,
     );
+  });
+});
+
+describe("a Revoke link whose credential the list cannot show", () => {
+  it("says why at the top, and shows no confirmation", () => {
+    const message = "This credential is not in the list: it may have been revoked already, in another tab. Nothing was revoked.";
+    const html = renderPage(page, `${page}?companyId=c1&revoke=x`, SqlCredentials, { ...loaderData, revokeMissing: message });
+    expect(html).toMatch(new RegExp(`role="alert"[^>]*>${message}</div>`));
+    expect(html).not.toContain("Revoke credential");
   });
 });

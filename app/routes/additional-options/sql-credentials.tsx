@@ -89,7 +89,24 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const expiry = { min: today, max: lastExpiryDay(today) };
   // The create form's id for the credential it makes: sent again (a reload of the password's page), it makes no second one.
   const madeId = crypto.randomUUID();
-  return { companyId: shell.company?.id ?? null, companyName: shell.company?.name ?? null, search, credentials, people, peopleSearch, expiry, madeId };
+  const revokeMissing = credentials ? revocationMissing(credentials.items, url.searchParams.get("revoke")) : null;
+  const page = { companyId: shell.company?.id ?? null, companyName: shell.company?.name ?? null, search, credentials, people, peopleSearch, expiry, madeId };
+  // A ?revoke= no credential of this list has (an old link, another tab's, another company's id): said, a 404, nothing told of that id.
+  const answer = { ...page, revokeMissing: revokeMissing?.message ?? null };
+  return revokeMissing?.status === 404 ? data(answer, { status: 404 }) : answer;
+}
+
+/**
+ * Why the page cannot ask to revoke the credential `?revoke=` names: it is revoked already (its row says so), or none
+ * of the list's rows is it (revoked and filtered out, or never this company's: the same words and a 404 for any id). Null when it can.
+ */
+function revocationMissing(items: { id: string; login: string; status: SqlCredentialStatus }[], id: string | null) {
+  if (id === null) return null;
+  const shown = items.find((c) => c.id === id);
+  if (!shown) return { status: 404, message: "This credential is not in the list: it may have been revoked already, in another tab. Nothing was revoked." };
+  if (shown.status === "Revoked")
+    return { status: 200, message: `Credential ${shown.login} is revoked already, perhaps from another tab: there is nothing to revoke.` };
+  return null;
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -151,7 +168,7 @@ type LoaderData = Route.ComponentProps["loaderData"];
 type Credential = NonNullable<LoaderData["credentials"]>["items"][number];
 
 export default function SqlCredentials({ loaderData, actionData }: Route.ComponentProps) {
-  const { companyId, companyName, search, credentials, people, peopleSearch, expiry, madeId } = loaderData;
+  const { companyId, companyName, search, credentials, people, peopleSearch, expiry, madeId, revokeMissing } = loaderData;
   const href = useCompanyHref();
   const issued = actionData && "issued" in actionData ? (actionData.issued as IssuedSqlCredential) : undefined;
   // The refusal of one form: the create form's, a row's rotation's or the revocation's.
@@ -184,7 +201,11 @@ export default function SqlCredentials({ loaderData, actionData }: Route.Compone
       </div>
 
       {issued ? <IssuedPassword issued={issued} /> : null}
-      {unplaced.length ? <RefusalAlert refusal={revokeRefusal ?? rotateRefusal}>{unplaced.join(" ")}</RefusalAlert> : null}
+      {unplaced.length ? (
+        <RefusalAlert refusal={revokeRefusal ?? rotateRefusal}>{unplaced.join(" ")}</RefusalAlert>
+      ) : revokeMissing ? (
+        <RefusalAlert refusal={revokeMissing}>{revokeMissing}</RefusalAlert>
+      ) : null}
       {revoking ? <RevokeConfirmation credential={revoking} cancelHref={confirm.cancelHref} lastResult={resultOf("revoke")} /> : null}
 
       {!companyId || !credentials ? (
