@@ -16,7 +16,8 @@ export type AuditFilters = {
 
 /**
  * The audit log's filters as the page and its CSV export read them from the URL: a value that makes
- * no sense (an unknown action, a date that is not YYYY-MM-DD) is dropped rather than refused.
+ * no sense (an unknown action, a date that is not a real YYYY-MM-DD day) is dropped rather than refused; the page
+ * says which dates it dropped, next to their fields (unreadDays).
  */
 export function auditFilters(p: URLSearchParams): AuditFilters {
   const text = (key: string) => p.get(key)?.trim().slice(0, 200) || undefined;
@@ -35,4 +36,16 @@ export function auditFilters(p: URLSearchParams): AuditFilters {
     page: Number.isInteger(page) && page > 0 ? page : 1,
     pageSize: (PAGE_SIZES as readonly number[]).includes(pageSize) ? pageSize : DEFAULT_PAGE_SIZE,
   };
+}
+
+/**
+ * A From or To the URL gives that is no real day (2026-13-45, "yesterday"): auditFilters drops it, and the page says so
+ * next to its field, with a 400, rather than show a list silently unfiltered by it. Null for a real day or none.
+ */
+export function unreadDays(p: URLSearchParams): { from: string | null; to: string | null } {
+  const unread = (key: string) => {
+    const value = p.get(key);
+    return value && !isRealDay(value) ? `"${value.slice(0, 40)}" is not a real date (YYYY-MM-DD): the list is not filtered by it.` : null;
+  };
+  return { from: unread("from"), to: unread("to") };
 }

@@ -30,3 +30,22 @@ describe("the audit log's dates", () => {
     expect(((await call(SUPER, `${page}&from=2026-11-20&to=2026-11-20`, auditLog.loader)) as { datesRefused: unknown }).datesRefused).toBeNull();
   });
 });
+
+describe("the audit log's dates that are no real day", () => {
+  it("are said next to their field with a 400, and the list is shown without them", async () => {
+    const refused = unwrap(await call(SUPER, `${page}&from=2026-13-45&to=yesterday&who=ann`, auditLog.loader));
+    expect(refused?.status).toBe(400);
+    expect(refused?.data).toMatchObject({
+      daysUnread: {
+        from: '"2026-13-45" is not a real date (YYYY-MM-DD): the list is not filtered by it.',
+        to: '"yesterday" is not a real date (YYYY-MM-DD): the list is not filtered by it.',
+      },
+      datesRefused: null,
+      filters: { who: "ann" },
+    });
+    expect(refused?.data.filters).not.toHaveProperty("from", expect.anything());
+    expect(refused?.data.log.retentionDays).toBeGreaterThan(0);
+    const answered = (await call(SUPER, `${page}&from=2026-11-01`, auditLog.loader)) as { daysUnread: unknown };
+    expect(answered.daysUnread).toEqual({ from: null, to: null });
+  });
+});

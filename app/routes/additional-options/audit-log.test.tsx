@@ -13,6 +13,7 @@ describe("the audit log page", () => {
       filters: { page: 1, pageSize: 25 },
       log: { items: [], total: 0, page: 1, pageSize: 25, retentionDays },
       datesRefused: null,
+      daysUnread: { from: null, to: null },
       companies: [],
       companyId: null,
     });
@@ -31,6 +32,7 @@ describe("the audit log's dates the wrong way round", () => {
     filters: { from: "2026-11-20", to: "2026-11-01", page: 1, pageSize: 25 },
     log: null,
     datesRefused: "From must be on or before To.",
+    daysUnread: { from: null, to: null },
     companies: [],
     companyId: null,
   });
@@ -41,6 +43,27 @@ describe("the audit log's dates the wrong way round", () => {
     expect(html).not.toContain("No entry matches");
     expect(html).not.toContain("Audit entries");
     expect(html).toContain('value="2026-11-20"');
+  });
+});
+
+describe("the audit log's dates that are no real day", () => {
+  const page = "/additional-options/audit-log";
+  const said = '"2026-13-45" is not a real date (YYYY-MM-DD): the list is not filtered by it.';
+  const html = renderPage(page, `${page}?from=2026-13-45`, AuditLog, {
+    filters: { page: 1, pageSize: 25 },
+    log: { items: [], total: 0, page: 1, pageSize: 25, retentionDays: 90 },
+    datesRefused: null,
+    daysUnread: { from: said, to: null },
+    companies: [],
+    companyId: null,
+  });
+
+  it("says so next to the date's field, which it describes", () => {
+    expect(html).toMatch(/<input id="audit-from"[^>]*aria-invalid="true"[^>]*aria-describedby="audit-from-error"/);
+    expect(html).toMatch(
+      /<ul id="audit-from-error"[^>]*><li>&quot;2026-13-45&quot; is not a real date \(YYYY-MM-DD\): the list is not filtered by it\.<\/li><\/ul>/,
+    );
+    expect(html).not.toMatch(/<input id="audit-to"[^>]*aria-invalid/);
   });
 });
 
@@ -85,6 +108,7 @@ describe("the audit log's project", () => {
       retentionDays: 365,
     },
     datesRefused: null,
+    daysUnread: { from: null, to: null },
     companies: [{ id: "birch", name: "Birch Logistics" }],
     companyId: "acme",
   });

@@ -15,7 +15,7 @@ import { workspacePaths } from "~/lib/workspace-paths";
 import { WORKSPACES } from "../../../contracts/workspaces";
 import { workspaceOfProductType } from "../../../contracts/workspaces.server";
 import { afterGuard, callerOf, shellOf } from "~/lib/guards.server";
-import { auditFilters } from "./audit-filters";
+import { auditFilters, unreadDays } from "./audit-filters";
 import type { Route } from "./+types/audit-log";
 import { KeptFields, PageSizeSelect } from "~/components/ui/list-search-form";
 
@@ -27,11 +27,14 @@ const PATH = "/additional-options/audit-log";
  * in SQL by the data API, exported as CSV with the same filters.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const filters = auditFilters(new URL(request.url).searchParams);
+  const params = new URL(request.url).searchParams;
+  const filters = auditFilters(params);
+  // A date that is no real day is left out of the filters: said next to its field, a 400, the list shown without it.
+  const daysUnread = unreadDays(params);
   if (fromAfterTo(filters)) {
     // Nothing could match: said next to the dates, a 400, the log not asked (the data API refuses it too).
     const shell = await shellOf(context);
-    return data({ filters, log: null, datesRefused: FROM_AFTER_TO_MESSAGE, ...companiesOf(shell) }, { status: 400 });
+    return data({ filters, log: null, datesRefused: FROM_AFTER_TO_MESSAGE, daysUnread, ...companiesOf(shell) }, { status: 400 });
   }
   const [shell, log] = await afterGuard(shellOf(context), sqlAccessApi(callerOf(context)).audit(filters));
   // Each entry's workspace with its kind, read here: the product types stay on the server (contracts/workspaces.server.ts).
@@ -39,7 +42,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     ...entry,
     workspace: entry.workspace && { ...entry.workspace, kind: workspaceOfProductType(entry.workspace.productType)?.kind },
   }));
-  return { filters, log: { ...log, items }, datesRefused: null, ...companiesOf(shell) };
+  const answer = { filters, log: { ...log, items }, datesRefused: null, daysUnread, ...companiesOf(shell) };
+  return daysUnread.from || daysUnread.to ? data(answer, { status: 400 }) : answer;
 }
 
 function companiesOf(shell: Awaited<ReturnType<typeof shellOf>>) {
@@ -70,6 +74,41 @@ function HintedFilter({ id, name, label, value, children }: { id: string; name: 
       <p id={`${id}-hint`} className="mt-1 text-xs text-muted-foreground">
         {children}
       </p>
+    </div>
+  );
+}
+
+/** A date filter, with what the page could not filter by said next to it (and focused: the first such field). */
+function DateFilter({
+  id,
+  name,
+  label,
+  value,
+  errors,
+  focus,
+}: {
+  id: string;
+  name: string;
+  label: string;
+  value: string | undefined;
+  errors: string[];
+  focus: boolean;
+}) {
+  return (
+    <div>
+      <label htmlFor={id} className="mb-1 block text-sm font-medium">
+        {label}
+      </label>
+      <input
+        id={id}
+        type="date"
+        name={name}
+        defaultValue={value ?? ""}
+        aria-invalid={errors.length ? true : undefined}
+        aria-describedby={errors.length ? `${id}-error` : undefined}
+        className={control}
+      />
+      <ErrorList id={`${id}-error`} errors={errors} focus={focus} />
     </div>
   );
 }
@@ -110,7 +149,8 @@ function WorkspaceCell({ entry }: { entry: Entry }) {
 }
 
 export default function AuditLog({ loaderData }: Route.ComponentProps) {
-  const { filters, log, companies, datesRefused } = loaderData;
+  const { filters, log, companies, datesRefused, daysUnread } = loaderData;
+  const fromErrors = [datesRefused, daysUnread.from].filter((e) => e !== null);
   const href = useCompanyHref();
   const { page: _page, pageSize, ...chosen } = filters;
   const filtered = Object.values(chosen).some(Boolean);
@@ -169,27 +209,8 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
             options={[["", "Any action"], ...AUDIT_ACTIONS.map((a) => [a, AUDIT_ACTION_LABELS[a]] as const)]}
             className="w-full shadow-xs"
           />
-          <div>
-            <label htmlFor="audit-from" className="mb-1 block text-sm font-medium">
-              From
-            </label>
-            <input
-              id="audit-from"
-              type="date"
-              name="from"
-              defaultValue={filters.from ?? ""}
-              aria-invalid={datesRefused ? true : undefined}
-              aria-describedby={datesRefused ? "audit-from-error" : undefined}
-              className={control}
-            />
-            <ErrorList id="audit-from-error" errors={datesRefused ? [datesRefused] : null} focus />
-          </div>
-          <div>
-            <label htmlFor="audit-to" className="mb-1 block text-sm font-medium">
-              To
-            </label>
-            <input id="audit-to" type="date" name="to" defaultValue={filters.to ?? ""} className={control} />
-          </div>
+          <DateFilter id="audit-from" name="from" label="From" value={filters.from} errors={fromErrors} focus />
+          <DateFilter id="audit-to" name="to" label="To" value={filters.to} errors={daysUnread.to ? [daysUnread.to] : []} focus={!fromErrors.length} />
           <div>
             <label htmlFor="audit-contains" className="mb-1 block text-sm font-medium">
               Target or change contains

@@ -22,6 +22,8 @@ describe("a link to a file", () => {
     const html = renderPage(page, page, AuditLog, {
       filters: { page: 1, pageSize: 25 },
       log: { items: [], total: 0, page: 1, pageSize: 25, retentionDays: 365 },
+      datesRefused: null,
+      daysUnread: { from: null, to: null },
       companies: [],
       companyId: null,
     });
