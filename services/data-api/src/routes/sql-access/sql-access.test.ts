@@ -327,6 +327,21 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("SQL access 
     expect(levelNow).toBe("none");
   });
 
+  it("a save sent again after it succeeded (a double submit, Back and resend) answers 200 and changes nothing; a level changed meanwhile to another is still refused", async () => {
+    const issued = (await create({ serviceName: "Permissions saved twice" })).body as IssuedSqlCredential;
+    const levelNow = async () => (await permissions()).body.items.find((i: { credentialId: string }) => i.credentialId === issued.credential.id).level;
+    expect((await setLevel(issued.credential.id, "read", "none")).status).toBe(200);
+    const again = await setLevel(issued.credential.id, "read", "none");
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    expect(again.body.items.find((i: { credentialId: string }) => i.credentialId === issued.credential.id).level).toBe("read");
+    // Changed nothing, so audited nothing: one entry for the first save only.
+    const audited = (await api.get(`/api/v1/audit-log?companyId=${birch.id}&action=sql_permission.changed&contains=${issued.credential.login}`, admin)).body;
+    expect(audited.total).toBe(1);
+    // Another level than the one the page showed and than the one asked for: refused, nothing changed.
+    expect((await setLevel(issued.credential.id, "write", "none")).status).toBe(409);
+    expect(await levelNow()).toBe("read");
+  });
+
   it("a credential of one company reaches no other company's project, and another company's credential or project answers 404", async () => {
     const issued = (await create({ serviceName: "ETL" })).body as IssuedSqlCredential;
     expect((await setLevel(issued.credential.id, "write", "none")).status).toBe(200);

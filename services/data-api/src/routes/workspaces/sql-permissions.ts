@@ -44,7 +44,7 @@ export function createWorkspaceSqlPermissionsRouter(descriptor: WorkspaceDescrip
     tags,
     summary: `Set credentials' levels in the ${noun}'s databases (write access)`,
     description:
-      "Each entry names the level the page showed (`was`): when any of them changed meanwhile, nothing is applied (409). Lowering a level ends the credential's open sessions on the database.",
+      "Each entry names the level the page showed (`was`): when any of them changed meanwhile to another level than the one asked for, nothing is applied (409); an entry whose level is already the one asked for (the same save sent again) changes nothing. Lowering a level ends the credential's open sessions on the database.",
     request: { params: workspaceIdParams, body: jsonBody(setSqlPermissionsSchema) },
     responses: { 200: jsonContent(sqlPermissionsSchema, "The permissions after the change."), ...writeErrorsOf(descriptor) },
   });
@@ -80,9 +80,12 @@ export function createWorkspaceSqlPermissionsRouter(descriptor: WorkspaceDescrip
         // Another company's credential answers exactly like an unknown or revoked one: 404, said at the top
         // of the page (a field error of `entries` named no field the page shows).
         if (entries.some((e) => !known.has(e.credentialId))) throw new NotFoundError(SQL_CREDENTIAL_GONE_MESSAGE);
-        const stale = entries.find((e) => known.get(e.credentialId)!.level !== e.was);
+        // A level already the one asked for is no conflict, whatever the page showed: the same save sent again (a double
+        // submit, Back and resend) changes nothing and answers as a success. Only a level that is now neither is stale.
+        const levelOf = (e: (typeof entries)[number]) => known.get(e.credentialId)!.level;
+        const stale = entries.find((e) => levelOf(e) !== e.was && levelOf(e) !== e.level);
         if (stale) throw staleLevel(known.get(stale.credentialId)!, by);
-        const changes = entries.filter((e) => e.level !== e.was);
+        const changes = entries.filter((e) => levelOf(e) !== e.level);
         if (!changes.length) nothingToAudit();
         const applied: { login: string; level: SqlLevel }[] = [];
         try {
