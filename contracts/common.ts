@@ -132,6 +132,15 @@ export function pageOf<T extends z.ZodType>(item: T) {
   });
 }
 
+/**
+ * A select's (or radio group's) value: one of `values`, or `fallback` when the field is absent (a body or a saved value
+ * from before it existed). Anything else, the empty string too, is refused with `error`, at the field: never read as
+ * the fallback, the form's first option (Conform reads an empty field as absent, which a `.default()` would fill in).
+ */
+export function choiceOf<const T extends readonly [string, ...string[]]>(values: T, error: string, fallback: T[number]) {
+  return z.preprocess((v) => (v === undefined ? fallback : v), z.enum(values, { error }));
+}
+
 /** Booleans as HTML forms and query strings send them; any other value (a forged post) is refused in words, not Zod's "Invalid input". */
 export const formBoolean = z
   .union([z.boolean(), z.enum(["true", "false", "on", "off", "1", "0", ""])], { error: "Tick or untick this box." })

@@ -3,19 +3,21 @@
  * form, a load as the history shows it, and its rejected rows.
  */
 import { z } from "zod";
-import { pageOf, pageQuerySchema, repeatedQuery, timestampSchema } from "./common";
+import { choiceOf, pageOf, pageQuerySchema, repeatedQuery, timestampSchema } from "./common";
 import { columnSchema } from "./dictionary";
 import { flatFileParametersSchema, jobSchema } from "./projects";
 import { DEFAULT_HISTORY_SORT, HISTORY_SORTS, HISTORY_TYPES, LOAD_MODES, LOAD_STATUSES, ON_REJECTED } from "./values/loads";
 
-export const loadModeSchema = z.enum(LOAD_MODES, { error: "Choose how to load" });
-export const onRejectedSchema = z.enum(ON_REJECTED, { error: "Choose what happens to rejected rows" });
+const LOAD_MODE_ERROR = "Choose how to load";
+const ON_REJECTED_ERROR = "Choose what happens to rejected rows";
+export const loadModeSchema = z.enum(LOAD_MODES, { error: LOAD_MODE_ERROR });
+export const onRejectedSchema = z.enum(ON_REJECTED, { error: ON_REJECTED_ERROR });
 
 /** The form fields beside the file (POST …/flat-file/loads, multipart). */
 export const loadFormSchema = z.object({
   table: z.string({ error: "Choose a table" }).trim().min(1, "Choose a table"),
-  mode: loadModeSchema.default("replace"),
-  onRejected: onRejectedSchema.default("loadNothing"),
+  mode: choiceOf(LOAD_MODES, LOAD_MODE_ERROR, "replace"),
+  onRejected: choiceOf(ON_REJECTED, ON_REJECTED_ERROR, "loadNothing"),
 });
 export type LoadForm = z.infer<typeof loadFormSchema>;
 

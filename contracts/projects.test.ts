@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { z } from "zod";
 import { columnInputSchema } from "./dictionary";
+import { loadFormSchema } from "./loads";
 import { COLUMN_WIDTHS_MESSAGE, DEFAULT_FLAT_FILE_PARAMETERS, flatFileParametersSchema } from "./projects";
 
 describe("flat-file parameters", () => {
@@ -32,6 +34,28 @@ describe("flat-file parameters", () => {
       encoding: ["Choose an encoding"],
       dateOrder: ["Choose a date order"],
     });
+  });
+
+  it("refuses a choice a form posts empty (no option of its select) at its field, never reading it as the first option; absent, its default", () => {
+    const posted = (fields: Record<string, string>) => {
+      const form = new FormData();
+      for (const [name, value] of Object.entries(fields)) form.set(name, value);
+      return form;
+    };
+    const empty = parseWithZod(posted({ extension: ".csv", delimiter: "Comma", textQualifier: "", encoding: "", dateOrder: "" }), {
+      schema: flatFileParametersSchema,
+    });
+    expect(empty.status === "error" && empty.error).toEqual({
+      textQualifier: ["Choose a text qualifier"],
+      encoding: ["Choose an encoding"],
+      dateOrder: ["Choose a date order"],
+    });
+    const load = parseWithZod(posted({ table: "Customers", mode: "", onRejected: "" }), { schema: loadFormSchema });
+    expect(load.status === "error" && load.error).toEqual({ mode: ["Choose how to load"], onRejected: ["Choose what happens to rejected rows"] });
+    // Not sent at all (a body from before the field existed): the default, as before.
+    const absent = parseWithZod(posted({ extension: ".csv", delimiter: "Comma" }), { schema: flatFileParametersSchema });
+    expect(absent.status === "success" && absent.value).toMatchObject({ textQualifier: "DoubleQuote", encoding: "AutoDetect", dateOrder: "YMD" });
+    expect(loadFormSchema.parse({ table: "Customers" })).toEqual({ table: "Customers", mode: "replace", onRejected: "loadNothing" });
   });
 
   it("keeps Excel with .xlsx and only with it", () => {

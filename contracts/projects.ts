@@ -12,6 +12,7 @@ import {
 } from "./values/flat-files";
 import { LOCK_REASONS, LOCK_STATES, PROJECT_SORTS, PROJECT_STATUSES, SOURCE_TYPES, UPLOAD_TYPES, JOB_KINDS } from "./values/projects";
 import {
+  choiceOf,
   descriptionSchema,
   requiredString,
   formBoolean,
@@ -66,9 +67,9 @@ export const flatFileParametersSchema = z
     delimiter: z.enum(DELIMITERS, { error: "Choose a delimiter" }),
     // A checkbox sends nothing when unticked: missing means false.
     hasHeaderRow: formBoolean.default(false),
-    textQualifier: z.enum(TEXT_QUALIFIERS, { error: "Choose a text qualifier" }).default("DoubleQuote"),
-    encoding: z.enum(ENCODINGS, { error: "Choose an encoding" }).default("AutoDetect"),
-    dateOrder: z.enum(DATE_ORDERS, { error: "Choose a date order" }).default("YMD"),
+    textQualifier: choiceOf(TEXT_QUALIFIERS, "Choose a text qualifier", "DoubleQuote"),
+    encoding: choiceOf(ENCODINGS, "Choose an encoding", "AutoDetect"),
+    dateOrder: choiceOf(DATE_ORDERS, "Choose a date order", "YMD"),
     /** .xlsx: the worksheet to read, by name; empty: the first. */
     worksheet: z.string().trim().max(WORKSHEET_NAME_MAX, `A worksheet's name has at most ${WORKSHEET_NAME_MAX} characters`).default(""),
     /** Fixed Length: each table's column widths, in characters, in the dictionary's column order. */

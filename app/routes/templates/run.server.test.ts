@@ -221,15 +221,21 @@ describe("the templates a run may be narrowed to", () => {
     expect((await api(ANALYST, "GET", `/api/v1/projects/${projectId}/runs`)).total).toBe(0);
   });
 
-  it("refuses a post of a scope or an on error the form does not offer, in words next to each field, with a 400 and nothing started", async () => {
+  it("refuses a post of a scope or an on error the form does not offer, empty too, in words next to each field, with a 400 and nothing started", async () => {
     const { projectId } = await projectWithTemplates(1, [1]);
-    const refused = await refusedStart(projectId, [
-      ["type", "Full"],
-      ["scope", "bogus"],
-      ["onError", "maybe"],
-    ]);
-    expect(refused?.status).toBe(400);
-    expect(refused?.data.result.error).toEqual({ scope: ["Choose what to run"], onError: ["Choose what happens on an error"] });
+    // Empty is no option either: never read as the first one (All, Stop).
+    for (const [scope, onError] of [
+      ["bogus", "maybe"],
+      ["", ""],
+    ]) {
+      const refused = await refusedStart(projectId, [
+        ["type", "Full"],
+        ["scope", scope!],
+        ["onError", onError!],
+      ]);
+      expect(refused?.status).toBe(400);
+      expect(refused?.data.result.error).toEqual({ scope: ["Choose what to run"], onError: ["Choose what happens on an error"] });
+    }
     expect((await api(ANALYST, "GET", `/api/v1/projects/${projectId}/runs`)).total).toBe(0);
   });
 

@@ -3,7 +3,7 @@ import { Fragment } from "react";
 import { data, Link, redirect, useLocation } from "react-router";
 import { z } from "zod";
 import { MAX_RUN_CHOICES, ON_ERROR_CHOICES, ON_ERROR_LABELS, RUN_START_STATUSES, RUN_TYPES, type OnError, type RunType } from "../../../contracts/values/runs";
-import { whenFieldsPass } from "../../../contracts/common";
+import { choiceOf, whenFieldsPass } from "../../../contracts/common";
 import { PROJECT_STATUS_LABELS } from "../../../contracts/values/projects";
 import type { ChosenScript } from "../../../contracts/templates";
 import { FormErrors, SelectField } from "~/components/forms/fields";
@@ -51,11 +51,11 @@ const SCOPE_VALUES = SCOPES.map((s) => s.value) as [Scope, ...Scope[]];
 
 const fieldsSchema = z.object({
   type: z.enum(RUN_TYPES, { error: "Choose Full or Test" }),
-  scope: z.enum(SCOPE_VALUES, { error: "Choose what to run" }).default("all"),
+  scope: choiceOf(SCOPE_VALUES, "Choose what to run", "all"),
   templateIds: z.array(z.string()).default([]),
   levelIds: z.array(z.string()).default([]),
   scriptId: z.string().optional(),
-  onError: z.enum(ON_ERROR_CHOICES, { error: "Choose what happens on an error" }).default("stop"),
+  onError: choiceOf(ON_ERROR_CHOICES, "Choose what happens on an error", "stop"),
 });
 
 /** The ticks a page carries to the next, at most MAX_RUN_CHOICES of each (ticksNavigation), and its other fields. */

@@ -385,6 +385,18 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
     ]);
   });
 
+  it("refuses a load whose mode or rejected-rows choice is sent empty or unknown, at the field, and loads nothing: never read as Replace", async () => {
+    const project = await loadableProject();
+    expect((await load(project, { name: "Customers.csv", text: "CustomerId,Code\n1,KEEP\n" })).status).toBe("Loaded");
+    for (const fields of [{ mode: "" }, { onRejected: "" }, { mode: "truncate" }] as Record<string, string>[]) {
+      const refused = await upload(project, { name: "Customers.csv", text: "CustomerId,Code\n2,NEW\n" }, fields);
+      expect(refused.status, JSON.stringify(fields)).toBe(400);
+      expect(Object.keys(refused.body.fieldErrors)).toEqual(Object.keys(fields));
+    }
+    await api.jobs.idle();
+    expect(await rowsOf(project)).toEqual([{ CustomerId: 1, Code: "KEEP", Balance: null, Since: null }]);
+  });
+
   it("with Load the other rows, loads what fits; Append refuses keys the table already holds", async () => {
     const project = await loadableProject();
     await load(project, { name: "first.csv", text: "CustomerId,Code\n1,ONE\n" });

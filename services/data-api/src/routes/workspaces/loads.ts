@@ -288,8 +288,9 @@ export function createWorkspaceLoadsRouter(descriptor: WorkspaceDescriptor) {
       const formOf = (fields: Readonly<Record<string, string>>, fileName: string | undefined) =>
         loadFormSchema.safeParse({
           table: fields.table?.trim() || fileName?.replace(/\.[^.]*$/, ""),
-          mode: fields.mode || undefined,
-          onRejected: fields.onRejected || undefined,
+          // Absent: the defaults; sent empty (no option of the form): refused at the field, never read as the first option.
+          mode: fields.mode,
+          onRejected: fields.onRejected,
         });
       // The load started as its file arrives: every choice of the form came before the file (a browser
       // sends the fields in the form's order) and the body's declared length fits. Then the backup and
@@ -373,7 +374,7 @@ export function createWorkspaceLoadsRouter(descriptor: WorkspaceDescriptor) {
           if (empty) throw validationProblem({ file: [files.length === 1 ? "The file is empty" : `The file ${empty.name} is empty`] });
           if (uploadType === "SingleFile" && files.length > 1)
             throw validationProblem({ file: ["Choose one file, or choose Multiple files to load several at once"] });
-          const choices = stageChoicesSchema.safeParse({ mode: upload.fields.mode || undefined, onRejected: upload.fields.onRejected || undefined });
+          const choices = stageChoicesSchema.safeParse({ mode: upload.fields.mode, onRejected: upload.fields.onRejected });
           if (!choices.success) throw validationProblem(fieldErrorsOf(choices.error.issues, "form"));
           const dictionary = await dictionaryOf(db, workspace.id);
           const chosen = upload.fields.table?.trim();
