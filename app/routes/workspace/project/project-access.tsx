@@ -56,13 +56,16 @@ function someoneOutside(companyName: string | undefined): string {
   return `Someone outside ${companyName ?? "the company"} (staff)`;
 }
 
+/** The access list's page and page size from the URL: its one order, newest grant first, is no choice of the user's. */
+const accessPaging = (params: URLSearchParams) => readPaging(params, ["-grantedAt"], "-grantedAt");
+
 export async function loader({ request, context }: Route.LoaderArgs) {
   // Two lists page through the URL side by side, never the whole of either: the access list
   // (`?page=&pageSize=`), paged by the data API in SQL, and the company's people to add
   // (`?name=&usersPage=&usersPageSize=`), searched and counted by the client portal in SQL.
   // Both started beside the workspace's own load.
   const params = new URL(request.url).searchParams;
-  const { page, pageSize } = readPaging(params, ["-grantedAt"], "-grantedAt");
+  const { page, pageSize } = accessPaging(params);
   const search = readPeopleSearch(params);
   const calls = projectCalls(context);
   const [{ access, ws, paths, project }, [grants, { value: people, shell }]] = await afterGuard(
@@ -114,7 +117,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   // Back to both lists where they were (the forms post to this page's URL): the access list's page and the people picker's search.
   const params = new URL(request.url).searchParams;
   const back = companyHref(here, companyId, {
-    ...pagingParams(PAGING_KEYS, readPaging(params, ["-grantedAt"], "-grantedAt")),
+    ...pagingParams(PAGING_KEYS, accessPaging(params)),
     ...peopleSearchParams(readPeopleSearch(params)),
   });
 
