@@ -40,12 +40,13 @@ export function auditFilters(p: URLSearchParams): AuditFilters {
 
 /**
  * A From or To the URL gives that is no real day (2026-13-45, "yesterday"): auditFilters drops it, and the page says so
- * next to its field, with a 400, rather than show a list silently unfiltered by it. Null for a real day or none.
+ * next to its field, with a 400, rather than show a list silently unfiltered by it; the CSV export refuses it, saying
+ * `outcome`, rather than export a file that looks filtered by it. Null for a real day or none.
  */
-export function unreadDays(p: URLSearchParams): { from: string | null; to: string | null } {
+export function unreadDays(p: URLSearchParams, outcome = "the list is not filtered by it"): { from: string | null; to: string | null } {
   const unread = (key: string) => {
     const value = p.get(key);
-    return value && !isRealDay(value) ? `"${value.slice(0, 40)}" is not a real date (YYYY-MM-DD): the list is not filtered by it.` : null;
+    return value && !isRealDay(value) ? `"${value.slice(0, 40)}" is not a real date (YYYY-MM-DD): ${outcome}.` : null;
   };
   return { from: unread("from"), to: unread("to") };
 }

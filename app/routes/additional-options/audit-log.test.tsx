@@ -44,6 +44,10 @@ describe("the audit log's dates the wrong way round", () => {
     expect(html).not.toContain("Audit entries");
     expect(html).toContain('value="2026-11-20"');
   });
+
+  it("offers no export, which would refuse the dates too", () => {
+    expect(html).not.toContain("Export CSV");
+  });
 });
 
 describe("the audit log's dates that are no real day", () => {
@@ -64,6 +68,29 @@ describe("the audit log's dates that are no real day", () => {
       /<ul id="audit-from-error"[^>]*><li>&quot;2026-13-45&quot; is not a real date \(YYYY-MM-DD\): the list is not filtered by it\.<\/li><\/ul>/,
     );
     expect(html).not.toMatch(/<input id="audit-to"[^>]*aria-invalid/);
+  });
+
+  it("offers no export, which would refuse the date too; with the dates real, it is offered", () => {
+    expect(html).not.toContain("Export CSV");
+    expect(html).not.toContain("audit-log.csv");
+    const to = renderPage(page, `${page}?to=yesterday`, AuditLog, {
+      filters: { page: 1, pageSize: 25 },
+      log: { items: [], total: 0, page: 1, pageSize: 25, retentionDays: 90 },
+      datesRefused: null,
+      daysUnread: { from: null, to: '"yesterday" is not a real date (YYYY-MM-DD): the list is not filtered by it.' },
+      companies: [],
+      companyId: null,
+    });
+    expect(to).not.toContain("Export CSV");
+    const real = renderPage(page, `${page}?from=2026-11-01`, AuditLog, {
+      filters: { from: "2026-11-01", page: 1, pageSize: 25 },
+      log: { items: [], total: 0, page: 1, pageSize: 25, retentionDays: 90 },
+      datesRefused: null,
+      daysUnread: { from: null, to: null },
+      companies: [],
+      companyId: null,
+    });
+    expect(real).toMatch(/<a [^>]*href="\/additional-options\/audit-log\.csv\?from=2026-11-01"[^>]*>Export CSV<\/a>/);
   });
 });
 

@@ -179,9 +179,12 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
             {log ? `${formatCountOf(log.retentionDays, "day")} and never changed.` : "a set number of days and never changed."}
           </p>
         </div>
-        <DownloadLink to={href(`${PATH}.csv`, query)} className={buttonVariants({ variant: "outline" })}>
-          Export CSV
-        </DownloadLink>
+        {/* Offered for the filters the list shows: a date refused above would be refused by the export too. */}
+        {fromErrors.length || daysUnread.to ? null : (
+          <DownloadLink to={href(`${PATH}.csv`, query)} className={buttonVariants({ variant: "outline" })}>
+            Export CSV
+          </DownloadLink>
+        )}
       </div>
 
       <Form method="get" action={PATH} aria-label="Filter the audit log" className="rounded-lg border border-border bg-white p-4">
