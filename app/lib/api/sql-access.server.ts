@@ -18,6 +18,8 @@ export function sqlAccessApi(as: Caller) {
   return {
     credentials: (query: z.output<typeof sqlCredentialQuerySchema>) =>
       callService("data-api", "/api/v1/sql-credentials", as, { schema: sqlCredentialPageSchema, query }),
+    credential: (id: string, companyId: string) =>
+      callService("data-api", `/api/v1/sql-credentials/${enc(id)}`, as, { query: { companyId }, schema: z.object({ credential: sqlCredentialSchema }) }),
     create: (body: z.input<typeof createSqlCredentialSchema>) =>
       callService("data-api", "/api/v1/sql-credentials", as, { method: "POST", body, schema: issuedSqlCredentialSchema }),
     // The page's company goes with an id: another company's credential or webhook is not found from it.

@@ -62,7 +62,10 @@ describe("revoking a SQL credential", () => {
     peopleSearch: { name: "", sort: "name", page: 1, pageSize: 25 },
     expiry: { min: "2026-11-27", max: "2027-11-28" },
   };
-  const show = (search: string, actionData?: unknown) => renderPage(page, `${page}${search}`, SqlCredentials, loaderData, actionData);
+  // The loader's `revoking`: the credential ?revoke= names, when the company has it and it is not revoked.
+  const revoking = (search: string) => loaderData.credentials.items.find((c) => c.id === new URLSearchParams(search).get("revoke")) ?? null;
+  const show = (search: string, actionData?: unknown) =>
+    renderPage(page, `${page}${search}`, SqlCredentials, { ...loaderData, revoking: revoking(search) }, actionData);
 
   it("is a link to its confirmation, which asks for a reason and whose Cancel stays on the page of the list", () => {
     expect(postedIntents(show("?companyId=c1&page=2"))).not.toContain("revoke");

@@ -124,10 +124,35 @@ describe("a Revoke link whose credential the list cannot show", () => {
     for (const id of [theirs.id, crypto.randomUUID()]) {
       const missing = unwrap(await call(SUPER, `${PAGE}&revoke=${id}`, credentials.loader));
       expect(missing?.status).toBe(404);
-      expect(missing?.data.revokeMissing).toBe("This credential is not in the list: it may have been revoked already, in another tab. Nothing was revoked.");
+      expect(missing?.data.revokeMissing).toBe("This link names no SQL credential of this company: nothing was revoked.");
+      expect(missing?.data.revoking).toBeNull();
       expect(JSON.stringify(missing?.data)).not.toContain(theirs.login);
     }
-    // Filtered out of the list (Active only), the revoked credential is said the same way.
-    expect(unwrap(await call(SUPER, `${PAGE}&status=Active&revoke=${own.id}`, credentials.loader))?.status).toBe(404);
+    // Filtered out of the list (Active only), the revoked credential is said revoked all the same.
+    const filtered = (await call(SUPER, `${PAGE}&status=Active&revoke=${own.id}`, credentials.loader)) as any;
+    expect(filtered.revokeMissing).toBe(`Credential ${own.login} is revoked already, perhaps from another tab: there is nothing to revoke.`);
+    expect(filtered.revoking).toBeNull();
+  });
+
+  it("confirms the revocation of the company's credential on any page of the list, whatever its filter or sort, and revokes it from there", async () => {
+    const expiresOn = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+    const made = unwrap(
+      await call(SUPER, PAGE, credentials.action, { form: { intent: "create", serviceName: `Elsewhere ${crypto.randomUUID()}`, expiresOn } }),
+    );
+    const { credential } = made!.data.issued as { credential: { id: string; login: string } };
+    // Not on the page shown: the newest is on the first page, not the second; a status that hides it, with a sort.
+    for (const listed of ["&page=2", "&status=Revoked", "&status=Expired&sort=name"]) {
+      const page = (await call(SUPER, `${PAGE}${listed}&revoke=${credential.id}`, credentials.loader)) as any;
+      expect(page.credentials.items.map((c: { id: string }) => c.id)).not.toContain(credential.id);
+      expect(page.revoking).toMatchObject({ id: credential.id, login: credential.login, status: "Active" });
+      expect(page.revokeMissing).toBeNull();
+    }
+    const revoked = await call(SUPER, `${PAGE}&page=2&revoke=${credential.id}`, credentials.action, {
+      form: { intent: "revoke", id: credential.id, reason: "" },
+    });
+    expect(isRedirect(revoked, `${PAGE}&page=2`)).toBe(true);
+    const after = (await call(SUPER, `${PAGE}&page=2&revoke=${credential.id}`, credentials.loader)) as any;
+    expect(after.revoking).toBeNull();
+    expect(after.revokeMissing).toBe(`Credential ${credential.login} is revoked already, perhaps from another tab: there is nothing to revoke.`);
   });
 });

@@ -64,7 +64,7 @@ describe("the SQL credentials list", () => {
 
 describe("a Revoke link whose credential the list cannot show", () => {
   it("says why at the top, and shows no confirmation", () => {
-    const message = "This credential is not in the list: it may have been revoked already, in another tab. Nothing was revoked.";
+    const message = "This link names no SQL credential of this company: nothing was revoked.";
     const html = renderPage(page, `${page}?companyId=c1&revoke=x`, SqlCredentials, { ...loaderData, revokeMissing: message });
     expect(html).toMatch(new RegExp(`role="alert"[^>]*>${message}</div>`));
     expect(html).not.toContain("Revoke credential");

@@ -27,12 +27,13 @@ import { PeoplePagination, PeopleSearchForm } from "~/components/ui/people-searc
 import { SelectFilter } from "~/components/ui/select-filter";
 import { SortableHeader } from "~/components/ui/sortable-header";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
+import type { Caller } from "~/lib/api.server";
 import { sqlAccessApi } from "~/lib/api/sql-access.server";
 import { companyPeoplePage } from "~/lib/company-people.server";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { getFormProps, refusalMessages, useServerForm } from "~/lib/forms";
-import { actedOnIdSchema, invalid, readFormData, refusalOf, refusedByService, unknownIntent } from "~/lib/forms.server";
+import { actedOnIdSchema, invalid, readFormData, refusalOf, refusedByService, serviceFailure, unknownIntent } from "~/lib/forms.server";
 import { callerOf, forSelectedCompany, shellOf } from "~/lib/guards.server";
 import { PAGING_KEYS, pagingParams, peopleSearchParams, type PeopleSearch } from "~/lib/list-search";
 import { readPaging, readPeopleSearch } from "~/lib/list-search.server";
@@ -76,36 +77,48 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // The User select offers a page of the company's people, searched by the client portal in SQL
   // (`?name=&usersPage=&usersPageSize=`), never the whole company: it may have thousands.
   const peopleSearch = readPeopleSearch(url.searchParams);
+  const revokeId = url.searchParams.get("revoke");
   const { shell, value } = await forSelectedCompany(context, (as, companyId) =>
     Promise.all([
       sqlAccessApi(as).credentials({ companyId, status: search.status, sort: search.sort, page: search.page, pageSize: search.pageSize }),
       // The names come from the client portal; without them a credential can still be made for a service.
       companyPeoplePage(as, companyId, peopleSearch),
+      // The credential ?revoke= names, asked by its id: on whichever page of the list it is, whatever the list's filter.
+      revokeId === null ? null : credentialOfCompany(as, companyId, revokeId),
     ]),
   );
-  const [credentials, people] = value ?? [null, null];
+  const [credentials, people, named] = value ?? [null, null, null];
   // The expiry input's min and max: the days the data API accepts (expiresOnSchema).
   const today = todayUtc();
   const expiry = { min: today, max: lastExpiryDay(today) };
   // The create form's id for the credential it makes: sent again (a reload of the password's page), it makes no second one.
   const madeId = crypto.randomUUID();
-  const revokeMissing = credentials ? revocationMissing(credentials.items, url.searchParams.get("revoke")) : null;
+  const revokeMissing = credentials && revokeId !== null ? revocationMissing(named) : null;
   const page = { companyId: shell.company?.id ?? null, companyName: shell.company?.name ?? null, search, credentials, people, peopleSearch, expiry, madeId };
-  // A ?revoke= no credential of this list has (an old link, another tab's, another company's id): said, a 404, nothing told of that id.
-  const answer = { ...page, revokeMissing: revokeMissing?.message ?? null };
+  // A ?revoke= naming no credential of the company (an unknown id, another company's): said, a 404, nothing told of that id.
+  const answer = { ...page, revoking: revokeMissing ? null : named, revokeMissing: revokeMissing?.message ?? null };
   return revokeMissing?.status === 404 ? data(answer, { status: 404 }) : answer;
 }
 
+/** The company's credential of that id, or null when it has none (unknown, another company's: the data API's 404). */
+async function credentialOfCompany(as: Caller, companyId: string, id: string) {
+  if (!id) return null;
+  try {
+    return (await sqlAccessApi(as).credential(id, companyId)).credential;
+  } catch (err) {
+    if (serviceFailure(err)?.status === 404) return null;
+    throw err;
+  }
+}
+
 /**
- * Why the page cannot ask to revoke the credential `?revoke=` names: it is revoked already (its row says so), or none
- * of the list's rows is it (revoked and filtered out, or never this company's: the same words and a 404 for any id). Null when it can.
+ * Why the page cannot ask to revoke the credential `?revoke=` names: it is revoked already (an old link, a tab left open),
+ * or the company has none of that id (the same words and a 404 for any such id). Null when it can, on any page of the list.
  */
-function revocationMissing(items: { id: string; login: string; status: SqlCredentialStatus }[], id: string | null) {
-  if (id === null) return null;
-  const shown = items.find((c) => c.id === id);
-  if (!shown) return { status: 404, message: "This credential is not in the list: it may have been revoked already, in another tab. Nothing was revoked." };
-  if (shown.status === "Revoked")
-    return { status: 200, message: `Credential ${shown.login} is revoked already, perhaps from another tab: there is nothing to revoke.` };
+function revocationMissing(named: { login: string; status: SqlCredentialStatus } | null) {
+  if (!named) return { status: 404, message: "This link names no SQL credential of this company: nothing was revoked." };
+  if (named.status === "Revoked")
+    return { status: 200, message: `Credential ${named.login} is revoked already, perhaps from another tab: there is nothing to revoke.` };
   return null;
 }
 
@@ -168,15 +181,14 @@ type LoaderData = Route.ComponentProps["loaderData"];
 type Credential = NonNullable<LoaderData["credentials"]>["items"][number];
 
 export default function SqlCredentials({ loaderData, actionData }: Route.ComponentProps) {
-  const { companyId, companyName, search, credentials, people, peopleSearch, expiry, madeId, revokeMissing } = loaderData;
+  const { companyId, companyName, search, credentials, people, peopleSearch, expiry, madeId, revoking, revokeMissing } = loaderData;
   const href = useCompanyHref();
   const issued = actionData && "issued" in actionData ? (actionData.issued as IssuedSqlCredential) : undefined;
   // The refusal of one form: the create form's, a row's rotation's or the revocation's.
   const refused = actionData && "form" in actionData ? actionData : undefined;
   const resultOf = (form: "create" | "rotate" | "revoke") => (refused?.form === form ? (refused.result as SubmissionResult<string[]>) : undefined);
-  // ?revoke={credentialId}: the revocation's confirmation, a link away, so one click never revokes.
+  // ?revoke={credentialId}: the revocation's confirmation, a link away, so one click never revokes (revoking: the loader's).
   const confirm = useConfirmParam("revoke");
-  const revoking = credentials?.items.find((c) => c.id === confirm.value && c.status !== "Revoked");
   // A refused revocation or rotation whose form is gone from the page (the credential revoked in another tab, or
   // not on this page of the list) is said at the top: its confirmation or its row would have said it.
   const revokeRefusal = revoking ? undefined : resultOf("revoke");

@@ -365,11 +365,26 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("SQL access 
     expect((await permissions(otherProject.id, owner)).status).toBe(404);
     expect((await api.get(`/api/v1/sql-credentials?companyId=${birch.id}`, owner)).status).toBe(403);
     expect((await api.send("POST", `/api/v1/sql-credentials/${issued.credential.id}/rotate`, owner)).status).toBe(403);
+    expect((await api.get(`/api/v1/sql-credentials/${issued.credential.id}?companyId=${birch.id}`, owner)).status).toBe(403);
     expect((await api.get(`/api/v1/audit-log`, owner)).status).toBe(403);
     // An admin working in Acme (the portal's page names its company) finds no Birch credential, and its password stays.
+    expect((await api.get(`/api/v1/sql-credentials/${issued.credential.id}?companyId=${acme.id}`, admin)).status).toBe(404);
     expect((await api.send("POST", `/api/v1/sql-credentials/${issued.credential.id}/rotate?companyId=${acme.id}`, admin)).status).toBe(404);
     expect((await api.send("POST", `/api/v1/sql-credentials/${issued.credential.id}/revoke?companyId=${acme.id}`, admin, { reason: null })).status).toBe(404);
     expect(await asCredential(uriFor(issued), "select 1 as one")).toEqual({ rows: [{ one: 1 }] });
+    // In Birch, it is found by its id (the revocation's confirmation, on any page of the list), with its databases; an unknown id is not.
+    const found = await api.get(`/api/v1/sql-credentials/${issued.credential.id}?companyId=${birch.id}`, admin);
+    expect(found.status).toBe(200);
+    expect(found.body.credential).toMatchObject({
+      id: issued.credential.id,
+      login: issued.credential.login,
+      status: "Active",
+      databases: [{ workspaceId: project.id, level: "write" }],
+    });
+    expect(await api.get(`/api/v1/sql-credentials/${crypto.randomUUID()}?companyId=${birch.id}`, admin)).toMatchObject({
+      status: 404,
+      body: { errors: ["SQL credential not found."] },
+    });
     expect((await api.send("POST", `/api/v1/sql-credentials/${issued.credential.id}/rotate?companyId=${birch.id}`, admin)).status).toBe(200);
   });
 

@@ -63,6 +63,16 @@ const list = createRoute({
   responses: { 200: jsonContent(sqlCredentialPageSchema, "A page of credentials."), ...errors },
 });
 
+const one = createRoute({
+  method: "get",
+  path: "/sql-credentials/{id}",
+  tags,
+  summary: "One SQL credential of the company, on any page of its list (the revocation's confirmation)",
+  description: "Another company's credential (with `companyId` the page's) answers 404 as an unknown id does.",
+  request: { params: idParams, query: inCompanyQuery },
+  responses: { 200: jsonContent(z.object({ credential: sqlCredentialSchema }), "The credential."), ...errors },
+});
+
 const create = createRoute({
   method: "post",
   path: "/sql-credentials",
@@ -119,6 +129,11 @@ export function createSqlCredentialsRouter() {
       await credentials.markUsed(db, [...connected], now);
       const seen = rows.map((r) => (connected.has(r.login) ? { ...r, last_used_at: now } : r));
       return c.json({ items: await toCredentials(c, seen), total, page: q.page, pageSize: q.pageSize }, 200);
+    })
+    .openapi(one, async (c) => {
+      const row = await requireCredential(c, c.req.valid("param").id, c.req.valid("query").companyId, { write: false });
+      const [credential] = await toCredentials(c, [row]);
+      return c.json({ credential: credential! }, 200);
     })
     .openapi(create, async (c) => {
       const body = c.req.valid("json");
@@ -220,11 +235,11 @@ export function createSqlCredentialsRouter() {
 }
 
 /** The credential if the caller may manage its company's (Additional Options); another company's answers 404 like an unknown id. */
-async function requireCredential(c: AnyContext, id: string, companyId: string | undefined): Promise<credentials.SqlCredentialRow> {
+async function requireCredential(c: AnyContext, id: string, companyId: string | undefined, { write } = { write: true }): Promise<credentials.SqlCredentialRow> {
   const row = await credentials.findCredential(c.var.deps.db, id);
   if (!row) throw new ApiProblem(404, "not_found", CREDENTIAL_NOT_FOUND_MESSAGE);
   requireInCompany(row.company_id, companyId, CREDENTIAL_NOT_FOUND_MESSAGE);
-  await requireAreaRole(c, "additionalOptions", row.company_id, { write: true, notFoundMessage: CREDENTIAL_NOT_FOUND_MESSAGE });
+  await requireAreaRole(c, "additionalOptions", row.company_id, { write, notFoundMessage: CREDENTIAL_NOT_FOUND_MESSAGE });
   return row;
 }
 
