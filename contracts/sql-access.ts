@@ -162,6 +162,8 @@ export const sqlPermissionsSchema = z.object({
   items: z.array(sqlPermissionSchema),
 });
 export type SqlPermissions = z.infer<typeof sqlPermissionsSchema>;
+/** PUT …/sql-permissions's answer: the permissions after the save, and how many entries it changed (0: each was the level asked for already, the save sent again). */
+export const savedSqlPermissionsSchema = sqlPermissionsSchema.extend({ changed: z.number().int().min(0) });
 
 /**
  * PUT …/sql-permissions: the levels to set, each with the level the page showed (`was`): a level

@@ -60,7 +60,7 @@ import {
 } from "../../../contracts/loads";
 import type { WorkspaceDescriptor } from "../../../contracts/workspaces";
 import { SERVICE_WORKSPACES } from "../../../contracts/workspaces.server";
-import { sqlPermissionsSchema, type setSqlPermissionsSchema } from "../../../contracts/sql-access";
+import { savedSqlPermissionsSchema, sqlPermissionsSchema, type setSqlPermissionsSchema } from "../../../contracts/sql-access";
 import {
   runDetailsSchema,
   runPageSchema,
@@ -120,7 +120,7 @@ export function workspaceApi(ws: WorkspaceDescriptor, as: Caller) {
       /** SQL credentials' levels in the workspace's databases (issue 13). */
       sqlPermissions: () => callService("data-api", at(id, "sql-permissions"), as, { schema: sqlPermissionsSchema }),
       setSqlPermissions: (body: z.input<typeof setSqlPermissionsSchema>) =>
-        callService("data-api", at(id, "sql-permissions"), as, { method: "PUT", body, schema: sqlPermissionsSchema }),
+        callService("data-api", at(id, "sql-permissions"), as, { method: "PUT", body, schema: savedSqlPermissionsSchema }),
 
       jobs: () => callService("data-api", at(id, "jobs"), as, { schema: projectJobsSchema }),
       /** The lock and the running jobs only: what a job's page polls while a job runs. */

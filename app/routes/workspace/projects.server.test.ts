@@ -1043,6 +1043,23 @@ describe("a forged save of a project's SQL permissions", () => {
   });
 });
 
+describe("a project's SQL permissions saved again", () => {
+  it.skipIf(!TEST_POSTGRES_ADMIN_URL)("once saved (a double submit, Back and resend), say that nothing changed, not that they were saved", async () => {
+    const project = await loadableProject("SQL saved twice");
+    const expiresOn = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+    const made = await api(SUPER, "POST", "/api/v1/sql-credentials", { companyId: acme.id, serviceName: `Saved twice ${Date.now()}`, expiresOn });
+    const url = projectUrl(project.id, "users/sql-permissions");
+    const form = { intent: "save", "entries[0].credentialId": made.credential.id, "entries[0].level": "read", "entries[0].was": "none" };
+    const save = () => call(ANALYST, url, sqlPermissions.action, { params: { projectId: project.id }, middleware: projectLayout.middleware, form });
+    const saved = await save();
+    expect(isRedirect(saved, url)).toBe(true);
+    expect(await flashOf(saved)).toEqual({ kind: "success", text: "SQL permissions saved: 1 credential changed." });
+    const again = await save();
+    expect(isRedirect(again, url)).toBe(true);
+    expect(await flashOf(again)).toEqual({ kind: "success", text: "Nothing changed: each credential had the level chosen already." });
+  });
+});
+
 describe("another company's id posted to a project's page", () => {
   const opts = (project: Project) => ({ params: { projectId: project.id }, middleware: projectLayout.middleware });
 

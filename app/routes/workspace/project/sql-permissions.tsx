@@ -50,14 +50,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   const changed = submission.value.entries.filter((e) => e.level !== e.was);
   if (changed.length === 0) return redirectWithFlash(companyHref(here, companyId), "Nothing to save: no level was changed.");
   try {
-    await api.setSqlPermissions({ entries: changed });
+    const { changed: done } = await api.setSqlPermissions({ entries: changed });
+    // The same save sent again (a double submit, Back and resend), or levels another tab set the same: the data API changed none.
+    if (done === 0) return redirectWithFlash(companyHref(here, companyId), "Nothing changed: each credential had the level chosen already.");
+    return redirectWithFlash(companyHref(here, companyId), `SQL permissions saved: ${done} ${done === 1 ? "credential" : "credentials"} changed.`);
   } catch (err) {
     return refusedByService(submission, err);
   }
-  return redirectWithFlash(
-    companyHref(here, companyId),
-    `SQL permissions saved: ${changed.length} ${changed.length === 1 ? "credential" : "credentials"} changed.`,
-  );
 }
 
 // After a refused save, show the credentials and levels as they are now: 409, a level changed meanwhile (in another tab or by

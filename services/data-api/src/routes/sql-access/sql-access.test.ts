@@ -330,9 +330,13 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("SQL access 
   it("a save sent again after it succeeded (a double submit, Back and resend) answers 200 and changes nothing; a level changed meanwhile to another is still refused", async () => {
     const issued = (await create({ serviceName: "Permissions saved twice" })).body as IssuedSqlCredential;
     const levelNow = async () => (await permissions()).body.items.find((i: { credentialId: string }) => i.credentialId === issued.credential.id).level;
-    expect((await setLevel(issued.credential.id, "read", "none")).status).toBe(200);
+    const first = await setLevel(issued.credential.id, "read", "none");
+    expect(first.status).toBe(200);
+    expect(first.body.changed).toBe(1);
     const again = await setLevel(issued.credential.id, "read", "none");
     expect(again.status, JSON.stringify(again.body)).toBe(200);
+    // It says it changed nothing: the portal says so rather than "saved".
+    expect(again.body.changed).toBe(0);
     expect(again.body.items.find((i: { credentialId: string }) => i.credentialId === issued.credential.id).level).toBe("read");
     // Changed nothing, so audited nothing: one entry for the first save only.
     const audited = (await api.get(`/api/v1/audit-log?companyId=${birch.id}&action=sql_permission.changed&contains=${issued.credential.login}`, admin)).body;

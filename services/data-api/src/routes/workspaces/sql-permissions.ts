@@ -1,6 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { setSqlPermissionsSchema, sqlPermissionsSchema, todayUtc, type SqlLevel } from "../../../../../contracts/sql-access.ts";
+import { savedSqlPermissionsSchema, setSqlPermissionsSchema, sqlPermissionsSchema, todayUtc, type SqlLevel } from "../../../../../contracts/sql-access.ts";
 import { staleSaveMessage } from "../../../../../contracts/values/common.ts";
 import type { WorkspaceDescriptor } from "../../../../../contracts/workspaces.ts";
 import { ApiProblem, ConflictError, NotFoundError } from "../../api-problem.ts";
@@ -46,7 +46,10 @@ export function createWorkspaceSqlPermissionsRouter(descriptor: WorkspaceDescrip
     description:
       "Each entry names the level the page showed (`was`): when any of them changed meanwhile to another level than the one asked for, nothing is applied (409); an entry whose level is already the one asked for (the same save sent again) changes nothing. Lowering a level ends the credential's open sessions on the database.",
     request: { params: workspaceIdParams, body: jsonBody(setSqlPermissionsSchema) },
-    responses: { 200: jsonContent(sqlPermissionsSchema, "The permissions after the change."), ...writeErrorsOf(descriptor) },
+    responses: {
+      200: jsonContent(savedSqlPermissionsSchema, "The permissions after the change, and how many entries it changed."),
+      ...writeErrorsOf(descriptor),
+    },
   });
 
   async function current(c: Context<AppEnv, any, any>, workspace: WorkspaceRow) {
@@ -74,7 +77,7 @@ export function createWorkspaceSqlPermissionsRouter(descriptor: WorkspaceDescrip
       if (!serverId || !(await databaseExists(dataPlane, serverId, workspace.id))) throw new ApiProblem(409, "no_databases", NO_DATABASES_MESSAGE);
       const by = c.var.caller.userId;
       const at = new Date().toISOString();
-      await inTransaction(db, async (trx) => {
+      const changed = await inTransaction(db, async (trx) => {
         // Read inside the transaction: two writers at once see each other's change and the second is refused.
         const known = new Map((await permissionsOf(trx, workspace.company_id, workspace.id)).map((r) => [r.id, r]));
         // Another company's credential answers exactly like an unknown or revoked one: 404, said at the top
@@ -109,8 +112,9 @@ export function createWorkspaceSqlPermissionsRouter(descriptor: WorkspaceDescrip
             throw new ApiProblem(409, "login_missing", `${err.message}: rotate the credential's password to make it there.`);
           throw err;
         }
+        return changes.length;
       });
-      return c.json(await current(c, workspace), 200);
+      return c.json({ ...(await current(c, workspace)), changed }, 200);
     });
 }
 
