@@ -127,33 +127,42 @@ export function workspaceApi(ws: WorkspaceDescriptor, as: Caller) {
       runningJobs: () => callService("data-api", at(id, "jobs", "progress"), as, { schema: projectJobsSchema }),
       cancelJob: (jobId: string) => callService("data-api", at(id, "jobs", jobId, "cancel"), as, { method: "POST", schema: anything }),
       forceUnlock: (reason: string) => callService("data-api", at(id, "force-unlock"), as, { method: "POST", body: { reason }, schema: anything }),
-      /** A mapping project's value maps (issue 12): per table and column of its file data structure. */
+      /**
+       * A mapping project's value maps (issue 12): per table and column of its file data structure. A write names
+       * the column's table as its page's URL does (the data API answers 404 for a column of another table).
+       */
       valueMaps: {
         table: (tableId: string) => callService("data-api", at(id, "mapping-tables", tableId), as, { schema: mappingTableSchema }),
         saveSettings: (columnId: string, body: z.input<typeof columnSettingsSchema>) =>
           callService("data-api", at(id, "mapping-columns", columnId, "settings"), as, { method: "PUT", body, schema: mappingTableSchema }),
         values: (columnId: string, query: z.output<typeof valueMapQuerySchema>) =>
           callService("data-api", at(id, "mapping-columns", columnId, "values"), as, { schema: valueMapPageSchema, query }),
-        saveValues: (columnId: string, body: z.input<typeof saveValuesSchema>) =>
-          callService("data-api", at(id, "mapping-columns", columnId, "values"), as, { method: "POST", body, schema: anything }),
+        saveValues: (tableId: string, columnId: string, body: z.input<typeof saveValuesSchema>) =>
+          callService("data-api", at(id, "mapping-columns", columnId, "values"), as, { method: "POST", query: { tableId }, body, schema: anything }),
         /** A source value the map does not hold yet; one it holds is refused (409 at sourceValue). */
-        addValue: (columnId: string, body: z.input<typeof addValueSchema>) =>
-          callService("data-api", at(id, "mapping-columns", columnId, "values", "add"), as, { method: "POST", body, schema: anything }),
+        addValue: (tableId: string, columnId: string, body: z.input<typeof addValueSchema>) =>
+          callService("data-api", at(id, "mapping-columns", columnId, "values", "add"), as, { method: "POST", query: { tableId }, body, schema: anything }),
         /** The map as CSV, streamed through. */
         exportCsv: (columnId: string) => callServiceStream("data-api", at(id, "mapping-columns", columnId, "values.csv"), as),
         /** A map CSV streamed through to be previewed (nothing applied). */
-        startImport: (columnId: string, upload: StreamedUpload) =>
-          callService("data-api", at(id, "mapping-columns", columnId, "imports"), as, { method: "POST", stream: upload, schema: valueMapImportSchema }),
+        startImport: (tableId: string, columnId: string, upload: StreamedUpload) =>
+          callService("data-api", at(id, "mapping-columns", columnId, "imports"), as, {
+            method: "POST",
+            query: { tableId },
+            stream: upload,
+            schema: valueMapImportSchema,
+          }),
         getImport: (columnId: string, importId: string) =>
           callService("data-api", at(id, "mapping-columns", columnId, "imports", importId), as, { schema: valueMapImportSchema }),
-        applyImport: (columnId: string, importId: string, version: number) =>
+        applyImport: (tableId: string, columnId: string, importId: string, version: number) =>
           callService("data-api", at(id, "mapping-columns", columnId, "imports", importId, "apply"), as, {
             method: "POST",
+            query: { tableId },
             body: { version },
             schema: anything,
           }),
-        discardImport: (columnId: string, importId: string) =>
-          callService("data-api", at(id, "mapping-columns", columnId, "imports", importId), as, { method: "DELETE", schema: anything }),
+        discardImport: (tableId: string, columnId: string, importId: string) =>
+          callService("data-api", at(id, "mapping-columns", columnId, "imports", importId), as, { method: "DELETE", query: { tableId }, schema: anything }),
         /** A sample file streamed through: a new table of the file data structure, its columns from the file. */
         describeTable: (upload: StreamedUpload) =>
           callService("data-api", at(id, "file-data-structure", "samples"), as, { method: "POST", stream: upload, schema: describedTableSchema }),

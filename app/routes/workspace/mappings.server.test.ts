@@ -355,6 +355,63 @@ describe("a column's value map under another table's URL of the same project", (
   });
 });
 
+/**
+ * The data API's value map calls (a column's or a table's) that `run` makes, as "METHOD /mapping-…?query": the
+ * guard's calls (the project, its access) are not among them.
+ */
+async function valueMapCalls(run: () => Promise<unknown>) {
+  const sent = vi.spyOn(globalThis, "fetch");
+  try {
+    const answer = await run();
+    const calls = sent.mock.calls
+      .map(([input, init]) => ({ url: new URL(input instanceof Request ? input.url : String(input)), method: init?.method ?? "GET" }))
+      .map(({ url, method }) => ({ url, method, at: url.pathname.search(/\/mapping-(columns|tables)\//) }))
+      .filter(({ at }) => at >= 0)
+      .map(({ url, method, at }) => `${method} ${url.pathname.slice(at)}${url.search}`);
+    return { answer, calls };
+  } finally {
+    sent.mockRestore();
+  }
+}
+
+describe("the value map's writes", () => {
+  it("send each write alone to the data API, naming the URL's table, which refuses a column of another: one round trip after the guard", async () => {
+    const column = await mappedColumn([{ sourceValue: "G1", targetValue: null }]);
+    const { mappingSourceTableId: tableId } = column.options.params;
+    const at = `/mapping-columns/${column.columnId}`;
+    const ofTable = `?tableId=${tableId}`;
+    const post = (form: Record<string, string> | [string, string][] | FormData) =>
+      valueMapCalls(() => call(ANALYST, column.url, columnPage.action, { ...column.options, form }));
+    const csv = (text: string) => {
+      const file = new FormData();
+      file.append("file", new File([text], "map.csv", { type: "text/csv" }));
+      return file;
+    };
+    const importOf = (answer: unknown) => new URL((answer as Response).headers.get("Location")!, PORTAL_URL).searchParams.get("import")!;
+
+    const saved = await post(postedForm(renderPage(await call(ANALYST, column.url, columnPage.loader, column.options)), "save", { "target-0": "P1" }));
+    expect(await flashOf(saved.answer)).toBe("1 value saved.");
+    expect(saved.calls).toEqual([`POST ${at}/values${ofTable}`]);
+    const added = await post({ intent: "add", formKey: "add", version: "3", sourceValue: "G2", targetValue: "P2" });
+    expect(await flashOf(added.answer)).toBe('Value "G2" added.');
+    expect(added.calls).toEqual([`POST ${at}/values/add${ofTable}`]);
+    const staged = await post(csv("source_value,target_value\nG1,One\n"));
+    expect(isRedirect(staged.answer)).toBe(true);
+    expect(staged.calls).toEqual([`POST ${at}/imports${ofTable}`]);
+    const applied = await post({ intent: "apply", importId: importOf(staged.answer), version: "4" });
+    expect(await flashOf(applied.answer)).toBe("Import applied.");
+    expect(applied.calls).toEqual([`POST ${at}/imports/${importOf(staged.answer)}/apply${ofTable}`]);
+    const again = await post(csv("source_value,target_value\nG1,Two\n"));
+    const discarded = await post({ intent: "discard", importId: importOf(again.answer) });
+    expect(await flashOf(discarded.answer)).toBe("Import discarded: the map is as it was.");
+    expect(discarded.calls).toEqual([`DELETE ${at}/imports/${importOf(again.answer)}${ofTable}`]);
+    expect(await column.map()).toEqual([
+      { sourceValue: "G1", targetValue: "One" },
+      { sourceValue: "G2", targetValue: "P2" },
+    ]);
+  });
+});
+
 describe("adding a value to a column's map", () => {
   it("refuses a source value the map holds, at the field and naming its target, and adds one with spaces around it as a value of its own", async () => {
     const column = await mappedColumn([{ sourceValue: "Alice", targetValue: "A" }]);

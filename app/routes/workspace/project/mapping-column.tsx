@@ -96,14 +96,14 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const here = paths.valueMaps.column(project.id, params.mappingSourceTableId, params.columnId);
   await checkWorkspace(scope, { write: here });
   const maps = api.valueMaps;
-  // Every write names its column to the data API, whose guard knows no table: a column of another table than the URL's
-  // (of this project) is not this page's, 404 as its loader answers, before anything is written or streamed.
-  await columnValues(maps, params, { page: 1, pageSize: PAGE_SIZES[0], unmapped: false });
+  // Every write names the URL's table and column to the data API, which refuses (404) a column of another table, project
+  // or company before anything is written or streamed: the write is the action's one call.
+  const { mappingSourceTableId: tableId, columnId } = params;
   // A write goes back to the page, search and page size the user was on (the form posts to this page's URL).
   const back = companyHref(here, companyId, queryParams(readQuery(new URL(request.url))));
   if (/^multipart\/form-data/i.test(request.headers.get("content-type") ?? "")) {
     const limit = { maxBytes: IMPORT_MAX_BYTES, tooLargeMessage: "The file is larger than 20 MB: import the map in parts", noFileMessage: "Choose a CSV file" };
-    const { value, reply } = await submitUpload(request, limit, (upload) => maps.startImport(params.columnId, upload));
+    const { value, reply } = await submitUpload(request, limit, (upload) => maps.startImport(tableId, columnId, upload));
     return reply ?? redirect(companyHref(here, companyId, { [IMPORT_PARAM]: value.id }));
   }
   const formData = await readFormData(request);
@@ -131,10 +131,13 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       .map((sourceValue, i) => ({ sourceValue, typed: targets[i] ?? "", was: before[i] ?? "" }))
       .filter((v) => v.typed !== withoutLineBreaks(v.was));
     const values = typed.map(({ sourceValue, typed }) => ({ sourceValue, targetValue: typed.trim() || null }));
-    // Nothing to send the data API: the column was read above (a 404 for another project's or company's).
-    if (values.length === 0) return redirectWithFlash(back, "No value was changed.");
+    // Nothing to write: the column is read instead, as the loader reads it (a 404 for another table's, project's or company's).
+    if (values.length === 0) {
+      await columnValues(maps, params, { page: 1, pageSize: PAGE_SIZES[0], unmapped: false });
+      return redirectWithFlash(back, "No value was changed.");
+    }
     try {
-      await maps.saveValues(params.columnId, { version, values });
+      await maps.saveValues(tableId, columnId, { version, values });
     } catch (err) {
       return refused(err, "save", typed);
     }
@@ -146,7 +149,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     // The source value as typed, spaces and all (a sample's " Alice " is not "Alice"); the target trimmed, as the list's are.
     const { sourceValue, targetValue } = submission.value;
     try {
-      await maps.addValue(params.columnId, { version: submission.value.version, sourceValue, targetValue: targetValue?.trim() || null });
+      await maps.addValue(tableId, columnId, { version: submission.value.version, sourceValue, targetValue: targetValue?.trim() || null });
     } catch (err) {
       // One the map holds already is refused at its field, with what it is mapped to.
       return refusedByService(submission, err);
@@ -156,7 +159,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const importId = String(formData.get("importId") ?? "");
   if (intent === "apply") {
     try {
-      await maps.applyImport(params.columnId, importId, version);
+      await maps.applyImport(tableId, columnId, importId, version);
     } catch (err) {
       return refused(err, "import");
     }
@@ -164,7 +167,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   }
   if (intent === "discard") {
     try {
-      await maps.discardImport(params.columnId, importId);
+      await maps.discardImport(tableId, columnId, importId);
     } catch (err) {
       return refused(err, "import");
     }

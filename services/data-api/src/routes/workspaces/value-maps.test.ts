@@ -748,4 +748,44 @@ describe.each(TEST_DATABASE_KINDS)("value maps of mapping projects on %s", (kind
     const clientAdmin = await api.tokenFor(USERS.clientAdmin);
     expect((await api.get(`${BASE}/${theirs.project.id}/mapping-tables/${theirs.table.id}`, clientAdmin)).status).toBe(403);
   });
+
+  it("answers 404 to a write naming the column's table (?tableId=) when the column is of another table of the project, changing nothing", async () => {
+    const { project, table } = await mapping();
+    const grade = col(table, "grade");
+    const other = await addProjectTable(api, project.id, { name: "others", columns: [column("code", "nvarchar", { length: 20 })] });
+    const under = `${BASE}/${project.id}/mapping-columns/${grade.id}`;
+    const staged = (await upload(`${under}/imports`, { name: "map.csv", text: "source_value,target_value\nG1,P1\n" })).body.id as string;
+    const pair = { sourceValue: "G1", targetValue: "P1" };
+    const writes = (tableId: string) => [
+      () => api.send("PUT", `${under}/settings?tableId=${tableId}`, analyst, { version: 0, translate: true, unmappedRule: "Keep" }),
+      () => api.send("POST", `${under}/values?tableId=${tableId}`, analyst, { version: 0, values: [pair] }),
+      () => api.send("POST", `${under}/values/add?tableId=${tableId}`, analyst, { version: 0, ...pair }),
+      () => upload(`${under}/imports?tableId=${tableId}`, { name: "map.csv", text: "source_value,target_value\nG1,P2\n" }),
+      () => api.send("POST", `${under}/imports/${staged}/apply?tableId=${tableId}`, analyst, { version: 0 }),
+      () => api.send("DELETE", `${under}/imports/${staged}?tableId=${tableId}`, analyst),
+    ];
+    // Under the other table, or one that does not exist: not that table's column.
+    for (const tableId of [other.tableId, crypto.randomUUID()]) {
+      for (const write of writes(tableId)) {
+        const refused = await write();
+        expect(refused.status).toBe(404);
+        expect(refused.body.errors).toEqual(["Column not found."]);
+      }
+    }
+    expect((await values(project, grade)).body).toMatchObject({ total: 0, column: { translate: false, version: 0 } });
+    expect((await api.get(`${under}/imports/${staged}`, analyst)).status).toBe(200);
+    // Under its own table, each is applied as it is without the table named.
+    const own = `?tableId=${table.id}`;
+    expect((await api.send("PUT", `${under}/settings${own}`, analyst, { version: 0, translate: true, unmappedRule: "Keep" })).status).toBe(200);
+    expect((await api.send("POST", `${under}/values${own}`, analyst, { version: 1, values: [pair] })).status).toBe(200);
+    expect((await api.send("POST", `${under}/values/add${own}`, analyst, { version: 2, sourceValue: "G2", targetValue: null })).status).toBe(200);
+    expect((await api.send("DELETE", `${under}/imports/${staged}${own}`, analyst)).status).toBe(204);
+    const again = await upload(`${under}/imports${own}`, { name: "map.csv", text: "source_value,target_value\nG1,P2\n" });
+    expect(again.status).toBe(201);
+    expect((await api.send("POST", `${under}/imports/${again.body.id}/apply${own}`, analyst, { version: 3 })).status).toBe(200);
+    expect((await values(project, grade)).body.items.map((v: { sourceValue: string; targetValue: string | null }) => [v.sourceValue, v.targetValue])).toEqual([
+      ["G2", null],
+      ["G1", "P2"],
+    ]);
+  });
 });

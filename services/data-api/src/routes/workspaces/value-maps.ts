@@ -53,6 +53,11 @@ const writeErrors = writeErrorsOf(descriptor);
 const tableParams = z.object({ id: z.string().min(1), tableId: z.string().min(1) });
 const columnParams = z.object({ id: z.string().min(1), columnId: z.string().min(1) });
 const importParams = columnParams.extend({ importId: z.string().min(1) });
+/**
+ * `?tableId=`: the table a write's column belongs to, as the page that sends it names it (…/mappingTable/{id}/column/{columnId}).
+ * A column of another table of the project then answers 404, as an unknown one: that page's write is not this column's.
+ */
+const inTableQuery = z.object({ tableId: z.string().min(1).optional() });
 
 /** The most distinct values a sample may add to one column: more is not a code to translate. */
 export const SAMPLE_DISTINCT_MAX = VALUE_MAP_IMPORT_MAX_ROWS;
@@ -64,10 +69,11 @@ async function dictionaryOf(c: AnyContext, id: string, write: boolean) {
   return { workspace, dictionaryId: dictionary.id };
 }
 
-async function columnOf(c: AnyContext, params: { id: string; columnId: string }, write: boolean) {
+/** The column of the project named, and of the table named (`inTableQuery`) when it is: else 404. */
+async function columnOf(c: AnyContext, params: { id: string; columnId: string }, write: boolean, tableId?: string) {
   const { workspace, dictionaryId } = await dictionaryOf(c, params.id, write);
   const ref = await maps.findMappingColumn(c.var.deps.db, dictionaryId, params.columnId);
-  if (!ref) throw new NotFoundError(maps.COLUMN_NOT_FOUND_MESSAGE);
+  if (!ref || (tableId !== undefined && ref.tableId !== tableId)) throw new NotFoundError(maps.COLUMN_NOT_FOUND_MESSAGE);
   return { workspace, ref, writer: { projectId: workspace.id, userId: c.var.caller.userId } };
 }
 
@@ -85,7 +91,7 @@ const putSettings = createRoute({
   tags: TAGS,
   summary: "Translate a column or not, and what happens to an unmapped value",
   description: "Based on the column's map `version` (0 for a map never written): a stale one answers 409. A default value must fit the column.",
-  request: { params: columnParams, body: jsonBody(columnSettingsSchema) },
+  request: { params: columnParams, query: inTableQuery, body: jsonBody(columnSettingsSchema) },
   responses: { 200: jsonContent(mappingTableSchema, "The column's table after."), ...writeErrors },
 });
 const listValues = createRoute({
@@ -102,7 +108,7 @@ const saveValues = createRoute({
   tags: TAGS,
   summary: "Save source → target pairs (an empty target unmaps); new source values are added",
   description: "All or none, based on the map's `version`. Every target must fit the column (400 at `values` naming it).",
-  request: { params: columnParams, body: jsonBody(saveValuesSchema) },
+  request: { params: columnParams, query: inTableQuery, body: jsonBody(saveValuesSchema) },
   responses: { 200: jsonContent(valueMapPageSchema.shape.column, "The column after."), ...writeErrors },
 });
 const addValue = createRoute({
@@ -112,7 +118,7 @@ const addValue = createRoute({
   summary: "Add a source value with its target (or unmapped); one the map holds already is refused, never overwritten",
   description:
     "Based on the map's `version`. The source value is taken as sent, spaces and all. One the map holds answers 409 at `sourceValue`, naming its target: it is changed in the list (POST …/values). The target must fit the column (400 at `targetValue`).",
-  request: { params: columnParams, body: jsonBody(addValueSchema) },
+  request: { params: columnParams, query: inTableQuery, body: jsonBody(addValueSchema) },
   responses: { 200: jsonContent(valueMapPageSchema.shape.column, "The column after."), ...writeErrors },
 });
 const exportValues = createRoute({
@@ -129,7 +135,7 @@ const importValues = createRoute({
   tags: TAGS,
   summary: "Upload a map CSV to preview what it adds, changes and leaves (nothing applied yet)",
   description: `multipart/form-data with \`file\`: UTF-8 CSV whose header is exactly ${VALUE_MAP_CSV_HEADER.join(",")}, each source value once and at most ${VALUE_MAX_LENGTH.toLocaleString("en-US")} characters long, at most ${VALUE_MAP_IMPORT_MAX_ROWS.toLocaleString("en-US")} values, every target fitting the column; else 400 at \`file\` naming the line, and nothing is staged.`,
-  request: { params: columnParams },
+  request: { params: columnParams, query: inTableQuery },
   responses: { 201: jsonContent(valueMapImportSchema, "The preview."), ...writeErrors },
 });
 const getImport = createRoute({
@@ -147,7 +153,7 @@ const applyImport = createRoute({
   summary: "Apply an import: its pairs go into the map, all or none",
   description:
     "Based on the map's `version` as previewed: a map changed since answers 409 and nothing is applied. Its targets are checked again against the column's type as it is now: one that no longer fits answers 400 at `file` naming its line, and nothing is applied.",
-  request: { params: importParams, body: jsonBody(applyImportSchema) },
+  request: { params: importParams, query: inTableQuery, body: jsonBody(applyImportSchema) },
   responses: { 200: jsonContent(valueMapPageSchema.shape.column, "The column after."), ...writeErrors },
 });
 const discardImport = createRoute({
@@ -156,7 +162,7 @@ const discardImport = createRoute({
   tags: TAGS,
   summary: "Discard an import without applying it",
   description: "404 when it was applied or discarded already.",
-  request: { params: importParams },
+  request: { params: importParams, query: inTableQuery },
   responses: { 204: { description: "Discarded." }, ...writeErrors },
 });
 const addSample = createRoute({
@@ -193,7 +199,7 @@ export function createValueMapRoutes() {
       return c.json(table, 200);
     })
     .openapi(putSettings, async (c) => {
-      const { ref, writer } = await columnOf(c, c.req.valid("param"), true);
+      const { ref, writer } = await columnOf(c, c.req.valid("param"), true, c.req.valid("query").tableId);
       const { version, ...settings } = c.req.valid("json");
       const problem = settings.defaultValue === null ? null : maps.targetProblem(ref, settings.defaultValue);
       if (problem) throw validationProblem({ defaultValue: [problem.replace("The target value", "The default value")] });
@@ -209,7 +215,7 @@ export function createValueMapRoutes() {
     })
     .openapi(saveValues, async (c) => {
       const params = c.req.valid("param");
-      const { ref, writer } = await columnOf(c, params, true);
+      const { ref, writer } = await columnOf(c, params, true, c.req.valid("query").tableId);
       const body = c.req.valid("json");
       const seen = new Set<string>();
       const problems: string[] = [];
@@ -225,7 +231,7 @@ export function createValueMapRoutes() {
     })
     .openapi(addValue, async (c) => {
       const params = c.req.valid("param");
-      const { ref, writer } = await columnOf(c, params, true);
+      const { ref, writer } = await columnOf(c, params, true, c.req.valid("query").tableId);
       const { version, ...value } = c.req.valid("json");
       const problem = value.targetValue === null ? null : maps.targetProblem(ref, value.targetValue);
       if (problem) throw validationProblem({ targetValue: [problem] });
@@ -252,7 +258,7 @@ export function createValueMapRoutes() {
     })
     .openapi(importValues, async (c) => {
       const params = c.req.valid("param");
-      const { ref } = await columnOf(c, params, true);
+      const { ref } = await columnOf(c, params, true, c.req.valid("query").tableId);
       const upload = await receive(c);
       try {
         const file = upload.file;
@@ -273,7 +279,7 @@ export function createValueMapRoutes() {
     })
     .openapi(applyImport, async (c) => {
       const params = c.req.valid("param");
-      const { ref, writer } = await columnOf(c, params, true);
+      const { ref, writer } = await columnOf(c, params, true, c.req.valid("query").tableId);
       const { db } = c.var.deps;
       const preview = await maps.importPreview(db, ref.column.id, params.importId);
       if (!preview) throw new NotFoundError(maps.IMPORT_GONE_MESSAGE);
@@ -285,7 +291,7 @@ export function createValueMapRoutes() {
     })
     .openapi(discardImport, async (c) => {
       const params = c.req.valid("param");
-      const { ref } = await columnOf(c, params, true);
+      const { ref } = await columnOf(c, params, true, c.req.valid("query").tableId);
       // One applied meanwhile (another tab) is not "discarded": its pairs are in the map.
       if (!(await maps.discardImport(c.var.deps.db, ref.column.id, params.importId))) throw new NotFoundError(maps.IMPORT_GONE_MESSAGE);
       return c.body(null, 204);
