@@ -133,8 +133,8 @@ export function workspaceApi(ws: WorkspaceDescriptor, as: Caller) {
        */
       valueMaps: {
         table: (tableId: string) => callService("data-api", at(id, "mapping-tables", tableId), as, { schema: mappingTableSchema }),
-        saveSettings: (columnId: string, body: z.input<typeof columnSettingsSchema>) =>
-          callService("data-api", at(id, "mapping-columns", columnId, "settings"), as, { method: "PUT", body, schema: mappingTableSchema }),
+        saveSettings: (tableId: string, columnId: string, body: z.input<typeof columnSettingsSchema>) =>
+          callService("data-api", at(id, "mapping-columns", columnId, "settings"), as, { method: "PUT", query: { tableId }, body, schema: mappingTableSchema }),
         values: (columnId: string, query: z.output<typeof valueMapQuerySchema>) =>
           callService("data-api", at(id, "mapping-columns", columnId, "values"), as, { schema: valueMapPageSchema, query }),
         saveValues: (tableId: string, columnId: string, body: z.input<typeof saveValuesSchema>) =>

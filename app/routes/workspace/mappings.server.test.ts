@@ -410,6 +410,15 @@ describe("the value map's writes", () => {
       { sourceValue: "G2", targetValue: "P2" },
     ]);
   });
+
+  it("send a column's Translate settings alone from its table's page, naming the table", async () => {
+    const column = await mappedColumn([{ sourceValue: "G1", targetValue: null }]);
+    const { mappingSourceTableId: tableId } = column.options.params;
+    const form = { intent: "settings", columnId: column.columnId, version: "2", translate: "false", unmappedRule: "Keep", defaultValue: "" };
+    const saved = await valueMapCalls(() => call(ANALYST, column.tableUrl, tablePage.action, { ...column.options, form }));
+    expect(await flashOf(saved.answer)).toBe("grade is not translated.");
+    expect(saved.calls).toEqual([`PUT /mapping-columns/${column.columnId}/settings?tableId=${tableId}`]);
+  });
 });
 
 describe("adding a value to a column's map", () => {

@@ -54,19 +54,17 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     unmappedRule: String(formData.get("unmappedRule") ?? "Keep") as MappingColumn["unmappedRule"],
     defaultValue: String(formData.get("defaultValue") ?? ""),
   };
-  // The row shows again what was sent (without JavaScript the page is new HTML), with the refusal beside it.
-  const refused = (status: number, errors: string[]) => data({ settings: { columnId, errors, values } }, { status });
-  // The data API's guard knows the column, not the table: one of another table than the URL's (of this project) is
-  // not this page's, refused as one removed meanwhile is, before anything is saved.
-  if (!(await api.valueMaps.table(params.mappingSourceTableId)).columns.some((c) => c.id === columnId)) return refused(404, ["Column not found."]);
   let table;
   try {
-    table = await api.valueMaps.saveSettings(columnId, { version: Number(formData.get("version")), ...values });
+    // Named with the URL's table: a column of another table (of this project) is not this page's, and the data API
+    // refuses it as one removed meanwhile (404 "Column not found."), saving nothing.
+    table = await api.valueMaps.saveSettings(params.mappingSourceTableId, columnId, { version: Number(formData.get("version")), ...values });
   } catch (err) {
     const failure = serviceFailure(err);
     if (!failure || failure.status >= 500) throw err;
     const fieldErrors = (failure.body as { fieldErrors?: Record<string, string[]> }).fieldErrors ?? {};
-    return refused(failure.status, fieldErrors.defaultValue ?? failure.body.errors);
+    // The row shows again what was sent (without JavaScript the page is new HTML), with the refusal beside it.
+    return data({ settings: { columnId, errors: fieldErrors.defaultValue ?? failure.body.errors, values } }, { status: failure.status });
   }
   // The column as saved, not a name the form could carry: the data API answers the table after.
   const saved = table.columns.find((c) => c.id === columnId)!;
