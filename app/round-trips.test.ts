@@ -29,7 +29,7 @@ beforeAll(async () => {
   portal = await buildPortal("round-trips");
   // A project to visit, made through the data API as the analyst.
   const { createHarness } = await import("~/routes/workspace/test-support");
-  const { api } = await createHarness();
+  const { api, mappedGrade } = await createHarness();
   const app = await api("analyst@demo.test", "POST", "/api/v1/applications", { companyId: acme.id, name: "Round trips", description: null });
   const project = await api("analyst@demo.test", "POST", "/api/v1/projects", {
     companyId: acme.id,
@@ -45,6 +45,14 @@ beforeAll(async () => {
     "project dictionary tables": `/migration/projects/${projectId}/data-dictionary/data-definition/tables?companyId=${acme.id}`,
     "master dictionaries list": `/migration/data-dictionary?companyId=${acme.id}`,
   });
+  // A translation mapping project's pages (issue 12), whose value map pages sit below its file data structure's layout.
+  const mapping = await mappedGrade("analyst@demo.test", acme.id, [{ sourceValue: "G1", targetValue: null }]);
+  const structure = `/translations/mappings/${mapping.projectId}/file-data-structure`;
+  Object.assign(pages, {
+    "mapping table": `${structure}/mappingTable/${mapping.tableId}?companyId=${acme.id}`,
+    "mapping column": `${structure}/mappingTable/${mapping.tableId}/column/${mapping.columnId}?companyId=${acme.id}`,
+    "translate a file": `/translations/mappings/${mapping.projectId}/translate?companyId=${acme.id}`,
+  });
 }, PORTAL_BUILD_TIMEOUT_MS);
 
 afterAll(async () => {
@@ -53,7 +61,7 @@ afterAll(async () => {
 });
 
 describe("sequential service round trips per page", () => {
-  it.each(["projects list", "project details", "project dictionary tables", "master dictionaries list"])(
+  it.each(["projects list", "project details", "project dictionary tables", "master dictionaries list", "mapping table", "mapping column", "translate a file"])(
     "%s: one round trip on a fresh session (the shell's calls beside the page's), one after",
     async (name) => {
       const cookie = await signedIn();
