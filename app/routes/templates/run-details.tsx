@@ -21,6 +21,9 @@ import { RunStatusBadge } from "./run-status-badge";
 import { readStepSearch } from "./run-steps.server";
 import type { Route } from "./+types/run-details";
 
+/** Whether a run holds the workspace's lock (the lock's reason: not which run). */
+const lockedByARun = (project: { isLocked: boolean; lockReason: string | null }) => project.isLocked && project.lockReason === "ProjectRun";
+
 /**
  * One run (…/run-history/{runId}/details): its steps in order, a page at a time and filtered by status
  * through the URL, with status, rows changed, duration, notices and the error at its line, each step's
@@ -35,7 +38,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const run = await api.runs.get(params.runId, search);
   // The project (and the layout's lock notice) was read before the run: a run that ended in between shows
   // ended under the lock it held. The page follows on until a read sees the lock released (useLiveRun).
-  const lockedByRun = project.isLocked && project.lockReason === "ProjectRun";
+  // A run's lock is released in the commit that ends it: read again after the run, a lock still held by a
+  // run is a later run's, which this ended run's page does not follow (it would reload every second meanwhile).
+  const lockedByRun = lockedByARun(project) && (run.status === "IN_PROGRESS" || !lockedByARun(await api.get()));
   return { projectId: project.id, run, canWrite: access.canWrite, lockedByRun, search, readAt: Date.now() };
 }
 

@@ -1,7 +1,7 @@
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import type { RunDetails } from "../../../contracts/runs";
 import { DEMO_COMPANIES } from "../../../scripts/demo-data";
-import { finishSteps, insertRun, startStep } from "../../../services/data-api/src/repositories/runs";
+import { finishRun, finishSteps, insertRun, startStep } from "../../../services/data-api/src/repositories/runs";
 import { startLiveServices } from "~/test/live-services";
 import type { RunPoll } from "./run-progress";
 
@@ -48,7 +48,7 @@ async function runningRun() {
   await startStep(live.dataApiDb, runId, 2);
   const at = (page: string, companyId: string = acme.id) => `/migration/projects/${project.id}/templates/run-history/${runId}/${page}?companyId=${companyId}`;
   const options = { params: { projectId: project.id, runId }, middleware: projectLayout.middleware };
-  return { at, options };
+  return { at, options, projectId: project.id as string, runId };
 }
 
 describe("a run's poll", () => {
@@ -81,5 +81,35 @@ describe("a run's poll", () => {
     const { at, options } = await runningRun();
     const refused = unwrap(await call("clientadmin@demo.test", at("progress", birch.id), progressRoute.loader, options));
     expect(refused?.status).toBe(404);
+  });
+});
+
+describe("a run's page once the run ended", () => {
+  it("does not follow a later run's lock (reloading every second while it runs), and follows its own until released", async () => {
+    const { at, options, projectId, runId } = await runningRun();
+    await finishRun(live.dataApiDb, runId, "ERROR", "Script B failed at line 1.");
+    const lock = (isLocked: boolean) =>
+      live.dataApiDb
+        .updateTable("projects")
+        .set(isLocked ? { is_locked: 1, lock_reason: "ProjectRun", lock_state: "Locked" } : { is_locked: 0, lock_reason: null, lock_state: "Unlocked" })
+        .where("id", "=", projectId)
+        .execute();
+    // Another run (a rerun of this one, say) holds the lock now: this run's page is done.
+    await lock(true);
+    const page = (await call(ANALYST, at("details"), detailsPage.loader, options)) as { run: RunDetails; lockedByRun: boolean };
+    expect(page.run.status).toBe("ERROR");
+    expect(page.lockedByRun).toBe(false);
+    // The layout read the lock just before the run ended and released it: the page follows on until a read sees it released.
+    const fetch = globalThis.fetch;
+    const fetchSpy = vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+      const answer = await fetch(input, init);
+      if (new URL(String(input instanceof Request ? input.url : input)).pathname.endsWith(`/runs/${runId}`)) await lock(false);
+      return answer;
+    });
+    try {
+      expect(((await call(ANALYST, at("details"), detailsPage.loader, options)) as { lockedByRun: boolean }).lockedByRun).toBe(true);
+    } finally {
+      fetchSpy.mockRestore();
+    }
   });
 });
