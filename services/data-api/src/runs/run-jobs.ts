@@ -145,9 +145,14 @@ export async function startRun(
   }
 }
 
-/** The scope of a rerun: the run's own, from its first failed step. */
 /** Why a Test run is never rerun from its failed step. */
 export const TEST_RUN_RERUN_MESSAGE = "A Test run keeps nothing, so it cannot be rerun from its failed step: start a new Test run.";
+
+/** Why a run rerun already is not rerun again: its rerun ran its scripts from the failed one on, which kept what they did. */
+export const RERUN_AGAIN_MESSAGE =
+  "This run was rerun from its failed step already, and the scripts of that rerun kept what they did: running them again would do it twice. Open the rerun in the run history (rerun it if it failed), or start a new run.";
+
+/** The scope of a rerun: the run's own, from its first failed step; refused when a rerun of it ran any script already. */
 
 export async function rerunScope(db: Kysely<Database>, projectId: string, runId: string): Promise<{ scope: RunScope; type: RunType; onError: OnError }> {
   const run = await db.selectFrom("runs").selectAll().where("id", "=", runId).where("project_id", "=", projectId).executeTakeFirst();
@@ -162,6 +167,16 @@ export async function rerunScope(db: Kysely<Database>, projectId: string, runId:
     .orderBy("position")
     .executeTakeFirst();
   if (!failed) throw new ApiProblem(409, "rerun_refused", "This run has no failed step to rerun from.");
+  // A second post of Rerun (a double click, Back and resend, a tab left open) would run the same scripts again in a Full run.
+  // A rerun that never reached a script (refused as it started, its server gone) did nothing: the run may be rerun again.
+  const rerunBefore = await db
+    .selectFrom("runs as r")
+    .select("r.id")
+    .where("r.rerun_of", "=", runId)
+    .where("r.project_id", "=", projectId)
+    .where((eb) => eb.exists(eb.selectFrom("run_steps as s").select("s.run_id").whereRef("s.run_id", "=", "r.id").where("s.status", "!=", "Pending")))
+    .executeTakeFirst();
+  if (rerunBefore) throw new ApiProblem(409, "rerun_refused", RERUN_AGAIN_MESSAGE);
   const scope = JSON.parse(run.scope) as RunScope;
   return { scope: { ...scope, fromScriptId: failed.script_id }, type: run.type as RunType, onError: run.on_error as OnError };
 }

@@ -8,7 +8,7 @@ import { SERVER_LOST_MESSAGE } from "../../data-plane/server-lost.ts";
 import { TEST_DATABASE_SERVER, USERS, createTestApi, type TestApi } from "../../testing/harness.ts";
 import { addProjectTable, column, loadableProject, makeApplication, makeMappingProject, makeProject } from "../../testing/project-fixtures.ts";
 import { recoverInterruptedJobs } from "../../jobs/recover.ts";
-import { TEST_RUN_RERUN_MESSAGE } from "../../runs/run-jobs.ts";
+import { RERUN_AGAIN_MESSAGE, TEST_RUN_RERUN_MESSAGE } from "../../runs/run-jobs.ts";
 import { finishRun, finishSteps, getRun, insertRun, setRunJob, setTableCounts, startStep, type StepResult } from "../../repositories/runs.ts";
 
 const [, , birch] = DEMO_COMPANIES;
@@ -201,6 +201,11 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("runs on %s"
       ["Broken", 2, "Completed"],
       ["Last", 1, "Completed"],
     ]);
+    // Rerun again (a double click, Back and resend): refused, no run started, its scripts not run twice.
+    const runsNow = (await api.get(`/api/v1/projects/${project.id}/runs`, owner)).body.total;
+    expect(await start(project.id, { type: "Full", rerunOf: stopped.id })).toMatchObject({ status: 409, body: { errors: [RERUN_AGAIN_MESSAGE] } });
+    await api.jobs.idle();
+    expect((await api.get(`/api/v1/projects/${project.id}/runs`, owner)).body.total).toBe(runsNow);
 
     const list = await api.get(`/api/v1/projects/${project.id}/runs?status=ERROR&status=SUCCESS`, owner);
     expect(list.body.items.map((r: { id: string }) => r.id)).toEqual([rerun.id, stopped.id]);

@@ -37,7 +37,8 @@ export function createWorkspaceRunsRouter(descriptor: WorkspaceDescriptor) {
     summary: "Run the templates (Full or Test): all, some templates, some levels or one script; or rerun a run from its failed step",
     description:
       "A job (lock reason ProjectRun). A Full run's preflight parses every script and checks the tables it names exist: problems answer 409 `preflight_failed`, " +
-      "each in `errors` after the first line, and nothing runs. A locked workspace answers 409 with the lock's reason.",
+      "each in `errors` after the first line, and nothing runs. A locked workspace answers 409 with the lock's reason. " +
+      "A rerun (`rerunOf`) of a Test run, of a run without a failed step, or of a run rerun already (a rerun that ran any script) answers 409 `rerun_refused`.",
     request: { params: workspaceIdParams, body: jsonBody(startRunSchema) },
     responses: { 202: jsonContent(startedRunSchema, "The run, started."), ...writeErrors },
   });
