@@ -1,4 +1,7 @@
+import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link, data } from "react-router";
+import { z } from "zod";
+import { versionSchema } from "../../../contracts/common";
 import { formatTimestamp } from "~/components/dictionary/column-format";
 import { RefusalAlert } from "~/components/forms/refusal-alert";
 import { ConfirmCard, useConfirmParam } from "~/components/forms/confirm-card";
@@ -9,12 +12,12 @@ import { Pagination, PastTheEnd } from "~/components/ui/pagination";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
-import { readFormData, serviceFailure, unknownIntent } from "~/lib/forms.server";
+import { INCOMPLETE_REQUEST, readFormData, serviceFailure, unknownIntent } from "~/lib/forms.server";
 import { PAGING_KEYS, pagingParams } from "~/lib/list-search";
 import { readPage } from "~/lib/list-search.server";
 import { useTemplatePaths } from "./paths";
 import { requireTemplateWrite, templateScope, workspaceOwnerOf, workspaceTemplates } from "./templates.server";
-import type { TemplateSummary } from "../../../contracts/templates";
+import { moveSchema, type TemplateSummary } from "../../../contracts/templates";
 import type { Route } from "./+types/assigned";
 
 /**
@@ -25,6 +28,10 @@ const RUN_ORDER_PAGE_SIZE = 100;
 
 /** The page of the run order the URL asks (?page=&pageSize=), the one a move or removal goes back to. */
 const runOrderPage = (request: Request) => readPage(new URL(request.url).searchParams, PAGING_KEYS, RUN_ORDER_PAGE_SIZE);
+
+/** The template a row's button acts on, at the version the page showed; a move's direction. */
+const templateTarget = z.object({ templateId: z.string().min(1), version: versionSchema });
+const moveTarget = templateTarget.extend({ direction: moveSchema.shape.direction });
 
 /** A workspace's templates in run order (…/templates/assigned), a page at a time: open, reorder, remove; assign or create more. */
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -40,16 +47,21 @@ export async function action({ request, context }: Route.ActionArgs) {
   const api = workspaceTemplates(context, owner);
   const formData = await readFormData(request);
   const intent = formData.get("intent");
-  const templateId = String(formData.get("templateId") ?? "");
-  const version = Number(formData.get("version"));
   const back = companyHref(paths.list, companyId, pagingParams(PAGING_KEYS, runOrderPage(request), RUN_ORDER_PAGE_SIZE));
+  // What the page's buttons always send: a post without it (or moving any way but up or down) is refused, nothing changed.
+  const incomplete = () => data({ errors: [INCOMPLETE_REQUEST] }, { status: 400 });
   try {
     if (intent === "move") {
-      const direction = formData.get("direction") === "up" ? "up" : "down";
-      await api.move(templateId, { version, direction });
+      const move = parseWithZod(formData, { schema: moveTarget });
+      if (move.status !== "success") return incomplete();
+      const { templateId, ...body } = move.value;
+      await api.move(templateId, body);
       return redirectWithFlash(back, "Run order changed.");
     }
     if (intent === "remove") {
+      const removal = parseWithZod(formData, { schema: templateTarget });
+      if (removal.status !== "success") return incomplete();
+      const { templateId, version } = removal.value;
       // Read before it goes: the message says whether a master stays behind.
       const template = await api.get(templateId);
       await api.remove(templateId, version);
