@@ -1,7 +1,9 @@
 /**
  * Moving a level past either end of the template through the portal's action against the live
  * services: a forged post (no page offers the move) is refused at the top of the page, and the
- * template neither moves nor gets a new version.
+ * template neither moves nor gets a new version. And a form posted after what it edits went in
+ * another tab (a level deleted, the template archived): the page shows no form for it any more, so
+ * its refusal is said at the top of the page too.
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { DEMO_COMPANIES } from "../../../scripts/demo-data";
@@ -43,5 +45,54 @@ describe("moving a level past either end of its template", () => {
     const after = await api(ANALYST, "GET", base);
     expect(after.version).toBe(template.version);
     expect(after.levels.map((l: { name: string }) => l.name)).toEqual(["Load", "Transform"]);
+  });
+});
+
+type Answer = { init: { status: number }; data: { errors: string[]; form: string | null } };
+
+describe("a template's form whose level or template went in another tab", () => {
+  it("is refused at the top of the page, where it is read, and changes nothing", async () => {
+    const created = await api(ANALYST, "POST", "/api/v1/master-templates", {
+      companyId: acme.id,
+      area: "migration",
+      name: `Gone ${crypto.randomUUID()}`,
+      type: "Core",
+    });
+    const base = `/api/v1/master-templates/${created.id}`;
+    const one = await api(ANALYST, "POST", `${base}/levels`, { version: created.version, name: "Load" });
+    const page = await api(ANALYST, "POST", `${base}/levels`, { version: one.version, name: "Transform" });
+    const [load, transform] = page.levels as { id: string; name: string }[];
+    const post = (form: Record<string, string>) =>
+      call(ANALYST, `/migration/master-templates/${created.id}/edit?companyId=${acme.id}`, templateEdit.action, {
+        params: { templateId: created.id },
+        middleware: middleware as never[],
+        form,
+      }) as Promise<Answer>;
+
+    // Another tab deletes Transform; this one, still showing it, renames it (with the version it read, or the new one).
+    const afterDelete = await api(ANALYST, "DELETE", `${base}/levels/${transform!.id}?version=${page.version}`);
+    const renameGone = (version: number) => post({ intent: "rename-level", levelId: transform!.id, version: String(version), name: "Renamed" });
+    expect(await renameGone(page.version)).toMatchObject({
+      init: { status: 409 },
+      data: { errors: [expect.stringMatching(/^You changed this template in another tab or window at .*\. Nothing was saved\.$/)] },
+    });
+    expect(await renameGone(afterDelete.version)).toMatchObject({ init: { status: 404 }, data: { errors: ["Level not found."] } });
+    // Another tab archives the template (Draft → Available → Archived); this one saves its details, adds a level.
+    await api(ANALYST, "POST", `${base}/levels/${load!.id}/scripts`, { version: afterDelete.version, name: "Customers", sql: "select 1;" });
+    const withScript = await api(ANALYST, "GET", base);
+    const available = await api(ANALYST, "POST", `${base}/status`, { version: withScript.version, status: "Available" });
+    const archived = await api(ANALYST, "POST", `${base}/status`, { version: available.version, status: "Archived" });
+    const forms: Record<string, string>[] = [
+      { intent: "update", version: String(archived.version), name: "New name", description: "", type: "Core" },
+      { intent: "add-level", version: String(archived.version), name: "Check" },
+      { intent: "rename-level", levelId: load!.id, version: String(archived.version), name: "Loaded" },
+    ];
+    for (const form of forms) {
+      const answer = await post(form);
+      expect(answer.init.status).toBe(409);
+      expect(answer.data.errors).toEqual(["This template is archived: it is read-only."]);
+    }
+    const after = await api(ANALYST, "GET", base);
+    expect([after.name, after.version, after.levels.map((l: { name: string }) => l.name)]).toEqual([created.name, archived.version, ["Load"]]);
   });
 });

@@ -70,8 +70,12 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     return redirectWithFlash(to, done);
   };
-  /** Runs a write from a form with fields: its refusal goes next to them. */
+  /**
+   * Runs a write from a form with fields: its refusal goes next to them. A form the page no longer shows (its level
+   * deleted, the template archived, in another tab) has no fields to show it by: it is said at the top, as `simple`'s.
+   */
   const withFields = async <S extends z.ZodType>(form: string, schema: S, write: (value: z.output<S>) => Promise<unknown>, done: string) => {
+    if (!formsShown(template).includes(form)) return simple(schema, write, done);
     const submission = parseWithZod(formData, { schema });
     if (submission.status !== "success") return data({ ...invalid(submission).data, form, errors: [] as string[] }, { status: 400 });
     try {
@@ -92,7 +96,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       return withFields("add-level", levelSchema, (v) => api.addLevel(v), "Level added.");
     case "rename-level": {
       const levelId = String(formData.get("levelId") ?? "");
-      return withFields(`level-${levelId}`, levelSchema, (v) => api.renameLevel(levelId, v), "Level renamed.");
+      return withFields(levelFormId(levelId), levelSchema, (v) => api.renameLevel(levelId, v), "Level renamed.");
     }
     case "move-level":
       return simple(levelTarget.extend({ direction: moveSchema.shape.direction }), ({ levelId, ...v }) => api.moveLevel(levelId, v), "Level moved.");
@@ -116,6 +120,11 @@ export async function action({ request, context }: Route.ActionArgs) {
       unknownIntent(intent);
   }
 }
+
+/** The forms with fields the page shows to a user who may write (the details, a level's rename, add a level): none for an archived template. */
+const formsShown = (template: Template) =>
+  template.status === "Archived" ? [] : ["details", "add-level", ...template.levels.map((level) => levelFormId(level.id))];
+const levelFormId = (levelId: string) => `level-${levelId}`;
 
 type ActionData = { errors: string[]; form: string | null; result: FormResult | null } | undefined;
 const resultFor = (actionData: ActionData, form: string) => (actionData?.form === form ? actionData.result : undefined);
@@ -334,7 +343,7 @@ function LevelCard({
 }) {
   const href = useCompanyHref();
   const paths = useTemplatePaths();
-  const formId = `level-${level.id}`;
+  const formId = levelFormId(level.id);
   const [form, fields] = useServerForm({
     id: `rename-${formId}`,
     lastResult: resultFor(actionData, formId),
