@@ -1,7 +1,8 @@
 /**
  * A script's save through the portal's action against the live services: a save refused as stale is
  * answered on the page, even when the version it was based on is none the script has; so is a restore
- * of an earlier version posted from a page that showed an older newest version.
+ * of an earlier version posted from a page that showed an older newest version. A version's page for a
+ * version the script has not answers 404, whatever the number in its URL.
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { DEMO_COMPANIES } from "../../../scripts/demo-data";
@@ -92,5 +93,29 @@ describe("a restore of an earlier version", () => {
     expect(await versionsOf(params)).toEqual([2, 1]);
     expect((await restore(path, params, { version: "2" }))?.status).toBe(302);
     expect(await versionsOf(params)).toEqual([3, 2, 1]);
+  });
+});
+
+describe("a version's page for a version the script has not", () => {
+  it("answers 404 Version not found, for a number past what a version can be too, never Zod's words; the restore restores nothing", async () => {
+    const { path, params } = await lockedScript();
+    const at = (version: string) => ({
+      url: path.replace("?", `/version/${version}?`),
+      options: { params: { ...params, version }, middleware: [...templateMiddleware, ...scriptMiddleware] as never[] },
+    });
+    for (const version of ["0", "3", "abc", "1.5", "2147483648", "99999999999999999999"]) {
+      const page = at(version);
+      expect(unwrap(await call(ANALYST, page.url, scriptVersion.loader, page.options)), version).toMatchObject({
+        status: 404,
+        data: { errors: ["Version not found."] },
+      });
+      const restored = unwrap(await call(ANALYST, page.url, scriptVersion.action, { ...page.options, form: { intent: "restore", version: "2" } }));
+      expect(restored, version).toMatchObject({ status: 404, data: { errors: ["Version not found."] } });
+    }
+    // Its breadcrumb names no version the page did not find.
+    const crumb = (version: string, loaderData?: object) => scriptVersion.handle.breadcrumb({ params: { version }, loaderData } as never);
+    expect([crumb("abc"), crumb("2", { version: { version: 2 } })]).toEqual([null, "Version 2"]);
+    const versions = await api(ANALYST, "GET", `/api/v1/master-templates/${params.templateId}/scripts/${params.scriptId}/versions`);
+    expect(versions.items.map((v: { version: number }) => v.version)).toEqual([2, 1]);
   });
 });

@@ -1,6 +1,6 @@
 import { Form, Link, data, type UIMatch } from "react-router";
 import { z } from "zod";
-import { versionSchema } from "../../../contracts/common";
+import { INTEGER_MAX, versionSchema } from "../../../contracts/common";
 import { formatTimestamp } from "~/components/dictionary/column-format";
 import { RefusalAlert } from "~/components/forms/refusal-alert";
 import { Button, buttonVariants } from "~/components/ui/button";
@@ -12,11 +12,20 @@ import { useTemplatePaths } from "./paths";
 import { requireTemplateWrite, scriptOf, templateOf, templateScope } from "./templates.server";
 import type { Route } from "./+types/script-version";
 
+/**
+ * The version the URL names: a whole number from 1 up to the most a version can be (INTEGER_MAX, as the data API
+ * reads it), else no version of the script, 404 (never the data API's 400 in Zod's words for a number past it).
+ */
+function versionInUrl(params: { version: string }): number {
+  const number = Number(params.version);
+  if (!Number.isInteger(number) || number < 1 || number > INTEGER_MAX) throw data({ errors: ["Version not found."] }, { status: 404 });
+  return number;
+}
+
 /** One version's SQL, and "Restore this version": a new version with its text (the lock's holder). */
 export async function loader({ params, context }: Route.LoaderArgs) {
   const [script, { template, api }, { shell, scriptAccess: access }] = await Promise.all([scriptOf(context), templateOf(context), templateScope(context)]);
-  const number = Number(params.version);
-  if (!Number.isInteger(number) || number < 1) throw data({ errors: ["Version not found."] }, { status: 404 });
+  const number = versionInUrl(params);
   const version = await api.version(script.id, number);
   const holding = script.lockState === "Locked" && script.lockedBy === shell.user.id;
   return {
@@ -41,7 +50,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   // Based on the newest version the page showed, as a save is: restored after a save since (another tab), the data API refuses it.
   const submission = parseFormData(formData, restoreSchema);
   if (submission.status !== "success") return data({ errors: [INCOMPLETE_REQUEST] }, { status: 400 });
-  const number = Number(params.version);
+  const number = versionInUrl(params);
   try {
     const restored = await api.restoreVersion(script.id, number, submission.value.version);
     return redirectWithFlash(
@@ -55,7 +64,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   }
 }
 
-export const handle = { breadcrumb: (match: UIMatch) => `Version ${match.params.version}` };
+// Not found (a version the script has not): no loader data, so no crumb naming what the URL says ("Version abc").
+export const handle = { breadcrumb: (match: UIMatch) => (match.loaderData ? `Version ${match.params.version}` : null) };
 
 // After a restore refused as stale (409), with JavaScript, the page reads the script again: its form then sends the newest version.
 export { revalidateAfterConflict as shouldRevalidate } from "~/lib/revalidate";
