@@ -14,7 +14,7 @@ import { LabelValueList } from "~/components/ui/label-value-list";
 import { companyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { getFormProps, useServerForm } from "~/lib/forms";
-import { invalid, readFormData, refusedByService, serviceFailure, unknownIntent } from "~/lib/forms.server";
+import { INCOMPLETE_REQUEST, invalid, readFormData, refusedByService, serviceFailure, unknownIntent } from "~/lib/forms.server";
 import { cn } from "~/lib/utils";
 import { requireTemplateWrite, scriptOf, templateOf, templateScope } from "./templates.server";
 import type { Route } from "./+types/script-details";
@@ -39,13 +39,21 @@ export async function action({ request, context }: Route.ActionArgs) {
   ]);
   const formData = await readFormData(request);
   const intent = formData.get("intent");
+  /** A refusal said at the top of the page. */
+  const topRefusal = (err: unknown) => {
+    const failure = serviceFailure(err);
+    if (!failure || failure.status >= 500) throw err;
+    return data({ errors: failure.body.errors }, { status: failure.status });
+  };
   if (intent === "rename") {
     const submission = parseWithZod(formData, { schema: renameSchema });
-    if (submission.status !== "success") return invalid(submission);
+    // The page of an archived template's script has no rename form (archived meanwhile, in another tab): the refusal goes at the top.
+    const formShown = template.status !== "Archived";
+    if (submission.status !== "success") return formShown ? invalid(submission) : data({ errors: [INCOMPLETE_REQUEST] }, { status: 400 });
     try {
       await api.renameScript(script.id, submission.value);
     } catch (err) {
-      return refusedByService(submission, err);
+      return formShown ? refusedByService(submission, err) : topRefusal(err);
     }
     return redirectWithFlash(companyHref(paths.script(template.id, script.levelId, script.id, "details"), companyId), "Script renamed.");
   }
@@ -53,9 +61,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     try {
       await api.deleteScript(script.id, Number(formData.get("version")));
     } catch (err) {
-      const failure = serviceFailure(err);
-      if (!failure || failure.status >= 500) throw err;
-      return data({ errors: failure.body.errors }, { status: failure.status });
+      return topRefusal(err);
     }
     return redirectWithFlash(companyHref(paths.edit(template.id), companyId), `Script ${script.name} deleted with its versions.`);
   }

@@ -15,6 +15,7 @@ const { createHarness, unwrap } = await import("../workspace/test-support");
 const { call, api, masterTemplate } = await createHarness();
 const scriptEdit = await import("./script-edit");
 const scriptVersion = await import("./script-version");
+const scriptDetails = await import("./script-details");
 const { middleware: templateMiddleware } = await import("./template-layout");
 const { middleware: scriptMiddleware } = await import("./script-layout");
 
@@ -117,5 +118,29 @@ describe("a version's page for a version the script has not", () => {
     expect([crumb("abc"), crumb("2", { version: { version: 2 } })]).toEqual([null, "Version 2"]);
     const versions = await api(ANALYST, "GET", `/api/v1/master-templates/${params.templateId}/scripts/${params.scriptId}/versions`);
     expect(versions.items.map((v: { version: number }) => v.version)).toEqual([2, 1]);
+  });
+});
+
+describe("a script's rename on a template archived meanwhile (another tab)", () => {
+  it("is refused at the top of the page, which shows no rename form for it, and renames nothing", async () => {
+    const { path, params } = await lockedScript();
+    const base = `/api/v1/master-templates/${params.templateId}`;
+    const template = await api(ANALYST, "GET", base);
+    const available = await api(ANALYST, "POST", `${base}/status`, { version: template.version, status: "Available" });
+    const archived = await api(ANALYST, "POST", `${base}/status`, { version: available.version, status: "Archived" });
+    const rename = async (form: Record<string, string>) =>
+      unwrap(
+        await call(ANALYST, path.replace("?", "/details?"), scriptDetails.action, {
+          params,
+          middleware: [...templateMiddleware, ...scriptMiddleware] as never[],
+          form: { intent: "rename", ...form },
+        }),
+      );
+    expect(await rename({ version: String(archived.version), name: "Renamed" })).toMatchObject({
+      status: 409,
+      data: { errors: ["This template is archived: it is read-only."] },
+    });
+    expect(await rename({ version: String(archived.version), name: "" })).toMatchObject({ status: 400, data: { errors: [expect.any(String)] } });
+    expect((await api(ANALYST, "GET", `${base}/scripts/${params.scriptId}`)).name).toBe("Customers");
   });
 });
