@@ -199,5 +199,7 @@ export const tableRowsSchema = z.object({
   pageSize: z.number().int(),
   /** The sort applied: a column's name, "-" first when descending. */
   sort: z.string(),
+  /** The column `contains` was searched in: null for every column (none asked, or one the table does not have). */
+  column: z.string().nullable(),
 });
 export type TableRows = z.infer<typeof tableRowsSchema>;

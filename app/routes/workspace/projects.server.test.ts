@@ -1020,6 +1020,24 @@ describe("the data page of a workspace", () => {
   });
 });
 
+describe("the data page's filter", () => {
+  it.skipIf(!TEST_POSTGRES_ADMIN_URL)("searches every column for a column the table lacks (kept from another table's page), and says so: never every row as if it matched", async () => {
+    const project = await loadableProject("Kept filter");
+    await submitLoad(project, "ids.csv", "Id\n1\n21\n3\n");
+    await live.jobs.idle();
+    const opts = { params: { projectId: project.id }, middleware: projectLayout.middleware };
+    const rowsPage = async (query: string) =>
+      (await call(ANALYST, `${projectUrl(project.id, "data-dictionary/source-data")}${query}`, sourceData.loader, opts)) as any;
+    // Orders' OrderDate, kept in the Find rows form when its Table select changed to Customers.
+    const kept = await rowsPage("&table=Customers&column=OrderDate&contains=1");
+    expect(kept).toMatchObject({ table: "Customers", rows: { total: 2, column: null }, filter: { contains: "1" }, missingColumn: "OrderDate" });
+    expect(kept.filter.column).toBeUndefined();
+    expect((await rowsPage("&table=Customers&column=OrderDate&contains=zzz")).rows).toMatchObject({ total: 0, items: [] });
+    // The table's own column: searched there, nothing to say.
+    expect(await rowsPage("&table=Customers&column=Id&contains=1")).toMatchObject({ rows: { total: 2, column: "Id" }, filter: { column: "Id" }, missingColumn: null });
+  });
+});
+
 describe("a forged save of a project's SQL permissions", () => {
   it("without its rows, a row's credential or the level it showed, is refused at the top in words, with a 400", async () => {
     const project = await newProject(ANALYST, acme.id, acmeApp.id, "SQL forged");

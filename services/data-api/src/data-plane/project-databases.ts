@@ -388,16 +388,18 @@ export async function readTableRows(dataPlane: DataPlane, serverId: string, proj
     const descending = query.sort?.startsWith("-") ?? false;
     const sortName = query.sort?.replace(/^-/, "");
     const sortBy = sortName && names.has(sortName) ? sortName : columns[0]!.name;
-    // Without a column (the page's "Any column"), a row any of whose columns contains the text.
-    const searched = query.column ? (names.has(query.column) ? [query.column] : []) : [...names];
-    const contains = query.contains && searched.length > 0 ? query.contains : undefined;
+    // Without a column (the page's "Any column"), a row any of whose columns contains the text; so too for a column the
+    // table lacks (a filter kept from another table, an old link): never the filter dropped, every row shown as if it matched.
+    const column = query.column && names.has(query.column) ? query.column : null;
+    const searched = column ? [column] : [...names];
+    const contains = query.contains || undefined;
     const from = `${quoteIdentifier(kind)}.${quoteIdentifier(table)}`;
     const where = contains ? `where ${searched.map((name) => `strpos(lower(${quoteIdentifier(name)}::text), lower($1)) > 0`).join(" or ")}` : "";
     const params = contains ? [contains] : [];
     const { rows: count } = await client.query<{ n: string }>(`select count(*) as n from ${from} ${where}`, params);
     const total = Number(count[0]!.n);
     const offset = (query.page - 1) * query.pageSize;
-    const page = { table, columns: columns.map(({ name, type }) => ({ name, type })), total, page: query.page, pageSize: query.pageSize };
+    const page = { table, columns: columns.map(({ name, type }) => ({ name, type })), total, page: query.page, pageSize: query.pageSize, column };
     const sort = `${descending ? "-" : ""}${sortBy}`;
     if (offset >= total) return { ...page, items: [] as (string | null)[][], sort };
     // Sorted by the stored column, qualified: a bare name in ORDER BY is the select list's text of it (10 before 2).

@@ -18,7 +18,7 @@ function render(
   paging = { page: 1, pageSize: 25, total: 1 },
   columns: Columns = [{ name: "Id", type: "integer", defined: { type: "int", length: null, precision: null, scale: null } }],
   database: "source" | "destination" = "source",
-  found: { items?: string[][]; filter?: { column?: string; contains?: string } } = {},
+  found: { items?: string[][]; filter?: { column?: string; contains?: string }; missingColumn?: string } = {},
 ): string {
   const loaderData = {
     projectId: "p1",
@@ -26,8 +26,9 @@ function render(
     created: true,
     tables,
     table,
-    rows: { columns, items: found.items ?? [columns.map(() => "1")], ...paging, sort: columns[0]!.name },
+    rows: { columns, items: found.items ?? [columns.map(() => "1")], ...paging, sort: columns[0]!.name, column: found.filter?.column ?? null },
     filter: found.filter ?? {},
+    missingColumn: found.missingColumn ?? null,
   };
   const props = { loaderData, params: { projectId: "p1" }, matches: [] } as unknown as Parameters<typeof SourceData>[0];
   const Stub = createRoutesStub([{ path: here, Component: () => <SourceData {...props} /> }]);
@@ -124,6 +125,17 @@ describe("the source data page without a row to show", () => {
       "No row of Customers contains “zzz” in Name. Change or clear the filter.",
     );
     expect(status(none({ page: 1, pageSize: 25, total: 0 }, { contains: "zzz" }))).toBe("No row of Customers contains “zzz”. Change or clear the filter.");
+  });
+
+  it("says that the table has no column the filter kept, and that its text was searched in any column, which the Column select shows", () => {
+    const html = none({ page: 1, pageSize: 25, total: 0 }, { contains: "zzz" });
+    const kept = render({ search: "", names: ["Customers"], matching: 1 }, "Customers", undefined, undefined, "source", {
+      filter: { contains: "1" },
+      missingColumn: "OrderDate",
+    });
+    expect(kept).toContain('<p role="status" class="mt-4 text-sm">Customers has no column OrderDate: the rows shown contain “1” in any column.</p>');
+    expect(/<select id="source-column"[^>]*>.*?<option value="" selected=""/s.test(kept)).toBe(true);
+    expect(html).not.toContain("has no column");
   });
 
   it("says that the table is empty, in the database shown", () => {

@@ -43,7 +43,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   );
   const table = rowsOfAsked ? asked! : tables.names[0];
   const rows = rowsOfAsked ?? (table ? await calls.tableRows(database, table, query) : null);
-  return { projectId: project.id, database, created, tables, table: table ?? null, rows, filter };
+  // A column the table lacks (kept from another table's page when the Table select changed, an old link) is searched
+  // as any column: the page says so, and shows and links the filter as the data API applied it.
+  const missingColumn = rows && filter.column && filter.contains && !rows.column ? filter.column : null;
+  const applied = rows ? { ...filter, column: rows.column ?? undefined } : filter;
+  return { projectId: project.id, database, created, tables, table: table ?? null, rows, filter: applied, missingColumn };
 }
 
 export const handle = {
@@ -52,7 +56,7 @@ export const handle = {
 };
 
 export default function SourceData({ loaderData }: Route.ComponentProps) {
-  const { projectId, database, created, tables, table, rows, filter } = loaderData;
+  const { projectId, database, created, tables, table, rows, filter, missingColumn } = loaderData;
   const databaseName = `${database} database` as const;
   // The source is the page's default: only the destination is named in its links and forms.
   const { database: databaseParam } = tableRowsParams(database, table ?? "");
@@ -125,6 +129,11 @@ export default function SourceData({ loaderData }: Route.ComponentProps) {
           Show
         </button>
       </Form>
+      {missingColumn ? (
+        <p role="status" className="mt-4 text-sm">
+          {`${table} has no column ${missingColumn}: the rows shown contain “${filter.contains}” in any column.`}
+        </p>
+      ) : null}
       <div className="mt-4 overflow-x-auto">
         <Table aria-label={`Rows of ${table}`}>
           <TableHeader>

@@ -114,7 +114,7 @@ export function createWorkspaceJobsRouter(descriptor: WorkspaceDescriptor) {
     tags,
     summary: "A page of one table's rows, as stored",
     description:
-      'Values as text exactly as PostgreSQL holds them; `sort` a column ("-" first for descending), `column` and `contains` filter. 404 for a table the database does not have.',
+      'Values as text exactly as PostgreSQL holds them; `sort` a column ("-" first for descending), `column` and `contains` filter (a `column` the table does not have: `contains` searched in every column, and the answer\'s `column` null). 404 for a table the database does not have.',
     request: {
       params: z.object({ id: z.string().min(1), kind: z.enum(PROJECT_DATABASE_KINDS), table: z.string().min(1).max(128) }),
       query: tableRowsQuerySchema,

@@ -289,6 +289,19 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
     expect(scratch.body.columns).toEqual([{ name: "Note", type: "text", defined: null }]);
   });
 
+  it("searches every column for a filter whose column the table does not have, and answers that column null: never every row as if it matched", async () => {
+    const project = await loadableProject();
+    await load(project, { name: "rows.csv", text: "CustomerId,Code\n1,ABC\n2,XYZ\n3,QABQ\n" });
+    const rowsUrl = (query: string) => `/api/v1/projects/${project.id}/databases/source/tables/Customers/rows${query}`;
+    // A filter kept from another table's page (Orders' OrderDate), or an old link's.
+    const kept = (await api.get(rowsUrl("?column=OrderDate&contains=ab"), owner)).body;
+    expect(kept).toMatchObject({ total: 2, column: null });
+    expect(kept.items.map((r: string[]) => r[1])).toEqual(["ABC", "QABQ"]);
+    expect((await api.get(rowsUrl("?column=OrderDate&contains=zzz"), owner)).body).toMatchObject({ total: 0, items: [], column: null });
+    expect((await api.get(rowsUrl("?column=Code&contains=ab"), owner)).body).toMatchObject({ total: 2, column: "Code" });
+    expect((await api.get(rowsUrl(""), owner)).body).toMatchObject({ total: 3, column: null });
+  });
+
   it("with Load nothing, a file with bad rows changes nothing and every bad row is listed, and downloadable as it was", async () => {
     const project = await loadableProject();
     await load(project, { name: "good.csv", text: "CustomerId,Code\n1,KEEP\n" });
