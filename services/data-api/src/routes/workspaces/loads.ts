@@ -80,6 +80,9 @@ const STAGE_BODY = {
 
 export const SEVERAL_FILES_MESSAGE = "Several files are loaded from their preview: choose Preview";
 export const STAGED_UPLOAD_GONE_MESSAGE = "The uploaded file is no longer here: choose it again";
+/** A load under a preview read with other parameters than those saved now: it would not read the file as the preview showed it. */
+export const PREVIEW_READ_OTHERWISE_MESSAGE =
+  "How files are read was changed since this preview was read (in another tab, or by someone else): nothing was loaded. Check the preview as the files read now, then load.";
 export const CHOOSE_LOAD_FILE_MESSAGE = "Choose a file to load";
 export const LOAD_NOT_FOUND_MESSAGE = "No such load.";
 /** The load form's choices: sent before its file, the load starts as the file arrives. */
@@ -123,6 +126,7 @@ export function createWorkspaceLoadsRouter(descriptor: WorkspaceDescriptor) {
       `The file is read with the ${noun}'s flat-file parameters (delimiter, text qualifier, encoding, header row). Answers 202 with the load (status Loading) and its job: the ${noun} is locked (FlatFileCreation) until it ends.`,
       "A row that does not fit its table (values, types, lengths, a missing key, a duplicate key) is rejected with its row, column, value and reason; with loadNothing any rejected row leaves the table as it was (status Refused).",
       "Sent with `table`, `mode` and `onRejected` before `file` and with a Content-Length, the load starts with the file's first bytes and reads it as it arrives (the answer still comes once the upload is in); an upload that stops then fails the load, and nothing is loaded.",
+      "application/json (`uploadId`, the files a preview staged): 409 stale_preview when the flat-file parameters saved now are not those the preview was read with; nothing is loaded, the upload is kept, and GET …/flat-file/uploads/{uploadId} reads it again with them.",
     ].join(" "),
     // A plain schema object, not Zod: the route reads the body itself, as a stream (receiveUpload).
     request: {
@@ -259,6 +263,10 @@ export function createWorkspaceLoadsRouter(descriptor: WorkspaceDescriptor) {
         if (!parsed.success) throw validationProblem(fieldErrorsOf(parsed.error.issues, "form"));
         const manifest = await readManifest(dataDir, workspace.id, parsed.data.uploadId);
         if (!manifest) throw validationProblem({ file: [STAGED_UPLOAD_GONE_MESSAGE] });
+        // The load reads the files with the parameters saved now: other than the preview's (the page's date order, header
+        // row or delimiter changed meanwhile), it is refused, the upload kept; the preview asked again reads them anew.
+        if (JSON.stringify(manifest.parameters) !== JSON.stringify(parametersOf(workspace)))
+          throw new ApiProblem(409, "stale_preview", PREVIEW_READ_OTHERWISE_MESSAGE);
         // One file goes into the table chosen (by default the one its name names); several, each into
         // the table its name names. Files that name no table were listed by the preview, and stay out.
         // The tables as the preview matched them (null: no such table in the dictionary).

@@ -12,6 +12,7 @@ import { TEST_DATABASE_SERVER, USERS, createOwnerTestApi, type TestApi } from ".
 import { holdJobsOf, settleJobs } from "../../testing/hold-jobs.ts";
 import { zipOf } from "../../testing/xlsx-files.ts";
 import { loadableProject } from "../../testing/project-fixtures.ts";
+import { PREVIEW_READ_OTHERWISE_MESSAGE } from "./loads.ts";
 
 const [, , birch] = DEMO_COMPANIES;
 
@@ -103,6 +104,40 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("flat-file uploads: preview, then load
     // Loaded once: the same id again is refused with a message at the file, nothing started.
     const again = await startStaged(project, { uploadId: good.uploadId });
     expect(again).toMatchObject({ status: 400, body: { fieldErrors: { file: [expect.stringMatching(/choose it again/)] } } });
+  });
+
+  it("refuses a load under a preview read with other parameters than those saved now (saved in another tab), loading nothing; read again, it loads", async () => {
+    const saveParameters = async (project: Project, hasHeaderRow: boolean) => {
+      const { version } = (await api.get(`/api/v1/projects/${project.id}`, owner)).body as Project;
+      const saved = await api.send("POST", `/api/v1/projects/${project.id}/updateFlatFileParameters`, owner, {
+        version,
+        extension: ".csv",
+        delimiter: "Comma",
+        hasHeaderRow,
+      });
+      expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    };
+    const project = await loadableProject(api, owner, { companyId: birch.id, applicationId, sourceType: "FlatFile" }, (p) => saveParameters(p, true));
+    const preview = (
+      await stage(project, [{ name: "customers.csv", text: "CustomerId,Code,Balance,Since\n1,007,,\n" }], { table: "Customers", mode: "append" })
+    ).body as StagedUpload;
+    expect(preview.files[0]).toMatchObject({ header: ["CustomerId", "Code", "Balance", "Since"], problem: null });
+    // Another tab saves the parameters without the header row: the page under the preview still shows it read with one.
+    await saveParameters(project, false);
+    const stale = await startStaged(project, { uploadId: preview.uploadId });
+    expect(stale).toMatchObject({ status: 409, body: { errors: [PREVIEW_READ_OTHERWISE_MESSAGE] } });
+    await api.jobs.idle();
+    expect(await rowsOf(project)).toEqual([]);
+    // The page asks the preview again after the refusal: read as the load will read it, the header a row now; then it loads.
+    const again = (await api.get(`/api/v1/projects/${project.id}/flat-file/uploads/${preview.uploadId}`, owner)).body as StagedUpload;
+    expect(again.files[0]).toMatchObject({ header: null });
+    expect(again.files[0]!.rows[0]).toMatchObject({ line: 1, cells: ["CustomerId", "Code", "Balance", "Since"] });
+    const started = await startStaged(project, { uploadId: preview.uploadId, onRejected: "loadOthers" });
+    expect(started.status, JSON.stringify(started.body)).toBe(202);
+    await api.jobs.idle();
+    const { entry } = (await api.get(`/api/v1/projects/${project.id}/history/${started.body.load.id}`, owner)).body;
+    expect(entry, JSON.stringify(entry)).toMatchObject({ status: "Loaded", rowsLoaded: 1, rowsRejected: 1 });
+    expect(await rowsOf(project)).toEqual([{ CustomerId: 1, Code: "007" }]);
   });
 
   it("says of each previewed row the load would reject why, as the load would: a bad date, a text too long, a bad decimal, a row too short", async () => {
