@@ -276,20 +276,22 @@ const HIDDEN_FIELDS = [/^version$/, /^id$/];
 /**
  * A service refused the write (a duplicate name, a stale version: 409, a validation error): show
  * its messages next to the fields it names, the rest at the top of the form, with its 4xx status.
- * Anything else (401 redirects, 5xx) is rethrown for the guards and the error page.
+ * `shown`: whether the form shows a field the service names; the messages of one it does not (what
+ * the action sent besides the form's fields) go to the top, where they are seen. Anything else (401
+ * redirects, 5xx) is rethrown for the guards and the error page.
  */
-export function refusedByService(submission: Submission<unknown>, err: unknown) {
+export function refusedByService(submission: Submission<unknown>, err: unknown, shown: (field: string) => boolean = () => true) {
   const failure = serviceFailure(err);
   if (!failure || failure.status >= 500) throw err;
   // The API names nested fields with dots (columns.0.name), Conform with brackets (columns[0].name).
-  const fieldErrors = Object.fromEntries(
-    Object.entries(failure.body.fieldErrors ?? {}).map(([name, errors]) => [name.replace(/\.(\d+)(?=\.|$)/g, "[$1]"), errors]),
-  );
-  const known = Object.keys(fieldErrors).length > 0;
+  const named = Object.entries(failure.body.fieldErrors ?? {}).map(([name, errors]) => [name.replace(/\.(\d+)(?=\.|$)/g, "[$1]"), errors] as const);
+  const fieldErrors = Object.fromEntries(named.filter(([name]) => shown(name)));
+  const unshown = named.filter(([name]) => !shown(name)).flatMap(([, errors]) => errors);
+  const said = named.flatMap(([, errors]) => errors);
   return data(
     {
       result: submission.reply({
-        formErrors: known ? failure.body.errors.filter((e) => !Object.values(fieldErrors).flat().includes(e)) : failure.body.errors,
+        formErrors: [...unshown, ...(named.length > 0 ? failure.body.errors.filter((e) => !said.includes(e)) : failure.body.errors)],
         fieldErrors,
       }),
     },

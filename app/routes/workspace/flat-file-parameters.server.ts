@@ -27,6 +27,14 @@ export function withUnpostedWidthsKept<P extends FlatFileParameters>(parameters:
 }
 
 /**
+ * Whether a parameters form shows the field the data API refused: not the widths of a table it did not post (kept as
+ * saved by withUnpostedWidthsKept, for a table whose columns changed since), which refusedByService then says at the top.
+ */
+export function postedWidthsShown(formData: FormData) {
+  return (field: string) => !field.startsWith("columnWidths.") || formData.has(field);
+}
+
+/**
  * The load page's parameters form: checked here and by the data API (widths against the dictionary, and
  * the version the page showed: a stale tab's save is refused with 409, nothing changed), saved, back to `back`.
  */
@@ -36,7 +44,7 @@ export async function saveFlatFileParameters(formData: FormData, scope: Pick<Pro
   try {
     await scope.api.setFlatFileParameters(withUnpostedWidthsKept(submission.value, formData, scope.project.flatFileParameters));
   } catch (err) {
-    return refusedByService(submission, err);
+    return refusedByService(submission, err, postedWidthsShown(formData));
   }
   return redirectWithFlash(companyHref(back, scope.companyId), "Flat-file parameters saved.");
 }

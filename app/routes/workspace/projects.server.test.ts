@@ -1377,6 +1377,40 @@ describe("flat-file parameters on the load page", () => {
     expect(saved.flatFileParameters?.columnWidths).toEqual({ Customers: [8], Orders11: [7] });
   });
 
+  it("saves again once a table whose widths were saved is renamed, and says at the top a kept table's widths that its columns no longer fit", async () => {
+    const project = await newProject(ANALYST, acme.id, acmeApp.id, "Widths left behind", "FlatFile");
+    const fixed = { extension: ".txt", delimiter: "FixedLength", hasHeaderRow: false, textQualifier: "None" };
+    await api(ANALYST, "POST", `/api/v1/projects/${project.id}/updateFlatFileParameters`, { version: project.version, ...fixed });
+    await readyForDatabases(project);
+    await addTable(project, "Orders");
+    const url = projectUrl(project.id, "databases/flat-file/update-source");
+    const opts = { params: { projectId: project.id }, middleware: projectLayout.middleware };
+    const save = async (query: string, form: Record<string, string>) => {
+      const { version } = (await call(ANALYST, `${url}${query}`, loadPage.loader, opts)) as any;
+      return call(ANALYST, `${url}${query}`, loadPage.action, {
+        ...opts,
+        form: { intent: "save-parameters", version: String(version), ...fixed, hasHeaderRow: "", ...form },
+      });
+    };
+    const widths = async () => (await api<Project>(ANALYST, "GET", `/api/v1/projects/${project.id}`)).flatFileParameters?.columnWidths;
+    const id = { name: "Id", type: "int", length: null as number | null, precision: null, scale: null, nullable: false, isKey: true, description: null };
+    const change = async (name: string, to: string, columns: (typeof id)[]) => {
+      const { version } = await api<any>(ANALYST, "GET", `/api/v1/projects/${project.id}/data-dictionary`);
+      const { items } = await api<any>(ANALYST, "GET", `/api/v1/projects/${project.id}/data-dictionary/tables?name=${name}`);
+      await api(ANALYST, "PATCH", `/api/v1/projects/${project.id}/data-dictionary/tables`, { version, tableId: items[0].id, name: to, description: null, columns });
+    };
+    expect(isRedirect(await save("", { "columnWidths.Customers": "8", "columnWidths.Orders": "7" }), url)).toBe(true);
+    // Orders renamed SalesOrders: a form that shows Customers alone sends Orders' widths back as saved, and saves.
+    await change("Orders", "SalesOrders", [id]);
+    expect(isRedirect(await save("&name=cust", { "columnWidths.Customers": "9" }), `${url}&name=cust`)).toBe(true);
+    expect(await widths()).toEqual({ Customers: [9] });
+    // Customers gains a column: its widths, kept by a form that does not show them, are said at the top, nothing saved.
+    await change("Customers", "Customers", [id, { ...id, name: "Name", type: "nvarchar", length: 20, nullable: true, isKey: false }]);
+    const refused = unwrap(await save("&name=sales", { "columnWidths.SalesOrders": "5" }));
+    expect(refused).toMatchObject({ status: 400, data: { result: { error: { "": ["Customers has 2 columns: give 2 widths (1 given)"] } } } });
+    expect(await widths()).toEqual({ Customers: [9] });
+  });
+
   it.skipIf(!TEST_POSTGRES_ADMIN_URL)("refuses a save from a stale tab at the top, keeps what it chose and leaves the parameters as the other tab saved them", async () => {
     const project = await newProject(ANALYST, acme.id, acmeApp.id, "Two tabs", "FlatFile");
     await api(ANALYST, "POST", `/api/v1/projects/${project.id}/updateFlatFileParameters`, { version: project.version, extension: ".csv", delimiter: "Comma" });

@@ -22,7 +22,7 @@ import { invalid, readFormData, refusedByService, unknownIntent } from "~/lib/fo
 import { afterGuard } from "~/lib/guards.server";
 import { projectCalls, requireWorkspace } from "../workspace.server";
 import { withUserNames } from "~/lib/company-people.server";
-import { withUnpostedWidthsKept } from "../flat-file-parameters.server";
+import { postedWidthsShown, withUnpostedWidthsKept } from "../flat-file-parameters.server";
 import type { Route } from "./+types/databases";
 import { flatFileParameterRows } from "~/components/projects/flat-file-parameter-rows";
 import { LabelValueList } from "~/components/ui/label-value-list";
@@ -101,7 +101,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       }
       await api.setUploadType({ uploadType, version });
     } catch (err) {
-      return refusedByService(submission, err);
+      return refusedByService(submission, err, postedWidthsShown(formData));
     }
     return redirectWithFlash(back, `Upload type saved: ${UPLOAD_TYPE_LABELS[uploadType]}.`);
   }

@@ -22,7 +22,7 @@ import { getConfiguration } from "../../repositories/configurations.ts";
 import { findProjectDictionaryRef } from "../../repositories/dictionaries.ts";
 import { listTables, tablesNamed } from "../../repositories/dictionary-tables.ts";
 import { nameKey } from "../../repositories/db-helpers.ts";
-import { getProject } from "../../repositories/projects.ts";
+import { flatFileParametersOf, getProject } from "../../repositories/projects.ts";
 import { updateWorkspace } from "../../repositories/workspaces.ts";
 import { requireWorkspace } from "../../workspace-access.ts";
 import { assertVersion } from "./rules.ts";
@@ -40,7 +40,7 @@ export function createWorkspaceFlatFileParametersRouter(descriptor: WorkspaceDes
     description: [
       "Extension, delimiter (Excel with .xlsx and only with it), text qualifier, encoding (AutoDetect: byte-order mark, then content), header row, date order, the .xlsx worksheet (empty: the first).",
       "Based on `version`: a stale one answers 409 and changes nothing.",
-      "`columnWidths`: for Fixed Length, each table's widths in characters in the dictionary's column order, one per column (400 at `columnWidths.<table>` otherwise); a table left out is read with its dictionary widths (nvarchar length, a display width for other types).",
+      "`columnWidths`: for Fixed Length, each table's widths in characters in the dictionary's column order, one per column (400 at `columnWidths.<table>` otherwise; the widths saved for a table the dictionary no longer has, sent as saved, are dropped); a table left out is read with its dictionary widths (nvarchar length, a display width for other types).",
     ].join(" "),
     request: { params: workspaceIdParams, body: jsonBody(updateFlatFileParametersSchema) },
     responses: { 200: jsonContent(kind === "migration" ? projectSchema : configurationSchema, `The changed ${noun}.`), ...writeErrorsOf(descriptor) },
@@ -82,7 +82,8 @@ export function createWorkspaceFlatFileParametersRouter(descriptor: WorkspaceDes
       const write = { expectedVersion: version, userId: c.var.caller.userId };
       // Before the widths' check: a stale tab hears "reload", not a rule about a dictionary it may not have seen.
       await assertVersion(db, descriptor, workspace, write);
-      const columnWidths = await checkedWidths(db, workspace.id, parameters.columnWidths, noun);
+      const saved = flatFileParametersOf(workspace)?.columnWidths ?? {};
+      const columnWidths = await checkedWidths(db, workspace.id, parameters.columnWidths, noun, saved);
       await updateWorkspace(db, kind, workspace, write, { flatFileParameters: { ...parameters, columnWidths } });
       const changed = await READERS[kind](db, workspace.id);
       if (!changed) throw new ApiProblem(404, "not_found", descriptor.notFoundMessage);
@@ -90,8 +91,18 @@ export function createWorkspaceFlatFileParametersRouter(descriptor: WorkspaceDes
     });
 }
 
-/** The widths keyed by the dictionary's own table names, each table's count matching its columns; else 400 at the table's field. */
-async function checkedWidths(db: Parameters<typeof tablesNamed>[0], workspaceId: string, widths: FlatFileParameters["columnWidths"], noun: string) {
+/**
+ * The widths keyed by the dictionary's own table names, each table's count matching its columns; else 400 at the table's
+ * field. Widths saved for a table the dictionary no longer has (renamed or deleted since), sent back as they were saved
+ * (the portal's forms send the saved widths of the tables they do not show), are dropped: never a save refused for them.
+ */
+async function checkedWidths(
+  db: Parameters<typeof tablesNamed>[0],
+  workspaceId: string,
+  widths: FlatFileParameters["columnWidths"],
+  noun: string,
+  saved: FlatFileParameters["columnWidths"],
+) {
   const entries = Object.entries(widths);
   if (entries.length === 0) return widths;
   const dictionary = await findProjectDictionaryRef(db, workspaceId);
@@ -100,8 +111,10 @@ async function checkedWidths(db: Parameters<typeof tablesNamed>[0], workspaceId:
   const checked: FlatFileParameters["columnWidths"] = {};
   for (const [name, list] of entries) {
     const table = tables.get(nameKey(name));
-    if (!table) fieldErrors[`columnWidths.${name}`] = [`The ${noun}'s dictionary has no table '${name}'`];
-    else if (list.length !== table.columns.length) {
+    if (!table) {
+      if (Object.hasOwn(saved, name) && saved[name]!.join() === list.join()) continue;
+      fieldErrors[`columnWidths.${name}`] = [`The ${noun}'s dictionary has no table '${name}'`];
+    } else if (list.length !== table.columns.length) {
       fieldErrors[`columnWidths.${name}`] = [`${table.name} has ${table.columns.length} columns: give ${table.columns.length} widths (${list.length} given)`];
     } else checked[table.name] = list;
   }

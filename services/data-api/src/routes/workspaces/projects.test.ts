@@ -7,7 +7,8 @@ import { forceUnlock, releaseProjectLock, takeProjectLock } from "../../jobs/pro
 import { findProjectDictionaryRef } from "../../repositories/dictionaries.ts";
 import { updateProject } from "../../repositories/projects.ts";
 import { USERS, createTestApi, type TestApi } from "../../testing/harness.ts";
-import { makeApplication, makeProject } from "../../testing/project-fixtures.ts";
+import { deleteTable } from "../../repositories/dictionary-tables.ts";
+import { addProjectTable, column, makeApplication, makeProject } from "../../testing/project-fixtures.ts";
 
 const [cedar, acme, birch] = DEMO_COMPANIES;
 
@@ -350,6 +351,36 @@ describe.each(TEST_DATABASE_KINDS)("projects on %s", (kind) => {
       const unversioned = await api.send("POST", `/api/v1/projects/${project.id}/updateFlatFileParameters`, t, { extension: ".csv", delimiter: "Pipe" });
       expect(unversioned.status).toBe(400);
       expect(unversioned.body.fieldErrors).toHaveProperty("version");
+    });
+
+    it("saves flat-file parameters again once a table whose widths were saved left the dictionary: its widths sent back as saved are dropped, sent otherwise refused at their field", async () => {
+      const t = await token(USERS.analyst);
+      const project = await makeProject(api, t, { companyId: birch.id, applicationId: birchApp.id, sourceType: "FlatFile" });
+      const orders = await addProjectTable(api, project.id, {
+        name: "Orders",
+        columns: [column("OrderId", "int"), column("Note", "nvarchar", { length: 20 })],
+      });
+      await addProjectTable(api, project.id, { name: "Customers", columns: [column("CustomerId", "int")] });
+      const save = async (body: object) =>
+        api.send("POST", `/api/v1/projects/${project.id}/updateFlatFileParameters`, t, {
+          version: (await api.get(`/api/v1/projects/${project.id}`, t)).body.version,
+          extension: ".txt",
+          delimiter: "FixedLength",
+          ...body,
+        });
+      expect((await save({ columnWidths: { Orders: "5, 20", Customers: "8" } })).status).toBe(200);
+      // Orders deleted from the dictionary (or renamed) since.
+      const ref = (await findProjectDictionaryRef(api.db, project.id))!;
+      await deleteTable(api.db, ref.id, orders.tableId, { expectedVersion: ref.version, userId: "test" });
+      // The load page's form, which shows Customers alone now, sends Orders' widths back as they were saved.
+      const again = await save({ dateOrder: "DMY", columnWidths: { Orders: [5, 20], Customers: "9" } });
+      expect(again.status, JSON.stringify(again.body)).toBe(200);
+      expect(again.body.flatFileParameters).toMatchObject({ dateOrder: "DMY", columnWidths: { Customers: [9] } });
+      expect(again.body.flatFileParameters.columnWidths).not.toHaveProperty("Orders");
+      // Widths for a table the dictionary lacks that were not saved so: what a user typed, refused at its field, nothing saved.
+      const typed = await save({ dateOrder: "MDY", columnWidths: { Orders: "6, 20" } });
+      expect(typed).toMatchObject({ status: 400, body: { fieldErrors: { "columnWidths.Orders": ["The project's dictionary has no table 'Orders'"] } } });
+      expect((await api.get(`/api/v1/projects/${project.id}`, t)).body.flatFileParameters).toMatchObject({ dateOrder: "DMY" });
     });
 
     it("refuses flat-file parameters based on a stale version with 409, whose words say whose change it was, and changes nothing", async () => {
