@@ -7,6 +7,7 @@ import { choiceOf, pageOf, pageQuerySchema, repeatedQuery, timestampSchema } fro
 import { columnSchema } from "./dictionary";
 import { flatFileParametersSchema, jobSchema } from "./projects";
 import { DEFAULT_HISTORY_SORT, HISTORY_SORTS, HISTORY_TYPES, LOAD_MODES, LOAD_STATUSES, ON_REJECTED } from "./values/loads";
+import { ROWS_COLUMN_MAX, ROWS_CONTAINS_MAX, ROWS_SORT_MAX } from "./values/table-rows";
 
 const LOAD_MODE_ERROR = "Choose how to load";
 const ON_REJECTED_ERROR = "Choose what happens to rejected rows";
@@ -176,10 +177,10 @@ export const rejectedRowsQuerySchema = pageQuerySchema;
  */
 export const tableRowsQuerySchema = pageQuerySchema.extend({
   /** A column's name, "-" first for descending; the table's first column by default. */
-  sort: z.string().trim().max(130).optional(),
+  sort: z.string().trim().max(ROWS_SORT_MAX).optional(),
   /** Rows whose `column` contains `contains` (any case), as text. */
-  column: z.string().trim().max(128).optional(),
-  contains: z.string().trim().max(200).optional(),
+  column: z.string().trim().max(ROWS_COLUMN_MAX).optional(),
+  contains: z.string().trim().max(ROWS_CONTAINS_MAX).optional(),
 });
 export const tableRowsSchema = z.object({
   table: z.string(),

@@ -48,9 +48,9 @@ export function readChoices<V extends string>(params: URLSearchParams, key: stri
   return [...new Set(params.getAll(key).filter((value): value is V => (allowed as readonly string[]).includes(value)))];
 }
 
-/** A "name contains" search box's value, as the contracts accept it (trimmed, at most 100 characters). */
-export function readContains(params: URLSearchParams, key = "name"): string {
-  return (params.get(key) ?? "").trim().slice(0, 100);
+/** A "name contains" search box's value, as the contracts accept it (trimmed, at most `max` characters: 100 for a name). */
+export function readContains(params: URLSearchParams, key = "name", max = 100): string {
+  return (params.get(key) ?? "").trim().slice(0, max);
 }
 
 /** The people picker's search, page and page size (PEOPLE_PAGING_KEYS), beside the page's own list. */

@@ -852,6 +852,12 @@ async function loadableProject(name: string, companyId: string = acme.id, applic
   return project;
 }
 
+/** The source data page's loader for the project, at a query added to its URL (after its companyId). */
+function sourceRowsOf(project: Project) {
+  const opts = { params: { projectId: project.id }, middleware: projectLayout.middleware };
+  return async (query: string) => (await call(ANALYST, `${projectUrl(project.id, "data-dictionary/source-data")}${query}`, sourceData.loader, opts)) as any;
+}
+
 /** Uploads `text` as a file into Customers through the load page's action, as its form would; answers its redirect. */
 async function submitLoad(project: Project, name: string, text: string) {
   const form = new FormData();
@@ -1025,9 +1031,7 @@ describe("the data page's filter", () => {
     const project = await loadableProject("Kept filter");
     await submitLoad(project, "ids.csv", "Id\n1\n21\n3\n");
     await live.jobs.idle();
-    const opts = { params: { projectId: project.id }, middleware: projectLayout.middleware };
-    const rowsPage = async (query: string) =>
-      (await call(ANALYST, `${projectUrl(project.id, "data-dictionary/source-data")}${query}`, sourceData.loader, opts)) as any;
+    const rowsPage = sourceRowsOf(project);
     // Orders' OrderDate, kept in the Find rows form when its Table select changed to Customers.
     const kept = await rowsPage("&table=Customers&column=OrderDate&contains=1");
     expect(kept).toMatchObject({ table: "Customers", rows: { total: 2, column: null }, filter: { contains: "1" }, missingColumn: "OrderDate" });
@@ -1035,6 +1039,20 @@ describe("the data page's filter", () => {
     expect((await rowsPage("&table=Customers&column=OrderDate&contains=zzz")).rows).toMatchObject({ total: 0, items: [] });
     // The table's own column: searched there, nothing to say.
     expect(await rowsPage("&table=Customers&column=Id&contains=1")).toMatchObject({ rows: { total: 2, column: "Id" }, filter: { column: "Id" }, missingColumn: null });
+  });
+
+  it.skipIf(!TEST_POSTGRES_ADMIN_URL)("reads a search, column or sort longer than the data API takes as cut to it, and a table name longer than any as a 404 in words: never a failed page", async () => {
+    const project = await loadableProject("Long search");
+    await submitLoad(project, "ids.csv", "Id\n1\n2\n");
+    await live.jobs.idle();
+    const rowsPage = sourceRowsOf(project);
+    // A search longer than the data API takes (pasted, or a hand-made link): cut to it, as the Contains field then shows; a
+    // sort or column longer than any column's name: none of the table's. Never the page failed with the contract's words.
+    const long = await rowsPage(`&table=Customers&contains=${"2".repeat(250)}&column=${"C".repeat(200)}&sort=${"S".repeat(200)}`);
+    expect(long).toMatchObject({ table: "Customers", filter: { contains: "2".repeat(200) }, rows: { total: 0, sort: "Id" } });
+    // A table name longer than any table's: the same 404 in words as a table the database lacks.
+    const name = "T".repeat(200);
+    expect(unwrap(await rowsPage(`&table=${name}`))).toMatchObject({ status: 404, data: { errors: [`The source database has no table '${name}'.`] } });
   });
 });
 

@@ -138,6 +138,10 @@ describe("the source data page without a row to show", () => {
     expect(html).not.toContain("has no column");
   });
 
+  it("lets the Contains search hold no more than the data API takes", () => {
+    expect(/<input id="source-contains"[^>]*maxLength="200"/.test(none({ page: 1, pageSize: 25, total: 0 }))).toBe(true);
+  });
+
   it("says that the table is empty, in the database shown", () => {
     expect(status(none({ page: 1, pageSize: 25, total: 0 }))).toBe("Customers has no rows in the source database.");
     expect(status(none({ page: 1, pageSize: 25, total: 0 }, {}, "destination"))).toBe("Customers has no rows in the destination database.");

@@ -1,4 +1,5 @@
 import { DEFAULT_PAGE_SIZE } from "../../../../../contracts/values/common";
+import { ROWS_COLUMN_MAX, ROWS_CONTAINS_MAX, ROWS_SORT_MAX } from "../../../../../contracts/values/table-rows";
 import { Form, Link, type UIMatch } from "react-router";
 import { FindTableForm, tableOptionsOf } from "~/components/databases/find-table-form";
 import { DATABASE_OPTIONS, tableRowsParams } from "~/components/databases/tables-table";
@@ -9,7 +10,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~
 import { useCompanyHref } from "~/lib/company-href";
 import { afterGuard } from "~/lib/guards.server";
 import { PAGING_KEYS, pagingParams } from "~/lib/list-search";
-import { readPaging } from "~/lib/list-search.server";
+import { readContains, readPaging } from "~/lib/list-search.server";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
 import { SelectFilter } from "~/components/ui/select-filter";
 import { projectCalls, projectScope } from "../../workspace.server";
@@ -29,8 +30,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const params = new URL(request.url).searchParams;
   const calls = projectCalls(context);
   const { page, pageSize } = readPaging(params, ["any"], "any");
-  const filter = { column: params.get("column")?.trim() || undefined, contains: params.get("contains")?.trim() || undefined };
-  const query = { page, pageSize, sort: params.get("sort") ?? undefined, ...filter };
+  // Read as the data API accepts them (a longer search, pasted or typed in a browser that ignores maxlength, is cut, as
+  // the page's Contains then shows), never the page failed with the contract's message.
+  const filter = {
+    column: readContains(params, "column", ROWS_COLUMN_MAX) || undefined,
+    contains: readContains(params, "contains", ROWS_CONTAINS_MAX) || undefined,
+  };
+  const query = { page, pageSize, sort: readContains(params, "sort", ROWS_SORT_MAX) || undefined, ...filter };
   // The table named in the URL is asked beside the list of tables (one round trip); without one, the first table's rows come after it.
   const asked = params.get("table");
   const database = readDatabaseKind(params);
@@ -120,6 +126,7 @@ export default function SourceData({ loaderData }: Route.ComponentProps) {
             id="source-contains"
             name="contains"
             type="search"
+            maxLength={ROWS_CONTAINS_MAX}
             defaultValue={filter.contains ?? ""}
             className="rounded-md border border-border bg-white px-3 py-2 text-sm"
           />

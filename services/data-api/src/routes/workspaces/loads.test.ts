@@ -280,6 +280,12 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
     expect((await api.get(rowsUrl("?contains=abc"), owner)).body.items).toEqual([["3", "ABC", "2.00", null]]);
     expect((await api.get(rowsUrl("?pageSize=10&page=2"), owner)).body).toMatchObject({ items: [], total: 4 });
     expect((await api.get(`/api/v1/projects/${project.id}/databases/source/tables/Nope/rows`, owner)).status).toBe(404);
+    // A name longer than any table's (an old or hand-edited link): the same 404, in words, not a rule of the request.
+    const long = "T".repeat(200);
+    expect(await api.get(`/api/v1/projects/${project.id}/databases/source/tables/${long}/rows`, owner)).toMatchObject({
+      status: 404,
+      body: { errors: [`The source database has no table '${long}'.`] },
+    });
     expect((await api.get(rowsUrl(), await api.tokenFor(USERS.viewer))).status).toBe(404);
     // A table the dictionary does not define (made by a script in the destination database): PostgreSQL's types alone.
     await api.dataPlane.withAdmin(TEST_DATABASE_SERVER, databaseNameOf(project.id), (client) =>
