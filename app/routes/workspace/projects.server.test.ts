@@ -1480,6 +1480,14 @@ describe("force-unlocking from the background-process page", () => {
       const after = (await call(ANALYST, here, background.loader, opts)) as any;
       expect(after).toMatchObject({ isLocked: false, lockState: "ForceUnlocked" });
       expect(after.jobs[0]).toMatchObject({ status: "ERROR", error: expect.stringMatching(/: stuck since Monday$/) });
+      // Sent again (Back and resend, or a second tab's form): the page, unlocked, draws no Force unlock form, so the
+      // refusal is said at its top, and nothing more is recorded.
+      const unlocked = await api<Project>(ANALYST, "GET", `/api/v1/projects/${project.id}`);
+      const again = unwrap(await call(SUPER, here, background.action, { ...opts, form: { intent: "force-unlock", reason: "stuck since Monday" } })) as any;
+      expect(again).toMatchObject({ status: 409, data: { errors: ["The project is not locked."] } });
+      // With JavaScript, the page is read again after it: the lock as it is now, no Force unlock form.
+      expect(background.shouldRevalidate({ actionStatus: 409, defaultShouldRevalidate: false } as never)).toBe(true);
+      expect(await api<Project>(ANALYST, "GET", `/api/v1/projects/${project.id}`)).toMatchObject({ isLocked: false, version: unlocked.version });
     } finally {
       release();
       live.jobs.hooks.beforeStep = undefined;

@@ -74,6 +74,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     try {
       await api.forceUnlock(submission.value.reason);
     } catch (err) {
+      // Not locked (409): unlocked meanwhile (another tab, another administrator, the job's end) or this post sent
+      // again (Back and resend). The page draws no Force unlock form then: the refusal is said at its top.
+      const failure = serviceFailure(err);
+      if (failure?.status === 409) return data({ errors: failure.body.errors }, { status: 409 });
       return refusedByService(submission, err);
     }
     return redirectWithFlash(here, `The ${paths.ws.noun} is unlocked.`);
@@ -81,6 +85,9 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   return unknownIntent(intent);
 }
+
+// After a refused force unlock (409: unlocked meanwhile), show the lock as it is now, without its form.
+export { revalidateAfterConflict as shouldRevalidate } from "~/lib/revalidate";
 
 export const handle = { breadcrumb: "Background process" };
 
