@@ -297,21 +297,43 @@ describe("details: edit and status", () => {
     expect(await api<Project>(ANALYST, "GET", `/api/v1/projects/${project.id}`)).toMatchObject({ name: "Versionless" });
   });
 
+  /** The details page's Status form as posted for `status`, from a page that showed `project`. */
+  const postStatus = (project: Project, status: string) =>
+    call(ANALYST, projectUrl(project.id, "details"), details.action, {
+      params: { projectId: project.id },
+      middleware: projectLayout.middleware,
+      form: { intent: "status", version: String(project.version), status },
+    }).then(unwrap);
+
   it("refuses a status change DOMAIN.md does not allow, or a status that is none (a forged post), next to the status in words", async () => {
     const project = await newProject(ANALYST, acme.id, acmeApp.id, "No status change");
-    const post = (status: string) =>
-      call(ANALYST, projectUrl(project.id, "details"), details.action, {
-        params: { projectId: project.id },
-        middleware: projectLayout.middleware,
-        form: { intent: "status", version: String(project.version), status },
-      }).then(unwrap);
-    const refused = await post("Completed");
+    await live.dataApiDb.updateTable("projects").set({ status: "Active" }).where("id", "=", project.id).execute();
+    const post = (status: string) => postStatus(project, status);
+    const refused = await post("Active");
     expect(refused?.status).toBe(400);
-    expect(refused?.data.result.error.status).toEqual(["A project that is Setup: data dictionary cannot change to that status."]);
+    expect(refused?.data.result.error.status).toEqual(["A project that is Active cannot change to that status."]);
     const forged = await post("Archived");
     expect(forged?.status).toBe(400);
     expect(forged?.data.result.error.status).toEqual(["Choose a status"]);
-    expect(await api<Project>(ANALYST, "GET", `/api/v1/projects/${project.id}`)).toMatchObject({ status: project.status, version: project.version });
+    expect(await api<Project>(ANALYST, "GET", `/api/v1/projects/${project.id}`)).toMatchObject({ status: "Active", version: project.version });
+  });
+
+  it("refuses a status change of a project whose page draws no Status form (completed in another tab, still in setup) at the top of the page", async () => {
+    const project = await newProject(ANALYST, acme.id, acmeApp.id, "Completed meanwhile");
+    const post = (status: string) => postStatus(project, status);
+    const inSetup = await post("Completed");
+    expect(inSetup).toMatchObject({ status: 409, data: { errors: ["Nothing was changed: a project that is Setup: data dictionary cannot change its status."] } });
+    // A tab left open on the Active project posts "Mark as inactive" after another completed it.
+    await live.dataApiDb.updateTable("projects").set({ status: "Completed" }).where("id", "=", project.id).execute();
+    const completed = await post("Inactive");
+    expect(completed).toMatchObject({ status: 409, data: { errors: ["Nothing was changed: a project that is Completed cannot change its status."] } });
+    // The page shown with it (the Completed project, no Status form) says it, once, as an alert.
+    const opts = { params: { projectId: project.id }, middleware: projectLayout.middleware };
+    const after = await call(ANALYST, projectUrl(project.id, "details"), details.loader, opts);
+    const page = renderPage("/migration/projects/:projectId/details", projectUrl(project.id, "details"), details.default, after, completed?.data);
+    expect(page).not.toContain('value="status"');
+    expect(page.match(/<div[^>]*role="alert"[^>]*>([^<]*)</)?.[1]).toBe("Nothing was changed: a project that is Completed cannot change its status.");
+    expect(await api<Project>(ANALYST, "GET", `/api/v1/projects/${project.id}`)).toMatchObject({ status: "Completed", version: project.version });
   });
 
   it("answers 400 to an unknown intent", async () => {

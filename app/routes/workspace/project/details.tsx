@@ -1,7 +1,7 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Fragment } from "react";
-import { Form, Link } from "react-router";
+import { data, Form, Link } from "react-router";
 import { z } from "zod";
 import { descriptionSchema, formBoolean, nameSchema, nameToEdit, versionSchema } from "../../../../contracts/common";
 import { updateConfigurationSchema } from "../../../../contracts/configurations";
@@ -20,6 +20,7 @@ import {
 } from "../../../../contracts/values/projects";
 import { CheckboxField, ErrorList, FormErrors, SelectField, TextareaField, TextField } from "~/components/forms/fields";
 import { CheckboxGroupField } from "~/components/forms/choice-fields";
+import { RefusalAlert } from "~/components/forms/refusal-alert";
 import { StatusButton } from "~/components/forms/status-button";
 import { formatTimestamp } from "~/components/projects/format";
 import { ProjectStatusBadge } from "~/components/projects/project-status-badge";
@@ -93,6 +94,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 
   if (intent === "status") {
+    // The page draws its Status form only for a status that may change: a post that finds none (the workspace completed
+    // in another tab meanwhile; a stale or forged form of one still in setup) is refused at the top, where it is read.
+    if (!STATUS_CHANGES[project.status]?.length) {
+      return data(
+        { errors: [`Nothing was changed: a ${ws.noun} that is ${PROJECT_STATUS_LABELS[project.status]} cannot change its status.`] },
+        { status: 409 },
+      );
+    }
     const submission = parseWithZod(formData, {
       schema: statusSchema.refine((v) => (STATUS_CHANGES[project.status] ?? []).includes(v.status), {
         path: ["status"],
@@ -124,12 +133,18 @@ export default function ProjectDetails({ loaderData, actionData }: Route.Compone
   const href = useCompanyHref();
   const paths = useWorkspacePaths();
   const noun = paths.ws.noun;
-  const lastResult = actionData?.result as SubmissionResult<string[]> | undefined;
+  const lastResult = actionData && "result" in actionData ? (actionData.result as SubmissionResult<string[]>) : undefined;
+  const refusal = actionData && "errors" in actionData ? actionData.errors : undefined;
   const statusResult = lastResult?.initialValue?.intent === "status" ? lastResult : undefined;
   const editResult = lastResult?.initialValue?.intent === "update" ? lastResult : undefined;
 
   return (
     <div className="grid gap-6 xl:grid-cols-2">
+      {refusal ? (
+        <RefusalAlert refusal={refusal} className="xl:col-span-2">
+          {refusal.join(" ")}
+        </RefusalAlert>
+      ) : null}
       <Card aria-labelledby="details-title">
         <h2 id="details-title" className="text-lg font-semibold">
           Details
