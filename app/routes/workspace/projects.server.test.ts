@@ -309,13 +309,23 @@ describe("details: edit and status", () => {
     const project = await newProject(ANALYST, acme.id, acmeApp.id, "No status change");
     await live.dataApiDb.updateTable("projects").set({ status: "Active" }).where("id", "=", project.id).execute();
     const post = (status: string) => postStatus(project, status);
-    const refused = await post("Active");
-    expect(refused?.status).toBe(400);
-    expect(refused?.data.result.error.status).toEqual(["A project that is Active cannot change to that status."]);
     const forged = await post("Archived");
     expect(forged?.status).toBe(400);
     expect(forged?.data.result.error.status).toEqual(["Choose a status"]);
-    expect(await api<Project>(ANALYST, "GET", `/api/v1/projects/${project.id}`)).toMatchObject({ status: "Active", version: project.version });
+    const refused = await post("Active");
+    expect(refused?.status).toBe(409);
+    expect(refused?.data.result.error.status).toEqual(["A project that is Active cannot change to that status."]);
+    // A tab left open on the Active project posts "Mark as inactive" after another made it inactive: refused as a
+    // conflict, so that the page is read again (with JavaScript too), showing Inactive and its Reactivate with the words.
+    await live.dataApiDb.updateTable("projects").set({ status: "Inactive" }).where("id", "=", project.id).execute();
+    const stale = await post("Inactive");
+    expect(stale?.status).toBe(409);
+    expect(stale?.data.result.error.status).toEqual(["A project that is Inactive cannot change to that status."]);
+    expect(details.shouldRevalidate({ actionStatus: stale?.status, defaultShouldRevalidate: false } as never)).toBe(true);
+    const now = await call(ANALYST, projectUrl(project.id, "details"), details.loader, { params: { projectId: project.id }, middleware: projectLayout.middleware });
+    const page = renderPage("/migration/projects/:projectId/details", projectUrl(project.id, "details"), details.default, now, stale?.data);
+    expect(new RegExp(`<form[^>]*id="project-status"[^]*?</form>`).exec(page)?.[0]).toMatch(/Reactivate[^]*A project that is Inactive cannot change to that status\./);
+    expect(await api<Project>(ANALYST, "GET", `/api/v1/projects/${project.id}`)).toMatchObject({ status: "Inactive", version: project.version });
   });
 
   it("refuses a status change of a project whose page draws no Status form (completed in another tab, still in setup) at the top of the page", async () => {

@@ -102,13 +102,14 @@ export async function action({ request, context }: Route.ActionArgs) {
         { status: 409 },
       );
     }
-    const submission = parseWithZod(formData, {
-      schema: statusSchema.refine((v) => (STATUS_CHANGES[project.status] ?? []).includes(v.status), {
-        path: ["status"],
-        message: `A ${ws.noun} that is ${PROJECT_STATUS_LABELS[project.status]} cannot change to that status.`,
-      }),
-    });
+    const submission = parseWithZod(formData, { schema: statusSchema });
     if (submission.status !== "success") return invalid(submission);
+    // A status its status cannot go to, mostly a tab left open on the status it had (made inactive meanwhile, "Mark as
+    // inactive" pressed there): 409, so that the page is read again with JavaScript too, its buttons those of now.
+    if (!STATUS_CHANGES[project.status]?.includes(submission.value.status)) {
+      const message = `A ${ws.noun} that is ${PROJECT_STATUS_LABELS[project.status]} cannot change to that status.`;
+      return data({ result: submission.reply({ fieldErrors: { status: [message] } }) }, { status: 409 });
+    }
     try {
       await api.update(submission.value);
     } catch (err) {
