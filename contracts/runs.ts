@@ -96,6 +96,8 @@ export const runProgressSchema = runSummarySchema.extend({
   stepPage: z.object({ total: z.number().int(), page: z.number().int(), pageSize: z.number().int() }),
   tables: z.array(runTableCountSchema),
   message: z.string().nullable(),
+  /** The rerun of this run from its failed step that ran any script, if any: the run is not rerun again (409 rerun_refused). */
+  rerunBy: z.object({ id: z.string(), createdAt: timestampSchema }).nullable(),
 });
 export type RunProgress = z.infer<typeof runProgressSchema>;
 

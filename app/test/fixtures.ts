@@ -99,6 +99,7 @@ export function runDetailsOf(changes: Partial<RunDetails> = {}): RunDetails {
     stepPage: { total: steps.length, page: 1, pageSize: 25 },
     tables: [],
     message: null,
+    rerunBy: null,
     ...changes,
     steps,
   };

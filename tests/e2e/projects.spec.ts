@@ -430,6 +430,12 @@ for (const javaScriptEnabled of [true, false]) {
       await failedOnly();
       await expect(page.getByText("No step of this run failed.")).toBeVisible();
       await expect(runSteps).toHaveCount(0);
+      // The failed run, rerun, links to its rerun in place of a Rerun the data API would refuse.
+      const rerunPath = new URL(page.url()).pathname;
+      await page.goto(failedRun);
+      await expect(page.getByRole("button", { name: "Rerun from the failed step" })).toHaveCount(0);
+      await page.getByRole("link", { name: /^the run of / }).click();
+      await expect.poll(() => new URL(page.url()).pathname).toBe(rerunPath);
       await page.getByRole("link", { name: "Run history" }).click();
       await expect(page.getByRole("table", { name: "Runs" }).getByRole("row")).toHaveCount(5);
       await expect(page.getByRole("table", { name: "Runs" }).getByRole("row").nth(1)).toContainText("Full, rerun");

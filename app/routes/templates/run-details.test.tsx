@@ -152,3 +152,23 @@ describe("the run's status", () => {
     expect(live("SUCCESS").replace(/<[^>]+>/g, "")).toBe("Run status: Succeeded");
   });
 });
+
+describe("a failed run rerun already", () => {
+  const steps = [step(1, "Completed"), step(2, "Failed"), step(3, "Pending")];
+
+  it("links to its rerun in place of Rerun from the failed step, which the data API would refuse", () => {
+    const failed = runOf("ERROR", steps);
+    const before = renderPage(page, page, RunDetailsPage, { projectId: "p1", run: failed, canWrite: true, lockedByRun: false, search, readAt: 1000 });
+    expect(before).toContain("Rerun from the failed step");
+    expect(before).not.toContain("Rerun as");
+
+    const rerun = { ...failed, rerunBy: { id: "r2", createdAt: "2026-11-28T08:00:00.000Z" } };
+    const html = renderPage(page, page, RunDetailsPage, { projectId: "p1", run: rerun, canWrite: true, lockedByRun: false, search, readAt: 1000 }).replace(
+      /<!-- -->/g,
+      "",
+    );
+    expect(html).not.toContain("Rerun from the failed step");
+    expect(html).not.toContain('name="intent" value="rerun"');
+    expect(html).toMatch(/Rerun as <a[^>]*href="\/migration\/projects\/p1\/templates\/run-history\/r2\/details"[^>]*>the run of [^<]+<\/a>/);
+  });
+});

@@ -30,7 +30,7 @@ const lockedByARun = (project: { isLocked: boolean; lockReason: string | null })
  * SQL as run; per destination table the rows before,
  * after, and after the run before. While it runs the page follows it (with JavaScript a poll of its
  * progress, without its SQL: useLiveRun; a meta refresh without) and offers "Cancel"; a run with a
- * failed step offers "Rerun from the failed step".
+ * failed step offers "Rerun from the failed step", or, once rerun, links to its rerun.
  */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const search = readStepSearch(request);
@@ -164,8 +164,17 @@ export default function RunDetails({ loaderData, actionData }: Route.ComponentPr
               </Button>
             </Form>
           ) : null}
+          {/* Rerun already: its scripts kept what they did, so the data API refuses another rerun (409); the page links to it. */}
+          {run.rerunBy ? (
+            <p className="self-center text-sm">
+              Rerun as{" "}
+              <Link to={href(paths.page(projectId, `templates/run-history/${run.rerunBy.id}/details`))} className="text-brand hover:underline">
+                the run of {formatTimestamp(run.rerunBy.createdAt)}
+              </Link>
+            </p>
+          ) : null}
           {/* A Test run kept nothing of the scripts before its failure: it is started again, not rerun from there. */}
-          {canWrite && !running && run.failedSteps > 0 && run.type === "Full" ? (
+          {canWrite && !running && run.failedSteps > 0 && run.type === "Full" && !run.rerunBy ? (
             <Form method="post">
               <input type="hidden" name="intent" value="rerun" />
               <Button type="submit">Rerun from the failed step</Button>

@@ -265,30 +265,48 @@ export async function searchRuns(db: Db, projectId: string, query: { status: Run
 }
 
 /**
- * The run with its step and failure counts, in one statement: the run's page asks for it at every poll
- * while the run goes on (compiled once, decision 011).
+ * The run with its step and failure counts, and the rerun of it that ran any script, in one statement:
+ * the run's page asks for it at every poll while the run goes on (compiled once, decision 011).
  */
 const runWithCounts = compiledByShape((db: Db, _shape: Record<string, never>, param) =>
   db
     .selectFrom("runs as r")
     .selectAll("r")
-    .select((eb) => [
-      eb.selectFrom("run_steps as s").select(eb.fn.countAll<number | string>().as("n")).whereRef("s.run_id", "=", "r.id").as("steps"),
-      eb
-        .selectFrom("run_steps as s")
-        .select(eb.fn.countAll<number | string>().as("n"))
-        .whereRef("s.run_id", "=", "r.id")
-        .where("s.status", "=", sql.lit("Failed"))
-        .as("failed"),
-    ])
+    .select((eb) => {
+      // The latest rerun of this run that ran any script (a step not Pending): its scripts kept what they did, so the
+      // run is not rerun again (rerunScope) and its page links to it. One that never reached a script did nothing.
+      const rerunThatRan = () =>
+        eb
+          .selectFrom("runs as rb")
+          .whereRef("rb.rerun_of", "=", "r.id")
+          .whereRef("rb.project_id", "=", "r.project_id")
+          .where((eb) =>
+            eb.exists(eb.selectFrom("run_steps as rs").select("rs.run_id").whereRef("rs.run_id", "=", "rb.id").where("rs.status", "!=", sql.lit("Pending"))),
+          )
+          .orderBy("rb.created_at", "desc")
+          .limit(sql.lit(1));
+      return [
+        eb.selectFrom("run_steps as s").select(eb.fn.countAll<number | string>().as("n")).whereRef("s.run_id", "=", "r.id").as("steps"),
+        eb
+          .selectFrom("run_steps as s")
+          .select(eb.fn.countAll<number | string>().as("n"))
+          .whereRef("s.run_id", "=", "r.id")
+          .where("s.status", "=", sql.lit("Failed"))
+          .as("failed"),
+        rerunThatRan().select("rb.id").as("rerun_by_id"),
+        rerunThatRan().select("rb.created_at").as("rerun_by_created_at"),
+      ];
+    })
     .where("r.id", "=", param("runId"))
     .where("r.project_id", "=", param("projectId")),
 );
 
-async function findRunWithCounts(db: Db, projectId: string, runId: string) {
+/** The run (404 when it is not the project's), its counts, and by which run it was rerun, if any (see runWithCounts). */
+export async function findRunWithCounts(db: Db, projectId: string, runId: string) {
   const [row] = await runWithCounts(db, {}, { runId, projectId });
   if (!row) throw new NotFoundError(RUN_NOT_FOUND_MESSAGE);
-  return { row, counts: { steps: Number(row.steps ?? 0), failed: Number(row.failed ?? 0) } };
+  const rerunBy = row.rerun_by_id && row.rerun_by_created_at ? { id: row.rerun_by_id, createdAt: row.rerun_by_created_at } : null;
+  return { row, counts: { steps: Number(row.steps ?? 0), failed: Number(row.failed ?? 0) }, rerunBy };
 }
 
 /** A run's summary, its step and failure counts of all its steps (what starting one answers). */
@@ -396,7 +414,7 @@ export async function getRunProgress(db: Db, projectId: string, runId: string, q
 }
 
 async function readRun(db: Db, projectId: string, runId: string, query: RunStepsQuery, sql: boolean) {
-  const { row, counts } = await findRunWithCounts(db, projectId, runId);
+  const { row, counts, rerunBy } = await findRunWithCounts(db, projectId, runId);
   // A set: repeated statuses are one, which also keeps the number of shapes bounded.
   const statuses = [...new Set(query.status)];
   const shape = { statuses: statuses.length };
@@ -408,6 +426,7 @@ async function readRun(db: Db, projectId: string, runId: string, query: RunSteps
   return {
     ...toSummary(row, counts),
     message: row.message,
+    rerunBy,
     stepPage: { total: matched, page: query.page, pageSize: query.pageSize },
     steps,
     tables: tables.map((c) => ({

@@ -16,7 +16,7 @@ import { failureMessage } from "../data-plane/server-lost.ts";
 import type { DataPlane } from "../data-plane/servers.ts";
 import type { Database } from "../db/schema.ts";
 import { JobCancelledError, JobRefusedError, startJob, type JobDeps } from "../jobs/start-job.ts";
-import { finishRun, insertRun, type RunScope } from "../repositories/runs.ts";
+import { findRunWithCounts, finishRun, insertRun, type RunScope } from "../repositories/runs.ts";
 import { executeRun, type RunOutcome } from "./execute-run.ts";
 import { preflight } from "./preflight.ts";
 import { planRun } from "./run-plan.ts";
@@ -153,10 +153,8 @@ export const RERUN_AGAIN_MESSAGE =
   "This run was rerun from its failed step already, and the scripts of that rerun kept what they did: running them again would do it twice. Open the rerun in the run history (rerun it if it failed), or start a new run.";
 
 /** The scope of a rerun: the run's own, from its first failed step; refused when a rerun of it ran any script already. */
-
 export async function rerunScope(db: Kysely<Database>, projectId: string, runId: string): Promise<{ scope: RunScope; type: RunType; onError: OnError }> {
-  const run = await db.selectFrom("runs").selectAll().where("id", "=", runId).where("project_id", "=", projectId).executeTakeFirst();
-  if (!run) throw new ApiProblem(404, "not_found", "Run not found.");
+  const { row: run, rerunBy } = await findRunWithCounts(db, projectId, runId);
   // A Test run rolls back all it did: from its failed step, a rerun would run without what the scripts before it did.
   if (run.type === "Test") throw new ApiProblem(409, "rerun_refused", TEST_RUN_RERUN_MESSAGE);
   const failed = await db
@@ -168,15 +166,7 @@ export async function rerunScope(db: Kysely<Database>, projectId: string, runId:
     .executeTakeFirst();
   if (!failed) throw new ApiProblem(409, "rerun_refused", "This run has no failed step to rerun from.");
   // A second post of Rerun (a double click, Back and resend, a tab left open) would run the same scripts again in a Full run.
-  // A rerun that never reached a script (refused as it started, its server gone) did nothing: the run may be rerun again.
-  const rerunBefore = await db
-    .selectFrom("runs as r")
-    .select("r.id")
-    .where("r.rerun_of", "=", runId)
-    .where("r.project_id", "=", projectId)
-    .where((eb) => eb.exists(eb.selectFrom("run_steps as s").select("s.run_id").whereRef("s.run_id", "=", "r.id").where("s.status", "!=", "Pending")))
-    .executeTakeFirst();
-  if (rerunBefore) throw new ApiProblem(409, "rerun_refused", RERUN_AGAIN_MESSAGE);
+  if (rerunBy) throw new ApiProblem(409, "rerun_refused", RERUN_AGAIN_MESSAGE);
   const scope = JSON.parse(run.scope) as RunScope;
   return { scope: { ...scope, fromScriptId: failed.script_id }, type: run.type as RunType, onError: run.on_error as OnError };
 }

@@ -184,6 +184,7 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("runs on %s"
     expect(stopped.steps.map((s) => s.status)).toEqual(["Completed", "Failed", "Pending"]);
     expect(stopped.steps[1]).toMatchObject({ errorLine: 2, error: expect.stringMatching(/null value in column "Code"/) });
     expect(stopped.message).toMatch(/^Script Broken failed at line 2: null value/);
+    expect(stopped.rerunBy).toBeNull();
     expect(await destinationCustomers(project.id)).toBe(3);
 
     const going = await finished(project.id, (await start(project.id, { type: "Full", onError: "continue" })).body.run.id);
@@ -206,6 +207,13 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("runs on %s"
     expect(await start(project.id, { type: "Full", rerunOf: stopped.id })).toMatchObject({ status: 409, body: { errors: [RERUN_AGAIN_MESSAGE] } });
     await api.jobs.idle();
     expect((await api.get(`/api/v1/projects/${project.id}/runs`, owner)).body.total).toBe(runsNow);
+    // The stopped run tells it was rerun, and by which run (its page links to it in place of Rerun); its progress too.
+    expect((await finished(project.id, stopped.id)).rerunBy).toEqual({ id: rerun.id, createdAt: rerun.createdAt });
+    expect((await api.get(`/api/v1/projects/${project.id}/runs/${stopped.id}/progress`, owner)).body.rerunBy).toEqual({
+      id: rerun.id,
+      createdAt: rerun.createdAt,
+    });
+    expect(rerun.rerunBy).toBeNull();
 
     const list = await api.get(`/api/v1/projects/${project.id}/runs?status=ERROR&status=SUCCESS`, owner);
     expect(list.body.items.map((r: { id: string }) => r.id)).toEqual([rerun.id, stopped.id]);
@@ -589,6 +597,7 @@ describe.each(TEST_DATABASE_KINDS)("a run's answer on %s", (kind) => {
       failedSteps: 1,
       rerunOf: null,
       message: "Script B failed at line 2",
+      rerunBy: null,
       stepPage: { total: 3, page: 1, pageSize: 25 },
       steps: [
         { ...step(1, "A"), ...trimmed },
