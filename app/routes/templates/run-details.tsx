@@ -1,5 +1,5 @@
 import { data, Form, Link, type UIMatch } from "react-router";
-import { ON_ERROR_LABELS, type RunStepStatus } from "../../../contracts/values/runs";
+import { ON_ERROR_LABELS, type RunStepStatus, type RunType } from "../../../contracts/values/runs";
 import { formatTimestamp } from "~/components/dictionary/column-format";
 import { AutoRefresh } from "~/components/projects/auto-refresh";
 import { formatCount } from "~/components/projects/format";
@@ -44,17 +44,24 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   return { projectId: project.id, run, canWrite: access.canWrite, lockedByRun, search, readAt: Date.now() };
 }
 
+const NO_JOB_TO_CANCEL = "This run has no job that runs it (it was recorded before runs had jobs): there is nothing to cancel.";
+
+/** What a cancel undoes (decision 020): a Full run's scripts each commit alone; a Test run is one transaction, rolled back whole. */
+const CANCELLING: Record<RunType, string> = {
+  Full: "Cancelling: the running script is rolled back; the scripts that ran before it keep what they did.",
+  Test: "Cancelling: the Test run stops, and everything it did is rolled back.",
+};
+
 export async function action({ request, params, context }: Route.ActionArgs) {
   const intent = (await readFormData(request)).get("intent");
   const { project, api, paths, companyId } = await requireWorkspace(context, { write: true });
   const run = await api.runs.get(params.runId);
   try {
     if (intent === "cancel") {
-      if (run.jobId) await api.cancelJob(run.jobId);
-      return redirectWithFlash(
-        companyHref(paths.page(project.id, `templates/run-history/${run.id}/details`), companyId),
-        "Cancelling: the running script is rolled back.",
-      );
+      // A run recorded before runs had jobs has none to stop: said, never flashed as if it were being cancelled.
+      if (!run.jobId) return data({ errors: [NO_JOB_TO_CANCEL] }, { status: 409 });
+      await api.cancelJob(run.jobId);
+      return redirectWithFlash(companyHref(paths.page(project.id, `templates/run-history/${run.id}/details`), companyId), CANCELLING[run.type]);
     }
     if (intent === "rerun") {
       const started = await api.runs.start({ type: run.type, rerunOf: run.id });

@@ -1,7 +1,8 @@
 import { afterAll, describe, expect, it, vi } from "vitest";
 import type { RunDetails } from "../../../contracts/runs";
 import { DEMO_COMPANIES } from "../../../scripts/demo-data";
-import { finishRun, finishSteps, insertRun, startStep } from "../../../services/data-api/src/repositories/runs";
+import { finishRun, finishSteps, insertRun, setRunJob, startStep } from "../../../services/data-api/src/repositories/runs";
+import { flashOf } from "~/test/flash-of";
 import { startLiveServices } from "~/test/live-services";
 import type { RunPoll } from "./run-progress";
 
@@ -22,7 +23,7 @@ const [, acme, birch] = DEMO_COMPANIES;
 const ANALYST = "analyst@demo.test";
 
 /** A migration project of acme with a run of three long scripts: the first done, the second running. */
-async function runningRun() {
+async function runningRun(type: "Full" | "Test" = "Full") {
   const application = await api(ANALYST, "POST", "/api/v1/applications", { companyId: acme.id, name: `Runs ${crypto.randomUUID()}`, description: null });
   const project = await api(ANALYST, "POST", "/api/v1/projects", {
     companyId: acme.id,
@@ -34,7 +35,7 @@ async function runningRun() {
   const sql = `select 1;\n${"-- a long script\n".repeat(1000)}`;
   const runId = await insertRun(live.dataApiDb, {
     projectId: project.id,
-    type: "Full",
+    type,
     onError: "stop",
     scope: { templateIds: [], levelIds: [], scriptId: null, fromScriptId: null },
     rerunOf: null,
@@ -111,5 +112,44 @@ describe("a run's page once the run ended", () => {
     } finally {
       fetchSpy.mockRestore();
     }
+  });
+});
+
+describe("a run's Cancel", () => {
+  it("says there is nothing to cancel for a run without a job, never that it is cancelling; a run's job is asked to stop, in the words of its type", async () => {
+    // A run recorded before runs had jobs: no job id.
+    const old = await runningRun();
+    const refused = unwrap(await call(ANALYST, old.at("details"), detailsPage.action, { ...old.options, form: { intent: "cancel" } }));
+    expect(refused).toEqual({
+      status: 409,
+      data: { errors: ["This run has no job that runs it (it was recorded before runs had jobs): there is nothing to cancel."] },
+    });
+
+    const cancelled = async (type: "Full" | "Test") => {
+      const { at, options, projectId, runId } = await runningRun(type);
+      const jobId = crypto.randomUUID();
+      const now = new Date().toISOString();
+      await live.dataApiDb
+        .insertInto("jobs")
+        .values({
+          id: jobId,
+          project_id: projectId,
+          kind: "ProjectRun",
+          status: "IN_PROGRESS",
+          previous_status: "Active",
+          created_by: "u-1",
+          created_at: now,
+          heartbeat_at: now,
+        })
+        .execute();
+      await setRunJob(live.dataApiDb, runId, jobId);
+      const answer = await call(ANALYST, at("details"), detailsPage.action, { ...options, form: { intent: "cancel" } });
+      expect(answer).toBeInstanceOf(Response);
+      const job = await live.dataApiDb.selectFrom("jobs").select("cancel_requested_at").where("id", "=", jobId).executeTakeFirstOrThrow();
+      expect(job.cancel_requested_at).not.toBeNull();
+      return (await flashOf(answer))?.text;
+    };
+    expect(await cancelled("Full")).toBe("Cancelling: the running script is rolled back; the scripts that ran before it keep what they did.");
+    expect(await cancelled("Test")).toBe("Cancelling: the Test run stops, and everything it did is rolled back.");
   });
 });
