@@ -2,6 +2,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link, data, useLocation } from "react-router";
 import { z } from "zod";
 import { nameSchema, versionSchema } from "../../../contracts/common";
+import { templateVersionSchema } from "../../../contracts/templates";
 import { formatTimestamp } from "~/components/dictionary/column-format";
 import { FormErrors, TextField } from "~/components/forms/fields";
 import { RefusalAlert } from "~/components/forms/refusal-alert";
@@ -45,11 +46,13 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (!failure || failure.status >= 500) throw err;
     return data({ errors: failure.body.errors }, { status: failure.status });
   };
+  /** A post without what the page's form always sends (a forged or truncated one): said at the top, nothing changed. */
+  const incomplete = () => data({ errors: [INCOMPLETE_REQUEST] }, { status: 400 });
   if (intent === "rename") {
     const submission = parseWithZod(formData, { schema: renameSchema });
     // The page of an archived template's script has no rename form (archived meanwhile, in another tab): the refusal goes at the top.
     const formShown = template.status !== "Archived";
-    if (submission.status !== "success") return formShown ? invalid(submission) : data({ errors: [INCOMPLETE_REQUEST] }, { status: 400 });
+    if (submission.status !== "success") return formShown ? invalid(submission) : incomplete();
     try {
       await api.renameScript(script.id, submission.value);
     } catch (err) {
@@ -58,8 +61,11 @@ export async function action({ request, context }: Route.ActionArgs) {
     return redirectWithFlash(companyHref(paths.script(template.id, script.levelId, script.id, "details"), companyId), "Script renamed.");
   }
   if (intent === "delete") {
+    // Read as the template page's delete-script is: a post without the version is incomplete, never version 0 refused as stale.
+    const submission = parseWithZod(formData, { schema: templateVersionSchema });
+    if (submission.status !== "success") return incomplete();
     try {
-      await api.deleteScript(script.id, Number(formData.get("version")));
+      await api.deleteScript(script.id, submission.value.version);
     } catch (err) {
       return topRefusal(err);
     }

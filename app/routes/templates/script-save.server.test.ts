@@ -39,6 +39,10 @@ const save = (path: string, params: Record<string, string>, baseVersion: string)
     form: { intent: "save", baseVersion, sql: "select 'mine';", comment: "Mine" },
   });
 
+/** A post of the script's details page (rename, delete). */
+const postDetails = (path: string, params: Record<string, string>, form: Record<string, string>) =>
+  call(ANALYST, path.replace("?", "/details?"), scriptDetails.action, { params, middleware: [...templateMiddleware, ...scriptMiddleware] as never[], form });
+
 describe("a script's save refused as stale", () => {
   it("shows what changed since the version the user edited, with the user's text kept", async () => {
     const { path, params } = await lockedScript();
@@ -128,19 +132,31 @@ describe("a script's rename on a template archived meanwhile (another tab)", () 
     const template = await api(ANALYST, "GET", base);
     const available = await api(ANALYST, "POST", `${base}/status`, { version: template.version, status: "Available" });
     const archived = await api(ANALYST, "POST", `${base}/status`, { version: available.version, status: "Archived" });
-    const rename = async (form: Record<string, string>) =>
-      unwrap(
-        await call(ANALYST, path.replace("?", "/details?"), scriptDetails.action, {
-          params,
-          middleware: [...templateMiddleware, ...scriptMiddleware] as never[],
-          form: { intent: "rename", ...form },
-        }),
-      );
+    const rename = async (form: Record<string, string>) => unwrap(await postDetails(path, params, { intent: "rename", ...form }));
     expect(await rename({ version: String(archived.version), name: "Renamed" })).toMatchObject({
       status: 409,
       data: { errors: ["This template is archived: it is read-only."] },
     });
     expect(await rename({ version: String(archived.version), name: "" })).toMatchObject({ status: 400, data: { errors: [expect.any(String)] } });
     expect((await api(ANALYST, "GET", `${base}/scripts/${params.scriptId}`)).name).toBe("Customers");
+  });
+});
+
+describe("a script's delete from its details page", () => {
+  it("without the template's version (a forged or truncated post) is refused at the top as incomplete, never as a change in another tab; deletes nothing", async () => {
+    const { path, params } = await lockedScript();
+    const base = `/api/v1/master-templates/${params.templateId}`;
+    const forms: Record<string, string>[] = [{}, { version: "" }, { version: "abc" }];
+    for (const form of forms) {
+      expect(unwrap(await postDetails(path, params, { intent: "delete", ...form })), JSON.stringify(form)).toEqual({
+        status: 400,
+        data: { errors: ["The request was incomplete: reload the page and try again."] },
+      });
+    }
+    expect((await api(ANALYST, "GET", `${base}/scripts/${params.scriptId}`)).name).toBe("Customers");
+    // With the version its page shows, it is deleted.
+    const { version } = await api(ANALYST, "GET", base);
+    expect(((await postDetails(path, params, { intent: "delete", version: String(version) })) as Response).status).toBe(302);
+    expect((await api(ANALYST, "GET", base)).levels[0].scripts).toEqual([]);
   });
 });
