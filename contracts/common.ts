@@ -43,6 +43,15 @@ export const INTEGER_MAX = 2_147_483_647;
 export const wholeNumberSchema = (min: number) =>
   z.coerce.number().int().min(min).max(INTEGER_MAX, `At most ${INTEGER_MAX.toLocaleString("en-US")}`);
 
+/**
+ * The version a URL's path names (…/versions/{version}, the portal's …/version/{version}): a whole number from 1 up
+ * to INTEGER_MAX, else null, which names no version (404 "Version not found.", never a 400 in Zod's words).
+ */
+export const versionInPath = (value: string): number | null => {
+  const number = Number(value);
+  return /^[0-9]+$/.test(value) && number >= 1 && number <= INTEGER_MAX ? number : null;
+};
+
 /** A written object carries the version it was based on; a stale one is refused with 409. */
 export const versionSchema = wholeNumberSchema(0);
 

@@ -1,6 +1,6 @@
 import { Form, Link, data, type UIMatch } from "react-router";
 import { z } from "zod";
-import { INTEGER_MAX, versionSchema } from "../../../contracts/common";
+import { versionInPath, versionSchema } from "../../../contracts/common";
 import { formatTimestamp } from "~/components/dictionary/column-format";
 import { RefusalAlert } from "~/components/forms/refusal-alert";
 import { Button, buttonVariants } from "~/components/ui/button";
@@ -12,13 +12,10 @@ import { useTemplatePaths } from "./paths";
 import { requireTemplateWrite, scriptOf, templateOf, templateScope } from "./templates.server";
 import type { Route } from "./+types/script-version";
 
-/**
- * The version the URL names: a whole number from 1 up to the most a version can be (INTEGER_MAX, as the data API
- * reads it), else no version of the script, 404 (never the data API's 400 in Zod's words for a number past it).
- */
+/** The version the URL names (versionInPath, as the data API reads it), else no version of the script: 404 before the data API is asked. */
 function versionInUrl(params: { version: string }): number {
-  const number = Number(params.version);
-  if (!Number.isInteger(number) || number < 1 || number > INTEGER_MAX) throw data({ errors: ["Version not found."] }, { status: 404 });
+  const number = versionInPath(params.version);
+  if (number === null) throw data({ errors: ["Version not found."] }, { status: 404 });
   return number;
 }
 

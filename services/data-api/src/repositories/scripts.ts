@@ -246,8 +246,10 @@ export async function listVersions(db: Kysely<Database>, templateId: string, scr
   return { items, total, ...page };
 }
 
-export async function getVersion(db: Kysely<Database>, templateId: string, scriptId: string, version: number): Promise<ScriptVersion> {
+/** `version` null: the path named none (versionInPath), so none is found, after the script is. */
+export async function getVersion(db: Kysely<Database>, templateId: string, scriptId: string, version: number | null): Promise<ScriptVersion> {
   await requireScript(db, templateId, scriptId);
+  if (version === null) throw new NotFoundError(VERSION_NOT_FOUND_MESSAGE);
   const r = await db.selectFrom("script_versions").selectAll().where("script_id", "=", scriptId).where("version", "=", version).executeTakeFirst();
   if (!r) throw new NotFoundError(VERSION_NOT_FOUND_MESSAGE);
   return {

@@ -263,6 +263,13 @@ describe.each(TEST_DATABASE_KINDS)("master templates on %s", (kind) => {
       expect(staleRestore.body.errors[0]).toMatch(
         /^You changed this script in another tab or window at \d\d:\d\d UTC\. Version 3 was saved after the version 2 your restore was based on: version 2 was not restored\.$/,
       );
+      // A path naming no version (past what a version can be, 0, a fraction, not a number) is a version not found, as in the portal: read or restored.
+      for (const named of ["2147483648", "99999999999999999999", "0", "1.5", "abc", "4"]) {
+        expect(await api.get(scriptPath(`/versions/${named}`), analyst), named).toMatchObject({ status: 404, body: { errors: ["Version not found."] } });
+        const restore = await api.send("POST", scriptPath(`/versions/${named}/restore`), analyst, { baseVersion: 3 });
+        expect(restore, named).toMatchObject({ status: 404, body: { errors: ["Version not found."] } });
+      }
+      expect((await api.get(scriptPath("/versions/3"), analyst)).body).toMatchObject({ version: 3, sql: "select 1;\nselect 2;" });
       const versions = await api.get(scriptPath("/versions"), analyst);
       expect(versions.body.items.map((v: { version: number; comment: string }) => [v.version, v.comment])).toEqual([
         [3, "Restored version 1"],

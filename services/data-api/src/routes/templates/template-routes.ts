@@ -1,6 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
-import { pageQuerySchema, versionSchema, wholeNumberSchema } from "../../../../../contracts/common.ts";
+import { pageQuerySchema, versionInPath, versionSchema } from "../../../../../contracts/common.ts";
 import {
   changeTemplateStatusSchema,
   createScriptSchema,
@@ -72,7 +72,7 @@ const readErrors = { 401: e401, 403: e403, 404: e404, 503: e503 } as const;
 const writeErrors = { 400: e400, ...readErrors, 409: e409 } as const;
 
 /** The validated path parameters: the owner's (for `resolve`) and the level's, script's and version's. */
-type Ids = Record<string, unknown> & { levelId: string; scriptId: string; version: number };
+type Ids = Record<string, unknown> & { levelId: string; scriptId: string; version: number | null };
 const ids = (params: object) => params as Ids;
 
 /** A syntax error refuses the write with the line and column next to the SQL field. */
@@ -91,7 +91,10 @@ export function createTemplateRoutes(options: TemplateRoutesOptions) {
   const params = options.params;
   const levelParams = params.extend({ levelId: z.string().min(1) });
   const scriptParams = params.extend({ scriptId: z.string().min(1) });
-  const versionParams = scriptParams.extend({ version: wholeNumberSchema(1) });
+  // A path naming no version (0, a fraction, past INTEGER_MAX, not a number) is a version not found (404), as in the portal.
+  const versionParams = scriptParams.extend({
+    version: z.string().describe("The version's number, from 1; any other answers 404.").transform(versionInPath),
+  });
   const versionQuery = z.object({ version: versionSchema });
   const templateAnswer = { 200: jsonContent(templateSchema, "The template with its new version."), ...writeErrors };
   const scriptAnswer = { 200: jsonContent(scriptSchema, "The script."), ...writeErrors };
