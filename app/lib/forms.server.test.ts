@@ -5,7 +5,19 @@ import { z } from "zod";
 import { action as sidebarAction } from "~/routes/sidebar";
 import type { StreamedUpload } from "./api.server";
 import { exactValue } from "./forms";
-import { countedBody, FORM_MAX_BYTES, invalid, readExactValues, readFormData, submitForm, submitUpload, UPLOAD_FORM_MAX_BYTES } from "./forms.server";
+import { choiceOf, formBoolean, nameSchema, versionSchema } from "../../contracts/common";
+import {
+  countedBody,
+  FORM_MAX_BYTES,
+  invalid,
+  parseFormData,
+  readExactValues,
+  readFormData,
+  SENT_MORE_THAN_ONCE,
+  submitForm,
+  submitUpload,
+  UPLOAD_FORM_MAX_BYTES,
+} from "./forms.server";
 
 /** Conform's reserved field for a list's buttons (insert, remove, reorder). */
 const INTENT = "__intent__";
@@ -130,7 +142,7 @@ describe("readFormData caps the body while it streams", () => {
 
 describe("submitUpload passes an upload on as it streams", () => {
   const limit = { maxBytes: MB20, tooLargeMessage: "too large", noFileMessage: "no file" };
-  const form = "--x\r\ncontent-disposition: form-data; name=\"table\"\r\n\r\nCustomers\r\n--x--\r\n";
+  const form = '--x\r\ncontent-disposition: form-data; name="table"\r\n\r\nCustomers\r\n--x--\r\n';
 
   it("with the length the browser declared, so the service may start on a file as it arrives; without one when none was", async () => {
     const sent: { length?: number; contentType: string; text: string }[] = [];
@@ -209,6 +221,48 @@ describe("submitForm sends a valid form on, and answers a refusal at the form's 
   });
 });
 
+describe("a field sent more than once (a forged or mangled post, an extension copying a field)", () => {
+  const schema = z.object({
+    name: nameSchema,
+    version: versionSchema,
+    kind: choiceOf(["Full", "Test"], "Choose Full or Test", "Full"),
+    notify: formBoolean,
+    columns: z.array(z.object({ name: z.string({ error: "Required" }) })),
+    tables: z.array(z.string()).max(2, "At most 2 tables"),
+  });
+  const form = (entries: [string, string][]) => {
+    const formData = new FormData();
+    for (const [key, value] of entries) formData.append(key, value);
+    return parseFormData(formData, schema);
+  };
+  const once: [string, string][] = [
+    ["name", "Ledger"],
+    ["version", "3"],
+    ["kind", "Test"],
+    ["notify", "on"],
+    ["columns[0].name", "id"],
+    ["tables", "members"],
+    ["tables", "benefits"],
+  ];
+
+  it("is refused at that field in words, whatever its kind (text, number, choice, box, a list item's field), never in Zod's", () => {
+    const submission = form([...once, ["name", "Ledger 2"], ["version", "abc"], ["kind", "Full"], ["notify", "on"], ["columns[0].name", "id"]]);
+    expect(submission.status).toBe("error");
+    expect(submission.reply().error).toEqual({
+      name: [SENT_MORE_THAN_ONCE],
+      version: [SENT_MORE_THAN_ONCE],
+      kind: [SENT_MORE_THAN_ONCE],
+      notify: [SENT_MORE_THAN_ONCE],
+      "columns[0].name": [SENT_MORE_THAN_ONCE],
+    });
+  });
+
+  it("is a list's own when the schema reads a list: its values, its rules in their words", () => {
+    expect(form(once)).toMatchObject({ status: "success", value: { name: "Ledger", version: 3, tables: ["members", "benefits"] } });
+    expect(form([...once, ["tables", "runs"]]).reply().error).toEqual({ tables: ["At most 2 tables"] });
+  });
+});
+
 describe("invalid", () => {
   const schema = z.object({ name: z.string({ error: "Required" }), columns: z.array(z.object({ name: z.string({ error: "Required" }) })) });
   const form = (entries: Record<string, string>) => {
@@ -236,7 +290,9 @@ describe("exactValue and readExactValues carry a value through a form to the let
     const values = ["Bob\nJunior", "Ann\r\nLee", "lone\rCR", " Alice ", "tab\there", "nul\u0000", "lone \ud800 surrogate", "plain", ""];
     // A browser posting the form itself makes every line break of a field's value CRLF, and UTF-8 of the rest.
     const body = values.map((v) => `source=${encodeURIComponent(exactValue(v).replace(/\r\n|\r|\n/g, "\r\n"))}`).join("&");
-    const formData = await readFormData(new Request("http://portal.test/x", { method: "POST", body, headers: { "content-type": "application/x-www-form-urlencoded" } }));
+    const formData = await readFormData(
+      new Request("http://portal.test/x", { method: "POST", body, headers: { "content-type": "application/x-www-form-urlencoded" } }),
+    );
     expect(readExactValues(formData, "source")).toEqual(values);
   });
 

@@ -218,14 +218,39 @@ export async function submitForm<S extends z.ZodType, T>(
   }
 }
 
-/** A form already read, parsed as parseForm does (a form Conform cannot read is a 400). */
+/**
+ * A form already read, parsed as parseForm does (a form Conform cannot read is a 400). A field the schema reads as
+ * one value that the post sends more than once (a forged or mangled post, an extension copying a field) is refused at
+ * that field with SENT_MORE_THAN_ONCE, never in Zod's words ("expected string, received array").
+ */
 export function parseFormData<S extends z.ZodType>(formData: FormData, schema: S): Submission<z.output<S>> {
   try {
-    return parseWithZod(formData, { schema: schema as never }) as Submission<z.output<S>>;
+    return parseWithZod(formData, {
+      schema: schema as never,
+      formatError: (issues: z.core.$ZodIssue[]) => [
+        ...new Set(issues.map((issue) => (sentMoreThanOnce(formData, issue) ? SENT_MORE_THAN_ONCE : issue.message))),
+      ],
+    }) as Submission<z.output<S>>;
   } catch {
     throw data<ServiceFailure>({ errors: [UNREADABLE] }, { status: 400 });
   }
 }
+
+export const SENT_MORE_THAN_ONCE = "This field was sent more than once: reload the page and try again.";
+
+/**
+ * Zod's refusals of a value that is not the one value its schema reads (a type, a choice, none of a union's), where
+ * the form sent the field more than once (Conform reads it as a list). A list's own rules (too few, too many) and its
+ * items' refusals (`name[0]`) are the list's, said as they are.
+ */
+function sentMoreThanOnce(formData: FormData, issue: z.core.$ZodIssue) {
+  const oneValue = (issue.code === "invalid_type" && issue.expected !== "array") || issue.code === "invalid_value" || issue.code === "invalid_union";
+  return oneValue && formData.getAll(fieldName(issue.path)).length > 1;
+}
+
+/** A Zod issue's path as Conform names the field: `columns[0].name`. */
+const fieldName = (path: readonly PropertyKey[]) =>
+  path.reduce<string>((name, key) => (typeof key === "number" ? `${name}[${key}]` : name ? `${name}.${String(key)}` : String(key)), "");
 
 /**
  * Every `name` field of the form, as exactValue (forms.ts) wrote them: the values the page held, to

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { DEMO_COMPANIES } from "../../../scripts/demo-data";
 import { UNKNOWN_EVENT_MESSAGE } from "../../../contracts/notifications";
+import { SENT_MORE_THAN_ONCE } from "~/lib/forms.server";
 import { startLiveServices } from "~/test/live-services";
 
 /**
@@ -19,18 +20,32 @@ const SUPER = "super@demo.test";
 const page = `/additional-options/notifications?companyId=${birch.id}`;
 
 describe("adding a webhook", () => {
-  it("with an event the page does not offer is refused next to the events (400), and no webhook is added", async () => {
+  /** The add form posted and refused with 400, no webhook added: the refusal's errors. */
+  async function refusedAdd(fields: [string, string][]) {
     const before = (await call(SUPER, page, notifications.loader)) as { webhooks: unknown[] };
+    const refused = unwrap(await call(SUPER, page, notifications.action, { form: [["intent", "add"], ...fields] }));
+    expect(refused?.status).toBe(400);
+    expect(((await call(SUPER, page, notifications.loader)) as { webhooks: unknown[] }).webhooks).toHaveLength(before.webhooks.length);
+    return refused?.data.result.error;
+  }
+
+  it("with an event the page does not offer is refused next to the events (400), and no webhook is added", async () => {
     const form: [string, string][] = [
-      ["intent", "add"],
       ["url", "https://hooks.example.test/dt"],
       ["events", "run.ended"],
       ["events", "everything"],
     ];
-    const refused = unwrap(await call(SUPER, page, notifications.action, { form }));
-    expect(refused?.status).toBe(400);
-    expect(refused?.data.result.error).toEqual({ events: [UNKNOWN_EVENT_MESSAGE] });
-    expect(((await call(SUPER, page, notifications.loader)) as { webhooks: unknown[] }).webhooks).toHaveLength(before.webhooks.length);
+    expect(await refusedAdd(form)).toEqual({ events: [UNKNOWN_EVENT_MESSAGE] });
+  });
+
+  it("with a field sent more than once (a forged or mangled post) is refused next to it in words (400), the events staying a list, and no webhook is added", async () => {
+    const form: [string, string][] = [
+      ["url", "https://hooks.example.test/one"],
+      ["url", "https://hooks.example.test/two"],
+      ["events", "run.ended"],
+      ["events", "run.ended"],
+    ];
+    expect(await refusedAdd(form)).toEqual({ url: [SENT_MORE_THAN_ONCE] });
   });
 
   it("sent again with the id its page gave it (a reload of the secret's page without JavaScript) is refused at the top, and adds no second webhook", async () => {
@@ -54,18 +69,13 @@ describe("adding a webhook", () => {
   });
 
   it("with a form id that is not the page's (a forged or cut post) is refused at the top in plain words (400), and no webhook is added", async () => {
-    const before = (await call(SUPER, page, notifications.loader)) as { webhooks: unknown[] };
     const form: [string, string][] = [
-      ["intent", "add"],
       ["id", "not-a-form-id"],
       ["url", "https://hooks.example.test/forged-id"],
       ["events", "run.ended"],
     ];
-    const refused = unwrap(await call(SUPER, page, notifications.action, { form }));
-    expect(refused?.status).toBe(400);
     // The id is sent hidden: no field shows its error, so it is said at the top.
-    expect(refused?.data.result.error[""]).toEqual(["The request was incomplete: reload the page and try again."]);
-    expect(((await call(SUPER, page, notifications.loader)) as { webhooks: unknown[] }).webhooks).toHaveLength(before.webhooks.length);
+    expect((await refusedAdd(form))[""]).toEqual(["The request was incomplete: reload the page and try again."]);
   });
 });
 

@@ -1,5 +1,4 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, redirect } from "react-router";
 import { lockMinutesGiven, webhookFieldsSchema } from "../../../contracts/notifications";
 import { DELIVERY_RETRY_HOURS, SIGNATURE_HEADER, WEBHOOK_EVENT_LABELS, WEBHOOK_EVENTS, type WebhookEvent } from "../../../contracts/values/notifications";
@@ -18,7 +17,7 @@ import { sqlAccessApi } from "~/lib/api/sql-access.server";
 import { companyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { getFormProps, refusalMessages, useServerForm } from "~/lib/forms";
-import { actedOnIdSchema, invalid, readFormData, refusalOf, refusedByService, unknownIntent } from "~/lib/forms.server";
+import { actedOnIdSchema, invalid, parseFormData, readFormData, refusalOf, refusedByService, unknownIntent } from "~/lib/forms.server";
 import { callerOf, forSelectedCompany, shellOf, type Shell } from "~/lib/guards.server";
 import { hasRole, ROLES } from "../../../contracts/roles";
 import type { Route } from "./+types/notifications";
@@ -68,7 +67,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const here = companyHref(new URL(request.url).pathname, companyId);
 
   if (intent === "add") {
-    const submission = parseWithZod(formData, { schema: addSchema });
+    const submission = parseFormData(formData, addSchema);
     if (submission.status !== "success") return invalid(submission);
     try {
       const created = await api.addWebhook({ companyId, ...submission.value });
@@ -83,7 +82,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 
   // A refused test or removal is said at the top of the page, not in the Add form (its webhook may be gone).
-  const submission = parseWithZod(formData, { schema: actedOnIdSchema });
+  const submission = parseFormData(formData, actedOnIdSchema);
   if (submission.status !== "success") return refusalOf("webhook", invalid(submission));
   try {
     if (intent === "test") {

@@ -1,5 +1,4 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link } from "react-router";
 import {
   revokeSqlCredentialSchema,
@@ -33,7 +32,7 @@ import { companyPeoplePage } from "~/lib/company-people.server";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { getFormProps, refusalMessages, useServerForm } from "~/lib/forms";
-import { actedOnIdSchema, invalid, readFormData, refusalOf, refusedByService, serviceFailure, unknownIntent } from "~/lib/forms.server";
+import { actedOnIdSchema, invalid, parseFormData, readFormData, refusalOf, refusedByService, serviceFailure, unknownIntent } from "~/lib/forms.server";
 import { callerOf, forSelectedCompany, shellOf } from "~/lib/guards.server";
 import { PAGING_KEYS, pagingParams, peopleSearchParams, type PeopleSearch } from "~/lib/list-search";
 import { readPaging, readPeopleSearch } from "~/lib/list-search.server";
@@ -134,7 +133,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   // Each refusal says which form it belongs to: a row's Rotate and its Revoke post the same id.
 
   if (intent === "create") {
-    const submission = parseWithZod(formData, { schema: createFormSchema });
+    const submission = parseFormData(formData, createFormSchema);
     if (submission.status !== "success") return refusalOf("create", invalid(submission));
     try {
       const issued = await api.create({ companyId, ...submission.value });
@@ -145,7 +144,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 
   if (intent === "rotate") {
-    const submission = parseWithZod(formData, { schema: actedOnIdSchema.and(rotateFormSchema) });
+    const submission = parseFormData(formData, actedOnIdSchema.and(rotateFormSchema));
     if (submission.status !== "success") return refusalOf("rotate", invalid(submission, [/^passwordSetAt$/]));
     try {
       // Based on the password the page showed: a rotation made since (another tab, another admin) is said, not undone.
@@ -156,7 +155,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 
   if (intent === "revoke") {
-    const submission = parseWithZod(formData, { schema: actedOnIdSchema.and(revokeSqlCredentialSchema) });
+    const submission = parseFormData(formData, actedOnIdSchema.and(revokeSqlCredentialSchema));
     if (submission.status !== "success") return refusalOf("revoke", invalid(submission));
     try {
       const { credential } = await api.revoke(submission.value.id, companyId, submission.value.reason);

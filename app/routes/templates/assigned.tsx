@@ -1,4 +1,3 @@
-import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link, data } from "react-router";
 import { z } from "zod";
 import { versionSchema } from "../../../contracts/common";
@@ -12,7 +11,7 @@ import { Pagination, PastTheEnd } from "~/components/ui/pagination";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
-import { INCOMPLETE_REQUEST, readFormData, serviceFailure, unknownIntent } from "~/lib/forms.server";
+import { INCOMPLETE_REQUEST, parseFormData, readFormData, serviceFailure, unknownIntent } from "~/lib/forms.server";
 import { PAGING_KEYS, pagingParams } from "~/lib/list-search";
 import { readPage } from "~/lib/list-search.server";
 import { useTemplatePaths } from "./paths";
@@ -52,14 +51,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   const incomplete = () => data({ errors: [INCOMPLETE_REQUEST] }, { status: 400 });
   try {
     if (intent === "move") {
-      const move = parseWithZod(formData, { schema: moveTarget });
+      const move = parseFormData(formData, moveTarget);
       if (move.status !== "success") return incomplete();
       const { templateId, ...body } = move.value;
       await api.move(templateId, body);
       return redirectWithFlash(back, "Run order changed.");
     }
     if (intent === "remove") {
-      const removal = parseWithZod(formData, { schema: templateTarget });
+      const removal = parseFormData(formData, templateTarget);
       if (removal.status !== "success") return incomplete();
       const { templateId, version } = removal.value;
       // Read before it goes: the message says whether a master stays behind.

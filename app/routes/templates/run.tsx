@@ -1,4 +1,3 @@
-import { parseWithZod } from "@conform-to/zod/v4";
 import { Fragment } from "react";
 import { data, Link, redirect, useLocation } from "react-router";
 import { z } from "zod";
@@ -18,7 +17,7 @@ import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { useServerForm, type FormResult } from "~/lib/forms";
 import type { ListPaging } from "~/lib/list-search";
-import { readFormData, serviceFailure, unknownIntent } from "~/lib/forms.server";
+import { parseFormData, readFormData, serviceFailure, unknownIntent } from "~/lib/forms.server";
 import { useTemplatePaths } from "./paths";
 import { cappedTicks, readTickedSearch, requireTemplateWrite, ticksNavigation, workspaceOwnerOf, workspaceTemplates } from "./templates.server";
 import { requireWorkspace } from "../workspace/workspace.server";
@@ -159,10 +158,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     // Search, Clear search or a page button (ticksNavigation): refused, the page shows the fields as the user left them.
     const to = ticksNavigation(request, formData, { ticks: TICKS, keep: KEPT });
     if (to.to !== undefined) return redirect(to.to);
-    return data<ActionData>({ result: parseWithZod(formData, { schema: fieldsSchema }).reply(), errors: [to.refusal] }, { status: 400 });
+    return data<ActionData>({ result: parseFormData(formData, fieldsSchema).reply(), errors: [to.refusal] }, { status: 400 });
   }
   if (intent !== "start") unknownIntent(intent);
-  const submission = parseWithZod(formData, { schema: formSchema });
+  const submission = parseFormData(formData, formSchema);
   if (submission.status !== "success") return data<ActionData>({ result: submission.reply(), errors: [] }, { status: 400 });
   const v = submission.value;
   try {

@@ -1,4 +1,3 @@
-import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link, data, useLocation } from "react-router";
 import { z } from "zod";
 import { nameSchema, versionSchema } from "../../../contracts/common";
@@ -15,7 +14,7 @@ import { LabelValueList } from "~/components/ui/label-value-list";
 import { companyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { getFormProps, useServerForm } from "~/lib/forms";
-import { INCOMPLETE_REQUEST, invalid, readFormData, refusedByService, serviceFailure, unknownIntent } from "~/lib/forms.server";
+import { INCOMPLETE_REQUEST, invalid, parseFormData, readFormData, refusedByService, serviceFailure, unknownIntent } from "~/lib/forms.server";
 import { cn } from "~/lib/utils";
 import { requireTemplateWrite, scriptOf, templateOf, templateScope } from "./templates.server";
 import type { Route } from "./+types/script-details";
@@ -49,7 +48,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   /** A post without what the page's form always sends (a forged or truncated one): said at the top, nothing changed. */
   const incomplete = () => data({ errors: [INCOMPLETE_REQUEST] }, { status: 400 });
   if (intent === "rename") {
-    const submission = parseWithZod(formData, { schema: renameSchema });
+    const submission = parseFormData(formData, renameSchema);
     // The page of an archived template's script has no rename form (archived meanwhile, in another tab): the refusal goes at the top.
     const formShown = template.status !== "Archived";
     if (submission.status !== "success") return formShown ? invalid(submission) : incomplete();
@@ -62,7 +61,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   if (intent === "delete") {
     // Read as the template page's delete-script is: a post without the version is incomplete, never version 0 refused as stale.
-    const submission = parseWithZod(formData, { schema: templateVersionSchema });
+    const submission = parseFormData(formData, templateVersionSchema);
     if (submission.status !== "success") return incomplete();
     try {
       await api.deleteScript(script.id, submission.value.version);

@@ -1,4 +1,3 @@
-import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form } from "react-router";
 import { forceUnlockSchema, saveScriptSchema, type Script, type ScriptDiff } from "../../../contracts/templates";
 import { formatTimestamp } from "~/components/dictionary/column-format";
@@ -13,7 +12,7 @@ import { companyHref } from "~/lib/company-href";
 import { lazyWidget } from "~/lib/lazy-widget";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { getFormProps, useServerForm, type FormResult } from "~/lib/forms";
-import { invalid, readFormData, refusedByService, serviceFailure, unknownIntent } from "~/lib/forms.server";
+import { invalid, parseFormData, readFormData, refusedByService, serviceFailure, unknownIntent } from "~/lib/forms.server";
 import { requireTemplateWrite, scriptOf, templateOf, templateScope } from "./templates.server";
 import type { Route } from "./+types/script-edit";
 
@@ -64,7 +63,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   };
 
   if (intent === "save" || intent === "relock-save") {
-    const submission = parseWithZod(formData, { schema: saveScriptSchema });
+    const submission = parseFormData(formData, saveScriptSchema);
     if (submission.status !== "success") return data<ActionData>({ ...invalid(submission).data, errors: [], form: "save" }, { status: 400 });
     try {
       // One post for both, so the text lost its lock with is never dropped by a page load between them.
@@ -102,7 +101,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return redirectWithFlash(here, intent === "lock" ? "The script is locked for you: edit and save it." : "The script is unlocked.");
   }
   if (intent === "force-unlock") {
-    const submission = parseWithZod(formData, { schema: forceUnlockSchema });
+    const submission = parseFormData(formData, forceUnlockSchema);
     if (submission.status !== "success") return data<ActionData>({ ...invalid(submission).data, errors: [], form: "force-unlock" }, { status: 400 });
     try {
       await api.forceUnlock(script.id, submission.value.reason);

@@ -1,4 +1,3 @@
-import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link } from "react-router";
 import { z } from "zod";
 import { descriptionSchema, nameSchema, nameToEdit, versionSchema } from "../../../contracts/common";
@@ -21,7 +20,7 @@ import { useWorkspacePaths } from "~/lib/workspace-paths";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { getFormProps, useServerForm, type FormResult } from "~/lib/forms";
 import { cn } from "~/lib/utils";
-import { INCOMPLETE_REQUEST, invalid, readFormData, refusedByService, serviceFailure, unknownIntent } from "~/lib/forms.server";
+import { INCOMPLETE_REQUEST, invalid, parseFormData, readFormData, refusedByService, serviceFailure, unknownIntent } from "~/lib/forms.server";
 import { templateTypesOf, useTemplatePaths } from "./paths";
 import { requireTemplateWrite, templateOf, templateScope } from "./templates.server";
 import type { Route } from "./+types/template-edit";
@@ -59,7 +58,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const intent = formData.get("intent");
   /** Runs a write whose refusal (409, 400) belongs at the top of the page; done, back here (or to `to`). */
   const simple = async <S extends z.ZodType>(schema: S, write: (value: z.output<S>) => Promise<unknown>, done: string, to = here) => {
-    const submission = parseWithZod(formData, { schema });
+    const submission = parseFormData(formData, schema);
     if (submission.status !== "success") return refusal(400, INCOMPLETE_REQUEST);
     try {
       await write(submission.value as z.output<S>);
@@ -76,7 +75,7 @@ export async function action({ request, context }: Route.ActionArgs) {
    */
   const withFields = async <S extends z.ZodType>(form: string, schema: S, write: (value: z.output<S>) => Promise<unknown>, done: string) => {
     if (!formsShown(template).includes(form)) return simple(schema, write, done);
-    const submission = parseWithZod(formData, { schema });
+    const submission = parseFormData(formData, schema);
     if (submission.status !== "success") return data({ ...invalid(submission).data, form, errors: [] as string[] }, { status: 400 });
     try {
       await write(submission.value as z.output<S>);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_COMPANIES, demoAdminDataSources } from "../../../scripts/demo-data";
 import { isRedirect, startLiveServices } from "~/test/live-services";
+import { SENT_MORE_THAN_ONCE } from "~/lib/forms.server";
 import { unpackRows } from "~/lib/packed-rows";
 import { TEST_POSTGRES_ADMIN_URL } from "../../../services/shared/testing/databases";
 
@@ -149,6 +150,33 @@ describe("onboarding configurations through the workspace pages", () => {
       expect(refused?.status).toBe(400);
       expect(refused?.data.result.error).toEqual({ backupId: ["Choose the earlier data to compare with"] });
     }
+  });
+
+  it("refuses a field sent more than once (a forged or mangled post) at that field in words, on the compare and create pages, and changes nothing", async () => {
+    const created = await createConfiguration("Compared twice", [benefit!.id]);
+    const id = /create\/([^/]+)\//.exec((created as Response).headers.get("Location")!)![1]!;
+    const opts = { params: { configurationId: id }, middleware: workspaceLayout.middleware };
+    const backups: [string, string][] = [
+      ["backupId", "A"],
+      ["backupId", "x"],
+    ];
+    const twice = unwrap(await call(ANALYST, at(`/${id}/databases/compare-source`), comparePage.action, { ...opts, form: backups }));
+    expect(twice?.status).toBe(400);
+    expect(twice?.data.result.error).toEqual({ backupId: [SENT_MORE_THAN_ONCE] });
+
+    const before = (await api<any>(ANALYST, "GET", "/api/v1/audit-projects/search", undefined, { companyId: acme.id, pageSize: "100" })).total;
+    const form: [string, string][] = [
+      ["name", "Sent twice"],
+      ["name", "Sent twice, again"],
+      ["applicationId", application.id],
+      ["schemeIds", benefit!.id],
+      ["schemeIds", contribution!.id],
+    ];
+    const refused = unwrap(await call(ANALYST, at("/create"), create.action, { form }));
+    expect(refused?.status).toBe(400);
+    // The schemes are a list: two of them are two schemes, not a field sent twice.
+    expect(refused?.data.result.error).toEqual({ name: [SENT_MORE_THAN_ONCE] });
+    expect((await api<any>(ANALYST, "GET", "/api/v1/audit-projects/search", undefined, { companyId: acme.id, pageSize: "100" })).total).toBe(before);
   });
 
   it("moves the default when another configuration is marked default on its details page", async () => {

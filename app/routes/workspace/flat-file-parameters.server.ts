@@ -1,8 +1,7 @@
-import { parseWithZod } from "@conform-to/zod/v4";
 import { updateFlatFileParametersSchema, type FlatFileParameters } from "../../../contracts/projects";
 import { companyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
-import { invalid, refusedByService } from "~/lib/forms.server";
+import { invalid, parseFormData, refusedByService } from "~/lib/forms.server";
 import { readContains, readPage } from "~/lib/list-search.server";
 import { WIDTHS_PAGING_KEYS, WIDTHS_PER_PAGE } from "~/components/projects/flat-file-parameter-fields";
 import type { ProjectScopeOf, projectCalls } from "./workspace.server";
@@ -39,7 +38,7 @@ export function postedWidthsShown(formData: FormData) {
  * the version the page showed: a stale tab's save is refused with 409, nothing changed), saved, back to `back`.
  */
 export async function saveFlatFileParameters(formData: FormData, scope: Pick<ProjectScopeOf, "project" | "api" | "companyId">, back: string) {
-  const submission = parseWithZod(formData, { schema: updateFlatFileParametersSchema });
+  const submission = parseFormData(formData, updateFlatFileParametersSchema);
   if (submission.status !== "success") return invalid(submission);
   try {
     await scope.api.setFlatFileParameters(withUnpostedWidthsKept(submission.value, formData, scope.project.flatFileParameters));

@@ -1,5 +1,4 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, type UIMatch } from "react-router";
 import { z } from "zod";
 import { assignDictionarySchema } from "../../../../contracts/projects";
@@ -20,7 +19,7 @@ import { useWorkspacePaths, workspaceOfPath } from "~/lib/workspace-paths";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { getFormProps, useServerForm } from "~/lib/forms";
-import { actedOn, invalid, readFormData, serviceFailure, unknownIntent } from "~/lib/forms.server";
+import { actedOn, invalid, parseFormData, readFormData, serviceFailure, unknownIntent } from "~/lib/forms.server";
 import { accessSettings, afterGuard, shellOf } from "~/lib/guards.server";
 import { mayEnterArea } from "~/lib/access";
 import { projectCalls, requireWorkspace, workspaceKind } from "../workspace.server";
@@ -132,7 +131,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent === "delete-table") return deleteTableFrom(formData, api.dictionary, here);
 
   if (intent === "assign") {
-    const submission = parseWithZod(formData, { schema: assignSchema });
+    const submission = parseFormData(formData, assignSchema);
     if (submission.status !== "success") return invalid(submission);
     try {
       await api.dictionary.assign(submission.value.dictionaryId, submission.value.version, confirmationOf(formData));

@@ -1,5 +1,4 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { Icon } from "~/components/ui/icon";
 import { Form } from "react-router";
 import { z } from "zod";
@@ -18,7 +17,7 @@ import { Card } from "~/components/ui/card";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { companyHref } from "~/lib/company-href";
 import { getFormProps, useServerForm } from "~/lib/forms";
-import { invalid, readFormData, refusedByService, unknownIntent } from "~/lib/forms.server";
+import { invalid, parseFormData, readFormData, refusedByService, unknownIntent } from "~/lib/forms.server";
 import { afterGuard } from "~/lib/guards.server";
 import { projectCalls, requireWorkspace } from "../workspace.server";
 import { withUserNames } from "~/lib/company-people.server";
@@ -89,7 +88,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const back = companyHref(paths.wizard(project.id, "databases"), companyId);
 
   if (intent === "save") {
-    const submission = parseWithZod(formData, { schema: settingsSchemaFor(project.sourceType) as typeof flatFileSettingsSchema });
+    const submission = parseFormData(formData, settingsSchemaFor(project.sourceType) as typeof flatFileSettingsSchema);
     if (submission.status !== "success") return invalid(submission);
     const { uploadType, ...parameters } = submission.value;
     try {
@@ -107,7 +106,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 
   if (intent === "create-databases") {
-    const submission = parseWithZod(formData, { schema: createSchema });
+    const submission = parseFormData(formData, createSchema);
     if (submission.status !== "success") return invalid(submission);
     try {
       await api.tryCreateDatabases();

@@ -1,5 +1,4 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link, data } from "react-router";
 import { isAdmin } from "../../../../contracts/roles";
 import { FormErrors, TextareaField } from "~/components/forms/fields";
@@ -7,7 +6,7 @@ import { RefusalAlert } from "~/components/forms/refusal-alert";
 import { getFormProps, useServerForm } from "~/lib/forms";
 import { Button } from "~/components/ui/button";
 import { redirectWithFlash } from "~/lib/flash.server";
-import { invalid, readFormData, refusedByService, serviceFailure, unknownIntent } from "~/lib/forms.server";
+import { invalid, parseFormData, readFormData, refusedByService, serviceFailure, unknownIntent } from "~/lib/forms.server";
 import { LOCK_REASON_LABELS } from "../../../../contracts/values/projects";
 import { AutoRefresh, isRunning } from "~/components/projects/auto-refresh";
 import { JobAnnouncer, JobProgress } from "~/components/projects/job-progress";
@@ -69,7 +68,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent === "force-unlock") {
     // Said, not ignored: a forged or stale form must not look as if it had worked.
     if (!isAdmin(shell.roles)) return data({ errors: [FORCE_UNLOCK_REFUSED] }, { status: 403 });
-    const submission = parseWithZod(formData, { schema: forceUnlockForm });
+    const submission = parseFormData(formData, forceUnlockForm);
     if (submission.status !== "success") return invalid(submission);
     try {
       await api.forceUnlock(submission.value.reason);

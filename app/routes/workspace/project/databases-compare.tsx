@@ -1,5 +1,4 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link } from "react-router";
 import { z } from "zod";
 import { CHOOSE_COMPARISON_MESSAGE, type Backup } from "../../../../contracts/backups";
@@ -16,7 +15,7 @@ import { PAGING_KEYS, pagingParams } from "~/lib/list-search";
 import { readPage } from "~/lib/list-search.server";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { getFormProps, useServerForm } from "~/lib/forms";
-import { invalid, readFormData, refusedByService } from "~/lib/forms.server";
+import { invalid, parseFormData, readFormData, refusedByService } from "~/lib/forms.server";
 import { afterGuard } from "~/lib/guards.server";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
 import { checkWorkspace, projectCalls, projectScope } from "../workspace.server";
@@ -51,7 +50,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { project, api, companyId, paths } = await guard(context);
-  const submission = parseWithZod(await readFormData(request), { schema: compareDeliverySchema });
+  const submission = parseFormData(await readFormData(request), compareDeliverySchema);
   if (submission.status !== "success") return invalid(submission);
   try {
     const { entry } = await api.compare(submission.value);

@@ -2,14 +2,13 @@
  * The load page's posts (databases/flat-file/update-source): a file streamed through to be previewed
  * or loaded at once, or the form under a preview that loads the files already uploaded.
  */
-import { parseWithZod } from "@conform-to/zod/v4";
 import { redirect } from "react-router";
 import { stagedLoadSchema } from "../../../../contracts/loads";
 import { LOAD_MODE_LABELS, LOAD_MODES, MAX_UPLOAD_BYTES_DEFAULT, ON_REJECTED, ON_REJECTED_LABELS } from "../../../../contracts/values/loads";
 import { UPLOAD_TYPE_LABELS, UPLOAD_TYPES } from "../../../../contracts/values/projects";
 import { companyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
-import { invalid, readFormData, refusedByService, serviceFailure, submitUpload, unknownIntent } from "~/lib/forms.server";
+import { invalid, parseFormData, readFormData, refusedByService, serviceFailure, submitUpload, unknownIntent } from "~/lib/forms.server";
 import { NVARCHAR_MAX_LENGTH } from "../../../../contracts/values/dictionary";
 import { SAVE_PARAMETERS } from "~/components/projects/flat-file-parameters-form";
 import { WIDTHS_PAGING_KEYS } from "~/components/projects/flat-file-parameter-fields";
@@ -84,7 +83,7 @@ export async function loadPageAction(request: Request, { project, companyId, api
   if (formData.get("intent") === ADD_COLUMNS_INTENT) return addFileColumns(String(formData.get("uploadId") ?? ""), { project, api, companyId, paths });
   // The load form under a preview sends no intent; another form's (or none of this page's) is refused, never taken for a load.
   if (formData.has("intent")) unknownIntent(formData.get("intent"));
-  const submission = parseWithZod(formData, { schema: stagedLoadSchema });
+  const submission = parseFormData(formData, stagedLoadSchema);
   // The upload it loads is sent hidden: without it, the request is said incomplete at the top, not at a field the page does not show.
   if (submission.status !== "success") return invalid(submission, [/^uploadId$/]);
   try {

@@ -1,5 +1,4 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link } from "react-router";
 import { z } from "zod";
 import { restoreBodySchema } from "../../../../contracts/backups";
@@ -19,7 +18,7 @@ import { PAGING_KEYS, pagingParams } from "~/lib/list-search";
 import { readPage } from "~/lib/list-search.server";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { getFormProps, useServerForm } from "~/lib/forms";
-import { invalid, readFormData, refusedByService, submitUpload, unknownIntent } from "~/lib/forms.server";
+import { invalid, parseFormData, readFormData, refusedByService, submitUpload, unknownIntent } from "~/lib/forms.server";
 import { afterGuard } from "~/lib/guards.server";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
 import { checkWorkspace, projectCalls, projectScope } from "../workspace.server";
@@ -74,7 +73,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   // Only the two forms' buttons: another intent (a forged post) has no form to be refused in.
   if (intent !== RESTORE_BACKUP && intent !== UNDO) unknownIntent(intent);
   const schema = z.object({ intent: z.enum([RESTORE_BACKUP, UNDO]) }).and(restoreBodySchema);
-  const submission = parseWithZod(formData, { schema });
+  const submission = parseFormData(formData, schema);
   if (submission.status !== "success") return invalid(submission);
   try {
     const { backupId, undo, version, compare, reason } = submission.value;

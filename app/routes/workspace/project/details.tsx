@@ -1,5 +1,4 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { Fragment } from "react";
 import { data, Form, Link } from "react-router";
 import { z } from "zod";
@@ -31,7 +30,7 @@ import { redirectWithFlash } from "~/lib/flash.server";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { getFormProps, useServerForm } from "~/lib/forms";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
-import { invalid, readFormData, refusedByService, unknownIntent } from "~/lib/forms.server";
+import { invalid, parseFormData, readFormData, refusedByService, unknownIntent } from "~/lib/forms.server";
 import { accessSettings, callerOf, requestedCompanyId } from "~/lib/guards.server";
 import { projectScope, requireWorkspace, workspaceKind } from "../workspace.server";
 import type { Route } from "./+types/details";
@@ -81,7 +80,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const intent = formData.get("intent");
 
   if (intent === "update") {
-    const submission = parseWithZod(formData, { schema: ws.kind === "onboarding" ? configurationEditSchema : editSchema });
+    const submission = parseFormData(formData, ws.kind === "onboarding" ? configurationEditSchema : editSchema);
     if (submission.status !== "success") return invalid(submission);
     // Only `true` moves the default; leaving the box unticked never takes it away (a company keeps one).
     const { isDefault, ...changes } = submission.value as z.output<typeof configurationEditSchema>;
@@ -102,7 +101,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         { status: 409 },
       );
     }
-    const submission = parseWithZod(formData, { schema: statusSchema });
+    const submission = parseFormData(formData, statusSchema);
     if (submission.status !== "success") return invalid(submission);
     // A status its status cannot go to, mostly a tab left open on the status it had (made inactive meanwhile, "Mark as
     // inactive" pressed there): 409, so that the page is read again with JavaScript too, its buttons those of now.

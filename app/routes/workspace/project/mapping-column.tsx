@@ -1,4 +1,3 @@
-import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, redirect, type UIMatch } from "react-router";
 import { PAGE_SIZES } from "../../../../contracts/values/common";
 import { UNMAPPED_RULE_LABELS, VALUE_SEARCH_MAX_LENGTH } from "../../../../contracts/values/mappings";
@@ -18,7 +17,7 @@ import { redirectWithFlash } from "~/lib/flash.server";
 import { PAGING_KEYS, pagingParams } from "~/lib/list-search";
 import { readPage } from "~/lib/list-search.server";
 import { exactValue, getFormProps, useServerForm, type FormResult } from "~/lib/forms";
-import { invalid, readExactValues, readFormData, refusedByService, serviceFailure, submitUpload, unknownIntent } from "~/lib/forms.server";
+import { invalid, parseFormData, readExactValues, readFormData, refusedByService, serviceFailure, submitUpload, unknownIntent } from "~/lib/forms.server";
 import { afterGuard } from "~/lib/guards.server";
 import { cn } from "~/lib/utils";
 import { useWorkspacePaths, workspacePathsOf } from "~/lib/workspace-paths";
@@ -144,7 +143,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     return redirectWithFlash(back, `${values.length} ${values.length === 1 ? "value" : "values"} saved.`);
   }
   if (intent === "add") {
-    const submission = parseWithZod(formData, { schema: addValueSchema });
+    const submission = parseFormData(formData, addValueSchema);
     if (submission.status !== "success") return invalid(submission);
     // The source value as typed, spaces and all (a sample's " Alice " is not "Alice"); the target trimmed, as the list's are.
     const { sourceValue, targetValue } = submission.value;

@@ -1,6 +1,5 @@
 import { DEFAULT_PAGE_SIZE } from "../../../../contracts/values/common";
 import type { SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { Form } from "react-router";
 import { z } from "zod";
 import { USER_IDS_AT_ONCE, type CompanyUser } from "../../../../contracts/client-portal";
@@ -21,7 +20,7 @@ import { redirectWithFlash } from "~/lib/flash.server";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { PAGING_KEYS, pagingParams, peopleSearchParams } from "~/lib/list-search";
 import { getFormProps, refusalMessages, useServerForm } from "~/lib/forms";
-import { actedOn, invalid, readFormData, refusedByService, unknownIntent } from "~/lib/forms.server";
+import { actedOn, invalid, parseFormData, readFormData, refusedByService, unknownIntent } from "~/lib/forms.server";
 import { mayEnterArea } from "../../../../contracts/areas";
 import { readableRole } from "../../../../contracts/roles";
 import { accessSettings, afterGuard, forSelectedCompany } from "~/lib/guards.server";
@@ -124,7 +123,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   // "set" adds a user (the picker); "change" changes a row's grant and never gives back an access
   // removed meanwhile from another tab: the data API answers 404, said at the top once the row is gone.
   if (intent === "set" || intent === "change") {
-    const submission = parseWithZod(formData, { schema: grantSchema });
+    const submission = parseFormData(formData, grantSchema);
     if (submission.status !== "success") return invalid(submission);
     const { userId, ...grant } = submission.value;
     try {
@@ -136,7 +135,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 
   if (intent === "remove") {
-    const submission = parseWithZod(formData, { schema: removeSchema });
+    const submission = parseFormData(formData, removeSchema);
     if (submission.status !== "success") return invalid(submission);
     try {
       await api.removeUser(submission.value.userId);

@@ -1,5 +1,4 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { useMemo } from "react";
 import { Form, Link } from "react-router";
 import { z } from "zod";
@@ -14,7 +13,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { getFormProps, useServerForm } from "~/lib/forms";
-import { invalid, readFormData, refusedByService, unknownIntent } from "~/lib/forms.server";
+import { invalid, parseFormData, readFormData, refusedByService, unknownIntent } from "~/lib/forms.server";
 import { afterGuard } from "~/lib/guards.server";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
 import { projectCalls, projectScope, requireWorkspace } from "../workspace.server";
@@ -45,7 +44,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const formData = await readFormData(request);
   const intent = formData.get("intent");
   if (intent !== "save") return unknownIntent(intent);
-  const submission = parseWithZod(formData, { schema: permissionsSchema });
+  const submission = parseFormData(formData, permissionsSchema);
   if (submission.status !== "success") return invalid(submission, HIDDEN_ENTRY_FIELDS);
   const changed = submission.value.entries.filter((e) => e.level !== e.was);
   if (changed.length === 0) return redirectWithFlash(companyHref(here, companyId), "Nothing to save: no level was changed.");

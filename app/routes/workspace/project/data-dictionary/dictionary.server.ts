@@ -4,7 +4,6 @@
  */
 import { createContext, data, type MiddlewareFunction, type RouterContextProvider } from "react-router";
 import type { ProjectDictionary } from "../../../../../contracts/dictionary";
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { Submission } from "@conform-to/react";
 import { CONFIRM_DATA_LOSS_PARAM, DATA_LOSS_CODE, VALUE_MAP_LOSS_CODE, createTableSchema } from "../../../../../contracts/dictionary";
 import type { DataLoss } from "~/components/dictionary/data-loss";
@@ -12,7 +11,7 @@ import { dictionaryMessages } from "~/components/dictionary/messages";
 import { deleteTableSchema, parseTableEditor } from "~/components/dictionary/schemas.server";
 import { newestPendingReview, pendingReviewLinkTo } from "~/lib/api/dictionary-tables.server";
 import { redirectWithFlash } from "~/lib/flash.server";
-import { invalid, refusedByService, serviceFailure, submitUpload } from "~/lib/forms.server";
+import { invalid, parseFormData, refusedByService, serviceFailure, submitUpload } from "~/lib/forms.server";
 import { companyHref } from "~/lib/company-href";
 import { afterGuard } from "~/lib/guards.server";
 import { projectCalls, projectScope, requireWorkspace, type ProjectScopeOf } from "../../workspace.server";
@@ -67,7 +66,7 @@ export async function createTableFrom(formData: FormData, dictionary: Dictionary
 }
 
 export async function deleteTableFrom(formData: FormData, dictionary: DictionaryApi, to: string) {
-  const submission = parseWithZod(formData, { schema: deleteTableSchema });
+  const submission = parseFormData(formData, deleteTableSchema);
   if (submission.status !== "success") return invalid(submission);
   let name: string;
   try {

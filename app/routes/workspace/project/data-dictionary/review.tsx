@@ -1,4 +1,3 @@
-import { parseWithZod } from "@conform-to/zod/v4";
 import { Link, redirect } from "react-router";
 import { ReviewActions, ReviewTables } from "~/components/dictionary/review-tables";
 import { reviewActionSchema } from "~/components/dictionary/schemas.server";
@@ -6,7 +5,7 @@ import { REVIEW_PARAM, useWorkspacePaths } from "~/lib/workspace-paths";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { dictionaryMessages } from "~/components/dictionary/messages";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
-import { invalid, readFormData, unknownIntent } from "~/lib/forms.server";
+import { invalid, parseFormData, readFormData, unknownIntent } from "~/lib/forms.server";
 import { loadReviewPage } from "~/lib/api/dictionary-tables.server";
 import { projectCalls } from "../../workspace.server";
 import { confirmationOf, refusedWrite, reviewGuard } from "./dictionary.server";
@@ -31,7 +30,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const formData = await readFormData(request);
   const intent = formData.get("intent");
   if (intent !== "apply" && intent !== "discard") return unknownIntent(intent);
-  const submission = parseWithZod(formData, { schema: reviewActionSchema });
+  const submission = parseFormData(formData, reviewActionSchema);
   if (submission.status !== "success") return invalid(submission);
   try {
     // Read first: the message says what applying changed, or which upload was dropped.
