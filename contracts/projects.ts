@@ -268,5 +268,11 @@ export const projectJobsSchema = z.object({
 });
 export type ProjectJobs = z.infer<typeof projectJobsSchema>;
 
-/** POST /api/v1/projects/{id}/try-create-databases → 202 with the job; 409 when locked or not ready. */
+/**
+ * POST /api/v1/projects/{id}/try-create-databases: the workspace's `version` the page showed (its upload type and
+ * flat-file parameters, which the databases are made for); a stale one is refused (409), nothing started. Optional:
+ * a body without it (a script's, scripts/bench.ts) starts from the settings as they are.
+ */
+export const tryCreateDatabasesBodySchema = z.object({ version: versionSchema.optional() });
+/** POST /api/v1/projects/{id}/try-create-databases → 202 with the job; 409 when locked, not ready or based on a stale version. */
 export const tryCreateDatabasesResponseSchema = jobSchema;

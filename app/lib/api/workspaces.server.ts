@@ -46,6 +46,7 @@ import {
   type UpdateFlatFileParameters,
   type projectSearchQuerySchema,
   type updateProjectSchema,
+  type tryCreateDatabasesBodySchema,
   type uploadTypeBodySchema,
 } from "../../../contracts/projects";
 import { backupPageSchema, comparisonBodySchema, historyEntryDetailsSchema, restoreBodySchema, startedWorkSchema } from "../../../contracts/backups";
@@ -180,7 +181,9 @@ export function workspaceApi(ws: WorkspaceDescriptor, as: Caller) {
       /** A mapping project: the wizard's file-data-structure step is done; its status after (Active when it had templates already). */
       completeStructure: (version: number) =>
         callService("data-api", at(id, "file-data-structure", "complete"), as, { method: "POST", body: { version }, schema: setupMoveSchema }),
-      tryCreateDatabases: () => callService("data-api", at(id, "try-create-databases"), as, { method: "POST", schema: jobSchema }),
+      /** Based on the workspace's `version` the page showed, when given (the databases step's settings): a stale one is refused (409), nothing started. */
+      tryCreateDatabases: (body: z.input<typeof tryCreateDatabasesBodySchema> = {}) =>
+        callService("data-api", at(id, "try-create-databases"), as, { method: "POST", body, schema: jobSchema }),
 
       /** Runs of the workspace's templates (spec §7: POST …/run, GET …/runs, GET …/runs/{runId}). */
       runs: {

@@ -782,8 +782,31 @@ describe("wizard steps 2 and 3", () => {
     const unknown = unwrap(await call(ANALYST, wizardUrl(project.id, "databases"), databasesStep.action, { ...opts, form: { intent: "nope" } }));
     expect(unknown?.status).toBe(400);
 
-    // Create the databases: the job runs, the page follows it to its end.
-    const started = await call(ANALYST, wizardUrl(project.id, "databases"), databasesStep.action, { ...opts, form: { intent: "create-databases" } });
+    // The stale tab's Create databases, at the version it showed: the settings it showed are not those saved now, so it is
+    // refused at the top of its step in a stale save's words, nothing started, and the step is read again.
+    const create = (form: Record<string, string>) => call(ANALYST, wizardUrl(project.id, "databases"), databasesStep.action, { ...opts, form });
+    const before = await api<Project>(ANALYST, "GET", `/api/v1/projects/${project.id}`);
+    const staleCreate = unwrap(await create({ intent: "create-databases", version }));
+    expect(staleCreate?.status).toBe(409);
+    expect(staleCreate?.data.result.error).toEqual({
+      "": [
+        expect.stringMatching(
+          /^You changed this project in another tab or window at .* The databases were not created: check its settings as they are now, then create them\.$/,
+        ),
+      ],
+    });
+    expect(staleCreate?.data.result.initialValue).toMatchObject({ intent: "create-databases" });
+    expect(databasesStep.shouldRevalidate({ actionStatus: staleCreate?.status, defaultShouldRevalidate: false } as never)).toBe(true);
+    // A post without the version (forged, truncated) is incomplete: refused at the top, nothing started either.
+    const noVersion = unwrap(await create({ intent: "create-databases" }));
+    expect(noVersion?.status).toBe(400);
+    expect(noVersion?.data.result.error).toMatchObject({ "": [INCOMPLETE_REQUEST] });
+    expect((await api<any>(ANALYST, "GET", `/api/v1/projects/${project.id}/jobs`)).jobs).toEqual([]);
+    expect(await api<Project>(ANALYST, "GET", `/api/v1/projects/${project.id}`)).toEqual(before);
+
+    // Create the databases from the step read again: the job runs, the page follows it to its end.
+    const reread = (await call(ANALYST, wizardUrl(project.id, "databases"), databasesStep.loader, opts)) as any;
+    const started = await create({ intent: "create-databases", version: String(reread.project.version) });
     expect(isRedirect(started, wizardUrl(project.id, "databases"))).toBe(true);
     const step3 = await databasesStepOnceCreationEnded(project.id);
     expect(step3.project.status).toBe("SetupRestoreDatabaseIncomplete");
@@ -795,7 +818,7 @@ describe("wizard steps 2 and 3", () => {
     // The dictionary step is behind it now; a second creation is refused with the API's reason.
     const back = await call(ANALYST, wizardUrl(project.id, "data-dictionary"), dictionaryStep.loader, opts);
     expect(isRedirect(back, projectUrl(project.id, "details"))).toBe(true);
-    const again = await call(ANALYST, wizardUrl(project.id, "databases"), databasesStep.action, { ...opts, form: { intent: "create-databases" } });
+    const again = await create({ intent: "create-databases", version: String(step3.project.version) });
     expect(unwrap(again)?.status).toBe(409);
 
     const bg = (await call(ANALYST, projectUrl(project.id, "background-process"), background.loader, {
@@ -1537,9 +1560,15 @@ describe("database creation that fails", () => {
     live.jobs.hooks.beforeStep = (step) => {
       if (step.projectId === project.id && step.name === "Create destination database") throw new Error("disk full");
     };
+    // Each post sends the version its page showed, as the step's form does.
+    const shown = (await call(ANALYST, wizardUrl(project.id, "databases"), databasesStep.loader, opts)) as any;
+    let failed: any;
     try {
-      await call(ANALYST, wizardUrl(project.id, "databases"), databasesStep.action, { ...opts, form: { intent: "create-databases" } });
-      const failed = await databasesStepOnceCreationEnded(project.id);
+      await call(ANALYST, wizardUrl(project.id, "databases"), databasesStep.action, {
+        ...opts,
+        form: { intent: "create-databases", version: String(shown.project.version) },
+      });
+      failed = await databasesStepOnceCreationEnded(project.id);
       expect(failed.project).toMatchObject({ status: "DatabaseCreationFailed", isLocked: false });
       expect(failed.job.status).toBe("ERROR");
       expect(failed.job.error).toMatch(/disk full/);
@@ -1548,8 +1577,11 @@ describe("database creation that fails", () => {
       live.jobs.hooks.beforeStep = undefined;
     }
 
-    // "Retry" posts the same intent; this time the job succeeds.
-    const retried = await call(ANALYST, wizardUrl(project.id, "databases"), databasesStep.action, { ...opts, form: { intent: "create-databases" } });
+    // "Retry" posts the same intent, from the step read again once the job ended; this time the job succeeds.
+    const retried = await call(ANALYST, wizardUrl(project.id, "databases"), databasesStep.action, {
+      ...opts,
+      form: { intent: "create-databases", version: String(failed.project.version) },
+    });
     expect(isRedirect(retried, wizardUrl(project.id, "databases"))).toBe(true);
     const done = await databasesStepOnceCreationEnded(project.id);
     expect(done.job, JSON.stringify(done.job)).toMatchObject({ status: "SUCCESS" });

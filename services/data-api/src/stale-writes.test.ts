@@ -46,6 +46,9 @@ describe.each(TEST_DATABASE_KINDS)("stale writes on every route, on %s", (kind) 
       // A restore's `version` goes only with `undo`, an entry of a history, which needs the project's databases (not made
       // here): backups.test.ts refuses an undo sent again or based on a page shown before a change.
       if (op.method === "POST" && op.path.endsWith("/restores")) return false;
+      // Create databases' `version` is optional (a script's start sends none: the settings as they are), and the sweep sends
+      // only what a body requires: jobs.test.ts refuses a start based on a stale one, nothing started.
+      if (op.method === "POST" && op.path.endsWith("/try-create-databases")) return false;
       return based && !["audit-projects", "mapping-projects"].includes(collectionOf(op));
     });
     for (const op of versioned) {

@@ -4,6 +4,7 @@ import { Form } from "react-router";
 import { z } from "zod";
 import { updateFlatFileParametersSchema, uploadTypeBodySchema, type Job, type Project } from "../../../../contracts/projects";
 import { UPLOAD_TYPES, UPLOAD_TYPE_LABELS } from "../../../../contracts/values/projects";
+import { versionSchema } from "../../../../contracts/common";
 import { FormErrors, SelectField } from "~/components/forms/fields";
 import { FlatFileParameterFields, flatFileParameterDefaults } from "~/components/projects/flat-file-parameter-fields";
 import { StatusButton } from "~/components/forms/status-button";
@@ -34,8 +35,8 @@ const backupSettingsSchema = uploadTypeBodySchema;
 const flatFileSettingsSchema = uploadTypeBodySchema.and(updateFlatFileParametersSchema);
 const settingsSchemaFor = (sourceType: Project["sourceType"]) => (sourceType === "FlatFile" ? flatFileSettingsSchema : backupSettingsSchema);
 
-/** "Create databases" (and "Retry") carries nothing but its intent. */
-const createSchema = z.object({ intent: z.literal("create-databases") });
+/** "Create databases" (and "Retry"): based on the version the page showed, so settings changed since (another tab) are refused with 409. */
+const createSchema = z.object({ intent: z.literal("create-databases"), version: versionSchema });
 
 /**
  * Step 3 is an edit page. It is lock-sensitive, with one exception: while the project is locked by
@@ -109,7 +110,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const submission = parseFormData(formData, createSchema);
     if (submission.status !== "success") return invalid(submission);
     try {
-      await api.tryCreateDatabases();
+      await api.tryCreateDatabases({ version: submission.value.version });
     } catch (err) {
       return refusedByService(submission, err);
     }
@@ -172,7 +173,7 @@ export default function DatabasesStep({ loaderData, actionData }: Route.Componen
             The databases are being created. This page follows the job until it ends.
           </p>
         ) : (
-          <CreateForm failed={failed} disabled={!settled} lastResult={isCreateResult ? lastResult : undefined} />
+          <CreateForm failed={failed} disabled={!settled} version={project.version} lastResult={isCreateResult ? lastResult : undefined} />
         )}
       </Card>
     </>
@@ -249,12 +250,24 @@ function SettingsSummary({ rows }: { rows: [string, string][] }) {
   );
 }
 
-function CreateForm({ failed, disabled, lastResult }: { failed: boolean; disabled: boolean; lastResult?: SubmissionResult<string[]> }) {
+function CreateForm({
+  failed,
+  disabled,
+  version,
+  lastResult,
+}: {
+  failed: boolean;
+  disabled: boolean;
+  version: number;
+  lastResult?: SubmissionResult<string[]>;
+}) {
   const pending = useIntentPending("create-databases");
   const [form] = useServerForm({ id: "create-databases", lastResult });
   return (
     <Form method="post" {...getFormProps(form)} className="mt-4 space-y-3">
       <FormErrors form={form} />
+      {/* The settings' version this page showed: the databases are made for those settings or not at all. */}
+      <input type="hidden" name="version" value={version} key={version} />
       {disabled ? <p className="text-sm text-muted-foreground">Choose and save the upload type first.</p> : null}
       <StatusButton type="submit" name="intent" value="create-databases" pending={pending} disabled={disabled}>
         {failed ? "Retry" : "Create databases"}

@@ -24,7 +24,14 @@ export const DATABASE_CREATION_STEPS = {
   destination: "Create destination database",
 } as const;
 
-export async function startDatabaseCreation(deps: JobDeps & { dataPlane: DataPlane }, kind: WorkspaceKind, projectId: string, userId: string): Promise<Job> {
+/** `expectedVersion`: the workspace's version the start was based on, checked where the lock is taken (none: as it is then). */
+export async function startDatabaseCreation(
+  deps: JobDeps & { dataPlane: DataPlane },
+  kind: WorkspaceKind,
+  projectId: string,
+  userId: string,
+  expectedVersion?: number,
+): Promise<Job> {
   const { dataPlane } = deps;
   // Read under the lock by the first step, used by the next two: the databases match the
   // dictionary as it was when the job started, whatever happens to it later.
@@ -53,6 +60,7 @@ export async function startDatabaseCreation(deps: JobDeps & { dataPlane: DataPla
     userId,
     statusWhileRunning: "DatabaseCreation",
     allowedStatuses: DATABASE_CREATION_START_STATUSES[kind],
+    expectedVersion,
     steps: [
       {
         name: DATABASE_CREATION_STEPS.validate,

@@ -24,7 +24,7 @@ export const lastChangeOf = (row: LastChangeColumns | undefined, userId: string)
 
 /**
  * The refusal (409 conflict) of `userId`'s write based on a version of `row` that moved on, naming
- * `what` ("this template"). Read in the caller's transaction, after its version
+ * `what` ("this template"), then saying `then` (what was not done). Read in the caller's transaction, after its version
  * check failed: the row is as the write that won left it (or gone, which reads as someone else).
  */
 export async function staleSave<T extends ChangeRecordingTable>(
@@ -32,8 +32,9 @@ export async function staleSave<T extends ChangeRecordingTable>(
   row: RecordedRow<T>,
   userId: string,
   what: string,
+  then?: string,
 ): Promise<ConflictError> {
   // Raw SQL because Kysely's builder cannot type a table chosen by a type parameter; the table and key are checked above.
   const { rows } = await sql<LastChangeColumns>`select updated_by, updated_at from ${sql.table(row.table)} where ${sql.ref(row.key)} = ${row.id}`.execute(db);
-  return new ConflictError(staleSaveMessage(what, lastChangeOf(rows[0], userId)));
+  return new ConflictError(staleSaveMessage(what, lastChangeOf(rows[0], userId), then));
 }

@@ -41,9 +41,12 @@ export function nextVersion(by: string | null, now: Date | string) {
   return { version: sql<number>`version + 1`, updated_at: typeof now === "string" ? now : now.toISOString(), updated_by: by };
 }
 
-/** The refusal of `userId`'s write based on a version of the workspace that moved on: their other tab, or someone else (a job included). */
-export const staleWorkspace = (db: Kysely<Database>, kind: WorkspaceKind, id: string, userId: string) =>
-  staleSave(db, { table: "projects", key: "id", id }, userId, `this ${SERVICE_WORKSPACES[kind].noun}`);
+/**
+ * The refusal of `userId`'s write based on a version of the workspace that moved on: their other tab, or someone else (a job included);
+ * `then` says what was not done ("Nothing was saved." unless given).
+ */
+export const staleWorkspace = (db: Kysely<Database>, kind: WorkspaceKind, id: string, userId: string, then?: string) =>
+  staleSave(db, { table: "projects", key: "id", id }, userId, `this ${SERVICE_WORKSPACES[kind].noun}`, then);
 
 /**
  * What "unique per company" compares. A migration project's key is its lower-cased name, as before

@@ -356,6 +356,37 @@ describe.each(TEST_DATABASE_KINDS)("jobs and database creation on %s", (kind) =>
     expect(await databaseOf(project)).toEqual(BOTH_TABLES);
   });
 
+  it("refuses a start based on a version the settings moved on from (another tab's save): 409 in a stale save's words, nothing started; the version now starts it", async () => {
+    const project = await readyProject();
+    const startFrom = (body: unknown) =>
+      api.app.request(`/api/v1/projects/${project.id}/try-create-databases`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${owner}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    // The databases step was shown at this version; another tab then saved another upload type.
+    const shown = project.version;
+    const saved = await api.send("POST", `/api/v1/projects/${project.id}/upload-type`, owner, { uploadType: "MultipleFiles", version: shown });
+    expect(saved.status).toBe(200);
+    const before = await projectNow(project);
+    expect(before.version).toBe(shown + 1);
+
+    const stale = await startFrom({ version: shown });
+    expect(stale.status).toBe(409);
+    expect(((await stale.json()) as { errors: string[] }).errors).toEqual([
+      expect.stringMatching(/^You changed this project in another tab or window at \d\d:\d\d UTC\. The databases were not created: check its settings as they are now, then create them\.$/),
+    ]);
+    // A version that is no number is a bad request, not a start.
+    expect((await startFrom({ version: "abc" })).status).toBe(400);
+    expect((await jobsOf(project)).jobs).toEqual([]);
+    expect(await projectNow(project)).toEqual(before);
+
+    expect((await startFrom({ version: before.version })).status).toBe(202);
+    await api.jobs.idle();
+    expect((await jobsOf(project)).jobs).toHaveLength(1);
+    if (TEST_POSTGRES_ADMIN_URL) expect(await databaseOf(project)).toEqual(BOTH_TABLES);
+  });
+
   it("records a dictionary that became unusable after the start as the first step's failure", async () => {
     const project = await readyProject();
     api.jobs.hooks.beforeStep = async (step) => {

@@ -9,7 +9,14 @@ import {
 import type { Column } from "../../../../../contracts/dictionary.ts";
 import { tableRowsQuerySchema, tableRowsSchema } from "../../../../../contracts/loads.ts";
 import { isAdmin } from "../../../../../contracts/roles.ts";
-import { forceUnlockSchema, LOCK_STATES, projectJobsSchema, tryCreateDatabasesResponseSchema, type LockReason } from "../../../../../contracts/projects.ts";
+import {
+  forceUnlockSchema,
+  LOCK_STATES,
+  projectJobsSchema,
+  tryCreateDatabasesBodySchema,
+  tryCreateDatabasesResponseSchema,
+  type LockReason,
+} from "../../../../../contracts/projects.ts";
 import { DATABASE_CREATION_START_STATUSES, type WorkspaceDescriptor } from "../../../../../contracts/workspaces.ts";
 import { SERVICE_WORKSPACES } from "../../../../../contracts/workspaces.server.ts";
 import { ApiProblem, NotFoundError } from "../../api-problem.ts";
@@ -28,7 +35,7 @@ import { tablesNamed } from "../../repositories/dictionary-tables.ts";
 import { createRouter, errorResponses, jsonBody, jsonContent } from "../../openapi.ts";
 import { databaseCreationBlockers } from "../../project-setup.ts";
 import { dictionaryStats, findProjectDictionaryRef } from "../../repositories/dictionaries.ts";
-import type { WorkspaceRow } from "../../repositories/workspaces.ts";
+import { staleWorkspace, type WorkspaceRow } from "../../repositories/workspaces.ts";
 import { requireWorkspace } from "../../workspace-access.ts";
 import { capitalised, collectionPath, jobDeps, readErrorsOf, workspaceIdParams, writeErrorsOf } from "./shared.ts";
 
@@ -36,6 +43,9 @@ import { capitalised, collectionPath, jobDeps, readErrorsOf, workspaceIdParams, 
 export const RECENT_JOBS = 20;
 
 const DATABASE_NAMES = { source: "Source database", destination: "Destination database" } as const;
+
+/** What a stale start of the database creation says after who changed the workspace. */
+const NOT_CREATED_STALE = "The databases were not created: check its settings as they are now, then create them.";
 
 /** Longer than any table's name (a dictionary's, or PostgreSQL's 63 bytes): the rows page reads no such table. */
 const LONGEST_TABLE_NAME = 128;
@@ -75,8 +85,8 @@ export function createWorkspaceJobsRouter(descriptor: WorkspaceDescriptor) {
     path: `${base}/try-create-databases`,
     tags,
     summary: `Start creating the ${noun}'s source and destination databases`,
-    description: `Needs ${needs}; status ${DATABASE_CREATION_START_STATUSES[kind].join(" or ")} (the latter a retry). Answers 202 with the job at once; the ${noun} is locked (DatabaseCreation) until it ends, then its status is ${SERVICE_WORKSPACES[kind].afterDatabases}. 409 when locked or not ready, with the reasons.`,
-    request: { params: workspaceIdParams },
+    description: `Needs ${needs}; status ${DATABASE_CREATION_START_STATUSES[kind].join(" or ")} (the latter a retry). Answers 202 with the job at once; the ${noun} is locked (DatabaseCreation) until it ends, then its status is ${SERVICE_WORKSPACES[kind].afterDatabases}. 409 when locked or not ready, with the reasons. JSON (optional): the ${noun}'s \`version\` the start was based on; a stale one answers 409 and starts nothing (without it, the ${noun}'s settings as they are now).`,
+    request: { params: workspaceIdParams, body: { required: false, content: { "application/json": { schema: tryCreateDatabasesBodySchema } } } },
     responses: { 202: jsonContent(tryCreateDatabasesResponseSchema, "The job, just started."), ...writeErrorsOf(descriptor) },
   });
 
@@ -229,12 +239,17 @@ export function createWorkspaceJobsRouter(descriptor: WorkspaceDescriptor) {
     .openapi(tryCreate, async (c) => {
       const { workspace } = await requireWorkspace(c, kind, c.req.valid("param").id, { write: true });
       const { db } = c.var.deps;
+      // Based on the version the page showed (its upload type and flat-file parameters): changed since, in another tab or by
+      // someone else, nothing starts; the lock's statement checks it again, so a change racing this request is refused too.
+      const { version } = c.req.valid("json");
+      if (version !== undefined && version !== Number(workspace.version))
+        throw await staleWorkspace(db, kind, workspace.id, c.var.caller.userId, NOT_CREATED_STALE);
       const dictionary = await findProjectDictionaryRef(db, workspace.id);
       const stats = dictionary ? await dictionaryStats(db, dictionary.id) : undefined;
       const reasons = databaseCreationBlockers(kind, workspace, stats ?? { tableCount: 0, emptyTableCount: 0 });
       if (reasons.length) throw new ApiProblem(409, "not_ready", reasons.join(" "));
       try {
-        const job = await startDatabaseCreation({ ...jobDeps(c), dataPlane: c.var.deps.dataPlane }, kind, workspace.id, c.var.caller.userId);
+        const job = await startDatabaseCreation({ ...jobDeps(c), dataPlane: c.var.deps.dataPlane }, kind, workspace.id, c.var.caller.userId, version);
         return c.json(job, 202);
       } catch (err) {
         if (err instanceof JobRefusedError) throw new ApiProblem(409, "project_locked", err.message);
