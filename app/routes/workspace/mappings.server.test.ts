@@ -668,12 +668,27 @@ describe("the translations of Translate a file", () => {
 
 describe("the wizard's file-data-structure step ended", () => {
   /** Posts the step's Continue for a mapping project with a table, as its page's form sends it. */
-  async function complete(projectId: string) {
+  async function complete(projectId: string, form?: Record<string, string>) {
     const { version } = await api(ANALYST, "GET", `${API}/${projectId}`);
     const url = `/translations/mappings/create/${projectId}/file-data-structure?companyId=${acme.id}`;
     const options = { params: { mappingProjectId: projectId }, middleware: wizardLayout.middleware };
-    return call(ANALYST, url, structureStep.action, { ...options, form: { intent: "complete-structure", version: String(version) } });
+    return call(ANALYST, url, structureStep.action, { ...options, form: form ?? { intent: "complete-structure", version: String(version) } });
   }
+
+  it("refuses a Continue posted without the version its page showed (forged or cut short) at the top as incomplete, never as a change in another tab; nothing moves", async () => {
+    const waiting = await mappedGrade(ANALYST, acme.id, [{ sourceValue: "G1", targetValue: "P1" }]);
+    const before = await api(ANALYST, "GET", `${API}/${waiting.projectId}`);
+    const posts: Record<string, string>[] = [{ intent: "complete-structure" }, { intent: "complete-structure", version: "" }, { intent: "complete-structure", version: "abc" }];
+    for (const form of posts) {
+      const refused = unwrap(await complete(waiting.projectId, form));
+      expect(refused?.status).toBe(400);
+      expect(refused?.data.createError).toBe("The request was incomplete: reload the page and try again.");
+    }
+    const after = await api(ANALYST, "GET", `${API}/${waiting.projectId}`);
+    expect({ status: after.status, version: after.version }).toEqual({ status: before.status, version: before.version });
+    // The form as its page sends it still goes on.
+    expect(isRedirect(await complete(waiting.projectId), `/translations/mappings/create/${waiting.projectId}/templates?companyId=${acme.id}`)).toBe(true);
+  });
 
   it("goes on to the templates step, or to the mapping project itself, Active, when it was given a template from its Templates tab before", async () => {
     const waiting = await mappedGrade(ANALYST, acme.id, [{ sourceValue: "G1", targetValue: "P1" }]);

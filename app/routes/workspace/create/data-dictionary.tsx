@@ -1,6 +1,7 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { data, Form, Link, type UIMatch } from "react-router";
 import { z } from "zod";
+import { versionSchema } from "../../../../contracts/common";
 import { assignDictionarySchema } from "../../../../contracts/projects";
 import { DELETE_TABLE_PARAM, DeleteTableConfirmation } from "~/components/dictionary/delete-table-confirmation";
 import { useConfirmParam } from "~/components/forms/confirm-card";
@@ -19,7 +20,7 @@ import { useWorkspacePaths, workspaceOfPath } from "~/lib/workspace-paths";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { getFormProps, useServerForm } from "~/lib/forms";
-import { actedOn, invalid, parseFormData, readFormData, serviceFailure, unknownIntent } from "~/lib/forms.server";
+import { actedOn, INCOMPLETE_REQUEST, invalid, parseFormData, readFormData, serviceFailure, unknownIntent } from "~/lib/forms.server";
 import { accessSettings, afterGuard, shellOf } from "~/lib/guards.server";
 import { mayEnterArea } from "~/lib/access";
 import { projectCalls, requireWorkspace, workspaceKind } from "../workspace.server";
@@ -42,6 +43,9 @@ import type { Route } from "./+types/data-dictionary";
  * field: a post without it (forged or cut short) is refused in words (actedOn), which the step shows above the list.
  */
 const assignSchema = actedOn("dictionaryId").and(assignDictionarySchema.extend({ intent: z.literal("assign") }));
+
+/** A mapping project's "Continue": ends the step, based on the project's version its page showed (a hidden field). */
+const completeStructureSchema = z.object({ intent: z.literal("complete-structure"), version: versionSchema });
 
 /**
  * The page's two lists, each paged in SQL through the URL: the master dictionaries found by name
@@ -154,9 +158,13 @@ export async function action({ request, context }: Route.ActionArgs) {
     return redirectWithFlash(companyHref(paths.page(project.id, "background-process"), companyId), "Creating the databases: this page follows the job.");
   }
   if (intent === "complete-structure" && ws.kind === "translation") {
+    // The version its page showed (a hidden field): a post without it (forged or cut short) is refused in words,
+    // never read as version 0, which the data API would refuse as a change made in another tab.
+    const submission = parseFormData(formData, completeStructureSchema);
+    if (submission.status !== "success") return data({ result: undefined, createError: INCOMPLETE_REQUEST }, { status: 400 });
     let after;
     try {
-      after = await api.completeStructure(Number(formData.get("version")));
+      after = await api.completeStructure(submission.value.version);
     } catch (err) {
       const failure = serviceFailure(err);
       if (!failure || failure.status >= 500) throw err;
