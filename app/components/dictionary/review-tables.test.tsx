@@ -44,6 +44,19 @@ describe("ReviewTables", () => {
     expect(html).not.toContain("http-equiv");
   });
 
+  it("counts the tables the file names, also when its problems leave none to review: never 0 tables for a file that names some", () => {
+    const problems = { items: [{ row: 3, column: "type", message: "Unknown type 'varchar2'" }], total: 4, page: 1, pageSize: 50 };
+    const review = { ...header, status: "ready" as const, rowCount: 5, tableCount: 1, errorCount: 4 };
+    const withProblems = renderPage("/review", "/review?review=r1", () => <ReviewTables review={review} tables={empty} problems={problems} />, null);
+    expect(withProblems).toContain("5 rows, 1 table, 0 to change.");
+    // The second page of a clean review's tables: the file's count, not the page's.
+    const secondPage = { items: [], total: 12, page: 2, pageSize: 10 };
+    const clean = { ...header, status: "ready" as const, rowCount: 40, tableCount: 12, changingTableCount: 3, canApply: true };
+    expect(renderPage("/review", "/review?review=r1&page=2", () => <ReviewTables review={clean} tables={secondPage} problems={empty} />, null)).toContain(
+      "40 rows, 12 tables, 3 to change.",
+    );
+  });
+
   it("a page past the end of the tables or of the problems says there is nothing on it, above the way back", () => {
     const review = { ...header, status: "ready" as const, rowCount: 90, tableCount: 30 };
     const pastTables = renderPage(

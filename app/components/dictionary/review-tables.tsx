@@ -54,7 +54,7 @@ export function ReviewTables({ review, tables, problems, paginate = true }: Revi
     <div className="flex flex-col gap-6">
       <p className="text-sm text-muted-foreground">
         <span className="font-medium text-slate-900">{review.fileName}</span>:{" "}
-        {`${formatCountOf(review.rowCount, "row")}, ${formatCountOf(tables.total, "table")}, ${formatCount(review.changingTableCount)} to change.`}
+        {`${formatCountOf(review.rowCount, "row")}, ${formatCountOf(review.tableCount, "table")}, ${formatCount(review.changingTableCount)} to change.`}
         {review.mode === "merge" ? " Uploaded with “Only add and change”: columns that are not in the file are kept." : null}
       </p>
       {paginate && shown.total > PAGE_SIZES[0] ? (

@@ -220,6 +220,9 @@ describe("create a data dictionary: application → upload → review → apply"
     const uploaded = locationOf(await upload(id, new File([SAMPLE_ERRORS], "bad.csv", { type: "text/csv" })));
     const page = (await call(ANALYST, `${uploaded.pathname}${uploaded.search}`, review.loader, onDictionary(id))) as Loaded<typeof review.loader>;
     expect(page.review.canApply).toBe(false);
+    // The file names one table (Customers), which its problems leave nothing to review of: the summary counts it (review-tables.test.tsx).
+    expect(page.review).toMatchObject({ tableCount: 1, changingTableCount: 0 });
+    expect(page.tables.total).toBe(0);
     expect(page.problems.items.length).toBeGreaterThanOrEqual(4);
     for (const e of page.problems.items) expect(e.row).toBeGreaterThan(1);
     expect(page.problems.items.some((e) => e.row === 3 && e.column === "type")).toBe(true);

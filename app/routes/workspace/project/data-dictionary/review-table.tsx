@@ -27,7 +27,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const problems = { items: [], total: 0, page: 1, pageSize: 10 };
   // The summary as this one table's: it is what the page shows.
   const changingTableCount = table.status === "unchanged" ? 0 : 1;
-  return { projectId: project.id, review: { ...review, changingTableCount }, tables, problems, tableName: table.name };
+  return { projectId: project.id, review: { ...review, tableCount: 1, changingTableCount }, tables, problems, tableName: table.name };
 }
 
 export const handle = {
