@@ -1918,6 +1918,9 @@ describe("the project's own data dictionary", () => {
       expect(shown.tables.items, name).toMatchObject([{ name: "Vendors", status: "changed" }]);
     }
     expect(thrownData(await tablePage("Nope"))).toEqual({ status: 404, body: { errors: ["The upload has no table Nope."] } });
+    // A name longer than any table's (a hand-edited or cut link): the same 404 in words, never the data API's 400 in Zod's.
+    const long = "V".repeat(129);
+    expect(thrownData(await tablePage(long))).toEqual({ status: 404, body: { errors: [`The upload has no table ${long}.`] } });
     // Left without applying, the upload is found again from the dictionary's pages.
     for (const page of [tablesPage, uploadPage]) {
       const shown = (await call(ANALYST, tablesUrl(), page.loader, { params: params(), middleware: mw() })) as any;

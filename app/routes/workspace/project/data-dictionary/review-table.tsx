@@ -1,4 +1,5 @@
 import { data, Link, redirect, type UIMatch } from "react-router";
+import { reviewTablesQuerySchema } from "../../../../../contracts/dictionary";
 import { ReviewTables } from "~/components/dictionary/review-tables";
 import { buttonVariants } from "~/components/ui/button";
 import { REVIEW_PARAM, useWorkspacePaths } from "~/lib/workspace-paths";
@@ -12,8 +13,15 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const reviewId = new URL(request.url).searchParams.get(REVIEW_PARAM);
   // Asked beside the workspace's own load (one round trip); used only once the guard passed.
   const dictionary = projectCalls(context).dictionary;
+  // A name longer than the data API reads (no table of an upload has one: a hand-edited or cut link) names no table of
+  // the upload, said as for any other name it lacks, never in the contract's words; the review is still read (and guarded).
+  const named = reviewTablesQuerySchema.shape.table.safeParse(params.tableName).success;
+  const noTable = { items: [], total: 0, page: 1, pageSize: 10 };
   const reviewing = reviewId
-    ? Promise.all([dictionary.getReview(reviewId), dictionary.reviewTables(reviewId, { page: 1, pageSize: 10, table: params.tableName })])
+    ? Promise.all([
+        dictionary.getReview(reviewId),
+        named ? dictionary.reviewTables(reviewId, { page: 1, pageSize: 10, table: params.tableName }) : Promise.resolve(noTable),
+      ])
     : null;
   reviewing?.catch(() => undefined);
   const { project, companyId, paths } = await reviewGuard(context);
