@@ -675,6 +675,38 @@ describe("the wizard's file-data-structure step ended", () => {
     return call(ANALYST, url, structureStep.action, { ...options, form: form ?? { intent: "complete-structure", version: String(version) } });
   }
 
+  it("still assigns a master dictionary once the structure is ended, as the step (open until templates are assigned) offers: never refused as past setup", async () => {
+    const waiting = await mappedGrade(ANALYST, acme.id, [{ sourceValue: "G1", targetValue: "P1" }]);
+    const { projectId } = waiting;
+    await complete(projectId);
+    const { applicationId, status } = await api(ANALYST, "GET", `${API}/${projectId}`);
+    expect(status).toBe("SetupAssignTemplatesIncomplete");
+    const master = await api(ANALYST, "POST", "/api/v1/data-dictionaries", { companyId: acme.id, applicationId, name: "Payroll files", description: null });
+    await api(ANALYST, "POST", `/api/v1/data-dictionaries/${master.id}/tables`, {
+      version: master.version,
+      name: "staff",
+      description: null,
+      columns: [{ name: "code", type: "int", nullable: true, isKey: false }],
+    });
+    const url = `/translations/mappings/create/${projectId}/file-data-structure?companyId=${acme.id}`;
+    const options = { params: { mappingProjectId: projectId }, middleware: wizardLayout.middleware };
+    // The step's page offers the master's Assign at this status.
+    const page = (await call(ANALYST, url, structureStep.loader, options)) as { masters: { items: { id: string }[] } };
+    expect(page.masters.items.map((d) => d.id)).toContain(master.id);
+    const { version } = await api(ANALYST, "GET", `${API}/${projectId}/data-dictionary`);
+    const assign = { intent: "assign", dictionaryId: master.id, version: String(version) };
+    // The copy replaces employees, whose grade map holds a value: listed to confirm, as before the structure was ended.
+    const asked = unwrap(await call(ANALYST, url, structureStep.action, { ...options, form: assign }));
+    expect(asked?.status).toBe(409);
+    expect(asked?.data.dataLoss).toMatchObject({ valueMaps: true });
+    const assigned = await call(ANALYST, url, structureStep.action, { ...options, form: { ...assign, confirmDataLoss: "true" } });
+    expect(isRedirect(assigned, url)).toBe(true);
+    expect(await flashOf(assigned)).toBe("Data dictionary Payroll files assigned: its tables are copied into the mapping project.");
+    const tables = await api(ANALYST, "GET", `${API}/${projectId}/data-dictionary/tables`);
+    expect(tables.items.map((t: { name: string }) => t.name)).toEqual(["staff"]);
+    expect((await api(ANALYST, "GET", `${API}/${projectId}`)).status).toBe("SetupAssignTemplatesIncomplete");
+  });
+
   it("refuses a Continue posted without the version its page showed (forged or cut short) at the top as incomplete, never as a change in another tab; nothing moves", async () => {
     const waiting = await mappedGrade(ANALYST, acme.id, [{ sourceValue: "G1", targetValue: "P1" }]);
     const before = await api(ANALYST, "GET", `${API}/${waiting.projectId}`);

@@ -2,7 +2,8 @@ import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
 import { confirmDataLossQuerySchema, projectDictionarySchema, tableSchema, type ProjectDictionary } from "../../../../../contracts/dictionary.ts";
 import { assignDictionarySchema } from "../../../../../contracts/projects.ts";
-import { DICTIONARY_SETUP_STATUSES, type WorkspaceDescriptor } from "../../../../../contracts/workspaces.ts";
+import type { ProjectStatus } from "../../../../../contracts/projects.ts";
+import { setupStepOpen, type WorkspaceDescriptor } from "../../../../../contracts/workspaces.ts";
 import { ApiProblem, NotFoundError } from "../../api-problem.ts";
 import { createRouter, jsonBody, jsonContent } from "../../openapi.ts";
 import { recomputeSetupStatus } from "../../project-setup.ts";
@@ -36,8 +37,15 @@ export function createWorkspaceDictionaryRouter(descriptor: WorkspaceDescriptor)
   const basePath = `${collectionPath(descriptor)}/{id}/data-dictionary`;
   const readErrors = readErrorsOf(descriptor);
   const writeErrors = writeErrorsOf(descriptor);
-  /** Statuses in which a master dictionary may still be assigned: before the databases exist. */
-  const assignable: readonly string[] = [...DICTIONARY_SETUP_STATUSES[kind], "DatabaseCreationFailed"];
+  /**
+   * Whether a master dictionary may still be assigned: while the wizard's dictionary step is open (setupStepOpen, the
+   * rule the portal's step follows), that is before the databases exist, and for a mapping project (no databases) until
+   * its templates are assigned, as long as its file data structure can be changed there.
+   */
+  const assignable = (status: string) => setupStepOpen(kind, status as ProjectStatus, descriptor.dictionaryStep);
+  const pastSetup = `A master dictionary can only be assigned while the ${noun} is being set up, ${
+    descriptor.features.databases ? "before its databases exist" : "before its templates are assigned"
+  }.`;
 
   const resolve: DictionaryResolver = async (c, id, access) => {
     const { workspace } = await requireWorkspace(c, kind, id, access);
@@ -116,9 +124,7 @@ export function createWorkspaceDictionaryRouter(descriptor: WorkspaceDescriptor)
       if (!master || master.projectId !== null || master.companyId !== workspace.company_id || master.applicationId !== workspace.application_id) {
         throw new NotFoundError(DICTIONARY_NOT_FOUND_MESSAGE);
       }
-      if (!assignable.includes(workspace.status)) {
-        throw new ApiProblem(409, "conflict", `A master dictionary can only be assigned while the ${noun} is being set up, before its databases exist.`);
-      }
+      if (!assignable(workspace.status)) throw new ApiProblem(409, "conflict", pastSetup);
       const own = await findProjectDictionaryRef(db, workspace.id);
       if (!own) throw new NotFoundError(DICTIONARY_NOT_FOUND_MESSAGE);
       // The copy replaces the workspace's tables: an empty master would leave it none (and its tables defined so far lost).

@@ -110,6 +110,18 @@ describe.each(TEST_DATABASE_KINDS)("translation mapping projects on %s", (kind) 
     const done = await api.send("POST", `${BASE}/${p.id}/file-data-structure/complete`, analyst, { version: p.version });
     expect(done.status).toBe(200);
     expect(done.body.status).toBe("SetupAssignTemplatesIncomplete");
+    // Its structure step stays open until templates are assigned: a master dictionary may still be assigned there, as
+    // the step offers (its tables replace employees, whose maps hold nothing), and the project stays at its step.
+    const master = await api.send("POST", "/api/v1/data-dictionaries", analyst, { companyId: acme.id, applicationId: p.applicationId, name: `Files ${kind}` });
+    const masterTable = { version: master.body.version, name: "staff", description: null, columns: [column("code", "int")] };
+    expect((await api.send("POST", `/api/v1/data-dictionaries/${master.body.id}/tables`, analyst, masterTable)).status).toBe(201);
+    const assign = `${BASE}/${p.id}/data-dictionary/${master.body.id}/assign`;
+    const own = async () => (await api.get(`${BASE}/${p.id}/data-dictionary`, analyst)).body;
+    expect(await api.send("POST", assign, analyst, { version: (await own()).version })).toMatchObject({
+      status: 200,
+      body: { sourceDictionaryId: master.body.id, tableCount: 1 },
+    });
+    expect((await api.get(`${BASE}/${p.id}`, analyst)).body.status).toBe("SetupAssignTemplatesIncomplete");
 
     const core = await masterTemplate(`Core ${kind}`, "Core");
     const maps = await masterTemplate(`Maps ${kind}`, "Mapping");
@@ -122,6 +134,13 @@ describe.each(TEST_DATABASE_KINDS)("translation mapping projects on %s", (kind) 
     expect(assigned.status).toBe(200);
     expect(assigned.body.items.map((t: Template) => t.name)).toEqual([`Maps ${kind}`]);
     expect((await api.get(`${BASE}/${p.id}`, analyst)).body.status).toBe("Active");
+    // Active, its step closed: a master dictionary is no longer assigned, in words of a mapping project (it has no databases).
+    const { version: ownVersion } = await own();
+    expect(await api.send("POST", assign, analyst, { version: ownVersion })).toMatchObject({
+      status: 409,
+      body: { errors: ["A master dictionary can only be assigned while the mapping project is being set up, before its templates are assigned."] },
+    });
+    expect((await own()).version).toBe(ownVersion);
     // Assigned once: named as the workspace it is, not as a project.
     const again = await api.send("POST", `${BASE}/${p.id}/templates/assign`, analyst, { templateIds: [maps.id] });
     expect(again).toMatchObject({ status: 409, body: { errors: ["This template is already assigned to this mapping project."] } });
