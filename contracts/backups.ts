@@ -109,16 +109,36 @@ export const tableComparisonSchema = z.object({
 });
 export type TableComparisonResult = z.infer<typeof tableComparisonSchema>;
 
+/** A comparison's result in all, summed in SQL over its tables: what its page says above a page of them. */
+export const comparisonSummarySchema = z.object({
+  /** Tables compared. */
+  tables: z.number().int(),
+  /** Tables with a row added, removed or changed, or a column added, removed or retyped. */
+  differing: z.number().int(),
+  added: z.number().int(),
+  removed: z.number().int(),
+  changed: z.number().int(),
+});
+export type ComparisonSummary = z.infer<typeof comparisonSummarySchema>;
+
+/** GET …/history/{historyId}/comparison: a page of the comparison's tables in their order; `differing`, only those that differ. */
+export const comparisonQuerySchema = pageQuerySchema.extend({ differing: formBoolean.default(false) });
+export type ComparisonQuery = z.output<typeof comparisonQuerySchema>;
+export const comparisonPageSchema = pageOf(tableComparisonSchema);
+export type ComparisonPage = z.infer<typeof comparisonPageSchema>;
+
 /**
  * GET …/history/{historyId}: beside the entry, what issue 10 adds: the backup it made or compared,
  * the backup Undo restores (taken before the entry changed the data), the data as it was after it
- * (what "Compare with current" compares), and a comparison's tables.
+ * (what "Compare with current" compares), and a comparison's summary (its tables come a page at a
+ * time from GET …/history/{historyId}/comparison).
  */
 export const historyExtrasSchema = z.object({
   backup: backupSchema.nullable(),
   undoBackup: backupSchema.nullable(),
   afterBackup: backupSchema.nullable(),
-  comparison: z.array(tableComparisonSchema).nullable(),
+  /** Null for an entry that compared nothing, and for a comparison that has no result (yet). */
+  comparison: comparisonSummarySchema.nullable(),
   /** The entry an undo undid, or a comparison compared. */
   about: historyEntrySchema.nullable(),
 });

@@ -18,3 +18,9 @@ export const RESTORE_FILE_EXTENSIONS = [".tar", ".sqlite", ".db", ".sqlite3"] as
 
 /** The rows of each kind a comparison keeps per table to show. */
 export const COMPARISON_SAMPLE_ROWS = 20;
+
+/**
+ * The most characters a value of a comparison's samples keeps: a longer one is cut, "…" where its text
+ * goes on (a changed value around where it first differs), so that one cell cannot make a page of megabytes.
+ */
+export const COMPARISON_VALUE_MAX = 200;

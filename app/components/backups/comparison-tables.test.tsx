@@ -24,9 +24,15 @@ const comparison = (changes: Change[]): TableComparisonResult => ({
   samples: { added: [], removed: [], changed: changes.map((change, i) => ({ key: [String(i + 1)], changes: [change] })) },
 });
 
+/** The page of one table, under the summary its comparison has then (one table, which differs). */
+const render = (table: TableComparisonResult) =>
+  renderToStaticMarkup(
+    <ComparisonTables summary={{ tables: 1, differing: 1, added: table.added, removed: table.removed, changed: table.changed }} tables={[table]} />,
+  );
+
 /** The changed rows' Earlier and Current cells, as the page's text reads them (tags dropped). */
 function changedCells(...changes: Change[]): [string, string][] {
-  const html = renderToStaticMarkup(<ComparisonTables tables={[comparison(changes)]} />);
+  const html = render(comparison(changes));
   const table = html.slice(html.indexOf('aria-label="Rows changed in Customers"'));
   const rows = [...table.matchAll(/<tr[^>]*>(.*?)<\/tr>/g)].slice(1);
   return rows.map((row) => {
@@ -48,7 +54,7 @@ describe("a comparison's changed rows", () => {
   });
 
   it("explain the marks to a pointer too", () => {
-    const html = renderToStaticMarkup(<ComparisonTables tables={[comparison([name(" Ann", "Ann")])]} />);
+    const html = render(comparison([name(" Ann", "Ann")]));
     expect(html).toContain('title="Only spaces, tabs or line breaks differ: · is a space, → a tab, ↵ a line break"');
   });
 
@@ -79,7 +85,7 @@ describe("a comparison of data whose columns changed between the two", () => {
         { column: "Since", earlier: "nvarchar(20)", current: "date" },
       ],
     };
-    const html = renderToStaticMarkup(<ComparisonTables tables={[reshaped]} />);
+    const html = render(reshaped);
     const text = html.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
     expect(text).toContain("1 of 1 tables differ.");
     expect(text).toContain("Phone removed (was nvarchar(20)), PhoneNumber added (nvarchar(50)), Since nvarchar(20) → date");

@@ -1,6 +1,8 @@
-import type { TableComparisonResult } from "../../../contracts/backups";
+import type { ReactNode } from "react";
+import type { ComparisonSummary, TableComparisonResult } from "../../../contracts/backups";
 import { formatCount } from "~/components/projects/format";
 import { Card } from "~/components/ui/card";
+import { LabelValueList } from "~/components/ui/label-value-list";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 
 /** A value as stored: NULL says so, an empty string shows as such; `marked`, its whitespace shows (MarkedWhitespace). */
@@ -77,8 +79,23 @@ function columnChangeText({ column, earlier, current }: TableComparisonResult["c
   return `${column} ${earlier} → ${current}`;
 }
 
-/** A comparison's result: per table, rows added, removed and changed, the columns that changed, and a sample of each kind. */
-export function ComparisonTables({ tables }: { tables: readonly TableComparisonResult[] }) {
+/**
+ * A comparison's result: its summary (tables compared and differing, rows added, removed and changed in
+ * all), then a page of its tables (`tables`), each with its rows added, removed and changed, the columns
+ * that changed, and a sample of each kind. `controls` (what the page shows: a filter, its size) come
+ * above the tables, `pagination` below them.
+ */
+export function ComparisonTables({
+  summary,
+  tables,
+  controls,
+  pagination,
+}: {
+  summary: ComparisonSummary;
+  tables: readonly TableComparisonResult[];
+  controls?: ReactNode;
+  pagination?: ReactNode;
+}) {
   const differing = tables.filter((t) => t.added || t.removed || t.changed || t.columnChanges.length);
   return (
     <Card aria-labelledby="comparison-title">
@@ -87,32 +104,46 @@ export function ComparisonTables({ tables }: { tables: readonly TableComparisonR
       </h2>
       <p className="mt-1 text-sm text-muted-foreground">
         From the earlier data to the current data: rows matched by the table&apos;s key, or by whole row where it has none.{" "}
-        {differing.length === 0 ? "No table differs." : `${differing.length} of ${tables.length} tables differ.`}
+        {summary.differing === 0 ? "No table differs." : `${formatCount(summary.differing)} of ${formatCount(summary.tables)} tables differ.`}
       </p>
-      <Table aria-label="Differences per table" className="mt-4">
-        <TableHeader>
-          <TableRow>
-            <TableHead>Table</TableHead>
-            <TableHead className="text-right">Added</TableHead>
-            <TableHead className="text-right">Removed</TableHead>
-            <TableHead className="text-right">Changed</TableHead>
-            <TableHead>Columns that changed</TableHead>
-            <TableHead>Columns added, removed or retyped</TableHead>
-          </TableRow>
-        </TableHeader>
-        <TableBody>
-          {tables.map((t) => (
-            <TableRow key={t.table}>
-              <TableCell>{t.table}</TableCell>
-              <TableCell className="text-right tabular-nums">{formatCount(t.added)}</TableCell>
-              <TableCell className="text-right tabular-nums">{formatCount(t.removed)}</TableCell>
-              <TableCell className="text-right tabular-nums">{t.key ? formatCount(t.changed) : "–"}</TableCell>
-              <TableCell>{t.changedColumns.map((c) => `${c.column} (${formatCount(c.rows)})`).join(", ")}</TableCell>
-              <TableCell>{t.columnChanges.map(columnChangeText).join(", ")}</TableCell>
+      <LabelValueList
+        label="Differences in all"
+        className="mt-3"
+        rows={[
+          ["Tables compared", formatCount(summary.tables)],
+          ["Tables that differ", formatCount(summary.differing)],
+          ["Rows added", formatCount(summary.added)],
+          ["Rows removed", formatCount(summary.removed)],
+          ["Rows changed", formatCount(summary.changed)],
+        ]}
+      />
+      {controls}
+      {tables.length ? (
+        <Table aria-label="Differences per table" className="mt-4">
+          <TableHeader>
+            <TableRow>
+              <TableHead>Table</TableHead>
+              <TableHead className="text-right">Added</TableHead>
+              <TableHead className="text-right">Removed</TableHead>
+              <TableHead className="text-right">Changed</TableHead>
+              <TableHead>Columns that changed</TableHead>
+              <TableHead>Columns added, removed or retyped</TableHead>
             </TableRow>
-          ))}
-        </TableBody>
-      </Table>
+          </TableHeader>
+          <TableBody>
+            {tables.map((t) => (
+              <TableRow key={t.table}>
+                <TableCell>{t.table}</TableCell>
+                <TableCell className="text-right tabular-nums">{formatCount(t.added)}</TableCell>
+                <TableCell className="text-right tabular-nums">{formatCount(t.removed)}</TableCell>
+                <TableCell className="text-right tabular-nums">{t.key ? formatCount(t.changed) : "–"}</TableCell>
+                <TableCell>{t.changedColumns.map((c) => `${c.column} (${formatCount(c.rows)})`).join(", ")}</TableCell>
+                <TableCell>{t.columnChanges.map(columnChangeText).join(", ")}</TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      ) : null}
       {differing.map((t) => (
         <section key={t.table} aria-labelledby={`diff-${t.table}`} className="mt-6 flex flex-col gap-3">
           <h3 id={`diff-${t.table}`} className="text-base font-semibold">
@@ -190,6 +221,7 @@ export function ComparisonTables({ tables }: { tables: readonly TableComparisonR
           ) : null}
         </section>
       ))}
+      {pagination}
     </Card>
   );
 }

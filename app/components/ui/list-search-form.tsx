@@ -126,7 +126,8 @@ export function ListSearchForm({
 /**
  * The page size alone, for a paged list with no search (the translations, the wizard's tables): a GET
  * form like ListSearchForm's, whose "Show" goes back to the list's first page at the chosen size.
- * `keep` are the page's other parameters (another list's place, a table search), sent as hidden fields.
+ * `keep` are the page's other parameters (another list's place, a table search), sent as hidden fields;
+ * `children`, a list's own filters (a comparison's "Only tables that differ"), before the size.
  */
 export function PageSizeForm({
   action,
@@ -136,6 +137,7 @@ export function PageSizeForm({
   pageSizeName = "pageSize",
   keep = {},
   className,
+  children,
 }: {
   action: string;
   /** The form's name, which says whose page size it is: "Translations page size". */
@@ -145,11 +147,13 @@ export function PageSizeForm({
   pageSizeName?: string;
   keep?: Record<string, string | number | undefined>;
   className?: string;
+  children?: React.ReactNode;
 }) {
   const showing = useLoadingPath(action);
   return (
     <Form method="get" action={action} aria-label={label} className={cn("flex flex-wrap items-end gap-4", className)}>
       <KeptFields keep={keep} />
+      {children}
       <PageSizeSelect id={pageSizeId} value={pageSize} name={pageSizeName} />
       <Button type="submit" variant="outline" aria-busy={showing || undefined}>
         Show

@@ -49,7 +49,15 @@ import {
   type tryCreateDatabasesBodySchema,
   type uploadTypeBodySchema,
 } from "../../../contracts/projects";
-import { backupPageSchema, comparisonBodySchema, historyEntryDetailsSchema, restoreBodySchema, startedWorkSchema } from "../../../contracts/backups";
+import {
+  backupPageSchema,
+  comparisonBodySchema,
+  comparisonPageSchema,
+  historyEntryDetailsSchema,
+  restoreBodySchema,
+  startedWorkSchema,
+  type ComparisonQuery,
+} from "../../../contracts/backups";
 import {
   historyPageSchema,
   loadSchema,
@@ -228,10 +236,13 @@ export function workspaceApi(ws: WorkspaceDescriptor, as: Caller) {
           callService("data-api", at(id, "flat-file", "loads"), as, { method: "POST", body, schema: startedLoadSchema }),
       },
 
-      /** The history of loads (and later restores, backups, comparisons): a page, one entry, a table's rejected rows. */
+      /** The history of loads (and later restores, backups, comparisons): a page, one entry, a page of a comparison's tables, a table's rejected rows. */
       history: {
         list: (query: HistoryQuery) => callService("data-api", at(id, "history"), as, { schema: historyPageSchema, query }),
         get: (historyId: string) => callService("data-api", at(id, "history", historyId), as, { schema: historyEntryDetailsSchema }),
+        /** A page of a comparison's tables (`differing`: only those that differ); an entry that compared nothing, an empty one. */
+        comparison: (historyId: string, query: ComparisonQuery) =>
+          callService("data-api", at(id, "history", historyId, "comparison"), as, { schema: comparisonPageSchema, query }),
         rejectedRows: (historyId: string, table: string, query: { page: number; pageSize: number }) =>
           callService("data-api", at(id, "history", historyId, "tables", table, "rejected-rows"), as, { schema: rejectedRowsPageSchema, query }),
         rejectedRowsCsv: (historyId: string, table: string) =>

@@ -41,9 +41,22 @@ describe.each(TEST_DATABASE_KINDS)("data API app on %s", (kind) => {
         "/api/v1/projects",
         "/api/v1/projects/search",
         "/api/v1/projects/{id}/try-create-databases",
+        "/api/v1/projects/{id}/history/{historyId}/comparison",
+        "/api/v1/audit-projects/{id}/history/{historyId}/comparison",
       ]),
     );
     const ok = (path: string) => res.body.paths[path].get.responses["200"].content["application/json"].schema;
+    // A history entry says its comparison in all; the comparison's tables come a page at a time, filtered by `differing`.
+    expect(Object.keys(ok("/api/v1/projects/{id}/history/{historyId}").properties.comparison.properties).sort()).toEqual([
+      "added",
+      "changed",
+      "differing",
+      "removed",
+      "tables",
+    ]);
+    const comparison = res.body.paths["/api/v1/projects/{id}/history/{historyId}/comparison"].get;
+    expect(comparison.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(["page", "pageSize", "differing"]));
+    expect(Object.keys(comparison.responses["200"].content["application/json"].schema.properties).sort()).toEqual(["items", "page", "pageSize", "total"]);
     expect(ok("/api/v1/companies/all")).toMatchObject({
       type: "array",
       items: { properties: { id: { type: "string" }, name: { type: "string" } }, required: Object.keys(companySchema.shape) },

@@ -44,6 +44,8 @@ const backup = {
   createdBy: "u1",
   createdAt: "2026-11-29T07:31:20.000Z",
 };
+/** The page of tables of an entry that compared nothing (or not yet). */
+const noTables = { items: [], total: 0, page: 1, pageSize: 10 };
 const text = (html: string) => html.replace(/<[^>]*>/g, "").replace(/\s+/g, " ");
 
 /** The heading of the comparison's page, its backup kept (`backup`) or no longer (null). */
@@ -51,7 +53,7 @@ function entryHeading(kept: typeof backup | null) {
   const here = "/onboarding/configurations/p1/databases/history/h3/details";
   const html = renderPage(here, here, HistoryEntryPage, {
     ...{ projectId: "p1", entry: comparison, job: null, names: { u1: "Ann Analyst" }, undoBackup: null, afterBackup: null },
-    ...{ backup: kept, comparison: [], canChange: true, isLocked: false, readAt: Date.now() },
+    ...{ backup: kept, comparison: null, tables: noTables, differing: false, canChange: true, isLocked: false, readAt: Date.now() },
     said: entryWords({ entry: comparison, about: null, backup: kept, parameters: null } as never),
   });
   return /<h2 id="entry-title"[^>]*>(.*?)<\/h2>/.exec(html)?.[1];
@@ -112,7 +114,7 @@ describe("a load's entry while its job runs", () => {
     });
     const html = renderPage(here, here, HistoryEntryPage, {
       ...{ projectId: "p1", entry: loading, parameters: null, job, names: { u1: "Ann Analyst" }, undoBackup: null, afterBackup: null },
-      ...{ backup: null, comparison: [], about: null, canChange: true, isLocked: true, readAt: Date.now() },
+      ...{ backup: null, comparison: null, tables: noTables, differing: false, about: null, canChange: true, isLocked: true, readAt: Date.now() },
       said: entryWords({ entry: loading, about: null, backup: null, parameters: null } as never),
     });
     expect(text(html)).toContain("40% done");

@@ -11,29 +11,49 @@ import { FollowedJobProgress } from "~/components/projects/job-progress";
 import { useLiveJob } from "~/components/projects/live-jobs";
 import { Card } from "~/components/ui/card";
 import { LabelValueList } from "~/components/ui/label-value-list";
+import { PageSizeForm } from "~/components/ui/list-search-form";
+import { Pagination, PastTheEnd } from "~/components/ui/pagination";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { useCompanyHref } from "~/lib/company-href";
 import { afterGuard } from "~/lib/guards.server";
+import { PAGING_KEYS, pagingParams } from "~/lib/list-search";
+import { readPage } from "~/lib/list-search.server";
+import { PAGE_SIZES } from "../../../../contracts/values/common";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
 import { checkWorkspace, projectCalls, projectScope } from "../workspace.server";
 import { withUserNames } from "~/lib/company-people.server";
 import { entryWords } from "./databases-history-entry.server";
 import type { Route } from "./+types/databases-history-entry";
 
+/** The tables of a comparison a page shows at once: each comes with its samples of rows added, removed and changed. */
+const COMPARISON_PAGE_SIZE = 10;
+/** The URL parameter (and the filter's box) that shows only the tables that differ. */
+const DIFFERING = "differing";
+
 /**
  * databases/history/{historyId}/details: one entry: what it did, the parameters it read its files
- * with (as they were then), its job's steps (and its progress while it runs), and each table's counts.
+ * with (as they were then), its job's steps (and its progress while it runs), and each table's counts;
+ * a comparison's summary and a page of its tables (`?page=&pageSize=&differing=true`), paged in SQL.
  */
-export async function loader({ params, context }: Route.LoaderArgs) {
-  const [{ project, access }, [details, names]] = await afterGuard(
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const url = new URL(request.url).searchParams;
+  const search = { ...readPage(url, PAGING_KEYS, COMPARISON_PAGE_SIZE), differing: url.get(DIFFERING) === "true" };
+  const history = projectCalls(context).history;
+  const [{ project, access }, [[details, names], tables]] = await afterGuard(
     projectScope(context),
-    withUserNames(context, projectCalls(context).history.get(params.historyId), (d) => [d.entry.createdBy, d.job?.createdBy]),
+    Promise.all([
+      withUserNames(context, history.get(params.historyId), (d) => [d.entry.createdBy, d.job?.createdBy]),
+      // Beside the entry (one round trip): an entry that compared nothing has an empty page.
+      history.comparison(params.historyId, search),
+    ]),
   );
   // The parameters and the entry an undo undid or a comparison compared reach the page as words only (said).
   const { parameters: _parameters, about: _about, ...shown } = details;
   return {
     projectId: project.id,
     ...shown,
+    tables,
+    differing: search.differing,
     names,
     canChange: access.canWrite && !project.isLocked,
     isLocked: project.isLocked,
@@ -72,13 +92,14 @@ export const handle = {
 };
 
 export default function HistoryEntry({ loaderData }: Route.ComponentProps) {
-  const { projectId, entry, said, names, backup, undoBackup, afterBackup, comparison, canChange, isLocked, readAt } = loaderData;
+  const { projectId, entry, said, names, backup, undoBackup, afterBackup, comparison, tables, differing, canChange, isLocked, readAt } = loaderData;
   const href = useCompanyHref();
   const paths = useWorkspacePaths();
   const { job, poll } = useLiveJob(projectId, loaderData.job, { isLocked, readAt });
   const pending = useIsPending();
   const loading = entry.status === "Loading";
   const flatFile = entry.type === "FlatFile";
+  const here = paths.databases.entry(projectId, entry.id);
   return (
     <div className="space-y-6">
       {/* With JavaScript the page polls its job and reads its loaders again once the job ended and unlocked
@@ -135,7 +156,43 @@ export default function HistoryEntry({ loaderData }: Route.ComponentProps) {
         </p>
       </Card>
 
-      {comparison ? <ComparisonTables tables={comparison} /> : null}
+      {comparison ? (
+        <ComparisonTables
+          summary={comparison}
+          tables={tables.items}
+          controls={
+            // A filter and a size for a comparison of more tables than a page shows (or filtered already, to undo it).
+            comparison.tables > PAGE_SIZES[0] || differing ? (
+              <PageSizeForm action={here} label="Tables shown" pageSize={tables.pageSize} pageSizeId="comparison-page-size" className="mt-4">
+                <div className="flex items-center gap-2 pb-2 text-sm">
+                  <input id="comparison-differing" type="checkbox" name={DIFFERING} value="true" defaultChecked={differing} className="size-4" />
+                  <label htmlFor="comparison-differing">Only tables that differ</label>
+                </div>
+              </PageSizeForm>
+            ) : null
+          }
+          pagination={
+            <>
+              {/* A page past the end (an old link, a smaller page size): said, as the other lists say it, above the way back. */}
+              {tables.items.length === 0 && tables.total > 0 ? <PastTheEnd page={tables.page} /> : null}
+              {tables.total > tables.pageSize || tables.page > 1 ? (
+                <Pagination
+                  page={tables.page}
+                  pageSize={tables.pageSize}
+                  total={tables.total}
+                  noun={differing ? ["table that differs", "tables that differ"] : ["table", "tables"]}
+                  href={(page) =>
+                    href(here, {
+                      ...pagingParams(PAGING_KEYS, { page, pageSize: tables.pageSize }, COMPARISON_PAGE_SIZE),
+                      [DIFFERING]: differing ? "true" : undefined,
+                    })
+                  }
+                />
+              ) : null}
+            </>
+          }
+        />
+      ) : null}
 
       {!flatFile && entry.tables.length ? (
         <Card aria-labelledby="tables-title">

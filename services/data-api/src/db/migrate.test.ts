@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_COMPANIES } from "../../../../scripts/demo-data.ts";
 import { createKysely } from "../../../shared/db.ts";
 import { TEST_DATABASE_KINDS, createTestDatabase, type TestDatabase } from "../../../shared/testing/databases.ts";
+import { comparisonPage, comparisonSummary } from "../repositories/backups.ts";
 import { pageProjectUsers } from "../repositories/project-users.ts";
 import { searchWorkspaces } from "../repositories/workspaces.ts";
 import { seedDemo } from "../seed.ts";
@@ -212,6 +213,59 @@ describe.each(TEST_DATABASE_KINDS)("migrations and demo seed on %s", (kind) => {
       // The revoked credential itself stays (the audit log names its login).
       expect((await old.selectFrom("sql_credentials").select("id").orderBy("id").execute()).map((r) => r.id)).toEqual(["kept", "revoked"]);
     }));
+
+  it("gives the comparisons there are their tables' counts from their results, in batches, a result stored before columnChanges too (0029)", () =>
+    fromMigration("0028_revoked_sql_permissions", async (old, company, at) => {
+      await sql`insert into projects (id, company_id, application_id, name, name_key, source_type, status, created_at, updated_at, created_by)
+          values ('p', ${company.id}, 'app', 'P', 'p', 'BackUp', 'Active', ${at}, ${at}, 'u')`.execute(old);
+      // More tables than a batch: 250 in one comparison, and one in another stored before columnChanges was recorded.
+      for (const id of ["many", "older"])
+        await sql`insert into loads (id, project_id, run_type, file_name, file_bytes, table_name, mode, on_rejected, status, created_by, created_at)
+            values (${id}, 'p', 'Comparison', 'b.backup.tar', 0, 'source', 'replace', 'loadNothing', 'Completed', 'u', ${at})`.execute(old);
+      const result = (i: number) => ({
+        table: `T${i}`,
+        added: i,
+        removed: i % 2,
+        changed: 3_000_000_000 * (i === 249 ? 1 : 0),
+        columnChanges: i % 5 === 0 ? [{ column: "A", earlier: null, current: "int" }] : [],
+      });
+      for (let i = 0; i < 250; i++)
+        await sql`insert into comparison_tables (load_id, table_name, position, result) values ('many', ${`T${i}`}, ${i}, ${JSON.stringify(result(i))})`.execute(old);
+      await sql`insert into comparison_tables (load_id, table_name, position, result) values ('older', 'Old', 0, ${JSON.stringify({ table: "Old", added: 0, removed: 2, changed: 1 })})`.execute(
+        old,
+      );
+      await migrateDatabase(old);
+      const rows = await old.selectFrom("comparison_tables").select(["load_id", "position", "added", "removed", "changed", "column_changes"]).orderBy("load_id").orderBy("position").execute();
+      const numbers = rows.map((r) => ({ ...r, position: Number(r.position), added: Number(r.added), removed: Number(r.removed), changed: Number(r.changed), column_changes: Number(r.column_changes) }));
+      expect(numbers).toEqual([
+        ...Array.from({ length: 250 }, (_, i) => ({
+          load_id: "many",
+          position: i,
+          added: i,
+          removed: i % 2,
+          changed: i === 249 ? 3_000_000_000 : 0,
+          column_changes: i % 5 === 0 ? 1 : 0,
+        })),
+        { load_id: "older", position: 0, added: 0, removed: 2, changed: 1, column_changes: 0 },
+      ]);
+      // The summary reads them: 250 tables, each differing (T0 by its column added alone).
+      expect(await comparisonSummary(old, "many")).toEqual({ tables: 250, differing: 250, added: 31_125, removed: 125, changed: 3_000_000_000 });
+    }));
+
+  it("pages a comparison's tables and sums them in the order of an index, sorting nothing and reading no result to filter (0029)", async () => {
+    for (const differing of [false, true]) {
+      // The page's own SELECT, as comparisonPage sends it (captured, not copied), with its values.
+      let page: CompiledQuery | undefined;
+      const capturing = db.withPlugin({
+        transformQuery: ({ node, queryId }) => ((page ??= db.getExecutor().compileQuery(node, queryId)), node),
+        transformResult: async ({ result }) => result,
+      });
+      await comparisonPage(capturing, "any-comparison", { page: 2, pageSize: 10, differing });
+      const plan = await planOf(db, kind, page!);
+      expect(plan).toMatch(/comparison_tables_load_position/);
+      expect(plan.replaceAll("comparison_tables_load_position", "")).not.toMatch(/sort|b-tree/i);
+    }
+  });
 
   it("pages a company's workspaces by name in the order of an index, sorting nothing (0026)", async () => {
     for (const seesAll of [true, false]) {

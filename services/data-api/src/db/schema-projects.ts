@@ -38,12 +38,20 @@ export interface BackupsTable {
   finished_at: string | null;
 }
 
-/** A comparison's result for one table (migration 0012): JSON of contracts/backups.ts TableComparisonResult. */
+/**
+ * A comparison's result for one table (migration 0012): JSON of contracts/backups.ts TableComparisonResult,
+ * and its counts beside it (migration 0029), which the summary sums and the filter reads in SQL.
+ */
 export interface ComparisonTablesTable {
   load_id: string;
   table_name: string;
   position: number;
   result: string;
+  added: Generated<number | string>;
+  removed: Generated<number | string>;
+  changed: Generated<number | string>;
+  /** How many columns were added, removed or retyped (columnChanges). */
+  column_changes: Generated<number>;
 }
 
 /** A force-unlock, recorded (migration 0010). */

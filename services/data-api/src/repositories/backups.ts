@@ -3,11 +3,13 @@
  * DATA_DIR/backups), which entry of the history its data follows, and the comparisons' results.
  */
 import { randomUUID } from "node:crypto";
-import type { Kysely, Selectable, Transaction } from "kysely";
-import type { Backup, BackupQuery, TableComparisonResult } from "../../../../contracts/backups.ts";
+import type { ExpressionBuilder, Kysely, Selectable, Transaction } from "kysely";
+import type { Backup, BackupQuery, ComparisonPage, ComparisonQuery, ComparisonSummary, TableComparisonResult } from "../../../../contracts/backups.ts";
+import { COMPARISON_VALUE_MAX } from "../../../../contracts/values/backups.ts";
 import { CHANGING_TYPES } from "../../../../contracts/values/loads.ts";
 import type { Database } from "../db/schema.ts";
 import type { BackupsTable } from "../db/schema-projects.ts";
+import { insertJsonRows, type BulkColumn } from "./bulk-insert.ts";
 import { totalOf } from "./db-helpers.ts";
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -164,18 +166,125 @@ export async function deleteBackups(db: Db, ids: readonly string[]) {
   if (ids.length) await db.deleteFrom("backups").where("id", "in", ids).execute();
 }
 
+/**
+ * A comparison's result, one row per table in the order compared: its JSON (samples cut, cutSamples) and
+ * its counts beside it (migration 0029), which comparisonSummary sums and comparisonPage filters by.
+ * One statement with one parameter whatever the number of tables (insertJsonRows).
+ */
 export async function insertComparison(db: Db, loadId: string, tables: readonly TableComparisonResult[]) {
-  if (tables.length === 0) return;
-  await db
-    .insertInto("comparison_tables")
-    .values(tables.map((t, position) => ({ load_id: loadId, table_name: t.table, position, result: JSON.stringify(t) })))
-    .execute();
+  await insertJsonRows(
+    db,
+    "comparison_tables",
+    COMPARISON_COLUMNS,
+    tables.map((t, position) => [loadId, t.table, position, JSON.stringify(cutSamples(t)), t.added, t.removed, t.changed, t.columnChanges.length]),
+  );
 }
 
-export async function comparisonOf(db: Db, loadId: string): Promise<TableComparisonResult[] | null> {
-  const rows = await db.selectFrom("comparison_tables").select("result").where("load_id", "=", loadId).orderBy("position").execute();
-  // Stored before columnChanges was recorded: none said.
-  return rows.length ? rows.map((r) => ({ columnChanges: [], ...(JSON.parse(r.result) as Omit<TableComparisonResult, "columnChanges">) })) : null;
+const COMPARISON_COLUMNS: BulkColumn[] = [
+  { name: "load_id", type: "text" },
+  { name: "table_name", type: "text" },
+  { name: "position", type: "integer" },
+  { name: "result", type: "text" },
+  { name: "added", type: "integer" },
+  { name: "removed", type: "integer" },
+  { name: "changed", type: "integer" },
+  { name: "column_changes", type: "integer" },
+];
+
+/** A table that differs: a row added, removed or changed, or a column added, removed or retyped. */
+const differs = (eb: ExpressionBuilder<Database, "comparison_tables">) =>
+  eb.or([eb("added", ">", 0), eb("removed", ">", 0), eb("changed", ">", 0), eb("column_changes", ">", 0)]);
+
+/**
+ * A comparison in all, summed in SQL from its tables' counts (the index comparison_tables_load_position
+ * holds them: no result's JSON is read); null when it has no table stored (not a comparison, or not done).
+ */
+export async function comparisonSummary(db: Db, loadId: string): Promise<ComparisonSummary | null> {
+  const row = await db
+    .selectFrom("comparison_tables")
+    .where("load_id", "=", loadId)
+    .select((eb) => [
+      eb.fn.countAll<number | string>().as("tables"),
+      eb.fn.sum<number | string | null>(eb.case().when(differs(eb)).then(1).else(0).end()).as("differing"),
+      eb.fn.sum<number | string | null>("added").as("added"),
+      eb.fn.sum<number | string | null>("removed").as("removed"),
+      eb.fn.sum<number | string | null>("changed").as("changed"),
+    ])
+    .executeTakeFirstOrThrow();
+  const tables = Number(row.tables);
+  if (tables === 0) return null;
+  return { tables, differing: Number(row.differing ?? 0), added: Number(row.added ?? 0), removed: Number(row.removed ?? 0), changed: Number(row.changed ?? 0) };
+}
+
+/** One page of a comparison's tables in the order they were compared (`differing`: only those that differ), paged in SQL. */
+export async function comparisonPage(db: Db, loadId: string, query: ComparisonQuery): Promise<ComparisonPage> {
+  let rows = db.selectFrom("comparison_tables").where("load_id", "=", loadId);
+  if (query.differing) rows = rows.where(differs);
+  const page = await rows
+    .select("result")
+    .orderBy("position")
+    .limit(query.pageSize)
+    .offset((query.page - 1) * query.pageSize)
+    .execute();
+  const total = await totalOf(page.length, query, () => rows.select((eb) => eb.fn.countAll<number | string>().as("n")).executeTakeFirstOrThrow());
+  // Stored before columnChanges was recorded: none said. Stored before values were cut at insert: cut now.
+  const items = page.map((r) => cutSamples({ columnChanges: [], ...(JSON.parse(r.result) as Omit<TableComparisonResult, "columnChanges">) }));
+  return { items, total, page: query.page, pageSize: query.pageSize };
+}
+
+const ELLIPSIS = "…";
+/** Characters a changed value cut around its first difference keeps before it. */
+const CONTEXT = 20;
+
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
+const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff;
+
+/** `value` from `start` in at most COMPARISON_VALUE_MAX characters, "…" for the text left out before and after (never half a character). */
+function cutFrom(value: string, start: number): string {
+  if (start === 0 && value.length <= COMPARISON_VALUE_MAX) return value;
+  if (isLowSurrogate(value.charCodeAt(start))) start++;
+  const before = start > 0 ? ELLIPSIS : "";
+  const rest = value.slice(start);
+  const room = COMPARISON_VALUE_MAX - before.length;
+  if (rest.length <= room) return before + rest;
+  let end = room - ELLIPSIS.length;
+  if (isHighSurrogate(rest.charCodeAt(end - 1))) end--;
+  return before + rest.slice(0, end) + ELLIPSIS;
+}
+
+const cutValue = (value: string | null) => (value === null ? null : cutFrom(value, 0));
+
+/**
+ * An earlier and a current value of a changed row, each at most COMPARISON_VALUE_MAX characters: where both
+ * are the same for longer than that, both are cut from a little before where they first differ, so the
+ * change still shows ("…same text, then the difference…"), never two equal cut values.
+ */
+function cutChange(earlier: string | null, current: string | null): [string | null, string | null] {
+  if (earlier === null || current === null || (earlier.length <= COMPARISON_VALUE_MAX && current.length <= COMPARISON_VALUE_MAX))
+    return [cutValue(earlier), cutValue(current)];
+  let same = 0;
+  while (same < earlier.length && same < current.length && earlier.charCodeAt(same) === current.charCodeAt(same)) same++;
+  const start = same < COMPARISON_VALUE_MAX - CONTEXT ? 0 : same - CONTEXT;
+  return [cutFrom(earlier, start), cutFrom(current, start)];
+}
+
+/** A table's result with each value of its samples (keys too) cut to COMPARISON_VALUE_MAX characters: one long text cannot make megabytes of a page. */
+function cutSamples(result: TableComparisonResult): TableComparisonResult {
+  const row = (values: (string | null)[]) => values.map(cutValue);
+  return {
+    ...result,
+    samples: {
+      added: result.samples.added.map(row),
+      removed: result.samples.removed.map(row),
+      changed: result.samples.changed.map(({ key, changes }) => ({
+        key: row(key),
+        changes: changes.map(({ column, earlier, current }) => {
+          const [e, c] = cutChange(earlier, current);
+          return { column, earlier: e, current: c };
+        }),
+      })),
+    },
+  };
 }
 
 function toBackup(row: BackupRow): Backup {

@@ -1,11 +1,14 @@
 /** Test data for the project routes: applications, projects made through the API, dictionary tables. */
 import { randomUUID } from "node:crypto";
 import type { ColumnInput, TableInput } from "../../../../contracts/dictionary.ts";
+import type { TableComparisonResult } from "../../../../contracts/backups.ts";
 import type { Configuration } from "../../../../contracts/configurations.ts";
 import type { TranslationDetail } from "../../../../contracts/mappings.ts";
 import type { Project } from "../../../../contracts/projects.ts";
 import { createApplication } from "../repositories/applications.ts";
+import { insertComparison } from "../repositories/backups.ts";
 import { createTable, findProjectDictionaryRef } from "../repositories/dictionaries.ts";
+import { finishLoad, insertLoad } from "../repositories/loads.ts";
 import type { TestApi } from "./harness.ts";
 
 /** What the fixtures use of a data API: the test app's (harness.ts), or one the portal's tests run (app/test/live-services.ts). */
@@ -211,4 +214,51 @@ export async function mappingWorkOf(api: FixtureApi, token: string, projectId: s
   );
   await translationFinished(api, token, projectId, started.id);
   return { tableId, columnId: code!.id, importId: imported.id, translationId: started.id };
+}
+
+/**
+ * A comparison's entry in the workspace's history (Completed, by `userId`) whose result is `tables`, stored as a
+ * comparison's job stores it, no database compared: for the pages of a comparison of many tables.
+ */
+export async function storedComparison(api: Pick<FixtureApi, "db">, workspaceId: string, userId: string, tables: readonly TableComparisonResult[]): Promise<string> {
+  const id = await insertLoad(api.db, {
+    projectId: workspaceId,
+    type: "Comparison",
+    fileName: "Earlier.backup.tar",
+    fileBytes: 0,
+    form: { table: "source", mode: "replace", onRejected: "loadNothing" },
+    tables: [],
+    parameters: null,
+    userId,
+    now: new Date(),
+  });
+  await insertComparison(api.db, id, tables);
+  await finishLoad(api.db, id, { status: "Completed", rowsRead: 0, rowsLoaded: 0, rowsRejected: 0, message: null }, new Date());
+  return id;
+}
+
+/**
+ * `count` tables' results of a comparison, T001, T002…, keyed by Id, with a Note column: those `differs` picks have
+ * `i` rows added (a sample of each, its Note `note`), one removed and one changed; the others are alike.
+ */
+export function comparedTables(count: number, differs: (i: number) => boolean, note = "a note"): TableComparisonResult[] {
+  return Array.from({ length: count }, (_, index) => {
+    const i = index + 1;
+    const table = `T${String(i).padStart(3, "0")}`;
+    const alike = { table, key: ["Id"], columns: ["Id", "Note"], earlierRows: 10, currentRows: 10, changedColumns: [], columnChanges: [] };
+    if (!differs(i)) return { ...alike, added: 0, removed: 0, changed: 0, samples: { added: [], removed: [], changed: [] } };
+    return {
+      ...alike,
+      currentRows: 10 + i - 1,
+      added: i,
+      removed: 1,
+      changed: 1,
+      changedColumns: [{ column: "Note", rows: 1 }],
+      samples: {
+        added: Array.from({ length: Math.min(i, 20) }, (_, r) => [String(100 + r), note]),
+        removed: [["1", note]],
+        changed: [{ key: ["2"], changes: [{ column: "Note", earlier: note, current: `${note}!` }] }],
+      },
+    };
+  });
 }

@@ -5,6 +5,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Project } from "../../../../../contracts/projects.ts";
+import { COMPARISON_VALUE_MAX } from "../../../../../contracts/values/backups.ts";
 import { DEMO_COMPANIES } from "../../../../../scripts/demo-data.ts";
 import { TEST_DATABASE_KINDS, TEST_POSTGRES_ADMIN_URL } from "../../../../shared/testing/databases.ts";
 import type { BackupManifest, BackupTable } from "../../data-plane/backups/backup-archive.ts";
@@ -17,7 +18,7 @@ import { INTERRUPTED_MESSAGE, recoverInterruptedJobs } from "../../jobs/recover.
 import { TEST_DATABASE_SERVER, USERS, createOwnerTestApi, type TestApi } from "../../testing/harness.ts";
 import { holdJobsOf, settleJobs } from "../../testing/hold-jobs.ts";
 import { failBackup, insertBackup } from "../../repositories/backups.ts";
-import { loadableProject as loadableProjectOf, makeApplication } from "../../testing/project-fixtures.ts";
+import { comparedTables, loadableProject as loadableProjectOf, makeApplication, makeProject, storedComparison } from "../../testing/project-fixtures.ts";
 
 const [, acme, birch] = DEMO_COMPANIES;
 
@@ -78,6 +79,9 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("backups, re
     version: (await api.get(base(project), owner)).body.version as number,
     ...more,
   });
+  /** A comparison's tables, the first page of 100 (every table of these projects). */
+  const comparisonOf = async (project: Project, historyId: string) =>
+    (await api.get(`${base(project)}/history/${historyId}/comparison?pageSize=100`, owner)).body.items as any[];
   const historyCount = async (project: Project) => (await api.get(`${base(project)}/history`, owner)).body.total as number;
   const restoreFile = (project: Project, file: { name: string; bytes: Uint8Array }, fields: Record<string, string> = {}) =>
     api.postForm(`${base(project)}/restores`, owner, { file: { name: file.name, content: file.bytes }, ...fields });
@@ -307,7 +311,9 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("backups, re
     const compared = await done(await post(`${base(project)}/comparisons`, { historyId: first.entry.id }), project);
     expect(compared.entry).toMatchObject({ type: "Comparison", status: "Completed" });
     expect(compared.about).toMatchObject({ id: first.entry.id });
-    const customers = compared.comparison.find((t: any) => t.table === "Customers");
+    // The entry says the comparison in all; its tables come a page at a time.
+    expect(compared.comparison).toEqual({ tables: 2, differing: 1, added: 1, removed: 1, changed: 1 });
+    const customers = (await comparisonOf(project, compared.entry.id)).find((t: any) => t.table === "Customers");
     expect(customers).toMatchObject({ key: ["CustomerId"], earlierRows: 3, currentRows: 3, added: 1, removed: 1, changed: 1 });
     expect(customers.changedColumns).toEqual(
       expect.arrayContaining([
@@ -338,8 +344,66 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("backups, re
     // Restore with "Compare with the current data": what the restore changed.
     const restored = await done(await post(`${base(project)}/restores`, { backupId: deliveries.items[0].id, compare: true }), project);
     expect(restored.entry).toMatchObject({ type: "RestoreAndComparison", status: "Loaded" });
-    expect(restored.comparison.find((t: any) => t.table === "Customers")).toMatchObject({ added: 1, removed: 1, changed: 1 });
+    expect((await comparisonOf(project, restored.entry.id)).find((t: any) => t.table === "Customers")).toMatchObject({ added: 1, removed: 1, changed: 1 });
     expect((await rowsOf(project)).map((r) => r[0])).toEqual([1, 2, 3]);
+  });
+
+  it("answers a comparison of many tables a page at a time in their order, summed in SQL, only those that differ when asked; long values cut", async () => {
+    const project = await makeProject(api, owner, { companyId: birch.id, applicationId });
+    // 45 tables, every third differing (T003, T006… T045: i rows added, one removed, one changed); T010's note 5,000 characters long,
+    // and its changed row's value alike for 3,000 characters before it differs.
+    const long = "x".repeat(5000);
+    const tables = comparedTables(45, (i) => i % 3 === 0);
+    tables[9] = {
+      ...tables[9]!,
+      added: 1,
+      removed: 0,
+      changed: 1,
+      samples: { added: [["1", long]], removed: [], changed: [{ key: [long], changes: [{ column: "Note", earlier: `${long.slice(0, 3000)}old`, current: `${long.slice(0, 3000)}new` }] }] },
+    };
+    const historyId = await storedComparison(api, project.id, USERS.analyst.id, tables);
+    const at = (query = "") => api.get(`${base(project)}/history/${historyId}/comparison${query}`, owner);
+    const names = async (query: string) => {
+      const res = await at(query);
+      expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(200);
+      return { tables: res.body.items.map((t: { table: string }) => t.table), total: res.body.total, page: res.body.page, pageSize: res.body.pageSize };
+    };
+    const named = (...numbers: number[]) => numbers.map((i) => `T${String(i).padStart(3, "0")}`);
+    const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+
+    // The entry says the comparison in all: 16 tables differ (T010 too), 1 + 3 + 6 + … + 45 rows added.
+    const details = (await api.get(`${base(project)}/history/${historyId}`, owner)).body;
+    expect(details.comparison).toEqual({ tables: 45, differing: 16, added: 361, removed: 15, changed: 16 });
+    // Its tables a page at a time, in the order compared; past the end, none (the total still said).
+    expect(await names("")).toEqual({ tables: named(...range(1, 25)), total: 45, page: 1, pageSize: 25 });
+    expect(await names("?page=2&pageSize=10")).toEqual({ tables: named(...range(11, 20)), total: 45, page: 2, pageSize: 10 });
+    expect(await names("?page=5&pageSize=10")).toEqual({ tables: named(...range(41, 45)), total: 45, page: 5, pageSize: 10 });
+    expect(await names("?page=6&pageSize=10")).toEqual({ tables: [], total: 45, page: 6, pageSize: 10 });
+    // Only those that differ, in their order.
+    expect(await names("?differing=true&pageSize=10")).toEqual({ tables: named(3, 6, 9, 10, 12, 15, 18, 21, 24, 27), total: 16, page: 1, pageSize: 10 });
+    expect(await names("?differing=true&pageSize=10&page=2")).toEqual({ tables: named(30, 33, 36, 39, 42, 45), total: 16, page: 2, pageSize: 10 });
+    // A table's result as stored, its samples with it.
+    const page = (await at("?pageSize=10")).body.items;
+    expect(page[2]).toEqual(tables[2]);
+    // A long value is cut to COMPARISON_VALUE_MAX characters, "…" where it goes on; a changed one around where it differs, so the change shows.
+    const cut = page[9];
+    expect(cut.samples.added).toEqual([["1", `${"x".repeat(COMPARISON_VALUE_MAX - 1)}…`]]);
+    expect(cut.samples.changed[0].key).toEqual([`${"x".repeat(COMPARISON_VALUE_MAX - 1)}…`]);
+    expect(cut.samples.changed[0].changes).toEqual([{ column: "Note", earlier: `…${"x".repeat(20)}old`, current: `…${"x".repeat(20)}new` }]);
+    expect(JSON.stringify(await at("?pageSize=100")).length).toBeLessThan(50_000);
+
+    // A page size not offered, a filter not a yes or no: 400 at the field.
+    expect(await at("?pageSize=7")).toMatchObject({ status: 400, body: { fieldErrors: { pageSize: [expect.any(String)] } } });
+    expect(await at("?differing=maybe")).toMatchObject({ status: 400, body: { fieldErrors: { differing: ["Tick or untick this box."] } } });
+    // An entry that compared nothing: no summary, an empty page.
+    const none = await storedComparison(api, project.id, USERS.analyst.id, []);
+    expect((await api.get(`${base(project)}/history/${none}`, owner)).body.comparison).toBeNull();
+    expect((await api.get(`${base(project)}/history/${none}/comparison`, owner)).body).toEqual({ items: [], total: 0, page: 1, pageSize: 25 });
+    // Another company's user, or the entry asked for under another workspace: not found, as the entry itself.
+    const stranger = await api.tokenFor(USERS.viewer);
+    expect(await api.get(`${base(project)}/history/${historyId}/comparison`, stranger)).toMatchObject({ status: 404 });
+    const other = await makeProject(api, owner, { companyId: birch.id, applicationId });
+    expect(await api.get(`${base(other)}/history/${historyId}/comparison`, owner)).toMatchObject({ status: 404, body: { errors: ["No such history entry."] } });
   });
 
   it("restores a client's SQLite export, its tables and columns matched by name in any case", async () => {

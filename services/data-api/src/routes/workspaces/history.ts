@@ -2,12 +2,14 @@
  * A workspace's history (issue 9 §3), for projects and configurations alike: its entries (loads
  * today; restores, backups, comparisons and undos share the list), filtered by type and status,
  * sorted and paged in SQL; one entry with the parameters it used, its job's steps and its tables'
- * counts; and a table's rejected rows (a page, or all of them as a CSV to correct and load again).
+ * counts; a comparison's tables, a page at a time; and a table's rejected rows (a page, or all of them
+ * as a CSV to correct and load again).
  */
 import { Readable } from "node:stream";
 import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
-import { historyEntryDetailsSchema, type HistoryEntryDetails } from "../../../../../contracts/backups.ts";
+import { comparisonPageSchema, comparisonQuerySchema, historyEntryDetailsSchema, type HistoryEntryDetails } from "../../../../../contracts/backups.ts";
+import { COMPARISON_SAMPLE_ROWS, COMPARISON_VALUE_MAX } from "../../../../../contracts/values/backups.ts";
 import { CHANGING_TYPES } from "../../../../../contracts/values/loads.ts";
 import {
   historyPageSchema,
@@ -23,7 +25,7 @@ import { createRouter, errorResponses, jsonContent } from "../../openapi.ts";
 import { REJECTED_ROWS_COLUMNS } from "../../data-plane/flat-file/column-match.ts";
 import { DELIMITER_CHARACTERS, QUOTES } from "../../data-plane/flat-file/read-flat-file.ts";
 import { allRejections, findHistoryEntry, findLoadTable, listHistory, rejectionsPage } from "../../repositories/loads.ts";
-import { backupAfter, comparisonOf, findBackup } from "../../repositories/backups.ts";
+import { backupAfter, comparisonPage, comparisonSummary, findBackup } from "../../repositories/backups.ts";
 import { requireWorkspace } from "../../workspace-access.ts";
 import { collectionPath, readErrorsOf, workspaceIdParams } from "./shared.ts";
 
@@ -57,9 +59,22 @@ export function createWorkspaceHistoryRouter(descriptor: WorkspaceDescriptor) {
     tags,
     summary: "One entry: the parameters it read its files with, its job's steps, each table's counts, its backups and a comparison's result",
     description:
-      "`backup`: the backup a Backup entry made, the automatic one a load or restore took before it changed the data, or the one a comparison compared; `undoBackup`: what Undo restores (a load or restore that changed the data, its backup kept); `afterBackup`: the data as the entry left it, when kept (what Compare with current compares); `comparison`: a comparison's tables; `about`: the entry an undo undid or a comparison compared.",
+      "`backup`: the backup a Backup entry made, the automatic one a load or restore took before it changed the data, or the one a comparison compared; `undoBackup`: what Undo restores (a load or restore that changed the data, its backup kept); `afterBackup`: the data as the entry left it, when kept (what Compare with current compares); `comparison`: a comparison's summary, summed over its tables (null for an entry that compared nothing, or whose comparison has no result yet): its tables are a page at a time at …/comparison; `about`: the entry an undo undid or a comparison compared.",
     request: { params: entryParams },
     responses: { 200: jsonContent(historyEntryDetailsSchema, "The entry."), ...readErrorsOf(descriptor) },
+  });
+  const comparison = createRoute({
+    method: "get",
+    path: `${base}/{historyId}/comparison`,
+    tags,
+    summary: `A page of a comparison's tables, in the order compared: each one's counts, the columns that changed, and up to ${COMPARISON_SAMPLE_ROWS} rows of each kind`,
+    description: `\`differing=true\`: only the tables that differ (a row added, removed or changed, or a column added, removed or retyped). A value of the samples longer than ${COMPARISON_VALUE_MAX} characters is cut, "…" where its text goes on (a changed value around where it first differs). An entry that compared nothing answers an empty page.`,
+    request: { params: entryParams, query: comparisonQuerySchema },
+    responses: {
+      200: jsonContent(comparisonPageSchema, "A page of the comparison's tables."),
+      400: errorResponses[400],
+      ...readErrorsOf(descriptor),
+    },
   });
   const rejected = createRoute({
     method: "get",
@@ -108,7 +123,7 @@ export function createWorkspaceHistoryRouter(descriptor: WorkspaceDescriptor) {
       const [job, backup, comparison, about] = await Promise.all([
         entry.jobId ? findJob(db, entry.jobId) : undefined,
         backupId ? findBackup(db, entry.projectId, backupId) : undefined,
-        comparisonOf(db, entry.id),
+        comparisonSummary(db, entry.id),
         aboutLoadId ? findHistoryEntry(db, entry.projectId, aboutLoadId) : undefined,
       ]);
       const changedData = CHANGING_TYPES.includes(entry.type) && entry.status === "Loaded";
@@ -125,6 +140,11 @@ export function createWorkspaceHistoryRouter(descriptor: WorkspaceDescriptor) {
         about: about?.entry ?? null,
       };
       return c.json(details, 200);
+    })
+    .openapi(comparison, async (c) => {
+      const { id, historyId } = c.req.valid("param");
+      const { entry } = await entryOf(c, id, historyId);
+      return c.json(await comparisonPage(c.var.deps.db, entry.id, c.req.valid("query")), 200);
     })
     .openapi(rejected, async (c) => {
       const { entry, table } = await tableOf(c, c.req.valid("param"));

@@ -600,7 +600,7 @@ describe.each(TEST_DATABASE_KINDS)("onboarding configurations (audit projects) o
       const compared = await api.send("POST", `${base}/comparisons`, owner, { backupId: deliveries.items[0].id });
       expect(compared.status).toBe(202);
       await api.jobs.idle();
-      const comparison = (await api.get(`${base}/history/${compared.body.entry.id}`, owner)).body.comparison;
+      const comparison = (await api.get(`${base}/history/${compared.body.entry.id}/comparison`, owner)).body.items;
       expect(comparison.find((t: { table: string }) => t.table === "Members")).toMatchObject({
         added: 1,
         removed: 0,
