@@ -105,6 +105,31 @@ describe.each(TEST_DATABASE_KINDS)("companies on %s", (kind) => {
       expect(res.body).toEqual(schemesOf(cedar.id));
     });
 
+    it("refuses the schemes (403) to a role of the company that does not open Data Onboarding, as the configurations' routes do", async () => {
+      // Vera is Acme's Viewer, Max Cedar's Manager, Carl Birch's ClientAdmin (Migrations only) and Cedar's Viewer.
+      for (const [user, company] of [
+        [USERS.viewer, acme],
+        [USERS.manager, cedar],
+        [USERS.clientAdmin, birch],
+        [USERS.clientAdmin, cedar],
+      ] as const) {
+        const token = await api.tokenFor(user);
+        const res = await api.get(path(company.id), token);
+        expect(res.status, `${user.email} in ${company.name}`).toBe(403);
+        expect(res.body).toMatchObject({ status: 403, errors: ["You don't have permission to access."] });
+        // The configurations' own rule says the same for the company.
+        expect((await api.get(`/api/v1/audit-projects/checkdefaultproject/${company.id}`, token)).status).toBe(403);
+      }
+    });
+
+    it("does not exist on the Azure cloud target, where Data Onboarding does not", async () => {
+      const azure = api.appWith({ accessSettings: { cloudTarget: "AZURE", translationAnalystRole: "FusionPSI_TranslationAnalyst" } });
+      for (const user of [USERS.superAdmin, USERS.analyst]) {
+        const res = await azure.request(path(acme.id), { headers: { authorization: `Bearer ${await api.tokenFor(user)}` } });
+        expect(res.status, user.email).toBe(404);
+      }
+    });
+
     it("answers 503, not an empty list, when the client portal cannot give the schemes", async () => {
       api.adminDataSources.setMode("down");
       try {

@@ -2,8 +2,9 @@ import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
 import { adminDataSourcesResponseSchema, companiesResponseSchema } from "../../../../../contracts/data-api.ts";
 import { HTTPException } from "hono/http-exception";
-import { companyScope, requireCompany } from "../../access.ts";
+import { companyScope, requireAreaRole } from "../../access.ts";
 import { ADMIN_DATA_SOURCES_UNAVAILABLE_MESSAGE, AdminDataSourcesUnavailableError } from "../../admin-data-sources.ts";
+import { apiErrorSchema } from "../../../../../contracts/errors.ts";
 import { createRouter, errorResponses, jsonContent } from "../../openapi.ts";
 import { listCompanies } from "../../repositories/companies.ts";
 
@@ -29,11 +30,12 @@ const listDataSources = createRoute({
   tags: ["Companies"],
   summary: "The company's admin data sources: its schemes, sorted by name",
   description:
-    "The schemes onboarding configurations serve. The client portal keeps them; this answers its list (asked with the caller's token) for a company the caller may see.",
+    "The schemes onboarding configurations serve. The client portal keeps them; this answers its list (asked with the caller's token) for a company the caller may see, to the Data Onboarding area's roles in it (as the configurations' own routes): another role there (a Viewer, a Manager, a ClientAdmin) is refused with 403, and on a cloud target without Data Onboarding (AZURE) the answer is 404.",
   request: { params: companyIdParams },
   responses: {
     200: jsonContent(adminDataSourcesResponseSchema, "The company's schemes."),
     401: errorResponses[401],
+    403: jsonContent(apiErrorSchema, "The caller's role for the company is not one of the Data Onboarding area's roles."),
     404: errorResponses[404],
     503: jsonContent(errorResponses[503].content["application/json"].schema, "The caller's permissions or the company's schemes could not be loaded from the client portal."),
   },
@@ -46,7 +48,8 @@ export function createCompaniesRouter() {
       return c.json(await listCompanies(c.var.deps.db, scope), 200);
     })
     .openapi(listDataSources, async (c) => {
-      const company = await requireCompany(c, c.req.valid("param").id);
+      // Only onboarding configurations serve schemes: their area's rule, as checkdefaultproject's and the configurations' own.
+      const company = await requireAreaRole(c, "onboarding", c.req.valid("param").id, { write: false });
       try {
         return c.json(await c.var.deps.adminDataSources.list(c.var.caller, company.id), 200);
       } catch (err) {
