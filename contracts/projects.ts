@@ -194,11 +194,18 @@ export const projectUsersPageSchema = pageOf(projectUserSchema);
 /**
  * PUT /api/v1/projects/{id}/users/{userId}: write implies read. `existing: true` says the body changes
  * the user's grant and must never create one: a user whose access was removed meanwhile (from another
- * tab, or by someone else) is refused with 404, nothing granted. Without it, the user is added or changed.
+ * tab, or by someone else) is refused with 404, nothing granted. `adding: true` says the body adds a user
+ * who has no access and must never change a grant: a user given access meanwhile is refused with 409,
+ * their access kept. With neither, the user is added or changed.
  */
 export const setProjectUserSchema = z
-  .object({ canRead: formBoolean.default(false), canWrite: formBoolean.default(false), existing: formBoolean.default(false) })
-  .transform((v) => ({ canRead: v.canRead || v.canWrite, canWrite: v.canWrite, existing: v.existing }));
+  .object({
+    canRead: formBoolean.default(false),
+    canWrite: formBoolean.default(false),
+    existing: formBoolean.default(false),
+    adding: formBoolean.default(false),
+  })
+  .transform((v) => ({ canRead: v.canRead || v.canWrite, canWrite: v.canWrite, existing: v.existing, adding: v.adding }));
 
 /** POST /api/v1/projects/{id}/upload-type: the choice, based on the project's `version` (a stale one answers 409, nothing changed). */
 export const uploadTypeBodySchema = z.object({ uploadType: uploadTypeSchema, version: versionSchema });

@@ -462,8 +462,8 @@ describe("project access", () => {
     let after = (await call(ANALYST, url, access.loader, opts)) as any;
     expect(after.users.find((u: any) => u.userId === CLIENT_ADMIN_ID)).toMatchObject({ canRead: true, canWrite: false, user: { name: "Carl Client" } });
 
-    // Write implies read.
-    await call(ANALYST, url, access.action, { ...opts, form: { intent: "set", userId: CLIENT_ADMIN_ID, canWrite: "on" } });
+    // Write implies read (the row's Save: Add is for users without access).
+    await call(ANALYST, url, access.action, { ...opts, form: { intent: "change", userId: CLIENT_ADMIN_ID, canWrite: "on" } });
     after = (await call(ANALYST, url, access.loader, opts)) as any;
     expect(after.users.find((u: any) => u.userId === CLIENT_ADMIN_ID)).toMatchObject({ canRead: true, canWrite: true });
 
@@ -505,6 +505,35 @@ describe("a change of access from a tab left open", () => {
     });
     expect(isRedirect(changed, url)).toBe(true);
     expect(((await call(ANALYST, url, access.loader, opts)) as any).users.find((u: any) => u.userId === CLIENT_ADMIN_ID)).toMatchObject({ canWrite: true });
+  });
+});
+
+describe("an Add user from a tab left open", () => {
+  it("never changes the access of a user given it meanwhile: 409 at the top of the Add form, their access kept, the list read again", async () => {
+    const project = await newProject(ANALYST, birch.id, birchApp.id, "Access added twice");
+    const url = projectUrl(project.id, "users/project-access", birch.id);
+    const opts = { params: { projectId: project.id }, middleware: projectLayout.middleware };
+    const carl = async () => ((await call(ANALYST, url, access.loader, opts)) as any).users.find((u: any) => u.userId === CLIENT_ADMIN_ID);
+    // Both tabs offer Carl among the people to add; the other tab gives him read and write.
+    expect(((await call(ANALYST, url, access.loader, opts)) as any).people.candidates.map((u: any) => u.id)).toContain(CLIENT_ADMIN_ID);
+    const first = await call(ANALYST, url, access.action, { ...opts, form: { intent: "set", formKey: "add", userId: CLIENT_ADMIN_ID, canWrite: "on" } });
+    expect(isRedirect(first, url)).toBe(true);
+    const given = await carl();
+    expect(given).toMatchObject({ canRead: true, canWrite: true });
+
+    // The first tab's Add, read only, comes after.
+    const stale = unwrap(
+      await call(ANALYST, url, access.action, { ...opts, form: { intent: "set", formKey: "add", userId: CLIENT_ADMIN_ID, canRead: "on" } }),
+    );
+    expect(stale?.status).toBe(409);
+    expect(stale?.data.result.error[""]).toEqual([
+      "Carl Client was given access to this project meanwhile (read and write), in another tab or by someone else: nothing was changed. Change it in the list of users with access.",
+    ]);
+    expect(stale?.data.result.initialValue.formKey).toBe("add");
+    expect(await carl()).toEqual(given);
+    // With JavaScript the page is read again, so Carl's row shows his access and he leaves the people to add.
+    expect(access.shouldRevalidate({ actionStatus: stale?.status, defaultShouldRevalidate: false } as never)).toBe(true);
+    expect(((await call(ANALYST, url, access.loader, opts)) as any).people.candidates.map((u: any) => u.id)).not.toContain(CLIENT_ADMIN_ID);
   });
 });
 

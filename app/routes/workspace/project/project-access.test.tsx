@@ -43,6 +43,14 @@ describe("a refused change to who has access", () => {
     expect(html).toMatch(/<div role="alert"[^>]*>This user has no access to the project\.<\/div>/);
   });
 
+  it("of an Add is said at the top when nobody is left to add (the user refused, given access meanwhile, was the last): the Add form is not drawn", () => {
+    const message = "Carl Client was given access to this project meanwhile (read and write), in another tab or by someone else: nothing was changed.";
+    const html = refused("set", "add", "u2", message);
+    expect(html).not.toContain(">Add user<");
+    expect(html.split(message)).toHaveLength(2);
+    expect(html).toMatch(/<div role="alert"[^>]*>Carl Client was given access/);
+  });
+
   it("is said in its row when the row is on the page, and nowhere else", () => {
     const html = refused("set", "change-u1", "u1", "Keep at least one user with write access.");
     expect(html.split("Keep at least one user with write access.")).toHaveLength(2);

@@ -120,14 +120,16 @@ export async function action({ request, context }: Route.ActionArgs) {
     ...peopleSearchParams(readPeopleSearch(params)),
   });
 
-  // "set" adds a user (the picker); "change" changes a row's grant and never gives back an access
-  // removed meanwhile from another tab: the data API answers 404, said at the top once the row is gone.
+  // "set" adds a user (the picker) and never changes the access of one given it meanwhile from another
+  // tab or by someone else: the data API answers 409, said at the top of the Add form, their row now in
+  // the list. "change" changes a row's grant and never gives back an access removed meanwhile: the data
+  // API answers 404, said at the top once the row is gone.
   if (intent === "set" || intent === "change") {
     const submission = parseFormData(formData, grantSchema);
     if (submission.status !== "success") return invalid(submission);
     const { userId, ...grant } = submission.value;
     try {
-      await api.setUser(userId, { ...grant, existing: intent === "change" });
+      await api.setUser(userId, { ...grant, existing: intent === "change", adding: intent === "set" });
     } catch (err) {
       return refusedByService(submission, err);
     }
@@ -148,6 +150,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   return unknownIntent(intent);
 }
 
+// After a refused save, show the list as it is now: 409, a user added meanwhile (in another tab or by
+// someone else), whose row then shows their access; 404, a user removed meanwhile, whose row goes.
+export { revalidateAfterConflict as shouldRevalidate } from "~/lib/revalidate";
+
 export const handle = { breadcrumb: "Project access" };
 
 type UserRow = Route.ComponentProps["loaderData"]["users"][number];
@@ -164,7 +170,8 @@ export default function ProjectAccess({ loaderData, actionData }: Route.Componen
   const resultFor = (form: string) => (lastResult?.initialValue?.formKey === form ? lastResult : undefined);
   // A refusal of a row's form that is not on the page any more (its access removed from another tab, or a
   // row of another page of the list) is said at the top: the form that would have said it is gone.
-  const shownForms = canWrite ? ["add", ...users.flatMap((u) => [`change-${u.userId}`, `remove-${u.userId}`])] : [];
+  // The Add form is drawn only while there is somebody to add (the user refused as added meanwhile may have been the last).
+  const shownForms = canWrite ? [...(people?.candidates.length ? ["add"] : []), ...users.flatMap((u) => [`change-${u.userId}`, `remove-${u.userId}`])] : [];
   const formKey = lastResult?.initialValue?.formKey;
   const unplaced = lastResult && !shownForms.includes(String(formKey ?? "")) ? refusalMessages(lastResult) : [];
 

@@ -63,11 +63,22 @@ export async function listedAccess(db: Kysely<Database>, projectId: string, user
   return { canRead: Number(row?.can_read ?? 0) === 1, canWrite: Number(row?.can_write ?? 0) === 1 };
 }
 
-/** `existing`: only change the user's grant, never create one (404 when they have none). */
-export type Grant = { canRead: boolean; canWrite: boolean; existing?: boolean; grantedBy: string; now?: Date };
+/**
+ * `existing`: only change the user's grant, never create one (404 when they have none). `adding`: only
+ * create one, never change a grant the user has (AlreadyGrantedError).
+ */
+export type Grant = { canRead: boolean; canWrite: boolean; existing?: boolean; adding?: boolean; grantedBy: string; now?: Date };
+
+/** An add of a user who has access already (given meanwhile, in another tab or by someone else): `current` is kept. */
+export class AlreadyGrantedError extends Error {
+  override name = "AlreadyGrantedError";
+  constructor(readonly current: ProjectUser) {
+    super("The user has access already.");
+  }
+}
 
 /**
- * Adds the user or changes their access; demoting the last user with write access is a 409. A change
+ * Adds the user or changes their access (only one of the two with `adding` or `existing`); demoting the last user with write access is a 409. A change
  * keeps the grant's time and maker: the page shows the user has had access "Since" then. A change of
  * an existing grant whose user was removed meanwhile is a 404, as their removal would be.
  */
@@ -76,8 +87,10 @@ export async function setProjectUser(db: Kysely<Database>, projectId: string, us
   return inTransaction(db, async (trx) => {
     // Two admins demoting the two last writers at once must not both succeed: one at a time.
     await lockWorkspaceRow(trx, projectId);
-    // Read after the serialising lock, so a removal committed just before is seen.
-    if (grant.existing && !(await findProjectUser(trx, projectId, userId))) throw new NotFoundError(PROJECT_USER_NOT_FOUND_MESSAGE);
+    // Read after the serialising lock, so a removal or a grant committed just before is seen.
+    const current = grant.existing || grant.adding ? await findProjectUser(trx, projectId, userId) : null;
+    if (grant.existing && !current) throw new NotFoundError(PROJECT_USER_NOT_FOUND_MESSAGE);
+    if (grant.adding && current) throw new AlreadyGrantedError(current);
     if (!grant.canWrite) await assertAnotherWriter(trx, projectId, userId);
     const at = (grant.now ?? new Date()).toISOString();
     const access = { can_read: toFlag(canRead), can_write: toFlag(grant.canWrite) };

@@ -105,6 +105,36 @@ describe.each(TEST_DATABASE_KINDS)("project access list on %s", (kind) => {
     expect((await api.get(`/api/v1/projects/${project.id}`, await api.tokenFor(USERS.clientAdmin))).status).toBe(404);
   });
 
+  it("never changes, by an add, the access of a user given it meanwhile: 409 naming them and their access, which is kept", async () => {
+    const owner = await api.tokenFor(USERS.analyst);
+    const project = await makeProject(api, owner, { companyId: birch.id, applicationId });
+    const added = await put(project, USERS.clientAdmin.id, owner, { canRead: "on", canWrite: "on", adding: "on" });
+    expect(added.body).toMatchObject({ userId: USERS.clientAdmin.id, canRead: true, canWrite: true });
+
+    // A tab still showing Carl among the people to add adds him read only.
+    for (const body of [{ canRead: "on", adding: "on" }, { canRead: true, canWrite: true, adding: true }]) {
+      const stale = await put(project, USERS.clientAdmin.id, owner, body);
+      expect(stale.status).toBe(409);
+      expect(stale.body).toMatchObject({
+        code: "already_granted",
+        errors: [
+          "Carl Client was given access to this project meanwhile (read and write), in another tab or by someone else: nothing was changed. Change it in the list of users with access.",
+        ],
+      });
+    }
+    expect((await usersOf(project, owner)).body.items).toContainEqual({
+      userId: USERS.clientAdmin.id,
+      canRead: true,
+      canWrite: true,
+      grantedAt: added.body.grantedAt,
+    });
+    // Removed, the user can be added again; a change (existing) or a plain put still changes a grant.
+    expect((await del(project, USERS.clientAdmin.id, owner)).status).toBe(204);
+    expect((await put(project, USERS.clientAdmin.id, owner, { canRead: true, adding: true })).body).toMatchObject({ canRead: true, canWrite: false });
+    expect((await put(project, USERS.clientAdmin.id, owner, { canWrite: true, existing: true })).body).toMatchObject({ canWrite: true });
+    expect((await put(project, USERS.clientAdmin.id, owner, { canRead: true })).body).toMatchObject({ canWrite: false });
+  });
+
   it("lets SuperAdmin manage the list of a project they are not on", async () => {
     const project = await makeProject(api, await api.tokenFor(USERS.analyst), { companyId: birch.id, applicationId });
     const res = await put(project, USERS.clientAdmin.id, await api.tokenFor(USERS.superAdmin), { canWrite: true });

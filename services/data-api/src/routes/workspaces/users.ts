@@ -15,11 +15,22 @@ import type { CompanyUser } from "../../../../../contracts/client-portal.ts";
 import { CompanyUsersUnavailableError } from "../../company-users.ts";
 import type { AppEnv } from "../../context.ts";
 import { createRouter, jsonBody, jsonContent } from "../../openapi.ts";
-import { findProjectUser, pageProjectUsers, removeProjectUser, setProjectUser } from "../../repositories/project-users.ts";
+import { AlreadyGrantedError, findProjectUser, pageProjectUsers, removeProjectUser, setProjectUser } from "../../repositories/project-users.ts";
 import { requireWorkspace } from "../../workspace-access.ts";
 import { capitalised, collectionPath, readErrorsOf, workspaceIdParams, writeErrorsOf } from "./shared.ts";
 
 export const NOT_A_COMPANY_USER_MESSAGE = "This user has no access to the company";
+
+/**
+ * The refusal of an add (`adding: true`) of a user who has access already: the page that offered them
+ * showed them without it, so it was given meanwhile (another tab, someone else), and is kept as it is.
+ */
+export function alreadyGrantedMessage(name: string, noun: string, current: { canWrite: boolean }) {
+  return (
+    `${name} was given access to this ${noun} meanwhile (${current.canWrite ? "read and write" : "read only"}), in another tab or by someone else: ` +
+    "nothing was changed. Change it in the list of users with access."
+  );
+}
 
 /**
  * Who may do what with a workspace: the caller's own access (`/access`) and the access list
@@ -58,7 +69,7 @@ export function createWorkspaceUsersRouter(descriptor: WorkspaceDescriptor) {
     path: `${base}/users/{userId}`,
     tags,
     summary: `Give a user of the company access to the ${noun}, or change it`,
-    description: `Write implies read. The user must hold a permission for the ${noun}'s company (client portal). The last user with write access cannot lose it (409). With \`existing: true\`, only a user on the list is changed: one removed meanwhile is 404, nothing granted. Answers the user's entry.`,
+    description: `Write implies read. The user must hold a permission for the ${noun}'s company (client portal). The last user with write access cannot lose it (409). With \`existing: true\`, only a user on the list is changed: one removed meanwhile is 404, nothing granted. With \`adding: true\`, only a user not on the list is added: one given access meanwhile is 409, their access unchanged. Answers the user's entry.`,
     request: { params: userParams, body: jsonBody(setProjectUserSchema) },
     responses: { 200: jsonContent(projectUserSchema, "The user's entry after the change."), ...writeErrors },
   });
@@ -87,10 +98,15 @@ export function createWorkspaceUsersRouter(descriptor: WorkspaceDescriptor) {
     .openapi(put, async (c) => {
       const { id, userId } = c.req.valid("param");
       const { workspace } = await requireWorkspace(c, kind, id, { write: true });
-      await requireCompanyUser(c, workspace.company_id, userId);
+      const user = await requireCompanyUser(c, workspace.company_id, userId);
       const grant = c.req.valid("json");
       const { db } = c.var.deps;
-      await setProjectUser(db, workspace.id, userId, { ...grant, grantedBy: c.var.caller.userId });
+      try {
+        await setProjectUser(db, workspace.id, userId, { ...grant, grantedBy: c.var.caller.userId });
+      } catch (err) {
+        if (!(err instanceof AlreadyGrantedError)) throw err;
+        throw new ApiProblem(409, "already_granted", alreadyGrantedMessage(user.name, noun, err.current));
+      }
       const entry = await findProjectUser(db, workspace.id, userId);
       if (!entry) throw new Error(`the grant of ${userId} on ${workspace.id} was not saved`);
       return c.json(entry, 200);
