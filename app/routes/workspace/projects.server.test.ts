@@ -537,6 +537,30 @@ describe("an Add user from a tab left open", () => {
   });
 });
 
+describe("a user removing their own access on the project access page", () => {
+  it("lands on the list of projects, which says so, never on a 'Project not found.' of the page they were on; SuperAdmin stays", async () => {
+    const project = await newProject(ANALYST, birch.id, birchApp.id, "Left by its maker");
+    const url = projectUrl(project.id, "users/project-access", birch.id);
+    const opts = { params: { projectId: project.id }, middleware: projectLayout.middleware };
+    // Carl keeps write access, so Ann may leave.
+    await call(ANALYST, url, access.action, { ...opts, form: { intent: "set", formKey: "add", userId: CLIENT_ADMIN_ID, canWrite: "on" } });
+    const left = await call(ANALYST, url, access.action, { ...opts, form: { intent: "remove", formKey: `remove-${ANALYST_ID}`, userId: ANALYST_ID } });
+    expect(isRedirect(left, `/migration/projects?companyId=${birch.id}`)).toBe(true);
+    expect(await flashOf(left)).toEqual({ kind: "success", text: "Access removed: you no longer see the project Left by its maker." });
+    // The page she left is not hers any more: that is why she is not sent back to it.
+    expect(thrownData(await call(ANALYST, url, access.loader, opts).catch((thrown: unknown) => thrown))).toMatchObject({ status: 404 });
+
+    // SuperAdmin always sees the project: taken off the list, they stay on its page.
+    const staff = await newProject(SUPER, birch.id, birchApp.id, "Left by staff");
+    const staffUrl = projectUrl(staff.id, "users/project-access", birch.id);
+    const staffOpts = { params: { projectId: staff.id }, middleware: projectLayout.middleware };
+    const superId = ((await call(SUPER, staffUrl, access.loader, staffOpts)) as any).users[0].userId;
+    await call(SUPER, staffUrl, access.action, { ...staffOpts, form: { intent: "set", formKey: "add", userId: CLIENT_ADMIN_ID, canWrite: "on" } });
+    const stayed = await call(SUPER, staffUrl, access.action, { ...staffOpts, form: { intent: "remove", formKey: `remove-${superId}`, userId: superId } });
+    expect(isRedirect(stayed, staffUrl)).toBe(true);
+  });
+});
+
 describe("a change on the project access page", () => {
   it("goes back to the access list's page and page size and the people picker's search, which the forms post under", async () => {
     const project = await newProject(ANALYST, birch.id, birchApp.id, "Access kept in place");

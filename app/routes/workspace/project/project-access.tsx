@@ -108,7 +108,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { project, companyId, api, paths, ws } = await projectScope(context);
+  const { project, companyId, api, paths, ws, shell } = await projectScope(context);
   const here = paths.page(project.id, "users/project-access");
   await requireWorkspace(context, { write: here });
   const formData = await readFormData(request);
@@ -139,10 +139,16 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent === "remove") {
     const submission = parseFormData(formData, removeSchema);
     if (submission.status !== "success") return invalid(submission);
+    const { userId } = submission.value;
     try {
-      await api.removeUser(submission.value.userId);
+      await api.removeUser(userId);
     } catch (err) {
       return refusedByService(submission, err);
+    }
+    // Their own access removed, the user may not see this page any more (SuperAdmin and Support always may):
+    // back to the list, not to a "not found" of the page they were just on.
+    if (userId === shell.user.id && !shell.admin) {
+      return redirectWithFlash(companyHref(paths.list, companyId), `Access removed: you no longer see the ${ws.noun} ${project.name}.`);
     }
     return redirectWithFlash(back, `Access removed: the user no longer sees this ${ws.noun}.`);
   }
