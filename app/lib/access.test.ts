@@ -47,6 +47,17 @@ describe("rolesInCompany", () => {
     expect(rolesInCompany([ROLES.Support], [], "acme")).toEqual([ROLES.Support]);
   });
 
+  it("takes no SuperAdmin or Support from a permission entry: they are identity roles, as the data API reads them", () => {
+    const entries = [
+      { companyId: "cedar", productRoleName: "SuperAdmin" },
+      { companyId: "acme", productRoleName: "support" },
+      { companyId: "birch", productRoleName: ROLES.Analyst },
+    ];
+    expect(rolesInCompany([ROLES.Manager], entries, "cedar")).toEqual([]);
+    expect(rolesInCompany([ROLES.Manager], entries, "acme")).toEqual([]);
+    expect(rolesInCompany([ROLES.Manager], entries, "birch")).toEqual([ROLES.Analyst]);
+  });
+
   it("falls back to the identity attribute alone when permissions failed to load", () => {
     expect(rolesInCompany([ROLES.ClientAdmin], null, "cedar")).toEqual([ROLES.ClientAdmin]);
   });

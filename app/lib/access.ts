@@ -7,6 +7,8 @@ export { areaAvailable, areaRoles, mayEnterArea, type AccessSettings, type Area,
  * The roles that count in the selected company. SuperAdmin and Support keep their identity roles
  * everywhere. Other users get the product roles their permissions give for this company; when the
  * permissions could not be loaded (`null`), the identity attribute alone (spec §8: fewer roles, never more).
+ * SuperAdmin and Support are identity roles, never product roles: a permission entry naming one grants
+ * nothing, as the data API reads it (requireAreaRole), or the menu would open areas whose every call it refuses.
  */
 export function rolesInCompany(
   identityRoles: readonly string[],
@@ -16,5 +18,5 @@ export function rolesInCompany(
   if (isAdmin(identityRoles)) return [...identityRoles];
   if (permissions === null) return [...identityRoles];
   if (!companyId) return [];
-  return permissions.filter((p) => p.companyId === companyId).map((p) => p.productRoleName);
+  return permissions.filter((p) => p.companyId === companyId && !isAdmin([p.productRoleName])).map((p) => p.productRoleName);
 }

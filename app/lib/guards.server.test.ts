@@ -115,6 +115,25 @@ describe("area guard", () => {
     expect(await (result as Response).text()).toBe("the page");
   });
 
+  it("opens no area to a permission entry naming SuperAdmin or Support (identity roles only), whose every call the data API refuses", async () => {
+    const MANAGER_ID = "a0000000-0000-4000-8000-000000000006";
+    const entry = live.clientPortalDb.updateTable("permissions").where("user_id", "=", MANAGER_ID).where("company_id", "=", cedar.id);
+    await entry.set({ product_role_name: "SuperAdmin" }).execute();
+    try {
+      // A new session: the shell's data is cached per session.
+      const { cookie } = await signIn(await signInLoaders(), "manager@demo.test");
+      for (const path of ["/additional-options/sql-credentials/users", "/migration/projects", "/onboarding/configurations"]) {
+        const request = new Request(`${PORTAL_URL}${path}?companyId=${cedar.id}`, { headers: { cookie } });
+        const args = routeArgs(request);
+        const result = await throughMiddleware(args, [shellMiddleware, ...areaMiddleware], passed);
+        expect(isRedirect(result, `/permission-denied?companyId=${cedar.id}`), path).toBe(true);
+        expect((await shellOf(args.context)).roles).toEqual([]);
+      }
+    } finally {
+      await entry.set({ product_role_name: "DataTransformation_Manager" }).execute();
+    }
+  });
+
   it("guards actions too: a POST by a viewer never reaches the action", async () => {
     const request = new Request(`${PORTAL_URL}${migration}?companyId=${acme.id}`, {
       method: "POST",
