@@ -196,7 +196,9 @@ export const projectUsersPageSchema = pageOf(projectUserSchema);
  * the user's grant and must never create one: a user whose access was removed meanwhile (from another
  * tab, or by someone else) is refused with 404, nothing granted. `adding: true` says the body adds a user
  * who has no access and must never change a grant: a user given access meanwhile is refused with 409,
- * their access kept. With neither, the user is added or changed.
+ * their access kept. With neither, the user is added or changed. `was`, the access the page showed
+ * ("read" or "write"): when the user's access is now neither that nor the one asked for (changed
+ * meanwhile), the change is refused with 409, nothing changed.
  */
 export const setProjectUserSchema = z
   .object({
@@ -204,8 +206,9 @@ export const setProjectUserSchema = z
     canWrite: formBoolean.default(false),
     existing: formBoolean.default(false),
     adding: formBoolean.default(false),
+    was: z.enum(["read", "write"]).optional(),
   })
-  .transform((v) => ({ canRead: v.canRead || v.canWrite, canWrite: v.canWrite, existing: v.existing, adding: v.adding }));
+  .transform((v) => ({ canRead: v.canRead || v.canWrite, canWrite: v.canWrite, existing: v.existing, adding: v.adding, was: v.was }));
 
 /** POST /api/v1/projects/{id}/upload-type: the choice, based on the project's `version` (a stale one answers 409, nothing changed). */
 export const uploadTypeBodySchema = z.object({ uploadType: uploadTypeSchema, version: versionSchema });

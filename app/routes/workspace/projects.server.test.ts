@@ -508,12 +508,18 @@ describe("a change of access from a tab left open", () => {
   });
 });
 
+/** The project access page of a new project of Birch made by the analyst, and Carl's row on it as the page lists it now. */
+async function accessPageOfNewProject(name: string) {
+  const project = await newProject(ANALYST, birch.id, birchApp.id, name);
+  const url = projectUrl(project.id, "users/project-access", birch.id);
+  const opts = { params: { projectId: project.id }, middleware: projectLayout.middleware };
+  const carl = async () => ((await call(ANALYST, url, access.loader, opts)) as any).users.find((u: any) => u.userId === CLIENT_ADMIN_ID);
+  return { url, opts, carl };
+}
+
 describe("an Add user from a tab left open", () => {
   it("never changes the access of a user given it meanwhile: 409 at the top of the Add form, their access kept, the list read again", async () => {
-    const project = await newProject(ANALYST, birch.id, birchApp.id, "Access added twice");
-    const url = projectUrl(project.id, "users/project-access", birch.id);
-    const opts = { params: { projectId: project.id }, middleware: projectLayout.middleware };
-    const carl = async () => ((await call(ANALYST, url, access.loader, opts)) as any).users.find((u: any) => u.userId === CLIENT_ADMIN_ID);
+    const { url, opts, carl } = await accessPageOfNewProject("Access added twice");
     // Both tabs offer Carl among the people to add; the other tab gives him read and write.
     expect(((await call(ANALYST, url, access.loader, opts)) as any).people.candidates.map((u: any) => u.id)).toContain(CLIENT_ADMIN_ID);
     const first = await call(ANALYST, url, access.action, { ...opts, form: { intent: "set", formKey: "add", userId: CLIENT_ADMIN_ID, canWrite: "on" } });
@@ -534,6 +540,32 @@ describe("an Add user from a tab left open", () => {
     // With JavaScript the page is read again, so Carl's row shows his access and he leaves the people to add.
     expect(access.shouldRevalidate({ actionStatus: stale?.status, defaultShouldRevalidate: false } as never)).toBe(true);
     expect(((await call(ANALYST, url, access.loader, opts)) as any).people.candidates.map((u: any) => u.id)).not.toContain(CLIENT_ADMIN_ID);
+  });
+});
+
+describe("a row's Save from a tab left open", () => {
+  it("never overwrites an access another tab changed: 409 at the top of the page, the access as the other tab left it", async () => {
+    const { url, opts, carl } = await accessPageOfNewProject("Access changed meanwhile");
+    await call(ANALYST, url, access.action, { ...opts, form: { intent: "set", formKey: "add", userId: CLIENT_ADMIN_ID, canRead: "on" } });
+    const save = (fields: Record<string, string>) =>
+      call(ANALYST, url, access.action, {
+        ...opts,
+        form: { intent: "change", formKey: `change-${CLIENT_ADMIN_ID}-read`, userId: CLIENT_ADMIN_ID, was: "read", ...fields },
+      });
+    // Both tabs show Carl read only; the other tab gives him write.
+    expect(isRedirect(await save({ canWrite: "on" }), url)).toBe(true);
+    // This tab, still showing read only, ticks nothing new and saves.
+    const stale = unwrap(await save({ canRead: "on" }));
+    expect(stale?.status).toBe(409);
+    expect(stale?.data.result.error[""]).toEqual([
+      "Carl Client's access to this project was changed meanwhile, in another tab or by someone else: it is read and write now. Nothing was changed: look at it again, then save.",
+    ]);
+    expect(await carl()).toMatchObject({ canRead: true, canWrite: true });
+    expect(access.shouldRevalidate({ actionStatus: stale?.status, defaultShouldRevalidate: false } as never)).toBe(true);
+    // A forged access shown is an incomplete request, said at the top.
+    const forged = unwrap(await save({ canRead: "on", was: "admin" }));
+    expect(forged).toMatchObject({ status: 400, data: { result: { error: { "": [INCOMPLETE_REQUEST] } } } });
+    expect(await carl()).toMatchObject({ canWrite: true });
   });
 });
 

@@ -51,8 +51,20 @@ describe("a refused change to who has access", () => {
     expect(html).toMatch(/<div role="alert"[^>]*>Carl Client was given access/);
   });
 
+  it("of a row's Save based on an access changed since is said at the top, the row showing the access as it is now", () => {
+    // The row showed read and write when Save was pressed; another tab made it read only meanwhile.
+    const message = "Ann Analyst's access to this project was changed meanwhile, in another tab or by someone else: it is read only now.";
+    const html = refused("change", "change-u1-write", "u1", message);
+    const said = "access to this project was changed meanwhile, in another tab or by someone else: it is read only now.";
+    expect(html.split(said)).toHaveLength(2);
+    expect(html).toMatch(/<div role="alert"[^>]*>Ann Analyst(&#x27;|')s access to this project was changed meanwhile/);
+    const row = html.slice(html.indexOf('aria-label="Access of Ann Analyst"'));
+    expect(row).toContain('name="was" value="read"');
+    expect(row.slice(0, row.indexOf("</form>"))).not.toMatch(/name="canWrite"[^>]*checked/);
+  });
+
   it("is said in its row when the row is on the page, and nowhere else", () => {
-    const html = refused("set", "change-u1", "u1", "Keep at least one user with write access.");
+    const html = refused("set", "change-u1-read", "u1", "Keep at least one user with write access.");
     expect(html.split("Keep at least one user with write access.")).toHaveLength(2);
     expect(html).toMatch(/aria-label="Access of Ann Analyst"[^]*Keep at least one user with write access\./);
   });

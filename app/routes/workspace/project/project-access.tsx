@@ -37,6 +37,8 @@ const grantSchema = z
     userId: z.string({ error: "Choose a user" }).min(1, "Choose a user"),
     canRead: formBoolean.default(false),
     canWrite: formBoolean.default(false),
+    /** A row's Save: the access the row showed (hidden), so that one changed meanwhile is refused, never overwritten. */
+    was: z.enum(["read", "write"]).optional(),
   })
   .refine((v) => v.canRead || v.canWrite, {
     ...whenFieldsPass("canRead", "canWrite"),
@@ -122,11 +124,11 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   // "set" adds a user (the picker) and never changes the access of one given it meanwhile from another
   // tab or by someone else: the data API answers 409, said at the top of the Add form, their row now in
-  // the list. "change" changes a row's grant and never gives back an access removed meanwhile: the data
-  // API answers 404, said at the top once the row is gone.
+  // the list. "change" changes a row's grant and never gives back an access removed meanwhile (404), nor
+  // overwrites one changed meanwhile (409, `was`): said at the top, the row as it is now.
   if (intent === "set" || intent === "change") {
     const submission = parseFormData(formData, grantSchema);
-    if (submission.status !== "success") return invalid(submission);
+    if (submission.status !== "success") return invalid(submission, [/^was$/]);
     const { userId, ...grant } = submission.value;
     try {
       await api.setUser(userId, { ...grant, existing: intent === "change", adding: intent === "set" });
@@ -177,7 +179,7 @@ export default function ProjectAccess({ loaderData, actionData }: Route.Componen
   // A refusal of a row's form that is not on the page any more (its access removed from another tab, or a
   // row of another page of the list) is said at the top: the form that would have said it is gone.
   // The Add form is drawn only while there is somebody to add (the user refused as added meanwhile may have been the last).
-  const shownForms = canWrite ? [...(people?.candidates.length ? ["add"] : []), ...users.flatMap((u) => [`change-${u.userId}`, `remove-${u.userId}`])] : [];
+  const shownForms = canWrite ? [...(people?.candidates.length ? ["add"] : []), ...users.flatMap((u) => [changeFormOf(u), `remove-${u.userId}`])] : [];
   const formKey = lastResult?.initialValue?.formKey;
   const unplaced = lastResult && !shownForms.includes(String(formKey ?? "")) ? refusalMessages(lastResult) : [];
 
@@ -221,7 +223,7 @@ export default function ProjectAccess({ loaderData, actionData }: Route.Componen
                 <li key={u.userId} className="flex flex-wrap items-start justify-between gap-4 p-4">
                   <UserName row={u} />
                   <div className="flex flex-wrap items-start gap-3">
-                    <ChangeForm row={u} lastResult={resultFor(`change-${u.userId}`)} />
+                    <ChangeForm key={changeFormOf(u)} row={u} lastResult={resultFor(changeFormOf(u))} />
                     <RemoveForm row={u} lastResult={resultFor(`remove-${u.userId}`)} />
                   </div>
                 </li>
@@ -291,8 +293,17 @@ function UserName({ row }: { row: UserRow }) {
   );
 }
 
+const accessShown = (row: { canWrite: boolean }) => (row.canWrite ? "write" : "read");
+
+/**
+ * A row's Save form, named by its user and the access it shows: a refusal of a Save based on an access
+ * changed since (the row shows the new one) is not this form's, and is said at the top of the page.
+ */
+const changeFormOf = (row: { userId: string; canWrite: boolean }) => `change-${row.userId}-${accessShown(row)}`;
+
 function ChangeForm({ row, lastResult }: { row: UserRow; lastResult?: SubmissionResult<string[]> }) {
-  const formName = `change-${row.userId}`;
+  const was = accessShown(row);
+  const formName = changeFormOf(row);
   const pending = useIntentPending("change", { userId: row.userId });
   const [form, fields] = useServerForm({
     id: formName,
@@ -303,6 +314,7 @@ function ChangeForm({ row, lastResult }: { row: UserRow; lastResult?: Submission
     <Form method="post" {...getFormProps(form)} aria-label={`Access of ${row.name}`} className="flex flex-wrap items-start gap-3">
       <input type="hidden" name="formKey" value={formName} />
       <input type="hidden" name="userId" value={row.userId} />
+      <input type="hidden" name="was" value={was} />
       <FormErrors form={form} />
       <CheckboxField label="Can read" field={fields.canRead!} />
       <CheckboxField label="Can write" field={fields.canWrite!} />

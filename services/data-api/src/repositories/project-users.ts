@@ -67,7 +67,16 @@ export async function listedAccess(db: Kysely<Database>, projectId: string, user
  * `existing`: only change the user's grant, never create one (404 when they have none). `adding`: only
  * create one, never change a grant the user has (AlreadyGrantedError).
  */
-export type Grant = { canRead: boolean; canWrite: boolean; existing?: boolean; adding?: boolean; grantedBy: string; now?: Date };
+export type Grant = {
+  canRead: boolean;
+  canWrite: boolean;
+  existing?: boolean;
+  adding?: boolean;
+  /** The access the change was based on (what the page showed): one changed meanwhile to another is AccessChangedError. */
+  was?: "read" | "write";
+  grantedBy: string;
+  now?: Date;
+};
 
 /** An add of a user who has access already (given meanwhile, in another tab or by someone else): `current` is kept. */
 export class AlreadyGrantedError extends Error {
@@ -76,6 +85,16 @@ export class AlreadyGrantedError extends Error {
     super("The user has access already.");
   }
 }
+
+/** A change based on an access (`was`) that was changed meanwhile to neither it nor the one asked for: `current` is kept. */
+export class AccessChangedError extends Error {
+  override name = "AccessChangedError";
+  constructor(readonly current: ProjectUser) {
+    super("The user's access was changed meanwhile.");
+  }
+}
+
+const levelOf = (access: { canWrite: boolean }) => (access.canWrite ? "write" : "read");
 
 /**
  * Adds the user or changes their access (only one of the two with `adding` or `existing`); demoting the last user with write access is a 409. A change
@@ -88,9 +107,12 @@ export async function setProjectUser(db: Kysely<Database>, projectId: string, us
     // Two admins demoting the two last writers at once must not both succeed: one at a time.
     await lockWorkspaceRow(trx, projectId);
     // Read after the serialising lock, so a removal or a grant committed just before is seen.
-    const current = grant.existing || grant.adding ? await findProjectUser(trx, projectId, userId) : null;
+    const current = grant.existing || grant.adding || grant.was ? await findProjectUser(trx, projectId, userId) : null;
     if (grant.existing && !current) throw new NotFoundError(PROJECT_USER_NOT_FOUND_MESSAGE);
     if (grant.adding && current) throw new AlreadyGrantedError(current);
+    // The same change sent again (a double submit), or made the same in another tab, is no conflict: only an access now
+    // neither the one the page showed nor the one asked for is stale.
+    if (grant.was && current && levelOf(current) !== grant.was && levelOf(current) !== levelOf(grant)) throw new AccessChangedError(current);
     if (!grant.canWrite) await assertAnotherWriter(trx, projectId, userId);
     const at = (grant.now ?? new Date()).toISOString();
     const access = { can_read: toFlag(canRead), can_write: toFlag(grant.canWrite) };

@@ -135,6 +135,26 @@ describe.each(TEST_DATABASE_KINDS)("project access list on %s", (kind) => {
     expect((await put(project, USERS.clientAdmin.id, owner, { canRead: true })).body).toMatchObject({ canWrite: false });
   });
 
+  it("never overwrites, by a change based on what the page showed (was), an access changed meanwhile: 409, the access now kept", async () => {
+    const owner = await api.tokenFor(USERS.analyst);
+    const project = await makeProject(api, owner, { companyId: birch.id, applicationId });
+    await put(project, USERS.clientAdmin.id, owner, { canRead: true, adding: true });
+    // Both tabs show Carl read only; the other tab gives him write.
+    expect((await put(project, USERS.clientAdmin.id, owner, { canWrite: "on", existing: "on", was: "read" })).status).toBe(200);
+    // This tab's Save, still based on read only, saves read only.
+    const stale = await put(project, USERS.clientAdmin.id, owner, { canRead: "on", existing: "on", was: "read" });
+    expect(stale.status).toBe(409);
+    expect(stale.body.errors).toEqual([
+      "Carl Client's access to this project was changed meanwhile, in another tab or by someone else: it is read and write now. Nothing was changed: look at it again, then save.",
+    ]);
+    expect((await usersOf(project, owner)).body.items).toContainEqual(expect.objectContaining({ userId: USERS.clientAdmin.id, canWrite: true }));
+    // The same change sent again (a double submit) is no conflict; a change based on the access now is made.
+    expect((await put(project, USERS.clientAdmin.id, owner, { canWrite: "on", existing: "on", was: "read" })).status).toBe(200);
+    const demoted = await put(project, USERS.clientAdmin.id, owner, { canRead: "on", existing: "on", was: "write" });
+    expect(demoted.body).toMatchObject({ canRead: true, canWrite: false });
+    expect((await put(project, USERS.clientAdmin.id, owner, { canRead: "on", existing: "on", was: "nope" })).status).toBe(400);
+  });
+
   it("lets SuperAdmin manage the list of a project they are not on", async () => {
     const project = await makeProject(api, await api.tokenFor(USERS.analyst), { companyId: birch.id, applicationId });
     const res = await put(project, USERS.clientAdmin.id, await api.tokenFor(USERS.superAdmin), { canWrite: true });

@@ -15,7 +15,7 @@ import type { CompanyUser } from "../../../../../contracts/client-portal.ts";
 import { CompanyUsersUnavailableError } from "../../company-users.ts";
 import type { AppEnv } from "../../context.ts";
 import { createRouter, jsonBody, jsonContent } from "../../openapi.ts";
-import { AlreadyGrantedError, findProjectUser, pageProjectUsers, removeProjectUser, setProjectUser } from "../../repositories/project-users.ts";
+import { AccessChangedError, AlreadyGrantedError, findProjectUser, pageProjectUsers, removeProjectUser, setProjectUser } from "../../repositories/project-users.ts";
 import { requireWorkspace } from "../../workspace-access.ts";
 import { capitalised, collectionPath, readErrorsOf, workspaceIdParams, writeErrorsOf } from "./shared.ts";
 
@@ -29,6 +29,14 @@ export function alreadyGrantedMessage(name: string, noun: string, current: { can
   return (
     `${name} was given access to this ${noun} meanwhile (${current.canWrite ? "read and write" : "read only"}), in another tab or by someone else: ` +
     "nothing was changed. Change it in the list of users with access."
+  );
+}
+
+/** The refusal of a change based on an access (`was`) changed meanwhile: the access now is kept. */
+export function accessChangedMessage(name: string, noun: string, current: { canWrite: boolean }) {
+  return (
+    `${name}'s access to this ${noun} was changed meanwhile, in another tab or by someone else: it is ${current.canWrite ? "read and write" : "read only"} now. ` +
+    "Nothing was changed: look at it again, then save."
   );
 }
 
@@ -69,7 +77,7 @@ export function createWorkspaceUsersRouter(descriptor: WorkspaceDescriptor) {
     path: `${base}/users/{userId}`,
     tags,
     summary: `Give a user of the company access to the ${noun}, or change it`,
-    description: `Write implies read. The user must hold a permission for the ${noun}'s company (client portal). The last user with write access cannot lose it (409). With \`existing: true\`, only a user on the list is changed: one removed meanwhile is 404, nothing granted. With \`adding: true\`, only a user not on the list is added: one given access meanwhile is 409, their access unchanged. Answers the user's entry.`,
+    description: `Write implies read. The user must hold a permission for the ${noun}'s company (client portal). The last user with write access cannot lose it (409). With \`existing: true\`, only a user on the list is changed: one removed meanwhile is 404, nothing granted. With \`adding: true\`, only a user not on the list is added: one given access meanwhile is 409, their access unchanged. With \`was\` (the access the page showed), an access changed meanwhile to neither it nor the one asked for is 409, nothing changed. Answers the user's entry.`,
     request: { params: userParams, body: jsonBody(setProjectUserSchema) },
     responses: { 200: jsonContent(projectUserSchema, "The user's entry after the change."), ...writeErrors },
   });
@@ -104,8 +112,9 @@ export function createWorkspaceUsersRouter(descriptor: WorkspaceDescriptor) {
       try {
         await setProjectUser(db, workspace.id, userId, { ...grant, grantedBy: c.var.caller.userId });
       } catch (err) {
-        if (!(err instanceof AlreadyGrantedError)) throw err;
-        throw new ApiProblem(409, "already_granted", alreadyGrantedMessage(user.name, noun, err.current));
+        if (err instanceof AlreadyGrantedError) throw new ApiProblem(409, "already_granted", alreadyGrantedMessage(user.name, noun, err.current));
+        if (err instanceof AccessChangedError) throw new ApiProblem(409, "conflict", accessChangedMessage(user.name, noun, err.current));
+        throw err;
       }
       const entry = await findProjectUser(db, workspace.id, userId);
       if (!entry) throw new Error(`the grant of ${userId} on ${workspace.id} was not saved`);
