@@ -154,7 +154,7 @@ export function createWorkspaceLoadsRouter(descriptor: WorkspaceDescriptor) {
     tags,
     summary: "Upload flat files and preview them: the first rows as read, and their columns matched to their tables'",
     description: [
-      "multipart/form-data: `file` (one, or several with uploadType MultipleFiles), `uploadType` (SingleFile or MultipleFiles; the workspace's by default), `table` (a single file's table; else the table its name names, Employee.csv → Employee).",
+      "multipart/form-data: `file` (one, or several with uploadType MultipleFiles), `uploadType` (SingleFile or MultipleFiles; the workspace's by default), `table` (a single file's table; else the table its name names, Employee.csv → Employee). Two files that name the same table (Employee.csv and employee.txt) are refused (400): each table takes one file.",
       `Answers 201 with the preview: per file its table, the encoding and delimiter read, the header, the first ${PREVIEW_ROWS} rows, columns matched (by header name, any case, or by position), columns missing and extra, and why it cannot be loaded if so; with several files, the tables no file matches.`,
       `The files are kept for ${STAGED_UPLOAD_TTL_MS / 3_600_000} hours: POST …/flat-file/loads with {uploadId} loads them without sending them again.`,
     ].join(" "),
@@ -278,6 +278,8 @@ export function createWorkspaceLoadsRouter(descriptor: WorkspaceDescriptor) {
         // Checked before the files are taken, so a refused form leaves the preview as it was.
         const { tables: dictionaryTables } = await dictionaryOf(db, workspace.id);
         const tables = wanted.map((f) => tableOf(dictionaryTables, f.table!));
+        // A preview read again after the dictionary changed may match two files to one table: refused, as the upload would have been.
+        oneFilePerTable(wanted.map((f, i) => ({ name: f.name, table: tables[i]!.name })));
         const taken = await takeStaged(dataDir, manifest);
         const files = wanted.map((f, i) => ({ file: taken.files.find((t) => t.name === f.name)!, table: tables[i]! }));
         // The entry names the files it leaves out, as the preview did.
@@ -295,7 +297,7 @@ export function createWorkspaceLoadsRouter(descriptor: WorkspaceDescriptor) {
       // No table chosen: the one the file's name names (Employee.csv → Employee).
       const formOf = (fields: Readonly<Record<string, string>>, fileName: string | undefined) =>
         loadFormSchema.safeParse({
-          table: fields.table?.trim() || fileName?.replace(/\.[^.]*$/, ""),
+          table: fields.table?.trim() || (fileName === undefined ? undefined : tableNameOf(fileName)),
           // Absent: the defaults; sent empty (no option of the form): refused at the field, never read as the first option.
           mode: fields.mode,
           onRejected: fields.onRejected,
@@ -397,8 +399,9 @@ export function createWorkspaceLoadsRouter(descriptor: WorkspaceDescriptor) {
             name: f.name,
             size: f.size,
             path: f.path,
-            table: uploadType === "SingleFile" && chosen ? chosen : f.name.replace(/\.[^.]*$/, ""),
+            table: uploadType === "SingleFile" && chosen ? chosen : tableNameOf(f.name),
           }));
+          oneFilePerTable(matched.map((f) => ({ name: f.name, table: tableNamed(dictionary.tables, f.table)?.name ?? null })));
           const manifest = await previewed(dataDir, workspace, dictionary, {
             id: staged.id,
             projectId: workspace.id,
@@ -461,4 +464,23 @@ async function unpackZips(staged: { dir: string; files: ReceivedFile[] }, maxByt
     names.add(f.name.toLowerCase());
   }
   return files;
+}
+
+/** The table a file's name names: its name without its extension (Employee.csv → Employee), matched to the dictionary's in any case. */
+function tableNameOf(fileName: string): string {
+  return fileName.replace(/\.[^.]*$/, "");
+}
+
+/**
+ * Refuses (400 at the file) files of one upload that go into the same table of the dictionary
+ * (Customers.csv and customers.txt): a load fills each table from one file.
+ */
+function oneFilePerTable(files: readonly { name: string; table: string | null }[]) {
+  const byTable = new Map<string, string>();
+  for (const f of files) {
+    if (f.table === null) continue;
+    const first = byTable.get(f.table.toLowerCase());
+    if (first === undefined) byTable.set(f.table.toLowerCase(), f.name);
+    else throw validationProblem({ file: [`${first} and ${f.name} both go into the table ${f.table}: each table takes one file. Leave one of them out`] });
+  }
 }

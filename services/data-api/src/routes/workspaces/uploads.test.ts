@@ -11,7 +11,7 @@ import { stagedUploadsDir } from "../../data-plane/flat-file/staged-uploads.ts";
 import { TEST_DATABASE_SERVER, USERS, createOwnerTestApi, type TestApi } from "../../testing/harness.ts";
 import { holdJobsOf, settleJobs } from "../../testing/hold-jobs.ts";
 import { zipOf } from "../../testing/xlsx-files.ts";
-import { loadableProject } from "../../testing/project-fixtures.ts";
+import { addProjectTable, column, loadableProject } from "../../testing/project-fixtures.ts";
 import { PREVIEW_READ_OTHERWISE_MESSAGE } from "./loads.ts";
 
 const [, , birch] = DEMO_COMPANIES;
@@ -179,6 +179,48 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("flat-file uploads: preview, then load
       ["Suppliers.csv", null],
     ]);
     expect(multiple.unmatchedTables).toEqual(["Orders"]);
+  });
+
+  it("refuses two files of one upload that go into the same table (Customers.csv and customers.txt), at the file: never a 500, nothing loaded", async () => {
+    const project = await ready();
+    await startStaged(project, { uploadId: ((await stage(project, [{ name: "Customers.csv", text: "CustomerId,Code\n1,KEEP\n" }])).body as StagedUpload).uploadId });
+    await api.jobs.idle();
+    const twice = [
+      { name: "Customers.csv", text: "CustomerId,Code\n2,A\n" },
+      { name: "customers.txt", text: "CustomerId,Code\n3,B\n" },
+    ];
+    const stagedBefore = fs.readdirSync(stagedUploadsDir(api.dataDir));
+    const refused = await stage(project, twice, { uploadType: "MultipleFiles" });
+    const words = "Customers.csv and customers.txt both go into the table Customers: each table takes one file. Leave one of them out";
+    expect(refused).toMatchObject({ status: 400, body: { fieldErrors: { file: [words] } } });
+    // In a .zip too; and nothing of either upload is kept.
+    const zipped = await api.postForm(`/api/v1/projects/${project.id}/flat-file/uploads`, owner, {
+      file: { name: "delivery.zip", content: zipOf(twice.map((f) => ({ name: f.name, data: f.text }))) },
+      uploadType: "MultipleFiles",
+    });
+    expect(zipped).toMatchObject({ status: 400, body: { fieldErrors: { file: [words] } } });
+    expect(fs.readdirSync(stagedUploadsDir(api.dataDir))).toEqual(stagedBefore);
+
+    // Two files named after no table are previewed (and left out); once the dictionary has that table, the preview read
+    // again matches both to it, and the load is refused before anything starts, the upload kept.
+    const clients = [
+      { name: "Clients.csv", text: "ClientId\n1\n" },
+      { name: "CLIENTS.txt", text: "ClientId\n2\n" },
+    ];
+    const before = (await stage(project, clients, { uploadType: "MultipleFiles" })).body as StagedUpload;
+    expect(before.files.map((f) => f.table)).toEqual([null, null]);
+    await addProjectTable(api, project.id, { name: "Clients", columns: [column("ClientId", "int")] });
+    const again = (await api.get(`/api/v1/projects/${project.id}/flat-file/uploads/${before.uploadId}`, owner)).body as StagedUpload;
+    expect(again.files.map((f) => f.table)).toEqual(["Clients", "Clients"]);
+    const load = await startStaged(project, { uploadId: before.uploadId });
+    expect(load).toMatchObject({
+      status: 400,
+      body: { fieldErrors: { file: ["Clients.csv and CLIENTS.txt both go into the table Clients: each table takes one file. Leave one of them out"] } },
+    });
+    expect((await api.get(`/api/v1/projects/${project.id}/flat-file/uploads/${before.uploadId}`, owner)).status).toBe(200);
+    await api.jobs.idle();
+    expect(await rowsOf(project)).toEqual([{ CustomerId: 1, Code: "KEEP" }]);
+    expect((await api.get(`/api/v1/projects/${project.id}/history`, owner)).body.total).toBe(1);
   });
 
   it("loads several files in one job, a step per file and one transaction: a rejected row in one leaves every table as it was", async () => {
