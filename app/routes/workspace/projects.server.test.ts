@@ -1064,12 +1064,38 @@ describe("a refused upload on the load page", () => {
   });
 });
 
+/** A loadable project's load page: its URL, the options its loader and action are called with, and how many entries its history has. */
+async function loadPageOf(name: string) {
+  const project = await loadableProject(name);
+  return {
+    url: projectUrl(project.id, "databases/flat-file/update-source"),
+    opts: { params: { projectId: project.id }, middleware: projectLayout.middleware },
+    history: async () => (await api(ANALYST, "GET", `/api/v1/projects/${project.id}/history`)).total,
+  };
+}
+
+describe("a refused load under a preview", () => {
+  it.skipIf(!TEST_POSTGRES_ADMIN_URL)("says at the top of the form what the data API refuses of the upload's files, which the form has no field for; loads nothing", async () => {
+    const { url, opts, history } = await loadPageOf("Preview of no table");
+    // Multiple files, none named after a table: previewed (each "no table"), then Load, as the form under the preview posts it (no Table select).
+    const form = new FormData();
+    form.set("uploadType", "MultipleFiles");
+    form.append("file", new Blob(["Id\n1\n"]), "notes.csv");
+    form.append("file", new Blob(["Id\n2\n"]), "readme.csv");
+    const previewed = (await call(ANALYST, `${url}&intent=preview`, loadPage.action, { ...opts, form })) as Response;
+    const uploadId = new URL(previewed.headers.get("location")!, "http://portal").searchParams.get("upload")!;
+    expect(uploadId).toBeTruthy();
+    const refused = unwrap(await call(ANALYST, url, loadPage.action, { ...opts, form: { uploadId, mode: "replace", onRejected: "loadNothing" } }));
+    expect(refused?.status).toBe(400);
+    expect(refused?.data.result.error).toEqual({ "": ["No file of this upload is named after a table of the dictionary: name each file after its table"] });
+    await live.jobs.idle();
+    expect(await history()).toBe(0);
+  });
+});
+
 describe("the load page's forged posts", () => {
   it.skipIf(!TEST_POSTGRES_ADMIN_URL)("an intent its forms do not send is a 400 saying so, never a load; a load without its upload is said incomplete at the top", async () => {
-    const project = await loadableProject("Load forged");
-    const url = projectUrl(project.id, "databases/flat-file/update-source");
-    const opts = { params: { projectId: project.id }, middleware: projectLayout.middleware };
-    const history = async () => (await api(ANALYST, "GET", `/api/v1/projects/${project.id}/history`)).total;
+    const { url, opts, history } = await loadPageOf("Load forged");
     const before = await history();
     // The upload form with a file that would load, under an intent of the URL that is neither Preview's nor Load's (none).
     for (const [intent, words] of [

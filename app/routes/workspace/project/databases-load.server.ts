@@ -90,7 +90,10 @@ export async function loadPageAction(request: Request, { project, companyId, api
     const { load } = await api.loads.startStaged(submission.value);
     return started(load);
   } catch (err) {
-    return refusedByService(submission, err);
+    // Said next to the choices the form shows (its Table select only for a single file); the data API's words about the
+    // upload's files (none named after a table, two for one table, gone) or a table the form has no select for, at its top.
+    const shown = (field: string) => field === "mode" || field === "onRejected" || (field === "table" && formData.has("table"));
+    return refusedByService(submission, err, shown);
   }
 }
 
