@@ -243,3 +243,29 @@ async function* decodeAsciiUntilDecided(chunks: AsyncGenerator<Buffer>, detected
     return;
   }
 }
+
+/**
+ * Text written to be read back in `encoding` (a table's rejected rows, downloaded to be corrected and
+ * loaded again under the parameters that rejected them): its byte-order mark first, for the Unicode
+ * encodings (which readFileText accepts under that encoding or Auto detect), then the text's bytes.
+ */
+export function textWriter(encoding: TextEncoding): { charset: string; start: Buffer; encode: (text: string) => Buffer } {
+  const bom = BOMS.find(([of]) => of === encoding)?.[1] ?? [];
+  return { charset: DECODER_LABELS[encoding], start: Buffer.from(bom), encode: (text) => encodeText(text, encoding) };
+}
+
+/** Windows-1252's byte of each character, as its decoder reads them (the decoder reads ISO-8859-1 as Windows-1252, as browsers do). */
+let eightBitBytes: Map<number, number> | undefined;
+
+function encodeText(text: string, encoding: TextEncoding): Buffer {
+  if (encoding === "UTF-8") return Buffer.from(text, "utf8");
+  if (encoding === "UTF-16LE") return Buffer.from(text, "utf16le");
+  if (encoding === "UTF-16BE") return Buffer.from(text, "utf16le").swap16();
+  if (!eightBitBytes) {
+    const decoder = new TextDecoder(DECODER_LABELS["Windows-1252"]);
+    eightBitBytes = new Map(Array.from({ length: 256 }, (_, byte) => [decoder.decode(Uint8Array.of(byte)).charCodeAt(0), byte]));
+  }
+  const bytes = eightBitBytes;
+  // A character the encoding lacks (none of the file's own cells: they were read in it) becomes "?".
+  return Buffer.from(Array.from(text, (character) => bytes.get(character.charCodeAt(0)) ?? 0x3f));
+}

@@ -24,6 +24,7 @@ import { findJob } from "../../jobs/job-store.ts";
 import { createRouter, errorResponses, jsonContent } from "../../openapi.ts";
 import { REJECTED_ROWS_COLUMNS } from "../../data-plane/flat-file/column-match.ts";
 import { DELIMITER_CHARACTERS, QUOTES } from "../../data-plane/flat-file/read-flat-file.ts";
+import { textWriter } from "../../data-plane/flat-file/text-encoding.ts";
 import { allRejections, findHistoryEntry, findLoadTable, listHistory, rejectionsPage } from "../../repositories/loads.ts";
 import { backupAfter, comparisonPage, comparisonSummary, findBackup } from "../../repositories/backups.ts";
 import { requireWorkspace } from "../../workspace-access.ts";
@@ -94,7 +95,7 @@ export function createWorkspaceHistoryRouter(descriptor: WorkspaceDescriptor) {
     tags,
     summary: "Every rejected row of one table as the file had it, in its delimiter, with its row and reason (columns a load leaves out): to correct and load again",
     request: { params: tableParams },
-    responses: { 200: { description: "CSV (UTF-8), streamed.", content: { "text/csv": { schema: z.string() } } }, ...readErrorsOf(descriptor) },
+    responses: { 200: { description: "CSV in the encoding the load read its file with (with a byte-order mark for UTF-8 and UTF-16; UTF-8 for Auto detect and a workbook), streamed.", content: { "text/csv": { schema: z.string() } } }, ...readErrorsOf(descriptor) },
   });
 
   /** The entry, if it is this workspace's (another company's workspace, or another workspace's entry: 404). */
@@ -153,35 +154,38 @@ export function createWorkspaceHistoryRouter(descriptor: WorkspaceDescriptor) {
     .openapi(download, async (c) => {
       const { entry, table, parameters } = await tableOf(c, c.req.valid("param"));
       const db = c.var.deps.db;
-      const line = lineWriter(parameters);
+      const { line, text } = csvWriter(parameters);
       // The columns a download added, when the file loaded was itself one: left out, then written again, once.
       const header = table.header ?? [];
       const kept = (cells: readonly string[]) => cells.filter((_, i) => !REJECTED_ROWS_COLUMNS.some((name) => name.toLowerCase() === header[i]?.trim().toLowerCase()));
       async function* csv(): AsyncGenerator<Buffer> {
-        // A BOM, so Excel opens it as UTF-8 (and the load reads it as such).
-        yield Buffer.from(`\uFEFF${line([...kept(header), ...REJECTED_ROWS_COLUMNS])}`);
+        yield Buffer.concat([text.start, text.encode(line([...kept(header), ...REJECTED_ROWS_COLUMNS]))]);
         // The reason names the column it is about, as the preview says it: a row may have several to correct.
         for await (const batch of allRejections(db, entry.id, table.table))
-          yield Buffer.from(batch.map((r) => line([...kept(r.cells), String(r.line), r.column ? `${r.column}: ${r.reason}` : r.reason])).join(""));
+          yield text.encode(batch.map((r) => line([...kept(r.cells), String(r.line), r.column ? `${r.column}: ${r.reason}` : r.reason])).join(""));
       }
       const name = `${table.fileName.replace(/\.[^.]*$/, "")}-rejected-rows.csv`.replace(/[^\w.-]+/g, "_");
       return new Response(Readable.toWeb(Readable.from(csv())) as ReadableStream, {
         status: 200,
-        headers: { "content-type": "text/csv; charset=utf-8", "content-disposition": `attachment; filename="${name}"` },
+        headers: { "content-type": `text/csv; charset=${text.charset}`, "content-disposition": `attachment; filename="${name}"` },
       }) as never;
     });
 }
 
 /**
- * How a rejected-rows download writes a line: with the delimiter and text qualifier the load read its
- * file with, so that the rows, corrected, load again under the same parameters (the load leaves out
- * the two columns the download adds). A field holding the delimiter, the qualifier or a line break is
+ * How a rejected-rows download writes a line: with the delimiter, text qualifier and encoding the load
+ * read its file with, so that the rows, corrected, load again under the same parameters (the load leaves
+ * out the two columns the download adds). A field holding the delimiter, the qualifier or a line break is
  * qualified, the qualifier doubled (RFC 4180); without a qualifier, such characters become spaces (the
- * file's own cells cannot hold them; a reason may). A workbook's, a fixed-length file's, or a load of
- * an older product without parameters: comma-separated, double quotes.
+ * file's own cells cannot hold them; a reason may). A workbook's, a fixed-length file's, or a load of an
+ * older product without parameters: comma-separated, double quotes. A text file chosen as Windows-1252
+ * or ISO-8859-1 is written so (as Excel opens a CSV on a Western system), one chosen as UTF-16 in it with
+ * its byte-order mark; a workbook's, Auto detect's, an older load's in UTF-8 with a byte-order mark, so
+ * that Excel opens it as UTF-8 (and a load reads it as such).
  */
-function lineWriter(parameters: FlatFileParameters | null): (cells: readonly string[]) => string {
+function csvWriter(parameters: FlatFileParameters | null) {
   const named = parameters?.delimiter && parameters.delimiter in DELIMITER_CHARACTERS ? DELIMITER_CHARACTERS[parameters.delimiter as keyof typeof DELIMITER_CHARACTERS] : null;
+  const text = textWriter(parameters && parameters.delimiter !== "Excel" && parameters.encoding !== "AutoDetect" ? parameters.encoding : "UTF-8");
   const delimiter = named ?? ",";
   const quote = named ? QUOTES[parameters!.textQualifier] : '"';
   const special = new RegExp(`[${escapeClass(delimiter)}${quote ? escapeClass(quote) : ""}\r\n]`);
@@ -190,7 +194,7 @@ function lineWriter(parameters: FlatFileParameters | null): (cells: readonly str
     if (!quote) return cell.replace(new RegExp(special.source, "g"), " ");
     return `${quote}${cell.replaceAll(quote, quote + quote)}${quote}`;
   };
-  return (cells) => `${cells.map(field).join(delimiter)}\r\n`;
+  return { line: (cells: readonly string[]) => `${cells.map(field).join(delimiter)}\r\n`, text };
 }
 
 const escapeClass = (c: string) => c.replace(/[\\\]^-]/g, "\\$&");

@@ -404,6 +404,41 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
     ]);
   });
 
+  it("downloads a table's rejected rows in the encoding the load read (Windows-1252, UTF-16), which loads again under the same parameters once corrected", async () => {
+    const downloadOf = async (project: Project, loadId: string) => {
+      const res = await api.app.request(`/api/v1/projects/${project.id}/history/${loadId}/tables/Customers/rejected-rows.csv`, {
+        headers: { authorization: `Bearer ${owner}` },
+      });
+      return { type: res.headers.get("content-type"), bytes: Buffer.from(await res.arrayBuffer()) };
+    };
+    // A legacy export in Windows-1252: "Hélène" is 0xE9 and 0xE8, a byte-order mark is none of its bytes.
+    const legacy = await loadableProject({ delimiter: "Semicolon", encoding: "Windows-1252" });
+    const first = await load(legacy, { name: "Customers.csv", text: Buffer.from("CustomerId;Code\n1;Café\nx;Hélène\n", "latin1") }, { onRejected: "loadOthers" });
+    expect(first).toMatchObject({ status: "Loaded", rowsLoaded: 1, rowsRejected: 1 });
+    const csv = await downloadOf(legacy, first.id);
+    expect(csv.type).toBe("text/csv; charset=windows-1252");
+    expect(csv.bytes).toEqual(Buffer.from("CustomerId;Code;Rejected row;Rejection reason\r\nx;Hélène;3;CustomerId: not a whole number\r\n", "latin1"));
+    const again = await load(legacy, { name: "Customers.csv", text: Buffer.from(csv.bytes.toString("latin1").replace("x;", "2;"), "latin1") }, { mode: "append" });
+    expect(again).toMatchObject({ status: "Loaded", rowsRead: 1, rowsLoaded: 1, rowsRejected: 0 });
+    expect(await rowsOf(legacy)).toMatchObject([
+      { CustomerId: 1, Code: "Café" },
+      { CustomerId: 2, Code: "Hélène" },
+    ]);
+
+    // UTF-16 big-endian: written so, with its byte-order mark.
+    const wide = await loadableProject({ delimiter: "Comma", encoding: "UTF-16BE" });
+    const utf16be = (text: string) => Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(text, "utf16le").swap16()]);
+    const rejected = await load(wide, { name: "Customers.csv", text: utf16be("CustomerId,Code\nx,Zoë\n") }, { onRejected: "loadOthers" });
+    expect(rejected).toMatchObject({ status: "Refused", rowsRejected: 1 });
+    const wideCsv = await downloadOf(wide, rejected.id);
+    expect(wideCsv.type).toBe("text/csv; charset=utf-16be");
+    expect(wideCsv.bytes).toEqual(utf16be("CustomerId,Code,Rejected row,Rejection reason\r\nx,Zoë,2,CustomerId: not a whole number\r\n"));
+    const wideText = Buffer.from(wideCsv.bytes.subarray(2)).swap16().toString("utf16le");
+    const corrected = await load(wide, { name: "Customers.csv", text: utf16be(wideText.replace("x,", "3,")) });
+    expect(corrected).toMatchObject({ status: "Loaded", rowsLoaded: 1 });
+    expect(await rowsOf(wide)).toMatchObject([{ CustomerId: 3, Code: "Zoë" }]);
+  });
+
   it("refuses a load whose mode or rejected-rows choice is sent empty or unknown, at the field, and loads nothing: never read as Replace", async () => {
     const project = await loadableProject();
     expect((await load(project, { name: "Customers.csv", text: "CustomerId,Code\n1,KEEP\n" })).status).toBe("Loaded");
