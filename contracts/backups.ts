@@ -44,6 +44,13 @@ export const CHOOSE_BACKUP_MESSAGE = "Choose a backup, or a file to restore";
  */
 /** The longest reason a restore or an undo keeps in the audit log. */
 export const RESTORE_REASON_MAX = 500;
+/** Why a restore or an undo was started, kept in the audit log: a JSON body's `reason` and an uploaded file's form field alike; empty is none. */
+export const restoreReasonSchema = z
+  .string()
+  .trim()
+  .max(RESTORE_REASON_MAX, `At most ${RESTORE_REASON_MAX} characters`)
+  .nullish()
+  .transform((v) => v || null);
 
 export const restoreBodySchema = z
   .object({
@@ -57,12 +64,7 @@ export const restoreBodySchema = z
     /** Also compare the restored data with the data it replaces (RestoreAndComparison). */
     compare: formBoolean.optional(),
     /** Why: kept in the audit log. */
-    reason: z
-      .string()
-      .trim()
-      .max(RESTORE_REASON_MAX, `At most ${RESTORE_REASON_MAX} characters`)
-      .nullish()
-      .transform((v) => v || null),
+    reason: restoreReasonSchema,
   })
   .refine((b) => Boolean(b.backupId) !== Boolean(b.undo), { ...whenFieldsPass("backupId", "undo"), message: CHOOSE_BACKUP_MESSAGE, path: ["backupId"] })
   .refine((b) => !b.undo || b.version !== undefined, { ...whenFieldsPass("undo", "version"), message: "Required with undo", path: ["version"] });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { DEMO_COMPANIES } from "../../../scripts/demo-data";
 import { COLUMN_WIDTHS_MESSAGE } from "../../../contracts/values/flat-files";
+import { RESTORE_REASON_MAX } from "../../../contracts/backups";
 import { isRedirect, startLiveServices } from "~/test/live-services";
 import { flashOf } from "~/test/flash-of";
 import { renderPage } from "~/test/render-page";
@@ -1329,6 +1330,26 @@ describe("the restore page's posts", () => {
       const opts = { params: { projectId: project.id }, middleware: projectLayout.middleware, form: { intent: intent!, backupId: backup.id } };
       expect(unwrap(await call(ANALYST, url, restorePage.action, opts)), intent).toEqual({ status: 400, data: { errors: [words] } });
     }
+    expect(await history()).toBe(before);
+  });
+});
+
+describe("the restore page's file form", () => {
+  it.skipIf(!TEST_POSTGRES_ADMIN_URL)("with a reason longer than the audit log keeps, is refused next to Reason, giving back what was typed and ticked; nothing starts", async () => {
+    const project = await loadableProject("Restore with a long reason");
+    const history = async () => (await api(ANALYST, "GET", `/api/v1/projects/${project.id}/history`)).total;
+    const before = await history();
+    const long = "r".repeat(RESTORE_REASON_MAX + 1);
+    // As the browser sends the form, without JavaScript: its file, then Compare and Reason.
+    const form = new FormData();
+    form.set("file", new Blob(["not an archive"]), "delivery.backup.tar");
+    form.set("compare", "on");
+    form.set("reason", long);
+    const url = projectUrl(project.id, "databases/backup/update-source");
+    const refused = unwrap(await call(ANALYST, url, restorePage.action, { params: { projectId: project.id }, middleware: projectLayout.middleware, form }));
+    expect(refused?.status).toBe(400);
+    expect(refused?.data.result.error).toEqual({ reason: [`At most ${RESTORE_REASON_MAX} characters`] });
+    expect(refused?.data.result.initialValue).toEqual({ compare: "on", reason: long });
     expect(await history()).toBe(before);
   });
 });

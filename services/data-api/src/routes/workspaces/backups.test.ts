@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { RESTORE_REASON_MAX } from "../../../../../contracts/backups.ts";
 import type { Project } from "../../../../../contracts/projects.ts";
 import { COMPARISON_VALUE_MAX } from "../../../../../contracts/values/backups.ts";
 import { DEMO_COMPANIES } from "../../../../../scripts/demo-data.ts";
@@ -470,6 +471,32 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("backups, re
     expect(await rowsOf(project)).toEqual([[1, "A", null]]);
     expect(await historyCount(project)).toBe(entries);
     expect((await api.get(base(project), owner)).body).toMatchObject({ isLocked: false });
+  });
+
+  it("refuses a file's restore whose reason is longer than the audit log keeps, at the Reason, its choices given back: never a reason cut short", async () => {
+    const project = await loadableProject();
+    await loadFile(project, "CustomerId,Code\n1,A\n");
+    const backup = await done(await post(`${base(project)}/backups`, {}), project);
+    const archive = (await download(project, backup.backup.id)).bytes;
+    await loadFile(project, "CustomerId,Code\n2,B\n");
+    const entries = await historyCount(project);
+    const long = `${"The client sent a corrected delivery. ".repeat(13)}Restored.`;
+    expect(long.length).toBeGreaterThan(RESTORE_REASON_MAX);
+    const refused = await restoreFile(project, { name: "kept.backup.tar", bytes: archive }, { compare: "on", reason: long });
+    expect(refused).toMatchObject({ status: 400, body: { fieldErrors: { reason: [`At most ${RESTORE_REASON_MAX} characters`] }, values: { compare: "on", reason: long } } });
+    // As the JSON body's reason is.
+    expect(await post(`${base(project)}/restores`, { backupId: backup.backup.id, reason: long })).toMatchObject({
+      status: 400,
+      body: { fieldErrors: { reason: [`At most ${RESTORE_REASON_MAX} characters`] } },
+    });
+    expect(await rowsOf(project)).toEqual([[2, "B", null]]);
+    expect(await historyCount(project)).toBe(entries);
+    // Within it, restored, and the audit log keeps the reason whole.
+    const reason = long.slice(-RESTORE_REASON_MAX).trim();
+    await done(await restoreFile(project, { name: "kept.backup.tar", bytes: archive }, { reason }), project);
+    expect(await rowsOf(project)).toEqual([[1, "A", null]]);
+    const audit = await api.get(`/api/v1/audit-log?action=workspace.restore_started&companyId=${project.companyId}`, await api.tokenFor(USERS.superAdmin));
+    expect(audit.body.items.filter((e: { workspaceId: string }) => e.workspaceId === project.id).map((e: { reason: string | null }) => e.reason)).toEqual([reason]);
   });
 
   it("refuses a restore that would drop what others built on the source tables, naming it, and restores once it is gone", async () => {

@@ -17,6 +17,7 @@ import {
   comparisonBodySchema,
   RESTORE_REASON_MAX,
   restoreBodySchema,
+  restoreReasonSchema,
   startedWorkSchema,
   type Backup,
 } from "../../../../../contracts/backups.ts";
@@ -30,7 +31,7 @@ import { verifyBackupArchive } from "../../data-plane/backups/backup-archive.ts"
 import { inspectSqliteExportInWorker } from "../../data-plane/backups/sqlite-export.ts";
 import { RestoreInputProblem } from "../../data-plane/backups/table-input.ts";
 import { LOAD_START_STATUSES } from "../../data-plane/data-jobs.ts";
-import { receiveUpload, uploadsTmpDir } from "../../dictionary-bulk/receive-upload.ts";
+import { echoingChoices, receiveUpload, uploadsTmpDir } from "../../dictionary-bulk/receive-upload.ts";
 import { lockedMessage } from "../../jobs/project-lock.ts";
 import { JobRefusedError } from "../../jobs/start-job.ts";
 import { createRouter, fieldErrorsOf, jsonContent } from "../../openapi.ts";
@@ -47,6 +48,8 @@ export const BACKUP_NOT_FOUND_MESSAGE = "No such backup.";
 /** A backup of the workspace still being written (Running) or that failed: nothing to restore or compare with. */
 export const BACKUP_NOT_READY_TO_RESTORE_MESSAGE = "This backup is not ready to restore.";
 export const BACKUP_NOT_READY_TO_COMPARE_MESSAGE = "This backup is not ready to compare with.";
+/** The restore form's fields besides its file. */
+const RESTORE_FORM_FIELDS = ["compare", "reason"] as const;
 export const CHOOSE_RESTORE_FILE_MESSAGE = "Choose a backup archive (.tar) or a SQLite database (.sqlite, .db) to restore";
 
 const RESTORE_BODY = {
@@ -54,7 +57,7 @@ const RESTORE_BODY = {
   properties: {
     file: { type: "string" as const, format: "binary", description: "A backup archive of this product (.backup.tar) or a SQLite database (.sqlite, .db)." },
     compare: { type: "boolean" as const, description: "Also compare the restored data with the data it replaces (RestoreAndComparison)." },
-    reason: { type: "string" as const, description: "Why (optional): kept in the audit log." },
+    reason: { type: "string" as const, maxLength: RESTORE_REASON_MAX, description: "Why (optional): kept in the audit log; a longer one is refused (400)." },
   },
 };
 const RESTORE_JSON_BODY = {
@@ -64,7 +67,7 @@ const RESTORE_JSON_BODY = {
     undo: { type: "string" as const, description: "An entry of the history: restores the data as it was before it." },
     version: { type: "integer" as const, description: "With `undo` (required there): the workspace's version the undo was based on; a stale one answers 409." },
     compare: { type: "boolean" as const },
-    reason: { type: "string" as const, description: "Why (optional): kept in the audit log." },
+    reason: { type: "string" as const, maxLength: RESTORE_REASON_MAX, description: "Why (optional): kept in the audit log; a longer one is refused (400)." },
   },
 };
 
@@ -285,34 +288,39 @@ export function createWorkspaceBackupsRouter(descriptor: WorkspaceDescriptor) {
       const maxBytes = maxUploadBytesOf(c.var.deps);
       const upload = await receiveUpload(c.req.raw, uploadsTmpDir(c.var.deps.dataDir), maxBytes, uploadTooLargeMessage(maxBytes));
       let taken = false;
-      try {
-        const file = upload.file;
-        if (!file) throw validationProblem({ file: [CHOOSE_RESTORE_FILE_MESSAGE] });
-        if (file.size === 0) throw validationProblem({ file: ["The file is empty"] });
-        const compare = ["true", "on", "1"].includes(upload.fields.compare ?? "");
-        let source: RestoreSource;
+      // A refusal gives the form's Compare and Reason back as sent (the portal streams the form through unread), never the file.
+      return echoingChoices(upload.fields, RESTORE_FORM_FIELDS, async () => {
         try {
-          if (await startsWithSqliteHeader(file.path)) {
-            const ref = await findProjectDictionaryRef(c.var.deps.db, workspace.id);
-            const tables = ref ? await readTables(c.var.deps.db, ref.id) : [];
-            source = { kind: "sqlite", file, plan: await inspectSqliteExportInWorker(file.path, tables) };
-          } else {
-            await verifyBackupArchive(file.path, { maxCsvBytes: maxBytes * 200 });
-            source = { kind: "archive", file };
+          const file = upload.file;
+          // The reason is the audit log's as the user wrote it: one too long is refused at its field, as in a JSON body, never cut.
+          const reason = restoreReasonSchema.safeParse(upload.fields.reason);
+          if (!reason.success) throw validationProblem(fieldErrorsOf(reason.error.issues, "reason"));
+          if (!file) throw validationProblem({ file: [CHOOSE_RESTORE_FILE_MESSAGE] });
+          if (file.size === 0) throw validationProblem({ file: ["The file is empty"] });
+          const compare = ["true", "on", "1"].includes(upload.fields.compare ?? "");
+          let source: RestoreSource;
+          try {
+            if (await startsWithSqliteHeader(file.path)) {
+              const ref = await findProjectDictionaryRef(c.var.deps.db, workspace.id);
+              const tables = ref ? await readTables(c.var.deps.db, ref.id) : [];
+              source = { kind: "sqlite", file, plan: await inspectSqliteExportInWorker(file.path, tables) };
+            } else {
+              await verifyBackupArchive(file.path, { maxCsvBytes: maxBytes * 200 });
+              source = { kind: "archive", file };
+            }
+          } catch (err) {
+            if (err instanceof RestoreInputProblem) throw validationProblem({ file: [err.message] });
+            throw err;
           }
-        } catch (err) {
-          if (err instanceof RestoreInputProblem) throw validationProblem({ file: [err.message] });
-          throw err;
+          audited(workspace, "workspace.restore_started", { file: file.name, kind: source.kind, compare }, reason.data);
+          const work = await refusedAs409(() => startRestore(deps, kind, target, { source, compare }));
+          taken = true;
+          return c.json(await answer(c, workspace.id, work), 202);
+        } finally {
+          // The job owns the file once started (it removes it); else it goes now.
+          if (!taken) upload.remove();
         }
-        const reason = upload.fields.reason?.trim().slice(0, RESTORE_REASON_MAX) || null;
-        audited(workspace, "workspace.restore_started", { file: file.name, kind: source.kind, compare }, reason);
-        const work = await refusedAs409(() => startRestore(deps, kind, target, { source, compare }));
-        taken = true;
-        return c.json(await answer(c, workspace.id, work), 202);
-      } finally {
-        // The job owns the file once started (it removes it); else it goes now.
-        if (!taken) upload.remove();
-      }
+      });
     })
     .openapi(compare, async (c) => {
       const { workspace, target } = await targetOf(c, c.req.valid("param").id, true);
