@@ -5,6 +5,7 @@ import { createKysely } from "../../../shared/db.ts";
 import { TEST_DATABASE_KINDS, createTestDatabase, type TestDatabase } from "../../../shared/testing/databases.ts";
 import { comparisonPage, comparisonSummary } from "../repositories/backups.ts";
 import { pageProjectUsers } from "../repositories/project-users.ts";
+import { findRunWithCounts, insertRun } from "../repositories/runs.ts";
 import { searchWorkspaces } from "../repositories/workspaces.ts";
 import { seedDemo } from "../seed.ts";
 import { migrations } from "./migrations/index.ts";
@@ -95,6 +96,49 @@ describe.each(TEST_DATABASE_KINDS)("migrations and demo seed on %s", (kind) => {
     const plan = await planOf(db, kind, page!);
     expect(plan).toMatch(/project_users_project_granted/);
     expect(plan).not.toMatch(/sort|b-tree/i);
+  });
+
+  it("finds by which run a run was rerun, the latest rerun that ran a script, in one lookup of an index on rerun_of (0030)", async () => {
+    const at = (minute: number) => `2024-01-01T00:${String(minute).padStart(2, "0")}:00.000Z`;
+    await sql`insert into companies (id, name, created_at) values ('runs-company', 'R', ${at(0)})`.execute(db);
+    await sql`insert into applications (id, company_id, name, name_key, created_at) values ('runs-app', 'runs-company', 'A', 'a', ${at(0)})`.execute(db);
+    for (const id of ["runs-project", "runs-other"])
+      await sql`insert into projects (id, company_id, application_id, name, name_key, source_type, status, created_at, updated_at, created_by)
+                values (${id}, 'runs-company', 'runs-app', ${id}, ${id}, 'BackUp', 'Active', ${at(0)}, ${at(0)}, 'u')`.execute(db);
+    const scope = { templateIds: [], levelIds: [], scriptId: null, fromScriptId: null };
+    const step = { templateName: "T", levelName: "L", scriptId: "s", scriptName: "S", scriptVersion: 1, sql: "select 1;" };
+    /** A Full run started at `minute`, its one step left as `status` (Pending: it never reached a script). */
+    const run = async (minute: number, rerunOf: string | null, status: string, projectId = "runs-project") => {
+      const id = await insertRun(db, { projectId, type: "Full", onError: "stop", scope, rerunOf, userId: "u", userName: null, steps: [step] }, new Date(at(minute)));
+      await db.updateTable("run_steps").set({ status }).where("run_id", "=", id).execute();
+      return id;
+    };
+    const failed = await run(1, null, "Failed");
+    expect((await findRunWithCounts(db, "runs-project", failed)).rerunBy).toBeNull();
+    const earlier = await run(2, failed, "Completed");
+    const later = await run(3, failed, "Failed");
+    // Latest of all, but they ran nothing: a rerun that never reached a script, another project's row.
+    await run(4, failed, "Pending");
+    await run(5, failed, "Completed", "runs-other");
+    expect(earlier).not.toBe(later);
+    const found = await findRunWithCounts(db, "runs-project", failed);
+    expect(found.rerunBy).toEqual({ id: later, createdAt: at(3) });
+    expect(found.counts).toEqual({ steps: 1, failed: 1 });
+    expect(found.row).toMatchObject({ id: failed, rerun_of: null, status: "IN_PROGRESS" });
+    expect((await findRunWithCounts(db, "runs-project", later)).rerunBy).toBeNull();
+
+    // The run's own SELECT, as findRunWithCounts sends it at each poll of the run's page (captured, not copied).
+    let read: CompiledQuery | undefined;
+    const capturing = db.withPlugin({
+      transformQuery: ({ node, queryId }) => ((read ??= db.getExecutor().compileQuery(node, queryId)), node),
+      transformResult: async ({ result }) => result,
+    });
+    await findRunWithCounts(capturing, "runs-project", failed);
+    const values: Record<string, unknown> = { runId: failed, projectId: "runs-project" };
+    const parameters = read!.parameters.map((p) => values[(p as { name: string }).name]);
+    const plan = await planOf(db, kind, { ...read!, parameters });
+    // The reruns are looked up once, through the index: not read twice, nor through the project's runs.
+    expect(plan.match(/runs_rerun_of_idx/g)).toHaveLength(1);
   });
 
   it("moves on to Active a workspace left at the templates step with a template of its own, and no other (0024)", () =>

@@ -271,32 +271,39 @@ export async function searchRuns(db: Db, projectId: string, query: { status: Run
 const runWithCounts = compiledByShape((db: Db, _shape: Record<string, never>, param) =>
   db
     .selectFrom("runs as r")
+    // The latest rerun of this run that ran any script (a step not Pending): its scripts kept what they did, so the
+    // run is not rerun again (rerunScope) and its page links to it. One that never reached a script did nothing.
+    // Found once (index runs_rerun_of_idx, migration 0031, newest first), then joined by its id for when it started.
+    .leftJoin("runs as rb", (join) =>
+      join.on((eb) =>
+        eb(
+          "rb.id",
+          "=",
+          eb
+            .selectFrom("runs as rr")
+            .select("rr.id")
+            .whereRef("rr.rerun_of", "=", "r.id")
+            .whereRef("rr.project_id", "=", "r.project_id")
+            .where((eb) =>
+              eb.exists(eb.selectFrom("run_steps as rs").select("rs.run_id").whereRef("rs.run_id", "=", "rr.id").where("rs.status", "!=", sql.lit("Pending"))),
+            )
+            .orderBy("rr.created_at", "desc")
+            .limit(sql.lit(1)),
+        ),
+      ),
+    )
     .selectAll("r")
-    .select((eb) => {
-      // The latest rerun of this run that ran any script (a step not Pending): its scripts kept what they did, so the
-      // run is not rerun again (rerunScope) and its page links to it. One that never reached a script did nothing.
-      const rerunThatRan = () =>
-        eb
-          .selectFrom("runs as rb")
-          .whereRef("rb.rerun_of", "=", "r.id")
-          .whereRef("rb.project_id", "=", "r.project_id")
-          .where((eb) =>
-            eb.exists(eb.selectFrom("run_steps as rs").select("rs.run_id").whereRef("rs.run_id", "=", "rb.id").where("rs.status", "!=", sql.lit("Pending"))),
-          )
-          .orderBy("rb.created_at", "desc")
-          .limit(sql.lit(1));
-      return [
-        eb.selectFrom("run_steps as s").select(eb.fn.countAll<number | string>().as("n")).whereRef("s.run_id", "=", "r.id").as("steps"),
-        eb
-          .selectFrom("run_steps as s")
-          .select(eb.fn.countAll<number | string>().as("n"))
-          .whereRef("s.run_id", "=", "r.id")
-          .where("s.status", "=", sql.lit("Failed"))
-          .as("failed"),
-        rerunThatRan().select("rb.id").as("rerun_by_id"),
-        rerunThatRan().select("rb.created_at").as("rerun_by_created_at"),
-      ];
-    })
+    .select((eb) => [
+      eb.selectFrom("run_steps as s").select(eb.fn.countAll<number | string>().as("n")).whereRef("s.run_id", "=", "r.id").as("steps"),
+      eb
+        .selectFrom("run_steps as s")
+        .select(eb.fn.countAll<number | string>().as("n"))
+        .whereRef("s.run_id", "=", "r.id")
+        .where("s.status", "=", sql.lit("Failed"))
+        .as("failed"),
+      "rb.id as rerun_by_id",
+      "rb.created_at as rerun_by_created_at",
+    ])
     .where("r.id", "=", param("runId"))
     .where("r.project_id", "=", param("projectId")),
 );

@@ -28,6 +28,7 @@ import * as m0026 from "./0026_names_natural_order.ts";
 import * as m0027 from "./0027_sql_credential_names.ts";
 import * as m0028 from "./0028_revoked_sql_permissions.ts";
 import * as m0029 from "./0029_comparison_table_counts.ts";
+import * as m0030 from "./0030_runs_rerun_of.ts";
 
 /** Every migration by its sortable name. Append only; never rename or edit a shipped one. */
 export const migrations: Record<string, Migration> = {
@@ -60,4 +61,5 @@ export const migrations: Record<string, Migration> = {
   "0027_sql_credential_names": m0027,
   "0028_revoked_sql_permissions": m0028,
   "0029_comparison_table_counts": m0029,
+  "0030_runs_rerun_of": m0030,
 };
