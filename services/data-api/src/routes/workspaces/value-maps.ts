@@ -69,12 +69,23 @@ async function dictionaryOf(c: AnyContext, id: string, write: boolean) {
   return { workspace, dictionaryId: dictionary.id };
 }
 
-/** The column of the project named, and of the table named (`inTableQuery`) when it is: else 404. */
-async function columnOf(c: AnyContext, params: { id: string; columnId: string }, write: boolean, tableId?: string) {
+/**
+ * The column of the project named, and for a write of the table its page names (`?tableId=`, inTableQuery, which
+ * every write route declares; read here, so that no write's handler leaves it out) when it names one: else 404.
+ */
+async function columnOf(c: AnyContext, params: { id: string; columnId: string }, write: boolean) {
+  const tableId = write ? tableNamedBy(c) : undefined;
   const { workspace, dictionaryId } = await dictionaryOf(c, params.id, write);
   const ref = await maps.findMappingColumn(c.var.deps.db, dictionaryId, params.columnId);
   if (!ref || (tableId !== undefined && ref.tableId !== tableId)) throw new NotFoundError(maps.COLUMN_NOT_FOUND_MESSAGE);
   return { workspace, ref, writer: { projectId: workspace.id, userId: c.var.caller.userId } };
+}
+
+function tableNamedBy(c: AnyContext): string | undefined {
+  const query = c.req.valid("query") as z.output<typeof inTableQuery> | undefined;
+  // A write route without inTableQuery would skip the check unseen: a mistake of this file, not of the request.
+  if (!query) throw new Error(`a write of a column is declared without inTableQuery: ${c.req.method} ${c.req.routePath}`);
+  return query.tableId;
 }
 
 const getTable = createRoute({
@@ -199,7 +210,7 @@ export function createValueMapRoutes() {
       return c.json(table, 200);
     })
     .openapi(putSettings, async (c) => {
-      const { ref, writer } = await columnOf(c, c.req.valid("param"), true, c.req.valid("query").tableId);
+      const { ref, writer } = await columnOf(c, c.req.valid("param"), true);
       const { version, ...settings } = c.req.valid("json");
       const problem = settings.defaultValue === null ? null : maps.targetProblem(ref, settings.defaultValue);
       if (problem) throw validationProblem({ defaultValue: [problem.replace("The target value", "The default value")] });
@@ -215,7 +226,7 @@ export function createValueMapRoutes() {
     })
     .openapi(saveValues, async (c) => {
       const params = c.req.valid("param");
-      const { ref, writer } = await columnOf(c, params, true, c.req.valid("query").tableId);
+      const { ref, writer } = await columnOf(c, params, true);
       const body = c.req.valid("json");
       const seen = new Set<string>();
       const problems: string[] = [];
@@ -231,7 +242,7 @@ export function createValueMapRoutes() {
     })
     .openapi(addValue, async (c) => {
       const params = c.req.valid("param");
-      const { ref, writer } = await columnOf(c, params, true, c.req.valid("query").tableId);
+      const { ref, writer } = await columnOf(c, params, true);
       const { version, ...value } = c.req.valid("json");
       const problem = value.targetValue === null ? null : maps.targetProblem(ref, value.targetValue);
       if (problem) throw validationProblem({ targetValue: [problem] });
@@ -258,7 +269,7 @@ export function createValueMapRoutes() {
     })
     .openapi(importValues, async (c) => {
       const params = c.req.valid("param");
-      const { ref } = await columnOf(c, params, true, c.req.valid("query").tableId);
+      const { ref } = await columnOf(c, params, true);
       const upload = await receive(c);
       try {
         const file = upload.file;
@@ -279,7 +290,7 @@ export function createValueMapRoutes() {
     })
     .openapi(applyImport, async (c) => {
       const params = c.req.valid("param");
-      const { ref, writer } = await columnOf(c, params, true, c.req.valid("query").tableId);
+      const { ref, writer } = await columnOf(c, params, true);
       const { db } = c.var.deps;
       const preview = await maps.importPreview(db, ref.column.id, params.importId);
       if (!preview) throw new NotFoundError(maps.IMPORT_GONE_MESSAGE);
@@ -291,7 +302,7 @@ export function createValueMapRoutes() {
     })
     .openapi(discardImport, async (c) => {
       const params = c.req.valid("param");
-      const { ref } = await columnOf(c, params, true, c.req.valid("query").tableId);
+      const { ref } = await columnOf(c, params, true);
       // One applied meanwhile (another tab) is not "discarded": its pairs are in the map.
       if (!(await maps.discardImport(c.var.deps.db, ref.column.id, params.importId))) throw new NotFoundError(maps.IMPORT_GONE_MESSAGE);
       return c.body(null, 204);
