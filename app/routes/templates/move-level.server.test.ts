@@ -13,27 +13,26 @@ const live = await startLiveServices();
 afterAll(() => live.stop());
 
 const { createHarness } = await import("../workspace/test-support");
-const { call, api } = await createHarness();
+const { call, api, masterTemplate } = await createHarness();
 const templateEdit = await import("./template-edit");
 const { middleware } = await import("./template-layout");
 
 const [, acme] = DEMO_COMPANIES;
 const ANALYST = "analyst@demo.test";
 
+/** A master template of Acme named `<name> <uuid>` with the levels Load (its script Customers, masterTemplate's) and Transform, as the data API answers it. */
+async function loadThenTransform(name: string) {
+  const { id, version } = await masterTemplate(ANALYST, acme.id, `${name} ${crypto.randomUUID()}`);
+  return api(ANALYST, "POST", `/api/v1/master-templates/${id}/levels`, { version, name: "Transform" });
+}
+
 describe("moving a level past either end of its template", () => {
   it.each([
     ["first", "up", "That level is already first."],
     ["last", "down", "That level is already last."],
   ] as const)("the %s level moved %s is refused at the top: nothing moves and the version stays", async (which, direction, message) => {
-    const created = await api(ANALYST, "POST", "/api/v1/master-templates", {
-      companyId: acme.id,
-      area: "migration",
-      name: `Ends ${crypto.randomUUID()}`,
-      type: "Core",
-    });
-    const base = `/api/v1/master-templates/${created.id}`;
-    const one = await api(ANALYST, "POST", `${base}/levels`, { version: created.version, name: "Load" });
-    const template = await api(ANALYST, "POST", `${base}/levels`, { version: one.version, name: "Transform" });
+    const template = await loadThenTransform("Ends");
+    const base = `/api/v1/master-templates/${template.id}`;
     const level = which === "first" ? template.levels[0] : template.levels[1];
     const answer = (await call(ANALYST, `/migration/master-templates/${template.id}/edit?companyId=${acme.id}`, templateEdit.action, {
       params: { templateId: template.id },
@@ -52,19 +51,12 @@ type Answer = { init: { status: number }; data: { errors: string[]; form: string
 
 describe("a template's form whose level or template went in another tab", () => {
   it("is refused at the top of the page, where it is read, and changes nothing", async () => {
-    const created = await api(ANALYST, "POST", "/api/v1/master-templates", {
-      companyId: acme.id,
-      area: "migration",
-      name: `Gone ${crypto.randomUUID()}`,
-      type: "Core",
-    });
-    const base = `/api/v1/master-templates/${created.id}`;
-    const one = await api(ANALYST, "POST", `${base}/levels`, { version: created.version, name: "Load" });
-    const page = await api(ANALYST, "POST", `${base}/levels`, { version: one.version, name: "Transform" });
+    const page = await loadThenTransform("Gone");
+    const base = `/api/v1/master-templates/${page.id}`;
     const [load, transform] = page.levels as { id: string; name: string }[];
     const post = (form: Record<string, string>) =>
-      call(ANALYST, `/migration/master-templates/${created.id}/edit?companyId=${acme.id}`, templateEdit.action, {
-        params: { templateId: created.id },
+      call(ANALYST, `/migration/master-templates/${page.id}/edit?companyId=${acme.id}`, templateEdit.action, {
+        params: { templateId: page.id },
         middleware: middleware as never[],
         form,
       }) as Promise<Answer>;
@@ -77,10 +69,8 @@ describe("a template's form whose level or template went in another tab", () => 
       data: { errors: [expect.stringMatching(/^You changed this template in another tab or window at .*\. Nothing was saved\.$/)] },
     });
     expect(await renameGone(afterDelete.version)).toMatchObject({ init: { status: 404 }, data: { errors: ["Level not found."] } });
-    // Another tab archives the template (Draft → Available → Archived); this one saves its details, adds a level.
-    await api(ANALYST, "POST", `${base}/levels/${load!.id}/scripts`, { version: afterDelete.version, name: "Customers", sql: "select 1;" });
-    const withScript = await api(ANALYST, "GET", base);
-    const available = await api(ANALYST, "POST", `${base}/status`, { version: withScript.version, status: "Available" });
+    // Another tab archives the template (Draft → Available → Archived; Load has its script); this one saves its details, adds a level.
+    const available = await api(ANALYST, "POST", `${base}/status`, { version: afterDelete.version, status: "Available" });
     const archived = await api(ANALYST, "POST", `${base}/status`, { version: available.version, status: "Archived" });
     const forms: Record<string, string>[] = [
       { intent: "update", version: String(archived.version), name: "New name", description: "", type: "Core" },
@@ -93,6 +83,6 @@ describe("a template's form whose level or template went in another tab", () => 
       expect(answer.data.errors).toEqual(["This template is archived: it is read-only."]);
     }
     const after = await api(ANALYST, "GET", base);
-    expect([after.name, after.version, after.levels.map((l: { name: string }) => l.name)]).toEqual([created.name, archived.version, ["Load"]]);
+    expect([after.name, after.version, after.levels.map((l: { name: string }) => l.name)]).toEqual([page.name, archived.version, ["Load"]]);
   });
 });
