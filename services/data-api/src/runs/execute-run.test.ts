@@ -13,7 +13,7 @@ import type { DataPlane } from "../data-plane/servers.ts";
 import type { Database } from "../db/schema.ts";
 import { createKysely } from "../../../shared/db.ts";
 import { createLogin, grantLevel, loginNameOf, newPassword } from "../data-plane/sql-logins.ts";
-import { executeRun } from "./execute-run.ts";
+import { executeRun, testRunTransactionEndMessage, type RunOutcome } from "./execute-run.ts";
 
 /**
  * `kill -9` of the process running a run (issue 11): PostgreSQL rolls back what the running script
@@ -37,14 +37,22 @@ afterAll(async () => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
+/** A project database of its own (dropped after the tests) with the table Notes in each of `schemas`. */
+async function projectWithNotes(...schemas: ("source" | "destination")[]) {
+  const projectId = randomUUID();
+  created.push(projectId);
+  await createProjectDatabase(dataPlane, server, projectId);
+  for (const schema of schemas) await createProjectSchema(dataPlane, server, projectId, schema, [notes]);
+  return projectId;
+}
+
+/** A planned step: the script `scriptName` (its id too) of template T, level L, at version 1. */
+const stepOf = (scriptName: string, sql: string) => ({ templateName: "T", levelName: "L", scriptId: scriptName, scriptName, scriptVersion: 1, sql });
+
 describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("a run killed mid-script", () => {
   for (const type of ["Full", "Test"] as const) {
     it(`${type}: ${type === "Full" ? "keeps the finished script, rolls back the running one" : "leaves nothing behind"}`, async () => {
-      const projectId = randomUUID();
-      created.push(projectId);
-      await createProjectDatabase(dataPlane, server, projectId);
-      await createProjectSchema(dataPlane, server, projectId, "source", [notes]);
-      await createProjectSchema(dataPlane, server, projectId, "destination", [notes]);
+      const projectId = await projectWithNotes("source", "destination");
       const script = path.join(tmp, `run-${type}.mts`);
       const here = (file: string) => JSON.stringify(path.resolve(import.meta.dirname, file));
       fs.writeFileSync(
@@ -151,14 +159,9 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("a run's fixed cost on the project's d
 
 describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("tables a run makes", () => {
   it("are read by a SQL credential granted Read on the project, and changed by one granted Write", async () => {
-    const projectId = randomUUID();
-    created.push(projectId);
-    await createProjectDatabase(dataPlane, server, projectId);
-    await createProjectSchema(dataPlane, server, projectId, "source", [notes]);
-    await createProjectSchema(dataPlane, server, projectId, "destination", [notes]);
+    const projectId = await projectWithNotes("source", "destination");
     await asProjectOwner(dataPlane, server, projectId, (c) => c.query(`insert into source."Notes" values ('a'), ('b')`));
     const db = await runTables();
-    const step = (scriptName: string, sql: string) => ({ templateName: "T", levelName: "L", scriptId: scriptName, scriptName, scriptVersion: 1, sql });
     const { status } = await executeRun(
       db,
       dataPlane,
@@ -170,8 +173,8 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("tables a run makes", () => {
         onError: "stop",
         statementTimeoutSeconds: 60,
         steps: [
-          step("Summary", `create table destination.summary as select count(*) as notes from source."Notes";`),
-          step("Log", "create table destination.log (id serial, line text);"),
+          stepOf("Summary", `create table destination.summary as select count(*) as notes from source."Notes";`),
+          stepOf("Log", "create table destination.log (id serial, line text);"),
         ],
       },
       { signal: new AbortController().signal, progress: async () => undefined, logger: console as never },
@@ -197,5 +200,60 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("tables a run makes", () => {
     } finally {
       await Promise.all([reader.end(), writer.end()]);
     }
+  }, 60_000);
+});
+
+describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("a Test run's script that ends its transaction", () => {
+  it("is refused at that statement's line, run nowhere: the Test run still leaves nothing behind", async () => {
+    const projectId = await projectWithNotes("destination");
+    const db = await runTables();
+    // The run's steps as recorded when it starts (insertRun): Pending.
+    await db
+      .insertInto("run_steps")
+      .values([1, 2, 3, 4].map((position) => ({ run_id: "r", position, status: "Pending", notices: "[]" }) as never))
+      .execute();
+    const ran = await executeRun(
+      db,
+      dataPlane,
+      {
+        runId: "r",
+        projectId,
+        serverId: server,
+        type: "Test",
+        onError: "continue",
+        statementTimeoutSeconds: 60,
+        steps: [
+          stepOf("First", `insert into "Notes" values ('first');`),
+          // As a script written for a Full run may be: its own transaction.
+          stepOf("Own transaction", `begin;\ninsert into "Notes" values ('own');\ncommit;`),
+          stepOf("Rolls back", `insert into "Notes" values ('before');\n\nROLLBACK;\ninsert into "Notes" values ('after');`),
+          stepOf("Last", `insert into "Notes" values ('last');`),
+        ],
+      },
+      { signal: new AbortController().signal, progress: async () => undefined, logger: console as never },
+    ).catch((err: unknown) => err);
+    // Nothing kept, whatever became of the run.
+    const rows = (await asProjectOwner(dataPlane, server, projectId, (c) => c.query(`select "Note" from destination."Notes" order by 1`))).rows;
+    expect(rows).toEqual([]);
+    expect(ran).not.toBeInstanceOf(Error);
+    const { status, record } = ran as RunOutcome;
+    expect(status).toBe("CompletedWithFailures");
+    await db.transaction().execute(record);
+    const steps = await db.selectFrom("run_steps").select(["position", "status", "error", "error_line"]).orderBy("position").execute();
+    const refused = (line: number, statement: string) => ({ status: "Failed", error: testRunTransactionEndMessage(statement), error_line: line });
+    expect(steps).toEqual([
+      { position: 1, status: "Completed", error: null, error_line: null },
+      { position: 2, ...refused(3, "COMMIT") },
+      { position: 3, ...refused(3, "ROLLBACK") },
+      { position: 4, status: "Completed", error: null, error_line: null },
+    ]);
+    expect(testRunTransactionEndMessage("COMMIT")).toBe(
+      "A Test run is one transaction, rolled back at its end: its scripts may not end it. Take out this COMMIT (or run the script in a Full run); nothing of the script was run.",
+    );
+    // What the Test run would have left: the two scripts it ran.
+    expect(await db.selectFrom("run_table_counts").select(["table_name", "rows_before", "rows"]).execute()).toEqual([
+      { table_name: "Notes", rows_before: 0, rows: 2 },
+    ]);
+    await db.destroy();
   }, 60_000);
 });

@@ -176,6 +176,33 @@ async function lineOfStatement(sql: string, index: number): Promise<number | nul
   }
 }
 
+/** What a Test run's script says in place of a statement that would end the run's transaction (transactionEnd). */
+export const testRunTransactionEndMessage = (statement: string) =>
+  `A Test run is one transaction, rolled back at its end: its scripts may not end it. Take out this ${statement} (or run the script in a Full run); nothing of the script was run.`;
+
+/** TransactionStmt kinds that end the transaction they are in, as said to the user: BEGIN, SAVEPOINT and the like do not. */
+const TRANSACTION_ENDS: Record<string, string> = { TRANS_STMT_COMMIT: "COMMIT", TRANS_STMT_ROLLBACK: "ROLLBACK", TRANS_STMT_PREPARE: "PREPARE TRANSACTION" };
+
+/**
+ * The first statement of a script that would end the transaction it runs in (COMMIT, END, ROLLBACK,
+ * ABORT, PREPARE TRANSACTION), with its line; null when it has none. A Test run is one transaction:
+ * such a statement would commit what the run did so far (and a ROLLBACK would let the script's next
+ * statements commit on their own), so a Test run must not send it. Parsed only when the script names
+ * one of those words; a script that does not parse fails when it runs, as any other.
+ */
+async function transactionEnd(sql: string): Promise<{ statement: string; line: number | null } | null> {
+  if (!/\b(commit|end|rollback|abort|prepare)\b/i.test(sql)) return null;
+  let stmts: { stmt: { TransactionStmt?: { kind?: string } } }[];
+  try {
+    stmts = ((await parse(sql)) as { stmts: typeof stmts }).stmts;
+  } catch {
+    return null;
+  }
+  const index = stmts.findIndex((s) => TRANSACTION_ENDS[s.stmt.TransactionStmt?.kind ?? ""] !== undefined);
+  if (index < 0) return null;
+  return { statement: TRANSACTION_ENDS[stmts[index]!.stmt.TransactionStmt!.kind!]!, line: await lineOfStatement(sql, index) };
+}
+
 /**
  * Runs the steps; answers the run's result status (SUCCESS, CompletedWithWarning, CompletedWithFailures)
  * with the writes left for its end, or throws (the steps it did written).
@@ -239,6 +266,26 @@ export async function executeRun(
         const position = index + 1;
         notices.length = 0;
         const started = performance.now();
+        /** The step Failed with `message` at `line`; the run stops there when it stops on an error. */
+        const failed = async (message: string, line: number | null, failedNotices: string[]) => {
+          await recorder.record(position, {
+            status: "Failed",
+            rowsAffected: null,
+            durationMs: Math.round(performance.now() - started),
+            notices: failedNotices,
+            error: message,
+            errorLine: line,
+          });
+          failures++;
+          options.signal.throwIfAborted();
+          if (input.onError === "stop") throw new RunStoppedError(`Script ${step.scriptName} failed${line ? ` at line ${line}` : ""}: ${message}`);
+        };
+        // Refused before it is sent: once sent, its COMMIT would have kept what the Test run did so far.
+        const ending = test ? await transactionEnd(step.sql) : null;
+        if (ending) {
+          await failed(testRunTransactionEndMessage(ending.statement), ending.line, []);
+          continue;
+        }
         // One round trip per script: Full sends it alone (PostgreSQL runs a message of several statements
         // as one transaction, a single statement in its own); Test wraps it in a savepoint in the same message.
         const prefix = test ? "SAVEPOINT dt_step;\n" : "";
@@ -276,17 +323,7 @@ export async function executeRun(
           const cancelled = options.signal.aborted;
           // A server that went away is said as that, not in its words (server-lost.ts); a script's own error as PostgreSQL gave it.
           const message = cancelled ? "Cancelled while it ran: rolled back." : failureMessage(err);
-          await recorder.record(position, {
-            status: "Failed",
-            rowsAffected: null,
-            durationMs: Math.round(performance.now() - started),
-            notices: failedNotices,
-            error: message,
-            errorLine: cancelled ? null : line,
-          });
-          failures++;
-          options.signal.throwIfAborted();
-          if (input.onError === "stop") throw new RunStoppedError(`Script ${step.scriptName} failed${line ? ` at line ${line}` : ""}: ${message}`);
+          await failed(message, cancelled ? null : line, failedNotices);
         }
         if (performance.now() - reported > 250 && position < steps.length) report(position);
       }
