@@ -49,6 +49,25 @@ async function projectWithNotes(...schemas: ("source" | "destination")[]) {
 /** A planned step: the script `scriptName` (its id too) of template T, level L, at version 1. */
 const stepOf = (scriptName: string, sql: string) => ({ templateName: "T", levelName: "L", scriptId: scriptName, scriptName, scriptVersion: 1, sql });
 
+/**
+ * Runs `steps` (On error: Continue with the next script) against the project's database, its steps recorded Pending
+ * first in tables of its own (`db`), as insertRun records them: what the run came to, or what it threw.
+ */
+async function continuingRun(projectId: string, type: "Full" | "Test", statementTimeoutSeconds: number, steps: ReturnType<typeof stepOf>[]) {
+  const db = await runTables();
+  await db
+    .insertInto("run_steps")
+    .values(steps.map((_, i) => ({ run_id: "r", position: i + 1, status: "Pending", notices: "[]" }) as never))
+    .execute();
+  const ran = await executeRun(
+    db,
+    dataPlane,
+    { runId: "r", projectId, serverId: server, type, onError: "continue", statementTimeoutSeconds, steps },
+    { signal: new AbortController().signal, progress: async () => undefined, logger: console as never },
+  ).catch((err: unknown) => err);
+  return { db, ran };
+}
+
 describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("a run killed mid-script", () => {
   for (const type of ["Full", "Test"] as const) {
     it(`${type}: ${type === "Full" ? "keeps the finished script, rolls back the running one" : "leaves nothing behind"}`, async () => {
@@ -206,32 +225,13 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("tables a run makes", () => {
 describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("a Test run's script that ends its transaction", () => {
   it("is refused at that statement's line, run nowhere: the Test run still leaves nothing behind", async () => {
     const projectId = await projectWithNotes("destination");
-    const db = await runTables();
-    // The run's steps as recorded when it starts (insertRun): Pending.
-    await db
-      .insertInto("run_steps")
-      .values([1, 2, 3, 4].map((position) => ({ run_id: "r", position, status: "Pending", notices: "[]" }) as never))
-      .execute();
-    const ran = await executeRun(
-      db,
-      dataPlane,
-      {
-        runId: "r",
-        projectId,
-        serverId: server,
-        type: "Test",
-        onError: "continue",
-        statementTimeoutSeconds: 60,
-        steps: [
-          stepOf("First", `insert into "Notes" values ('first');`),
-          // As a script written for a Full run may be: its own transaction.
-          stepOf("Own transaction", `begin;\ninsert into "Notes" values ('own');\ncommit;`),
-          stepOf("Rolls back", `insert into "Notes" values ('before');\n\nROLLBACK;\ninsert into "Notes" values ('after');`),
-          stepOf("Last", `insert into "Notes" values ('last');`),
-        ],
-      },
-      { signal: new AbortController().signal, progress: async () => undefined, logger: console as never },
-    ).catch((err: unknown) => err);
+    const { db, ran } = await continuingRun(projectId, "Test", 60, [
+      stepOf("First", `insert into "Notes" values ('first');`),
+      // As a script written for a Full run may be: its own transaction.
+      stepOf("Own transaction", `begin;\ninsert into "Notes" values ('own');\ncommit;`),
+      stepOf("Rolls back", `insert into "Notes" values ('before');\n\nROLLBACK;\ninsert into "Notes" values ('after');`),
+      stepOf("Last", `insert into "Notes" values ('last');`),
+    ]);
     // Nothing kept, whatever became of the run.
     const rows = (await asProjectOwner(dataPlane, server, projectId, (c) => c.query(`select "Note" from destination."Notes" order by 1`))).rows;
     expect(rows).toEqual([]);
@@ -256,4 +256,37 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("a Test run's script that ends its tra
     ]);
     await db.destroy();
   }, 60_000);
+});
+
+describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("a script that changes its session's settings", () => {
+  for (const type of ["Full", "Test"] as const) {
+    it(`${type}: leaves the next scripts of the run with the run's own (search_path destination, source; the statement timeout)`, async () => {
+      const projectId = await projectWithNotes("source", "destination");
+      const { db, ran } = await continuingRun(projectId, type, 1, [
+        // A script that cleans the source, reading it first, and needs more time than the run gives a statement.
+        stepOf("Clean source", `set search_path = source;\nset statement_timeout = 0;\ndelete from "Notes" where "Note" is null;`),
+        stepOf("Copy", `insert into "Notes" values ('copied');`),
+        stepOf("Slow", `select pg_sleep(3);`),
+        stepOf("Read", `select count(*) from "Notes";`),
+      ]);
+      await db.transaction().execute((ran as RunOutcome).record);
+      if (type === "Full") {
+        const notes = (schema: string) =>
+          asProjectOwner(dataPlane, server, projectId, async (c) => (await c.query(`select "Note" from ${schema}."Notes"`)).rows.map((r) => r.Note as string));
+        expect(await notes("destination")).toEqual(["copied"]);
+        expect(await notes("source")).toEqual([]);
+      }
+      const steps = await db.selectFrom("run_steps").select(["position", "status", "error"]).orderBy("position").execute();
+      expect(steps).toEqual([
+        { position: 1, status: "Completed", error: null },
+        // The unqualified name is the destination's, as the preflight read it; not the source's, as the first script's search_path said.
+        { position: 2, status: "Completed", error: null },
+        { position: 3, status: "Failed", error: "canceling statement due to statement timeout" },
+        { position: 4, status: "Completed", error: null },
+      ]);
+      const counts = await db.selectFrom("run_table_counts").select(["table_name", "rows_before", "rows"]).execute();
+      expect(counts).toEqual([{ table_name: "Notes", rows_before: 0, rows: 1 }]);
+      await db.destroy();
+    }, 60_000);
+  }
 });

@@ -176,6 +176,32 @@ async function lineOfStatement(sql: string, index: number): Promise<number | nul
   }
 }
 
+/**
+ * The run's own settings, for the session ($1: the statement timeout in ms): names resolved in
+ * destination, then source, as the preflight reads them, and every statement stopped at the timeout.
+ */
+const RUN_SETTINGS = `set_config('search_path', 'destination, source', false), set_config('statement_timeout', $1, false)`;
+
+/** A statement starting with SET, RESET, DISCARD or DO, after the script's start or a semicolon and any comments. */
+const STATEMENT_CHANGING_SETTINGS = /(^|;)\s*(--[^\n]*\n\s*|\/\*[\s\S]*?\*\/\s*)*(set|reset|discard|do)\b/i;
+
+/**
+ * Whether a script may have changed its session's settings for the scripts after it: a SET or RESET
+ * (not SET LOCAL, which ends with its transaction), a DISCARD, a DO block, or a call of set_config. Its
+ * parse tree is read only when a statement of it starts with one of those words (STATEMENT_CHANGING_SETTINGS:
+ * an UPDATE's SET does not, so a run of a thousand updates parses none of them); a script that does not parse ran nothing.
+ */
+async function changesSettings(sql: string): Promise<boolean> {
+  if (/\bset_config\s*\(/i.test(sql)) return true;
+  if (!STATEMENT_CHANGING_SETTINGS.test(sql)) return false;
+  try {
+    const { stmts } = (await parse(sql)) as { stmts: { stmt: { VariableSetStmt?: { is_local?: boolean }; DiscardStmt?: unknown; DoStmt?: unknown } }[] };
+    return stmts.some(({ stmt }) => (stmt.VariableSetStmt && !stmt.VariableSetStmt.is_local) || stmt.DiscardStmt || stmt.DoStmt);
+  } catch {
+    return false;
+  }
+}
+
 /** What a Test run's script says in place of a statement that would end the run's transaction (transactionEnd). */
 export const testRunTransactionEndMessage = (statement: string) =>
   `A Test run is one transaction, rolled back at its end: its scripts may not end it. Take out this ${statement} (or run the script in a Full run); nothing of the script was run.`;
@@ -217,10 +243,10 @@ export async function executeRun(
   return dataPlane.withLogin(serverId, databaseNameOf(projectId), rolesOf(projectId).runner, async (client) => {
     // The session's settings with its pid and the destination's rows before the run, in one round trip
     // (is_local false: the settings hold until the RESET ALL below).
+    const timeoutMs = String(Math.max(1, Math.round(input.statementTimeoutSeconds)) * 1000);
     const { rows } = await client.query<{ pid: number; counts: Record<string, number> }>(
-      `select pg_backend_pid() as pid, set_config('search_path', 'destination, source', false), set_config('statement_timeout', $1, false),
-              ${DESTINATION_COUNTS} as counts`,
-      [String(Math.max(1, Math.round(input.statementTimeoutSeconds)) * 1000)],
+      `select pg_backend_pid() as pid, ${RUN_SETTINGS}, ${DESTINATION_COUNTS} as counts`,
+      [timeoutMs],
     );
     const pid = rows[0]!.pid;
     const before = countsOf(rows[0]!.counts);
@@ -325,6 +351,8 @@ export async function executeRun(
           const message = cancelled ? "Cancelled while it ran: rolled back." : failureMessage(err);
           await failed(message, cancelled ? null : line, failedNotices);
         }
+        // What the script set (its own search_path, no timeout) is not the next scripts': they run with the run's settings.
+        if (await changesSettings(step.sql)) await client.query(`select ${RUN_SETTINGS}`, [timeoutMs]);
         if (performance.now() - reported > 250 && position < steps.length) report(position);
       }
       // The destination's rows after the run (a Test run's before its rollback), the reset, and the
