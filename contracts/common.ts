@@ -160,6 +160,8 @@ export const timestampSchema = z.string();
 /**
  * The id a create form chooses for what it makes (a UUID its page's loader drew): the data API makes it
  * with this id, so the same form sent again (a reload of the page that answered it, Back and resubmit)
- * finds it made and is refused (alreadyMadeMessage) rather than making a second. Without it, the API draws one.
+ * finds it made rather than making a second (makeOnce): refused (alreadyMadeMessage) where the first
+ * answer showed a secret once, answered what it made where the first answer was a redirect (a workspace's
+ * create, createOnce). Without it, the API draws one.
  */
 export const madeIdSchema = z.uuid("The form could not be read: reload the page and try again.").optional();

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { descriptionSchema, formBoolean, nameSchema, pageOf, pageQuerySchema, requiredString, versionSchema, timestampSchema } from "./common";
+import { descriptionSchema, formBoolean, madeIdSchema, nameSchema, pageOf, pageQuerySchema, requiredString, versionSchema, timestampSchema } from "./common";
 import { mappingProjectIdSchema, projectSchema, projectSearchQuerySchema, projectStatusSchema, searchedWorkspaceShape } from "./projects";
 import { PROJECT_DATABASE_KINDS, DATABASE_TABLE_SORTS } from "./values/configurations";
 
@@ -58,6 +58,8 @@ const schemeIdsSchema = (emptyMessage: string) =>
 
 /** POST /api/v1/audit-projects: wizard step 1. */
 export const createConfigurationSchema = z.object({
+  /** The id the create form chose, so that the form sent again makes it once (madeIdSchema). */
+  id: madeIdSchema,
   companyId: z.string().min(1),
   name: nameSchema,
   description: descriptionSchema,

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { columnSchema } from "./dictionary";
-import { descriptionSchema, formBoolean, nameSchema, pageOf, pageQuerySchema, requiredString, versionSchema, whenFieldsPass } from "./common";
+import { descriptionSchema, formBoolean, madeIdSchema, nameSchema, pageOf, pageQuerySchema, requiredString, versionSchema, whenFieldsPass } from "./common";
 import { quotedValue, TRANSLATION_STATUSES, UNMAPPED_RULES, VALUE_MAP_EDIT_MAX, VALUE_MAX_LENGTH, VALUE_SEARCH_MAX_LENGTH } from "./values/mappings";
 
 /**
@@ -12,6 +12,8 @@ import { quotedValue, TRANSLATION_STATUSES, UNMAPPED_RULES, VALUE_MAP_EDIT_MAX, 
 
 /** POST /api/v1/mapping-projects: the wizard's basic settings. */
 export const createMappingProjectSchema = z.object({
+  /** The id the create form chose, so that the form sent again makes it once (madeIdSchema). */
+  id: madeIdSchema,
   companyId: z.string().min(1),
   name: nameSchema,
   applicationId: requiredString("Choose the application the files come from"),

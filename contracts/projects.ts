@@ -16,6 +16,7 @@ import {
   descriptionSchema,
   requiredString,
   formBoolean,
+  madeIdSchema,
   nameSchema,
   pageOf,
   pageQuerySchema,
@@ -130,6 +131,8 @@ export type Project = z.infer<typeof projectSchema>;
 
 /** POST /api/v1/projects: wizard step 1. */
 export const createProjectSchema = z.object({
+  /** The id the create form chose, so that the form sent again makes it once (madeIdSchema). */
+  id: madeIdSchema,
   companyId: z.string().min(1),
   name: nameSchema,
   applicationId: requiredString("Choose an application"),

@@ -40,11 +40,20 @@ for (const javaScriptEnabled of [true, false]) {
       await page.getByLabel("Application").selectOption({ label: application });
       await page.getByLabel("Source type").selectOption({ label: "Flat file" });
       await page.getByLabel("Description").fill("Made by the browser test");
+      const posted = javaScriptEnabled ? null : page.waitForRequest((req) => req.method() === "POST" && new URL(req.url()).pathname === "/migration/projects/create");
       await page.getByRole("button", { name: "Save and continue" }).click();
 
       // Step 2: define a table with a column in the wizard.
       await expect(page).toHaveURL(/\/migration\/projects\/create\/[^/]+\/data-dictionary\?companyId=/);
       const projectId = /\/create\/([^/]+)\//.exec(page.url())![1]!;
+      if (posted) {
+        // The same post sent again, as the browser sends it for a second click, a reload that resends the form, or Back and
+        // submit: it continues at the same step, never "A project with this name already exists in this company".
+        const sent = await posted;
+        const again = await page.request.post(sent.url(), { data: sent.postData()!, headers: { "content-type": sent.headers()["content-type"]! }, maxRedirects: 0 });
+        expect(again.status()).toBe(302);
+        expect(again.headers()["location"]).toBe(withCompany(`/migration/projects/create/${projectId}/data-dictionary`, acme.id));
+      }
       await expect(steps.locator('[aria-current="step"]')).toHaveText(/Data dictionary/);
       // Each step its own title; a step done says so (its tick is a picture).
       await expect(page).toHaveTitle(`Step 2 of 4: Data dictionary · Set up ${name} · Data Transformation`);

@@ -140,6 +140,32 @@ describe("wizard step 1: create", () => {
     expect(project).toMatchObject({ name: "Wizard one", companyId: acme.id, sourceType: "FlatFile", status: "SetupDataDictionaryIncomplete" });
   });
 
+  it("sent twice (a double click without JavaScript, a reload that resends it, Back and submit) makes one project and both continue at its next step; the page read again makes another", async () => {
+    const url = `/migration/projects/create?companyId=${acme.id}`;
+    const page = (await call(ANALYST, url, create.loader)) as any;
+    const form = { id: page.madeId, name: "Sent twice", applicationId: acmeApp.id, sourceType: "BackUp", description: "" };
+    const first = await call(ANALYST, url, create.action, { form });
+    const again = await call(ANALYST, url, create.action, { form });
+    // Never the 409 "A project with this name already exists in this company" for the project the first one made.
+    expect(unwrap(again)?.data?.result?.error).toBeUndefined();
+    const next = new RegExp(`^/migration/projects/create/${page.madeId}/data-dictionary\\?companyId=${acme.id}$`);
+    expect(isRedirect(first, next)).toBe(true);
+    expect(isRedirect(again, next)).toBe(true);
+    const named = async (name: string) =>
+      (await api<{ items: Project[] }>(ANALYST, "GET", `/api/v1/projects/search?companyId=${acme.id}&name=${encodeURIComponent(name)}`)).items.filter((p) => p.name === name);
+    expect((await named("Sent twice")).map((p) => p.id)).toEqual([page.madeId]);
+    // Read again, the page gives its form a new id: another project is made.
+    const reloaded = (await call(ANALYST, url, create.loader)) as any;
+    expect(reloaded.madeId).not.toBe(page.madeId);
+    expect(isRedirect(await call(ANALYST, url, create.action, { form: { ...form, id: reloaded.madeId, name: "Sent once" } }), /data-dictionary/)).toBe(true);
+    expect((await named("Sent once")).map((p) => p.id)).toEqual([reloaded.madeId]);
+    // The first form sent again with another name (Back, the name changed) is refused at the top, naming what it made.
+    const refused = unwrap(await call(ANALYST, url, create.action, { form: { ...form, name: "Sent twice again" } }));
+    expect(refused?.status).toBe(409);
+    expect(refused?.data.result.error).toEqual({ "": [expect.stringMatching(/^This form was sent already: the project Sent twice was made by it at /)] });
+    expect(await named("Sent twice again")).toEqual([]);
+  });
+
   it("shows a duplicate name next to the name field, and changes nothing", async () => {
     await newProject(ANALYST, acme.id, acmeApp.id, "Taken name");
     const result = unwrap(

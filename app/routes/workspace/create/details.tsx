@@ -58,9 +58,13 @@ export async function loader({ context }: Route.LoaderArgs) {
       api.search({ companyId, status: unfinishedStatuses(ws), page: 1, pageSize: 10, sort: "-updatedAt" }),
     ]),
   );
-  if (!value) return { applications: [], schemes: [], defaultConfiguration: null, unfinished: { items: [], total: 0 } };
+  // The form's own id (madeIdSchema): sent twice (a double click without JavaScript, a reload that resends it, Back and
+  // submit), it makes one workspace and both sendings continue at its next step; the page read again gives a new one.
+  const madeId = crypto.randomUUID();
+  if (!value) return { madeId, applications: [], schemes: [], defaultConfiguration: null, unfinished: { items: [], total: 0 } };
   const [applications, schemes, defaults, unfinished] = value;
   return {
+    madeId,
     applications: applications.map((a) => ({ value: a.id, label: a.name })),
     schemes: schemes.map((s) => ({ value: s.id, label: s.name })),
     defaultConfiguration: defaults?.defaultConfiguration ?? null,
@@ -138,6 +142,7 @@ export default function CreateWorkspace({ loaderData, actionData }: Route.Compon
           ) : null}
           <Form method="post" {...getFormProps(form)} className="space-y-4">
             <FormErrors form={form} />
+            <input type="hidden" name="id" value={loaderData.madeId} />
             <TextField label={onboarding ? "Configuration name" : mapping ? "Mapping project name" : "Project name"} field={fields.name!} autoComplete="off" />
             <SelectField
               label="Application"

@@ -41,22 +41,24 @@ export function isUniqueViolation(err: unknown): boolean {
 
 /**
  * Makes, once, a row whose id the form chose (madeIdSchema): a form sent again (a reload of the page
- * that shows a secret made with the row) finds the row made and gets `refused(row)` rather than a
- * second one. `found` reads the row of that id; `make` writes it in a transaction. The same form
- * sent twice at once passes the first look in both requests: the loser's unique violation is
- * answered the same way, once its transaction is rolled back.
+ * that answered it, Back and resubmit) finds the row made and is answered `again(row)` (which answers
+ * what the first sending did, or throws its refusal) rather than making a second. `found` reads the row
+ * of that id; `make` writes it in a transaction. The same form sent twice at once passes the first look
+ * in both requests: the loser's failure (the id's unique violation, or a check that met the winner's
+ * row, such as its name taken) is answered the same way, once its transaction is rolled back.
  */
 export async function makeOnce<DB, Row, T>(
   db: Kysely<DB>,
   found: () => Promise<Row | undefined>,
-  refused: (row: Row) => Error,
+  again: (row: Row) => T | Promise<T>,
   make: (trx: Kysely<DB>) => Promise<T>,
 ): Promise<T> {
   const before = await found();
-  if (before) throw refused(before);
+  if (before) return again(before);
   return inTransaction(db, make).catch(async (err: unknown) => {
-    const other = isUniqueViolation(err) ? await found() : undefined;
-    throw other ? refused(other) : err;
+    const other = await found();
+    if (other) return again(other);
+    throw err;
   });
 }
 

@@ -129,7 +129,9 @@ export function createWebhooksRouter() {
       await makeOnce(
         c.var.deps.db,
         () => findWebhook(c, id),
-        (made) => alreadyAdded(made, body.companyId),
+        (made) => {
+          throw alreadyAdded(made, body.companyId);
+        },
         async (trx) => {
           await trx.insertInto("webhooks").values(row).execute();
           describeWrite({

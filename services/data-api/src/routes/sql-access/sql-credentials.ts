@@ -167,7 +167,9 @@ export function createSqlCredentialsRouter() {
       await makeOnce(
         db,
         () => credentials.findCredential(db, id),
-        (made) => alreadyMade(made, body.companyId),
+        (made) => {
+          throw alreadyMade(made, body.companyId);
+        },
         async (trx) => {
           if (!user && (await credentials.serviceNameTaken(trx, body.companyId, row.name, id)))
             throw new DuplicateNameError("serviceName", DUPLICATE_SERVICE_NAME_MESSAGE);

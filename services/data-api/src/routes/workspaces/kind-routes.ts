@@ -8,7 +8,7 @@ import { ApiProblem } from "../../api-problem.ts";
 import type { Database } from "../../db/schema.ts";
 import { createRouter, errorResponses, jsonBody, jsonContent } from "../../openapi.ts";
 import type { VersionedWrite } from "../../repositories/dictionary-version.ts";
-import type { WorkspaceChanges, WorkspaceRow } from "../../repositories/workspaces.ts";
+import { createOnce, type WorkspaceChanges, type WorkspaceRow } from "../../repositories/workspaces.ts";
 import { requireWorkspace } from "../../workspace-access.ts";
 import type { AnyContext } from "../dictionaries/shared.ts";
 import { assertStatusChange, assertVersion, checkedMappingProject, requireApplicationOfCompany } from "./rules.ts";
@@ -71,9 +71,10 @@ export function createKindRoutes(descriptor: WorkspaceDescriptor, tags: string[]
 
   /**
    * A new row of the kind from a create's body: refused unless the caller may write the kind's area for the
-   * body's company and the application is that company's; made by `insert` as the caller, and read back.
+   * body's company and the application is that company's; made by `insert` as the caller, once per form
+   * (createOnce), and read back.
    */
-  const created = async <I extends { companyId: string; applicationId: string }>(
+  const created = async <I extends { id?: string | undefined; companyId: string; applicationId: string; name: string; description: string | null }>(
     c: AnyContext,
     input: I,
     insert: (db: Kysely<Database>, row: I & { userId: string }) => Promise<string>,
@@ -81,7 +82,8 @@ export function createKindRoutes(descriptor: WorkspaceDescriptor, tags: string[]
     await requireAreaRole(c, descriptor.area, input.companyId, { write: true });
     const { db } = c.var.deps;
     await requireApplicationOfCompany(db, input.applicationId, input.companyId);
-    return mustGet(db, await insert(db, { ...input, userId: c.var.caller.userId }));
+    const row = { ...input, userId: c.var.caller.userId };
+    return mustGet(db, await createOnce(db, descriptor.kind, row, (trx) => insert(trx, row)));
   };
 
   const router = createRouter()

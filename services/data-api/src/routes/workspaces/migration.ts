@@ -7,7 +7,7 @@ import { createProject, getProject, searchProjects, updateProject } from "../../
 import { requireWorkspace } from "../../workspace-access.ts";
 import { createKindRoutes } from "./kind-routes.ts";
 import { assertVersion } from "./rules.ts";
-import { collectionPath, readErrorsOf, workspaceIdParams, writeErrorsOf } from "./shared.ts";
+import { collectionPath, createdOnceRule, readErrorsOf, workspaceIdParams, writeErrorsOf } from "./shared.ts";
 
 /**
  * What only migration projects have: their create, search, read and update bodies
@@ -28,7 +28,8 @@ const create = createRoute({
   tags: TAGS,
   summary: "Create a migration project (wizard step 1)",
   description:
-    "The application must be one of the company's; the name is unique per company (any case). The project starts at SetupDataDictionaryIncomplete with an empty data dictionary of its own, and its creator may read and write it.",
+    "The application must be one of the company's; the name is unique per company (any case). The project starts at SetupDataDictionaryIncomplete with an empty data dictionary of its own, and its creator may read and write it. " +
+    createdOnceRule(descriptor),
   request: { body: jsonBody(createProjectSchema) },
   responses: { 201: jsonContent(projectSchema, "The new project."), ...writeErrors },
 });

@@ -125,6 +125,26 @@ describe.each(TEST_DATABASE_KINDS)("onboarding configurations (audit projects) o
       await makeConfiguration(api, t, { companyId: acme.id, applicationId: acmeApp.id, name: "Pensions intake", schemeIds: [acmeDB!.id] });
     });
 
+    it("makes a configuration once per create form (its id): sent again it answers the one made; a project's id is refused naming nothing", async () => {
+      const t = await token(USERS.analyst);
+      const before = await countIn(acme.id);
+      const id = crypto.randomUUID();
+      const form = body({ id, name: "Sent twice" });
+      const first = await api.send("POST", "/api/v1/audit-projects", t, form);
+      expect(first.status).toBe(201);
+      expect(first.body).toMatchObject({ id, name: "Sent twice", isDefault: false });
+      const again = await api.send("POST", "/api/v1/audit-projects", t, form);
+      expect([again.status, again.body]).toEqual([201, first.body]);
+      expect(await countIn(acme.id)).toBe(before + 1);
+      // Another kind's id (a migration project's): its own form, not this one's.
+      const project = await api.send("POST", "/api/v1/projects", t, { id: crypto.randomUUID(), companyId: acme.id, applicationId: acmeApp.id, name: "Sent twice", sourceType: "BackUp" });
+      expect(project.status).toBe(201);
+      const other = await api.send("POST", "/api/v1/audit-projects", t, body({ id: project.body.id, name: "Sent twice" }));
+      expect(other.status).toBe(409);
+      expect(other.body.errors).toEqual(["This form was sent already: nothing more was made. Reload the page to create another."]);
+      expect(await countIn(acme.id)).toBe(before + 1);
+    });
+
     it("refuses a second default with 409 at isDefault naming the current one, creating nothing", async () => {
       const before = await countIn(acme.id);
       const res = await api.send("POST", "/api/v1/audit-projects", await token(USERS.analyst), body({ isDefault: true }));

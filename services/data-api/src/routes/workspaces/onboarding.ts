@@ -29,9 +29,10 @@ import {
   updateConfiguration,
   type SchemeChoice,
 } from "../../repositories/configurations.ts";
+import { createOnce } from "../../repositories/workspaces.ts";
 import { requireWorkspace } from "../../workspace-access.ts";
 import { assertStatusChange, assertVersion, checkedMappingProject, requireApplicationOfCompany } from "./rules.ts";
-import { collectionPath, readErrorsOf, workspaceIdParams, writeErrorsOf } from "./shared.ts";
+import { collectionPath, createdOnceRule, readErrorsOf, workspaceIdParams, writeErrorsOf } from "./shared.ts";
 
 /**
  * What only onboarding configurations (the data API's "audit projects", spec §7) have: their create,
@@ -58,6 +59,7 @@ const create = createRoute({
     `At least one scheme (400 at \`schemeIds\`). ${SCHEME_RULE}`,
     "The company's first configuration becomes its default whatever `isDefault` says; `isDefault: true` when the company has its default already is a 409 at `isDefault` naming it.",
     `The configuration starts at ${descriptor.initialStatus} with an empty data dictionary of its own, and its creator may read and write it.`,
+    createdOnceRule(descriptor),
   ].join(" "),
   request: { body: jsonBody(createConfigurationSchema) },
   responses: { 201: jsonContent(configurationSchema, "The new configuration, with its schemes in the order chosen."), ...writeErrors },
@@ -116,17 +118,19 @@ export function createOnboardingRoutes() {
       const { db } = c.var.deps;
       await requireApplicationOfCompany(db, input.applicationId, company.id);
       const schemes = await requireSchemesOfCompany(c, company.id, input.schemeIds);
+      const row = {
+        id: input.id,
+        companyId: company.id,
+        applicationId: input.applicationId,
+        name: input.name,
+        description: input.description,
+        schemes,
+        isDefault: input.isDefault,
+        userId: c.var.caller.userId,
+      };
       let id: string;
       try {
-        id = await createConfiguration(db, {
-          companyId: company.id,
-          applicationId: input.applicationId,
-          name: input.name,
-          description: input.description,
-          schemes,
-          isDefault: input.isDefault,
-          userId: c.var.caller.userId,
-        });
+        id = await createOnce(db, "onboarding", row, (trx) => createConfiguration(trx, row));
       } catch (err) {
         if (!(err instanceof DefaultTakenError)) throw err;
         const message = defaultTakenMessage(company.name, err.current.name);

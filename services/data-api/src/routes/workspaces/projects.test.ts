@@ -63,6 +63,54 @@ describe.each(TEST_DATABASE_KINDS)("projects on %s", (kind) => {
       expect(users.body.items).toEqual([{ userId: USERS.analyst.id, canRead: true, canWrite: true, grantedAt: expect.any(String) }]);
     });
 
+    it("makes a project once per create form (its id): sent again, or twice at once, it answers the project made; refused for another user, company, values or a project that moved on", async () => {
+      const t = await token(USERS.analyst);
+      const rows = (name: string) => api.db.selectFrom("projects").select("id").where("name", "=", name).execute();
+      const form = { id: crypto.randomUUID(), companyId: birch.id, applicationId: birchApp.id, name: "Sent twice", sourceType: "BackUp", description: "Once" };
+      const first = await api.send("POST", "/api/v1/projects", t, form);
+      expect(first.status).toBe(201);
+      expect(first.body).toMatchObject({ id: form.id, name: "Sent twice", version: 1 });
+      const again = await api.send("POST", "/api/v1/projects", t, form);
+      expect(again.status).toBe(201);
+      expect(again.body).toEqual(first.body);
+      expect(await rows("Sent twice")).toEqual([{ id: form.id }]);
+
+      const atOnce = { ...form, id: crypto.randomUUID(), name: "Sent at once" };
+      const both = await Promise.all([api.send("POST", "/api/v1/projects", t, atOnce), api.send("POST", "/api/v1/projects", t, atOnce)]);
+      expect(both.map((r) => [r.status, r.body.id])).toEqual([
+        [201, atOnce.id],
+        [201, atOnce.id],
+      ]);
+      expect(await rows("Sent at once")).toEqual([{ id: atOnce.id }]);
+
+      // Anyone else's sending of that id (another user of the company, another company) is refused naming nothing.
+      const unnamed = "This form was sent already: nothing more was made. Reload the page to create another.";
+      const superAdmin = await api.send("POST", "/api/v1/projects", await token(USERS.superAdmin), form);
+      const acmes = await api.send("POST", "/api/v1/projects", t, { ...form, companyId: acme.id, applicationId: acmeApp.id });
+      for (const refused of [superAdmin, acmes]) {
+        expect(refused.status).toBe(409);
+        expect(refused.body).toMatchObject({ code: "already_made", errors: [unnamed] });
+        expect(JSON.stringify(refused.body)).not.toMatch(/Sent twice|\d\d:\d\d UTC/);
+      }
+      // The maker's form sent with other values (Back, a name changed) is refused naming what it made.
+      const renamed = await api.send("POST", "/api/v1/projects", t, { ...form, name: "Sent twice, renamed" });
+      expect(renamed.status).toBe(409);
+      expect(renamed.body.errors[0]).toMatch(
+        /^This form was sent already: the project Sent twice was made by it at \d\d:\d\d UTC\. Nothing more was made; reload the page to create another\.$/,
+      );
+      expect(await rows("Sent twice, renamed")).toEqual([]);
+      expect((await api.send("POST", "/api/v1/projects", t, { ...form, sourceType: "FlatFile" })).status).toBe(409);
+      // Once it moved on (a step taken, a change saved), the same form is refused too.
+      expect((await api.send("PATCH", `/api/v1/projects/${form.id}`, t, { version: 1, description: "Changed" })).status).toBe(200);
+      expect((await api.send("POST", "/api/v1/projects", t, { ...form, description: "Changed" })).status).toBe(409);
+      expect(await rows("Sent twice")).toEqual([{ id: form.id }]);
+      // An id that is no UUID is refused at its field, nothing made.
+      const bad = await api.send("POST", "/api/v1/projects", t, { ...form, id: "not-a-uuid", name: "Bad id" });
+      expect(bad.status).toBe(400);
+      expect(Object.keys(bad.body.fieldErrors)).toEqual(["id"]);
+      expect(await rows("Bad id")).toEqual([]);
+    });
+
     it("refuses a name the company already uses, in any case, with 409 on the name field", async () => {
       const t = await token(USERS.analyst);
       await makeProject(api, t, { companyId: birch.id, applicationId: birchApp.id, name: "Payroll" });

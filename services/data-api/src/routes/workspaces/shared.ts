@@ -47,6 +47,15 @@ export function writeErrorsOf(descriptor: WorkspaceDescriptor) {
   } as const;
 }
 
+/** A kind's create, on `id` (createOnce): said in each create route's description. */
+export function createdOnceRule(descriptor: WorkspaceDescriptor): string {
+  const { noun } = descriptor;
+  return (
+    `\`id\` (optional, a UUID the create form drew) makes the ${noun} with that id, once: the same body sent again by the same user answers the ${noun} it made (201, nothing more made) while it is still at version 1; ` +
+    `sent with other values, after the ${noun} moved on, or by another user or company, it answers 409 already_made and makes nothing.`
+  );
+}
+
 export function jobDeps(c: Context<AppEnv, any, any>): JobDeps {
   const { db, progressDb, logger, jobs } = c.var.deps;
   return { db, progressDb, logger, jobs: jobs ?? sharedJobRunner() };

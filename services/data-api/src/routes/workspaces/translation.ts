@@ -12,7 +12,7 @@ import { createKindRoutes } from "./kind-routes.ts";
 import { createTranslationFileRoutes } from "./translations.ts";
 import { createValueMapRoutes } from "./value-maps.ts";
 import { assertVersion } from "./rules.ts";
-import { collectionPath, workspaceIdParams, writeErrorsOf } from "./shared.ts";
+import { collectionPath, createdOnceRule, workspaceIdParams, writeErrorsOf } from "./shared.ts";
 
 /**
  * What only translation mapping projects have (issue 12): their create, search, read and update, and
@@ -32,7 +32,7 @@ const create = createRoute({
   summary: "Create a mapping project (the wizard's basic settings)",
   description:
     "The application (the one the client's files come from) must be one of the company's; the name is unique among the company's mapping projects (any case), else 409 at `name`. " +
-    `The mapping project starts at ${descriptor.initialStatus} with an empty file data structure. Whoever holds a Translations role for the company may read and write it.`,
+    `The mapping project starts at ${descriptor.initialStatus} with an empty file data structure. Whoever holds a Translations role for the company may read and write it. ${createdOnceRule(descriptor)}`,
   request: { body: jsonBody(createMappingProjectSchema) },
   responses: { 201: jsonContent(projectSchema, "The new mapping project."), ...writeErrors },
 });
