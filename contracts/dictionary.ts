@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { descriptionSchema, requiredString, wholeNumberSchema, formBoolean, identifierSchema, nameSchema, pageOf, pageQuerySchema, timestampSchema, versionSchema, whenFieldsPass } from "./common";
+import { descriptionSchema, requiredString, wholeNumberSchema, formBoolean, identifierSchema, madeIdSchema, nameSchema, pageOf, pageQuerySchema, timestampSchema, versionSchema, whenFieldsPass } from "./common";
 import { BULK_UPLOAD_MODES, COLUMN_TYPES, DECIMAL_MAX_PRECISION, DICTIONARY_SORTS, NVARCHAR_MAX_LENGTH, isSystemColumnName, takesLength, takesPrecision } from "./values/dictionary";
 
 export * from "./values/dictionary";
@@ -148,6 +148,8 @@ export type DictionaryWritten = z.infer<typeof dictionaryWrittenSchema>;
 
 /** POST /api/v1/data-dictionaries */
 export const createDictionarySchema = z.object({
+  /** The id the create form chose, so that the form sent again makes it once (madeIdSchema). */
+  id: madeIdSchema,
   companyId: z.string().min(1),
   applicationId: requiredString("Choose an application"),
   name: nameSchema,

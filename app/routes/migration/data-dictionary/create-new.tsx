@@ -29,6 +29,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // From an application's page: that application is chosen already.
   const applicationId = new URL(request.url).searchParams.get("applicationId");
   return {
+    // The form's own id (madeIdSchema): sent twice, it makes one dictionary and both sendings go on to its upload step.
+    madeId: crypto.randomUUID(),
     applications: applications.map((a) => ({ value: a.id, label: a.name })),
     applicationId: applications.some((a) => a.id === applicationId) ? applicationId : null,
   };
@@ -75,6 +77,7 @@ export default function CreateDataDictionary({ loaderData, actionData }: Route.C
         ) : (
           <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
             <FormErrors form={form} />
+            <input type="hidden" name="id" value={loaderData.madeId} />
             <SelectField label="Application" field={fields.applicationId!} options={loaderData.applications} placeholder="Choose an application" />
             <TextField label="Name" field={fields.name!} />
             <TextareaField label="Description" field={fields.description!} />

@@ -130,6 +130,30 @@ describe("create a data dictionary: application → upload → review → apply"
     expect(listed.result.items.find((d) => d.id === id)).toMatchObject({ name: "Main", applicationName: "Dictionary ERP", tableCount: 0, columnCount: 0 });
   });
 
+  it("sent twice (a double click without JavaScript, a reload that resends it, Back and submit) makes one dictionary and both go on to its upload step; the page read again makes another", async () => {
+    const url = `/migration/data-dictionary/create/new/application${q(acme.id)}`;
+    const page = (await call(ANALYST, url, createNew.loader)) as Loaded<typeof createNew.loader>;
+    const fields = { id: page.madeId, applicationId, name: "Sent twice", description: "" };
+    const first = await call(ANALYST, url, createNew.action, { method: "POST", body: form(fields) });
+    const again = await call(ANALYST, url, createNew.action, { method: "POST", body: form(fields) });
+    // Never the 409 "A data dictionary with this name already exists for this application" for the one the first made.
+    expect(again instanceof Response ? null : actionAnswer(again).result.error).toBeNull();
+    expect(locationOf(first).pathname).toBe(`/migration/data-dictionary/create/${page.madeId}/upload-data`);
+    expect(locationOf(again).pathname).toBe(`/migration/data-dictionary/create/${page.madeId}/upload-data`);
+    const named = async (name: string) =>
+      ((await call(ANALYST, `/migration/data-dictionary${q(acme.id, { name })}`, list.loader)) as Loaded<typeof list.loader>).result.items.filter((d) => d.name === name);
+    expect((await named("Sent twice")).map((d) => d.id)).toEqual([page.madeId]);
+    const reloaded = (await call(ANALYST, url, createNew.loader)) as Loaded<typeof createNew.loader>;
+    expect(reloaded.madeId).not.toBe(page.madeId);
+    locationOf(await call(ANALYST, url, createNew.action, { method: "POST", body: form({ ...fields, id: reloaded.madeId, name: "Sent once" }) }));
+    expect((await named("Sent once")).map((d) => d.id)).toEqual([reloaded.madeId]);
+    // The first form sent again with another name (Back, the name changed) is refused at the top, naming what it made.
+    const refused = actionAnswer(await call(ANALYST, url, createNew.action, { method: "POST", body: form({ ...fields, name: "Sent twice again" }) }));
+    expect(refused.status).toBe(409);
+    expect(refused.result.error).toEqual({ "": [expect.stringMatching(/^This form was sent already: the data dictionary Sent twice was made by it at /)] });
+    expect(await named("Sent twice again")).toEqual([]);
+  });
+
   it("refuses a missing application and a duplicate name with messages next to the fields", async () => {
     const missing = actionAnswer(
       await call(ANALYST, `/migration/data-dictionary/create/new/application${q(acme.id)}`, createNew.action, { method: "POST", body: form({ name: "X" }) }),

@@ -1,4 +1,6 @@
 import { sql, type Compilable, type CompiledQuery, type Kysely, type RawBuilder } from "kysely";
+import { alreadyMadeMessage } from "../../../../contracts/values/common.ts";
+import { ApiProblem } from "../api-problem.ts";
 
 /**
  * What a top-level transaction does before it commits, beside its own work: the audit entry of the
@@ -60,6 +62,23 @@ export async function makeOnce<DB, Row, T>(
     if (other) return again(other);
     throw err;
   });
+}
+
+/** A create form sent again whose row is not the caller's to be answered (sentAgain): it is not named. */
+export const FORM_SENT_ALREADY_MESSAGE = "This form was sent already: nothing more was made. Reload the page to create another.";
+
+/**
+ * makeOnce's `again` for a create whose first answer was a redirect to what it made (a workspace, a master
+ * dictionary), so that a form sent twice (a double click without JavaScript, a reload that resends it, Back and
+ * submit) goes where the first sending went: answers the id of `made` when it is `mine` (the caller's, of this kind
+ * and company), made from the values sent now (`same`) and has not moved on (still at version 1: nothing changed
+ * since). Else 409 already_made, nothing made: in alreadyMadeMessage's words naming `what` to its maker; in words
+ * naming nothing to anyone else, so that an id never tells them the row exists.
+ */
+export function sentAgain(made: { id: string; version: number | string; created_at: string }, check: { mine: boolean; same: boolean; what: string }): string {
+  if (!check.mine) throw new ApiProblem(409, "already_made", FORM_SENT_ALREADY_MESSAGE);
+  if (check.same && Number(made.version) === 1) return made.id;
+  throw new ApiProblem(409, "already_made", alreadyMadeMessage(check.what, made.created_at, "reload the page to create another."));
 }
 
 /** The lower-cased name that unique constraints compare (names are unique case-insensitively). */

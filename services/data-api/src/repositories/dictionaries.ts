@@ -3,7 +3,7 @@ import type { ExpressionBuilder, Kysely } from "kysely";
 import type { DictionarySort, DictionarySummary } from "../../../../contracts/dictionary.ts";
 import { ConflictError, DuplicateNameError } from "../api-problem.ts";
 import type { Database } from "../db/schema.ts";
-import { inTransaction, isUniqueViolation, nameKey, nameKeyContains, naturalSortKey, sortOf, totalOf } from "./db-helpers.ts";
+import { inTransaction, isUniqueViolation, makeOnce, nameKey, nameKeyContains, naturalSortKey, sentAgain, sortOf, totalOf } from "./db-helpers.ts";
 import { bumpVersion, type VersionedWrite } from "./dictionary-version.ts";
 
 // One entry point for every dictionary write and read, master or project copy.
@@ -51,6 +51,8 @@ export async function findProjectDictionaryRef(db: Kysely<Database>, projectId: 
 const refColumns = ["id", "company_id as companyId", "application_id as applicationId", "project_id as projectId", "version"] as const;
 
 export type NewDictionary = {
+  /** The id the create form chose (madeIdSchema; createMasterDictionary); none: one is drawn. */
+  id?: string | undefined;
   companyId: string;
   applicationId: string;
   /** null: a master dictionary of the application; a project id: that project's own copy. */
@@ -66,7 +68,7 @@ export type NewDictionary = {
  * The caller checks that the application belongs to `companyId`.
  */
 export async function createDictionary(db: Kysely<Database>, input: NewDictionary, now = new Date()): Promise<string> {
-  const id = randomUUID();
+  const id = input.id ?? randomUUID();
   const key = nameKey(input.name);
   if (input.projectId === null && (await masterNameTaken(db, input.companyId, input.applicationId, key))) {
     throw new DuplicateNameError("name", DUPLICATE_DICTIONARY_MESSAGE);
@@ -99,6 +101,29 @@ export async function createDictionary(db: Kysely<Database>, input: NewDictionar
     throw new DuplicateNameError("name", DUPLICATE_DICTIONARY_MESSAGE);
   }
   return id;
+}
+
+/**
+ * A master dictionary (createDictionary), once per create form (madeIdSchema): sent again, the form is answered the
+ * dictionary it made, as its first sending was, if that is a master dictionary of the same company, made by the same
+ * user (its only writer while at version 1) from the same values (application, name, description) and has not moved
+ * on; else refused (sentAgain). Two sendings at once make one (makeOnce).
+ */
+export function createMasterDictionary(db: Kysely<Database>, input: Omit<NewDictionary, "projectId">): Promise<string> {
+  const { id } = input;
+  const create = (trx: Kysely<Database>) => createDictionary(trx, { ...input, projectId: null });
+  if (!id) return create(db);
+  return makeOnce(
+    db,
+    () => db.selectFrom("dictionaries").selectAll().where("id", "=", id).executeTakeFirst(),
+    (made) =>
+      sentAgain(made, {
+        mine: made.project_id === null && made.company_id === input.companyId && made.updated_by === input.userId,
+        same: made.application_id === input.applicationId && made.name === input.name && (made.description ?? null) === (input.description ?? null),
+        what: `the data dictionary ${made.name}`,
+      }),
+    create,
+  );
 }
 
 /** The dictionary's name, version and counts, without its tables. */

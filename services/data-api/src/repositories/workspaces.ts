@@ -1,15 +1,14 @@
 import { randomUUID } from "node:crypto";
-import { alreadyMadeMessage } from "../../../../contracts/values/common.ts";
 import { auditWorkspace } from "../audit-writes.ts";
 import { sql, type Kysely, type Selectable } from "kysely";
 import type { PAGE_SIZES } from "../../../../contracts/common.ts";
 import type { FlatFileParameters, ProjectStatus, PROJECT_SORTS, SOURCE_TYPES, UPLOAD_TYPES } from "../../../../contracts/projects.ts";
 import { type WorkspaceKind } from "../../../../contracts/workspaces.ts";
 import { SERVICE_WORKSPACES, workspaceOfProductType } from "../../../../contracts/workspaces.server.ts";
-import { ApiProblem, DuplicateNameError } from "../api-problem.ts";
+import { DuplicateNameError } from "../api-problem.ts";
 import type { Database } from "../db/schema.ts";
 import type { ProjectsTable } from "../db/schema-projects.ts";
-import { compiledByShape, escapeLike, inTransaction, isUniqueViolation, makeOnce, nameKey, naturalSortKey, sortOf, toFlag, totalOf } from "./db-helpers.ts";
+import { compiledByShape, escapeLike, inTransaction, isUniqueViolation, makeOnce, nameKey, naturalSortKey, sentAgain, sortOf, toFlag, totalOf } from "./db-helpers.ts";
 import { createDictionary } from "./dictionaries.ts";
 import type { VersionedWrite } from "./dictionary-version.ts";
 import { staleSave } from "./stale-saves.ts";
@@ -148,18 +147,12 @@ export async function insertWorkspace(trx: Kysely<Database>, kind: WorkspaceKind
   return id;
 }
 
-/** A create form sent again whose workspace is not the caller's to be answered (createOnce): it is not named. */
-export const FORM_SENT_ALREADY_MESSAGE = "This form was sent already: nothing more was made. Reload the page to create another.";
-
 /**
  * Creates the workspace `input` describes with `create` (its kind's create, in the transaction given), once per
- * create form: a form that chose its id (madeIdSchema) and is sent again (a double click without JavaScript, a
- * reload that resends it, Back and submit) is answered the workspace it made, its id, as its first sending was,
- * if that workspace is of this kind, in the same company, made by the same user from the same values (name,
- * application, source type, description) and has not moved on (still at version 1: no step taken, nothing
- * changed). Else it is refused with 409 and nothing made: in alreadyMadeMessage's words naming what it made for
- * its maker; in words naming nothing for anyone else (another user, company or kind), so that an id never tells
- * them a workspace exists. Two sendings at once make one (makeOnce).
+ * create form (madeIdSchema): sent again, the form is answered the workspace it made, as its first sending was, if
+ * that workspace is of this kind, in the same company, made by the same user from the same values (name,
+ * application, source type, description) and has not moved on; else refused (sentAgain). Two sendings at once
+ * make one (makeOnce).
  */
 export function createOnce(
   db: Kysely<Database>,
@@ -172,19 +165,16 @@ export function createOnce(
   return makeOnce(
     db,
     () => findWorkspaceRow(db, id),
-    (made) => {
-      const maker = made.product_type === SERVICE_WORKSPACES[kind].productType && made.company_id === input.companyId && made.created_by === input.userId;
-      if (!maker) throw new ApiProblem(409, "already_made", FORM_SENT_ALREADY_MESSAGE);
-      const same =
-        made.name === input.name &&
-        made.application_id === input.applicationId &&
-        (input.sourceType === undefined || made.source_type === input.sourceType) &&
-        (made.description ?? null) === (input.description ?? null) &&
-        Number(made.version) === 1;
-      if (same) return made.id;
-      const what = `the ${SERVICE_WORKSPACES[kind].noun} ${made.name}`;
-      throw new ApiProblem(409, "already_made", alreadyMadeMessage(what, made.created_at, "reload the page to create another."));
-    },
+    (made) =>
+      sentAgain(made, {
+        mine: made.product_type === SERVICE_WORKSPACES[kind].productType && made.company_id === input.companyId && made.created_by === input.userId,
+        same:
+          made.name === input.name &&
+          made.application_id === input.applicationId &&
+          (input.sourceType === undefined || made.source_type === input.sourceType) &&
+          (made.description ?? null) === (input.description ?? null),
+        what: `the ${SERVICE_WORKSPACES[kind].noun} ${made.name}`,
+      }),
     create,
   );
 }

@@ -66,6 +66,42 @@ describe.each(TEST_DATABASE_KINDS)("data dictionaries on %s", (kind) => {
       expect((await get(res.body.id)).body).toEqual({ ...res.body, tables: [] });
     });
 
+    it("makes a dictionary once per create form (its id): sent again, or twice at once, it answers the one made; refused for another user, company, values or one that moved on", async () => {
+      const app = await send(api, "POST", "/api/v1/applications", analyst, { companyId: acme.id, name: "Sent twice app" });
+      const rows = (name: string) => api.db.selectFrom("dictionaries").select("id").where("name", "=", name).execute();
+      const body = { id: crypto.randomUUID(), companyId: acme.id, applicationId: app.body.id, name: "Sent twice", description: null };
+      const first = await send(api, "POST", "/api/v1/data-dictionaries", analyst, body);
+      expect(first.status).toBe(201);
+      expect(first.body).toMatchObject({ id: body.id, version: 1 });
+      const again = await send(api, "POST", "/api/v1/data-dictionaries", analyst, body);
+      expect([again.status, again.body]).toEqual([201, first.body]);
+      expect(await rows("Sent twice")).toEqual([{ id: body.id }]);
+      const atOnce = { ...body, id: crypto.randomUUID(), name: "Sent at once" };
+      const both = await Promise.all([send(api, "POST", "/api/v1/data-dictionaries", analyst, atOnce), send(api, "POST", "/api/v1/data-dictionaries", analyst, atOnce)]);
+      expect(both.map((r) => [r.status, r.body.id])).toEqual([
+        [201, atOnce.id],
+        [201, atOnce.id],
+      ]);
+      expect(await rows("Sent at once")).toEqual([{ id: atOnce.id }]);
+      // Another user's sending of that id, and one for another company, are refused naming nothing.
+      const birchApp = await send(api, "POST", "/api/v1/applications", analyst, { companyId: birch.id, name: "Sent twice app" });
+      for (const refused of [
+        await send(api, "POST", "/api/v1/data-dictionaries", await api.tokenFor(USERS.superAdmin), body),
+        await send(api, "POST", "/api/v1/data-dictionaries", analyst, { ...body, companyId: birch.id, applicationId: birchApp.body.id }),
+      ]) {
+        expect(refused.status).toBe(409);
+        expect(refused.body.errors).toEqual(["This form was sent already: nothing more was made. Reload the page to create another."]);
+      }
+      const renamed = await send(api, "POST", "/api/v1/data-dictionaries", analyst, { ...body, name: "Sent twice, renamed" });
+      expect(renamed.status).toBe(409);
+      expect(renamed.body.errors[0]).toMatch(/^This form was sent already: the data dictionary Sent twice was made by it at \d\d:\d\d UTC\. Nothing more was made; reload the page to create another\.$/);
+      // Once it moved on (a table added), the same form is refused too.
+      expect((await addTable({ id: body.id, version: 1 }, customers)).status).toBe(201);
+      expect((await send(api, "POST", "/api/v1/data-dictionaries", analyst, body)).status).toBe(409);
+      expect(await rows("Sent twice")).toEqual([{ id: body.id }]);
+      expect(await rows("Sent twice, renamed")).toEqual([]);
+    });
+
     it("lists the company's master dictionaries sorted by name, with counts, optionally of one application", async () => {
       const first = await seedDictionary(api, analyst, birch.id, "Zeta");
       const second = await seedDictionary(api, analyst, birch.id, "Alpha");

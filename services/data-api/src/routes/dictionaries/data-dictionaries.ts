@@ -14,11 +14,12 @@ import {
 import { requireMigrationRole } from "../../access.ts";
 import { NotFoundError } from "../../api-problem.ts";
 import { createRouter, jsonBody, jsonContent } from "../../openapi.ts";
-import { createDictionary, findDictionaryRef, searchDictionaries, updateDictionary } from "../../repositories/dictionaries.ts";
+import { createMasterDictionary, findDictionaryRef, searchDictionaries, updateDictionary } from "../../repositories/dictionaries.ts";
 import { createBulkUploadRoutes } from "./bulk-uploads.ts";
 import { DICTIONARY_NOT_FOUND_MESSAGE, dictionaryErrorResponses, dictionaryAnswer, writtenDictionary, type DictionaryResolver } from "./shared.ts";
 import { createDictionaryTableRoutes } from "./tables.ts";
 import { requireApplicationOfCompany } from "../workspaces/rules.ts";
+import { createdOnceRule } from "../workspaces/shared.ts";
 
 const TAG = "Data dictionaries";
 
@@ -52,6 +53,7 @@ const create = createRoute({
   path: "/data-dictionaries",
   tags: [TAG],
   summary: "Create an empty master dictionary of an application of the same company",
+  description: createdOnceRule("data dictionary"),
   request: { body: jsonBody(createDictionarySchema) },
   responses: { 201: jsonContent(dictionaryWrittenSchema, "The new dictionary (version 1, no tables)."), 400: e400, ...readErrors, 409: e409 },
 });
@@ -88,10 +90,10 @@ export function createDataDictionariesRouter() {
       const company = await requireMigrationRole(c, input.companyId, { write: true });
       // Another company's application is refused at the field, as a project's or configuration's is.
       const application = await requireApplicationOfCompany(c.var.deps.db, input.applicationId, company.id);
-      const id = await createDictionary(c.var.deps.db, {
+      const id = await createMasterDictionary(c.var.deps.db, {
+        id: input.id,
         companyId: company.id,
         applicationId: application.id,
-        projectId: null,
         name: input.name,
         description: input.description,
         userId: c.var.caller.userId,

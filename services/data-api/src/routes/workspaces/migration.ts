@@ -29,7 +29,7 @@ const create = createRoute({
   summary: "Create a migration project (wizard step 1)",
   description:
     "The application must be one of the company's; the name is unique per company (any case). The project starts at SetupDataDictionaryIncomplete with an empty data dictionary of its own, and its creator may read and write it. " +
-    createdOnceRule(descriptor),
+    createdOnceRule(descriptor.noun),
   request: { body: jsonBody(createProjectSchema) },
   responses: { 201: jsonContent(projectSchema, "The new project."), ...writeErrors },
 });

@@ -59,7 +59,7 @@ const create = createRoute({
     `At least one scheme (400 at \`schemeIds\`). ${SCHEME_RULE}`,
     "The company's first configuration becomes its default whatever `isDefault` says; `isDefault: true` when the company has its default already is a 409 at `isDefault` naming it.",
     `The configuration starts at ${descriptor.initialStatus} with an empty data dictionary of its own, and its creator may read and write it.`,
-    createdOnceRule(descriptor),
+    createdOnceRule(descriptor.noun),
   ].join(" "),
   request: { body: jsonBody(createConfigurationSchema) },
   responses: { 201: jsonContent(configurationSchema, "The new configuration, with its schemes in the order chosen."), ...writeErrors },

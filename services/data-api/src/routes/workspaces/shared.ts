@@ -47,9 +47,8 @@ export function writeErrorsOf(descriptor: WorkspaceDescriptor) {
   } as const;
 }
 
-/** A kind's create, on `id` (createOnce): said in each create route's description. */
-export function createdOnceRule(descriptor: WorkspaceDescriptor): string {
-  const { noun } = descriptor;
+/** A create's `id` (makeOnce, sentAgain) for what the create makes (a project, a data dictionary): said in its route's description. */
+export function createdOnceRule(noun: string): string {
   return (
     `\`id\` (optional, a UUID the create form drew) makes the ${noun} with that id, once: the same body sent again by the same user answers the ${noun} it made (201, nothing more made) while it is still at version 1; ` +
     `sent with other values, after the ${noun} moved on, or by another user or company, it answers 409 already_made and makes nothing.`

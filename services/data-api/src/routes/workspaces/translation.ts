@@ -32,7 +32,7 @@ const create = createRoute({
   summary: "Create a mapping project (the wizard's basic settings)",
   description:
     "The application (the one the client's files come from) must be one of the company's; the name is unique among the company's mapping projects (any case), else 409 at `name`. " +
-    `The mapping project starts at ${descriptor.initialStatus} with an empty file data structure. Whoever holds a Translations role for the company may read and write it. ${createdOnceRule(descriptor)}`,
+    `The mapping project starts at ${descriptor.initialStatus} with an empty file data structure. Whoever holds a Translations role for the company may read and write it. ${createdOnceRule(descriptor.noun)}`,
   request: { body: jsonBody(createMappingProjectSchema) },
   responses: { 201: jsonContent(projectSchema, "The new mapping project."), ...writeErrors },
 });
