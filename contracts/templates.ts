@@ -1,6 +1,7 @@
 import { z } from "zod";
 import {
   descriptionSchema,
+  madeIdSchema,
   nameSchema,
   pageOf,
   pageQuerySchema,
@@ -100,6 +101,8 @@ export type TemplateSearchQuery = z.infer<typeof templateSearchQuerySchema>;
 export const templatePageSchema = pageOf(templateSummarySchema);
 
 export const createTemplateSchema = z.object({
+  /** The id the create form chose, so that the form sent again makes it once (madeIdSchema). */
+  id: madeIdSchema,
   companyId: requiredString(),
   area: templateAreaSchema,
   name: nameSchema,
@@ -250,7 +253,7 @@ export const runChoicesPageSchema = pageOf(runChoiceSchema).extend({
   chosenTemplates: z.array(z.object({ id: z.string(), name: z.string() })),
   chosenLevels: z.array(chosenLevelSchema),
 });
-export const createProjectTemplateSchema = z.object({ name: nameSchema, description: descriptionSchema, type: templateTypeSchema });
+export const createProjectTemplateSchema = z.object({ id: madeIdSchema, name: nameSchema, description: descriptionSchema, type: templateTypeSchema });
 
 /** A project's copy beside its master: each script (matched by level and name, any case) the same, changed, or in one of them only. */
 export const masterComparisonSchema = z.object({

@@ -97,7 +97,7 @@ export function workspaceTemplatesApi(as: Caller, collection: string) {
     get: (templateId: string) => callService("data-api", one(templateId), as, { schema: templateSchema }),
     assign: (templateIds: string[]) =>
       callService("data-api", `${collection}/assign`, as, { method: "POST", body: { templateIds }, schema: templatePageSchema }),
-    create: (body: { name: string; description: string | null; type: TemplateType }) =>
+    create: (body: { id?: string | undefined; name: string; description: string | null; type: TemplateType }) =>
       callService("data-api", collection, as, { method: "POST", body, schema: templateSchema }),
     move: (templateId: string, body: { version: number; direction: MoveDirection }) =>
       callService("data-api", `${one(templateId)}/move`, as, { method: "POST", body, schema: templatePageSchema }),

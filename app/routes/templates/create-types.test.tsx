@@ -14,11 +14,11 @@ const typeOptions = (html: string) =>
 describe("the Type of a new template", () => {
   it("is Mapping only in a mapping project", () => {
     const page = "/translations/mappings/m1/templates/create";
-    expect(typeOptions(renderPage(page, page, CreateTemplate, null))).toEqual(["Mapping (chosen)"]);
+    expect(typeOptions(renderPage(page, page, CreateTemplate, { madeId: crypto.randomUUID() }))).toEqual(["Mapping (chosen)"]);
   });
 
   it("starts as Mapping among Fusion PSI Configuration's master templates, and as Core in a migration project and among Migrations' ones", () => {
-    const show = (page: string) => typeOptions(renderPage(page, page, CreateTemplate, null));
+    const show = (page: string) => typeOptions(renderPage(page, page, CreateTemplate, { madeId: crypto.randomUUID() }));
     expect(show("/translations/master-templates/create")).toEqual(["Mapping (chosen)", "Core"]);
     expect(show("/migration/projects/p1/templates/create")).toEqual(["Core (chosen)", "Mapping"]);
     expect(show("/migration/master-templates/create")).toEqual(["Core (chosen)", "Mapping"]);

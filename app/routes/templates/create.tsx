@@ -18,7 +18,8 @@ const formSchema = createTemplateSchema.omit({ companyId: true, area: true });
 
 export async function loader({ context }: Route.LoaderArgs) {
   await requireTemplateWrite(context, (paths) => paths.list);
-  return null;
+  // The form's own id (madeIdSchema): sent twice, it makes one template and both sendings go on to its page.
+  return { madeId: crypto.randomUUID() };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -35,7 +36,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export const handle = { breadcrumb: "Create template" };
 
-export default function CreateTemplate({ actionData }: Route.ComponentProps) {
+export default function CreateTemplate({ loaderData, actionData }: Route.ComponentProps) {
   const href = useCompanyHref();
   const paths = useTemplatePaths();
   const pending = useIsPending();
@@ -51,6 +52,7 @@ export default function CreateTemplate({ actionData }: Route.ComponentProps) {
       <Card className="max-w-2xl">
         <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
           <FormErrors form={form} />
+          <input type="hidden" name="id" value={loaderData.madeId} />
           <TextField label="Name" field={fields.name!} />
           <TextareaField label="Description" field={fields.description!} />
           <SelectField

@@ -21,7 +21,7 @@ describe("a template's heading", () => {
   });
 
   it("of a new one is the page's h1 among master templates, an h2 under a workspace's name, never with the workspace's heading id", () => {
-    const create = (page: string) => renderPage(page, page, CreateTemplate, null);
+    const create = (page: string) => renderPage(page, page, CreateTemplate, { madeId: crypto.randomUUID() });
     expect(headings(create("/migration/master-templates/create"))).toEqual(["h1 Create template"]);
     const inWorkspace = create("/migration/projects/p1/templates/create");
     expect(headings(inWorkspace)).toEqual(["h2 Create template"]);

@@ -18,7 +18,7 @@ import type { LockState } from "../../../../contracts/values/projects.ts";
 import { staleSaveMessage } from "../../../../contracts/values/common.ts";
 import { ApiProblem, DuplicateNameError, NotFoundError } from "../api-problem.ts";
 import type { Database } from "../db/schema.ts";
-import { inTransaction, nameKey, nameKeyContains, naturalSortKey, sortOf, totalOf } from "./db-helpers.ts";
+import { inTransaction, makeOnce, nameKey, nameKeyContains, naturalSortKey, sentAgain, sortOf, totalOf } from "./db-helpers.ts";
 import { staleSave } from "./stale-saves.ts";
 
 /**
@@ -353,6 +353,8 @@ function groupedBy<T>(rows: readonly T[], key: (row: T) => string): Map<string, 
 }
 
 export type NewTemplate = Writer & {
+  /** The id the create form chose (madeIdSchema; createTemplateOnce); none: one is drawn. */
+  id?: string | undefined;
   companyId: string;
   area: TemplateArea;
   projectId: string | null;
@@ -362,6 +364,29 @@ export type NewTemplate = Writer & {
   /** A master starts as Draft; a project's own template is usable at once. */
   status: TemplateStatus;
 };
+
+/**
+ * A template made by `create` (createTemplate, with what its route does beside it, in the transaction given), once per
+ * create form (madeIdSchema): sent again, the form is answered the template it made, as its first sending was, if that
+ * template has the same owner (company, area, and workspace or none), was made by the same user from the same values
+ * (name, description, type) and has not moved on; else refused (sentAgain). Two sendings at once make one (makeOnce).
+ */
+export function createTemplateOnce(db: Kysely<Database>, input: NewTemplate, create: (trx: Kysely<Database>) => Promise<string>): Promise<string> {
+  const { id } = input;
+  if (!id) return inTransaction(db, create);
+  return makeOnce(
+    db,
+    () => db.selectFrom("templates").selectAll().where("id", "=", id).executeTakeFirst(),
+    (made) =>
+      sentAgain(made, {
+        mine:
+          made.company_id === input.companyId && made.area === input.area && made.project_id === input.projectId && made.created_by === input.userId,
+        same: made.name === input.name && (made.description ?? null) === (input.description ?? null) && made.type === input.type,
+        what: `the template ${made.name}`,
+      }),
+    create,
+  );
+}
 
 async function nameTaken(db: Kysely<Database>, t: { companyId: string; area: string; projectId: string | null }, key: string, exceptId?: string) {
   let q = db.selectFrom("templates").select("id").where("name_key", "=", key);
@@ -377,7 +402,7 @@ export async function createTemplate(db: Kysely<Database>, input: NewTemplate): 
   return inTransaction(db, async (trx) => {
     const key = nameKey(input.name);
     if (await nameTaken(trx, input, key)) throw new DuplicateNameError("name", DUPLICATE_TEMPLATE_MESSAGE);
-    const id = randomUUID();
+    const id = input.id ?? randomUUID();
     const position =
       input.projectId === null
         ? 0

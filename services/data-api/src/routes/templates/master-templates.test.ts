@@ -69,6 +69,35 @@ describe.each(TEST_DATABASE_KINDS)("master templates on %s", (kind) => {
       expect(onboarding.body.items.map((t: Template) => t.name)).toEqual(["Onboarding only"]);
     });
 
+    it("makes a template once per create form (its id): sent again, or twice at once, it answers the one made; refused for another user, company, values or one that moved on", async () => {
+      const rows = (name: string) => api.db.selectFrom("templates").select("id").where("name", "=", name).execute();
+      const body = { id: crypto.randomUUID(), companyId: acme.id, area: "migration", name: "Sent twice", type: "Core" };
+      const first = await api.send("POST", base, analyst, body);
+      expect(first.status).toBe(201);
+      expect(first.body).toMatchObject({ id: body.id, version: 1 });
+      const again = await api.send("POST", base, analyst, body);
+      expect([again.status, again.body]).toEqual([201, first.body]);
+      expect(await rows("Sent twice")).toEqual([{ id: body.id }]);
+      const atOnce = { ...body, id: crypto.randomUUID(), name: "Sent at once" };
+      const both = await Promise.all([api.send("POST", base, analyst, atOnce), api.send("POST", base, analyst, atOnce)]);
+      expect(both.map((r) => [r.status, r.body.id])).toEqual([
+        [201, atOnce.id],
+        [201, atOnce.id],
+      ]);
+      expect(await rows("Sent at once")).toEqual([{ id: atOnce.id }]);
+      for (const refused of [await api.send("POST", base, admin, body), await api.send("POST", base, analyst, { ...body, companyId: birch.id })]) {
+        expect(refused.status).toBe(409);
+        expect(refused.body.errors).toEqual(["This form was sent already: nothing more was made. Reload the page to create another."]);
+      }
+      const renamed = await api.send("POST", base, analyst, { ...body, type: "Mapping" });
+      expect(renamed.status).toBe(409);
+      expect(renamed.body.errors[0]).toMatch(/^This form was sent already: the template Sent twice was made by it at \d\d:\d\d UTC\. Nothing more was made; reload the page to create another\.$/);
+      // Once it moved on (a level added), the same form is refused too.
+      expect((await api.send("POST", path(body.id, "/levels"), analyst, { version: 1, name: "Load" })).status).toBe(200);
+      expect((await api.send("POST", base, analyst, body)).status).toBe(409);
+      expect(await rows("Sent twice")).toEqual([{ id: body.id }]);
+    });
+
     it("sorts names in natural order, a number by its value (2 before 10), renamed ones too, paging in SQL", async () => {
       for (const n of [12, 1, 10, 2, 11, 3, 8, 4, 7, 5, 6]) expect((await create(`Paging ${n}`)).status).toBe(201);
       expect((await create("Paging 010 spare")).status).toBe(201);

@@ -7,6 +7,7 @@ import { NotFoundError } from "../../api-problem.ts";
 import { createRouter, jsonBody, jsonContent } from "../../openapi.ts";
 import {
   createTemplate,
+  createTemplateOnce,
   deleteDraftMasterTemplate,
   findTemplateRef,
   getTemplate,
@@ -14,6 +15,7 @@ import {
   TEMPLATE_NOT_FOUND_MESSAGE,
 } from "../../repositories/templates.ts";
 import { createTemplateRoutes, templateErrorResponses, type TemplateResolver } from "./template-routes.ts";
+import { createdOnceRule } from "../workspaces/shared.ts";
 
 const TAG = "Master templates";
 const { 400: e400, 401: e401, 403: e403, 404: e404, 409: e409, 503: e503 } = templateErrorResponses;
@@ -46,6 +48,7 @@ const create = createRoute({
   path: "/master-templates",
   tags: [TAG],
   summary: "Create a master template (Draft, no levels)",
+  description: createdOnceRule("template"),
   request: { body: jsonBody(createTemplateSchema) },
   responses: { 201: jsonContent(templateSchema, "The new template."), 400: e400, ...readErrors, 409: e409 },
 });
@@ -73,7 +76,8 @@ export function createMasterTemplatesRouter() {
     .openapi(create, async (c) => {
       const input = c.req.valid("json");
       const company = await requireAreaRole(c, input.area, input.companyId, { write: true });
-      const id = await createTemplate(c.var.deps.db, {
+      const template = {
+        id: input.id,
         companyId: company.id,
         area: input.area,
         projectId: null,
@@ -83,7 +87,8 @@ export function createMasterTemplatesRouter() {
         status: "Draft",
         userId: c.var.caller.userId,
         userName: c.var.caller.name,
-      });
+      } as const;
+      const id = await createTemplateOnce(c.var.deps.db, template, (trx) => createTemplate(trx, template));
       return c.json((await getTemplate(c.var.deps.db, id))!, 201);
     })
     .openapi(remove, async (c) => {

@@ -97,9 +97,14 @@ describe.each(TEST_DATABASE_KINDS)("a project's templates on %s", (kind) => {
   it("a template made in a project waiting for templates makes it Active too; one made in an Inactive project changes no status", async () => {
     const p = await project();
     await api.db.updateTable("projects").set({ status: "SetupAssignTemplatesIncomplete" }).where("id", "=", p.id).execute();
-    const made = await api.send("POST", `/api/v1/projects/${p.id}/templates`, analyst, { name: "Made here", type: "Core", description: null });
+    const form = { id: crypto.randomUUID(), name: "Made here", type: "Core", description: null };
+    const made = await api.send("POST", `/api/v1/projects/${p.id}/templates`, analyst, form);
     expect(made.status).toBe(201);
     expect((await api.get(`/api/v1/projects/${p.id}`, analyst)).body.status).toBe("Active");
+    // Its form sent again (madeIdSchema) answers the template it made: no second one.
+    const again = await api.send("POST", `/api/v1/projects/${p.id}/templates`, analyst, form);
+    expect([again.status, again.body]).toEqual([201, made.body]);
+    expect((await api.get(`/api/v1/projects/${p.id}/templates`, analyst)).body.items.map((t: Template) => t.id)).toEqual([form.id]);
     const inactive = await project();
     await api.db.updateTable("projects").set({ status: "Inactive" }).where("id", "=", inactive.id).execute();
     await api.send("POST", `/api/v1/projects/${inactive.id}/templates`, analyst, { name: "Made later", type: "Core", description: null });

@@ -26,7 +26,7 @@ import { inTransaction } from "../../repositories/db-helpers.ts";
 import { lockWorkspaceRow } from "../../repositories/workspaces.ts";
 import { finishTemplateSetup } from "../../project-setup.ts";
 import { createTemplateRoutes, type TemplateResolver } from "../templates/template-routes.ts";
-import { capitalised, collectionPath, readErrorsOf, workspaceIdParams, writeErrorsOf } from "./shared.ts";
+import { capitalised, collectionPath, createdOnceRule, readErrorsOf, workspaceIdParams, writeErrorsOf } from "./shared.ts";
 
 /**
  * A workspace's own templates (issue 11), for projects and configurations alike: the list in run
@@ -95,6 +95,7 @@ export function createWorkspaceTemplatesRouter(descriptor: WorkspaceDescriptor) 
     path: base,
     tags: [tag],
     summary: `A template that exists only in this ${noun}`,
+    description: createdOnceRule("template"),
     request: { params: workspaceIdParams, body: jsonBody(createProjectTemplateSchema) },
     responses: { 201: jsonContent(templateSchema, "The new template."), ...writeErrors },
   });
@@ -178,16 +179,10 @@ export function createWorkspaceTemplatesRouter(descriptor: WorkspaceDescriptor) 
       const input = c.req.valid("json");
       requireType(input.type);
       // A template made here serves the workspace as an assigned one does, so it finishes setup too.
-      const id = await inTransaction(c.var.deps.db, async (trx) => {
+      const template = { ...writer(c), ...input, companyId: workspace.company_id, area, projectId: workspace.id, status: "Available" } as const;
+      const id = await templates.createTemplateOnce(c.var.deps.db, template, async (trx) => {
         await lockWorkspaceRow(trx, workspace.id);
-        const made = await templates.createTemplate(trx, {
-          ...writer(c),
-          ...input,
-          companyId: workspace.company_id,
-          area,
-          projectId: workspace.id,
-          status: "Available",
-        });
+        const made = await templates.createTemplate(trx, template);
         await finishTemplateSetup(trx, workspace.id, c.var.caller.userId);
         return made;
       });
