@@ -113,9 +113,19 @@ export function nameKeyContains(column: string, text: string | undefined): RawBu
   return sql<boolean>`${sql.ref(column)} like ${`%${escapeLike(contains)}%`} escape '\\'`;
 }
 
-/** The same for a column of any case (a name as typed, a JSON summary): it is lower-cased in SQL. */
+/**
+ * The same for a column of any case (a name as typed, a JSON summary): it is lower-cased in SQL. The
+ * text is lower-cased both in SQL, as the column is (SQLite's lower() only lowers ASCII letters, so a
+ * name written Überweisungen is found as typed, or in capitals), and here (PostgreSQL's lower() and
+ * JavaScript's lower every letter, so either one finds it in any case there).
+ */
 export function textContains(column: string, text: string): RawBuilder<boolean> {
-  return sql<boolean>`lower(${sql.ref(column)}) like ${`%${escapeLike(text.trim().toLowerCase())}%`} escape '\\'`;
+  const trimmed = text.trim();
+  const asTyped = `%${escapeLike(trimmed)}%`;
+  const lowered = `%${escapeLike(trimmed.toLowerCase())}%`;
+  const ref = sql.ref(column);
+  if (asTyped === lowered) return sql<boolean>`lower(${ref}) like ${lowered} escape '\\'`;
+  return sql<boolean>`(lower(${ref}) like lower(${asTyped}) escape '\\' or lower(${ref}) like ${lowered} escape '\\')`;
 }
 
 export function escapeLike(text: string) {

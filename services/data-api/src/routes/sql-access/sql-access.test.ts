@@ -653,6 +653,29 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("the audit l
     expect(lines[1]).toContain(`,${other.id},Fleet register,`);
   });
 
+  it("finds a name with a capital letter beyond ASCII typed as it is written (Überweisungen, Émile), as the list shows it, by its project and by what it holds", async () => {
+    const owner = await api.tokenFor(USERS.clientAdmin);
+    const admin = await api.tokenFor(USERS.superAdmin);
+    const applicationId = (await makeApplication(api, birch.id)).id;
+    const name = `Überweisungen Émile ${Date.now()}`;
+    const project = (await api.send("POST", "/api/v1/projects", owner, { companyId: birch.id, applicationId, name, sourceType: "FlatFile" })).body;
+    // As the page shows it, part of it, and in capitals (its ASCII letters in any case): its creation, found.
+    for (const typed of [name, "Überweisungen Émile", "ÜBERWEISUNGEN"]) {
+      for (const filter of ["workspace", "contains"]) {
+        const log = await api.get(`/api/v1/audit-log?${filter}=${encodeURIComponent(typed)}&companyId=${birch.id}&pageSize=100`, admin);
+        expect(log.status, `${filter}=${typed}`).toBe(200);
+        expect(
+          log.body.items.map((e: { workspaceId: string }) => e.workspaceId),
+          `${filter}=${typed}`,
+        ).toContain(project.id);
+      }
+    }
+    const csv = await api.app.request(`/api/v1/audit-log.csv?contains=${encodeURIComponent("Überweisungen Émile")}&companyId=${birch.id}`, {
+      headers: { authorization: `Bearer ${admin}` },
+    });
+    expect((await csv.text()).trim().split("\r\n").length).toBeGreaterThan(1);
+  });
+
   it("exports names that would be formulas in a spreadsheet as text: a project called =HYPERLINK(…) is a name, not a link", async () => {
     const owner = await api.tokenFor(USERS.clientAdmin);
     const admin = await api.tokenFor(USERS.superAdmin);
