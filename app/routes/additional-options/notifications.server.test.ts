@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { DEMO_COMPANIES } from "../../../scripts/demo-data";
 import { UNKNOWN_EVENT_MESSAGE } from "../../../contracts/notifications";
 import { SENT_MORE_THAN_ONCE } from "~/lib/forms.server";
+import { flashOf } from "~/test/flash-of";
 import { startLiveServices } from "~/test/live-services";
 
 /**
@@ -86,5 +87,41 @@ describe("removing a webhook", () => {
     expect(refused?.status).toBe(400);
     expect(refused?.data.result.error).toEqual({ "": ["The request was incomplete: reload the page and try again."] });
     expect(((await call(SUPER, page, notifications.loader)) as { webhooks: unknown[] }).webhooks).toHaveLength(before.webhooks.length);
+  });
+});
+
+describe("sending a test", () => {
+  it("to an endpoint that cannot be reached says so as a failure, in sentences, and that it is retried", async () => {
+    const { madeId } = (await call(SUPER, page, notifications.loader)) as { madeId: string };
+    // A name that resolves to nothing (.invalid, RFC 6761): no address, so no delivery, whatever the network.
+    const url = `https://hooks.example.invalid/dt-${madeId}`;
+    const added = unwrap(
+      await call(SUPER, page, notifications.action, {
+        form: [
+          ["intent", "add"],
+          ["id", madeId],
+          ["url", url],
+          ["events", "run.ended"],
+        ],
+      }),
+    );
+    expect(added?.data).toMatchObject({ url });
+    const { webhooks } = (await call(SUPER, page, notifications.loader)) as { webhooks: { id: string; url: string }[] };
+    const hook = webhooks.find((w) => w.url === url)!;
+    const tested = await call(SUPER, page, notifications.action, {
+      form: [
+        ["intent", "test"],
+        ["id", hook.id],
+      ],
+    });
+    const flash = await flashOf(tested);
+    expect(flash?.kind).toBe("error");
+    expect(flash?.text).toMatch(/^Test not delivered: Could not reach the endpoint: .*hooks\.example\.invalid\. It is retried for 24 hours\.$/);
+    await call(SUPER, page, notifications.action, {
+      form: [
+        ["intent", "remove"],
+        ["id", hook.id],
+      ],
+    });
   });
 });

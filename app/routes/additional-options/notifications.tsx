@@ -87,11 +87,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   try {
     if (intent === "test") {
       const delivery = await api.testWebhook(submission.value.id, companyId);
-      const outcome =
-        delivery.status === "Delivered"
-          ? `Test delivered: the endpoint answered ${delivery.lastStatusCode}.`
-          : `Test not delivered: ${delivery.lastError ?? "no answer"}${delivery.status === "Pending" ? ` It is retried for ${DELIVERY_RETRY_HOURS} hours.` : ""}`;
-      return redirectWithFlash(here, outcome);
+      if (delivery.status === "Delivered") return redirectWithFlash(here, `Test delivered: the endpoint answered ${delivery.lastStatusCode}.`);
+      // A failure, said as one; why in a sentence of its own (Node's "connect ECONNREFUSED …" ends without a full stop).
+      const why = delivery.lastError ?? "No answer.";
+      const retried = delivery.status === "Pending" ? ` It is retried for ${DELIVERY_RETRY_HOURS} hours.` : "";
+      return redirectWithFlash(here, { kind: "error", text: `Test not delivered: ${why}${/[.!?]$/.test(why) ? "" : "."}${retried}` });
     }
     if (intent === "remove") {
       await api.removeWebhook(submission.value.id, companyId);
