@@ -78,11 +78,11 @@ export function toDelivery(row: WebhookDeliveriesTable): Delivery {
 /**
  * Writes a delivery of `event` to every live webhook of the company that asked for it (`only`: to that
  * webhook alone, a "Send test"). One per webhook, event and subject: the same job or lock is never
- * announced twice. Answers the ids written.
+ * announced twice. Due to the delivery loop at `due` (when omitted, at once). Answers the ids written.
  */
 export async function enqueueEvent(
   trx: Kysely<Database>,
-  event: { companyId: string; event: WebhookEvent | "test"; subject: string; data: Record<string, unknown>; at: string; only?: string },
+  event: { companyId: string; event: WebhookEvent | "test"; subject: string; data: Record<string, unknown>; at: string; only?: string; due?: string },
 ): Promise<string[]> {
   let hooks = trx.selectFrom("webhooks").selectAll().where("company_id", "=", event.companyId).where("deleted_at", "is", null);
   if (event.only) hooks = hooks.where("id", "=", event.only);
@@ -101,7 +101,7 @@ export async function enqueueEvent(
         payload,
         status: "Pending",
         attempts: 0,
-        next_attempt_at: event.at,
+        next_attempt_at: event.due ?? event.at,
         last_status_code: null,
         last_error: null,
         created_at: event.at,
@@ -163,6 +163,28 @@ export async function announceHeldLocks(db: Kysely<Database>, now = new Date()):
     }
   }
   return written;
+}
+
+/** How long an attempt holds its delivery: its claim puts the next attempt this far on, so a process that died mid-attempt is retried then. */
+const CLAIM_MS = DELIVERY_TIMEOUT_MS * 2;
+
+/**
+ * A "Send test" of `hook` by `by`, for the request that attempts it at once (attemptDelivery) and answers
+ * how it went: due to the delivery loop only as a claimed delivery is, so the loop never takes it
+ * first (the request would then answer a delivery it did not attempt, still Pending, with no answer),
+ * and still sends it should the request die before its attempt. Answers the delivery's id.
+ */
+export async function enqueueTest(trx: Kysely<Database>, hook: { id: string; company_id: string }, by: string, at = new Date()): Promise<string> {
+  const [id] = await enqueueEvent(trx, {
+    companyId: hook.company_id,
+    event: "test",
+    subject: `test:${randomUUID()}`,
+    data: { message: "A test event from Data Transformation.", by },
+    at: at.toISOString(),
+    only: hook.id,
+    due: new Date(at.getTime() + CLAIM_MS).toISOString(),
+  });
+  return id!;
 }
 
 const BACKOFF_FIRST_MS = 30_000;
@@ -235,7 +257,7 @@ export async function attemptDelivery(db: Kysely<Database>, deliveryId: string, 
   if (!row || row.status !== "Pending") return row;
   const claimed = await db
     .updateTable("webhook_deliveries")
-    .set({ attempts: Number(row.attempts) + 1, next_attempt_at: new Date(now().getTime() + DELIVERY_TIMEOUT_MS * 2).toISOString() })
+    .set({ attempts: Number(row.attempts) + 1, next_attempt_at: new Date(now().getTime() + CLAIM_MS).toISOString() })
     .where("id", "=", row.id)
     .where("attempts", "=", row.attempts)
     .where("status", "=", "Pending")

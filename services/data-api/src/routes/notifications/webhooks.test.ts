@@ -6,7 +6,7 @@ import { DEMO_COMPANIES } from "../../../../../scripts/demo-data.ts";
 import { UNKNOWN_EVENT_MESSAGE, WEBHOOK_URL_CREDENTIALS_MESSAGE, type Delivery } from "../../../../../contracts/notifications.ts";
 import type { Template } from "../../../../../contracts/templates.ts";
 import { TEST_DATABASE_KINDS, TEST_POSTGRES_ADMIN_URL } from "../../../../shared/testing/databases.ts";
-import { announceHeldLocks, deliverDue, enqueueEvent, type WebhookDeliverySettings } from "../../notifications/webhooks.ts";
+import { announceHeldLocks, attemptDelivery, deliverDue, enqueueEvent, enqueueTest, type WebhookDeliverySettings } from "../../notifications/webhooks.ts";
 import { holdJobsOf } from "../../testing/hold-jobs.ts";
 import { USERS, createTestApi, type TestApi } from "../../testing/harness.ts";
 import { loadableProject, makeApplication } from "../../testing/project-fixtures.ts";
@@ -191,6 +191,30 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("webhooks on
     expect(JSON.stringify(forged.body)).not.toMatch(/\d\d:\d\d UTC|cedar-secret/);
     const listed = (await api.get(`/api/v1/webhooks?companyId=${birch.id}`, owner)).body as { url: string }[];
     expect(listed.filter((w) => w.url.endsWith("/forged"))).toHaveLength(0);
+  });
+
+  it("Send test's delivery is the request's to attempt: the delivery loop meanwhile does not take it first, and sends it only if the request never did", async () => {
+    const hook = (await add({ url: `${receiver.url}/test-first`, events: ["run.ended"] })).body;
+    const row = await api.db.selectFrom("webhooks").selectAll().where("id", "=", hook.webhook.id).executeTakeFirstOrThrow();
+    const attempts = async (id: string) =>
+      (await api.db.selectFrom("webhook_deliveries").select(["attempts", "status"]).where("id", "=", id).executeTakeFirstOrThrow()) as {
+        attempts: number | string;
+        status: string;
+      };
+    // The loop's tick between the request's write and its attempt (as POST …/test writes it): it leaves the test alone…
+    const asked = await enqueueTest(api.db, row, USERS.clientAdmin.id);
+    await deliverDue(api.db, { ...local, limit: 1000 });
+    expect(await attempts(asked)).toEqual({ attempts: 0, status: "Pending" });
+    // …so the request's own attempt is the one it answers: delivered, once.
+    expect(await attemptDelivery(api.db, asked, local)).toMatchObject({ status: "Delivered", attempts: 1 });
+    // A test whose request died before its attempt is sent by the loop, once a claimed attempt would have ended.
+    const orphan = await enqueueTest(api.db, row, USERS.clientAdmin.id);
+    await deliverDue(api.db, { ...local, limit: 1000, now: () => new Date(Date.now() + 5_000) });
+    expect(await attempts(orphan)).toEqual({ attempts: 0, status: "Pending" });
+    await deliverDue(api.db, { ...local, limit: 1000, now: () => new Date(Date.now() + 25_000) });
+    expect(Number((await attempts(orphan)).attempts)).toBe(1);
+    expect((await attempts(orphan)).status).toBe("Delivered");
+    expect(receiver.received.filter((r) => r.path === "/hooks/dt/test-first")).toHaveLength(2);
   });
 
   it("Send test delivers at once; who may manage webhooks; bad input is refused naming the field", async () => {

@@ -10,7 +10,7 @@ import { requireCompanyRole } from "../../access.ts";
 import { ApiProblem, validationProblem } from "../../api-problem.ts";
 import type { AppEnv } from "../../context.ts";
 import { hostRefusal } from "../../notifications/addresses.ts";
-import { attemptDelivery, enqueueEvent, toDelivery, toWebhook } from "../../notifications/webhooks.ts";
+import { attemptDelivery, enqueueTest, toDelivery, toWebhook } from "../../notifications/webhooks.ts";
 import { createRouter, errorResponses, inCompanyQuery, jsonBody, jsonContent, requireInCompany } from "../../openapi.ts";
 import { describeWrite } from "../../audit-writes.ts";
 import { inTransaction, makeOnce } from "../../repositories/db-helpers.ts";
@@ -168,17 +168,8 @@ export function createWebhooksRouter() {
       const hook = await requireWebhook(c, c.req.valid("param").id, c.req.valid("query").companyId);
       const { db } = c.var.deps;
       // In a transaction of its own: the audit entry commits with the queued event.
-      const [id] = await inTransaction(db, (trx) =>
-        enqueueEvent(trx, {
-          companyId: hook.company_id,
-          event: "test",
-          subject: `test:${randomUUID()}`,
-          data: { message: "A test event from Data Transformation.", by: c.var.caller.userId },
-          at: new Date().toISOString(),
-          only: hook.id,
-        }),
-      );
-      const row = await attemptDelivery(db, id!, c.var.deps.webhooks);
+      const id = await inTransaction(db, (trx) => enqueueTest(trx, hook, c.var.caller.userId));
+      const row = await attemptDelivery(db, id, c.var.deps.webhooks);
       return c.json(toDelivery(row!), 200);
     });
 }
