@@ -17,6 +17,7 @@
  *   export { RouteErrorBoundary as ErrorBoundary } from "~/components/layout/route-error";
  */
 import { createContext, data, type RouterContextProvider } from "react-router";
+import { attachment } from "../../services/shared/content-disposition";
 import type { ServiceFailure } from "./api.server";
 import { redirectWithFlash } from "./flash.server";
 import { serviceFailure } from "./forms.server";
@@ -28,8 +29,8 @@ export type Download = {
   file: () => Promise<Response>;
   /** The file's type when the service names none. */
   contentType: string;
-  /** Its disposition when the service gives none (a file name). */
-  disposition?: string;
+  /** Its file's name when the service gives none (the service's Content-Disposition otherwise). */
+  fileName?: string;
   /** Headers besides these, passed on when the service sets them (content-length). */
   passOn?: readonly string[];
   /** Extra headers of the answer (Cache-Control). */
@@ -81,7 +82,7 @@ export async function downloadFailure({ context }: { context: Readonly<RouterCon
 
 function streamed(res: Response, download: Download): Response {
   const headers = new Headers({ "content-type": res.headers.get("content-type") ?? download.contentType, ...download.headers });
-  const disposition = res.headers.get("content-disposition") ?? download.disposition;
+  const disposition = res.headers.get("content-disposition") ?? (download.fileName === undefined ? null : attachment(download.fileName));
   if (disposition) headers.set("content-disposition", disposition);
   for (const name of download.passOn ?? []) {
     const value = res.headers.get(name);

@@ -26,7 +26,7 @@ export const middleware: Route.MiddlewareFunction[] = [
         return sqlAccessApi(callerOf(context)).auditCsv(filters);
       },
       contentType: "text/csv; charset=utf-8",
-      disposition: 'attachment; filename="audit-log.csv"',
+      fileName: "audit-log.csv",
       headers: { "Cache-Control": "no-store" },
     };
   }),

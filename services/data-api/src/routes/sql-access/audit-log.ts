@@ -1,6 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import { stream } from "hono/streaming";
 import { z } from "zod";
+import { attachment } from "../../../../shared/content-disposition.ts";
 import { apiErrorSchema } from "../../../../../contracts/errors.ts";
 import { auditPageSchema, auditQuerySchema, type AuditEntry } from "../../../../../contracts/sql-access.ts";
 import { AUDIT_RETENTION_DAYS_DEFAULT } from "../../../../../contracts/values/sql-access.ts";
@@ -85,7 +86,7 @@ export function createAuditLogRouter() {
       const { page: _page, pageSize: _size, ...filters } = c.req.valid("query");
       const { db } = c.var.deps;
       c.header("content-type", "text/csv; charset=utf-8");
-      c.header("content-disposition", `attachment; filename="audit-log.csv"`);
+      c.header("content-disposition", attachment("audit-log.csv"));
       // A batch of entries at a time: the log is never held whole.
       return stream(c, async (out) => {
         await out.write(csvLine(AUDIT_CSV_HEADER));

@@ -11,6 +11,7 @@ import { describeWrite } from "../../audit-writes.ts";
 import { Readable } from "node:stream";
 import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
+import { attachment } from "../../../../shared/content-disposition.ts";
 import {
   backupPageSchema,
   backupQuerySchema,
@@ -240,7 +241,7 @@ export function createWorkspaceBackupsRouter(descriptor: WorkspaceDescriptor) {
         headers: {
           "content-type": "application/x-tar",
           "content-length": String(backup.bytes),
-          "content-disposition": `attachment; filename="${backup.name.replace(/[^\w.-]+/g, "_")}"`,
+          "content-disposition": attachment(backup.name),
         },
       }) as never;
     })

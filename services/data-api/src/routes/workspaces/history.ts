@@ -8,6 +8,7 @@
 import { Readable } from "node:stream";
 import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
+import { attachment } from "../../../../shared/content-disposition.ts";
 import { comparisonPageSchema, comparisonQuerySchema, historyEntryDetailsSchema, type HistoryEntryDetails } from "../../../../../contracts/backups.ts";
 import { COMPARISON_SAMPLE_ROWS, COMPARISON_VALUE_MAX } from "../../../../../contracts/values/backups.ts";
 import { CHANGING_TYPES } from "../../../../../contracts/values/loads.ts";
@@ -164,10 +165,9 @@ export function createWorkspaceHistoryRouter(descriptor: WorkspaceDescriptor) {
         for await (const batch of allRejections(db, entry.id, table.table))
           yield text.encode(batch.map((r) => line([...kept(r.cells), String(r.line), r.column ? `${r.column}: ${r.reason}` : r.reason])).join(""));
       }
-      const name = `${table.fileName.replace(/\.[^.]*$/, "")}-rejected-rows.csv`.replace(/[^\w.-]+/g, "_");
-      return new Response(Readable.toWeb(Readable.from(csv())) as ReadableStream, {
+            return new Response(Readable.toWeb(Readable.from(csv())) as ReadableStream, {
         status: 200,
-        headers: { "content-type": `text/csv; charset=${text.charset}`, "content-disposition": `attachment; filename="${name}"` },
+        headers: { "content-type": `text/csv; charset=${text.charset}`, "content-disposition": attachment(`${table.fileName.replace(/\.[^.]*$/, "")}-rejected-rows.csv`) },
       }) as never;
     });
 }

@@ -7,6 +7,7 @@ import { auditWriteLabel } from "../../../../../contracts/values/sql-access.ts";
 import type { FlatFileParameters, Job, Project } from "../../../../../contracts/projects.ts";
 import { DEMO_COMPANIES } from "../../../../../scripts/demo-data.ts";
 import { TEST_DATABASE_KINDS, TEST_POSTGRES_ADMIN_URL } from "../../../../shared/testing/databases.ts";
+import { savedAs } from "../../../../shared/testing/saved-as.ts";
 import { databaseNameOf } from "../../data-plane/project-databases.ts";
 import { SERVER_LOST_MESSAGE } from "../../data-plane/server-lost.ts";
 import { INTERRUPTED_MESSAGE, recoverInterruptedJobs } from "../../jobs/recover.ts";
@@ -437,6 +438,22 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
     const corrected = await load(wide, { name: "Customers.csv", text: utf16be(wideText.replace("x,", "3,")) });
     expect(corrected).toMatchObject({ status: "Loaded", rowsLoaded: 1 });
     expect(await rowsOf(wide)).toMatchObject([{ CustomerId: 3, Code: "Zoë" }]);
+  });
+
+  it("names a table's rejected-rows download after the file loaded, as a browser saves it: letters beyond ASCII, semicolons and percent signs kept", async () => {
+    const project = await loadableProject();
+    const savedName = async (name: string) => {
+      const loaded = await load(project, { name, text: "CustomerId,Code\nx,A\n" });
+      const res = await api.app.request(`/api/v1/projects/${project.id}/history/${loaded.id}/tables/Customers/rejected-rows.csv`, {
+        headers: { authorization: `Bearer ${owner}` },
+      });
+      expect(res.status).toBe(200);
+      return savedAs(res.headers.get("content-disposition"));
+    };
+    expect(await savedName("Müller_Kunden.csv")).toBe("Müller_Kunden-rejected-rows.csv");
+    // (A browser sends a quote of a file's name as %22, which the name then holds: the quotes are attachment's own test's.)
+    expect(await savedName("Kunden; Stand 'Mai' 100%.csv")).toBe("Kunden; Stand 'Mai' 100%-rejected-rows.csv");
+    expect(await savedName("customers.csv")).toBe("customers-rejected-rows.csv");
   });
 
   it("refuses a load whose mode or rejected-rows choice is sent empty or unknown, at the field, and loads nothing: never read as Replace", async () => {

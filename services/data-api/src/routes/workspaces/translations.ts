@@ -3,6 +3,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
+import { attachment } from "../../../../shared/content-disposition.ts";
 import type { Table } from "../../../../../contracts/dictionary.ts";
 import { translationDetailSchema, translationPageSchema, translationQuerySchema, translationSchema } from "../../../../../contracts/mappings.ts";
 import { DEFAULT_FLAT_FILE_PARAMETERS } from "../../../../../contracts/values/flat-files.ts";
@@ -167,10 +168,9 @@ export function createTranslationFileRoutes() {
         );
       const at = store.translatedFilePath(c.var.deps.dataDir, found.id);
       if (!fs.existsSync(at)) throw new NotFoundError("The translated file is no longer kept. Translate the file again.");
-      const name = `${found.fileName.replace(/\.[^.]*$/, "")}-translated.csv`.replace(/[^\w.-]/g, "_");
-      return new Response(Readable.toWeb(fs.createReadStream(at)) as ReadableStream, {
+            return new Response(Readable.toWeb(fs.createReadStream(at)) as ReadableStream, {
         status: 200,
-        headers: { "content-type": "text/csv; charset=utf-8", "content-disposition": `attachment; filename="${name}"` },
+        headers: { "content-type": "text/csv; charset=utf-8", "content-disposition": attachment(`${found.fileName.replace(/\.[^.]*$/, "")}-translated.csv`) },
       }) as never;
     });
 }

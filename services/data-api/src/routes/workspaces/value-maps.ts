@@ -1,6 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import { stream } from "hono/streaming";
 import { z } from "zod";
+import { attachment } from "../../../../shared/content-disposition.ts";
 import {
   addValueSchema,
   applyImportSchema,
@@ -252,9 +253,8 @@ export function createValueMapRoutes() {
     .openapi(exportValues, async (c) => {
       const { ref } = await columnOf(c, c.req.valid("param"), false);
       const { db } = c.var.deps;
-      const fileName = `${ref.tableName}-${ref.column.name}-map.csv`.replace(/[^\w.-]/g, "_");
-      c.header("content-type", "text/csv; charset=utf-8");
-      c.header("content-disposition", `attachment; filename="${fileName}"`);
+            c.header("content-type", "text/csv; charset=utf-8");
+      c.header("content-disposition", attachment(`${ref.tableName}-${ref.column.name}-map.csv`));
       // A page of values at a time, by source value: the map is never held whole.
       return stream(c, async (out) => {
         await out.write(csvLine(VALUE_MAP_CSV_HEADER));
