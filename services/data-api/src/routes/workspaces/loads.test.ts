@@ -237,7 +237,15 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("flat-file l
 
     // Not found: a table the load did not fill; another company's user; the entry asked through another project.
     const stranger = await api.tokenFor(USERS.viewer);
-    expect((await api.get(`/api/v1/projects/${project.id}/history/${done.id}/tables/Orders/rejected-rows`, owner)).status).toBe(404);
+    const noTable = { status: 404, body: { errors: ["The load has no such table."] } };
+    expect(await api.get(`/api/v1/projects/${project.id}/history/${done.id}/tables/Orders/rejected-rows`, owner)).toMatchObject(noTable);
+    // A name longer than any table's (a hand-edited or cut link): the same 404 in the same words, the page and its download alike.
+    const long = "T".repeat(200);
+    expect(await api.get(`/api/v1/projects/${project.id}/history/${done.id}/tables/${long}/rejected-rows`, owner)).toMatchObject(noTable);
+    const longCsv = await api.app.request(`/api/v1/projects/${project.id}/history/${done.id}/tables/${long}/rejected-rows.csv`, {
+      headers: { authorization: `Bearer ${owner}` },
+    });
+    expect({ status: longCsv.status, body: await longCsv.json() }).toMatchObject(noTable);
     expect((await api.get(`/api/v1/projects/${project.id}/history/${done.id}`, stranger)).status).toBe(404);
     expect((await api.get(`/api/v1/projects/${project.id}/history/${done.id}/tables/Customers/rejected-rows`, stranger)).status).toBe(404);
     const csv = await api.app.request(`/api/v1/projects/${project.id}/history/${done.id}/tables/Customers/rejected-rows.csv`, {
