@@ -217,7 +217,18 @@ const STATUS_WORDS = sql<string>`case ${sql.join(
   sql` `,
 )} else status end`;
 
-const HISTORY_SORT_COLUMNS = { createdAt: "created_at", type: "run_type", status: STATUS_WORDS, file: "file_name", rowsLoaded: "rows_loaded" } as const;
+/**
+ * The Rows column's number in SQL, so that sorting by Rows follows what the rows show: a load's rows
+ * loaded (its tables' "… loaded", summed), a comparison's rows compared (rows_read: it loads none), a
+ * backup's, restore's or undo's rows backed up or restored; work other than a load shows none while it
+ * runs or once it failed, which sorts below every number (-1: alike on SQLite and PostgreSQL, whose nulls
+ * sort at opposite ends).
+ */
+const ROWS_SHOWN = sql<number>`case when run_type <> ${sql.lit("FlatFile" satisfies HistoryType)} and status in (${sql.join(
+  (["Loading", "Failed"] satisfies LoadStatus[]).map((status) => sql.lit(status)),
+)}) then -1 when run_type = ${sql.lit("Comparison" satisfies HistoryType)} then rows_read else rows_loaded end`;
+
+const HISTORY_SORT_COLUMNS = { createdAt: "created_at", type: "run_type", status: STATUS_WORDS, file: "file_name", rowsLoaded: ROWS_SHOWN } as const;
 
 /**
  * One page of the workspace's history: filtered by type and status, sorted, counted and paginated in

@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { RESTORE_REASON_MAX } from "../../../../../contracts/backups.ts";
 import type { Project } from "../../../../../contracts/projects.ts";
 import { COMPARISON_VALUE_MAX } from "../../../../../contracts/values/backups.ts";
+import type { HistoryType, LoadStatus } from "../../../../../contracts/values/loads.ts";
 import { DEMO_COMPANIES } from "../../../../../scripts/demo-data.ts";
 import { TEST_DATABASE_KINDS, TEST_POSTGRES_ADMIN_URL } from "../../../../shared/testing/databases.ts";
 import type { BackupManifest, BackupTable } from "../../data-plane/backups/backup-archive.ts";
@@ -19,6 +20,7 @@ import { INTERRUPTED_MESSAGE, recoverInterruptedJobs } from "../../jobs/recover.
 import { TEST_DATABASE_SERVER, USERS, createOwnerTestApi, type TestApi } from "../../testing/harness.ts";
 import { holdJobsOf, settleJobs } from "../../testing/hold-jobs.ts";
 import { failBackup, insertBackup } from "../../repositories/backups.ts";
+import { finishLoad, insertLoad } from "../../repositories/loads.ts";
 import { comparedTables, loadableProject as loadableProjectOf, makeApplication, makeProject, storedComparison } from "../../testing/project-fixtures.ts";
 
 const [, acme, birch] = DEMO_COMPANIES;
@@ -298,6 +300,30 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("backups, re
     const byWords = [backup.entry.id, loaded.entry.id, refused.entry.id, restore.entry.id];
     expect(await ids("?sort=status")).toEqual(byWords);
     expect(await ids("?sort=-status")).toEqual([...byWords].reverse());
+  });
+
+  it("sorts the history by Rows as its rows show them (a comparison's rows compared, nothing for a failed restore), in SQL", async () => {
+    const project = await makeProject(api, owner, { companyId: birch.id, applicationId, sourceType: "BackUp" });
+    let at = Date.parse("2026-11-01T09:00:00Z");
+    /** An entry of the history as its job leaves it: rows read and loaded, or still Loading. */
+    const entry = async (type: HistoryType, status: LoadStatus, rowsRead: number, rowsLoaded: number) => {
+      const now = new Date((at += 60_000));
+      const form = { table: "Customers", mode: "replace", onRejected: "loadOthers" } as const;
+      const id = await insertLoad(api.db, { projectId: project.id, type, fileName: `${type}.csv`, fileBytes: 1, form, tables: [], parameters: null, userId: USERS.analyst.id, now });
+      if (status !== "Loading") await finishLoad(api.db, id, { status, rowsRead, rowsLoaded, rowsRejected: rowsRead - rowsLoaded, message: null }, now);
+      return id;
+    };
+    // The Rows column shows: 3 loaded; 10 compared (none loaded); 7 backed up; 5 restored; nothing (failed, running).
+    const loaded = await entry("FlatFile", "Loaded", 9, 3);
+    const compared = await entry("Comparison", "Completed", 10, 0);
+    const backup = await entry("Backup", "Completed", 7, 7);
+    const restored = await entry("Restore", "Loaded", 5, 5);
+    const failed = await entry("Restore", "Failed", 4, 4);
+    const running = await entry("Undo", "Loading", 0, 0);
+    const ids = async (query: string) => (await api.get(`${base(project)}/history${query}`, owner)).body.items.map((e: { id: string }) => e.id);
+    // Ties (the two that show nothing): newest first, whichever the direction.
+    expect(await ids("?sort=rowsLoaded")).toEqual([running, failed, loaded, restored, backup, compared]);
+    expect(await ids("?sort=-rowsLoaded")).toEqual([compared, backup, restored, loaded, running, failed]);
   });
 
   it("compares an earlier delivery with the current data: rows added, removed and changed, the columns, old and new values", async () => {
