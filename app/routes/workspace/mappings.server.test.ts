@@ -421,6 +421,70 @@ describe("the value map's writes", () => {
   });
 });
 
+describe("the value map's writes posted without the version their page showed (forged or cut short)", () => {
+  const INCOMPLETE = "The request was incomplete: reload the page and try again.";
+  /** The form as its page sends it, without its version, with an empty one and with "abc". */
+  const withoutVersion = (form: [string, string][]) => {
+    const rest = form.filter(([name]) => name !== "version");
+    return [rest, [...rest, ["version", ""]], [...rest, ["version", "abc"]]] as [string, string][][];
+  };
+
+  it("refuses a column's Save on its table's page at the top as incomplete, never as a change in another tab; nothing saved, the data API not asked", async () => {
+    const column = await mappedColumn([{ sourceValue: "G1", targetValue: null }]);
+    const html = renderPage(await call(ANALYST, column.tableUrl, tablePage.loader, column.options), undefined, tablePage);
+    const row = [...html.matchAll(/<form[^>]*>([\s\S]*?)<\/form>/g)].find((m) => m[1]!.includes('value="settings"'))![0];
+    const sent: [string, string][] = [...row.matchAll(/<input[^>]*name="([^"]*)"[^>]*value="([^"]*)"/g)].map(([, name, value]) => [name!, value!]);
+    const settings: [string, string][] = [...sent, ["translate", "false"], ["unmappedRule", "Default"], ["defaultValue", "P0"]];
+    for (const form of withoutVersion(settings)) {
+      const { answer, calls } = await valueMapCalls(() => call(ANALYST, column.tableUrl, tablePage.action, { ...column.options, form }));
+      const refused = unwrap(answer);
+      expect(refused?.status).toBe(400);
+      expect(calls).toEqual([]);
+      const page = renderPage(await call(ANALYST, column.tableUrl, tablePage.loader, column.options), refused?.data, tablePage);
+      expect(page).toMatch(new RegExp(`<div role="alert"[^>]*>${INCOMPLETE}</div>`));
+    }
+    const after = (await call(ANALYST, column.tableUrl, tablePage.loader, column.options)) as { table: { columns: { translate: boolean; unmappedRule: string }[] } };
+    expect(after.table.columns[0]).toMatchObject({ translate: true, unmappedRule: "Keep" });
+    // The form as its page sends it still saves.
+    const saved = await call(ANALYST, column.tableUrl, tablePage.action, { ...column.options, form: settings });
+    expect(await flashOf(saved)).toBe("grade is not translated.");
+  });
+
+  it("refuses a save of the targets and an import's Apply where their refusals are said, keeping what was typed; nothing written, the data API not asked", async () => {
+    const column = await mappedColumn([{ sourceValue: "G1", targetValue: null }]);
+    const save = postedForm(renderPage(await call(ANALYST, column.url, columnPage.loader, column.options)), "save", { "target-0": "P1" });
+    for (const form of withoutVersion(save)) {
+      const { answer, calls } = await valueMapCalls(() => call(ANALYST, column.url, columnPage.action, { ...column.options, form }));
+      const refused = unwrap(answer);
+      expect(refused?.status).toBe(400);
+      expect(refused?.data).toEqual({ form: "save", errors: [INCOMPLETE], typed: [{ sourceValue: "G1", typed: "P1", was: "" }] });
+      expect(calls).toEqual([]);
+    }
+
+    const file = new FormData();
+    file.append("file", new File(["source_value,target_value\nG1,One\n"], "map.csv", { type: "text/csv" }));
+    const { mappingProjectId } = column.options.params;
+    const preview = await api(ANALYST, "POST", `${API}/${mappingProjectId}/mapping-columns/${column.columnId}/imports`, file);
+    const previewUrl = `${column.url}&import=${preview.id}`;
+    const apply = postedForm(renderPage(await call(ANALYST, previewUrl, columnPage.loader, column.options)), "apply");
+    for (const form of withoutVersion(apply)) {
+      const { answer, calls } = await valueMapCalls(() => call(ANALYST, previewUrl, columnPage.action, { ...column.options, form }));
+      const refused = unwrap(answer);
+      expect(refused?.status).toBe(400);
+      expect(refused?.data).toEqual({ form: "import", errors: [INCOMPLETE] });
+      expect(calls).toEqual([]);
+      // Said beside the preview, which is still there to apply.
+      const html = renderPage(await call(ANALYST, previewUrl, columnPage.loader, column.options), refused?.data);
+      expect(html).toContain("Apply this import");
+      expect(html).toContain(INCOMPLETE);
+    }
+    expect(await column.map()).toEqual([{ sourceValue: "G1", targetValue: null }]);
+    // The forms as their pages send them still write.
+    expect(await flashOf(await call(ANALYST, previewUrl, columnPage.action, { ...column.options, form: apply }))).toBe("Import applied.");
+    expect(await column.map()).toEqual([{ sourceValue: "G1", targetValue: "One" }]);
+  });
+});
+
 describe("adding a value to a column's map", () => {
   it("refuses a source value the map holds, at the field and naming its target, and adds one with spaces around it as a value of its own", async () => {
     const column = await mappedColumn([{ sourceValue: "Alice", targetValue: "A" }]);

@@ -1,4 +1,6 @@
 import { data, Form, Link, redirect, type UIMatch } from "react-router";
+import { z } from "zod";
+import { versionSchema } from "../../../../contracts/common";
 import { PAGE_SIZES } from "../../../../contracts/values/common";
 import { UNMAPPED_RULE_LABELS, VALUE_SEARCH_MAX_LENGTH } from "../../../../contracts/values/mappings";
 import { addValueSchema, type ValueMapImport, type ValueMapPage } from "../../../../contracts/mappings";
@@ -17,7 +19,7 @@ import { redirectWithFlash } from "~/lib/flash.server";
 import { PAGING_KEYS, pagingParams } from "~/lib/list-search";
 import { readPage } from "~/lib/list-search.server";
 import { exactValue, getFormProps, useServerForm, type FormResult } from "~/lib/forms";
-import { invalid, parseFormData, readExactValues, readFormData, refusedByService, serviceFailure, submitUpload, unknownIntent } from "~/lib/forms.server";
+import { INCOMPLETE_REQUEST, invalid, parseFormData, readExactValues, readFormData, refusedByService, serviceFailure, submitUpload, unknownIntent } from "~/lib/forms.server";
 import { afterGuard } from "~/lib/guards.server";
 import { cn } from "~/lib/utils";
 import { useWorkspacePaths, workspacePathsOf } from "~/lib/workspace-paths";
@@ -89,6 +91,9 @@ export { revalidateAfterConflict as shouldRevalidate } from "~/lib/revalidate";
 /** A map CSV holds at most 100,000 short lines: 20 MB is far beyond any. */
 const IMPORT_MAX_BYTES = 20 * 1024 * 1024;
 
+/** A save of the targets and an import's Apply are based on the map's version their page showed (a hidden field). */
+const mapVersionSchema = z.object({ version: versionSchema });
+
 export async function action({ request, params, context }: Route.ActionArgs) {
   const scope = await projectScope(context);
   const { project, companyId, api, paths } = scope;
@@ -117,7 +122,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     const errors = fieldMessages.length ? fieldMessages : failure.body.errors;
     return data({ form, errors, ...(typed ? { typed, stale: failure.status === 409 } : {}) }, { status: failure.status });
   };
-  const version = Number(formData.get("version"));
+  // The map's version the page showed: a post without it (forged or cut short) is refused in words where the
+  // form's refusals are said, never read as version 0, which the data API would refuse as a change made in another tab.
+  const versioned = () => parseFormData(formData, mapVersionSchema);
+  const incomplete = (form: string, typed?: TypedTarget[]) => data({ form, errors: [INCOMPLETE_REQUEST], ...(typed ? { typed } : {}) }, { status: 400 });
 
   if (intent === "save") {
     const sources = readExactValues(formData, "source");
@@ -135,8 +143,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       await columnValues(maps, params, { page: 1, pageSize: PAGE_SIZES[0], unmapped: false });
       return redirectWithFlash(back, "No value was changed.");
     }
+    const submission = versioned();
+    if (submission.status !== "success") return incomplete("save", typed);
     try {
-      await maps.saveValues(tableId, columnId, { version, values });
+      await maps.saveValues(tableId, columnId, { version: submission.value.version, values });
     } catch (err) {
       return refused(err, "save", typed);
     }
@@ -157,8 +167,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   }
   const importId = String(formData.get("importId") ?? "");
   if (intent === "apply") {
+    const submission = versioned();
+    if (submission.status !== "success") return incomplete("import");
     try {
-      await maps.applyImport(tableId, columnId, importId, version);
+      await maps.applyImport(tableId, columnId, importId, submission.value.version);
     } catch (err) {
       return refused(err, "import");
     }

@@ -1,4 +1,6 @@
 import { data, Form, Link, type UIMatch } from "react-router";
+import { z } from "zod";
+import { versionSchema } from "../../../../contracts/common";
 import { UNMAPPED_RULE_LABELS, UNMAPPED_RULES } from "../../../../contracts/values/mappings";
 import type { MappingColumn, SampleResult } from "../../../../contracts/mappings";
 import { formatColumnType } from "~/components/dictionary/column-format";
@@ -12,7 +14,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~
 import { companyHref, useCompanyHref } from "~/lib/company-href";
 import { redirectWithFlash } from "~/lib/flash.server";
 import { getFormProps, useServerForm } from "~/lib/forms";
-import { readFormData, serviceFailure, submitUpload, unknownIntent } from "~/lib/forms.server";
+import { INCOMPLETE_REQUEST, parseFormData, readFormData, serviceFailure, submitUpload, unknownIntent } from "~/lib/forms.server";
 import { afterGuard } from "~/lib/guards.server";
 import { useWorkspacePaths } from "~/lib/workspace-paths";
 import { checkWorkspace, projectCalls, projectScope } from "../workspace.server";
@@ -30,6 +32,9 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 
 /** A sample file is at most this large: it shows the codes a file holds, not the whole delivery (that is "Translate a file"). */
 const SAMPLE_MAX_BYTES = 200 * 1024 * 1024;
+
+/** A row's Save is based on the column's version its page showed (a hidden field). */
+const settingsVersionSchema = z.object({ version: versionSchema });
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const scope = await projectScope(context);
@@ -54,11 +59,15 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     unmappedRule: String(formData.get("unmappedRule") ?? "Keep") as MappingColumn["unmappedRule"],
     defaultValue: String(formData.get("defaultValue") ?? ""),
   };
+  // A post without the version (forged or cut short) is refused at the top in words, never read as version 0,
+  // which the data API would refuse as a change made in another tab.
+  const submission = parseFormData(formData, settingsVersionSchema);
+  if (submission.status !== "success") return data({ errors: [INCOMPLETE_REQUEST] }, { status: 400 });
   let table;
   try {
     // Named with the URL's table: a column of another table (of this project) is not this page's, and the data API
     // refuses it as one removed meanwhile (404 "Column not found."), saving nothing.
-    table = await api.valueMaps.saveSettings(params.mappingSourceTableId, columnId, { version: Number(formData.get("version")), ...values });
+    table = await api.valueMaps.saveSettings(params.mappingSourceTableId, columnId, { version: submission.value.version, ...values });
   } catch (err) {
     const failure = serviceFailure(err);
     if (!failure || failure.status >= 500) throw err;
@@ -86,15 +95,15 @@ export const handle = {
 };
 
 type SentSettings = Pick<MappingColumn, "translate" | "unmappedRule"> & { defaultValue: string };
-type ActionData = { settings?: { columnId: string; errors: string[]; values: SentSettings }; result?: unknown } | undefined;
+type ActionData = { settings?: { columnId: string; errors: string[]; values: SentSettings }; errors?: string[]; result?: unknown } | undefined;
 
 export default function MappingTablePage({ loaderData, actionData }: Route.ComponentProps) {
   const { projectId, table, canWrite } = loaderData;
   const href = useCompanyHref();
   const paths = useWorkspacePaths();
   const refused = (actionData as ActionData)?.settings;
-  // A column removed meanwhile (another tab) has no row left to show its refusal beside.
-  const rowless = refused && !table.columns.some((c) => c.id === refused.columnId) ? refused.errors : [];
+  // A column removed meanwhile (another tab) has no row left to show its refusal beside; an incomplete post names none.
+  const rowless = refused && !table.columns.some((c) => c.id === refused.columnId) ? refused.errors : ((actionData as ActionData)?.errors ?? []);
   return (
     <div className="flex flex-col gap-6">
       <section aria-labelledby="columns-title">
