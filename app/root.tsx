@@ -18,6 +18,7 @@ import { useNonce } from "./lib/nonce";
 import { env } from "./lib/env.server";
 import { serverTimingHeader } from "./lib/service-trace.server";
 import { withSecurityHeaders } from "./lib/security-headers.server";
+import { refuseMalformedAddress } from "./lib/address.server";
 import { MAIN_ID, SkipLink } from "./components/layout/skip-link";
 import { useFocusOnNavigation } from "./components/layout/route-focus";
 
@@ -40,6 +41,7 @@ const loadVersion = memoize(ONE_MINUTE, (as: Caller) =>
  * Every answer of the portal gets its security headers here: pages (entry.server has set their nonce'd
  * policy already), data requests, redirects and resource routes. With SERVER_TIMING=true, also the
  * time the request waited on the services and the number of sequential round trips (service-trace).
+ * Then an address whose path does not decode is refused with the product's 400 page, before any loader.
  */
 export const middleware: Route.MiddlewareFunction[] = [
   async ({ request }, next) => {
@@ -47,6 +49,7 @@ export const middleware: Route.MiddlewareFunction[] = [
     if (env.SERVER_TIMING) response.headers.append("Server-Timing", serverTimingHeader(request));
     return response;
   },
+  ({ request, params }) => refuseMalformedAddress(request, params),
 ];
 
 export async function loader({ request }: Route.LoaderArgs) {

@@ -121,3 +121,32 @@ describe("the portal's server entry", () => {
     expect(missing.headers.get("Location")).toBe("/");
   });
 });
+
+describe("an address whose path does not decode (a % not followed by a character's code)", () => {
+  it("answers the product's own 400 page in words, in its layout with a link home, never Express's bare Bad Request", async () => {
+    for (const address of ["/migration/projects/%E0%A4%A/details", "/migration/projects/%zz", "/translations/mappings/%E0%A4%A/templates/assigned"]) {
+      const res = await fetch(`${base}${address}`, { redirect: "manual" });
+      expect(res.status, address).toBe(400);
+      expect(res.headers.get("Content-Type")).toMatch(/text\/html/);
+      // The page's own policy (entry.server), not finalhandler's default-src 'none'.
+      expect(res.headers.get("Content-Security-Policy")).toMatch(/script-src 'self' 'nonce-/);
+      const html = await res.text();
+      expect(html).toMatch(/^<!DOCTYPE html>/i);
+      expect(html).toContain("The page could not be loaded");
+      expect(html).toContain("This address could not be read: a % in it does not stand for a character. Check the link, or go to the main page.");
+      expect(html).toMatch(/<a [^>]*href="\/"[^>]*>Go to main page<\/a>/);
+      expect(html).not.toContain("<pre>Bad Request</pre>");
+      expect(html).not.toMatch(/URIError|at decodeURIComponent/);
+    }
+    // A path no route but the not-found one matches is sent home, as every unknown path is (spec §2).
+    for (const address of ["/%E0%A4%A", "/assets/%E0%A4%A.js"]) {
+      const res = await fetch(`${base}${address}`, { redirect: "manual" });
+      expect(res.status, address).toBe(302);
+      expect(res.headers.get("Location")).toBe("/");
+    }
+    // A query string is read leniently: the page answers as it would (here, the sign-in's redirect).
+    const query = await fetch(`${base}/migration/projects?x=%E0%A4%A`, { redirect: "manual" });
+    expect(query.status).toBe(302);
+    expect(query.headers.get("Location")).toMatch(/^\/login\?/);
+  });
+});

@@ -44,7 +44,9 @@ export async function createPortalListener({ build, logger }: { build: ServerBui
   // or production build by NODE_ENV when first loaded (a static import is loaded before any code of this bundle
   // runs, and React Router's development build beside React DOM's production one fails every page).
   const { createRequestHandler } = await import("@react-router/express");
-  app.all("*", createRequestHandler({ build, mode: process.env.NODE_ENV }));
+  // Every request, as a middleware: app.all("*") decoded the path as a route parameter, and one that did not decode
+  // (…/%E0%A4%A) was Express's bare "Bad Request"; React Router answers it with the product's page (root.tsx).
+  app.use(createRequestHandler({ build, mode: process.env.NODE_ENV }));
 
   return (req, res) => {
     if (isHealthCheck(req)) void answerHealth(healthz, req, res);

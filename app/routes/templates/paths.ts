@@ -16,6 +16,15 @@ import { areaOfPath } from "~/lib/menu";
 export type TemplateOwner =
   { kind: "master"; area: TemplateArea; base: string } | { kind: "workspace"; area: TemplateArea; base: string; workspace: WorkspaceKind; workspaceId: string };
 
+/** A path's segment decoded; one that does not decode (…/%E0%A4%A/…, refused by the root with a 400 page) as it is. */
+function decodedSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
 export function templateOwnerOf(pathname: string): TemplateOwner {
   for (const kind of WORKSPACE_KINDS) {
     const { routeBase, area } = WORKSPACES[kind];
@@ -26,7 +35,7 @@ export function templateOwnerOf(pathname: string): TemplateOwner {
         area: area as TemplateArea,
         base: `${routeBase}/${match[1]}/templates`,
         workspace: kind,
-        workspaceId: decodeURIComponent(match[1]!),
+        workspaceId: decodedSegment(match[1]!),
       };
   }
   const area = areaOfPath(pathname)?.area;
