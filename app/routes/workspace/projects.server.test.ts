@@ -1219,6 +1219,21 @@ describe("the data page of a workspace", () => {
   });
 });
 
+describe("the data page of a workspace whose databases are not created yet", () => {
+  it("says so with a table asked for in the URL (an old link, a bookmark), as without one: never 'has no table'", async () => {
+    const project = await newProject(ANALYST, acme.id, acmeApp.id, "Databases not created");
+    await readyForDatabases(project);
+    const rowsPage = sourceRowsOf(project);
+    for (const database of ["", "&database=destination"]) {
+      const without = await rowsPage(database);
+      expect(without).toMatchObject({ created: false, table: null, rows: null });
+      // The page's normal state (200), the same as without ?table.
+      expect(await rowsPage(`${database}&table=Customers`), database).toEqual(without);
+      expect(await rowsPage(`${database}&table=Nope&page=2`), database).toEqual(without);
+    }
+  });
+});
+
 describe("the data page's filter", () => {
   it.skipIf(!TEST_POSTGRES_ADMIN_URL)("searches every column for a column the table lacks (kept from another table's page), and says so: never every row as if it matched", async () => {
     const project = await loadableProject("Kept filter");

@@ -8,6 +8,7 @@ import { Card } from "~/components/ui/card";
 import { Pagination, PastTheEnd } from "~/components/ui/pagination";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { useCompanyHref } from "~/lib/company-href";
+import { serviceFailure } from "~/lib/forms.server";
 import { afterGuard } from "~/lib/guards.server";
 import { PAGING_KEYS, pagingParams } from "~/lib/list-search";
 import { readContains, readPaging } from "~/lib/list-search.server";
@@ -42,11 +43,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const database = readDatabaseKind(params);
   // A table the database does not have (an old link, a mistyped name) is the data API's 404, said as it says it
   // ("The source database has no table 'Nope'."), as for a missing id elsewhere: never another table's rows in its place.
-  const askedRows = asked ? calls.tableRows(database, asked, query) : Promise.resolve(null);
-  const [{ project }, [{ created, ...tables }, rowsOfAsked]] = await afterGuard(
+  // Before the databases are created, though, no table is there to ask for: the page says they are not created yet,
+  // as it does without `?table=`. The 404 waits for the list of tables to tell which.
+  const askedRows = asked ? calls.tableRows(database, asked, query).catch((failure: unknown) => ({ failure })) : Promise.resolve(null);
+  const [{ project }, [{ created, ...tables }, askedAnswer]] = await afterGuard(
     projectScope(context),
     Promise.all([databaseTableChoices(calls, params, database), askedRows]),
   );
+  if (askedAnswer && "failure" in askedAnswer && (created || serviceFailure(askedAnswer.failure)?.status !== 404)) throw askedAnswer.failure;
+  const rowsOfAsked = created && askedAnswer && !("failure" in askedAnswer) ? askedAnswer : null;
   const table = rowsOfAsked ? asked! : tables.names[0];
   const rows = rowsOfAsked ?? (table ? await calls.tableRows(database, table, query) : null);
   // A column the table lacks (kept from another table's page when the Table select changed, an old link) is searched
