@@ -169,8 +169,25 @@ async function beginReview(db: Kysely<Database>, dictionaryId: string, options: 
   return { id, mode, now };
 }
 
-/** Stores the findings and the review of the tables, then marks the review ready. */
-async function fillReview(db: Kysely<Database>, dictionaryId: string, { id, mode, now }: Begun, findings: Findings): Promise<ReviewHeader> {
+/**
+ * Stores the findings and the review of the tables, then marks the review ready. A review discarded while
+ * its file is read (its rows' foreign key refuses them) stops the reading, and the worker with it, as
+ * REVIEW_NOT_FOUND_MESSAGE: no failure of the service to log.
+ */
+async function fillReview(db: Kysely<Database>, dictionaryId: string, begun: Begun, findings: Findings): Promise<ReviewHeader> {
+  try {
+    return await storeReview(db, dictionaryId, begun, findings);
+  } catch (err) {
+    if (!(err instanceof NotFoundError) && !(await reviewExists(db, begun.id))) throw new NotFoundError(REVIEW_NOT_FOUND_MESSAGE);
+    throw err;
+  }
+}
+
+async function reviewExists(db: Kysely<Database>, reviewId: string): Promise<boolean> {
+  return Boolean(await db.selectFrom("dictionary_reviews").select("id").where("id", "=", reviewId).executeTakeFirst());
+}
+
+async function storeReview(db: Kysely<Database>, dictionaryId: string, { id, mode, now }: Begun, findings: Findings): Promise<ReviewHeader> {
   let seq = 0;
   let rowCount = 0;
   for await (const outcome of findings) {
@@ -235,8 +252,7 @@ export function dropReview(db: Kysely<Database>, reviewId: string): Promise<void
  */
 export async function failReview(db: Kysely<Database>, reviewId: string, message: string): Promise<void> {
   await deleteRowsOfReview(db, reviewId);
-  const left = await db.selectFrom("dictionary_reviews").select("id").where("id", "=", reviewId).executeTakeFirst();
-  if (!left) return;
+  if (!(await reviewExists(db, reviewId))) return;
   await insertProblems(db, reviewId, [{ row: null, column: "file", message }], 0);
   await db
     .updateTable("dictionary_reviews")

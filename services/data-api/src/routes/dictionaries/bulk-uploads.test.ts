@@ -474,6 +474,25 @@ describe.each(TEST_DATABASE_KINDS)("dictionary bulk uploads on %s", (kind) => {
       expect(fs.readdirSync(uploadsTmpDir(api.dataDir))).toEqual([]);
     });
 
+    it("a review discarded while its file is read: the reading stops quietly, nothing logged as an error, nothing left", async () => {
+      const dict = await seedDictionary(api, analyst, acme.id);
+      const errors: { msg: string; fields?: Record<string, unknown> }[] = [];
+      const silent = () => undefined;
+      const logger = { debug: silent, info: silent, warn: silent, error: (msg: string, fields?: Record<string, unknown>) => void errors.push({ msg, fields }) };
+      const lines = [HEADER, ...Array.from({ length: 60_000 }, (_, i) => `T${Math.floor(i / 40)},C${i % 40},int,,,,yes,no,`)];
+      const via = api.appWith({ uploadWaitMs: 0, logger });
+      const res = await api.postForm(path(dict.id, "/bulk-uploads"), analyst, { file: { name: "big.csv", content: lines.join("\n") } }, via);
+      expect(res.status).toBe(202);
+      expect((await send(api, "DELETE", path(dict.id, `/bulk-uploads/${res.body.id}`), analyst)).status).toBe(204);
+      // The reading ends: its temporary file goes.
+      for (let i = 0; i < 400 && fs.readdirSync(uploadsTmpDir(api.dataDir)).length > 0; i++) await new Promise((r) => setTimeout(r, 25));
+      expect(fs.readdirSync(uploadsTmpDir(api.dataDir))).toEqual([]);
+      expect(errors).toEqual([]);
+      const left = await api.db.selectFrom("dictionary_review_rows").select("line").where("review_id", "=", res.body.id).execute();
+      expect(left).toEqual([]);
+      expect((await send(api, "GET", path(dict.id, `/bulk-uploads/${res.body.id}`), analyst)).status).toBe(404);
+    });
+
     it("a review still being read cannot be applied: 409 with the reason, nothing changes", async () => {
       const dict = await seedDictionary(api, analyst, acme.id);
       const res = await uploadTo(dict, fixture("sample-dictionary.csv"), "sample-dictionary.csv");
