@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it, vi } from "vitest";
 import { TEST_POSTGRES_ADMIN_URL, TEST_PROJECT_DATABASES_ADMIN_URL, testSessionUrl } from "../../../shared/testing/databases.ts";
 import { TEST_DATABASE_SERVER, TEST_DATA_PLANE_SECRET, createTestDataPlane } from "../testing/harness.ts";
 import type { DdlTable } from "../data-plane/postgres-ddl.ts";
-import { asProjectOwner, createProjectDatabase, createProjectSchema, databaseNameOf, dropProjectDatabase } from "../data-plane/project-databases.ts";
+import { asProjectOwner, createProjectDatabase, createProjectSchema, databaseNameOf, dropProjectDatabase, rolesOf } from "../data-plane/project-databases.ts";
 import type { DataPlane } from "../data-plane/servers.ts";
 import type { Database } from "../db/schema.ts";
 import { createKysely } from "../../../shared/db.ts";
@@ -260,12 +260,17 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("a Test run's script that ends its tra
 
 describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("a script that changes its session's settings", () => {
   for (const type of ["Full", "Test"] as const) {
-    it(`${type}: leaves the next scripts of the run with the run's own (search_path destination, source; the statement timeout)`, async () => {
+    it(`${type}: leaves the next scripts of the run with the run's own (search_path destination, source; the statement timeout; the run's role)`, async () => {
       const projectId = await projectWithNotes("source", "destination");
+      const { owner } = rolesOf(projectId);
       const { db, ran } = await continuingRun(projectId, type, 1, [
-        // A script that cleans the source, reading it first, and needs more time than the run gives a statement.
-        stepOf("Clean source", `set search_path = source;\nset statement_timeout = 0;\ndelete from "Notes" where "Note" is null;`),
-        stepOf("Copy", `insert into "Notes" values ('copied');`),
+        // A script that cleans the source, reading it first, needs more time than the run gives a statement, and
+        // takes the project owner's role (the runner is its member).
+        stepOf("Clean source", `set search_path = source;\nset statement_timeout = 0;\nset role "${owner}";\ndelete from "Notes" where "Note" is null;`),
+        // Refused: the runner is no superuser, so it may not become another session user.
+        stepOf("Become owner", `set session authorization "${owner}";`),
+        // Copied only as the run's own role: the runner it logged in as (session_user), not the owner the first script took.
+        stepOf("Copy", `insert into "Notes" select 'copied' where current_user = session_user;`),
         stepOf("Slow", `select pg_sleep(3);`),
         stepOf("Read", `select count(*) from "Notes";`),
       ]);
@@ -279,10 +284,12 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL)("a script that changes its session's s
       const steps = await db.selectFrom("run_steps").select(["position", "status", "error"]).orderBy("position").execute();
       expect(steps).toEqual([
         { position: 1, status: "Completed", error: null },
-        // The unqualified name is the destination's, as the preflight read it; not the source's, as the first script's search_path said.
-        { position: 2, status: "Completed", error: null },
-        { position: 3, status: "Failed", error: "canceling statement due to statement timeout" },
-        { position: 4, status: "Completed", error: null },
+        { position: 2, status: "Failed", error: expect.stringMatching(/^permission denied to set session authorization/) },
+        // The unqualified name is the destination's, as the preflight read it; not the source's, as the first script's search_path said;
+        // and the row is copied as the runner, not as the owner the first script's role said.
+        { position: 3, status: "Completed", error: null },
+        { position: 4, status: "Failed", error: "canceling statement due to statement timeout" },
+        { position: 5, status: "Completed", error: null },
       ]);
       const counts = await db.selectFrom("run_table_counts").select(["table_name", "rows_before", "rows"]).execute();
       expect(counts).toEqual([{ table_name: "Notes", rows_before: 0, rows: 1 }]);

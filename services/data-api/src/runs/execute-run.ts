@@ -178,9 +178,12 @@ async function lineOfStatement(sql: string, index: number): Promise<number | nul
 
 /**
  * The run's own settings, for the session ($1: the statement timeout in ms): names resolved in
- * destination, then source, as the preflight reads them, and every statement stopped at the timeout.
+ * destination, then source, as the preflight reads them, every statement stopped at the timeout, and
+ * no role but the run's login (role none: the runner the connection logged in as; a script's SET ROLE
+ * to the project's owner, of which the runner is a member, is not the next scripts'). RESET ALL does
+ * not reset a role.
  */
-const RUN_SETTINGS = `set_config('search_path', 'destination, source', false), set_config('statement_timeout', $1, false)`;
+const RUN_SETTINGS = `set_config('search_path', 'destination, source', false), set_config('statement_timeout', $1, false), set_config('role', 'none', false)`;
 
 /** A statement starting with SET, RESET, DISCARD or DO, after the script's start or a semicolon and any comments. */
 const STATEMENT_CHANGING_SETTINGS = /(^|;)\s*(--[^\n]*\n\s*|\/\*[\s\S]*?\*\/\s*)*(set|reset|discard|do)\b/i;
@@ -351,7 +354,7 @@ export async function executeRun(
           const message = cancelled ? "Cancelled while it ran: rolled back." : failureMessage(err);
           await failed(message, cancelled ? null : line, failedNotices);
         }
-        // What the script set (its own search_path, no timeout) is not the next scripts': they run with the run's settings.
+        // What the script set (its own search_path, no timeout, another role) is not the next scripts': they run with the run's settings.
         if (await changesSettings(step.sql)) await client.query(`select ${RUN_SETTINGS}`, [timeoutMs]);
         if (performance.now() - reported > 250 && position < steps.length) report(position);
       }
