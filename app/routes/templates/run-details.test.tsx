@@ -90,6 +90,15 @@ describe("what a run's page offers", () => {
     expect(html).toMatch(history);
   });
 
+  it("says what the rerun runs again: not the steps that completed (a run that went on after its failure kept what they did)", () => {
+    const html = runPage("CompletedWithFailures", [step(1, "Failed"), step(2, "Completed"), step(3, "Failed")]).replace(/<!-- -->/g, "");
+    const describedBy = /<button[^>]*aria-describedby="([^"]+)"[^>]*>Rerun from the failed step<\/button>/.exec(html)?.[1];
+    expect(describedBy).toBeDefined();
+    expect(new RegExp(`<[^>]*id="${describedBy}"[^>]*>([^<]*)<`).exec(html)?.[1]).toBe(
+      "Runs again the steps that failed or were not reached, each script at its newest version; the steps that completed are not run again.",
+    );
+  });
+
   it("never a failed Test run's: it kept nothing of the scripts before its failure", () => {
     expect(runPage("ERROR", failed, { type: "Test" })).not.toMatch(rerun);
   });

@@ -30,7 +30,8 @@ const lockedByARun = (project: { isLocked: boolean; lockReason: string | null })
  * SQL as run; per destination table the rows before,
  * after, and after the run before. While it runs the page follows it (with JavaScript a poll of its
  * progress, without its SQL: useLiveRun; a meta refresh without) and offers "Cancel"; a run with a
- * failed step offers "Rerun from the failed step", or, once rerun, links to its rerun.
+ * failed step offers "Rerun from the failed step" (the steps that did not complete, not those that did), or, once
+ * rerun, links to its rerun.
  */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const search = readStepSearch(request);
@@ -67,7 +68,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       const started = await api.runs.start({ type: run.type, rerunOf: run.id });
       return redirectWithFlash(
         companyHref(paths.page(project.id, `templates/run-history/${started.run.id}/details`), companyId),
-        "Rerun started from the failed step.",
+        "Rerun started from the failed step: the steps that did not complete run again, those that completed do not.",
       );
     }
   } catch (err) {
@@ -182,9 +183,16 @@ export default function RunDetails({ loaderData, actionData }: Route.ComponentPr
           ) : null}
           {/* A Test run kept nothing of the scripts before its failure: it is started again, not rerun from there. */}
           {canWrite && !running && run.failedSteps > 0 && run.type === "Full" && !run.rerunBy ? (
-            <Form method="post">
+            <Form method="post" className="flex flex-wrap items-center gap-2">
               <input type="hidden" name="intent" value="rerun" />
-              <Button type="submit">Rerun from the failed step</Button>
+              <Button type="submit" aria-describedby="rerun-what">
+                Rerun from the failed step
+              </Button>
+              {/* A run that went on after a failure completed later scripts: they kept what they did, and are not run again. */}
+              <span id="rerun-what" className="text-sm text-muted-foreground">
+                Runs again the steps that failed or were not reached, each script at its newest version; the steps that completed are not
+                run again.
+              </span>
             </Form>
           ) : null}
           <Link to={href(paths.page(projectId, "templates/run-history"))} className={buttonVariants({ variant: "outline" })}>

@@ -57,10 +57,10 @@ export async function startRun(
   deps: RunDeps,
   kind: WorkspaceKind,
   target: { projectId: string; serverId: string; userId: string; userName: string | null },
-  request: { type: RunType; onError: OnError; scope: RunScope; rerunOf: string | null },
+  request: { type: RunType; onError: OnError; scope: RunScope; rerunOf: string | null; scriptsLeft?: readonly string[] },
 ): Promise<string> {
   const { db, dataPlane } = deps;
-  const steps = await planRun(db, target.projectId, request.scope, WORKSPACES[kind].noun);
+  const steps = await planRun(db, target.projectId, request.scope, WORKSPACES[kind].noun, new Set(request.scriptsLeft));
   // The mapping project whose value maps the scripts join (schema `maps`, written as the run starts).
   const link = await db.selectFrom("projects").select("mapping_project_id").where("id", "=", target.projectId).executeTakeFirst();
   const mappingProjectId = link?.mapping_project_id ?? null;
@@ -152,21 +152,36 @@ export const TEST_RUN_RERUN_MESSAGE = "A Test run keeps nothing, so it cannot be
 export const RERUN_AGAIN_MESSAGE =
   "This run was rerun from its failed step already, and the scripts of that rerun kept what they did: running them again would do it twice. Open the rerun in the run history (rerun it if it failed), or start a new run.";
 
-/** The scope of a rerun: the run's own, from its first failed step; refused when a rerun of it ran any script already. */
-export async function rerunScope(db: Kysely<Database>, projectId: string, runId: string): Promise<{ scope: RunScope; type: RunType; onError: OnError }> {
+/**
+ * The scope of a rerun: the run's own, from its first failed step, and the scripts it runs again (`scriptsLeft`): the
+ * run's steps from there that did not complete (Failed, or never run). A run that went on after a failure (On error:
+ * Continue with the next script) completed later scripts, which kept what they did: run again, an insert among them
+ * would insert its rows twice. Refused when a rerun of it ran any script already.
+ */
+export async function rerunScope(
+  db: Kysely<Database>,
+  projectId: string,
+  runId: string,
+): Promise<{ scope: RunScope; type: RunType; onError: OnError; scriptsLeft: string[] }> {
   const { row: run, rerunBy } = await findRunWithCounts(db, projectId, runId);
   // A Test run rolls back all it did: from its failed step, a rerun would run without what the scripts before it did.
   if (run.type === "Test") throw new ApiProblem(409, "rerun_refused", TEST_RUN_RERUN_MESSAGE);
-  const failed = await db
+  const left = await db
     .selectFrom("run_steps")
-    .select("script_id")
+    .select(["script_id", "status"])
     .where("run_id", "=", runId)
-    .where("status", "=", "Failed")
+    .where("status", "<>", "Completed")
     .orderBy("position")
-    .executeTakeFirst();
-  if (!failed) throw new ApiProblem(409, "rerun_refused", "This run has no failed step to rerun from.");
+    .execute();
+  const failed = left.findIndex((s) => s.status === "Failed");
+  if (failed < 0) throw new ApiProblem(409, "rerun_refused", "This run has no failed step to rerun from.");
   // A second post of Rerun (a double click, Back and resend, a tab left open) would run the same scripts again in a Full run.
   if (rerunBy) throw new ApiProblem(409, "rerun_refused", RERUN_AGAIN_MESSAGE);
   const scope = JSON.parse(run.scope) as RunScope;
-  return { scope: { ...scope, fromScriptId: failed.script_id }, type: run.type as RunType, onError: run.on_error as OnError };
+  return {
+    scope: { ...scope, fromScriptId: left[failed]!.script_id },
+    type: run.type as RunType,
+    onError: run.on_error as OnError,
+    scriptsLeft: left.slice(failed).map((s) => s.script_id),
+  };
 }

@@ -1,7 +1,7 @@
 /**
  * Which scripts a run executes, in order (issue 11): the workspace's templates in run order, each
  * template's levels in order, each level's scripts in order, each at its newest version. The scope
- * narrows it: some templates, some levels, or one script; a rerun starts at a given script.
+ * narrows it: some templates, some levels, or one script; a rerun runs again what its run did not complete.
  */
 import type { Kysely } from "kysely";
 import { ApiProblem } from "../api-problem.ts";
@@ -44,7 +44,17 @@ async function refuseChosenGone(db: Kysely<Database>, projectId: string, scope: 
 
 const unique = (ids: readonly string[]) => [...new Set(ids)];
 
-export async function planRun(db: Kysely<Database>, projectId: string, scope: RunScope, noun: string): Promise<PlannedStep[]> {
+/**
+ * `scriptsLeft`: a rerun's (`scope.fromScriptId` set) scripts to run again, its run's steps that did not complete
+ * (rerunScope): of the plan from the failed script on, only those run, in order, each at its newest version.
+ */
+export async function planRun(
+  db: Kysely<Database>,
+  projectId: string,
+  scope: RunScope,
+  noun: string,
+  scriptsLeft: ReadonlySet<string> = new Set(),
+): Promise<PlannedStep[]> {
   // A rerun keeps to what is left of its run's choice: it starts again at its failed script (refused below when that is gone).
   if (!scope.fromScriptId) await refuseChosenGone(db, projectId, scope, noun);
   let q = db
@@ -67,9 +77,9 @@ export async function planRun(db: Kysely<Database>, projectId: string, scope: Ru
     sql: r.sql,
   }));
   if (scope.fromScriptId) {
-    const from = steps.findIndex((s) => s.scriptId === scope.fromScriptId);
-    if (from < 0) throw new ApiProblem(409, "rerun_refused", rerunScriptGoneMessage(noun));
-    steps = steps.slice(from);
+    if (!steps.some((s) => s.scriptId === scope.fromScriptId)) throw new ApiProblem(409, "rerun_refused", rerunScriptGoneMessage(noun));
+    // Not the scripts its run completed (a run that went on after its failure): they kept what they did, and would do it twice.
+    steps = steps.filter((s) => scriptsLeft.has(s.scriptId));
   }
   if (!steps.length) throw new ApiProblem(409, "nothing_to_run", "There is no script to run in what was chosen.");
   return steps;

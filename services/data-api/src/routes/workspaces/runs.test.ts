@@ -230,6 +230,40 @@ describe.skipIf(!TEST_POSTGRES_ADMIN_URL).each(TEST_DATABASE_KINDS)("runs on %s"
     expect(await start(project.id, { type: "Test", rerunOf: failedTest.id })).toMatchObject({ status: 409, body: { errors: [TEST_RUN_RERUN_MESSAGE] } });
   });
 
+  it("a rerun of a run that went on after its failures runs again only the steps that did not complete: what completed is not done twice", async () => {
+    const { project, template } = await projectWith([
+      { name: "Broken", sql: `insert into destination."Customers" ("CustomerId") values (1);` },
+      { name: "Add order", sql: `insert into destination."Orders" select coalesce(max("OrderId"), 0) + 1, 'added' from destination."Orders";` },
+      { name: "Also broken", sql: `insert into destination."Customers" ("CustomerId") values (2);` },
+    ]);
+    const orders = async () =>
+      (await asProjectOwner(api.dataPlane, TEST_DATABASE_SERVER, project.id, (c) => c.query(`select count(*)::int as n from destination."Orders"`))).rows[0].n;
+    const going = await finished(project.id, (await start(project.id, { type: "Full", onError: "continue" })).body.run.id);
+    expect(going.steps.map((s) => s.status)).toEqual(["Failed", "Completed", "Failed"]);
+    expect(await orders()).toBe(1);
+    const [broken, , alsoBroken] = template.levels[0]!.scripts;
+    const fix = async (script: { id: string }, sql: string) => {
+      const scriptUrl = `/api/v1/projects/${project.id}/templates/${template.id}/scripts/${script.id}`;
+      await api.send("POST", `${scriptUrl}/lock`, owner);
+      expect((await api.send("PUT", scriptUrl, owner, { baseVersion: 1, sql })).status).toBe(200);
+    };
+    await fix(broken!, `insert into destination."Customers" values (1, 'A', 10, null);`);
+    // The rerun runs the failed steps, not Add order, which completed and kept its row.
+    const rerun = await finished(project.id, (await start(project.id, { type: "Full", rerunOf: going.id })).body.run.id);
+    expect(rerun.steps.map((s) => [s.scriptName, s.scriptVersion, s.status])).toEqual([
+      ["Broken", 2, "Completed"],
+      ["Also broken", 1, "Failed"],
+    ]);
+    expect(await orders()).toBe(1);
+    // Its own rerun, the last script fixed: that script alone, Add order still not run again.
+    await fix(alsoBroken!, `insert into destination."Customers" values (2, 'B', 20, null);`);
+    const again = await finished(project.id, (await start(project.id, { type: "Full", rerunOf: rerun.id })).body.run.id);
+    expect(again).toMatchObject({ status: "SUCCESS", rerunOf: rerun.id });
+    expect(again.steps.map((s) => [s.scriptName, s.scriptVersion, s.status])).toEqual([["Also broken", 2, "Completed"]]);
+    expect(await orders()).toBe(1);
+    expect(await destinationCustomers(project.id)).toBe(2);
+  });
+
   it("a run narrowed to a template, level or script removed meanwhile is refused, nothing started, where it ran the rest unsaid", async () => {
     const { project, template } = await projectWith([{ name: "Customers", sql: `select 1;` }]);
     const base = `/api/v1/projects/${project.id}/templates`;

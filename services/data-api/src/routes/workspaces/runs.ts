@@ -38,7 +38,9 @@ export function createWorkspaceRunsRouter(descriptor: WorkspaceDescriptor) {
     description:
       "A job (lock reason ProjectRun). A Full run's preflight parses every script and checks the tables it names exist: problems answer 409 `preflight_failed`, " +
       "each in `errors` after the first line, and nothing runs. A locked workspace answers 409 with the lock's reason. " +
-      "A rerun (`rerunOf`) of a Test run, of a run without a failed step, or of a run rerun already (a rerun that ran any script) answers 409 `rerun_refused`.",
+      "A rerun (`rerunOf`) runs again the run's steps that did not complete (Failed, or never run), from its first failed one, in order, each script at its newest version: " +
+      "not the steps that completed (a run that went on after a failure kept what they did). " +
+      "A rerun of a Test run, of a run without a failed step, or of a run rerun already (a rerun that ran any script) answers 409 `rerun_refused`.",
     request: { params: workspaceIdParams, body: jsonBody(startRunSchema) },
     responses: { 202: jsonContent(startedRunSchema, "The run, started."), ...writeErrors },
   });
